@@ -1,0 +1,241 @@
+"""``MemoryConfig`` and ``load_config``: settings from code, a YAML file or the environment.
+
+Precedence, lowest to highest: defaults, the YAML file, ``DEERFLOW_MEMORY_*``
+environment variables, keyword overrides. A DeerFlow ``config.yaml`` with a
+``memory:`` section loads as is (``token_counting: true``, ``storage: {use: ...}``).
+Invalid values raise :class:`~deerflow_memory.errors.ConfigError` naming the
+field and what is allowed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+
+from deerflow_memory.errors import ConfigError
+from deerflow_memory.models import FactCategory
+
+__all__ = ["ENV_PREFIX", "MemoryConfig", "load_config"]
+
+logger = logging.getLogger(__name__)
+
+ENV_PREFIX = "DEERFLOW_MEMORY_"
+CONFIG_PATH_ENV = "DEERFLOW_MEMORY_CONFIG"
+
+StorageKind = Literal["file", "store", "sqlite", "postgres"]
+TokenCounting = Literal["tiktoken", "char"]
+
+
+class MemoryConfig(BaseModel):
+    """Every knob of the memory system, with DeerFlow's names and defaults."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
+
+    enabled: bool = Field(True, description="Master switch: capture, update and injection.")
+    injection_enabled: bool = Field(True, description="Inject memory into the model input.")
+
+    # storage
+    storage: StorageKind = Field("file", description="Backend: file, store (runtime store), sqlite or postgres.")
+    storage_path: Path = Field(
+        Path(".deerflow_memory"), description="Root folder of the file backend, or the SQLite database file."
+    )
+    storage_dsn: str | None = Field(None, description="PostgreSQL connection string for storage=postgres.")
+
+    # capture and queue
+    debounce_seconds: float = Field(30.0, ge=0.0, le=3600.0, description="Quiet time before a queued update runs.")
+    max_wait_seconds: float = Field(
+        120.0, ge=0.0, le=86400.0, description="Longest a queued update may be postponed by new turns."
+    )
+    max_workers: int = Field(2, ge=1, le=32, description="Threads running memory updates.")
+    shutdown_flush_timeout_seconds: float = Field(
+        10.0, ge=0.0, le=600.0, description="How long a clean exit waits for pending updates."
+    )
+    correction_patterns: list[str] = Field(
+        default_factory=list, description="Extra regular expressions that mark a user correction."
+    )
+    reinforcement_patterns: list[str] = Field(
+        default_factory=list, description="Extra regular expressions that mark user approval."
+    )
+
+    # updater
+    max_facts: int = Field(200, ge=1, le=100_000, description="Facts kept per document; lowest confidence evicted.")
+    fact_confidence_threshold: float = Field(
+        0.7, ge=0.0, le=1.0, description="New facts below this confidence are dropped."
+    )
+    max_update_retries: int = Field(3, ge=1, le=20, description="Saves tried when the revision moved.")
+
+    # model
+    model_name: str | None = Field(None, description="Chat model for memory updates; None = offline extractor.")
+    base_url: str | None = Field(None, description="OpenAI-compatible endpoint (else OPENAI_BASE_URL).")
+    api_key: SecretStr | None = Field(None, description="API key (else OPENAI_API_KEY).")
+    model_timeout_seconds: float = Field(60.0, gt=0.0, le=3600.0, description="Timeout of one memory model call.")
+
+    # injection
+    token_counting: TokenCounting = Field("tiktoken", description="tiktoken (offline vocabularies) or char estimate.")
+    tiktoken_encoding: Literal["o200k_base", "cl100k_base"] = Field(
+        "o200k_base", description="Vocabulary used when token_counting=tiktoken."
+    )
+    injected_memory_max_tokens: int = Field(
+        2000, ge=50, le=200_000, description="Token budget of the injected memory block."
+    )
+    guaranteed_categories: list[FactCategory] = Field(
+        default_factory=lambda: [FactCategory.CORRECTION],
+        description="Fact categories injected first, with their own budget.",
+    )
+    guaranteed_token_budget: int = Field(
+        500, ge=0, le=200_000, description="Token budget of the guaranteed facts."
+    )
+
+    # summarization hook
+    summarize_after_messages: int = Field(
+        40, ge=2, le=100_000, description="History length that triggers the summarization hook."
+    )
+    summarize_after_tokens: int | None = Field(
+        None, ge=100, le=10_000_000, description="History tokens that trigger the hook (None = off)."
+    )
+    summarize_keep_messages: int = Field(
+        10, ge=0, le=100_000, description="Most recent messages kept when the hook summarizes."
+    )
+
+    @field_validator("token_counting", mode="before")
+    @classmethod
+    def _deerflow_token_counting(cls, value: Any) -> Any:
+        # DeerFlow spells this as a bool: true = tiktoken, false = char estimate.
+        if isinstance(value, bool):
+            return "tiktoken" if value else "char"
+        return value
+
+    @field_validator("storage", mode="before")
+    @classmethod
+    def _deerflow_storage(cls, value: Any) -> Any:
+        # DeerFlow: ``storage: {use: "deerflow.agents.memory.storage:FileMemoryStorage"}``.
+        if isinstance(value, Mapping):
+            use = str(value.get("use", "file"))
+            return "file" if "File" in use or use == "file" else use
+        return value
+
+    @property
+    def has_model_settings(self) -> bool:
+        """True when a real chat model is configured here or by OPENAI_* variables."""
+        return bool(
+            self.model_name
+            or self.base_url
+            or self.api_key
+            or os.environ.get("OPENAI_API_KEY")
+            or os.environ.get("OPENAI_BASE_URL")
+        )
+
+
+# DeerFlow names that mean the same as ours.
+_ALIASES = {"max_injection_tokens": "injected_memory_max_tokens"}
+
+
+def _format_validation_error(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        field = ".".join(str(p) for p in item["loc"]) or "<config>"
+        got = item.get("input")
+        parts.append(f"{field}: {item['msg']} (got {got!r})")
+    return "invalid memory configuration: " + "; ".join(parts)
+
+
+def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    fields = MemoryConfig.model_fields
+    for key, raw in environ.items():
+        if not key.startswith(ENV_PREFIX) or key == CONFIG_PATH_ENV:
+            continue
+        name = key[len(ENV_PREFIX) :].lower()
+        name = _ALIASES.get(name, name)
+        if name not in fields:
+            raise ConfigError(
+                f"unknown environment variable {key}: no memory setting {name!r} "
+                f"(known: {', '.join(sorted(fields))})"
+            )
+        values[name] = _parse_env_value(name, raw)
+    return values
+
+
+def _parse_env_value(name: str, raw: str) -> Any:
+    if name in {"guaranteed_categories", "correction_patterns", "reinforcement_patterns"}:
+        text = raw.strip()
+        if text.startswith("["):
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError as e:
+                raise ConfigError(f"{ENV_PREFIX}{name.upper()}: invalid JSON list: {e}") from e
+        return [part.strip() for part in text.split(",") if part.strip()]
+    if raw.strip().lower() in {"none", "null", ""} and name in {
+        "model_name",
+        "base_url",
+        "api_key",
+        "storage_dsn",
+        "summarize_after_tokens",
+    }:
+        return None
+    return raw
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    import yaml  # deferred: only file-based configuration needs it
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as e:
+        raise ConfigError(f"config file not found: {path}") from e
+    except yaml.YAMLError as e:
+        raise ConfigError(f"config file {path} is not valid YAML: {e}") from e
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"config file {path} must hold a mapping, got {type(data).__name__}")
+    section = data.get("memory", data)
+    if not isinstance(section, dict):
+        raise ConfigError(f"config file {path}: 'memory' must be a mapping")
+    values = {_ALIASES.get(str(k), str(k)): v for k, v in section.items()}
+    unknown = sorted(set(values) - set(MemoryConfig.model_fields))
+    if unknown:
+        # A DeerFlow config carries many knobs we do not have; say so, do not fail.
+        logger.warning("config file %s: ignoring unknown memory settings %s", path, unknown)
+    return {k: v for k, v in values.items() if k not in unknown}
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    **overrides: Any,
+) -> MemoryConfig:
+    """Build a :class:`MemoryConfig` from a YAML file, the environment and overrides.
+
+    Args:
+        path: YAML file; either a bare mapping or a DeerFlow config with a
+            ``memory:`` section. Defaults to ``$DEERFLOW_MEMORY_CONFIG`` when set.
+        environ: environment to read ``DEERFLOW_MEMORY_*`` from (default ``os.environ``).
+        **overrides: field values that win over everything else.
+
+    Raises:
+        ConfigError: unreadable file, unknown key or invalid value.
+
+    Example:
+        >>> load_config(debounce_seconds=5).debounce_seconds
+        5.0
+    """
+    env = os.environ if environ is None else environ
+    values: dict[str, Any] = {}
+    if path is None and env.get(CONFIG_PATH_ENV):
+        path = env[CONFIG_PATH_ENV]
+    if path is not None:
+        values.update(_read_yaml(Path(path)))
+    values.update(_env_values(env))
+    values.update(overrides)
+    try:
+        return MemoryConfig.model_validate(values)
+    except ValidationError as e:
+        raise ConfigError(_format_validation_error(e)) from e

@@ -1,0 +1,73 @@
+"""Exceptions raised by deerflow_memory.
+
+Every error the package raises on purpose derives from
+:class:`DeerflowMemoryError`, so callers can catch one type. The
+subclasses also derive from the closest built-in (``ValueError``, ``OSError``,
+``ImportError``) so generic handlers keep working.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class DeerflowMemoryError(Exception):
+    """Base class of every error raised by deerflow_memory."""
+
+
+class ConfigError(DeerflowMemoryError, ValueError):
+    """A configuration value is missing, malformed or out of range."""
+
+
+class InvalidNameError(DeerflowMemoryError, ValueError):
+    """A user id or agent name is unsafe to use as a storage key."""
+
+
+class StorageError(DeerflowMemoryError, OSError):
+    """A memory document could not be read or written."""
+
+
+class CorruptMemoryError(StorageError):
+    """A stored memory document exists but cannot be parsed.
+
+    The file (or store item) is left untouched so nothing is lost; repair or
+    move it away, then retry.
+    """
+
+    def __init__(self, location: str | Path, reason: str) -> None:
+        self.location = str(location)
+        self.reason = reason
+        super().__init__(
+            f"corrupt memory document at {self.location}: {reason} "
+            "(left untouched; repair or move it away to start fresh)"
+        )
+
+
+class RevisionConflictError(StorageError):
+    """``save(..., expected_revision=N)`` found another revision stored."""
+
+    def __init__(self, user_id: str, agent_name: str | None, expected: int, actual: int) -> None:
+        self.user_id = user_id
+        self.agent_name = agent_name
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"memory of user {user_id!r} (agent {agent_name!r}) is at revision {actual}, "
+            f"expected {expected}: reload and re-apply the change"
+        )
+
+
+class UpdateParseError(DeerflowMemoryError, ValueError):
+    """The memory model's answer is not a valid memory update; nothing was changed."""
+
+
+class ModelCallError(DeerflowMemoryError):
+    """The memory model could not be called (network, HTTP or timeout error)."""
+
+
+class StateSchemaError(DeerflowMemoryError, TypeError):
+    """A graph's state lacks a key the memory nodes need."""
+
+
+class MissingDependencyError(DeerflowMemoryError, ImportError):
+    """An optional dependency is not installed; the message names the extra to install."""

@@ -1,0 +1,290 @@
+"""Typed memory data: the memory document, its facts, and the LLM update schema.
+
+The JSON shape is DeerFlow's ``memory.json`` v1 (camelCase keys), so a file
+written by DeerFlow loads here and a file written here stays readable by
+DeerFlow. Unknown keys are kept (``extra="allow"``) and written back.
+
+Models are frozen: a loaded document can be shared between threads and cached
+without copies; changes produce new documents (``model_copy(update=...)``).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic.alias_generators import to_camel
+
+from deerflow_memory.errors import UpdateParseError
+
+__all__ = [
+    "DocumentKey",
+    "Fact",
+    "FactCategory",
+    "FactRemoval",
+    "History",
+    "HistoryUpdate",
+    "MemoryDocument",
+    "MemoryUpdate",
+    "NewFact",
+    "Section",
+    "SectionUpdate",
+    "SourceType",
+    "UserContext",
+    "UserUpdate",
+    "new_fact_id",
+    "utc_now_iso",
+]
+
+DOCUMENT_VERSION = "1.0"
+
+
+class FactCategory(StrEnum):
+    """The one category vocabulary used by validation, prompts and injection."""
+
+    PREFERENCE = "preference"
+    KNOWLEDGE = "knowledge"
+    CONTEXT = "context"
+    BEHAVIOR = "behavior"
+    GOAL = "goal"
+    CORRECTION = "correction"
+
+
+class SourceType(StrEnum):
+    """Whether the user said a fact outright or the model inferred it."""
+
+    USER_STATED = "user_stated"
+    INFERRED = "inferred"
+
+
+def utc_now_iso() -> str:
+    """Current UTC time as ISO-8601 with a ``Z`` suffix, second precision."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def new_fact_id() -> str:
+    """A fresh fact id in DeerFlow's ``fact_<8 hex>`` form."""
+    return f"fact_{uuid.uuid4().hex[:8]}"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="allow",
+        frozen=True,
+    )
+
+
+def _normalise_category(data: Any) -> Any:
+    """Map an unknown category to ``context``, keeping the original in ``originalCategory``.
+
+    DeerFlow files may carry categories outside our vocabulary (e.g. ``other``);
+    loading must not fail and the original value must not vanish.
+    """
+    if isinstance(data, dict):
+        raw = data.get("category")
+        if isinstance(raw, str):
+            value = raw.strip().lower()
+            if value in _CATEGORY_VALUES:
+                if value != raw:
+                    data = {**data, "category": value}
+            else:
+                data = {**data, "category": FactCategory.CONTEXT.value, "originalCategory": raw}
+    return data
+
+
+_CATEGORY_VALUES = frozenset(c.value for c in FactCategory)
+
+
+def _clamp_confidence(value: Any) -> Any:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return min(1.0, max(0.0, float(value)))
+    return value
+
+
+class Section(_Model):
+    """One summary slot: ``{"summary": ..., "updatedAt": ...}``."""
+
+    summary: str = ""
+    updated_at: str = ""
+
+
+class UserContext(_Model):
+    """Current state of the user, overwritten often."""
+
+    work_context: Section = Section()
+    personal_context: Section = Section()
+    top_of_mind: Section = Section()
+
+
+class History(_Model):
+    """What the user did, coarser the older it is."""
+
+    recent_months: Section = Section()
+    earlier_context: Section = Section()
+    long_term_background: Section = Section()
+
+
+class Fact(_Model):
+    """One durable, discrete piece of knowledge about the user."""
+
+    id: str = Field(default_factory=new_fact_id)
+    content: str
+    category: FactCategory = FactCategory.CONTEXT
+    confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+    created_at: str = Field(default_factory=utc_now_iso)
+    source: str = "unknown"
+    source_type: SourceType = SourceType.INFERRED
+    source_error: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _normalise(cls, data: Any) -> Any:
+        return _normalise_category(data)
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _clamp(cls, value: Any) -> Any:
+        return _clamp_confidence(value)
+
+
+class MemoryDocument(_Model):
+    """A user's memory for one agent (DeerFlow memory.json v1 plus ``revision``)."""
+
+    version: str = DOCUMENT_VERSION
+    last_updated: str = Field(default_factory=utc_now_iso)
+    user: UserContext = UserContext()
+    history: History = History()
+    facts: tuple[Fact, ...] = ()
+    revision: int = Field(default=0, ge=0)
+
+    def is_empty(self) -> bool:
+        """True when there is no summary text and no fact."""
+        sections = (
+            self.user.work_context,
+            self.user.personal_context,
+            self.user.top_of_mind,
+            self.history.recent_months,
+            self.history.earlier_context,
+            self.history.long_term_background,
+        )
+        return not self.facts and not any(s.summary.strip() for s in sections)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready camelCase mapping, unknown keys included."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    def to_json(self, *, indent: int | None = 2) -> str:
+        """Serialise to DeerFlow-compatible JSON text."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> MemoryDocument:
+        """Parse JSON text; raises ``ValueError`` (json or pydantic) when invalid."""
+        return cls.model_validate(json.loads(text))
+
+
+# --- the update the memory model returns -----------------------------------------
+
+
+class SectionUpdate(_Model):
+    """A proposed new summary; applied only when ``shouldUpdate`` and non-empty."""
+
+    summary: str = ""
+    should_update: bool = False
+
+
+class UserUpdate(_Model):
+    work_context: SectionUpdate | None = None
+    personal_context: SectionUpdate | None = None
+    top_of_mind: SectionUpdate | None = None
+
+
+class HistoryUpdate(_Model):
+    recent_months: SectionUpdate | None = None
+    earlier_context: SectionUpdate | None = None
+    long_term_background: SectionUpdate | None = None
+
+
+class NewFact(_Model):
+    """A fact the model proposes to add."""
+
+    content: str = Field(min_length=1)
+    category: FactCategory = FactCategory.CONTEXT
+    confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+    source_type: SourceType = SourceType.INFERRED
+    source_error: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _normalise(cls, data: Any) -> Any:
+        return _normalise_category(data)
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _clamp(cls, value: Any) -> Any:
+        return _clamp_confidence(value)
+
+
+class FactRemoval(_Model):
+    """A stored fact the model proposes to remove, with why."""
+
+    id: str
+    reason: str = ""
+
+
+class MemoryUpdate(_Model):
+    """The full answer of the memory model (or the offline extractor)."""
+
+    user: UserUpdate = UserUpdate()
+    history: HistoryUpdate = HistoryUpdate()
+    new_facts: tuple[NewFact, ...] = ()
+    facts_to_remove: tuple[FactRemoval, ...] = ()
+
+    @classmethod
+    def from_mapping(cls, data: Any) -> MemoryUpdate:
+        """Validate a decoded JSON object; raises :class:`UpdateParseError` when invalid."""
+        if not isinstance(data, dict):
+            raise UpdateParseError(f"memory update must be a JSON object, got {type(data).__name__}")
+        try:
+            return cls.model_validate(data)
+        except ValidationError as e:
+            raise UpdateParseError(f"memory update does not match the schema: {e}") from e
+
+    def is_noop(self) -> bool:
+        """True when applying this update would change nothing."""
+        sections = (
+            self.user.work_context,
+            self.user.personal_context,
+            self.user.top_of_mind,
+            self.history.recent_months,
+            self.history.earlier_context,
+            self.history.long_term_background,
+        )
+        return (
+            not self.new_facts
+            and not self.facts_to_remove
+            and not any(s and s.should_update and s.summary.strip() for s in sections)
+        )
+
+
+class DocumentKey(tuple[str, str | None]):
+    """``(user_id, agent_name)``: which memory document; ``agent_name=None`` is the default."""
+
+    __slots__ = ()
+
+    def __new__(cls, user_id: str, agent_name: str | None = None) -> DocumentKey:
+        return super().__new__(cls, (user_id, agent_name))
+
+    @property
+    def user_id(self) -> str:
+        return self[0]
+
+    @property
+    def agent_name(self) -> str | None:
+        return self[1]

@@ -1,0 +1,100 @@
+"""The storage contract every backend fulfils, and the name rules they share.
+
+A backend stores one :class:`MemoryDocument` per ``(user_id, agent_name)``;
+``agent_name=None`` is the default agent. ``load`` of a document that was never
+saved returns an empty document at revision 0. ``save`` writes atomically,
+increments ``revision`` and returns the stored document; with
+``expected_revision`` it raises :class:`RevisionConflictError` when another
+writer got there first, so the caller can re-apply its change to the fresh
+document instead of overwriting it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+
+from deerflow_memory.errors import InvalidNameError
+from deerflow_memory.models import MemoryDocument
+
+__all__ = ["MAX_NAME_LENGTH", "MemoryStorage", "validate_name"]
+
+MAX_NAME_LENGTH = 128
+
+# Letters (any script), digits, and ``_ - . @ +``; no separators, no control characters.
+_NAME_RE = re.compile(r"^[\w.@+-]+$")
+
+
+def validate_name(name: object, kind: str = "user_id") -> str:
+    """Return ``name`` if it is safe as a storage key, else raise :class:`InvalidNameError`.
+
+    Rejected: non-strings, empty or over-long names, ``.``/``..``, path separators,
+    absolute paths, whitespace and control characters.
+    """
+    if not isinstance(name, str):
+        raise InvalidNameError(f"{kind} must be a string, got {type(name).__name__}")
+    if not name:
+        raise InvalidNameError(f"{kind} must not be empty")
+    if len(name) > MAX_NAME_LENGTH:
+        raise InvalidNameError(f"{kind} is {len(name)} characters long; at most {MAX_NAME_LENGTH}")
+    if name in {".", ".."} or not _NAME_RE.fullmatch(name) or name.startswith("."):
+        raise InvalidNameError(
+            f"{kind} {name!r} is not allowed: use letters, digits and _ - . @ + "
+            "(no path separators, no leading dot, no whitespace or control characters)"
+        )
+    return name
+
+
+class MemoryStorage(ABC):
+    """Where memory documents live. Implementations must be thread-safe."""
+
+    @abstractmethod
+    def load(self, user_id: str, agent_name: str | None = None) -> MemoryDocument:
+        """Return the stored document, or an empty one at revision 0.
+
+        Raises:
+            InvalidNameError: unsafe ``user_id`` or ``agent_name``.
+            CorruptMemoryError: the stored document cannot be parsed (left untouched).
+        """
+
+    @abstractmethod
+    def save(
+        self,
+        user_id: str,
+        agent_name: str | None,
+        document: MemoryDocument,
+        expected_revision: int | None = None,
+    ) -> MemoryDocument:
+        """Store ``document`` atomically and return it as stored (revision incremented).
+
+        Raises:
+            RevisionConflictError: ``expected_revision`` is given and differs from the stored one.
+            InvalidNameError: unsafe ``user_id`` or ``agent_name``.
+        """
+
+    @abstractmethod
+    def delete(self, user_id: str, agent_name: str | None = None) -> bool:
+        """Remove a document; True when one existed."""
+
+    @abstractmethod
+    def list_documents(self) -> Iterator[tuple[str, str | None]]:
+        """Every stored ``(user_id, agent_name)``."""
+
+    # Async twins: by default the sync call runs on a worker thread so an event
+    # loop is never blocked by disk or database I/O.
+    async def aload(self, user_id: str, agent_name: str | None = None) -> MemoryDocument:
+        return await asyncio.to_thread(self.load, user_id, agent_name)
+
+    async def asave(
+        self,
+        user_id: str,
+        agent_name: str | None,
+        document: MemoryDocument,
+        expected_revision: int | None = None,
+    ) -> MemoryDocument:
+        return await asyncio.to_thread(self.save, user_id, agent_name, document, expected_revision)
+
+    async def adelete(self, user_id: str, agent_name: str | None = None) -> bool:
+        return await asyncio.to_thread(self.delete, user_id, agent_name)
