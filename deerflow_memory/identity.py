@@ -1,0 +1,83 @@
+"""Who a turn belongs to: ``user_id``, ``agent_name`` and ``thread_id`` of a graph run.
+
+Resolution order (SPEC §12): the run's context (``context_schema``; an object
+with attributes or a mapping), then ``config["configurable"]``, then the
+authenticated user LangGraph's server puts in ``configurable``
+(``langgraph_auth_user_id``), then ``"default"``. Identity is captured when an
+update is enqueued, because timer and worker threads do not see the run's
+context variables. Unsafe names raise :class:`InvalidNameError` here, before
+any storage is touched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+
+from deerflow_memory.storage.base import validate_name
+
+__all__ = ["DEFAULT_USER_ID", "UNKNOWN_THREAD_ID", "MemoryIdentity", "resolve_identity"]
+
+DEFAULT_USER_ID = "default"
+UNKNOWN_THREAD_ID = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryIdentity:
+    """The memory document a turn reads and writes, and the thread it came from."""
+
+    user_id: str
+    agent_name: str | None
+    thread_id: str
+
+
+def _lookup(source: Any, key: str) -> Any:
+    if source is None:
+        return None
+    if isinstance(source, Mapping):
+        return source.get(key)
+    return getattr(source, key, None)
+
+
+def _first(*values: Any) -> Any:
+    for value in values:
+        if value is not None and value != "":
+            return value
+    return None
+
+
+def resolve_identity(
+    config: RunnableConfig | None,
+    context: Any = None,
+    *,
+    default_agent_name: str | None = None,
+) -> MemoryIdentity:
+    """Resolve and validate the identity of the current run.
+
+    Args:
+        config: the run's ``RunnableConfig`` (``configurable`` is read).
+        context: the run's context (``runtime.context``), object or mapping.
+        default_agent_name: agent name when neither context nor config gives one.
+
+    Raises:
+        InvalidNameError: the user id or agent name is unsafe as a storage key.
+    """
+    configurable: Mapping[str, Any] = (config or {}).get("configurable") or {}
+    user_id = _first(
+        _lookup(context, "user_id"),
+        configurable.get("user_id"),
+        configurable.get("langgraph_auth_user_id"),
+        DEFAULT_USER_ID,
+    )
+    agent_name = _first(
+        _lookup(context, "agent_name"), configurable.get("agent_name"), default_agent_name
+    )
+    thread_id = _first(configurable.get("thread_id"), UNKNOWN_THREAD_ID)
+    return MemoryIdentity(
+        user_id=validate_name(user_id, "user_id"),
+        agent_name=None if agent_name is None else validate_name(agent_name, "agent_name"),
+        thread_id=str(thread_id),
+    )

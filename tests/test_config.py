@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deerflow_memory import ConfigError, MemoryConfig, load_config
+from deerflow_memory.models import FactCategory
+
+
+def test_defaults_follow_deerflow() -> None:
+    config = load_config(environ={})
+    assert config.debounce_seconds == 30
+    assert config.max_facts == 200
+    assert config.injected_memory_max_tokens == 2000
+    assert config.guaranteed_categories == [FactCategory.CORRECTION]
+    assert config.token_counting == "tiktoken"
+    assert config.storage == "file"
+
+
+def test_a_deerflow_memory_section_loads(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(
+        """
+models:
+  - name: gpt-4o-mini
+memory:
+  enabled: true
+  debounce_seconds: 12
+  max_facts: 50
+  model_name: gpt-4o-mini
+  token_counting: false
+  injected_memory_max_tokens: 1500
+  guaranteed_categories:
+    - correction
+    - goal
+  storage:
+    use: deerflow.agents.memory.storage:FileMemoryStorage
+  storage_path: .deer-flow/memory
+  some_deerflow_only_knob: 3
+""",
+        encoding="utf-8",
+    )
+    config = load_config(path, environ={})
+    assert config.debounce_seconds == 12
+    assert config.max_facts == 50
+    assert config.model_name == "gpt-4o-mini"
+    assert config.token_counting == "char"
+    assert config.guaranteed_categories == [FactCategory.CORRECTION, FactCategory.GOAL]
+    assert config.storage == "file"
+    assert config.storage_path == Path(".deer-flow/memory")
+
+
+def test_environment_overrides_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text("debounce_seconds: 10\nmax_facts: 20\n", encoding="utf-8")
+    config = load_config(
+        path,
+        environ={
+            "DEERFLOW_MEMORY_DEBOUNCE_SECONDS": "2.5",
+            "DEERFLOW_MEMORY_GUARANTEED_CATEGORIES": "correction, preference",
+        },
+    )
+    assert config.debounce_seconds == 2.5
+    assert config.max_facts == 20
+    assert config.guaranteed_categories == [FactCategory.CORRECTION, FactCategory.PREFERENCE]
+
+
+def test_keyword_overrides_win_over_environment() -> None:
+    config = load_config(environ={"DEERFLOW_MEMORY_MAX_FACTS": "5"}, max_facts=7)
+    assert config.max_facts == 7
+
+
+def test_the_config_file_can_be_named_by_environment(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text("memory:\n  max_facts: 9\n", encoding="utf-8")
+    assert load_config(environ={"DEERFLOW_MEMORY_CONFIG": str(path)}).max_facts == 9
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "allowed"),
+    [
+        ("max_facts", -1, "greater than or equal to 1"),
+        ("debounce_seconds", 99999, "less than or equal to 3600"),
+        ("fact_confidence_threshold", 1.5, "less than or equal to 1"),
+        ("token_counting", "words", "'tiktoken' or 'char'"),
+        ("guaranteed_categories", ["correction", "gossip"], "'correction'"),
+        ("storage", "redis", "'postgres'"),
+    ],
+)
+def test_an_invalid_value_names_the_field_and_what_is_allowed(
+    field: str, value: object, allowed: str
+) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_config(environ={}, **{field: value})
+    message = str(info.value)
+    assert field in message
+    assert allowed in message
+    bad = value[-1] if isinstance(value, list) else value
+    assert repr(bad) in message
+
+
+def test_an_out_of_range_value_says_the_bound() -> None:
+    with pytest.raises(ConfigError, match="greater than or equal to 1"):
+        load_config(environ={}, max_facts=0)
+
+
+def test_an_unknown_environment_variable_is_an_error() -> None:
+    with pytest.raises(ConfigError, match="DEERFLOW_MEMORY_DEBOUNCE"):
+        load_config(environ={"DEERFLOW_MEMORY_DEBOUNCE": "3"})
+
+
+def test_a_bad_yaml_file_is_reported_with_its_path(tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text("memory: [unclosed\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="broken.yaml"):
+        load_config(path, environ={})
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(tmp_path / "missing.yaml", environ={})
+
+
+def test_model_settings_are_detected_from_config_or_openai_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    assert not MemoryConfig().has_model_settings
+    assert MemoryConfig(model_name="gpt-4o-mini").has_model_settings
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    assert MemoryConfig().has_model_settings
