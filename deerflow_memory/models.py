@@ -180,8 +180,9 @@ class MemoryDocument(_Model):
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
 
     def to_json(self, *, indent: int | None = 2) -> str:
-        """Serialise to DeerFlow-compatible JSON text."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+        """Serialise to DeerFlow-compatible JSON text (UTF-8, not ASCII-escaped)."""
+        # pydantic's Rust serializer: several times faster than json.dumps with an indent.
+        return self.model_dump_json(by_alias=True, exclude_none=True, indent=indent)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> MemoryDocument:

@@ -1,0 +1,493 @@
+"""JSON-file storage: one DeerFlow-compatible ``memory.json`` per (user, agent).
+
+Layout under ``root``::
+
+    users/{user_id}/memory.json                       # default agent (agent_name=None)
+    users/{user_id}/agents/{agent_name}/memory.json   # one per named agent
+
+How it fails, and what it guarantees:
+
+- Unsafe names (separators, ``..``, absolute paths, control characters, a
+  leading dot, over-long) raise :class:`InvalidNameError`, as does a key whose
+  folder resolves outside ``root`` (e.g. through a planted symlink).
+- A file that is not UTF-8, not JSON, or not a memory document raises
+  :class:`CorruptMemoryError` naming the path and the reason, on ``load`` and on
+  ``save`` alike: it is never read as empty and never overwritten; repair it,
+  move it away or ``delete`` it.
+- ``save`` writes a temp file in the same folder, fsyncs it, renames it over
+  ``memory.json`` and fsyncs the folder, so a crash leaves the old or the new
+  document, never a torn one. A temp file left by a crash is ignored by
+  ``load``/``list_documents`` and swept by the next ``save`` of that document.
+- ``save(..., expected_revision=N)`` raises :class:`RevisionConflictError`
+  when another writer (thread or process) stored a different revision first.
+- Operating-system errors (permissions, full disk) propagate as ``OSError``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import os
+import tempfile
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from pydantic import ValidationError
+
+from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
+from deerflow_memory.models import MemoryDocument
+from deerflow_memory.storage.base import MemoryStorage, validate_name
+
+__all__ = ["FileMemoryStorage"]
+
+_fcntl: ModuleType | None
+try:
+    _fcntl = importlib.import_module("fcntl")
+except ImportError:  # pragma: no cover - Windows
+    _fcntl = None
+
+DOCUMENT_FILE = "memory.json"
+LOCK_SUFFIX = ".lock"
+_TEMP_PREFIX = f".{DOCUMENT_FILE}."
+_TEMP_SUFFIX = ".tmp"
+
+_Key = tuple[str, str | None]
+# (st_ino, st_dev, st_size, st_mtime_ns, st_ctime_ns): a file replaced by
+# os.replace gets a new inode, a file rewritten in place a new mtime/size. A freed
+# inode number can be reused within one coarse timestamp tick, so a stale hit is
+# possible in theory; that is why save() never trusts the stamp, only the bytes.
+_Stamp = tuple[int, int, int, int, int]
+
+
+def _stamp(st: os.stat_result) -> _Stamp:
+    return (st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+@dataclass(frozen=True, slots=True)
+class _CacheEntry:
+    """A parsed document and the file state it was parsed from.
+
+    ``stamp is None`` records that no file existed; ``digest`` is ``hash()`` of
+    the raw bytes, which lets ``save`` trust the cached revision only when the
+    bytes on disk are the very bytes the cache was built from.
+    """
+
+    path: str
+    stamp: _Stamp | None
+    digest: int | None
+    document: MemoryDocument
+
+
+class _PathLock:
+    """A ``threading.Lock`` that can live in a ``WeakValueDictionary``."""
+
+    __slots__ = ("__weakref__", "lock")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+
+
+class FileMemoryStorage(MemoryStorage):
+    """Memory documents as JSON files, safe across threads and processes.
+
+    Hands out immutable documents: loaded documents are frozen pydantic models,
+    so a warm ``load`` returns the cached object itself, after one ``os.stat``
+    confirms the file is unchanged (inode, size, mtime, ctime). A write by
+    another process is seen on the next ``load``.
+
+    Writers are serialized per document by a ``threading.Lock`` and, on POSIX,
+    an exclusive ``fcntl.flock`` on the sibling ``memory.json.lock``. Where
+    ``fcntl`` is missing (Windows) only the thread lock applies: several
+    processes writing the same document must then rely on ``expected_revision``
+    alone, which still narrows but cannot close the race. Files are created
+    with mode 0o600 and user folders with 0o700.
+
+    Example:
+        >>> storage = FileMemoryStorage(tmp_dir)  # doctest: +SKIP
+        >>> doc = storage.load("alice")  # empty, revision 0  # doctest: +SKIP
+        >>> storage.save("alice", None, doc, expected_revision=doc.revision)  # doctest: +SKIP
+    """
+
+    def __init__(self, root: str | os.PathLike[str], *, max_cached_documents: int = 1024) -> None:
+        """Create a storage rooted at ``root`` (created lazily on first save).
+
+        Args:
+            root: Folder that holds ``users/``.
+            max_cached_documents: How many parsed documents to keep (least
+                recently used are dropped); 0 disables the cache.
+
+        Raises:
+            ValueError: ``max_cached_documents`` is negative.
+        """
+        if max_cached_documents < 0:
+            raise ValueError("max_cached_documents must be >= 0")
+        self._root = Path(os.fspath(root)).resolve()
+        self._max_cached = max_cached_documents
+        self._cache: OrderedDict[_Key, _CacheEntry] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._locks: weakref.WeakValueDictionary[str, _PathLock] = weakref.WeakValueDictionary()
+        self._locks_guard = threading.Lock()
+
+    @property
+    def root(self) -> Path:
+        """The absolute storage root."""
+        return self._root
+
+    def path_for(self, user_id: str, agent_name: str | None = None) -> Path:
+        """Where the document of ``(user_id, agent_name)`` lives (it may not exist).
+
+        Raises:
+            InvalidNameError: unsafe name, or the folder resolves outside ``root``.
+        """
+        user_id = validate_name(user_id, "user_id")
+        folder = self._root / "users" / user_id
+        if agent_name is not None:
+            folder = folder / "agents" / validate_name(agent_name, "agent_name")
+        # Names cannot contain separators, but a symlink planted in the tree could
+        # still lead elsewhere.
+        real_root = os.path.realpath(self._root)
+        real = os.path.realpath(folder)
+        if os.path.commonpath([real_root, real]) != real_root:
+            raise InvalidNameError(
+                f"memory folder {folder} resolves to {real}, outside the storage root {real_root}"
+            )
+        return folder / DOCUMENT_FILE
+
+    # --- load -----------------------------------------------------------------------
+
+    def load(self, user_id: str, agent_name: str | None = None) -> MemoryDocument:
+        """Return the stored document, or an empty one at revision 0.
+
+        Nothing is created on disk. A file written by DeerFlow (no ``revision``)
+        loads at revision 0.
+
+        Raises:
+            InvalidNameError: unsafe ``user_id`` or ``agent_name``.
+            CorruptMemoryError: the file exists but cannot be parsed (left untouched).
+        """
+        cached = self._cached(user_id, agent_name)
+        if cached is not None:
+            return cached
+        return self._load_from_disk(user_id, agent_name)
+
+    async def aload(self, user_id: str, agent_name: str | None = None) -> MemoryDocument:
+        """Async :meth:`load`: a fresh cache entry is returned without a thread hop.
+
+        Only the cold path (parsing a file) runs on a worker thread; the warm path
+        costs one ``os.stat`` on the event loop, which is cheap on a local disk.
+        """
+        cached = self._cached(user_id, agent_name)
+        if cached is not None:
+            return cached
+        return await asyncio.to_thread(self._load_from_disk, user_id, agent_name)
+
+    def _cached(self, user_id: str, agent_name: str | None) -> MemoryDocument | None:
+        """The cached document when the file is provably unchanged, else None."""
+        key = (user_id, agent_name)
+        try:
+            with self._cache_lock:
+                entry = self._cache.get(key)
+                if entry is not None:
+                    self._cache.move_to_end(key)
+        except TypeError:  # unhashable name: the slow path reports it properly
+            return None
+        if entry is None:
+            return None
+        try:
+            st = os.stat(entry.path)
+        except FileNotFoundError:
+            return entry.document if entry.stamp is None else None
+        if entry.stamp == _stamp(st):
+            return entry.document
+        return None
+
+    def _load_from_disk(self, user_id: str, agent_name: str | None) -> MemoryDocument:
+        path = self.path_for(user_id, agent_name)
+        key = (user_id, agent_name)
+        try:
+            with open(path, "rb") as f:
+                # fstat of the open file matches the bytes read even if the path
+                # is replaced meanwhile (replace swaps inodes, never rewrites).
+                st = os.fstat(f.fileno())
+                raw = f.read()
+        except FileNotFoundError:
+            empty = MemoryDocument()
+            self._remember(key, _CacheEntry(str(path), None, None, empty))
+            return empty
+        document = _parse(path, raw)
+        self._remember(key, _CacheEntry(str(path), _stamp(st), hash(raw), document))
+        return document
+
+    # --- save -----------------------------------------------------------------------
+
+    def save(
+        self,
+        user_id: str,
+        agent_name: str | None,
+        document: MemoryDocument,
+        expected_revision: int | None = None,
+    ) -> MemoryDocument:
+        """Store ``document`` atomically with ``revision`` = stored revision + 1.
+
+        The stored revision is read from the file under the lock, not taken from
+        ``document``. An existing corrupt file is never overwritten, with or
+        without ``expected_revision``: ``delete`` it or repair it first.
+
+        Args:
+            user_id: Owner of the memory.
+            agent_name: Agent, or None for the default agent.
+            document: Content to store; its own ``revision`` is ignored.
+            expected_revision: When given, store only if the stored revision equals it.
+
+        Returns:
+            The document as stored (new revision); later loads return this object.
+
+        Raises:
+            RevisionConflictError: ``expected_revision`` differs from the stored revision.
+            CorruptMemoryError: the existing file cannot be parsed (left untouched).
+            InvalidNameError: unsafe ``user_id`` or ``agent_name``.
+            TypeError: ``document`` is not a :class:`MemoryDocument`.
+        """
+        if not isinstance(document, MemoryDocument):
+            raise TypeError(f"document must be a MemoryDocument, got {type(document).__name__}")
+        path = self.path_for(user_id, agent_name)
+        key = (user_id, agent_name)
+        self._make_folders(path.parent, agent_name is not None)
+        with self._exclusive(path):
+            stored = self._stored_revision(key, path)
+            if expected_revision is not None and expected_revision != stored:
+                raise RevisionConflictError(user_id, agent_name, expected_revision, stored)
+            new = document.model_copy(update={"revision": stored + 1})
+            data = new.to_json().encode("utf-8")
+            if _fcntl is not None:
+                # Under the flock no other writer is mid-save, so any temp file here
+                # belongs to a writer that crashed.
+                _sweep_temp_files(path.parent)
+            _write_atomically(path, data)
+            st = os.stat(path)  # after the rename: it changes ctime
+            self._remember(key, _CacheEntry(str(path), _stamp(st), hash(data), new))
+        return new
+
+    def _stored_revision(self, key: _Key, path: Path) -> int:
+        """Revision currently on disk; trusts the cache only for identical bytes."""
+        try:
+            with open(path, "rb") as f:
+                raw = f.read()
+        except FileNotFoundError:
+            return 0
+        with self._cache_lock:
+            entry = self._cache.get(key)
+        if entry is not None and entry.digest is not None and entry.digest == hash(raw):
+            return entry.document.revision
+        return _parse(path, raw).revision
+
+    def _make_folders(self, folder: Path, per_agent: bool) -> None:
+        if folder.is_dir():
+            return
+        users = self._root / "users"
+        users.mkdir(parents=True, exist_ok=True)
+        user_dir = users / folder.relative_to(users).parts[0]
+        # Memory is personal data: user folders are private to the owner.
+        user_dir.mkdir(mode=0o700, exist_ok=True)
+        if per_agent:
+            (user_dir / "agents").mkdir(mode=0o700, exist_ok=True)
+            folder.mkdir(mode=0o700, exist_ok=True)
+
+    # --- delete / list --------------------------------------------------------------
+
+    def delete(self, user_id: str, agent_name: str | None = None) -> bool:
+        """Remove a document and its lock file; folders are kept.
+
+        Works on a corrupt file too, as the way to start fresh.
+
+        Returns:
+            True when a document existed.
+
+        Raises:
+            InvalidNameError: unsafe ``user_id`` or ``agent_name``.
+        """
+        path = self.path_for(user_id, agent_name)
+        key = (user_id, agent_name)
+        if not path.parent.is_dir():
+            self._forget(key)
+            return False
+        with self._exclusive(path):
+            try:
+                os.unlink(path)
+                existed = True
+            except FileNotFoundError:
+                existed = False
+            self._forget(key)
+            # Waiters on the old lock file notice it is gone and reopen (see _exclusive).
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(_lock_path(path))
+            if existed:
+                _fsync_folder(path.parent)
+        return existed
+
+    def list_documents(self) -> Iterator[tuple[str, str | None]]:
+        """Yield ``(user_id, agent_name)`` of every stored document, sorted.
+
+        Entries whose names would be rejected (temp files, hidden folders) and
+        symlinked folders are skipped.
+        """
+        for user_id in _valid_subfolders(self._root / "users"):
+            user_dir = self._root / "users" / user_id
+            if (user_dir / DOCUMENT_FILE).is_file():
+                yield user_id, None
+            for agent_name in _valid_subfolders(user_dir / "agents"):
+                if (user_dir / "agents" / agent_name / DOCUMENT_FILE).is_file():
+                    yield user_id, agent_name
+
+    # --- cache and locks ------------------------------------------------------------
+
+    def _remember(self, key: _Key, entry: _CacheEntry) -> None:
+        if self._max_cached == 0:
+            return
+        with self._cache_lock:
+            self._cache[key] = entry
+            self._cache.move_to_end(key)
+            while len(self._cache) > self._max_cached:
+                self._cache.popitem(last=False)
+
+    def _forget(self, key: _Key) -> None:
+        with self._cache_lock:
+            self._cache.pop(key, None)
+
+    def _thread_lock(self, path: Path) -> _PathLock:
+        with self._locks_guard:
+            lock = self._locks.get(str(path))
+            if lock is None:
+                lock = _PathLock()
+                self._locks[str(path)] = lock
+            return lock
+
+    @contextlib.contextmanager
+    def _exclusive(self, path: Path) -> Iterator[None]:
+        """Hold the per-document thread lock and, on POSIX, the inter-process flock."""
+        path_lock = self._thread_lock(path)  # strong reference while held
+        with path_lock.lock:
+            if _fcntl is None:
+                yield
+                return
+            fd = _acquire_flock(_fcntl, _lock_path(path))
+            try:
+                yield
+            finally:
+                os.close(fd)  # closing the descriptor releases the flock
+
+
+# --- helpers (no instance state) --------------------------------------------------------
+
+
+def _parse(path: Path, raw: bytes) -> MemoryDocument:
+    """Decode a stored file; every failure becomes a :class:`CorruptMemoryError`."""
+    try:
+        # utf-8-sig: a BOM added by an editor is not corruption.
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise CorruptMemoryError(path, f"not UTF-8 ({e.reason} at byte {e.start})") from e
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise CorruptMemoryError(path, f"not valid JSON ({e})") from e
+    if not isinstance(data, dict):
+        raise CorruptMemoryError(path, f"expected a JSON object, found {type(data).__name__}")
+    try:
+        return MemoryDocument.model_validate(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "document"
+        raise CorruptMemoryError(
+            path,
+            f"not a memory document ({e.error_count()} problem(s); {where}: {first['msg']})",
+        ) from e
+
+
+def _lock_path(path: Path) -> str:
+    return str(path) + LOCK_SUFFIX
+
+
+def _acquire_flock(fcntl: ModuleType, lock_path: str) -> int:
+    """Open and exclusively flock ``lock_path``; return the descriptor.
+
+    ``delete`` unlinks the lock file while holding it; a waiter that then gets
+    the lock holds it on an orphaned inode, so it checks that the path still
+    names the locked file and otherwise starts over.
+    """
+    while True:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            held = os.fstat(fd)
+            try:
+                current = os.stat(lock_path)
+            except FileNotFoundError:
+                current = None
+        except BaseException:
+            os.close(fd)
+            raise
+        if current is not None and (current.st_ino, current.st_dev) == (
+            held.st_ino,
+            held.st_dev,
+        ):
+            return fd
+        os.close(fd)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` via a fsynced temp file and a rename."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_TEMP_PREFIX, suffix=_TEMP_SUFFIX)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_folder(path.parent)
+
+
+def _fsync_folder(folder: Path) -> None:
+    """Make a rename or unlink in ``folder`` durable (no-op where unsupported)."""
+    if os.name == "nt":  # pragma: no cover - directories cannot be fsynced there
+        return
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sweep_temp_files(folder: Path) -> None:
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name.startswith(_TEMP_PREFIX) and entry.name.endswith(_TEMP_SUFFIX):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry.path)
+
+
+def _valid_subfolders(folder: Path) -> list[str]:
+    """Sorted names of real (non-symlink) subfolders whose names are valid keys."""
+    try:
+        with os.scandir(folder) as entries:
+            names = [e.name for e in entries if e.is_dir(follow_symlinks=False)]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    valid = []
+    for name in sorted(names):
+        try:
+            valid.append(validate_name(name))
+        except InvalidNameError:
+            continue
+    return valid
