@@ -1,0 +1,147 @@
+"""Benchmark ``format_memory_for_injection`` (SPEC §14: 200 facts, warm, <= 0.3 ms median).
+
+Run: ``python bench/injection.py``. Prints one row per (facts, counting, mode):
+
+- ``cold``: fresh document object and an emptied per-text count cache (the
+  vocabulary stays loaded): every line is escaped and counted again;
+- ``warm-new-doc``: counts cached, but a new (equal) document object, as after
+  a storage reload: the block is rebuilt from cached counts;
+- ``warm``: the same document object again, as in an inject node while memory
+  is unchanged: the cached result is returned.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from deerflow_memory.injection import format_memory_for_injection
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section
+from deerflow_memory.tokens import TokenCountingMethod, get_token_counter
+
+_EN = [
+    "Prefers concise answers with code examples",
+    "Works as a backend engineer on payment systems",
+    "Is allergic to peanuts and does not eat seafood",
+    "Plans to move to Lisbon next spring",
+    "Uses Neovim with a custom Lua configuration",
+    "Runs a half marathon every October",
+]
+_ZH = [
+    "喜欢简洁的回答，最好带代码示例",
+    "在一家金融科技公司做后端开发",
+    "对花生过敏，不吃海鲜",
+    "计划明年春天搬到里斯本",
+    "周末常去爬山，家里有两个孩子",
+    "正在学习 Rust 和分布式系统",
+]
+
+
+def _text(rng: random.Random, sentences: int) -> str:
+    parts = []
+    for _ in range(sentences):
+        if rng.random() < 0.5:
+            parts.append(rng.choice(_EN) + ".")
+        else:
+            parts.append(rng.choice(_ZH) + "。")
+    return " ".join(parts)
+
+
+def build_document(n_facts: int, seed: int = 7) -> MemoryDocument:
+    """A document with ``n_facts`` mixed Chinese/English facts and all six summaries filled."""
+    rng = random.Random(seed)
+    categories = list(FactCategory)
+    facts = tuple(
+        Fact(
+            id=f"fact_{i:08x}",
+            content=f"{_text(rng, 1)} #{i}",
+            category=rng.choice(categories),
+            confidence=round(rng.uniform(0.5, 1.0), 2),
+            created_at=f"2025-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T10:00:00Z",
+            source_error="an earlier wrong belief" if rng.random() < 0.1 else None,
+        )
+        for i in range(n_facts)
+    )
+    return MemoryDocument.model_validate(
+        {
+            "user": {
+                "workContext": Section(summary=_text(rng, 2)),
+                "personalContext": Section(summary=_text(rng, 2)),
+                "topOfMind": Section(summary=_text(rng, 4)),
+            },
+            "history": {
+                "recentMonths": Section(summary=_text(rng, 5)),
+                "earlierContext": Section(summary=_text(rng, 4)),
+                "longTermBackground": Section(summary=_text(rng, 3)),
+            },
+            "facts": facts,
+        }
+    )
+
+
+def _measure(run: Callable[[], object], prepare: Callable[[], None], repeat: int) -> list[float]:
+    timings = []
+    for _ in range(repeat):
+        prepare()
+        start = time.perf_counter()
+        run()
+        timings.append((time.perf_counter() - start) * 1000.0)
+    return timings
+
+
+def bench_case(base: MemoryDocument, method: TokenCountingMethod) -> list[tuple[str, float, float]]:
+    """(mode, median ms, p95 ms) for one document and counting method."""
+    counter = get_token_counter(method)
+    clear = getattr(counter, "clear_cache", lambda: None)
+    holder = {"doc": base}
+
+    def cold() -> None:
+        clear()
+        holder["doc"] = base.model_copy()  # a new object: no cached result
+
+    def new_doc() -> None:
+        holder["doc"] = base.model_copy()
+
+    def same_doc() -> None:
+        holder["doc"] = base
+
+    def run() -> object:
+        return format_memory_for_injection(holder["doc"], token_counting=method)
+
+    rows = []
+    big = len(base.facts) >= 1000
+    for mode, prepare, repeat in (
+        ("cold", cold, 10 if big else 30),
+        ("warm-new-doc", new_doc, 100 if big else 300),
+        ("warm", same_doc, 2000),
+    ):
+        same_doc()
+        run()  # fill the caches
+        timings = _measure(run, prepare, repeat)
+        rows.append((mode, statistics.median(timings), statistics.quantiles(timings, n=20)[-1]))
+    return rows
+
+
+def main() -> None:
+    """Print median and p95 (ms) per document size, counting method and mode."""
+    print(f"{'facts':>5}  {'counting':<8}  {'mode':<12}  {'median ms':>9}  {'p95 ms':>8}  tokens")
+    methods: tuple[TokenCountingMethod, ...] = ("tiktoken", "char")
+    for n_facts in (50, 200, 1000):
+        base = build_document(n_facts)
+        for method in methods:
+            counter = get_token_counter(method)
+            counter.count("load the vocabulary before timing")
+            tokens = counter.count(format_memory_for_injection(base, token_counting=method))
+            for mode, median, p95 in bench_case(base, method):
+                figures = f"{median:>9.4f}  {p95:>8.4f}  {tokens:>6}"
+                print(f"{n_facts:>5}  {method:<8}  {mode:<12}  {figures}")
+
+
+if __name__ == "__main__":
+    main()
