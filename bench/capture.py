@@ -1,0 +1,115 @@
+"""Capture cost on the agent's hot path: filter + signal detection + ``queue.add``.
+
+Target (SPEC §14): ≤ 50 µs median on a 20-message turn. The queue's scheduler
+never fires during the run (long debounce), so only the enqueue is measured.
+
+Run: ``python bench/capture.py``
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+
+from deerflow_memory.messages import filter_messages_for_memory, has_minimum_dialogue
+from deerflow_memory.queue import MemoryUpdateQueue
+from deerflow_memory.signals import SignalDetector
+
+
+def conversation(n: int) -> list[BaseMessage]:
+    """``n`` messages: user turns, tool-calling AI steps, tool results and final replies."""
+    messages: list[BaseMessage] = []
+    i = 0
+    while len(messages) < n:
+        messages.append(
+            HumanMessage(content=f"Question {i}: can you plan a 3-day trip to Kyoto? 我不吃海鲜。")
+        )
+        messages.append(
+            AIMessage(
+                content="", tool_calls=[{"name": "search", "args": {"q": "kyoto"}, "id": f"c{i}"}]
+            )
+        )
+        messages.append(ToolMessage(content="Kyoto results " * 20, tool_call_id=f"c{i}"))
+        messages.append(
+            AIMessage(content="Here is a plan for day one, day two and day three. " * 4)
+        )
+        i += 1
+    return messages[:n]
+
+
+def measure(n_messages: int, iterations: int = 5000) -> tuple[float, float]:
+    detector = SignalDetector()
+    messages = conversation(n_messages)
+    queue = MemoryUpdateQueue(lambda job: None, debounce_seconds=3600, max_wait_seconds=7200)
+    samples: list[float] = []
+    try:
+        for k in range(iterations):
+            start = time.perf_counter_ns()
+            filtered = filter_messages_for_memory(messages)
+            if has_minimum_dialogue(filtered):
+                signals = detector.detect(filtered)
+                queue.add(
+                    f"thread-{k % 50}",
+                    f"user-{k % 50}",
+                    None,
+                    filtered,
+                    correction_detected=signals.correction,
+                    reinforcement_detected=signals.reinforcement,
+                )
+            samples.append((time.perf_counter_ns() - start) / 1000)
+    finally:
+        queue.shutdown(timeout=5)
+    samples = samples[iterations // 10 :]  # warm-up
+    return statistics.median(samples), statistics.quantiles(samples, n=20)[18]
+
+
+def measure_add_only(iterations: int = 20000) -> tuple[float, float]:
+    messages = conversation(20)
+    queue = MemoryUpdateQueue(lambda job: None, debounce_seconds=3600, max_wait_seconds=7200)
+    samples: list[float] = []
+    try:
+        for k in range(iterations):
+            start = time.perf_counter_ns()
+            queue.add(f"thread-{k % 50}", f"user-{k % 50}", None, messages)
+            samples.append((time.perf_counter_ns() - start) / 1000)
+    finally:
+        queue.shutdown(timeout=5)
+    samples = samples[iterations // 10 :]
+    return statistics.median(samples), statistics.quantiles(samples, n=20)[18]
+
+
+def measure_parts(n_messages: int, iterations: int = 2000) -> dict[str, float]:
+    """Median µs of each step alone, to show where the capture time goes."""
+    detector = SignalDetector()
+    messages = conversation(n_messages)
+    filtered = filter_messages_for_memory(messages)
+    parts: dict[str, float] = {}
+    for name, step in (
+        ("filter", lambda: filter_messages_for_memory(messages)),
+        ("signals", lambda: detector.detect(filtered)),
+    ):
+        samples = []
+        for _ in range(iterations):
+            start = time.perf_counter_ns()
+            step()
+            samples.append((time.perf_counter_ns() - start) / 1000)
+        parts[name] = statistics.median(samples[iterations // 10 :])
+    return parts
+
+
+def main() -> None:
+    print("capture = filter + signals + queue.add  (µs)")
+    for n in (20, 200):
+        median, p95 = measure(n)
+        print(f"  {n:>3}-message turn: median {median:7.1f}  p95 {p95:7.1f}")
+        parts = measure_parts(n)
+        print("       of which (median): " + ", ".join(f"{k} {v:.1f}" for k, v in parts.items()))
+    median, p95 = measure_add_only()
+    print(f"  queue.add alone:    median {median:7.1f}  p95 {p95:7.1f}")
+    print("target: ≤ 50 µs median for the 20-message turn")
+
+
+if __name__ == "__main__":
+    main()

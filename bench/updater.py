@@ -1,0 +1,143 @@
+"""One memory update without the model call: parse + apply + atomic save, 200-fact document.
+
+Target (SPEC §14): ≤ 3 ms median. Also reports each step alone and the whole
+``MemoryUpdater.update`` (filter, load, parse, apply, save) with an extractor
+that parses a canned answer instead of calling a model.
+
+Run: ``python bench/updater.py``
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import tempfile
+import time
+
+from langchain_core.messages import AIMessage, HumanMessage
+
+from deerflow_memory.apply import apply_update
+from deerflow_memory.extraction import ExtractionRequest
+from deerflow_memory.models import (
+    Fact,
+    FactCategory,
+    MemoryDocument,
+    MemoryUpdate,
+    Section,
+    UserContext,
+)
+from deerflow_memory.prompts import parse_update
+from deerflow_memory.queue import UpdateJob
+from deerflow_memory.storage.file import FileMemoryStorage
+from deerflow_memory.updater import MemoryUpdater, UpdateStatus
+
+ITERATIONS = 300
+CATEGORIES = list(FactCategory)
+
+
+def document_with_facts(n: int) -> MemoryDocument:
+    facts = tuple(
+        Fact(
+            content=f"Fact number {i}: the user prefers option {i} for recurring task {i % 17}",
+            category=CATEGORIES[i % len(CATEGORIES)],
+            confidence=0.7 + (i % 30) / 100,
+            source=f"thread-{i % 40}",
+        )
+        for i in range(n)
+    )
+    user = UserContext(
+        work_context=Section(summary="Data engineer at Acme, builds pipelines in Python.")
+    )
+    return MemoryDocument(user=user, facts=facts)
+
+
+def answer_for(document: MemoryDocument, k: int) -> str:
+    """A realistic model answer: a section rewrite, 3 new facts, 2 removals of stored ids."""
+    return json.dumps(
+        {
+            "user": {
+                "topOfMind": {"summary": f"Working on migration step {k}.", "shouldUpdate": True}
+            },
+            "history": {},
+            "newFacts": [
+                {
+                    "content": f"New fact {k}-{j} about the user",
+                    "category": "preference",
+                    "confidence": 0.9,
+                }
+                for j in range(3)
+            ],
+            "factsToRemove": [{"id": f.id, "reason": "outdated"} for f in document.facts[:2]],
+        }
+    )
+
+
+def stats(samples: list[float]) -> str:
+    p95 = statistics.quantiles(samples, n=20)[18]
+    return f"median {statistics.median(samples):6.3f}  p95 {p95:6.3f}"
+
+
+def bench_steps(root: str) -> None:
+    storage = FileMemoryStorage(root)
+    storage.save("alice", None, document_with_facts(200))
+    parse_ms: list[float] = []
+    apply_ms: list[float] = []
+    save_ms: list[float] = []
+    total_ms: list[float] = []
+    for k in range(ITERATIONS):
+        document = storage.load("alice")
+        text = answer_for(document, k)
+        t0 = time.perf_counter()
+        update = parse_update(text)
+        t1 = time.perf_counter()
+        new = apply_update(document, update, thread_id="t", now="2026-07-01T10:00:00Z")
+        t2 = time.perf_counter()
+        storage.save("alice", None, new, expected_revision=document.revision)
+        t3 = time.perf_counter()
+        parse_ms.append((t1 - t0) * 1000)
+        apply_ms.append((t2 - t1) * 1000)
+        save_ms.append((t3 - t2) * 1000)
+        total_ms.append((t3 - t0) * 1000)
+    facts = len(storage.load("alice").facts)
+    print(f"steps on a {facts}-fact document (ms):")
+    print(f"  parse               {stats(parse_ms)}")
+    print(f"  apply               {stats(apply_ms)}")
+    print(f"  atomic save (fsync) {stats(save_ms)}")
+    print(f"  parse+apply+save    {stats(total_ms)}")
+
+
+class CannedExtractor:
+    """Parses a prepared answer: everything an update does except the model call."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def extract(self, request: ExtractionRequest) -> MemoryUpdate:
+        return parse_update(self.text)
+
+
+def bench_updater(root: str) -> None:
+    storage = FileMemoryStorage(root)
+    storage.save("bob", None, document_with_facts(200))
+    extractor = CannedExtractor()
+    updater = MemoryUpdater(storage, extractor)
+    messages = (HumanMessage(content="I moved to Lyon last month."), AIMessage(content="Noted!"))
+    samples: list[float] = []
+    for k in range(ITERATIONS):
+        extractor.text = answer_for(storage.load("bob"), k)
+        t0 = time.perf_counter()
+        result = updater.update(UpdateJob(f"thread-{k}", "bob", None, messages))
+        samples.append((time.perf_counter() - t0) * 1000)
+        assert result.status is UpdateStatus.SAVED, result
+    print(f"  MemoryUpdater.update without the model call {stats(samples)}")
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as root:
+        bench_steps(root)
+        bench_updater(root)
+    print("target: ≤ 3 ms median for parse + apply + atomic save")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,325 @@
+"""Apply a parsed :class:`MemoryUpdate` to a :class:`MemoryDocument`: pure, fast, never mutating.
+
+Rules (SPEC §6):
+
+- a summary section is replaced only when ``shouldUpdate`` is set and the new
+  text, once upload mentions are stripped, is non-empty; it is stamped ``now``;
+- when ``topOfMind`` is replaced, the old text sinks into
+  ``history.recentMonths`` (prepended) instead of vanishing, unless the same
+  update rewrites ``recentMonths`` itself;
+- ``factsToRemove`` removes existing ids only; unknown ids are counted and ignored;
+- new facts are deduplicated (whitespace- and case-insensitive) against the
+  stored facts and each other; restating a stored fact raises its confidence
+  (and upgrades ``inferred`` to ``user_stated``) instead of adding a copy;
+- new facts below ``fact_confidence_threshold`` are dropped;
+- ``max_facts`` is enforced by evicting the lowest confidence first (oldest
+  first among equals); facts of guaranteed categories go last;
+- upload mentions ("uploaded a file", ``/mnt/user-data/uploads/...``,
+  "上传了文件", ...) are stripped from new text; a fact only about an upload is dropped.
+
+Nothing here raises on odd input: the update was validated when parsed.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from deerflow_memory.models import (
+    Fact,
+    FactCategory,
+    MemoryDocument,
+    MemoryUpdate,
+    Section,
+    SectionUpdate,
+    SourceType,
+    new_fact_id,
+)
+
+__all__ = ["ApplyResult", "apply_update", "apply_update_detailed", "strip_upload_mentions"]
+
+# recentMonths holds 4–6 sentences; the model condenses it on its next update,
+# this cap only stops repeated topOfMind rollovers from growing it without bound.
+RECENT_MONTHS_MAX_CHARS = 1200
+
+_UPLOAD_PATTERNS = re.compile(
+    "|".join(
+        [
+            # "uploaded a file", "uploads two images", "has uploaded the attached PDF"
+            r"\buploa(?:d|ds|ded|ding)\s+(?:(?:a|an|the|some|one|two|three|several|multiple|\d+)\s+)?"
+            r"(?:(?:new|attached|following)\s+)?"
+            r"(?:files?|images?|documents?|photos?|pictures?|attachments?|pdfs?|screenshots?|"
+            r"spreadsheets?|csvs?|videos?)\b",
+            r"/mnt/user-data/uploads\b",
+            r"</?uploaded_files>",
+            # 上传了文件 / 上传了一张图片 / 上传的文档
+            r"上传(?:了|的)?(?:一个|一份|一张|几个|几张|多个|多张|\d+\s*[个份张])?"
+            r"(?:新的)?(?:文件|图片|文档|照片|附件|截图|表格|视频|PDF|pdf)",
+        ]
+    ),
+    re.IGNORECASE,
+)
+
+# Clause boundaries: whitespace after . ! ? (so "report.pdf" stays whole), or
+# one of ; , and the CJK stops (kept as delimiters so the text can be rebuilt).
+_CLAUSE_SPLIT = re.compile(r"((?<=[.!?])\s+|\s*[;,，；。！？]\s*)")
+
+
+def strip_upload_mentions(text: str) -> str:
+    """Remove the clauses of ``text`` that mention a file upload; '' when nothing else is left.
+
+    Example:
+        >>> strip_upload_mentions("Prefers tables; uploaded a file /mnt/user-data/uploads/a.csv")
+        'Prefers tables'
+    """
+    if not _UPLOAD_PATTERNS.search(text):
+        return text.strip()
+    parts = _CLAUSE_SPLIT.split(text)
+    kept: list[str] = []
+    # parts alternates clause, delimiter, clause, ...
+    for i in range(0, len(parts), 2):
+        clause = parts[i]
+        delimiter = parts[i + 1] if i + 1 < len(parts) else ""
+        if _UPLOAD_PATTERNS.search(clause) or not clause.strip():
+            continue
+        kept.append(clause + delimiter)
+    result = "".join(kept).strip()
+    result = result.rstrip(",;，；").strip()
+    return result if re.search(r"\w", result) else ""
+
+
+@functools.lru_cache(maxsize=8192)
+def _normalise(content: str) -> str:
+    # Cached: stored facts are compared on every update, their text rarely changes.
+    return " ".join(content.split()).casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyResult:
+    """The new document and what happened to reach it."""
+
+    document: MemoryDocument
+    sections_updated: tuple[str, ...] = ()
+    facts_added: int = 0
+    facts_removed: int = 0
+    facts_reinforced: int = 0
+    facts_evicted: int = 0
+    unknown_removals: int = 0
+    skipped_duplicates: int = 0
+    skipped_low_confidence: int = 0
+    skipped_uploads: int = 0
+    added_ids: tuple[str, ...] = field(default=())
+
+    @property
+    def changed(self) -> bool:
+        """True when the document differs from the input in anything but ``lastUpdated``."""
+        return bool(
+            self.sections_updated
+            or self.facts_added
+            or self.facts_removed
+            or self.facts_reinforced
+            or self.facts_evicted
+        )
+
+
+def apply_update(
+    document: MemoryDocument,
+    update: MemoryUpdate,
+    *,
+    thread_id: str,
+    now: str,
+    max_facts: int = 200,
+    fact_confidence_threshold: float = 0.7,
+    guaranteed_categories: Collection[FactCategory] = (FactCategory.CORRECTION,),
+) -> MemoryDocument:
+    """Return ``document`` with ``update`` applied (see the module docstring for the rules).
+
+    Args:
+        document: the stored document; not modified.
+        update: the parsed model (or offline extractor) answer.
+        thread_id: stamped as ``source`` of new facts.
+        now: ISO-8601 timestamp for ``createdAt``, ``updatedAt`` and ``lastUpdated``.
+        max_facts: facts kept at most.
+        fact_confidence_threshold: new facts below it are dropped.
+        guaranteed_categories: categories evicted only after every other fact.
+
+    Returns:
+        The new document (same ``revision``; the storage increments it on save).
+    """
+    return apply_update_detailed(
+        document,
+        update,
+        thread_id=thread_id,
+        now=now,
+        max_facts=max_facts,
+        fact_confidence_threshold=fact_confidence_threshold,
+        guaranteed_categories=guaranteed_categories,
+    ).document
+
+
+def apply_update_detailed(
+    document: MemoryDocument,
+    update: MemoryUpdate,
+    *,
+    thread_id: str,
+    now: str,
+    max_facts: int = 200,
+    fact_confidence_threshold: float = 0.7,
+    guaranteed_categories: Collection[FactCategory] = (FactCategory.CORRECTION,),
+) -> ApplyResult:
+    """Like :func:`apply_update`, returning an :class:`ApplyResult` with counts."""
+    sections: list[str] = []
+
+    # --- summaries -----------------------------------------------------------------
+    user = document.user
+    history = document.history
+    user_changes: dict[str, Section] = {}
+    history_changes: dict[str, Section] = {}
+    for name in ("work_context", "personal_context", "top_of_mind"):
+        section = _new_section(getattr(update.user, name), now)
+        if section is not None and section.summary != getattr(user, name).summary:
+            user_changes[name] = section
+    for name in ("recent_months", "earlier_context", "long_term_background"):
+        section = _new_section(getattr(update.history, name), now)
+        if section is not None and section.summary != getattr(history, name).summary:
+            history_changes[name] = section
+    old_top = user.top_of_mind.summary.strip()
+    if "top_of_mind" in user_changes and old_top and "recent_months" not in history_changes:
+        # The old current focus becomes recent history instead of vanishing.
+        merged = _prepend(old_top, history.recent_months.summary)
+        if merged != history.recent_months.summary:
+            history_changes["recent_months"] = Section(summary=merged, updated_at=now)
+    if user_changes:
+        user = user.model_copy(update=user_changes)
+        sections.extend(f"user.{n}" for n in user_changes)
+    if history_changes:
+        history = history.model_copy(update=history_changes)
+        sections.extend(f"history.{n}" for n in history_changes)
+
+    # --- removals --------------------------------------------------------------------
+    facts = list(document.facts)
+    removed = unknown = 0
+    if update.facts_to_remove:
+        remove_ids = {r.id for r in update.facts_to_remove}
+        unknown = len(remove_ids - {f.id for f in facts})
+        facts = [f for f in facts if f.id not in remove_ids]
+        removed = len(document.facts) - len(facts)
+
+    # --- additions -------------------------------------------------------------------
+    index_by_key = (
+        {_normalise(f.content): i for i, f in enumerate(facts)} if update.new_facts else {}
+    )
+    reinforced_ids: set[str] = set()
+    added_ids: list[str] = []
+    dup = low = uploads = 0
+    for new in update.new_facts:
+        content = strip_upload_mentions(new.content)
+        if not content:
+            uploads += 1
+            continue
+        if new.confidence < fact_confidence_threshold:
+            low += 1
+            continue
+        key = _normalise(content)
+        index = index_by_key.get(key)
+        if index is not None:
+            current = facts[index]
+            raised = _reinforce(current, new.confidence, new.source_type)
+            if raised is current:
+                dup += 1
+            else:
+                facts[index] = raised
+                # A fact added earlier in this same update is not "reinforced", just merged.
+                if current.id not in added_ids:
+                    reinforced_ids.add(current.id)
+            continue
+        fact = Fact(
+            id=new_fact_id(),
+            content=content,
+            category=new.category,
+            confidence=new.confidence,
+            created_at=now,
+            source=thread_id,
+            source_type=new.source_type,
+            source_error=new.source_error,
+        )
+        index_by_key[key] = len(facts)
+        facts.append(fact)
+        added_ids.append(fact.id)
+
+    # --- capacity ------------------------------------------------------------------------
+    evicted = _over_capacity(facts, max_facts, frozenset(guaranteed_categories))
+    evicted_ids = {facts[i].id for i in evicted}
+    if evicted:
+        facts = [f for i, f in enumerate(facts) if i not in evicted]
+    added = [i for i in added_ids if i not in evicted_ids]
+    reinforced = len(reinforced_ids - evicted_ids)
+
+    new_document = document.model_copy(
+        update={"user": user, "history": history, "facts": tuple(facts), "last_updated": now}
+    )
+    return ApplyResult(
+        document=new_document,
+        sections_updated=tuple(sections),
+        facts_added=len(added),
+        facts_removed=removed,
+        facts_reinforced=reinforced,
+        facts_evicted=len(evicted),
+        unknown_removals=unknown,
+        skipped_duplicates=dup,
+        skipped_low_confidence=low,
+        skipped_uploads=uploads,
+        added_ids=tuple(added),
+    )
+
+
+def _new_section(proposal: SectionUpdate | None, now: str) -> Section | None:
+    if proposal is None or not proposal.should_update:
+        return None
+    summary = strip_upload_mentions(proposal.summary)
+    if not summary:
+        return None
+    return Section(summary=summary, updated_at=now)
+
+
+def _prepend(text: str, existing: str) -> str:
+    existing = existing.strip()
+    if _normalise(text) in _normalise(existing):
+        return existing
+    merged = f"{text} {existing}".strip() if existing else text
+    if len(merged) <= RECENT_MONTHS_MAX_CHARS:
+        return merged
+    # Drop the oldest sentences (at the end, since newer text is prepended).
+    sentences = re.split(r"(?<=[.!?。！？])\s*", merged)
+    kept = ""
+    for sentence in sentences:
+        candidate = f"{kept} {sentence}".strip() if kept else sentence
+        if len(candidate) > RECENT_MONTHS_MAX_CHARS:
+            break
+        kept = candidate
+    return kept or merged[:RECENT_MONTHS_MAX_CHARS]
+
+
+def _reinforce(fact: Fact, confidence: float, source_type: SourceType) -> Fact:
+    changes: dict[str, object] = {}
+    if confidence > fact.confidence:
+        changes["confidence"] = confidence
+    if source_type is SourceType.USER_STATED and fact.source_type is not SourceType.USER_STATED:
+        changes["source_type"] = SourceType.USER_STATED
+    return fact.model_copy(update=changes) if changes else fact
+
+
+def _over_capacity(
+    facts: list[Fact], max_facts: int, guaranteed: frozenset[FactCategory]
+) -> set[int]:
+    """Indexes to evict: lowest confidence, then oldest; guaranteed categories last."""
+    excess = len(facts) - max_facts
+    if excess <= 0:
+        return set()
+    ranks = [(f.category in guaranteed, f.confidence, f.created_at, i) for i, f in enumerate(facts)]
+    if excess == 1:  # the common case: one new fact over a full document
+        return {min(ranks)[3]}
+    ranks.sort()
+    return {rank[3] for rank in ranks[:excess]}

@@ -1,0 +1,154 @@
+"""The model path: a chat-model-backed :class:`Extractor`, and building the default model.
+
+:class:`ModelExtractor` calls the model with the **synchronous** ``invoke``
+only. It runs on the queue's worker threads, and must never create or run an
+event loop there: DeerFlow issue #2615 was memory updates colliding with the
+agent's async HTTP connection pool. The sync client of ``ChatOpenAI`` has its
+own pool, so the agent's ``ainvoke``/``astream`` on the same model instance is
+unaffected.
+
+Failures: any error raised by the model call (network, HTTP status, timeout)
+becomes :class:`ModelCallError` chained to the original; an answer that is not
+a complete update becomes :class:`UpdateParseError`. Building a model with a
+model name but neither a key nor an endpoint raises :class:`ConfigError`.
+
+``langchain_openai`` is imported only when a model is built, to keep
+``import deerflow_memory`` cheap.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError
+from deerflow_memory.extraction import ExtractionRequest, Extractor
+from deerflow_memory.models import MemoryUpdate
+from deerflow_memory.prompts import build_update_prompt, parse_update
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+
+    from deerflow_memory.config import MemoryConfig
+
+__all__ = ["DEFAULT_MODEL_NAME", "ModelExtractor", "build_chat_model", "build_extractor"]
+
+DEFAULT_MODEL_NAME = "gpt-4o-mini"
+# Local OpenAI-compatible servers (vLLM, Ollama) ignore the key, but the client requires one.
+_PLACEHOLDER_API_KEY = "sk-no-key-required"
+
+
+class ModelExtractor:
+    """Extract memory updates with a LangChain chat model (sync ``invoke`` only).
+
+    Args:
+        model: any ``BaseChatModel``; the same instance may serve the agent's
+            async calls at the same time.
+    """
+
+    def __init__(self, model: BaseChatModel) -> None:
+        self.model = model
+
+    def extract(self, request: ExtractionRequest) -> MemoryUpdate:
+        """Build the prompt, call the model once, and parse its answer.
+
+        Raises:
+            ModelCallError: the call failed (network, HTTP error, timeout, ...).
+            UpdateParseError: the answer is not a complete, valid update.
+        """
+        prompt = build_update_prompt(
+            request.document,
+            request.messages,
+            correction_detected=request.correction_detected,
+            reinforcement_detected=request.reinforcement_detected,
+        )
+        try:
+            answer = self.model.invoke(prompt)
+        except Exception as e:  # the model's own error types vary by provider
+            raise ModelCallError(f"memory model call failed: {type(e).__name__}: {e}") from e
+        text = _answer_text(answer.content)
+        if not text.strip():
+            raise UpdateParseError("memory model returned an empty answer")
+        return parse_update(text)
+
+    def __repr__(self) -> str:
+        return f"ModelExtractor({type(self.model).__name__})"
+
+
+def _answer_text(content: Any) -> str:
+    # Content is a string, or a list of blocks (text blocks, reasoning blocks, ...).
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, str):
+                parts.append(block)
+            elif isinstance(block, dict) and block.get("type") == "text":
+                parts.append(str(block.get("text", "")))
+        return "".join(parts)
+    return str(content)
+
+
+def build_chat_model(config: MemoryConfig) -> BaseChatModel | None:
+    """The default memory model, ``ChatOpenAI``, from ``config`` and ``OPENAI_*`` variables.
+
+    Args:
+        config: uses ``model_name`` (default ``gpt-4o-mini``), ``base_url`` (else
+            ``OPENAI_BASE_URL``), ``api_key`` (else ``OPENAI_API_KEY``; a
+            placeholder when only an endpoint is set) and ``model_timeout_seconds``.
+
+    Returns:
+        The model, or None when nothing is configured (the offline path).
+
+    Raises:
+        ConfigError: a model name is set but neither an API key nor an endpoint.
+    """
+    if not config.has_model_settings:
+        return None
+    base_url = config.base_url or os.environ.get("OPENAI_BASE_URL") or None
+    if config.api_key is not None:
+        api_key: str | None = config.api_key.get_secret_value()
+    else:
+        api_key = os.environ.get("OPENAI_API_KEY") or None
+    if api_key is None:
+        if base_url is None:
+            raise ConfigError(
+                f"model_name={config.model_name!r} is set but there is no API key: set api_key "
+                "(or OPENAI_API_KEY), or base_url for a local OpenAI-compatible server"
+            )
+        api_key = _PLACEHOLDER_API_KEY
+    from langchain_openai import ChatOpenAI  # deferred: heavy import, only for the model path
+
+    kwargs: dict[str, Any] = {
+        "model": config.model_name or DEFAULT_MODEL_NAME,
+        "api_key": api_key,
+        "timeout": config.model_timeout_seconds,
+        "max_retries": 1,
+        "temperature": 0,
+    }
+    if base_url:
+        kwargs["base_url"] = base_url
+    return ChatOpenAI(**kwargs)
+
+
+def build_extractor(config: MemoryConfig, model: BaseChatModel | None = None) -> Extractor:
+    """The extractor for ``config``: the given or configured model, else the offline one.
+
+    Args:
+        config: memory configuration.
+        model: a chat model to use instead of the configured one.
+
+    Returns:
+        :class:`ModelExtractor` with a model, else ``OfflineExtractor()``.
+
+    Raises:
+        ConfigError: as :func:`build_chat_model`.
+    """
+    if model is None:
+        model = build_chat_model(config)
+    if model is not None:
+        return ModelExtractor(model)
+    from deerflow_memory.offline import OfflineExtractor
+
+    return OfflineExtractor()

@@ -1,0 +1,548 @@
+"""``MemoryUpdateQueue``: debounced, per-key scheduling of memory updates onto worker threads.
+
+The capture node calls :meth:`MemoryUpdateQueue.add` on the agent's hot path;
+it only records the conversation under its key ``(thread_id, user_id,
+agent_name)`` and returns. A newer conversation for the same key replaces the
+queued one (its correction/reinforcement flags are OR-merged), and each add
+pushes that key's deadline to ``now + debounce_seconds`` — but never past
+``first_enqueued + max_wait_seconds``, so steady traffic cannot starve an
+update. Deadlines are per key: one busy user never delays another.
+:meth:`~MemoryUpdateQueue.add_nowait` (the summarization hook) makes the
+key due at once, and its messages — about to leave the graph's history — are
+merged with, never replaced by, later adds for that key.
+
+A daemon scheduler thread sleeps until the earliest deadline and hands due
+jobs to ``max_workers`` daemon worker threads. Jobs of the same ``user_id``
+never run concurrently: a due job whose user is busy waits and runs after.
+
+Failure behaviour: a handler exception is logged with the job's key and the
+workers carry on. After :meth:`~MemoryUpdateQueue.shutdown`, ``add`` drops the
+conversation with a warning instead of raising, because it is called from the
+agent's turn, which a memory problem must never break. Jobs still pending when
+``flush``/``shutdown`` time out are reported (return value ``False``, a
+warning) and lost with the process.
+
+Why not ``concurrent.futures.ThreadPoolExecutor``: its workers are joined, and
+new submissions refused, *before* ``atexit`` handlers run, so an atexit drain
+could not schedule the pending jobs; and one hung model call would block
+interpreter exit. The small pool here uses daemon threads instead.
+"""
+
+from __future__ import annotations
+
+import atexit
+import heapq
+import itertools
+import logging
+import math
+import threading
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
+
+__all__ = ["Clock", "FakeClock", "MemoryUpdateQueue", "SystemClock", "UpdateJob"]
+
+logger = logging.getLogger(__name__)
+
+JobKey = tuple[str, str, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateJob:
+    """One conversation waiting for (or undergoing) a memory update."""
+
+    thread_id: str
+    user_id: str
+    agent_name: str | None
+    messages: tuple[BaseMessage, ...]
+    correction_detected: bool = False
+    reinforcement_detected: bool = False
+
+    @property
+    def key(self) -> JobKey:
+        """``(thread_id, user_id, agent_name)``: newer conversations replace older ones per key."""
+        return (self.thread_id, self.user_id, self.agent_name)
+
+
+class Clock(Protocol):
+    """Time source of the queue; a fake one lets tests move time without sleeping."""
+
+    def monotonic(self) -> float:
+        """Seconds on a monotonic scale."""
+        ...
+
+    def wait_until(self, condition: threading.Condition, deadline: float | None) -> None:
+        """Wait on ``condition`` (held by the caller) until notified or ``monotonic() >= deadline``.
+
+        ``deadline=None`` waits for a notification only. Spurious wake-ups are allowed.
+        """
+        ...
+
+
+class SystemClock:
+    """The real clock: ``time.monotonic`` and a timed condition wait."""
+
+    def monotonic(self) -> float:
+        """Seconds from ``time.monotonic``."""
+        return time.monotonic()
+
+    def wait_until(self, condition: threading.Condition, deadline: float | None) -> None:
+        """Wait on ``condition`` until notified or until ``deadline``."""
+        if deadline is None:
+            condition.wait()
+            return
+        remaining = deadline - time.monotonic()
+        if remaining > 0:
+            condition.wait(remaining)
+
+
+class FakeClock:
+    """A manually advanced clock for tests and simulations.
+
+    :meth:`advance` wakes every queue waiting on this clock, so the real
+    scheduler thread reacts to the new time at once; pair it with
+    :meth:`MemoryUpdateQueue.wait_idle` to wait until the due jobs have run.
+
+    Example:
+        >>> clock = FakeClock()
+        >>> clock.advance(30.0)
+        >>> clock.monotonic()
+        30.0
+    """
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._now = start
+        self._lock = threading.Lock()
+        self._conditions: weakref.WeakSet[threading.Condition] = weakref.WeakSet()
+
+    def monotonic(self) -> float:
+        """The current fake time."""
+        with self._lock:
+            return self._now
+
+    def advance(self, seconds: float) -> None:
+        """Move time forward by ``seconds`` and wake the waiting queues.
+
+        Raises:
+            ValueError: ``seconds`` is negative (a monotonic clock never goes back).
+        """
+        if seconds < 0:
+            raise ValueError(f"a monotonic clock cannot go back (advance by {seconds})")
+        with self._lock:
+            self._now += seconds
+            conditions = list(self._conditions)
+        # Notify outside our own lock: the waiter checked the time under our lock
+        # while holding its condition, so this notify cannot slip in before it waits.
+        for condition in conditions:
+            with condition:
+                condition.notify_all()
+
+    def wait_until(self, condition: threading.Condition, deadline: float | None) -> None:
+        """Wait on ``condition`` until notified (by anyone, or by :meth:`advance`)."""
+        with self._lock:
+            self._conditions.add(condition)
+            if deadline is not None and self._now >= deadline:
+                return
+        condition.wait()
+
+
+@dataclass(slots=True)
+class _Entry:
+    job: UpdateJob
+    first_enqueued: float
+    deadline: float
+    seq: int
+    urgent: bool = False  # queued by add_nowait: merged with later adds, never replaced
+
+
+def _merge_messages(
+    older: tuple[BaseMessage, ...], newer: tuple[BaseMessage, ...]
+) -> tuple[BaseMessage, ...]:
+    """``older`` then the messages of ``newer`` not already in it (by message id, else identity)."""
+    seen = {m.id if m.id else id(m) for m in older}
+    return older + tuple(m for m in newer if (m.id if m.id else id(m)) not in seen)
+
+
+class MemoryUpdateQueue:
+    """Debounced queue of memory updates, processed by a small pool of daemon threads.
+
+    Args:
+        handler: called with each due :class:`UpdateJob` on a worker thread; its
+            return value is ignored and its exceptions are logged.
+        debounce_seconds: quiet time after the last ``add`` of a key before it runs.
+        max_wait_seconds: longest a key's update may be postponed by new adds,
+            counted from its first ``add`` since it last ran.
+        max_workers: worker threads (handler calls running at once).
+        clock: time source; :class:`FakeClock` in tests.
+
+    Example:
+        >>> with MemoryUpdateQueue(print, debounce_seconds=0.1) as queue:
+        ...     queue.add("thread-1", "alice", None, messages)
+    """
+
+    def __init__(
+        self,
+        handler: Callable[[UpdateJob], object],
+        *,
+        debounce_seconds: float = 30.0,
+        max_wait_seconds: float = 120.0,
+        max_workers: int = 2,
+        clock: Clock | None = None,
+    ) -> None:
+        if debounce_seconds < 0 or max_wait_seconds < 0:
+            raise ValueError("debounce_seconds and max_wait_seconds must be >= 0")
+        if max_workers < 1:
+            raise ValueError(f"max_workers must be >= 1, got {max_workers}")
+        self._handler = handler
+        self._debounce = float(debounce_seconds)
+        self._max_wait = float(max_wait_seconds)
+        self._max_workers = max_workers
+        self._clock: Clock = clock if clock is not None else SystemClock()
+        # One condition guards every field below and is the only lock taken on
+        # the hot path (add). The scheduler, workers and waiters all sleep on it.
+        self._cond = threading.Condition(threading.Lock())
+        self._pending: dict[JobKey, _Entry] = {}
+        self._heap: list[tuple[float, int, JobKey]] = []  # lazy deletion: stale items skipped
+        self._ready: dict[JobKey, None] = {}  # due, waiting for a worker or for its user
+        self._dispatch: deque[UpdateJob] = deque()  # handed to workers, not started yet
+        self._busy_users: set[str] = set()
+        self._in_flight = 0  # dispatched + running
+        self._running = 0
+        self._seq = itertools.count()
+        self._wake_at = math.inf
+        self._flushing = 0
+        self._closed = False
+        self._stopping = False
+        self._threads: list[threading.Thread] = []
+        self._atexit_hook: Callable[[], None] | None = None
+
+    # --- enqueue (agent hot path) -----------------------------------------------
+
+    def add(
+        self,
+        thread_id: str,
+        user_id: str,
+        agent_name: str | None,
+        messages: Sequence[BaseMessage],
+        *,
+        correction_detected: bool = False,
+        reinforcement_detected: bool = False,
+    ) -> None:
+        """Queue a conversation for a debounced update and return at once.
+
+        Replaces a conversation already queued for the same key (flags are
+        OR-merged) and pushes the key's deadline to ``now + debounce_seconds``,
+        capped at its first add + ``max_wait_seconds``. A conversation queued
+        by :meth:`add_nowait` is not replaced but merged with this one, and
+        stays due at once. After :meth:`shutdown` the conversation is dropped
+        with a warning.
+        """
+        self._enqueue(
+            thread_id,
+            user_id,
+            agent_name,
+            messages,
+            correction_detected,
+            reinforcement_detected,
+            False,
+        )
+
+    def add_nowait(
+        self,
+        thread_id: str,
+        user_id: str,
+        agent_name: str | None,
+        messages: Sequence[BaseMessage],
+        *,
+        correction_detected: bool = False,
+        reinforcement_detected: bool = False,
+    ) -> None:
+        """Like :meth:`add`, but due immediately (the summarization hook's path).
+
+        The hook passes messages that are about to be removed from the graph's
+        history, so they must not be lost: this conversation is *merged* with
+        the one already queued for the key (and with any added before it runs,
+        messages deduplicated by id) instead of replacing it or being replaced.
+        """
+        self._enqueue(
+            thread_id,
+            user_id,
+            agent_name,
+            messages,
+            correction_detected,
+            reinforcement_detected,
+            True,
+        )
+
+    def _enqueue(
+        self,
+        thread_id: str,
+        user_id: str,
+        agent_name: str | None,
+        messages: Sequence[BaseMessage],
+        correction: bool,
+        reinforcement: bool,
+        due_now: bool,
+    ) -> None:
+        snapshot = tuple(messages)  # copied outside the lock: the caller may keep mutating its list
+        key: JobKey = (thread_id, user_id, agent_name)
+        with self._cond:
+            if self._closed:
+                logger.warning("memory update queue is shut down; dropped update for %s", key)
+                return
+            if not self._threads:
+                self._start_threads()
+            now = self._clock.monotonic()
+            previous = self._pending.get(key)
+            urgent = due_now
+            if previous is not None:
+                first = previous.first_enqueued
+                correction = correction or previous.job.correction_detected
+                reinforcement = reinforcement or previous.job.reinforcement_detected
+                if due_now or previous.urgent:
+                    # Messages flushed by add_nowait are about to leave the graph's
+                    # history: a later add must not replace them, so merge instead.
+                    snapshot = _merge_messages(previous.job.messages, snapshot)
+                    urgent = True
+                self._ready.pop(key, None)
+            else:
+                first = now
+            if urgent or self._flushing:
+                deadline = now
+            else:
+                deadline = min(now + self._debounce, first + self._max_wait)
+            job = UpdateJob(thread_id, user_id, agent_name, snapshot, correction, reinforcement)
+            seq = next(self._seq)
+            self._pending[key] = _Entry(job, first, deadline, seq, urgent)
+            heapq.heappush(self._heap, (deadline, seq, key))
+            # Only wake the scheduler when it would otherwise sleep past this deadline;
+            # a plain debounce reset moves deadlines later and needs no wake-up.
+            if deadline < self._wake_at:
+                self._cond.notify_all()
+
+    # --- observability ----------------------------------------------------------
+
+    @property
+    def pending_count(self) -> int:
+        """Conversations queued and not yet handed to a worker."""
+        with self._cond:
+            return len(self._pending)
+
+    @property
+    def running_count(self) -> int:
+        """Handler calls running right now."""
+        with self._cond:
+            return self._running
+
+    @property
+    def next_deadline(self) -> float | None:
+        """Clock time at which the earliest queued update is due, or None when nothing is queued."""
+        with self._cond:
+            return min((e.deadline for e in self._pending.values()), default=None)
+
+    # --- draining ---------------------------------------------------------------
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Make every queued update due now and wait until all queued and running ones finish.
+
+        Conversations added while flushing are due immediately too.
+
+        Args:
+            timeout: real seconds to wait; None waits as long as it takes.
+
+        Returns:
+            True when the queue drained in time.
+
+        Raises:
+            RuntimeError: called from a handler running on this queue's workers.
+        """
+        if threading.current_thread() in self._threads:
+            # A handler waiting for the queue to drain would wait for itself.
+            raise RuntimeError("flush()/shutdown() cannot be called from a memory update handler")
+        end = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            self._flushing += 1
+            try:
+                now = self._clock.monotonic()
+                for key, entry in self._pending.items():
+                    if entry.deadline > now:
+                        entry.deadline = now
+                        entry.seq = next(self._seq)
+                        heapq.heappush(self._heap, (now, entry.seq, key))
+                self._cond.notify_all()
+                return self._wait_for(lambda: not self._pending and not self._in_flight, end)
+            finally:
+                self._flushing -= 1
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no update is due or running (updates due later may stay queued).
+
+        With a :class:`FakeClock`, call it after ``clock.advance(...)`` to let the
+        scheduler run everything that became due.
+
+        Returns:
+            True when idle within ``timeout`` real seconds.
+        """
+        end = None if timeout is None else time.monotonic() + timeout
+
+        def idle() -> bool:
+            now = self._clock.monotonic()
+            return (
+                not self._in_flight
+                and not self._ready
+                and all(e.deadline > now for e in self._pending.values())
+            )
+
+        with self._cond:
+            return self._wait_for(idle, end)
+
+    def _wait_for(self, predicate: Callable[[], bool], end: float | None) -> bool:
+        # Caller holds the condition. Real time bounds the wait, whatever the clock.
+        while not predicate():
+            if end is None:
+                self._cond.wait()
+                continue
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                return False
+            self._cond.wait(remaining)
+        return True
+
+    def shutdown(self, timeout: float | None = None) -> bool:
+        """Stop accepting updates, drain what is queued, and stop the threads.
+
+        Args:
+            timeout: real seconds to wait for the drain; None waits as long as it takes.
+
+        Returns:
+            True when every queued update finished; False when some were still
+            pending or running at the timeout (a warning says how many).
+        """
+        with self._cond:
+            self._closed = True
+            started = bool(self._threads)
+        drained = self.flush(timeout) if started else True
+        with self._cond:
+            if not drained:
+                logger.warning(
+                    "memory update queue shut down with %d queued and %d running updates",
+                    len(self._pending),
+                    self._in_flight,
+                )
+            self._stopping = True
+            self._cond.notify_all()
+            threads = list(self._threads)
+        current = threading.current_thread()
+        for thread in threads:
+            if thread is not current:
+                thread.join(timeout=None if drained else 0.1)
+        if self._atexit_hook is not None:
+            atexit.unregister(self._atexit_hook)
+            self._atexit_hook = None
+        return drained
+
+    def register_atexit(self, timeout: float | None = 10.0) -> None:
+        """Drain this queue (``shutdown(timeout)``) when the interpreter exits cleanly.
+
+        Only a weak reference is registered, so the queue can still be garbage collected.
+        """
+        if self._atexit_hook is not None:
+            return
+        ref = weakref.ref(self)
+
+        def drain() -> None:
+            queue = ref()
+            if queue is not None:
+                queue.shutdown(timeout)
+
+        self._atexit_hook = drain
+        atexit.register(drain)
+
+    def __enter__(self) -> MemoryUpdateQueue:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.shutdown()
+
+    # --- threads ----------------------------------------------------------------
+
+    def _start_threads(self) -> None:
+        # Caller holds the condition. Threads start lazily so an unused queue costs nothing.
+        scheduler = threading.Thread(
+            target=self._schedule_loop, name="memory-queue-scheduler", daemon=True
+        )
+        self._threads.append(scheduler)
+        for i in range(self._max_workers):
+            worker = threading.Thread(
+                target=self._worker_loop, name=f"memory-queue-worker-{i}", daemon=True
+            )
+            self._threads.append(worker)
+        for thread in self._threads:
+            thread.start()
+
+    def _schedule_loop(self) -> None:
+        # Scheduler thread: decides what is due; never runs a handler itself.
+        with self._cond:
+            while not self._stopping:
+                now = self._clock.monotonic()
+                self._promote_due(now)
+                self._dispatch_ready()
+                next_deadline = self._heap[0][0] if self._heap else None
+                self._wake_at = math.inf if next_deadline is None else next_deadline
+                self._clock.wait_until(self._cond, next_deadline)
+
+    def _promote_due(self, now: float) -> None:
+        heap = self._heap
+        while heap and heap[0][0] <= now:
+            _, seq, key = heapq.heappop(heap)
+            entry = self._pending.get(key)
+            if entry is not None and entry.seq == seq:  # else superseded by a later add
+                self._ready[key] = None
+
+    def _dispatch_ready(self) -> None:
+        if not self._ready or self._in_flight >= self._max_workers:
+            return
+        dispatched = False
+        for key in list(self._ready):
+            if self._in_flight >= self._max_workers:
+                break
+            user_id = key[1]
+            if user_id in self._busy_users:
+                continue  # one user's document is updated by one job at a time
+            del self._ready[key]
+            entry = self._pending.pop(key)
+            self._busy_users.add(user_id)
+            self._in_flight += 1
+            self._dispatch.append(entry.job)
+            dispatched = True
+        if dispatched:
+            self._cond.notify_all()
+
+    def _worker_loop(self) -> None:
+        # Worker thread: runs handlers outside the lock, one job at a time.
+        with self._cond:
+            while True:
+                while not self._dispatch and not self._stopping:
+                    self._cond.wait()
+                if not self._dispatch:
+                    return
+                job = self._dispatch.popleft()
+                self._running += 1
+                self._cond.release()
+                try:
+                    self._handler(job)
+                except Exception:
+                    logger.exception("memory update failed for %s", job.key)
+                finally:
+                    self._cond.acquire()
+                    self._running -= 1
+                    self._in_flight -= 1
+                    self._busy_users.discard(job.user_id)
+                    # Wake the scheduler (a worker and maybe a user are free) and any waiter.
+                    self._cond.notify_all()

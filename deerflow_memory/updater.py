@@ -1,0 +1,190 @@
+"""``MemoryUpdater``: one queued conversation in, one saved memory document out.
+
+Steps: filter the job's messages (cheap and idempotent) and skip turns without
+a user and an assistant message; load the document; extract the update (one
+model call); apply it; save with ``expected_revision``. When another writer
+saved in between (:class:`RevisionConflictError`), the document is reloaded and
+the *already parsed* update is applied again — no second model call — up to
+``config.max_update_retries`` saves.
+
+Failure behaviour: a model error, an unparsable answer or a storage error is
+logged and returned as a ``failed`` :class:`UpdateResult`; the stored memory
+is left exactly as it was and nothing is raised into the queue. An update
+that changes nothing is not saved.
+
+Runs on the queue's worker threads: everything here is synchronous.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from langchain_core.language_models import BaseChatModel
+
+from deerflow_memory.apply import apply_update_detailed
+from deerflow_memory.config import MemoryConfig
+from deerflow_memory.errors import ModelCallError, RevisionConflictError, UpdateParseError
+from deerflow_memory.extraction import ExtractionRequest, Extractor
+from deerflow_memory.messages import filter_messages_for_memory, has_minimum_dialogue
+from deerflow_memory.model import ModelExtractor
+from deerflow_memory.models import MemoryDocument, MemoryUpdate, utc_now_iso
+from deerflow_memory.queue import UpdateJob
+from deerflow_memory.storage.base import MemoryStorage
+
+__all__ = ["MemoryUpdater", "UpdateResult", "UpdateStatus"]
+
+logger = logging.getLogger(__name__)
+
+
+class UpdateStatus(StrEnum):
+    """How one update ended."""
+
+    SAVED = "saved"
+    SKIPPED = "skipped"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateResult:
+    """Outcome of :meth:`MemoryUpdater.update`."""
+
+    status: UpdateStatus
+    revision: int | None = None
+    facts_added: int = 0
+    facts_removed: int = 0
+    error: str | None = None
+    reason: str = ""
+    attempts: int = 0
+
+
+class MemoryUpdater:
+    """Turns queued conversations into saved memory; the queue's handler.
+
+    Args:
+        storage: where documents are loaded from and saved to.
+        extractor: an :class:`Extractor`, or a chat model (wrapped in :class:`ModelExtractor`).
+        config: limits (``max_facts``, ``fact_confidence_threshold``,
+            ``guaranteed_categories``, ``max_update_retries``); defaults otherwise.
+        now: timestamp source for ``createdAt``/``updatedAt`` (injectable for tests).
+
+    Example:
+        >>> updater = MemoryUpdater(FileMemoryStorage(root), OfflineExtractor())
+        >>> queue = MemoryUpdateQueue(updater)
+    """
+
+    def __init__(
+        self,
+        storage: MemoryStorage,
+        extractor: Extractor | BaseChatModel,
+        config: MemoryConfig | None = None,
+        *,
+        now: Callable[[], str] = utc_now_iso,
+    ) -> None:
+        self.storage = storage
+        self.extractor: Extractor = (
+            ModelExtractor(extractor) if isinstance(extractor, BaseChatModel) else extractor
+        )
+        self.config = config if config is not None else MemoryConfig()
+        self._now = now
+
+    def __call__(self, job: UpdateJob) -> UpdateResult:
+        """Same as :meth:`update`, so the updater can be the queue's handler."""
+        return self.update(job)
+
+    def update(self, job: UpdateJob) -> UpdateResult:
+        """Extract, apply and save the memory update of one queued conversation.
+
+        Never raises: failures are logged and returned as ``status=failed``.
+        """
+        user_id, agent_name = job.user_id, job.agent_name
+        messages = filter_messages_for_memory(job.messages)
+        if not has_minimum_dialogue(messages):
+            return UpdateResult(UpdateStatus.SKIPPED, reason="no user and assistant message")
+        try:
+            document = self.storage.load(user_id, agent_name)
+        except Exception as e:
+            return self._failed(job, "loading memory", e)
+        request = ExtractionRequest(
+            document=document,
+            messages=messages,
+            thread_id=job.thread_id,
+            correction_detected=job.correction_detected,
+            reinforcement_detected=job.reinforcement_detected,
+        )
+        try:
+            update = self.extractor.extract(request)
+        except (ModelCallError, UpdateParseError) as e:
+            return self._failed(job, "extracting the update", e, traceback=False)
+        except Exception as e:
+            return self._failed(job, "extracting the update", e)
+        if update.is_noop():
+            return UpdateResult(UpdateStatus.SKIPPED, revision=document.revision, reason="noop")
+        return self._save(job, document, update)
+
+    def _save(self, job: UpdateJob, document: MemoryDocument, update: MemoryUpdate) -> UpdateResult:
+        config = self.config
+        tries = config.max_update_retries
+        for attempt in range(1, tries + 1):
+            result = apply_update_detailed(
+                document,
+                update,
+                thread_id=job.thread_id,
+                now=self._now(),
+                max_facts=config.max_facts,
+                fact_confidence_threshold=config.fact_confidence_threshold,
+                guaranteed_categories=config.guaranteed_categories,
+            )
+            if not result.changed:
+                return UpdateResult(
+                    UpdateStatus.SKIPPED,
+                    revision=document.revision,
+                    reason="nothing new",
+                    attempts=attempt,
+                )
+            try:
+                saved = self.storage.save(
+                    job.user_id,
+                    job.agent_name,
+                    result.document,
+                    expected_revision=document.revision,
+                )
+            except RevisionConflictError:
+                logger.debug("revision moved for %s; re-applying (try %d)", job.key, attempt)
+                try:
+                    document = self.storage.load(job.user_id, job.agent_name)
+                except Exception as e:
+                    return self._failed(job, "reloading memory", e)
+                continue
+            except Exception as e:
+                return self._failed(job, "saving memory", e)
+            return UpdateResult(
+                UpdateStatus.SAVED,
+                revision=saved.revision,
+                facts_added=result.facts_added,
+                facts_removed=result.facts_removed,
+                attempts=attempt,
+            )
+        logger.warning(
+            "memory update for %s dropped: the document kept changing (%d tries)", job.key, tries
+        )
+        return UpdateResult(
+            UpdateStatus.FAILED,
+            error=f"RevisionConflictError: document kept changing ({tries} tries)",
+            attempts=tries,
+        )
+
+    def _failed(
+        self, job: UpdateJob, step: str, error: Exception, *, traceback: bool = True
+    ) -> UpdateResult:
+        # Expected failures (model down, bad answer) get one line; surprises get a traceback.
+        logger.warning(
+            "memory update for %s failed while %s: %s",
+            job.key,
+            step,
+            error,
+            exc_info=error if traceback else None,
+        )
+        return UpdateResult(UpdateStatus.FAILED, error=f"{type(error).__name__}: {error}")
