@@ -41,16 +41,26 @@ class MemoryConfig(BaseModel):
     injection_enabled: bool = Field(True, description="Inject memory into the model input.")
 
     # storage
-    storage: StorageKind = Field("file", description="Backend: file, store (runtime store), sqlite or postgres.")
-    storage_path: Path = Field(
-        Path(".deerflow_memory"), description="Root folder of the file backend, or the SQLite database file."
+    storage: StorageKind = Field(
+        "file", description="Backend: file, store (runtime store), sqlite or postgres."
     )
-    storage_dsn: str | None = Field(None, description="PostgreSQL connection string for storage=postgres.")
+    storage_path: Path = Field(
+        Path(".deerflow_memory"),
+        description="Root folder of the file backend, or the SQLite database file.",
+    )
+    storage_dsn: str | None = Field(
+        None, description="PostgreSQL connection string for storage=postgres."
+    )
 
     # capture and queue
-    debounce_seconds: float = Field(30.0, ge=0.0, le=3600.0, description="Quiet time before a queued update runs.")
+    debounce_seconds: float = Field(
+        30.0, ge=0.0, le=3600.0, description="Quiet time before a queued update runs."
+    )
     max_wait_seconds: float = Field(
-        120.0, ge=0.0, le=86400.0, description="Longest a queued update may be postponed by new turns."
+        120.0,
+        ge=0.0,
+        le=86400.0,
+        description="Longest a queued update may be postponed by new turns.",
     )
     max_workers: int = Field(2, ge=1, le=32, description="Threads running memory updates.")
     shutdown_flush_timeout_seconds: float = Field(
@@ -64,20 +74,32 @@ class MemoryConfig(BaseModel):
     )
 
     # updater
-    max_facts: int = Field(200, ge=1, le=100_000, description="Facts kept per document; lowest confidence evicted.")
+    max_facts: int = Field(
+        200, ge=1, le=100_000, description="Facts kept per document; lowest confidence evicted."
+    )
     fact_confidence_threshold: float = Field(
         0.7, ge=0.0, le=1.0, description="New facts below this confidence are dropped."
     )
-    max_update_retries: int = Field(3, ge=1, le=20, description="Saves tried when the revision moved.")
+    max_update_retries: int = Field(
+        3, ge=1, le=20, description="Saves tried when the revision moved."
+    )
 
     # model
-    model_name: str | None = Field(None, description="Chat model for memory updates; None = offline extractor.")
-    base_url: str | None = Field(None, description="OpenAI-compatible endpoint (else OPENAI_BASE_URL).")
+    model_name: str | None = Field(
+        None, description="Chat model for memory updates; None = offline extractor."
+    )
+    base_url: str | None = Field(
+        None, description="OpenAI-compatible endpoint (else OPENAI_BASE_URL)."
+    )
     api_key: SecretStr | None = Field(None, description="API key (else OPENAI_API_KEY).")
-    model_timeout_seconds: float = Field(60.0, gt=0.0, le=3600.0, description="Timeout of one memory model call.")
+    model_timeout_seconds: float = Field(
+        60.0, gt=0.0, le=3600.0, description="Timeout of one memory model call."
+    )
 
     # injection
-    token_counting: TokenCounting = Field("tiktoken", description="tiktoken (offline vocabularies) or char estimate.")
+    token_counting: TokenCounting = Field(
+        "tiktoken", description="tiktoken (offline vocabularies) or char estimate."
+    )
     tiktoken_encoding: Literal["o200k_base", "cl100k_base"] = Field(
         "o200k_base", description="Vocabulary used when token_counting=tiktoken."
     )
@@ -97,7 +119,10 @@ class MemoryConfig(BaseModel):
         40, ge=2, le=100_000, description="History length that triggers the summarization hook."
     )
     summarize_after_tokens: int | None = Field(
-        None, ge=100, le=10_000_000, description="History tokens that trigger the hook (None = off)."
+        None,
+        ge=100,
+        le=10_000_000,
+        description="History tokens that trigger the hook (None = off).",
     )
     summarize_keep_messages: int = Field(
         10, ge=0, le=100_000, description="Most recent messages kept when the hook summarizes."

@@ -251,7 +251,9 @@ class MemoryUpdate(_Model):
     def from_mapping(cls, data: Any) -> MemoryUpdate:
         """Validate a decoded JSON object; raises :class:`UpdateParseError` when invalid."""
         if not isinstance(data, dict):
-            raise UpdateParseError(f"memory update must be a JSON object, got {type(data).__name__}")
+            raise UpdateParseError(
+                f"memory update must be a JSON object, got {type(data).__name__}"
+            )
         try:
             return cls.model_validate(data)
         except ValidationError as e:

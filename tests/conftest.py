@@ -1,4 +1,4 @@
-"""Shared fixtures. Area-specific helpers live in their own modules (e.g. ``tests/openai_server.py``)."""
+"""Shared fixtures; area-specific helpers live in their own modules (``tests/openai_server.py``)."""
 
 from __future__ import annotations
 

@@ -113,13 +113,15 @@ def test_an_unknown_environment_variable_is_an_error() -> None:
 def test_a_bad_yaml_file_is_reported_with_its_path(tmp_path: Path) -> None:
     path = tmp_path / "broken.yaml"
     path.write_text("memory: [unclosed\n", encoding="utf-8")
-    with pytest.raises(ConfigError, match="broken.yaml"):
+    with pytest.raises(ConfigError, match=r"broken\.yaml"):
         load_config(path, environ={})
     with pytest.raises(ConfigError, match="not found"):
         load_config(tmp_path / "missing.yaml", environ={})
 
 
-def test_model_settings_are_detected_from_config_or_openai_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_model_settings_are_detected_from_config_or_openai_variables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     assert not MemoryConfig().has_model_settings

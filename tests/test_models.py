@@ -12,7 +12,10 @@ DEERFLOW_V1 = {
     "version": "1.0",
     "lastUpdated": "2026-06-30T08:00:00.000000Z",
     "user": {
-        "workContext": {"summary": "Senior engineer working on DeerFlow.", "updatedAt": "2026-06-30T08:00:00Z"},
+        "workContext": {
+            "summary": "Senior engineer working on DeerFlow.",
+            "updatedAt": "2026-06-30T08:00:00Z",
+        },
         "personalContext": {"summary": "Prefers concise answers.", "updatedAt": ""},
         "topOfMind": {"summary": "Preparing a release.", "updatedAt": ""},
     },
@@ -22,13 +25,32 @@ DEERFLOW_V1 = {
         "longTermBackground": {"summary": "Ten years of Python.", "updatedAt": ""},
     },
     "facts": [
-        {"id": "fact_1a2b3c4d", "content": "Proficient in Rust", "category": "knowledge",
-         "confidence": 0.9, "createdAt": "2026-06-01T00:00:00Z", "source": "thread-1"},
-        {"id": "fact_5e6f7a8b", "content": "Writes tests first", "category": "behavior",
-         "confidence": 0.8, "createdAt": "2026-06-02T00:00:00Z", "source": "thread-2",
-         "sourceError": None, "deerflowExtra": {"x": 1}},
-        {"id": "fact_9", "content": "Legacy", "category": "other", "confidence": 0.75,
-         "createdAt": "2026-06-03T00:00:00Z", "source": "thread-3"},
+        {
+            "id": "fact_1a2b3c4d",
+            "content": "Proficient in Rust",
+            "category": "knowledge",
+            "confidence": 0.9,
+            "createdAt": "2026-06-01T00:00:00Z",
+            "source": "thread-1",
+        },
+        {
+            "id": "fact_5e6f7a8b",
+            "content": "Writes tests first",
+            "category": "behavior",
+            "confidence": 0.8,
+            "createdAt": "2026-06-02T00:00:00Z",
+            "source": "thread-2",
+            "sourceError": None,
+            "deerflowExtra": {"x": 1},
+        },
+        {
+            "id": "fact_9",
+            "content": "Legacy",
+            "category": "other",
+            "confidence": 0.75,
+            "createdAt": "2026-06-03T00:00:00Z",
+            "source": "thread-3",
+        },
     ],
     "customTopLevel": ["kept"],
 }
@@ -75,9 +97,17 @@ def test_update_schema_accepts_camel_and_snake_case() -> None:
         {
             "user": {"topOfMind": {"summary": "Trip to Japan", "shouldUpdate": True}},
             "newFacts": [
-                {"content": "Allergic to peanuts", "category": "preference", "confidence": 0.95,
-                 "source_type": "user_stated"},
-                {"content": "Lives in Berlin", "category": "correction", "sourceError": "Lives in Munich"},
+                {
+                    "content": "Allergic to peanuts",
+                    "category": "preference",
+                    "confidence": 0.95,
+                    "source_type": "user_stated",
+                },
+                {
+                    "content": "Lives in Berlin",
+                    "category": "correction",
+                    "sourceError": "Lives in Munich",
+                },
             ],
             "facts_to_remove": [{"id": "fact_1", "reason": "superseded"}],
         }

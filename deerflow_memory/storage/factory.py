@@ -1,0 +1,145 @@
+"""Build the storage backend a :class:`MemoryConfig` selects, in one visible place.
+
+``storage``:
+
+- ``file``: :class:`FileMemoryStorage` rooted at ``storage_path``;
+- ``store``: :class:`StoreMemoryStorage` over the store you pass — under
+  ``langgraph dev`` that is the server's ``runtime.store``;
+- ``sqlite``: a ``SqliteStore`` on the database file ``storage_path`` (a
+  directory gets ``memory.sqlite`` inside it), WAL mode and a busy timeout so
+  several processes can share it;
+- ``postgres``: a ``PostgresStore`` on ``storage_dsn``, writers serialized by a
+  PostgreSQL advisory lock.
+
+The sqlite and postgres backends own a connection: close the storage
+(:func:`open_storage` does it for you). Missing settings raise
+:class:`ConfigError`; a missing ``postgres`` extra raises
+:class:`MissingDependencyError` with the install command.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+from langgraph.store.base import BaseStore
+
+from deerflow_memory.config import MemoryConfig
+from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError
+from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.store import DEFAULT_NAMESPACE_PREFIX, StoreMemoryStorage
+
+__all__ = ["POSTGRES_INSTALL_HINT", "build_storage", "open_storage", "sqlite_path"]
+
+POSTGRES_INSTALL_HINT = 'pip install "deerflow-memory[postgres]"'
+SQLITE_FILE_NAME = "memory.sqlite"
+
+
+def sqlite_path(path: Path) -> Path:
+    """The database file for ``storage_path``: itself, or ``memory.sqlite`` inside a directory."""
+    return path / SQLITE_FILE_NAME if path.is_dir() or not path.suffix else path
+
+
+def _open_sqlite(path: Path, prefix: Sequence[str]) -> StoreMemoryStorage:
+    from langgraph.store.sqlite import SqliteStore
+
+    db = sqlite_path(path)
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(db), check_same_thread=False, isolation_level=None)
+    except (OSError, sqlite3.Error) as e:
+        raise StorageError(f"cannot open SQLite memory database {db}: {e}") from e
+    resources = ExitStack()
+    resources.callback(conn.close)
+    try:
+        # WAL lets readers run beside a writer; the timeout makes writers in other
+        # processes wait instead of failing with "database is locked".
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA busy_timeout=30000")
+        store = SqliteStore(conn)
+        store.setup()
+    except sqlite3.Error as e:
+        resources.close()
+        raise StorageError(f"cannot set up SQLite memory database {db}: {e}") from e
+    return StoreMemoryStorage(store, prefix, resources=resources)
+
+
+def _open_postgres(dsn: str | None, prefix: Sequence[str]) -> StoreMemoryStorage:
+    if not dsn:
+        raise ConfigError("storage=postgres needs storage_dsn (e.g. postgresql://user@host/db)")
+    try:
+        from langgraph.store.postgres import PostgresStore
+    except ImportError as e:
+        raise MissingDependencyError(
+            f"storage=postgres needs the postgres extra: {POSTGRES_INSTALL_HINT}"
+        ) from e
+    resources = ExitStack()
+    try:
+        store = resources.enter_context(PostgresStore.from_conn_string(dsn))
+        store.setup()
+    except Exception as e:
+        resources.close()
+        raise StorageError(f"cannot open PostgreSQL memory store: {e}") from e
+    return StoreMemoryStorage(store, prefix, resources=resources)
+
+
+def build_storage(
+    config: MemoryConfig,
+    *,
+    store: BaseStore | None = None,
+    namespace_prefix: Sequence[str] = DEFAULT_NAMESPACE_PREFIX,
+) -> MemoryStorage:
+    """Return the backend ``config.storage`` selects; close it when done (see :func:`open_storage`).
+
+    Args:
+        config: settings; reads ``storage``, ``storage_path`` and ``storage_dsn``.
+        store: the graph's store, required for ``storage=store``.
+        namespace_prefix: first namespace labels for the store-backed backends.
+
+    Raises:
+        ConfigError: ``storage=store`` without a store, ``postgres`` without a DSN.
+        MissingDependencyError: ``postgres`` without the ``postgres`` extra.
+        StorageError: the database cannot be opened.
+
+    Example:
+        >>> storage = build_storage(MemoryConfig(storage="file", storage_path="/tmp/mem"))
+    """
+    kind = config.storage
+    if kind == "file":
+        from deerflow_memory.storage.file import FileMemoryStorage
+
+        return FileMemoryStorage(config.storage_path)
+    if kind == "store":
+        if store is None:
+            raise ConfigError(
+                "storage=store needs the graph's runtime store: pass store=runtime.store "
+                "(run under `langgraph dev` or compile the graph with a store)"
+            )
+        return StoreMemoryStorage(store, namespace_prefix)
+    if kind == "sqlite":
+        return _open_sqlite(config.storage_path, namespace_prefix)
+    if kind == "postgres":
+        return _open_postgres(config.storage_dsn, namespace_prefix)
+    raise ConfigError(f"unknown storage {kind!r}: use file, store, sqlite or postgres")
+
+
+@contextmanager
+def open_storage(
+    config: MemoryConfig,
+    *,
+    store: BaseStore | None = None,
+    namespace_prefix: Sequence[str] = DEFAULT_NAMESPACE_PREFIX,
+) -> Iterator[MemoryStorage]:
+    """:func:`build_storage` as a context manager that closes what it opened.
+
+    A store passed in is not closed: its owner (e.g. the LangGraph server) keeps it.
+    """
+    storage = build_storage(config, store=store, namespace_prefix=namespace_prefix)
+    try:
+        yield storage
+    finally:
+        close = getattr(storage, "close", None)
+        if callable(close):
+            close()

@@ -1,0 +1,511 @@
+"""Memory documents in a LangGraph ``BaseStore``: InMemoryStore, SqliteStore, PostgresStore.
+
+Layout, under ``namespace_prefix`` (default ``("deerflow_memory",)``)::
+
+    (*prefix, "users", <user>, "agents", <agent or "%_default">)          key "_document"
+    (*prefix, "users", <user>, "agents", <agent or "%_default">, "facts") key <fact id>
+
+The ``_document`` item holds everything but the facts (version, lastUpdated,
+user, history, unknown top-level keys) plus ``revision``, the ordered fact
+keys and a generation id. Each fact is its own item, indexed on ``content``
+when the store has a vector index, so two updaters adding different facts
+never overwrite each other; ``load`` assembles the document again.
+
+Labels are made safe with a reversible escape (``%`` → ``%25``, ``.`` → ``%2E``):
+``alice@example.com`` and ``alice@example_com`` stay distinct.
+
+What differs from :class:`FileMemoryStorage`, honestly:
+
+- No compare-and-swap in a store: ``save`` checks ``expected_revision`` and
+  writes while holding a per-document lock — process-local always, plus a
+  PostgreSQL advisory lock for Postgres stores (or any :class:`DocumentLock`).
+  Writers in other processes that skip that lock (a SqliteStore file shared by
+  processes) can slip between check and write; even then no fact is lost, as a
+  save deletes only facts its writer loaded and removed — but the last
+  writer's summaries win and two saves may get the same revision.
+- Atomicity is the store's: SqliteStore runs a save in one transaction.
+  PostgresStore deletes removed facts, then writes changed facts *and* the
+  document item in one ``INSERT`` (per 2,000 writes): a crash in between
+  leaves the old revision minus some removed facts, never a torn document
+  item. Other stores apply writes in order, the document item last.
+- ``save`` returns the caller's document at the new revision; facts a
+  lock-skipping writer added meanwhile stay stored and appear on the next load.
+- Every ``load`` reads the store (another process may have written); an
+  unchanged document comes back as the same object, without re-validation.
+- Revisions restart at 1 after ``delete``, as with files.
+- Async stores (``AsyncSqliteStore``, ``AsyncPostgresStore``): use ``aload``/
+  ``asave``/``adelete`` on their loop; the sync methods work from other threads
+  only and raise :class:`StorageError` on the store's loop.
+- Store failures raise :class:`StorageError`; an unparsable item raises
+  :class:`CorruptMemoryError` and is left alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    Item,
+    ListNamespacesOp,
+    MatchCondition,
+    Op,
+    PutOp,
+    SearchOp,
+)
+from pydantic import ValidationError
+
+from deerflow_memory.errors import (
+    ConfigError,
+    CorruptMemoryError,
+    RevisionConflictError,
+    StorageError,
+)
+from deerflow_memory.models import MemoryDocument
+from deerflow_memory.storage.base import MemoryStorage, validate_name
+from deerflow_memory.storage.store_locks import DocumentLock, DocumentLocks, PostgresAdvisoryLock
+
+__all__ = [
+    "DEFAULT_AGENT_LABEL",
+    "DEFAULT_NAMESPACE_PREFIX",
+    "DOCUMENT_KEY",
+    "DocumentLock",
+    "PostgresAdvisoryLock",
+    "StoreMemoryStorage",
+    "decode_label",
+    "encode_label",
+]
+
+DEFAULT_NAMESPACE_PREFIX: tuple[str, ...] = ("deerflow_memory",)
+DOCUMENT_KEY = "_document"
+# The encoder always writes "%" followed by two hex digits, so "%_" never comes from a name.
+DEFAULT_AGENT_LABEL = "%_default"
+_FACTS = "facts"
+# First search limit (stores default to 10, which would silently drop facts). A full
+# page is read again whole with a larger limit, never continued with ``offset``:
+# PostgresStore orders by updated_at, which ties within a save, so offset pages
+# can skip or repeat items.
+_PAGE = 1000
+_PAGE_GROWTH = 16
+# Writes per batch call: PostgreSQL allows 65,535 parameters per statement (4-5 per row).
+_MAX_WRITES_PER_BATCH = 2000
+_UNSAFE_LABEL_CHARS = re.compile(r"[%.\x00]")
+_ESCAPE = re.compile(r"%([0-9A-F]{2})")
+
+
+def encode_label(name: str) -> str:
+    """Escape ``name`` into a store namespace label (no ``.``, no NUL); reversible and injective."""
+    return _UNSAFE_LABEL_CHARS.sub(lambda m: f"%{ord(m.group()):02X}", name)
+
+
+def decode_label(label: str) -> str:
+    """Inverse of :func:`encode_label`."""
+    return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), label)
+
+
+@dataclass(frozen=True, slots=True)
+class _Base:
+    """The facts a document was loaded (or saved) with: a later save diffs against them."""
+
+    generation: str
+    facts: dict[str, Any]  # item key -> fact JSON as stored
+
+
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    """The last document assembled for a namespace and the raw items it came from."""
+
+    doc_value: Any
+    facts: dict[str, Any]
+    document: MemoryDocument
+
+
+@dataclass(frozen=True, slots=True)
+class _SavePlan:
+    ops: list[Op]
+    stored: MemoryDocument
+    base: _Base
+    loaded: _Loaded | None  # what a load right after this save will find, if known
+
+
+# Items are written without a TTL, so reads never refresh one: in PostgresStore a
+# refreshing search adds an UPDATE that costs ~25 ms per load at 100k items.
+def _get_document(ns: tuple[str, ...]) -> GetOp:
+    return GetOp(ns, DOCUMENT_KEY, refresh_ttl=False)
+
+
+def _search_facts(ns: tuple[str, ...], limit: int) -> SearchOp:
+    return SearchOp((*ns, _FACTS), limit=limit, refresh_ttl=False)
+
+
+def _chunks(ops: list[Op]) -> list[list[Op]]:
+    """Split a save's writes into batches, in order: the document item stays in the last one."""
+    return [ops[i : i + _MAX_WRITES_PER_BATCH] for i in range(0, len(ops), _MAX_WRITES_PER_BATCH)]
+
+
+def _generation(doc_value: Any) -> str:
+    return str(doc_value.get("generation", "")) if isinstance(doc_value, dict) else ""
+
+
+def _fact_keys(document: MemoryDocument) -> list[str]:
+    """Item keys of the facts: the fact id, suffixed for a repeated id so nothing collapses."""
+    seen: dict[str, int] = {}
+    keys = []
+    for fact in document.facts:
+        n = seen.get(fact.id, 0)
+        seen[fact.id] = n + 1
+        keys.append(fact.id if n == 0 else f"{fact.id}~{n}")
+    return keys
+
+
+class StoreMemoryStorage(MemoryStorage):
+    """Memory documents in any LangGraph ``BaseStore``, one item per fact.
+
+    Args:
+        store: the store; sync (InMemoryStore, SqliteStore, PostgresStore) or
+            async (AsyncSqliteStore, AsyncPostgresStore — use the ``a*`` methods).
+        namespace_prefix: first namespace labels of every item.
+        document_lock: a cross-process lock; ``"auto"`` uses a PostgreSQL advisory
+            lock for Postgres stores and none otherwise; ``None`` turns it off.
+        resources: closed by :meth:`close` (connections the factory opened).
+
+    Example:
+        >>> from langgraph.store.memory import InMemoryStore
+        >>> storage = StoreMemoryStorage(InMemoryStore())
+        >>> storage.load("alice@example.com").revision
+        0
+    """
+
+    def __init__(
+        self,
+        store: BaseStore,
+        namespace_prefix: Sequence[str] = DEFAULT_NAMESPACE_PREFIX,
+        *,
+        document_lock: DocumentLock | Literal["auto"] | None = "auto",
+        resources: ExitStack | None = None,
+        max_cached_documents: int = 1024,
+    ) -> None:
+        self.store = store
+        self.namespace_prefix = tuple(namespace_prefix)
+        if not self.namespace_prefix or self.namespace_prefix[0] == "langgraph":
+            raise ConfigError(f"namespace_prefix {namespace_prefix!r}: non-empty, not 'langgraph'")
+        for label in self.namespace_prefix:
+            if not label or "." in label or "\x00" in label:
+                raise ConfigError(f"invalid namespace label {label!r}: empty, '.' or NUL")
+        if document_lock == "auto":
+            document_lock = PostgresAdvisoryLock.for_store(store)
+        self._locks = DocumentLocks(store, document_lock)
+        self._resources = resources
+        # Bounded caches: bases to diff saves against, and the last assembled document
+        # per namespace so an unchanged document is not validated again on every load.
+        self._bases: OrderedDict[tuple[tuple[str, ...], int], _Base] = OrderedDict()
+        self._loaded: OrderedDict[tuple[str, ...], _Loaded] = OrderedDict()
+        self._cache_guard = threading.Lock()
+        self._max_cached = max_cached_documents
+        self._native_async = True
+
+    # --- namespaces -----------------------------------------------------------------
+
+    def document_namespace(self, user_id: str, agent_name: str | None = None) -> tuple[str, ...]:
+        """Namespace of the ``_document`` item; validates the names.
+
+        Raises:
+            InvalidNameError: unsafe ``user_id`` or ``agent_name``.
+        """
+        user = encode_label(validate_name(user_id, "user_id"))
+        agent = DEFAULT_AGENT_LABEL
+        if agent_name is not None:
+            agent = encode_label(validate_name(agent_name, "agent_name"))
+        return (*self.namespace_prefix, "users", user, "agents", agent)
+
+    def facts_namespace(self, user_id: str, agent_name: str | None = None) -> tuple[str, ...]:
+        """Namespace holding one item per fact (search it with ``query=`` when indexed)."""
+        return (*self.document_namespace(user_id, agent_name), _FACTS)
+
+    def _location(self, ns: tuple[str, ...]) -> str:
+        return f"{type(self.store).__name__}:{'/'.join(ns)}"
+
+    # --- store calls ------------------------------------------------------------------
+
+    def _batch(self, ops: list[Op]) -> list[Any]:
+        try:
+            return self.store.batch(ops)
+        except asyncio.InvalidStateError as e:
+            raise StorageError(
+                f"{type(self.store).__name__} is async: use aload/asave/adelete on its event "
+                "loop (the sync methods only work from other threads)"
+            ) from e
+        except Exception as e:
+            raise StorageError(f"{type(self.store).__name__} failed: {e}") from e
+
+    async def _abatch(self, ops: list[Op]) -> list[Any]:
+        if not self._native_async:
+            return await asyncio.to_thread(self._batch, ops)
+        try:
+            return await self.store.abatch(ops)
+        except NotImplementedError:
+            # A sync-only store (SqliteStore): run its sync batch off the event loop.
+            self._native_async = False
+            return await asyncio.to_thread(self._batch, ops)
+        except Exception as e:
+            raise StorageError(f"{type(self.store).__name__} failed: {e}") from e
+
+    @staticmethod
+    def _read_ops(ns: tuple[str, ...], limit: int) -> list[Op]:
+        return [_get_document(ns), _search_facts(ns, limit)]
+
+    # --- locks --------------------------------------------------------------------------
+
+    def _lock_key(self, ns: tuple[str, ...]) -> str:
+        return "deerflow_memory:" + "\x1f".join(ns)
+
+    # --- pure assembly and planning -------------------------------------------------
+
+    def _remember(
+        self, ns: tuple[str, ...], revision: int, base: _Base, loaded: _Loaded | None = None
+    ) -> None:
+        with self._cache_guard:
+            self._bases[(ns, revision)] = base
+            self._bases.move_to_end((ns, revision))
+            while len(self._bases) > self._max_cached:
+                self._bases.popitem(last=False)
+            if loaded is not None:
+                self._loaded[ns] = loaded
+                self._loaded.move_to_end(ns)
+                while len(self._loaded) > self._max_cached:
+                    self._loaded.popitem(last=False)
+
+    def _assemble(
+        self, ns: tuple[str, ...], doc_item: Item | None, facts: list[Item]
+    ) -> MemoryDocument:
+        doc_value = doc_item.value if doc_item is not None else None
+        fact_values = {item.key: item.value for item in facts}
+        with self._cache_guard:
+            last = self._loaded.get(ns)
+        if last is not None and last.doc_value == doc_value and last.facts == fact_values:
+            document = last.document  # unchanged since last time: skip validation
+            self._remember(ns, document.revision, _Base(_generation(doc_value), fact_values))
+            return document
+        meta: dict[str, Any] = {}
+        revision, order, generation = 0, [], ""
+        if doc_item is not None:
+            value = doc_item.value
+            try:
+                meta = dict(value["document"])
+                revision = int(value["revision"])
+                order = [str(k) for k in value["factKeys"]]
+                generation = str(value["generation"])
+            except (KeyError, TypeError, ValueError) as e:
+                raise CorruptMemoryError(self._location(ns), f"bad document item: {e!r}") from e
+        by_key = {item.key: item for item in facts}
+        ordered = [by_key.pop(k) for k in order if k in by_key]
+        # Facts written by a writer that crashed or raced before its document item.
+        ordered += sorted(by_key.values(), key=lambda i: (str(i.value.get("createdAt", "")), i.key))
+        meta.pop("facts", None)
+        try:
+            document = MemoryDocument.model_validate(
+                {**meta, "facts": [i.value for i in ordered], "revision": revision}
+            )
+        except ValidationError as e:
+            raise CorruptMemoryError(self._location(ns), str(e)) from e
+        self._remember(
+            ns, revision, _Base(generation, fact_values), _Loaded(doc_value, fact_values, document)
+        )
+        return document
+
+    def _plan_save(
+        self,
+        ns: tuple[str, ...],
+        current: Item | None,
+        document: MemoryDocument,
+        expected_revision: int | None,
+        names: tuple[str, str | None],
+    ) -> _SavePlan:
+        value = current.value if current is not None else {}
+        try:
+            current_rev = int(value.get("revision", 0))
+            stored_keys = [str(k) for k in value.get("factKeys", [])]
+            generation = str(value.get("generation") or uuid.uuid4().hex)
+        except (TypeError, ValueError) as e:
+            raise CorruptMemoryError(self._location(ns), f"bad document item: {e!r}") from e
+        if expected_revision is not None and expected_revision != current_rev:
+            raise RevisionConflictError(names[0], names[1], expected_revision, current_rev)
+
+        with self._cache_guard:
+            cached = self._bases.get((ns, document.revision))
+        # ``base`` = the facts the caller's document was derived from: only those may be
+        # deleted, so a fact added by a writer the caller never saw is never lost.
+        if cached is not None:
+            # Same revision number but another generation (deleted and recreated, or a
+            # writer that raced without the lock): the caller saw a different state.
+            base = cached.facts if cached.generation == generation else {}
+        elif document.revision == current_rev:
+            # Loaded elsewhere (another instance, evicted): at the latest revision, what
+            # is stored is what the caller saw.
+            base = dict.fromkeys(stored_keys)
+        else:
+            base = {}  # unknown base: delete nothing we cannot prove the caller removed
+
+        facts_ns = (*ns, _FACTS)
+        keys = _fact_keys(document)
+        ops: list[Op] = []
+        written: dict[str, Any] = {}
+        for key, fact in zip(keys, document.facts, strict=True):
+            fact_value = fact.model_dump(mode="json", by_alias=True, exclude_none=True)
+            written[key] = fact_value
+            if base.get(key) != fact_value:
+                ops.append(PutOp(facts_ns, key, fact_value, index=["content"]))
+        removed = [k for k in base if k not in written]
+        ops.extend(PutOp(facts_ns, k, None) for k in removed)
+        gone = set(removed)
+        kept = [k for k in stored_keys if k not in written and k not in gone]
+
+        new_rev = current_rev + 1
+        meta = document.to_dict()
+        meta.pop("facts", None)
+        meta.pop("revision", None)
+        doc_value = {
+            "document": meta,
+            "revision": new_rev,
+            "factKeys": keys + kept,
+            "generation": generation,
+        }
+        ops.append(PutOp(ns, DOCUMENT_KEY, doc_value, index=False))  # last: see module docstring
+        stored = document.model_copy(update={"revision": new_rev})
+        loaded = _Loaded(doc_value, written, stored) if not kept else None
+        return _SavePlan(ops, stored, _Base(generation, written), loaded)
+
+    # --- sync API ---------------------------------------------------------------------
+
+    def _read(self, ns: tuple[str, ...]) -> tuple[Item | None, list[Item]]:
+        limit = _PAGE
+        while True:
+            doc_item, facts = self._batch(self._read_ops(ns, limit))
+            if len(facts) < limit:
+                return doc_item, facts
+            limit *= _PAGE_GROWTH
+
+    def load(self, user_id: str, agent_name: str | None = None) -> MemoryDocument:
+        ns = self.document_namespace(user_id, agent_name)
+        return self._assemble(ns, *self._read(ns))
+
+    def save(
+        self,
+        user_id: str,
+        agent_name: str | None,
+        document: MemoryDocument,
+        expected_revision: int | None = None,
+    ) -> MemoryDocument:
+        ns = self.document_namespace(user_id, agent_name)
+        with self._locks.hold(self._lock_key(ns)):
+            (current,) = self._batch([_get_document(ns)])
+            plan = self._plan_save(ns, current, document, expected_revision, (user_id, agent_name))
+            for chunk in _chunks(plan.ops):
+                self._batch(chunk)
+        self._remember(ns, plan.stored.revision, plan.base, plan.loaded)
+        return plan.stored
+
+    @staticmethod
+    def _delete_ops(ns: tuple[str, ...], facts: list[Item]) -> list[Op]:
+        ops: list[Op] = [PutOp((*ns, _FACTS), item.key, None) for item in facts]
+        ops.append(PutOp(ns, DOCUMENT_KEY, None))
+        return ops
+
+    def delete(self, user_id: str, agent_name: str | None = None) -> bool:
+        ns = self.document_namespace(user_id, agent_name)
+        with self._locks.hold(self._lock_key(ns)):
+            doc_item, facts = self._read(ns)
+            for chunk in _chunks(self._delete_ops(ns, facts)):
+                self._batch(chunk)
+        return doc_item is not None or bool(facts)
+
+    def list_documents(self) -> Iterator[tuple[str, str | None]]:
+        root = (*self.namespace_prefix, "users")
+        candidates: dict[tuple[str, ...], tuple[str, str | None]] = {}
+        offset = 0
+        while True:
+            condition = MatchCondition(match_type="prefix", path=root)
+            op = ListNamespacesOp(match_conditions=(condition,), limit=_PAGE, offset=offset)
+            page = self._batch([op])[0]
+            for namespace in page:
+                rest = namespace[len(root) :]
+                if len(rest) in (3, 4) and rest[1] == "agents" and rest[3:] in ((), (_FACTS,)):
+                    agent = None if rest[2] == DEFAULT_AGENT_LABEL else decode_label(rest[2])
+                    ns = namespace[: len(root) + 3]
+                    candidates[ns] = (decode_label(rest[0]), agent)
+            offset += len(page)
+            if len(page) < _PAGE:
+                break
+        # Some stores keep a namespace after its last item is deleted: check each one.
+        found = []
+        for ns, names in candidates.items():
+            doc_item, facts = self._batch(
+                [
+                    _get_document(ns),
+                    _search_facts(ns, 1),
+                ]
+            )
+            if doc_item is not None or facts:
+                found.append(names)
+        yield from sorted(found, key=lambda n: (n[0], n[1] or ""))
+
+    # --- async API --------------------------------------------------------------------
+
+    async def _aread(self, ns: tuple[str, ...]) -> tuple[Item | None, list[Item]]:
+        limit = _PAGE
+        while True:
+            doc_item, facts = await self._abatch(self._read_ops(ns, limit))
+            if len(facts) < limit:
+                return doc_item, facts
+            limit *= _PAGE_GROWTH
+
+    async def aload(self, user_id: str, agent_name: str | None = None) -> MemoryDocument:
+        ns = self.document_namespace(user_id, agent_name)
+        return self._assemble(ns, *(await self._aread(ns)))
+
+    async def asave(
+        self,
+        user_id: str,
+        agent_name: str | None,
+        document: MemoryDocument,
+        expected_revision: int | None = None,
+    ) -> MemoryDocument:
+        ns = self.document_namespace(user_id, agent_name)
+        async with self._locks.ahold(self._lock_key(ns)):
+            (current,) = await self._abatch([_get_document(ns)])
+            plan = self._plan_save(ns, current, document, expected_revision, (user_id, agent_name))
+            for chunk in _chunks(plan.ops):
+                await self._abatch(chunk)
+        self._remember(ns, plan.stored.revision, plan.base, plan.loaded)
+        return plan.stored
+
+    async def adelete(self, user_id: str, agent_name: str | None = None) -> bool:
+        ns = self.document_namespace(user_id, agent_name)
+        async with self._locks.ahold(self._lock_key(ns)):
+            doc_item, facts = await self._aread(ns)
+            for chunk in _chunks(self._delete_ops(ns, facts)):
+                await self._abatch(chunk)
+        return doc_item is not None or bool(facts)
+
+    # --- lifetime ---------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the cross-process lock and whatever the factory opened for this storage."""
+        self._locks.close()
+        if self._resources is not None:
+            self._resources.close()
+
+    def __enter__(self) -> StoreMemoryStorage:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
