@@ -1,0 +1,237 @@
+"""Which messages of a turn reach memory, and how they are shown to the memory model.
+
+Memory only needs what the user said and what the assistant finally answered.
+:func:`filter_messages_for_memory` keeps human messages and final assistant
+replies and drops everything else: tool messages, intermediate AI steps that
+call tools, system messages, ``RemoveMessage`` markers, hidden messages, turns
+that only carried a file upload, and pure acknowledgements ("ok", "谢谢").
+
+A message is *hidden* when ``additional_kwargs["hidden"]`` or
+``response_metadata["hidden"]`` is true; that is the flag to set on internal
+messages (reminders, injected context) that a graph keeps in its history but
+that must never become memories.
+
+Nothing here raises on odd input: unknown message types and unknown content
+parts are skipped, never guessed at. Input messages are never mutated; a
+message whose text changes (an ``<uploaded_files>`` block stripped) is replaced
+by a copy, all others are passed through as the same objects.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+
+__all__ = [
+    "filter_messages_for_memory",
+    "format_conversation_for_update",
+    "has_minimum_dialogue",
+    "is_acknowledgement",
+    "is_hidden",
+    "message_text",
+    "strip_upload_blocks",
+]
+
+# ``<uploaded_files ...> ... </uploaded_files>``, across lines, any case.
+_UPLOAD_BLOCK = re.compile(
+    r"<uploaded_files\b[^>]*>.*?</uploaded_files\s*>", re.IGNORECASE | re.DOTALL
+)
+
+_ACK_WORDS = (
+    r"ok(?:ay)?|okey|alright|thanks?(?:\s+(?:a\s+lot|so\s+much|very\s+much))?"
+    r"|thank\s+you(?:\s+(?:so|very)\s+much)?|thx|ty|cheers|got\s+it|noted|understood"
+    r"|好的?|好吧|好滴|好嘞|谢谢(?:你|您|啦)?|多谢|感谢|收到|嗯+|哦+|噢+|行|明白了?|知道了|了解|懂了"
+)
+# One or more acknowledgement words separated by punctuation, spaces or emoji.
+# Emoji and punctuation are non-word characters, so ``[\W_]`` covers both.
+_ACKNOWLEDGEMENT = re.compile(
+    rf"[\W_]*(?:{_ACK_WORDS})(?:[\W_]*(?:{_ACK_WORDS}))*[\W_]*", re.IGNORECASE
+)
+# Longest acknowledgement worth testing; longer texts skip the regex entirely.
+_ACK_MAX_CHARS = 40
+
+_ESCAPES = str.maketrans({"<": "&lt;", ">": "&gt;"})
+TRUNCATION_MARKER = "… [truncated]"
+
+
+def message_text(message: BaseMessage) -> str:
+    """The text of a message: string content, or its joined text parts.
+
+    Args:
+        message: any LangChain message.
+
+    Returns:
+        The string content as is; for list (multimodal) content, the plain
+        strings and ``{"type": "text", "text": ...}`` parts joined with
+        newlines. Images and other parts contribute nothing.
+    """
+    content = message.content
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for part in content:
+        if isinstance(part, str):
+            parts.append(part)
+        elif isinstance(part, dict) and part.get("type") == "text":
+            text = part.get("text")
+            if isinstance(text, str):
+                parts.append(text)
+    return "\n".join(parts)
+
+
+def is_hidden(message: BaseMessage) -> bool:
+    """True when ``additional_kwargs`` or ``response_metadata`` flags the message ``hidden``."""
+    return bool(message.additional_kwargs.get("hidden") or message.response_metadata.get("hidden"))
+
+
+def is_acknowledgement(text: str) -> bool:
+    """True for a pure acknowledgement such as "ok", "thanks!", "好的，谢谢" or "收到👍"."""
+    stripped = text.strip()
+    if not stripped or len(stripped) > _ACK_MAX_CHARS:
+        return False
+    return _ACKNOWLEDGEMENT.fullmatch(stripped) is not None
+
+
+def strip_upload_blocks(text: str) -> str:
+    """Remove every ``<uploaded_files>…</uploaded_files>`` block and trim the rest."""
+    if "<" not in text:
+        return text
+    return _UPLOAD_BLOCK.sub("", text).strip()
+
+
+def _without_upload_blocks(message: HumanMessage) -> HumanMessage | None:
+    """The message with upload blocks removed; ``None`` when no text is left.
+
+    Returns the same object when there was nothing to strip.
+    """
+    content = message.content
+    if isinstance(content, str):
+        if "<" not in content or not _UPLOAD_BLOCK.search(content):
+            return message if content.strip() else None
+        stripped = _UPLOAD_BLOCK.sub("", content).strip()
+        return message.model_copy(update={"content": stripped}) if stripped else None
+    changed = False
+    new_parts: list[Any] = []
+    has_text = False
+    for part in content:
+        text = part if isinstance(part, str) else None
+        if (
+            isinstance(part, dict)
+            and part.get("type") == "text"
+            and isinstance(part.get("text"), str)
+        ):
+            text = part["text"]
+        if text is None:
+            new_parts.append(part)
+            continue
+        stripped = strip_upload_blocks(text)
+        if stripped != text:
+            changed = True
+            if not stripped:
+                continue
+            part = stripped if isinstance(part, str) else {**part, "text": stripped}
+        has_text = has_text or bool(stripped.strip())
+        new_parts.append(part)
+    if not has_text:
+        return None
+    return message.model_copy(update={"content": new_parts}) if changed else message
+
+
+def _is_final_reply(message: AIMessage) -> bool:
+    if (
+        message.tool_calls
+        or message.invalid_tool_calls
+        or message.additional_kwargs.get("tool_calls")
+    ):
+        return False
+    return bool(message_text(message).strip())
+
+
+def filter_messages_for_memory(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """Keep what the user said and what the assistant finally answered.
+
+    Kept: human messages (with ``<uploaded_files>`` blocks stripped) and AI
+    messages without tool calls and with non-empty text. Dropped: tool,
+    system and ``RemoveMessage`` messages, AI messages that call tools, hidden
+    messages (see the module docstring), and — together with the assistant
+    reply that follows them — human turns with no text left after stripping
+    uploads and pure acknowledgements ("ok", "thanks", "好的", "谢谢").
+
+    Args:
+        messages: the conversation, oldest first.
+
+    Returns:
+        A new list; unchanged messages are the input objects themselves,
+        changed ones are copies. The input is never mutated.
+    """
+    kept: list[BaseMessage] = []
+    # True after a dropped human turn: its assistant reply goes too.
+    skip_reply = False
+    for message in messages:
+        if isinstance(message, HumanMessage):
+            if is_hidden(message):
+                continue
+            cleaned = _without_upload_blocks(message)
+            if cleaned is None or is_acknowledgement(message_text(cleaned)):
+                skip_reply = True
+                continue
+            skip_reply = False
+            kept.append(cleaned)
+        elif isinstance(message, AIMessage):
+            if skip_reply or is_hidden(message) or not _is_final_reply(message):
+                continue
+            kept.append(message)
+    return kept
+
+
+def has_minimum_dialogue(messages: Sequence[BaseMessage]) -> bool:
+    """True when there is at least one human and one AI message."""
+    has_human = has_ai = False
+    for message in messages:
+        if isinstance(message, HumanMessage):
+            has_human = True
+        elif isinstance(message, AIMessage):
+            has_ai = True
+        if has_human and has_ai:
+            return True
+    return False
+
+
+def format_conversation_for_update(
+    messages: Sequence[BaseMessage], *, max_chars: int = 1000
+) -> str:
+    """Render the conversation as ``User: …`` / ``Assistant: …`` blocks for the update prompt.
+
+    Args:
+        messages: filtered messages; anything but human and AI messages is skipped.
+        max_chars: longest text kept per message; longer text is cut and ends
+            with ``… [truncated]``.
+
+    Returns:
+        Blocks separated by blank lines. ``<`` and ``>`` in message text become
+        ``&lt;`` / ``&gt;``, so no message can close the prompt's
+        ``<conversation>`` tag or open a tag of its own.
+
+    Raises:
+        ValueError: ``max_chars`` is smaller than 1.
+    """
+    if max_chars < 1:
+        raise ValueError(f"max_chars must be at least 1, got {max_chars}")
+    blocks: list[str] = []
+    for message in messages:
+        if isinstance(message, HumanMessage):
+            role = "User"
+        elif isinstance(message, AIMessage):
+            role = "Assistant"
+        else:
+            continue
+        text = message_text(message).strip()
+        if not text:
+            continue
+        if len(text) > max_chars:
+            text = text[:max_chars].rstrip() + " " + TRUNCATION_MARKER
+        blocks.append(f"{role}: {text.translate(_ESCAPES)}")
+    return "\n\n".join(blocks)

@@ -1,0 +1,300 @@
+"""The offline extractor: rule-based memory updates when no model is configured.
+
+:class:`OfflineExtractor` reads only the human messages of the conversation
+and records what the user explicitly says about themselves, in Chinese or
+English: allergies and diet, name, where they live and come from, job and
+employer, family, knowledge, likes and dislikes, goals, habits, standing
+instructions ("from now on…", "以后…"), and corrections ("I live in Y, not X",
+"I said Y, not X", "不是X，是Y"). Every new fact has ``source_type``
+``user_stated``; fact text is a third-person statement starting with "User" /
+"用户" (sentences are cut up by :mod:`deerflow_memory.offline_text` and
+matched by the rules of :mod:`deerflow_memory.offline_rules`).
+
+Against the stored document it:
+
+- skips facts already stored (casefold, whitespace-normalised, "User"/"用户"
+  prefix ignored) or holding the same value in the same slot;
+- supersedes single-valued slots (name, location, origin, job, employer,
+  marital status, a like vs. a dislike of the same thing, favourites): the
+  older fact is removed with a reason, and when the user was correcting
+  ("actually…", "…, not X", "其实…") the new fact is a ``correction`` whose
+  ``source_error`` is what was wrong;
+- refreshes ``user.personalContext`` / ``user.workContext`` from the slot
+  facts when one of those slots changed.
+
+It is pure and deterministic: no clock, no randomness, no I/O; it never raises
+on odd text — what it does not understand yields no fact.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from langchain_core.messages import HumanMessage
+
+from deerflow_memory.extraction import ExtractionRequest
+from deerflow_memory.messages import message_text, strip_upload_blocks
+from deerflow_memory.models import (
+    Fact,
+    FactCategory,
+    FactRemoval,
+    MemoryDocument,
+    MemoryUpdate,
+    NewFact,
+    SectionUpdate,
+    SourceType,
+    UserUpdate,
+)
+from deerflow_memory.offline_rules import Candidate, normalise_value, slot_of
+from deerflow_memory.offline_text import candidates_from_text
+
+__all__ = ["OfflineExtractor", "fact_key"]
+
+_PERSONAL_SLOTS = ("name", "surname", "location", "origin", "marital")
+_WORK_SLOTS = ("job", "employer", "workplace")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_KEY_PREFIX = re.compile(r"^(?:(?:the\s+)?user\b|(?:该)?用户)\s*")
+_KEY_EDGES = " \t\n.,;:!?。，；：！？"
+_CONTRACTION_FORMS = {
+    "doesn't": "does not",
+    "don't": "do not",
+    "isn't": "is not",
+    "can't": "cannot",
+    "won't": "will not",
+}
+_CONTRACTIONS = re.compile("|".join(re.escape(k) for k in _CONTRACTION_FORMS))
+
+
+def fact_key(content: str) -> str:
+    """Comparison key of a fact's text.
+
+    Casefolded, spaces collapsed, common contractions expanded ("doesn't" →
+    "does not"), a leading "User"/"The user"/"用户" and edge punctuation dropped.
+    """
+    text = re.sub(r"\s+", " ", content.casefold().replace("’", "'")).strip(_KEY_EDGES)
+    text = _CONTRACTIONS.sub(lambda m: _CONTRACTION_FORMS[m.group()], text)
+    return _KEY_PREFIX.sub("", text).strip(_KEY_EDGES)
+
+
+def _contains(text: str, needle: str) -> bool:
+    if _CJK.search(needle):
+        return needle.casefold() in text.casefold()
+    return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", text, re.IGNORECASE) is not None
+
+
+def _substitute(text: str, old: str, new: str) -> str:
+    if _CJK.search(old):
+        index = text.casefold().find(old.casefold())
+        return text if index < 0 else text[:index] + new + text[index + len(old) :]
+    return re.sub(
+        rf"(?<!\w){re.escape(old)}(?!\w)", lambda _m: new, text, count=1, flags=re.IGNORECASE
+    )
+
+
+@dataclass(slots=True)
+class _Stored:
+    fact: Fact
+    slot: tuple[str, str] | None
+
+
+class OfflineExtractor:
+    """Rule-based :class:`~deerflow_memory.extraction.Extractor` of explicit self-statements.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage, HumanMessage
+        >>> from deerflow_memory.extraction import ExtractionRequest
+        >>> from deerflow_memory.models import MemoryDocument
+        >>> request = ExtractionRequest(
+        ...     MemoryDocument(), [HumanMessage("I'm allergic to nuts"), AIMessage("Noted.")], "t1"
+        ... )
+        >>> [f.content for f in OfflineExtractor().extract(request).new_facts]
+        ['User is allergic to nuts']
+    """
+
+    def extract(self, request: ExtractionRequest) -> MemoryUpdate:
+        """Build the update for one conversation.
+
+        Args:
+            request: the filtered conversation and the current memory document.
+
+        Returns:
+            New facts (``user_stated``), removals of superseded facts, and
+            refreshed user-context summaries; a no-op update when the user
+            stated nothing new.
+        """
+        candidates = self.candidates(request.messages)
+        return _build_update(candidates, request.document)
+
+    @staticmethod
+    def candidates(messages: Sequence[object]) -> list[Candidate]:
+        """Candidate facts of the human messages, in conversation order (no memory checks)."""
+        found: list[Candidate] = []
+        for message in messages:
+            if isinstance(message, HumanMessage):
+                found.extend(candidates_from_text(strip_upload_blocks(message_text(message))))
+        return found
+
+
+def _latest_per_slot(candidates: Iterable[Candidate]) -> list[Candidate]:
+    """Keep, for each single-valued slot, only the last statement of the conversation."""
+    result: list[Candidate] = []
+    for candidate in candidates:
+        if candidate.slot is not None:
+            result = [c for c in result if c.slot != candidate.slot]
+        result.append(candidate)
+    return result
+
+
+def _resolve_replacement(
+    candidate: Candidate, new: list[Candidate], stored: list[_Stored], removals: dict[str, str]
+) -> None:
+    """ "I said Y, not X": rewrite facts (new or stored) that mention X, else record it as said."""
+    assert candidate.replace is not None
+    right, wrong = candidate.replace
+    hit = False
+    for earlier in new:
+        if _contains(earlier.content, wrong):
+            earlier.source_error = earlier.content
+            earlier.content = _substitute(earlier.content, wrong, right)
+            earlier.category, earlier.confidence = FactCategory.CORRECTION, 0.95
+            if earlier.slot is not None and earlier.value is not None:
+                earlier.value = normalise_value(right)
+            hit = True
+    for item in stored:
+        if item.fact.id not in removals and _contains(item.fact.content, wrong):
+            content = _substitute(item.fact.content, wrong, right)
+            removals[item.fact.id] = f"corrected by the user: {right}, not {wrong}"
+            slot = slot_of(content)
+            new.append(
+                Candidate(
+                    content,
+                    FactCategory.CORRECTION,
+                    0.95,
+                    slot[0] if slot else None,
+                    slot[1] if slot else None,
+                    source_error=item.fact.content,
+                )
+            )
+            hit = True
+    if not hit:
+        zh = _CJK.search(right + wrong) is not None
+        content = (
+            f"用户更正：是{right}，不是{wrong}" if zh else f"User clarified: {right}, not {wrong}"
+        )
+        new.append(Candidate(content, FactCategory.CORRECTION, 0.9, source_error=wrong))
+
+
+def _build_update(candidates: list[Candidate], document: MemoryDocument) -> MemoryUpdate:
+    stored = [_Stored(f, slot_of(f.content)) for f in document.facts]
+    stored_keys = {fact_key(f.content) for f in document.facts}
+    removals: dict[str, str] = {}
+
+    new: list[Candidate] = []
+    for candidate in candidates:
+        if candidate.replace is not None:
+            _resolve_replacement(candidate, new, stored, removals)
+        else:
+            new.append(candidate)
+    new = _latest_per_slot(new)
+
+    facts: list[NewFact] = []
+    kept: list[Candidate] = []
+    seen: set[str] = set()
+    for candidate in new:
+        key = fact_key(candidate.content)
+        if key in stored_keys or key in seen:
+            continue
+        superseded: list[Fact] = []
+        if candidate.slot is not None:
+            same_slot = [
+                s
+                for s in stored
+                if s.slot is not None and s.slot[0] == candidate.slot and s.fact.id not in removals
+            ]
+            if any(s.slot is not None and s.slot[1] == candidate.value for s in same_slot):
+                continue  # same value in other words: already known
+            for s in same_slot:
+                removals[s.fact.id] = f"superseded by a newer user statement: {candidate.content}"
+                superseded.append(s.fact)
+        seen.add(key)
+        _mark_correction(candidate, superseded)
+        kept.append(candidate)
+        facts.append(
+            NewFact(
+                content=candidate.content,
+                category=candidate.category,
+                confidence=candidate.confidence,
+                source_type=SourceType.USER_STATED,
+                source_error=candidate.source_error,
+            )
+        )
+
+    return MemoryUpdate(
+        user=_user_update(document, stored, removals, kept),
+        new_facts=tuple(facts),
+        facts_to_remove=tuple(FactRemoval(id=i, reason=r) for i, r in removals.items()),
+    )
+
+
+def _mark_correction(candidate: Candidate, superseded: list[Fact]) -> None:
+    """Turn a candidate into a ``correction`` when the user was correcting something."""
+    if candidate.wrong_value is not None:
+        candidate.category, candidate.confidence = FactCategory.CORRECTION, 0.95
+        wrong = normalise_value(candidate.wrong_value)
+        matching = [
+            f for f in superseded if (slot := slot_of(f.content)) is not None and slot[1] == wrong
+        ]
+        if matching:
+            candidate.source_error = matching[0].content
+        elif candidate.value and _contains(candidate.content, candidate.value):
+            # "I live in Berlin, not Munich" → the wrong statement "User lives in Munich".
+            candidate.source_error = _substitute_value(
+                candidate.content, candidate.value, candidate.wrong_value
+            )
+        else:
+            candidate.source_error = candidate.wrong_value
+    elif candidate.marker and superseded:
+        candidate.category, candidate.confidence = FactCategory.CORRECTION, 0.95
+        candidate.source_error = superseded[0].content
+
+
+def _substitute_value(content: str, value: str, wrong: str) -> str:
+    index = content.casefold().rfind(value.casefold())
+    return content[:index] + wrong + content[index + len(value) :] if index >= 0 else wrong
+
+
+def _user_update(
+    document: MemoryDocument, stored: list[_Stored], removals: dict[str, str], kept: list[Candidate]
+) -> UserUpdate:
+    """Refresh personal/work context when a name, location, job… fact changed."""
+    changed = {c.slot for c in kept if c.slot is not None}
+    # Slot → fact text; stored facts first so that this conversation's statements win.
+    by_slot: dict[str, str] = {}
+    for s in stored:
+        if s.slot is not None and s.fact.id not in removals:
+            by_slot.setdefault(s.slot[0], s.fact.content)
+    for c in kept:
+        if c.slot is not None:
+            by_slot[c.slot] = c.content
+
+    def section(slots: tuple[str, ...], current: str) -> SectionUpdate | None:
+        if not changed.intersection(slots):
+            return None
+        summary = " ".join(_sentence(by_slot[s]) for s in slots if s in by_slot)
+        if not summary or summary == current:
+            return None
+        return SectionUpdate(summary=summary, should_update=True)
+
+    return UserUpdate(
+        personal_context=section(_PERSONAL_SLOTS, document.user.personal_context.summary),
+        work_context=section(_WORK_SLOTS, document.user.work_context.summary),
+    )
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if text.endswith((".", "。", "!", "！")):
+        return text
+    return text + ("。" if _CJK.search(text) else ".")

@@ -1,0 +1,541 @@
+# ruff: noqa: E501  (rule tables: one regular expression per line reads better than wrapped)
+"""The offline extractor's rules: which clauses are facts, and how the facts read.
+
+Ordered rule tables, Chinese and English, match one clause whose subject is
+the user ("I'm allergic to peanuts", "我对花生过敏") or an instruction with no
+subject ("from now on…", "以后…"); the first rule that matches decides the
+category, the confidence and the single-valued *slot* (name, location, job, a
+like or dislike of one thing…) a newer statement supersedes. A clause whose
+object is a bare pronoun ("I love it", "我喜欢这个") is no fact.
+
+Fact text is a third-person statement in the user's language, always starting
+with "User" / "用户": "User does not eat seafood", "用户对花生过敏".
+:func:`slot_of` reads the slot back from any stored fact, whoever wrote it.
+
+Nothing here raises; a clause no rule matches yields ``None``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from deerflow_memory.models import FactCategory
+
+__all__ = [
+    "KIN_ZH",
+    "Candidate",
+    "en_statement",
+    "match_clause",
+    "match_instruction",
+    "normalise_value",
+    "slot_of",
+    "zh_statement",
+]
+
+_I = re.IGNORECASE
+C = FactCategory
+
+
+@dataclass(slots=True)
+class Candidate:
+    """A fact the rules found in one sentence, before it is checked against stored memory."""
+
+    content: str
+    category: FactCategory
+    confidence: float
+    slot: str | None = (
+        None  # single-valued slot ("location", "taste:jazz", …): a newer value supersedes
+    )
+    value: str | None = None  # normalised value in that slot
+    marker: bool = False  # the sentence started with a correction marker ("actually", "其实")
+    wrong_value: str | None = None  # X of "Y, not X"
+    replace: tuple[str, str] | None = None  # (Y, X): "I said Y, not X" — substitute X by Y
+    source_error: str | None = None  # for corrections: what was wrong
+
+
+# --- vocabularies ------------------------------------------------------------------
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+_PROF_EN = (
+    r"engineer|developer|programmer|coder|designer|teacher|professor|lecturer|doctor|physician|"
+    r"surgeon|nurse|dentist|pharmacist|lawyer|attorney|accountant|student|researcher|scientist|"
+    r"analyst|consultant|manager|director|executive|founder|co-founder|entrepreneur|writer|author|"
+    r"journalist|editor|artist|musician|photographer|chef|cook|architect|economist|marketer|"
+    r"salesperson|freelancer|contractor|intern|officer|pilot|farmer|driver|mechanic|electrician|"
+    r"plumber|therapist|psychologist|veterinarian|vet|banker|trader|investor|translator|actor|"
+    r"actress|postdoc|ceo|cto|cfo|coo|administrator|tester|technician|librarian|clerk|cashier|"
+    r"waiter|waitress|barista|retiree|homemaker|tutor|coach|trainer|instructor|secretary|"
+    r"paramedic|firefighter|soldier|police officer|cop|baker|carpenter|illustrator|animator|"
+    r"producer|filmmaker|streamer|youtuber|blogger|podcaster|recruiter|pm|sre|devops engineer"
+)
+_PROF_ZH = (
+    r"工程师|程序员|程序猿|码农|设计师|老师|教师|医生|大夫|护士|律师|大学生|研究生|博士生|博士|硕士生|"
+    r"本科生|中学生|高中生|初中生|小学生|留学生|学生|经理|总监|主管|会计|作家|记者|编辑|研究员|科学家|"
+    r"架构师|分析师|顾问|创业者|自由职业者|开发者|厨师|摄影师|司机|销售|警察|公务员|教授|讲师|老板|"
+    r"创始人|合伙人|运营|翻译|演员|歌手|画家|农民|工人|主播|博主|店主|飞行员|军人|药剂师|建筑师|"
+    r"咨询师|实习生|职员|员工|客服|产品|开发|前端|后端|全栈|测试|HR|UP主|up主|自媒体人"
+)
+KIN_ZH = (
+    r"妈妈|妈|爸爸|爸|母亲|父亲|老婆|老公|妻子|丈夫|太太|先生|爱人|对象|男朋友|女朋友|男友|女友|儿子|"
+    r"女儿|孩子|小孩|宝宝|娃|哥哥|哥|姐姐|姐|弟弟|弟|妹妹|妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|朋友|同事|"
+    r"同学|室友|老板|领导|上司|邻居|家人|家里人|亲戚|舅舅|叔叔|阿姨|姑姑|表哥|表姐|表弟|表妹|堂哥|"
+    r"堂姐|闺蜜|兄弟|姐妹|父母|爸妈|老师|客户"
+)
+_NUM_EN = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
+_ADV_EN = (
+    r"(?:(?:really|also|just|absolutely|truly|genuinely|definitely|totally|especially|particularly|"
+    r"kind of|kinda|do|still|honestly|simply|generally|mostly|very much|actually|now)\s+)*"
+)
+_ADV_ZH = r"(?:也|还|都|一直|真的|其实|确实|本来就?|从小就?|现在|目前|已经|平常|向来|本身)*"
+_NAME_ZH = r"[\u4e00-\u9fff·]{1,4}?|[A-Za-z][A-Za-z .'-]{0,30}?"
+
+_NOT_NAMES = frozenset(
+    """fine good ok okay sorry back here there home ready done busy tired hungry happy sad sure
+    glad new old single married american british english chinese japanese korean french german
+    spanish italian indian canadian australian russian dutch swedish mexican brazilian vegan
+    vegetarian later tomorrow now today anytime maybe whenever when if a an the in on at not
+    just also so very still allergic from into learning working going looking trying based
+    retired pregnant lost confused curious excited interested worried afraid stuck late early
+    off out up down over alive well bored christian muslim jewish buddhist catholic hindu sick
+    ill free available right wrong you me him her them us it this that
+    """.split()  # noqa: SIM905
+)
+_GOAL_VERBS_EN = (
+    r"learn|become|improve|master|build|start|launch|open|lose|gain|move|travel|visit|write|publish|"
+    r"finish|complete|study|retire|save|buy|own|create|speak|pass|climb|compete|earn|grow|adopt|"
+    r"graduate|live|go back to|run a marathon|get better at|get fit|get a (?:new )?job|get into|"
+    r"switch careers|change careers|be(?:come)? (?:an?|more|fluent)\b"
+)
+
+
+def _bad_object_en(value: str) -> bool:
+    return bool(
+        re.match(
+            r"(?:it|this|that|these|those|them|you|your|yours|him|her|how|what|when|where|why|which|"
+            r"who|whether|if|so|too|here|there|both|either|neither|option|"
+            r"the (?:first|second|third|last|other|former|latter|one|above|previous|next|same)|"
+            r"one of|all of (?:them|these|those))\b",
+            value,
+            _I,
+        )
+    )
+
+
+def _bad_object_zh(value: str) -> bool:
+    return value[:1] in set("的了过着你您他她它这那就吗吧得啥哪") or value.startswith("什么")
+
+
+# --- rules ---------------------------------------------------------------------------
+
+Render = Callable[[re.Match[str], str], str]
+Check = Callable[[re.Match[str]], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    pattern: re.Pattern[str]
+    category: FactCategory
+    confidence: float
+    slot: str | None = None  # "taste+" / "taste-": a like or dislike of the object
+    render: Render | None = None  # None: the clause turned into a third-person statement
+    check: Check | None = None
+
+
+def _r(
+    pattern: str,
+    category: FactCategory,
+    confidence: float,
+    slot: str | None = None,
+    render: Render | None = None,
+    check: Check | None = None,
+) -> _Rule:
+    return _Rule(re.compile(pattern, _I), category, confidence, slot, render, check)
+
+
+def _name_ok(match: re.Match[str]) -> bool:
+    words = match["v"].split()
+    return 1 <= len(words) <= 4 and not any(
+        w.casefold() in {"not", "is", "a", "the"} for w in words
+    )
+
+
+def _proper_name(match: re.Match[str]) -> bool:
+    words = match["v"].split()
+    return (
+        1 <= len(words) <= 3
+        and all(w[:1].isupper() for w in words)
+        and not any(w.casefold() in _NOT_NAMES for w in words)
+        and not words[-1].casefold().endswith(("ese", "ish", "ian"))
+    )
+
+
+def _place_name(match: re.Match[str]) -> bool:
+    """ "from Canada", "from the UK" — not "from the team at Acme"."""
+    words = re.sub(r"^the\s+", "", match["v"], flags=_I).split()
+    return bool(words) and words[0][:1].isupper()
+
+
+def _render(template: str) -> Render:
+    return lambda m, _clause: template.format(**m.groupdict())
+
+
+def _standing(prefix: str) -> Render:
+    return lambda _m, clause: prefix + clause[:1].lower() + clause[1:]
+
+
+_EN_INSTRUCTION = "User's standing instruction: "
+_ZH_INSTRUCTION = "用户的长期要求："
+
+# fmt: off
+_EN_RULES: tuple[_Rule, ...] = (
+    # allergies, intolerances, diet: safety-relevant, highest confidence
+    _r(rf"^I'm {_ADV_EN}(?:(?:very|severely|highly|deathly|seriously|quite|mildly|slightly)\s+)*allergic to (?P<v>.+)$", C.CONTEXT, 0.95),
+    _r(r"^I have (?:an? |a severe |a mild |severe |mild )?(?P<v>[\w -]+?) allerg(?:y|ies)$", C.CONTEXT, 0.95),
+    _r(r"^I have (?:an? |severe )?allerg(?:y|ies) to (?P<v>.+)$", C.CONTEXT, 0.95),
+    _r(rf"^I'm {_ADV_EN}(?P<v>lactose|gluten|fructose|histamine)[ -]intolerant$", C.CONTEXT, 0.95),
+    _r(r"^I have (?P<v>celiac|coeliac)(?: disease)?$", C.CONTEXT, 0.95),
+    _r(rf"^I {_ADV_EN}(?:don't|never|can't|won't|no longer) (?:eat|drink|consume|touch|handle|tolerate|digest) (?P<v>.+)$", C.PREFERENCE, 0.95),
+    _r(rf"^I'm {_ADV_EN}(?:(?:a|an|strictly|strict|fully|mostly|pretty much|now)\s+)*(?P<v>vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|halal|kosher|teetotal(?:er|ler)?|flexitarian)$", C.PREFERENCE, 0.95),
+    _r(r"^I (?:only )?eat (?:only )?(?P<v>halal|kosher|vegetarian|vegan|plant-based)(?: food| meals)?(?: only)?$", C.PREFERENCE, 0.95),
+    _r(r"^I'm (?:on|following) an? (?P<v>[\w -]+?) diet$", C.PREFERENCE, 0.9),
+    _r(rf"^I {_ADV_EN}(?:avoid|stay away from|steer clear of) (?P<v>.+)$", C.PREFERENCE, 0.9),
+    # name
+    _r(r"^my (?:full |first |real )?name(?: is|'s) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _name_ok),
+    _r(r"^I(?:'m called| go by) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _proper_name),
+    _r(r"^(?:everyone|everybody|people|my friends|friends) calls? me (?P<v>.+)$", C.CONTEXT, 0.9, "name", _render("User goes by {v}"), _proper_name),
+    _r(r"^(?:(?:you can|please|just)\s+)*call me (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User likes to be called {v}"), _proper_name),
+    _r(r"^I'm (?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
+    # instructions addressed to the assistant, said with "I want you to…"
+    _r(r"^I (?:want|need|would like|'d like) you to (?P<v>(?:always|never) .+)$", C.PREFERENCE, 0.9, None, _render(_EN_INSTRUCTION + "{v}")),
+    # family, pets, marital status
+    _r(rf"^I have (?P<v>{_NUM_EN} (?:(?:young|little|small|grown|grown-up|teenage|adult|baby|twin|new|lovely|beautiful|adopted|older|younger|big|elder)\s+)*(?:kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby|grandchildren|grandkids|twins|toddlers?|teenagers?|wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|brothers?|sisters?|siblings?|dogs?|cats?|puppy|puppies|kittens?|pets?|parrot|rabbit|hamster)\b.*)$", C.CONTEXT, 0.9),
+    _r(r"^I'm (?:happily |recently |newly )?(?P<v>married|divorced|single|engaged|widowed|separated)(?: (?:to|with) .+)?$", C.CONTEXT, 0.9, "marital"),
+    _r(r"^I'm (?:a |an )?(?:proud |single |new |first-time |working )*(?P<v>mom|mum|mother|dad|father|parent|grandmother|grandfather|grandma|grandpa)(?: of .+)?$", C.CONTEXT, 0.9),
+    _r(r"^I'm (?P<v>pregnant|expecting a baby)$", C.CONTEXT, 0.9),
+    # knowledge and skills
+    _r(rf"^I'm {_ADV_EN}(?:a |an )?(?:complete |total |absolute |relative )?(?:beginner|novice|newbie|new|expert|proficient|fluent|experienced|familiar|comfortable|good|great|bad|terrible|rusty|self-taught) (?:at|in|with|to) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(r"^I (?:can )?speak (?P<v>.+)$", C.KNOWLEDGE, 0.9),
+    _r(r"^I'm a native (?P<v>[\w-]+) speaker$", C.KNOWLEDGE, 0.9),
+    _r(r"^I(?:'ve| have) (?:been )?\w+ing (?P<v>.+?) for (?:over |more than |about |almost |nearly )?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|many|several|a few) (?:years?|decades?)$", C.KNOWLEDGE, 0.85),
+    _r(r"^I have (?:over |more than |about |nearly )?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|many|several) years? of (?:\w+ )?experience (?:in|with|as) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(r"^I'm (?:currently |now )?(?:learning|studying) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(r"^I know (?P<v>.+?) (?:well|fluently|very well|inside out|pretty well)$", C.KNOWLEDGE, 0.85),
+    # work
+    _r(r"^I (?:currently |now )?work as (?:an? |the )?(?P<v>.+)$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^I'm (?:now |currently )?(?:an? |the )?(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{_PROF_EN}))s?(?:\s+(?:at|for|in|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
+    _r(r"^I'm (?:now |currently )?(?P<v>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|mum|dad|parent)|a homemaker)$", C.CONTEXT, 0.9, "job"),
+    _r(r"^I (?:currently |now )?work (?:at|for) (?P<v>.+)$", C.CONTEXT, 0.9, "employer"),
+    _r(r"^I (?:currently |now )?work in (?P<v>.+)$", C.CONTEXT, 0.85),
+    _r(r"^I (?:currently |now |mostly |usually )?work (?P<v>(?:from home|remotely|remote|part-time|full-time|night shifts?|nights|freelance)\b.*)$", C.CONTEXT, 0.85),
+    _r(r"^my (?:job|profession|occupation|role|job title|title) is (?P<v>.+)$", C.CONTEXT, 0.9, "job"),
+    _r(r"^I (?:teach|own|manage) (?P<v>.+)$", C.CONTEXT, 0.85),
+    # where the user lives and comes from
+    _r(rf"^I {_ADV_EN}(?:currently |now )?(?:live|reside) in (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
+    _r(r"^I'm (?:currently |now )?(?:based|living|located|residing|settled) (?:in|out of) (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
+    _r(r"^I (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
+    _r(r"^I'm (?:originally )?from (?P<v>.+)$", C.CONTEXT, 0.9, "origin", None, _place_name),
+    _r(r"^I (?:grew up|was born and raised|was raised) in (?P<v>.+)$", C.CONTEXT, 0.9, "origin"),
+    _r(r"^I was born in (?P<v>.+)$", C.CONTEXT, 0.9),
+    # preferences
+    _r(rf"^I'm {_ADV_EN}(?:a (?:big |huge |great |massive )?fan of|into|passionate about|fond of|crazy about|obsessed with|a lover of|keen on) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
+    _r(rf"^I {_ADV_EN}(?:don't|can't|won't) {_ADV_EN}(?:like|stand|bear|enjoy|love|care for) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
+    _r(rf"^I {_ADV_EN}(?:hate|dislike|detest|loathe|despise) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
+    _r(rf"^I'm {_ADV_EN}not (?:a (?:big |huge |great )?fan of|into|keen on|fond of|a lover of) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
+    _r(rf"^I {_ADV_EN}(?:like|love|enjoy|adore|prefer|appreciate) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
+    _r(r"^I'd (?:much )?rather (?P<v>.+)$", C.PREFERENCE, 0.9),
+    _r(r"^my (?:all-time |absolute )?favou?rite (?P<k>[\w' -]+?) (?:is|are) (?P<v>.+)$", C.PREFERENCE, 0.9, "fav"),
+    # goals
+    _r(r"^my (?:main |big |biggest |long-term |ultimate |career |life )?(?:goal|dream|aim|ambition|plan|objective)(?: for [\w ]+)?(?: is|'s) (?P<v>.+)$", C.GOAL, 0.85),
+    _r(rf"^I(?: {_ADV_EN}(?:plan|intend|aim|hope)|'m {_ADV_EN}(?:planning|hoping|aiming|saving up|saving|preparing|working towards?)) (?:to|on|for|towards?) (?P<v>.+)$", C.GOAL, 0.85),
+    _r(rf"^I(?: {_ADV_EN}(?:want|wanna|would love|'d love|dream of)|'m {_ADV_EN}trying) to (?P<v>(?:{_GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85),
+    # habits
+    _r(r"^I (?:usually|always|often|normally|typically|generally|mostly|rarely|seldom|never|tend to|regularly|frequently|habitually) (?P<v>.+)$", C.BEHAVIOR, 0.85),
+    _r(r"^I (?P<v>(?!'m\b)\w+ .*?)\s+(?:every (?:day|morning|evening|night|week|weekend|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|daily|weekly|on weekends|at weekends|(?:once|twice|\w+ times) a (?:day|week|month))$", C.BEHAVIOR, 0.85),
+)
+# fmt: on
+
+# Clauses without a subject: instructions to the assistant.
+# fmt: off
+_EN_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
+    _r(r"^(?:from now on|going forward|moving forward|in the future|in future|henceforth|for future reference|next time)[,:]?\s+(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+    _r(r"^(?:please\s+)?(?:always|never|don't ever|do not ever)\s+(?!mind\b)(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+    _r(r"^(?:please\s+)?(?:don't|do not|stop)\s+(?P<v>.+?)\s+(?:anymore|any more|ever again)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+)
+# fmt: on
+
+# fmt: off
+_ZH_RULES: tuple[_Rule, ...] = (
+    _r(rf"^我{_ADV_ZH}(?:对|对于)(?P<v>.+?)(?:严重|非常|很|有点|特别|比较|有些)?过敏(?:症)?$", C.CONTEXT, 0.95, None, _render("用户对{v}过敏")),
+    _r(rf"^我{_ADV_ZH}(?:有)?(?P<v>[^对不没，,]{{1,12}}?)(?:严重|非常|很|有点)?过敏(?:症)?$", C.CONTEXT, 0.95, None, _render("用户对{v}过敏")),
+    _r(rf"^我{_ADV_ZH}(?P<v>乳糖|麸质|酒精)不耐(?:受)?$", C.CONTEXT, 0.95),
+    _r(rf"^我{_ADV_ZH}(?:平时|一般|从来|从|完全|根本)?(?:不吃|不能吃|不敢吃|吃不了|不碰|不喝|不能喝|忌口|戒了|戒)(?P<v>[^了].*)$", C.PREFERENCE, 0.95),
+    _r(rf"^我{_ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?:严格的|纯)?(?P<v>吃素|素食者|素食主义者|纯素食者|纯素主义者|素食|吃清真)(?:的)?(?:人)?$", C.PREFERENCE, 0.95),
+    _r(rf"^我{_ADV_ZH}只吃(?P<v>[^了].*)$", C.PREFERENCE, 0.9),
+    _r(rf"^我{_ADV_ZH}叫(?![了过着做他她你它人车])(?P<v>{_NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
+    _r(rf"^我的名字(?:是|叫)(?P<v>{_NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
+    _r(rf"^我名叫(?P<v>{_NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
+    _r(r"^我姓(?P<v>[\u4e00-\u9fff]{1,2})$", C.CONTEXT, 0.95, "surname", _render("用户姓{v}")),
+    _r(rf"^我{_ADV_ZH}有(?P<v>(?:一|两|二|三|四|五|六|几|\d+)(?:个|位|只|条|对)(?:[^，,]{{0,6}}?的)?(?:可爱的|小)?(?:孩子|儿子|女儿|小孩|宝宝|娃|孙子|孙女|外孙|兄弟|姐妹|哥哥|姐姐|弟弟|妹妹|猫|狗|宠物|双胞胎).*)$", C.CONTEXT, 0.9),
+    _r(rf"^我{_ADV_ZH}养了?(?P<v>(?:一|两|二|三|四|五|几|\d+)(?:只|条|个).+)$", C.CONTEXT, 0.9),
+    _r(rf"^我{_ADV_ZH}(?:有)?(?:一个)?(?P<v>老婆|老公|妻子|丈夫|女朋友|男朋友|对象)了?$", C.CONTEXT, 0.9),
+    _r(rf"^我{_ADV_ZH}(?:是)?(?P<v>结婚|离婚|订婚|怀孕|单身|已婚|未婚)了?$", C.CONTEXT, 0.9, "marital"),
+    _r(rf"^我{_ADV_ZH}是(?:一个|一位|个|名)?(?:.{{1,3}}个孩子的)?(?P<v>妈妈|爸爸|母亲|父亲|宝妈|宝爸|单亲妈妈|单亲爸爸|全职妈妈|全职爸爸|家庭主妇)$", C.CONTEXT, 0.9),
+    _r(rf"^我{_ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?P<v>.{{1,12}}?)(?:新手|小白|初学者|菜鸟|专家|老手|高手|门外汉)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^我{_ADV_ZH}(?:会说|会讲|能说|熟悉|精通|擅长|掌握了?|懂得?|会(?=[弹拉吹画写游唱跳编开]))(?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^我{_ADV_ZH}(?:正在|在|最近在)?(?:学习|学)了?(?!到|会|过|着|习惯|校|院|生)(?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^我{_ADV_ZH}有(?P<v>(?:\d+|[一二两三四五六七八九十几多]+)年(?:多)?的?.+?经验)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^我{_ADV_ZH}(?:是|当)(?:一名|一个|一位|个|名)?(?P<v>.{{0,10}}?(?:{_PROF_ZH}))$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^我{_ADV_ZH}在(?P<v>.{{2,20}}?)(?:工作|上班|任职|实习|打工)$", C.CONTEXT, 0.9, "workplace"),
+    _r(rf"^我{_ADV_ZH}(?:是)?(?:做|搞|干)(?P<v>.{{1,12}}?)(?:工作)?的$", C.CONTEXT, 0.9, "job"),
+    _r(r"^我的(?:工作|职业|岗位|职位)是(?P<v>.+)$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^我{_ADV_ZH}(?:在读|读的是|学的是)(?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(r"^我的专业是(?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^我{_ADV_ZH}(?:从事|做)(?P<v>.{{1,15}}?)(?:工作|行业|相关工作|方面的工作)$", C.CONTEXT, 0.85),
+    _r(rf"^我{_ADV_ZH}(?P<v>退休|失业|待业)了?$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^我{_ADV_ZH}(?:住在|居住在|生活在|定居在|定居于|住|坐标|常驻)(?![得的了过院宿校着一这那])(?P<v>.+)$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
+    _r(r"^我(?:的)?家在(?P<v>.+)$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
+    _r(rf"^我{_ADV_ZH}在(?P<v>.{{2,15}}?)(?:生活|居住|定居|住)$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
+    _r(rf"^我{_ADV_ZH}(?:搬到|搬去|搬来)了?(?P<v>.+?)(?:了|住)?$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
+    _r(rf"^我{_ADV_ZH}是(?!个|一|好|坏|懒|穷|普通|老实|大|小|外|中年|年轻|成年|有钱|男|女|新|老|文化|读书|明白|聪明)(?P<v>[\u4e00-\u9fff]{{2,6}}?)人$", C.CONTEXT, 0.9, "origin"),
+    _r(rf"^我{_ADV_ZH}(?:来自|出生(?:在|于)|生于)(?P<v>.+)$", C.CONTEXT, 0.9, "origin"),
+    _r(rf"^我{_ADV_ZH}(?:是)?在(?P<v>.+?)(?:长大|出生)的?$", C.CONTEXT, 0.9, "origin"),
+    _r(r"^我老家(?:是|在)(?P<v>.+)$", C.CONTEXT, 0.9, "origin"),
+    _r(rf"^我{_ADV_ZH}(?:是)?(?:一个|个)?(?P<v>.+?)(?:迷|的粉丝|粉丝|爱好者|发烧友)$", C.PREFERENCE, 0.9),
+    _r(rf"^我{_ADV_ZH}对(?P<v>.+?)(?:不感兴趣|没(?:有|什么)?兴趣)$", C.PREFERENCE, 0.9, "taste-"),
+    _r(rf"^我{_ADV_ZH}对(?P<v>.+?)(?:很|非常|特别|比较|挺|超)?(?:感兴趣|有兴趣)$", C.PREFERENCE, 0.9, "taste+"),
+    _r(r"^我最喜欢的(?P<k>.{1,8}?)是(?P<v>.+)$", C.PREFERENCE, 0.9, "fav"),
+    _r(rf"^我{_ADV_ZH}(?:很|非常|特别|超级|超|最|比较|真的|一点也|一点都|并|完全|实在)*(?:不(?:太|怎么|是很|大|很)?(?:喜欢|爱)|讨厌|厌恶|受不了|反感|烦|忍受不了|接受不了)(?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
+    _r(rf"^我{_ADV_ZH}(?:很|非常|特别|超级|超|最|比较|还挺|挺|真的|蛮|更)*(?:喜欢|爱|热爱|偏爱|钟爱|喜爱|偏好|倾向于|倾向|享受)(?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
+    _r(rf"^我{_ADV_ZH}宁(?:可|愿)(?P<v>.+)$", C.PREFERENCE, 0.9),
+    _r(r"^我的(?:目标|梦想|理想|计划|愿望|人生目标|职业目标)是(?P<v>.+)$", C.GOAL, 0.85),
+    _r(rf"^我{_ADV_ZH}(?:今年|明年|将来|以后|未来|这辈子|很|特别|非常|正在|在)*(?:想要|想|希望|打算|计划|准备|梦想着?|立志|决定|争取)(?!你|您|问|知道|了解|看|听|请|让|要一|要个|说|确认|咨询|查|找|试|吃|喝|睡|休息|聊|换|改|再|用|去一下|去厕所|一下|起来|到|想)(?P<v>.+)$", C.GOAL, 0.85),
+    _r(rf"^我{_ADV_ZH}(?:通常|一般|总是|经常|平时|平常|每天|每周|每晚|习惯于?|向来|从不|很少|常常|往往|一向|老是|基本上)(?P<v>.+)$", C.BEHAVIOR, 0.85),
+)
+# fmt: on
+
+# fmt: off
+_ZH_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
+    _r(rf"^(?:你)?(?:可以|就)?叫我(?P<v>{_NAME_ZH})(?P<suffix>就(?:行|好|可以)了?|吧)?$", C.CONTEXT, 0.95, "name", _render("用户希望被称呼为{v}"), lambda m: bool(m["suffix"]) or m["v"][:1] in set("小老阿") or m["v"][:1].isascii()),
+    _r(r"^(?:请|麻烦)?(?:你)?(?:以后|今后|往后|之后|从现在(?:开始|起)|从今以后|接下来|下次)(?:请|麻烦|你|都|就|也|每次)*(?![再吧的有见聊])(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION), lambda m: "再说" not in m["v"]),
+    _r(r"^(?:请|麻烦)?(?:你)?(?:总是|始终|永远|每次都|务必)(?![这那])(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
+    _r(r"^(?:请|麻烦)?(?:你)?(?:不要再|别再|永远不要|永远别|千万不要|千万别|以后不要|以后别|再也不要|不许再)(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
+)
+# fmt: on
+
+
+# --- turning a clause into a statement ------------------------------------------------------
+
+_EN_VERB_FORMS = {
+    "don't": "does not",
+    "do": "does",
+    "have": "has",
+    "am": "is",
+    "can't": "cannot",
+    "won't": "will not",
+    "wanna": "wants to",
+}
+_EN_KEEP = frozenset(
+    {"can", "could", "will", "would", "should", "must", "might", "may", "was", "no", "cannot"}
+)
+_EN_ADVERBS = frozenset(
+    """really also just usually always never often sometimes generally mostly absolutely definitely
+    totally truly genuinely especially particularly typically normally rarely seldom actually
+    still currently now recently simply only eventually ultimately honestly regularly frequently
+    habitually no longer kinda
+    """.split()  # noqa: SIM905
+)
+_EN_PAST = frozenset(
+    """grew was were had went got made took saw came became began knew spoke wrote ate drank met
+    left lost found felt kept taught thought bought brought sold told said ran swam
+    """.split()  # noqa: SIM905
+)
+_EN_PRONOUNS = re.compile(r"\b(?:my|me|myself|mine|I'm|I've|I)\b")
+_EN_PRONOUN_SWAP = {
+    "my": "their",
+    "me": "them",
+    "myself": "themselves",
+    "mine": "theirs",
+    "I'm": "they're",
+    "I've": "they've",
+    "I": "they",
+}
+
+
+def _third_person_verb(word: str) -> str:
+    lower = word.casefold()
+    if lower in _EN_VERB_FORMS:
+        return _EN_VERB_FORMS[lower]
+    if lower in _EN_KEEP or lower in _EN_PAST or lower.endswith("ed") or not word.isalpha():
+        return word
+    if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return word + "es"
+    if len(lower) > 1 and lower.endswith("y") and lower[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    return word + "s"
+
+
+def _swap_pronouns(text: str) -> str:
+    return _EN_PRONOUNS.sub(lambda m: _EN_PRONOUN_SWAP[m.group()], text)
+
+
+def en_statement(clause: str) -> str:
+    """ "I don't eat seafood" → "User does not eat seafood"; "my name is X" → "User's name is X"."""
+    for prefix, replacement in (
+        ("I'm ", "User is "),
+        ("I've ", "User has "),
+        ("I'd ", "User would "),
+        ("I'll ", "User will "),
+        ("my ", "User's "),
+    ):
+        if clause[: len(prefix)].casefold() == prefix.casefold():
+            return replacement + _swap_pronouns(clause[len(prefix) :])
+    if not clause.startswith("I "):
+        return "User: " + clause
+    words = clause[2:].split(" ")
+    i = 0
+    while i < len(words) - 1 and words[i].casefold() in _EN_ADVERBS:
+        i += 1
+    if words[i].casefold() == "kind" and i + 2 < len(words):  # "kind of like"
+        i += 2
+    words[i] = _third_person_verb(words[i])
+    return (
+        "User "
+        + " ".join(words[: i + 1])
+        + ("" if i + 1 == len(words) else " " + _swap_pronouns(" ".join(words[i + 1 :])))
+    )
+
+
+def zh_statement(clause: str) -> str:
+    """ "我不吃海鲜" → "用户不吃海鲜"; "我的目标是…" → "用户的目标是…"."""
+    if clause.startswith("我的"):
+        rest = "的" + clause[2:]
+    elif clause.startswith("我"):
+        rest = re.sub(r"^(?:也|还|其实|确实|真的|本来就?)+", "", clause[1:])
+    else:
+        rest = clause
+    return "用户" + rest.replace("我的", "自己的")
+
+
+def normalise_value(value: str) -> str:
+    """Casefolded value without articles, edge punctuation or extra spaces, for comparisons."""
+    value = re.sub(r"\s+", " ", value.casefold()).strip(" \t.,;:!?。，；：！？~…'\"")
+    return re.sub(r"^(?:the|a|an) ", "", value)
+
+
+def _match(clause: str, rules: tuple[_Rule, ...], zh: bool) -> Candidate | None:
+    for rule in rules:
+        m = rule.pattern.match(clause)
+        if m is None or (rule.check is not None and not rule.check(m)):
+            continue
+        value = (m.groupdict().get("v") or "").strip()
+        if (
+            not value
+            or len(value) > 150
+            or (_bad_object_zh(value) if zh else _bad_object_en(value))
+        ):
+            return None
+        content = (
+            rule.render(m, clause)
+            if rule.render
+            else (zh_statement(clause) if zh else en_statement(clause))
+        )
+        slot, slot_value = rule.slot, normalise_value(value)
+        if slot in ("taste+", "taste-"):
+            slot, slot_value = "taste:" + normalise_value(value), slot[-1]
+        elif slot == "fav":
+            slot = "fav:" + normalise_value(m["k"])
+        return Candidate(content, rule.category, rule.confidence, slot, slot_value)
+    return None
+
+
+def match_clause(clause: str, zh: bool) -> Candidate | None:
+    """The fact a clause whose subject is the user states, or ``None``."""
+    if zh:
+        return _match(clause, _ZH_RULES, True)
+    return _match(clause, _EN_RULES, False)
+
+
+def match_instruction(clause: str, zh: bool) -> Candidate | None:
+    """The standing instruction (or "叫我…" name) a clause without subject states, or ``None``."""
+    return _match(clause, _ZH_SUBJECTLESS_RULES if zh else _EN_SUBJECTLESS_RULES, zh)
+
+
+# --- recognising slots in stored facts (any wording, either language) ---------------------
+
+_SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (slot, re.compile(p, _I))
+    for slot, p in (
+        (
+            "name",
+            r"\b(?:name is|named|goes by|likes to be called|prefers to be called|is called)\s+(?P<v>[^,.;]+)",
+        ),
+        ("name", r"(?:名字(?:是|叫)|名叫|希望被称呼为|^(?:该)?用户叫)(?P<v>[^，。；,]+)"),
+        ("surname", r"^(?:该)?用户姓(?P<v>[\u4e00-\u9fff]{1,2})"),
+        (
+            "marital",
+            r"\bis (?:happily |recently )?(?P<v>married|divorced|single|engaged|widowed|separated)\b",
+        ),
+        ("marital", r"(?P<v>已婚|未婚|单身|结婚|离婚|订婚)"),
+        (
+            "location",
+            r"\b(?:lives|living|based|resides|residing|located|settled|moved|relocated)\s+(?:in|out of|to)\s+(?P<v>[^,.;]+)",
+        ),
+        (
+            "location",
+            r"(?:住在|居住在|生活在|定居在|定居于|坐标|家在|搬到了?|常驻)(?P<v>[^，。；,]+)",
+        ),
+        (
+            "origin",
+            r"\b(?:is (?:originally )?from|grew up in|was raised in|comes from)\s+(?P<v>[^,.;]+)",
+        ),
+        (
+            "origin",
+            r"(?:来自|老家(?:是|在)|出生(?:在|于))(?P<v>[^，。；,]+)|是(?P<v2>[\u4e00-\u9fff]{2,6}?)人$",
+        ),
+        ("employer", r"\bworks (?:at|for)\s+(?P<v>[^,.;]+)"),
+        ("workplace", r"在(?P<v>[^，。；,]{2,20}?)(?:工作|上班|任职)"),
+        ("job", r"\b(?:works as|is employed as)\s+(?:an?\s+|the\s+)?(?P<v>[^,.;]+)"),
+        ("job", rf"\bis (?:an?|the) (?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{_PROF_EN}))s?\b"),
+        (
+            "job",
+            rf"(?:职业是|工作是|是(?:一名|一个|一位|个|名)?)(?P<v>[^，。；,]{{0,10}}?(?:{_PROF_ZH}))",
+        ),
+    )
+)
+_TASTE_PATTERNS = (
+    re.compile(
+        r"^(?:the )?user (?:really |also |absolutely )*(?P<p>likes|loves|enjoys|adores|prefers|dislikes|hates|does not like|doesn't like|cannot stand|detests) (?P<v>.+)$",
+        _I,
+    ),
+    re.compile(
+        r"^(?:该)?用户(?:很|非常|特别|最|比较|也)*(?P<p>不喜欢|讨厌|不爱|喜欢|热爱|爱|偏爱)(?P<v>.+)$"
+    ),
+)
+_NEGATIVE_TASTE = (
+    "dislikes",
+    "hates",
+    "does not like",
+    "doesn't like",
+    "cannot stand",
+    "detests",
+    "不喜欢",
+    "讨厌",
+    "不爱",
+)
+
+
+def slot_of(content: str) -> tuple[str, str] | None:
+    """``(slot, normalised value)`` of a stored fact's text, when it fills a single-valued slot."""
+    for slot, pattern in _SLOT_PATTERNS:
+        if m := pattern.search(content):
+            value = m.group("v") or m.groupdict().get("v2") or ""
+            if value.strip():
+                return slot, normalise_value(value)
+    for pattern in _TASTE_PATTERNS:
+        if m := pattern.match(content.strip().rstrip(".。")):
+            polarity = "-" if m["p"].casefold() in _NEGATIVE_TASTE else "+"
+            return "taste:" + normalise_value(m["v"]), polarity
+    return None

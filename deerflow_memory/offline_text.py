@@ -1,0 +1,342 @@
+# ruff: noqa: E501  (regular expressions: one alternation per line reads better than wrapped)
+"""Text analysis of the offline extractor: one user message in, candidate facts out.
+
+Pure functions over strings, Chinese and English. A message is cleaned
+(code, quoted text and ``>`` quote lines removed), cut into sentences, and a
+sentence is skipped when it is a question or a hypothetical ("if I were…",
+"如果我…"). Correction frames ("Y, not X", "I said Y, not X", "不是X，是Y")
+are recognised on the whole sentence; everything else is cut into clauses at
+commas and conjunctions, and each clause whose subject is the user ("I…",
+"我…", or no subject after a clause by the user — Chinese drops it freely) goes
+to the rules of :mod:`deerflow_memory.offline_rules`. Clauses about someone
+else ("my friend…", "我妈妈…", "she…") are never matched.
+
+Nothing here raises; text no rule understands yields no candidate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from deerflow_memory.models import FactCategory
+from deerflow_memory.offline_rules import KIN_ZH, Candidate, match_clause, match_instruction
+
+__all__ = ["candidates_from_text"]
+
+_I = re.IGNORECASE
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+# --- cleaning and splitting ----------------------------------------------------------------
+
+_CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
+_QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』|‘[^’\n]*’")
+_QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
+_SENTENCE_END = re.compile(
+    r"(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bMt)(?<!\bJr)(?<!\bSr)(?<!\bvs)(?<!\be\.g)"
+    r"(?<!\bi\.e)(?<!\betc)\.+(?=\s|$)|[!?。！？；;…]+|\n+"
+)
+_EN_LEADIN = re.compile(
+    r"^(?:(?:oh|ah|um|uh|well|so|ok|okay|yes|yeah|yep|hi|hello|hey|also|and|but|plus|btw|by the way|fyi|"
+    r"just so you know|for the record|for your information|to be honest|honestly|as you know|"
+    r"(?P<remember>remember|please remember|note|please note|keep in mind|don't forget|do not forget|"
+    r"(?:can|could|would) you (?:please )?(?:remember|note|keep in mind)))(?:\s+that)?\s*[,!:;-]?\s+)+",
+    _I,
+)
+_EN_MARKER = re.compile(
+    r"^(?:(?:actually|no|nope|correction|sorry|oops|wait|in fact|to clarify|let me clarify|to be clear|"
+    r"i mean|i meant to say|as i said|like i said)\s*[,!:;-]?\s+)+",
+    _I,
+)
+_ZH_LEADIN = re.compile(
+    r"^(?:(?:对了|另外|而且|并且|顺便说一下|顺便说一句|顺便提一下|补充一下|提醒一下|请记住|你要记住|帮我记住|"
+    r"帮我记一下|请记一下|记住|我跟你说|跟你说一下|告诉你|说实话|老实说|然后|所以|但是|可是|同时|首先|其次)"
+    r"[，,：:！!、\s]*|(?:哦|噢|嗯|啊|好的|好|还有|顺便|补充|哈哈|嘿|对|不过)[，,：:！!、\s]+)+"
+)
+_ZH_MARKER = re.compile(
+    r"^(?:(?:其实|实际上|事实上|更正一下|纠正一下|更正|纠正|我说错了|说错了|我搞错了|搞错了|不好意思|抱歉|"
+    r"我刚才说错了|我是说)[，,：:！!、\s]*|(?:不对|不是的)[，,：:！!、\s]+)+"
+)
+_EN_HYPOTHETICAL = re.compile(
+    r"\b(?:if|suppose|supposing|imagine|assuming|unless|pretend|hypothetically|wish|whether|what about)\b",
+    _I,
+)
+_ZH_HYPOTHETICAL = re.compile(r"如果|假如|假设|要是|万一|倘若|假使|若是|想象一下|的话")
+_EN_QUESTION_START = re.compile(
+    r"^(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|has|what|how|why|"
+    r"where|when|who|whom|which|may|might)\b",
+    _I,
+)
+_ZH_QUESTION = re.compile(
+    r"(?:吗|么|呢|不成)$|什么|哪些|哪个|哪里|哪儿|哪家|谁|怎么|怎样|为什么|为何|多少|几个|几种|是否|是不是|"
+    r"有没有|能不能|可不可以|要不要|会不会|对不对|好不好"
+)
+_EN_SHORT_TERM = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|time)|"
+    r"next week|right now|at the moment|later today|for now)\b",
+    _I,
+)
+_ZH_SHORT_TERM = re.compile(
+    r"今天|今晚|明天|后天|昨天|今早|下周|下星期|下礼拜|这周|本周|这个周末|这周末|待会|一会儿|马上|现在就|刚才|"
+    r"刚刚|此刻|这次|这一次|这趟"
+)
+_EN_TRAILING = re.compile(
+    r"(?:[\s,]+(?:too|as well|though|anyway|lol|haha|btw|by the way|thanks|thank you|please|actually))+$|"
+    r"[\s,.;:!~…)\]]+$",
+    _I,
+)
+_ZH_TRAILING = re.compile(
+    r"(?:[哦啊呀啦哈喔嘛噢哟]|哈哈|嘿嘿|呵呵|的说)+$|[\s,.;:!~…)\]，。；：！～]+$"
+)
+_EN_CLAUSE_SPLIT = re.compile(
+    r"(\s*[,;]\s*|\s+(?=(?:and|but|so|plus|while|whereas)\s+(?:I|I'm|I've|I'd|my)\b))", _I
+)
+_ZH_CLAUSE_SPLIT = re.compile(r"([，,；;、]\s*|\s+|(?=而且|并且|但是|可是|同时|另外|不过(?!敏)))")
+_EN_CONJ = re.compile(r"^(?:(?:and|but|so|plus|also|while|whereas|then)\s+)+", _I)
+_ZH_CONJ = re.compile(r"^(?:而且|并且|但是|可是|同时|另外|不过(?!敏)|然后|也|还(?!有[，,]))+")
+_INTERJECTION = re.compile(r"(?:哈哈+|呵呵+|嘿嘿+|lol|haha+|hehe+|嗯+|哦+|啊+)", _I)
+
+_EN_SELF = re.compile(
+    r"^(?:I|I'm|I've|I'd|I'll)\b|^(?:everyone|everybody|people|my friends|friends) calls? me\b|^my\s+(?:(?:full|first|real|main|big|biggest|long-term|ultimate|career|life|"
+    r"all-time|absolute|job)\s+)*(?:name|goal|dream|aim|ambition|plan|objective|job|profession|occupation|role|"
+    r"title|favou?rite)\b|^(?:(?:you can|please|just)\s+)*call me\b",
+    _I,
+)
+_EN_OTHER = re.compile(
+    r"^(?i:he|she|they|we|you|it|this|that|there|these|those|his|her|their|our|your|its|my|mine|someone|"
+    r"somebody|everyone|everybody|people|nobody|one of)\b|^[A-Z][a-z]+\s+(?:is|was|has|had|likes|loves|lives|"
+    r"works|does|doesn't|hates|said|says|thinks)\b"
+)
+_ZH_OTHER = re.compile(
+    rf"^(?:我(?:的)?(?:家(?:里)?的?)?(?:{KIN_ZH}|猫|狗|宠物)|我们|咱们|他|她|它|你|您|大家|别人|有人|人家|(?:{KIN_ZH}))"
+)
+_SELF, _OTHER = "self", "other"
+
+
+def _prepare(text: str) -> str:
+    text = _CODE.sub(" ", text)
+    text = _QUOTE_LINE.sub(" ", text)
+    text = _QUOTED.sub(" ", text)
+    return text.replace("’", "'").replace("‘", "'")
+
+
+def _sentences(text: str) -> Iterator[tuple[str, str]]:
+    pos = 0
+    for end in _SENTENCE_END.finditer(text):
+        yield text[pos : end.start()], end.group()
+        pos = end.end()
+    if pos < len(text):
+        yield text[pos:], ""
+
+
+def _en_normalise(clause: str) -> str:
+    clause = re.sub(r"^i\b", "I", clause)
+    clause = re.sub(r"\bi'(m|ve|d|ll)\b", r"I'\1", clause)
+    clause = re.sub(r"\bI am\b", "I'm", clause, flags=_I)
+    clause = re.sub(r"\bI would\b", "I'd", clause, flags=_I)
+    clause = re.sub(r"\bdo not\b", "don't", clause, flags=_I)
+    clause = re.sub(r"\b(?:cannot|can not)\b", "can't", clause, flags=_I)
+    clause = re.sub(r"\bwill not\b", "won't", clause, flags=_I)
+    clause = re.sub(r"\s+", " ", clause).strip()
+    return _EN_TRAILING.sub("", clause).strip()
+
+
+def _zh_normalise(clause: str) -> str:
+    clause = re.sub(r"\s+", " ", clause).strip()
+    clause = re.sub(r"^本人", "我", clause)
+    return _ZH_TRAILING.sub("", clause).strip()
+
+
+def _subject(clause: str, zh: bool) -> str | None:
+    if zh:
+        if _ZH_OTHER.match(clause):
+            return _OTHER
+        return _SELF if clause.startswith(("我", "本人")) else None
+    if _EN_SELF.match(clause):
+        return _SELF
+    return _OTHER if _EN_OTHER.match(clause) else None
+
+
+def _implied(fragment: str, zh: bool) -> str | None:
+    """The fragment with the user as implied subject, when that makes a known statement."""
+    for prefix in ("我",) if zh else ("I ", "I'm "):
+        clause = prefix + fragment
+        if match_clause(clause, zh) is not None:
+            return clause
+    return None
+
+
+def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
+    """Split at commas and conjunctions; a fragment that is no statement rejoins the previous clause."""
+    parts = (_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence)
+    clauses: list[list[str | None]] = []  # [text, subject]
+    # Chinese drops the subject freely, so a sentence starting without one is taken as the user's.
+    inherited: str | None = _SELF if zh else None
+    separator = ""
+    for i, part in enumerate(parts):
+        if i % 2:
+            separator += part
+            continue
+        raw = part.strip()
+        if not raw:
+            continue
+        fragment = (_ZH_CONJ if zh else _EN_CONJ).sub("", raw).strip()
+        had_conjunction = fragment != raw
+        fragment = _zh_normalise(fragment) if zh else _en_normalise(fragment)
+        sep, separator = separator, ""
+        if not fragment or _INTERJECTION.fullmatch(fragment):
+            continue
+        subject = _subject(fragment, zh)
+        if subject is not None:
+            clauses.append([fragment, subject])
+            inherited = subject
+        elif match_instruction(fragment, zh) is not None:
+            clauses.append([fragment, None])
+        elif inherited == _SELF and (implied := _implied(fragment, zh)) is not None:
+            clauses.append([implied, _SELF])
+        elif clauses and not had_conjunction:
+            # "I like hiking, cycling and swimming": an enumeration continues the clause,
+            # as long as the longer clause still says something; else the fragment is dropped.
+            merged = f"{clauses[-1][0]}{sep}{raw}"
+            if clauses[-1][1] != _SELF or match_clause(
+                _zh_normalise(merged) if zh else _en_normalise(merged), zh
+            ):
+                clauses[-1][0] = merged
+        else:
+            clauses.append([fragment, None])
+    result: list[tuple[str, str | None]] = []
+    for text, subject in clauses:
+        assert text is not None
+        result.append(((_zh_normalise(text) if zh else _en_normalise(text)), subject))
+    return result
+
+
+def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate | None:
+    if (_ZH_SHORT_TERM if zh else _EN_SHORT_TERM).search(clause):
+        return None
+    if subject == _SELF:
+        return match_clause(clause, zh)
+    if subject is None:
+        return match_instruction(clause, zh)
+    return None
+
+
+# --- correction frames -------------------------------------------------------------------------
+
+# fmt: off
+_EN_REPLACE_FRAMES = (
+    re.compile(r"^(?:no,?\s*)?I (?:said|meant|wrote|typed|asked for|asked about|was talking about|was referring to)\s+(?P<y>.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>.+)$", _I),
+    re.compile(r"^(?:no,?\s*)?(?:it's|it is|that's|that is|it was)\s+(?P<y>.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>.+)$", _I),
+    re.compile(r"^not\s+(?P<x>.+?),\s*(?:but\s+|it's\s+|rather\s+)?(?P<y>.+)$", _I),
+)
+# fmt: on
+_EN_STATEMENT_FRAME = re.compile(
+    r"^(?P<stmt>(?:I|my)\b.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>[^,;]+)$", _I
+)
+# fmt: off
+_ZH_REPLACE_FRAMES = (
+    re.compile(r"^(?:我)?(?:说|指|要|问)的是(?P<y>.+?)[，,]\s*(?:而)?不是(?P<x>.+)$"),
+    re.compile(r"^(?:我)?(?:说|指|要|问)的不是(?P<x>.+?)[，,]\s*(?:而)?是(?P<y>.+)$"),
+)
+# fmt: on
+_ZH_NOT_BUT_FRAME = re.compile(r"^(?P<pre>.*?)不是(?P<x>[^，,]+?)[，,]\s*(?:而)?是(?P<y>.+)$")
+_ZH_STATEMENT_FRAME = re.compile(r"^(?P<stmt>.+?)[，,]\s*(?:而)?不是(?P<x>.+)$")
+_SINGLE_SLOTS = frozenset(
+    {"name", "surname", "location", "origin", "job", "employer", "workplace", "marital"}
+)
+
+
+def _correction(candidate: Candidate, wrong: str, marker: bool, zh: bool) -> Candidate:
+    """A statement followed by "not X": a correction for single-valued slots or after a marker."""
+    wrong = (
+        _zh_normalise(wrong)
+        if zh
+        else re.sub(r"^(?:a|an|the)\s+", "", _en_normalise(wrong), flags=_I)
+    )
+    if candidate.slot in _SINGLE_SLOTS or marker:
+        candidate.category, candidate.confidence = FactCategory.CORRECTION, 0.95
+        candidate.wrong_value = wrong
+    else:  # "I like tea, not coffee": a contrast, kept in the fact
+        candidate.content += ("，不是" if zh else ", not ") + wrong
+    return candidate
+
+
+def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] | None:
+    """Candidates of a correction-shaped sentence, or ``None`` when it has no such shape."""
+    clean = _zh_normalise if zh else _en_normalise
+    for frame in _ZH_REPLACE_FRAMES if zh else _EN_REPLACE_FRAMES:
+        if m := frame.match(sentence):
+            y, x = clean(m["y"]), clean(m["x"])
+            return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
+    if zh and (m := _ZH_NOT_BUT_FRAME.match(sentence)):
+        pre, y, x = m["pre"], clean(m["y"]), clean(m["x"])
+        stmt = (pre if pre.startswith("我") else "我" + pre) + "是" + y
+        if (candidate := match_clause(clean(stmt), True)) is not None:
+            return [_correction(candidate, x, True, True)]
+        return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
+    m = (_ZH_STATEMENT_FRAME if zh else _EN_STATEMENT_FRAME).match(sentence)
+    if m is None:
+        return None
+    stmt = clean(m["stmt"])
+    subject = _subject(stmt, zh)
+    if subject is None and zh:
+        stmt, subject = "我" + stmt, _SELF
+    if subject != _SELF or (candidate := _clause_candidate(stmt, _SELF, zh)) is None:
+        return None
+    return [_correction(candidate, m["x"], marker, zh)]
+
+
+# --- entry point ---------------------------------------------------------------------------------
+
+
+def _strip_leadins(sentence: str, zh: bool) -> tuple[str, bool, bool]:
+    """(sentence without lead-ins, correction marker seen, "remember that" seen)."""
+    marker = remember = False
+    leadin, marker_re = (_ZH_LEADIN, _ZH_MARKER) if zh else (_EN_LEADIN, _EN_MARKER)
+    while True:
+        before = sentence
+        if m := leadin.match(sentence):
+            remember = remember or bool(m.groupdict().get("remember")) or "记" in m.group()
+            sentence = sentence[m.end() :]
+        if m := marker_re.match(sentence):
+            marker = True
+            sentence = sentence[m.end() :]
+        if sentence == before:
+            return sentence.strip(), marker, remember
+
+
+def candidates_from_text(text: str) -> list[Candidate]:
+    """Every candidate fact the user states about themselves in ``text``, in order.
+
+    Args:
+        text: one human message.
+
+    Returns:
+        Candidates in the order they appear; empty when nothing qualifies.
+    """
+    found: list[Candidate] = []
+    for raw, terminator in _sentences(_prepare(text)):
+        zh = _CJK.search(raw) is not None
+        sentence, marker, remember = _strip_leadins(raw.strip(), zh)
+        if not sentence:
+            continue
+        if (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence):
+            continue
+        question = "?" in terminator or "？" in terminator
+        if zh:
+            question = question or _ZH_QUESTION.search(_zh_normalise(sentence)) is not None
+        else:
+            question = question or _EN_QUESTION_START.match(sentence) is not None
+        if question and not remember:
+            continue
+        if not zh:
+            sentence = _en_normalise(sentence)
+        framed = _correction_frame(sentence, zh, marker)
+        if framed is not None:
+            found.extend(framed)
+            continue
+        for clause, subject in _clauses(sentence, zh):
+            if (candidate := _clause_candidate(clause, subject, zh)) is not None:
+                candidate.marker = marker
+                found.append(candidate)
+    return found
