@@ -4,7 +4,8 @@ After a conversation, durable facts about the user are extracted into a
 persistent memory document; before every later turn, in any thread, that
 memory is formatted within a token budget and put in front of the model.
 
-Public names are imported lazily so ``import deerflow_memory`` stays cheap.
+Public names are imported lazily (on first attribute access) so that
+``import deerflow_memory`` stays cheap; type checkers see real imports.
 """
 
 from __future__ import annotations
@@ -14,40 +15,129 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+__all__ = [
+    "ConfigError",
+    "CorruptMemoryError",
+    "DeerflowMemoryError",
+    "ExtractionRequest",
+    "Extractor",
+    "Fact",
+    "FactCategory",
+    "FileMemoryStorage",
+    "InjectionResult",
+    "InvalidNameError",
+    "MemoryConfig",
+    "MemoryDocument",
+    "MemoryIdentity",
+    "MemoryService",
+    "MemoryState",
+    "MemoryStorage",
+    "MemoryUpdate",
+    "MemoryUpdateQueue",
+    "MemoryUpdater",
+    "MissingDependencyError",
+    "ModelCallError",
+    "ModelExtractor",
+    "OfflineExtractor",
+    "OfflineStandInModel",
+    "RevisionConflictError",
+    "SignalDetector",
+    "SourceType",
+    "StateSchemaError",
+    "StorageError",
+    "StoreMemoryStorage",
+    "UpdateJob",
+    "UpdateParseError",
+    "UpdateResult",
+    "__version__",
+    "add_memory_nodes",
+    "apply_update",
+    "build_chat_model",
+    "build_storage",
+    "create_capture_memory_node",
+    "create_inject_memory_node",
+    "create_memory_agent",
+    "create_summarization_node",
+    "detect_correction",
+    "detect_reinforcement",
+    "filter_messages_for_memory",
+    "format_conversation_for_update",
+    "format_memory_for_injection",
+    "get_token_counter",
+    "has_minimum_dialogue",
+    "load_config",
+    "memory_model_input",
+    "prepend_memory_context",
+    "render_memory",
+    "resolve_identity",
+]
+
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
     "ConfigError": "errors",
     "CorruptMemoryError": "errors",
     "DeerflowMemoryError": "errors",
-    "ExtractionRequest": "extraction",
-    "Extractor": "extraction",
-    "Fact": "models",
-    "FactCategory": "models",
-    "FileMemoryStorage": "storage.file",
     "InvalidNameError": "errors",
-    "MemoryConfig": "config",
-    "MemoryDocument": "models",
-    "MemoryStorage": "storage.base",
-    "MemoryUpdate": "models",
+    "MissingDependencyError": "errors",
     "ModelCallError": "errors",
     "RevisionConflictError": "errors",
-    "SourceType": "models",
     "StateSchemaError": "errors",
     "StorageError": "errors",
     "UpdateParseError": "errors",
-    "format_memory_for_injection": "injection",
+    "MemoryConfig": "config",
     "load_config": "config",
+    "Fact": "models",
+    "FactCategory": "models",
+    "MemoryDocument": "models",
+    "MemoryUpdate": "models",
+    "SourceType": "models",
+    "ExtractionRequest": "extraction",
+    "Extractor": "extraction",
+    "MemoryStorage": "storage.base",
+    "FileMemoryStorage": "storage.file",
+    "StoreMemoryStorage": "storage.store",
+    "build_storage": "storage.factory",
+    "get_token_counter": "tokens",
+    "InjectionResult": "injection",
+    "format_memory_for_injection": "injection",
+    "prepend_memory_context": "injection",
+    "render_memory": "injection",
+    "filter_messages_for_memory": "messages",
+    "format_conversation_for_update": "messages",
+    "has_minimum_dialogue": "messages",
+    "SignalDetector": "signals",
+    "detect_correction": "signals",
+    "detect_reinforcement": "signals",
+    "MemoryUpdateQueue": "queue",
+    "UpdateJob": "queue",
+    "apply_update": "apply",
+    "MemoryUpdater": "updater",
+    "UpdateResult": "updater",
+    "ModelExtractor": "model",
+    "build_chat_model": "model",
+    "OfflineExtractor": "offline",
+    "MemoryIdentity": "identity",
+    "resolve_identity": "identity",
+    "MemoryService": "service",
+    "create_capture_memory_node": "nodes",
+    "create_inject_memory_node": "nodes",
+    "create_summarization_node": "nodes",
+    "MemoryState": "graph",
+    "add_memory_nodes": "graph",
+    "create_memory_agent": "graph",
+    "memory_model_input": "graph",
+    "OfflineStandInModel": "standin",
 }
 
-__all__ = sorted([*_EXPORTS, "__version__"])
-
 if TYPE_CHECKING:
+    from deerflow_memory.apply import apply_update
     from deerflow_memory.config import MemoryConfig, load_config
     from deerflow_memory.errors import (
         ConfigError,
         CorruptMemoryError,
         DeerflowMemoryError,
         InvalidNameError,
+        MissingDependencyError,
         ModelCallError,
         RevisionConflictError,
         StateSchemaError,
@@ -55,10 +145,42 @@ if TYPE_CHECKING:
         UpdateParseError,
     )
     from deerflow_memory.extraction import ExtractionRequest, Extractor
-    from deerflow_memory.injection import format_memory_for_injection
+    from deerflow_memory.graph import (
+        MemoryState,
+        add_memory_nodes,
+        create_memory_agent,
+        memory_model_input,
+    )
+    from deerflow_memory.identity import MemoryIdentity, resolve_identity
+    from deerflow_memory.injection import (
+        InjectionResult,
+        format_memory_for_injection,
+        prepend_memory_context,
+        render_memory,
+    )
+    from deerflow_memory.messages import (
+        filter_messages_for_memory,
+        format_conversation_for_update,
+        has_minimum_dialogue,
+    )
+    from deerflow_memory.model import ModelExtractor, build_chat_model
     from deerflow_memory.models import Fact, FactCategory, MemoryDocument, MemoryUpdate, SourceType
+    from deerflow_memory.nodes import (
+        create_capture_memory_node,
+        create_inject_memory_node,
+        create_summarization_node,
+    )
+    from deerflow_memory.offline import OfflineExtractor
+    from deerflow_memory.queue import MemoryUpdateQueue, UpdateJob
+    from deerflow_memory.service import MemoryService
+    from deerflow_memory.signals import SignalDetector, detect_correction, detect_reinforcement
+    from deerflow_memory.standin import OfflineStandInModel
     from deerflow_memory.storage.base import MemoryStorage
+    from deerflow_memory.storage.factory import build_storage
     from deerflow_memory.storage.file import FileMemoryStorage
+    from deerflow_memory.storage.store import StoreMemoryStorage
+    from deerflow_memory.tokens import get_token_counter
+    from deerflow_memory.updater import MemoryUpdater, UpdateResult
 
 
 def __getattr__(name: str) -> Any:
@@ -71,4 +193,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return __all__
+    return list(__all__)

@@ -1,0 +1,270 @@
+"""The memory graph nodes: inject before the agent, capture after it, and the summarization hook.
+
+Each ``create_*_node(service)`` returns a plain function LangGraph runs under
+``invoke``, ``ainvoke``, ``stream`` and ``astream`` (sync functions run on the
+executor under async runs, so the event loop is never blocked by storage I/O).
+
+How they fail:
+- inject: an unsafe ``user_id``/``agent_name`` raises ``InvalidNameError``
+  (bad input); a storage error (unreadable or corrupt document, database down)
+  is logged and reported in the ``memory_injection`` stream event, and the turn
+  goes on without memory.
+- capture: never waits for the model and never raises because of an update;
+  updates run later on the queue's worker threads.
+- summarize: the messages about to be removed are queued for an immediate
+  update *before* the removal is returned, so facts stated only there survive.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    HumanMessage,
+    RemoveMessage,
+    SystemMessage,
+    ToolMessage,
+)
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph.message import REMOVE_ALL_MESSAGES
+from langgraph.runtime import Runtime
+
+from deerflow_memory.errors import StateSchemaError, StorageError
+from deerflow_memory.identity import resolve_identity
+from deerflow_memory.injection import build_memory_context
+from deerflow_memory.messages import filter_messages_for_memory, has_minimum_dialogue, message_text
+from deerflow_memory.service import MemoryService
+
+__all__ = [
+    "MEMORY_CONTEXT_KEY",
+    "SUMMARY_MESSAGE_NAME",
+    "create_capture_memory_node",
+    "create_inject_memory_node",
+    "create_summarization_node",
+    "state_messages",
+]
+
+logger = logging.getLogger(__name__)
+
+MEMORY_CONTEXT_KEY = "memory_context"
+SUMMARY_MESSAGE_NAME = "conversation_summary"
+
+Node = Callable[[Any, RunnableConfig, Runtime[Any]], dict[str, Any]]
+
+
+def state_messages(state: Any) -> Sequence[BaseMessage]:
+    """The ``messages`` of a dict-like or attribute-style graph state.
+
+    Raises:
+        StateSchemaError: the state has no ``messages``.
+    """
+    messages = (
+        state.get("messages") if isinstance(state, Mapping) else getattr(state, "messages", None)
+    )
+    if messages is None:
+        raise StateSchemaError(
+            "the memory nodes need a 'messages' key in the graph state "
+            "(use deerflow_memory.MemoryState or add `messages: Annotated[list, add_messages]`)"
+        )
+    return messages
+
+
+def _write(runtime: Runtime[Any], event: dict[str, Any]) -> None:
+    runtime.stream_writer(event)
+
+
+def create_inject_memory_node(service: MemoryService) -> Node:
+    """Node that loads the user's memory and writes the formatted block to ``memory_context``.
+
+    The block is never appended to the message history: it is refreshed every
+    turn and stays byte-identical while memory is unchanged (same day), so
+    provider prefix caches hold. Use :func:`~deerflow_memory.injection.prepend_memory_context`
+    in your agent node to put it in front of the model input.
+    """
+
+    def inject_memory(state: Any, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
+        if not (service.config.enabled and service.config.injection_enabled):
+            return {MEMORY_CONTEXT_KEY: ""}
+        identity = resolve_identity(config, runtime.context)
+        event: dict[str, Any] = {
+            "type": "memory_injection",
+            "user_id": identity.user_id,
+            "agent_name": identity.agent_name,
+        }
+        try:
+            document = service.load(identity, runtime.store)
+        except StorageError as e:
+            logger.error("memory not injected for user %r: %s", identity.user_id, e)
+            _write(
+                runtime,
+                {**event, "error": str(e), "facts_injected": 0, "facts_total": 0, "tokens": 0},
+            )
+            return {MEMORY_CONTEXT_KEY: ""}
+        result = service.render(document)
+        _write(
+            runtime,
+            {
+                **event,
+                "revision": document.revision,
+                "facts_injected": result.facts_injected,
+                "facts_total": result.facts_total,
+                "tokens": result.tokens,
+                "error": None,
+            },
+        )
+        return {MEMORY_CONTEXT_KEY: build_memory_context(result.text)}
+
+    return inject_memory
+
+
+def create_capture_memory_node(service: MemoryService) -> Node:
+    """Node that filters the turn, detects correction/reinforcement and enqueues an update.
+
+    Returns no state change and never waits for the memory model.
+    """
+
+    def capture_memory(state: Any, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
+        if not service.config.enabled:
+            return {}
+        messages = state_messages(state)
+        if messages and isinstance(messages[-1], AIMessage) and messages[-1].tool_calls:
+            return {}  # not a final reply: the agent is still working with its tools
+        filtered = filter_messages_for_memory(messages)
+        if not has_minimum_dialogue(filtered):
+            return {}
+        identity = resolve_identity(config, runtime.context)
+        signals = service.detector.detect(filtered)
+        service.enqueue(
+            identity,
+            filtered,
+            correction=signals.correction,
+            reinforcement=signals.reinforcement,
+        )
+        _write(
+            runtime,
+            {
+                "type": "memory_capture",
+                "user_id": identity.user_id,
+                "agent_name": identity.agent_name,
+                "messages": len(filtered),
+                "correction": signals.correction,
+                "reinforcement": signals.reinforcement,
+            },
+        )
+        return {}
+
+    return capture_memory
+
+
+def _cut_index(messages: Sequence[BaseMessage], keep: int) -> int:
+    """Index where the kept tail starts, moved back so a tool result keeps its call."""
+    cut = max(0, len(messages) - keep)
+    while 0 < cut < len(messages) and isinstance(messages[cut], ToolMessage):
+        cut -= 1
+    return cut
+
+
+def _offline_summary(messages: Sequence[BaseMessage], previous: str | None) -> str:
+    """A deterministic extractive summary: what the user said, in order, shortened."""
+    lines = ["Summary of the earlier conversation (extractive, offline):"]
+    if previous:
+        lines.append(previous.strip())
+    for message in messages:
+        if isinstance(message, HumanMessage):
+            text = " ".join(message_text(message).split())
+            if text:
+                lines.append(f"- User: {text[:200]}{'…' if len(text) > 200 else ''}")
+    return "\n".join(lines[:40])
+
+
+def create_summarization_node(
+    service: MemoryService,
+    *,
+    model: BaseChatModel | None = None,
+    max_messages: int | None = None,
+    max_tokens: int | None = None,
+    keep: int | None = None,
+) -> Node:
+    """Node that shortens a long history, flushing the removed part to memory first.
+
+    Args:
+        service: the shared memory service.
+        model: chat model that writes the summary; None = a deterministic
+            extractive summary (offline).
+        max_messages: history length that triggers it (default from config).
+        max_tokens: history tokens that trigger it (default from config; None = off).
+        keep: most recent messages kept verbatim (default from config).
+    """
+    limit = max_messages if max_messages is not None else service.config.summarize_after_messages
+    token_limit = max_tokens if max_tokens is not None else service.config.summarize_after_tokens
+    kept_count = keep if keep is not None else service.config.summarize_keep_messages
+
+    def over_limit(messages: Sequence[BaseMessage]) -> bool:
+        if len(messages) > limit:
+            return True
+        if token_limit is None:
+            return False
+        return sum(service.counter.count(message_text(m)) for m in messages) > token_limit
+
+    def summarize(state: Any, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
+        messages = state_messages(state)
+        if not over_limit(messages):
+            return {}
+        cut = _cut_index(messages, kept_count)
+        removed, kept = list(messages[:cut]), list(messages[cut:])
+        if not removed:
+            return {}
+        identity = resolve_identity(config, runtime.context)
+        filtered = filter_messages_for_memory(removed)
+        if service.config.enabled and has_minimum_dialogue(filtered):
+            # Flush before removal: once RemoveMessage is applied these facts are gone.
+            signals = service.detector.detect(filtered)
+            service.enqueue(
+                identity,
+                filtered,
+                correction=signals.correction,
+                reinforcement=signals.reinforcement,
+                now=True,
+            )
+        previous = next(
+            (
+                message_text(m)
+                for m in removed
+                if isinstance(m, SystemMessage) and m.name == SUMMARY_MESSAGE_NAME
+            ),
+            None,
+        )
+        summary = (
+            _summarize_with_model(model, removed) if model else _offline_summary(removed, previous)
+        )
+        _write(
+            runtime,
+            {"type": "memory_summarization", "removed": len(removed), "kept": len(kept)},
+        )
+        return {
+            "messages": [
+                RemoveMessage(id=REMOVE_ALL_MESSAGES),
+                SystemMessage(content=summary, name=SUMMARY_MESSAGE_NAME),
+                *kept,
+            ]
+        }
+
+    return summarize
+
+
+def _summarize_with_model(model: BaseChatModel, messages: Sequence[BaseMessage]) -> str:
+    transcript = "\n".join(
+        f"{'User' if isinstance(m, HumanMessage) else 'Assistant'}: {message_text(m)}"
+        for m in filter_messages_for_memory(messages)
+    )
+    prompt = (
+        "Summarize this earlier part of a conversation in a few sentences, keeping names, "
+        "decisions, open questions and anything the user said about themselves.\n\n" + transcript
+    )
+    answer = model.invoke([HumanMessage(content=prompt)])
+    return "Summary of the earlier conversation:\n" + message_text(answer)

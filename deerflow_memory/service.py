@@ -1,0 +1,238 @@
+"""``MemoryService``: the one object the memory nodes share.
+
+It is built in one visible place from a :class:`MemoryConfig` (or from parts
+you pass in) and holds the storage, the signal detector, the token counter,
+the update queue and the updater the queue's worker threads call. Nodes get it
+as an argument; there is no module-level singleton.
+
+With ``storage="store"`` the storage is the graph's runtime store
+(``runtime.store``, e.g. the one ``langgraph dev`` provides); it is bound the
+first time a node runs, and a different store showing up later is an error.
+
+Failure behaviour: a failing update is logged by the queue and never reaches
+the agent's turn. ``close()`` (or leaving the ``with`` block, or interpreter
+exit) flushes pending updates for up to ``shutdown_flush_timeout_seconds``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import threading
+import weakref
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.messages import BaseMessage
+
+from deerflow_memory.config import MemoryConfig, load_config
+from deerflow_memory.errors import ConfigError
+from deerflow_memory.extraction import Extractor
+from deerflow_memory.identity import MemoryIdentity
+from deerflow_memory.injection import InjectionResult, render_memory
+from deerflow_memory.models import MemoryDocument
+from deerflow_memory.queue import MemoryUpdateQueue, UpdateJob
+from deerflow_memory.signals import SignalDetector
+from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.tokens import TokenCounter, get_token_counter
+from deerflow_memory.updater import MemoryUpdater, UpdateResult
+
+if TYPE_CHECKING:
+    from langchain_core.language_models import BaseChatModel
+    from langgraph.store.base import BaseStore
+
+__all__ = ["MemoryService"]
+
+logger = logging.getLogger(__name__)
+
+
+class MemoryService:
+    """Storage, queue and updater of one memory configuration.
+
+    Args:
+        config: settings; default ``load_config()`` (YAML from
+            ``$DEERFLOW_MEMORY_CONFIG`` and ``DEERFLOW_MEMORY_*`` variables).
+        storage: where documents live; default built from ``config.storage``.
+        model: chat model for memory updates; default from config, else the
+            offline extractor.
+        extractor: overrides ``model`` entirely (e.g. a custom extractor).
+        register_atexit: flush pending updates when the interpreter exits.
+
+    Example:
+        >>> with MemoryService(load_config(storage_path="/tmp/mem")) as memory:
+        ...     graph = create_memory_agent(service=memory)
+    """
+
+    def __init__(
+        self,
+        config: MemoryConfig | None = None,
+        *,
+        storage: MemoryStorage | None = None,
+        model: BaseChatModel | None = None,
+        extractor: Extractor | None = None,
+        register_atexit: bool = True,
+    ) -> None:
+        from deerflow_memory.model import build_extractor
+
+        self.config = config if config is not None else load_config()
+        self._owns_storage = storage is None and self.config.storage != "store"
+        self._storage: MemoryStorage | None = storage
+        self._bound_store: BaseStore | None = None
+        if self._owns_storage:
+            from deerflow_memory.storage.factory import build_storage
+
+            self._storage = build_storage(self.config)
+        self.extractor: Extractor = extractor or build_extractor(self.config, model)
+        self.detector = SignalDetector.from_config(self.config)
+        self.counter: TokenCounter = get_token_counter(
+            self.config.token_counting, self.config.tiktoken_encoding
+        )
+        self._updater: MemoryUpdater | None = None
+        self._bind_lock = threading.Lock()
+        self.queue = MemoryUpdateQueue(
+            self._process,
+            debounce_seconds=self.config.debounce_seconds,
+            max_wait_seconds=self.config.max_wait_seconds,
+            max_workers=self.config.max_workers,
+        )
+        self._closed = False
+        if register_atexit:
+            _register_atexit(self)
+
+    # --- storage ------------------------------------------------------------
+
+    @property
+    def is_offline(self) -> bool:
+        """True when updates come from the rule-based offline extractor, not a model."""
+        from deerflow_memory.offline import OfflineExtractor
+
+        return isinstance(self.extractor, OfflineExtractor)
+
+    def storage_for(self, store: BaseStore | None = None) -> MemoryStorage:
+        """The storage to use for a run whose runtime store is ``store``.
+
+        Raises:
+            ConfigError: ``storage="store"`` but the graph has no store, or a
+                second, different store shows up.
+        """
+        if self._storage is not None and self._bound_store is None:
+            return self._storage
+        if store is None:
+            if self._storage is not None:
+                return self._storage
+            raise ConfigError(
+                "storage='store' needs the graph's store: compile the graph with store=... "
+                "or run it under `langgraph dev`, or choose storage='file'"
+            )
+        with self._bind_lock:
+            if self._bound_store is None:
+                from deerflow_memory.storage.store import StoreMemoryStorage
+
+                self._bound_store = store
+                self._storage = StoreMemoryStorage(store)
+            elif self._bound_store is not store:
+                raise ConfigError(
+                    "this MemoryService is bound to another store; use one MemoryService per store"
+                )
+        assert self._storage is not None
+        return self._storage
+
+    @property
+    def storage(self) -> MemoryStorage:
+        """The storage in use (bound on first use when ``storage="store"``)."""
+        return self.storage_for(None)
+
+    @property
+    def updater(self) -> MemoryUpdater:
+        """The updater the queue's workers call (created once the storage is known)."""
+        if self._updater is None:
+            self._updater = MemoryUpdater(self.storage, self.extractor, self.config)
+        return self._updater
+
+    # --- read path ----------------------------------------------------------
+
+    def load(self, identity: MemoryIdentity, store: BaseStore | None = None) -> MemoryDocument:
+        """Load the document of ``identity``."""
+        return self.storage_for(store).load(identity.user_id, identity.agent_name)
+
+    def render(self, document: MemoryDocument) -> InjectionResult:
+        """Format ``document`` for injection with this configuration's budgets."""
+        return render_memory(
+            document,
+            self.config.injected_memory_max_tokens,
+            guaranteed_categories=self.config.guaranteed_categories,
+            guaranteed_token_budget=self.config.guaranteed_token_budget,
+            counter=self.counter,
+        )
+
+    # --- write path ---------------------------------------------------------
+
+    def enqueue(
+        self,
+        identity: MemoryIdentity,
+        messages: Sequence[BaseMessage],
+        *,
+        correction: bool = False,
+        reinforcement: bool = False,
+        now: bool = False,
+    ) -> None:
+        """Queue a filtered conversation for a debounced (or, with ``now``, immediate) update."""
+        add = self.queue.add_nowait if now else self.queue.add
+        add(
+            identity.thread_id,
+            identity.user_id,
+            identity.agent_name,
+            tuple(messages),
+            correction_detected=correction,
+            reinforcement_detected=reinforcement,
+        )
+
+    def _process(self, job: UpdateJob) -> UpdateResult:
+        # Runs on a queue worker thread: only sync calls from here on.
+        return self.updater.update(job)
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Run every pending update now and wait; True when all finished in time."""
+        return self.queue.flush(timeout)
+
+    # --- lifetime -----------------------------------------------------------
+
+    def close(self, timeout: float | None = None) -> bool:
+        """Flush pending updates (up to ``shutdown_flush_timeout_seconds``) and stop the workers."""
+        if self._closed:
+            return True
+        self._closed = True
+        wait = self.config.shutdown_flush_timeout_seconds if timeout is None else timeout
+        drained = self.queue.shutdown(wait)
+        if not drained:
+            logger.warning("memory updates still pending after %.1f s at shutdown", wait)
+        closer = getattr(self._storage, "close", None)
+        if self._owns_storage and callable(closer):
+            closer()
+        return drained
+
+    def __enter__(self) -> MemoryService:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _register_atexit(service: MemoryService) -> None:
+    # A weak reference: registering must not keep the service (and its threads) alive.
+    ref = weakref.ref(service)
+
+    def _drain() -> None:
+        alive = ref()
+        if alive is not None:
+            alive.close()
+
+    atexit.register(_drain)
+
+
+def describe(service: MemoryService) -> dict[str, Any]:
+    """A small summary for logs and the CLI: which storage and which extractor."""
+    return {
+        "storage": service.config.storage,
+        "extractor": "offline rule-based" if service.is_offline else "chat model",
+    }

@@ -1,0 +1,15 @@
+"""The memory agent served by ``langgraph dev`` (see ``langgraph.json``).
+
+Configuration comes from ``DEERFLOW_MEMORY_*`` variables or the YAML file named
+by ``DEERFLOW_MEMORY_CONFIG``. With nothing set it runs offline: file storage
+in ``./.deerflow_memory``, the rule-based extractor and the stand-in model.
+Set ``DEERFLOW_MEMORY_STORAGE=store`` to keep memory in the server's store.
+Pass ``user_id`` in the run's ``configurable`` (or context) to pick whose memory.
+"""
+
+from deerflow_memory.graph import create_memory_agent
+from deerflow_memory.service import MemoryService
+
+# One service for the server process; pending updates are flushed at exit.
+memory = MemoryService()
+graph = create_memory_agent(service=memory)

@@ -1,0 +1,106 @@
+"""The ``deerflow-memory`` command, run as a user runs it (a real subprocess, offline)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_models import DEERFLOW_V1
+
+
+def cli(*args: str, cwd: Path, input_text: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DEERFLOW_MEMORY_"))}
+    env["COLUMNS"] = "200"
+    return subprocess.run(
+        [sys.executable, "-m", "deerflow_memory.cli", *args],
+        cwd=cwd,
+        env=env,
+        input=input_text,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("en", ["seafood", "peanut", "slow"]), ("zh", ["海鲜", "花生", "慢节奏"])],
+)
+def test_the_demo_carries_session_one_preferences_into_session_two(
+    tmp_path: Path, lang: str, expected: list[str]
+) -> None:
+    result = cli("demo", "--lang", lang, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "offline" in out
+    injected = out.split("injected memory_context", 1)[1]
+    for word in expected:
+        assert word in injected, f"{word!r} missing from session 2's injected block"
+    # the memory lives in the default folder under the working directory
+    stored = json.loads(
+        (tmp_path / ".deerflow_memory/users/demo-traveller/memory.json").read_text("utf-8")
+    )
+    assert len(stored["facts"]) >= 3
+
+
+def test_export_import_show_and_clear_round_trip(tmp_path: Path) -> None:
+    source = tmp_path / "deerflow.json"
+    source.write_text(json.dumps(DEERFLOW_V1), encoding="utf-8")
+    root = str(tmp_path / "mem")
+    imported = cli("--root", root, "import", "--user", "ann", str(source), cwd=tmp_path)
+    assert imported.returncode == 0, imported.stderr
+    assert "imported 3 facts" in imported.stdout
+
+    shown = cli("--root", root, "show", "--user", "ann", cwd=tmp_path)
+    assert "Proficient in Rust" in shown.stdout
+
+    out_file = tmp_path / "export.json"
+    exported = cli("--root", root, "export", "--user", "ann", "-o", str(out_file), cwd=tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    data = json.loads(out_file.read_text("utf-8"))
+    assert data["customTopLevel"] == ["kept"]
+    assert data["facts"][0]["category"] == "knowledge"
+
+    refused = cli("--root", root, "clear", "--user", "ann", cwd=tmp_path, input_text="n\n")
+    assert refused.returncode == 1
+    assert (
+        cli("--root", root, "show", "--user", "ann", cwd=tmp_path).stdout.count("Proficient") == 1
+    )
+    cleared = cli("--root", root, "clear", "--user", "ann", "--yes", cwd=tmp_path)
+    assert "deleted" in cleared.stdout
+    assert "Proficient" not in cli("--root", root, "show", "--user", "ann", cwd=tmp_path).stdout
+
+
+def test_bad_input_is_one_clear_error_line_and_exit_status_2(tmp_path: Path) -> None:
+    result = cli("--root", str(tmp_path), "show", "--user", "../etc", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "user_id" in result.stderr and "not allowed" in result.stderr
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    result = cli("--root", str(tmp_path), "import", "--user", "ann", str(broken), cwd=tmp_path)
+    assert result.returncode == 2
+    assert "broken.json" in result.stderr
+
+
+def test_migrate_copies_every_document_to_sqlite_and_verifies(tmp_path: Path) -> None:
+    source = tmp_path / "deerflow.json"
+    source.write_text(json.dumps(DEERFLOW_V1), encoding="utf-8")
+    files = str(tmp_path / "files")
+    for user in ("ann", "bo@example.com"):
+        result = cli("--root", files, "import", "--user", user, str(source), cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+    db = tmp_path / "memory.sqlite"
+    result = cli("migrate", "--from", f"file:{files}", "--to", f"sqlite:{db}", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 documents" in result.stdout
+    from deerflow_memory.migrate import parse_backend_spec
+    from deerflow_memory.storage.factory import open_storage
+
+    with open_storage(parse_backend_spec(f"sqlite:{db}")) as storage:
+        copied = storage.load("bo@example.com")
+    assert [f.content for f in copied.facts] == [f["content"] for f in DEERFLOW_V1["facts"]]

@@ -1,0 +1,276 @@
+"""Memory nodes in real LangGraph graphs: identity, isolation, sync/async, ReAct, summaries."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.message import MessagesState
+
+from deerflow_memory import InvalidNameError, MemoryConfig, StateSchemaError
+from deerflow_memory.graph import (
+    MemoryState,
+    add_memory_nodes,
+    create_memory_agent,
+    memory_model_input,
+)
+from deerflow_memory.service import MemoryService
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[MemoryService]:
+    config = MemoryConfig(
+        storage_path=tmp_path / "memory", debounce_seconds=0.05, max_wait_seconds=1
+    )
+    with MemoryService(config, register_atexit=False) as memory:
+        yield memory
+
+
+def run_config(user: str, thread: str) -> dict[str, Any]:
+    return {"configurable": {"user_id": user, "thread_id": thread}}
+
+
+def custom_events(graph: Any, payload: Any, config: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        chunk
+        for mode, chunk in graph.stream(payload, config, stream_mode=["custom", "values"])
+        if mode == "custom"
+    ]
+
+
+class ScriptedToolModel(BaseChatModel):
+    """Asks for the weather tool once per user turn, then answers with what the tool said."""
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
+        if isinstance(messages[-1], HumanMessage):
+            message = AIMessage(
+                content="",
+                tool_calls=[
+                    {"name": "weather", "args": {"city": "Kyoto"}, "id": f"call-{len(messages)}"}
+                ],
+            )
+        else:
+            message = AIMessage(content=f"The tool said: {messages[-1].text}")
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
+        return self
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-tool-model"
+
+
+@tool
+def weather(city: str) -> str:
+    """Weather of a city."""
+    return f"sunny in {city}"
+
+
+def test_a_fact_told_in_one_thread_is_injected_in_another_thread(service: MemoryService) -> None:
+    graph = create_memory_agent(service=service, checkpointer=InMemorySaver())
+    graph.invoke(
+        {"messages": [("user", "I don't eat seafood and I'm allergic to peanuts.")]},
+        run_config("alice", "t1"),
+    )
+    assert service.flush(10)
+    state = graph.invoke(
+        {"messages": [("user", "Recommend a restaurant in Kyoto.")]}, run_config("alice", "t2")
+    )
+    context = state["memory_context"]
+    assert "<user_memory>" in context
+    assert "seafood" in context and "peanut" in context
+    # the block is in state, not in the message history
+    assert all("<user_memory>" not in m.text for m in state["messages"])
+    # the offline stand-in was given the memory and says so
+    assert "peanut" in state["messages"][-1].text
+
+
+def test_users_never_see_each_others_memory(service: MemoryService) -> None:
+    graph = create_memory_agent(service=service, checkpointer=InMemorySaver(), summarize=False)
+    rng = random.Random(7)
+    foods = [
+        "peanuts",
+        "shellfish",
+        "sesame",
+        "kiwi",
+        "soy",
+        "gluten",
+        "mustard",
+        "celery",
+        "lupin",
+        "walnuts",
+        "almonds",
+        "eggs",
+    ]
+    users = {f"user-{i}": food for i, food in enumerate(foods)}
+    turns = [(user, f"I'm allergic to {food}.") for user, food in users.items()]
+    turns += [(user, "What's a good snack for a hike?") for user in users]
+    rng.shuffle(turns)
+    for n, (user, text) in enumerate(turns):
+        graph.invoke({"messages": [("user", text)]}, run_config(user, f"{user}-thread-{n % 2}"))
+        if rng.random() < 0.3:
+            service.flush(10)
+    assert service.flush(10)
+    for user, food in users.items():
+        context = graph.invoke(
+            {"messages": [("user", "Any snack ideas?")]}, run_config(user, "fresh")
+        )["memory_context"]
+        assert food in context
+        for other, other_food in users.items():
+            if other != user:
+                assert other_food not in context, f"{user} saw {other}'s memory"
+
+
+def test_the_nodes_work_under_invoke_stream_ainvoke_and_astream(service: MemoryService) -> None:
+    import asyncio
+
+    graph = create_memory_agent(service=service, checkpointer=InMemorySaver())
+    graph.invoke(
+        {"messages": [("user", "My name is Mei and I live in Osaka.")]}, run_config("mei", "a")
+    )
+    assert service.flush(10)
+
+    sync_stream = custom_events(graph, {"messages": [("user", "hello")]}, run_config("mei", "b"))
+    kinds = [e["type"] for e in sync_stream]
+    assert kinds.count("memory_injection") == 1 and kinds.count("memory_capture") == 1
+    assert sync_stream[0]["facts_injected"] >= 1
+
+    async def run_async() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        state = await graph.ainvoke({"messages": [("user", "hello again")]}, run_config("mei", "c"))
+        events = [
+            chunk
+            async for mode, chunk in graph.astream(
+                {"messages": [("user", "and again")]},
+                run_config("mei", "d"),
+                stream_mode=["custom", "values"],
+            )
+            if mode == "custom"
+        ]
+        return state, events
+
+    state, events = asyncio.run(run_async())
+    assert "Osaka" in state["memory_context"]
+    assert [e["type"] for e in events].count("memory_injection") == 1
+    assert any(e["type"] == "memory_capture" for e in events)
+
+
+def test_capture_runs_once_per_user_turn_in_a_react_loop(service: MemoryService) -> None:
+    graph = create_memory_agent(
+        ScriptedToolModel(), [weather], service=service, checkpointer=InMemorySaver()
+    )
+    events = custom_events(
+        graph,
+        {"messages": [("user", "I live in Kyoto. What's the weather?")]},
+        run_config("ken", "r"),
+    )
+    state = graph.get_state(run_config("ken", "r")).values
+    assert any(isinstance(m, ToolMessage) for m in state["messages"])
+    assert [e["type"] for e in events].count("memory_capture") == 1
+    assert service.flush(10)
+    assert any("Kyoto" in f.content for f in service.storage.load("ken").facts)
+
+
+def test_add_memory_nodes_wires_an_existing_graph(service: MemoryService) -> None:
+    seen: list[list[BaseMessage]] = []
+
+    def agent(state: MemoryState) -> dict[str, Any]:
+        model_input = memory_model_input(state, "You are terse.")
+        seen.append(model_input)
+        return {"messages": [AIMessage(content="noted")]}
+
+    builder = StateGraph(MemoryState)
+    builder.add_node("agent", agent)
+    builder.add_edge(START, "agent")
+    builder.add_edge("agent", END)
+    add_memory_nodes(builder, "agent", service=service)
+    graph = builder.compile(checkpointer=InMemorySaver())
+    graph.invoke({"messages": [("user", "I prefer window seats.")]}, run_config("li", "1"))
+    assert service.flush(10)
+    graph.invoke({"messages": [("user", "Book me a flight.")]}, run_config("li", "2"))
+    system = seen[-1][0]
+    assert isinstance(system, SystemMessage)
+    assert system.text.startswith("You are terse.")
+    assert "window seat" in system.text
+
+
+def test_a_state_without_memory_context_is_a_clear_error(service: MemoryService) -> None:
+    builder = StateGraph(MessagesState)
+    builder.add_node("agent", lambda state: {"messages": [AIMessage(content="hi")]})
+    with pytest.raises(StateSchemaError, match="memory_context"):
+        add_memory_nodes(builder, "agent", service=service)
+
+
+def test_an_unknown_agent_node_is_a_clear_error(service: MemoryService) -> None:
+    builder = StateGraph(MemoryState)
+    with pytest.raises(StateSchemaError, match="'agent'"):
+        add_memory_nodes(builder, "agent", service=service)
+
+
+def test_an_unsafe_user_id_is_rejected_before_any_storage_access(service: MemoryService) -> None:
+    graph = create_memory_agent(service=service)
+    with pytest.raises(InvalidNameError):
+        graph.invoke({"messages": [("user", "hi")]}, run_config("../etc", "1"))
+
+
+def test_a_corrupt_memory_file_does_not_break_the_turn(service: MemoryService) -> None:
+    graph = create_memory_agent(service=service, checkpointer=InMemorySaver())
+    path = Path(service.config.storage_path) / "users" / "bob" / "memory.json"
+    path.parent.mkdir(parents=True)
+    path.write_text("{not json", encoding="utf-8")
+    events = custom_events(graph, {"messages": [("user", "hi")]}, run_config("bob", "1"))
+    injection = next(e for e in events if e["type"] == "memory_injection")
+    assert "memory.json" in injection["error"]
+    assert path.read_text(encoding="utf-8") == "{not json"
+
+
+def test_summarization_flushes_removed_facts_to_memory_and_shortens_history(tmp_path: Path) -> None:
+    config = MemoryConfig(
+        storage_path=tmp_path / "m",
+        debounce_seconds=30,  # capture alone would not run before flush(); the hook must
+        summarize_after_messages=6,
+        summarize_keep_messages=2,
+    )
+    with MemoryService(config, register_atexit=False) as service:
+        graph = create_memory_agent(service=service, checkpointer=InMemorySaver())
+        cfg = run_config("sam", "long")
+        graph.invoke({"messages": [("user", "I'm allergic to sesame.")]}, cfg)
+        for text in ("Tell me about Kyoto.", "And Nara?", "And Osaka?"):
+            graph.invoke({"messages": [("user", text)]}, cfg)
+        messages = graph.get_state(cfg).values["messages"]
+        assert len(messages) <= 1 + 2 + 1
+        assert isinstance(messages[0], SystemMessage) and "sesame" in messages[0].text
+        assert all("allergic" not in m.text for m in messages[1:])
+        assert service.flush(10)
+        assert any("sesame" in f.content for f in service.storage.load("sam").facts)
+
+
+def test_the_summarization_hook_enqueues_before_it_removes(tmp_path: Path) -> None:
+    config = MemoryConfig(
+        storage_path=tmp_path / "m", summarize_after_messages=3, summarize_keep_messages=2
+    )
+    with MemoryService(config, register_atexit=False) as service:
+        graph = create_memory_agent(service=service, checkpointer=InMemorySaver())
+        cfg = run_config("zoe", "t")
+        graph.invoke({"messages": [("user", "I'm allergic to kiwi.")]}, cfg)
+
+        def failing_enqueue(*args: Any, **kwargs: Any) -> None:
+            raise RuntimeError("queue unavailable")
+
+        service.enqueue = failing_enqueue  # type: ignore[method-assign]
+        with pytest.raises(RuntimeError, match="queue unavailable"):
+            graph.invoke({"messages": [("user", "Tell me more.")]}, cfg)
+        # the removal never happened: the kiwi message is still in the history
+        messages = graph.get_state(cfg).values["messages"]
+        assert any("kiwi" in m.text for m in messages if isinstance(m, HumanMessage))
