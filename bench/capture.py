@@ -13,9 +13,13 @@ import time
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from deerflow_memory.messages import filter_messages_for_memory, has_minimum_dialogue
+from deerflow_memory.messages import (
+    filter_messages_for_memory,
+    filter_recent_messages,
+    has_minimum_dialogue,
+)
 from deerflow_memory.queue import MemoryUpdateQueue
-from deerflow_memory.signals import SignalDetector
+from deerflow_memory.signals import SIGNAL_WINDOW, SignalDetector
 
 
 def conversation(n: int) -> list[BaseMessage]:
@@ -42,19 +46,27 @@ def conversation(n: int) -> list[BaseMessage]:
 def measure(n_messages: int, iterations: int = 5000) -> tuple[float, float]:
     detector = SignalDetector()
     messages = conversation(n_messages)
+    assert isinstance(messages[-4], HumanMessage)
+    fresh = [
+        HumanMessage(content=f"Turn {k}: and what about Osaka? 也不要花生。")
+        for k in range(iterations)
+    ]
     queue = MemoryUpdateQueue(lambda job: None, debounce_seconds=3600, max_wait_seconds=7200)
     samples: list[float] = []
     try:
         for k in range(iterations):
+            # A new turn each time: the latest user message has not been seen before.
+            messages[-4] = fresh[k]
             start = time.perf_counter_ns()
-            filtered = filter_messages_for_memory(messages)
-            if has_minimum_dialogue(filtered):
-                signals = detector.detect(filtered)
+            # What the capture node does: filter the tail only, enqueue the raw turn.
+            recent = filter_recent_messages(messages, SIGNAL_WINDOW)
+            if has_minimum_dialogue(recent):
+                signals = detector.detect(recent)
                 queue.add(
                     f"thread-{k % 50}",
                     f"user-{k % 50}",
                     None,
-                    filtered,
+                    tuple(messages),
                     correction_detected=signals.correction,
                     reinforcement_detected=signals.reinforcement,
                 )
@@ -84,11 +96,12 @@ def measure_parts(n_messages: int, iterations: int = 2000) -> dict[str, float]:
     """Median µs of each step alone, to show where the capture time goes."""
     detector = SignalDetector()
     messages = conversation(n_messages)
-    filtered = filter_messages_for_memory(messages)
+    recent = filter_recent_messages(messages, SIGNAL_WINDOW)
     parts: dict[str, float] = {}
     for name, step in (
-        ("filter", lambda: filter_messages_for_memory(messages)),
-        ("signals", lambda: detector.detect(filtered)),
+        ("filter tail", lambda: filter_recent_messages(messages, SIGNAL_WINDOW)),
+        ("full filter (updater side)", lambda: filter_messages_for_memory(messages)),
+        ("signals", lambda: detector.detect(recent)),
     ):
         samples = []
         for _ in range(iterations):

@@ -84,7 +84,9 @@ def message_text(message: BaseMessage) -> str:
 
 def is_hidden(message: BaseMessage) -> bool:
     """True when ``additional_kwargs`` or ``response_metadata`` flags the message ``hidden``."""
-    return bool(message.additional_kwargs.get("hidden") or message.response_metadata.get("hidden"))
+    # Most messages carry empty dicts here: test truthiness before the lookup (hot path).
+    extra, metadata = message.additional_kwargs, message.response_metadata
+    return bool((extra and extra.get("hidden")) or (metadata and metadata.get("hidden")))
 
 
 def is_acknowledgement(text: str) -> bool:
@@ -181,10 +183,45 @@ def filter_messages_for_memory(messages: Sequence[BaseMessage]) -> list[BaseMess
             skip_reply = False
             kept.append(cleaned)
         elif isinstance(message, AIMessage):
-            if skip_reply or is_hidden(message) or not _is_final_reply(message):
+            if skip_reply or not _is_final_reply(message) or is_hidden(message):
                 continue
             kept.append(message)
     return kept
+
+
+def filter_recent_messages(messages: Sequence[BaseMessage], limit: int) -> list[BaseMessage]:
+    """The last ``limit`` messages of :func:`filter_messages_for_memory`, found from the end.
+
+    Same result as ``filter_messages_for_memory(messages)[-limit:]`` but reads
+    only as far back as it must, which keeps the capture node's cost flat as a
+    thread grows. Walking backwards, assistant replies are held until the human
+    turn they answer is seen: a dropped turn (upload-only, acknowledgement)
+    drops them too, a kept one commits them.
+    """
+    if limit <= 0:
+        return []
+    kept: list[BaseMessage] = []  # newest first
+    replies: list[BaseMessage] = []  # final replies waiting for their human turn
+    for message in reversed(messages):
+        if isinstance(message, AIMessage):
+            if _is_final_reply(message) and not is_hidden(message):
+                replies.append(message)
+        elif isinstance(message, HumanMessage):
+            if is_hidden(message):
+                continue  # a hidden turn neither keeps nor drops the replies after it
+            cleaned = _without_upload_blocks(message)
+            if cleaned is None or is_acknowledgement(message_text(cleaned)):
+                replies.clear()
+                continue
+            kept.extend(replies)
+            kept.append(cleaned)
+            replies.clear()
+            if len(kept) >= limit:
+                break
+    else:
+        kept.extend(replies)  # replies before the first human turn are kept as well
+    kept.reverse()
+    return kept[-limit:]
 
 
 def has_minimum_dialogue(messages: Sequence[BaseMessage]) -> bool:

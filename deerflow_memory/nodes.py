@@ -37,8 +37,14 @@ from langgraph.runtime import Runtime
 from deerflow_memory.errors import StateSchemaError, StorageError
 from deerflow_memory.identity import resolve_identity
 from deerflow_memory.injection import build_memory_context
-from deerflow_memory.messages import filter_messages_for_memory, has_minimum_dialogue, message_text
+from deerflow_memory.messages import (
+    filter_messages_for_memory,
+    filter_recent_messages,
+    has_minimum_dialogue,
+    message_text,
+)
 from deerflow_memory.service import MemoryService
+from deerflow_memory.signals import SIGNAL_WINDOW
 
 __all__ = [
     "MEMORY_CONTEXT_KEY",
@@ -134,14 +140,19 @@ def create_capture_memory_node(service: MemoryService) -> Node:
         messages = state_messages(state)
         if messages and isinstance(messages[-1], AIMessage) and messages[-1].tool_calls:
             return {}  # not a final reply: the agent is still working with its tools
-        filtered = filter_messages_for_memory(messages)
-        if not has_minimum_dialogue(filtered):
+        # Only the tail is filtered here (signals read the last six messages);
+        # the updater filters the whole conversation on its worker thread.
+        recent = filter_recent_messages(messages, SIGNAL_WINDOW)
+        if not has_minimum_dialogue(recent) and (
+            len(recent) < SIGNAL_WINDOW
+            or not has_minimum_dialogue(filter_messages_for_memory(messages))
+        ):
             return {}
         identity = resolve_identity(config, runtime.context)
-        signals = service.detector.detect(filtered)
+        signals = service.detector.detect(recent)
         service.enqueue(
             identity,
-            filtered,
+            messages,
             correction=signals.correction,
             reinforcement=signals.reinforcement,
         )
@@ -151,7 +162,7 @@ def create_capture_memory_node(service: MemoryService) -> Node:
                 "type": "memory_capture",
                 "user_id": identity.user_id,
                 "agent_name": identity.agent_name,
-                "messages": len(filtered),
+                "messages": len(messages),
                 "correction": signals.correction,
                 "reinforcement": signals.reinforcement,
             },

@@ -176,7 +176,10 @@ class MemoryService:
         reinforcement: bool = False,
         now: bool = False,
     ) -> None:
-        """Queue a filtered conversation for a debounced (or, with ``now``, immediate) update."""
+        """Queue a conversation for a debounced (or, with ``now``, immediate) update.
+
+        The updater filters it again on its worker thread, so raw state messages are fine.
+        """
         add = self.queue.add_nowait if now else self.queue.add
         add(
             identity.thread_id,

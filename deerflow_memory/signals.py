@@ -45,6 +45,7 @@ SIGNAL_WINDOW = 6
 """How many of the most recent messages are searched for signals."""
 
 _FLAGS = re.IGNORECASE | re.MULTILINE
+_VERDICT_CACHE_SIZE = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +234,7 @@ class SignalDetector:
             "reinforcement",
             (*load_pattern_file("reinforcement_patterns.txt"), *extra_reinforcement),
         )
+        self._verdicts: dict[str, tuple[bool, bool]] = {}
 
     @classmethod
     def from_config(cls, config: MemoryConfig) -> SignalDetector:
@@ -269,13 +271,27 @@ class SignalDetector:
             messages: the (filtered) conversation, oldest first; only human
                 messages among the last six are read.
         """
-        texts = self._recent_user_texts(messages)
-        if any(self._correction.search(t, low) for t, low in texts):
+        # Each turn re-reads the same recent messages; classify each text once.
+        verdicts = [self._classify(message) for message in self._recent_user_messages(messages)]
+        if any(correction for correction, _ in verdicts):
             return Signals(correction=True, reinforcement=False)
-        return Signals(
-            correction=False,
-            reinforcement=any(self._reinforcement.search(t, low) for t, low in texts),
-        )
+        return Signals(correction=False, reinforcement=any(r for _, r in verdicts))
+
+    @staticmethod
+    def _recent_user_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+        return [m for m in messages[-SIGNAL_WINDOW:] if isinstance(m, HumanMessage)]
+
+    def _classify(self, message: BaseMessage) -> tuple[bool, bool]:
+        """``(correction, reinforcement)`` of one message's text, memoised per text."""
+        text = message_text(message)
+        verdict = self._verdicts.get(text)
+        if verdict is None:
+            low = text.lower()
+            verdict = (self._correction.search(text, low), self._reinforcement.search(text, low))
+            if len(self._verdicts) >= _VERDICT_CACHE_SIZE:
+                self._verdicts.clear()  # crude bound; a full cache is rebuilt within a few turns
+            self._verdicts[text] = verdict
+        return verdict
 
 
 @functools.cache

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
@@ -14,6 +16,7 @@ from langchain_core.messages import (
 
 from deerflow_memory.messages import (
     filter_messages_for_memory,
+    filter_recent_messages,
     format_conversation_for_update,
     has_minimum_dialogue,
     is_acknowledgement,
@@ -227,3 +230,41 @@ def test_message_text_cannot_close_or_forge_prompt_tags() -> None:
 def test_a_non_positive_limit_is_rejected() -> None:
     with pytest.raises(ValueError, match="max_chars"):
         format_conversation_for_update([HumanMessage("x")], max_chars=0)
+
+
+_MESSAGE_KINDS = st.sampled_from(
+    [
+        "human",
+        "ack",
+        "upload",
+        "hidden_human",
+        "reply",
+        "tool_call",
+        "tool",
+        "hidden_reply",
+        "system",
+    ]
+)
+
+
+def _build(kind: str, i: int) -> BaseMessage:
+    return {
+        "human": lambda: HumanMessage(f"question {i}"),
+        "ack": lambda: HumanMessage("thanks!"),
+        "upload": lambda: HumanMessage("<uploaded_files>/mnt/a.pdf</uploaded_files>"),
+        "hidden_human": lambda: HumanMessage(f"h{i}", additional_kwargs={"hidden": True}),
+        "reply": lambda: AIMessage(f"answer {i}"),
+        "tool_call": lambda: AIMessage("", tool_calls=[{"name": "t", "args": {}, "id": f"c{i}"}]),
+        "tool": lambda: ToolMessage("result", tool_call_id=f"c{i}"),
+        "hidden_reply": lambda: AIMessage(f"x{i}", additional_kwargs={"hidden": True}),
+        "system": lambda: SystemMessage("system"),
+    }[kind]()
+
+
+@given(st.lists(_MESSAGE_KINDS, max_size=30), st.integers(min_value=0, max_value=10))
+@settings(max_examples=400, deadline=None)
+def test_the_recent_tail_equals_the_tail_of_the_full_filter(kinds: list[str], limit: int) -> None:
+    messages = [_build(kind, i) for i, kind in enumerate(kinds)]
+    expected = filter_messages_for_memory(messages)[-limit:] if limit else []
+    got = filter_recent_messages(messages, limit)
+    assert [(type(m), m.content) for m in got] == [(type(m), m.content) for m in expected]

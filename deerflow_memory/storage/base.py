@@ -25,6 +25,9 @@ MAX_NAME_LENGTH = 128
 
 # Letters (any script), digits, and ``_ - . @ +``; no separators, no control characters.
 _NAME_RE = re.compile(r"^[\w.@+-]+$")
+# Names that passed validation; the rules are pure, so a name valid once stays valid.
+_VALID_NAMES: set[str] = set()
+_VALID_NAMES_MAX = 100_000
 
 
 def validate_name(name: object, kind: str = "user_id") -> str:
@@ -35,6 +38,8 @@ def validate_name(name: object, kind: str = "user_id") -> str:
     """
     if not isinstance(name, str):
         raise InvalidNameError(f"{kind} must be a string, got {type(name).__name__}")
+    if name in _VALID_NAMES:
+        return name  # already checked: this runs for every node call
     if not name:
         raise InvalidNameError(f"{kind} must not be empty")
     if len(name) > MAX_NAME_LENGTH:
@@ -44,6 +49,8 @@ def validate_name(name: object, kind: str = "user_id") -> str:
             f"{kind} {name!r} is not allowed: use letters, digits and _ - . @ + "
             "(no path separators, no leading dot, no whitespace or control characters)"
         )
+    if len(_VALID_NAMES) < _VALID_NAMES_MAX:
+        _VALID_NAMES.add(name)
     return name
 
 

@@ -1,0 +1,98 @@
+"""Hot-path cost of the memory graph nodes themselves, called as LangGraph calls them.
+
+* inject node, warm, 200-fact document with all summaries (target ≤ 0.3 ms median);
+* capture node on a 20-message turn, a new user message each turn (target ≤ 50 µs median).
+
+The nodes are called directly with a ``Runtime`` (no graph overhead), on file
+storage in a temp folder; the queue's debounce is long so no update runs.
+
+Run: ``python bench/nodes.py``
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langgraph.runtime import Runtime
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from injection import build_document
+
+from deerflow_memory.config import MemoryConfig
+from deerflow_memory.nodes import create_capture_memory_node, create_inject_memory_node
+from deerflow_memory.service import MemoryService
+
+
+def timed(step: Callable[[int], object], iterations: int) -> tuple[float, float]:
+    samples = []
+    for k in range(iterations):
+        start = time.perf_counter_ns()
+        step(k)
+        samples.append((time.perf_counter_ns() - start) / 1000)
+    samples = samples[iterations // 10 :]
+    return statistics.median(samples), statistics.quantiles(samples, n=20)[18]
+
+
+def turn(n: int) -> list[BaseMessage]:
+    messages: list[BaseMessage] = []
+    i = 0
+    while len(messages) < n:
+        messages += [
+            HumanMessage(content=f"Question {i}: plan a slow day in Kyoto? 我不吃海鲜。"),
+            AIMessage(
+                content="", tool_calls=[{"name": "search", "args": {"q": "k"}, "id": f"c{i}"}]
+            ),
+            ToolMessage(content="Kyoto results " * 20, tool_call_id=f"c{i}"),
+            AIMessage(content="Here is a plan for the morning and the afternoon. " * 4),
+        ]
+        i += 1
+    return messages[:n]
+
+
+def main() -> None:
+    runtime: Runtime[None] = Runtime(context=None, store=None, stream_writer=lambda _: None)
+    config = {"configurable": {"user_id": "bench", "thread_id": "t"}}
+    with tempfile.TemporaryDirectory() as root:
+        settings = MemoryConfig(
+            storage_path=Path(root), debounce_seconds=3600, max_wait_seconds=7200
+        )
+        with MemoryService(settings, register_atexit=False) as service:
+            service.storage.save("bench", None, build_document(200))
+            inject = create_inject_memory_node(service)
+            capture = create_capture_memory_node(service)
+            state = {"messages": turn(20), "memory_context": ""}
+            block = inject(state, config, runtime)["memory_context"]  # type: ignore[arg-type]
+            median, p95 = timed(lambda k: inject(state, config, runtime), 5000)  # type: ignore[arg-type]
+            print(
+                f"inject node, 200 facts, warm: median {median:6.1f} µs  p95 {p95:6.1f} µs"
+                f"  ({len(block)} chars injected)   target ≤ 300 µs"
+            )
+
+            # One turn per call, each ending with a user message not seen before
+            # (built up front so message construction is not timed).
+            base = turn(20)
+            turns = [
+                [*base[:-4], HumanMessage(content=f"Turn {k}: and Osaka? 也不要花生。"), *base[-3:]]
+                for k in range(5000)
+            ]
+
+            def capture_turn(k: int) -> None:
+                capture({"messages": turns[k]}, config, runtime)  # type: ignore[arg-type]
+
+            median, p95 = timed(capture_turn, 5000)
+            print(
+                f"capture node, 20 messages:    median {median:6.1f} µs  p95 {p95:6.1f} µs"
+                "   target ≤ 50 µs"
+            )
+            service.queue.shutdown(timeout=0)
+
+
+if __name__ == "__main__":
+    main()
