@@ -21,7 +21,7 @@ import logging
 import threading
 import weakref
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from langchain_core.messages import BaseMessage
 
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from langgraph.store.base import BaseStore
 
-__all__ = ["MemoryService"]
+__all__ = ["MemoryService", "close_open_services"]
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +56,8 @@ class MemoryService:
         model: chat model for memory updates; default from config, else the
             offline extractor.
         extractor: overrides ``model`` entirely (e.g. a custom extractor).
-        register_atexit: flush pending updates when the interpreter exits.
+        register_atexit: flush pending updates when the interpreter exits (or
+            when :func:`close_open_services` runs).
 
     Example:
         >>> with MemoryService(load_config(storage_path="/tmp/mem")) as memory:
@@ -97,7 +98,7 @@ class MemoryService:
         )
         self._closed = False
         if register_atexit:
-            _register_atexit(self)
+            _OPEN_SERVICES.add(self)
 
     # --- storage ------------------------------------------------------------
 
@@ -205,6 +206,7 @@ class MemoryService:
         if self._closed:
             return True
         self._closed = True
+        _OPEN_SERVICES.discard(self)
         wait = self.config.shutdown_flush_timeout_seconds if timeout is None else timeout
         drained = self.queue.shutdown(wait)
         if not drained:
@@ -221,21 +223,24 @@ class MemoryService:
         self.close()
 
 
-def _register_atexit(service: MemoryService) -> None:
-    # A weak reference: registering must not keep the service (and its threads) alive.
-    ref = weakref.ref(service)
-
-    def _drain() -> None:
-        alive = ref()
-        if alive is not None:
-            alive.close()
-
-    atexit.register(_drain)
+# Services not yet closed, so that a process can drain them all on a clean exit
+# (interpreter exit, or a server's shutdown hook). Weak: tracking keeps nothing alive.
+_OPEN_SERVICES: weakref.WeakSet[MemoryService] = weakref.WeakSet()
 
 
-def describe(service: MemoryService) -> dict[str, Any]:
-    """A small summary for logs and the CLI: which storage and which extractor."""
-    return {
-        "storage": service.config.storage,
-        "extractor": "offline rule-based" if service.is_offline else "chat model",
-    }
+def close_open_services(timeout: float | None = None) -> bool:
+    """Flush and close every open :class:`MemoryService` of this process.
+
+    For server shutdown hooks: ``langgraph dev`` ends on SIGTERM without running
+    ``atexit`` handlers, so ``graphs/http_app.py`` calls this from the server's
+    lifespan. Returns True when every pending update finished in time.
+    """
+    return all([service.close(timeout) for service in list(_OPEN_SERVICES)])
+
+
+def _close_at_exit() -> None:
+    # Only services created with register_atexit=True are in the set.
+    close_open_services()
+
+
+atexit.register(_close_at_exit)

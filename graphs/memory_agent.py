@@ -10,6 +10,6 @@ Pass ``user_id`` in the run's ``configurable`` (or context) to pick whose memory
 from deerflow_memory.graph import create_memory_agent
 from deerflow_memory.service import MemoryService
 
-# One service for the server process; pending updates are flushed at exit.
+# One service for the server process; graphs/http_app.py flushes it when the server stops.
 memory = MemoryService()
 graph = create_memory_agent(service=memory)

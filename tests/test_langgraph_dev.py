@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import shutil
 import signal
@@ -42,8 +44,9 @@ def wait_until_ok(url: str, process: subprocess.Popen[bytes], timeout: float = 9
     raise TimeoutError(f"langgraph dev did not answer on {url}/ok within {timeout} s")
 
 
-@pytest.fixture(params=["file", "store"])
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+@contextlib.contextmanager
+def langgraph_dev(tmp_path: Path, **settings: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Run ``langgraph dev`` on a copy of the project; yields its URL and process."""
     project = tmp_path / "project"
     project.mkdir()
     shutil.copy(ROOT / "langgraph.json", project)
@@ -56,43 +59,49 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         },
         "LANGGRAPH_CLI_NO_ANALYTICS": "1",
         "LANGGRAPH_NO_VERSION_CHECK": "1",
-        "DEERFLOW_MEMORY_STORAGE": request.param,
         "DEERFLOW_MEMORY_STORAGE_PATH": str(tmp_path / "memory"),
-        "DEERFLOW_MEMORY_DEBOUNCE_SECONDS": "0.2",
+        **{f"DEERFLOW_MEMORY_{k.upper()}": v for k, v in settings.items()},
     }
-    log = (tmp_path / "server.log").open("wb")
-    process = subprocess.Popen(
-        [
-            str(langgraph),
-            "dev",
-            "--no-browser",
-            "--no-reload",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-        ],
-        cwd=project,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_ok(url, process)
-        yield url
-    except Exception:
-        print((tmp_path / "server.log").read_text(errors="replace")[-5000:])
-        raise
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
+    log_path = tmp_path / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [
+                str(langgraph),
+                "dev",
+                "--no-browser",
+                "--no-reload",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
+            cwd=project,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        url = f"http://127.0.0.1:{port}"
         try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-        log.close()
+            wait_until_ok(url, process)
+            yield url, process
+        except Exception:
+            print(log_path.read_text(errors="replace")[-5000:])
+            raise
+        finally:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+@pytest.fixture(params=["file", "store"])
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with langgraph_dev(tmp_path, storage=request.param, debounce_seconds="0.2") as (url, _):
+        yield url
 
 
 def test_langgraph_dev_carries_a_fact_from_one_thread_to_another(server: str) -> None:
@@ -137,3 +146,25 @@ def test_langgraph_dev_carries_a_fact_from_one_thread_to_another(server: str) ->
 
     context = asyncio.run(scenario())
     assert "peanut" in context and "Lisbon" in context
+
+
+def test_stopping_langgraph_dev_flushes_pending_updates(tmp_path: Path) -> None:
+    with langgraph_dev(tmp_path, storage="file", debounce_seconds="600") as (url, process):
+
+        async def one_turn() -> None:
+            client = langgraph_sdk.get_client(url=url)
+            thread = await client.threads.create()
+            await client.runs.wait(
+                thread["thread_id"],
+                "memory_agent",
+                input={"messages": [{"role": "user", "content": "I'm vegetarian."}]},
+                config={"configurable": {"user_id": "carol"}},
+            )
+
+        asyncio.run(one_turn())
+        stored = tmp_path / "memory" / "users" / "carol" / "memory.json"
+        assert not stored.exists()  # the 10-minute debounce has not run it
+        os.killpg(process.pid, signal.SIGTERM)  # what Ctrl-C / a service manager does
+        process.wait(timeout=60)
+    facts = json.loads(stored.read_text("utf-8"))["facts"]
+    assert any("vegetarian" in fact["content"] for fact in facts)
