@@ -130,7 +130,21 @@ class History(_Model):
     long_term_background: Section = Section()
 
 
-class Fact(_Model):
+class _FactValidation(_Model):
+    """Validation shared by stored and proposed facts; fields stay in DeerFlow's order."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _normalise(cls, data: Any) -> Any:
+        return _normalise_category(data)
+
+    @field_validator("confidence", mode="before", check_fields=False)
+    @classmethod
+    def _clamp(cls, value: Any) -> Any:
+        return _clamp_confidence(value)
+
+
+class Fact(_FactValidation):
     """One durable, discrete piece of knowledge about the user."""
 
     id: str = Field(default_factory=new_fact_id)
@@ -141,16 +155,6 @@ class Fact(_Model):
     source: str = "unknown"
     source_type: SourceType = SourceType.INFERRED
     source_error: str | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _normalise(cls, data: Any) -> Any:
-        return _normalise_category(data)
-
-    @field_validator("confidence", mode="before")
-    @classmethod
-    def _clamp(cls, value: Any) -> Any:
-        return _clamp_confidence(value)
 
 
 class MemoryDocument(_Model):
@@ -212,7 +216,7 @@ class HistoryUpdate(_Model):
     long_term_background: SectionUpdate | None = None
 
 
-class NewFact(_Model):
+class NewFact(_FactValidation):
     """A fact the model proposes to add."""
 
     content: str = Field(min_length=1)
@@ -220,16 +224,6 @@ class NewFact(_Model):
     confidence: float = Field(default=0.5, ge=0.0, le=1.0)
     source_type: SourceType = SourceType.INFERRED
     source_error: str | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _normalise(cls, data: Any) -> Any:
-        return _normalise_category(data)
-
-    @field_validator("confidence", mode="before")
-    @classmethod
-    def _clamp(cls, value: Any) -> Any:
-        return _clamp_confidence(value)
 
 
 class FactRemoval(_Model):

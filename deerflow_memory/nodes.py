@@ -149,13 +149,7 @@ def create_capture_memory_node(service: MemoryService) -> Node:
         ):
             return {}
         identity = resolve_identity(config, runtime.context)
-        signals = service.detector.detect(recent)
-        service.enqueue(
-            identity,
-            messages,
-            correction=signals.correction,
-            reinforcement=signals.reinforcement,
-        )
+        signals = service.enqueue(identity, messages, recent=recent)
         _write(
             runtime,
             {
@@ -234,14 +228,7 @@ def create_summarization_node(
         filtered = filter_messages_for_memory(removed)
         if service.config.enabled and has_minimum_dialogue(filtered):
             # Flush before removal: once RemoveMessage is applied these facts are gone.
-            signals = service.detector.detect(filtered)
-            service.enqueue(
-                identity,
-                filtered,
-                correction=signals.correction,
-                reinforcement=signals.reinforcement,
-                now=True,
-            )
+            service.enqueue(identity, filtered, now=True)
         previous = next(
             (
                 message_text(m)

@@ -32,7 +32,7 @@ from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.injection import InjectionResult, render_memory
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.queue import MemoryUpdateQueue, UpdateJob
-from deerflow_memory.signals import SignalDetector
+from deerflow_memory.signals import SignalDetector, Signals
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.tokens import TokenCounter, get_token_counter
 from deerflow_memory.updater import MemoryUpdater, UpdateResult
@@ -173,23 +173,33 @@ class MemoryService:
         identity: MemoryIdentity,
         messages: Sequence[BaseMessage],
         *,
-        correction: bool = False,
-        reinforcement: bool = False,
+        recent: Sequence[BaseMessage] | None = None,
         now: bool = False,
-    ) -> None:
-        """Queue a conversation for a debounced (or, with ``now``, immediate) update.
+    ) -> Signals:
+        """Detect signals and queue a conversation for a debounced (or immediate) update.
 
-        The updater filters it again on its worker thread, so raw state messages are fine.
+        Args:
+            identity: whose document, and the source thread.
+            messages: the conversation; the updater filters it again on its
+                worker thread, so raw state messages are fine.
+            recent: the filtered latest messages to read signals from
+                (default: ``messages``, which must then be filtered).
+            now: run at once (the summarization hook) instead of debounced.
+
+        Returns:
+            The correction / reinforcement signals sent along.
         """
+        signals = self.detector.detect(messages if recent is None else recent)
         add = self.queue.add_nowait if now else self.queue.add
         add(
             identity.thread_id,
             identity.user_id,
             identity.agent_name,
             tuple(messages),
-            correction_detected=correction,
-            reinforcement_detected=reinforcement,
+            correction_detected=signals.correction,
+            reinforcement_detected=signals.reinforcement,
         )
+        return signals
 
     def _process(self, job: UpdateJob) -> UpdateResult:
         # Runs on a queue worker thread: only sync calls from here on.
