@@ -251,6 +251,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^my (?:main |big |biggest |long-term |ultimate |career |life )?(?:goal|dream|aim|ambition|plan|objective)(?: for [\w ]+)?(?: is|'s) (?P<v>.+)$", C.GOAL, 0.85),
     _r(rf"^I(?: {_ADV_EN}(?:plan|intend|aim|hope)|'m {_ADV_EN}(?:planning|hoping|aiming|saving up|saving|preparing|working towards?)) (?:to|on|for|towards?) (?P<v>.+)$", C.GOAL, 0.85),
     _r(rf"^I(?: {_ADV_EN}(?:want|wanna|would love|'d love|dream of)|'m {_ADV_EN}trying) to (?P<v>(?:{_GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85),
+    _r(rf"^I(?:'m| am) {_ADV_EN}planning (?P<v>(?:a|an|my|our) (?:[\w-]+ )?(?:trip|vacation|holiday|journey|visit|move|wedding|sabbatical)\b.*)$", C.GOAL, 0.85),
     # habits
     _r(r"^I (?:usually|always|often|normally|typically|generally|mostly|rarely|seldom|never|tend to|regularly|frequently|habitually) (?P<v>.+)$", C.BEHAVIOR, 0.85),
     _r(r"^I (?P<v>(?!'m\b)\w+ .*?)\s+(?:every (?:day|morning|evening|night|week|weekend|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|daily|weekly|on weekends|at weekends|(?:once|twice|\w+ times) a (?:day|week|month))$", C.BEHAVIOR, 0.85),

@@ -112,6 +112,12 @@ POSITIVES: list[tuple[str, FactCategory, str]] = [
     ("I plan to run a marathon next year", G, "User plans to run a marathon next year"),
     ("My goal is to become a pilot", G, "User's goal is to become a pilot"),
     ("I'm trying to lose weight.", G, "User is trying to lose weight"),
+    ("Hi! I'm planning a trip to Japan in April.", G, "User is planning a trip to Japan in April"),
+    (
+        "I'm planning a two-week vacation in Italy",
+        G,
+        "User is planning a two-week vacation in Italy",
+    ),
     ("我想学日语", G, "用户想学日语"),
     ("我的目标是考上研究生", G, "用户的目标是考上研究生"),
     ("我打算明年去日本留学", G, "用户打算明年去日本留学"),
@@ -142,6 +148,8 @@ POSITIVES: list[tuple[str, FactCategory, str]] = [
 ]
 
 NEGATIVES: list[str] = [
+    "My sister is planning a trip to Rome",
+    "Are you planning a trip?",
     # other people
     "my friend is allergic to nuts",
     "My daughter is allergic to eggs.",
