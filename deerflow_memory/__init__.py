@@ -27,6 +27,7 @@ __all__ = [
     "InjectionResult",
     "InvalidNameError",
     "MemoryConfig",
+    "MemoryContext",
     "MemoryDocument",
     "MemoryIdentity",
     "MemoryService",
@@ -122,6 +123,7 @@ _EXPORTS: dict[str, str] = {
     "create_capture_memory_node": "nodes",
     "create_inject_memory_node": "nodes",
     "create_summarization_node": "nodes",
+    "MemoryContext": "graph",
     "MemoryState": "graph",
     "add_memory_nodes": "graph",
     "create_memory_agent": "graph",
@@ -146,6 +148,7 @@ if TYPE_CHECKING:
     )
     from deerflow_memory.extraction import ExtractionRequest, Extractor
     from deerflow_memory.graph import (
+        MemoryContext,
         MemoryState,
         add_memory_nodes,
         create_memory_agent,

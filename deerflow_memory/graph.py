@@ -35,6 +35,7 @@ from deerflow_memory.service import MemoryService
 
 __all__ = [
     "DEFAULT_SYSTEM_PROMPT",
+    "MemoryContext",
     "MemoryState",
     "add_memory_nodes",
     "create_memory_agent",
@@ -49,6 +50,13 @@ DEFAULT_SYSTEM_PROMPT = (
 INJECT_NODE = "inject_memory"
 CAPTURE_NODE = "capture_memory"
 SUMMARIZE_NODE = "summarize"
+
+
+class MemoryContext(TypedDict, total=False):
+    """Run context of :func:`create_memory_agent` (Studio shows these as fields)."""
+
+    user_id: str
+    agent_name: str
 
 
 class MemoryState(TypedDict):
@@ -224,7 +232,7 @@ def create_memory_agent(
     async def acall_model(state: Any, config: RunnableConfig) -> dict[str, Any]:
         return {"messages": [await bound.ainvoke(memory_model_input(state, system_prompt), config)]}
 
-    builder = StateGraph(MemoryState)
+    builder = StateGraph(MemoryState, context_schema=MemoryContext)
     builder.add_node("agent", RunnableLambda(call_model, afunc=acall_model, name="agent"))
     tools_node: str | None = None
     if tools:

@@ -274,3 +274,15 @@ def test_the_summarization_hook_enqueues_before_it_removes(tmp_path: Path) -> No
         # the removal never happened: the kiwi message is still in the history
         messages = graph.get_state(cfg).values["messages"]
         assert any("kiwi" in m.text for m in messages if isinstance(m, HumanMessage))
+
+
+def test_the_run_context_picks_whose_memory_is_used(service: MemoryService) -> None:
+    graph = create_memory_agent(service=service, checkpointer=InMemorySaver())
+    graph.invoke(
+        {"messages": [("user", "I live in Porto.")]},
+        run_config("ignored", "c1"),
+        context={"user_id": "rui"},
+    )
+    assert service.flush(10)
+    assert any("Porto" in f.content for f in service.storage.load("rui").facts)
+    assert not service.storage.load("ignored").facts

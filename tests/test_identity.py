@@ -1,0 +1,60 @@
+"""Whose memory a run reads and writes: context, then configurable, then the server's user."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from deerflow_memory import InvalidNameError
+from deerflow_memory.identity import DEFAULT_USER_ID, UNKNOWN_THREAD_ID, resolve_identity
+
+
+@dataclass
+class Context:
+    user_id: str | None = None
+    agent_name: str | None = None
+
+
+def test_the_run_context_wins_over_configurable() -> None:
+    config = {
+        "configurable": {"user_id": "from-config", "agent_name": "cfg-agent", "thread_id": "t1"}
+    }
+    identity = resolve_identity(config, Context(user_id="from-context", agent_name="ctx-agent"))
+    assert (identity.user_id, identity.agent_name, identity.thread_id) == (
+        "from-context",
+        "ctx-agent",
+        "t1",
+    )
+
+
+def test_a_mapping_context_works_like_an_object() -> None:
+    assert resolve_identity({}, {"user_id": "ann"}).user_id == "ann"
+
+
+def test_configurable_then_the_authenticated_user_then_default() -> None:
+    assert resolve_identity({"configurable": {"user_id": "bo"}}).user_id == "bo"
+    auth_only = {"configurable": {"langgraph_auth_user_id": "auth-user"}}
+    assert resolve_identity(auth_only).user_id == "auth-user"
+    assert resolve_identity(auth_only, Context()).user_id == "auth-user"
+    anonymous = resolve_identity(None)
+    assert anonymous.user_id == DEFAULT_USER_ID
+    assert anonymous.agent_name is None
+    assert anonymous.thread_id == UNKNOWN_THREAD_ID
+
+
+def test_the_default_agent_name_applies_only_when_none_is_given() -> None:
+    assert resolve_identity({}, None, default_agent_name="planner").agent_name == "planner"
+    given = {"configurable": {"agent_name": "coder"}}
+    assert resolve_identity(given, None, default_agent_name="planner").agent_name == "coder"
+
+
+@pytest.mark.parametrize("bad", ["../x", "a/b", "/etc", "x\ny", 42])
+@pytest.mark.parametrize("key", ["user_id", "agent_name"])
+def test_unsafe_identities_are_rejected(key: str, bad: object) -> None:
+    with pytest.raises(InvalidNameError, match=key):
+        resolve_identity({"configurable": {key: bad}})
+
+
+def test_an_empty_agent_name_means_the_default_agent() -> None:
+    assert resolve_identity({"configurable": {"agent_name": ""}}).agent_name is None
