@@ -41,12 +41,21 @@ import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
+
+from deerflow_memory.clock import Clock, FakeClock, SystemClock
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
 
-__all__ = ["Clock", "FakeClock", "MemoryUpdateQueue", "SystemClock", "UpdateJob"]
+# The clocks live in deerflow_memory.clock; they are re-exported here for tests.
+__all__ = [
+    "Clock",
+    "FakeClock",
+    "MemoryUpdateQueue",
+    "SystemClock",
+    "UpdateJob",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -68,88 +77,6 @@ class UpdateJob:
     def key(self) -> JobKey:
         """``(thread_id, user_id, agent_name)``: newer conversations replace older ones per key."""
         return (self.thread_id, self.user_id, self.agent_name)
-
-
-class Clock(Protocol):
-    """Time source of the queue; a fake one lets tests move time without sleeping."""
-
-    def monotonic(self) -> float:
-        """Seconds on a monotonic scale."""
-        ...
-
-    def wait_until(self, condition: threading.Condition, deadline: float | None) -> None:
-        """Wait on ``condition`` (held by the caller) until notified or ``monotonic() >= deadline``.
-
-        ``deadline=None`` waits for a notification only. Spurious wake-ups are allowed.
-        """
-        ...
-
-
-class SystemClock:
-    """The real clock: ``time.monotonic`` and a timed condition wait."""
-
-    def monotonic(self) -> float:
-        """Seconds from ``time.monotonic``."""
-        return time.monotonic()
-
-    def wait_until(self, condition: threading.Condition, deadline: float | None) -> None:
-        """Wait on ``condition`` until notified or until ``deadline``."""
-        if deadline is None:
-            condition.wait()
-            return
-        remaining = deadline - time.monotonic()
-        if remaining > 0:
-            condition.wait(remaining)
-
-
-class FakeClock:
-    """A manually advanced clock for tests and simulations.
-
-    :meth:`advance` wakes every queue waiting on this clock, so the real
-    scheduler thread reacts to the new time at once; pair it with
-    :meth:`MemoryUpdateQueue.wait_idle` to wait until the due jobs have run.
-
-    Example:
-        >>> clock = FakeClock()
-        >>> clock.advance(30.0)
-        >>> clock.monotonic()
-        30.0
-    """
-
-    def __init__(self, start: float = 0.0) -> None:
-        self._now = start
-        self._lock = threading.Lock()
-        self._conditions: weakref.WeakSet[threading.Condition] = weakref.WeakSet()
-
-    def monotonic(self) -> float:
-        """The current fake time."""
-        with self._lock:
-            return self._now
-
-    def advance(self, seconds: float) -> None:
-        """Move time forward by ``seconds`` and wake the waiting queues.
-
-        Raises:
-            ValueError: ``seconds`` is negative (a monotonic clock never goes back).
-        """
-        if seconds < 0:
-            raise ValueError(f"a monotonic clock cannot go back (advance by {seconds})")
-        with self._lock:
-            self._now += seconds
-            conditions = list(self._conditions)
-        # Notify outside our own lock: the waiter checked the time under our lock
-        # while holding its condition, so this notify cannot slip in before it waits.
-        for condition in conditions:
-            with condition:
-                condition.notify_all()
-
-    def wait_until(self, condition: threading.Condition, deadline: float | None) -> None:
-        """Wait on ``condition`` until notified (by anyone, or by :meth:`advance`)."""
-        with self._lock:
-            self._conditions.add(condition)
-            if deadline is not None and self._now >= deadline:
-                return
-        condition.wait()
 
 
 @dataclass(slots=True)
