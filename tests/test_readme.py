@@ -1,0 +1,38 @@
+"""The README's code keeps working: its "Add memory to your graph" example runs as written."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def python_block_after(heading: str) -> str:
+    text = README.read_text(encoding="utf-8")
+    section = text.split(heading, 1)[1]
+    match = re.search(r"```python\n(.*?)```", section, re.DOTALL)
+    assert match, f"no python block after {heading!r}"
+    return match.group(1)
+
+
+def test_the_add_memory_example_runs_and_remembers_across_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the example uses the default ./.deerflow_memory
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "DEERFLOW_MEMORY_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    code = python_block_after("## Add memory to your graph")
+    out = io.StringIO()
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(README), "exec"), namespace)
+    assert "<user_memory>" in out.getvalue()
+    assert "allergic to peanuts" in out.getvalue()
+    memory = namespace["memory"]
+    memory.close()  # type: ignore[attr-defined]
+    assert (tmp_path / ".deerflow_memory/users/alice/memory.json").exists()
