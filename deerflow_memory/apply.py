@@ -8,6 +8,8 @@ Rules (SPEC §6):
   ``history.recentMonths`` (prepended) instead of vanishing, unless the same
   update rewrites ``recentMonths`` itself;
 - ``factsToRemove`` removes existing ids only; unknown ids are counted and ignored;
+  a removed fact moves to ``supersededFacts`` with when and why, keeping its
+  ``createdAt`` and source thread (newest ``max_superseded_facts`` kept);
 - new facts are deduplicated (whitespace- and case-insensitive) against the
   stored facts and each other; restating a stored fact raises its confidence
   (and upgrades ``inferred`` to ``user_stated``) instead of adding a copy;
@@ -35,6 +37,7 @@ from deerflow_memory.models import (
     Section,
     SectionUpdate,
     SourceType,
+    SupersededFact,
     new_fact_id,
 )
 
@@ -133,6 +136,7 @@ def apply_update(
     max_facts: int = 200,
     fact_confidence_threshold: float = 0.7,
     guaranteed_categories: Collection[FactCategory] = (FactCategory.CORRECTION,),
+    max_superseded_facts: int = 100,
 ) -> MemoryDocument:
     """Return ``document`` with ``update`` applied (see the module docstring for the rules).
 
@@ -144,6 +148,7 @@ def apply_update(
         max_facts: facts kept at most.
         fact_confidence_threshold: new facts below it are dropped.
         guaranteed_categories: categories evicted only after every other fact.
+        max_superseded_facts: removed facts kept as history, newest first.
 
     Returns:
         The new document (same ``revision``; the storage increments it on save).
@@ -156,6 +161,7 @@ def apply_update(
         max_facts=max_facts,
         fact_confidence_threshold=fact_confidence_threshold,
         guaranteed_categories=guaranteed_categories,
+        max_superseded_facts=max_superseded_facts,
     ).document
 
 
@@ -168,6 +174,7 @@ def apply_update_detailed(
     max_facts: int = 200,
     fact_confidence_threshold: float = 0.7,
     guaranteed_categories: Collection[FactCategory] = (FactCategory.CORRECTION,),
+    max_superseded_facts: int = 100,
 ) -> ApplyResult:
     """Like :func:`apply_update`, returning an :class:`ApplyResult` with counts."""
     sections: list[str] = []
@@ -200,12 +207,16 @@ def apply_update_detailed(
 
     # --- removals --------------------------------------------------------------------
     facts = list(document.facts)
+    superseded = document.superseded_facts
     removed = unknown = 0
     if update.facts_to_remove:
-        remove_ids = {r.id for r in update.facts_to_remove}
-        unknown = len(remove_ids - {f.id for f in facts})
-        facts = [f for f in facts if f.id not in remove_ids]
-        removed = len(document.facts) - len(facts)
+        reasons = {r.id: r.reason for r in update.facts_to_remove}
+        unknown = len(reasons.keys() - {f.id for f in facts})
+        gone = [f for f in facts if f.id in reasons]
+        if gone:
+            facts = [f for f in facts if f.id not in reasons]
+            removed = len(gone)
+            superseded = _supersede(superseded, gone, reasons, now, max_superseded_facts)
 
     # --- additions -------------------------------------------------------------------
     index_by_key = (
@@ -258,7 +269,13 @@ def apply_update_detailed(
     reinforced = len(reinforced_ids - evicted_ids)
 
     new_document = document.model_copy(
-        update={"user": user, "history": history, "facts": tuple(facts), "last_updated": now}
+        update={
+            "user": user,
+            "history": history,
+            "facts": tuple(facts),
+            "superseded_facts": superseded,
+            "last_updated": now,
+        }
     )
     return ApplyResult(
         document=new_document,
@@ -273,6 +290,24 @@ def apply_update_detailed(
         skipped_uploads=uploads,
         added_ids=tuple(added),
     )
+
+
+def _supersede(
+    history: tuple[SupersededFact, ...],
+    gone: list[Fact],
+    reasons: dict[str, str],
+    now: str,
+    keep: int,
+) -> tuple[SupersededFact, ...]:
+    """``history`` with ``gone`` appended (stamped ``now`` and their reason), newest ``keep``."""
+    entries = [
+        SupersededFact.model_validate(
+            {**fact.model_dump(), "superseded_at": now, "reason": reasons.get(fact.id, "")}
+        )
+        for fact in gone
+    ]
+    combined = (*history, *entries)
+    return combined[-keep:] if keep else ()
 
 
 def _new_section(proposal: SectionUpdate | None, now: str) -> Section | None:

@@ -148,6 +148,19 @@ def _cmd_show(args: argparse.Namespace, console: Console) -> int:
             f"{args.user} / {args.agent or 'default agent'} (revision {document.revision})",
         )
     )
+    if document.superseded_facts:
+        history = Table(title="superseded facts (history)")
+        for column in ("content", "told", "in thread", "superseded", "why"):
+            history.add_column(column)
+        for old in document.superseded_facts:
+            history.add_row(
+                Text(old.content),
+                old.created_at,
+                Text(old.source),
+                old.superseded_at,
+                Text(old.reason),
+            )
+        console.print(history)
     return 0
 
 

@@ -80,6 +80,12 @@ class MemoryConfig(BaseModel):
     fact_confidence_threshold: float = Field(
         0.7, ge=0.0, le=1.0, description="New facts below this confidence are dropped."
     )
+    max_superseded_facts: int = Field(
+        100,
+        ge=0,
+        le=100_000,
+        description="Removed or replaced facts kept as history (newest kept).",
+    )
     max_update_retries: int = Field(
         3, ge=1, le=20, description="Saves tried when the revision moved."
     )

@@ -34,6 +34,7 @@ __all__ = [
     "Section",
     "SectionUpdate",
     "SourceType",
+    "SupersededFact",
     "UserContext",
     "UserUpdate",
     "new_fact_id",
@@ -157,6 +158,17 @@ class Fact(_FactValidation):
     source_error: str | None = None
 
 
+class SupersededFact(Fact):
+    """A fact that was removed or replaced, kept so earlier statements stay answerable.
+
+    It keeps the original ``createdAt`` and ``source`` thread ("you told me on
+    12 July, in thread X"), plus when and why it stopped being current.
+    """
+
+    superseded_at: str = ""
+    reason: str = ""
+
+
 class MemoryDocument(_Model):
     """A user's memory for one agent (DeerFlow memory.json v1 plus ``revision``)."""
 
@@ -165,6 +177,7 @@ class MemoryDocument(_Model):
     user: UserContext = UserContext()
     history: History = History()
     facts: tuple[Fact, ...] = ()
+    superseded_facts: tuple[SupersededFact, ...] = ()
     revision: int = Field(default=0, ge=0)
 
     def is_empty(self) -> bool:

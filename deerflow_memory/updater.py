@@ -136,6 +136,7 @@ class MemoryUpdater:
                 max_facts=config.max_facts,
                 fact_confidence_threshold=config.fact_confidence_threshold,
                 guaranteed_categories=config.guaranteed_categories,
+                max_superseded_facts=config.max_superseded_facts,
             )
             if not result.changed:
                 return UpdateResult(

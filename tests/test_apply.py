@@ -366,3 +366,59 @@ def test_an_update_with_nothing_new_reports_no_change() -> None:
     )
     assert not result.changed
     assert result.document.facts == document.facts
+
+
+# --- superseded history -------------------------------------------------------------------
+
+
+def test_a_removed_fact_is_kept_as_history_with_when_why_and_its_source_thread() -> None:
+    old = fact(
+        "Lives in Munich", id="f-munich", source="thread-july", created_at="2026-07-12T09:00:00Z"
+    )
+    update = upd(
+        newFacts=[
+            {
+                "content": "Lives in Berlin",
+                "category": "correction",
+                "confidence": 0.95,
+                "sourceError": "Lives in Munich",
+            }
+        ],
+        factsToRemove=[{"id": "f-munich", "reason": "moved to Berlin"}],
+    )
+    result = apply(doc([old]), update)
+    assert [f.content for f in result.document.facts] == ["Lives in Berlin"]
+    (history,) = result.document.superseded_facts
+    assert (history.id, history.content, history.source, history.created_at) == (
+        "f-munich",
+        "Lives in Munich",
+        "thread-july",
+        "2026-07-12T09:00:00Z",
+    )
+    assert (history.superseded_at, history.reason) == (NOW, "moved to Berlin")
+
+
+def test_unknown_removals_and_evictions_add_no_history() -> None:
+    document = doc([fact("a", confidence=0.8), fact("b", confidence=0.9)])
+    update = upd(
+        newFacts=[{"content": "c", "confidence": 0.95}],
+        factsToRemove=[{"id": "nope", "reason": "?"}],
+    )
+    result = apply(document, update, max_facts=2)
+    assert result.facts_evicted == 1
+    assert result.document.superseded_facts == ()
+
+
+def test_history_keeps_only_the_newest_superseded_facts() -> None:
+    document = doc([fact(f"fact {i}", id=f"f{i}") for i in range(5)])
+    for i in range(5):
+        document = apply(
+            document, upd(factsToRemove=[{"id": f"f{i}", "reason": str(i)}]), max_superseded_facts=3
+        ).document
+    assert [h.reason for h in document.superseded_facts] == ["2", "3", "4"]
+    assert (
+        apply(
+            doc([fact("x", id="x")]), upd(factsToRemove=[{"id": "x"}]), max_superseded_facts=0
+        ).document.superseded_facts
+        == ()
+    )

@@ -104,3 +104,26 @@ def test_migrate_copies_every_document_to_sqlite_and_verifies(tmp_path: Path) ->
     with open_storage(parse_backend_spec(f"sqlite:{db}")) as storage:
         copied = storage.load("bo@example.com")
     assert [f.content for f in copied.facts] == [f["content"] for f in DEERFLOW_V1["facts"]]
+
+
+def test_show_lists_superseded_facts_with_when_and_where_they_were_told(tmp_path: Path) -> None:
+    data = {
+        "facts": [{"id": "f2", "content": "Lives in Berlin", "category": "correction"}],
+        "supersededFacts": [
+            {
+                "id": "f1",
+                "content": "Lives in Munich",
+                "createdAt": "2026-07-12T09:00:00Z",
+                "source": "thread-july",
+                "supersededAt": "2026-11-29T00:00:00Z",
+                "reason": "moved",
+            }
+        ],
+    }
+    source = tmp_path / "memory.json"
+    source.write_text(json.dumps(data), encoding="utf-8")
+    root = str(tmp_path / "mem")
+    assert cli("--root", root, "import", "--user", "max", str(source), cwd=tmp_path).returncode == 0
+    shown = cli("--root", root, "show", "--user", "max", cwd=tmp_path).stdout
+    assert "superseded" in shown
+    assert "Lives in Munich" in shown and "thread-july" in shown and "2026-07-12" in shown

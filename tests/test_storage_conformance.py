@@ -259,3 +259,21 @@ async def test_async_load_save_and_delete_follow_the_same_contract(storage: Memo
     assert all(r.revision == 1 for r in results)
     assert await storage.adelete("jane", "coach") is True
     assert (await storage.aload("jane", "coach")).revision == 0
+
+
+def test_superseded_fact_history_round_trips(storage: MemoryStorage) -> None:
+    from deerflow_memory.models import SupersededFact
+
+    history = SupersededFact(
+        id="f-old",
+        content="Lives in Munich",
+        source="thread-july",
+        created_at="2026-07-12T09:00:00Z",
+        superseded_at="2026-11-29T00:00:00Z",
+        reason="moved",
+    )
+    document = with_facts(MemoryDocument(), fact("Lives in Berlin")).model_copy(
+        update={"superseded_facts": (history,)}
+    )
+    storage.save("hana", None, document)
+    assert storage.load("hana").superseded_facts == (history,)
