@@ -47,6 +47,7 @@ __all__ = [
     "StateSchemaError",
     "StorageError",
     "StoreMemoryStorage",
+    "SupersededFact",
     "UpdateJob",
     "UpdateParseError",
     "UpdateResult",
@@ -58,6 +59,7 @@ __all__ = [
     "create_capture_memory_node",
     "create_inject_memory_node",
     "create_memory_agent",
+    "create_memory_tools",
     "create_summarization_node",
     "detect_correction",
     "detect_reinforcement",
@@ -92,6 +94,7 @@ _EXPORTS: dict[str, str] = {
     "MemoryDocument": "models",
     "MemoryUpdate": "models",
     "SourceType": "models",
+    "SupersededFact": "models",
     "ExtractionRequest": "extraction",
     "Extractor": "extraction",
     "MemoryStorage": "storage.base",
@@ -129,6 +132,7 @@ _EXPORTS: dict[str, str] = {
     "create_memory_agent": "graph",
     "memory_model_input": "graph",
     "OfflineStandInModel": "standin",
+    "create_memory_tools": "tools",
 }
 
 if TYPE_CHECKING:
@@ -167,7 +171,14 @@ if TYPE_CHECKING:
         has_minimum_dialogue,
     )
     from deerflow_memory.model import ModelExtractor, build_chat_model
-    from deerflow_memory.models import Fact, FactCategory, MemoryDocument, MemoryUpdate, SourceType
+    from deerflow_memory.models import (
+        Fact,
+        FactCategory,
+        MemoryDocument,
+        MemoryUpdate,
+        SourceType,
+        SupersededFact,
+    )
     from deerflow_memory.nodes import (
         create_capture_memory_node,
         create_inject_memory_node,
@@ -183,6 +194,7 @@ if TYPE_CHECKING:
     from deerflow_memory.storage.file import FileMemoryStorage
     from deerflow_memory.storage.store import StoreMemoryStorage
     from deerflow_memory.tokens import get_token_counter
+    from deerflow_memory.tools import create_memory_tools
     from deerflow_memory.updater import MemoryUpdater, UpdateResult
 
 

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.models import FactCategory
+from deerflow_memory.retrieval import RetrievalConfig
 
 __all__ = ["ENV_PREFIX", "MemoryConfig", "load_config"]
 
@@ -120,6 +121,17 @@ class MemoryConfig(BaseModel):
         500, ge=0, le=200_000, description="Token budget of the guaranteed facts."
     )
 
+    injection_mode: Literal["all", "relevant"] = Field(
+        "all",
+        description=(
+            "all: every fact by confidence within the budget (DeerFlow); relevant: guaranteed "
+            "facts plus those relevant to the latest user message (seed 001)."
+        ),
+    )
+    retrieval: RetrievalConfig = Field(
+        default_factory=RetrievalConfig, description="Ranking used when injection_mode=relevant."
+    )
+
     # summarization hook
     summarize_after_messages: int = Field(
         40, ge=2, le=100_000, description="History length that triggers the summarization hook."
@@ -194,6 +206,11 @@ def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _parse_env_value(name: str, raw: str) -> Any:
+    if name == "retrieval":
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise ConfigError(f"{ENV_PREFIX}RETRIEVAL: invalid JSON object: {e}") from e
     if name in {"guaranteed_categories", "correction_patterns", "reinforcement_patterns"}:
         text = raw.strip()
         if text.startswith("["):

@@ -191,6 +191,7 @@ def create_memory_agent(
     config: MemoryConfig | None = None,
     system_prompt: str | None = DEFAULT_SYSTEM_PROMPT,
     summarize: bool = True,
+    memory_tools: bool = False,
     checkpointer: Any = None,
     store: Any = None,
     name: str = "memory_agent",
@@ -205,6 +206,9 @@ def create_memory_agent(
         config: used only when ``service`` is not given.
         system_prompt: the agent's system prompt (memory is added after it).
         summarize: add the summarization hook.
+        memory_tools: also give the agent ``search_memory`` (see
+            :func:`~deerflow_memory.tools.create_memory_tools`), which finds facts
+            outside the injected budget and superseded facts with their dates.
         checkpointer: passed to ``compile`` (leave None under ``langgraph dev``).
         store: passed to ``compile`` (needed for ``storage="store"`` outside the server).
         name: graph name.
@@ -224,6 +228,10 @@ def create_memory_agent(
         from deerflow_memory.standin import OfflineStandInModel
 
         model = build_chat_model(service.config) or OfflineStandInModel()
+    if memory_tools:
+        from deerflow_memory.tools import create_memory_tools
+
+        tools = [*tools, *create_memory_tools(service)]
     bound = model.bind_tools(list(tools)) if tools else model
 
     def call_model(state: Any, config: RunnableConfig) -> dict[str, Any]:

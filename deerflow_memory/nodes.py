@@ -43,6 +43,7 @@ from deerflow_memory.messages import (
     has_minimum_dialogue,
     message_text,
 )
+from deerflow_memory.retrieval import filter_document
 from deerflow_memory.service import MemoryService
 from deerflow_memory.signals import SIGNAL_WINDOW
 
@@ -84,6 +85,10 @@ def _write(runtime: Runtime[Any], event: dict[str, Any]) -> None:
     runtime.stream_writer(event)
 
 
+def _latest_user_text(messages: Sequence[BaseMessage]) -> str:
+    return next((message_text(m) for m in reversed(messages) if isinstance(m, HumanMessage)), "")
+
+
 def create_inject_memory_node(service: MemoryService) -> Node:
     """Node that loads the user's memory and writes the formatted block to ``memory_context``.
 
@@ -111,14 +116,19 @@ def create_inject_memory_node(service: MemoryService) -> Node:
                 {**event, "error": str(e), "facts_injected": 0, "facts_total": 0, "tokens": 0},
             )
             return {MEMORY_CONTEXT_KEY: ""}
-        result = service.render(document)
+        shown = document
+        if service.config.injection_mode == "relevant":
+            query = _latest_user_text(state_messages(state))
+            shown = filter_document(document, service.relevant(document, query).facts)
+        result = service.render(shown)
         _write(
             runtime,
             {
                 **event,
+                "mode": service.config.injection_mode,
                 "revision": document.revision,
                 "facts_injected": result.facts_injected,
-                "facts_total": result.facts_total,
+                "facts_total": len(document.facts),
                 "tokens": result.tokens,
                 "error": None,
             },

@@ -32,6 +32,7 @@ from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.injection import InjectionResult, render_memory
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.queue import MemoryUpdateQueue, UpdateJob
+from deerflow_memory.retrieval import Embedder, RetrievalResult, select_relevant_facts
 from deerflow_memory.signals import SignalDetector, Signals
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.tokens import TokenCounter, get_token_counter
@@ -56,6 +57,8 @@ class MemoryService:
         model: chat model for memory updates; default from config, else the
             offline extractor.
         extractor: overrides ``model`` entirely (e.g. a custom extractor).
+        embedder: embedding model (any LangChain ``Embeddings``) for
+            ``injection_mode="relevant"``; default: lexical BM25 similarity.
         register_atexit: flush pending updates when the interpreter exits (or
             when :func:`close_open_services` runs).
 
@@ -71,6 +74,7 @@ class MemoryService:
         storage: MemoryStorage | None = None,
         model: BaseChatModel | None = None,
         extractor: Extractor | None = None,
+        embedder: Embedder | None = None,
         register_atexit: bool = True,
     ) -> None:
         from deerflow_memory.model import build_extractor
@@ -84,6 +88,7 @@ class MemoryService:
 
             self._storage = build_storage(self.config)
         self.extractor: Extractor = extractor or build_extractor(self.config, model)
+        self.embedder = embedder
         self.detector = SignalDetector.from_config(self.config)
         self.counter: TokenCounter = get_token_counter(
             self.config.token_counting, self.config.tiktoken_encoding
@@ -155,6 +160,16 @@ class MemoryService:
     def load(self, identity: MemoryIdentity, store: BaseStore | None = None) -> MemoryDocument:
         """Load the document of ``identity``."""
         return self.storage_for(store).load(identity.user_id, identity.agent_name)
+
+    def relevant(self, document: MemoryDocument, query: str) -> RetrievalResult:
+        """Guaranteed facts plus the facts of ``document`` relevant to ``query``."""
+        return select_relevant_facts(
+            document,
+            query,
+            config=self.config.retrieval,
+            guaranteed_categories=self.config.guaranteed_categories,
+            embedder=self.embedder,
+        )
 
     def render(self, document: MemoryDocument) -> InjectionResult:
         """Format ``document`` for injection with this configuration's budgets."""

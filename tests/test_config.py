@@ -128,3 +128,17 @@ def test_model_settings_are_detected_from_config_or_openai_variables(
     assert MemoryConfig(model_name="gpt-4o-mini").has_model_settings
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     assert MemoryConfig().has_model_settings
+
+
+def test_relevant_injection_and_its_ranking_are_configurable() -> None:
+    config = load_config(
+        environ={
+            "DEERFLOW_MEMORY_INJECTION_MODE": "relevant",
+            "DEERFLOW_MEMORY_RETRIEVAL": '{"top_k": 3, "similarity_threshold": 0.4}',
+        }
+    )
+    assert config.injection_mode == "relevant"
+    assert (config.retrieval.top_k, config.retrieval.similarity_threshold) == (3, 0.4)
+    assert config.retrieval.candidates == 20  # the seed's defaults elsewhere
+    with pytest.raises(ConfigError, match=r"retrieval\.top_k"):
+        load_config(environ={}, retrieval={"top_k": 0})

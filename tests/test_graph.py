@@ -286,3 +286,36 @@ def test_the_run_context_picks_whose_memory_is_used(service: MemoryService) -> N
     assert service.flush(10)
     assert any("Porto" in f.content for f in service.storage.load("rui").facts)
     assert not service.storage.load("ignored").facts
+
+
+def test_relevant_mode_injects_guaranteed_facts_and_what_the_request_is_about(
+    tmp_path: Path,
+) -> None:
+    config = MemoryConfig(storage_path=tmp_path / "m", injection_mode="relevant")
+    with MemoryService(config, register_atexit=False) as service:
+        graph = create_memory_agent(service=service, checkpointer=InMemorySaver())
+        cfg = run_config("noa", "setup")
+        for text in (
+            "I'm allergic to peanuts.",
+            "I love jazz.",
+            "I live in Porto.",
+            "Actually I live in Lisbon, not Porto.",
+        ):
+            graph.invoke({"messages": [("user", text)]}, cfg)
+            assert service.flush(10)
+        stored = service.storage.load("noa")
+        assert any(f.category.value == "correction" for f in stored.facts)
+
+        events = custom_events(
+            graph, {"messages": [("user", "Any peanut-free snacks?")]}, run_config("noa", "q1")
+        )
+        context = graph.get_state(run_config("noa", "q1")).values["memory_context"]
+        assert "peanut" in context and "Lisbon" in context  # relevant + guaranteed
+        assert "jazz" not in context
+        injection = next(e for e in events if e["type"] == "memory_injection")
+        assert injection["mode"] == "relevant"
+        assert injection["facts_injected"] < injection["facts_total"]
+
+        unrelated = graph.invoke({"messages": [("user", "Hello!")]}, run_config("noa", "q2"))
+        assert "Lisbon" in unrelated["memory_context"]  # the correction is always there
+        assert "peanut" not in unrelated["memory_context"]

@@ -1,0 +1,277 @@
+"""Lexical similarity for Chinese and English: a tokenizer and a BM25 index over facts.
+
+Used by :mod:`deerflow_memory.retrieval` when no embedding model is given, and
+by the ``search_memory`` tool. Pure Python, no model, no download.
+
+Never raises on odd text: anything that is not a word, a digit run or CJK is skipped.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+from operator import add
+
+from deerflow_memory.models import Fact
+
+__all__ = ["CJK_UNIGRAM_WEIGHT", "COMMON_WORD_FLOOR", "BM25Index", "term_counts", "tokenize"]
+
+
+# --- tokenizer -----------------------------------------------------------------------
+
+# Han (incl. extension A and compatibility), kana and Hangul: written without
+# spaces, so they are cut into character unigrams and bigrams instead of words.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_TOKEN_RUN = re.compile(rf"[0-9a-z\u00c0-\u024f]+|[{_CJK}]+")
+_CJK_CHAR = re.compile(rf"[{_CJK}]")
+_FIRST_CJK = "\u3040"  # every CJK range above starts here or later; Latin runs end below
+
+# Function words and request words ("tell", "please"): they match everything.
+_EN_STOPWORD_TEXT = """
+a an the and or but if of to in on at by for from with about as into than then
+is are was were be been being am do does did doing have has had having not no
+i me my mine myself we our you your he him his she her it its they them their
+this that these those there here what which who whom whose when where why how
+can could would should will shall may might must let please tell give show
+any some all each every very just also too so such more most much many
+user users use used
+"""
+_EN_STOPWORDS = frozenset(_EN_STOPWORD_TEXT.split())
+
+# Multi-character entries first: the alternation takes the first that matches.
+_ZH_STOPWORD_TEXT = """
+用户 我们 你们 他们 她们 一个 这个 那个 什么 怎么 可以 一下
+的 了 是 我 你 他 她 吗 呢 吧 啊 和 也 都 在 很 请 给 帮
+"""
+_ZH_STOPWORDS = tuple(_ZH_STOPWORD_TEXT.split())
+# Stopwords split a CJK run, so no bigram spans a dropped word ("用户不吃" → "不吃").
+_ZH_SPLIT = re.compile("|".join(map(re.escape, _ZH_STOPWORDS)))
+
+
+@lru_cache(maxsize=16_384)
+def _stem(word: str) -> str:
+    """Fold common English inflections so they meet (``peanuts``/``peanut``, ``hiking``/``hike``).
+
+    Deliberately light, not linguistics: plural ``-s/-es/-ies``, then ``-ing``
+    or ``-ed``, then a final ``e`` dropped or ``y`` turned to ``i``, then a
+    doubled final consonant undone (``running`` → ``run``). Facts and queries go
+    through the same function, so odd stems (``like`` → ``lik``) still match.
+    """
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies"):
+        word = word[:-3] + "i"
+    elif word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 4 and word.endswith("ed"):
+        word = word[:-2]
+    if len(word) > 3 and word[-1] == "e":
+        word = word[:-1]
+    elif len(word) > 3 and word[-1] == "y":
+        word = word[:-1] + "i"
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]
+    return word
+
+
+def tokenize(text: str) -> list[str]:
+    """Split Chinese/English text into the terms BM25 matches on.
+
+    NFKC-normalised (full-width letters and digits fold to ASCII) and
+    lowercased. Latin runs become words (stopwords and single letters dropped,
+    light stemming, see ``_stem``); digit runs stay as they are; CJK runs are
+    split at Chinese stopwords (``用户``, ``的``, ``了``, ``是`` …) and each piece
+    yields its characters and its adjacent-character bigrams — no dictionary
+    segmenter needed, and a two-character word matches as one bigram plus two
+    characters.
+
+    Args:
+        text: any text.
+
+    Returns:
+        Terms in text order, repeats kept (term frequency matters to BM25).
+    """
+    terms: list[str] = []
+    for run in _TOKEN_RUN.findall(unicodedata.normalize("NFKC", text).lower()):
+        if run[0] < _FIRST_CJK:  # a Latin/digit run (runs never mix the two kinds)
+            if run.isdigit():
+                terms.append(run)
+            elif len(run) > 1 and run not in _EN_STOPWORDS:
+                terms.append(_stem(run))
+            continue
+        for piece in _ZH_SPLIT.split(run):
+            terms.extend(piece)
+            terms.extend(map(add, piece, piece[1:]))
+    return terms
+
+
+@lru_cache(maxsize=65_536)
+def term_counts(content: str) -> tuple[int, dict[str, int]]:
+    """Number of terms and per-term counts of one fact's content (never mutated).
+
+    Cached by text: after a memory update most facts are unchanged, so
+    rebuilding the index of the new document re-tokenises only new content.
+    """
+    terms = tokenize(content)
+    return len(terms), dict(Counter(terms))
+
+
+def _is_cjk_char(term: str) -> bool:
+    return len(term) == 1 and _CJK_CHAR.match(term) is not None
+
+
+# --- BM25 -------------------------------------------------------------------------------
+
+# A lone CJK character is weak evidence ("海" in "海边" vs "海鲜"): it counts this
+# much of a word. Two characters that form a shared word also share the bigram,
+# which counts fully.
+CJK_UNIGRAM_WEIGHT = 0.3
+# Even a word found in every fact is half as much evidence as a distinctive one
+# ("coffee" in a coffee lover's memory), so two shared common words pass the
+# threshold while one alone does not.
+COMMON_WORD_FLOOR = 0.5
+
+
+class BM25Index:
+    """Okapi BM25 over facts' content (k1=1.5, b=0.75), Chinese and English.
+
+    Built once per set of facts (an inverted index: term → postings), then
+    scores any number of queries; a query only touches the postings of its own
+    terms, so scoring is proportional to matches, not to the number of facts.
+
+    Args:
+        facts: the facts to index, in the order scores are reported.
+        k1: term-frequency saturation.
+        b: length normalisation.
+        saturation: ``k`` of the ``s / (s + k)`` map to 0..1 (see :meth:`normalise`).
+    """
+
+    def __init__(
+        self,
+        facts: Sequence[Fact],
+        *,
+        k1: float = 1.5,
+        b: float = 0.75,
+        saturation: float = 0.5,
+    ) -> None:
+        self._size = len(facts)
+        self._k1 = k1
+        self._saturation = saturation
+        # Only postings and lengths at build time: weights and BM25 parts are
+        # computed for the few terms a query touches (cheaper rebuilds).
+        self._postings: dict[str, list[int]] = {}
+        self._counts: list[dict[str, int]] = []
+        lengths: list[int] = []
+        postings = self._postings
+        for index, fact in enumerate(facts):
+            length, counts = term_counts(fact.content)
+            lengths.append(length)
+            self._counts.append(counts)
+            for term in counts:
+                plist = postings.get(term)
+                if plist is None:
+                    postings[term] = [index]
+                else:
+                    plist.append(index)
+        average = (sum(lengths) / len(lengths)) if lengths else 0.0
+        # Per-document length part of the BM25 denominator.
+        self._norms = [
+            k1 * (1.0 - b + b * (length / average if average else 0.0)) for length in lengths
+        ]
+        n = self._size
+        self._idf_max = math.log(1.0 + (n - 0.5) / 1.5) if n else 1.0
+
+    def _term_weight(self, term: str, df: int) -> float:
+        """BM25 idf on a floor, times the CJK unigram discount (see :meth:`sparse_scores`)."""
+        idf = math.log(1.0 + (self._size - df + 0.5) / (df + 0.5))
+        rarity = COMMON_WORD_FLOOR + (1.0 - COMMON_WORD_FLOOR) * idf / self._idf_max
+        weight = CJK_UNIGRAM_WEIGHT if _is_cjk_char(term) else 1.0
+        return weight * rarity * self._idf_max
+
+    def __len__(self) -> int:
+        return self._size
+
+    def sparse_scores(self, query: str) -> dict[int, float]:
+        """Raw BM25 scores of the facts that share at least one term with ``query``.
+
+        Each distinct query term counts once, with its idf replaced by
+        ``idf_max·(COMMON_WORD_FLOOR + (1 - COMMON_WORD_FLOOR)·idf/idf_max)``
+        (a term in a single fact keeps its idf; a term in every fact still counts
+        half), times ``CJK_UNIGRAM_WEIGHT`` for a lone CJK character.
+
+        Args:
+            query: the request text.
+
+        Returns:
+            ``{fact position: score > 0}``.
+        """
+        scores: dict[int, float] = {}
+        k1_plus_1 = self._k1 + 1.0
+        norms = self._norms
+        counts = self._counts
+        for term in set(tokenize(query)):
+            plist = self._postings.get(term)
+            if plist is None:
+                continue
+            weight = self._term_weight(term, len(plist))
+            for doc in plist:
+                tf = counts[doc][term]
+                scores[doc] = scores.get(doc, 0.0) + weight * tf * k1_plus_1 / (tf + norms[doc])
+        return scores
+
+    def scores(self, query: str) -> list[float]:
+        """Raw BM25 score of every fact for ``query``, aligned with the indexed facts.
+
+        Args:
+            query: the request text.
+
+        Returns:
+            One score >= 0 per fact; 0 when no term is shared.
+        """
+        dense = [0.0] * self._size
+        for doc, score in self.sparse_scores(query).items():
+            dense[doc] = score
+        return dense
+
+    def normalise(self, score: float) -> float:
+        """Map a raw score to 0..1: ``s / (s + k)`` with ``s = score / idf_max``.
+
+        ``idf_max`` is the idf of a term found in a single fact, so ``s``
+        counts "distinctive words shared" whatever the number of facts (raw
+        BM25 grows with the log of the collection size). The saturating map,
+        unlike dividing by the best score of the query, is absolute: an
+        unrelated query's best match stays low instead of becoming 1.0.
+        With ``k = 0.5``, in a fact of average length: one shared distinctive
+        word gives ≈ 0.67 (passes 0.55); one shared word found in every fact
+        ≈ 0.5 and a lone shared CJK character ≤ 0.4 (both fail); a shared
+        two-character Chinese word (bigram + its characters) ≈ 0.75; more
+        shared words approach 1. Much longer facts need more shared words
+        (BM25 length normalisation).
+        """
+        s = score / self._idf_max
+        return s / (s + self._saturation) if s > 0.0 else 0.0
+
+    def similarities(self, query: str) -> list[float]:
+        """Similarity in 0..1 of every fact to ``query``, aligned with the facts.
+
+        Args:
+            query: the request text.
+
+        Returns:
+            :meth:`normalise` of each raw BM25 score.
+        """
+        return [self.normalise(score) for score in self.scores(query)]
+
+
+def clear_lexical_caches() -> None:
+    """Forget the per-text token counts and stems."""
+    term_counts.cache_clear()
+    _stem.cache_clear()

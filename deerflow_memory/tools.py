@@ -1,0 +1,84 @@
+"""Memory tools for the agent: look up what the user said, including what is no longer current.
+
+Injection puts the current memory in front of the model every turn; these
+tools answer what injection leaves out — facts that did not fit the budget,
+and superseded facts with when and in which thread they were told ("you told
+me on 12 July that you lived in Munich").
+
+The tools read the caller's identity from the run (``ToolRuntime``), exactly
+like the memory nodes, so one user can never search another user's memory.
+A storage error is returned to the model as text, never raised into the turn.
+"""
+
+from __future__ import annotations
+
+from langchain_core.tools import BaseTool, tool
+from langgraph.prebuilt import ToolRuntime
+
+from deerflow_memory.errors import StorageError
+from deerflow_memory.identity import resolve_identity
+from deerflow_memory.lexical import tokenize
+from deerflow_memory.models import Fact, MemoryDocument, SupersededFact
+from deerflow_memory.service import MemoryService
+
+__all__ = ["create_memory_tools", "search_document"]
+
+MAX_RESULTS = 20
+
+
+def _day(timestamp: str) -> str:
+    return timestamp[:10] if timestamp else "an unknown date"
+
+
+def _line(fact: Fact) -> str:
+    told = f"told {_day(fact.created_at)} in thread {fact.source}"
+    if isinstance(fact, SupersededFact):
+        why = f": {fact.reason}" if fact.reason else ""
+        return (
+            f"- [no longer current since {_day(fact.superseded_at)}{why}] {fact.content} ({told})"
+        )
+    note = f" (not: {fact.source_error})" if fact.source_error else ""
+    return f"- [{fact.category.value}] {fact.content}{note} ({told})"
+
+
+def search_document(document: MemoryDocument, query: str, limit: int = MAX_RESULTS) -> list[str]:
+    """Lines for the facts (current first, then superseded) that share words with ``query``.
+
+    An empty query lists everything, newest first, up to ``limit``.
+    """
+    wanted = set(tokenize(query))
+    entries: list[Fact] = [*document.facts, *reversed(document.superseded_facts)]
+    if wanted:
+        ranked = []
+        for order, fact in enumerate(entries):
+            overlap = len(wanted & set(tokenize(fact.content)))
+            if overlap:
+                ranked.append((-overlap, order, fact))
+        entries = [fact for _, _, fact in sorted(ranked, key=lambda r: (r[0], r[1]))]
+    return [_line(fact) for fact in entries[:limit]]
+
+
+def create_memory_tools(service: MemoryService) -> list[BaseTool]:
+    """Tools over the caller's long-term memory: ``search_memory``.
+
+    Example:
+        >>> tools = [*my_tools, *create_memory_tools(memory)]
+        >>> graph = create_memory_agent(model, tools, service=memory)
+    """
+
+    @tool
+    def search_memory(query: str, runtime: ToolRuntime) -> str:
+        """Search what the user told you in earlier conversations, including facts that were
+        later corrected or replaced, with the date and thread they were told in. Use it when
+        the user asks what they said before or when a detail is missing from your memory."""
+        identity = resolve_identity(runtime.config, runtime.context)
+        try:
+            document = service.load(identity, runtime.store)
+        except StorageError as e:
+            return f"Memory is unavailable right now ({e})."
+        lines = search_document(document, query)
+        if not lines:
+            return f"Nothing in memory matches {query!r}."
+        return "\n".join(lines)
+
+    return [search_memory]

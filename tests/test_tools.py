@@ -1,0 +1,108 @@
+"""The search_memory tool: current and superseded facts of the caller only, with dates."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langgraph.checkpoint.memory import InMemorySaver
+
+from deerflow_memory import MemoryConfig, MemoryDocument
+from deerflow_memory.graph import create_memory_agent
+from deerflow_memory.models import Fact, FactCategory, SupersededFact
+from deerflow_memory.service import MemoryService
+from deerflow_memory.tools import search_document
+
+
+class SearchingModel(BaseChatModel):
+    """Calls search_memory with the user's words, then answers with the tool's text."""
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
+        last = messages[-1]
+        if isinstance(last, HumanMessage):
+            call = {"name": "search_memory", "args": {"query": last.text}, "id": "call-1"}
+            message = AIMessage(content="", tool_calls=[call])
+        else:
+            message = AIMessage(content=f"From memory: {last.text}")
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
+        return self
+
+    @property
+    def _llm_type(self) -> str:
+        return "searching-model"
+
+
+def document() -> MemoryDocument:
+    return MemoryDocument(
+        facts=(
+            Fact(
+                content="Lives in Berlin",
+                category=FactCategory.CORRECTION,
+                source_error="Lives in Munich",
+                created_at="2026-11-29T10:00:00Z",
+                source="thread-nov",
+            ),
+            Fact(content="Likes jazz", created_at="2026-08-01T00:00:00Z", source="thread-aug"),
+        ),
+        superseded_facts=(
+            SupersededFact(
+                id="f-old",
+                content="Lives in Munich",
+                created_at="2026-07-12T09:00:00Z",
+                source="thread-july",
+                superseded_at="2026-11-29T10:00:00Z",
+                reason="moved to Berlin",
+            ),
+        ),
+    )
+
+
+def test_search_finds_current_and_superseded_facts_with_when_and_where() -> None:
+    lines = search_document(document(), "Where did I live, Munich?")
+    assert lines[0].startswith("- [no longer current since 2026-11-29: moved to Berlin]")
+    assert "Lives in Munich (told 2026-07-12 in thread thread-july)" in lines[0]
+    assert not any("jazz" in line for line in lines)
+
+
+def test_an_empty_query_lists_everything_and_an_unrelated_one_nothing() -> None:
+    assert len(search_document(document(), "")) == 3
+    assert search_document(document(), "quantum chromodynamics") == []
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[MemoryService]:
+    with MemoryService(MemoryConfig(storage_path=tmp_path), register_atexit=False) as memory:
+        yield memory
+
+
+def test_the_agent_answers_what_the_user_said_before_and_only_for_that_user(
+    service: MemoryService,
+) -> None:
+    service.storage.save("ana", None, document())
+    graph = create_memory_agent(
+        SearchingModel(), service=service, memory_tools=True, checkpointer=InMemorySaver()
+    )
+    state = graph.invoke(
+        {"messages": [("user", "When did I say I lived in Munich?")]},
+        {"configurable": {"user_id": "ana", "thread_id": "q"}},
+    )
+    tool_result = next(m for m in state["messages"] if isinstance(m, ToolMessage))
+    assert "told 2026-07-12 in thread thread-july" in tool_result.text
+    assert "2026-07-12" in state["messages"][-1].text
+
+    other = graph.invoke(
+        {"messages": [("user", "When did I say I lived in Munich?")]},
+        {"configurable": {"user_id": "ben", "thread_id": "q-ben"}},
+    )
+    other_result = next(m for m in other["messages"] if isinstance(m, ToolMessage)).text
+    assert other_result.startswith("Nothing in memory matches")
+    assert "told" not in other_result
