@@ -12,14 +12,14 @@ already leaving the agent) raise :class:`StateSchemaError` at build time.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, TypedDict
+from typing import Any, TypedDict
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
-from langgraph.graph.message import add_messages
+from langgraph.graph.message import MessagesState
 
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import StateSchemaError
@@ -30,6 +30,7 @@ from deerflow_memory.nodes import (
     create_inject_memory_node,
     create_summarization_node,
     state_messages,
+    state_value,
 )
 from deerflow_memory.service import MemoryService
 
@@ -59,10 +60,9 @@ class MemoryContext(TypedDict, total=False):
     agent_name: str
 
 
-class MemoryState(TypedDict):
-    """Graph state for users starting fresh: the messages plus the injected memory block."""
+class MemoryState(MessagesState):
+    """Graph state for users starting fresh: LangGraph's messages plus the injected memory block."""
 
-    messages: Annotated[list[AnyMessage], add_messages]
     memory_context: str
 
 
@@ -73,11 +73,7 @@ def memory_model_input(state: Any, system_prompt: str | None = None) -> list[Bas
     folded into the one system message, since several providers accept only one.
     """
     messages = list(state_messages(state))
-    memory_context = (
-        state.get(MEMORY_CONTEXT_KEY)
-        if isinstance(state, dict)
-        else getattr(state, MEMORY_CONTEXT_KEY, None)
-    )
+    memory_context = state_value(state, MEMORY_CONTEXT_KEY)
     leading: list[str] = [system_prompt] if system_prompt else []
     while (
         messages and isinstance(messages[0], SystemMessage) and isinstance(messages[0].content, str)

@@ -224,6 +224,11 @@ def filter_recent_messages(messages: Sequence[BaseMessage], limit: int) -> list[
     return kept[-limit:]
 
 
+def latest_user_text(messages: Sequence[BaseMessage]) -> str:
+    """Text of the last human message, or ``""`` when there is none."""
+    return next((message_text(m) for m in reversed(messages) if isinstance(m, HumanMessage)), "")
+
+
 def has_minimum_dialogue(messages: Sequence[BaseMessage]) -> bool:
     """True when there is at least one human and one AI message."""
     has_human = has_ai = False

@@ -40,7 +40,9 @@ from deerflow_memory.injection import build_memory_context
 from deerflow_memory.messages import (
     filter_messages_for_memory,
     filter_recent_messages,
+    format_conversation_for_update,
     has_minimum_dialogue,
+    latest_user_text,
     message_text,
 )
 from deerflow_memory.retrieval import filter_document
@@ -54,6 +56,7 @@ __all__ = [
     "create_inject_memory_node",
     "create_summarization_node",
     "state_messages",
+    "state_value",
 ]
 
 logger = logging.getLogger(__name__)
@@ -64,15 +67,18 @@ SUMMARY_MESSAGE_NAME = "conversation_summary"
 Node = Callable[[Any, RunnableConfig, Runtime[Any]], dict[str, Any]]
 
 
+def state_value(state: Any, key: str) -> Any:
+    """``state[key]`` of a dict-like state, or the attribute of a dataclass / pydantic one."""
+    return state.get(key) if isinstance(state, Mapping) else getattr(state, key, None)
+
+
 def state_messages(state: Any) -> Sequence[BaseMessage]:
     """The ``messages`` of a dict-like or attribute-style graph state.
 
     Raises:
         StateSchemaError: the state has no ``messages``.
     """
-    messages = (
-        state.get("messages") if isinstance(state, Mapping) else getattr(state, "messages", None)
-    )
+    messages = state_value(state, "messages")
     if messages is None:
         raise StateSchemaError(
             "the memory nodes need a 'messages' key in the graph state "
@@ -83,10 +89,6 @@ def state_messages(state: Any) -> Sequence[BaseMessage]:
 
 def _write(runtime: Runtime[Any], event: dict[str, Any]) -> None:
     runtime.stream_writer(event)
-
-
-def _latest_user_text(messages: Sequence[BaseMessage]) -> str:
-    return next((message_text(m) for m in reversed(messages) if isinstance(m, HumanMessage)), "")
 
 
 def create_inject_memory_node(service: MemoryService) -> Node:
@@ -118,7 +120,7 @@ def create_inject_memory_node(service: MemoryService) -> Node:
             return {MEMORY_CONTEXT_KEY: ""}
         shown = document
         if service.config.injection_mode == "relevant":
-            query = _latest_user_text(state_messages(state))
+            query = latest_user_text(state_messages(state))
             shown = filter_document(document, service.relevant(document, query).facts)
         result = service.render(shown)
         _write(
@@ -266,10 +268,7 @@ def create_summarization_node(
 
 
 def _summarize_with_model(model: BaseChatModel, messages: Sequence[BaseMessage]) -> str:
-    transcript = "\n".join(
-        f"{'User' if isinstance(m, HumanMessage) else 'Assistant'}: {message_text(m)}"
-        for m in filter_messages_for_memory(messages)
-    )
+    transcript = format_conversation_for_update(filter_messages_for_memory(messages))
     prompt = (
         "Summarize this earlier part of a conversation in a few sentences, keeping names, "
         "decisions, open questions and anything the user said about themselves.\n\n" + transcript

@@ -15,12 +15,12 @@ from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel, LanguageModelInput
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
-from deerflow_memory.messages import message_text
+from deerflow_memory.messages import latest_user_text, message_text
 
 __all__ = ["OfflineStandInModel", "remembered_facts"]
 
@@ -61,9 +61,7 @@ class OfflineStandInModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        request = next(
-            (message_text(m) for m in reversed(messages) if isinstance(m, HumanMessage)), ""
-        )
+        request = latest_user_text(messages)
         facts = remembered_facts(messages)
         chinese = bool(_CJK_RE.search(request))
         text = _reply_zh(request, facts) if chinese else _reply_en(request, facts)

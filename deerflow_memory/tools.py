@@ -17,6 +17,7 @@ from langgraph.prebuilt import ToolRuntime
 
 from deerflow_memory.errors import StorageError
 from deerflow_memory.identity import resolve_identity
+from deerflow_memory.injection import format_fact_line
 from deerflow_memory.lexical import tokenize
 from deerflow_memory.models import Fact, MemoryDocument, SupersededFact
 from deerflow_memory.service import MemoryService
@@ -37,8 +38,7 @@ def _line(fact: Fact) -> str:
         return (
             f"- [no longer current since {_day(fact.superseded_at)}{why}] {fact.content} ({told})"
         )
-    note = f" (not: {fact.source_error})" if fact.source_error else ""
-    return f"- [{fact.category.value}] {fact.content}{note} ({told})"
+    return f"{format_fact_line(fact)} ({told})"
 
 
 def search_document(document: MemoryDocument, query: str, limit: int = MAX_RESULTS) -> list[str]:

@@ -99,14 +99,19 @@ def langgraph_dev(tmp_path: Path, **settings: str) -> Iterator[tuple[str, subpro
 
 
 @pytest.fixture(params=["file", "store"])
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, str, Path]]:
+    """Yields the URL, the storage mode, and the folder file storage would write to."""
     with langgraph_dev(tmp_path, storage=request.param, debounce_seconds="0.2") as (url, _):
-        yield url
+        yield url, request.param, tmp_path / "memory"
 
 
-def test_langgraph_dev_carries_a_fact_from_one_thread_to_another(server: str) -> None:
+def test_langgraph_dev_carries_a_fact_from_one_thread_to_another(
+    server: tuple[str, str, Path],
+) -> None:
+    url, storage, folder = server
+
     async def scenario() -> str:
-        client = langgraph_sdk.get_client(url=server)
+        client = langgraph_sdk.get_client(url=url)
         config = {"configurable": {"user_id": "alice@example.com"}}
         first = await client.threads.create()
         await client.runs.wait(
@@ -146,6 +151,9 @@ def test_langgraph_dev_carries_a_fact_from_one_thread_to_another(server: str) ->
 
     context = asyncio.run(scenario())
     assert "peanut" in context and "Lisbon" in context
+    # The memory lives where the config says: the server's store, or files.
+    written = (folder / "users" / "alice@example.com" / "memory.json").exists()
+    assert written == (storage == "file")
 
 
 def test_stopping_langgraph_dev_flushes_pending_updates(tmp_path: Path) -> None:

@@ -448,7 +448,11 @@ def test_the_advisory_lock_recovers_from_a_dead_idle_connection() -> None:
     lock = PostgresAdvisoryLock(dsn)
     handle = lock.acquire("k")
     lock.release(handle)  # its connection is now idle
+    dead_pid = handle.conn.info.backend_pid  # type: ignore[attr-defined]
     with psycopg.connect(dsn, autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(%s)", (handle.conn.info.backend_pid,))  # type: ignore[attr-defined]
-    lock.release(lock.acquire("k"))
+        admin.execute("SELECT pg_terminate_backend(%s)", (dead_pid,))
+    fresh = lock.acquire("k")  # must not hand out the dead connection
+    assert not fresh.conn.closed  # type: ignore[attr-defined]
+    assert fresh.conn.info.backend_pid != dead_pid  # type: ignore[attr-defined]
+    lock.release(fresh)
     lock.close()
