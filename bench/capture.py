@@ -13,13 +13,13 @@ import time
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from deerflow_memory.messages import (
+from deerflow_memory.capture.messages import (
     filter_messages_for_memory,
     filter_recent_messages,
     has_minimum_dialogue,
 )
-from deerflow_memory.queue import MemoryUpdateQueue
-from deerflow_memory.signals import SIGNAL_WINDOW, SignalDetector
+from deerflow_memory.capture.signals import SIGNAL_WINDOW, SignalDetector
+from deerflow_memory.update.queue import MemoryUpdateQueue
 
 
 def conversation(n: int) -> list[BaseMessage]:

@@ -21,7 +21,7 @@ import threading
 
 from langchain_core.messages import AIMessage, HumanMessage
 
-from deerflow_memory.queue import FakeClock, MemoryUpdateQueue, UpdateJob
+from deerflow_memory.update.queue import FakeClock, MemoryUpdateQueue, UpdateJob
 
 USERS = 100
 TURNS = 10

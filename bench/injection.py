@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from deerflow_memory.injection import format_memory_for_injection
+from deerflow_memory.inject.format import format_memory_for_injection
+from deerflow_memory.inject.tokens import TokenCountingMethod, get_token_counter
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section
-from deerflow_memory.tokens import TokenCountingMethod, get_token_counter
 
 _EN = [
     "Prefers concise answers with code examples",

@@ -29,13 +29,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from deerflow_memory.injection import render_memory
-from deerflow_memory.models import Fact, FactCategory, MemoryDocument, SourceType
-from deerflow_memory.retrieval import (
+from deerflow_memory.inject.format import render_memory
+from deerflow_memory.inject.retrieval import (
     clear_retrieval_caches,
     filter_document,
     select_relevant_facts,
 )
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument, SourceType
 
 _EN = [
     "Prefers concise answers with {w} examples",

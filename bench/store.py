@@ -46,7 +46,7 @@ from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.storage.store import StoreMemoryStorage
 
 try:
-    from deerflow_memory.injection import format_memory_for_injection
+    from deerflow_memory.inject.format import format_memory_for_injection
 except ImportError:  # injection not available: measure the load alone
     format_memory_for_injection = None  # type: ignore[assignment]
 

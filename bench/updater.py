@@ -16,8 +16,6 @@ import time
 
 from langchain_core.messages import AIMessage, HumanMessage
 
-from deerflow_memory.apply import apply_update
-from deerflow_memory.extraction import ExtractionRequest
 from deerflow_memory.models import (
     Fact,
     FactCategory,
@@ -26,10 +24,12 @@ from deerflow_memory.models import (
     Section,
     UserContext,
 )
-from deerflow_memory.prompts import parse_update
-from deerflow_memory.queue import UpdateJob
 from deerflow_memory.storage.file import FileMemoryStorage
-from deerflow_memory.updater import MemoryUpdater, UpdateStatus
+from deerflow_memory.update.apply import apply_update
+from deerflow_memory.update.extraction import ExtractionRequest
+from deerflow_memory.update.prompt import parse_update
+from deerflow_memory.update.queue import UpdateJob
+from deerflow_memory.update.updater import MemoryUpdater, UpdateStatus
 
 ITERATIONS = 300
 CATEGORIES = list(FactCategory)

@@ -95,31 +95,31 @@ _EXPORTS: dict[str, str] = {
     "MemoryUpdate": "models",
     "SourceType": "models",
     "SupersededFact": "models",
-    "ExtractionRequest": "extraction",
-    "Extractor": "extraction",
+    "ExtractionRequest": "update.extraction",
+    "Extractor": "update.extraction",
     "MemoryStorage": "storage.base",
     "FileMemoryStorage": "storage.file",
     "StoreMemoryStorage": "storage.store",
     "build_storage": "storage.factory",
-    "get_token_counter": "tokens",
-    "InjectionResult": "injection",
-    "format_memory_for_injection": "injection",
-    "prepend_memory_context": "injection",
-    "render_memory": "injection",
-    "filter_messages_for_memory": "messages",
-    "format_conversation_for_update": "messages",
-    "has_minimum_dialogue": "messages",
-    "SignalDetector": "signals",
-    "detect_correction": "signals",
-    "detect_reinforcement": "signals",
-    "MemoryUpdateQueue": "queue",
-    "UpdateJob": "queue",
-    "apply_update": "apply",
-    "MemoryUpdater": "updater",
-    "UpdateResult": "updater",
-    "ModelExtractor": "model",
-    "build_chat_model": "model",
-    "OfflineExtractor": "offline",
+    "get_token_counter": "inject.tokens",
+    "InjectionResult": "inject.format",
+    "format_memory_for_injection": "inject.format",
+    "prepend_memory_context": "inject.format",
+    "render_memory": "inject.format",
+    "filter_messages_for_memory": "capture.messages",
+    "format_conversation_for_update": "update.prompt",
+    "has_minimum_dialogue": "capture.messages",
+    "SignalDetector": "capture.signals",
+    "detect_correction": "capture.signals",
+    "detect_reinforcement": "capture.signals",
+    "MemoryUpdateQueue": "update.queue",
+    "UpdateJob": "update.queue",
+    "apply_update": "update.apply",
+    "MemoryUpdater": "update.updater",
+    "UpdateResult": "update.updater",
+    "ModelExtractor": "update.llm",
+    "build_chat_model": "update.llm",
+    "OfflineExtractor": "update.offline.extractor",
     "MemoryIdentity": "identity",
     "resolve_identity": "identity",
     "MemoryService": "service",
@@ -136,7 +136,15 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
-    from deerflow_memory.apply import apply_update
+    from deerflow_memory.capture.messages import (
+        filter_messages_for_memory,
+        has_minimum_dialogue,
+    )
+    from deerflow_memory.capture.signals import (
+        SignalDetector,
+        detect_correction,
+        detect_reinforcement,
+    )
     from deerflow_memory.config import MemoryConfig, load_config
     from deerflow_memory.errors import (
         ConfigError,
@@ -150,7 +158,6 @@ if TYPE_CHECKING:
         StorageError,
         UpdateParseError,
     )
-    from deerflow_memory.extraction import ExtractionRequest, Extractor
     from deerflow_memory.graph import (
         MemoryContext,
         MemoryState,
@@ -159,18 +166,13 @@ if TYPE_CHECKING:
         memory_model_input,
     )
     from deerflow_memory.identity import MemoryIdentity, resolve_identity
-    from deerflow_memory.injection import (
+    from deerflow_memory.inject.format import (
         InjectionResult,
         format_memory_for_injection,
         prepend_memory_context,
         render_memory,
     )
-    from deerflow_memory.messages import (
-        filter_messages_for_memory,
-        format_conversation_for_update,
-        has_minimum_dialogue,
-    )
-    from deerflow_memory.model import ModelExtractor, build_chat_model
+    from deerflow_memory.inject.tokens import get_token_counter
     from deerflow_memory.models import (
         Fact,
         FactCategory,
@@ -184,18 +186,20 @@ if TYPE_CHECKING:
         create_inject_memory_node,
         create_summarization_node,
     )
-    from deerflow_memory.offline import OfflineExtractor
-    from deerflow_memory.queue import MemoryUpdateQueue, UpdateJob
     from deerflow_memory.service import MemoryService
-    from deerflow_memory.signals import SignalDetector, detect_correction, detect_reinforcement
     from deerflow_memory.standin import OfflineStandInModel
     from deerflow_memory.storage.base import MemoryStorage
     from deerflow_memory.storage.factory import build_storage
     from deerflow_memory.storage.file import FileMemoryStorage
     from deerflow_memory.storage.store import StoreMemoryStorage
-    from deerflow_memory.tokens import get_token_counter
     from deerflow_memory.tools import create_memory_tools
-    from deerflow_memory.updater import MemoryUpdater, UpdateResult
+    from deerflow_memory.update.apply import apply_update
+    from deerflow_memory.update.extraction import ExtractionRequest, Extractor
+    from deerflow_memory.update.llm import ModelExtractor, build_chat_model
+    from deerflow_memory.update.offline.extractor import OfflineExtractor
+    from deerflow_memory.update.prompt import format_conversation_for_update
+    from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
+    from deerflow_memory.update.updater import MemoryUpdater, UpdateResult
 
 
 def __getattr__(name: str) -> Any:

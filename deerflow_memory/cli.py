@@ -207,7 +207,7 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
 
 
 def _cmd_migrate(args: argparse.Namespace, console: Console) -> int:
-    from deerflow_memory.migrate import migrate, parse_backend_spec
+    from deerflow_memory.storage.migrate import migrate, parse_backend_spec
 
     source_config = parse_backend_spec(getattr(args, "from"))
     target_config = parse_backend_spec(args.to)

@@ -20,9 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.models import FactCategory
-from deerflow_memory.retrieval import RetrievalConfig
 
-__all__ = ["ENV_PREFIX", "MemoryConfig", "load_config"]
+__all__ = ["ENV_PREFIX", "MemoryConfig", "RetrievalConfig", "load_config"]
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +30,34 @@ CONFIG_PATH_ENV = "DEERFLOW_MEMORY_CONFIG"
 
 StorageKind = Literal["file", "store", "sqlite", "postgres"]
 TokenCounting = Literal["tiktoken", "char"]
+
+
+class RetrievalConfig(BaseModel):
+    """Knobs of relevance retrieval; defaults are seed 001's numbers."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    candidates: int = Field(
+        20, ge=1, le=10_000, description="Facts with the highest similarity considered at all."
+    )
+    top_k: int = Field(
+        5, ge=1, le=1_000, description="Relevant facts kept after ranking (guaranteed ones extra)."
+    )
+    similarity_threshold: float = Field(
+        0.55, ge=0.0, le=1.0, description="Candidates less similar than this are dropped."
+    )
+    similarity_weight: float = Field(
+        0.5, ge=0.0, le=1.0, description="Weight of similarity in the ranking score."
+    )
+    importance_weight: float = Field(
+        0.3, ge=0.0, le=1.0, description="Weight of importance in the ranking score."
+    )
+    recency_weight: float = Field(
+        0.2, ge=0.0, le=1.0, description="Weight of recency in the ranking score."
+    )
+    recency_decay_days: float = Field(
+        30.0, gt=0.0, le=36_500.0, description="Recency is exp(-age_days / recency_decay_days)."
+    )
 
 
 class MemoryConfig(BaseModel):

@@ -23,7 +23,7 @@ from langgraph.graph.message import MessagesState
 
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import StateSchemaError
-from deerflow_memory.injection import prepend_memory_context
+from deerflow_memory.inject.format import prepend_memory_context
 from deerflow_memory.nodes import (
     MEMORY_CONTEXT_KEY,
     create_capture_memory_node,
@@ -220,8 +220,8 @@ def create_memory_agent(
     """
     service = service if service is not None else MemoryService(config)
     if model is None:
-        from deerflow_memory.model import build_chat_model
         from deerflow_memory.standin import OfflineStandInModel
+        from deerflow_memory.update.llm import build_chat_model
 
         model = build_chat_model(service.config) or OfflineStandInModel()
     if memory_tools:

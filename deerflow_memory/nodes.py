@@ -34,20 +34,18 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.runtime import Runtime
 
-from deerflow_memory.errors import StateSchemaError, StorageError
-from deerflow_memory.identity import resolve_identity
-from deerflow_memory.injection import build_memory_context
-from deerflow_memory.messages import (
+from deerflow_memory.capture.messages import (
     filter_messages_for_memory,
     filter_recent_messages,
-    format_conversation_for_update,
     has_minimum_dialogue,
     latest_user_text,
     message_text,
 )
-from deerflow_memory.retrieval import filter_document
+from deerflow_memory.capture.signals import SIGNAL_WINDOW
+from deerflow_memory.errors import StateSchemaError, StorageError
+from deerflow_memory.identity import resolve_identity
 from deerflow_memory.service import MemoryService
-from deerflow_memory.signals import SIGNAL_WINDOW
+from deerflow_memory.update.prompt import format_conversation_for_update
 
 __all__ = [
     "MEMORY_CONTEXT_KEY",
@@ -96,7 +94,7 @@ def create_inject_memory_node(service: MemoryService) -> Node:
 
     The block is never appended to the message history: it is refreshed every
     turn and stays byte-identical while memory is unchanged (same day), so
-    provider prefix caches hold. Use :func:`~deerflow_memory.injection.prepend_memory_context`
+    provider prefix caches hold. Use :func:`~deerflow_memory.inject.format.prepend_memory_context`
     in your agent node to put it in front of the model input.
     """
 
@@ -110,7 +108,9 @@ def create_inject_memory_node(service: MemoryService) -> Node:
             "agent_name": identity.agent_name,
         }
         try:
-            document = service.load(identity, runtime.store)
+            block = service.memory_block(
+                identity, latest_user_text(state_messages(state)), runtime.store
+            )
         except StorageError as e:
             logger.error("memory not injected for user %r: %s", identity.user_id, e)
             _write(
@@ -118,24 +118,19 @@ def create_inject_memory_node(service: MemoryService) -> Node:
                 {**event, "error": str(e), "facts_injected": 0, "facts_total": 0, "tokens": 0},
             )
             return {MEMORY_CONTEXT_KEY: ""}
-        shown = document
-        if service.config.injection_mode == "relevant":
-            query = latest_user_text(state_messages(state))
-            shown = filter_document(document, service.relevant(document, query).facts)
-        result = service.render(shown)
         _write(
             runtime,
             {
                 **event,
                 "mode": service.config.injection_mode,
-                "revision": document.revision,
-                "facts_injected": result.facts_injected,
-                "facts_total": len(document.facts),
-                "tokens": result.tokens,
+                "revision": block.revision,
+                "facts_injected": block.facts_injected,
+                "facts_total": block.facts_total,
+                "tokens": block.tokens,
                 "error": None,
             },
         )
-        return {MEMORY_CONTEXT_KEY: build_memory_context(result.text)}
+        return {MEMORY_CONTEXT_KEY: block.context}
 
     return inject_memory
 

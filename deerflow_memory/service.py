@@ -21,30 +21,51 @@ import logging
 import threading
 import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from langchain_core.messages import BaseMessage
 
+from deerflow_memory.capture.signals import SignalDetector, Signals
 from deerflow_memory.config import MemoryConfig, load_config
 from deerflow_memory.errors import ConfigError
-from deerflow_memory.extraction import Extractor
 from deerflow_memory.identity import MemoryIdentity
-from deerflow_memory.injection import InjectionResult, render_memory
+from deerflow_memory.inject.format import build_memory_context, render_memory
+from deerflow_memory.inject.retrieval import Embedder, filter_document, select_relevant_facts
+from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
 from deerflow_memory.models import MemoryDocument
-from deerflow_memory.queue import MemoryUpdateQueue, UpdateJob
-from deerflow_memory.retrieval import Embedder, RetrievalResult, select_relevant_facts
-from deerflow_memory.signals import SignalDetector, Signals
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.tokens import TokenCounter, get_token_counter
-from deerflow_memory.updater import MemoryUpdater, UpdateResult
+from deerflow_memory.update.extraction import Extractor
+from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
+from deerflow_memory.update.updater import MemoryUpdater, UpdateResult
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from langgraph.store.base import BaseStore
 
-__all__ = ["MemoryService", "close_open_services"]
+__all__ = ["MemoryBlock", "MemoryService", "close_open_services"]
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryBlock:
+    """One turn's memory context and the figures the inject node reports.
+
+    Attributes:
+        context: the ``<user_memory>`` block with its date reminder, ready for
+            the system prompt; ``""`` when there is nothing to inject.
+        revision: revision of the document it was rendered from.
+        facts_injected: facts in the block.
+        facts_total: facts in the stored document.
+        tokens: tokens of the block (the configured counter).
+    """
+
+    context: str
+    revision: int
+    facts_injected: int
+    facts_total: int
+    tokens: int
 
 
 class MemoryService:
@@ -77,7 +98,7 @@ class MemoryService:
         embedder: Embedder | None = None,
         register_atexit: bool = True,
     ) -> None:
-        from deerflow_memory.model import build_extractor
+        from deerflow_memory.update.llm import build_extractor
 
         self.config = config if config is not None else load_config()
         self._owns_storage = storage is None and self.config.storage != "store"
@@ -110,7 +131,7 @@ class MemoryService:
     @property
     def is_offline(self) -> bool:
         """True when updates come from the rule-based offline extractor, not a model."""
-        from deerflow_memory.offline import OfflineExtractor
+        from deerflow_memory.update.offline.extractor import OfflineExtractor
 
         return isinstance(self.extractor, OfflineExtractor)
 
@@ -161,24 +182,47 @@ class MemoryService:
         """Load the document of ``identity``."""
         return self.storage_for(store).load(identity.user_id, identity.agent_name)
 
-    def relevant(self, document: MemoryDocument, query: str) -> RetrievalResult:
-        """Guaranteed facts plus the facts of ``document`` relevant to ``query``."""
-        return select_relevant_facts(
-            document,
-            query,
-            config=self.config.retrieval,
-            guaranteed_categories=self.config.guaranteed_categories,
-            embedder=self.embedder,
-        )
+    def memory_block(
+        self, identity: MemoryIdentity, query: str = "", store: BaseStore | None = None
+    ) -> MemoryBlock:
+        """The memory context to put in front of the model for one turn of ``identity``.
 
-    def render(self, document: MemoryDocument) -> InjectionResult:
-        """Format ``document`` for injection with this configuration's budgets."""
-        return render_memory(
-            document,
+        Loads the document, keeps the guaranteed facts plus the facts relevant
+        to ``query`` when ``injection_mode="relevant"`` (every fact otherwise),
+        and renders them within this configuration's token budgets.
+
+        Args:
+            identity: whose memory.
+            query: the latest user message; used only in relevant mode.
+            store: the graph's runtime store (for ``storage="store"``).
+
+        Raises:
+            StorageError: the document cannot be read (corrupt, database down).
+        """
+        document = self.load(identity, store)
+        shown = document
+        if self.config.injection_mode == "relevant":
+            selected = select_relevant_facts(
+                document,
+                query,
+                config=self.config.retrieval,
+                guaranteed_categories=self.config.guaranteed_categories,
+                embedder=self.embedder,
+            )
+            shown = filter_document(document, selected.facts)
+        result = render_memory(
+            shown,
             self.config.injected_memory_max_tokens,
             guaranteed_categories=self.config.guaranteed_categories,
             guaranteed_token_budget=self.config.guaranteed_token_budget,
             counter=self.counter,
+        )
+        return MemoryBlock(
+            context=build_memory_context(result.text),
+            revision=document.revision,
+            facts_injected=result.facts_injected,
+            facts_total=len(document.facts),
+            tokens=result.tokens,
         )
 
     # --- write path ---------------------------------------------------------

@@ -20,7 +20,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 
-from deerflow_memory.messages import latest_user_text, message_text
+from deerflow_memory.capture.messages import latest_user_text, message_text
 
 __all__ = ["OfflineStandInModel", "remembered_facts"]
 

@@ -17,8 +17,8 @@ from langgraph.prebuilt import ToolRuntime
 
 from deerflow_memory.errors import StorageError
 from deerflow_memory.identity import resolve_identity
-from deerflow_memory.injection import format_fact_line
-from deerflow_memory.lexical import tokenize
+from deerflow_memory.inject.format import format_fact_line
+from deerflow_memory.inject.lexical import tokenize
 from deerflow_memory.models import Fact, MemoryDocument, SupersededFact
 from deerflow_memory.service import MemoryService
 

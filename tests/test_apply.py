@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from deerflow_memory.apply import (
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument, MemoryUpdate, SourceType
+from deerflow_memory.update.apply import (
     RECENT_MONTHS_MAX_CHARS,
     apply_update,
     apply_update_detailed,
     strip_upload_mentions,
 )
-from deerflow_memory.models import Fact, FactCategory, MemoryDocument, MemoryUpdate, SourceType
 
 NOW = "2026-07-01T10:00:00Z"
 

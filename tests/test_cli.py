@@ -98,8 +98,8 @@ def test_migrate_copies_every_document_to_sqlite_and_verifies(tmp_path: Path) ->
     result = cli("migrate", "--from", f"file:{files}", "--to", f"sqlite:{db}", cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "2 documents" in result.stdout
-    from deerflow_memory.migrate import parse_backend_spec
     from deerflow_memory.storage.factory import open_storage
+    from deerflow_memory.storage.migrate import parse_backend_spec
 
     with open_storage(parse_backend_spec(f"sqlite:{db}")) as storage:
         copied = storage.load("bo@example.com")

@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import ValidationError
 
 from deerflow_memory.errors import ConfigError
-from deerflow_memory.injection import (
+from deerflow_memory.inject.format import (
     MEMORY_CLOSE_TAG,
     MEMORY_OPEN_TAG,
     build_memory_context,
@@ -22,8 +22,8 @@ from deerflow_memory.injection import (
     prepend_memory_context,
     render_memory,
 )
+from deerflow_memory.inject.tokens import CharTokenCounter, TokenCounter, get_token_counter
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section
-from deerflow_memory.tokens import CharTokenCounter, TokenCounter, get_token_counter
 
 SUMMARY_FIELDS = [
     ("user", "work_context", "Work"),

@@ -14,14 +14,14 @@ from langchain_core.messages import (
     ToolMessage,
 )
 
-from deerflow_memory.messages import (
+from deerflow_memory.capture.messages import (
     filter_messages_for_memory,
     filter_recent_messages,
-    format_conversation_for_update,
     has_minimum_dialogue,
     is_acknowledgement,
     message_text,
 )
+from deerflow_memory.update.prompt import format_conversation_for_update
 
 UPLOAD = "<uploaded_files>\n- /mnt/user-data/uploads/report.pdf\n</uploaded_files>"
 

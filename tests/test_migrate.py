@@ -10,11 +10,11 @@ from langgraph.store.memory import InMemoryStore
 
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ConfigError
-from deerflow_memory.migrate import migrate, parse_backend_spec
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.factory import open_storage
 from deerflow_memory.storage.file import FileMemoryStorage
+from deerflow_memory.storage.migrate import migrate, parse_backend_spec
 from deerflow_memory.storage.store import StoreMemoryStorage
 from tests.pg import drop_prefix, postgres_dsn_or_skip
 

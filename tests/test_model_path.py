@@ -17,13 +17,13 @@ from pydantic import Field, SecretStr
 
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError
-from deerflow_memory.extraction import ExtractionRequest
-from deerflow_memory.model import ModelExtractor, build_chat_model, build_extractor
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument
-from deerflow_memory.prompts import SYSTEM_PROMPT, build_update_prompt, parse_update
-from deerflow_memory.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.storage.file import FileMemoryStorage
-from deerflow_memory.updater import MemoryUpdater, UpdateResult, UpdateStatus
+from deerflow_memory.update.extraction import ExtractionRequest
+from deerflow_memory.update.llm import ModelExtractor, build_chat_model, build_extractor
+from deerflow_memory.update.prompt import SYSTEM_PROMPT, build_update_prompt, parse_update
+from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
+from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateStatus
 from tests.openai_server import OpenAIServer, openai_server  # noqa: F401  (fixture)
 
 UPDATE = {"newFacts": [{"content": "Likes tea", "confidence": 0.9}]}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from deerflow_memory.extraction import ExtractionRequest, Extractor
 from deerflow_memory.models import (
     Fact,
     FactCategory,
@@ -13,7 +12,8 @@ from deerflow_memory.models import (
     MemoryUpdate,
     SourceType,
 )
-from deerflow_memory.offline import OfflineExtractor, fact_key
+from deerflow_memory.update.extraction import ExtractionRequest, Extractor
+from deerflow_memory.update.offline.extractor import OfflineExtractor, fact_key
 
 P, CX, K, B, G, CR = (
     FactCategory.PREFERENCE,

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
-from deerflow_memory.queue import FakeClock, MemoryUpdateQueue, UpdateJob
+from deerflow_memory.update.queue import FakeClock, MemoryUpdateQueue, UpdateJob
 
 WAIT = 5.0  # real seconds a test waits for threads at most; never reached when things work
 
@@ -298,7 +298,7 @@ def test_shutdown_drains_pending_updates_and_later_adds_are_dropped_with_a_warni
         queue.add("t1", user, None, turn(user))
     assert queue.shutdown(timeout=WAIT) is True
     assert sorted(j.user_id for j in recorder.jobs) == ["alice", "bob", "carol"]
-    with caplog.at_level(logging.WARNING, logger="deerflow_memory.queue"):
+    with caplog.at_level(logging.WARNING, logger="deerflow_memory.update.queue"):
         queue.add("t1", "dave", None, turn("late"))
     assert queue.pending_count == 0
     assert "shut down" in caplog.text and "dave" in caplog.text
@@ -323,7 +323,7 @@ def test_a_failing_handler_is_logged_with_its_key_and_later_jobs_still_run(
 
     queue = MemoryUpdateQueue(handler, max_workers=1, clock=clock)
     try:
-        with caplog.at_level(logging.ERROR, logger="deerflow_memory.queue"):
+        with caplog.at_level(logging.ERROR, logger="deerflow_memory.update.queue"):
             queue.add_nowait("t1", "broken", None, turn("a"))
             assert queue.wait_idle(timeout=WAIT)
             queue.add_nowait("t2", "alice", None, turn("b"))
@@ -362,7 +362,7 @@ def test_register_atexit_drains_the_queue_when_the_interpreter_exits(tmp_path) -
         f"""
         from pathlib import Path
         from langchain_core.messages import AIMessage, HumanMessage
-        from deerflow_memory.queue import MemoryUpdateQueue
+        from deerflow_memory.update.queue import MemoryUpdateQueue
 
         def handler(job):
             Path({str(marker)!r}).write_text(job.user_id)
@@ -383,7 +383,7 @@ def test_flushing_from_inside_a_handler_is_refused_instead_of_deadlocking(
     queue = MemoryUpdateQueue(lambda job: holder[0].flush(timeout=1), clock=clock)
     holder.append(queue)
     try:
-        with caplog.at_level(logging.ERROR, logger="deerflow_memory.queue"):
+        with caplog.at_level(logging.ERROR, logger="deerflow_memory.update.queue"):
             queue.add_nowait("t1", "alice", None, turn("a"))
             assert queue.flush(timeout=WAIT)
     finally:

@@ -16,13 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-import deerflow_memory.retrieval as retrieval_module
-from deerflow_memory.injection import render_memory
-from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section, SourceType
-from deerflow_memory.retrieval import (
+import deerflow_memory.inject.retrieval as retrieval_module
+from deerflow_memory.config import RetrievalConfig
+from deerflow_memory.inject.format import render_memory
+from deerflow_memory.inject.retrieval import (
     BM25Index,
     Embedder,
-    RetrievalConfig,
     RetrievalIndex,
     cosine_similarity,
     filter_document,
@@ -30,6 +29,7 @@ from deerflow_memory.retrieval import (
     select_relevant_facts,
     tokenize,
 )
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section, SourceType
 
 NOW = datetime(2025, 7, 1, tzinfo=UTC)
 CORRECTION, CONTEXT = FactCategory.CORRECTION, FactCategory.CONTEXT

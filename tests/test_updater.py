@@ -13,12 +13,12 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import RevisionConflictError
-from deerflow_memory.model import ModelExtractor, build_extractor
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument
-from deerflow_memory.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.file import FileMemoryStorage
-from deerflow_memory.updater import MemoryUpdater, UpdateResult, UpdateStatus
+from deerflow_memory.update.llm import ModelExtractor, build_extractor
+from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
+from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateStatus
 from tests.openai_server import OpenAIServer, Reply, openai_server  # noqa: F401  (fixture)
 
 NOW = "2026-07-01T10:00:00Z"
@@ -336,7 +336,7 @@ def test_with_nothing_configured_the_offline_extractor_updates_memory_end_to_end
 ) -> None:
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
-    from deerflow_memory.offline import OfflineExtractor
+    from deerflow_memory.update.offline.extractor import OfflineExtractor
 
     extractor = build_extractor(MemoryConfig())
     assert isinstance(extractor, OfflineExtractor)

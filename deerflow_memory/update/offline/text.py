@@ -8,7 +8,7 @@ sentence is skipped when it is a question or a hypothetical ("if I were…",
 are recognised on the whole sentence; everything else is cut into clauses at
 commas and conjunctions, and each clause whose subject is the user ("I…",
 "我…", or no subject after a clause by the user — Chinese drops it freely) goes
-to the rules of :mod:`deerflow_memory.offline_rules`. Clauses about someone
+to the rules of :mod:`deerflow_memory.update.offline.rules`. Clauses about someone
 else ("my friend…", "我妈妈…", "she…") are never matched.
 
 Nothing here raises; text no rule understands yields no candidate.
@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 
 from deerflow_memory.models import FactCategory
-from deerflow_memory.offline_rules import KIN_ZH, Candidate, match_clause, match_instruction
+from deerflow_memory.update.offline.rules import KIN_ZH, Candidate, match_clause, match_instruction
 
 __all__ = ["candidates_from_text"]
 

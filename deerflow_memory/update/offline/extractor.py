@@ -7,8 +7,8 @@ employer, family, knowledge, likes and dislikes, goals, habits, standing
 instructions ("from now on…", "以后…"), and corrections ("I live in Y, not X",
 "I said Y, not X", "不是X，是Y"). Every new fact has ``source_type``
 ``user_stated``; fact text is a third-person statement starting with "User" /
-"用户" (sentences are cut up by :mod:`deerflow_memory.offline_text` and
-matched by the rules of :mod:`deerflow_memory.offline_rules`).
+"用户" (sentences are cut up by :mod:`deerflow_memory.update.offline.text` and
+matched by the rules of :mod:`deerflow_memory.update.offline.rules`).
 
 Against the stored document it:
 
@@ -34,8 +34,7 @@ from dataclasses import dataclass
 
 from langchain_core.messages import HumanMessage
 
-from deerflow_memory.extraction import ExtractionRequest
-from deerflow_memory.messages import message_text, strip_upload_blocks
+from deerflow_memory.capture.messages import message_text, strip_upload_blocks
 from deerflow_memory.models import (
     Fact,
     FactCategory,
@@ -47,8 +46,9 @@ from deerflow_memory.models import (
     SourceType,
     UserUpdate,
 )
-from deerflow_memory.offline_rules import Candidate, normalise_value, slot_of
-from deerflow_memory.offline_text import candidates_from_text
+from deerflow_memory.update.extraction import ExtractionRequest
+from deerflow_memory.update.offline.rules import Candidate, normalise_value, slot_of
+from deerflow_memory.update.offline.text import candidates_from_text
 
 __all__ = ["OfflineExtractor", "fact_key"]
 
@@ -100,11 +100,11 @@ class _Stored:
 
 
 class OfflineExtractor:
-    """Rule-based :class:`~deerflow_memory.extraction.Extractor` of explicit self-statements.
+    """Rule-based :class:`~deerflow_memory.update.extraction.Extractor` of explicit self-statements.
 
     Example:
         >>> from langchain_core.messages import AIMessage, HumanMessage
-        >>> from deerflow_memory.extraction import ExtractionRequest
+        >>> from deerflow_memory.update.extraction import ExtractionRequest
         >>> from deerflow_memory.models import MemoryDocument
         >>> request = ExtractionRequest(
         ...     MemoryDocument(), [HumanMessage("I'm allergic to nuts"), AIMessage("Noted.")], "t1"

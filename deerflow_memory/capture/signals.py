@@ -6,7 +6,7 @@ to revise or remove what the user contradicted; a *reinforcement* ("完全正确
 human messages among the last six messages are read, and reinforcement is
 looked for only when there is no correction.
 
-The patterns are data: ``deerflow_memory/data/correction_patterns.txt`` and
+The patterns are data: ``deerflow_memory/capture/data/correction_patterns.txt`` and
 ``reinforcement_patterns.txt`` (one regular expression per line, ``#``
 comments), extended by ``MemoryConfig.correction_patterns`` /
 ``reinforcement_patterns``. They are matched case-insensitively and per line
@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage, HumanMessage
 
+from deerflow_memory.capture.messages import message_text
 from deerflow_memory.errors import ConfigError
-from deerflow_memory.messages import message_text
 
 if TYPE_CHECKING:
     from deerflow_memory.config import MemoryConfig
@@ -61,12 +61,16 @@ def load_pattern_file(name: str) -> tuple[str, ...]:
     """The patterns of a packaged data file: non-empty lines that are not ``#`` comments.
 
     Args:
-        name: file name inside ``deerflow_memory/data``, e.g. ``"correction_patterns.txt"``.
+        name: file name inside ``deerflow_memory/capture/data``, e.g. ``"correction_patterns.txt"``.
 
     Raises:
         FileNotFoundError: no such packaged file.
     """
-    text = resources.files("deerflow_memory").joinpath("data", name).read_text(encoding="utf-8")
+    text = (
+        resources.files("deerflow_memory.capture")
+        .joinpath("data", name)
+        .read_text(encoding="utf-8")
+    )
     return tuple(
         stripped
         for line in text.splitlines()

@@ -5,7 +5,7 @@ instructions and the output schema (identical on every call, so provider
 prefix caches hold) and a human message with the current memory, the
 conversation and the signals of this turn. Stored memory text is JSON-escaped
 so it can never close the ``<current_memory>`` tag, and the conversation is
-escaped by :func:`~deerflow_memory.messages.format_conversation_for_update`.
+escaped by :func:`format_conversation_for_update`.
 
 :func:`parse_update` accepts what chat models actually return: ``<think>``
 blocks, code fences, prose around the object, snake_case or camelCase keys,
@@ -20,13 +20,19 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
+from deerflow_memory.capture.messages import message_text
 from deerflow_memory.errors import UpdateParseError
-from deerflow_memory.messages import format_conversation_for_update
 from deerflow_memory.models import FactCategory, MemoryDocument, MemoryUpdate, SourceType
 
-__all__ = ["SYSTEM_PROMPT", "build_update_prompt", "memory_for_prompt", "parse_update"]
+__all__ = [
+    "SYSTEM_PROMPT",
+    "build_update_prompt",
+    "format_conversation_for_update",
+    "memory_for_prompt",
+    "parse_update",
+]
 
 _CATEGORIES = ", ".join(f"`{c.value}`" for c in FactCategory)
 _SOURCE_TYPES = " or ".join(f"`{s.value}`" for s in SourceType)
@@ -99,6 +105,47 @@ Answer with only this JSON object, no prose:
   "factsToRemove": [{{"id": "fact_...", "reason": "..."}}]
 }}
 If nothing is worth remembering, answer with every shouldUpdate false and empty lists."""
+
+
+_ESCAPES = str.maketrans({"<": "&lt;", ">": "&gt;"})
+TRUNCATION_MARKER = "… [truncated]"
+
+
+def format_conversation_for_update(
+    messages: Sequence[BaseMessage], *, max_chars: int = 1000
+) -> str:
+    """Render the conversation as ``User: …`` / ``Assistant: …`` blocks for the update prompt.
+
+    Args:
+        messages: filtered messages; anything but human and AI messages is skipped.
+        max_chars: longest text kept per message; longer text is cut and ends
+            with ``… [truncated]``.
+
+    Returns:
+        Blocks separated by blank lines. ``<`` and ``>`` in message text become
+        ``&lt;`` / ``&gt;``, so no message can close the prompt's
+        ``<conversation>`` tag or open a tag of its own.
+
+    Raises:
+        ValueError: ``max_chars`` is smaller than 1.
+    """
+    if max_chars < 1:
+        raise ValueError(f"max_chars must be at least 1, got {max_chars}")
+    blocks: list[str] = []
+    for message in messages:
+        if isinstance(message, HumanMessage):
+            role = "User"
+        elif isinstance(message, AIMessage):
+            role = "Assistant"
+        else:
+            continue
+        text = message_text(message).strip()
+        if not text:
+            continue
+        if len(text) > max_chars:
+            text = text[:max_chars].rstrip() + " " + TRUNCATION_MARKER
+        blocks.append(f"{role}: {text.translate(_ESCAPES)}")
+    return "\n\n".join(blocks)
 
 
 def _escape_json_text(text: str) -> str:

@@ -1,4 +1,4 @@
-"""Which messages of a turn reach memory, and how they are shown to the memory model.
+"""Which messages of a turn reach memory.
 
 Memory only needs what the user said and what the assistant finally answered.
 :func:`filter_messages_for_memory` keeps human messages and final assistant
@@ -27,7 +27,6 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 __all__ = [
     "filter_messages_for_memory",
-    "format_conversation_for_update",
     "has_minimum_dialogue",
     "is_acknowledgement",
     "is_hidden",
@@ -52,9 +51,6 @@ _ACKNOWLEDGEMENT = re.compile(
 )
 # Longest acknowledgement worth testing; longer texts skip the regex entirely.
 _ACK_MAX_CHARS = 40
-
-_ESCAPES = str.maketrans({"<": "&lt;", ">": "&gt;"})
-TRUNCATION_MARKER = "… [truncated]"
 
 
 def message_text(message: BaseMessage) -> str:
@@ -240,40 +236,3 @@ def has_minimum_dialogue(messages: Sequence[BaseMessage]) -> bool:
         if has_human and has_ai:
             return True
     return False
-
-
-def format_conversation_for_update(
-    messages: Sequence[BaseMessage], *, max_chars: int = 1000
-) -> str:
-    """Render the conversation as ``User: …`` / ``Assistant: …`` blocks for the update prompt.
-
-    Args:
-        messages: filtered messages; anything but human and AI messages is skipped.
-        max_chars: longest text kept per message; longer text is cut and ends
-            with ``… [truncated]``.
-
-    Returns:
-        Blocks separated by blank lines. ``<`` and ``>`` in message text become
-        ``&lt;`` / ``&gt;``, so no message can close the prompt's
-        ``<conversation>`` tag or open a tag of its own.
-
-    Raises:
-        ValueError: ``max_chars`` is smaller than 1.
-    """
-    if max_chars < 1:
-        raise ValueError(f"max_chars must be at least 1, got {max_chars}")
-    blocks: list[str] = []
-    for message in messages:
-        if isinstance(message, HumanMessage):
-            role = "User"
-        elif isinstance(message, AIMessage):
-            role = "Assistant"
-        else:
-            continue
-        text = message_text(message).strip()
-        if not text:
-            continue
-        if len(text) > max_chars:
-            text = text[:max_chars].rstrip() + " " + TRUNCATION_MARKER
-        blocks.append(f"{role}: {text.translate(_ESCAPES)}")
-    return "\n\n".join(blocks)

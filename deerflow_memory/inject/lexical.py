@@ -1,6 +1,6 @@
 """Lexical similarity for Chinese and English: a tokenizer and a BM25 index over facts.
 
-Used by :mod:`deerflow_memory.retrieval` when no embedding model is given, and
+Used by :mod:`deerflow_memory.inject.retrieval` when no embedding model is given, and
 by the ``search_memory`` tool. Pure Python, no model, no download.
 
 Never raises on odd text: anything that is not a word, a digit run or CJK is skipped.

@@ -22,9 +22,9 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError
-from deerflow_memory.extraction import ExtractionRequest, Extractor
 from deerflow_memory.models import MemoryUpdate
-from deerflow_memory.prompts import build_update_prompt, parse_update
+from deerflow_memory.update.extraction import ExtractionRequest, Extractor
+from deerflow_memory.update.prompt import build_update_prompt, parse_update
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -149,6 +149,6 @@ def build_extractor(config: MemoryConfig, model: BaseChatModel | None = None) ->
         model = build_chat_model(config)
     if model is not None:
         return ModelExtractor(model)
-    from deerflow_memory.offline import OfflineExtractor
+    from deerflow_memory.update.offline.extractor import OfflineExtractor
 
     return OfflineExtractor()

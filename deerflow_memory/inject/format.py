@@ -46,7 +46,7 @@ provider prefix caches hold while memory is unchanged.
 How it fails: a mapping that is not a valid document raises pydantic's
 ``ValidationError`` (a ``ValueError``); a negative budget raises
 :class:`~deerflow_memory.errors.ConfigError`. Token counting itself never
-raises (see :mod:`deerflow_memory.tokens`).
+raises (see :mod:`deerflow_memory.inject.tokens`).
 """
 
 from __future__ import annotations
@@ -62,13 +62,13 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from deerflow_memory.errors import ConfigError
-from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section
-from deerflow_memory.tokens import (
+from deerflow_memory.inject.tokens import (
     EncodingName,
     TokenCounter,
     TokenCountingMethod,
     get_token_counter,
 )
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage

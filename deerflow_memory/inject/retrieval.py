@@ -19,7 +19,7 @@ Similarity is the cosine of embeddings when an :class:`Embedder` is given
 English (:class:`BM25Index`) mapped to 0..1 — see :meth:`BM25Index.similarities`
 for why the 0.55 threshold means "shares a distinctive word".
 :func:`filter_document` then gives a document holding only the chosen facts,
-which :func:`~deerflow_memory.injection.render_memory` formats unchanged.
+which :func:`~deerflow_memory.inject.format.render_memory` formats unchanged.
 
 Indexes are cached by the identity of the (frozen) document, and document
 embeddings by fact content per embedder, so an inject node calling this every
@@ -45,15 +45,13 @@ from functools import lru_cache
 from operator import mul
 from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from deerflow_memory.lexical import BM25Index, clear_lexical_caches, tokenize
+from deerflow_memory.config import RetrievalConfig
+from deerflow_memory.inject.lexical import BM25Index, clear_lexical_caches, tokenize
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, SourceType
 
 __all__ = [
     "BM25Index",
     "Embedder",
-    "RetrievalConfig",
     "RetrievalIndex",
     "RetrievalResult",
     "ScoredFact",
@@ -64,34 +62,6 @@ __all__ = [
     "select_relevant_facts",
     "tokenize",
 ]
-
-
-class RetrievalConfig(BaseModel):
-    """Knobs of relevance retrieval; defaults are seed 001's numbers."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    candidates: int = Field(
-        20, ge=1, le=10_000, description="Facts with the highest similarity considered at all."
-    )
-    top_k: int = Field(
-        5, ge=1, le=1_000, description="Relevant facts kept after ranking (guaranteed ones extra)."
-    )
-    similarity_threshold: float = Field(
-        0.55, ge=0.0, le=1.0, description="Candidates less similar than this are dropped."
-    )
-    similarity_weight: float = Field(
-        0.5, ge=0.0, le=1.0, description="Weight of similarity in the ranking score."
-    )
-    importance_weight: float = Field(
-        0.3, ge=0.0, le=1.0, description="Weight of importance in the ranking score."
-    )
-    recency_weight: float = Field(
-        0.2, ge=0.0, le=1.0, description="Weight of recency in the ranking score."
-    )
-    recency_decay_days: float = Field(
-        30.0, gt=0.0, le=36_500.0, description="Recency is exp(-age_days / recency_decay_days)."
-    )
 
 
 # --- embeddings -------------------------------------------------------------------------
@@ -422,7 +392,7 @@ class RetrievalIndex:
     def filtered(self, document: MemoryDocument, facts: Iterable[Fact]) -> MemoryDocument:
         """``filter_document(document, facts)``, memoised so repeats return the same object.
 
-        The same object lets :func:`~deerflow_memory.injection.render_memory`
+        The same object lets :func:`~deerflow_memory.inject.format.render_memory`
         answer from its identity cache while the selection is unchanged.
         """
         chosen = tuple({f.id: f for f in facts}.values())
@@ -554,7 +524,7 @@ _DEFAULT_CONFIG = RetrievalConfig()
 def filter_document(document: MemoryDocument, facts: Iterable[Fact]) -> MemoryDocument:
     """``document`` with only ``facts`` (summaries, history and revision kept).
 
-    Pass the result to :func:`~deerflow_memory.injection.render_memory` to
+    Pass the result to :func:`~deerflow_memory.inject.format.render_memory` to
     format just the relevant facts with the usual budget rule. The same
     document and selection give the same object back, so rendering is cached
     too while neither changes.

@@ -24,15 +24,15 @@ from enum import StrEnum
 
 from langchain_core.language_models import BaseChatModel
 
-from deerflow_memory.apply import apply_update_detailed
+from deerflow_memory.capture.messages import filter_messages_for_memory, has_minimum_dialogue
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ModelCallError, RevisionConflictError, UpdateParseError
-from deerflow_memory.extraction import ExtractionRequest, Extractor
-from deerflow_memory.messages import filter_messages_for_memory, has_minimum_dialogue
-from deerflow_memory.model import ModelExtractor
 from deerflow_memory.models import MemoryDocument, MemoryUpdate, utc_now_iso
-from deerflow_memory.queue import UpdateJob
 from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.update.apply import apply_update_detailed
+from deerflow_memory.update.extraction import ExtractionRequest, Extractor
+from deerflow_memory.update.llm import ModelExtractor
+from deerflow_memory.update.queue import UpdateJob
 
 __all__ = ["MemoryUpdater", "UpdateResult", "UpdateStatus"]
 

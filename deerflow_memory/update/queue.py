@@ -43,12 +43,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from deerflow_memory.clock import Clock, FakeClock, SystemClock
+from deerflow_memory.update.clock import Clock, FakeClock, SystemClock
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
 
-# The clocks live in deerflow_memory.clock; they are re-exported here for tests.
+# The clocks live in deerflow_memory.update.clock; they are re-exported here for tests.
 __all__ = [
     "Clock",
     "FakeClock",

@@ -1,0 +1,7 @@
+"""Stage 4, inject: a stored memory document becomes the block in front of the model.
+
+``tokens`` counts tokens offline (tiktoken from bundled vocabularies, or a
+CJK-aware estimate); ``format`` renders the ``<user_memory>`` block within a
+token budget, escaped; ``retrieval`` picks the facts relevant to the current
+request (``lexical`` is its BM25 path for Chinese and English).
+"""
