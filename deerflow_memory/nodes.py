@@ -33,6 +33,7 @@ from langchain_core.messages import (
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.runtime import Runtime
+from langgraph.store.base import BaseStore
 
 from deerflow_memory.capture.messages import (
     filter_messages_for_memory,
@@ -43,16 +44,18 @@ from deerflow_memory.capture.messages import (
 )
 from deerflow_memory.capture.signals import SIGNAL_WINDOW
 from deerflow_memory.errors import StateSchemaError, StorageError
-from deerflow_memory.identity import resolve_identity
+from deerflow_memory.identity import MemoryIdentity, resolve_identity
 from deerflow_memory.service import MemoryService
 from deerflow_memory.update.prompt import format_conversation_for_update
 
 __all__ = [
     "MEMORY_CONTEXT_KEY",
     "SUMMARY_MESSAGE_NAME",
+    "capture_turn",
     "create_capture_memory_node",
     "create_inject_memory_node",
     "create_summarization_node",
+    "inject_turn",
     "state_messages",
     "state_value",
 ]
@@ -89,6 +92,95 @@ def _write(runtime: Runtime[Any], event: dict[str, Any]) -> None:
     runtime.stream_writer(event)
 
 
+def inject_turn(
+    service: MemoryService,
+    identity: MemoryIdentity,
+    messages: Sequence[BaseMessage],
+    store: BaseStore | None,
+    write: Callable[[Any], None],
+) -> str:
+    """One turn's memory context, with its ``memory_injection`` event written.
+
+    The single inject path of the inject node and of ``MemoryMiddleware``: a
+    storage error is logged and reported in the event, and the turn goes on
+    without memory (returns ``""``).
+
+    Args:
+        service: the shared memory service.
+        identity: whose memory.
+        messages: the conversation so far (the latest user message is the query).
+        store: the run's store, for ``storage="store"``.
+        write: the run's stream writer.
+
+    Returns:
+        The memory context for the system prompt, or ``""``.
+    """
+    event: dict[str, Any] = {
+        "type": "memory_injection",
+        "user_id": identity.user_id,
+        "agent_name": identity.agent_name,
+    }
+    try:
+        block = service.memory_block(identity, latest_user_text(messages), store)
+    except StorageError as e:
+        logger.error("memory not injected for user %r: %s", identity.user_id, e)
+        write({**event, "error": str(e), "facts_injected": 0, "facts_total": 0, "tokens": 0})
+        return ""
+    write(
+        {
+            **event,
+            "mode": service.config.injection_mode,
+            "revision": block.revision,
+            "facts_injected": block.facts_injected,
+            "facts_total": block.facts_total,
+            "tokens": block.tokens,
+            "error": None,
+        }
+    )
+    return block.context
+
+
+def capture_turn(
+    service: MemoryService,
+    messages: Sequence[BaseMessage],
+    identify: Callable[[], MemoryIdentity],
+    write: Callable[[Any], None],
+) -> bool:
+    """Queue a finished turn for a debounced update, with its ``memory_capture`` event.
+
+    The single capture path of the capture node and of ``MemoryMiddleware``.
+    Never waits for the memory model. ``identify`` is called only when the
+    turn is worth capturing (identity resolution validates names).
+
+    Returns:
+        True when the turn was queued; False when it was not a finished turn
+        (the last message still calls tools) or holds no user/assistant dialogue.
+    """
+    if messages and isinstance(messages[-1], AIMessage) and messages[-1].tool_calls:
+        return False  # not a final reply: the agent is still working with its tools
+    # Only the tail is filtered here (signals read the last six messages);
+    # the updater filters the whole conversation on its worker thread.
+    recent = filter_recent_messages(messages, SIGNAL_WINDOW)
+    if not has_minimum_dialogue(recent) and (
+        len(recent) < SIGNAL_WINDOW
+        or not has_minimum_dialogue(filter_messages_for_memory(messages))
+    ):
+        return False
+    identity = identify()
+    signals = service.enqueue(identity, messages, recent=recent)
+    write(
+        {
+            "type": "memory_capture",
+            "user_id": identity.user_id,
+            "agent_name": identity.agent_name,
+            "messages": len(messages),
+            "correction": signals.correction,
+            "reinforcement": signals.reinforcement,
+        }
+    )
+    return True
+
+
 def create_inject_memory_node(service: MemoryService) -> Node:
     """Node that loads the user's memory and writes the formatted block to ``memory_context``.
 
@@ -102,35 +194,10 @@ def create_inject_memory_node(service: MemoryService) -> Node:
         if not (service.config.enabled and service.config.injection_enabled):
             return {MEMORY_CONTEXT_KEY: ""}
         identity = resolve_identity(config, runtime.context)
-        event: dict[str, Any] = {
-            "type": "memory_injection",
-            "user_id": identity.user_id,
-            "agent_name": identity.agent_name,
-        }
-        try:
-            block = service.memory_block(
-                identity, latest_user_text(state_messages(state)), runtime.store
-            )
-        except StorageError as e:
-            logger.error("memory not injected for user %r: %s", identity.user_id, e)
-            _write(
-                runtime,
-                {**event, "error": str(e), "facts_injected": 0, "facts_total": 0, "tokens": 0},
-            )
-            return {MEMORY_CONTEXT_KEY: ""}
-        _write(
-            runtime,
-            {
-                **event,
-                "mode": service.config.injection_mode,
-                "revision": block.revision,
-                "facts_injected": block.facts_injected,
-                "facts_total": block.facts_total,
-                "tokens": block.tokens,
-                "error": None,
-            },
+        context = inject_turn(
+            service, identity, state_messages(state), runtime.store, runtime.stream_writer
         )
-        return {MEMORY_CONTEXT_KEY: block.context}
+        return {MEMORY_CONTEXT_KEY: context}
 
     return inject_memory
 
@@ -142,32 +209,13 @@ def create_capture_memory_node(service: MemoryService) -> Node:
     """
 
     def capture_memory(state: Any, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
-        if not service.config.enabled:
-            return {}
-        messages = state_messages(state)
-        if messages and isinstance(messages[-1], AIMessage) and messages[-1].tool_calls:
-            return {}  # not a final reply: the agent is still working with its tools
-        # Only the tail is filtered here (signals read the last six messages);
-        # the updater filters the whole conversation on its worker thread.
-        recent = filter_recent_messages(messages, SIGNAL_WINDOW)
-        if not has_minimum_dialogue(recent) and (
-            len(recent) < SIGNAL_WINDOW
-            or not has_minimum_dialogue(filter_messages_for_memory(messages))
-        ):
-            return {}
-        identity = resolve_identity(config, runtime.context)
-        signals = service.enqueue(identity, messages, recent=recent)
-        _write(
-            runtime,
-            {
-                "type": "memory_capture",
-                "user_id": identity.user_id,
-                "agent_name": identity.agent_name,
-                "messages": len(messages),
-                "correction": signals.correction,
-                "reinforcement": signals.reinforcement,
-            },
-        )
+        if service.config.enabled:
+            capture_turn(
+                service,
+                state_messages(state),
+                lambda: resolve_identity(config, runtime.context),
+                runtime.stream_writer,
+            )
         return {}
 
     return capture_memory
