@@ -30,6 +30,7 @@ __all__ = [
     "MemoryContext",
     "MemoryDocument",
     "MemoryIdentity",
+    "MemoryMiddleware",
     "MemoryService",
     "MemoryState",
     "MemoryStorage",
@@ -126,6 +127,7 @@ _EXPORTS: dict[str, str] = {
     "create_capture_memory_node": "nodes",
     "create_inject_memory_node": "nodes",
     "create_summarization_node": "nodes",
+    "MemoryMiddleware": "middleware",
     "MemoryContext": "graph",
     "MemoryState": "graph",
     "add_memory_nodes": "graph",
@@ -173,6 +175,7 @@ if TYPE_CHECKING:
         render_memory,
     )
     from deerflow_memory.inject.tokens import get_token_counter
+    from deerflow_memory.middleware import MemoryMiddleware
     from deerflow_memory.models import (
         Fact,
         FactCategory,

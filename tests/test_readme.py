@@ -36,3 +36,20 @@ def test_the_add_memory_example_runs_and_remembers_across_threads(
     memory = namespace["memory"]
     memory.close()  # type: ignore[attr-defined]
     assert (tmp_path / ".deerflow_memory/users/alice/memory.json").exists()
+
+
+def test_the_create_agent_example_runs_and_remembers_across_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "DEERFLOW_MEMORY_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    code = python_block_after("## With `create_agent`")
+    out = io.StringIO()
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(README), "exec"), namespace)
+    assert "allergic to peanuts" in out.getvalue()
+    memory = namespace["memory"]
+    memory.close()  # type: ignore[attr-defined]
+    assert (tmp_path / ".deerflow_memory/users/alice/memory.json").exists()

@@ -1,0 +1,23 @@
+"""A ``create_agent`` agent with ``MemoryMiddleware``, served by ``langgraph dev``.
+
+The same memory as ``graphs/memory_agent.py`` (same configuration variables,
+same storage), reached through LangChain's middleware instead of graph nodes.
+With nothing configured it runs offline with the stand-in model.
+Pass ``user_id`` in the run's ``configurable`` (or context) to pick whose memory.
+"""
+
+from langchain.agents import create_agent
+
+from deerflow_memory.middleware import MemoryMiddleware
+from deerflow_memory.service import MemoryService
+from deerflow_memory.standin import OfflineStandInModel
+from deerflow_memory.update.llm import build_chat_model
+
+# One service for this graph; graphs/http_app.py flushes every open service when the server stops.
+memory = MemoryService()
+model = build_chat_model(memory.config) or OfflineStandInModel()
+graph = create_agent(
+    model,
+    system_prompt="You are a helpful assistant that remembers the user.",
+    middleware=[MemoryMiddleware(memory)],
+)
