@@ -18,6 +18,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ConfigError",
     "CorruptMemoryError",
+    "DeadLetter",
     "DeerflowMemoryError",
     "ExtractionRequest",
     "Extractor",
@@ -99,6 +100,7 @@ _EXPORTS: dict[str, str] = {
     "ExtractionRequest": "update.extraction",
     "Extractor": "update.extraction",
     "MemoryStorage": "storage.base",
+    "DeadLetter": "storage.dead_letters",
     "FileMemoryStorage": "storage.file",
     "StoreMemoryStorage": "storage.store",
     "build_storage": "storage.factory",
@@ -192,6 +194,7 @@ if TYPE_CHECKING:
     from deerflow_memory.service import MemoryService
     from deerflow_memory.standin import OfflineStandInModel
     from deerflow_memory.storage.base import MemoryStorage
+    from deerflow_memory.storage.dead_letters import DeadLetter
     from deerflow_memory.storage.factory import build_storage
     from deerflow_memory.storage.file import FileMemoryStorage
     from deerflow_memory.storage.store import StoreMemoryStorage

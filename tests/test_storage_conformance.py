@@ -20,6 +20,7 @@ from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import InvalidNameError, RevisionConflictError
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section, UserContext
 from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.factory import open_storage
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.storage.store import StoreMemoryStorage
@@ -277,3 +278,55 @@ def test_superseded_fact_history_round_trips(storage: MemoryStorage) -> None:
     )
     storage.save("hana", None, document)
     assert storage.load("hana").superseded_facts == (history,)
+
+
+# --- dead letters --------------------------------------------------------------------
+
+
+def letter(
+    thread: str, user: str = "alice", agent: str | None = None, **extra: object
+) -> DeadLetter:
+    fields: dict[str, object] = {
+        "error": "ModelCallError: 503",
+        "attempts": 3,
+        "message_ids": ("m1", "m2"),
+        "messages": ({"type": "human", "data": {"content": "我对花生过敏", "id": "m1"}},),
+        **extra,
+    }
+    return DeadLetter.for_key(thread, user, agent, **fields)
+
+
+def test_a_dead_letter_is_stored_listed_and_deleted(storage: MemoryStorage) -> None:
+    first = letter("t1", first_failed_at="2026-01-01T00:00:00Z")
+    second = letter("t2", user="bob", agent="coder", first_failed_at="2026-01-02T00:00:00Z")
+    storage.put_dead_letter(second)
+    storage.put_dead_letter(first)
+    assert storage.list_dead_letters() == [first, second]
+    assert storage.list_dead_letters("bob") == [second]
+    assert storage.delete_dead_letter(first.id) is True
+    assert storage.delete_dead_letter(first.id) is False
+    assert storage.list_dead_letters() == [second]
+
+
+def test_a_dead_letter_for_the_same_key_replaces_the_older_one(storage: MemoryStorage) -> None:
+    storage.put_dead_letter(letter("t1"))
+    newer = letter("t1", attempts=9)
+    storage.put_dead_letter(newer)
+    assert storage.list_dead_letters() == [newer]
+
+
+def test_dead_letters_do_not_show_up_as_documents(storage: MemoryStorage) -> None:
+    storage.put_dead_letter(letter("t1"))
+    assert list(storage.list_documents()) == []
+    assert storage.load("alice").revision == 0
+
+
+def test_dead_letters_have_async_twins(storage: MemoryStorage) -> None:
+    async def roundtrip() -> list[DeadLetter]:
+        await storage.aput_dead_letter(letter("t9"))
+        listed = await storage.alist_dead_letters()
+        assert await storage.adelete_dead_letter(listed[0].id)
+        return listed
+
+    assert [x.thread_id for x in asyncio.run(roundtrip())] == ["t9"]
+    assert storage.list_dead_letters() == []

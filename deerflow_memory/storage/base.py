@@ -7,6 +7,9 @@ increments ``revision`` and returns the stored document; with
 ``expected_revision`` it raises :class:`RevisionConflictError` when another
 writer got there first, so the caller can re-apply its change to the fresh
 document instead of overwriting it.
+
+Backends also keep :class:`DeadLetter` records (updates that failed for good):
+``put_dead_letter`` / ``list_dead_letters`` / ``delete_dead_letter``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from collections.abc import Iterator
 
 from deerflow_memory.errors import InvalidNameError
 from deerflow_memory.models import MemoryDocument
+from deerflow_memory.storage.dead_letters import DeadLetter
 
 __all__ = ["MAX_NAME_LENGTH", "MemoryStorage", "validate_name"]
 
@@ -89,6 +93,24 @@ class MemoryStorage(ABC):
     def list_documents(self) -> Iterator[tuple[str, str | None]]:
         """Every stored ``(user_id, agent_name)``."""
 
+    # --- dead letters: updates that failed for good (see storage/dead_letters.py) ---
+
+    def put_dead_letter(self, letter: DeadLetter) -> None:
+        """Store ``letter`` durably, replacing the letter with the same ``id``.
+
+        Raises:
+            StorageError: the backend cannot write it (the caller logs the loss).
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not keep dead letters")
+
+    def list_dead_letters(self, user_id: str | None = None) -> list[DeadLetter]:
+        """Every stored dead letter (only ``user_id``'s when given), oldest failure first."""
+        raise NotImplementedError(f"{type(self).__name__} does not keep dead letters")
+
+    def delete_dead_letter(self, letter_id: str) -> bool:
+        """Remove one letter (after a successful retry); True when it existed."""
+        raise NotImplementedError(f"{type(self).__name__} does not keep dead letters")
+
     # Async twins: by default the sync call runs on a worker thread so an event
     # loop is never blocked by disk or database I/O.
     async def aload(self, user_id: str, agent_name: str | None = None) -> MemoryDocument:
@@ -105,3 +127,12 @@ class MemoryStorage(ABC):
 
     async def adelete(self, user_id: str, agent_name: str | None = None) -> bool:
         return await asyncio.to_thread(self.delete, user_id, agent_name)
+
+    async def aput_dead_letter(self, letter: DeadLetter) -> None:
+        await asyncio.to_thread(self.put_dead_letter, letter)
+
+    async def alist_dead_letters(self, user_id: str | None = None) -> list[DeadLetter]:
+        return await asyncio.to_thread(self.list_dead_letters, user_id)
+
+    async def adelete_dead_letter(self, letter_id: str) -> bool:
+        return await asyncio.to_thread(self.delete_dead_letter, letter_id)

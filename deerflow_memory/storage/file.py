@@ -4,6 +4,7 @@ Layout under ``root``::
 
     users/{user_id}/memory.json                       # default agent (agent_name=None)
     users/{user_id}/agents/{agent_name}/memory.json   # one per named agent
+    dead_letters/dl_<hex>.json                        # updates that failed for good
 
 How it fails, and what it guarantees:
 
@@ -30,6 +31,7 @@ import contextlib
 import importlib
 import json
 import os
+import re
 import tempfile
 import threading
 import weakref
@@ -44,6 +46,7 @@ from pydantic import ValidationError
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage, validate_name
+from deerflow_memory.storage.dead_letters import DeadLetter
 
 __all__ = ["FileMemoryStorage"]
 
@@ -54,6 +57,8 @@ except ImportError:  # pragma: no cover - Windows
     _fcntl = None
 
 DOCUMENT_FILE = "memory.json"
+DEAD_LETTER_FOLDER = "dead_letters"
+_DEAD_LETTER_ID = re.compile(r"dl_[0-9a-f]{8,64}")
 LOCK_SUFFIX = ".lock"
 _TEMP_PREFIX = f".{DOCUMENT_FILE}."
 _TEMP_SUFFIX = ".tmp"
@@ -345,6 +350,48 @@ class FileMemoryStorage(MemoryStorage):
             for agent_name in _valid_subfolders(user_dir / "agents"):
                 if (user_dir / "agents" / agent_name / DOCUMENT_FILE).is_file():
                     yield user_id, agent_name
+
+    # --- dead letters ---------------------------------------------------------------
+
+    def _dead_letter_path(self, letter_id: str) -> Path:
+        if not _DEAD_LETTER_ID.fullmatch(letter_id):
+            raise InvalidNameError(f"dead letter id {letter_id!r} is not of the form dl_<hex>")
+        return self._root / DEAD_LETTER_FOLDER / f"{letter_id}.json"
+
+    def put_dead_letter(self, letter: DeadLetter) -> None:
+        """Write ``dead_letters/<id>.json`` atomically (fsynced temp file + rename)."""
+        path = self._dead_letter_path(letter.id)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _write_atomically(path, letter.to_json().encode("utf-8"))
+
+    def list_dead_letters(self, user_id: str | None = None) -> list[DeadLetter]:
+        """Letters under ``dead_letters/``, oldest failure first; unreadable files are skipped."""
+        folder = self._root / DEAD_LETTER_FOLDER
+        letters = []
+        try:
+            names = sorted(os.listdir(folder))
+        except FileNotFoundError:
+            return []
+        for name in names:
+            if not (name.startswith("dl_") and name.endswith(".json")):
+                continue
+            try:
+                letter = DeadLetter.model_validate_json((folder / name).read_bytes())
+            except (OSError, ValidationError, ValueError):
+                continue  # a letter another process is deleting, or damaged: never fatal
+            if user_id is None or letter.user_id == user_id:
+                letters.append(letter)
+        letters.sort(key=lambda letter: (letter.first_failed_at, letter.id))
+        return letters
+
+    def delete_dead_letter(self, letter_id: str) -> bool:
+        path = self._dead_letter_path(letter_id)
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            return False
+        _fsync_folder(path.parent)
+        return True
 
     # --- cache and locks ------------------------------------------------------------
 

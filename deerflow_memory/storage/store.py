@@ -4,6 +4,7 @@ Layout, under ``namespace_prefix`` (default ``("deerflow_memory",)``)::
 
     (*prefix, "users", <user>, "agents", <agent or "%_default">)          key "_document"
     (*prefix, "users", <user>, "agents", <agent or "%_default">, "facts") key <fact id>
+    (*prefix, "dead_letters")                                             key <letter id>
 
 The ``_document`` item holds everything but the facts (version, lastUpdated,
 user, history, unknown top-level keys) plus ``revision``, the ordered fact
@@ -72,6 +73,7 @@ from deerflow_memory.errors import (
 )
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage, validate_name
+from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.store_locks import DocumentLock, DocumentLocks, PostgresAdvisoryLock
 
 __all__ = [
@@ -90,6 +92,7 @@ DOCUMENT_KEY = "_document"
 # The encoder always writes "%" followed by two hex digits, so "%_" never comes from a name.
 DEFAULT_AGENT_LABEL = "%_default"
 _FACTS = "facts"
+_DEAD_LETTERS = "dead_letters"
 # First search limit (stores default to 10, which would silently drop facts). A full
 # page is read again whole with a larger limit, never continued with ``offset``:
 # PostgresStore orders by updated_at, which ties within a save, so offset pages
@@ -457,6 +460,45 @@ class StoreMemoryStorage(MemoryStorage):
             if doc_item is not None or facts:
                 found.append(names)
         yield from sorted(found, key=lambda n: (n[0], n[1] or ""))
+
+    # --- dead letters -----------------------------------------------------------------
+
+    @property
+    def dead_letter_namespace(self) -> tuple[str, ...]:
+        """Namespace of the dead-letter items (key = letter id, value = its camelCase JSON)."""
+        return (*self.namespace_prefix, _DEAD_LETTERS)
+
+    def put_dead_letter(self, letter: DeadLetter) -> None:
+        """Store ``letter`` as one item (replacing the one with the same id)."""
+        self._batch([PutOp(self.dead_letter_namespace, letter.id, letter.to_dict(), index=False)])
+
+    def list_dead_letters(self, user_id: str | None = None) -> list[DeadLetter]:
+        """Every letter item, oldest failure first; items that do not parse are skipped."""
+        limit = _PAGE
+        while True:
+            op = SearchOp(self.dead_letter_namespace, limit=limit, refresh_ttl=False)
+            (items,) = self._batch([op])
+            if len(items) < limit:
+                break
+            limit *= _PAGE_GROWTH
+        letters = []
+        for item in items:
+            try:
+                letter = DeadLetter.model_validate(item.value)
+            except ValidationError:
+                continue
+            if user_id is None or letter.user_id == user_id:
+                letters.append(letter)
+        letters.sort(key=lambda letter: (letter.first_failed_at, letter.id))
+        return letters
+
+    def delete_dead_letter(self, letter_id: str) -> bool:
+        ns = self.dead_letter_namespace
+        (existing,) = self._batch([GetOp(ns, letter_id, refresh_ttl=False)])
+        if existing is None:
+            return False
+        self._batch([PutOp(ns, letter_id, None)])
+        return True
 
     # --- async API --------------------------------------------------------------------
 

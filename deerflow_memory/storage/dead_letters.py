@@ -1,0 +1,90 @@
+"""Dead letters: memory updates that failed for good, kept so nothing is lost silently.
+
+A :class:`DeadLetter` is written by the updater once a job has used up its
+attempts (transient model failures retried with backoff and requeued, one
+retry for an unparsable answer). It holds everything needed to run the update
+again later: the key ``(thread_id, user_id, agent_name)``, the messages
+(LangChain's ``messages_to_dict`` JSON, so this layer needs no message types),
+the signals, the last error, how many attempts were made and when.
+
+There is at most one letter per key: :func:`dead_letter_id` is a stable hash
+of the key, so a second failure for the same conversation replaces (the caller
+merges) the first instead of piling up. Every storage backend keeps letters
+next to the documents (files under ``dead_letters/``, store items under
+``(*prefix, "dead_letters")``); ``deerflow-memory pending`` lists them and
+``deerflow-memory retry`` runs them again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+from deerflow_memory.models import utc_now_iso
+
+__all__ = ["DeadLetter", "dead_letter_id"]
+
+
+def dead_letter_id(thread_id: str, user_id: str, agent_name: str | None) -> str:
+    """Stable id of one key's letter: ``dl_`` + 24 hex digits of a SHA-256 (file-name safe)."""
+    raw = "\x1f".join((thread_id, user_id, agent_name if agent_name is not None else "\x00"))
+    return "dl_" + hashlib.sha256(raw.encode("utf-8")).hexdigest()[:24]
+
+
+class DeadLetter(BaseModel):
+    """One failed memory update (camelCase JSON like the memory document).
+
+    Attributes:
+        id: :func:`dead_letter_id` of the key.
+        thread_id, user_id, agent_name: the job's key.
+        error: ``"<ErrorType>: message"`` of the last failure.
+        attempts: model/apply attempts made in total, across requeues.
+        first_failed_at, last_attempt_at: ISO-8601 UTC times.
+        message_ids: ids (or content hashes) of the messages, for a quick look.
+        messages: the messages as ``langchain_core.messages.messages_to_dict`` JSON.
+        correction_detected, reinforcement_detected: the job's signals.
+    """
+
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        frozen=True,
+        extra="ignore",
+    )
+
+    id: str
+    thread_id: str
+    user_id: str
+    agent_name: str | None = None
+    error: str = ""
+    attempts: int = Field(default=0, ge=0)
+    first_failed_at: str = Field(default_factory=utc_now_iso)
+    last_attempt_at: str = Field(default_factory=utc_now_iso)
+    message_ids: tuple[str, ...] = ()
+    messages: tuple[dict[str, Any], ...] = ()
+    correction_detected: bool = False
+    reinforcement_detected: bool = False
+
+    @classmethod
+    def for_key(
+        cls, thread_id: str, user_id: str, agent_name: str | None, **fields: Any
+    ) -> DeadLetter:
+        """A letter whose ``id`` is derived from the key."""
+        return cls(
+            id=dead_letter_id(thread_id, user_id, agent_name),
+            thread_id=thread_id,
+            user_id=user_id,
+            agent_name=agent_name,
+            **fields,
+        )
+
+    def to_json(self) -> str:
+        """camelCase JSON text."""
+        return self.model_dump_json(by_alias=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        """camelCase JSON-ready mapping."""
+        return self.model_dump(mode="json", by_alias=True)
