@@ -114,6 +114,27 @@ class MemoryConfig(BaseModel):
         le=100_000,
         description="Removed or replaced facts kept as history (newest kept).",
     )
+    max_new_facts_per_update: int = Field(
+        20,
+        ge=1,
+        le=10_000,
+        description=(
+            "New facts (and removals) one update may make; also the most stored facts "
+            "one update may evict. The rest is dropped with a warning."
+        ),
+    )
+    max_fact_chars: int = Field(
+        500,
+        ge=20,
+        le=100_000,
+        description="Longest fact accepted, in characters; longer ones are rejected.",
+    )
+    max_summary_chars: int = Field(
+        2000,
+        ge=100,
+        le=1_000_000,
+        description="Longest summary section kept, in characters; cut at a sentence boundary.",
+    )
     max_update_retries: int = Field(
         3, ge=1, le=20, description="Saves tried when the revision moved."
     )

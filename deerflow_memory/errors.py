@@ -23,6 +23,10 @@ class InvalidNameError(DeerflowMemoryError, ValueError):
     """A user id or agent name is unsafe to use as a storage key."""
 
 
+class InvalidFactError(DeerflowMemoryError, ValueError):
+    """A fact's text cannot be stored: empty, punctuation-only, a placeholder or too long."""
+
+
 class StorageError(DeerflowMemoryError, OSError):
     """A memory document could not be read or written."""
 

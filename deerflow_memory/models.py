@@ -11,6 +11,7 @@ without copies; changes produce new documents (``model_copy(update=...)``).
 from __future__ import annotations
 
 import json
+import math
 import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -31,6 +32,7 @@ __all__ = [
     "MemoryDocument",
     "MemoryUpdate",
     "NewFact",
+    "Rejection",
     "Section",
     "SectionUpdate",
     "SourceType",
@@ -38,6 +40,7 @@ __all__ = [
     "UserContext",
     "UserUpdate",
     "new_fact_id",
+    "proposed_confidence",
     "utc_now_iso",
 ]
 
@@ -103,9 +106,44 @@ _CATEGORY_VALUES = frozenset(c.value for c in FactCategory)
 
 
 def _clamp_confidence(value: Any) -> Any:
+    # Stored documents (ours or DeerFlow's) load leniently; proposals are checked strictly.
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return min(1.0, max(0.0, float(value)))
+        number = float(value)
+        return min(1.0, max(0.0, number)) if math.isfinite(number) else 0.0
     return value
+
+
+def proposed_confidence(value: Any) -> float:
+    """The confidence of a proposed fact as a number in [0, 1], or ``ValueError``.
+
+    Rules: booleans and non-numbers are rejected; ``NaN``, ``Infinity`` and
+    overflowing literals (``1e309``) are rejected; a value in ``(1, 100]`` or a
+    string ending in ``%`` is read as a percentage (``85`` → ``0.85``, ``"2"`` →
+    ``0.02``, which then falls below the confidence threshold); anything else
+    outside ``[0, 1]`` is rejected. Nothing is ever clamped up to 1.0.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValueError(f"confidence must be a number, got {type(value).__name__}")
+    percent = False
+    if isinstance(value, str):
+        text = value.strip()
+        percent = text.endswith("%")
+        try:
+            number = float(text.rstrip("%").strip())
+        except ValueError:
+            raise ValueError(f"confidence must be a number, got {value[:20]!r}") from None
+    else:
+        try:
+            number = float(value)
+        except OverflowError:
+            raise ValueError("confidence must be a finite number") from None
+    if not math.isfinite(number):
+        raise ValueError("confidence must be a finite number")
+    if percent or 1.0 < number <= 100.0:
+        number /= 100.0
+    if not 0.0 <= number <= 1.0:
+        raise ValueError(f"confidence {number:g} is outside [0, 1]")
+    return number
 
 
 class Section(_Model):
@@ -229,14 +267,36 @@ class HistoryUpdate(_Model):
     long_term_background: SectionUpdate | None = None
 
 
-class NewFact(_FactValidation):
-    """A fact the model proposes to add."""
+class NewFact(_Model):
+    """A fact the model proposes to add; ``confidence`` follows :func:`proposed_confidence`."""
 
     content: str = Field(min_length=1)
     category: FactCategory = FactCategory.CONTEXT
     confidence: float = Field(default=0.5, ge=0.0, le=1.0)
     source_type: SourceType = SourceType.INFERRED
     source_error: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _normalise(cls, data: Any) -> Any:
+        return _normalise_category(data)
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _strict_confidence(cls, value: Any) -> Any:
+        return proposed_confidence(value)
+
+
+class Rejection(_Model):
+    """One part of a proposed update that was not applied, and why.
+
+    ``item`` names the part (``newFacts[3]``, ``user.topOfMind``,
+    ``factsToRemove[0]``); ``text`` is a short cleaned preview of the value.
+    """
+
+    item: str
+    reason: str
+    text: str = ""
 
 
 class FactRemoval(_Model):
@@ -253,18 +313,30 @@ class MemoryUpdate(_Model):
     history: HistoryUpdate = HistoryUpdate()
     new_facts: tuple[NewFact, ...] = ()
     facts_to_remove: tuple[FactRemoval, ...] = ()
+    rejected: tuple[Rejection, ...] = Field(default=(), exclude=True)
+    """Parts dropped while parsing or validating (never written, never sent to a model)."""
 
     @classmethod
     def from_mapping(cls, data: Any) -> MemoryUpdate:
-        """Validate a decoded JSON object; raises :class:`UpdateParseError` when invalid."""
+        """Validate a decoded JSON object, one part at a time.
+
+        A malformed fact, removal or summary section is dropped and recorded in
+        ``rejected``; the rest of the update stands.
+
+        Raises:
+            UpdateParseError: ``data`` is not an object, or its top level is malformed
+                (e.g. ``newFacts`` is not a list).
+        """
         if not isinstance(data, dict):
             raise UpdateParseError(
                 f"memory update must be a JSON object, got {type(data).__name__}"
             )
+        data, rejected = _split_invalid_parts(data)
         try:
-            return cls.model_validate(data)
+            update = cls.model_validate(data)
         except ValidationError as e:
             raise UpdateParseError(f"memory update does not match the schema: {e}") from e
+        return update.model_copy(update={"rejected": tuple(rejected)}) if rejected else update
 
     def is_noop(self) -> bool:
         """True when applying this update would change nothing."""
@@ -281,6 +353,71 @@ class MemoryUpdate(_Model):
             and not self.facts_to_remove
             and not any(s and s.should_update and s.summary.strip() for s in sections)
         )
+
+
+_PART_MODELS: dict[str, tuple[str, type[_Model]]] = {
+    "newFacts": ("newFacts", NewFact),
+    "new_facts": ("newFacts", NewFact),
+    "factsToRemove": ("factsToRemove", FactRemoval),
+    "facts_to_remove": ("factsToRemove", FactRemoval),
+}
+
+
+def _preview(value: Any) -> str:
+    text = value.get("content", value) if isinstance(value, dict) else value
+    return str(text)[:80]
+
+
+def _split_invalid_parts(data: dict[str, Any]) -> tuple[dict[str, Any], list[Rejection]]:
+    """``data`` without the facts, removals and sections that fail validation on their own."""
+    data = {k: v for k, v in data.items() if k != "rejected"}  # never taken from the model
+    rejected: list[Rejection] = []
+    for key, (label, model) in _PART_MODELS.items():
+        items = data.get(key)
+        if not isinstance(items, list):
+            continue
+        kept = []
+        for index, item in enumerate(items):
+            try:
+                model.model_validate(item)
+            except ValidationError as e:
+                reason = "; ".join(_short_error(err) for err in e.errors()[:3])
+                rejected.append(
+                    Rejection(item=f"{label}[{index}]", reason=reason, text=_preview(item))
+                )
+                continue
+            kept.append(item)
+        data[key] = kept
+    for group in ("user", "history"):
+        sections = data.get(group)
+        if not isinstance(sections, dict):
+            continue
+        kept_sections = {}
+        for name, value in sections.items():
+            if value is None:
+                continue
+            try:
+                SectionUpdate.model_validate(value)
+            except ValidationError as e:
+                reason = "; ".join(_short_error(err) for err in e.errors()[:3])
+                rejected.append(
+                    Rejection(item=f"{group}.{name}", reason=reason, text=_preview(value))
+                )
+                continue
+            kept_sections[name] = value
+        data[group] = kept_sections
+    return data, rejected
+
+
+def _rejection(item: str, error: ValidationError, value: Any) -> Rejection:
+    reason = "; ".join(_short_error(err) for err in error.errors()[:3])
+    return Rejection(item=item, reason=reason, text=_preview(value))
+
+
+def _short_error(error: Any) -> str:
+    where = ".".join(str(p) for p in error.get("loc", ()))
+    message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
 
 
 class DocumentKey(tuple[str, str | None]):

@@ -398,7 +398,7 @@ def test_a_removed_fact_is_kept_as_history_with_when_why_and_its_source_thread()
     assert (history.superseded_at, history.reason) == (NOW, "moved to Berlin")
 
 
-def test_unknown_removals_and_evictions_add_no_history() -> None:
+def test_unknown_removals_add_no_history_and_evicted_facts_move_to_history() -> None:
     document = doc([fact("a", confidence=0.8), fact("b", confidence=0.9)])
     update = upd(
         newFacts=[{"content": "c", "confidence": 0.95}],
@@ -406,7 +406,9 @@ def test_unknown_removals_and_evictions_add_no_history() -> None:
     )
     result = apply(document, update, max_facts=2)
     assert result.facts_evicted == 1
-    assert result.document.superseded_facts == ()
+    [evicted] = result.document.superseded_facts
+    assert evicted.content == "a"
+    assert evicted.reason.startswith("evicted: memory full")
 
 
 def test_history_keeps_only_the_newest_superseded_facts() -> None:

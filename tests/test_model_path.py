@@ -113,7 +113,6 @@ def test_parse_accepts_bare_ids_in_facts_to_remove_and_snake_case_sections() -> 
         '```json\n{"user": {"workContext": {"summary": "x", "shouldUpdate": true}}, "newFacts": [',
         "I could not find anything worth remembering.",
         '<think>still thinking about {"newFacts": []}',
-        '{"newFacts": [{"content": ""}]}',
         '{"newFacts": "Likes tea"}',
         "",
     ],

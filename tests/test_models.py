@@ -120,7 +120,17 @@ def test_update_schema_accepts_camel_and_snake_case() -> None:
     assert MemoryUpdate().is_noop()
 
 
-@pytest.mark.parametrize("bad", [[], "text", {"newFacts": [{"content": ""}]}, {"newFacts": "x"}])
+@pytest.mark.parametrize("bad", [[], "text", {"newFacts": "x"}, {"user": "x"}])
 def test_an_invalid_update_raises_a_typed_error(bad: object) -> None:
     with pytest.raises(UpdateParseError):
         MemoryUpdate.from_mapping(bad)
+
+
+def test_one_invalid_fact_is_rejected_alone_and_recorded() -> None:
+    update = MemoryUpdate.from_mapping(
+        {"newFacts": [{"content": ""}, {"content": "Likes tea", "confidence": 0.9}]}
+    )
+    assert [f.content for f in update.new_facts] == ["Likes tea"]
+    [rejection] = update.rejected
+    assert rejection.item == "newFacts[0]"
+    assert "content" in rejection.reason

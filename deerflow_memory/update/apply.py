@@ -15,7 +15,11 @@ Rules (SPEC §6):
   (and upgrades ``inferred`` to ``user_stated``) instead of adding a copy;
 - new facts below ``fact_confidence_threshold`` are dropped;
 - ``max_facts`` is enforced by evicting the lowest confidence first (oldest
-  first among equals); facts of guaranteed categories go last;
+  first among equals); facts of guaranteed categories go last; one update
+  evicts at most ``max_evictions`` stored facts (the document may stay over
+  ``max_facts`` until later updates), and never a stored ``user_stated`` fact
+  while a new ``inferred`` fact is kept; evicted facts move to
+  ``supersededFacts`` with the reason ``evicted: memory full``;
 - upload mentions ("uploaded a file", ``/mnt/user-data/uploads/...``,
   "上传了文件", ...) are stripped from new text; a fact only about an upload is dropped.
 
@@ -137,6 +141,7 @@ def apply_update(
     fact_confidence_threshold: float = 0.7,
     guaranteed_categories: Collection[FactCategory] = (FactCategory.CORRECTION,),
     max_superseded_facts: int = 100,
+    max_evictions: int | None = None,
 ) -> MemoryDocument:
     """Return ``document`` with ``update`` applied (see the module docstring for the rules).
 
@@ -149,6 +154,7 @@ def apply_update(
         fact_confidence_threshold: new facts below it are dropped.
         guaranteed_categories: categories evicted only after every other fact.
         max_superseded_facts: removed facts kept as history, newest first.
+        max_evictions: stored facts one update may evict (None = no bound).
 
     Returns:
         The new document (same ``revision``; the storage increments it on save).
@@ -162,6 +168,7 @@ def apply_update(
         fact_confidence_threshold=fact_confidence_threshold,
         guaranteed_categories=guaranteed_categories,
         max_superseded_facts=max_superseded_facts,
+        max_evictions=max_evictions,
     ).document
 
 
@@ -175,6 +182,7 @@ def apply_update_detailed(
     fact_confidence_threshold: float = 0.7,
     guaranteed_categories: Collection[FactCategory] = (FactCategory.CORRECTION,),
     max_superseded_facts: int = 100,
+    max_evictions: int | None = None,
 ) -> ApplyResult:
     """Like :func:`apply_update`, returning an :class:`ApplyResult` with counts."""
     sections: list[str] = []
@@ -219,6 +227,7 @@ def apply_update_detailed(
             superseded = _supersede(superseded, gone, reasons, now, max_superseded_facts)
 
     # --- additions -------------------------------------------------------------------
+    stored_count = len(facts)
     index_by_key = (
         {_normalise(f.content): i for i, f in enumerate(facts)} if update.new_facts else {}
     )
@@ -261,9 +270,15 @@ def apply_update_detailed(
         added_ids.append(fact.id)
 
     # --- capacity ------------------------------------------------------------------------
-    evicted = _over_capacity(facts, max_facts, frozenset(guaranteed_categories))
+    evicted = _over_capacity(
+        facts, max_facts, frozenset(guaranteed_categories), stored_count, max_evictions
+    )
     evicted_ids = {facts[i].id for i in evicted}
     if evicted:
+        gone = [f for i, f in enumerate(facts) if i in evicted and i < stored_count]
+        if gone:
+            why = dict.fromkeys(evicted_ids, f"evicted: memory full (max_facts={max_facts})")
+            superseded = _supersede(superseded, gone, why, now, max_superseded_facts)
         facts = [f for i, f in enumerate(facts) if i not in evicted]
     added = [i for i in added_ids if i not in evicted_ids]
     reinforced = len(reinforced_ids - evicted_ids)
@@ -347,14 +362,49 @@ def _reinforce(fact: Fact, confidence: float, source_type: SourceType) -> Fact:
 
 
 def _over_capacity(
-    facts: list[Fact], max_facts: int, guaranteed: frozenset[FactCategory]
+    facts: list[Fact],
+    max_facts: int,
+    guaranteed: frozenset[FactCategory],
+    stored_count: int | None = None,
+    max_evictions: int | None = None,
 ) -> set[int]:
-    """Indexes to evict: lowest confidence, then oldest; guaranteed categories last."""
+    """Indexes to evict: lowest confidence, then oldest; guaranteed categories last.
+
+    ``facts[:stored_count]`` were stored before this update, the rest are new.
+    Two bounds then move evictions from stored to new facts: a stored
+    ``user_stated`` fact is never evicted while a new ``inferred`` fact stays,
+    and at most ``max_evictions`` stored facts go (when no new fact is left to
+    evict instead, the stored fact stays and the document is over capacity).
+    """
     excess = len(facts) - max_facts
     if excess <= 0:
         return set()
     ranks = [(f.category in guaranteed, f.confidence, f.created_at, i) for i, f in enumerate(facts)]
-    if excess == 1:  # the common case: one new fact over a full document
+    if excess == 1 and stored_count is None:  # the common case: one new fact over a full document
         return {min(ranks)[3]}
     ranks.sort()
-    return {rank[3] for rank in ranks[:excess]}
+    evicted = {rank[3] for rank in ranks[:excess]}
+    if stored_count is None:
+        return evicted
+    limit = len(facts) if max_evictions is None else max_evictions
+    position = {rank[3]: n for n, rank in enumerate(ranks)}
+    # Stored facts chosen for eviction, most valuable first; new facts kept, least valuable first.
+    stored_out = sorted((i for i in evicted if i < stored_count), key=position.__getitem__)[::-1]
+    new_in = sorted(
+        (i for i in range(stored_count, len(facts)) if i not in evicted), key=position.__getitem__
+    )
+    stored_evicted = len(stored_out)
+    for i in stored_out:
+        too_many = stored_evicted > limit
+        inferred_in = [j for j in new_in if facts[j].source_type is SourceType.INFERRED]
+        protected = facts[i].source_type is SourceType.USER_STATED and bool(inferred_in)
+        if not (too_many or protected):
+            continue
+        evicted.discard(i)
+        stored_evicted -= 1
+        candidates = inferred_in if protected else new_in
+        if candidates:
+            replacement = candidates[0]
+            new_in.remove(replacement)
+            evicted.add(replacement)
+    return evicted

@@ -2,7 +2,9 @@
 
 Steps: filter the job's messages (cheap and idempotent) and skip turns without
 a user and an assistant message; load the document; extract the update (one
-model call); apply it; save with ``expected_revision``. When another writer
+model call); validate it (:func:`~deerflow_memory.update.validate.validate_update`:
+the same rules for every extractor; rejected parts are logged and listed in
+:attr:`UpdateResult.rejected`); apply it; save with ``expected_revision``. When another writer
 saved in between (:class:`RevisionConflictError`), the document is reloaded and
 the *already parsed* update is applied again — no second model call — up to
 ``config.max_update_retries`` saves.
@@ -27,12 +29,13 @@ from langchain_core.language_models import BaseChatModel
 from deerflow_memory.capture.messages import filter_messages_for_memory, has_minimum_dialogue
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ModelCallError, RevisionConflictError, UpdateParseError
-from deerflow_memory.models import MemoryDocument, MemoryUpdate, utc_now_iso
+from deerflow_memory.models import MemoryDocument, MemoryUpdate, Rejection, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.update.apply import apply_update_detailed
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor
 from deerflow_memory.update.llm import ModelExtractor
 from deerflow_memory.update.queue import UpdateJob
+from deerflow_memory.update.validate import UpdateLimits, validate_update
 
 __all__ = ["MemoryUpdater", "UpdateResult", "UpdateStatus"]
 
@@ -58,6 +61,8 @@ class UpdateResult:
     error: str | None = None
     reason: str = ""
     attempts: int = 0
+    rejected: tuple[Rejection, ...] = ()
+    """Parts of the proposed update that were not applied, each with its reason."""
 
 
 class MemoryUpdater:
@@ -120,8 +125,21 @@ class MemoryUpdater:
             return self._failed(job, "extracting the update", e, traceback=False)
         except Exception as e:
             return self._failed(job, "extracting the update", e)
+        update = validate_update(update, UpdateLimits.from_config(self.config))
+        if update.rejected:
+            logger.warning(
+                "memory update for %s: %d proposed part(s) rejected: %s",
+                job.key,
+                len(update.rejected),
+                "; ".join(f"{r.item}: {r.reason}" for r in update.rejected[:5]),
+            )
         if update.is_noop():
-            return UpdateResult(UpdateStatus.SKIPPED, revision=document.revision, reason="noop")
+            return UpdateResult(
+                UpdateStatus.SKIPPED,
+                revision=document.revision,
+                reason="noop",
+                rejected=update.rejected,
+            )
         return self._save(job, document, update)
 
     def _save(self, job: UpdateJob, document: MemoryDocument, update: MemoryUpdate) -> UpdateResult:
@@ -137,6 +155,7 @@ class MemoryUpdater:
                 fact_confidence_threshold=config.fact_confidence_threshold,
                 guaranteed_categories=config.guaranteed_categories,
                 max_superseded_facts=config.max_superseded_facts,
+                max_evictions=config.max_new_facts_per_update,
             )
             if not result.changed:
                 return UpdateResult(
@@ -144,6 +163,7 @@ class MemoryUpdater:
                     revision=document.revision,
                     reason="nothing new",
                     attempts=attempt,
+                    rejected=update.rejected,
                 )
             try:
                 saved = self.storage.save(
@@ -167,6 +187,7 @@ class MemoryUpdater:
                 facts_added=result.facts_added,
                 facts_removed=result.facts_removed,
                 attempts=attempt,
+                rejected=update.rejected,
             )
         logger.warning(
             "memory update for %s dropped: the document kept changing (%d tries)", job.key, tries

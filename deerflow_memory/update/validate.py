@@ -1,0 +1,317 @@
+"""What a memory update may contain: the one check every extractor's answer goes through.
+
+:func:`validate_update` runs in the updater between extraction and apply, for
+the model extractor and the offline extractor alike; :func:`check_fact_text`
+is the same rule for a single fact from anywhere else (a manual fact from the
+HTTP API, a ``remember`` tool). Rules, in order:
+
+- **Text** is NFC-normalised; control characters, bidi overrides/isolates
+  (U+202A–U+202E, U+2066–U+2069, LRM/RLM/ALM), BOM and interlinear marks are
+  removed; line separators (``\\r\\n``, ``\\r``, VT, FF, U+0085, U+2028, U+2029,
+  U+001C–U+001E) become a space in facts, reasons and ids and ``\\n`` in
+  summaries; runs of spaces collapse (:func:`clean_text`).
+- **A fact** is rejected when it is empty, punctuation-only, a schema
+  placeholder (``...``, ``string``, ``<fact>``, ``null``...), or longer than
+  ``max_fact_chars``. Its confidence was checked when parsed
+  (:func:`~deerflow_memory.models.proposed_confidence`: finite, in [0, 1],
+  percentages divided by 100). A ``sourceError`` is cleaned and cut to
+  ``max_fact_chars``.
+- **At most** ``max_new_facts_per_update`` new facts and as many removals are
+  kept, in the order given; the rest are rejected.
+- **A summary** that is a placeholder or punctuation-only is rejected; a long
+  one is cut at the last sentence boundary within ``max_summary_chars``.
+
+One bad part rejects that part only. Every rejection is listed in
+``MemoryUpdate.rejected`` (and then ``UpdateResult.rejected``) with the reason.
+Nothing here raises.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from deerflow_memory.config import MemoryConfig
+from deerflow_memory.errors import InvalidFactError
+from deerflow_memory.models import (
+    FactRemoval,
+    HistoryUpdate,
+    MemoryUpdate,
+    NewFact,
+    Rejection,
+    SectionUpdate,
+    UserUpdate,
+)
+
+__all__ = [
+    "UpdateLimits",
+    "check_fact_text",
+    "clean_text",
+    "cut_at_sentence",
+    "fact_text_problem",
+    "validate_update",
+]
+
+# Removed outright: C0/C1 controls except the line breaks and tab handled below,
+# DEL, bidi embeddings/overrides/isolates and marks, BOM, interlinear annotation.
+_REMOVED = re.compile(
+    "[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffb]"
+)
+# Every character str.splitlines() breaks on, \r\n first.
+_BREAKS = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_SPACES = re.compile(r"[^\S\n]+")
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+# What models echo from the schema or a template instead of a fact.
+_PLACEHOLDERS = frozenset(
+    {
+        "string",
+        "str",
+        "text",
+        "content",
+        "fact",
+        "facts",
+        "summary",
+        "example",
+        "placeholder",
+        "null",
+        "none",
+        "nil",
+        "undefined",
+        "n/a",
+        "na",
+        "tbd",
+        "todo",
+        "fact_",
+        "fact_...",
+        "<fact>",
+        "<content>",
+        "<summary>",
+        "your fact here",
+        "fact content",
+    }
+)
+
+PREVIEW_CHARS = 80
+
+
+def clean_text(text: str, *, multiline: bool = False) -> str:
+    """``text`` NFC-normalised, without control or bidi-override characters, trimmed.
+
+    Args:
+        text: any text from a model, a user or a file.
+        multiline: keep line breaks as ``\\n`` (summaries); otherwise every line
+            separator becomes a space.
+
+    Returns:
+        The cleaned text; runs of whitespace collapse to one space (blank lines
+        to at most one in multiline text).
+    """
+    text = unicodedata.normalize("NFC", text)
+    text = _BREAKS.sub("\n" if multiline else " ", text)
+    text = _REMOVED.sub("", text)
+    text = _SPACES.sub(" ", text)
+    if multiline:
+        text = "\n".join(line.strip() for line in text.split("\n"))
+        text = _BLANK_LINES.sub("\n\n", text)
+    return text.strip()
+
+
+def _is_placeholder(text: str) -> bool:
+    if not any(ch.isalnum() for ch in text):
+        return True  # empty, "...", "—", "?!"
+    return text.casefold().strip(" .…:;,!?\"'`*-_") in _PLACEHOLDERS
+
+
+def fact_text_problem(text: str, *, max_chars: int) -> str | None:
+    """Why cleaned fact text cannot be stored, or None when it can."""
+    if not text:
+        return "empty"
+    if not any(ch.isalnum() for ch in text):
+        return "punctuation only"
+    if _is_placeholder(text):
+        return "a placeholder, not a fact"
+    if len(text) > max_chars:
+        return f"{len(text)} characters, longer than max_fact_chars={max_chars}"
+    return None
+
+
+def check_fact_text(text: str, *, max_chars: int = 500) -> str:
+    """The cleaned text of one fact from anywhere (API, tool); the rule updates follow.
+
+    Raises:
+        InvalidFactError: the text is empty, punctuation-only, a placeholder or too long.
+
+    Example:
+        >>> check_fact_text("  Likes\\u202e tea\\n")
+        'Likes tea'
+    """
+    if not isinstance(text, str):
+        raise InvalidFactError(f"a fact must be text, got {type(text).__name__}")
+    cleaned = clean_text(text)
+    problem = fact_text_problem(cleaned, max_chars=max_chars)
+    if problem:
+        raise InvalidFactError(f"fact rejected: {problem}")
+    return cleaned
+
+
+_SENTENCE_END = re.compile(r"(?:[.!?](?=\s)|[。！？…]|\n)")
+
+
+def cut_at_sentence(text: str, max_chars: int) -> str:
+    """``text`` cut to at most ``max_chars`` at the last sentence end that fits.
+
+    Falls back to the last space, then to a hard cut, when no sentence ends in range.
+    """
+    if len(text) <= max_chars:
+        return text
+    head = text[:max_chars]
+    ends = [m.end() for m in _SENTENCE_END.finditer(head + " ")]
+    ends = [e for e in ends if e <= max_chars]
+    if ends and ends[-1] >= max_chars // 4:
+        return head[: ends[-1]].strip()
+    space = head.rfind(" ")
+    return (head[:space] if space >= max_chars // 4 else head).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateLimits:
+    """The bounds :func:`validate_update` applies (from :class:`MemoryConfig`)."""
+
+    max_new_facts: int = 20
+    max_fact_chars: int = 500
+    max_summary_chars: int = 2000
+
+    @classmethod
+    def from_config(cls, config: MemoryConfig) -> UpdateLimits:
+        return cls(
+            max_new_facts=config.max_new_facts_per_update,
+            max_fact_chars=config.max_fact_chars,
+            max_summary_chars=config.max_summary_chars,
+        )
+
+
+def _preview(text: str) -> str:
+    return clean_text(text)[:PREVIEW_CHARS]
+
+
+def _clean_fact(index: int, fact: NewFact, limits: UpdateLimits) -> NewFact | Rejection:
+    content = clean_text(fact.content)
+    problem = fact_text_problem(content, max_chars=limits.max_fact_chars)
+    if problem is None and not 0.0 <= fact.confidence <= 1.0:  # NaN fails both comparisons
+        problem = f"confidence {fact.confidence!r} is outside [0, 1]"
+    if problem:
+        return Rejection(item=f"newFacts[{index}]", reason=problem, text=content[:PREVIEW_CHARS])
+    source_error = fact.source_error
+    if source_error is not None:
+        source_error = cut_at_sentence(clean_text(source_error), limits.max_fact_chars) or None
+    if content == fact.content and source_error == fact.source_error:
+        return fact
+    return fact.model_copy(update={"content": content, "source_error": source_error})
+
+
+def _clean_section(
+    name: str, section: SectionUpdate | None, limits: UpdateLimits, rejected: list[Rejection]
+) -> SectionUpdate | None:
+    if section is None or not section.should_update:
+        return section
+    summary = clean_text(section.summary, multiline=True)
+    if summary and _is_placeholder(summary):
+        rejected.append(Rejection(item=name, reason="a placeholder, not a summary", text=summary))
+        return None
+    cut = cut_at_sentence(summary, limits.max_summary_chars)
+    if cut == section.summary:
+        return section
+    return section.model_copy(update={"summary": cut})
+
+
+_USER_SECTIONS = {
+    "work_context": "user.workContext",
+    "personal_context": "user.personalContext",
+    "top_of_mind": "user.topOfMind",
+}
+_HISTORY_SECTIONS = {
+    "recent_months": "history.recentMonths",
+    "earlier_context": "history.earlierContext",
+    "long_term_background": "history.longTermBackground",
+}
+
+
+def _original_positions(rejected: list[Rejection], label: str, count: int) -> list[int]:
+    """Positions in the model's answer of the ``count`` parts that survived parsing."""
+    dropped = {r.item for r in rejected}
+    positions: list[int] = []
+    index = 0
+    while len(positions) < count:
+        if f"{label}[{index}]" not in dropped:
+            positions.append(index)
+        index += 1
+    return positions
+
+
+def validate_update(update: MemoryUpdate, limits: UpdateLimits | None = None) -> MemoryUpdate:
+    """``update`` with every rule of this module applied; rejections appended to ``rejected``.
+
+    Args:
+        update: a parsed answer of any extractor.
+        limits: bounds (default :class:`UpdateLimits`).
+
+    Returns:
+        A new update holding only what may be applied. Never raises.
+    """
+    limits = limits or UpdateLimits()
+    rejected = list(update.rejected)
+
+    facts: list[NewFact] = []
+    positions = _original_positions(rejected, "newFacts", len(update.new_facts))
+    for index, fact in zip(positions, update.new_facts, strict=True):
+        checked = _clean_fact(index, fact, limits)
+        if isinstance(checked, Rejection):
+            rejected.append(checked)
+        elif len(facts) >= limits.max_new_facts:
+            rejected.append(
+                Rejection(
+                    item=f"newFacts[{index}]",
+                    reason=f"over max_new_facts_per_update={limits.max_new_facts}",
+                    text=checked.content[:PREVIEW_CHARS],
+                )
+            )
+        else:
+            facts.append(checked)
+
+    removals: list[FactRemoval] = []
+    positions = _original_positions(rejected, "factsToRemove", len(update.facts_to_remove))
+    for index, removal in zip(positions, update.facts_to_remove, strict=True):
+        if len(removals) >= limits.max_new_facts:
+            rejected.append(
+                Rejection(
+                    item=f"factsToRemove[{index}]",
+                    reason=f"over max_new_facts_per_update={limits.max_new_facts} removals",
+                    text=_preview(removal.id),
+                )
+            )
+            continue
+        reason = cut_at_sentence(clean_text(removal.reason), limits.max_fact_chars)
+        fact_id = clean_text(removal.id)
+        if (fact_id, reason) != (removal.id, removal.reason):
+            removal = removal.model_copy(update={"id": fact_id, "reason": reason})
+        removals.append(removal)
+
+    user_changes = {
+        name: _clean_section(label, getattr(update.user, name), limits, rejected)
+        for name, label in _USER_SECTIONS.items()
+    }
+    history_changes = {
+        name: _clean_section(label, getattr(update.history, name), limits, rejected)
+        for name, label in _HISTORY_SECTIONS.items()
+    }
+    return update.model_copy(
+        update={
+            "user": UserUpdate.model_validate(user_changes),
+            "history": HistoryUpdate.model_validate(history_changes),
+            "new_facts": tuple(facts),
+            "facts_to_remove": tuple(removals),
+            "rejected": tuple(rejected),
+        }
+    )

@@ -1,0 +1,256 @@
+"""Update validation: the one gate between any extractor's answer and the stored memory."""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from deerflow_memory.errors import InvalidFactError
+from deerflow_memory.models import (
+    Fact,
+    MemoryDocument,
+    MemoryUpdate,
+    SourceType,
+    proposed_confidence,
+)
+from deerflow_memory.update.apply import apply_update_detailed
+from deerflow_memory.update.prompt import parse_update
+from deerflow_memory.update.validate import (
+    UpdateLimits,
+    check_fact_text,
+    clean_text,
+    cut_at_sentence,
+    validate_update,
+)
+
+NOW = "2026-07-01T10:00:00Z"
+# Every character that must never survive cleaning (line breaks other than \n
+# in multiline text, C0/C1 controls, bidi overrides and isolates, BOM).
+FORBIDDEN = [chr(c) for c in range(0x20) if c != 0x0A] + [chr(c) for c in range(0x7F, 0xA0)]
+FORBIDDEN += [*"\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"]
+FORBIDDEN += ["\u2028", "\u2029", "\ufeff"]
+
+
+def validated(data: dict[str, Any], **limits: int) -> MemoryUpdate:
+    return validate_update(MemoryUpdate.from_mapping(data), UpdateLimits(**limits))
+
+
+def reasons(update: MemoryUpdate) -> dict[str, str]:
+    return {r.item: r.reason for r in update.rejected}
+
+
+# --- confidence --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf, math.nan, "Infinity", "1e309", -0.1, 150])
+def test_a_confidence_that_is_not_finite_or_out_of_range_rejects_its_fact(value: Any) -> None:
+    with pytest.raises(ValueError):
+        proposed_confidence(value)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"), [(0.9, 0.9), (1, 1.0), (0, 0.0), (85, 0.85), (2, 0.02), ("70%", 0.7)]
+)
+def test_a_confidence_above_one_up_to_a_hundred_reads_as_a_percentage(
+    value: Any, expected: float
+) -> None:
+    assert proposed_confidence(value) == pytest.approx(expected)
+
+
+def test_a_true_boolean_is_not_a_confidence() -> None:
+    with pytest.raises(ValueError):
+        proposed_confidence(True)
+
+
+def test_an_infinite_confidence_in_the_model_answer_rejects_only_that_fact() -> None:
+    update = validate_update(
+        parse_update(
+            '{"newFacts": [{"content": "Owns a boat", "confidence": Infinity},'
+            ' {"content": "Likes tea", "confidence": 1e309},'
+            ' {"content": "Speaks Dutch", "confidence": 0.9}]}'
+        )
+    )
+    assert [f.content for f in update.new_facts] == ["Speaks Dutch"]
+    assert set(reasons(update)) == {"newFacts[0]", "newFacts[1]"}
+    assert all("finite" in r for r in reasons(update).values())
+
+
+# --- text --------------------------------------------------------------------------
+
+
+def test_clean_text_removes_controls_and_bidi_overrides_and_normalises_to_nfc() -> None:
+    text = "Zoe\u0308 likes\x00 \u202eeert\u202c\x1b[31m tea\r\nAssistant: ok"
+    assert clean_text(text) == "Zoë likes eert[31m tea Assistant: ok"
+    assert clean_text("Line one.\r\nLine two.\u2028Three", multiline=True) == (
+        "Line one.\nLine two.\nThree"
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from([*FORBIDDEN, "a", "\u00e9", "e\u0301", " ", "\n", "字"])).map("".join)
+)
+def test_cleaned_text_is_nfc_and_holds_no_forbidden_character(text: str) -> None:
+    for multiline in (False, True):
+        cleaned = clean_text(text, multiline=multiline)
+        assert unicodedata.is_normalized("NFC", cleaned)
+        assert not set(cleaned) & set(FORBIDDEN)
+        assert multiline or "\n" not in cleaned
+        assert cleaned == cleaned.strip()
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        ("", "content"),  # schema: min_length
+        ("   ", "empty"),
+        ("...", "punctuation only"),
+        ("…", "punctuation only"),
+        ("?!—", "punctuation only"),
+        ("\u202e\x00", "empty"),
+        ("string", "placeholder"),
+        ("<fact>", "placeholder"),
+        ("N/A", "placeholder"),
+        ("x" * 501, "longer than max_fact_chars=500"),
+    ],
+)
+def test_empty_placeholder_punctuation_and_overlong_facts_are_rejected(
+    content: str, reason: str
+) -> None:
+    update = validated(
+        {"newFacts": [{"content": content, "confidence": 0.9}, {"content": "Likes tea"}]}
+    )
+    assert [f.content for f in update.new_facts] == ["Likes tea"]
+    assert reason in reasons(update)["newFacts[0]"]
+
+
+def test_a_fact_of_exactly_max_fact_chars_is_kept() -> None:
+    update = validated({"newFacts": [{"content": "y" * 40}]}, max_fact_chars=40)
+    assert len(update.new_facts) == 1 and not update.rejected
+
+
+def test_fact_text_and_source_error_are_cleaned_before_storing() -> None:
+    update = validated(
+        {"newFacts": [{"content": " Likes\u202e\x07 tea\n", "sourceError": "Said\u2028coffee"}]}
+    )
+    [new] = update.new_facts
+    assert (new.content, new.source_error) == ("Likes tea", "Said coffee")
+
+
+def test_check_fact_text_is_the_same_rule_for_manual_facts() -> None:
+    assert check_fact_text("  Is vegan\u200f ") == "Is vegan"
+    for bad in ["", "...", "string", "z" * 600]:
+        with pytest.raises(InvalidFactError):
+            check_fact_text(bad)
+
+
+# --- caps ----------------------------------------------------------------------------
+
+
+def test_at_most_max_new_facts_are_kept_in_the_order_given() -> None:
+    facts = [{"content": f"Fact number {i}", "confidence": 1.0} for i in range(200)]
+    removals = [{"id": f"f{i}"} for i in range(50)]
+    update = validated({"newFacts": facts, "factsToRemove": removals})
+    assert [f.content for f in update.new_facts] == [f"Fact number {i}" for i in range(20)]
+    assert len(update.facts_to_remove) == 20
+    assert len(update.rejected) == 180 + 30
+    assert "over max_new_facts_per_update=20" in reasons(update)["newFacts[20]"]
+
+
+def test_a_long_summary_is_cut_at_a_sentence_boundary() -> None:
+    summary = "Works on the data platform. " * 200
+    update = validated(
+        {"user": {"topOfMind": {"summary": summary, "shouldUpdate": True}}},
+        max_summary_chars=300,
+    )
+    top = update.user.top_of_mind
+    assert top is not None and len(top.summary) <= 300
+    assert top.summary.endswith("platform.")
+
+
+def test_a_placeholder_summary_is_rejected_and_a_summary_keeps_its_line_breaks() -> None:
+    update = validated(
+        {
+            "user": {
+                "workContext": {"summary": "...", "shouldUpdate": True},
+                "topOfMind": {"summary": "Moving.\r\nPacking\x00 boxes.", "shouldUpdate": True},
+            }
+        }
+    )
+    assert update.user.work_context is None
+    assert "user.workContext" in reasons(update)
+    assert update.user.top_of_mind is not None
+    assert update.user.top_of_mind.summary == "Moving.\nPacking boxes."
+
+
+def test_cut_at_sentence_falls_back_to_a_word_boundary() -> None:
+    assert cut_at_sentence("alpha beta gamma delta", 12) == "alpha beta"
+    assert cut_at_sentence("短句。又一句很长的句子", 5) == "短句。"
+
+
+# --- eviction ----------------------------------------------------------------------------
+
+
+def stored(n: int, *, confidence: float = 0.95, source_type: str = "inferred") -> MemoryDocument:
+    facts = tuple(
+        Fact(
+            id=f"fact_{i:08d}",
+            content=f"Stored fact {i}",
+            confidence=confidence,
+            source_type=SourceType(source_type),
+            created_at="2026-01-01T00:00:00Z",
+        )
+        for i in range(n)
+    )
+    return MemoryDocument(facts=facts)
+
+
+def apply_validated(document: MemoryDocument, data: dict[str, Any], **kw: Any):
+    update = validate_update(MemoryUpdate.from_mapping(data))
+    return apply_update_detailed(document, update, thread_id="t", now=NOW, max_evictions=20, **kw)
+
+
+def test_two_hundred_facts_at_full_confidence_evict_at_most_the_cap_into_history() -> None:
+    document = stored(200)
+    flood = [{"content": f"Junk {i}", "confidence": 1.0} for i in range(200)]
+    result = apply_validated(document, {"newFacts": flood}, max_facts=200)
+    kept_stored = [f for f in result.document.facts if f.content.startswith("Stored")]
+    assert len(kept_stored) == 180
+    assert result.facts_evicted == 20
+    assert len(result.document.superseded_facts) == 20
+    assert all(s.reason.startswith("evicted") for s in result.document.superseded_facts)
+
+
+def test_a_user_stated_fact_is_never_evicted_for_an_inferred_one() -> None:
+    document = stored(10, confidence=0.75, source_type="user_stated")
+    new = [
+        {"content": f"Guess {i}", "confidence": 0.99, "sourceType": "inferred"} for i in range(5)
+    ]
+    result = apply_validated(document, {"newFacts": new}, max_facts=10)
+    assert [f.id for f in result.document.facts] == [f.id for f in document.facts]
+    assert result.facts_added == 0 and result.document.superseded_facts == ()
+
+
+def test_a_user_stated_fact_can_make_room_by_evicting_a_weaker_stored_one() -> None:
+    document = stored(10, confidence=0.75)
+    new = [{"content": "Is vegan", "confidence": 0.95, "sourceType": "user_stated"}]
+    result = apply_validated(document, {"newFacts": new}, max_facts=10)
+    assert result.facts_added == 1 and result.facts_evicted == 1
+    assert len(result.document.facts) == 10
+
+
+def test_a_lowered_max_facts_shrinks_the_document_by_at_most_the_cap_per_update() -> None:
+    document = stored(100)
+    new = {"newFacts": [{"content": "Likes tea", "confidence": 0.9}]}
+    result = apply_validated(document, new, max_facts=50)
+    # The weaker new fact goes first, then 20 stored ones; the rest wait for later updates.
+    assert [f.content for f in result.document.facts] == [
+        f"Stored fact {i}" for i in range(20, 100)
+    ]
+    result = apply_validated(result.document, {"newFacts": []}, max_facts=50)
+    assert len(result.document.facts) == 60  # the next update evicts the next 20
