@@ -13,6 +13,9 @@ How they fail:
   updates run later on the queue's worker threads.
 - summarize: the messages about to be removed are queued for an immediate
   update *before* the removal is returned, so facts stated only there survive.
+  The summary that replaces them is an escaped ``<conversation_summary>`` block
+  (:func:`~deerflow_memory.inject.blocks.summary_block`): user text never
+  reaches the system message raw.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from deerflow_memory.capture.messages import (
 from deerflow_memory.capture.signals import SIGNAL_WINDOW
 from deerflow_memory.errors import StateSchemaError, StorageError
 from deerflow_memory.identity import MemoryIdentity, resolve_identity
+from deerflow_memory.inject.blocks import summary_block, summary_entries
 from deerflow_memory.service import MemoryService
 from deerflow_memory.update.prompt import format_conversation_for_update
 
@@ -229,17 +233,20 @@ def _cut_index(messages: Sequence[BaseMessage], keep: int) -> int:
     return cut
 
 
-def _offline_summary(messages: Sequence[BaseMessage], previous: str | None) -> str:
+_SUMMARY_MAX_ENTRIES = 40
+_SUMMARY_ENTRY_CHARS = 200
+
+
+def _offline_summary(messages: Sequence[BaseMessage], previous: list[str]) -> list[str]:
     """A deterministic extractive summary: what the user said, in order, shortened."""
-    lines = ["Summary of the earlier conversation (extractive, offline):"]
-    if previous:
-        lines.append(previous.strip())
+    entries = list(previous)
     for message in messages:
         if isinstance(message, HumanMessage):
             text = " ".join(message_text(message).split())
             if text:
-                lines.append(f"- User: {text[:200]}{'…' if len(text) > 200 else ''}")
-    return "\n".join(lines[:40])
+                cut = "…" if len(text) > _SUMMARY_ENTRY_CHARS else ""
+                entries.append(f"User said: {text[:_SUMMARY_ENTRY_CHARS]}{cut}")
+    return entries[-_SUMMARY_MAX_ENTRIES:]
 
 
 def create_summarization_node(
@@ -286,13 +293,13 @@ def create_summarization_node(
             service.enqueue(identity, filtered, now=True)
         previous = next(
             (
-                message_text(m)
+                summary_entries(message_text(m))
                 for m in removed
                 if isinstance(m, SystemMessage) and m.name == SUMMARY_MESSAGE_NAME
             ),
-            None,
+            [],
         )
-        summary = (
+        entries = (
             _summarize_with_model(model, removed) if model else _offline_summary(removed, previous)
         )
         _write(
@@ -302,7 +309,7 @@ def create_summarization_node(
         return {
             "messages": [
                 RemoveMessage(id=REMOVE_ALL_MESSAGES),
-                SystemMessage(content=summary, name=SUMMARY_MESSAGE_NAME),
+                SystemMessage(content=summary_block(entries), name=SUMMARY_MESSAGE_NAME),
                 *kept,
             ]
         }
@@ -310,11 +317,15 @@ def create_summarization_node(
     return summarize
 
 
-def _summarize_with_model(model: BaseChatModel, messages: Sequence[BaseMessage]) -> str:
+def _summarize_with_model(model: BaseChatModel, messages: Sequence[BaseMessage]) -> list[str]:
+    # The transcript is one JSON string per message (roles cannot be forged); the
+    # answer may echo user text, so it is escaped into the block like any entry.
     transcript = format_conversation_for_update(filter_messages_for_memory(messages))
     prompt = (
-        "Summarize this earlier part of a conversation in a few sentences, keeping names, "
-        "decisions, open questions and anything the user said about themselves.\n\n" + transcript
+        "Summarize this earlier part of a conversation in a few short sentences, one per "
+        "line, keeping names, decisions, open questions and anything the user said about "
+        "themselves. Each line of <conversation> is one message, its text a JSON string."
+        f"\n\n<conversation>\n{transcript}\n</conversation>"
     )
     answer = model.invoke([HumanMessage(content=prompt)])
-    return "Summary of the earlier conversation:\n" + message_text(answer)
+    return message_text(answer).splitlines()[:_SUMMARY_MAX_ENTRIES]

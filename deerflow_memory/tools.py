@@ -5,6 +5,10 @@ tools answer what injection leaves out — facts that did not fit the budget,
 and superseded facts with when and in which thread they were told ("you told
 me on 12 July that you lived in Munich").
 
+Every field of the answer (content, reason, dates, thread ids) is escaped
+into a ``<memory_search_results>`` block exactly like the ``<user_memory>``
+block, so stored text cannot forge tags or lines.
+
 The tools read the caller's identity from the run (``ToolRuntime``), exactly
 like the memory nodes, so one user can never search another user's memory.
 A storage error is returned to the model as text, never raised into the turn.
@@ -17,7 +21,8 @@ from langgraph.prebuilt import ToolRuntime
 
 from deerflow_memory.errors import StorageError
 from deerflow_memory.identity import resolve_identity
-from deerflow_memory.inject.format import format_fact_line
+from deerflow_memory.inject.blocks import search_results_block, unescape_memory_text
+from deerflow_memory.inject.format import escape_memory_text, format_fact_line
 from deerflow_memory.inject.lexical import tokenize
 from deerflow_memory.models import Fact, MemoryDocument, SupersededFact
 from deerflow_memory.service import MemoryService
@@ -32,19 +37,23 @@ def _day(timestamp: str) -> str:
 
 
 def _line(fact: Fact) -> str:
+    # Raw text: search_results_block escapes the whole line (format_fact_line's
+    # own escaping is undone first so nothing is escaped twice).
     told = f"told {_day(fact.created_at)} in thread {fact.source}"
     if isinstance(fact, SupersededFact):
         why = f": {fact.reason}" if fact.reason else ""
         return (
             f"- [no longer current since {_day(fact.superseded_at)}{why}] {fact.content} ({told})"
         )
-    return f"{format_fact_line(fact)} ({told})"
+    return f"{unescape_memory_text(format_fact_line(fact))} ({told})"
 
 
 def search_document(document: MemoryDocument, query: str, limit: int = MAX_RESULTS) -> list[str]:
-    """Lines for the facts (current first, then superseded) that share words with ``query``.
+    """Raw lines for the facts (current first, then superseded) sharing words with ``query``.
 
-    An empty query lists everything, newest first, up to ``limit``.
+    An empty query lists everything, newest first, up to ``limit``. The lines
+    are not escaped: put them in front of a model only through
+    :func:`~deerflow_memory.inject.blocks.search_results_block`.
     """
     wanted = set(tokenize(query))
     entries: list[Fact] = [*document.facts, *reversed(document.superseded_facts)]
@@ -75,10 +84,10 @@ def create_memory_tools(service: MemoryService) -> list[BaseTool]:
         try:
             document = service.load(identity, runtime.store)
         except StorageError as e:
-            return f"Memory is unavailable right now ({e})."
+            return f"Memory is unavailable right now ({escape_memory_text(str(e))})."
         lines = search_document(document, query)
         if not lines:
-            return f"Nothing in memory matches {query!r}."
-        return "\n".join(lines)
+            return "Nothing in memory matches the query."
+        return search_results_block(lines)
 
     return [search_memory]
