@@ -94,6 +94,34 @@ class MemoryConfig(BaseModel):
     shutdown_flush_timeout_seconds: float = Field(
         10.0, ge=0.0, le=600.0, description="How long a clean exit waits for pending updates."
     )
+    outbox: bool = Field(
+        True,
+        description="Record captured turns durably in the storage backend until updated.",
+    )
+    outbox_commit_interval_ms: float = Field(
+        5.0,
+        ge=0.0,
+        le=1000.0,
+        description="Group-commit window of the outbox: the most a crash can lose, in ms.",
+    )
+    outbox_lease_seconds: float = Field(
+        300.0,
+        gt=0.0,
+        le=86400.0,
+        description="Store outbox: a claimed update is retaken by another process after this.",
+    )
+    outbox_poll_seconds: float = Field(
+        5.0,
+        gt=0.0,
+        le=3600.0,
+        description="Store outbox: how often a process looks for due updates of others.",
+    )
+    update_lock_timeout_seconds: float = Field(
+        120.0,
+        gt=0.0,
+        le=3600.0,
+        description="Longest an update waits for its user's lock before it is dead-lettered.",
+    )
     correction_patterns: list[str] = Field(
         default_factory=list, description="Extra regular expressions that mark a user correction."
     )

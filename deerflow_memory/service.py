@@ -35,6 +35,8 @@ from deerflow_memory.inject.retrieval import Embedder, filter_document, select_r
 from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.outbox import Outbox
+from deerflow_memory.update.durable import DurableUpdates, decode_messages, encode_messages
 from deerflow_memory.update.extraction import Extractor
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.updater import MemoryUpdater, UpdateResult
@@ -116,17 +118,37 @@ class MemoryService:
         )
         self._updater: MemoryUpdater | None = None
         self._bind_lock = threading.Lock()
+        self.durable: DurableUpdates | None = None
+        outbox = self._build_outbox() if self.config.outbox else None
+        if outbox is not None:
+            self.durable = DurableUpdates(outbox, self._update)
         self.queue = MemoryUpdateQueue(
             self._process,
             debounce_seconds=self.config.debounce_seconds,
             max_wait_seconds=self.config.max_wait_seconds,
             max_workers=self.config.max_workers,
+            on_enqueue=self.durable.record if self.durable is not None else None,
         )
         self._closed = False
         if register_atexit:
             _OPEN_SERVICES.add(self)
+        if self.durable is not None:
+            # Whatever a stopped process left pending runs here, at its original due time.
+            self.durable.restore(self.queue, self.durable.outbox.recover())
 
     # --- storage ------------------------------------------------------------
+
+    def _build_outbox(self) -> Outbox | None:
+        from deerflow_memory.storage.file import FileMemoryStorage
+
+        interval = self.config.outbox_commit_interval_ms / 1000
+        if isinstance(self._storage, FileMemoryStorage):
+            from deerflow_memory.storage.outbox_file import FileOutbox
+
+            return FileOutbox(
+                self._storage.root, encode_messages, decode_messages, commit_interval=interval
+            )
+        return None
 
     @property
     def is_offline(self) -> bool:
@@ -262,10 +284,18 @@ class MemoryService:
 
     def _process(self, job: UpdateJob) -> UpdateResult:
         # Runs on a queue worker thread: only sync calls from here on.
+        if self.durable is not None:
+            return self.durable.run(job)
+        return self._update(job)
+
+    def _update(self, job: UpdateJob) -> UpdateResult:
         return self.updater.update(job)
 
     def flush(self, timeout: float | None = None) -> bool:
-        """Run every pending update now and wait; True when all finished in time."""
+        """Run every pending update now and wait; True when all finished in time.
+
+        Includes the updates recovered from the outbox when this service started.
+        """
         return self.queue.flush(timeout)
 
     # --- lifetime -----------------------------------------------------------
@@ -279,7 +309,13 @@ class MemoryService:
         wait = self.config.shutdown_flush_timeout_seconds if timeout is None else timeout
         drained = self.queue.shutdown(wait)
         if not drained:
-            logger.warning("memory updates still pending after %.1f s at shutdown", wait)
+            logger.warning(
+                "memory updates still pending after %.1f s at shutdown%s",
+                wait,
+                "; they stay in the outbox for the next start" if self.durable else "",
+            )
+        if self.durable is not None:
+            self.durable.outbox.close()
         closer = getattr(self._storage, "close", None)
         if self._owns_storage and callable(closer):
             closer()

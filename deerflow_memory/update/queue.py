@@ -20,7 +20,8 @@ workers carry on. After :meth:`~MemoryUpdateQueue.shutdown`, ``add`` drops the
 conversation with a warning instead of raising, because it is called from the
 agent's turn, which a memory problem must never break. Jobs still pending when
 ``flush``/``shutdown`` time out are reported (return value ``False``, a
-warning) and lost with the process.
+warning) and lost with the process, unless ``on_enqueue`` records them in a
+durable outbox (what ``MemoryService`` does): then the next process runs them.
 
 Why not ``concurrent.futures.ThreadPoolExecutor``: its workers are joined, and
 new submissions refused, *before* ``atexit`` handlers run, so an atexit drain
@@ -37,6 +38,7 @@ import logging
 import math
 import threading
 import time
+import uuid
 import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -72,6 +74,7 @@ class UpdateJob:
     messages: tuple[BaseMessage, ...]
     correction_detected: bool = False
     reinforcement_detected: bool = False
+    record_id: str = ""  # this capture's id in the durable outbox ("" without one)
 
     @property
     def key(self) -> JobKey:
@@ -107,6 +110,9 @@ class MemoryUpdateQueue:
             counted from its first ``add`` since it last ran.
         max_workers: worker threads (handler calls running at once).
         clock: time source; :class:`FakeClock` in tests.
+        on_enqueue: called with ``(job, delay_seconds, urgent)`` for every add,
+            under the queue's lock, so records reach a durable outbox in the
+            order the queue saw them; it must not block (the capture hot path).
 
     Example:
         >>> with MemoryUpdateQueue(print, debounce_seconds=0.1) as queue:
@@ -121,6 +127,7 @@ class MemoryUpdateQueue:
         max_wait_seconds: float = 120.0,
         max_workers: int = 2,
         clock: Clock | None = None,
+        on_enqueue: Callable[[UpdateJob, float, bool], None] | None = None,
     ) -> None:
         if debounce_seconds < 0 or max_wait_seconds < 0:
             raise ValueError("debounce_seconds and max_wait_seconds must be >= 0")
@@ -148,6 +155,8 @@ class MemoryUpdateQueue:
         self._stopping = False
         self._threads: list[threading.Thread] = []
         self._atexit_hook: Callable[[], None] | None = None
+        self._on_enqueue = on_enqueue
+        self._record_prefix = f"{uuid.uuid4().hex[:12]}-"
 
     # --- enqueue (agent hot path) -----------------------------------------------
 
@@ -221,6 +230,20 @@ class MemoryUpdateQueue:
         key: JobKey = (thread_id, user_id, agent_name)
         with self._cond:
             if self._closed:
+                if self._on_enqueue is not None:
+                    # Durable outbox: kept for the next process instead of dropped.
+                    job = UpdateJob(
+                        thread_id,
+                        user_id,
+                        agent_name,
+                        snapshot,
+                        correction,
+                        reinforcement,
+                        f"{self._record_prefix}{next(self._seq)}",
+                    )
+                    self._on_enqueue(job, 0.0, due_now)
+                    logger.info("memory update queue is shut down; %s left in the outbox", key)
+                    return
                 logger.warning("memory update queue is shut down; dropped update for %s", key)
                 return
             if not self._threads:
@@ -244,12 +267,44 @@ class MemoryUpdateQueue:
                 deadline = now
             else:
                 deadline = min(now + self._debounce, first + self._max_wait)
-            job = UpdateJob(thread_id, user_id, agent_name, snapshot, correction, reinforcement)
             seq = next(self._seq)
+            record_id = f"{self._record_prefix}{seq}"
+            job = UpdateJob(
+                thread_id, user_id, agent_name, snapshot, correction, reinforcement, record_id
+            )
+            if self._on_enqueue is not None:
+                self._on_enqueue(job, deadline - now, urgent)
             self._pending[key] = _Entry(job, first, deadline, seq, urgent)
             heapq.heappush(self._heap, (deadline, seq, key))
             # Only wake the scheduler when it would otherwise sleep past this deadline;
             # a plain debounce reset moves deadlines later and needs no wake-up.
+            if deadline < self._wake_at:
+                self._cond.notify_all()
+
+    def restore(self, job: UpdateJob, delay: float, *, urgent: bool = False) -> None:
+        """Queue a job recovered from a durable outbox, due in ``delay`` seconds.
+
+        Unlike :meth:`add` it is not recorded again (``on_enqueue`` is not
+        called) and it keeps its ``record_id``. A job already queued for the key
+        is kept (it is newer) and only made due no later than this one.
+        """
+        with self._cond:
+            if self._closed:
+                return
+            if not self._threads:
+                self._start_threads()
+            now = self._clock.monotonic()
+            deadline = now + max(0.0, delay)
+            if self._flushing:
+                deadline = now
+            previous = self._pending.get(job.key)
+            if previous is not None:
+                if previous.deadline <= deadline:
+                    return
+                job = previous.job
+            seq = next(self._seq)
+            self._pending[job.key] = _Entry(job, now, deadline, seq, urgent)
+            heapq.heappush(self._heap, (deadline, seq, job.key))
             if deadline < self._wake_at:
                 self._cond.notify_all()
 

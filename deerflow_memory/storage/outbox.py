@@ -1,0 +1,280 @@
+"""The durable outbox: captured turns waiting for their memory update, kept in the storage backend.
+
+The capture path records a :class:`PendingUpdate` (its key, the conversation,
+the signals, when it is due) and returns; the record is written by a
+background *group commit* (every ``commit_interval`` seconds, default 5 ms,
+one fsync/transaction per batch), so a crash loses at most the captures of
+that last interval. A record is removed only after its update was saved (or
+skipped) or dead-lettered; a newer capture of the same key replaces it.
+
+Two implementations:
+
+- :class:`~deerflow_memory.storage.outbox_file.FileOutbox` — one append-only
+  journal per process under ``{root}/outbox/``; a journal whose process died
+  (its ``flock`` is free) is adopted by the next process that starts.
+- :class:`~deerflow_memory.storage.outbox_store.StoreOutbox` — one store item
+  per key (SQLite, Postgres, any LangGraph store); any process may claim a due
+  item under a lease, so replicas share the work and a crashed worker's items
+  are retaken when its lease ends.
+
+Messages are opaque here: the outbox is given ``encode``/``decode`` functions
+(the update stage turns LangChain messages into JSON and back).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+__all__ = [
+    "DEFAULT_COMMIT_INTERVAL",
+    "Decode",
+    "Encode",
+    "GroupCommitOutbox",
+    "Outbox",
+    "PendingUpdate",
+]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_COMMIT_INTERVAL = 0.005
+
+Encode = Callable[[Sequence[Any]], list[Any]]
+Decode = Callable[[list[Any]], tuple[Any, ...]]
+
+OutboxKey = tuple[str, str, str | None]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingUpdate:
+    """One captured conversation waiting for its update.
+
+    Attributes:
+        thread_id, user_id, agent_name: the job key.
+        messages: the conversation (message objects; encoded only when written).
+        correction, reinforcement: signals detected at capture.
+        due_at: wall-clock time (epoch seconds) at which the update is due.
+        urgent: queued by the summarization hook (merged, never replaced).
+        record_id: identifies this capture; completing an older id leaves a newer record.
+        error: why it was dead-lettered (``None`` while pending).
+        attempts: update runs that ended without saving.
+    """
+
+    thread_id: str
+    user_id: str
+    agent_name: str | None
+    messages: tuple[Any, ...]
+    correction: bool = False
+    reinforcement: bool = False
+    due_at: float = 0.0
+    urgent: bool = False
+    record_id: str = ""
+    error: str | None = None
+    attempts: int = 0
+
+    @property
+    def key(self) -> OutboxKey:
+        return (self.thread_id, self.user_id, self.agent_name)
+
+    def to_json(self, encode: Encode) -> dict[str, Any]:
+        """JSON-ready dict (messages encoded with ``encode``)."""
+        return {
+            "thread": self.thread_id,
+            "user": self.user_id,
+            "agent": self.agent_name,
+            "messages": encode(self.messages),
+            "correction": self.correction,
+            "reinforcement": self.reinforcement,
+            "due": self.due_at,
+            "urgent": self.urgent,
+            "id": self.record_id,
+            "error": self.error,
+            "attempts": self.attempts,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], decode: Decode) -> PendingUpdate:
+        """Inverse of :meth:`to_json`; ``KeyError``/``TypeError``/``ValueError`` on bad data."""
+        agent = data["agent"]
+        return cls(
+            thread_id=str(data["thread"]),
+            user_id=str(data["user"]),
+            agent_name=None if agent is None else str(agent),
+            messages=decode(list(data["messages"])),
+            correction=bool(data.get("correction", False)),
+            reinforcement=bool(data.get("reinforcement", False)),
+            due_at=float(data.get("due", 0.0)),
+            urgent=bool(data.get("urgent", False)),
+            record_id=str(data.get("id", "")),
+            error=data.get("error"),
+            attempts=int(data.get("attempts", 0)),
+        )
+
+    def dead(self, error: str) -> PendingUpdate:
+        return replace(self, error=error)
+
+
+class Outbox(ABC):
+    """Where captured turns wait for their update, durably.
+
+    ``record`` is on the agent's hot path and must not block on I/O; the
+    others run on the updater's worker threads or at start/shutdown.
+    """
+
+    @abstractmethod
+    def record(self, update: PendingUpdate) -> None:
+        """Queue ``update`` for the next group commit (replaces the key's record)."""
+
+    @abstractmethod
+    def sync(self, timeout: float | None = None) -> bool:
+        """Wait until everything recorded so far is durable; True when it is."""
+
+    @abstractmethod
+    def claim(self, update: PendingUpdate) -> PendingUpdate | None:
+        """Take the key's record before running it; the record to run, or None to skip.
+
+        Returns None when another process holds it (or a newer capture of
+        another process is not due yet), or when it is gone (already done).
+        """
+
+    @abstractmethod
+    def complete(self, update: PendingUpdate) -> None:
+        """The update of ``update.record_id`` was saved or skipped: remove it, unless replaced."""
+
+    @abstractmethod
+    def release(self, update: PendingUpdate) -> None:
+        """The update did not finish (e.g. shutdown): keep it pending for a later run."""
+
+    @abstractmethod
+    def dead_letter(self, update: PendingUpdate, error: str) -> None:
+        """Keep ``update`` as dead (never run again by itself), with why."""
+
+    @abstractmethod
+    def recover(self) -> list[PendingUpdate]:
+        """Pending records no live process is responsible for, now adopted by this one."""
+
+    @abstractmethod
+    def dead_letters(self) -> list[PendingUpdate]:
+        """Every dead-lettered record."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Commit what is buffered and stop the writer."""
+
+
+@dataclass
+class _Buffer:
+    ops: list[tuple[str, PendingUpdate]] = field(default_factory=list)
+    recorded: int = 0  # ops appended so far
+    committed: int = 0  # ops durable so far
+
+
+class GroupCommitOutbox(Outbox):
+    """An outbox whose writes are batched by a background thread (group commit).
+
+    Subclasses implement :meth:`_commit` (write a batch of ``("put" | "done" |
+    "dead" | "release", update)`` operations durably, in order).
+
+    Args:
+        commit_interval: seconds a write may wait for others to join its batch.
+    """
+
+    def __init__(self, *, commit_interval: float = DEFAULT_COMMIT_INTERVAL) -> None:
+        self._interval = commit_interval
+        self._cond = threading.Condition(threading.Lock())
+        self._buf = _Buffer()
+        self._stopping = False
+        self._writer: threading.Thread | None = None
+
+    # --- hot path ---------------------------------------------------------------------
+
+    def record(self, update: PendingUpdate) -> None:
+        self._push("put", update)
+
+    def _push(self, op: str, update: PendingUpdate) -> None:
+        with self._cond:
+            if self._stopping:
+                # Closed: write through on the caller's thread rather than lose it.
+                self._commit([(op, update)])
+                return
+            self._buf.ops.append((op, update))
+            self._buf.recorded += 1
+            if self._writer is None:
+                self._writer = threading.Thread(
+                    target=self._write_loop, name="memory-outbox-writer", daemon=True
+                )
+                self._writer.start()
+            if len(self._buf.ops) == 1:
+                self._cond.notify_all()
+
+    # --- writer thread ----------------------------------------------------------------
+
+    def _write_loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._buf.ops and not self._stopping:
+                    self._cond.wait()
+                if not self._buf.ops and self._stopping:
+                    return
+            # Let the other captures of this interval join the batch.
+            if self._interval > 0 and not self._stopping:
+                time.sleep(self._interval)
+            with self._cond:
+                batch, self._buf.ops = self._buf.ops, []
+                target = self._buf.committed + len(batch)
+            try:
+                self._commit(batch)
+            except Exception:
+                logger.exception("memory outbox write failed; retrying")
+                with self._cond:
+                    self._buf.ops[:0] = batch
+                time.sleep(max(self._interval, 0.05))
+                continue
+            with self._cond:
+                self._buf.committed = target
+                self._cond.notify_all()
+
+    def sync(self, timeout: float | None = None) -> bool:
+        end = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            target = self._buf.recorded
+            while self._buf.committed < target:
+                if self._writer is None:
+                    return True
+                remaining = None if end is None else end - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return False
+                self._cond.wait(remaining)
+            return True
+
+    # --- worker-side operations go through the same ordered batches ------------------
+
+    def complete(self, update: PendingUpdate) -> None:
+        self._push("done", update)
+
+    def release(self, update: PendingUpdate) -> None:
+        self._push("release", update)
+
+    def dead_letter(self, update: PendingUpdate, error: str) -> None:
+        self._push("dead", update.dead(error))
+
+    def close(self) -> None:
+        with self._cond:
+            self._stopping = True
+            writer = self._writer
+            self._cond.notify_all()
+        if writer is not None:
+            writer.join(timeout=30)
+        with self._cond:
+            leftover, self._buf.ops = self._buf.ops, []
+        if leftover:
+            self._commit(leftover)
+
+    @abstractmethod
+    def _commit(self, batch: list[tuple[str, PendingUpdate]]) -> None:
+        """Write ``batch`` durably, in order (runs on the writer thread)."""

@@ -1,0 +1,302 @@
+"""The file backend's outbox: one append-only journal per process.
+
+Layout under the storage root::
+
+    outbox/{owner}.lock     # flocked by the owning process for its whole life
+    outbox/{owner}.jsonl    # one JSON line per operation: put / done / dead / release
+
+A batch of operations is appended with one ``write`` and one ``fsync``
+(group commit). Replaying a journal keeps, per key, the last ``put`` unless a
+later ``done`` names its id; ``dead`` lines are kept as dead letters. The
+journal is truncated when nothing is pending and rewritten when it grows past
+:data:`COMPACT_BYTES`.
+
+A journal per *process* (not per user) keeps a capture at one append, with no
+lock shared by processes on the hot path. When a process dies (SIGKILL, OOM,
+power loss) the kernel frees its ``flock``; the next process on the same root
+takes the lock, copies the pending records into its own journal (durably),
+then deletes the dead one. Two starting processes cannot both adopt it: only
+one gets the lock.
+
+How it fails: a torn last line (crash mid-append) is skipped; an unreadable
+journal is left in place with a warning, never deleted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+import logging
+import os
+import uuid
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from deerflow_memory.storage.outbox import (
+    DEFAULT_COMMIT_INTERVAL,
+    Decode,
+    Encode,
+    GroupCommitOutbox,
+    OutboxKey,
+    PendingUpdate,
+)
+
+__all__ = ["COMPACT_BYTES", "FileOutbox"]
+
+logger = logging.getLogger(__name__)
+
+_fcntl: ModuleType | None
+try:
+    _fcntl = importlib.import_module("fcntl")
+except ImportError:  # pragma: no cover - Windows
+    _fcntl = None
+
+COMPACT_BYTES = 8 * 1024 * 1024
+OUTBOX_DIR = "outbox"
+
+
+def replay(
+    lines: list[bytes], decode: Decode
+) -> tuple[dict[OutboxKey, PendingUpdate], list[PendingUpdate]]:
+    """Pending records by key, and dead letters, from a journal's lines (pure)."""
+    pending: dict[OutboxKey, PendingUpdate] = {}
+    dead: dict[str, PendingUpdate] = {}
+    for raw in lines:
+        if not raw.strip():
+            continue
+        try:
+            entry = json.loads(raw)
+            op = entry["op"]
+            update = PendingUpdate.from_json(entry["update"], decode)
+        except (ValueError, KeyError, TypeError) as e:
+            logger.warning("skipping an unreadable memory outbox line: %s", e)
+            continue
+        current = pending.get(update.key)
+        same = current is not None and current.record_id == update.record_id
+        if op == "put":
+            pending[update.key] = update
+        elif op == "done":
+            if same:
+                del pending[update.key]
+            dead.pop(update.record_id, None)
+        elif op == "dead":
+            if same:
+                del pending[update.key]
+            dead[update.record_id] = update
+    return pending, list(dead.values())
+
+
+class FileOutbox(GroupCommitOutbox):
+    """Journal-per-process outbox under ``{root}/outbox``.
+
+    Args:
+        root: the file storage root.
+        encode, decode: turn messages into JSON values and back.
+        commit_interval: group-commit window in seconds (the durability window).
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        encode: Encode,
+        decode: Decode,
+        *,
+        commit_interval: float = DEFAULT_COMMIT_INTERVAL,
+    ) -> None:
+        super().__init__(commit_interval=commit_interval)
+        self._dir = Path(os.fspath(root)) / OUTBOX_DIR
+        self._encode, self._decode = encode, decode
+        self._owner = uuid.uuid4().hex
+        self._dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self._lock_fd = os.open(self._dir / f"{self._owner}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        if _fcntl is not None:
+            _fcntl.flock(self._lock_fd, _fcntl.LOCK_EX)
+        self._path = self._dir / f"{self._owner}.jsonl"
+        self._fd: int | None = None
+        # Writer-thread state: what this journal holds, for truncation and compaction.
+        self._pending: dict[OutboxKey, PendingUpdate] = {}
+        self._dead: dict[str, PendingUpdate] = {}
+        self._size = 0
+
+    @property
+    def journal(self) -> Path:
+        """This process's journal file."""
+        return self._path
+
+    # --- writing ------------------------------------------------------------------------
+
+    def _open(self) -> int:
+        if self._fd is None:
+            self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            _fsync_dir(self._dir)
+        return self._fd
+
+    def _line(self, op: str, update: PendingUpdate) -> bytes:
+        data: dict[str, Any] = {"op": op, "update": update.to_json(self._encode)}
+        if op != "put" and op != "dead":
+            data["update"]["messages"] = []  # done/release only need the id
+        return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+    def _commit(self, batch: list[tuple[str, PendingUpdate]]) -> None:
+        lines = []
+        for op, update in batch:
+            if op == "release":
+                continue  # still pending in the journal: nothing to write
+            current = self._pending.get(update.key)
+            same = current is not None and current.record_id == update.record_id
+            if op == "put":
+                self._pending[update.key] = update
+            elif op == "done":
+                if same:
+                    del self._pending[update.key]
+                self._dead.pop(update.record_id, None)
+            elif op == "dead":
+                if same:
+                    del self._pending[update.key]
+                self._dead[update.record_id] = update
+            lines.append(self._line(op, update))
+        if not lines:
+            return
+        fd = self._open()
+        if not self._pending and not self._dead:
+            # Nothing left pending: start the journal over instead of appending.
+            os.ftruncate(fd, 0)
+            os.fsync(fd)
+            self._size = 0
+            return
+        data = b"".join(lines)
+        if self._size + len(data) > COMPACT_BYTES:
+            self._rewrite()
+            return
+        os.write(fd, data)
+        os.fsync(fd)
+        self._size += len(data)
+
+    def _rewrite(self) -> None:
+        """Replace the journal by one line per live record (temp file + rename)."""
+        tmp = self._path.with_suffix(".tmp")
+        body = b"".join(
+            [self._line("put", u) for u in self._pending.values()]
+            + [self._line("dead", u) for u in self._dead.values()]
+        )
+        with open(tmp, "wb") as f:
+            f.write(body)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self._path)
+        _fsync_dir(self._dir)
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        self._open()
+        self._size = len(body)
+
+    # --- claiming: the journal belongs to this process alone ---------------------------
+
+    def claim(self, update: PendingUpdate) -> PendingUpdate | None:
+        return update
+
+    # --- recovery -----------------------------------------------------------------------
+
+    def recover(self) -> list[PendingUpdate]:
+        """Adopt the journals of dead processes; return their pending records.
+
+        The records are written to this process's journal (and synced) before
+        the dead journal is deleted, so a crash during recovery loses nothing.
+        """
+        adopted: list[PendingUpdate] = []
+        for lock_path in sorted(self._dir.glob("*.lock")):
+            owner = lock_path.stem
+            if owner == self._owner:
+                continue
+            fd = _try_lock(lock_path)
+            if fd is None:
+                continue  # its process is alive
+            try:
+                journal = self._dir / f"{owner}.jsonl"
+                try:
+                    lines = journal.read_bytes().splitlines()
+                except FileNotFoundError:
+                    lines = []
+                except OSError as e:
+                    logger.warning("cannot read memory outbox journal %s: %s", journal, e)
+                    continue
+                pending, dead = replay(lines, self._decode)
+                for update in pending.values():
+                    self.record(update)
+                    adopted.append(update)
+                for update in dead:
+                    self._push("dead", update)
+                if not self.sync(timeout=60):
+                    logger.warning("could not adopt memory outbox journal %s in time", journal)
+                    continue
+                with contextlib.suppress(FileNotFoundError):
+                    journal.unlink()
+                with contextlib.suppress(FileNotFoundError):
+                    lock_path.unlink()
+                _fsync_dir(self._dir)
+            finally:
+                os.close(fd)
+        if adopted:
+            logger.info(
+                "memory outbox: adopted %d pending updates from stopped processes", len(adopted)
+            )
+        return adopted
+
+    def dead_letters(self) -> list[PendingUpdate]:
+        """Dead letters of this process and of every journal on this root."""
+        self.sync(timeout=10)
+        found: dict[str, PendingUpdate] = {}
+        for journal in sorted(self._dir.glob("*.jsonl")):
+            try:
+                lines = journal.read_bytes().splitlines()
+            except OSError:
+                continue
+            for update in replay(lines, self._decode)[1]:
+                found[update.record_id] = update
+        return list(found.values())
+
+    def close(self) -> None:
+        super().close()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        if not self._pending and not self._dead:
+            # Clean exit with nothing pending: leave no files behind.
+            with contextlib.suppress(FileNotFoundError):
+                self._path.unlink()
+            with contextlib.suppress(FileNotFoundError):
+                (self._dir / f"{self._owner}.lock").unlink()
+        os.close(self._lock_fd)
+
+
+def _try_lock(path: Path) -> int | None:
+    """Open and flock ``path`` without waiting; the descriptor, or None when held elsewhere."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return None
+    if _fcntl is None:  # pragma: no cover - Windows: cannot tell; leave it
+        os.close(fd)
+        return None
+    try:
+        _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    if not path.exists():  # adopted and removed by another process meanwhile
+        os.close(fd)
+        return None
+    return fd
+
+
+def _fsync_dir(folder: Path) -> None:
+    if os.name == "nt":  # pragma: no cover
+        return
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,102 @@
+"""Connects the update queue to a durable outbox: record at capture, claim/complete around updates.
+
+- :func:`encode_messages` / :func:`decode_messages`: LangChain messages ⇄ JSON
+  (content, ids, tool calls kept), done on the outbox's writer thread.
+- :class:`DurableUpdates`: the queue's ``on_enqueue`` hook (records a
+  :class:`PendingUpdate` due at the queue's deadline) and the handler wrapper
+  (claim the record, run the updater, then complete it — or dead-letter it
+  when the update failed), plus :meth:`DurableUpdates.restore` which puts
+  recovered records back into the queue at their original due time.
+
+Thread boundaries: ``record`` runs on the agent's thread under the queue's
+lock and only appends to the outbox's buffer; ``run`` runs on queue workers.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
+
+from deerflow_memory.storage.outbox import Outbox, PendingUpdate
+from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
+from deerflow_memory.update.updater import UpdateResult, UpdateStatus
+
+__all__ = ["DurableUpdates", "decode_messages", "encode_messages"]
+
+logger = logging.getLogger(__name__)
+
+
+def encode_messages(messages: Sequence[Any]) -> list[Any]:
+    """LangChain messages as JSON-ready dicts (``messages_to_dict``)."""
+    return messages_to_dict(list(messages))
+
+
+def decode_messages(data: list[Any]) -> tuple[BaseMessage, ...]:
+    """Inverse of :func:`encode_messages`."""
+    return tuple(messages_from_dict(data))
+
+
+def to_pending(job: UpdateJob, due_at: float = 0.0, urgent: bool = False) -> PendingUpdate:
+    return PendingUpdate(
+        thread_id=job.thread_id,
+        user_id=job.user_id,
+        agent_name=job.agent_name,
+        messages=job.messages,
+        correction=job.correction_detected,
+        reinforcement=job.reinforcement_detected,
+        due_at=due_at,
+        urgent=urgent,
+        record_id=job.record_id,
+    )
+
+
+def to_job(update: PendingUpdate) -> UpdateJob:
+    return UpdateJob(
+        update.thread_id,
+        update.user_id,
+        update.agent_name,
+        tuple(update.messages),
+        update.correction,
+        update.reinforcement,
+        update.record_id,
+    )
+
+
+class DurableUpdates:
+    """The outbox side of a :class:`MemoryUpdateQueue`.
+
+    Args:
+        outbox: where records live.
+        update: runs one job (the updater); its result decides complete vs dead letter.
+    """
+
+    def __init__(self, outbox: Outbox, update: Callable[[UpdateJob], UpdateResult]) -> None:
+        self.outbox = outbox
+        self._update = update
+
+    def record(self, job: UpdateJob, delay: float, urgent: bool) -> None:
+        """The queue's ``on_enqueue`` hook: buffer the record for the next group commit."""
+        self.outbox.record(to_pending(job, time.time() + delay, urgent))
+
+    def run(self, job: UpdateJob) -> UpdateResult:
+        """Claim, update, then complete or dead-letter (queue worker thread)."""
+        pending = to_pending(job)
+        claimed = self.outbox.claim(pending)
+        if claimed is None:
+            return UpdateResult(UpdateStatus.SKIPPED, reason="claimed by another process or done")
+        result = self._update(to_job(claimed))
+        if result.status is UpdateStatus.FAILED:
+            self.outbox.dead_letter(claimed, result.error or "failed")
+        else:
+            self.outbox.complete(claimed)
+        return result
+
+    def restore(self, queue: MemoryUpdateQueue, updates: Sequence[PendingUpdate]) -> None:
+        """Queue recovered records at their original due time (or now if past)."""
+        now = time.time()
+        for update in updates:
+            queue.restore(to_job(update), update.due_at - now, urgent=update.urgent)

@@ -1,0 +1,93 @@
+"""A worker process for durability tests: ``python -m tests.durable_child MODE CONFIG ...``.
+
+Modes:
+- ``capture N``: capture N turns (user ``u{i}``, one fact each) with a one-hour
+  debounce, make the outbox durable, print ``ready`` and sleep (to be killed).
+- ``drain``: construct a service on the same storage, ``flush()``, print the
+  number of users whose fact is stored.
+- ``hammer PREFIX THREADS UPDATES``: THREADS threads each run UPDATES updates
+  on user ``shared`` at once (debounce 0), each adding one distinct fact.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+
+from langchain_core.messages import AIMessage, HumanMessage
+
+from deerflow_memory import MemoryConfig, MemoryIdentity, MemoryService
+
+
+def turn(text: str, ident: str) -> list[object]:
+    return [
+        HumanMessage(content=text, id=f"h-{ident}"),
+        AIMessage(content="Noted.", id=f"a-{ident}"),
+    ]
+
+
+def capture(config: MemoryConfig, n: int) -> None:
+    memory = MemoryService(
+        config.model_copy(update={"debounce_seconds": 3600, "max_wait_seconds": 3600}),
+        register_atexit=False,
+    )
+    for i in range(n):
+        who = MemoryIdentity(user_id=f"u{i}", agent_name=None, thread_id=f"t{i}")
+        memory.enqueue(who, turn(f"I work as a welder number {i}.", str(i)))
+    assert memory.durable is not None
+    memory.durable.outbox.sync()
+    print("ready", flush=True)
+    time.sleep(600)
+
+
+def drain(config: MemoryConfig, n: int) -> None:
+    memory = MemoryService(config, register_atexit=False)
+    assert memory.flush(timeout=300)
+    stored = sum(1 for i in range(n) if memory.load(MemoryIdentity(f"u{i}", None, "t")).facts)
+    memory.close()
+    print(stored, flush=True)
+
+
+def hammer(config: MemoryConfig, prefix: str, threads: int, updates: int) -> None:
+    memory = MemoryService(
+        config.model_copy(
+            update={"debounce_seconds": 0, "max_wait_seconds": 0, "max_workers": threads}
+        ),
+        register_atexit=False,
+    )
+
+    def run(t: int) -> None:
+        for k in range(updates):
+            # One thread per key, so the queue never merges two of them.
+            who = MemoryIdentity(user_id="shared", agent_name=None, thread_id=f"{prefix}-{t}-{k}")
+            memory.enqueue(
+                who, turn(f"My favourite number is {prefix}x{t}x{k}.", f"{prefix}-{t}-{k}")
+            )
+
+    workers = [threading.Thread(target=run, args=(t,)) for t in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert memory.flush(timeout=600)
+    memory.close()
+    print("done", flush=True)
+
+
+def main() -> None:
+    mode, raw = sys.argv[1], sys.argv[2]
+    config = MemoryConfig.model_validate(json.loads(raw))
+    if mode == "capture":
+        capture(config, int(sys.argv[3]))
+    elif mode == "drain":
+        drain(config, int(sys.argv[3]))
+    elif mode == "hammer":
+        hammer(config, sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+    else:
+        raise SystemExit(f"unknown mode {mode}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""The durable outbox: captured turns survive a crash and run in the next process."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+from deerflow_memory import MemoryConfig, MemoryService
+from deerflow_memory.identity import MemoryIdentity
+from deerflow_memory.storage.outbox import PendingUpdate
+from deerflow_memory.storage.outbox_file import FileOutbox, replay
+from deerflow_memory.update.durable import decode_messages, encode_messages
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pending(record_id: str, thread: str = "t1", text: str = "I am a welder.") -> PendingUpdate:
+    messages = (HumanMessage(content=text, id="h1"), AIMessage(content="Noted.", id="a1"))
+    return PendingUpdate(thread, "alice", None, messages, due_at=1.0, record_id=record_id)
+
+
+def journal_lines(*ops: tuple[str, PendingUpdate]) -> list[bytes]:
+    return [json.dumps({"op": op, "update": u.to_json(encode_messages)}).encode() for op, u in ops]
+
+
+def test_replay_keeps_the_newest_capture_of_a_key_until_its_own_id_is_done() -> None:
+    old, new = pending("1"), pending("2", text="I am a baker.")
+    live, dead = replay(journal_lines(("put", old), ("put", new), ("done", old)), decode_messages)
+    assert [u.record_id for u in live.values()] == ["2"]
+    assert live[new.key].messages[0].content == "I am a baker."
+    assert dead == []
+    live, _ = replay(journal_lines(("put", new), ("done", new)), decode_messages)
+    assert live == {}
+
+
+def test_replay_moves_a_dead_lettered_record_out_of_the_pending_ones() -> None:
+    update = pending("1")
+    live, dead = replay(
+        journal_lines(("put", update), ("dead", update.dead("model down"))), decode_messages
+    )
+    assert live == {}
+    assert [(u.record_id, u.error) for u in dead] == [("1", "model down")]
+
+
+def test_replay_skips_a_torn_last_line() -> None:
+    lines = [*journal_lines(("put", pending("1"))), b'{"op": "put", "upd']
+    live, _ = replay(lines, decode_messages)
+    assert len(live) == 1
+
+
+def test_a_closed_outbox_with_work_left_is_adopted_by_the_next_one(tmp_path: Path) -> None:
+    first = FileOutbox(tmp_path, encode_messages, decode_messages)
+    first.record(pending("1", thread="a"))
+    first.record(pending("2", thread="b"))
+    first.complete(pending("2", thread="b"))
+    first.close()  # releases its lock, like a process that exited with work left
+    second = FileOutbox(tmp_path, encode_messages, decode_messages)
+    adopted = second.recover()
+    assert [(u.thread_id, u.record_id) for u in adopted] == [("a", "1")]
+    assert adopted[0].messages[0].content == "I am a welder."
+    assert second.recover() == []  # adopted once, not twice
+    second.complete(adopted[0])
+    second.close()
+    assert list((tmp_path / "outbox").iterdir()) == []  # nothing pending: no files left
+
+
+def test_a_live_process_journal_is_not_adopted(tmp_path: Path) -> None:
+    first = FileOutbox(tmp_path, encode_messages, decode_messages)
+    first.record(pending("1"))
+    assert first.sync(timeout=10)
+    second = FileOutbox(tmp_path, encode_messages, decode_messages)
+    assert second.recover() == []
+    first.close()
+    second.close()
+
+
+def test_a_failed_update_is_dead_lettered_not_dropped(tmp_path: Path) -> None:
+    class Broken:
+        def extract(self, request: object) -> object:
+            raise RuntimeError("model exploded")
+
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=0)
+    with MemoryService(config, extractor=Broken(), register_atexit=False) as memory:  # type: ignore[arg-type]
+        who = MemoryIdentity("alice", None, "t1")
+        memory.enqueue(who, [HumanMessage("I am a welder."), AIMessage("Noted.")])
+        assert memory.flush(timeout=30)
+        assert memory.durable is not None
+        dead = memory.durable.outbox.dead_letters()
+    assert len(dead) == 1 and "model exploded" in (dead[0].error or "")
+    # A new service does not run a dead letter again by itself.
+    with MemoryService(config, register_atexit=False) as again:
+        assert again.queue.pending_count == 0
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DEERFLOW_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+def kill_with_pending_then_drain(config: dict[str, object], n: int) -> int:
+    """Capture ``n`` turns in a child, SIGKILL it, drain in a fresh process; facts stored."""
+    raw = json.dumps(config)
+    cmd = [sys.executable, "-m", "tests.durable_child"]
+    child = subprocess.Popen(
+        [*cmd, "capture", raw, str(n)], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=_env()
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    done = subprocess.run(
+        [*cmd, "drain", raw, str(n)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return int(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [20, 200])
+def test_updates_pending_at_sigkill_are_all_applied_by_the_next_process(
+    tmp_path: Path, n: int
+) -> None:
+    config = {"storage": "file", "storage_path": str(tmp_path)}
+    assert kill_with_pending_then_drain(config, n) == n
