@@ -146,6 +146,11 @@ def proposed_confidence(value: Any) -> float:
     return number
 
 
+def _not_set(value: Any) -> bool:
+    # ``constraint: false`` is not written: documents without constraints keep DeerFlow's shape.
+    return not value
+
+
 class Section(_Model):
     """One summary slot: ``{"summary": ..., "updatedAt": ...}``."""
 
@@ -194,6 +199,10 @@ class Fact(_FactValidation):
     source: str = "unknown"
     source_type: SourceType = SourceType.INFERRED
     source_error: str | None = None
+    constraint: bool = Field(False, exclude_if=_not_set)
+    """A need every answer must respect: allergy or intolerance, diet, medical or
+    accessibility need. Injected every turn in both injection modes, with its own
+    token budget, whatever the request says. Written only when true."""
 
 
 class SupersededFact(Fact):
@@ -275,6 +284,8 @@ class NewFact(_Model):
     confidence: float = Field(default=0.5, ge=0.0, le=1.0)
     source_type: SourceType = SourceType.INFERRED
     source_error: str | None = None
+    constraint: bool = Field(False, exclude_if=_not_set)
+    """True for an allergy, diet, medical or accessibility need (see :attr:`Fact.constraint`)."""
 
     @model_validator(mode="before")
     @classmethod

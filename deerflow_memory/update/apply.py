@@ -12,10 +12,11 @@ Rules (SPEC §6):
   ``createdAt`` and source thread (newest ``max_superseded_facts`` kept);
 - new facts are deduplicated (whitespace- and case-insensitive) against the
   stored facts and each other; restating a stored fact raises its confidence
-  (and upgrades ``inferred`` to ``user_stated``) instead of adding a copy;
+  (and upgrades ``inferred`` to ``user_stated``, and marks it a ``constraint``
+  when the restatement is marked) instead of adding a copy;
 - new facts below ``fact_confidence_threshold`` are dropped;
 - ``max_facts`` is enforced by evicting the lowest confidence first (oldest
-  first among equals); facts of guaranteed categories go last; one update
+  first among equals); facts of guaranteed categories and constraints go last; one update
   evicts at most ``max_evictions`` stored facts (the document may stay over
   ``max_facts`` until later updates), and never a stored ``user_stated`` fact
   while a new ``inferred`` fact is kept; evicted facts move to
@@ -246,7 +247,7 @@ def apply_update_detailed(
         index = index_by_key.get(key)
         if index is not None:
             current = facts[index]
-            raised = _reinforce(current, new.confidence, new.source_type)
+            raised = _reinforce(current, new.confidence, new.source_type, new.constraint)
             if raised is current:
                 dup += 1
             else:
@@ -264,6 +265,7 @@ def apply_update_detailed(
             source=thread_id,
             source_type=new.source_type,
             source_error=new.source_error,
+            constraint=new.constraint,
         )
         index_by_key[key] = len(facts)
         facts.append(fact)
@@ -352,8 +354,12 @@ def _prepend(text: str, existing: str) -> str:
     return kept or merged[:RECENT_MONTHS_MAX_CHARS]
 
 
-def _reinforce(fact: Fact, confidence: float, source_type: SourceType) -> Fact:
+def _reinforce(
+    fact: Fact, confidence: float, source_type: SourceType, constraint: bool = False
+) -> Fact:
     changes: dict[str, object] = {}
+    if constraint and not fact.constraint:  # a restated need marked as one is marked from now on
+        changes["constraint"] = True
     if confidence > fact.confidence:
         changes["confidence"] = confidence
     if source_type is SourceType.USER_STATED and fact.source_type is not SourceType.USER_STATED:
@@ -368,7 +374,7 @@ def _over_capacity(
     stored_count: int | None = None,
     max_evictions: int | None = None,
 ) -> set[int]:
-    """Indexes to evict: lowest confidence, then oldest; guaranteed categories last.
+    """Indexes to evict: lowest confidence, then oldest; guaranteed categories and constraints last.
 
     ``facts[:stored_count]`` were stored before this update, the rest are new.
     Two bounds then move evictions from stored to new facts: a stored
@@ -379,7 +385,10 @@ def _over_capacity(
     excess = len(facts) - max_facts
     if excess <= 0:
         return set()
-    ranks = [(f.category in guaranteed, f.confidence, f.created_at, i) for i, f in enumerate(facts)]
+    ranks = [
+        (f.constraint or f.category in guaranteed, f.confidence, f.created_at, i)
+        for i, f in enumerate(facts)
+    ]
     if excess == 1 and stored_count is None:  # the common case: one new fact over a full document
         return {min(ranks)[3]}
     ranks.sort()

@@ -77,6 +77,13 @@ Facts
 explicitly, 0.7-0.8 for clear implications, lower for guesses (low ones are discarded).
 - sourceType is {_SOURCE_TYPES}: `user_stated` when the user said it outright, \
 `inferred` when you concluded it.
+- constraint is true for a need every later answer must respect, however it is \
+phrased: an allergy or intolerance ("can't have dairy", "peanuts make me sick"), \
+a diet (vegan, halal, no pork, avoids caffeine, only eats fish), a medical \
+condition or medication (diabetic, pregnant, takes blood thinners), an \
+accessibility need (uses a wheelchair, hard of hearing, needs large print). \
+Otherwise false. Keep the same content and mark it when such a stored fact is \
+restated.
 - Check the stored facts before adding: do not add a fact that is already stored \
 with the same meaning.
 - To modify a fact, put its id in factsToRemove and add the corrected fact.
@@ -107,7 +114,7 @@ Answer with only this JSON object, no prose:
   }},
   "newFacts": [
     {{"content": "...", "category": "preference", "confidence": 0.9, \
-"sourceType": "user_stated", "sourceError": null}}
+"sourceType": "user_stated", "sourceError": null, "constraint": false}}
   ],
   "factsToRemove": [{{"id": "fact_...", "reason": "..."}}]
 }}
@@ -220,6 +227,7 @@ def memory_for_prompt(document: MemoryDocument) -> str:
                 "confidence": round(f.confidence, 2),
                 "sourceType": f.source_type.value,
                 "createdAt": f.created_at,
+                **({"constraint": True} if f.constraint else {}),
             }
             for f in document.facts
         ],
