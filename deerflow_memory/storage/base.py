@@ -15,47 +15,14 @@ Backends also keep :class:`DeadLetter` records (updates that failed for good):
 from __future__ import annotations
 
 import asyncio
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 
-from deerflow_memory.errors import InvalidNameError
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.dead_letters import DeadLetter
+from deerflow_memory.storage.names import MAX_NAME_LENGTH, validate_name
 
 __all__ = ["MAX_NAME_LENGTH", "MemoryStorage", "validate_name"]
-
-MAX_NAME_LENGTH = 128
-
-# Letters (any script), digits, and ``_ - . @ +``; no separators, no control characters.
-_NAME_RE = re.compile(r"^[\w.@+-]+$")
-# Names that passed validation; the rules are pure, so a name valid once stays valid.
-_VALID_NAMES: set[str] = set()
-_VALID_NAMES_MAX = 100_000
-
-
-def validate_name(name: object, kind: str = "user_id") -> str:
-    """Return ``name`` if it is safe as a storage key, else raise :class:`InvalidNameError`.
-
-    Rejected: non-strings, empty or over-long names, ``.``/``..``, path separators,
-    absolute paths, whitespace and control characters.
-    """
-    if not isinstance(name, str):
-        raise InvalidNameError(f"{kind} must be a string, got {type(name).__name__}")
-    if name in _VALID_NAMES:
-        return name  # already checked: this runs for every node call
-    if not name:
-        raise InvalidNameError(f"{kind} must not be empty")
-    if len(name) > MAX_NAME_LENGTH:
-        raise InvalidNameError(f"{kind} is {len(name)} characters long; at most {MAX_NAME_LENGTH}")
-    if name in {".", ".."} or not _NAME_RE.fullmatch(name) or name.startswith("."):
-        raise InvalidNameError(
-            f"{kind} {name!r} is not allowed: use letters, digits and _ - . @ + "
-            "(no path separators, no leading dot, no whitespace or control characters)"
-        )
-    if len(_VALID_NAMES) < _VALID_NAMES_MAX:
-        _VALID_NAMES.add(name)
-    return name
 
 
 class MemoryStorage(ABC):

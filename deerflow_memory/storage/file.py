@@ -4,6 +4,12 @@ Layout under ``root``::
 
     users/{user_id}/memory.json                       # default agent (agent_name=None)
     users/{user_id}/agents/{agent_name}/memory.json   # one per named agent
+
+Folder names are :func:`~deerflow_memory.storage.names.storage_name` of the
+NFC id: the id itself, or (over 200 UTF-8 bytes, a Windows device name, a
+trailing dot) a readable prefix + ``~`` + hash, with the real id recorded in
+the folder's ``.id`` file so :meth:`FileMemoryStorage.list_documents` (and the
+CLI) report the real id. Any valid id works on ext4, APFS, NTFS and FAT.
     dead_letters/dl_<hex>.json                        # updates that failed for good
 
 How it fails, and what it guarantees:
@@ -47,6 +53,7 @@ from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, Revisio
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter
+from deerflow_memory.storage.names import is_mapped, storage_name
 
 __all__ = ["FileMemoryStorage"]
 
@@ -57,6 +64,7 @@ except ImportError:  # pragma: no cover - Windows
     _fcntl = None
 
 DOCUMENT_FILE = "memory.json"
+ID_FILE = ".id"  # the real id of a folder whose name is mapped (see storage_name)
 DEAD_LETTER_FOLDER = "dead_letters"
 _DEAD_LETTER_ID = re.compile(r"dl_[0-9a-f]{8,64}")
 LOCK_SUFFIX = ".lock"
@@ -152,9 +160,9 @@ class FileMemoryStorage(MemoryStorage):
             InvalidNameError: unsafe name, or the folder resolves outside ``root``.
         """
         user_id = validate_name(user_id, "user_id")
-        folder = self._root / "users" / user_id
+        folder = _child(self._root / "users", user_id)
         if agent_name is not None:
-            folder = folder / "agents" / validate_name(agent_name, "agent_name")
+            folder = _child(folder / "agents", validate_name(agent_name, "agent_name"))
         # Names cannot contain separators, but a symlink planted in the tree could
         # still lead elsewhere.
         real_root = os.path.realpath(self._root)
@@ -264,7 +272,7 @@ class FileMemoryStorage(MemoryStorage):
             raise TypeError(f"document must be a MemoryDocument, got {type(document).__name__}")
         path = self.path_for(user_id, agent_name)
         key = (user_id, agent_name)
-        self._make_folders(path.parent, agent_name is not None)
+        self._make_folders(path.parent, user_id, agent_name)
         with self._exclusive(path):
             stored = self._stored_revision(key, path)
             if expected_revision is not None and expected_revision != stored:
@@ -293,7 +301,7 @@ class FileMemoryStorage(MemoryStorage):
             return entry.document.revision
         return _parse(path, raw).revision
 
-    def _make_folders(self, folder: Path, per_agent: bool) -> None:
+    def _make_folders(self, folder: Path, user_id: str, agent_name: str | None) -> None:
         if folder.is_dir():
             return
         users = self._root / "users"
@@ -301,9 +309,11 @@ class FileMemoryStorage(MemoryStorage):
         user_dir = users / folder.relative_to(users).parts[0]
         # Memory is personal data: user folders are private to the owner.
         user_dir.mkdir(mode=0o700, exist_ok=True)
-        if per_agent:
+        _record_id(user_dir, validate_name(user_id, "user_id"))
+        if agent_name is not None:
             (user_dir / "agents").mkdir(mode=0o700, exist_ok=True)
             folder.mkdir(mode=0o700, exist_ok=True)
+            _record_id(folder, validate_name(agent_name, "agent_name"))
 
     # --- delete / list --------------------------------------------------------------
 
@@ -343,13 +353,15 @@ class FileMemoryStorage(MemoryStorage):
         Entries whose names would be rejected (temp files, hidden folders) and
         symlinked folders are skipped.
         """
-        for user_id in _valid_subfolders(self._root / "users"):
-            user_dir = self._root / "users" / user_id
+        found: list[tuple[str, str | None]] = []
+        for user_folder, user_id in _valid_subfolders(self._root / "users"):
+            user_dir = self._root / "users" / user_folder
             if (user_dir / DOCUMENT_FILE).is_file():
-                yield user_id, None
-            for agent_name in _valid_subfolders(user_dir / "agents"):
-                if (user_dir / "agents" / agent_name / DOCUMENT_FILE).is_file():
-                    yield user_id, agent_name
+                found.append((user_id, None))
+            for agent_folder, agent_name in _valid_subfolders(user_dir / "agents"):
+                if (user_dir / "agents" / agent_folder / DOCUMENT_FILE).is_file():
+                    found.append((user_id, agent_name))
+        yield from sorted(found, key=lambda key: (key[0], key[1] or ""))
 
     # --- dead letters ---------------------------------------------------------------
 
@@ -524,8 +536,44 @@ def _sweep_temp_files(folder: Path) -> None:
                     os.unlink(entry.path)
 
 
-def _valid_subfolders(folder: Path) -> list[str]:
-    """Sorted names of real (non-symlink) subfolders whose names are valid keys."""
+def _child(parent: Path, name: str) -> Path:
+    """``parent / storage_name(name)``, or a folder written before names were mapped."""
+    mapped = storage_name(name)
+    if mapped != name and len(name.encode("utf-8")) <= 255 and (parent / name).is_dir():
+        return parent / name  # e.g. "con" saved on Linux by an earlier version
+    return parent / mapped
+
+
+def _record_id(folder: Path, name: str) -> None:
+    """Write the real id next to a mapped folder name (once; same bytes every time)."""
+    if not is_mapped(folder.name):
+        return
+    path = folder / ID_FILE
+    data = name.encode("utf-8")
+    try:
+        if path.read_bytes() == data:
+            return
+    except FileNotFoundError:
+        pass
+    _write_atomically(path, data)
+
+
+def _folder_id(folder: Path, folder_name: str) -> str | None:
+    """The id a folder stands for, or None when it is not a valid document folder."""
+    if not is_mapped(folder_name):
+        try:
+            return validate_name(folder_name)  # NFC, also when the filesystem reports NFD
+        except InvalidNameError:
+            return None
+    try:
+        name = validate_name((folder / folder_name / ID_FILE).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, InvalidNameError):
+        return None
+    return name if storage_name(name) == folder_name else None
+
+
+def _valid_subfolders(folder: Path) -> list[tuple[str, str]]:
+    """``(folder name, id)`` of real (non-symlink) subfolders that stand for a valid id."""
     try:
         with os.scandir(folder) as entries:
             names = [e.name for e in entries if e.is_dir(follow_symlinks=False)]
@@ -533,8 +581,7 @@ def _valid_subfolders(folder: Path) -> list[str]:
         return []
     valid = []
     for name in sorted(names):
-        try:
-            valid.append(validate_name(name))
-        except InvalidNameError:
-            continue
+        real = _folder_id(folder, name)
+        if real is not None:
+            valid.append((name, real))
     return valid
