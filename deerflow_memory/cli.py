@@ -17,7 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from deerflow_memory.config import MemoryConfig, load_config
+from deerflow_memory.config import MemoryConfig, load_config, redact_secrets
 from deerflow_memory.errors import DeerflowMemoryError
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.factory import open_storage
@@ -85,7 +85,11 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
             if memory.is_offline
             else f"model: {config.model_name or 'gpt-4o-mini'} (memory updates and replies)"
         )
-        where = config.storage_path if config.storage == "file" else config.storage_dsn
+        where = (
+            config.storage_path
+            if config.storage == "file"
+            else redact_secrets(config.storage_dsn or "")
+        )
         console.print(
             Panel(
                 Text(f"user {args.user}, storage {config.storage} ({where})\n{mode}"),

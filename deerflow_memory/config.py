@@ -5,14 +5,24 @@ environment variables, keyword overrides. A DeerFlow ``config.yaml`` with a
 ``memory:`` section loads as is (``token_counting: true``, ``storage: {use: ...}``).
 Invalid values raise :class:`~deerflow_memory.errors.ConfigError` naming the
 field and what is allowed.
+
+Strictness: an unknown key (in YAML, ``DEERFLOW_MEMORY_*`` or keyword
+overrides) is an error with a "did you mean"; only the DeerFlow settings we
+knowingly ignore (:data:`DEERFLOW_IGNORED_KEYS`) are a warning. A key given
+twice in one YAML mapping is an error. An empty ``storage_path`` or
+``storage_dsn`` is an error (never "the current directory"). Secrets (the API
+key, passwords in ``storage_dsn`` or ``base_url``) are replaced by ``***`` in
+every error message and in ``repr(config)``.
 """
 
 from __future__ import annotations
 
+import difflib
 import json
 import logging
 import os
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -21,7 +31,14 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.models import FactCategory
 
-__all__ = ["ENV_PREFIX", "MemoryConfig", "RetrievalConfig", "load_config"]
+__all__ = [
+    "DEERFLOW_IGNORED_KEYS",
+    "ENV_PREFIX",
+    "MemoryConfig",
+    "RetrievalConfig",
+    "load_config",
+    "redact_secrets",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -239,6 +256,26 @@ class MemoryConfig(BaseModel):
             return "file" if "File" in use or use == "file" else use
         return value
 
+    @field_validator("storage_path", mode="before")
+    @classmethod
+    def _non_empty_path(cls, value: Any) -> Any:
+        if isinstance(value, str | os.PathLike) and not os.fspath(value).strip():
+            raise ValueError("must not be empty (name a folder, e.g. .deerflow_memory)")
+        return value
+
+    @field_validator("storage_dsn", "base_url", "model_name", mode="before")
+    @classmethod
+    def _non_empty_text(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("must not be empty (leave it out, or null, for the default)")
+        return value
+
+    def __repr_args__(self) -> Iterable[tuple[str | None, Any]]:
+        for name, value in super().__repr_args__():
+            if name in {"storage_dsn", "base_url"} and isinstance(value, str):
+                value = redact_secrets(value)
+            yield name, value
+
     @property
     def has_model_settings(self) -> bool:
         """True when a real chat model is configured here or by OPENAI_* variables."""
@@ -254,14 +291,67 @@ class MemoryConfig(BaseModel):
 # DeerFlow names that mean the same as ours.
 _ALIASES = {"max_injection_tokens": "injected_memory_max_tokens"}
 
+# Settings a DeerFlow config.yaml may hold that we knowingly do not use: a warning,
+# not an error (the README lists them). Top-level DeerFlow sections appear here
+# too, for a file without a ``memory:`` section.
+DEERFLOW_IGNORED_KEYS = frozenset(
+    {
+        "storage_class",
+        "models",
+        "tools",
+        "tool_groups",
+        "sandbox",
+        "skills",
+        "title",
+        "summarization",
+        "subagents",
+        "checkpointer",
+        "channels",
+    }
+)
+_SECRET_FIELDS = frozenset({"api_key", "storage_dsn", "base_url"})
+_URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):([^@\s]*)@")
+_KEY_VALUE_SECRET = re.compile(
+    r"(?i)\b(password|passwd|pwd|api_key|apikey|secret|token)(\s*[=:]\s*)(['\"]?)[^\s'\",;&]+"
+)
+_OPENAI_KEY = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
+
+
+def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
+    """``text`` with passwords in URLs, ``password=...`` pairs, API keys and ``secrets`` masked.
+
+    Example:
+        >>> redact_secrets("postgresql://app:hunter2@db/memory")
+        'postgresql://app:***@db/memory'
+    """
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "***")
+    text = _URL_PASSWORD.sub(lambda m: f"{m.group(1)}:***@", text)
+    text = _KEY_VALUE_SECRET.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}***", text)
+    return _OPENAI_KEY.sub("sk-***", text)
+
+
+def _did_you_mean(name: str, known: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
 
 def _format_validation_error(error: ValidationError) -> str:
     parts = []
     for item in error.errors():
         field = ".".join(str(p) for p in item["loc"]) or "<config>"
+        if item["type"] == "extra_forbidden":
+            known = (
+                RetrievalConfig.model_fields if len(item["loc"]) > 1 else MemoryConfig.model_fields
+            )
+            hint = _did_you_mean(str(item["loc"][-1]), known)
+            parts.append(f"{field}: unknown setting{hint}")
+            continue
         got = item.get("input")
-        parts.append(f"{field}: {item['msg']} (got {got!r})")
-    return "invalid memory configuration: " + "; ".join(parts)
+        shown = "***" if item["loc"] and item["loc"][0] in _SECRET_FIELDS else repr(got)
+        parts.append(f"{field}: {item['msg']} (got {shown})")
+    return redact_secrets("invalid memory configuration: " + "; ".join(parts))
 
 
 def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
@@ -273,8 +363,11 @@ def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
         name = key[len(ENV_PREFIX) :].lower()
         name = _ALIASES.get(name, name)
         if name not in fields:
+            hint = _did_you_mean(name, fields)
+            if hint:
+                hint = f"; did you mean {ENV_PREFIX}{hint.split(chr(39))[1].upper()}?"
             raise ConfigError(
-                f"unknown environment variable {key}: no memory setting {name!r} "
+                f"unknown environment variable {key}: no memory setting {name!r}{hint} "
                 f"(known: {', '.join(sorted(fields))})"
             )
         values[name] = _parse_env_value(name, raw)
@@ -306,15 +399,40 @@ def _parse_env_value(name: str, raw: str) -> Any:
     return raw
 
 
+def _strict_loader() -> type:
+    import yaml  # deferred: only file-based configuration needs it
+
+    class StrictLoader(yaml.SafeLoader):
+        """``safe_load`` that refuses a key given twice in one mapping."""
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+            seen: dict[Any, Any] = {}
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        "while constructing a mapping",
+                        node.start_mark,
+                        f"found duplicate key {key!r} (first at line {seen[key].line + 1})",
+                        key_node.start_mark,
+                    )
+                seen[key] = key_node.start_mark
+            return super().construct_mapping(node, deep=deep)
+
+    return StrictLoader
+
+
 def _read_yaml(path: Path) -> dict[str, Any]:
     import yaml  # deferred: only file-based configuration needs it
 
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_strict_loader())
     except FileNotFoundError as e:
         raise ConfigError(f"config file not found: {path}") from e
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"config file {path} cannot be read: {e}") from e
     except yaml.YAMLError as e:
-        raise ConfigError(f"config file {path} is not valid YAML: {e}") from e
+        raise ConfigError(redact_secrets(f"config file {path} is not valid YAML: {e}")) from e
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -323,10 +441,15 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     if not isinstance(section, dict):
         raise ConfigError(f"config file {path}: 'memory' must be a mapping")
     values = {_ALIASES.get(str(k), str(k)): v for k, v in section.items()}
-    unknown = sorted(set(values) - set(MemoryConfig.model_fields))
-    if unknown:
-        # A DeerFlow config carries many knobs we do not have; say so, do not fail.
-        logger.warning("config file %s: ignoring unknown memory settings %s", path, unknown)
+    fields = MemoryConfig.model_fields
+    unknown = sorted(set(values) - set(fields))
+    ignored = [k for k in unknown if k in DEERFLOW_IGNORED_KEYS]
+    typos = [k for k in unknown if k not in DEERFLOW_IGNORED_KEYS]
+    if typos:
+        problems = "; ".join(f"{k!r}{_did_you_mean(k, fields)}" for k in typos)
+        raise ConfigError(f"config file {path}: unknown memory setting(s) {problems}")
+    if ignored:
+        logger.warning("config file %s: ignoring DeerFlow settings %s", path, ignored)
     return {k: v for k, v in values.items() if k not in unknown}
 
 
@@ -362,4 +485,5 @@ def load_config(
     try:
         return MemoryConfig.model_validate(values)
     except ValidationError as e:
-        raise ConfigError(_format_validation_error(e)) from e
+        secrets = [str(values[k]) for k in _SECRET_FIELDS if isinstance(values.get(k), str)]
+        raise ConfigError(redact_secrets(_format_validation_error(e), secrets)) from e

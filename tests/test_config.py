@@ -37,7 +37,7 @@ memory:
   storage:
     use: deerflow.agents.memory.storage:FileMemoryStorage
   storage_path: .deer-flow/memory
-  some_deerflow_only_knob: 3
+  storage_class: deerflow.agents.memory.storage.FileMemoryStorage
 """,
         encoding="utf-8",
     )

@@ -1,0 +1,84 @@
+"""Strict configuration: typos, duplicate keys and empty paths are errors; secrets never shown."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from deerflow_memory.config import MemoryConfig, load_config, redact_secrets
+from deerflow_memory.errors import ConfigError
+
+DSN = "postgresql://memory:hunter2-secret@db.internal:5432/memory"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_typo_key_in_yaml_is_an_error_with_a_suggestion(tmp_path: Path) -> None:
+    path = write(tmp_path, "memory:\n  debounce_second: 5\n")
+    with pytest.raises(ConfigError, match="'debounce_second'; did you mean 'debounce_seconds'"):
+        load_config(path, environ={})
+
+
+def test_a_typo_in_an_override_or_an_environment_variable_suggests_the_name() -> None:
+    with pytest.raises(ConfigError, match="did you mean 'max_facts'"):
+        load_config(environ={}, max_fact=3)
+    with pytest.raises(ConfigError, match="did you mean DEERFLOW_MEMORY_MAX_FACTS"):
+        load_config(environ={"DEERFLOW_MEMORY_MAX_FACT": "3"})
+
+
+def test_deerflow_settings_we_ignore_stay_warnings(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = write(tmp_path, "models: []\nmemory:\n  storage_class: x.y.Z\n  max_facts: 40\n")
+    with caplog.at_level(logging.WARNING):
+        assert load_config(path, environ={}).max_facts == 40
+    assert "storage_class" in caplog.text
+
+
+def test_a_duplicate_yaml_key_is_an_error_naming_both_lines(tmp_path: Path) -> None:
+    path = write(tmp_path, "memory:\n  max_facts: 10\n  enabled: true\n  max_facts: 500\n")
+    with pytest.raises(ConfigError, match=r"duplicate key 'max_facts' \(first at line 2\)"):
+        load_config(path, environ={})
+
+
+@pytest.mark.parametrize("value", ["", "   "])
+def test_an_empty_storage_path_is_rejected_not_the_current_folder(value: str) -> None:
+    with pytest.raises(ConfigError, match=r"storage_path: .*must not be empty"):
+        load_config(environ={}, storage_path=value)
+
+
+def test_an_empty_dsn_from_yaml_is_rejected(tmp_path: Path) -> None:
+    path = write(tmp_path, 'memory:\n  storage: postgres\n  storage_dsn: ""\n')
+    with pytest.raises(ConfigError, match="storage_dsn"):
+        load_config(path, environ={})
+
+
+def test_secrets_never_appear_in_errors_or_repr(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_config(environ={}, api_key=12345678, storage_dsn=DSN, max_facts=0)
+    assert "hunter2" not in str(info.value) and "12345678" not in str(info.value)
+    with pytest.raises(ConfigError) as info:
+        load_config(environ={}, storage_dsn=["postgresql://u:hunter2-secret@h/db"])
+    assert "hunter2" not in str(info.value)
+    path = write(tmp_path, f'memory:\n  storage_dsn: {DSN}\n  api_key: "sk-abcdef123456\n  x: [\n')
+    with pytest.raises(ConfigError) as info:
+        load_config(path, environ={})
+    assert "hunter2" not in str(info.value) and "abcdef123456" not in str(info.value)
+
+    config = MemoryConfig(
+        storage_dsn=DSN, api_key="sk-abcdef123456", base_url="https://u:pw12@x/v1"
+    )
+    for text in (repr(config), str(config)):
+        assert "hunter2" not in text and "abcdef123456" not in text and "pw12" not in text
+    assert config.storage_dsn == DSN  # the value itself is intact
+
+
+def test_redaction_masks_dsn_passwords_key_value_pairs_and_api_keys() -> None:
+    text = "dsn=postgresql://a:b@c/d password=xyz api_key: sk-live1234567 host=db"
+    assert redact_secrets(text) == ("dsn=postgresql://a:***@c/d password=*** api_key: *** host=db")
