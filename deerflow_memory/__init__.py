@@ -26,6 +26,7 @@ __all__ = [
     "FactCategory",
     "FileMemoryStorage",
     "InjectionResult",
+    "InvalidFactError",
     "InvalidNameError",
     "MemoryConfig",
     "MemoryContext",
@@ -43,6 +44,7 @@ __all__ = [
     "ModelExtractor",
     "OfflineExtractor",
     "OfflineStandInModel",
+    "Rejection",
     "RevisionConflictError",
     "SignalDetector",
     "SourceType",
@@ -58,6 +60,7 @@ __all__ = [
     "apply_update",
     "build_chat_model",
     "build_storage",
+    "check_fact_text",
     "create_capture_memory_node",
     "create_inject_memory_node",
     "create_memory_agent",
@@ -74,7 +77,9 @@ __all__ = [
     "memory_model_input",
     "prepend_memory_context",
     "render_memory",
+    "render_message_for_update",
     "resolve_identity",
+    "validate_update",
 ]
 
 # public name -> module that defines it
@@ -82,6 +87,7 @@ _EXPORTS: dict[str, str] = {
     "ConfigError": "errors",
     "CorruptMemoryError": "errors",
     "DeerflowMemoryError": "errors",
+    "InvalidFactError": "errors",
     "InvalidNameError": "errors",
     "MissingDependencyError": "errors",
     "ModelCallError": "errors",
@@ -95,6 +101,7 @@ _EXPORTS: dict[str, str] = {
     "FactCategory": "models",
     "MemoryDocument": "models",
     "MemoryUpdate": "models",
+    "Rejection": "models",
     "SourceType": "models",
     "SupersededFact": "models",
     "ExtractionRequest": "update.extraction",
@@ -111,6 +118,9 @@ _EXPORTS: dict[str, str] = {
     "render_memory": "inject.format",
     "filter_messages_for_memory": "capture.messages",
     "format_conversation_for_update": "update.prompt",
+    "render_message_for_update": "update.prompt",
+    "check_fact_text": "update.validate",
+    "validate_update": "update.validate",
     "has_minimum_dialogue": "capture.messages",
     "SignalDetector": "capture.signals",
     "detect_correction": "capture.signals",
@@ -154,6 +164,7 @@ if TYPE_CHECKING:
         ConfigError,
         CorruptMemoryError,
         DeerflowMemoryError,
+        InvalidFactError,
         InvalidNameError,
         MissingDependencyError,
         ModelCallError,
@@ -183,6 +194,7 @@ if TYPE_CHECKING:
         FactCategory,
         MemoryDocument,
         MemoryUpdate,
+        Rejection,
         SourceType,
         SupersededFact,
     )
@@ -203,9 +215,13 @@ if TYPE_CHECKING:
     from deerflow_memory.update.extraction import ExtractionRequest, Extractor
     from deerflow_memory.update.llm import ModelExtractor, build_chat_model
     from deerflow_memory.update.offline.extractor import OfflineExtractor
-    from deerflow_memory.update.prompt import format_conversation_for_update
+    from deerflow_memory.update.prompt import (
+        format_conversation_for_update,
+        render_message_for_update,
+    )
     from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
     from deerflow_memory.update.updater import MemoryUpdater, UpdateResult
+    from deerflow_memory.update.validate import check_fact_text, validate_update
 
 
 def __getattr__(name: str) -> Any:
