@@ -184,6 +184,35 @@ class MemoryConfig(BaseModel):
         3, ge=1, le=20, description="Saves tried when the revision moved."
     )
 
+    # hygiene (issue 16)
+    staleness_age_days: float = Field(
+        90.0, gt=0.0, le=36_500.0, description="Facts unconfirmed this long are due for review."
+    )
+    staleness_min_due: int = Field(
+        3, ge=1, le=1_000, description="Due facts needed before the model is asked to review."
+    )
+    consolidation_threshold: float = Field(
+        0.85,
+        ge=0.0,
+        le=1.0,
+        description="Lexical similarity above which same-category facts are merged (1 = off).",
+    )
+    consolidation_embedding_threshold: float = Field(
+        0.95,
+        ge=0.0,
+        le=1.0,
+        description="Cosine above which same-category facts are merged when an embedder is set.",
+    )
+    judge: Literal["off", "model"] = Field(
+        "off", description="model: a second, cheap call drops candidate facts that will not last."
+    )
+    judge_model_name: str | None = Field(
+        None, description="Model of the judge call (default: the memory model)."
+    )
+    access_flush_seconds: float = Field(
+        5.0, gt=0.0, le=3600.0, description="How often injected-fact use counts are written."
+    )
+
     # model
     model_name: str | None = Field(
         None, description="Chat model for memory updates; None = offline extractor."
@@ -390,6 +419,7 @@ def _parse_env_value(name: str, raw: str) -> Any:
         return [part.strip() for part in text.split(",") if part.strip()]
     if raw.strip().lower() in {"none", "null", ""} and name in {
         "model_name",
+        "judge_model_name",
         "base_url",
         "api_key",
         "storage_dsn",

@@ -26,9 +26,11 @@ __all__ = [
     "DocumentKey",
     "Fact",
     "FactCategory",
+    "FactMerge",
     "FactRemoval",
     "History",
     "HistoryUpdate",
+    "HygieneCounts",
     "MemoryDocument",
     "MemoryUpdate",
     "NewFact",
@@ -39,7 +41,9 @@ __all__ = [
     "SupersededFact",
     "UserContext",
     "UserUpdate",
+    "iso_from_timestamp",
     "new_fact_id",
+    "parse_timestamp",
     "proposed_confidence",
     "utc_now_iso",
 ]
@@ -68,6 +72,24 @@ class SourceType(StrEnum):
 def utc_now_iso() -> str:
     """Current UTC time as ISO-8601 with a ``Z`` suffix, second precision."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_timestamp(text: str | None) -> float | None:
+    """Epoch seconds of an ISO-8601 date or moment (naive = UTC); ``None`` if absent/invalid."""
+    if not text:
+        return None
+    try:
+        moment = datetime.fromisoformat(text.strip())
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+def iso_from_timestamp(seconds: float) -> str:
+    """``parse_timestamp``'s inverse: ISO-8601 UTC with a ``Z`` suffix, second precision."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def new_fact_id() -> str:
@@ -203,6 +225,14 @@ class Fact(_FactValidation):
     """A need every answer must respect: allergy or intolerance, diet, medical or
     accessibility need. Injected every turn in both injection modes, with its own
     token budget, whatever the request says. Written only when true."""
+    expires_at: str | None = None
+    """ISO-8601 UTC moment after which the fact is no longer injected (``None``: never)."""
+    last_confirmed_at: str | None = None
+    """When the user last restated or the model last confirmed it (``None``: ``createdAt``)."""
+    access_count: int = Field(default=0, ge=0, exclude_if=_not_set)
+    """Turns the fact was injected into (recorded off the hot path, in batches)."""
+    last_accessed_at: str | None = None
+    """When it was last injected."""
 
 
 class SupersededFact(Fact):
@@ -216,6 +246,15 @@ class SupersededFact(Fact):
     reason: str = ""
 
 
+class HygieneCounts(_Model):
+    """Running totals of memory cleaning (history is capped; these totals are not)."""
+
+    merged: int = Field(default=0, ge=0)
+    expired: int = Field(default=0, ge=0)
+    retired: int = Field(default=0, ge=0)
+    judged_out: int = Field(default=0, ge=0)
+
+
 class MemoryDocument(_Model):
     """A user's memory for one agent (DeerFlow memory.json v1 plus ``revision``)."""
 
@@ -225,6 +264,7 @@ class MemoryDocument(_Model):
     history: History = History()
     facts: tuple[Fact, ...] = ()
     superseded_facts: tuple[SupersededFact, ...] = ()
+    hygiene: HygieneCounts | None = None
     revision: int = Field(default=0, ge=0)
 
     def is_empty(self) -> bool:
@@ -286,6 +326,8 @@ class NewFact(_Model):
     source_error: str | None = None
     constraint: bool = Field(False, exclude_if=_not_set)
     """True for an allergy, diet, medical or accessibility need (see :attr:`Fact.constraint`)."""
+    expires_at: str | None = None
+    """ISO-8601 date or moment when the fact stops mattering (a goal with a time frame)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -317,6 +359,12 @@ class FactRemoval(_Model):
     reason: str = ""
 
 
+class FactMerge(_Model):
+    """Stored facts the model says mean the same: ``ids`` merged into one (see consolidation)."""
+
+    ids: tuple[str, ...] = Field(min_length=2)
+
+
 class MemoryUpdate(_Model):
     """The full answer of the memory model (or the offline extractor)."""
 
@@ -326,6 +374,10 @@ class MemoryUpdate(_Model):
     facts_to_remove: tuple[FactRemoval, ...] = ()
     rejected: tuple[Rejection, ...] = Field(default=(), exclude=True)
     """Parts dropped while parsing or validating (never written, never sent to a model)."""
+    facts_to_confirm: tuple[str, ...] = ()
+    """Ids of facts due for review that the model confirms are still true."""
+    facts_to_merge: tuple[FactMerge, ...] = ()
+    """Groups of stored near-duplicates the model proposes to merge."""
 
     @classmethod
     def from_mapping(cls, data: Any) -> MemoryUpdate:
@@ -362,6 +414,8 @@ class MemoryUpdate(_Model):
         return (
             not self.new_facts
             and not self.facts_to_remove
+            and not self.facts_to_confirm
+            and not self.facts_to_merge
             and not any(s and s.should_update and s.summary.strip() for s in sections)
         )
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import atexit
 import logging
 import threading
+import time
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from deerflow_memory.config import MemoryConfig, load_config
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.inject.format import build_memory_context, render_memory
+from deerflow_memory.inject.live import live_document
 from deerflow_memory.inject.retrieval import Embedder, filter_document, select_relevant_facts
 from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
 from deerflow_memory.models import MemoryDocument
@@ -40,6 +42,7 @@ from deerflow_memory.update.durable import DurableUpdates, decode_messages, enco
 from deerflow_memory.update.extraction import Extractor
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.updater import MemoryUpdater, UpdateResult
+from deerflow_memory.update.usage import AccessRecorder
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -61,6 +64,7 @@ class MemoryBlock:
         facts_injected: facts in the block.
         facts_total: facts in the stored document.
         tokens: tokens of the block (the configured counter).
+        fact_ids: ids of the facts in the block, in the order shown.
     """
 
     context: str
@@ -68,6 +72,7 @@ class MemoryBlock:
     facts_injected: int
     facts_total: int
     tokens: int
+    fact_ids: tuple[str, ...] = ()
 
 
 class MemoryService:
@@ -129,6 +134,8 @@ class MemoryService:
             max_workers=self.config.max_workers,
             on_enqueue=self.durable.record if self.durable is not None else None,
         )
+        # Use counts of injected facts, written in batches by a background thread.
+        self.access = AccessRecorder(interval=self.config.access_flush_seconds)
         self._closed = False
         if register_atexit:
             _OPEN_SERVICES.add(self)
@@ -195,7 +202,9 @@ class MemoryService:
     def updater(self) -> MemoryUpdater:
         """The updater the queue's workers call (created once the storage is known)."""
         if self._updater is None:
-            self._updater = MemoryUpdater(self.storage, self.extractor, self.config)
+            self._updater = MemoryUpdater(
+                self.storage, self.extractor, self.config, embedder=self.embedder
+            )
         return self._updater
 
     # --- read path ----------------------------------------------------------
@@ -205,33 +214,42 @@ class MemoryService:
         return self.storage_for(store).load(identity.user_id, identity.agent_name)
 
     def memory_block(
-        self, identity: MemoryIdentity, query: str = "", store: BaseStore | None = None
+        self,
+        identity: MemoryIdentity,
+        query: str = "",
+        store: BaseStore | None = None,
+        *,
+        record_access: bool = True,
     ) -> MemoryBlock:
         """The memory context to put in front of the model for one turn of ``identity``.
 
-        Loads the document, keeps the guaranteed facts plus the facts relevant
-        to ``query`` when ``injection_mode="relevant"`` (every fact otherwise),
-        and renders them within this configuration's token budgets.
+        Loads the document, drops expired facts, keeps the guaranteed facts
+        plus the facts relevant to ``query`` when ``injection_mode="relevant"``
+        (every fact otherwise), and renders them within this configuration's
+        token budgets. The ids injected are tallied for their use counts
+        (written later by a background thread; nothing here waits on I/O).
 
         Args:
             identity: whose memory.
             query: the latest user message; used only in relevant mode.
             store: the graph's runtime store (for ``storage="store"``).
+            record_access: count this as a use of the injected facts (False for previews).
 
         Raises:
             StorageError: the document cannot be read (corrupt, database down).
         """
-        document = self.load(identity, store)
-        shown = document
+        storage = self.storage_for(store)
+        document = storage.load(identity.user_id, identity.agent_name)
+        shown = live_document(document, time.time())
         if self.config.injection_mode == "relevant":
             selected = select_relevant_facts(
-                document,
+                shown,
                 query,
                 config=self.config.retrieval,
                 guaranteed_categories=self.config.guaranteed_categories,
                 embedder=self.embedder,
             )
-            shown = filter_document(document, selected.facts)
+            shown = filter_document(shown, selected.facts)
         result = render_memory(
             shown,
             self.config.injected_memory_max_tokens,
@@ -239,12 +257,15 @@ class MemoryService:
             guaranteed_token_budget=self.config.guaranteed_token_budget,
             counter=self.counter,
         )
+        if record_access and result.fact_ids:
+            self.access.record(storage, identity.user_id, identity.agent_name, result.fact_ids)
         return MemoryBlock(
             context=build_memory_context(result.text),
             revision=document.revision,
             facts_injected=result.facts_injected,
             facts_total=len(document.facts),
             tokens=result.tokens,
+            fact_ids=result.fact_ids,
         )
 
     # --- write path ---------------------------------------------------------
@@ -295,7 +316,9 @@ class MemoryService:
         """Run every pending update now and wait; True when all finished in time.
 
         Includes the updates recovered from the outbox when this service started.
+        Pending use counts of injected facts are written first.
         """
+        self.access.flush()
         return self.queue.flush(timeout)
 
     # --- lifetime -----------------------------------------------------------
@@ -307,6 +330,7 @@ class MemoryService:
         self._closed = True
         _OPEN_SERVICES.discard(self)
         wait = self.config.shutdown_flush_timeout_seconds if timeout is None else timeout
+        self.access.close()
         drained = self.queue.shutdown(wait)
         if not drained:
             logger.warning(

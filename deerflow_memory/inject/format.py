@@ -135,6 +135,8 @@ class InjectionResult:
     """Facts placed first through the guaranteed budget (the first lines of the facts)."""
     truncated_sections: bool
     """True when some summary text was cut or dropped to fit the budget."""
+    fact_ids: tuple[str, ...] = ()
+    """Ids of the facts in ``text``, in the order they appear."""
 
 
 # --- escaping ----------------------------------------------------------------------
@@ -278,7 +280,8 @@ def _render(
 
     # 1. guaranteed facts within their own budget; regular candidates in order.
     guaranteed_lines: list[str] = []
-    regular_candidates: list[str] = []
+    guaranteed_ids: list[str] = []
+    regular_candidates: list[tuple[str, str]] = []
     guaranteed_used = 0
     guaranteed_members = {c for c in FactCategory if c.value in guaranteed}
     for fact in _ordered_facts(doc.facts):
@@ -289,11 +292,12 @@ def _render(
             cost = count(line)
             if guaranteed_used + cost <= guaranteed_budget:
                 guaranteed_lines.append(line)
+                guaranteed_ids.append(fact.id)
                 guaranteed_used += cost
                 continue
         # Regular facts, and guaranteed ones beyond their budget: their own budget
         # is a reserve, not a cap, so they still compete for the rest by confidence.
-        regular_candidates.append(line)
+        regular_candidates.append((line, fact.id))
 
     wrapper = count(_OPEN) + count(_CLOSE)
     facts_overhead = wrapper + count(_FACTS_HEADING)
@@ -305,10 +309,12 @@ def _render(
     # 2. regular facts in confidence order, each kept whole or skipped.
     used = facts_overhead + guaranteed_used
     regular_lines: list[str] = []
-    for line in regular_candidates:
+    regular_ids: list[str] = []
+    for line, fact_id in regular_candidates:
         cost = count(line)
         if used + cost <= limit:
             regular_lines.append(line)
+            regular_ids.append(fact_id)
             used += cost
     if not guaranteed_lines and not regular_lines:
         used = wrapper
@@ -335,6 +341,7 @@ def _render(
     # 4. the sum of line counts can differ from the count of the joined text
     # (BPE merges across a boundary); verify and trim summaries, then regular facts.
     fact_lines = guaranteed_lines + regular_lines
+    fact_ids = guaranteed_ids + regular_ids
     text = _assemble(summaries, fact_lines)
     tokens = count(text) if text else 0
     while tokens > limit and (summaries or len(fact_lines) > len(guaranteed_lines)):
@@ -343,6 +350,7 @@ def _render(
             truncated = True
         else:
             fact_lines.pop()
+            fact_ids.pop()
         text = _assemble(summaries, fact_lines)
         tokens = count(text) if text else 0
 
@@ -353,6 +361,7 @@ def _render(
         facts_injected=len(fact_lines),
         guaranteed_injected=len(guaranteed_lines),
         truncated_sections=truncated,
+        fact_ids=tuple(fact_ids),
     )
 
 

@@ -15,8 +15,9 @@ Rules (SPEC §6):
   (and upgrades ``inferred`` to ``user_stated``, and marks it a ``constraint``
   when the restatement is marked) instead of adding a copy;
 - new facts below ``fact_confidence_threshold`` are dropped;
-- ``max_facts`` is enforced by evicting the lowest confidence first (oldest
-  first among equals); facts of guaranteed categories and constraints go last; one update
+- ``max_facts`` is enforced by evicting the lowest confidence first, then the
+  least fresh and used (``lastConfirmedAt``, ``accessCount``; a bounded
+  tie-breaker), then the oldest; facts of guaranteed categories and constraints go last; one update
   evicts at most ``max_evictions`` stored facts (the document may stay over
   ``max_facts`` until later updates), and never a stored ``user_stated`` fact
   while a new ``inferred`` fact is kept; evicted facts move to
@@ -44,7 +45,10 @@ from deerflow_memory.models import (
     SourceType,
     SupersededFact,
     new_fact_id,
+    parse_timestamp,
 )
+from deerflow_memory.update.hygiene import normalise_expiry
+from deerflow_memory.update.usage import retention_score
 
 __all__ = ["ApplyResult", "apply_update", "apply_update_detailed", "strip_upload_mentions"]
 
@@ -266,6 +270,7 @@ def apply_update_detailed(
             source_type=new.source_type,
             source_error=new.source_error,
             constraint=new.constraint,
+            expires_at=normalise_expiry(new.expires_at),
         )
         index_by_key[key] = len(facts)
         facts.append(fact)
@@ -273,7 +278,7 @@ def apply_update_detailed(
 
     # --- capacity ------------------------------------------------------------------------
     evicted = _over_capacity(
-        facts, max_facts, frozenset(guaranteed_categories), stored_count, max_evictions
+        facts, max_facts, frozenset(guaranteed_categories), stored_count, max_evictions, now
     )
     evicted_ids = {facts[i].id for i in evicted}
     if evicted:
@@ -373,8 +378,13 @@ def _over_capacity(
     guaranteed: frozenset[FactCategory],
     stored_count: int | None = None,
     max_evictions: int | None = None,
+    now: str = "",
 ) -> set[int]:
-    """Indexes to evict: lowest confidence, then oldest; guaranteed categories and constraints last.
+    """Indexes to evict: lowest confidence, then least fresh and used, then oldest.
+
+    Guaranteed categories and constraints go last. Freshness and use
+    (:func:`retention_score`, bounded 0..1, from ``lastConfirmedAt`` and
+    ``accessCount``) only order facts of equal confidence.
 
     ``facts[:stored_count]`` were stored before this update, the rest are new.
     Two bounds then move evictions from stored to new facts: a stored
@@ -385,18 +395,25 @@ def _over_capacity(
     excess = len(facts) - max_facts
     if excess <= 0:
         return set()
+    now_ts = parse_timestamp(now) or 0.0
     ranks = [
-        (f.constraint or f.category in guaranteed, f.confidence, f.created_at, i)
+        (
+            f.constraint or f.category in guaranteed,
+            f.confidence,
+            retention_score(f, now_ts),
+            f.created_at,
+            i,
+        )
         for i, f in enumerate(facts)
     ]
     if excess == 1 and stored_count is None:  # the common case: one new fact over a full document
-        return {min(ranks)[3]}
+        return {min(ranks)[-1]}
     ranks.sort()
-    evicted = {rank[3] for rank in ranks[:excess]}
+    evicted = {rank[-1] for rank in ranks[:excess]}
     if stored_count is None:
         return evicted
     limit = len(facts) if max_evictions is None else max_evictions
-    position = {rank[3]: n for n, rank in enumerate(ranks)}
+    position = {rank[-1]: n for n, rank in enumerate(ranks)}
     # Stored facts chosen for eviction, most valuable first; new facts kept, least valuable first.
     stored_out = sorted((i for i in evicted if i < stored_count), key=position.__getitem__)[::-1]
     new_in = sorted(

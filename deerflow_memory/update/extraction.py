@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 
 from langchain_core.messages import BaseMessage
 
-from deerflow_memory.models import MemoryDocument, MemoryUpdate
+from deerflow_memory.models import Fact, MemoryDocument, MemoryUpdate
 
 __all__ = ["ExtractionRequest", "Extractor"]
 
@@ -27,6 +27,10 @@ class ExtractionRequest:
     thread_id: str
     correction_detected: bool = False
     reinforcement_detected: bool = False
+    review: tuple[Fact, ...] = ()
+    """Stored facts due for staleness review (the model may confirm, update or retire them)."""
+    today: str = ""
+    """The update's date (``YYYY-MM-DD``), for reading time frames ("next week")."""
 
 
 @runtime_checkable

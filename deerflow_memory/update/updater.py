@@ -29,12 +29,20 @@ from langchain_core.language_models import BaseChatModel
 from deerflow_memory.capture.messages import filter_messages_for_memory, has_minimum_dialogue
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ModelCallError, RevisionConflictError, UpdateParseError
-from deerflow_memory.models import MemoryDocument, MemoryUpdate, Rejection, utc_now_iso
+from deerflow_memory.models import (
+    MemoryDocument,
+    MemoryUpdate,
+    Rejection,
+    parse_timestamp,
+    utc_now_iso,
+)
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.update.apply import apply_update_detailed
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor
+from deerflow_memory.update.hygiene import TidyResult, due_for_review, review_ids, tidy
 from deerflow_memory.update.llm import ModelExtractor
 from deerflow_memory.update.queue import UpdateJob
+from deerflow_memory.update.similarity import DocumentEmbedder, SimilarityFactory
 from deerflow_memory.update.validate import UpdateLimits, validate_update
 
 __all__ = ["MemoryUpdater", "UpdateResult", "UpdateStatus"]
@@ -87,6 +95,7 @@ class MemoryUpdater:
         config: MemoryConfig | None = None,
         *,
         now: Callable[[], str] = utc_now_iso,
+        embedder: DocumentEmbedder | None = None,
     ) -> None:
         self.storage = storage
         self.extractor: Extractor = (
@@ -94,6 +103,8 @@ class MemoryUpdater:
         )
         self.config = config if config is not None else MemoryConfig()
         self._now = now
+        # Consolidation similarity: cosine of the embedder's vectors when given, else lexical.
+        self._similarity = SimilarityFactory(embedder)
 
     def __call__(self, job: UpdateJob) -> UpdateResult:
         """Same as :meth:`update`, so the updater can be the queue's handler."""
@@ -112,12 +123,22 @@ class MemoryUpdater:
             document = self.storage.load(user_id, agent_name)
         except Exception as e:
             return self._failed(job, "loading memory", e)
+        now = self._now()
+        review = due_for_review(
+            document,
+            parse_timestamp(now) or 0.0,
+            age_days=self.config.staleness_age_days,
+            min_due=self.config.staleness_min_due,
+            protected_categories=self.config.guaranteed_categories,
+        )
         request = ExtractionRequest(
             document=document,
             messages=messages,
             thread_id=job.thread_id,
             correction_detected=job.correction_detected,
             reinforcement_detected=job.reinforcement_detected,
+            review=review,
+            today=now[:10],
         )
         try:
             update = self.extractor.extract(request)
@@ -133,31 +154,65 @@ class MemoryUpdater:
                 len(update.rejected),
                 "; ".join(f"{r.item}: {r.reason}" for r in update.rejected[:5]),
             )
-        if update.is_noop():
+        reviewed = review_ids(review)
+        if update.is_noop() and not self._tidy(document, update, now, reviewed).changed:
             return UpdateResult(
                 UpdateStatus.SKIPPED,
                 revision=document.revision,
                 reason="noop",
                 rejected=update.rejected,
             )
-        return self._save(job, document, update)
+        return self._save(job, document, update, reviewed)
 
-    def _save(self, job: UpdateJob, document: MemoryDocument, update: MemoryUpdate) -> UpdateResult:
+    def _tidy(
+        self,
+        document: MemoryDocument,
+        update: MemoryUpdate,
+        now: str,
+        reviewed: frozenset[str],
+        touched: tuple[str, ...] = (),
+    ) -> TidyResult:
+        """Confirmations, expiry and merges after the update (see :mod:`.hygiene`)."""
+        embedding = self._similarity.for_facts(document.facts)
+        return tidy(
+            document,
+            now=now,
+            update=update,
+            reviewed=reviewed,
+            threshold=(
+                self.config.consolidation_embedding_threshold
+                if embedding is not None
+                else self.config.consolidation_threshold
+            ),
+            similarity=embedding,
+            touched=touched,
+            max_superseded_facts=self.config.max_superseded_facts,
+        )
+
+    def _save(
+        self,
+        job: UpdateJob,
+        document: MemoryDocument,
+        update: MemoryUpdate,
+        reviewed: frozenset[str] = frozenset(),
+    ) -> UpdateResult:
         config = self.config
         tries = config.max_update_retries
         for attempt in range(1, tries + 1):
+            now = self._now()
             result = apply_update_detailed(
                 document,
                 update,
                 thread_id=job.thread_id,
-                now=self._now(),
+                now=now,
                 max_facts=config.max_facts,
                 fact_confidence_threshold=config.fact_confidence_threshold,
                 guaranteed_categories=config.guaranteed_categories,
                 max_superseded_facts=config.max_superseded_facts,
                 max_evictions=config.max_new_facts_per_update,
             )
-            if not result.changed:
+            tidied = self._tidy(result.document, update, now, reviewed, result.added_ids)
+            if not result.changed and not tidied.changed:
                 return UpdateResult(
                     UpdateStatus.SKIPPED,
                     revision=document.revision,
@@ -169,7 +224,7 @@ class MemoryUpdater:
                 saved = self.storage.save(
                     job.user_id,
                     job.agent_name,
-                    result.document,
+                    tidied.document,
                     expected_revision=document.revision,
                 )
             except RevisionConflictError:

@@ -20,10 +20,12 @@ Against the stored document it:
   ("actually…", "…, not X", "其实…") the new fact is a ``correction`` whose
   ``source_error`` is what was wrong;
 - refreshes ``user.personalContext`` / ``user.workContext`` from the slot
-  facts when one of those slots changed.
+  facts when one of those slots changed;
+- gives goals and context facts that name a time frame ("next week", "this
+  summer", "明年春节", a date) an ``expiresAt`` (:mod:`deerflow_memory.update.dates`).
 
-It is pure and deterministic: no clock, no randomness, no I/O; it never raises
-on odd text — what it does not understand yields no fact.
+It is pure and deterministic: no clock (the date comes with the request), no
+randomness, no I/O; it never raises on odd text — what it does not understand yields no fact.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from deerflow_memory.models import (
     UserUpdate,
 )
 from deerflow_memory.update.extraction import ExtractionRequest
+from deerflow_memory.update.offline.expiry import with_time_frames
 from deerflow_memory.update.offline.rules import Candidate, normalise_value, slot_of
 from deerflow_memory.update.offline.text import candidates_from_text
 
@@ -125,7 +128,7 @@ class OfflineExtractor:
             stated nothing new.
         """
         candidates = self.candidates(request.messages)
-        return _build_update(candidates, request.document)
+        return with_time_frames(_build_update(candidates, request.document), request.today)
 
     @staticmethod
     def candidates(messages: Sequence[object]) -> list[Candidate]:

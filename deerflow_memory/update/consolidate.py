@@ -1,0 +1,338 @@
+"""Consolidation: near-duplicate facts of one category merged into one.
+
+"Is allergic to peanuts", "User is allergic to peanuts." and "has an allergy
+to peanuts" are one fact; "allergic to peanuts" and "allergic to tree nuts"
+are two. :func:`lexical_similarity` compares the *content terms* of two fact
+texts (English: light stemming, stop words and a leading "User" dropped,
+negations kept as one term ``not``; Chinese: character bigrams after
+dropping particles) with the Dice coefficient, and scales it down when each
+side has a term the other lacks (a substituted value: Berlin → Munich, April
+→ May) — that is how look-alikes differ. With an embedder the cosine of the
+two texts is used instead.
+
+:func:`duplicate_groups` finds groups above a threshold within each category
+(union of pairs); :func:`merge_group` turns one group into the kept fact plus
+superseded entries: the highest confidence is kept (ties: the earliest
+``createdAt``), with the earliest ``createdAt`` of the group, the latest
+``lastConfirmedAt`` / ``lastAccessedAt``, the summed ``accessCount``, and
+``user_stated`` if any member was. The others are superseded with reason
+``"merged into <kept id>"``.
+
+The threshold (``consolidation_threshold``, default 0.85) was calibrated on
+``bench/data/duplicate_pairs.csv`` by ``python bench/consolidation.py``.
+Everything here is pure; nothing raises on odd text.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from deerflow_memory.models import Fact, SourceType, SupersededFact
+
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "Similarity",
+    "cosine_similarity_of",
+    "duplicate_groups",
+    "lexical_similarity",
+    "merge_group",
+]
+
+DEFAULT_THRESHOLD = 0.85
+Similarity = Callable[[Fact, Fact], float]
+
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_LEAD = re.compile(r"^\s*(?:(?:the\s+)?user(?:'s)?\b|该?用户)\s*", re.IGNORECASE)
+_STOP_EN = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "am",
+        "be",
+        "been",
+        "being",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "having",
+        "do",
+        "does",
+        "did",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "and",
+        "or",
+        "as",
+        "by",
+        "from",
+        "that",
+        "it",
+        "its",
+        "their",
+        "they",
+        "them",
+        "he",
+        "she",
+        "his",
+        "her",
+        "my",
+        "i",
+        "me",
+        "user",
+        "user's",
+        "also",
+        "very",
+        "really",
+        "any",
+        "who",
+        "which",
+        "when",
+        "while",
+        "about",
+        "then",
+        "there",
+        "currently",
+        "usually",
+        "would",
+        "will",
+        "shall",
+        "should",
+        "can",
+        "could",
+    }
+)
+_NEGATIONS = frozenset({"not", "no", "never", "without", "nor"})
+# Words whose two sides must not swap: "tea over coffee", "Anne not Ann".
+_RELATIONS = frozenset({"over", "before", "after", "instead", "than", "rather", "not", "vs"})
+# Words that mean the same thing for deduplication: stem → canonical terms.
+_SYNONYMS = {
+    "dislike": ("not", "like"),
+    "hate": ("not", "like"),
+    "love": ("like",),
+    "enjoy": ("like",),
+    "fond": ("like",),
+}
+# No "ed": "lived in Berlin" is not "lives in Berlin"; no "e": "Anne" is not "Ann".
+_SUFFIXES = ("ational", "ation", "ies", "ing", "ly", "ic", "s", "y")
+_CONTRACTIONS = {"n't": " not", "'m": " am", "'re": " are", "'ve": " have", "'ll": " will"}
+_CONTRACTION = re.compile(r"n't|'m\b|'re\b|'ve\b|'ll\b")
+# Chinese particles and fillers that do not change what a fact says.
+_ZH_DROP = str.maketrans("", "", "的了是很对在也都把被着过呢吧啊嘛呀")
+_ZH_NEGATION = re.compile(r"[不没别]")
+# Each side has a term the other lacks (a value was substituted): Berlin → Munich.
+_SUBSTITUTION_FACTOR = 0.8
+# One side only adds terms: "allergic to peanuts" → "… and shellfish" says more.
+_ADDITION_FACTOR = 0.9
+# One side negated, or the two sides of "over" / "not" / "before" swapped.
+_CONFLICT_FACTOR = 0.5
+
+
+def _stem(word: str) -> str:
+    if len(word) <= 3 or word.isdigit():
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+@dataclass(frozen=True, slots=True)
+class _Terms:
+    words: frozenset[str]
+    sides: tuple[str, frozenset[str], frozenset[str]] | None  # relation, before, after
+
+
+@functools.lru_cache(maxsize=16_384)
+def _terms(text: str) -> _Terms:
+    text = _LEAD.sub("", text.casefold().replace("\u2019", "'"))
+    found: set[str] = set()
+    sequence: list[str] = []
+    for run in _CJK_RUN.findall(text):
+        run = run.removeprefix("用户").removeprefix("该用户").translate(_ZH_DROP)
+        if _ZH_NEGATION.search(run):
+            found.add("not")
+        if len(run) == 1:
+            found.add(run)
+        found.update(run[i : i + 2] for i in range(len(run) - 1))
+    latin = _CJK_RUN.sub(" ", text)
+    latin = _CONTRACTION.sub(lambda m: _CONTRACTIONS[m.group()], latin)
+    for word in _WORD.findall(latin):
+        if word in _NEGATIONS:
+            sequence.append("not")
+            continue
+        if word in _STOP_EN:
+            continue
+        if word in _RELATIONS:
+            sequence.append(word)
+            continue
+        stem = _stem(word)
+        sequence.extend(_SYNONYMS.get(stem, (stem,)))
+    found.update(sequence)
+    sides = None
+    for i, word in enumerate(sequence):
+        if word in _RELATIONS and i > 0:
+            sides = (word, frozenset(sequence[:i]), frozenset(sequence[i + 1 :]))
+            break
+    return _Terms(frozenset(found), sides)
+
+
+def terms(text: str) -> frozenset[str]:
+    """The content terms of a fact text (see the module docstring)."""
+    return _terms(text).words
+
+
+def lexical_similarity(a: str, b: str) -> float:
+    """Similarity of two fact texts in 0..1 (1: the same content terms, same polarity).
+
+    Dice coefficient of :func:`terms`, times 0.8 when each side has a term
+    the other lacks, 0.9 when one only adds terms, and 0.5 when one side is
+    negated and the other not, or the two sides of a relation word ("tea
+    over coffee", "Anne not Ann") are swapped.
+
+    Example:
+        >>> lexical_similarity("Is allergic to peanuts", "has an allergy to peanuts")
+        1.0
+        >>> round(lexical_similarity("allergic to peanuts", "allergic to tree nuts"), 2)
+        0.32
+    """
+    ta, tb = _terms(a), _terms(b)
+    wa, wb = ta.words, tb.words
+    if not wa or not wb:
+        return 1.0 if a.strip().casefold() == b.strip().casefold() else 0.0
+    shared = len(wa & wb)
+    score = 2 * shared / (len(wa) + len(wb))
+    if shared < len(wa) and shared < len(wb):
+        score *= _SUBSTITUTION_FACTOR
+    elif shared < len(wa) or shared < len(wb):
+        score *= _ADDITION_FACTOR
+    negated = ("not" in wa) != ("not" in wb)
+    swapped = bool(ta.sides and tb.sides and ta.sides[0] == tb.sides[0] and ta.sides != tb.sides)
+    if negated or swapped:
+        score *= _CONFLICT_FACTOR
+    return score
+
+
+def _lexical(a: Fact, b: Fact) -> float:
+    return lexical_similarity(a.content, b.content)
+
+
+def cosine_similarity_of(vectors: dict[str, Sequence[float]]) -> Similarity:
+    """A :data:`Similarity` over vectors ``{fact id: vector}`` (cosine; 0 when missing)."""
+
+    def similarity(a: Fact, b: Fact) -> float:
+        va, vb = vectors.get(a.id), vectors.get(b.id)
+        if not va or not vb:
+            return 0.0
+        dot = sum(x * y for x, y in zip(va, vb, strict=False))
+        norm = math.sqrt(sum(x * x for x in va)) * math.sqrt(sum(y * y for y in vb))
+        return dot / norm if norm else 0.0
+
+    return similarity
+
+
+def duplicate_groups(
+    facts: Sequence[Fact],
+    threshold: float = DEFAULT_THRESHOLD,
+    *,
+    similarity: Similarity = _lexical,
+    only: frozenset[str] | None = None,
+    skip: Callable[[Fact], bool] | None = None,
+) -> list[list[Fact]]:
+    """Groups (2 or more) of same-category facts whose similarity is at least ``threshold``.
+
+    Args:
+        facts: the document's facts.
+        threshold: 0..1; above 1 finds nothing.
+        similarity: pairwise similarity (default :func:`lexical_similarity` of the texts).
+        only: compare only pairs involving these ids (the facts an update touched);
+            ``None`` compares every pair.
+        skip: facts never merged (e.g. manual ones).
+
+    Returns:
+        Groups in the order their first member appears in ``facts``.
+    """
+    if threshold > 1.0 or len(facts) < 2:
+        return []
+    parent = list(range(len(facts)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    by_category: dict[str, list[int]] = {}
+    for i, fact in enumerate(facts):
+        if skip is None or not skip(fact):
+            by_category.setdefault(fact.category.value, []).append(i)
+    for members in by_category.values():
+        if only is None:
+            pairs = ((a, b) for n, a in enumerate(members) for b in members[n + 1 :])
+        else:
+            touched = [i for i in members if facts[i].id in only]
+            pairs = ((a, b) for a in touched for b in members if b != a)
+        for a, b in pairs:
+            if root(a) != root(b) and similarity(facts[a], facts[b]) >= threshold:
+                parent[root(b)] = root(a)
+    groups: dict[int, list[Fact]] = {}
+    for i, fact in enumerate(facts):
+        groups.setdefault(root(i), []).append(fact)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """One merged group: the fact kept and the superseded entries of the others."""
+
+    kept: Fact
+    superseded: tuple[SupersededFact, ...]
+
+
+def merge_group(group: Sequence[Fact], now: str) -> Merge:
+    """Merge near-duplicates into the highest-confidence one (see the module docstring).
+
+    Args:
+        group: two or more facts.
+        now: ISO-8601 time stamped as ``supersededAt``.
+    """
+    keeper = min(group, key=lambda f: (-f.confidence, f.created_at, f.id))
+    confirmed = [f.last_confirmed_at for f in group if f.last_confirmed_at]
+    accessed = [f.last_accessed_at for f in group if f.last_accessed_at]
+    expiries = [f.expires_at for f in group]
+    kept = keeper.model_copy(
+        update={
+            "created_at": min(f.created_at for f in group),
+            "last_confirmed_at": max(confirmed) if confirmed else None,
+            "last_accessed_at": max(accessed) if accessed else None,
+            "access_count": sum(f.access_count for f in group),
+            # A member without an end date keeps the merged fact open-ended.
+            "expires_at": None if None in expiries else max(e for e in expiries if e),
+            "source_type": (
+                SourceType.USER_STATED
+                if any(f.source_type is SourceType.USER_STATED for f in group)
+                else keeper.source_type
+            ),
+        }
+    )
+    reason = f"merged into {keeper.id}"
+    superseded = tuple(
+        SupersededFact.model_validate({**f.model_dump(), "superseded_at": now, "reason": reason})
+        for f in group
+        if f is not keeper
+    )
+    return Merge(kept, superseded)

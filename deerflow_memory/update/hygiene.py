@@ -1,0 +1,274 @@
+"""Memory hygiene after each update: confirmations, expiry, merges, staleness review.
+
+:func:`tidy` runs on the document the update produced (after
+:func:`~deerflow_memory.update.apply.apply_update_detailed`), in this order:
+
+1. **confirm** — facts the model listed in ``factsToConfirm`` and facts the
+   conversation restated get ``lastConfirmedAt = now``;
+2. **expire** — facts whose ``expiresAt`` has passed move to
+   ``supersededFacts`` with reason ``"expired"``;
+3. **merge** — groups the model proposed in ``factsToMerge``, then
+   near-duplicates found by :mod:`~deerflow_memory.update.consolidate`
+   (lexical, or cosine when an embedder is given), become one fact each;
+4. **count** — the document's running :class:`~deerflow_memory.models.HygieneCounts`
+   (merged, expired, retired: due facts the model removed) are raised.
+
+:func:`due_for_review` picks the facts the model is asked to review in the
+same update call: not confirmed for ``staleness_age_days``, neither in a
+protected (guaranteed) category nor ``sourceType: manual``, listed only when
+at least ``staleness_min_due`` are due.
+
+Manual facts are never merged, expired by the model's removal, or retired
+here. Everything is pure: ``now`` is passed in; nothing raises on odd input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from deerflow_memory.models import (
+    Fact,
+    FactCategory,
+    HygieneCounts,
+    MemoryDocument,
+    MemoryUpdate,
+    SupersededFact,
+    iso_from_timestamp,
+    parse_timestamp,
+)
+from deerflow_memory.update.consolidate import (
+    DEFAULT_THRESHOLD,
+    Similarity,
+    duplicate_groups,
+    lexical_similarity,
+    merge_group,
+)
+
+__all__ = ["EXPIRED_REASON", "TidyResult", "due_for_review", "is_protected", "tidy"]
+
+EXPIRED_REASON = "expired"
+MANUAL = "manual"  # SourceType.MANUAL once manual facts exist (issue 14); compared as text
+_DAY = 86_400.0
+MAX_REVIEW_LISTED = 20
+RESTATED_CONFIRMS_AFTER_DAYS = 1.0
+# Every pair is compared up to this many facts; above it, only pairs with a fact the update touched.
+FULL_PASS_MAX_FACTS = 400
+
+
+def is_manual(fact: Fact) -> bool:
+    """True for facts the user wrote by hand (``sourceType: manual``)."""
+    return str(fact.source_type) == MANUAL
+
+
+def is_protected(fact: Fact, protected_categories: Collection[FactCategory]) -> bool:
+    """True when staleness review may never retire ``fact``."""
+    return fact.category in protected_categories or is_manual(fact)
+
+
+def due_for_review(
+    document: MemoryDocument,
+    now: float,
+    *,
+    age_days: float = 90.0,
+    min_due: int = 3,
+    protected_categories: Collection[FactCategory] = (FactCategory.CORRECTION,),
+    max_listed: int = MAX_REVIEW_LISTED,
+) -> tuple[Fact, ...]:
+    """Facts to list for review in this update's model call, oldest confirmation first.
+
+    Args:
+        document: the stored document.
+        now: epoch seconds.
+        age_days: a fact not confirmed (or created) for this long is due.
+        min_due: fewer due facts than this → nothing is listed (a review per
+            stale fact would cost a long prompt for little).
+        protected_categories: never listed, nor are manual facts.
+        max_listed: at most this many, the stalest.
+
+    Returns:
+        The due facts, or ``()``.
+    """
+    cutoff = now - age_days * _DAY
+    due: list[tuple[float, Fact]] = []
+    for fact in document.facts:
+        if is_protected(fact, protected_categories):
+            continue
+        stamp = parse_timestamp(fact.last_confirmed_at) or parse_timestamp(fact.created_at)
+        if stamp is not None and stamp <= cutoff:
+            due.append((stamp, fact))
+    if len(due) < min_due:
+        return ()
+    due.sort(key=lambda item: item[0])
+    return tuple(fact for _, fact in due[:max_listed])
+
+
+@dataclass(frozen=True, slots=True)
+class TidyResult:
+    """The tidied document and what changed."""
+
+    document: MemoryDocument
+    confirmed: int = 0
+    expired: int = 0
+    merged: int = 0
+    retired: int = 0
+
+    @property
+    def changed(self) -> bool:
+        """True when any fact was confirmed, expired, merged or retired."""
+        return bool(self.confirmed or self.expired or self.merged or self.retired)
+
+
+def _key(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def tidy(
+    document: MemoryDocument,
+    *,
+    now: str,
+    update: MemoryUpdate | None = None,
+    reviewed: Collection[str] = (),
+    threshold: float = DEFAULT_THRESHOLD,
+    similarity: Similarity | None = None,
+    touched: Collection[str] | None = None,
+    max_superseded_facts: int = 100,
+) -> TidyResult:
+    """Confirm, expire and merge facts of ``document`` (see the module docstring).
+
+    Args:
+        document: the document after the update was applied.
+        now: ISO-8601 time of this update.
+        update: the applied update (its confirmations, merges, removals, restated facts).
+        reviewed: ids listed for review in this update's prompt; the ones the
+            update removed count as retired.
+        threshold: similarity at or above which same-category facts merge (> 1: never).
+        similarity: pairwise similarity; default lexical.
+        touched: ids added or changed by the update; with more than
+            ``FULL_PASS_MAX_FACTS`` facts only pairs with one of them are compared.
+        max_superseded_facts: history entries kept, newest.
+
+    Returns:
+        The new document (unchanged object when nothing happened) and counts.
+    """
+    now_ts = parse_timestamp(now)
+    facts = list(document.facts)
+    history: list[SupersededFact] = []
+    confirmed = 0
+
+    # 1. confirmations: the model's, and facts the conversation restated.
+    confirm_ids: set[str] = set()
+    restated: set[str] = set()
+    if update is not None:
+        confirm_ids.update(update.facts_to_confirm)
+        restated = {_key(f.content) for f in update.new_facts}
+    recent = (now_ts or 0.0) - RESTATED_CONFIRMS_AFTER_DAYS * _DAY
+    for i, fact in enumerate(facts):
+        # Restating confirms a fact, but a restatement within a day is not worth a save.
+        restated_here = _key(fact.content) in restated and (
+            (parse_timestamp(fact.last_confirmed_at) or parse_timestamp(fact.created_at) or 0.0)
+            < recent
+        )
+        if (fact.id in confirm_ids or restated_here) and fact.last_confirmed_at != now:
+            facts[i] = fact.model_copy(update={"last_confirmed_at": now})
+            confirmed += 1
+
+    # 2. expiry.
+    expired = 0
+    if now_ts is not None:
+        kept: list[Fact] = []
+        for fact in facts:
+            stamp = parse_timestamp(fact.expires_at)
+            if stamp is not None and stamp <= now_ts and not is_manual(fact):
+                history.append(_superseded(fact, now, EXPIRED_REASON))
+                expired += 1
+            else:
+                kept.append(fact)
+        facts = kept
+
+    # 3. merges: proposed by the model, then found by similarity.
+    merged = 0
+    groups: list[list[Fact]] = []
+    if update is not None and update.facts_to_merge:
+        by_id = {f.id: f for f in facts}
+        for proposal in update.facts_to_merge:
+            members = [by_id[i] for i in dict.fromkeys(proposal.ids) if i in by_id]
+            members = [f for f in members if not is_manual(f)]
+            if len(members) > 1:
+                groups.append(members)
+                for f in members:
+                    del by_id[f.id]
+    if threshold <= 1.0:
+        taken = {f.id for g in groups for f in g}
+        only = None
+        if touched is not None and len(facts) > FULL_PASS_MAX_FACTS:
+            only = frozenset(touched)
+        groups.extend(
+            duplicate_groups(
+                [f for f in facts if f.id not in taken],
+                threshold,
+                similarity=similarity or _lexical,
+                only=only,
+                skip=is_manual,
+            )
+        )
+    if groups:
+        replaced: dict[str, Fact | None] = {}
+        for group in groups:
+            merge = merge_group(group, now)
+            history.extend(merge.superseded)
+            merged += len(merge.superseded)
+            for f in group:
+                replaced[f.id] = None
+            replaced[merge.kept.id] = merge.kept
+        out: list[Fact] = []
+        for f in facts:
+            if f.id not in replaced:
+                out.append(f)
+            elif (kept_fact := replaced[f.id]) is not None:
+                out.append(kept_fact)
+        facts = out
+
+    # 4. retired: due facts the model removed in this update.
+    retired = 0
+    if update is not None and reviewed:
+        removed = {r.id for r in update.facts_to_remove}
+        retired = len(removed.intersection(reviewed))
+
+    result = TidyResult(document, confirmed, expired, merged, retired)
+    if not result.changed:
+        return result
+    counts = document.hygiene or HygieneCounts()
+    counts = counts.model_copy(
+        update={
+            "merged": counts.merged + merged,
+            "expired": counts.expired + expired,
+            "retired": counts.retired + retired,
+        }
+    )
+    superseded = (*document.superseded_facts, *history)
+    superseded = superseded[-max_superseded_facts:] if max_superseded_facts else ()
+    new_document = document.model_copy(
+        update={"facts": tuple(facts), "superseded_facts": superseded, "hygiene": counts}
+    )
+    return TidyResult(new_document, confirmed, expired, merged, retired)
+
+
+def _lexical(a: Fact, b: Fact) -> float:
+    return lexical_similarity(a.content, b.content)
+
+
+def _superseded(fact: Fact, now: str, reason: str) -> SupersededFact:
+    data = {**fact.model_dump(), "superseded_at": now, "reason": reason}
+    return SupersededFact.model_validate(data)
+
+
+def normalise_expiry(value: str | None) -> str | None:
+    """``expiresAt`` in canonical ISO-8601 UTC form; ``None`` when absent or unparsable."""
+    stamp = parse_timestamp(value)
+    return None if stamp is None else iso_from_timestamp(stamp)
+
+
+def review_ids(facts: Sequence[Fact]) -> frozenset[str]:
+    """The ids of ``facts`` (what :func:`tidy` takes as ``reviewed``)."""
+    return frozenset(f.id for f in facts)

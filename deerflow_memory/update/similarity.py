@@ -1,0 +1,67 @@
+"""Vectors for consolidation when an embedder is configured, cached by fact text.
+
+The updater asks :meth:`SimilarityFactory.for_facts` once per update; only
+texts not seen before are embedded (one ``embed_documents`` call), so a
+200-fact document costs one call for its new facts, not 200. Without an
+embedder it returns ``None`` and consolidation stays lexical.
+
+An embedder failure is logged and consolidation falls back to lexical for
+that update: merging is housekeeping, never a reason to fail an update.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from deerflow_memory.models import Fact
+from deerflow_memory.update.consolidate import Similarity, cosine_similarity_of
+
+__all__ = ["DocumentEmbedder", "SimilarityFactory"]
+
+logger = logging.getLogger(__name__)
+
+
+@runtime_checkable
+class DocumentEmbedder(Protocol):
+    """What consolidation needs of an embedding model; LangChain ``Embeddings`` satisfy it."""
+
+    def embed_documents(self, texts: list[str]) -> Sequence[Sequence[float]]:
+        """One vector per text, in order."""
+        ...
+
+
+class SimilarityFactory:
+    """Cosine similarity over cached vectors of an embedder, or ``None`` without one.
+
+    Args:
+        embedder: any object with ``embed_documents``; ``None`` = lexical consolidation.
+        maxsize: texts whose vectors are kept.
+    """
+
+    def __init__(self, embedder: DocumentEmbedder | None, maxsize: int = 50_000) -> None:
+        self.embedder = embedder
+        self._vectors: OrderedDict[str, Sequence[float]] = OrderedDict()
+        self._maxsize = maxsize
+        self._lock = threading.Lock()
+
+    def for_facts(self, facts: Sequence[Fact]) -> Similarity | None:
+        """A similarity over ``facts`` by id, or ``None`` (no embedder, or it failed)."""
+        if self.embedder is None or not facts:
+            return None
+        missing = list(dict.fromkeys(f.content for f in facts if f.content not in self._vectors))
+        if missing:
+            try:
+                vectors = self.embedder.embed_documents(missing)
+            except Exception as e:  # embedders raise their own error types
+                logger.warning("consolidation falls back to lexical: embedder failed: %s", e)
+                return None
+            with self._lock:
+                for text, vector in zip(missing, vectors, strict=True):
+                    self._vectors[text] = tuple(vector)
+                while len(self._vectors) > self._maxsize:
+                    self._vectors.popitem(last=False)
+        return cosine_similarity_of({f.id: self._vectors.get(f.content, ()) for f in facts})
