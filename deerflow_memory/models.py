@@ -362,7 +362,7 @@ class FactRemoval(_Model):
 class FactMerge(_Model):
     """Stored facts the model says mean the same: ``ids`` merged into one (see consolidation)."""
 
-    ids: tuple[str, ...] = Field(min_length=2)
+    ids: tuple[str, ...] = ()
 
 
 class MemoryUpdate(_Model):

@@ -61,6 +61,8 @@ class ModelExtractor:
             request.messages,
             correction_detected=request.correction_detected,
             reinforcement_detected=request.reinforcement_detected,
+            review=request.review,
+            today=request.today,
         )
         try:
             answer = self.model.invoke(prompt)

@@ -27,7 +27,13 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from deerflow_memory.capture.messages import message_text
 from deerflow_memory.errors import UpdateParseError
-from deerflow_memory.models import FactCategory, MemoryDocument, MemoryUpdate, SourceType
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument, MemoryUpdate, SourceType
+from deerflow_memory.update.review_prompt import (
+    HYGIENE_RULES,
+    SCHEMA_KEYS,
+    review_block,
+    today_line,
+)
 
 __all__ = [
     "SYSTEM_PROMPT",
@@ -90,6 +96,8 @@ with the same meaning.
 - To mark a fact outdated or wrong, put its id in factsToRemove with a reason.
 - Only use ids that appear in the stored memory.
 
+{HYGIENE_RULES}
+
 Modes
 - Correction mode (the user corrected the assistant): record what the user wants \
 instead as a fact with category `correction`, sourceType `user_stated`, confidence \
@@ -114,9 +122,11 @@ Answer with only this JSON object, no prose:
   }},
   "newFacts": [
     {{"content": "...", "category": "preference", "confidence": 0.9, \
-"sourceType": "user_stated", "sourceError": null, "constraint": false}}
+"sourceType": "user_stated", "sourceError": null, "constraint": false, \
+"expiresAt": null}}
   ],
-  "factsToRemove": [{{"id": "fact_...", "reason": "..."}}]
+  "factsToRemove": [{{"id": "fact_...", "reason": "..."}}],
+{SCHEMA_KEYS}
 }}
 If nothing is worth remembering, answer with every shouldUpdate false and empty lists."""
 
@@ -228,6 +238,7 @@ def memory_for_prompt(document: MemoryDocument) -> str:
                 "sourceType": f.source_type.value,
                 "createdAt": f.created_at,
                 **({"constraint": True} if f.constraint else {}),
+                **({"expiresAt": f.expires_at} if f.expires_at else {}),
             }
             for f in document.facts
         ],
@@ -242,6 +253,8 @@ def build_update_prompt(
     *,
     correction_detected: bool,
     reinforcement_detected: bool,
+    review: Sequence[Fact] = (),
+    today: str = "",
 ) -> list[BaseMessage]:
     """The messages to send to the memory model for one update.
 
@@ -250,6 +263,8 @@ def build_update_prompt(
         messages: the filtered conversation.
         correction_detected: the user corrected the assistant (correction mode).
         reinforcement_detected: the user confirmed the assistant (reinforcement mode).
+        review: stored facts due for staleness review (listed in ``<due_for_review>``).
+        today: ``YYYY-MM-DD``, so the model can turn time frames into ``expiresAt``.
 
     Returns:
         ``[SystemMessage(instructions), HumanMessage(memory + conversation + mode)]``.
@@ -269,7 +284,9 @@ def build_update_prompt(
         mode = "Normal mode."
     conversation = format_conversation_for_update(messages)
     human = (
+        f"{today_line(today)}"
         f"<current_memory>\n{memory_for_prompt(document)}\n</current_memory>\n\n"
+        f"{review_block(review)}"
         f"<conversation>\n{conversation}\n</conversation>\n\n"
         f"{mode}\nAnswer with the JSON object only."
     )
@@ -350,6 +367,14 @@ def _normalise_keys(data: dict[str, Any]) -> dict[str, Any]:
         removals = data.get(key)
         if isinstance(removals, list):
             data[key] = [{"id": r} if isinstance(r, str) else r for r in removals]
+    for key in ("factsToConfirm", "facts_to_confirm"):
+        confirmations = data.get(key)
+        if isinstance(confirmations, list):
+            data[key] = [c.get("id") if isinstance(c, dict) else c for c in confirmations]
+    for key in ("factsToMerge", "facts_to_merge"):
+        merges = data.get(key)
+        if isinstance(merges, list):
+            data[key] = [{"ids": m} if isinstance(m, list) else m for m in merges]
     for key in ("newFacts", "new_facts"):
         facts = data.get(key)
         if isinstance(facts, list):
