@@ -322,6 +322,7 @@ def merge_group(group: Sequence[Fact], now: str) -> Merge:
             "access_count": sum(f.access_count for f in group),
             # A member without an end date keeps the merged fact open-ended.
             "expires_at": None if None in expiries else max(e for e in expiries if e),
+            "constraint": any(f.constraint for f in group),
             "source_type": (
                 SourceType.USER_STATED
                 if any(f.source_type is SourceType.USER_STATED for f in group)

@@ -15,7 +15,7 @@
 
 :func:`due_for_review` picks the facts the model is asked to review in the
 same update call: not confirmed for ``staleness_age_days``, neither in a
-protected (guaranteed) category nor ``sourceType: manual``, listed only when
+protected (guaranteed) category, nor a constraint, nor ``sourceType: manual``, listed only when
 at least ``staleness_min_due`` are due.
 
 Manual facts are never merged, expired by the model's removal, or retired
@@ -62,8 +62,8 @@ def is_manual(fact: Fact) -> bool:
 
 
 def is_protected(fact: Fact, protected_categories: Collection[FactCategory]) -> bool:
-    """True when staleness review may never retire ``fact``."""
-    return fact.category in protected_categories or is_manual(fact)
+    """True when staleness review may never retire ``fact`` (constraints, manual, protected)."""
+    return fact.constraint or fact.category in protected_categories or is_manual(fact)
 
 
 def due_for_review(
