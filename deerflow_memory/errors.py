@@ -75,3 +75,16 @@ class StateSchemaError(DeerflowMemoryError, TypeError):
 
 class MissingDependencyError(DeerflowMemoryError, ImportError):
     """An optional dependency is not installed; the message names the extra to install."""
+
+
+class UpdateLockTimeoutError(StorageError):
+    """A memory update could not get its (user, agent) lock in time; it is dead-lettered."""
+
+    def __init__(self, user_id: str, agent_name: str | None, timeout: float) -> None:
+        self.user_id = user_id
+        self.agent_name = agent_name
+        self.timeout = timeout
+        super().__init__(
+            f"no update lock for user {user_id!r} (agent {agent_name!r}) within {timeout:g} s: "
+            "another process holds it; raise update_lock_timeout_seconds or retry the dead letter"
+        )

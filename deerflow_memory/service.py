@@ -126,7 +126,7 @@ class MemoryService:
         self.durable: DurableUpdates | None = None
         outbox = self._build_outbox() if self.config.outbox else None
         if outbox is not None:
-            self.durable = DurableUpdates(outbox, self._update)
+            self.durable = DurableUpdates(outbox, self._update, lambda: self.storage)
         self.queue = MemoryUpdateQueue(
             self._process,
             debounce_seconds=self.config.debounce_seconds,

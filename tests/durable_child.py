@@ -5,6 +5,8 @@ Modes:
   debounce, make the outbox durable, print ``ready`` and sleep (to be killed).
 - ``drain``: construct a service on the same storage, ``flush()``, print the
   number of users whose fact is stored.
+- ``open FOLDER ME PROCESSES TRIALS`` (no config): open a new SQLite file per
+  trial at the same moment as the other processes; print the failures.
 - ``hammer PREFIX THREADS UPDATES``: THREADS threads each run UPDATES updates
   on user ``shared`` at once (debounce 0), each adding one distinct fact.
 """
@@ -61,10 +63,9 @@ def hammer(config: MemoryConfig, prefix: str, threads: int, updates: int) -> Non
     def run(t: int) -> None:
         for k in range(updates):
             # One thread per key, so the queue never merges two of them.
-            who = MemoryIdentity(user_id="shared", agent_name=None, thread_id=f"{prefix}-{t}-{k}")
-            memory.enqueue(
-                who, turn(f"My favourite number is {prefix}x{t}x{k}.", f"{prefix}-{t}-{k}")
-            )
+            ident = f"{prefix}-{t}-{k}"
+            who = MemoryIdentity("shared", None, ident)
+            memory.enqueue(who, turn(f"I use tool zed-{ident} every day.", ident))
 
     workers = [threading.Thread(target=run, args=(t,)) for t in range(threads)]
     for w in workers:
@@ -76,8 +77,37 @@ def hammer(config: MemoryConfig, prefix: str, threads: int, updates: int) -> Non
     print("done", flush=True)
 
 
+def opener(folder: str, me: int, processes: int, trials: int) -> None:
+    """Open ``trials`` new SQLite files, each at the same moment as the other processes."""
+    from pathlib import Path
+
+    from deerflow_memory.storage.factory import build_storage
+
+    root = Path(folder)
+    failures = 0
+    for trial in range(trials):
+        (root / f"ready-{trial}-{me}").touch()
+        deadline = time.monotonic() + 60
+        while len(list(root.glob(f"ready-{trial}-*"))) < processes:
+            if time.monotonic() > deadline:
+                raise SystemExit("barrier timed out")
+            time.sleep(0.0005)
+        config = MemoryConfig(storage="sqlite", storage_path=root / f"db-{trial}.sqlite")
+        try:
+            storage = build_storage(config)
+            storage.load("alice")
+            storage.close()  # type: ignore[attr-defined]
+        except Exception as e:
+            failures += 1
+            print(f"trial {trial}: {type(e).__name__}: {e}", file=sys.stderr)
+    print(failures, flush=True)
+
+
 def main() -> None:
     mode, raw = sys.argv[1], sys.argv[2]
+    if mode == "open":
+        opener(raw, int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+        return
     config = MemoryConfig.model_validate(json.loads(raw))
     if mode == "capture":
         capture(config, int(sys.argv[3]))

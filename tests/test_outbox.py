@@ -92,8 +92,10 @@ def test_a_failed_update_is_dead_lettered_not_dropped(tmp_path: Path) -> None:
         memory.enqueue(who, [HumanMessage("I am a welder."), AIMessage("Noted.")])
         assert memory.flush(timeout=30)
         assert memory.durable is not None
-        dead = memory.durable.outbox.dead_letters()
-    assert len(dead) == 1 and "model exploded" in (dead[0].error or "")
+        assert memory.durable.outbox.dead_letters() == []  # moved to the backend's letters
+        letters = memory.storage.list_dead_letters("alice")
+    assert len(letters) == 1 and "model exploded" in letters[0].error
+    assert letters[0].messages[0]["data"]["content"] == "I am a welder."
     # A new service does not run a dead letter again by itself.
     with MemoryService(config, register_atexit=False) as again:
         assert again.queue.pending_count == 0

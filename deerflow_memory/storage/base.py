@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.dead_letters import DeadLetter
@@ -59,6 +60,27 @@ class MemoryStorage(ABC):
     @abstractmethod
     def list_documents(self) -> Iterator[tuple[str, str | None]]:
         """Every stored ``(user_id, agent_name)``."""
+
+    # --- the update lock: held across load -> model call -> apply -> save ---------
+
+    def update_lock(
+        self, user_id: str, agent_name: str | None, timeout: float
+    ) -> AbstractContextManager[None]:
+        """Hold the document's update lock (all processes sharing this storage wait on it).
+
+        The default serializes updates within this process only; backends
+        shared by processes override it (file: ``flock``; SQLite: ``flock``
+        beside the database; Postgres: an advisory lock).
+
+        Raises:
+            UpdateLockTimeoutError: not had within ``timeout`` seconds.
+        """
+        locks = self.__dict__.get("_update_locks")
+        if locks is None:
+            from deerflow_memory.storage.update_locks import LocalUpdateLocks
+
+            locks = self.__dict__.setdefault("_update_locks", LocalUpdateLocks())
+        return locks.hold(user_id, agent_name, timeout)
 
     # --- dead letters: updates that failed for good (see storage/dead_letters.py) ---
 

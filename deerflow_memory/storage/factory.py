@@ -30,6 +30,8 @@ from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.store import DEFAULT_NAMESPACE_PREFIX, StoreMemoryStorage
+from deerflow_memory.storage.store_locks import FlockDocumentLock
+from deerflow_memory.storage.update_locks import FlockUpdateLocks, poll_flock
 
 __all__ = ["POSTGRES_INSTALL_HINT", "build_storage", "open_storage", "sqlite_path"]
 
@@ -53,17 +55,43 @@ def _open_sqlite(path: Path, prefix: Sequence[str]) -> StoreMemoryStorage:
         raise StorageError(f"cannot open SQLite memory database {db}: {e}") from e
     resources = ExitStack()
     resources.callback(conn.close)
+    locks = f"{db}.locks"
     try:
-        # WAL lets readers run beside a writer; the timeout makes writers in other
-        # processes wait instead of failing with "database is locked".
-        conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA busy_timeout=30000")
-        store = SqliteStore(conn)
-        store.setup()
-    except sqlite3.Error as e:
+        # Processes opening a new file together would race on the migrations
+        # (duplicate rows, duplicate columns): one sets it up at a time.
+        with _setup_lock(locks):
+            # WAL lets readers run beside a writer; the timeout makes writers in other
+            # processes wait instead of failing with "database is locked".
+            conn.execute("PRAGMA journal_mode=WAL")
+            store = SqliteStore(conn)
+            store.setup()
+    except (sqlite3.Error, OSError) as e:
         resources.close()
         raise StorageError(f"cannot set up SQLite memory database {db}: {e}") from e
-    return StoreMemoryStorage(store, prefix, resources=resources)
+    # Saves check and write under a file lock shared by every process on this file.
+    return StoreMemoryStorage(
+        store,
+        prefix,
+        resources=resources,
+        document_lock=FlockDocumentLock(locks),
+        update_locks=FlockUpdateLocks(locks),
+    )
+
+
+@contextmanager
+def _setup_lock(folder: str) -> Iterator[None]:
+    import os
+    import time
+
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    fd = poll_flock(os.path.join(folder, "setup.lock"), time.monotonic() + 120)
+    if fd is None:
+        raise StorageError(f"timed out waiting for another process to set up {folder}")
+    try:
+        yield
+    finally:
+        os.close(fd)
 
 
 def _open_postgres(dsn: str | None, prefix: Sequence[str]) -> StoreMemoryStorage:

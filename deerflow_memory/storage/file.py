@@ -4,13 +4,15 @@ Layout under ``root``::
 
     users/{user_id}/memory.json                       # default agent (agent_name=None)
     users/{user_id}/agents/{agent_name}/memory.json   # one per named agent
+    dead_letters/dl_<hex>.json                        # updates that failed for good
+    locks/<hash>.lock                                 # update locks (held load -> save)
+    outbox/<process>.jsonl                            # captured turns not yet updated
 
 Folder names are :func:`~deerflow_memory.storage.names.storage_name` of the
 NFC id: the id itself, or (over 200 UTF-8 bytes, a Windows device name, a
 trailing dot) a readable prefix + ``~`` + hash, with the real id recorded in
 the folder's ``.id`` file so :meth:`FileMemoryStorage.list_documents` (and the
 CLI) report the real id. Any valid id works on ext4, APFS, NTFS and FAT.
-    dead_letters/dl_<hex>.json                        # updates that failed for good
 
 How it fails, and what it guarantees:
 
@@ -54,6 +56,7 @@ from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.names import is_mapped, storage_name
+from deerflow_memory.storage.update_locks import FlockUpdateLocks
 
 __all__ = ["FileMemoryStorage"]
 
@@ -66,6 +69,7 @@ except ImportError:  # pragma: no cover - Windows
 DOCUMENT_FILE = "memory.json"
 ID_FILE = ".id"  # the real id of a folder whose name is mapped (see storage_name)
 DEAD_LETTER_FOLDER = "dead_letters"
+UPDATE_LOCK_FOLDER = "locks"
 _DEAD_LETTER_ID = re.compile(r"dl_[0-9a-f]{8,64}")
 LOCK_SUFFIX = ".lock"
 _TEMP_PREFIX = f".{DOCUMENT_FILE}."
@@ -147,6 +151,8 @@ class FileMemoryStorage(MemoryStorage):
         self._cache_lock = threading.Lock()
         self._locks: weakref.WeakValueDictionary[str, _PathLock] = weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
+        # Held across a whole update (load -> model -> apply -> save) by every process.
+        self._update_locks = FlockUpdateLocks(self._root / UPDATE_LOCK_FOLDER)
 
     @property
     def root(self) -> Path:

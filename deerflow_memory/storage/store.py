@@ -74,7 +74,13 @@ from deerflow_memory.errors import (
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter
-from deerflow_memory.storage.store_locks import DocumentLock, DocumentLocks, PostgresAdvisoryLock
+from deerflow_memory.storage.store_locks import (
+    DocumentLock,
+    DocumentLocks,
+    PostgresAdvisoryLock,
+    PostgresUpdateLocks,
+)
+from deerflow_memory.storage.update_locks import LocalUpdateLocks
 
 __all__ = [
     "DEFAULT_AGENT_LABEL",
@@ -180,6 +186,8 @@ class StoreMemoryStorage(MemoryStorage):
         document_lock: a cross-process lock; ``"auto"`` uses a PostgreSQL advisory
             lock for Postgres stores and none otherwise; ``None`` turns it off.
         resources: closed by :meth:`close` (connections the factory opened).
+        update_locks: the locks held across a whole update; default a PostgreSQL
+            advisory lock for Postgres stores, else process-local locks.
 
     Example:
         >>> from langgraph.store.memory import InMemoryStore
@@ -196,6 +204,7 @@ class StoreMemoryStorage(MemoryStorage):
         document_lock: DocumentLock | Literal["auto"] | None = "auto",
         resources: ExitStack | None = None,
         max_cached_documents: int = 1024,
+        update_locks: LocalUpdateLocks | None = None,
     ) -> None:
         self.store = store
         self.namespace_prefix = tuple(namespace_prefix)
@@ -207,6 +216,11 @@ class StoreMemoryStorage(MemoryStorage):
         if document_lock == "auto":
             document_lock = PostgresAdvisoryLock.for_store(store)
         self._locks = DocumentLocks(store, document_lock)
+        # Held across a whole update (see MemoryStorage.update_lock).
+        if update_locks is None and isinstance(document_lock, PostgresAdvisoryLock):
+            update_locks = PostgresUpdateLocks(document_lock, "/".join(self.namespace_prefix))
+        if update_locks is not None:
+            self._update_locks = update_locks
         self._resources = resources
         # Bounded caches: bases to diff saves against, and the last assembled document
         # per namespace so an unchanged document is not validated again on every load.

@@ -23,9 +23,17 @@ from typing import Any, Protocol, TypeVar
 
 from langgraph.store.base import BaseStore
 
-from deerflow_memory.errors import StorageError
+from deerflow_memory.errors import StorageError, UpdateLockTimeoutError
+from deerflow_memory.storage.update_locks import LocalUpdateLocks, lock_name, poll_flock
 
-__all__ = ["LOCK_TIMEOUT_SECONDS", "DocumentLock", "DocumentLocks", "PostgresAdvisoryLock"]
+__all__ = [
+    "LOCK_TIMEOUT_SECONDS",
+    "DocumentLock",
+    "DocumentLocks",
+    "FlockDocumentLock",
+    "PostgresAdvisoryLock",
+    "PostgresUpdateLocks",
+]
 
 LOCK_STRIPES = 64
 LOCK_TIMEOUT_SECONDS = 60.0
@@ -121,6 +129,40 @@ class PostgresAdvisoryLock:
                     message = f"could not take the PostgreSQL lock for {key!r}: {e}"
                     raise StorageError(message) from e
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def try_acquire(self, key: str, timeout: float) -> object | None:
+        """Like :meth:`acquire` but give up after ``timeout`` seconds (None then)."""
+        import psycopg
+
+        held = None
+        with self._guard:
+            if self._closed:
+                raise StorageError("the PostgreSQL advisory lock is closed")
+            conn = self._idle.pop() if self._idle else None
+        try:
+            if conn is None or conn.closed:
+                conn = self._connect()
+            conn.execute(f"SET lock_timeout = '{max(1, int(timeout * 1000))}ms'")
+            try:
+                conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (key,))
+                held = _Held(conn, key)
+            except psycopg.errors.LockNotAvailable:
+                pass
+            conn.execute(f"SET lock_timeout = '{int(LOCK_TIMEOUT_SECONDS * 1000)}ms'")
+        except Exception as e:
+            if conn is not None:
+                conn.close()
+            raise StorageError(f"could not take the PostgreSQL lock for {key!r}: {e}") from e
+        if held is None:
+            self._give_back(conn)
+        return held
+
+    def _give_back(self, conn: Any) -> None:
+        with self._guard:
+            if not self._closed and len(self._idle) < self._max_idle:
+                self._idle.append(conn)
+                return
+        conn.close()
 
     def release(self, handle: object) -> None:
         if not isinstance(handle, _Held):
@@ -249,3 +291,65 @@ class DocumentLocks:
         """Close the cross-process lock's connections."""
         if self.cross_process is not None:
             self.cross_process.close()
+
+
+class PostgresUpdateLocks(LocalUpdateLocks):
+    """Update locks held as PostgreSQL advisory locks (every replica on the database waits).
+
+    Args:
+        lock: the advisory lock (its own connections).
+        scope: distinguishes storages with different namespace prefixes.
+    """
+
+    def __init__(self, lock: PostgresAdvisoryLock, scope: str) -> None:
+        super().__init__()
+        self._advisory = lock
+        self._scope = scope
+
+    @contextmanager
+    def _cross_process(
+        self, user_id: str, agent_name: str | None, end: float, timeout: float
+    ) -> Iterator[None]:
+        import time
+
+        key = f"deerflow_memory:update:{self._scope}:{lock_name(user_id, agent_name)}"
+        handle = self._advisory.try_acquire(key, max(0.001, end - time.monotonic()))
+        if handle is None:
+            raise UpdateLockTimeoutError(user_id, agent_name, timeout)
+        try:
+            yield
+        finally:
+            self._advisory.release(handle)
+
+
+class FlockDocumentLock:
+    """A :class:`DocumentLock` made of ``flock`` files in a folder (SQLite files on a local disk).
+
+    Makes a store's revision check and write one step across processes, so a
+    save never diffs against a state another process has already changed.
+    """
+
+    def __init__(self, folder: str) -> None:
+        self.folder = folder
+
+    def acquire(self, key: str) -> object:
+        import os
+        import time
+
+        os.makedirs(self.folder, mode=0o700, exist_ok=True)
+        path = os.path.join(self.folder, f"save-{zlib.crc32(key.encode()) % 1024:04d}.lock")
+        fd = poll_flock(path, time.monotonic() + LOCK_TIMEOUT_SECONDS)
+        if fd is None:
+            raise StorageError(
+                f"timed out after {LOCK_TIMEOUT_SECONDS:.0f} s waiting for a memory lock"
+            )
+        return fd
+
+    def release(self, handle: object) -> None:
+        import os
+
+        assert isinstance(handle, int)
+        os.close(handle)
+
+    def close(self) -> None:
+        return None

@@ -4,9 +4,11 @@
   (content, ids, tool calls kept), done on the outbox's writer thread.
 - :class:`DurableUpdates`: the queue's ``on_enqueue`` hook (records a
   :class:`PendingUpdate` due at the queue's deadline) and the handler wrapper
-  (claim the record, run the updater, then complete it — or dead-letter it
-  when the update failed), plus :meth:`DurableUpdates.restore` which puts
-  recovered records back into the queue at their original due time.
+  (claim the record, run the updater, then complete it — or, when the update
+  failed, store a :class:`DeadLetter` in the storage backend and complete it;
+  a backend without dead letters keeps it dead in the outbox), plus
+  :meth:`DurableUpdates.restore` which puts recovered records back into the
+  queue at their original due time.
 
 Thread boundaries: ``record`` runs on the agent's thread under the queue's
 lock and only appends to the outbox's buffer; ``run`` runs on queue workers.
@@ -21,6 +23,8 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
 
+from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.updater import UpdateResult, UpdateStatus
@@ -74,9 +78,15 @@ class DurableUpdates:
         update: runs one job (the updater); its result decides complete vs dead letter.
     """
 
-    def __init__(self, outbox: Outbox, update: Callable[[UpdateJob], UpdateResult]) -> None:
+    def __init__(
+        self,
+        outbox: Outbox,
+        update: Callable[[UpdateJob], UpdateResult],
+        storage: Callable[[], MemoryStorage] | None = None,
+    ) -> None:
         self.outbox = outbox
         self._update = update
+        self._storage = storage
 
     def record(self, job: UpdateJob, delay: float, urgent: bool) -> None:
         """The queue's ``on_enqueue`` hook: buffer the record for the next group commit."""
@@ -90,10 +100,40 @@ class DurableUpdates:
             return UpdateResult(UpdateStatus.SKIPPED, reason="claimed by another process or done")
         result = self._update(to_job(claimed))
         if result.status is UpdateStatus.FAILED:
-            self.outbox.dead_letter(claimed, result.error or "failed")
+            error = result.error or "failed"
+            if self._put_dead_letter(claimed, error, result.attempts):
+                self.outbox.complete(claimed)
+            else:  # no dead letters in this backend (or it failed): keep it dead in the outbox
+                self.outbox.dead_letter(claimed, error)
         else:
             self.outbox.complete(claimed)
         return result
+
+    def _put_dead_letter(self, update: PendingUpdate, error: str, attempts: int) -> bool:
+        if self._storage is None:
+            return False
+        encoded = encode_messages(update.messages)
+        letter = DeadLetter.for_key(
+            update.thread_id,
+            update.user_id,
+            update.agent_name,
+            error=error,
+            attempts=max(1, attempts),
+            message_ids=tuple(str(m.get("data", {}).get("id") or "") for m in encoded),
+            messages=tuple(encoded),
+            correction_detected=update.correction,
+            reinforcement_detected=update.reinforcement,
+        )
+        try:
+            self._storage().put_dead_letter(letter)
+        except NotImplementedError:
+            return False
+        except Exception:
+            logger.exception(
+                "could not store the dead letter of %s; kept in the outbox", update.key
+            )
+            return False
+        return True
 
     def restore(self, queue: MemoryUpdateQueue, updates: Sequence[PendingUpdate]) -> None:
         """Queue recovered records at their original due time (or now if past)."""

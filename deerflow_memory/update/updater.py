@@ -25,10 +25,17 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import BaseMessage
 
 from deerflow_memory.capture.messages import filter_messages_for_memory, has_minimum_dialogue
 from deerflow_memory.config import MemoryConfig
-from deerflow_memory.errors import ModelCallError, RevisionConflictError, UpdateParseError
+from deerflow_memory.errors import (
+    ModelCallError,
+    RevisionConflictError,
+    StorageError,
+    UpdateLockTimeoutError,
+    UpdateParseError,
+)
 from deerflow_memory.models import (
     MemoryDocument,
     MemoryUpdate,
@@ -113,12 +120,27 @@ class MemoryUpdater:
     def update(self, job: UpdateJob) -> UpdateResult:
         """Extract, apply and save the memory update of one queued conversation.
 
+        Holds the storage's update lock of ``(user_id, agent_name)`` from load
+        to save, so updates of one user in several processes wait for each
+        other; a lock not had within ``update_lock_timeout_seconds`` fails the
+        update (the service dead-letters it).
+
         Never raises: failures are logged and returned as ``status=failed``.
         """
-        user_id, agent_name = job.user_id, job.agent_name
         messages = filter_messages_for_memory(job.messages)
         if not has_minimum_dialogue(messages):
             return UpdateResult(UpdateStatus.SKIPPED, reason="no user and assistant message")
+        timeout = self.config.update_lock_timeout_seconds
+        try:
+            with self.storage.update_lock(job.user_id, job.agent_name, timeout):
+                return self._update_locked(job, messages)
+        except UpdateLockTimeoutError as e:
+            return self._failed(job, "waiting for the update lock", e, traceback=False)
+        except StorageError as e:
+            return self._failed(job, "taking the update lock", e)
+
+    def _update_locked(self, job: UpdateJob, messages: list[BaseMessage]) -> UpdateResult:
+        user_id, agent_name = job.user_id, job.agent_name
         try:
             document = self.storage.load(user_id, agent_name)
         except Exception as e:
