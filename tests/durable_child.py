@@ -30,6 +30,11 @@ def turn(text: str, ident: str) -> list[object]:
     ]
 
 
+def tool_name(ident: str) -> str:
+    """One made-up word per update id (``p1-2-3`` → ``zedbcd``): facts unlike each other."""
+    return "zed" + "".join(chr(ord("a") + int(c)) if c.isdigit() else "" for c in ident)
+
+
 def capture(config: MemoryConfig, n: int) -> None:
     memory = MemoryService(
         config.model_copy(update={"debounce_seconds": 3600, "max_wait_seconds": 3600}),
@@ -65,7 +70,7 @@ def hammer(config: MemoryConfig, prefix: str, threads: int, updates: int) -> Non
             # One thread per key, so the queue never merges two of them.
             ident = f"{prefix}-{t}-{k}"
             who = MemoryIdentity("shared", None, ident)
-            memory.enqueue(who, turn(f"I use tool zed-{ident} every day.", ident))
+            memory.enqueue(who, turn(f"I use tool {tool_name(ident)} every day.", ident))
 
     workers = [threading.Thread(target=run, args=(t,)) for t in range(threads)]
     for w in workers:

@@ -18,6 +18,7 @@ from deerflow_memory.errors import UpdateLockTimeoutError
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.storage.factory import build_storage
 from deerflow_memory.storage.file import FileMemoryStorage
+from tests.durable_child import tool_name
 
 ROOT = Path(__file__).resolve().parent.parent
 CHILD = (sys.executable, "-m", "tests.durable_child")
@@ -65,7 +66,7 @@ def stored_tools(config: dict[str, object]) -> set[str]:
         close = getattr(storage, "close", None)
         if callable(close):
             close()
-    return {f.content.split("zed-")[1].split()[0] for f in facts if "zed-" in f.content}
+    return {word for f in facts for word in f.content.split() if word.startswith("zed")}
 
 
 @pytest.mark.slow
@@ -76,7 +77,10 @@ def test_four_processes_updating_one_user_lose_no_fact(tmp_path: Path, backend: 
     processes, threads, updates = 4, 5, 5
     hammer(config, processes, threads, updates)
     expected = {
-        f"p{p}-{t}-{k}" for p in range(processes) for t in range(threads) for k in range(updates)
+        tool_name(f"p{p}-{t}-{k}")
+        for p in range(processes)
+        for t in range(threads)
+        for k in range(updates)
     }
     assert stored_tools(config) == expected
 
