@@ -28,6 +28,7 @@ __all__ = [
     "InjectionResult",
     "InvalidFactError",
     "InvalidNameError",
+    "MemoryBlock",
     "MemoryConfig",
     "MemoryContext",
     "MemoryDocument",
@@ -35,6 +36,7 @@ __all__ = [
     "MemoryMiddleware",
     "MemoryService",
     "MemoryState",
+    "MemoryStats",
     "MemoryStorage",
     "MemoryUpdate",
     "MemoryUpdateQueue",
@@ -73,12 +75,16 @@ __all__ = [
     "format_memory_for_injection",
     "get_token_counter",
     "has_minimum_dialogue",
+    "lexical_similarity",
     "load_config",
     "memory_model_input",
+    "memory_stats",
     "prepend_memory_context",
     "render_memory",
     "render_message_for_update",
     "resolve_identity",
+    "storage_stats",
+    "time_frame_end",
     "validate_update",
 ]
 
@@ -147,6 +153,12 @@ _EXPORTS: dict[str, str] = {
     "memory_model_input": "graph",
     "OfflineStandInModel": "standin",
     "create_memory_tools": "tools",
+    "MemoryStats": "storage.stats",
+    "memory_stats": "storage.stats",
+    "storage_stats": "storage.stats",
+    "MemoryBlock": "service",
+    "lexical_similarity": "update.consolidate",
+    "time_frame_end": "update.dates",
 }
 
 if TYPE_CHECKING:
@@ -203,15 +215,18 @@ if TYPE_CHECKING:
         create_inject_memory_node,
         create_summarization_node,
     )
-    from deerflow_memory.service import MemoryService
+    from deerflow_memory.service import MemoryBlock, MemoryService
     from deerflow_memory.standin import OfflineStandInModel
     from deerflow_memory.storage.base import MemoryStorage
     from deerflow_memory.storage.dead_letters import DeadLetter
     from deerflow_memory.storage.factory import build_storage
     from deerflow_memory.storage.file import FileMemoryStorage
+    from deerflow_memory.storage.stats import MemoryStats, memory_stats, storage_stats
     from deerflow_memory.storage.store import StoreMemoryStorage
     from deerflow_memory.tools import create_memory_tools
     from deerflow_memory.update.apply import apply_update
+    from deerflow_memory.update.consolidate import lexical_similarity
+    from deerflow_memory.update.dates import time_frame_end
     from deerflow_memory.update.extraction import ExtractionRequest, Extractor
     from deerflow_memory.update.llm import ModelExtractor, build_chat_model
     from deerflow_memory.update.offline.extractor import OfflineExtractor

@@ -1,4 +1,4 @@
-"""The ``deerflow-memory`` command: demo, show, export, import, clear, migrate.
+"""The ``deerflow-memory`` command: demo, show, stats, export, import, clear, migrate.
 
 Errors of the package (bad names, corrupt files, bad config) are printed as
 one clear line and exit with status 2; nothing is written in that case.
@@ -168,6 +168,44 @@ def _cmd_show(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _cmd_stats(args: argparse.Namespace, console: Console) -> int:
+    from deerflow_memory.storage.stats import storage_stats
+
+    with open_storage(_config(args)) as storage:
+        stats = storage_stats(storage, user_id=args.user, agent_name=args.agent)
+    if args.json:
+        console.print_json(data=[s.to_dict() for s in stats])
+        return 0
+    table = Table(title="memory hygiene (never injected: no use in the last 30 days)")
+    for column in (
+        "user",
+        "agent",
+        "facts",
+        "by category",
+        "never injected",
+        "merged",
+        "expired",
+        "retired",
+    ):
+        table.add_column(column)
+    for s in stats:
+        if s.error:
+            table.add_row(Text(s.user_id), Text(s.agent_name or "-"), Text(f"error: {s.error}"))
+            continue
+        table.add_row(
+            Text(s.user_id),
+            Text(s.agent_name or "-"),
+            str(s.facts),
+            Text(", ".join(f"{k} {v}" for k, v in s.by_category.items()) or "-"),
+            f"{s.never_injected} ({s.never_injected_share:.0%})",
+            str(s.merged),
+            str(s.expired),
+            str(s.retired),
+        )
+    console.print(table)
+    return 0
+
+
 def _cmd_export(args: argparse.Namespace, console: Console) -> int:
     text = _load(args).to_json()
     if args.output:
@@ -251,6 +289,11 @@ def _parser() -> argparse.ArgumentParser:
         if name in {"import", "clear"}:
             cmd.add_argument("--yes", action="store_true", help="do not ask")
 
+    stats = sub.add_parser("stats", help="per user: facts by category, unused share, cleaning")
+    stats.add_argument("--user", default=None, help="one user (default: every document)")
+    stats.add_argument("--agent", default=None, help="with --user: one agent's memory")
+    stats.add_argument("--json", action="store_true")
+
     mig = sub.add_parser("migrate", help="copy every document from one backend to another")
     mig.add_argument("--from", required=True, help="file:PATH | sqlite:PATH | postgres:DSN")
     mig.add_argument("--to", required=True, help="file:PATH | sqlite:PATH | postgres:DSN")
@@ -261,6 +304,7 @@ def _parser() -> argparse.ArgumentParser:
 _COMMANDS = {
     "demo": _cmd_demo,
     "show": _cmd_show,
+    "stats": _cmd_stats,
     "export": _cmd_export,
     "import": _cmd_import,
     "clear": _cmd_clear,

@@ -240,7 +240,8 @@ class MemoryService:
         """
         storage = self.storage_for(store)
         document = storage.load(identity.user_id, identity.agent_name)
-        shown = live_document(document, time.time())
+        now = time.time()
+        shown = live_document(document, now)
         if self.config.injection_mode == "relevant":
             selected = select_relevant_facts(
                 shown,
@@ -258,7 +259,7 @@ class MemoryService:
             counter=self.counter,
         )
         if record_access and result.fact_ids:
-            self.access.record(storage, identity.user_id, identity.agent_name, result.fact_ids)
+            self.access.record(storage, identity.user_id, identity.agent_name, result.fact_ids, now)
         return MemoryBlock(
             context=build_memory_context(result.text),
             revision=document.revision,

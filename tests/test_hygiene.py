@@ -433,3 +433,61 @@ def test_user_stated_restatement_keeps_source_type() -> None:
     )
     [kept] = tidy(document, now="2026-06-01T00:00:00Z").document.facts
     assert (kept.id, kept.source_type) == ("fact_00000001", SourceType.USER_STATED)
+
+
+# --- noise ratio: stats ------------------------------------------------------------------------
+
+
+def stats_document() -> MemoryDocument:
+    from deerflow_memory.models import HygieneCounts
+
+    return MemoryDocument(
+        facts=(
+            fact(
+                "fact_00000001",
+                "Likes tea",
+                category=FactCategory.PREFERENCE,
+                access_count=4,
+                last_accessed_at="2026-05-30T00:00:00Z",
+            ),
+            fact(
+                "fact_00000002",
+                "Likes chess",
+                category=FactCategory.PREFERENCE,
+                access_count=1,
+                last_accessed_at="2026-03-01T00:00:00Z",
+            ),
+            fact("fact_00000003", "Is allergic to peanuts"),
+            fact("fact_00000004", "Runs a marathon", category=FactCategory.GOAL),
+        ),
+        hygiene=HygieneCounts(merged=3, expired=2, retired=1),
+    )
+
+
+def test_stats_count_categories_unused_share_and_cleaning_totals() -> None:
+    from deerflow_memory.storage.stats import memory_stats
+
+    stats = memory_stats(stats_document(), user_id="alice", now=NOW_TS)
+    assert stats.by_category == {"goal": 1, "knowledge": 1, "preference": 2}
+    assert (stats.facts, stats.never_injected, stats.never_injected_share) == (4, 3, 0.75)
+    assert (stats.merged, stats.expired, stats.retired) == (3, 2, 1)
+
+
+def test_the_stats_command_prints_every_user_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from deerflow_memory.cli import main
+
+    storage = FileMemoryStorage(tmp_path)
+    storage.save("alice", None, stats_document())
+    storage.save("bob", None, MemoryDocument(facts=(fact("fact_00000009", "Likes rain"),)))
+    assert main(["--root", str(tmp_path), "stats", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["user_id"], r["facts"], r["merged"]) for r in rows] == [
+        ("alice", 4, 3),
+        ("bob", 1, 0),
+    ]
+    assert main(["--root", str(tmp_path), "stats", "--user", "alice"]) == 0
+    out = capsys.readouterr().out
+    # the CLI measures from today: none of these uses is within the last 30 days
+    assert "alice" in out and "bob" not in out and "4 (100%)" in out

@@ -24,7 +24,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from deerflow_memory.errors import RevisionConflictError
@@ -63,11 +63,25 @@ def retention_score(fact: Fact, now: float, *, freshness_days: float = 90.0) -> 
     return 0.7 * freshness + 0.3 * use
 
 
+# Injections kept as id tuples before they are counted (bounds memory if writes stall).
+_MAX_BATCHES = 1_000
+
+
 @dataclass(slots=True)
 class _Tally:
     storage: MemoryStorage
+    batches: list[tuple[str, ...]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     last: float = 0.0
+
+    def count(self) -> dict[str, int]:
+        """Fold the pending id tuples into :attr:`counts` (off the hot path)."""
+        counts = self.counts
+        for ids in self.batches:
+            for fact_id in ids:
+                counts[fact_id] = counts.get(fact_id, 0) + 1
+        self.batches.clear()
+        return counts
 
 
 class AccessRecorder:
@@ -110,20 +124,22 @@ class AccessRecorder:
         storage: MemoryStorage,
         user_id: str,
         agent_name: str | None,
-        fact_ids: Iterable[str],
+        fact_ids: tuple[str, ...],
+        at: float | None = None,
     ) -> None:
         """Tally one injection of ``fact_ids`` of ``(user_id, agent_name)``; no I/O."""
         if self._closed:
             return
-        now = self._clock()
+        now = self._clock() if at is None else at
         key = (id(storage), user_id, agent_name)
         with self._lock:
             tally = self._pending.get(key)
             if tally is None:
                 tally = self._pending[key] = _Tally(storage)
-            counts = tally.counts
-            for fact_id in fact_ids:
-                counts[fact_id] = counts.get(fact_id, 0) + 1
+            # O(1) here: the ids are counted by the writer thread.
+            tally.batches.append(fact_ids)
+            if len(tally.batches) > _MAX_BATCHES:
+                tally.count()
             tally.last = now
         if self._thread is None:
             self._start()
@@ -161,6 +177,7 @@ class AccessRecorder:
 
     def _write(self, user_id: str, agent_name: str | None, tally: _Tally) -> None:
         storage = tally.storage
+        counts = tally.count()
         stamp = iso_from_timestamp(tally.last)
         for _ in range(self.retries):
             try:
@@ -168,7 +185,7 @@ class AccessRecorder:
                 facts = list(document.facts)
                 touched = False
                 for i, fact in enumerate(facts):
-                    n = tally.counts.get(fact.id)
+                    n = counts.get(fact.id)
                     if n:
                         last = fact.last_accessed_at
                         facts[i] = fact.model_copy(
