@@ -491,3 +491,90 @@ def test_the_stats_command_prints_every_user_and_json(
     out = capsys.readouterr().out
     # the CLI measures from today: none of these uses is within the last 30 days
     assert "alice" in out and "bob" not in out and "4 (100%)" in out
+
+
+# --- the judge ---------------------------------------------------------------------------------
+
+MOOD_AND_FACT = json.dumps(
+    {
+        "newFacts": [
+            {
+                "content": "Finds this hotel great but pricey",
+                "category": "preference",
+                "confidence": 0.8,
+            },
+            {"content": "Is vegetarian", "category": "preference", "confidence": 0.95},
+            {"content": "Wants metric units", "category": "correction", "confidence": 0.95},
+        ]
+    }
+)
+
+
+def test_the_judge_drops_passing_moods_with_one_extra_call_and_counts_it(
+    openai_server: OpenAIServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    from deerflow_memory.update.llm import build_extractor
+
+    storage = FileMemoryStorage(tmp_path)
+    config = MemoryConfig(
+        judge="model", base_url=openai_server.url + "/v1", api_key="sk-test", model_name="m"
+    )
+    extractor = build_extractor(config)
+    openai_server.reply(
+        MOOD_AND_FACT, '{"keep": [1], "drop": [{"n": 0, "reason": "a passing mood"}]}'
+    )
+    updater = MemoryUpdater(storage, extractor, config, now=lambda: "2026-06-01T00:00:00Z")
+    result = updater.update(job("This hotel is great, too pricey though. I'm vegetarian."))
+    assert result.status is UpdateStatus.SAVED
+    assert openai_server.request_count == 2
+    judge_prompt = openai_server.requests[1]["messages"][1]["content"]
+    assert "Finds this hotel great" in judge_prompt and "metric" not in judge_prompt
+    saved = storage.load("alice")
+    assert sorted(f.content for f in saved.facts) == ["Is vegetarian", "Wants metric units"]
+    assert saved.hygiene is not None and saved.hygiene.judged_out == 1
+    stats = extractor.stats  # type: ignore[attr-defined]
+    assert (stats.calls, stats.dropped, stats.input_tokens) == (1, 1, 10)
+
+
+def test_a_failing_judge_keeps_every_candidate(
+    openai_server: OpenAIServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    from deerflow_memory.update.judge import JudgedExtractor
+    from deerflow_memory.update.llm import ModelExtractor
+
+    model = openai_server.chat_model()
+    extractor = JudgedExtractor(ModelExtractor(model), model)
+    openai_server.reply(MOOD_AND_FACT, "I cannot answer that")
+    storage = FileMemoryStorage(tmp_path)
+    MemoryUpdater(storage, extractor, now=lambda: "2026-06-01T00:00:00Z").update(job("hi"))
+    assert len(storage.load("alice").facts) == 3
+    assert extractor.stats.failures == 1
+
+
+def test_judge_off_makes_one_model_call(
+    openai_server: OpenAIServer,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    from deerflow_memory.update.llm import ModelExtractor, build_extractor
+
+    config = MemoryConfig(base_url=openai_server.url + "/v1", api_key="sk-test", model_name="m")
+    assert isinstance(build_extractor(config), ModelExtractor)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This place is great, too pricey though",
+        "I'm so tired today",
+        "这家不错，太贵了",
+        "我今天很开心",
+        "I hate this weather",
+    ],
+)
+def test_the_offline_extractor_records_no_passing_mood(text: str) -> None:
+    from deerflow_memory.update.extraction import ExtractionRequest
+
+    request = ExtractionRequest(MemoryDocument(), conversation(text), "t1", today="2026-06-01")
+    assert OfflineExtractor().extract(request).new_facts == ()

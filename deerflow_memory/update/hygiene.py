@@ -112,11 +112,14 @@ class TidyResult:
     expired: int = 0
     merged: int = 0
     retired: int = 0
+    judged_out: int = 0
 
     @property
     def changed(self) -> bool:
-        """True when any fact was confirmed, expired, merged or retired."""
-        return bool(self.confirmed or self.expired or self.merged or self.retired)
+        """True when any fact was confirmed, expired, merged, retired or judged out."""
+        return bool(
+            self.confirmed or self.expired or self.merged or self.retired or self.judged_out
+        )
 
 
 def _key(text: str) -> str:
@@ -229,13 +232,15 @@ def tidy(
                 out.append(kept_fact)
         facts = out
 
-    # 4. retired: due facts the model removed in this update.
-    retired = 0
+    # 4. retired: due facts the model removed in this update; candidates the judge dropped.
+    retired = judged_out = 0
     if update is not None and reviewed:
         removed = {r.id for r in update.facts_to_remove}
         retired = len(removed.intersection(reviewed))
+    if update is not None:
+        judged_out = sum(r.reason.startswith("judge:") for r in update.rejected)
 
-    result = TidyResult(document, confirmed, expired, merged, retired)
+    result = TidyResult(document, confirmed, expired, merged, retired, judged_out)
     if not result.changed:
         return result
     counts = document.hygiene or HygieneCounts()
@@ -244,6 +249,7 @@ def tidy(
             "merged": counts.merged + merged,
             "expired": counts.expired + expired,
             "retired": counts.retired + retired,
+            "judged_out": counts.judged_out + judged_out,
         }
     )
     superseded = (*document.superseded_facts, *history)
@@ -251,7 +257,7 @@ def tidy(
     new_document = document.model_copy(
         update={"facts": tuple(facts), "superseded_facts": superseded, "hygiene": counts}
     )
-    return TidyResult(new_document, confirmed, expired, merged, retired)
+    return TidyResult(new_document, confirmed, expired, merged, retired, judged_out)
 
 
 def _lexical(a: Fact, b: Fact) -> float:

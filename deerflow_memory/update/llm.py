@@ -142,7 +142,9 @@ def build_extractor(config: MemoryConfig, model: BaseChatModel | None = None) ->
         model: a chat model to use instead of the configured one.
 
     Returns:
-        :class:`ModelExtractor` with a model, else ``OfflineExtractor()``.
+        :class:`ModelExtractor` with a model (wrapped in a ``JudgedExtractor``
+        when ``judge="model"``; the judge uses ``judge_model_name`` if set, else
+        the same model), else ``OfflineExtractor()``.
 
     Raises:
         ConfigError: as :func:`build_chat_model`.
@@ -150,6 +152,18 @@ def build_extractor(config: MemoryConfig, model: BaseChatModel | None = None) ->
     if model is None:
         model = build_chat_model(config)
     if model is not None:
+        if config.judge == "model":
+            from deerflow_memory.update.judge import JudgedExtractor
+
+            judge = model
+            if config.judge_model_name:
+                judge = (
+                    build_chat_model(
+                        config.model_copy(update={"model_name": config.judge_model_name})
+                    )
+                    or model
+                )
+            return JudgedExtractor(ModelExtractor(model), judge)
         return ModelExtractor(model)
     from deerflow_memory.update.offline.extractor import OfflineExtractor
 

@@ -169,12 +169,14 @@ class MemoryUpdater:
         except Exception as e:
             return self._failed(job, "extracting the update", e)
         update = validate_update(update, UpdateLimits.from_config(self.config))
-        if update.rejected:
+        # Candidates the judge dropped are routine (counted in hygiene), not warnings.
+        invalid = [r for r in update.rejected if not r.reason.startswith("judge:")]
+        if invalid:
             logger.warning(
                 "memory update for %s: %d proposed part(s) rejected: %s",
                 job.key,
-                len(update.rejected),
-                "; ".join(f"{r.item}: {r.reason}" for r in update.rejected[:5]),
+                len(invalid),
+                "; ".join(f"{r.item}: {r.reason}" for r in invalid[:5]),
             )
         reviewed = review_ids(review)
         if update.is_noop() and not self._tidy(document, update, now, reviewed).changed:
