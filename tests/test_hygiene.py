@@ -578,3 +578,27 @@ def test_the_offline_extractor_records_no_passing_mood(text: str) -> None:
 
     request = ExtractionRequest(MemoryDocument(), conversation(text), "t1", today="2026-06-01")
     assert OfflineExtractor().extract(request).new_facts == ()
+
+
+def test_recent_use_raises_relevant_mode_recency_by_a_bounded_step() -> None:
+    from deerflow_memory.inject.retrieval import USE_RECENCY_SHARE, RetrievalIndex
+
+    old = "2025-06-01T00:00:00Z"
+    facts = (
+        fact("fact_00000001", "Likes tea", created_at=old),
+        fact(
+            "fact_00000002",
+            "Likes tea",
+            created_at=old,
+            access_count=9,
+            last_accessed_at="2026-06-01T00:00:00Z",
+        ),
+        fact(
+            "fact_00000003", "Likes tea", created_at=old, last_confirmed_at="2026-06-01T00:00:00Z"
+        ),
+    )
+    index = RetrievalIndex(facts)
+    decay = 30 * 86_400.0
+    unused, used, confirmed = (index.recency(i, NOW_TS, decay) for i in range(3))
+    assert unused < used <= unused + USE_RECENCY_SHARE * (1.0 - unused) + 1e-9
+    assert confirmed == pytest.approx(1.0)

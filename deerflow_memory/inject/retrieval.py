@@ -203,6 +203,9 @@ def clear_retrieval_caches() -> None:
 
 # --- importance and recency ----------------------------------------------------------------
 
+# How far a recent injection may pull a fact's recency towards "used just now".
+USE_RECENCY_SHARE = 0.2
+
 _CATEGORY_IMPORTANCE: dict[FactCategory, float] = {
     FactCategory.CORRECTION: 0.25,
     FactCategory.GOAL: 0.2,
@@ -282,7 +285,8 @@ class ScoredFact:
     importance: float
     """0..1, see :func:`importance`."""
     recency: float
-    """0..1: ``exp(-age_days / recency_decay_days)``; 0 for an unparsable ``createdAt``."""
+    """0..1: ``exp(-age_days / recency_decay_days)`` from ``lastConfirmedAt`` or ``createdAt``
+    (0 when unparsable), raised a bounded step by a recent ``lastAccessedAt``."""
     score: float
     """The weighted sum the ranking uses."""
 
@@ -353,6 +357,28 @@ class RetrievalIndex:
     def timestamp(self, position: int) -> float | None:
         """Creation time of the fact at ``position`` in epoch seconds; ``None`` if unparsable."""
         return _timestamp(self.facts[position].created_at)
+
+    def recency(self, position: int, now: float, decay_seconds: float) -> float:
+        """0..1 freshness of the fact at ``position`` at ``now`` (epoch seconds).
+
+        ``exp(-age / decay)`` of its ``lastConfirmedAt`` (else ``createdAt``);
+        a more recent ``lastAccessedAt`` (the fact was injected lately) raises it
+        by at most :data:`USE_RECENCY_SHARE` of the gap to that access's recency,
+        so use is one bounded input, never the whole of recency.
+        """
+        fact = self.facts[position]
+        stamp = _timestamp(fact.last_confirmed_at or fact.created_at)
+        if fact.last_confirmed_at and stamp is None:
+            stamp = _timestamp(fact.created_at)
+        # A fact dated in the future counts as brand new, not as more than new.
+        recency = 0.0 if stamp is None else math.exp(-max(0.0, now - stamp) / decay_seconds)
+        if fact.last_accessed_at:
+            used = _timestamp(fact.last_accessed_at)
+            if used is not None:
+                use = math.exp(-max(0.0, now - used) / decay_seconds)
+                if use > recency:
+                    recency += USE_RECENCY_SHARE * (use - recency)
+        return recency
 
     def similarities(self, query: str, embedder: Embedder | None = None) -> dict[int, float]:
         """Similarity of the facts to ``query``: ``{fact position: 0..1}``.
@@ -501,9 +527,7 @@ def select_relevant_facts(
         sim = similarity.get(i, 0.0)
         if sim < config.similarity_threshold:
             continue
-        stamp = index.timestamp(i)
-        # A fact dated in the future counts as brand new, not as more than new.
-        recency = 0.0 if stamp is None else math.exp(-max(0.0, now_ts - stamp) / decay_seconds)
+        recency = index.recency(i, now_ts, decay_seconds)
         imp = index.importance(i)
         score = (
             config.similarity_weight * sim

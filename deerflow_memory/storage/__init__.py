@@ -4,5 +4,6 @@
 the name rules; ``file`` the JSON-file backend, ``store`` the LangGraph
 ``BaseStore`` backend (InMemoryStore, SqliteStore, PostgresStore) with
 ``store_locks`` for its cross-process locking; ``factory`` builds the one a
-config selects, and ``migrate`` copies documents between backends.
+config selects, and ``migrate`` copies documents between backends;
+``stats`` reports per-document hygiene figures (noise ratio, merges, expiry).
 """

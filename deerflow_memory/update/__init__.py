@@ -6,4 +6,11 @@ extract, ``apply``, save with a revision check. Extraction follows the
 contract in ``extraction``: ``llm`` asks a chat model with the prompt and
 tolerant parser of ``prompt``; ``offline/`` is the rule-based bilingual
 extractor used when no model is configured.
+
+Hygiene after each update: ``hygiene`` confirms, expires and merges facts
+(``dates`` reads time frames into ``expiresAt``; ``consolidate`` and
+``similarity`` find near-duplicates), and picks facts for the staleness
+review that ``review_prompt`` adds to the prompt; ``judge`` is the optional
+second opinion on candidate facts; ``usage`` records which facts are
+injected, off the hot path, and weighs them for eviction.
 """
