@@ -55,6 +55,7 @@ __all__ = [
     "StoreMemoryStorage",
     "SupersededFact",
     "UpdateJob",
+    "UpdateLockTimeoutError",
     "UpdateParseError",
     "UpdateResult",
     "__version__",
@@ -75,8 +76,11 @@ __all__ = [
     "format_memory_for_injection",
     "get_token_counter",
     "has_minimum_dialogue",
+    "install_shutdown_handler",
     "lexical_similarity",
+    "lifespan_for",
     "load_config",
+    "memory_lifespan",
     "memory_model_input",
     "memory_stats",
     "prepend_memory_context",
@@ -100,7 +104,11 @@ _EXPORTS: dict[str, str] = {
     "RevisionConflictError": "errors",
     "StateSchemaError": "errors",
     "StorageError": "errors",
+    "UpdateLockTimeoutError": "errors",
     "UpdateParseError": "errors",
+    "install_shutdown_handler": "lifecycle",
+    "lifespan_for": "lifecycle",
+    "memory_lifespan": "lifecycle",
     "MemoryConfig": "config",
     "load_config": "config",
     "Fact": "models",
@@ -183,6 +191,7 @@ if TYPE_CHECKING:
         RevisionConflictError,
         StateSchemaError,
         StorageError,
+        UpdateLockTimeoutError,
         UpdateParseError,
     )
     from deerflow_memory.graph import (
@@ -200,6 +209,11 @@ if TYPE_CHECKING:
         render_memory,
     )
     from deerflow_memory.inject.tokens import get_token_counter
+    from deerflow_memory.lifecycle import (
+        install_shutdown_handler,
+        lifespan_for,
+        memory_lifespan,
+    )
     from deerflow_memory.middleware import MemoryMiddleware
     from deerflow_memory.models import (
         Fact,

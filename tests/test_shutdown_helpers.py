@@ -1,0 +1,116 @@
+"""Shutdown anywhere: a uvicorn app and a plain process flush pending updates on SIGTERM."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+UVICORN = (sys.executable, "-m", "uvicorn", "tests.asgi_child:app", "--host", "127.0.0.1")
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DEERFLOW_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    env.update(extra)
+    return env
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _stored(root: Path, user: str) -> list[str]:
+    path = root / "users" / user / "memory.json"
+    if not path.exists():
+        return []
+    return [f["content"] for f in json.loads(path.read_text("utf-8"))["facts"]]
+
+
+@pytest.mark.slow
+def test_sigterm_to_a_uvicorn_app_embedding_the_graph_loses_no_update(tmp_path: Path) -> None:
+    port = _free_port()
+    server = subprocess.Popen(
+        [*UVICORN, "--port", str(port)],
+        cwd=ROOT,
+        env=_env(DFM_TEST_ROOT=str(tmp_path)),
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        users = [f"user{i}" for i in range(5)]
+        deadline = time.monotonic() + 60
+        for i, user in enumerate(users):
+            body = json.dumps({"user": user, "thread": f"t{i}", "text": f"I work as a potter {i}."})
+            while True:
+                request = urllib.request.Request(
+                    f"http://127.0.0.1:{port}/turn",
+                    data=body.encode(),
+                    headers={"Content-Type": "application/json"},
+                )
+                try:
+                    with urllib.request.urlopen(request, timeout=30) as response:
+                        assert json.load(response)["pending"] >= 1
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or server.poll() is not None:
+                        raise
+                    time.sleep(0.1)
+        assert all(_stored(tmp_path, user) == [] for user in users)  # debounced: none saved yet
+        server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=60)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    for user in users:
+        assert any("potter" in fact for fact in _stored(tmp_path, user)), (user, err[-2000:])
+
+
+PLAIN = textwrap.dedent(
+    """
+    import sys, time
+    from langchain_core.messages import AIMessage, HumanMessage
+    from deerflow_memory import MemoryConfig, MemoryService, install_shutdown_handler
+    from deerflow_memory.identity import MemoryIdentity
+
+    config = MemoryConfig(storage_path=sys.argv[1], debounce_seconds=600, max_wait_seconds=600)
+    memory = MemoryService(config, register_atexit=False)
+    install_shutdown_handler(memory)
+    memory.enqueue(
+        MemoryIdentity("eve", None, "t1"),
+        [HumanMessage("I'm allergic to shellfish.", id="h"), AIMessage("Noted.", id="a")],
+    )
+    print("ready", flush=True)
+    time.sleep(600)
+    """
+)
+
+
+def test_the_sigterm_handler_of_a_plain_process_flushes_then_exits_as_before(
+    tmp_path: Path,
+) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", PLAIN, str(tmp_path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "ready"
+    child.send_signal(signal.SIGTERM)
+    assert child.wait(timeout=60) == -signal.SIGTERM  # still ends the way SIGTERM does
+    assert any("shellfish" in fact for fact in _stored(tmp_path, "eve"))
