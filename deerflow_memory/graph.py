@@ -12,7 +12,7 @@ already leaving the agent) raise :class:`StateSchemaError` at build time.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
@@ -20,6 +20,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langchain_core.tools import BaseTool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import MessagesState
+from typing_extensions import TypedDict
 
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import StateSchemaError
@@ -54,10 +55,15 @@ SUMMARIZE_NODE = "summarize"
 
 
 class MemoryContext(TypedDict, total=False):
-    """Run context of :func:`create_memory_agent` (Studio shows these as fields)."""
+    """Run context of :func:`create_memory_agent` (Studio shows these as fields).
+
+    ``typing_extensions.TypedDict``, not ``typing.TypedDict``: pydantic needs it
+    before Python 3.12 to build the JSON schema Studio reads.
+    """
 
     user_id: str
     agent_name: str
+    tenant_id: str
 
 
 class MemoryState(MessagesState):
@@ -236,7 +242,13 @@ def create_memory_agent(
     async def acall_model(state: Any, config: RunnableConfig) -> dict[str, Any]:
         return {"messages": [await bound.ainvoke(memory_model_input(state, system_prompt), config)]}
 
-    builder = StateGraph(MemoryState, context_schema=MemoryContext)
+    # Callers provide only messages; memory_context is the inject node's output.
+    builder = StateGraph(
+        MemoryState,
+        context_schema=MemoryContext,
+        input_schema=MessagesState,
+        output_schema=MemoryState,
+    )
     builder.add_node("agent", RunnableLambda(call_model, afunc=acall_model, name="agent"))
     tools_node: str | None = None
     if tools:

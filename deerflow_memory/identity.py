@@ -1,9 +1,12 @@
 """Who a turn belongs to: ``user_id``, ``agent_name`` and ``thread_id`` of a graph run.
 
 Resolution order (SPEC §12): the run's context (``context_schema``; an object
-with attributes or a mapping), then ``config["configurable"]``, then the
-authenticated user LangGraph's server puts in ``configurable``
-(``langgraph_auth_user_id``), then ``"default"``. Identity is captured when an
+with attributes or a mapping), then ``config["configurable"]``, then LangMem's
+convention ``configurable["langgraph_user_id"]``, then the authenticated user
+LangGraph's server puts in ``configurable`` (``langgraph_auth_user_id``), then
+``"default"``. ``tenant_id`` (a business line: the same user id in two tenants
+is two memories) is read the same way, context then ``configurable``; absent
+means no tenant, the storage layout of before tenants existed. Identity is captured when an
 update is enqueued, because timer and worker threads do not see the run's
 context variables. Unsafe names raise :class:`InvalidNameError` here, before
 any storage is touched.
@@ -32,6 +35,7 @@ class MemoryIdentity:
     user_id: str
     agent_name: str | None
     thread_id: str
+    tenant_id: str | None = None
 
 
 def _lookup(source: Any, key: str) -> Any:
@@ -69,15 +73,18 @@ def resolve_identity(
     user_id = _first(
         _lookup(context, "user_id"),
         configurable.get("user_id"),
+        configurable.get("langgraph_user_id"),
         configurable.get("langgraph_auth_user_id"),
         DEFAULT_USER_ID,
     )
     agent_name = _first(
         _lookup(context, "agent_name"), configurable.get("agent_name"), default_agent_name
     )
+    tenant_id = _first(_lookup(context, "tenant_id"), configurable.get("tenant_id"))
     thread_id = _first(configurable.get("thread_id"), UNKNOWN_THREAD_ID)
     return MemoryIdentity(
         user_id=validate_name(user_id, "user_id"),
         agent_name=None if agent_name is None else validate_name(agent_name, "agent_name"),
         thread_id=str(thread_id),
+        tenant_id=None if tenant_id is None else validate_name(tenant_id, "tenant_id"),
     )

@@ -14,6 +14,7 @@ from deerflow_memory.identity import DEFAULT_USER_ID, UNKNOWN_THREAD_ID, resolve
 class Context:
     user_id: str | None = None
     agent_name: str | None = None
+    tenant_id: str | None = None
 
 
 def test_the_run_context_wins_over_configurable() -> None:
@@ -50,7 +51,7 @@ def test_the_default_agent_name_applies_only_when_none_is_given() -> None:
 
 
 @pytest.mark.parametrize("bad", ["../x", "a/b", "/etc", "x\ny", 42])
-@pytest.mark.parametrize("key", ["user_id", "agent_name"])
+@pytest.mark.parametrize("key", ["user_id", "agent_name", "tenant_id"])
 def test_unsafe_identities_are_rejected(key: str, bad: object) -> None:
     with pytest.raises(InvalidNameError, match=key):
         resolve_identity({"configurable": {key: bad}})
@@ -58,3 +59,19 @@ def test_unsafe_identities_are_rejected(key: str, bad: object) -> None:
 
 def test_an_empty_agent_name_means_the_default_agent() -> None:
     assert resolve_identity({"configurable": {"agent_name": ""}}).agent_name is None
+
+
+def test_langmems_langgraph_user_id_is_read_after_user_id_and_before_the_auth_user() -> None:
+    langmem = {"configurable": {"langgraph_user_id": "lm", "langgraph_auth_user_id": "auth"}}
+    assert resolve_identity(langmem).user_id == "lm"
+    both = {"configurable": {"user_id": "explicit", "langgraph_user_id": "lm"}}
+    assert resolve_identity(both).user_id == "explicit"
+
+
+def test_the_tenant_comes_from_the_context_then_configurable_and_is_absent_by_default() -> None:
+    config = {"configurable": {"tenant_id": "shop"}}
+    assert resolve_identity(config).tenant_id == "shop"
+    assert resolve_identity(config, Context(tenant_id="travel")).tenant_id == "travel"
+    assert resolve_identity(config, {"tenant_id": "travel"}).tenant_id == "travel"
+    assert resolve_identity({}).tenant_id is None
+    assert resolve_identity({"configurable": {"tenant_id": ""}}).tenant_id is None

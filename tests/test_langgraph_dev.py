@@ -176,3 +176,29 @@ def test_stopping_langgraph_dev_flushes_pending_updates(tmp_path: Path) -> None:
         process.wait(timeout=60)
     facts = json.loads(stored.read_text("utf-8"))["facts"]
     assert any("vegetarian" in fact["content"] for fact in facts)
+
+
+def test_studio_reads_every_assistant_schema_and_the_input_asks_only_for_messages(
+    tmp_path: Path,
+) -> None:
+    with langgraph_dev(tmp_path, storage="file") as (url, _):
+
+        def get_json(path: str, body: bytes | None = None) -> object:
+            request = urllib.request.Request(
+                f"{url}{path}", data=body, headers={"Content-Type": "application/json"}
+            )
+            with urllib.request.urlopen(request, timeout=30) as response:
+                assert response.status == 200
+                return json.loads(response.read())
+
+        assistants = get_json("/assistants/search", b'{"limit": 10}')
+        assert isinstance(assistants, list)
+        by_graph = {a["graph_id"]: a["assistant_id"] for a in assistants}
+        schemas = get_json(f"/assistants/{by_graph['memory_agent']}/schemas")
+        assert isinstance(schemas, dict)
+        assert list(schemas["input_schema"]["properties"]) == ["messages"]
+        assert "memory_context" in schemas["output_schema"]["properties"]
+        context = schemas["context_schema"]["properties"]
+        assert {"user_id", "agent_name", "tenant_id"} <= set(context)
+        # The middleware graph's schemas must be readable too (Studio opens every graph).
+        assert get_json(f"/assistants/{by_graph['middleware_agent']}/schemas")
