@@ -44,6 +44,7 @@ logger = logging.getLogger(__name__)
 
 ENV_PREFIX = "DEERFLOW_MEMORY_"
 CONFIG_PATH_ENV = "DEERFLOW_MEMORY_CONFIG"
+TEST_ENV_PREFIX = "DEERFLOW_MEMORY_TEST_"
 
 StorageKind = Literal["file", "store", "sqlite", "postgres"]
 TokenCounting = Literal["tiktoken", "char"]
@@ -307,14 +308,13 @@ class MemoryConfig(BaseModel):
 
     @property
     def has_model_settings(self) -> bool:
-        """True when a real chat model is configured here or by OPENAI_* variables."""
-        return bool(
-            self.model_name
-            or self.base_url
-            or self.api_key
-            or os.environ.get("OPENAI_API_KEY")
-            or os.environ.get("OPENAI_BASE_URL")
-        )
+        """True when a real chat model is chosen: ``model_name`` or an endpoint is set.
+
+        The endpoint is ``base_url`` or ``OPENAI_BASE_URL``. An API key alone
+        (``api_key`` or ``OPENAI_API_KEY``) does not switch to the model path:
+        a key exported for other tools must not turn the offline demo online.
+        """
+        return bool(self.model_name or self.base_url or os.environ.get("OPENAI_BASE_URL"))
 
 
 # DeerFlow names that mean the same as ours.
@@ -388,6 +388,8 @@ def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
     fields = MemoryConfig.model_fields
     for key, raw in environ.items():
         if not key.startswith(ENV_PREFIX) or key == CONFIG_PATH_ENV:
+            continue
+        if key.startswith(TEST_ENV_PREFIX):  # the project's own test settings, not memory ones
             continue
         name = key[len(ENV_PREFIX) :].lower()
         name = _ALIASES.get(name, name)

@@ -126,8 +126,23 @@ def test_model_settings_are_detected_from_config_or_openai_variables(
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     assert not MemoryConfig().has_model_settings
     assert MemoryConfig(model_name="gpt-4o-mini").has_model_settings
+    assert MemoryConfig(base_url="http://127.0.0.1:9/v1").has_model_settings
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     assert MemoryConfig().has_model_settings
+
+
+def test_an_api_key_alone_does_not_switch_to_the_model_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-exported-for-another-tool")
+    assert not MemoryConfig().has_model_settings
+    assert not MemoryConfig(api_key="sk-abc").has_model_settings
+
+
+def test_the_projects_test_variables_do_not_break_load_config() -> None:
+    environ = {"DEERFLOW_MEMORY_TEST_PG_DSN": "postgresql://u@127.0.0.1:1/x"}
+    assert load_config(environ=environ) == load_config(environ={})
 
 
 def test_relevant_injection_and_its_ranking_are_configurable() -> None:

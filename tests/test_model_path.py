@@ -316,3 +316,40 @@ async def test_the_async_agent_and_the_sync_memory_updater_share_one_model_witho
     assert loops_off_main == []
     problems = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert problems == [], [r.getMessage() for r in problems]
+
+
+def test_provider_model_strings_go_through_init_chat_model(clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("AZURE_OPENAI_ENDPOINT", "http://127.0.0.1:9")
+    clean_env.setenv("OPENAI_API_VERSION", "2024-06-01")
+    config = MemoryConfig(model_name="azure_openai:gpt-4o", api_key=SecretStr("sk-abc"))
+    from langchain_openai import AzureChatOpenAI
+
+    model = build_chat_model(config)
+    assert isinstance(model, AzureChatOpenAI)
+    assert model.deployment_name == "gpt-4o" or model.model_name == "gpt-4o"
+
+
+def test_openai_stays_the_default_provider_and_ollama_tags_stay_one_name(
+    clean_env: pytest.MonkeyPatch,
+) -> None:
+    from langchain_openai import ChatOpenAI
+
+    clean_env.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    tagged = build_chat_model(MemoryConfig(model_name="qwen2.5:7b"))
+    assert isinstance(tagged, ChatOpenAI) and tagged.model_name == "qwen2.5:7b"
+    prefixed = build_chat_model(MemoryConfig(model_name="openai:gpt-4o"))
+    assert isinstance(prefixed, ChatOpenAI) and prefixed.model_name == "gpt-4o"
+
+
+def test_a_missing_provider_package_is_a_one_line_install_hint(
+    clean_env: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(ConfigError, match=r"pip install langchain-anthropic$") as caught:
+        build_chat_model(MemoryConfig(model_name="anthropic:claude-sonnet-4-5"))
+    assert "\n" not in str(caught.value)
+
+
+def test_an_api_key_alone_keeps_the_offline_extractor(clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("OPENAI_API_KEY", "sk-exported-for-something-else")
+    assert build_chat_model(MemoryConfig()) is None
+    assert not isinstance(build_extractor(MemoryConfig()), ModelExtractor)

@@ -31,7 +31,14 @@ if TYPE_CHECKING:
 
     from deerflow_memory.config import MemoryConfig
 
-__all__ = ["DEFAULT_MODEL_NAME", "ModelExtractor", "build_chat_model", "build_extractor"]
+__all__ = [
+    "DEFAULT_MODEL_NAME",
+    "KNOWN_PROVIDERS",
+    "ModelExtractor",
+    "build_chat_model",
+    "build_extractor",
+    "split_model_name",
+]
 
 DEFAULT_MODEL_NAME = "gpt-4o-mini"
 # Local OpenAI-compatible servers (vLLM, Ollama) ignore the key, but the client requires one.
@@ -92,22 +99,52 @@ def _answer_text(content: Any) -> str:
     return str(content)
 
 
+# Providers ``init_chat_model`` knows (langchain 1.x). Only these prefixes mean
+# "provider:model": "qwen2.5:7b" (an Ollama tag behind an OpenAI endpoint) stays one name.
+KNOWN_PROVIDERS = frozenset(
+    {
+        "anthropic", "anthropic_bedrock", "azure_ai", "azure_openai", "baseten", "bedrock",
+        "bedrock_converse", "cohere", "deepseek", "fireworks", "google_anthropic_vertex",
+        "google_genai", "google_vertexai", "groq", "huggingface", "ibm", "litellm",
+        "mistralai", "nvidia", "ollama", "openai", "openrouter", "perplexity", "together",
+        "upstage", "xai",
+    }
+)  # fmt: skip
+
+
+def split_model_name(name: str) -> tuple[str, str]:
+    """``"anthropic:claude-x"`` → ``("anthropic", "claude-x")``; no known prefix → ``("openai", name)``."""
+    provider, sep, model = name.partition(":")
+    if sep and model and provider.strip().lower() in KNOWN_PROVIDERS:
+        return provider.strip().lower(), model.strip()
+    return "openai", name
+
+
 def build_chat_model(config: MemoryConfig) -> BaseChatModel | None:
-    """The default memory model, ``ChatOpenAI``, from ``config`` and ``OPENAI_*`` variables.
+    """The memory model from ``config``: ``ChatOpenAI``, or any provider via ``init_chat_model``.
 
     Args:
-        config: uses ``model_name`` (default ``gpt-4o-mini``), ``base_url`` (else
-            ``OPENAI_BASE_URL``), ``api_key`` (else ``OPENAI_API_KEY``; a
-            placeholder when only an endpoint is set) and ``model_timeout_seconds``.
+        config: uses ``model_name`` (default ``gpt-4o-mini``; ``"provider:model"``
+            such as ``"anthropic:claude-sonnet-4-5"`` goes through LangChain's
+            ``init_chat_model``, OpenAI is the default provider), ``base_url``
+            (else ``OPENAI_BASE_URL`` for OpenAI), ``api_key`` (else the provider's
+            own variable, ``OPENAI_API_KEY`` for OpenAI; a placeholder when only an
+            endpoint is set) and ``model_timeout_seconds``.
 
     Returns:
-        The model, or None when nothing is configured (the offline path).
+        The model, or None when neither ``model_name`` nor an endpoint is set
+        (the offline path; an API key alone does not switch).
 
     Raises:
-        ConfigError: a model name is set but neither an API key nor an endpoint.
+        ConfigError: an OpenAI model name is set but neither an API key nor an
+            endpoint; or the provider's package is missing (the message is the
+            one-line install command).
     """
     if not config.has_model_settings:
         return None
+    provider, model_name = split_model_name(config.model_name or DEFAULT_MODEL_NAME)
+    if provider != "openai":
+        return _init_provider_model(config, provider, model_name)
     base_url = config.base_url or os.environ.get("OPENAI_BASE_URL") or None
     if config.api_key is not None:
         api_key: str | None = config.api_key.get_secret_value()
@@ -123,7 +160,7 @@ def build_chat_model(config: MemoryConfig) -> BaseChatModel | None:
     from langchain_openai import ChatOpenAI  # deferred: heavy import, only for the model path
 
     kwargs: dict[str, Any] = {
-        "model": config.model_name or DEFAULT_MODEL_NAME,
+        "model": model_name,
         "api_key": api_key,
         "timeout": config.model_timeout_seconds,
         "max_retries": 1,
@@ -132,6 +169,42 @@ def build_chat_model(config: MemoryConfig) -> BaseChatModel | None:
     if base_url:
         kwargs["base_url"] = base_url
     return ChatOpenAI(**kwargs)
+
+
+def _init_provider_model(config: MemoryConfig, provider: str, model_name: str) -> BaseChatModel:
+    try:
+        from langchain.chat_models import init_chat_model
+    except ImportError as e:
+        raise ConfigError(
+            f"model {config.model_name!r} needs LangChain's init_chat_model: "
+            f'pip install "deerflow-memory[langchain]" langchain-{provider.split("_")[0]}'
+        ) from e
+    kwargs: dict[str, Any] = {
+        "timeout": config.model_timeout_seconds,
+        "max_retries": 1,
+        "temperature": 0,
+    }
+    if config.base_url:
+        kwargs["base_url"] = config.base_url
+    if config.api_key is not None:
+        kwargs["api_key"] = config.api_key.get_secret_value()
+    try:
+        return init_chat_model(model_name, model_provider=provider, **kwargs)
+    except ImportError as e:
+        package = _install_hint(str(e)) or f"langchain-{provider.replace('_', '-')}"
+        raise ConfigError(
+            f"model {config.model_name!r} needs the {package} package: pip install {package}"
+        ) from e
+    except Exception as e:  # the providers' own validation errors (missing key, bad option)
+        raise ConfigError(f"cannot build model {config.model_name!r}: {e}") from e
+
+
+def _install_hint(message: str) -> str | None:
+    # init_chat_model says "... Please install it with `pip install langchain-anthropic`".
+    marker = "pip install "
+    if marker not in message:
+        return None
+    return message.split(marker, 1)[1].split("`")[0].strip().split()[-1] or None
 
 
 def build_extractor(config: MemoryConfig, model: BaseChatModel | None = None) -> Extractor:
