@@ -1,16 +1,22 @@
 """The ``deerflow-memory`` command: demo, show, stats, export, import, clear, migrate.
 
-Errors of the package (bad names, corrupt files, bad config) are printed as
-one clear line and exit with status 2; nothing is written in that case.
+Every error is one line on stderr and a non-zero exit, for every subcommand
+(errors are handled once, in :func:`main`): status 2 for bad input, config or
+storage errors (nothing is written then), 1 for "nothing to do" answers (no
+such user, refused overwrite) and unexpected failures. ``--debug`` shows the
+traceback instead. Text from users, files and models is printed literally,
+never read as rich markup. Global options (``--config``, ``--root``,
+``--debug``) work before or after the subcommand.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from rich.console import Console
 from rich.panel import Panel
@@ -20,11 +26,22 @@ from rich.text import Text
 from deerflow_memory.config import MemoryConfig, load_config, redact_secrets
 from deerflow_memory.errors import DeerflowMemoryError
 from deerflow_memory.models import MemoryDocument
+from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.factory import open_storage
+from deerflow_memory.storage.import_check import read_import
 
 __all__ = ["main"]
 
 DEMO_USER = "demo-traveller"
+
+
+class CommandFailed(Exception):
+    """A command's plain "no": printed as one line, exit status ``status``."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
+
 
 DEMO_SCRIPT: dict[str, dict[str, Any]] = {
     "en": {
@@ -68,6 +85,16 @@ def _say(console: Console, who: str, text: str) -> None:
     console.print(Text.assemble((f"{who}: ", style), text))
 
 
+def _demo_path(config: MemoryConfig, offline: bool) -> str:
+    if offline:
+        hint = "set DEERFLOW_MEMORY_MODEL_NAME or base_url for a real model"
+        if config.api_key is not None or os.environ.get("OPENAI_API_KEY"):
+            hint = "an API key alone does not switch; " + hint
+        return f"offline path: rule-based extractor and a stand-in model ({hint})"
+    endpoint = config.base_url or os.environ.get("OPENAI_BASE_URL") or "the provider's default"
+    return f"model path: {config.model_name or 'gpt-4o-mini'} at {endpoint} (updates and replies)"
+
+
 def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
     from langgraph.checkpoint.memory import InMemorySaver
 
@@ -77,24 +104,26 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
     script = DEMO_SCRIPT[args.lang]
     config = _config(args)
     with MemoryService(config, register_atexit=False) as memory:
-        if not args.keep:
+        # First line: which path runs, before anything can fail on it.
+        console.print(
+            Text(f"deerflow-memory demo, {_demo_path(config, memory.is_offline)}"), soft_wrap=True
+        )
+        existing = memory.storage.load(args.user, None)
+        if not args.keep and not existing.is_empty():
+            if args.user != DEMO_USER and not args.yes:
+                raise CommandFailed(
+                    f"user {args.user!r} already has memory ({len(existing.facts)} facts); "
+                    "pass --yes to replace it or --keep to build on it"
+                )
             memory.storage.delete(args.user, None)
         graph = create_memory_agent(service=memory, checkpointer=InMemorySaver())
-        mode = (
-            "offline: rule-based extractor and a stand-in model that reports the memory it gets"
-            if memory.is_offline
-            else f"model: {config.model_name or 'gpt-4o-mini'} (memory updates and replies)"
-        )
         where = (
             config.storage_path
             if config.storage == "file"
             else redact_secrets(config.storage_dsn or "")
         )
         console.print(
-            Panel(
-                Text(f"user {args.user}, storage {config.storage} ({where})\n{mode}"),
-                title="deerflow-memory demo",
-            )
+            Panel(Text(f"user {args.user}, storage {config.storage} ({where})"), title="demo")
         )
         run = {"configurable": {"user_id": args.user, "thread_id": "session-1"}}
         console.rule("Session 1 (thread session-1)")
@@ -107,7 +136,7 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
         document = memory.storage.load(args.user, None)
         console.rule("Memory after session 1 (update flushed, no debounce wait)")
         if not drained:
-            console.print("[red]the memory update did not finish in time[/]")
+            console.print(Text("the memory update did not finish in time", style="red"))
         console.print(
             _facts_table(document, f"facts of {args.user} (revision {document.revision})")
         )
@@ -126,8 +155,27 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
 
 
 def _load(args: argparse.Namespace) -> MemoryDocument:
-    with open_storage(_config(args)) as storage:
-        return storage.load(args.user, args.agent)
+    config = _config(args)
+    with open_storage(config) as storage:
+        document = storage.load(args.user, args.agent)
+        if document.revision == 0 and document.is_empty():
+            raise CommandFailed(_no_memory(storage, config, args.user, args.agent))
+        return document
+
+
+def _no_memory(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str | None) -> str:
+    where = (
+        f"{config.storage_path}"
+        if config.storage == "file"
+        else f"{config.storage} storage {redact_secrets(config.storage_dsn or '')}".rstrip()
+    )
+    stored = list(storage.list_documents())
+    if not stored:
+        return f"no memory is stored in {where} (check --root or the storage settings)"
+    users = sorted({u for u, _ in stored})
+    shown = ", ".join(users[:10]) + (f" and {len(users) - 10} more" if len(users) > 10 else "")
+    whose = f"user {user!r}" + (f" (agent {agent!r})" if agent else "")
+    return f"no memory for {whose} in {where}; stored users: {shown}"
 
 
 def _cmd_show(args: argparse.Namespace, console: Console) -> int:
@@ -209,8 +257,12 @@ def _cmd_stats(args: argparse.Namespace, console: Console) -> int:
 def _cmd_export(args: argparse.Namespace, console: Console) -> int:
     text = _load(args).to_json()
     if args.output:
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
-        console.print(f"exported to {args.output}")
+        path = Path(args.output)
+        try:
+            path.write_text(text + "\n", encoding="utf-8")
+        except OSError as e:
+            raise CommandFailed(f"cannot write {path}: {e.strerror or e}", status=2) from e
+        console.print(Text(f"exported to {path}"))
     else:
         sys.stdout.write(text + "\n")
     return 0
@@ -219,29 +271,32 @@ def _cmd_export(args: argparse.Namespace, console: Console) -> int:
 def _cmd_import(args: argparse.Namespace, console: Console) -> int:
     path = Path(args.file)
     try:
-        incoming = MemoryDocument.from_json(path.read_bytes())
-    except (OSError, ValueError) as e:
-        raise DeerflowMemoryError(f"cannot import {path}: {e}") from e
+        raw = path.read_bytes()
+    except OSError as e:
+        raise CommandFailed(f"cannot read {path}: {e.strerror or e}", status=2) from e
+    incoming = read_import(raw, name=str(path))  # the whole file is checked before any write
     with open_storage(_config(args)) as storage:
         current = storage.load(args.user, args.agent)
-        if current.facts and not args.yes:
-            console.print(
+        if not current.is_empty() and not args.yes:
+            raise CommandFailed(
                 f"{args.user} already has {len(current.facts)} facts; pass --yes to replace them"
             )
-            return 1
         saved = storage.save(args.user, args.agent, incoming, expected_revision=current.revision)
-    console.print(f"imported {len(saved.facts)} facts into {args.user} (revision {saved.revision})")
+    console.print(
+        Text(f"imported {len(saved.facts)} facts into {args.user} (revision {saved.revision})")
+    )
     return 0
 
 
 def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
     if not args.yes:
-        answer = input(
-            f"Delete the memory of {args.user!r} ({args.agent or 'default agent'})? [y/N] "
-        )
+        question = f"Delete the memory of {args.user!r} ({args.agent or 'default agent'})? [y/N] "
+        try:
+            answer = input(question)
+        except EOFError:
+            raise CommandFailed("no answer on stdin: pass --yes to delete without asking") from None
         if answer.strip().lower() not in {"y", "yes"}:
-            console.print("nothing deleted")
-            return 1
+            raise CommandFailed("nothing deleted")
     with open_storage(_config(args)) as storage:
         existed = storage.delete(args.user, args.agent)
     console.print("deleted" if existed else "there was no memory to delete")
@@ -259,16 +314,42 @@ def _cmd_migrate(args: argparse.Namespace, console: Console) -> int:
     return 0 if report.ok else 1
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line (``error: ... (see --help)``), like ours."""
+
+    def error(self, message: str) -> NoReturn:
+        _print_error(f"{message} (see {self.prog} --help)")
+        raise SystemExit(2)
+
+
+def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+    # Subcommands get the same options with SUPPRESS defaults, so a value given
+    # before the subcommand is not reset by the subparser.
+    default: Any = None if defaults else argparse.SUPPRESS
+    parser.add_argument(
+        "--config", default=default, help="YAML config file (a DeerFlow 'memory:' section works)"
+    )
+    parser.add_argument(
+        "--root", default=default, help="storage folder for the file backend (overrides config)"
+    )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        default=False if defaults else argparse.SUPPRESS,
+        help="show tracebacks",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="deerflow-memory", description=__doc__)
-    parser.add_argument("--config", help="YAML config file (a DeerFlow 'memory:' section works)")
-    parser.add_argument("--root", help="storage folder for the file backend (overrides config)")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="deerflow-memory", description=__doc__)
+    _global_options(parser, defaults=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     demo = sub.add_parser("demo", help="two sessions, one user: memory carried across threads")
     demo.add_argument("--lang", choices=sorted(DEMO_SCRIPT), default="en")
     demo.add_argument("--user", default=DEMO_USER)
     demo.add_argument("--keep", action="store_true", help="keep the user's earlier memory")
+    demo.add_argument("--yes", action="store_true", help="replace another user's memory")
     demo.add_argument("--json", action="store_true", help="also print the memory document")
 
     for name, help_text in (
@@ -298,6 +379,10 @@ def _parser() -> argparse.ArgumentParser:
     mig.add_argument("--from", required=True, help="file:PATH | sqlite:PATH | postgres:DSN")
     mig.add_argument("--to", required=True, help="file:PATH | sqlite:PATH | postgres:DSN")
     mig.add_argument("--overwrite", action="store_true")
+
+    # Every subcommand, including ones added above later, takes the global options too.
+    for command in sub.choices.values():
+        _global_options(command, defaults=False)
     return parser
 
 
@@ -312,15 +397,40 @@ _COMMANDS = {
 }
 
 
+def _print_error(message: str) -> None:
+    # One line, written as is: "[postgres]" in a hint or "[weird]" in a path is not markup.
+    line = " ".join(str(message).split())
+    sys.stderr.write(f"deerflow-memory: error: {line}\n")
+    sys.stderr.flush()
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error).strip()
+    if isinstance(error, DeerflowMemoryError | CommandFailed):
+        return text or type(error).__name__
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status (see the module docstring)."""
     args = _parser().parse_args(argv)
-    console = Console()
+    console = Console(markup=False, highlight=False)
     try:
         return _COMMANDS[args.command](args, console)
-    except DeerflowMemoryError as e:
-        Console(stderr=True).print(f"[red]error:[/] {e}")
-        return 2
+    except KeyboardInterrupt:
+        _print_error("interrupted")
+        return 130
+    except Exception as e:  # every failure, of every subcommand, ends as one line
+        if args.debug:
+            raise
+        if isinstance(e, CommandFailed):
+            _print_error(_describe(e))
+            return e.status
+        if isinstance(e, DeerflowMemoryError):
+            _print_error(_describe(e))
+            return 2
+        _print_error(f"{_describe(e)} (run with --debug for the traceback)")
+        return 1
 
 
 if __name__ == "__main__":

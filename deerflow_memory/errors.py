@@ -88,3 +88,7 @@ class UpdateLockTimeoutError(StorageError):
             f"no update lock for user {user_id!r} (agent {agent_name!r}) within {timeout:g} s: "
             "another process holds it; raise update_lock_timeout_seconds or retry the dead letter"
         )
+
+
+class InvalidDocumentError(DeerflowMemoryError, ValueError):
+    """A file to import is not a valid memory document; the message lists what is wrong."""

@@ -13,13 +13,18 @@ import pytest
 from tests.test_models import DEERFLOW_V1
 
 
-def cli(*args: str, cwd: Path, input_text: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DEERFLOW_MEMORY_"))}
-    env["COLUMNS"] = "200"
+def cli(
+    *args: str, cwd: Path, input_text: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    environ = {
+        k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DEERFLOW_MEMORY_"))
+    }
+    environ["COLUMNS"] = "200"
+    environ.update(env or {})
     return subprocess.run(
         [sys.executable, "-m", "deerflow_memory.cli", *args],
         cwd=cwd,
-        env=env,
+        env=environ,
         input=input_text,
         capture_output=True,
         text=True,

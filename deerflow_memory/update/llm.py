@@ -113,7 +113,10 @@ KNOWN_PROVIDERS = frozenset(
 
 
 def split_model_name(name: str) -> tuple[str, str]:
-    """``"anthropic:claude-x"`` → ``("anthropic", "claude-x")``; no known prefix → ``("openai", name)``."""
+    """Split ``"provider:model"``: ``"anthropic:claude-x"`` → ``("anthropic", "claude-x")``.
+
+    A name without a known provider prefix is an OpenAI model: ``("openai", name)``.
+    """
     provider, sep, model = name.partition(":")
     if sep and model and provider.strip().lower() in KNOWN_PROVIDERS:
         return provider.strip().lower(), model.strip()

@@ -1,0 +1,114 @@
+"""Strict reading of a memory file someone wants to import (``deerflow-memory import``).
+
+Loading a stored document is lenient (a DeerFlow file with an odd category or
+a 1.3 confidence still loads); an *import* replaces a user's memory, so it is
+checked as a whole first: the file must be a JSON object shaped like a memory
+document or DeerFlow's ``memory.json`` (``facts`` a list, or the ``user`` /
+``history`` sections), and every fact must have non-empty content, a unique id,
+a confidence in [0, 1] and ISO-8601 dates. Any problem raises
+:class:`InvalidDocumentError` naming the first few problems; nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from deerflow_memory.errors import InvalidDocumentError
+from deerflow_memory.models import MemoryDocument
+
+__all__ = ["read_import"]
+
+_DOCUMENT_KEYS = frozenset({"facts", "user", "history"})
+_DATE_FIELDS = ("createdAt", "expiresAt", "lastConfirmedAt", "lastAccessedAt", "supersededAt")
+_SHOWN = 3
+
+
+def read_import(raw: bytes | str, *, name: str = "file") -> MemoryDocument:
+    """Parse and check a memory document or DeerFlow ``memory.json`` to import.
+
+    Args:
+        raw: the file's bytes or text (UTF-8 JSON).
+        name: how to call the file in error messages.
+
+    Returns:
+        The parsed document (its ``revision`` is the caller's to replace).
+
+    Raises:
+        InvalidDocumentError: not JSON, not a memory document, or any fact is
+            invalid (duplicate id, confidence outside [0, 1], unreadable date,
+            empty content).
+    """
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise InvalidDocumentError(f"{name} is not JSON: {e}") from e
+    if not isinstance(data, dict) or not (_DOCUMENT_KEYS & data.keys()):
+        raise InvalidDocumentError(
+            f"{name} is not a memory document or DeerFlow memory.json "
+            "(expected a JSON object with 'facts', 'user' or 'history')"
+        )
+    problems = [*_fact_problems(data.get("facts"), "facts")]
+    if "supersededFacts" in data:
+        problems += _fact_problems(data["supersededFacts"], "supersededFacts")
+    if problems:
+        more = f" (and {len(problems) - _SHOWN} more)" if len(problems) > _SHOWN else ""
+        raise InvalidDocumentError(f"{name}: " + "; ".join(problems[:_SHOWN]) + more)
+    try:
+        return MemoryDocument.model_validate(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise InvalidDocumentError(f"{name}: {where}: {first['msg']}") from e
+
+
+def _fact_problems(facts: Any, key: str) -> list[str]:
+    if facts is None:
+        return []
+    if not isinstance(facts, list):
+        return [f"'{key}' must be a list, got {type(facts).__name__}"]
+    problems: list[str] = []
+    seen: set[str] = set()
+    for index, fact in enumerate(facts):
+        where = f"{key}[{index}]"
+        if not isinstance(fact, dict):
+            problems.append(f"{where} is not an object")
+            continue
+        content = fact.get("content")
+        if not isinstance(content, str) or not content.strip():
+            problems.append(f"{where} has no content")
+        fact_id = fact.get("id")
+        if fact_id is not None:
+            if not isinstance(fact_id, str) or not fact_id.strip():
+                problems.append(f"{where} has an invalid id {fact_id!r}")
+            elif fact_id in seen:
+                problems.append(f"{where} repeats id {fact_id!r}")
+            else:
+                seen.add(fact_id)
+        if "confidence" in fact and not _unit_number(fact["confidence"]):
+            problems.append(f"{where} confidence {fact['confidence']!r} is not a number in [0, 1]")
+        for field in _DATE_FIELDS:
+            value = fact.get(field)
+            if value is not None and value != "" and not _iso_date(value):
+                problems.append(f"{where} {field} {value!r} is not an ISO-8601 date")
+    return problems
+
+
+def _unit_number(value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return math.isfinite(value) and 0.0 <= value <= 1.0
+
+
+def _iso_date(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        datetime.fromisoformat(value.strip())
+    except ValueError:
+        return False
+    return True

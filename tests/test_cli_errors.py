@@ -1,0 +1,198 @@
+"""Every CLI error is one line on stderr with a non-zero exit, for every subcommand."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+
+from deerflow_memory.cli import _parser, main
+from tests.test_cli import cli
+from tests.test_models import DEERFLOW_V1
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        status = main(list(argv))
+    except SystemExit as e:  # argparse's own errors
+        status = int(e.code or 0)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_one_error_line(status: int, err: str, *words: str) -> None:
+    assert status != 0
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("deerflow-memory: error: ")
+    assert "Traceback" not in err
+    for word in words:
+        assert word in lines[0], lines[0]
+
+
+@pytest.fixture
+def root(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    """A file root holding ann's memory (three DeerFlow facts)."""
+    source = tmp_path / "deerflow.json"
+    source.write_text(json.dumps(DEERFLOW_V1), encoding="utf-8")
+    folder = str(tmp_path / "mem")
+    assert main(["--root", folder, "import", "--user", "ann", str(source)]) == 0
+    capsys.readouterr()
+    return folder
+
+
+def write(tmp_path: Path, name: str, data: object) -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "DEERFLOW_MEMORY_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_every_subcommand_answers_a_bad_option_with_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    commands = _parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    assert {"demo", "show", "export", "import", "clear", "migrate"} <= set(commands)
+    for command in commands:
+        status, _, err = run(capsys, command, "--no-such-option")
+        assert_one_error_line(status, err)
+
+
+def test_every_subcommand_answers_a_missing_config_file_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = str(tmp_path / "missing.yaml")
+    for argv in (
+        ["demo"],
+        ["show", "--user", "ann"],
+        ["export", "--user", "ann"],
+        ["import", "--user", "ann", write(tmp_path, "m.json", DEERFLOW_V1), "--yes"],
+        ["clear", "--user", "ann", "--yes"],
+    ):
+        status, _, err = run(capsys, *argv, "--config", missing)
+        assert_one_error_line(status, err, "missing.yaml")
+
+
+def test_global_options_work_after_the_subcommand(
+    root: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(capsys, "show", "--user", "ann", "--root", root)
+    assert status == 0 and "Proficient in Rust" in out
+
+
+def test_an_unknown_user_or_an_empty_root_is_said_plainly(
+    root: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(capsys, "show", "--user", "nobody", "--root", root)
+    assert_one_error_line(status, err, "'nobody'", "stored users: ann")
+    assert out == ""
+    status, _, err = run(capsys, "export", "--user", "ann", "--root", str(tmp_path / "typo"))
+    assert_one_error_line(status, err, "no memory is stored", "typo")
+
+
+def test_export_to_a_missing_folder_is_one_line(
+    root: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = str(tmp_path / "no" / "such" / "out.json")
+    status, _, err = run(capsys, "export", "--user", "ann", "--root", root, "-o", target)
+    assert_one_error_line(status, err, "cannot write", "out.json")
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"foo": "bar"}, ["not a memory document"]),
+        ([1, 2], ["not a memory document"]),
+        ("{not json", ["not JSON"]),
+        ({"facts": {"a": 1}}, ["must be a list"]),
+        ({"facts": [{"id": "f1", "content": "a"}, {"id": "f1", "content": "b"}]}, ["repeats id"]),
+        ({"facts": [{"content": "a", "confidence": 1.7}]}, ["confidence 1.7"]),
+        ({"facts": [{"content": "a", "confidence": "high"}]}, ["confidence 'high'"]),
+        ({"facts": [{"content": "a", "createdAt": "last tuesday"}]}, ["createdAt", "ISO-8601"]),
+        ({"facts": [{"content": "  "}]}, ["no content"]),
+    ],
+)
+def test_import_checks_the_whole_file_and_writes_nothing_when_it_is_bad(
+    root: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    data: object,
+    words: list[str],
+) -> None:
+    bad = write(tmp_path, "bad.json", data)
+    status, _, err = run(capsys, "import", "--user", "ann", bad, "--yes", "--root", root)
+    assert_one_error_line(status, err, "bad.json", *words)
+    status, out, _ = run(capsys, "show", "--user", "ann", "--root", root)
+    assert status == 0 and "Proficient in Rust" in out  # the memory is untouched
+
+
+def test_import_of_a_missing_file_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run(capsys, "import", "--user", "ann", str(tmp_path / "gone.json"))
+    assert_one_error_line(status, err, "cannot read", "gone.json")
+
+
+def test_clear_with_stdin_closed_deletes_nothing_and_says_so(
+    root: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def closed(prompt: str = "") -> str:
+        raise EOFError
+
+    monkeypatch.setattr("builtins.input", closed)
+    status, _, err = run(capsys, "clear", "--user", "ann", "--root", root)
+    assert_one_error_line(status, err, "--yes")
+    assert run(capsys, "show", "--user", "ann", "--root", root)[0] == 0
+
+
+def test_demo_refuses_to_replace_another_users_memory_without_yes(
+    root: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(capsys, "demo", "--user", "ann", "--root", root)
+    assert_one_error_line(status, err, "'ann'", "--yes")
+    assert out.splitlines()[0].startswith("deerflow-memory demo, offline path")
+    status, out, _ = run(capsys, "show", "--user", "ann", "--root", root)
+    assert status == 0 and "Proficient in Rust" in out
+
+
+def test_migrate_with_a_bad_backend_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "migrate", "--from", "ftp:x", "--to", "file:y")
+    assert_one_error_line(status, err, "ftp:x")
+
+
+def test_literal_brackets_in_paths_are_printed_not_read_as_markup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    weird = write(tmp_path, "[weird].json", {"foo": 1})
+    status, _, err = run(capsys, "import", "--user", "ann", weird)
+    assert_one_error_line(status, err, "[weird].json")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.slow
+def test_a_model_endpoint_that_is_down_is_one_line_without_a_traceback(tmp_path: Path) -> None:
+    down = f"http://127.0.0.1:{free_port()}/v1"  # nothing listens there
+    result = cli(
+        "demo",
+        "--root",
+        str(tmp_path / "mem"),
+        cwd=tmp_path,
+        env={"DEERFLOW_MEMORY_BASE_URL": down, "DEERFLOW_MEMORY_MODEL_TIMEOUT_SECONDS": "2"},
+    )
+    assert result.stdout.splitlines()[0].startswith(
+        f"deerflow-memory demo, model path: gpt-4o-mini at {down}"
+    )
+    assert_one_error_line(result.returncode, result.stderr, "Connection")
+    assert "--debug" in result.stderr
