@@ -425,6 +425,8 @@ _PART_MODELS: dict[str, tuple[str, type[_Model]]] = {
     "new_facts": ("newFacts", NewFact),
     "factsToRemove": ("factsToRemove", FactRemoval),
     "facts_to_remove": ("factsToRemove", FactRemoval),
+    "factsToMerge": ("factsToMerge", FactMerge),
+    "facts_to_merge": ("factsToMerge", FactMerge),
 }
 
 
@@ -453,6 +455,19 @@ def _split_invalid_parts(data: dict[str, Any]) -> tuple[dict[str, Any], list[Rej
                 continue
             kept.append(item)
         data[key] = kept
+    for key in ("factsToConfirm", "facts_to_confirm"):
+        ids = data.get(key)
+        if isinstance(ids, list):
+            for index, value in enumerate(ids):
+                if not isinstance(value, str):
+                    rejected.append(
+                        Rejection(
+                            item=f"factsToConfirm[{index}]",
+                            reason="not an id",
+                            text=_preview(value),
+                        )
+                    )
+            data[key] = [value for value in ids if isinstance(value, str)]
     for group in ("user", "history"):
         sections = data.get(group)
         if not isinstance(sections, dict):

@@ -134,3 +134,16 @@ def test_one_invalid_fact_is_rejected_alone_and_recorded() -> None:
     [rejection] = update.rejected
     assert rejection.item == "newFacts[0]"
     assert "content" in rejection.reason
+
+
+def test_malformed_confirmations_and_merges_are_rejected_one_by_one() -> None:
+    update = MemoryUpdate.from_mapping(
+        {"factsToConfirm": ["fact_a", 5, None], "factsToMerge": [{"ids": ["a", "b"]}, 7]}
+    )
+    assert update.facts_to_confirm == ("fact_a",)
+    assert [m.ids for m in update.facts_to_merge] == [("a", "b")]
+    assert {r.item for r in update.rejected} == {
+        "factsToConfirm[1]",
+        "factsToConfirm[2]",
+        "factsToMerge[1]",
+    }

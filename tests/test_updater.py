@@ -347,3 +347,14 @@ def test_with_nothing_configured_the_offline_extractor_updates_memory_end_to_end
     assert any("peanut" in f.content.lower() for f in facts)
     assert all(f.source == "thread-1" for f in facts)
     assert no_network == []
+
+
+def test_a_thread_id_with_control_characters_is_stored_cleaned(
+    openai_server: OpenAIServer,  # noqa: F811
+    updater: MemoryUpdater,
+    storage: FileMemoryStorage,
+) -> None:
+    openai_server.reply(GOOD)
+    result = updater.update(job(thread_id="thread\x00-\u202e7"))
+    assert result.status is UpdateStatus.SAVED
+    assert {f.source for f in storage.load("alice").facts} == {"thread-7"}

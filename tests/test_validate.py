@@ -254,3 +254,10 @@ def test_a_lowered_max_facts_shrinks_the_document_by_at_most_the_cap_per_update(
     ]
     result = apply_validated(result.document, {"newFacts": []}, max_facts=50)
     assert len(result.document.facts) == 60  # the next update evicts the next 20
+
+
+def test_proposed_merges_fold_away_at_most_the_cap_per_update() -> None:
+    groups = [{"ids": [f"fact_{g}_{i}" for i in range(6)]} for g in range(6)]
+    update = validated({"factsToMerge": groups})
+    assert [len(m.ids) for m in update.facts_to_merge] == [6, 6, 6, 6]  # 4 x 5 = 20 folded
+    assert set(reasons(update)) == {"factsToMerge[4]", "factsToMerge[5]"}

@@ -50,7 +50,7 @@ from deerflow_memory.update.hygiene import TidyResult, due_for_review, review_id
 from deerflow_memory.update.llm import ModelExtractor
 from deerflow_memory.update.queue import UpdateJob
 from deerflow_memory.update.similarity import DocumentEmbedder, SimilarityFactory
-from deerflow_memory.update.validate import UpdateLimits, validate_update
+from deerflow_memory.update.validate import UpdateLimits, clean_text, validate_update
 
 __all__ = ["MemoryUpdater", "UpdateResult", "UpdateStatus"]
 
@@ -227,7 +227,9 @@ class MemoryUpdater:
             result = apply_update_detailed(
                 document,
                 update,
-                thread_id=job.thread_id,
+                # Stored as each new fact's source: no NUL or control character
+                # (PostgreSQL refuses NUL in text and would fail the whole save).
+                thread_id=clean_text(job.thread_id) or "unknown",
                 now=now,
                 max_facts=config.max_facts,
                 fact_confidence_threshold=config.fact_confidence_threshold,

@@ -16,8 +16,9 @@ HTTP API, a ``remember`` tool). Rules, in order:
   (:func:`~deerflow_memory.models.proposed_confidence`: finite, in [0, 1],
   percentages divided by 100). A ``sourceError`` is cleaned and cut to
   ``max_fact_chars``.
-- **At most** ``max_new_facts_per_update`` new facts and as many removals are
-  kept, in the order given; the rest are rejected.
+- **At most** ``max_new_facts_per_update`` new facts, as many removals and
+  as many facts merged away by proposed merges are kept, in the order given;
+  the rest are rejected.
 - **A summary** that is a placeholder or punctuation-only is rejected; a long
   one is cut at the last sentence boundary within ``max_summary_chars``.
 
@@ -298,6 +299,22 @@ def validate_update(update: MemoryUpdate, limits: UpdateLimits | None = None) ->
             removal = removal.model_copy(update={"id": fact_id, "reason": reason})
         removals.append(removal)
 
+    merges = []
+    merged_away = 0
+    for index, merge in enumerate(update.facts_to_merge):
+        ids = tuple(dict.fromkeys(clean_text(i) for i in merge.ids))
+        if merged_away + max(0, len(ids) - 1) > limits.max_new_facts:
+            rejected.append(
+                Rejection(
+                    item=f"factsToMerge[{index}]",
+                    reason=f"over max_new_facts_per_update={limits.max_new_facts} merged facts",
+                    text=_preview(", ".join(ids)),
+                )
+            )
+            continue
+        merged_away += max(0, len(ids) - 1)
+        merges.append(merge if ids == merge.ids else merge.model_copy(update={"ids": ids}))
+
     user_changes = {
         name: _clean_section(label, getattr(update.user, name), limits, rejected)
         for name, label in _USER_SECTIONS.items()
@@ -312,6 +329,7 @@ def validate_update(update: MemoryUpdate, limits: UpdateLimits | None = None) ->
             "history": HistoryUpdate.model_validate(history_changes),
             "new_facts": tuple(facts),
             "facts_to_remove": tuple(removals),
+            "facts_to_merge": tuple(merges),
             "rejected": tuple(rejected),
         }
     )
