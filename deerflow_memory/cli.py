@@ -1,4 +1,4 @@
-"""The ``deerflow-memory`` command: demo, show, stats, export, import, clear, migrate.
+"""The ``deerflow-memory`` command: demo, list, show, stats, export, import, clear, migrate.
 
 Every error is one line on stderr and a non-zero exit, for every subcommand
 (errors are handled once, in :func:`main`): status 2 for bad input, config or
@@ -176,6 +176,15 @@ def _no_memory(storage: MemoryStorage, config: MemoryConfig, user: str, agent: s
     shown = ", ".join(users[:10]) + (f" and {len(users) - 10} more" if len(users) > 10 else "")
     whose = f"user {user!r}" + (f" (agent {agent!r})" if agent else "")
     return f"no memory for {whose} in {where}; stored users: {shown}"
+
+
+def _cmd_list(args: argparse.Namespace, console: Console) -> int:
+    # Ids come back as users gave them (NFC), also where the folder name is mapped.
+    with open_storage(_config(args)) as storage:
+        for user_id, agent_name in storage.list_documents():
+            # Plain print: tab-separated for scripts (rich would expand the tab).
+            print(f"{user_id}\t{agent_name or '(default agent)'}")
+    return 0
 
 
 def _cmd_show(args: argparse.Namespace, console: Console) -> int:
@@ -370,6 +379,8 @@ def _parser() -> argparse.ArgumentParser:
         if name in {"import", "clear"}:
             cmd.add_argument("--yes", action="store_true", help="do not ask")
 
+    sub.add_parser("list", help="list every stored user id and agent (real ids, as given)")
+
     stats = sub.add_parser("stats", help="per user: facts by category, unused share, cleaning")
     stats.add_argument("--user", default=None, help="one user (default: every document)")
     stats.add_argument("--agent", default=None, help="with --user: one agent's memory")
@@ -394,6 +405,7 @@ _COMMANDS = {
     "import": _cmd_import,
     "clear": _cmd_clear,
     "migrate": _cmd_migrate,
+    "list": _cmd_list,
 }
 
 

@@ -132,3 +132,20 @@ def test_show_lists_superseded_facts_with_when_and_where_they_were_told(tmp_path
     shown = cli("--root", root, "show", "--user", "max", cwd=tmp_path).stdout
     assert "superseded" in shown
     assert "Lives in Munich" in shown and "thread-july" in shown and "2026-07-12" in shown
+
+
+def test_list_and_show_print_the_real_ids_of_mapped_folders(tmp_path: Path) -> None:
+    from deerflow_memory.models import Fact, MemoryDocument
+    from deerflow_memory.storage.file import FileMemoryStorage
+
+    root = tmp_path / "mem"
+    long_id = "ж" * 128
+    storage = FileMemoryStorage(root)
+    for user, agent in ((long_id, None), ("CON", "Zo\u00eb")):
+        storage.save(user, agent, MemoryDocument(facts=(Fact(content=f"Fact of {user[:3]}"),)))
+    listed = cli("--root", str(root), "list", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.splitlines() == ["CON\tZo\u00eb", f"{long_id}\t(default agent)"]
+    shown = cli("--root", str(root), "show", "--user", "CON", "--agent", "Zoe\u0308", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "Fact of CON" in shown.stdout
