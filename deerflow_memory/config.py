@@ -199,10 +199,13 @@ class MemoryConfig(BaseModel):
         description="Lexical similarity above which same-category facts are merged (1 = off).",
     )
     consolidation_embedding_threshold: float = Field(
-        0.95,
+        0.97,
         ge=0.0,
         le=1.0,
-        description="Cosine above which same-category facts are merged when an embedder is set.",
+        description=(
+            "With an embedder: cosine that also merges facts whose lexical similarity is "
+            "at least 0.65 (cosine alone cannot tell look-alikes apart)."
+        ),
     )
     judge: Literal["off", "model"] = Field(
         "off", description="model: a second, cheap call drops candidate facts that will not last."

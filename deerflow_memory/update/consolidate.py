@@ -118,7 +118,7 @@ _STOP_EN = frozenset(
 )
 _NEGATIONS = frozenset({"not", "no", "never", "without", "nor"})
 # Words whose two sides must not swap: "tea over coffee", "Anne not Ann".
-_RELATIONS = frozenset({"over", "before", "after", "instead", "than", "rather", "not", "vs"})
+_RELATIONS = frozenset({"over", "before", "after", "instead", "than", "rather", "not", "vs", "to"})
 # Words that mean the same thing for deduplication: stem → canonical terms.
 _SYNONYMS = {
     "dislike": ("not", "like"),
@@ -174,6 +174,9 @@ def _terms(text: str) -> _Terms:
     for word in _WORD.findall(latin):
         if word in _NEGATIONS:
             sequence.append("not")
+            continue
+        if word == "to" and sequence and sequence[0] == "prefer":
+            sequence.append("to")  # "prefers trains to planes": a relation, sides matter
             continue
         if word in _STOP_EN:
             continue

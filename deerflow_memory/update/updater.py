@@ -197,17 +197,15 @@ class MemoryUpdater:
         touched: tuple[str, ...] = (),
     ) -> TidyResult:
         """Confirmations, expiry and merges after the update (see :mod:`.hygiene`)."""
-        embedding = self._similarity.for_facts(document.facts)
+        embedding = self._similarity.for_facts(
+            document.facts, self.config.consolidation_embedding_threshold
+        )
         return tidy(
             document,
             now=now,
             update=update,
             reviewed=reviewed,
-            threshold=(
-                self.config.consolidation_embedding_threshold
-                if embedding is not None
-                else self.config.consolidation_threshold
-            ),
+            threshold=self.config.consolidation_threshold,
             similarity=embedding,
             touched=touched,
             max_superseded_facts=self.config.max_superseded_facts,
