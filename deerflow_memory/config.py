@@ -51,27 +51,50 @@ TokenCounting = Literal["tiktoken", "char"]
 
 
 class RetrievalConfig(BaseModel):
-    """Knobs of relevance retrieval; defaults are seed 001's numbers."""
+    """Knobs of relevance retrieval (``injection_mode="relevant"``).
+
+    Relevance is by rank: BM25 alone, or BM25 and embeddings fused by
+    reciprocal rank (``1/(fusion_k + rank)`` summed over the sources).
+    Importance and recency only break near-ties: they can close a relevance
+    gap of at most ``tie_break`` (relative to the best match), never more.
+    The cut is rank-based (``top_k``); ``similarity_threshold`` adds an
+    absolute cut on the source's own scale when set.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     candidates: int = Field(
-        20, ge=1, le=10_000, description="Facts with the highest similarity considered at all."
+        20, ge=1, le=10_000, description="Best matches of each similarity source that are ranked."
     )
     top_k: int = Field(
         5, ge=1, le=1_000, description="Relevant facts kept after ranking (guaranteed ones extra)."
     )
-    similarity_threshold: float = Field(
-        0.55, ge=0.0, le=1.0, description="Candidates less similar than this are dropped."
+    similarity_threshold: float | None = Field(
+        None,
+        ge=0.0,
+        le=1.0,
+        description=(
+            "Optional absolute cut: normalised BM25 without an embedder, cosine with one "
+            "(calibrate per embedder: e5 cosines sit in 0.7-0.9). None = rank-based only."
+        ),
+    )
+    fusion_k: int = Field(
+        60, ge=1, le=10_000, description="k of reciprocal-rank fusion of BM25 and embeddings."
+    )
+    tie_break: float = Field(
+        0.05,
+        ge=0.0,
+        le=1.0,
+        description="Largest relevance gap (share of the best match) importance and recency close.",
     )
     similarity_weight: float = Field(
-        0.5, ge=0.0, le=1.0, description="Weight of similarity in the ranking score."
+        0.5, ge=0.0, le=1.0, description="Unused since rank fusion; kept so older configs load."
     )
     importance_weight: float = Field(
-        0.3, ge=0.0, le=1.0, description="Weight of importance in the ranking score."
+        0.3, ge=0.0, le=1.0, description="Share of importance in the tie-breaker."
     )
     recency_weight: float = Field(
-        0.2, ge=0.0, le=1.0, description="Weight of recency in the ranking score."
+        0.2, ge=0.0, le=1.0, description="Share of recency in the tie-breaker."
     )
     recency_decay_days: float = Field(
         30.0, gt=0.0, le=36_500.0, description="Recency is exp(-age_days / recency_decay_days)."
@@ -245,6 +268,15 @@ class MemoryConfig(BaseModel):
     )
     guaranteed_token_budget: int = Field(
         500, ge=0, le=200_000, description="Token budget of the guaranteed facts."
+    )
+    constraint_token_budget: int = Field(
+        300,
+        ge=0,
+        le=200_000,
+        description=(
+            "Token budget of constraints (allergies, diet, medical and accessibility needs), "
+            "injected first on every turn in both injection modes."
+        ),
     )
 
     injection_mode: Literal["all", "relevant"] = Field(

@@ -49,11 +49,14 @@ from deerflow_memory.capture.signals import SIGNAL_WINDOW
 from deerflow_memory.errors import StateSchemaError, StorageError
 from deerflow_memory.identity import MemoryIdentity, resolve_identity
 from deerflow_memory.inject.blocks import summary_block, summary_entries
+from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.service import MemoryService
 from deerflow_memory.update.prompt import format_conversation_for_update
 
 __all__ = [
     "MEMORY_CONTEXT_KEY",
+    "RECALL_END",
+    "RECALL_START",
     "SUMMARY_MESSAGE_NAME",
     "capture_turn",
     "create_capture_memory_node",
@@ -67,6 +70,20 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 MEMORY_CONTEXT_KEY = "memory_context"
+RECALL_START = "memory_recall_start"
+"""Stream event written before memory is read: ``user_id``, ``agent_name``, ``mode``, ``query``."""
+RECALL_END = "memory_recall_end"
+"""Stream event written after: ``candidates`` ranked, ``injected``, ``guaranteed`` and
+``constraints`` counts, ``fact_ids`` and ``facts`` (id, content, category, constraint)
+injected, ``error`` (``None`` when memory was read)."""
+_EMPTY_RECALL: dict[str, Any] = {
+    "candidates": 0,
+    "injected": 0,
+    "guaranteed": 0,
+    "constraints": 0,
+    "fact_ids": [],
+    "facts": [],
+}
 SUMMARY_MESSAGE_NAME = "conversation_summary"
 
 Node = Callable[[Any, RunnableConfig, Runtime[Any]], dict[str, Any]]
@@ -124,12 +141,39 @@ def inject_turn(
         "user_id": identity.user_id,
         "agent_name": identity.agent_name,
     }
+    who = {"user_id": identity.user_id, "agent_name": identity.agent_name}
+    mode = service.config.injection_mode
+    query = latest_user_text(messages)
+    write({"type": RECALL_START, **who, "mode": mode, "query": query})
     try:
-        block = service.memory_block(identity, latest_user_text(messages), store)
+        block = service.memory_block(identity, query, store)
     except StorageError as e:
         logger.error("memory not injected for user %r: %s", identity.user_id, e)
         write({**event, "error": str(e), "facts_injected": 0, "facts_total": 0, "tokens": 0})
+        write({"type": RECALL_END, **who, "mode": mode, **_EMPTY_RECALL, "error": str(e)})
         return ""
+    write(
+        {
+            "type": RECALL_END,
+            **who,
+            "mode": mode,
+            "candidates": block.candidates,
+            "injected": block.facts_injected,
+            "guaranteed": block.guaranteed,
+            "constraints": block.constraints,
+            "fact_ids": list(block.fact_ids),
+            "facts": [
+                {
+                    "id": f.id,
+                    "content": f.content,
+                    "category": f.category.value,
+                    "constraint": is_constraint(f),
+                }
+                for f in block.facts
+            ],
+            "error": None,
+        }
+    )
     write(
         {
             **event,

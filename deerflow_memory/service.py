@@ -35,7 +35,7 @@ from deerflow_memory.inject.format import build_memory_context, render_memory
 from deerflow_memory.inject.live import live_document
 from deerflow_memory.inject.retrieval import Embedder, filter_document, select_relevant_facts
 from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
-from deerflow_memory.models import MemoryDocument
+from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.outbox import Outbox
 from deerflow_memory.update.durable import DurableUpdates, decode_messages, encode_messages
@@ -64,7 +64,14 @@ class MemoryBlock:
         facts_injected: facts in the block.
         facts_total: facts in the stored document.
         tokens: tokens of the block (the configured counter).
-        fact_ids: ids of the facts in the block, in the order shown.
+        fact_ids: ids of the facts in the block, in the order of their lines.
+        facts: the facts in the block, same order (for "I took into account
+            that ..." in a UI).
+        guaranteed: facts in the block that are guaranteed (constraints and
+            guaranteed categories), whatever the query.
+        constraints: of those, the constraints (allergies, diet, medical and
+            accessibility needs).
+        candidates: facts ranked for relevance (relevant mode; 0 otherwise).
     """
 
     context: str
@@ -73,6 +80,10 @@ class MemoryBlock:
     facts_total: int
     tokens: int
     fact_ids: tuple[str, ...] = ()
+    facts: tuple[Fact, ...] = ()
+    guaranteed: int = 0
+    constraints: int = 0
+    candidates: int = 0
 
 
 class MemoryService:
@@ -242,6 +253,7 @@ class MemoryService:
         document = storage.load(identity.user_id, identity.agent_name)
         now = time.time()
         shown = live_document(document, now)
+        candidates = 0
         if self.config.injection_mode == "relevant":
             selected = select_relevant_facts(
                 shown,
@@ -251,15 +263,18 @@ class MemoryService:
                 embedder=self.embedder,
             )
             shown = filter_document(shown, selected.facts)
+            candidates = selected.candidates
         result = render_memory(
             shown,
             self.config.injected_memory_max_tokens,
             guaranteed_categories=self.config.guaranteed_categories,
             guaranteed_token_budget=self.config.guaranteed_token_budget,
+            constraint_token_budget=self.config.constraint_token_budget,
             counter=self.counter,
         )
         if record_access and result.fact_ids:
             self.access.record(storage, identity.user_id, identity.agent_name, result.fact_ids, now)
+        by_id = {f.id: f for f in shown.facts}
         return MemoryBlock(
             context=build_memory_context(result.text),
             revision=document.revision,
@@ -267,6 +282,10 @@ class MemoryService:
             facts_total=len(document.facts),
             tokens=result.tokens,
             fact_ids=result.fact_ids,
+            facts=tuple(by_id[i] for i in result.fact_ids if i in by_id),
+            guaranteed=result.guaranteed_injected,
+            constraints=result.constraints_injected,
+            candidates=candidates,
         )
 
     # --- write path ---------------------------------------------------------

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from deerflow_memory.config import MemoryConfig
+from deerflow_memory.graph import create_memory_agent
+from deerflow_memory.identity import MemoryIdentity
+from deerflow_memory.inject.constraints import is_constraint, looks_like_constraint
 from deerflow_memory.models import Fact, MemoryDocument, MemoryUpdate, NewFact
+from deerflow_memory.nodes import RECALL_END, RECALL_START
+from deerflow_memory.service import MemoryService
 from deerflow_memory.update.apply import apply_update
 from deerflow_memory.update.prompt import SYSTEM_PROMPT, memory_for_prompt, parse_update
 
@@ -72,3 +82,179 @@ def test_the_update_prompt_asks_the_model_to_mark_constraints_and_shows_stored_m
     document = MemoryDocument(facts=(hearing,))
     shown = json.loads(memory_for_prompt(document))["facts"][0]
     assert shown["constraint"] is True
+
+
+# --- recognising unmarked constraints -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Gets hives from shellfish, a real allergy",
+        "Cannot tolerate lactose",
+        "Has coeliac disease",
+        "Keeps kosher",
+        "Stays away from caffeine entirely",
+        "Never drinks alcohol",
+        "Only eats fish on Fridays and no other meat",
+        "Is eight months pregnant",
+        "Injects insulin before meals",
+        "Relies on a screen reader",
+        "Gets around in a wheelchair",
+        "Wears a hearing aid in the left ear",
+        "对芒果过敏",
+        "从来不吃猪肉",
+        "是清真饮食",
+        "每天要打胰岛素",
+        "出门需要坐轮椅",
+        "戴助听器",
+    ],
+)
+def test_needs_worded_in_many_ways_are_recognised_as_constraints(content: str) -> None:
+    assert looks_like_constraint(content)
+    assert is_constraint(Fact(content=content))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "Plays the trumpet badly",
+        "Works at a brewery as an accountant",
+        "Drinks green tea at breakfast",
+        "Avoids meetings on Friday afternoons",
+        "Has three children",
+        "在杭州的工作坊做陶艺",
+        "喜欢喝咖啡",
+        "每周去健身房两次",
+    ],
+)
+def test_ordinary_preferences_and_habits_are_not_constraints(content: str) -> None:
+    assert not is_constraint(Fact(content=content))
+
+
+def test_a_marked_fact_is_a_constraint_whatever_its_wording() -> None:
+    assert is_constraint(Fact(content="Needs the quiet carriage", constraint=True))
+
+
+# --- injected on every turn, both modes ---------------------------------------------------------
+
+MIXED_MEMORY = MemoryDocument(
+    facts=(
+        Fact(id="fact_caf", content="Avoids caffeine", category="preference", confidence=0.9),
+        Fact(id="fact_ch", content="不吃香菜", category="preference", confidence=0.9),
+        Fact(id="fact_wc", content="Uses a wheelchair", category="context", confidence=0.9),
+        Fact(id="fact_quiet", content="Needs step-free rooms", confidence=0.8, constraint=True),
+        *(
+            Fact(id=f"fact_{i:03d}", content=f"Collected stamp series number {i} as a child")
+            for i in range(60)
+        ),
+        Fact(id="fact_sax", content="Plays saxophone in a jazz trio", confidence=0.9),
+    )
+)
+CONSTRAINT_IDS = {"fact_caf", "fact_ch", "fact_wc", "fact_quiet"}
+
+
+def _service(tmp_path: Path, mode: str, **overrides: object) -> MemoryService:
+    config = MemoryConfig(
+        storage_path=tmp_path / "m",
+        injection_mode=mode,
+        token_counting="char",
+        **overrides,  # type: ignore[arg-type]
+    )
+    service = MemoryService(config, register_atexit=False)
+    service.storage.save("ada", None, MIXED_MEMORY)
+    return service
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "What drinks should I try in Paris?",  # no word shared with "Avoids caffeine"
+        "Plan a museum day in Vienna",
+        "周末带我去吃顿好的",
+        "Any jazz bars nearby?",
+        "",
+    ],
+)
+@pytest.mark.parametrize("mode", ["relevant", "all"])
+def test_constraints_reach_every_turn_in_both_modes_whatever_the_query(
+    tmp_path: Path, mode: str, query: str
+) -> None:
+    with _service(tmp_path, mode, injected_memory_max_tokens=120) as service:
+        block = service.memory_block(MemoryIdentity("ada", None, "t"), query)
+    assert set(block.fact_ids[: block.constraints]) == CONSTRAINT_IDS
+    assert block.constraints == 4
+    for text in ("Avoids caffeine", "不吃香菜", "Uses a wheelchair", "Needs step-free rooms"):
+        assert text in block.context
+
+
+def test_constraints_keep_their_own_budget_and_do_not_eat_the_corrections_budget(
+    tmp_path: Path,
+) -> None:
+    correction = Fact(id="fact_fix", content="Prefers metric units", category="correction")
+    many = tuple(
+        Fact(id=f"fact_n{i}", content=f"Is allergic to pollen type {i}", confidence=0.9)
+        for i in range(40)
+    )
+    with _service(tmp_path, "relevant", constraint_token_budget=60) as service:
+        service.storage.save("bo", None, MemoryDocument(facts=(*many, correction)))
+        block = service.memory_block(MemoryIdentity("bo", None, "t"), "hello")
+    assert 0 < block.constraints < 40  # capped by their own budget
+    assert "fact_fix" in block.fact_ids
+    assert block.guaranteed == block.constraints + 1
+
+
+def test_the_relevant_mode_still_adds_what_the_request_is_about(tmp_path: Path) -> None:
+    with _service(tmp_path, "relevant") as service:
+        block = service.memory_block(MemoryIdentity("ada", None, "t"), "Any jazz bars nearby?")
+    assert "fact_sax" in block.fact_ids[block.guaranteed :]
+    assert not any(i.startswith("fact_0") for i in block.fact_ids)
+
+
+# --- recall events --------------------------------------------------------------------------
+
+
+def test_the_inject_node_emits_recall_start_and_end_with_counts_and_the_ids_injected(
+    tmp_path: Path,
+) -> None:
+    with _service(tmp_path, "relevant") as service:
+        graph = create_memory_agent(service=service, checkpointer=InMemorySaver())
+        config = {"configurable": {"user_id": "ada", "thread_id": "t1"}}
+        events = [
+            chunk
+            for mode, chunk in graph.stream(
+                {"messages": [("user", "Any jazz bars nearby?")]},
+                config,
+                stream_mode=["custom", "values"],
+            )
+            if mode == "custom"
+        ]
+    kinds = [e["type"] for e in events]
+    assert kinds.index(RECALL_START) < kinds.index(RECALL_END)
+    start = next(e for e in events if e["type"] == RECALL_START)
+    end = next(e for e in events if e["type"] == RECALL_END)
+    assert start["query"] == "Any jazz bars nearby?" and start["user_id"] == "ada"
+    assert end["constraints"] == 4 and end["guaranteed"] == 4
+    assert end["injected"] == len(end["fact_ids"]) == 5
+    assert end["candidates"] >= 1
+    assert set(end["fact_ids"]) == CONSTRAINT_IDS | {"fact_sax"}
+    taken_into_account = [f["content"] for f in end["facts"] if f["constraint"]]
+    assert "Avoids caffeine" in taken_into_account
+    assert end["error"] is None
+
+
+def test_a_storage_error_still_ends_the_recall_with_the_error(tmp_path: Path) -> None:
+    with _service(tmp_path, "relevant") as service:
+        path = service.storage.path_for("ada")  # type: ignore[attr-defined]
+        path.write_text("{not json", encoding="utf-8")
+        graph = create_memory_agent(service=service, checkpointer=InMemorySaver())
+        config = {"configurable": {"user_id": "ada", "thread_id": "t1"}}
+        events = [
+            chunk
+            for mode, chunk in graph.stream(
+                {"messages": [("user", "hi")]}, config, stream_mode=["custom", "values"]
+            )
+            if mode == "custom"
+        ]
+    end = next(e for e in events if e["type"] == RECALL_END)
+    assert end["error"] and end["injected"] == 0 and end["fact_ids"] == []

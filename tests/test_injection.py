@@ -12,6 +12,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import ValidationError
 
 from deerflow_memory.errors import ConfigError
+from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.format import (
     MEMORY_CLOSE_TAG,
     MEMORY_OPEN_TAG,
@@ -45,6 +46,7 @@ HOSTILE = [
 WORDS = [
     "user", "prefers", "concise", "answers", "works", "Berlin", "Rust", "seafood", "peanuts",
     "喜欢", "简洁", "回答", "后端", "工程师", "海鲜", "花生", "过敏", "爬山", "孩子", "北京",
+    "vegan", "wheelchair", "不吃",
 ]  # fmt: skip
 
 
@@ -61,6 +63,7 @@ FACT_FIELDS = st.tuples(
     st.sampled_from([0.3, 0.5, 0.7, 0.9, 1.0]),
     st.sampled_from(["2025-01-01T00:00:00Z", "2025-06-01T00:00:00Z"]),
     st.one_of(st.none(), SENTENCE),
+    st.booleans(),
 )
 
 
@@ -75,8 +78,9 @@ def documents(draw: st.DrawFn) -> MemoryDocument:
             confidence=confidence,
             created_at=created_at,
             source_error=source_error,
+            constraint=constraint,
         )
-        for i, (content, category, confidence, created_at, source_error) in enumerate(
+        for i, (content, category, confidence, created_at, source_error, constraint) in enumerate(
             draw(st.lists(FACT_FIELDS, max_size=25))
         )
     )
@@ -118,15 +122,23 @@ PROPERTY = settings(max_examples=100, deadline=None, suppress_health_check=[Heal
     doc=documents(),
     max_tokens=st.integers(0, 600),
     guaranteed_budget=st.integers(0, 150),
+    constraint_budget=st.integers(0, 100),
     method=st.sampled_from(["tiktoken", "char"]),
 )
 def test_the_block_respects_the_budget_rule_and_keeps_facts_whole(
-    doc: MemoryDocument, max_tokens: int, guaranteed_budget: int, method: str
+    doc: MemoryDocument,
+    max_tokens: int,
+    guaranteed_budget: int,
+    constraint_budget: int,
+    method: str,
 ) -> None:
     counter = counter_for(method)
-    result = render_memory(
-        doc, max_tokens, guaranteed_token_budget=guaranteed_budget, counter=counter
-    )
+    budgets = {
+        "guaranteed_token_budget": guaranteed_budget,
+        "constraint_token_budget": constraint_budget,
+        "counter": counter,
+    }
+    result = render_memory(doc, max_tokens, **budgets)
     text = result.text
     assert result.tokens == (counter.count(text) if text else 0)
     by_line = {format_fact_line(f): f for f in doc.facts}
@@ -141,14 +153,26 @@ def test_the_block_respects_the_budget_rule_and_keeps_facts_whole(
     assert all(line in by_line for line in lines)
     assert len(lines) == len(set(lines)) == result.facts_injected
 
-    # Guaranteed facts first, within their own budget, all of them when they fit.
+    # Constraints first, then guaranteed categories, each within its own budget,
+    # all of them when they fit.
+    def cost(facts: list[Fact]) -> int:
+        return sum(counter.count(format_fact_line(f) + "\n") for f in facts)
+
     injected = [by_line[line] for line in lines]
+    assert result.fact_ids == tuple(f.id for f in injected)
     guaranteed = injected[: result.guaranteed_injected]
-    assert all(is_guaranteed(f) for f in guaranteed)
-    assert sum(counter.count(format_fact_line(f) + "\n") for f in guaranteed) <= guaranteed_budget
-    all_guaranteed = [f for f in doc.facts if is_guaranteed(f)]
-    if sum(counter.count(format_fact_line(f) + "\n") for f in all_guaranteed) <= guaranteed_budget:
-        assert len(guaranteed) == len(all_guaranteed)
+    constraints = guaranteed[: result.constraints_injected]
+    categories = guaranteed[result.constraints_injected :]
+    assert all(is_constraint(f) for f in constraints)
+    assert cost(constraints) <= constraint_budget
+    all_constraints = [f for f in doc.facts if is_constraint(f) and format_fact_line(f)]
+    if cost(all_constraints) <= constraint_budget:
+        assert len(constraints) == len(all_constraints)
+    assert all(is_guaranteed(f) for f in categories)
+    assert cost(categories) <= guaranteed_budget
+    all_guaranteed = [f for f in doc.facts if is_guaranteed(f) and f not in constraints]
+    if cost(all_guaranteed) <= guaranteed_budget:
+        assert len(categories) == len(all_guaranteed)
 
     # The other facts by confidence, highest first.
     regular = injected[len(guaranteed) :]
@@ -157,15 +181,11 @@ def test_the_block_respects_the_budget_rule_and_keeps_facts_whole(
     # Summaries are cut before facts: they never take a fact's place, so the
     # facts chosen are the same as for the document without any summary.
     without_summaries = MemoryDocument(facts=doc.facts)
-    facts_only = render_memory(
-        without_summaries, max_tokens, guaranteed_token_budget=guaranteed_budget, counter=counter
-    )
+    facts_only = render_memory(without_summaries, max_tokens, **budgets)
     assert fact_lines(facts_only.text) == lines
     # ... and with room for everything (plus a little slack: line counts are
     # summed conservatively), nothing is left out.
-    everything = render_memory(
-        doc, 100_000, guaranteed_token_budget=guaranteed_budget, counter=counter
-    )
+    everything = render_memory(doc, 100_000, **budgets)
     if max_tokens >= everything.tokens + 10:
         assert result == everything
 

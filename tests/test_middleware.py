@@ -238,7 +238,12 @@ async def test_async_runs_inject_and_capture_the_same_way(
     ]
 
     assert "pork" in model.system_text()
-    assert [e["type"] for e in events] == ["memory_injection", "memory_capture"]
+    assert [e["type"] for e in events] == [
+        "memory_recall_start",
+        "memory_recall_end",
+        "memory_injection",
+        "memory_capture",
+    ]
     persisted = (await agent.aget_state(run("hana", "t2"))).values["messages"]
     assert all(MEMORY_TAG not in m.text for m in persisted)
 

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 import deerflow_memory.inject.retrieval as retrieval_module
 from deerflow_memory.config import RetrievalConfig
+from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.format import render_memory
 from deerflow_memory.inject.retrieval import (
     BM25Index,
@@ -55,17 +56,19 @@ def fact(
     )
 
 
-PEANUT = fact("Is allergic to peanuts", id="fact_peanut")
-SEAFOOD_ZH = fact("用户不吃海鲜", id="fact_seafood_zh")
-SEAFOOD_EN = fact("Does not eat seafood", id="fact_seafood_en")
+PRETZEL = fact("Keeps salted pretzels in the desk drawer", id="fact_pretzel")
+FISHING_ZH = fact("周末喜欢去海边钓鱼", id="fact_fishing_zh")
+SAX = fact("Plays saxophone in a jazz trio", id="fact_sax")
 JOB = fact("Works as a backend engineer on payment systems", id="fact_job")
 CITY_ZH = fact("在杭州工作，周末去爬山", id="fact_city_zh")
 PYTHON_FIX = fact("Uses Python 3.12 (not 3.8)", id="fact_python", category=FactCategory.CORRECTION)
 TEA_FIX = fact("更喜欢绿茶而不是红茶", id="fact_tea", category=FactCategory.CORRECTION)
+PEANUT = fact("Is allergic to peanuts", id="fact_peanut", confidence=0.95)
+GUARANTEED = {PYTHON_FIX, TEA_FIX, PEANUT}
 
 DOC = MemoryDocument(
     user={"workContext": Section(summary="Backend engineer at a fintech company.")},
-    facts=(PEANUT, SEAFOOD_ZH, SEAFOOD_EN, JOB, CITY_ZH, PYTHON_FIX, TEA_FIX),
+    facts=(PRETZEL, FISHING_ZH, SAX, JOB, CITY_ZH, PYTHON_FIX, TEA_FIX, PEANUT),
 )
 
 
@@ -80,7 +83,7 @@ class ConceptEmbedder:
     CONCEPTS: ClassVar[dict[str, str]] = {
         "restaurant": "food",
         "dinner": "food",
-        "seafood": "food",
+        "pretzels": "food",
         "eat": "food",
         "engineer": "work",
         "backend": "work",
@@ -112,41 +115,44 @@ class ConceptEmbedder:
 
 
 def test_an_english_query_retrieves_the_fact_sharing_a_distinctive_word() -> None:
-    assert relevant_contents(DOC, "Any peanut-free snacks for the trip?") == [PEANUT.content]
+    assert relevant_contents(DOC, "Any good pretzel recipes?") == [PRETZEL.content]
 
 
-def test_a_chinese_query_retrieves_the_fact_sharing_a_word() -> None:
-    assert relevant_contents(DOC, "推荐一家海鲜餐厅") == [SEAFOOD_ZH.content]
+def test_a_chinese_query_ranks_first_the_fact_sharing_a_word() -> None:
+    # 去 alone is shared with the Hangzhou fact too: weak evidence, ranked below.
+    assert relevant_contents(DOC, "推荐几个钓鱼的好去处") == [FISHING_ZH.content, CITY_ZH.content]
 
 
 @pytest.mark.parametrize(
     "query",
-    ["What's the weather in Paris?", "今天天气怎么样", "海边的家", "Tell me a joke"],
+    ["What's the weather in Paris?", "今天天气怎么样", "给我讲个笑话", "Tell me a joke"],
 )
 def test_an_unrelated_query_retrieves_only_the_guaranteed_facts(query: str) -> None:
     result = select_relevant_facts(DOC, query, now=NOW)
-    assert set(result.facts) == {PYTHON_FIX, TEA_FIX}
+    assert set(result.facts) == GUARANTEED
     assert result.relevant == ()
 
 
-def test_guaranteed_facts_come_first_all_of_them_even_with_zero_similarity() -> None:
-    result = select_relevant_facts(DOC, "any peanut-free snacks?", now=NOW)
-    assert set(result.facts[:2]) == {PYTHON_FIX, TEA_FIX}
-    assert result.guaranteed == 2
-    assert result.facts[2:] == (PEANUT,)
+def test_constraints_come_first_then_guaranteed_categories_then_relevant_facts() -> None:
+    result = select_relevant_facts(DOC, "any pretzel recipes?", now=NOW)
+    assert result.facts[0] == PEANUT
+    assert result.constraints == 1
+    assert set(result.facts[1:3]) == {PYTHON_FIX, TEA_FIX}
+    assert result.guaranteed == 3
+    assert result.facts[3:] == (PRETZEL,)
 
 
 def test_guaranteed_categories_are_configurable() -> None:
     goal = fact("Plans to run a marathon", category=FactCategory.GOAL)
     doc = MemoryDocument(facts=(PYTHON_FIX, goal, PEANUT))
     result = select_relevant_facts(doc, "weather?", guaranteed_categories=("goal",), now=NOW)
-    assert result.facts == (goal,)
+    assert result.facts == (PEANUT, goal)
 
 
 def test_a_blank_query_returns_only_guaranteed_facts_without_calling_the_embedder() -> None:
     embedder = ConceptEmbedder()
     result = select_relevant_facts(DOC, "   ", now=NOW, embedder=embedder)
-    assert set(result.facts) == {PYTHON_FIX, TEA_FIX}
+    assert set(result.facts) == GUARANTEED
     assert embedder.query_calls == []
 
 
@@ -167,37 +173,47 @@ def test_top_k_limits_the_relevant_facts_to_the_best_ranked() -> None:
 def test_only_the_most_similar_candidates_are_ranked() -> None:
     strong = fact("Loves green tea and matcha", id="fact_strong", confidence=0.3)
     weak = fact(
-        "Never drinks green juice; allergic to kiwi",
+        "Drinks green smoothies after running",
         id="fact_weak",
         confidence=1.0,
         category=FactCategory.GOAL,
     )
     doc = MemoryDocument(facts=(strong, weak))
-    config = RetrievalConfig(candidates=1, similarity_threshold=0.0)
-    result = select_relevant_facts(doc, "green tea matcha", config=config, now=NOW)
+    result = select_relevant_facts(
+        doc, "green tea matcha", config=RetrievalConfig(candidates=1), now=NOW
+    )
     # The weak match has the higher importance but never becomes a candidate.
     assert result.candidates == 1
     assert result.relevant == (strong,)
-    wide = select_relevant_facts(
-        doc, "green tea matcha", config=RetrievalConfig(similarity_threshold=0.0), now=NOW
-    )
-    assert wide.candidates == 2
+    assert select_relevant_facts(doc, "green tea matcha", now=NOW).candidates == 2
 
 
-def test_the_similarity_threshold_drops_less_similar_facts() -> None:
-    open_config = RetrievalConfig(similarity_threshold=0.0)
-    scored = select_relevant_facts(DOC, "peanut snacks", config=open_config, now=NOW).scored
-    peanut_similarity = next(s.similarity for s in scored if s.fact == PEANUT)
-    above = RetrievalConfig(similarity_threshold=min(1.0, peanut_similarity + 0.01))
-    below = RetrievalConfig(similarity_threshold=peanut_similarity - 0.01)
-    assert PEANUT not in select_relevant_facts(DOC, "peanut snacks", config=above, now=NOW).facts
-    assert PEANUT in select_relevant_facts(DOC, "peanut snacks", config=below, now=NOW).facts
+def test_an_optional_similarity_threshold_drops_less_similar_facts() -> None:
+    scored = select_relevant_facts(DOC, "pretzel snacks", now=NOW).scored
+    pretzel_similarity = next(s.similarity for s in scored if s.fact == PRETZEL)
+    above = RetrievalConfig(similarity_threshold=min(1.0, pretzel_similarity + 0.01))
+    below = RetrievalConfig(similarity_threshold=pretzel_similarity - 0.01)
+    assert PRETZEL not in select_relevant_facts(DOC, "pretzel snacks", config=above, now=NOW).facts
+    assert PRETZEL in select_relevant_facts(DOC, "pretzel snacks", config=below, now=NOW).facts
 
 
-def test_a_zero_threshold_lets_unrelated_facts_compete() -> None:
+def test_without_an_embedder_a_fact_sharing_no_term_is_never_a_candidate() -> None:
     config = RetrievalConfig(similarity_threshold=0.0, top_k=10)
     result = select_relevant_facts(DOC, "weather in Paris", config=config, now=NOW)
-    assert set(result.relevant) == {PEANUT, SEAFOOD_ZH, SEAFOOD_EN, JOB, CITY_ZH}
+    assert result.candidates == 0
+    assert result.relevant == ()
+
+
+def test_in_a_small_memory_a_single_shared_word_is_enough() -> None:
+    # A fixed similarity threshold used to drop this match: three facts, one weak overlap.
+    doc = MemoryDocument(
+        facts=(
+            fact("Grew up near the harbour in a fishing town"),
+            fact("Owns a tabby cat called Miso"),
+            fact("Commutes by bicycle"),
+        )
+    )
+    assert relevant_contents(doc, "any tips for a rainy bicycle ride?") == ["Commutes by bicycle"]
 
 
 # --- ranking ------------------------------------------------------------------------------------
@@ -230,13 +246,14 @@ def test_a_user_stated_fact_outranks_an_inferred_one_at_equal_similarity() -> No
     assert result.relevant == (stated, inferred)
 
 
-def test_the_score_is_the_configured_weighted_sum() -> None:
-    config = RetrievalConfig(similarity_weight=0.2, importance_weight=0.7, recency_weight=0.1)
-    top = select_relevant_facts(DOC, "peanut snacks", config=config, now=NOW).scored[0]
+def test_the_score_is_relevance_plus_the_bounded_tie_breaker() -> None:
+    config = RetrievalConfig(importance_weight=0.75, recency_weight=0.25, tie_break=0.1)
+    top = select_relevant_facts(DOC, "pretzel snacks", config=config, now=NOW).scored[0]
+    assert top.relevance == 1.0
     assert top.score == pytest.approx(
-        0.2 * top.similarity + 0.7 * top.importance + 0.1 * top.recency
+        top.relevance + 0.1 * (0.75 * top.importance + 0.25 * top.recency)
     )
-    assert top.importance == importance(PEANUT)
+    assert top.importance == importance(PRETZEL)
     assert top.recency == pytest.approx(math.exp(-(14 / 24) / 30))  # 14 hours old
 
 
@@ -272,17 +289,15 @@ def test_exact_ties_are_broken_by_id_whatever_the_document_order() -> None:
 
 def test_the_same_inputs_give_the_same_result_whatever_the_fact_order() -> None:
     rng = random.Random(3)
-    query = "海鲜 and peanut snacks"
+    query = "钓鱼 and pretzel snacks"
     first = select_relevant_facts(DOC, query, now=NOW)
     for _ in range(5):
         shuffled = list(DOC.facts)
         rng.shuffle(shuffled)
-        again = select_relevant_facts(
-            MemoryDocument(facts=tuple(shuffled)), "海鲜 and peanut snacks", now=NOW
-        )
+        again = select_relevant_facts(MemoryDocument(facts=tuple(shuffled)), query, now=NOW)
         assert again.facts == first.facts
         assert again.scored == first.scored
-    assert {PEANUT, SEAFOOD_ZH} <= set(first.relevant)
+    assert {PRETZEL, FISHING_ZH} <= set(first.relevant)
 
 
 # --- importance -----------------------------------------------------------------------------
@@ -291,14 +306,6 @@ def test_the_same_inputs_give_the_same_result_whatever_the_fact_order() -> None:
 @pytest.mark.parametrize(
     ("higher", "lower"),
     [
-        (fact("Is allergic to shellfish"), fact("Likes shellfish")),
-        (fact("对花生过敏"), fact("喜欢花生")),
-        (fact("Never flies at night"), fact("Rarely flies at night")),
-        (fact("从不喝酒"), fact("偶尔喝酒")),
-        (fact("Has two kids"), fact("Has two bikes")),
-        (fact("在银行工作"), fact("在银行附近")),
-        (fact("Is vegetarian"), fact("Is tall")),
-        (fact("吃素"), fact("吃饭")),
         (
             fact("Uses vim", category=FactCategory.CORRECTION),
             fact("Uses vim", category=FactCategory.CONTEXT),
@@ -311,10 +318,20 @@ def test_the_same_inputs_give_the_same_result_whatever_the_fact_order() -> None:
         (fact("Uses vim", confidence=0.9), fact("Uses vim", confidence=0.5)),
     ],
 )
-def test_importance_rises_with_signal_words_category_source_and_confidence(
-    higher: Fact, lower: Fact
-) -> None:
+def test_importance_rises_with_category_source_and_confidence(higher: Fact, lower: Fact) -> None:
     assert importance(higher) > importance(lower)
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        (fact("报名了陶艺工作坊"), fact("报名了陶艺课")),
+        (fact("Always orders the same pizza"), fact("Usually orders the same pizza")),
+        (fact("Has two kids"), fact("Has two bikes")),
+    ],
+)
+def test_words_in_the_content_give_no_importance_bonus(one: Fact, other: Fact) -> None:
+    assert importance(one) == importance(other)
 
 
 @given(
@@ -339,9 +356,7 @@ def test_an_embedder_switches_similarity_to_cosine() -> None:
     # No word in common, so BM25 finds nothing; the embedder knows restaurants are food.
     assert relevant_contents(DOC, "recommend a restaurant") == []
     embedder = ConceptEmbedder()
-    assert relevant_contents(DOC, "recommend a restaurant", embedder=embedder) == [
-        SEAFOOD_EN.content
-    ]
+    assert relevant_contents(DOC, "recommend a restaurant", embedder=embedder) == [PRETZEL.content]
     assert embedder.query_calls == ["recommend a restaurant"]
 
 
@@ -430,23 +445,23 @@ def test_the_index_is_reused_for_the_same_document_object_only() -> None:
 
 
 def test_an_explicit_index_gives_the_same_result_as_the_cached_one() -> None:
-    explicit = select_relevant_facts(DOC, "peanut", index=RetrievalIndex(DOC.facts), now=NOW)
-    assert explicit == select_relevant_facts(DOC, "peanut", now=NOW)
+    explicit = select_relevant_facts(DOC, "pretzel", index=RetrievalIndex(DOC.facts), now=NOW)
+    assert explicit == select_relevant_facts(DOC, "pretzel", now=NOW)
 
 
 def test_filter_document_keeps_summaries_and_only_the_given_facts_for_rendering() -> None:
-    result = select_relevant_facts(DOC, "any peanut-free snacks?", now=NOW)
+    result = select_relevant_facts(DOC, "any pretzel snacks?", now=NOW)
     filtered = filter_document(DOC, result.facts)
     assert filtered.user == DOC.user
     assert filtered.facts == result.facts
     text = render_memory(filtered, token_counting="char").text
-    assert "peanuts" in text and "Python 3.12" in text and "绿茶" in text
-    assert "seafood" not in text and "海鲜" not in text
+    assert "pretzels" in text and "peanuts" in text and "Python 3.12" in text and "绿茶" in text
+    assert "saxophone" not in text and "钓鱼" not in text
     assert filter_document(DOC, result.facts) is filtered
 
 
 def test_filter_document_keeps_a_repeated_fact_once() -> None:
-    assert filter_document(DOC, [PEANUT, PEANUT, JOB]).facts == (PEANUT, JOB)
+    assert filter_document(DOC, [PRETZEL, PRETZEL, JOB]).facts == (PRETZEL, JOB)
 
 
 def test_the_module_examples_run() -> None:
@@ -485,20 +500,22 @@ def documents(draw: st.DrawFn) -> MemoryDocument:
     query=st.lists(st.sampled_from([*WORDS, "weather"]), max_size=4).map(" ".join),
     top_k=st.integers(1, 6),
     candidates=st.integers(1, 8),
-    threshold=st.floats(0.0, 1.0),
+    threshold=st.one_of(st.none(), st.floats(0.0, 1.0)),
 )
 def test_the_selection_is_a_duplicate_free_subset_within_its_bounds(
-    document: MemoryDocument, query: str, top_k: int, candidates: int, threshold: float
+    document: MemoryDocument, query: str, top_k: int, candidates: int, threshold: float | None
 ) -> None:
     config = RetrievalConfig(top_k=top_k, candidates=candidates, similarity_threshold=threshold)
     result = select_relevant_facts(document, query, config=config, now=NOW)
-    guaranteed = [f for f in document.facts if f.category is FactCategory.CORRECTION]
+    guaranteed = [
+        f for f in document.facts if f.category is FactCategory.CORRECTION or is_constraint(f)
+    ]
     assert set(result.facts) <= set(document.facts)
     assert len({f.id for f in result.facts}) == len(result.facts)
     assert set(result.facts[: result.guaranteed]) == set(guaranteed)
     assert len(result.relevant) <= top_k
     assert result.candidates <= candidates
-    assert all(s.similarity >= threshold for s in result.scored)
+    assert threshold is None or all(s.similarity >= threshold for s in result.scored)
     assert all(0.0 <= s.similarity <= 1.0 for s in result.scored)
     assert [s.score for s in result.scored] == sorted(
         (s.score for s in result.scored), reverse=True

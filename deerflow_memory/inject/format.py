@@ -20,23 +20,27 @@ Layout (English headings, stored text as written)::
 
 Budget rule (one rule, property-tested):
 
+0. **Constraints** (allergies, diet, medical and accessibility needs: see
+   :func:`~deerflow_memory.inject.constraints.is_constraint`) come first, by
+   confidence, while their lines fit ``constraint_token_budget``; a fact that
+   does not fit is skipped whole and smaller ones are still tried.
 1. **Guaranteed facts** (categories in ``guaranteed_categories``) are taken by
    confidence, highest first, while their lines fit ``guaranteed_token_budget``;
    a fact that does not fit is skipped whole and smaller ones are still tried.
 2. **Regular facts** follow by confidence (ties: newer ``createdAt`` first, then
    ``id``) while the whole block stays within ``max_tokens``; a fact that does
    not fit is skipped whole and smaller ones are still tried. Guaranteed facts
-   left over by step 1 compete here like regular ones (the guaranteed budget
-   is a reserve, not a cap).
+   left over by steps 0 and 1 compete here like regular ones (their budgets
+   are reserves, not caps).
 3. **Summaries** get what is left: user context before history, each summary
    cut at sentence boundaries, a summary with no sentence left dropped, a
    heading with no summary left dropped. So the facts block is a protected
    suffix: summaries never take a fact's place (the facts chosen are the same
    as for the document without summaries).
 4. The block, wrapper tags included, never exceeds ``max_tokens`` by the
-   chosen counter, **except** that the guaranteed facts chosen in step 1 are
+   chosen counter, **except** that the facts chosen in steps 0 and 1 are
    always kept: the bound is ``max(max_tokens, tokens of the block holding
-   only those guaranteed facts)`` (corrections survive a tiny ``max_tokens``).
+   only those facts)`` (allergies and corrections survive a tiny ``max_tokens``).
 
 Stored text is escaped (:func:`escape_memory_text`) so it can never close the
 block, open a ``<system-reminder>`` or spell a special token. The same document
@@ -62,6 +66,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from deerflow_memory.errors import ConfigError
+from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.tokens import (
     EncodingName,
     TokenCounter,
@@ -132,11 +137,14 @@ class InjectionResult:
     facts_injected: int
     """Facts in ``text`` (guaranteed ones included)."""
     guaranteed_injected: int
-    """Facts placed first through the guaranteed budget (the first lines of the facts)."""
+    """Facts placed first through the constraint and guaranteed budgets (the first
+    lines of the facts), constraints included."""
     truncated_sections: bool
     """True when some summary text was cut or dropped to fit the budget."""
+    constraints_injected: int = 0
+    """Constraints placed first through the constraint budget (the very first lines)."""
     fact_ids: tuple[str, ...] = ()
-    """Ids of the facts in ``text``, in the order they appear."""
+    """Ids of the facts in ``text``, in the order of their lines."""
 
 
 # --- escaping ----------------------------------------------------------------------
@@ -274,30 +282,40 @@ def _render(
     guaranteed: frozenset[str],
     guaranteed_budget: int,
     counter: TokenCounter,
+    constraint_budget: int = 0,
 ) -> InjectionResult:
     count = counter.count
     facts_total = len(doc.facts)
 
-    # 1. guaranteed facts within their own budget; regular candidates in order.
-    guaranteed_lines: list[str] = []
-    guaranteed_ids: list[str] = []
+    # 0-1. constraints, then guaranteed categories, each within its own budget;
+    # regular candidates in order. Lines travel with their fact's id.
+    constraint_lines: list[tuple[str, str]] = []
+    category_lines: list[tuple[str, str]] = []
     regular_candidates: list[tuple[str, str]] = []
-    guaranteed_used = 0
+    constraint_used = category_used = 0
     guaranteed_members = {c for c in FactCategory if c.value in guaranteed}
     for fact in _ordered_facts(doc.facts):
         line = _fact_line(fact)
         if len(line) == 1:  # no content
             continue
+        if is_constraint(fact):
+            cost = count(line)
+            if constraint_used + cost <= constraint_budget:
+                constraint_lines.append((line, fact.id))
+                constraint_used += cost
+                continue
         if fact.category in guaranteed_members:
             cost = count(line)
-            if guaranteed_used + cost <= guaranteed_budget:
-                guaranteed_lines.append(line)
-                guaranteed_ids.append(fact.id)
-                guaranteed_used += cost
+            if category_used + cost <= guaranteed_budget:
+                category_lines.append((line, fact.id))
+                category_used += cost
                 continue
-        # Regular facts, and guaranteed ones beyond their budget: their own budget
-        # is a reserve, not a cap, so they still compete for the rest by confidence.
+        # Regular facts, and protected ones beyond their budget: those budgets are
+        # reserves, not caps, so they still compete for the rest by confidence.
         regular_candidates.append((line, fact.id))
+    protected = constraint_lines + category_lines
+    guaranteed_lines = [line for line, _ in protected]
+    guaranteed_used = constraint_used + category_used
 
     wrapper = count(_OPEN) + count(_CLOSE)
     facts_overhead = wrapper + count(_FACTS_HEADING)
@@ -308,14 +326,13 @@ def _render(
 
     # 2. regular facts in confidence order, each kept whole or skipped.
     used = facts_overhead + guaranteed_used
-    regular_lines: list[str] = []
-    regular_ids: list[str] = []
+    regular: list[tuple[str, str]] = []
     for line, fact_id in regular_candidates:
         cost = count(line)
         if used + cost <= limit:
-            regular_lines.append(line)
-            regular_ids.append(fact_id)
+            regular.append((line, fact_id))
             used += cost
+    regular_lines = [line for line, _ in regular]
     if not guaranteed_lines and not regular_lines:
         used = wrapper
 
@@ -341,7 +358,6 @@ def _render(
     # 4. the sum of line counts can differ from the count of the joined text
     # (BPE merges across a boundary); verify and trim summaries, then regular facts.
     fact_lines = guaranteed_lines + regular_lines
-    fact_ids = guaranteed_ids + regular_ids
     text = _assemble(summaries, fact_lines)
     tokens = count(text) if text else 0
     while tokens > limit and (summaries or len(fact_lines) > len(guaranteed_lines)):
@@ -350,7 +366,6 @@ def _render(
             truncated = True
         else:
             fact_lines.pop()
-            fact_ids.pop()
         text = _assemble(summaries, fact_lines)
         tokens = count(text) if text else 0
 
@@ -361,7 +376,8 @@ def _render(
         facts_injected=len(fact_lines),
         guaranteed_injected=len(guaranteed_lines),
         truncated_sections=truncated,
-        fact_ids=tuple(fact_ids),
+        constraints_injected=len(constraint_lines),
+        fact_ids=tuple(fact_id for _, fact_id in (protected + regular)[: len(fact_lines)]),
     )
 
 
@@ -419,6 +435,7 @@ def render_memory(
     token_counting: TokenCountingMethod = "tiktoken",
     encoding: EncodingName = "o200k_base",
     counter: TokenCounter | None = None,
+    constraint_token_budget: int = 300,
 ) -> InjectionResult:
     """Format ``memory`` as a ``<user_memory>`` block within a token budget.
 
@@ -432,6 +449,8 @@ def render_memory(
         token_counting: ``"tiktoken"`` (offline vocabulary) or ``"char"`` (estimate).
         encoding: vocabulary for ``"tiktoken"``.
         counter: a counter to use instead of ``token_counting``/``encoding``.
+        constraint_token_budget: budget of the constraint lines, placed first
+            (allergies, diet, medical and accessibility needs).
 
     Returns:
         The block and counts of what went in; ``text == ""`` for empty memory or
@@ -450,10 +469,11 @@ def render_memory(
         - [preference] Does not eat seafood
         </user_memory>
     """
-    if max_tokens < 0 or guaranteed_token_budget < 0:
+    if max_tokens < 0 or guaranteed_token_budget < 0 or constraint_token_budget < 0:
         raise ConfigError(
             f"token budgets must be >= 0 (max_tokens={max_tokens}, "
-            f"guaranteed_token_budget={guaranteed_token_budget})"
+            f"guaranteed_token_budget={guaranteed_token_budget}, "
+            f"constraint_token_budget={constraint_token_budget})"
         )
     if memory is None:
         return InjectionResult("", 0, 0, 0, 0, False)
@@ -461,14 +481,23 @@ def render_memory(
     if counter is None:
         counter = get_token_counter(token_counting, encoding)
     guaranteed = _normalise_categories(guaranteed_categories)
-    key = (id(doc), id(counter), max_tokens, guaranteed, guaranteed_token_budget)
+    key = (
+        id(doc),
+        id(counter),
+        max_tokens,
+        guaranteed,
+        guaranteed_token_budget,
+        constraint_token_budget,
+    )
     cached = _results.get(key, doc, counter)
     if cached is not None:
         return cached
     if doc.is_empty():
         result = InjectionResult("", 0, len(doc.facts), 0, 0, False)
     else:
-        result = _render(doc, max_tokens, guaranteed, guaranteed_token_budget, counter)
+        result = _render(
+            doc, max_tokens, guaranteed, guaranteed_token_budget, counter, constraint_token_budget
+        )
     _results.put(key, doc, counter, result)
     return result
 
@@ -481,6 +510,7 @@ def format_memory_for_injection(
     guaranteed_token_budget: int = 500,
     token_counting: TokenCountingMethod = "tiktoken",
     encoding: EncodingName = "o200k_base",
+    constraint_token_budget: int = 300,
 ) -> str:
     """The ``<user_memory>`` block for ``memory`` within ``max_tokens`` (``""`` when empty).
 
@@ -498,6 +528,7 @@ def format_memory_for_injection(
         guaranteed_token_budget=guaranteed_token_budget,
         token_counting=token_counting,
         encoding=encoding,
+        constraint_token_budget=constraint_token_budget,
     ).text
 
 

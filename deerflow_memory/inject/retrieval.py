@@ -1,57 +1,70 @@
-"""Pick the facts relevant to the current request (SPEC §9, seed 001).
+"""Pick the facts relevant to the current request (SPEC §9, seed 001, issue 13).
 
 When memory grows large, injecting every fact wastes the prompt and dilutes
 the model's attention. :func:`select_relevant_facts` keeps:
 
-1. **all guaranteed facts** (categories in ``guaranteed_categories``, default
-   ``correction``), whatever the query;
-2. of the other facts, the ``candidates`` (20) with the highest
-   **similarity** to the query, minus those below ``similarity_threshold``
-   (0.55), ranked by ``0.5·similarity + 0.3·importance + 0.2·recency`` with
-   ``recency = exp(-age_days / 30)``, the best ``top_k`` (5) kept. Ties: higher
-   score, then newer ``createdAt``, then smaller ``id``.
+1. **every guaranteed fact**, whatever the query: constraints (allergies,
+   diet, medical and accessibility needs, :func:`~deerflow_memory.inject.constraints.is_constraint`)
+   and the ``guaranteed_categories`` (default ``correction``);
+2. of the other facts, the ``top_k`` (5) most **relevant**, where relevance
+   is by rank, not by raw score:
+
+   - **lexical** (always): BM25 over Chinese and English (:class:`BM25Index`);
+     only facts sharing a term are candidates, the best ``candidates`` (20);
+   - **semantic** (when an embedder is given, or ``semantic_scores`` from a
+     store's vector index): the ``candidates`` facts of highest cosine;
+   - one source alone ranks by its own score; two are fused by reciprocal
+     rank, ``Σ 1/(fusion_k + rank)`` (k = 60), so a fact both sources rank
+     high beats one that only one source found, and neither source's scale
+     (BM25 grows with the memory, e5 cosines sit in 0.7-0.9) matters.
+
+   **Relevance** is that fused (or single-source) score divided by the best
+   one, in 0..1. Importance and recency only break near-ties:
+   ``score = relevance + tie_break · (w_i·importance + w_r·recency)/(w_i + w_r)``,
+   so a fact whose relevance is more than ``tie_break`` (0.05) below another's
+   can never pass it. Ties: newer ``createdAt``, then smaller ``id``.
+
+The cut is rank-based (``top_k``): a query sharing no word with any fact and
+no embedder gives no relevant fact (guaranteed facts still come). An
+absolute ``similarity_threshold`` can be added, on the source's own scale
+(normalised BM25 without an embedder, cosine with one).
 
 Hard isolation by user comes first and for free: a :class:`MemoryDocument`
 belongs to one (user, agent), so candidates never include another user's facts.
 
-Similarity is the cosine of embeddings when an :class:`Embedder` is given
-(any LangChain ``Embeddings``), else a lexical BM25 score for Chinese and
-English (:class:`BM25Index`) mapped to 0..1 — see :meth:`BM25Index.similarities`
-for why the 0.55 threshold means "shares a distinctive word".
-:func:`filter_document` then gives a document holding only the chosen facts,
-which :func:`~deerflow_memory.inject.format.render_memory` formats unchanged.
-
-Indexes are cached by the identity of the (frozen) document, and document
-embeddings by fact content per embedder, so an inject node calling this every
-turn with an unchanged memory tokenises and embeds nothing again.
+Indexes are cached by the identity of the (frozen) document, and fact vectors
+by text per embedder (:class:`~deerflow_memory.inject.vectors.FactVectors`,
+filled when facts are written), so an inject node calling this every turn with
+an unchanged memory embeds only the query.
 
 How it fails: invalid :class:`RetrievalConfig` values raise pydantic's
 ``ValidationError`` (a ``ValueError``); errors of the embedder propagate
-unchanged (nothing is cached for the failed call). A ``createdAt`` that is not
-ISO-8601 never raises: its recency is 0 (treated as old).
+unchanged. A ``createdAt`` that is not ISO-8601 never raises: its recency is
+0 (treated as old).
 """
 
 from __future__ import annotations
 
 import math
-import re
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
-from operator import mul
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from deerflow_memory.config import RetrievalConfig
+from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.lexical import BM25Index, clear_lexical_caches, tokenize
+from deerflow_memory.inject.vectors import Embedder, FactVectors, cosine_similarity, dot_all
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, SourceType
 
 __all__ = [
     "BM25Index",
     "Embedder",
+    "FactVectors",
     "RetrievalIndex",
     "RetrievalResult",
     "ScoredFact",
@@ -62,79 +75,6 @@ __all__ = [
     "select_relevant_facts",
     "tokenize",
 ]
-
-
-# --- embeddings -------------------------------------------------------------------------
-
-
-@runtime_checkable
-class Embedder(Protocol):
-    """What retrieval needs of an embedding model; LangChain ``Embeddings`` satisfy it."""
-
-    def embed_query(self, text: str) -> Sequence[float]:
-        """Embed the request text."""
-        ...
-
-    def embed_documents(self, texts: list[str]) -> Sequence[Sequence[float]]:
-        """Embed stored texts, one vector per text, in order."""
-        ...
-
-
-def cosine_similarity(a: Sequence[float], b: Sequence[float]) -> float:
-    """Cosine of the angle between two vectors (0.0 when either is all zeros).
-
-    Args:
-        a: a vector.
-        b: a vector of the same length.
-
-    Returns:
-        A value in -1..1.
-
-    Raises:
-        ValueError: the vectors differ in length.
-    """
-    if len(a) != len(b):
-        raise ValueError(f"vectors differ in length: {len(a)} != {len(b)}")
-    norms = math.sqrt(sum(map(mul, a, a))) * math.sqrt(sum(map(mul, b, b)))
-    return sum(map(mul, a, b)) / norms if norms else 0.0
-
-
-def _unit(vector: Sequence[float]) -> tuple[float, ...]:
-    norm = math.sqrt(sum(map(mul, vector, vector)))
-    return tuple(x / norm for x in vector) if norm else tuple(0.0 for _ in vector)
-
-
-class _EmbeddingCache:
-    """Unit vectors of document texts for one embedder, keyed by the text.
-
-    Shared by every index (every document version), so after a memory update
-    only facts with new content are embedded. Bounded: cleared when full
-    (rare, cheap to refill compared with serving stale memory forever).
-    """
-
-    def __init__(self, embedder: Embedder, maxsize: int = 50_000) -> None:
-        self.embedder = embedder
-        self._maxsize = maxsize
-        self._vectors: dict[str, tuple[float, ...]] = {}
-        self._lock = threading.Lock()
-
-    def vectors(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
-        """Unit vectors of ``texts``, embedding only the texts not seen before (in one call)."""
-        with self._lock:
-            found = {t: v for t in texts if (v := self._vectors.get(t)) is not None}
-        missing = list(dict.fromkeys(t for t in texts if t not in found))
-        if missing:
-            # Outside the lock: embedding may be a slow remote call.
-            fresh = self.embedder.embed_documents(missing)
-            if len(fresh) != len(missing):
-                raise ValueError(f"embedder returned {len(fresh)} vectors for {len(missing)} texts")
-            units = dict(zip(missing, map(_unit, fresh), strict=True))
-            with self._lock:
-                if len(self._vectors) + len(units) > self._maxsize:
-                    self._vectors.clear()
-                self._vectors.update(units)
-            found.update(units)
-        return [found[t] for t in texts]
 
 
 class _IdentityCache:
@@ -180,24 +120,26 @@ class _IdentityCache:
 
 
 _indexes = _IdentityCache(maxsize=32)
-_embedding_caches = _IdentityCache(maxsize=8)
+_fact_vectors = _IdentityCache(maxsize=8)
 
 
-def _embedding_cache(embedder: Embedder) -> _EmbeddingCache:
-    cache: _EmbeddingCache | None = _embedding_caches.get(embedder)
-    if cache is None:
-        cache = _EmbeddingCache(embedder)
+def fact_vectors_for(embedder: Embedder) -> FactVectors:
+    """The shared :class:`FactVectors` of ``embedder`` (one per embedder object)."""
+    if isinstance(embedder, FactVectors):
+        return embedder
+    vectors: FactVectors | None = _fact_vectors.get(embedder)
+    if vectors is None:
+        vectors = FactVectors(embedder)
         # Strong reference: LangChain embeddings (pydantic models) may not be weak-referenceable.
-        _embedding_caches.put(embedder, cache, weak=False)
-    return cache
+        _fact_vectors.put(embedder, vectors, weak=False)
+    return vectors
 
 
 def clear_retrieval_caches() -> None:
-    """Forget cached indexes, document embeddings and per-text token counts."""
+    """Forget cached indexes, fact vectors and per-text token counts."""
     _indexes.clear()
-    _embedding_caches.clear()
+    _fact_vectors.clear()
     clear_lexical_caches()
-    _has_signal.cache_clear()
     _timestamp.cache_clear()
 
 
@@ -207,44 +149,28 @@ def clear_retrieval_caches() -> None:
 USE_RECENCY_SHARE = 0.2
 
 _CATEGORY_IMPORTANCE: dict[FactCategory, float] = {
-    FactCategory.CORRECTION: 0.25,
-    FactCategory.GOAL: 0.2,
-    FactCategory.PREFERENCE: 0.15,
-    FactCategory.BEHAVIOR: 0.1,
-    FactCategory.KNOWLEDGE: 0.1,
-    FactCategory.CONTEXT: 0.05,
+    FactCategory.CORRECTION: 0.3,
+    FactCategory.GOAL: 0.25,
+    FactCategory.PREFERENCE: 0.2,
+    FactCategory.BEHAVIOR: 0.15,
+    FactCategory.KNOWLEDGE: 0.15,
+    FactCategory.CONTEXT: 0.1,
 }
 _SOURCE_IMPORTANCE: dict[SourceType, float] = {
-    SourceType.USER_STATED: 0.1,
+    SourceType.USER_STATED: 0.2,
     SourceType.INFERRED: 0.0,
 }
-_SIGNAL_BONUS = 0.15
-# Facts that hurt when forgotten (seed 001 §4.1): health, hard rules, job, family, diet.
-_SIGNALS = re.compile(
-    r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|never|always|job|career|occupation|"
-    r"profession|works?\s+(?:as|at|for)|child|children|kids?|sons?|daughters?|"
-    r"wife|husband|pregnan\w*|vegetarian|vegan|halal|kosher|diet\w*|gluten|lactose|"
-    r"diabet\w*|medication|disabilit\w*)\b"
-    r"|过敏|忌口|从不|从来不|绝不|总是|永远|一直|工作|职业|孩子|儿子|女儿|小孩|"
-    r"吃素|素食|清真|饮食|怀孕|糖尿病|药物",
-    re.IGNORECASE,
-)
-
-
-@lru_cache(maxsize=65_536)
-def _has_signal(content: str) -> bool:
-    return _SIGNALS.search(content) is not None
 
 
 def importance(fact: Fact) -> float:
-    """How much a fact matters regardless of the request, in 0..1.
+    """How much a fact matters regardless of the request, in 0..1 (a tie-breaker only).
 
-    ``0.5·confidence + category + source + signal``, capped at 1, where
-    category is correction 0.25, goal 0.2, preference 0.15, behavior and
-    knowledge 0.1, context 0.05; source is ``user_stated`` 0.1, ``inferred`` 0
-    (stated outranks inferred, SPEC §10); signal is 0.15 when the content names
-    something costly to forget — allergies, "never"/"always", job, children,
-    diet (过敏, 从不, 总是, 工作, 孩子, 吃素 …). The maximum of the parts is 1.
+    ``0.5·confidence + category + source``, where category is correction 0.3,
+    goal 0.25, preference 0.2, behavior and knowledge 0.15, context 0.1, and
+    source is ``user_stated`` 0.2, ``inferred`` 0 (stated outranks inferred,
+    SPEC §10). No bonus for words in the content: what must never be missed
+    (allergies, diet, health, accessibility) is guaranteed as a constraint
+    instead, and a word bonus favours whatever contains the word (工作坊 ⊃ 工作).
 
     Args:
         fact: the fact.
@@ -253,10 +179,8 @@ def importance(fact: Fact) -> float:
         The importance.
     """
     value = 0.5 * fact.confidence
-    value += _CATEGORY_IMPORTANCE.get(fact.category, 0.05)
+    value += _CATEGORY_IMPORTANCE.get(fact.category, 0.1)
     value += _SOURCE_IMPORTANCE.get(fact.source_type, 0.0)
-    if _has_signal(fact.content):
-        value += _SIGNAL_BONUS
     return min(1.0, max(0.0, value))
 
 
@@ -277,18 +201,24 @@ def _timestamp(created_at: str) -> float | None:
 
 @dataclass(frozen=True)
 class ScoredFact:
-    """One ranked candidate and the parts of its score (for logs and tuning)."""
+    """One ranked candidate and the parts of its score (for logs, events and tuning)."""
 
     fact: Fact
     similarity: float
-    """0..1: cosine (clamped) with an embedder, else normalised BM25."""
+    """0..1 on the source's own scale: cosine (clamped) with an embedder, else normalised BM25."""
     importance: float
     """0..1, see :func:`importance`."""
     recency: float
     """0..1: ``exp(-age_days / recency_decay_days)`` from ``lastConfirmedAt`` or ``createdAt``
     (0 when unparsable), raised a bounded step by a recent ``lastAccessedAt``."""
     score: float
-    """The weighted sum the ranking uses."""
+    """``relevance + tie_break · tie-breaker``: what the ranking sorts by."""
+    relevance: float = 0.0
+    """0..1: fused (or single-source) relevance divided by the best candidate's."""
+    lexical_rank: int | None = None
+    """1-based rank by BM25 among the candidates; ``None`` when no term is shared."""
+    semantic_rank: int | None = None
+    """1-based rank by cosine; ``None`` without an embedder or outside the candidates."""
 
 
 @dataclass(frozen=True)
@@ -298,12 +228,13 @@ class RetrievalResult:
     facts: tuple[Fact, ...]
     """Every guaranteed fact first, then up to ``top_k`` relevant ones; no fact twice."""
     scored: tuple[ScoredFact, ...]
-    """Candidates at or above the similarity threshold, best first (the first
-    ``top_k`` are the relevant facts in ``facts``)."""
+    """Ranked candidates, best first (the first ``top_k`` are the relevant facts in ``facts``)."""
     candidates: int
-    """Non-guaranteed facts considered (before the threshold), at most ``config.candidates``."""
+    """Non-guaranteed facts ranked (found by some source), before the threshold."""
     guaranteed: int
     """How many of ``facts`` are guaranteed ones (they come first)."""
+    constraints: int = 0
+    """How many of the guaranteed facts are constraints (they come first of all)."""
 
     @property
     def relevant(self) -> tuple[Fact, ...]:
@@ -314,10 +245,9 @@ class RetrievalResult:
 class RetrievalIndex:
     """Everything about one document's facts that does not depend on the query.
 
-    The BM25 index now; each fact's importance and creation time, and unit
-    vectors per embedder, when first needed (most facts never become
-    candidates). Build one with :meth:`for_document` to reuse it while the
-    document object is unchanged.
+    The BM25 index now; each fact's importance, and the matrix of fact vectors
+    per embedder, when first needed. Build one with :meth:`for_document` to
+    reuse it while the document object is unchanged.
 
     Args:
         facts: the facts of one user's document.
@@ -327,7 +257,8 @@ class RetrievalIndex:
         self.facts: tuple[Fact, ...] = tuple(facts)
         self.bm25 = BM25Index(self.facts)
         self._importance: dict[int, float] = {}
-        self._vectors: dict[int, tuple[Embedder, list[tuple[float, ...]]]] = {}
+        self._constraints: tuple[int, ...] | None = None
+        self._matrices: dict[int, tuple[FactVectors, Any]] = {}
         self._filtered: OrderedDict[tuple[str, ...], MemoryDocument] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -353,6 +284,13 @@ class RetrievalIndex:
         if value is None:
             value = self._importance[position] = importance(self.facts[position])
         return value
+
+    @property
+    def constraints(self) -> tuple[int, ...]:
+        """Positions of the constraint facts (:func:`is_constraint`), computed once."""
+        if self._constraints is None:
+            self._constraints = tuple(i for i, f in enumerate(self.facts) if is_constraint(f))
+        return self._constraints
 
     def timestamp(self, position: int) -> float | None:
         """Creation time of the fact at ``position`` in epoch seconds; ``None`` if unparsable."""
@@ -380,40 +318,25 @@ class RetrievalIndex:
                     recency += USE_RECENCY_SHARE * (use - recency)
         return recency
 
-    def similarities(self, query: str, embedder: Embedder | None = None) -> dict[int, float]:
-        """Similarity of the facts to ``query``: ``{fact position: 0..1}``.
+    def lexical(self, query: str) -> dict[int, float]:
+        """Raw BM25 score of each fact sharing a term with ``query``: ``{position: score > 0}``."""
+        return self.bm25.sparse_scores(query)
 
-        Without an embedder only facts sharing a term appear (the others are
-        0); with one, every fact appears (cosine clamped to 0..1).
+    def cosines(self, query: str, embedder: Embedder) -> list[float]:
+        """Cosine of every fact to ``query`` (aligned with :attr:`facts`); embeds only the query.
 
-        Args:
-            query: the request text.
-            embedder: an embedding model, or ``None`` for BM25.
-
-        Returns:
-            Similarities by position in :attr:`facts`.
+        Fact vectors come from the embedder's :class:`FactVectors` (filled when
+        facts are written); facts without one are embedded once, in one batch.
         """
-        if embedder is None:
-            normalise = self.bm25.normalise
-            return {doc: normalise(s) for doc, s in self.bm25.sparse_scores(query).items()}
-        vectors = self._document_vectors(embedder)
-        q = _unit(embedder.embed_query(query))
-        if vectors and len(vectors[0]) != len(q):
-            raise ValueError(
-                f"embedder gave a {len(q)}-dimensional query vector but "
-                f"{len(vectors[0])}-dimensional document vectors"
-            )
-        # Unit vectors: the dot product is the cosine; negative means unrelated.
-        return {doc: min(1.0, max(0.0, sum(map(mul, q, v)))) for doc, v in enumerate(vectors)}
-
-    def _document_vectors(self, embedder: Embedder) -> list[tuple[float, ...]]:
-        entry = self._vectors.get(id(embedder))
-        if entry is not None and entry[0] is embedder:
-            return entry[1]
-        vectors = _embedding_cache(embedder).vectors([f.content for f in self.facts])
-        with self._lock:
-            self._vectors[id(embedder)] = (embedder, vectors)
-        return vectors
+        vectors = fact_vectors_for(embedder)
+        entry = self._matrices.get(id(vectors))
+        if entry is None or entry[0] is not vectors:
+            matrix = vectors.matrix([f.content for f in self.facts])
+            with self._lock:
+                self._matrices[id(vectors)] = (vectors, matrix)
+        else:
+            matrix = entry[1]
+        return dot_all(matrix, vectors.query(query))
 
     def filtered(self, document: MemoryDocument, facts: Iterable[Fact]) -> MemoryDocument:
         """``filter_document(document, facts)``, memoised so repeats return the same object.
@@ -452,6 +375,14 @@ def _now_timestamp(now: datetime | None) -> float:
     return now.timestamp()
 
 
+def _ranks(
+    scores: Mapping[int, float], pool: Iterable[int], limit: int, order: Any
+) -> dict[int, int]:
+    """1-based ranks of the best ``limit`` of ``pool`` by ``scores`` (ties by ``order``)."""
+    best = sorted((i for i in pool if i in scores), key=lambda i: (-scores[i], order(i)))
+    return {i: rank for rank, i in enumerate(best[:limit], start=1)}
+
+
 def select_relevant_facts(
     document: MemoryDocument,
     query: str,
@@ -461,6 +392,9 @@ def select_relevant_facts(
     now: datetime | None = None,
     embedder: Embedder | None = None,
     index: RetrievalIndex | None = None,
+    semantic_scores: Mapping[str, float] | None = None,
+    lexical: bool = True,
+    guarantee_constraints: bool = True,
 ) -> RetrievalResult:
     """The facts of ``document`` worth injecting for ``query``.
 
@@ -471,75 +405,119 @@ def select_relevant_facts(
         document: the user's memory document.
         query: the current request (e.g. the last human message); blank means
             "no request": only guaranteed facts are returned.
-        config: candidates, threshold, ``top_k``, weights and recency decay.
+        config: candidates, ``top_k``, fusion ``k``, tie-breaker bound and
+            weights, optional threshold.
         guaranteed_categories: categories always included, whatever the query.
         now: the time recency is measured from (default: now, UTC; naive = UTC).
-        embedder: an embedding model for semantic similarity; ``None`` = BM25.
+        embedder: an embedding model (any LangChain ``Embeddings``) for the
+            semantic source; its fact vectors are cached by text.
         index: a prebuilt :class:`RetrievalIndex` of ``document.facts``
             (default: :meth:`RetrievalIndex.for_document`, cached by identity).
+        semantic_scores: cosine (or any similarity) by fact id computed
+            elsewhere, e.g. by a LangGraph store's vector index; used instead
+            of ``embedder``.
+        lexical: use the BM25 source (``False``: semantic alone, for measuring).
+        guarantee_constraints: constraints are guaranteed (``False``: they
+            are ranked like other facts, for measuring ranking alone).
 
     Returns:
         The chosen facts, the ranked candidates and their score parts.
 
     Raises:
+        ValueError: the embedder gave vectors of mismatched dimensions.
         Exception: whatever ``embedder`` raises, unchanged.
 
     Example:
-        >>> doc = MemoryDocument(facts=(Fact(content="Is allergic to peanuts"),
+        >>> doc = MemoryDocument(facts=(Fact(content="Enjoys salted peanuts"),
         ...                             Fact(content="Works as a pilot")))
-        >>> [f.content for f in select_relevant_facts(doc, "peanut-free snacks?").facts]
-        ['Is allergic to peanuts']
+        >>> [f.content for f in select_relevant_facts(doc, "peanut snacks?").facts]
+        ['Enjoys salted peanuts']
     """
     config = config or _DEFAULT_CONFIG
     if index is None:
         index = RetrievalIndex.for_document(document)
     facts = index.facts
     members = _guaranteed_members(guaranteed_categories)
-    guaranteed = [i for i, f in enumerate(facts) if f.category in members]
-    # Same order as injection: confidence desc, newer first, then id.
+    constraint_set = set(index.constraints) if guarantee_constraints else set()
+    guaranteed = [i for i, f in enumerate(facts) if i in constraint_set or f.category in members]
+    # Constraints first, then by confidence desc, newer first, then id (as injection).
     guaranteed.sort(key=lambda i: facts[i].id)
     guaranteed.sort(key=lambda i: facts[i].created_at, reverse=True)
     guaranteed.sort(key=lambda i: facts[i].confidence, reverse=True)
+    guaranteed.sort(key=lambda i: i not in constraint_set)
     chosen = [facts[i] for i in guaranteed]
+    n_constraints = sum(1 for i in guaranteed if i in constraint_set)
 
     if not query.strip() or len(guaranteed) == len(facts):
-        return RetrievalResult(tuple(chosen), (), 0, len(chosen))
+        return RetrievalResult(tuple(chosen), (), 0, len(chosen), n_constraints)
 
-    similarity = index.similarities(query, embedder)
     excluded = set(guaranteed)
-    pool = [i for i in similarity if i not in excluded]
-    if config.similarity_threshold <= 0.0:
-        # Zero-similarity facts pass a zero threshold, so they are candidates too.
-        pool.extend(i for i in range(len(facts)) if i not in similarity and i not in excluded)
+    pool = [i for i in range(len(facts)) if i not in excluded]
 
-    def newest_first(i: int) -> float:
+    def newest_first(i: int) -> tuple[float, str]:
         stamp = index.timestamp(i)
-        return -stamp if stamp is not None else math.inf
+        return (-stamp if stamp is not None else math.inf, facts[i].id)
 
-    # Highest similarity first; ties: newer createdAt, then smaller id.
-    pool.sort(key=lambda i: (-similarity.get(i, 0.0), newest_first(i), facts[i].id))
-    candidates = pool[: config.candidates]
+    raw_lexical = index.lexical(query) if lexical else {}
+    lexical_ranks = _ranks(raw_lexical, pool, config.candidates, newest_first)
+    semantic: dict[int, float] = {}
+    if semantic_scores is not None:
+        by_id = {f.id: i for i, f in enumerate(facts)}
+        semantic = {by_id[k]: float(v) for k, v in semantic_scores.items() if k in by_id}
+    elif embedder is not None:
+        semantic = dict(enumerate(index.cosines(query, embedder)))
+    # A cosine of 0 or less is no evidence at all (orthogonal or opposite).
+    semantic_ranks = _ranks(
+        {i: v for i, v in semantic.items() if v > 0.0}, pool, config.candidates, newest_first
+    )
 
+    # Relevance: a single source by its own score, two by reciprocal rank.
+    k = config.fusion_k
+    relevance: dict[int, float] = {}
+    if lexical_ranks and semantic_ranks:
+        for ranks in (lexical_ranks, semantic_ranks):
+            for i, rank in ranks.items():
+                relevance[i] = relevance.get(i, 0.0) + 1.0 / (k + rank)
+    elif lexical_ranks:
+        relevance = {i: raw_lexical[i] for i in lexical_ranks}
+    elif semantic_ranks:
+        # Cosines of one embedder crowd into a narrow band (e5: 0.7-0.9): spread
+        # the candidates over 0..1 so the tie-breaker bound means the same.
+        low = min(semantic[i] for i in semantic_ranks)
+        spread = max(semantic[i] for i in semantic_ranks) - low
+        relevance = {
+            i: (semantic[i] - low) / spread + 1e-9 if spread > 0 else 1.0 for i in semantic_ranks
+        }
+
+    def source_similarity(i: int) -> float:
+        if semantic:
+            return min(1.0, max(0.0, semantic.get(i, 0.0)))
+        return index.bm25.normalise(raw_lexical.get(i, 0.0))
+
+    best = max(relevance.values(), default=0.0)
     now_ts = _now_timestamp(now)
     decay_seconds = config.recency_decay_days * 86_400.0
+    mix = config.importance_weight + config.recency_weight
+    threshold = config.similarity_threshold
     scored: list[tuple[tuple[float, float, str], ScoredFact]] = []
-    for i in candidates:
-        sim = similarity.get(i, 0.0)
-        if sim < config.similarity_threshold:
+    for i, value in relevance.items():
+        similarity = source_similarity(i)
+        if threshold is not None and similarity < threshold:
             continue
         recency = index.recency(i, now_ts, decay_seconds)
         imp = index.importance(i)
-        score = (
-            config.similarity_weight * sim
-            + config.importance_weight * imp
-            + config.recency_weight * recency
-        )
-        sort_key = (-score, newest_first(i), facts[i].id)
-        scored.append((sort_key, ScoredFact(facts[i], sim, imp, recency, score)))
-    scored.sort(key=lambda item: item[0])
-    ranked = tuple(item[1] for item in scored)
+        tie = (config.importance_weight * imp + config.recency_weight * recency) / mix if mix else 0
+        rel = value / best if best > 0 else 0.0
+        score = rel + config.tie_break * tie
+        item = ScoredFact(
+            facts[i], similarity, imp, recency, score, rel,
+            lexical_ranks.get(i), semantic_ranks.get(i),
+        )  # fmt: skip
+        scored.append(((-score, *newest_first(i)), item))
+    scored.sort(key=lambda entry: entry[0])
+    ranked = tuple(entry[1] for entry in scored)
     chosen.extend(s.fact for s in ranked[: config.top_k])
-    return RetrievalResult(tuple(chosen), ranked, len(candidates), len(guaranteed))
+    return RetrievalResult(tuple(chosen), ranked, len(relevance), len(guaranteed), n_constraints)
 
 
 _DEFAULT_CONFIG = RetrievalConfig()
