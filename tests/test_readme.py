@@ -53,3 +53,22 @@ def test_the_create_agent_example_runs_and_remembers_across_threads(
     memory = namespace["memory"]
     memory.close()  # type: ignore[attr-defined]
     assert (tmp_path / ".deerflow_memory/users/alice/memory.json").exists()
+
+
+def test_the_recall_events_example_shows_what_was_taken_into_account(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "DEERFLOW_MEMORY_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    setup = python_block_after("## Add memory to your graph")
+    display = python_block_after("**Recall events.**")
+    out = io.StringIO()
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(out):
+        exec(compile(setup, str(README), "exec"), namespace)
+        out.seek(0)
+        out.truncate()
+        exec(compile(display, str(README), "exec"), namespace)
+    namespace["memory"].close()  # type: ignore[attr-defined]
+    assert "I took into account: User is allergic to peanuts" in out.getvalue()
