@@ -153,6 +153,7 @@ class MemoryService:
         if self.durable is not None:
             # Whatever a stopped process left pending runs here, at its original due time.
             self.durable.restore(self.queue, self.durable.outbox.recover())
+            self.durable.start_polling(self.queue, self.config.outbox_poll_seconds)
 
     # --- storage ------------------------------------------------------------
 
@@ -165,6 +166,22 @@ class MemoryService:
 
             return FileOutbox(
                 self._storage.root, encode_messages, decode_messages, commit_interval=interval
+            )
+        from deerflow_memory.storage.store import StoreMemoryStorage
+
+        if isinstance(self._storage, StoreMemoryStorage):
+            from langgraph.store.memory import InMemoryStore
+
+            if isinstance(self._storage.store, InMemoryStore):
+                return None  # nothing durable to write to
+            from deerflow_memory.storage.outbox_store import StoreOutbox
+
+            return StoreOutbox(
+                self._storage,
+                encode_messages,
+                decode_messages,
+                lease_seconds=self.config.outbox_lease_seconds,
+                commit_interval=interval,
             )
         return None
 
@@ -359,6 +376,7 @@ class MemoryService:
                 "; they stay in the outbox for the next start" if self.durable else "",
             )
         if self.durable is not None:
+            self.durable.stop_polling()
             self.durable.outbox.close()
         closer = getattr(self._storage, "close", None)
         if self._owns_storage and callable(closer):

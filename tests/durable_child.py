@@ -7,6 +7,8 @@ Modes:
   number of users whose fact is stored.
 - ``open FOLDER ME PROCESSES TRIALS`` (no config): open a new SQLite file per
   trial at the same moment as the other processes; print the failures.
+- ``replica NAME LOG``: a server replica reading ``turn K`` / ``flush`` lines;
+  each extractor call appends NAME to the file LOG.
 - ``hammer PREFIX THREADS UPDATES``: THREADS threads each run UPDATES updates
   on user ``shared`` at once (debounce 0), each adding one distinct fact.
 """
@@ -108,6 +110,40 @@ def opener(folder: str, me: int, processes: int, trials: int) -> None:
     print(failures, flush=True)
 
 
+class CountingExtractor:
+    """The offline extractor, appending one line to ``log`` per call (a model-call counter)."""
+
+    def __init__(self, log: str, name: str) -> None:
+        from deerflow_memory import OfflineExtractor
+
+        self.inner, self.log, self.name = OfflineExtractor(), log, name
+
+    def extract(self, request: object) -> object:
+        with open(self.log, "a", encoding="utf-8") as f:
+            f.write(self.name + "\n")
+        return self.inner.extract(request)  # type: ignore[arg-type]
+
+
+def replica(config: MemoryConfig, name: str, log: str) -> None:
+    """A server replica: ``turn K`` captures turns 0..K of thread ``burst``; ``flush`` drains."""
+    memory = MemoryService(config, extractor=CountingExtractor(log, name), register_atexit=False)  # type: ignore[arg-type]
+    who = MemoryIdentity("bursty", None, "burst")
+    print("ready", flush=True)
+    for line in sys.stdin:
+        command = line.split()
+        if command[0] == "turn":
+            history: list[object] = []
+            for k in range(int(command[1]) + 1):
+                history += turn(f"I use tool {tool_name(f'p{k}')} every day.", f"burst-{k}")
+            memory.enqueue(who, history)  # type: ignore[arg-type]
+            print("ok", flush=True)
+        elif command[0] == "flush":
+            assert memory.flush(timeout=120)
+            memory.close()
+            print("done", flush=True)
+            return
+
+
 def main() -> None:
     mode, raw = sys.argv[1], sys.argv[2]
     if mode == "open":
@@ -118,6 +154,8 @@ def main() -> None:
         capture(config, int(sys.argv[3]))
     elif mode == "drain":
         drain(config, int(sys.argv[3]))
+    elif mode == "replica":
+        replica(config, sys.argv[3], sys.argv[4])
     elif mode == "hammer":
         hammer(config, sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
     else:

@@ -70,10 +70,17 @@ def stored_tools(config: dict[str, object]) -> set[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", ["file", "sqlite"])
+@pytest.mark.parametrize("backend", ["file", "sqlite", "postgres"])
 def test_four_processes_updating_one_user_lose_no_fact(tmp_path: Path, backend: str) -> None:
     path = tmp_path if backend == "file" else tmp_path / "memory.sqlite"
-    config = {"storage": backend, "storage_path": str(path), "max_facts": 5000}
+    config: dict[str, object] = {"storage": backend, "storage_path": str(path), "max_facts": 5000}
+    if backend == "postgres":
+        from tests.pg import drop_prefix, postgres_dsn_or_skip, shared_postgres_store
+
+        dsn = postgres_dsn_or_skip()
+        shared_postgres_store(dsn)
+        drop_prefix(dsn, ("deerflow_memory",))
+        config = {"storage": "postgres", "storage_dsn": dsn, "max_facts": 5000}
     processes, threads, updates = 4, 5, 5
     hammer(config, processes, threads, updates)
     expected = {

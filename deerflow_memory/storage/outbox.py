@@ -63,6 +63,8 @@ class PendingUpdate:
         record_id: identifies this capture; completing an older id leaves a newer record.
         error: why it was dead-lettered (``None`` while pending).
         attempts: update runs that ended without saving.
+        captured_at: wall-clock time of the capture; a shared outbox never
+            replaces a record by an older capture (another replica's late write).
     """
 
     thread_id: str
@@ -76,6 +78,7 @@ class PendingUpdate:
     record_id: str = ""
     error: str | None = None
     attempts: int = 0
+    captured_at: float = 0.0
 
     @property
     def key(self) -> OutboxKey:
@@ -95,6 +98,7 @@ class PendingUpdate:
             "id": self.record_id,
             "error": self.error,
             "attempts": self.attempts,
+            "captured": self.captured_at,
         }
 
     @classmethod
@@ -113,6 +117,7 @@ class PendingUpdate:
             record_id=str(data.get("id", "")),
             error=data.get("error"),
             attempts=int(data.get("attempts", 0)),
+            captured_at=float(data.get("captured", 0.0)),
         )
 
     def dead(self, error: str) -> PendingUpdate:
@@ -157,6 +162,13 @@ class Outbox(ABC):
     @abstractmethod
     def recover(self) -> list[PendingUpdate]:
         """Pending records no live process is responsible for, now adopted by this one."""
+
+    #: True when several processes share the records (then :meth:`poll` is called regularly).
+    shared = False
+
+    def poll(self) -> list[PendingUpdate]:
+        """Records due now that no live process holds (shared outboxes only)."""
+        return []
 
     @abstractmethod
     def dead_letters(self) -> list[PendingUpdate]:

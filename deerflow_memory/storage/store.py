@@ -49,7 +49,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
-from contextlib import ExitStack
+from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -551,6 +551,16 @@ class StoreMemoryStorage(MemoryStorage):
             for chunk in _chunks(self._delete_ops(ns, facts)):
                 await self._abatch(chunk)
         return doc_item is not None or bool(facts)
+
+    # --- for the outbox: raw store calls under this storage's locks -----------------
+
+    def run_ops(self, ops: list[Op]) -> list[Any]:
+        """Run store operations (errors as :class:`StorageError`)."""
+        return self._batch(ops)
+
+    def hold_lock(self, key: str) -> AbstractContextManager[None]:
+        """Hold the write lock named ``key`` (process-local plus the cross-process one)."""
+        return self._locks.hold(key)
 
     # --- lifetime ---------------------------------------------------------------------
 

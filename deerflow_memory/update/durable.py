@@ -17,8 +17,10 @@ lock and only appends to the outbox's buffer; ``run`` runs on queue workers.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
@@ -87,10 +89,13 @@ class DurableUpdates:
         self.outbox = outbox
         self._update = update
         self._storage = storage
+        self._poller: threading.Thread | None = None
+        self._stop_polling = threading.Event()
 
     def record(self, job: UpdateJob, delay: float, urgent: bool) -> None:
         """The queue's ``on_enqueue`` hook: buffer the record for the next group commit."""
-        self.outbox.record(to_pending(job, time.time() + delay, urgent))
+        now = time.time()
+        self.outbox.record(replace(to_pending(job, now + delay, urgent), captured_at=now))
 
     def run(self, job: UpdateJob) -> UpdateResult:
         """Claim, update, then complete or dead-letter (queue worker thread)."""
@@ -140,3 +145,28 @@ class DurableUpdates:
         now = time.time()
         for update in updates:
             queue.restore(to_job(update), update.due_at - now, urgent=update.urgent)
+
+    def start_polling(self, queue: MemoryUpdateQueue, interval: float) -> None:
+        """For a shared outbox: every ``interval`` s, queue what other processes left due.
+
+        Runs on a daemon thread until :meth:`stop_polling`; a failing poll is
+        logged and retried at the next interval.
+        """
+        if not self.outbox.shared or self._poller is not None:
+            return
+        stop = self._stop_polling
+
+        def loop() -> None:
+            while not stop.wait(interval):
+                try:
+                    self.restore(queue, self.outbox.poll())
+                except Exception:
+                    logger.exception("memory outbox poll failed; retrying in %.1f s", interval)
+
+        self._poller = threading.Thread(target=loop, name="memory-outbox-poller", daemon=True)
+        self._poller.start()
+
+    def stop_polling(self) -> None:
+        self._stop_polling.set()
+        if self._poller is not None:
+            self._poller.join(timeout=5)

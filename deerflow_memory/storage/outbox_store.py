@@ -1,0 +1,206 @@
+"""The store backends' outbox: one item per job key, claimed under a lease by any process.
+
+Items live under ``(*prefix, "outbox")`` with key ``ob_<hash of the job key>``
+and value ``{"update": <PendingUpdate JSON>, "leaseOwner": ..., "leaseUntil": ...}``.
+Every read-modify-write of an item holds the storage's cross-process write
+lock of that item (a PostgreSQL advisory lock; a ``flock`` beside a SQLite
+file), which is what makes the claim atomic.
+
+Why keyed by job, not by process: replicas of one LangGraph server share the
+database, and a user's burst may land on two of them. Both record into the
+*same* item (the later capture replaces the conversation and pushes the due
+time), and whichever replica's timer fires after the last capture claims it:
+one model call per debounce window. A replica whose own capture was replaced
+by another's skips the item until it is due (its owner runs it then).
+
+Claims carry a lease (``outbox_lease_seconds``): a worker that dies mid-update
+leaves a lease that ends, after which any process's poller (every
+``outbox_poll_seconds``) or the next process to start retakes the item.
+A new process starts with every unleased item (the ones whose process died
+before claiming them) and runs them when due.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+import uuid
+from typing import Any
+
+from langgraph.store.base import GetOp, PutOp, SearchOp
+
+from deerflow_memory.storage.outbox import (
+    DEFAULT_COMMIT_INTERVAL,
+    Decode,
+    Encode,
+    GroupCommitOutbox,
+    PendingUpdate,
+)
+from deerflow_memory.storage.store import StoreMemoryStorage
+
+__all__ = ["DEFAULT_LEASE_SECONDS", "StoreOutbox", "outbox_key"]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_LEASE_SECONDS = 300.0
+_OUTBOX = "outbox"
+_PAGE = 1000
+
+
+def outbox_key(thread_id: str, user_id: str, agent_name: str | None) -> str:
+    """Item key of one job key: ``ob_`` + 32 hex digits."""
+    raw = "\x1f".join((thread_id, user_id, agent_name if agent_name is not None else "\x00"))
+    return "ob_" + hashlib.sha256(raw.encode("utf-8")).hexdigest()[:32]
+
+
+class StoreOutbox(GroupCommitOutbox):
+    """Outbox items in the store of a :class:`StoreMemoryStorage`, shared by every process.
+
+    Args:
+        storage: the storage (its store, namespace prefix and write locks are used).
+        encode, decode: turn messages into JSON values and back.
+        lease_seconds: how long a claim holds an item before others may retake it.
+        commit_interval: group-commit window in seconds.
+    """
+
+    shared = True
+
+    def __init__(
+        self,
+        storage: StoreMemoryStorage,
+        encode: Encode,
+        decode: Decode,
+        *,
+        lease_seconds: float = DEFAULT_LEASE_SECONDS,
+        commit_interval: float = DEFAULT_COMMIT_INTERVAL,
+    ) -> None:
+        super().__init__(commit_interval=commit_interval)
+        self._storage = storage
+        self._encode, self._decode = encode, decode
+        self._ns = (*storage.namespace_prefix, _OUTBOX)
+        self._lease = lease_seconds
+        self.owner = uuid.uuid4().hex
+
+    # --- item helpers (each under the item's cross-process lock) ------------------------
+
+    def _key(self, update: PendingUpdate) -> str:
+        return outbox_key(update.thread_id, update.user_id, update.agent_name)
+
+    def _hold(self, key: str) -> Any:
+        return self._storage.hold_lock("deerflow_memory:outbox:" + "\x1f".join((*self._ns, key)))
+
+    def _get(self, key: str) -> dict[str, Any] | None:
+        (item,) = self._storage.run_ops([GetOp(self._ns, key, refresh_ttl=False)])
+        return dict(item.value) if item is not None else None
+
+    def _put(self, key: str, value: dict[str, Any] | None) -> None:
+        self._storage.run_ops([PutOp(self._ns, key, value, index=False)])
+
+    def _parse(self, value: dict[str, Any]) -> PendingUpdate | None:
+        try:
+            return PendingUpdate.from_json(value["update"], self._decode)
+        except (KeyError, TypeError, ValueError) as e:
+            logger.warning("skipping an unreadable memory outbox item: %s", e)
+            return None
+
+    # --- group commit -------------------------------------------------------------------
+
+    def _commit(self, batch: list[tuple[str, PendingUpdate]]) -> None:
+        for op, update in batch:
+            key = self._key(update)
+            with self._hold(key):
+                current = self._get(key)
+                same = current is not None and current["update"].get("id") == update.record_id
+                mine = current is not None and current.get("leaseOwner") == self.owner
+                if op == "put":
+                    if current is not None and _captured(current) > update.captured_at:
+                        continue  # another replica stored a later capture of this key first
+                    value = {
+                        "update": update.to_json(self._encode),
+                        # A running claim keeps its lease; it will see the newer id.
+                        "leaseOwner": current.get("leaseOwner") if current else None,
+                        "leaseUntil": current.get("leaseUntil") if current else None,
+                    }
+                    self._put(key, value)
+                elif current is None:
+                    continue
+                elif op == "done" and same:
+                    self._put(key, None)
+                elif op == "dead" and same:
+                    current["update"] = update.to_json(self._encode)
+                    current["leaseOwner"] = current["leaseUntil"] = None
+                    self._put(key, current)
+                elif mine:  # done/dead of a replaced capture, or release: give the lease back
+                    current["leaseOwner"] = current["leaseUntil"] = None
+                    self._put(key, current)
+
+    # --- claiming -----------------------------------------------------------------------
+
+    def claim(self, update: PendingUpdate) -> PendingUpdate | None:
+        """Lease the item if it is ours to run now; the stored (possibly newer) record, or None."""
+        self.sync(timeout=60)  # our own put must be stored before we look
+        key = self._key(update)
+        now = time.time()
+        with self._hold(key):
+            current = self._get(key)
+            if current is None:
+                return None  # done already (by us or another process)
+            stored = self._parse(current)
+            if stored is None or stored.error is not None:
+                return None
+            owner, until = current.get("leaseOwner"), current.get("leaseUntil")
+            if owner not in (None, self.owner) and until is not None and float(until) > now:
+                return None  # another process is running it
+            if stored.record_id != update.record_id and stored.due_at > now:
+                return None  # a newer capture (another process's) is not due yet
+            current["leaseOwner"], current["leaseUntil"] = self.owner, now + self._lease
+            self._put(key, current)
+            return stored
+
+    # --- discovery ----------------------------------------------------------------------
+
+    def _scan(self) -> list[tuple[PendingUpdate, dict[str, Any]]]:
+        self.sync(timeout=60)
+        # A full page is read again whole with a larger limit (offset pages of
+        # PostgresStore can skip or repeat items; see the store backend).
+        limit = _PAGE
+        while True:
+            (page,) = self._storage.run_ops([SearchOp(self._ns, limit=limit, refresh_ttl=False)])
+            if len(page) < limit:
+                break
+            limit *= 16
+        found: list[tuple[PendingUpdate, dict[str, Any]]] = []
+        for item in page:
+            update = self._parse(item.value)
+            if update is not None:
+                found.append((update, item.value))
+        return found
+
+    def _claimable(self, value: dict[str, Any], now: float) -> bool:
+        until = value.get("leaseUntil")
+        return value.get("leaseOwner") is None or until is None or float(until) <= now
+
+    def recover(self) -> list[PendingUpdate]:
+        """Every pending item nobody holds a live lease on (run at its due time)."""
+        now = time.time()
+        return [u for u, v in self._scan() if u.error is None and self._claimable(v, now)]
+
+    def poll(self) -> list[PendingUpdate]:
+        """Items due now that nobody holds a live lease on (another process died, or is late)."""
+        now = time.time()
+        return [
+            u
+            for u, v in self._scan()
+            if u.error is None and u.due_at <= now and self._claimable(v, now)
+        ]
+
+    def dead_letters(self) -> list[PendingUpdate]:
+        return [u for u, _ in self._scan() if u.error is not None]
+
+
+def _captured(value: dict[str, Any]) -> float:
+    try:
+        return float(value["update"].get("captured", 0.0))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return 0.0

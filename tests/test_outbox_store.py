@@ -1,0 +1,159 @@
+"""The store outbox (SQLite, Postgres): crash recovery, leases, replicas sharing the work."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+from deerflow_memory import MemoryConfig
+from deerflow_memory.storage.factory import build_storage
+from deerflow_memory.storage.outbox import PendingUpdate
+from deerflow_memory.storage.outbox_store import StoreOutbox
+from deerflow_memory.storage.store import StoreMemoryStorage
+from deerflow_memory.update.durable import decode_messages, encode_messages
+from tests.pg import postgres_dsn_or_skip
+from tests.test_outbox import ROOT, _env, kill_with_pending_then_drain
+
+
+@pytest.fixture
+def sqlite_storage(tmp_path: Path) -> Iterator[StoreMemoryStorage]:
+    storage = build_storage(MemoryConfig(storage="sqlite", storage_path=tmp_path / "m.sqlite"))
+    assert isinstance(storage, StoreMemoryStorage)
+    yield storage
+    storage.close()
+
+
+def pending(record_id: str, due_at: float = 0.0) -> PendingUpdate:
+    messages = (HumanMessage("I am a welder.", id="h"), AIMessage("Noted.", id="a"))
+    return PendingUpdate("t1", "alice", None, messages, due_at=due_at, record_id=record_id)
+
+
+def outbox(storage: StoreMemoryStorage, lease: float = 300.0) -> StoreOutbox:
+    return StoreOutbox(storage, encode_messages, decode_messages, lease_seconds=lease)
+
+
+def test_a_claimed_item_is_retaken_by_another_process_only_after_its_lease(
+    sqlite_storage: StoreMemoryStorage,
+) -> None:
+    first, second = outbox(sqlite_storage, lease=0.3), outbox(sqlite_storage, lease=0.3)
+    first.record(pending("1"))
+    claimed = first.claim(pending("1"))
+    assert claimed is not None and claimed.messages[0].content == "I am a welder."
+    assert second.claim(pending("1")) is None  # leased by a live worker
+    assert second.poll() == []
+    time.sleep(0.4)  # the first worker "crashed": its lease ends
+    assert [u.record_id for u in second.poll()] == ["1"]
+    assert second.claim(pending("1")) is not None
+    second.complete(pending("1"))
+    assert second.sync(timeout=10)
+    assert second.recover() == [] and first.claim(pending("1")) is None  # done: gone for all
+    first.close()
+    second.close()
+
+
+def test_a_newer_capture_from_another_replica_is_left_to_it_until_due(
+    sqlite_storage: StoreMemoryStorage,
+) -> None:
+    a, b = outbox(sqlite_storage), outbox(sqlite_storage)
+    a.record(pending("a1", due_at=time.time()))
+    assert a.sync(timeout=10)
+    b.record(pending("b2", due_at=time.time() + 60))  # the same key, captured later on b
+    assert b.sync(timeout=10)
+    assert a.claim(pending("a1")) is None  # replaced by b's capture, which is not due
+    claimed = b.claim(pending("b2"))
+    assert claimed is not None and claimed.record_id == "b2"
+    a.close()
+    b.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_updates_pending_at_sigkill_are_applied_by_the_next_process_on_a_database(
+    tmp_path: Path, backend: str
+) -> None:
+    if backend == "sqlite":
+        config: dict[str, object] = {"storage": "sqlite", "storage_path": str(tmp_path / "m.db")}
+    else:
+        dsn = postgres_dsn_or_skip()
+        config = {"storage": "postgres", "storage_dsn": dsn}
+        _drop_outbox_and_users(dsn)
+    assert kill_with_pending_then_drain(config, 20) == 20
+
+
+def _drop_outbox_and_users(dsn: str) -> None:
+    """A clean default namespace (the child processes use the default prefix)."""
+    from tests.pg import drop_prefix, shared_postgres_store
+
+    shared_postgres_store(dsn)  # creates the tables on a fresh server
+    drop_prefix(dsn, ("deerflow_memory",))
+
+
+@pytest.mark.slow
+def test_a_burst_alternating_between_two_replicas_costs_one_model_call(tmp_path: Path) -> None:
+    dsn = postgres_dsn_or_skip()
+    _drop_outbox_and_users(dsn)
+    log = tmp_path / "calls.log"
+    config = json.dumps(
+        {"storage": "postgres", "storage_dsn": dsn, "debounce_seconds": 2.0, "max_wait_seconds": 60}
+    )
+    replicas = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tests.durable_child", "replica", config, name, str(log)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=_env(),
+        )
+        for name in ("a", "b")
+    ]
+    try:
+        for replica in replicas:
+            assert replica.stdout is not None and replica.stdout.readline().strip() == "ready"
+        for k in range(10):  # one user's turns land on a, b, a, b, ...
+            replica = replicas[k % 2]
+            assert replica.stdin is not None and replica.stdout is not None
+            replica.stdin.write(f"turn {k}\n")
+            replica.stdin.flush()
+            assert replica.stdout.readline().strip() == "ok"
+        time.sleep(4.0)  # the debounce window ends on both
+        for replica in replicas:
+            assert replica.stdin is not None and replica.stdout is not None
+            replica.stdin.write("flush\n")
+            replica.stdin.flush()
+            assert replica.stdout.readline().strip() == "done"
+    finally:
+        for replica in replicas:
+            if replica.poll() is None:
+                replica.kill()
+            replica.wait(timeout=30)
+    calls = log.read_text().split() if log.exists() else []
+    assert 1 <= len(calls) <= 2, calls
+    storage = build_storage(MemoryConfig(storage="postgres", storage_dsn=dsn))
+    try:
+        facts = [f.content for f in storage.load("bursty").facts]
+    finally:
+        storage.close()  # type: ignore[attr-defined]
+    assert len(facts) == len(set(facts)) == 10, facts
+
+
+def test_a_late_write_of_an_older_capture_never_replaces_a_newer_one(
+    sqlite_storage: StoreMemoryStorage,
+) -> None:
+    a, b = outbox(sqlite_storage), outbox(sqlite_storage)
+    newer = PendingUpdate("t1", "alice", None, (), record_id="b2", captured_at=2.0)
+    older = PendingUpdate("t1", "alice", None, (), record_id="a1", captured_at=1.0)
+    b.record(newer)
+    assert b.sync(timeout=10)
+    a.record(older)  # committed after b's, as a slow replica would
+    assert a.sync(timeout=10)
+    assert [u.record_id for u in a.recover()] == ["b2"]
+    a.close()
+    b.close()
