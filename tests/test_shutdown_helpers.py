@@ -114,3 +114,21 @@ def test_the_sigterm_handler_of_a_plain_process_flushes_then_exits_as_before(
     child.send_signal(signal.SIGTERM)
     assert child.wait(timeout=60) == -signal.SIGTERM  # still ends the way SIGTERM does
     assert any("shellfish" in fact for fact in _stored(tmp_path, "eve"))
+
+
+def test_the_readme_shutdown_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    readme = (ROOT / "README.md").read_text("utf-8")
+    section = readme[readme.index("## Nothing lost") :]
+    match = re.search(r"```python\n(.*?)```", section, re.DOTALL)
+    assert match
+    monkeypatch.chdir(tmp_path)
+    previous = signal.getsignal(signal.SIGTERM)
+    scope: dict[str, object] = {}
+    try:
+        exec(match.group(1), scope)
+        assert signal.getsignal(signal.SIGTERM) is not previous  # the handler is installed
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        scope["memory"].close()  # type: ignore[attr-defined]
