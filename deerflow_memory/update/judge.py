@@ -32,7 +32,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from deerflow_memory.models import FactCategory, MemoryUpdate, NewFact, Rejection
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor
-from deerflow_memory.update.prompt import format_conversation_for_update
+from deerflow_memory.update.prompt import format_conversation_for_update, json_text_for_prompt
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -135,14 +135,16 @@ class JudgedExtractor:
     def _ask(
         self, request: ExtractionRequest, facts: list[NewFact]
     ) -> tuple[set[int], dict[int, str]] | None:
-        listing = "\n".join(f"{n}. [{f.category.value}] {f.content}" for n, f in enumerate(facts))
+        listing = "\n".join(
+            f"{n}. [{f.category.value}] {_escape(f.content)}" for n, f in enumerate(facts)
+        )
         conversation = format_conversation_for_update(request.messages)
         prompt = [
             SystemMessage(content=JUDGE_PROMPT),
             HumanMessage(
                 content=(
                     f"<conversation>\n{conversation}\n</conversation>\n\n"
-                    f"<candidates>\n{_escape(listing)}\n</candidates>"
+                    f"<candidates>\n{listing}\n</candidates>"
                 )
             ),
         ]
@@ -178,7 +180,9 @@ class JudgedExtractor:
 
 
 def _escape(text: str) -> str:
-    return text.replace("<", "&lt;").replace(">", "&gt;")
+    # A candidate is the model's raw proposal: JSON-escape it (without the quotes) so
+    # no line separator can start a forged candidate and no < > & can close the tag.
+    return json_text_for_prompt(text)[1:-1]
 
 
 def _parse(text: str, count: int) -> tuple[set[int], dict[int, str]]:

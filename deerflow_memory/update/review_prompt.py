@@ -35,7 +35,18 @@ SCHEMA_KEYS = """\
   "factsToConfirm": ["fact_..."],
   "factsToMerge": [{"ids": ["fact_...", "fact_..."]}]"""
 
-_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+# json.dumps leaves these raw; each could close the block or break a line (U+2028 ...).
+_ESCAPES = str.maketrans(
+    {
+        "<": "\\u003c",
+        ">": "\\u003e",
+        "&": "\\u0026",
+        "\x7f": "\\u007f",
+        "\x85": "\\u0085",
+        "\u2028": "\\u2028",
+        "\u2029": "\\u2029",
+    }
+)
 
 
 def today_line(today: str) -> str:
