@@ -21,10 +21,13 @@ __all__ = [
     "DeadLetter",
     "DeerflowMemoryError",
     "ExtractionRequest",
+    "ExtractionWatermark",
     "Extractor",
     "Fact",
     "FactCategory",
+    "FailedUpdate",
     "FileMemoryStorage",
+    "FlushResult",
     "InjectionResult",
     "InvalidDocumentError",
     "InvalidFactError",
@@ -48,6 +51,7 @@ __all__ = [
     "OfflineExtractor",
     "OfflineStandInModel",
     "Rejection",
+    "RetryPolicy",
     "RevisionConflictError",
     "SignalDetector",
     "SourceType",
@@ -55,6 +59,7 @@ __all__ = [
     "StorageError",
     "StoreMemoryStorage",
     "SupersededFact",
+    "TransientModelError",
     "UpdateJob",
     "UpdateLockTimeoutError",
     "UpdateParseError",
@@ -95,6 +100,11 @@ __all__ = [
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
+    "FlushResult": "update.outcome",
+    "FailedUpdate": "update.outcome",
+    "RetryPolicy": "update.retry",
+    "TransientModelError": "update.retry",
+    "ExtractionWatermark": "models",
     "ConfigError": "errors",
     "CorruptMemoryError": "errors",
     "DeerflowMemoryError": "errors",
@@ -219,6 +229,7 @@ if TYPE_CHECKING:
     )
     from deerflow_memory.middleware import MemoryMiddleware
     from deerflow_memory.models import (
+        ExtractionWatermark,
         Fact,
         FactCategory,
         MemoryDocument,
@@ -247,11 +258,13 @@ if TYPE_CHECKING:
     from deerflow_memory.update.extraction import ExtractionRequest, Extractor
     from deerflow_memory.update.llm import ModelExtractor, build_chat_model
     from deerflow_memory.update.offline.extractor import OfflineExtractor
+    from deerflow_memory.update.outcome import FailedUpdate, FlushResult
     from deerflow_memory.update.prompt import (
         format_conversation_for_update,
         render_message_for_update,
     )
     from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
+    from deerflow_memory.update.retry import RetryPolicy, TransientModelError
     from deerflow_memory.update.updater import MemoryUpdater, UpdateResult
     from deerflow_memory.update.validate import check_fact_text, validate_update
 

@@ -12,6 +12,7 @@ never read as rich markup. Global options (``--config``, ``--root``,
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -349,6 +350,49 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
     )
 
 
+def _cmd_pending(args: argparse.Namespace, console: Console) -> int:
+    with open_storage(_config(args)) as storage:
+        letters = storage.list_dead_letters(args.user)
+    if args.json:
+        console.print_json(json.dumps([letter.to_dict() for letter in letters]))
+        return 0
+    if not letters:
+        console.print("no failed memory updates")
+        return 0
+    table = Table(title=f"{len(letters)} failed memory update(s)")
+    for column in ("id", "user", "agent", "thread", "attempts", "last try", "messages", "error"):
+        table.add_column(column)
+    for x in letters:
+        table.add_row(
+            x.id,
+            Text(x.user_id),
+            Text(x.agent_name or "-"),
+            Text(x.thread_id),
+            str(x.attempts),
+            x.last_attempt_at,
+            str(len(x.message_ids)),
+            Text(x.error[:120]),
+        )
+    console.print(table)
+    return 0
+
+
+def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
+    from deerflow_memory.service import MemoryService
+
+    config = _config(args)
+    with MemoryService(config, register_atexit=False) as memory:
+        retried = memory.retry_dead_letters(args.id or None, user_id=args.user)
+    for item in retried:
+        status = "applied" if item.removed else f"failed again: {item.result.error}"
+        console.print(
+            Text(f"{item.letter.id} ({item.letter.user_id}/{item.letter.thread_id}): {status}")
+        )
+    failed = sum(not item.removed for item in retried)
+    console.print(f"{len(retried) - failed} applied, {failed} still failing")
+    return 1 if failed else 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="deerflow-memory", description=__doc__)
     _global_options(parser, defaults=True)
@@ -386,6 +430,13 @@ def _parser() -> argparse.ArgumentParser:
     stats.add_argument("--agent", default=None, help="with --user: one agent's memory")
     stats.add_argument("--json", action="store_true")
 
+    pending = sub.add_parser("pending", help="list memory updates that failed for good")
+    pending.add_argument("--user", default=None, help="only this user's")
+    pending.add_argument("--json", action="store_true")
+    retry = sub.add_parser("retry", help="run failed memory updates again (the configured model)")
+    retry.add_argument("--user", default=None, help="only this user's")
+    retry.add_argument("id", nargs="*", help="dead letter ids (default: all)")
+
     mig = sub.add_parser("migrate", help="copy every document from one backend to another")
     mig.add_argument("--from", required=True, help="file:PATH | sqlite:PATH | postgres:DSN")
     mig.add_argument("--to", required=True, help="file:PATH | sqlite:PATH | postgres:DSN")
@@ -406,6 +457,8 @@ _COMMANDS = {
     "clear": _cmd_clear,
     "migrate": _cmd_migrate,
     "list": _cmd_list,
+    "pending": _cmd_pending,
+    "retry": _cmd_retry,
 }
 
 

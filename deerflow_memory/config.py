@@ -251,6 +251,48 @@ class MemoryConfig(BaseModel):
     model_timeout_seconds: float = Field(
         60.0, gt=0.0, le=3600.0, description="Timeout of one memory model call."
     )
+    structured_output: Literal["auto", "on", "off"] = Field(
+        "auto",
+        description="Ask for the update as a JSON schema: auto (OpenAI-style models), on, off.",
+    )
+
+    # extraction cost and failures
+    update_conversation_max_tokens: int = Field(
+        8000,
+        ge=200,
+        le=1_000_000,
+        description="Token budget of the conversation part of one update call; more = more calls.",
+    )
+    update_memory_max_tokens: int = Field(
+        4000, ge=200, le=1_000_000, description="Token budget of the memory part of the prompt."
+    )
+    update_context_messages: int = Field(
+        1, ge=0, le=10, description="Already-extracted messages shown before the new ones."
+    )
+    update_gate: bool = Field(
+        True, description="Skip the model for bursts with nothing about the user in them."
+    )
+    model_call_retries: int = Field(
+        3, ge=0, le=20, description="Extra calls after a 429/5xx/timeout within one update."
+    )
+    retry_base_seconds: float = Field(
+        1.0, ge=0.0, le=600.0, description="First backoff; doubles per retry, with jitter."
+    )
+    retry_max_backoff_seconds: float = Field(
+        60.0, ge=0.0, le=3600.0, description="Longest single wait (Retry-After is capped here)."
+    )
+    requeue_base_seconds: float = Field(
+        30.0, ge=0.0, le=3600.0, description="Wait before a failed update's first requeued try."
+    )
+    update_max_attempts: int = Field(
+        8, ge=1, le=1000, description="Requeued attempts of a failing update before dead letter."
+    )
+    update_retry_window_seconds: float = Field(
+        3600.0,
+        ge=0.0,
+        le=7 * 86400.0,
+        description="Time after the first failure at which a failing update is dead-lettered.",
+    )
 
     # injection
     token_counting: TokenCounting = Field(

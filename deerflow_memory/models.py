@@ -24,6 +24,7 @@ from deerflow_memory.errors import UpdateParseError
 
 __all__ = [
     "DocumentKey",
+    "ExtractionWatermark",
     "Fact",
     "FactCategory",
     "FactMerge",
@@ -255,8 +256,26 @@ class HygieneCounts(_Model):
     judged_out: int = Field(default=0, ge=0)
 
 
+class ExtractionWatermark(_Model):
+    """Which messages of one thread were already extracted into this document.
+
+    ``messageKeys`` are the keys (LangGraph message id, else a content hash) of
+    the most recently extracted messages, newest last, capped; everything up to
+    the newest of them that is still in the thread counts as extracted. Kept in
+    the document so it is saved atomically with the update it belongs to.
+    """
+
+    thread_id: str
+    message_keys: tuple[str, ...] = ()
+    updated_at: str = ""
+
+
 class MemoryDocument(_Model):
-    """A user's memory for one agent (DeerFlow memory.json v1 plus ``revision``)."""
+    """A user's memory for one agent (DeerFlow memory.json v1 plus ``revision``).
+
+    ``extractionWatermarks`` (ours, ignored by DeerFlow) remembers per thread
+    which messages were already extracted.
+    """
 
     version: str = DOCUMENT_VERSION
     last_updated: str = Field(default_factory=utc_now_iso)
@@ -265,6 +284,7 @@ class MemoryDocument(_Model):
     facts: tuple[Fact, ...] = ()
     superseded_facts: tuple[SupersededFact, ...] = ()
     hygiene: HygieneCounts | None = None
+    extraction_watermarks: tuple[ExtractionWatermark, ...] = ()
     revision: int = Field(default=0, ge=0)
 
     def is_empty(self) -> bool:

@@ -21,8 +21,8 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from langchain_core.messages import BaseMessage
@@ -37,11 +37,16 @@ from deerflow_memory.inject.retrieval import Embedder, filter_document, select_r
 from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
 from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
 from deerflow_memory.storage.outbox import Outbox
+from deerflow_memory.update.dead_letter import RetriedLetter, dead_letter_for, retry_dead_letters
 from deerflow_memory.update.durable import DurableUpdates, decode_messages, encode_messages
 from deerflow_memory.update.extraction import Extractor
+from deerflow_memory.update.llm import retry_policy
+from deerflow_memory.update.outcome import FailedUpdate, FailureOutcome, FlushResult
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
-from deerflow_memory.update.updater import MemoryUpdater, UpdateResult
+from deerflow_memory.update.retry import RetryPolicy
+from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateStatus
 from deerflow_memory.update.usage import AccessRecorder
 
 if TYPE_CHECKING:
@@ -134,6 +139,9 @@ class MemoryService:
         )
         self._updater: MemoryUpdater | None = None
         self._bind_lock = threading.Lock()
+        self._retry_policy: RetryPolicy | None = None
+        self._failures_lock = threading.Lock()
+        self._failure_collectors: list[list[FailedUpdate]] = []
         self.durable: DurableUpdates | None = None
         outbox = self._build_outbox() if self.config.outbox else None
         if outbox is not None:
@@ -231,7 +239,11 @@ class MemoryService:
         """The updater the queue's workers call (created once the storage is known)."""
         if self._updater is None:
             self._updater = MemoryUpdater(
-                self.storage, self.extractor, self.config, embedder=self.embedder
+                self.storage,
+                self.extractor,
+                self.config,
+                embedder=self.embedder,
+                count_tokens=self.counter.count,
             )
         return self._updater
 
@@ -342,21 +354,126 @@ class MemoryService:
 
     def _process(self, job: UpdateJob) -> UpdateResult:
         # Runs on a queue worker thread: only sync calls from here on.
-        if self.durable is not None:
-            return self.durable.run(job)
-        return self._update(job)
+        result = self.durable.run(job) if self.durable is not None else self._update(job)
+        if result.status in (UpdateStatus.RETRY, UpdateStatus.FAILED):
+            self._after_failure(job, result)
+        return result
 
     def _update(self, job: UpdateJob) -> UpdateResult:
         return self.updater.update(job)
 
-    def flush(self, timeout: float | None = None) -> bool:
-        """Run every pending update now and wait; True when all finished in time.
+    def _after_failure(self, job: UpdateJob, result: UpdateResult) -> None:
+        """Requeue a transient failure within its bounds, else write a dead letter."""
+        policy = self.retry_policy
+        attempts = job.attempts + 1
+        error = result.error or "failed"
+        now = time.time()
+        first = job.first_failed_at if job.first_failed_at is not None else now
+        if result.status is UpdateStatus.RETRY and not policy.gives_up(attempts, first, now):
+            delay = policy.requeue_delay(attempts, result.retry_after)
+            again = replace(job, attempts=attempts, first_failed_at=first)
+            if self.queue.requeue(again, delay):
+                if self.durable is not None:
+                    self.durable.record(again, delay, False)
+                logger.info(
+                    "memory update for %s requeued (attempt %d) in %.0f s: %s",
+                    job.key,
+                    attempts,
+                    delay,
+                    error,
+                )
+                self._report(FailedUpdate(*job.key, error, "requeued", attempts))
+                return
+        outcome: FailureOutcome = "dead_letter"
+        if result.status is UpdateStatus.FAILED and self.durable is not None:
+            # The outbox already stored this failure as a dead letter (DurableUpdates.run).
+            self._report(FailedUpdate(*job.key, error, outcome, attempts))
+            return
+        try:
+            self.write_dead_letter(job, error, attempts=1)
+            logger.warning(
+                "memory update for %s failed for good after %d attempt(s); kept as a dead "
+                "letter (deerflow-memory pending / retry): %s",
+                job.key,
+                attempts,
+                error,
+            )
+        except Exception:
+            outcome = "lost"
+            logger.exception("memory update for %s lost: the dead letter failed too", job.key)
+        self._report(FailedUpdate(*job.key, error, outcome, attempts))
+
+    def write_dead_letter(self, job: UpdateJob, error: str, *, attempts: int = 1) -> DeadLetter:
+        """Store ``job`` as a dead letter (merged with the key's existing one) and return it."""
+        storage = self.storage
+        letter_id = dead_letter_id(job.thread_id, job.user_id, job.agent_name)
+        existing = next(
+            (x for x in storage.list_dead_letters(job.user_id) if x.id == letter_id), None
+        )
+        try:
+            document: MemoryDocument | None = storage.load(job.user_id, job.agent_name)
+        except Exception:
+            document = None  # keep every message: the watermark cannot be read
+        letter = dead_letter_for(
+            job, error, attempts=job.attempts + attempts, document=document, existing=existing
+        )
+        storage.put_dead_letter(letter)
+        return letter
+
+    def dead_letters(self, user_id: str | None = None) -> list[DeadLetter]:
+        """Updates that failed for good, oldest first (``deerflow-memory pending``)."""
+        return self.storage.list_dead_letters(user_id)
+
+    def retry_dead_letters(
+        self, letter_ids: Iterable[str] | None = None, *, user_id: str | None = None
+    ) -> list[RetriedLetter]:
+        """Run dead letters again now, on this thread (``deerflow-memory retry``).
+
+        Each letter whose update is saved (or has nothing to learn) is removed;
+        one that fails again stays, with its attempts and error updated.
+        """
+        return retry_dead_letters(self.storage, self.updater, letter_ids, user_id=user_id)
+
+    def _report(self, failure: FailedUpdate) -> None:
+        with self._failures_lock:
+            for collector in self._failure_collectors:
+                collector.append(failure)
+
+    def flush(self, timeout: float | None = None) -> FlushResult:
+        """Run every pending update now and wait; report what failed meanwhile.
 
         Includes the updates recovered from the outbox when this service started.
+        A job that fails transiently during a flush is not requeued (that would
+        keep the flush waiting for its backoff) but kept as a dead letter.
+
         Pending use counts of injected facts are written first.
+
+        Returns:
+            A :class:`FlushResult`: truthy only when the queue drained in time
+            and no update failed; ``failed`` lists the others and where they went.
         """
         self.access.flush()
-        return self.queue.flush(timeout)
+        collector: list[FailedUpdate] = []
+        with self._failures_lock:
+            self._failure_collectors.append(collector)
+        try:
+            drained = self.queue.flush(timeout)
+        finally:
+            with self._failures_lock:
+                self._failure_collectors.remove(collector)
+        pending = 0 if drained else self.queue.pending_count + self.queue.running_count
+        return FlushResult(drained, tuple(collector), pending)
+
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        """Backoff and bounds for failing updates (from the config unless set)."""
+        if self._retry_policy is None:
+            self._retry_policy = retry_policy(self.config)
+        return self._retry_policy
+
+    @retry_policy.setter
+    def retry_policy(self, policy: RetryPolicy) -> None:
+        self._retry_policy = policy
 
     # --- lifetime -----------------------------------------------------------
 

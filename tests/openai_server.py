@@ -6,9 +6,9 @@ real ``ChatOpenAI`` client path (sync and async httpx pools) is exercised.
 
 Answers are scripted: queue them with :meth:`OpenAIServer.reply` (served in
 order), or set :attr:`OpenAIServer.responder` to a function of the request body.
-Failure modes: an HTTP status with an error body, a delay past the client's
-timeout, a transport-truncated body, and a model-truncated answer
-(``finish_reason="length"``). Every request body is recorded.
+Failure modes: an HTTP status with an error body (and headers such as
+``Retry-After``), a delay past the client's timeout, a transport-truncated
+body, and a model-truncated answer (``finish_reason="length"``). Every request body is recorded.
 
 Use the ``openai_server`` fixture (import it into a test module, or list this
 module in ``pytest_plugins``)::
@@ -52,6 +52,8 @@ class Reply:
     delay: float = 0.0
     truncate_body: bool = False
     finish_reason: str = "stop"
+    headers: tuple[tuple[str, str], ...] = ()
+    """Extra response headers, e.g. ``(("Retry-After", "2"),)`` with a 429."""
 
 
 Responder = Callable[[dict[str, Any]], "Reply | str"]
@@ -193,7 +195,9 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                     error = {
                         "error": {"message": f"scripted {reply.status}", "type": "server_error"}
                     }
-                    self._send(reply.status, json.dumps(error).encode(), "application/json")
+                    self._send(
+                        reply.status, json.dumps(error).encode(), "application/json", False, reply
+                    )
                 elif body.get("stream"):
                     self._send(200, _sse(body, reply), "text/event-stream", reply.truncate_body)
                 else:
@@ -202,9 +206,18 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (timeout test): nothing to answer
 
-        def _send(self, status: int, payload: bytes, ctype: str, truncate: bool = False) -> None:
+        def _send(
+            self,
+            status: int,
+            payload: bytes,
+            ctype: str,
+            truncate: bool = False,
+            reply: Reply | None = None,
+        ) -> None:
             self.send_response(status)
             self.send_header("Content-Type", ctype)
+            for name, value in reply.headers if reply is not None else ():
+                self.send_header(name, value)
             if truncate:
                 self.send_header("Content-Length", str(len(payload) + 100))
                 self.send_header("Connection", "close")

@@ -149,3 +149,32 @@ def test_list_and_show_print_the_real_ids_of_mapped_folders(tmp_path: Path) -> N
     shown = cli("--root", str(root), "show", "--user", "CON", "--agent", "Zoe\u0308", cwd=tmp_path)
     assert shown.returncode == 0, shown.stderr
     assert "Fact of CON" in shown.stdout
+
+
+def test_pending_lists_dead_letters_and_retry_applies_them(tmp_path: Path) -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from deerflow_memory.storage.file import FileMemoryStorage
+    from deerflow_memory.update.dead_letter import dead_letter_for
+    from deerflow_memory.update.queue import UpdateJob
+
+    root = tmp_path / "mem"
+    job = UpdateJob(
+        "t1",
+        "ann",
+        None,
+        (HumanMessage("I am allergic to peanuts.", id="h1"), AIMessage("Noted.", id="a1")),
+    )
+    FileMemoryStorage(root).put_dead_letter(dead_letter_for(job, "ModelCallError: 503", attempts=8))
+
+    listed = cli("--root", str(root), "pending", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert "1 failed memory update" in listed.stdout and "503" in listed.stdout
+    as_json = json.loads(cli("--root", str(root), "pending", "--json", cwd=tmp_path).stdout)
+    assert as_json[0]["messageIds"] == ["h1", "a1"] and as_json[0]["attempts"] == 8
+
+    retried = cli("--root", str(root), "retry", cwd=tmp_path)
+    assert retried.returncode == 0, retried.stdout + retried.stderr
+    assert "1 applied, 0 still failing" in retried.stdout
+    assert "no failed memory updates" in cli("--root", str(root), "pending", cwd=tmp_path).stdout
+    assert "peanut" in cli("--root", str(root), "show", "--user", "ann", cwd=tmp_path).stdout

@@ -128,7 +128,9 @@ def test_an_update_that_cannot_get_the_lock_in_time_becomes_a_dead_letter(tmp_pa
             MemoryIdentity("alice", None, "t1"),
             [HumanMessage("I am a welder.", id="h"), AIMessage("Noted.", id="a")],
         )
-        assert memory.flush(timeout=30)
+        flushed = memory.flush(timeout=30)
+        assert flushed.drained and not flushed  # honest: the update did not go through
+        assert [f.outcome for f in flushed.failed] == ["dead_letter"]
         letters = memory.storage.list_dead_letters("alice")
     assert len(letters) == 1
     assert UpdateLockTimeoutError.__name__ in letters[0].error

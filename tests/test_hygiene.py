@@ -549,7 +549,9 @@ def test_a_failing_judge_keeps_every_candidate(
     extractor = JudgedExtractor(ModelExtractor(model), model)
     openai_server.reply(MOOD_AND_FACT, "I cannot answer that")
     storage = FileMemoryStorage(tmp_path)
-    MemoryUpdater(storage, extractor, now=lambda: "2026-06-01T00:00:00Z").update(job("hi"))
+    MemoryUpdater(storage, extractor, now=lambda: "2026-06-01T00:00:00Z").update(
+        job("hi, I am a nurse and tired today")
+    )
     assert len(storage.load("alice").facts) == 3
     assert extractor.stats.failures == 1
 

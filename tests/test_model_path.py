@@ -23,6 +23,7 @@ from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.llm import ModelExtractor, build_chat_model, build_extractor
 from deerflow_memory.update.prompt import SYSTEM_PROMPT, build_update_prompt, parse_update
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
+from deerflow_memory.update.retry import RetryPolicy
 from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateStatus
 from tests.openai_server import OpenAIServer, openai_server  # noqa: F401  (fixture)
 
@@ -175,7 +176,7 @@ def test_a_model_error_becomes_model_call_error_chained_to_the_original(
     from tests.openai_server import Reply
 
     openai_server.reply(Reply(status=503))
-    extractor = ModelExtractor(openai_server.chat_model())
+    extractor = ModelExtractor(openai_server.chat_model(), retry=RetryPolicy(call_retries=0))
     with pytest.raises(ModelCallError) as info:
         extractor.extract(request())
     assert info.value.__cause__ is not None

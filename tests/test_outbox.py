@@ -90,7 +90,10 @@ def test_a_failed_update_is_dead_lettered_not_dropped(tmp_path: Path) -> None:
     with MemoryService(config, extractor=Broken(), register_atexit=False) as memory:  # type: ignore[arg-type]
         who = MemoryIdentity("alice", None, "t1")
         memory.enqueue(who, [HumanMessage("I am a welder."), AIMessage("Noted.")])
-        assert memory.flush(timeout=30)
+        flushed = memory.flush(timeout=30)
+        assert flushed.drained and not flushed  # drained, but honest: an update failed
+        assert [f.outcome for f in flushed.failed] == ["dead_letter"]
+        assert [x.thread_id for x in memory.dead_letters()] == ["t1"]
         assert memory.durable is not None
         assert memory.durable.outbox.dead_letters() == []  # moved to the backend's letters
         letters = memory.storage.list_dead_letters("alice")

@@ -94,29 +94,37 @@ def test_a_fenced_answer_with_prose_and_thinking_is_saved(
 
 
 @pytest.mark.parametrize(
-    "failure",
+    ("failure", "status"),
     [
-        pytest.param(Reply(GOOD[: len(GOOD) // 2], finish_reason="length"), id="truncated-json"),
-        pytest.param(Reply(status=500), id="http-500"),
-        pytest.param(Reply(GOOD, delay=2.0), id="timeout"),
-        pytest.param(Reply(GOOD, truncate_body=True), id="truncated-body"),
-        pytest.param(Reply("I cannot help with that."), id="no-json"),
+        # An unparsable answer is asked for once more: the failure is scripted twice.
+        pytest.param(
+            Reply(GOOD[: len(GOOD) // 2], finish_reason="length"),
+            UpdateStatus.FAILED,
+            id="truncated-json",
+        ),
+        pytest.param(Reply("I cannot help with that."), UpdateStatus.FAILED, id="no-json"),
+        # Transient failures (retries off here) come back as "retry", for the queue to requeue.
+        pytest.param(Reply(status=500), UpdateStatus.RETRY, id="http-500"),
+        pytest.param(Reply(GOOD, delay=2.0), UpdateStatus.RETRY, id="timeout"),
+        pytest.param(Reply(GOOD, truncate_body=True), UpdateStatus.RETRY, id="truncated-body"),
     ],
 )
 def test_a_failed_update_leaves_memory_untouched_and_the_queue_goes_on(
     failure: Reply,
+    status: UpdateStatus,
     openai_server: OpenAIServer,  # noqa: F811
-    updater: MemoryUpdater,
     storage: FileMemoryStorage,
 ) -> None:
+    config = MemoryConfig(model_call_retries=0)
+    updater = MemoryUpdater(storage, openai_server.chat_model(timeout=0.5), config, now=lambda: NOW)
     before = seed(storage)
-    openai_server.reply(failure, GOOD)
+    openai_server.reply(*([failure] * (2 if status is UpdateStatus.FAILED else 1)), GOOD)
     results: list[UpdateResult] = []
     queue = MemoryUpdateQueue(lambda j: results.append(updater(j)), debounce_seconds=0)
     try:
         queue.add_nowait("thread-1", "alice", None, conversation())
         assert queue.flush(timeout=10)
-        assert results[0].status is UpdateStatus.FAILED and results[0].error
+        assert results[0].status is status and results[0].error
         assert storage.path_for("alice").read_bytes() == before
         queue.add_nowait("thread-2", "alice", None, conversation())
         assert queue.flush(timeout=10)
@@ -147,27 +155,33 @@ def test_removing_an_unknown_fact_id_is_ignored(
     assert [f.content for f in storage.load("alice").facts] == ["Likes tea", "Lives in Lyon"]
 
 
-def test_a_noop_answer_is_not_saved(
+def test_a_noop_answer_changes_no_memory_but_records_the_watermark(
     openai_server: OpenAIServer,  # noqa: F811
     updater: MemoryUpdater,
     storage: FileMemoryStorage,
 ) -> None:
-    before = seed(storage)
+    seed(storage)
+    before = storage.load("alice")
     openai_server.reply('{"user": {}, "history": {}, "newFacts": [], "factsToRemove": []}')
     result = updater.update(job())
     assert result.status is UpdateStatus.SKIPPED
-    assert storage.path_for("alice").read_bytes() == before
+    after = storage.load("alice")
+    assert after.facts == before.facts and after.user == before.user
+    assert [w.thread_id for w in after.extraction_watermarks] == ["thread-1"]
+    assert updater.update(job()).reason == "already extracted"
+    assert openai_server.request_count == 1
 
 
-def test_an_answer_that_only_repeats_stored_facts_is_not_saved(
+def test_an_answer_that_only_repeats_stored_facts_adds_nothing(
     openai_server: OpenAIServer,  # noqa: F811
     updater: MemoryUpdater,
     storage: FileMemoryStorage,
 ) -> None:
-    before = seed(storage)
+    seed(storage)
+    before = storage.load("alice").facts
     openai_server.reply('{"newFacts": [{"content": "likes TEA", "confidence": 0.7}]}')
     assert updater.update(job()).status is UpdateStatus.SKIPPED
-    assert storage.path_for("alice").read_bytes() == before
+    assert storage.load("alice").facts == before
 
 
 def test_a_turn_without_user_and_assistant_messages_makes_no_model_call(

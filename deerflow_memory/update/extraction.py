@@ -20,7 +20,7 @@ __all__ = ["ExtractionRequest", "Extractor"]
 
 @dataclass(frozen=True, slots=True)
 class ExtractionRequest:
-    """What an extractor gets: the filtered conversation and the memory it updates."""
+    """What an extractor gets: the new filtered messages and the memory they update."""
 
     document: MemoryDocument
     messages: Sequence[BaseMessage]
@@ -31,6 +31,8 @@ class ExtractionRequest:
     """Stored facts due for staleness review (the model may confirm, update or retire them)."""
     today: str = ""
     """The update's date (``YYYY-MM-DD``), for reading time frames ("next week")."""
+    context_messages: Sequence[BaseMessage] = ()
+    """Already-extracted messages right before ``messages``, for reference only."""
 
 
 @runtime_checkable

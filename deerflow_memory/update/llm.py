@@ -7,10 +7,13 @@ agent's async HTTP connection pool. The sync client of ``ChatOpenAI`` has its
 own pool, so the agent's ``ainvoke``/``astream`` on the same model instance is
 unaffected.
 
-Failures: any error raised by the model call (network, HTTP status, timeout)
-becomes :class:`ModelCallError` chained to the original; an answer that is not
-a complete update becomes :class:`UpdateParseError`. Building a model with a
-model name but neither a key nor an endpoint raises :class:`ConfigError`.
+Failures: 429, 5xx, timeouts and connection errors are retried with backoff
+(honouring ``Retry-After``) and then raised as :class:`TransientModelError`, so
+the updater can requeue the job; any other error of the model call becomes
+:class:`ModelCallError` chained to the original; an answer that is not a
+complete update is asked for once more, then becomes :class:`UpdateParseError`.
+Building a model with a model name but neither a key nor an endpoint raises
+:class:`ConfigError`.
 
 ``langchain_openai`` is imported only when a model is built, to keep
 ``import deerflow_memory`` cheap.
@@ -18,16 +21,21 @@ model name but neither a key nor an endpoint raises :class:`ConfigError`.
 
 from __future__ import annotations
 
+import logging
 import os
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal
 
 from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError
 from deerflow_memory.models import MemoryUpdate
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor
+from deerflow_memory.update.incremental import budgeted_memory_text, estimate_tokens
 from deerflow_memory.update.prompt import build_update_prompt, parse_update
+from deerflow_memory.update.retry import RetryPolicy, TransientModelError
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import BaseMessage
 
     from deerflow_memory.config import MemoryConfig
 
@@ -37,12 +45,41 @@ __all__ = [
     "ModelExtractor",
     "build_chat_model",
     "build_extractor",
+    "retry_policy",
     "split_model_name",
+    "supports_json_schema",
+    "update_json_schema",
 ]
+
+logger = logging.getLogger(__name__)
 
 DEFAULT_MODEL_NAME = "gpt-4o-mini"
 # Local OpenAI-compatible servers (vLLM, Ollama) ignore the key, but the client requires one.
 _PLACEHOLDER_API_KEY = "sk-no-key-required"
+
+
+StructuredOutput = Literal["auto", "on", "off"]
+
+
+def update_json_schema() -> dict[str, Any]:
+    """The ``response_format`` asking for a :class:`MemoryUpdate` as a JSON schema (camelCase)."""
+    return {
+        "type": "json_schema",
+        "json_schema": {
+            "name": "memory_update",
+            "description": "Changes to the user's long-term memory.",
+            "schema": MemoryUpdate.model_json_schema(by_alias=True),
+            "strict": False,
+        },
+    }
+
+
+def supports_json_schema(model: BaseChatModel) -> bool:
+    """True for OpenAI-style chat models (``ChatOpenAI``, Azure, and their subclasses)."""
+    declared = getattr(model, "supports_json_schema", None)
+    if isinstance(declared, bool):
+        return declared
+    return any(cls.__name__ == "BaseChatOpenAI" for cls in type(model).__mro__)
 
 
 class ModelExtractor:
@@ -51,37 +88,103 @@ class ModelExtractor:
     Args:
         model: any ``BaseChatModel``; the same instance may serve the agent's
             async calls at the same time.
+        structured_output: ``"on"`` always sends the update schema as
+            ``response_format`` (JSON schema); ``"auto"`` does so for models
+            that support it (:func:`supports_json_schema`) and drops it for good
+            when the endpoint rejects it (HTTP 400); ``"off"`` never does. The
+            answer is read by the tolerant parser in every case.
+        retry: backoff for transient failures (429, 5xx, timeouts, connection errors).
+        memory_max_tokens: budget of the memory part of the prompt.
+        count_tokens: token counter for that budget.
     """
 
-    def __init__(self, model: BaseChatModel) -> None:
+    def __init__(
+        self,
+        model: BaseChatModel,
+        *,
+        structured_output: StructuredOutput = "auto",
+        retry: RetryPolicy | None = None,
+        memory_max_tokens: int = 4000,
+        count_tokens: Callable[[str], int] = estimate_tokens,
+    ) -> None:
         self.model = model
+        self.structured_output = structured_output
+        self.retry = retry if retry is not None else RetryPolicy()
+        self.memory_max_tokens = memory_max_tokens
+        self.count_tokens = count_tokens
+        self._schema_ok = structured_output == "on" or (
+            structured_output == "auto" and supports_json_schema(model)
+        )
 
-    def extract(self, request: ExtractionRequest) -> MemoryUpdate:
-        """Build the prompt, call the model once, and parse its answer.
-
-        Raises:
-            ModelCallError: the call failed (network, HTTP error, timeout, ...).
-            UpdateParseError: the answer is not a complete, valid update.
-        """
-        prompt = build_update_prompt(
+    def prompt_for(self, request: ExtractionRequest) -> list[BaseMessage]:
+        """The messages one call sends for ``request`` (memory part within its budget)."""
+        memory_text, _ = budgeted_memory_text(
+            request.document, self.memory_max_tokens, count_tokens=self.count_tokens
+        )
+        return build_update_prompt(
             request.document,
             request.messages,
             correction_detected=request.correction_detected,
             reinforcement_detected=request.reinforcement_detected,
             review=request.review,
             today=request.today,
+            context_messages=request.context_messages,
+            memory_text=memory_text,
+            max_chars=10**9,
         )
+
+    def extract(self, request: ExtractionRequest) -> MemoryUpdate:
+        """Build the prompt, call the model, and parse its answer (one retry if unparsable).
+
+        Raises:
+            TransientModelError: 429/5xx/timeout/connection failures outlasted the retries.
+            ModelCallError: the call failed for another reason (bad request, auth, ...).
+            UpdateParseError: two answers in a row were not a complete, valid update.
+        """
+        prompt = self.prompt_for(request)
+        for attempt in (1, 2):
+            try:
+                answer = self._invoke(prompt)
+                text = _answer_text(answer.content)
+                if not text.strip():
+                    raise UpdateParseError("memory model returned an empty answer")
+                return parse_update(text)
+            except UpdateParseError as e:
+                if attempt == 2:
+                    raise
+                logger.info("memory model answer unparsable (%s); asking once more", e)
+        raise AssertionError("unreachable")
+
+    def _invoke(self, prompt: list[BaseMessage]) -> Any:
+        if self._schema_ok:
+            bound = self.model.bind(response_format=update_json_schema())
+            try:
+                return self.retry.call(lambda: bound.invoke(prompt))
+            except TransientModelError:
+                raise
+            except Exception as e:
+                if "LengthFinishReason" in type(e).__name__:
+                    raise UpdateParseError(f"memory model answer was cut off: {e}") from e
+                if self.structured_output != "auto" or _status(e) not in (400, 422):
+                    raise ModelCallError(
+                        f"memory model call failed: {type(e).__name__}: {e}"
+                    ) from e
+                logger.info("endpoint rejected response_format (%s); using the plain prompt", e)
+                self._schema_ok = False
         try:
-            answer = self.model.invoke(prompt)
+            return self.retry.call(lambda: self.model.invoke(prompt))
+        except TransientModelError:
+            raise
         except Exception as e:  # the model's own error types vary by provider
             raise ModelCallError(f"memory model call failed: {type(e).__name__}: {e}") from e
-        text = _answer_text(answer.content)
-        if not text.strip():
-            raise UpdateParseError("memory model returned an empty answer")
-        return parse_update(text)
 
     def __repr__(self) -> str:
         return f"ModelExtractor({type(self.model).__name__})"
+
+
+def _status(error: BaseException) -> int | None:
+    status = getattr(error, "status_code", None)
+    return status if isinstance(status, int) else None
 
 
 def _answer_text(content: Any) -> str:
@@ -166,7 +269,7 @@ def build_chat_model(config: MemoryConfig) -> BaseChatModel | None:
         "model": model_name,
         "api_key": api_key,
         "timeout": config.model_timeout_seconds,
-        "max_retries": 1,
+        "max_retries": 0,  # ModelExtractor retries with backoff and Retry-After itself
         "temperature": 0,
     }
     if base_url:
@@ -228,6 +331,12 @@ def build_extractor(config: MemoryConfig, model: BaseChatModel | None = None) ->
     if model is None:
         model = build_chat_model(config)
     if model is not None:
+        extractor = ModelExtractor(
+            model,
+            structured_output=config.structured_output,
+            retry=retry_policy(config),
+            memory_max_tokens=config.update_memory_max_tokens,
+        )
         if config.judge == "model":
             from deerflow_memory.update.judge import JudgedExtractor
 
@@ -239,8 +348,20 @@ def build_extractor(config: MemoryConfig, model: BaseChatModel | None = None) ->
                     )
                     or model
                 )
-            return JudgedExtractor(ModelExtractor(model), judge)
-        return ModelExtractor(model)
+            return JudgedExtractor(extractor, judge)
+        return extractor
     from deerflow_memory.update.offline.extractor import OfflineExtractor
 
     return OfflineExtractor()
+
+
+def retry_policy(config: MemoryConfig) -> RetryPolicy:
+    """The :class:`RetryPolicy` of ``config`` (real sleep, real jitter)."""
+    return RetryPolicy(
+        call_retries=config.model_call_retries,
+        base_seconds=config.retry_base_seconds,
+        max_backoff_seconds=config.retry_max_backoff_seconds,
+        max_attempts=config.update_max_attempts,
+        max_total_seconds=config.update_retry_window_seconds,
+        requeue_base_seconds=config.requeue_base_seconds,
+    )

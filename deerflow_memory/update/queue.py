@@ -21,7 +21,9 @@ conversation with a warning instead of raising, because it is called from the
 agent's turn, which a memory problem must never break. Jobs still pending when
 ``flush``/``shutdown`` time out are reported (return value ``False``, a
 warning) and lost with the process, unless ``on_enqueue`` records them in a
-durable outbox (what ``MemoryService`` does): then the next process runs them.
+durable outbox (what ``MemoryService`` does): then the next process runs them. A handler may
+:meth:`~MemoryUpdateQueue.requeue` a job that failed transiently: it comes back
+after its backoff, merged with anything newer for the same key.
 
 Why not ``concurrent.futures.ThreadPoolExecutor``: its workers are joined, and
 new submissions refused, *before* ``atexit`` handlers run, so an atexit drain
@@ -42,7 +44,7 @@ import uuid
 import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from deerflow_memory.update.clock import Clock, FakeClock, SystemClock
@@ -75,6 +77,10 @@ class UpdateJob:
     correction_detected: bool = False
     reinforcement_detected: bool = False
     record_id: str = ""  # this capture's id in the durable outbox ("" without one)
+    attempts: int = 0
+    """Attempts already made for this job (a requeued job carries them on)."""
+    first_failed_at: float | None = None
+    """Wall-clock time (``time.time()``) of the job's first failure, for the retry window."""
 
     @property
     def key(self) -> JobKey:
@@ -89,6 +95,7 @@ class _Entry:
     deadline: float
     seq: int
     urgent: bool = False  # queued by add_nowait: merged with later adds, never replaced
+    retry_at: float | None = None  # requeued after a failure: merged, and not due before this
 
 
 def _merge_messages(
@@ -251,15 +258,21 @@ class MemoryUpdateQueue:
             now = self._clock.monotonic()
             previous = self._pending.get(key)
             urgent = due_now
+            retry_at: float | None = None
+            attempts, first_failed_at = 0, None
             if previous is not None:
                 first = previous.first_enqueued
                 correction = correction or previous.job.correction_detected
                 reinforcement = reinforcement or previous.job.reinforcement_detected
-                if due_now or previous.urgent:
+                attempts = previous.job.attempts
+                first_failed_at = previous.job.first_failed_at
+                retry_at = previous.retry_at
+                if due_now or previous.urgent or retry_at is not None:
                     # Messages flushed by add_nowait are about to leave the graph's
-                    # history: a later add must not replace them, so merge instead.
+                    # history, and a requeued job's may have left it already: a later
+                    # add must not replace them, so merge instead.
                     snapshot = _merge_messages(previous.job.messages, snapshot)
-                    urgent = True
+                    urgent = urgent or previous.urgent
                 self._ready.pop(key, None)
             else:
                 first = now
@@ -267,14 +280,24 @@ class MemoryUpdateQueue:
                 deadline = now
             else:
                 deadline = min(now + self._debounce, first + self._max_wait)
+            if retry_at is not None and not self._flushing:
+                deadline = max(deadline, retry_at)  # a failing model gets its backoff
             seq = next(self._seq)
             record_id = f"{self._record_prefix}{seq}"
             job = UpdateJob(
-                thread_id, user_id, agent_name, snapshot, correction, reinforcement, record_id
+                thread_id,
+                user_id,
+                agent_name,
+                snapshot,
+                correction,
+                reinforcement,
+                record_id,
+                attempts,
+                first_failed_at,
             )
             if self._on_enqueue is not None:
                 self._on_enqueue(job, deadline - now, urgent)
-            self._pending[key] = _Entry(job, first, deadline, seq, urgent)
+            self._pending[key] = _Entry(job, first, deadline, seq, urgent, retry_at)
             heapq.heappush(self._heap, (deadline, seq, key))
             # Only wake the scheduler when it would otherwise sleep past this deadline;
             # a plain debounce reset moves deadlines later and needs no wake-up.
@@ -307,6 +330,43 @@ class MemoryUpdateQueue:
             heapq.heappush(self._heap, (deadline, seq, job.key))
             if deadline < self._wake_at:
                 self._cond.notify_all()
+
+    def requeue(self, job: UpdateJob, delay: float) -> bool:
+        """Put a failed job back on the queue, due in ``delay`` clock seconds.
+
+        Called by a handler (on a worker thread) after a transient failure. A
+        conversation queued meanwhile for the same key is merged into it
+        (messages deduplicated by id, flags OR-merged), and later adds merge
+        too, so nothing the failed job held is lost.
+
+        Returns:
+            False, doing nothing, while the queue is flushing or shut down (the
+            caller then keeps the job elsewhere, e.g. as a dead letter).
+        """
+        key = job.key
+        with self._cond:
+            if self._closed or self._flushing:
+                return False
+            now = self._clock.monotonic()
+            previous = self._pending.pop(key, None)
+            first, urgent = now, False
+            if previous is not None:
+                first, urgent = previous.first_enqueued, previous.urgent
+                job = replace(
+                    job,
+                    messages=_merge_messages(job.messages, previous.job.messages),
+                    correction_detected=job.correction_detected or previous.job.correction_detected,
+                    reinforcement_detected=job.reinforcement_detected
+                    or previous.job.reinforcement_detected,
+                )
+                self._ready.pop(key, None)
+            retry_at = now + max(0.0, delay)
+            seq = next(self._seq)
+            self._pending[key] = _Entry(job, first, retry_at, seq, urgent, retry_at)
+            heapq.heappush(self._heap, (retry_at, seq, key))
+            if retry_at < self._wake_at:
+                self._cond.notify_all()
+            return True
 
     # --- observability ----------------------------------------------------------
 

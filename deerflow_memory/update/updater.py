@@ -1,18 +1,26 @@
-"""``MemoryUpdater``: one queued conversation in, one saved memory document out.
+"""``MemoryUpdater``: one queued conversation in, saved memory documents out.
 
 Steps: filter the job's messages (cheap and idempotent) and skip turns without
-a user and an assistant message; load the document; extract the update (one
-model call); validate it (:func:`~deerflow_memory.update.validate.validate_update`:
+a user and an assistant message; load the document; keep only the messages
+after the thread's extraction watermark (stored in the document); skip the
+model when the gate finds nothing about the user in them; pack the rest into
+chunks within ``update_conversation_max_tokens`` (oldest first); per chunk,
+extract (one model call), validate (:func:`~deerflow_memory.update.validate.validate_update`:
 the same rules for every extractor; rejected parts are logged and listed in
-:attr:`UpdateResult.rejected`); apply it; save with ``expected_revision``. When another writer
-saved in between (:class:`RevisionConflictError`), the document is reloaded and
-the *already parsed* update is applied again — no second model call — up to
+:attr:`UpdateResult.rejected`), apply, advance the watermark and save with
+``expected_revision`` — so the watermark moves only together with the memory
+it produced. When another writer saved in between
+(:class:`RevisionConflictError`), the document is reloaded and the *already
+parsed* update is applied again — no second model call — up to
 ``config.max_update_retries`` saves.
 
-Failure behaviour: a model error, an unparsable answer or a storage error is
-logged and returned as a ``failed`` :class:`UpdateResult`; the stored memory
-is left exactly as it was and nothing is raised into the queue. An update
-that changes nothing is not saved.
+Failure behaviour: a transient model failure that outlasted its retries
+returns ``status=retry`` (with ``retry_after``) so the caller can requeue the
+job; any other model error, an unparsable answer (after one retry) or a
+storage error returns ``failed``. Chunks saved before the failure stay saved
+(their watermark too), so a retry resends only what is left. Nothing is
+raised into the queue. An update that changes no memory still saves the
+watermark, so the same messages are never sent again.
 
 Runs on the queue's worker threads: everything here is synchronous.
 """
@@ -20,16 +28,18 @@ Runs on the queue's worker threads: everything here is synchronous.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
+from deerflow_memory.capture.gate import burst_needs_model
 from deerflow_memory.capture.messages import filter_messages_for_memory, has_minimum_dialogue
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import (
+    CorruptMemoryError,
     ModelCallError,
     RevisionConflictError,
     StorageError,
@@ -47,8 +57,22 @@ from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.update.apply import apply_update_detailed
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor
 from deerflow_memory.update.hygiene import TidyResult, due_for_review, review_ids, tidy
-from deerflow_memory.update.llm import ModelExtractor
+from deerflow_memory.update.incremental import (
+    CountTokens,
+    Render,
+    advance_watermark,
+    estimate_tokens,
+    message_key,
+    plan_chunks,
+    render_message,
+    select_new_messages,
+    watermark_for,
+    with_keys,
+)
+from deerflow_memory.update.llm import ModelExtractor, retry_policy
+from deerflow_memory.update.prompt import format_conversation_for_update
 from deerflow_memory.update.queue import UpdateJob
+from deerflow_memory.update.retry import TransientModelError
 from deerflow_memory.update.similarity import DocumentEmbedder, SimilarityFactory
 from deerflow_memory.update.validate import UpdateLimits, clean_text, validate_update
 
@@ -62,12 +86,26 @@ class UpdateStatus(StrEnum):
 
     SAVED = "saved"
     SKIPPED = "skipped"
+    RETRY = "retry"
     FAILED = "failed"
 
 
 @dataclass(frozen=True, slots=True)
 class UpdateResult:
-    """Outcome of :meth:`MemoryUpdater.update`."""
+    """Outcome of :meth:`MemoryUpdater.update`.
+
+    Attributes:
+        status: saved (memory changed), skipped (nothing to learn; the watermark
+            may still have been saved), retry (transient model failure: requeue
+            the job), failed (give up: dead-letter the job).
+        revision: revision of the document after the update.
+        facts_added, facts_removed: over every chunk.
+        error: ``"<ErrorType>: message"`` when retry or failed.
+        reason: why it was skipped (``gate``, ``already extracted``, ``noop``, ...).
+        attempts: saves tried for the last chunk.
+        calls: model calls made (chunks sent).
+        retry_after: seconds the server asked to wait (retry only).
+    """
 
     status: UpdateStatus
     revision: int | None = None
@@ -76,6 +114,8 @@ class UpdateResult:
     error: str | None = None
     reason: str = ""
     attempts: int = 0
+    calls: int = 0
+    retry_after: float | None = None
     rejected: tuple[Rejection, ...] = ()
     """Parts of the proposed update that were not applied, each with its reason."""
 
@@ -87,8 +127,13 @@ class MemoryUpdater:
         storage: where documents are loaded from and saved to.
         extractor: an :class:`Extractor`, or a chat model (wrapped in :class:`ModelExtractor`).
         config: limits (``max_facts``, ``fact_confidence_threshold``,
-            ``guaranteed_categories``, ``max_update_retries``); defaults otherwise.
+            ``guaranteed_categories``, ``max_update_retries``, the update
+            budgets, ``update_gate``); defaults otherwise.
         now: timestamp source for ``createdAt``/``updatedAt`` (injectable for tests).
+        count_tokens: token counter for the conversation budget (default: a
+            cautious estimate; the service passes its configured counter).
+        render: how one message is shown in the prompt; budgets count this text.
+        embedder: vectors for consolidating near-duplicate facts (else lexical similarity).
 
     Example:
         >>> updater = MemoryUpdater(FileMemoryStorage(root), OfflineExtractor())
@@ -103,13 +148,23 @@ class MemoryUpdater:
         *,
         now: Callable[[], str] = utc_now_iso,
         embedder: DocumentEmbedder | None = None,
+        count_tokens: CountTokens = estimate_tokens,
+        render: Render = render_message,
     ) -> None:
         self.storage = storage
-        self.extractor: Extractor = (
-            ModelExtractor(extractor) if isinstance(extractor, BaseChatModel) else extractor
-        )
         self.config = config if config is not None else MemoryConfig()
+        if isinstance(extractor, BaseChatModel):
+            extractor = ModelExtractor(
+                extractor,
+                structured_output=self.config.structured_output,
+                retry=retry_policy(self.config),
+                memory_max_tokens=self.config.update_memory_max_tokens,
+                count_tokens=count_tokens,
+            )
+        self.extractor: Extractor = extractor
         self._now = now
+        self._count = count_tokens
+        self._render = render
         # Consolidation similarity: cosine of the embedder's vectors when given, else lexical.
         self._similarity = SimilarityFactory(embedder)
 
@@ -117,76 +172,175 @@ class MemoryUpdater:
         """Same as :meth:`update`, so the updater can be the queue's handler."""
         return self.update(job)
 
-    def update(self, job: UpdateJob) -> UpdateResult:
+    def update(self, job: UpdateJob, *, incremental: bool = True) -> UpdateResult:
         """Extract, apply and save the memory update of one queued conversation.
+
+        Args:
+            job: the conversation and its key.
+            incremental: send only messages after the thread's watermark; False
+                sends all of ``job.messages`` (a dead letter's, known missing).
 
         Holds the storage's update lock of ``(user_id, agent_name)`` from load
         to save, so updates of one user in several processes wait for each
         other; a lock not had within ``update_lock_timeout_seconds`` fails the
-        update (the service dead-letters it).
+        update (the service requeues or dead-letters it).
 
-        Never raises: failures are logged and returned as ``status=failed``.
+        Never raises: failures are logged and returned as ``retry`` or ``failed``.
         """
-        messages = filter_messages_for_memory(job.messages)
+        messages = with_keys(filter_messages_for_memory(job.messages))
         if not has_minimum_dialogue(messages):
             return UpdateResult(UpdateStatus.SKIPPED, reason="no user and assistant message")
         timeout = self.config.update_lock_timeout_seconds
         try:
             with self.storage.update_lock(job.user_id, job.agent_name, timeout):
-                return self._update_locked(job, messages)
+                return self._update_locked(job, messages, incremental)
         except UpdateLockTimeoutError as e:
             return self._failed(job, "waiting for the update lock", e, traceback=False)
         except StorageError as e:
             return self._failed(job, "taking the update lock", e)
 
-    def _update_locked(self, job: UpdateJob, messages: list[BaseMessage]) -> UpdateResult:
+    def _update_locked(
+        self, job: UpdateJob, messages: list[BaseMessage], incremental: bool
+    ) -> UpdateResult:
         user_id, agent_name = job.user_id, job.agent_name
         try:
             document = self.storage.load(user_id, agent_name)
         except Exception as e:
             return self._failed(job, "loading memory", e)
+        config = self.config
+        mark = watermark_for(document, clean_text(job.thread_id) or "unknown")
+        if incremental:
+            context, new = select_new_messages(
+                messages, mark, context_messages=config.update_context_messages
+            )
+        else:  # a dead letter's messages: all missing, except those known extracted since
+            done_keys = set(mark.message_keys) if mark else set()
+            context, new = [], [m for m in messages if message_key(m) not in done_keys]
+        if not new:
+            return UpdateResult(
+                UpdateStatus.SKIPPED, revision=document.revision, reason="already extracted"
+            )
         now = self._now()
         review = due_for_review(
             document,
             parse_timestamp(now) or 0.0,
-            age_days=self.config.staleness_age_days,
-            min_due=self.config.staleness_min_due,
-            protected_categories=self.config.guaranteed_categories,
+            age_days=config.staleness_age_days,
+            min_due=config.staleness_min_due,
+            protected_categories=config.guaranteed_categories,
         )
-        request = ExtractionRequest(
-            document=document,
-            messages=messages,
-            thread_id=job.thread_id,
-            correction_detected=job.correction_detected,
-            reinforcement_detected=job.reinforcement_detected,
-            review=review,
-            today=now[:10],
+        # Facts due for review make a call worth it even when the burst teaches nothing.
+        if (
+            config.update_gate
+            and not review
+            and not burst_needs_model(
+                new,
+                context=context,
+                correction=job.correction_detected,
+                reinforcement=job.reinforcement_detected,
+            )
+        ):
+            done = tuple(message_key(m) for m in new)
+            # The empty update still runs the tidy step (expiry) and saves the watermark.
+            outcome = self._save(job, document, MemoryUpdate(), done)
+            if outcome.status in (UpdateStatus.FAILED, UpdateStatus.RETRY):
+                return outcome
+            return replace(outcome, reason="gate", calls=0)
+        budget = config.update_conversation_max_tokens
+        shown_context = self._fit_context(context, budget)
+        chunk_budget = budget - self._context_tokens(shown_context)
+        chunks = plan_chunks(new, chunk_budget, render=self._render, count_tokens=self._count)
+        added = removed = calls = 0
+        changed = False
+        rejected: list[Rejection] = []
+        outcome = UpdateResult(UpdateStatus.SKIPPED, revision=document.revision)
+        for chunk in chunks:
+            update: MemoryUpdate | None = None
+            if chunk.messages:
+                request = ExtractionRequest(
+                    document=document,
+                    messages=chunk.messages,
+                    thread_id=job.thread_id,
+                    correction_detected=job.correction_detected,
+                    reinforcement_detected=job.reinforcement_detected,
+                    context_messages=shown_context,
+                    review=review,
+                    today=now[:10],
+                )
+                calls += 1
+                try:
+                    update = self.extractor.extract(request)
+                except TransientModelError as e:
+                    self._log(job, "calling the model", e, traceback=False)
+                    return self._partial(outcome, added, removed, calls, e, UpdateStatus.RETRY)
+                except (ModelCallError, UpdateParseError) as e:
+                    self._log(job, "extracting the update", e, traceback=False)
+                    return self._partial(outcome, added, removed, calls, e, UpdateStatus.FAILED)
+                except Exception as e:
+                    self._log(job, "extracting the update", e)
+                    return self._partial(outcome, added, removed, calls, e, UpdateStatus.FAILED)
+                update = validate_update(update, UpdateLimits.from_config(config))
+                rejected.extend(update.rejected)
+                # Candidates the judge dropped are routine (counted in hygiene), not warnings.
+                invalid = [r for r in update.rejected if not r.reason.startswith("judge:")]
+                if invalid:
+                    logger.warning(
+                        "memory update for %s: %d proposed part(s) rejected: %s",
+                        job.key,
+                        len(invalid),
+                        "; ".join(f"{r.item}: {r.reason}" for r in invalid[:5]),
+                    )
+            outcome = self._save(job, document, update, chunk.completes, review_ids(review))
+            review = ()  # reviewed facts are offered to the first call only
+            if outcome.status in (UpdateStatus.FAILED, UpdateStatus.RETRY):
+                return replace(outcome, facts_added=added, facts_removed=removed, calls=calls)
+            added += outcome.facts_added
+            removed += outcome.facts_removed
+            changed = changed or outcome.status is UpdateStatus.SAVED
+            try:
+                document = self.storage.load(user_id, agent_name)
+            except Exception as e:
+                return self._failed(job, "reloading memory", e)
+            shown_context = ()  # the next chunk follows this one directly
+        return replace(
+            outcome,
+            status=UpdateStatus.SAVED if changed else UpdateStatus.SKIPPED,
+            facts_added=added,
+            facts_removed=removed,
+            calls=calls,
+            reason="" if changed else "noop",
+            rejected=tuple(rejected),
         )
-        try:
-            update = self.extractor.extract(request)
-        except (ModelCallError, UpdateParseError) as e:
-            return self._failed(job, "extracting the update", e, traceback=False)
-        except Exception as e:
-            return self._failed(job, "extracting the update", e)
-        update = validate_update(update, UpdateLimits.from_config(self.config))
-        # Candidates the judge dropped are routine (counted in hygiene), not warnings.
-        invalid = [r for r in update.rejected if not r.reason.startswith("judge:")]
-        if invalid:
-            logger.warning(
-                "memory update for %s: %d proposed part(s) rejected: %s",
-                job.key,
-                len(invalid),
-                "; ".join(f"{r.item}: {r.reason}" for r in invalid[:5]),
-            )
-        reviewed = review_ids(review)
-        if update.is_noop() and not self._tidy(document, update, now, reviewed).changed:
-            return UpdateResult(
-                UpdateStatus.SKIPPED,
-                revision=document.revision,
-                reason="noop",
-                rejected=update.rejected,
-            )
-        return self._save(job, document, update, reviewed)
+
+    def _fit_context(self, context: Sequence[BaseMessage], budget: int) -> tuple[BaseMessage, ...]:
+        # Context helps the model only while it is cheap: at most a quarter of the budget.
+        if context and self._context_tokens(context) > budget // 4:
+            return ()
+        return tuple(context)
+
+    def _context_tokens(self, context: Sequence[BaseMessage]) -> int:
+        if not context:
+            return 0
+        return self._count(format_conversation_for_update(context, max_chars=500)) + 40
+
+    def _partial(
+        self,
+        outcome: UpdateResult,
+        added: int,
+        removed: int,
+        calls: int,
+        error: Exception,
+        status: UpdateStatus,
+    ) -> UpdateResult:
+        retry_after = error.retry_after if isinstance(error, TransientModelError) else None
+        return UpdateResult(
+            status,
+            revision=outcome.revision,
+            facts_added=added,
+            facts_removed=removed,
+            error=f"{type(error).__name__}: {error}",
+            calls=calls,
+            retry_after=retry_after,
+        )
 
     def _tidy(
         self,
@@ -215,40 +369,46 @@ class MemoryUpdater:
         self,
         job: UpdateJob,
         document: MemoryDocument,
-        update: MemoryUpdate,
+        update: MemoryUpdate | None,
+        done_keys: Sequence[str],
         reviewed: frozenset[str] = frozenset(),
     ) -> UpdateResult:
+        """Apply ``update`` (None: only the watermark), tidy, advance the watermark, save."""
         config = self.config
         tries = config.max_update_retries
         for attempt in range(1, tries + 1):
             now = self._now()
-            result = apply_update_detailed(
-                document,
-                update,
-                # Stored as each new fact's source: no NUL or control character
-                # (PostgreSQL refuses NUL in text and would fail the whole save).
-                thread_id=clean_text(job.thread_id) or "unknown",
-                now=now,
-                max_facts=config.max_facts,
-                fact_confidence_threshold=config.fact_confidence_threshold,
-                guaranteed_categories=config.guaranteed_categories,
-                max_superseded_facts=config.max_superseded_facts,
-                max_evictions=config.max_new_facts_per_update,
-            )
-            tidied = self._tidy(result.document, update, now, reviewed, result.added_ids)
-            if not result.changed and not tidied.changed:
-                return UpdateResult(
-                    UpdateStatus.SKIPPED,
-                    revision=document.revision,
-                    reason="nothing new",
-                    attempts=attempt,
-                    rejected=update.rejected,
+            changed, facts_added, facts_removed = False, 0, 0
+            new_document = document
+            if update is not None:
+                result = apply_update_detailed(
+                    document,
+                    update,
+                    # Stored as each new fact's source: no NUL or control character
+                    # (PostgreSQL refuses NUL in text and would fail the whole save).
+                    thread_id=clean_text(job.thread_id) or "unknown",
+                    now=now,
+                    max_facts=config.max_facts,
+                    fact_confidence_threshold=config.fact_confidence_threshold,
+                    guaranteed_categories=config.guaranteed_categories,
+                    max_superseded_facts=config.max_superseded_facts,
+                    max_evictions=config.max_new_facts_per_update,
                 )
+                tidied = self._tidy(result.document, update, now, reviewed, result.added_ids)
+                changed = result.changed or tidied.changed
+                facts_added, facts_removed = result.facts_added, result.facts_removed
+                if changed:
+                    new_document = tidied.document
+            new_document = advance_watermark(
+                new_document, clean_text(job.thread_id) or "unknown", done_keys, now
+            )
+            if new_document is document:
+                return UpdateResult(UpdateStatus.SKIPPED, revision=document.revision)
             try:
                 saved = self.storage.save(
                     job.user_id,
                     job.agent_name,
-                    tidied.document,
+                    new_document,
                     expected_revision=document.revision,
                 )
             except RevisionConflictError:
@@ -261,15 +421,15 @@ class MemoryUpdater:
             except Exception as e:
                 return self._failed(job, "saving memory", e)
             return UpdateResult(
-                UpdateStatus.SAVED,
+                UpdateStatus.SAVED if changed else UpdateStatus.SKIPPED,
                 revision=saved.revision,
-                facts_added=result.facts_added,
-                facts_removed=result.facts_removed,
+                facts_added=facts_added,
+                facts_removed=facts_removed,
                 attempts=attempt,
-                rejected=update.rejected,
+                reason="" if changed else "nothing new",
             )
         logger.warning(
-            "memory update for %s dropped: the document kept changing (%d tries)", job.key, tries
+            "memory update for %s failed: the document kept changing (%d tries)", job.key, tries
         )
         return UpdateResult(
             UpdateStatus.FAILED,
@@ -277,9 +437,7 @@ class MemoryUpdater:
             attempts=tries,
         )
 
-    def _failed(
-        self, job: UpdateJob, step: str, error: Exception, *, traceback: bool = True
-    ) -> UpdateResult:
+    def _log(self, job: UpdateJob, step: str, error: Exception, *, traceback: bool = True) -> None:
         # Expected failures (model down, bad answer) get one line; surprises get a traceback.
         logger.warning(
             "memory update for %s failed while %s: %s",
@@ -288,4 +446,12 @@ class MemoryUpdater:
             error,
             exc_info=error if traceback else None,
         )
-        return UpdateResult(UpdateStatus.FAILED, error=f"{type(error).__name__}: {error}")
+
+    def _failed(
+        self, job: UpdateJob, step: str, error: Exception, *, traceback: bool = True
+    ) -> UpdateResult:
+        self._log(job, step, error, traceback=traceback)
+        status = UpdateStatus.FAILED
+        if isinstance(error, OSError) and not isinstance(error, CorruptMemoryError):
+            status = UpdateStatus.RETRY  # storage down or full: worth another try later
+        return UpdateResult(status, error=f"{type(error).__name__}: {error}")

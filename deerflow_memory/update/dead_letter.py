@@ -1,0 +1,136 @@
+"""Turning failed jobs into dead letters and dead letters back into updates.
+
+A job becomes a :class:`~deerflow_memory.storage.dead_letters.DeadLetter`
+when its retries are used up (or it failed for a reason retrying cannot fix).
+The letter keeps only the messages the document's watermark says were not yet
+extracted (plus what an older letter of the same key held), so a retry sends
+the model exactly what is missing. :func:`retry_dead_letters` runs letters
+again through a :class:`MemoryUpdater` (watermark bypassed: the messages are
+known to be missing) and deletes each one whose update went through.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from langchain_core.messages import messages_from_dict, messages_to_dict
+
+from deerflow_memory.capture.messages import filter_messages_for_memory
+from deerflow_memory.models import MemoryDocument, utc_now_iso
+from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
+from deerflow_memory.update.incremental import (
+    message_key,
+    select_new_messages,
+    watermark_for,
+    with_keys,
+)
+from deerflow_memory.update.queue import UpdateJob
+from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateStatus
+
+__all__ = ["RetriedLetter", "dead_letter_for", "job_from_dead_letter", "retry_dead_letters"]
+
+logger = logging.getLogger(__name__)
+
+
+def dead_letter_for(
+    job: UpdateJob,
+    error: str,
+    *,
+    attempts: int,
+    document: MemoryDocument | None = None,
+    existing: DeadLetter | None = None,
+    now: str | None = None,
+) -> DeadLetter:
+    """The letter for ``job``: its not-yet-extracted messages merged into ``existing``."""
+    messages = with_keys(filter_messages_for_memory(job.messages))
+    if document is not None:
+        _, messages = select_new_messages(
+            messages, watermark_for(document, job.thread_id), context_messages=0
+        )
+    encoded = messages_to_dict(messages)
+    keys = [message_key(m) for m in messages]
+    if existing is not None:
+        old_keys = list(existing.message_ids)
+        fresh = [(k, e) for k, e in zip(keys, encoded, strict=True) if k not in set(old_keys)]
+        keys = old_keys + [k for k, _ in fresh]
+        encoded = list(existing.messages) + [e for _, e in fresh]
+    stamp = now or utc_now_iso()
+    return DeadLetter(
+        id=dead_letter_id(job.thread_id, job.user_id, job.agent_name),
+        thread_id=job.thread_id,
+        user_id=job.user_id,
+        agent_name=job.agent_name,
+        error=error,
+        attempts=attempts + (existing.attempts if existing else 0),
+        first_failed_at=existing.first_failed_at if existing else stamp,
+        last_attempt_at=stamp,
+        message_ids=tuple(keys),
+        messages=tuple(encoded),
+        correction_detected=job.correction_detected
+        or bool(existing and existing.correction_detected),
+        reinforcement_detected=job.reinforcement_detected
+        or bool(existing and existing.reinforcement_detected),
+    )
+
+
+def job_from_dead_letter(letter: DeadLetter) -> UpdateJob:
+    """The :class:`UpdateJob` that runs ``letter`` again."""
+    return UpdateJob(
+        letter.thread_id,
+        letter.user_id,
+        letter.agent_name,
+        tuple(messages_from_dict(list(letter.messages))),
+        letter.correction_detected,
+        letter.reinforcement_detected,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class RetriedLetter:
+    """One dead letter run again: the letter, the update's result, and whether it was removed."""
+
+    letter: DeadLetter
+    result: UpdateResult
+    removed: bool
+
+
+def retry_dead_letters(
+    storage: MemoryStorage,
+    updater: MemoryUpdater,
+    letter_ids: Iterable[str] | None = None,
+    *,
+    user_id: str | None = None,
+) -> list[RetriedLetter]:
+    """Run dead letters again, oldest first; remove each one that went through.
+
+    A letter that fails again stays, with its attempts, error and time updated.
+
+    Args:
+        storage: where the letters (and the documents) live.
+        updater: runs each update (its model, retry policy and budgets).
+        letter_ids: only these letters; default every letter (of ``user_id`` when given).
+    """
+    wanted = set(letter_ids) if letter_ids is not None else None
+    outcomes = []
+    for letter in storage.list_dead_letters(user_id):
+        if wanted is not None and letter.id not in wanted:
+            continue
+        result = updater.update(job_from_dead_letter(letter), incremental=False)
+        if result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED):
+            storage.delete_dead_letter(letter.id)
+            outcomes.append(RetriedLetter(letter, result, True))
+            continue
+        storage.put_dead_letter(
+            letter.model_copy(
+                update={
+                    "attempts": letter.attempts + 1,
+                    "error": result.error or letter.error,
+                    "last_attempt_at": utc_now_iso(),
+                }
+            )
+        )
+        outcomes.append(RetriedLetter(letter, result, False))
+    return outcomes

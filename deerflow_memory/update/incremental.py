@@ -1,0 +1,269 @@
+"""Incremental, bounded extraction: which messages an update sends, in how many calls.
+
+Pure functions, no I/O:
+
+- :func:`message_key` names a message (LangGraph id, else a content hash);
+  :func:`with_keys` gives id-less messages that key as their id.
+- :func:`select_new_messages` splits a thread at its :class:`ExtractionWatermark`:
+  every message up to the newest already-extracted one is old; what follows is
+  new. A short tail of old messages can go along as context.
+- :func:`plan_chunks` packs the new messages, oldest first, into chunks whose
+  rendered text fits the conversation token budget; a single message larger
+  than the budget is cut into consecutive parts. Nothing is dropped.
+- :func:`advance_watermark` records a processed chunk (bounded: at most
+  ``MAX_KEYS_PER_THREAD`` keys per thread and ``MAX_THREADS`` threads, the
+  least recently updated dropped first).
+
+How one message is rendered is not decided here: a ``render`` callable is
+passed in (default :func:`render_message`), so budgets are counted on exactly
+the text the prompt will carry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+
+from deerflow_memory.capture.messages import message_text
+from deerflow_memory.models import ExtractionWatermark, MemoryDocument
+from deerflow_memory.update.prompt import memory_for_prompt, render_message_for_update
+
+__all__ = [
+    "MAX_KEYS_PER_THREAD",
+    "MAX_THREADS",
+    "Chunk",
+    "advance_watermark",
+    "budgeted_memory_text",
+    "estimate_tokens",
+    "message_key",
+    "plan_chunks",
+    "render_message",
+    "select_new_messages",
+    "watermark_for",
+    "with_keys",
+]
+
+MAX_KEYS_PER_THREAD = 16
+MAX_THREADS = 200
+
+Render = Callable[[BaseMessage], str]
+CountTokens = Callable[[str], int]
+
+
+def estimate_tokens(text: str) -> int:
+    """Token estimate: UTF-8 bytes / 3 (a CJK character ≈ 1 token; English over-counted)."""
+    return -(-len(text.encode("utf-8")) // 3)
+
+
+def render_message(message: BaseMessage) -> str:
+    """One message as the update prompt shows it (``User: "…"``), uncut; ``""`` if not shown."""
+    return render_message_for_update(message, max_chars=10**9) or ""
+
+
+def message_key(message: BaseMessage, previous: BaseMessage | None = None) -> str:
+    """The message's id, else ``h:`` + a hash of its type and text and of ``previous``'s text.
+
+    Hashing the predecessor too keeps two equal texts apart ("Noted." after two
+    different user turns); the key is stable across restarts.
+    """
+    if message.id:
+        return str(message.id)
+    before = message_text(previous) if previous is not None else ""
+    raw = f"{message.type}\x1f{message_text(message)}\x1f{before}"
+    return "h:" + hashlib.sha256(raw.encode()).hexdigest()[:20]
+
+
+def with_keys(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """``messages`` with every id-less message given its :func:`message_key` as id (copies)."""
+    keyed = []
+    previous: BaseMessage | None = None
+    for message in messages:
+        if not message.id:
+            message = message.model_copy(update={"id": message_key(message, previous)})
+        keyed.append(message)
+        previous = message
+    return keyed
+
+
+def watermark_for(document: MemoryDocument, thread_id: str) -> ExtractionWatermark | None:
+    """The watermark of ``thread_id`` in ``document``, if any."""
+    for mark in document.extraction_watermarks:
+        if mark.thread_id == thread_id:
+            return mark
+    return None
+
+
+def select_new_messages(
+    messages: Sequence[BaseMessage],
+    watermark: ExtractionWatermark | None,
+    *,
+    context_messages: int = 1,
+) -> tuple[list[BaseMessage], list[BaseMessage]]:
+    """Split filtered ``messages`` into (already-extracted context tail, new messages).
+
+    The newest message whose key the watermark holds marks the boundary. When
+    none of them is in ``messages`` (no watermark, or the history was rewritten),
+    every message is new.
+    """
+    if watermark is None or not watermark.message_keys:
+        return [], list(messages)
+    done = set(watermark.message_keys)
+    boundary = -1
+    for i in range(len(messages) - 1, -1, -1):
+        if message_key(messages[i]) in done:
+            boundary = i
+            break
+    new = [m for m in messages[boundary + 1 :] if message_key(m) not in done]
+    start = max(0, boundary + 1 - context_messages)
+    return list(messages[start : boundary + 1]), new
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Messages for one model call, their rendered tokens, and the keys it completes.
+
+    ``completes`` holds the keys of messages fully sent once this chunk is saved
+    (a message cut into parts completes with its last part).
+    """
+
+    messages: tuple[BaseMessage, ...]
+    tokens: int
+    completes: tuple[str, ...]
+
+
+def plan_chunks(
+    messages: Sequence[BaseMessage],
+    budget_tokens: int,
+    *,
+    render: Render = render_message,
+    count_tokens: CountTokens = estimate_tokens,
+) -> list[Chunk]:
+    """Pack ``messages`` (oldest first) into chunks of at most ``budget_tokens`` rendered tokens.
+
+    Rendered lines are joined by a newline (counted). A message over the
+    budget on its own is cut into parts of its text, each its own chunk.
+
+    Raises:
+        ValueError: ``budget_tokens`` < 16.
+    """
+    if budget_tokens < 16:
+        raise ValueError(f"budget_tokens must be at least 16, got {budget_tokens}")
+    chunks: list[Chunk] = []
+    current: list[BaseMessage] = []
+    keys: list[str] = []  # completed by the chunk being built (invisible messages too)
+    used = 0
+    for message in messages:
+        text = render(message)
+        key = message_key(message)
+        if not text:
+            keys.append(key)  # nothing to show, but processed with its neighbours
+            continue
+        tokens = count_tokens(text) + (1 if current else 0)  # the "\n" between lines
+        if current and used + tokens > budget_tokens:
+            chunks.append(Chunk(tuple(current), used, tuple(keys)))
+            current, keys, used = [], [], 0
+            tokens = count_tokens(text)
+        if tokens > budget_tokens:
+            parts = _split(message, budget_tokens, render, count_tokens)
+            for i, (part, part_tokens) in enumerate(parts):
+                done = (*keys, key) if i == len(parts) - 1 else ()
+                chunks.append(Chunk((part,), part_tokens, done))
+            keys = []
+            continue
+        current.append(message)
+        keys.append(key)
+        used += tokens
+    if current or not chunks:
+        if current or keys:
+            chunks.append(Chunk(tuple(current), used, tuple(keys)))
+    elif keys:  # trailing invisible messages ride on the last chunk
+        last = chunks[-1]
+        chunks[-1] = Chunk(last.messages, last.tokens, (*last.completes, *keys))
+    return chunks
+
+
+def _split(
+    message: BaseMessage, budget: int, render: Render, count_tokens: CountTokens
+) -> list[tuple[BaseMessage, int]]:
+    """Cut one message's text into consecutive parts that each render within ``budget``."""
+    text = message_text(message)
+    kind = HumanMessage if isinstance(message, HumanMessage) else AIMessage
+    pieces = max(2, math.ceil(count_tokens(render(message)) / budget))
+    while True:
+        size = math.ceil(len(text) / pieces)
+        parts: list[tuple[BaseMessage, int]] = []
+        for i in range(pieces):
+            piece = text[i * size : (i + 1) * size]
+            if not piece:
+                continue
+            label = f"[part {i + 1}/{pieces} of one long message] "
+            part = kind(content=label + piece, id=f"{message_key(message)}#part{i + 1}")
+            parts.append((part, count_tokens(render(part))))
+        if all(tokens <= budget for _, tokens in parts) or size <= 1:
+            return parts
+        pieces = math.ceil(pieces * 1.25) + 1
+
+
+def advance_watermark(
+    document: MemoryDocument, thread_id: str, keys: Sequence[str], now: str
+) -> MemoryDocument:
+    """``document`` with ``keys`` (in order) added to ``thread_id``'s watermark, bounded."""
+    if not keys:
+        return document
+    old = watermark_for(document, thread_id)
+    merged = [*(old.message_keys if old else ()), *keys]
+    seen: set[str] = set()
+    newest_first = []
+    for key in reversed(merged):
+        if key not in seen:
+            seen.add(key)
+            newest_first.append(key)
+        if len(newest_first) == MAX_KEYS_PER_THREAD:
+            break
+    mark = ExtractionWatermark(
+        thread_id=thread_id, message_keys=tuple(reversed(newest_first)), updated_at=now
+    )
+    others = [m for m in document.extraction_watermarks if m.thread_id != thread_id]
+    others.sort(key=lambda m: m.updated_at)
+    marks = (*others[-(MAX_THREADS - 1) :], mark) if MAX_THREADS > 1 else (mark,)
+    return document.model_copy(update={"extraction_watermarks": marks})
+
+
+def budgeted_memory_text(
+    document: MemoryDocument, budget_tokens: int, *, count_tokens: CountTokens = estimate_tokens
+) -> tuple[str, int]:
+    """The memory part of the prompt within ``budget_tokens``; returns (text, facts shown).
+
+    All summaries are always shown. When every fact does not fit, facts are
+    kept by confidence then recency until the budget is used, and the JSON
+    says how many were left out (``factsNotShown``; the model then cannot
+    remove those, only add).
+    """
+    full = memory_for_prompt(document)
+    if count_tokens(full) <= budget_tokens:
+        return full, len(document.facts)
+    base = memory_for_prompt(document.model_copy(update={"facts": ()}))
+    left = budget_tokens - count_tokens(base) - 16
+    ranked = sorted(
+        range(len(document.facts)),
+        key=lambda i: (document.facts[i].confidence, document.facts[i].created_at),
+        reverse=True,
+    )
+    kept: list[int] = []
+    for i in ranked:
+        f = document.facts[i]
+        cost = count_tokens(f.content) + 40  # id, category, confidence, dates, JSON syntax
+        if cost > left:
+            if left < 40:
+                break
+            continue
+        kept.append(i)
+        left -= cost
+    kept.sort()
+    shown = document.model_copy(update={"facts": tuple(document.facts[i] for i in kept)})
+    hidden = len(document.facts) - len(kept)
+    return memory_for_prompt(shown, facts_not_shown=hidden), len(kept)

@@ -1,0 +1,174 @@
+"""Retrying a flaky memory model: which errors are transient, how long to wait, how often.
+
+:func:`transient_delay` looks at an error (and its ``__cause__`` chain) by duck
+typing, so no provider SDK is imported: an HTTP status of 429 or 5xx (OpenAI's
+``APIStatusError.status_code``, httpx's ``response.status_code``), a timeout or
+a connection error is transient; anything else (400, 401, a bad answer) is not.
+A ``Retry-After`` header (seconds or an HTTP date) is honoured.
+
+:class:`RetryPolicy` holds the numbers: exponential backoff with full jitter
+inside one update (``call_retries`` extra calls), then the updater puts the job
+back on the queue, at most ``max_attempts`` times and for at most
+``max_total_seconds`` since the first failure, before the job becomes a dead
+letter. Sleep and randomness are injected so tests do not wait.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from deerflow_memory.errors import ModelCallError
+
+__all__ = ["RetryPolicy", "TransientModelError", "retry_after_seconds", "transient_delay"]
+
+_TRANSIENT_NAMES = ("timeout", "connect", "connection", "ratelimit", "serviceunavailable")
+
+
+class TransientModelError(ModelCallError):
+    """The model call failed in a way that may pass (429, 5xx, timeout, connection).
+
+    Attributes:
+        retry_after: seconds the server asked to wait, or None.
+    """
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Backoff and bounds for transient model failures.
+
+    Attributes:
+        call_retries: extra model calls within one update (after the first).
+        base_seconds: first backoff; doubled per retry, full jitter.
+        max_backoff_seconds: cap of one wait, and of an honoured ``Retry-After``.
+        max_attempts: updates tried in all (each with its call retries) before dead-lettering.
+        max_total_seconds: time since the first failure after which the job is dead-lettered.
+        requeue_base_seconds: wait before the first requeued attempt; doubles per attempt
+            (capped at 15 minutes), full jitter on the upper half, ``Retry-After`` honoured.
+        sleep: how to wait (tests pass a no-op or a recorder).
+        random: jitter source in ``[0, 1)``.
+    """
+
+    call_retries: int = 3
+    base_seconds: float = 1.0
+    max_backoff_seconds: float = 60.0
+    max_attempts: int = 8
+    max_total_seconds: float = 3600.0
+    requeue_base_seconds: float = 30.0
+    sleep: Callable[[float], None] = field(default=time.sleep, repr=False, compare=False)
+    random: Callable[[], float] = field(default=random.random, repr=False, compare=False)
+
+    def backoff(self, retry: int, retry_after: float | None = None) -> float:
+        """Seconds to wait before retry number ``retry`` (1-based).
+
+        ``Retry-After`` wins when given (capped); otherwise full jitter over
+        ``base * 2**(retry-1)``, capped, never below a tenth of the base.
+        """
+        if retry_after is not None:
+            return min(max(0.0, retry_after), self.max_backoff_seconds)
+        ceiling = min(self.max_backoff_seconds, self.base_seconds * 2 ** (retry - 1))
+        return max(self.base_seconds / 10, ceiling * self.random())
+
+    def requeue_delay(self, attempt: int, retry_after: float | None = None) -> float:
+        """Seconds before requeued attempt number ``attempt`` (1-based) runs."""
+        ceiling = min(900.0, self.requeue_base_seconds * 2 ** (attempt - 1))
+        delay = ceiling / 2 + ceiling / 2 * self.random()
+        return max(delay, retry_after or 0.0)
+
+    def gives_up(self, attempts: int, first_failed_at: float, now: float) -> bool:
+        """True when a job with ``attempts`` made since ``first_failed_at`` is dead-lettered."""
+        return attempts >= self.max_attempts or now - first_failed_at >= self.max_total_seconds
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Call ``fn``; retry it on transient errors with backoff, ``call_retries`` times.
+
+        Raises:
+            TransientModelError: still transient after the retries (with the last ``retry_after``).
+            Exception: a non-transient error of ``fn``, unchanged.
+        """
+        retry = 0
+        while True:
+            try:
+                return fn()
+            except Exception as e:
+                delay = transient_delay(e)
+                if delay is None:
+                    raise
+                retry_after = delay if delay > 0 else None
+                if retry >= self.call_retries:
+                    raise TransientModelError(
+                        f"memory model call failed {retry + 1} times: {type(e).__name__}: {e}",
+                        retry_after,
+                    ) from e
+                retry += 1
+                self.sleep(self.backoff(retry, retry_after))
+
+
+def transient_delay(error: BaseException) -> float | None:
+    """None when ``error`` is permanent, else the server's ``Retry-After`` (0.0 when absent)."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, TransientModelError):
+            return current.retry_after or 0.0
+        status = _status_code(current)
+        if status is not None:
+            if status == 429 or status == 408 or 500 <= status < 600:
+                return retry_after_seconds(_headers(current)) or 0.0
+            return None
+        name = type(current).__name__.lower()
+        if isinstance(current, TimeoutError | ConnectionError) or any(
+            word in name for word in _TRANSIENT_NAMES
+        ):
+            return 0.0
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def _status_code(error: BaseException) -> int | None:
+    status = getattr(error, "status_code", None)
+    if status is None:
+        response = getattr(error, "response", None)
+        status = getattr(response, "status_code", None)
+    return status if isinstance(status, int) else None
+
+
+def _headers(error: BaseException) -> Any:
+    response = getattr(error, "response", None)
+    return getattr(response, "headers", None)
+
+
+def retry_after_seconds(headers: Any, *, now: datetime | None = None) -> float | None:
+    """Seconds from a ``Retry-After`` (or ``retry-after-ms``) header; None if absent/invalid."""
+    if headers is None:
+        return None
+    try:
+        millis = headers.get("retry-after-ms")
+        if millis is not None:
+            return max(0.0, float(millis) / 1000)
+        value = headers.get("retry-after")
+    except (AttributeError, TypeError, ValueError):
+        return None
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
