@@ -31,7 +31,7 @@ from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageE
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.store import DEFAULT_NAMESPACE_PREFIX, StoreMemoryStorage
 from deerflow_memory.storage.store_locks import FlockDocumentLock
-from deerflow_memory.storage.update_locks import FlockUpdateLocks, poll_flock
+from deerflow_memory.storage.update_locks import HAS_FLOCK, FlockUpdateLocks, poll_flock
 
 __all__ = ["POSTGRES_INSTALL_HINT", "build_storage", "open_storage", "sqlite_path"]
 
@@ -84,6 +84,9 @@ def _setup_lock(folder: str) -> Iterator[None]:
     import os
     import time
 
+    if not HAS_FLOCK:  # pragma: no cover - Windows: no cross-process setup lock
+        yield
+        return
     os.makedirs(folder, mode=0o700, exist_ok=True)
     fd = poll_flock(os.path.join(folder, "setup.lock"), time.monotonic() + 120)
     if fd is None:

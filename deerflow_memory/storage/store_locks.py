@@ -24,7 +24,12 @@ from typing import Any, Protocol, TypeVar
 from langgraph.store.base import BaseStore
 
 from deerflow_memory.errors import StorageError, UpdateLockTimeoutError
-from deerflow_memory.storage.update_locks import LocalUpdateLocks, lock_name, poll_flock
+from deerflow_memory.storage.update_locks import (
+    HAS_FLOCK,
+    LocalUpdateLocks,
+    lock_name,
+    poll_flock,
+)
 
 __all__ = [
     "LOCK_TIMEOUT_SECONDS",
@@ -336,6 +341,8 @@ class FlockDocumentLock:
         import os
         import time
 
+        if not HAS_FLOCK:  # pragma: no cover - Windows: the process-local stripe only
+            return -1
         os.makedirs(self.folder, mode=0o700, exist_ok=True)
         path = os.path.join(self.folder, f"save-{zlib.crc32(key.encode()) % 1024:04d}.lock")
         fd = poll_flock(path, time.monotonic() + LOCK_TIMEOUT_SECONDS)
@@ -349,7 +356,8 @@ class FlockDocumentLock:
         import os
 
         assert isinstance(handle, int)
-        os.close(handle)
+        if handle >= 0:
+            os.close(handle)
 
     def close(self) -> None:
         return None

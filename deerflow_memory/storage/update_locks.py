@@ -31,7 +31,7 @@ from types import ModuleType
 
 from deerflow_memory.errors import UpdateLockTimeoutError
 
-__all__ = ["FlockUpdateLocks", "LocalUpdateLocks", "lock_name", "poll_flock"]
+__all__ = ["HAS_FLOCK", "FlockUpdateLocks", "LocalUpdateLocks", "lock_name", "poll_flock"]
 
 _fcntl: ModuleType | None
 try:
@@ -39,6 +39,7 @@ try:
 except ImportError:  # pragma: no cover - Windows
     _fcntl = None
 
+HAS_FLOCK = _fcntl is not None
 _POLL_MIN, _POLL_MAX = 0.001, 0.01
 
 
