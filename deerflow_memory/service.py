@@ -137,6 +137,11 @@ class MemoryService:
         self.counter: TokenCounter = get_token_counter(
             self.config.token_counting, self.config.tiktoken_encoding
         )
+        # The vocabulary loads on a background thread (~0.3-0.6 s); the first
+        # turns meanwhile count with the estimate instead of waiting for it.
+        warm = getattr(self.counter, "warm", None)
+        if warm is not None:
+            warm()
         self._updater: MemoryUpdater | None = None
         self._bind_lock = threading.Lock()
         self._retry_policy: RetryPolicy | None = None

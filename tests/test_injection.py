@@ -502,3 +502,41 @@ def test_prepend_without_memory_returns_a_copy_of_the_messages() -> None:
     for empty in ("", None):
         result = prepend_memory_context(messages, empty)
         assert result == messages and result is not messages
+
+
+class _CountingTiktoken:
+    """The real o200k counter, counting how many texts it is asked about."""
+
+    method = "tiktoken"
+
+    def __init__(self) -> None:
+        self.inner = get_token_counter("tiktoken")
+        self.calls = 0
+
+    def count(self, text: str) -> int:
+        self.calls += 1
+        return self.inner.count(text)
+
+
+def test_once_the_budget_is_nearly_spent_hopeless_lines_are_not_counted() -> None:
+    facts = tuple(
+        Fact(
+            id=f"f{i}",
+            content=f"Prefers trains over planes for trips shorter than {i} hours, even slow ones",
+            category=FactCategory.PREFERENCE,
+            confidence=0.9,
+        )
+        for i in range(600)
+    )
+    doc = MemoryDocument(facts=facts)
+    counter = _CountingTiktoken()
+    result = render_memory(doc, max_tokens=400, counter=counter)  # type: ignore[arg-type]
+    assert 0 < result.facts_injected < 40
+    assert result.tokens <= 400
+    assert counter.calls < 100  # not one count per fact
+    # A short fact late in the order still fits in the room the long ones left.
+    short = Fact(id="short", content="Vegan", category=FactCategory.PREFERENCE, confidence=0.5)
+    with_short = render_memory(
+        MemoryDocument(facts=(*facts, short)), max_tokens=400, counter=_CountingTiktoken()
+    )  # type: ignore[arg-type]
+    assert "short" in with_short.fact_ids

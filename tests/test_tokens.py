@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import importlib.machinery
 import importlib.util
 import json
@@ -239,3 +240,19 @@ def test_concurrent_first_counts_load_the_vocabulary_once(monkeypatch: pytest.Mo
         thread.join()
     assert results == [2, 2, 2, 2]
     assert loads == ["cl100k_base"]
+
+
+def test_a_warming_counter_estimates_without_caching_then_counts_exactly() -> None:
+    from deerflow_memory.inject.tokens import TiktokenCounter, estimate_tokens
+
+    counter = TiktokenCounter("o200k_base")
+    counter.warm()
+    text = "Lives in Lisbon and 喜欢简洁的回答"
+    assert not counter.ready  # building o200k takes far longer than this
+    assert counter.count(text) == estimate_tokens(text)  # no wait, and nothing remembered
+    for _ in range(400):  # the background load finishes (tens of ms to ~1 s)
+        if counter.ready:
+            break
+        time.sleep(0.01)
+    assert counter.ready
+    assert counter.count(text) == len(counter.encode(text))

