@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import importlib.machinery
 import importlib.util
 import json
@@ -10,6 +9,7 @@ import logging
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest

@@ -372,3 +372,16 @@ def test_a_thread_id_with_control_characters_is_stored_cleaned(
     result = updater.update(job(thread_id="thread\x00-\u202e7"))
     assert result.status is UpdateStatus.SAVED
     assert {f.source for f in storage.load("alice").facts} == {"thread-7"}
+
+
+def test_each_saved_update_logs_one_info_line_with_who_and_what_changed(
+    openai_server: OpenAIServer,  # noqa: F811
+    updater: MemoryUpdater,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    openai_server.reply(GOOD)
+    with caplog.at_level("INFO", logger="deerflow_memory.update.updater"):
+        assert updater.update(job(user_id="dora")).status is UpdateStatus.SAVED
+    (line,) = [r.getMessage() for r in caplog.records if r.levelname == "INFO"]
+    assert line.startswith("memory saved: user=dora agent=- thread=thread-1")
+    assert "facts_added=2 facts_removed=0 revision=1" in line
