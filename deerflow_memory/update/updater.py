@@ -420,18 +420,17 @@ class MemoryUpdater:
                 continue
             except Exception as e:
                 return self._failed(job, "saving memory", e)
-            # One INFO line per saved update: enough to see memory working in a server log.
-            logger.info(
-                "memory saved: user=%s agent=%s thread=%s facts_added=%d facts_removed=%d "
-                "revision=%d rejected=%d",
-                job.user_id,
-                job.agent_name or "-",
-                job.thread_id,
-                result.facts_added,
-                result.facts_removed,
-                saved.revision,
-                len(update.rejected),
-            )
+            if changed:  # one INFO line per saved update: memory visibly working in a server log
+                logger.info(
+                    "memory saved: user=%s agent=%s thread=%s facts_added=%d facts_removed=%d "
+                    "revision=%d",
+                    job.user_id,
+                    job.agent_name or "-",
+                    job.thread_id,
+                    facts_added,
+                    facts_removed,
+                    saved.revision,
+                )
             return UpdateResult(
                 UpdateStatus.SAVED if changed else UpdateStatus.SKIPPED,
                 revision=saved.revision,
