@@ -261,3 +261,15 @@ def test_proposed_merges_fold_away_at_most_the_cap_per_update() -> None:
     update = validated({"factsToMerge": groups})
     assert [len(m.ids) for m in update.facts_to_merge] == [6, 6, 6, 6]  # 4 x 5 = 20 folded
     assert set(reasons(update)) == {"factsToMerge[4]", "factsToMerge[5]"}
+
+
+@pytest.mark.parametrize("content", ["无", "暂无。", "未知", "待定"])
+def test_chinese_placeholders_are_rejected_too(content: str) -> None:
+    update = validated({"newFacts": [{"content": content, "confidence": 0.9}]})
+    assert update.new_facts == () and "placeholder" in reasons(update)["newFacts[0]"]
+
+
+def test_an_answer_with_only_confirmations_or_merges_is_an_update() -> None:
+    update = parse_update('{"factsToConfirm": ["fact_a"], "factsToMerge": [["fact_b", "fact_c"]]}')
+    assert update.facts_to_confirm == ("fact_a",)
+    assert [m.ids for m in update.facts_to_merge] == [("fact_b", "fact_c")]

@@ -325,12 +325,24 @@ _THINK_BLOCK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.DOTALL | re.
 _THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
 _THINK_OPEN = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
 _UPDATE_KEYS = frozenset(
-    {"user", "history", "newFacts", "new_facts", "factsToRemove", "facts_to_remove"}
+    {
+        "user",
+        "history",
+        "newFacts",
+        "new_facts",
+        "factsToRemove",
+        "facts_to_remove",
+        "factsToConfirm",
+        "facts_to_confirm",
+        "factsToMerge",
+        "facts_to_merge",
+    }
 )
 # An object that starts like the update: if it does not parse, the answer is
 # truncated or broken, and nothing nested inside it may be taken instead.
 _UPDATE_START = re.compile(
-    r'\{\s*"(?:user|history|newFacts|new_facts|factsToRemove|facts_to_remove)"\s*:'
+    r'\{\s*"(?:user|history|newFacts|new_facts|factsToRemove|facts_to_remove'
+    r'|factsToConfirm|facts_to_confirm|factsToMerge|facts_to_merge)"\s*:'
 )
 _DECODER = json.JSONDecoder()
 

@@ -91,6 +91,13 @@ _PLACEHOLDERS = frozenset(
         "<summary>",
         "your fact here",
         "fact content",
+        # Chinese: "none", "nothing yet", "empty", "unknown", "omitted", "to be decided"
+        "无",
+        "暂无",
+        "空",
+        "未知",
+        "略",
+        "待定",
     }
 )
 
@@ -122,7 +129,7 @@ def clean_text(text: str, *, multiline: bool = False) -> str:
 def _is_placeholder(text: str) -> bool:
     if not any(ch.isalnum() for ch in text):
         return True  # empty, "...", "—", "?!"
-    return text.casefold().strip(" .…:;,!?\"'`*-_") in _PLACEHOLDERS
+    return text.casefold().strip(" .…:;,!?\"'`*-_。，；：！？") in _PLACEHOLDERS
 
 
 def fact_text_problem(text: str, *, max_chars: int) -> str | None:
