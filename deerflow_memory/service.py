@@ -9,9 +9,13 @@ With ``storage="store"`` the storage is the graph's runtime store
 (``runtime.store``, e.g. the one ``langgraph dev`` provides); it is bound the
 first time a node runs, and a different store showing up later is an error.
 
-Failure behaviour: a failing update is logged by the queue and never reaches
-the agent's turn. ``close()`` (or leaving the ``with`` block, or interpreter
-exit) flushes pending updates for up to ``shutdown_flush_timeout_seconds``.
+Failure behaviour: a failing update never reaches the agent's turn; it is
+logged and kept as a dead letter. With ``outbox`` on (default, file and
+database backends) every captured turn is recorded durably within
+``outbox_commit_interval_ms`` and a new service on the same storage runs what
+a stopped process left pending. ``close()`` (or leaving the ``with`` block, or
+interpreter exit) flushes pending updates for up to
+``shutdown_flush_timeout_seconds``; the rest stays in the outbox.
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ threads (``clock`` is its time source); ``updater`` runs one job: load,
 extract, ``apply``, save with a revision check. Extraction follows the
 contract in ``extraction``: ``llm`` asks a chat model with the prompt and
 tolerant parser of ``prompt``; ``offline/`` is the rule-based bilingual
-extractor used when no model is configured.
+extractor used when no model is configured. ``durable`` records each
+captured turn in the storage's outbox and claims, completes or dead-letters
+it around the update.
 
 Hygiene after each update: ``hygiene`` confirms, expires and merges facts
 (``dates`` reads time frames into ``expiresAt``; ``consolidate`` and
