@@ -157,3 +157,28 @@ def test_a_late_write_of_an_older_capture_never_replaces_a_newer_one(
     assert [u.record_id for u in a.recover()] == ["b2"]
     a.close()
     b.close()
+
+
+def test_a_running_update_keeps_its_lease_alive_so_no_other_process_retakes_it(
+    sqlite_storage: StoreMemoryStorage,
+) -> None:
+    from deerflow_memory.update.durable import DurableUpdates
+    from deerflow_memory.update.updater import UpdateResult, UpdateStatus
+
+    mine, other = outbox(sqlite_storage, lease=0.3), outbox(sqlite_storage, lease=0.3)
+    seen: list[object] = []
+
+    def slow_update(job: object) -> UpdateResult:
+        time.sleep(1.0)  # three leases long
+        seen.append(other.claim(pending("1")))  # another process tries meanwhile
+        return UpdateResult(UpdateStatus.SAVED)
+
+    mine.record(pending("1"))
+    durable = DurableUpdates(mine, slow_update)  # type: ignore[arg-type]
+    from deerflow_memory.update.durable import to_job
+
+    durable.run(to_job(pending("1")))
+    assert seen == [None]  # renewed: never retaken while it ran
+    assert mine.sync(timeout=10) and other.recover() == []  # and done afterwards
+    mine.close()
+    other.close()

@@ -170,6 +170,13 @@ class Outbox(ABC):
         """Records due now that no live process holds (shared outboxes only)."""
         return []
 
+    #: Seconds a claim lasts unless renewed (shared outboxes; None = forever).
+    lease_seconds: float | None = None
+
+    def renew(self, update: PendingUpdate) -> bool:
+        """Extend this process's claim on ``update`` (shared outboxes); False once it is lost."""
+        return True
+
     @abstractmethod
     def dead_letters(self) -> list[PendingUpdate]:
         """Every dead-lettered record."""

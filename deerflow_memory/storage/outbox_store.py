@@ -79,7 +79,7 @@ class StoreOutbox(GroupCommitOutbox):
         self._storage = storage
         self._encode, self._decode = encode, decode
         self._ns = (*storage.namespace_prefix, _OUTBOX)
-        self._lease = lease_seconds
+        self._lease = self.lease_seconds = lease_seconds
         self.owner = uuid.uuid4().hex
 
     # --- item helpers (each under the item's cross-process lock) ------------------------
@@ -157,6 +157,17 @@ class StoreOutbox(GroupCommitOutbox):
             current["leaseOwner"], current["leaseUntil"] = self.owner, now + self._lease
             self._put(key, current)
             return stored
+
+    def renew(self, update: PendingUpdate) -> bool:
+        """Push this process's lease on the item of ``update`` to now + lease."""
+        key = self._key(update)
+        with self._hold(key):
+            current = self._get(key)
+            if current is None or current.get("leaseOwner") != self.owner:
+                return False
+            current["leaseUntil"] = time.time() + self._lease
+            self._put(key, current)
+            return True
 
     # --- discovery ----------------------------------------------------------------------
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -103,7 +104,8 @@ class DurableUpdates:
         claimed = self.outbox.claim(pending)
         if claimed is None:
             return UpdateResult(UpdateStatus.SKIPPED, reason="claimed by another process or done")
-        result = self._update(to_job(claimed))
+        with self._renewing(claimed):
+            result = self._update(to_job(claimed))
         if result.status is UpdateStatus.FAILED:
             error = result.error or "failed"
             if self._put_dead_letter(claimed, error, result.attempts):
@@ -113,6 +115,30 @@ class DurableUpdates:
         else:
             self.outbox.complete(claimed)
         return result
+
+    @contextmanager
+    def _renewing(self, claimed: PendingUpdate) -> Iterator[None]:
+        """Renew a shared outbox's lease every third of it while the update runs."""
+        lease = self.outbox.lease_seconds
+        if lease is None:
+            yield
+            return
+        done = threading.Event()
+
+        def renew() -> None:
+            while not done.wait(lease / 3):
+                try:
+                    if not self.outbox.renew(claimed):
+                        return
+                except Exception:
+                    logger.warning("could not renew the outbox lease of %s", claimed.key)
+
+        renewer = threading.Thread(target=renew, name="memory-outbox-lease", daemon=True)
+        renewer.start()
+        try:
+            yield
+        finally:
+            done.set()
 
     def _put_dead_letter(self, update: PendingUpdate, error: str, attempts: int) -> bool:
         if self._storage is None:
