@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from langchain_core.messages import BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from deerflow_memory.capture.messages import message_text
 from deerflow_memory.errors import ConfigError
@@ -212,6 +212,26 @@ class _PatternSet:
         return any(pattern.search(text) for pattern in self._ungated)
 
 
+# The assistant read details back and asked to confirm them; "yes, that's right" then
+# confirms the booking, not the assistant's behaviour. Only the reply's last 160
+# characters are searched: the question ends it.
+_READBACK = re.compile(
+    r"(?:\b(?:is (?:that|this|everything) (?:correct|right|ok|okay)|(?:correct|right)(?=\s*\?)|"
+    r"(?:shall|should|can) I (?:go ahead|book|confirm|proceed|place|submit)|do you confirm|"
+    r"please confirm|to confirm|does (?:that|this) (?:look|sound) (?:right|correct|good)|"
+    r"did I get (?:that|this|everything) right)\b)"
+    r"|(?:对吗|是吗|对不对|没错吧|确认一下|请确认|可以吗|是否正确|没问题吧|帮您预订|为您预订|给您订)",
+    re.IGNORECASE,
+)
+
+
+def _is_readback(message: BaseMessage | None) -> bool:
+    """True when ``message`` is the assistant reading details back for confirmation."""
+    if not isinstance(message, AIMessage):
+        return False
+    return _READBACK.search(message_text(message)[-160:]) is not None
+
+
 class SignalDetector:
     """Detects correction and reinforcement signals; patterns compiled once, safe to share.
 
@@ -249,23 +269,20 @@ class SignalDetector:
         """
         return cls(config.correction_patterns, config.reinforcement_patterns)
 
-    @staticmethod
-    def _recent_user_texts(messages: Sequence[BaseMessage]) -> list[tuple[str, str]]:
-        texts = []
-        for message in messages[-SIGNAL_WINDOW:]:
-            if isinstance(message, HumanMessage):
-                text = message_text(message)
-                texts.append((text, text.lower()))
-        return texts
-
     def detect_correction(self, messages: Sequence[BaseMessage]) -> bool:
         """True when a recent human message corrects the assistant."""
-        return any(self._correction.search(t, low) for t, low in self._recent_user_texts(messages))
+        return any(self._classify(m)[0] for m, _ in self._recent_user_messages(messages))
 
     def detect_reinforcement(self, messages: Sequence[BaseMessage]) -> bool:
-        """True when a recent human message confirms the assistant (corrections not considered)."""
+        """True when a recent human message confirms the assistant (corrections not considered).
+
+        A "yes, that's right" answering the assistant's read-back ("a table for
+        two at 7, is that correct?") confirms details, not the assistant's way of
+        working, and does not count.
+        """
         return any(
-            self._reinforcement.search(t, low) for t, low in self._recent_user_texts(messages)
+            self._classify(message)[1] and not _is_readback(previous)
+            for message, previous in self._recent_user_messages(messages)
         )
 
     def detect(self, messages: Sequence[BaseMessage]) -> Signals:
@@ -276,14 +293,28 @@ class SignalDetector:
                 messages among the last six are read.
         """
         # Each turn re-reads the same recent messages; classify each text once.
-        verdicts = [self._classify(message) for message in self._recent_user_messages(messages)]
+        recent = self._recent_user_messages(messages)
+        verdicts = [self._classify(message) for message, _ in recent]
         if any(correction for correction, _ in verdicts):
             return Signals(correction=True, reinforcement=False)
-        return Signals(correction=False, reinforcement=any(r for _, r in verdicts))
+        # The read-back check runs only for an approval, which is rare: the hot path skips it.
+        reinforcement = any(
+            approval and not _is_readback(previous)
+            for (_, approval), (_, previous) in zip(verdicts, recent, strict=True)
+        )
+        return Signals(correction=False, reinforcement=reinforcement)
 
     @staticmethod
-    def _recent_user_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
-        return [m for m in messages[-SIGNAL_WINDOW:] if isinstance(m, HumanMessage)]
+    def _recent_user_messages(
+        messages: Sequence[BaseMessage],
+    ) -> list[tuple[BaseMessage, BaseMessage | None]]:
+        """Human messages among the last six, each with the message before it."""
+        recent = messages[-SIGNAL_WINDOW:]
+        return [
+            (message, recent[i - 1] if i > 0 else None)
+            for i, message in enumerate(recent)
+            if isinstance(message, HumanMessage)
+        ]
 
     def _classify(self, message: BaseMessage) -> tuple[bool, bool]:
         """``(correction, reinforcement)`` of one message's text, memoised per text."""

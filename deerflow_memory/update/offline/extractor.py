@@ -198,6 +198,8 @@ def _build_update(candidates: list[Candidate], document: MemoryDocument) -> Memo
     for candidate in candidates:
         if candidate.replace is not None:
             _resolve_replacement(candidate, new, stored, removals)
+        elif candidate.retract is not None:
+            new = _retract(candidate.retract, new, stored, removals)
         else:
             new.append(candidate)
     new = _latest_per_slot(new)
@@ -231,6 +233,7 @@ def _build_update(candidates: list[Candidate], document: MemoryDocument) -> Memo
                 confidence=candidate.confidence,
                 source_type=SourceType.USER_STATED,
                 source_error=candidate.source_error,
+                constraint=candidate.constraint,
             )
         )
 
@@ -239,6 +242,20 @@ def _build_update(candidates: list[Candidate], document: MemoryDocument) -> Memo
         new_facts=tuple(facts),
         facts_to_remove=tuple(FactRemoval(id=i, reason=r) for i, r in removals.items()),
     )
+
+
+def _retract(
+    what: str, new: list[Candidate], stored: list[_Stored], removals: dict[str, str]
+) -> list[Candidate]:
+    """ "I'm no longer X": stored facts and earlier statements mentioning X are withdrawn.
+
+    Returns the earlier candidates of this conversation that still stand.
+    """
+    reason = f"retracted by the user: no longer {what}"
+    for item in stored:
+        if item.fact.id not in removals and _contains(item.fact.content, what):
+            removals[item.fact.id] = reason
+    return [c for c in new if not _contains(c.content, what)]
 
 
 def _mark_correction(candidate: Candidate, superseded: list[Fact]) -> None:

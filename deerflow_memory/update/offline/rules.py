@@ -29,6 +29,7 @@ __all__ = [
     "en_statement",
     "match_clause",
     "match_instruction",
+    "match_retraction",
     "normalise_value",
     "slot_of",
     "zh_statement",
@@ -50,9 +51,11 @@ class Candidate:
     )
     value: str | None = None  # normalised value in that slot
     marker: bool = False  # the sentence started with a correction marker ("actually", "其实")
+    constraint: bool = False  # an allergy, diet, medical or accessibility need
     wrong_value: str | None = None  # X of "Y, not X"
     replace: tuple[str, str] | None = None  # (Y, X): "I said Y, not X" — substitute X by Y
     source_error: str | None = None  # for corrections: what was wrong
+    retract: str | None = None  # "I'm no longer X": stored facts mentioning X are withdrawn
 
 
 # --- vocabularies ------------------------------------------------------------------
@@ -87,9 +90,10 @@ KIN_ZH = (
 _NUM_EN = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
 _ADV_EN = (
     r"(?:(?:really|also|just|absolutely|truly|genuinely|definitely|totally|especially|particularly|"
-    r"kind of|kinda|do|still|honestly|simply|generally|mostly|very much|actually|now)\s+)*"
+    r"kind of|kinda|do|still|honestly|simply|generally|mostly|very much|actually|now|strongly|strictly|"
+    r"deeply|seriously|completely|entirely|extremely|thoroughly|intensely|very|so)\s+)*"
 )
-_ADV_ZH = r"(?:也|还|都|一直|真的|其实|确实|本来就?|从小就?|现在|目前|已经|平常|向来|本身)*"
+_ADV_ZH = r"(?:也|还|都|一直|真的|其实|确实|本来就?|从小就?|现在|目前|已经|平常|向来|本身|去年|前年|最近|上个月|年初)*"
 _NAME_ZH = r"[\u4e00-\u9fff·]{1,4}?|[A-Za-z][A-Za-z .'-]{0,30}?"
 
 _NOT_NAMES = frozenset(
@@ -142,6 +146,7 @@ class _Rule:
     slot: str | None = None  # "taste+" / "taste-": a like or dislike of the object
     render: Render | None = None  # None: the clause turned into a third-person statement
     check: Check | None = None
+    constraint: bool = False  # an allergy, diet, medical or accessibility need
 
 
 def _r(
@@ -153,6 +158,17 @@ def _r(
     check: Check | None = None,
 ) -> _Rule:
     return _Rule(re.compile(pattern, _I), category, confidence, slot, render, check)
+
+
+def _need(
+    pattern: str,
+    category: FactCategory,
+    confidence: float,
+    slot: str | None = None,
+    render: Render | None = None,
+) -> _Rule:
+    """A rule whose facts are constraints (allergy, diet, medical or accessibility need)."""
+    return _Rule(re.compile(pattern, _I), category, confidence, slot, render, None, True)
 
 
 def _name_ok(match: re.Match[str]) -> bool:
@@ -192,15 +208,23 @@ _ZH_INSTRUCTION = "用户的长期要求："
 # fmt: off
 _EN_RULES: tuple[_Rule, ...] = (
     # allergies, intolerances, diet: safety-relevant, highest confidence
-    _r(rf"^I'm {_ADV_EN}(?:(?:very|severely|highly|deathly|seriously|quite|mildly|slightly)\s+)*allergic to (?P<v>.+)$", C.CONTEXT, 0.95),
-    _r(r"^I have (?:an? |a severe |a mild |severe |mild )?(?P<v>[\w -]+?) allerg(?:y|ies)$", C.CONTEXT, 0.95),
-    _r(r"^I have (?:an? |severe )?allerg(?:y|ies) to (?P<v>.+)$", C.CONTEXT, 0.95),
-    _r(rf"^I'm {_ADV_EN}(?P<v>lactose|gluten|fructose|histamine)[ -]intolerant$", C.CONTEXT, 0.95),
-    _r(r"^I have (?P<v>celiac|coeliac)(?: disease)?$", C.CONTEXT, 0.95),
-    _r(rf"^I {_ADV_EN}(?:don't|never|can't|won't|no longer) (?:eat|drink|consume|touch|handle|tolerate|digest) (?P<v>.+)$", C.PREFERENCE, 0.95),
-    _r(rf"^I'm {_ADV_EN}(?:(?:a|an|strictly|strict|fully|mostly|pretty much|now)\s+)*(?P<v>vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|halal|kosher|teetotal(?:er|ler)?|flexitarian)$", C.PREFERENCE, 0.95),
-    _r(r"^I (?:only )?eat (?:only )?(?P<v>halal|kosher|vegetarian|vegan|plant-based)(?: food| meals)?(?: only)?$", C.PREFERENCE, 0.95),
-    _r(r"^I'm (?:on|following) an? (?P<v>[\w -]+?) diet$", C.PREFERENCE, 0.9),
+    _need(rf"^I'm {_ADV_EN}(?:(?:very|severely|highly|deathly|seriously|quite|mildly|slightly)\s+)*allergic to (?P<v>.+)$", C.CONTEXT, 0.95),
+    _need(r"^I have (?:an? |a severe |a mild |severe |mild )?(?P<v>[\w -]+?) allerg(?:y|ies)$", C.CONTEXT, 0.95),
+    _need(r"^I have (?:an? )?(?:(?:severe|mild|serious|bad|strong|life-threatening|deadly|slight|food|known|real)\s+)*allerg(?:y|ies) to (?P<v>.+)$", C.CONTEXT, 0.95),
+    _need(rf"^I'm {_ADV_EN}(?:(?:very|highly|extremely|quite|a bit|slightly|super|really)\s+)*(?:sensitive|intolerant|hypersensitive) to (?P<v>.+)$", C.CONTEXT, 0.95),
+    _need(r"^I have (?:an? )?(?:(?:strong|real|deep|severe|mild|slight|serious)\s+)*(?:intolerance|sensitivity) to (?P<v>.+)$", C.CONTEXT, 0.95),
+    _r(r"^I have (?:an? )?(?:(?:strong|real|deep|severe|mild|slight|serious|total)\s+)*aversion to (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
+    _need(rf"^I'm {_ADV_EN}(?:a |an )?(?P<v>diabetic|pre-diabetic|prediabetic|celiac|coeliac|epileptic|asthmatic|deaf|blind|hard of hearing|colou?r-?blind|visually impaired|hearing impaired|partially sighted|wheelchair user|wheelchair-bound|in a wheelchair|dyslexic|anemic|anaemic|hypertensive|immunocompromised)$", C.CONTEXT, 0.95),
+    _need(rf"^I {_ADV_EN}(?:have|suffer from|live with|was diagnosed with|got diagnosed with) (?P<v>(?:type [12] |gestational )?diabetes|asthma|epilepsy|celiac disease|coeliac disease|high blood pressure|hypertension|a heart condition|heart disease|ibs|crohn's(?: disease)?|migraines|arthritis|adhd|dyslexia|a disability|limited mobility|a bad back|gout|kidney disease|low vision|hearing loss|tinnitus|a pacemaker|a nut allergy|a peanut allergy|a shellfish allergy|an egg allergy|a gluten intolerance|acid reflux|gerd|sleep apnea)\b.*$", C.CONTEXT, 0.95),
+    _need(r"^I (?:use|need|rely on|wear|carry) (?:a |an |my )?(?P<v>wheelchair|hearing aids?|walker|walking stick|cane|screen reader|mobility scooter|crutches|insulin|epipen|inhaler|guide dog|cochlear implant)\b.*$", C.CONTEXT, 0.95),
+    _need(rf"^I'm {_ADV_EN}(?P<v>lactose|gluten|fructose|histamine)[ -]intolerant$", C.CONTEXT, 0.95),
+    _need(r"^I have (?P<v>celiac|coeliac)(?: disease)?$", C.CONTEXT, 0.95),
+    _need(rf"^I {_ADV_EN}(?:don't|never|can't|won't|no longer) (?:eat|drink|consume|touch|handle|tolerate|digest) (?P<v>.+)$", C.PREFERENCE, 0.95),
+    _need(rf"^I'm {_ADV_EN}(?:(?:a|an|strictly|strict|fully|mostly|pretty much|now)\s+)*(?P<v>vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|halal|kosher|teetotal(?:er|ler)?|flexitarian)$", C.PREFERENCE, 0.95),
+    _need(r"^I (?:only )?eat (?:only )?(?P<v>halal|kosher|vegetarian|vegan|plant-based)(?: food| meals)?(?: only)?$", C.PREFERENCE, 0.95),
+    _need(r"^I(?:'m (?:on|following)| follow| keep| stick to| eat) (?:an? |my )?(?P<v>[\w -]+?) diet$", C.PREFERENCE, 0.9),
+    _need(rf"^I {_ADV_EN}only (?:eat|drink|buy|cook with|order) (?P<v>.+)$", C.PREFERENCE, 0.9),
+    _r(rf"^I {_ADV_EN}(?:watch|limit|cut back on|cut out|cut down on|stay off|keep away from) (?:my )?(?P<v>(?!it\b|this\b|that\b|you\b|the (?:news|game|show|movie)\b).+)$", C.PREFERENCE, 0.85),
     _r(rf"^I {_ADV_EN}(?:avoid|stay away from|steer clear of) (?P<v>.+)$", C.PREFERENCE, 0.9),
     # name
     _r(r"^my (?:full |first |real )?name(?: is|'s) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _name_ok),
@@ -227,7 +251,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I (?:currently |now )?work as (?:an? |the )?(?P<v>.+)$", C.CONTEXT, 0.9, "job"),
     _r(rf"^I'm (?:now |currently )?(?:an? |the )?(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{_PROF_EN}))s?(?:\s+(?:at|for|in|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
     _r(r"^I'm (?:now |currently )?(?P<v>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|mum|dad|parent)|a homemaker)$", C.CONTEXT, 0.9, "job"),
-    _r(r"^I (?:currently |now )?work (?:at|for) (?P<v>.+)$", C.CONTEXT, 0.9, "employer"),
+    _r(r"^I (?:currently |now )?work (?:at|for) (?!(?:an? |my |the )?(?:boss|manager|guy|man|woman|person|people|someone|somebody|client|customer)s?\b)(?P<v>(?:(?!\b(?:who|whom|which|that)\b).)+)$", C.CONTEXT, 0.9, "employer"),
     _r(r"^I (?:currently |now )?work in (?P<v>.+)$", C.CONTEXT, 0.85),
     _r(r"^I (?:currently |now |mostly |usually )?work (?P<v>(?:from home|remotely|remote|part-time|full-time|night shifts?|nights|freelance)\b.*)$", C.CONTEXT, 0.85),
     _r(r"^my (?:job|profession|occupation|role|job title|title) is (?P<v>.+)$", C.CONTEXT, 0.9, "job"),
@@ -262,19 +286,22 @@ _EN_RULES: tuple[_Rule, ...] = (
 # fmt: off
 _EN_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
     _r(r"^(?:from now on|going forward|moving forward|in the future|in future|henceforth|for future reference|next time)[,:]?\s+(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
-    _r(r"^(?:please\s+)?(?:always|never|don't ever|do not ever)\s+(?!mind\b)(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+    _r(r"^(?:please\s+)?(?:always|never|don't ever|do not ever)\s+(?!mind\b)(?!(?:an?|the|so|such|too|more|less|been|was|were|is|are|good|great|nice|fun|lovely|wonderful|awesome|cool|interesting|helpful|happy|glad|pleasant|boring|dull|easy|hard|welcome|appreciated|thankful|grateful|a pleasure|enough|better|worse|the same|again|ever|thought|been|had|seen|heard|felt|knew|known|expected|imagined)\b)(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     _r(r"^(?:please\s+)?(?:don't|do not|stop)\s+(?P<v>.+?)\s+(?:anymore|any more|ever again)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
 )
 # fmt: on
 
 # fmt: off
 _ZH_RULES: tuple[_Rule, ...] = (
-    _r(rf"^我{_ADV_ZH}(?:对|对于)(?P<v>.+?)(?:严重|非常|很|有点|特别|比较|有些)?过敏(?:症)?$", C.CONTEXT, 0.95, None, _render("用户对{v}过敏")),
-    _r(rf"^我{_ADV_ZH}(?:有)?(?P<v>[^对不没，,]{{1,12}}?)(?:严重|非常|很|有点)?过敏(?:症)?$", C.CONTEXT, 0.95, None, _render("用户对{v}过敏")),
-    _r(rf"^我{_ADV_ZH}(?P<v>乳糖|麸质|酒精)不耐(?:受)?$", C.CONTEXT, 0.95),
-    _r(rf"^我{_ADV_ZH}(?:平时|一般|从来|从|完全|根本)?(?:不吃|不能吃|不敢吃|吃不了|不碰|不喝|不能喝|忌口|戒了|戒)(?P<v>[^了].*)$", C.PREFERENCE, 0.95),
-    _r(rf"^我{_ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?:严格的|纯)?(?P<v>吃素|素食者|素食主义者|纯素食者|纯素主义者|素食|吃清真)(?:的)?(?:人)?$", C.PREFERENCE, 0.95),
-    _r(rf"^我{_ADV_ZH}只吃(?P<v>[^了].*)$", C.PREFERENCE, 0.9),
+    _need(rf"^我{_ADV_ZH}(?:对|对于)(?P<v>.+?)(?:严重|非常|很|有点|特别|比较|有些)?过敏(?:症)?$", C.CONTEXT, 0.95, None, _render("用户对{v}过敏")),
+    _need(rf"^我{_ADV_ZH}(?:有)?(?P<v>[^对不没，,]{{1,12}}?)(?:严重|非常|很|有点)?过敏(?:症)?$", C.CONTEXT, 0.95, None, _render("用户对{v}过敏")),
+    _need(rf"^我{_ADV_ZH}(?P<v>乳糖|麸质|酒精)不耐(?:受)?$", C.CONTEXT, 0.95),
+    _need(rf"^我{_ADV_ZH}(?:平时|一般|从来|从|完全|根本)?(?:不吃|不能吃|不敢吃|吃不了|不碰|不喝|不能喝|忌口|戒了|戒)(?P<v>[^了].*)$", C.PREFERENCE, 0.95),
+    _need(rf"^我{_ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?:严格的|纯)?(?P<v>吃素|素食者|素食主义者|纯素食者|纯素主义者|素食|吃清真)(?:的)?(?:人)?$", C.PREFERENCE, 0.95),
+    _need(rf"^我{_ADV_ZH}只(?:吃|喝)(?P<v>[^了].*)$", C.PREFERENCE, 0.9),
+    _need(rf"^我{_ADV_ZH}(?:有|患有|得了|得过)(?P<v>(?:一型|二型|1型|2型)?糖尿病|高血压|哮喘|癫痫|心脏病|痛风|肾病|乳糜泻|胃病|偏头痛|关节炎|听力障碍|视力障碍|残疾)$", C.CONTEXT, 0.95),
+    _need(rf"^我{_ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?P<v>糖尿病人|糖尿病患者|色盲|盲人|聋人|残疾人|孕妇|视障人士|听障人士)$", C.CONTEXT, 0.95),
+    _need(rf"^我{_ADV_ZH}(?:需要|要|得)?(?:坐|用|戴|使用)(?P<v>轮椅|助听器|拐杖|胰岛素)$", C.CONTEXT, 0.95),
     _r(rf"^我{_ADV_ZH}叫(?![了过着做他她你它人车])(?P<v>{_NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
     _r(rf"^我的名字(?:是|叫)(?P<v>{_NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
     _r(rf"^我名叫(?P<v>{_NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
@@ -313,15 +340,15 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _r(rf"^我{_ADV_ZH}宁(?:可|愿)(?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(r"^我的(?:目标|梦想|理想|计划|愿望|人生目标|职业目标)是(?P<v>.+)$", C.GOAL, 0.85),
     _r(rf"^我{_ADV_ZH}(?:今年|明年|将来|以后|未来|这辈子|很|特别|非常|正在|在)*(?:想要|想|希望|打算|计划|准备|梦想着?|立志|决定|争取)(?!你|您|问|知道|了解|看|听|请|让|要一|要个|说|确认|咨询|查|找|试|吃|喝|睡|休息|聊|换|改|再|用|去一下|去厕所|一下|起来|到|想)(?P<v>.+)$", C.GOAL, 0.85),
-    _r(rf"^我{_ADV_ZH}(?:通常|一般|总是|经常|平时|平常|每天|每周|每晚|习惯于?|向来|从不|很少|常常|往往|一向|老是|基本上)(?P<v>.+)$", C.BEHAVIOR, 0.85),
+    _r(rf"^我{_ADV_ZH}(?:通常|一般|总是|经常|平时|平常|每天|每周|每晚|习惯于?|向来|从不|很少|常常|往往|一向|老是|基本上)(?!麻烦|打扰|辛苦|给你添)(?P<v>.+)$", C.BEHAVIOR, 0.85),
 )
 # fmt: on
 
 # fmt: off
 _ZH_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
     _r(rf"^(?:你)?(?:可以|就)?叫我(?P<v>{_NAME_ZH})(?P<suffix>就(?:行|好|可以)了?|吧)?$", C.CONTEXT, 0.95, "name", _render("用户希望被称呼为{v}"), lambda m: bool(m["suffix"]) or m["v"][:1] in set("小老阿") or m["v"][:1].isascii()),
-    _r(r"^(?:请|麻烦)?(?:你)?(?:以后|今后|往后|之后|从现在(?:开始|起)|从今以后|接下来|下次)(?:请|麻烦|你|都|就|也|每次)*(?![再吧的有见聊])(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION), lambda m: "再说" not in m["v"]),
-    _r(r"^(?:请|麻烦)?(?:你)?(?:总是|始终|永远|每次都|务必)(?![这那])(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
+    _r(r"^(?:请|麻烦)?(?:你)?(?:以后|今后|往后|之后|从现在(?:开始|起)|从今以后|接下来|下次)(?:请|麻烦|你|都|就|也|每次)*(?![再吧的有见聊我咱])(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION), lambda m: "再说" not in m["v"]),
+    _r(r"^(?:请|麻烦)?(?:你)?(?:总是|始终|永远|每次都|务必)(?![这那很挺好太真是有我咱]|麻烦|打扰|辛苦)(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
     _r(r"^(?:请|麻烦)?(?:你)?(?:不要再|别再|永远不要|永远别|千万不要|千万别|以后不要|以后别|再也不要|不许再)(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
 )
 # fmt: on
@@ -345,7 +372,8 @@ _EN_ADVERBS = frozenset(
     """really also just usually always never often sometimes generally mostly absolutely definitely
     totally truly genuinely especially particularly typically normally rarely seldom actually
     still currently now recently simply only eventually ultimately honestly regularly frequently
-    habitually no longer kinda
+    habitually no longer kinda strongly strictly deeply seriously completely entirely extremely
+    thoroughly intensely very so
     """.split()  # noqa: SIM905
 )
 _EN_PAST = frozenset(
@@ -448,7 +476,9 @@ def _match(clause: str, rules: tuple[_Rule, ...], zh: bool) -> Candidate | None:
             slot, slot_value = "taste:" + normalise_value(value), slot[-1]
         elif slot == "fav":
             slot = "fav:" + normalise_value(m["k"])
-        return Candidate(content, rule.category, rule.confidence, slot, slot_value)
+        return Candidate(
+            content, rule.category, rule.confidence, slot, slot_value, constraint=rule.constraint
+        )
     return None
 
 
@@ -457,6 +487,51 @@ def match_clause(clause: str, zh: bool) -> Candidate | None:
     if zh:
         return _match(clause, _ZH_RULES, True)
     return _match(clause, _EN_RULES, False)
+
+
+# "I'm no longer vegetarian", "I don't live in Munich anymore", "我现在不是素食者了": the user
+# withdraws something; the facts that said it are superseded, nothing new is stored.
+_ANYMORE_EN = r"(?:anymore|any more|any longer|these days|now)"
+# fmt: off
+_EN_RETRACTIONS = (
+    re.compile(rf"^I'm {_ADV_EN}no longer (?:an? |the )?(?P<v>.+?)(?: {_ANYMORE_EN})?$", _I),
+    re.compile(rf"^I'm {_ADV_EN}not (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
+    re.compile(rf"^I {_ADV_EN}no longer (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+)$", _I),
+    re.compile(rf"^I {_ADV_EN}(?:don't|do not) (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
+    re.compile(rf"^I {_ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
+    re.compile(rf"^I {_ADV_EN}no longer (?:have|own|play|use|drive|keep) (?:an? |the |my )?(?P<v>.+)$", _I),
+    re.compile(r"^I (?:quit|left|moved (?:away )?(?:from|out of)|gave up|stopped being) (?:my job at |my job as |the )?(?P<v>.+)$", _I),
+)
+_ZH_RETRACTIONS = (
+    re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*(?:不再是|不是|不当)(?:一个|一名|个|名)?(?P<v>.+?)了$"),
+    re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*不再是(?:一个|一名|个|名)?(?P<v>.+)$"),
+    re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)(?:住在|住|生活在|待在|在)(?P<v>.+?)(?:住|生活|工作|上班|读书|上学)?了$"),
+    re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)(?P<v>吃素|养猫|养狗|开车|抽烟|喝酒)了$"),
+    re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*(?:离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
+)
+# fmt: on
+# Words of a retraction that stand for the same thing in stored facts ("吃素" ~ "素食者").
+_RETRACT_STEMS = {"素食者": "素", "素食主义者": "素", "吃素": "素", "素食": "素"}
+
+
+def match_retraction(clause: str, zh: bool) -> Candidate | None:
+    """The retraction a clause whose subject is the user states, or ``None``.
+
+    The candidate has no content; :attr:`Candidate.retract` names what the
+    user withdrew ("vegetarian", "Munich", "素").
+    """
+    for pattern in _ZH_RETRACTIONS if zh else _EN_RETRACTIONS:
+        if m := pattern.match(clause):
+            value = normalise_value(m["v"])
+            if (
+                not value
+                or len(value) > 60
+                or (_bad_object_zh(value) if zh else _bad_object_en(value))
+            ):
+                return None
+            value = _RETRACT_STEMS.get(value, value)
+            return Candidate("", C.CONTEXT, 0.9, retract=value)
+    return None
 
 
 def match_instruction(clause: str, zh: bool) -> Candidate | None:

@@ -20,7 +20,13 @@ import re
 from collections.abc import Iterator
 
 from deerflow_memory.models import FactCategory
-from deerflow_memory.update.offline.rules import KIN_ZH, Candidate, match_clause, match_instruction
+from deerflow_memory.update.offline.rules import (
+    KIN_ZH,
+    Candidate,
+    match_clause,
+    match_instruction,
+    match_retraction,
+)
 
 __all__ = ["candidates_from_text"]
 
@@ -61,6 +67,16 @@ _EN_HYPOTHETICAL = re.compile(
     r"\b(?:if|suppose|supposing|imagine|assuming|unless|pretend|hypothetically|wish|whether|what about)\b",
     _I,
 )
+# "I'm allergic to peanuts, if that matters": an aside about relevance, not a condition.
+_EN_META_IF = re.compile(
+    r"[\s,;(-]*\b(?:if|in case) (?:(?:that|it|this) (?:matters|helps|is (?:relevant|important|useful|"
+    r"helpful)|makes a difference|changes anything|is of any use)|(?:you|u) (?:need|want|must|care) to "
+    r"know|relevant|needed|useful|helpful|that's (?:relevant|useful|helpful))\b[)\s.!]*$",
+    _I,
+)
+_ZH_META_IF = re.compile(
+    r"[\s，,（(]*(?:如果|要是|假如)?(?:这|这个|这点)?(?:重要|有用|有关系|有影响|有帮助|相关)的话[)）\s。！]*$"
+)
 _ZH_HYPOTHETICAL = re.compile(r"如果|假如|假设|要是|万一|倘若|假使|若是|想象一下|的话")
 _EN_QUESTION_START = re.compile(
     r"^(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|has|what|how|why|"
@@ -89,7 +105,12 @@ _ZH_TRAILING = re.compile(
     r"(?:[哦啊呀啦哈喔嘛噢哟]|哈哈|嘿嘿|呵呵|的说)+$|[\s,.;:!~…)\]，。；：！～]+$"
 )
 _EN_CLAUSE_SPLIT = re.compile(
-    r"(\s*[,;]\s*|\s+(?=(?:and|but|so|plus|while|whereas)\s+(?:I|I'm|I've|I'd|my)\b))", _I
+    r"(\s*[,;]\s*|\s+(?=(?:and|but|so|plus|while|whereas)\s+(?:I|I'm|I've|I'd|my)\b)"
+    # "I'm vegan and avoid animal products": a second verb of the same subject
+    r"|\s+(?=(?:and|so)\s+(?:(?:also|strictly|always|never|only|completely|totally)\s+)?"
+    r"(?:avoid|don't|do not|can't|cannot|never|only|eat|drink|stay away|steer clear|keep away|"
+    r"follow|use|need|watch|limit|cut out|have to avoid|must avoid)\b))",
+    _I,
 )
 _ZH_CLAUSE_SPLIT = re.compile(r"([，,；;、]\s*|\s+|(?=而且|并且|但是|可是|同时|另外|不过(?!敏)))")
 _EN_CONJ = re.compile(r"^(?:(?:and|but|so|plus|also|while|whereas|then)\s+)+", _I)
@@ -158,10 +179,14 @@ def _subject(clause: str, zh: bool) -> str | None:
 
 
 def _implied(fragment: str, zh: bool) -> str | None:
-    """The fragment with the user as implied subject, when that makes a known statement."""
+    """The fragment with the user as implied subject, when that makes a known statement.
+
+    A bare name never does: "I get it, Jon." addresses Jon, it does not name the user.
+    """
     for prefix in ("我",) if zh else ("I ", "I'm "):
         clause = prefix + fragment
-        if match_clause(clause, zh) is not None:
+        candidate = match_clause(clause, zh)
+        if candidate is not None and candidate.slot not in ("name", "surname"):
             return clause
     return None
 
@@ -211,10 +236,22 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
     return result
 
 
+_EN_ANYMORE = re.compile(r"\s+(?:anymore|any more|any longer)$", _I)
+_ZH_ANYMORE = re.compile(r"^我(?P<adv>(?:现在|已经)*)不再(?P<verb>喜欢|爱|吃|喝)(?P<v>.+?)了?$")
+
+
 def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate | None:
+    if subject == _SELF and (retraction := match_retraction(clause, zh)) is not None:
+        return retraction
     if (_ZH_SHORT_TERM if zh else _EN_SHORT_TERM).search(clause):
         return None
     if subject == _SELF:
+        # "I don't like jazz anymore" / "我不再喜欢爵士乐了" state the new taste, which
+        # supersedes the old one through its slot.
+        if zh:
+            clause = _ZH_ANYMORE.sub(lambda m: f"我不{m['verb']}{m['v']}", clause)
+        else:
+            clause = _EN_ANYMORE.sub("", clause)
         return match_clause(clause, zh)
     if subject is None:
         return match_instruction(clause, zh)
@@ -320,6 +357,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
         sentence, marker, remember = _strip_leadins(raw.strip(), zh)
         if not sentence:
             continue
+        sentence = (_ZH_META_IF if zh else _EN_META_IF).sub("", sentence)
         if (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence):
             continue
         question = "?" in terminator or "？" in terminator
