@@ -71,7 +71,7 @@ def _signals(table: str) -> None:
 
 
 def extractor() -> None:
-    # kind, lang -> [sentences, facts expected, expected found, sentences storing a fact, of them right]
+    # (kind, lang) -> [sentences, facts expected, found, sentences storing a fact, of them right]
     stats: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     misses: list[str] = []
     for row in _rows("extractor_table.tsv"):
