@@ -17,6 +17,7 @@ vectors of another dimension than the query's, raises ``ValueError``.
 
 from __future__ import annotations
 
+import importlib
 import math
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -27,7 +28,7 @@ __all__ = ["Embedder", "FactVectors", "cosine_similarity", "unit_vector"]
 
 _np: Any
 try:  # numpy is optional (the embeddings extra brings it)
-    import numpy as _np
+    _np = importlib.import_module("numpy")
 except ImportError:  # pragma: no cover - exercised only without numpy
     _np = None
 
