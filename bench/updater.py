@@ -16,6 +16,7 @@ import time
 
 from langchain_core.messages import AIMessage, HumanMessage
 
+from deerflow_memory.config import MemoryConfig
 from deerflow_memory.models import (
     Fact,
     FactCategory,
@@ -132,10 +133,37 @@ def bench_updater(root: str) -> None:
     print(f"  MemoryUpdater.update without the model call {stats(samples)}")
 
 
+def bench_sizes(root: str, sizes: tuple[int, ...] = (50, 200, 1000, 5000)) -> None:
+    """The whole ``MemoryUpdater.update`` (no model) at several document sizes (issue 10)."""
+    print("MemoryUpdater.update without the model call, file backend, fsync on (ms):")
+    for n in sizes:
+        storage = FileMemoryStorage(root)
+        user = f"size-{n}"
+        storage.save(user, None, document_with_facts(n))
+        extractor = CannedExtractor()
+        config = MemoryConfig(max_facts=n + 10_000, max_new_facts_per_update=50)
+        updater = MemoryUpdater(storage, extractor, config)
+        iterations = max(20, min(ITERATIONS, 60_000 // n))
+        samples: list[float] = []
+        for k in range(iterations):
+            messages = (
+                HumanMessage(content=f"I moved to Lyon {k} months ago.", id=f"h{k}"),
+                AIMessage(content="Noted!", id=f"a{k}"),
+            )
+            extractor.text = answer_for(storage.load(user), k)
+            t0 = time.perf_counter()
+            result = updater.update(UpdateJob("thread-1", user, None, messages))
+            samples.append((time.perf_counter() - t0) * 1000)
+            assert result.status is UpdateStatus.SAVED, result
+        print(f"  {n:5d} facts  {stats(samples)}  ({iterations} updates)")
+    print("targets (issue 10): ≤ 3 ms median at 200 facts, ≤ 10 ms at 5,000")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as root:
         bench_steps(root)
         bench_updater(root)
+        bench_sizes(root)
     print("target: ≤ 3 ms median for parse + apply + atomic save")
 
 

@@ -263,7 +263,11 @@ def budgeted_memory_text(
             continue
         kept.append(i)
         left -= cost
-    kept.sort()
-    shown = document.model_copy(update={"facts": tuple(document.facts[i] for i in kept)})
-    hidden = len(document.facts) - len(kept)
-    return memory_for_prompt(shown, facts_not_shown=hidden), len(kept)
+    # The per-fact cost above is an estimate: trim the least important until the text fits.
+    while True:
+        chosen = sorted(kept)
+        shown = document.model_copy(update={"facts": tuple(document.facts[i] for i in chosen)})
+        text = memory_for_prompt(shown, facts_not_shown=len(document.facts) - len(chosen))
+        if not kept or count_tokens(text) <= budget_tokens:
+            return text, len(chosen)
+        del kept[-max(1, len(kept) // 10) :]
