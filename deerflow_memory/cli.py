@@ -71,11 +71,16 @@ def _config(args: argparse.Namespace) -> MemoryConfig:
 
 def _facts_table(document: MemoryDocument, title: str) -> Table:
     table = Table(title=title, show_lines=False)
-    for column in ("category", "confidence", "content", "source"):
+    for column in ("category", "confidence", "content", "source", "used", "expires"):
         table.add_column(column)
     for fact in document.facts:
         table.add_row(
-            fact.category.value, f"{fact.confidence:.2f}", Text(fact.content), Text(fact.source)
+            fact.category.value,
+            f"{fact.confidence:.2f}",
+            Text(fact.content),
+            Text(fact.source),
+            str(fact.access_count),
+            (fact.expires_at or "")[:10],
         )
     return table
 

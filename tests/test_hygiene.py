@@ -641,3 +641,14 @@ def test_with_an_embedder_cosine_adds_near_lexical_merges_but_never_look_alikes(
     ]
     updater.update(job("anything else?"))
     assert embedder.calls == 1  # vectors are cached by text
+
+
+def test_show_prints_use_counts_and_expiry_dates(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from deerflow_memory.cli import main
+
+    storage = FileMemoryStorage(tmp_path)
+    storage.save("alice", None, MemoryDocument(facts=(goal("2999-01-01"),)))
+    assert main(["--root", str(tmp_path), "show", "--user", "alice"]) == 0
+    assert "2999-01-01" in capsys.readouterr().out
