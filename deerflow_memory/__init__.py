@@ -59,6 +59,7 @@ __all__ = [
     "StorageError",
     "StoreMemoryStorage",
     "SupersededFact",
+    "TenantOverrides",
     "TransientModelError",
     "UpdateJob",
     "UpdateLockTimeoutError",
@@ -130,6 +131,7 @@ _EXPORTS: dict[str, str] = {
     "Rejection": "models",
     "SourceType": "models",
     "SupersededFact": "models",
+    "TenantOverrides": "config",
     "ExtractionRequest": "update.extraction",
     "Extractor": "update.extraction",
     "MemoryStorage": "storage.base",
@@ -191,7 +193,7 @@ if TYPE_CHECKING:
         detect_correction,
         detect_reinforcement,
     )
-    from deerflow_memory.config import MemoryConfig, load_config
+    from deerflow_memory.config import MemoryConfig, TenantOverrides, load_config
     from deerflow_memory.errors import (
         ConfigError,
         CorruptMemoryError,

@@ -101,6 +101,20 @@ class RetrievalConfig(BaseModel):
     )
 
 
+class TenantOverrides(BaseModel):
+    """Per-tenant thresholds and budgets (``MemoryConfig.tenants[name]``); None = global value."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_facts: int | None = Field(None, ge=1, le=10_000)
+    fact_confidence_threshold: float | None = Field(None, ge=0.0, le=1.0)
+    max_new_facts_per_update: int | None = Field(None, ge=1)
+    injected_memory_max_tokens: int | None = Field(None, ge=0)
+    guaranteed_token_budget: int | None = Field(None, ge=0)
+    constraint_token_budget: int | None = Field(None, ge=0)
+    debounce_seconds: float | None = Field(None, ge=0.0)
+
+
 class MemoryConfig(BaseModel):
     """Every knob of the memory system, with DeerFlow's names and defaults."""
 
@@ -331,6 +345,10 @@ class MemoryConfig(BaseModel):
     retrieval: RetrievalConfig = Field(
         default_factory=RetrievalConfig, description="Ranking used when injection_mode=relevant."
     )
+    tenants: dict[str, TenantOverrides] = Field(
+        default_factory=dict,
+        description="Per-tenant overrides of thresholds and budgets, by tenant id.",
+    )
 
     # summarization hook
     summarize_after_messages: int = Field(
@@ -382,6 +400,21 @@ class MemoryConfig(BaseModel):
             if name in {"storage_dsn", "base_url"} and isinstance(value, str):
                 value = redact_secrets(value)
             yield name, value
+
+    def for_tenant(self, tenant_id: str | None) -> MemoryConfig:
+        """This config with ``tenants[tenant_id]``'s overrides applied (itself when none).
+
+        Args:
+            tenant_id: the run's tenant (``None``: no tenant).
+
+        Returns:
+            A new ``MemoryConfig`` when the tenant has overrides, else ``self``.
+        """
+        overrides = self.tenants.get(tenant_id) if tenant_id is not None else None
+        if overrides is None:
+            return self
+        values = overrides.model_dump(exclude_none=True)
+        return self.model_copy(update=values) if values else self
 
     @property
     def has_model_settings(self) -> bool:
@@ -483,11 +516,11 @@ def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
 
 
 def _parse_env_value(name: str, raw: str) -> Any:
-    if name == "retrieval":
+    if name in {"retrieval", "tenants"}:
         try:
             return json.loads(raw)
         except json.JSONDecodeError as e:
-            raise ConfigError(f"{ENV_PREFIX}RETRIEVAL: invalid JSON object: {e}") from e
+            raise ConfigError(f"{ENV_PREFIX}{name.upper()}: invalid JSON object: {e}") from e
     if name in {"guaranteed_categories", "correction_patterns", "reinforcement_patterns"}:
         text = raw.strip()
         if text.startswith("["):

@@ -260,6 +260,7 @@ class MemoryService:
 
     def load(self, identity: MemoryIdentity, store: BaseStore | None = None) -> MemoryDocument:
         """Load the document of ``identity``."""
+        _refuse_tenant(identity)
         return self.storage_for(store).load(identity.user_id, identity.agent_name)
 
     def memory_block(
@@ -287,6 +288,7 @@ class MemoryService:
         Raises:
             StorageError: the document cannot be read (corrupt, database down).
         """
+        _refuse_tenant(identity)
         storage = self.storage_for(store)
         document = storage.load(identity.user_id, identity.agent_name)
         now = time.time()
@@ -349,6 +351,7 @@ class MemoryService:
         Returns:
             The correction / reinforcement signals sent along.
         """
+        _refuse_tenant(identity)
         signals = self.detector.detect(messages if recent is None else recent)
         add = self.queue.add_nowait if now else self.queue.add
         add(
@@ -537,3 +540,15 @@ def _close_at_exit() -> None:
 
 
 atexit.register(_close_at_exit)
+
+
+def _refuse_tenant(identity: MemoryIdentity) -> None:
+    # Storage can scope by tenant (MemoryStorage.scoped) but queued updates, the
+    # outbox and dead letters do not carry a tenant yet: a tenant's turn must not
+    # read or write the untenanted memory of the same user id, so it is refused.
+    if identity.tenant_id is not None:
+        raise ConfigError(
+            f"tenant_id={identity.tenant_id!r}: graph runs cannot be scoped by tenant yet "
+            "(updates are not routed per tenant); leave tenant_id unset, or use "
+            "storage.scoped(tenant_id) directly"
+        )

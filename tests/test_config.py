@@ -157,3 +157,14 @@ def test_relevant_injection_and_its_ranking_are_configurable() -> None:
     assert config.retrieval.candidates == 20  # the seed's defaults elsewhere
     with pytest.raises(ConfigError, match=r"retrieval\.top_k"):
         load_config(environ={}, retrieval={"top_k": 0})
+
+
+def test_per_tenant_overrides_replace_only_the_values_they_set() -> None:
+    shop_json = '{"shop": {"max_facts": 50, "injected_memory_max_tokens": 500}}'
+    config = load_config(environ={"DEERFLOW_MEMORY_TENANTS": shop_json})
+    shop = config.for_tenant("shop")
+    assert (shop.max_facts, shop.injected_memory_max_tokens) == (50, 500)
+    assert shop.fact_confidence_threshold == config.fact_confidence_threshold
+    assert config.for_tenant("travel") is config and config.for_tenant(None) is config
+    with pytest.raises(ConfigError, match="max_fact"):
+        load_config(environ={}, tenants={"shop": {"max_fact": 5}})

@@ -330,3 +330,32 @@ def test_dead_letters_have_async_twins(storage: MemoryStorage) -> None:
 
     assert [x.thread_id for x in asyncio.run(roundtrip())] == ["t9"]
     assert storage.list_dead_letters() == []
+
+
+def test_a_tenant_sees_only_its_own_documents_and_no_tenant_is_the_storage_itself(
+    storage: MemoryStorage,
+) -> None:
+    assert storage.scoped(None) is storage
+    shop, travel = storage.scoped("shop"), storage.scoped("travel.eu")
+    assert storage.scoped("shop") is shop  # one view per tenant
+    storage.save("ann", None, with_facts(MemoryDocument(), fact("untenanted")))
+    shop.save("ann", None, with_facts(MemoryDocument(), fact("likes sneakers")))
+    travel.save("ann", "planner", with_facts(MemoryDocument(), fact("window seat")))
+    assert [f.content for f in storage.load("ann").facts] == ["untenanted"]
+    assert [f.content for f in shop.load("ann").facts] == ["likes sneakers"]
+    assert travel.load("ann").facts == ()
+    assert [f.content for f in travel.load("ann", "planner").facts] == ["window seat"]
+    assert list(storage.list_documents()) == [("ann", None)]
+    assert list(shop.list_documents()) == [("ann", None)]
+    with pytest.raises(InvalidNameError, match="tenant_id"):
+        storage.scoped("../escape")
+
+
+def test_file_tenants_live_under_tenants_and_untenanted_data_keeps_its_path(
+    tmp_path: Path,
+) -> None:
+    storage = FileMemoryStorage(tmp_path / "memory")
+    storage.save("ann", None, with_facts(MemoryDocument(), fact("untenanted")))
+    storage.scoped("shop").save("ann", None, with_facts(MemoryDocument(), fact("tenanted")))
+    assert (tmp_path / "memory/users/ann/memory.json").is_file()
+    assert (tmp_path / "memory/tenants/shop/users/ann/memory.json").is_file()

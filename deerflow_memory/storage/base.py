@@ -61,6 +61,27 @@ class MemoryStorage(ABC):
     def list_documents(self) -> Iterator[tuple[str, str | None]]:
         """Every stored ``(user_id, agent_name)``."""
 
+    # --- tenants --------------------------------------------------------------------
+
+    def scoped(self, tenant_id: str | None) -> MemoryStorage:
+        """The same backend seen from one tenant: its own documents, same ``load(user, agent)``.
+
+        ``None`` (no tenant) is this storage itself, so data written before
+        tenants existed stays where it is. The same user id in two tenants is
+        two memories. File storage keeps a tenant under ``tenants/<tenant>/``,
+        store-based storage under the namespace prefix plus ``("tenants", tenant)``.
+
+        Raises:
+            InvalidNameError: unsafe ``tenant_id``.
+            ConfigError: this backend has no tenant scoping.
+        """
+        if tenant_id is None:
+            return self
+        from deerflow_memory.errors import ConfigError
+
+        validate_name(tenant_id, "tenant_id")
+        raise ConfigError(f"{type(self).__name__} cannot scope memory by tenant")
+
     # --- the update lock: held across load -> model call -> apply -> save ---------
 
     def update_lock(

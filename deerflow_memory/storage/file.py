@@ -70,6 +70,7 @@ DOCUMENT_FILE = "memory.json"
 ID_FILE = ".id"  # the real id of a folder whose name is mapped (see storage_name)
 DEAD_LETTER_FOLDER = "dead_letters"
 UPDATE_LOCK_FOLDER = "locks"
+TENANT_FOLDER = "tenants"  # tenant t's documents: <root>/tenants/<t>/users/...
 _DEAD_LETTER_ID = re.compile(r"dl_[0-9a-f]{8,64}")
 LOCK_SUFFIX = ".lock"
 _TEMP_PREFIX = f".{DOCUMENT_FILE}."
@@ -153,6 +154,8 @@ class FileMemoryStorage(MemoryStorage):
         self._locks_guard = threading.Lock()
         # Held across a whole update (load -> model -> apply -> save) by every process.
         self._update_locks = FlockUpdateLocks(self._root / UPDATE_LOCK_FOLDER)
+        self._tenants: dict[str, FileMemoryStorage] = {}
+        self._tenants_guard = threading.Lock()
 
     @property
     def root(self) -> Path:
@@ -352,6 +355,24 @@ class FileMemoryStorage(MemoryStorage):
             if existed:
                 _fsync_folder(path.parent)
         return existed
+
+    def scoped(self, tenant_id: str | None) -> MemoryStorage:
+        """Tenant ``t``'s documents under ``<root>/tenants/<t>/`` (``None``: this storage).
+
+        Raises:
+            InvalidNameError: unsafe ``tenant_id``.
+        """
+        if tenant_id is None:
+            return self
+        tenant_id = validate_name(tenant_id, "tenant_id")
+        with self._tenants_guard:
+            view = self._tenants.get(tenant_id)
+            if view is None:
+                folder = _child(self._root / TENANT_FOLDER, tenant_id)
+                view = self._tenants[tenant_id] = FileMemoryStorage(
+                    folder, max_cached_documents=self._max_cached
+                )
+            return view
 
     def list_documents(self) -> Iterator[tuple[str, str | None]]:
         """Yield ``(user_id, agent_name)`` of every stored document, sorted.

@@ -97,6 +97,7 @@ DEFAULT_NAMESPACE_PREFIX: tuple[str, ...] = ("deerflow_memory",)
 DOCUMENT_KEY = "_document"
 # The encoder always writes "%" followed by two hex digits, so "%_" never comes from a name.
 DEFAULT_AGENT_LABEL = "%_default"
+TENANT_LABEL = "tenants"  # tenant t: namespace_prefix + ("tenants", t) + ("users", ...)
 _FACTS = "facts"
 _DEAD_LETTERS = "dead_letters"
 # First search limit (stores default to 10, which would silently drop facts). A full
@@ -215,6 +216,8 @@ class StoreMemoryStorage(MemoryStorage):
                 raise ConfigError(f"invalid namespace label {label!r}: empty, '.' or NUL")
         if document_lock == "auto":
             document_lock = PostgresAdvisoryLock.for_store(store)
+        self._document_lock = document_lock
+        self._tenants: dict[str, StoreMemoryStorage] = {}
         self._locks = DocumentLocks(store, document_lock)
         # Held across a whole update (see MemoryStorage.update_lock).
         if update_locks is None and isinstance(document_lock, PostgresAdvisoryLock):
@@ -229,6 +232,28 @@ class StoreMemoryStorage(MemoryStorage):
         self._cache_guard = threading.Lock()
         self._max_cached = max_cached_documents
         self._native_async = True
+
+    # --- tenants --------------------------------------------------------------------
+
+    def scoped(self, tenant_id: str | None) -> MemoryStorage:
+        """Tenant ``t``'s documents under ``namespace_prefix + ("tenants", t)`` (``None``: self).
+
+        Raises:
+            InvalidNameError: unsafe ``tenant_id``.
+        """
+        if tenant_id is None:
+            return self
+        tenant_id = validate_name(tenant_id, "tenant_id")
+        with self._cache_guard:
+            view = self._tenants.get(tenant_id)
+            if view is None:
+                view = self._tenants[tenant_id] = StoreMemoryStorage(
+                    self.store,
+                    (*self.namespace_prefix, TENANT_LABEL, encode_label(tenant_id)),
+                    document_lock=self._document_lock,
+                    max_cached_documents=self._max_cached,
+                )
+            return view
 
     # --- namespaces -----------------------------------------------------------------
 
