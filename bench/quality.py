@@ -4,7 +4,9 @@ Run: ``python bench/quality.py [signals|extractor ...]`` (default: every section
 
 - ``signals``: ``bench/data/signals_table.tsv`` (300 rows, written while the
   patterns were extended) and ``signals_holdout.tsv`` (90 rows, written after
-  and never tuned on): user turns after an assistant reply labelled
+  and never tuned on), and ``signals_replies.tsv`` (330 rows written independently
+  by a second engineer, rich in replies that matter: read-backs, "X, not Y";
+  tuned on): user turns after an assistant reply labelled
   correction / approval / neither, Chinese and English; precision, recall and
   F1 of :class:`SignalDetector` per class and language.
 - ``extractor``: ``bench/data/extractor_table.tsv``, user sentences with the
@@ -40,7 +42,7 @@ def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
 
 
 def signals() -> None:
-    for table in ("signals_table.tsv", "signals_holdout.tsv"):
+    for table in ("signals_table.tsv", "signals_replies.tsv", "signals_holdout.tsv"):
         _signals(table)
 
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from deerflow_memory.capture.patterns import FLAGS, PatternSet
 from deerflow_memory.capture.signals import (
     SignalDetector,
     Signals,
@@ -34,7 +35,7 @@ CORRECTIONS = [
     "That's not what I meant",
     "No, I said Tuesday",
     "that is incorrect",
-    "Actually, it's Friday",
+    "Actually, no, it's Friday",
     "You’re wrong about that",
     "Incorrect.",
     "please try a different approach",
@@ -207,6 +208,10 @@ _FRAGMENTS = [
     "\n",
     " ",
     "if ",
+    "huh?",
+    "我作业做错了",
+    "perfect weather",
+    "not Tuesday",
 ]
 
 
@@ -214,10 +219,189 @@ _FRAGMENTS = [
 @given(st.lists(st.sampled_from(_FRAGMENTS), min_size=1, max_size=4))
 def test_the_fast_path_never_changes_the_answer_of_the_patterns(parts: list[str]) -> None:
     text = "".join(parts)
-    flags = re.IGNORECASE | re.MULTILINE
-    for name, detect in (
-        ("correction_patterns.txt", detect_correction),
-        ("reinforcement_patterns.txt", detect_reinforcement),
+    for name in (
+        "correction_patterns.txt",
+        "reinforcement_patterns.txt",
+        "agreement_patterns.txt",
+        "correction_guards.txt",
+        "reinforcement_guards.txt",
     ):
-        expected = any(re.search(p, text, flags) for p in load_pattern_file(name))
-        assert detect([HumanMessage(text)]) is expected
+        patterns = PatternSet(name, load_pattern_file(name))
+        expected = any(re.search(p, text, FLAGS) for p in load_pattern_file(name))
+        assert patterns.search(text, text.lower()) is expected
+        assert patterns.search_all(text) is expected
+
+
+# --- the kinds of issue 13, with the assistant's reply as context ----------------------------
+
+
+def _after(reply: str, user: str) -> Signals:
+    return SignalDetector().detect([HumanMessage("hello"), AIMessage(reply), HumanMessage(user)])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what are u talking about",
+        "Sorry, what?",
+        "huh, that's odd",
+        "this makes no sense at all",
+        "your answer doesn't make sense",
+        "I don't follow what you wrote",
+        "what exactly do you mean by layover?",
+        "你讲的啥",
+        "啥意思",
+        "蛤？",
+        "完全答非所问",
+    ],
+)
+def test_confusion_and_clarification_requests_are_corrections(text: str) -> None:
+    assert _after("The layover is handled by the gate agent.", text).correction
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I never asked for a hotel",
+        "I did not request a summary",
+        "who asked you to change the title?",
+        "that isn't what I typed",
+        "This is not what I wrote",
+        "我并没有让你改标题",
+        "我没要求你总结",
+        "这不是我问的",
+    ],
+)
+def test_i_didnt_ask_for_that_and_not_what_i_said_are_corrections(text: str) -> None:
+    assert _after("I changed the title and added a summary.", text).correction
+
+
+@pytest.mark.parametrize(
+    ("reply", "text"),
+    [
+        ("Your dinner is booked for Wednesday.", "Saturday, not Wednesday"),
+        ("I picked the red sofa for you.", "the green one, not the red sofa"),
+        ("Converted to kilometres.", "not kilometres, miles"),
+        ("已帮你订了周三的票。", "周六的，不是周三"),
+        ("我选了红色的沙发。", "要绿色的而不是红色"),
+    ],
+)
+def test_x_not_y_is_a_correction_when_the_reply_said_y(reply: str, text: str) -> None:
+    assert _after(reply, text).correction
+
+
+@pytest.mark.parametrize(
+    ("reply", "text"),
+    [
+        ("What do you like to drink?", "tea, not coffee"),
+        ("Any preferences?", "a quiet room, not near the lift"),
+        ("你喜欢什么？", "喜欢猫，不是狗"),
+    ],
+)
+def test_x_not_y_about_something_the_reply_never_said_is_no_correction(
+    reply: str, text: str
+) -> None:
+    assert not _after(reply, text).correction
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Actually, my partner is coming along too",
+        "actually I'd also like a vegetarian option",
+        "Actually, we land at 6 in the morning",
+    ],
+)
+def test_a_leading_actually_that_adds_information_is_no_correction(text: str) -> None:
+    assert _after("Here is your plan for Lisbon.", text) == Signals()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Actually, no, we land at 6",
+        "actually you got the airport wrong",
+        "Actually, I said two nights",
+    ],
+)
+def test_a_leading_actually_that_contradicts_is_a_correction(text: str) -> None:
+    assert _after("Here is your plan for Lisbon.", text).correction
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我数学题做错了两道",
+        "我昨天把钥匙弄错了",
+        "是我自己记错了日子",
+        "他把地址写错了",
+        "这次考试错了三题",
+    ],
+)
+def test_cuo_le_about_the_users_own_or_others_mistakes_is_no_correction(text: str) -> None:
+    assert not _after("这是你要的计划。", text).correction
+
+
+def test_cuo_le_about_the_assistant_is_still_a_correction_beside_the_users_own() -> None:
+    assert _after("这是答案。", "我刚才题目抄错了，不过你这个也错了").correction
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Perfect sunny weather here today",
+        "the perfect present for a gardener",
+        "This kettle is perfect for camping trips",
+        "The coffee was great this morning",
+        "今天阳光真好",
+        "这个耳机音质非常好",
+        "我最近很好，谢谢",
+    ],
+)
+def test_generic_praise_of_other_things_is_no_reinforcement(text: str) -> None:
+    assert _after("How is your week?", text) == Signals()
+
+
+@pytest.mark.parametrize(
+    ("reply", "text"),
+    [
+        ("So that's a double room, 2 nights from June 4, is that correct?", "yes, that's correct"),
+        ("Please confirm: pickup at 6:15 from Gate 3.", "Correct."),
+        ("Shall I book the 10:05 train to Leeds?", "yep, that's right"),
+        ("确认一下：两位，周六中午十二点，对吗？", "对"),
+        ("需要我帮您预约下周二的体检吗？", "是的"),
+    ],
+)
+def test_agreeing_to_a_read_back_is_no_reinforcement(reply: str, text: str) -> None:
+    assert _after(reply, text) == Signals()
+
+
+@pytest.mark.parametrize(
+    ("reply", "text"),
+    [
+        ("The bug came from the timezone conversion.", "yes, that's correct"),
+        ("So the answer is 7.", "对"),
+        ("Please confirm the pickup time: 6:15.", "great job on the schedule, thanks"),
+    ],
+)
+def test_agreement_with_an_answer_or_praise_after_a_read_back_is_reinforcement(
+    reply: str, text: str
+) -> None:
+    assert _after(reply, text).reinforcement
+
+
+def test_a_turn_without_a_reply_before_it_is_read_without_context() -> None:
+    detector = SignalDetector()
+    assert detector.detect([HumanMessage("Saturday, not Wednesday")]) == Signals()
+    assert detector.detect([HumanMessage("you misunderstood")]).correction
+
+
+def test_each_user_turn_is_read_with_the_reply_it_answers() -> None:
+    messages = [
+        HumanMessage("book dinner"),
+        AIMessage("Booked for Wednesday."),
+        HumanMessage("Saturday, not Wednesday"),
+        AIMessage("Changed to Saturday."),
+        HumanMessage("thanks"),
+    ]
+    assert SignalDetector().detect(messages).correction

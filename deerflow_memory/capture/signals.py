@@ -1,17 +1,32 @@
-"""Correction and reinforcement signals in the user's latest messages.
+"""Correction and reinforcement signals in the user's latest turns.
 
-A *correction* ("不对", "you misunderstood", "try again") tells the updater
-to revise or remove what the user contradicted; a *reinforcement* ("完全正确",
-"yes, exactly", "keep doing that") tells it to keep what was confirmed. Only
-human messages among the last six messages are read, and reinforcement is
-looked for only when there is no correction.
+A *correction* ("不对", "you misunderstood", "huh?", "I didn't ask for that",
+"Thursday, not Tuesday") tells the updater to revise or remove what the user
+contradicted; a *reinforcement* ("完全正确", "yes, exactly", "keep doing
+that") tells it to keep what was confirmed. Each human message among the last
+six messages is read together with the assistant reply it answers, and
+reinforcement is looked for only when there is no correction.
 
-The patterns are data: ``deerflow_memory/capture/data/correction_patterns.txt`` and
-``reinforcement_patterns.txt`` (one regular expression per line, ``#``
-comments), extended by ``MemoryConfig.correction_patterns`` /
-``reinforcement_patterns``. They are matched case-insensitively and per line
-(``^``/``$`` anchor lines). An invalid extra pattern raises
-:class:`~deerflow_memory.errors.ConfigError` naming it, when the detector is
+The rules are data in ``deerflow_memory/capture/data/`` (one regular
+expression per line, ``#`` comments, matched case-insensitively and per line):
+
+- ``correction_patterns.txt``: the user says the assistant got it wrong;
+- ``correction_guards.txt``: spans that are no correction ("我作业做错了": the
+  user's own mistake) — blanked before the correction patterns run;
+- ``reinforcement_patterns.txt``: the user approves the assistant's work;
+- ``agreement_patterns.txt``: the user agrees ("yes, that's right", "没错") —
+  an approval, except when the reply was a read-back asking the user to
+  confirm details (``readback_patterns.txt``, matched on the reply's end):
+  then the user answers a question and approves nothing;
+- ``reinforcement_guards.txt``: praise of something else ("perfect weather
+  today", "味道很好") — blanked before the reinforcement patterns run.
+
+One rule is code: "X, not Y" / "X，不是Y" is a correction when the reply
+said Y, or when it is a request after a statement ("Make it Wednesday, not
+Monday") — not when it answers a question or states the user's taste.
+``MemoryConfig.correction_patterns`` / ``reinforcement_patterns`` extend
+the packaged patterns; an invalid one raises
+:class:`~deerflow_memory.errors.ConfigError` naming it when the detector is
 built — never later, on a user's turn.
 """
 
@@ -22,12 +37,12 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from deerflow_memory.capture.messages import message_text
-from deerflow_memory.errors import ConfigError
+from deerflow_memory.capture.patterns import FLAGS, PatternSet
 
 if TYPE_CHECKING:
     from deerflow_memory.config import MemoryConfig
@@ -44,8 +59,36 @@ __all__ = [
 SIGNAL_WINDOW = 6
 """How many of the most recent messages are searched for signals."""
 
-_FLAGS = re.IGNORECASE | re.MULTILINE
 _VERDICT_CACHE_SIZE = 4096
+_READBACK_TAIL = 240  # a read-back asks for confirmation at the end of the reply
+
+# "Thursday, not Tuesday" / "use the blue one, not the red one": Y of "X, not Y" at the end.
+_EN_NOT_Y = re.compile(
+    r"(?:^|[,;:]|\s-)\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+|on\s+|in\s+|at\s+|for\s+)?"
+    r"(?P<y>[^,.;!?\n]{2,40}?)\s*[.!]*\s*$",
+    FLAGS,
+)
+# "not Tuesday, Thursday" / "not Tuesday but Thursday".
+_EN_NOT_Y_LEAD = re.compile(
+    r"^\s*(?:no[,.!]*\s+)?not\s+(?:the\s+|a\s+|an\s+|on\s+|in\s+|at\s+|for\s+)?"
+    r"(?P<y>[^,.;!?\n]{2,40}?)\s*(?:,|\bbut\b)",
+    FLAGS,
+)
+# "要周四的，不是周二" / "是周四不是周二" / "不是周二，是周四" / "不是周二而是周四".
+_ZH_NOT_Y = re.compile(
+    r"(?:[，,、]\s*(?:而)?|是[^，,。！？!?]{1,15}?(?:而)?|而)不是(?P<y>[^，,。！？!?\s]{1,15}?)(?:的|啊|呀|哦|吧)?\s*[。！!~～]*\s*$"
+    r"|(?:^|[，,。！!])\s*不是(?P<y2>[^，,。！？!?\s]{1,15}?)(?:的)?\s*(?:[，,]\s*|而)(?:是|要|我要|我说的是)"
+)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+# "I like tea, not coffee" / "我喜欢猫，不是狗": the user's own taste, no correction by itself.
+_SELF_STATEMENT = re.compile(
+    r"^\s*(?:(?:I|we)(?:'m|’m|'d|’d|'ve|’ve| am| are)?\b"
+    r"(?! (?:said|meant|asked|wanted|need|want)\b)|my\b|"
+    r"我(?!说|指|问|要|需要|想要)|我们)",
+    re.IGNORECASE,
+)
+_PUNCTUATION = re.compile(r"[,;:()\"']+")
+_EN_Y_EDGES = re.compile(r"^(?:the|a|an|on|in|at|for)\s+|\s+(?:one|please)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,158 +121,36 @@ def load_pattern_file(name: str) -> tuple[str, ...]:
     )
 
 
-def _caseless(code: int) -> bool:
-    """True when lowercasing both sides is a sound stand-in for IGNORECASE on this character."""
-    char = chr(code)
-    return char.isascii() or char.lower() == char.upper()
+def _x_not_y(text: str, reply: str) -> bool:
+    """True for "X, not Y" (zh or en) that puts the assistant right.
 
-
-def _required_literals(pattern: str) -> frozenset[str] | None:
-    """Lowercase strings one of which occurs in every match of ``pattern``; ``None`` if unknown.
-
-    Read from the parsed pattern: a run of plain characters, a required group,
-    or an alternation whose every branch has such a run. The longest choice
-    wins. Any surprise (a private parser that changed shape) gives ``None``,
-    which only disables the fast path.
+    That is when the reply said Y ("Booked for Tuesday" → "Thursday, not
+    Tuesday"), or when the turn is a request after a statement of the assistant
+    ("Make it Wednesday, not Monday"). Not when it answers the assistant's
+    question or states the user's own taste ("What do you drink?" → "tea, not
+    coffee"; "I like tea, not coffee").
     """
-    try:
-        from re import _constants as sre_constants  # type: ignore[attr-defined]
-        from re import _parser as sre_parser  # type: ignore[attr-defined]
-
-        tree = sre_parser.parse(pattern, _FLAGS)
-        return _literals_of(tree, sre_constants)
-    except Exception:  # the fast path is optional; never fail on it
-        return None
-
-
-def _leading_run(items: Any, k: Any) -> str:
-    """The plain characters a (sub)pattern starts with, lowercased."""
-    run = []
-    for op, av in items:
-        if op is not k.LITERAL or not _caseless(av):
-            break
-        run.append(chr(av).lower())
-    return "".join(run)
-
-
-def _score(candidates: frozenset[str]) -> int:
-    # Longer strings are rarer in ordinary text, up to a point; fewer strings are
-    # cheaper to test on every message.
-    return min(min(map(len, candidates)), 6) * 10 - len(candidates)
-
-
-def _literals_of(items: Any, k: Any) -> frozenset[str] | None:
-    """The best set of strings one of which every match of ``items`` contains."""
-    best: frozenset[str] | None = None
-    run: list[str] = []
-
-    def consider(candidates: frozenset[str] | None) -> None:
-        nonlocal best
-        if candidates and (best is None or _score(candidates) > _score(best)):
-            best = candidates
-
-    for op, av in items:
-        if op is k.LITERAL and _caseless(av):
-            run.append(chr(av).lower())
-            continue
-        if op is k.BRANCH and run:
-            # The parser factors "not right|not true" into "not " + (right|true):
-            # glue the prefix back onto each branch's own leading characters.
-            leads = [_leading_run(branch, k) for branch in av[1]]
-            if all(leads):
-                consider(frozenset("".join(run) + lead for lead in leads))
-        if run:
-            consider(frozenset({"".join(run)}))
-            run = []
-        if op is k.SUBPATTERN:
-            consider(_literals_of(av[-1], k))
-        elif op is k.ATOMIC_GROUP:
-            consider(_literals_of(av, k))
-        elif op in (k.MAX_REPEAT, k.MIN_REPEAT, k.POSSESSIVE_REPEAT) and av[0] >= 1:
-            consider(_literals_of(av[2], k))
-        elif op is k.BRANCH:
-            branches = [_literals_of(branch, k) for branch in av[1]]
-            if all(branches):
-                consider(frozenset().union(*(b for b in branches if b)))
-    if run:
-        consider(frozenset({"".join(run)}))
-    return best
-
-
-class _PatternSet:
-    """Patterns compiled once, each guarded by the plain strings it requires.
-
-    Python's regex engine needs microseconds per pattern even on text that
-    cannot match, and this runs on every turn. So a pattern is only searched
-    when the lowercased message contains one of the strings every match of it
-    must contain (plain ``in`` tests, a few dozen nanoseconds each; messages
-    that are pure ASCII skip the CJK strings). Patterns without such strings
-    are always searched.
-    """
-
-    __slots__ = ("_all", "_ascii", "_patterns", "_ungated")
-
-    def __init__(self, kind: str, patterns: Iterable[str]) -> None:
-        compiled: list[re.Pattern[str]] = []
-        required: list[frozenset[str]] = []
-        ungated: list[re.Pattern[str]] = []
-        for pattern in patterns:
-            try:
-                regex = re.compile(pattern, _FLAGS)
-            except re.error as e:
-                raise ConfigError(f"invalid {kind} pattern {pattern!r}: {e}") from e
-            literals = _required_literals(pattern)
-            if literals is None:
-                ungated.append(regex)
-            else:
-                compiled.append(regex)
-                required.append(literals)
-        self._patterns = tuple(compiled)
-        self._ungated = tuple(ungated)
-        # Gate on the shortest strings: "wrong" also stands for "is wrong".
-        everything = set().union(*required)
-        gates = sorted(g for g in everything if not any(o != g and o in g for o in everything))
-        by_gate: dict[str, set[int]] = {g: set() for g in gates}
-        for index, literals in enumerate(required):
-            for literal in literals:
-                by_gate[next(g for g in gates if g in literal)].add(index)
-        self._all = tuple((g, tuple(sorted(i))) for g, i in by_gate.items())
-        self._ascii = tuple(item for item in self._all if item[0].isascii())
-
-    def search(self, text: str, lowered: str) -> bool:
-        """True when a pattern matches ``text``; ``lowered`` is ``text.lower()``."""
-        hits: set[int] | None = None
-        for gate, indices in self._ascii if lowered.isascii() else self._all:
-            if gate in lowered:
-                if hits is None:
-                    hits = set(indices)
-                else:
-                    hits.update(indices)
-        if hits is not None:
-            for index in sorted(hits):
-                if self._patterns[index].search(text):
-                    return True
-        return any(pattern.search(text) for pattern in self._ungated)
-
-
-# The assistant read details back and asked to confirm them; "yes, that's right" then
-# confirms the booking, not the assistant's behaviour. Only the reply's last 160
-# characters are searched: the question ends it.
-_READBACK = re.compile(
-    r"(?:\b(?:is (?:that|this|everything) (?:correct|right|ok|okay)|(?:correct|right)(?=\s*\?)|"
-    r"(?:shall|should|can) I (?:go ahead|book|confirm|proceed|place|submit)|do you confirm|"
-    r"please confirm|to confirm|does (?:that|this) (?:look|sound) (?:right|correct|good)|"
-    r"did I get (?:that|this|everything) right)\b)"
-    r"|(?:对吗|是吗|对不对|没错吧|确认一下|请确认|可以吗|是否正确|没问题吧|帮您预订|为您预订|给您订)",
-    re.IGNORECASE,
-)
-
-
-def _is_readback(message: BaseMessage | None) -> bool:
-    """True when ``message`` is the assistant reading details back for confirmation."""
-    if not isinstance(message, AIMessage):
+    if not reply:
         return False
-    return _READBACK.search(message_text(message)[-160:]) is not None
+    said: list[str] = []
+    if "not" in text.lower():
+        for regex in (_EN_NOT_Y, _EN_NOT_Y_LEAD):
+            if (m := regex.search(text)) is not None:
+                said.append(_EN_Y_EDGES.sub("", m["y"].strip()).strip())
+    if "不是" in text:
+        said.extend(y for m in _ZH_NOT_Y.finditer(text) if (y := m["y"] or m["y2"]))
+    if not said:
+        return False
+    plain = " ".join(_PUNCTUATION.sub(" ", reply).split())
+    for y in said:
+        if y and (
+            y in reply
+            if _CJK.search(y)
+            else len(y) >= 2 and re.search(rf"(?<!\w){re.escape(y)}(?!\w)", plain, re.I)
+        ):
+            return True
+    asked = reply.rstrip().endswith(("?", "？"))
+    return not asked and _SELF_STATEMENT.match(text) is None
 
 
 class SignalDetector:
@@ -251,14 +172,22 @@ class SignalDetector:
     def __init__(
         self, extra_correction: Iterable[str] = (), extra_reinforcement: Iterable[str] = ()
     ) -> None:
-        self._correction = _PatternSet(
+        self._correction = PatternSet(
             "correction", (*load_pattern_file("correction_patterns.txt"), *extra_correction)
         )
-        self._reinforcement = _PatternSet(
+        self._correction_guards = PatternSet(
+            "correction guard", load_pattern_file("correction_guards.txt")
+        )
+        self._reinforcement = PatternSet(
             "reinforcement",
             (*load_pattern_file("reinforcement_patterns.txt"), *extra_reinforcement),
         )
-        self._verdicts: dict[str, tuple[bool, bool]] = {}
+        self._agreement = PatternSet("agreement", load_pattern_file("agreement_patterns.txt"))
+        self._reinforcement_guards = PatternSet(
+            "reinforcement guard", load_pattern_file("reinforcement_guards.txt")
+        )
+        self._readback = PatternSet("read-back", load_pattern_file("readback_patterns.txt"))
+        self._verdicts: dict[tuple[str, str], tuple[bool, bool]] = {}
 
     @classmethod
     def from_config(cls, config: MemoryConfig) -> SignalDetector:
@@ -269,64 +198,91 @@ class SignalDetector:
         """
         return cls(config.correction_patterns, config.reinforcement_patterns)
 
+    # --- one turn -----------------------------------------------------------------------
+
+    def is_correction(self, text: str, reply: str = "") -> bool:
+        """True when the user's ``text``, answering the assistant's ``reply``, corrects it."""
+        low = text.lower()
+        guarded = self._correction_guards.blank(text, low)
+        if guarded is not text:
+            text, low = guarded, guarded.lower()
+        return self._correction.search(text, low) or _x_not_y(text, reply)
+
+    def is_reinforcement(self, text: str, reply: str = "") -> bool:
+        """True when the user's ``text``, answering ``reply``, approves the assistant's work.
+
+        Corrections are not considered here; :meth:`classify` applies the precedence.
+        """
+        low = text.lower()
+        guarded = self._reinforcement_guards.blank(text, low)
+        if guarded is not text:
+            text, low = guarded, guarded.lower()
+        if self._reinforcement.search(text, low):
+            return True
+        if not self._agreement.search(text, low):
+            return False
+        # "Yes, that's right" to "…for Thursday at 7, is that correct?" answers a question.
+        tail = reply[-_READBACK_TAIL:]
+        return not (tail and self._readback.search(tail, tail.lower()))
+
+    def classify(self, text: str, reply: str = "") -> Signals:
+        """The signals of one user turn (``text``) after the assistant's ``reply``."""
+        correction, reinforcement = self._verdict(text, reply)
+        return Signals(correction=correction, reinforcement=reinforcement and not correction)
+
+    def _verdict(self, text: str, reply: str) -> tuple[bool, bool]:
+        """``(correction, reinforcement)`` of one turn, memoised: each turn re-reads the window."""
+        key = (text, reply)
+        verdict = self._verdicts.get(key)
+        if verdict is None:
+            verdict = (self.is_correction(text, reply), self.is_reinforcement(text, reply))
+            if len(self._verdicts) >= _VERDICT_CACHE_SIZE:
+                self._verdicts.clear()  # crude bound; a full cache is rebuilt within a few turns
+            self._verdicts[key] = verdict
+        return verdict
+
+    # --- a conversation -------------------------------------------------------------------
+
+    @staticmethod
+    def _recent_turns(messages: Sequence[BaseMessage]) -> list[tuple[str, str]]:
+        """``(user text, reply it answers)`` of each human message among the last six."""
+        start = max(len(messages) - SIGNAL_WINDOW, 0)
+        turns = []
+        for index in range(start, len(messages)):
+            message = messages[index]
+            if not isinstance(message, HumanMessage):
+                continue
+            reply = ""
+            for earlier in range(index - 1, -1, -1):
+                previous = messages[earlier]
+                if isinstance(previous, AIMessage):
+                    reply = message_text(previous)
+                    break
+                if isinstance(previous, HumanMessage):
+                    break  # two user messages in a row: the first one has the reply
+            turns.append((message_text(message), reply))
+        return turns
+
     def detect_correction(self, messages: Sequence[BaseMessage]) -> bool:
         """True when a recent human message corrects the assistant."""
-        return any(self._classify(m)[0] for m, _ in self._recent_user_messages(messages))
+        return any(self._verdict(t, r)[0] for t, r in self._recent_turns(messages))
 
     def detect_reinforcement(self, messages: Sequence[BaseMessage]) -> bool:
-        """True when a recent human message confirms the assistant (corrections not considered).
-
-        A "yes, that's right" answering the assistant's read-back ("a table for
-        two at 7, is that correct?") confirms details, not the assistant's way of
-        working, and does not count.
-        """
-        return any(
-            self._classify(message)[1] and not _is_readback(previous)
-            for message, previous in self._recent_user_messages(messages)
-        )
+        """True when a recent human message approves the assistant (corrections not considered)."""
+        return any(self._verdict(t, r)[1] for t, r in self._recent_turns(messages))
 
     def detect(self, messages: Sequence[BaseMessage]) -> Signals:
         """Both signals; reinforcement is only looked for when there is no correction.
 
         Args:
             messages: the (filtered) conversation, oldest first; only human
-                messages among the last six are read.
+                messages among the last six are read, each with the assistant
+                reply before it.
         """
-        # Each turn re-reads the same recent messages; classify each text once.
-        recent = self._recent_user_messages(messages)
-        verdicts = [self._classify(message) for message, _ in recent]
+        verdicts = [self._verdict(t, r) for t, r in self._recent_turns(messages)]
         if any(correction for correction, _ in verdicts):
             return Signals(correction=True, reinforcement=False)
-        # The read-back check runs only for an approval, which is rare: the hot path skips it.
-        reinforcement = any(
-            approval and not _is_readback(previous)
-            for (_, approval), (_, previous) in zip(verdicts, recent, strict=True)
-        )
-        return Signals(correction=False, reinforcement=reinforcement)
-
-    @staticmethod
-    def _recent_user_messages(
-        messages: Sequence[BaseMessage],
-    ) -> list[tuple[BaseMessage, BaseMessage | None]]:
-        """Human messages among the last six, each with the message before it."""
-        recent = messages[-SIGNAL_WINDOW:]
-        return [
-            (message, recent[i - 1] if i > 0 else None)
-            for i, message in enumerate(recent)
-            if isinstance(message, HumanMessage)
-        ]
-
-    def _classify(self, message: BaseMessage) -> tuple[bool, bool]:
-        """``(correction, reinforcement)`` of one message's text, memoised per text."""
-        text = message_text(message)
-        verdict = self._verdicts.get(text)
-        if verdict is None:
-            low = text.lower()
-            verdict = (self._correction.search(text, low), self._reinforcement.search(text, low))
-            if len(self._verdicts) >= _VERDICT_CACHE_SIZE:
-                self._verdicts.clear()  # crude bound; a full cache is rebuilt within a few turns
-            self._verdicts[text] = verdict
-        return verdict
+        return Signals(correction=False, reinforcement=any(r for _, r in verdicts))
 
 
 @functools.cache

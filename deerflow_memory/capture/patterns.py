@@ -1,0 +1,175 @@
+"""Regular expressions guarded by the plain strings they require: the signals' fast path.
+
+Python's regex engine needs microseconds per pattern even on text that cannot
+match, and signals run on every turn. :class:`PatternSet` searches a pattern
+only when the lowercased text contains one of the strings every match of it
+must contain (read from the parsed pattern). An invalid pattern raises
+:class:`~deerflow_memory.errors.ConfigError` naming it, when the set is built.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from deerflow_memory.errors import ConfigError
+
+__all__ = ["FLAGS", "PatternSet"]
+
+FLAGS = re.IGNORECASE | re.MULTILINE
+"""Flags of every signal pattern: case-insensitive, ``^``/``$`` anchor lines."""
+_FLAGS = FLAGS
+
+
+def _caseless(code: int) -> bool:
+    """True when lowercasing both sides is a sound stand-in for IGNORECASE on this character."""
+    char = chr(code)
+    return char.isascii() or char.lower() == char.upper()
+
+
+def _required_literals(pattern: str) -> frozenset[str] | None:
+    """Lowercase strings one of which occurs in every match of ``pattern``; ``None`` if unknown.
+
+    Read from the parsed pattern: a run of plain characters, a required group,
+    or an alternation whose every branch has such a run. The longest choice
+    wins. Any surprise (a private parser that changed shape) gives ``None``,
+    which only disables the fast path.
+    """
+    try:
+        from re import _constants as sre_constants  # type: ignore[attr-defined]
+        from re import _parser as sre_parser  # type: ignore[attr-defined]
+
+        tree = sre_parser.parse(pattern, _FLAGS)
+        return _literals_of(tree, sre_constants)
+    except Exception:  # the fast path is optional; never fail on it
+        return None
+
+
+def _leading_run(items: Any, k: Any) -> str:
+    """The plain characters a (sub)pattern starts with, lowercased."""
+    run = []
+    for op, av in items:
+        if op is not k.LITERAL or not _caseless(av):
+            break
+        run.append(chr(av).lower())
+    return "".join(run)
+
+
+def _score(candidates: frozenset[str]) -> int:
+    # Longer strings are rarer in ordinary text, up to a point; fewer strings are
+    # cheaper to test on every message.
+    return min(min(map(len, candidates)), 6) * 10 - len(candidates)
+
+
+def _literals_of(items: Any, k: Any) -> frozenset[str] | None:
+    """The best set of strings one of which every match of ``items`` contains."""
+    best: frozenset[str] | None = None
+    run: list[str] = []
+
+    def consider(candidates: frozenset[str] | None) -> None:
+        nonlocal best
+        if candidates and (best is None or _score(candidates) > _score(best)):
+            best = candidates
+
+    for op, av in items:
+        if op is k.LITERAL and _caseless(av):
+            run.append(chr(av).lower())
+            continue
+        if op is k.BRANCH and run:
+            # The parser factors "not right|not true" into "not " + (right|true):
+            # glue the prefix back onto each branch's own leading characters.
+            leads = [_leading_run(branch, k) for branch in av[1]]
+            if all(leads):
+                consider(frozenset("".join(run) + lead for lead in leads))
+        if run:
+            consider(frozenset({"".join(run)}))
+            run = []
+        if op is k.SUBPATTERN:
+            consider(_literals_of(av[-1], k))
+        elif op is k.ATOMIC_GROUP:
+            consider(_literals_of(av, k))
+        elif op in (k.MAX_REPEAT, k.MIN_REPEAT, k.POSSESSIVE_REPEAT) and av[0] >= 1:
+            consider(_literals_of(av[2], k))
+        elif op is k.BRANCH:
+            branches = [_literals_of(branch, k) for branch in av[1]]
+            if all(branches):
+                consider(frozenset().union(*(b for b in branches if b)))
+    if run:
+        consider(frozenset({"".join(run)}))
+    return best
+
+
+class PatternSet:
+    """Patterns compiled once, each guarded by the plain strings it requires.
+
+    Python's regex engine needs microseconds per pattern even on text that
+    cannot match, and this runs on every turn. So a pattern is only searched
+    when the lowercased message contains one of the strings every match of it
+    must contain (plain ``in`` tests, a few dozen nanoseconds each; messages
+    that are pure ASCII skip the CJK strings). Patterns without such strings
+    are always searched.
+    """
+
+    __slots__ = ("_all", "_ascii", "_patterns", "_ungated")
+
+    def __init__(self, kind: str, patterns: Iterable[str]) -> None:
+        """Compile ``patterns``.
+
+        Raises:
+            ConfigError: a pattern is not a valid regular expression (``kind`` names the set).
+        """
+        compiled: list[re.Pattern[str]] = []
+        required: list[frozenset[str]] = []
+        ungated: list[re.Pattern[str]] = []
+        for pattern in patterns:
+            try:
+                regex = re.compile(pattern, _FLAGS)
+            except re.error as e:
+                raise ConfigError(f"invalid {kind} pattern {pattern!r}: {e}") from e
+            literals = _required_literals(pattern)
+            if literals is None:
+                ungated.append(regex)
+            else:
+                compiled.append(regex)
+                required.append(literals)
+        self._patterns = tuple(compiled)
+        self._ungated = tuple(ungated)
+        # Gate on the shortest strings: "wrong" also stands for "is wrong".
+        everything = set().union(*required)
+        gates = sorted(g for g in everything if not any(o != g and o in g for o in everything))
+        by_gate: dict[str, set[int]] = {g: set() for g in gates}
+        for index, literals in enumerate(required):
+            for literal in literals:
+                by_gate[next(g for g in gates if g in literal)].add(index)
+        self._all = tuple((g, tuple(sorted(i))) for g, i in by_gate.items())
+        self._ascii = tuple(item for item in self._all if item[0].isascii())
+
+    def _candidates(self, lowered: str) -> list[re.Pattern[str]]:
+        hits: set[int] | None = None
+        for gate, indices in self._ascii if lowered.isascii() else self._all:
+            if gate in lowered:
+                if hits is None:
+                    hits = set(indices)
+                else:
+                    hits.update(indices)
+        gated = [self._patterns[i] for i in sorted(hits)] if hits is not None else []
+        return [*gated, *self._ungated]
+
+    def search(self, text: str, lowered: str) -> bool:
+        """True when a pattern matches ``text``; ``lowered`` is ``text.lower()``."""
+        return any(pattern.search(text) for pattern in self._candidates(lowered))
+
+    def blank(self, text: str, lowered: str) -> str:
+        """``text`` with every match of every pattern replaced by one space.
+
+        Used for guards: the spans they match ("我作业做错了", "perfect weather")
+        are no signal, whatever the signal patterns would read in them.
+        """
+        for pattern in self._candidates(lowered):
+            text = pattern.sub(" ", text)
+        return text
+
+    def search_all(self, text: str) -> bool:
+        """Reference search without the fast path (every pattern tried; for tests)."""
+        return any(pattern.search(text) for pattern in (*self._patterns, *self._ungated))
