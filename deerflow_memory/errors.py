@@ -27,6 +27,14 @@ class InvalidFactError(DeerflowMemoryError, ValueError):
     """A fact's text cannot be stored: empty, punctuation-only, a placeholder or too long."""
 
 
+class FactNotFoundError(DeerflowMemoryError, LookupError):
+    """No current fact has the given id (it may have been deleted or edited meanwhile)."""
+
+    def __init__(self, fact_id: str) -> None:
+        self.fact_id = fact_id
+        super().__init__(f"no current fact with id {fact_id[:80]!r}; reload the memory")
+
+
 class StorageError(DeerflowMemoryError, OSError):
     """A memory document could not be read or written."""
 

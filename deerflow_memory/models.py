@@ -23,6 +23,7 @@ from pydantic.alias_generators import to_camel
 from deerflow_memory.errors import UpdateParseError
 
 __all__ = [
+    "USER_DELETED_REASON",
     "DocumentKey",
     "ExtractionWatermark",
     "Fact",
@@ -51,6 +52,9 @@ __all__ = [
 
 DOCUMENT_VERSION = "1.0"
 
+USER_DELETED_REASON = "deleted by the user"
+"""``reason`` of a fact the user deleted; extraction never adds its text back."""
+
 
 class FactCategory(StrEnum):
     """The one category vocabulary used by validation, prompts and injection."""
@@ -64,10 +68,18 @@ class FactCategory(StrEnum):
 
 
 class SourceType(StrEnum):
-    """Whether the user said a fact outright or the model inferred it."""
+    """Where a fact comes from.
+
+    ``user_stated``: the user said it outright in a conversation; ``inferred``:
+    the memory model concluded it; ``manual``: the user (or an operator, or the
+    agent's ``remember`` tool on the user's request) wrote it through the API,
+    the CLI or a tool. Manual facts are the user's word: extraction never
+    removes, rewrites or evicts them (see :mod:`deerflow_memory.update.apply`).
+    """
 
     USER_STATED = "user_stated"
     INFERRED = "inferred"
+    MANUAL = "manual"
 
 
 def utc_now_iso() -> str:

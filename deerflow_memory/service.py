@@ -25,6 +25,7 @@ import logging
 import threading
 import time
 import weakref
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -57,7 +58,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from langgraph.store.base import BaseStore
 
-__all__ = ["MemoryBlock", "MemoryService", "close_open_services"]
+__all__ = ["MemoryBlock", "MemoryService", "UpdateFailure", "close_open_services"]
 
 logger = logging.getLogger(__name__)
 
@@ -93,6 +94,22 @@ class MemoryBlock:
     guaranteed: int = 0
     constraints: int = 0
     candidates: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateFailure:
+    """One memory update that failed, and when (``GET /memory/status`` lists the newest).
+
+    Attributes:
+        at: epoch seconds of the failure.
+        update: the key, error, attempts and what became of the job.
+    """
+
+    at: float
+    update: FailedUpdate
+
+
+MAX_RECENT_FAILURES = 50
 
 
 class MemoryService:
@@ -165,6 +182,8 @@ class MemoryService:
         # Use counts of injected facts, written in batches by a background thread.
         self.access = AccessRecorder(interval=self.config.access_flush_seconds)
         self._closed = False
+        # The newest failed updates (bounded), for status pages; appended by worker threads.
+        self.recent_failures: deque[UpdateFailure] = deque(maxlen=MAX_RECENT_FAILURES)
         if register_atexit:
             _OPEN_SERVICES.add(self)
         if self.durable is not None:
@@ -447,6 +466,7 @@ class MemoryService:
         return retry_dead_letters(self.storage, self.updater, letter_ids, user_id=user_id)
 
     def _report(self, failure: FailedUpdate) -> None:
+        self.recent_failures.append(UpdateFailure(time.time(), failure))
         with self._failures_lock:
             for collector in self._failure_collectors:
                 collector.append(failure)

@@ -27,7 +27,7 @@ from deerflow_memory.inject.lexical import tokenize
 from deerflow_memory.models import Fact, MemoryDocument, SupersededFact
 from deerflow_memory.service import MemoryService
 
-__all__ = ["create_memory_tools", "search_document"]
+__all__ = ["create_memory_tools", "search_document", "search_superseded"]
 
 MAX_RESULTS = 20
 
@@ -65,6 +65,22 @@ def search_document(document: MemoryDocument, query: str, limit: int = MAX_RESUL
                 ranked.append((-overlap, order, fact))
         entries = [fact for _, _, fact in sorted(ranked, key=lambda r: (r[0], r[1]))]
     return [_line(fact) for fact in entries[:limit]]
+
+
+def search_superseded(
+    document: MemoryDocument, query: str, limit: int = MAX_RESULTS
+) -> list[SupersededFact]:
+    """Superseded facts sharing words with ``query``, best first (all, newest first, when blank)."""
+    wanted = set(tokenize(query))
+    entries = list(reversed(document.superseded_facts))
+    if not wanted:
+        return entries[:limit]
+    ranked = []
+    for order, fact in enumerate(entries):
+        overlap = len(wanted & set(tokenize(fact.content)))
+        if overlap:
+            ranked.append((-overlap, order, fact))
+    return [fact for _, _, fact in sorted(ranked, key=lambda r: (r[0], r[1]))][:limit]
 
 
 def create_memory_tools(service: MemoryService) -> list[BaseTool]:

@@ -8,8 +8,7 @@ Pass ``user_id`` in the run's ``configurable`` (or context) to pick whose memory
 """
 
 from deerflow_memory.graph import create_memory_agent
-from deerflow_memory.service import MemoryService
+from graphs.server_memory import memory
 
-# One service for the server process; graphs/http_app.py flushes it when the server stops.
-memory = MemoryService()
+# The server process's one service (shared with the memory routes of graphs/http_app.py).
 graph = create_memory_agent(service=memory)

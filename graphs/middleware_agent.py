@@ -9,12 +9,11 @@ Pass ``user_id`` in the run's ``configurable`` (or context) to pick whose memory
 from langchain.agents import create_agent
 
 from deerflow_memory.middleware import MemoryMiddleware
-from deerflow_memory.service import MemoryService
 from deerflow_memory.standin import OfflineStandInModel
 from deerflow_memory.update.llm import build_chat_model
+from graphs.server_memory import memory
 
-# One service for this graph; graphs/http_app.py flushes every open service when the server stops.
-memory = MemoryService()
+# The server process's one service, shared with graphs/memory_agent.py and the memory routes.
 model = build_chat_model(memory.config) or OfflineStandInModel()
 graph = create_agent(
     model,

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -45,12 +45,19 @@ def wait_until_ok(url: str, process: subprocess.Popen[bytes], timeout: float = 9
 
 
 @contextlib.contextmanager
-def langgraph_dev(tmp_path: Path, **settings: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """Run ``langgraph dev`` on a copy of the project; yields its URL and process."""
+def langgraph_dev(
+    tmp_path: Path, prepare: Callable[[Path], None] | None = None, **settings: str
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Run ``langgraph dev`` on a copy of the project; yields its URL and process.
+
+    ``prepare(project_folder)`` may change the copy (e.g. add auth) before the start.
+    """
     project = tmp_path / "project"
     project.mkdir()
     shutil.copy(ROOT / "langgraph.json", project)
     shutil.copytree(ROOT / "graphs", project / "graphs")
+    if prepare is not None:
+        prepare(project)
     langgraph = Path(sys.executable).with_name("langgraph")
     port = free_port()
     env = {

@@ -159,6 +159,7 @@ _CATEGORY_IMPORTANCE: dict[FactCategory, float] = {
 _SOURCE_IMPORTANCE: dict[SourceType, float] = {
     SourceType.USER_STATED: 0.2,
     SourceType.INFERRED: 0.0,
+    SourceType.MANUAL: 0.1,
 }
 
 

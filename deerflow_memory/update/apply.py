@@ -25,6 +25,15 @@ Rules (SPEC §6):
 - upload mentions ("uploaded a file", ``/mnt/user-data/uploads/...``,
   "上传了文件", ...) are stripped from new text; a fact only about an upload is dropped.
 
+Manual facts (``sourceType: manual``, written by the user through the API, the
+CLI or a tool) are the user's word, so extraction cannot touch them: removals
+naming one are ignored (counted in ``protected_manual``), a restatement leaves
+it as it is, eviction never picks one, and a model cannot mint one (a proposed
+``manual`` fact is stored as ``user_stated``). A fact the user deleted
+(superseded with :data:`~deerflow_memory.models.USER_DELETED_REASON`) is never
+added back by extraction, even when a later update re-reads the old messages
+that stated it (``skipped_deleted``); the user can add it again by hand.
+
 Nothing here raises on odd input: the update was validated when parsed.
 """
 
@@ -36,6 +45,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from deerflow_memory.models import (
+    USER_DELETED_REASON,
     Fact,
     FactCategory,
     MemoryDocument,
@@ -122,6 +132,8 @@ class ApplyResult:
     skipped_duplicates: int = 0
     skipped_low_confidence: int = 0
     skipped_uploads: int = 0
+    protected_manual: int = 0
+    skipped_deleted: int = 0
     added_ids: tuple[str, ...] = field(default=())
 
     @property
@@ -221,9 +233,12 @@ def apply_update_detailed(
     # --- removals --------------------------------------------------------------------
     facts = list(document.facts)
     superseded = document.superseded_facts
-    removed = unknown = 0
+    removed = unknown = protected = 0
     if update.facts_to_remove:
+        manual_ids = {f.id for f in facts if f.source_type is SourceType.MANUAL}
         reasons = {r.id: r.reason for r in update.facts_to_remove}
+        protected = len(reasons.keys() & manual_ids)
+        reasons = {k: v for k, v in reasons.items() if k not in manual_ids}
         unknown = len(reasons.keys() - {f.id for f in facts})
         gone = [f for f in facts if f.id in reasons]
         if gone:
@@ -238,7 +253,12 @@ def apply_update_detailed(
     )
     reinforced_ids: set[str] = set()
     added_ids: list[str] = []
-    dup = low = uploads = 0
+    deleted_keys = (
+        {_normalise(f.content) for f in superseded if f.reason == USER_DELETED_REASON}
+        if update.new_facts
+        else set()
+    )
+    dup = low = uploads = deleted = 0
     for new in update.new_facts:
         content = strip_upload_mentions(new.content)
         if not content:
@@ -248,6 +268,9 @@ def apply_update_detailed(
             low += 1
             continue
         key = _normalise(content)
+        if key in deleted_keys:
+            deleted += 1
+            continue
         index = index_by_key.get(key)
         if index is not None:
             current = facts[index]
@@ -267,7 +290,10 @@ def apply_update_detailed(
             confidence=new.confidence,
             created_at=now,
             source=thread_id,
-            source_type=new.source_type,
+            # Only the user writes manual facts (through the API, CLI or a tool).
+            source_type=(
+                SourceType.USER_STATED if new.source_type is SourceType.MANUAL else new.source_type
+            ),
             source_error=new.source_error,
             constraint=new.constraint,
             expires_at=normalise_expiry(new.expires_at),
@@ -310,6 +336,8 @@ def apply_update_detailed(
         skipped_duplicates=dup,
         skipped_low_confidence=low,
         skipped_uploads=uploads,
+        protected_manual=protected,
+        skipped_deleted=deleted,
         added_ids=tuple(added),
     )
 
@@ -362,6 +390,8 @@ def _prepend(text: str, existing: str) -> str:
 def _reinforce(
     fact: Fact, confidence: float, source_type: SourceType, constraint: bool = False
 ) -> Fact:
+    if fact.source_type is SourceType.MANUAL:  # the user's own wording and numbers stay
+        return fact
     changes: dict[str, object] = {}
     if constraint and not fact.constraint:  # a restated need marked as one is marked from now on
         changes["constraint"] = True
@@ -382,7 +412,7 @@ def _over_capacity(
 ) -> set[int]:
     """Indexes to evict: lowest confidence, then least fresh and used, then oldest.
 
-    Guaranteed categories and constraints go last. Freshness and use
+    Guaranteed categories and constraints go last; manual facts are never evicted. Freshness and use
     (:func:`retention_score`, bounded 0..1, from ``lastConfirmedAt`` and
     ``accessCount``) only order facts of equal confidence.
 
@@ -398,6 +428,7 @@ def _over_capacity(
     now_ts = parse_timestamp(now) or 0.0
     ranks = [
         (
+            f.source_type is SourceType.MANUAL,
             f.constraint or f.category in guaranteed,
             f.confidence,
             retention_score(f, now_ts),
@@ -407,9 +438,10 @@ def _over_capacity(
         for i, f in enumerate(facts)
     ]
     if excess == 1 and stored_count is None:  # the common case: one new fact over a full document
-        return {min(ranks)[-1]}
+        lowest = min(ranks)
+        return set() if lowest[0] else {lowest[-1]}
     ranks.sort()
-    evicted = {rank[-1] for rank in ranks[:excess]}
+    evicted = {rank[-1] for rank in ranks[:excess] if not rank[0]}
     if stored_count is None:
         return evicted
     limit = len(facts) if max_evictions is None else max_evictions

@@ -46,7 +46,8 @@ __all__ = [
 ]
 
 _CATEGORIES = ", ".join(f"`{c.value}`" for c in FactCategory)
-_SOURCE_TYPES = " or ".join(f"`{s.value}`" for s in SourceType)
+# ``manual`` is the user's own word, written outside conversations: never proposed by a model.
+_SOURCE_TYPES = " or ".join(f"`{s.value}`" for s in SourceType if s is not SourceType.MANUAL)
 
 SYSTEM_PROMPT = f"""\
 You maintain a long-term memory about one user of an AI assistant. You are given \
@@ -98,6 +99,10 @@ with the same meaning.
 - To modify a fact, put its id in factsToRemove and add the corrected fact.
 - To mark a fact outdated or wrong, put its id in factsToRemove with a reason.
 - Only use ids that appear in the stored memory.
+- Facts with sourceType `manual` were written by the user themselves: never put \
+them in factsToRemove and never restate them with other wording. When the \
+conversation contradicts one, add a `correction` fact and leave the manual fact \
+for the user to change.
 
 {HYGIENE_RULES}
 

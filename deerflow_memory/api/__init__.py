@@ -1,0 +1,37 @@
+"""HTTP access to memory: JSON routes and a small page, for any Starlette or FastAPI app.
+
+``memory_routes(service)`` (see :mod:`deerflow_memory.api.routes`) needs
+Starlette: ``pip install "deerflow-memory[api]"`` (``langgraph dev`` already
+brings it). Importing this package without it raises
+:class:`~deerflow_memory.errors.MissingDependencyError` with that command.
+
+Modules: ``routes`` (the routes and the one error handler), ``errors`` (error →
+status code), ``page`` (the HTML page at ``/memory/ui``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from deerflow_memory.errors import MissingDependencyError
+
+__all__ = ["memory_routes"]
+
+INSTALL_HINT = 'pip install "deerflow-memory[api]"'
+
+if TYPE_CHECKING:
+    from deerflow_memory.api.routes import memory_routes
+
+
+def __getattr__(name: str) -> Any:
+    if name != "memory_routes":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        import starlette  # noqa: F401
+    except ImportError as e:
+        raise MissingDependencyError(
+            f"the memory HTTP routes need Starlette: {INSTALL_HINT}"
+        ) from e
+    from deerflow_memory.api.routes import memory_routes
+
+    return memory_routes

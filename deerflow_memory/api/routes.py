@@ -1,0 +1,439 @@
+"""HTTP routes over one :class:`MemoryService`, for any Starlette or FastAPI app.
+
+``memory_routes(service)`` returns Starlette routes (all under ``/memory``):
+
+==========  ========================================  =======================================
+method      path                                      answer
+==========  ========================================  =======================================
+GET         /memory/users/{user_id}                   the memory document (JSON)
+GET         /memory/users/{user_id}/history           superseded facts: when and why
+GET         /memory/users/{user_id}/search?q=         facts relevant to ``q`` (the product's
+                                                      retrieval) and matching history
+POST        /memory/users/{user_id}/facts             201, a new manual fact
+PATCH       /memory/users/{user_id}/facts/{fact_id}   the changed fact (now manual)
+DELETE      /memory/users/{user_id}/facts/{fact_id}   the fact, moved to history
+GET         /memory/users/{user_id}/export            the document as a download
+PUT         /memory/users/{user_id}                   import a document (``?replace=true``
+                                                      to replace existing facts)
+DELETE      /memory/users/{user_id}?confirm={id}      delete the whole document
+POST        /memory/flush?timeout=10                  run pending updates now, report failures
+GET         /memory/status                            pending, dead letters, last errors, backend
+GET         /memory/ui?user=&agent=                   the memory page (see :mod:`.page`)
+==========  ========================================  =======================================
+
+Every user route takes ``?agent=`` for a named agent's memory. Edits take an
+optional ``revision`` (body field, or ``?revision=`` on DELETE): when the
+document moved since, the answer is 409 and nothing is written; without it a
+concurrent background update is merged by retrying on the fresh document.
+Errors answer ``{"error": "..."}`` (see :mod:`.errors`).
+
+Who may call: when the server authenticates requests (LangGraph's custom auth
+with ``enable_custom_route_auth``, or any Starlette ``AuthenticationMiddleware``),
+an authenticated caller reaches only the memory whose user id is their
+identity (403 otherwise), and status lists only their dead letters and
+failures. Without authentication the routes are an operator's tool: bind the
+server to localhost or put the routes behind your app's auth.
+
+Storage I/O runs on a worker thread; the event loop never waits on disk or a
+database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from deerflow_memory.api.errors import ApiError, status_and_message
+from deerflow_memory.api.page import render_page
+from deerflow_memory.inject.retrieval import select_relevant_facts
+from deerflow_memory.models import MemoryDocument, iso_from_timestamp
+from deerflow_memory.service import MemoryService
+from deerflow_memory.storage.base import MemoryStorage, validate_name
+from deerflow_memory.tools import search_superseded
+from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
+from deerflow_memory.update.outcome import FailedUpdate
+
+if TYPE_CHECKING:
+    from langgraph.store.base import BaseStore
+
+__all__ = ["memory_routes"]
+
+StoreSource = Callable[[], "BaseStore | None"]
+Handler = Callable[[Request], Awaitable[Response]]
+
+MAX_FLUSH_TIMEOUT = 300.0
+
+
+class _FactIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    content: str
+    category: str = "context"
+    confidence: Any = 1.0
+    revision: int | None = None
+
+
+class _FactPatch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    content: str | None = None
+    category: str | None = None
+    confidence: Any = None
+    revision: int | None = None
+
+
+def _runtime_store() -> BaseStore | None:
+    """The LangGraph server's store inside a request (``None`` outside a server)."""
+    try:
+        from langgraph.config import get_store
+
+        return get_store()
+    except (ImportError, RuntimeError):
+        return None
+
+
+def _error(error: Exception) -> JSONResponse:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "body"
+        message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+        return JSONResponse({"error": f"{where}: {message}"}, status_code=422)
+    status, message = status_and_message(error)
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _handled(handler: Handler) -> Handler:
+    # The one error handler of every route: package errors -> status codes.
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except Exception as e:
+            return _error(e)
+
+    endpoint.__name__ = handler.__name__
+    return endpoint
+
+
+def caller_identity(request: Request) -> str | None:
+    """The authenticated caller's identity, or None when the request is not authenticated."""
+    user = request.scope.get("user")
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    identity = getattr(user, "identity", None) or getattr(user, "display_name", None)
+    return str(identity) if identity else None
+
+
+async def _json(request: Request) -> Any:
+    try:
+        return await request.json()
+    except ValueError:
+        raise ApiError(400, "the request body must be JSON") from None
+
+
+def _int_param(request: Request, name: str) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise ApiError(400, f"{name} must be an integer") from None
+
+
+def memory_routes(
+    service: MemoryService,
+    *,
+    store: BaseStore | StoreSource | None = None,
+    ui: bool = True,
+) -> list[BaseRoute]:
+    """Starlette routes serving ``service``'s memory under ``/memory`` (see the module table).
+
+    Args:
+        service: the memory service the app's graphs use (so flush and status
+            see their queue).
+        store: for ``storage="store"``: the store, or a function returning it
+            per request; default: the LangGraph server's store
+            (``langgraph.config.get_store()``).
+        ui: also serve the HTML page at ``/memory/ui``.
+
+    Returns:
+        Routes for ``Starlette(routes=...)``, ``app.router.routes.extend(...)``
+        or a FastAPI app (``app.router.routes.extend(memory_routes(memory))``).
+
+    Raises:
+        MissingDependencyError: never here; importing this module without
+            Starlette fails with the install command (see ``deerflow_memory.api``).
+
+    Example:
+        >>> app = Starlette(routes=memory_routes(memory))
+    """
+    store_source: StoreSource
+    if store is None:
+        store_source = _runtime_store
+    elif callable(store):
+        store_source = store
+    else:
+        fixed = store
+        store_source = lambda: fixed  # noqa: E731
+
+    config = service.config
+
+    def storage() -> MemoryStorage:
+        return service.storage_for(store_source())
+
+    def target(request: Request) -> tuple[str, str | None]:
+        user_id = validate_name(request.path_params["user_id"], "user_id")
+        agent = request.query_params.get("agent") or None
+        agent_name = None if agent is None else validate_name(agent, "agent_name")
+        caller = caller_identity(request)
+        if caller is not None and caller != user_id:
+            raise ApiError(403, "you can only reach your own memory")
+        return user_id, agent_name
+
+    async def get_document(request: Request) -> Response:
+        user_id, agent = target(request)
+        backend = storage()
+        document = await run_in_threadpool(backend.load, user_id, agent)
+        return JSONResponse(document.to_dict())
+
+    async def get_history(request: Request) -> Response:
+        user_id, agent = target(request)
+        backend = storage()
+        document = await run_in_threadpool(backend.load, user_id, agent)
+        entries = [
+            f.model_dump(mode="json", by_alias=True, exclude_none=True)
+            for f in reversed(document.superseded_facts)
+        ]
+        return JSONResponse({"revision": document.revision, "supersededFacts": entries})
+
+    async def search(request: Request) -> Response:
+        user_id, agent = target(request)
+        query = request.query_params.get("q", "")
+        backend = storage()
+        document = await run_in_threadpool(backend.load, user_id, agent)
+
+        def rank() -> dict[str, Any]:
+            found = select_relevant_facts(
+                document,
+                query,
+                config=config.retrieval,
+                guaranteed_categories=(),
+                embedder=service.embedder,
+            )
+            return {
+                "query": query,
+                "facts": [
+                    f.model_dump(mode="json", by_alias=True, exclude_none=True) for f in found.facts
+                ],
+                "supersededFacts": [
+                    f.model_dump(mode="json", by_alias=True, exclude_none=True)
+                    for f in search_superseded(document, query)
+                ],
+            }
+
+        return JSONResponse(await run_in_threadpool(rank))
+
+    async def add_fact(request: Request) -> Response:
+        user_id, agent = target(request)
+        body = _FactIn.model_validate(await _json(request))
+        backend = storage()
+
+        def change(document: MemoryDocument) -> tuple[MemoryDocument, Any]:
+            return add_manual_fact(
+                document,
+                body.content,
+                body.category,
+                body.confidence,
+                max_fact_chars=config.max_fact_chars,
+            )
+
+        saved, fact = await run_in_threadpool(
+            save_edit, backend, user_id, agent, change, expected_revision=body.revision
+        )
+        payload = {
+            "fact": fact.model_dump(mode="json", by_alias=True, exclude_none=True),
+            "revision": saved.revision,
+        }
+        return JSONResponse(payload, status_code=201)
+
+    async def patch_fact(request: Request) -> Response:
+        user_id, agent = target(request)
+        fact_id = request.path_params["fact_id"]
+        body = _FactPatch.model_validate(await _json(request))
+        backend = storage()
+
+        def change(document: MemoryDocument) -> tuple[MemoryDocument, Any]:
+            return edit_fact(
+                document,
+                fact_id,
+                content=body.content,
+                category=body.category,
+                confidence=body.confidence,
+                max_fact_chars=config.max_fact_chars,
+                max_superseded_facts=config.max_superseded_facts,
+            )
+
+        saved, fact = await run_in_threadpool(
+            save_edit, backend, user_id, agent, change, expected_revision=body.revision
+        )
+        payload = {
+            "fact": fact.model_dump(mode="json", by_alias=True, exclude_none=True),
+            "revision": saved.revision,
+        }
+        return JSONResponse(payload)
+
+    async def remove_fact(request: Request) -> Response:
+        user_id, agent = target(request)
+        fact_id = request.path_params["fact_id"]
+        revision = _int_param(request, "revision")
+        backend = storage()
+
+        def change(document: MemoryDocument) -> tuple[MemoryDocument, Any]:
+            return delete_fact(document, fact_id, max_superseded_facts=config.max_superseded_facts)
+
+        saved, gone = await run_in_threadpool(
+            save_edit, backend, user_id, agent, change, expected_revision=revision
+        )
+        payload = {
+            "deleted": gone.model_dump(mode="json", by_alias=True, exclude_none=True),
+            "revision": saved.revision,
+        }
+        return JSONResponse(payload)
+
+    async def export(request: Request) -> Response:
+        user_id, agent = target(request)
+        backend = storage()
+        document = await run_in_threadpool(backend.load, user_id, agent)
+        name = f"memory-{user_id}{'-' + agent if agent else ''}.json"
+        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
+        return Response(
+            document.to_json() + "\n",
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{safe}"'},
+        )
+
+    async def import_document(request: Request) -> Response:
+        user_id, agent = target(request)
+        raw = await request.body()
+        try:
+            incoming = MemoryDocument.from_json(raw)
+        except ValueError as e:
+            first = str(e).splitlines()[0][:200]
+            raise ApiError(422, f"not a memory document: {first}") from None
+        replace = request.query_params.get("replace", "").lower() in {"1", "true", "yes"}
+        backend = storage()
+
+        def write() -> MemoryDocument:
+            current = backend.load(user_id, agent)
+            if current.facts and not replace:
+                raise ApiError(
+                    409,
+                    f"{user_id} already has {len(current.facts)} facts; "
+                    "add ?replace=true to replace them",
+                )
+            return backend.save(user_id, agent, incoming, expected_revision=current.revision)
+
+        saved = await run_in_threadpool(write)
+        return JSONResponse({"imported": len(saved.facts), "revision": saved.revision})
+
+    async def clear(request: Request) -> Response:
+        user_id, agent = target(request)
+        if request.query_params.get("confirm") != user_id:
+            raise ApiError(
+                400, "deleting a whole memory needs ?confirm=<the same user id> in the URL"
+            )
+        backend = storage()
+        existed = await run_in_threadpool(backend.delete, user_id, agent)
+        return JSONResponse({"deleted": existed})
+
+    async def flush(request: Request) -> Response:
+        raw = request.query_params.get("timeout", "10")
+        try:
+            timeout = float(raw)
+        except ValueError:
+            raise ApiError(400, "timeout must be a number of seconds") from None
+        if not 0 <= timeout <= MAX_FLUSH_TIMEOUT:
+            raise ApiError(400, f"timeout must be between 0 and {MAX_FLUSH_TIMEOUT:g} seconds")
+        caller = caller_identity(request)
+        result = await asyncio.to_thread(service.flush, timeout)
+        failed = [_failed_update(f) for f in result.failed if caller is None or f.user_id == caller]
+        return JSONResponse(
+            {"done": result.drained, "pending": result.pending, "failed": failed},
+            status_code=200 if result.drained else 504,
+        )
+
+    async def status(request: Request) -> Response:
+        caller = caller_identity(request)
+        backend = storage()
+
+        def letters() -> list[dict[str, Any]] | None:
+            try:
+                found = backend.list_dead_letters(caller)
+            except NotImplementedError:
+                return None
+            return [
+                {k: v for k, v in letter.to_dict().items() if k != "messages"} for letter in found
+            ]
+
+        dead = await run_in_threadpool(letters)
+        failures = [
+            {"at": iso_from_timestamp(f.at), **_failed_update(f.update)}
+            for f in list(service.recent_failures)
+            if caller is None or f.update.user_id == caller
+        ]
+        return JSONResponse(
+            {
+                "backend": config.storage,
+                "backendClass": type(backend).__name__,
+                "extractor": "offline" if service.is_offline else "model",
+                "pending": service.queue.pending_count,
+                "running": service.queue.running_count,
+                "deadLetters": None if dead is None else len(dead),
+                "deadLetterList": dead or [],
+                "lastErrors": failures[-10:],
+            }
+        )
+
+    async def page(request: Request) -> Response:
+        user = request.query_params.get("user") or caller_identity(request) or ""
+        agent = request.query_params.get("agent") or ""
+        if user:
+            validate_name(user, "user_id")
+        if agent:
+            validate_name(agent, "agent_name")
+        return HTMLResponse(render_page(user, agent))
+
+    routes: list[BaseRoute] = [
+        Route("/memory/users/{user_id}", _handled(get_document), methods=["GET"]),
+        Route("/memory/users/{user_id}", _handled(import_document), methods=["PUT"]),
+        Route("/memory/users/{user_id}", _handled(clear), methods=["DELETE"]),
+        Route("/memory/users/{user_id}/history", _handled(get_history), methods=["GET"]),
+        Route("/memory/users/{user_id}/search", _handled(search), methods=["GET"]),
+        Route("/memory/users/{user_id}/export", _handled(export), methods=["GET"]),
+        Route("/memory/users/{user_id}/facts", _handled(add_fact), methods=["POST"]),
+        Route("/memory/users/{user_id}/facts/{fact_id}", _handled(patch_fact), methods=["PATCH"]),
+        Route("/memory/users/{user_id}/facts/{fact_id}", _handled(remove_fact), methods=["DELETE"]),
+        Route("/memory/flush", _handled(flush), methods=["POST"]),
+        Route("/memory/status", _handled(status), methods=["GET"]),
+    ]
+    if ui:
+        routes.append(Route("/memory/ui", _handled(page), methods=["GET"]))
+    return routes
+
+
+def _failed_update(failure: FailedUpdate) -> dict[str, Any]:
+    return {
+        "threadId": failure.thread_id,
+        "userId": failure.user_id,
+        "agentName": failure.agent_name,
+        "error": failure.error,
+        "outcome": failure.outcome,
+        "attempts": failure.attempts,
+    }

@@ -1,0 +1,254 @@
+"""Edits by hand: add, change and delete facts as the user's own word (``sourceType: manual``).
+
+The HTTP API, the ``remember`` / ``forget`` tools and the CLI change memory
+through these functions. The document changes are pure
+(:func:`add_manual_fact`, :func:`edit_fact`, :func:`delete_fact`); one I/O
+shell, :func:`save_edit`, loads, applies and saves with ``expected_revision``
+exactly like the updater, so an edit and a background update never lose each
+other's work.
+
+Rules:
+
+- text goes through :func:`~deerflow_memory.update.validate.check_fact_text`
+  (NFC, control and bidi characters removed, not empty, not a placeholder, at
+  most ``max_fact_chars``); confidence through
+  :func:`~deerflow_memory.models.proposed_confidence`. Bad input raises
+  :class:`InvalidFactError` and changes nothing;
+- adding text that is already stored (same words, case and spacing aside)
+  makes the stored fact manual instead of adding a copy;
+- an edit keeps the fact's id and moves the old version to
+  ``supersededFacts`` (reason ``"edited by the user"``); the result is manual;
+- a delete moves the fact to ``supersededFacts`` with
+  :data:`~deerflow_memory.models.USER_DELETED_REASON`; extraction never adds
+  that text back (see :mod:`deerflow_memory.update.apply`).
+
+Failure behaviour of :func:`save_edit`: a client that names the revision it
+edited gets :class:`RevisionConflictError` when the document moved since
+(nothing is written); without one, a conflict with a concurrent writer is
+retried on the fresh document up to ``retries`` times.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from deerflow_memory.errors import FactNotFoundError, InvalidFactError, RevisionConflictError
+from deerflow_memory.models import (
+    USER_DELETED_REASON,
+    Fact,
+    FactCategory,
+    MemoryDocument,
+    SourceType,
+    SupersededFact,
+    new_fact_id,
+    proposed_confidence,
+    utc_now_iso,
+)
+from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.update.validate import check_fact_text
+
+__all__ = [
+    "EDITED_REASON",
+    "MANUAL_SOURCE",
+    "add_manual_fact",
+    "delete_fact",
+    "edit_fact",
+    "save_edit",
+]
+
+EDITED_REASON = "edited by the user"
+MANUAL_SOURCE = "manual"
+"""``source`` (thread id) of facts written by hand, when the caller names no thread."""
+
+T = TypeVar("T")
+
+
+def _category(value: FactCategory | str) -> FactCategory:
+    try:
+        return FactCategory(str(value).strip().lower())
+    except ValueError:
+        allowed = ", ".join(c.value for c in FactCategory)
+        shown = str(value)[:40]
+        raise InvalidFactError(f"unknown category {shown!r}; use one of {allowed}") from None
+
+
+def _confidence(value: Any) -> float:
+    try:
+        return proposed_confidence(value)
+    except ValueError as e:
+        raise InvalidFactError(str(e)) from None
+
+
+def _key(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _supersede(
+    document: MemoryDocument, fact: Fact, reason: str, now: str, keep: int
+) -> tuple[SupersededFact, ...]:
+    data = {**fact.model_dump(), "superseded_at": now, "reason": reason}
+    entry = SupersededFact.model_validate(data)
+    combined = (*document.superseded_facts, entry)
+    return combined[-keep:] if keep else ()
+
+
+def add_manual_fact(
+    document: MemoryDocument,
+    content: str,
+    category: FactCategory | str = FactCategory.CONTEXT,
+    confidence: Any = 1.0,
+    *,
+    source: str = MANUAL_SOURCE,
+    max_fact_chars: int = 500,
+    now: str | None = None,
+) -> tuple[MemoryDocument, Fact]:
+    """``document`` with one more manual fact, and that fact.
+
+    Raises:
+        InvalidFactError: bad text, category or confidence.
+    """
+    text = check_fact_text(content, max_chars=max_fact_chars)
+    kind = _category(category)
+    score = _confidence(confidence)
+    now = now or utc_now_iso()
+    facts = list(document.facts)
+    for index, stored in enumerate(facts):
+        if _key(stored.content) == _key(text):
+            # The user restating a stored fact makes it theirs (no copy).
+            fact = stored.model_copy(
+                update={
+                    "category": kind,
+                    "confidence": score,
+                    "source_type": SourceType.MANUAL,
+                    "last_confirmed_at": now,
+                }
+            )
+            facts[index] = fact
+            break
+    else:
+        fact = Fact(
+            id=new_fact_id(),
+            content=text,
+            category=kind,
+            confidence=score,
+            created_at=now,
+            source=source,
+            source_type=SourceType.MANUAL,
+        )
+        facts.append(fact)
+    return document.model_copy(update={"facts": tuple(facts), "last_updated": now}), fact
+
+
+def _find(document: MemoryDocument, fact_id: str) -> int:
+    for index, fact in enumerate(document.facts):
+        if fact.id == fact_id:
+            return index
+    raise FactNotFoundError(fact_id)
+
+
+def edit_fact(
+    document: MemoryDocument,
+    fact_id: str,
+    *,
+    content: str | None = None,
+    category: FactCategory | str | None = None,
+    confidence: Any = None,
+    max_fact_chars: int = 500,
+    max_superseded_facts: int = 100,
+    now: str | None = None,
+) -> tuple[MemoryDocument, Fact]:
+    """``document`` with fact ``fact_id`` changed (and made manual), and the new fact.
+
+    The old version goes to ``supersededFacts`` when its text changes.
+
+    Raises:
+        FactNotFoundError: no current fact has that id.
+        InvalidFactError: bad text, category or confidence, or nothing to change.
+    """
+    if content is None and category is None and confidence is None:
+        raise InvalidFactError("nothing to change: give content, category or confidence")
+    index = _find(document, fact_id)
+    old = document.facts[index]
+    now = now or utc_now_iso()
+    changes: dict[str, Any] = {"source_type": SourceType.MANUAL, "last_confirmed_at": now}
+    if content is not None:
+        changes["content"] = check_fact_text(content, max_chars=max_fact_chars)
+    if category is not None:
+        changes["category"] = _category(category)
+    if confidence is not None:
+        changes["confidence"] = _confidence(confidence)
+    fact = old.model_copy(update=changes)
+    facts = list(document.facts)
+    facts[index] = fact
+    superseded = document.superseded_facts
+    if fact.content != old.content:
+        superseded = _supersede(document, old, EDITED_REASON, now, max_superseded_facts)
+    updated = document.model_copy(
+        update={"facts": tuple(facts), "superseded_facts": superseded, "last_updated": now}
+    )
+    return updated, fact
+
+
+def delete_fact(
+    document: MemoryDocument,
+    fact_id: str,
+    *,
+    reason: str = USER_DELETED_REASON,
+    max_superseded_facts: int = 100,
+    now: str | None = None,
+) -> tuple[MemoryDocument, SupersededFact]:
+    """``document`` without fact ``fact_id``, which moves to history; and the history entry.
+
+    Raises:
+        FactNotFoundError: no current fact has that id.
+    """
+    index = _find(document, fact_id)
+    now = now or utc_now_iso()
+    gone = document.facts[index]
+    superseded = _supersede(document, gone, reason, now, max(max_superseded_facts, 1))
+    facts = document.facts[:index] + document.facts[index + 1 :]
+    updated = document.model_copy(
+        update={"facts": facts, "superseded_facts": superseded, "last_updated": now}
+    )
+    return updated, superseded[-1]
+
+
+def save_edit(
+    storage: MemoryStorage,
+    user_id: str,
+    agent_name: str | None,
+    change: Callable[[MemoryDocument], tuple[MemoryDocument, T]],
+    *,
+    expected_revision: int | None = None,
+    retries: int = 3,
+) -> tuple[MemoryDocument, T]:
+    """Load, apply ``change`` and save with the loaded revision; the saved document and ``T``.
+
+    Args:
+        storage: where the document lives.
+        user_id: whose memory.
+        agent_name: which agent's (None: the default agent).
+        change: pure function from the current document to the new one and a result.
+        expected_revision: the revision the caller saw; when given, a document
+            that moved answers :class:`RevisionConflictError` instead of a retry.
+        retries: saves tried when another writer got in between.
+
+    Raises:
+        RevisionConflictError: stale ``expected_revision``, or the document kept moving.
+        FactNotFoundError, InvalidFactError: from ``change``; nothing was written.
+        StorageError: the document cannot be read (corrupt: left untouched) or written.
+    """
+    for attempt in range(1, retries + 1):
+        document = storage.load(user_id, agent_name)
+        if expected_revision is not None and document.revision != expected_revision:
+            raise RevisionConflictError(user_id, agent_name, expected_revision, document.revision)
+        updated, result = change(document)
+        try:
+            saved = storage.save(user_id, agent_name, updated, expected_revision=document.revision)
+        except RevisionConflictError:
+            if expected_revision is not None or attempt == retries:
+                raise
+            continue
+        return saved, result
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,314 @@
+"""The memory HTTP routes, in-process (Starlette's TestClient); langgraph dev runs are elsewhere."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+from starlette.applications import Starlette
+from starlette.authentication import AuthCredentials, AuthenticationBackend, SimpleUser
+from starlette.middleware import Middleware
+from starlette.middleware.authentication import AuthenticationMiddleware
+from starlette.requests import HTTPConnection
+from starlette.testclient import TestClient
+
+from deerflow_memory import MemoryConfig, MemoryDocument
+from deerflow_memory.api import memory_routes
+from deerflow_memory.api.errors import CORRUPT_MESSAGE
+from deerflow_memory.errors import MissingDependencyError, ModelCallError
+from deerflow_memory.identity import MemoryIdentity
+from deerflow_memory.service import MemoryService
+from deerflow_memory.update.extraction import ExtractionRequest
+from deerflow_memory.update.offline.extractor import OfflineExtractor
+
+
+def make_service(root: Path, **settings: Any) -> MemoryService:
+    config = MemoryConfig(storage_path=root, debounce_seconds=600, outbox=False, **settings)
+    return MemoryService(config, register_atexit=False)
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[MemoryService]:
+    with make_service(tmp_path / "memory") as memory:
+        yield memory
+
+
+@pytest.fixture
+def client(service: MemoryService) -> Iterator[TestClient]:
+    with TestClient(Starlette(routes=memory_routes(service))) as test_client:
+        yield test_client
+
+
+def document(client: TestClient, user: str = "ana", **params: str) -> dict[str, Any]:
+    response = client.get(f"/memory/users/{user}", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def add(client: TestClient, content: str, user: str = "ana", **body: Any) -> dict[str, Any]:
+    response = client.post(f"/memory/users/{user}/facts", json={"content": content, **body})
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+# --- facts -------------------------------------------------------------------------------
+
+
+def test_a_posted_fact_is_stored_as_manual_and_returned_with_201(client: TestClient) -> None:
+    added = add(client, "Prefers window seats", category="preference", confidence=0.9)
+    assert added["fact"]["sourceType"] == "manual" and added["fact"]["confidence"] == 0.9
+    facts = document(client)["facts"]
+    assert [(f["content"], f["category"]) for f in facts] == [
+        ("Prefers window seats", "preference")
+    ]
+
+
+def test_patch_changes_the_fact_and_keeps_the_old_wording_as_history(client: TestClient) -> None:
+    fact_id = add(client, "Lives in Lisbon")["fact"]["id"]
+    response = client.patch(
+        f"/memory/users/ana/facts/{fact_id}", json={"content": "Lives in Porto"}
+    )
+    assert response.status_code == 200 and response.json()["fact"]["content"] == "Lives in Porto"
+    history = client.get("/memory/users/ana/history").json()["supersededFacts"]
+    assert (
+        history[0]["content"] == "Lives in Lisbon" and history[0]["reason"] == "edited by the user"
+    )
+
+
+def test_delete_moves_the_fact_to_history_deleted_by_the_user(client: TestClient) -> None:
+    fact_id = add(client, "Has a dog")["fact"]["id"]
+    response = client.delete(f"/memory/users/ana/facts/{fact_id}")
+    assert response.status_code == 200
+    assert document(client)["facts"] == []
+    history = client.get("/memory/users/ana/history").json()["supersededFacts"]
+    assert (history[0]["content"], history[0]["reason"]) == ("Has a dog", "deleted by the user")
+
+
+def test_a_stale_revision_answers_409_and_writes_nothing(client: TestClient) -> None:
+    first = add(client, "Likes tea")
+    add(client, "Likes hiking")  # someone else moved the document on
+    response = client.post(
+        "/memory/users/ana/facts", json={"content": "Likes coffee", "revision": first["revision"]}
+    )
+    assert response.status_code == 409 and "reload" in response.json()["error"]
+    stale = client.delete(
+        f"/memory/users/ana/facts/{first['fact']['id']}", params={"revision": first["revision"]}
+    )
+    assert stale.status_code == 409
+    assert sorted(f["content"] for f in document(client)["facts"]) == ["Likes hiking", "Likes tea"]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "status", "words"),
+    [
+        ("post", "/memory/users/ana/facts", {"content": ""}, 422, "empty"),
+        ("post", "/memory/users/ana/facts", {"content": "Fine", "category": "x"}, 422, "category"),
+        ("post", "/memory/users/ana/facts", {"content": "Fine", "confidence": 7e9}, 422, "outside"),
+        ("post", "/memory/users/ana/facts", {"content": "Fine", "colour": 1}, 422, "colour"),
+        ("post", "/memory/users/ana/facts", {"category": "goal"}, 422, "content"),
+        ("post", "/memory/users/a%01b/facts", {"content": "Fine"}, 400, "user_id"),
+        ("patch", "/memory/users/ana/facts/fact_nope", {"content": "Fine"}, 404, "fact_nope"),
+        ("patch", "/memory/users/ana/facts/fact_nope", {}, 422, "nothing to change"),
+        ("delete", "/memory/users/ana/facts/fact_nope", None, 404, "no current fact"),
+    ],
+)
+def test_bad_input_answers_4xx_with_one_message(
+    client: TestClient, method: str, path: str, body: Any, status: int, words: str
+) -> None:
+    kwargs = {} if body is None else {"json": body}
+    response = client.request(method.upper(), path, **kwargs)
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert words in error and "\n" not in error
+
+
+def test_a_body_that_is_not_json_answers_400(client: TestClient) -> None:
+    response = client.post(
+        "/memory/users/ana/facts", content=b"{nope", headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 400 and response.json() == {
+        "error": "the request body must be JSON"
+    }
+
+
+def test_agent_parameter_selects_a_separate_document(client: TestClient) -> None:
+    client.post("/memory/users/ana/facts", params={"agent": "coach"}, json={"content": "Runs 10k"})
+    assert document(client)["facts"] == []
+    assert [f["content"] for f in document(client, agent="coach")["facts"]] == ["Runs 10k"]
+    bad = client.get("/memory/users/ana", params={"agent": "../x"})
+    assert bad.status_code == 400
+
+
+def test_a_corrupt_document_answers_a_stable_500_and_is_left_untouched(
+    client: TestClient, tmp_path: Path
+) -> None:
+    add(client, "Likes tea")
+    path = tmp_path / "memory" / "users" / "ana" / "memory.json"
+    path.write_text("{ not json", encoding="utf-8")
+    for attempt in (
+        client.get("/memory/users/ana"),
+        client.post("/memory/users/ana/facts", json={"content": "Likes coffee"}),
+    ):
+        assert attempt.status_code == 500
+        assert attempt.json() == {"error": CORRUPT_MESSAGE}
+    assert path.read_text(encoding="utf-8") == "{ not json"
+
+
+# --- search, export, import, clear -----------------------------------------------------------
+
+
+def test_search_uses_the_retrieval_ranking_and_includes_history(client: TestClient) -> None:
+    add(client, "Is allergic to peanuts", category="context")
+    add(client, "Works as a pilot")
+    old = add(client, "Lives in Lisbon")["fact"]["id"]
+    client.patch(f"/memory/users/ana/facts/{old}", json={"content": "Lives in Porto"})
+    found = client.get("/memory/users/ana/search", params={"q": "peanut allergy snacks"}).json()
+    assert [f["content"] for f in found["facts"]] == ["Is allergic to peanuts"]
+    moved = client.get("/memory/users/ana/search", params={"q": "Lisbon"}).json()
+    assert [f["content"] for f in moved["supersededFacts"]] == ["Lives in Lisbon"]
+
+
+def test_export_then_import_into_another_user_round_trips(client: TestClient) -> None:
+    add(client, "Speaks Portuguese")
+    exported = client.get("/memory/users/ana/export")
+    assert exported.status_code == 200
+    assert "attachment" in exported.headers["content-disposition"]
+    imported = client.put("/memory/users/bea", content=exported.content)
+    assert imported.status_code == 200 and imported.json()["imported"] == 1
+    assert [f["content"] for f in document(client, "bea")["facts"]] == ["Speaks Portuguese"]
+
+
+def test_import_is_validated_and_never_replaces_facts_without_replace(client: TestClient) -> None:
+    add(client, "Speaks Portuguese")
+    bad = client.put("/memory/users/ana", content=b'{"facts": [{"confidence": 0.5}]}')
+    assert bad.status_code == 422 and "not a memory document" in bad.json()["error"]
+    incoming = MemoryDocument.model_validate({"facts": [{"content": "Speaks Korean"}]}).to_json()
+    refused = client.put("/memory/users/ana", content=incoming)
+    assert refused.status_code == 409 and "replace=true" in refused.json()["error"]
+    replaced = client.put("/memory/users/ana", params={"replace": "true"}, content=incoming)
+    assert replaced.status_code == 200
+    assert [f["content"] for f in document(client)["facts"]] == ["Speaks Korean"]
+
+
+def test_deleting_a_user_needs_the_user_id_as_confirmation(client: TestClient) -> None:
+    add(client, "Speaks Portuguese")
+    refused = client.delete("/memory/users/ana")
+    assert refused.status_code == 400 and "confirm" in refused.json()["error"]
+    assert client.delete("/memory/users/ana", params={"confirm": "bea"}).status_code == 400
+    assert document(client)["facts"] != []
+    done = client.delete("/memory/users/ana", params={"confirm": "ana"})
+    assert done.status_code == 200 and done.json() == {"deleted": True}
+    assert document(client)["facts"] == []
+
+
+# --- flush and status ------------------------------------------------------------------------
+
+
+def enqueue(service: MemoryService, user: str, text: str) -> None:
+    service.enqueue(
+        MemoryIdentity(user, None, f"thread-{user}"), [HumanMessage(text), AIMessage("Noted.")]
+    )
+
+
+def test_flush_runs_pending_updates_now(client: TestClient, service: MemoryService) -> None:
+    enqueue(service, "ana", "I'm vegetarian.")
+    assert client.get("/memory/status").json()["pending"] == 1
+    response = client.post("/memory/flush", params={"timeout": "20"})
+    assert response.status_code == 200
+    assert response.json() == {"done": True, "pending": 0, "failed": []}
+    assert any("vegetarian" in f["content"] for f in document(client)["facts"])
+
+
+class FailingFor(OfflineExtractor):
+    """The offline extractor, except that the model is 'down' for one user."""
+
+    def extract(self, request: ExtractionRequest) -> Any:
+        if any("boat" in str(m.content) for m in request.messages):
+            raise ModelCallError("model endpoint refused the connection")
+        return super().extract(request)
+
+
+def test_flush_and_status_report_failed_updates(tmp_path: Path) -> None:
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=600, outbox=False)
+    with (
+        MemoryService(config, extractor=FailingFor(), register_atexit=False) as memory,
+        TestClient(Starlette(routes=memory_routes(memory))) as client,
+    ):
+        enqueue(memory, "ana", "I own a boat.")
+        enqueue(memory, "bea", "I'm vegetarian.")
+        flushed = client.post("/memory/flush").json()
+        assert flushed["done"] is True
+        assert [(f["userId"], "ModelCallError" in f["error"]) for f in flushed["failed"]] == [
+            ("ana", True)
+        ]
+        status = client.get("/memory/status").json()
+        assert status["backend"] == "file" and status["pending"] == 0
+        assert status["lastErrors"][0]["userId"] == "ana"
+        assert isinstance(status["deadLetters"], int)
+
+
+def test_flush_rejects_a_bad_timeout(client: TestClient) -> None:
+    assert client.post("/memory/flush", params={"timeout": "soon"}).status_code == 400
+    assert client.post("/memory/flush", params={"timeout": "9999"}).status_code == 400
+
+
+# --- who may see what ------------------------------------------------------------------------
+
+
+class HeaderAuth(AuthenticationBackend):
+    """``Authorization: Bearer <user>``: the simplest stand-in for an app's auth."""
+
+    async def authenticate(self, conn: HTTPConnection) -> Any:
+        header = conn.headers.get("authorization", "")
+        if not header.startswith("Bearer "):
+            return None
+        return AuthCredentials(["authenticated"]), SimpleUser(header.removeprefix("Bearer "))
+
+
+def test_an_authenticated_caller_reaches_only_their_own_memory(service: MemoryService) -> None:
+    app = Starlette(
+        routes=memory_routes(service),
+        middleware=[Middleware(AuthenticationMiddleware, backend=HeaderAuth())],
+    )
+    with TestClient(app) as client:
+        as_ana = {"Authorization": "Bearer ana"}
+        own = client.post("/memory/users/ana/facts", json={"content": "Likes tea"}, headers=as_ana)
+        assert own.status_code == 201
+        for method, path in [
+            ("GET", "/memory/users/bea"),
+            ("POST", "/memory/users/bea/facts"),
+            ("DELETE", "/memory/users/bea?confirm=bea"),
+            ("GET", "/memory/users/bea/export"),
+        ]:
+            response = client.request(method, path, json={"content": "x y"}, headers=as_ana)
+            assert response.status_code == 403, (method, path)
+        # Without authentication the routes are an operator's tool: every user is reachable.
+        assert client.get("/memory/users/ana").json()["facts"][0]["content"] == "Likes tea"
+
+
+def test_the_routes_need_starlette_and_say_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import deerflow_memory.api as api
+
+    monkeypatch.setitem(sys.modules, "starlette", None)
+    with pytest.raises(MissingDependencyError, match=r'pip install "deerflow-memory\[api\]"'):
+        api.__getattr__("memory_routes")
+
+
+# --- the page ------------------------------------------------------------------------------
+
+
+def test_the_page_names_the_user_and_loads_no_external_asset(client: TestClient) -> None:
+    page = client.get("/memory/ui", params={"user": "ana@example.com", "agent": "coach"})
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert 'data-user="ana@example.com" data-agent="coach"' in page.text
+    # Names that could break out of the HTML never reach it.
+    assert client.get("/memory/ui", params={"user": 'a"<b>'}).status_code == 400
+    for external in ("http://", "https://", "//cdn", "src="):
+        assert external not in page.text
+    assert "innerHTML" not in page.text

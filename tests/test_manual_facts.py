@@ -1,0 +1,213 @@
+"""Manual facts are the user's word: edits by hand, and extraction that cannot undo them."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+from deerflow_memory import FileMemoryStorage
+from deerflow_memory.errors import FactNotFoundError, InvalidFactError, RevisionConflictError
+from deerflow_memory.models import (
+    USER_DELETED_REASON,
+    Fact,
+    FactCategory,
+    MemoryDocument,
+    MemoryUpdate,
+    SourceType,
+)
+from deerflow_memory.update.apply import apply_update_detailed
+from deerflow_memory.update.manual import (
+    EDITED_REASON,
+    add_manual_fact,
+    delete_fact,
+    edit_fact,
+    save_edit,
+)
+from deerflow_memory.update.offline.extractor import OfflineExtractor
+from deerflow_memory.update.prompt import build_update_prompt
+from deerflow_memory.update.queue import UpdateJob
+from deerflow_memory.update.updater import MemoryUpdater, UpdateStatus
+
+NOW = "2026-07-01T10:00:00Z"
+
+
+def manual(content: str, **kw: Any) -> Fact:
+    kw.setdefault("confidence", 1.0)
+    return Fact(content=content, source_type=SourceType.MANUAL, **kw)
+
+
+def apply(document: MemoryDocument, **update: Any) -> Any:
+    return apply_update_detailed(
+        document, MemoryUpdate.from_mapping(update), thread_id="t-1", now=NOW, max_facts=3
+    )
+
+
+# --- extraction cannot undo manual facts ------------------------------------------------
+
+
+def test_a_model_removal_of_a_manual_fact_is_ignored_and_counted() -> None:
+    kept = manual("Lives in Porto")
+    other = Fact(content="Likes jazz", confidence=0.8)
+    result = apply(
+        MemoryDocument(facts=(kept, other)),
+        factsToRemove=[{"id": kept.id, "reason": "moved"}, {"id": other.id, "reason": "no"}],
+    )
+    assert [f.content for f in result.document.facts] == ["Lives in Porto"]
+    assert result.protected_manual == 1 and result.facts_removed == 1
+
+
+def test_a_restated_manual_fact_keeps_the_users_wording_confidence_and_source() -> None:
+    kept = manual("Drinks tea", category=FactCategory.PREFERENCE, confidence=0.75)
+    result = apply(
+        MemoryDocument(facts=(kept,)),
+        newFacts=[{"content": "drinks  TEA", "confidence": 0.95, "sourceType": "user_stated"}],
+    )
+    assert result.document.facts == (kept,)
+    assert result.facts_added == 0
+
+
+def test_eviction_never_picks_a_manual_fact_even_with_the_lowest_confidence() -> None:
+    low = manual("Has a cat", confidence=0.1)
+    document = MemoryDocument(facts=(low, Fact(content="A", confidence=0.8)))
+    result = apply(
+        document,
+        newFacts=[
+            {"content": "Works as a nurse", "confidence": 0.9},
+            {"content": "Plays chess", "confidence": 0.9},
+        ],
+    )
+    assert low in result.document.facts
+    assert len(result.document.facts) == 3
+
+
+def test_a_model_cannot_mint_a_manual_fact() -> None:
+    result = apply(
+        MemoryDocument(),
+        newFacts=[{"content": "Owns a boat", "sourceType": "manual", "confidence": 0.9}],
+    )
+    assert result.document.facts[0].source_type is SourceType.USER_STATED
+
+
+def test_a_fact_the_user_deleted_is_not_added_back_by_extraction() -> None:
+    document, _ = add_manual_fact(MemoryDocument(), "Lives in Lisbon", "context")
+    document, _ = delete_fact(document, document.facts[0].id)
+    result = apply(document, newFacts=[{"content": "lives in lisbon", "confidence": 0.95}])
+    assert result.document.facts == ()
+    assert result.skipped_deleted == 1
+
+
+def test_the_update_prompt_shows_manual_facts_as_such_and_never_offers_manual() -> None:
+    document = MemoryDocument(facts=(manual("Prefers metric units"),))
+    prompt = build_update_prompt(
+        document,
+        [HumanMessage("hi"), AIMessage("hello")],
+        correction_detected=False,
+        reinforcement_detected=False,
+    )
+    text = "\n".join(str(m.content) for m in prompt)
+    assert '"sourceType": "manual"' in text
+    assert "never put them in factsToRemove" in " ".join(text.split())
+    assert "`user_stated` or `inferred`" in text
+
+
+def test_the_updater_does_not_re_add_a_deleted_fact_from_the_old_messages(tmp_path: Path) -> None:
+    storage = FileMemoryStorage(tmp_path)
+    updater = MemoryUpdater(storage, OfflineExtractor())
+    said = (HumanMessage("I'm allergic to peanuts."), AIMessage("Noted."))
+    assert updater.update(UpdateJob("t-1", "ana", None, said)).status is UpdateStatus.SAVED
+    stored = storage.load("ana")
+    assert any("peanut" in f.content for f in stored.facts)
+
+    peanut = next(f for f in stored.facts if "peanut" in f.content)
+    save_edit(storage, "ana", None, lambda d: delete_fact(d, peanut.id))
+    # The same thread is extracted again (a later turn re-sends the old messages).
+    later = (*said, HumanMessage("Thanks!"), AIMessage("You're welcome."))
+    updater.update(UpdateJob("t-1", "ana", None, later))
+    after = storage.load("ana")
+    assert not any("peanut" in f.content for f in after.facts)
+    assert after.superseded_facts[-1].reason == USER_DELETED_REASON
+
+
+# --- edits by hand ---------------------------------------------------------------------
+
+
+def test_adding_a_manual_fact_cleans_the_text_and_marks_it_manual() -> None:
+    document, fact = add_manual_fact(MemoryDocument(), "  Likes\u202e tea\n", "preference", 0.9)
+    assert fact.content == "Likes tea" and fact.source_type is SourceType.MANUAL
+    assert document.facts == (fact,)
+
+
+def test_adding_text_already_stored_makes_that_fact_manual_instead_of_a_copy() -> None:
+    stored = Fact(content="Likes tea", confidence=0.7)
+    document, fact = add_manual_fact(MemoryDocument(facts=(stored,)), "likes TEA")
+    assert len(document.facts) == 1 and fact.id == stored.id
+    assert fact.source_type is SourceType.MANUAL and fact.content == "Likes tea"
+
+
+@pytest.mark.parametrize(
+    ("content", "category", "confidence", "problem"),
+    [
+        ("", "context", 1.0, "empty"),
+        ("...", "context", 1.0, "punctuation"),
+        ("x" * 600, "context", 1.0, "longer than"),
+        ("Fine", "hobby", 1.0, "unknown category"),
+        ("Fine", "context", "high", "number"),
+        ("Fine", "context", float("nan"), "finite"),
+    ],
+)
+def test_bad_manual_input_is_one_clear_error(
+    content: str, category: str, confidence: Any, problem: str
+) -> None:
+    with pytest.raises(InvalidFactError, match=problem):
+        add_manual_fact(MemoryDocument(), content, category, confidence)
+
+
+def test_an_edit_keeps_the_id_and_moves_the_old_wording_to_history() -> None:
+    document, fact = add_manual_fact(MemoryDocument(), "Lives in Lisbon")
+    edited, new = edit_fact(document, fact.id, content="Lives in Porto")
+    assert new.id == fact.id and new.content == "Lives in Porto"
+    assert edited.superseded_facts[-1].content == "Lives in Lisbon"
+    assert edited.superseded_facts[-1].reason == EDITED_REASON
+
+
+def test_editing_or_deleting_an_unknown_id_is_not_found() -> None:
+    with pytest.raises(FactNotFoundError):
+        edit_fact(MemoryDocument(), "fact_nope", content="x y")
+    with pytest.raises(FactNotFoundError):
+        delete_fact(MemoryDocument(), "fact_nope")
+
+
+def test_a_stale_revision_is_a_conflict_and_writes_nothing(tmp_path: Path) -> None:
+    storage = FileMemoryStorage(tmp_path)
+    saved, _ = save_edit(storage, "u", None, lambda d: add_manual_fact(d, "Likes tea"))
+    with pytest.raises(RevisionConflictError):
+        save_edit(
+            storage,
+            "u",
+            None,
+            lambda d: add_manual_fact(d, "Likes coffee"),
+            expected_revision=saved.revision - 1,
+        )
+    assert [f.content for f in storage.load("u").facts] == ["Likes tea"]
+
+
+def test_concurrent_edits_without_a_revision_all_land(tmp_path: Path) -> None:
+    storage = FileMemoryStorage(tmp_path)
+    texts = [f"Visited city number {n}" for n in range(8)]
+    threads = [
+        threading.Thread(
+            target=save_edit,
+            args=(storage, "u", None, lambda d, t=text: add_manual_fact(d, t)),
+            kwargs={"retries": 20},
+        )
+        for text in texts
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(f.content for f in storage.load("u").facts) == sorted(texts)
