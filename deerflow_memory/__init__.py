@@ -25,6 +25,7 @@ __all__ = [
     "Extractor",
     "Fact",
     "FactCategory",
+    "FactNotFoundError",
     "FailedUpdate",
     "FileMemoryStorage",
     "FlushResult",
@@ -66,6 +67,7 @@ __all__ = [
     "UpdateParseError",
     "UpdateResult",
     "__version__",
+    "add_manual_fact",
     "add_memory_nodes",
     "apply_update",
     "build_chat_model",
@@ -76,8 +78,10 @@ __all__ = [
     "create_memory_agent",
     "create_memory_tools",
     "create_summarization_node",
+    "delete_fact",
     "detect_correction",
     "detect_reinforcement",
+    "edit_fact",
     "filter_messages_for_memory",
     "format_conversation_for_update",
     "format_memory_for_injection",
@@ -89,11 +93,13 @@ __all__ = [
     "load_config",
     "memory_lifespan",
     "memory_model_input",
+    "memory_routes",
     "memory_stats",
     "prepend_memory_context",
     "render_memory",
     "render_message_for_update",
     "resolve_identity",
+    "save_edit",
     "storage_stats",
     "time_frame_end",
     "validate_update",
@@ -132,6 +138,12 @@ _EXPORTS: dict[str, str] = {
     "SourceType": "models",
     "SupersededFact": "models",
     "TenantOverrides": "config",
+    "FactNotFoundError": "errors",
+    "add_manual_fact": "update.manual",
+    "delete_fact": "update.manual",
+    "edit_fact": "update.manual",
+    "save_edit": "update.manual",
+    "memory_routes": "api",
     "ExtractionRequest": "update.extraction",
     "Extractor": "update.extraction",
     "MemoryStorage": "storage.base",
@@ -184,6 +196,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 if TYPE_CHECKING:
+    from deerflow_memory.api import memory_routes
     from deerflow_memory.capture.messages import (
         filter_messages_for_memory,
         has_minimum_dialogue,
@@ -198,6 +211,7 @@ if TYPE_CHECKING:
         ConfigError,
         CorruptMemoryError,
         DeerflowMemoryError,
+        FactNotFoundError,
         InvalidDocumentError,
         InvalidFactError,
         InvalidNameError,
@@ -259,6 +273,7 @@ if TYPE_CHECKING:
     from deerflow_memory.update.dates import time_frame_end
     from deerflow_memory.update.extraction import ExtractionRequest, Extractor
     from deerflow_memory.update.llm import ModelExtractor, build_chat_model
+    from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
     from deerflow_memory.update.offline.extractor import OfflineExtractor
     from deerflow_memory.update.outcome import FailedUpdate, FlushResult
     from deerflow_memory.update.prompt import (
