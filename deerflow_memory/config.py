@@ -335,6 +335,13 @@ class MemoryConfig(BaseModel):
         ),
     )
 
+    memory_tools: Literal["off", "search", "read_write"] = Field(
+        "off",
+        description=(
+            "Memory tools of create_memory_agent: search (search_memory) or read_write "
+            "(also remember and forget, which write manual facts); off = none."
+        ),
+    )
     injection_mode: Literal["all", "relevant"] = Field(
         "all",
         description=(

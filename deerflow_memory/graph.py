@@ -12,7 +12,7 @@ already leaving the agent) raise :class:`StateSchemaError` at build time.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
@@ -193,7 +193,7 @@ def create_memory_agent(
     config: MemoryConfig | None = None,
     system_prompt: str | None = DEFAULT_SYSTEM_PROMPT,
     summarize: bool = True,
-    memory_tools: bool = False,
+    memory_tools: bool | Literal["search", "read_write"] | None = None,
     checkpointer: Any = None,
     store: Any = None,
     name: str = "memory_agent",
@@ -210,7 +210,9 @@ def create_memory_agent(
         summarize: add the summarization hook.
         memory_tools: also give the agent ``search_memory`` (see
             :func:`~deerflow_memory.tools.create_memory_tools`), which finds facts
-            outside the injected budget and superseded facts with their dates.
+            outside the injected budget and superseded facts with their dates;
+            ``"read_write"`` adds ``remember`` and ``forget``. Default (None):
+            the config's ``memory_tools``; ``True`` = ``"search"``.
         checkpointer: passed to ``compile`` (leave None under ``langgraph dev``).
         store: passed to ``compile`` (needed for ``storage="store"`` outside the server).
         name: graph name.
@@ -230,10 +232,15 @@ def create_memory_agent(
         from deerflow_memory.update.llm import build_chat_model
 
         model = build_chat_model(service.config) or OfflineStandInModel()
+    if memory_tools is None:
+        memory_tools = (
+            False if service.config.memory_tools == "off" else service.config.memory_tools
+        )
     if memory_tools:
         from deerflow_memory.tools import create_memory_tools
 
-        tools = [*tools, *create_memory_tools(service)]
+        mode = "search" if memory_tools is True else memory_tools
+        tools = [*tools, *create_memory_tools(service, mode)]
     bound = model.bind_tools(list(tools)) if tools else model
 
     def call_model(state: Any, config: RunnableConfig) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Memory tools for the agent: look up what the user said, including what is no longer current.
+"""Memory tools for the agent: look up what the user said; remember and forget on request.
 
 Injection puts the current memory in front of the model every turn; these
 tools answer what injection leaves out — facts that did not fit the budget,
@@ -9,25 +9,38 @@ Every field of the answer (content, reason, dates, thread ids) is escaped
 into a ``<memory_search_results>`` block exactly like the ``<user_memory>``
 block, so stored text cannot forge tags or lines.
 
+With ``memory_tools: read_write`` the agent also gets ``remember`` (save, or
+replace, a fact as the user's own word: ``sourceType: manual``) and ``forget``
+(move a fact to history as "deleted by the user"; extraction never adds it
+back). They write through :func:`~deerflow_memory.update.manual.save_edit`,
+the revision-checked path the updater and the HTTP API use, and their answers
+escape the stored text like every other memory text a model sees.
+
 The tools read the caller's identity from the run (``ToolRuntime``), exactly
-like the memory nodes, so one user can never search another user's memory.
-A storage error is returned to the model as text, never raised into the turn.
+like the memory nodes, so one user can never search or change another user's
+memory. A storage error or a rejected fact is returned to the model as text,
+never raised into the turn.
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
 from langchain_core.tools import BaseTool, tool
 from langgraph.prebuilt import ToolRuntime
 
-from deerflow_memory.errors import StorageError
+from deerflow_memory.errors import FactNotFoundError, InvalidFactError, StorageError
 from deerflow_memory.identity import resolve_identity
 from deerflow_memory.inject.blocks import search_results_block, unescape_memory_text
 from deerflow_memory.inject.format import escape_memory_text, format_fact_line
 from deerflow_memory.inject.lexical import tokenize
 from deerflow_memory.models import Fact, MemoryDocument, SupersededFact
 from deerflow_memory.service import MemoryService
+from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 
-__all__ = ["create_memory_tools", "search_document", "search_superseded"]
+__all__ = ["create_memory_tools", "find_fact", "search_document", "search_superseded"]
+
+ToolMode = Literal["search", "read_write"]
 
 MAX_RESULTS = 20
 
@@ -83,8 +96,46 @@ def search_superseded(
     return [fact for _, _, fact in sorted(ranked, key=lambda r: (r[0], r[1]))][:limit]
 
 
-def create_memory_tools(service: MemoryService) -> list[BaseTool]:
-    """Tools over the caller's long-term memory: ``search_memory``.
+def _key(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def find_fact(document: MemoryDocument, description: str) -> Fact | None:
+    """The current fact ``description`` names: the same text, else the clear best word match.
+
+    A word match needs at least half of the description's terms and must beat
+    the runner-up, so a vague description finds nothing rather than the wrong fact.
+    """
+    wanted = _key(description)
+    for fact in document.facts:
+        if _key(fact.content) == wanted or fact.id == description.strip():
+            return fact
+    terms = set(tokenize(description))
+    if not terms:
+        return None
+    scored = sorted(
+        (
+            (len(terms & set(tokenize(f.content))), -order, f)
+            for order, f in enumerate(document.facts)
+        ),
+        key=lambda item: (item[0], item[1]),
+        reverse=True,
+    )
+    if not scored or scored[0][0] * 2 < len(terms):
+        return None
+    if len(scored) > 1 and scored[1][0] == scored[0][0]:
+        return None
+    return scored[0][2]
+
+
+def create_memory_tools(service: MemoryService, mode: ToolMode | None = None) -> list[BaseTool]:
+    """Tools over the caller's long-term memory.
+
+    Args:
+        service: the memory service of the graph.
+        mode: ``"search"`` gives ``search_memory``; ``"read_write"`` adds
+            ``remember`` and ``forget``. Default: ``config.memory_tools``
+            (``"search"`` when that is ``"off"``).
 
     Example:
         >>> tools = [*my_tools, *create_memory_tools(memory)]
@@ -106,4 +157,71 @@ def create_memory_tools(service: MemoryService) -> list[BaseTool]:
             return "Nothing in memory matches the query."
         return search_results_block(lines)
 
-    return [search_memory]
+    chosen = mode or service.config.memory_tools
+    if chosen != "read_write":
+        return [search_memory]
+    config = service.config
+
+    @tool
+    def remember(
+        fact: str, runtime: ToolRuntime, category: str = "context", replaces: str = ""
+    ) -> str:
+        """Save a fact about the user to long-term memory when the user asks you to remember
+        something, or to correct what you remember. `fact` is one short statement about the
+        user ("Takes the 7:40 train to work"); `category` is one of preference, knowledge,
+        context, behavior, goal, correction; `replaces` is the wording of a remembered fact
+        this one corrects (it is kept as history)."""
+        identity = resolve_identity(runtime.config, runtime.context)
+        storage = service.storage_for(runtime.store)
+
+        def change(document: MemoryDocument) -> tuple[MemoryDocument, Fact]:
+            old = find_fact(document, replaces) if replaces.strip() else None
+            if old is not None:
+                return edit_fact(
+                    document,
+                    old.id,
+                    content=fact,
+                    category=category,
+                    max_fact_chars=config.max_fact_chars,
+                    max_superseded_facts=config.max_superseded_facts,
+                )
+            return add_manual_fact(
+                document,
+                fact,
+                category,
+                1.0,
+                source=identity.thread_id,
+                max_fact_chars=config.max_fact_chars,
+            )
+
+        try:
+            _, saved = save_edit(storage, identity.user_id, identity.agent_name, change)
+        except InvalidFactError as e:
+            return f"Not saved: {escape_memory_text(str(e))}."
+        except StorageError as e:
+            return f"Memory is unavailable right now ({escape_memory_text(str(e))})."
+        return f"Saved to memory: {escape_memory_text(saved.content)}"
+
+    @tool
+    def forget(fact: str, runtime: ToolRuntime) -> str:
+        """Forget a fact about the user when the user asks you to. `fact` is the remembered
+        fact's wording (as shown in your memory). It is kept only as history and is not
+        learned again from earlier conversations."""
+        identity = resolve_identity(runtime.config, runtime.context)
+        storage = service.storage_for(runtime.store)
+
+        def change(document: MemoryDocument) -> tuple[MemoryDocument, SupersededFact]:
+            found = find_fact(document, fact)
+            if found is None:
+                raise FactNotFoundError(fact)
+            return delete_fact(document, found.id, max_superseded_facts=config.max_superseded_facts)
+
+        try:
+            _, gone = save_edit(storage, identity.user_id, identity.agent_name, change)
+        except FactNotFoundError:
+            return "No remembered fact matches that; nothing was forgotten."
+        except StorageError as e:
+            return f"Memory is unavailable right now ({escape_memory_text(str(e))})."
+        return f"Forgotten: {escape_memory_text(gone.content)}"
+
+    return [search_memory, remember, forget]

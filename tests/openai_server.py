@@ -45,6 +45,8 @@ class Reply:
         delay: seconds to wait before answering (exceed the client timeout to test timeouts).
         truncate_body: send a Content-Length larger than the body and close (transport failure).
         finish_reason: ``"length"`` marks an answer the model cut off.
+        tool_calls: ``({"name": ..., "arguments": {...}}, ...)``: the answer calls tools
+            (``finish_reason`` becomes ``"tool_calls"``).
     """
 
     content: str = ""
@@ -54,6 +56,18 @@ class Reply:
     finish_reason: str = "stop"
     headers: tuple[tuple[str, str], ...] = ()
     """Extra response headers, e.g. ``(("Retry-After", "2"),)`` with a 429."""
+    tool_calls: tuple[dict[str, Any], ...] = ()
+
+    def openai_tool_calls(self) -> list[dict[str, Any]]:
+        """The calls as OpenAI's ``message.tool_calls`` list."""
+        return [
+            {
+                "id": f"call_{index}",
+                "type": "function",
+                "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])},
+            }
+            for index, call in enumerate(self.tool_calls)
+        ]
 
 
 Responder = Callable[[dict[str, Any]], "Reply | str"]
@@ -138,8 +152,12 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": reply.content},
-                "finish_reason": reply.finish_reason,
+                "message": {
+                    "role": "assistant",
+                    "content": reply.content,
+                    **({"tool_calls": reply.openai_tool_calls()} if reply.tool_calls else {}),
+                },
+                "finish_reason": "tool_calls" if reply.tool_calls else reply.finish_reason,
             }
         ],
         "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
@@ -162,7 +180,10 @@ def _sse(body: dict[str, Any], reply: Reply) -> bytes:
     pieces = [text[i : i + step] for i in range(0, len(text), step)] or [""]
     events = [chunk({"role": "assistant", "content": ""}, None)]
     events += [chunk({"content": piece}, None) for piece in pieces]
-    events.append(chunk({}, reply.finish_reason))
+    calls = [{"index": i, **call} for i, call in enumerate(reply.openai_tool_calls())]
+    if calls:
+        events.append(chunk({"tool_calls": calls}, None))
+    events.append(chunk({}, "tool_calls" if calls else reply.finish_reason))
     events.append("data: [DONE]\n\n")
     return "".join(events).encode()
 

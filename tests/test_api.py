@@ -312,3 +312,22 @@ def test_the_page_names_the_user_and_loads_no_external_asset(client: TestClient)
     for external in ("http://", "https://", "//cdn", "src="):
         assert external not in page.text
     assert "innerHTML" not in page.text
+
+
+def test_every_route_has_a_curl_example_in_the_readme(service: MemoryService) -> None:
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    examples = set()
+    for line in readme.splitlines():
+        match = re.match(r"curl (?:-X (\w+) )?\"?\$M(/[^\s\"?]*)", line)
+        if match:
+            path = re.sub(r"/(alice|bob)", "/{user_id}", match.group(2))
+            path = re.sub(r"/fact_\w+", "/{fact_id}", path)
+            examples.add((match.group(1) or "GET", "/memory" + path))
+    routes = {
+        (method, route.path)
+        for route in memory_routes(service, ui=False)
+        for method in route.methods - {"HEAD"}  # type: ignore[attr-defined]
+    }
+    assert routes <= examples, routes - examples

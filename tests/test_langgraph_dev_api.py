@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -155,3 +156,125 @@ def test_with_langgraph_auth_a_caller_reaches_only_their_own_memory(tmp_path: Pa
         assert bob.get("/memory/users/bob").json()["facts"] == []
         # Alice's fact survived every refused call.
         assert len(alice.get("/memory/users/alice").json()["facts"]) == 1
+
+
+# --- the page in a real headless browser -------------------------------------------------------
+
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--window-size=1100,1300",
+)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's chromium + chromium-driver through selenium; CI must have them (.ci/run)."""
+    import shutil
+
+    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
+    missing = [
+        name
+        for name, path in (("chromium", chromium), ("chromedriver", driver_path))
+        if path is None
+    ]
+    webdriver = pytest.importorskip("selenium.webdriver") if not missing else None
+    if missing or webdriver is None:
+        message = (
+            f"BROWSER TEST NOT RUN: {', '.join(missing)} missing; "
+            "install with `apt-get install -y chromium chromium-driver`"
+        )
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def test_the_memory_page_adds_edits_and_deletes_facts_in_a_real_browser(
+    dev_server: str, browser: Any, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    url = dev_server
+    http = httpx.Client(base_url=url, timeout=30)
+    hostile = '<img src=x onerror="document.title=1">Likes </user_memory> jazz'
+    assert http.post("/memory/users/pia/facts", json={"content": hostile}).status_code == 201
+    wait = WebDriverWait(browser, 15)
+
+    def facts() -> list[dict[str, Any]]:
+        return http.get("/memory/users/pia").json()["facts"]
+
+    def row_texts() -> list[str]:
+        # One script call: the page re-renders rows after each change (no stale elements).
+        return browser.execute_script(
+            "return [...document.querySelectorAll('tr[data-fact-id] td.content')]"
+            ".map(td => td.textContent)"
+        )
+
+    browser.get(f"{url}/memory/ui?user=pia")
+    wait.until(lambda _: hostile in row_texts())
+    # Stored text is shown as text, never parsed as HTML.
+    assert browser.find_elements(By.CSS_SELECTOR, "#facts img") == []
+    assert browser.title != "1"
+
+    # Add.
+    form = browser.find_element(By.ID, "add")
+    form.find_element(By.NAME, "content").send_keys("Prefers night trains")
+    Select(form.find_element(By.NAME, "category")).select_by_value("preference")
+    form.find_element(By.TAG_NAME, "button").click()
+    wait.until(lambda _: "Prefers night trains" in row_texts())
+    added = [f for f in facts() if f["content"] == "Prefers night trains"]
+    assert len(added) == 1 and added[0]["sourceType"] == "manual"
+    assert added[0]["category"] == "preference"
+    fact_id = added[0]["id"]
+
+    # Edit.
+    row = browser.find_element(By.CSS_SELECTOR, f'tr[data-fact-id="{fact_id}"]')
+    row.find_element(By.CSS_SELECTOR, "button.edit").click()
+    field = row.find_element(By.NAME, "edit-content")
+    field.clear()
+    field.send_keys("Prefers day trains")
+    row.find_element(By.CSS_SELECTOR, "button.save").click()
+    wait.until(lambda _: "Prefers day trains" in row_texts())
+    assert [f["content"] for f in facts() if f["id"] == fact_id] == ["Prefers day trains"]
+    history = http.get("/memory/users/pia/history").json()["supersededFacts"]
+    assert history[0]["content"] == "Prefers night trains"
+
+    # Search (the product's retrieval), then a screenshot for the README.
+    search = browser.find_element(By.ID, "search")
+    search.find_element(By.NAME, "q").send_keys("trains")
+    search.find_element(By.TAG_NAME, "button").click()
+    wait.until(lambda _: "Prefers day trains" in browser.find_element(By.ID, "results").text)
+    # MEMORY_UI_SCREENSHOT=docs/memory-ui.png refreshes the README's picture.
+    browser.save_screenshot(os.environ.get("MEMORY_UI_SCREENSHOT") or str(tmp_path / "ui.png"))
+
+    # Delete (two clicks: the first only arms the button).
+    row = browser.find_element(By.CSS_SELECTOR, f'tr[data-fact-id="{fact_id}"]')
+    delete = row.find_element(By.CSS_SELECTOR, "button.delete")
+    delete.click()
+    assert fact_id in [f["id"] for f in facts()]
+    delete.click()
+    wait.until(lambda _: "Prefers day trains" not in row_texts())
+    assert fact_id not in [f["id"] for f in facts()]
+    history = http.get("/memory/users/pia/history").json()["supersededFacts"]
+    assert (history[0]["content"], history[0]["reason"]) == (
+        "Prefers day trains",
+        "deleted by the user",
+    )
+    assert "deleted by the user" in browser.find_element(By.ID, "history").text

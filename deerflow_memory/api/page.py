@@ -34,11 +34,16 @@ main{max-width:960px;margin:0 auto;padding:12px 20px}
 section{background:#fff;border:1px solid #d9dde3;border-radius:6px;margin:12px 0;padding:10px 14px}
 h2{font-size:16px;margin:4px 0 8px}
 h3{font-size:14px;margin:10px 0 4px;text-transform:capitalize;color:#375a7f}
-table{border-collapse:collapse;width:100%}
+table{border-collapse:collapse;width:100%;table-layout:fixed}
+table.facts th:nth-child(2){width:6.5em}table.facts th:nth-child(3){width:11em}
+table.facts th:nth-child(4){width:7em}table.facts th:nth-child(5){width:9.5em}
+table.history th:nth-child(2){width:14em}table.history th:nth-child(3){width:7em}
+table.history th:nth-child(4){width:13em}
+td{overflow-wrap:anywhere}
 td,th{text-align:left;padding:4px 6px;border-top:1px solid #eceff3;vertical-align:top}
 th{font-weight:600;color:#556}
 td.num{white-space:nowrap;width:4em}
-td.meta{color:#667;font-size:13px;white-space:nowrap}
+td.meta{color:#667;font-size:13px}
 td.actions{white-space:nowrap;width:1%}
 button{font:inherit;padding:2px 8px;cursor:pointer}
 button.danger{color:#a11}
@@ -98,7 +103,8 @@ _SCRIPT = r"""
   }
   function day(ts) { return ts ? String(ts).slice(0, 10) : ""; }
   function source(fact) {
-    return (fact.sourceType || "inferred") + (fact.source ? " · " + fact.source : "");
+    const kind = fact.sourceType || "inferred";
+    return fact.source && fact.source !== kind ? kind + " · " + fact.source : kind;
   }
   async function guarded(action, done) {
     try {
@@ -156,7 +162,7 @@ _SCRIPT = r"""
     }
     for (const [category, items] of [...groups].sort()) {
       items.sort((a, b) => b.confidence - a.confidence);
-      const table = el("table");
+      const table = el("table", null, "facts");
       table.dataset.category = category;
       const head = el("tr");
       for (const h of ["fact", "confidence", "source", "date", ""]) head.append(el("th", h));
@@ -188,7 +194,7 @@ _SCRIPT = r"""
     const box = document.getElementById(boxId);
     box.replaceChildren();
     if (!items.length) { box.append(el("p", "Nothing here.", "empty")); return; }
-    const table = el("table");
+    const table = el("table", null, "history");
     const head = el("tr");
     for (const h of ["fact", "told", "superseded", "why"]) head.append(el("th", h));
     table.append(head);
