@@ -185,7 +185,8 @@ def test_export_then_import_into_another_user_round_trips(client: TestClient) ->
 def test_import_is_validated_and_never_replaces_facts_without_replace(client: TestClient) -> None:
     add(client, "Speaks Portuguese")
     bad = client.put("/memory/users/ana", content=b'{"facts": [{"confidence": 0.5}]}')
-    assert bad.status_code == 422 and "not a memory document" in bad.json()["error"]
+    assert bad.status_code == 422 and "the request body" in bad.json()["error"]
+    assert "\n" not in bad.json()["error"]
     incoming = MemoryDocument.model_validate({"facts": [{"content": "Speaks Korean"}]}).to_json()
     refused = client.put("/memory/users/ana", content=incoming)
     assert refused.status_code == 409 and "replace=true" in refused.json()["error"]

@@ -6,6 +6,7 @@ error                          status  why
 :class:`ApiError`              own     a bad request the routes detect (400/403/404/409)
 InvalidNameError               400     unsafe user id or agent name
 InvalidFactError               422     fact text, category or confidence rejected
+InvalidDocumentError           422     a document to import is not valid (CLI's check)
 FactNotFoundError              404     no current fact with that id
 RevisionConflictError          409     the document moved since the caller read it
 CorruptMemoryError             500     stable message; the document is left untouched
@@ -27,6 +28,7 @@ from deerflow_memory.errors import (
     CorruptMemoryError,
     DeerflowMemoryError,
     FactNotFoundError,
+    InvalidDocumentError,
     InvalidFactError,
     InvalidNameError,
     RevisionConflictError,
@@ -56,7 +58,7 @@ def status_and_message(error: Exception) -> tuple[int, str]:
         return error.status, str(error)
     if isinstance(error, InvalidNameError):
         return 400, str(error)
-    if isinstance(error, InvalidFactError):
+    if isinstance(error, InvalidFactError | InvalidDocumentError):
         return 422, str(error)
     if isinstance(error, FactNotFoundError):
         return 404, str(error)

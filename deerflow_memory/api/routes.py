@@ -56,6 +56,7 @@ from deerflow_memory.inject.retrieval import select_relevant_facts
 from deerflow_memory.models import MemoryDocument, iso_from_timestamp
 from deerflow_memory.service import MemoryService
 from deerflow_memory.storage.base import MemoryStorage, validate_name
+from deerflow_memory.storage.import_check import read_import
 from deerflow_memory.tools import search_superseded
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 from deerflow_memory.update.outcome import FailedUpdate
@@ -322,17 +323,14 @@ def memory_routes(
     async def import_document(request: Request) -> Response:
         user_id, agent = target(request)
         raw = await request.body()
-        try:
-            incoming = MemoryDocument.from_json(raw)
-        except ValueError as e:
-            first = str(e).splitlines()[0][:200]
-            raise ApiError(422, f"not a memory document: {first}") from None
+        # The CLI's check: the whole document is validated before anything is written.
+        incoming = read_import(raw, name="the request body")
         replace = request.query_params.get("replace", "").lower() in {"1", "true", "yes"}
         backend = storage()
 
         def write() -> MemoryDocument:
             current = backend.load(user_id, agent)
-            if current.facts and not replace:
+            if not current.is_empty() and not replace:
                 raise ApiError(
                     409,
                     f"{user_id} already has {len(current.facts)} facts; "
