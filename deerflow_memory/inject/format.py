@@ -291,7 +291,15 @@ def _cost_lower_bounds(candidates: list[tuple[str, str]], counter: TokenCounter)
     """
     if getattr(counter, "method", None) != "tiktoken":
         return []
-    return [max(len(line.split()), estimate_tokens(line) * 5 // 8) for line, _ in candidates]
+    return [_cost_floor(line) for line, _ in candidates]
+
+
+def _cost_floor(line: str) -> int:
+    return max(len(line.split()), estimate_tokens(line) * 5 // 8)
+
+
+def _no_floor(line: str) -> int:
+    return 0
 
 
 def _suffix_minimum(values: list[int]) -> list[int]:
@@ -319,17 +327,19 @@ def _render(
     regular_candidates: list[tuple[str, str]] = []
     constraint_used = category_used = 0
     guaranteed_members = {c for c in FactCategory if c.value in guaranteed}
+    # Past a reserve's end, lines whose cost floor exceeds what is left skip the encode.
+    floor = _cost_floor if getattr(counter, "method", None) == "tiktoken" else _no_floor
     for fact in _ordered_facts(doc.facts):
         line = _fact_line(fact)
         if len(line) == 1:  # no content
             continue
-        if is_constraint(fact):
+        if is_constraint(fact) and floor(line) <= constraint_budget - constraint_used:
             cost = count(line)
             if constraint_used + cost <= constraint_budget:
                 constraint_lines.append((line, fact.id))
                 constraint_used += cost
                 continue
-        if fact.category in guaranteed_members:
+        if fact.category in guaranteed_members and floor(line) <= guaranteed_budget - category_used:
             cost = count(line)
             if category_used + cost <= guaranteed_budget:
                 category_lines.append((line, fact.id))
