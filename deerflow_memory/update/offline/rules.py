@@ -222,6 +222,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _need(rf"^I {_ADV_EN}(?:don't|never|can't|won't|no longer) (?:eat|drink|consume|touch|handle|tolerate|digest) (?P<v>.+)$", C.PREFERENCE, 0.95),
     _need(rf"^I'm {_ADV_EN}(?:(?:a|an|strictly|strict|fully|mostly|pretty much|now)\s+)*(?P<v>vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|halal|kosher|teetotal(?:er|ler)?|flexitarian)$", C.PREFERENCE, 0.95),
     _need(r"^I (?:only )?eat (?:only )?(?P<v>halal|kosher|vegetarian|vegan|plant-based)(?: food| meals)?(?: only)?$", C.PREFERENCE, 0.95),
+    _need(r"^I (?:strictly |always )?(?:keep|observe|follow) (?P<v>kosher|halal|lent|ramadan)$", C.PREFERENCE, 0.95),
     _need(r"^I(?:'m (?:on|following)| follow| keep| stick to| eat) (?:an? |my )?(?P<v>[\w -]+?) diet$", C.PREFERENCE, 0.9),
     _need(rf"^I {_ADV_EN}only (?:eat|drink|buy|cook with|order) (?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(rf"^I {_ADV_EN}(?:watch|limit|cut back on|cut out|cut down on|stay off|keep away from) (?:my )?(?P<v>(?!it\b|this\b|that\b|you\b|the (?:news|game|show|movie)\b).+)$", C.PREFERENCE, 0.85),
@@ -296,7 +297,8 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _need(rf"^我{_ADV_ZH}(?:对|对于)(?P<v>.+?)(?:严重|非常|很|有点|特别|比较|有些)?过敏(?:症)?$", C.CONTEXT, 0.95, None, _render("用户对{v}过敏")),
     _need(rf"^我{_ADV_ZH}(?:有)?(?P<v>[^对不没，,]{{1,12}}?)(?:严重|非常|很|有点)?过敏(?:症)?$", C.CONTEXT, 0.95, None, _render("用户对{v}过敏")),
     _need(rf"^我{_ADV_ZH}(?P<v>乳糖|麸质|酒精)不耐(?:受)?$", C.CONTEXT, 0.95),
-    _need(rf"^我{_ADV_ZH}(?:平时|一般|从来|从|完全|根本)?(?:不吃|不能吃|不敢吃|吃不了|不碰|不喝|不能喝|忌口|戒了|戒)(?P<v>[^了].*)$", C.PREFERENCE, 0.95),
+    _need(rf"^我{_ADV_ZH}对(?P<v>[^，,]{{1,12}}?)(?:很|非常|特别|比较|有点|有些|极其|超级)?(?:敏感|不耐受?)$", C.CONTEXT, 0.95, None, _render("用户对{v}敏感")),
+    _need(rf"^我{_ADV_ZH}(?:平时|一般|从来|从|完全|根本|严格|坚决|绝对|坚持)?(?:不吃|不能吃|不敢吃|吃不了|不碰|不喝|不能喝|忌口|戒了|戒)(?P<v>[^了].*)$", C.PREFERENCE, 0.95),
     _need(rf"^我{_ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?:严格的|纯)?(?P<v>吃素|素食者|素食主义者|纯素食者|纯素主义者|素食|吃清真)(?:的)?(?:人)?$", C.PREFERENCE, 0.95),
     _need(rf"^我{_ADV_ZH}只(?:吃|喝)(?P<v>[^了].*)$", C.PREFERENCE, 0.9),
     _need(rf"^我{_ADV_ZH}(?:有|患有|得了|得过)(?P<v>(?:一型|二型|1型|2型)?糖尿病|高血压|哮喘|癫痫|心脏病|痛风|肾病|乳糜泻|胃病|偏头痛|关节炎|听力障碍|视力障碍|残疾)$", C.CONTEXT, 0.95),
@@ -500,7 +502,8 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I {_ADV_EN}(?:don't|do not) (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
     re.compile(rf"^I {_ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
     re.compile(rf"^I {_ADV_EN}no longer (?:have|own|play|use|drive|keep) (?:an? |the |my )?(?P<v>.+)$", _I),
-    re.compile(r"^I (?:quit|left|moved (?:away )?(?:from|out of)|gave up|stopped being) (?:my job at |my job as |the )?(?P<v>.+)$", _I),
+    re.compile(r"^I (?:quit|left|moved (?:away )?(?:from|out of)|gave up|stopped being) (?:my job at |my job as |the |an? )?(?P<v>.+?)(?: (?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter)| (?:a few |a couple of |a |an |\w+ )?(?:years?|months?|weeks?) ago| recently)?$", _I),
+    re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
 )
 _ZH_RETRACTIONS = (
     re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*(?:不再是|不是|不当)(?:一个|一名|个|名)?(?P<v>.+?)了$"),
@@ -508,6 +511,7 @@ _ZH_RETRACTIONS = (
     re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)(?:住在|住|生活在|待在|在)(?P<v>.+?)(?:住|生活|工作|上班|读书|上学)?了$"),
     re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)(?P<v>吃素|养猫|养狗|开车|抽烟|喝酒)了$"),
     re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*(?:离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
+    re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*对(?P<a>.+?)(?:已经|早就|现在)?(?:不再|不)(?P<k>过敏|敏感)了$"),
 )
 # fmt: on
 # Words of a retraction that stand for the same thing in stored facts ("吃素" ~ "素食者").
@@ -522,7 +526,10 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
     """
     for pattern in _ZH_RETRACTIONS if zh else _EN_RETRACTIONS:
         if m := pattern.match(clause):
-            value = normalise_value(m["v"])
+            groups = m.groupdict()
+            # "我对猫不过敏了" withdraws "对猫过敏", not every fact that mentions a cat.
+            raw = f"对{groups['a']}{groups['k']}" if groups.get("a") else m["v"]
+            value = normalise_value(raw)
             if (
                 not value
                 or len(value) > 60

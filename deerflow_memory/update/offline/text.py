@@ -154,6 +154,7 @@ def _en_normalise(clause: str) -> str:
     clause = re.sub(r"^i\b", "I", clause)
     clause = re.sub(r"\bi'(m|ve|d|ll)\b", r"I'\1", clause)
     clause = re.sub(r"\bI am\b", "I'm", clause, flags=_I)
+    clause = re.sub(r"^I(?:'ve| have) got\b", "I have", clause, flags=_I)
     clause = re.sub(r"\bI would\b", "I'd", clause, flags=_I)
     clause = re.sub(r"\bdo not\b", "don't", clause, flags=_I)
     clause = re.sub(r"\b(?:cannot|can not)\b", "can't", clause, flags=_I)
@@ -237,7 +238,10 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
 
 
 _EN_ANYMORE = re.compile(r"\s+(?:anymore|any more|any longer)$", _I)
-_ZH_ANYMORE = re.compile(r"^我(?P<adv>(?:现在|已经)*)不再(?P<verb>喜欢|爱|吃|喝)(?P<v>.+?)了?$")
+_ZH_ANYMORE = re.compile(
+    r"^我(?P<adv>(?:现在|已经|早就|渐渐|慢慢)*)不(?P<verb>喜欢|爱)(?P<v>.+?)了$"
+    r"|^我(?P<adv2>(?:现在|已经|早就|渐渐|慢慢)*)不再(?P<verb2>喜欢|爱|吃|喝)(?P<v2>.+?)了?$"
+)
 
 
 def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate | None:
@@ -249,7 +253,9 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
         # "I don't like jazz anymore" / "我不再喜欢爵士乐了" state the new taste, which
         # supersedes the old one through its slot.
         if zh:
-            clause = _ZH_ANYMORE.sub(lambda m: f"我不{m['verb']}{m['v']}", clause)
+            clause = _ZH_ANYMORE.sub(
+                lambda m: f"我不{m['verb'] or m['verb2']}{m['v'] or m['v2']}", clause
+            )
         else:
             clause = _EN_ANYMORE.sub("", clause)
         return match_clause(clause, zh)
