@@ -1,4 +1,5 @@
-"""The ``deerflow-memory`` command: demo, list, show, stats, export, import, clear, migrate.
+"""The ``deerflow-memory`` command: demo, list, show, stats, export, import, clear, migrate,
+remember and forget (manual facts).
 
 Every error is one line on stderr and a non-zero exit, for every subcommand
 (errors are handled once, in :func:`main`): status 2 for bad input, config or
@@ -318,6 +319,46 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
+    from deerflow_memory.update.manual import add_manual_fact, save_edit
+
+    config = _config(args)
+    with open_storage(config) as storage:
+        saved, fact = save_edit(
+            storage,
+            args.user,
+            args.agent,
+            lambda document: add_manual_fact(
+                document,
+                args.text,
+                args.category,
+                args.confidence,
+                max_fact_chars=config.max_fact_chars,
+            ),
+        )
+    console.print(Text(f"remembered {fact.id}: {fact.content} (revision {saved.revision})"))
+    return 0
+
+
+def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
+    from deerflow_memory.update.manual import delete_fact, save_edit
+
+    config = _config(args)
+    with open_storage(config) as storage:
+        saved, gone = save_edit(
+            storage,
+            args.user,
+            args.agent,
+            lambda document: delete_fact(
+                document, args.fact_id, max_superseded_facts=config.max_superseded_facts
+            ),
+        )
+    console.print(
+        Text(f"forgot {gone.id}: {gone.content} (kept as history; revision {saved.revision})")
+    )
+    return 0
+
+
 def _cmd_migrate(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.storage.migrate import migrate, parse_backend_spec
 
@@ -430,6 +471,17 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="list every stored user id and agent (real ids, as given)")
 
+    remember = sub.add_parser("remember", help="add a fact as the user's own word (manual)")
+    remember.add_argument("--user", required=True)
+    remember.add_argument("--agent", default=None, help="agent name (default agent when omitted)")
+    remember.add_argument("--category", default="context")
+    remember.add_argument("--confidence", default="1.0")
+    remember.add_argument("text")
+    forget = sub.add_parser("forget", help="delete a fact (kept as history, never re-learned)")
+    forget.add_argument("--user", required=True)
+    forget.add_argument("--agent", default=None, help="agent name (default agent when omitted)")
+    forget.add_argument("fact_id")
+
     stats = sub.add_parser("stats", help="per user: facts by category, unused share, cleaning")
     stats.add_argument("--user", default=None, help="one user (default: every document)")
     stats.add_argument("--agent", default=None, help="with --user: one agent's memory")
@@ -462,6 +514,8 @@ _COMMANDS = {
     "clear": _cmd_clear,
     "migrate": _cmd_migrate,
     "list": _cmd_list,
+    "remember": _cmd_remember,
+    "forget": _cmd_forget,
     "pending": _cmd_pending,
     "retry": _cmd_retry,
 }

@@ -1,0 +1,33 @@
+"""deerflow-memory remember / forget: manual facts from the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from deerflow_memory import FileMemoryStorage
+from deerflow_memory.models import USER_DELETED_REASON, FactCategory, SourceType
+from tests.test_cli import cli
+
+
+def test_remember_and_forget_write_manual_facts_from_the_command_line(tmp_path: Path) -> None:
+    root = ["--root", str(tmp_path)]
+    done = cli(
+        *root, "remember", "--user", "ann", "--category", "preference", "Prefers tea", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    [fact] = FileMemoryStorage(tmp_path).load("ann").facts
+    assert (fact.content, fact.category, fact.source_type) == (
+        "Prefers tea",
+        FactCategory.PREFERENCE,
+        SourceType.MANUAL,
+    )
+    bad = cli(*root, "remember", "--user", "ann", "...", cwd=tmp_path)
+    assert bad.returncode == 2 and "fact rejected" in bad.stderr
+
+    gone = cli(*root, "forget", "--user", "ann", fact.id, cwd=tmp_path)
+    assert gone.returncode == 0, gone.stderr
+    document = FileMemoryStorage(tmp_path).load("ann")
+    assert document.facts == ()
+    assert document.superseded_facts[-1].reason == USER_DELETED_REASON
+    unknown = cli(*root, "forget", "--user", "ann", fact.id, cwd=tmp_path)
+    assert unknown.returncode == 2 and "no current fact" in unknown.stderr
