@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from deerflow_memory.models import Fact, SourceType, SupersededFact
@@ -248,6 +248,40 @@ def cosine_similarity_of(vectors: dict[str, Sequence[float]]) -> Similarity:
     return similarity
 
 
+def lexical_keys(fact: Fact) -> frozenset[str]:
+    """Blocking keys of :func:`lexical_similarity`: a fact's content terms (its text if none)."""
+    words = _terms(fact.content).words
+    return words or frozenset({"\x00" + fact.content.strip().casefold()})
+
+
+def _pairs(
+    facts: Sequence[Fact],
+    members: list[int],
+    only: frozenset[str] | None,
+    keys: Callable[[Fact], Iterable[str]] | None,
+) -> Iterator[tuple[int, int]]:
+    """Index pairs ``a < b`` of one category to compare (see :func:`duplicate_groups`)."""
+    touched = members if only is None else [i for i in members if facts[i].id in only]
+    if keys is None:
+        if only is None:
+            yield from ((a, b) for n, a in enumerate(members) for b in members[n + 1 :])
+        else:
+            yield from ((a, b) for a in touched for b in members if b != a)
+        return
+    postings: dict[str, list[int]] = {}
+    for i in members:
+        for key in keys(facts[i]):
+            postings.setdefault(key, []).append(i)
+    seen: set[tuple[int, int]] = set()
+    for a in touched:
+        for key in keys(facts[a]):
+            for b in postings.get(key, ()):
+                pair = (a, b) if a < b else (b, a)
+                if b != a and pair not in seen:
+                    seen.add(pair)
+                    yield pair
+
+
 def duplicate_groups(
     facts: Sequence[Fact],
     threshold: float = DEFAULT_THRESHOLD,
@@ -255,6 +289,7 @@ def duplicate_groups(
     similarity: Similarity = _lexical,
     only: frozenset[str] | None = None,
     skip: Callable[[Fact], bool] | None = None,
+    keys: Callable[[Fact], Iterable[str]] | None = None,
 ) -> list[list[Fact]]:
     """Groups (2 or more) of same-category facts whose similarity is at least ``threshold``.
 
@@ -265,6 +300,9 @@ def duplicate_groups(
         only: compare only pairs involving these ids (the facts an update touched);
             ``None`` compares every pair.
         skip: facts never merged (e.g. manual ones).
+        keys: blocking keys: only facts sharing a key are compared (e.g.
+            :func:`lexical_keys` for the lexical similarity, which is 0 for
+            texts sharing no term); ``None`` compares every pair of a category.
 
     Returns:
         Groups in the order their first member appears in ``facts``.
@@ -284,12 +322,7 @@ def duplicate_groups(
         if skip is None or not skip(fact):
             by_category.setdefault(fact.category.value, []).append(i)
     for members in by_category.values():
-        if only is None:
-            pairs = ((a, b) for n, a in enumerate(members) for b in members[n + 1 :])
-        else:
-            touched = [i for i in members if facts[i].id in only]
-            pairs = ((a, b) for a in touched for b in members if b != a)
-        for a, b in pairs:
+        for a, b in _pairs(facts, members, only, keys):
             if root(a) != root(b) and similarity(facts[a], facts[b]) >= threshold:
                 parent[root(b)] = root(a)
     groups: dict[int, list[Fact]] = {}

@@ -41,6 +41,7 @@ from deerflow_memory.update.consolidate import (
     DEFAULT_THRESHOLD,
     Similarity,
     duplicate_groups,
+    lexical_keys,
     lexical_similarity,
     merge_group,
 )
@@ -53,7 +54,7 @@ _DAY = 86_400.0
 MAX_REVIEW_LISTED = 20
 RESTATED_CONFIRMS_AFTER_DAYS = 1.0
 # Every pair is compared up to this many facts; above it, only pairs with a fact the update touched.
-FULL_PASS_MAX_FACTS = 400
+FULL_PASS_MAX_FACTS = 50
 
 
 def is_manual(fact: Fact) -> bool:
@@ -213,6 +214,8 @@ def tidy(
                 similarity=similarity or _lexical,
                 only=only,
                 skip=is_manual,
+                # the lexical similarity is 0 between facts sharing no term: compare only those
+                keys=lexical_keys if similarity is None else None,
             )
         )
     if groups:
