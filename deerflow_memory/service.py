@@ -34,6 +34,7 @@ from langchain_core.messages import BaseMessage
 
 from deerflow_memory.capture.signals import SignalDetector, Signals
 from deerflow_memory.config import MemoryConfig, load_config
+from deerflow_memory.embeddings.keeper import VectorKeeper, store_semantic_scores
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.inject.format import build_memory_context, render_memory
@@ -154,6 +155,8 @@ class MemoryService:
             self._storage = build_storage(self.config)
         self.extractor: Extractor = extractor or build_extractor(self.config, model)
         self.embedder = embedder
+        # Fact vectors are computed on the updater's threads when facts are written.
+        self.vectors: VectorKeeper | None = VectorKeeper(embedder) if embedder is not None else None
         self.detector = SignalDetector.from_config(self.config)
         self.counter: TokenCounter = get_token_counter(
             self.config.token_counting, self.config.tiktoken_encoding
@@ -314,12 +317,24 @@ class MemoryService:
         shown = live_document(document, now)
         candidates = 0
         if self.config.injection_mode == "relevant":
+            semantic = None
+            if self.vectors is not None:
+                self.vectors.before_inject(storage, identity.user_id, identity.agent_name, shown)
+            elif query.strip():
+                semantic = store_semantic_scores(
+                    storage,
+                    identity.user_id,
+                    identity.agent_name,
+                    query,
+                    self.config.retrieval.candidates,
+                )
             selected = select_relevant_facts(
                 shown,
                 query,
                 config=self.config.retrieval,
                 guaranteed_categories=self.config.guaranteed_categories,
                 embedder=self.embedder,
+                semantic_scores=semantic,
             )
             shown = filter_document(shown, selected.facts)
             candidates = selected.candidates
@@ -391,7 +406,11 @@ class MemoryService:
         return result
 
     def _update(self, job: UpdateJob) -> UpdateResult:
-        return self.updater.update(job)
+        result = self.updater.update(job)
+        if self.vectors is not None and result.status is UpdateStatus.SAVED:
+            # Still on the worker thread: new facts are embedded here, not on the next turn.
+            self.vectors.after_update(self.storage, job.user_id, job.agent_name)
+        return result
 
     def _after_failure(self, job: UpdateJob, result: UpdateResult) -> None:
         """Requeue a transient failure within its bounds, else write a dead letter."""

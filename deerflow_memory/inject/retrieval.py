@@ -460,7 +460,13 @@ def select_relevant_facts(
         return (-stamp if stamp is not None else math.inf, facts[i].id)
 
     raw_lexical = index.lexical(query) if lexical else {}
-    lexical_ranks = _ranks(raw_lexical, pool, config.candidates, newest_first)
+    lexical_pool = pool
+    if raw_lexical and (embedder is not None or semantic_scores is not None):
+        # Fused with embeddings, a lone shared CJK character (去, 吃) is noise:
+        # only facts sharing a word rank lexically; the embedder judges the rest.
+        words = index.bm25.word_matches(query)
+        lexical_pool = [i for i in pool if i in words]
+    lexical_ranks = _ranks(raw_lexical, lexical_pool, config.candidates, newest_first)
     semantic: dict[int, float] = {}
     if semantic_scores is not None:
         by_id = {f.id: i for i, f in enumerate(facts)}

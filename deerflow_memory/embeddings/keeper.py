@@ -1,0 +1,127 @@
+"""``VectorKeeper``: fact vectors computed when facts are written, read when memory is injected.
+
+``MemoryService`` holds one per embedder. Two moments:
+
+- **write** (the updater's worker thread, after a saved update):
+  :meth:`VectorKeeper.after_update` embeds the facts whose text has no vector
+  yet, in one batch, and — for the file backend — writes them to
+  ``memory.vectors.json`` beside the document. So the cost of embedding is paid
+  once per new fact, off the agent's turn.
+- **read** (the inject node): :meth:`VectorKeeper.before_inject` loads the
+  vectors file once per document per process, so after a restart the inject
+  node still embeds only the query.
+
+For LangGraph-store storage the store's own ``index`` is the vector store:
+facts are put with ``index=["content"]``, and :func:`store_semantic_scores`
+asks ``store.search(namespace, query=...)`` for similarities (the store embeds
+the query), so a service without an embedder still ranks by meaning when the
+store has an index.
+
+How it fails: vectors are a cache, never data. A failing embedder or an
+unwritable vectors file is logged and the update stays saved; the inject
+path then embeds missing facts itself on first use.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from deerflow_memory.inject.retrieval import fact_vectors_for
+from deerflow_memory.inject.vectors import Embedder, FactVectors
+from deerflow_memory.models import MemoryDocument
+from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.vectors_file import VECTORS_FILE, read_vectors, write_vectors
+
+__all__ = ["VectorKeeper", "embedder_name", "store_semantic_scores"]
+
+logger = logging.getLogger(__name__)
+
+
+def embedder_name(embedder: Embedder) -> str:
+    """A stable name for vectors written by ``embedder``: its class plus its model, if any."""
+    model = getattr(embedder, "model", None) or getattr(embedder, "model_name", None)
+    name = type(embedder).__name__
+    return f"{name}:{model}" if isinstance(model, str) and model else name
+
+
+def _vectors_path(storage: MemoryStorage, user_id: str, agent_name: str | None) -> Path | None:
+    path_for = getattr(storage, "path_for", None)  # the file backend's document path
+    if path_for is None:
+        return None
+    document_path = path_for(user_id, agent_name)
+    return document_path.with_name(VECTORS_FILE) if isinstance(document_path, Path) else None
+
+
+class VectorKeeper:
+    """Fact vectors of one embedder: filled on writes, persisted beside file documents.
+
+    Args:
+        embedder: the embedding model (any LangChain ``Embeddings``).
+    """
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self.vectors: FactVectors = fact_vectors_for(embedder)
+        self.name = embedder_name(embedder)
+        self._loaded: set[tuple[int, str, str | None]] = set()
+        self._lock = threading.Lock()
+
+    def _load_file(
+        self, storage: MemoryStorage, user: str, agent: str | None, texts: list[str]
+    ) -> None:
+        key = (id(storage), user, agent)
+        if key in self._loaded:
+            return
+        with self._lock:
+            self._loaded.add(key)
+        path = _vectors_path(storage, user, agent)
+        missing = self.vectors.missing(texts)
+        if path is not None and missing:
+            self.vectors.add(read_vectors(path, self.name, missing))
+
+    def before_inject(
+        self, storage: MemoryStorage, user: str, agent: str | None, document: MemoryDocument
+    ) -> None:
+        """Make the stored vectors of ``document``'s facts available (one file read per process)."""
+        self._load_file(storage, user, agent, [f.content for f in document.facts])
+
+    def after_update(self, storage: MemoryStorage, user: str, agent: str | None) -> int:
+        """Embed the new facts of the saved document and persist them; returns how many.
+
+        Runs on the updater's worker thread. Never raises (see the module docstring).
+        """
+        try:
+            document = storage.load(user, agent)
+            texts = [f.content for f in document.facts]
+            self._load_file(storage, user, agent, texts)
+            embedded = self.vectors.embed_missing(texts)
+            path = _vectors_path(storage, user, agent)
+            if path is not None and (embedded or not path.exists()):
+                write_vectors(path, self.name, self.vectors.get(texts))
+            return embedded
+        except Exception:  # a cache: the update itself is saved already
+            logger.warning("fact vectors not written for user %r", user, exc_info=True)
+            return 0
+
+
+def store_semantic_scores(
+    storage: MemoryStorage, user: str, agent: str | None, query: str, limit: int
+) -> dict[str, float] | None:
+    """Similarity of facts to ``query`` from a LangGraph store's vector index; ``None`` if none.
+
+    Only for :class:`~deerflow_memory.storage.store.StoreMemoryStorage` over a
+    store configured with an ``index``; the store embeds the query.
+    """
+    store: Any = getattr(storage, "store", None)
+    namespace = getattr(storage, "facts_namespace", None)
+    if store is None or namespace is None or not getattr(store, "index_config", None):
+        return None
+    items = store.search(namespace(user, agent), query=query, limit=limit)
+    return {
+        str(item.key).split("~", 1)[0]: float(item.score)
+        for item in items
+        if getattr(item, "score", None) is not None
+    }
