@@ -30,7 +30,8 @@ from deerflow_memory.errors import DeerflowMemoryError
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.factory import open_storage
-from deerflow_memory.storage.import_check import read_import
+from deerflow_memory.storage.names import validate_name
+from deerflow_memory.update.import_check import read_import
 
 __all__ = ["main"]
 
@@ -290,8 +291,10 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
         raw = path.read_bytes()
     except OSError as e:
         raise CommandFailed(f"cannot read {path}: {e.strerror or e}", status=2) from e
-    incoming = read_import(raw, name=str(path))  # the whole file is checked before any write
-    with open_storage(_config(args)) as storage:
+    config = _config(args)
+    # the whole file is checked before any write
+    incoming = read_import(raw, name=str(path), config=config)
+    with open_storage(config) as storage:
         current = storage.load(args.user, args.agent)
         if not current.is_empty() and not args.yes:
             raise CommandFailed(
@@ -540,6 +543,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     console = Console(markup=False, highlight=False)
     try:
+        # Every subcommand's --user/--agent obey the storage name rules, even the ones that
+        # only filter (stats, pending, retry): a bad id is an error, never "nothing found".
+        for attribute, kind in (("user", "user_id"), ("agent", "agent_name")):
+            if getattr(args, attribute, None) is not None:
+                setattr(args, attribute, validate_name(getattr(args, attribute), kind))
         return _COMMANDS[args.command](args, console)
     except KeyboardInterrupt:
         _print_error("interrupted")

@@ -120,6 +120,14 @@ class MemoryConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
 
+    def __init__(self, **data: Any) -> None:
+        """Validate keyword settings; bad values raise :class:`ConfigError`, secrets masked."""
+        try:
+            super().__init__(**data)
+        except ValidationError as e:
+            secrets = [str(data[k]) for k in _SECRET_FIELDS if data.get(k) is not None]
+            raise ConfigError(redact_secrets(_format_validation_error(e), secrets)) from e
+
     enabled: bool = Field(True, description="Master switch: capture, update and injection.")
     injection_enabled: bool = Field(True, description="Inject memory into the model input.")
 
@@ -634,5 +642,5 @@ def load_config(
     try:
         return MemoryConfig.model_validate(values)
     except ValidationError as e:
-        secrets = [str(values[k]) for k in _SECRET_FIELDS if isinstance(values.get(k), str)]
+        secrets = [str(values[k]) for k in _SECRET_FIELDS if values.get(k) is not None]
         raise ConfigError(redact_secrets(_format_validation_error(e), secrets)) from e

@@ -56,8 +56,8 @@ from deerflow_memory.inject.retrieval import select_relevant_facts
 from deerflow_memory.models import MemoryDocument, iso_from_timestamp
 from deerflow_memory.service import MemoryService
 from deerflow_memory.storage.base import MemoryStorage, validate_name
-from deerflow_memory.storage.import_check import read_import
 from deerflow_memory.tools import search_superseded
+from deerflow_memory.update.import_check import read_import
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 from deerflow_memory.update.outcome import FailedUpdate
 
@@ -324,7 +324,7 @@ def memory_routes(
         user_id, agent = target(request)
         raw = await request.body()
         # The CLI's check: the whole document is validated before anything is written.
-        incoming = read_import(raw, name="the request body")
+        incoming = read_import(raw, name="the request body", config=service.config)
         replace = request.query_params.get("replace", "").lower() in {"1", "true", "yes"}
         backend = storage()
 

@@ -417,10 +417,11 @@ def _over_capacity(
     ``accessCount``) only order facts of equal confidence.
 
     ``facts[:stored_count]`` were stored before this update, the rest are new.
-    Two bounds then move evictions from stored to new facts: a stored
-    ``user_stated`` fact is never evicted while a new ``inferred`` fact stays,
-    and at most ``max_evictions`` stored facts go (when no new fact is left to
-    evict instead, the stored fact stays and the document is over capacity).
+    Two bounds then limit evictions of stored facts: a stored ``user_stated``
+    fact is never evicted while a new ``inferred`` fact stays (that new fact
+    goes instead), and at most ``max_evictions`` stored facts go; past that
+    cap the stored facts stay and the document is over capacity until later
+    updates, because dropping a new fact instead would lose it without a trace.
     """
     excess = len(facts) - max_facts
     if excess <= 0:
@@ -460,9 +461,10 @@ def _over_capacity(
             continue
         evicted.discard(i)
         stored_evicted -= 1
-        candidates = inferred_in if protected else new_in
-        if candidates:
-            replacement = candidates[0]
+        # Over the cap the stored fact simply stays (later updates evict more): a new fact is
+        # never dropped to make up for it, since nothing would record what the user said.
+        if protected:
+            replacement = inferred_in[0]
             new_in.remove(replacement)
             evicted.add(replacement)
     return evicted

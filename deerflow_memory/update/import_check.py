@@ -5,7 +5,12 @@ a 1.3 confidence still loads); an *import* replaces a user's memory, so it is
 checked as a whole first: the file must be a JSON object shaped like a memory
 document or DeerFlow's ``memory.json`` (``facts`` a list, or the ``user`` /
 ``history`` sections), and every fact must have non-empty content, a unique id,
-a confidence in [0, 1] and ISO-8601 dates. Any problem raises
+a confidence in [0, 1] and ISO-8601 dates. Stored text follows the rules every
+update follows (:mod:`deerflow_memory.update.validate`): fact text, ids and
+sources are NFC-normalised and free of control and bidi-override characters;
+a fact that is then empty, a placeholder or longer than ``max_fact_chars`` is a
+problem, as is a file with more than ``max_facts`` facts; summaries are cleaned
+and cut at a sentence to ``max_summary_chars``. Any problem raises
 :class:`InvalidDocumentError` naming the first few problems; nothing is written.
 """
 
@@ -18,8 +23,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import InvalidDocumentError
 from deerflow_memory.models import MemoryDocument
+from deerflow_memory.update.validate import clean_text, cut_at_sentence, fact_text_problem
 
 __all__ = ["read_import"]
 
@@ -28,12 +35,16 @@ _DATE_FIELDS = ("createdAt", "expiresAt", "lastConfirmedAt", "lastAccessedAt", "
 _SHOWN = 3
 
 
-def read_import(raw: bytes | str, *, name: str = "file") -> MemoryDocument:
+def read_import(
+    raw: bytes | str, *, name: str = "file", config: MemoryConfig | None = None
+) -> MemoryDocument:
     """Parse and check a memory document or DeerFlow ``memory.json`` to import.
 
     Args:
         raw: the file's bytes or text (UTF-8 JSON).
         name: how to call the file in error messages.
+        config: limits (``max_facts``, ``max_fact_chars``, ``max_summary_chars``);
+            default ``MemoryConfig()``.
 
     Returns:
         The parsed document (its ``revision`` is the caller's to replace).
@@ -52,9 +63,12 @@ def read_import(raw: bytes | str, *, name: str = "file") -> MemoryDocument:
             f"{name} is not a memory document or DeerFlow memory.json "
             "(expected a JSON object with 'facts', 'user' or 'history')"
         )
+    limits = config or MemoryConfig()
     problems = [*_fact_problems(data.get("facts"), "facts")]
     if "supersededFacts" in data:
         problems += _fact_problems(data["supersededFacts"], "supersededFacts")
+    if not problems:
+        problems = _clean_texts(data, limits)
     if problems:
         more = f" (and {len(problems) - _SHOWN} more)" if len(problems) > _SHOWN else ""
         raise InvalidDocumentError(f"{name}: " + "; ".join(problems[:_SHOWN]) + more)
@@ -112,3 +126,31 @@ def _iso_date(value: Any) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
+    """Clean stored text in ``data`` in place, as updates do; the problems left."""
+    problems: list[str] = []
+    facts = data.get("facts") or []
+    if len(facts) > limits.max_facts:
+        problems.append(f"{len(facts)} facts, more than max_facts={limits.max_facts}")
+    for key in ("facts", "supersededFacts"):
+        for index, fact in enumerate(data.get(key) or []):
+            where = f"{key}[{index}]"
+            fact["content"] = clean_text(fact["content"])
+            problem = fact_text_problem(fact["content"], max_chars=limits.max_fact_chars)
+            if problem:
+                problems.append(f"{where} content is {problem}")
+            for field in ("id", "source", "category", "reason"):
+                value = fact.get(field)
+                if isinstance(value, str) and clean_text(value) != value.strip():
+                    problems.append(f"{where} {field} holds control or bidi-override characters")
+    for part in ("user", "history"):
+        sections = data.get(part)
+        if not isinstance(sections, dict):
+            continue
+        for section in sections.values():
+            if isinstance(section, dict) and isinstance(section.get("summary"), str):
+                summary = clean_text(section["summary"], multiline=True)
+                section["summary"] = cut_at_sentence(summary, limits.max_summary_chars)
+    return problems
