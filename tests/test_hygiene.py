@@ -652,3 +652,27 @@ def test_show_prints_use_counts_and_expiry_dates(
     storage.save("alice", None, MemoryDocument(facts=(goal("2999-01-01"),)))
     assert main(["--root", str(tmp_path), "show", "--user", "alice"]) == 0
     assert "2999-01-01" in capsys.readouterr().out
+
+
+def test_the_http_status_route_reports_hygiene_per_document(tmp_path: Path) -> None:
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from deerflow_memory.api import memory_routes
+
+    storage = FileMemoryStorage(tmp_path)
+    storage.save("alice", None, stats_document())
+    storage.save("bob", None, MemoryDocument(facts=(fact("fact_00000009", "Likes rain"),)))
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=60)
+    with (
+        MemoryService(config, storage=storage, register_atexit=False) as service,
+        TestClient(Starlette(routes=memory_routes(service, ui=False))) as client,
+    ):
+        every = client.get("/memory/status").json()["hygiene"]
+        assert [(h["user_id"], h["facts"], h["merged"]) for h in every] == [
+            ("alice", 4, 3),
+            ("bob", 1, 0),
+        ]
+        [alice] = client.get("/memory/status", params={"user": "alice"}).json()["hygiene"]
+        assert alice["by_category"] == {"goal": 1, "knowledge": 1, "preference": 2}
+        assert (alice["expired"], alice["retired"]) == (2, 1)

@@ -17,7 +17,7 @@ PUT         /memory/users/{user_id}                   import a document (``?repl
                                                       to replace existing facts)
 DELETE      /memory/users/{user_id}?confirm={id}      delete the whole document
 POST        /memory/flush?timeout=10                  run pending updates now, report failures
-GET         /memory/status                            pending, dead letters, last errors, backend
+GET         /memory/status?user=&agent=               queue, dead letters, errors, backend, hygiene
 GET         /memory/ui?user=&agent=                   the memory page (see :mod:`.page`)
 ==========  ========================================  =======================================
 
@@ -56,6 +56,7 @@ from deerflow_memory.inject.retrieval import select_relevant_facts
 from deerflow_memory.models import MemoryDocument, iso_from_timestamp
 from deerflow_memory.service import MemoryService
 from deerflow_memory.storage.base import MemoryStorage, validate_name
+from deerflow_memory.storage.stats import storage_stats
 from deerflow_memory.tools import search_superseded
 from deerflow_memory.update.import_check import read_import
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
@@ -380,7 +381,19 @@ def memory_routes(
                 {k: v for k, v in letter.to_dict().items() if k != "messages"} for letter in found
             ]
 
+        def hygiene() -> list[dict[str, Any]]:
+            # The caller's own documents; without auth, ?user= (and ?agent=) or every document.
+            user = caller or request.query_params.get("user") or None
+            agent = request.query_params.get("agent") or None
+            if user is not None:
+                validate_name(user, "user_id")
+            if agent is not None:
+                validate_name(agent, "agent_name")
+            stats = storage_stats(backend, user_id=user, agent_name=agent)
+            return [s.to_dict() for s in stats]
+
         dead = await run_in_threadpool(letters)
+        noise = await run_in_threadpool(hygiene)
         failures = [
             {"at": iso_from_timestamp(f.at), **_failed_update(f.update)}
             for f in list(service.recent_failures)
@@ -396,6 +409,7 @@ def memory_routes(
                 "deadLetters": None if dead is None else len(dead),
                 "deadLetterList": dead or [],
                 "lastErrors": failures[-10:],
+                "hygiene": noise,
             }
         )
 

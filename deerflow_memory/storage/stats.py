@@ -124,18 +124,20 @@ def storage_stats(
 
     Args:
         storage: any memory storage.
-        user_id: only this user's documents (with ``agent_name``: only that one).
-        agent_name: with ``user_id``, one document.
+        user_id: only this user's documents (every agent's; with ``agent_name``
+            only that one).
+        agent_name: only documents of this agent.
         now: epoch seconds (default: the current time).
         window_days: see :func:`memory_stats`.
 
     Returns:
         One entry per document; an unreadable one carries ``error``.
     """
+    keys = sorted(storage.list_documents(), key=lambda k: (k[0], k[1] or ""))
     if user_id is not None:
-        keys: list[tuple[str, str | None]] = [(user_id, agent_name)]
-    else:
-        keys = sorted(storage.list_documents(), key=lambda k: (k[0], k[1] or ""))
+        keys = [k for k in keys if k[0] == user_id]
+    if agent_name is not None:
+        keys = [k for k in keys if k[1] == agent_name]
     result = []
     for user, agent in keys:
         try:
