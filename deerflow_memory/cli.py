@@ -367,6 +367,13 @@ def _cmd_migrate(args: argparse.Namespace, console: Console) -> int:
 
     source_config = parse_backend_spec(getattr(args, "from"))
     target_config = parse_backend_spec(args.to)
+    # A mistyped source must not read as "0 documents copied" (nor create an empty database).
+    if source_config.storage in ("file", "sqlite"):
+        path = Path(source_config.storage_path)
+        wanted = path.is_dir() if source_config.storage == "file" else path.is_file()
+        if not wanted:
+            kind = "folder" if source_config.storage == "file" else "SQLite file"
+            raise CommandFailed(f"migrate source {path} is not an existing {kind}", status=2)
     with open_storage(source_config) as source, open_storage(target_config) as target:
         report = migrate(source, target, overwrite=args.overwrite)
     console.print(Text(report.summary()))

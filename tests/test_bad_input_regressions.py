@@ -91,3 +91,16 @@ def test_every_subcommand_refuses_an_unsafe_user_id(
 ) -> None:
     assert main(["--root", str(tmp_path), command, "--user", "../etc"]) == 2
     assert "user_id '../etc' is not allowed" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "source", ["file:{tmp}/missing", "file:{tmp}/a.json", "sqlite:{tmp}/nope.sqlite"]
+)
+def test_migrate_from_a_mistyped_source_fails_and_creates_nothing(
+    source: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.json").write_text("{}")
+    before = set(tmp_path.iterdir())
+    status = main(["migrate", "--from", source.format(tmp=tmp_path), "--to", f"file:{tmp_path}/t"])
+    assert status == 2 and "is not an existing" in capsys.readouterr().err
+    assert set(tmp_path.iterdir()) == before
