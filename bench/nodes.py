@@ -65,6 +65,10 @@ def main() -> None:
         )
         with MemoryService(settings, register_atexit=False) as service:
             service.storage.save("bench", None, build_document(200))
+            # "warm": the tiktoken vocabulary the service loads in the background is ready
+            # (until then turns count with the estimate and renders are not cached).
+            while not getattr(service.counter, "ready", True):
+                time.sleep(0.01)
             inject = create_inject_memory_node(service)
             capture = create_capture_memory_node(service)
             state = {"messages": turn(20), "memory_context": ""}

@@ -49,7 +49,6 @@ from deerflow_memory.capture.signals import SIGNAL_WINDOW
 from deerflow_memory.errors import StateSchemaError, StorageError
 from deerflow_memory.identity import MemoryIdentity, resolve_identity
 from deerflow_memory.inject.blocks import summary_block, summary_entries
-from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.service import MemoryService
 from deerflow_memory.update.prompt import format_conversation_for_update
 
@@ -162,15 +161,7 @@ def inject_turn(
             "guaranteed": block.guaranteed,
             "constraints": block.constraints,
             "fact_ids": list(block.fact_ids),
-            "facts": [
-                {
-                    "id": f.id,
-                    "content": f.content,
-                    "category": f.category.value,
-                    "constraint": is_constraint(f),
-                }
-                for f in block.facts
-            ],
+            "facts": list(block.recalled),
             "error": None,
         }
     )

@@ -28,7 +28,7 @@ import weakref
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage
 
@@ -37,7 +37,8 @@ from deerflow_memory.config import MemoryConfig, load_config
 from deerflow_memory.embeddings.keeper import VectorKeeper, store_semantic_scores
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.identity import MemoryIdentity
-from deerflow_memory.inject.format import build_memory_context, render_memory
+from deerflow_memory.inject.constraints import is_constraint
+from deerflow_memory.inject.format import InjectionResult, build_memory_context, render_memory
 from deerflow_memory.inject.live import live_document
 from deerflow_memory.inject.retrieval import Embedder, filter_document, select_relevant_facts
 from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
@@ -63,6 +64,10 @@ __all__ = ["MemoryBlock", "MemoryService", "UpdateFailure", "close_open_services
 
 logger = logging.getLogger(__name__)
 
+RecalledFact = dict[str, Any]
+"""One fact as the ``memory_recall_end`` event lists it (a JSON object)."""
+_RECALL_CACHE_SIZE = 4096
+
 
 @dataclass(frozen=True, slots=True)
 class MemoryBlock:
@@ -78,6 +83,8 @@ class MemoryBlock:
         fact_ids: ids of the facts in the block, in the order of their lines.
         facts: the facts in the block, same order (for "I took into account
             that ..." in a UI).
+        recalled: the same facts as the ``memory_recall_end`` event lists them
+            (id, content, category, constraint); shared, do not mutate.
         guaranteed: facts in the block that are guaranteed (constraints and
             guaranteed categories), whatever the query.
         constraints: of those, the constraints (allergies, diet, medical and
@@ -92,6 +99,7 @@ class MemoryBlock:
     tokens: int
     fact_ids: tuple[str, ...] = ()
     facts: tuple[Fact, ...] = ()
+    recalled: tuple[RecalledFact, ...] = ()
     guaranteed: int = 0
     constraints: int = 0
     candidates: int = 0
@@ -184,6 +192,11 @@ class MemoryService:
         )
         # Use counts of injected facts, written in batches by a background thread.
         self.access = AccessRecorder(interval=self.config.access_flush_seconds)
+        # (user, agent) -> the last render and what the recall event lists for it: while
+        # memory is unchanged the render is the same object, so this is built once, not per turn.
+        self._recalls: dict[
+            tuple[str, str | None], tuple[object, tuple[Fact, ...], tuple[RecalledFact, ...]]
+        ] = {}
         self._closed = False
         # The newest failed updates (bounded), for status pages; appended by worker threads.
         self.recent_failures: deque[UpdateFailure] = deque(maxlen=MAX_RECENT_FAILURES)
@@ -348,7 +361,7 @@ class MemoryService:
         )
         if record_access and result.fact_ids:
             self.access.record(storage, identity.user_id, identity.agent_name, result.fact_ids, now)
-        by_id = {f.id: f for f in shown.facts}
+        facts, recalled = self._recalled(identity, shown, result)
         return MemoryBlock(
             context=build_memory_context(result.text),
             revision=document.revision,
@@ -356,11 +369,36 @@ class MemoryService:
             facts_total=len(document.facts),
             tokens=result.tokens,
             fact_ids=result.fact_ids,
-            facts=tuple(by_id[i] for i in result.fact_ids if i in by_id),
+            facts=facts,
+            recalled=recalled,
             guaranteed=result.guaranteed_injected,
             constraints=result.constraints_injected,
             candidates=candidates,
         )
+
+    def _recalled(
+        self, identity: MemoryIdentity, shown: MemoryDocument, result: InjectionResult
+    ) -> tuple[tuple[Fact, ...], tuple[RecalledFact, ...]]:
+        """Injected facts of ``result`` and their recall-event entries, built once per render."""
+        key = (identity.user_id, identity.agent_name)
+        cached = self._recalls.get(key)
+        if cached is not None and cached[0] is result:
+            return cached[1], cached[2]
+        by_id = {f.id: f for f in shown.facts}
+        facts = tuple(by_id[i] for i in result.fact_ids if i in by_id)
+        recalled = tuple(
+            {
+                "id": f.id,
+                "content": f.content,
+                "category": f.category.value,
+                "constraint": is_constraint(f),
+            }
+            for f in facts
+        )
+        if len(self._recalls) >= _RECALL_CACHE_SIZE:
+            self._recalls.clear()  # crude bound; active users rebuild theirs on their next turn
+        self._recalls[key] = (result, facts, recalled)
+        return facts, recalled
 
     # --- write path ---------------------------------------------------------
 
