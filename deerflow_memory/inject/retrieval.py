@@ -59,7 +59,7 @@ from deerflow_memory.config import RetrievalConfig
 from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.lexical import BM25Index, clear_lexical_caches, tokenize
 from deerflow_memory.inject.vectors import Embedder, FactVectors, cosine_similarity, dot_all
-from deerflow_memory.models import Fact, FactCategory, MemoryDocument, SourceType
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument, SourceType, parse_timestamp
 
 __all__ = [
     "BM25Index",
@@ -185,16 +185,8 @@ def importance(fact: Fact) -> float:
     return min(1.0, max(0.0, value))
 
 
-@lru_cache(maxsize=65_536)
-def _timestamp(created_at: str) -> float | None:
-    """Seconds since the epoch of an ISO-8601 time (naive means UTC); ``None`` if unparsable."""
-    try:
-        moment = datetime.fromisoformat(created_at.strip())
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
+# Stored dates repeat across turns: parse each once.
+_timestamp = lru_cache(maxsize=65_536)(parse_timestamp)
 
 
 # --- the index of one document ---------------------------------------------------------------
