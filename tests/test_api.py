@@ -249,7 +249,11 @@ def test_flush_and_status_report_failed_updates(tmp_path: Path) -> None:
         status = client.get("/memory/status").json()
         assert status["backend"] == "file" and status["pending"] == 0
         assert status["lastErrors"][0]["userId"] == "ana"
-        assert isinstance(status["deadLetters"], int)
+        # The failed update is kept as one dead letter for ana (bea succeeded), without messages.
+        assert status["deadLetters"] == 1
+        [letter] = status["deadLetterList"]
+        assert letter["userId"] == "ana" and letter["error"].startswith("ModelCallError")
+        assert "messages" not in letter
 
 
 def test_flush_rejects_a_bad_timeout(client: TestClient) -> None:

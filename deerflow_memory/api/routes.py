@@ -123,6 +123,11 @@ def _handled(handler: Handler) -> Handler:
     return endpoint
 
 
+def _fact_json(fact: BaseModel) -> dict[str, Any]:
+    """A fact (or superseded fact) as the API returns it: camelCase, no empty fields."""
+    return fact.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
 def caller_identity(request: Request) -> str | None:
     """The authenticated caller's identity, or None when the request is not authenticated."""
     user = request.scope.get("user")
@@ -209,10 +214,7 @@ def memory_routes(
         user_id, agent = target(request)
         backend = storage()
         document = await run_in_threadpool(backend.load, user_id, agent)
-        entries = [
-            f.model_dump(mode="json", by_alias=True, exclude_none=True)
-            for f in reversed(document.superseded_facts)
-        ]
+        entries = [_fact_json(f) for f in reversed(document.superseded_facts)]
         return JSONResponse({"revision": document.revision, "supersededFacts": entries})
 
     async def search(request: Request) -> Response:
@@ -231,13 +233,8 @@ def memory_routes(
             )
             return {
                 "query": query,
-                "facts": [
-                    f.model_dump(mode="json", by_alias=True, exclude_none=True) for f in found.facts
-                ],
-                "supersededFacts": [
-                    f.model_dump(mode="json", by_alias=True, exclude_none=True)
-                    for f in search_superseded(document, query)
-                ],
+                "facts": [_fact_json(f) for f in found.facts],
+                "supersededFacts": [_fact_json(f) for f in search_superseded(document, query)],
             }
 
         return JSONResponse(await run_in_threadpool(rank))
@@ -260,7 +257,7 @@ def memory_routes(
             save_edit, backend, user_id, agent, change, expected_revision=body.revision
         )
         payload = {
-            "fact": fact.model_dump(mode="json", by_alias=True, exclude_none=True),
+            "fact": _fact_json(fact),
             "revision": saved.revision,
         }
         return JSONResponse(payload, status_code=201)
@@ -286,7 +283,7 @@ def memory_routes(
             save_edit, backend, user_id, agent, change, expected_revision=body.revision
         )
         payload = {
-            "fact": fact.model_dump(mode="json", by_alias=True, exclude_none=True),
+            "fact": _fact_json(fact),
             "revision": saved.revision,
         }
         return JSONResponse(payload)
@@ -304,7 +301,7 @@ def memory_routes(
             save_edit, backend, user_id, agent, change, expected_revision=revision
         )
         payload = {
-            "deleted": gone.model_dump(mode="json", by_alias=True, exclude_none=True),
+            "deleted": _fact_json(gone),
             "revision": saved.revision,
         }
         return JSONResponse(payload)

@@ -34,6 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from deerflow_memory.storage.file import _fsync_folder
 from deerflow_memory.storage.outbox import (
     DEFAULT_COMMIT_INTERVAL,
     Decode,
@@ -130,7 +131,7 @@ class FileOutbox(GroupCommitOutbox):
     def _open(self) -> int:
         if self._fd is None:
             self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-            _fsync_dir(self._dir)
+            _fsync_folder(self._dir)
         return self._fd
 
     def _line(self, op: str, update: PendingUpdate) -> bytes:
@@ -186,7 +187,7 @@ class FileOutbox(GroupCommitOutbox):
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, self._path)
-        _fsync_dir(self._dir)
+        _fsync_folder(self._dir)
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
@@ -236,7 +237,7 @@ class FileOutbox(GroupCommitOutbox):
                     journal.unlink()
                 with contextlib.suppress(FileNotFoundError):
                     lock_path.unlink()
-                _fsync_dir(self._dir)
+                _fsync_folder(self._dir)
             finally:
                 os.close(fd)
         if adopted:
@@ -290,13 +291,3 @@ def _try_lock(path: Path) -> int | None:
         os.close(fd)
         return None
     return fd
-
-
-def _fsync_dir(folder: Path) -> None:
-    if os.name == "nt":  # pragma: no cover
-        return
-    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
