@@ -30,6 +30,7 @@ from deerflow_memory.errors import UpdateParseError
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, MemoryUpdate, SourceType
 from deerflow_memory.update.review_prompt import (
     HYGIENE_RULES,
+    JSON_EXTRA_ESCAPES,
     SCHEMA_KEYS,
     review_block,
     today_line,
@@ -141,20 +142,6 @@ If nothing is worth remembering, answer with every shouldUpdate false and empty 
 
 TRUNCATION_MARKER = "… [truncated]"
 
-# json.dumps(ensure_ascii=False) escapes C0 controls, but leaves these raw: each is
-# a line break to str.splitlines() or to some tokenizer, or could close/open a tag.
-_JSON_EXTRA_ESCAPES = str.maketrans(
-    {
-        "<": "\\u003c",
-        ">": "\\u003e",
-        "&": "\\u0026",
-        "\x7f": "\\u007f",
-        "\x85": "\\u0085",
-        "\u2028": "\\u2028",
-        "\u2029": "\\u2029",
-    }
-)
-
 
 def json_text_for_prompt(value: Any) -> str:
     """``value`` as JSON text that is safe inside a prompt tag, on one line per string.
@@ -163,7 +150,7 @@ def json_text_for_prompt(value: Any) -> str:
     line separator, ``<``, ``>`` or ``&``: a stored or user-written text cannot
     close the surrounding tag or start a line of its own.
     """
-    return json.dumps(value, ensure_ascii=False).translate(_JSON_EXTRA_ESCAPES)
+    return json.dumps(value, ensure_ascii=False).translate(JSON_EXTRA_ESCAPES)
 
 
 _ROLES: tuple[tuple[type[BaseMessage], str], ...] = (
@@ -258,7 +245,7 @@ def memory_for_prompt(document: MemoryDocument, *, facts_not_shown: int = 0) -> 
     # indent=1 puts each fact on its own lines; every string inside stays on one line.
     if facts_not_shown:
         data["factsNotShown"] = facts_not_shown
-    return json.dumps(data, ensure_ascii=False, indent=1).translate(_JSON_EXTRA_ESCAPES)
+    return json.dumps(data, ensure_ascii=False, indent=1).translate(JSON_EXTRA_ESCAPES)
 
 
 def build_update_prompt(

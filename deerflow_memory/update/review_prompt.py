@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from deerflow_memory.models import Fact
 
-__all__ = ["HYGIENE_RULES", "SCHEMA_KEYS", "review_block", "today_line"]
+__all__ = ["HYGIENE_RULES", "JSON_EXTRA_ESCAPES", "SCHEMA_KEYS", "review_block", "today_line"]
 
 HYGIENE_RULES = """\
 Time frames, review and duplicates
@@ -35,8 +35,10 @@ SCHEMA_KEYS = """\
   "factsToConfirm": ["fact_..."],
   "factsToMerge": [{"ids": ["fact_...", "fact_..."]}]"""
 
-# json.dumps leaves these raw; each could close the block or break a line (U+2028 ...).
-_ESCAPES = str.maketrans(
+# json.dumps(ensure_ascii=False) escapes C0 controls, but leaves these raw: each is
+# a line break to str.splitlines() or to some tokenizer, or could close/open a tag.
+# Shared with prompt.py (json_text_for_prompt).
+JSON_EXTRA_ESCAPES = str.maketrans(
     {
         "<": "\\u003c",
         ">": "\\u003e",
@@ -72,7 +74,7 @@ def review_block(facts: Sequence[Fact], age_days: float | None = None) -> str:
                 "lastConfirmed": f.last_confirmed_at or f.created_at,
             },
             ensure_ascii=False,
-        ).translate(_ESCAPES)
+        ).translate(JSON_EXTRA_ESCAPES)
         for f in facts
     ]
     note = f"not confirmed for {age_days:g}+ days" if age_days else "not confirmed for long"
