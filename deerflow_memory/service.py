@@ -16,6 +16,12 @@ database backends) every captured turn is recorded durably within
 a stopped process left pending. ``close()`` (or leaving the ``with`` block, or
 interpreter exit) flushes pending updates for up to
 ``shutdown_flush_timeout_seconds``; the rest stays in the outbox.
+
+Tenants: a run whose identity has a ``tenant_id`` is served by a child service,
+:meth:`MemoryService.for_tenant`, made once per tenant: the storage's tenant view
+(``storage.scoped(t)``), the config with ``tenants[t]``'s overrides, and its own
+queue, outbox and dead letters. ``flush()`` and ``close()`` cover the children;
+at start, tenants with updates a stopped process left pending are opened and run.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -45,6 +51,7 @@ from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
 from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
+from deerflow_memory.storage.names import validate_name
 from deerflow_memory.storage.outbox import Outbox
 from deerflow_memory.update.dead_letter import RetriedLetter, dead_letter_for, retry_dead_letters
 from deerflow_memory.update.durable import DurableUpdates, decode_messages, encode_messages
@@ -150,10 +157,18 @@ class MemoryService:
         extractor: Extractor | None = None,
         embedder: Embedder | None = None,
         register_atexit: bool = True,
+        _tenant_of: tuple[MemoryService, str] | None = None,
     ) -> None:
         from deerflow_memory.update.llm import build_extractor
 
         self.config = config if config is not None else load_config()
+        # A tenant's child (see for_tenant) shares its parent's recorders and failure log.
+        parent: MemoryService | None = _tenant_of[0] if _tenant_of is not None else None
+        self.tenant_id: str | None = _tenant_of[1] if _tenant_of is not None else None
+        """The tenant this service serves (None: no tenant; see :meth:`for_tenant`)."""
+        self._parent = parent
+        self._tenants: dict[str, MemoryService] = {}
+        self._tenants_lock = threading.Lock()
         self._owns_storage = storage is None and self.config.storage != "store"
         self._storage: MemoryStorage | None = storage
         self._bound_store: BaseStore | None = None
@@ -165,6 +180,8 @@ class MemoryService:
         self.embedder = embedder
         # Fact vectors are computed on the updater's threads when facts are written.
         self.vectors: VectorKeeper | None = VectorKeeper(embedder) if embedder is not None else None
+        if parent is not None:
+            self.vectors = parent.vectors  # keyed by storage: one cache serves every tenant
         self.detector = SignalDetector.from_config(self.config)
         self.counter: TokenCounter = get_token_counter(
             self.config.token_counting, self.config.tiktoken_encoding
@@ -177,8 +194,10 @@ class MemoryService:
         self._updater: MemoryUpdater | None = None
         self._bind_lock = threading.Lock()
         self._retry_policy: RetryPolicy | None = None
-        self._failures_lock = threading.Lock()
-        self._failure_collectors: list[list[FailedUpdate]] = []
+        self._failures_lock: threading.Lock = parent._failures_lock if parent else threading.Lock()
+        self._failure_collectors: list[list[FailedUpdate]] = (
+            parent._failure_collectors if parent else []
+        )
         self.durable: DurableUpdates | None = None
         outbox = self._build_outbox() if self.config.outbox else None
         if outbox is not None:
@@ -190,8 +209,11 @@ class MemoryService:
             max_workers=self.config.max_workers,
             on_enqueue=self.durable.record if self.durable is not None else None,
         )
-        # Use counts of injected facts, written in batches by a background thread.
-        self.access = AccessRecorder(interval=self.config.access_flush_seconds)
+        # Use counts of injected facts, written in batches by a background thread
+        # (keyed by storage, so one recorder serves every tenant).
+        self.access: AccessRecorder = (
+            parent.access if parent else AccessRecorder(interval=self.config.access_flush_seconds)
+        )
         # (user, agent) -> the last render and what the recall event lists for it: while
         # memory is unchanged the render is the same object, so this is built once, not per turn.
         self._recalls: dict[
@@ -199,13 +221,17 @@ class MemoryService:
         ] = {}
         self._closed = False
         # The newest failed updates (bounded), for status pages; appended by worker threads.
-        self.recent_failures: deque[UpdateFailure] = deque(maxlen=MAX_RECENT_FAILURES)
-        if register_atexit:
+        self.recent_failures: deque[UpdateFailure] = (
+            parent.recent_failures if parent else deque(maxlen=MAX_RECENT_FAILURES)
+        )
+        if register_atexit and parent is None:
             _OPEN_SERVICES.add(self)
         if self.durable is not None:
             # Whatever a stopped process left pending runs here, at its original due time.
             self.durable.restore(self.queue, self.durable.outbox.recover())
             self.durable.start_polling(self.queue, self.config.outbox_poll_seconds)
+            if parent is None and self._storage is not None:
+                self._open_pending_tenants()
 
     # --- storage ------------------------------------------------------------
 
@@ -291,12 +317,88 @@ class MemoryService:
             )
         return self._updater
 
+    # --- tenants ------------------------------------------------------------
+
+    def for_tenant(self, tenant_id: str | None, store: BaseStore | None = None) -> MemoryService:
+        """The service of tenant ``tenant_id``: made once, then the same object (thread-safe).
+
+        It reads and writes ``storage.scoped(tenant_id)`` with
+        ``config.for_tenant(tenant_id)`` (the tenant's thresholds, budgets and
+        debounce), and has its own queue, outbox and dead letters; the model,
+        token counter, use-count recorder and failure log are shared. This
+        service's ``flush()`` and ``close()`` cover it. Graph runs, tools and
+        routes reach it through the identity's ``tenant_id``; call it directly
+        for tenant-wide work (``dead_letters``, ``retry_dead_letters``).
+
+        Args:
+            tenant_id: the tenant; ``None`` is this service (no tenant).
+            store: the graph's runtime store, for ``storage="store"``.
+
+        Raises:
+            InvalidNameError: unsafe ``tenant_id`` (the user id rules).
+            ConfigError: the backend cannot scope by tenant, or this service is closed.
+        """
+        root = self._parent or self
+        if tenant_id is None:
+            return root
+        tenant_id = validate_name(tenant_id, "tenant_id")
+        if tenant_id == self.tenant_id:
+            return self
+        if root is not self:
+            return root.for_tenant(tenant_id, store)
+        child = self._tenants.get(tenant_id)
+        if child is not None:
+            return child
+        storage = self.storage_for(store).scoped(tenant_id)
+        with self._tenants_lock:
+            child = self._tenants.get(tenant_id)
+            if child is None:
+                if self._closed:
+                    raise ConfigError("this MemoryService is closed; it serves no more tenants")
+                child = MemoryService(
+                    self.config.for_tenant(tenant_id),
+                    storage=storage,
+                    extractor=self.extractor,
+                    embedder=self.embedder,
+                    register_atexit=False,
+                    _tenant_of=(self, tenant_id),
+                )
+                self._tenants[tenant_id] = child
+        return child
+
+    @property
+    def tenants(self) -> tuple[str, ...]:
+        """Tenant ids whose services are open in this process (sorted)."""
+        return tuple(sorted(self._tenants))
+
+    def _open_pending_tenants(self) -> None:
+        # At start: each tenant whose outbox holds updates a stopped process left is
+        # opened, which recovers and runs them; tenants with nothing pending stay closed.
+        from deerflow_memory.storage.tenants import tenants_with_pending_updates
+
+        try:
+            pending = tenants_with_pending_updates(self.storage)
+        except Exception:
+            logger.exception("could not look for tenants with pending memory updates")
+            return
+        for tenant_id in pending:
+            try:
+                self.for_tenant(tenant_id)
+            except Exception:
+                logger.exception("could not recover the pending memory updates of %r", tenant_id)
+
+    def _serving(self, identity: MemoryIdentity, store: BaseStore | None) -> MemoryService:
+        """The service of ``identity``'s tenant (this one when it is the same)."""
+        if identity.tenant_id == self.tenant_id:
+            return self
+        return self.for_tenant(identity.tenant_id, store)
+
     # --- read path ----------------------------------------------------------
 
     def load(self, identity: MemoryIdentity, store: BaseStore | None = None) -> MemoryDocument:
-        """Load the document of ``identity``."""
-        _refuse_tenant(identity)
-        return self.storage_for(store).load(identity.user_id, identity.agent_name)
+        """Load the document of ``identity`` (in its tenant's storage when it has a tenant)."""
+        serving = self._serving(identity, store)
+        return serving.storage_for(store).load(identity.user_id, identity.agent_name)
 
     def memory_block(
         self,
@@ -320,10 +422,15 @@ class MemoryService:
             store: the graph's runtime store (for ``storage="store"``).
             record_access: count this as a use of the injected facts (False for previews).
 
+        With a ``tenant_id`` the tenant's storage and budgets are used.
+
         Raises:
             StorageError: the document cannot be read (corrupt, database down).
         """
-        _refuse_tenant(identity)
+        if identity.tenant_id != self.tenant_id:
+            return self._serving(identity, store).memory_block(
+                identity, query, store, record_access=record_access
+            )
         storage = self.storage_for(store)
         document = storage.load(identity.user_id, identity.agent_name)
         now = time.time()
@@ -423,7 +530,8 @@ class MemoryService:
         Returns:
             The correction / reinforcement signals sent along.
         """
-        _refuse_tenant(identity)
+        if identity.tenant_id != self.tenant_id:
+            return self._serving(identity, None).enqueue(identity, messages, recent=recent, now=now)
         signals = self.detector.detect(messages if recent is None else recent)
         add = self.queue.add_nowait if now else self.queue.add
         add(
@@ -470,12 +578,12 @@ class MemoryService:
                     delay,
                     error,
                 )
-                self._report(FailedUpdate(*job.key, error, "requeued", attempts))
+                self._report(FailedUpdate(*job.key, error, "requeued", attempts, self.tenant_id))
                 return
         outcome: FailureOutcome = "dead_letter"
         if result.status is UpdateStatus.FAILED and self.durable is not None:
             # The outbox already stored this failure as a dead letter (DurableUpdates.run).
-            self._report(FailedUpdate(*job.key, error, outcome, attempts))
+            self._report(FailedUpdate(*job.key, error, outcome, attempts, self.tenant_id))
             return
         try:
             self.write_dead_letter(job, error, attempts=1)
@@ -489,7 +597,7 @@ class MemoryService:
         except Exception:
             outcome = "lost"
             logger.exception("memory update for %s lost: the dead letter failed too", job.key)
-        self._report(FailedUpdate(*job.key, error, outcome, attempts))
+        self._report(FailedUpdate(*job.key, error, outcome, attempts, self.tenant_id))
 
     def write_dead_letter(self, job: UpdateJob, error: str, *, attempts: int = 1) -> DeadLetter:
         """Store ``job`` as a dead letter (merged with the key's existing one) and return it."""
@@ -509,7 +617,10 @@ class MemoryService:
         return letter
 
     def dead_letters(self, user_id: str | None = None) -> list[DeadLetter]:
-        """Updates that failed for good, oldest first (``deerflow-memory pending``)."""
+        """Updates that failed for good, oldest first (``deerflow-memory pending``).
+
+        This service's scope only: a tenant's are ``for_tenant(t).dead_letters()``.
+        """
         return self.storage.list_dead_letters(user_id)
 
     def retry_dead_letters(
@@ -518,45 +629,75 @@ class MemoryService:
         """Run dead letters again now, on this thread (``deerflow-memory retry``).
 
         Each letter whose update is saved (or has nothing to learn) is removed;
-        one that fails again stays, with its attempts and error updated.
+        one that fails again stays, with its attempts and error updated. This
+        service's scope only: a tenant's are ``for_tenant(t).retry_dead_letters()``.
         """
         return retry_dead_letters(self.storage, self.updater, letter_ids, user_id=user_id)
 
     def _report(self, failure: FailedUpdate) -> None:
+        # The deque and collectors are the root service's, shared by its tenants.
         self.recent_failures.append(UpdateFailure(time.time(), failure))
         with self._failures_lock:
             for collector in self._failure_collectors:
                 collector.append(failure)
 
+    def _family(self) -> list[MemoryService]:
+        """This service and, for the root, every open tenant service."""
+        with self._tenants_lock:
+            return [self, *self._tenants.values()]
+
+    def _collected(self, run: Callable[[list[FailedUpdate]], FlushResult]) -> FlushResult:
+        """``run(collector)`` while failures reported by any tenant land in ``collector``."""
+        collector: list[FailedUpdate] = []
+        with self._failures_lock:
+            self._failure_collectors.append(collector)
+        try:
+            return run(collector)
+        finally:
+            with self._failures_lock:
+                self._failure_collectors.remove(collector)
+
+    def _mine(self, failures: list[FailedUpdate]) -> tuple[FailedUpdate, ...]:
+        # The root reports every tenant's failures; a tenant's service only its own.
+        if self._parent is None:
+            return tuple(failures)
+        return tuple(f for f in failures if f.tenant_id == self.tenant_id)
+
     def flush(self, timeout: float | None = None) -> FlushResult:
         """Run every pending update now and wait; report what failed meanwhile.
 
-        Includes the updates recovered from the outbox when this service started.
+        Includes the updates recovered from the outbox when this service started,
+        and every open tenant's (see :meth:`for_tenant`), flushed side by side.
         A job that fails transiently during a flush is not requeued (that would
         keep the flush waiting for its backoff) but kept as a dead letter.
 
         Pending use counts of injected facts are written first.
 
         Returns:
-            A :class:`FlushResult`: truthy only when the queue drained in time
-            and no update failed; ``failed`` lists the others and where they went.
+            A :class:`FlushResult`: truthy only when every queue drained in time
+            and no update failed; ``failed`` lists the others and where they
+            went (``tenant_id`` says whose); ``pending`` what is still queued.
         """
         self.access.flush()
-        collector: list[FailedUpdate] = []
-        with self._failures_lock:
-            self._failure_collectors.append(collector)
-        try:
-            drained = self.queue.flush(timeout)
-        finally:
-            with self._failures_lock:
-                self._failure_collectors.remove(collector)
-        pending = 0 if drained else self.queue.pending_count + self.queue.running_count
-        return FlushResult(drained, tuple(collector), pending)
+        services = self._family()
+
+        def run(collector: list[FailedUpdate]) -> FlushResult:
+            drained = _in_parallel([s.queue.flush for s in services], timeout)
+            pending = sum(
+                s.queue.pending_count + s.queue.running_count
+                for s, ok in zip(services, drained, strict=True)
+                if not ok
+            )
+            return FlushResult(all(drained), self._mine(collector), pending)
+
+        return self._collected(run)
 
     @property
     def retry_policy(self) -> RetryPolicy:
-        """Backoff and bounds for failing updates (from the config unless set)."""
+        """Backoff and bounds for failing updates (config unless set; a tenant uses the root's)."""
         if self._retry_policy is None:
+            if self._parent is not None:
+                return self._parent.retry_policy
             self._retry_policy = retry_policy(self.config)
         return self._retry_policy
 
@@ -566,28 +707,54 @@ class MemoryService:
 
     # --- lifetime -----------------------------------------------------------
 
-    def close(self, timeout: float | None = None) -> bool:
-        """Flush pending updates (up to ``shutdown_flush_timeout_seconds``) and stop the workers."""
-        if self._closed:
-            return True
-        self._closed = True
+    def close(self, timeout: float | None = None) -> FlushResult:
+        """Flush pending updates and stop the workers, of this service and its tenants.
+
+        Waits up to ``timeout`` seconds (default ``shutdown_flush_timeout_seconds``);
+        what is still pending then stays in the outbox for the next start (it is
+        lost without one). Closing twice does nothing.
+
+        Returns:
+            A :class:`FlushResult`: truthy only when every queue drained in time
+            and no update failed meanwhile; ``failed`` and ``pending`` say what did not.
+        """
+        with self._tenants_lock:
+            if self._closed:
+                return FlushResult(True)
+            self._closed = True
         _OPEN_SERVICES.discard(self)
         wait = self.config.shutdown_flush_timeout_seconds if timeout is None else timeout
-        self.access.close()
-        drained = self.queue.shutdown(wait)
-        if not drained:
-            logger.warning(
-                "memory updates still pending after %.1f s at shutdown%s",
-                wait,
-                "; they stay in the outbox for the next start" if self.durable else "",
-            )
-        if self.durable is not None:
-            self.durable.stop_polling()
-            self.durable.outbox.close()
+        if self._parent is None:
+            self.access.close()  # shared with the tenants: only the root closes it
+        services = self._family()
+
+        def run(collector: list[FailedUpdate]) -> FlushResult:
+            drained = _in_parallel([s.queue.shutdown for s in services], wait)
+            pending = 0
+            for service, ok in zip(services, drained, strict=True):
+                service._closed = True
+                if not ok:
+                    pending += service.queue.pending_count + service.queue.running_count
+                    logger.warning(
+                        "memory updates%s still pending after %.1f s at shutdown%s",
+                        f" of tenant {service.tenant_id!r}" if service.tenant_id else "",
+                        wait,
+                        "; they stay in the outbox for the next start" if service.durable else "",
+                    )
+                if service.durable is not None:
+                    service.durable.stop_polling()
+                    service.durable.outbox.close()
+            return FlushResult(all(drained), self._mine(collector), pending)
+
+        result = self._collected(run)
+        if self._parent is not None:
+            with self._parent._tenants_lock:
+                if self._parent._tenants.get(self.tenant_id or "") is self:
+                    del self._parent._tenants[self.tenant_id or ""]
         closer = getattr(self._storage, "close", None)
         if self._owns_storage and callable(closer):
             closer()
-        return drained
+        return result
 
     def __enter__(self) -> MemoryService:
         return self
@@ -606,9 +773,9 @@ def close_open_services(timeout: float | None = None) -> bool:
 
     For server shutdown hooks: ``langgraph dev`` ends on SIGTERM without running
     ``atexit`` handlers, so ``graphs/http_app.py`` calls this from the server's
-    lifespan. Returns True when every pending update finished in time.
+    lifespan. Returns True when every pending update finished in time and none failed.
     """
-    return all([service.close(timeout) for service in list(_OPEN_SERVICES)])
+    return all([bool(service.close(timeout)) for service in list(_OPEN_SERVICES)])
 
 
 def _close_at_exit() -> None:
@@ -619,13 +786,31 @@ def _close_at_exit() -> None:
 atexit.register(_close_at_exit)
 
 
-def _refuse_tenant(identity: MemoryIdentity) -> None:
-    # Storage can scope by tenant (MemoryStorage.scoped) but queued updates, the
-    # outbox and dead letters do not carry a tenant yet: a tenant's turn must not
-    # read or write the untenanted memory of the same user id, so it is refused.
-    if identity.tenant_id is not None:
-        raise ConfigError(
-            f"tenant_id={identity.tenant_id!r}: graph runs cannot be scoped by tenant yet "
-            "(updates are not routed per tenant); leave tenant_id unset, or use "
-            "storage.scoped(tenant_id) directly"
-        )
+def _in_parallel(
+    calls: Sequence[Callable[[float | None], bool]], timeout: float | None
+) -> list[bool]:
+    """``call(timeout)`` for each, side by side; the first runs on this thread.
+
+    A call that raises counts as False (logged); the first call's error is raised,
+    so a flush from inside an update handler still fails loudly.
+    """
+    results = [False] * len(calls)
+
+    def run(index: int) -> None:
+        try:
+            results[index] = calls[index](timeout)
+        except Exception:
+            logger.exception("memory flush of a tenant's queue failed")
+
+    threads = [
+        threading.Thread(target=run, args=(i,), name="memory-tenant-flush", daemon=True)
+        for i in range(1, len(calls))
+    ]
+    for thread in threads:
+        thread.start()
+    try:
+        results[0] = calls[0](timeout)
+    finally:
+        for thread in threads:
+            thread.join()
+    return results

@@ -72,3 +72,18 @@ def test_the_recall_events_example_shows_what_was_taken_into_account(
         exec(compile(display, str(README), "exec"), namespace)
     namespace["memory"].close()  # type: ignore[attr-defined]
     assert "I took into account: User is allergic to peanuts" in out.getvalue()
+
+
+def test_the_tenants_example_keeps_one_user_in_two_tenants_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "DEERFLOW_MEMORY_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    code = python_block_after("### Tenants")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(README), "exec"), {})
+    expected = [line.removeprefix("# ") for line in code.splitlines() if line.startswith("# ")]
+    assert out.getvalue().splitlines() == expected
+    assert (tmp_path / ".deerflow_memory/tenants/shop/users/alice/memory.json").is_file()

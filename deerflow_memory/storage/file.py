@@ -369,6 +369,10 @@ class FileMemoryStorage(MemoryStorage):
             view = self._tenants.get(tenant_id)
             if view is None:
                 folder = _child(self._root / TENANT_FOLDER, tenant_id)
+                if is_mapped(folder.name):
+                    # The real id beside a mapped folder name, so the tenant can be listed.
+                    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+                    _record_id(folder, tenant_id)
                 view = self._tenants[tenant_id] = FileMemoryStorage(
                     folder, max_cached_documents=self._max_cached
                 )

@@ -74,13 +74,14 @@ from deerflow_memory.errors import (
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter
+from deerflow_memory.storage.names import storage_name
 from deerflow_memory.storage.store_locks import (
     DocumentLock,
     DocumentLocks,
     PostgresAdvisoryLock,
     PostgresUpdateLocks,
 )
-from deerflow_memory.storage.update_locks import LocalUpdateLocks
+from deerflow_memory.storage.update_locks import FlockUpdateLocks, LocalUpdateLocks
 
 __all__ = [
     "DEFAULT_AGENT_LABEL",
@@ -247,11 +248,18 @@ class StoreMemoryStorage(MemoryStorage):
         with self._cache_guard:
             view = self._tenants.get(tenant_id)
             if view is None:
+                label = encode_label(tenant_id)
+                shared = self.__dict__.get("_update_locks")
+                locks = None  # Postgres: derived from the tenant's prefix in __init__
+                if isinstance(shared, FlockUpdateLocks):
+                    # Every process updating this tenant's documents waits on the same files.
+                    locks = FlockUpdateLocks(shared.folder / TENANT_LABEL / storage_name(tenant_id))
                 view = self._tenants[tenant_id] = StoreMemoryStorage(
                     self.store,
-                    (*self.namespace_prefix, TENANT_LABEL, encode_label(tenant_id)),
+                    (*self.namespace_prefix, TENANT_LABEL, label),
                     document_lock=self._document_lock,
                     max_cached_documents=self._max_cached,
+                    update_locks=locks,
                 )
             return view
 

@@ -20,7 +20,7 @@ FailureOutcome = Literal["requeued", "dead_letter", "lost"]
 
 @dataclass(frozen=True, slots=True)
 class FailedUpdate:
-    """One update that failed while a flush was running."""
+    """One update that failed while a flush was running (``tenant_id``: None = no tenant)."""
 
     thread_id: str
     user_id: str
@@ -28,11 +28,12 @@ class FailedUpdate:
     error: str
     outcome: FailureOutcome
     attempts: int = 1
+    tenant_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class FlushResult:
-    """Outcome of ``MemoryService.flush``.
+    """Outcome of ``MemoryService.flush`` and ``MemoryService.close``.
 
     Attributes:
         drained: every queued and running update finished within the timeout.
