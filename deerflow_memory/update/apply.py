@@ -112,7 +112,7 @@ def strip_upload_mentions(text: str) -> str:
     return result if re.search(r"\w", result) else ""
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=65_536)
 def _normalise(content: str) -> str:
     # Cached: stored facts are compared on every update, their text rarely changes.
     return " ".join(content.split()).casefold()
@@ -235,12 +235,13 @@ def apply_update_detailed(
     superseded = document.superseded_facts
     removed = unknown = protected = 0
     if update.facts_to_remove:
-        manual_ids = {f.id for f in facts if f.source_type is SourceType.MANUAL}
         reasons = {r.id: r.reason for r in update.facts_to_remove}
-        protected = len(reasons.keys() & manual_ids)
+        named = [f for f in facts if f.id in reasons]  # one pass over the stored facts
+        manual_ids = {f.id for f in named if f.source_type is SourceType.MANUAL}
+        protected = len(manual_ids)
         reasons = {k: v for k, v in reasons.items() if k not in manual_ids}
-        unknown = len(reasons.keys() - {f.id for f in facts})
-        gone = [f for f in facts if f.id in reasons]
+        unknown = len(reasons.keys() - {f.id for f in named})
+        gone = [f for f in named if f.id in reasons]
         if gone:
             facts = [f for f in facts if f.id not in reasons]
             removed = len(gone)

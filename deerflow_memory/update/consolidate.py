@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from deerflow_memory.models import Fact, SourceType, SupersededFact
+from deerflow_memory.models import Fact, FactCategory, SourceType, SupersededFact
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -254,11 +254,37 @@ def lexical_keys(fact: Fact) -> frozenset[str]:
     return words or frozenset({"\x00" + fact.content.strip().casefold()})
 
 
+def _candidates(
+    facts: Sequence[Fact],
+    only: frozenset[str],
+    skip: Callable[[Fact], bool] | None,
+    keys: Callable[[Fact], Iterable[str]],
+) -> list[int]:
+    """Indexes of the touched facts and of the facts sharing a key with one of the same category.
+
+    One pass over ``facts`` whatever their number, so an update that touched a
+    few facts costs little even when the document holds thousands.
+    """
+    wanted: dict[FactCategory, set[str]] = {}
+    for fact in facts:
+        if fact.id in only and (skip is None or not skip(fact)):
+            wanted.setdefault(fact.category, set()).update(keys(fact))
+    if not wanted:
+        return []
+    return [
+        i
+        for i, fact in enumerate(facts)
+        if (want := wanted.get(fact.category)) is not None
+        and not want.isdisjoint(keys(fact))
+        and (skip is None or not skip(fact))
+    ]
+
+
 def _pairs(
     facts: Sequence[Fact],
     members: list[int],
     only: frozenset[str] | None,
-    keys: Callable[[Fact], Iterable[str]] | None,
+    keys: dict[int, frozenset[str]] | None,
 ) -> Iterator[tuple[int, int]]:
     """Index pairs ``a < b`` of one category to compare (see :func:`duplicate_groups`)."""
     touched = members if only is None else [i for i in members if facts[i].id in only]
@@ -268,13 +294,22 @@ def _pairs(
         else:
             yield from ((a, b) for a in touched for b in members if b != a)
         return
+    if only is not None:  # few touched facts: test each against the members directly
+        done: set[int] = set()
+        for a in touched:
+            ka = keys[a]
+            for b in members:
+                if b != a and b not in done and not ka.isdisjoint(keys[b]):
+                    yield (a, b) if a < b else (b, a)
+            done.add(a)
+        return
     postings: dict[str, list[int]] = {}
     for i in members:
-        for key in keys(facts[i]):
+        for key in keys[i]:
             postings.setdefault(key, []).append(i)
     seen: set[tuple[int, int]] = set()
     for a in touched:
-        for key in keys(facts[a]):
+        for key in keys[a]:
             for b in postings.get(key, ()):
                 pair = (a, b) if a < b else (b, a)
                 if b != a and pair not in seen:
@@ -290,6 +325,7 @@ def duplicate_groups(
     only: frozenset[str] | None = None,
     skip: Callable[[Fact], bool] | None = None,
     keys: Callable[[Fact], Iterable[str]] | None = None,
+    dice_bound: bool = False,
 ) -> list[list[Fact]]:
     """Groups (2 or more) of same-category facts whose similarity is at least ``threshold``.
 
@@ -303,31 +339,46 @@ def duplicate_groups(
         keys: blocking keys: only facts sharing a key are compared (e.g.
             :func:`lexical_keys` for the lexical similarity, which is 0 for
             texts sharing no term); ``None`` compares every pair of a category.
+        dice_bound: the similarity never exceeds the Dice coefficient of the
+            two facts' ``keys`` (true of :func:`lexical_similarity` with
+            :func:`lexical_keys`): pairs whose Dice is below ``threshold`` are
+            not compared at all.
 
     Returns:
         Groups in the order their first member appears in ``facts``.
     """
     if threshold > 1.0 or len(facts) < 2:
         return []
-    parent = list(range(len(facts)))
+    if only is not None and keys is not None:
+        # Only facts sharing a key with a touched one can join a group: look at those alone.
+        indexes = _candidates(facts, only, skip, keys)
+    else:
+        indexes = [i for i, fact in enumerate(facts) if skip is None or not skip(fact)]
+    keysets = None if keys is None else {i: frozenset(keys(facts[i])) for i in indexes}
+    parent: dict[int, int] = {}  # union-find over the facts joined so far (absent: a root)
+    joined: set[int] = set()
 
     def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
+        while (up := parent.get(i, i)) != i:
+            parent[i] = parent.get(up, up)
+            i = up
         return i
 
-    by_category: dict[str, list[int]] = {}
-    for i, fact in enumerate(facts):
-        if skip is None or not skip(fact):
-            by_category.setdefault(fact.category.value, []).append(i)
+    by_category: dict[FactCategory, list[int]] = {}
+    for i in indexes:
+        by_category.setdefault(facts[i].category, []).append(i)
     for members in by_category.values():
-        for a, b in _pairs(facts, members, only, keys):
+        for a, b in _pairs(facts, members, only, keysets):
+            if keysets is not None and dice_bound:
+                ka, kb = keysets[a], keysets[b]
+                if 2 * len(ka & kb) < threshold * (len(ka) + len(kb)):
+                    continue
             if root(a) != root(b) and similarity(facts[a], facts[b]) >= threshold:
                 parent[root(b)] = root(a)
+                joined.update((a, b))
     groups: dict[int, list[Fact]] = {}
-    for i, fact in enumerate(facts):
-        groups.setdefault(root(i), []).append(fact)
+    for i in sorted(joined):
+        groups.setdefault(root(i), []).append(facts[i])
     return [g for g in groups.values() if len(g) > 1]
 
 

@@ -24,6 +24,7 @@ here. Everything is pure: ``now`` is passed in; nothing raises on odd input.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -57,9 +58,13 @@ RESTATED_CONFIRMS_AFTER_DAYS = 1.0
 FULL_PASS_MAX_FACTS = 50
 
 
+# Stored facts are looked at on every update and their timestamps rarely change.
+_timestamp = functools.lru_cache(maxsize=65_536)(parse_timestamp)
+
+
 def is_manual(fact: Fact) -> bool:
     """True for facts the user wrote by hand (``sourceType: manual``)."""
-    return str(fact.source_type) == MANUAL
+    return fact.source_type == MANUAL  # a StrEnum equals its text
 
 
 def is_protected(fact: Fact, protected_categories: Collection[FactCategory]) -> bool:
@@ -91,13 +96,16 @@ def due_for_review(
         The due facts, or ``()``.
     """
     cutoff = now - age_days * _DAY
+    protected = frozenset(protected_categories)
     due: list[tuple[float, Fact]] = []
+    # One tight pass per update over every fact: memoised timestamps, the cheap tests first.
     for fact in document.facts:
-        if is_protected(fact, protected_categories):
+        stamp = _timestamp(fact.last_confirmed_at) or _timestamp(fact.created_at)
+        if stamp is None or stamp > cutoff:
             continue
-        stamp = parse_timestamp(fact.last_confirmed_at) or parse_timestamp(fact.created_at)
-        if stamp is not None and stamp <= cutoff:
-            due.append((stamp, fact))
+        if fact.constraint or fact.category in protected or fact.source_type == MANUAL:
+            continue
+        due.append((stamp, fact))
     if len(due) < min_due:
         return ()
     due.sort(key=lambda item: item[0])
@@ -123,6 +131,7 @@ class TidyResult:
         )
 
 
+@functools.lru_cache(maxsize=65_536)
 def _key(text: str) -> str:
     return " ".join(text.split()).casefold()
 
@@ -167,28 +176,32 @@ def tidy(
         confirm_ids.update(update.facts_to_confirm)
         restated = {_key(f.content) for f in update.new_facts}
     recent = (now_ts or 0.0) - RESTATED_CONFIRMS_AFTER_DAYS * _DAY
-    for i, fact in enumerate(facts):
+    for i, fact in enumerate(facts if confirm_ids or restated else ()):
         # Restating confirms a fact, but a restatement within a day is not worth a save.
         restated_here = _key(fact.content) in restated and (
-            (parse_timestamp(fact.last_confirmed_at) or parse_timestamp(fact.created_at) or 0.0)
-            < recent
+            (_timestamp(fact.last_confirmed_at) or _timestamp(fact.created_at) or 0.0) < recent
         )
         if (fact.id in confirm_ids or restated_here) and fact.last_confirmed_at != now:
             facts[i] = fact.model_copy(update={"last_confirmed_at": now})
             confirmed += 1
 
-    # 2. expiry.
+    # 2. expiry (most facts have no end date: the common case costs one attribute read).
     expired = 0
     if now_ts is not None:
-        kept: list[Fact] = []
-        for fact in facts:
-            stamp = parse_timestamp(fact.expires_at)
-            if stamp is not None and stamp <= now_ts and not is_manual(fact):
-                history.append(_superseded(fact, now, EXPIRED_REASON))
-                expired += 1
-            else:
-                kept.append(fact)
-        facts = kept
+        ending = [
+            i
+            for i, fact in enumerate(facts)
+            if fact.expires_at is not None
+            and (stamp := _timestamp(fact.expires_at)) is not None
+            and stamp <= now_ts
+            and not is_manual(fact)
+        ]
+        if ending:
+            gone = set(ending)
+            for i in ending:
+                history.append(_superseded(facts[i], now, EXPIRED_REASON))
+            expired = len(ending)
+            facts = [f for i, f in enumerate(facts) if i not in gone]
 
     # 3. merges: proposed by the model, then found by similarity.
     merged = 0
@@ -209,13 +222,15 @@ def tidy(
             only = frozenset(touched)
         groups.extend(
             duplicate_groups(
-                [f for f in facts if f.id not in taken],
+                [f for f in facts if f.id not in taken] if taken else facts,
                 threshold,
                 similarity=similarity or _lexical,
                 only=only,
                 skip=is_manual,
-                # the lexical similarity is 0 between facts sharing no term: compare only those
+                # the lexical similarity is 0 between facts sharing no term (compare only those)
+                # and never above the Dice coefficient of their terms
                 keys=lexical_keys if similarity is None else None,
+                dice_bound=similarity is None,
             )
         )
     if groups:
