@@ -8,6 +8,14 @@ Run: ``python bench/injection.py``. Prints one row per (facts, counting, mode):
   a storage reload: the block is rebuilt from cached counts;
 - ``warm``: the same document object again, as in an inject node while memory
   is unchanged: the cached result is returned.
+
+For tiktoken, ``cold-baseline`` times the same cold render with the cost
+floors off (``_render(..., floors=False)``: every candidate line and the whole
+block are encoded, the algorithm before issue 15), interleaved with the
+``cold`` runs, and the line after it prints the ratio (issue 15 goal: >= 5x at
+1,000 facts). A last check renders every document under many budgets and
+prints how many blocks were over budget (must be 0) and how many differ from
+the baseline's bytes (must be 0: the floors only skip encodes).
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from deerflow_memory.inject.format import format_memory_for_injection
+from deerflow_memory.inject.format import _render, format_memory_for_injection, render_memory
 from deerflow_memory.inject.tokens import TokenCountingMethod, get_token_counter
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section
 
@@ -95,6 +103,31 @@ def _measure(run: Callable[[], object], prepare: Callable[[], None], repeat: int
     return timings
 
 
+def _baseline(doc: MemoryDocument, max_tokens: int = 2000, guaranteed: int = 500,
+              constraints: int = 300) -> object:  # fmt: skip
+    """The render with the cost floors off: every line and the whole block encoded."""
+    counter = get_token_counter("tiktoken")
+    return _render(
+        doc, max_tokens, frozenset({"correction"}), guaranteed, counter, constraints, floors=False
+    )
+
+
+def bench_cold_pair(base: MemoryDocument, repeat: int) -> tuple[list[float], list[float]]:
+    """Cold runs with the floors and the baseline, interleaved (same load for both)."""
+    counter = get_token_counter("tiktoken")
+    clear = getattr(counter, "clear_cache", lambda: None)
+    new_runs: list[float] = []
+    base_runs: list[float] = []
+    for _ in range(repeat):
+        for runs, render in ((new_runs, format_memory_for_injection), (base_runs, _baseline)):
+            clear()
+            doc = base.model_copy()
+            start = time.perf_counter()
+            render(doc)
+            runs.append((time.perf_counter() - start) * 1000.0)
+    return new_runs, base_runs
+
+
 def bench_case(base: MemoryDocument, method: TokenCountingMethod) -> list[tuple[str, float, float]]:
     """(mode, median ms, p95 ms) for one document and counting method."""
     counter = get_token_counter(method)
@@ -114,33 +147,81 @@ def bench_case(base: MemoryDocument, method: TokenCountingMethod) -> list[tuple[
     def run() -> object:
         return format_memory_for_injection(holder["doc"], token_counting=method)
 
+    def row(mode: str, timings: list[float]) -> tuple[str, float, float]:
+        return mode, statistics.median(timings), statistics.quantiles(timings, n=20)[-1]
+
     rows = []
     big = len(base.facts) >= 1000
+    if method == "tiktoken":
+        cold_runs, base_runs = bench_cold_pair(base, 15 if big else 30)
+        rows += [row("cold", cold_runs), row("cold-baseline", base_runs)]
+    else:
+        run()
+        rows.append(row("cold", _measure(run, cold, 10 if big else 30)))
     for mode, prepare, repeat in (
-        ("cold", cold, 10 if big else 30),
         ("warm-new-doc", new_doc, 100 if big else 300),
         ("warm", same_doc, 2000),
     ):
         same_doc()
         run()  # fill the caches
-        timings = _measure(run, prepare, repeat)
-        rows.append((mode, statistics.median(timings), statistics.quantiles(timings, n=20)[-1]))
+        rows.append(row(mode, _measure(run, prepare, repeat)))
     return rows
+
+
+def check_budgets(docs: list[MemoryDocument]) -> tuple[int, int, int]:
+    """(renders, over budget, different from the baseline) over many budgets, tiktoken.
+
+    Over budget: the block's real count exceeds ``max_tokens`` (or the block
+    of only its constraint and guaranteed facts, when that is larger), or the
+    reported ``tokens`` is not the real count.
+    """
+    count = get_token_counter("tiktoken").count
+    renders = over = different = 0
+    for doc in docs:
+        for max_tokens in (0, 10, 40, 100, 250, 600, 1000, 2000, 4000):
+            for guaranteed, constraints in ((500, 300), (60, 25), (0, 0)):
+                result = render_memory(
+                    doc,
+                    max_tokens,
+                    guaranteed_token_budget=guaranteed,
+                    constraint_token_budget=constraints,
+                )
+                facts = [line for line in result.text.splitlines() if line.startswith("- [")]
+                protected = "".join(f"{line}\n" for line in facts[: result.guaranteed_injected])
+                alone = count(f"<user_memory>\n## Facts\n{protected}</user_memory>")
+                real = count(result.text) if result.text else 0
+                renders += 1
+                over += real > max(max_tokens, alone if protected else 0) or real != result.tokens
+                different += result != _baseline(doc, max_tokens, guaranteed, constraints)
+    return renders, over, different
 
 
 def main() -> None:
     """Print median and p95 (ms) per document size, counting method and mode."""
-    print(f"{'facts':>5}  {'counting':<8}  {'mode':<12}  {'median ms':>9}  {'p95 ms':>8}  tokens")
+    print(f"{'facts':>5}  {'counting':<8}  {'mode':<13}  {'median ms':>9}  {'p95 ms':>8}  tokens")
     methods: tuple[TokenCountingMethod, ...] = ("tiktoken", "char")
+    docs = []
     for n_facts in (50, 200, 1000):
         base = build_document(n_facts)
+        docs.append(base)
         for method in methods:
             counter = get_token_counter(method)
             counter.count("load the vocabulary before timing")
             tokens = counter.count(format_memory_for_injection(base, token_counting=method))
-            for mode, median, p95 in bench_case(base, method):
+            rows = bench_case(base, method)
+            for mode, median, p95 in rows:
                 figures = f"{median:>9.4f}  {p95:>8.4f}  {tokens:>6}"
-                print(f"{n_facts:>5}  {method:<8}  {mode:<12}  {figures}")
+                print(f"{n_facts:>5}  {method:<8}  {mode:<13}  {figures}")
+            medians = dict((mode, median) for mode, median, _ in rows)
+            if "cold-baseline" in medians:
+                ratio = medians["cold-baseline"] / medians["cold"]
+                print(f"{'':>5}  {'':<8}  cold is {ratio:.1f}x faster than the baseline")
+    docs += [build_document(n, seed) for n in (0, 1, 5, 30, 120) for seed in (1, 2)]
+    renders, over, different = check_budgets(docs)
+    print(
+        f"budget check: {renders} renders (tiktoken), over budget: {over}, "
+        f"different from the baseline: {different}"
+    )
 
 
 if __name__ == "__main__":

@@ -67,11 +67,12 @@ from typing import TYPE_CHECKING, Any
 
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.inject.constraints import is_constraint
+from deerflow_memory.inject.costs import block_tokens, content_floor, line_floor, text_floor
 from deerflow_memory.inject.tokens import (
     EncodingName,
+    TiktokenCounter,
     TokenCounter,
     TokenCountingMethod,
-    estimate_tokens,
     get_token_counter,
 )
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section
@@ -238,28 +239,34 @@ def _normalise_categories(categories: Iterable[str | FactCategory]) -> frozenset
 class _SummaryItem:
     group: int
     line: str
+    cost: int
 
 
 def _fit_summary(
-    label: str, section: Section, room: int, counter: TokenCounter
+    label: str, section: Section, room: int, counter: TokenCounter, exact: bool
 ) -> tuple[str, bool]:
     """The longest sentence prefix of ``section`` whose line costs at most ``room``.
 
+    With ``exact`` counts, a line whose word count alone exceeds ``room`` is
+    ruled out without encoding it.
+
     Returns the line ("" when not even one sentence fits) and whether text was cut.
     """
+    count = counter.count
+
+    def fits(line: str) -> bool:
+        return not (exact and text_floor(line) > room) and count(line) <= room
+
     summary = section.summary
     line = f"- {label}: {escape_memory_text(summary)}\n"
-    if counter.count(line) <= room:
+    if fits(line):
         return line, False
     sentences = _split_sentences(summary)
-    if (
-        len(sentences) < 2
-        or counter.count(f"- {label}: {escape_memory_text(sentences[0])}\n") > room
-    ):
+    if len(sentences) < 2 or not fits(f"- {label}: {escape_memory_text(sentences[0])}\n"):
         return "", True  # not even the first sentence fits: skip the longer tries
     for keep in range(len(sentences) - 1, 0, -1):
         shorter = f"- {label}: {escape_memory_text(''.join(sentences[:keep]))}\n"
-        if counter.count(shorter) <= room:
+        if fits(shorter):
             return shorter, True
     return "", True
 
@@ -277,36 +284,135 @@ def _assemble(summaries: list[_SummaryItem], fact_lines: list[str]) -> str:
     return _OPEN + _SEPARATOR.join(blocks) + _CLOSE
 
 
-def _cost_lower_bounds(candidates: list[tuple[str, str]], counter: TokenCounter) -> list[int]:
-    """A cheap floor of each line's tiktoken cost, to skip encoding hopeless lines.
+def _exact_tokens(
+    counter: TokenCounter, summaries: list[_SummaryItem], facts: list[tuple[str, str, int]]
+) -> int:
+    """Tokens of ``_assemble(summaries, facts)`` from the line costs (exact counters only)."""
+    blocks: list[tuple[str, list[tuple[str, int]]]] = []
+    for group, (heading, _) in enumerate(_SUMMARY_GROUPS):
+        lines = [(item.line, item.cost) for item in summaries if item.group == group]
+        if lines:
+            blocks.append((heading, lines))
+    if facts:
+        blocks.append((_FACTS_HEADING, [(line, cost) for line, _, cost in facts]))
+    return block_tokens(counter, _OPEN, _CLOSE, blocks) if blocks else 0
 
-    The larger of two floors: the line's word count (tiktoken's pre-tokenizer
-    never joins two whitespace-separated words, and each piece is at least one
-    token: a strict floor), and 5/8 of the character estimate (documented as
-    0-60 % high against o200k and up to ~25 % low against cl100k, so a line
-    whose estimate exceeds 1.6 x the room left does not fit; a line the
-    estimate overrates by more would be skipped though it fits, leaving the
-    block a little short, never over budget). Counters
-    without a vocabulary (the estimate itself) are cheap already: [] for them.
+
+def _counts_exactly(counter: TokenCounter) -> bool:
+    # Only real tiktoken counts obey the piece rules of inject/costs.py; any
+    # other counter (the estimate, a fallback, a caller's own) counts every text.
+    return isinstance(counter, TiktokenCounter) and counter.is_exact()
+
+
+# Lines counted together when the first of them needs a count: at least this
+# many tokens of cost floors, more while the room left is larger.
+_BATCH_FLOOR = 256
+
+
+class _Filler:
+    """Fills a token room greedily with fact lines: each kept whole or skipped.
+
+    Facts come in priority order; a fact whose line fits what is left is taken,
+    one that does not is skipped and later, smaller ones are still tried. With
+    exact counts (``prefix_tokens`` given), a line whose cost floor exceeds
+    the room left is skipped unencoded, and when a line needs a count, the
+    upcoming lines that might need one too are counted in the same encode
+    (the room only shrinks, so a line whose floor exceeds it now never fits).
+    The decisions are those of counting every line.
     """
-    if getattr(counter, "method", None) != "tiktoken":
-        return []
-    return [_cost_floor(line) for line, _ in candidates]
 
+    def __init__(
+        self, counter: TokenCounter, prefix_tokens: dict[FactCategory, int] | None
+    ) -> None:
+        self._counter = counter
+        self._prefix = prefix_tokens
+        self._costs: dict[str, int] = {}  # line -> tokens, for this render
 
-def _cost_floor(line: str) -> int:
-    return max(len(line.split()), estimate_tokens(line) * 5 // 8)
+    def fill(
+        self, facts: Sequence[Fact], room: int
+    ) -> tuple[list[tuple[str, str, int]], int, list[int]]:
+        """Greedily take ``facts`` into ``room`` tokens.
 
+        Returns ``[(line, fact id, tokens)]`` of the facts taken, the tokens
+        they use and their indices in ``facts``.
+        """
+        taken: list[tuple[str, str, int]] = []
+        positions: list[int] = []
+        used = 0
+        costs = self._costs
+        count = self._counter.count
+        prefix = self._prefix
+        if prefix is None:  # count every line
+            for index, fact in enumerate(facts):
+                line = _fact_line(fact)
+                if len(line) == 1:  # no content
+                    continue
+                cost = costs.get(line)
+                if cost is None:
+                    cost = costs[line] = count(line)
+                if cost <= room - used:
+                    taken.append((line, fact.id, cost))
+                    positions.append(index)
+                    used += cost
+            return taken, used, positions
 
-def _no_floor(line: str) -> int:
-    return 0
+        smallest = min(prefix.values()) + 1  # no fact line costs less
+        # Per fact: None (not looked at yet), "" (cannot fit: its floor exceeded
+        # the room, which only shrinks) or its line (worth a count).
+        lines: list[str | None] = [None] * len(facts)
+        for index, fact in enumerate(facts):
+            left = room - used
+            if left < smallest:
+                break
+            seen = lines[index]
+            if seen is None:
+                self._scan(facts, lines, index, left)
+                seen = lines[index]
+            if not seen:
+                continue
+            line = seen
+            cost = costs.get(line)
+            if cost is None:
+                cost = costs[line] = count(line)
+            if cost <= left:
+                taken.append((line, fact.id, cost))
+                positions.append(index)
+                used += cost
+        return taken, used, positions
 
+    def _scan(self, facts: Sequence[Fact], lines: list[str | None], start: int, room: int) -> None:
+        """Look at ``facts[start:]`` until a batch of lines worth a count is counted.
 
-def _suffix_minimum(values: list[int]) -> list[int]:
-    result = values[:]
-    for i in range(len(result) - 2, -1, -1):
-        result[i] = min(result[i], result[i + 1])
-    return result
+        Sets ``lines[i]`` for every fact looked at.
+        """
+        prefix = self._prefix
+        assert prefix is not None
+        costs = self._costs
+        batch: list[str] = []
+        floors = 0
+        limit = max(room, _BATCH_FLOOR)
+        index = start
+        end = len(facts)
+        while index < end and floors <= limit:
+            fact = facts[index]
+            tokens = prefix[fact.category]
+            if content_floor(fact.content, tokens) > room:
+                lines[index] = ""
+            else:
+                line = _fact_line(fact)
+                floor = line_floor(line, tokens)
+                if len(line) == 1 or floor > room:
+                    lines[index] = ""
+                else:
+                    lines[index] = line
+                    if line not in costs:
+                        batch.append(line)
+                        floors += floor
+            index += 1
+        if batch:
+            assert isinstance(self._counter, TiktokenCounter)  # prefix tokens only for those
+            for line, cost in zip(batch, self._counter.count_lines(batch), strict=True):
+                costs[line] = cost
 
 
 def _render(
@@ -316,71 +422,62 @@ def _render(
     guaranteed_budget: int,
     counter: TokenCounter,
     constraint_budget: int = 0,
+    *,
+    floors: bool = True,
 ) -> InjectionResult:
     count = counter.count
     facts_total = len(doc.facts)
+    # With exact tiktoken counts, a line whose cost floor (inject/costs.py)
+    # exceeds the room left is skipped without encoding it, lines that need a
+    # count are counted several per encode, and the block's total is summed
+    # from its line counts: the decisions and the bytes are the same as
+    # counting every line and the whole text (``floors=False``, which
+    # bench/injection.py times as the baseline), but a cold count cache (where
+    # each count is an encode) no longer pays for the hopeless lines.
+    exact = floors and _counts_exactly(counter)
+    prefix_tokens = {c: count(p[:-1]) for c, p in _FACT_PREFIX.items()} if exact else None
+    filler = _Filler(counter, prefix_tokens)
 
-    # 0-1. constraints, then guaranteed categories, each within its own budget;
-    # regular candidates in order. Lines travel with their fact's id.
-    constraint_lines: list[tuple[str, str]] = []
-    category_lines: list[tuple[str, str]] = []
-    regular_candidates: list[tuple[str, str]] = []
-    constraint_used = category_used = 0
+    # 0-1. constraints by priority within their budget, then guaranteed
+    # categories within theirs; entries are (line, fact id, tokens).
+    ordered = _ordered_facts(doc.facts)
     guaranteed_members = {c for c in FactCategory if c.value in guaranteed}
-    # Past a reserve's end, lines whose cost floor exceeds what is left skip the encode.
-    floor = _cost_floor if getattr(counter, "method", None) == "tiktoken" else _no_floor
-    for fact in _ordered_facts(doc.facts):
-        line = _fact_line(fact)
-        if len(line) == 1:  # no content
-            continue
-        if is_constraint(fact) and floor(line) <= constraint_budget - constraint_used:
-            cost = count(line)
-            if constraint_used + cost <= constraint_budget:
-                constraint_lines.append((line, fact.id))
-                constraint_used += cost
-                continue
-        if fact.category in guaranteed_members and floor(line) <= guaranteed_budget - category_used:
-            cost = count(line)
-            if category_used + cost <= guaranteed_budget:
-                category_lines.append((line, fact.id))
-                category_used += cost
-                continue
-        # Regular facts, and protected ones beyond their budget: those budgets are
-        # reserves, not caps, so they still compete for the rest by confidence.
-        regular_candidates.append((line, fact.id))
+    phase = [i for i, fact in enumerate(ordered) if is_constraint(fact)]
+    constraint_lines, constraint_used, taken = filler.fill(
+        [ordered[i] for i in phase], constraint_budget
+    )
+    placed = {phase[i] for i in taken}
+    phase = [
+        i
+        for i, fact in enumerate(ordered)
+        if fact.category in guaranteed_members and i not in placed
+    ]
+    category_lines, category_used, taken = filler.fill(
+        [ordered[i] for i in phase], guaranteed_budget
+    )
+    placed.update(phase[i] for i in taken)
     protected = constraint_lines + category_lines
-    guaranteed_lines = [line for line, _ in protected]
     guaranteed_used = constraint_used + category_used
 
     wrapper = count(_OPEN) + count(_CLOSE)
     facts_overhead = wrapper + count(_FACTS_HEADING)
     # The documented bound: max_tokens, or the guaranteed-only block if larger.
     limit = max_tokens
-    if guaranteed_lines:
-        limit = max(limit, count(_assemble([], guaranteed_lines)))
+    if protected:
+        alone = (
+            facts_overhead + guaranteed_used
+            if exact
+            else count(_assemble([], [line for line, _, _ in protected]))
+        )
+        limit = max(limit, alone)
 
-    # 2. regular facts in confidence order, each kept whole or skipped.
+    # 2. every other fact by priority (regular ones, and protected ones beyond
+    # their budget: those budgets are reserves, not caps) in what is left.
     used = facts_overhead + guaranteed_used
-    regular: list[tuple[str, str]] = []
-    # A line that cannot fit is skipped and smaller ones are tried, but with a
-    # cold count cache each try is an encode: a cheap lower bound of each line's
-    # cost skips hopeless lines unencoded, and the loop stops once the room left
-    # is below the smallest bound of the lines still to try.
-    bounds = _cost_lower_bounds(regular_candidates, counter)
-    smallest_after = _suffix_minimum(bounds)
-    for index, (line, fact_id) in enumerate(regular_candidates):
-        room = limit - used
-        if bounds:
-            if room < smallest_after[index]:
-                break
-            if bounds[index] > room:
-                continue
-        cost = count(line)
-        if cost <= room:
-            regular.append((line, fact_id))
-            used += cost
-    regular_lines = [line for line, _ in regular]
-    if not guaranteed_lines and not regular_lines:
+    rest = [fact for i, fact in enumerate(ordered) if i not in placed] if placed else ordered
+    regular, regular_used, _ = filler.fill(rest, limit - used)
+    used += regular_used
+    if not protected and not regular:
         used = wrapper
 
     # 3. summaries with what is left, user context first.
@@ -395,36 +492,44 @@ def _render(
             if not section.summary.strip():
                 continue
             room = limit - used - (0 if heading_paid else heading_cost)
-            line, cut = _fit_summary(label, section, room, counter)
+            line, cut = _fit_summary(label, section, room, counter, exact)
             truncated = truncated or cut
             if line:
-                summaries.append(_SummaryItem(group, line))
-                used += count(line) + (0 if heading_paid else heading_cost)
+                cost = count(line)
+                summaries.append(_SummaryItem(group, line, cost))
+                used += cost + (0 if heading_paid else heading_cost)
                 heading_paid = True
 
     # 4. the sum of line counts can differ from the count of the joined text
-    # (BPE merges across a boundary); verify and trim summaries, then regular facts.
-    fact_lines = guaranteed_lines + regular_lines
-    text = _assemble(summaries, fact_lines)
-    tokens = count(text) if text else 0
-    while tokens > limit and (summaries or len(fact_lines) > len(guaranteed_lines)):
+    # (a blank line joins the line break before it); measure the block exactly
+    # and trim summaries, then regular facts, while it is over the limit.
+    facts = protected + regular
+
+    def measure() -> int:
+        if exact:
+            return _exact_tokens(counter, summaries, facts)
+        text = _assemble(summaries, [line for line, _, _ in facts])
+        return count(text) if text else 0
+
+    tokens = measure()
+    while tokens > limit and (summaries or len(facts) > len(protected)):
         if summaries:
             summaries.pop()
             truncated = True
         else:
-            fact_lines.pop()
-        text = _assemble(summaries, fact_lines)
-        tokens = count(text) if text else 0
+            facts.pop()
+        tokens = measure()
+    text = _assemble(summaries, [line for line, _, _ in facts])
 
     return InjectionResult(
         text=text,
         tokens=tokens,
         facts_total=facts_total,
-        facts_injected=len(fact_lines),
-        guaranteed_injected=len(guaranteed_lines),
+        facts_injected=len(facts),
+        guaranteed_injected=len(protected),
         truncated_sections=truncated,
         constraints_injected=len(constraint_lines),
-        fact_ids=tuple(fact_id for _, fact_id in (protected + regular)[: len(fact_lines)]),
+        fact_ids=tuple(fact_id for _, fact_id, _ in facts),
     )
 
 

@@ -28,6 +28,7 @@ import hashlib
 import importlib.util
 import logging
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -345,6 +346,16 @@ class TiktokenCounter(_CachedCounter):
             target=self._get_encoding, name=f"tiktoken-warm-{self.encoding_name}", daemon=True
         ).start()
 
+    def is_exact(self) -> bool:
+        """True when ``count`` gives real tiktoken counts (never estimates) from now on.
+
+        Loads the vocabulary like ``count`` would, except while a background
+        :meth:`warm` load runs (then False at once). False for good once loading failed.
+        """
+        if not self._loaded and self._warming:
+            return False
+        return self._get_encoding() is not None
+
     @property
     def uses_fallback(self) -> bool:
         """True once loading failed and counts are estimates (loads if not yet loaded)."""
@@ -389,6 +400,72 @@ class TiktokenCounter(_CachedCounter):
         encoding = self._get_encoding()
         value = estimate_tokens(text) if encoding is None else len(encoding.encode_ordinary(text))
         return self._remember(text, value)
+
+    def count_lines(self, lines: Sequence[str]) -> list[int]:
+        """``[count(line) for line in lines]``, encoding the uncached lines in one call.
+
+        Meant for the lines of a memory block: a line that ends in ``"\\n"``
+        and starts with ASCII punctuation (``"- "``, ``"## "``) is counted
+        together with the others (exactly as alone, about twice as fast per
+        token as one encode per line); any other text is counted on its own.
+
+        Args:
+            lines: texts to count.
+
+        Returns:
+            Their counts, in order (estimates while a :meth:`warm` load runs,
+            or for good once loading failed, like :meth:`count`).
+        """
+        cached = self._counts
+        known: dict[str, int] = {}
+        todo = [line for line in lines if line not in cached and _joinable(line)]
+        if len(todo) > 1 and self.is_exact():
+            encoding = self._encoding
+            assert encoding is not None  # is_exact() loaded it
+            todo = list(dict.fromkeys(todo))  # each text once
+            for line, value in zip(todo, _count_lines(encoding, todo), strict=True):
+                known[line] = self._remember(line, value)
+        count = self.count
+        return [known[line] if line in known else count(line) for line in lines]
+
+
+_SENTINEL = "\x0b"  # a vertical tab: its own piece between two lines (see count_lines)
+
+
+def _joinable(text: str) -> bool:
+    # Ends a line, starts with ASCII punctuation (like "- " or "## "), no tab of ours.
+    first = text[:1]
+    return (
+        text.endswith("\n")
+        and first.isascii()
+        and not first.isalnum()
+        and not first.isspace()
+        and _SENTINEL not in text
+    )
+
+
+def _count_lines(encoding: tiktoken.Encoding, texts: Sequence[str]) -> list[int]:
+    """Exact counts of ``texts`` (each ``_joinable``) from one encode.
+
+    The texts are joined with a vertical tab. In both vocabularies' patterns
+    a piece holding a line break ends at it when a vertical tab follows (the
+    tab is neither a line break nor ``/``, and it is not the end of the text:
+    none follows the last line); the tab, followed by ASCII punctuation,
+    is a whitespace piece of its own (one token); and the next line starts
+    afresh. So each line is encoded exactly as alone, and since no line holds
+    the tab's byte, splitting the ids at the tab's id gives the counts.
+    """
+    (sentinel,) = encoding.encode_ordinary(_SENTINEL)
+    ids = encoding.encode_ordinary(_SENTINEL.join(texts))
+    counts = []
+    start = 0
+    find = ids.index
+    for _ in range(len(texts) - 1):
+        end = find(sentinel, start)
+        counts.append(end - start)
+        start = end + 1
+    counts.append(len(ids) - start)
+    return counts
 
 
 def get_token_counter(
