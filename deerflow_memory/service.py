@@ -57,7 +57,7 @@ from deerflow_memory.update.dead_letter import RetriedLetter, dead_letter_for, r
 from deerflow_memory.update.durable import DurableUpdates, decode_messages, encode_messages
 from deerflow_memory.update.extraction import Extractor
 from deerflow_memory.update.llm import retry_policy
-from deerflow_memory.update.outcome import FailedUpdate, FailureOutcome, FlushResult
+from deerflow_memory.update.outcome import FailedUpdate, FailureOutcome, FlushResult, SavedUpdate
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.retry import RetryPolicy
 from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateStatus
@@ -219,6 +219,9 @@ class MemoryService:
         self._recalls: dict[
             tuple[str, str | None], tuple[object, tuple[Fact, ...], tuple[RecalledFact, ...]]
         ] = {}
+        # (user, agent) -> the newest update that changed their memory, for the
+        # inject node's event (written by worker threads; a dict store is atomic).
+        self._last_saved: dict[tuple[str, str | None], SavedUpdate] = {}
         self._closed = False
         # The newest failed updates (bounded), for status pages; appended by worker threads.
         self.recent_failures: deque[UpdateFailure] = (
@@ -549,7 +552,42 @@ class MemoryService:
         result = self.durable.run(job) if self.durable is not None else self._update(job)
         if result.status in (UpdateStatus.RETRY, UpdateStatus.FAILED):
             self._after_failure(job, result)
+        elif result.status is UpdateStatus.SAVED:
+            self._remember_saved(job, result)
         return result
+
+    def _remember_saved(self, job: UpdateJob, result: UpdateResult) -> None:
+        saved = self._last_saved
+        if len(saved) >= _RECALL_CACHE_SIZE:
+            saved.clear()  # crude bound, like the recall cache
+        saved[(job.user_id, job.agent_name)] = SavedUpdate(
+            user_id=job.user_id,
+            agent_name=job.agent_name,
+            thread_id=job.thread_id,
+            revision=result.revision,
+            facts_added=result.facts_added,
+            facts_removed=result.facts_removed,
+            model_input_tokens=result.model_input_tokens,
+            model_output_tokens=result.model_output_tokens,
+            saved_at=time.time(),
+            tenant_id=self.tenant_id,
+        )
+
+    def last_saved_update(self, identity: MemoryIdentity) -> SavedUpdate | None:
+        """The newest update this process saved for ``identity``'s memory, or None.
+
+        Kept in memory only (a bounded table); the inject node lists it in its
+        ``memory_injection`` event as ``last_update``. A tenant not opened yet
+        in this process has none (nothing is opened to answer).
+        """
+        root = self._parent or self
+        serving: MemoryService | None = self
+        if identity.tenant_id != self.tenant_id:
+            tenant = identity.tenant_id
+            serving = root if tenant is None else root._tenants.get(tenant)  # no opening
+        if serving is None:
+            return None
+        return serving._last_saved.get((identity.user_id, identity.agent_name))
 
     def _update(self, job: UpdateJob) -> UpdateResult:
         result = self.updater.update(job)

@@ -47,6 +47,8 @@ class Reply:
         finish_reason: ``"length"`` marks an answer the model cut off.
         tool_calls: ``({"name": ..., "arguments": {...}}, ...)``: the answer calls tools
             (``finish_reason`` becomes ``"tool_calls"``).
+        usage: ``(prompt_tokens, completion_tokens)`` of the answer's ``usage``
+            block; None sends no ``usage`` (a server that reports none).
     """
 
     content: str = ""
@@ -57,6 +59,7 @@ class Reply:
     headers: tuple[tuple[str, str], ...] = ()
     """Extra response headers, e.g. ``(("Retry-After", "2"),)`` with a 429."""
     tool_calls: tuple[dict[str, Any], ...] = ()
+    usage: tuple[int, int] | None = (10, 10)
 
     def openai_tool_calls(self) -> list[dict[str, Any]]:
         """The calls as OpenAI's ``message.tool_calls`` list."""
@@ -160,7 +163,17 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
                 "finish_reason": "tool_calls" if reply.tool_calls else reply.finish_reason,
             }
         ],
-        "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+        **(
+            {
+                "usage": {
+                    "prompt_tokens": reply.usage[0],
+                    "completion_tokens": reply.usage[1],
+                    "total_tokens": sum(reply.usage),
+                }
+            }
+            if reply.usage is not None
+            else {}
+        ),
     }
 
 

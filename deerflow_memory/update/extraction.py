@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from langchain_core.messages import BaseMessage
 
 from deerflow_memory.models import Fact, MemoryDocument, MemoryUpdate
 
-__all__ = ["ExtractionRequest", "Extractor"]
+__all__ = ["CountingExtractor", "ExtractionRequest", "Extractor", "ModelUsage"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,4 +41,47 @@ class Extractor(Protocol):
 
     def extract(self, request: ExtractionRequest) -> MemoryUpdate:
         """Return the update; raise ``UpdateParseError`` or ``ModelCallError`` on failure."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ModelUsage:
+    """Tokens the memory model reported for its calls (LangChain ``usage_metadata``).
+
+    Both are 0 for the offline extractor and for models that report no usage.
+    Add two with ``+``.
+    """
+
+    input_tokens: int = 0
+    """Prompt tokens sent."""
+    output_tokens: int = 0
+    """Completion tokens answered."""
+
+    def __add__(self, other: ModelUsage) -> ModelUsage:
+        return ModelUsage(
+            self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens
+        )
+
+    @classmethod
+    def of(cls, answer: Any) -> ModelUsage:
+        """The usage of one chat-model answer (an ``AIMessage``); zeros when it has none."""
+        usage = getattr(answer, "usage_metadata", None) or {}
+        return cls(_tokens(usage.get("input_tokens")), _tokens(usage.get("output_tokens")))
+
+
+def _tokens(value: Any) -> int:
+    return value if isinstance(value, int) and value > 0 else 0
+
+
+@runtime_checkable
+class CountingExtractor(Extractor, Protocol):
+    """An extractor that also says what its model calls cost (the model-backed one does).
+
+    The updater uses :meth:`extract_counted` when an extractor has it, so the
+    ``memory saved`` log line, :class:`~deerflow_memory.update.updater.UpdateResult`
+    and the stream events carry the tokens; any other extractor counts as 0.
+    """
+
+    def extract_counted(self, request: ExtractionRequest) -> tuple[MemoryUpdate, ModelUsage]:
+        """Like ``extract``, plus the tokens of every model call it made (retries included)."""
         ...

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError
 from deerflow_memory.models import MemoryUpdate
-from deerflow_memory.update.extraction import ExtractionRequest, Extractor
+from deerflow_memory.update.extraction import ExtractionRequest, Extractor, ModelUsage
 from deerflow_memory.update.incremental import budgeted_memory_text, estimate_tokens
 from deerflow_memory.update.prompt import build_update_prompt, parse_update
 from deerflow_memory.update.retry import RetryPolicy, TransientModelError
@@ -141,14 +141,24 @@ class ModelExtractor:
             ModelCallError: the call failed for another reason (bad request, auth, ...).
             UpdateParseError: two answers in a row were not a complete, valid update.
         """
+        return self.extract_counted(request)[0]
+
+    def extract_counted(self, request: ExtractionRequest) -> tuple[MemoryUpdate, ModelUsage]:
+        """:meth:`extract`, plus the tokens the model reported for both answers when asked twice.
+
+        Raises:
+            The same errors as :meth:`extract`.
+        """
         prompt = self.prompt_for(request)
+        usage = ModelUsage()
         for attempt in (1, 2):
             try:
                 answer = self._invoke(prompt)
+                usage = usage + ModelUsage.of(answer)
                 text = _answer_text(answer.content)
                 if not text.strip():
                     raise UpdateParseError("memory model returned an empty answer")
-                return parse_update(text)
+                return parse_update(text), usage
             except UpdateParseError as e:
                 if attempt == 2:
                     raise

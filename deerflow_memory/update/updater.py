@@ -55,7 +55,12 @@ from deerflow_memory.models import (
 )
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.update.apply import apply_update_detailed
-from deerflow_memory.update.extraction import ExtractionRequest, Extractor
+from deerflow_memory.update.extraction import (
+    CountingExtractor,
+    ExtractionRequest,
+    Extractor,
+    ModelUsage,
+)
 from deerflow_memory.update.hygiene import TidyResult, due_for_review, review_ids, tidy
 from deerflow_memory.update.incremental import (
     CountTokens,
@@ -79,6 +84,8 @@ from deerflow_memory.update.validate import UpdateLimits, clean_text, validate_u
 __all__ = ["MemoryUpdater", "UpdateResult", "UpdateStatus"]
 
 logger = logging.getLogger(__name__)
+
+_NO_USAGE = ModelUsage()
 
 
 class UpdateStatus(StrEnum):
@@ -105,6 +112,8 @@ class UpdateResult:
         attempts: saves tried for the last chunk.
         calls: model calls made (chunks sent).
         retry_after: seconds the server asked to wait (retry only).
+        model_input_tokens, model_output_tokens: what the memory model reported
+            for the calls of this update (``usage_metadata``; 0 offline).
     """
 
     status: UpdateStatus
@@ -118,6 +127,8 @@ class UpdateResult:
     retry_after: float | None = None
     rejected: tuple[Rejection, ...] = ()
     """Parts of the proposed update that were not applied, each with its reason."""
+    model_input_tokens: int = 0
+    model_output_tokens: int = 0
 
 
 class MemoryUpdater:
@@ -250,11 +261,13 @@ class MemoryUpdater:
         chunk_budget = budget - self._context_tokens(shown_context)
         chunks = plan_chunks(new, chunk_budget, render=self._render, count_tokens=self._count)
         added = removed = calls = 0
+        spent = ModelUsage()  # over every call of this update
         changed = False
         rejected: list[Rejection] = []
         outcome = UpdateResult(UpdateStatus.SKIPPED, revision=document.revision)
         for chunk in chunks:
             update: MemoryUpdate | None = None
+            used = ModelUsage()
             if chunk.messages:
                 request = ExtractionRequest(
                     document=document,
@@ -268,16 +281,23 @@ class MemoryUpdater:
                 )
                 calls += 1
                 try:
-                    update = self.extractor.extract(request)
+                    update, used = self._extract(request)
                 except TransientModelError as e:
                     self._log(job, "calling the model", e, traceback=False)
-                    return self._partial(outcome, added, removed, calls, e, UpdateStatus.RETRY)
+                    return self._partial(
+                        outcome, added, removed, calls, e, UpdateStatus.RETRY, spent
+                    )
                 except (ModelCallError, UpdateParseError) as e:
                     self._log(job, "extracting the update", e, traceback=False)
-                    return self._partial(outcome, added, removed, calls, e, UpdateStatus.FAILED)
+                    return self._partial(
+                        outcome, added, removed, calls, e, UpdateStatus.FAILED, spent
+                    )
                 except Exception as e:
                     self._log(job, "extracting the update", e)
-                    return self._partial(outcome, added, removed, calls, e, UpdateStatus.FAILED)
+                    return self._partial(
+                        outcome, added, removed, calls, e, UpdateStatus.FAILED, spent
+                    )
+                spent = spent + used
                 update = validate_update(update, UpdateLimits.from_config(config))
                 rejected.extend(update.rejected)
                 # Candidates the judge dropped are routine (counted in hygiene), not warnings.
@@ -289,10 +309,17 @@ class MemoryUpdater:
                         len(invalid),
                         "; ".join(f"{r.item}: {r.reason}" for r in invalid[:5]),
                     )
-            outcome = self._save(job, document, update, chunk.completes, review_ids(review))
+            outcome = self._save(job, document, update, chunk.completes, review_ids(review), used)
             review = ()  # reviewed facts are offered to the first call only
             if outcome.status in (UpdateStatus.FAILED, UpdateStatus.RETRY):
-                return replace(outcome, facts_added=added, facts_removed=removed, calls=calls)
+                return replace(
+                    outcome,
+                    facts_added=added,
+                    facts_removed=removed,
+                    calls=calls,
+                    model_input_tokens=spent.input_tokens,
+                    model_output_tokens=spent.output_tokens,
+                )
             added += outcome.facts_added
             removed += outcome.facts_removed
             changed = changed or outcome.status is UpdateStatus.SAVED
@@ -309,7 +336,15 @@ class MemoryUpdater:
             calls=calls,
             reason="" if changed else "noop",
             rejected=tuple(rejected),
+            model_input_tokens=spent.input_tokens,
+            model_output_tokens=spent.output_tokens,
         )
+
+    def _extract(self, request: ExtractionRequest) -> tuple[MemoryUpdate, ModelUsage]:
+        """The extractor's update and what its model calls cost (0 when it does not say)."""
+        if isinstance(self.extractor, CountingExtractor):
+            return self.extractor.extract_counted(request)
+        return self.extractor.extract(request), ModelUsage()
 
     def _fit_context(self, context: Sequence[BaseMessage], budget: int) -> tuple[BaseMessage, ...]:
         # Context helps the model only while it is cheap: at most a quarter of the budget.
@@ -330,6 +365,7 @@ class MemoryUpdater:
         calls: int,
         error: Exception,
         status: UpdateStatus,
+        spent: ModelUsage,
     ) -> UpdateResult:
         retry_after = error.retry_after if isinstance(error, TransientModelError) else None
         return UpdateResult(
@@ -340,6 +376,8 @@ class MemoryUpdater:
             error=f"{type(error).__name__}: {error}",
             calls=calls,
             retry_after=retry_after,
+            model_input_tokens=spent.input_tokens,
+            model_output_tokens=spent.output_tokens,
         )
 
     def _tidy(
@@ -372,8 +410,12 @@ class MemoryUpdater:
         update: MemoryUpdate | None,
         done_keys: Sequence[str],
         reviewed: frozenset[str] = frozenset(),
+        usage: ModelUsage = _NO_USAGE,
     ) -> UpdateResult:
-        """Apply ``update`` (None: only the watermark), tidy, advance the watermark, save."""
+        """Apply ``update`` (None: only the watermark), tidy, advance the watermark, save.
+
+        ``usage`` is what the model call behind ``update`` cost (for the log line).
+        """
         config = self.config
         tries = config.max_update_retries
         for attempt in range(1, tries + 1):
@@ -423,13 +465,15 @@ class MemoryUpdater:
             if changed:  # one INFO line per saved update: memory visibly working in a server log
                 logger.info(
                     "memory saved: user=%s agent=%s thread=%s facts_added=%d facts_removed=%d "
-                    "revision=%d",
+                    "revision=%d model_input_tokens=%d model_output_tokens=%d",
                     job.user_id,
                     job.agent_name or "-",
                     job.thread_id,
                     facts_added,
                     facts_removed,
                     saved.revision,
+                    usage.input_tokens,
+                    usage.output_tokens,
                 )
             return UpdateResult(
                 UpdateStatus.SAVED if changed else UpdateStatus.SKIPPED,
