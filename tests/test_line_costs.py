@@ -50,7 +50,8 @@ def test_cost_floors_never_exceed_the_real_count(
         return
     prefix = counter.count(_FACT_PREFIX[category][:-1])
     real = len(counter.encode(line))
-    assert content_floor(content, prefix) <= line_floor(line, prefix) <= real
+    prefix_length = len(_FACT_PREFIX[category]) - 1
+    assert content_floor(content, prefix) <= line_floor(line, prefix_length, prefix) <= real
     assert text_floor(line) <= real
     summary = f"- Top of mind: {line[len(_FACT_PREFIX[category]) :]}"
     assert text_floor(summary) <= len(counter.encode(summary))

@@ -44,10 +44,12 @@ __all__ = ["block_tokens", "content_floor", "line_floor", "text_floor"]
 
 
 def text_floor(line: str) -> int:
-    """At least this many tokens: one per word, one more for a line break after a letter or digit.
+    """At least this many tokens for one escaped line of the block (facts 1 and 4 above).
+
+    One per word, and one for a line break after a letter or digit.
 
     Args:
-        line: a text ending in ``"\\n"`` (a fact or summary line) or any text.
+        line: a fact or summary line (one line: no line break but a final one).
     """
     floor = len(line.split())
     if len(line) > 1 and line[-1] == "\n" and line[-2].isalnum():
@@ -55,15 +57,15 @@ def text_floor(line: str) -> int:
     return floor
 
 
-def line_floor(line: str, prefix_tokens: int) -> int:
-    """At least this many tokens for the fact line ``line`` (``"- [category] …\\n"``).
+def line_floor(line: str, prefix_length: int, prefix_tokens: int) -> int:
+    """At least this many tokens for the fact line ``line`` (``"- [category] …\n"``).
 
     Args:
-        line: the fact line, its trailing ``"\\n"`` included.
-        prefix_tokens: exact tokens of its ``"- [category]"`` prefix.
+        line: the fact line, its trailing ``"\n"`` included.
+        prefix_length: characters of its ``"- [category]"`` prefix.
+        prefix_tokens: exact tokens of that prefix (the rest is counted apart: fact 3).
     """
-    # The prefix is two words ("-", "[category]") costing exactly prefix_tokens.
-    return prefix_tokens + text_floor(line) - 2
+    return prefix_tokens + text_floor(line[prefix_length:])
 
 
 def content_floor(content: str, prefix_tokens: int) -> int:

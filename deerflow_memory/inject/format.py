@@ -67,7 +67,7 @@ from typing import TYPE_CHECKING, Any
 
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.inject.constraints import is_constraint
-from deerflow_memory.inject.costs import block_tokens, content_floor, line_floor, text_floor
+from deerflow_memory.inject.costs import block_tokens, line_floor, text_floor
 from deerflow_memory.inject.tokens import (
     EncodingName,
     TiktokenCounter,
@@ -187,6 +187,8 @@ def _split_sentences(text: str) -> list[str]:
 
 # "- [category] " per category, looked up by member (faster than ``.value``).
 _FACT_PREFIX = {category: f"- [{category.value}] " for category in FactCategory}
+# Characters of "- [category]" (the prefix without its space).
+_PREFIX_LENGTH = {category: len(prefix) - 1 for category, prefix in _FACT_PREFIX.items()}
 
 
 def format_fact_line(fact: Fact) -> str:
@@ -395,12 +397,22 @@ class _Filler:
         end = len(facts)
         while index < end and floors <= limit:
             fact = facts[index]
-            tokens = prefix[fact.category]
-            if content_floor(fact.content, tokens) > room:
+            category = fact.category
+            tokens = prefix[category]
+            content = fact.content
+            # content_floor and line_floor inline: this loop runs once per fact.
+            # Escaping keeps the words of printable text, so without a source
+            # error the line's floor is the content's plus its line break.
+            plain = content.isprintable()
+            floor = tokens + len(content.split())
+            if plain and floor > room:
                 lines[index] = ""
             else:
                 line = _fact_line(fact)
-                floor = line_floor(line, tokens)
+                if plain and not fact.source_error:
+                    floor += line[-2].isalnum() if len(line) > 1 else 0
+                else:
+                    floor = line_floor(line, _PREFIX_LENGTH[category], tokens)
                 if len(line) == 1 or floor > room:
                     lines[index] = ""
                 else:
