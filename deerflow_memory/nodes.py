@@ -209,6 +209,7 @@ def capture_turn(
         return False
     identity = identify()
     signals = service.enqueue(identity, messages, recent=recent)
+    saved = service.last_saved_update(identity)
     write(
         {
             "type": "memory_capture",
@@ -217,6 +218,7 @@ def capture_turn(
             "messages": len(messages),
             "correction": signals.correction,
             "reinforcement": signals.reinforcement,
+            "last_update": saved.as_event() if saved is not None else None,
         }
     )
     return True

@@ -103,7 +103,7 @@ def test_usage_reads_langchain_usage_metadata_and_adds_up() -> None:
     assert ModelUsage(7, 3) + ModelUsage(1, 2) == ModelUsage(8, 5)
 
 
-def test_the_next_turns_injection_event_reports_the_saved_update_and_its_tokens(
+def test_the_next_turns_events_report_the_saved_update_and_its_tokens(
     openai_server: OpenAIServer,  # noqa: F811
     tmp_path: Path,
 ) -> None:
@@ -116,21 +116,22 @@ def test_the_next_turns_injection_event_reports_the_saved_update_and_its_tokens(
             model=OfflineStandInModel(), service=service, checkpointer=InMemorySaver()
         )
 
-        def injection(thread: str, text: str) -> dict[str, Any]:
+        def turn(thread: str, text: str) -> dict[str, dict[str, Any]]:
             run = {"configurable": {"user_id": "alice", "thread_id": thread}}
-            events = [
-                chunk
+            return {
+                chunk["type"]: chunk
                 for mode, chunk in graph.stream(
                     {"messages": [("user", text)]}, run, stream_mode=["custom", "values"]
                 )
-                if mode == "custom" and chunk["type"] == "memory_injection"
-            ]
-            (event,) = events
-            return event
+                if mode == "custom" and chunk["type"] in ("memory_injection", "memory_capture")
+            }
 
-        assert injection("t1", "I'm allergic to peanuts, remember that")["last_update"] is None
+        first = turn("t1", "I'm allergic to peanuts, remember that")
+        assert first["memory_injection"]["last_update"] is None
         assert service.flush(10)
-        last = injection("t2", "What should I cook tonight?")["last_update"]
+        second = turn("t2", "What should I cook tonight?")
+        last = second["memory_injection"]["last_update"]
+        assert second["memory_capture"]["last_update"] == last
     assert last is not None
     assert last["user_id"] == "alice" and last["thread_id"] == "t1"
     assert last["facts_added"] == 1 and last["revision"] >= 1
