@@ -148,7 +148,7 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         filtered = filter_messages_for_memory(removed)
         if has_minimum_dialogue(filtered):
             # Flush before the model call: these messages are gone from the thread.
-            self.service.enqueue(identity, filtered, now=True)
+            self.service.enqueue(identity, filtered, now=True, store=request.runtime.store)
 
     def before_model(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
         """Remember the history as it is before later middleware (a summary) rewrites it."""
@@ -199,7 +199,13 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
 
     def _capture(self, messages: Sequence[BaseMessage], runtime: Runtime[Any]) -> None:
         if self.service.config.enabled:
-            capture_turn(self.service, messages, lambda: _identity(runtime), runtime.stream_writer)
+            capture_turn(
+                self.service,
+                messages,
+                lambda: _identity(runtime),
+                runtime.stream_writer,
+                runtime.store,
+            )
 
     def after_agent(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
         """Queue the finished turn for a debounced memory update (never waits for the model)."""

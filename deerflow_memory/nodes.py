@@ -186,6 +186,7 @@ def capture_turn(
     messages: Sequence[BaseMessage],
     identify: Callable[[], MemoryIdentity],
     write: Callable[[Any], None],
+    store: BaseStore | None = None,
 ) -> bool:
     """Queue a finished turn for a debounced update, with its ``memory_capture`` event.
 
@@ -208,7 +209,7 @@ def capture_turn(
     ):
         return False
     identity = identify()
-    signals = service.enqueue(identity, messages, recent=recent)
+    signals = service.enqueue(identity, messages, recent=recent, store=store)
     saved = service.last_saved_update(identity)
     write(
         {
@@ -258,6 +259,7 @@ def create_capture_memory_node(service: MemoryService) -> Node:
                 state_messages(state),
                 lambda: resolve_identity(config, runtime.context),
                 runtime.stream_writer,
+                runtime.store,
             )
         return {}
 
@@ -329,7 +331,7 @@ def create_summarization_node(
         filtered = filter_messages_for_memory(removed)
         if service.config.enabled and has_minimum_dialogue(filtered):
             # Flush before removal: once RemoveMessage is applied these facts are gone.
-            service.enqueue(identity, filtered, now=True)
+            service.enqueue(identity, filtered, now=True, store=runtime.store)
         previous = next(
             (
                 summary_entries(message_text(m))

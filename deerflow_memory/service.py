@@ -7,7 +7,8 @@ as an argument; there is no module-level singleton.
 
 With ``storage="store"`` the storage is the graph's runtime store
 (``runtime.store``, e.g. the one ``langgraph dev`` provides); it is bound the
-first time a node runs, and a different store showing up later is an error.
+first time a node runs (its outbox with it), and a different store showing up
+later is an error.
 
 Failure behaviour: a failing update never reaches the agent's turn; it is
 logged and kept as a dead letter. With ``outbox`` on (default, file and
@@ -52,9 +53,8 @@ from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
 from deerflow_memory.storage.names import validate_name
-from deerflow_memory.storage.outbox import Outbox
 from deerflow_memory.update.dead_letter import RetriedLetter, dead_letter_for, retry_dead_letters
-from deerflow_memory.update.durable import DurableUpdates, decode_messages, encode_messages
+from deerflow_memory.update.durable import DurableUpdates, build_outbox
 from deerflow_memory.update.extraction import Extractor
 from deerflow_memory.update.llm import retry_policy
 from deerflow_memory.update.outcome import FailedUpdate, FailureOutcome, FlushResult, SavedUpdate
@@ -199,15 +199,17 @@ class MemoryService:
             parent._failure_collectors if parent else []
         )
         self.durable: DurableUpdates | None = None
-        outbox = self._build_outbox() if self.config.outbox else None
-        if outbox is not None:
-            self.durable = DurableUpdates(outbox, self._update, lambda: self.storage)
+        if self.config.outbox and self._storage is not None:
+            outbox = build_outbox(self._storage, self.config)
+            if outbox is not None:
+                self.durable = DurableUpdates(outbox, self._update, lambda: self.storage)
+        lazy = self.config.outbox and self._storage is None  # bound with the store
         self.queue = MemoryUpdateQueue(
             self._process,
             debounce_seconds=self.config.debounce_seconds,
             max_wait_seconds=self.config.max_wait_seconds,
             max_workers=self.config.max_workers,
-            on_enqueue=self.durable.record if self.durable is not None else None,
+            on_enqueue=self._record if lazy else self.durable.record if self.durable else None,
         )
         # Use counts of injected facts, written in batches by a background thread
         # (keyed by storage, so one recorder serves every tenant).
@@ -231,40 +233,17 @@ class MemoryService:
             _OPEN_SERVICES.add(self)
         if self.durable is not None:
             # Whatever a stopped process left pending runs here, at its original due time.
-            self.durable.restore(self.queue, self.durable.outbox.recover())
-            self.durable.start_polling(self.queue, self.config.outbox_poll_seconds)
+            self.durable.start(self.queue, self.config.outbox_poll_seconds, background=False)
             if parent is None and self._storage is not None:
                 self._open_pending_tenants()
 
     # --- storage ------------------------------------------------------------
 
-    def _build_outbox(self) -> Outbox | None:
-        from deerflow_memory.storage.file import FileMemoryStorage
-
-        interval = self.config.outbox_commit_interval_ms / 1000
-        if isinstance(self._storage, FileMemoryStorage):
-            from deerflow_memory.storage.outbox_file import FileOutbox
-
-            return FileOutbox(
-                self._storage.root, encode_messages, decode_messages, commit_interval=interval
-            )
-        from deerflow_memory.storage.store import StoreMemoryStorage
-
-        if isinstance(self._storage, StoreMemoryStorage):
-            from langgraph.store.memory import InMemoryStore
-
-            if isinstance(self._storage.store, InMemoryStore):
-                return None  # nothing durable to write to
-            from deerflow_memory.storage.outbox_store import StoreOutbox
-
-            return StoreOutbox(
-                self._storage,
-                encode_messages,
-                decode_messages,
-                lease_seconds=self.config.outbox_lease_seconds,
-                commit_interval=interval,
-            )
-        return None
+    def _record(self, job: UpdateJob, delay: float, urgent: bool) -> None:
+        # on_enqueue of a service whose store is bound later: records once the outbox exists.
+        durable = self.durable
+        if durable is not None:
+            durable.record(job, delay, urgent)
 
     @property
     def is_offline(self) -> bool:
@@ -280,8 +259,9 @@ class MemoryService:
             ConfigError: ``storage="store"`` but the graph has no store, or a
                 second, different store shows up.
         """
-        if self._storage is not None and self._bound_store is None:
-            return self._storage
+        storage, bound = self._storage, self._bound_store
+        if storage is not None and (bound is None or store is None or store is bound):
+            return storage
         if store is None:
             if self._storage is not None:
                 return self._storage
@@ -293,8 +273,20 @@ class MemoryService:
             if self._bound_store is None:
                 from deerflow_memory.storage.store import StoreMemoryStorage
 
-                self._bound_store = store
-                self._storage = StoreMemoryStorage(store)
+                storage = StoreMemoryStorage(store)
+                outbox = build_outbox(storage, self.config) if self.config.outbox else None
+                if outbox is not None:
+                    # Before any capture can see the store, so every record reaches it.
+                    self.durable = DurableUpdates(outbox, self._update, lambda: self.storage)
+                self._storage, self._bound_store = storage, store
+                if self.durable is not None:
+                    # What a stopped process left in this store is queued on a thread,
+                    # the tenants' too (each tenant's service recovers its own).
+                    self.durable.start(self.queue, self.config.outbox_poll_seconds, background=True)
+                    if self._parent is None:
+                        threading.Thread(
+                            target=self._open_pending_tenants, name="memory-tenants", daemon=True
+                        ).start()
             elif self._bound_store is not store:
                 raise ConfigError(
                     "this MemoryService is bound to another store; use one MemoryService per store"
@@ -519,6 +511,7 @@ class MemoryService:
         *,
         recent: Sequence[BaseMessage] | None = None,
         now: bool = False,
+        store: BaseStore | None = None,
     ) -> Signals:
         """Detect signals and queue a conversation for a debounced (or immediate) update.
 
@@ -529,12 +522,17 @@ class MemoryService:
             recent: the filtered latest messages to read signals from
                 (default: ``messages``, which must then be filtered).
             now: run at once (the summarization hook) instead of debounced.
+            store: the graph's runtime store; binds it (and its outbox) when
+                ``storage="store"`` and no node bound it yet.
 
         Returns:
             The correction / reinforcement signals sent along.
         """
+        if store is not None and self._storage is None:
+            self.storage_for(store)  # record this capture in the store's outbox
         if identity.tenant_id != self.tenant_id:
-            return self._serving(identity, None).enqueue(identity, messages, recent=recent, now=now)
+            serving = self._serving(identity, store)
+            return serving.enqueue(identity, messages, recent=recent, now=now, store=store)
         signals = self.detector.detect(messages if recent is None else recent)
         add = self.queue.add_nowait if now else self.queue.add
         add(
@@ -704,8 +702,9 @@ class MemoryService:
     def flush(self, timeout: float | None = None) -> FlushResult:
         """Run every pending update now and wait; report what failed meanwhile.
 
-        Includes the updates recovered from the outbox when this service started,
-        and every open tenant's (see :meth:`for_tenant`), flushed side by side.
+        Includes the updates recovered from the outbox when this service started
+        (with ``storage="store"``: when the graph's store was bound), and every
+        open tenant's (see :meth:`for_tenant`), flushed side by side.
         A job that fails transiently during a flush is not requeued (that would
         keep the flush waiting for its backoff) but kept as a dead letter.
 
@@ -720,6 +719,9 @@ class MemoryService:
         services = self._family()
 
         def run(collector: list[FailedUpdate]) -> FlushResult:
+            for service in services:
+                if service.durable is not None:
+                    service.durable.wait_recovered(timeout)
             drained = _in_parallel([s.queue.flush for s in services], timeout)
             pending = sum(
                 s.queue.pending_count + s.queue.running_count

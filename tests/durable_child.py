@@ -11,6 +11,10 @@ Modes:
   each extractor call appends NAME to the file LOG.
 - ``hammer PREFIX THREADS UPDATES``: THREADS threads each run UPDATES updates
   on user ``shared`` at once (debounce 0), each adding one distinct fact.
+- ``graph-capture N`` / ``graph-drain N`` (config ``storage: store`` plus a
+  ``"db"`` key: a SQLite path or a Postgres DSN): like capture/drain, but
+  through a graph compiled with ``store=`` that store, as a user would; the
+  drain runs one turn (which binds the store) and then ``flush()``.
 """
 
 from __future__ import annotations
@@ -144,12 +148,79 @@ def replica(config: MemoryConfig, name: str, log: str) -> None:
             return
 
 
+_KEEP: list[object] = []
+
+
+def compiled_store(db: str) -> object:
+    """A store as a user compiles it into a graph: SqliteStore on a path, or PostgresStore."""
+    if db.startswith("postgres"):
+        from langgraph.store.postgres import PostgresStore
+
+        manager = PostgresStore.from_conn_string(db)
+        _KEEP.append(manager)  # its connection closes when the manager is collected
+        store = manager.__enter__()
+    else:
+        import sqlite3
+
+        from langgraph.store.sqlite import SqliteStore
+
+        conn = sqlite3.connect(db, check_same_thread=False, isolation_level=None)
+        store = SqliteStore(conn)
+    store.setup()
+    return store
+
+
+def graph_turn(graph: object, user: str, text: str, ident: str) -> None:
+    graph.invoke(  # type: ignore[attr-defined]
+        {"messages": [HumanMessage(content=text, id=f"h-{ident}")]},
+        {"configurable": {"user_id": user, "thread_id": f"t-{ident}"}},
+    )
+
+
+def graph_capture(config: MemoryConfig, db: str, n: int) -> None:
+    from deerflow_memory import create_memory_agent
+
+    memory = MemoryService(
+        config.model_copy(update={"debounce_seconds": 3600, "max_wait_seconds": 3600}),
+        register_atexit=False,
+    )
+    graph = create_memory_agent(service=memory, store=compiled_store(db))
+    for i in range(n):
+        graph_turn(graph, f"u{i}", f"I work as a welder number {i}.", str(i))
+    assert memory.durable is not None, "no outbox for the graph's store"
+    memory.durable.outbox.sync()
+    print("ready", flush=True)
+    time.sleep(600)
+
+
+def graph_drain(config: MemoryConfig, db: str, n: int) -> None:
+    from deerflow_memory import create_memory_agent
+
+    store = compiled_store(db)
+    memory = MemoryService(config, register_atexit=False)
+    graph = create_memory_agent(service=memory, store=store)
+    graph_turn(graph, "someone-else", "Hello there.", "bind")
+    assert memory.flush(timeout=300)
+    storage = memory.storage_for(store)  # type: ignore[arg-type]
+    stored = sum(1 for i in range(n) if storage.load(f"u{i}").facts)
+    memory.close()
+    print(stored, flush=True)
+
+
 def main() -> None:
     mode, raw = sys.argv[1], sys.argv[2]
     if mode == "open":
         opener(raw, int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
         return
-    config = MemoryConfig.model_validate(json.loads(raw))
+    data = json.loads(raw)
+    db = data.pop("db", None)
+    config = MemoryConfig.model_validate(data)
+    if mode == "graph-capture":
+        graph_capture(config, db, int(sys.argv[3]))
+        return
+    if mode == "graph-drain":
+        graph_drain(config, db, int(sys.argv[3]))
+        return
     if mode == "capture":
         capture(config, int(sys.argv[3]))
     elif mode == "drain":

@@ -278,3 +278,40 @@ def test_the_memory_page_adds_edits_and_deletes_facts_in_a_real_browser(
         "deleted by the user",
     )
     assert "deleted by the user" in browser.find_element(By.ID, "history").text
+
+
+def test_a_capture_in_langgraph_devs_store_survives_a_sigkill_of_the_server(
+    tmp_path: Path,
+) -> None:
+    # storage: store under langgraph dev: the outbox lives in the server's store, which
+    # the server writes to .langgraph_api/store.pckl every 10 s (and at shutdown).
+    import shutil
+    import signal
+    import time
+
+    first = tmp_path / "first"
+    first.mkdir()
+    with langgraph_dev(first, storage="store", debounce_seconds="3600") as (url, process):
+        turn(url, "erin", "I'm allergic to shellfish.")
+        saved = first / "project" / ".langgraph_api" / "store.pckl"
+        deadline = time.monotonic() + 30
+        while b"shellfish" not in (saved.read_bytes() if saved.exists() else b""):
+            assert time.monotonic() < deadline, "the server never wrote its store to disk"
+            time.sleep(0.5)
+        os.killpg(process.pid, signal.SIGKILL)  # a crash: no shutdown hook runs
+        process.wait(timeout=30)
+    state = saved.parent
+
+    def same_store(project: Path) -> None:
+        shutil.copytree(state, project / ".langgraph_api")
+
+    second = tmp_path / "second"
+    second.mkdir()
+    with langgraph_dev(second, prepare=same_store, storage="store") as (url, _):
+        http = httpx.Client(base_url=url, timeout=60)
+        # The first request binds the server's store; its outbox is recovered (due in an hour).
+        assert http.get("/memory/users/erin").json()["facts"] == []  # not applied before the kill
+        turn(url, "frank", "Hello.")
+        assert http.post("/memory/flush", params={"timeout": "30"}).json()["done"] is True
+        facts = http.get("/memory/users/erin").json()["facts"]
+    assert any("shellfish" in f["content"] for f in facts)

@@ -110,12 +110,19 @@ def _env() -> dict[str, str]:
     return env
 
 
-def kill_with_pending_then_drain(config: dict[str, object], n: int) -> int:
-    """Capture ``n`` turns in a child, SIGKILL it, drain in a fresh process; facts stored."""
+def kill_with_pending_then_drain(config: dict[str, object], n: int, mode: str = "") -> int:
+    """Capture ``n`` turns in a child, SIGKILL it, drain in a fresh process; facts stored.
+
+    ``mode="graph-"`` captures and drains through a graph compiled with ``store=``.
+    """
     raw = json.dumps(config)
     cmd = [sys.executable, "-m", "tests.durable_child"]
     child = subprocess.Popen(
-        [*cmd, "capture", raw, str(n)], stdout=subprocess.PIPE, text=True, cwd=ROOT, env=_env()
+        [*cmd, f"{mode}capture", raw, str(n)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
     )
     try:
         assert child.stdout is not None
@@ -124,7 +131,7 @@ def kill_with_pending_then_drain(config: dict[str, object], n: int) -> int:
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=30)
     done = subprocess.run(
-        [*cmd, "drain", raw, str(n)],
+        [*cmd, f"{mode}drain", raw, str(n)],
         capture_output=True,
         text=True,
         cwd=ROOT,

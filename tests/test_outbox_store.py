@@ -87,6 +87,21 @@ def test_updates_pending_at_sigkill_are_applied_by_the_next_process_on_a_databas
     assert kill_with_pending_then_drain(config, 20) == 20
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_with_storage_store_a_graphs_compiled_store_keeps_updates_pending_at_sigkill(
+    tmp_path: Path, backend: str
+) -> None:
+    # The store is bound lazily, on the graph's first run: its outbox must exist by then.
+    if backend == "sqlite":
+        db = str(tmp_path / "graph.db")
+    else:
+        db = postgres_dsn_or_skip()
+        _drop_outbox_and_users(db)
+    config = {"storage": "store", "db": db}
+    assert kill_with_pending_then_drain(config, 20, mode="graph-") == 20
+
+
 def _drop_outbox_and_users(dsn: str) -> None:
     """A clean default namespace (the child processes use the default prefix)."""
     from tests.pg import drop_prefix, shared_postgres_store

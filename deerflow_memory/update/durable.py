@@ -9,6 +9,8 @@
   a backend without dead letters keeps it dead in the outbox), plus
   :meth:`DurableUpdates.restore` which puts recovered records back into the
   queue at their original due time.
+- :func:`build_outbox`: the outbox a storage backend gets (file journal, store
+  items, or none for a store that dies with the process).
 
 Thread boundaries: ``record`` runs on the agent's thread under the queue's
 lock and only appends to the outbox's buffer; ``run`` runs on queue workers.
@@ -26,13 +28,14 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
 
+from deerflow_memory.config import MemoryConfig
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.updater import UpdateResult, UpdateStatus
 
-__all__ = ["DurableUpdates", "decode_messages", "encode_messages"]
+__all__ = ["DurableUpdates", "build_outbox", "decode_messages", "encode_messages", "is_volatile"]
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +48,56 @@ def encode_messages(messages: Sequence[Any]) -> list[Any]:
 def decode_messages(data: list[Any]) -> tuple[BaseMessage, ...]:
     """Inverse of :func:`encode_messages`."""
     return tuple(messages_from_dict(data))
+
+
+def is_volatile(store: object) -> bool:
+    """True for a store whose items die with the process: a plain ``InMemoryStore``.
+
+    ``langgraph dev``'s store is an ``InMemoryStore`` whose items are written to
+    ``.langgraph_api/store.pckl`` every 10 s and at shutdown (a ``PersistentDict``),
+    so it is not volatile; nor is it with the server's batching wrapper around it.
+    """
+    from langgraph.store.memory import InMemoryStore
+
+    inner = getattr(store, "_store", None)  # the dev server's BatchedStore wrapper
+    if inner is not None and not isinstance(store, InMemoryStore):
+        store = inner
+    if not isinstance(store, InMemoryStore):
+        return False
+    try:
+        from langgraph.checkpoint.memory import PersistentDict
+    except ImportError:  # pragma: no cover - older langgraph
+        return True
+    return not isinstance(getattr(store, "_data", None), PersistentDict)
+
+
+def build_outbox(storage: MemoryStorage, config: MemoryConfig) -> Outbox | None:
+    """The outbox for ``storage`` (any scope of it), or None when there is nothing durable.
+
+    File storage → a journal per process under its root; a store storage
+    (SQLite, Postgres, ``langgraph dev``'s store, any ``BaseStore``) → one item
+    per job under its namespace prefix; a plain ``InMemoryStore`` or another
+    backend → None (what it holds is lost with the process anyway).
+    """
+    from deerflow_memory.storage.file import FileMemoryStorage
+    from deerflow_memory.storage.store import StoreMemoryStorage
+
+    interval = config.outbox_commit_interval_ms / 1000
+    if isinstance(storage, FileMemoryStorage):
+        from deerflow_memory.storage.outbox_file import FileOutbox
+
+        return FileOutbox(storage.root, encode_messages, decode_messages, commit_interval=interval)
+    if isinstance(storage, StoreMemoryStorage) and not is_volatile(storage.store):
+        from deerflow_memory.storage.outbox_store import StoreOutbox
+
+        return StoreOutbox(
+            storage,
+            encode_messages,
+            decode_messages,
+            lease_seconds=config.outbox_lease_seconds,
+            commit_interval=interval,
+        )
+    return None
 
 
 def to_pending(job: UpdateJob, due_at: float = 0.0, urgent: bool = False) -> PendingUpdate:
@@ -92,6 +145,7 @@ class DurableUpdates:
         self._storage = storage
         self._poller: threading.Thread | None = None
         self._stop_polling = threading.Event()
+        self._recovered = threading.Event()
 
     def record(self, job: UpdateJob, delay: float, urgent: bool) -> None:
         """The queue's ``on_enqueue`` hook: buffer the record for the next group commit."""
@@ -171,6 +225,40 @@ class DurableUpdates:
         now = time.time()
         for update in updates:
             queue.restore(to_job(update), update.due_at - now, urgent=update.urgent)
+
+    def start(self, queue: MemoryUpdateQueue, poll_interval: float, *, background: bool) -> None:
+        """Queue what the outbox holds from stopped processes, then start polling.
+
+        ``background=False`` recovers on this thread (a service starting);
+        ``True`` on a daemon thread (a store bound on a graph's first run must
+        not make that turn wait for a scan). :meth:`wait_recovered` waits for it.
+        """
+        if not background:
+            try:
+                self.restore(queue, self.outbox.recover())
+            finally:
+                self._recovered.set()
+            self.start_polling(queue, poll_interval)
+            return
+
+        def run() -> None:
+            self._recover(queue)
+            self.start_polling(queue, poll_interval)
+
+        threading.Thread(target=run, name="memory-outbox-recover", daemon=True).start()
+
+    def _recover(self, queue: MemoryUpdateQueue) -> None:
+        try:
+            self.restore(queue, self.outbox.recover())
+        except Exception:
+            # The poller (shared outboxes) tries again; the records stay where they are.
+            logger.exception("memory outbox recovery failed")
+        finally:
+            self._recovered.set()
+
+    def wait_recovered(self, timeout: float | None = None) -> bool:
+        """Wait until what stopped processes left pending is queued; True when it is."""
+        return self._recovered.wait(timeout)
 
     def start_polling(self, queue: MemoryUpdateQueue, interval: float) -> None:
         """For a shared outbox: every ``interval`` s, queue what other processes left due.
