@@ -10,7 +10,7 @@ Run: ``python bench/injection.py``. Prints one row per (facts, counting, mode):
   is unchanged: the cached result is returned.
 
 For tiktoken, ``cold-baseline`` times the same cold render with the cost
-floors off (``_render(..., floors=False)``: every candidate line and the whole
+floors off (``budget._render(..., floors=False)``: every candidate line and the whole
 block are encoded, the algorithm before issue 15), interleaved with the
 ``cold`` runs, and the line after it prints the ratio (issue 15 goal: >= 5x at
 1,000 facts). A last check renders every document under many budgets and
@@ -29,7 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from deerflow_memory.inject.format import _render, format_memory_for_injection, render_memory
+from deerflow_memory.inject.budget import _render
+from deerflow_memory.inject.format import format_memory_for_injection, render_memory
 from deerflow_memory.inject.tokens import TokenCountingMethod, get_token_counter
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section
 

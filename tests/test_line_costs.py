@@ -6,8 +6,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from deerflow_memory.inject.budget import _render
 from deerflow_memory.inject.costs import content_floor, line_floor, text_floor
-from deerflow_memory.inject.format import _FACT_PREFIX, _fact_line, _render, render_memory
+from deerflow_memory.inject.format import render_memory
+from deerflow_memory.inject.lines import _FACT_PREFIX, _fact_line
 from deerflow_memory.inject.tokens import TiktokenCounter, get_token_counter
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section
 from tests.test_injection import documents

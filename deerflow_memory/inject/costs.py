@@ -29,7 +29,7 @@ piece costs at least one token. Reading their patterns
 
 These hold only for real tiktoken counts: callers use them when
 :meth:`~deerflow_memory.inject.tokens.TiktokenCounter.is_exact` says so, and
-count every text otherwise. ``tests/test_injection.py`` checks the block's
+count every text otherwise. ``tests/test_line_costs.py`` checks the block's
 total against a direct count of its text on generated hostile documents, for
 both vocabularies.
 """
