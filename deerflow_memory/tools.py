@@ -172,7 +172,8 @@ def create_memory_tools(service: MemoryService, mode: ToolMode | None = None) ->
         context, behavior, goal, correction; `replaces` is the wording of a remembered fact
         this one corrects (it is kept as history)."""
         identity = resolve_identity(runtime.config, runtime.context)
-        storage = service.storage_for(runtime.store)
+        # The run's tenant (None: no tenant) picks the storage written to.
+        storage = service.for_tenant(identity.tenant_id, runtime.store).storage
 
         def change(document: MemoryDocument) -> tuple[MemoryDocument, Fact]:
             old = find_fact(document, replaces) if replaces.strip() else None
@@ -208,7 +209,7 @@ def create_memory_tools(service: MemoryService, mode: ToolMode | None = None) ->
         fact's wording (as shown in your memory). It is kept only as history and is not
         learned again from earlier conversations."""
         identity = resolve_identity(runtime.config, runtime.context)
-        storage = service.storage_for(runtime.store)
+        storage = service.for_tenant(identity.tenant_id, runtime.store).storage
 
         def change(document: MemoryDocument) -> tuple[MemoryDocument, SupersededFact]:
             found = find_fact(document, fact)

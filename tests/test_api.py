@@ -209,9 +209,10 @@ def test_deleting_a_user_needs_the_user_id_as_confirmation(client: TestClient) -
 # --- flush and status ------------------------------------------------------------------------
 
 
-def enqueue(service: MemoryService, user: str, text: str) -> None:
+def enqueue(service: MemoryService, user: str, text: str, tenant: str | None = None) -> None:
     service.enqueue(
-        MemoryIdentity(user, None, f"thread-{user}"), [HumanMessage(text), AIMessage("Noted.")]
+        MemoryIdentity(user, None, f"thread-{user}", tenant),
+        [HumanMessage(text), AIMessage("Noted.")],
     )
 
 
@@ -336,3 +337,96 @@ def test_every_route_has_a_curl_example_in_the_readme(service: MemoryService) ->
         for method in route.methods - {"HEAD"}  # type: ignore[attr-defined]
     }
     assert routes <= examples, routes - examples
+
+
+# --- tenants ---------------------------------------------------------------------------------
+
+
+def test_every_route_takes_a_tenant_and_one_user_in_two_tenants_is_two_memories(
+    client: TestClient, service: MemoryService
+) -> None:
+    response = client.post(
+        "/memory/users/ana/facts", json={"content": "Likes green tea"}, params={"tenant": "shop"}
+    )
+    assert response.status_code == 201
+    assert [f["content"] for f in document(client, tenant="shop")["facts"]] == ["Likes green tea"]
+    assert document(client)["facts"] == [] and document(client, tenant="travel")["facts"] == []
+    assert [f.content for f in service.for_tenant("shop").storage.load("ana").facts] == [
+        "Likes green tea"
+    ]
+    found = client.get("/memory/users/ana/search", params={"q": "tea", "tenant": "shop"}).json()
+    assert [f["content"] for f in found["facts"]] == ["Likes green tea"]
+    assert client.get("/memory/users/ana/search", params={"q": "tea"}).json()["facts"] == []
+    exported = client.get("/memory/users/ana/export", params={"tenant": "shop"}).text
+    assert "Likes green tea" in exported
+    put = client.put("/memory/users/ana", content=exported, params={"tenant": "travel"})
+    assert put.status_code == 200 and document(client, tenant="travel")["facts"]
+    cleared = client.delete("/memory/users/ana", params={"confirm": "ana", "tenant": "shop"})
+    assert cleared.json() == {"deleted": True}
+    assert document(client, tenant="shop")["facts"] == [] and document(client, tenant="travel")
+    page = client.get("/memory/ui", params={"user": "ana", "tenant": "shop"}).text
+    assert 'data-tenant="shop"' in page
+    for bad in ("../x", ".hidden", "a b"):
+        response = client.get("/memory/users/ana", params={"tenant": bad})
+        assert response.status_code == 400 and "tenant_id" in response.json()["error"]
+
+
+def test_flush_and_status_of_a_tenant_see_only_that_tenants_queue_and_failures(
+    tmp_path: Path,
+) -> None:
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=600)
+    with (
+        MemoryService(config, extractor=FailingFor(), register_atexit=False) as memory,
+        TestClient(Starlette(routes=memory_routes(memory))) as client,
+    ):
+        enqueue(memory, "ana", "I own a boat.", tenant="shop")
+        enqueue(memory, "bea", "I'm vegetarian.")
+        assert client.get("/memory/status", params={"tenant": "shop"}).json()["pending"] == 1
+        assert client.get("/memory/status").json()["pending"] == 1  # bea's, untenanted
+        assert client.get("/memory/status", params={"tenant": "travel"}).json()["pending"] == 0
+        flushed = client.post("/memory/flush", params={"tenant": "shop"}).json()
+        assert [(f["userId"], f["tenantId"]) for f in flushed["failed"]] == [("ana", "shop")]
+        assert client.get("/memory/status").json()["pending"] == 1  # the shop's flush only
+        shop_status = client.get("/memory/status", params={"tenant": "shop"}).json()
+        assert shop_status["tenant"] == "shop" and shop_status["deadLetters"] == 1
+        assert [e["tenantId"] for e in shop_status["lastErrors"]] == ["shop"]
+        plain = client.get("/memory/status").json()
+        assert plain["deadLetters"] == 0 and plain["lastErrors"] == []
+        assert client.post("/memory/flush").json() == {"done": True, "pending": 0, "failed": []}
+
+
+class TenantAuth(AuthenticationBackend):
+    """``Authorization: Bearer <user>@<tenant>``: an app whose users belong to one tenant."""
+
+    async def authenticate(self, conn: HTTPConnection) -> Any:
+        header = conn.headers.get("authorization", "")
+        if not header.startswith("Bearer "):
+            return None
+        name, _, tenant = header.removeprefix("Bearer ").partition("@")
+        user = SimpleUser(name)
+        user.tenant_id = tenant or None  # type: ignore[attr-defined]
+        return AuthCredentials(["authenticated"]), user
+
+
+def test_an_authenticated_caller_of_a_tenant_reaches_only_that_tenant(
+    service: MemoryService,
+) -> None:
+    app = Starlette(
+        routes=memory_routes(service),
+        middleware=[Middleware(AuthenticationMiddleware, backend=TenantAuth())],
+    )
+    with TestClient(app) as client:
+        as_ana_shop = {"Authorization": "Bearer ana@shop"}
+        added = client.post(
+            "/memory/users/ana/facts", json={"content": "Likes tea"}, headers=as_ana_shop
+        )
+        assert added.status_code == 201
+        # Their tenant is the default; the fact went to the shop, not to the untenanted memory.
+        assert service.for_tenant("shop").storage.load("ana").facts
+        assert service.storage.load("ana").facts == ()
+        other = client.get("/memory/users/ana", params={"tenant": "travel"}, headers=as_ana_shop)
+        assert other.status_code == 403
+        mine = client.get("/memory/users/ana", params={"tenant": "shop"}, headers=as_ana_shop)
+        assert mine.json()["facts"][0]["content"] == "Likes tea"
+        # The user id rule still holds inside the tenant.
+        assert client.get("/memory/users/bea", headers=as_ana_shop).status_code == 403

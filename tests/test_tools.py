@@ -106,3 +106,20 @@ def test_the_agent_answers_what_the_user_said_before_and_only_for_that_user(
     other_result = next(m for m in other["messages"] if isinstance(m, ToolMessage)).text
     assert other_result.startswith("Nothing in memory matches")
     assert "told" not in other_result
+
+
+def test_search_memory_looks_in_the_runs_tenant(service: MemoryService) -> None:
+    service.for_tenant("shop").storage.save("ana", None, document())
+    graph = create_memory_agent(
+        SearchingModel(), service=service, memory_tools=True, checkpointer=InMemorySaver()
+    )
+    question = {"messages": [("user", "When did I say I lived in Munich?")]}
+
+    def found(tenant: str | None) -> str:
+        run = {"configurable": {"user_id": "ana", "thread_id": f"q-{tenant}", "tenant_id": tenant}}
+        state = graph.invoke(question, run)
+        return next(m for m in state["messages"] if isinstance(m, ToolMessage)).text
+
+    assert "told 2026-07-12 in thread thread-july" in found("shop")
+    assert found("travel").startswith("Nothing in memory matches")
+    assert found(None).startswith("Nothing in memory matches")

@@ -119,3 +119,29 @@ def test_search_mode_gives_only_the_search_tool(tmp_path: Path) -> None:
         assert [t.name for t in create_memory_tools(memory)] == ["search_memory"]
         names = [t.name for t in create_memory_tools(memory, "read_write")]
         assert names == ["search_memory", "remember", "forget"]
+
+
+def test_the_tools_read_and_write_the_runs_tenant_only(
+    agent: tuple[Any, MemoryService],
+    openai_server: OpenAIServer,  # noqa: F811
+) -> None:
+    graph, memory = agent
+
+    def in_tenant(tenant: str, thread: str, text: str) -> dict[str, Any]:
+        run = {"configurable": {"user_id": "ana", "thread_id": thread, "tenant_id": tenant}}
+        return graph.invoke({"messages": [("user", text)]}, run)
+
+    assert "Saved to memory" in in_tenant("shop", "s-1", f"Remember: {TRAIN}")["messages"][-1].text
+    shop = memory.for_tenant("shop").storage
+    assert [f.content for f in shop.load("ana").facts] == [TRAIN]
+    assert memory.storage.load("ana").facts == ()  # the same user without a tenant: untouched
+    assert memory.for_tenant("travel").storage.load("ana").facts == ()
+    # Another tenant's forget does not reach the shop's fact; the shop's own does.
+    answer = in_tenant("travel", "t-1", "Forget: the 7:40 train")
+    assert "nothing was forgotten" in answer["messages"][-1].text
+    assert [f.content for f in shop.load("ana").facts] == [TRAIN]
+    assert (
+        f"Forgotten: {TRAIN}"
+        in in_tenant("shop", "s-2", "Forget: the 7:40 train")["messages"][-1].text
+    )
+    assert shop.load("ana").facts == ()

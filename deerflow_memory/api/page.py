@@ -5,8 +5,8 @@ or images), so it works offline and under a strict CSP of ``'self'`` plus the
 inline script. The script calls the JSON routes next to it (relative URLs,
 so the page works under any mount prefix) and builds every element with
 ``textContent``: stored text is never parsed as HTML. The only values put
-into the HTML by the server (user and agent) are HTML-escaped attribute
-values.
+into the HTML by the server (user, agent and tenant) are HTML-escaped
+attribute values.
 
 What it shows: the user context and history summaries; facts grouped by
 category with confidence, source and date; edit, delete (two clicks) and add;
@@ -60,12 +60,13 @@ form.row input[name=content],form.row input[name=q]{flex:1;min-width:14em}
 _SCRIPT = r"""
 (() => {
   const root = document.body.dataset;
-  const user = root.user, agent = root.agent;
+  const user = root.user, agent = root.agent, tenant = root.tenant;
   const statusBox = document.getElementById("status");
   let revision = null;
   const qs = (extra) => {
     const p = new URLSearchParams(extra || {});
     if (agent) p.set("agent", agent);
+    if (tenant) p.set("tenant", tenant);
     const s = p.toString();
     return s ? "?" + s : "";
   };
@@ -249,22 +250,25 @@ _SCRIPT = r"""
 """
 
 
-def render_page(user_id: str, agent_name: str = "") -> str:
+def render_page(user_id: str, agent_name: str = "", tenant_id: str = "") -> str:
     """The page's HTML for ``user_id`` (and ``agent_name``; ``""`` = default agent).
 
-    Both values must already be validated names; they are HTML-escaped anyway.
+    ``tenant_id`` (``""`` = no tenant) is passed to every call as ``?tenant=``.
+    The values must already be validated names; they are HTML-escaped anyway.
     """
     user = escape(user_id, quote=True)
     agent = escape(agent_name, quote=True)
+    tenant = escape(tenant_id, quote=True)
     title = f"Memory of {user}" + (f" ({agent})" if agent else "") if user else "Memory"
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}</title><style>{_STYLE}</style></head>
-<body data-user="{user}" data-agent="{agent}">
+<body data-user="{user}" data-agent="{agent}" data-tenant="{tenant}">
 <header><h1>{title}</h1>
 <form method="get" action="ui"><label>user <input name="user" value="{user}"></label>
 <label>agent <input name="agent" value="{agent}" placeholder="default"></label>
+<label>tenant <input name="tenant" value="{tenant}" placeholder="none"></label>
 <button>Open</button></form><span id="revision"></span></header>
 <main>
 <div id="status" role="status" aria-live="polite"></div>

@@ -21,7 +21,9 @@ GET         /memory/status?user=&agent=               queue, dead letters, error
 GET         /memory/ui?user=&agent=                   the memory page (see :mod:`.page`)
 ==========  ========================================  =======================================
 
-Every user route takes ``?agent=`` for a named agent's memory. Edits take an
+Every user route takes ``?agent=`` for a named agent's memory, and every route
+``?tenant=`` for a tenant's (its documents, dead letters, queue and config
+overrides; absent = no tenant). Edits take an
 optional ``revision`` (body field, or ``?revision=`` on DELETE): when the
 document moved since, the answer is 409 and nothing is written; without it a
 concurrent background update is merged by retrying on the fresh document.
@@ -31,8 +33,10 @@ Who may call: when the server authenticates requests (LangGraph's custom auth
 with ``enable_custom_route_auth``, or any Starlette ``AuthenticationMiddleware``),
 an authenticated caller reaches only the memory whose user id is their
 identity (403 otherwise), and status lists only their dead letters and
-failures. Without authentication the routes are an operator's tool: bind the
-server to localhost or put the routes behind your app's auth.
+failures. A caller whose auth user carries a ``tenant_id`` is kept to that
+tenant too: it is their default, and another ``?tenant=`` answers 403.
+Without authentication the routes are an operator's tool: bind the server to
+localhost or put the routes behind your app's auth.
 
 Storage I/O runs on a worker thread; the event loop never waits on disk or a
 database.
@@ -52,6 +56,7 @@ from starlette.routing import BaseRoute, Route
 
 from deerflow_memory.api.errors import ApiError, status_and_message
 from deerflow_memory.api.page import render_page
+from deerflow_memory.config import MemoryConfig
 from deerflow_memory.inject.retrieval import select_relevant_facts
 from deerflow_memory.models import MemoryDocument, iso_from_timestamp
 from deerflow_memory.service import MemoryService
@@ -128,6 +133,37 @@ def _fact_json(fact: BaseModel) -> dict[str, Any]:
     return fact.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
+def caller_tenant(request: Request) -> str | None:
+    """The tenant the authenticated caller belongs to (``user.tenant_id``), or None."""
+    user = request.scope.get("user")
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    tenant = getattr(user, "tenant_id", None)
+    if tenant is None and hasattr(user, "get"):  # LangGraph auth users are mappings too
+        try:
+            tenant = user.get("tenant_id")
+        except Exception:
+            tenant = None
+    return str(tenant) if tenant else None
+
+
+def request_tenant(request: Request) -> str | None:
+    """``?tenant=`` (validated), kept to the caller's own tenant when auth carries one.
+
+    Raises:
+        InvalidNameError: unsafe tenant name (400).
+        ApiError: 403 when an authenticated caller asks for another tenant.
+    """
+    asked = request.query_params.get("tenant") or None
+    tenant = None if asked is None else validate_name(asked, "tenant_id")
+    own = caller_tenant(request)
+    if own is None:
+        return tenant
+    if tenant is not None and tenant != own:
+        raise ApiError(403, "you can only reach your own tenant's memory")
+    return own
+
+
 def caller_identity(request: Request) -> str | None:
     """The authenticated caller's identity, or None when the request is not authenticated."""
     user = request.scope.get("user")
@@ -190,10 +226,12 @@ def memory_routes(
         fixed = store
         store_source = lambda: fixed  # noqa: E731
 
-    config = service.config
+    def storage(request: Request) -> MemoryStorage:
+        # A tenant's storage view; its service (queue, outbox) is opened only to flush.
+        return service.storage_for(store_source()).scoped(request_tenant(request))
 
-    def storage() -> MemoryStorage:
-        return service.storage_for(store_source())
+    def settings(request: Request) -> MemoryConfig:
+        return service.config.for_tenant(request_tenant(request))
 
     def target(request: Request) -> tuple[str, str | None]:
         user_id = validate_name(request.path_params["user_id"], "user_id")
@@ -206,13 +244,13 @@ def memory_routes(
 
     async def get_document(request: Request) -> Response:
         user_id, agent = target(request)
-        backend = storage()
+        backend = storage(request)
         document = await run_in_threadpool(backend.load, user_id, agent)
         return JSONResponse(document.to_dict())
 
     async def get_history(request: Request) -> Response:
         user_id, agent = target(request)
-        backend = storage()
+        backend = storage(request)
         document = await run_in_threadpool(backend.load, user_id, agent)
         entries = [_fact_json(f) for f in reversed(document.superseded_facts)]
         return JSONResponse({"revision": document.revision, "supersededFacts": entries})
@@ -220,14 +258,14 @@ def memory_routes(
     async def search(request: Request) -> Response:
         user_id, agent = target(request)
         query = request.query_params.get("q", "")
-        backend = storage()
+        backend = storage(request)
         document = await run_in_threadpool(backend.load, user_id, agent)
 
         def rank() -> dict[str, Any]:
             found = select_relevant_facts(
                 document,
                 query,
-                config=config.retrieval,
+                config=settings(request).retrieval,
                 guaranteed_categories=(),
                 embedder=service.embedder,
             )
@@ -241,8 +279,9 @@ def memory_routes(
 
     async def add_fact(request: Request) -> Response:
         user_id, agent = target(request)
+        config = settings(request)
         body = _FactIn.model_validate(await _json(request))
-        backend = storage()
+        backend = storage(request)
 
         def change(document: MemoryDocument) -> tuple[MemoryDocument, Any]:
             return add_manual_fact(
@@ -264,9 +303,10 @@ def memory_routes(
 
     async def patch_fact(request: Request) -> Response:
         user_id, agent = target(request)
+        config = settings(request)
         fact_id = request.path_params["fact_id"]
         body = _FactPatch.model_validate(await _json(request))
-        backend = storage()
+        backend = storage(request)
 
         def change(document: MemoryDocument) -> tuple[MemoryDocument, Any]:
             return edit_fact(
@@ -290,9 +330,10 @@ def memory_routes(
 
     async def remove_fact(request: Request) -> Response:
         user_id, agent = target(request)
+        config = settings(request)
         fact_id = request.path_params["fact_id"]
         revision = _int_param(request, "revision")
-        backend = storage()
+        backend = storage(request)
 
         def change(document: MemoryDocument) -> tuple[MemoryDocument, Any]:
             return delete_fact(document, fact_id, max_superseded_facts=config.max_superseded_facts)
@@ -308,7 +349,7 @@ def memory_routes(
 
     async def export(request: Request) -> Response:
         user_id, agent = target(request)
-        backend = storage()
+        backend = storage(request)
         document = await run_in_threadpool(backend.load, user_id, agent)
         name = f"memory-{user_id}{'-' + agent if agent else ''}.json"
         safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
@@ -322,9 +363,9 @@ def memory_routes(
         user_id, agent = target(request)
         raw = await request.body()
         # The CLI's check: the whole document is validated before anything is written.
-        incoming = read_import(raw, name="the request body", config=service.config)
+        incoming = read_import(raw, name="the request body", config=settings(request))
         replace = request.query_params.get("replace", "").lower() in {"1", "true", "yes"}
-        backend = storage()
+        backend = storage(request)
 
         def write() -> MemoryDocument:
             current = backend.load(user_id, agent)
@@ -345,7 +386,7 @@ def memory_routes(
             raise ApiError(
                 400, "deleting a whole memory needs ?confirm=<the same user id> in the URL"
             )
-        backend = storage()
+        backend = storage(request)
         existed = await run_in_threadpool(backend.delete, user_id, agent)
         return JSONResponse({"deleted": existed})
 
@@ -358,7 +399,10 @@ def memory_routes(
         if not 0 <= timeout <= MAX_FLUSH_TIMEOUT:
             raise ApiError(400, f"timeout must be between 0 and {MAX_FLUSH_TIMEOUT:g} seconds")
         caller = caller_identity(request)
-        result = await asyncio.to_thread(service.flush, timeout)
+        tenant = request_tenant(request)
+        # No tenant asked: every tenant's queue; else only that tenant's (opened if need be).
+        scope = service if tenant is None else service.for_tenant(tenant, store_source())
+        result = await asyncio.to_thread(scope.flush, timeout)
         failed = [_failed_update(f) for f in result.failed if caller is None or f.user_id == caller]
         return JSONResponse(
             {"done": result.drained, "pending": result.pending, "failed": failed},
@@ -367,7 +411,12 @@ def memory_routes(
 
     async def status(request: Request) -> Response:
         caller = caller_identity(request)
-        backend = storage()
+        tenant = request_tenant(request)
+        backend = storage(request)
+        # A tenant's queue if its service is open in this process (else nothing is queued).
+        queued = service.queue if tenant is None else None
+        if tenant is not None and tenant in service.tenants:
+            queued = service.for_tenant(tenant, store_source()).queue
 
         def letters() -> list[dict[str, Any]] | None:
             try:
@@ -394,15 +443,16 @@ def memory_routes(
         failures = [
             {"at": iso_from_timestamp(f.at), **_failed_update(f.update)}
             for f in list(service.recent_failures)
-            if caller is None or f.update.user_id == caller
+            if (caller is None or f.update.user_id == caller) and f.update.tenant_id == tenant
         ]
         return JSONResponse(
             {
-                "backend": config.storage,
+                "backend": service.config.storage,
+                "tenant": tenant,
                 "backendClass": type(backend).__name__,
                 "extractor": "offline" if service.is_offline else "model",
-                "pending": service.queue.pending_count,
-                "running": service.queue.running_count,
+                "pending": queued.pending_count if queued is not None else 0,
+                "running": queued.running_count if queued is not None else 0,
                 "deadLetters": None if dead is None else len(dead),
                 "deadLetterList": dead or [],
                 "lastErrors": failures[-10:],
@@ -417,7 +467,7 @@ def memory_routes(
             validate_name(user, "user_id")
         if agent:
             validate_name(agent, "agent_name")
-        return HTMLResponse(render_page(user, agent))
+        return HTMLResponse(render_page(user, agent, request_tenant(request) or ""))
 
     routes: list[BaseRoute] = [
         Route("/memory/users/{user_id}", _handled(get_document), methods=["GET"]),
@@ -445,4 +495,5 @@ def _failed_update(failure: FailedUpdate) -> dict[str, Any]:
         "error": failure.error,
         "outcome": failure.outcome,
         "attempts": failure.attempts,
+        "tenantId": failure.tenant_id,
     }
