@@ -7,7 +7,8 @@ storage errors (nothing is written then), 1 for "nothing to do" answers (no
 such user, refused overwrite) and unexpected failures. ``--debug`` shows the
 traceback instead. Text from users, files and models is printed literally,
 never read as rich markup. Global options (``--config``, ``--root``,
-``--debug``) work before or after the subcommand.
+``--tenant``, ``--debug``) work before or after the subcommand; ``--tenant T``
+makes every subcommand work on tenant T's memory (absent: no tenant).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -71,6 +73,13 @@ def _config(args: argparse.Namespace) -> MemoryConfig:
     return load_config(args.config, **overrides)
 
 
+@contextmanager
+def _storage(args: argparse.Namespace, config: MemoryConfig) -> Iterator[MemoryStorage]:
+    """The storage of ``config`` seen from ``--tenant`` (itself without one)."""
+    with open_storage(config) as storage:
+        yield storage.scoped(getattr(args, "tenant", None))
+
+
 def _facts_table(document: MemoryDocument, title: str) -> Table:
     table = Table(title=title, show_lines=False)
     for column in ("category", "confidence", "content", "source", "used", "expires"):
@@ -116,14 +125,15 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
         console.print(
             Text(f"deerflow-memory demo, {_demo_path(config, memory.is_offline)}"), soft_wrap=True
         )
-        existing = memory.storage.load(args.user, None)
+        scope = memory.for_tenant(args.tenant)
+        existing = scope.storage.load(args.user, None)
         if not args.keep and not existing.is_empty():
             if args.user != DEMO_USER and not args.yes:
                 raise CommandFailed(
                     f"user {args.user!r} already has memory ({len(existing.facts)} facts); "
                     "pass --yes to replace it or --keep to build on it"
                 )
-            memory.storage.delete(args.user, None)
+            scope.storage.delete(args.user, None)
         graph = create_memory_agent(service=memory, checkpointer=InMemorySaver())
         where = (
             config.storage_path
@@ -134,6 +144,8 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
             Panel(Text(f"user {args.user}, storage {config.storage} ({where})"), title="demo")
         )
         run = {"configurable": {"user_id": args.user, "thread_id": "session-1"}}
+        if args.tenant is not None:
+            run["configurable"]["tenant_id"] = args.tenant
         console.rule("Session 1 (thread session-1)")
         for text in script["session1"]:
             result = graph.invoke({"messages": [("user", text)]}, run)
@@ -141,7 +153,7 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
             _say(console, "Assistant", result["messages"][-1].text + "\n")
 
         drained = memory.flush(timeout=config.shutdown_flush_timeout_seconds + 60)
-        document = memory.storage.load(args.user, None)
+        document = scope.storage.load(args.user, None)
         console.rule("Memory after session 1 (update flushed, no debounce wait)")
         if not drained:
             console.print(Text("the memory update did not finish in time", style="red"))
@@ -153,6 +165,8 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
 
         console.rule("Session 2 (new thread session-2)")
         run = {"configurable": {"user_id": args.user, "thread_id": "session-2"}}
+        if args.tenant is not None:
+            run["configurable"]["tenant_id"] = args.tenant
         result = graph.invoke({"messages": [("user", script["session2"])]}, run)
         console.print(
             Panel(Text(result["memory_context"] or "(empty)"), title="injected memory_context")
@@ -164,19 +178,27 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
 
 def _load(args: argparse.Namespace) -> MemoryDocument:
     config = _config(args)
-    with open_storage(config) as storage:
+    with _storage(args, config) as storage:
         document = storage.load(args.user, args.agent)
         if document.revision == 0 and document.is_empty():
-            raise CommandFailed(_no_memory(storage, config, args.user, args.agent))
+            raise CommandFailed(_no_memory(storage, config, args.user, args.agent, args.tenant))
         return document
 
 
-def _no_memory(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str | None) -> str:
+def _no_memory(
+    storage: MemoryStorage,
+    config: MemoryConfig,
+    user: str,
+    agent: str | None,
+    tenant: str | None = None,
+) -> str:
     where = (
         f"{config.storage_path}"
         if config.storage == "file"
         else f"{config.storage} storage {redact_secrets(config.storage_dsn or '')}".rstrip()
     )
+    if tenant is not None:
+        where = f"tenant {tenant!r} of {where}"
     stored = list(storage.list_documents())
     if not stored:
         return f"no memory is stored in {where} (check --root or the storage settings)"
@@ -188,7 +210,7 @@ def _no_memory(storage: MemoryStorage, config: MemoryConfig, user: str, agent: s
 
 def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     # Ids come back as users gave them (NFC), also where the folder name is mapped.
-    with open_storage(_config(args)) as storage:
+    with _storage(args, _config(args)) as storage:
         for user_id, agent_name in storage.list_documents():
             # Plain print: tab-separated for scripts (rich would expand the tab).
             print(f"{user_id}\t{agent_name or '(default agent)'}")
@@ -236,7 +258,7 @@ def _cmd_show(args: argparse.Namespace, console: Console) -> int:
 def _cmd_stats(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.storage.stats import storage_stats
 
-    with open_storage(_config(args)) as storage:
+    with _storage(args, _config(args)) as storage:
         stats = storage_stats(storage, user_id=args.user, agent_name=args.agent)
     if args.json:
         console.print_json(data=[s.to_dict() for s in stats])
@@ -292,9 +314,9 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
     except OSError as e:
         raise CommandFailed(f"cannot read {path}: {e.strerror or e}", status=2) from e
     config = _config(args)
-    # the whole file is checked before any write
-    incoming = read_import(raw, name=str(path), config=config)
-    with open_storage(config) as storage:
+    # the whole file is checked before any write, against the tenant's limits
+    incoming = read_import(raw, name=str(path), config=config.for_tenant(args.tenant))
+    with _storage(args, config) as storage:
         current = storage.load(args.user, args.agent)
         if not current.is_empty() and not args.yes:
             raise CommandFailed(
@@ -316,7 +338,7 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
             raise CommandFailed("no answer on stdin: pass --yes to delete without asking") from None
         if answer.strip().lower() not in {"y", "yes"}:
             raise CommandFailed("nothing deleted")
-    with open_storage(_config(args)) as storage:
+    with _storage(args, _config(args)) as storage:
         existed = storage.delete(args.user, args.agent)
     console.print("deleted" if existed else "there was no memory to delete")
     return 0
@@ -326,7 +348,7 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.update.manual import add_manual_fact, save_edit
 
     config = _config(args)
-    with open_storage(config) as storage:
+    with _storage(args, config) as storage:
         saved, fact = save_edit(
             storage,
             args.user,
@@ -347,7 +369,7 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.update.manual import delete_fact, save_edit
 
     config = _config(args)
-    with open_storage(config) as storage:
+    with _storage(args, config) as storage:
         saved, gone = save_edit(
             storage,
             args.user,
@@ -399,6 +421,9 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
         "--root", default=default, help="storage folder for the file backend (overrides config)"
     )
     parser.add_argument(
+        "--tenant", default=default, help="work on this tenant's memory (default: no tenant)"
+    )
+    parser.add_argument(
         "--debug",
         action="store_true",
         default=False if defaults else argparse.SUPPRESS,
@@ -407,7 +432,7 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
 
 
 def _cmd_pending(args: argparse.Namespace, console: Console) -> int:
-    with open_storage(_config(args)) as storage:
+    with _storage(args, _config(args)) as storage:
         letters = storage.list_dead_letters(args.user)
     if args.json:
         console.print_json(json.dumps([letter.to_dict() for letter in letters]))
@@ -438,7 +463,9 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
 
     config = _config(args)
     with MemoryService(config, register_atexit=False) as memory:
-        retried = memory.retry_dead_letters(args.id or None, user_id=args.user)
+        retried = memory.for_tenant(args.tenant).retry_dead_letters(
+            args.id or None, user_id=args.user
+        )
     for item in retried:
         status = "applied" if item.removed else f"failed again: {item.result.error}"
         console.print(
@@ -552,7 +579,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # Every subcommand's --user/--agent obey the storage name rules, even the ones that
         # only filter (stats, pending, retry): a bad id is an error, never "nothing found".
-        for attribute, kind in (("user", "user_id"), ("agent", "agent_name")):
+        for attribute, kind in (
+            ("user", "user_id"),
+            ("agent", "agent_name"),
+            ("tenant", "tenant_id"),
+        ):
             if getattr(args, attribute, None) is not None:
                 setattr(args, attribute, validate_name(getattr(args, attribute), kind))
         return _COMMANDS[args.command](args, console)

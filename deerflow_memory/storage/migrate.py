@@ -11,6 +11,10 @@ source (``revision`` aside, since each backend counts its own); a mismatch is
 reported in :attr:`MigrationReport.mismatched`, and a document that cannot be
 read from the source (corrupt) in :attr:`MigrationReport.failed` — the
 migration goes on with the others, so check :attr:`MigrationReport.ok`.
+
+Every tenant's documents are copied too, into the same tenant of the target;
+the report names them ``("<tenant>/<user_id>", agent_name)`` (``/`` cannot
+occur in an id).
 """
 
 from __future__ import annotations
@@ -127,8 +131,23 @@ def migrate(
             ``overwrite=True`` completes the job).
     """
     report = MigrationReport()
-    for name in list(source.list_documents()):
-        user_id, agent_name = name
+    _copy(source, target, overwrite, report, "")
+    from deerflow_memory.storage.tenants import stored_tenants
+
+    for tenant in stored_tenants(source):
+        _copy(source.scoped(tenant), target.scoped(tenant), overwrite, report, f"{tenant}/")
+    return report
+
+
+def _copy(
+    source: MemoryStorage,
+    target: MemoryStorage,
+    overwrite: bool,
+    report: MigrationReport,
+    label: str,
+) -> None:
+    for user_id, agent_name in list(source.list_documents()):
+        name = (label + user_id, agent_name)
         try:
             document = source.load(user_id, agent_name)
         except StorageError as e:
@@ -145,4 +164,3 @@ def migrate(
         report.facts_copied += len(document.facts)
         if _comparable(target.load(user_id, agent_name)) != _comparable(document):
             report.mismatched.append(name)
-    return report
