@@ -225,6 +225,8 @@ class MemoryService:
         # inject node's event (written by worker threads; a dict store is atomic).
         self._last_saved: dict[tuple[str, str | None], SavedUpdate] = {}
         self._closed = False
+        self._tenant_watch = threading.Event()  # set: stop looking for tenants' pending work
+        self._tenant_watcher: threading.Thread | None = None
         # The newest failed updates (bounded), for status pages; appended by worker threads.
         self.recent_failures: deque[UpdateFailure] = (
             parent.recent_failures if parent else deque(maxlen=MAX_RECENT_FAILURES)
@@ -369,6 +371,28 @@ class MemoryService:
     def _open_pending_tenants(self) -> None:
         # At start: each tenant whose outbox holds updates a stopped process left is
         # opened, which recovers and runs them; tenants with nothing pending stay closed.
+        self._scan_tenants()
+        durable = self.durable
+        if durable is None or not durable.outbox.shared or self._parent is not None:
+            return
+        # A shared outbox (store backends) is polled: a replica that dies later may
+        # leave work in a tenant this process has not opened, so look again each poll.
+        with self._tenants_lock:
+            if self._tenant_watcher is not None or self._closed:
+                return
+            interval = self.config.outbox_poll_seconds
+            stop = self._tenant_watch
+
+            def watch() -> None:
+                while not stop.wait(interval):
+                    self._scan_tenants()
+
+            self._tenant_watcher = threading.Thread(
+                target=watch, name="memory-tenant-poller", daemon=True
+            )
+            self._tenant_watcher.start()
+
+    def _scan_tenants(self) -> None:
         from deerflow_memory.storage.tenants import tenants_with_pending_updates
 
         try:
@@ -376,7 +400,10 @@ class MemoryService:
         except Exception:
             logger.exception("could not look for tenants with pending memory updates")
             return
+        opened = self._tenants
         for tenant_id in pending:
+            if tenant_id in opened or self._closed:
+                continue
             try:
                 self.for_tenant(tenant_id)
             except Exception:
@@ -766,6 +793,10 @@ class MemoryService:
         wait = self.config.shutdown_flush_timeout_seconds if timeout is None else timeout
         if self._parent is None:
             self.access.close()  # shared with the tenants: only the root closes it
+        self._tenant_watch.set()
+        watcher = self._tenant_watcher
+        if watcher is not None and watcher is not threading.current_thread():
+            watcher.join(timeout=5)
         services = self._family()
 
         def run(collector: list[FailedUpdate]) -> FlushResult:

@@ -256,3 +256,30 @@ def test_a_sqlite_tenants_pending_update_is_recovered_at_start(tmp_path: Path) -
         durable = memory.for_tenant("shop").durable
         assert durable is not None and durable.outbox.sync(timeout=10)  # "done" is written
         assert tenants_with_pending_updates(memory.storage) == []
+
+
+def test_a_shared_outbox_is_watched_for_tenants_another_process_left_pending_later(
+    tmp_path: Path,
+) -> None:
+    from deerflow_memory.storage.outbox_store import StoreOutbox
+    from deerflow_memory.storage.store import StoreMemoryStorage
+
+    config = MemoryConfig(
+        storage="sqlite", storage_path=tmp_path / "mem.sqlite", outbox_poll_seconds=0.05
+    )
+    with MemoryService(config, register_atexit=False) as memory:
+        assert memory.tenants == ()
+        # Another replica recorded a capture for tenant "shop", then died before running it.
+        shop = memory.storage.scoped("shop")
+        assert isinstance(shop, StoreMemoryStorage)
+        other = StoreOutbox(shop, encode_messages, decode_messages)
+        text = "I'm allergic to peanuts."
+        other.record(PendingUpdate("t1", "ann", None, tuple(turn(text, "x")), record_id="r1"))
+        assert other.sync(timeout=10)
+        other.close()
+        deadline = time.monotonic() + 10
+        while "shop" not in memory.tenants and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert memory.tenants == ("shop",)
+        assert memory.flush(timeout=30)
+        assert "peanuts" in memory.load(who("shop")).facts[0].content
