@@ -283,3 +283,52 @@ def test_a_shared_outbox_is_watched_for_tenants_another_process_left_pending_lat
         assert memory.tenants == ("shop",)
         assert memory.flush(timeout=30)
         assert "peanuts" in memory.load(who("shop")).facts[0].content
+
+
+# A process that captures one turn per scope with an hour's debounce, then waits to be killed.
+CAPTURE_THEN_WAIT = """
+import sys, time
+from langchain_core.messages import AIMessage, HumanMessage
+from deerflow_memory import MemoryConfig, MemoryIdentity, MemoryService
+
+memory = MemoryService(MemoryConfig(storage_path=sys.argv[1], debounce_seconds=3600,
+                                    max_wait_seconds=7200), register_atexit=False)
+told = {"shop": "I'm allergic to peanuts.", "travel": "I prefer window seats on trains."}
+for tenant, text in told.items():
+    who = MemoryIdentity("ann", None, "t1", tenant_id=tenant)
+    turn = [HumanMessage(text, id="h-" + tenant), AIMessage("Noted.", id="a-" + tenant)]
+    memory.enqueue(who, turn)
+for tenant in told:
+    assert memory.for_tenant(tenant).durable.outbox.sync(timeout=30)
+print("ready", flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.slow
+def test_tenants_updates_pending_at_sigkill_run_in_the_next_process(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    root = tmp_path / "mem"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DEERFLOW_"))}
+    child = subprocess.Popen(
+        [sys.executable, "-c", CAPTURE_THEN_WAIT, str(root)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    with MemoryService(MemoryConfig(storage_path=root), register_atexit=False) as memory:
+        assert memory.tenants == ("shop", "travel")
+        assert memory.flush(timeout=60)
+        assert "peanuts" in memory.load(who("shop")).facts[0].content
+        assert "window seats" in memory.load(who("travel")).facts[0].content
+        assert not memory.load(who(None)).facts
