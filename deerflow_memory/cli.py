@@ -210,6 +210,13 @@ def _no_memory(
 
 def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     # Ids come back as users gave them (NFC), also where the folder name is mapped.
+    if args.tenants:
+        from deerflow_memory.storage.tenants import stored_tenants
+
+        with open_storage(_config(args)) as storage:
+            for tenant in stored_tenants(storage):
+                print(tenant)
+        return 0
     with _storage(args, _config(args)) as storage:
         for user_id, agent_name in storage.list_documents():
             # Plain print: tab-separated for scripts (rich would expand the tab).
@@ -506,7 +513,8 @@ def _parser() -> argparse.ArgumentParser:
         if name in {"import", "clear"}:
             cmd.add_argument("--yes", action="store_true", help="do not ask")
 
-    sub.add_parser("list", help="list every stored user id and agent (real ids, as given)")
+    listing = sub.add_parser("list", help="list every stored user id and agent (ids as given)")
+    listing.add_argument("--tenants", action="store_true", help="list the stored tenants instead")
 
     remember = sub.add_parser("remember", help="add a fact as the user's own word (manual)")
     remember.add_argument("--user", required=True)

@@ -42,6 +42,7 @@ def test_each_subcommand_reads_and_writes_only_the_tenant_it_is_given(
     assert status == 1 and "tenant 'travel'" in err
     assert run(capsys, "list", "--root", root, "--tenant", "shop")[1] == "ann\t(default agent)\n"
     assert run(capsys, "list", "--root", root)[1] == ""
+    assert run(capsys, "list", "--root", root, "--tenants")[1] == "shop\n"
     status, out, _ = run(capsys, "stats", "--root", root, "--tenant", "shop", "--json")
     assert status == 0 and [s["facts"] for s in json.loads(out)] == [1]
 
