@@ -138,12 +138,12 @@ def caller_tenant(request: Request) -> str | None:
     user = request.scope.get("user")
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    tenant = getattr(user, "tenant_id", None)
-    if tenant is None and hasattr(user, "get"):  # LangGraph auth users are mappings too
-        try:
-            tenant = user.get("tenant_id")
-        except Exception:
-            tenant = None
+    # LangGraph's auth wraps the user your handler returned (object or dict) in a
+    # proxy that answers attributes from it; Starlette users are plain objects.
+    try:
+        tenant = getattr(user, "tenant_id", None)
+    except Exception:  # a proxy that raises something else than AttributeError
+        tenant = None
     return str(tenant) if tenant else None
 
 
