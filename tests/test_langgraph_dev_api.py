@@ -17,7 +17,9 @@ pytestmark = pytest.mark.slow
 langgraph_sdk = pytest.importorskip("langgraph_sdk")
 
 
-def turn(url: str, user: str, text: str, thread_id: str | None = None) -> dict[str, Any]:
+def turn(
+    url: str, user: str, text: str, thread_id: str | None = None, tenant: str | None = None
+) -> dict[str, Any]:
     """One run of the memory agent; returns the final state."""
     client = langgraph_sdk.get_sync_client(url=url)
     if thread_id is None:
@@ -26,7 +28,7 @@ def turn(url: str, user: str, text: str, thread_id: str | None = None) -> dict[s
         thread_id,
         "memory_agent",
         input={"messages": [{"role": "user", "content": text}]},
-        config={"configurable": {"user_id": user}},
+        config={"configurable": {"user_id": user, "tenant_id": tenant}},
     )
     assert isinstance(state, dict)
     return {**state, "thread_id": thread_id}
@@ -109,6 +111,15 @@ def test_the_routes_use_the_servers_store_when_storage_is_store(tmp_path: Path) 
         context = turn(url, "dora", "What should I cook?")["memory_context"]
         assert "Speaks Dutch" in context
         assert http.get("/memory/status").json()["backend"] == "store"
+        # The same user in a tenant: its own memory in the server's store, its own route scope.
+        turn(url, "dora", "I'm allergic to peanuts.", tenant="shop")
+        assert http.post("/memory/flush").json()["done"] is True
+        shop = http.get("/memory/users/dora", params={"tenant": "shop"}).json()["facts"]
+        assert [f["content"] for f in shop] == ["User is allergic to peanuts"]
+        plain = http.get("/memory/users/dora").json()["facts"]
+        assert not any("peanuts" in f["content"] for f in plain)
+        context = turn(url, "dora", "Anything to avoid?", tenant="shop")["memory_context"]
+        assert "peanuts" in context and "Speaks Dutch" not in context
     assert not (tmp_path / "memory" / "users").exists()
 
 
@@ -116,11 +127,15 @@ AUTH = """
 from langgraph_sdk import Auth
 
 auth = Auth()
-TOKENS = {"token-alice": "alice", "token-bob": "bob"}
+TOKENS = {
+    "token-alice": "alice",
+    "token-bob": "bob",
+    "token-carl": {"identity": "carl", "tenant_id": "shop"},
+}
 
 
 @auth.authenticate
-async def authenticate(authorization: str | None) -> str:
+async def authenticate(authorization: str | None) -> str | dict:
     token = (authorization or "").removeprefix("Bearer ").strip()
     if token not in TOKENS:
         raise Auth.exceptions.HTTPException(status_code=401, detail="unknown token")
@@ -156,6 +171,15 @@ def test_with_langgraph_auth_a_caller_reaches_only_their_own_memory(tmp_path: Pa
         assert bob.get("/memory/users/bob").json()["facts"] == []
         # Alice's fact survived every refused call.
         assert len(alice.get("/memory/users/alice").json()["facts"]) == 1
+        # A caller whose auth user carries a tenant is kept to it, and it is their default.
+        carl = httpx.Client(base_url=url, headers={"Authorization": "Bearer token-carl"})
+        assert (
+            carl.post("/memory/users/carl/facts", json={"content": "Likes figs"}).status_code == 201
+        )
+        assert carl.get("/memory/users/carl", params={"tenant": "travel"}).status_code == 403
+        mine = carl.get("/memory/users/carl", params={"tenant": "shop"}).json()["facts"]
+        assert [f["content"] for f in mine] == ["Likes figs"]
+        assert (tmp_path / "memory/tenants/shop/users/carl/memory.json").is_file()
 
 
 # --- the page in a real headless browser -------------------------------------------------------
