@@ -366,7 +366,8 @@ class MemoryService:
     @property
     def tenants(self) -> tuple[str, ...]:
         """Tenant ids whose services are open in this process (sorted)."""
-        return tuple(sorted(self._tenants))
+        with self._tenants_lock:  # another thread may be opening one
+            return tuple(sorted(self._tenants))
 
     def _open_pending_tenants(self) -> None:
         # At start: each tenant whose outbox holds updates a stopped process left is

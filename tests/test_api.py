@@ -389,6 +389,7 @@ def test_flush_and_status_of_a_tenant_see_only_that_tenants_queue_and_failures(
         assert client.get("/memory/status").json()["pending"] == 1  # the shop's flush only
         shop_status = client.get("/memory/status", params={"tenant": "shop"}).json()
         assert shop_status["tenant"] == "shop" and shop_status["deadLetters"] == 1
+        assert shop_status["openTenants"] == ["shop"]  # "travel" was only asked about
         assert [e["tenantId"] for e in shop_status["lastErrors"]] == ["shop"]
         plain = client.get("/memory/status").json()
         assert plain["deadLetters"] == 0 and plain["lastErrors"] == []

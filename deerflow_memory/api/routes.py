@@ -17,7 +17,8 @@ PUT         /memory/users/{user_id}                   import a document (``?repl
                                                       to replace existing facts)
 DELETE      /memory/users/{user_id}?confirm={id}      delete the whole document
 POST        /memory/flush?timeout=10                  run pending updates now, report failures
-GET         /memory/status?user=&agent=               queue, dead letters, errors, backend, hygiene
+GET         /memory/status?user=&agent=               queue, dead letters, errors, backend, hygiene,
+                                                      open tenants
 GET         /memory/ui?user=&agent=                   the memory page (see :mod:`.page`)
 ==========  ========================================  =======================================
 
@@ -449,6 +450,8 @@ def memory_routes(
             {
                 "backend": service.config.storage,
                 "tenant": tenant,
+                # Tenants open in this process; an authenticated caller sees none of them.
+                "openTenants": list(service.tenants) if caller is None else [],
                 "backendClass": type(backend).__name__,
                 "extractor": "offline" if service.is_offline else "model",
                 "pending": queued.pending_count if queued is not None else 0,
