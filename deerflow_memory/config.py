@@ -177,7 +177,7 @@ class MemoryConfig(BaseModel):
         5.0,
         gt=0.0,
         le=3600.0,
-        description="Store outbox: how often a process looks for due updates of others.",
+        description="Outbox: how often a process looks for updates others left (died, late).",
     )
     update_lock_timeout_seconds: float = Field(
         120.0,

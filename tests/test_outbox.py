@@ -149,3 +149,37 @@ def test_updates_pending_at_sigkill_are_all_applied_by_the_next_process(
 ) -> None:
     config = {"storage": "file", "storage_path": str(tmp_path)}
     assert kill_with_pending_then_drain(config, n) == n
+
+
+@pytest.mark.slow
+def test_a_running_service_takes_over_a_killed_process_journal_but_never_a_live_ones(
+    tmp_path: Path,
+) -> None:
+    import time
+
+    config = MemoryConfig(storage_path=tmp_path, outbox_poll_seconds=0.2, debounce_seconds=3600)
+    with MemoryService(config, register_atexit=False) as running:
+        raw = json.dumps({"storage": "file", "storage_path": str(tmp_path)})
+        child = subprocess.Popen(
+            [sys.executable, "-m", "tests.durable_child", "capture", raw, "20"],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=_env(),
+        )
+        try:
+            assert child.stdout is not None
+            assert child.stdout.readline().strip() == "ready"
+            time.sleep(1.0)  # five polls while the child lives: its jobs stay its own
+            assert running.queue.pending_count == 0
+        finally:
+            child.send_signal(signal.SIGKILL)
+            child.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while running.queue.pending_count < 20:  # no restart: the poller adopts them
+            assert time.monotonic() < deadline, running.queue.pending_count
+            time.sleep(0.1)
+        assert running.flush(timeout=120)
+        stored = [running.load(MemoryIdentity(f"u{i}", None, "t")).facts for i in range(20)]
+    assert all(stored)
+    assert [p.name for p in (tmp_path / "outbox").iterdir()] == []  # adopted, done, cleaned up

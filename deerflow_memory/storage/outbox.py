@@ -11,7 +11,8 @@ Two implementations:
 
 - :class:`~deerflow_memory.storage.outbox_file.FileOutbox` — one append-only
   journal per process under ``{root}/outbox/``; a journal whose process died
-  (its ``flock`` is free) is adopted by the next process that starts.
+  (its ``flock`` is free) is adopted by a process that starts, or by a running
+  one's poller.
 - :class:`~deerflow_memory.storage.outbox_store.StoreOutbox` — one store item
   per key (SQLite, Postgres, any LangGraph store); any process may claim a due
   item under a lease, so replicas share the work and a crashed worker's items
@@ -163,11 +164,12 @@ class Outbox(ABC):
     def recover(self) -> list[PendingUpdate]:
         """Pending records no live process is responsible for, now adopted by this one."""
 
-    #: True when several processes share the records (then :meth:`poll` is called regularly).
+    #: True when other processes can leave records here for this one (then :meth:`poll`
+    #: is called every ``outbox_poll_seconds``): store items, a dead process's journal.
     shared = False
 
     def poll(self) -> list[PendingUpdate]:
-        """Records due now that no live process holds (shared outboxes only)."""
+        """Records no live process holds, now this process's to run (shared outboxes only)."""
         return []
 
     #: Seconds a claim lasts unless renewed (shared outboxes; None = forever).

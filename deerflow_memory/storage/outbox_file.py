@@ -14,9 +14,12 @@ journal is truncated when nothing is pending and rewritten when it grows past
 A journal per *process* (not per user) keeps a capture at one append, with no
 lock shared by processes on the hot path. When a process dies (SIGKILL, OOM,
 power loss) the kernel frees its ``flock``; the next process on the same root
+to start, or the poller of a running one (every ``outbox_poll_seconds``),
 takes the lock, copies the pending records into its own journal (durably),
-then deletes the dead one. Two starting processes cannot both adopt it: only
-one gets the lock.
+then deletes the dead one. Two processes cannot both adopt it: only one gets
+the lock; a live process's journal is never taken (its lock is held). A lock
+file is created under a temporary name, locked, then renamed into place, so no
+poller can take the lock of a process that is still starting.
 
 How it fails: a torn last line (crash mid-append) is skipped; an unreadable
 journal is left in place with a warning, never deleted.
@@ -29,6 +32,7 @@ import importlib
 import json
 import logging
 import os
+import time
 import uuid
 from pathlib import Path
 from types import ModuleType
@@ -56,6 +60,8 @@ except ImportError:  # pragma: no cover - Windows
 
 COMPACT_BYTES = 8 * 1024 * 1024
 OUTBOX_DIR = "outbox"
+_STARTING = ".starting"  # a lock file's name until it is locked
+_START_GRACE = 60.0  # seconds before a ".starting" file is taken for a dead start
 
 
 def replay(
@@ -98,6 +104,8 @@ class FileOutbox(GroupCommitOutbox):
         commit_interval: group-commit window in seconds (the durability window).
     """
 
+    shared = True  # a dead process's journal is adopted by a running one's poll()
+
     def __init__(
         self,
         root: str | os.PathLike[str],
@@ -111,9 +119,12 @@ class FileOutbox(GroupCommitOutbox):
         self._encode, self._decode = encode, decode
         self._owner = uuid.uuid4().hex
         self._dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self._lock_fd = os.open(self._dir / f"{self._owner}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        # Locked before it gets the name pollers look for (else one could adopt us).
+        starting = self._dir / f"{self._owner}{_STARTING}"
+        self._lock_fd = os.open(starting, os.O_RDWR | os.O_CREAT, 0o600)
         if _fcntl is not None:
             _fcntl.flock(self._lock_fd, _fcntl.LOCK_EX)
+        os.replace(starting, self._dir / f"{self._owner}.lock")
         self._path = self._dir / f"{self._owner}.jsonl"
         self._fd: int | None = None
         # Writer-thread state: what this journal holds, for truncation and compaction.
@@ -201,12 +212,18 @@ class FileOutbox(GroupCommitOutbox):
 
     # --- recovery -----------------------------------------------------------------------
 
+    def poll(self) -> list[PendingUpdate]:
+        """Adopt journals whose process died since; their pending records (see :meth:`recover`)."""
+        return self.recover()
+
     def recover(self) -> list[PendingUpdate]:
         """Adopt the journals of dead processes; return their pending records.
 
         The records are written to this process's journal (and synced) before
         the dead journal is deleted, so a crash during recovery loses nothing.
+        Journals of live processes (their ``flock`` held) are left alone.
         """
+        self._drop_dead_starts()
         adopted: list[PendingUpdate] = []
         for lock_path in sorted(self._dir.glob("*.lock")):
             owner = lock_path.stem
@@ -245,6 +262,20 @@ class FileOutbox(GroupCommitOutbox):
                 "memory outbox: adopted %d pending updates from stopped processes", len(adopted)
             )
         return adopted
+
+    def _drop_dead_starts(self) -> None:
+        """Remove lock files left by processes that died while starting (nothing else is theirs)."""
+        for path in self._dir.glob(f"*{_STARTING}"):
+            try:
+                if time.time() - path.stat().st_mtime < _START_GRACE:
+                    continue  # may be between its creation and its lock
+            except FileNotFoundError:
+                continue
+            fd = _try_lock(path)
+            if fd is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()
+                os.close(fd)
 
     def dead_letters(self) -> list[PendingUpdate]:
         """Dead letters of this process and of every journal on this root."""
