@@ -3,6 +3,7 @@
 Layout under ``root``::
 
     users/{user_id}/memory.json                       # default agent (agent_name=None)
+    users/{user_id}/memory.journal.jsonl              # saves since memory.json was written
     users/{user_id}/agents/{agent_name}/memory.json   # one per named agent
     dead_letters/dl_<hex>.json                        # updates that failed for good
     locks/<hash>.lock                                 # update locks (held load -> save)
@@ -23,10 +24,17 @@ How it fails, and what it guarantees:
   :class:`CorruptMemoryError` naming the path and the reason, on ``load`` and on
   ``save`` alike: it is never read as empty and never overwritten; repair it,
   move it away or ``delete`` it.
-- ``save`` writes a temp file in the same folder, fsyncs it, renames it over
-  ``memory.json`` and fsyncs the folder, so a crash leaves the old or the new
-  document, never a torn one. A temp file left by a crash is ignored by
-  ``load``/``list_documents`` and swept by the next ``save`` of that document.
+- ``save`` appends what changed as one line to ``memory.journal.jsonl`` and
+  fsyncs it (see :mod:`~deerflow_memory.storage.journal`); ``load`` reads
+  ``memory.json`` and replays the journal. When the journal outgrows a bound
+  (half the snapshot's size, at least 32 KiB, or 1,000 saves) the save
+  *compacts*: it writes the whole document to a temp file in the same folder,
+  fsyncs it, renames it over ``memory.json``, fsyncs the folder and removes
+  the journal. A crash leaves the old or the new document, never a torn one:
+  a torn last journal line is ignored, a stale journal (its header names
+  another snapshot, e.g. after DeerFlow rewrote ``memory.json``) too. A temp
+  file left by a crash is ignored by ``load``/``list_documents`` and swept by
+  the next ``save`` of that document.
 - ``save(..., expected_revision=N)`` raises :class:`RevisionConflictError`
   when another writer (thread or process) stored a different revision first.
 - Operating-system errors (permissions, full disk) propagate as ``OSError``.
@@ -45,7 +53,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
 
@@ -55,6 +63,14 @@ from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, Revisio
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter
+from deerflow_memory.storage.journal import (
+    JOURNAL_FILE,
+    JournalHeader,
+    encode_record,
+    header_line,
+    parse_journal,
+    replay,
+)
 from deerflow_memory.storage.names import is_mapped, storage_name
 from deerflow_memory.storage.update_locks import FlockUpdateLocks
 
@@ -75,6 +91,12 @@ _DEAD_LETTER_ID = re.compile(r"dl_[0-9a-f]{8,64}")
 LOCK_SUFFIX = ".lock"
 _TEMP_PREFIX = f".{DOCUMENT_FILE}."
 _TEMP_SUFFIX = ".tmp"
+# Compaction: the journal may reach this share of the snapshot's size (at least the minimum)
+# and this many records; the save that would pass either rewrites memory.json instead.
+JOURNAL_MAX_FRACTION = 0.5
+JOURNAL_MIN_BYTES = 32 * 1024
+JOURNAL_MAX_RECORDS = 1000
+_LOAD_TRIES = 20  # a load racing a compaction by another process reads again
 
 _Key = tuple[str, str | None]
 # (st_ino, st_dev, st_size, st_mtime_ns, st_ctime_ns): a file replaced by
@@ -90,17 +112,33 @@ def _stamp(st: os.stat_result) -> _Stamp:
 
 @dataclass(frozen=True, slots=True)
 class _CacheEntry:
-    """A parsed document and the file state it was parsed from.
+    """A parsed document and the file state (snapshot + journal) it was read from.
 
-    ``stamp is None`` records that no file existed; ``digest`` is ``hash()`` of
-    the raw bytes, which lets ``save`` trust the cached revision only when the
-    bytes on disk are the very bytes the cache was built from.
+    ``stamp is None`` records that no ``memory.json`` existed; ``digest`` is
+    ``hash()`` of its raw bytes and ``header`` names it for a new journal.
+    ``journal_stamp is None``: no journal file; ``journal_usable``: its header
+    names this snapshot (else it is ignored and the next save compacts);
+    ``journal_end``: bytes of complete lines, ``journal_tail`` the last of them.
+    ``save`` trusts the entry only when the stamps match and the bytes it can
+    check cheaply (the journal's last line, else the whole snapshot) are the
+    ones it was built from.
     """
 
     path: str
     stamp: _Stamp | None
     digest: int | None
     document: MemoryDocument
+    header: JournalHeader | None = None
+    snapshot_size: int = 0
+    journal_stamp: _Stamp | None = None
+    journal_usable: bool = False
+    journal_end: int = 0
+    journal_tail: bytes = b""
+    journal_records: int = 0
+
+    @property
+    def journal_path(self) -> str:
+        return str(Path(self.path).with_name(JOURNAL_FILE))
 
 
 class _PathLock:
@@ -133,13 +171,22 @@ class FileMemoryStorage(MemoryStorage):
         >>> storage.save("alice", None, doc, expected_revision=doc.revision)  # doctest: +SKIP
     """
 
-    def __init__(self, root: str | os.PathLike[str], *, max_cached_documents: int = 1024) -> None:
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        max_cached_documents: int = 1024,
+        journal: bool = True,
+    ) -> None:
         """Create a storage rooted at ``root`` (created lazily on first save).
 
         Args:
             root: Folder that holds ``users/``.
             max_cached_documents: How many parsed documents to keep (least
-                recently used are dropped); 0 disables the cache.
+                recently used are dropped); 0 disables the cache (and with it
+                the journal: every save then rewrites ``memory.json``).
+            journal: append each save's changes to ``memory.journal.jsonl``
+                (False: every save rewrites ``memory.json``, as DeerFlow does).
 
         Raises:
             ValueError: ``max_cached_documents`` is negative.
@@ -148,6 +195,7 @@ class FileMemoryStorage(MemoryStorage):
             raise ValueError("max_cached_documents must be >= 0")
         self._root = Path(os.fspath(root)).resolve()
         self._max_cached = max_cached_documents
+        self._journal = journal
         self._cache: OrderedDict[_Key, _CacheEntry] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._locks: weakref.WeakValueDictionary[str, _PathLock] = weakref.WeakValueDictionary()
@@ -211,7 +259,7 @@ class FileMemoryStorage(MemoryStorage):
         return await asyncio.to_thread(self._load_from_disk, user_id, agent_name)
 
     def _cached(self, user_id: str, agent_name: str | None) -> MemoryDocument | None:
-        """The cached document when the file is provably unchanged, else None."""
+        """The cached document when both files are provably unchanged, else None."""
         key = (user_id, agent_name)
         try:
             with self._cache_lock:
@@ -222,30 +270,106 @@ class FileMemoryStorage(MemoryStorage):
             return None
         if entry is None:
             return None
-        try:
-            st = os.stat(entry.path)
-        except FileNotFoundError:
-            return entry.document if entry.stamp is None else None
-        if entry.stamp == _stamp(st):
-            return entry.document
-        return None
+        if _stat_or_none(entry.path) != entry.stamp:
+            return None
+        if entry.stamp is not None and _stat_or_none(entry.journal_path) != entry.journal_stamp:
+            return None
+        return entry.document
 
     def _load_from_disk(self, user_id: str, agent_name: str | None) -> MemoryDocument:
         path = self.path_for(user_id, agent_name)
         key = (user_id, agent_name)
+        with self._cache_lock:
+            previous = self._cache.get(key)
+        entry = self._read(path, previous)
+        self._remember(key, entry)
+        return entry.document
+
+    def _read(self, path: Path, previous: _CacheEntry | None = None) -> _CacheEntry:
+        """Read ``memory.json`` and replay the journal (only its new lines when ``previous`` fits).
+
+        Without the update lock another process may compact meanwhile: the
+        snapshot is stat'ed again after the journal was read, and a changed one
+        is read again, so the result is always a state that was saved.
+        """
+        for _ in range(_LOAD_TRIES):
+            if previous is not None and previous.stamp is not None:
+                caught_up = self._catch_up(path, previous)
+                if caught_up is not None:
+                    return caught_up
+            try:
+                with open(path, "rb") as f:
+                    # fstat of the open file matches the bytes read even if the path
+                    # is replaced meanwhile (replace swaps inodes, never rewrites).
+                    st = os.fstat(f.fileno())
+                    raw = f.read()
+            except FileNotFoundError:
+                return _CacheEntry(str(path), None, None, MemoryDocument())
+            snapshot = _parse(path, raw)
+            header = JournalHeader.of(snapshot.revision, raw)
+            entry = _CacheEntry(
+                str(path), _stamp(st), hash(raw), snapshot, header, snapshot_size=len(raw)
+            )
+            entry = self._with_journal(path, entry)
+            if _stat_or_none(str(path)) == entry.stamp:
+                return entry
+            previous = None  # compacted meanwhile: read the new snapshot
+        raise CorruptMemoryError(path, "kept changing while being read")  # pragma: no cover
+
+    def _with_journal(self, path: Path, entry: _CacheEntry) -> _CacheEntry:
+        """``entry`` (a freshly read snapshot) with its journal replayed, if it has one."""
+        journal_path = path.with_name(JOURNAL_FILE)
         try:
-            with open(path, "rb") as f:
-                # fstat of the open file matches the bytes read even if the path
-                # is replaced meanwhile (replace swaps inodes, never rewrites).
-                st = os.fstat(f.fileno())
-                raw = f.read()
+            fd = os.open(journal_path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         except FileNotFoundError:
-            empty = MemoryDocument()
-            self._remember(key, _CacheEntry(str(path), None, None, empty))
-            return empty
-        document = _parse(path, raw)
-        self._remember(key, _CacheEntry(str(path), _stamp(st), hash(raw), document))
-        return document
+            return entry
+        try:
+            st = os.fstat(fd)
+            raw = os.pread(fd, st.st_size, 0)  # only what the stamp covers
+        finally:
+            os.close(fd)
+        journal = parse_journal(journal_path, raw)
+        usable = journal.header is not None and journal.header == entry.header
+        document = replay(journal_path, entry.document, journal.records) if usable else None
+        return replace(
+            entry,
+            document=document or entry.document,
+            journal_stamp=_stamp(st),
+            journal_usable=usable,
+            journal_end=journal.end,
+            journal_tail=journal.last_line,
+            journal_records=len(journal.records),
+        )
+
+    def _catch_up(self, path: Path, previous: _CacheEntry) -> _CacheEntry | None:
+        """``previous`` plus the lines another process appended since, or None (read it all)."""
+        if not previous.journal_usable or _stat_or_none(str(path)) != previous.stamp:
+            return None
+        assert previous.journal_stamp is not None
+        try:
+            fd = os.open(previous.journal_path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except FileNotFoundError:
+            return None
+        try:
+            st = os.fstat(fd)
+            if (st.st_ino, st.st_dev) != previous.journal_stamp[:2] or not _ends_with(
+                fd, previous.journal_end, previous.journal_tail
+            ):
+                return None
+            raw = os.pread(fd, max(0, st.st_size - previous.journal_end), previous.journal_end)
+        finally:
+            os.close(fd)
+        journal_path = Path(previous.journal_path)
+        journal = parse_journal(journal_path, raw, start=previous.journal_end)
+        document = replay(journal_path, previous.document, journal.records)
+        return replace(
+            previous,
+            document=document,
+            journal_stamp=_stamp(st),
+            journal_end=journal.end,
+            journal_tail=journal.last_line or previous.journal_tail,
+            journal_records=previous.journal_records + len(journal.records),
+        )
 
     # --- save -----------------------------------------------------------------------
 
@@ -256,9 +380,10 @@ class FileMemoryStorage(MemoryStorage):
         document: MemoryDocument,
         expected_revision: int | None = None,
     ) -> MemoryDocument:
-        """Store ``document`` atomically with ``revision`` = stored revision + 1.
+        """Store ``document`` with ``revision`` = stored revision + 1 (durable on return).
 
-        The stored revision is read from the file under the lock, not taken from
+        Appends the changes to the journal, or compacts (see the module docstring).
+        The stored revision is read from disk under the lock, not taken from
         ``document``. An existing corrupt file is never overwritten, with or
         without ``expected_revision``: ``delete`` it or repair it first.
 
@@ -283,32 +408,134 @@ class FileMemoryStorage(MemoryStorage):
         key = (user_id, agent_name)
         self._make_folders(path.parent, user_id, agent_name)
         with self._exclusive(path):
-            stored = self._stored_revision(key, path)
+            current = self._current(key, path)
+            stored = current.document.revision
             if expected_revision is not None and expected_revision != stored:
                 raise RevisionConflictError(user_id, agent_name, expected_revision, stored)
             new = document.model_copy(update={"revision": stored + 1})
-            data = new.to_json().encode("utf-8")
             if _fcntl is not None:
                 # Under the flock no other writer is mid-save, so any temp file here
                 # belongs to a writer that crashed.
                 _sweep_temp_files(path.parent)
-            _write_atomically(path, data)
-            st = os.stat(path)  # after the rename: it changes ctime
-            self._remember(key, _CacheEntry(str(path), _stamp(st), hash(data), new))
+            entry = self._append(current, new) if self._journal and self._max_cached else None
+            if entry is None:
+                entry = self._compact(path, new)
+            self._remember(key, entry)
         return new
 
-    def _stored_revision(self, key: _Key, path: Path) -> int:
-        """Revision currently on disk; trusts the cache only for identical bytes."""
-        try:
-            with open(path, "rb") as f:
-                raw = f.read()
-        except FileNotFoundError:
-            return 0
+    def compact(self, user_id: str, agent_name: str | None = None) -> bool:
+        """Rewrite ``memory.json`` as the whole current document and remove the journal.
+
+        Saves do this by themselves when the journal grows; call it before
+        handing ``memory.json`` to a program that does not read the journal.
+        The revision does not change.
+
+        Returns:
+            True when a journal was folded in (False: nothing to do).
+
+        Raises:
+            CorruptMemoryError: the files cannot be parsed (left untouched).
+            InvalidNameError: unsafe ``user_id`` or ``agent_name``.
+        """
+        path = self.path_for(user_id, agent_name)
+        key = (user_id, agent_name)
+        if not path.parent.is_dir():
+            return False
+        with self._exclusive(path):
+            current = self._current(key, path)
+            if current.journal_stamp is None:
+                return False
+            self._remember(key, self._compact(path, current.document))
+        return True
+
+    def _current(self, key: _Key, path: Path) -> _CacheEntry:
+        """The stored state, under the lock: the cache entry when provably current, else read."""
         with self._cache_lock:
             entry = self._cache.get(key)
-        if entry is not None and entry.digest is not None and entry.digest == hash(raw):
-            return entry.document.revision
-        return _parse(path, raw).revision
+        if entry is not None and self._still_current(entry):
+            return entry
+        return self._read(path, entry)
+
+    @staticmethod
+    def _still_current(entry: _CacheEntry) -> bool:
+        if _stat_or_none(entry.path) != entry.stamp:
+            return False
+        if entry.stamp is None:
+            return True  # no memory.json then nor now (a journal without one is ignored)
+        try:
+            fd = os.open(entry.journal_path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except FileNotFoundError:
+            if entry.journal_stamp is not None:
+                return False
+            # No journal: trust the snapshot only for the very bytes the entry was built from.
+            try:
+                with open(entry.path, "rb") as f:
+                    return hash(f.read()) == entry.digest
+            except FileNotFoundError:
+                return False
+        try:
+            st = os.fstat(fd)
+            return (
+                _stamp(st) == entry.journal_stamp
+                and st.st_size >= entry.journal_end
+                and _ends_with(fd, entry.journal_end, entry.journal_tail)
+            )
+        finally:
+            os.close(fd)
+
+    def _append(self, current: _CacheEntry, new: MemoryDocument) -> _CacheEntry | None:
+        """Append ``new``'s changes to the journal; None when the save should compact instead."""
+        if current.stamp is None or current.header is None:
+            return None  # nothing to apply a record to: the first save writes memory.json
+        encoded = encode_record(current.document, new)
+        if encoded is None:
+            return None
+        line, _ = encoded
+        fresh = current.journal_stamp is None or not current.journal_usable
+        start = 0 if fresh else current.journal_end
+        data = header_line(current.header) + line if fresh else line
+        bound = max(JOURNAL_MIN_BYTES, int(current.snapshot_size * JOURNAL_MAX_FRACTION))
+        if start + len(data) > bound or current.journal_records >= JOURNAL_MAX_RECORDS:
+            return None
+        journal_path = current.journal_path
+        if fresh:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(journal_path)  # a stale journal (another snapshot's): start over
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+        else:
+            flags = os.O_WRONLY
+        fd = os.open(journal_path, flags | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            if not fresh and os.fstat(fd).st_size != start:
+                os.ftruncate(fd, start)  # drop a torn last line before appending
+            _pwrite_all(fd, data, start)
+            os.fsync(fd)
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+        if fresh:
+            _fsync_folder(Path(journal_path).parent)
+        return replace(
+            current,
+            document=new,
+            journal_stamp=_stamp(st),
+            journal_usable=True,
+            journal_end=start + len(data),
+            journal_tail=line,
+            journal_records=(0 if fresh else current.journal_records) + 1,
+        )
+
+    def _compact(self, path: Path, document: MemoryDocument) -> _CacheEntry:
+        """Write ``document`` whole as ``memory.json`` (atomically) and remove the journal."""
+        data = document.to_json().encode("utf-8")
+        _write_atomically(path, data)
+        st = os.stat(path)  # after the rename: it changes ctime
+        # After the new snapshot is durable: a journal left by a crash here names the old
+        # snapshot in its header, so it is ignored.
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path.with_name(JOURNAL_FILE))
+        header = JournalHeader.of(document.revision, data)
+        return _CacheEntry(str(path), _stamp(st), hash(data), document, header, len(data))
 
     def _make_folders(self, folder: Path, user_id: str, agent_name: str | None) -> None:
         if folder.is_dir():
@@ -348,6 +575,8 @@ class FileMemoryStorage(MemoryStorage):
                 existed = True
             except FileNotFoundError:
                 existed = False
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path.with_name(JOURNAL_FILE))
             self._forget(key)
             # Waiters on the old lock file notice it is gone and reopen (see _exclusive).
             with contextlib.suppress(FileNotFoundError):
@@ -374,7 +603,7 @@ class FileMemoryStorage(MemoryStorage):
                     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
                     _record_id(folder, tenant_id)
                 view = self._tenants[tenant_id] = FileMemoryStorage(
-                    folder, max_cached_documents=self._max_cached
+                    folder, max_cached_documents=self._max_cached, journal=self._journal
                 )
             return view
 
@@ -546,6 +775,28 @@ def _write_atomically(path: Path, data: bytes) -> None:
             os.unlink(tmp)
         raise
     _fsync_folder(path.parent)
+
+
+def _stat_or_none(path: str) -> _Stamp | None:
+    try:
+        return _stamp(os.stat(path))
+    except FileNotFoundError:
+        return None
+
+
+def _ends_with(fd: int, end: int, tail: bytes) -> bool:
+    """True when the bytes of ``fd`` just before offset ``end`` are ``tail``."""
+    if not tail:
+        return end == 0
+    return end >= len(tail) and os.pread(fd, len(tail), end - len(tail)) == tail
+
+
+def _pwrite_all(fd: int, data: bytes, offset: int) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.pwrite(fd, view, offset)
+        view = view[written:]
+        offset += written
 
 
 def _fsync_folder(folder: Path) -> None:
