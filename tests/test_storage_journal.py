@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -207,3 +209,45 @@ def test_without_the_journal_every_save_rewrites_memory_json(tmp_path: Path) -> 
     assert not storage.path_for("alice").with_name(JOURNAL_FILE).exists()
     on_disk = MemoryDocument.from_json(storage.path_for("alice").read_bytes())
     assert content(on_disk) == content(document)
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from deerflow_memory.storage import file as file_backend
+from deerflow_memory.storage.file import FileMemoryStorage
+from tests.test_storage_journal import base_document, changed
+
+file_backend.JOURNAL_MAX_RECORDS = 5
+root, out = sys.argv[1], Path(sys.argv[2])
+storage = FileMemoryStorage(root)
+document = storage.load("alice")
+for k in range(1, 40):
+    document = storage.save("alice", None, changed(document, k), expected_revision=k)
+    (out / str(document.revision)).write_text(document.to_json(), encoding="utf-8")
+"""
+
+
+def test_a_reader_in_this_process_sees_only_states_another_process_saved(
+    tmp_path: Path,
+) -> None:
+    root, out = tmp_path / "memory", tmp_path / "saved"
+    out.mkdir()
+    first = FileMemoryStorage(root).save("alice", None, base_document())
+    (out / "1").write_text(content(first), encoding="utf-8")
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(root), str(out)],
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    reader = FileMemoryStorage(root)
+    seen: list[tuple[int, str]] = []
+    try:
+        while writer.poll() is None:
+            loaded = reader.load("alice")
+            seen.append((loaded.revision, content(loaded)))
+    finally:
+        assert writer.wait(timeout=60) == 0
+    seen.append((reader.load("alice").revision, content(reader.load("alice"))))
+    assert seen[-1][0] == 40
+    for revision, text in seen:
+        assert text == (out / str(revision)).read_text(encoding="utf-8")
