@@ -18,7 +18,7 @@ from deerflow_memory.storage.outbox import PendingUpdate
 from deerflow_memory.storage.outbox_store import StoreOutbox
 from deerflow_memory.storage.store import StoreMemoryStorage
 from deerflow_memory.update.durable import decode_messages, encode_messages
-from tests.pg import postgres_dsn_or_skip
+from tests.pg import postgres_dsn_or_skip, shared_postgres_store
 from tests.test_outbox import ROOT, _env, kill_with_pending_then_drain
 
 
@@ -197,3 +197,37 @@ def test_a_running_update_keeps_its_lease_alive_so_no_other_process_retakes_it(
     assert mine.sync(timeout=10) and other.recover() == []  # and done afterwards
     mine.close()
     other.close()
+
+
+def test_leases_hold_between_replicas_whose_wall_clocks_disagree_by_an_hour(
+    sqlite_storage: StoreMemoryStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both replicas read the database's clock (here: the real time) and store times on it.
+    monkeypatch.setattr(sqlite_storage, "database_time", time.time)
+    behind = StoreOutbox(
+        sqlite_storage, encode_messages, decode_messages, clock=lambda: time.time() - 3600
+    )
+    ahead = StoreOutbox(
+        sqlite_storage, encode_messages, decode_messages, clock=lambda: time.time() + 3600
+    )
+    behind.sync_clock()
+    ahead.sync_clock()
+    behind.record(pending("1", due_at=time.time() - 3600))  # due now, on its own clock
+    assert behind.claim(pending("1")) is not None  # a 300 s lease, ended at once on ahead's clock
+    assert ahead.claim(pending("1")) is None and ahead.poll() == []
+    again = behind.claim(pending("1"))  # its own lease: renewed
+    assert again is not None and abs(again.due_at - (time.time() - 3600)) < 5  # its own clock
+    behind.close()
+    ahead.close()
+
+
+def test_a_postgres_store_reports_the_database_clock() -> None:
+    from langgraph.store.postgres import PostgresStore
+
+    dsn = postgres_dsn_or_skip()
+    store = shared_postgres_store(dsn)
+    assert isinstance(store, PostgresStore)
+    storage = StoreMemoryStorage(store, ("dbclock",))
+    database = storage.database_time()
+    assert database is not None and abs(database - time.time()) < 5
+    storage.close()

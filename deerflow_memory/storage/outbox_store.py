@@ -18,6 +18,12 @@ leaves a lease that ends, after which any process's poller (every
 ``outbox_poll_seconds``) or the next process to start retakes the item.
 A new process starts with every unleased item (the ones whose process died
 before claiming them) and runs them when due.
+
+Times stored in items (due, captured, lease end) are on the *database's*
+clock where it has one (Postgres ``clock_timestamp()``): each process measures
+its offset from it at recovery and at every poll, so replicas whose wall
+clocks disagree still agree on when a lease ends or which capture is newer.
+Other stores use the process's clock.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ import hashlib
 import logging
 import time
 import uuid
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from langgraph.store.base import GetOp, PutOp, SearchOp
@@ -62,6 +70,7 @@ class StoreOutbox(GroupCommitOutbox):
         encode, decode: turn messages into JSON values and back.
         lease_seconds: how long a claim holds an item before others may retake it.
         commit_interval: group-commit window in seconds.
+        clock: this process's clock (epoch seconds); the database's is preferred.
     """
 
     shared = True
@@ -74,8 +83,11 @@ class StoreOutbox(GroupCommitOutbox):
         *,
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
         commit_interval: float = DEFAULT_COMMIT_INTERVAL,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         super().__init__(commit_interval=commit_interval)
+        self._clock = clock
+        self._offset = 0.0  # database clock minus this process's clock
         self._storage = storage
         self._encode, self._decode = encode, decode
         self._ns = (*storage.namespace_prefix, _OUTBOX)
@@ -99,10 +111,37 @@ class StoreOutbox(GroupCommitOutbox):
 
     def _parse(self, value: dict[str, Any]) -> PendingUpdate | None:
         try:
-            return PendingUpdate.from_json(value["update"], self._decode)
+            update = PendingUpdate.from_json(value["update"], self._decode)
         except (KeyError, TypeError, ValueError) as e:
             logger.warning("skipping an unreadable memory outbox item: %s", e)
             return None
+        off = self._offset  # stored on the database clock; this process runs on its own
+        return replace(update, due_at=update.due_at - off, captured_at=update.captured_at - off)
+
+    def _stored(self, update: PendingUpdate) -> dict[str, Any]:
+        """``update`` as an item stores it: times on the database clock."""
+        data = update.to_json(self._encode)
+        off = self._offset
+        data["due"], data["captured"] = update.due_at + off, update.captured_at + off
+        return data
+
+    # --- the database clock -----------------------------------------------------------
+
+    def sync_clock(self) -> None:
+        """Measure the offset of the database's clock from this process's (no-op without one)."""
+        before = self._clock()
+        try:
+            database = self._storage.database_time()
+        except Exception as e:
+            logger.warning("could not read the database clock; keeping the last offset: %s", e)
+            return
+        if database is not None:
+            self._offset = database - (before + self._clock()) / 2
+
+    def _now(self) -> tuple[float, float]:
+        """This process's time, and the same moment on the database clock."""
+        local = self._clock()
+        return local, local + self._offset
 
     # --- group commit -------------------------------------------------------------------
 
@@ -114,10 +153,11 @@ class StoreOutbox(GroupCommitOutbox):
                 same = current is not None and current["update"].get("id") == update.record_id
                 mine = current is not None and current.get("leaseOwner") == self.owner
                 if op == "put":
-                    if current is not None and _captured(current) > update.captured_at:
+                    captured = update.captured_at + self._offset
+                    if current is not None and _captured(current) > captured:
                         continue  # another replica stored a later capture of this key first
                     value = {
-                        "update": update.to_json(self._encode),
+                        "update": self._stored(update),
                         # A running claim keeps its lease; it will see the newer id.
                         "leaseOwner": current.get("leaseOwner") if current else None,
                         "leaseUntil": current.get("leaseUntil") if current else None,
@@ -128,7 +168,7 @@ class StoreOutbox(GroupCommitOutbox):
                 elif op == "done" and same:
                     self._put(key, None)
                 elif op == "dead" and same:
-                    current["update"] = update.to_json(self._encode)
+                    current["update"] = self._stored(update)
                     current["leaseOwner"] = current["leaseUntil"] = None
                     self._put(key, current)
                 elif mine:  # done/dead of a replaced capture, or release: give the lease back
@@ -141,7 +181,7 @@ class StoreOutbox(GroupCommitOutbox):
         """Lease the item if it is ours to run now; the stored (possibly newer) record, or None."""
         self.sync(timeout=60)  # our own put must be stored before we look
         key = self._key(update)
-        now = time.time()
+        local, now = self._now()
         with self._hold(key):
             current = self._get(key)
             if current is None:
@@ -152,7 +192,7 @@ class StoreOutbox(GroupCommitOutbox):
             owner, until = current.get("leaseOwner"), current.get("leaseUntil")
             if owner not in (None, self.owner) and until is not None and float(until) > now:
                 return None  # another process is running it
-            if stored.record_id != update.record_id and stored.due_at > now:
+            if stored.record_id != update.record_id and stored.due_at > local:
                 return None  # a newer capture (another process's) is not due yet
             current["leaseOwner"], current["leaseUntil"] = self.owner, now + self._lease
             self._put(key, current)
@@ -165,7 +205,7 @@ class StoreOutbox(GroupCommitOutbox):
             current = self._get(key)
             if current is None or current.get("leaseOwner") != self.owner:
                 return False
-            current["leaseUntil"] = time.time() + self._lease
+            current["leaseUntil"] = self._now()[1] + self._lease
             self._put(key, current)
             return True
 
@@ -194,16 +234,18 @@ class StoreOutbox(GroupCommitOutbox):
 
     def recover(self) -> list[PendingUpdate]:
         """Every pending item nobody holds a live lease on (run at its due time)."""
-        now = time.time()
+        self.sync_clock()
+        now = self._now()[1]
         return [u for u, v in self._scan() if u.error is None and self._claimable(v, now)]
 
     def poll(self) -> list[PendingUpdate]:
         """Items due now that nobody holds a live lease on (another process died, or is late)."""
-        now = time.time()
+        self.sync_clock()
+        local, now = self._now()
         return [
             u
             for u, v in self._scan()
-            if u.error is None and u.due_at <= now and self._claimable(v, now)
+            if u.error is None and u.due_at <= local and self._claimable(v, now)
         ]
 
     def dead_letters(self) -> list[PendingUpdate]:

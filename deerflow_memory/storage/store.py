@@ -595,6 +595,15 @@ class StoreMemoryStorage(MemoryStorage):
         """Hold the write lock named ``key`` (process-local plus the cross-process one)."""
         return self._locks.hold(key)
 
+    def database_time(self) -> float | None:
+        """The database's clock (epoch seconds) for Postgres stores; None for the others.
+
+        Raises:
+            StorageError: the database cannot be reached.
+        """
+        lock = self._document_lock
+        return lock.clock() if isinstance(lock, PostgresAdvisoryLock) else None
+
     # --- lifetime ---------------------------------------------------------------------
 
     def close(self) -> None:

@@ -162,6 +162,25 @@ class PostgresAdvisoryLock:
             self._give_back(conn)
         return held
 
+    def clock(self) -> float:
+        """The database server's time (epoch seconds): one shared clock for every replica.
+
+        Raises:
+            StorageError: the database cannot be reached.
+        """
+        with self._guard:
+            conn = self._idle.pop() if self._idle else None
+        try:
+            if conn is None or conn.closed:
+                conn = self._connect()
+            row = conn.execute("SELECT extract(epoch FROM clock_timestamp())").fetchone()
+        except Exception as e:
+            if conn is not None:
+                conn.close()
+            raise StorageError(f"could not read the PostgreSQL clock: {e}") from e
+        self._give_back(conn)
+        return float(row[0])
+
     def _give_back(self, conn: Any) -> None:
         with self._guard:
             if not self._closed and len(self._idle) < self._max_idle:
