@@ -191,6 +191,7 @@ class Outbox(ABC):
 @dataclass
 class _Buffer:
     ops: list[tuple[str, PendingUpdate]] = field(default_factory=list)
+    inflight: list[tuple[str, PendingUpdate]] = field(default_factory=list)  # being committed
     recorded: int = 0  # ops appended so far
     committed: int = 0  # ops durable so far
 
@@ -247,6 +248,7 @@ class GroupCommitOutbox(Outbox):
                 time.sleep(self._interval)
             with self._cond:
                 batch, self._buf.ops = self._buf.ops, []
+                self._buf.inflight = batch
                 target = self._buf.committed + len(batch)
             try:
                 self._commit(batch)
@@ -254,10 +256,12 @@ class GroupCommitOutbox(Outbox):
                 logger.exception("memory outbox write failed; retrying")
                 with self._cond:
                     self._buf.ops[:0] = batch
+                    self._buf.inflight = []
                 time.sleep(max(self._interval, 0.05))
                 continue
             with self._cond:
                 self._buf.committed = target
+                self._buf.inflight = []
                 self._cond.notify_all()
 
     def sync(self, timeout: float | None = None) -> bool:
@@ -272,6 +276,19 @@ class GroupCommitOutbox(Outbox):
                     return False
                 self._cond.wait(remaining)
             return True
+
+    def sync_key(self, update: PendingUpdate, timeout: float | None = None) -> bool:
+        """Like :meth:`sync`, but wait only when an operation on ``update``'s key is unwritten.
+
+        A claim needs its own key's writes stored first, not every other key's
+        (waiting for those cost a group-commit interval per claim).
+        """
+        key = update.key
+        with self._cond:
+            waiting = any(u.key == key for _, u in self._buf.ops) or any(
+                u.key == key for _, u in self._buf.inflight
+            )
+        return self.sync(timeout) if waiting else True
 
     # --- worker-side operations go through the same ordered batches ------------------
 

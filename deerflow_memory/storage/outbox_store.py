@@ -179,7 +179,7 @@ class StoreOutbox(GroupCommitOutbox):
 
     def claim(self, update: PendingUpdate) -> PendingUpdate | None:
         """Lease the item if it is ours to run now; the stored (possibly newer) record, or None."""
-        self.sync(timeout=60)  # our own put must be stored before we look
+        self.sync_key(update, timeout=60)  # this key's own writes must be stored before we look
         key = self._key(update)
         local, now = self._now()
         with self._hold(key):
