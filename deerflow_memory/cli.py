@@ -9,6 +9,13 @@ traceback instead. Text from users, files and models is printed literally,
 never read as rich markup. Global options (``--config``, ``--root``,
 ``--tenant``, ``--debug``) work before or after the subcommand; ``--tenant T``
 makes every subcommand work on tenant T's memory (absent: no tenant).
+
+Operating-system failures are answered the same way (status 2): a ``--root``
+that is a file, a folder without permission, a full disk, a closed stdout.
+When the reader of a pipe goes away (``| head -1``) the command stops quietly
+with status 141, as Unix tools killed by SIGPIPE do. On a terminal tables use
+its width; piped or redirected, nothing is wrapped or cut (``--json`` is there
+for scripts).
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -29,15 +37,28 @@ from rich.text import Text
 
 from deerflow_memory.config import MemoryConfig, load_config, redact_secrets
 from deerflow_memory.errors import DeerflowMemoryError
-from deerflow_memory.models import MemoryDocument
+from deerflow_memory.models import MemoryDocument, SourceType
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.factory import open_storage
 from deerflow_memory.storage.names import validate_name
+from deerflow_memory.storage.stats import MemoryStats
+from deerflow_memory.terminal import (
+    GuardedOutput,
+    OutputError,
+    ask_yes_no,
+    describe_os_error,
+    make_console,
+    read_bounded,
+    write_text_replacing,
+)
 from deerflow_memory.update.import_check import read_import
 
 __all__ = ["main"]
 
 DEMO_USER = "demo-traveller"
+DEMO_THREADS = ("demo-session-1", "demo-session-2")
+# Threads whose facts count as the demo's own (session-N: demos before 2026-12).
+_DEMO_SOURCES = frozenset({*DEMO_THREADS, "session-1", "session-2"})
 
 
 class CommandFailed(Exception):
@@ -70,7 +91,14 @@ def _config(args: argparse.Namespace) -> MemoryConfig:
     overrides: dict[str, Any] = {}
     if getattr(args, "root", None):
         overrides["storage_path"] = Path(args.root)
-    return load_config(args.config, **overrides)
+    config = load_config(args.config, **overrides)
+    if config.storage == "file":
+        # A file where the folder should be would otherwise fail deep in a load or save.
+        where = "--root" if getattr(args, "root", None) else "storage_path"
+        path = Path(config.storage_path)
+        if path.exists() and not path.is_dir():
+            raise CommandFailed(f"{where} {path} is not a folder", status=2)
+    return config
 
 
 @contextmanager
@@ -82,10 +110,11 @@ def _storage(args: argparse.Namespace, config: MemoryConfig) -> Iterator[MemoryS
 
 def _facts_table(document: MemoryDocument, title: str) -> Table:
     table = Table(title=title, show_lines=False)
-    for column in ("category", "confidence", "content", "source", "used", "expires"):
+    for column in ("id", "category", "confidence", "content", "source", "used", "expires"):
         table.add_column(column)
     for fact in document.facts:
         table.add_row(
+            Text(fact.id),
             fact.category.value,
             f"{fact.confidence:.2f}",
             Text(fact.content),
@@ -128,12 +157,21 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
         scope = memory.for_tenant(args.tenant)
         existing = scope.storage.load(args.user, None)
         if not args.keep and not existing.is_empty():
-            if args.user != DEMO_USER and not args.yes:
+            # The demo starts from scratch; it resets memory it wrote itself, and
+            # replaces anything else (a real user's memory) only with --yes.
+            own = _written_by_demo(existing)
+            if not own and not args.yes:
                 raise CommandFailed(
-                    f"user {args.user!r} already has memory ({len(existing.facts)} facts); "
-                    "pass --yes to replace it or --keep to build on it"
+                    f"user {args.user!r} has memory the demo did not write "
+                    f"({len(existing.facts)} facts); pass --yes to replace it, --keep to build "
+                    "on it, or --user to pick another user"
                 )
             scope.storage.delete(args.user, None)
+            what = "an earlier demo run" if own else "before (--yes)"
+            console.print(
+                Text(f"reset {args.user!r}: {len(existing.facts)} facts from {what} removed"),
+                soft_wrap=True,
+            )
         graph = create_memory_agent(service=memory, checkpointer=InMemorySaver())
         where = (
             config.storage_path
@@ -143,10 +181,11 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
         console.print(
             Panel(Text(f"user {args.user}, storage {config.storage} ({where})"), title="demo")
         )
-        run = {"configurable": {"user_id": args.user, "thread_id": "session-1"}}
+        first, second = DEMO_THREADS
+        run = {"configurable": {"user_id": args.user, "thread_id": first}}
         if args.tenant is not None:
             run["configurable"]["tenant_id"] = args.tenant
-        console.rule("Session 1 (thread session-1)")
+        console.rule(f"Session 1 (thread {first})")
         for text in script["session1"]:
             result = graph.invoke({"messages": [("user", text)]}, run)
             _say(console, "User", text)
@@ -163,8 +202,8 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
         if args.json:
             console.print_json(document.to_json())
 
-        console.rule("Session 2 (new thread session-2)")
-        run = {"configurable": {"user_id": args.user, "thread_id": "session-2"}}
+        console.rule(f"Session 2 (new thread {second})")
+        run = {"configurable": {"user_id": args.user, "thread_id": second}}
         if args.tenant is not None:
             run["configurable"]["tenant_id"] = args.tenant
         result = graph.invoke({"messages": [("user", script["session2"])]}, run)
@@ -174,6 +213,14 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
         _say(console, "User", script["session2"])
         _say(console, "Assistant", result["messages"][-1].text)
     return 0 if drained and document.facts else 1
+
+
+def _written_by_demo(document: MemoryDocument) -> bool:
+    """True when every fact (current or past) came from the demo's own threads, none manual."""
+    facts = [*document.facts, *document.superseded_facts]
+    return bool(facts) and all(
+        fact.source in _DEMO_SOURCES and fact.source_type is not SourceType.MANUAL for fact in facts
+    )
 
 
 def _load(args: argparse.Namespace) -> MemoryDocument:
@@ -214,13 +261,19 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
         from deerflow_memory.storage.tenants import stored_tenants
 
         with open_storage(_config(args)) as storage:
-            for tenant in stored_tenants(storage):
-                print(tenant)
+            tenants = list(stored_tenants(storage))
+        for tenant in tenants:
+            console.file.write(f"{tenant}\n")
         return 0
     with _storage(args, _config(args)) as storage:
-        for user_id, agent_name in storage.list_documents():
-            # Plain print: tab-separated for scripts (rich would expand the tab).
-            print(f"{user_id}\t{agent_name or '(default agent)'}")
+        documents = list(storage.list_documents())
+    if args.json:
+        rows = [{"user": user_id, "agent": agent_name} for user_id, agent_name in documents]
+        console.file.write(json.dumps(rows, ensure_ascii=False) + "\n")
+        return 0
+    for user_id, agent_name in documents:
+        # Written as is: tab-separated for scripts (rich would expand the tab).
+        console.file.write(f"{user_id}\t{agent_name or '(default agent)'}\n")
     return 0
 
 
@@ -269,7 +322,7 @@ def _cmd_stats(args: argparse.Namespace, console: Console) -> int:
         stats = storage_stats(storage, user_id=args.user, agent_name=args.agent)
     if args.json:
         console.print_json(data=[s.to_dict() for s in stats])
-        return 0
+        return _all_read(stats)
     table = Table(title="memory hygiene (never injected: no use in the last 30 days)")
     for column in (
         "user",
@@ -297,6 +350,18 @@ def _cmd_stats(args: argparse.Namespace, console: Console) -> int:
             str(s.retired),
         )
     console.print(table)
+    return _all_read(stats)
+
+
+def _all_read(stats: Sequence[MemoryStats]) -> int:
+    """0, or one error line when a document could not be read (its row says why too)."""
+    unreadable = [s for s in stats if s.error]
+    if unreadable:
+        first = unreadable[0]
+        raise CommandFailed(
+            f"{len(unreadable)} document(s) could not be read; {first.user_id!r}: {first.error}",
+            status=2,
+        )
     return 0
 
 
@@ -304,23 +369,30 @@ def _cmd_export(args: argparse.Namespace, console: Console) -> int:
     text = _load(args).to_json()
     if args.output:
         path = Path(args.output)
+        # Like import and clear: an existing file is replaced only when the user says so.
+        if path.is_file() and not args.yes:
+            answer = ask_yes_no(f"{path} exists. Replace it? [y/N] ")
+            if answer is None:
+                raise CommandFailed(f"{path} exists: pass --yes to replace it (no terminal to ask)")
+            if not answer:
+                raise CommandFailed(f"{path} left as it was")
         try:
-            path.write_text(text + "\n", encoding="utf-8")
+            write_text_replacing(path, text + "\n")  # the old file stays if this fails
         except OSError as e:
-            raise CommandFailed(f"cannot write {path}: {e.strerror or e}", status=2) from e
+            raise CommandFailed(f"cannot write {path}: {describe_os_error(e)}", status=2) from e
         console.print(Text(f"exported to {path}"))
     else:
-        sys.stdout.write(text + "\n")
+        console.file.write(text + "\n")
     return 0
 
 
 def _cmd_import(args: argparse.Namespace, console: Console) -> int:
     path = Path(args.file)
+    config = _config(args)
     try:
-        raw = path.read_bytes()
+        raw = read_bounded(path, config.max_import_bytes)
     except OSError as e:
         raise CommandFailed(f"cannot read {path}: {e.strerror or e}", status=2) from e
-    config = _config(args)
     # the whole file is checked before any write, against the tenant's limits
     incoming = read_import(raw, name=str(path), config=config.for_tenant(args.tenant))
     with _storage(args, config) as storage:
@@ -339,11 +411,10 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
 def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
     if not args.yes:
         question = f"Delete the memory of {args.user!r} ({args.agent or 'default agent'})? [y/N] "
-        try:
-            answer = input(question)
-        except EOFError:
-            raise CommandFailed("no answer on stdin: pass --yes to delete without asking") from None
-        if answer.strip().lower() not in {"y", "yes"}:
+        answer = ask_yes_no(question)
+        if answer is None:
+            raise CommandFailed("not deleting without an answer: pass --yes (no terminal to ask)")
+        if not answer:
             raise CommandFailed("nothing deleted")
     with _storage(args, _config(args)) as storage:
         existed = storage.delete(args.user, args.agent)
@@ -492,7 +563,9 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--lang", choices=sorted(DEMO_SCRIPT), default="en")
     demo.add_argument("--user", default=DEMO_USER)
     demo.add_argument("--keep", action="store_true", help="keep the user's earlier memory")
-    demo.add_argument("--yes", action="store_true", help="replace another user's memory")
+    demo.add_argument(
+        "--yes", action="store_true", help="replace memory the demo did not write itself"
+    )
     demo.add_argument("--json", action="store_true", help="also print the memory document")
 
     for name, help_text in (
@@ -510,11 +583,12 @@ def _parser() -> argparse.ArgumentParser:
             cmd.add_argument("--output", "-o")
         if name == "import":
             cmd.add_argument("file")
-        if name in {"import", "clear"}:
+        if name in {"import", "clear", "export"}:
             cmd.add_argument("--yes", action="store_true", help="do not ask")
 
     listing = sub.add_parser("list", help="list every stored user id and agent (ids as given)")
     listing.add_argument("--tenants", action="store_true", help="list the stored tenants instead")
+    listing.add_argument("--json", action="store_true")
 
     remember = sub.add_parser("remember", help="add a fact as the user's own word (manual)")
     remember.add_argument("--user", required=True)
@@ -569,8 +643,27 @@ _COMMANDS = {
 def _print_error(message: str) -> None:
     # One line, written as is: "[postgres]" in a hint or "[weird]" in a path is not markup.
     line = " ".join(str(message).split())
-    sys.stderr.write(f"deerflow-memory: error: {line}\n")
-    sys.stderr.flush()
+    if sys.stderr is None:  # started with stderr closed: the exit status has to say it
+        return
+    try:
+        sys.stderr.write(f"deerflow-memory: error: {line}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _stop_on_broken_pipe() -> int:
+    """The reader of our output went away: stop quietly, with the status SIGPIPE would give."""
+    stdout = sys.stdout
+    if stdout is sys.__stdout__ and stdout is not None:
+        # Python flushes stdout once more at exit; send that to /dev/null so it cannot fail.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
+    return 128 + int(getattr(signal, "SIGPIPE", 13))
 
 
 def _describe(error: BaseException) -> str:
@@ -583,8 +676,11 @@ def _describe(error: BaseException) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module docstring)."""
     args = _parser().parse_args(argv)
-    console = Console(markup=False, highlight=False)
+    output = GuardedOutput(sys.stdout)
+    console = make_console(output)
     try:
+        if output.closed_at_start:
+            raise OutputError(None)  # said before anything is done, not after
         # Every subcommand's --user/--agent obey the storage name rules, even the ones that
         # only filter (stats, pending, retry): a bad id is an error, never "nothing found".
         for attribute, kind in (
@@ -594,10 +690,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         ):
             if getattr(args, attribute, None) is not None:
                 setattr(args, attribute, validate_name(getattr(args, attribute), kind))
-        return _COMMANDS[args.command](args, console)
+        status = _COMMANDS[args.command](args, console)
+        output.flush()  # a full disk or a closed pipe is found here, not at exit
+        return status
     except KeyboardInterrupt:
         _print_error("interrupted")
         return 130
+    except OutputError as e:
+        if e.broken_pipe:
+            return _stop_on_broken_pipe()
+        if args.debug:
+            raise
+        _print_error(str(e))
+        return 2
     except Exception as e:  # every failure, of every subcommand, ends as one line
         if args.debug:
             raise
@@ -606,6 +711,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return e.status
         if isinstance(e, DeerflowMemoryError):
             _print_error(_describe(e))
+            return 2
+        if isinstance(e, OSError):  # permissions, a full disk, a file where a folder should be
+            _print_error(describe_os_error(e))
             return 2
         _print_error(f"{_describe(e)} (run with --debug for the traceback)")
         return 1

@@ -229,6 +229,12 @@ class MemoryConfig(BaseModel):
     max_update_retries: int = Field(
         3, ge=1, le=20, description="Saves tried when the revision moved."
     )
+    max_import_bytes: int = Field(
+        16 * 1024 * 1024,
+        ge=1024,
+        le=1 << 40,
+        description="Largest file `deerflow-memory import` (and the import route) reads.",
+    )
 
     # hygiene (issue 16)
     staleness_age_days: float = Field(

@@ -11,16 +11,27 @@ without copies; changes produce new documents (``model_copy(update=...)``).
 from __future__ import annotations
 
 import json
+import logging
 import math
 import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 
 from deerflow_memory.errors import UpdateParseError
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "USER_DELETED_REASON",
@@ -140,11 +151,26 @@ def _normalise_category(data: Any) -> Any:
 _CATEGORY_VALUES = frozenset(c.value for c in FactCategory)
 
 
-def _clamp_confidence(value: Any) -> Any:
-    # Stored documents (ours or DeerFlow's) load leniently; proposals are checked strictly.
+def _clamp_confidence(value: Any, fact_id: Any = None) -> Any:
+    """A stored fact's confidence, clamped into [0, 1] (NaN and infinities: 0.0).
+
+    Stored documents (ours from older versions, DeerFlow's, hand-edited ones) must
+    load, so a number out of range is not an error there; it keeps its side of the
+    range (above: 1.0, below: 0.0) and a WARNING names the fact, so it is never
+    silent. Proposals are checked strictly instead (:func:`proposed_confidence`).
+    """
     if isinstance(value, int | float) and not isinstance(value, bool):
         number = float(value)
-        return min(1.0, max(0.0, number)) if math.isfinite(number) else 0.0
+        clamped = min(1.0, max(0.0, number)) if math.isfinite(number) else 0.0
+        if clamped != number:
+            logger.warning(
+                "stored fact %s has confidence %r outside [0, 1]: loaded as %.1f "
+                "(the next save stores that)",
+                fact_id if isinstance(fact_id, str) else "(no id)",
+                value,
+                clamped,
+            )
+        return clamped
     return value
 
 
@@ -219,8 +245,8 @@ class _FactValidation(_Model):
 
     @field_validator("confidence", mode="before", check_fields=False)
     @classmethod
-    def _clamp(cls, value: Any) -> Any:
-        return _clamp_confidence(value)
+    def _clamp(cls, value: Any, info: ValidationInfo) -> Any:
+        return _clamp_confidence(value, info.data.get("id"))
 
 
 class Fact(_FactValidation):

@@ -43,27 +43,36 @@ def read_import(
     Args:
         raw: the file's bytes or text (UTF-8 JSON).
         name: how to call the file in error messages.
-        config: limits (``max_facts``, ``max_fact_chars``, ``max_summary_chars``);
-            default ``MemoryConfig()``.
+        config: limits (``max_import_bytes``, ``max_facts``, ``max_fact_chars``,
+            ``max_summary_chars``); default ``MemoryConfig()``.
 
     Returns:
         The parsed document (its ``revision`` is the caller's to replace).
 
     Raises:
-        InvalidDocumentError: not JSON, not a memory document, or any fact is
+        InvalidDocumentError: over ``max_import_bytes``, not JSON (or nested
+            thousands deep), not a memory document, or any fact is
             invalid (duplicate id, confidence outside [0, 1], unreadable date,
             empty content).
     """
+    limits = config or MemoryConfig()
+    size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+    if size > limits.max_import_bytes:
+        raise InvalidDocumentError(
+            f"{name} is {size:,} bytes, over the import limit "
+            f"(max_import_bytes={limits.max_import_bytes})"
+        )
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as e:
         raise InvalidDocumentError(f"{name} is not JSON: {e}") from e
+    except RecursionError as e:  # "[[[[…" thousands deep: no memory document looks like that
+        raise InvalidDocumentError(f"{name} is not a memory document: nested too deeply") from e
     if not isinstance(data, dict) or not (_DOCUMENT_KEYS & data.keys()):
         raise InvalidDocumentError(
             f"{name} is not a memory document or DeerFlow memory.json "
             "(expected a JSON object with 'facts', 'user' or 'history')"
         )
-    limits = config or MemoryConfig()
     problems = [*_fact_problems(data.get("facts"), "facts")]
     if "supersededFacts" in data:
         problems += _fact_problems(data["supersededFacts"], "supersededFacts")

@@ -1,0 +1,118 @@
+"""Files and questions for the command line: bounded reads, safe replacing writes, yes/no.
+
+- :func:`read_bounded` reads at most a limit, so an import of a huge file (or
+  of ``/dev/zero``) fails with one clear error instead of filling memory.
+- :func:`write_text_replacing` writes next to the target and renames over it,
+  so a full disk or a crash never leaves a half-written export in place of the
+  old file. Devices and FIFOs (``/dev/stdout``, ``/dev/full``) are written directly.
+- :func:`ask_yes_no` asks on stderr when stdin is a terminal; otherwise (or at
+  end-of-file) the answer is "none" (``None``), never an exception.
+- :func:`describe_os_error` turns any ``OSError`` into one line (reason and path).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import sys
+from pathlib import Path
+
+from deerflow_memory.errors import InvalidDocumentError
+
+__all__ = ["ask_yes_no", "describe_os_error", "read_bounded", "write_text_replacing"]
+
+_CHUNK = 1 << 20
+
+
+def read_bounded(path: Path, limit: int, *, setting: str = "max_import_bytes") -> bytes:
+    """The bytes of ``path``, at most ``limit`` of them.
+
+    Raises:
+        InvalidDocumentError: the file holds more than ``limit`` bytes (names
+            ``setting``, the knob that raises the limit).
+        OSError: the file cannot be opened or read (missing, a folder, no permission).
+    """
+    with path.open("rb") as handle:
+        data = bytearray()
+        while len(data) <= limit:
+            piece = handle.read(min(_CHUNK, limit + 1 - len(data)))
+            if not piece:
+                return bytes(data)
+            data += piece
+    raise InvalidDocumentError(
+        f"{path} is larger than the import limit of {_size(limit)} "
+        f"({setting}={limit}); nothing was imported"
+    )
+
+
+def _size(n: int) -> str:
+    if n >= 1 << 20 and n % (1 << 20) == 0:
+        return f"{n >> 20} MiB"
+    return f"{n:,} bytes"
+
+
+def write_text_replacing(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path``; an existing regular file is replaced only when done.
+
+    The text goes to a temporary file in the same folder, is flushed to disk,
+    and then renamed over ``path`` (keeping an existing file's permission
+    bits); on any failure the temporary file is removed and ``path`` is
+    untouched. An existing non-regular file (device, FIFO) is written directly.
+
+    Raises:
+        OSError: the folder is missing or not writable, the disk is full, ...
+    """
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        with path.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+        return
+    target = path.resolve() if path.is_symlink() else path
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if info is not None:
+            os.chmod(temporary, stat.S_IMODE(info.st_mode))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def ask_yes_no(question: str) -> bool | None:
+    """Ask ``question`` on stderr and read the answer, only when stdin is a terminal.
+
+    Returns:
+        True for "y"/"yes", False for any other answer, None when there is no
+        one to ask (stdin closed, a pipe or a file: scripts pass ``--yes``) or
+        the terminal sent end-of-file.
+    """
+    stdin, stderr = sys.stdin, sys.stderr
+    try:
+        if stdin is None or stderr is None or not stdin.isatty():
+            return None
+        stderr.write(question)
+        stderr.flush()
+        line = stdin.readline()
+        if not line:
+            stderr.write("\n")  # Ctrl-D: the error that follows starts its own line
+            return None
+    except (OSError, ValueError):
+        return None
+    return line.strip().lower() in {"y", "yes"}
+
+
+def describe_os_error(error: OSError) -> str:
+    """One line for an operating-system error: its reason and the path(s) it concerns."""
+    reason = error.strerror or str(error) or type(error).__name__
+    paths = [str(p) for p in (error.filename, error.filename2) if p is not None]
+    return f"{reason}: {' -> '.join(paths)}" if paths else reason

@@ -1,0 +1,145 @@
+"""Standard output for the command line: one typed error when it fails, nothing cut when piped.
+
+- :class:`GuardedOutput` wraps ``sys.stdout``: a closed stdout (``>&-``), a
+  reader that went away (``| head -1``: ``EPIPE``) or a full disk
+  (``>/dev/full``: ``ENOSPC``) raise :class:`OutputError` on write or flush,
+  so the command line can answer each with one line (or, for a broken pipe,
+  silently, the Unix way) instead of a traceback at exit.
+- :func:`make_console` gives a rich console that prints text literally (no
+  markup, no highlighting). On a terminal it uses the terminal's width; when
+  the output is piped or redirected, plain lines are not wrapped and tables are
+  drawn at their natural width, so no cell is cut or folded at 80 columns.
+"""
+
+from __future__ import annotations
+
+import errno
+import io
+from typing import IO, Any, TextIO, cast
+
+from rich.console import Console
+from rich.measure import Measurement
+from rich.table import Table
+from rich.text import Text
+
+__all__ = ["GuardedOutput", "OutputError", "make_console", "print_table"]
+
+# Wider than any table we draw; only ever a bound for measuring natural width.
+_MEASURE_WIDTH = 1_000_000
+
+
+class OutputError(Exception):
+    """Writing to standard output failed.
+
+    Attributes:
+        error: the ``OSError`` (``None`` when stdout is closed, i.e. ``sys.stdout is None``).
+    """
+
+    def __init__(self, error: OSError | None) -> None:
+        self.error = error
+        if error is None:
+            reason = "it is closed"
+        else:
+            reason = error.strerror or str(error) or type(error).__name__
+        super().__init__(f"cannot write to standard output: {reason}")
+
+    @property
+    def broken_pipe(self) -> bool:
+        """True when the reader went away (``EPIPE``), e.g. ``deerflow-memory list | head -1``."""
+        return isinstance(self.error, BrokenPipeError) or (
+            self.error is not None and self.error.errno == errno.EPIPE
+        )
+
+
+class GuardedOutput(io.TextIOBase):
+    """A text stream over ``stream`` whose write and flush failures are :class:`OutputError`.
+
+    Args:
+        stream: the real stream (usually ``sys.stdout``); ``None`` when it is closed.
+    """
+
+    def __init__(self, stream: TextIO | None) -> None:
+        super().__init__()
+        self._stream = stream
+
+    @property
+    def closed_at_start(self) -> bool:
+        """True when there was no stream at all (the process started with stdout closed)."""
+        return self._stream is None
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self._stream, "encoding", None) or "utf-8"
+
+    def writable(self) -> bool:
+        return self._stream is not None
+
+    def write(self, text: str) -> int:
+        if self._stream is None:
+            raise OutputError(None)
+        try:
+            return self._stream.write(text)
+        except OSError as e:
+            raise OutputError(e) from e
+        except ValueError as e:  # "I/O operation on closed file"
+            raise OutputError(OSError(errno.EBADF, str(e))) from e
+
+    def flush(self) -> None:
+        if self._stream is None:
+            return
+        try:
+            self._stream.flush()
+        except OSError as e:
+            raise OutputError(e) from e
+        except ValueError:
+            return  # already closed: nothing buffered can be written any more
+
+    def isatty(self) -> bool:
+        try:
+            return self._stream is not None and self._stream.isatty()
+        except (OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        if self._stream is None:
+            raise io.UnsupportedOperation("standard output is closed")
+        return self._stream.fileno()
+
+
+class _Console(Console):
+    """A console whose output is never cut when it is not a terminal (see the module doc)."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        if len(objects) == 1 and isinstance(objects[0], Table):
+            print_table(self, objects[0], **kwargs)
+            return
+        if (
+            not self.is_terminal
+            and "soft_wrap" not in kwargs
+            and all(isinstance(o, str | Text) for o in objects)
+        ):
+            kwargs["soft_wrap"] = True  # one line stays one line in a pipe
+        super().print(*objects, **kwargs)
+
+
+def make_console(stream: TextIO | GuardedOutput) -> Console:
+    """A console over ``stream`` that prints text literally and never cuts content when piped."""
+    return _Console(file=cast(IO[str], stream), markup=False, highlight=False)
+
+
+def print_table(console: Console, table: Table, **kwargs: Any) -> None:
+    """Print ``table``: long cells fold instead of ending in "…"; at full width when piped."""
+    for column in table.columns:
+        if column.overflow == "ellipsis":
+            column.overflow = "fold"
+    if console.is_terminal:
+        Console.print(console, table, **kwargs)
+        return
+    options = console.options.update(max_width=_MEASURE_WIDTH)
+    natural = Measurement.get(console, options, table).maximum
+    width = console.width
+    console.width = max(width, natural)
+    try:
+        Console.print(console, table, **kwargs)
+    finally:
+        console.width = width
