@@ -225,8 +225,8 @@ def test_the_gate_never_skips_a_self_statement_of_the_table() -> None:
 
 
 def test_an_answer_to_the_assistants_question_about_the_user_is_kept() -> None:
-    burst = [HumanMessage("Rust."), AIMessage("Nice.")]
-    asked = [AIMessage("Happy to help. Which language do you prefer for backend work?")]
+    burst = [HumanMessage("Yes."), AIMessage("Nice.")]
+    asked = [AIMessage("Happy to help. Do you use Rust for backend work?")]
     assert burst_needs_model(burst, context=asked)
     assert not burst_needs_model(burst, context=[AIMessage("Paris is the capital.")])
     assert burst_needs_model(burst, correction=True)
