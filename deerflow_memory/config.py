@@ -291,6 +291,15 @@ class MemoryConfig(BaseModel):
         le=1_000_000,
         description="Token budget of the conversation part of one update call; more = more calls.",
     )
+    max_model_calls_per_update: int = Field(
+        16,
+        ge=1,
+        le=1000,
+        description=(
+            "Model calls one update may make; the rest of a longer burst waits for the "
+            "thread's next update, and one message needing more calls is cut (said in the prompt)."
+        ),
+    )
     update_memory_max_tokens: int = Field(
         4000, ge=200, le=1_000_000, description="Token budget of the memory part of the prompt."
     )

@@ -9,7 +9,12 @@ Pure functions, no I/O:
   new. A short tail of old messages can go along as context.
 - :func:`plan_chunks` packs the new messages, oldest first, into chunks whose
   rendered text fits the conversation token budget; a single message larger
-  than the budget is cut into consecutive parts. Nothing is dropped.
+  than the budget is cut into consecutive parts. With ``max_parts``, a message
+  needing more parts than that keeps its first ``max_parts`` and says, in its
+  last part, how many characters were not sent (:attr:`Chunk.cut_chars`).
+- :func:`cap_chunks` keeps at most ``max_calls`` chunks (never ending inside a
+  split message); the rest is left out of the watermark, so the thread's next
+  update sends it.
 - :func:`advance_watermark` records a processed chunk (bounded: at most
   ``MAX_KEYS_PER_THREAD`` keys per thread and ``MAX_THREADS`` threads, the
   least recently updated dropped first).
@@ -38,6 +43,7 @@ __all__ = [
     "Chunk",
     "advance_watermark",
     "budgeted_memory_text",
+    "cap_chunks",
     "estimate_tokens",
     "message_key",
     "plan_chunks",
@@ -133,6 +139,10 @@ class Chunk:
     messages: tuple[BaseMessage, ...]
     tokens: int
     completes: tuple[str, ...]
+    partial: bool = False
+    """A part of a split message that is not its last (the message completes later)."""
+    cut_chars: int = 0
+    """Characters of a split message that were not sent (over ``max_parts``)."""
 
 
 def plan_chunks(
@@ -141,11 +151,14 @@ def plan_chunks(
     *,
     render: Render = render_message,
     count_tokens: CountTokens = estimate_tokens,
+    max_parts: int | None = None,
 ) -> list[Chunk]:
     """Pack ``messages`` (oldest first) into chunks of at most ``budget_tokens`` rendered tokens.
 
     Rendered lines are joined by a newline (counted). A message over the
-    budget on its own is cut into parts of its text, each its own chunk.
+    budget on its own is cut into parts of its text, each its own chunk; with
+    ``max_parts``, only its first ``max_parts`` parts are kept, the last one
+    saying how much was cut (``Chunk.cut_chars``).
 
     Raises:
         ValueError: ``budget_tokens`` < 16.
@@ -169,9 +182,14 @@ def plan_chunks(
             tokens = count_tokens(text)
         if tokens > budget_tokens:
             parts = _split(message, budget_tokens, render, count_tokens)
+            cut = 0
+            if max_parts is not None and len(parts) > max_parts:
+                parts, cut = _cut(message, parts[:max_parts], render, count_tokens)
+            final = len(parts) - 1
             for i, (part, part_tokens) in enumerate(parts):
-                done = (*keys, key) if i == len(parts) - 1 else ()
-                chunks.append(Chunk((part,), part_tokens, done))
+                done = (*keys, key) if i == final else ()
+                cut_here = cut if i == final else 0
+                chunks.append(Chunk((part,), part_tokens, done, i < final, cut_here))
             keys = []
             continue
         current.append(message)
@@ -206,6 +224,41 @@ def _split(
         if all(tokens <= budget for _, tokens in parts) or size <= 1:
             return parts
         pieces = math.ceil(pieces * 1.25) + 1
+
+
+def _cut(
+    message: BaseMessage,
+    kept: list[tuple[BaseMessage, int]],
+    render: Render,
+    count_tokens: CountTokens,
+) -> tuple[list[tuple[BaseMessage, int]], int]:
+    """``kept`` parts with the last one saying the rest was cut; returns (parts, chars cut)."""
+    total = len(message_text(message))
+    last, _ = kept[-1]
+    label, _, piece = message_text(last).partition("] ")
+    sent = sum(len(message_text(m).partition("] ")[2]) for m, _ in kept)
+    note = f"; cut here, the last {total - sent:,} characters were not sent"
+    piece = piece[: max(0, len(piece) - len(note) - 8)]  # room for the longer label
+    cut = total - (sent - len(message_text(last).partition("] ")[2]) + len(piece))
+    note = f"; cut here, the last {cut:,} characters were not sent"
+    text = f"{label}{note}] {piece}"
+    part = type(last)(content=text, id=last.id)
+    return [*kept[:-1], (part, count_tokens(render(part)))], cut
+
+
+def cap_chunks(chunks: Sequence[Chunk], max_calls: int) -> tuple[list[Chunk], int]:
+    """The first ``max_calls`` chunks (fewer rather than end inside a split message).
+
+    Returns:
+        (chunks to send now, how many were left for the thread's next update).
+        What is left is not in the watermark, so nothing of it is lost.
+    """
+    keep = min(len(chunks), max(1, max_calls))
+    while keep < len(chunks) and keep > 0 and chunks[keep - 1].partial:
+        keep -= 1
+    if keep == 0:  # a split message longer than max_calls (plan with max_parts): send it
+        keep = min(len(chunks), max(1, max_calls))
+    return list(chunks[:keep]), len(chunks) - keep
 
 
 def advance_watermark(

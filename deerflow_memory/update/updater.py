@@ -63,9 +63,11 @@ from deerflow_memory.update.extraction import (
 )
 from deerflow_memory.update.hygiene import TidyResult, due_for_review, review_ids, tidy
 from deerflow_memory.update.incremental import (
+    Chunk,
     CountTokens,
     Render,
     advance_watermark,
+    cap_chunks,
     estimate_tokens,
     message_key,
     plan_chunks,
@@ -129,6 +131,17 @@ class UpdateResult:
     """Parts of the proposed update that were not applied, each with its reason."""
     model_input_tokens: int = 0
     model_output_tokens: int = 0
+
+
+def _cut_message(job: UpdateJob, chunk: Chunk, max_calls: int) -> Rejection:
+    """Say (log and ``UpdateResult.rejected``) that a huge message was cut, never silently."""
+    key = chunk.completes[-1] if chunk.completes else "?"
+    reason = (
+        f"{chunk.cut_chars} characters at its end were not sent: the message needs more "
+        f"than max_model_calls_per_update={max_calls} calls"
+    )
+    logger.warning("memory update for %s: message %s cut, %s", job.key, key, reason)
+    return Rejection(item=f"message {key}", reason=reason)
 
 
 class MemoryUpdater:
@@ -259,7 +272,25 @@ class MemoryUpdater:
         budget = config.update_conversation_max_tokens
         shown_context = self._fit_context(context, budget)
         chunk_budget = budget - self._context_tokens(shown_context)
-        chunks = plan_chunks(new, chunk_budget, render=self._render, count_tokens=self._count)
+        max_calls = config.max_model_calls_per_update
+        chunks, deferred = cap_chunks(
+            plan_chunks(
+                new,
+                chunk_budget,
+                render=self._render,
+                count_tokens=self._count,
+                max_parts=max_calls,
+            ),
+            max_calls,
+        )
+        if deferred:
+            logger.info(
+                "memory update for %s: %d chunk(s) over max_model_calls_per_update=%d wait "
+                "for the thread's next update",
+                job.key,
+                deferred,
+                max_calls,
+            )
         added = removed = calls = 0
         spent = ModelUsage()  # over every call of this update
         changed = False
@@ -267,6 +298,8 @@ class MemoryUpdater:
         outcome = UpdateResult(UpdateStatus.SKIPPED, revision=document.revision)
         for chunk in chunks:
             update: MemoryUpdate | None = None
+            if chunk.cut_chars:
+                rejected.append(_cut_message(job, chunk, max_calls))
             used = ModelUsage()
             if chunk.messages:
                 request = ExtractionRequest(

@@ -1,0 +1,80 @@
+"""One update makes at most ``max_model_calls_per_update`` model calls, and says what it left.
+
+Through the real ChatOpenAI against the local OpenAI-compatible server: a huge
+single message is cut (the prompt and ``UpdateResult.rejected`` say so, the
+bill stays bounded); a long burst sends what fits and the rest waits, outside
+the watermark, for the thread's next update, so no turn is lost.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+
+from deerflow_memory.update.incremental import cap_chunks, plan_chunks
+from deerflow_memory.update.queue import UpdateJob
+from deerflow_memory.update.updater import UpdateStatus
+from tests.openai_server import OpenAIServer, openai_server  # noqa: F401
+from tests.test_extraction_cost import facts_answer, service, turn
+
+pytestmark = pytest.mark.usefixtures("openai_server")
+
+
+def test_a_huge_message_costs_at_most_the_cap_and_says_it_was_cut(
+    tmp_path: Path,
+    openai_server: OpenAIServer,  # noqa: F811
+) -> None:
+    openai_server.responder = facts_answer
+    huge = "I keep bees on my roof. " + "Bees are busy all day long. " * 40_000  # ~1 MB
+    history: list[BaseMessage] = [HumanMessage(huge, id="h0"), AIMessage("Nice.", id="a0")]
+    with service(
+        tmp_path, openai_server, update_conversation_max_tokens=2000, max_model_calls_per_update=3
+    ) as memory:
+        result = memory.updater.update(UpdateJob("t1", "alice", None, tuple(history)))
+        assert result.status is UpdateStatus.SAVED
+        assert result.calls == len(openai_server.requests) == 3  # not ~170
+        cut = [r for r in result.rejected if r.item == "message h0"]
+        assert len(cut) == 1 and "max_model_calls_per_update=3" in cut[0].reason
+        last_prompt = openai_server.requests[-1]["messages"][-1]["content"]
+        assert "cut here, the last" in last_prompt and "characters were not sent" in last_prompt
+        assert any("I keep bees" in f.content for f in memory.storage.load("alice", None).facts)
+        # The message is done: the same thread again sends nothing more for it.
+        again = memory.updater.update(UpdateJob("t1", "alice", None, tuple(history)))
+        assert again.calls == 0 and len(openai_server.requests) == 3
+
+
+def test_a_burst_over_the_cap_sends_the_rest_with_the_threads_next_update(
+    tmp_path: Path,
+    openai_server: OpenAIServer,  # noqa: F811
+) -> None:
+    openai_server.responder = facts_answer
+    history: list[BaseMessage] = []
+    for i in range(30):
+        history += turn(i, f"I once visited city number {i} and " + "it was lovely. " * 20)
+    with service(
+        tmp_path, openai_server, update_conversation_max_tokens=400, max_model_calls_per_update=3
+    ) as memory:
+        calls = []
+        for _ in range(10):
+            result = memory.updater.update(UpdateJob("t1", "alice", None, tuple(history)))
+            calls.append(result.calls)
+            if result.calls == 0:
+                break
+        facts = memory.storage.load("alice", None).facts
+    assert max(calls) <= 3 and calls[0] == 3
+    assert calls[-1] == 0  # everything was sent in the end
+    for i in range(30):  # every turn landed, none was dropped by the cap
+        assert any(f"city number {i} and" in f.content for f in facts), i
+
+
+def test_capping_never_ends_inside_a_split_message() -> None:
+    long = HumanMessage("Tea is good. " * 2000, id="long")
+    chunks = plan_chunks([HumanMessage("hi", id="a"), long], 300, max_parts=4)
+    assert [c.partial for c in chunks] == [False, True, True, True, False]
+    assert chunks[-1].cut_chars > 0 and chunks[-1].completes == ("long",)
+    kept, left = cap_chunks(chunks, 4)
+    assert [c.completes for c in kept] == [("a",)] and left == 4  # the split waits whole
+    kept, left = cap_chunks(chunks[1:], 4)
+    assert left == 0 and kept[-1].completes == ("long",)
