@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -219,6 +220,74 @@ def test_leases_hold_between_replicas_whose_wall_clocks_disagree_by_an_hour(
     assert again is not None and abs(again.due_at - (time.time() - 3600)) < 5  # its own clock
     behind.close()
     ahead.close()
+
+
+def thread_turns(upto: int) -> tuple[object, ...]:
+    return tuple(
+        m
+        for k in range(upto + 1)
+        for m in (HumanMessage(f"I use tool {k}.", id=f"h{k}"), AIMessage("Noted.", id=f"a{k}"))
+    )
+
+
+def test_captures_of_two_replicas_whose_clocks_misorder_them_lose_no_message(
+    sqlite_storage: StoreMemoryStorage,
+) -> None:
+    # Replica b captured turns 0..9 after a captured 0..8, but its clock reads
+    # earlier: neither capture may replace the other's messages.
+    a, b = outbox(sqlite_storage), outbox(sqlite_storage)
+    a.record(PendingUpdate("t1", "alice", None, thread_turns(8), record_id="a8", captured_at=2.0))
+    assert a.sync(timeout=10)
+    b.record(
+        PendingUpdate(
+            "t1", "alice", None, thread_turns(9), record_id="b9", captured_at=1.0, correction=True
+        )
+    )
+    assert b.sync(timeout=10)
+    (stored,) = a.recover()
+    assert [m.id for m in stored.messages] == [m.id for m in thread_turns(9)]  # type: ignore[attr-defined]
+    assert stored.correction and stored.record_id == "b9" and stored.captured_at == 2.0
+    b.record(PendingUpdate("t1", "alice", None, thread_turns(3), record_id="b3", captured_at=0.5))
+    assert b.sync(timeout=10)  # an older capture holding nothing new changes nothing
+    assert [u.record_id for u in a.recover()] == ["b9"]
+    a.close()
+    b.close()
+
+
+def test_merge_captures_keeps_both_conversations_in_order_and_or_merges_flags() -> None:
+    from deerflow_memory.storage.outbox import merge_captures
+
+    def ident(m: object) -> object:
+        return m.id  # type: ignore[attr-defined]
+
+    older = PendingUpdate("t", "u", None, thread_turns(2)[:4], record_id="x", captured_at=1.0)
+    newer = PendingUpdate(
+        "t", "u", None, thread_turns(2)[2:], record_id="y", captured_at=2.0, due_at=9.0
+    )
+    for stored, incoming in ((older, newer), (newer, older)):
+        merged = merge_captures(stored, incoming, ident)
+        assert merged is not None and merged.record_id == incoming.record_id
+        assert [m.id for m in merged.messages] == ["h0", "a0", "h1", "a1", "h2", "a2"]
+        assert merged.due_at == 9.0 and merged.captured_at == 2.0
+    assert merge_captures(newer, replace(newer, messages=newer.messages[:1]), ident) is not None
+    assert merge_captures(newer, replace(newer, captured_at=0.0, messages=()), ident) is None
+
+
+def test_clocks_that_agree_within_a_round_trip_get_no_offset_and_a_real_skew_is_corrected(
+    sqlite_storage: StoreMemoryStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ticks = iter(range(1_000_000))
+
+    def clock() -> float:  # each reading is 10 ms after the last (a 20 ms round trip)
+        return 1_000.0 + next(ticks) * 0.01
+
+    for skew, expected in ((0.004, 0.0), (-0.009, 0.0), (5.0, 4.99), (-5.0, -4.99)):
+        # the database answers half way through the round trip, ``skew`` ahead of us
+        monkeypatch.setattr(sqlite_storage, "database_time", lambda s=skew: clock() + s)
+        box = StoreOutbox(sqlite_storage, encode_messages, decode_messages, clock=clock)
+        box.sync_clock()
+        assert box._offset == pytest.approx(expected, abs=1e-9), skew
+        box.close()
 
 
 def test_a_postgres_store_reports_the_database_clock() -> None:

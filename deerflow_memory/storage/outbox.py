@@ -5,7 +5,8 @@ the signals, when it is due) and returns; the record is written by a
 background *group commit* (every ``commit_interval`` seconds, default 5 ms,
 one fsync/transaction per batch), so a crash loses at most the captures of
 that last interval. A record is removed only after its update was saved (or
-skipped) or dead-lettered; a newer capture of the same key replaces it.
+skipped) or dead-lettered; a newer capture of the same key replaces it
+(in a shared outbox the two are merged message by message: :func:`merge_captures`).
 
 Two implementations:
 
@@ -39,6 +40,7 @@ __all__ = [
     "GroupCommitOutbox",
     "Outbox",
     "PendingUpdate",
+    "merge_captures",
 ]
 
 logger = logging.getLogger(__name__)
@@ -64,8 +66,9 @@ class PendingUpdate:
         record_id: identifies this capture; completing an older id leaves a newer record.
         error: why it was dead-lettered (``None`` while pending).
         attempts: update runs that ended without saving.
-        captured_at: wall-clock time of the capture; a shared outbox never
-            replaces a record by an older capture (another replica's late write).
+        captured_at: wall-clock time of the capture; a shared outbox merges
+            two captures of a key (:func:`merge_captures`) and keeps the later
+            one's due time.
     """
 
     thread_id: str
@@ -123,6 +126,38 @@ class PendingUpdate:
 
     def dead(self, error: str) -> PendingUpdate:
         return replace(self, error=error)
+
+
+def merge_captures(
+    stored: PendingUpdate, incoming: PendingUpdate, identity: Callable[[Any], object]
+) -> PendingUpdate | None:
+    """One record holding both captures of a key, or None when ``incoming`` adds nothing.
+
+    Two replicas may capture one thread's turns a few milliseconds apart, and
+    which capture is later is only known up to the error of their clocks. So a
+    shared outbox never lets one capture replace another's messages: the result
+    holds the earlier capture's messages, then the later one's that it lacks
+    (``identity`` says when two messages are the same, e.g. by message id); the
+    flags are OR-merged and the later capture's due time, capture time and id
+    are kept (the id changes whenever the content does, so a process still
+    running the stored record cannot complete the merged one).
+    """
+    if incoming.captured_at >= stored.captured_at:
+        earlier, later = stored, incoming
+    else:
+        earlier, later = incoming, stored
+    seen = {identity(m) for m in earlier.messages}
+    messages = earlier.messages + tuple(m for m in later.messages if identity(m) not in seen)
+    if later is stored and len(messages) == len(stored.messages):
+        return None  # an older capture whose messages are all stored already
+    return replace(
+        later,
+        messages=messages,
+        correction=earlier.correction or later.correction,
+        reinforcement=earlier.reinforcement or later.reinforcement,
+        urgent=earlier.urgent or later.urgent,
+        record_id=incoming.record_id,
+    )
 
 
 class Outbox(ABC):

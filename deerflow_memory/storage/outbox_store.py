@@ -8,8 +8,9 @@ file), which is what makes the claim atomic.
 
 Why keyed by job, not by process: replicas of one LangGraph server share the
 database, and a user's burst may land on two of them. Both record into the
-*same* item (the later capture replaces the conversation and pushes the due
-time), and whichever replica's timer fires after the last capture claims it:
+*same* item (the captures are merged, message by message, so neither
+replica's clock error can drop the other's turns; the later one's due time
+wins), and whichever replica's timer fires after the last capture claims it:
 one model call per debounce window. A replica whose own capture was replaced
 by another's skips the item until it is due (its owner runs it then).
 
@@ -29,7 +30,9 @@ Other stores use the process's clock.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
+import math
 import time
 import uuid
 from collections.abc import Callable
@@ -44,6 +47,7 @@ from deerflow_memory.storage.outbox import (
     Encode,
     GroupCommitOutbox,
     PendingUpdate,
+    merge_captures,
 )
 from deerflow_memory.storage.store import StoreMemoryStorage
 
@@ -127,16 +131,33 @@ class StoreOutbox(GroupCommitOutbox):
 
     # --- the database clock -----------------------------------------------------------
 
-    def sync_clock(self) -> None:
-        """Measure the offset of the database's clock from this process's (no-op without one)."""
-        before = self._clock()
-        try:
-            database = self._storage.database_time()
-        except Exception as e:
-            logger.warning("could not read the database clock; keeping the last offset: %s", e)
-            return
-        if database is not None:
-            self._offset = database - (before + self._clock()) / 2
+    def sync_clock(self, samples: int = 3) -> None:
+        """Measure the offset of the database's clock from this process's (no-op without one).
+
+        Each reading bounds the offset to ``[database - after, database - before]``
+        (the round trip's ends); the bounds of ``samples`` readings are
+        intersected, and the offset kept is the point of that interval nearest
+        zero. So clocks that agree within what a round trip can measure (one
+        machine, NTP-synced hosts) get no correction at all, instead of a few
+        milliseconds of measuring noise that would differ between replicas and
+        reorder their captures; a real skew beyond it is corrected.
+        """
+        low, high = -math.inf, math.inf
+        for _ in range(max(1, samples)):
+            before = self._clock()
+            try:
+                database = self._storage.database_time()
+            except Exception as e:
+                logger.warning("could not read the database clock; keeping the last offset: %s", e)
+                return
+            if database is None:
+                return
+            after = self._clock()
+            if database - after > high or database - before < low:
+                low = high = database - (before + after) / 2  # a clock stepped: trust this one
+            else:
+                low, high = max(low, database - after), min(high, database - before)
+        self._offset = min(max(0.0, low), high)
 
     def _now(self) -> tuple[float, float]:
         """This process's time, and the same moment on the database clock."""
@@ -153,9 +174,12 @@ class StoreOutbox(GroupCommitOutbox):
                 same = current is not None and current["update"].get("id") == update.record_id
                 mine = current is not None and current.get("leaseOwner") == self.owner
                 if op == "put":
-                    captured = update.captured_at + self._offset
-                    if current is not None and _captured(current) > captured:
-                        continue  # another replica stored a later capture of this key first
+                    stored = self._parse(current) if current is not None else None
+                    if stored is not None and stored.error is None:
+                        merged = merge_captures(stored, update, _identity)
+                        if merged is None:
+                            continue  # an older capture (another replica's) holds all of ours
+                        update = merged
                     value = {
                         "update": self._stored(update),
                         # A running claim keeps its lease; it will see the newer id.
@@ -252,8 +276,10 @@ class StoreOutbox(GroupCommitOutbox):
         return [u for u, _ in self._scan() if u.error is not None]
 
 
-def _captured(value: dict[str, Any]) -> float:
-    try:
-        return float(value["update"].get("captured", 0.0))
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return 0.0
+def _identity(message: Any) -> object:
+    """A message's id, or its whole serialized form when it has none."""
+    ident = getattr(message, "id", None)
+    if ident:
+        return ident
+    dump = getattr(message, "model_dump", None)
+    return json.dumps(dump(mode="json") if dump else repr(message), sort_keys=True)
