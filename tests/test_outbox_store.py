@@ -254,6 +254,22 @@ def test_captures_of_two_replicas_whose_clocks_misorder_them_lose_no_message(
     b.close()
 
 
+def test_a_dead_item_is_replaced_by_a_later_capture_only(
+    sqlite_storage: StoreMemoryStorage,
+) -> None:
+    box = outbox(sqlite_storage)
+    dead = PendingUpdate("t1", "alice", None, thread_turns(1), record_id="d", captured_at=5.0)
+    box.record(dead)
+    box.dead_letter(dead, "model kept failing")
+    box.record(replace(dead, record_id="old", captured_at=4.0))  # a replica's late write
+    assert box.sync(timeout=10)
+    assert [(u.record_id, u.error) for u in box.dead_letters()] == [("d", "model kept failing")]
+    box.record(replace(dead, record_id="new", captured_at=6.0))
+    assert box.sync(timeout=10)
+    assert box.dead_letters() == [] and [u.record_id for u in box.recover()] == ["new"]
+    box.close()
+
+
 def test_merge_captures_keeps_both_conversations_in_order_and_or_merges_flags() -> None:
     from deerflow_memory.storage.outbox import merge_captures
 

@@ -180,6 +180,8 @@ class StoreOutbox(GroupCommitOutbox):
                         if merged is None:
                             continue  # an older capture (another replica's) holds all of ours
                         update = merged
+                    elif stored is not None and stored.captured_at > update.captured_at:
+                        continue  # a dead letter kept here is replaced only by a later capture
                     value = {
                         "update": self._stored(update),
                         # A running claim keeps its lease; it will see the newer id.
