@@ -142,6 +142,14 @@ class MemoryConfig(BaseModel):
     storage_dsn: str | None = Field(
         None, description="PostgreSQL connection string for storage=postgres."
     )
+    file_journal: bool = Field(
+        True,
+        description=(
+            "File backend: append each save's changes to memory.journal.jsonl (one fsync) "
+            "and fold them into memory.json from time to time; false rewrites memory.json "
+            "on every save, for programs such as DeerFlow that read the file itself."
+        ),
+    )
 
     # capture and queue
     debounce_seconds: float = Field(

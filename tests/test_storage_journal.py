@@ -251,3 +251,26 @@ def test_a_reader_in_this_process_sees_only_states_another_process_saved(
     assert seen[-1][0] == 40
     for revision, text in seen:
         assert text == (out / str(revision)).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("journal", ["true", "false"])
+def test_the_file_journal_setting_decides_whether_memory_json_is_rewritten_on_every_save(
+    tmp_path: Path, journal: str
+) -> None:
+    from deerflow_memory.config import load_config
+    from deerflow_memory.storage.factory import build_storage
+
+    config = load_config(environ={"DEERFLOW_MEMORY_FILE_JOURNAL": journal}, storage_path=tmp_path)
+    storage = build_storage(config)
+    document = storage.save("u", None, base_document())
+    for k in range(3):
+        document = storage.save("u", None, changed(document, k), expected_revision=k + 1)
+    latest = storage.load("u", None)
+    raw = MemoryDocument.model_validate_json(
+        (tmp_path / "users" / "u" / "memory.json").read_bytes()
+    )
+    journal_file = tmp_path / "users" / "u" / JOURNAL_FILE
+    if journal == "false":  # a program reading memory.json itself (DeerFlow) sees every save
+        assert not journal_file.exists() and content(raw) == content(latest)
+    else:
+        assert journal_file.exists() and content(raw) != content(latest)

@@ -141,7 +141,7 @@ def build_storage(
     if kind == "file":
         from deerflow_memory.storage.file import FileMemoryStorage
 
-        return FileMemoryStorage(config.storage_path)
+        return FileMemoryStorage(config.storage_path, journal=config.file_journal)
     if kind == "store":
         if store is None:
             raise ConfigError(
