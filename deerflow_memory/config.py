@@ -304,8 +304,9 @@ class MemoryConfig(BaseModel):
         ge=1,
         le=1000,
         description=(
-            "Model calls one update may make; the rest of a longer burst waits for the "
-            "thread's next update, and one message needing more calls is cut (said in the prompt)."
+            "Model calls one update may make; the rest of a longer burst is queued again "
+            "(one debounce window later), and one message needing more calls is cut (said "
+            "in the prompt)."
         ),
     )
     update_memory_max_tokens: int = Field(

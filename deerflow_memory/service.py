@@ -578,9 +578,35 @@ class MemoryService:
         result = self.durable.run(job) if self.durable is not None else self._update(job)
         if result.status in (UpdateStatus.RETRY, UpdateStatus.FAILED):
             self._after_failure(job, result)
-        elif result.status is UpdateStatus.SAVED:
-            self._remember_saved(job, result)
+        else:
+            if result.status is UpdateStatus.SAVED:
+                self._remember_saved(job, result)
+            if result.deferred:
+                self._continue_later(job, result.deferred)
         return result
+
+    def _continue_later(self, job: UpdateJob, deferred: int) -> None:
+        """Queue the rest of a burst the call cap left, one debounce window from now.
+
+        The extracted part is in the watermark, so the next run sends only the
+        rest (at most the cap again). While the queue is flushing the rest is
+        due at once (a flush drains it); once it is closed the outbox keeps it
+        for the next start (:meth:`DurableUpdates.run` released the record
+        instead of completing it).
+        """
+        delay = self.config.debounce_seconds
+        logger.info(
+            "memory update for %s: %d chunk(s) over the call cap are queued again",
+            job.key,
+            deferred,
+        )
+        if not self.queue.requeue(job, delay):
+            self.queue.add_nowait(
+                *job.key,
+                job.messages,
+                correction_detected=job.correction_detected,
+                reinforcement_detected=job.reinforcement_detected,
+            )
 
     def _remember_saved(self, job: UpdateJob, result: UpdateResult) -> None:
         saved = self._last_saved

@@ -8,14 +8,24 @@ the watermark, for the thread's next update, so no turn is lost.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from deerflow_memory import MemoryService
+from deerflow_memory.identity import MemoryIdentity
+from deerflow_memory.storage.outbox_file import FileOutbox
+from deerflow_memory.update.durable import (
+    DurableUpdates,
+    decode_messages,
+    encode_messages,
+    to_pending,
+)
 from deerflow_memory.update.incremental import cap_chunks, plan_chunks
 from deerflow_memory.update.queue import UpdateJob
-from deerflow_memory.update.updater import UpdateStatus
+from deerflow_memory.update.updater import UpdateResult, UpdateStatus
 from tests.openai_server import OpenAIServer, openai_server  # noqa: F401
 from tests.test_extraction_cost import facts_answer, service, turn
 
@@ -67,6 +77,87 @@ def test_a_burst_over_the_cap_sends_the_rest_with_the_threads_next_update(
     assert calls[-1] == 0  # everything was sent in the end
     for i in range(30):  # every turn landed, none was dropped by the cap
         assert any(f"city number {i} and" in f.content for f in facts), i
+
+
+def long_burst() -> list[BaseMessage]:
+    history: list[BaseMessage] = []
+    for i in range(30):
+        history += turn(i, f"I once visited city number {i} and " + "it was lovely. " * 20)
+    return history
+
+
+def every_city_landed(memory: MemoryService) -> bool:
+    facts = [f.content for f in memory.storage.load("alice", None).facts]
+    return all(any(f"city number {i} and" in f for f in facts) for i in range(30))
+
+
+@pytest.mark.parametrize("outbox", [False, True])
+def test_the_rest_of_a_burst_over_the_cap_runs_by_itself_without_another_turn(
+    tmp_path: Path,
+    openai_server: OpenAIServer,  # noqa: F811
+    outbox: bool,
+) -> None:
+    openai_server.responder = facts_answer
+    with service(
+        tmp_path,
+        openai_server,
+        update_conversation_max_tokens=400,
+        max_model_calls_per_update=3,
+        debounce_seconds=0.05,
+        outbox=outbox,
+    ) as memory:
+        calls: list[int] = []
+        update = memory.updater.update
+
+        def counted(job: UpdateJob) -> UpdateResult:
+            result = update(job)
+            calls.append(result.calls)
+            return result
+
+        memory.updater.update = counted  # type: ignore[method-assign]
+        memory.enqueue(MemoryIdentity("alice", None, "t1"), long_burst())  # one turn, no more
+        deadline = time.monotonic() + 60
+        while not every_city_landed(memory) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert every_city_landed(memory), calls
+        assert memory.queue.wait_idle(timeout=30)
+        assert len(calls) >= 3 and max(calls) <= 3, calls  # ~9 chunks, at most three per update
+        if outbox:  # the record stayed while chunks were left, and is gone once none are
+            assert memory.durable is not None and memory.durable.outbox.sync(timeout=10)
+            assert memory.durable.outbox.recover() == []
+
+
+def test_a_flush_runs_the_rest_of_a_burst_over_the_cap_too(
+    tmp_path: Path,
+    openai_server: OpenAIServer,  # noqa: F811
+) -> None:
+    openai_server.responder = facts_answer
+    with service(
+        tmp_path,
+        openai_server,
+        update_conversation_max_tokens=400,
+        max_model_calls_per_update=3,
+        debounce_seconds=3600,
+    ) as memory:
+        memory.enqueue(MemoryIdentity("alice", None, "t1"), long_burst())
+        assert memory.flush(timeout=60)
+        assert every_city_landed(memory)
+
+
+def test_an_update_that_left_chunks_keeps_its_outbox_record_for_the_next_start(
+    tmp_path: Path,
+) -> None:
+    job = UpdateJob("t1", "alice", None, tuple(long_burst()), record_id="r1")
+    for deferred, kept in ((2, ["r1"]), (0, [])):
+        outbox = FileOutbox(tmp_path / str(deferred), encode_messages, decode_messages)
+        result = UpdateResult(UpdateStatus.SAVED, deferred=deferred)
+        durable = DurableUpdates(outbox, lambda _, result=result: result)  # type: ignore[misc]
+        outbox.record(to_pending(job))
+        durable.run(job)
+        outbox.close()  # the process exits
+        after = FileOutbox(tmp_path / str(deferred), encode_messages, decode_messages)
+        assert [u.record_id for u in after.recover()] == kept
+        after.close()
 
 
 def test_capping_never_ends_inside_a_split_message() -> None:

@@ -166,6 +166,8 @@ class DurableUpdates:
                 self.outbox.complete(claimed)
             else:  # no dead letters in this backend (or it failed): keep it dead in the outbox
                 self.outbox.dead_letter(claimed, error)
+        elif result.deferred:  # chunks over the call cap left: the record stays for them
+            self.outbox.release(claimed)
         else:
             self.outbox.complete(claimed)
         return result

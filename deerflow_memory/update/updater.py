@@ -116,6 +116,8 @@ class UpdateResult:
         retry_after: seconds the server asked to wait (retry only).
         model_input_tokens, model_output_tokens: what the memory model reported
             for the calls of this update (``usage_metadata``; 0 offline).
+        deferred: chunks over ``max_model_calls_per_update`` left for a later
+            update (not in the watermark; the service queues that update itself).
     """
 
     status: UpdateStatus
@@ -131,6 +133,7 @@ class UpdateResult:
     """Parts of the proposed update that were not applied, each with its reason."""
     model_input_tokens: int = 0
     model_output_tokens: int = 0
+    deferred: int = 0
 
 
 def _cut_message(job: UpdateJob, chunk: Chunk, max_calls: int) -> Rejection:
@@ -285,8 +288,8 @@ class MemoryUpdater:
         )
         if deferred:
             logger.info(
-                "memory update for %s: %d chunk(s) over max_model_calls_per_update=%d wait "
-                "for the thread's next update",
+                "memory update for %s: %d chunk(s) over max_model_calls_per_update=%d go "
+                "with a later update",
                 job.key,
                 deferred,
                 max_calls,
@@ -371,6 +374,7 @@ class MemoryUpdater:
             rejected=tuple(rejected),
             model_input_tokens=spent.input_tokens,
             model_output_tokens=spent.output_tokens,
+            deferred=deferred,
         )
 
     def _extract(self, request: ExtractionRequest) -> tuple[MemoryUpdate, ModelUsage]:
