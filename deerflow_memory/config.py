@@ -558,14 +558,14 @@ def _parse_env_value(name: str, raw: str) -> Any:
     if name in {"retrieval", "tenants"}:
         try:
             return json.loads(raw)
-        except json.JSONDecodeError as e:
+        except (json.JSONDecodeError, RecursionError, MemoryError) as e:
             raise ConfigError(f"{ENV_PREFIX}{name.upper()}: invalid JSON object: {e}") from e
     if name in {"guaranteed_categories", "correction_patterns", "reinforcement_patterns"}:
         text = raw.strip()
         if text.startswith("["):
             try:
                 return json.loads(text)
-            except json.JSONDecodeError as e:
+            except (json.JSONDecodeError, RecursionError, MemoryError) as e:
                 raise ConfigError(f"{ENV_PREFIX}{name.upper()}: invalid JSON list: {e}") from e
         return [part.strip() for part in text.split(",") if part.strip()]
     if raw.strip().lower() in {"none", "null", ""} and name in {
@@ -614,6 +614,8 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"config file {path} cannot be read: {e}") from e
     except yaml.YAMLError as e:
         raise ConfigError(redact_secrets(f"config file {path} is not valid YAML: {e}")) from e
+    except (RecursionError, MemoryError) as e:  # "[[[[…" nested thousands deep
+        raise ConfigError(f"config file {path} is nested too deeply to be a configuration") from e
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -348,8 +348,12 @@ class MemoryDocument(_Model):
 
     @classmethod
     def from_json(cls, text: str | bytes) -> MemoryDocument:
-        """Parse JSON text; raises ``ValueError`` (json or pydantic) when invalid."""
-        return cls.model_validate(json.loads(text))
+        """Parse JSON text; ``ValueError`` (json or pydantic) when invalid or nested too deep."""
+        try:
+            data = json.loads(text)
+        except (RecursionError, MemoryError) as e:
+            raise ValueError(f"memory document JSON nested too deeply ({e})") from e
+        return cls.model_validate(data)
 
 
 # --- the update the memory model returns -----------------------------------------

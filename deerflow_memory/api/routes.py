@@ -179,6 +179,8 @@ async def _json(request: Request) -> Any:
         return await request.json()
     except ValueError:
         raise ApiError(400, "the request body must be JSON") from None
+    except (RecursionError, MemoryError):  # "[[[[…" nested thousands deep
+        raise ApiError(400, "the request body is JSON nested too deeply") from None
 
 
 def _int_param(request: Request, name: str) -> int | None:

@@ -715,7 +715,7 @@ def _parse(path: Path, raw: bytes) -> MemoryDocument:
         raise CorruptMemoryError(path, f"not UTF-8 ({e.reason} at byte {e.start})") from e
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError) as e:
+    except (ValueError, RecursionError, MemoryError) as e:
         raise CorruptMemoryError(path, f"not valid JSON ({e})") from e
     if not isinstance(data, dict):
         raise CorruptMemoryError(path, f"expected a JSON object, found {type(data).__name__}")

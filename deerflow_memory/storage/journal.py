@@ -119,7 +119,7 @@ def parse_journal(path: Path, raw: bytes, start: int = 0) -> Journal:
             data = json.loads(line)
             if not isinstance(data, dict):
                 raise ValueError(f"expected a JSON object, found {type(data).__name__}")
-        except (ValueError, RecursionError) as e:
+        except (ValueError, RecursionError, MemoryError) as e:
             if n == len(lines) - 1 and not tail:
                 torn = True  # a complete-looking but damaged last line: a torn append
                 break

@@ -77,7 +77,7 @@ def replay(
             entry = json.loads(raw)
             op = entry["op"]
             update = PendingUpdate.from_json(entry["update"], decode)
-        except (ValueError, KeyError, TypeError) as e:
+        except (ValueError, KeyError, TypeError, RecursionError, MemoryError) as e:
             logger.warning("skipping an unreadable memory outbox line: %s", e)
             continue
         current = pending.get(update.key)

@@ -61,7 +61,7 @@ def read_vectors(path: Path, embedder: str, texts: Iterable[str]) -> dict[str, l
     """
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError, MemoryError):  # unreadable: recompute
         return {}
     if not isinstance(data, dict) or data.get("embedder") != embedder:
         return {}

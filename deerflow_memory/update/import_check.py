@@ -66,7 +66,7 @@ def read_import(
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError) as e:
         raise InvalidDocumentError(f"{name} is not JSON: {e}") from e
-    except RecursionError as e:  # "[[[[…" thousands deep: no memory document looks like that
+    except (RecursionError, MemoryError) as e:  # "[[[[…" thousands deep: no document looks so
         raise InvalidDocumentError(f"{name} is not a memory document: nested too deeply") from e
     if not isinstance(data, dict) or not (_DOCUMENT_KEYS & data.keys()):
         raise InvalidDocumentError(

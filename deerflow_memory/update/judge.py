@@ -194,6 +194,8 @@ def _parse(text: str, count: int) -> tuple[set[int], dict[int, str]]:
         data = json.loads(text[start : end + 1])
     except json.JSONDecodeError as e:
         raise ValueError(f"invalid JSON: {e.msg}") from e
+    except (RecursionError, MemoryError) as e:  # "[[[[…" nested thousands deep
+        raise ValueError(f"JSON nested too deeply ({e})") from e
     if not isinstance(data, dict) or not isinstance(data.get("keep", []), list):
         raise ValueError("'keep' must be a list of numbers")
     keep = {n for n in data.get("keep", []) if isinstance(n, int) and 0 <= n < count}

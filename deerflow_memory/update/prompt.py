@@ -374,6 +374,10 @@ def _find_update_object(text: str) -> dict[str, Any]:
     while position != -1:
         try:
             value, _ = _DECODER.raw_decode(text, position)
+        except (RecursionError, MemoryError) as e:  # "[[[[…" nested thousands deep
+            raise UpdateParseError(
+                f"memory model answer is not a memory update: JSON nested too deeply ({e})"
+            ) from e
         except json.JSONDecodeError as e:
             if _UPDATE_START.match(text, position):
                 raise UpdateParseError(
