@@ -24,9 +24,17 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.models import FactCategory
@@ -50,7 +58,25 @@ StorageKind = Literal["file", "store", "sqlite", "postgres"]
 TokenCounting = Literal["tiktoken", "char"]
 
 
-class RetrievalConfig(BaseModel):
+class _NumbersNotBooleans(BaseModel):
+    """Refuses ``true``/``false`` for a number field (pydantic's lax mode reads them as 1/0).
+
+    ``max_facts: true`` in YAML is a mistake, never "one fact". Numbers given as
+    text (``DEERFLOW_MEMORY_MAX_FACTS=50``) still convert as before.
+    """
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_booleans_for_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        if isinstance(value, bool) and info.field_name is not None:
+            field = cls.model_fields[info.field_name]
+            kinds = set(get_args(field.annotation)) or {field.annotation}
+            if bool not in kinds and kinds & {int, float}:
+                raise ValueError(f"must be a number, not a boolean ({str(value).lower()})")
+        return value
+
+
+class RetrievalConfig(_NumbersNotBooleans):
     """Knobs of relevance retrieval (``injection_mode="relevant"``).
 
     Relevance is by rank: BM25 alone, or BM25 and embeddings fused by
@@ -101,7 +127,7 @@ class RetrievalConfig(BaseModel):
     )
 
 
-class TenantOverrides(BaseModel):
+class TenantOverrides(_NumbersNotBooleans):
     """Per-tenant thresholds and budgets (``MemoryConfig.tenants[name]``); None = global value."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -115,7 +141,7 @@ class TenantOverrides(BaseModel):
     debounce_seconds: float | None = Field(None, ge=0.0)
 
 
-class MemoryConfig(BaseModel):
+class MemoryConfig(_NumbersNotBooleans):
     """Every knob of the memory system, with DeerFlow's names and defaults."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)

@@ -1,0 +1,70 @@
+"""Config values that pydantic's lax mode would bend: booleans as numbers, unsafe tenant ids,
+control characters in paths. Each is a ConfigError naming the field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import get_args
+
+import pytest
+from pydantic import BaseModel
+
+from deerflow_memory.config import MemoryConfig, RetrievalConfig, TenantOverrides, load_config
+from deerflow_memory.errors import ConfigError
+
+
+def number_fields(model: type[BaseModel]) -> list[str]:
+    names = []
+    for name, field in model.model_fields.items():
+        kinds = set(get_args(field.annotation)) or {field.annotation}
+        if kinds & {int, float} and bool not in kinds:
+            names.append(name)
+    return names
+
+
+def test_the_tables_below_cover_the_number_fields_of_every_config_model() -> None:
+    assert len(number_fields(MemoryConfig)) > 30
+    assert len(number_fields(TenantOverrides)) == 7
+    assert len(number_fields(RetrievalConfig)) == 9
+
+
+@pytest.mark.parametrize("flag", [True, False])
+@pytest.mark.parametrize("name", number_fields(MemoryConfig))
+def test_a_boolean_for_any_number_setting_is_a_config_error_naming_it(
+    name: str, flag: bool
+) -> None:
+    with pytest.raises(ConfigError, match=rf"\b{name}: .*not a boolean"):
+        MemoryConfig(**{name: flag})
+
+
+@pytest.mark.parametrize("name", number_fields(TenantOverrides))
+def test_a_boolean_for_a_tenant_override_is_a_config_error_naming_it(name: str) -> None:
+    with pytest.raises(ConfigError, match=rf"tenants\.acme\.{name}: .*not a boolean"):
+        MemoryConfig(tenants={"acme": {name: True}})
+
+
+@pytest.mark.parametrize("name", number_fields(RetrievalConfig))
+def test_a_boolean_for_a_retrieval_knob_is_a_config_error_naming_it(name: str) -> None:
+    with pytest.raises(ConfigError, match=rf"retrieval\.{name}: .*not a boolean"):
+        MemoryConfig(retrieval={name: True})
+
+
+def test_max_facts_true_in_a_yaml_file_is_refused_not_read_as_one(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("memory:\n  max_facts: true\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"max_facts: .*not a boolean"):
+        load_config(path, environ={})
+
+
+def test_numbers_written_as_text_and_real_booleans_keep_working() -> None:
+    config = load_config(
+        environ={
+            "DEERFLOW_MEMORY_MAX_FACTS": "7",
+            "DEERFLOW_MEMORY_DEBOUNCE_SECONDS": "1.5",
+            "DEERFLOW_MEMORY_ENABLED": "false",
+            "DEERFLOW_MEMORY_TENANTS": '{"acme": {"max_facts": "3"}}',
+        }
+    )
+    assert (config.max_facts, config.debounce_seconds, config.enabled) == (7, 1.5, False)
+    assert config.for_tenant("acme").max_facts == 3
+    assert MemoryConfig(token_counting=True).token_counting == "tiktoken"  # DeerFlow's spelling
