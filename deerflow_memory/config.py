@@ -36,8 +36,8 @@ from pydantic import (
     field_validator,
 )
 
-from deerflow_memory.errors import ConfigError
-from deerflow_memory.models import FactCategory
+from deerflow_memory.errors import ConfigError, InvalidNameError
+from deerflow_memory.models import FactCategory, validate_name
 
 __all__ = [
     "DEERFLOW_IGNORED_KEYS",
@@ -452,6 +452,23 @@ class MemoryConfig(_NumbersNotBooleans):
         if isinstance(value, str | os.PathLike) and not os.fspath(value).strip():
             raise ValueError("must not be empty (name a folder, e.g. .deerflow_memory)")
         return value
+
+    @field_validator("tenants", mode="before")
+    @classmethod
+    def _valid_tenant_ids(cls, value: Any) -> Any:
+        # The same rule as every tenant_id a run carries: "../x" could never match one.
+        if not isinstance(value, Mapping):
+            return value
+        checked: dict[Any, Any] = {}
+        for key, overrides in value.items():
+            try:
+                name = validate_name(key, "tenant_id")
+            except InvalidNameError as e:
+                raise ValueError(str(e)) from None
+            if name in checked:
+                raise ValueError(f"tenant_id {name!r} is given twice (Unicode forms of one name)")
+            checked[name] = overrides
+        return checked
 
     @field_validator("storage_dsn", "base_url", "model_name", mode="before")
     @classmethod

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import unicodedata
 import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -29,11 +30,12 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from deerflow_memory.errors import UpdateParseError
+from deerflow_memory.errors import InvalidNameError, UpdateParseError
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "MAX_NAME_LENGTH",
     "USER_DELETED_REASON",
     "DocumentKey",
     "ExtractionWatermark",
@@ -59,6 +61,7 @@ __all__ = [
     "parse_timestamp",
     "proposed_confidence",
     "utc_now_iso",
+    "validate_name",
 ]
 
 DOCUMENT_VERSION = "1.0"
@@ -577,3 +580,63 @@ class DocumentKey(tuple[str, str | None]):
     @property
     def agent_name(self) -> str | None:
         return self[1]
+
+
+# --- user ids, agent names, tenant ids (storage/names.py maps them to folder names) ----
+
+MAX_NAME_LENGTH = 128
+_PUNCTUATION = frozenset("_.@+-")
+# Names that passed validation, raw -> normalised; the rules are pure.
+_VALID: dict[str, str] = {}
+_VALID_MAX = 100_000
+
+
+def _problem(name: str) -> str | None:
+    if not name:
+        return "must not be empty"
+    if name != name.strip():
+        return "must not start or end with whitespace"
+    if len(name) > MAX_NAME_LENGTH:
+        return f"is {len(name)} characters long; at most {MAX_NAME_LENGTH}"
+    if name in {".", ".."} or name.startswith("."):
+        return "must not start with a dot"
+    for position, char in enumerate(name):
+        if char.isalnum() or char in _PUNCTUATION:
+            continue
+        if position and unicodedata.category(char).startswith("M"):
+            continue  # a combining mark after a letter (Devanagari vowel signs, ...)
+        return (
+            f"contains {unicodedata.name(char, f'U+{ord(char):04X}')!r} at position "
+            f"{position}: use letters and digits of any script and _ - . @ +"
+        )
+    return None
+
+
+def validate_name(name: object, kind: str = "user_id") -> str:
+    """The NFC form of ``name`` if it is a valid user id or agent name.
+
+    Args:
+        name: the id as given (any Unicode normalisation form).
+        kind: what it is, for the error message (``user_id``, ``agent_name``).
+
+    Returns:
+        The NFC-normalised name; use it, not the input, as the key.
+
+    Raises:
+        InvalidNameError: not a string, empty, longer than 128 characters,
+            leading/trailing whitespace, a leading dot, or a character other
+            than letters, digits, combining marks and ``_ - . @ +``.
+    """
+    if not isinstance(name, str):
+        raise InvalidNameError(f"{kind} must be a string, got {type(name).__name__}")
+    known = _VALID.get(name)
+    if known is not None:
+        return known  # already checked: this runs for every node call
+    normalised = unicodedata.normalize("NFC", name)
+    problem = _problem(normalised)
+    if problem:
+        shown = normalised if len(normalised) <= 40 else normalised[:40] + "…"
+        raise InvalidNameError(f"{kind} {shown!r} is not allowed: it {problem}")
+    if len(_VALID) < _VALID_MAX:
+        _VALID[name] = normalised
+    return normalised

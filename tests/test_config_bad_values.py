@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from deerflow_memory.config import MemoryConfig, RetrievalConfig, TenantOverrides, load_config
 from deerflow_memory.errors import ConfigError
+from deerflow_memory.storage.names import validate_name
 
 
 def number_fields(model: type[BaseModel]) -> list[str]:
@@ -68,3 +69,32 @@ def test_numbers_written_as_text_and_real_booleans_keep_working() -> None:
     assert (config.max_facts, config.debounce_seconds, config.enabled) == (7, 1.5, False)
     assert config.for_tenant("acme").max_facts == 3
     assert MemoryConfig(token_counting=True).token_counting == "tiktoken"  # DeerFlow's spelling
+
+
+@pytest.mark.parametrize(
+    "tenant",
+    ["../x", "..", "a/b", "a\\b", "/etc", "", " acme", "ac\x01me", "ac\u202eme", "ac me"],
+    ids=["dotdot-slash", "dotdot", "slash", "backslash", "absolute", "empty", "space",
+         "control", "bidi", "inner-space"],
+)  # fmt: skip
+def test_a_tenant_override_key_follows_the_tenant_id_rule(tenant: str) -> None:
+    with pytest.raises(ConfigError, match=r"tenants: .*tenant_id .*is not allowed"):
+        MemoryConfig(tenants={tenant: {"max_facts": 3}})
+
+
+def test_an_unsafe_tenant_key_in_yaml_or_the_environment_is_a_config_error(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text('memory:\n  tenants:\n    "../x": {max_facts: 3}\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"tenant_id '\.\./x'"):
+        load_config(path, environ={})
+    with pytest.raises(ConfigError, match=r"tenant_id '\.\./x'"):
+        load_config(environ={"DEERFLOW_MEMORY_TENANTS": '{"../x": {"max_facts": 3}}'})
+
+
+def test_tenant_keys_are_stored_in_the_form_runs_look_them_up_by() -> None:
+    # NFD "Zoë" in the file, NFC tenant_id at run time: one tenant, not a silent miss.
+    config = MemoryConfig(tenants={"Zoe\u0308": {"max_facts": 3}, "acme-1": {"max_facts": 4}})
+    assert config.for_tenant(validate_name("Zo\u00eb", "tenant_id")).max_facts == 3
+    assert config.for_tenant("acme-1").max_facts == 4
