@@ -35,7 +35,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from deerflow_memory.config import MemoryConfig, load_config, redact_secrets
+from deerflow_memory.config import MemoryConfig, check_path, load_config, redact_secrets
 from deerflow_memory.errors import DeerflowMemoryError
 from deerflow_memory.models import MemoryDocument, SourceType
 from deerflow_memory.storage.base import MemoryStorage
@@ -690,6 +690,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         ):
             if getattr(args, attribute, None) is not None:
                 setattr(args, attribute, validate_name(getattr(args, attribute), kind))
+        # Paths: a control character (NUL, \x01...) is a typo, never a file or folder name.
+        for attribute, what in (("root", "--root"), ("config", "--config"), ("output", "--output")):
+            if getattr(args, attribute, None):
+                check_path(getattr(args, attribute), what)
+        if args.command == "import":
+            check_path(args.file, "the file to import")
         status = _COMMANDS[args.command](args, console)
         output.flush()  # a full disk or a closed pipe is found here, not at exit
         return status

@@ -22,6 +22,7 @@ import json
 import logging
 import os
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -44,6 +45,7 @@ __all__ = [
     "ENV_PREFIX",
     "MemoryConfig",
     "RetrievalConfig",
+    "check_path",
     "load_config",
     "redact_secrets",
 ]
@@ -451,6 +453,10 @@ class MemoryConfig(_NumbersNotBooleans):
     def _non_empty_path(cls, value: Any) -> Any:
         if isinstance(value, str | os.PathLike) and not os.fspath(value).strip():
             raise ValueError("must not be empty (name a folder, e.g. .deerflow_memory)")
+        if isinstance(value, str | os.PathLike):
+            problem = _control_character(os.fspath(value))
+            if problem:
+                raise ValueError(problem)
         return value
 
     @field_validator("tenants", mode="before")
@@ -553,6 +559,35 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
     return _OPENAI_KEY.sub("sk-***", text)
 
 
+def _control_character(text: str | bytes) -> str | None:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "surrogateescape")
+    for position, char in enumerate(text):
+        if unicodedata.category(char) == "Cc":  # NUL, \x01-\x1f, DEL, C1 controls
+            return (
+                f"contains a control character (U+{ord(char):04X}) at position {position}; "
+                "name a path without control characters"
+            )
+    return None
+
+
+def check_path(path: str | os.PathLike[str], what: str) -> Path:
+    """``path`` as a :class:`~pathlib.Path` if it holds no control character (NUL, ``\\x01``...).
+
+    Args:
+        path: a file or folder name given by a user (``--root``, a config file...).
+        what: how to call it in the error message (``--root``, ``storage_path``).
+
+    Raises:
+        ConfigError: the path is empty or holds a control character (never a folder name).
+    """
+    text = os.fspath(path)
+    problem = "must not be empty" if not text.strip() else _control_character(text)
+    if problem:
+        raise ConfigError(f"{what} {text!r} {problem}")
+    return Path(text)
+
+
 def _did_you_mean(name: str, known: Iterable[str]) -> str:
     close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
@@ -649,6 +684,7 @@ def _strict_loader() -> type:
 def _read_yaml(path: Path) -> dict[str, Any]:
     import yaml  # deferred: only file-based configuration needs it
 
+    check_path(path, "config file")
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_strict_loader())
     except FileNotFoundError as e:
@@ -708,8 +744,6 @@ def load_config(
         values.update(_read_yaml(Path(path)))
     values.update(_env_values(env))
     values.update(overrides)
-    try:
-        return MemoryConfig.model_validate(values)
-    except ValidationError as e:
-        secrets = [str(values[k]) for k in _SECRET_FIELDS if values.get(k) is not None]
-        raise ConfigError(redact_secrets(_format_validation_error(e), secrets)) from e
+    # MemoryConfig(...) turns a ValidationError into one ConfigError, secrets masked
+    # (model_validate would run that __init__ inside validation and nest the message).
+    return MemoryConfig(**values)

@@ -98,3 +98,34 @@ def test_tenant_keys_are_stored_in_the_form_runs_look_them_up_by() -> None:
     config = MemoryConfig(tenants={"Zoe\u0308": {"max_facts": 3}, "acme-1": {"max_facts": 4}})
     assert config.for_tenant(validate_name("Zo\u00eb", "tenant_id")).max_facts == 3
     assert config.for_tenant("acme-1").max_facts == 4
+
+
+CONTROL_PATHS = [
+    pytest.param("a\x01b", id="x01"),
+    pytest.param("mem\x00ory", id="nul"),
+    pytest.param("mem\nory", id="newline"),
+    pytest.param("mem\x7f", id="del"),
+    pytest.param("mem\x9b", id="c1-csi"),
+]
+
+
+@pytest.mark.parametrize("path", CONTROL_PATHS)
+def test_a_storage_path_with_a_control_character_is_a_config_error(path: str) -> None:
+    with pytest.raises(ConfigError, match=r"storage_path: .*control character \(U\+"):
+        MemoryConfig(storage_path=path)
+    with pytest.raises(ConfigError, match=r"storage_path: .*control character"):
+        load_config(environ={"DEERFLOW_MEMORY_STORAGE_PATH": path.replace("\x00", "\x01")})
+
+
+def test_a_config_file_path_with_a_control_character_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"config file .*control character"):
+        load_config(tmp_path / "config\x00.yaml", environ={})
+    path = tmp_path / "config.yaml"
+    path.write_text('memory:\n  storage_path: "mem\\0ory"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"^invalid memory configuration: storage_path: "):
+        load_config(path, environ={})  # one message, not one nested in another
+
+
+def test_an_ordinary_path_with_spaces_and_any_script_still_works(tmp_path: Path) -> None:
+    folder = tmp_path / "my memory — 記憶"
+    assert MemoryConfig(storage_path=folder).storage_path == folder

@@ -103,7 +103,7 @@ def parse_backend_spec(spec: str, base: MemoryConfig | None = None) -> MemoryCon
         values["storage_dsn"] = location
     else:
         values["storage_path"] = location
-    return MemoryConfig.model_validate(values)
+    return MemoryConfig(**values)  # ConfigError (one line) for a bad location
 
 
 def _comparable(document: MemoryDocument) -> dict[str, Any]:
