@@ -126,7 +126,7 @@ def test_the_http_routes_answer_deep_json_bodies_with_a_400_or_422(tmp_path: Pat
     settings = MemoryConfig(storage_path=tmp_path / "memory")
     with MemoryService(settings, register_atexit=False) as memory:
         client = TestClient(Starlette(routes=memory_routes(memory, ui=False)))
-        body = '{"content": ' + nested() + "}"
+        body = '{"content": ' + nested(20_000) + "}"  # within the size limit of a fact body
         answer = client.post("/memory/users/alice/facts", content=body)
         assert answer.status_code == 400 and "nested too deeply" in answer.json()["error"]
         answer = client.put("/memory/users/alice", content='{"facts": ' + nested() + "}")

@@ -3,7 +3,7 @@
 =============================  ======  =========================================
 error                          status  why
 =============================  ======  =========================================
-:class:`ApiError`              own     a bad request the routes detect (400/403/404/409)
+:class:`ApiError`              own     a bad request the routes detect (400/403/404/409/413)
 InvalidNameError               400     unsafe user id or agent name
 InvalidFactError               422     fact text, category or confidence rejected
 InvalidDocumentError           422     a document to import is not valid (CLI's check)

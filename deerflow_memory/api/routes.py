@@ -28,7 +28,10 @@ overrides; absent = no tenant). Edits take an
 optional ``revision`` (body field, or ``?revision=`` on DELETE): when the
 document moved since, the answer is 409 and nothing is written; without it a
 concurrent background update is merged by retrying on the fresh document.
-Errors answer ``{"error": "..."}`` (see :mod:`.errors`).
+Errors answer ``{"error": "..."}`` (see :mod:`.errors`). A body over its limit
+(an import over ``max_import_bytes``; a fact over ``12 x max_fact_chars`` + 64 KiB)
+answers 413: by its ``Content-Length`` before a byte is read, or as soon as a
+chunked body passes the limit.
 
 Who may call: when the server authenticates requests (LangGraph's custom auth
 with ``enable_custom_route_auth``, or any Starlette ``AuthenticationMiddleware``),
@@ -46,6 +49,7 @@ database.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -174,13 +178,44 @@ def caller_identity(request: Request) -> str | None:
     return str(identity) if identity else None
 
 
-async def _json(request: Request) -> Any:
+async def _body(request: Request, limit: int, why: str) -> bytes:
+    """The request body; 413 past ``limit`` bytes, read no further than that.
+
+    A declared ``Content-Length`` over the limit is refused before any byte is
+    read; a chunked (or understated) body is refused as soon as it passes the limit.
+    """
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        try:
+            size = int(declared)
+        except ValueError:
+            raise ApiError(400, f"Content-Length must be a number, got {declared[:40]!r}") from None
+        if size > limit:
+            raise ApiError(413, f"the request body is {size:,} bytes, over the {limit:,} {why}")
+    chunks: list[bytes] = []
+    received = 0
+    async for chunk in request.stream():
+        received += len(chunk)
+        if received > limit:
+            raise ApiError(413, f"the request body is over the {limit:,} {why}")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _json(request: Request, limit: int) -> Any:
+    raw = await _body(request, limit, "bytes allowed for one fact (12 x max_fact_chars + 64 KiB)")
     try:
-        return await request.json()
-    except ValueError:
+        return json.loads(raw)
+    except ValueError:  # not JSON, or not UTF-8
         raise ApiError(400, "the request body must be JSON") from None
     except (RecursionError, MemoryError):  # "[[[[…" nested thousands deep
         raise ApiError(400, "the request body is JSON nested too deeply") from None
+
+
+def _fact_body_limit(config: MemoryConfig) -> int:
+    # A fact body is one fact: its text JSON-escaped (at most 12 bytes a character,
+    # an escaped surrogate pair) plus room for the other fields.
+    return 12 * config.max_fact_chars + 64 * 1024
 
 
 def _int_param(request: Request, name: str) -> int | None:
@@ -283,7 +318,7 @@ def memory_routes(
     async def add_fact(request: Request) -> Response:
         user_id, agent = target(request)
         config = settings(request)
-        body = _FactIn.model_validate(await _json(request))
+        body = _FactIn.model_validate(await _json(request, _fact_body_limit(config)))
         backend = storage(request)
 
         def change(document: MemoryDocument) -> tuple[MemoryDocument, Any]:
@@ -308,7 +343,7 @@ def memory_routes(
         user_id, agent = target(request)
         config = settings(request)
         fact_id = request.path_params["fact_id"]
-        body = _FactPatch.model_validate(await _json(request))
+        body = _FactPatch.model_validate(await _json(request, _fact_body_limit(config)))
         backend = storage(request)
 
         def change(document: MemoryDocument) -> tuple[MemoryDocument, Any]:
@@ -364,9 +399,10 @@ def memory_routes(
 
     async def import_document(request: Request) -> Response:
         user_id, agent = target(request)
-        raw = await request.body()
+        config = settings(request)
+        raw = await _body(request, config.max_import_bytes, "bytes allowed (max_import_bytes)")
         # The CLI's check: the whole document is validated before anything is written.
-        incoming = read_import(raw, name="the request body", config=settings(request))
+        incoming = read_import(raw, name="the request body", config=config)
         replace = request.query_params.get("replace", "").lower() in {"1", "true", "yes"}
         backend = storage(request)
 
