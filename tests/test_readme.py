@@ -86,4 +86,4 @@ def test_the_tenants_example_keeps_one_user_in_two_tenants_apart(
         exec(compile(code, str(README), "exec"), {})
     expected = [line.removeprefix("# ") for line in code.splitlines() if line.startswith("# ")]
     assert out.getvalue().splitlines() == expected
-    assert (tmp_path / ".deerflow_memory/tenants/shop/users/alice/memory.json").is_file()
+    assert (tmp_path / ".deerflow_memory/tenants/shop/users/carol/memory.json").is_file()
