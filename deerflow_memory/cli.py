@@ -163,13 +163,13 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
             if not own and not args.yes:
                 raise CommandFailed(
                     f"user {args.user!r} has memory the demo did not write "
-                    f"({len(existing.facts)} facts); pass --yes to replace it, --keep to build "
+                    f"({_facts(len(existing.facts))}); pass --yes to replace it, --keep to build "
                     "on it, or --user to pick another user"
                 )
             scope.storage.delete(args.user, None)
             what = "an earlier demo run" if own else "before (--yes)"
             console.print(
-                Text(f"reset {args.user!r}: {len(existing.facts)} facts from {what} removed"),
+                Text(f"reset {args.user!r}: {_facts(len(existing.facts))} from {what} removed"),
                 soft_wrap=True,
             )
         graph = create_memory_agent(service=memory, checkpointer=InMemorySaver())
@@ -399,13 +399,17 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
         current = storage.load(args.user, args.agent)
         if not current.is_empty() and not args.yes:
             raise CommandFailed(
-                f"{args.user} already has {len(current.facts)} facts; pass --yes to replace them"
+                f"{args.user} already has {_facts(len(current.facts))}; pass --yes to replace them"
             )
         saved = storage.save(args.user, args.agent, incoming, expected_revision=current.revision)
     console.print(
-        Text(f"imported {len(saved.facts)} facts into {args.user} (revision {saved.revision})")
+        Text(f"imported {_facts(len(saved.facts))} into {args.user} (revision {saved.revision})")
     )
     return 0
+
+
+def _facts(n: int) -> str:
+    return "1 fact" if n == 1 else f"{n} facts"
 
 
 def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
@@ -418,7 +422,10 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
             raise CommandFailed("nothing deleted")
     with _storage(args, _config(args)) as storage:
         existed = storage.delete(args.user, args.agent)
-    console.print("deleted" if existed else "there was no memory to delete")
+    whose = f"{args.user!r} ({args.agent or 'default agent'})"
+    console.print(
+        Text(f"deleted the memory of {whose}" if existed else f"{whose} had no memory to delete")
+    )
     return 0
 
 

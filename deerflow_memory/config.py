@@ -604,10 +604,17 @@ def _format_validation_error(error: ValidationError) -> str:
             hint = _did_you_mean(str(item["loc"][-1]), known)
             parts.append(f"{field}: unknown setting{hint}")
             continue
+        inner = item.get("ctx", {}).get("error")
+        if isinstance(inner, ConfigError):  # already said in these words: not again, not wrapped
+            parts.append(str(inner).removeprefix(_PREFIX))
+            continue
         got = item.get("input")
         shown = "***" if item["loc"] and item["loc"][0] in _SECRET_FIELDS else repr(got)
         parts.append(f"{field}: {item['msg']} (got {shown})")
-    return redact_secrets("invalid memory configuration: " + "; ".join(parts))
+    return redact_secrets(_PREFIX + "; ".join(parts))
+
+
+_PREFIX = "invalid memory configuration: "
 
 
 def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:

@@ -32,7 +32,10 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
 
     def __init__(self, fact_id: str) -> None:
         self.fact_id = fact_id
-        super().__init__(f"no current fact with id {fact_id[:80]!r}; reload the memory")
+        super().__init__(
+            f"no current fact with id {fact_id[:80]!r}: it was removed or replaced, "
+            "or never existed"
+        )
 
 
 class StorageError(DeerflowMemoryError, OSError):
@@ -83,6 +86,11 @@ class StateSchemaError(DeerflowMemoryError, TypeError):
 
 class MissingDependencyError(DeerflowMemoryError, ImportError):
     """An optional dependency is not installed; the message names the extra to install."""
+
+
+def install_hint(extra: str) -> str:
+    """How to install one of the package's extras, from PyPI and from a checkout."""
+    return f'pip install "deerflow-memory[{extra}]" (in a checkout: pip install -e ".[{extra}]")'
 
 
 class UpdateLockTimeoutError(StorageError):

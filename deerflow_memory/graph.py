@@ -54,12 +54,11 @@ CAPTURE_NODE = "capture_memory"
 SUMMARIZE_NODE = "summarize"
 
 
+# typing_extensions.TypedDict, not typing.TypedDict: pydantic needs it before
+# Python 3.12 to build the JSON schema Studio reads (and Studio shows the
+# docstring below as the schema's description).
 class MemoryContext(TypedDict, total=False):
-    """Run context of :func:`create_memory_agent` (Studio shows these as fields).
-
-    ``typing_extensions.TypedDict``, not ``typing.TypedDict``: pydantic needs it
-    before Python 3.12 to build the JSON schema Studio reads.
-    """
+    """Whose memory this run uses: the user, optionally a named agent and a tenant."""
 
     user_id: str
     agent_name: str

@@ -39,7 +39,7 @@ from langgraph.runtime import Runtime
 
 from deerflow_memory.capture.messages import filter_messages_for_memory, has_minimum_dialogue
 from deerflow_memory.config import MemoryConfig
-from deerflow_memory.errors import MissingDependencyError
+from deerflow_memory.errors import MissingDependencyError, install_hint
 from deerflow_memory.identity import MemoryIdentity, resolve_identity
 from deerflow_memory.nodes import capture_turn, inject_turn
 from deerflow_memory.service import MemoryService
@@ -49,7 +49,7 @@ try:
     from langchain.agents.middleware.types import ModelResponse
 except ImportError as e:  # pragma: no cover - exercised by a subprocess test
     raise MissingDependencyError(
-        "MemoryMiddleware needs LangChain's agents: pip install 'deerflow-memory[langchain]'"
+        f"MemoryMiddleware needs LangChain's agents: {install_hint('langchain')}"
     ) from e
 
 __all__ = ["MemoryMiddleware"]

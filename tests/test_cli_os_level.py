@@ -255,7 +255,7 @@ def test_the_demo_refuses_to_reset_its_user_once_it_holds_facts_the_demo_did_not
     facts = FileMemoryStorage(root).load("demo-traveller", None).facts
     assert [f.content for f in facts] == ["Has a cat"]
     status, out, _ = run(capsys, "--root", root, "demo", "--yes")
-    assert status == 0 and "1 facts from before (--yes) removed" in out
+    assert status == 0 and "1 fact from before (--yes) removed" in out
 
 
 @pytest.mark.slow

@@ -65,7 +65,7 @@ def test_each_subcommand_reads_and_writes_only_the_tenant_it_is_given(
     status, out, _ = run(
         capsys, "import", "--root", root, "--tenant", "travel", "--user", "ann", str(exported)
     )
-    assert status == 0 and "imported 1 facts" in out
+    assert status == 0 and "imported 1 fact " in out
     assert (
         run(capsys, "clear", "--root", root, "--tenant", "shop", "--user", "ann", "--yes")[0] == 0
     )

@@ -82,3 +82,17 @@ def test_secrets_never_appear_in_errors_or_repr(tmp_path: Path) -> None:
 def test_redaction_masks_dsn_passwords_key_value_pairs_and_api_keys() -> None:
     text = "dsn=postgresql://a:b@c/d password=xyz api_key: sk-live1234567 host=db"
     assert redact_secrets(text) == ("dsn=postgresql://a:***@c/d password=*** api_key: *** host=db")
+
+
+def test_a_bad_value_beside_a_dsn_is_said_once_without_the_whole_input(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(
+        "memory:\n  storage_dsn: postgres://u:secretpw@h/db\n  storage: postgres\n"
+        "  debounce_seconds: -1\n"
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_config(path, environ={})
+    message = str(caught.value)
+    assert message.count("invalid memory configuration") == 1
+    assert message.startswith("invalid memory configuration: debounce_seconds:"), message
+    assert "secretpw" not in message and "Value error" not in message and "{" not in message

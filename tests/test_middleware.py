@@ -266,6 +266,7 @@ def test_without_langchain_the_middleware_names_the_extra_to_install() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == (
-        "MemoryMiddleware needs LangChain's agents: pip install 'deerflow-memory[langchain]'"
+        'MemoryMiddleware needs LangChain\'s agents: pip install "deerflow-memory[langchain]" '
+        '(in a checkout: pip install -e ".[langchain]")'
     )
     assert issubclass(MissingDependencyError, ImportError)

@@ -309,7 +309,8 @@ def test_storage_postgres_without_the_extra_names_the_install_command(
     with pytest.raises(MissingDependencyError) as caught:
         build_storage(MemoryConfig(storage="postgres", storage_dsn="postgresql://x@127.0.0.1/db"))
     assert POSTGRES_INSTALL_HINT in str(caught.value)
-    assert POSTGRES_INSTALL_HINT == 'pip install "deerflow-memory[postgres]"'
+    assert 'pip install "deerflow-memory[postgres]"' in POSTGRES_INSTALL_HINT
+    assert 'pip install -e ".[postgres]"' in POSTGRES_INSTALL_HINT
 
 
 def test_an_unreachable_postgres_is_a_storage_error() -> None:

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from deerflow_memory.errors import MissingDependencyError
+from deerflow_memory.errors import MissingDependencyError, install_hint
 
 __all__ = ["memory_routes"]
 
-INSTALL_HINT = 'pip install "deerflow-memory[api]"'
+INSTALL_HINT = install_hint("api")
 
 if TYPE_CHECKING:
     from deerflow_memory.api.routes import memory_routes

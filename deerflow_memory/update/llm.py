@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError
+from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError, install_hint
 from deerflow_memory.models import MemoryUpdate
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor, ModelUsage
 from deerflow_memory.update.incremental import budgeted_memory_text, estimate_tokens
@@ -293,7 +293,7 @@ def _init_provider_model(config: MemoryConfig, provider: str, model_name: str) -
     except ImportError as e:
         raise ConfigError(
             f"model {config.model_name!r} needs LangChain's init_chat_model: "
-            f'pip install "deerflow-memory[langchain]" langchain-{provider.split("_")[0]}'
+            f"{install_hint('langchain')}, and langchain-{provider.split('_')[0]}"
         ) from e
     kwargs: dict[str, Any] = {
         "timeout": config.model_timeout_seconds,
