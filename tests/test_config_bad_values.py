@@ -11,6 +11,7 @@ from pydantic import BaseModel
 
 from deerflow_memory.config import MemoryConfig, RetrievalConfig, TenantOverrides, load_config
 from deerflow_memory.errors import ConfigError
+from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.storage.names import validate_name
 
 
@@ -129,3 +130,12 @@ def test_a_config_file_path_with_a_control_character_is_a_config_error(tmp_path:
 def test_an_ordinary_path_with_spaces_and_any_script_still_works(tmp_path: Path) -> None:
     folder = tmp_path / "my memory — 記憶"
     assert MemoryConfig(storage_path=folder).storage_path == folder
+
+
+@pytest.mark.parametrize("path", CONTROL_PATHS)
+def test_a_file_storage_built_in_code_refuses_a_root_with_a_control_character(
+    path: str, tmp_path: Path
+) -> None:
+    with pytest.raises(ConfigError, match=r"storage root .*control character"):
+        FileMemoryStorage(tmp_path / path)
+    assert list(tmp_path.iterdir()) == []

@@ -59,6 +59,7 @@ from types import ModuleType
 
 from pydantic import ValidationError
 
+from deerflow_memory.config import check_path
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage, validate_name
@@ -190,10 +191,11 @@ class FileMemoryStorage(MemoryStorage):
 
         Raises:
             ValueError: ``max_cached_documents`` is negative.
+            ConfigError: ``root`` is empty or holds a control character (NUL, ``\\x01``...).
         """
         if max_cached_documents < 0:
             raise ValueError("max_cached_documents must be >= 0")
-        self._root = Path(os.fspath(root)).resolve()
+        self._root = check_path(root, "storage root").resolve()
         self._max_cached = max_cached_documents
         self._journal = journal
         self._cache: OrderedDict[_Key, _CacheEntry] = OrderedDict()
