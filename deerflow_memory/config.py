@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args
+from urllib.parse import urlsplit
 
 from pydantic import (
     BaseModel,
@@ -47,6 +48,7 @@ __all__ = [
     "RetrievalConfig",
     "check_path",
     "load_config",
+    "normalize_origin",
     "redact_secrets",
 ]
 
@@ -271,6 +273,11 @@ class MemoryConfig(_NumbersNotBooleans):
         le=1 << 40,
         description="Largest file `deerflow-memory import` (and the import route) reads.",
     )
+    http_allowed_origins: list[str] = Field(
+        default_factory=list,
+        description="Other web origins (scheme://host:port) whose pages may change memory "
+        "through the HTTP routes; default: the server's own origin only.",
+    )
 
     # hygiene (issue 16)
     staleness_age_days: float = Field(
@@ -476,6 +483,20 @@ class MemoryConfig(_NumbersNotBooleans):
             checked[name] = overrides
         return checked
 
+    @field_validator("http_allowed_origins")
+    @classmethod
+    def _web_origins(cls, value: list[str]) -> list[str]:
+        checked = []
+        for origin in value:
+            normal = normalize_origin(origin)
+            if normal is None:
+                raise ValueError(
+                    f"{origin[:80]!r} is not a web origin (write it as scheme://host[:port], "
+                    "e.g. https://memory.example.com)"
+                )
+            checked.append(normal)
+        return checked
+
     @field_validator("storage_dsn", "base_url", "model_name", mode="before")
     @classmethod
     def _non_empty_text(cls, value: Any) -> Any:
@@ -571,6 +592,33 @@ def _control_character(text: str | bytes) -> str | None:
     return None
 
 
+def normalize_origin(origin: str) -> str | None:
+    """A web origin as ``scheme://host:port`` (lower case, default port spelled out).
+
+    Args:
+        origin: an ``Origin`` header or a configured origin (``https://a.example``).
+
+    Returns:
+        The normalized origin, or None when it is not an http(s) origin
+        (``null``, a path, user info, a bad port, junk).
+    """
+    try:
+        parts = urlsplit(origin.strip())
+        port = parts.port
+    except ValueError:  # a port out of range or not a number
+        return None
+    defaults = {"http": 80, "https": 443}
+    scheme = parts.scheme.lower()
+    if scheme not in defaults or not parts.hostname or "@" in parts.netloc:
+        return None
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        return None
+    host = parts.hostname.lower()
+    if ":" in host:  # IPv6, bracketed again as in a URL
+        host = f"[{host}]"
+    return f"{scheme}://{host}:{port or defaults[scheme]}"
+
+
 def check_path(path: str | os.PathLike[str], what: str) -> Path:
     """``path`` as a :class:`~pathlib.Path` if it holds no control character (NUL, ``\\x01``...).
 
@@ -645,7 +693,12 @@ def _parse_env_value(name: str, raw: str) -> Any:
             return json.loads(raw)
         except (json.JSONDecodeError, RecursionError, MemoryError) as e:
             raise ConfigError(f"{ENV_PREFIX}{name.upper()}: invalid JSON object: {e}") from e
-    if name in {"guaranteed_categories", "correction_patterns", "reinforcement_patterns"}:
+    if name in {
+        "guaranteed_categories",
+        "correction_patterns",
+        "reinforcement_patterns",
+        "http_allowed_origins",
+    }:
         text = raw.strip()
         if text.startswith("["):
             try:

@@ -25,6 +25,8 @@ from deerflow_memory.service import MemoryService
 from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.extractor import OfflineExtractor
 
+JSON = {"Content-Type": "application/json"}
+
 
 def make_service(root: Path, **settings: Any) -> MemoryService:
     config = MemoryConfig(storage_path=root, debounce_seconds=600, outbox=False, **settings)
@@ -177,20 +179,22 @@ def test_export_then_import_into_another_user_round_trips(client: TestClient) ->
     exported = client.get("/memory/users/ana/export")
     assert exported.status_code == 200
     assert "attachment" in exported.headers["content-disposition"]
-    imported = client.put("/memory/users/bea", content=exported.content)
+    imported = client.put("/memory/users/bea", content=exported.content, headers=JSON)
     assert imported.status_code == 200 and imported.json()["imported"] == 1
     assert [f["content"] for f in document(client, "bea")["facts"]] == ["Speaks Portuguese"]
 
 
 def test_import_is_validated_and_never_replaces_facts_without_replace(client: TestClient) -> None:
     add(client, "Speaks Portuguese")
-    bad = client.put("/memory/users/ana", content=b'{"facts": [{"confidence": 0.5}]}')
+    bad = client.put("/memory/users/ana", content=b'{"facts": [{"confidence": 0.5}]}', headers=JSON)
     assert bad.status_code == 422 and "the request body" in bad.json()["error"]
     assert "\n" not in bad.json()["error"]
     incoming = MemoryDocument.model_validate({"facts": [{"content": "Speaks Korean"}]}).to_json()
-    refused = client.put("/memory/users/ana", content=incoming)
+    refused = client.put("/memory/users/ana", content=incoming, headers=JSON)
     assert refused.status_code == 409 and "replace=true" in refused.json()["error"]
-    replaced = client.put("/memory/users/ana", params={"replace": "true"}, content=incoming)
+    replaced = client.put(
+        "/memory/users/ana", params={"replace": "true"}, content=incoming, headers=JSON
+    )
     assert replaced.status_code == 200
     assert [f["content"] for f in document(client)["facts"]] == ["Speaks Korean"]
 
@@ -359,7 +363,9 @@ def test_every_route_takes_a_tenant_and_one_user_in_two_tenants_is_two_memories(
     assert client.get("/memory/users/ana/search", params={"q": "tea"}).json()["facts"] == []
     exported = client.get("/memory/users/ana/export", params={"tenant": "shop"}).text
     assert "Likes green tea" in exported
-    put = client.put("/memory/users/ana", content=exported, params={"tenant": "travel"})
+    put = client.put(
+        "/memory/users/ana", content=exported, params={"tenant": "travel"}, headers=JSON
+    )
     assert put.status_code == 200 and document(client, tenant="travel")["facts"]
     cleared = client.delete("/memory/users/ana", params={"confirm": "ana", "tenant": "shop"})
     assert cleared.json() == {"deleted": True}

@@ -57,7 +57,10 @@ def call(
         "raw_path": path.encode(),
         "query_string": b"",
         "root_path": "",
-        "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+        "headers": [
+            (k.lower().encode(), v.encode())
+            for k, v in {"content-type": "application/json", **headers}.items()
+        ],
         "client": ("127.0.0.1", 5000),
         "server": ("127.0.0.1", 8000),
     }

@@ -31,6 +31,7 @@ from deerflow_memory.update.prompt import parse_update
 from tests.openai_server import OpenAIServer, Reply, openai_server  # noqa: F401  (fixture)
 
 DEPTH = 100_000
+JSON = {"Content-Type": "application/json"}
 
 
 def nested(depth: int = DEPTH, inner: str = "1") -> str:
@@ -127,7 +128,9 @@ def test_the_http_routes_answer_deep_json_bodies_with_a_400_or_422(tmp_path: Pat
     with MemoryService(settings, register_atexit=False) as memory:
         client = TestClient(Starlette(routes=memory_routes(memory, ui=False)))
         body = '{"content": ' + nested(20_000) + "}"  # within the size limit of a fact body
-        answer = client.post("/memory/users/alice/facts", content=body)
+        answer = client.post("/memory/users/alice/facts", content=body, headers=JSON)
         assert answer.status_code == 400 and "nested too deeply" in answer.json()["error"]
-        answer = client.put("/memory/users/alice", content='{"facts": ' + nested() + "}")
+        answer = client.put(
+            "/memory/users/alice", content='{"facts": ' + nested() + "}", headers=JSON
+        )
         assert answer.status_code == 422 and "nested too deeply" in answer.json()["error"]

@@ -6,7 +6,8 @@ brings it). Importing this package without it raises
 :class:`~deerflow_memory.errors.MissingDependencyError` with that command.
 
 Modules: ``routes`` (the routes and the one error handler), ``errors`` (error →
-status code), ``page`` (the HTML page at ``/memory/ui``).
+status code), ``guard`` (cross-site write checks), ``page`` (the HTML page at
+``/memory/ui``).
 """
 
 from __future__ import annotations

@@ -28,7 +28,10 @@ overrides; absent = no tenant). Edits take an
 optional ``revision`` (body field, or ``?revision=`` on DELETE): when the
 document moved since, the answer is 409 and nothing is written; without it a
 concurrent background update is merged by retrying on the fresh document.
-Errors answer ``{"error": "..."}`` (see :mod:`.errors`). A body over its limit
+Errors answer ``{"error": "..."}`` (see :mod:`.errors`). Cross-site writes are
+refused (see :mod:`.guard`): a POST, PUT, PATCH or DELETE whose ``Origin`` is not
+the server's own (nor in ``http_allowed_origins``) answers 403, and a route with
+a body needs ``Content-Type: application/json`` (415). A body over its limit
 (an import over ``max_import_bytes``; a fact over ``12 x max_fact_chars`` + 64 KiB)
 answers 413: by its ``Content-Length`` before a byte is read, or as soon as a
 chunked body passes the limit.
@@ -60,6 +63,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from deerflow_memory.api.errors import ApiError, status_and_message
+from deerflow_memory.api.guard import check_json_body, check_same_origin
 from deerflow_memory.api.page import render_page
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.inject.retrieval import select_relevant_facts
@@ -121,10 +125,12 @@ def _error(error: Exception) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _handled(handler: Handler) -> Handler:
+def _handled(handler: Handler, check: Callable[[Request], None] | None = None) -> Handler:
     # The one error handler of every route: package errors -> status codes.
     async def endpoint(request: Request) -> Response:
         try:
+            if check is not None:
+                check(request)
             return await handler(request)
         except Exception as e:
             return _error(e)
@@ -263,6 +269,16 @@ def memory_routes(
     else:
         fixed = store
         store_source = lambda: fixed  # noqa: E731
+
+    allowed_origins = frozenset(service.config.http_allowed_origins)
+
+    def write(request: Request) -> None:
+        # Before anything else of a state-changing route (see :mod:`.guard`).
+        check_same_origin(request, allowed_origins)
+
+    def write_json(request: Request) -> None:
+        check_same_origin(request, allowed_origins)
+        check_json_body(request)
 
     def storage(request: Request) -> MemoryStorage:
         # A tenant's storage view; its service (queue, outbox) is opened only to flush.
@@ -508,19 +524,35 @@ def memory_routes(
             validate_name(user, "user_id")
         if agent:
             validate_name(agent, "agent_name")
-        return HTMLResponse(render_page(user, agent, request_tenant(request) or ""))
+        return HTMLResponse(
+            render_page(user, agent, request_tenant(request) or ""),
+            # The page has delete buttons: no other site may frame it (clickjacking).
+            headers={
+                "X-Frame-Options": "DENY",
+                "Content-Security-Policy": "frame-ancestors 'none'",
+                "X-Content-Type-Options": "nosniff",
+            },
+        )
 
     routes: list[BaseRoute] = [
         Route("/memory/users/{user_id}", _handled(get_document), methods=["GET"]),
-        Route("/memory/users/{user_id}", _handled(import_document), methods=["PUT"]),
-        Route("/memory/users/{user_id}", _handled(clear), methods=["DELETE"]),
+        Route("/memory/users/{user_id}", _handled(import_document, write_json), methods=["PUT"]),
+        Route("/memory/users/{user_id}", _handled(clear, write), methods=["DELETE"]),
         Route("/memory/users/{user_id}/history", _handled(get_history), methods=["GET"]),
         Route("/memory/users/{user_id}/search", _handled(search), methods=["GET"]),
         Route("/memory/users/{user_id}/export", _handled(export), methods=["GET"]),
-        Route("/memory/users/{user_id}/facts", _handled(add_fact), methods=["POST"]),
-        Route("/memory/users/{user_id}/facts/{fact_id}", _handled(patch_fact), methods=["PATCH"]),
-        Route("/memory/users/{user_id}/facts/{fact_id}", _handled(remove_fact), methods=["DELETE"]),
-        Route("/memory/flush", _handled(flush), methods=["POST"]),
+        Route("/memory/users/{user_id}/facts", _handled(add_fact, write_json), methods=["POST"]),
+        Route(
+            "/memory/users/{user_id}/facts/{fact_id}",
+            _handled(patch_fact, write_json),
+            methods=["PATCH"],
+        ),
+        Route(
+            "/memory/users/{user_id}/facts/{fact_id}",
+            _handled(remove_fact, write),
+            methods=["DELETE"],
+        ),
+        Route("/memory/flush", _handled(flush, write), methods=["POST"]),
         Route("/memory/status", _handled(status), methods=["GET"]),
     ]
     if ui:
