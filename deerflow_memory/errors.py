@@ -23,6 +23,10 @@ class InvalidNameError(DeerflowMemoryError, ValueError):
     """A user id or agent name is unsafe to use as a storage key."""
 
 
+class InvalidMessagesError(DeerflowMemoryError, TypeError):
+    """``messages`` is not a sequence of LangChain ``BaseMessage`` objects; nothing was queued."""
+
+
 class InvalidFactError(DeerflowMemoryError, ValueError):
     """A fact's text cannot be stored: empty, punctuation-only, a placeholder or too long."""
 

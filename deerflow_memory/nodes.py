@@ -39,6 +39,7 @@ from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 
 from deerflow_memory.capture.messages import (
+    coerce_messages,
     filter_messages_for_memory,
     filter_recent_messages,
     has_minimum_dialogue,
@@ -198,6 +199,7 @@ def capture_turn(
         True when the turn was queued; False when it was not a finished turn
         (the last message still calls tools) or holds no user/assistant dialogue.
     """
+    messages = coerce_messages(messages)  # a state without add_messages may hold dicts
     if messages and isinstance(messages[-1], AIMessage) and messages[-1].tool_calls:
         return False  # not a final reply: the agent is still working with its tools
     # Only the tail is filtered here (signals read the last six messages);

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage
 
+from deerflow_memory.capture.messages import check_messages
 from deerflow_memory.capture.signals import SignalDetector, Signals
 from deerflow_memory.config import MemoryConfig, load_config
 from deerflow_memory.embeddings.keeper import VectorKeeper, store_semantic_scores
@@ -555,7 +556,14 @@ class MemoryService:
 
         Returns:
             The correction / reinforcement signals sent along.
+
+        Raises:
+            InvalidMessagesError: ``messages`` (or ``recent``) is not a sequence
+                of LangChain messages (e.g. a string, dicts or tuples); nothing is queued.
         """
+        messages = check_messages(messages)
+        if recent is not None:
+            recent = check_messages(recent)
         if store is not None and self._storage is None:
             self.storage_for(store)  # record this capture in the store's outbox
         if identity.tenant_id != self.tenant_id:
@@ -567,7 +575,7 @@ class MemoryService:
             identity.thread_id,
             identity.user_id,
             identity.agent_name,
-            tuple(messages),
+            messages,
             correction_detected=signals.correction,
             reinforcement_detected=signals.reinforcement,
         )

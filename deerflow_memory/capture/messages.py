@@ -12,20 +12,28 @@ messages (reminders, injected context) that a graph keeps in its history but
 that must never become memories.
 
 Nothing here raises on odd input: unknown message types and unknown content
-parts are skipped, never guessed at. Input messages are never mutated; a
+parts are skipped, never guessed at (only :func:`check_messages`, the check at
+``MemoryService.enqueue``, raises). :func:`coerce_messages` turns what
+LangGraph's ``add_messages`` accepts (dicts, ``(role, text)`` tuples, strings)
+into messages, for states that keep raw ones. Input messages are never mutated; a
 message whose text changes (an ``<uploaded_files>`` block stripped) is replaced
 by a copy, all others are passed through as the same objects.
 """
 
 from __future__ import annotations
 
+import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, convert_to_messages
+
+from deerflow_memory.errors import InvalidMessagesError
 
 __all__ = [
+    "check_messages",
+    "coerce_messages",
     "filter_messages_for_memory",
     "has_minimum_dialogue",
     "is_acknowledgement",
@@ -33,6 +41,8 @@ __all__ = [
     "message_text",
     "strip_upload_blocks",
 ]
+
+logger = logging.getLogger(__name__)
 
 # ``<uploaded_files ...> ... </uploaded_files>``, across lines, any case.
 _UPLOAD_BLOCK = re.compile(
@@ -236,3 +246,50 @@ def has_minimum_dialogue(messages: Sequence[BaseMessage]) -> bool:
         if has_human and has_ai:
             return True
     return False
+
+
+def check_messages(messages: object) -> tuple[BaseMessage, ...]:
+    """``messages`` as a tuple, when it is a sequence of LangChain ``BaseMessage`` objects.
+
+    Raises:
+        InvalidMessagesError: a string, mapping or other non-sequence, or an
+            element that is not a ``BaseMessage`` (a dict, a tuple, a string).
+    """
+    if isinstance(messages, (str, bytes, bytearray, Mapping)) or not isinstance(messages, Sequence):
+        raise InvalidMessagesError(
+            f"messages must be a list of LangChain messages, got {type(messages).__name__}"
+        )
+    snapshot = tuple(messages)
+    if all(isinstance(m, BaseMessage) for m in snapshot):
+        return snapshot
+    index, odd = next((i, m) for i, m in enumerate(snapshot) if not isinstance(m, BaseMessage))
+    raise InvalidMessagesError(
+        f"messages[{index}] is a {type(odd).__name__}, not a LangChain message "
+        "(HumanMessage, AIMessage, ...): convert it first, e.g. with "
+        "langchain_core.messages.convert_to_messages"
+    )
+
+
+def coerce_messages(messages: Sequence[Any]) -> Sequence[BaseMessage]:
+    """``messages`` with each non-message converted as LangGraph's ``add_messages`` would.
+
+    A graph state without that reducer may hold dicts (``{"role": "user",
+    "content": ...}``), ``(role, text)`` tuples or strings. They are converted
+    with ``convert_to_messages``; one that cannot be converted is left out with
+    a warning (the agent's turn must not break on it). The input itself is
+    returned when it holds only messages (the common case, no copy).
+    """
+    if all(isinstance(m, BaseMessage) for m in messages):
+        return messages
+    converted: list[BaseMessage] = []
+    for message in messages:
+        if isinstance(message, BaseMessage):
+            converted.append(message)
+            continue
+        try:
+            converted.extend(convert_to_messages([message]))
+        except Exception as e:
+            logger.warning(
+                "memory capture left out a %s that is not a message: %s", type(message).__name__, e
+            )
+    return converted

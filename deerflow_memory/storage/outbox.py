@@ -33,6 +33,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from deerflow_memory.errors import StorageError
+
 __all__ = [
     "DEFAULT_COMMIT_INTERVAL",
     "Decode",
@@ -41,6 +43,7 @@ __all__ = [
     "Outbox",
     "PendingUpdate",
     "merge_captures",
+    "never_writable",
 ]
 
 logger = logging.getLogger(__name__)
@@ -51,6 +54,30 @@ Encode = Callable[[Sequence[Any]], list[Any]]
 Decode = Callable[[list[Any]], tuple[Any, ...]]
 
 OutboxKey = tuple[str, str, str | None]
+
+_MAX_BACKOFF = 2.0  # seconds between tries of a write that keeps failing
+
+
+def never_writable(error: BaseException) -> bool:
+    """True when retrying cannot store the data: it cannot be encoded, or the database refuses it.
+
+    That is a ``TypeError``/``ValueError`` (``UnicodeError`` included) or a
+    DB-API ``DataError``, raised directly or as the cause of a
+    :class:`StorageError`. Any other error (``OSError``, a lost connection, a
+    locked database) may pass: the write is tried again.
+    """
+    seen: BaseException | None = error
+    for _ in range(10):
+        if seen is None:
+            return False
+        if isinstance(seen, (TypeError, ValueError, RecursionError)):
+            return True
+        if any(cls.__name__ == "DataError" for cls in type(seen).__mro__):
+            return True
+        if not isinstance(seen, StorageError):
+            return False
+        seen = seen.__cause__
+    return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +284,9 @@ class GroupCommitOutbox(Outbox):
         with self._cond:
             if self._stopping:
                 # Closed: write through on the caller's thread rather than lose it.
-                self._commit([(op, update)])
+                _, error = self._commit_each([(op, update)])
+                if error is not None:
+                    raise error
                 return
             self._buf.ops.append((op, update))
             self._buf.recorded += 1
@@ -272,6 +301,7 @@ class GroupCommitOutbox(Outbox):
     # --- writer thread ----------------------------------------------------------------
 
     def _write_loop(self) -> None:
+        failures = 0  # failed tries in a row: the first is logged, the pause grows
         while True:
             with self._cond:
                 while not self._buf.ops and not self._stopping:
@@ -288,16 +318,55 @@ class GroupCommitOutbox(Outbox):
             try:
                 self._commit(batch)
             except Exception:
-                logger.exception("memory outbox write failed; retrying")
-                with self._cond:
-                    self._buf.ops[:0] = batch
-                    self._buf.inflight = []
-                time.sleep(max(self._interval, 0.05))
-                continue
+                # One op that can never be written must not hold back the others.
+                rest, error = self._commit_each(batch)
+                if rest:  # an I/O or database error: retry the rest, in order, after a pause
+                    failures += 1
+                    if failures == 1:
+                        logger.error("memory outbox write failed; retrying", exc_info=error)
+                    with self._cond:
+                        self._buf.ops[:0] = rest
+                        self._buf.inflight = []
+                        self._buf.committed += len(batch) - len(rest)
+                        self._cond.notify_all()
+                    if self._stopping:
+                        return  # close() tries what is left once more, on its own thread
+                    time.sleep(min(_MAX_BACKOFF, max(self._interval, 0.05) * 2 ** (failures - 1)))
+                    continue
+            if failures:
+                logger.warning("memory outbox writes work again after %d failed tries", failures)
+                failures = 0
             with self._cond:
                 self._buf.committed = target
                 self._buf.inflight = []
                 self._cond.notify_all()
+
+    def _commit_each(
+        self, batch: list[tuple[str, PendingUpdate]]
+    ) -> tuple[list[tuple[str, PendingUpdate]], BaseException | None]:
+        """Commit ``batch`` one op at a time, leaving out ops that can never be written.
+
+        Such an op (its data cannot be encoded: see :func:`never_writable`) is
+        logged once with its key and dropped from the outbox; its update stays
+        in the process's queue and still runs, only a crash would lose it.
+        Stops at the first other error (I/O, database): the ops from there on,
+        and the error, are returned for a retry.
+        """
+        for index, (op, update) in enumerate(batch):
+            try:
+                self._commit([(op, update)])
+            except Exception as e:
+                if not never_writable(e):
+                    return batch[index:], e
+                logger.error(
+                    "memory outbox cannot store the %s of %s (left out; the update still runs "
+                    "in this process): %s: %s",
+                    op,
+                    update.key,
+                    type(e).__name__,
+                    e,
+                )
+        return [], None
 
     def sync(self, timeout: float | None = None) -> bool:
         end = None if timeout is None else time.monotonic() + timeout
@@ -346,7 +415,9 @@ class GroupCommitOutbox(Outbox):
         with self._cond:
             leftover, self._buf.ops = self._buf.ops, []
         if leftover:
-            self._commit(leftover)
+            _, error = self._commit_each(leftover)
+            if error is not None:
+                raise error
 
     @abstractmethod
     def _commit(self, batch: list[tuple[str, PendingUpdate]]) -> None:

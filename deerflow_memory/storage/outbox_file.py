@@ -34,6 +34,7 @@ import logging
 import os
 import time
 import uuid
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -146,16 +147,17 @@ class FileOutbox(GroupCommitOutbox):
         return self._fd
 
     def _line(self, op: str, update: PendingUpdate) -> bytes:
-        data: dict[str, Any] = {"op": op, "update": update.to_json(self._encode)}
         if op != "put" and op != "dead":
-            data["update"]["messages"] = []  # done/release only need the id
+            update = replace(update, messages=())  # done/release only need the id
+        data: dict[str, Any] = {"op": op, "update": update.to_json(self._encode)}
         return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
     def _commit(self, batch: list[tuple[str, PendingUpdate]]) -> None:
+        # Every line is encoded before the journal's state changes: an op that
+        # cannot be encoded raises here and leaves no trace (not even in a compaction).
+        ops = [(op, update, self._line(op, update)) for op, update in batch if op != "release"]
         lines = []
-        for op, update in batch:
-            if op == "release":
-                continue  # still pending in the journal: nothing to write
+        for op, update, line in ops:
             current = self._pending.get(update.key)
             same = current is not None and current.record_id == update.record_id
             if op == "put":
@@ -168,7 +170,7 @@ class FileOutbox(GroupCommitOutbox):
                 if same:
                     del self._pending[update.key]
                 self._dead[update.record_id] = update
-            lines.append(self._line(op, update))
+            lines.append(line)
         if not lines:
             return
         fd = self._open()

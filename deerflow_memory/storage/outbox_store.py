@@ -284,4 +284,7 @@ def _identity(message: Any) -> object:
     if ident:
         return ident
     dump = getattr(message, "model_dump", None)
-    return json.dumps(dump(mode="json") if dump else repr(message), sort_keys=True)
+    try:
+        return json.dumps(dump(mode="json") if dump else repr(message), sort_keys=True)
+    except (TypeError, ValueError):  # bytes that are not UTF-8, an object pydantic cannot dump
+        return repr(message)

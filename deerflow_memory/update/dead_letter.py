@@ -15,12 +15,13 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from langchain_core.messages import messages_from_dict, messages_to_dict
+from langchain_core.messages import messages_from_dict
 
 from deerflow_memory.capture.messages import filter_messages_for_memory
 from deerflow_memory.models import MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
+from deerflow_memory.update.encoding import encode_messages
 from deerflow_memory.update.incremental import (
     message_key,
     select_new_messages,
@@ -50,7 +51,7 @@ def dead_letter_for(
         _, messages = select_new_messages(
             messages, watermark_for(document, job.thread_id), context_messages=0
         )
-    encoded = messages_to_dict(messages)
+    encoded = encode_messages(messages)
     keys = [message_key(m) for m in messages]
     if existing is not None:
         old_keys = list(existing.message_ids)

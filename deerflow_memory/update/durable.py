@@ -1,7 +1,8 @@
 """Connects the update queue to a durable outbox: record at capture, claim/complete around updates.
 
 - :func:`encode_messages` / :func:`decode_messages`: LangChain messages ⇄ JSON
-  (content, ids, tool calls kept), done on the outbox's writer thread.
+  (content, ids, tool calls kept; anything else made JSON-safe, see
+  :mod:`deerflow_memory.update.encoding`), done on the outbox's writer thread.
 - :class:`DurableUpdates`: the queue's ``on_enqueue`` hook (records a
   :class:`PendingUpdate` due at the queue's deadline) and the handler wrapper
   (claim the record, run the updater, then complete it — or, when the update
@@ -24,30 +25,18 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any
-
-from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
 
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
+from deerflow_memory.update.encoding import decode_messages, encode_messages
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.updater import UpdateResult, UpdateStatus
 
 __all__ = ["DurableUpdates", "build_outbox", "decode_messages", "encode_messages", "is_volatile"]
 
 logger = logging.getLogger(__name__)
-
-
-def encode_messages(messages: Sequence[Any]) -> list[Any]:
-    """LangChain messages as JSON-ready dicts (``messages_to_dict``)."""
-    return messages_to_dict(list(messages))
-
-
-def decode_messages(data: list[Any]) -> tuple[BaseMessage, ...]:
-    """Inverse of :func:`encode_messages`."""
-    return tuple(messages_from_dict(data))
 
 
 def is_volatile(store: object) -> bool:

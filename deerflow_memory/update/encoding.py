@@ -1,0 +1,91 @@
+"""LangChain messages ⇄ JSON that every backend accepts (outbox records, dead letters).
+
+:func:`encode_messages` is ``messages_to_dict`` made safe for any JSON writer
+(``json`` for the file journal, ``orjson`` in ``SqliteStore``, ``jsonb`` in
+Postgres): a captured turn may carry anything in ``additional_kwargs`` or
+``response_metadata`` (bytes of an attachment, datetimes, UUIDs, Decimals,
+sets) and text with lone surrogates or NUL characters, and one record that
+cannot be written must never block the outbox. So, by :func:`json_safe`:
+
+- text: lone surrogates and NUL become U+FFFD (neither UTF-8 nor ``jsonb`` can hold them);
+- ``bytes``: base64 text; ``datetime``/``date``/``time``: ISO 8601; enums: their value;
+- integers beyond 64 bits, NaN and infinities: their ``str`` form;
+- sets and tuples: lists; mapping keys: strings;
+- anything else: its ``str`` form (``repr`` if that fails); nesting deeper than
+  :data:`MAX_DEPTH`: the text ``"<nested too deep>"``.
+
+Message text and ids are kept as they are apart from those characters, so
+the updater sees the same conversation after a restart.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import enum
+import math
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
+
+__all__ = ["MAX_DEPTH", "clean_text", "decode_messages", "encode_messages", "json_safe"]
+
+MAX_DEPTH = 64
+_UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
+_INT_RANGE = (-(2**63), 2**64 - 1)  # what orjson writes as a number
+
+
+def clean_text(text: str) -> str:
+    """``text`` with lone surrogates and NUL replaced by U+FFFD."""
+    return _UNWRITABLE.sub("\ufffd", text) if _UNWRITABLE.search(text) else text
+
+
+def json_safe(value: Any, depth: int = 0) -> Any:
+    """``value`` as plain JSON data any backend writes (see the module docstring); pure."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value if _INT_RANGE[0] <= value <= _INT_RANGE[1] else str(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if depth >= MAX_DEPTH:
+        return "<nested too deep>"
+    if isinstance(value, Mapping):
+        return {_key(k): json_safe(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [json_safe(v, depth + 1) for v in value]
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, enum.Enum):
+        return json_safe(value.value, depth + 1)
+    return clean_text(_text_of(value))
+
+
+def _key(key: Any) -> str:
+    return clean_text(key if isinstance(key, str) else _text_of(key))
+
+
+def _text_of(value: Any) -> str:
+    try:
+        return str(value)
+    except Exception:
+        try:
+            return repr(value)
+        except Exception:
+            return f"<{type(value).__name__}>"
+
+
+def encode_messages(messages: Sequence[BaseMessage]) -> list[Any]:
+    """LangChain messages as JSON-safe dicts (``messages_to_dict``, then :func:`json_safe`)."""
+    return [json_safe(m) for m in messages_to_dict(list(messages))]
+
+
+def decode_messages(data: list[Any]) -> tuple[BaseMessage, ...]:
+    """Inverse of :func:`encode_messages` (values made safe stay in their safe form)."""
+    return tuple(messages_from_dict(data))
