@@ -20,7 +20,7 @@ class ConfigError(DeerflowMemoryError, ValueError):
 
 
 class InvalidNameError(DeerflowMemoryError, ValueError):
-    """A user id or agent name is unsafe to use as a storage key."""
+    """A user id or agent name is unsafe to use as a storage key (or a thread id is not text)."""
 
 
 class InvalidMessagesError(DeerflowMemoryError, TypeError):

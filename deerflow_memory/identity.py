@@ -10,32 +10,87 @@ means no tenant, the storage layout of before tenants existed. Identity is captu
 update is enqueued, because timer and worker threads do not see the run's
 context variables. Unsafe names raise :class:`InvalidNameError` here, before
 any storage is touched.
+
+``thread_id`` is stored as a fact's source and in the thread's watermark, so
+it is kept bounded (:func:`thread_key`): a string of at most
+:data:`MAX_THREAD_ID_LENGTH` characters without control characters or lone
+surrogates is used as is; any other string becomes ``"thread-sha256:"`` + 32
+hex digits of its hash (stable, so the watermark stays per thread); an ``int``
+or ``UUID`` becomes its ``str`` (as LangGraph does); any other type raises
+:class:`InvalidNameError`. :class:`MemoryIdentity` applies it however it is built.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from deerflow_memory.errors import InvalidNameError
 from deerflow_memory.storage.base import validate_name
 
-__all__ = ["DEFAULT_USER_ID", "UNKNOWN_THREAD_ID", "MemoryIdentity", "resolve_identity"]
+__all__ = [
+    "DEFAULT_USER_ID",
+    "HASHED_THREAD_PREFIX",
+    "MAX_THREAD_ID_LENGTH",
+    "UNKNOWN_THREAD_ID",
+    "MemoryIdentity",
+    "resolve_identity",
+    "thread_key",
+]
 
 DEFAULT_USER_ID = "default"
 UNKNOWN_THREAD_ID = "unknown"
+MAX_THREAD_ID_LENGTH = 256
+HASHED_THREAD_PREFIX = "thread-sha256:"
+_UNSAFE_IN_THREAD = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def thread_key(thread_id: object) -> str:
+    """The thread id memory stores for ``thread_id`` (see the module docstring); pure.
+
+    Raises:
+        InvalidNameError: ``thread_id`` is not a string, an ``int`` or a ``UUID``.
+    """
+    if isinstance(thread_id, str):
+        if len(thread_id) <= MAX_THREAD_ID_LENGTH and not _UNSAFE_IN_THREAD.search(thread_id):
+            return thread_id
+        digest = hashlib.sha256(thread_id.encode("utf-8", "surrogatepass")).hexdigest()
+        return HASHED_THREAD_PREFIX + digest[:32]
+    if (isinstance(thread_id, int) and not isinstance(thread_id, bool)) or isinstance(
+        thread_id, uuid.UUID
+    ):
+        return thread_key(str(thread_id))
+    raise InvalidNameError(
+        f"thread_id must be a string (or an int or UUID), got {type(thread_id).__name__}"
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class MemoryIdentity:
-    """The memory document a turn reads and writes, and the thread it came from."""
+    """The memory document a turn reads and writes, and the thread it came from.
+
+    ``thread_id`` is made safe to store on construction (:func:`thread_key`):
+    a long or unsafe one is replaced by a stable hashed form.
+
+    Raises:
+        InvalidNameError: ``thread_id`` is not a string, an ``int`` or a ``UUID``.
+    """
 
     user_id: str
     agent_name: str | None
     thread_id: str
     tenant_id: str | None = None
+
+    def __post_init__(self) -> None:
+        key = thread_key(self.thread_id)
+        if key is not self.thread_id:
+            object.__setattr__(self, "thread_id", key)
 
 
 def _lookup(source: Any, key: str) -> Any:
@@ -67,7 +122,8 @@ def resolve_identity(
         default_agent_name: agent name when neither context nor config gives one.
 
     Raises:
-        InvalidNameError: the user id or agent name is unsafe as a storage key.
+        InvalidNameError: the user id or agent name is unsafe as a storage key,
+            or the thread id is not a string, ``int`` or ``UUID``.
     """
     configurable: Mapping[str, Any] = (config or {}).get("configurable") or {}
     user_id = _first(
@@ -85,6 +141,6 @@ def resolve_identity(
     return MemoryIdentity(
         user_id=validate_name(user_id, "user_id"),
         agent_name=None if agent_name is None else validate_name(agent_name, "agent_name"),
-        thread_id=str(thread_id),
+        thread_id=thread_id,
         tenant_id=None if tenant_id is None else validate_name(tenant_id, "tenant_id"),
     )

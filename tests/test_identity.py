@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import re
+import uuid
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+from langchain_core.messages import AIMessage, HumanMessage
 
-from deerflow_memory import InvalidNameError
-from deerflow_memory.identity import DEFAULT_USER_ID, UNKNOWN_THREAD_ID, resolve_identity
+from deerflow_memory import InvalidNameError, MemoryConfig, MemoryService
+from deerflow_memory.identity import (
+    DEFAULT_USER_ID,
+    MAX_THREAD_ID_LENGTH,
+    UNKNOWN_THREAD_ID,
+    MemoryIdentity,
+    resolve_identity,
+)
 
 
 @dataclass
@@ -81,3 +91,47 @@ def test_an_unsafe_tenant_is_refused_with_a_typed_error_before_any_storage_is_to
     for bad in ("../etc", ".hidden", "a/b", " shop", "x" * 200):
         with pytest.raises(InvalidNameError, match="tenant_id"):
             resolve_identity({"configurable": {"tenant_id": bad}})
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["x" * (MAX_THREAD_ID_LENGTH + 1), "a\x00b", "line\nbreak", "a\x9fb", "a\ud800b"],
+    ids=["too long", "NUL", "newline", "C1 control", "lone surrogate"],
+)
+def test_an_unsafe_thread_id_is_stored_as_a_stable_hash(raw: str) -> None:
+    stored = resolve_identity({"configurable": {"thread_id": raw}}).thread_id
+    assert re.fullmatch(r"thread-sha256:[0-9a-f]{32}", stored)
+    assert MemoryIdentity("ann", None, raw).thread_id == stored  # however it is built
+    assert resolve_identity({"configurable": {"thread_id": raw + "!"}}).thread_id != stored
+
+
+@pytest.mark.parametrize(
+    "raw", ["1", "thread-42", "Zoë's chat 💬", "x" * MAX_THREAD_ID_LENGTH, "thread-sha256:ab"]
+)
+def test_a_safe_thread_id_is_kept_as_it_is(raw: str) -> None:
+    assert resolve_identity({"configurable": {"thread_id": raw}}).thread_id == raw
+    assert MemoryIdentity("ann", None, raw).thread_id == raw
+
+
+def test_int_and_uuid_thread_ids_become_strings_and_other_types_are_refused() -> None:
+    assert resolve_identity({"configurable": {"thread_id": 10}}).thread_id == "10"
+    ident = uuid.UUID(int=5)
+    assert resolve_identity({"configurable": {"thread_id": ident}}).thread_id == str(ident)
+    for odd in (1.5, True, b"t1", {"id": 1}):
+        with pytest.raises(InvalidNameError, match="thread_id must be a string"):
+            resolve_identity({"configurable": {"thread_id": odd}})
+        with pytest.raises(InvalidNameError):
+            MemoryIdentity("ann", None, odd)  # type: ignore[arg-type]
+
+
+def test_a_huge_thread_id_does_not_bloat_the_memory_it_is_stored_in(tmp_path: Path) -> None:
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=0)
+    who = MemoryIdentity("ann", None, "t" * 400_000)
+    with MemoryService(config, register_atexit=False) as memory:
+        memory.enqueue(who, [HumanMessage("I work as a welder."), AIMessage("Noted.")])
+        assert memory.flush(timeout=30)
+        document = memory.load(who)
+    assert [f.source for f in document.facts] == [who.thread_id]
+    assert [w.thread_id for w in document.extraction_watermarks] == [who.thread_id]
+    assert len(who.thread_id) == 46
+    assert sum(p.stat().st_size for p in tmp_path.rglob("*") if p.is_file()) < 50_000
