@@ -412,6 +412,28 @@ def _facts(n: int) -> str:
     return "1 fact" if n == 1 else f"{n} facts"
 
 
+def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str | None) -> bool:
+    """Delete a memory as a running service would (see ``MemoryService.clear_memory``).
+
+    Records left in a shared (store) outbox by any process are dropped and
+    fenced too; a live process's own queue is out of reach from here (use the
+    HTTP ``DELETE`` route while a server runs).
+    """
+    from deerflow_memory.storage.store import StoreMemoryStorage
+    from deerflow_memory.update.durable import build_outbox
+    from deerflow_memory.update.forget import clear_memory
+
+    pending: list[tuple[str, Sequence[Any]]] = []
+    if config.outbox and isinstance(storage, StoreMemoryStorage):
+        outbox = build_outbox(storage, config)
+        if outbox is not None:
+            pending = [(u.thread_id, u.messages) for u in outbox.discard(user, agent)]
+            outbox.close()
+    return clear_memory(
+        storage, user, agent, pending=pending, lock_timeout=config.update_lock_timeout_seconds
+    )
+
+
 def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
     if not args.yes:
         question = f"Delete the memory of {args.user!r} ({args.agent or 'default agent'})? [y/N] "
@@ -420,8 +442,9 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
             raise CommandFailed("not deleting without an answer: pass --yes (no terminal to ask)")
         if not answer:
             raise CommandFailed("nothing deleted")
-    with _storage(args, _config(args)) as storage:
-        existed = storage.delete(args.user, args.agent)
+    config = _config(args)
+    with _storage(args, config) as storage:
+        existed = _clear(storage, config, args.user, args.agent)
     whose = f"{args.user!r} ({args.agent or 'default agent'})"
     console.print(
         Text(f"deleted the memory of {whose}" if existed else f"{whose} had no memory to delete")

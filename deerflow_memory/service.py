@@ -55,8 +55,9 @@ from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
 from deerflow_memory.storage.names import validate_name
 from deerflow_memory.update.dead_letter import RetriedLetter, dead_letter_for, retry_dead_letters
-from deerflow_memory.update.durable import DurableUpdates, build_outbox
+from deerflow_memory.update.durable import DurableUpdates, build_outbox, to_pending
 from deerflow_memory.update.extraction import Extractor
+from deerflow_memory.update.forget import clear_memory
 from deerflow_memory.update.llm import retry_policy
 from deerflow_memory.update.outcome import FailedUpdate, FailureOutcome, FlushResult, SavedUpdate
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
@@ -731,6 +732,65 @@ class MemoryService:
         service's scope only: a tenant's are ``for_tenant(t).retry_dead_letters()``.
         """
         return retry_dead_letters(self.storage, self.updater, letter_ids, user_id=user_id)
+
+    def clear_memory(
+        self,
+        user_id: str,
+        agent_name: str | None = None,
+        *,
+        tenant_id: str | None = None,
+        store: BaseStore | None = None,
+        timeout: float | None = None,
+    ) -> bool:
+        """Delete a whole memory so that nothing said before comes back; True if it existed.
+
+        The user's conversations still waiting for an update (in this process's
+        queue and outbox, and every process's records in a shared outbox) are
+        dropped, an update running now finishes first and is deleted with the
+        rest, and the document is replaced by an empty one that only records
+        which messages were already read (see :mod:`deerflow_memory.update.forget`),
+        so old threads are not extracted again. Used by the HTTP ``DELETE`` route
+        and ``deerflow-memory clear``.
+
+        Args:
+            user_id, agent_name: whose memory (validated like every id).
+            tenant_id: the tenant (None: no tenant).
+            store: the graph's runtime store, for ``storage="store"``.
+            timeout: seconds to wait for a running update (default
+                ``update_lock_timeout_seconds``).
+
+        Raises:
+            InvalidNameError: an unsafe id.
+            UpdateLockTimeoutError: a running update did not finish in time.
+            StorageError: the backend failed.
+        """
+        user_id = validate_name(user_id, "user_id")
+        agent_name = None if agent_name is None else validate_name(agent_name, "agent_name")
+        service = self.for_tenant(tenant_id, store)
+        storage = service.storage_for(store)
+        wait = service.config.update_lock_timeout_seconds if timeout is None else timeout
+
+        def mine(job: UpdateJob) -> bool:
+            return job.user_id == user_id and job.agent_name == agent_name
+
+        dropped = service.queue.discard(mine)
+        service.queue.wait_user_idle(user_id, wait)
+        pending: list[tuple[str, Sequence[BaseMessage]]] = [
+            (job.thread_id, job.messages) for job in dropped
+        ]
+        if service.durable is not None:
+            outbox = service.durable.outbox
+            for job in dropped:
+                outbox.complete(to_pending(job))
+            pending += [(u.thread_id, u.messages) for u in outbox.discard(user_id, agent_name)]
+        existed = clear_memory(storage, user_id, agent_name, pending=pending, lock_timeout=wait)
+        logger.info(
+            "memory of user=%s agent=%s deleted (%d pending update(s) dropped)",
+            user_id,
+            agent_name,
+            len(pending),
+        )
+        return existed
 
     def _report(self, failure: FailedUpdate) -> None:
         # The deque and collectors are the root service's, shared by its tenants.

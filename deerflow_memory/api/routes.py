@@ -441,8 +441,10 @@ def memory_routes(
             raise ApiError(
                 400, "deleting a whole memory needs ?confirm=<the same user id> in the URL"
             )
-        backend = storage(request)
-        existed = await run_in_threadpool(backend.delete, user_id, agent)
+        tenant, store = request_tenant(request), store_source()
+        existed = await run_in_threadpool(
+            lambda: service.clear_memory(user_id, agent, tenant_id=tenant, store=store)
+        )
         return JSONResponse({"deleted": existed})
 
     async def flush(request: Request) -> Response:

@@ -234,6 +234,14 @@ class Outbox(ABC):
         """Records no live process holds, now this process's to run (shared outboxes only)."""
         return []
 
+    def discard(self, user_id: str, agent_name: str | None) -> list[PendingUpdate]:
+        """Remove every pending record of the memory ``(user_id, agent_name)``; return them.
+
+        Only records other processes left here (shared outboxes); this process's
+        own are completed by its queue. The default has none to remove.
+        """
+        return []
+
     #: Seconds a claim lasts unless renewed (shared outboxes; None = forever).
     lease_seconds: float | None = None
 

@@ -274,6 +274,20 @@ class StoreOutbox(GroupCommitOutbox):
             if u.error is None and u.due_at <= local and self._claimable(v, now)
         ]
 
+    def discard(self, user_id: str, agent_name: str | None) -> list[PendingUpdate]:
+        """Delete the items of one memory, whoever captured them (a deleted memory's)."""
+        gone = []
+        for update, _ in self._scan():
+            if update.user_id != user_id or update.agent_name != agent_name:
+                continue
+            key = self._key(update)
+            with self._hold(key):
+                current = self._get(key)  # what is stored now (a capture may have merged in)
+                if current is not None:
+                    self._put(key, None)
+                    gone.append(self._parse(current) or update)
+        return gone
+
     def dead_letters(self) -> list[PendingUpdate]:
         return [u for u, _ in self._scan() if u.error is not None]
 

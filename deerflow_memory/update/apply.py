@@ -32,7 +32,10 @@ it as it is, eviction never picks one, and a model cannot mint one (a proposed
 ``manual`` fact is stored as ``user_stated``). A fact the user deleted
 (superseded with :data:`~deerflow_memory.models.USER_DELETED_REASON`) is never
 added back by extraction, even when a later update re-reads the old messages
-that stated it (``skipped_deleted``); the user can add it again by hand.
+that stated it (``skipped_deleted``), nor is a close paraphrase of it
+(:func:`~deerflow_memory.update.consolidate.lexical_similarity` at least
+:data:`DELETED_SIMILARITY`: "lives in Oslo now" after "lives in Oslo" was
+deleted); the user can add it again by hand.
 
 Nothing here raises on odd input: the update was validated when parsed.
 """
@@ -57,6 +60,7 @@ from deerflow_memory.models import (
     new_fact_id,
     parse_timestamp,
 )
+from deerflow_memory.update.consolidate import lexical_similarity
 from deerflow_memory.update.hygiene import normalise_expiry
 from deerflow_memory.update.usage import retention_score
 
@@ -65,6 +69,8 @@ __all__ = ["ApplyResult", "apply_update", "apply_update_detailed", "strip_upload
 # recentMonths holds 4–6 sentences; the model condenses it on its next update,
 # this cap only stops repeated topOfMind rollovers from growing it without bound.
 RECENT_MONTHS_MAX_CHARS = 1200
+DELETED_SIMILARITY = 0.7
+"""A new fact this similar to one the user deleted is not learned (0.72: one word added)."""
 
 _UPLOAD_PATTERNS = re.compile(
     "|".join(
@@ -254,11 +260,12 @@ def apply_update_detailed(
     )
     reinforced_ids: set[str] = set()
     added_ids: list[str] = []
-    deleted_keys = (
-        {_normalise(f.content) for f in superseded if f.reason == USER_DELETED_REASON}
+    deleted_texts = (
+        [f.content for f in superseded if f.reason == USER_DELETED_REASON]
         if update.new_facts
-        else set()
+        else []
     )
+    deleted_keys = {_normalise(text) for text in deleted_texts}
     dup = low = uploads = deleted = 0
     for new in update.new_facts:
         content = strip_upload_mentions(new.content)
@@ -269,7 +276,9 @@ def apply_update_detailed(
             low += 1
             continue
         key = _normalise(content)
-        if key in deleted_keys:
+        if key in deleted_keys or any(
+            lexical_similarity(content, text) >= DELETED_SIMILARITY for text in deleted_texts
+        ):
             deleted += 1
             continue
         index = index_by_key.get(key)

@@ -368,6 +368,33 @@ class MemoryUpdateQueue:
                 self._cond.notify_all()
             return True
 
+    def discard(self, matches: Callable[[UpdateJob], bool]) -> list[UpdateJob]:
+        """Remove the queued jobs ``matches`` accepts (not the ones running); return them.
+
+        For a deleted memory: its pending conversations must not run afterwards.
+        Jobs handed to a worker but not started yet are removed too.
+        """
+        with self._cond:
+            gone = [entry.job for entry in self._pending.values() if matches(entry.job)]
+            for job in gone:
+                del self._pending[job.key]
+                self._ready.pop(job.key, None)
+            waiting = [job for job in self._dispatch if matches(job)]
+            if waiting:
+                self._dispatch = deque(job for job in self._dispatch if not matches(job))
+                for job in waiting:  # dispatched jobs count as in flight and busy
+                    self._in_flight -= 1
+                    self._busy_users.discard(job.user_id)
+                gone += waiting
+            self._cond.notify_all()
+            return gone
+
+    def wait_user_idle(self, user_id: str, timeout: float | None = None) -> bool:
+        """Wait until no job of ``user_id`` is running; True when none is."""
+        end = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            return self._wait_for(lambda: user_id not in self._busy_users, end)
+
     # --- observability ----------------------------------------------------------
 
     @property

@@ -1,0 +1,77 @@
+"""Deleting a whole memory so that nothing said before the delete comes back.
+
+A memory document also records which messages of each thread were already
+extracted (its watermarks). Deleting the document alone would forget that
+too: the next turn of an old thread would send its whole history to the
+model again, and updates still pending would rebuild what was deleted.
+
+So a delete keeps a *fence*: the document is removed (its content is gone
+from disk, journal included), then an empty document is written holding
+only the watermarks, advanced over the conversations still pending for that
+memory, which the caller drops. What the user says after the delete is
+extracted as usual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from langchain_core.messages import BaseMessage
+
+from deerflow_memory.capture.messages import filter_messages_for_memory
+from deerflow_memory.errors import CorruptMemoryError
+from deerflow_memory.models import MemoryDocument, utc_now_iso
+from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.update.incremental import advance_watermark, message_key, with_keys
+from deerflow_memory.update.validate import clean_text
+
+__all__ = ["clear_memory", "fence"]
+
+Pending = tuple[str, Sequence[BaseMessage]]
+"""A dropped conversation: its thread id and its messages."""
+
+
+def fence(
+    document: MemoryDocument, pending: Sequence[Pending], now: str | None = None
+) -> MemoryDocument:
+    """An empty document with ``document``'s watermarks, advanced over ``pending``.
+
+    Messages are keyed as the updater keys them (filtered, id-less ones hashed),
+    so an update of the same thread later sends only what comes after them.
+    """
+    now = now or utc_now_iso()
+    fenced = MemoryDocument(extraction_watermarks=document.extraction_watermarks)
+    for thread_id, messages in pending:
+        keys = [message_key(m) for m in with_keys(filter_messages_for_memory(messages))]
+        fenced = advance_watermark(fenced, clean_text(thread_id) or "unknown", keys, now)
+    return fenced
+
+
+def clear_memory(
+    storage: MemoryStorage,
+    user_id: str,
+    agent_name: str | None,
+    *,
+    pending: Sequence[Pending] = (),
+    lock_timeout: float = 120.0,
+) -> bool:
+    """Delete the memory of ``(user_id, agent_name)`` and leave its fence; True if it existed.
+
+    Holds the document's update lock, so an update running in any process
+    finishes first (and is deleted with the rest). A document that cannot be
+    read is deleted too (its watermarks are lost with it).
+
+    Raises:
+        UpdateLockTimeoutError: the lock was not had within ``lock_timeout`` seconds.
+        StorageError: the backend failed.
+    """
+    with storage.update_lock(user_id, agent_name, lock_timeout):
+        try:
+            document = storage.load(user_id, agent_name)
+        except CorruptMemoryError:
+            document = MemoryDocument()
+        existed = storage.delete(user_id, agent_name)
+        fenced = fence(document, pending)
+        if fenced.extraction_watermarks:
+            storage.save(user_id, agent_name, fenced)
+        return existed

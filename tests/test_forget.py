@@ -1,0 +1,151 @@
+"""Deleting a memory is final: nothing said before the delete is learned back.
+
+Neither updates still pending when the memory is deleted (this process's
+queue and outbox, other processes' records in a shared outbox), nor the next
+turn of an old thread (whose history the checkpointer still holds), nor a
+paraphrase of a single fact the user deleted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from deerflow_memory import MemoryConfig, MemoryIdentity, MemoryService
+from deerflow_memory.api import memory_routes
+from deerflow_memory.models import (
+    USER_DELETED_REASON,
+    Fact,
+    MemoryDocument,
+    MemoryUpdate,
+    NewFact,
+    SupersededFact,
+)
+from deerflow_memory.update.apply import apply_update
+
+WHO = MemoryIdentity("alice", None, "t1")
+
+
+def turns(*texts: str) -> list[BaseMessage]:
+    history: list[BaseMessage] = []
+    for i, text in enumerate(texts):
+        history += [HumanMessage(text, id=f"h{i}"), AIMessage("Noted.", id=f"a{i}")]
+    return history
+
+
+def facts(memory: MemoryService, who: MemoryIdentity = WHO) -> list[str]:
+    return [f.content for f in memory.load(who).facts]
+
+
+@pytest.fixture(params=["file", "sqlite"])
+def memory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryService]:
+    path = tmp_path / ("memory" if request.param == "file" else "memory.sqlite")
+    config = MemoryConfig(storage=request.param, storage_path=path, debounce_seconds=3600)
+    with MemoryService(config, register_atexit=False) as service:
+        yield service
+
+
+def test_updates_pending_at_the_delete_do_not_rebuild_the_memory(memory: MemoryService) -> None:
+    memory.enqueue(WHO, turns("I live in Oslo."))
+    assert memory.flush(timeout=30)
+    assert any("Oslo" in f for f in facts(memory))
+    memory.enqueue(WHO, turns("I live in Oslo.", "I am a vegetarian."))  # pending
+    assert memory.clear_memory("alice")
+    assert memory.flush(timeout=30)
+    assert facts(memory) == []
+    assert memory.queue.pending_count == 0
+
+
+def test_the_next_turn_of_an_old_thread_sends_only_what_follows_the_delete(
+    memory: MemoryService,
+) -> None:
+    old = turns("I live in Oslo.", "I am a vegetarian.")
+    memory.enqueue(WHO, old[:2])
+    assert memory.flush(timeout=30)
+    memory.enqueue(WHO, old)  # "vegetarian" still pending at the delete
+    memory.clear_memory("alice")
+    # The thread goes on (its checkpoint holds the whole history).
+    memory.enqueue(WHO, [*old, *turns("x", "y", "I work as a nurse.")[4:]])
+    assert memory.flush(timeout=30)
+    learned = facts(memory)
+    assert any("nurse" in f for f in learned), learned
+    assert not any("Oslo" in f or "vegetarian" in f for f in learned), learned
+
+
+def test_a_shared_outbox_loses_the_records_of_other_processes_too(tmp_path: Path) -> None:
+    config = MemoryConfig(
+        storage="sqlite", storage_path=tmp_path / "m.sqlite", debounce_seconds=3600
+    )
+    with (
+        MemoryService(config, register_atexit=False) as replica,
+        MemoryService(config, register_atexit=False) as other,
+    ):
+        replica.enqueue(WHO, turns("I live in Oslo."))
+        assert replica.durable is not None and replica.durable.outbox.sync(timeout=10)
+        assert other.clear_memory("alice") is False  # nothing was saved yet
+        assert replica.flush(timeout=30)  # its job finds its record gone
+        assert facts(replica) == [] and facts(other) == []
+
+
+def test_the_http_delete_route_drops_pending_updates(memory: MemoryService) -> None:
+    memory.enqueue(WHO, turns("I live in Oslo."))
+    assert memory.flush(timeout=30)
+    memory.enqueue(WHO, turns("I live in Oslo.", "I am a vegetarian."))
+    with TestClient(Starlette(routes=memory_routes(memory))) as client:
+        answer = client.delete("/memory/users/alice?confirm=alice")
+    assert answer.status_code == 200 and answer.json() == {"deleted": True}
+    assert memory.flush(timeout=30)
+    assert facts(memory) == []
+
+
+def test_what_the_user_says_after_the_delete_is_learned(memory: MemoryService) -> None:
+    memory.clear_memory("alice")
+    memory.enqueue(MemoryIdentity("alice", None, "t2"), turns("I work as a nurse."))
+    assert memory.flush(timeout=30)
+    assert any("nurse" in f for f in facts(memory))
+
+
+def test_a_paraphrase_of_a_deleted_fact_is_not_learned_but_other_facts_are() -> None:
+    gone = SupersededFact(
+        id="fact_1", content="User lives in Oslo", reason=USER_DELETED_REASON, superseded_at="x"
+    )
+    document = MemoryDocument(
+        facts=(Fact(id="fact_2", content="User likes tea"),), superseded_facts=(gone,)
+    )
+    update = MemoryUpdate(
+        new_facts=(
+            NewFact(content="User lives in Oslo now", confidence=0.9),
+            NewFact(content="User lives in Bergen", confidence=0.9),
+        )
+    )
+    after = apply_update(document, update, thread_id="t", now="2026-12-01T00:00:00Z")
+    contents = [f.content for f in after.facts]
+    assert "User lives in Bergen" in contents and "User lives in Oslo now" not in contents
+
+
+def test_the_clear_command_deletes_the_content_but_keeps_what_was_already_read(
+    tmp_path: Path,
+) -> None:
+    from tests.test_cli import cli
+
+    config = MemoryConfig(storage_path=tmp_path / "memory", debounce_seconds=3600)
+    old = turns("I live in Oslo.")
+    with MemoryService(config, register_atexit=False) as memory:
+        memory.enqueue(WHO, old)
+        assert memory.flush(timeout=30) and facts(memory)
+    done = cli(
+        "--root", str(tmp_path / "memory"), "clear", "--user", "alice", "--yes", cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    raw = (tmp_path / "memory/users/alice/memory.json").read_text()
+    assert "Oslo" not in raw  # the content is gone from disk
+    with MemoryService(config, register_atexit=False) as memory:
+        memory.enqueue(WHO, [*old, *turns("x", "I work as a nurse.")[2:]])  # the thread goes on
+        assert memory.flush(timeout=30)
+        learned = facts(memory)
+    assert any("nurse" in f for f in learned) and not any("Oslo" in f for f in learned)
