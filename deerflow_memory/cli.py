@@ -542,11 +542,23 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
 def _cmd_pending(args: argparse.Namespace, console: Console) -> int:
     with _storage(args, _config(args)) as storage:
         letters = storage.list_dead_letters(args.user)
+        # Whose they are cannot be read: listed whatever --user says, never hidden.
+        unreadable = storage.unreadable_dead_letters()
     if args.json:
         console.print_json(json.dumps([letter.to_dict() for letter in letters]))
+        for bad in unreadable:  # not letters: said on stderr, the JSON list keeps its shape
+            _print_error(f"unreadable dead letter {bad.location}: {bad.reason}", "warning")
         return 0
+    if unreadable:
+        table = Table(title=f"{len(unreadable)} unreadable failed memory update(s), kept as is")
+        table.add_column("where")
+        table.add_column("why")
+        for bad in unreadable:
+            table.add_row(Text(bad.location), Text(bad.reason[:200]))
+        console.print(table)
     if not letters:
-        console.print("no failed memory updates")
+        if not unreadable:
+            console.print("no failed memory updates")
         return 0
     table = Table(title=f"{len(letters)} failed memory update(s)")
     for column in ("id", "user", "agent", "thread", "attempts", "last try", "messages", "error"):
@@ -574,13 +586,21 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
         retried = memory.for_tenant(args.tenant).retry_dead_letters(
             args.id or None, user_id=args.user
         )
-    for item in retried:
+    ran = [item for item in retried if item.unrunnable is None]
+    for item in ran:
         status = "applied" if item.removed else f"failed again: {item.result.error}"
         console.print(
             Text(f"{item.letter.id} ({item.letter.user_id}/{item.letter.thread_id}): {status}")
         )
-    failed = sum(not item.removed for item in retried)
-    console.print(f"{len(retried) - failed} applied, {failed} still failing")
+    failed = sum(not item.removed for item in ran)
+    if ran or not retried:
+        console.print(f"{len(ran) - failed} applied, {failed} still failing")
+    bad = [item for item in retried if item.unrunnable is not None]
+    if bad:
+        reasons = "; ".join(f"{item.letter.id}: {item.unrunnable}" for item in bad)
+        raise CommandFailed(
+            f"{len(bad)} dead letter(s) cannot be run and were left as they are: {reasons}", 2
+        )
     return 1 if failed else 0
 
 
@@ -670,13 +690,13 @@ _COMMANDS = {
 }
 
 
-def _print_error(message: str) -> None:
+def _print_error(message: str, kind: str = "error") -> None:
     # One line, written as is: "[postgres]" in a hint or "[weird]" in a path is not markup.
     line = " ".join(str(message).split())
     if sys.stderr is None:  # started with stderr closed: the exit status has to say it
         return
     try:
-        sys.stderr.write(f"deerflow-memory: error: {line}\n")
+        sys.stderr.write(f"deerflow-memory: {kind}: {line}\n")
         sys.stderr.flush()
     except (OSError, ValueError):
         pass

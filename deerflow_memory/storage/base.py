@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager
 
 from deerflow_memory.models import MemoryDocument
-from deerflow_memory.storage.dead_letters import DeadLetter
+from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.names import MAX_NAME_LENGTH, validate_name
 
 __all__ = ["MAX_NAME_LENGTH", "MemoryStorage", "validate_name"]
@@ -120,6 +120,13 @@ class MemoryStorage(ABC):
     def delete_dead_letter(self, letter_id: str) -> bool:
         """Remove one letter (after a successful retry); True when it existed."""
         raise NotImplementedError(f"{type(self).__name__} does not keep dead letters")
+
+    def unreadable_dead_letters(self) -> list[UnreadableDeadLetter]:
+        """Stored letters that cannot be read (where and why), which ``list_dead_letters`` skips.
+
+        They are kept as they are; ``deerflow-memory pending`` lists them. Default: none.
+        """
+        return []
 
     # Async twins: by default the sync call runs on a worker thread so an event
     # loop is never blocked by disk or database I/O.

@@ -18,6 +18,7 @@ next to the documents (files under ``dead_letters/``, store items under
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -25,7 +26,7 @@ from pydantic.alias_generators import to_camel
 
 from deerflow_memory.models import utc_now_iso
 
-__all__ = ["DeadLetter", "dead_letter_id"]
+__all__ = ["DeadLetter", "UnreadableDeadLetter", "dead_letter_id"]
 
 
 def dead_letter_id(thread_id: str, user_id: str, agent_name: str | None) -> str:
@@ -88,3 +89,16 @@ class DeadLetter(BaseModel):
     def to_dict(self) -> dict[str, Any]:
         """camelCase JSON-ready mapping."""
         return self.model_dump(mode="json", by_alias=True)
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadableDeadLetter:
+    """A stored dead letter that cannot be read: kept as it is, listed so it is not lost from view.
+
+    Attributes:
+        location: its file path (file backend) or store namespace and key.
+        reason: why it cannot be read, one line.
+    """
+
+    location: str
+    reason: str

@@ -44,10 +44,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import importlib
 import json
 import os
 import re
+import stat
 import tempfile
 import threading
 import weakref
@@ -63,7 +65,7 @@ from deerflow_memory.config import check_path
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage, validate_name
-from deerflow_memory.storage.dead_letters import DeadLetter
+from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.journal import (
     JOURNAL_FILE,
     JournalHeader,
@@ -639,24 +641,46 @@ class FileMemoryStorage(MemoryStorage):
         _write_atomically(path, letter.to_json().encode("utf-8"))
 
     def list_dead_letters(self, user_id: str | None = None) -> list[DeadLetter]:
-        """Letters under ``dead_letters/``, oldest failure first; unreadable files are skipped."""
+        """Letters under ``dead_letters/``, oldest failure first; unreadable files are skipped.
+
+        They stay on disk and :meth:`unreadable_dead_letters` names them.
+        """
+        letters = [
+            letter
+            for letter in self._read_dead_letters()
+            if isinstance(letter, DeadLetter) and (user_id is None or letter.user_id == user_id)
+        ]
+        letters.sort(key=lambda letter: (letter.first_failed_at, letter.id))
+        return letters
+
+    def unreadable_dead_letters(self) -> list[UnreadableDeadLetter]:
+        """``dead_letters/dl_*.json`` files that cannot be read: path and reason."""
+        return [x for x in self._read_dead_letters() if isinstance(x, UnreadableDeadLetter)]
+
+    def _read_dead_letters(self) -> list[DeadLetter | UnreadableDeadLetter]:
         folder = self._root / DEAD_LETTER_FOLDER
-        letters = []
         try:
             names = sorted(os.listdir(folder))
         except FileNotFoundError:
             return []
+        found: list[DeadLetter | UnreadableDeadLetter] = []
         for name in names:
             if not (name.startswith("dl_") and name.endswith(".json")):
                 continue
+            path = folder / name
             try:
-                letter = DeadLetter.model_validate_json((folder / name).read_bytes())
-            except (OSError, ValidationError, ValueError):
-                continue  # a letter another process is deleting, or damaged: never fatal
-            if user_id is None or letter.user_id == user_id:
-                letters.append(letter)
-        letters.sort(key=lambda letter: (letter.first_failed_at, letter.id))
-        return letters
+                found.append(DeadLetter.model_validate_json(_read_regular(path)))
+            except FileNotFoundError:
+                continue  # deleted by another process meanwhile
+            except CorruptMemoryError as e:
+                found.append(UnreadableDeadLetter(str(path), e.reason))
+            except OSError as e:
+                found.append(UnreadableDeadLetter(str(path), f"cannot be read: {e.strerror or e}"))
+            except ValidationError as e:
+                first = e.errors()[0]
+                where = ".".join(str(p) for p in first.get("loc", ())) or "file"
+                found.append(UnreadableDeadLetter(str(path), f"{where}: {first.get('msg')}"))
+        return found
 
     def delete_dead_letter(self, letter_id: str) -> bool:
         path = self._dead_letter_path(letter_id)
@@ -777,6 +801,46 @@ def _write_atomically(path: Path, data: bytes) -> None:
             os.unlink(tmp)
         raise
     _fsync_folder(path.parent)
+
+
+# Reading never follows a symlink nor waits on a FIFO or device planted as a memory file.
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def _open_regular(path: str | Path) -> int:
+    """A read descriptor of ``path``, a regular file (not a symlink, FIFO, device, socket).
+
+    Raises:
+        FileNotFoundError: no such file.
+        CorruptMemoryError: it is a symlink or not a regular file (left untouched).
+    """
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError as e:
+        if e.errno in (errno.ELOOP, errno.EMLINK):
+            raise CorruptMemoryError(
+                path, "is a symbolic link; memory files must be real files (refused)"
+            ) from None
+        if e.errno == errno.ENXIO:  # a socket
+            raise CorruptMemoryError(path, "is not a regular file (a socket)") from None
+        raise
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "special"
+        raise CorruptMemoryError(path, f"is not a regular file ({kind})")
+    return fd
+
+
+def _read_regular(path: str | Path) -> bytes:
+    """The bytes of the regular file ``path`` (see :func:`_open_regular` for the errors)."""
+    with os.fdopen(_open_regular(path), "rb") as f:
+        return f.read()
 
 
 def _stat_or_none(path: str) -> _Stamp | None:

@@ -22,12 +22,17 @@ file is created under a temporary name, locked, then renamed into place, so no
 poller can take the lock of a process that is still starting.
 
 How it fails: a torn last line (crash mid-append) is skipped; an unreadable
-journal is left in place with a warning, never deleted.
+journal is left in place with a warning, never deleted. A line of an adopted
+journal that cannot be decoded is kept, as is, in ``outbox/{owner}.jsonl.corrupt``
+(one warning names it). A journal whose lock file is gone (a backup restored
+without it) is adopted once no process has it open (a Linux write lease
+proves that; elsewhere it must be untouched for :data:`ORPHAN_GRACE` seconds).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import importlib
 import json
 import logging
@@ -63,12 +68,18 @@ COMPACT_BYTES = 8 * 1024 * 1024
 OUTBOX_DIR = "outbox"
 _STARTING = ".starting"  # a lock file's name until it is locked
 _START_GRACE = 60.0  # seconds before a ".starting" file is taken for a dead start
+ORPHAN_GRACE = 600.0  # without leases: seconds a journal with no lock file must sit untouched
+CORRUPT_SUFFIX = ".corrupt"  # outbox/{owner}.jsonl.corrupt: adopted lines that could not be read
 
 
 def replay(
-    lines: list[bytes], decode: Decode
+    lines: list[bytes], decode: Decode, unreadable: list[bytes] | None = None
 ) -> tuple[dict[OutboxKey, PendingUpdate], list[PendingUpdate]]:
-    """Pending records by key, and dead letters, from a journal's lines (pure)."""
+    """Pending records by key, and dead letters, from a journal's lines (pure).
+
+    Lines that cannot be decoded are appended to ``unreadable`` when it is
+    given, else logged (one warning each) and skipped.
+    """
     pending: dict[OutboxKey, PendingUpdate] = {}
     dead: dict[str, PendingUpdate] = {}
     for raw in lines:
@@ -79,7 +90,10 @@ def replay(
             op = entry["op"]
             update = PendingUpdate.from_json(entry["update"], decode)
         except (ValueError, KeyError, TypeError, RecursionError, MemoryError) as e:
-            logger.warning("skipping an unreadable memory outbox line: %s", e)
+            if unreadable is not None:
+                unreadable.append(raw)
+            else:
+                logger.warning("skipping an unreadable memory outbox line: %s", e)
             continue
         current = pending.get(update.key)
         same = current is not None and current.record_id == update.record_id
@@ -235,34 +249,83 @@ class FileOutbox(GroupCommitOutbox):
             if fd is None:
                 continue  # its process is alive
             try:
-                journal = self._dir / f"{owner}.jsonl"
-                try:
-                    lines = journal.read_bytes().splitlines()
-                except FileNotFoundError:
-                    lines = []
-                except OSError as e:
-                    logger.warning("cannot read memory outbox journal %s: %s", journal, e)
-                    continue
-                pending, dead = replay(lines, self._decode)
-                for update in pending.values():
-                    self.record(update)
-                    adopted.append(update)
-                for update in dead:
-                    self._push("dead", update)
-                if not self.sync(timeout=60):
-                    logger.warning("could not adopt memory outbox journal %s in time", journal)
-                    continue
-                with contextlib.suppress(FileNotFoundError):
-                    journal.unlink()
-                with contextlib.suppress(FileNotFoundError):
-                    lock_path.unlink()
-                _fsync_folder(self._dir)
+                adopted.extend(self._adopt(owner, lock_path))
+            finally:
+                os.close(fd)
+        for journal in sorted(self._dir.glob("*.jsonl")):
+            owner = journal.stem
+            lock_path = self._dir / f"{owner}.lock"
+            if owner == self._owner or lock_path.exists() or not _unopened(journal):
+                continue
+            fd = _create_lock(lock_path)
+            if fd is None:
+                continue  # another process is adopting it
+            try:
+                logger.warning(
+                    "memory outbox journal %s has no lock file and no process has it open: "
+                    "adopting it",
+                    journal,
+                )
+                adopted.extend(self._adopt(owner, lock_path))
             finally:
                 os.close(fd)
         if adopted:
             logger.info(
                 "memory outbox: adopted %d pending updates from stopped processes", len(adopted)
             )
+        return adopted
+
+    def _adopt(self, owner: str, lock_path: Path) -> list[PendingUpdate]:
+        """Copy a dead process's pending records and dead letters, then delete its journal.
+
+        Its lock is held by the caller. Lines that cannot be decoded are kept in
+        ``{owner}.jsonl.corrupt`` first; when that fails the journal is left in place.
+        """
+        journal = self._dir / f"{owner}.jsonl"
+        try:
+            lines = journal.read_bytes().splitlines()
+        except FileNotFoundError:
+            lines = []
+        except OSError as e:
+            logger.warning("cannot read memory outbox journal %s: %s", journal, e)
+            return []
+        unreadable: list[bytes] = []
+        pending, dead = replay(lines, self._decode, unreadable)
+        adopted: list[PendingUpdate] = []
+        for update in pending.values():
+            self.record(update)
+            adopted.append(update)
+        for update in dead:
+            self._push("dead", update)
+        if not self.sync(timeout=60):
+            logger.warning("could not adopt memory outbox journal %s in time", journal)
+            return adopted
+        if unreadable:
+            kept = journal.with_name(journal.name + CORRUPT_SUFFIX)
+            try:
+                _append_durably(kept, unreadable)
+            except OSError as e:
+                logger.warning(
+                    "memory outbox journal %s has %d unreadable lines that cannot be kept in %s "
+                    "(%s): the journal is left in place",
+                    journal,
+                    len(unreadable),
+                    kept,
+                    e,
+                )
+                return adopted
+            logger.warning(
+                "memory outbox journal %s: %d lines could not be read (not replayed); "
+                "they are kept as they were in %s",
+                journal,
+                len(unreadable),
+                kept,
+            )
+        with contextlib.suppress(FileNotFoundError):
+            journal.unlink()
+        with contextlib.suppress(FileNotFoundError):
+            lock_path.unlink()
+        _fsync_folder(self._dir)
         return adopted
 
     def _drop_dead_starts(self) -> None:
@@ -304,6 +367,61 @@ class FileOutbox(GroupCommitOutbox):
             with contextlib.suppress(FileNotFoundError):
                 (self._dir / f"{self._owner}.lock").unlink()
         os.close(self._lock_fd)
+
+
+def _append_durably(path: Path, lines: list[bytes]) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, b"".join(line.rstrip(b"\r\n") + b"\n" for line in lines))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    _fsync_folder(path.parent)
+
+
+def _unopened(path: Path) -> bool:
+    """True when no process has ``path`` open, so no live process writes it.
+
+    Linux: a write lease is granted only on a file nobody else has open.
+    Elsewhere (or when leases are off): the file is untouched for
+    :data:`ORPHAN_GRACE` seconds.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        setlease = getattr(_fcntl, "F_SETLEASE", None)
+        if _fcntl is not None and setlease is not None:
+            try:
+                _fcntl.fcntl(fd, setlease, _fcntl.F_WRLCK)
+            except OSError as e:
+                if e.errno in (errno.EAGAIN, errno.EBUSY, errno.EWOULDBLOCK):
+                    return False  # open elsewhere
+            else:
+                _fcntl.fcntl(fd, setlease, _fcntl.F_UNLCK)
+                return True
+        return time.time() - os.fstat(fd).st_mtime >= ORPHAN_GRACE
+    finally:
+        os.close(fd)
+
+
+def _create_lock(path: Path) -> int | None:
+    """Create and flock a lock file that was missing; None when another process got there first."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError:
+        return None
+    if _fcntl is not None:
+        try:
+            _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return None
+    if not path.exists():  # adopted and removed by another process meanwhile
+        os.close(fd)
+        return None
+    return fd
 
 
 def _try_lock(path: Path) -> int | None:

@@ -73,7 +73,7 @@ from deerflow_memory.errors import (
 )
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage, validate_name
-from deerflow_memory.storage.dead_letters import DeadLetter
+from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.names import storage_name
 from deerflow_memory.storage.store_locks import (
     DocumentLock,
@@ -520,7 +520,35 @@ class StoreMemoryStorage(MemoryStorage):
         self._batch([PutOp(self.dead_letter_namespace, letter.id, letter.to_dict(), index=False)])
 
     def list_dead_letters(self, user_id: str | None = None) -> list[DeadLetter]:
-        """Every letter item, oldest failure first; items that do not parse are skipped."""
+        """Every letter item, oldest failure first; items that do not parse are skipped.
+
+        They stay in the store and :meth:`unreadable_dead_letters` names them.
+        """
+        letters = []
+        for _, value in self._dead_letter_items():
+            try:
+                letter = DeadLetter.model_validate(value)
+            except ValidationError:
+                continue
+            if user_id is None or letter.user_id == user_id:
+                letters.append(letter)
+        letters.sort(key=lambda letter: (letter.first_failed_at, letter.id))
+        return letters
+
+    def unreadable_dead_letters(self) -> list[UnreadableDeadLetter]:
+        """Letter items that do not parse: namespace/key and the first problem."""
+        found = []
+        for key, value in self._dead_letter_items():
+            try:
+                DeadLetter.model_validate(value)
+            except ValidationError as e:
+                first = e.errors()[0]
+                where = ".".join(str(p) for p in first.get("loc", ())) or "value"
+                location = "/".join([*self.dead_letter_namespace, key])
+                found.append(UnreadableDeadLetter(location, f"{where}: {first.get('msg')}"))
+        return found
+
+    def _dead_letter_items(self) -> list[tuple[str, Any]]:
         limit = _PAGE
         while True:
             op = SearchOp(self.dead_letter_namespace, limit=limit, refresh_ttl=False)
@@ -528,16 +556,7 @@ class StoreMemoryStorage(MemoryStorage):
             if len(items) < limit:
                 break
             limit *= _PAGE_GROWTH
-        letters = []
-        for item in items:
-            try:
-                letter = DeadLetter.model_validate(item.value)
-            except ValidationError:
-                continue
-            if user_id is None or letter.user_id == user_id:
-                letters.append(letter)
-        letters.sort(key=lambda letter: (letter.first_failed_at, letter.id))
-        return letters
+        return [(item.key, item.value) for item in items]
 
     def delete_dead_letter(self, letter_id: str) -> bool:
         ns = self.dead_letter_namespace

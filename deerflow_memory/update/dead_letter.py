@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from langchain_core.messages import messages_from_dict
 
 from deerflow_memory.capture.messages import filter_messages_for_memory
+from deerflow_memory.errors import CorruptMemoryError, InvalidNameError
 from deerflow_memory.models import MemoryDocument, utc_now_iso
-from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
 from deerflow_memory.update.encoding import encode_messages
 from deerflow_memory.update.incremental import (
@@ -78,12 +79,28 @@ def dead_letter_for(
 
 
 def job_from_dead_letter(letter: DeadLetter) -> UpdateJob:
-    """The :class:`UpdateJob` that runs ``letter`` again."""
+    """The :class:`UpdateJob` that runs ``letter`` again.
+
+    Raises:
+        CorruptMemoryError: the letter names an unsafe user or agent, or holds a
+            message that cannot be decoded (an unknown type...); it is left as is.
+    """
+    where = f"dead letter {letter.id}"
+    try:
+        user_id = validate_name(letter.user_id, "user_id")
+        agent = letter.agent_name
+        agent = None if agent is None else validate_name(agent, "agent_name")
+    except InvalidNameError as e:
+        raise CorruptMemoryError(where, str(e)) from None
+    try:
+        messages = tuple(messages_from_dict(list(letter.messages)))
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise CorruptMemoryError(where, f"a message cannot be decoded: {e}") from None
     return UpdateJob(
         letter.thread_id,
-        letter.user_id,
-        letter.agent_name,
-        tuple(messages_from_dict(list(letter.messages))),
+        user_id,
+        agent,
+        messages,
         letter.correction_detected,
         letter.reinforcement_detected,
     )
@@ -91,11 +108,16 @@ def job_from_dead_letter(letter: DeadLetter) -> UpdateJob:
 
 @dataclass(frozen=True, slots=True)
 class RetriedLetter:
-    """One dead letter run again: the letter, the update's result, and whether it was removed."""
+    """One dead letter run again: the letter, the update's result, and whether it was removed.
+
+    ``unrunnable`` is why the letter could not be run at all (see
+    :func:`job_from_dead_letter`; it is left as it was), else None.
+    """
 
     letter: DeadLetter
     result: UpdateResult
     removed: bool
+    unrunnable: str | None = None
 
 
 def retry_dead_letters(
@@ -108,6 +130,8 @@ def retry_dead_letters(
     """Run dead letters again, oldest first; remove each one that went through.
 
     A letter that fails again stays, with its attempts, error and time updated.
+    A letter that cannot be run (unsafe user id, undecodable message) is not
+    run and stays as it was; its outcome says why (``unrunnable``).
 
     Args:
         storage: where the letters (and the documents) live.
@@ -119,7 +143,13 @@ def retry_dead_letters(
     for letter in storage.list_dead_letters(user_id):
         if wanted is not None and letter.id not in wanted:
             continue
-        result = updater.update(job_from_dead_letter(letter), incremental=False)
+        try:
+            job = job_from_dead_letter(letter)
+        except CorruptMemoryError as e:
+            failed = UpdateResult(UpdateStatus.FAILED, error=f"CorruptMemoryError: {e.reason}")
+            outcomes.append(RetriedLetter(letter, failed, False, unrunnable=e.reason))
+            continue
+        result = updater.update(job, incremental=False)
         if result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED):
             storage.delete_dead_letter(letter.id)
             outcomes.append(RetriedLetter(letter, result, True))
