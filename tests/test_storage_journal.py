@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
 import sys
 import threading
@@ -145,7 +146,7 @@ def test_a_damaged_line_before_the_last_is_corruption_and_nothing_is_overwritten
 
 
 def test_a_memory_json_rewritten_by_another_program_makes_the_journal_stale(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     storage = FileMemoryStorage(tmp_path)
     document = storage.save("alice", None, base_document())
@@ -157,8 +158,13 @@ def test_a_memory_json_rewritten_by_another_program_makes_the_journal_stale(
     fresh = FileMemoryStorage(tmp_path)
     loaded = fresh.load("alice")
     assert [f.content for f in loaded.facts] == ["From DeerFlow"]
-    saved = fresh.save("alice", None, changed(loaded, 2), expected_revision=0)
+    with caplog.at_level(logging.WARNING, logger="deerflow_memory.storage.file"):
+        saved = fresh.save("alice", None, changed(loaded, 2), expected_revision=0)
     assert content(FileMemoryStorage(tmp_path).load("alice")) == content(saved)
+    # The saves that were only in the stale journal are kept aside, and a warning says where.
+    (aside,) = storage.path_for("alice").parent.glob("memory.journal.stale-*.jsonl")
+    assert "New fact 1-0" in aside.read_text(encoding="utf-8")
+    assert aside.name in caplog.text and "1 saved change(s)" in caplog.text
 
 
 def test_delete_removes_the_journal_too(tmp_path: Path) -> None:

@@ -47,11 +47,13 @@ import contextlib
 import errno
 import importlib
 import json
+import logging
 import os
 import re
 import stat
 import tempfile
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -94,6 +96,8 @@ _DEAD_LETTER_ID = re.compile(r"dl_[0-9a-f]{8,64}")
 LOCK_SUFFIX = ".lock"
 _TEMP_PREFIX = f".{DOCUMENT_FILE}."
 _TEMP_SUFFIX = ".tmp"
+logger = logging.getLogger(__name__)
+
 # Compaction: the journal may reach this share of the snapshot's size (at least the minimum)
 # and this many records; the save that would pass either rewrites memory.json instead.
 JOURNAL_MAX_FRACTION = 0.5
@@ -421,6 +425,7 @@ class FileMemoryStorage(MemoryStorage):
                 # Under the flock no other writer is mid-save, so any temp file here
                 # belongs to a writer that crashed.
                 _sweep_temp_files(path.parent)
+            _keep_stale_journal(current)
             entry = self._append(current, new) if self._journal and self._max_cached else None
             if entry is None:
                 entry = self._compact(path, new)
@@ -449,6 +454,7 @@ class FileMemoryStorage(MemoryStorage):
             current = self._current(key, path)
             if current.journal_stamp is None:
                 return False
+            _keep_stale_journal(current)
             self._remember(key, self._compact(path, current.document))
         return True
 
@@ -933,3 +939,32 @@ def _valid_subfolders(folder: Path) -> list[tuple[str, str]]:
         if real is not None:
             valid.append((name, real))
     return valid
+
+
+def _keep_stale_journal(current: _CacheEntry) -> None:
+    """Move a stale journal that still holds saves aside instead of losing it (under the lock).
+
+    A journal is stale when ``memory.json`` was rewritten by a program that
+    does not know it (DeerFlow, an editor): its saves were never in that file,
+    so they are no longer in the document. They are kept beside it as
+    ``memory.journal.stale-<UTC time>.jsonl`` and a warning says so; the next
+    save starts a new journal.
+    """
+    if current.journal_stamp is None or current.journal_usable or not current.journal_records:
+        return
+    journal = Path(current.journal_path)
+    aside = journal.with_name(
+        f"memory.journal.stale-{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}.jsonl"
+    )
+    try:
+        os.rename(journal, aside)
+    except FileNotFoundError:
+        return
+    logger.warning(
+        "%s was rewritten by another program while %d saved change(s) were only in %s; "
+        "they are not in the memory any more and were kept in %s",
+        current.path,
+        current.journal_records,
+        journal.name,
+        aside.name,
+    )
