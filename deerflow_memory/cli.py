@@ -37,7 +37,7 @@ from rich.text import Text
 
 from deerflow_memory.config import MemoryConfig, check_path, load_config, redact_secrets
 from deerflow_memory.errors import DeerflowMemoryError
-from deerflow_memory.models import MemoryDocument, SourceType
+from deerflow_memory.models import MemoryDocument, SourceType, replace_surrogates
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.factory import open_storage
 from deerflow_memory.storage.names import validate_name
@@ -723,6 +723,15 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+_TEXT_ARGUMENTS = {
+    "text": "the fact text",
+    "category": "--category",
+    "confidence": "--confidence",
+    "fact_id": "the fact id",
+    "id": "a dead letter id",
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module docstring)."""
     args = _parser().parse_args(argv)
@@ -740,6 +749,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         ):
             if getattr(args, attribute, None) is not None:
                 setattr(args, attribute, validate_name(getattr(args, attribute), kind))
+        # Text from argv that was not valid UTF-8 (Python decodes it with surrogateescape)
+        # is refused: stored, it would be mojibake at best. Paths may hold any bytes.
+        for attribute, what in _TEXT_ARGUMENTS.items():
+            values = getattr(args, attribute, None)
+            for value in values if isinstance(values, list) else [values]:
+                if isinstance(value, str) and replace_surrogates(value) != value:
+                    raise CommandFailed(f"{what} is not valid UTF-8 text", status=2)
         # Paths: a control character (NUL, \x01...) is a typo, never a file or folder name.
         for attribute, what in (("root", "--root"), ("config", "--config"), ("output", "--output")):
             if getattr(args, attribute, None):

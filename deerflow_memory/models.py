@@ -13,14 +13,16 @@ from __future__ import annotations
 import json
 import logging
 import math
+import re
 import unicodedata
 import uuid
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
@@ -60,6 +62,8 @@ __all__ = [
     "new_fact_id",
     "parse_timestamp",
     "proposed_confidence",
+    "replace_surrogates",
+    "scrub_surrogates",
     "utc_now_iso",
     "validate_name",
 ]
@@ -124,6 +128,61 @@ def new_fact_id() -> str:
     return f"fact_{uuid.uuid4().hex[:8]}"
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def replace_surrogates(text: str) -> str:
+    """``text`` with every lone surrogate (U+D800–U+DFFF) replaced by U+FFFD.
+
+    A lone surrogate (from a ``"\\ud800"`` JSON escape, or argv/file bytes decoded
+    with ``surrogateescape``) is not Unicode text: it cannot be encoded as UTF-8,
+    so a document holding one could not be saved. A surrogate *pair* written as
+    two code points becomes the character it encodes. ASCII text costs O(1).
+    """
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def _text(value: Any) -> Any:
+    return replace_surrogates(value) if isinstance(value, str) else value
+
+
+def _id_problem(value: str) -> str | None:
+    found = None if value.isascii() else _SURROGATE.search(value)
+    if found is None:
+        return None
+    return (
+        f"holds a lone surrogate U+{ord(found.group()):04X} at position "
+        f"{found.start()} (not valid Unicode)"
+    )
+
+
+def _identifier(value: Any) -> Any:
+    problem = _id_problem(value) if isinstance(value, str) else None
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+def scrub_surrogates(value: Any) -> Any:
+    """``value`` (JSON-like: dicts, lists, strings) with :func:`replace_surrogates` applied
+    to every string, keys included; tuples become lists, other values stay as they are."""
+    if isinstance(value, str):
+        return replace_surrogates(value)
+    if isinstance(value, dict):
+        return {scrub_surrogates(k): scrub_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [scrub_surrogates(v) for v in value]
+    return value
+
+
+Text = Annotated[str, BeforeValidator(_text)]
+"""Free text (facts, summaries, dates, provenance): lone surrogates become U+FFFD."""
+Id = Annotated[str, BeforeValidator(_identifier)]
+"""A fact id: a lone surrogate is a validation error (an id is never guessed)."""
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(
         alias_generator=to_camel,
@@ -131,6 +190,16 @@ class _Model(BaseModel):
         extra="allow",
         frozen=True,
     )
+
+    @model_validator(mode="after")
+    def _scrub_extra(self) -> Any:
+        # Unknown keys are kept and written back: they must be encodable too.
+        extra = self.__pydantic_extra__
+        if extra:
+            scrubbed = scrub_surrogates(extra)
+            extra.clear()
+            extra.update(scrubbed)
+        return self
 
 
 def _normalise_category(data: Any) -> Any:
@@ -218,8 +287,8 @@ def _not_set(value: Any) -> bool:
 class Section(_Model):
     """One summary slot: ``{"summary": ..., "updatedAt": ...}``."""
 
-    summary: str = ""
-    updated_at: str = ""
+    summary: Text = ""
+    updated_at: Text = ""
 
 
 class UserContext(_Model):
@@ -255,25 +324,25 @@ class _FactValidation(_Model):
 class Fact(_FactValidation):
     """One durable, discrete piece of knowledge about the user."""
 
-    id: str = Field(default_factory=new_fact_id)
-    content: str
+    id: Id = Field(default_factory=new_fact_id)
+    content: Text
     category: FactCategory = FactCategory.CONTEXT
     confidence: float = Field(default=0.5, ge=0.0, le=1.0)
-    created_at: str = Field(default_factory=utc_now_iso)
-    source: str = "unknown"
+    created_at: Text = Field(default_factory=utc_now_iso)
+    source: Text = "unknown"
     source_type: SourceType = SourceType.INFERRED
-    source_error: str | None = None
+    source_error: Text | None = None
     constraint: bool = Field(False, exclude_if=_not_set)
     """A need every answer must respect: allergy or intolerance, diet, medical or
     accessibility need. Injected every turn in both injection modes, with its own
     token budget, whatever the request says. Written only when true."""
-    expires_at: str | None = None
+    expires_at: Text | None = None
     """ISO-8601 UTC moment after which the fact is no longer injected (``None``: never)."""
-    last_confirmed_at: str | None = None
+    last_confirmed_at: Text | None = None
     """When the user last restated or the model last confirmed it (``None``: ``createdAt``)."""
     access_count: int = Field(default=0, ge=0, exclude_if=_not_set)
     """Turns the fact was injected into (recorded off the hot path, in batches)."""
-    last_accessed_at: str | None = None
+    last_accessed_at: Text | None = None
     """When it was last injected."""
 
 
@@ -284,8 +353,8 @@ class SupersededFact(Fact):
     12 July, in thread X"), plus when and why it stopped being current.
     """
 
-    superseded_at: str = ""
-    reason: str = ""
+    superseded_at: Text = ""
+    reason: Text = ""
 
 
 class HygieneCounts(_Model):
@@ -306,9 +375,9 @@ class ExtractionWatermark(_Model):
     the document so it is saved atomically with the update it belongs to.
     """
 
-    thread_id: str
-    message_keys: tuple[str, ...] = ()
-    updated_at: str = ""
+    thread_id: Text
+    message_keys: tuple[Text, ...] = ()
+    updated_at: Text = ""
 
 
 class MemoryDocument(_Model):
@@ -318,8 +387,8 @@ class MemoryDocument(_Model):
     which messages were already extracted.
     """
 
-    version: str = DOCUMENT_VERSION
-    last_updated: str = Field(default_factory=utc_now_iso)
+    version: Text = DOCUMENT_VERSION
+    last_updated: Text = Field(default_factory=utc_now_iso)
     user: UserContext = UserContext()
     history: History = History()
     facts: tuple[Fact, ...] = ()
@@ -365,7 +434,7 @@ class MemoryDocument(_Model):
 class SectionUpdate(_Model):
     """A proposed new summary; applied only when ``shouldUpdate`` and non-empty."""
 
-    summary: str = ""
+    summary: Text = ""
     should_update: bool = False
 
 
@@ -384,14 +453,14 @@ class HistoryUpdate(_Model):
 class NewFact(_Model):
     """A fact the model proposes to add; ``confidence`` follows :func:`proposed_confidence`."""
 
-    content: str = Field(min_length=1)
+    content: Text = Field(min_length=1)
     category: FactCategory = FactCategory.CONTEXT
     confidence: float = Field(default=0.5, ge=0.0, le=1.0)
     source_type: SourceType = SourceType.INFERRED
-    source_error: str | None = None
+    source_error: Text | None = None
     constraint: bool = Field(False, exclude_if=_not_set)
     """True for an allergy, diet, medical or accessibility need (see :attr:`Fact.constraint`)."""
-    expires_at: str | None = None
+    expires_at: Text | None = None
     """ISO-8601 date or moment when the fact stops mattering (a goal with a time frame)."""
 
     @model_validator(mode="before")
@@ -412,22 +481,22 @@ class Rejection(_Model):
     ``factsToRemove[0]``); ``text`` is a short cleaned preview of the value.
     """
 
-    item: str
-    reason: str
-    text: str = ""
+    item: Text
+    reason: Text
+    text: Text = ""
 
 
 class FactRemoval(_Model):
     """A stored fact the model proposes to remove, with why."""
 
-    id: str
-    reason: str = ""
+    id: Id
+    reason: Text = ""
 
 
 class FactMerge(_Model):
     """Stored facts the model says mean the same: ``ids`` merged into one (see consolidation)."""
 
-    ids: tuple[str, ...] = ()
+    ids: tuple[Id, ...] = ()
 
 
 class MemoryUpdate(_Model):
@@ -439,7 +508,7 @@ class MemoryUpdate(_Model):
     facts_to_remove: tuple[FactRemoval, ...] = ()
     rejected: tuple[Rejection, ...] = Field(default=(), exclude=True)
     """Parts dropped while parsing or validating (never written, never sent to a model)."""
-    facts_to_confirm: tuple[str, ...] = ()
+    facts_to_confirm: tuple[Id, ...] = ()
     """Ids of facts due for review that the model confirms are still true."""
     facts_to_merge: tuple[FactMerge, ...] = ()
     """Groups of stored near-duplicates the model proposes to merge."""
@@ -523,16 +592,20 @@ def _split_invalid_parts(data: dict[str, Any]) -> tuple[dict[str, Any], list[Rej
     for key in ("factsToConfirm", "facts_to_confirm"):
         ids = data.get(key)
         if isinstance(ids, list):
+            kept_ids = []
             for index, value in enumerate(ids):
-                if not isinstance(value, str):
-                    rejected.append(
-                        Rejection(
-                            item=f"factsToConfirm[{index}]",
-                            reason="not an id",
-                            text=_preview(value),
-                        )
+                problem = _id_problem(value) if isinstance(value, str) else "is not a string"
+                if problem is None:
+                    kept_ids.append(value)
+                    continue
+                rejected.append(
+                    Rejection(
+                        item=f"factsToConfirm[{index}]",
+                        reason=f"not an id: it {problem}",
+                        text=_preview(value),
                     )
-            data[key] = [value for value in ids if isinstance(value, str)]
+                )
+            data[key] = kept_ids
     for group in ("user", "history"):
         sections = data.get(group)
         if not isinstance(sections, dict):

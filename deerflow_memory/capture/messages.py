@@ -30,6 +30,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, convert_to_messages
 
 from deerflow_memory.errors import InvalidMessagesError
+from deerflow_memory.models import replace_surrogates
 
 __all__ = [
     "check_messages",
@@ -72,11 +73,12 @@ def message_text(message: BaseMessage) -> str:
     Returns:
         The string content as is; for list (multimodal) content, the plain
         strings and ``{"type": "text", "text": ...}`` parts joined with
-        newlines. Images and other parts contribute nothing.
+        newlines. Images and other parts contribute nothing. A lone surrogate
+        (not valid Unicode, e.g. a ``"\\ud800"`` JSON escape) becomes U+FFFD.
     """
     content = message.content
     if isinstance(content, str):
-        return content
+        return replace_surrogates(content)
     parts: list[str] = []
     for part in content:
         if isinstance(part, str):
@@ -85,7 +87,7 @@ def message_text(message: BaseMessage) -> str:
             text = part.get("text")
             if isinstance(text, str):
                 parts.append(text)
-    return "\n".join(parts)
+    return replace_surrogates("\n".join(parts))
 
 
 def is_hidden(message: BaseMessage) -> bool:

@@ -7,7 +7,9 @@ document or DeerFlow's ``memory.json`` (``facts`` a list, or the ``user`` /
 ``history`` sections), and every fact must have non-empty content, a unique id,
 a confidence in [0, 1] and ISO-8601 dates. Stored text follows the rules every
 update follows (:mod:`deerflow_memory.update.validate`): fact text, ids and
-sources are NFC-normalised and free of control and bidi-override characters;
+sources are NFC-normalised and free of control and bidi-override characters
+(a lone surrogate, not valid Unicode, becomes U+FFFD in text and is a problem
+in an id);
 a fact that is then empty, a placeholder or longer than ``max_fact_chars`` is a
 problem, as is a file with more than ``max_facts`` facts; summaries are cleaned
 and cut at a sentence to ``max_summary_chars``. Any problem raises
@@ -25,7 +27,7 @@ from pydantic import ValidationError
 
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import InvalidDocumentError
-from deerflow_memory.models import MemoryDocument
+from deerflow_memory.models import MemoryDocument, replace_surrogates
 from deerflow_memory.update.validate import clean_text, cut_at_sentence, fact_text_problem
 
 __all__ = ["read_import"]
@@ -152,7 +154,14 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
                 problems.append(f"{where} content is {problem}")
             for field in ("id", "source", "category", "reason"):
                 value = fact.get(field)
-                if isinstance(value, str) and clean_text(value) != value.strip():
+                if not isinstance(value, str):
+                    continue
+                if replace_surrogates(value) != value:
+                    if field == "id":  # an id is never guessed; free text is repaired
+                        problems.append(f"{where} id holds a lone surrogate (not valid Unicode)")
+                        continue
+                    fact[field] = value = replace_surrogates(value)
+                if clean_text(value) != value.strip():
                     problems.append(f"{where} {field} holds control or bidi-override characters")
     for part in ("user", "history"):
         sections = data.get(part)

@@ -5,7 +5,8 @@ the model extractor and the offline extractor alike; :func:`check_fact_text`
 is the same rule for a single fact from anywhere else (a manual fact from the
 HTTP API, a ``remember`` tool). Rules, in order:
 
-- **Text** is NFC-normalised; control characters, bidi overrides/isolates
+- **Text** has each lone surrogate (U+D800–U+DFFF, not valid Unicode) replaced
+  by U+FFFD and is NFC-normalised; control characters, bidi overrides/isolates
   (U+202A–U+202E, U+2066–U+2069, LRM/RLM/ALM), BOM and interlinear marks are
   removed; line separators (``\\r\\n``, ``\\r``, VT, FF, U+0085, U+2028, U+2029,
   U+001C–U+001E) become a space in facts, reasons and ids and ``\\n`` in
@@ -43,6 +44,7 @@ from deerflow_memory.models import (
     Rejection,
     SectionUpdate,
     UserUpdate,
+    replace_surrogates,
 )
 
 __all__ = [
@@ -107,6 +109,8 @@ PREVIEW_CHARS = 80
 def clean_text(text: str, *, multiline: bool = False) -> str:
     """``text`` NFC-normalised, without control or bidi-override characters, trimmed.
 
+    Lone surrogates become U+FFFD (see :func:`~deerflow_memory.models.replace_surrogates`).
+
     Args:
         text: any text from a model, a user or a file.
         multiline: keep line breaks as ``\\n`` (summaries); otherwise every line
@@ -116,7 +120,7 @@ def clean_text(text: str, *, multiline: bool = False) -> str:
         The cleaned text; runs of whitespace collapse to one space (blank lines
         to at most one in multiline text).
     """
-    text = unicodedata.normalize("NFC", text)
+    text = unicodedata.normalize("NFC", replace_surrogates(text))
     text = _BREAKS.sub("\n" if multiline else " ", text)
     text = _REMOVED.sub("", text)
     text = _SPACES.sub(" ", text)
