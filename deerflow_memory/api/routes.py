@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -155,7 +156,7 @@ def caller_tenant(request: Request) -> str | None:
         tenant = getattr(user, "tenant_id", None)
     except Exception:  # a proxy that raises something else than AttributeError
         tenant = None
-    return str(tenant) if tenant else None
+    return unicodedata.normalize("NFC", str(tenant)) if tenant else None
 
 
 def request_tenant(request: Request) -> str | None:
@@ -176,12 +177,17 @@ def request_tenant(request: Request) -> str | None:
 
 
 def caller_identity(request: Request) -> str | None:
-    """The authenticated caller's identity, or None when the request is not authenticated."""
+    """The authenticated caller's identity (NFC), or None when the request is not authenticated.
+
+    Ids are NFC-normalised everywhere (:func:`~deerflow_memory.models.validate_name`),
+    so the caller's identity is too before it is compared with one: ``"e\u0301"``
+    reaches the memory of ``"é"``, which is theirs.
+    """
     user = request.scope.get("user")
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     identity = getattr(user, "identity", None) or getattr(user, "display_name", None)
-    return str(identity) if identity else None
+    return unicodedata.normalize("NFC", str(identity)) if identity else None
 
 
 async def _body(request: Request, limit: int, why: str) -> bytes:
