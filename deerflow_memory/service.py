@@ -62,7 +62,12 @@ from deerflow_memory.update.llm import retry_policy
 from deerflow_memory.update.outcome import FailedUpdate, FailureOutcome, FlushResult, SavedUpdate
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.retry import RetryPolicy
-from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateStatus
+from deerflow_memory.update.updater import (
+    MemoryUpdater,
+    UpdateResult,
+    UpdateStatus,
+    failure_result,
+)
 from deerflow_memory.update.usage import AccessRecorder
 
 if TYPE_CHECKING:
@@ -584,7 +589,13 @@ class MemoryService:
 
     def _process(self, job: UpdateJob) -> UpdateResult:
         # Runs on a queue worker thread: only sync calls from here on.
-        result = self.durable.run(job) if self.durable is not None else self._update(job)
+        try:
+            result = self.durable.run(job) if self.durable is not None else self._update(job)
+        except Exception as e:  # the outbox failed around the update (e.g. a claim)
+            logger.exception("memory update for %s failed in the outbox", job.key)
+            result = failure_result(e)
+            self._after_failure(job, result, letter_stored=False)
+            return result
         if result.status in (UpdateStatus.RETRY, UpdateStatus.FAILED):
             self._after_failure(job, result)
         else:
@@ -651,14 +662,27 @@ class MemoryService:
         return serving._last_saved.get((identity.user_id, identity.agent_name))
 
     def _update(self, job: UpdateJob) -> UpdateResult:
-        result = self.updater.update(job)
-        if self.vectors is not None and result.status is UpdateStatus.SAVED:
-            # Still on the worker thread: new facts are embedded here, not on the next turn.
-            self.vectors.after_update(self.storage, job.user_id, job.agent_name)
+        try:
+            result = self.updater.update(job)
+            if self.vectors is not None and result.status is UpdateStatus.SAVED:
+                # Still on the worker thread: new facts are embedded here, not on the next turn.
+                self.vectors.after_update(self.storage, job.user_id, job.agent_name)
+        except Exception as e:
+            # An error the updater did not turn into a result (e.g. a file where the
+            # lock folder should be) fails the update like any other: counted, retried
+            # or dead-lettered, never only logged.
+            logger.exception("memory update for %s failed", job.key)
+            return failure_result(e)
         return result
 
-    def _after_failure(self, job: UpdateJob, result: UpdateResult) -> None:
-        """Requeue a transient failure within its bounds, else write a dead letter."""
+    def _after_failure(
+        self, job: UpdateJob, result: UpdateResult, *, letter_stored: bool = True
+    ) -> None:
+        """Requeue a transient failure within its bounds, else write a dead letter.
+
+        ``letter_stored=False``: the outbox did not store a failed update's dead
+        letter (it raised), so it is written here.
+        """
         policy = self.retry_policy
         attempts = job.attempts + 1
         error = result.error or "failed"
@@ -680,7 +704,7 @@ class MemoryService:
                 self._report(FailedUpdate(*job.key, error, "requeued", attempts, self.tenant_id))
                 return
         outcome: FailureOutcome = "dead_letter"
-        if result.status is UpdateStatus.FAILED and self.durable is not None:
+        if result.status is UpdateStatus.FAILED and self.durable is not None and letter_stored:
             # The outbox already stored this failure as a dead letter (DurableUpdates.run).
             self._report(FailedUpdate(*job.key, error, outcome, attempts, self.tenant_id))
             return

@@ -83,7 +83,7 @@ from deerflow_memory.update.retry import TransientModelError
 from deerflow_memory.update.similarity import DocumentEmbedder, SimilarityFactory
 from deerflow_memory.update.validate import UpdateLimits, clean_text, validate_update
 
-__all__ = ["MemoryUpdater", "UpdateResult", "UpdateStatus"]
+__all__ = ["MemoryUpdater", "UpdateResult", "UpdateStatus", "failure_result"]
 
 logger = logging.getLogger(__name__)
 
@@ -543,7 +543,16 @@ class MemoryUpdater:
         self, job: UpdateJob, step: str, error: Exception, *, traceback: bool = True
     ) -> UpdateResult:
         self._log(job, step, error, traceback=traceback)
-        status = UpdateStatus.FAILED
-        if isinstance(error, OSError) and not isinstance(error, CorruptMemoryError):
-            status = UpdateStatus.RETRY  # storage down or full: worth another try later
-        return UpdateResult(status, error=f"{type(error).__name__}: {error}")
+        return failure_result(error)
+
+
+def failure_result(error: Exception) -> UpdateResult:
+    """The result of an update that ``error`` ended: retry for an ``OSError``, else failed.
+
+    An ``OSError`` (storage down or full, a lock folder that cannot be made)
+    is worth another try later; a corrupt document or any other error is not.
+    """
+    status = UpdateStatus.FAILED
+    if isinstance(error, OSError) and not isinstance(error, CorruptMemoryError):
+        status = UpdateStatus.RETRY
+    return UpdateResult(status, error=f"{type(error).__name__}: {error}")
