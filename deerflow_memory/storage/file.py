@@ -20,6 +20,10 @@ How it fails, and what it guarantees:
 - Unsafe names (separators, ``..``, absolute paths, control characters, a
   leading dot, over-long) raise :class:`InvalidNameError`, as does a key whose
   folder resolves outside ``root`` (e.g. through a planted symlink).
+- A symlinked folder or file inside ``root``, or a FIFO, device or socket where
+  a memory file should be, raises :class:`CorruptMemoryError` at once (files
+  are opened ``O_NOFOLLOW | O_NONBLOCK`` and checked to be regular): reads,
+  saves and deletes never go through a link to another user's memory.
 - A file that is not UTF-8, not JSON, or not a memory document raises
   :class:`CorruptMemoryError` naming the path and the reason, on ``load`` and on
   ``save`` alike: it is never read as empty and never overwritten; repair it,
@@ -223,6 +227,7 @@ class FileMemoryStorage(MemoryStorage):
 
         Raises:
             InvalidNameError: unsafe name, or the folder resolves outside ``root``.
+            CorruptMemoryError: a folder on the way is a symlink (inside ``root``).
         """
         user_id = validate_name(user_id, "user_id")
         folder = _child(self._root / "users", user_id)
@@ -235,6 +240,13 @@ class FileMemoryStorage(MemoryStorage):
         if os.path.commonpath([real_root, real]) != real_root:
             raise InvalidNameError(
                 f"memory folder {folder} resolves to {real}, outside the storage root {real_root}"
+            )
+        # Inside the root, a symlinked folder would read or delete another user's memory.
+        if real != os.path.join(real_root, os.path.relpath(folder, self._root)):
+            raise CorruptMemoryError(
+                folder,
+                f"is reached through a symbolic link (to {real}); memory folders must be "
+                "real folders (refused)",
             )
         return folder / DOCUMENT_FILE
 
@@ -306,7 +318,7 @@ class FileMemoryStorage(MemoryStorage):
                 if caught_up is not None:
                     return caught_up
             try:
-                with open(path, "rb") as f:
+                with os.fdopen(_open_regular(path), "rb") as f:
                     # fstat of the open file matches the bytes read even if the path
                     # is replaced meanwhile (replace swaps inodes, never rewrites).
                     st = os.fstat(f.fileno())
@@ -328,7 +340,7 @@ class FileMemoryStorage(MemoryStorage):
         """``entry`` (a freshly read snapshot) with its journal replayed, if it has one."""
         journal_path = path.with_name(JOURNAL_FILE)
         try:
-            fd = os.open(journal_path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            fd = _open_regular(journal_path)
         except FileNotFoundError:
             return entry
         try:
@@ -355,7 +367,7 @@ class FileMemoryStorage(MemoryStorage):
             return None
         assert previous.journal_stamp is not None
         try:
-            fd = os.open(previous.journal_path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            fd = _open_regular(previous.journal_path)
         except FileNotFoundError:
             return None
         try:
@@ -473,14 +485,13 @@ class FileMemoryStorage(MemoryStorage):
         if entry.stamp is None:
             return True  # no memory.json then nor now (a journal without one is ignored)
         try:
-            fd = os.open(entry.journal_path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+            fd = _open_regular(entry.journal_path)
         except FileNotFoundError:
             if entry.journal_stamp is not None:
                 return False
             # No journal: trust the snapshot only for the very bytes the entry was built from.
             try:
-                with open(entry.path, "rb") as f:
-                    return hash(f.read()) == entry.digest
+                return hash(_read_regular(entry.path)) == entry.digest
             except FileNotFoundError:
                 return False
         try:
@@ -514,7 +525,8 @@ class FileMemoryStorage(MemoryStorage):
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
         else:
             flags = os.O_WRONLY
-        fd = os.open(journal_path, flags | getattr(os, "O_CLOEXEC", 0), 0o600)
+        flags |= getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(journal_path, flags, 0o600)
         try:
             if not fresh and os.fstat(fd).st_size != start:
                 os.ftruncate(fd, start)  # drop a torn last line before appending
@@ -905,7 +917,7 @@ def _record_id(folder: Path, name: str) -> None:
     path = folder / ID_FILE
     data = name.encode("utf-8")
     try:
-        if path.read_bytes() == data:
+        if _read_regular(path) == data:
             return
     except FileNotFoundError:
         pass
@@ -920,7 +932,7 @@ def _folder_id(folder: Path, folder_name: str) -> str | None:
         except InvalidNameError:
             return None
     try:
-        name = validate_name((folder / folder_name / ID_FILE).read_text(encoding="utf-8"))
+        name = validate_name(_read_regular(folder / folder_name / ID_FILE).decode("utf-8"))
     except (OSError, UnicodeDecodeError, InvalidNameError):
         return None
     return name if storage_name(name) == folder_name else None
