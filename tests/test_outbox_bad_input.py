@@ -25,12 +25,13 @@ from langgraph.graph import START, StateGraph
 from deerflow_memory import InvalidMessagesError, MemoryConfig, MemoryService
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.nodes import create_capture_memory_node
-from deerflow_memory.storage.factory import build_storage
+from deerflow_memory.storage.factory import build_storage, open_storage
 from deerflow_memory.storage.outbox import GroupCommitOutbox, PendingUpdate
 from deerflow_memory.storage.outbox_file import FileOutbox, replay
 from deerflow_memory.storage.outbox_store import StoreOutbox
 from deerflow_memory.storage.store import StoreMemoryStorage
 from deerflow_memory.update.durable import build_outbox, decode_messages, encode_messages
+from tests.pg import drop_prefix, postgres_dsn_or_skip
 
 
 class Opaque:
@@ -86,10 +87,24 @@ def test_encoded_messages_are_accepted_by_every_json_writer_whatever_they_carry(
     assert extras["7"] == "an int key" and extras["big"] == str(2**80)
 
 
-@pytest.fixture(params=["file", "sqlite"])
-def config(request: pytest.FixtureRequest, tmp_path: Path) -> MemoryConfig:
-    path = tmp_path / ("m.sqlite" if request.param == "sqlite" else "root")
-    return MemoryConfig(storage=request.param, storage_path=path, debounce_seconds=3600)
+@pytest.fixture(params=["file", "sqlite", "postgres"])
+def memory(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryService]:
+    """A service with a one-hour debounce: captures wait in the outbox."""
+    if request.param != "postgres":
+        path = tmp_path / ("m.sqlite" if request.param == "sqlite" else "root")
+        config = MemoryConfig(storage=request.param, storage_path=path, debounce_seconds=3600)
+        with MemoryService(config, register_atexit=False) as service:
+            yield service
+        return
+    dsn = postgres_dsn_or_skip()  # jsonb refuses NUL characters
+    config = MemoryConfig(storage="postgres", storage_dsn=dsn, debounce_seconds=3600)
+    prefix = ("deerflow_memory_test", uuid.uuid4().hex[:12])
+    with (
+        open_storage(config, namespace_prefix=prefix) as storage,
+        MemoryService(config, storage=storage, register_atexit=False) as service,
+    ):
+        yield service
+    drop_prefix(dsn, prefix)
 
 
 def durable_records(memory: MemoryService) -> dict[str, PendingUpdate]:
@@ -108,20 +123,19 @@ def durable_records(memory: MemoryService) -> dict[str, PendingUpdate]:
 
 
 def test_a_turn_that_cannot_be_serialized_does_not_hold_back_later_captures(
-    config: MemoryConfig,
+    memory: MemoryService,
 ) -> None:
-    with MemoryService(config, register_atexit=False) as memory:
-        memory.enqueue(MemoryIdentity("bad", None, "t1"), hostile_turn("1"))
-        good = [HumanMessage("I work as a welder.", id="h-2"), AIMessage("Noted.", id="a-2")]
-        memory.enqueue(MemoryIdentity("good", None, "t1"), good)
-        assert memory.durable is not None
-        assert memory.durable.outbox.sync(timeout=5)  # jammed before: never durable
-        records = durable_records(memory)
-        assert sorted(records) == ["bad", "good"]
-        assert records["bad"].messages[0].content == "I love \ufffd hiking\ufffd in Norway."
-        flushed = memory.flush(timeout=30)
-        assert flushed.drained and [f.user_id for f in flushed.failed if f.user_id == "good"] == []
-        assert memory.load(MemoryIdentity("good", None, "t1")).facts
+    memory.enqueue(MemoryIdentity("bad", None, "t1"), hostile_turn("1"))
+    good = [HumanMessage("I work as a welder.", id="h-2"), AIMessage("Noted.", id="a-2")]
+    memory.enqueue(MemoryIdentity("good", None, "t1"), good)
+    assert memory.durable is not None
+    assert memory.durable.outbox.sync(timeout=5)  # jammed before: never durable
+    records = durable_records(memory)
+    assert sorted(records) == ["bad", "good"]
+    assert records["bad"].messages[0].content == "I love \ufffd hiking\ufffd in Norway."
+    flushed = memory.flush(timeout=30)
+    assert flushed.drained and [f.user_id for f in flushed.failed if f.user_id == "good"] == []
+    assert memory.load(MemoryIdentity("good", None, "t1")).facts
 
 
 def raw_encode(messages: Sequence[Any]) -> list[Any]:
