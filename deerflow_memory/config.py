@@ -44,9 +44,11 @@ from deerflow_memory.models import FactCategory, validate_name
 __all__ = [
     "DEERFLOW_IGNORED_KEYS",
     "ENV_PREFIX",
+    "DuplicateKeyError",
     "MemoryConfig",
     "RetrievalConfig",
     "check_path",
+    "json_object_without_duplicates",
     "load_config",
     "normalize_origin",
     "redact_secrets",
@@ -136,13 +138,15 @@ class TenantOverrides(_NumbersNotBooleans):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    max_facts: int | None = Field(None, ge=1, le=10_000)
+    # The upper bounds of the global fields of MemoryConfig (a test keeps them equal); a
+    # tenant may have a smaller injection budget than the global floor of 50 tokens.
+    max_facts: int | None = Field(None, ge=1, le=100_000)
     fact_confidence_threshold: float | None = Field(None, ge=0.0, le=1.0)
-    max_new_facts_per_update: int | None = Field(None, ge=1)
-    injected_memory_max_tokens: int | None = Field(None, ge=0)
-    guaranteed_token_budget: int | None = Field(None, ge=0)
-    constraint_token_budget: int | None = Field(None, ge=0)
-    debounce_seconds: float | None = Field(None, ge=0.0)
+    max_new_facts_per_update: int | None = Field(None, ge=1, le=10_000)
+    injected_memory_max_tokens: int | None = Field(None, ge=0, le=200_000)
+    guaranteed_token_budget: int | None = Field(None, ge=0, le=200_000)
+    constraint_token_budget: int | None = Field(None, ge=0, le=200_000)
+    debounce_seconds: float | None = Field(None, ge=0.0, le=3600.0)
 
 
 class MemoryConfig(_NumbersNotBooleans):
@@ -559,14 +563,23 @@ DEERFLOW_IGNORED_KEYS = frozenset(
 )
 _SECRET_FIELDS = frozenset({"api_key", "storage_dsn", "base_url"})
 _URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):([^@\s]*)@")
+_URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
 _KEY_VALUE_SECRET = re.compile(
-    r"(?i)\b(password|passwd|pwd|api_key|apikey|secret|token)(\s*[=:]\s*)(['\"]?)[^\s'\",;&]+"
+    r"(?i)\b(password|passwd|pwd|api[_-]?key|secret|(?:access_|refresh_|id_)?token)"
+    r"(\s*[=:]\s*)(['\"]?)[^\s'\",;&]+"
+)
+# URL query parameters that carry credentials (?key=, ?access_token=, ?api-key=, ?sig=).
+_QUERY_SECRET = re.compile(
+    r"(?i)([?&](?:key|api[_-]?key|[a-z_]*token|secret|client_secret|password|auth|sig|signature)=)"
+    r"[^&#\s'\"]+"
 )
 _OPENAI_KEY = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
 
 
 def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
-    """``text`` with passwords in URLs, ``password=...`` pairs, API keys and ``secrets`` masked.
+    """``text`` with credentials masked: URL passwords and bare-token userinfo
+    (``http://TOKEN@host``), credential query parameters (``?key=``, ``?api-key=``,
+    ``?access_token=``, ``?token=``), ``password=...`` pairs, API keys and ``secrets``.
 
     Example:
         >>> redact_secrets("postgresql://app:hunter2@db/memory")
@@ -576,8 +589,33 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
         if secret and len(secret) >= 4:
             text = text.replace(secret, "***")
     text = _URL_PASSWORD.sub(lambda m: f"{m.group(1)}:***@", text)
+    text = _URL_TOKEN.sub("***@", text)
+    text = _QUERY_SECRET.sub(lambda m: f"{m.group(1)}***", text)
     text = _KEY_VALUE_SECRET.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}***", text)
     return _OPENAI_KEY.sub("sk-***", text)
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object repeats a key (``{"content": "a", "content": "b"}``)."""
+
+
+def json_object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for :func:`json.loads` that refuses a repeated key.
+
+    JSON parsers keep the last of two equal keys silently; for settings and
+    imports that hides which value was meant, so it is an error instead.
+
+    Raises:
+        DuplicateKeyError: naming the key (``duplicate key 'content'``).
+    """
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKeyError(f"duplicate key {key[:80]!r} in a JSON object")
+            seen.add(key)
+    return data
 
 
 def _control_character(text: str | bytes) -> str | None:
@@ -690,7 +728,9 @@ def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
 def _parse_env_value(name: str, raw: str) -> Any:
     if name in {"retrieval", "tenants"}:
         try:
-            return json.loads(raw)
+            return json.loads(raw, object_pairs_hook=json_object_without_duplicates)
+        except DuplicateKeyError as e:
+            raise ConfigError(f"{ENV_PREFIX}{name.upper()}: {e}") from e
         except (json.JSONDecodeError, RecursionError, MemoryError) as e:
             raise ConfigError(f"{ENV_PREFIX}{name.upper()}: invalid JSON object: {e}") from e
     if name in {

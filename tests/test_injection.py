@@ -9,9 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-from pydantic import ValidationError
 
-from deerflow_memory.errors import ConfigError
+from deerflow_memory.errors import ConfigError, InvalidDocumentError
 from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.format import (
     MEMORY_CLOSE_TAG,
@@ -454,7 +453,7 @@ def test_negative_budgets_and_invalid_mappings_are_rejected() -> None:
         render_memory(MemoryDocument(), -1)
     with pytest.raises(ConfigError, match="guaranteed_token_budget"):
         render_memory(MemoryDocument(), 10, guaranteed_token_budget=-5)
-    with pytest.raises(ValidationError):
+    with pytest.raises(InvalidDocumentError, match="confidence"):
         render_memory({"facts": [{"content": "x", "confidence": "very"}]})
 
 

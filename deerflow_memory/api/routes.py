@@ -57,7 +57,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -66,7 +66,11 @@ from starlette.routing import BaseRoute, Route
 from deerflow_memory.api.errors import ApiError, status_and_message
 from deerflow_memory.api.guard import check_json_body, check_same_origin
 from deerflow_memory.api.page import render_page
-from deerflow_memory.config import MemoryConfig
+from deerflow_memory.config import (
+    DuplicateKeyError,
+    MemoryConfig,
+    json_object_without_duplicates,
+)
 from deerflow_memory.inject.retrieval import select_relevant_facts
 from deerflow_memory.models import MemoryDocument, iso_from_timestamp
 from deerflow_memory.service import MemoryService
@@ -93,7 +97,9 @@ class _FactIn(BaseModel):
 
     content: str
     category: str = "context"
-    confidence: Any = 1.0
+    # A JSON number, as in an import ("0.9" as a string is refused: 422); the range and
+    # NaN are checked by add_manual_fact (proposed_confidence).
+    confidence: StrictFloat | StrictInt = 1.0
     revision: int | None = None
 
 
@@ -102,7 +108,7 @@ class _FactPatch(BaseModel):
 
     content: str | None = None
     category: str | None = None
-    confidence: Any = None
+    confidence: StrictFloat | StrictInt | None = None
     revision: int | None = None
 
 
@@ -217,7 +223,9 @@ async def _body(request: Request, limit: int, why: str) -> bytes:
 async def _json(request: Request, limit: int) -> Any:
     raw = await _body(request, limit, "bytes allowed for one fact (12 x max_fact_chars + 64 KiB)")
     try:
-        return json.loads(raw)
+        return json.loads(raw, object_pairs_hook=json_object_without_duplicates)
+    except DuplicateKeyError as e:
+        raise ApiError(400, f"the request body has a {e}") from None
     except ValueError:  # not JSON, or not UTF-8
         raise ApiError(400, "the request body must be JSON") from None
     except (RecursionError, MemoryError):  # "[[[[…" nested thousands deep

@@ -56,13 +56,16 @@ raises (see :mod:`deerflow_memory.inject.tokens`).
 from __future__ import annotations
 
 import datetime
+import math
 import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from deerflow_memory.errors import ConfigError
+from pydantic import ValidationError
+
+from deerflow_memory.errors import ConfigError, InvalidDocumentError
 from deerflow_memory.inject.budget import InjectionResult, _render
 from deerflow_memory.inject.lines import (
     MEMORY_CLOSE_TAG,
@@ -149,6 +152,28 @@ class _ResultCache:
 _results = _ResultCache()
 
 
+def _budget(value: object) -> bool:
+    """True for a usable token budget: a finite number >= 0 (not a bool, not NaN)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return math.isfinite(value) and value >= 0
+
+
+def _document(memory: object) -> MemoryDocument:
+    if not isinstance(memory, Mapping):
+        raise InvalidDocumentError(
+            "memory must be a MemoryDocument, a mapping shaped like memory.json or None, "
+            f"got {type(memory).__name__}"
+        )
+    try:
+        return MemoryDocument.model_validate(memory)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "memory"
+        message = f"memory is not a valid document: {where}: {first['msg']}"
+        raise InvalidDocumentError(message) from e
+
+
 def render_memory(
     memory: MemoryDocument | Mapping[str, Any] | None,
     max_tokens: int = 2000,
@@ -180,8 +205,9 @@ def render_memory(
         when nothing fits.
 
     Raises:
-        ConfigError: a negative budget.
-        pydantic.ValidationError: ``memory`` is a mapping that is not a valid document.
+        ConfigError: a budget that is negative or not a finite number (``nan``).
+        InvalidDocumentError: ``memory`` is neither a document, a mapping nor
+            ``None``, or a mapping that is not a valid document.
 
     Example:
         >>> doc = {"facts": [{"content": "Does not eat seafood", "category": "preference",
@@ -192,15 +218,16 @@ def render_memory(
         - [preference] Does not eat seafood
         </user_memory>
     """
-    if max_tokens < 0 or guaranteed_token_budget < 0 or constraint_token_budget < 0:
+    budgets = (max_tokens, guaranteed_token_budget, constraint_token_budget)
+    if not all(type(b) is int and b >= 0 for b in budgets) and not all(map(_budget, budgets)):
         raise ConfigError(
-            f"token budgets must be >= 0 (max_tokens={max_tokens}, "
-            f"guaranteed_token_budget={guaranteed_token_budget}, "
-            f"constraint_token_budget={constraint_token_budget})"
+            f"token budgets must be numbers >= 0 (max_tokens={max_tokens!r}, "
+            f"guaranteed_token_budget={guaranteed_token_budget!r}, "
+            f"constraint_token_budget={constraint_token_budget!r})"
         )
     if memory is None:
         return InjectionResult("", 0, 0, 0, 0, False)
-    doc = memory if isinstance(memory, MemoryDocument) else MemoryDocument.model_validate(memory)
+    doc = memory if isinstance(memory, MemoryDocument) else _document(memory)
     if counter is None:
         counter = get_token_counter(token_counting, encoding)
     guaranteed = _normalise_categories(guaranteed_categories)
@@ -242,8 +269,9 @@ def format_memory_for_injection(
     what was kept.
 
     Raises:
-        ConfigError: a negative budget.
-        pydantic.ValidationError: ``memory`` is a mapping that is not a valid document.
+        ConfigError: a budget that is negative or not a finite number.
+        InvalidDocumentError: ``memory`` is not a document, a mapping or ``None``,
+            or not a valid document.
     """
     return render_memory(
         memory,

@@ -5,8 +5,9 @@ a 1.3 confidence still loads); an *import* replaces a user's memory, so it is
 checked as a whole first: the file must be a JSON object shaped like a memory
 document or DeerFlow's ``memory.json`` (``facts`` a list, or the ``user`` /
 ``history`` sections), and every fact must have non-empty content, a unique id,
-a confidence in [0, 1] and ISO-8601 dates. Stored text follows the rules every
-update follows (:mod:`deerflow_memory.update.validate`): fact text, ids and
+a confidence in [0, 1] and ISO-8601 dates; no JSON object may repeat a key.
+Stored text follows the rules every update follows
+(:mod:`deerflow_memory.update.validate`): fact text, ids and
 sources are NFC-normalised and free of control and bidi-override characters
 (a lone surrogate, not valid Unicode, becomes U+FFFD in text and is a problem
 in an id);
@@ -25,7 +26,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from deerflow_memory.config import MemoryConfig
+from deerflow_memory.config import DuplicateKeyError, MemoryConfig, json_object_without_duplicates
 from deerflow_memory.errors import InvalidDocumentError
 from deerflow_memory.models import MemoryDocument, replace_surrogates
 from deerflow_memory.update.validate import clean_text, cut_at_sentence, fact_text_problem
@@ -65,7 +66,9 @@ def read_import(
             f"(max_import_bytes={limits.max_import_bytes})"
         )
     try:
-        data = json.loads(raw)
+        data = json.loads(raw, object_pairs_hook=json_object_without_duplicates)
+    except DuplicateKeyError as e:  # the last one would win silently: which was meant?
+        raise InvalidDocumentError(f"{name}: {e}") from e
     except (ValueError, UnicodeDecodeError) as e:
         raise InvalidDocumentError(f"{name} is not JSON: {e}") from e
     except (RecursionError, MemoryError) as e:  # "[[[[…" thousands deep: no document looks so
