@@ -38,7 +38,10 @@ What differs from :class:`FileMemoryStorage`, honestly:
   ``asave``/``adelete`` on their loop; the sync methods work from other threads
   only and raise :class:`StorageError` on the store's loop.
 - Store failures raise :class:`StorageError`; an unparsable item raises
-  :class:`CorruptMemoryError` and is left alone.
+  :class:`CorruptMemoryError` and is left alone. So does a row whose stored JSON
+  the store itself cannot decode (it raises a ``ValueError``): that document
+  only, named by its namespace; ``list_documents`` still lists it (and the
+  others), and ``delete`` removes it with the fact items that still decode.
 """
 
 from __future__ import annotations
@@ -96,6 +99,7 @@ __all__ = [
 
 DEFAULT_NAMESPACE_PREFIX: tuple[str, ...] = ("deerflow_memory",)
 DOCUMENT_KEY = "_document"
+_MAX_FACT_ITEMS = 100_000  # fact items read when deleting a damaged document (max_facts <= 10,000)
 # The encoder always writes "%" followed by two hex digits, so "%_" never comes from a name.
 DEFAULT_AGENT_LABEL = "%_default"
 TENANT_LABEL = "tenants"  # tenant t: namespace_prefix + ("tenants", t) + ("users", ...)
@@ -286,7 +290,8 @@ class StoreMemoryStorage(MemoryStorage):
 
     # --- store calls ------------------------------------------------------------------
 
-    def _batch(self, ops: list[Op]) -> list[Any]:
+    def _batch(self, ops: list[Op], ns: tuple[str, ...] | None = None) -> list[Any]:
+        """``store.batch(ops)``; errors as :class:`StorageError` (``ns``: see :meth:`_failure`)."""
         try:
             return self.store.batch(ops)
         except asyncio.InvalidStateError as e:
@@ -295,19 +300,28 @@ class StoreMemoryStorage(MemoryStorage):
                 "loop (the sync methods only work from other threads)"
             ) from e
         except Exception as e:
-            raise StorageError(f"{type(self.store).__name__} failed: {e}") from e
+            raise self._failure(e, ns) from e
 
-    async def _abatch(self, ops: list[Op]) -> list[Any]:
+    async def _abatch(self, ops: list[Op], ns: tuple[str, ...] | None = None) -> list[Any]:
         if not self._native_async:
-            return await asyncio.to_thread(self._batch, ops)
+            return await asyncio.to_thread(self._batch, ops, ns)
         try:
             return await self.store.abatch(ops)
         except NotImplementedError:
             # A sync-only store (SqliteStore): run its sync batch off the event loop.
             self._native_async = False
-            return await asyncio.to_thread(self._batch, ops)
+            return await asyncio.to_thread(self._batch, ops, ns)
         except Exception as e:
-            raise StorageError(f"{type(self.store).__name__} failed: {e}") from e
+            raise self._failure(e, ns) from e
+
+    def _failure(self, error: Exception, ns: tuple[str, ...] | None) -> StorageError:
+        # Reading one document (``ns``), a ValueError is a stored value that does not
+        # decode (a damaged JSON row): that document is corrupt, the store is fine.
+        if ns is not None and isinstance(error, ValueError):
+            return CorruptMemoryError(
+                self._location(ns), f"a stored item cannot be decoded: {error}"
+            )
+        return StorageError(f"{type(self.store).__name__} failed: {error}")
 
     @staticmethod
     def _read_ops(ns: tuple[str, ...], limit: int) -> list[Op]:
@@ -439,7 +453,7 @@ class StoreMemoryStorage(MemoryStorage):
     def _read(self, ns: tuple[str, ...]) -> tuple[Item | None, list[Item]]:
         limit = _PAGE
         while True:
-            doc_item, facts = self._batch(self._read_ops(ns, limit))
+            doc_item, facts = self._batch(self._read_ops(ns, limit), ns)
             if len(facts) < limit:
                 return doc_item, facts
             limit *= _PAGE_GROWTH
@@ -457,7 +471,7 @@ class StoreMemoryStorage(MemoryStorage):
     ) -> MemoryDocument:
         ns = self.document_namespace(user_id, agent_name)
         with self._locks.hold(self._lock_key(ns)):
-            (current,) = self._batch([_get_document(ns)])
+            (current,) = self._batch([_get_document(ns)], ns)
             plan = self._plan_save(ns, current, document, expected_revision, (user_id, agent_name))
             for chunk in _chunks(plan.ops):
                 self._batch(chunk)
@@ -473,10 +487,22 @@ class StoreMemoryStorage(MemoryStorage):
     def delete(self, user_id: str, agent_name: str | None = None) -> bool:
         ns = self.document_namespace(user_id, agent_name)
         with self._locks.hold(self._lock_key(ns)):
-            doc_item, facts = self._read(ns)
+            try:
+                doc_item, facts = self._read(ns)
+                existed = doc_item is not None or bool(facts)
+            except CorruptMemoryError:  # deleting is the way to start fresh (as with files)
+                facts, existed = self._readable_facts(ns), True
             for chunk in _chunks(self._delete_ops(ns, facts)):
                 self._batch(chunk)
-        return doc_item is not None or bool(facts)
+        return existed
+
+    def _readable_facts(self, ns: tuple[str, ...]) -> list[Item]:
+        """The fact items of a damaged document that still decode (none when they do not)."""
+        try:
+            (facts,) = self._batch([_search_facts(ns, _MAX_FACT_ITEMS)], ns)
+        except CorruptMemoryError:
+            return []
+        return list(facts)
 
     def list_documents(self) -> Iterator[tuple[str, str | None]]:
         root = (*self.namespace_prefix, "users")
@@ -498,12 +524,11 @@ class StoreMemoryStorage(MemoryStorage):
         # Some stores keep a namespace after its last item is deleted: check each one.
         found = []
         for ns, names in candidates.items():
-            doc_item, facts = self._batch(
-                [
-                    _get_document(ns),
-                    _search_facts(ns, 1),
-                ]
-            )
+            try:
+                doc_item, facts = self._batch([_get_document(ns), _search_facts(ns, 1)], ns)
+            except CorruptMemoryError:
+                found.append(names)  # there, but damaged: load reports it for this one alone
+                continue
             if doc_item is not None or facts:
                 found.append(names)
         yield from sorted(found, key=lambda n: (n[0], n[1] or ""))
@@ -571,7 +596,7 @@ class StoreMemoryStorage(MemoryStorage):
     async def _aread(self, ns: tuple[str, ...]) -> tuple[Item | None, list[Item]]:
         limit = _PAGE
         while True:
-            doc_item, facts = await self._abatch(self._read_ops(ns, limit))
+            doc_item, facts = await self._abatch(self._read_ops(ns, limit), ns)
             if len(facts) < limit:
                 return doc_item, facts
             limit *= _PAGE_GROWTH
@@ -589,7 +614,7 @@ class StoreMemoryStorage(MemoryStorage):
     ) -> MemoryDocument:
         ns = self.document_namespace(user_id, agent_name)
         async with self._locks.ahold(self._lock_key(ns)):
-            (current,) = await self._abatch([_get_document(ns)])
+            (current,) = await self._abatch([_get_document(ns)], ns)
             plan = self._plan_save(ns, current, document, expected_revision, (user_id, agent_name))
             for chunk in _chunks(plan.ops):
                 await self._abatch(chunk)
@@ -599,10 +624,14 @@ class StoreMemoryStorage(MemoryStorage):
     async def adelete(self, user_id: str, agent_name: str | None = None) -> bool:
         ns = self.document_namespace(user_id, agent_name)
         async with self._locks.ahold(self._lock_key(ns)):
-            doc_item, facts = await self._aread(ns)
+            try:
+                doc_item, facts = await self._aread(ns)
+                existed = doc_item is not None or bool(facts)
+            except CorruptMemoryError:  # as delete()
+                facts, existed = await asyncio.to_thread(self._readable_facts, ns), True
             for chunk in _chunks(self._delete_ops(ns, facts)):
                 await self._abatch(chunk)
-        return doc_item is not None or bool(facts)
+        return existed
 
     # --- for the outbox: raw store calls under this storage's locks -----------------
 
