@@ -50,10 +50,13 @@ def cli(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def document_with(fact: str) -> MemoryDocument:
+    return MemoryDocument.model_validate({"facts": [{"content": fact}]})
+
+
 def saved(root: Path, user: str, fact: str) -> FileMemoryStorage:
     storage = FileMemoryStorage(root)
-    document = MemoryDocument.model_validate({"facts": [{"content": fact}]})
-    storage.save(user, None, document)
+    storage.save(user, None, document_with(fact))
     return storage
 
 
@@ -120,3 +123,20 @@ def test_a_fifo_dead_letter_is_listed_as_unreadable_not_waited_on(tmp_path: Path
     assert within(10, storage.list_dead_letters) == []
     [bad] = within(10, storage.unreadable_dead_letters)
     assert bad.location.endswith(".json") and "FIFO" in bad.reason
+
+
+def test_a_symlinked_tenant_folder_is_refused(tmp_path: Path) -> None:
+    storage = FileMemoryStorage(tmp_path)
+    storage.scoped("shop").save("ann", None, document_with("Card ends 4242"))
+    os.symlink(tmp_path / "tenants" / "shop", tmp_path / "tenants" / "travel")
+    with pytest.raises(CorruptMemoryError, match="symbolic link"):
+        FileMemoryStorage(tmp_path).scoped("travel").load("ann")
+
+
+def test_a_tenant_folder_swapped_for_a_symlink_after_opening_is_refused(tmp_path: Path) -> None:
+    storage = FileMemoryStorage(tmp_path)
+    storage.scoped("shop").save("ann", None, document_with("Card ends 4242"))
+    travel = storage.scoped("travel")  # opened while its folder does not exist yet
+    os.symlink(tmp_path / "tenants" / "shop", tmp_path / "tenants" / "travel")
+    with pytest.raises(CorruptMemoryError, match="symbolic link"):
+        travel.load("ann")

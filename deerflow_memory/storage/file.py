@@ -241,8 +241,9 @@ class FileMemoryStorage(MemoryStorage):
             raise InvalidNameError(
                 f"memory folder {folder} resolves to {real}, outside the storage root {real_root}"
             )
-        # Inside the root, a symlinked folder would read or delete another user's memory.
-        if real != os.path.join(real_root, os.path.relpath(folder, self._root)):
+        # Inside the root (as resolved when this storage was made), a symlinked folder
+        # would read or delete another user's (or tenant's) memory.
+        if real != os.path.join(self._root, os.path.relpath(folder, self._root)):
             raise CorruptMemoryError(
                 folder,
                 f"is reached through a symbolic link (to {real}); memory folders must be "
@@ -612,6 +613,7 @@ class FileMemoryStorage(MemoryStorage):
 
         Raises:
             InvalidNameError: unsafe ``tenant_id``.
+            CorruptMemoryError: the tenant folder (or ``tenants/``) is a symlink.
         """
         if tenant_id is None:
             return self
@@ -620,6 +622,10 @@ class FileMemoryStorage(MemoryStorage):
             view = self._tenants.get(tenant_id)
             if view is None:
                 folder = _child(self._root / TENANT_FOLDER, tenant_id)
+                if os.path.islink(folder) or os.path.islink(folder.parent):
+                    raise CorruptMemoryError(
+                        folder, "is a symbolic link; tenant folders must be real folders (refused)"
+                    )
                 if is_mapped(folder.name):
                     # The real id beside a mapped folder name, so the tenant can be listed.
                     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
