@@ -415,23 +415,36 @@ def _facts(n: int) -> str:
 def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str | None) -> bool:
     """Delete a memory as a running service would (see ``MemoryService.clear_memory``).
 
-    Records left in a shared (store) outbox by any process are dropped and
-    fenced too; a live process's own queue is out of reach from here (use the
-    HTTP ``DELETE`` route while a server runs).
+    What stopped processes left in the outbox for this memory is dropped and
+    fenced too (a dead process's journal on the file backend, any process's
+    records in a store outbox); a live server's own queue is out of reach from
+    here (use the HTTP ``DELETE`` route while a server runs).
     """
-    from deerflow_memory.storage.store import StoreMemoryStorage
+    from deerflow_memory.storage.outbox_file import FileOutbox
     from deerflow_memory.update.durable import build_outbox
     from deerflow_memory.update.forget import clear_memory
 
-    pending: list[tuple[str, Sequence[Any]]] = []
-    if config.outbox and isinstance(storage, StoreMemoryStorage):
-        outbox = build_outbox(storage, config)
+    outbox = build_outbox(storage, config) if config.outbox else None
+
+    def collect() -> list[tuple[str, Sequence[Any]]]:
+        if outbox is None:
+            return []
+        # A dead process's journal is adopted into this process's (the others'
+        # records stay there for the next start); a store outbox is shared.
+        adopted = outbox.recover() if isinstance(outbox, FileOutbox) else []
+        mine = [u for u in adopted if u.user_id == user and u.agent_name == agent]
+        for update in mine:
+            outbox.complete(update)
+        gone = [*mine, *outbox.discard(user, agent)]
+        return [(u.thread_id, u.messages) for u in gone]
+
+    try:
+        return clear_memory(
+            storage, user, agent, collect=collect, lock_timeout=config.update_lock_timeout_seconds
+        )
+    finally:
         if outbox is not None:
-            pending = [(u.thread_id, u.messages) for u in outbox.discard(user, agent)]
             outbox.close()
-    return clear_memory(
-        storage, user, agent, pending=pending, lock_timeout=config.update_lock_timeout_seconds
-    )
 
 
 def _cmd_clear(args: argparse.Namespace, console: Console) -> int:

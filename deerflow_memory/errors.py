@@ -97,6 +97,19 @@ def install_hint(extra: str) -> str:
     return f'pip install "deerflow-memory[{extra}]" (in a checkout: pip install -e ".[{extra}]")'
 
 
+class MemoryBusyError(DeerflowMemoryError):
+    """A whole memory was not deleted: an update of it did not finish in time; nothing changed."""
+
+    def __init__(self, user_id: str, agent_name: str | None, timeout: float) -> None:
+        self.user_id = user_id
+        self.agent_name = agent_name
+        self.timeout = timeout
+        super().__init__(
+            f"memory of user {user_id!r} (agent {agent_name!r}) not deleted: an update of it "
+            f"did not finish within {timeout:g} s; nothing was changed, try again"
+        )
+
+
 class UpdateLockTimeoutError(StorageError):
     """A memory update could not get its (user, agent) lock in time; it is dead-lettered."""
 

@@ -43,7 +43,7 @@ from deerflow_memory.capture.messages import check_messages
 from deerflow_memory.capture.signals import SignalDetector, Signals
 from deerflow_memory.config import MemoryConfig, load_config
 from deerflow_memory.embeddings.keeper import VectorKeeper, store_semantic_scores
-from deerflow_memory.errors import ConfigError
+from deerflow_memory.errors import ConfigError, MemoryBusyError
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.format import InjectionResult, build_memory_context, render_memory
@@ -770,9 +770,10 @@ class MemoryService:
 
         The user's conversations still waiting for an update (in this process's
         queue and outbox, and every process's records in a shared outbox) are
-        dropped, an update running now finishes first and is deleted with the
-        rest, and the document is replaced by an empty one that only records
-        which messages were already read (see :mod:`deerflow_memory.update.forget`),
+        dropped with its dead letters, an update running now finishes first and
+        is deleted with the rest (what it requeues or dead-letters too), and
+        the document is replaced by an empty one that only records which
+        messages were already read (see :mod:`deerflow_memory.update.forget`),
         so old threads are not extracted again. Used by the HTTP ``DELETE`` route
         and ``deerflow-memory clear``.
 
@@ -785,7 +786,8 @@ class MemoryService:
 
         Raises:
             InvalidNameError: an unsafe id.
-            UpdateLockTimeoutError: a running update did not finish in time.
+            MemoryBusyError: an update of the memory did not finish within
+                ``timeout``; nothing was deleted or dropped.
             StorageError: the backend failed.
         """
         user_id = validate_name(user_id, "user_id")
@@ -793,27 +795,39 @@ class MemoryService:
         service = self.for_tenant(tenant_id, store)
         storage = service.storage_for(store)
         wait = service.config.update_lock_timeout_seconds if timeout is None else timeout
+        end = time.monotonic() + wait
+        # A running update of the user finishes first: what it saves, requeues or
+        # dead-letters is then dropped with the rest below.
+        if not service.queue.wait_user_idle(user_id, wait):
+            raise MemoryBusyError(user_id, agent_name, wait)
 
         def mine(job: UpdateJob) -> bool:
             return job.user_id == user_id and job.agent_name == agent_name
 
-        dropped = service.queue.discard(mine)
-        service.queue.wait_user_idle(user_id, wait)
-        pending: list[tuple[str, Sequence[BaseMessage]]] = [
-            (job.thread_id, job.messages) for job in dropped
-        ]
-        if service.durable is not None:
-            outbox = service.durable.outbox
-            for job in dropped:
-                outbox.complete(to_pending(job))
-            pending += [(u.thread_id, u.messages) for u in outbox.discard(user_id, agent_name)]
-        existed = clear_memory(storage, user_id, agent_name, pending=pending, lock_timeout=wait)
-        logger.info(
-            "memory of user=%s agent=%s deleted (%d pending update(s) dropped)",
+        def collect() -> list[tuple[str, Sequence[BaseMessage]]]:
+            # Under the update lock: no update of this memory runs in any process.
+            durable = service.durable
+            if durable is not None:  # records other processes left: queue them, to drop them
+                durable.restore(service.queue, durable.outbox.poll())
+            dropped = service.queue.discard(mine)
+            pending: list[tuple[str, Sequence[BaseMessage]]] = [
+                (job.thread_id, job.messages) for job in dropped
+            ]
+            if durable is not None:
+                for job in dropped:
+                    durable.outbox.complete(to_pending(job))
+                gone = durable.outbox.discard(user_id, agent_name)
+                pending += [(u.thread_id, u.messages) for u in gone]
+            return pending
+
+        existed = clear_memory(
+            storage,
             user_id,
             agent_name,
-            len(pending),
+            collect=collect,
+            lock_timeout=max(0.0, end - time.monotonic()),
         )
+        logger.info("memory of user=%s agent=%s deleted", user_id, agent_name)
         return existed
 
     def _report(self, failure: FailedUpdate) -> None:

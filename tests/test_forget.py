@@ -8,7 +8,10 @@ paraphrase of a single fact the user deleted.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,7 @@ from starlette.testclient import TestClient
 
 from deerflow_memory import MemoryConfig, MemoryIdentity, MemoryService
 from deerflow_memory.api import memory_routes
+from deerflow_memory.errors import MemoryBusyError, ModelCallError
 from deerflow_memory.models import (
     USER_DELETED_REASON,
     Fact,
@@ -27,6 +31,7 @@ from deerflow_memory.models import (
     SupersededFact,
 )
 from deerflow_memory.update.apply import apply_update
+from deerflow_memory.update.retry import TransientModelError
 
 WHO = MemoryIdentity("alice", None, "t1")
 
@@ -87,7 +92,7 @@ def test_a_shared_outbox_loses_the_records_of_other_processes_too(tmp_path: Path
     ):
         replica.enqueue(WHO, turns("I live in Oslo."))
         assert replica.durable is not None and replica.durable.outbox.sync(timeout=10)
-        assert other.clear_memory("alice") is False  # nothing was saved yet
+        assert other.clear_memory("alice") is True  # a pending conversation was dropped
         assert replica.flush(timeout=30)  # its job finds its record gone
         assert facts(replica) == [] and facts(other) == []
 
@@ -149,3 +154,109 @@ def test_the_clear_command_deletes_the_content_but_keeps_what_was_already_read(
         assert memory.flush(timeout=30)
         learned = facts(memory)
     assert any("nurse" in f for f in learned) and not any("Oslo" in f for f in learned)
+
+
+class GatedExtractor:
+    """The offline extractor, but the first call waits for ``go`` and then fails with ``error``."""
+
+    def __init__(self, error: Exception) -> None:
+        from deerflow_memory.update.offline.extractor import OfflineExtractor
+
+        self.inner, self.error = OfflineExtractor(), error
+        self.started, self.go = threading.Event(), threading.Event()
+        self.calls = 0
+
+    def extract(self, request: object) -> MemoryUpdate:
+        self.calls += 1
+        if self.calls == 1:
+            self.started.set()
+            self.go.wait(30)
+            raise self.error
+        return self.inner.extract(request)  # type: ignore[arg-type]
+
+
+def service_with(extractor: object, path: Path, **config: object) -> MemoryService:
+    settings = MemoryConfig(storage_path=path, debounce_seconds=0, **config)  # type: ignore[arg-type]
+    memory = MemoryService(settings, extractor=extractor, register_atexit=False)  # type: ignore[arg-type]
+    memory.retry_policy = replace(memory.retry_policy, requeue_base_seconds=0.05)
+    return memory
+
+
+@pytest.mark.parametrize(
+    "error", [TransientModelError("503"), ModelCallError("model down")], ids=["retry", "failed"]
+)
+def test_an_update_running_at_the_delete_neither_requeues_nor_dead_letters_it_back(
+    tmp_path: Path, error: Exception
+) -> None:
+    extractor = GatedExtractor(error)
+    with service_with(extractor, tmp_path / "m") as memory:
+        memory.enqueue(WHO, turns("I live in Oslo."))
+        assert extractor.started.wait(30)
+        clearing = threading.Thread(target=memory.clear_memory, args=("alice",))
+        clearing.start()
+        time.sleep(0.2)  # the delete waits for the running update
+        extractor.go.set()
+        clearing.join(30)
+        assert memory.flush(timeout=30).drained
+        assert facts(memory) == [] and memory.dead_letters() == []
+    with service_with(extractor, tmp_path / "m") as again:  # nor after a restart
+        assert again.flush(timeout=30).drained
+        assert facts(again) == [] and again.dead_letters() == []
+
+
+def test_dead_letters_of_a_deleted_memory_are_deleted_with_it(tmp_path: Path) -> None:
+    class Down:
+        def extract(self, request: object) -> MemoryUpdate:
+            raise ModelCallError("model down")
+
+    with service_with(Down(), tmp_path / "m") as memory:
+        memory.enqueue(WHO, turns("I live in Oslo."))
+        memory.enqueue(MemoryIdentity("bob", None, "t9"), turns("I live in Rome."))
+        memory.flush(timeout=30)
+        assert {x.user_id for x in memory.dead_letters()} == {"alice", "bob"}
+        assert memory.clear_memory("alice") is True
+        assert [x.user_id for x in memory.dead_letters()] == ["bob"]  # only alice's went
+
+
+def test_a_delete_that_cannot_wait_long_enough_changes_nothing(tmp_path: Path) -> None:
+    extractor = GatedExtractor(TransientModelError("503"))
+    with service_with(extractor, tmp_path / "m") as memory:
+        memory.enqueue(WHO, turns("I live in Oslo."))
+        assert extractor.started.wait(30)
+        other = MemoryIdentity("alice", None, "t2")
+        memory.enqueue(other, turns("I am a vegetarian."))  # waits behind the running one
+        with pytest.raises(MemoryBusyError, match="nothing was changed"):
+            memory.clear_memory("alice", timeout=0.3)
+        extractor.go.set()
+        memory.flush(timeout=30)  # the running one fails (a dead letter during a flush)
+        learned, letters = facts(memory), memory.dead_letters()
+    # Nothing was dropped: the other conversation is learned, the failed one kept.
+    assert any("vegetarian" in f for f in learned), learned
+    assert [x.thread_id for x in letters] == ["t1"]
+
+
+def test_deleting_twice_says_the_second_time_there_was_nothing(memory: MemoryService) -> None:
+    memory.enqueue(WHO, turns("I live in Oslo."))
+    assert memory.flush(timeout=30)
+    assert memory.clear_memory("alice") is True
+    assert memory.clear_memory("alice") is False
+
+
+def test_the_clear_command_drops_what_a_dead_process_left_in_its_outbox(tmp_path: Path) -> None:
+    from deerflow_memory.storage.outbox import PendingUpdate
+    from deerflow_memory.storage.outbox_file import FileOutbox
+    from deerflow_memory.update.durable import decode_messages, encode_messages
+    from tests.test_cli import cli
+
+    root = tmp_path / "memory"
+    crashed = FileOutbox(root, encode_messages, decode_messages)
+    for user, text in (("alice", "I live in Oslo."), ("bob", "I live in Rome.")):
+        crashed.record(PendingUpdate("t1", user, None, tuple(turns(text)), record_id=user))
+    crashed.close()  # its lock is free, as after a crash
+    done = cli("--root", str(root), "clear", "--user", "alice", "--yes", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    config = MemoryConfig(storage_path=root, debounce_seconds=3600)
+    with MemoryService(config, register_atexit=False) as memory:
+        assert memory.flush(timeout=30)
+        assert facts(memory) == []  # alice's was dropped
+        assert any("Rome" in f for f in facts(memory, MemoryIdentity("bob", None, "t1")))

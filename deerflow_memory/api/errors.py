@@ -9,6 +9,7 @@ InvalidFactError               422     fact text, category or confidence rejecte
 InvalidDocumentError           422     a document to import is not valid (CLI's check)
 FactNotFoundError              404     no current fact with that id
 RevisionConflictError          409     the document moved since the caller read it
+MemoryBusyError                409     a delete waited too long for a running update
 CorruptMemoryError             500     stable message; the document is left untouched
 ConfigError                    500     the server's memory configuration is wrong
 other DeerflowMemoryError      500/503 storage down (503) or another package error
@@ -31,6 +32,7 @@ from deerflow_memory.errors import (
     InvalidDocumentError,
     InvalidFactError,
     InvalidNameError,
+    MemoryBusyError,
     RevisionConflictError,
     StorageError,
 )
@@ -62,6 +64,8 @@ def status_and_message(error: Exception) -> tuple[int, str]:
         return 422, str(error)
     if isinstance(error, FactNotFoundError):
         return 404, str(error)
+    if isinstance(error, MemoryBusyError):
+        return 409, str(error)
     if isinstance(error, RevisionConflictError):
         return 409, (
             f"memory changed since you read it (now at revision {error.actual}, "

@@ -8,19 +8,19 @@ model again, and updates still pending would rebuild what was deleted.
 So a delete keeps a *fence*: the document is removed (its content is gone
 from disk, journal included), then an empty document is written holding
 only the watermarks, advanced over the conversations still pending for that
-memory, which the caller drops. What the user says after the delete is
-extracted as usual.
+memory, which the caller drops; the memory's dead letters go too. What the
+user says after the delete is extracted as usual.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from langchain_core.messages import BaseMessage
 
 from deerflow_memory.capture.messages import filter_messages_for_memory
-from deerflow_memory.errors import CorruptMemoryError
-from deerflow_memory.models import MemoryDocument, utc_now_iso
+from deerflow_memory.errors import CorruptMemoryError, MemoryBusyError, UpdateLockTimeoutError
+from deerflow_memory.models import Fact, MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.update.incremental import advance_watermark, message_key, with_keys
 from deerflow_memory.update.validate import clean_text
@@ -52,26 +52,54 @@ def clear_memory(
     user_id: str,
     agent_name: str | None,
     *,
-    pending: Sequence[Pending] = (),
+    collect: Callable[[], Sequence[Pending]] = tuple,
     lock_timeout: float = 120.0,
 ) -> bool:
-    """Delete the memory of ``(user_id, agent_name)`` and leave its fence; True if it existed.
+    """Delete the memory of ``(user_id, agent_name)`` and leave its fence.
 
-    Holds the document's update lock, so an update running in any process
-    finishes first (and is deleted with the rest). A document that cannot be
-    read is deleted too (its watermarks are lost with it).
+    Under the document's update lock (no update of it runs in any process):
+    ``collect()`` drops the conversations still pending for it and returns
+    them, its dead letters are deleted, the document is deleted (journal
+    included) and, when there is anything to remember as read, the fence is
+    saved. A document that cannot be read is deleted too (its watermarks are
+    lost with it).
+
+    Returns:
+        True when there was something to delete: a non-empty document, a
+        pending conversation or a dead letter.
 
     Raises:
-        UpdateLockTimeoutError: the lock was not had within ``lock_timeout`` seconds.
+        MemoryBusyError: the lock was not had within ``lock_timeout`` seconds
+            (nothing was changed).
         StorageError: the backend failed.
     """
-    with storage.update_lock(user_id, agent_name, lock_timeout):
-        try:
-            document = storage.load(user_id, agent_name)
-        except CorruptMemoryError:
-            document = MemoryDocument()
-        existed = storage.delete(user_id, agent_name)
-        fenced = fence(document, pending)
-        if fenced.extraction_watermarks:
-            storage.save(user_id, agent_name, fenced)
-        return existed
+    try:
+        with storage.update_lock(user_id, agent_name, lock_timeout):
+            return _clear_locked(storage, user_id, agent_name, collect)
+    except UpdateLockTimeoutError as e:
+        raise MemoryBusyError(user_id, agent_name, lock_timeout) from e
+
+
+def _clear_locked(
+    storage: MemoryStorage,
+    user_id: str,
+    agent_name: str | None,
+    collect: Callable[[], Sequence[Pending]],
+) -> bool:
+    try:
+        document = storage.load(user_id, agent_name)
+    except CorruptMemoryError:
+        document = MemoryDocument(facts=(Fact(content="unreadable"),))  # counts as existing
+    pending = collect()
+    letters = [
+        letter.id
+        for letter in storage.list_dead_letters(user_id)
+        if letter.user_id == user_id and letter.agent_name == agent_name
+    ]
+    for letter_id in letters:
+        storage.delete_dead_letter(letter_id)
+    storage.delete(user_id, agent_name)
+    fenced = fence(document, pending)
+    if fenced.extraction_watermarks:
+        storage.save(user_id, agent_name, fenced)
+    return not document.is_empty() or bool(pending) or bool(letters)
