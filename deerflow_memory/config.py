@@ -280,7 +280,8 @@ class MemoryConfig(_NumbersNotBooleans):
     http_allowed_origins: list[str] = Field(
         default_factory=list,
         description="Other web origins (scheme://host:port) whose pages may change memory "
-        "through the HTTP routes; default: the server's own origin only.",
+        "through the HTTP routes; default: the server's own origin only. Their host names "
+        "are also the names, besides IP addresses and localhost, the routes answer to.",
     )
 
     # hygiene (issue 16)

@@ -41,7 +41,9 @@ def service(tmp_path: Path) -> Iterator[MemoryService]:
 
 @pytest.fixture
 def client(service: MemoryService) -> Iterator[TestClient]:
-    with TestClient(Starlette(routes=memory_routes(service))) as test_client:
+    with TestClient(
+        Starlette(routes=memory_routes(service)), base_url="http://127.0.0.1"
+    ) as test_client:
         yield test_client
 
 
@@ -242,7 +244,7 @@ def test_flush_and_status_report_failed_updates(tmp_path: Path) -> None:
     config = MemoryConfig(storage_path=tmp_path, debounce_seconds=600, outbox=False)
     with (
         MemoryService(config, extractor=FailingFor(), register_atexit=False) as memory,
-        TestClient(Starlette(routes=memory_routes(memory))) as client,
+        TestClient(Starlette(routes=memory_routes(memory)), base_url="http://127.0.0.1") as client,
     ):
         enqueue(memory, "ana", "I own a boat.")
         enqueue(memory, "bea", "I'm vegetarian.")
@@ -284,7 +286,7 @@ def test_an_authenticated_caller_reaches_only_their_own_memory(service: MemorySe
         routes=memory_routes(service),
         middleware=[Middleware(AuthenticationMiddleware, backend=HeaderAuth())],
     )
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         as_ana = {"Authorization": "Bearer ana"}
         own = client.post("/memory/users/ana/facts", json={"content": "Likes tea"}, headers=as_ana)
         assert own.status_code == 201
@@ -383,7 +385,7 @@ def test_flush_and_status_of_a_tenant_see_only_that_tenants_queue_and_failures(
     config = MemoryConfig(storage_path=tmp_path, debounce_seconds=600)
     with (
         MemoryService(config, extractor=FailingFor(), register_atexit=False) as memory,
-        TestClient(Starlette(routes=memory_routes(memory))) as client,
+        TestClient(Starlette(routes=memory_routes(memory)), base_url="http://127.0.0.1") as client,
     ):
         enqueue(memory, "ana", "I own a boat.", tenant="shop")
         enqueue(memory, "bea", "I'm vegetarian.")
@@ -422,7 +424,7 @@ def test_an_authenticated_caller_of_a_tenant_reaches_only_that_tenant(
         routes=memory_routes(service),
         middleware=[Middleware(AuthenticationMiddleware, backend=TenantAuth())],
     )
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1") as client:
         as_ana_shop = {"Authorization": "Bearer ana@shop"}
         added = client.post(
             "/memory/users/ana/facts", json={"content": "Likes tea"}, headers=as_ana_shop

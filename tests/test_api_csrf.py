@@ -41,7 +41,7 @@ def make_client(tmp_path: Path) -> Iterator[Any]:
         )
         service = MemoryService(config, register_atexit=False)
         services.append(service)
-        return TestClient(Starlette(routes=memory_routes(service)))
+        return TestClient(Starlette(routes=memory_routes(service)), base_url="http://127.0.0.1")
 
     yield make
     for service in services:
@@ -108,10 +108,10 @@ def test_json_with_a_charset_parameter_is_accepted(make_client: Any) -> None:
     [
         EVIL,
         "null",
-        "https://testserver",  # another scheme
-        "http://testserver:8080",  # another port
-        "http://testserver.evil.example",
-        "http://127.0.0.1",
+        "https://127.0.0.1",  # another scheme
+        "http://127.0.0.1:8080",  # another port
+        "http://127.0.0.1.evil.example",
+        "http://localhost",  # the same machine by another name
     ],
 )
 def test_every_write_from_another_origin_is_refused_with_403(make_client: Any, origin: str) -> None:
@@ -137,7 +137,7 @@ def test_a_write_from_the_servers_own_origin_or_without_origin_is_accepted(
     make_client: Any,
 ) -> None:
     client = make_client()
-    for origin in ("http://testserver", "HTTP://TestServer:80", None):
+    for origin in ("http://127.0.0.1", "HTTP://127.0.0.1:80", None):
         headers = {} if origin is None else {"Origin": origin}
         answer = client.post(
             "/memory/users/alice/facts", json={"content": f"Likes {origin}"}, headers=headers

@@ -44,7 +44,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
             routes=memory_routes(service),
             middleware=[Middleware(AuthenticationMiddleware, backend=PercentAuth())],
         )
-        with TestClient(app) as test_client:
+        with TestClient(app, base_url="http://127.0.0.1") as test_client:
             yield test_client
 
 

@@ -33,7 +33,9 @@ def service(tmp_path: Path) -> Iterator[MemoryService]:
 
 @pytest.fixture
 def client(service: MemoryService) -> Iterator[TestClient]:
-    with TestClient(Starlette(routes=memory_routes(service))) as test_client:
+    with TestClient(
+        Starlette(routes=memory_routes(service)), base_url="http://127.0.0.1"
+    ) as test_client:
         yield test_client
 
 

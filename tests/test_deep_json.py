@@ -126,7 +126,9 @@ def test_outbox_and_vector_records_nested_deeply_are_skipped_as_unreadable(
 def test_the_http_routes_answer_deep_json_bodies_with_a_400_or_422(tmp_path: Path) -> None:
     settings = MemoryConfig(storage_path=tmp_path / "memory")
     with MemoryService(settings, register_atexit=False) as memory:
-        client = TestClient(Starlette(routes=memory_routes(memory, ui=False)))
+        client = TestClient(
+            Starlette(routes=memory_routes(memory, ui=False)), base_url="http://127.0.0.1"
+        )
         body = '{"content": ' + nested(20_000) + "}"  # within the size limit of a fact body
         answer = client.post("/memory/users/alice/facts", content=body, headers=JSON)
         assert answer.status_code == 400 and "nested too deeply" in answer.json()["error"]

@@ -101,7 +101,7 @@ def test_the_http_delete_route_drops_pending_updates(memory: MemoryService) -> N
     memory.enqueue(WHO, turns("I live in Oslo."))
     assert memory.flush(timeout=30)
     memory.enqueue(WHO, turns("I live in Oslo.", "I am a vegetarian."))
-    with TestClient(Starlette(routes=memory_routes(memory))) as client:
+    with TestClient(Starlette(routes=memory_routes(memory)), base_url="http://127.0.0.1") as client:
         answer = client.delete("/memory/users/alice?confirm=alice")
     assert answer.status_code == 200 and answer.json() == {"deleted": True}
     assert memory.flush(timeout=30)

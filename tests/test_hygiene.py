@@ -666,7 +666,9 @@ def test_the_http_status_route_reports_hygiene_per_document(tmp_path: Path) -> N
     config = MemoryConfig(storage_path=tmp_path, debounce_seconds=60)
     with (
         MemoryService(config, storage=storage, register_atexit=False) as service,
-        TestClient(Starlette(routes=memory_routes(service, ui=False))) as client,
+        TestClient(
+            Starlette(routes=memory_routes(service, ui=False)), base_url="http://127.0.0.1"
+        ) as client,
     ):
         every = client.get("/memory/status").json()["hygiene"]
         assert [(h["user_id"], h["facts"], h["merged"]) for h in every] == [

@@ -94,6 +94,9 @@ def test_the_routes_serve_edit_flush_and_protect_memory_under_langgraph_dev(
     assert stale.status_code == 409
     assert http.get("/memory/ui", params={"user": "alice"}).status_code == 200
     assert http.get("/memory/users/bob").json()["facts"] == []
+    # A page whose name was rebound to 127.0.0.1 (DNS rebinding) cannot read memory.
+    rebound = http.get("/memory/users/alice", headers={"Host": "attacker.example:2024"})
+    assert rebound.status_code == 403 and "http_allowed_origins" in rebound.json()["error"]
 
 
 def test_the_routes_use_the_servers_store_when_storage_is_store(tmp_path: Path) -> None:

@@ -107,7 +107,9 @@ def service(tmp_path: Path) -> Iterator[MemoryService]:
 
 
 def test_http_saves_cleaned_text_and_answers_422_for_a_bad_id(service: MemoryService) -> None:
-    with TestClient(Starlette(routes=memory_routes(service))) as client:
+    with TestClient(
+        Starlette(routes=memory_routes(service)), base_url="http://127.0.0.1"
+    ) as client:
         body = '{"content": "x\\ud800y", "category": "preference"}'
         posted = client.post(
             "/memory/users/alice/facts",

@@ -28,7 +28,9 @@ overrides; absent = no tenant). Edits take an
 optional ``revision`` (body field, or ``?revision=`` on DELETE): when the
 document moved since, the answer is 409 and nothing is written; without it a
 concurrent background update is merged by retrying on the fresh document.
-Errors answer ``{"error": "..."}`` (see :mod:`.errors`). Cross-site writes are
+Errors answer ``{"error": "..."}`` (see :mod:`.errors`). Every route answers 403
+to a ``Host`` that is not an IP address, ``localhost`` or a host of
+``http_allowed_origins`` (DNS rebinding, see :mod:`.guard`). Cross-site writes are
 refused (see :mod:`.guard`): a POST, PUT, PATCH or DELETE whose ``Origin`` is not
 the server's own (nor in ``http_allowed_origins``) answers 403, and a route with
 a body needs ``Content-Type: application/json`` (415). A body over its limit
@@ -64,7 +66,12 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from deerflow_memory.api.errors import ApiError, status_and_message
-from deerflow_memory.api.guard import check_json_body, check_same_origin
+from deerflow_memory.api.guard import (
+    allowed_hosts,
+    check_host,
+    check_json_body,
+    check_same_origin,
+)
 from deerflow_memory.api.page import render_page
 from deerflow_memory.config import (
     DuplicateKeyError,
@@ -132,12 +139,11 @@ def _error(error: Exception) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _handled(handler: Handler, check: Callable[[Request], None] | None = None) -> Handler:
+def _handled(handler: Handler, check: Callable[[Request], None]) -> Handler:
     # The one error handler of every route: package errors -> status codes.
     async def endpoint(request: Request) -> Response:
         try:
-            if check is not None:
-                check(request)
+            check(request)
             return await handler(request)
         except Exception as e:
             return _error(e)
@@ -285,12 +291,19 @@ def memory_routes(
         store_source = lambda: fixed  # noqa: E731
 
     allowed_origins = frozenset(service.config.http_allowed_origins)
+    hosts = allowed_hosts(allowed_origins)
+
+    def read(request: Request) -> None:
+        # Before anything else of every route (see :mod:`.guard`): DNS rebinding.
+        check_host(request, hosts)
 
     def write(request: Request) -> None:
         # Before anything else of a state-changing route (see :mod:`.guard`).
+        check_host(request, hosts)
         check_same_origin(request, allowed_origins)
 
     def write_json(request: Request) -> None:
+        check_host(request, hosts)
         check_same_origin(request, allowed_origins)
         check_json_body(request)
 
@@ -551,12 +564,12 @@ def memory_routes(
         )
 
     routes: list[BaseRoute] = [
-        Route("/memory/users/{user_id}", _handled(get_document), methods=["GET"]),
+        Route("/memory/users/{user_id}", _handled(get_document, read), methods=["GET"]),
         Route("/memory/users/{user_id}", _handled(import_document, write_json), methods=["PUT"]),
         Route("/memory/users/{user_id}", _handled(clear, write), methods=["DELETE"]),
-        Route("/memory/users/{user_id}/history", _handled(get_history), methods=["GET"]),
-        Route("/memory/users/{user_id}/search", _handled(search), methods=["GET"]),
-        Route("/memory/users/{user_id}/export", _handled(export), methods=["GET"]),
+        Route("/memory/users/{user_id}/history", _handled(get_history, read), methods=["GET"]),
+        Route("/memory/users/{user_id}/search", _handled(search, read), methods=["GET"]),
+        Route("/memory/users/{user_id}/export", _handled(export, read), methods=["GET"]),
         Route("/memory/users/{user_id}/facts", _handled(add_fact, write_json), methods=["POST"]),
         Route(
             "/memory/users/{user_id}/facts/{fact_id}",
@@ -569,10 +582,10 @@ def memory_routes(
             methods=["DELETE"],
         ),
         Route("/memory/flush", _handled(flush, write), methods=["POST"]),
-        Route("/memory/status", _handled(status), methods=["GET"]),
+        Route("/memory/status", _handled(status, read), methods=["GET"]),
     ]
     if ui:
-        routes.append(Route("/memory/ui", _handled(page), methods=["GET"]))
+        routes.append(Route("/memory/ui", _handled(page, read), methods=["GET"]))
     return routes
 
 
