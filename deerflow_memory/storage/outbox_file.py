@@ -22,7 +22,10 @@ file is created under a temporary name, locked, then renamed into place, so no
 poller can take the lock of a process that is still starting.
 
 How it fails: a torn last line (crash mid-append) is skipped; an unreadable
-journal is left in place with a warning, never deleted. A line of an adopted
+journal is left in place with a warning, never deleted. Files here are opened
+``O_NOFOLLOW | O_NONBLOCK`` and must be regular: a symlink, FIFO, device or
+socket named like a journal or lock is skipped with one warning naming it (it
+never blocks a start, and a link's target is never read or written). A line of an adopted
 journal that cannot be decoded is kept, as is, in ``outbox/{owner}.jsonl.corrupt``
 (one warning names it). A journal whose lock file is gone (a backup restored
 without it) is adopted once no process has it open (a Linux write lease
@@ -37,6 +40,7 @@ import importlib
 import json
 import logging
 import os
+import stat
 import time
 import uuid
 from dataclasses import replace
@@ -44,7 +48,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from deerflow_memory.storage.file import _fsync_folder
+from deerflow_memory.errors import CorruptMemoryError
+from deerflow_memory.storage.file import _fsync_folder, _open_regular, _read_regular
 from deerflow_memory.storage.outbox import (
     DEFAULT_COMMIT_INTERVAL,
     Decode,
@@ -70,6 +75,7 @@ _STARTING = ".starting"  # a lock file's name until it is locked
 _START_GRACE = 60.0  # seconds before a ".starting" file is taken for a dead start
 ORPHAN_GRACE = 600.0  # without leases: seconds a journal with no lock file must sit untouched
 CORRUPT_SUFFIX = ".corrupt"  # outbox/{owner}.jsonl.corrupt: adopted lines that could not be read
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def replay(
@@ -136,7 +142,7 @@ class FileOutbox(GroupCommitOutbox):
         self._dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         # Locked before it gets the name pollers look for (else one could adopt us).
         starting = self._dir / f"{self._owner}{_STARTING}"
-        self._lock_fd = os.open(starting, os.O_RDWR | os.O_CREAT, 0o600)
+        self._lock_fd = os.open(starting, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600)
         if _fcntl is not None:
             _fcntl.flock(self._lock_fd, _fcntl.LOCK_EX)
         os.replace(starting, self._dir / f"{self._owner}.lock")
@@ -146,6 +152,7 @@ class FileOutbox(GroupCommitOutbox):
         self._pending: dict[OutboxKey, PendingUpdate] = {}
         self._dead: dict[str, PendingUpdate] = {}
         self._size = 0
+        self._refused: set[str] = set()  # special files already warned about
 
     @property
     def journal(self) -> Path:
@@ -156,7 +163,8 @@ class FileOutbox(GroupCommitOutbox):
 
     def _open(self) -> int:
         if self._fd is None:
-            self._fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW
+            self._fd = os.open(self._path, flags, 0o600)
             _fsync_folder(self._dir)
         return self._fd
 
@@ -209,7 +217,8 @@ class FileOutbox(GroupCommitOutbox):
             [self._line("put", u) for u in self._pending.values()]
             + [self._line("dead", u) for u in self._dead.values()]
         )
-        with open(tmp, "wb") as f:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | _NOFOLLOW
+        with os.fdopen(os.open(tmp, flags, 0o600), "wb") as f:
             f.write(body)
             f.flush()
             os.fsync(f.fileno())
@@ -245,7 +254,11 @@ class FileOutbox(GroupCommitOutbox):
             owner = lock_path.stem
             if owner == self._owner:
                 continue
-            fd = _try_lock(lock_path)
+            try:
+                fd = _try_lock(lock_path)
+            except CorruptMemoryError as e:
+                self._refuse(e)
+                continue
             if fd is None:
                 continue  # its process is alive
             try:
@@ -255,7 +268,13 @@ class FileOutbox(GroupCommitOutbox):
         for journal in sorted(self._dir.glob("*.jsonl")):
             owner = journal.stem
             lock_path = self._dir / f"{owner}.lock"
-            if owner == self._owner or lock_path.exists() or not _unopened(journal):
+            if owner == self._owner or os.path.lexists(lock_path):
+                continue
+            try:
+                if not _unopened(journal):
+                    continue
+            except CorruptMemoryError as e:
+                self._refuse(e)
                 continue
             fd = _create_lock(lock_path)
             if fd is None:
@@ -283,9 +302,12 @@ class FileOutbox(GroupCommitOutbox):
         """
         journal = self._dir / f"{owner}.jsonl"
         try:
-            lines = journal.read_bytes().splitlines()
+            lines = _read_regular(journal).splitlines()
         except FileNotFoundError:
             lines = []
+        except CorruptMemoryError as e:
+            self._refuse(e)
+            return []
         except OSError as e:
             logger.warning("cannot read memory outbox journal %s: %s", journal, e)
             return []
@@ -336,11 +358,25 @@ class FileOutbox(GroupCommitOutbox):
                     continue  # may be between its creation and its lock
             except FileNotFoundError:
                 continue
-            fd = _try_lock(path)
+            try:
+                fd = _try_lock(path)
+            except CorruptMemoryError as e:
+                self._refuse(e)
+                continue
             if fd is not None:
                 with contextlib.suppress(FileNotFoundError):
                     path.unlink()
                 os.close(fd)
+
+    def _refuse(self, error: CorruptMemoryError) -> None:
+        """Warn once per process about a special file in the outbox (it is left untouched)."""
+        if error.location not in self._refused:
+            self._refused.add(error.location)
+            logger.warning(
+                "memory outbox: %s %s: skipped and left untouched (move it away)",
+                error.location,
+                error.reason,
+            )
 
     def dead_letters(self) -> list[PendingUpdate]:
         """Dead letters of this process and of every journal on this root."""
@@ -348,8 +384,8 @@ class FileOutbox(GroupCommitOutbox):
         found: dict[str, PendingUpdate] = {}
         for journal in sorted(self._dir.glob("*.jsonl")):
             try:
-                lines = journal.read_bytes().splitlines()
-            except OSError:
+                lines = _read_regular(journal).splitlines()
+            except OSError:  # incl. CorruptMemoryError: a special file, skipped
                 continue
             for update in replay(lines, self._decode)[1]:
                 found[update.record_id] = update
@@ -370,8 +406,11 @@ class FileOutbox(GroupCommitOutbox):
 
 
 def _append_durably(path: Path, lines: list[bytes]) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | _NOFOLLOW
+    fd = os.open(path, flags, 0o600)
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
         os.write(fd, b"".join(line.rstrip(b"\r\n") + b"\n" for line in lines))
         os.fsync(fd)
     finally:
@@ -382,12 +421,17 @@ def _append_durably(path: Path, lines: list[bytes]) -> None:
 def _unopened(path: Path) -> bool:
     """True when no process has ``path`` open, so no live process writes it.
 
+    Raises:
+        CorruptMemoryError: ``path`` is a symlink or not a regular file.
+
     Linux: a write lease is granted only on a file nobody else has open.
     Elsewhere (or when leases are off): the file is untouched for
     :data:`ORPHAN_GRACE` seconds.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        fd = _open_regular(path)  # CorruptMemoryError: a symlink or special file
+    except CorruptMemoryError:
+        raise
     except OSError:
         return False
     try:
@@ -425,9 +469,13 @@ def _create_lock(path: Path) -> int | None:
 
 
 def _try_lock(path: Path) -> int | None:
-    """Open and flock ``path`` without waiting; the descriptor, or None when held elsewhere."""
+    """Open and flock ``path`` without waiting; the descriptor, or None when held elsewhere.
+
+    Raises:
+        CorruptMemoryError: ``path`` is a symlink or not a regular file.
+    """
     try:
-        fd = os.open(path, os.O_RDWR)
+        fd = _open_regular(path)  # flock needs no write access
     except FileNotFoundError:
         return None
     if _fcntl is None:  # pragma: no cover - Windows: cannot tell; leave it

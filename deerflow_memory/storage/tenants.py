@@ -80,7 +80,8 @@ def _lock_is_free(path: Path) -> bool:
     if _fcntl is None:  # pragma: no cover - Windows: cannot tell, so look at it
         return True
     try:
-        fd = os.open(path, os.O_RDWR)
+        flags = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)  # no link, no FIFO wait
+        fd = os.open(path, os.O_RDONLY | flags)
     except FileNotFoundError:
         return True  # a journal without its lock file: nobody owns it
     except OSError:
