@@ -117,8 +117,8 @@ def test_an_update_waits_for_the_user_lock_held_by_another_writer(tmp_path: Path
 
 def test_an_update_that_cannot_get_the_lock_in_time_becomes_a_dead_letter(tmp_path: Path) -> None:
     config = MemoryConfig(
-        storage_path=tmp_path, debounce_seconds=0, update_lock_timeout_seconds=0.2
-    )
+        storage_path=tmp_path, debounce_seconds=3600, update_lock_timeout_seconds=0.2
+    )  # the update runs in the flush, so the flush sees its failure
     blocker = FileMemoryStorage(tmp_path)
     with (
         blocker.update_lock("alice", None, timeout=5),

@@ -24,7 +24,7 @@ def test_an_update_that_cannot_take_its_lock_folder_is_counted_and_dead_lettered
     tmp_path: Path, outbox: bool
 ) -> None:
     (tmp_path / UPDATE_LOCK_FOLDER).write_text("")  # a file where the lock folder goes
-    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=0, outbox=outbox)
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=3600, outbox=outbox)
     with MemoryService(config, register_atexit=False) as memory:
         memory.enqueue(WHO, TURN)
         flushed = memory.flush(timeout=30)
@@ -40,7 +40,7 @@ def test_an_update_that_cannot_take_its_lock_folder_is_counted_and_dead_lettered
 def test_an_unexpected_error_around_the_update_is_dead_lettered_not_only_logged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
-    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=0)
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=3600)  # runs only in the flush
     with MemoryService(config, register_atexit=False) as memory:
 
         def broken(*args: object) -> object:

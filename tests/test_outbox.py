@@ -86,7 +86,7 @@ def test_a_failed_update_is_dead_lettered_not_dropped(tmp_path: Path) -> None:
         def extract(self, request: object) -> object:
             raise RuntimeError("model exploded")
 
-    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=0)
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=3600)  # runs in the flush
     with MemoryService(config, extractor=Broken(), register_atexit=False) as memory:  # type: ignore[arg-type]
         who = MemoryIdentity("alice", None, "t1")
         memory.enqueue(who, [HumanMessage("I am a welder."), AIMessage("Noted.")])
