@@ -16,9 +16,10 @@ from typing import Any
 
 import pytest
 
-from deerflow_memory.errors import CorruptMemoryError
+from deerflow_memory.errors import CorruptMemoryError, InvalidNameError
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.file import FileMemoryStorage
+from deerflow_memory.storage.tenants import stored_tenants
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX special files")
 
@@ -140,3 +141,59 @@ def test_a_tenant_folder_swapped_for_a_symlink_after_opening_is_refused(tmp_path
     os.symlink(tmp_path / "tenants" / "shop", tmp_path / "tenants" / "travel")
     with pytest.raises(CorruptMemoryError, match="symbolic link"):
         travel.load("ann")
+
+
+def moved_to_another_disk(root: Path, disk: Path, folder: str) -> None:
+    """``root/folder`` moved to ``disk`` and linked back, as an operator would."""
+    disk.mkdir(exist_ok=True)
+    (root / folder).rename(disk / folder)
+    os.symlink(disk / folder, root / folder)
+
+
+def test_a_users_folder_moved_to_another_disk_by_a_symlink_works_for_reads_saves_and_deletes(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "root"
+    saved(root, "bob", "Likes tea")
+    moved_to_another_disk(root, tmp_path / "disk", "users")
+    storage = FileMemoryStorage(root)
+    assert [f.content for f in storage.load("bob").facts] == ["Likes tea"]
+    storage.save("carol", "coder", document_with("Writes Rust"))
+    assert (tmp_path / "disk" / "users" / "carol" / "agents" / "coder" / "memory.json").exists()
+    assert list(storage.list_documents()) == [("bob", None), ("carol", "coder")]
+    assert storage.delete("bob") and list(storage.list_documents()) == [("carol", "coder")]
+    shown = cli(root, "show", "--user", "carol", "--agent", "coder")
+    assert shown.returncode == 0 and "Writes Rust" in shown.stdout
+
+
+def test_a_symlinked_user_folder_inside_a_moved_users_folder_is_still_refused_and_not_listed(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "root"
+    saved(root, "b", "Secret: PIN 1234")
+    moved_to_another_disk(root, tmp_path / "disk", "users")
+    os.symlink("b", tmp_path / "disk" / "users" / "c")
+    storage = FileMemoryStorage(root)
+    for call in (lambda: storage.load("c"), lambda: storage.delete("c")):
+        with pytest.raises(CorruptMemoryError, match="only the storage root and its users/"):
+            call()
+    assert list(storage.list_documents()) == [("b", None)]
+    assert [f.content for f in storage.load("b").facts] == ["Secret: PIN 1234"]
+
+
+def test_a_tenants_folder_moved_to_another_disk_works_but_a_tenants_users_link_is_refused(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "root"
+    FileMemoryStorage(root).scoped("shop").save("ann", None, document_with("Card ends 4242"))
+    moved_to_another_disk(root, tmp_path / "disk", "tenants")
+    storage = FileMemoryStorage(root)
+    assert [f.content for f in storage.scoped("shop").load("ann").facts] == ["Card ends 4242"]
+    storage.scoped("travel").save("ann", None, document_with("Flies to Oslo"))
+    assert stored_tenants(storage) == ["shop", "travel"]
+    # Inside a tenant, users/ is not top-level: a link there crosses tenants.
+    spy = tmp_path / "disk" / "tenants" / "spy"
+    spy.mkdir()
+    os.symlink(tmp_path / "disk" / "tenants" / "shop" / "users", spy / "users")
+    with pytest.raises(InvalidNameError, match="outside the storage root"):
+        FileMemoryStorage(root).scoped("spy").load("ann")  # the tenant's own root

@@ -20,10 +20,12 @@ How it fails, and what it guarantees:
 - Unsafe names (separators, ``..``, absolute paths, control characters, a
   leading dot, over-long) raise :class:`InvalidNameError`, as does a key whose
   folder resolves outside ``root`` (e.g. through a planted symlink).
-- A symlinked folder or file inside ``root``, or a FIFO, device or socket where
-  a memory file should be, raises :class:`CorruptMemoryError` at once (files
-  are opened ``O_NOFOLLOW | O_NONBLOCK`` and checked to be regular): reads,
-  saves and deletes never go through a link to another user's memory.
+- A symlinked user, agent or tenant folder or memory file (only ``root`` and
+  its own ``users/`` and ``tenants/`` may be links, e.g. to a bigger disk), or
+  a FIFO, device or socket where a memory file should be, raises
+  :class:`CorruptMemoryError` at once (files are opened ``O_NOFOLLOW |
+  O_NONBLOCK`` and checked to be regular): reads, saves and deletes never go
+  through a link to another user's memory, and listing skips linked folders.
 - A file that is not UTF-8, not JSON, or not a memory document raises
   :class:`CorruptMemoryError` naming the path and the reason, on ``load`` and on
   ``save`` alike: it is never read as empty and never overwritten; repair it,
@@ -216,6 +218,7 @@ class FileMemoryStorage(MemoryStorage):
         self._update_locks = FlockUpdateLocks(self._root / UPDATE_LOCK_FOLDER)
         self._tenants: dict[str, FileMemoryStorage] = {}
         self._tenants_guard = threading.Lock()
+        self._users_may_link = True  # False in a tenant's view: its users/ is not top-level
 
     @property
     def root(self) -> Path:
@@ -227,27 +230,33 @@ class FileMemoryStorage(MemoryStorage):
 
         Raises:
             InvalidNameError: unsafe name, or the folder resolves outside ``root``.
-            CorruptMemoryError: a folder on the way is a symlink (inside ``root``).
+            CorruptMemoryError: a user or agent folder on the way is a symlink (only
+                the root and its ``users/`` may be links, e.g. to a bigger disk).
         """
         user_id = validate_name(user_id, "user_id")
-        folder = _child(self._root / "users", user_id)
+        users = self._root / "users"
+        folder = _child(users, user_id)
         if agent_name is not None:
             folder = _child(folder / "agents", validate_name(agent_name, "agent_name"))
         # Names cannot contain separators, but a symlink planted in the tree could
-        # still lead elsewhere.
-        real_root = os.path.realpath(self._root)
+        # still lead elsewhere. users/ itself may be a link (data moved to a bigger
+        # disk), but not in a tenant's view (tenants/t/users -> tenants/u/users).
+        if self._users_may_link:
+            base = outer = os.path.realpath(users)
+        else:  # checked against the root as resolved when this view was made
+            base, outer = str(users), os.path.realpath(self._root)
         real = os.path.realpath(folder)
-        if os.path.commonpath([real_root, real]) != real_root:
+        if os.path.commonpath([outer, real]) != outer:
             raise InvalidNameError(
-                f"memory folder {folder} resolves to {real}, outside the storage root {real_root}"
+                f"memory folder {folder} resolves to {real}, outside the storage root {outer}"
             )
-        # Inside the root (as resolved when this storage was made), a symlinked folder
-        # would read or delete another user's (or tenant's) memory.
-        if real != os.path.join(self._root, os.path.relpath(folder, self._root)):
+        # Below users/, a symlinked folder would read or delete another user's memory.
+        if real != os.path.join(base, os.path.relpath(folder, users)):
             raise CorruptMemoryError(
                 folder,
-                f"is reached through a symbolic link (to {real}); memory folders must be "
-                "real folders (refused)",
+                f"is reached through a symbolic link (to {real}); user and agent folders "
+                "must be real folders: only the storage root and its users/ and tenants/ "
+                "folders may be links (refused)",
             )
         return folder / DOCUMENT_FILE
 
@@ -613,7 +622,7 @@ class FileMemoryStorage(MemoryStorage):
 
         Raises:
             InvalidNameError: unsafe ``tenant_id``.
-            CorruptMemoryError: the tenant folder (or ``tenants/``) is a symlink.
+            CorruptMemoryError: the tenant folder is a symlink (``tenants/`` may be one).
         """
         if tenant_id is None:
             return self
@@ -622,9 +631,11 @@ class FileMemoryStorage(MemoryStorage):
             view = self._tenants.get(tenant_id)
             if view is None:
                 folder = _child(self._root / TENANT_FOLDER, tenant_id)
-                if os.path.islink(folder) or os.path.islink(folder.parent):
+                if os.path.islink(folder):
                     raise CorruptMemoryError(
-                        folder, "is a symbolic link; tenant folders must be real folders (refused)"
+                        folder,
+                        "is a symbolic link; tenant folders must be real folders: only the "
+                        "storage root and its users/ and tenants/ folders may be links (refused)",
                     )
                 if is_mapped(folder.name):
                     # The real id beside a mapped folder name, so the tenant can be listed.
@@ -633,6 +644,7 @@ class FileMemoryStorage(MemoryStorage):
                 view = self._tenants[tenant_id] = FileMemoryStorage(
                     folder, max_cached_documents=self._max_cached, journal=self._journal
                 )
+                view._users_may_link = False
             return view
 
     def list_documents(self) -> Iterator[tuple[str, str | None]]:
