@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from deerflow_memory.config import MemoryConfig
+from deerflow_memory.service import MemoryService
 
 
 class NetworkBlocked(RuntimeError):
@@ -30,3 +37,26 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[object]]:
     monkeypatch.setattr(socket, "create_connection", guarded_create_connection)
     yield attempts
     monkeypatch.setattr(socket.socket, "connect", real_connect)
+
+
+@pytest.fixture
+def make_client(tmp_path: Path) -> Iterator[Any]:
+    """``make(**settings)``: a client of the memory routes of a new service on ``tmp_path/memory``.
+
+    It talks to ``http://127.0.0.1``: the routes accept only known host names.
+    """
+    services: list[MemoryService] = []
+
+    def make(**settings: Any) -> TestClient:
+        from deerflow_memory.api import memory_routes
+
+        config = MemoryConfig(
+            storage_path=tmp_path / "memory", debounce_seconds=600, outbox=False, **settings
+        )
+        service = MemoryService(config, register_atexit=False)
+        services.append(service)
+        return TestClient(Starlette(routes=memory_routes(service)), base_url="http://127.0.0.1")
+
+    yield make
+    for service in services:
+        service.close()

@@ -9,37 +9,12 @@ memory route checks ``Host`` first: IP addresses, ``localhost`` and the hosts of
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from deerflow_memory.config import MemoryConfig
-from deerflow_memory.service import MemoryService
-
 REBOUND = {"Host": "attacker.example:2024", "Origin": "http://attacker.example:2024"}
-
-
-@pytest.fixture
-def make_client(tmp_path: Path) -> Iterator[Any]:
-    services: list[MemoryService] = []
-
-    def make(**settings: Any) -> TestClient:
-        from deerflow_memory.api import memory_routes
-
-        config = MemoryConfig(
-            storage_path=tmp_path / "memory", debounce_seconds=600, outbox=False, **settings
-        )
-        service = MemoryService(config, register_atexit=False)
-        services.append(service)
-        return TestClient(Starlette(routes=memory_routes(service)), base_url="http://127.0.0.1")
-
-    yield make
-    for service in services:
-        service.close()
 
 
 def facts(client: TestClient, user: str = "bob") -> list[str]:

@@ -456,16 +456,9 @@ def _create_lock(path: Path) -> int | None:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError:
         return None
-    if _fcntl is not None:
-        try:
-            _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            return None
-    if not path.exists():  # adopted and removed by another process meanwhile
-        os.close(fd)
-        return None
-    return fd
+    if _fcntl is None:  # pragma: no cover - Windows: nothing to lock with
+        return fd
+    return _flock_or_close(fd, path)
 
 
 def _try_lock(path: Path) -> int | None:
@@ -481,6 +474,12 @@ def _try_lock(path: Path) -> int | None:
     if _fcntl is None:  # pragma: no cover - Windows: cannot tell; leave it
         os.close(fd)
         return None
+    return _flock_or_close(fd, path)
+
+
+def _flock_or_close(fd: int, path: Path) -> int | None:
+    """``fd`` exclusively flocked without waiting; None (closed) when held elsewhere or gone."""
+    assert _fcntl is not None
     try:
         _fcntl.flock(fd, _fcntl.LOCK_EX | _fcntl.LOCK_NB)
     except OSError:
