@@ -40,6 +40,27 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[object]]:
 
 
 @pytest.fixture
+def service(tmp_path: Path) -> Iterator[MemoryService]:
+    """A file-backed service on ``tmp_path/memory``: no outbox, updates wait 600 s (a test
+    that needs them runs ``service.flush()``). Test modules needing other settings define
+    their own ``service``."""
+    config = MemoryConfig(storage_path=tmp_path / "memory", debounce_seconds=600, outbox=False)
+    with MemoryService(config, register_atexit=False) as memory:
+        yield memory
+
+
+@pytest.fixture
+def client(service: MemoryService) -> Iterator[TestClient]:
+    """A client of the memory routes of ``service``, on ``http://127.0.0.1``."""
+    from deerflow_memory.api import memory_routes
+
+    with TestClient(
+        Starlette(routes=memory_routes(service)), base_url="http://127.0.0.1"
+    ) as test_client:
+        yield test_client
+
+
+@pytest.fixture
 def make_client(tmp_path: Path) -> Iterator[Any]:
     """``make(**settings)``: a client of the memory routes of a new service on ``tmp_path/memory``.
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,25 +25,6 @@ from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.extractor import OfflineExtractor
 
 JSON = {"Content-Type": "application/json"}
-
-
-def make_service(root: Path, **settings: Any) -> MemoryService:
-    config = MemoryConfig(storage_path=root, debounce_seconds=600, outbox=False, **settings)
-    return MemoryService(config, register_atexit=False)
-
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[MemoryService]:
-    with make_service(tmp_path / "memory") as memory:
-        yield memory
-
-
-@pytest.fixture
-def client(service: MemoryService) -> Iterator[TestClient]:
-    with TestClient(
-        Starlette(routes=memory_routes(service)), base_url="http://127.0.0.1"
-    ) as test_client:
-        yield test_client
 
 
 def document(client: TestClient, user: str = "ana", **params: str) -> dict[str, Any]:

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from annotated_types import Ge, Le
-from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from deerflow_memory import MemoryConfig, MemoryDocument, format_memory_for_injection
-from deerflow_memory.api import memory_routes
 from deerflow_memory.cli import main
 from deerflow_memory.config import TenantOverrides, load_config, redact_secrets
 from deerflow_memory.errors import ConfigError, InvalidDocumentError
@@ -22,21 +19,6 @@ from deerflow_memory.update.import_check import read_import
 
 JSON = {"content-type": "application/json"}
 REPEATED = '{"facts": [{"id": "f1", "content": "Likes tea", "content": "Likes coffee"}]}'
-
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[MemoryService]:
-    config = MemoryConfig(storage_path=tmp_path / "memory", debounce_seconds=600, outbox=False)
-    with MemoryService(config, register_atexit=False) as memory:
-        yield memory
-
-
-@pytest.fixture
-def client(service: MemoryService) -> Iterator[TestClient]:
-    with TestClient(
-        Starlette(routes=memory_routes(service)), base_url="http://127.0.0.1"
-    ) as test_client:
-        yield test_client
 
 
 # --- a JSON object that repeats a key -------------------------------------------------------

@@ -12,7 +12,7 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +22,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import ValidationError
-from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
 from deerflow_memory import MemoryConfig, MemoryDocument, format_memory_for_injection
-from deerflow_memory.api import memory_routes
 from deerflow_memory.errors import InvalidDocumentError
 from deerflow_memory.graph import create_memory_agent
 from deerflow_memory.models import Fact, MemoryUpdate, NewFact
@@ -99,37 +97,29 @@ def test_a_turn_with_a_lone_surrogate_is_extracted_and_kept_durably(tmp_path: Pa
     assert any("hiking" in fact and "\ufffd" in fact for fact in facts), facts
 
 
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[MemoryService]:
-    config = MemoryConfig(storage_path=tmp_path / "memory", debounce_seconds=600, outbox=False)
-    with MemoryService(config, register_atexit=False) as memory:
-        yield memory
-
-
-def test_http_saves_cleaned_text_and_answers_422_for_a_bad_id(service: MemoryService) -> None:
-    with TestClient(
-        Starlette(routes=memory_routes(service)), base_url="http://127.0.0.1"
-    ) as client:
-        body = '{"content": "x\\ud800y", "category": "preference"}'
-        posted = client.post(
-            "/memory/users/alice/facts",
-            content=body,
-            headers={"content-type": "application/json"},
-        )
-        assert posted.status_code == 201, posted.text
-        assert posted.json()["fact"]["content"] == "x\ufffdy"
-        summary = '{"user": {"workContext": {"summary": "Works \\udc00 at X"}}}'
-        put = client.put(
-            "/memory/users/zed", content=summary, headers={"content-type": "application/json"}
-        )
-        assert put.status_code == 200, put.text
-        assert service.storage.load("zed").user.work_context.summary == "Works \ufffd at X"
-        bad_id = '{"facts": [{"id": "f\\ud800", "content": "Likes tea", "category": "goal"}]}'
-        refused = client.put(
-            "/memory/users/zed", content=bad_id, headers={"content-type": "application/json"}
-        )
-        assert refused.status_code == 422, refused.text
-        assert "surrogate" in refused.json()["error"]
+def test_http_saves_cleaned_text_and_answers_422_for_a_bad_id(
+    client: TestClient, service: MemoryService
+) -> None:
+    body = '{"content": "x\\ud800y", "category": "preference"}'
+    posted = client.post(
+        "/memory/users/alice/facts",
+        content=body,
+        headers={"content-type": "application/json"},
+    )
+    assert posted.status_code == 201, posted.text
+    assert posted.json()["fact"]["content"] == "x\ufffdy"
+    summary = '{"user": {"workContext": {"summary": "Works \\udc00 at X"}}}'
+    put = client.put(
+        "/memory/users/zed", content=summary, headers={"content-type": "application/json"}
+    )
+    assert put.status_code == 200, put.text
+    assert service.storage.load("zed").user.work_context.summary == "Works \ufffd at X"
+    bad_id = '{"facts": [{"id": "f\\ud800", "content": "Likes tea", "category": "goal"}]}'
+    refused = client.put(
+        "/memory/users/zed", content=bad_id, headers={"content-type": "application/json"}
+    )
+    assert refused.status_code == 422, refused.text
+    assert "surrogate" in refused.json()["error"]
     assert service.storage.load("zed").user.work_context.summary == "Works \ufffd at X"
 
 
