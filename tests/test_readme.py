@@ -6,6 +6,7 @@ import contextlib
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,70 +21,52 @@ def python_block_after(heading: str) -> str:
     return match.group(1)
 
 
-def test_the_add_memory_example_runs_and_remembers_across_threads(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)  # the example uses the default ./.deerflow_memory
+@pytest.fixture(autouse=True)
+def offline_in_tmp_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run each example in ``tmp_path`` (they use the default ./.deerflow_memory), offline."""
+    monkeypatch.chdir(tmp_path)
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "DEERFLOW_MEMORY_CONFIG"):
         monkeypatch.delenv(name, raising=False)
-    code = python_block_after("## Add memory to your graph")
+
+
+def run_examples(*headings: str) -> tuple[str, dict[str, Any]]:
+    """Run the python block after each heading, in order, in one namespace.
+
+    Returns what the last block printed and the namespace.
+    """
+    namespace: dict[str, Any] = {}
     out = io.StringIO()
-    namespace: dict[str, object] = {}
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, str(README), "exec"), namespace)
-    assert "<user_memory>" in out.getvalue()
-    assert "allergic to peanuts" in out.getvalue()
-    memory = namespace["memory"]
-    memory.close()  # type: ignore[attr-defined]
+    for heading in headings:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(python_block_after(heading), str(README), "exec"), namespace)
+    return out.getvalue(), namespace
+
+
+def test_the_add_memory_example_runs_and_remembers_across_threads(tmp_path: Path) -> None:
+    printed, namespace = run_examples("## Add memory to your graph")
+    assert "<user_memory>" in printed
+    assert "allergic to peanuts" in printed
+    namespace["memory"].close()
     assert (tmp_path / ".deerflow_memory/users/alice/memory.json").exists()
 
 
-def test_the_create_agent_example_runs_and_remembers_across_threads(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "DEERFLOW_MEMORY_CONFIG"):
-        monkeypatch.delenv(name, raising=False)
-    code = python_block_after("## With `create_agent`")
-    out = io.StringIO()
-    namespace: dict[str, object] = {}
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, str(README), "exec"), namespace)
-    assert "allergic to peanuts" in out.getvalue()
-    memory = namespace["memory"]
-    memory.close()  # type: ignore[attr-defined]
+def test_the_create_agent_example_runs_and_remembers_across_threads(tmp_path: Path) -> None:
+    printed, namespace = run_examples("## With `create_agent`")
+    assert "allergic to peanuts" in printed
+    namespace["memory"].close()
     assert (tmp_path / ".deerflow_memory/users/alice/memory.json").exists()
 
 
-def test_the_recall_events_example_shows_what_was_taken_into_account(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "DEERFLOW_MEMORY_CONFIG"):
-        monkeypatch.delenv(name, raising=False)
-    setup = python_block_after("## Add memory to your graph")
-    display = python_block_after("**Recall events.**")
-    out = io.StringIO()
-    namespace: dict[str, object] = {}
-    with contextlib.redirect_stdout(out):
-        exec(compile(setup, str(README), "exec"), namespace)
-        out.seek(0)
-        out.truncate()
-        exec(compile(display, str(README), "exec"), namespace)
-    namespace["memory"].close()  # type: ignore[attr-defined]
-    assert "I took into account: User is allergic to peanuts" in out.getvalue()
+def test_the_recall_events_example_shows_what_was_taken_into_account() -> None:
+    printed, namespace = run_examples("## Add memory to your graph", "**Recall events.**")
+    namespace["memory"].close()
+    assert "I took into account: User is allergic to peanuts" in printed
 
 
-def test_the_tenants_example_keeps_one_user_in_two_tenants_apart(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.chdir(tmp_path)
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "DEERFLOW_MEMORY_CONFIG"):
-        monkeypatch.delenv(name, raising=False)
+def test_the_tenants_example_keeps_one_user_in_two_tenants_apart(tmp_path: Path) -> None:
+    printed, _ = run_examples("### Tenants")
     code = python_block_after("### Tenants")
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(code, str(README), "exec"), {})
     expected = [line.removeprefix("# ") for line in code.splitlines() if line.startswith("# ")]
-    assert out.getvalue().splitlines() == expected
+    assert printed.splitlines() == expected
     assert (tmp_path / ".deerflow_memory/tenants/shop/users/carol/memory.json").is_file()
