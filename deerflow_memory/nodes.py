@@ -211,7 +211,8 @@ def capture_turn(
     ):
         return False
     identity = identify()
-    signals = service.enqueue(identity, messages, recent=recent, store=store)
+    # ``coerce_messages`` left only messages: no second check of every one in enqueue.
+    signals = service._enqueue_checked(identity, messages, recent, False, store)
     saved = service.last_saved_update(identity)
     write(
         {

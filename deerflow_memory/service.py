@@ -570,11 +570,26 @@ class MemoryService:
         messages = check_messages(messages)
         if recent is not None:
             recent = check_messages(recent)
+        return self._enqueue_checked(identity, messages, recent, now, store)
+
+    def _enqueue_checked(
+        self,
+        identity: MemoryIdentity,
+        messages: Sequence[BaseMessage],
+        recent: Sequence[BaseMessage] | None,
+        now: bool,
+        store: BaseStore | None,
+    ) -> Signals:
+        """:meth:`enqueue` for messages known to be LangChain messages (not checked again).
+
+        The capture node calls it with what ``coerce_messages`` returned, and a
+        tenant's turn is routed here, so each turn's messages are walked once.
+        """
         if store is not None and self._storage is None:
             self.storage_for(store)  # record this capture in the store's outbox
         if identity.tenant_id != self.tenant_id:
             serving = self._serving(identity, store)
-            return serving.enqueue(identity, messages, recent=recent, now=now, store=store)
+            return serving._enqueue_checked(identity, messages, recent, now, store)
         signals = self.detector.detect(messages if recent is None else recent)
         add = self.queue.add_nowait if now else self.queue.add
         add(
