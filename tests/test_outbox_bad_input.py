@@ -232,6 +232,10 @@ def test_enqueue_refuses_messages_that_are_not_langchain_messages(
         with pytest.raises(InvalidMessagesError, match="LangChain message"):
             memory.enqueue(MemoryIdentity("alice", None, "t1"), messages)
         assert memory.queue.pending_count == 0
+        # Routed to a tenant's service, the turn is refused just the same.
+        with pytest.raises(InvalidMessagesError, match="LangChain message"):
+            memory.enqueue(MemoryIdentity("alice", None, "t1", "shop"), messages)
+        assert memory.for_tenant("shop").queue.pending_count == 0
 
 
 class RawState(TypedDict):
