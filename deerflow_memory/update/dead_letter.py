@@ -15,14 +15,12 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from langchain_core.messages import messages_from_dict
-
 from deerflow_memory.capture.messages import filter_messages_for_memory
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError
 from deerflow_memory.models import MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
-from deerflow_memory.update.encoding import encode_messages
+from deerflow_memory.update.encoding import decode_messages, encode_messages
 from deerflow_memory.update.incremental import (
     message_key,
     select_new_messages,
@@ -93,7 +91,7 @@ def job_from_dead_letter(letter: DeadLetter) -> UpdateJob:
     except InvalidNameError as e:
         raise CorruptMemoryError(where, str(e)) from None
     try:
-        messages = tuple(messages_from_dict(list(letter.messages)))
+        messages = decode_messages(list(letter.messages))
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise CorruptMemoryError(where, f"a message cannot be decoded: {e}") from None
     return UpdateJob(
