@@ -42,7 +42,6 @@ Nothing here raises on odd input: the update was validated when parsed.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -61,7 +60,7 @@ from deerflow_memory.models import (
     parse_timestamp,
 )
 from deerflow_memory.update.consolidate import lexical_similarity
-from deerflow_memory.update.hygiene import normalise_expiry
+from deerflow_memory.update.hygiene import normalise_expiry, text_key
 from deerflow_memory.update.usage import retention_score
 
 __all__ = ["ApplyResult", "apply_update", "apply_update_detailed", "strip_upload_mentions"]
@@ -116,12 +115,6 @@ def strip_upload_mentions(text: str) -> str:
     result = "".join(kept).strip()
     result = result.rstrip(",;，；").strip()
     return result if re.search(r"\w", result) else ""
-
-
-@functools.lru_cache(maxsize=65_536)
-def _normalise(content: str) -> str:
-    # Cached: stored facts are compared on every update, their text rarely changes.
-    return " ".join(content.split()).casefold()
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,9 +248,7 @@ def apply_update_detailed(
 
     # --- additions -------------------------------------------------------------------
     stored_count = len(facts)
-    index_by_key = (
-        {_normalise(f.content): i for i, f in enumerate(facts)} if update.new_facts else {}
-    )
+    index_by_key = {text_key(f.content): i for i, f in enumerate(facts)} if update.new_facts else {}
     reinforced_ids: set[str] = set()
     added_ids: list[str] = []
     deleted_texts = (
@@ -265,7 +256,7 @@ def apply_update_detailed(
         if update.new_facts
         else []
     )
-    deleted_keys = {_normalise(text) for text in deleted_texts}
+    deleted_keys = {text_key(text) for text in deleted_texts}
     dup = low = uploads = deleted = 0
     for new in update.new_facts:
         content = strip_upload_mentions(new.content)
@@ -275,7 +266,7 @@ def apply_update_detailed(
         if new.confidence < fact_confidence_threshold:
             low += 1
             continue
-        key = _normalise(content)
+        key = text_key(content)
         if key in deleted_keys or any(
             lexical_similarity(content, text) >= DELETED_SIMILARITY for text in deleted_texts
         ):
@@ -381,7 +372,7 @@ def _new_section(proposal: SectionUpdate | None, now: str) -> Section | None:
 
 def _prepend(text: str, existing: str) -> str:
     existing = existing.strip()
-    if _normalise(text) in _normalise(existing):
+    if text_key(text) in text_key(existing):
         return existing
     merged = f"{text} {existing}".strip() if existing else text
     if len(merged) <= RECENT_MONTHS_MAX_CHARS:

@@ -47,7 +47,7 @@ from deerflow_memory.update.consolidate import (
     merge_group,
 )
 
-__all__ = ["EXPIRED_REASON", "TidyResult", "due_for_review", "is_protected", "tidy"]
+__all__ = ["EXPIRED_REASON", "TidyResult", "due_for_review", "is_protected", "text_key", "tidy"]
 
 EXPIRED_REASON = "expired"
 MANUAL = "manual"  # SourceType.MANUAL once manual facts exist (issue 14); compared as text
@@ -132,7 +132,11 @@ class TidyResult:
 
 
 @functools.lru_cache(maxsize=65_536)
-def _key(text: str) -> str:
+def text_key(text: str) -> str:
+    """``text`` with whitespace runs collapsed and case folded: equal keys, same fact text.
+
+    Cached: stored facts are compared on every update, their text rarely changes.
+    """
     return " ".join(text.split()).casefold()
 
 
@@ -174,11 +178,11 @@ def tidy(
     restated: set[str] = set()
     if update is not None:
         confirm_ids.update(update.facts_to_confirm)
-        restated = {_key(f.content) for f in update.new_facts}
+        restated = {text_key(f.content) for f in update.new_facts}
     recent = (now_ts or 0.0) - RESTATED_CONFIRMS_AFTER_DAYS * _DAY
     for i, fact in enumerate(facts if confirm_ids or restated else ()):
         # Restating confirms a fact, but a restatement within a day is not worth a save.
-        restated_here = _key(fact.content) in restated and (
+        restated_here = text_key(fact.content) in restated and (
             (_timestamp(fact.last_confirmed_at) or _timestamp(fact.created_at) or 0.0) < recent
         )
         if (fact.id in confirm_ids or restated_here) and fact.last_confirmed_at != now:
