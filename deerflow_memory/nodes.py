@@ -136,12 +136,8 @@ def inject_turn(
     Returns:
         The memory context for the system prompt, or ``""``.
     """
-    event: dict[str, Any] = {
-        "type": "memory_injection",
-        "user_id": identity.user_id,
-        "agent_name": identity.agent_name,
-    }
     who = {"user_id": identity.user_id, "agent_name": identity.agent_name}
+    event: dict[str, Any] = {"type": "memory_injection", **who}
     mode = service.config.injection_mode
     query = latest_user_text(messages)
     write({"type": RECALL_START, **who, "mode": mode, "query": query})
@@ -170,7 +166,7 @@ def inject_turn(
     write(
         {
             **event,
-            "mode": service.config.injection_mode,
+            "mode": mode,
             "revision": block.revision,
             "facts_injected": block.facts_injected,
             "facts_total": block.facts_total,
