@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -110,6 +112,19 @@ def _env() -> dict[str, str]:
     return env
 
 
+@contextlib.contextmanager
+def killed_on_exit(args: list[str]) -> Iterator[subprocess.Popen[str]]:
+    """The child process ``args`` once it printed ``ready``; SIGKILLed when the block ends."""
+    child = subprocess.Popen(args, stdout=subprocess.PIPE, text=True, cwd=ROOT, env=_env())
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        yield child
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+
+
 def kill_with_pending_then_drain(config: dict[str, object], n: int, mode: str = "") -> int:
     """Capture ``n`` turns in a child, SIGKILL it, drain in a fresh process; facts stored.
 
@@ -117,19 +132,8 @@ def kill_with_pending_then_drain(config: dict[str, object], n: int, mode: str = 
     """
     raw = json.dumps(config)
     cmd = [sys.executable, "-m", "tests.durable_child"]
-    child = subprocess.Popen(
-        [*cmd, f"{mode}capture", raw, str(n)],
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env=_env(),
-    )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"
-    finally:
-        child.send_signal(signal.SIGKILL)
-        child.wait(timeout=30)
+    with killed_on_exit([*cmd, f"{mode}capture", raw, str(n)]):
+        pass  # its captures are in the outbox: kill it before any runs
     done = subprocess.run(
         [*cmd, f"{mode}drain", raw, str(n)],
         capture_output=True,
@@ -160,21 +164,9 @@ def test_a_running_service_takes_over_a_killed_process_journal_but_never_a_live_
     config = MemoryConfig(storage_path=tmp_path, outbox_poll_seconds=0.2, debounce_seconds=3600)
     with MemoryService(config, register_atexit=False) as running:
         raw = json.dumps({"storage": "file", "storage_path": str(tmp_path)})
-        child = subprocess.Popen(
-            [sys.executable, "-m", "tests.durable_child", "capture", raw, "20"],
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=ROOT,
-            env=_env(),
-        )
-        try:
-            assert child.stdout is not None
-            assert child.stdout.readline().strip() == "ready"
+        with killed_on_exit([sys.executable, "-m", "tests.durable_child", "capture", raw, "20"]):
             time.sleep(1.0)  # five polls while the child lives: its jobs stay its own
             assert running.queue.pending_count == 0
-        finally:
-            child.send_signal(signal.SIGKILL)
-            child.wait(timeout=30)
         deadline = time.monotonic() + 30
         while running.queue.pending_count < 20:  # no restart: the poller adopts them
             assert time.monotonic() < deadline, running.queue.pending_count
