@@ -101,19 +101,34 @@ def replay(
             else:
                 logger.warning("skipping an unreadable memory outbox line: %s", e)
             continue
-        current = pending.get(update.key)
-        same = current is not None and current.record_id == update.record_id
-        if op == "put":
-            pending[update.key] = update
-        elif op == "done":
-            if same:
-                del pending[update.key]
-            dead.pop(update.record_id, None)
-        elif op == "dead":
-            if same:
-                del pending[update.key]
-            dead[update.record_id] = update
+        _apply(pending, dead, op, update)
     return pending, list(dead.values())
+
+
+def _apply(
+    pending: dict[OutboxKey, PendingUpdate],
+    dead: dict[str, PendingUpdate],
+    op: str,
+    update: PendingUpdate,
+) -> None:
+    """One journal op on the live records (in place); other ops (``release``) change nothing.
+
+    ``put`` makes ``update`` its key's pending record; ``done`` and ``dead`` end
+    it when it is still that record, ``done`` also drops its dead letter and
+    ``dead`` keeps it as one.
+    """
+    current = pending.get(update.key)
+    same = current is not None and current.record_id == update.record_id
+    if op == "put":
+        pending[update.key] = update
+    elif op == "done":
+        if same:
+            del pending[update.key]
+        dead.pop(update.record_id, None)
+    elif op == "dead":
+        if same:
+            del pending[update.key]
+        dead[update.record_id] = update
 
 
 class FileOutbox(GroupCommitOutbox):
@@ -180,18 +195,7 @@ class FileOutbox(GroupCommitOutbox):
         ops = [(op, update, self._line(op, update)) for op, update in batch if op != "release"]
         lines = []
         for op, update, line in ops:
-            current = self._pending.get(update.key)
-            same = current is not None and current.record_id == update.record_id
-            if op == "put":
-                self._pending[update.key] = update
-            elif op == "done":
-                if same:
-                    del self._pending[update.key]
-                self._dead.pop(update.record_id, None)
-            elif op == "dead":
-                if same:
-                    del self._pending[update.key]
-                self._dead[update.record_id] = update
+            _apply(self._pending, self._dead, op, update)
             lines.append(line)
         if not lines:
             return
