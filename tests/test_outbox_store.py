@@ -79,12 +79,11 @@ def test_a_newer_capture_from_another_replica_is_left_to_it_until_due(
 def test_updates_pending_at_sigkill_are_applied_by_the_next_process_on_a_database(
     tmp_path: Path, backend: str
 ) -> None:
-    if backend == "sqlite":
-        config: dict[str, object] = {"storage": "sqlite", "storage_path": str(tmp_path / "m.db")}
-    else:
-        dsn = postgres_dsn_or_skip()
-        config = {"storage": "postgres", "storage_dsn": dsn}
-        _drop_outbox_and_users(dsn)
+    where = "storage_path" if backend == "sqlite" else "storage_dsn"
+    config: dict[str, object] = {
+        "storage": backend,
+        where: _clean_database(tmp_path / "m.db", backend),
+    }
     assert kill_with_pending_then_drain(config, 20) == 20
 
 
@@ -94,13 +93,17 @@ def test_with_storage_store_a_graphs_compiled_store_keeps_updates_pending_at_sig
     tmp_path: Path, backend: str
 ) -> None:
     # The store is bound lazily, on the graph's first run: its outbox must exist by then.
-    if backend == "sqlite":
-        db = str(tmp_path / "graph.db")
-    else:
-        db = postgres_dsn_or_skip()
-        _drop_outbox_and_users(db)
-    config = {"storage": "store", "db": db}
+    config = {"storage": "store", "db": _clean_database(tmp_path / "graph.db", backend)}
     assert kill_with_pending_then_drain(config, 20, mode="graph-") == 20
+
+
+def _clean_database(sqlite_file: Path, backend: str) -> str:
+    """``sqlite_file`` (new), or the test server's DSN with the default namespace emptied."""
+    if backend == "sqlite":
+        return str(sqlite_file)
+    dsn = postgres_dsn_or_skip()
+    _drop_outbox_and_users(dsn)
+    return dsn
 
 
 def _drop_outbox_and_users(dsn: str) -> None:
