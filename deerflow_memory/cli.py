@@ -49,6 +49,7 @@ from deerflow_memory.terminal import (
     describe_os_error,
     make_console,
     read_bounded,
+    terminal_safe,
     write_text_replacing,
 )
 from deerflow_memory.update.import_check import read_import
@@ -705,7 +706,7 @@ _COMMANDS = {
 
 def _print_error(message: str, kind: str = "error") -> None:
     # One line, written as is: "[postgres]" in a hint or "[weird]" in a path is not markup.
-    line = " ".join(str(message).split())
+    line = terminal_safe(" ".join(str(message).split()))
     if sys.stderr is None:  # started with stderr closed: the exit status has to say it
         return
     try:

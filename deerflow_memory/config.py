@@ -732,7 +732,7 @@ def _parse_env_value(name: str, raw: str) -> Any:
             return json.loads(raw, object_pairs_hook=json_object_without_duplicates)
         except DuplicateKeyError as e:
             raise ConfigError(f"{ENV_PREFIX}{name.upper()}: {e}") from e
-        except (json.JSONDecodeError, RecursionError, MemoryError) as e:
+        except (ValueError, RecursionError, MemoryError) as e:  # incl. ints over 4,300 digits
             raise ConfigError(f"{ENV_PREFIX}{name.upper()}: invalid JSON object: {e}") from e
     if name in {
         "guaranteed_categories",
@@ -744,7 +744,7 @@ def _parse_env_value(name: str, raw: str) -> Any:
         if text.startswith("["):
             try:
                 return json.loads(text)
-            except (json.JSONDecodeError, RecursionError, MemoryError) as e:
+            except (ValueError, RecursionError, MemoryError) as e:
                 raise ConfigError(f"{ENV_PREFIX}{name.upper()}: invalid JSON list: {e}") from e
         return [part.strip() for part in text.split(",") if part.strip()]
     if raw.strip().lower() in {"none", "null", ""} and name in {
@@ -796,6 +796,8 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         raise ConfigError(redact_secrets(f"config file {path} is not valid YAML: {e}")) from e
     except (RecursionError, MemoryError) as e:  # "[[[[…" nested thousands deep
         raise ConfigError(f"config file {path} is nested too deeply to be a configuration") from e
+    except ValueError as e:  # a value YAML parses but Python refuses (an int over 4,300 digits)
+        raise ConfigError(redact_secrets(f"config file {path}: a value cannot be read: {e}")) from e
     if data is None:
         return {}
     if not isinstance(data, dict):

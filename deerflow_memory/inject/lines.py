@@ -19,9 +19,12 @@ MEMORY_CLOSE_TAG = "</user_memory>"
 
 # --- escaping ----------------------------------------------------------------------
 
-_NEEDS_ESCAPE = re.compile(r"[&<>\x00-\x1f\x7f\x85\u2028\u2029]")
+# Bidi marks, embeddings, overrides and isolates, and the BOM: invisible, they can
+# reorder how a line reads; dropped (text the validators wrote never has them).
+_INVISIBLE = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
+_NEEDS_ESCAPE = re.compile(f"[&<>\\x00-\\x1f\\x7f\\x85\\u2028\\u2029{_INVISIBLE}]")
 _LINE_BREAKS = re.compile(r"\s*[\x00-\x1f\x7f\x85\u2028\u2029]+\s*")
-_ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+_ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", **dict.fromkeys(_INVISIBLE)})
 
 
 def escape_memory_text(text: str) -> str:

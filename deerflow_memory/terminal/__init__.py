@@ -21,6 +21,7 @@ from deerflow_memory.terminal.output import (
     OutputError,
     make_console,
     print_table,
+    terminal_safe,
 )
 
 __all__ = [
@@ -31,5 +32,6 @@ __all__ = [
     "make_console",
     "print_table",
     "read_bounded",
+    "terminal_safe",
     "write_text_replacing",
 ]

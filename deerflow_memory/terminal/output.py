@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import io
+import re
 from typing import IO, Any, TextIO, cast
 
 from rich.console import Console
@@ -22,7 +23,22 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["GuardedOutput", "OutputError", "make_console", "print_table"]
+__all__ = ["GuardedOutput", "OutputError", "make_console", "print_table", "terminal_safe"]
+
+# What stored text must not send to a terminal: control characters (an escape
+# sequence can retitle the window, clear the screen or fake output) other than
+# line breaks and tabs, except the colour sequences rich itself writes (ESC [ … m),
+# and the bidi controls that reorder how a line reads.
+_UNSAFE = re.compile(
+    "\x1b(?!\\[[0-9;]*m)|[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f"
+    "\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with each terminal control character replaced by U+FFFD (see ``_UNSAFE``)."""
+    return text if _UNSAFE.search(text) is None else _UNSAFE.sub("\ufffd", text)
+
 
 # Wider than any table we draw; only ever a bound for measuring natural width.
 _MEASURE_WIDTH = 1_000_000
@@ -78,7 +94,7 @@ class GuardedOutput(io.TextIOBase):
         if self._stream is None:
             raise OutputError(None)
         try:
-            return self._stream.write(text)
+            return self._stream.write(terminal_safe(text))
         except OSError as e:
             raise OutputError(e) from e
         except ValueError as e:  # "I/O operation on closed file"

@@ -69,8 +69,14 @@ class ModelUsage:
         return cls(_tokens(usage.get("input_tokens")), _tokens(usage.get("output_tokens")))
 
 
+MAX_REPORTED_TOKENS = 100_000_000
+"""A per-call count above this is a broken usage block (no model reads that much), not a bill."""
+
+
 def _tokens(value: Any) -> int:
-    return value if isinstance(value, int) and value > 0 else 0
+    """A reported count as an ``int``; 0 for a missing, negative, boolean or absurd one."""
+    ok = isinstance(value, int) and not isinstance(value, bool)
+    return value if ok and 0 < value <= MAX_REPORTED_TOKENS else 0
 
 
 @runtime_checkable
