@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
@@ -24,6 +22,7 @@ from deerflow_memory.graph import (
     memory_model_input,
 )
 from deerflow_memory.service import MemoryService
+from tests.tool_model import OneToolCallModel
 
 
 @pytest.fixture
@@ -45,31 +44,6 @@ def custom_events(graph: Any, payload: Any, config: dict[str, Any]) -> list[dict
         for mode, chunk in graph.stream(payload, config, stream_mode=["custom", "values"])
         if mode == "custom"
     ]
-
-
-class ScriptedToolModel(BaseChatModel):
-    """Asks for the weather tool once per user turn, then answers with what the tool said."""
-
-    def _generate(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
-    ) -> ChatResult:
-        if isinstance(messages[-1], HumanMessage):
-            message = AIMessage(
-                content="",
-                tool_calls=[
-                    {"name": "weather", "args": {"city": "Kyoto"}, "id": f"call-{len(messages)}"}
-                ],
-            )
-        else:
-            message = AIMessage(content=f"The tool said: {messages[-1].text}")
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
-        return self
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted-tool-model"
 
 
 @tool
@@ -169,7 +143,12 @@ def test_the_nodes_work_under_invoke_stream_ainvoke_and_astream(service: MemoryS
 
 def test_capture_runs_once_per_user_turn_in_a_react_loop(service: MemoryService) -> None:
     graph = create_memory_agent(
-        ScriptedToolModel(), [weather], service=service, checkpointer=InMemorySaver()
+        OneToolCallModel(
+            tool="weather", args=lambda _: {"city": "Kyoto"}, reply_prefix="The tool said: "
+        ),
+        [weather],
+        service=service,
+        checkpointer=InMemorySaver(),
     )
     events = custom_events(
         graph,

@@ -12,14 +12,10 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from pydantic import ValidationError
 from starlette.testclient import TestClient
@@ -37,6 +33,7 @@ from deerflow_memory.update.queue import UpdateJob
 from deerflow_memory.update.updater import MemoryUpdater, UpdateStatus
 from deerflow_memory.update.validate import check_fact_text, clean_text
 from tests.test_model_path import SyncOnlyModel
+from tests.tool_model import OneToolCallModel
 
 LONE = "\ud800"
 BAD_ID = "fact_\udc00"
@@ -167,34 +164,19 @@ def test_the_memory_block_never_carries_a_lone_surrogate() -> None:
     assert "Likes \ufffd tea" in block and LONE not in block
 
 
-class RememberingModel(BaseChatModel):
-    """Calls ``remember`` with text holding a lone surrogate, then repeats the tool's answer."""
-
-    def _generate(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
-    ) -> ChatResult:
-        if isinstance(messages[-1], HumanMessage):
-            call = {"name": "remember", "args": {"fact": f"Likes {LONE} coffee"}, "id": "c1"}
-            message = AIMessage(content="", tool_calls=[call])
-        else:
-            message = AIMessage(content=f"Done. ({messages[-1].text})")
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
-        return self
-
-    @property
-    def _llm_type(self) -> str:
-        return "remembering"
-
-
 def test_the_remember_tool_saves_cleaned_text_and_the_agent_turn_goes_on(tmp_path: Path) -> None:
     config = MemoryConfig(
         storage_path=tmp_path, debounce_seconds=600, outbox=False, memory_tools="read_write"
     )
     with MemoryService(config, extractor=OfflineExtractor(), register_atexit=False) as memory:
         graph = create_memory_agent(
-            RememberingModel(), service=memory, checkpointer=InMemorySaver()
+            OneToolCallModel(
+                tool="remember",
+                args=lambda _: {"fact": f"Likes {LONE} coffee"},
+                reply_prefix="Done: ",
+            ),
+            service=memory,
+            checkpointer=InMemorySaver(),
         )
         run = {"configurable": {"user_id": "ana", "thread_id": "a-1"}}
         said = graph.invoke({"messages": [("user", "Remember that")]}, run)

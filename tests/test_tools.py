@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from deerflow_memory import MemoryConfig, MemoryDocument
@@ -17,28 +14,7 @@ from deerflow_memory.graph import create_memory_agent
 from deerflow_memory.models import Fact, FactCategory, SupersededFact
 from deerflow_memory.service import MemoryService
 from deerflow_memory.tools import search_document
-
-
-class SearchingModel(BaseChatModel):
-    """Calls search_memory with the user's words, then answers with the tool's text."""
-
-    def _generate(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
-    ) -> ChatResult:
-        last = messages[-1]
-        if isinstance(last, HumanMessage):
-            call = {"name": "search_memory", "args": {"query": last.text}, "id": "call-1"}
-            message = AIMessage(content="", tool_calls=[call])
-        else:
-            message = AIMessage(content=f"From memory: {last.text}")
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Any:
-        return self
-
-    @property
-    def _llm_type(self) -> str:
-        return "searching-model"
+from tests.tool_model import OneToolCallModel
 
 
 def document() -> MemoryDocument:
@@ -66,6 +42,13 @@ def document() -> MemoryDocument:
     )
 
 
+def searching_model() -> OneToolCallModel:
+    """Calls search_memory with the user's words, then answers with the tool's text."""
+    return OneToolCallModel(
+        tool="search_memory", args=lambda text: {"query": text}, reply_prefix="From memory: "
+    )
+
+
 def test_search_finds_current_and_superseded_facts_with_when_and_where() -> None:
     lines = search_document(document(), "Where did I live, Munich?")
     assert lines[0].startswith("- [no longer current since 2026-11-29: moved to Berlin]")
@@ -89,7 +72,7 @@ def test_the_agent_answers_what_the_user_said_before_and_only_for_that_user(
 ) -> None:
     service.storage.save("ana", None, document())
     graph = create_memory_agent(
-        SearchingModel(), service=service, memory_tools=True, checkpointer=InMemorySaver()
+        searching_model(), service=service, memory_tools=True, checkpointer=InMemorySaver()
     )
     state = graph.invoke(
         {"messages": [("user", "When did I say I lived in Munich?")]},
@@ -111,7 +94,7 @@ def test_the_agent_answers_what_the_user_said_before_and_only_for_that_user(
 def test_search_memory_looks_in_the_runs_tenant(service: MemoryService) -> None:
     service.for_tenant("shop").storage.save("ana", None, document())
     graph = create_memory_agent(
-        SearchingModel(), service=service, memory_tools=True, checkpointer=InMemorySaver()
+        searching_model(), service=service, memory_tools=True, checkpointer=InMemorySaver()
     )
     question = {"messages": [("user", "When did I say I lived in Munich?")]}
 
