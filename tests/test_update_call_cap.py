@@ -16,6 +16,7 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from deerflow_memory import MemoryService
+from deerflow_memory.capture.messages import message_text
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.storage.outbox_file import FileOutbox
 from deerflow_memory.update.durable import (
@@ -157,6 +158,11 @@ def test_capping_never_ends_inside_a_split_message() -> None:
     chunks = plan_chunks([HumanMessage("hi", id="a"), long], 300, max_parts=4)
     assert [c.partial for c in chunks] == [False, True, True, True, False]
     assert chunks[-1].cut_chars > 0 and chunks[-1].completes == ("long",)
+    # The count is exact (the text less what the parts carry) and the last part names it.
+    sent = [message_text(c.messages[0]).partition("] ")[2] for c in chunks[1:]]
+    cut = chunks[-1].cut_chars
+    assert cut == len(message_text(long)) - sum(map(len, sent))
+    assert f"the last {cut:,} characters were not sent" in message_text(chunks[-1].messages[0])
     kept, left = cap_chunks(chunks, 4)
     assert [c.completes for c in kept] == [("a",)] and left == 4  # the split waits whole
     kept, left = cap_chunks(chunks[1:], 4)
