@@ -233,17 +233,23 @@ def _cut(
     count_tokens: CountTokens,
 ) -> tuple[list[tuple[BaseMessage, int]], int]:
     """``kept`` parts with the last one saying the rest was cut; returns (parts, chars cut)."""
-    total = len(message_text(message))
     last, _ = kept[-1]
     label, _, piece = message_text(last).partition("] ")
-    sent = sum(len(message_text(m).partition("] ")[2]) for m, _ in kept)
-    note = f"; cut here, the last {total - sent:,} characters were not sent"
-    piece = piece[: max(0, len(piece) - len(note) - 8)]  # room for the longer label
-    cut = total - (sent - len(message_text(last).partition("] ")[2]) + len(piece))
-    note = f"; cut here, the last {cut:,} characters were not sent"
-    text = f"{label}{note}] {piece}"
+    # Characters of the message not carried by the parts before the last one.
+    rest = len(message_text(message)) - sum(
+        len(message_text(m).partition("] ")[2]) for m, _ in kept[:-1]
+    )
+    # Shorten the last piece to leave room for the note (and its longer count) in the label.
+    room = len(_cut_note(rest - len(piece))) + 8
+    piece = piece[: max(0, len(piece) - room)]
+    cut = rest - len(piece)
+    text = f"{label}{_cut_note(cut)}] {piece}"
     part = type(last)(content=text, id=last.id)
     return [*kept[:-1], (part, count_tokens(render(part)))], cut
+
+
+def _cut_note(cut: int) -> str:
+    return f"; cut here, the last {cut:,} characters were not sent"
 
 
 def cap_chunks(chunks: Sequence[Chunk], max_calls: int) -> tuple[list[Chunk], int]:
