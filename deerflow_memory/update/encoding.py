@@ -30,14 +30,14 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, messages_from_dict, messages_to_dict
 
-__all__ = ["MAX_DEPTH", "clean_text", "decode_messages", "encode_messages", "json_safe"]
+__all__ = ["MAX_DEPTH", "decode_messages", "encode_messages", "json_safe", "writable_text"]
 
 MAX_DEPTH = 64
 _UNWRITABLE = re.compile("[\x00\ud800-\udfff]")
 _INT_RANGE = (-(2**63), 2**64 - 1)  # what orjson writes as a number
 
 
-def clean_text(text: str) -> str:
+def writable_text(text: str) -> str:
     """``text`` with lone surrogates and NUL replaced by U+FFFD."""
     return _UNWRITABLE.sub("\ufffd", text) if _UNWRITABLE.search(text) else text
 
@@ -45,7 +45,7 @@ def clean_text(text: str) -> str:
 def json_safe(value: Any, depth: int = 0) -> Any:
     """``value`` as plain JSON data any backend writes (see the module docstring); pure."""
     if isinstance(value, str):
-        return clean_text(value)
+        return writable_text(value)
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):
@@ -64,11 +64,11 @@ def json_safe(value: Any, depth: int = 0) -> Any:
         return value.isoformat()
     if isinstance(value, enum.Enum):
         return json_safe(value.value, depth + 1)
-    return clean_text(_text_of(value))
+    return writable_text(_text_of(value))
 
 
 def _key(key: Any) -> str:
-    return clean_text(key if isinstance(key, str) else _text_of(key))
+    return writable_text(key if isinstance(key, str) else _text_of(key))
 
 
 def _text_of(value: Any) -> str:
