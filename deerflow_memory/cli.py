@@ -597,9 +597,10 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
 
     config = _config(args)
     with MemoryService(config, register_atexit=False) as memory:
-        retried = memory.for_tenant(args.tenant).retry_dead_letters(
-            args.id or None, user_id=args.user
-        )
+        scoped = memory.for_tenant(args.tenant)
+        if args.id:
+            _check_letter_ids(scoped.storage, args.id, args.user)
+        retried = scoped.retry_dead_letters(args.id or None, user_id=args.user)
     ran = [item for item in retried if item.unrunnable is None]
     for item in ran:
         status = "applied" if item.removed else f"failed again: {item.result.error}"
@@ -616,6 +617,28 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
             f"{len(bad)} dead letter(s) cannot be run and were left as they are: {reasons}", 2
         )
     return 1 if failed else 0
+
+
+def _check_letter_ids(storage: MemoryStorage, ids: list[str], user: str | None) -> None:
+    """Refuse, before anything runs, ids that name no runnable letter (of ``user`` when given)."""
+    known = {letter.id for letter in storage.list_dead_letters(user)}
+    unknown = [x for x in dict.fromkeys(ids) if x not in known]
+    if not unknown:
+        return
+    # A damaged letter is known by its file name or store key, the last part of its location.
+    unreadable = {
+        bad.location.rsplit("/", 1)[-1].removesuffix(".json"): bad.reason
+        for bad in storage.unreadable_dead_letters()
+    }
+    missing = "no such letter" + (f" of user {user!r}" if user is not None else "")
+    reasons = "; ".join(
+        f"{x}: cannot be read ({unreadable[x]})" if x in unreadable else f"{x}: {missing}"
+        for x in unknown
+    )
+    raise CommandFailed(
+        f"unknown dead letter id(s), nothing was run: {reasons} "
+        "(deerflow-memory pending lists them)"
+    )
 
 
 def _parser() -> argparse.ArgumentParser:

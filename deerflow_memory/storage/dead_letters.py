@@ -18,6 +18,7 @@ next to the documents (files under ``dead_letters/``, store items under
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +27,10 @@ from pydantic.alias_generators import to_camel
 
 from deerflow_memory.models import utc_now_iso
 
-__all__ = ["DeadLetter", "UnreadableDeadLetter", "dead_letter_id"]
+__all__ = ["DEAD_LETTER_ID", "DeadLetter", "UnreadableDeadLetter", "dead_letter_id", "misplaced"]
+
+# What a letter id looks like (:func:`dead_letter_id` makes 24 hex digits): safe as a file name.
+DEAD_LETTER_ID = re.compile(r"dl_[0-9a-f]{8,64}")
 
 
 def dead_letter_id(thread_id: str, user_id: str, agent_name: str | None) -> str:
@@ -39,7 +43,7 @@ class DeadLetter(BaseModel):
     """One failed memory update (camelCase JSON like the memory document).
 
     Attributes:
-        id: :func:`dead_letter_id` of the key.
+        id: :func:`dead_letter_id` of the key (``dl_`` + 8 to 64 hex digits).
         thread_id, user_id, agent_name: the job's key.
         error: ``"<ErrorType>: message"`` of the last failure.
         attempts: model/apply attempts made in total, across requeues.
@@ -56,7 +60,7 @@ class DeadLetter(BaseModel):
         extra="ignore",
     )
 
-    id: str
+    id: str = Field(pattern=f"^{DEAD_LETTER_ID.pattern}$")
     thread_id: str
     user_id: str
     agent_name: str | None = None
@@ -102,3 +106,16 @@ class UnreadableDeadLetter:
 
     location: str
     reason: str
+
+
+def misplaced(letter: DeadLetter, stored_as: str) -> str | None:
+    """Why ``letter``, stored under the name ``stored_as`` (file stem or store key), cannot be used.
+
+    A letter is found, replaced and removed by its id, so one kept under another
+    name (a restored backup copy ``dl_<x>.json`` holding ``{"id": "dl_<y>"}``)
+    would be run on every retry and never removed. Backends list such a letter
+    as unreadable instead. None when the names agree.
+    """
+    if letter.id == stored_as:
+        return None
+    return f"its id {letter.id!r} is not its name {stored_as!r} (a copy? rename it or remove it)"

@@ -55,7 +55,6 @@ import importlib
 import json
 import logging
 import os
-import re
 import stat
 import tempfile
 import threading
@@ -73,7 +72,12 @@ from deerflow_memory.config import check_path
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage, validate_name
-from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
+from deerflow_memory.storage.dead_letters import (
+    DEAD_LETTER_ID,
+    DeadLetter,
+    UnreadableDeadLetter,
+    misplaced,
+)
 from deerflow_memory.storage.journal import (
     JOURNAL_FILE,
     JournalHeader,
@@ -98,7 +102,6 @@ ID_FILE = ".id"  # the real id of a folder whose name is mapped (see storage_nam
 DEAD_LETTER_FOLDER = "dead_letters"
 UPDATE_LOCK_FOLDER = "locks"
 TENANT_FOLDER = "tenants"  # tenant t's documents: <root>/tenants/<t>/users/...
-_DEAD_LETTER_ID = re.compile(r"dl_[0-9a-f]{8,64}")
 LOCK_SUFFIX = ".lock"
 _TEMP_PREFIX = f".{DOCUMENT_FILE}."
 _TEMP_SUFFIX = ".tmp"
@@ -667,7 +670,7 @@ class FileMemoryStorage(MemoryStorage):
     # --- dead letters ---------------------------------------------------------------
 
     def _dead_letter_path(self, letter_id: str) -> Path:
-        if not _DEAD_LETTER_ID.fullmatch(letter_id):
+        if not DEAD_LETTER_ID.fullmatch(letter_id):
             raise InvalidNameError(f"dead letter id {letter_id!r} is not of the form dl_<hex>")
         return self._root / DEAD_LETTER_FOLDER / f"{letter_id}.json"
 
@@ -706,7 +709,7 @@ class FileMemoryStorage(MemoryStorage):
                 continue
             path = folder / name
             try:
-                found.append(DeadLetter.model_validate_json(_read_regular(path)))
+                letter = DeadLetter.model_validate_json(_read_regular(path))
             except FileNotFoundError:
                 continue  # deleted by another process meanwhile
             except CorruptMemoryError as e:
@@ -717,6 +720,9 @@ class FileMemoryStorage(MemoryStorage):
                 first = e.errors()[0]
                 where = ".".join(str(p) for p in first.get("loc", ())) or "file"
                 found.append(UnreadableDeadLetter(str(path), f"{where}: {first.get('msg')}"))
+            else:
+                wrong = misplaced(letter, name.removesuffix(".json"))
+                found.append(letter if wrong is None else UnreadableDeadLetter(str(path), wrong))
         return found
 
     def delete_dead_letter(self, letter_id: str) -> bool:

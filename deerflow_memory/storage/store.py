@@ -76,7 +76,7 @@ from deerflow_memory.errors import (
 )
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage, validate_name
-from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
+from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter, misplaced
 from deerflow_memory.storage.names import storage_name
 from deerflow_memory.storage.store_locks import (
     DocumentLock,
@@ -549,28 +549,31 @@ class StoreMemoryStorage(MemoryStorage):
 
         They stay in the store and :meth:`unreadable_dead_letters` names them.
         """
-        letters = []
-        for _, value in self._dead_letter_items():
-            try:
-                letter = DeadLetter.model_validate(value)
-            except ValidationError:
-                continue
-            if user_id is None or letter.user_id == user_id:
-                letters.append(letter)
+        letters = [
+            letter
+            for letter in self._read_dead_letters()
+            if isinstance(letter, DeadLetter) and (user_id is None or letter.user_id == user_id)
+        ]
         letters.sort(key=lambda letter: (letter.first_failed_at, letter.id))
         return letters
 
     def unreadable_dead_letters(self) -> list[UnreadableDeadLetter]:
-        """Letter items that do not parse: namespace/key and the first problem."""
-        found = []
+        """Letter items that do not parse or whose id is not their key: namespace/key and why."""
+        return [x for x in self._read_dead_letters() if isinstance(x, UnreadableDeadLetter)]
+
+    def _read_dead_letters(self) -> list[DeadLetter | UnreadableDeadLetter]:
+        found: list[DeadLetter | UnreadableDeadLetter] = []
         for key, value in self._dead_letter_items():
+            location = "/".join([*self.dead_letter_namespace, key])
             try:
-                DeadLetter.model_validate(value)
+                letter = DeadLetter.model_validate(value)
             except ValidationError as e:
                 first = e.errors()[0]
                 where = ".".join(str(p) for p in first.get("loc", ())) or "value"
-                location = "/".join([*self.dead_letter_namespace, key])
                 found.append(UnreadableDeadLetter(location, f"{where}: {first.get('msg')}"))
+                continue
+            wrong = misplaced(letter, key)
+            found.append(letter if wrong is None else UnreadableDeadLetter(location, wrong))
         return found
 
     def _dead_letter_items(self) -> list[tuple[str, Any]]:
