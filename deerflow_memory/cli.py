@@ -418,8 +418,10 @@ def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str |
 
     What stopped processes left in the outbox for this memory is dropped and
     fenced too (a dead process's journal on the file backend, any process's
-    records in a store outbox); a live server's own queue is out of reach from
-    here (use the HTTP ``DELETE`` route while a server runs).
+    records in a store outbox). What a live server on the file backend holds
+    in its journal stays there but is fenced, so running it learns nothing;
+    only what it captured in its last group-commit window (milliseconds) is
+    out of reach from here.
     """
     from deerflow_memory.storage.outbox_file import FileOutbox
     from deerflow_memory.update.durable import build_outbox
@@ -436,7 +438,7 @@ def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str |
         mine = [u for u in adopted if u.user_id == user and u.agent_name == agent]
         for update in mine:
             outbox.complete(update)
-        gone = [*mine, *outbox.discard(user, agent)]
+        gone = [*mine, *outbox.discard(user, agent), *outbox.held_elsewhere(user, agent)]
         return [(u.thread_id, u.messages) for u in gone]
 
     try:

@@ -785,8 +785,10 @@ class MemoryService:
 
         The user's conversations still waiting for an update (in this process's
         queue and outbox, and every process's records in a shared outbox) are
-        dropped with its dead letters, an update running now finishes first and
-        is deleted with the rest (what it requeues or dead-letters too), and
+        dropped with its dead letters (what another live process holds in its
+        file-backend journal is fenced instead, so running it learns nothing),
+        an update running now finishes first and is deleted with the rest
+        (what it requeues or dead-letters too), and
         the document is replaced by an empty one that only records which
         messages were already read (see :mod:`deerflow_memory.update.forget`),
         so old threads are not extracted again. Used by the HTTP ``DELETE`` route
@@ -832,6 +834,8 @@ class MemoryService:
                 for job in dropped:
                     durable.outbox.complete(to_pending(job))
                 gone = durable.outbox.discard(user_id, agent_name)
+                # Records a live process holds run there later: fenced, they learn nothing.
+                gone += durable.outbox.held_elsewhere(user_id, agent_name)
                 pending += [(u.thread_id, u.messages) for u in gone]
             return pending
 

@@ -260,3 +260,33 @@ def test_the_clear_command_drops_what_a_dead_process_left_in_its_outbox(tmp_path
         assert memory.flush(timeout=30)
         assert facts(memory) == []  # alice's was dropped
         assert any("Rome" in f for f in facts(memory, MemoryIdentity("bob", None, "t1")))
+
+
+def test_the_clear_command_fences_what_a_live_server_still_holds(tmp_path: Path) -> None:
+    from tests.test_cli import cli
+
+    root = tmp_path / "memory"
+    config = MemoryConfig(storage_path=root, debounce_seconds=3600)
+    bob = MemoryIdentity("bob", None, "t1")
+    with MemoryService(config, register_atexit=False) as server:  # alive through the clear
+        server.enqueue(WHO, turns("I live in Oslo."))
+        assert server.flush(timeout=30) and facts(server)
+        server.enqueue(WHO, turns("I live in Oslo.", "I am a vegetarian."))  # pending
+        server.enqueue(bob, turns("I live in Rome."))
+        assert server.durable is not None and server.durable.outbox.sync(timeout=10)
+        done = cli("--root", str(root), "clear", "--user", "alice", "--yes", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert server.flush(timeout=30)  # its queue still runs alice's job, later
+        assert facts(server) == []  # which learns nothing
+        assert any("Rome" in f for f in facts(server, bob))  # another user's is untouched
+        server.enqueue(
+            WHO,
+            [
+                *turns("I live in Oslo.", "I am a vegetarian."),
+                *turns("x", "y", "I work as a nurse.")[4:],
+            ],
+        )
+        assert server.flush(timeout=30)
+        learned = facts(server)
+    assert any("nurse" in f for f in learned), learned
+    assert not any("vegetarian" in f or "Oslo" in f for f in learned), learned

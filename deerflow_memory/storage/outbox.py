@@ -242,6 +242,16 @@ class Outbox(ABC):
         """
         return []
 
+    def held_elsewhere(self, user_id: str, agent_name: str | None) -> list[PendingUpdate]:
+        """Pending records of ``(user_id, agent_name)`` that other *live* processes hold.
+
+        They cannot be removed from here (their process runs them); a delete
+        fences their messages instead, so that running them later learns
+        nothing. The default (an outbox whose records any process can remove
+        with :meth:`discard`) has none.
+        """
+        return []
+
     #: Seconds a claim lasts unless renewed (shared outboxes; None = forever).
     lease_seconds: float | None = None
 

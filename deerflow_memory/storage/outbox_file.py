@@ -298,6 +298,34 @@ class FileOutbox(GroupCommitOutbox):
             )
         return adopted
 
+    def held_elsewhere(self, user_id: str, agent_name: str | None) -> list[PendingUpdate]:
+        """Pending records of the memory in other processes' journals (read, never changed).
+
+        Those processes are alive (a dead one's journal is adopted by
+        :meth:`poll`); what their queues have not committed yet (at most the
+        group-commit window) is not seen. A journal that cannot be read is
+        skipped with a warning, like in :meth:`recover`.
+        """
+        held: list[PendingUpdate] = []
+        for journal in sorted(self._dir.glob("*.jsonl")):
+            if journal.stem == self._owner:
+                continue
+            try:
+                lines = _read_regular(journal).splitlines()
+            except FileNotFoundError:
+                continue  # adopted or emptied meanwhile
+            except CorruptMemoryError as e:
+                self._refuse(e)
+                continue
+            except OSError as e:
+                logger.warning("cannot read memory outbox journal %s: %s", journal, e)
+                continue
+            pending, _ = replay(lines, self._decode, unreadable=[])
+            held += [
+                u for u in pending.values() if u.user_id == user_id and u.agent_name == agent_name
+            ]
+        return held
+
     def _adopt(self, owner: str, lock_path: Path) -> list[PendingUpdate]:
         """Copy a dead process's pending records and dead letters, then delete its journal.
 
