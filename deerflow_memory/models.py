@@ -10,6 +10,7 @@ without copies; changes produce new documents (``model_copy(update=...)``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import math
@@ -64,6 +65,7 @@ __all__ = [
     "proposed_confidence",
     "replace_surrogates",
     "scrub_surrogates",
+    "unique_fact_ids",
     "utc_now_iso",
     "validate_name",
 ]
@@ -434,6 +436,74 @@ class MemoryDocument(_Model):
         except (RecursionError, MemoryError) as e:
             raise ValueError(f"memory document JSON nested too deeply ({e})") from e
         return cls.model_validate(data)
+
+
+_SHOWN_RENAMES = 3
+
+
+def unique_fact_ids(document: MemoryDocument, where: str | None) -> tuple[MemoryDocument, bool]:
+    """``document`` with every current fact id listed once, and whether anything changed.
+
+    The rule for documents we did not write in this process (a ``memory.json``
+    written by DeerFlow or an editor, a journal, a store row written elsewhere):
+    a later copy of a fact with the same id *and the same content* is dropped
+    (the first copy stays; a ``constraint`` mark on any copy is kept); a later
+    copy with the same id but other content keeps its text under a fresh id
+    (``fact_<8 hex>``, derived from the copy, so every process reading the same
+    bytes picks the same one). One WARNING names ``where`` (a path or store
+    namespace) and the counts; ``where=None`` logs nothing (a caller's mapping
+    rendered on every turn would repeat the warning each turn). Without a
+    repeated id ``document`` itself is returned (one pass over the ids).
+    ``supersededFacts`` is history and may repeat an id (each edit of a fact
+    keeps its old version): it is not touched.
+    """
+    facts = document.facts
+    ids = {fact.id for fact in facts}
+    if len(ids) == len(facts):
+        return document, False
+    kept: list[Fact] = []
+    by_id: dict[str, list[int]] = {}  # original id -> positions in ``kept`` of its copies
+    dropped = 0
+    renamed: list[tuple[str, str]] = []
+    for index, fact in enumerate(facts):
+        copies = by_id.setdefault(fact.id, [])
+        same = next((i for i in copies if kept[i].content == fact.content), None)
+        if same is not None:
+            dropped += 1
+            if fact.constraint and not kept[same].constraint:
+                kept[same] = kept[same].model_copy(update={"constraint": True})
+            continue
+        if copies:
+            fresh = _fresh_fact_id(fact, index, ids)
+            renamed.append((fact.id, fresh))
+            fact = fact.model_copy(update={"id": fresh})
+        copies.append(len(kept))
+        kept.append(fact)
+    shown = ", ".join(f"{old} -> {new}" for old, new in renamed[:_SHOWN_RENAMES])
+    more = f" and {len(renamed) - _SHOWN_RENAMES} more" if len(renamed) > _SHOWN_RENAMES else ""
+    if where is None:
+        return document.model_copy(update={"facts": tuple(kept)}), True
+    logger.warning(
+        "%s lists fact ids more than once: %d exact copies dropped, %d copies with other "
+        "content kept under new ids%s (the next save stores this)",
+        where,
+        dropped,
+        len(renamed),
+        f" ({shown}{more})" if renamed else "",
+    )
+    return document.model_copy(update={"facts": tuple(kept)}), True
+
+
+def _fresh_fact_id(fact: Fact, index: int, taken: set[str]) -> str:
+    """A ``fact_<8 hex>`` id for a renamed copy, not in ``taken`` (which it joins)."""
+    salt = 0
+    while True:
+        seed = f"{fact.id}\x00{index}\x00{salt}\x00{fact.content}".encode("utf-8", "replace")
+        candidate = f"fact_{hashlib.blake2b(seed, digest_size=4).hexdigest()}"
+        if candidate not in taken:
+            taken.add(candidate)
+            return candidate
+        salt += 1
 
 
 # --- the update the memory model returns -----------------------------------------

@@ -79,7 +79,7 @@ from deerflow_memory.inject.tokens import (
     TokenCountingMethod,
     get_token_counter,
 )
-from deerflow_memory.models import FactCategory, MemoryDocument
+from deerflow_memory.models import FactCategory, MemoryDocument, unique_fact_ids
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -166,12 +166,14 @@ def _document(memory: object) -> MemoryDocument:
             f"got {type(memory).__name__}"
         )
     try:
-        return MemoryDocument.model_validate(memory)
+        document = MemoryDocument.model_validate(memory)
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "memory"
         message = f"memory is not a valid document: {where}: {first['msg']}"
         raise InvalidDocumentError(message) from e
+    # A fact listed twice is shown once (the rule loads apply; quietly: this runs every turn).
+    return unique_fact_ids(document, None)[0]
 
 
 def render_memory(

@@ -30,6 +30,11 @@ How it fails, and what it guarantees:
   :class:`CorruptMemoryError` naming the path and the reason, on ``load`` and on
   ``save`` alike: it is never read as empty and never overwritten; repair it,
   move it away or ``delete`` it.
+- A fact id listed twice (a ``memory.json`` from DeerFlow or an editor, a
+  journal record) is resolved on load by :func:`~deerflow_memory.models.unique_fact_ids`
+  (exact copies dropped, copies with other text renamed, one WARNING); the next
+  save writes the whole document. A journal record keeping an item twice
+  (overlapping ranges) is corruption.
 - ``save`` appends what changed as one line to ``memory.journal.jsonl`` and
   fsyncs it (see :mod:`~deerflow_memory.storage.journal`); ``load`` reads
   ``memory.json`` and replays the journal. When the journal outgrows a bound
@@ -70,7 +75,7 @@ from pydantic import ValidationError
 
 from deerflow_memory.config import check_path
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
-from deerflow_memory.models import MemoryDocument
+from deerflow_memory.models import MemoryDocument, unique_fact_ids
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import (
     DEAD_LETTER_ID,
@@ -135,6 +140,9 @@ class _CacheEntry:
     ``journal_stamp is None``: no journal file; ``journal_usable``: its header
     names this snapshot (else it is ignored and the next save compacts);
     ``journal_end``: bytes of complete lines, ``journal_tail`` the last of them.
+    ``repaired``: ``document`` is not what the files hold (a repeated fact id was
+    resolved, see :func:`unique_fact_ids`): the next save compacts, and lines
+    another process appends are not replayed onto it (the files are read again).
     ``save`` trusts the entry only when the stamps match and the bytes it can
     check cheaply (the journal's last line, else the whole snapshot) are the
     ones it was built from.
@@ -151,6 +159,7 @@ class _CacheEntry:
     journal_end: int = 0
     journal_tail: bytes = b""
     journal_records: int = 0
+    repaired: bool = False
 
     @property
     def journal_path(self) -> str:
@@ -344,7 +353,7 @@ class FileMemoryStorage(MemoryStorage):
             entry = _CacheEntry(
                 str(path), _stamp(st), hash(raw), snapshot, header, snapshot_size=len(raw)
             )
-            entry = self._with_journal(path, entry)
+            entry = _unique_ids(path, self._with_journal(path, entry))
             if _stat_or_none(str(path)) == entry.stamp:
                 return entry
             previous = None  # compacted meanwhile: read the new snapshot
@@ -377,7 +386,11 @@ class FileMemoryStorage(MemoryStorage):
 
     def _catch_up(self, path: Path, previous: _CacheEntry) -> _CacheEntry | None:
         """``previous`` plus the lines another process appended since, or None (read it all)."""
-        if not previous.journal_usable or _stat_or_none(str(path)) != previous.stamp:
+        if (
+            not previous.journal_usable
+            or previous.repaired
+            or _stat_or_none(str(path)) != previous.stamp
+        ):
             return None
         assert previous.journal_stamp is not None
         try:
@@ -396,7 +409,7 @@ class FileMemoryStorage(MemoryStorage):
         journal_path = Path(previous.journal_path)
         journal = parse_journal(journal_path, raw, start=previous.journal_end)
         document = replay(journal_path, previous.document, journal.records)
-        return replace(
+        entry = replace(
             previous,
             document=document,
             journal_stamp=_stamp(st),
@@ -404,6 +417,7 @@ class FileMemoryStorage(MemoryStorage):
             journal_tail=journal.last_line or previous.journal_tail,
             journal_records=previous.journal_records + len(journal.records),
         )
+        return _unique_ids(path, entry)
 
     # --- save -----------------------------------------------------------------------
 
@@ -466,7 +480,8 @@ class FileMemoryStorage(MemoryStorage):
         The revision does not change.
 
         Returns:
-            True when a journal was folded in (False: nothing to do).
+            True when a journal was folded in or a repeated fact id resolved on
+            load was written (False: nothing to do).
 
         Raises:
             CorruptMemoryError: the files cannot be parsed (left untouched).
@@ -478,7 +493,7 @@ class FileMemoryStorage(MemoryStorage):
             return False
         with self._exclusive(path):
             current = self._current(key, path)
-            if current.journal_stamp is None:
+            if current.journal_stamp is None and not current.repaired:
                 return False
             _keep_stale_journal(current)
             self._remember(key, self._compact(path, current.document))
@@ -522,6 +537,8 @@ class FileMemoryStorage(MemoryStorage):
         """Append ``new``'s changes to the journal; None when the save should compact instead."""
         if current.stamp is None or current.header is None:
             return None  # nothing to apply a record to: the first save writes memory.json
+        if current.repaired:
+            return None  # records would apply to the repaired document, not to the files
         encoded = encode_record(current.document, new)
         if encoded is None:
             return None
@@ -797,6 +814,16 @@ def _parse(path: Path, raw: bytes) -> MemoryDocument:
             path,
             f"not a memory document ({e.error_count()} problem(s); {where}: {first['msg']})",
         ) from e
+
+
+def _unique_ids(path: Path, entry: _CacheEntry) -> _CacheEntry:
+    """``entry`` with each fact id listed once (see :func:`unique_fact_ids`; warns once)."""
+    if entry.journal_records and entry.journal_usable:
+        where = f"{path} (with {JOURNAL_FILE})"
+    else:
+        where = str(path)
+    document, changed = unique_fact_ids(entry.document, where)
+    return replace(entry, document=document, repaired=True) if changed else entry
 
 
 def _lock_path(path: Path) -> str:

@@ -14,7 +14,8 @@ kilobytes, not megabytes. The file holds JSON lines:
   ``set`` (camelCase, as in ``memory.json``), fields that became null in
   ``unset``, and a changed list field (``facts``, ``supersededFacts``,
   ``extractionWatermarks``) is a list of *segments*: ``[start, end]`` keeps
-  items ``start..end-1`` of the previous list, an object is a new item.
+  items ``start..end-1`` of the previous list, an object is a new item; two
+  ranges of one list never overlap (a record that keeps an item twice is corrupt).
 
 A torn last line (a crash mid-append) is ignored, never read as corruption;
 an unreadable line before the last one is corruption. Everything here is pure
@@ -201,13 +202,19 @@ def _apply(path: Path, document: MemoryDocument, record: dict[str, Any]) -> Memo
         old = getattr(document, name)
         new_items = iter(getattr(partial, name))
         items: list[Any] = []
+        ranges: list[tuple[int, int]] = []
         for part in parts:
             if isinstance(part, dict):
                 items.append(next(new_items))
             elif _is_range(part, len(old)):
                 items.extend(old[part[0] : part[1]])
+                ranges.append((part[0], part[1]))
             else:
                 raise CorruptMemoryError(path, f"journal record {record['revision']}: bad {name}")
+        if _overlap(ranges):
+            raise CorruptMemoryError(
+                path, f"journal record {record['revision']}: {name} keeps an item twice"
+            )
         updates[name] = tuple(items)
     updates["revision"] = record["revision"]
     return document.model_copy(update=updates)
@@ -222,12 +229,21 @@ def _is_range(part: Any, length: int) -> bool:
     )
 
 
+def _overlap(ranges: list[tuple[int, int]]) -> bool:
+    """True when two ``[start, end)`` ranges share an index (the encoder never writes that)."""
+    if len(ranges) < 2:
+        return False
+    ranges.sort()
+    return any(ranges[i][0] < ranges[i - 1][1] for i in range(1, len(ranges)))
+
+
 def encode_record(old: MemoryDocument, new: MemoryDocument) -> tuple[bytes, int] | None:
     """The journal line turning ``old`` into ``new``, and how many list items it spells out.
 
     Items are matched by identity (documents share unchanged facts), so a
     document derived from ``old`` costs a few segments; ``None`` when the
-    change cannot be written as a record (unknown top-level keys changed).
+    change cannot be written as a record (unknown top-level keys changed, or
+    one item of ``old`` appears twice in ``new``).
     """
     if new.model_extra != old.model_extra:
         return None
@@ -243,6 +259,8 @@ def encode_record(old: MemoryDocument, new: MemoryDocument) -> tuple[bytes, int]
             continue
         if name in _LISTS:
             parts, count = _segments(before, after)
+            if parts is not None and _overlap([tuple(p) for p in parts if isinstance(p, list)]):
+                return None  # ``new`` holds one item twice: a record cannot say so
             if parts is not None:
                 record[_ALIAS[name]] = parts
                 literal += count

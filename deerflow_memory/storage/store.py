@@ -34,6 +34,9 @@ What differs from :class:`FileMemoryStorage`, honestly:
 - Every ``load`` reads the store (another process may have written); an
   unchanged document comes back as the same object, without re-validation.
 - Revisions restart at 1 after ``delete``, as with files.
+- Fact items that repeat a fact id (written by another process or version)
+  are resolved on load as with files (:func:`~deerflow_memory.models.unique_fact_ids`,
+  one WARNING); the next save deletes the items the document no longer holds.
 - Async stores (``AsyncSqliteStore``, ``AsyncPostgresStore``): use ``aload``/
   ``asave``/``adelete`` on their loop; the sync methods work from other threads
   only and raise :class:`StorageError` on the store's loop.
@@ -74,7 +77,7 @@ from deerflow_memory.errors import (
     RevisionConflictError,
     StorageError,
 )
-from deerflow_memory.models import MemoryDocument
+from deerflow_memory.models import MemoryDocument, unique_fact_ids
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter, misplaced
 from deerflow_memory.storage.names import storage_name
@@ -381,6 +384,9 @@ class StoreMemoryStorage(MemoryStorage):
             )
         except ValidationError as e:
             raise CorruptMemoryError(self._location(ns), str(e)) from e
+        # Items written by another process or version may repeat a fact id; the next
+        # save deletes the items the resolved document no longer holds.
+        document, _ = unique_fact_ids(document, self._location(ns))
         self._remember(
             ns, revision, _Base(generation, fact_values), _Loaded(doc_value, fact_values, document)
         )
@@ -445,7 +451,9 @@ class StoreMemoryStorage(MemoryStorage):
         }
         ops.append(PutOp(ns, DOCUMENT_KEY, doc_value, index=False))  # last: see module docstring
         stored = document.model_copy(update={"revision": new_rev})
-        loaded = _Loaded(doc_value, written, stored) if not kept else None
+        # A document repeating a fact id (keys "id~1"...) is resolved by the next load.
+        repeated = any(key != fact.id for key, fact in zip(keys, document.facts, strict=True))
+        loaded = _Loaded(doc_value, written, stored) if not kept and not repeated else None
         return _SavePlan(ops, stored, _Base(generation, written), loaded)
 
     # --- sync API ---------------------------------------------------------------------

@@ -4,7 +4,8 @@ Loading a stored document is lenient (a DeerFlow file with an odd category or
 a 1.3 confidence still loads); an *import* replaces a user's memory, so it is
 checked as a whole first: the file must be a JSON object shaped like a memory
 document or DeerFlow's ``memory.json`` (``facts`` a list, or the ``user`` /
-``history`` sections), and every fact must have non-empty content, a unique id,
+``history`` sections), and every fact must have non-empty content, a unique id
+(history, ``supersededFacts``, may repeat one: each edit keeps the old version),
 a confidence in [0, 1] and ISO-8601 dates; no JSON object may repeat a key.
 Stored text follows the rules every update follows
 (:mod:`deerflow_memory.update.validate`): fact text, ids and
@@ -80,7 +81,8 @@ def read_import(
         )
     problems = [*_fact_problems(data.get("facts"), "facts")]
     if "supersededFacts" in data:
-        problems += _fact_problems(data["supersededFacts"], "supersededFacts")
+        # History repeats an id by design: each edit of a fact keeps its old version.
+        problems += _fact_problems(data["supersededFacts"], "supersededFacts", unique_ids=False)
     if not problems:
         problems = _clean_texts(data, limits)
     if problems:
@@ -94,7 +96,7 @@ def read_import(
         raise InvalidDocumentError(f"{name}: {where}: {first['msg']}") from e
 
 
-def _fact_problems(facts: Any, key: str) -> list[str]:
+def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str]:
     if facts is None:
         return []
     if not isinstance(facts, list):
@@ -113,7 +115,7 @@ def _fact_problems(facts: Any, key: str) -> list[str]:
         if fact_id is not None:
             if not isinstance(fact_id, str) or not fact_id.strip():
                 problems.append(f"{where} has an invalid id {fact_id!r}")
-            elif fact_id in seen:
+            elif unique_ids and fact_id in seen:
                 problems.append(f"{where} repeats id {fact_id!r}")
             else:
                 seen.add(fact_id)

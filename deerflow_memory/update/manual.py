@@ -200,18 +200,30 @@ def delete_fact(
 ) -> tuple[MemoryDocument, SupersededFact]:
     """``document`` without fact ``fact_id``, which moves to history; and the history entry.
 
+    Every copy is removed: a document built through the Python API may list
+    an id twice (stored documents are resolved on load, see
+    :func:`~deerflow_memory.models.unique_fact_ids`); a copy with other text
+    goes to history too, so it is not learned again either.
+
     Raises:
         FactNotFoundError: no current fact has that id.
     """
     index = _find(document, fact_id)
     now = now or utc_now_iso()
     gone = document.facts[index]
-    superseded = _supersede(document, gone, reason, now, max(max_superseded_facts, 1))
-    facts = document.facts[:index] + document.facts[index + 1 :]
+    keep = max(max_superseded_facts, 1)
+    superseded = _supersede(document, gone, reason, now, keep)
+    entry = superseded[-1]
+    rest = document.facts[index + 1 :]
+    for copy in rest:
+        if copy.id == fact_id and copy.content != gone.content:
+            history = document.model_copy(update={"superseded_facts": superseded})
+            superseded = _supersede(history, copy, reason, now, keep)
+    facts = document.facts[:index] + tuple(f for f in rest if f.id != fact_id)
     updated = document.model_copy(
         update={"facts": facts, "superseded_facts": superseded, "last_updated": now}
     )
-    return updated, superseded[-1]
+    return updated, entry
 
 
 def save_edit(
