@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import logging
 import os
 import re
 import unicodedata
@@ -39,6 +38,7 @@ from pydantic import (
 )
 
 from deerflow_memory.errors import ConfigError, InvalidNameError
+from deerflow_memory.logs import package_logger
 from deerflow_memory.models import FactCategory, validate_name
 
 __all__ = [
@@ -54,7 +54,7 @@ __all__ = [
     "redact_secrets",
 ]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 ENV_PREFIX = "DEERFLOW_MEMORY_"
 CONFIG_PATH_ENV = "DEERFLOW_MEMORY_CONFIG"

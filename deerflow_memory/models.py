@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import math
 import re
 import unicodedata
@@ -34,8 +33,9 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from deerflow_memory.errors import InvalidNameError, UpdateParseError
+from deerflow_memory.logs import package_logger
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 __all__ = [
     "MAX_NAME_LENGTH",

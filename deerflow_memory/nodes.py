@@ -20,7 +20,6 @@ How they fail:
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -50,6 +49,7 @@ from deerflow_memory.capture.signals import SIGNAL_WINDOW
 from deerflow_memory.errors import StateSchemaError, StorageError
 from deerflow_memory.identity import MemoryIdentity, resolve_identity
 from deerflow_memory.inject.blocks import summary_block, summary_entries
+from deerflow_memory.logs import package_logger
 from deerflow_memory.service import MemoryService
 from deerflow_memory.update.prompt import format_conversation_for_update
 
@@ -67,7 +67,7 @@ __all__ = [
     "state_value",
 ]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 MEMORY_CONTEXT_KEY = "memory_context"
 RECALL_START = "memory_recall_start"

@@ -28,7 +28,6 @@ at start, tenants with updates a stopped process left pending are opened and run
 from __future__ import annotations
 
 import atexit
-import logging
 import threading
 import time
 import weakref
@@ -50,6 +49,7 @@ from deerflow_memory.inject.format import InjectionResult, build_memory_context,
 from deerflow_memory.inject.live import live_document
 from deerflow_memory.inject.retrieval import Embedder, filter_document, select_relevant_facts
 from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
+from deerflow_memory.logs import package_logger
 from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
@@ -76,7 +76,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MemoryBlock", "MemoryService", "UpdateFailure", "close_open_services"]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 RecalledFact = dict[str, Any]
 """One fact as the ``memory_recall_end`` event lists it (a JSON object)."""

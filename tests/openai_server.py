@@ -60,6 +60,8 @@ class Reply:
     """Extra response headers, e.g. ``(("Retry-After", "2"),)`` with a 429."""
     tool_calls: tuple[dict[str, Any], ...] = ()
     usage: tuple[int, int] | None = (10, 10)
+    error_message: str | None = None
+    """The error body's ``message`` when ``status`` is not 200 (default ``scripted <status>``)."""
 
     def openai_tool_calls(self) -> list[dict[str, Any]]:
         """The calls as OpenAI's ``message.tool_calls`` list."""
@@ -227,7 +229,10 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
             try:
                 if reply.status != 200:
                     error = {
-                        "error": {"message": f"scripted {reply.status}", "type": "server_error"}
+                        "error": {
+                            "message": reply.error_message or f"scripted {reply.status}",
+                            "type": "server_error",
+                        }
                     }
                     self._send(
                         reply.status, json.dumps(error).encode(), "application/json", False, reply

@@ -1,9 +1,9 @@
 """The package layout is a picture of the data flow, and imports only flow downwards.
 
 Stages: ``capture`` → ``update`` → ``storage``; ``inject`` reads what storage
-holds. The shared foundation (``errors``, ``models``, ``config``) sits below
-every stage, and the modules that wire stages together (``service``, ``nodes``,
-``graph``, ``tools``, ``cli``, ...) sit above them all.
+holds. The shared foundation (``errors``, ``models``, ``config``, and the leaf
+``logs``) sits below every stage, and the modules that wire stages together
+(``service``, ``nodes``, ``graph``, ``tools``, ``cli``, ...) sit above them all.
 """
 
 from __future__ import annotations
@@ -15,12 +15,16 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "deerflow_memory"
 
-FOUNDATION = {"errors", "models", "config"}
+# Leaves import nothing from the package and every layer may import them: ``logs``
+# gives each module its logger (records free of terminal control characters).
+LEAVES = {"logs"}
+FOUNDATION = {"errors", "models", "config"} | LEAVES
 # What each layer may import from the package (besides itself).
 ALLOWED: dict[str, set[str]] = {
+    "logs": set(),
     "errors": set(),
-    "models": {"errors"},
-    "config": {"errors", "models"},
+    "models": {"errors"} | LEAVES,
+    "config": {"errors", "models"} | LEAVES,
     "storage": FOUNDATION,
     "capture": FOUNDATION,
     "inject": FOUNDATION,

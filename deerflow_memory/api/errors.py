@@ -22,8 +22,6 @@ clients can match it and nothing about the server's files leaks.
 
 from __future__ import annotations
 
-import logging
-
 from deerflow_memory.errors import (
     ConfigError,
     CorruptMemoryError,
@@ -36,10 +34,11 @@ from deerflow_memory.errors import (
     RevisionConflictError,
     StorageError,
 )
+from deerflow_memory.logs import package_logger
 
 __all__ = ["CORRUPT_MESSAGE", "ApiError", "status_and_message"]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 CORRUPT_MESSAGE = (
     "memory document is corrupt; it was left untouched (an operator must repair or move it)"

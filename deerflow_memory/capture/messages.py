@@ -22,7 +22,6 @@ by a copy, all others are passed through as the same objects.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -30,6 +29,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, convert_to_messages
 
 from deerflow_memory.errors import InvalidMessagesError
+from deerflow_memory.logs import package_logger
 from deerflow_memory.models import replace_surrogates
 
 __all__ = [
@@ -43,7 +43,7 @@ __all__ = [
     "strip_upload_blocks",
 ]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 # ``<uploaded_files ...> ... </uploaded_files>``, across lines, any case.
 _UPLOAD_BLOCK = re.compile(

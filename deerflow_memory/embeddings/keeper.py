@@ -24,20 +24,20 @@ path then embeds missing facts itself on first use.
 
 from __future__ import annotations
 
-import logging
 import threading
 from pathlib import Path
 from typing import Any
 
 from deerflow_memory.inject.retrieval import fact_vectors_for
 from deerflow_memory.inject.vectors import Embedder, FactVectors
+from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.vectors_file import VECTORS_FILE, read_vectors, write_vectors
 
 __all__ = ["VectorKeeper", "embedder_name", "store_semantic_scores"]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 
 def embedder_name(embedder: Embedder) -> str:

@@ -26,11 +26,12 @@ import functools
 import gzip
 import hashlib
 import importlib.util
-import logging
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
+
+from deerflow_memory.logs import package_logger
 
 if TYPE_CHECKING:
     import tiktoken
@@ -45,7 +46,7 @@ __all__ = [
     "get_token_counter",
 ]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 TokenCountingMethod = Literal["tiktoken", "char"]
 EncodingName = Literal["o200k_base", "cl100k_base"]

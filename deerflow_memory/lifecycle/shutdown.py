@@ -14,7 +14,6 @@ outbox and run in the next process that opens the same storage.
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 import signal
 import threading
@@ -23,11 +22,12 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from types import FrameType
 from typing import Any
 
+from deerflow_memory.logs import package_logger
 from deerflow_memory.service import MemoryService, close_open_services
 
 __all__ = ["install_shutdown_handler", "lifespan_for", "memory_lifespan"]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 
 def _closer(services: Iterable[MemoryService] | None, timeout: float | None) -> Callable[[], bool]:

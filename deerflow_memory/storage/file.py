@@ -58,7 +58,6 @@ import contextlib
 import errno
 import importlib
 import json
-import logging
 import os
 import stat
 import tempfile
@@ -75,6 +74,7 @@ from pydantic import ValidationError
 
 from deerflow_memory.config import check_path
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
+from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryDocument, unique_fact_ids
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import (
@@ -110,7 +110,7 @@ TENANT_FOLDER = "tenants"  # tenant t's documents: <root>/tenants/<t>/users/...
 LOCK_SUFFIX = ".lock"
 _TEMP_PREFIX = f".{DOCUMENT_FILE}."
 _TEMP_SUFFIX = ".tmp"
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 # Compaction: the journal may reach this share of the snapshot's size (at least the minimum)
 # and this many records; the save that would pass either rewrites memory.json instead.

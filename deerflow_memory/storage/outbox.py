@@ -25,7 +25,6 @@ Messages are opaque here: the outbox is given ``encode``/``decode`` functions
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -34,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from deerflow_memory.errors import StorageError
+from deerflow_memory.logs import package_logger
 
 __all__ = [
     "DEFAULT_COMMIT_INTERVAL",
@@ -46,7 +46,7 @@ __all__ = [
     "never_writable",
 ]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 DEFAULT_COMMIT_INTERVAL = 0.005
 

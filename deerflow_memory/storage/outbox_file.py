@@ -38,7 +38,6 @@ import contextlib
 import errno
 import importlib
 import json
-import logging
 import os
 import stat
 import time
@@ -49,6 +48,7 @@ from types import ModuleType
 from typing import Any
 
 from deerflow_memory.errors import CorruptMemoryError
+from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.file import _fsync_folder, _open_regular, _read_regular
 from deerflow_memory.storage.outbox import (
     DEFAULT_COMMIT_INTERVAL,
@@ -61,7 +61,7 @@ from deerflow_memory.storage.outbox import (
 
 __all__ = ["COMPACT_BYTES", "FileOutbox"]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 _fcntl: ModuleType | None
 try:

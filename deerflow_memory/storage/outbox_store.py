@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import math
 import time
 import uuid
@@ -41,6 +40,7 @@ from typing import Any
 
 from langgraph.store.base import GetOp, PutOp, SearchOp
 
+from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.outbox import (
     DEFAULT_COMMIT_INTERVAL,
     Decode,
@@ -53,7 +53,7 @@ from deerflow_memory.storage.store import StoreMemoryStorage
 
 __all__ = ["DEFAULT_LEASE_SECONDS", "StoreOutbox", "outbox_key"]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 DEFAULT_LEASE_SECONDS = 300.0
 _OUTBOX = "outbox"

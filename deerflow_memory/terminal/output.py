@@ -23,16 +23,16 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from deerflow_memory.logs.controls import CONTROL_CHARACTERS
+
 __all__ = ["GuardedOutput", "OutputError", "make_console", "print_table", "terminal_safe"]
 
 # What stored text must not send to a terminal: control characters (an escape
 # sequence can retitle the window, clear the screen or fake output) other than
 # line breaks and tabs, except the colour sequences rich itself writes (ESC [ … m),
 # and the bidi controls that reorder how a line reads.
-_UNSAFE = re.compile(
-    "\x1b(?!\\[[0-9;]*m)|[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f"
-    "\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-)
+# The characters are the ones log records are kept free of too (deerflow_memory.logs).
+_UNSAFE = re.compile(f"\x1b(?!\\[[0-9;]*m)|[{CONTROL_CHARACTERS}]")
 
 
 def terminal_safe(text: str) -> str:

@@ -11,12 +11,12 @@ known to be missing) and deletes each one whose update went through.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from deerflow_memory.capture.messages import filter_messages_for_memory
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError
+from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
@@ -32,7 +32,7 @@ from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateSt
 
 __all__ = ["RetriedLetter", "dead_letter_for", "job_from_dead_letter", "retry_dead_letters"]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 
 def dead_letter_for(

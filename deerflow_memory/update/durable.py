@@ -19,7 +19,6 @@ lock and only appends to the outbox's buffer; ``run`` runs on queue workers.
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -27,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from deerflow_memory.config import MemoryConfig
+from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
@@ -36,7 +36,7 @@ from deerflow_memory.update.updater import UpdateResult, UpdateStatus
 
 __all__ = ["DurableUpdates", "build_outbox", "decode_messages", "encode_messages", "is_volatile"]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 
 def is_volatile(store: object) -> bool:

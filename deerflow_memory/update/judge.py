@@ -23,13 +23,13 @@ self-statements ("I'm allergic to…", "I prefer…"), never moods.
 from __future__ import annotations
 
 import json
-import logging
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from deerflow_memory.logs import package_logger
 from deerflow_memory.models import FactCategory, MemoryUpdate, NewFact, Rejection
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor
 from deerflow_memory.update.prompt import format_conversation_for_update, json_text_for_prompt
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["JUDGE_PROMPT", "JudgeStats", "JudgedExtractor"]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 JUDGE_PROMPT = """\
 You review candidate long-term memories about a user before they are saved. \

@@ -21,12 +21,12 @@ Building a model with a model name but neither a key nor an endpoint raises
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError, install_hint
+from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryUpdate
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor, ModelUsage
 from deerflow_memory.update.incremental import budgeted_memory_text, estimate_tokens
@@ -51,7 +51,7 @@ __all__ = [
     "update_json_schema",
 ]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 DEFAULT_MODEL_NAME = "gpt-4o-mini"
 # Local OpenAI-compatible servers (vLLM, Ollama) ignore the key, but the client requires one.

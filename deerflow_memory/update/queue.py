@@ -36,7 +36,6 @@ from __future__ import annotations
 import atexit
 import heapq
 import itertools
-import logging
 import math
 import threading
 import time
@@ -47,6 +46,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from deerflow_memory.logs import package_logger
 from deerflow_memory.update.clock import Clock, FakeClock, SystemClock
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ __all__ = [
     "UpdateJob",
 ]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 JobKey = tuple[str, str, str | None]
 

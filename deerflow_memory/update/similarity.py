@@ -21,12 +21,12 @@ that update: merging is housekeeping, never a reason to fail an update.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from deerflow_memory.logs import package_logger
 from deerflow_memory.models import Fact
 from deerflow_memory.update.consolidate import Similarity, cosine_similarity_of, lexical_similarity
 
@@ -34,7 +34,7 @@ __all__ = ["LEXICAL_FLOOR", "DocumentEmbedder", "SimilarityFactory"]
 
 LEXICAL_FLOOR = 0.65
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 
 @runtime_checkable

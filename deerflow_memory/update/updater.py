@@ -27,7 +27,6 @@ Runs on the queue's worker threads: everything here is synchronous.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -46,6 +45,7 @@ from deerflow_memory.errors import (
     UpdateLockTimeoutError,
     UpdateParseError,
 )
+from deerflow_memory.logs import package_logger
 from deerflow_memory.models import (
     MemoryDocument,
     MemoryUpdate,
@@ -85,7 +85,7 @@ from deerflow_memory.update.validate import UpdateLimits, clean_text, validate_u
 
 __all__ = ["MemoryUpdater", "UpdateResult", "UpdateStatus", "failure_result"]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 _NO_USAGE = ModelUsage()
 

@@ -20,7 +20,6 @@ after confidence (see its docstring).
 
 from __future__ import annotations
 
-import logging
 import math
 import threading
 import time
@@ -29,12 +28,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from deerflow_memory.errors import RevisionConflictError
+from deerflow_memory.logs import package_logger
 from deerflow_memory.models import Fact, iso_from_timestamp, parse_timestamp
 from deerflow_memory.storage.base import MemoryStorage
 
 __all__ = ["AccessRecorder", "retention_score"]
 
-logger = logging.getLogger(__name__)
+logger = package_logger(__name__)
 
 _DAY = 86_400.0
 # Use saturates: 20 injections count as much as 2,000 (a bounded input).
