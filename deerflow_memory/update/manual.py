@@ -215,11 +215,14 @@ def delete_fact(
     superseded = _supersede(document, gone, reason, now, keep)
     entry = superseded[-1]
     rest = document.facts[index + 1 :]
-    for copy in rest:
-        if copy.id == fact_id and copy.content != gone.content:
+    copies = [fact for fact in rest if fact.id == fact_id]
+    for copy in copies:
+        if copy.content != gone.content:
             history = document.model_copy(update={"superseded_facts": superseded})
             superseded = _supersede(history, copy, reason, now, keep)
-    facts = document.facts[:index] + tuple(f for f in rest if f.id != fact_id)
+    if copies:
+        rest = tuple(fact for fact in rest if fact.id != fact_id)
+    facts = document.facts[:index] + rest
     updated = document.model_copy(
         update={"facts": facts, "superseded_facts": superseded, "last_updated": now}
     )
