@@ -23,6 +23,26 @@ class InvalidNameError(DeerflowMemoryError, ValueError):
     """A user id or agent name is unsafe to use as a storage key (or a thread id is not text)."""
 
 
+class IdentityMismatchError(DeerflowMemoryError, PermissionError):
+    """A run names another user or tenant than its authenticated caller; nothing was done.
+
+    Under a LangGraph server with custom auth the authenticated user
+    (``configurable["langgraph_auth_user_id"]``, and the auth user's ``tenant_id``
+    when it has one) decides whose memory a run uses; a ``user_id`` or
+    ``tenant_id`` in the run's context or ``configurable`` must name the same.
+    """
+
+    def __init__(self, kind: str, given: str, authenticated: str) -> None:
+        self.kind = kind
+        self.given = given
+        self.authenticated = authenticated
+        super().__init__(
+            f"the run asks for {kind} {given[:80]!r}, but its authenticated caller is "
+            f"{authenticated[:80]!r}: a signed-in caller reaches only their own memory "
+            f"(leave {kind} out, or give their own)"
+        )
+
+
 class InvalidMessagesError(DeerflowMemoryError, TypeError):
     """``messages`` is not a sequence of LangChain ``BaseMessage`` objects; nothing was queued."""
 

@@ -2,14 +2,34 @@
 
 Resolution order (SPEC §12): the run's context (``context_schema``; an object
 with attributes or a mapping), then ``config["configurable"]``, then LangMem's
-convention ``configurable["langgraph_user_id"]``, then the authenticated user
-LangGraph's server puts in ``configurable`` (``langgraph_auth_user_id``), then
-``"default"``. ``tenant_id`` (a business line: the same user id in two tenants
-is two memories) is read the same way, context then ``configurable``; absent
-means no tenant, the storage layout of before tenants existed. Identity is captured when an
-update is enqueued, because timer and worker threads do not see the run's
-context variables. Unsafe names raise :class:`InvalidNameError` here, before
-any storage is touched.
+convention ``configurable["langgraph_user_id"]``, then ``"default"``.
+``tenant_id`` (a business line: the same user id in two tenants is two
+memories) is read the same way, context then ``configurable``; absent means no
+tenant, the storage layout of before tenants existed. A key that is missing or
+``None`` is absent; any other value must be a valid name (an empty string is
+refused, it does not fall through to the next source).
+
+An authenticated run wins over all of that (the rule of the ``/memory``
+routes): when LangGraph's server authenticated the caller, it puts their
+identity in ``configurable["langgraph_auth_user_id"]`` (and the user object in
+``configurable["langgraph_auth_user"]``). That identity is the user id; a
+``user_id`` or ``langgraph_user_id`` in the context or ``configurable`` that
+names someone else raises :class:`IdentityMismatchError` (the same one is
+fine). When the auth user carries a ``tenant_id``, it is the run's tenant and
+another one is refused the same way; without one the run may name any tenant.
+There is no admin role (the routes have none either). As for the routes, an
+auth user whose ``is_authenticated`` is False (``langgraph dev``'s Studio user
+under custom auth) or whose identity is empty (LangGraph's unauthenticated
+user) means no authentication: the operator's rules of before apply.
+
+The context must be None, a mapping or an object of your own (a dataclass,
+pydantic model, namespace...): a string, number, list or other built-in value
+(``context="alice"`` for ``{"user_id": "alice"}``) raises
+:class:`InvalidNameError` instead of running as the shared ``"default"`` user.
+
+Identity is captured when an update is enqueued, because timer and worker
+threads do not see the run's context variables. Unsafe names raise
+:class:`InvalidNameError` here, before any storage is touched.
 
 ``thread_id`` is stored as a fact's source and in the thread's watermark, so
 it is kept bounded (:func:`thread_key`): a string of at most
@@ -31,7 +51,7 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
-from deerflow_memory.errors import InvalidNameError
+from deerflow_memory.errors import IdentityMismatchError, InvalidNameError
 from deerflow_memory.storage.base import validate_name
 
 __all__ = [
@@ -93,6 +113,18 @@ class MemoryIdentity:
             object.__setattr__(self, "thread_id", key)
 
 
+def _check_context(context: Any) -> None:
+    # A built-in value that is not a mapping (str, int, list, tuple, ...) is a slip
+    # (context="alice"): reading attributes off it would silently find nothing.
+    if context is None or isinstance(context, Mapping):
+        return
+    if type(context).__module__ == "builtins":
+        raise InvalidNameError(
+            "the run's context must be a mapping such as {'user_id': 'alice'} or an object "
+            f"with user_id/agent_name/tenant_id attributes, got {type(context).__name__}"
+        )
+
+
 def _lookup(source: Any, key: str) -> Any:
     if source is None:
         return None
@@ -101,11 +133,51 @@ def _lookup(source: Any, key: str) -> Any:
     return getattr(source, key, None)
 
 
-def _first(*values: Any) -> Any:
+def _given(*values: Any) -> Any:
+    """The first value that is not None (an empty string counts: it is refused later)."""
     for value in values:
-        if value is not None and value != "":
+        if value is not None:
             return value
     return None
+
+
+def _auth_attribute(user: Any, key: str) -> Any:
+    if user is None:
+        return None
+    # LangGraph passes the auth user as the object your handler returned, a
+    # proxy answering attributes from it, or a dict after serialization.
+    try:
+        if isinstance(user, Mapping):
+            return user.get(key)
+        return getattr(user, key, None)
+    except Exception:  # a proxy that raises something else than AttributeError
+        return None
+
+
+def _authenticated(configurable: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """The authenticated caller's user id and tenant (validated), or None for each."""
+    user = configurable.get("langgraph_auth_user")
+    identity = (
+        configurable.get("langgraph_auth_user_id")
+        or _auth_attribute(user, "identity")
+        or _auth_attribute(user, "display_name")
+    )
+    if not identity:
+        return None, None  # no auth, or LangGraph's unauthenticated user (identity "")
+    if user is not None and _auth_attribute(user, "is_authenticated") is False:
+        # As the routes: e.g. `langgraph dev`'s Studio user under custom auth is not
+        # authenticated (is_authenticated False), so it is the operator.
+        return None, None
+    tenant = _auth_attribute(user, "tenant_id")
+    return (
+        validate_name(str(identity), "authenticated user id"),
+        validate_name(str(tenant), "authenticated user's tenant_id") if tenant else None,
+    )
+
+
+def _same_or_refused(kind: str, given: Any, authenticated: str) -> None:
+    if given is not None and validate_name(given, kind) != authenticated:
+        raise IdentityMismatchError(kind, validate_name(given, kind), authenticated)
 
 
 def resolve_identity(
@@ -114,33 +186,56 @@ def resolve_identity(
     *,
     default_agent_name: str | None = None,
 ) -> MemoryIdentity:
-    """Resolve and validate the identity of the current run.
+    """Resolve and validate the identity of the current run (rules: module docstring).
 
     Args:
         config: the run's ``RunnableConfig`` (``configurable`` is read).
-        context: the run's context (``runtime.context``), object or mapping.
+        context: the run's context (``runtime.context``), None, a mapping or an object.
         default_agent_name: agent name when neither context nor config gives one.
 
     Raises:
-        InvalidNameError: the user id or agent name is unsafe as a storage key,
-            or the thread id is not a string, ``int`` or ``UUID``.
+        InvalidNameError: the user id, agent name or tenant is unsafe as a
+            storage key (an empty string included), the thread id is not a
+            string, ``int`` or ``UUID``, or the context is a built-in value
+            that is not a mapping (``context="alice"``).
+        IdentityMismatchError: the run is authenticated and names another
+            user id (or, when the auth user has a tenant, another tenant).
     """
+    _check_context(context)
     configurable: Mapping[str, Any] = (config or {}).get("configurable") or {}
-    user_id = _first(
+    if not isinstance(configurable, Mapping):
+        raise InvalidNameError(
+            f'config["configurable"] must be a mapping, got {type(configurable).__name__}'
+        )
+    asked_user = _given(
         _lookup(context, "user_id"),
         configurable.get("user_id"),
         configurable.get("langgraph_user_id"),
-        configurable.get("langgraph_auth_user_id"),
-        DEFAULT_USER_ID,
     )
-    agent_name = _first(
+    asked_tenant = _given(_lookup(context, "tenant_id"), configurable.get("tenant_id"))
+    auth_user, auth_tenant = _authenticated(configurable)
+    if auth_user is None:
+        user_id = validate_name(DEFAULT_USER_ID if asked_user is None else asked_user, "user_id")
+        tenant_id = None if asked_tenant is None else validate_name(asked_tenant, "tenant_id")
+    else:
+        # Every id the client gave must be the caller's own, not just the first one read.
+        for source in (_lookup(context, "user_id"), configurable.get("user_id")):
+            _same_or_refused("user_id", source, auth_user)
+        _same_or_refused("user_id", configurable.get("langgraph_user_id"), auth_user)
+        user_id = auth_user
+        if auth_tenant is None:
+            tenant_id = None if asked_tenant is None else validate_name(asked_tenant, "tenant_id")
+        else:
+            for source in (_lookup(context, "tenant_id"), configurable.get("tenant_id")):
+                _same_or_refused("tenant_id", source, auth_tenant)
+            tenant_id = auth_tenant
+    agent_name = _given(
         _lookup(context, "agent_name"), configurable.get("agent_name"), default_agent_name
     )
-    tenant_id = _first(_lookup(context, "tenant_id"), configurable.get("tenant_id"))
-    thread_id = _first(configurable.get("thread_id"), UNKNOWN_THREAD_ID)
+    thread_id = configurable.get("thread_id")
     return MemoryIdentity(
-        user_id=validate_name(user_id, "user_id"),
+        user_id=user_id,
         agent_name=None if agent_name is None else validate_name(agent_name, "agent_name"),
-        thread_id=thread_id,
-        tenant_id=None if tenant_id is None else validate_name(tenant_id, "tenant_id"),
+        thread_id=UNKNOWN_THREAD_ID if thread_id is None or thread_id == "" else thread_id,
+        tenant_id=tenant_id,
     )

@@ -3,7 +3,8 @@
 The same memory as ``graphs/memory_agent.py`` (same configuration variables,
 same storage), reached through LangChain's middleware instead of graph nodes.
 With nothing configured it runs offline with the stand-in model.
-Pass ``user_id`` in the run's ``configurable`` (or context) to pick whose memory.
+Pass ``user_id`` in the run's ``configurable`` (or context) to pick whose memory; under
+custom auth a run uses the caller's own (another ``user_id`` fails the run).
 """
 
 from langchain.agents import create_agent

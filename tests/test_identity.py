@@ -1,4 +1,4 @@
-"""Whose memory a run reads and writes: context, then configurable, then the server's user."""
+"""Whose memory a run reads and writes: the authenticated user, else context, then configurable."""
 
 from __future__ import annotations
 
@@ -6,11 +6,19 @@ import re
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
-from deerflow_memory import InvalidNameError, MemoryConfig, MemoryService
+from deerflow_memory import (
+    Fact,
+    IdentityMismatchError,
+    InvalidNameError,
+    MemoryConfig,
+    MemoryDocument,
+    MemoryService,
+)
 from deerflow_memory.identity import (
     DEFAULT_USER_ID,
     MAX_THREAD_ID_LENGTH,
@@ -67,15 +75,175 @@ def test_unsafe_identities_are_rejected(key: str, bad: object) -> None:
         resolve_identity({"configurable": {key: bad}})
 
 
-def test_an_empty_agent_name_means_the_default_agent() -> None:
-    assert resolve_identity({"configurable": {"agent_name": ""}}).agent_name is None
+@pytest.mark.parametrize("key", ["user_id", "agent_name", "tenant_id"])
+def test_an_empty_id_is_refused_and_does_not_fall_through_to_the_next_source(key: str) -> None:
+    with pytest.raises(InvalidNameError, match=f"{key} '' is not allowed"):
+        resolve_identity({"configurable": {key: ""}})
+    # "" in the context is not "absent": it does not pick up configurable's value.
+    with pytest.raises(InvalidNameError, match=f"{key} '' is not allowed"):
+        resolve_identity({"configurable": {key: "shop"}}, {key: ""})
+    with pytest.raises(InvalidNameError, match=f"{key} '' is not allowed"):
+        resolve_identity({"configurable": {key: "shop"}}, Context(**{key: ""}))
 
 
-def test_langmems_langgraph_user_id_is_read_after_user_id_and_before_the_auth_user() -> None:
-    langmem = {"configurable": {"langgraph_user_id": "lm", "langgraph_auth_user_id": "auth"}}
-    assert resolve_identity(langmem).user_id == "lm"
+def test_langmems_langgraph_user_id_is_read_after_user_id() -> None:
+    assert resolve_identity({"configurable": {"langgraph_user_id": "lm"}}).user_id == "lm"
     both = {"configurable": {"user_id": "explicit", "langgraph_user_id": "lm"}}
     assert resolve_identity(both).user_id == "explicit"
+
+
+# --- a run LangGraph's server authenticated: the caller's own memory only ---------------------
+
+
+def authenticated(user: object = "bob", **configurable: object) -> dict[str, object]:
+    """A config as LangGraph's server builds it for a signed-in caller."""
+    identity = user if isinstance(user, str) else getattr(user, "identity", None)
+    auth = {"langgraph_auth_user_id": identity, "langgraph_auth_user": user}
+    return {"configurable": {**configurable, **auth}}
+
+
+@pytest.mark.parametrize(
+    ("configurable", "context"),
+    [
+        ({"user_id": "alice"}, None),
+        ({}, {"user_id": "alice"}),
+        ({}, Context(user_id="alice")),
+        ({"langgraph_user_id": "alice"}, None),
+        # One honest source does not cover a dishonest other.
+        ({"user_id": "alice"}, {"user_id": "bob"}),
+        ({"user_id": "bob", "langgraph_user_id": "alice"}, {"user_id": "bob"}),
+    ],
+)
+def test_an_authenticated_caller_naming_another_user_is_refused(
+    configurable: dict[str, object], context: object
+) -> None:
+    with pytest.raises(IdentityMismatchError, match=r"'alice'.*authenticated caller is 'bob'"):
+        resolve_identity(authenticated("bob", **configurable), context)
+
+
+def test_an_authenticated_caller_naming_themselves_or_no_one_gets_their_own_memory() -> None:
+    assert resolve_identity(authenticated("bob")).user_id == "bob"
+    assert resolve_identity(authenticated("bob", user_id="bob"), {"user_id": "bob"}).user_id == (
+        "bob"
+    )
+    assert resolve_identity(authenticated("bob", langgraph_user_id="bob")).user_id == "bob"
+    # Ids are compared in NFC, as everywhere: "e\u0301" is the same user as "é".
+    assert resolve_identity(authenticated("jos\u00e9", user_id="jose\u0301")).user_id == (
+        "jos\u00e9"
+    )
+    # The user object alone (no langgraph_auth_user_id) is enough.
+    only_object = {"configurable": {"langgraph_auth_user": {"identity": "bob"}, "user_id": "eve"}}
+    with pytest.raises(IdentityMismatchError):
+        resolve_identity(only_object)
+
+
+def test_the_auth_users_tenant_is_the_runs_tenant_and_another_is_refused() -> None:
+    carl = {"identity": "carl", "tenant_id": "shop"}
+    assert resolve_identity(authenticated(carl)).tenant_id == "shop"
+    assert resolve_identity(authenticated(carl, tenant_id="shop")).tenant_id == "shop"
+    for config, context in [
+        (authenticated(carl, tenant_id="travel"), None),
+        (authenticated(carl), {"tenant_id": "travel"}),
+        (authenticated(carl, tenant_id="shop"), Context(tenant_id="travel")),
+    ]:
+        with pytest.raises(IdentityMismatchError, match=r"tenant_id 'travel'.*'shop'"):
+            resolve_identity(config, context)
+    # An object user (as a Starlette or LangGraph user class) works the same.
+    assert resolve_identity(authenticated(SimpleNamespace(identity="carl", tenant_id="shop")))
+    # An auth user without a tenant may name any tenant, as with the routes' ?tenant=.
+    assert resolve_identity(authenticated("bob", tenant_id="travel")).tenant_id == "travel"
+
+
+def test_an_unauthenticated_server_user_keeps_the_rules_of_a_run_without_auth() -> None:
+    from langgraph_sdk.auth.types import StudioUser
+
+    for config in [
+        # LangGraph's server without custom auth: identity "" and no user object.
+        {"configurable": {"langgraph_auth_user_id": "", "langgraph_auth_user": None}},
+        # `langgraph dev`'s Studio user under custom auth: not authenticated, the operator.
+        authenticated(StudioUser("langgraph-studio-user")),
+    ]:
+        config["configurable"].update(user_id="alice", tenant_id="travel")  # type: ignore[union-attr]
+        identity = resolve_identity(config, {"user_id": "ann"})
+        assert (identity.user_id, identity.tenant_id) == ("ann", "travel")
+
+
+@pytest.mark.parametrize("context", ["alice", ["x"], ("alice",), 42, b"alice", object()])
+def test_a_context_of_a_built_in_type_is_refused_not_read_as_the_default_user(
+    context: object,
+) -> None:
+    with pytest.raises(InvalidNameError, match="context must be a mapping"):
+        resolve_identity({"configurable": {"thread_id": "t4"}}, context)
+
+
+def test_a_graph_run_with_a_string_context_fails_and_writes_no_shared_memory(
+    tmp_path: Path,
+) -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from deerflow_memory import create_memory_agent
+
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=0)
+    with MemoryService(config, register_atexit=False) as memory:
+        graph = create_memory_agent(service=memory, checkpointer=InMemorySaver())
+        turn = {"messages": [("user", "I'm allergic to peanuts.")]}
+        with pytest.raises(InvalidNameError, match="context must be a mapping"):
+            graph.invoke(turn, {"configurable": {"thread_id": "t4"}}, context="alice")  # type: ignore[arg-type]
+        assert memory.flush(timeout=30)
+        assert memory.load(MemoryIdentity(DEFAULT_USER_ID, None, "t4")).facts == ()
+    with pytest.raises(InvalidNameError, match="configurable"):
+        resolve_identity({"configurable": ["user_id", "alice"]})  # type: ignore[typeddict-item]
+
+
+def test_every_entry_point_refuses_a_run_authenticated_as_someone_else(tmp_path: Path) -> None:
+    from langchain.agents import create_agent
+    from langchain_core.messages import AIMessage
+    from langgraph.graph import START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode
+
+    from deerflow_memory import MemoryMiddleware, create_memory_agent
+    from deerflow_memory.standin import OfflineStandInModel
+    from deerflow_memory.tools import create_memory_tools
+
+    config = MemoryConfig(storage_path=tmp_path, memory_tools="read_write", outbox=False)
+    with MemoryService(config, register_atexit=False) as memory:
+        memory.storage.save(
+            "ana", None, MemoryDocument(facts=(Fact(content="Takes the 7:40 train"),))
+        )
+        tools = StateGraph(MessagesState)
+        tools.add_node("tools", ToolNode(create_memory_tools(memory)))
+        tools.add_edge(START, "tools")
+        graphs = {
+            "memory nodes": create_memory_agent(service=memory),
+            "middleware": create_agent(
+                OfflineStandInModel(), middleware=[MemoryMiddleware(memory)]
+            ),
+            "tools": tools.compile(),
+        }
+        calls = [
+            {"name": "remember", "args": {"fact": "Likes jazz"}, "id": "1"},
+            {"name": "forget", "args": {"fact": "the 7:40 train"}, "id": "2"},
+            {"name": "search_memory", "args": {"query": "train"}, "id": "3"},
+        ]
+        as_ana = authenticated("bob", user_id="ana", thread_id="t")
+        for name, graph in graphs.items():
+            for call in calls if name == "tools" else [None]:
+                turn = AIMessage("", tool_calls=[call]) if call else ("user", "I'm a nurse.")
+                with pytest.raises(IdentityMismatchError):
+                    graph.invoke({"messages": [turn]}, as_ana)
+        assert memory.flush(timeout=30)
+        assert [f.content for f in memory.storage.load("ana").facts] == ["Takes the 7:40 train"]
+        assert memory.storage.load("bob").facts == ()
+
+
+def test_a_context_object_of_your_own_without_memory_fields_is_fine() -> None:
+    @dataclass
+    class ModelChoice:
+        model: str = "small"
+
+    config = {"configurable": {"user_id": "ann"}}
+    assert resolve_identity(config, ModelChoice()).user_id == "ann"
+    assert resolve_identity(config, SimpleNamespace(user_id="bo")).user_id == "bo"
 
 
 def test_the_tenant_comes_from_the_context_then_configurable_and_is_absent_by_default() -> None:
@@ -84,7 +252,6 @@ def test_the_tenant_comes_from_the_context_then_configurable_and_is_absent_by_de
     assert resolve_identity(config, Context(tenant_id="travel")).tenant_id == "travel"
     assert resolve_identity(config, {"tenant_id": "travel"}).tenant_id == "travel"
     assert resolve_identity({}).tenant_id is None
-    assert resolve_identity({"configurable": {"tenant_id": ""}}).tenant_id is None
 
 
 def test_an_unsafe_tenant_is_refused_with_a_typed_error_before_any_storage_is_touched() -> None:

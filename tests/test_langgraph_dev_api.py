@@ -134,6 +134,9 @@ TOKENS = {
     "token-alice": "alice",
     "token-bob": "bob",
     "token-carl": {"identity": "carl", "tenant_id": "shop"},
+    "token-dave": "dave",
+    "token-erin": "erin",
+    "token-fay": {"identity": "fay", "tenant_id": "shop"},
 }
 
 
@@ -154,35 +157,90 @@ def with_auth(project: Path) -> None:
     (project / "langgraph.json").write_text(json.dumps(config), encoding="utf-8")
 
 
-def test_with_langgraph_auth_a_caller_reaches_only_their_own_memory(tmp_path: Path) -> None:
-    with langgraph_dev(tmp_path, prepare=with_auth, storage="file") as (url, _):
-        alice = httpx.Client(base_url=url, headers={"Authorization": "Bearer token-alice"})
-        bob = httpx.Client(base_url=url, headers={"Authorization": "Bearer token-bob"})
-        anonymous = httpx.Client(base_url=url)
+@pytest.fixture(scope="module")
+def auth_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """One server with custom auth for the auth tests below; yields its URL and memory folder."""
+    tmp_path = tmp_path_factory.mktemp("dev-auth")
+    settings = {"storage": "file", "debounce_seconds": "600"}
+    with langgraph_dev(tmp_path, prepare=with_auth, **settings) as (url, _):
+        yield url, tmp_path / "memory"
 
-        assert (
-            alice.post("/memory/users/alice/facts", json={"content": "Likes tea"}).status_code
-            == 201
-        )
-        assert [f["content"] for f in alice.get("/memory/users/alice").json()["facts"]] == [
-            "Likes tea"
-        ]
-        assert bob.get("/memory/users/alice").status_code == 403
-        assert bob.delete("/memory/users/alice", params={"confirm": "alice"}).status_code == 403
-        assert bob.post("/memory/users/alice/facts", json={"content": "x y"}).status_code == 403
-        assert anonymous.get("/memory/users/alice").status_code in {401, 403}
-        assert bob.get("/memory/users/bob").json()["facts"] == []
-        # Alice's fact survived every refused call.
-        assert len(alice.get("/memory/users/alice").json()["facts"]) == 1
-        # A caller whose auth user carries a tenant is kept to it, and it is their default.
-        carl = httpx.Client(base_url=url, headers={"Authorization": "Bearer token-carl"})
-        assert (
-            carl.post("/memory/users/carl/facts", json={"content": "Likes figs"}).status_code == 201
-        )
-        assert carl.get("/memory/users/carl", params={"tenant": "travel"}).status_code == 403
-        mine = carl.get("/memory/users/carl", params={"tenant": "shop"}).json()["facts"]
-        assert [f["content"] for f in mine] == ["Likes figs"]
-        assert (tmp_path / "memory/tenants/shop/users/carl/memory.json").is_file()
+
+def test_with_langgraph_auth_a_caller_reaches_only_their_own_memory(
+    auth_server: tuple[str, Path],
+) -> None:
+    url, memory = auth_server
+    alice = httpx.Client(base_url=url, headers={"Authorization": "Bearer token-alice"})
+    bob = httpx.Client(base_url=url, headers={"Authorization": "Bearer token-bob"})
+    anonymous = httpx.Client(base_url=url)
+
+    assert alice.post("/memory/users/alice/facts", json={"content": "Likes tea"}).status_code == 201
+    assert [f["content"] for f in alice.get("/memory/users/alice").json()["facts"]] == ["Likes tea"]
+    assert bob.get("/memory/users/alice").status_code == 403
+    assert bob.delete("/memory/users/alice", params={"confirm": "alice"}).status_code == 403
+    assert bob.post("/memory/users/alice/facts", json={"content": "x y"}).status_code == 403
+    assert anonymous.get("/memory/users/alice").status_code in {401, 403}
+    assert bob.get("/memory/users/bob").json()["facts"] == []
+    # Alice's fact survived every refused call.
+    assert len(alice.get("/memory/users/alice").json()["facts"]) == 1
+    # A caller whose auth user carries a tenant is kept to it, and it is their default.
+    carl = httpx.Client(base_url=url, headers={"Authorization": "Bearer token-carl"})
+    assert carl.post("/memory/users/carl/facts", json={"content": "Likes figs"}).status_code == 201
+    assert carl.get("/memory/users/carl", params={"tenant": "travel"}).status_code == 403
+    mine = carl.get("/memory/users/carl", params={"tenant": "shop"}).json()["facts"]
+    assert [f["content"] for f in mine] == ["Likes figs"]
+    assert (memory / "tenants/shop/users/carl/memory.json").is_file()
+
+
+def fact_texts(http: httpx.Client, user: str, **params: str) -> list[str]:
+    answer = http.get(f"/memory/users/{user}", params=params)
+    assert answer.status_code == 200, answer.text
+    return [f["content"] for f in answer.json()["facts"]]
+
+
+def test_with_langgraph_auth_a_run_naming_another_user_is_refused_and_touches_nothing(
+    auth_server: tuple[str, Path],
+) -> None:
+    url, memory = auth_server
+
+    def client(name: str) -> Any:
+        headers = {"Authorization": f"Bearer token-{name}"}
+        return langgraph_sdk.get_sync_client(url=url, headers=headers)
+
+    def run(who: str, graph: str, text: str, **how: Any) -> Any:
+        sdk = client(who)
+        thread = sdk.threads.create()["thread_id"]
+        message = {"messages": [{"role": "user", "content": text}]}
+        return sdk.runs.wait(thread, graph, input=message, raise_error=False, **how)
+
+    dave = httpx.Client(base_url=url, timeout=30, headers={"Authorization": "Bearer token-dave"})
+    assert dave.post("/memory/users/dave/facts", json={"content": "Has asthma"}).status_code == 201
+    as_dave_config = {"config": {"configurable": {"user_id": "dave"}}}
+    for graph in ("memory_agent", "middleware_agent"):
+        for how in (as_dave_config, {"context": {"user_id": "dave"}}):
+            refused = run("erin", graph, "I'm allergic to cats.", **how)
+            # The run fails with the typed error (the server hides its message).
+            assert refused["__error__"]["error"] == "IdentityMismatchError", refused
+    # Erin's own run (naming herself is fine) reads and writes only her memory.
+    own = run("erin", "memory_agent", "I'm allergic to cats.", config={"configurable": {}})
+    assert "asthma" not in own["memory_context"]
+    mine = run("erin", "middleware_agent", "I live in Oslo.", context={"user_id": "erin"})
+    assert "asthma" not in mine["messages"][-1]["content"]
+    flushed = dave.post("/memory/flush", params={"timeout": "30"})
+    assert flushed.status_code == 200 and flushed.json()["failed"] == []
+    assert fact_texts(dave, "dave") == ["Has asthma"]
+    erin = httpx.Client(base_url=url, timeout=30, headers={"Authorization": "Bearer token-erin"})
+    learned = " ".join(fact_texts(erin, "erin"))
+    assert "cats" in learned and "Oslo" in learned
+
+    # An auth user with a tenant is kept to it: another tenant is refused, none means theirs.
+    elsewhere = run("fay", "memory_agent", "I'm a nurse.", context={"tenant_id": "travel"})
+    assert elsewhere["__error__"]["error"] == "IdentityMismatchError", elsewhere
+    run("fay", "memory_agent", "I'm a nurse.")
+    fay = httpx.Client(base_url=url, timeout=30, headers={"Authorization": "Bearer token-fay"})
+    assert fay.post("/memory/flush", params={"timeout": "30"}).status_code == 200
+    assert any("nurse" in text for text in fact_texts(fay, "fay", tenant="shop"))
+    assert not (memory / "tenants/travel").exists()
 
 
 # --- the page in a real headless browser -------------------------------------------------------
