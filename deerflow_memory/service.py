@@ -931,11 +931,13 @@ class MemoryService:
 
         Waits up to ``timeout`` seconds (default ``shutdown_flush_timeout_seconds``);
         what is still pending then stays in the outbox for the next start (it is
-        lost without one). Closing twice does nothing.
+        lost without one, or when the outbox can no longer write: a store the
+        app closed first, logged as an error). Closing twice does nothing.
 
         Returns:
-            A :class:`FlushResult`: truthy only when every queue drained in time
-            and no update failed meanwhile; ``failed`` and ``pending`` say what did not.
+            A :class:`FlushResult`: truthy only when every queue drained in time,
+            the outbox wrote its last records, and no update failed meanwhile;
+            ``failed`` and ``pending`` say what did not.
         """
         with self._tenants_lock:
             if self._closed:
@@ -954,20 +956,23 @@ class MemoryService:
         def run(collector: list[FailedUpdate]) -> FlushResult:
             drained = _in_parallel([s.queue.shutdown for s in services], wait)
             pending = 0
+            written = True
             for service, ok in zip(services, drained, strict=True):
                 service._closed = True
-                if not ok:
-                    pending += service.queue.pending_count + service.queue.running_count
+                left = 0 if ok else service.queue.pending_count + service.queue.running_count
+                pending += left
+                kept = service._close_outbox()
+                written = written and kept
+                if left:
                     logger.warning(
                         "memory updates%s still pending after %.1f s at shutdown%s",
                         f" of tenant {service.tenant_id!r}" if service.tenant_id else "",
                         wait,
-                        "; they stay in the outbox for the next start" if service.durable else "",
+                        "; they stay in the outbox for the next start"
+                        if service.durable is not None and kept
+                        else "; they are lost",
                     )
-                if service.durable is not None:
-                    service.durable.stop_polling()
-                    service.durable.outbox.close()
-            return FlushResult(all(drained), self._mine(collector), pending)
+            return FlushResult(all(drained) and written, self._mine(collector), pending)
 
         result = self._collected(run)
         if self._parent is not None:
@@ -978,6 +983,29 @@ class MemoryService:
         if self._owns_storage and callable(closer):
             closer()
         return result
+
+    def _close_outbox(self) -> bool:
+        """Stop this service's outbox; False when its last records could not be written."""
+        durable = self.durable
+        if durable is None:
+            return True
+        durable.stop_polling()
+        try:
+            durable.outbox.close()
+        except Exception as e:
+            # Typically the app closed the store first (`with SqliteStore…`, `async with
+            # AsyncPostgresStore…` ending before this close): those captures are gone.
+            logger.error(
+                "memory outbox%s could not write its last %d records at shutdown (%s: %s); "
+                "the turns they hold are lost. Close the MemoryService before the store "
+                "it writes to (README: 'Close memory before its store')",
+                f" of tenant {self.tenant_id!r}" if self.tenant_id else "",
+                durable.outbox.unwritten,
+                type(e).__name__,
+                e,
+            )
+            return False
+        return True
 
     def __enter__(self) -> MemoryService:
         return self

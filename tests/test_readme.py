@@ -70,3 +70,17 @@ def test_the_tenants_example_keeps_one_user_in_two_tenants_apart(tmp_path: Path)
     expected = [line.removeprefix("# ") for line in code.splitlines() if line.startswith("# ")]
     assert printed.splitlines() == expected
     assert (tmp_path / ".deerflow_memory/tenants/shop/users/carol/memory.json").is_file()
+
+
+def test_the_close_before_the_store_example_keeps_the_turn(tmp_path: Path) -> None:
+    from langgraph.store.sqlite import SqliteStore
+
+    from deerflow_memory import MemoryConfig, MemoryService
+
+    run_examples("**Close memory before its store.**")
+    with (
+        SqliteStore.from_conn_string(str(tmp_path / "memory.sqlite")) as store,
+        MemoryService(MemoryConfig(storage="store"), register_atexit=False) as memory,
+    ):
+        facts = memory.storage_for(store).load("alice", None).facts
+    assert any("peanut" in f.content for f in facts), facts

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+import pytest
 
 SCRIPT = textwrap.dedent(
     """
@@ -40,3 +43,25 @@ def test_pending_updates_are_saved_when_the_process_exits_cleanly(tmp_path: Path
     assert result.returncode == 0, result.stderr
     stored = json.loads((tmp_path / "users/eve/memory.json").read_text("utf-8"))
     assert any("shellfish" in fact["content"] for fact in stored["facts"])
+
+
+def test_a_store_closed_before_the_service_is_reported_not_raised(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from langchain_core.messages import HumanMessage
+    from langgraph.store.sqlite import SqliteStore
+
+    from deerflow_memory import MemoryConfig, MemoryIdentity, MemoryService
+
+    config = MemoryConfig(storage="store", debounce_seconds=3600, outbox_commit_interval_ms=1000)
+    memory = MemoryService(config, register_atexit=False)
+    with SqliteStore.from_conn_string(str(tmp_path / "m.sqlite")) as store:
+        store.setup()
+        memory.storage_for(store)
+        memory.enqueue(MemoryIdentity("alice", None, "t1"), [HumanMessage("I'm a nurse.", id="h0")])
+    # The app closed its store first: the capture's record can no longer be written.
+    with caplog.at_level(logging.WARNING, logger="deerflow_memory"):
+        result = memory.close(timeout=1)
+    assert not result
+    assert "could not write its last 1 records" in caplog.text
+    assert "stay in the outbox" not in caplog.text  # which would be false

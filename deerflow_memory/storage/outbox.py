@@ -252,6 +252,9 @@ class Outbox(ABC):
         """
         return []
 
+    #: Operations :meth:`close` could not write (0 when it wrote everything).
+    unwritten: int = 0
+
     #: Seconds a claim lasts unless renewed (shared outboxes; None = forever).
     lease_seconds: float | None = None
 
@@ -424,6 +427,13 @@ class GroupCommitOutbox(Outbox):
         self._push("dead", update.dead(error))
 
     def close(self) -> None:
+        """Commit what is buffered and stop the writer.
+
+        Raises:
+            Exception: the backend's error when the last records cannot be
+                written (a store closed before this outbox, a full disk);
+                :attr:`unwritten` then says how many operations were not.
+        """
         with self._cond:
             self._stopping = True
             writer = self._writer
@@ -433,8 +443,9 @@ class GroupCommitOutbox(Outbox):
         with self._cond:
             leftover, self._buf.ops = self._buf.ops, []
         if leftover:
-            _, error = self._commit_each(leftover)
+            rest, error = self._commit_each(leftover)
             if error is not None:
+                self.unwritten = len(rest)
                 raise error
 
     @abstractmethod
