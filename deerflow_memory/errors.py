@@ -23,13 +23,15 @@ class InvalidNameError(DeerflowMemoryError, ValueError):
     """A user id or agent name is unsafe to use as a storage key (or a thread id is not text)."""
 
 
-class IdentityMismatchError(DeerflowMemoryError, PermissionError):
+class IdentityMismatchError(DeerflowMemoryError, ValueError):
     """A run names another user or tenant than its authenticated caller; nothing was done.
 
     Under a LangGraph server with custom auth the authenticated user
     (``configurable["langgraph_auth_user_id"]``, and the auth user's ``tenant_id``
     when it has one) decides whose memory a run uses; a ``user_id`` or
     ``tenant_id`` in the run's context or ``configurable`` must name the same.
+    A ``ValueError`` (not ``PermissionError``) so LangGraph's server shows the
+    client its message, not only "An internal error occurred".
     """
 
     def __init__(self, kind: str, given: str, authenticated: str) -> None:

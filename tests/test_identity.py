@@ -302,3 +302,12 @@ def test_a_huge_thread_id_does_not_bloat_the_memory_it_is_stored_in(tmp_path: Pa
     assert [w.thread_id for w in document.extraction_watermarks] == [who.thread_id]
     assert len(who.thread_id) == 46
     assert sum(p.stat().st_size for p in tmp_path.rglob("*") if p.is_file()) < 50_000
+
+
+def test_the_identity_error_reads_as_a_value_error_and_maps_to_403_over_http() -> None:
+    from deerflow_memory.api.errors import status_and_message
+
+    error = IdentityMismatchError("user_id", "alice", "bob")
+    # A ValueError: LangGraph's server shows such messages to the client.
+    assert isinstance(error, ValueError)
+    assert status_and_message(error) == (403, str(error))

@@ -219,8 +219,9 @@ def test_with_langgraph_auth_a_run_naming_another_user_is_refused_and_touches_no
     for graph in ("memory_agent", "middleware_agent"):
         for how in (as_dave_config, {"context": {"user_id": "dave"}}):
             refused = run("erin", graph, "I'm allergic to cats.", **how)
-            # The run fails with the typed error (the server hides its message).
+            # The run fails with the typed error, and the client reads why.
             assert refused["__error__"]["error"] == "IdentityMismatchError", refused
+            assert "authenticated caller is 'erin'" in refused["__error__"]["message"]
     # Erin's own run (naming herself is fine) reads and writes only her memory.
     own = run("erin", "memory_agent", "I'm allergic to cats.", config={"configurable": {}})
     assert "asthma" not in own["memory_context"]

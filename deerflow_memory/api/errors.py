@@ -5,6 +5,7 @@ error                          status  why
 =============================  ======  =========================================
 :class:`ApiError`              own     a bad request the routes detect (400/403/404/409/413)
 InvalidNameError               400     unsafe user id or agent name
+IdentityMismatchError          403     another user or tenant than the caller's
 InvalidFactError               422     fact text, category or confidence rejected
 InvalidDocumentError           422     a document to import is not valid (CLI's check)
 FactNotFoundError              404     no current fact with that id
@@ -27,6 +28,7 @@ from deerflow_memory.errors import (
     CorruptMemoryError,
     DeerflowMemoryError,
     FactNotFoundError,
+    IdentityMismatchError,
     InvalidDocumentError,
     InvalidFactError,
     InvalidNameError,
@@ -57,6 +59,8 @@ def status_and_message(error: Exception) -> tuple[int, str]:
     """The HTTP status and one-line message for ``error`` (see the module table)."""
     if isinstance(error, ApiError):
         return error.status, str(error)
+    if isinstance(error, IdentityMismatchError):
+        return 403, str(error)
     if isinstance(error, InvalidNameError):
         return 400, str(error)
     if isinstance(error, InvalidFactError | InvalidDocumentError):
