@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from deerflow_memory.update.incremental import key_id
 from tests.test_models import DEERFLOW_V1
 
 
@@ -171,7 +172,9 @@ def test_pending_lists_dead_letters_and_retry_applies_them(tmp_path: Path) -> No
     assert listed.returncode == 0, listed.stderr
     assert "1 failed memory update" in listed.stdout and "503" in listed.stdout
     as_json = json.loads(cli("--root", str(root), "pending", "--json", cwd=tmp_path).stdout)
-    assert as_json[0]["messageIds"] == ["h1", "a1"] and as_json[0]["attempts"] == 8
+    assert [key_id(k) for k in as_json[0]["messageIds"]] == ["h1", "a1"] and as_json[0][
+        "attempts"
+    ] == 8
 
     retried = cli("--root", str(root), "retry", cwd=tmp_path)
     assert retried.returncode == 0, retried.stdout + retried.stderr

@@ -2,8 +2,10 @@
 
 Pure functions, no I/O:
 
-- :func:`message_key` names a message (LangGraph id, else a content hash);
-  :func:`with_keys` gives id-less messages that key as their id.
+- :func:`message_key` names a message (LangGraph id plus a digest of its
+  text, else a content hash); :func:`with_keys` gives id-less messages that
+  key as their id; :class:`ExtractedKeys` says which messages a watermark
+  records (and which were edited since).
 - :func:`select_new_messages` splits a thread at its :class:`ExtractionWatermark`:
   every message up to the newest already-extracted one is old; what follows is
   new. A short tail of old messages can go along as context.
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -41,10 +43,12 @@ __all__ = [
     "MAX_KEYS_PER_THREAD",
     "MAX_THREADS",
     "Chunk",
+    "ExtractedKeys",
     "advance_watermark",
     "budgeted_memory_text",
     "cap_chunks",
     "estimate_tokens",
+    "key_id",
     "message_key",
     "plan_chunks",
     "render_message",
@@ -70,17 +74,80 @@ def render_message(message: BaseMessage) -> str:
     return render_message_for_update(message, max_chars=10**9) or ""
 
 
-def message_key(message: BaseMessage, previous: BaseMessage | None = None) -> str:
-    """The message's id, else ``h:`` + a hash of its type and text and of ``previous``'s text.
+_DIGEST = 12  # hex characters of the text digest in a key
 
-    Hashing the predecessor too keeps two equal texts apart ("Noted." after two
-    different user turns); the key is stable across restarts.
+
+def message_key(message: BaseMessage, previous: BaseMessage | None = None) -> str:
+    """``{id}~{digest}``, else ``h:`` + a hash of its type and text and of ``previous``'s text.
+
+    The digest (of the message's type and text) makes a message edited in place
+    (same id, see ``update_state``) or an id a client reuses in a later session
+    ("1", "2", … again) a new message. An id-less message hashes its
+    predecessor too, which keeps two equal texts apart ("Noted." after two
+    different user turns); :func:`with_keys` gives it that key as its id, which
+    is then its key as it is. Keys are stable across restarts. Bare ids, the
+    keys of versions before the digest, still match (see :class:`ExtractedKeys`).
     """
     if message.id:
-        return str(message.id)
+        ident = str(message.id)
+        if ident.startswith("h:"):  # a with_keys id: already a hash of the text
+            return ident
+        raw = f"{message.type}\x1f{message_text(message)}"
+        return f"{ident}~{hashlib.sha256(raw.encode()).hexdigest()[:_DIGEST]}"
     before = message_text(previous) if previous is not None else ""
     raw = f"{message.type}\x1f{message_text(message)}\x1f{before}"
     return "h:" + hashlib.sha256(raw.encode()).hexdigest()[:20]
+
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def key_id(key: str) -> str:
+    """The message id a :func:`message_key` names (the key itself for an id-less message)."""
+    ident, sep, digest = key.rpartition("~")
+    return ident if sep and len(digest) == _DIGEST and _HEX.issuperset(digest) else key
+
+
+class ExtractedKeys:
+    """The messages a watermark (and a delete's fence) records as extracted.
+
+    A message is extracted when its key is recorded, or, for keys written
+    before keys carried a digest (bare ids), when its id is. A message whose
+    id is recorded with another digest was *edited* (or its id reused): it
+    is new although it sits before the boundary.
+
+    Args:
+        keys: the watermark's keys.
+        fenced: keys a delete sealed (any container), or None.
+    """
+
+    __slots__ = ("_fenced", "_ids", "_keys", "_legacy")
+
+    def __init__(self, keys: Iterable[str], fenced: Container[str] | None = None) -> None:
+        self._keys = set(keys)
+        self._fenced = fenced
+        self._ids: set[str] = set()  # the id part of digest keys
+        self._legacy: set[str] = set()  # bare ids
+        for key in self._keys:
+            ident = key_id(key)
+            if ident != key:
+                self._ids.add(ident)
+            elif not key.startswith("h:"):
+                self._legacy.add(key)
+
+    def __bool__(self) -> bool:
+        return bool(self._keys) or self._fenced is not None
+
+    def has(self, message: BaseMessage) -> bool:
+        """True when ``message`` (as it reads now) was extracted."""
+        key = message_key(message)
+        if key in self._keys or (self._fenced is not None and key in self._fenced):
+            return True
+        return bool(self._legacy) and str(message.id) in self._legacy
+
+    def edited(self, message: BaseMessage) -> bool:
+        """True when a message with ``message``'s id was extracted with another text."""
+        return bool(message.id) and str(message.id) in self._ids and not self.has(message)
 
 
 def with_keys(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
@@ -111,21 +178,26 @@ def select_new_messages(
 ) -> tuple[list[BaseMessage], list[BaseMessage]]:
     """Split filtered ``messages`` into (already-extracted context tail, new messages).
 
-    The newest message whose key the watermark holds marks the boundary. When
-    none of them is in ``messages`` (no watermark, or the history was rewritten),
-    every message is new.
+    The newest message the watermark records (see :class:`ExtractedKeys`)
+    marks the boundary: what follows it is new, and so is a message before it
+    that was edited since (same id, other text). When none of them is in
+    ``messages`` (no watermark, or the history was rewritten), every message
+    is new. New messages keep their order.
     """
     if watermark is None or not watermark.message_keys:
         return [], list(messages)
-    done = set(watermark.message_keys)
+    done = ExtractedKeys(watermark.message_keys)
     boundary = -1
     for i in range(len(messages) - 1, -1, -1):
-        if message_key(messages[i]) in done:
+        if done.has(messages[i]):
             boundary = i
             break
-    new = [m for m in messages[boundary + 1 :] if message_key(m) not in done]
+    before = messages[: boundary + 1]
+    edited = [m for m in before if done.edited(m)]
+    new = edited + [m for m in messages[boundary + 1 :] if not done.has(m)]
     start = max(0, boundary + 1 - context_messages)
-    return list(messages[start : boundary + 1]), new
+    context = [m for m in messages[start : boundary + 1] if not (edited and done.edited(m))]
+    return context, new
 
 
 @dataclass(frozen=True, slots=True)

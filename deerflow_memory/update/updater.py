@@ -65,10 +65,12 @@ from deerflow_memory.update.hygiene import TidyResult, due_for_review, review_id
 from deerflow_memory.update.incremental import (
     Chunk,
     CountTokens,
+    ExtractedKeys,
     Render,
     advance_watermark,
     cap_chunks,
     estimate_tokens,
+    key_id,
     message_key,
     plan_chunks,
     render_message,
@@ -138,7 +140,7 @@ class UpdateResult:
 
 def _cut_message(job: UpdateJob, chunk: Chunk, max_calls: int) -> Rejection:
     """Say (log and ``UpdateResult.rejected``) that a huge message was cut, never silently."""
-    key = chunk.completes[-1] if chunk.completes else "?"
+    key = key_id(chunk.completes[-1]) if chunk.completes else "?"
     reason = (
         f"{chunk.cut_chars} characters at its end were not sent: the message needs more "
         f"than max_model_calls_per_update={max_calls} calls"
@@ -241,8 +243,8 @@ class MemoryUpdater:
                 messages, mark, context_messages=config.update_context_messages
             )
         else:  # a dead letter's messages: all missing, except those known extracted since
-            done_keys = set(mark.message_keys) if mark else set()
-            context, new = [], [m for m in messages if message_key(m) not in done_keys]
+            extracted = ExtractedKeys(mark.message_keys if mark else ())
+            context, new = [], [m for m in messages if not extracted.has(m)]
         if not new:
             return UpdateResult(
                 UpdateStatus.SKIPPED, revision=document.revision, reason="already extracted"

@@ -1,0 +1,108 @@
+"""A message counts as extracted by its id *and* its text.
+
+An edited message (same id, see ``update_state``) or an id a client reuses in
+a later session ("1", "2", … again) is new and reaches the extractor; keys
+written by earlier versions (bare ids) still mark their messages as read, so
+an upgrade does not re-send old threads.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from deerflow_memory import MemoryConfig, MemoryService, create_memory_agent
+from deerflow_memory.identity import MemoryIdentity
+from deerflow_memory.models import ExtractionWatermark
+from deerflow_memory.update.incremental import (
+    ExtractedKeys,
+    key_id,
+    message_key,
+    select_new_messages,
+    with_keys,
+)
+
+
+def mark(*messages: BaseMessage) -> ExtractionWatermark:
+    return ExtractionWatermark(thread_id="t", message_keys=tuple(map(message_key, messages)))
+
+
+def test_a_key_holds_the_id_and_changes_with_the_text() -> None:
+    first, edited = (
+        HumanMessage("I live in Oslo.", id="m1"),
+        HumanMessage("I live in Rome.", id="m1"),
+    )
+    assert key_id(message_key(first)) == "m1" == key_id(message_key(edited))
+    assert message_key(first) != message_key(edited)
+    assert message_key(first) == message_key(HumanMessage("I live in Oslo.", id="m1"))
+    # Not the type alone: an AI message with the same id and text is another message.
+    assert message_key(AIMessage("I live in Oslo.", id="m1")) != message_key(first)
+
+
+def test_a_message_edited_before_the_boundary_is_new_and_keeps_its_place() -> None:
+    h0, a0 = HumanMessage("I live in Oslo.", id="h0"), AIMessage("Noted.", id="a0")
+    edited = HumanMessage("I am allergic to peanuts.", id="h0")
+    h1, a1 = HumanMessage("Thanks.", id="h1"), AIMessage("Welcome.", id="a1")
+    context, new = select_new_messages([edited, a0, h1, a1], mark(h0, a0), context_messages=2)
+    assert new == [edited, h1, a1]
+    assert context == [a0]  # the edited message is sent as new, not as context
+
+
+def test_an_unchanged_history_sends_only_what_follows() -> None:
+    h0, a0, h1 = HumanMessage("a", id="h0"), AIMessage("b", id="a0"), HumanMessage("c", id="h1")
+    context, new = select_new_messages([h0, a0, h1], mark(h0, a0), context_messages=1)
+    assert (context, new) == ([a0], [h1])
+
+
+def test_ids_reused_in_a_later_session_are_new_messages() -> None:
+    session1 = [HumanMessage("I am allergic to peanuts.", id="1"), AIMessage("Noted.", id="2")]
+    session2 = [HumanMessage("I live in Oslo.", id="1"), AIMessage("Noted.", id="2")]
+    _, new = select_new_messages(session2, mark(*session1), context_messages=0)
+    assert new == [session2[0]]
+
+
+def test_bare_id_keys_of_earlier_versions_still_mark_their_messages_as_read() -> None:
+    history = [HumanMessage("a", id="h0"), AIMessage("b", id="a0"), HumanMessage("c", id="h1")]
+    legacy = ExtractionWatermark(thread_id="t", message_keys=("h0", "a0"))
+    _, new = select_new_messages(history, legacy, context_messages=0)
+    assert new == [history[2]]
+    done = ExtractedKeys(legacy.message_keys)
+    assert done.has(history[0]) and not done.edited(history[0])
+
+
+def test_id_less_messages_keep_their_content_hash_as_key() -> None:
+    keyed = with_keys([HumanMessage("I live in Oslo."), AIMessage("Noted.")])
+    assert all(str(m.id).startswith("h:") for m in keyed)
+    assert [message_key(m) for m in keyed] == [m.id for m in keyed]
+
+
+def test_a_client_whose_ids_restart_each_session_has_every_statement_learned(
+    tmp_path: Path,
+) -> None:
+    config = MemoryConfig(storage_path=tmp_path / "memory", debounce_seconds=3600)
+    said = ["I'm allergic to peanuts.", "I live in Oslo.", "I work as a nurse."]
+    with MemoryService(config, register_atexit=False) as memory:
+        agent = create_memory_agent(service=memory)
+        for text in said:  # a stateless client: one message per session, always id "1"
+            agent.invoke(
+                {"messages": [HumanMessage(text, id="1")]}, {"configurable": {"user_id": "u"}}
+            )
+            assert memory.flush(timeout=30)
+        facts = " ".join(f.content for f in memory.load(MemoryIdentity("u", None, "x")).facts)
+    assert "peanut" in facts and "Oslo" in facts and "nurse" in facts, facts
+
+
+def test_a_message_edited_with_update_state_is_learned_on_the_next_turn(tmp_path: Path) -> None:
+    config = MemoryConfig(storage_path=tmp_path / "memory", debounce_seconds=3600)
+    run = {"configurable": {"user_id": "u", "thread_id": "t1"}}
+    with MemoryService(config, register_atexit=False) as memory:
+        agent = create_memory_agent(service=memory, checkpointer=InMemorySaver())
+        agent.invoke({"messages": [HumanMessage("I live in Oslo.", id="m1")]}, run)
+        assert memory.flush(timeout=30)
+        agent.update_state(run, {"messages": [HumanMessage("I'm allergic to peanuts.", id="m1")]})
+        agent.invoke({"messages": [HumanMessage("Thanks.", id="m2")]}, run)
+        assert memory.flush(timeout=30)
+        facts = " ".join(f.content for f in memory.load(MemoryIdentity("u", None, "t1")).facts)
+    assert "peanut" in facts, facts
