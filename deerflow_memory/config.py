@@ -442,6 +442,15 @@ class MemoryConfig(_NumbersNotBooleans):
     summarize_keep_messages: int = Field(
         10, ge=0, le=100_000, description="Most recent messages kept when the hook summarizes."
     )
+    summarize_max_prompt_tokens: int = Field(
+        8000,
+        ge=200,
+        le=1_000_000,
+        description=(
+            "Token budget of the summary model's prompt; older removed messages beyond it "
+            "are left out (said in the prompt)."
+        ),
+    )
 
     @field_validator("token_counting", mode="before")
     @classmethod

@@ -13,6 +13,10 @@ How they fail:
   updates run later on the queue's worker threads.
 - summarize: the messages about to be removed are queued for an immediate
   update *before* the removal is returned, so facts stated only there survive.
+  A failing summary model (connection reset, HTTP 400/429/500, timeout) never
+  fails the turn: it is logged (one WARNING line) and reported in the
+  ``memory_summarization`` event's ``error``, and the extractive summary is
+  used instead (:mod:`deerflow_memory.update.summary`).
   The summary that replaces them is an escaped ``<conversation_summary>`` block
   (:func:`~deerflow_memory.inject.blocks.summary_block`): user text never
   reaches the system message raw.
@@ -27,7 +31,6 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
-    HumanMessage,
     RemoveMessage,
     SystemMessage,
     ToolMessage,
@@ -51,7 +54,7 @@ from deerflow_memory.identity import MemoryIdentity, resolve_identity
 from deerflow_memory.inject.blocks import summary_block, summary_entries
 from deerflow_memory.logs import package_logger
 from deerflow_memory.service import MemoryService
-from deerflow_memory.update.prompt import format_conversation_for_update
+from deerflow_memory.update.summary import write_summary
 
 __all__ = [
     "MEMORY_CONTEXT_KEY",
@@ -273,22 +276,6 @@ def _cut_index(messages: Sequence[BaseMessage], keep: int) -> int:
     return cut
 
 
-_SUMMARY_MAX_ENTRIES = 40
-_SUMMARY_ENTRY_CHARS = 200
-
-
-def _offline_summary(messages: Sequence[BaseMessage], previous: list[str]) -> list[str]:
-    """A deterministic extractive summary: what the user said, in order, shortened."""
-    entries = list(previous)
-    for message in messages:
-        if isinstance(message, HumanMessage):
-            text = " ".join(message_text(message).split())
-            if text:
-                cut = "…" if len(text) > _SUMMARY_ENTRY_CHARS else ""
-                entries.append(f"User said: {text[:_SUMMARY_ENTRY_CHARS]}{cut}")
-    return entries[-_SUMMARY_MAX_ENTRIES:]
-
-
 def create_summarization_node(
     service: MemoryService,
     *,
@@ -339,33 +326,38 @@ def create_summarization_node(
             ),
             [],
         )
-        entries = (
-            _summarize_with_model(model, removed) if model else _offline_summary(removed, previous)
+        summary = write_summary(
+            model,
+            removed,
+            previous,
+            count=service.counter.count,
+            max_prompt_tokens=service.config.summarize_max_prompt_tokens,
         )
+        if summary.error is not None:
+            logger.warning(
+                "conversation summary of user %r (thread %r) not written by the model (%s); "
+                "used the extractive summary",
+                identity.user_id,
+                identity.thread_id,
+                summary.error,
+            )
         _write(
             runtime,
-            {"type": "memory_summarization", "removed": len(removed), "kept": len(kept)},
+            {
+                "type": "memory_summarization",
+                "removed": len(removed),
+                "kept": len(kept),
+                "source": summary.source,
+                "messages_left_out": summary.messages_left_out,
+                "error": summary.error,
+            },
         )
         return {
             "messages": [
                 RemoveMessage(id=REMOVE_ALL_MESSAGES),
-                SystemMessage(content=summary_block(entries), name=SUMMARY_MESSAGE_NAME),
+                SystemMessage(content=summary_block(summary.entries), name=SUMMARY_MESSAGE_NAME),
                 *kept,
             ]
         }
 
     return summarize
-
-
-def _summarize_with_model(model: BaseChatModel, messages: Sequence[BaseMessage]) -> list[str]:
-    # The transcript is one JSON string per message (roles cannot be forged); the
-    # answer may echo user text, so it is escaped into the block like any entry.
-    transcript = format_conversation_for_update(filter_messages_for_memory(messages))
-    prompt = (
-        "Summarize this earlier part of a conversation in a few short sentences, one per "
-        "line, keeping names, decisions, open questions and anything the user said about "
-        "themselves. Each line of <conversation> is one message, its text a JSON string."
-        f"\n\n<conversation>\n{transcript}\n</conversation>"
-    )
-    answer = model.invoke([HumanMessage(content=prompt)])
-    return message_text(answer).splitlines()[:_SUMMARY_MAX_ENTRIES]
