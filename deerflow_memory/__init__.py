@@ -70,6 +70,7 @@ __all__ = [
     "StoreMemoryStorage",
     "SupersededFact",
     "TenantOverrides",
+    "ToolNameError",
     "TransientModelError",
     "UpdateJob",
     "UpdateLockTimeoutError",
@@ -138,6 +139,7 @@ _EXPORTS: dict[str, str] = {
     "RevisionConflictError": "errors",
     "StateSchemaError": "errors",
     "StorageError": "errors",
+    "ToolNameError": "errors",
     "UpdateLockTimeoutError": "errors",
     "UpdateParseError": "errors",
     "install_shutdown_handler": "lifecycle",
@@ -252,6 +254,7 @@ if TYPE_CHECKING:
         RevisionConflictError,
         StateSchemaError,
         StorageError,
+        ToolNameError,
         UpdateLockTimeoutError,
         UpdateParseError,
     )

@@ -110,6 +110,18 @@ class StateSchemaError(DeerflowMemoryError, TypeError):
     """A graph's state lacks a key the memory nodes need."""
 
 
+class ToolNameError(DeerflowMemoryError, ValueError):
+    """An agent's tools share a name (one would shadow the other), or a tool name is invalid.
+
+    Attributes:
+        names: the names at fault.
+    """
+
+    def __init__(self, message: str, names: tuple[str, ...] = ()) -> None:
+        self.names = names
+        super().__init__(message)
+
+
 class MissingDependencyError(DeerflowMemoryError, ImportError):
     """An optional dependency is not installed; the message names the extra to install."""
 

@@ -23,7 +23,7 @@ from langgraph.graph.message import MessagesState
 from typing_extensions import TypedDict
 
 from deerflow_memory.config import MemoryConfig
-from deerflow_memory.errors import StateSchemaError
+from deerflow_memory.errors import StateSchemaError, ToolNameError
 from deerflow_memory.inject.format import prepend_memory_context
 from deerflow_memory.nodes import (
     MEMORY_CONTEXT_KEY,
@@ -193,6 +193,7 @@ def create_memory_agent(
     system_prompt: str | None = DEFAULT_SYSTEM_PROMPT,
     summarize: bool = True,
     memory_tools: bool | Literal["search", "read_write"] | None = None,
+    memory_tool_prefix: str = "",
     checkpointer: Any = None,
     store: Any = None,
     name: str = "memory_agent",
@@ -212,6 +213,9 @@ def create_memory_agent(
             outside the injected budget and superseded facts with their dates;
             ``"read_write"`` adds ``remember`` and ``forget``. Default (None):
             the config's ``memory_tools``; ``True`` = ``"search"``.
+        memory_tool_prefix: put in front of the memory tools' names
+            (``"memory_"`` gives ``memory_remember``, ...) when your own tools
+            use those names.
         checkpointer: passed to ``compile`` (leave None under ``langgraph dev``).
         store: passed to ``compile`` (needed for ``storage="store"`` outside the server).
         name: graph name.
@@ -219,12 +223,18 @@ def create_memory_agent(
     Returns:
         The compiled graph. Pass ``service=`` to keep a handle for ``flush()``/``close()``.
 
+    Raises:
+        ToolNameError: two tools would share a name: one of ``tools`` has a
+            memory tool's name (rename it, or use ``memory_tool_prefix``), or
+            two of ``tools`` share one.
+
     Example:
         >>> with MemoryService() as memory:
         ...     graph = create_memory_agent(service=memory, checkpointer=InMemorySaver())
         ...     graph.invoke({"messages": [("user", "I'm allergic to peanuts")]},
         ...                  {"configurable": {"user_id": "alice", "thread_id": "1"}})
     """
+    own_service = service is None
     service = service if service is not None else MemoryService(config)
     if model is None:
         from deerflow_memory.standin import OfflineStandInModel
@@ -235,11 +245,19 @@ def create_memory_agent(
         memory_tools = (
             False if service.config.memory_tools == "off" else service.config.memory_tools
         )
-    if memory_tools:
-        from deerflow_memory.tools import create_memory_tools
+    from deerflow_memory.tools import check_tool_names, create_memory_tools
 
-        mode = "search" if memory_tools is True else memory_tools
-        tools = [*tools, *create_memory_tools(service, mode)]
+    added = []
+    try:
+        if memory_tools:
+            mode = "search" if memory_tools is True else memory_tools
+            added = create_memory_tools(service, mode, prefix=memory_tool_prefix)
+        check_tool_names(tools, added)
+    except ToolNameError:
+        if own_service:
+            service.close()
+        raise
+    tools = [*tools, *added]
     bound = model.bind_tools(list(tools)) if tools else model
 
     def call_model(state: Any, config: RunnableConfig) -> dict[str, Any]:

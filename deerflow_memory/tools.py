@@ -24,12 +24,19 @@ never raised into the turn.
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 from langchain_core.tools import BaseTool, tool
 from langgraph.prebuilt import ToolRuntime
 
-from deerflow_memory.errors import FactNotFoundError, InvalidFactError, StorageError
+from deerflow_memory.errors import (
+    FactNotFoundError,
+    InvalidFactError,
+    StorageError,
+    ToolNameError,
+)
 from deerflow_memory.identity import resolve_identity
 from deerflow_memory.inject.blocks import search_results_block, unescape_memory_text
 from deerflow_memory.inject.format import escape_memory_text, format_fact_line
@@ -38,11 +45,20 @@ from deerflow_memory.models import Fact, MemoryDocument, SupersededFact
 from deerflow_memory.service import MemoryService
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 
-__all__ = ["create_memory_tools", "find_fact", "search_document", "search_superseded"]
+__all__ = [
+    "check_tool_names",
+    "create_memory_tools",
+    "find_fact",
+    "search_document",
+    "search_superseded",
+    "tool_name",
+]
 
 ToolMode = Literal["search", "read_write"]
 
 MAX_RESULTS = 20
+# What providers accept as a function name (OpenAI's rule, the strictest common one).
+_TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 def _day(timestamp: str) -> str:
@@ -128,7 +144,62 @@ def find_fact(document: MemoryDocument, description: str) -> Fact | None:
     return scored[0][2]
 
 
-def create_memory_tools(service: MemoryService, mode: ToolMode | None = None) -> list[BaseTool]:
+def tool_name(item: Any) -> str | None:
+    """The name a model calls ``item`` by: a tool's ``name``, a function's ``__name__``,
+    or the ``name`` of an OpenAI-style tool dict; None when it has none."""
+    if isinstance(item, BaseTool):
+        return item.name
+    if isinstance(item, Mapping):
+        function = item.get("function")
+        name = function.get("name") if isinstance(function, Mapping) else item.get("name")
+        return name if isinstance(name, str) else None
+    name = getattr(item, "__name__", None)
+    return name if isinstance(name, str) else None
+
+
+def check_tool_names(tools: Sequence[Any], memory_tools: Sequence[BaseTool] = ()) -> None:
+    """Refuse an agent's tool list in which two tools share a name.
+
+    A model calls a tool by name, so of two tools with one name only one ever
+    runs (``ToolNode`` keeps the last) and some providers reject the request.
+
+    Args:
+        tools: the app's own tools.
+        memory_tools: the memory tools added to them (named in the error).
+
+    Raises:
+        ToolNameError: an app tool has a memory tool's name (the message says
+            how to rename either), or two app tools share a name.
+    """
+    seen: set[str] = set()
+    for item in tools:
+        name = tool_name(item)
+        if name is None:
+            continue
+        if name in seen:
+            raise ToolNameError(
+                f"two of the agent's tools are named {name!r}: the model's {name!r} calls "
+                "would run only one of them; give each tool its own name",
+                (name,),
+            )
+        seen.add(name)
+    clashes = tuple(t.name for t in memory_tools if t.name in seen)
+    if clashes:
+        raise ToolNameError(
+            f"the agent's own tool {clashes[0]!r} has the name of a memory tool "
+            f"({', '.join(repr(t.name) for t in memory_tools)}): the model's {clashes[0]!r} "
+            'calls would run only one of them. Rename your tool (@tool("crm_remember")), '
+            'or rename the memory tools with memory_tool_prefix="memory_" '
+            '(create_memory_agent) or prefix="memory_" (create_memory_tools). If it is '
+            "itself a memory tool from create_memory_tools, leave it out of tools or pass "
+            "memory_tools=False",
+            clashes,
+        )
+
+
+def create_memory_tools(
+    service: MemoryService, mode: ToolMode | None = None, *, prefix: str = ""
+) -> list[BaseTool]:
     """Tools over the caller's long-term memory.
 
     Args:
@@ -136,6 +207,13 @@ def create_memory_tools(service: MemoryService, mode: ToolMode | None = None) ->
         mode: ``"search"`` gives ``search_memory``; ``"read_write"`` adds
             ``remember`` and ``forget``. Default: ``config.memory_tools``
             (``"search"`` when that is ``"off"``).
+        prefix: put in front of each tool's name (``"memory_"`` gives
+            ``memory_search_memory``, ``memory_remember``, ``memory_forget``),
+            for an agent that has tools of those names already.
+
+    Raises:
+        ToolNameError: a name with the prefix is not a valid tool name
+            (letters, digits, ``_`` and ``-``; at most 64 characters).
 
     Example:
         >>> tools = [*my_tools, *create_memory_tools(memory)]
@@ -157,9 +235,23 @@ def create_memory_tools(service: MemoryService, mode: ToolMode | None = None) ->
             return "Nothing in memory matches the query."
         return search_results_block(lines)
 
+    def named(tools: list[BaseTool]) -> list[BaseTool]:
+        if not prefix:
+            return tools
+        for item in tools:
+            name = prefix + item.name
+            if not _TOOL_NAME.fullmatch(name):
+                raise ToolNameError(
+                    f"memory tool name {name[:80]!r} is not a valid tool name: use letters, "
+                    "digits, '_' and '-' only, at most 64 characters",
+                    (name,),
+                )
+            item.name = name
+        return tools
+
     chosen = mode or service.config.memory_tools
     if chosen != "read_write":
-        return [search_memory]
+        return named([search_memory])
     config = service.config
 
     @tool
@@ -225,4 +317,4 @@ def create_memory_tools(service: MemoryService, mode: ToolMode | None = None) ->
             return f"Memory is unavailable right now ({escape_memory_text(str(e))})."
         return f"Forgotten: {escape_memory_text(gone.content)}"
 
-    return [search_memory, remember, forget]
+    return named([search_memory, remember, forget])
