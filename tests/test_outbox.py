@@ -175,3 +175,33 @@ def test_a_running_service_takes_over_a_killed_process_journal_but_never_a_live_
         stored = [running.load(MemoryIdentity(f"u{i}", None, "t")).facts for i in range(20)]
     assert all(stored)
     assert [p.name for p in (tmp_path / "outbox").iterdir()] == []  # adopted, done, cleaned up
+
+
+def test_stopping_waits_for_a_background_recovery_and_starts_no_poller_after_it(
+    tmp_path: Path,
+) -> None:
+    import threading
+    import time
+
+    from deerflow_memory.update.durable import DurableUpdates
+    from deerflow_memory.update.queue import MemoryUpdateQueue
+
+    outbox = FileOutbox(tmp_path, encode_messages, decode_messages)
+    recovered = threading.Event()
+
+    def slow_recover() -> list[PendingUpdate]:
+        time.sleep(0.3)  # a store bound on a graph's first run scans in the background
+        recovered.set()
+        return []
+
+    outbox.recover = slow_recover  # type: ignore[method-assign]
+    durable = DurableUpdates(outbox, lambda job: None)  # type: ignore[arg-type,return-value]
+    queue = MemoryUpdateQueue(lambda job: None, debounce_seconds=3600)
+    try:
+        durable.start(queue, 0.01, background=True)
+        durable.stop_polling()  # a close right after the bind
+        assert recovered.is_set()  # the recovery finished before the outbox may close
+        assert durable._poller is None  # and no poller started after the stop
+    finally:
+        queue.shutdown(timeout=1)
+        outbox.close()

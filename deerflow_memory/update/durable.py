@@ -133,6 +133,8 @@ class DurableUpdates:
         self._update = update
         self._storage = storage
         self._poller: threading.Thread | None = None
+        self._recoverer: threading.Thread | None = None  # start(background=True)'s thread
+        self._poll_lock = threading.Lock()
         self._stop_polling = threading.Event()
         self._recovered = threading.Event()
 
@@ -236,7 +238,10 @@ class DurableUpdates:
             self._recover(queue)
             self.start_polling(queue, poll_interval)
 
-        threading.Thread(target=run, name="memory-outbox-recover", daemon=True).start()
+        recoverer = threading.Thread(target=run, name="memory-outbox-recover", daemon=True)
+        with self._poll_lock:
+            self._recoverer = recoverer
+        recoverer.start()
 
     def _recover(self, queue: MemoryUpdateQueue) -> None:
         try:
@@ -257,8 +262,6 @@ class DurableUpdates:
         Runs on a daemon thread until :meth:`stop_polling`; a failing poll is
         logged and retried at the next interval.
         """
-        if not self.outbox.shared or self._poller is not None:
-            return
         stop = self._stop_polling
 
         def loop() -> None:
@@ -268,10 +271,18 @@ class DurableUpdates:
                 except Exception:
                     logger.exception("memory outbox poll failed; retrying in %.1f s", interval)
 
-        self._poller = threading.Thread(target=loop, name="memory-outbox-poller", daemon=True)
-        self._poller.start()
+        with self._poll_lock:  # stop_polling never sees a thread that is not started
+            if not self.outbox.shared or self._poller is not None or stop.is_set():
+                return
+            poller = threading.Thread(target=loop, name="memory-outbox-poller", daemon=True)
+            poller.start()
+            self._poller = poller
 
     def stop_polling(self) -> None:
-        self._stop_polling.set()
-        if self._poller is not None:
-            self._poller.join(timeout=5)
+        """Stop the poller, and wait for a background recovery still running (before a close)."""
+        with self._poll_lock:
+            self._stop_polling.set()
+            threads = [t for t in (self._recoverer, self._poller) if t is not None]
+        for thread in threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout=5)
