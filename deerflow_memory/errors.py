@@ -106,6 +106,15 @@ class ModelCallError(DeerflowMemoryError):
     """The memory model could not be called (network, HTTP or timeout error)."""
 
 
+class EmbeddingError(DeerflowMemoryError):
+    """The embedder (or a store's vector index) failed or returned malformed vectors.
+
+    Raised at one boundary (:class:`~deerflow_memory.inject.vectors.FactVectors`
+    and the store search): the embedder's own exception is the ``__cause__``.
+    The inject path catches it and ranks lexically for that turn.
+    """
+
+
 class StateSchemaError(DeerflowMemoryError, TypeError):
     """A graph's state lacks a key the memory nodes need."""
 

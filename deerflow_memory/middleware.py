@@ -20,7 +20,8 @@ relevant mode, identity rules and stream events:
 
 How it fails: like the nodes. A storage error while injecting is logged and
 reported in the ``memory_injection`` event, and the model is called without
-memory; capture never raises because of an update. Without ``langchain``
+memory; a failing embedder is reported there too and memory is ranked
+lexically; capture never raises because of an update. Without ``langchain``
 installed, using ``MemoryMiddleware`` raises
 :class:`~deerflow_memory.errors.MissingDependencyError` naming the extra.
 """

@@ -8,7 +8,9 @@ How they fail:
 - inject: an unsafe ``user_id``/``agent_name`` raises ``InvalidNameError``
   (bad input); a storage error (unreadable or corrupt document, database down)
   is logged and reported in the ``memory_injection`` stream event, and the turn
-  goes on without memory.
+  goes on without memory. In relevant mode a failing embedder (or store vector
+  search) is reported the same way, and the turn gets its memory ranked
+  lexically (guaranteed and constraint facts included).
 - capture: never waits for the model and never raises because of an update;
   updates run later on the queue's worker threads.
 - summarize: the messages about to be removed are queued for an immediate
@@ -78,7 +80,9 @@ RECALL_START = "memory_recall_start"
 RECALL_END = "memory_recall_end"
 """Stream event written after: ``candidates`` ranked, ``injected``, ``guaranteed`` and
 ``constraints`` counts, ``fact_ids`` and ``facts`` (id, content, category, constraint)
-injected, ``error`` (``None`` when memory was read)."""
+injected, ``error`` (``None`` when memory was read and ranked as configured; the storage
+error when nothing was injected; ``"embedding failed, ranked lexically: ..."`` when the
+embedder failed and the lexical ranking was injected instead)."""
 _EMPTY_RECALL: dict[str, Any] = {
     "candidates": 0,
     "injected": 0,
@@ -127,7 +131,9 @@ def inject_turn(
 
     The single inject path of the inject node and of ``MemoryMiddleware``: a
     storage error is logged and reported in the event, and the turn goes on
-    without memory (returns ``""``).
+    without memory (returns ``""``). A failing embedder (or store vector
+    search) in relevant mode is reported in the events' ``error`` too, while
+    the memory ranked lexically is injected (logged once per burst of failures).
 
     Args:
         service: the shared memory service.
@@ -162,7 +168,7 @@ def inject_turn(
             "constraints": block.constraints,
             "fact_ids": list(block.fact_ids),
             "facts": list(block.recalled),
-            "error": None,
+            "error": block.error,
         }
     )
     saved = service.last_saved_update(identity)
@@ -174,7 +180,7 @@ def inject_turn(
             "facts_injected": block.facts_injected,
             "facts_total": block.facts_total,
             "tokens": block.tokens,
-            "error": None,
+            "error": block.error,
             "last_update": saved.as_event() if saved is not None else None,
         }
     )

@@ -34,6 +34,7 @@ import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage
@@ -45,9 +46,10 @@ from deerflow_memory.embeddings.keeper import VectorKeeper, store_semantic_score
 from deerflow_memory.errors import ConfigError, MemoryBusyError
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.inject.constraints import is_constraint
+from deerflow_memory.inject.fallback import FailureBurst, rank_facts
 from deerflow_memory.inject.format import InjectionResult, build_memory_context, render_memory
 from deerflow_memory.inject.live import live_document
-from deerflow_memory.inject.retrieval import Embedder, filter_document, select_relevant_facts
+from deerflow_memory.inject.retrieval import Embedder, filter_document
 from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import Fact, MemoryDocument
@@ -104,6 +106,9 @@ class MemoryBlock:
         constraints: of those, the constraints (allergies, diet, medical and
             accessibility needs).
         candidates: facts ranked for relevance (relevant mode; 0 otherwise).
+        error: ``None``, or why relevant mode ranked lexically this turn (the
+            embedder or the store's vector search failed: ``"embedding failed,
+            ranked lexically: ..."``); the block is still complete.
     """
 
     context: str
@@ -117,6 +122,7 @@ class MemoryBlock:
     guaranteed: int = 0
     constraints: int = 0
     candidates: int = 0
+    error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,9 +192,16 @@ class MemoryService:
         self.extractor: Extractor = extractor or build_extractor(self.config, model)
         self.embedder = embedder
         # Fact vectors are computed on the updater's threads when facts are written.
-        self.vectors: VectorKeeper | None = VectorKeeper(embedder) if embedder is not None else None
+        self.vectors: VectorKeeper | None = (
+            VectorKeeper(embedder, max_facts=self.config.max_facts)
+            if embedder is not None
+            else None
+        )
+        # An embedder (or a store's vector index) that fails is logged once per burst.
+        self.embedding_failures = FailureBurst("memory embedder")
         if parent is not None:
             self.vectors = parent.vectors  # keyed by storage: one cache serves every tenant
+            self.embedding_failures = parent.embedding_failures
         self.detector = SignalDetector.from_config(self.config)
         self.counter: TokenCounter = get_token_counter(
             self.config.token_counting, self.config.tiktoken_encoding
@@ -466,25 +479,29 @@ class MemoryService:
         now = time.time()
         shown = live_document(document, now)
         candidates = 0
+        error: str | None = None
         if self.config.injection_mode == "relevant":
-            semantic = None
+            semantic: Callable[[], dict[str, float] | None] | None = None
             if self.vectors is not None:
                 self.vectors.before_inject(storage, identity.user_id, identity.agent_name, shown)
-            elif query.strip():
-                semantic = store_semantic_scores(
+            else:  # a store with a vector index ranks by meaning without an embedder here
+                semantic = partial(
+                    store_semantic_scores,
                     storage,
                     identity.user_id,
                     identity.agent_name,
                     query,
                     self.config.retrieval.candidates,
                 )
-            selected = select_relevant_facts(
+
+            selected, error = rank_facts(
                 shown,
                 query,
+                burst=self.embedding_failures,
+                embedder=self.embedder,
+                semantic=semantic,
                 config=self.config.retrieval,
                 guaranteed_categories=self.config.guaranteed_categories,
-                embedder=self.embedder,
-                semantic_scores=semantic,
             )
             shown = filter_document(shown, selected.facts)
             candidates = selected.candidates
@@ -511,6 +528,7 @@ class MemoryService:
             guaranteed=result.guaranteed_injected,
             constraints=result.constraints_injected,
             candidates=candidates,
+            error=error,
         )
 
     def _recalled(

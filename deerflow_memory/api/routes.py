@@ -78,7 +78,7 @@ from deerflow_memory.config import (
     MemoryConfig,
     json_object_without_duplicates,
 )
-from deerflow_memory.inject.retrieval import select_relevant_facts
+from deerflow_memory.inject.fallback import rank_facts
 from deerflow_memory.models import MemoryDocument, iso_from_timestamp
 from deerflow_memory.service import MemoryService
 from deerflow_memory.storage.base import MemoryStorage, validate_name
@@ -343,12 +343,14 @@ def memory_routes(
         document = await run_in_threadpool(backend.load, user_id, agent)
 
         def rank() -> dict[str, Any]:
-            found = select_relevant_facts(
+            # A failing embedder ranks lexically (logged once per burst), as the inject path.
+            found, _ = rank_facts(
                 document,
                 query,
+                burst=service.embedding_failures,
+                embedder=service.embedder,
                 config=settings(request).retrieval,
                 guaranteed_categories=(),
-                embedder=service.embedder,
             )
             return {
                 "query": query,

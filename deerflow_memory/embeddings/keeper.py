@@ -19,21 +19,34 @@ store has an index.
 
 How it fails: vectors are a cache, never data. A failing embedder or an
 unwritable vectors file is logged and the update stays saved; the inject
-path then embeds missing facts itself on first use.
+path then embeds missing facts itself on first use. A vectors file that is
+not a regular file, is larger than its bound
+(:func:`~deerflow_memory.storage.vectors_file.size_bound` of
+``max(max_facts, facts)``), is another embedder's or holds vectors of another
+length than the embedder now returns is read as "no vectors" and rewritten
+after the next update. :func:`store_semantic_scores` turns any failure of the
+store's search into :class:`~deerflow_memory.errors.EmbeddingError`.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from pathlib import Path
 from typing import Any
 
+from deerflow_memory.errors import EmbeddingError, StorageError
 from deerflow_memory.inject.retrieval import fact_vectors_for
 from deerflow_memory.inject.vectors import Embedder, FactVectors
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.vectors_file import VECTORS_FILE, read_vectors, write_vectors
+from deerflow_memory.storage.vectors_file import (
+    VECTORS_FILE,
+    load_vectors,
+    size_bound,
+    write_vectors,
+)
 
 __all__ = ["VectorKeeper", "embedder_name", "store_semantic_scores"]
 
@@ -60,13 +73,17 @@ class VectorKeeper:
 
     Args:
         embedder: the embedding model (any LangChain ``Embeddings``).
+        max_facts: the configured fact cap, for the vectors file's size bound.
     """
 
-    def __init__(self, embedder: Embedder) -> None:
+    def __init__(self, embedder: Embedder, *, max_facts: int = 200) -> None:
         self.embedder = embedder
         self.vectors: FactVectors = fact_vectors_for(embedder)
         self.name = embedder_name(embedder)
+        self.max_facts = max_facts
         self._loaded: set[tuple[int, str, str | None]] = set()
+        # Length of the vectors in each file as read (0: none usable, so rewrite it).
+        self._file_dims: dict[tuple[int, str, str | None], int] = {}
         self._lock = threading.Lock()
 
     def _load_file(
@@ -80,12 +97,18 @@ class VectorKeeper:
         path = _vectors_path(storage, user, agent)
         missing = self.vectors.missing(texts)
         if path is not None and missing:
-            self.vectors.add(read_vectors(path, self.name, missing))
+            bound = size_bound(max(self.max_facts, len(texts)), self.vectors.dims)
+            stored = load_vectors(path, self.name, missing, max_bytes=bound)
+            self._file_dims[key] = stored.dims if stored.usable else 0
+            self.vectors.add(stored.vectors)
 
     def before_inject(
         self, storage: MemoryStorage, user: str, agent: str | None, document: MemoryDocument
     ) -> None:
-        """Make the stored vectors of ``document``'s facts available (one file read per process)."""
+        """Make the stored vectors of ``document``'s facts available (one file read per process).
+
+        Never raises, never blocks on a special file (see the module docstring).
+        """
         self._load_file(storage, user, agent, [f.content for f in document.facts])
 
     def after_update(self, storage: MemoryStorage, user: str, agent: str | None) -> int:
@@ -99,10 +122,16 @@ class VectorKeeper:
             self._load_file(storage, user, agent, texts)
             embedded = self.vectors.embed_missing(texts)
             path = _vectors_path(storage, user, agent)
-            if path is not None and (embedded or not path.exists()):
+            key = (id(storage), user, agent)
+            stale = self._file_dims.get(key, -1) not in (-1, self.vectors.dims)
+            if path is not None and (embedded or stale or not path.is_file()):
                 write_vectors(path, self.name, self.vectors.get(texts))
+                self._file_dims[key] = self.vectors.dims or 0
             return embedded
-        except Exception:  # a cache: the update itself is saved already
+        except (EmbeddingError, StorageError, OSError) as e:  # a cache: the update is saved
+            logger.warning("fact vectors not written for user %r: %s", user, e)
+            return 0
+        except Exception:
             logger.warning("fact vectors not written for user %r", user, exc_info=True)
             return 0
 
@@ -114,14 +143,29 @@ def store_semantic_scores(
 
     Only for :class:`~deerflow_memory.storage.store.StoreMemoryStorage` over a
     store configured with an ``index``; the store embeds the query.
+
+    Raises:
+        EmbeddingError: the search failed (the store's embed function, its
+            database) or gave a score that is not a finite number.
     """
     store: Any = getattr(storage, "store", None)
     namespace = getattr(storage, "facts_namespace", None)
     if store is None or namespace is None or not getattr(store, "index_config", None):
         return None
-    items = store.search(namespace(user, agent), query=query, limit=limit)
-    return {
-        str(item.key).split("~", 1)[0]: float(item.score)
-        for item in items
-        if getattr(item, "score", None) is not None
-    }
+    try:
+        items = store.search(namespace(user, agent), query=query, limit=limit)
+    except Exception as e:  # the store's embed function raises its own types
+        raise EmbeddingError(f"the store's vector search failed: {type(e).__name__}: {e}") from e
+    scores: dict[str, float] = {}
+    for item in items:
+        score = getattr(item, "score", None)
+        if score is None:
+            continue
+        try:
+            value = float(score)
+        except (TypeError, ValueError) as e:
+            raise EmbeddingError(f"the store's vector search gave the score {score!r}") from e
+        if not math.isfinite(value):
+            raise EmbeddingError(f"the store's vector search gave the score {value}")
+        scores[str(item.key).split("~", 1)[0]] = value
+    return scores

@@ -38,8 +38,11 @@ filled when facts are written), so an inject node calling this every turn with
 an unchanged memory embeds only the query.
 
 How it fails: invalid :class:`RetrievalConfig` values raise pydantic's
-``ValidationError`` (a ``ValueError``); errors of the embedder propagate
-unchanged. A ``createdAt`` that is not ISO-8601 never raises: its recency is
+``ValidationError`` (a ``ValueError``); a failing embedder, or one returning
+malformed vectors, raises :class:`~deerflow_memory.errors.EmbeddingError`
+(the embedder's own exception is its ``__cause__``;
+:func:`~deerflow_memory.inject.fallback.rank_facts` catches it and ranks
+lexically). A ``createdAt`` that is not ISO-8601 never raises: its recency is
 0 (treated as old).
 """
 
@@ -56,9 +59,16 @@ from functools import lru_cache
 from typing import Any
 
 from deerflow_memory.config import RetrievalConfig
+from deerflow_memory.errors import EmbeddingError
 from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.lexical import BM25Index, clear_lexical_caches, tokenize
-from deerflow_memory.inject.vectors import Embedder, FactVectors, cosine_similarity, dot_all
+from deerflow_memory.inject.vectors import (
+    Embedder,
+    FactVectors,
+    columns,
+    cosine_similarity,
+    dot_all,
+)
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, SourceType, parse_timestamp
 
 __all__ = [
@@ -319,17 +329,29 @@ class RetrievalIndex:
         """Cosine of every fact to ``query`` (aligned with :attr:`facts`); embeds only the query.
 
         Fact vectors come from the embedder's :class:`FactVectors` (filled when
-        facts are written); facts without one are embedded once, in one batch.
+        facts are written); facts without one, or with one of another length
+        than the query's (the embedder changed its size), are embedded once,
+        in one batch.
+
+        Raises:
+            EmbeddingError: the embedder failed or returned malformed vectors,
+                or its document vectors differ in length from its query vector.
         """
         vectors = fact_vectors_for(embedder)
+        wanted = vectors.query(query)  # first: it tells the current vector length
         entry = self._matrices.get(id(vectors))
-        if entry is None or entry[0] is not vectors:
+        if entry is None or entry[0] is not vectors or columns(entry[1]) != len(wanted):
             matrix = vectors.matrix([f.content for f in self.facts])
             with self._lock:
                 self._matrices[id(vectors)] = (vectors, matrix)
         else:
             matrix = entry[1]
-        return dot_all(matrix, vectors.query(query))
+        if self.facts and columns(matrix) != len(wanted):
+            raise EmbeddingError(
+                f"the embedder's query vector has {len(wanted)} dimensions, "
+                f"its fact vectors {columns(matrix)}"
+            )
+        return dot_all(matrix, wanted)
 
     def filtered(self, document: MemoryDocument, facts: Iterable[Fact]) -> MemoryDocument:
         """``filter_document(document, facts)``, memoised so repeats return the same object.
@@ -417,8 +439,9 @@ def select_relevant_facts(
         The chosen facts, the ranked candidates and their score parts.
 
     Raises:
-        ValueError: the embedder gave vectors of mismatched dimensions.
-        Exception: whatever ``embedder`` raises, unchanged.
+        EmbeddingError: the embedder failed or gave malformed vectors (see
+            :func:`~deerflow_memory.inject.fallback.rank_facts` for the
+            lexical fallback).
 
     Example:
         >>> doc = MemoryDocument(facts=(Fact(content="Enjoys salted peanuts"),

@@ -235,13 +235,14 @@ def _lexical(a: Fact, b: Fact) -> float:
 
 
 def cosine_similarity_of(vectors: dict[str, Sequence[float]]) -> Similarity:
-    """A :data:`Similarity` over vectors ``{fact id: vector}`` (cosine; 0 when missing)."""
+    """A :data:`Similarity` over vectors ``{fact id: vector}`` (cosine; 0 when missing or of
+    different lengths)."""
 
     def similarity(a: Fact, b: Fact) -> float:
         va, vb = vectors.get(a.id), vectors.get(b.id)
-        if not va or not vb:
+        if not va or not vb or len(va) != len(vb):  # none, or another embedder size
             return 0.0
-        dot = sum(x * y for x, y in zip(va, vb, strict=False))
+        dot = sum(x * y for x, y in zip(va, vb, strict=True))
         norm = math.sqrt(sum(x * x for x in va)) * math.sqrt(sum(y * y for y in vb))
         return dot / norm if norm else 0.0
 

@@ -15,12 +15,16 @@ texts not seen before are embedded (one ``embed_documents`` call), so a
 200-fact document costs one call for its new facts, not 200. Without an
 embedder it returns ``None`` and consolidation stays lexical.
 
-An embedder failure is logged and consolidation falls back to lexical for
-that update: merging is housekeeping, never a reason to fail an update.
+An embedder failure, or an answer that is not one vector of finite numbers
+per text (all of one length), is logged and consolidation falls back to
+lexical for that update: merging is housekeeping, never a reason to fail an
+update. Vectors of different lengths (the embedder changed its size) never
+match (cosine 0).
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -44,6 +48,30 @@ class DocumentEmbedder(Protocol):
     def embed_documents(self, texts: list[str]) -> Sequence[Sequence[float]]:
         """One vector per text, in order."""
         ...
+
+
+def _checked(vectors: object, count: int) -> list[tuple[float, ...]]:
+    """``count`` vectors of finite floats, all of one length, from an embedder's answer.
+
+    Raises:
+        ValueError: anything else (None, strings, too few vectors, mixed lengths).
+    """
+    if vectors is None or isinstance(vectors, (str, bytes)):
+        raise ValueError(f"the embedder returned {type(vectors).__name__}")
+    rows = list(vectors)  # type: ignore[call-overload]
+    if len(rows) != count:
+        raise ValueError(f"the embedder returned {len(rows)} vectors for {count} texts")
+    checked: list[tuple[float, ...]] = []
+    for row in rows:
+        if row is None or isinstance(row, (str, bytes)):
+            raise ValueError(f"the embedder returned {type(row).__name__} as a vector")
+        vector = tuple(float(x) for x in row)  # TypeError/ValueError on non-numbers
+        if not vector or not all(math.isfinite(x) for x in vector):
+            raise ValueError("the embedder returned an empty or non-finite vector")
+        checked.append(vector)
+    if len({len(v) for v in checked}) > 1:
+        raise ValueError("the embedder returned vectors of different lengths")
+    return checked
 
 
 class SimilarityFactory:
@@ -72,13 +100,13 @@ class SimilarityFactory:
         missing = list(dict.fromkeys(f.content for f in facts if f.content not in self._vectors))
         if missing:
             try:
-                vectors = self.embedder.embed_documents(missing)
+                vectors = _checked(self.embedder.embed_documents(missing), len(missing))
             except Exception as e:  # embedders raise their own error types
                 logger.warning("consolidation falls back to lexical: embedder failed: %s", e)
                 return None
             with self._lock:
                 for text, vector in zip(missing, vectors, strict=True):
-                    self._vectors[text] = tuple(vector)
+                    self._vectors[text] = vector
                 while len(self._vectors) > self._maxsize:
                     self._vectors.popitem(last=False)
         cosine = cosine_similarity_of({f.id: self._vectors.get(f.content, ()) for f in facts})
