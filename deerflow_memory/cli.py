@@ -228,7 +228,7 @@ def _load(args: argparse.Namespace) -> MemoryDocument:
     config = _config(args)
     with _storage(args, config) as storage:
         document = storage.load(args.user, args.agent)
-        if document.revision == 0 and document.is_empty():
+        if (document.revision == 0 or document.holds_only_fence()) and document.is_empty():
             raise CommandFailed(_no_memory(storage, config, args.user, args.agent, args.tenant))
         return document
 
@@ -247,7 +247,7 @@ def _no_memory(
     )
     if tenant is not None:
         where = f"tenant {tenant!r} of {where}"
-    stored = list(storage.list_documents())
+    stored = list(storage.list_memories())
     if not stored:
         return f"no memory is stored in {where} (check --root or the storage settings)"
     users = sorted({u for u, _ in stored})
@@ -267,7 +267,7 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
             console.file.write(f"{tenant}\n")
         return 0
     with _storage(args, _config(args)) as storage:
-        documents = list(storage.list_documents())
+        documents = list(storage.list_memories())  # not what only a delete left
     if args.json:
         rows = [{"user": user_id, "agent": agent_name} for user_id, agent_name in documents]
         console.file.write(json.dumps(rows, ensure_ascii=False) + "\n")

@@ -383,11 +383,16 @@ class ExtractionWatermark(_Model):
     the most recently extracted messages, newest last, capped; everything up to
     the newest of them that is still in the thread counts as extracted. Kept in
     the document so it is saved atomically with the update it belongs to.
+
+    ``sealed`` (written only when true): left by a delete, the thread id and the
+    keys are HMAC-SHA256 digests under the storage's fence key, matched but
+    not readable (see :mod:`deerflow_memory.update.sealing`).
     """
 
     thread_id: Text
     message_keys: tuple[Text, ...] = ()
     updated_at: Text = ""
+    sealed: bool = Field(False, exclude_if=_not_set)
 
 
 class MemoryDocument(_Model):
@@ -418,6 +423,19 @@ class MemoryDocument(_Model):
             self.history.long_term_background,
         )
         return not self.facts and not any(s.summary.strip() for s in sections)
+
+    def holds_only_fence(self) -> bool:
+        """True for what deleting a memory leaves: no content, only sealed watermarks.
+
+        Such a document is not a memory: listings skip it.
+        """
+        marks = self.extraction_watermarks
+        return (
+            bool(marks)
+            and all(m.sealed for m in marks)
+            and not self.superseded_facts
+            and self.is_empty()
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready camelCase mapping, unknown keys included."""

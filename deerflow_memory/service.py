@@ -64,6 +64,7 @@ from deerflow_memory.update.llm import retry_policy
 from deerflow_memory.update.outcome import FailedUpdate, FailureOutcome, FlushResult, SavedUpdate
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.retry import RetryPolicy
+from deerflow_memory.update.sealing import fenced_keys
 from deerflow_memory.update.updater import (
     MemoryUpdater,
     UpdateResult,
@@ -71,6 +72,7 @@ from deerflow_memory.update.updater import (
     failure_result,
 )
 from deerflow_memory.update.usage import AccessRecorder
+from deerflow_memory.update.validate import clean_text
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -762,12 +764,20 @@ class MemoryService:
         existing = next(
             (x for x in storage.list_dead_letters(job.user_id) if x.id == letter_id), None
         )
+        fenced = None
         try:
             document: MemoryDocument | None = storage.load(job.user_id, job.agent_name)
+            if document is not None:  # what a delete fenced is not kept in a letter either
+                fenced = fenced_keys(storage, document, clean_text(job.thread_id) or "unknown")
         except Exception:
             document = None  # keep every message: the watermark cannot be read
         letter = dead_letter_for(
-            job, error, attempts=job.attempts + attempts, document=document, existing=existing
+            job,
+            error,
+            attempts=job.attempts + attempts,
+            document=document,
+            existing=existing,
+            fenced=fenced,
         )
         storage.put_dead_letter(letter)
         return letter

@@ -82,6 +82,42 @@ class MemoryStorage(ABC):
         validate_name(tenant_id, "tenant_id")
         raise ConfigError(f"{type(self).__name__} cannot scope memory by tenant")
 
+    # --- what a delete keeps -------------------------------------------------------
+
+    def fence_key(self) -> bytes:
+        """The secret (32 bytes) that seals what deleting a memory keeps, made on first use.
+
+        A delete keeps the deleted memory's watermarks so old threads are not
+        learned again; their thread ids and message keys are stored as
+        HMAC-SHA256 under this key (see ``update/sealing.py``). The file backend
+        keeps it in ``fence.key`` at the root (mode 0600), store backends as an
+        item under ``namespace_prefix + ("fence",)``. Default: one per storage
+        object (for in-memory backends, whose data dies with the object).
+
+        Raises:
+            StorageError: the key cannot be read or made (``CorruptMemoryError``
+                when the stored key is not 32 bytes of hex).
+        """
+        key = self.__dict__.get("_fence_key")
+        if key is None:
+            import secrets
+
+            key = self.__dict__.setdefault("_fence_key", secrets.token_bytes(32))
+        return bytes(key)
+
+    def list_memories(self) -> Iterator[tuple[str, str | None]]:
+        """:meth:`list_documents` without what only a delete left (a fence, no memory).
+
+        Loads each document to tell (a document that cannot be read is listed).
+        """
+        for user_id, agent_name in self.list_documents():
+            try:
+                if self.load(user_id, agent_name).holds_only_fence():
+                    continue
+            except OSError:  # StorageError included: listed, so it can be seen and repaired
+                pass
+            yield user_id, agent_name
+
     # --- the update lock: held across load -> model call -> apply -> save ---------
 
     def update_lock(

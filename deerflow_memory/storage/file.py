@@ -8,6 +8,7 @@ Layout under ``root``::
     dead_letters/dl_<hex>.json                        # updates that failed for good
     locks/<hash>.lock                                 # update locks (held load -> save)
     outbox/<process>.jsonl                            # captured turns not yet updated
+    fence.key                                         # seals what a delete keeps (0600)
 
 Folder names are :func:`~deerflow_memory.storage.names.storage_name` of the
 NFC id: the id itself, or (over 200 UTF-8 bytes, a Windows device name, a
@@ -59,6 +60,7 @@ import errno
 import importlib
 import json
 import os
+import secrets
 import stat
 import tempfile
 import threading
@@ -106,6 +108,7 @@ DOCUMENT_FILE = "memory.json"
 ID_FILE = ".id"  # the real id of a folder whose name is mapped (see storage_name)
 DEAD_LETTER_FOLDER = "dead_letters"
 UPDATE_LOCK_FOLDER = "locks"
+FENCE_KEY_FILE = "fence.key"  # 64 hex digits: see MemoryStorage.fence_key
 TENANT_FOLDER = "tenants"  # tenant t's documents: <root>/tenants/<t>/users/...
 LOCK_SUFFIX = ".lock"
 _TEMP_PREFIX = f".{DOCUMENT_FILE}."
@@ -684,6 +687,20 @@ class FileMemoryStorage(MemoryStorage):
                     found.append((user_id, agent_name))
         yield from sorted(found, key=lambda key: (key[0], key[1] or ""))
 
+    # --- the fence key ---------------------------------------------------------------
+
+    def fence_key(self) -> bytes:
+        """``<root>/fence.key`` (made on first use, mode 0600); see :meth:`MemoryStorage.fence_key`.
+
+        Raises:
+            CorruptMemoryError: the file is not 64 hex digits (or is a link).
+            OSError: it cannot be read or written.
+        """
+        key = self.__dict__.get("_fence_key")
+        if key is None:
+            key = self.__dict__.setdefault("_fence_key", _read_or_make_key(self._root))
+        return bytes(key)
+
     # --- dead letters ---------------------------------------------------------------
 
     def _dead_letter_path(self, letter_id: str) -> Path:
@@ -871,6 +888,37 @@ def _write_atomically(path: Path, data: bytes) -> None:
             os.unlink(tmp)
         raise
     _fsync_folder(path.parent)
+
+
+def _read_or_make_key(root: Path) -> bytes:
+    """The fence key in ``root``; the first caller (of any process) writes it, once."""
+    path = root / FENCE_KEY_FILE
+    try:
+        raw = _read_regular(path)
+    except FileNotFoundError:
+        root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        # A complete, fsynced temp file (mkstemp: mode 0600) linked into place:
+        # a reader never sees half a key, and of two writers the first one wins.
+        fd, tmp = tempfile.mkstemp(dir=root, prefix=".fence.", suffix=_TEMP_SUFFIX)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(secrets.token_hex(32).encode("ascii"))
+                f.flush()
+                os.fsync(f.fileno())
+            with contextlib.suppress(FileExistsError):
+                os.link(tmp, path)
+                _fsync_folder(root)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raw = _read_regular(path)
+    try:
+        key = bytes.fromhex(raw.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        key = b""
+    if len(key) != 32:
+        raise CorruptMemoryError(path, "is not a fence key (64 hex digits)")
+    return key
 
 
 # Reading never follows a symlink nor waits on a FIFO or device planted as a memory file.

@@ -5,6 +5,7 @@ Layout, under ``namespace_prefix`` (default ``("deerflow_memory",)``)::
     (*prefix, "users", <user>, "agents", <agent or "%_default">)          key "_document"
     (*prefix, "users", <user>, "agents", <agent or "%_default">, "facts") key <fact id>
     (*prefix, "dead_letters")                                             key <letter id>
+    (*prefix, "fence")                                                    key "key" (fence key)
 
 The ``_document`` item holds everything but the facts (version, lastUpdated,
 user, history, unknown top-level keys) plus ``revision``, the ordered fact
@@ -51,6 +52,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 import threading
 import uuid
 from collections import OrderedDict
@@ -108,6 +110,8 @@ DEFAULT_AGENT_LABEL = "%_default"
 TENANT_LABEL = "tenants"  # tenant t: namespace_prefix + ("tenants", t) + ("users", ...)
 _FACTS = "facts"
 _DEAD_LETTERS = "dead_letters"
+_FENCE = "fence"
+_FENCE_LOCK = "\x00fence key"  # an update-lock name no user id can take (NUL is refused)
 # First search limit (stores default to 10, which would silently drop facts). A full
 # page is read again whole with a larger limit, never continued with ``offset``:
 # PostgresStore orders by updated_at, which ties within a save, so offset pages
@@ -540,6 +544,42 @@ class StoreMemoryStorage(MemoryStorage):
             if doc_item is not None or facts:
                 found.append(names)
         yield from sorted(found, key=lambda n: (n[0], n[1] or ""))
+
+    # --- the fence key -----------------------------------------------------------------
+
+    def fence_key(self) -> bytes:
+        """The item ``(*namespace_prefix, "fence")`` / ``"key"``, made once under an update lock.
+
+        See :meth:`MemoryStorage.fence_key`. It sits in the store with the data:
+        whoever can read every row of the store can read it too.
+
+        Raises:
+            StorageError: the store failed (``CorruptMemoryError``: the item is not a key).
+        """
+        key = self.__dict__.get("_fence_key")
+        if key is None:
+            key = self.__dict__.setdefault("_fence_key", self._read_or_make_key())
+        return bytes(key)
+
+    def _read_or_make_key(self) -> bytes:
+        ns = (*self.namespace_prefix, _FENCE)
+        item = self._batch([GetOp(ns, "key")])[0]
+        if item is None:
+            # Writers in other processes take the same lock: the first key stays.
+            with self.update_lock(_FENCE_LOCK, None, 30.0):
+                item = self._batch([GetOp(ns, "key")])[0]
+                if item is None:
+                    value = {"key": secrets.token_hex(32)}
+                    self._batch([PutOp(ns, "key", value, index=False)])
+                    item = self._batch([GetOp(ns, "key")])[0]
+        raw = item.value.get("key") if item is not None else None
+        try:
+            key = bytes.fromhex(raw) if isinstance(raw, str) else b""
+        except ValueError:
+            key = b""
+        if len(key) != 32:
+            raise CorruptMemoryError(self._location(ns), "the fence key is not 64 hex digits")
+        return key
 
     # --- dead letters -----------------------------------------------------------------
 

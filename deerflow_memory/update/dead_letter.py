@@ -11,7 +11,7 @@ known to be missing) and deletes each one whose update went through.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass
 
 from deerflow_memory.capture.messages import filter_messages_for_memory
@@ -43,12 +43,16 @@ def dead_letter_for(
     document: MemoryDocument | None = None,
     existing: DeadLetter | None = None,
     now: str | None = None,
+    fenced: Container[str] | None = None,
 ) -> DeadLetter:
-    """The letter for ``job``: its not-yet-extracted messages merged into ``existing``."""
+    """The letter for ``job``: its not-yet-extracted messages merged into ``existing``.
+
+    ``fenced``: the thread's message keys a delete sealed (not kept either).
+    """
     messages = with_keys(filter_messages_for_memory(job.messages))
     if document is not None:
         _, messages = select_new_messages(
-            messages, watermark_for(document, job.thread_id), context_messages=0
+            messages, watermark_for(document, job.thread_id), context_messages=0, fenced=fenced
         )
     encoded = encode_messages(messages)
     keys = [message_key(m) for m in messages]

@@ -10,6 +10,13 @@ from disk, journal included), then an empty document is written holding
 only the watermarks, advanced over the conversations still pending for that
 memory, which the caller drops; the memory's dead letters go too. What the
 user says after the delete is extracted as usual.
+
+The fence's thread ids and message keys are sealed (HMAC-SHA256 under the
+storage's fence key, see :mod:`~deerflow_memory.update.sealing`): an update
+of an old thread still matches them, but they cannot be read back from the
+stored fence, nor a deleted sentence confirmed by hashing guesses. A
+document holding only a fence is not listed as a memory
+(:meth:`MemoryDocument.holds_only_fence`).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from deerflow_memory.errors import CorruptMemoryError, MemoryBusyError, UpdateLo
 from deerflow_memory.models import Fact, MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.update.incremental import advance_watermark, message_key, with_keys
+from deerflow_memory.update.sealing import seal_watermarks
 from deerflow_memory.update.validate import clean_text
 
 __all__ = ["clear_memory", "fence"]
@@ -32,19 +40,23 @@ Pending = tuple[str, Sequence[BaseMessage]]
 
 
 def fence(
-    document: MemoryDocument, pending: Sequence[Pending], now: str | None = None
+    document: MemoryDocument,
+    pending: Sequence[Pending],
+    fence_key: bytes,
+    now: str | None = None,
 ) -> MemoryDocument:
-    """An empty document with ``document``'s watermarks, advanced over ``pending``.
+    """An empty document with ``document``'s watermarks, advanced over ``pending``, sealed.
 
     Messages are keyed as the updater keys them (filtered, id-less ones hashed),
-    so an update of the same thread later sends only what comes after them.
+    so an update of the same thread later sends only what comes after them;
+    every thread id and key is then sealed under ``fence_key``.
     """
     now = now or utc_now_iso()
     fenced = MemoryDocument(extraction_watermarks=document.extraction_watermarks)
     for thread_id, messages in pending:
         keys = [message_key(m) for m in with_keys(filter_messages_for_memory(messages))]
         fenced = advance_watermark(fenced, clean_text(thread_id) or "unknown", keys, now)
-    return fenced
+    return seal_watermarks(fenced, fence_key)
 
 
 def clear_memory(
@@ -90,6 +102,7 @@ def _clear_locked(
         document = storage.load(user_id, agent_name)
     except CorruptMemoryError:
         document = MemoryDocument(facts=(Fact(content="unreadable"),))  # counts as existing
+    fence_key = storage.fence_key()  # first: failing to get it changes nothing
     pending = collect()
     letters = [
         letter.id
@@ -99,7 +112,7 @@ def _clear_locked(
     for letter_id in letters:
         storage.delete_dead_letter(letter_id)
     storage.delete(user_id, agent_name)
-    fenced = fence(document, pending)
+    fenced = fence(document, pending, fence_key)
     if fenced.extraction_watermarks:
         storage.save(user_id, agent_name, fenced)
     return not document.is_empty() or bool(pending) or bool(letters)

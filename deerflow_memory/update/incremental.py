@@ -163,9 +163,9 @@ def with_keys(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
 
 
 def watermark_for(document: MemoryDocument, thread_id: str) -> ExtractionWatermark | None:
-    """The watermark of ``thread_id`` in ``document``, if any."""
+    """The (plain, not sealed) watermark of ``thread_id`` in ``document``, if any."""
     for mark in document.extraction_watermarks:
-        if mark.thread_id == thread_id:
+        if mark.thread_id == thread_id and not mark.sealed:
             return mark
     return None
 
@@ -175,18 +175,20 @@ def select_new_messages(
     watermark: ExtractionWatermark | None,
     *,
     context_messages: int = 1,
+    fenced: Container[str] | None = None,
 ) -> tuple[list[BaseMessage], list[BaseMessage]]:
     """Split filtered ``messages`` into (already-extracted context tail, new messages).
 
-    The newest message the watermark records (see :class:`ExtractedKeys`)
+    The newest message the watermark records (see :class:`ExtractedKeys`), or
+    ``fenced`` (the keys a delete sealed, see :mod:`~deerflow_memory.update.sealing`),
     marks the boundary: what follows it is new, and so is a message before it
     that was edited since (same id, other text). When none of them is in
     ``messages`` (no watermark, or the history was rewritten), every message
     is new. New messages keep their order.
     """
-    if watermark is None or not watermark.message_keys:
+    if fenced is None and (watermark is None or not watermark.message_keys):
         return [], list(messages)
-    done = ExtractedKeys(watermark.message_keys)
+    done = ExtractedKeys(watermark.message_keys if watermark else (), fenced)
     boundary = -1
     for i in range(len(messages) - 1, -1, -1):
         if done.has(messages[i]):
@@ -358,7 +360,7 @@ def advance_watermark(
     mark = ExtractionWatermark(
         thread_id=thread_id, message_keys=tuple(reversed(newest_first)), updated_at=now
     )
-    others = [m for m in document.extraction_watermarks if m.thread_id != thread_id]
+    others = [m for m in document.extraction_watermarks if m.thread_id != thread_id or m.sealed]
     others.sort(key=lambda m: m.updated_at)
     marks = (*others[-(MAX_THREADS - 1) :], mark) if MAX_THREADS > 1 else (mark,)
     return document.model_copy(update={"extraction_watermarks": marks})

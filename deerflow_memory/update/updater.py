@@ -82,6 +82,7 @@ from deerflow_memory.update.llm import ModelExtractor, retry_policy
 from deerflow_memory.update.prompt import format_conversation_for_update
 from deerflow_memory.update.queue import UpdateJob
 from deerflow_memory.update.retry import TransientModelError
+from deerflow_memory.update.sealing import fenced_keys
 from deerflow_memory.update.similarity import DocumentEmbedder, SimilarityFactory
 from deerflow_memory.update.validate import UpdateLimits, clean_text, validate_update
 
@@ -237,13 +238,18 @@ class MemoryUpdater:
         except Exception as e:
             return self._failed(job, "loading memory", e)
         config = self.config
-        mark = watermark_for(document, clean_text(job.thread_id) or "unknown")
+        thread_id = clean_text(job.thread_id) or "unknown"
+        mark = watermark_for(document, thread_id)
+        try:  # what a delete fenced of this thread (sealed): never learned again
+            fenced = fenced_keys(self.storage, document, thread_id)
+        except Exception as e:
+            return self._failed(job, "reading the fence key", e)
         if incremental:
             context, new = select_new_messages(
-                messages, mark, context_messages=config.update_context_messages
+                messages, mark, context_messages=config.update_context_messages, fenced=fenced
             )
         else:  # a dead letter's messages: all missing, except those known extracted since
-            extracted = ExtractedKeys(mark.message_keys if mark else ())
+            extracted = ExtractedKeys(mark.message_keys if mark else (), fenced)
             context, new = [], [m for m in messages if not extracted.has(m)]
         if not new:
             return UpdateResult(

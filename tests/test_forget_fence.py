@@ -1,0 +1,239 @@
+"""What a delete keeps (the fence) names nothing: ids and keys are sealed, the user is not listed.
+
+The fence still stops old threads from being learned again (``test_forget.py``
+holds the rest of that story); these tests check that it does so without
+keeping the deleted user's thread ids or message keys in readable form, on
+file, SQLite and Postgres storage.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import stat
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+
+from deerflow_memory import MemoryConfig, MemoryIdentity, MemoryService
+from deerflow_memory.errors import CorruptMemoryError
+from deerflow_memory.storage.file import FileMemoryStorage
+from deerflow_memory.storage.stats import storage_stats
+from deerflow_memory.update.incremental import message_key, with_keys
+
+THREAD = "thread-oslo-7f3a"
+OLD = MemoryIdentity("alice", None, THREAD)
+
+
+def said(*texts: str, ids: bool = True) -> list[BaseMessage]:
+    """A conversation; with ``ids`` every message has a recognisable LangGraph-style id."""
+    history: list[BaseMessage] = []
+    for i, text in enumerate(texts):
+        if ids:
+            history += [
+                HumanMessage(text, id=f"msg-user-{i}"),
+                AIMessage("Noted.", id=f"msg-ai-{i}"),
+            ]
+        else:
+            history += [HumanMessage(text), AIMessage("Noted.")]
+    return history
+
+
+def learned(memory: MemoryService, who: MemoryIdentity = OLD) -> list[str]:
+    return [f.content for f in memory.load(who).facts]
+
+
+def secrets_of(messages: list[BaseMessage]) -> list[str]:
+    """What must not stay readable: the thread id and every message key (ids and hashes)."""
+    return [THREAD, *(message_key(m) for m in with_keys(messages))]
+
+
+@pytest.fixture(params=["file", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, Path, object]]:
+    """``(kind, path, storage or None)``: a fresh backend (Postgres under its own prefix)."""
+    if request.param != "postgres":
+        name = "memory" if request.param == "file" else "memory.sqlite"
+        yield request.param, tmp_path / name, None
+        return
+    from deerflow_memory.storage.factory import open_storage
+    from deerflow_memory.storage.migrate import parse_backend_spec
+    from tests.pg import drop_prefix, postgres_dsn_or_skip
+
+    dsn = postgres_dsn_or_skip()
+    prefix = ("dfm_test", uuid.uuid4().hex)
+    try:
+        with open_storage(parse_backend_spec(f"postgres:{dsn}"), namespace_prefix=prefix) as pg:
+            yield "postgres", Path(), (pg, prefix, dsn)
+    finally:
+        drop_prefix(dsn, prefix)
+
+
+def service(backend: tuple[str, Path, object], **config: object) -> MemoryService:
+    kind, path, extra = backend
+    if kind == "postgres":
+        pg, _, _ = extra  # type: ignore[misc]
+        settings = MemoryConfig(debounce_seconds=3600, **config)  # type: ignore[arg-type]
+        return MemoryService(settings, storage=pg, register_atexit=False)
+    settings = MemoryConfig(storage=kind, storage_path=path, debounce_seconds=3600, **config)  # type: ignore[arg-type]
+    return MemoryService(settings, register_atexit=False)
+
+
+def stored_text(backend: tuple[str, Path, object]) -> str:
+    """Everything the backend holds for memory documents, as text (files, rows)."""
+    kind, path, extra = backend
+    if kind == "file":
+        return "\n".join(
+            p.read_text(errors="replace") for p in sorted(path.rglob("*")) if p.is_file()
+        )
+    if kind == "sqlite":
+        with sqlite3.connect(path) as db:
+            rows = db.execute("SELECT prefix, key, value FROM store").fetchall()
+        return "\n".join(map(str, rows))
+    import psycopg
+
+    _, prefix, dsn = extra  # type: ignore[misc]
+    with psycopg.connect(dsn) as conn:
+        rows = conn.execute(
+            "SELECT prefix, key, value::text FROM store WHERE prefix LIKE %s",
+            (".".join(prefix) + ".%",),
+        ).fetchall()
+    return "\n".join(map(str, rows))
+
+
+@pytest.mark.parametrize("ids", [True, False], ids=["message ids", "id-less messages"])
+def test_after_a_delete_no_thread_id_or_message_key_is_stored_readable(
+    backend: tuple[str, Path, object], ids: bool
+) -> None:
+    old = said("I live in Oslo.", "I am a vegetarian.", ids=ids)
+    with service(backend) as memory:
+        memory.enqueue(OLD, old[:2])
+        assert memory.flush(timeout=30) and learned(memory)
+        memory.enqueue(OLD, old)  # the second turn still pending at the delete
+        assert memory.clear_memory("alice") is True
+    raw = stored_text(backend)  # closed: the outbox has let go of the dropped turns too
+    assert "sealed" in raw  # the fence is there ...
+    for secret in secrets_of(old):  # ... but none of these can be read from it
+        assert secret not in raw, secret
+        assert secret.removeprefix("h:") not in raw, secret
+
+
+@pytest.mark.parametrize("ids", [True, False], ids=["message ids", "id-less messages"])
+def test_the_next_turn_of_an_old_thread_is_still_not_learned_again(
+    backend: tuple[str, Path, object], ids: bool
+) -> None:
+    old = said("I live in Oslo.", "I am a vegetarian.", ids=ids)
+    with service(backend) as memory:
+        memory.enqueue(OLD, old[:2])
+        assert memory.flush(timeout=30)
+        memory.enqueue(OLD, old)
+        memory.clear_memory("alice")
+    with service(backend) as memory:  # a restart: the fence key is read back, not remade
+        memory.enqueue(OLD, [*old, *said("x", "y", "I work as a nurse.", ids=ids)[4:]])
+        assert memory.flush(timeout=30)
+        facts = learned(memory)
+    assert any("nurse" in f for f in facts), facts
+    assert not any("Oslo" in f or "vegetarian" in f for f in facts), facts
+
+
+def test_a_deleted_user_is_not_listed_until_a_new_memory_is_made(
+    backend: tuple[str, Path, object],
+) -> None:
+    with service(backend) as memory:
+        memory.enqueue(OLD, said("I live in Oslo."))
+        memory.enqueue(MemoryIdentity("bob", None, "t9"), said("I live in Rome."))
+        assert memory.flush(timeout=30)
+        storage = memory.storage
+        assert list(storage.list_memories()) == [("alice", None), ("bob", None)]
+        memory.clear_memory("alice")
+        assert list(storage.list_memories()) == [("bob", None)]
+        assert [s.user_id for s in storage_stats(storage)] == ["bob"]
+        # The same user talks again, in a new thread: a new memory, listed again.
+        memory.enqueue(MemoryIdentity("alice", None, "t2"), said("I work as a nurse."))
+        assert memory.flush(timeout=30)
+        assert any("nurse" in f for f in learned(memory))
+        assert list(storage.list_memories()) == [("alice", None), ("bob", None)]
+
+
+def test_a_second_delete_keeps_both_fences_of_a_thread(tmp_path: Path) -> None:
+    backend = ("file", tmp_path / "memory", None)
+    first = said("I live in Oslo.", "I am a vegetarian.", "I have a cat.")
+    with service(backend) as memory:
+        memory.enqueue(OLD, first[:2])
+        assert memory.flush(timeout=30)
+        memory.clear_memory("alice")
+        memory.enqueue(OLD, first[:4])  # after the first delete: learned
+        assert memory.flush(timeout=30)
+        assert any("vegetarian" in f for f in learned(memory))
+        memory.enqueue(OLD, first)  # "cat" pending at the second delete
+        memory.clear_memory("alice")
+        marks = memory.load(OLD).extraction_watermarks
+        assert len(marks) == 1 and marks[0].sealed  # one sealed mark for the thread
+        memory.enqueue(OLD, [*first, *said("x", "y", "z", "I work as a nurse.")[6:]])
+        assert memory.flush(timeout=30)
+        facts = learned(memory)
+    assert any("nurse" in f for f in facts), facts
+    assert not any(w in f for f in facts for w in ("Oslo", "vegetarian", "cat")), facts
+
+
+def test_the_list_and_show_commands_treat_a_deleted_user_as_having_no_memory(
+    tmp_path: Path,
+) -> None:
+    from tests.test_cli import cli
+
+    root = tmp_path / "memory"
+    with service(("file", root, None)) as memory:
+        memory.enqueue(OLD, said("I live in Oslo."))
+        memory.enqueue(MemoryIdentity("bob", None, "t9"), said("I live in Rome."))
+        assert memory.flush(timeout=30)
+    args = ("--root", str(root))
+    assert cli(*args, "clear", "--user", "alice", "--yes", cwd=tmp_path).returncode == 0
+    listed = cli(*args, "list", "--json", cwd=tmp_path)
+    assert json.loads(listed.stdout) == [{"user": "bob", "agent": None}]
+    shown = cli(*args, "show", "--user", "alice", cwd=tmp_path)
+    assert shown.returncode != 0 and "no memory for user 'alice'" in shown.stderr
+    assert "alice" not in shown.stderr.split("stored users:")[-1]
+
+
+def test_the_fence_key_is_made_once_private_and_shared_by_every_storage_on_the_root(
+    tmp_path: Path,
+) -> None:
+    one, two = FileMemoryStorage(tmp_path / "m"), FileMemoryStorage(tmp_path / "m")
+    key = one.fence_key()
+    assert len(key) == 32 and two.fence_key() == key
+    mode = os.stat(tmp_path / "m/fence.key").st_mode
+    assert stat.S_IMODE(mode) == 0o600
+    assert FileMemoryStorage(tmp_path / "other").fence_key() != key
+
+
+def test_a_damaged_fence_key_is_a_corrupt_memory_error_and_the_delete_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    backend = ("file", tmp_path / "memory", None)
+    with service(backend) as memory:
+        memory.enqueue(OLD, said("I live in Oslo."))
+        assert memory.flush(timeout=30)
+    (tmp_path / "memory/fence.key").write_text("not a key")
+    with service(backend) as memory:
+        with pytest.raises(CorruptMemoryError, match="fence key"):
+            memory.clear_memory("alice")
+        assert any("Oslo" in f for f in learned(memory))
+
+
+def test_a_dead_letter_of_an_old_thread_after_a_delete_keeps_only_what_followed(
+    tmp_path: Path,
+) -> None:
+    from deerflow_memory.update.queue import UpdateJob
+
+    old = said("I live in Oslo.", "I work as a nurse.")
+    with service(("file", tmp_path / "memory", None)) as memory:
+        memory.enqueue(OLD, old[:2])
+        assert memory.flush(timeout=30)
+        memory.clear_memory("alice")
+        job = UpdateJob(THREAD, "alice", None, tuple(old))
+        letter = memory.write_dead_letter(job, "model down")
+    kept = json.dumps(letter.messages)
+    assert "nurse" in kept and "Oslo" not in kept
