@@ -841,6 +841,9 @@ class MemoryService:
         storage = service.storage_for(store)
         wait = service.config.update_lock_timeout_seconds if timeout is None else timeout
         end = time.monotonic() + wait
+        # Read (or made: a write and fsyncs) now, not between the running update's
+        # end and the lock, where a requeued update could slip past the collect below.
+        storage.fence_key()
         # A running update of the user finishes first: what it saves, requeues or
         # dead-letters is then dropped with the rest below.
         if not service.queue.wait_user_idle(user_id, wait):

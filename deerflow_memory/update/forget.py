@@ -85,9 +85,12 @@ def clear_memory(
             (nothing was changed).
         StorageError: the backend failed.
     """
+    # Before the lock: made the first time (a write and fsyncs), it must not widen the
+    # window in which a requeued update is taken by a worker instead of being collected.
+    fence_key = storage.fence_key()
     try:
         with storage.update_lock(user_id, agent_name, lock_timeout):
-            return _clear_locked(storage, user_id, agent_name, collect)
+            return _clear_locked(storage, user_id, agent_name, collect, fence_key)
     except UpdateLockTimeoutError as e:
         raise MemoryBusyError(user_id, agent_name, lock_timeout) from e
 
@@ -97,12 +100,12 @@ def _clear_locked(
     user_id: str,
     agent_name: str | None,
     collect: Callable[[], Sequence[Pending]],
+    fence_key: bytes,
 ) -> bool:
     try:
         document = storage.load(user_id, agent_name)
     except CorruptMemoryError:
         document = MemoryDocument(facts=(Fact(content="unreadable"),))  # counts as existing
-    fence_key = storage.fence_key()  # first: failing to get it changes nothing
     pending = collect()
     letters = [
         letter.id
