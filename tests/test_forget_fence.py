@@ -21,9 +21,10 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from deerflow_memory import MemoryConfig, MemoryIdentity, MemoryService
 from deerflow_memory.errors import CorruptMemoryError
+from deerflow_memory.models import ExtractionWatermark, Fact, MemoryDocument
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.storage.stats import storage_stats
-from deerflow_memory.update.incremental import message_key, with_keys
+from deerflow_memory.update.incremental import key_id, message_key, with_keys
 
 THREAD = "thread-oslo-7f3a"
 OLD = MemoryIdentity("alice", None, THREAD)
@@ -48,8 +49,9 @@ def learned(memory: MemoryService, who: MemoryIdentity = OLD) -> list[str]:
 
 
 def secrets_of(messages: list[BaseMessage]) -> list[str]:
-    """What must not stay readable: the thread id and every message key (ids and hashes)."""
-    return [THREAD, *(message_key(m) for m in with_keys(messages))]
+    """What must not stay readable: the thread id, every message key and the ids in them."""
+    keys = [message_key(m) for m in with_keys(messages)]
+    return [THREAD, *keys, *(key_id(k) for k in keys)]
 
 
 @pytest.fixture(params=["file", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -237,3 +239,23 @@ def test_a_dead_letter_of_an_old_thread_after_a_delete_keeps_only_what_followed(
         letter = memory.write_dead_letter(job, "model down")
     kept = json.dumps(letter.messages)
     assert "nurse" in kept and "Oslo" not in kept
+
+
+def test_a_fence_of_keys_from_before_digests_still_matches_messages_by_their_id(
+    tmp_path: Path,
+) -> None:
+    old = said("I live in Oslo.", "I am a vegetarian.")
+    backend = ("file", tmp_path / "memory", None)
+    bare = tuple(str(m.id) for m in old)  # keys as versions before the text digest wrote them
+    mark = ExtractionWatermark(thread_id=THREAD, message_keys=bare, updated_at="2026-11-30")
+    document = MemoryDocument(facts=(Fact(content="User lives in Oslo"),))
+    with service(backend) as memory:
+        memory.storage.save(
+            "alice", None, document.model_copy(update={"extraction_watermarks": (mark,)})
+        )
+        memory.clear_memory("alice")
+        memory.enqueue(OLD, [*old, *said("x", "y", "I work as a nurse.")[4:]])
+        assert memory.flush(timeout=30)
+        facts = learned(memory)
+    assert any("nurse" in f for f in facts), facts
+    assert not any("Oslo" in f or "vegetarian" in f for f in facts), facts
