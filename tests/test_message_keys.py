@@ -15,7 +15,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from deerflow_memory import MemoryConfig, MemoryService, create_memory_agent
 from deerflow_memory.identity import MemoryIdentity
-from deerflow_memory.models import ExtractionWatermark
+from deerflow_memory.models import ExtractionWatermark, MemoryUpdate
+from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.incremental import (
     ExtractedKeys,
     key_id,
@@ -23,6 +24,7 @@ from deerflow_memory.update.incremental import (
     select_new_messages,
     with_keys,
 )
+from deerflow_memory.update.offline.extractor import OfflineExtractor
 
 
 def mark(*messages: BaseMessage) -> ExtractionWatermark:
@@ -106,3 +108,79 @@ def test_a_message_edited_with_update_state_is_learned_on_the_next_turn(tmp_path
         assert memory.flush(timeout=30)
         facts = " ".join(f.content for f in memory.load(MemoryIdentity("u", None, "t1")).facts)
     assert "peanut" in facts, facts
+
+
+def test_ids_a_caller_repeats_within_one_history_are_not_taken_for_edits() -> None:
+    history: list[BaseMessage] = []
+    sent: list[BaseMessage] = []
+    for turn in range(30):  # a caller numbering each turn's messages "1" and "2"
+        history += [HumanMessage(f"statement {turn}", id="1"), AIMessage(f"reply {turn}", id="2")]
+        _, new = select_new_messages(history, mark(*sent[-16:]) if sent else None)
+        sent += new
+        assert len(new) <= 2, (turn, [m.content for m in new])  # only this turn's two
+    assert len(sent) == 60
+
+
+def test_a_nul_in_a_message_keys_as_the_outbox_stores_it() -> None:
+    from deerflow_memory.update.encoding import decode_messages, encode_messages
+
+    live = [HumanMessage("I live in\x00 Oslo.", id="h0"), HumanMessage("bad \ud800 text")]
+    stored = decode_messages(encode_messages(live))
+    assert [message_key(m) for m in with_keys(live)] == [message_key(m) for m in with_keys(stored)]
+
+
+def test_a_client_id_that_looks_like_ours_still_gets_a_digest() -> None:
+    first, reused = (
+        HumanMessage("I live in Oslo.", id="h:1"),
+        HumanMessage("I'm a nurse.", id="h:1"),
+    )
+    assert message_key(first) != message_key(reused)
+    _, new = select_new_messages([reused], mark(first), context_messages=0)
+    assert new == [reused]
+
+
+def test_a_history_resent_with_new_ids_each_run_sends_only_the_new_turn() -> None:
+    said = ["I'm allergic to peanuts.", "Noted.", "I live in Oslo.", "Nice city."]
+
+    def run(texts: list[str], turn: int) -> list[BaseMessage]:  # random ids, as add_messages gives
+        kinds = (HumanMessage, AIMessage)
+        return [kinds[i % 2](t, id=f"run{turn}-{i}") for i, t in enumerate(texts)]
+
+    first = run(said, 1)
+    _, new = select_new_messages(run([*said, "I work as a nurse.", "Good."], 2), mark(*first))
+    assert [m.content for m in new] == ["I work as a nurse.", "Good."]
+    # One recorded message matching by text alone is not enough to skip anything.
+    _, new = select_new_messages(run(["Noted.", "I have two kids."], 3), mark(first[1]))
+    assert [m.content for m in new] == ["Noted.", "I have two kids."]
+
+
+class Counting(OfflineExtractor):
+    """The offline extractor, recording the texts each extraction is given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[list[str]] = []
+
+    def extract(self, request: ExtractionRequest) -> MemoryUpdate:
+        self.sent.append([str(m.content) for m in request.messages])
+        return super().extract(request)
+
+
+def test_a_stateless_client_resending_its_history_pays_for_each_turn_once(tmp_path: Path) -> None:
+    config = MemoryConfig(storage_path=tmp_path / "memory", debounce_seconds=3600)
+    said = ["I'm allergic to peanuts.", "I live in Oslo.", "I work as a nurse.", "I have two kids."]
+    extractor = Counting()
+    with MemoryService(config, extractor=extractor, register_atexit=False) as memory:
+        agent = create_memory_agent(service=memory)
+        history: list[dict[str, str]] = []
+        run = {"configurable": {"user_id": "u", "thread_id": "web-1"}}
+        for text in said:  # no checkpointer: the whole history, without ids, every run
+            history.append({"role": "user", "content": text})
+            out = agent.invoke({"messages": history}, run)
+            history.append({"role": "assistant", "content": out["messages"][-1].content})
+            assert memory.flush(timeout=30)
+        facts = " ".join(f.content for f in memory.load(MemoryIdentity("u", None, "web-1")).facts)
+    assert all(word in facts for word in ("peanut", "Oslo", "nurse", "kids")), facts
+    # Each update is given only its own turn (the user's line and the reply), not the history.
+    assert [len(texts) for texts in extractor.sent] == [2, 2, 2, 2], extractor.sent
+    assert [texts[0] for texts in extractor.sent] == said

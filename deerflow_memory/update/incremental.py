@@ -8,7 +8,9 @@ Pure functions, no I/O:
   records (and which were edited since).
 - :func:`select_new_messages` splits a thread at its :class:`ExtractionWatermark`:
   every message up to the newest already-extracted one is old; what follows is
-  new. A short tail of old messages can go along as context.
+  new. A short tail of old messages can go along as context. A history whose
+  ids change on every run (re-sent whole, without a checkpointer) is split
+  where its texts line up with the watermark's newest ones.
 - :func:`plan_chunks` packs the new messages, oldest first, into chunks whose
   rendered text fits the conversation token budget; a single message larger
   than the budget is cut into consecutive parts. With ``max_parts``, a message
@@ -30,6 +32,8 @@ from __future__ import annotations
 
 import hashlib
 import math
+import re
+from collections import Counter
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -37,6 +41,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from deerflow_memory.capture.messages import message_text
 from deerflow_memory.models import ExtractionWatermark, MemoryDocument
+from deerflow_memory.update.encoding import writable_text
 from deerflow_memory.update.prompt import memory_for_prompt, render_message_for_update
 
 __all__ = [
@@ -75,6 +80,14 @@ def render_message(message: BaseMessage) -> str:
 
 
 _DIGEST = 12  # hex characters of the text digest in a key
+# The ids with_keys gives id-less messages (their key as it is); a client's "h:…" id is not one.
+_HASH_ID = re.compile(r"h:[0-9a-f]{20}")
+
+
+def _text(message: BaseMessage | None) -> str:
+    # As the outbox and dead letters store it (NUL and lone surrogates as U+FFFD), so a
+    # message keys the same live, after a restart and in a delete's fence.
+    return writable_text(message_text(message)) if message is not None else ""
 
 
 def message_key(message: BaseMessage, previous: BaseMessage | None = None) -> str:
@@ -90,22 +103,28 @@ def message_key(message: BaseMessage, previous: BaseMessage | None = None) -> st
     """
     if message.id:
         ident = str(message.id)
-        if ident.startswith("h:"):  # a with_keys id: already a hash of the text
+        if _HASH_ID.fullmatch(ident):  # a with_keys id: already a hash of the text
             return ident
-        raw = f"{message.type}\x1f{message_text(message)}"
+        raw = f"{message.type}\x1f{_text(message)}"
         return f"{ident}~{hashlib.sha256(raw.encode()).hexdigest()[:_DIGEST]}"
-    before = message_text(previous) if previous is not None else ""
-    raw = f"{message.type}\x1f{message_text(message)}\x1f{before}"
+    raw = f"{message.type}\x1f{_text(message)}\x1f{_text(previous)}"
     return "h:" + hashlib.sha256(raw.encode()).hexdigest()[:20]
 
 
 _HEX = frozenset("0123456789abcdef")
 
 
+def _split_key(key: str) -> tuple[str, str] | None:
+    ident, sep, digest = key.rpartition("~")
+    if sep and len(digest) == _DIGEST and _HEX.issuperset(digest):
+        return ident, digest
+    return None
+
+
 def key_id(key: str) -> str:
     """The message id a :func:`message_key` names (the key itself for an id-less message)."""
-    ident, sep, digest = key.rpartition("~")
-    return ident if sep and len(digest) == _DIGEST and _HEX.issuperset(digest) else key
+    parts = _split_key(key)
+    return parts[0] if parts else key
 
 
 class ExtractedKeys:
@@ -129,9 +148,9 @@ class ExtractedKeys:
         self._ids: set[str] = set()  # the id part of digest keys
         self._legacy: set[str] = set()  # bare ids
         for key in self._keys:
-            ident = key_id(key)
-            if ident != key:
-                self._ids.add(ident)
+            parts = _split_key(key)
+            if parts is not None:
+                self._ids.add(parts[0])
             elif not key.startswith("h:"):
                 self._legacy.add(key)
 
@@ -194,12 +213,50 @@ def select_new_messages(
         if done.has(messages[i]):
             boundary = i
             break
+    if boundary < 0:
+        boundary = _aligned(messages, watermark.message_keys)
     before = messages[: boundary + 1]
-    edited = [m for m in before if done.edited(m)]
+    # An id the list holds more than once (a caller's own numbering) says nothing of edits.
+    counts = Counter(str(m.id) for m in messages if m.id)
+    edited = [m for m in before if counts[str(m.id)] == 1 and done.edited(m)]
     new = edited + [m for m in messages[boundary + 1 :] if not done.has(m)]
     start = max(0, boundary + 1 - context_messages)
-    context = [m for m in messages[start : boundary + 1] if not (edited and done.edited(m))]
+    sent = {id(m) for m in edited}
+    context = [m for m in messages[start : boundary + 1] if id(m) not in sent]
     return context, new
+
+
+_ALIGN = 4  # at most this many recorded messages must match in a row
+
+
+def _aligned(messages: Sequence[BaseMessage], keys: Sequence[str]) -> int:
+    """Where the watermark's newest messages end in ``messages``, by text alone; -1 if nowhere.
+
+    For a thread whose messages get new ids on every run: LangGraph gives
+    id-less input messages random ids, so a client that re-sends the whole
+    history without a checkpointer matches no key, and each update would
+    send everything again. The watermark's last (up to :data:`_ALIGN`, at
+    least 2) digest keys must match consecutive messages' digests; the
+    newest such run wins.
+    """
+    tail: list[str] = []
+    for key in reversed(keys):
+        parts = _split_key(key)
+        if parts is None:
+            break
+        tail.append(parts[1])
+        if len(tail) == _ALIGN:
+            break
+    if len(tail) < 2:
+        return -1
+    tail.reverse()
+    digests = [_split_key(message_key(m)) for m in messages]
+    width = len(tail)
+    for end in range(len(messages) - 1, width - 2, -1):
+        window = digests[end - width + 1 : end + 1]
+        if all(d is not None and d[1] == t for d, t in zip(window, tail, strict=True)):
+            return end
+    return -1
 
 
 @dataclass(frozen=True, slots=True)
