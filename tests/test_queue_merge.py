@@ -351,3 +351,17 @@ def test_a_growing_history_is_one_job_and_each_message_reaches_the_extractor_onc
         assert memory.flush(timeout=WAIT)
         assert facts(memory, "erin") == LEARNED
     assert sorted(extractor.sent) == sorted(STATEMENTS)
+
+
+def test_merged_stateless_turns_each_reach_the_extractor_once(tmp_path: Path) -> None:
+    extractor = Recording()
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=3600, max_wait_seconds=3600)
+    with MemoryService(config, extractor=extractor, register_atexit=False) as memory:
+        who = MemoryIdentity("finn", None, "session-1")
+        memory.enqueue(who, turn(STATEMENTS[0], "0"))
+        memory.enqueue(who, turn(STATEMENTS[1], "1"))  # merged with the queued turn
+        assert memory.flush(timeout=WAIT)
+        memory.enqueue(who, turn(STATEMENTS[2], "2"))
+        assert memory.flush(timeout=WAIT)
+        assert facts(memory, "finn") == LEARNED
+    assert sorted(extractor.sent) == sorted(STATEMENTS)
