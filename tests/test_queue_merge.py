@@ -105,6 +105,15 @@ def test_id_less_messages_are_matched_by_text_and_position_not_by_object() -> No
     assert merged[0] is newer[0]  # the shared message once, as the newer capture has it
 
 
+def test_a_long_history_is_checked_cheaply_and_still_merged_when_it_lost_its_head() -> None:
+    history = tuple(m for i in range(60) for m in turn(f"Message {i}.", str(i)))
+    grown = (*(m.model_copy() for m in history), *turn("I'm a nurse.", "new"))
+    assert merge_messages(history, grown) is grown
+    # A client resending a sliding window: the oldest turn is not in the newer capture.
+    window = (*history[2:], *turn("I'm a nurse.", "new"))
+    assert merge_messages(history, window) == (*history, *turn("I'm a nurse.", "new"))
+
+
 def test_a_summarization_flush_merged_with_the_queued_thread_keeps_the_thread_order() -> None:
     thread = (*turn("I live in Oslo.", "1"), *turn("I'm a nurse.", "2"), *turn("Hi", "3"))
     removed = thread[:4]  # the summarization node flushes the head it removes
