@@ -105,6 +105,13 @@ def test_id_less_messages_are_matched_by_text_and_position_not_by_object() -> No
     assert merged[0] is newer[0]  # the shared message once, as the newer capture has it
 
 
+def test_a_client_reusing_message_ids_loses_no_turn() -> None:
+    # Ids restarting at "1" each call: the text tells the turns apart, as for the updater.
+    older = turn("I'm allergic to peanuts.", "1")
+    newer = turn("I live in Oslo.", "1")
+    assert merge_messages(older, newer) == (*older, *newer)
+
+
 def test_a_long_history_is_checked_cheaply_and_still_merged_when_it_lost_its_head() -> None:
     history = tuple(m for i in range(60) for m in turn(f"Message {i}.", str(i)))
     grown = (*(m.model_copy() for m in history), *turn("I'm a nurse.", "new"))

@@ -69,11 +69,29 @@ def _is_prefix(older: Sequence[BaseMessage], newer: Sequence[BaseMessage]) -> bo
     return True
 
 
-def _keys(messages: Sequence[BaseMessage]) -> list[str]:
-    keys = []
+def _keys(messages: Sequence[BaseMessage]) -> list[object]:
+    """Each message's identity: equal exactly when :func:`message_key` is (or stricter).
+
+    A message with text content is keyed by ``(id, type, text)`` (plus the
+    predecessor's text when it has no id), which :func:`message_key` hashes:
+    the same equality without a SHA-256 per message on the capture path.
+    Other content (blocks) uses :func:`message_key` itself.
+    """
+    keys: list[object] = []
     previous: BaseMessage | None = None
     for message in messages:
-        keys.append(message_key(message, previous))
+        content = message.content
+        if isinstance(content, str):
+            if message.id:
+                keys.append((message.id, message.type, content))
+            else:
+                before = previous.content if previous is not None else ""
+                if isinstance(before, str):
+                    keys.append((None, message.type, content, before))
+                else:
+                    keys.append(message_key(message, previous))
+        else:
+            keys.append(message_key(message, previous))
         previous = message
     return keys
 
@@ -99,7 +117,7 @@ def merge_messages(
     new = tuple(newer)
     if not older or _is_prefix(older, new):
         return new
-    position: dict[str, int] = {}
+    position: dict[object, int] = {}
     for index, key in enumerate(_keys(new)):
         position.setdefault(key, index)
     merged: list[BaseMessage] = []
