@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
+import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
@@ -330,10 +331,14 @@ def test_memory_middleware_without_checkpointer_on_one_session_learns_every_turn
         assert facts(memory, "carol") == LEARNED
 
 
+@pytest.mark.parametrize("storage", ["file", "sqlite"])
 def test_merged_turns_recorded_before_a_stop_are_all_learned_by_the_next_service(
-    tmp_path: Path,
+    tmp_path: Path, storage: str
 ) -> None:
-    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=3600, max_wait_seconds=3600)
+    path = tmp_path / "m.sqlite" if storage == "sqlite" else tmp_path
+    config = MemoryConfig(
+        storage=storage, storage_path=path, debounce_seconds=3600, max_wait_seconds=3600
+    )
     first = MemoryService(config, register_atexit=False)
     who = MemoryIdentity("dana", None, "session-1")
     for i, text in enumerate(STATEMENTS):
@@ -342,8 +347,8 @@ def test_merged_turns_recorded_before_a_stop_are_all_learned_by_the_next_service
     # Stop without running anything (as a killed process would): the queue forgets
     # its jobs, the outbox keeps its records.
     assert len(first.queue.discard(lambda job: True)) == 1
-    first.close(timeout=WAIT)
     assert facts(first, "dana") == set()
+    first.close(timeout=WAIT)
     with MemoryService(config, register_atexit=False) as second:
         assert second.flush(timeout=WAIT)
         assert facts(second, "dana") == LEARNED
