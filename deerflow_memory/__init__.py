@@ -73,6 +73,7 @@ __all__ = [
     "TenantOverrides",
     "ToolNameError",
     "TransientModelError",
+    "UnknownTenantError",
     "UpdateJob",
     "UpdateLockTimeoutError",
     "UpdateParseError",
@@ -142,6 +143,7 @@ _EXPORTS: dict[str, str] = {
     "StateSchemaError": "errors",
     "StorageError": "errors",
     "ToolNameError": "errors",
+    "UnknownTenantError": "errors",
     "UpdateLockTimeoutError": "errors",
     "UpdateParseError": "errors",
     "install_shutdown_handler": "lifecycle",
@@ -258,6 +260,7 @@ if TYPE_CHECKING:
         StateSchemaError,
         StorageError,
         ToolNameError,
+        UnknownTenantError,
         UpdateLockTimeoutError,
         UpdateParseError,
     )

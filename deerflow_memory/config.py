@@ -428,6 +428,20 @@ class MemoryConfig(_NumbersNotBooleans):
         default_factory=dict,
         description="Per-tenant overrides of thresholds and budgets, by tenant id.",
     )
+    max_open_tenants: int = Field(
+        32,
+        ge=1,
+        le=4096,
+        description=(
+            "Tenant services (queue threads, outbox files) open at once; beyond it the least "
+            "recently used idle one is closed, or one with updates waiting only in the outbox is "
+            "parked until they are due."
+        ),
+    )
+    only_configured_tenants: bool = Field(
+        False,
+        description="Refuse a tenant_id not named under tenants: (UnknownTenantError).",
+    )
 
     # summarization hook
     summarize_after_messages: int = Field(

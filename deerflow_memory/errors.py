@@ -45,6 +45,21 @@ class IdentityMismatchError(DeerflowMemoryError, ValueError):
         )
 
 
+class UnknownTenantError(InvalidNameError):
+    """A ``tenant_id`` not named under ``tenants:`` while ``only_configured_tenants`` is on.
+
+    An :class:`InvalidNameError`, so it is refused where an unsafe name is (HTTP 400,
+    CLI exit 2), before anything is opened, read or written.
+    """
+
+    def __init__(self, tenant_id: str) -> None:
+        self.tenant_id = tenant_id
+        super().__init__(
+            f"tenant_id {tenant_id!r} is not configured: only_configured_tenants is on and "
+            "tenants: does not name it"
+        )
+
+
 class InvalidMessagesError(DeerflowMemoryError, TypeError):
     """``messages`` is not a sequence of LangChain ``BaseMessage`` objects; nothing was queued."""
 

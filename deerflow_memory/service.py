@@ -28,11 +28,13 @@ at start, tenants with updates a stopped process left pending are opened and run
 from __future__ import annotations
 
 import atexit
+import itertools
 import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -43,7 +45,7 @@ from deerflow_memory.capture.messages import check_messages
 from deerflow_memory.capture.signals import SignalDetector, Signals
 from deerflow_memory.config import MemoryConfig, load_config
 from deerflow_memory.embeddings.keeper import VectorKeeper, store_semantic_scores
-from deerflow_memory.errors import ConfigError, MemoryBusyError
+from deerflow_memory.errors import ConfigError, MemoryBusyError, UnknownTenantError
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.fallback import FailureBurst, rank_facts
@@ -85,6 +87,8 @@ logger = package_logger(__name__)
 RecalledFact = dict[str, Any]
 """One fact as the ``memory_recall_end`` event lists it (a JSON object)."""
 _RECALL_CACHE_SIZE = 4096
+_USES = itertools.count(1)  # recency of a tenant service's use, for least-recently-used closing
+_WAKE_RETRY_SECONDS = 5.0  # a parked tenant that could not be reopened is tried again after this
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +188,19 @@ class MemoryService:
         self._parent = parent
         self._tenants: dict[str, MemoryService] = {}
         self._tenants_lock = threading.Lock()
+        # Root only: tenants being opened or closed (others wait for the event), tenants
+        # closed with updates still in their outbox (-> wall time the first is due), and
+        # tenant configs with overrides (built once).
+        self._transit: dict[str, threading.Event] = {}
+        self._parked: dict[str, float] = {}
+        self._parked_changed = threading.Event()
+        self._waker: threading.Thread | None = None
+        self._no_parking = 0  # > 0 while flushing: only idle tenants are closed
+        self._tenant_configs: dict[str, MemoryConfig] = {}
+        # A tenant's service: guarded by the root's tenants lock.
+        self._leases = 0  # enqueues running on it now: it is not closed meanwhile
+        self._evicted = False  # closed by the root to bound open tenants; reopened on use
+        self._used = 0
         self._owns_storage = storage is None and self.config.storage != "store"
         self._storage: MemoryStorage | None = storage
         self._bound_store: BaseStore | None = None
@@ -204,14 +221,20 @@ class MemoryService:
         if parent is not None:
             self.vectors = parent.vectors  # keyed by storage: one cache serves every tenant
             self.embedding_failures = parent.embedding_failures
-        self.detector = SignalDetector.from_config(self.config)
-        self.counter: TokenCounter = get_token_counter(
-            self.config.token_counting, self.config.tiktoken_encoding
+        # Tenant overrides change no signal pattern or token counting: a tenant's service
+        # shares its parent's (building the detector's patterns takes ~40 ms).
+        self.detector: SignalDetector = (
+            parent.detector if parent else SignalDetector.from_config(self.config)
+        )
+        self.counter: TokenCounter = (
+            parent.counter
+            if parent
+            else get_token_counter(self.config.token_counting, self.config.tiktoken_encoding)
         )
         # The vocabulary loads on a background thread (~0.3-0.6 s); the first
         # turns meanwhile count with the estimate instead of waiting for it.
         warm = getattr(self.counter, "warm", None)
-        if warm is not None:
+        if warm is not None and parent is None:
             warm()
         self._updater: MemoryUpdater | None = None
         self._bind_lock = threading.Lock()
@@ -241,7 +264,8 @@ class MemoryService:
         # (user, agent) -> the last render and what the recall event lists for it: while
         # memory is unchanged the render is the same object, so this is built once, not per turn.
         self._recalls: dict[
-            tuple[str, str | None], tuple[object, tuple[Fact, ...], tuple[RecalledFact, ...]]
+            tuple[str | None, str, str | None],
+            tuple[object, tuple[Fact, ...], tuple[RecalledFact, ...]],
         ] = {}
         # (user, agent) -> the newest update that changed their memory, for the
         # inject node's event (written by worker threads; a dict store is atomic).
@@ -339,7 +363,7 @@ class MemoryService:
     # --- tenants ------------------------------------------------------------
 
     def for_tenant(self, tenant_id: str | None, store: BaseStore | None = None) -> MemoryService:
-        """The service of tenant ``tenant_id``: made once, then the same object (thread-safe).
+        """The service of tenant ``tenant_id``: open once, then the same object (thread-safe).
 
         It reads and writes ``storage.scoped(tenant_id)`` with
         ``config.for_tenant(tenant_id)`` (the tenant's thresholds, budgets and
@@ -349,47 +373,228 @@ class MemoryService:
         routes reach it through the identity's ``tenant_id``; call it directly
         for tenant-wide work (``dead_letters``, ``retry_dead_letters``).
 
+        At most ``max_open_tenants`` tenant services are open: opening one more
+        closes the least recently used idle one (nothing queued or running), or
+        else parks one whose updates only wait for their due time (they stay in
+        its outbox; it is reopened when the first is due, or on its next use).
+        A tenant service that was closed this way hands its callers on to a
+        new one, so keeping the object is safe.
+
         Args:
             tenant_id: the tenant; ``None`` is this service (no tenant).
             store: the graph's runtime store, for ``storage="store"``.
 
         Raises:
             InvalidNameError: unsafe ``tenant_id`` (the user id rules).
+            UnknownTenantError: ``only_configured_tenants`` is on and ``tenants:``
+                does not name it.
             ConfigError: the backend cannot scope by tenant, or this service is closed.
         """
         root = self._parent or self
         if tenant_id is None:
             return root
-        tenant_id = validate_name(tenant_id, "tenant_id")
-        if tenant_id == self.tenant_id:
+        if tenant_id == self.tenant_id and not self._evicted:
             return self
-        if root is not self:
-            return root.for_tenant(tenant_id, store)
-        child = self._tenants.get(tenant_id)
+        child = root._tenants.get(tenant_id)
         if child is not None:
+            child._used = next(_USES)
             return child
+        opened = root._open_tenant(root._tenant_name(tenant_id), store)
+        assert opened is not None
+        return opened
+
+    def tenant_storage(
+        self, tenant_id: str | None, store: BaseStore | None = None
+    ) -> MemoryStorage:
+        """The storage view of tenant ``tenant_id`` (None: no tenant), opening no service.
+
+        Raises:
+            InvalidNameError: unsafe ``tenant_id``.
+            UnknownTenantError: refused by ``only_configured_tenants``.
+        """
+        root = self._parent or self
+        storage = root.storage_for(store)
+        return storage if tenant_id is None else storage.scoped(root._tenant_name(tenant_id))
+
+    def _tenant_name(self, tenant_id: str) -> str:
+        """``tenant_id`` validated, and refused when the allow-list does not name it."""
+        tenant_id = validate_name(tenant_id, "tenant_id")
+        if self.config.only_configured_tenants and tenant_id not in self.config.tenants:
+            raise UnknownTenantError(tenant_id)
+        return tenant_id
+
+    def _open_tenant(
+        self, tenant_id: str, store: BaseStore | None, *, closing: bool = False, wake: bool = False
+    ) -> MemoryService | None:
+        """Open (or wait for) tenant ``tenant_id``'s service, closing others over the bound.
+
+        ``closing``: the root's ``close()`` reopens parked tenants to run their updates.
+        ``wake``: the waker reopens a parked tenant; None (nothing done) when it is
+        not parked any more or a flush is draining the parked tenants itself.
+        """
         storage = self.storage_for(store).scoped(tenant_id)
-        with self._tenants_lock:
-            child = self._tenants.get(tenant_id)
-            if child is None:
-                if self._closed:
+        while True:
+            with self._tenants_lock:
+                child = self._tenants.get(tenant_id)
+                if child is not None:
+                    child._used = next(_USES)
+                    return child
+                if self._closed and not closing:
                     raise ConfigError("this MemoryService is closed; it serves no more tenants")
-                child = MemoryService(
-                    self.config.for_tenant(tenant_id),
-                    storage=storage,
-                    extractor=self.extractor,
-                    embedder=self.embedder,
-                    register_atexit=False,
-                    _tenant_of=(self, tenant_id),
-                )
-                self._tenants[tenant_id] = child
+                if wake and (self._no_parking or tenant_id not in self._parked):
+                    return None
+                busy = self._transit.get(tenant_id)
+                if busy is None:
+                    opening = self._transit[tenant_id] = threading.Event()
+                    victims = self._choose_victims()
+                    was_parked = self._parked.pop(tenant_id, None)
+                    break
+            busy.wait()  # it is being opened or closed by another thread: then look again
+        child = None
+        try:
+            for victim, park in victims:
+                self._retire(victim, park)
+            # A parked tenant's records are in the journal its closed service left: recovered here.
+            child = MemoryService(
+                self._config_of(tenant_id),
+                storage=storage,
+                extractor=self.extractor,
+                embedder=self.embedder,
+                register_atexit=False,
+                _tenant_of=(self, tenant_id),
+            )
+        finally:
+            with self._tenants_lock:
+                if child is not None:
+                    child._used = next(_USES)
+                    self._tenants[tenant_id] = child
+                elif was_parked is not None:
+                    self._parked[tenant_id] = was_parked
+                del self._transit[tenant_id]
+            opening.set()
         return child
+
+    def _choose_victims(self) -> list[tuple[MemoryService, bool]]:
+        """Under the tenants lock: the services to close so that one more fits the bound.
+
+        Least recently used first: idle ones (closed), then ones whose queued updates
+        are all in a durable outbox and none running (parked). One in use is never chosen.
+        """
+        excess = len(self._tenants) + 1 - self.config.max_open_tenants
+        if excess <= 0:
+            return []
+        by_age = sorted(self._tenants.values(), key=lambda c: c._used)
+        free = [c for c in by_age if not c._leases]
+        victims = [(c, False) for c in free if c.queue.pending_count == 0 and c.queue.wait_idle(0)]
+        victims = victims[:excess]
+        if len(victims) < excess and not self._no_parking:
+            chosen = {id(c) for c, _ in victims}
+            victims += [
+                (c, True)
+                for c in free
+                if id(c) not in chosen and c.durable is not None and c.queue.running_count == 0
+            ][: excess - len(victims)]
+        for child, _ in victims:
+            child._evicted = True
+            tenant = child.tenant_id or ""
+            del self._tenants[tenant]
+            self._transit[tenant] = threading.Event()
+        return victims
+
+    def _retire(self, child: MemoryService, park: bool) -> None:
+        """Close a tenant service chosen by :meth:`_choose_victims` (outside the lock)."""
+        tenant = child.tenant_id or ""
+        due: float | None = None
+        try:
+            if park:
+                deadline = child.queue.next_deadline  # None when only dispatched jobs are left
+                # Still recorded in the outbox: they run when the tenant is reopened.
+                if child.queue.discard(lambda job: True):
+                    due = time.time()
+                    if deadline is not None:
+                        due += max(0.0, deadline - time.monotonic())
+            child.close(self.config.shutdown_flush_timeout_seconds)
+        except Exception:
+            logger.exception("closing the service of tenant %r failed", tenant)
+            due = time.time() + _WAKE_RETRY_SECONDS if park else None
+        finally:
+            with self._tenants_lock:
+                if due is not None:
+                    self._park(tenant, due)
+                self._transit.pop(tenant).set()
+
+    def _park(self, tenant_id: str, due: float) -> None:
+        """Under the tenants lock: reopen ``tenant_id`` at wall time ``due`` (a waker thread)."""
+        if self._closed:
+            return
+        earlier = self._parked.get(tenant_id)
+        self._parked[tenant_id] = due if earlier is None else min(due, earlier)
+        if self._waker is None:
+            self._waker = threading.Thread(
+                target=self._wake_parked, name="memory-tenant-waker", daemon=True
+            )
+            self._waker.start()
+        self._parked_changed.set()
+
+    def _wake_parked(self) -> None:
+        # The waker thread: reopens each parked tenant when its first update is due.
+        while True:
+            with self._tenants_lock:
+                if self._closed:
+                    return
+                now = time.time()
+                paused = self._no_parking > 0  # a flush drains them; woken when it ends
+                due = [] if paused else [t for t, at in self._parked.items() if at <= now]
+                nearest = None if paused else min(self._parked.values(), default=None)
+            for tenant in due:
+                try:
+                    self._open_tenant(tenant, None, wake=True)
+                except Exception:
+                    logger.exception("could not reopen tenant %r for its due updates", tenant)
+                    with self._tenants_lock:
+                        self._park(tenant, time.time() + _WAKE_RETRY_SECONDS)
+            if not due:
+                wait = 60.0 if nearest is None else min(60.0, max(0.0, nearest - time.time()))
+                self._parked_changed.wait(wait)
+                self._parked_changed.clear()
+
+    def _config_of(self, tenant_id: str) -> MemoryConfig:
+        """``config.for_tenant(tenant_id)``, built once for a tenant with overrides."""
+        if tenant_id not in self.config.tenants:
+            return self.config
+        config = self._tenant_configs.get(tenant_id)
+        if config is None:
+            config = self._tenant_configs[tenant_id] = self.config.for_tenant(tenant_id)
+        return config
+
+    def _hold(self) -> bool:
+        """Lease this tenant service for an enqueue; False once it was closed (use a new one)."""
+        root = self._parent
+        if root is None:
+            return True
+        with root._tenants_lock:
+            if self._evicted:
+                return False
+            self._leases += 1
+            return True
+
+    def _let_go(self) -> None:
+        root = self._parent
+        if root is not None:
+            with root._tenants_lock:
+                self._leases -= 1
 
     @property
     def tenants(self) -> tuple[str, ...]:
         """Tenant ids whose services are open in this process (sorted)."""
         with self._tenants_lock:  # another thread may be opening one
             return tuple(sorted(self._tenants))
+
+    @property
+    def parked_tenants(self) -> tuple[str, ...]:
+        """Tenant ids closed to bound open tenants whose updates wait in their outbox (sorted)."""
+        with self._tenants_lock:
+            return tuple(sorted(self._parked))
 
     def _open_pending_tenants(self) -> None:
         # At start: each tenant whose outbox holds updates a stopped process left is
@@ -423,10 +628,15 @@ class MemoryService:
         except Exception:
             logger.exception("could not look for tenants with pending memory updates")
             return
-        opened = self._tenants
         for tenant_id in pending:
-            if tenant_id in opened or self._closed:
-                continue
+            with self._tenants_lock:
+                if self._closed:
+                    return
+                # Open, being opened or closed, or parked here: this process runs them.
+                if tenant_id in self._tenants or tenant_id in self._transit:
+                    continue
+                if tenant_id in self._parked:
+                    continue
             try:
                 self.for_tenant(tenant_id)
             except Exception:
@@ -434,16 +644,42 @@ class MemoryService:
 
     def _serving(self, identity: MemoryIdentity, store: BaseStore | None) -> MemoryService:
         """The service of ``identity``'s tenant (this one when it is the same)."""
-        if identity.tenant_id == self.tenant_id:
+        if identity.tenant_id == self.tenant_id and not self._evicted:
             return self
         return self.for_tenant(identity.tenant_id, store)
+
+    def _open_or_none(self, tenant_id: str | None) -> MemoryService | None:
+        """The open service of ``tenant_id`` (the root for None), or None: nothing is opened."""
+        root = self._parent or self
+        if tenant_id is None:
+            return root
+        return root._tenants.get(tenant_id)
 
     # --- read path ----------------------------------------------------------
 
     def load(self, identity: MemoryIdentity, store: BaseStore | None = None) -> MemoryDocument:
-        """Load the document of ``identity`` (in its tenant's storage when it has a tenant)."""
-        serving = self._serving(identity, store)
-        return serving.storage_for(store).load(identity.user_id, identity.agent_name)
+        """Load the document of ``identity`` (in its tenant's storage when it has a tenant).
+
+        A tenant's service is not opened to read (a tenant with no data gets no folder).
+        """
+        return self._reading(identity, store)[0].load(identity.user_id, identity.agent_name)
+
+    def _reading(
+        self, identity: MemoryIdentity, store: BaseStore | None
+    ) -> tuple[MemoryStorage, MemoryService, MemoryConfig]:
+        """Storage, service and config to read ``identity``'s memory with; opens no tenant.
+
+        The service is the tenant's when it is open, else the root (whose recorders,
+        counter and vectors a tenant's service shares anyway).
+        """
+        if identity.tenant_id == self.tenant_id:
+            return self.storage_for(store), self, self.config
+        root = self._parent or self
+        serving = root._open_or_none(identity.tenant_id)
+        if serving is not None:
+            return serving.storage_for(store), serving, serving.config
+        tenant = root._tenant_name(identity.tenant_id or "")
+        return root.storage_for(store).scoped(tenant), root, root._config_of(tenant)
 
     def memory_block(
         self,
@@ -472,17 +708,24 @@ class MemoryService:
         Raises:
             StorageError: the document cannot be read (corrupt, database down).
         """
-        if identity.tenant_id != self.tenant_id:
-            return self._serving(identity, store).memory_block(
-                identity, query, store, record_access=record_access
-            )
-        storage = self.storage_for(store)
+        storage, serving, config = self._reading(identity, store)
+        return serving._block(identity, query, storage, config, record_access)
+
+    def _block(
+        self,
+        identity: MemoryIdentity,
+        query: str,
+        storage: MemoryStorage,
+        config: MemoryConfig,
+        record_access: bool,
+    ) -> MemoryBlock:
+        """:meth:`memory_block` with the storage and config of ``identity``'s tenant."""
         document = storage.load(identity.user_id, identity.agent_name)
         now = time.time()
         shown = live_document(document, now)
         candidates = 0
         error: str | None = None
-        if self.config.injection_mode == "relevant":
+        if config.injection_mode == "relevant":
             semantic: Callable[[], dict[str, float] | None] | None = None
             if self.vectors is not None:
                 self.vectors.before_inject(storage, identity.user_id, identity.agent_name, shown)
@@ -493,7 +736,7 @@ class MemoryService:
                     identity.user_id,
                     identity.agent_name,
                     query,
-                    self.config.retrieval.candidates,
+                    config.retrieval.candidates,
                 )
 
             selected, error = rank_facts(
@@ -502,17 +745,17 @@ class MemoryService:
                 burst=self.embedding_failures,
                 embedder=self.embedder,
                 semantic=semantic,
-                config=self.config.retrieval,
-                guaranteed_categories=self.config.guaranteed_categories,
+                config=config.retrieval,
+                guaranteed_categories=config.guaranteed_categories,
             )
             shown = filter_document(shown, selected.facts)
             candidates = selected.candidates
         result = render_memory(
             shown,
-            self.config.injected_memory_max_tokens,
-            guaranteed_categories=self.config.guaranteed_categories,
-            guaranteed_token_budget=self.config.guaranteed_token_budget,
-            constraint_token_budget=self.config.constraint_token_budget,
+            config.injected_memory_max_tokens,
+            guaranteed_categories=config.guaranteed_categories,
+            guaranteed_token_budget=config.guaranteed_token_budget,
+            constraint_token_budget=config.constraint_token_budget,
             counter=self.counter,
         )
         if record_access and result.fact_ids:
@@ -537,7 +780,7 @@ class MemoryService:
         self, identity: MemoryIdentity, shown: MemoryDocument, result: InjectionResult
     ) -> tuple[tuple[Fact, ...], tuple[RecalledFact, ...]]:
         """Injected facts of ``result`` and their recall-event entries, built once per render."""
-        key = (identity.user_id, identity.agent_name)
+        key = (identity.tenant_id, identity.user_id, identity.agent_name)
         cached = self._recalls.get(key)
         if cached is not None and cached[0] is result:
             return cached[1], cached[2]
@@ -607,9 +850,26 @@ class MemoryService:
         """
         if store is not None and self._storage is None:
             self.storage_for(store)  # record this capture in the store's outbox
-        if identity.tenant_id != self.tenant_id:
+        if identity.tenant_id != self.tenant_id or self._evicted:
             serving = self._serving(identity, store)
             return serving._enqueue_checked(identity, messages, recent, now, store)
+        if self._parent is None:
+            return self._enqueue_here(identity, messages, recent, now)
+        # A tenant's service: leased, so that it is not closed before the capture is queued.
+        if not self._hold():
+            return self._parent._enqueue_checked(identity, messages, recent, now, store)
+        try:
+            return self._enqueue_here(identity, messages, recent, now)
+        finally:
+            self._let_go()
+
+    def _enqueue_here(
+        self,
+        identity: MemoryIdentity,
+        messages: Sequence[BaseMessage],
+        recent: Sequence[BaseMessage] | None,
+        now: bool,
+    ) -> Signals:
         signals = self.detector.detect(messages if recent is None else recent)
         add = self.queue.add_nowait if now else self.queue.add
         add(
@@ -835,7 +1095,23 @@ class MemoryService:
         """
         user_id = validate_name(user_id, "user_id")
         agent_name = None if agent_name is None else validate_name(agent_name, "agent_name")
-        service = self.for_tenant(tenant_id, store)
+        while True:  # leased: a tenant's service is not closed while it deletes
+            service = self.for_tenant(tenant_id, store)
+            if service._hold():
+                break
+        try:
+            return self._clear_with(service, user_id, agent_name, store, timeout)
+        finally:
+            service._let_go()
+
+    def _clear_with(
+        self,
+        service: MemoryService,
+        user_id: str,
+        agent_name: str | None,
+        store: BaseStore | None,
+        timeout: float | None,
+    ) -> bool:
         storage = service.storage_for(store)
         wait = service.config.update_lock_timeout_seconds if timeout is None else timeout
         end = time.monotonic() + wait
@@ -924,9 +1200,14 @@ class MemoryService:
             went (``tenant_id`` says whose); ``pending`` what is still queued.
         """
         self.access.flush()
-        services = self._family()
 
         def run(collector: list[FailedUpdate]) -> FlushResult:
+            end = None if timeout is None else time.monotonic() + timeout
+            with self._parking_paused(end):
+                return flush_all(collector, end)
+
+        def flush_all(collector: list[FailedUpdate], end: float | None) -> FlushResult:
+            services = self._family()
             for service in services:
                 if service.durable is not None:
                     service.durable.wait_recovered(timeout)
@@ -936,9 +1217,90 @@ class MemoryService:
                 for s, ok in zip(services, drained, strict=True)
                 if not ok
             )
-            return FlushResult(all(drained), self._mine(collector), pending)
+            # Then parked tenants, one at a time: each flushed one makes room for the next.
+            wait = None if end is None else max(0.0, end - time.monotonic())
+            parked_ok, left = self._drain_parked(wait, closing=False)
+            pending += left
+            return FlushResult(parked_ok and all(drained), self._mine(collector), pending)
 
         return self._collected(run)
+
+    def flush_tenant(
+        self, tenant_id: str, timeout: float | None = None, store: BaseStore | None = None
+    ) -> FlushResult:
+        """:meth:`flush` of tenant ``tenant_id`` alone (the ``?tenant=`` flush route).
+
+        The tenant's service is opened only when it is open or parked already, or
+        its outbox holds updates a stopped process left; otherwise there is
+        nothing to run and nothing is opened or created.
+
+        Raises:
+            InvalidNameError: unsafe ``tenant_id``.
+            UnknownTenantError: refused by ``only_configured_tenants``.
+        """
+        from deerflow_memory.storage.tenants import has_pending_updates
+
+        root = self._parent or self
+        tenant = root._tenant_name(tenant_id)
+        with root._tenants_lock:
+            known = tenant in root._tenants or tenant in root._parked or tenant in root._transit
+        if not known and not has_pending_updates(root.storage_for(store), tenant):
+            return FlushResult(True)
+        return root.for_tenant(tenant, store).flush(timeout)
+
+    @contextmanager
+    def _parking_paused(self, end: float | None) -> Iterator[None]:
+        """While flushing or closing: nothing is parked and the waker reopens nothing.
+
+        Tenants being opened or closed when it starts are waited for (until
+        monotonic ``end``), so each is then open (flushed) or parked (drained).
+        """
+        with self._tenants_lock:
+            self._no_parking += 1
+            moving = list(self._transit.values())
+        try:
+            for event in moving:
+                event.wait(None if end is None else max(0.0, end - time.monotonic()))
+            yield
+        finally:
+            with self._tenants_lock:
+                self._no_parking -= 1
+            self._parked_changed.set()
+
+    def _drain_parked(self, timeout: float | None, *, closing: bool) -> tuple[bool, int]:
+        """Reopen and flush each parked tenant in turn; (all drained, tenants left parked).
+
+        Call it within :meth:`_parking_paused`: only idle tenants are closed
+        meanwhile (none parked), so a flushed one makes room for the next.
+        """
+        if self._parent is not None:
+            return True, 0
+        end = None if timeout is None else time.monotonic() + timeout
+        drained = True
+        try:
+            while True:
+                with self._tenants_lock:
+                    tenant = min(self._parked, key=self._parked.__getitem__, default=None)
+                if tenant is None:
+                    break
+                wait = None if end is None else end - time.monotonic()
+                if wait is not None and wait <= 0:
+                    drained = False
+                    break
+                try:
+                    child = self._open_tenant(tenant, None, closing=closing)
+                    assert child is not None
+                    if child.durable is not None:
+                        child.durable.wait_recovered(wait)
+                    drained = child.queue.flush(wait) and drained
+                except Exception:
+                    logger.exception("could not flush the parked tenant %r", tenant)
+                    drained = False
+                    break
+        finally:
+            with self._tenants_lock:
+                left = len(self._parked)
+        return drained, left
 
     @property
     def retry_policy(self) -> RetryPolicy:
@@ -977,14 +1339,29 @@ class MemoryService:
         if self._parent is None:
             self.access.close()  # shared with the tenants: only the root closes it
         self._tenant_watch.set()
-        watcher = self._tenant_watcher
-        if watcher is not None and watcher is not threading.current_thread():
-            watcher.join(timeout=5)
-        services = self._family()
+        self._parked_changed.set()  # the waker sees _closed and stops
+        for helper in (self._tenant_watcher, self._waker):
+            if helper is not None and helper is not threading.current_thread():
+                helper.join(timeout=5)
 
         def run(collector: list[FailedUpdate]) -> FlushResult:
-            drained = _in_parallel([s.queue.shutdown for s in services], wait)
-            pending = 0
+            end = time.monotonic() + wait
+            with self._parking_paused(end):
+                return close_all(collector, end)
+
+        def close_all(collector: list[FailedUpdate], end: float) -> FlushResult:
+            parked_ok, parked = self._drain_parked(max(0.0, end - time.monotonic()), closing=True)
+            if parked:
+                logger.warning(
+                    "memory updates of %d parked tenant(s) still pending at shutdown; they "
+                    "stay in the outbox for the next start",
+                    parked,
+                )
+            services = self._family()
+            drained = _in_parallel(
+                [s.queue.shutdown for s in services], max(0.0, end - time.monotonic())
+            )
+            pending = parked
             written = True
             for service, ok in zip(services, drained, strict=True):
                 service._closed = True
@@ -1001,7 +1378,9 @@ class MemoryService:
                         if service.durable is not None and kept
                         else "; they are lost",
                     )
-            return FlushResult(all(drained) and written, self._mine(collector), pending)
+            return FlushResult(
+                parked_ok and all(drained) and written, self._mine(collector), pending
+            )
 
         result = self._collected(run)
         if self._parent is not None:

@@ -309,7 +309,7 @@ def memory_routes(
 
     def storage(request: Request) -> MemoryStorage:
         # A tenant's storage view; its service (queue, outbox) is opened only to flush.
-        return service.storage_for(store_source()).scoped(request_tenant(request))
+        return service.tenant_storage(request_tenant(request), store_source())
 
     def settings(request: Request) -> MemoryConfig:
         return service.config.for_tenant(request_tenant(request))
@@ -486,9 +486,13 @@ def memory_routes(
             raise ApiError(400, f"timeout must be between 0 and {MAX_FLUSH_TIMEOUT:g} seconds")
         caller = caller_identity(request)
         tenant = request_tenant(request)
-        # No tenant asked: every tenant's queue; else only that tenant's (opened if need be).
-        scope = service if tenant is None else service.for_tenant(tenant, store_source())
-        result = await asyncio.to_thread(scope.flush, timeout)
+        # No tenant asked: every tenant's queue; else only that tenant's (opened only if it
+        # has pending updates).
+        store = store_source()
+        if tenant is None:
+            result = await asyncio.to_thread(service.flush, timeout)
+        else:
+            result = await asyncio.to_thread(service.flush_tenant, tenant, timeout, store)
         failed = [_failed_update(f) for f in result.failed if caller is None or f.user_id == caller]
         return JSONResponse(
             {"done": result.drained, "pending": result.pending, "failed": failed},

@@ -23,7 +23,7 @@ from types import ModuleType
 
 from deerflow_memory.storage.base import MemoryStorage
 
-__all__ = ["stored_tenants", "tenants_with_pending_updates"]
+__all__ = ["has_pending_updates", "stored_tenants", "tenants_with_pending_updates"]
 
 _fcntl: ModuleType | None
 try:
@@ -56,6 +56,24 @@ def tenants_with_pending_updates(storage: MemoryStorage) -> list[str]:
     if isinstance(storage, StoreMemoryStorage):
         return sorted(_store_tenants(storage, pending_only=True))
     return []
+
+
+def has_pending_updates(storage: MemoryStorage, tenant_id: str) -> bool:
+    """True when tenant ``tenant_id``'s outbox holds updates no live process is running.
+
+    Only reads, like :func:`tenants_with_pending_updates`: a tenant with no
+    data gets no folder or namespace.
+    """
+    from deerflow_memory.storage.file import FileMemoryStorage
+    from deerflow_memory.storage.store import StoreMemoryStorage
+
+    view = storage.scoped(tenant_id)
+    if isinstance(view, FileMemoryStorage):
+        return _orphaned_journal(view.root)
+    if isinstance(view, StoreMemoryStorage):
+        outbox = (*view.namespace_prefix, _OUTBOX)
+        return bool(view.store.list_namespaces(prefix=outbox, limit=1))
+    return False
 
 
 def _file_tenants(storage: MemoryStorage) -> list[tuple[str, Path]]:
