@@ -168,6 +168,24 @@ def test_parked_tenants_left_at_close_run_in_the_next_process(root: Path) -> Non
             assert facts_of(again, tenant) == [f"User works as a welder in town {tenant}"]
 
 
+def test_sqlite_tenants_over_the_bound_are_parked_in_the_store_and_all_learn(
+    tmp_path: Path,
+) -> None:
+    config = MemoryConfig(
+        storage="sqlite",
+        storage_path=tmp_path / "mem.sqlite",
+        debounce_seconds=600,
+        max_open_tenants=3,
+    )
+    with MemoryService(config, register_atexit=False) as memory:
+        for i in range(12):
+            memory.enqueue(who(f"t{i}"), turn(f"I work as a welder in town {i}.", str(i)))
+        assert len(memory.tenants) == 3 and len(memory.parked_tenants) == 9
+        assert memory.flush(timeout=60)
+        for i in range(12):
+            assert facts_of(memory, f"t{i}") == [f"User works as a welder in town {i}"]
+
+
 def test_only_configured_tenants_refuses_others_with_a_typed_error(root: Path) -> None:
     config = MemoryConfig(
         storage_path=root, only_configured_tenants=True, tenants={"shop": {"max_facts": 10}}
