@@ -116,6 +116,7 @@ __all__ = [
     "select_relevant_facts",
     "storage_stats",
     "time_frame_end",
+    "user_id_for_identity",
     "validate_update",
 ]
 
@@ -198,6 +199,7 @@ _EXPORTS: dict[str, str] = {
     "OfflineExtractor": "update.offline.extractor",
     "MemoryIdentity": "identity",
     "resolve_identity": "identity",
+    "user_id_for_identity": "identity",
     "MemoryService": "service",
     "create_capture_memory_node": "nodes",
     "create_inject_memory_node": "nodes",
@@ -271,7 +273,7 @@ if TYPE_CHECKING:
         create_memory_agent,
         memory_model_input,
     )
-    from deerflow_memory.identity import MemoryIdentity, resolve_identity
+    from deerflow_memory.identity import MemoryIdentity, resolve_identity, user_id_for_identity
     from deerflow_memory.inject.constraints import is_constraint
     from deerflow_memory.inject.format import (
         InjectionResult,

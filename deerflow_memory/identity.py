@@ -22,6 +22,19 @@ auth user whose ``is_authenticated`` is False (``langgraph dev``'s Studio user
 under custom auth) or whose identity is empty (LangGraph's unauthenticated
 user) means no authentication: the operator's rules of before apply.
 
+An identity provider's subject is often not a valid memory id (Auth0's
+``auth0|64f1c2``, ``google-oauth2|1043``, ``user:42``, a name with a space,
+more than 128 characters). :func:`user_id_for_identity` maps the
+authenticated identity to the memory user id, the one rule for the graphs
+and the ``/memory`` routes: a valid id stays exactly as it is; any other
+identity becomes a readable part (its first 64 characters, each one a valid
+id does not allow replaced by ``_``), ``.sha256-`` and 32 hex digits of the
+SHA-256 of its NFC form: ``auth0|64f1c2`` → ``auth0_64f1c2.sha256-…``. The
+mapping is stable and collision-free: a valid identity that already ends in
+``.sha256-`` + 32 hex digits is mapped too, so no raw identity can take
+another's mapped id. A client that names the caller's raw identity or its
+mapped id names the caller (:func:`names_caller`).
+
 The context must be None, a mapping or an object of your own (a dataclass,
 pydantic model, namespace...): a string, number, list or other built-in value
 (``context="alice"`` for ``{"user_id": "alice"}``) raises
@@ -44,6 +57,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -60,8 +74,10 @@ __all__ = [
     "MAX_THREAD_ID_LENGTH",
     "UNKNOWN_THREAD_ID",
     "MemoryIdentity",
+    "names_caller",
     "resolve_identity",
     "thread_key",
+    "user_id_for_identity",
 ]
 
 DEFAULT_USER_ID = "default"
@@ -69,6 +85,17 @@ UNKNOWN_THREAD_ID = "unknown"
 MAX_THREAD_ID_LENGTH = 256
 HASHED_THREAD_PREFIX = "thread-sha256:"
 _UNSAFE_IN_THREAD = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+HASHED_IDENTITY_MARK = ".sha256-"
+_HASHED_IDENTITY = re.compile(r"\.sha256-[0-9a-f]{32}\Z")
+_READABLE_CHARS = 64
+# Authenticated identities already mapped, raw -> memory user id (the rule is pure).
+_IDENTITY_IDS: dict[str, str] = {}
+_IDENTITY_IDS_MAX = 100_000
+
+
+def _sha256_hex(text: str) -> str:
+    """32 hex digits of the SHA-256 of ``text`` (lone surrogates allowed): the hashed ids' part."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def thread_key(thread_id: object) -> str:
@@ -80,8 +107,7 @@ def thread_key(thread_id: object) -> str:
     if isinstance(thread_id, str):
         if len(thread_id) <= MAX_THREAD_ID_LENGTH and not _UNSAFE_IN_THREAD.search(thread_id):
             return thread_id
-        digest = hashlib.sha256(thread_id.encode("utf-8", "surrogatepass")).hexdigest()
-        return HASHED_THREAD_PREFIX + digest[:32]
+        return HASHED_THREAD_PREFIX + _sha256_hex(thread_id)
     if (isinstance(thread_id, int) and not isinstance(thread_id, bool)) or isinstance(
         thread_id, uuid.UUID
     ):
@@ -89,6 +115,52 @@ def thread_key(thread_id: object) -> str:
     raise InvalidNameError(
         f"thread_id must be a string (or an int or UUID), got {type(thread_id).__name__}"
     )
+
+
+def user_id_for_identity(identity: str) -> str:
+    """The memory user id of an authenticated ``identity`` (rule: module docstring); pure.
+
+    A valid id (:func:`~deerflow_memory.models.validate_name`) is returned as
+    is (NFC); any other string as ``<readable>.sha256-<32 hex>``, the same
+    every time. The graphs and the ``/memory`` routes both use it.
+
+    Example:
+        >>> user_id_for_identity("alice@example.com")
+        'alice@example.com'
+        >>> user_id_for_identity("auth0|64f1c2")  # doctest: +ELLIPSIS
+        'auth0_64f1c2.sha256-...'
+    """
+    known = _IDENTITY_IDS.get(identity)
+    if known is not None:
+        return known  # identity resolution runs for every node call
+    normalised = unicodedata.normalize("NFC", identity)
+    try:
+        user_id = validate_name(normalised, "authenticated user id")
+    except InvalidNameError:
+        user_id = None
+    if user_id is None or _HASHED_IDENTITY.search(user_id):
+        readable = "".join(
+            char if char.isalnum() or char in "_-.@+" else "_"
+            for char in normalised[:_READABLE_CHARS]
+        ).lstrip(".")
+        user_id = f"{readable or 'auth'}{HASHED_IDENTITY_MARK}{_sha256_hex(normalised)}"
+    if len(_IDENTITY_IDS) < _IDENTITY_IDS_MAX:
+        _IDENTITY_IDS[identity] = user_id
+    return user_id
+
+
+def names_caller(given: object, identity: str) -> bool:
+    """True when ``given`` (a user id a client sent) names the authenticated ``identity``.
+
+    The caller may name themselves by their raw identity (any Unicode
+    normalisation form) or by its memory user id (:func:`user_id_for_identity`).
+    """
+    if not isinstance(given, str):
+        return False
+    if given == identity:
+        return True
+    normalised = unicodedata.normalize("NFC", given)
+    return normalised in (unicodedata.normalize("NFC", identity), user_id_for_identity(identity))
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +227,7 @@ def _auth_attribute(user: Any, key: str) -> Any:
 
 
 def _authenticated(configurable: Mapping[str, Any]) -> tuple[str | None, str | None]:
-    """The authenticated caller's user id and tenant (validated), or None for each."""
+    """The authenticated caller's raw identity and tenant (validated), or None for each."""
     user = configurable.get("langgraph_auth_user")
     identity = (
         configurable.get("langgraph_auth_user_id")
@@ -170,9 +242,17 @@ def _authenticated(configurable: Mapping[str, Any]) -> tuple[str | None, str | N
         return None, None
     tenant = _auth_attribute(user, "tenant_id")
     return (
-        validate_name(str(identity), "authenticated user id"),
+        str(identity),
         validate_name(str(tenant), "authenticated user's tenant_id") if tenant else None,
     )
+
+
+def _same_user_or_refused(given: Any, identity: str) -> None:
+    # Another user's raw identity (``auth0|x``) is another user, not an invalid name.
+    if given is not None and not names_caller(given, identity):
+        if not isinstance(given, str):
+            validate_name(given, "user_id")  # raises InvalidNameError
+        raise IdentityMismatchError("user_id", given, identity)
 
 
 def _same_or_refused(kind: str, given: Any, authenticated: str) -> None:
@@ -195,7 +275,8 @@ def resolve_identity(
 
     Raises:
         InvalidNameError: the user id, agent name or tenant is unsafe as a
-            storage key (an empty string included), the thread id is not a
+            storage key (an empty string included; an authenticated identity
+            is mapped instead, :func:`user_id_for_identity`), the thread id is not a
             string, ``int`` or ``UUID``, or the context is a built-in value
             that is not a mapping (``context="alice"``).
         IdentityMismatchError: the run is authenticated and names another
@@ -219,10 +300,13 @@ def resolve_identity(
         tenant_id = None if asked_tenant is None else validate_name(asked_tenant, "tenant_id")
     else:
         # Every id the client gave must be the caller's own, not just the first one read.
-        for source in (_lookup(context, "user_id"), configurable.get("user_id")):
-            _same_or_refused("user_id", source, auth_user)
-        _same_or_refused("user_id", configurable.get("langgraph_user_id"), auth_user)
-        user_id = auth_user
+        for source in (
+            _lookup(context, "user_id"),
+            configurable.get("user_id"),
+            configurable.get("langgraph_user_id"),
+        ):
+            _same_user_or_refused(source, auth_user)
+        user_id = user_id_for_identity(auth_user)
         if auth_tenant is None:
             tenant_id = None if asked_tenant is None else validate_name(asked_tenant, "tenant_id")
         else:

@@ -40,10 +40,14 @@ chunked body passes the limit.
 
 Who may call: when the server authenticates requests (LangGraph's custom auth
 with ``enable_custom_route_auth``, or any Starlette ``AuthenticationMiddleware``),
-an authenticated caller reaches only the memory whose user id is their
-identity (403 otherwise), and status lists only their dead letters and
-failures. A caller whose auth user carries a ``tenant_id`` is kept to that
-tenant too: it is their default, and another ``?tenant=`` answers 403.
+an authenticated caller reaches only their own memory (403 otherwise): the
+memory user id of their identity (:func:`~deerflow_memory.identity.user_id_for_identity`,
+the graphs' rule: the identity itself when it is a valid id, else a hashed
+form). The path may name the caller by that id or by their raw identity,
+URL-encoded (``/memory/users/auth0%7C64f1c2``); either reaches the same
+document. Status lists only their dead letters and failures. A caller
+whose auth user carries a ``tenant_id`` is kept to that tenant too: it is
+their default, and another ``?tenant=`` answers 403.
 Without authentication the routes are an operator's tool: bind the server to
 localhost or put the routes behind your app's auth.
 
@@ -78,6 +82,7 @@ from deerflow_memory.config import (
     MemoryConfig,
     json_object_without_duplicates,
 )
+from deerflow_memory.identity import names_caller, user_id_for_identity
 from deerflow_memory.inject.fallback import rank_facts
 from deerflow_memory.models import MemoryDocument, iso_from_timestamp
 from deerflow_memory.service import MemoryService
@@ -189,17 +194,23 @@ def request_tenant(request: Request) -> str | None:
 
 
 def caller_identity(request: Request) -> str | None:
-    """The authenticated caller's identity (NFC), or None when the request is not authenticated.
-
-    Ids are NFC-normalised everywhere (:func:`~deerflow_memory.models.validate_name`),
-    so the caller's identity is too before it is compared with one: ``"e\u0301"``
-    reaches the memory of ``"é"``, which is theirs.
-    """
+    """The authenticated caller's raw identity, or None when the request is not authenticated."""
     user = request.scope.get("user")
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     identity = getattr(user, "identity", None) or getattr(user, "display_name", None)
-    return unicodedata.normalize("NFC", str(identity)) if identity else None
+    return str(identity) if identity else None
+
+
+def caller_user_id(request: Request) -> str | None:
+    """The authenticated caller's memory user id, or None when the request is not authenticated.
+
+    The graphs' rule (:func:`~deerflow_memory.identity.user_id_for_identity`):
+    the identity in NFC when it is a valid id (``"e\u0301"`` reaches the memory
+    of ``"é"``, which is theirs), else its stable hashed form.
+    """
+    identity = caller_identity(request)
+    return None if identity is None else user_id_for_identity(identity)
 
 
 async def _body(request: Request, limit: int, why: str) -> bytes:
@@ -315,13 +326,15 @@ def memory_routes(
         return service.config.for_tenant(request_tenant(request))
 
     def target(request: Request) -> tuple[str, str | None]:
-        user_id = validate_name(request.path_params["user_id"], "user_id")
+        asked = request.path_params["user_id"]
         agent = request.query_params.get("agent") or None
         agent_name = None if agent is None else validate_name(agent, "agent_name")
         caller = caller_identity(request)
-        if caller is not None and caller != user_id:
+        if caller is None:
+            return validate_name(asked, "user_id"), agent_name
+        if not names_caller(asked, caller):
             raise ApiError(403, "you can only reach your own memory")
-        return user_id, agent_name
+        return user_id_for_identity(caller), agent_name
 
     async def get_document(request: Request) -> Response:
         user_id, agent = target(request)
@@ -484,7 +497,7 @@ def memory_routes(
             raise ApiError(400, "timeout must be a number of seconds") from None
         if not 0 <= timeout <= MAX_FLUSH_TIMEOUT:
             raise ApiError(400, f"timeout must be between 0 and {MAX_FLUSH_TIMEOUT:g} seconds")
-        caller = caller_identity(request)
+        caller = caller_user_id(request)
         tenant = request_tenant(request)
         # No tenant asked: every tenant's queue; else only that tenant's (opened only if it
         # has pending updates).
@@ -500,7 +513,7 @@ def memory_routes(
         )
 
     async def status(request: Request) -> Response:
-        caller = caller_identity(request)
+        caller = caller_user_id(request)
         tenant = request_tenant(request)
         backend = storage(request)
         # A tenant's queue if its service is open in this process (else nothing is queued).
@@ -553,7 +566,10 @@ def memory_routes(
         )
 
     async def page(request: Request) -> Response:
-        user = request.query_params.get("user") or caller_identity(request) or ""
+        user = request.query_params.get("user") or ""
+        caller = caller_identity(request)
+        if caller is not None and (not user or names_caller(user, caller)):
+            user = user_id_for_identity(caller)  # their raw identity shows their memory
         agent = request.query_params.get("agent") or ""
         if user:
             validate_name(user, "user_id")
