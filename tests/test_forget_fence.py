@@ -259,3 +259,46 @@ def test_a_fence_of_keys_from_before_digests_still_matches_messages_by_their_id(
         facts = learned(memory)
     assert any("nurse" in f for f in facts), facts
     assert not any("Oslo" in f or "vegetarian" in f for f in facts), facts
+
+
+def test_a_migration_takes_the_fence_key_along_so_old_threads_stay_read(
+    tmp_path: Path,
+) -> None:
+    from deerflow_memory.storage.factory import open_storage
+    from deerflow_memory.storage.migrate import migrate, parse_backend_spec
+
+    old = said("I live in Oslo.", "I am a vegetarian.")
+    source = ("file", tmp_path / "memory", None)
+    with service(source) as memory:
+        memory.enqueue(OLD, old[:2])
+        assert memory.flush(timeout=30)
+        memory.enqueue(OLD, old)
+        memory.clear_memory("alice")
+    files = FileMemoryStorage(tmp_path / "memory")
+    with open_storage(parse_backend_spec(f"sqlite:{tmp_path / 'm.sqlite'}")) as target:
+        report = migrate(files, target)
+        assert report.ok and report.fence_keys_kept == []
+        assert target.stored_fence_key() == files.stored_fence_key()
+    with service(("sqlite", tmp_path / "m.sqlite", None)) as memory:
+        memory.enqueue(OLD, [*old, *said("x", "y", "I work as a nurse.")[4:]])
+        assert memory.flush(timeout=30)
+        facts = learned(memory)
+    assert any("nurse" in f for f in facts), facts
+    assert not any("Oslo" in f or "vegetarian" in f for f in facts), facts
+
+
+def test_a_migration_keeps_a_target_key_and_says_so_and_makes_none_from_nothing(
+    tmp_path: Path,
+) -> None:
+    from deerflow_memory.storage.migrate import migrate
+
+    with_key, target = FileMemoryStorage(tmp_path / "a"), FileMemoryStorage(tmp_path / "b")
+    with_key.fence_key()
+    own = target.fence_key()
+    report = migrate(with_key, target)
+    assert report.fence_keys_kept == [""] and target.fence_key() == own
+    assert "kept its own fence key" in report.summary()
+    empty, fresh = FileMemoryStorage(tmp_path / "c"), FileMemoryStorage(tmp_path / "d")
+    assert migrate(empty, fresh).fence_keys_kept == []
+    assert empty.stored_fence_key() is None and fresh.stored_fence_key() is None
+    assert not (tmp_path / "c/fence.key").exists()

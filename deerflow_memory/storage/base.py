@@ -105,6 +105,29 @@ class MemoryStorage(ABC):
             key = self.__dict__.setdefault("_fence_key", secrets.token_bytes(32))
         return bytes(key)
 
+    def stored_fence_key(self) -> bytes | None:
+        """The fence key if one was made; never makes one (``migrate`` reads the source's).
+
+        Raises:
+            StorageError: as :meth:`fence_key`.
+        """
+        key = self.__dict__.get("_fence_key")
+        return None if key is None else bytes(key)
+
+    def adopt_fence_key(self, key: bytes) -> bytes:
+        """Make ``key`` the fence key when none was made yet; return the key in force.
+
+        ``migrate`` passes the source's key so the fences it copies still match.
+        A storage that already has a key keeps it (its own fences use it).
+
+        Raises:
+            ValueError: ``key`` is not 32 bytes.
+            StorageError: as :meth:`fence_key`.
+        """
+        if len(key) != 32:
+            raise ValueError("a fence key is 32 bytes")
+        return bytes(self.__dict__.setdefault("_fence_key", bytes(key)))
+
     def list_memories(self) -> Iterator[tuple[str, str | None]]:
         """:meth:`list_documents` without what only a delete left (a fence, no memory).
 

@@ -696,9 +696,27 @@ class FileMemoryStorage(MemoryStorage):
             CorruptMemoryError: the file is not 64 hex digits (or is a link).
             OSError: it cannot be read or written.
         """
+        return self._key_or_make(None)
+
+    def stored_fence_key(self) -> bytes | None:
+        """``<root>/fence.key`` if it exists (see :meth:`MemoryStorage.stored_fence_key`)."""
         key = self.__dict__.get("_fence_key")
         if key is None:
-            key = self.__dict__.setdefault("_fence_key", _read_or_make_key(self._root))
+            key = _read_key(self._root / FENCE_KEY_FILE)
+            if key is not None:
+                key = self.__dict__.setdefault("_fence_key", key)
+        return None if key is None else bytes(key)
+
+    def adopt_fence_key(self, key: bytes) -> bytes:
+        """See :meth:`MemoryStorage.adopt_fence_key`: written to ``fence.key`` if there is none."""
+        if len(key) != 32:
+            raise ValueError("a fence key is 32 bytes")
+        return self._key_or_make(bytes(key))
+
+    def _key_or_make(self, new: bytes | None) -> bytes:
+        key = self.__dict__.get("_fence_key")
+        if key is None:
+            key = self.__dict__.setdefault("_fence_key", _read_or_make_key(self._root, new))
         return bytes(key)
 
     # --- dead letters ---------------------------------------------------------------
@@ -890,19 +908,33 @@ def _write_atomically(path: Path, data: bytes) -> None:
     _fsync_folder(path.parent)
 
 
-def _read_or_make_key(root: Path) -> bytes:
-    """The fence key in ``root``; the first caller (of any process) writes it, once."""
-    path = root / FENCE_KEY_FILE
+def _read_key(path: Path) -> bytes | None:
+    """The fence key stored at ``path``, None when there is no file."""
     try:
         raw = _read_regular(path)
     except FileNotFoundError:
+        return None
+    try:
+        key = bytes.fromhex(raw.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        key = b""
+    if len(key) != 32:
+        raise CorruptMemoryError(path, "is not a fence key (64 hex digits)")
+    return key
+
+
+def _read_or_make_key(root: Path, new: bytes | None = None) -> bytes:
+    """The fence key in ``root``; the first caller of any process writes it (``new`` or random)."""
+    path = root / FENCE_KEY_FILE
+    key = _read_key(path)
+    if key is None:
         root.mkdir(parents=True, exist_ok=True, mode=0o700)
         # A complete, fsynced temp file (mkstemp: mode 0600) linked into place:
         # a reader never sees half a key, and of two writers the first one wins.
         fd, tmp = tempfile.mkstemp(dir=root, prefix=".fence.", suffix=_TEMP_SUFFIX)
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(secrets.token_hex(32).encode("ascii"))
+                f.write((new if new is not None else secrets.token_bytes(32)).hex().encode())
                 f.flush()
                 os.fsync(f.fileno())
             with contextlib.suppress(FileExistsError):
@@ -911,13 +943,9 @@ def _read_or_make_key(root: Path) -> bytes:
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-        raw = _read_regular(path)
-    try:
-        key = bytes.fromhex(raw.decode("ascii"))
-    except (UnicodeDecodeError, ValueError):
-        key = b""
-    if len(key) != 32:
-        raise CorruptMemoryError(path, "is not a fence key (64 hex digits)")
+        key = _read_key(path)
+        if key is None:  # removed between the link and the read: nothing sane to do
+            raise CorruptMemoryError(path, "vanished while it was being made")
     return key
 
 

@@ -12,6 +12,10 @@ reported in :attr:`MigrationReport.mismatched`, and a document that cannot be
 read from the source (corrupt) in :attr:`MigrationReport.failed` — the
 migration goes on with the others, so check :attr:`MigrationReport.ok`.
 
+The fence key (see :meth:`MemoryStorage.fence_key`) goes along, so what a
+delete left still keeps old threads from being learned again; a target that
+already has its own key keeps it (:attr:`MigrationReport.fence_keys_kept`).
+
 Every tenant's documents are copied too, into the same tenant of the target;
 the report names them ``("<tenant>/<user_id>", agent_name)`` (``/`` cannot
 occur in an id).
@@ -43,6 +47,9 @@ class MigrationReport:
     mismatched: list[DocumentName] = field(default_factory=list)
     failed: list[tuple[DocumentName, str]] = field(default_factory=list)
     facts_copied: int = 0
+    fence_keys_kept: list[str] = field(default_factory=list)
+    """Tenants (``""``: none) whose target already had another fence key: the fences
+    copied there do not match, so old threads of deleted memories can be learned again."""
 
     @property
     def documents_copied(self) -> int:
@@ -64,6 +71,12 @@ class MigrationReport:
             f"{self.documents_copied} documents ({self.facts_copied} facts) copied, "
             f"{self.verified} verified, {len(self.skipped)} skipped (already in target), "
             f"{len(self.mismatched)} mismatched, {len(self.failed)} failed"
+            + (
+                f"; the target kept its own fence key ({len(self.fence_keys_kept)} scope(s)): "
+                "deleted memories' old threads there may be learned again"
+                if self.fence_keys_kept
+                else ""
+            )
         )
 
 
@@ -146,6 +159,11 @@ def _copy(
     report: MigrationReport,
     label: str,
 ) -> None:
+    # The fences (what deleting a memory keeps) are sealed with the source's key:
+    # the target takes it, unless it already has its own.
+    key = source.stored_fence_key()
+    if key is not None and target.adopt_fence_key(key) != key:
+        report.fence_keys_kept.append(label.rstrip("/"))
     for user_id, agent_name in list(source.list_documents()):
         name = (label + user_id, agent_name)
         try:

@@ -556,12 +556,32 @@ class StoreMemoryStorage(MemoryStorage):
         Raises:
             StorageError: the store failed (``CorruptMemoryError``: the item is not a key).
         """
+        return self._key_or_make(None)
+
+    def stored_fence_key(self) -> bytes | None:
+        """The fence key item if it exists (see :meth:`MemoryStorage.stored_fence_key`)."""
         key = self.__dict__.get("_fence_key")
         if key is None:
-            key = self.__dict__.setdefault("_fence_key", self._read_or_make_key())
+            ns = (*self.namespace_prefix, _FENCE)
+            item = self._batch([GetOp(ns, "key")])[0]
+            if item is None:
+                return None
+            key = self.__dict__.setdefault("_fence_key", self._key_of(item))
         return bytes(key)
 
-    def _read_or_make_key(self) -> bytes:
+    def adopt_fence_key(self, key: bytes) -> bytes:
+        """See :meth:`MemoryStorage.adopt_fence_key`: stored if the store has no key item."""
+        if len(key) != 32:
+            raise ValueError("a fence key is 32 bytes")
+        return self._key_or_make(bytes(key))
+
+    def _key_or_make(self, new: bytes | None) -> bytes:
+        key = self.__dict__.get("_fence_key")
+        if key is None:
+            key = self.__dict__.setdefault("_fence_key", self._read_or_make_key(new))
+        return bytes(key)
+
+    def _read_or_make_key(self, new: bytes | None) -> bytes:
         ns = (*self.namespace_prefix, _FENCE)
         item = self._batch([GetOp(ns, "key")])[0]
         if item is None:
@@ -569,9 +589,13 @@ class StoreMemoryStorage(MemoryStorage):
             with self.update_lock(_FENCE_LOCK, None, 30.0):
                 item = self._batch([GetOp(ns, "key")])[0]
                 if item is None:
-                    value = {"key": secrets.token_hex(32)}
-                    self._batch([PutOp(ns, "key", value, index=False)])
+                    made = new if new is not None else secrets.token_bytes(32)
+                    self._batch([PutOp(ns, "key", {"key": made.hex()}, index=False)])
                     item = self._batch([GetOp(ns, "key")])[0]
+        return self._key_of(item)
+
+    def _key_of(self, item: Item | None) -> bytes:
+        ns = (*self.namespace_prefix, _FENCE)
         raw = item.value.get("key") if item is not None else None
         try:
             key = bytes.fromhex(raw) if isinstance(raw, str) else b""
