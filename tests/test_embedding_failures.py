@@ -222,6 +222,23 @@ def test_a_down_embedder_leaves_a_middleware_turn_ranked_lexically(
     assert injection["facts_injected"] == 2  # the constraint and the lexical match
 
 
+def test_the_search_route_ranks_lexically_with_a_down_embedder_and_says_why(
+    down: MemoryService,
+) -> None:
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from deerflow_memory.api import memory_routes
+
+    app = Starlette(routes=memory_routes(down, ui=False))
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        response = client.get("/memory/users/u/search", params={"q": QUERY})
+    assert response.status_code == 200
+    found = response.json()
+    assert [f["content"] for f in found["facts"]] == ["Allergic to peanuts", "Likes green tea"]
+    assert found["error"].startswith(LEXICAL)
+
+
 def test_an_embedder_that_answers_again_ranks_by_meaning_again_and_the_recovery_is_logged(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

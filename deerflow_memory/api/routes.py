@@ -8,7 +8,8 @@ method      path                                      answer
 GET         /memory/users/{user_id}                   the memory document (JSON)
 GET         /memory/users/{user_id}/history           superseded facts: when and why
 GET         /memory/users/{user_id}/search?q=         facts relevant to ``q`` (the product's
-                                                      retrieval) and matching history
+                                                      retrieval) and matching history;
+                                                      ``error``: why it ranked lexically
 POST        /memory/users/{user_id}/facts             201, a new manual fact
 PATCH       /memory/users/{user_id}/facts/{fact_id}   the changed fact (now manual)
 DELETE      /memory/users/{user_id}/facts/{fact_id}   the fact, moved to history
@@ -357,7 +358,7 @@ def memory_routes(
 
         def rank() -> dict[str, Any]:
             # A failing embedder ranks lexically (logged once per burst), as the inject path.
-            found, _ = rank_facts(
+            found, error = rank_facts(
                 document,
                 query,
                 burst=service.embedding_failures,
@@ -369,6 +370,7 @@ def memory_routes(
                 "query": query,
                 "facts": [_fact_json(f) for f in found.facts],
                 "supersededFacts": [_fact_json(f) for f in search_superseded(document, query)],
+                "error": error,
             }
 
         return JSONResponse(await run_in_threadpool(rank))
