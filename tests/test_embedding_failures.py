@@ -271,6 +271,24 @@ def test_a_malformed_embedder_answer_is_an_embedding_error_and_the_turn_ranks_le
     assert_ranked_lexically(block.context)
 
 
+def test_an_embedder_whose_query_and_fact_vectors_disagree_is_not_re_asked_every_turn(
+    tmp_path: Path,
+) -> None:
+    class Counting(Malformed):
+        batches = 0
+
+        def embed_documents(self, texts: list[str]) -> Any:
+            self.batches += 1
+            return super().embed_documents(texts)
+
+    embedder = Counting("query_dims")
+    with service_with(tmp_path, embedder) as service:
+        blocks = [service.memory_block(WHO, QUERY) for _ in range(3)]
+    assert all(b.error and "query vectors have 4 dimensions" in b.error for b in blocks)
+    assert all("Likes green tea" in b.context for b in blocks)
+    assert embedder.batches == 1  # the facts once, not once per turn
+
+
 def test_the_embedders_own_exception_is_the_cause_of_the_embedding_error() -> None:
     with pytest.raises(EmbeddingError, match="ConnectionError") as caught:
         FactVectors(Down()).query("hello")

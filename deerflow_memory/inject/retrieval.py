@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
@@ -128,6 +129,9 @@ class _IdentityCache:
         with self._lock:
             self._entries.clear()
 
+
+DISAGREEMENT_RETRY_SECONDS = 300.0
+"""An embedder whose query and document vectors differ in length is tried again after this."""
 
 _indexes = _IdentityCache(maxsize=32)
 _fact_vectors = _IdentityCache(maxsize=8)
@@ -331,7 +335,10 @@ class RetrievalIndex:
         Fact vectors come from the embedder's :class:`FactVectors` (filled when
         facts are written); facts without one, or with one of another length
         than the query's (the embedder changed its size), are embedded once,
-        in one batch.
+        in one batch. When the freshly embedded fact vectors still differ in
+        length from the query's (a broken embedder), that is remembered and
+        raised at once for :data:`DISAGREEMENT_RETRY_SECONDS` (no re-embedding
+        of every fact on every turn).
 
         Raises:
             EmbeddingError: the embedder failed or returned malformed vectors,
@@ -339,6 +346,14 @@ class RetrievalIndex:
         """
         vectors = fact_vectors_for(embedder)
         wanted = vectors.query(query)  # first: it tells the current vector length
+        known = vectors.disagreement
+        recent = known is not None and time.monotonic() - known[2] < DISAGREEMENT_RETRY_SECONDS
+        if known is not None and recent and known[0] == len(wanted):
+            # A broken embedder: do not re-embed every fact on every turn to learn it again.
+            raise EmbeddingError(
+                f"the embedder's query vectors have {known[0]} dimensions, "
+                f"its fact vectors {known[1]}"
+            )
         entry = self._matrices.get(id(vectors))
         if entry is None or entry[0] is not vectors or columns(entry[1]) != len(wanted):
             matrix = vectors.matrix([f.content for f in self.facts])
@@ -347,10 +362,13 @@ class RetrievalIndex:
         else:
             matrix = entry[1]
         if self.facts and columns(matrix) != len(wanted):
+            vectors.disagreement = (len(wanted), columns(matrix), time.monotonic())
             raise EmbeddingError(
-                f"the embedder's query vector has {len(wanted)} dimensions, "
+                f"the embedder's query vectors have {len(wanted)} dimensions, "
                 f"its fact vectors {columns(matrix)}"
             )
+        if known is not None:
+            vectors.disagreement = None
         return dot_all(matrix, wanted)
 
     def filtered(self, document: MemoryDocument, facts: Iterable[Fact]) -> MemoryDocument:

@@ -190,6 +190,8 @@ class FactVectors:
     def __init__(self, embedder: Embedder, maxsize: int = 50_000) -> None:
         self.embedder = embedder
         self.dims: int | None = None
+        self.disagreement: tuple[int, int, float] | None = None
+        """(query length, fact vector length, monotonic time) when they last disagreed."""
         self._maxsize = maxsize
         self._vectors: dict[str, Any] = {}
         self._lock = threading.Lock()
