@@ -28,7 +28,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from rich.console import Console
 from rich.panel import Panel
@@ -53,6 +53,9 @@ from deerflow_memory.terminal import (
     write_text_replacing,
 )
 from deerflow_memory.update.import_check import read_import
+
+if TYPE_CHECKING:
+    from deerflow_memory.update.forget import Cleared
 
 __all__ = ["main"]
 
@@ -413,7 +416,7 @@ def _facts(n: int) -> str:
     return "1 fact" if n == 1 else f"{n} facts"
 
 
-def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str | None) -> bool:
+def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str | None) -> Cleared:
     """Delete a memory as a running service would (see ``MemoryService.clear_memory``).
 
     What stopped processes left in the outbox for this memory is dropped and
@@ -460,11 +463,19 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
             raise CommandFailed("nothing deleted")
     config = _config(args)
     with _storage(args, config) as storage:
-        existed = _clear(storage, config, args.user, args.agent)
+        cleared = _clear(storage, config, args.user, args.agent)
     whose = f"{args.user!r} ({args.agent or 'default agent'})"
-    console.print(
-        Text(f"deleted the memory of {whose}" if existed else f"{whose} had no memory to delete")
-    )
+    said = f"deleted the memory of {whose}"
+    if not cleared.existed:
+        said = f"{whose} had no memory to delete"
+    if cleared.unattributed:
+        n = len(cleared.unattributed)
+        where = ", ".join(bad.location for bad in cleared.unattributed)
+        said += (
+            f"; {n} unreadable dead letter{'' if n == 1 else 's'} left, whose owner cannot be "
+            f"read (may hold this user's words; check and remove by hand): {where}"
+        )
+    console.print(Text(said))
     return 0
 
 

@@ -1074,7 +1074,9 @@ class MemoryService:
         dropped with its dead letters (what another live process holds in its
         file-backend journal is fenced instead, so running it learns nothing),
         an update running now finishes first and is deleted with the rest
-        (what it requeues or dead-letters too), and
+        (what it requeues or dead-letters too; damaged dead letters whose
+        owner can be read are deleted, those whose owner cannot are left and
+        named in a WARNING log), and
         the document is replaced by an empty one that only records which
         messages were already read (see :mod:`deerflow_memory.update.forget`),
         so old threads are not extracted again. Used by the HTTP ``DELETE`` route
@@ -1144,7 +1146,7 @@ class MemoryService:
                 pending += [(u.thread_id, u.messages) for u in gone]
             return pending
 
-        existed = clear_memory(
+        cleared = clear_memory(
             storage,
             user_id,
             agent_name,
@@ -1152,7 +1154,16 @@ class MemoryService:
             lock_timeout=max(0.0, end - time.monotonic()),
         )
         logger.info("memory of user=%s agent=%s deleted", user_id, agent_name)
-        return existed
+        if cleared.unattributed:
+            logger.warning(
+                "memory of user=%s agent=%s deleted, but %d unreadable dead letter(s) whose "
+                "owner cannot be read were left (they may hold this user's words): %s",
+                user_id,
+                agent_name,
+                len(cleared.unattributed),
+                ", ".join(bad.location for bad in cleared.unattributed),
+            )
+        return cleared.existed
 
     def _report(self, failure: FailedUpdate) -> None:
         # The deque and collectors are the root service's, shared by its tenants.

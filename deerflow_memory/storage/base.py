@@ -187,6 +187,18 @@ class MemoryStorage(ABC):
         """
         return []
 
+    def delete_unreadable_dead_letter(self, letter: UnreadableDeadLetter) -> bool:
+        """Remove ``letter``, one :meth:`unreadable_dead_letters` listed; True when it existed.
+
+        Deleting a memory uses it for the damaged letters of that memory. Default:
+        nothing to remove (no unreadable letters are kept).
+
+        Raises:
+            InvalidNameError: its ``name`` cannot be one of this backend's letters.
+            StorageError: the backend failed.
+        """
+        return False
+
     # Async twins: by default the sync call runs on a worker thread so an event
     # loop is never blocked by disk or database I/O.
     async def aload(self, user_id: str, agent_name: str | None = None) -> MemoryDocument:

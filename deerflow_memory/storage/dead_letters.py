@@ -18,6 +18,7 @@ next to the documents (files under ``dead_letters/``, store items under
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -27,7 +28,15 @@ from pydantic.alias_generators import to_camel
 
 from deerflow_memory.models import utc_now_iso
 
-__all__ = ["DEAD_LETTER_ID", "DeadLetter", "UnreadableDeadLetter", "dead_letter_id", "misplaced"]
+__all__ = [
+    "DEAD_LETTER_ID",
+    "DeadLetter",
+    "Owner",
+    "UnreadableDeadLetter",
+    "dead_letter_id",
+    "misplaced",
+    "owner_of",
+]
 
 # What a letter id looks like (:func:`dead_letter_id` makes 24 hex digits): safe as a file name.
 DEAD_LETTER_ID = re.compile(r"dl_[0-9a-f]{8,64}")
@@ -95,6 +104,10 @@ class DeadLetter(BaseModel):
         return self.model_dump(mode="json", by_alias=True)
 
 
+Owner = tuple[str, str | None]
+"""Whose memory a letter is for: ``(user_id, agent_name)``."""
+
+
 @dataclass(frozen=True, slots=True)
 class UnreadableDeadLetter:
     """A stored dead letter that cannot be read: kept as it is, listed so it is not lost from view.
@@ -102,10 +115,18 @@ class UnreadableDeadLetter:
     Attributes:
         location: its file path (file backend) or store namespace and key.
         reason: why it cannot be read, one line.
+        name: its file name without ``.json`` or its store key (what
+            :meth:`MemoryStorage.delete_unreadable_dead_letter` removes); ``""``
+            when unknown.
+        owner: ``(user_id, agent_name)`` read from what of it parses (see
+            :func:`owner_of`), so deleting a memory deletes it too; None when
+            whose it is cannot be told.
     """
 
     location: str
     reason: str
+    name: str = ""
+    owner: Owner | None = None
 
 
 def misplaced(letter: DeadLetter, stored_as: str) -> str | None:
@@ -115,7 +136,62 @@ def misplaced(letter: DeadLetter, stored_as: str) -> str | None:
     name (a restored backup copy ``dl_<x>.json`` holding ``{"id": "dl_<y>"}``)
     would be run on every retry and never removed. Backends list such a letter
     as unreadable instead. None when the names agree.
+
+    The advice is to remove it: storing it under its id again would bring
+    back what it holds, even after its user's memory was deleted (a delete
+    removes such copies of that memory, but not a copy restored later).
     """
     if letter.id == stored_as:
         return None
-    return f"its id {letter.id!r} is not its name {stored_as!r} (a copy? rename it or remove it)"
+    return (
+        f"its id {letter.id!r} is not its name {stored_as!r}: a copy, never run (remove it; "
+        "store it under its id to retry it only if its memory was not deleted since)"
+    )
+
+
+# What of a damaged letter's text names its owner (camelCase as written, snake_case accepted).
+_JSON_STRING = r'"((?:[^"\\]|\\.)*)"'
+_USER_FIELD = re.compile(r'"(?:userId|user_id)"\s*:\s*' + _JSON_STRING)
+_AGENT_FIELD = re.compile(r'"(?:agentName|agent_name)"\s*:\s*(?:null\b|' + _JSON_STRING + ")")
+
+
+def owner_of(raw: Any) -> Owner | None:
+    """Whose memory a damaged letter is for, from what of it can be parsed; None when unknown.
+
+    Args:
+        raw: the stored value: a mapping (a store item), or the bytes or text
+            of a file. JSON that parses is read by its ``userId``/``agentName``
+            fields (a missing ``agentName`` is the default agent, as in
+            :class:`DeadLetter`); text that does not parse is searched for those
+            two fields, and both must be found.
+
+    Returns:
+        ``(user_id, agent_name)``, or None when the user id is missing or not a
+        string, or the agent name is not a string or null.
+    """
+    if isinstance(raw, bytes | bytearray):
+        raw = bytes(raw).decode("utf-8", errors="replace")
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return _owner_in_text(raw)
+    if not isinstance(raw, dict):
+        return None
+    user = raw.get("userId", raw.get("user_id"))
+    agent = raw.get("agentName", raw.get("agent_name"))
+    if not isinstance(user, str) or not (agent is None or isinstance(agent, str)):
+        return None
+    return (user, agent)
+
+
+def _owner_in_text(text: str) -> Owner | None:
+    user, agent = _USER_FIELD.search(text), _AGENT_FIELD.search(text)
+    if user is None or agent is None:
+        return None
+    try:
+        user_id = json.loads(f'"{user.group(1)}"')
+        agent_name = None if agent.group(1) is None else json.loads(f'"{agent.group(1)}"')
+    except ValueError:
+        return None
+    return (user_id, agent_name)

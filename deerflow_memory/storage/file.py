@@ -84,6 +84,7 @@ from deerflow_memory.storage.dead_letters import (
     DeadLetter,
     UnreadableDeadLetter,
     misplaced,
+    owner_of,
 )
 from deerflow_memory.storage.journal import (
     JOURNAL_FILE,
@@ -759,23 +760,46 @@ class FileMemoryStorage(MemoryStorage):
         for name in names:
             if not (name.startswith("dl_") and name.endswith(".json")):
                 continue
-            path = folder / name
+            path, stem = folder / name, name.removesuffix(".json")
             try:
-                letter = DeadLetter.model_validate_json(_read_regular(path))
+                raw = _read_regular(path)
+                letter = DeadLetter.model_validate_json(raw)
             except FileNotFoundError:
                 continue  # deleted by another process meanwhile
             except CorruptMemoryError as e:
-                found.append(UnreadableDeadLetter(str(path), e.reason))
+                found.append(UnreadableDeadLetter(str(path), e.reason, stem))
             except OSError as e:
-                found.append(UnreadableDeadLetter(str(path), f"cannot be read: {e.strerror or e}"))
+                why = f"cannot be read: {e.strerror or e}"
+                found.append(UnreadableDeadLetter(str(path), why, stem))
             except ValidationError as e:
                 first = e.errors()[0]
                 where = ".".join(str(p) for p in first.get("loc", ())) or "file"
-                found.append(UnreadableDeadLetter(str(path), f"{where}: {first.get('msg')}"))
+                why = f"{where}: {first.get('msg')}"
+                found.append(UnreadableDeadLetter(str(path), why, stem, owner_of(raw)))
             else:
-                wrong = misplaced(letter, name.removesuffix(".json"))
-                found.append(letter if wrong is None else UnreadableDeadLetter(str(path), wrong))
+                wrong = misplaced(letter, stem)
+                owner = (letter.user_id, letter.agent_name)
+                found.append(
+                    letter if wrong is None else UnreadableDeadLetter(str(path), wrong, stem, owner)
+                )
         return found
+
+    def delete_unreadable_dead_letter(self, letter: UnreadableDeadLetter) -> bool:
+        """Remove the file of ``letter`` (one this storage listed); True when it existed.
+
+        Raises:
+            InvalidNameError: its name is no ``dl_*`` file name of this folder.
+        """
+        name = letter.name
+        if not name.startswith("dl_") or "/" in name or "\\" in name or "\x00" in name:
+            raise InvalidNameError(f"dead letter file name {name!r} is not of the form dl_*")
+        path = self._root / DEAD_LETTER_FOLDER / f"{name}.json"
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            return False
+        _fsync_folder(path.parent)
+        return True
 
     def delete_dead_letter(self, letter_id: str) -> bool:
         path = self._dead_letter_path(letter_id)

@@ -81,7 +81,12 @@ from deerflow_memory.errors import (
 )
 from deerflow_memory.models import MemoryDocument, unique_fact_ids
 from deerflow_memory.storage.base import MemoryStorage, validate_name
-from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter, misplaced
+from deerflow_memory.storage.dead_letters import (
+    DeadLetter,
+    UnreadableDeadLetter,
+    misplaced,
+    owner_of,
+)
 from deerflow_memory.storage.names import storage_name
 from deerflow_memory.storage.store_locks import (
     DocumentLock,
@@ -642,10 +647,14 @@ class StoreMemoryStorage(MemoryStorage):
             except ValidationError as e:
                 first = e.errors()[0]
                 where = ".".join(str(p) for p in first.get("loc", ())) or "value"
-                found.append(UnreadableDeadLetter(location, f"{where}: {first.get('msg')}"))
+                why = f"{where}: {first.get('msg')}"
+                found.append(UnreadableDeadLetter(location, why, key, owner_of(value)))
                 continue
             wrong = misplaced(letter, key)
-            found.append(letter if wrong is None else UnreadableDeadLetter(location, wrong))
+            owner = (letter.user_id, letter.agent_name)
+            found.append(
+                letter if wrong is None else UnreadableDeadLetter(location, wrong, key, owner)
+            )
         return found
 
     def _dead_letter_items(self) -> list[tuple[str, Any]]:
@@ -657,6 +666,10 @@ class StoreMemoryStorage(MemoryStorage):
                 break
             limit *= _PAGE_GROWTH
         return [(item.key, item.value) for item in items]
+
+    def delete_unreadable_dead_letter(self, letter: UnreadableDeadLetter) -> bool:
+        """Remove the item of ``letter`` (one this storage listed); True when it existed."""
+        return self.delete_dead_letter(letter.name) if letter.name else False
 
     def delete_dead_letter(self, letter_id: str) -> bool:
         ns = self.dead_letter_namespace

@@ -8,7 +8,11 @@ model again, and updates still pending would rebuild what was deleted.
 So a delete keeps a *fence*: the document is removed (its content is gone
 from disk, journal included), then an empty document is written holding
 only the watermarks, advanced over the conversations still pending for that
-memory, which the caller drops; the memory's dead letters go too. What the
+memory, which the caller drops; the memory's dead letters go too, including
+the damaged ones (a copy kept under another name, a letter that no longer
+parses) whose owner can still be read from them. A damaged letter whose
+owner cannot be read is left and named in the answer, so a delete never
+reports success while it may have left the user's words on disk. What the
 user says after the delete is extracted as usual.
 
 The fence's thread ids and message keys are sealed (HMAC-SHA256 under the
@@ -22,6 +26,7 @@ document holding only a fence is not listed as a memory
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from langchain_core.messages import BaseMessage
 
@@ -29,14 +34,31 @@ from deerflow_memory.capture.messages import filter_messages_for_memory
 from deerflow_memory.errors import CorruptMemoryError, MemoryBusyError, UpdateLockTimeoutError
 from deerflow_memory.models import Fact, MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.dead_letters import UnreadableDeadLetter
 from deerflow_memory.update.incremental import advance_watermark, message_key, with_keys
 from deerflow_memory.update.sealing import seal_watermarks
 from deerflow_memory.update.validate import clean_text
 
-__all__ = ["clear_memory", "fence"]
+__all__ = ["Cleared", "clear_memory", "fence"]
 
 Pending = tuple[str, Sequence[BaseMessage]]
 """A dropped conversation: its thread id and its messages."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cleared:
+    """What a memory delete did.
+
+    Attributes:
+        existed: there was something to delete (a non-empty document, a
+            pending conversation or a dead letter, damaged ones included).
+        unattributed: damaged dead letters whose owner cannot be read, left
+            as they are: they may hold this user's words (say so to whoever
+            asked for the delete).
+    """
+
+    existed: bool
+    unattributed: tuple[UnreadableDeadLetter, ...] = ()
 
 
 def fence(
@@ -66,19 +88,20 @@ def clear_memory(
     *,
     collect: Callable[[], Sequence[Pending]] = tuple,
     lock_timeout: float = 120.0,
-) -> bool:
+) -> Cleared:
     """Delete the memory of ``(user_id, agent_name)`` and leave its fence.
 
     Under the document's update lock (no update of it runs in any process):
     ``collect()`` drops the conversations still pending for it and returns
-    them, its dead letters are deleted, the document is deleted (journal
-    included) and, when there is anything to remember as read, the fence is
-    saved. A document that cannot be read is deleted too (its watermarks are
-    lost with it).
+    them, its dead letters are deleted (damaged ones too when their owner
+    can be read from them), the document is deleted (journal included) and,
+    when there is anything to remember as read, the fence is saved. A
+    document that cannot be read is deleted too (its watermarks are lost
+    with it).
 
     Returns:
-        True when there was something to delete: a non-empty document, a
-        pending conversation or a dead letter.
+        :class:`Cleared`: whether there was something to delete, and the
+        damaged letters of unknown owner that were left.
 
     Raises:
         MemoryBusyError: the lock was not had within ``lock_timeout`` seconds
@@ -101,7 +124,7 @@ def _clear_locked(
     agent_name: str | None,
     collect: Callable[[], Sequence[Pending]],
     fence_key: bytes,
-) -> bool:
+) -> Cleared:
     try:
         document = storage.load(user_id, agent_name)
     except CorruptMemoryError:
@@ -114,8 +137,15 @@ def _clear_locked(
     ]
     for letter_id in letters:
         storage.delete_dead_letter(letter_id)
+    damaged = storage.unreadable_dead_letters()
+    removed = [
+        bad
+        for bad in damaged
+        if bad.owner == (user_id, agent_name) and storage.delete_unreadable_dead_letter(bad)
+    ]
     storage.delete(user_id, agent_name)
     fenced = fence(document, pending, fence_key)
     if fenced.extraction_watermarks:
         storage.save(user_id, agent_name, fenced)
-    return not document.is_empty() or bool(pending) or bool(letters)
+    existed = not document.is_empty() or bool(pending) or bool(letters) or bool(removed)
+    return Cleared(existed, tuple(bad for bad in damaged if bad.owner is None))
