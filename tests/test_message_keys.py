@@ -184,3 +184,12 @@ def test_a_stateless_client_resending_its_history_pays_for_each_turn_once(tmp_pa
     # Each update is given only its own turn (the user's line and the reply), not the history.
     assert [len(texts) for texts in extractor.sent] == [2, 2, 2, 2], extractor.sent
     assert [texts[0] for texts in extractor.sent] == said
+
+
+def test_a_thread_known_only_to_a_deletes_fence_is_split_without_a_watermark() -> None:
+    history = [HumanMessage("I live in Oslo.", id="h0"), AIMessage("Noted.", id="a0")]
+    fenced = {message_key(history[0])}  # what a delete sealed (the lookup a fence gives)
+    _, new = select_new_messages(
+        [*history, HumanMessage("I'm a nurse.", id="h1")], None, fenced=fenced
+    )
+    assert [m.content for m in new] == ["Noted.", "I'm a nurse."]

@@ -213,7 +213,7 @@ def select_new_messages(
         if done.has(messages[i]):
             boundary = i
             break
-    if boundary < 0:
+    if boundary < 0 and watermark is not None:
         boundary = _aligned(messages, watermark.message_keys)
     before = messages[: boundary + 1]
     # An id the list holds more than once (a caller's own numbering) says nothing of edits.
