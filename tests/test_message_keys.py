@@ -193,3 +193,6 @@ def test_a_thread_known_only_to_a_deletes_fence_is_split_without_a_watermark() -
         [*history, HumanMessage("I'm a nurse.", id="h1")], None, fenced=fenced
     )
     assert [m.content for m in new] == ["Noted.", "I'm a nurse."]
+    # A fence of other messages only: nothing lines up, every message is new.
+    _, new = select_new_messages(history, None, fenced={"gone~0123456789ab"})
+    assert new == history
