@@ -113,6 +113,13 @@ def test_a_client_reusing_message_ids_loses_no_turn() -> None:
     assert merge_messages(older, newer) == (*older, *newer)
 
 
+def test_a_history_re_sent_whole_with_new_ids_replaces_the_queued_one_instead_of_doubling() -> None:
+    # No checkpointer, a client sending its whole history: LangGraph gives each run new ids.
+    older = turn("I live in Oslo.", "run1")
+    resent = (*turn("I live in Oslo.", "run2"), *turn("I'm a nurse.", "run2b"))
+    assert merge_messages(older, resent) is resent
+
+
 def test_a_long_history_is_checked_cheaply_and_still_merged_when_it_lost_its_head() -> None:
     history = tuple(m for i in range(60) for m in turn(f"Message {i}.", str(i)))
     grown = (*(m.model_copy() for m in history), *turn("I'm a nurse.", "new"))
@@ -385,4 +392,21 @@ def test_merged_stateless_turns_each_reach_the_extractor_once(tmp_path: Path) ->
         memory.enqueue(who, turn(STATEMENTS[2], "2"))
         assert memory.flush(timeout=WAIT)
         assert facts(memory, "finn") == LEARNED
+    assert sorted(extractor.sent) == sorted(STATEMENTS)
+
+
+def test_a_client_re_sending_its_whole_history_without_checkpointer_sends_each_turn_once(
+    tmp_path: Path,
+) -> None:
+    extractor = Recording()
+    config = MemoryConfig(storage_path=tmp_path)  # the default 30 s debounce
+    with MemoryService(config, extractor=extractor, register_atexit=False) as memory:
+        agent = create_memory_agent(service=memory)  # no checkpointer: new ids every run
+        sent: list[tuple[str, str]] = []
+        for text in STATEMENTS:
+            sent.append(("user", text))
+            out = agent.invoke({"messages": list(sent)}, {"configurable": {"user_id": "gus"}})
+            sent.append(("assistant", str(out["messages"][-1].content)))
+        assert memory.flush(timeout=WAIT)
+        assert facts(memory, "gus") == LEARNED
     assert sorted(extractor.sent) == sorted(STATEMENTS)

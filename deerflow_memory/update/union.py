@@ -96,13 +96,31 @@ def _keys(messages: Sequence[BaseMessage]) -> list[object]:
     return keys
 
 
+def _text_keys(messages: Sequence[BaseMessage]) -> list[object]:
+    """Each message's ``(type, text, predecessor's text)``, whatever its id; None for block content.
+
+    A client re-sending its whole history without ids (no checkpointer) gets new
+    random ids from LangGraph on every run: the texts still say it is the same turn.
+    """
+    keys: list[object] = []
+    before: object = ""
+    for message in messages:
+        content = message.content
+        ok = isinstance(content, str) and isinstance(before, str)
+        keys.append(("text", message.type, content, before) if ok else None)
+        before = content
+    return keys
+
+
 def merge_messages(
     older: Sequence[BaseMessage], newer: Sequence[BaseMessage]
 ) -> tuple[BaseMessage, ...]:
     """One conversation holding both captures of a key; ``newer`` itself when it holds ``older``.
 
     Returns ``newer`` unchanged when every message of ``older`` is in it (a
-    growing history: the cheap replacement). Otherwise every message of both,
+    growing history: the cheap replacement; a message also counts as in it when
+    ``newer`` has its type and text after the same predecessor text, as in a
+    history re-sent with new ids). Otherwise every message of both,
     each once, keeping the order of each capture: a message of ``older`` that
     ``newer`` lacks stays where it was relative to the messages the two share
     (before them when it came before them), and ``newer``'s own messages keep
@@ -118,13 +136,17 @@ def merge_messages(
     if not older or _is_prefix(older, new):
         return new
     position: dict[object, int] = {}
-    for index, key in enumerate(_keys(new)):
+    for index, (key, text_key) in enumerate(zip(_keys(new), _text_keys(new), strict=True)):
         position.setdefault(key, index)
+        if text_key is not None:
+            position.setdefault(text_key, index)
     merged: list[BaseMessage] = []
     taken = 0  # messages of ``new`` already in ``merged``
     lacking = False
-    for message, key in zip(older, _keys(older), strict=True):
+    for message, key, text_key in zip(older, _keys(older), _text_keys(older), strict=True):
         at = position.get(key)
+        if at is None and text_key is not None:
+            at = position.get(text_key)  # the same turn re-sent under another id
         if at is None:
             merged.append(message)
             lacking = True
