@@ -108,7 +108,8 @@ def test_log_safe_replaces_each_control_and_line_break_and_leaves_other_text() -
         log_safe(f"a{HOSTILE}\n\u2028b")
         == "a" + "\ufffd]0;pwned\ufffd\ufffd[2J\ufffd[31m\ufffdevil\ufffd\ufffd\ufffd\ufffd\ufffdb"
     )
-    assert traceback_safe("line 1\nline 2\x1b[2J") == "line 1\nline 2\ufffd[2J"
+    assert traceback_safe("Stack:\n  line 2\x1b[2J") == "Stack:\n  line 2\ufffd[2J"
+    assert traceback_safe("line 1\nline 2") == "    line 1\n    line 2"  # no traceback shape
 
 
 def _package_sources() -> list[Path]:
