@@ -679,7 +679,7 @@ class MemoryService:
         if serving is not None:
             return serving.storage_for(store), serving, serving.config
         tenant = root._tenant_name(identity.tenant_id or "")
-        return root.storage_for(store).scoped(tenant), root, root._config_of(tenant)
+        return root.storage_for(store).reader(tenant), root, root._config_of(tenant)
 
     def memory_block(
         self,

@@ -63,6 +63,19 @@ class MemoryStorage(ABC):
 
     # --- tenants --------------------------------------------------------------------
 
+    def reader(self, tenant_id: str) -> MemoryStorage:
+        """Tenant ``tenant_id``'s view for reading only (the memory inject and GET paths).
+
+        Like :meth:`scoped`, but a backend may answer a tenant that holds no
+        data with a view it does not keep, so reads of many made-up tenant ids
+        cost no memory (default: :meth:`scoped`). Never write through it.
+
+        Raises:
+            InvalidNameError: unsafe ``tenant_id``.
+            ConfigError: this backend has no tenant scoping.
+        """
+        return self.scoped(tenant_id)
+
     def scoped(self, tenant_id: str | None) -> MemoryStorage:
         """The same backend seen from one tenant: its own documents, same ``load(user, agent)``.
 

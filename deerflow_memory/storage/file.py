@@ -642,6 +642,25 @@ class FileMemoryStorage(MemoryStorage):
                 _fsync_folder(path.parent)
         return existed
 
+    def reader(self, tenant_id: str) -> MemoryStorage:
+        """Tenant ``t``'s view for reading; one without a folder gets a view that is not kept.
+
+        Raises:
+            InvalidNameError: unsafe ``tenant_id``.
+        """
+        tenant_id = validate_name(tenant_id, "tenant_id")
+        with self._tenants_guard:
+            view = self._tenants.get(tenant_id)
+        if view is not None:
+            return view
+        folder = _child(self._root / TENANT_FOLDER, tenant_id)
+        if os.path.lexists(folder):
+            return self.scoped(tenant_id)
+        # Nothing stored: a throwaway view reads empty documents and creates nothing.
+        view = FileMemoryStorage(folder, max_cached_documents=0, journal=self._journal)
+        view._users_may_link = False
+        return view
+
     def scoped(self, tenant_id: str | None) -> MemoryStorage:
         """Tenant ``t``'s documents under ``<root>/tenants/<t>/`` (``None``: this storage).
 
