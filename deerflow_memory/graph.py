@@ -226,7 +226,8 @@ def create_memory_agent(
     Raises:
         ToolNameError: two tools would share a name: one of ``tools`` has a
             memory tool's name (rename it, or use ``memory_tool_prefix``), or
-            two of ``tools`` share one.
+            two of ``tools`` share one; or ``memory_tool_prefix`` is not a
+            string or makes an invalid tool name.
 
     Example:
         >>> with MemoryService() as memory:

@@ -198,7 +198,11 @@ def check_tool_names(tools: Sequence[Any], memory_tools: Sequence[BaseTool] = ()
 
 
 def create_memory_tools(
-    service: MemoryService, mode: ToolMode | None = None, *, prefix: str = ""
+    service: MemoryService,
+    mode: ToolMode | None = None,
+    *,
+    prefix: str = "",
+    existing: Sequence[Any] = (),
 ) -> list[BaseTool]:
     """Tools over the caller's long-term memory.
 
@@ -210,15 +214,27 @@ def create_memory_tools(
         prefix: put in front of each tool's name (``"memory_"`` gives
             ``memory_search_memory``, ``memory_remember``, ``memory_forget``),
             for an agent that has tools of those names already.
+        existing: the app's other tools for the same agent, checked with
+            :func:`check_tool_names` (building your own agent,
+            ``create_agent(model, [*mine, *create_memory_tools(memory, existing=mine)])``,
+            has no other check: without it a clash is silent).
 
     Raises:
-        ToolNameError: a name with the prefix is not a valid tool name
-            (letters, digits, ``_`` and ``-``; at most 64 characters).
+        ToolNameError: ``prefix`` is not a string, a name with the prefix is
+            not a valid tool name (letters, digits, ``_`` and ``-``; at most
+            64 characters), or a memory tool has the name of one of
+            ``existing`` (or two of those share a name).
 
     Example:
         >>> tools = [*my_tools, *create_memory_tools(memory)]
         >>> graph = create_memory_agent(model, tools, service=memory)
     """
+    if not isinstance(prefix, str):
+        raise ToolNameError(
+            f"the memory tools' prefix must be a string such as 'memory_', "
+            f"got {type(prefix).__name__} {prefix!r:.60}",
+            (repr(prefix)[:80],),
+        )
 
     @tool
     def search_memory(query: str, runtime: ToolRuntime) -> str:
@@ -237,6 +253,7 @@ def create_memory_tools(
 
     def named(tools: list[BaseTool]) -> list[BaseTool]:
         if not prefix:
+            check_tool_names(existing, tools)
             return tools
         for item in tools:
             name = prefix + item.name
@@ -247,6 +264,7 @@ def create_memory_tools(
                     (name,),
                 )
             item.name = name
+        check_tool_names(existing, tools)
         return tools
 
     chosen = mode or service.config.memory_tools

@@ -150,3 +150,41 @@ def test_a_service_the_builder_made_itself_is_closed_when_the_tools_are_refused(
     with pytest.raises(ToolNameError):
         create_memory_agent(calling("remember"), [remember], config=config)
     assert len(closed) == 1
+
+
+@pytest.mark.parametrize("prefix", [5, b"mem_", None, ["memory_"]])
+def test_a_prefix_that_is_not_a_string_is_refused_with_a_typed_error(
+    service: MemoryService, prefix: Any
+) -> None:
+    with pytest.raises(ToolNameError, match="prefix must be a string"):
+        create_memory_tools(service, "read_write", prefix=prefix)
+    with pytest.raises(ToolNameError, match="prefix must be a string"):
+        create_memory_agent(
+            calling("remember"),
+            service=service,
+            memory_tools="read_write",
+            memory_tool_prefix=prefix,
+        )
+
+
+def test_create_memory_tools_checks_the_apps_own_tools_given_as_existing(
+    service: MemoryService,
+) -> None:
+    from langchain.agents import create_agent
+
+    from deerflow_memory import MemoryMiddleware
+
+    mine = [remember, app_search]
+    with pytest.raises(ToolNameError, match="'remember'") as refused:
+        create_memory_tools(service, "read_write", existing=mine)
+    assert set(refused.value.names) == {"search_memory", "remember"}
+    # With a prefix the same tools build an agent in which the app's remember runs.
+    tools = [*mine, *create_memory_tools(service, "read_write", prefix="memory_", existing=mine)]
+    agent = create_agent(calling("remember"), tools, middleware=[MemoryMiddleware(service)])
+    state = agent.invoke(
+        {"messages": [("user", "Likes green tea")]},
+        {"configurable": {"user_id": "ana", "thread_id": "existing"}},
+    )
+    replies = [m.text for m in state["messages"] if isinstance(m, ToolMessage)]
+    assert replies == ["CRM saved: Likes green tea"]
+    assert service.storage.load("ana").facts == ()
