@@ -405,7 +405,9 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
             raise CommandFailed(
                 f"{args.user} already has {_facts(len(current.facts))}; pass --yes to replace them"
             )
-        saved = storage.save(args.user, args.agent, incoming, expected_revision=current.revision)
+        # Based on what is stored now: a store backend then removes the old facts.
+        replacing = incoming.model_copy(update={"revision": current.revision})
+        saved = storage.save(args.user, args.agent, replacing, expected_revision=current.revision)
     console.print(
         Text(f"imported {_facts(len(saved.facts))} into {args.user} (revision {saved.revision})")
     )

@@ -40,6 +40,7 @@ logger = package_logger(__name__)
 __all__ = [
     "MAX_NAME_LENGTH",
     "USER_DELETED_REASON",
+    "BookkeepingSaves",
     "DocumentKey",
     "ExtractionWatermark",
     "Fact",
@@ -395,11 +396,26 @@ class ExtractionWatermark(_Model):
     sealed: bool = Field(False, exclude_if=_not_set)
 
 
+class BookkeepingSaves(_Model):
+    """Revisions ``since`` to ``revision`` hold the same facts and summaries.
+
+    Written by saves that change only bookkeeping (use counts, extraction
+    watermarks); it holds only while the document is still at ``revision``:
+    any other save moves the revision past it, so a writer that knows nothing
+    of it can never make it claim too much.
+    """
+
+    since: int = Field(ge=0)
+    revision: int = Field(ge=0)
+
+
 class MemoryDocument(_Model):
     """A user's memory for one agent (DeerFlow memory.json v1 plus ``revision``).
 
     ``extractionWatermarks`` (ours, ignored by DeerFlow) remembers per thread
-    which messages were already extracted.
+    which messages were already extracted. ``bookkeeping`` (ours) says since
+    which revision the saves were bookkeeping only (see
+    :meth:`same_content_since`).
     """
 
     version: Text = DOCUMENT_VERSION
@@ -410,7 +426,42 @@ class MemoryDocument(_Model):
     superseded_facts: tuple[SupersededFact, ...] = ()
     hygiene: HygieneCounts | None = None
     extraction_watermarks: tuple[ExtractionWatermark, ...] = ()
+    bookkeeping: BookkeepingSaves | None = None
     revision: int = Field(default=0, ge=0)
+
+    def same_content_since(self, revision: int) -> bool:
+        """True when the facts and summaries are what they were at ``revision``.
+
+        Exactly when ``revision`` is this document's own, or every save since
+        it only changed bookkeeping (use counts, extraction watermarks): what a
+        user's edit made at ``revision`` was based on is unchanged. A user's
+        edit checks this instead of the bare revision, so an agent chatting
+        with the user (its injections are counted a few seconds later) does not
+        make the user's edit fail as if somebody had changed their memory.
+        """
+        if revision == self.revision:
+            return True
+        mark = self.bookkeeping
+        return (
+            mark is not None
+            and mark.revision == self.revision
+            and mark.since <= revision < mark.revision
+        )
+
+    def bookkeeping_save(self, changed: MemoryDocument) -> MemoryDocument:
+        """``changed``, marked as a bookkeeping-only save of this document.
+
+        ``changed`` must differ from this document (as loaded, at its stored
+        revision) only in use counts, extraction watermarks or ``lastUpdated``,
+        and be saved with ``expected_revision=self.revision``: the mark says
+        that the revision it is stored at holds the same facts and summaries as
+        every revision since the last save that changed them.
+        """
+        mark = self.bookkeeping
+        since = mark.since if mark is not None and mark.revision == self.revision else self.revision
+        return changed.model_copy(
+            update={"bookkeeping": BookkeepingSaves(since=since, revision=self.revision + 1)}
+        )
 
     def is_empty(self) -> bool:
         """True when there is no summary text and no fact."""

@@ -87,9 +87,10 @@ def test_the_routes_serve_edit_flush_and_protect_memory_under_langgraph_dev(
     # (The offline extractor's summary may still say where she lives: summaries are not facts.)
     assert not any("Lisbon" in line for line in fact_lines)
 
+    # Stale: the edit and the delete changed facts since (bookkeeping saves would not count).
     stale = http.post(
         "/memory/users/alice/facts",
-        json={"content": "Likes tea", "revision": document["revision"] - 1},
+        json={"content": "Likes tea", "revision": added.json()["revision"]},
     )
     assert stale.status_code == 409
     assert http.get("/memory/ui", params={"user": "alice"}).status_code == 200

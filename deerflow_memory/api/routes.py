@@ -474,7 +474,9 @@ def memory_routes(
                     f"{user_id} already has {len(current.facts)} facts; "
                     "add ?replace=true to replace them",
                 )
-            return backend.save(user_id, agent, incoming, expected_revision=current.revision)
+            # Based on what is stored now: a store backend then removes the old facts.
+            replacing = incoming.model_copy(update={"revision": current.revision})
+            return backend.save(user_id, agent, replacing, expected_revision=current.revision)
 
         saved = await run_in_threadpool(write)
         return JSONResponse({"imported": len(saved.facts), "revision": saved.revision})

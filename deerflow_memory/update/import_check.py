@@ -88,6 +88,9 @@ def read_import(
     if problems:
         more = f" (and {len(problems) - _SHOWN} more)" if len(problems) > _SHOWN else ""
         raise InvalidDocumentError(f"{name}: " + "; ".join(problems[:_SHOWN]) + more)
+    # A bookkeeping mark speaks of the revisions of the document it came from;
+    # here it could claim that edits based on the replaced memory still apply.
+    data.pop("bookkeeping", None)
     try:
         return MemoryDocument.model_validate(data)
     except ValidationError as e:

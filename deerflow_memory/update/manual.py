@@ -23,9 +23,13 @@ Rules:
   that text back (see :mod:`deerflow_memory.update.apply`).
 
 Failure behaviour of :func:`save_edit`: a client that names the revision it
-edited gets :class:`RevisionConflictError` when the document moved since
-(nothing is written); without one, a conflict with a concurrent writer is
-retried on the fresh document up to ``retries`` times.
+edited gets :class:`RevisionConflictError` when the facts or summaries changed
+since (nothing is written: an edit never overwrites what its author did not
+see). Saves that only moved bookkeeping (use counts written after the agent
+injected facts, extraction watermarks) are not such a change
+(:meth:`~deerflow_memory.models.MemoryDocument.same_content_since`). A conflict
+with a concurrent writer between load and save is retried on the fresh
+document, with the same check, up to ``retries`` times.
 """
 
 from __future__ import annotations
@@ -246,23 +250,26 @@ def save_edit(
         agent_name: which agent's (None: the default agent).
         change: pure function from the current document to the new one and a result.
         expected_revision: the revision the caller saw; when given, a document
-            that moved answers :class:`RevisionConflictError` instead of a retry.
+            whose facts or summaries changed since answers
+            :class:`RevisionConflictError` (bookkeeping-only saves do not count).
         retries: saves tried when another writer got in between.
 
     Raises:
-        RevisionConflictError: stale ``expected_revision``, or the document kept moving.
+        RevisionConflictError: the content changed since ``expected_revision``, or
+            the document kept moving.
         FactNotFoundError, InvalidFactError: from ``change``; nothing was written.
         StorageError: the document cannot be read (corrupt: left untouched) or written.
     """
     for attempt in range(1, retries + 1):
         document = storage.load(user_id, agent_name)
-        if expected_revision is not None and document.revision != expected_revision:
+        if expected_revision is not None and not document.same_content_since(expected_revision):
             raise RevisionConflictError(user_id, agent_name, expected_revision, document.revision)
         updated, result = change(document)
         try:
             saved = storage.save(user_id, agent_name, updated, expected_revision=document.revision)
         except RevisionConflictError:
-            if expected_revision is not None or attempt == retries:
+            # Reload and check again: a use-count save in between is no reason to refuse.
+            if attempt == retries:
                 raise
             continue
         return saved, result

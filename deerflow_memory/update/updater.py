@@ -491,6 +491,8 @@ class MemoryUpdater:
             )
             if new_document is document:
                 return UpdateResult(UpdateStatus.SKIPPED, revision=document.revision)
+            if not changed:  # only the watermark moved: a user's edit need not reload
+                new_document = document.bookkeeping_save(new_document)
             try:
                 saved = self.storage.save(
                     job.user_id,

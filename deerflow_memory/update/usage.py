@@ -6,7 +6,10 @@ tuple to an in-memory queue (no lock, no I/O, no model call, ~0.1 µs) and
 wakes nothing. One daemon thread wakes every ``interval`` seconds and, per
 document, loads it, adds ``accessCount`` and raises ``lastAccessedAt`` on the
 facts that are still there, and saves with ``expected_revision``; when another
-writer saved in between it reloads and retries (up to ``retries`` times).
+writer saved in between it reloads and retries (up to ``retries`` times). The
+save is marked as bookkeeping (:meth:`~deerflow_memory.models.MemoryDocument.bookkeeping_save`):
+it moves ``revision``, but a user's edit sent with an earlier revision is not
+refused for it.
 
 Failure behaviour: a tally that cannot be written (storage down, document
 kept changing) is logged and dropped — use counts are a hint for eviction and
@@ -194,12 +197,11 @@ class AccessRecorder:
                         touched = True
                 if not touched:
                     return
-                storage.save(
-                    user_id,
-                    agent_name,
-                    document.model_copy(update={"facts": tuple(facts)}),
-                    expected_revision=document.revision,
-                )
+                # Marked as bookkeeping: a user's edit based on an earlier revision
+                # still applies (MemoryDocument.same_content_since).
+                counted = document.model_copy(update={"facts": tuple(facts)})
+                counted = document.bookkeeping_save(counted)
+                storage.save(user_id, agent_name, counted, expected_revision=document.revision)
                 self.writes += 1
                 return
             except RevisionConflictError:
