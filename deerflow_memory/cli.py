@@ -37,7 +37,7 @@ from rich.text import Text
 
 from deerflow_memory.config import MemoryConfig, check_path, load_config, redact_secrets
 from deerflow_memory.errors import DeerflowMemoryError
-from deerflow_memory.models import MemoryDocument, SourceType, replace_surrogates
+from deerflow_memory.models import CONFIDENCE_RULE, MemoryDocument, SourceType, replace_surrogates
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.factory import open_storage
 from deerflow_memory.storage.names import validate_name
@@ -498,7 +498,13 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
                 max_fact_chars=config.max_fact_chars,
             ),
         )
-    console.print(Text(f"remembered {fact.id}: {fact.content} (revision {saved.revision})"))
+    # The stored confidence is said: "2" is read as 2 %, not as a typo for 1.
+    console.print(
+        Text(
+            f"remembered {fact.id}: {fact.content} "
+            f"(confidence {fact.confidence:g}, revision {saved.revision})"
+        )
+    )
     return 0
 
 
@@ -696,7 +702,9 @@ def _parser() -> argparse.ArgumentParser:
     remember.add_argument("--user", required=True)
     remember.add_argument("--agent", default=None, help="agent name (default agent when omitted)")
     remember.add_argument("--category", default="context")
-    remember.add_argument("--confidence", default="1.0")
+    remember.add_argument(
+        "--confidence", default="1.0", help=f"{CONFIDENCE_RULE}; default 1".replace("%", "%%")
+    )
     remember.add_argument("text")
     forget = sub.add_parser("forget", help="delete a fact (kept as history, never re-learned)")
     forget.add_argument("--user", required=True)

@@ -38,6 +38,7 @@ from deerflow_memory.logs import package_logger
 logger = package_logger(__name__)
 
 __all__ = [
+    "CONFIDENCE_RULE",
     "MAX_NAME_LENGTH",
     "USER_DELETED_REASON",
     "BookkeepingSaves",
@@ -257,6 +258,10 @@ def _clamp_confidence(value: Any, fact_id: Any = None) -> Any:
     return value
 
 
+CONFIDENCE_RULE = 'a number from 0 to 1, or a percentage up to 100 (85 or "85%" means 0.85)'
+"""The confidence rule of every door (CLI, HTTP, model output): :func:`proposed_confidence`."""
+
+
 def proposed_confidence(value: Any) -> float:
     """The confidence of a proposed fact as a number in [0, 1], or ``ValueError``.
 
@@ -286,7 +291,8 @@ def proposed_confidence(value: Any) -> float:
     if percent or 1.0 < number <= 100.0:
         number /= 100.0
     if not 0.0 <= number <= 1.0:
-        raise ValueError(f"confidence {number:g} is outside [0, 1]")
+        shown = value.strip()[:20] if isinstance(value, str) else f"{value:g}"
+        raise ValueError(f"confidence {shown} is outside the allowed range: {CONFIDENCE_RULE}")
     return number
 
 

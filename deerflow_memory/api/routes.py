@@ -62,9 +62,9 @@ import asyncio
 import json
 import unicodedata
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -85,7 +85,7 @@ from deerflow_memory.config import (
 )
 from deerflow_memory.identity import names_caller, user_id_for_identity
 from deerflow_memory.inject.fallback import rank_facts
-from deerflow_memory.models import MemoryDocument, iso_from_timestamp
+from deerflow_memory.models import CONFIDENCE_RULE, MemoryDocument, iso_from_timestamp
 from deerflow_memory.service import MemoryService
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.stats import storage_stats
@@ -105,14 +105,24 @@ Handler = Callable[[Request], Awaitable[Response]]
 MAX_FLUSH_TIMEOUT = 300.0
 
 
+def _json_number(value: Any) -> Any:
+    # One plain message (a StrictFloat | StrictInt union named its members: "confidence.float").
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"must be a JSON number, {CONFIDENCE_RULE}")
+    return value
+
+
+# A JSON number, as in an import ("0.9" as a string is refused: 422); the range and
+# NaN are checked by add_manual_fact (proposed_confidence).
+_Confidence = Annotated[float, BeforeValidator(_json_number)]
+
+
 class _FactIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     content: str
     category: str = "context"
-    # A JSON number, as in an import ("0.9" as a string is refused: 422); the range and
-    # NaN are checked by add_manual_fact (proposed_confidence).
-    confidence: StrictFloat | StrictInt = 1.0
+    confidence: _Confidence = 1.0
     revision: int | None = None
 
 
@@ -121,7 +131,7 @@ class _FactPatch(BaseModel):
 
     content: str | None = None
     category: str | None = None
-    confidence: StrictFloat | StrictInt | None = None
+    confidence: _Confidence | None = None
     revision: int | None = None
 
 
