@@ -36,7 +36,7 @@ from rich.table import Table
 from rich.text import Text
 
 from deerflow_memory.config import MemoryConfig, check_path, load_config, redact_secrets
-from deerflow_memory.errors import DeerflowMemoryError
+from deerflow_memory.errors import DeerflowMemoryError, FactNotFoundError
 from deerflow_memory.models import CONFIDENCE_RULE, MemoryDocument, SourceType, replace_surrogates
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.factory import open_storage
@@ -236,6 +236,40 @@ def _load(args: argparse.Namespace) -> MemoryDocument:
         return document
 
 
+def _where(config: MemoryConfig, tenant: str | None) -> str:
+    where = (
+        f"{config.storage_path}"
+        if config.storage == "file"
+        else f"{config.storage} storage {redact_secrets(config.storage_dsn or '')}".rstrip()
+    )
+    return where if tenant is None else f"tenant {tenant!r} of {where}"
+
+
+def _first(names: Sequence[str], kind: str) -> str:
+    shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+    return f"stored {kind}s: {shown}"
+
+
+def _other_tenants(config: MemoryConfig, tenant: str | None) -> list[str]:
+    """The tenants holding data besides ``tenant`` (None: besides the untenanted memory)."""
+    from deerflow_memory.storage.tenants import stored_tenants
+
+    with open_storage(config) as root:
+        return [t for t in stored_tenants(root) if t != tenant]
+
+
+def _nothing_stored(config: MemoryConfig, tenant: str | None) -> str:
+    """What to say when no document is stored where the command looked."""
+    tenants = _other_tenants(config, tenant)
+    if tenants:  # the memory is there, in tenants: say so, not "check --root"
+        scope = "without a tenant" if tenant is None else f"for tenant {tenant!r}"
+        return (
+            f"no memory is stored {scope} in {_where(config, None)}; "
+            f"{_first(tenants, 'tenant')} (pass --tenant NAME)"
+        )
+    return f"no memory is stored in {_where(config, tenant)} (check --root or the storage settings)"
+
+
 def _no_memory(
     storage: MemoryStorage,
     config: MemoryConfig,
@@ -243,20 +277,14 @@ def _no_memory(
     agent: str | None,
     tenant: str | None = None,
 ) -> str:
-    where = (
-        f"{config.storage_path}"
-        if config.storage == "file"
-        else f"{config.storage} storage {redact_secrets(config.storage_dsn or '')}".rstrip()
-    )
-    if tenant is not None:
-        where = f"tenant {tenant!r} of {where}"
     stored = list(storage.list_memories())
     if not stored:
-        return f"no memory is stored in {where} (check --root or the storage settings)"
+        return _nothing_stored(config, tenant)
     users = sorted({u for u, _ in stored})
-    shown = ", ".join(users[:10]) + (f" and {len(users) - 10} more" if len(users) > 10 else "")
     whose = f"user {user!r}" + (f" (agent {agent!r})" if agent else "")
-    return f"no memory for {whose} in {where}; stored users: {shown}"
+    said = f"no memory for {whose} in {_where(config, tenant)}; {_first(users, 'user')}"
+    tenants = _other_tenants(config, tenant) if tenant is None else []
+    return f"{said}; {_first(tenants, 'tenant')} (pass --tenant NAME)" if tenants else said
 
 
 def _cmd_list(args: argparse.Namespace, console: Console) -> int:
@@ -264,20 +292,26 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     if args.tenants:
         from deerflow_memory.storage.tenants import stored_tenants
 
-        with open_storage(_config(args)) as storage:
+        config = _config(args)
+        with open_storage(config) as storage:
             tenants = list(stored_tenants(storage))
         for tenant in tenants:
             console.file.write(f"{tenant}\n")
+        if not tenants:
+            raise CommandFailed(f"no tenant is stored in {_where(config, None)}")
         return 0
-    with _storage(args, _config(args)) as storage:
+    config = _config(args)
+    with _storage(args, config) as storage:
         documents = list(storage.list_memories())  # not what only a delete left
     if args.json:
         rows = [{"user": user_id, "agent": agent_name} for user_id, agent_name in documents]
         console.file.write(json.dumps(rows, ensure_ascii=False) + "\n")
-        return 0
-    for user_id, agent_name in documents:
-        # Written as is: tab-separated for scripts (rich would expand the tab).
-        console.file.write(f"{user_id}\t{agent_name or '(default agent)'}\n")
+    else:
+        for user_id, agent_name in documents:
+            # Written as is: tab-separated for scripts (rich would expand the tab).
+            console.file.write(f"{user_id}\t{agent_name or '(default agent)'}\n")
+    if not documents:  # a mistyped --root must not look like "no users yet" without a word
+        raise CommandFailed(_nothing_stored(config, args.tenant))
     return 0
 
 
@@ -322,8 +356,15 @@ def _cmd_show(args: argparse.Namespace, console: Console) -> int:
 def _cmd_stats(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.storage.stats import storage_stats
 
-    with _storage(args, _config(args)) as storage:
+    config = _config(args)
+    with _storage(args, config) as storage:
         stats = storage_stats(storage, user_id=args.user, agent_name=args.agent)
+        if not stats:
+            if args.json:
+                console.print_json(data=[])
+            if args.user is None:
+                raise CommandFailed(_nothing_stored(config, args.tenant))
+            raise CommandFailed(_no_memory(storage, config, args.user, args.agent, args.tenant))
     if args.json:
         console.print_json(data=[s.to_dict() for s in stats])
         return _all_read(stats)
@@ -470,6 +511,8 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
     said = f"deleted the memory of {whose}"
     if not cleared.existed:
         said = f"{whose} had no memory to delete"
+        if not cleared.unattributed:  # "nothing to do": status 1, as show and export say
+            raise CommandFailed(said)
     if cleared.unattributed:
         n = len(cleared.unattributed)
         where = ", ".join(bad.location for bad in cleared.unattributed)
@@ -513,14 +556,22 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
 
     config = _config(args)
     with _storage(args, config) as storage:
-        saved, gone = save_edit(
-            storage,
-            args.user,
-            args.agent,
-            lambda document: delete_fact(
-                document, args.fact_id, max_superseded_facts=config.max_superseded_facts
-            ),
-        )
+        try:
+            saved, gone = save_edit(
+                storage,
+                args.user,
+                args.agent,
+                lambda document: delete_fact(
+                    document, args.fact_id, max_superseded_facts=config.max_superseded_facts
+                ),
+            )
+        except FactNotFoundError as e:  # "nothing to do" (status 1), like an unknown user
+            document = storage.load(args.user, args.agent)
+            if document.revision == 0 and document.is_empty():
+                raise CommandFailed(
+                    _no_memory(storage, config, args.user, args.agent, args.tenant)
+                ) from e
+            raise CommandFailed(str(e)) from e
     console.print(
         Text(f"forgot {gone.id}: {gone.content} (kept as history; revision {saved.revision})")
     )

@@ -1,0 +1,116 @@
+"""The CLI says so when it finds nothing where it looked, and where the memory is instead.
+
+A mistyped ``--root`` must not read as "no users yet" (``list`` and ``stats``
+used to print nothing, status 0), and memory stored only under tenants must be
+pointed to (``--tenant``), not reported as absent. "Nothing to do" answers exit
+1, as the help says: an unknown user, an unknown fact, nothing to delete.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from deerflow_memory import FileMemoryStorage
+from deerflow_memory.cli import main
+from deerflow_memory.models import MemoryDocument
+from deerflow_memory.update.manual import add_manual_fact
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Run:
+    def call(*argv: str) -> tuple[int, str, str]:
+        status = main(list(argv))
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return call
+
+
+def one_error(err: str, *words: str) -> None:
+    assert err.count("\n") == 1 and err.startswith("deerflow-memory: error: "), err
+    for word in words:
+        assert word in err, (word, err)
+
+
+def store(root: Path, user: str, text: str, tenant: str | None = None) -> None:
+    storage = FileMemoryStorage(root).scoped(tenant)
+    document, _ = add_manual_fact(MemoryDocument(), text)
+    storage.save(user, None, document)
+
+
+@pytest.mark.parametrize("command", [["list"], ["list", "--json"], ["stats"], ["stats", "--json"]])
+def test_list_and_stats_on_a_mistyped_root_say_nothing_is_stored_there(
+    tmp_path: Path, run: Run, command: list[str]
+) -> None:
+    typo = tmp_path / "memroy"
+    status, out, err = run("--root", str(typo), *command)
+    assert status == 1
+    one_error(err, "no memory is stored in", str(typo), "check --root")
+    if "--json" in command:
+        assert json.loads(out) == []  # scripts still read valid JSON
+    assert not typo.exists()  # looking created nothing
+
+
+def test_list_tenants_with_none_says_so(tmp_path: Path, run: Run) -> None:
+    store(tmp_path, "ann", "Likes tea")
+    status, out, err = run("--root", str(tmp_path), "list", "--tenants")
+    assert status == 1 and out == ""
+    one_error(err, "no tenant is stored in")
+
+
+def test_memory_only_under_tenants_is_pointed_to_by_show_list_and_stats(
+    tmp_path: Path, run
+) -> None:
+    store(tmp_path, "carol", "Likes tea", tenant="shop")
+    store(tmp_path, "carol", "Likes trains", tenant="travel")
+    root = ("--root", str(tmp_path))
+    for command in (
+        ["show", "--user", "carol"],
+        ["list"],
+        ["stats"],
+        ["export", "--user", "carol"],
+    ):
+        status, _, err = run(*root, *command)
+        assert status == 1, command
+        one_error(err, "without a tenant", "stored tenants: shop, travel", "--tenant")
+        assert "check --root" not in err
+    status, out, _ = run(*root, "--tenant", "shop", "show", "--user", "carol", "--json")
+    assert status == 0 and json.loads(out)["facts"][0]["content"] == "Likes tea"
+    status, _, err = run(*root, "--tenant", "nope", "list")
+    assert status == 1
+    one_error(err, "for tenant 'nope'", "stored tenants: shop, travel")
+
+
+def test_an_unknown_user_beside_tenants_names_the_stored_users_and_tenants(
+    tmp_path: Path, run
+) -> None:
+    store(tmp_path, "ann", "Likes tea")
+    store(tmp_path, "carol", "Likes trains", tenant="shop")
+    status, _, err = run("--root", str(tmp_path), "show", "--user", "carol")
+    assert status == 1
+    one_error(err, "no memory for user 'carol'", "stored users: ann", "stored tenants: shop")
+
+
+def test_forget_for_a_user_without_memory_says_so_with_status_1(tmp_path: Path, run: Run) -> None:
+    store(tmp_path, "ann", "Likes tea")
+    status, _, err = run("--root", str(tmp_path), "forget", "--user", "nobody", "fact_1")
+    assert status == 1
+    one_error(err, "no memory for user 'nobody'", "stored users: ann")
+    status, _, err = run("--root", str(tmp_path), "forget", "--user", "ann", "fact_1")
+    assert status == 1
+    one_error(err, "no current fact with id 'fact_1'")
+
+
+def test_clear_of_a_user_without_memory_is_a_nothing_to_do_answer(tmp_path: Path, run: Run) -> None:
+    store(tmp_path, "ann", "Likes tea")
+    status, _, err = run("--root", str(tmp_path), "clear", "--user", "nobody", "--yes")
+    assert status == 1
+    one_error(err, "'nobody' (default agent) had no memory to delete")
+    status, out, _ = run("--root", str(tmp_path), "clear", "--user", "ann", "--yes")
+    assert status == 0 and "deleted the memory of 'ann'" in out
