@@ -72,6 +72,7 @@ from deerflow_memory.update.updater import (
     UpdateResult,
     UpdateStatus,
     failure_result,
+    job_label,
 )
 from deerflow_memory.update.usage import AccessRecorder
 from deerflow_memory.update.validate import clean_text
@@ -887,7 +888,7 @@ class MemoryService:
         try:
             result = self.durable.run(job) if self.durable is not None else self._update(job)
         except Exception as e:  # the outbox failed around the update (e.g. a claim)
-            logger.exception("memory update for %s failed in the outbox", job.key)
+            logger.exception("memory update for %s failed in the outbox", job_label(job))
             result = failure_result(e)
             self._after_failure(job, result, letter_stored=False)
             return result
@@ -912,7 +913,7 @@ class MemoryService:
         delay = self.config.debounce_seconds
         logger.info(
             "memory update for %s: %d chunk(s) over the call cap are queued again",
-            job.key,
+            job_label(job),
             deferred,
         )
         if not self.queue.requeue(job, delay):
@@ -966,7 +967,7 @@ class MemoryService:
             # An error the updater did not turn into a result (e.g. a file where the
             # lock folder should be) fails the update like any other: counted, retried
             # or dead-lettered, never only logged.
-            logger.exception("memory update for %s failed", job.key)
+            logger.exception("memory update for %s failed", job_label(job))
             return failure_result(e)
         return result
 
@@ -989,7 +990,7 @@ class MemoryService:
             if self.queue.requeue(again, delay):  # recorded in the outbox by the queue
                 logger.info(
                     "memory update for %s requeued (attempt %d) in %.0f s: %s",
-                    job.key,
+                    job_label(job),
                     attempts,
                     delay,
                     error,
@@ -1006,13 +1007,15 @@ class MemoryService:
             logger.warning(
                 "memory update for %s failed for good after %d attempt(s); kept as a dead "
                 "letter (deerflow-memory pending / retry): %s",
-                job.key,
+                job_label(job),
                 attempts,
                 error,
             )
         except Exception:
             outcome = "lost"
-            logger.exception("memory update for %s lost: the dead letter failed too", job.key)
+            logger.exception(
+                "memory update for %s lost: the dead letter failed too", job_label(job)
+            )
         self._report(FailedUpdate(*job.key, error, outcome, attempts, self.tenant_id))
 
     def write_dead_letter(self, job: UpdateJob, error: str, *, attempts: int = 1) -> DeadLetter:

@@ -106,11 +106,15 @@ class RetryPolicy:
                 retry_after = delay if delay > 0 else None
                 if retry >= self.call_retries:
                     raise TransientModelError(
-                        f"memory model call failed {retry + 1} times: {type(e).__name__}: {e}",
+                        f"memory model call failed {_times(retry + 1)}: {type(e).__name__}: {e}",
                         retry_after,
                     ) from e
                 retry += 1
                 self.sleep(self.backoff(retry, retry_after))
+
+
+def _times(count: int) -> str:
+    return "once" if count == 1 else f"{count} times"
 
 
 def transient_delay(error: BaseException) -> float | None:

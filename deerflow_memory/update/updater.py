@@ -86,7 +86,7 @@ from deerflow_memory.update.sealing import fenced_keys
 from deerflow_memory.update.similarity import DocumentEmbedder, SimilarityFactory
 from deerflow_memory.update.validate import UpdateLimits, clean_text, validate_update
 
-__all__ = ["MemoryUpdater", "UpdateResult", "UpdateStatus", "failure_result"]
+__all__ = ["MemoryUpdater", "UpdateResult", "UpdateStatus", "failure_result", "job_label"]
 
 logger = package_logger(__name__)
 
@@ -139,6 +139,11 @@ class UpdateResult:
     deferred: int = 0
 
 
+def job_label(job: UpdateJob) -> str:
+    """``user=alice agent=- thread=t1``: a job in a log line, as "memory saved" names it."""
+    return f"user={job.user_id} agent={job.agent_name or '-'} thread={job.thread_id}"
+
+
 def _cut_message(job: UpdateJob, chunk: Chunk, max_calls: int) -> Rejection:
     """Say (log and ``UpdateResult.rejected``) that a huge message was cut, never silently."""
     key = key_id(chunk.completes[-1]) if chunk.completes else "?"
@@ -146,7 +151,7 @@ def _cut_message(job: UpdateJob, chunk: Chunk, max_calls: int) -> Rejection:
         f"{chunk.cut_chars} characters at its end were not sent: the message needs more "
         f"than max_model_calls_per_update={max_calls} calls"
     )
-    logger.warning("memory update for %s: message %s cut, %s", job.key, key, reason)
+    logger.warning("memory update for %s: message %s cut, %s", job_label(job), key, reason)
     return Rejection(item=f"message {key}", reason=reason)
 
 
@@ -298,7 +303,7 @@ class MemoryUpdater:
             logger.info(
                 "memory update for %s: %d chunk(s) over max_model_calls_per_update=%d go "
                 "with a later update",
-                job.key,
+                job_label(job),
                 deferred,
                 max_calls,
             )
@@ -349,7 +354,7 @@ class MemoryUpdater:
                 if invalid:
                     logger.warning(
                         "memory update for %s: %d proposed part(s) rejected: %s",
-                        job.key,
+                        job_label(job),
                         len(invalid),
                         "; ".join(f"{r.item}: {r.reason}" for r in invalid[:5]),
                     )
@@ -501,7 +506,7 @@ class MemoryUpdater:
                     expected_revision=document.revision,
                 )
             except RevisionConflictError:
-                logger.debug("revision moved for %s; re-applying (try %d)", job.key, attempt)
+                logger.debug("revision moved for %s; re-applying (try %d)", job_label(job), attempt)
                 try:
                     document = self.storage.load(job.user_id, job.agent_name)
                 except Exception as e:
@@ -531,7 +536,9 @@ class MemoryUpdater:
                 reason="" if changed else "nothing new",
             )
         logger.warning(
-            "memory update for %s failed: the document kept changing (%d tries)", job.key, tries
+            "memory update for %s failed: the document kept changing (%d tries)",
+            job_label(job),
+            tries,
         )
         return UpdateResult(
             UpdateStatus.FAILED,
@@ -543,7 +550,7 @@ class MemoryUpdater:
         # Expected failures (model down, bad answer) get one line; surprises get a traceback.
         logger.warning(
             "memory update for %s failed while %s: %s",
-            job.key,
+            job_label(job),
             step,
             error,
             exc_info=error if traceback else None,
