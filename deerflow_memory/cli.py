@@ -1,5 +1,7 @@
 """The ``deerflow-memory`` command: demo, list, show, stats, export, import, clear, migrate,
-remember and forget (manual facts).
+remember and forget (manual facts), pending and retry (failed updates).
+
+``--help`` shows :data:`DESCRIPTION` (plain text for users), not this docstring.
 
 Every error is one line on stderr and a non-zero exit, for every subcommand
 (errors are handled once, in :func:`main`): status 2 for bad input, config or
@@ -37,7 +39,13 @@ from rich.text import Text
 
 from deerflow_memory.config import MemoryConfig, check_path, load_config, redact_secrets
 from deerflow_memory.errors import DeerflowMemoryError, FactNotFoundError
-from deerflow_memory.models import CONFIDENCE_RULE, MemoryDocument, SourceType, replace_surrogates
+from deerflow_memory.models import (
+    CONFIDENCE_RULE,
+    FactCategory,
+    MemoryDocument,
+    SourceType,
+    replace_surrogates,
+)
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.factory import open_storage
 from deerflow_memory.storage.names import validate_name
@@ -63,6 +71,20 @@ DEMO_USER = "demo-traveller"
 DEMO_THREADS = ("demo-session-1", "demo-session-2")
 # Threads whose facts count as the demo's own (session-N: demos before 2026-12).
 _DEMO_SOURCES = frozenset({*DEMO_THREADS, "session-1", "session-2"})
+
+
+DESCRIPTION = """\
+Look at and manage the long-term memory deerflow_memory keeps per user: run the
+demo, list, show, export and import memory, add and delete facts by hand, and
+see or re-run memory updates that failed.
+
+Exit status: 0 done; 1 nothing to do (no such user or fact, nothing stored
+where you looked, an overwrite refused); 2 bad input, config or storage errors
+(nothing is written then); 1 also for an unexpected failure. Every error is one
+line on stderr (--debug shows the traceback). Global options (--config, --root,
+--tenant, --debug) work before or after the subcommand. Tables use the
+terminal's width; piped, nothing is cut (--json is there for scripts).
+"""
 
 
 class CommandFailed(Exception):
@@ -713,14 +735,28 @@ def _check_letter_ids(storage: MemoryStorage, ids: list[str], user: str | None) 
     )
 
 
+_USER_HELP = "the user id, as your app passes it"
+_JSON_HELP = "print JSON instead of a table"
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="deerflow-memory", description=__doc__)
+    parser = _Parser(
+        prog="deerflow-memory",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _global_options(parser, defaults=True)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    demo = sub.add_parser("demo", help="two sessions, one user: memory carried across threads")
-    demo.add_argument("--lang", choices=sorted(DEMO_SCRIPT), default="en")
-    demo.add_argument("--user", default=DEMO_USER)
+    def command(name: str, summary: str) -> argparse.ArgumentParser:
+        # The line the command list shows also opens the subcommand's own --help.
+        return sub.add_parser(name, help=summary, description=summary)
+
+    demo = command("demo", "two sessions, one user: memory carried across threads")
+    demo.add_argument(
+        "--lang", choices=sorted(DEMO_SCRIPT), default="en", help="the script's language"
+    )
+    demo.add_argument("--user", default=DEMO_USER, help=f"whose memory (default {DEMO_USER})")
     demo.add_argument("--keep", action="store_true", help="keep the user's earlier memory")
     demo.add_argument(
         "--yes", action="store_true", help="replace memory the demo did not write itself"
@@ -733,55 +769,61 @@ def _parser() -> argparse.ArgumentParser:
         ("import", "load a DeerFlow memory.json into a user's memory"),
         ("clear", "delete a user's memory"),
     ):
-        cmd = sub.add_parser(name, help=help_text)
-        cmd.add_argument("--user", required=True)
+        cmd = command(name, help_text)
+        cmd.add_argument("--user", required=True, help=_USER_HELP)
         cmd.add_argument("--agent", default=None, help="agent name (default agent when omitted)")
         if name == "show":
-            cmd.add_argument("--json", action="store_true")
+            cmd.add_argument("--json", action="store_true", help=_JSON_HELP)
         if name == "export":
-            cmd.add_argument("--output", "-o")
+            cmd.add_argument("--output", "-o", help="write to this file (default: stdout)")
         if name == "import":
-            cmd.add_argument("file")
+            cmd.add_argument("file", help="a memory document or DeerFlow memory.json")
         if name in {"import", "clear", "export"}:
             cmd.add_argument("--yes", action="store_true", help="do not ask")
 
-    listing = sub.add_parser("list", help="list every stored user id and agent (ids as given)")
+    listing = command("list", "list every stored user id and agent (ids as given)")
     listing.add_argument("--tenants", action="store_true", help="list the stored tenants instead")
-    listing.add_argument("--json", action="store_true")
+    listing.add_argument("--json", action="store_true", help=_JSON_HELP)
 
-    remember = sub.add_parser("remember", help="add a fact as the user's own word (manual)")
-    remember.add_argument("--user", required=True)
+    remember = command("remember", "add a fact as the user's own word (manual)")
+    remember.add_argument("--user", required=True, help=_USER_HELP)
     remember.add_argument("--agent", default=None, help="agent name (default agent when omitted)")
-    remember.add_argument("--category", default="context")
+    remember.add_argument(
+        "--category",
+        default="context",
+        help=f"one of {', '.join(c.value for c in FactCategory)} (default context)",
+    )
     remember.add_argument(
         "--confidence", default="1.0", help=f"{CONFIDENCE_RULE}; default 1".replace("%", "%%")
     )
-    remember.add_argument("text")
-    forget = sub.add_parser("forget", help="delete a fact (kept as history, never re-learned)")
-    forget.add_argument("--user", required=True)
+    remember.add_argument("text", help="the fact, one short statement about the user")
+    forget = command("forget", "delete a fact (kept as history, never re-learned)")
+    forget.add_argument("--user", required=True, help=_USER_HELP)
     forget.add_argument("--agent", default=None, help="agent name (default agent when omitted)")
-    forget.add_argument("fact_id")
+    forget.add_argument("fact_id", help="the fact's id (show lists them)")
 
-    stats = sub.add_parser("stats", help="per user: facts by category, unused share, cleaning")
+    stats = command("stats", "per user: facts by category, unused share, cleaning")
     stats.add_argument("--user", default=None, help="one user (default: every document)")
     stats.add_argument("--agent", default=None, help="with --user: one agent's memory")
-    stats.add_argument("--json", action="store_true")
+    stats.add_argument("--json", action="store_true", help=_JSON_HELP)
 
-    pending = sub.add_parser("pending", help="list memory updates that failed for good")
+    pending = command("pending", "list memory updates that failed for good")
     pending.add_argument("--user", default=None, help="only this user's")
-    pending.add_argument("--json", action="store_true")
-    retry = sub.add_parser("retry", help="run failed memory updates again (the configured model)")
+    pending.add_argument("--json", action="store_true", help=_JSON_HELP)
+    retry = command("retry", "run failed memory updates again (the configured model)")
     retry.add_argument("--user", default=None, help="only this user's")
     retry.add_argument("id", nargs="*", help="dead letter ids (default: all)")
 
-    mig = sub.add_parser("migrate", help="copy every document from one backend to another")
+    mig = command("migrate", "copy every document from one backend to another")
     mig.add_argument("--from", required=True, help="file:PATH | sqlite:PATH | postgres:DSN")
     mig.add_argument("--to", required=True, help="file:PATH | sqlite:PATH | postgres:DSN")
-    mig.add_argument("--overwrite", action="store_true")
+    mig.add_argument(
+        "--overwrite", action="store_true", help="replace documents the target already has"
+    )
 
     # Every subcommand, including ones added above later, takes the global options too.
-    for command in sub.choices.values():
-        _global_options(command, defaults=False)
+    for parsed in sub.choices.values():
+        _global_options(parsed, defaults=False)
     return parser
 
 

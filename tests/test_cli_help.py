@@ -1,0 +1,39 @@
+"""``deerflow-memory --help`` is written for users: plain text, every option explained."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from deerflow_memory.cli import _parser, main
+
+
+def test_the_top_level_help_is_plain_text_and_states_the_exit_statuses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "``" not in out and ":func:" not in out and "(errors are handled once" not in out
+    assert "Exit status: 0 done; 1 nothing to do" in out
+    assert "pending" in out and "retry" in out
+
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    for action in _parser()._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    raise AssertionError("no subcommands")
+
+
+@pytest.mark.parametrize("name", sorted(subcommands()))
+def test_every_subcommand_has_a_description_and_every_option_a_help_text(name: str) -> None:
+    command = subcommands()[name]
+    assert command.description
+    undocumented = [
+        action.option_strings or action.dest
+        for action in command._actions
+        if not action.help and action.dest != "help"
+    ]
+    assert undocumented == []
