@@ -695,6 +695,9 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
         if args.id:
             _check_letter_ids(scoped.storage, args.id, args.user)
         retried = scoped.retry_dead_letters(args.id or None, user_id=args.user)
+    if not retried:  # the words pending uses, not "0 applied, 0 still failing"
+        console.print("no failed memory updates: nothing to retry")
+        return 0
     ran = [item for item in retried if item.unrunnable is None]
     for item in ran:
         status = "applied" if item.removed else f"failed again: {item.result.error}"
@@ -702,7 +705,7 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
             Text(f"{item.letter.id} ({item.letter.user_id}/{item.letter.thread_id}): {status}")
         )
     failed = sum(not item.removed for item in ran)
-    if ran or not retried:
+    if ran:
         console.print(f"{len(ran) - failed} applied, {failed} still failing")
     bad = [item for item in retried if item.unrunnable is not None]
     if bad:
