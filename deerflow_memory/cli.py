@@ -589,7 +589,7 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
             )
         except FactNotFoundError as e:  # "nothing to do" (status 1), like an unknown user
             document = storage.load(args.user, args.agent)
-            if document.revision == 0 and document.is_empty():
+            if (document.revision == 0 or document.holds_only_fence()) and document.is_empty():
                 raise CommandFailed(
                     _no_memory(storage, config, args.user, args.agent, args.tenant)
                 ) from e
