@@ -274,6 +274,7 @@ class MemoryService:
         self._closed = False
         self._tenant_watch = threading.Event()  # set: stop looking for tenants' pending work
         self._tenant_watcher: threading.Thread | None = None
+        self._tenant_scanner: threading.Thread | None = None  # a bound store's first scan
         # The newest failed updates (bounded), for status pages; appended by worker threads.
         self.recent_failures: deque[UpdateFailure] = (
             parent.recent_failures if parent else deque(maxlen=MAX_RECENT_FAILURES)
@@ -333,9 +334,13 @@ class MemoryService:
                     # the tenants' too (each tenant's service recovers its own).
                     self.durable.start(self.queue, self.config.outbox_poll_seconds, background=True)
                     if self._parent is None:
-                        threading.Thread(
+                        # Joined by close() before the store may be closed: a thread still
+                        # reading a closed SQLite connection can crash the process.
+                        scanner = threading.Thread(
                             target=self._open_pending_tenants, name="memory-tenants", daemon=True
-                        ).start()
+                        )
+                        self._tenant_scanner = scanner
+                        scanner.start()
             elif self._bound_store is not store:
                 raise ConfigError(
                     "this MemoryService is bound to another store; use one MemoryService per store"
@@ -600,6 +605,8 @@ class MemoryService:
     def _open_pending_tenants(self) -> None:
         # At start: each tenant whose outbox holds updates a stopped process left is
         # opened, which recovers and runs them; tenants with nothing pending stay closed.
+        if self._closed:
+            return
         self._scan_tenants()
         durable = self.durable
         if durable is None or not durable.outbox.shared or self._parent is not None:
@@ -1221,6 +1228,9 @@ class MemoryService:
                 return flush_all(collector, end)
 
         def flush_all(collector: list[FailedUpdate], end: float | None) -> FlushResult:
+            scanner = self._tenant_scanner  # a bound store's tenants with work left
+            if scanner is not None and scanner is not threading.current_thread():
+                scanner.join(timeout)
             services = self._family()
             for service in services:
                 if service.durable is not None:
@@ -1354,6 +1364,9 @@ class MemoryService:
             self.access.close()  # shared with the tenants: only the root closes it
         self._tenant_watch.set()
         self._parked_changed.set()  # the waker sees _closed and stops
+        scanner = self._tenant_scanner  # first: it may start the watcher (not once closed)
+        if scanner is not None and scanner is not threading.current_thread():
+            scanner.join(timeout=5)
         for helper in (self._tenant_watcher, self._waker):
             if helper is not None and helper is not threading.current_thread():
                 helper.join(timeout=5)

@@ -58,6 +58,7 @@ def test_a_store_closed_before_the_service_is_reported_not_raised(
     with SqliteStore.from_conn_string(str(tmp_path / "m.sqlite")) as store:
         store.setup()
         memory.storage_for(store)
+        memory.flush(timeout=30)  # the bind's background scans are done before the store closes
         memory.enqueue(MemoryIdentity("alice", None, "t1"), [HumanMessage("I'm a nurse.", id="h0")])
     # The app closed its store first: the capture's record can no longer be written.
     with caplog.at_level(logging.WARNING, logger="deerflow_memory"):
@@ -65,3 +66,33 @@ def test_a_store_closed_before_the_service_is_reported_not_raised(
     assert not result
     assert "could not write its last 1 records" in caplog.text
     assert "stay in the outbox" not in caplog.text  # which would be false
+
+
+def test_close_waits_for_the_tenant_scan_a_store_bind_started(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+    import time
+
+    from langgraph.store.sqlite import SqliteStore
+
+    import deerflow_memory.storage.tenants as tenants
+    from deerflow_memory import MemoryConfig, MemoryService
+
+    scanned = threading.Event()
+    real = tenants.tenants_with_pending_updates
+
+    def slow_scan(storage: object) -> list[str]:
+        time.sleep(0.3)  # reading the store on the bind's background thread
+        result = real(storage)  # type: ignore[arg-type]
+        scanned.set()
+        return result
+
+    monkeypatch.setattr(tenants, "tenants_with_pending_updates", slow_scan)
+    with SqliteStore.from_conn_string(str(tmp_path / "m.sqlite")) as store:
+        store.setup()
+        memory = MemoryService(MemoryConfig(storage="store"), register_atexit=False)
+        memory.storage_for(store)
+        memory.close(timeout=5)
+        # Nothing of ours may still read the store once close() returned (the app closes it next).
+        assert scanned.is_set()
