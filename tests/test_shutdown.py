@@ -53,7 +53,14 @@ def test_a_store_closed_before_the_service_is_reported_not_raised(
 
     from deerflow_memory import MemoryConfig, MemoryIdentity, MemoryService
 
-    config = MemoryConfig(storage="store", debounce_seconds=3600, outbox_commit_interval_ms=1000)
+    # No poller wakes while the test closes the store under it (a thread inside a closed
+    # SQLite connection can crash the process: the very misuse this test reports).
+    config = MemoryConfig(
+        storage="store",
+        debounce_seconds=3600,
+        outbox_commit_interval_ms=1000,
+        outbox_poll_seconds=3600,
+    )
     memory = MemoryService(config, register_atexit=False)
     with SqliteStore.from_conn_string(str(tmp_path / "m.sqlite")) as store:
         store.setup()
