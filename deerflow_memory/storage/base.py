@@ -111,12 +111,7 @@ class MemoryStorage(ABC):
             StorageError: the key cannot be read or made (``CorruptMemoryError``
                 when the stored key is not 32 bytes of hex).
         """
-        key = self.__dict__.get("_fence_key")
-        if key is None:
-            import secrets
-
-            key = self.__dict__.setdefault("_fence_key", secrets.token_bytes(32))
-        return bytes(key)
+        return self._fence_key_or_make(None)
 
     def stored_fence_key(self) -> bytes | None:
         """The fence key if one was made; never makes one (``migrate`` reads the source's).
@@ -139,7 +134,22 @@ class MemoryStorage(ABC):
         """
         if len(key) != 32:
             raise ValueError("a fence key is 32 bytes")
-        return bytes(self.__dict__.setdefault("_fence_key", bytes(key)))
+        return self._fence_key_or_make(bytes(key))
+
+    def _fence_key_or_make(self, new: bytes | None) -> bytes:
+        # Cached on the object once read or made (a dict setdefault: one key per object).
+        key = self.__dict__.get("_fence_key")
+        if key is None:
+            key = self.__dict__.setdefault("_fence_key", self._read_or_make_fence_key(new))
+        return bytes(key)
+
+    def _read_or_make_fence_key(self, new: bytes | None) -> bytes:
+        """The stored key, else ``new`` (or a random one) stored; backends override it."""
+        if new is not None:
+            return new
+        import secrets
+
+        return secrets.token_bytes(32)
 
     def list_memories(self) -> Iterator[tuple[str, str | None]]:
         """:meth:`list_documents` without what only a delete left (a fence, no memory).

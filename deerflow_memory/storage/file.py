@@ -709,15 +709,6 @@ class FileMemoryStorage(MemoryStorage):
 
     # --- the fence key ---------------------------------------------------------------
 
-    def fence_key(self) -> bytes:
-        """``<root>/fence.key`` (made on first use, mode 0600); see :meth:`MemoryStorage.fence_key`.
-
-        Raises:
-            CorruptMemoryError: the file is not 64 hex digits (or is a link).
-            OSError: it cannot be read or written.
-        """
-        return self._key_or_make(None)
-
     def stored_fence_key(self) -> bytes | None:
         """``<root>/fence.key`` if it exists (see :meth:`MemoryStorage.stored_fence_key`)."""
         key = self.__dict__.get("_fence_key")
@@ -727,17 +718,14 @@ class FileMemoryStorage(MemoryStorage):
                 key = self.__dict__.setdefault("_fence_key", key)
         return None if key is None else bytes(key)
 
-    def adopt_fence_key(self, key: bytes) -> bytes:
-        """See :meth:`MemoryStorage.adopt_fence_key`: written to ``fence.key`` if there is none."""
-        if len(key) != 32:
-            raise ValueError("a fence key is 32 bytes")
-        return self._key_or_make(bytes(key))
+    def _read_or_make_fence_key(self, new: bytes | None) -> bytes:
+        """``<root>/fence.key`` (64 hex digits, mode 0600), written with ``new`` if missing.
 
-    def _key_or_make(self, new: bytes | None) -> bytes:
-        key = self.__dict__.get("_fence_key")
-        if key is None:
-            key = self.__dict__.setdefault("_fence_key", _read_or_make_key(self._root, new))
-        return bytes(key)
+        Raises:
+            CorruptMemoryError: the file is not 64 hex digits (or is a link).
+            OSError: it cannot be read or written.
+        """
+        return _read_or_make_key(self._root, new)
 
     # --- dead letters ---------------------------------------------------------------
 
@@ -812,22 +800,10 @@ class FileMemoryStorage(MemoryStorage):
         name = letter.name
         if not name.startswith("dl_") or "/" in name or "\\" in name or "\x00" in name:
             raise InvalidNameError(f"dead letter file name {name!r} is not of the form dl_*")
-        path = self._root / DEAD_LETTER_FOLDER / f"{name}.json"
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            return False
-        _fsync_folder(path.parent)
-        return True
+        return _unlink_durably(self._root / DEAD_LETTER_FOLDER / f"{name}.json")
 
     def delete_dead_letter(self, letter_id: str) -> bool:
-        path = self._dead_letter_path(letter_id)
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            return False
-        _fsync_folder(path.parent)
-        return True
+        return _unlink_durably(self._dead_letter_path(letter_id))
 
     # --- cache and locks ------------------------------------------------------------
 
@@ -964,6 +940,16 @@ def _read_key(path: Path) -> bytes | None:
     if len(key) != 32:
         raise CorruptMemoryError(path, "is not a fence key (64 hex digits)")
     return key
+
+
+def _unlink_durably(path: Path) -> bool:
+    """Remove ``path`` and sync its folder; False when it was not there."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return False
+    _fsync_folder(path.parent)
+    return True
 
 
 def _read_or_make_key(root: Path, new: bytes | None = None) -> bytes:

@@ -552,17 +552,6 @@ class StoreMemoryStorage(MemoryStorage):
 
     # --- the fence key -----------------------------------------------------------------
 
-    def fence_key(self) -> bytes:
-        """The item ``(*namespace_prefix, "fence")`` / ``"key"``, made once under an update lock.
-
-        See :meth:`MemoryStorage.fence_key`. It sits in the store with the data:
-        whoever can read every row of the store can read it too.
-
-        Raises:
-            StorageError: the store failed (``CorruptMemoryError``: the item is not a key).
-        """
-        return self._key_or_make(None)
-
     def stored_fence_key(self) -> bytes | None:
         """The fence key item if it exists (see :meth:`MemoryStorage.stored_fence_key`)."""
         key = self.__dict__.get("_fence_key")
@@ -574,19 +563,15 @@ class StoreMemoryStorage(MemoryStorage):
             key = self.__dict__.setdefault("_fence_key", self._key_of(item))
         return bytes(key)
 
-    def adopt_fence_key(self, key: bytes) -> bytes:
-        """See :meth:`MemoryStorage.adopt_fence_key`: stored if the store has no key item."""
-        if len(key) != 32:
-            raise ValueError("a fence key is 32 bytes")
-        return self._key_or_make(bytes(key))
+    def _read_or_make_fence_key(self, new: bytes | None) -> bytes:
+        """The item ``(*namespace_prefix, "fence")`` / ``"key"``, made once under an update lock.
 
-    def _key_or_make(self, new: bytes | None) -> bytes:
-        key = self.__dict__.get("_fence_key")
-        if key is None:
-            key = self.__dict__.setdefault("_fence_key", self._read_or_make_key(new))
-        return bytes(key)
+        It sits in the store with the data: whoever can read every row of the
+        store can read it too.
 
-    def _read_or_make_key(self, new: bytes | None) -> bytes:
+        Raises:
+            StorageError: the store failed (``CorruptMemoryError``: the item is not a key).
+        """
         ns = (*self.namespace_prefix, _FENCE)
         item = self._batch([GetOp(ns, "key")])[0]
         if item is None:
