@@ -154,19 +154,17 @@ class ExtractedKeys:
             elif not key.startswith("h:"):
                 self._legacy.add(key)
 
-    def __bool__(self) -> bool:
-        return bool(self._keys) or self._fenced is not None
-
-    def has(self, message: BaseMessage) -> bool:
-        """True when ``message`` (as it reads now) was extracted."""
-        key = message_key(message)
+    def has(self, message: BaseMessage, key: str | None = None) -> bool:
+        """True when ``message`` as it reads now was extracted (``key``: its message_key)."""
+        if key is None:
+            key = message_key(message)
         if key in self._keys or (self._fenced is not None and key in self._fenced):
             return True
         return bool(self._legacy) and str(message.id) in self._legacy
 
-    def edited(self, message: BaseMessage) -> bool:
+    def edited(self, message: BaseMessage, key: str | None = None) -> bool:
         """True when a message with ``message``'s id was extracted with another text."""
-        return bool(message.id) and str(message.id) in self._ids and not self.has(message)
+        return bool(message.id) and str(message.id) in self._ids and not self.has(message, key)
 
 
 def with_keys(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
@@ -208,29 +206,36 @@ def select_new_messages(
     if fenced is None and (watermark is None or not watermark.message_keys):
         return [], list(messages)
     done = ExtractedKeys(watermark.message_keys if watermark else (), fenced)
+    keys = [message_key(m) for m in messages]  # each hashed once
     boundary = -1
     for i in range(len(messages) - 1, -1, -1):
-        if done.has(messages[i]):
+        if done.has(messages[i], keys[i]):
             boundary = i
             break
     if boundary < 0 and watermark is not None:
-        boundary = _aligned(messages, watermark.message_keys)
-    before = messages[: boundary + 1]
+        boundary = _aligned(keys, watermark.message_keys)
     # An id the list holds more than once (a caller's own numbering) says nothing of edits.
     counts = Counter(str(m.id) for m in messages if m.id)
-    edited = [m for m in before if counts[str(m.id)] == 1 and done.edited(m)]
-    new = edited + [m for m in messages[boundary + 1 :] if not done.has(m)]
+    edited = {
+        i
+        for i in range(boundary + 1)
+        if counts[str(messages[i].id)] == 1 and done.edited(messages[i], keys[i])
+    }
+    new = [messages[i] for i in sorted(edited)] + [
+        messages[i]
+        for i in range(boundary + 1, len(messages))
+        if not done.has(messages[i], keys[i])
+    ]
     start = max(0, boundary + 1 - context_messages)
-    sent = {id(m) for m in edited}
-    context = [m for m in messages[start : boundary + 1] if id(m) not in sent]
+    context = [messages[i] for i in range(start, boundary + 1) if i not in edited]
     return context, new
 
 
 _ALIGN = 4  # at most this many recorded messages must match in a row
 
 
-def _aligned(messages: Sequence[BaseMessage], keys: Sequence[str]) -> int:
-    """Where the watermark's newest messages end in ``messages``, by text alone; -1 if nowhere.
+def _aligned(message_keys: Sequence[str], keys: Sequence[str]) -> int:
+    """Where the watermark's ``keys`` end in a history (its ``message_keys``), by text; -1 if not.
 
     For a thread whose messages get new ids on every run: LangGraph gives
     id-less input messages random ids, so a client that re-sends the whole
@@ -250,9 +255,9 @@ def _aligned(messages: Sequence[BaseMessage], keys: Sequence[str]) -> int:
     if len(tail) < 2:
         return -1
     tail.reverse()
-    digests = [_split_key(message_key(m)) for m in messages]
+    digests = [_split_key(key) for key in message_keys]
     width = len(tail)
-    for end in range(len(messages) - 1, width - 2, -1):
+    for end in range(len(digests) - 1, width - 2, -1):
         window = digests[end - width + 1 : end + 1]
         if all(d is not None and d[1] == t for d, t in zip(window, tail, strict=True)):
             return end
