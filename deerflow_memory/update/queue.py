@@ -93,6 +93,16 @@ class UpdateJob:
         return (self.thread_id, self.user_id, self.agent_name)
 
 
+def _joined(job: UpdateJob, other: UpdateJob, messages: tuple[BaseMessage, ...]) -> UpdateJob:
+    """``job`` holding ``messages`` (its union with ``other``'s), flags OR-merged with it."""
+    return replace(
+        job,
+        messages=messages,
+        correction_detected=job.correction_detected or other.correction_detected,
+        reinforcement_detected=job.reinforcement_detected or other.reinforcement_detected,
+    )
+
+
 @dataclass(slots=True)
 class _Entry:
     job: UpdateJob
@@ -323,13 +333,7 @@ class MemoryUpdateQueue:
         if running is not None:
             messages = merge_messages(running.messages, job.messages)
             if len(messages) != len(job.messages):
-                job = replace(
-                    job,
-                    messages=messages,
-                    correction_detected=job.correction_detected or running.correction_detected,
-                    reinforcement_detected=job.reinforcement_detected
-                    or running.reinforcement_detected,
-                )
+                job = _joined(job, running, messages)
         self._on_enqueue(job, delay, urgent)
 
     def restore(self, job: UpdateJob, delay: float, *, urgent: bool = False) -> None:
@@ -363,13 +367,7 @@ class MemoryUpdateQueue:
             elif previous is not None or key in self._active:
                 if previous is not None:
                     queued = previous.job
-                    job = replace(
-                        queued,
-                        messages=merge_messages(job.messages, queued.messages),
-                        correction_detected=job.correction_detected or queued.correction_detected,
-                        reinforcement_detected=job.reinforcement_detected
-                        or queued.reinforcement_detected,
-                    )
+                    job = _joined(queued, job, merge_messages(job.messages, queued.messages))
                     deadline = min(deadline, previous.deadline)
                     first, retry_at = previous.first_enqueued, previous.retry_at
                     urgent = urgent or previous.urgent
@@ -405,12 +403,8 @@ class MemoryUpdateQueue:
             first, urgent = now, False
             if previous is not None:
                 first, urgent = previous.first_enqueued, previous.urgent
-                job = replace(
-                    job,
-                    messages=merge_messages(job.messages, previous.job.messages),
-                    correction_detected=job.correction_detected or previous.job.correction_detected,
-                    reinforcement_detected=job.reinforcement_detected
-                    or previous.job.reinforcement_detected,
+                job = _joined(
+                    job, previous.job, merge_messages(job.messages, previous.job.messages)
                 )
                 self._ready.pop(key, None)
             retry_at = now + max(0.0, delay)
