@@ -249,12 +249,6 @@ class MemoryUpdateQueue:
                 if self._on_enqueue is not None:
                     # Durable outbox: kept for the next process instead of dropped. The
                     # key's record must keep what is still queued or left here before.
-                    earlier = self._left.get(key) or self._pending.get(key)
-                    if earlier is not None:
-                        base = earlier if isinstance(earlier, UpdateJob) else earlier.job
-                        snapshot = merge_messages(base.messages, snapshot)
-                        correction = correction or base.correction_detected
-                        reinforcement = reinforcement or base.reinforcement_detected
                     job = UpdateJob(
                         thread_id,
                         user_id,
@@ -264,6 +258,10 @@ class MemoryUpdateQueue:
                         reinforcement,
                         f"{self._record_prefix}{next(self._seq)}",
                     )
+                    queued = self._pending.get(key)
+                    earlier = self._left.get(key) or (queued.job if queued else None)
+                    if earlier is not None:
+                        job = _joined(job, earlier, merge_messages(earlier.messages, snapshot))
                     self._left[key] = job
                     self._record(job, 0.0, due_now)
                     logger.info("memory update queue is shut down; %s left in the outbox", key)
