@@ -120,7 +120,16 @@ class MemoryStorage(ABC):
             StorageError: as :meth:`fence_key`.
         """
         key = self.__dict__.get("_fence_key")
-        return None if key is None else bytes(key)
+        if key is None:
+            key = self._read_fence_key()
+            if key is None:
+                return None
+            key = self.__dict__.setdefault("_fence_key", key)
+        return bytes(key)
+
+    def _read_fence_key(self) -> bytes | None:
+        """The stored key, None when none was made; backends that store one override it."""
+        return None
 
     def adopt_fence_key(self, key: bytes) -> bytes:
         """Make ``key`` the fence key when none was made yet; return the key in force.

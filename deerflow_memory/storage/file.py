@@ -709,14 +709,9 @@ class FileMemoryStorage(MemoryStorage):
 
     # --- the fence key ---------------------------------------------------------------
 
-    def stored_fence_key(self) -> bytes | None:
+    def _read_fence_key(self) -> bytes | None:
         """``<root>/fence.key`` if it exists (see :meth:`MemoryStorage.stored_fence_key`)."""
-        key = self.__dict__.get("_fence_key")
-        if key is None:
-            key = _read_key(self._root / FENCE_KEY_FILE)
-            if key is not None:
-                key = self.__dict__.setdefault("_fence_key", key)
-        return None if key is None else bytes(key)
+        return _read_key(self._root / FENCE_KEY_FILE)
 
     def _read_or_make_fence_key(self, new: bytes | None) -> bytes:
         """``<root>/fence.key`` (64 hex digits, mode 0600), written with ``new`` if missing.

@@ -552,16 +552,10 @@ class StoreMemoryStorage(MemoryStorage):
 
     # --- the fence key -----------------------------------------------------------------
 
-    def stored_fence_key(self) -> bytes | None:
+    def _read_fence_key(self) -> bytes | None:
         """The fence key item if it exists (see :meth:`MemoryStorage.stored_fence_key`)."""
-        key = self.__dict__.get("_fence_key")
-        if key is None:
-            ns = (*self.namespace_prefix, _FENCE)
-            item = self._batch([GetOp(ns, "key")])[0]
-            if item is None:
-                return None
-            key = self.__dict__.setdefault("_fence_key", self._key_of(item))
-        return bytes(key)
+        item = self._batch([GetOp((*self.namespace_prefix, _FENCE), "key")])[0]
+        return None if item is None else self._key_of(item)
 
     def _read_or_make_fence_key(self, new: bytes | None) -> bytes:
         """The item ``(*namespace_prefix, "fence")`` / ``"key"``, made once under an update lock.
