@@ -196,3 +196,15 @@ def test_a_thread_known_only_to_a_deletes_fence_is_split_without_a_watermark() -
     # A fence of other messages only: nothing lines up, every message is new.
     _, new = select_new_messages(history, None, fenced={"gone~0123456789ab"})
     assert new == history
+
+
+def test_a_new_turn_repeating_the_last_texts_does_not_hide_what_came_before_it() -> None:
+    def run(texts: list[str], turn: int) -> list[BaseMessage]:  # random ids, as add_messages gives
+        kinds = (HumanMessage, AIMessage)
+        return [kinds[i % 2](t, id=f"run{turn}-{i}") for i, t in enumerate(texts)]
+
+    first = run(["I live in Oslo.", "Noted."], 1)
+    later = run(["I live in Oslo.", "Noted.", "I'm allergic to peanuts.", "Noted."], 2)
+    later += run(["I live in Oslo.", "Noted."], 3)  # the user says it again
+    _, new = select_new_messages(later, mark(*first), context_messages=0)
+    assert "I'm allergic to peanuts." in [m.content for m in new]

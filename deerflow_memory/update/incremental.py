@@ -241,8 +241,10 @@ def _aligned(message_keys: Sequence[str], keys: Sequence[str]) -> int:
     id-less input messages random ids, so a client that re-sends the whole
     history without a checkpointer matches no key, and each update would
     send everything again. The watermark's last (up to :data:`_ALIGN`, at
-    least 2) digest keys must match consecutive messages' digests; the
-    newest such run wins.
+    least 2) digest keys must match consecutive messages' digests. The
+    *earliest* such run wins: the true one is never before it, so a later
+    turn repeating those texts makes the update send more, never skip a
+    message.
     """
     tail: list[str] = []
     for key in reversed(keys):
@@ -257,7 +259,7 @@ def _aligned(message_keys: Sequence[str], keys: Sequence[str]) -> int:
     tail.reverse()
     digests = [_split_key(key) for key in message_keys]
     width = len(tail)
-    for end in range(len(digests) - 1, width - 2, -1):
+    for end in range(width - 1, len(digests)):
         window = digests[end - width + 1 : end + 1]
         if all(d is not None and d[1] == t for d, t in zip(window, tail, strict=True)):
             return end
