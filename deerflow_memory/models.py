@@ -276,11 +276,10 @@ def proposed_confidence(value: Any) -> float:
     percent = False
     if isinstance(value, str):
         text = value.strip()
+        if _CONFIDENCE_TEXT.fullmatch(text) is None:  # float() would take "8_5", "50%%"
+            raise ValueError(f"confidence must be a number, got {value[:20]!r}")
         percent = text.endswith("%")
-        try:
-            number = float(text.rstrip("%").strip())
-        except ValueError:
-            raise ValueError(f"confidence must be a number, got {value[:20]!r}") from None
+        number = float(text.rstrip("%").strip())
     else:
         try:
             number = float(value)
@@ -288,12 +287,18 @@ def proposed_confidence(value: Any) -> float:
             raise ValueError("confidence must be a finite number") from None
     if not math.isfinite(number):
         raise ValueError("confidence must be a finite number")
+    if not percent and 1.0 < number <= 1.0 + _FLOAT_NOISE:
+        number = 1.0  # 1.0000001 from a model's arithmetic is 1, not 0.01 %
     if percent or 1.0 < number <= 100.0:
         number /= 100.0
     if not 0.0 <= number <= 1.0:
         shown = value.strip()[:20] if isinstance(value, str) else f"{value:g}"
         raise ValueError(f"confidence {shown} is outside the allowed range: {CONFIDENCE_RULE}")
-    return number
+    return number + 0.0  # -0.0 is 0.0
+
+
+_CONFIDENCE_TEXT = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*%?")
+_FLOAT_NOISE = 1e-6
 
 
 def _not_set(value: Any) -> bool:

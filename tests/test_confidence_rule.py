@@ -89,3 +89,17 @@ def test_http_refuses_a_bad_confidence_in_one_plain_message(
     error = response.json()["error"]
     assert words in error and CONFIDENCE_RULE in error
     assert ".float" not in error and ".int" not in error
+
+
+def test_float_noise_above_one_is_one_and_odd_number_spellings_are_refused() -> None:
+    import pytest
+
+    from deerflow_memory.models import proposed_confidence
+
+    assert proposed_confidence(1.0000001) == 1.0  # a model's arithmetic, not 0.01 %
+    assert proposed_confidence(1.5) == 0.015  # a real percentage still is one
+    assert str(proposed_confidence(-0.0)) == "0.0"
+    assert proposed_confidence(" 85 % ") == 0.85
+    for text in ("50%%%", "8_5", "1_0", "0x1", "nan%", "%"):
+        with pytest.raises(ValueError, match="must be a number"):
+            proposed_confidence(text)
