@@ -9,6 +9,7 @@ subclasses also derive from the closest built-in (``ValueError``, ``OSError``,
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 
 class DeerflowMemoryError(Exception):
@@ -155,30 +156,35 @@ def install_hint(extra: str) -> str:
     return f'pip install "deerflow-memory[{extra}]" (in a checkout: pip install -e ".[{extra}]")'
 
 
-class MemoryBusyError(DeerflowMemoryError):
+class _MemoryTimeoutError(DeerflowMemoryError):
+    """Base of the errors about one (user, agent) memory that timed out; ``_message`` formats it."""
+
+    _message: ClassVar[str]
+
+    def __init__(self, user_id: str, agent_name: str | None, timeout: float) -> None:
+        self.user_id = user_id
+        self.agent_name = agent_name
+        self.timeout = timeout
+        message = self._message.format(user_id=user_id, agent_name=agent_name, timeout=timeout)
+        super().__init__(message)
+
+
+class MemoryBusyError(_MemoryTimeoutError):
     """A whole memory was not deleted: an update of it did not finish in time; nothing changed."""
 
-    def __init__(self, user_id: str, agent_name: str | None, timeout: float) -> None:
-        self.user_id = user_id
-        self.agent_name = agent_name
-        self.timeout = timeout
-        super().__init__(
-            f"memory of user {user_id!r} (agent {agent_name!r}) not deleted: an update of it "
-            f"did not finish within {timeout:g} s; nothing was changed, try again"
-        )
+    _message = (
+        "memory of user {user_id!r} (agent {agent_name!r}) not deleted: an update of it "
+        "did not finish within {timeout:g} s; nothing was changed, try again"
+    )
 
 
-class UpdateLockTimeoutError(StorageError):
+class UpdateLockTimeoutError(_MemoryTimeoutError, StorageError):
     """A memory update could not get its (user, agent) lock in time; it is dead-lettered."""
 
-    def __init__(self, user_id: str, agent_name: str | None, timeout: float) -> None:
-        self.user_id = user_id
-        self.agent_name = agent_name
-        self.timeout = timeout
-        super().__init__(
-            f"no update lock for user {user_id!r} (agent {agent_name!r}) within {timeout:g} s: "
-            "another process holds it; raise update_lock_timeout_seconds or retry the dead letter"
-        )
+    _message = (
+        "no update lock for user {user_id!r} (agent {agent_name!r}) within {timeout:g} s: "
+        "another process holds it; raise update_lock_timeout_seconds or retry the dead letter"
+    )
 
 
 class InvalidDocumentError(DeerflowMemoryError, ValueError):
