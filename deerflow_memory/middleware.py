@@ -40,7 +40,7 @@ from langgraph.runtime import Runtime
 
 from deerflow_memory.capture.messages import filter_messages_for_memory, has_minimum_dialogue
 from deerflow_memory.config import MemoryConfig
-from deerflow_memory.errors import MissingDependencyError, install_hint
+from deerflow_memory.errors import ConfigError, MissingDependencyError, install_hint
 from deerflow_memory.identity import MemoryIdentity, resolve_identity
 from deerflow_memory.nodes import capture_turn, inject_turn
 from deerflow_memory.service import MemoryService
@@ -56,7 +56,9 @@ except ImportError as e:  # pragma: no cover - exercised by a subprocess test
 __all__ = ["MemoryMiddleware"]
 
 # Threads whose pre-summarization history is remembered between before_model and the
-# model call; a run removes its entry at the model call, so this only bounds leaks.
+# model call, keyed by the whole identity (tenant included: two tenants may both have
+# a user "ana" in a thread "main"); a run removes its entry at the model call, so this
+# only bounds leaks.
 _MAX_PENDING_HISTORIES = 1024
 
 
@@ -90,7 +92,7 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             (default ``load_config()``). Give one or the other.
 
     Raises:
-        ValueError: both ``service`` and ``config`` were given.
+        ConfigError: both ``service`` and ``config`` were given (a ``ValueError``).
 
     Example:
         >>> from langchain.agents import create_agent
@@ -108,9 +110,9 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     ) -> None:
         super().__init__()
         if service is not None and config is not None:
-            raise ValueError("give MemoryMiddleware a service or a config, not both")
+            raise ConfigError("give MemoryMiddleware a service or a config, not both")
         self.service = service if service is not None else MemoryService(config)
-        self._histories: OrderedDict[tuple[str, str | None, str], list[BaseMessage]] = OrderedDict()
+        self._histories: OrderedDict[MemoryIdentity, list[BaseMessage]] = OrderedDict()
         self._histories_lock = threading.Lock()
 
     # --- summarization flush ----------------------------------------------------------
@@ -119,10 +121,9 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         if not self.service.config.enabled:
             return
         identity = _identity(runtime)
-        key = (identity.user_id, identity.agent_name, identity.thread_id)
         with self._histories_lock:
-            self._histories[key] = list(state["messages"])
-            self._histories.move_to_end(key)
+            self._histories[identity] = list(state["messages"])
+            self._histories.move_to_end(identity)
             while len(self._histories) > _MAX_PENDING_HISTORIES:
                 self._histories.popitem(last=False)
 
@@ -131,9 +132,8 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         if not self.service.config.enabled:
             return
         identity = _identity(request.runtime)
-        key = (identity.user_id, identity.agent_name, identity.thread_id)
         with self._histories_lock:
-            before = self._histories.pop(key, None)
+            before = self._histories.pop(identity, None)
         if not before:
             return
         now = request.state.get("messages", request.messages)

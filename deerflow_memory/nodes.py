@@ -27,6 +27,7 @@ How they fail:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -83,14 +84,10 @@ RECALL_END = "memory_recall_end"
 injected, ``error`` (``None`` when memory was read and ranked as configured; the storage
 error when nothing was injected; ``"embedding failed, ranked lexically: ..."`` when the
 embedder failed and the lexical ranking was injected instead)."""
-_EMPTY_RECALL: dict[str, Any] = {
-    "candidates": 0,
-    "injected": 0,
-    "guaranteed": 0,
-    "constraints": 0,
-    "fact_ids": [],
-    "facts": [],
-}
+# Counts only: the event's lists are made new for each event (a consumer may change them).
+_EMPTY_RECALL: Mapping[str, int] = MappingProxyType(
+    {"candidates": 0, "injected": 0, "guaranteed": 0, "constraints": 0}
+)
 SUMMARY_MESSAGE_NAME = "conversation_summary"
 
 Node = Callable[[Any, RunnableConfig, Runtime[Any]], dict[str, Any]]
@@ -118,6 +115,12 @@ def state_messages(state: Any) -> Sequence[BaseMessage]:
 
 def _write(runtime: Runtime[Any], event: dict[str, Any]) -> None:
     runtime.stream_writer(event)
+
+
+def _last_update(service: MemoryService, identity: MemoryIdentity) -> dict[str, object] | None:
+    """The events' ``last_update``: the newest update saved for ``identity`` here, or None."""
+    saved = service.last_saved_update(identity)
+    return saved.as_event() if saved is not None else None
 
 
 def inject_turn(
@@ -154,8 +157,30 @@ def inject_turn(
         block = service.memory_block(identity, query, store)
     except StorageError as e:
         logger.error("memory not injected for user %r: %s", identity.user_id, e)
-        write({**event, "error": str(e), "facts_injected": 0, "facts_total": 0, "tokens": 0})
-        write({"type": RECALL_END, **who, "mode": mode, **_EMPTY_RECALL, "error": str(e)})
+        # The same events and keys as when memory was read, in the same order.
+        write(
+            {
+                "type": RECALL_END,
+                **who,
+                "mode": mode,
+                **_EMPTY_RECALL,
+                "fact_ids": [],
+                "facts": [],
+                "error": str(e),
+            }
+        )
+        write(
+            {
+                **event,
+                "mode": mode,
+                "revision": None,
+                "facts_injected": 0,
+                "facts_total": 0,
+                "tokens": 0,
+                "error": str(e),
+                "last_update": _last_update(service, identity),
+            }
+        )
         return ""
     write(
         {
@@ -171,7 +196,6 @@ def inject_turn(
             "error": block.error,
         }
     )
-    saved = service.last_saved_update(identity)
     write(
         {
             **event,
@@ -181,7 +205,7 @@ def inject_turn(
             "facts_total": block.facts_total,
             "tokens": block.tokens,
             "error": block.error,
-            "last_update": saved.as_event() if saved is not None else None,
+            "last_update": _last_update(service, identity),
         }
     )
     return block.context
@@ -218,7 +242,6 @@ def capture_turn(
     identity = identify()
     # ``coerce_messages`` left only messages: no second check of every one in enqueue.
     signals = service._enqueue_checked(identity, messages, recent, False, store)
-    saved = service.last_saved_update(identity)
     write(
         {
             "type": "memory_capture",
@@ -227,7 +250,7 @@ def capture_turn(
             "messages": len(messages),
             "correction": signals.correction,
             "reinforcement": signals.reinforcement,
-            "last_update": saved.as_event() if saved is not None else None,
+            "last_update": _last_update(service, identity),
         }
     )
     return True

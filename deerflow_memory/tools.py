@@ -30,6 +30,7 @@ from typing import Any, Literal
 
 from langchain_core.tools import BaseTool, tool
 from langgraph.prebuilt import ToolRuntime
+from langgraph.store.base import BaseStore
 
 from deerflow_memory.errors import (
     FactNotFoundError,
@@ -37,12 +38,13 @@ from deerflow_memory.errors import (
     StorageError,
     ToolNameError,
 )
-from deerflow_memory.identity import resolve_identity
+from deerflow_memory.identity import MemoryIdentity, resolve_identity
 from deerflow_memory.inject.blocks import search_results_block, unescape_memory_text
 from deerflow_memory.inject.format import escape_memory_text, format_fact_line
 from deerflow_memory.inject.lexical import tokenize
 from deerflow_memory.models import Fact, MemoryDocument, SupersededFact
 from deerflow_memory.service import MemoryService
+from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 
 __all__ = [
@@ -142,6 +144,14 @@ def find_fact(document: MemoryDocument, description: str) -> Fact | None:
     if len(scored) > 1 and scored[1][0] == scored[0][0]:
         return None
     return scored[0][2]
+
+
+def _writable_storage(
+    service: MemoryService, identity: MemoryIdentity, store: BaseStore | None
+) -> MemoryStorage:
+    """Where ``remember`` / ``forget`` write: the run's tenant (None: no tenant), in the
+    run's store when ``storage="store"`` (bound here, as a read or a capture binds it)."""
+    return service.for_tenant(identity.tenant_id, store).storage_for(store)
 
 
 def tool_name(item: Any) -> str | None:
@@ -282,8 +292,7 @@ def create_memory_tools(
         context, behavior, goal, correction; `replaces` is the wording of a remembered fact
         this one corrects (it is kept as history)."""
         identity = resolve_identity(runtime.config, runtime.context)
-        # The run's tenant (None: no tenant) picks the storage written to.
-        storage = service.for_tenant(identity.tenant_id, runtime.store).storage
+        storage = _writable_storage(service, identity, runtime.store)
 
         def change(document: MemoryDocument) -> tuple[MemoryDocument, Fact]:
             old = find_fact(document, replaces) if replaces.strip() else None
@@ -319,7 +328,7 @@ def create_memory_tools(
         fact's wording (as shown in your memory). It is kept only as history and is not
         learned again from earlier conversations."""
         identity = resolve_identity(runtime.config, runtime.context)
-        storage = service.for_tenant(identity.tenant_id, runtime.store).storage
+        storage = _writable_storage(service, identity, runtime.store)
 
         def change(document: MemoryDocument) -> tuple[MemoryDocument, SupersededFact]:
             found = find_fact(document, fact)

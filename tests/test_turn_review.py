@@ -1,0 +1,139 @@
+"""Regressions found reviewing the per-turn path (nodes, middleware, tools, capture)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain.agents import create_agent
+from langchain.agents.middleware import ModelRequest
+from langchain.agents.middleware.types import ModelResponse
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableLambda
+from langgraph.runtime import Runtime
+from langgraph.store.memory import InMemoryStore
+
+from deerflow_memory import ConfigError, MemoryConfig, MemoryMiddleware
+from deerflow_memory.identity import MemoryIdentity
+from deerflow_memory.nodes import inject_turn
+from deerflow_memory.service import MemoryService
+from deerflow_memory.tools import create_memory_tools
+from deerflow_memory.update.offline.extractor import OfflineExtractor
+from tests.tool_model import OneToolCallModel
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Iterator[MemoryService]:
+    config = MemoryConfig(storage_path=tmp_path / "memory", debounce_seconds=600, outbox=False)
+    with MemoryService(config, extractor=OfflineExtractor(), register_atexit=False) as memory:
+        yield memory
+
+
+def in_run(configurable: dict[str, Any], call: Callable[[], Any]) -> Any:
+    """Run ``call`` inside a runnable whose config is ``configurable`` (what get_config reads)."""
+    return RunnableLambda(lambda _: call()).invoke(None, {"configurable": configurable})
+
+
+def turn(user_text: str, reply: str, n: int) -> list[BaseMessage]:
+    return [HumanMessage(user_text, id=f"h{n}"), AIMessage(reply, id=f"a{n}")]
+
+
+def test_two_tenants_with_the_same_user_and_thread_never_flush_each_others_history(
+    service: MemoryService,
+) -> None:
+    # Two runs interleave: each remembers its history in before_model, then a summary
+    # removed all but the last message before each model call.
+    middleware = MemoryMiddleware(service)
+    runtime: Runtime[Any] = Runtime()
+    shop = {"user_id": "ana", "thread_id": "main", "tenant_id": "shop"}
+    travel = {"user_id": "ana", "thread_id": "main", "tenant_id": "travel"}
+    shop_history = [*turn("I'm allergic to peanuts.", "Noted.", 1), HumanMessage("Menu?", id="h2")]
+    travel_history = [
+        *turn("I live in Lisbon.", "Nice city.", 3),
+        HumanMessage("Trains?", id="h4"),
+    ]
+    in_run(shop, lambda: middleware.before_model({"messages": shop_history}, runtime))
+    in_run(travel, lambda: middleware.before_model({"messages": travel_history}, runtime))
+
+    def call_model(history: list[BaseMessage]) -> None:
+        kept = history[-1:]
+        request = ModelRequest(
+            model=OneToolCallModel(tool="x", args=lambda t: {}, reply_prefix=""),
+            messages=kept,
+            state={"messages": kept},
+            runtime=runtime,
+        )
+        middleware.wrap_model_call(request, lambda r: ModelResponse(result=[AIMessage("ok")]))
+
+    in_run(shop, lambda: call_model(shop_history))
+    in_run(travel, lambda: call_model(travel_history))
+    assert service.flush(10)
+
+    def facts_of(tenant: str) -> list[str]:
+        return [f.content for f in service.load(MemoryIdentity("ana", None, "main", tenant)).facts]
+
+    shop_facts, travel_facts = facts_of("shop"), facts_of("travel")
+    assert any("peanut" in f for f in shop_facts)
+    assert not any("Lisbon" in f for f in shop_facts)
+    assert any("Lisbon" in f for f in travel_facts)
+    assert not any("peanut" in f for f in travel_facts)
+
+
+def test_giving_the_middleware_a_service_and_a_config_is_a_config_error(
+    service: MemoryService,
+) -> None:
+    with pytest.raises(ConfigError, match="not both"):
+        MemoryMiddleware(service, config=service.config)
+
+
+def test_a_consumer_changing_a_failed_recall_event_does_not_change_the_next_one(
+    tmp_path: Path,
+) -> None:
+    config = MemoryConfig(storage_path=tmp_path / "memory", outbox=False)
+    with MemoryService(config, register_atexit=False) as memory:
+        for user in ("ana", "bob"):  # corrupt documents: memory cannot be read
+            path = tmp_path / "memory" / "users" / user / "memory.json"
+            path.parent.mkdir(parents=True)
+            path.write_text("{not json", encoding="utf-8")
+        events: list[dict[str, Any]] = []
+        for user in ("ana", "bob"):
+            inject_turn(memory, MemoryIdentity(user, None, "t"), [], None, events.append)
+            events[-2]["fact_ids"].append("leaked-" + user)
+            events[-2]["facts"].append({"content": "leaked"})
+
+    ends = [e for e in events if e["type"] == "memory_recall_end"]
+    injections = [e for e in events if e["type"] == "memory_injection"]
+    assert len(ends) == 2 and ends[1]["fact_ids"] == ["leaked-bob"]
+    assert ends[1]["facts"] == [{"content": "leaked"}]
+    # The failed turn's events carry the keys of a successful one, in the same order.
+    assert [e["type"] for e in events[1:3]] == ["memory_recall_end", "memory_injection"]
+    assert {"mode", "revision", "last_update"} <= injections[0].keys()
+    assert injections[0]["error"] and injections[0]["revision"] is None
+
+
+def test_remember_and_forget_write_to_the_runs_store_without_the_memory_nodes(
+    tmp_path: Path,
+) -> None:
+    config = MemoryConfig(storage="store", memory_tools="read_write", outbox=False)
+    store = InMemoryStore()
+    with MemoryService(config, register_atexit=False) as memory:
+        tools = create_memory_tools(memory)
+        for tool_name, text, expected in (
+            ("remember", "Takes the 7:40 train", "Saved to memory"),
+            ("forget", "Takes the 7:40 train", "Forgotten"),
+        ):
+            model = OneToolCallModel(
+                tool=tool_name, args=lambda t: {"fact": t}, reply_prefix="Done: "
+            )
+            agent = create_agent(model, tools, store=store)
+            answer = agent.invoke(
+                {"messages": [HumanMessage(text)]},
+                {"configurable": {"user_id": "ana", "thread_id": "t1"}},
+            )["messages"][-1].text
+            assert expected in answer
+            if tool_name == "remember":
+                facts = memory.load(MemoryIdentity("ana", None, "t1"), store).facts
+                assert [f.content for f in facts] == [text]
+        assert memory.load(MemoryIdentity("ana", None, "t1"), store).facts == ()
