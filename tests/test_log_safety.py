@@ -97,7 +97,11 @@ def test_a_clean_record_keeps_its_format_and_arguments_apart() -> None:
     assert SafeRecords().filter(record)
     assert (record.msg, record.args) == ("a=%s b=%d", ("v", 3))
     broken = logging.LogRecord("deerflow_memory.x", logging.INFO, "f", 1, "a=%s %s", ("v",), None)
-    assert SafeRecords().filter(broken) and broken.args == ("v",)  # the handler reports it
+    assert SafeRecords().filter(broken) and broken.args == ()  # reported inert, in one line
+    assert broken.getMessage() == (
+        "log message 'a=%s %s' could not be formatted"
+        " (TypeError: not enough arguments for format string)"
+    )
 
 
 def test_log_safe_replaces_each_control_and_line_break_and_leaves_other_text() -> None:

@@ -94,7 +94,7 @@ def test_unicode_line_separators_in_a_traceback_are_replaced() -> None:
     assert f"x\ufffd{FORGED}\ufffdy" in record.exc_text
 
 
-def test_a_clean_traceback_is_left_for_the_handler_to_format() -> None:
+def test_a_clean_traceback_is_stored_as_logging_would_format_it() -> None:
     record = logging.LogRecord("deerflow_memory.x", logging.ERROR, "f", 1, "failed", (), None)
     try:
         try:
@@ -103,7 +103,7 @@ def test_a_clean_traceback_is_left_for_the_handler_to_format() -> None:
             raise ValueError("no line break here") from e
     except ValueError as e:
         record.exc_info = (ValueError, e, e.__traceback__)
-    assert SafeRecords().filter(record)
-    assert record.exc_text is None
     clean = logging.Formatter().formatException(record.exc_info)
+    assert SafeRecords().filter(record)
+    assert record.exc_text == clean
     assert traceback_safe(clean) is clean

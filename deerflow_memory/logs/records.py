@@ -12,74 +12,71 @@ from __future__ import annotations
 
 import logging
 
-from deerflow_memory.logs.controls import log_safe, traceback_safe
+from deerflow_memory.logs.controls import log_safe, stack_safe, traceback_safe
+from deerflow_memory.logs.tracebacks import ExcInfo, format_exception_safely
 
 __all__ = ["SafeRecords", "package_logger"]
-
-_TRACEBACKS = logging.Formatter()
 
 
 class SafeRecords(logging.Filter):
     """Rewrites a record whose text holds control characters; passes every record on.
 
+    Every text of a record that a formatter prints is made safe:
+
     - Message: when the formatted message (``msg % args``) holds a control
       character, ESC or line break, ``msg`` becomes the :func:`log_safe` text and
       ``args`` becomes empty. Clean records are left exactly as they were (their
-      ``msg`` and ``args`` stay apart for handlers that group by format).
-    - Exception and stack: a traceback that :func:`traceback_safe` changes
-      (control characters, or an exception message or note whose line breaks
-      would start lines of their own: those are indented) is stored as
-      ``exc_text`` (which ``logging.Formatter`` prints instead of formatting
-      ``exc_info`` again); ``stack_info`` is made safe the same way.
-
-    A record whose message cannot be formatted is passed on untouched: the
-    handler reports that as it always does.
+      ``msg`` and ``args`` stay apart for handlers that group by format). A
+      message that cannot be formatted (wrong arguments, an argument whose
+      ``__str__`` raises) becomes one inert line saying so: left to the handler,
+      its error report would print the raised exception's message raw.
+    - Exception: it is formatted here, once, with its outside text defused
+      (:func:`~deerflow_memory.logs.tracebacks.format_exception_safely`, then
+      :func:`traceback_safe`), and stored as ``exc_text``, which
+      ``logging.Formatter`` prints instead of formatting ``exc_info`` again.
+      Always, not only when the text needed a change: formatted again by the
+      handler, an exception whose ``__str__`` answers differently the second
+      time would print raw. For an exception without outside line breaks or
+      notes the text is the one ``logging`` prints (a formatter that overrides
+      ``formatException`` and ignores ``exc_text`` is not protected). An
+      ``exc_text`` the record already carries (formatted elsewhere, e.g. relayed
+      from another process) is text alone: :func:`traceback_safe` indents every
+      line of it at column 0 but the headers, ``Type: message`` lines included.
+    - Stack: ``stack_info`` is made safe by :func:`stack_safe`.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
-        except Exception:
-            return True
-        safe = log_safe(message)
-        if safe is not message:
-            record.msg, record.args = safe, ()
-        if record.exc_info and record.exc_info[0] is not None and not record.exc_text:
-            text = _TRACEBACKS.formatException(record.exc_info)
-            safe = traceback_safe(text, _outside_texts(record.exc_info[1]))
-            if safe is not text:
-                record.exc_text = safe
+        except Exception as error:
+            record.msg, record.args = _unformattable(record.msg, error), ()
+        else:
+            safe = log_safe(message)
+            if safe is not message:
+                record.msg, record.args = safe, ()
+        if record.exc_text:
+            record.exc_text = traceback_safe(record.exc_text, exception_lines=False)
+        elif record.exc_info and record.exc_info[1] is not None:
+            record.exc_text = _safe_exception_text(record.exc_info)
         if record.stack_info:
-            record.stack_info = traceback_safe(record.stack_info)
+            record.stack_info = stack_safe(record.stack_info)
         return True
 
 
-# Chains and groups deeper or wider than this are not looked into (the column-0 rule still holds).
-_MAX_EXCEPTIONS = 64
+def _safe_exception_text(exc_info: ExcInfo) -> str:
+    try:
+        return traceback_safe(format_exception_safely(exc_info))
+    except Exception as error:  # logging's own formatting would fail the same way
+        return log_safe(f"<traceback could not be formatted: {type(error).__name__}>")
 
 
-def _outside_texts(error: BaseException | None) -> list[str]:
-    """The messages and notes of ``error`` and of its causes, contexts and group members."""
-    texts: list[str] = []
-    seen: set[int] = set()
-    todo = [error]
-    while todo and len(seen) < _MAX_EXCEPTIONS:
-        exc = todo.pop()
-        if exc is None or id(exc) in seen:
-            continue
-        seen.add(id(exc))
-        try:
-            texts.append(str(exc))
-            notes = getattr(exc, "__notes__", None)
-            if isinstance(notes, list | tuple):
-                texts += [note for note in notes if isinstance(note, str)]
-        except Exception:  # a hostile str(): the traceback says it failed, nothing to indent
-            pass
-        todo += [exc.__cause__, exc.__context__]
-        if isinstance(exc, BaseExceptionGroup):
-            todo += list(exc.exceptions)
-    # Longest first: a message that holds another is indented whole, before its part.
-    return sorted(texts, key=len, reverse=True)
+def _unformattable(msg: object, error: Exception) -> str:
+    form = repr(msg) if isinstance(msg, str) else f"<{type(msg).__name__}>"
+    try:
+        reason = f"{type(error).__name__}: {error}"
+    except Exception:
+        reason = type(error).__name__
+    return log_safe(f"log message {form} could not be formatted ({reason})")
 
 
 _FILTER = SafeRecords()
