@@ -38,11 +38,10 @@ from langchain_core.messages import BaseMessage, SystemMessage
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
-from deerflow_memory.capture.messages import filter_messages_for_memory, has_minimum_dialogue
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ConfigError, MissingDependencyError, install_hint
 from deerflow_memory.identity import MemoryIdentity, resolve_identity
-from deerflow_memory.nodes import capture_turn, inject_turn
+from deerflow_memory.nodes import capture_turn, flush_removed, inject_turn
 from deerflow_memory.service import MemoryService
 
 try:
@@ -113,6 +112,9 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             raise ConfigError("give MemoryMiddleware a service or a config, not both")
         self.service = service if service is not None else MemoryService(config)
         self._histories: OrderedDict[MemoryIdentity, list[BaseMessage]] = OrderedDict()
+        # User messages a summary removed before any reply to them (mid-turn), for the
+        # turn's capture; guarded by the same lock.
+        self._carried: OrderedDict[MemoryIdentity, list[BaseMessage]] = OrderedDict()
         self._histories_lock = threading.Lock()
 
     # --- summarization flush ----------------------------------------------------------
@@ -146,10 +148,14 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         ]
         if not removed:
             return
-        filtered = filter_messages_for_memory(removed)
-        if has_minimum_dialogue(filtered):
-            # Flush before the model call: these messages are gone from the thread.
-            self.service.enqueue(identity, filtered, now=True, store=request.runtime.store)
+        # Flush before the model call: these messages are gone from the thread.
+        waiting = flush_removed(self.service, identity, removed, now, request.runtime.store)
+        if waiting:  # the user's words of a turn still running: its capture takes them
+            with self._histories_lock:
+                self._carried.setdefault(identity, []).extend(waiting)
+                self._carried.move_to_end(identity)
+                while len(self._carried) > _MAX_PENDING_HISTORIES:
+                    self._carried.popitem(last=False)
 
     def before_model(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
         """Remember the history as it is before later middleware (a summary) rewrites it."""
@@ -199,14 +205,18 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     # --- capture ----------------------------------------------------------------------
 
     def _capture(self, messages: Sequence[BaseMessage], runtime: Runtime[Any]) -> None:
-        if self.service.config.enabled:
-            capture_turn(
-                self.service,
-                messages,
-                lambda: _identity(runtime),
-                runtime.stream_writer,
-                runtime.store,
-            )
+        if not self.service.config.enabled:
+            return
+        identity = _identity(runtime)
+        with self._histories_lock:
+            carried = self._carried.pop(identity, None)
+        capture_turn(
+            self.service,
+            [*carried, *messages] if carried else messages,
+            lambda: identity,
+            runtime.stream_writer,
+            runtime.store,
+        )
 
     def after_agent(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
         """Queue the finished turn for a debounced memory update (never waits for the model)."""
@@ -216,6 +226,10 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     async def aafter_agent(
         self, state: AgentState[Any], runtime: Runtime[Any]
     ) -> dict[str, Any] | None:
-        """Async twin of :meth:`after_agent` (enqueueing is quick and non-blocking)."""
-        self._capture(state["messages"], runtime)
+        """Async twin of :meth:`after_agent`; runs off the event loop like the nodes do.
+
+        Enqueueing is quick, but a tenant's first capture opens its service
+        (storage, outbox recovery), which must not block the loop.
+        """
+        await asyncio.to_thread(self._capture, state["messages"], runtime)
         return None

@@ -34,6 +34,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
+    HumanMessage,
     RemoveMessage,
     SystemMessage,
     ToolMessage,
@@ -68,6 +69,7 @@ __all__ = [
     "create_capture_memory_node",
     "create_inject_memory_node",
     "create_summarization_node",
+    "flush_removed",
     "inject_turn",
     "state_messages",
     "state_value",
@@ -297,6 +299,45 @@ def create_capture_memory_node(service: MemoryService) -> Node:
     return capture_memory
 
 
+def flush_removed(
+    service: MemoryService,
+    identity: MemoryIdentity,
+    removed: Sequence[BaseMessage],
+    kept: Sequence[BaseMessage],
+    store: BaseStore | None = None,
+) -> list[BaseMessage]:
+    """Queue for an immediate update what a summary is about to remove from the history.
+
+    The single flush path of the summarization node and of ``MemoryMiddleware``.
+    When the removed part holds the user's words but none of the replies (the
+    cut fell inside a turn's tool loop), the kept part's replies are sent with
+    them: the updater needs a user and an assistant message, and once removed
+    those words never reach a later capture.
+
+    Args:
+        service: the shared memory service.
+        identity: whose memory.
+        removed: the messages the summary removes.
+        kept: the messages left after it (not counting the summary).
+        store: the run's store, for ``storage="store"``.
+
+    Returns:
+        The removed user messages that could not be queued because no reply
+        to them exists yet (a summary in the middle of a turn): the caller
+        must hand them to the turn's capture. ``[]`` otherwise.
+    """
+    filtered = filter_messages_for_memory(removed)
+    if not has_minimum_dialogue(filtered):
+        if not any(isinstance(m, HumanMessage) for m in filtered):
+            return []  # nothing the user said leaves the history
+        filtered = filter_messages_for_memory([*removed, *kept])
+        if not has_minimum_dialogue(filtered):
+            return [m for m in filtered if isinstance(m, HumanMessage)]
+    # Flush before removal: once the summary replaces them these messages are gone.
+    service.enqueue(identity, filtered, now=True, store=store)
+    return []
+
+
 def _cut_index(messages: Sequence[BaseMessage], keep: int) -> int:
     """Index where the kept tail starts, moved back so a tool result keeps its call."""
     cut = max(0, len(messages) - keep)
@@ -343,10 +384,9 @@ def create_summarization_node(
         if not removed:
             return {}
         identity = resolve_identity(config, runtime.context)
-        filtered = filter_messages_for_memory(removed)
-        if service.config.enabled and has_minimum_dialogue(filtered):
-            # Flush before removal: once RemoveMessage is applied these facts are gone.
-            service.enqueue(identity, filtered, now=True, store=runtime.store)
+        if service.config.enabled:
+            # After the agent's final reply: removed + kept hold it, nothing is left over.
+            flush_removed(service, identity, removed, kept, runtime.store)
         previous = next(
             (
                 summary_entries(message_text(m))

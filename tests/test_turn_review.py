@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from langchain.agents import create_agent
-from langchain.agents.middleware import ModelRequest
+from langchain.agents.middleware import ModelRequest, SummarizationMiddleware
 from langchain.agents.middleware.types import ModelResponse
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import RunnableLambda
+from langchain_core.tools import tool
 from langgraph.runtime import Runtime
 from langgraph.store.memory import InMemoryStore
 
 from deerflow_memory import ConfigError, MemoryConfig, MemoryMiddleware
+from deerflow_memory.capture.messages import (
+    filter_messages_for_memory,
+    filter_recent_messages,
+    latest_user_text,
+)
+from deerflow_memory.graph import create_memory_agent
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.nodes import inject_turn
 from deerflow_memory.service import MemoryService
@@ -137,3 +147,116 @@ def test_remember_and_forget_write_to_the_runs_store_without_the_memory_nodes(
                 facts = memory.load(MemoryIdentity("ana", None, "t1"), store).facts
                 assert [f.content for f in facts] == [text]
         assert memory.load(MemoryIdentity("ana", None, "t1"), store).facts == ()
+
+
+@tool
+def weather(city: str) -> str:
+    """Today's weather in a city."""
+    return f"rainy in {city}"
+
+
+def calls_weather() -> OneToolCallModel:
+    return OneToolCallModel(tool="weather", args=lambda t: {"city": "Oslo"}, reply_prefix="Done: ")
+
+
+def facts_of(memory: MemoryService, user: str) -> list[str]:
+    return [f.content for f in memory.load(MemoryIdentity(user, None, "t1")).facts]
+
+
+def test_a_summary_cutting_inside_the_first_turns_tool_loop_keeps_what_the_user_said(
+    tmp_path: Path,
+) -> None:
+    # 4 messages over a limit of 2, 2 kept: the cut moves back to the tool call, so only
+    # the user's message is removed and no reply to it is left in the removed part.
+    config = MemoryConfig(
+        storage_path=tmp_path / "memory",
+        outbox=False,
+        summarize_after_messages=2,
+        summarize_keep_messages=2,
+    )
+    with MemoryService(config, register_atexit=False) as memory:
+        graph = create_memory_agent(calls_weather(), [weather], service=memory)
+        result = graph.invoke(
+            {"messages": [HumanMessage("I'm allergic to peanuts. Weather in Oslo?")]},
+            {"configurable": {"user_id": "ana", "thread_id": "t1"}},
+        )
+        assert not any("peanuts" in m.text for m in result["messages"][1:])  # summarized away
+        assert memory.flush(10)
+        assert any("peanut" in f for f in facts_of(memory, "ana"))
+
+
+class SummaryModel(BaseChatModel):
+    """Writes a summary that carries none of the user's facts."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "summary"
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content="We chatted."))])
+
+
+def test_a_summary_in_the_middle_of_a_middleware_turn_keeps_what_the_user_said(
+    service: MemoryService,
+) -> None:
+    # The second model call of the turn is preceded by a summary that keeps only the
+    # tool call and its result: the user's message leaves before any reply exists.
+    summarize = SummarizationMiddleware(
+        SummaryModel(), trigger=("messages", 3), keep=("messages", 2)
+    )
+    agent = create_agent(
+        calls_weather(), [weather], middleware=[MemoryMiddleware(service), summarize]
+    )
+    result = agent.invoke(
+        {"messages": [HumanMessage("I'm allergic to peanuts. Weather in Oslo?")]},
+        {"configurable": {"user_id": "ana", "thread_id": "t1"}},
+    )
+    assert not any("peanuts" in m.text for m in result["messages"])  # summarized away
+    assert service.flush(10)
+    facts = facts_of(service, "ana")
+    assert any("peanut" in f for f in facts)
+    assert not any("chatted" in f.casefold() for f in facts)
+
+
+def test_a_message_langchain_added_for_the_user_is_not_theirs() -> None:
+    summary = HumanMessage(
+        "Here is a summary of the conversation to date:\n\nI'm allergic to peanuts.",
+        additional_kwargs={"lc_source": "summarization"},
+    )
+    said = HumanMessage("I live in Porto.")
+    reply = AIMessage("Nice.")
+
+    assert filter_messages_for_memory([summary, said, reply]) == [said, reply]
+    assert filter_recent_messages([summary, said, reply], 6) == [said, reply]
+    assert latest_user_text([said, reply, summary]) == "I live in Porto."
+
+
+def test_the_relevance_query_is_what_the_user_typed_not_an_upload_list_or_a_reminder() -> None:
+    upload = "<uploaded_files>\n- /mnt/user-data/uploads/report.pdf\n</uploaded_files>"
+    reminder = HumanMessage("Reminder: be brief.", additional_kwargs={"hidden": True})
+    asked = HumanMessage(f"{upload}\nSummarize my report")
+
+    assert latest_user_text([asked, reminder]) == "Summarize my report"
+
+
+async def test_an_async_middleware_capture_runs_off_the_event_loop(
+    service: MemoryService,
+) -> None:
+    loop_thread = threading.get_ident()
+    threads: list[int] = []
+    add = service.queue.add
+
+    def recording_add(*args: Any, **kwargs: Any) -> None:
+        threads.append(threading.get_ident())
+        add(*args, **kwargs)
+
+    service.queue.add = recording_add  # type: ignore[method-assign]
+    agent = create_agent(calls_weather(), [weather], middleware=[MemoryMiddleware(service)])
+    await agent.ainvoke(
+        {"messages": [HumanMessage("I'm a nurse. Weather in Oslo?")]},
+        {"configurable": {"user_id": "ana", "thread_id": "t1"}},
+    )
+
+    assert threads and loop_thread not in threads

@@ -9,7 +9,10 @@ that only carried a file upload, and pure acknowledgements ("ok", "谢谢").
 A message is *hidden* when ``additional_kwargs["hidden"]`` or
 ``response_metadata["hidden"]`` is true; that is the flag to set on internal
 messages (reminders, injected context) that a graph keeps in its history but
-that must never become memories.
+that must never become memories. A message with ``additional_kwargs["lc_source"]``
+is hidden too: LangChain marks so a human message the user did not type (its
+``SummarizationMiddleware``'s summary, a background task's notification,
+``langchain_core.messages.add_notification_metadata``).
 
 Nothing here raises on odd input: unknown message types and unknown content
 parts are skipped, never guessed at (only :func:`check_messages`, the check at
@@ -36,9 +39,11 @@ __all__ = [
     "check_messages",
     "coerce_messages",
     "filter_messages_for_memory",
+    "filter_recent_messages",
     "has_minimum_dialogue",
     "is_acknowledgement",
     "is_hidden",
+    "latest_user_text",
     "message_text",
     "strip_upload_blocks",
 ]
@@ -91,10 +96,13 @@ def message_text(message: BaseMessage) -> str:
 
 
 def is_hidden(message: BaseMessage) -> bool:
-    """True when ``additional_kwargs`` or ``response_metadata`` flags the message ``hidden``."""
+    """True when the message is flagged ``hidden`` or LangChain added it (``lc_source``)."""
     # Most messages carry empty dicts here: test truthiness before the lookup (hot path).
     extra, metadata = message.additional_kwargs, message.response_metadata
-    return bool((extra and extra.get("hidden")) or (metadata and metadata.get("hidden")))
+    return bool(
+        (extra and (extra.get("hidden") or extra.get("lc_source")))
+        or (metadata and metadata.get("hidden"))
+    )
 
 
 def is_acknowledgement(text: str) -> bool:
@@ -233,8 +241,14 @@ def filter_recent_messages(messages: Sequence[BaseMessage], limit: int) -> list[
 
 
 def latest_user_text(messages: Sequence[BaseMessage]) -> str:
-    """Text of the last human message, or ``""`` when there is none."""
-    return next((message_text(m) for m in reversed(messages) if isinstance(m, HumanMessage)), "")
+    """Text of the user's last message (upload blocks stripped), or ``""`` when there is none.
+
+    Hidden messages (:func:`is_hidden`: reminders, a summary) are not the user's: skipped.
+    """
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage) and not is_hidden(message):
+            return strip_upload_blocks(message_text(message))
+    return ""
 
 
 def has_minimum_dialogue(messages: Sequence[BaseMessage]) -> bool:
