@@ -100,6 +100,17 @@ class CorruptMemoryError(StorageError):
         )
 
 
+class StoreClosedError(StorageError):
+    """The LangGraph store (or its connection or pool) was closed; it cannot be used again.
+
+    Typically the app closed it before the memory service (a ``with
+    SqliteStore…`` or ``async with AsyncPostgresStore…`` block ended first).
+    Nothing is retried: close (or flush) the service while its store is open
+    (README: "Close memory before its store"). The store's own error is the
+    ``__cause__``.
+    """
+
+
 class RevisionConflictError(StorageError):
     """``save(..., expected_revision=N)`` found another revision stored."""
 

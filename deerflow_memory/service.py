@@ -56,8 +56,10 @@ from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.closed import is_store_closed
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
 from deerflow_memory.storage.names import validate_name
+from deerflow_memory.update.closed_store import ClosedStoreTally, log_closed_store
 from deerflow_memory.update.dead_letter import RetriedLetter, dead_letter_for, retry_dead_letters
 from deerflow_memory.update.durable import DurableUpdates, build_outbox, to_pending
 from deerflow_memory.update.extraction import Extractor
@@ -245,6 +247,7 @@ class MemoryService:
             parent._failure_collectors if parent else []
         )
         self.durable: DurableUpdates | None = None
+        self._store_closed_updates = ClosedStoreTally()  # updates stopped by a closed store
         if self.config.outbox and self._storage is not None:
             outbox = build_outbox(self._storage, self.config)
             if outbox is not None:
@@ -620,7 +623,7 @@ class MemoryService:
             stop = self._tenant_watch
 
             def watch() -> None:
-                while not stop.wait(interval):
+                while not stop.wait(interval) and not self._store_is_closed():
                     self._scan_tenants()
 
             self._tenant_watcher = threading.Thread(
@@ -633,7 +636,11 @@ class MemoryService:
 
         try:
             pending = tenants_with_pending_updates(self.storage)
-        except Exception:
+        except Exception as e:
+            if is_store_closed(e) and self.durable is not None:  # close() reports it
+                self.durable.outbox.note_store_closed(e)
+                logger.debug("no scan for tenants with pending updates: store closed", exc_info=e)
+                return
             logger.exception("could not look for tenants with pending memory updates")
             return
         for tenant_id in pending:
@@ -649,6 +656,9 @@ class MemoryService:
                 self.for_tenant(tenant_id)
             except Exception:
                 logger.exception("could not recover the pending memory updates of %r", tenant_id)
+
+    def _store_is_closed(self) -> bool:
+        return self.durable is not None and self.durable.outbox.store_closed is not None
 
     def _serving(self, identity: MemoryIdentity, store: BaseStore | None) -> MemoryService:
         """The service of ``identity``'s tenant (this one when it is the same)."""
@@ -895,9 +905,18 @@ class MemoryService:
         try:
             result = self.durable.run(job) if self.durable is not None else self._update(job)
         except Exception as e:  # the outbox failed around the update (e.g. a claim)
-            logger.exception("memory update for %s failed in the outbox", job_label(job))
             result = failure_result(e)
-            self._after_failure(job, result, letter_stored=False)
+            if not result.store_closed:
+                logger.exception("memory update for %s failed in the outbox", job_label(job))
+                self._after_failure(job, result, letter_stored=False)
+                return result
+        if result.store_closed:
+            # The app closed the store: no retry or dead letter can be written; close()
+            # reports the count in one line.
+            self._store_closed_updates.add()
+            error = result.error or "the store is closed"
+            attempts = job.attempts + 1
+            self._report(FailedUpdate(*job.key, error, "store_closed", attempts, self.tenant_id))
             return result
         if result.status in (UpdateStatus.RETRY, UpdateStatus.FAILED):
             self._after_failure(job, result)
@@ -1420,14 +1439,29 @@ class MemoryService:
         return result
 
     def _close_outbox(self) -> bool:
-        """Stop this service's outbox; False when its last records could not be written."""
+        """Stop this service's outbox; False when its last records could not be written
+        or updates stopped because the store was closed (then one error line says so)."""
         durable = self.durable
+        not_run = self._store_closed_updates.count
         if durable is None:
-            return True
+            if not_run:
+                log_closed_store(
+                    logger, unwritten=0, not_run=not_run, durable=False, tenant_id=self.tenant_id
+                )
+            return not not_run
         durable.stop_polling()
         try:
             durable.outbox.close()
         except Exception as e:
+            if is_store_closed(e):
+                log_closed_store(
+                    logger,
+                    unwritten=durable.outbox.unwritten,
+                    not_run=not_run,
+                    durable=True,
+                    tenant_id=self.tenant_id,
+                )
+                return False
             # Typically the app closed the store first (`with SqliteStore…`, `async with
             # AsyncPostgresStore…` ending before this close): those captures are gone.
             logger.error(
@@ -1438,6 +1472,11 @@ class MemoryService:
                 durable.outbox.unwritten,
                 type(e).__name__,
                 e,
+            )
+            return False
+        if not_run:
+            log_closed_store(
+                logger, unwritten=0, not_run=not_run, durable=True, tenant_id=self.tenant_id
             )
             return False
         return True

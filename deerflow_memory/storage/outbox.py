@@ -32,8 +32,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from deerflow_memory.errors import StorageError
+from deerflow_memory.errors import StorageError, StoreClosedError
 from deerflow_memory.logs import package_logger
+from deerflow_memory.storage.closed import is_operational, is_store_closed
 
 __all__ = [
     "DEFAULT_COMMIT_INTERVAL",
@@ -64,8 +65,11 @@ def never_writable(error: BaseException) -> bool:
     That is a ``TypeError``/``ValueError`` (``UnicodeError`` included) or a
     DB-API ``DataError``, raised directly or as the cause of a
     :class:`StorageError`. Any other error (``OSError``, a lost connection, a
-    locked database) may pass: the write is tried again.
+    locked database) may pass: the write is tried again. A closed store is
+    neither (its ``ValueError`` says nothing of the data): see :func:`is_store_closed`.
     """
+    if is_store_closed(error) or is_operational(error):  # e.g. SqliteStore's wrapped lock
+        return False
     seen: BaseException | None = error
     for _ in range(10):
         if seen is None:
@@ -255,6 +259,18 @@ class Outbox(ABC):
     #: Operations :meth:`close` could not write (0 when it wrote everything).
     unwritten: int = 0
 
+    _closed_store: BaseException | None = None
+
+    @property
+    def store_closed(self) -> BaseException | None:
+        """The error that showed the store closed (nothing is written after it), or None."""
+        return self._closed_store
+
+    def note_store_closed(self, error: BaseException) -> None:
+        """Another call (a claim, a poll) found the store closed: stop trying to write."""
+        if self._closed_store is None:
+            self._closed_store = error
+
     #: Seconds a claim lasts unless renewed (shared outboxes; None = forever).
     lease_seconds: float | None = None
 
@@ -338,9 +354,15 @@ class GroupCommitOutbox(Outbox):
                 target = self._buf.committed + len(batch)
             try:
                 self._commit(batch)
-            except Exception:
+            except Exception as e:
+                if is_store_closed(e):  # closed for good: no retry, close() reports the loss
+                    self._stop_writing(batch, e)
+                    return
                 # One op that can never be written must not hold back the others.
                 rest, error = self._commit_each(batch)
+                if rest and error is not None and is_store_closed(error):
+                    self._stop_writing(rest, error, committed=len(batch) - len(rest))
+                    return
                 if rest:  # an I/O or database error: retry the rest, in order, after a pause
                     failures += 1
                     if failures == 1:
@@ -361,6 +383,25 @@ class GroupCommitOutbox(Outbox):
                 self._buf.committed = target
                 self._buf.inflight = []
                 self._cond.notify_all()
+
+    def _stop_writing(
+        self, rest: list[tuple[str, PendingUpdate]], error: BaseException, committed: int = 0
+    ) -> None:
+        """The store was closed under this outbox: keep ``rest`` unwritten, stop the writer."""
+        logger.debug("memory outbox stops writing: its store is closed", exc_info=error)
+        with self._cond:
+            self._closed_store = error
+            self._buf.ops[:0] = rest
+            self._buf.inflight = []
+            self._buf.committed += committed
+            self._cond.notify_all()
+
+    def note_store_closed(self, error: BaseException) -> None:
+        """Another call (a claim, a poll) found the store closed: stop trying to write."""
+        with self._cond:
+            if self._closed_store is None:
+                self._closed_store = error
+            self._cond.notify_all()
 
     def _commit_each(
         self, batch: list[tuple[str, PendingUpdate]]
@@ -396,6 +437,8 @@ class GroupCommitOutbox(Outbox):
             while self._buf.committed < target:
                 if self._writer is None:
                     return True
+                if self._closed_store is not None:
+                    return False  # never written: the store is closed
                 remaining = None if end is None else end - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     return False
@@ -442,6 +485,11 @@ class GroupCommitOutbox(Outbox):
             writer.join(timeout=30)
         with self._cond:
             leftover, self._buf.ops = self._buf.ops, []
+        if leftover and self._closed_store is not None:
+            self.unwritten = len(leftover)
+            raise StoreClosedError(
+                f"the store was closed before the outbox: {self._closed_store}"
+            ) from self._closed_store
         if leftover:
             rest, error = self._commit_each(leftover)
             if error is not None:

@@ -78,9 +78,11 @@ from deerflow_memory.errors import (
     CorruptMemoryError,
     RevisionConflictError,
     StorageError,
+    StoreClosedError,
 )
 from deerflow_memory.models import MemoryDocument, unique_fact_ids
 from deerflow_memory.storage.base import MemoryStorage, validate_name
+from deerflow_memory.storage.closed import is_operational, is_store_closed
 from deerflow_memory.storage.dead_letters import (
     DeadLetter,
     UnreadableDeadLetter,
@@ -327,9 +329,15 @@ class StoreMemoryStorage(MemoryStorage):
             raise self._failure(e, ns) from e
 
     def _failure(self, error: Exception, ns: tuple[str, ...] | None) -> StorageError:
+        if is_store_closed(error):  # closed by the app: no retry can work (nor is it corrupt)
+            return StoreClosedError(
+                f"{type(self.store).__name__} is closed ({type(error).__name__}: {error}); "
+                "close the MemoryService before the store it writes to"
+            )
         # Reading one document (``ns``), a ValueError is a stored value that does not
         # decode (a damaged JSON row): that document is corrupt, the store is fine.
-        if ns is not None and isinstance(error, ValueError):
+        # SqliteStore wraps every failed query in a ValueError: a locked database is not that.
+        if ns is not None and isinstance(error, ValueError) and not is_operational(error):
             return CorruptMemoryError(
                 self._location(ns), f"a stored item cannot be decoded: {error}"
             )

@@ -26,13 +26,15 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from deerflow_memory.config import MemoryConfig
+from deerflow_memory.errors import StoreClosedError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.closed import is_store_closed
 from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
 from deerflow_memory.update.encoding import decode_messages, encode_messages
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
-from deerflow_memory.update.updater import UpdateResult, UpdateStatus
+from deerflow_memory.update.updater import UpdateResult, UpdateStatus, failure_result
 
 __all__ = ["DurableUpdates", "build_outbox", "decode_messages", "encode_messages", "is_volatile"]
 
@@ -144,13 +146,31 @@ class DurableUpdates:
         self.outbox.record(replace(to_pending(job, now + delay, urgent), captured_at=now))
 
     def run(self, job: UpdateJob) -> UpdateResult:
-        """Claim, update, then complete or dead-letter (queue worker thread)."""
+        """Claim, update, then complete or dead-letter (queue worker thread).
+
+        Once the store is known closed (:attr:`Outbox.store_closed`) nothing is
+        tried: the result is a failure with ``store_closed`` set, and the record,
+        if it was written, stays in the store for the next start.
+        """
         pending = to_pending(job)
-        claimed = self.outbox.claim(pending)
+        closed = self.outbox.store_closed
+        if closed is not None:
+            return failure_result(StoreClosedError(f"the store is closed: {closed}"))
+        try:
+            claimed = self.outbox.claim(pending)
+        except Exception as e:
+            if not is_store_closed(e):
+                raise
+            self.outbox.note_store_closed(e)
+            logger.debug("memory outbox claim of %s: the store is closed", job.key, exc_info=e)
+            return failure_result(e)
         if claimed is None:
             return UpdateResult(UpdateStatus.SKIPPED, reason="claimed by another process or done")
         with self._renewing(claimed):
             result = self._update(to_job(claimed))
+        if result.store_closed:  # nothing more can be written; the lease runs out by itself
+            self.outbox.note_store_closed(StoreClosedError(result.error or "the store is closed"))
+            return result
         if result.status is UpdateStatus.FAILED:
             error = result.error or "failed"
             if self._put_dead_letter(claimed, error, result.attempts):
@@ -177,7 +197,9 @@ class DurableUpdates:
                 try:
                     if not self.outbox.renew(claimed):
                         return
-                except Exception:
+                except Exception as e:
+                    if is_store_closed(e):
+                        return
                     logger.warning("could not renew the outbox lease of %s", claimed.key)
 
         renewer = threading.Thread(target=renew, name="memory-outbox-lease", daemon=True)
@@ -246,7 +268,11 @@ class DurableUpdates:
     def _recover(self, queue: MemoryUpdateQueue) -> None:
         try:
             self.restore(queue, self.outbox.recover())
-        except Exception:
+        except Exception as e:
+            if is_store_closed(e):  # the service's close reports it
+                self.outbox.note_store_closed(e)
+                logger.debug("memory outbox recovery: the store is closed", exc_info=e)
+                return
             # The poller (shared outboxes) tries again; the records stay where they are.
             logger.exception("memory outbox recovery failed")
         finally:
@@ -266,9 +292,15 @@ class DurableUpdates:
 
         def loop() -> None:
             while not stop.wait(interval):
+                if self.outbox.store_closed is not None:
+                    return
                 try:
                     self.restore(queue, self.outbox.poll())
-                except Exception:
+                except Exception as e:
+                    if is_store_closed(e):  # for good: the service's close reports it
+                        self.outbox.note_store_closed(e)
+                        logger.debug("memory outbox poll: the store is closed", exc_info=e)
+                        return
                     logger.exception("memory outbox poll failed; retrying in %.1f s", interval)
 
         with self._poll_lock:  # stop_polling never sees a thread that is not started

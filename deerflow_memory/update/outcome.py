@@ -4,8 +4,10 @@
 failed, so ``assert service.flush()`` stays an honest check. Each
 :class:`FailedUpdate` says what happened to the job: ``requeued`` (it will run
 again after its backoff), ``dead_letter`` (kept in the storage backend; see
-``deerflow-memory pending`` / ``retry``) or ``lost`` (the dead letter could not
-be written either; the log has the error).
+``deerflow-memory pending`` / ``retry``), ``lost`` (the dead letter could not
+be written either; the log has the error) or ``store_closed`` (the app closed
+the store before the service: the update did not run; a record the outbox
+wrote before stays in the store for the next start).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Literal
 
 __all__ = ["FailedUpdate", "FlushResult", "SavedUpdate"]
 
-FailureOutcome = Literal["requeued", "dead_letter", "lost"]
+FailureOutcome = Literal["requeued", "dead_letter", "lost", "store_closed"]
 
 
 @dataclass(frozen=True, slots=True)

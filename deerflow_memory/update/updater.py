@@ -54,6 +54,7 @@ from deerflow_memory.models import (
     utc_now_iso,
 )
 from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.closed import is_store_closed
 from deerflow_memory.update.apply import apply_update_detailed
 from deerflow_memory.update.extraction import (
     CountingExtractor,
@@ -121,6 +122,8 @@ class UpdateResult:
             for the calls of this update (``usage_metadata``; 0 offline).
         deferred: chunks over ``max_model_calls_per_update`` left for a later
             update (not in the watermark; the service queues that update itself).
+        store_closed: failed because the store was closed (retry or dead letter
+            cannot work: the service counts it for its shutdown report).
     """
 
     status: UpdateStatus
@@ -137,6 +140,7 @@ class UpdateResult:
     model_input_tokens: int = 0
     model_output_tokens: int = 0
     deferred: int = 0
+    store_closed: bool = False
 
 
 def job_label(job: UpdateJob) -> str:
@@ -548,6 +552,14 @@ class MemoryUpdater:
 
     def _log(self, job: UpdateJob, step: str, error: Exception, *, traceback: bool = True) -> None:
         # Expected failures (model down, bad answer) get one line; surprises get a traceback.
+        if is_store_closed(error):  # the app closed the store: the service's close reports it
+            logger.debug(
+                "memory update for %s stopped while %s: the store is closed",
+                job_label(job),
+                step,
+                exc_info=error,
+            )
+            return
         logger.warning(
             "memory update for %s failed while %s: %s",
             job_label(job),
@@ -572,4 +584,5 @@ def failure_result(error: Exception) -> UpdateResult:
     status = UpdateStatus.FAILED
     if isinstance(error, OSError) and not isinstance(error, CorruptMemoryError):
         status = UpdateStatus.RETRY
-    return UpdateResult(status, error=f"{type(error).__name__}: {error}")
+    closed = is_store_closed(error)
+    return UpdateResult(status, error=f"{type(error).__name__}: {error}", store_closed=closed)
