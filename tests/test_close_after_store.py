@@ -201,6 +201,24 @@ def test_a_postgres_store_closed_first_stops_the_drain_at_its_first_error(
     assert_one_quiet_error(logged, unwritten=0, not_run=1)
 
 
+@pytest.mark.postgres
+async def test_an_async_postgres_store_closed_first_stops_the_drain_at_its_first_error(
+    fresh_database: str, logged: pytest.LogCaptureFixture
+) -> None:
+    from langgraph.store.postgres.aio import AsyncPostgresStore
+
+    memory = memory_service()
+    async with AsyncPostgresStore.from_conn_string(fresh_database) as store:
+        await store.setup()
+        await asyncio.to_thread(memory.enqueue, ALICE, TURN, store=store)
+        await asyncio.to_thread(settled, memory)
+    failed = FailedCalls(store)
+    result = await asyncio.to_thread(memory.close)
+    assert failed.count == 1
+    assert not result and [f.outcome for f in result.failed] == ["store_closed"]
+    assert_one_quiet_error(logged, unwritten=0, not_run=1)
+
+
 def test_a_service_without_an_outbox_reports_the_updates_the_closed_store_stopped(
     tmp_path: Path, logged: pytest.LogCaptureFixture
 ) -> None:
