@@ -19,12 +19,16 @@ PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 
 # Text built to hit the pre-tokenizer's edges: runs of spaces and Unicode
 # spaces, CJK with its punctuation, digits, slashes, contractions, combining
-# marks, control characters (escaped to spaces), special-token strings.
+# marks, C0 and C1 controls and Unicode line separators (escaped to spaces),
+# invisible marks and tag characters (dropped), numerals that are not digits,
+# special-token strings.
 PIECES = [
     "a", "Tea", "HTTPServer", "don't", "we'll", " ", "  ", "\u3000", "\xa0", "\t", "\n", "\r\n",
     "\x0b", "\x00", "1", "2024", "3.14", "/", "//", ".", "...", ",", "!?", "(", ")", "#", "-",
     "—", "&", "<", ">", "'", '"', "é", "e\u0301", "ß", "𝔘", "😀", "喜欢", "简洁的回答", "，",
     "。", "！", "、", "对花生过敏", "不吃海鲜", "カタカナ", "한국어", "<|endoftext|>", "x/y",
+    "\x85", "\x9b", "\u2028", "\u202f", "\u00ad", "\u200b", "\u202e", "\u061c", "\U000e003c",
+    "½", "①", "Ⅻ",
 ]  # fmt: skip
 CONTENT = st.lists(st.sampled_from(PIECES), min_size=1, max_size=14).map("".join)
 

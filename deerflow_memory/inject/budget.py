@@ -115,16 +115,19 @@ def _fit_summary(
         return not (exact and text_floor(line) > room) and count(line) <= room
 
     summary = section.summary
-    line = f"- {label}: {escape_memory_text(summary)}\n"
+    text = escape_memory_text(summary)
+    if not text:  # only controls or invisible characters: nothing to show, no empty line
+        return "", False
+    line = f"- {label}: {text}\n"
     if fits(line):
         return line, False
     sentences = _split_sentences(summary)
     if len(sentences) < 2 or not fits(f"- {label}: {escape_memory_text(sentences[0])}\n"):
         return "", True  # not even the first sentence fits: skip the longer tries
     for keep in range(len(sentences) - 1, 0, -1):
-        shorter = f"- {label}: {escape_memory_text(''.join(sentences[:keep]))}\n"
-        if fits(shorter):
-            return shorter, True
+        shorter = escape_memory_text("".join(sentences[:keep]))
+        if shorter and fits(f"- {label}: {shorter}\n"):
+            return f"- {label}: {shorter}\n", True
     return "", True
 
 

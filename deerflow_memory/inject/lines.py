@@ -19,11 +19,27 @@ MEMORY_CLOSE_TAG = "</user_memory>"
 
 # --- escaping ----------------------------------------------------------------------
 
-# Bidi marks, embeddings, overrides and isolates, and the BOM: invisible, they can
-# reorder how a line reads; dropped (text the validators wrote never has them).
-_INVISIBLE = "\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff"
-_NEEDS_ESCAPE = re.compile(f"[&<>\\x00-\\x1f\\x7f\\x85\\u2028\\u2029{_INVISIBLE}]")
-_LINE_BREAKS = re.compile(r"\s*[\x00-\x1f\x7f\x85\u2028\u2029]+\s*")
+# Dropped, being invisible: bidi marks (U+061C, U+200E/F), embeddings, overrides
+# and isolates, which can reorder how a line reads; the BOM; the interlinear
+# annotation marks (U+FFF9-FFFB); and the Unicode tag characters (U+E0000-E007F),
+# which spell ASCII no reader sees but a model can ("</user_memory>" written in
+# tags). The validators drop all of these but the tag characters.
+_INVISIBLE_RANGES = (
+    (0x061C, 0x061C),
+    (0x200E, 0x200F),
+    (0x202A, 0x202E),
+    (0x2066, 0x2069),
+    (0xFEFF, 0xFEFF),
+    (0xFFF9, 0xFFFB),
+    (0xE0000, 0xE007F),
+)
+_INVISIBLE = "".join(chr(c) for low, high in _INVISIBLE_RANGES for c in range(low, high + 1))
+_INVISIBLE_CLASS = "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in _INVISIBLE_RANGES)
+# Every C0 and C1 control (line breaks among them) and the Unicode line separators.
+# Ranges, not lists of characters: the check runs on every fact of every render.
+_CONTROLS = "\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029"
+_NEEDS_ESCAPE = re.compile(f"[&<>{_CONTROLS}{_INVISIBLE_CLASS}]")
+_LINE_BREAKS = re.compile(f"\\s*[{_CONTROLS}]+\\s*")
 _ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", **dict.fromkeys(_INVISIBLE)})
 
 
@@ -32,9 +48,11 @@ def escape_memory_text(text: str) -> str:
 
     ``&``, ``<`` and ``>`` become entities, so no tag (``</user_memory>``,
     ``<system-reminder>``) and no special-token string (``<|endoftext|>``) can
-    appear; line breaks and control characters collapse to one space so a
-    stored value can never start a line of its own (and forge a heading or a
-    fact); surrounding whitespace is stripped.
+    appear; line breaks and control characters (C0 and C1) collapse to one
+    space so a stored value can never start a line of its own (and forge a
+    heading or a fact); invisible characters that reorder text or spell
+    hidden ASCII (bidi controls, Unicode tag characters) are dropped;
+    surrounding whitespace is stripped.
 
     Args:
         text: stored text (a fact, a summary, a correction's source error).
