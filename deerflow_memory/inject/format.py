@@ -47,10 +47,12 @@ block, open a ``<system-reminder>`` or spell a special token. The same document
 and parameters always give the same bytes (no dates inside the block), so
 provider prefix caches hold while memory is unchanged.
 
-How it fails: a mapping that is not a valid document raises pydantic's
-``ValidationError`` (a ``ValueError``); a negative budget raises
-:class:`~deerflow_memory.errors.ConfigError`. Token counting itself never
-raises (see :mod:`deerflow_memory.inject.tokens`).
+How it fails: a mapping that is not a valid document (or a value that is no
+mapping) raises :class:`~deerflow_memory.errors.InvalidDocumentError`; a
+negative or non-finite budget, an unknown counting method or encoding, or
+guaranteed categories that are not strings raise
+:class:`~deerflow_memory.errors.ConfigError` (both are ``ValueError``). Token
+counting itself never raises (see :mod:`deerflow_memory.inject.tokens`).
 """
 
 from __future__ import annotations
@@ -104,7 +106,13 @@ _MEMORY_INSTRUCTION = (
 def _normalise_categories(categories: Iterable[str | FactCategory]) -> frozenset[str]:
     if isinstance(categories, str):  # a bare "correction" is one category, not letters
         categories = (categories,)
-    return frozenset(str(c).strip().lower() for c in categories)
+    try:
+        names = frozenset(c.strip().lower() for c in categories)  # FactCategory is a str
+    except (TypeError, AttributeError) as e:
+        raise ConfigError(
+            f"guaranteed_categories must be category names, got {categories!r}"
+        ) from e
+    return names
 
 
 class _ResultCache:
@@ -207,7 +215,9 @@ def render_memory(
         when nothing fits.
 
     Raises:
-        ConfigError: a budget that is negative or not a finite number (``nan``).
+        ConfigError: a budget that is negative or not a finite number (``nan``),
+            an unknown ``token_counting`` or ``encoding``, or
+            ``guaranteed_categories`` that are not category names.
         InvalidDocumentError: ``memory`` is neither a document, a mapping nor
             ``None``, or a mapping that is not a valid document.
 
@@ -233,6 +243,9 @@ def render_memory(
     if counter is None:
         counter = get_token_counter(token_counting, encoding)
     guaranteed = _normalise_categories(guaranteed_categories)
+    # Read before rendering: a background load that ends mid-render leaves a
+    # block measured partly by estimates, which must not be cached as final.
+    ready = getattr(counter, "ready", True)
     key = (
         id(doc),
         id(counter),
@@ -250,7 +263,7 @@ def render_memory(
         result = _render(
             doc, max_tokens, guaranteed, guaranteed_token_budget, counter, constraint_token_budget
         )
-    if getattr(counter, "ready", True):  # not a block measured by estimates while warming
+    if ready:  # not a block measured by estimates while warming
         _results.put(key, doc, counter, result)
     return result
 
@@ -271,7 +284,8 @@ def format_memory_for_injection(
     what was kept.
 
     Raises:
-        ConfigError: a budget that is negative or not a finite number.
+        ConfigError: a budget that is negative or not a finite number, an
+            unknown counting method or encoding, or bad guaranteed categories.
         InvalidDocumentError: ``memory`` is not a document, a mapping or ``None``,
             or not a valid document.
     """

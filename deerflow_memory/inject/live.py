@@ -23,15 +23,17 @@ __all__ = ["is_expired", "live_document"]
 
 
 class _Entry:
-    __slots__ = ("doc", "expiries", "next_expiry", "view", "view_until")
+    __slots__ = ("doc", "expiries", "next_expiry", "view")
 
     def __init__(self, doc: MemoryDocument) -> None:
-        self.doc = weakref.ref(doc)
+        self.doc = weakref.ref(doc)  # weak: the cache must not keep documents alive
         stamps = [parse_timestamp(f.expires_at) for f in doc.facts]
         self.expiries: tuple[float, ...] = tuple(math.inf if s is None else s for s in stamps)
         self.next_expiry = min(self.expiries, default=math.inf)
-        self.view: MemoryDocument = doc
-        self.view_until = self.next_expiry
+        # The filtered copy and the moments between which it is right (from the
+        # last expiry it leaves out to the next one), set as one tuple so a thread
+        # never pairs one call's copy with another call's moments.
+        self.view: tuple[MemoryDocument, float, float] | None = None
 
 
 _cache: dict[int, _Entry] = {}
@@ -70,10 +72,12 @@ def live_document(document: MemoryDocument, now: float) -> MemoryDocument:
     entry = _entry(document)
     if now < entry.next_expiry:
         return document
-    if now < entry.view_until and entry.view is not document:
-        return entry.view
-    kept = tuple(f for f, t in zip(document.facts, entry.expiries, strict=True) if t > now)
+    cached = entry.view
+    if cached is not None and cached[1] <= now < cached[2]:
+        return cached[0]
+    expiries = entry.expiries
+    kept = tuple(f for f, t in zip(document.facts, expiries, strict=True) if t > now)
     view = document.model_copy(update={"facts": kept})
-    entry.view = view
-    entry.view_until = min((t for t in entry.expiries if t > now), default=math.inf)
+    since = max((t for t in expiries if t <= now), default=-math.inf)
+    entry.view = (view, since, min((t for t in expiries if t > now), default=math.inf))
     return view

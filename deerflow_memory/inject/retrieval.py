@@ -503,7 +503,10 @@ def select_relevant_facts(
     semantic: dict[int, float] = {}
     if semantic_scores is not None:
         by_id = {f.id: i for i, f in enumerate(facts)}
-        semantic = {by_id[k]: float(v) for k, v in semantic_scores.items() if k in by_id}
+        for key, value in semantic_scores.items():
+            score = float(value)
+            if key in by_id and math.isfinite(score):  # NaN or inf is no evidence
+                semantic[by_id[key]] = score
     elif embedder is not None:
         semantic = dict(enumerate(index.cosines(query, embedder)))
     # A cosine of 0 or less is no evidence at all (orthogonal or opposite).

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from deerflow_memory.errors import ConfigError
 from deerflow_memory.logs import package_logger
 
 if TYPE_CHECKING:
@@ -326,10 +327,10 @@ class TiktokenCounter(_CachedCounter):
             cache_size: most texts whose counts are remembered (0 disables the cache).
 
         Raises:
-            ValueError: unknown encoding name.
+            ConfigError: unknown encoding name (a ``ValueError``).
         """
-        if encoding not in _PAT_STR:
-            raise ValueError(f"unknown encoding {encoding!r}; use one of {sorted(_PAT_STR)}")
+        if not (isinstance(encoding, str) and encoding in _PAT_STR):
+            raise ConfigError(f"unknown encoding {encoding!r}; use one of {sorted(_PAT_STR)}")
         super().__init__(cache_size)
         self.encoding_name: EncodingName = encoding
         self._lock = threading.Lock()
@@ -488,13 +489,15 @@ def get_token_counter(
         same object for the same arguments however they are passed.
 
     Raises:
-        ValueError: unknown method or encoding.
+        ConfigError: unknown method or encoding (a ``ValueError``).
     """
     if method == "char":
         return _shared_counter("char", "o200k_base")
     if method == "tiktoken":
+        if not (isinstance(encoding, str) and encoding in _PAT_STR):  # before the cache: hashable
+            raise ConfigError(f"unknown encoding {encoding!r}; use one of {sorted(_PAT_STR)}")
         return _shared_counter("tiktoken", encoding)
-    raise ValueError(f"unknown token counting method {method!r}; use 'tiktoken' or 'char'")
+    raise ConfigError(f"unknown token counting method {method!r}; use 'tiktoken' or 'char'")
 
 
 @functools.cache
