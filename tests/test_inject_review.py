@@ -5,13 +5,14 @@ from __future__ import annotations
 import gc
 import math
 import weakref
+from pathlib import Path
 
 import pytest
 
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.inject.format import escape_memory_text, render_memory
 from deerflow_memory.inject.live import live_document
-from deerflow_memory.inject.retrieval import select_relevant_facts
+from deerflow_memory.inject.retrieval import clear_retrieval_caches, select_relevant_facts
 from deerflow_memory.inject.tokens import estimate_tokens, get_token_counter
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, parse_timestamp
 
@@ -147,3 +148,33 @@ def test_a_block_rendered_while_the_counter_was_still_warming_is_not_cached() ->
     settled = counter.calls
     render_memory(doc, counter=counter)
     assert counter.calls == settled  # and cached from then on
+
+
+# --- embeddings/keeper.py -----------------------------------------------------------------
+
+
+def test_the_keeper_forgets_old_vectors_files_instead_of_growing_without_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from deerflow_memory.embeddings import HashingEmbeddings, keeper
+    from deerflow_memory.storage.file import FileMemoryStorage
+    from deerflow_memory.storage.vectors_file import StoredVectors
+
+    reads: list[Path] = []
+
+    def load_vectors(path: Path, *args: object, **kwargs: object) -> StoredVectors:
+        reads.append(path)
+        return StoredVectors()
+
+    monkeypatch.setattr(keeper, "load_vectors", load_vectors)
+    monkeypatch.setattr(keeper, "MAX_TRACKED_FILES", 3, raising=False)
+    clear_retrieval_caches()
+    vectors = keeper.VectorKeeper(HashingEmbeddings(dims=8))
+    storage = FileMemoryStorage(tmp_path)
+    doc = MemoryDocument(facts=(Fact(content="Likes tea"),))
+    for user in ("u0", "u1", "u2", "u0", "u3", "u4"):
+        vectors.before_inject(storage, user, None, doc)
+    # u0 is read once while remembered; after three newer users it is forgotten.
+    assert [p.parent.name for p in reads] == ["u0", "u1", "u2", "u3", "u4"]
+    vectors.before_inject(storage, "u0", None, doc)
+    assert [p.parent.name for p in reads][-1] == "u0"

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,14 @@ def _vectors_path(storage: MemoryStorage, user_id: str, agent_name: str | None) 
     return document_path.with_name(VECTORS_FILE) if isinstance(document_path, Path) else None
 
 
+# Documents whose vectors file state is remembered; past this the oldest is
+# forgotten (it costs one more file read), so a server seeing many users, or
+# many made-up tenants (each read through a throwaway view), stays bounded.
+MAX_TRACKED_FILES = 4096
+
+_Key = tuple[MemoryStorage, str, str | None]
+
+
 class VectorKeeper:
     """Fact vectors of one embedder: filled on writes, persisted beside file documents.
 
@@ -81,25 +90,34 @@ class VectorKeeper:
         self.vectors: FactVectors = fact_vectors_for(embedder)
         self.name = embedder_name(embedder)
         self.max_facts = max_facts
-        self._loaded: set[tuple[int, str, str | None]] = set()
-        # Length of the vectors in each file as read (0: none usable, so rewrite it).
-        self._file_dims: dict[tuple[int, str, str | None], int] = {}
+        # Per document of a file backend whose vectors file was looked at: the
+        # length of the vectors in it as read (0: none usable, so rewrite it;
+        # -1: not read). Keyed on the storage object itself (held, not its id:
+        # a dead view's id is reused) and bounded (MAX_TRACKED_FILES).
+        self._files: OrderedDict[_Key, int] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _load_file(
-        self, storage: MemoryStorage, user: str, agent: str | None, texts: list[str]
-    ) -> None:
-        key = (id(storage), user, agent)
-        if key in self._loaded:
-            return
+    def _track(self, key: _Key, dims: int) -> None:
         with self._lock:
-            self._loaded.add(key)
+            self._files[key] = dims
+            self._files.move_to_end(key)
+            while len(self._files) > MAX_TRACKED_FILES:
+                self._files.popitem(last=False)
+
+    def _load_file(
+        self, storage: MemoryStorage, user: str, agent: str | None, document: MemoryDocument
+    ) -> None:
+        key = (storage, user, agent)
+        if key in self._files or getattr(storage, "path_for", None) is None:
+            return  # looked at already, or a backend without vectors files
+        self._track(key, -1)
         path = _vectors_path(storage, user, agent)
+        texts = [f.content for f in document.facts]
         missing = self.vectors.missing(texts)
         if path is not None and missing:
             bound = size_bound(max(self.max_facts, len(texts)), self.vectors.dims)
             stored = load_vectors(path, self.name, missing, max_bytes=bound)
-            self._file_dims[key] = stored.dims if stored.usable else 0
+            self._track(key, stored.dims if stored.usable else 0)
             self.vectors.add(stored.vectors)
 
     def before_inject(
@@ -109,7 +127,7 @@ class VectorKeeper:
 
         Never raises, never blocks on a special file (see the module docstring).
         """
-        self._load_file(storage, user, agent, [f.content for f in document.facts])
+        self._load_file(storage, user, agent, document)
 
     def after_update(self, storage: MemoryStorage, user: str, agent: str | None) -> int:
         """Embed the new facts of the saved document and persist them; returns how many.
@@ -119,14 +137,14 @@ class VectorKeeper:
         try:
             document = storage.load(user, agent)
             texts = [f.content for f in document.facts]
-            self._load_file(storage, user, agent, texts)
+            self._load_file(storage, user, agent, document)
             embedded = self.vectors.embed_missing(texts)
             path = _vectors_path(storage, user, agent)
-            key = (id(storage), user, agent)
-            stale = self._file_dims.get(key, -1) not in (-1, self.vectors.dims)
+            key = (storage, user, agent)
+            stale = self._files.get(key, -1) not in (-1, self.vectors.dims)
             if path is not None and (embedded or stale or not path.is_file()):
                 write_vectors(path, self.name, self.vectors.get(texts))
-                self._file_dims[key] = self.vectors.dims or 0
+                self._track(key, self.vectors.dims or 0)
             return embedded
         except (EmbeddingError, StorageError, OSError) as e:  # a cache: the update is saved
             logger.warning("fact vectors not written for user %r: %s", user, e)
