@@ -178,3 +178,39 @@ def test_the_keeper_forgets_old_vectors_files_instead_of_growing_without_bound(
     assert [p.parent.name for p in reads] == ["u0", "u1", "u2", "u3", "u4"]
     vectors.before_inject(storage, "u0", None, doc)
     assert [p.parent.name for p in reads][-1] == "u0"
+
+
+# --- createdAt ties: moments, not strings ---------------------------------------------------
+
+
+def _tied(created: dict[str, str]) -> MemoryDocument:
+    return MemoryDocument(
+        facts=tuple(
+            Fact(id=i, content=f"Fact {i}", category="correction", confidence=0.8, created_at=c)
+            for i, c in created.items()
+        )
+    )
+
+
+TIES = {
+    "a": "2024-05-01T10:00:00+08:00",  # 02:00 UTC: the oldest dated one
+    "b": "2024-05-01T05:00:00Z",  # the newest
+    "c": "2024-05-01T04:00:00.500Z",
+    "d": "sometime in May",  # unparsable: last
+}
+
+
+def test_confidence_ties_compare_created_at_as_moments_not_as_strings() -> None:
+    text = render_memory(_tied(TIES), token_counting="char").text
+    lines = [line for line in text.splitlines() if line.startswith("- [")]
+    assert lines == [f"- [correction] Fact {i}" for i in "bcad"]
+
+
+def test_guaranteed_facts_are_selected_in_the_same_order_as_they_are_injected() -> None:
+    result = select_relevant_facts(_tied(TIES), "anything")
+    assert [f.id for f in result.facts] == list("bcad")
+
+
+def test_retrieval_rejects_guaranteed_categories_that_are_not_names() -> None:
+    with pytest.raises(ConfigError, match="guaranteed_categories"):
+        select_relevant_facts(_tied(TIES), "tea", guaranteed_categories=[FactCategory.GOAL, 3])

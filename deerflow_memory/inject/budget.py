@@ -10,11 +10,14 @@ times). Counting never raises.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
+from deerflow_memory.errors import ConfigError
 from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.costs import block_tokens, line_floor, text_floor
 from deerflow_memory.inject.lines import (
@@ -27,9 +30,9 @@ from deerflow_memory.inject.lines import (
     escape_memory_text,
 )
 from deerflow_memory.inject.tokens import TiktokenCounter, TokenCounter
-from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section, parse_timestamp
 
-__all__ = ["InjectionResult"]
+__all__ = ["InjectionResult", "category_names", "created_seconds"]
 
 _OPEN = MEMORY_OPEN_TAG + "\n"
 _CLOSE = MEMORY_CLOSE_TAG
@@ -81,13 +84,44 @@ class InjectionResult:
     """Ids of the facts in ``text``, in the order of their lines."""
 
 
+def category_names(categories: Iterable[str | FactCategory]) -> frozenset[str]:
+    """Guaranteed category names as given (a bare string is one name), trimmed, lowercase.
+
+    Raises:
+        ConfigError: ``categories`` is not an iterable of strings.
+    """
+    if isinstance(categories, str):  # a bare "correction" is one category, not letters
+        categories = (categories,)
+    try:
+        return frozenset(c.strip().lower() for c in categories)  # FactCategory is a str
+    except (TypeError, AttributeError) as e:
+        raise ConfigError(
+            f"guaranteed_categories must be category names, got {categories!r}"
+        ) from e
+
+
 # --- budgeted rendering ---------------------------------------------------------------
+
+
+@lru_cache(maxsize=65_536)  # stored dates repeat across renders: parse each once
+def created_seconds(created_at: str) -> float:
+    """``createdAt`` in epoch seconds for ordering; ``-inf`` (oldest) when it does not parse.
+
+    Compared as moments, not as strings: ``…T10:00:00+08:00`` is older than
+    ``…T05:00:00Z``, and ``…T10:00:00.5Z`` newer than ``…T10:00:00Z``.
+    """
+    stamp = parse_timestamp(created_at)
+    return -math.inf if stamp is None else stamp
+
+
+def _created_order(fact: Fact) -> float:
+    return created_seconds(fact.created_at)
 
 
 def _ordered_facts(facts: Sequence[Fact]) -> list[Fact]:
     # Three stable sorts give: confidence desc, then newer createdAt, then id asc.
     ordered = sorted(facts, key=attrgetter("id"))
-    ordered.sort(key=attrgetter("created_at"), reverse=True)
+    ordered.sort(key=_created_order, reverse=True)
     ordered.sort(key=attrgetter("confidence"), reverse=True)
     return ordered
 

@@ -27,11 +27,11 @@ Budget rule (one rule, property-tested):
 1. **Guaranteed facts** (categories in ``guaranteed_categories``) are taken by
    confidence, highest first, while their lines fit ``guaranteed_token_budget``;
    a fact that does not fit is skipped whole and smaller ones are still tried.
-2. **Regular facts** follow by confidence (ties: newer ``createdAt`` first, then
-   ``id``) while the whole block stays within ``max_tokens``; a fact that does
-   not fit is skipped whole and smaller ones are still tried. Guaranteed facts
-   left over by steps 0 and 1 compete here like regular ones (their budgets
-   are reserves, not caps).
+2. **Regular facts** follow by confidence (ties: newer ``createdAt`` first, as
+   moments, an unparsable one last; then ``id``) while the whole block stays
+   within ``max_tokens``; a fact that does not fit is skipped whole and smaller
+   ones are still tried. Guaranteed facts left over by steps 0 and 1 compete
+   here like regular ones (their budgets are reserves, not caps).
 3. **Summaries** get what is left: user context before history, each summary
    cut at sentence boundaries, a summary with no sentence left dropped, a
    heading with no summary left dropped. So the facts block is a protected
@@ -68,7 +68,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from deerflow_memory.errors import ConfigError, InvalidDocumentError
-from deerflow_memory.inject.budget import InjectionResult, _render
+from deerflow_memory.inject.budget import InjectionResult, _render, category_names
 from deerflow_memory.inject.lines import (
     MEMORY_CLOSE_TAG,
     MEMORY_OPEN_TAG,
@@ -101,18 +101,6 @@ __all__ = [
 _MEMORY_INSTRUCTION = (
     "Use this memory silently where it is relevant; do not mention it unless the user asks."
 )
-
-
-def _normalise_categories(categories: Iterable[str | FactCategory]) -> frozenset[str]:
-    if isinstance(categories, str):  # a bare "correction" is one category, not letters
-        categories = (categories,)
-    try:
-        names = frozenset(c.strip().lower() for c in categories)  # FactCategory is a str
-    except (TypeError, AttributeError) as e:
-        raise ConfigError(
-            f"guaranteed_categories must be category names, got {categories!r}"
-        ) from e
-    return names
 
 
 class _ResultCache:
@@ -242,7 +230,7 @@ def render_memory(
     doc = memory if isinstance(memory, MemoryDocument) else _document(memory)
     if counter is None:
         counter = get_token_counter(token_counting, encoding)
-    guaranteed = _normalise_categories(guaranteed_categories)
+    guaranteed = category_names(guaranteed_categories)
     # Read before rendering: a background load that ends mid-render leaves a
     # block measured partly by estimates, which must not be cached as final.
     ready = getattr(counter, "ready", True)

@@ -19,7 +19,7 @@ import weakref
 
 from deerflow_memory.models import MemoryDocument, parse_timestamp
 
-__all__ = ["is_expired", "live_document"]
+__all__ = ["live_document"]
 
 
 class _Entry:
@@ -55,12 +55,6 @@ def _entry(doc: MemoryDocument) -> _Entry:
                 del _cache[next(iter(_cache))]
         _cache[id(doc)] = entry
     return entry
-
-
-def is_expired(expires_at: str | None, now: float) -> bool:
-    """True when ``expires_at`` (ISO-8601) is at or before ``now`` (epoch seconds)."""
-    stamp = parse_timestamp(expires_at)
-    return stamp is not None and stamp <= now
 
 
 def live_document(document: MemoryDocument, now: float) -> MemoryDocument:

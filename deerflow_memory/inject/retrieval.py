@@ -61,6 +61,7 @@ from typing import Any
 
 from deerflow_memory.config import RetrievalConfig
 from deerflow_memory.errors import EmbeddingError
+from deerflow_memory.inject.budget import category_names, created_seconds
 from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.lexical import BM25Index, clear_lexical_caches, tokenize
 from deerflow_memory.inject.vectors import (
@@ -155,6 +156,7 @@ def clear_retrieval_caches() -> None:
     _fact_vectors.clear()
     clear_lexical_caches()
     _timestamp.cache_clear()
+    created_seconds.cache_clear()
 
 
 # --- importance and recency ----------------------------------------------------------------
@@ -394,9 +396,7 @@ class RetrievalIndex:
 
 
 def _guaranteed_members(categories: Iterable[str | FactCategory]) -> frozenset[FactCategory]:
-    if isinstance(categories, str):  # a bare "correction" is one category, not letters
-        categories = (categories,)
-    names = {str(c).strip().lower() for c in categories}
+    names = category_names(categories)
     return frozenset(c for c in FactCategory if c.value in names)
 
 
@@ -460,6 +460,7 @@ def select_relevant_facts(
         EmbeddingError: the embedder failed or gave malformed vectors (see
             :func:`~deerflow_memory.inject.fallback.rank_facts` for the
             lexical fallback).
+        ConfigError: ``guaranteed_categories`` is not an iterable of names.
 
     Example:
         >>> doc = MemoryDocument(facts=(Fact(content="Enjoys salted peanuts"),
@@ -476,7 +477,7 @@ def select_relevant_facts(
     guaranteed = [i for i, f in enumerate(facts) if i in constraint_set or f.category in members]
     # Constraints first, then by confidence desc, newer first, then id (as injection).
     guaranteed.sort(key=lambda i: facts[i].id)
-    guaranteed.sort(key=lambda i: facts[i].created_at, reverse=True)
+    guaranteed.sort(key=lambda i: created_seconds(facts[i].created_at), reverse=True)
     guaranteed.sort(key=lambda i: facts[i].confidence, reverse=True)
     guaranteed.sort(key=lambda i: i not in constraint_set)
     chosen = [facts[i] for i in guaranteed]
