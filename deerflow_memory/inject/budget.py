@@ -11,7 +11,7 @@ times). Counting never raises.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import attrgetter
@@ -133,20 +133,42 @@ class _SummaryItem:
     cost: int
 
 
+def _summary_charge(counter: TokenCounter, followed: bool) -> Callable[[str], int]:
+    """What a section's last line costs with the blank line after it (additive counts only).
+
+    The blank line joins the piece of the line's own line break (fact 2 of
+    :mod:`deerflow_memory.inject.costs`), so ``line + "\n"`` often costs what
+    ``line`` does, or even less (``"！\n"`` is two tokens, ``"！\n\n"`` one).
+    When it is not known that a block follows (no facts), the dearer of the
+    two. Both are at least :func:`~deerflow_memory.inject.costs.text_floor` of
+    the line: its words and a line break after a letter stay pieces of their own.
+    """
+    count = counter.count
+    if followed:
+        return lambda line: count(line + _SEPARATOR)
+    return lambda line: max(count(line), count(line + _SEPARATOR))
+
+
 def _fit_summary(
-    label: str, section: Section, room: int, counter: TokenCounter, exact: bool
+    label: str,
+    section: Section,
+    room: int,
+    counter: TokenCounter,
+    exact: bool,
+    charge: Callable[[str], int] | None = None,
 ) -> tuple[str, bool]:
     """The longest sentence prefix of ``section`` whose line costs at most ``room``.
 
-    With ``exact`` counts, a line whose word count alone exceeds ``room`` is
-    ruled out without encoding it.
+    The cost of a line is ``charge(line)`` when given, else its count. With
+    ``exact`` counts, a line whose word count alone exceeds ``room`` is ruled
+    out without encoding it (a floor of both: see :func:`_summary_charge`).
 
     Returns the line ("" when not even one sentence fits) and whether text was cut.
     """
-    count = counter.count
+    cost = charge or counter.count
 
     def fits(line: str) -> bool:
-        return not (exact and text_floor(line) > room) and count(line) <= room
+        return not (exact and text_floor(line) > room) and cost(line) <= room
 
     summary = section.summary
     text = escape_memory_text(summary)
@@ -338,7 +360,8 @@ def _render(
     # counting every line and the whole text (``floors=False``, which
     # bench/injection.py times as the baseline), but a cold count cache (where
     # each count is an encode) no longer pays for the hopeless lines.
-    exact = floors and _counts_exactly(counter)
+    additive = _counts_exactly(counter)  # the block costs the sum of its lines (costs.py)
+    exact = floors and additive
     prefix_tokens = {c: count(p[:-1]) for c, p in _FACT_PREFIX.items()} if exact else None
     filler = _Filler(counter, prefix_tokens)
 
@@ -384,24 +407,32 @@ def _render(
     if not protected and not regular:
         used = wrapper
 
-    # 3. summaries with what is left, user context first.
+    # 3. summaries with what is left, user context first. A section is followed
+    # by a blank line: with additive counts the section's last line is charged
+    # with it (_summary_charge; the extra moves when a line is added), else one
+    # count of "\n" goes with the heading (parts counted apart cost at least the
+    # joined text with the estimate).
     summaries: list[_SummaryItem] = []
     truncated = False
-    separator = count(_SEPARATOR)
+    separator = 0 if additive else count(_SEPARATOR)
+    charge = _summary_charge(counter, bool(protected or regular)) if additive else None
     for group, (heading, items) in enumerate(_SUMMARY_GROUPS):
         heading_cost = count(heading) + separator
         heading_paid = False
+        extra = 0  # charged beyond its count for the blank line after the last line
         for label, getter in items:
             section: Section = getter(doc)
             if not section.summary.strip():
                 continue
-            room = limit - used - (0 if heading_paid else heading_cost)
-            line, cut = _fit_summary(label, section, room, counter, exact)
+            room = limit - used + extra - (0 if heading_paid else heading_cost)
+            line, cut = _fit_summary(label, section, room, counter, exact, charge)
             truncated = truncated or cut
             if line:
                 cost = count(line)
                 summaries.append(_SummaryItem(group, line, cost))
-                used += cost + (0 if heading_paid else heading_cost)
+                charged = cost if charge is None else charge(line)
+                used += charged - extra + (0 if heading_paid else heading_cost)
+                extra = charged - cost
                 heading_paid = True
 
     # 4. the sum of line counts can differ from the count of the joined text
