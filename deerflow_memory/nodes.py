@@ -115,10 +115,6 @@ def state_messages(state: Any) -> Sequence[BaseMessage]:
     return messages
 
 
-def _write(runtime: Runtime[Any], event: dict[str, Any]) -> None:
-    runtime.stream_writer(event)
-
-
 def _last_update(service: MemoryService, identity: MemoryIdentity) -> dict[str, object] | None:
     """The events' ``last_update``: the newest update saved for ``identity`` here, or None."""
     saved = service.last_saved_update(identity)
@@ -410,8 +406,7 @@ def create_summarization_node(
                 identity.thread_id,
                 summary.error,
             )
-        _write(
-            runtime,
+        runtime.stream_writer(
             {
                 "type": "memory_summarization",
                 "removed": len(removed),

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from langchain_core.tools import BaseTool, tool
 from langgraph.prebuilt import ToolRuntime
@@ -57,6 +57,7 @@ __all__ = [
 ]
 
 ToolMode = Literal["search", "read_write"]
+F = TypeVar("F", bound=Fact)
 
 MAX_RESULTS = 20
 # What providers accept as a function name (OpenAI's rule, the strictest common one).
@@ -79,39 +80,40 @@ def _line(fact: Fact) -> str:
     return f"{unescape_memory_text(format_fact_line(fact))} ({told})"
 
 
-def search_document(document: MemoryDocument, query: str, limit: int = MAX_RESULTS) -> list[str]:
-    """Raw lines for the facts (current first, then superseded) sharing words with ``query``.
-
-    An empty query lists everything, newest first, up to ``limit``. The lines
-    are not escaped: put them in front of a model only through
-    :func:`~deerflow_memory.inject.blocks.search_results_block`.
-    """
+def _by_overlap(entries: Sequence[F], query: str, limit: int) -> list[F]:
+    """``entries`` sharing words with ``query``, most shared words first (then in their
+    order); all of them, in order, when ``query`` has no words."""
     wanted = set(tokenize(query))
-    entries: list[Fact] = [*document.facts, *reversed(document.superseded_facts)]
-    if wanted:
-        ranked = []
-        for order, fact in enumerate(entries):
-            overlap = len(wanted & set(tokenize(fact.content)))
-            if overlap:
-                ranked.append((-overlap, order, fact))
-        entries = [fact for _, _, fact in sorted(ranked, key=lambda r: (r[0], r[1]))]
-    return [_line(fact) for fact in entries[:limit]]
-
-
-def search_superseded(
-    document: MemoryDocument, query: str, limit: int = MAX_RESULTS
-) -> list[SupersededFact]:
-    """Superseded facts sharing words with ``query``, best first (all, newest first, when blank)."""
-    wanted = set(tokenize(query))
-    entries = list(reversed(document.superseded_facts))
     if not wanted:
-        return entries[:limit]
+        return list(entries[:limit])
     ranked = []
     for order, fact in enumerate(entries):
         overlap = len(wanted & set(tokenize(fact.content)))
         if overlap:
             ranked.append((-overlap, order, fact))
     return [fact for _, _, fact in sorted(ranked, key=lambda r: (r[0], r[1]))][:limit]
+
+
+def search_document(document: MemoryDocument, query: str, limit: int = MAX_RESULTS) -> list[str]:
+    """Raw lines for the facts (current first, then superseded) sharing words with ``query``.
+
+    An empty query lists everything, newest first (current facts, then
+    superseded ones), up to ``limit``. The lines are not escaped: put them in
+    front of a model only through
+    :func:`~deerflow_memory.inject.blocks.search_results_block`.
+    """
+    current: Sequence[Fact] = document.facts
+    if not tokenize(query):  # the stored order is not the age order (eviction refills slots)
+        current = sorted(current, key=lambda fact: fact.created_at, reverse=True)
+    facts = [*current, *reversed(document.superseded_facts)]
+    return [_line(fact) for fact in _by_overlap(facts, query, limit)]
+
+
+def search_superseded(
+    document: MemoryDocument, query: str, limit: int = MAX_RESULTS
+) -> list[SupersededFact]:
+    """Superseded facts sharing words with ``query``, best first (all, newest first, when blank)."""
+    return _by_overlap(list(reversed(document.superseded_facts)), query, limit)
 
 
 def _key(text: str) -> str:

@@ -27,9 +27,10 @@ from deerflow_memory.capture.messages import (
 )
 from deerflow_memory.graph import create_memory_agent
 from deerflow_memory.identity import MemoryIdentity
+from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.nodes import inject_turn
 from deerflow_memory.service import MemoryService
-from deerflow_memory.tools import create_memory_tools
+from deerflow_memory.tools import create_memory_tools, search_document
 from deerflow_memory.update.offline.extractor import OfflineExtractor
 from tests.tool_model import OneToolCallModel
 
@@ -260,3 +261,15 @@ async def test_an_async_middleware_capture_runs_off_the_event_loop(
     )
 
     assert threads and loop_thread not in threads
+
+
+def test_an_empty_search_lists_the_newest_facts_first() -> None:
+    def fact(content: str, day: str) -> Fact:
+        return Fact(content=content, created_at=f"2026-{day}T09:00:00Z", source="t")
+
+    # Stored order is not age order (an eviction refills a freed slot with a new fact).
+    stored = (fact("Likes jazz", "05-01"), fact("Lives in Porto", "11-20"), fact("Cat", "01-03"))
+    document = MemoryDocument(facts=stored)
+
+    lines = search_document(document, "", limit=2)
+    assert len(lines) == 2 and "Porto" in lines[0] and "jazz" in lines[1]
