@@ -60,7 +60,7 @@ from deerflow_memory.terminal import (
     terminal_safe,
     write_text_replacing,
 )
-from deerflow_memory.update.import_check import read_import
+from deerflow_memory.update.import_check import import_onto, read_import
 
 if TYPE_CHECKING:
     from deerflow_memory.update.forget import Cleared
@@ -469,7 +469,7 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
                 f"{args.user} already has {_facts(len(current.facts))}; pass --yes to replace them"
             )
         # Based on what is stored now: a store backend then removes the old facts.
-        replacing = incoming.model_copy(update={"revision": current.revision})
+        replacing = import_onto(current, incoming)
         saved = storage.save(args.user, args.agent, replacing, expected_revision=current.revision)
     console.print(
         Text(f"imported {_facts(len(saved.facts))} into {args.user} (revision {saved.revision})")

@@ -426,7 +426,11 @@ class MemoryDocument(_Model):
     ``extractionWatermarks`` (ours, ignored by DeerFlow) remembers per thread
     which messages were already extracted. ``bookkeeping`` (ours) says since
     which revision the saves were bookkeeping only (see
-    :meth:`same_content_since`).
+    :meth:`same_content_since`). ``deletedAt`` (ours, written only when set)
+    marks a *tombstone*: what a storage ``delete`` leaves, an empty document
+    whose ``revision`` is one past the deleted memory's, so that revisions of a
+    memory never repeat across a delete (an edit sent with a revision read
+    before the delete can never match the next memory's). Every save clears it.
     """
 
     version: Text = DOCUMENT_VERSION
@@ -438,6 +442,7 @@ class MemoryDocument(_Model):
     hygiene: HygieneCounts | None = None
     extraction_watermarks: tuple[ExtractionWatermark, ...] = ()
     bookkeeping: BookkeepingSaves | None = None
+    deleted_at: Text | None = None
     revision: int = Field(default=0, ge=0)
 
     def same_content_since(self, revision: int) -> bool:
@@ -489,11 +494,12 @@ class MemoryDocument(_Model):
     def holds_only_fence(self) -> bool:
         """True for what deleting a memory leaves: no content, only sealed watermarks.
 
-        Such a document is not a memory: listings skip it.
+        A tombstone (``deletedAt`` set, see the class docstring) counts too.
+        Such a document is not a memory: listings, ``show`` and stats skip it.
         """
         marks = self.extraction_watermarks
         return (
-            bool(marks)
+            (self.deleted_at is not None or bool(marks))
             and all(m.sealed for m in marks)
             and not self.superseded_facts
             and self.is_empty()

@@ -171,8 +171,9 @@ def test_delete_removes_a_document_and_list_documents_follows(storage: MemorySto
     )
     assert storage.delete("erin", "researcher") is True
     assert storage.delete("erin", "researcher") is False
-    assert storage.load("erin", "researcher").revision == 0
-    assert storage.load("erin", "researcher").facts == ()
+    left = storage.load("erin", "researcher")
+    assert left.revision == 2  # one past the deleted revision: revisions never restart
+    assert left.facts == () and left.holds_only_fence()
     assert sorted(storage.list_documents(), key=str) == sorted(
         [("erin", None), ("frank@example.com", None)], key=str
     )
@@ -259,7 +260,9 @@ async def test_async_load_save_and_delete_follow_the_same_contract(storage: Memo
     results = await asyncio.gather(*(storage.aload("jane", "coach") for _ in range(5)))
     assert all(r.revision == 1 for r in results)
     assert await storage.adelete("jane", "coach") is True
-    assert (await storage.aload("jane", "coach")).revision == 0
+    left = await storage.aload("jane", "coach")
+    assert left.revision == 2 and left.holds_only_fence()  # revisions never restart
+    assert (await storage.asave("jane", "coach", document, expected_revision=2)).revision == 3
 
 
 def test_superseded_fact_history_round_trips(storage: MemoryStorage) -> None:

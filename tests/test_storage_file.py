@@ -353,11 +353,11 @@ def test_a_corrupt_file_is_reported_and_left_untouched(
 def test_deleting_a_corrupt_file_lets_the_user_start_fresh(storage: FileMemoryStorage) -> None:
     path = storage.path_for("alice")
     path.parent.mkdir(parents=True)
-    path.write_bytes(b"{oops")
+    path.write_bytes(b'{"revision": 7, oops')
 
     assert storage.delete("alice") is True
-    assert storage.load("alice").revision == 0
-    assert storage.save("alice", None, MemoryDocument()).revision == 1
+    assert storage.load("alice").revision == 8  # past the revision the damaged file still spells
+    assert storage.save("alice", None, MemoryDocument()).revision == 9
 
 
 # --- names ----------------------------------------------------------------------------
@@ -479,7 +479,7 @@ def test_a_document_deleted_outside_this_instance_loads_as_empty(tmp_path: Path)
 
     FileMemoryStorage(tmp_path).delete("alice")
 
-    assert mine.load("alice").revision == 0
+    assert mine.load("alice").revision == 2  # the tombstone: one past the deleted revision
     assert not mine.load("alice").facts
 
 
@@ -532,11 +532,16 @@ def test_delete_removes_only_the_named_document_and_its_lock(storage: FileMemory
     assert storage.delete("alice", "coder") is False
     assert storage.delete("never-saved") is False
 
-    assert files_under(storage.root) == {"users/alice/memory.json", "users/alice/memory.json.lock"}
-    assert storage.load("alice", "coder").revision == 0
+    assert files_under(storage.root) == {
+        "users/alice/memory.json",
+        "users/alice/memory.json.lock",
+        "users/alice/agents/coder/memory.json",  # the tombstone: no fact, its revision
+    }
+    assert storage.load("alice", "coder").revision == 2
+    assert not storage.load("alice", "coder").facts
     assert storage.load("alice").facts[0].content == "default"
     assert list(storage.list_documents()) == [("alice", None)]
-    assert storage.save("alice", "coder", MemoryDocument(), expected_revision=0).revision == 1
+    assert storage.save("alice", "coder", MemoryDocument(), expected_revision=2).revision == 3
 
 
 def test_list_documents_yields_every_stored_document_and_ignores_debris(

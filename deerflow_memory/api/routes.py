@@ -90,7 +90,7 @@ from deerflow_memory.service import MemoryService
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.stats import storage_stats
 from deerflow_memory.tools import search_superseded
-from deerflow_memory.update.import_check import read_import
+from deerflow_memory.update.import_check import import_onto, read_import
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 from deerflow_memory.update.outcome import FailedUpdate
 
@@ -485,7 +485,7 @@ def memory_routes(
                     "add ?replace=true to replace them",
                 )
             # Based on what is stored now: a store backend then removes the old facts.
-            replacing = incoming.model_copy(update={"revision": current.revision})
+            replacing = import_onto(current, incoming)
             return backend.save(user_id, agent, replacing, expected_revision=current.revision)
 
         saved = await run_in_threadpool(write)

@@ -8,6 +8,14 @@ increments ``revision`` and returns the stored document; with
 writer got there first, so the caller can re-apply its change to the fresh
 document instead of overwriting it.
 
+Revisions of one ``(user_id, agent_name)`` never repeat, deletes included:
+``delete`` leaves a *tombstone* (:func:`tombstone`: an empty document with
+``deletedAt`` set, at the deleted revision + 1), ``load`` returns it as it
+is (no memory: :meth:`MemoryDocument.holds_only_fence` is true, so listings
+skip it) and the next ``save`` continues after it. So an edit or an updater
+holding a revision read before the delete gets a conflict, never a match
+with the next memory's revision (an ABA).
+
 Backends also keep :class:`DeadLetter` records (updates that failed for good):
 ``put_dead_letter`` / ``list_dead_letters`` / ``delete_dead_letter``.
 """
@@ -19,11 +27,23 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 
-from deerflow_memory.models import MemoryDocument
+from deerflow_memory.models import MemoryDocument, utc_now_iso
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.names import MAX_NAME_LENGTH, validate_name
 
-__all__ = ["MAX_NAME_LENGTH", "MemoryStorage", "validate_name"]
+__all__ = ["MAX_NAME_LENGTH", "MemoryStorage", "tombstone", "validate_name"]
+
+
+def tombstone(deleted_revision: int, now: str | None = None) -> MemoryDocument:
+    """What ``delete`` leaves of a memory stored at ``deleted_revision``.
+
+    An empty document at ``deleted_revision + 1`` (the delete is a change too:
+    an edit made at the deleted revision must not apply to the empty memory),
+    with ``lastUpdated`` and ``deletedAt`` set to ``now`` (ISO 8601 UTC,
+    default: the current time).
+    """
+    now = now or utc_now_iso()
+    return MemoryDocument(last_updated=now, deleted_at=now, revision=max(0, deleted_revision) + 1)
 
 
 class MemoryStorage(ABC):
@@ -31,7 +51,7 @@ class MemoryStorage(ABC):
 
     @abstractmethod
     def load(self, user_id: str, agent_name: str | None = None) -> MemoryDocument:
-        """Return the stored document, or an empty one at revision 0.
+        """Return the stored document (a tombstone after a delete), or an empty one at revision 0.
 
         Raises:
             InvalidNameError: unsafe ``user_id`` or ``agent_name``.
@@ -48,6 +68,8 @@ class MemoryStorage(ABC):
     ) -> MemoryDocument:
         """Store ``document`` atomically and return it as stored (revision incremented).
 
+        The stored document is never a tombstone (``deletedAt`` is cleared).
+
         Raises:
             RevisionConflictError: ``expected_revision`` is given and differs from the stored one.
             InvalidNameError: unsafe ``user_id`` or ``agent_name``.
@@ -55,7 +77,11 @@ class MemoryStorage(ABC):
 
     @abstractmethod
     def delete(self, user_id: str, agent_name: str | None = None) -> bool:
-        """Remove a document; True when one existed."""
+        """Remove a document, leaving its :func:`tombstone`; True when one existed.
+
+        A tombstone already there is not a document (False, nothing written);
+        a key never saved gets no tombstone (it never had a revision above 0).
+        """
 
     @abstractmethod
     def list_documents(self) -> Iterator[tuple[str, str | None]]:

@@ -49,6 +49,11 @@ How it fails, and what it guarantees:
   the next ``save`` of that document.
 - ``save(..., expected_revision=N)`` raises :class:`RevisionConflictError`
   when another writer (thread or process) stored a different revision first.
+- ``delete`` replaces ``memory.json`` by a tombstone (an empty document with
+  ``deletedAt``, one revision past the deleted one; DeerFlow reads it as an
+  empty memory): revisions never restart, so an edit sent with a revision
+  read before the delete is refused. A ``memory.json`` written by an older
+  version or by DeerFlow (no ``revision``: revision 0) loads as before.
 - Operating-system errors (permissions, full disk) propagate as ``OSError``.
 """
 
@@ -60,6 +65,7 @@ import errno
 import importlib
 import json
 import os
+import re
 import secrets
 import stat
 import tempfile
@@ -78,7 +84,7 @@ from deerflow_memory.config import check_path
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryDocument, unique_fact_ids
-from deerflow_memory.storage.base import MemoryStorage, validate_name
+from deerflow_memory.storage.base import MemoryStorage, tombstone, validate_name
 from deerflow_memory.storage.dead_letters import (
     DEAD_LETTER_ID,
     DeadLetter,
@@ -464,7 +470,7 @@ class FileMemoryStorage(MemoryStorage):
             stored = current.document.revision
             if expected_revision is not None and expected_revision != stored:
                 raise RevisionConflictError(user_id, agent_name, expected_revision, stored)
-            new = document.model_copy(update={"revision": stored + 1})
+            new = document.model_copy(update={"revision": stored + 1, "deleted_at": None})
             if _fcntl is not None:
                 # Under the flock no other writer is mid-save, so any temp file here
                 # belongs to a writer that crashed.
@@ -543,6 +549,8 @@ class FileMemoryStorage(MemoryStorage):
             return None  # nothing to apply a record to: the first save writes memory.json
         if current.repaired:
             return None  # records would apply to the repaired document, not to the files
+        if current.document.deleted_at is not None:
+            return None  # the memory after a tombstone is written whole (see list_documents)
         encoded = encode_record(current.document, new)
         if encoded is None:
             return None
@@ -611,12 +619,18 @@ class FileMemoryStorage(MemoryStorage):
     # --- delete / list --------------------------------------------------------------
 
     def delete(self, user_id: str, agent_name: str | None = None) -> bool:
-        """Remove a document and its lock file; folders are kept.
+        """Replace a document by its tombstone and remove its journal and lock file.
 
-        Works on a corrupt file too, as the way to start fresh.
+        ``memory.json`` is replaced (atomically) by the
+        :func:`~deerflow_memory.storage.base.tombstone`: an empty document one
+        revision past the deleted one, so the next save continues after it and
+        a revision read before the delete never matches again. Folders are
+        kept. Works on a corrupt file too, as the way to start fresh: its
+        revision is then the highest one its files still spell out (the
+        snapshot's or the journal's ``"revision": N``, or the last one loaded).
 
         Returns:
-            True when a document existed.
+            True when a document existed (a tombstone is none: left as it is).
 
         Raises:
             InvalidNameError: unsafe ``user_id`` or ``agent_name``.
@@ -627,19 +641,23 @@ class FileMemoryStorage(MemoryStorage):
             self._forget(key)
             return False
         with self._exclusive(path):
+            with self._cache_lock:
+                cached = self._cache.get(key)
             try:
-                os.unlink(path)
-                existed = True
-            except FileNotFoundError:
-                existed = False
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(path.with_name(JOURNAL_FILE))
-            self._forget(key)
+                current = self._current(key, path)
+                existed = current.stamp is not None and current.document.deleted_at is None
+                deleted = current.document.revision
+            except CorruptMemoryError:  # deleting is the way to start fresh
+                existed, deleted = True, _salvaged_revision(path, cached)
+            if existed:
+                # The old snapshot's inode is freed by the rename, its journal removed.
+                self._remember(key, self._compact(path, tombstone(deleted)))
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path.with_name(JOURNAL_FILE))  # one left without its snapshot
             # Waiters on the old lock file notice it is gone and reopen (see _exclusive).
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(_lock_path(path))
-            if existed:
-                _fsync_folder(path.parent)
         return existed
 
     def reader(self, tenant_id: str) -> MemoryStorage:
@@ -694,16 +712,16 @@ class FileMemoryStorage(MemoryStorage):
     def list_documents(self) -> Iterator[tuple[str, str | None]]:
         """Yield ``(user_id, agent_name)`` of every stored document, sorted.
 
-        Entries whose names would be rejected (temp files, hidden folders) and
-        symlinked folders are skipped.
+        Entries whose names would be rejected (temp files, hidden folders),
+        symlinked folders and tombstones (what ``delete`` left) are skipped.
         """
         found: list[tuple[str, str | None]] = []
         for user_folder, user_id in _valid_subfolders(self._root / "users"):
             user_dir = self._root / "users" / user_folder
-            if (user_dir / DOCUMENT_FILE).is_file():
+            if _holds_document(user_dir / DOCUMENT_FILE):
                 found.append((user_id, None))
             for agent_folder, agent_name in _valid_subfolders(user_dir / "agents"):
-                if (user_dir / "agents" / agent_folder / DOCUMENT_FILE).is_file():
+                if _holds_document(user_dir / "agents" / agent_folder / DOCUMENT_FILE):
                     found.append((user_id, agent_name))
         yield from sorted(found, key=lambda key: (key[0], key[1] or ""))
 
@@ -904,6 +922,47 @@ def _acquire_flock(fcntl: ModuleType, lock_path: str) -> int:
         ):
             return fd
         os.close(fd)
+
+
+_TOMBSTONE_MAX_BYTES = 4096  # a tombstone is ~0.5 KiB: larger files are not read to tell
+
+
+def _holds_document(path: Path) -> bool:
+    """True when ``path`` is a file and not a tombstone (a damaged file counts: it is listed)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    if not stat.S_ISREG(st.st_mode):
+        return False
+    if st.st_size > _TOMBSTONE_MAX_BYTES or os.path.lexists(path.with_name(JOURNAL_FILE)):
+        return True  # a save after a tombstone rewrites memory.json, never journals onto it
+    try:
+        data = json.loads(_read_regular(path))
+    except (OSError, ValueError, RecursionError):
+        return True
+    return not (
+        isinstance(data, dict) and data.get("deletedAt") is not None and not data.get("facts")
+    )
+
+
+_REVISION_TEXT = re.compile(rb'"revision"\s*:\s*(\d{1,18})')
+
+
+def _salvaged_revision(path: Path, cached: _CacheEntry | None) -> int:
+    """The highest revision a damaged document's files still spell out (0 when none does).
+
+    Its ``memory.json`` and journal are searched for ``"revision": N`` as
+    bytes (they may not parse), and ``cached`` (the last state loaded) counts.
+    """
+    found = [cached.document.revision] if cached is not None else []
+    for name in (path, path.with_name(JOURNAL_FILE)):
+        try:
+            raw = _read_regular(name)
+        except OSError:  # missing, or not a regular file (CorruptMemoryError)
+            continue
+        found += [int(m) for m in _REVISION_TEXT.findall(raw)]
+    return max(found, default=0)
 
 
 def _write_atomically(path: Path, data: bytes) -> None:

@@ -34,7 +34,10 @@ What differs from :class:`FileMemoryStorage`, honestly:
   lock-skipping writer added meanwhile stay stored and appear on the next load.
 - Every ``load`` reads the store (another process may have written); an
   unchanged document comes back as the same object, without re-validation.
-- Revisions restart at 1 after ``delete``, as with files.
+- ``delete`` replaces the ``_document`` item by a tombstone (an empty
+  document with ``deletedAt``, one revision past the deleted one, a new
+  generation) and deletes the fact items, as files do: revisions never
+  restart, so a revision read before a delete never matches again.
 - Fact items that repeat a fact id (written by another process or version)
   are resolved on load as with files (:func:`~deerflow_memory.models.unique_fact_ids`,
   one WARNING); the next save deletes the items the document no longer holds.
@@ -81,7 +84,7 @@ from deerflow_memory.errors import (
     StoreClosedError,
 )
 from deerflow_memory.models import MemoryDocument, unique_fact_ids
-from deerflow_memory.storage.base import MemoryStorage, validate_name
+from deerflow_memory.storage.base import MemoryStorage, tombstone, validate_name
 from deerflow_memory.storage.closed import is_operational, is_store_closed
 from deerflow_memory.storage.dead_letters import (
     DeadLetter,
@@ -183,6 +186,37 @@ def _chunks(ops: list[Op]) -> list[list[Op]]:
 
 def _generation(doc_value: Any) -> str:
     return str(doc_value.get("generation", "")) if isinstance(doc_value, dict) else ""
+
+
+def _is_tombstone(doc_value: Any) -> bool:
+    """True for the ``_document`` item a delete left (see :func:`tombstone`)."""
+    meta = doc_value.get("document") if isinstance(doc_value, dict) else None
+    return isinstance(meta, dict) and meta.get("deletedAt") is not None
+
+
+def _revision_of(doc_value: Any) -> int | None:
+    """The revision a ``_document`` item records; None when it is missing or unreadable."""
+    revision = doc_value.get("revision") if isinstance(doc_value, dict) else None
+    if isinstance(revision, bool) or not isinstance(revision, int | str):
+        return None
+    try:
+        return max(0, int(revision))
+    except ValueError:
+        return None
+
+
+def _tombstone_value(deleted_revision: int) -> dict[str, Any]:
+    """The ``_document`` item a delete leaves: the tombstone, no fact keys, a new generation."""
+    document = tombstone(deleted_revision)
+    meta = document.to_dict()
+    meta.pop("facts", None)
+    meta.pop("revision", None)
+    return {
+        "document": meta,
+        "revision": document.revision,
+        "factKeys": [],
+        "generation": uuid.uuid4().hex,
+    }
 
 
 def _fact_keys(document: MemoryDocument) -> list[str]:
@@ -460,6 +494,7 @@ class StoreMemoryStorage(MemoryStorage):
         meta = document.to_dict()
         meta.pop("facts", None)
         meta.pop("revision", None)
+        meta.pop("deletedAt", None)  # a save stores a memory, never a tombstone
         doc_value = {
             "document": meta,
             "revision": new_rev,
@@ -467,7 +502,7 @@ class StoreMemoryStorage(MemoryStorage):
             "generation": generation,
         }
         ops.append(PutOp(ns, DOCUMENT_KEY, doc_value, index=False))  # last: see module docstring
-        stored = document.model_copy(update={"revision": new_rev})
+        stored = document.model_copy(update={"revision": new_rev, "deleted_at": None})
         # A document repeating a fact id (keys "id~1"...) is resolved by the next load.
         repeated = any(key != fact.id for key, fact in zip(keys, document.facts, strict=True))
         loaded = _Loaded(doc_value, written, stored) if not kept and not repeated else None
@@ -503,22 +538,48 @@ class StoreMemoryStorage(MemoryStorage):
         self._remember(ns, plan.stored.revision, plan.base, plan.loaded)
         return plan.stored
 
-    @staticmethod
-    def _delete_ops(ns: tuple[str, ...], facts: list[Item]) -> list[Op]:
+    def _delete_plan(
+        self, ns: tuple[str, ...], doc_item: Item | None, facts: list[Item]
+    ) -> tuple[list[Op], bool]:
+        """The writes deleting a readable document, and whether one existed.
+
+        The fact items go; the ``_document`` item becomes the tombstone (one
+        revision past it). A tombstone without facts is no document: nothing to write.
+        """
+        value = doc_item.value if doc_item is not None else None
+        existed = bool(facts) or (value is not None and not _is_tombstone(value))
+        revision = _revision_of(value)
+        return self._delete_ops(ns, facts, self._known_revision(ns, revision)), existed
+
+    def _delete_ops(self, ns: tuple[str, ...], facts: list[Item], revision: int) -> list[Op]:
         ops: list[Op] = [PutOp((*ns, _FACTS), item.key, None) for item in facts]
-        ops.append(PutOp(ns, DOCUMENT_KEY, None))
+        ops.append(PutOp(ns, DOCUMENT_KEY, _tombstone_value(revision), index=False))
         return ops
+
+    def _known_revision(self, ns: tuple[str, ...], stored: int | None = None) -> int:
+        """``stored``, or (unreadable) the highest revision this object saw of ``ns``."""
+        if stored is not None:
+            return stored
+        with self._cache_guard:
+            seen = [rev for (space, rev) in self._bases if space == ns]
+            last = self._loaded.get(ns)
+        if last is not None:
+            seen.append(last.document.revision)
+        return max(seen, default=0)
 
     def delete(self, user_id: str, agent_name: str | None = None) -> bool:
         ns = self.document_namespace(user_id, agent_name)
         with self._locks.hold(self._lock_key(ns)):
             try:
-                doc_item, facts = self._read(ns)
-                existed = doc_item is not None or bool(facts)
+                ops, existed = self._delete_plan(ns, *self._read(ns))
             except CorruptMemoryError:  # deleting is the way to start fresh (as with files)
-                facts, existed = self._readable_facts(ns), True
-            for chunk in _chunks(self._delete_ops(ns, facts)):
-                self._batch(chunk)
+                ops, existed = (
+                    self._delete_ops(ns, self._readable_facts(ns), self._known_revision(ns)),
+                    True,
+                )
+            if existed:
+                for chunk in _chunks(ops):
+                    self._batch(chunk)
         return existed
 
     def _readable_facts(self, ns: tuple[str, ...]) -> list[Item]:
@@ -554,8 +615,8 @@ class StoreMemoryStorage(MemoryStorage):
             except CorruptMemoryError:
                 found.append(names)  # there, but damaged: load reports it for this one alone
                 continue
-            if doc_item is not None or facts:
-                found.append(names)
+            if facts or (doc_item is not None and not _is_tombstone(doc_item.value)):
+                found.append(names)  # a tombstone (what delete left) is no document
         yield from sorted(found, key=lambda n: (n[0], n[1] or ""))
 
     # --- the fence key -----------------------------------------------------------------
@@ -700,12 +761,13 @@ class StoreMemoryStorage(MemoryStorage):
         ns = self.document_namespace(user_id, agent_name)
         async with self._locks.ahold(self._lock_key(ns)):
             try:
-                doc_item, facts = await self._aread(ns)
-                existed = doc_item is not None or bool(facts)
+                ops, existed = self._delete_plan(ns, *(await self._aread(ns)))
             except CorruptMemoryError:  # as delete()
-                facts, existed = await asyncio.to_thread(self._readable_facts, ns), True
-            for chunk in _chunks(self._delete_ops(ns, facts)):
-                await self._abatch(chunk)
+                facts = await asyncio.to_thread(self._readable_facts, ns)
+                ops, existed = self._delete_ops(ns, facts, self._known_revision(ns)), True
+            if existed:
+                for chunk in _chunks(ops):
+                    await self._abatch(chunk)
         return existed
 
     # --- for the outbox: raw store calls under this storage's locks -----------------

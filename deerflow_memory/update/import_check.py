@@ -32,7 +32,7 @@ from deerflow_memory.errors import InvalidDocumentError
 from deerflow_memory.models import MemoryDocument, replace_surrogates
 from deerflow_memory.update.validate import clean_text, cut_at_sentence, fact_text_problem
 
-__all__ = ["read_import"]
+__all__ = ["import_onto", "read_import"]
 
 _DOCUMENT_KEYS = frozenset({"facts", "user", "history"})
 _DATE_FIELDS = ("createdAt", "expiresAt", "lastConfirmedAt", "lastAccessedAt", "supersededAt")
@@ -91,6 +91,7 @@ def read_import(
     # A bookkeeping mark speaks of the revisions of the document it came from;
     # here it could claim that edits based on the replaced memory still apply.
     data.pop("bookkeeping", None)
+    data.pop("deletedAt", None)  # an exported tombstone: what is imported is a memory
     try:
         return MemoryDocument.model_validate(data)
     except ValidationError as e:
@@ -180,3 +181,28 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
                 summary = clean_text(section["summary"], multiline=True)
                 section["summary"] = cut_at_sentence(summary, limits.max_summary_chars)
     return problems
+
+
+def import_onto(current: MemoryDocument, incoming: MemoryDocument) -> MemoryDocument:
+    """``incoming`` made to replace ``current`` (as loaded): save it with ``current.revision``.
+
+    It takes ``current``'s revision (the save continues after it, after a
+    delete's tombstone too: revisions never restart) and keeps ``current``'s
+    sealed watermarks, the fence a delete left (see
+    :mod:`deerflow_memory.update.forget`), for the threads ``incoming`` has no
+    watermark of: importing onto a deleted memory does not let its old
+    conversations be learned again.
+    """
+    threads = {mark.thread_id for mark in incoming.extraction_watermarks}
+    fence = tuple(
+        mark
+        for mark in current.extraction_watermarks
+        if mark.sealed and mark.thread_id not in threads
+    )
+    return incoming.model_copy(
+        update={
+            "revision": current.revision,
+            "deleted_at": None,
+            "extraction_watermarks": (*incoming.extraction_watermarks, *fence),
+        }
+    )
