@@ -1108,7 +1108,10 @@ class MemoryService:
         named in a WARNING log), and
         the document is replaced by an empty one that only records which
         messages were already read (see :mod:`deerflow_memory.update.forget`),
-        so old threads are not extracted again. Used by the HTTP ``DELETE`` route
+        so old threads are not extracted again. Its revision continues after
+        the deleted one (revisions never restart), so an edit sent with a
+        revision read before the delete is refused, however far the next
+        memory gets. Used by the HTTP ``DELETE`` route
         and ``deerflow-memory clear``.
 
         Args:

@@ -466,8 +466,8 @@ class StoreMemoryStorage(MemoryStorage):
         # ``base`` = the facts the caller's document was derived from: only those may be
         # deleted, so a fact added by a writer the caller never saw is never lost.
         if cached is not None:
-            # Same revision number but another generation (deleted and recreated, or a
-            # writer that raced without the lock): the caller saw a different state.
+            # Same revision number but another generation (a writer that raced without
+            # the lock; a delete never repeats a revision): the caller saw another state.
             base = cached.facts if cached.generation == generation else {}
         elif document.revision == current_rev:
             # Loaded elsewhere (another instance, evicted): at the latest revision, what

@@ -6,9 +6,11 @@ too: the next turn of an old thread would send its whole history to the
 model again, and updates still pending would rebuild what was deleted.
 
 So a delete keeps a *fence*: the document is removed (its content is gone
-from disk, journal included), then an empty document is written holding
-only the watermarks, advanced over the conversations still pending for that
-memory, which the caller drops; the memory's dead letters go too, including
+from disk, journal included; the storage leaves a tombstone one revision
+past it, so revisions never restart and an edit read before the delete is
+refused), then an empty document is written holding only the watermarks,
+advanced over the conversations still pending for that memory, which the
+caller drops; the memory's dead letters go too, including
 the damaged ones (a copy kept under another name, a letter that no longer
 parses) whose owner can still be read from them. A damaged letter whose
 owner cannot be read is left and named in the answer, so a delete never
