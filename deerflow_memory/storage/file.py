@@ -938,7 +938,10 @@ def _holds_document(path: Path) -> bool:
     if st.st_size > _TOMBSTONE_MAX_BYTES or os.path.lexists(path.with_name(JOURNAL_FILE)):
         return True  # a save after a tombstone rewrites memory.json, never journals onto it
     try:
-        data = json.loads(_read_regular(path))
+        raw = _read_regular(path)
+        if b'"deletedAt"' not in raw:
+            return True  # no tombstone: not parsed
+        data = json.loads(raw)
     except (OSError, ValueError, RecursionError):
         return True
     return not (
