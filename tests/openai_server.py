@@ -20,6 +20,7 @@ module in ``pytest_plugins``)::
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import threading
@@ -85,6 +86,9 @@ class OpenAIServer:
         self._lock = threading.Lock()
         self._script: deque[Reply | str | Responder] = deque()
         self._stop = threading.Event()
+        # Open keep-alive connections: stop() closes them, or their handler threads
+        # (and through them this server and every recorded request) outlive the test.
+        self._connections: set[socket.socket] = set()
         self.requests: list[dict[str, Any]] = []
         self.responder: Responder = lambda body: Reply('{"newFacts": []}')
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
@@ -132,10 +136,31 @@ class OpenAIServer:
         return self
 
     def stop(self) -> None:
-        """Stop serving; delayed answers are abandoned."""
+        """Stop serving and close open connections; delayed answers are abandoned.
+
+        A pooled client (``ChatOpenAI`` caches its httpx clients process-wide) keeps
+        its connection open, and the handler thread would wait on it for good.
+        """
         self._stop.set()
         self._httpd.shutdown()
         self._httpd.server_close()
+        with self._lock:
+            connections, self._connections = self._connections, set()
+        for connection in connections:
+            with contextlib.suppress(OSError):
+                connection.shutdown(socket.SHUT_RDWR)
+
+    def _opened(self, connection: socket.socket) -> None:
+        with self._lock:
+            if self._stop.is_set():  # accepted just before stop(): close it too
+                with contextlib.suppress(OSError):
+                    connection.shutdown(socket.SHUT_RDWR)
+            else:
+                self._connections.add(connection)
+
+    def _closed(self, connection: socket.socket) -> None:
+        with self._lock:
+            self._connections.discard(connection)
 
     def _next_reply(self, body: dict[str, Any]) -> Reply:
         with self._lock:
@@ -215,6 +240,11 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
             # Headers and body go out in two writes: without this, Nagle's algorithm
             # meets the client's delayed ACK and every answer waits ~40 ms.
             self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            server._opened(self.connection)
+
+        def finish(self) -> None:
+            server._closed(self.connection)
+            super().finish()
 
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length", "0"))
