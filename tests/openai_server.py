@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -149,6 +150,7 @@ class OpenAIServer:
         for connection in connections:
             with contextlib.suppress(OSError):
                 connection.shutdown(socket.SHUT_RDWR)
+        _forget_cached_clients()
 
     def _opened(self, connection: socket.socket) -> None:
         with self._lock:
@@ -171,6 +173,20 @@ class OpenAIServer:
 
     def _sleep(self, seconds: float) -> None:
         self._stop.wait(seconds)
+
+
+def _forget_cached_clients() -> None:
+    """Drop the httpx clients ``ChatOpenAI`` caches process-wide, one sync and one async per
+    base URL, each with its own TLS context (~1.6 MB a pair), up to 128 of each.
+
+    Every test server listens on a new port, so without this the suite keeps ~200 MB of
+    clients for servers that are gone. Models already made keep their own clients.
+    """
+    utils = sys.modules.get("langchain_openai.chat_models._client_utils")
+    for name in ("_cached_sync_httpx_client", "_cached_async_httpx_client"):
+        cache_clear = getattr(getattr(utils, name, None), "cache_clear", None)
+        if cache_clear is not None:
+            cache_clear()
 
 
 def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
