@@ -57,9 +57,11 @@ __all__ = [
 ]
 
 # Removed outright: C0/C1 controls except the line breaks and tab handled below,
-# DEL, bidi embeddings/overrides/isolates and marks, BOM, interlinear annotation.
+# DEL, bidi embeddings/overrides/isolates and marks, BOM, interlinear annotation,
+# and the Unicode tag characters (U+E0000-E007F), which can spell text a model
+# reads but a person does not see (inject/lines.py drops them from the block too).
 _REMOVED = re.compile(
-    "[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffb]"
+    "[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
 # Every character str.splitlines() breaks on, \r\n first.
 _BREAKS = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
