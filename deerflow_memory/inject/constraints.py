@@ -35,7 +35,7 @@ _EN = re.compile(
     r"allerg\w*|intoleran\w*|anaphyla\w*|epi-?pens?|coeliac|celiac|"
     r"(?:sensitive|sensitivity) to|can(?:no|')t (?:digest|tolerate)|"
     # diets
-    r"vegan|vegetarian|pescatarian|halal|kosher|teetotal\w*|gluten[- ]free|dairy[- ]free|"
+    r"vegans?|vegetarians?|pescatarians?|halal|kosher|teetotal\w*|gluten[- ]free|dairy[- ]free|"
     r"sugar[- ]free|low[- ](?:sodium|salt|sugar|carb)|keto(?:genic)?|"
     r"(?:does(?:n't| not)|do(?:n't| not)|never|can(?:no|')t|won't|will not|must not|"
     r"mustn't|no longer|stopped|gave up)\s+(?:\w+\s+)?(?:eat|eats|eating|drink|drinks|"
@@ -46,14 +46,16 @@ _EN = re.compile(
     # medical
     r"diabet\w*|insulin|pregnan\w*|epilep\w*|seizures?|asthma\w*|hypertension|"
     r"high blood pressure|heart (?:condition|disease|problems?)|blood thinners?|"
-    r"medication|medicines?|kidney (?:disease|failure)|dialysis|chronic (?:pain|illness)|"
-    r"immunocompromised|pacemaker|"
+    r"medications?|medicines?|kidney (?:disease|failure)|dialysis|chronic (?:pain|illness)|"
+    r"immunocompromised|pacemakers?|"
     # accessibility
-    r"wheelchair|mobility (?:aid|scooter|issues?|impair\w*)|crutches|walking (?:stick|cane)|"
-    r"blind|visually impaired|low vision|screen[- ]reader|large print|colou?r[- ]?blind\w*|"
-    r"deaf\w*|hard of hearing|hearing (?:aid|loss|impair\w*)|sign language|dyslexi\w*|"
+    r"wheelchairs?|mobility (?:aids?|scooters?|issues?|impair\w*)|crutches|"
+    r"walking (?:sticks?|canes?)|blind(?:ness)?|visually impaired|low vision|"
+    r"screen[- ]readers?|large print|colou?r[- ]?blind\w*|"
+    r"deaf(?:ness)?|hard of hearing|hearing (?:aids?|loss|impair\w*)|sign language|dyslexi\w*|"
     r"(?:can(?:no|')t|unable to) (?:climb|use|walk up) (?:stairs|steps)|disabilit\w*|disabled"
-    r")",
+    # whole words only: "ketones", "window blinds", "Deafheaven" are no needs
+    r")\b",
     re.IGNORECASE,
 )
 _ZH = re.compile(
