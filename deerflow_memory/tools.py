@@ -40,6 +40,7 @@ from deerflow_memory.errors import (
 )
 from deerflow_memory.identity import MemoryIdentity, resolve_identity
 from deerflow_memory.inject.blocks import search_results_block, unescape_memory_text
+from deerflow_memory.inject.budget import created_seconds
 from deerflow_memory.inject.format import escape_memory_text, format_fact_line
 from deerflow_memory.inject.lexical import tokenize
 from deerflow_memory.models import Fact, MemoryDocument, SupersededFact
@@ -104,7 +105,7 @@ def search_document(document: MemoryDocument, query: str, limit: int = MAX_RESUL
     """
     current: Sequence[Fact] = document.facts
     if not tokenize(query):  # the stored order is not the age order (eviction refills slots)
-        current = sorted(current, key=lambda fact: fact.created_at, reverse=True)
+        current = sorted(current, key=lambda fact: created_seconds(fact.created_at), reverse=True)
     facts = [*current, *reversed(document.superseded_facts)]
     return [_line(fact) for fact in _by_overlap(facts, query, limit)]
 

@@ -273,3 +273,11 @@ def test_an_empty_search_lists_the_newest_facts_first() -> None:
 
     lines = search_document(document, "", limit=2)
     assert len(lines) == 2 and "Porto" in lines[0] and "jazz" in lines[1]
+
+
+def test_an_empty_search_compares_creation_times_as_moments() -> None:
+    berlin = Fact(content="Lives in Berlin", created_at="2026-11-20T10:00:00+08:00", source="t")
+    porto = Fact(content="Lives in Porto", created_at="2026-11-20T05:00:00Z", source="t")
+
+    lines = search_document(MemoryDocument(facts=(berlin, porto)), "")  # 02:00Z, then 05:00Z
+    assert "Porto" in lines[0] and "Berlin" in lines[1]
