@@ -16,7 +16,10 @@ relevant mode, identity rules and stream events:
   summarization hook). This needs ``MemoryMiddleware`` listed *before*
   ``SummarizationMiddleware``: its ``before_model`` then sees the history
   before the summary replaced it, and its ``wrap_model_call`` (which runs after
-  every ``before_model``) sees what was removed.
+  every ``before_model``) sees what was removed. The user's words a summary
+  removes before any reply to them exists (in the middle of a tool loop) go
+  to the turn's capture instead. LangChain's summary message itself
+  (``lc_source``) is not the user's words and is never captured.
 
 How it fails: like the nodes. A storage error while injecting is logged and
 reported in the ``memory_injection`` event, and the model is called without
