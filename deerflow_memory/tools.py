@@ -297,10 +297,10 @@ def create_memory_tools(
         identity = resolve_identity(runtime.config, runtime.context)
         storage = _writable_storage(service, identity, runtime.store)
 
-        def change(document: MemoryDocument) -> tuple[MemoryDocument, Fact]:
+        def change(document: MemoryDocument) -> tuple[MemoryDocument, tuple[Fact, bool]]:
             old = find_fact(document, replaces) if replaces.strip() else None
             if old is not None:
-                return edit_fact(
+                edited, new = edit_fact(
                     document,
                     old.id,
                     content=fact,
@@ -308,7 +308,8 @@ def create_memory_tools(
                     max_fact_chars=config.max_fact_chars,
                     max_superseded_facts=config.max_superseded_facts,
                 )
-            return add_manual_fact(
+                return edited, (new, True)
+            added, new = add_manual_fact(
                 document,
                 fact,
                 category,
@@ -316,14 +317,22 @@ def create_memory_tools(
                 source=identity.thread_id,
                 max_fact_chars=config.max_fact_chars,
             )
+            return added, (new, False)
 
         try:
-            _, saved = save_edit(storage, identity.user_id, identity.agent_name, change)
+            _, (saved, replaced) = save_edit(storage, identity.user_id, identity.agent_name, change)
         except InvalidFactError as e:
             return f"Not saved: {escape_memory_text(str(e))}."
         except StorageError as e:
             return f"Memory is unavailable right now ({escape_memory_text(str(e))})."
-        return f"Saved to memory: {escape_memory_text(saved.content)}"
+        answer = f"Saved to memory: {escape_memory_text(saved.content)}"
+        if replaces.strip() and not replaced:
+            # Say so: the model would otherwise tell the user the old fact was corrected.
+            answer += (
+                f". No remembered fact matched {escape_memory_text(replaces)!r}, so none "
+                "was replaced; call forget with that fact's exact wording to remove it"
+            )
+        return answer
 
     @tool
     def forget(fact: str, runtime: ToolRuntime) -> str:

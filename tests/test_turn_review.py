@@ -281,3 +281,23 @@ def test_an_empty_search_compares_creation_times_as_moments() -> None:
 
     lines = search_document(MemoryDocument(facts=(berlin, porto)), "")  # 02:00Z, then 05:00Z
     assert "Porto" in lines[0] and "Berlin" in lines[1]
+
+
+def test_remember_says_when_the_fact_it_should_replace_was_not_found(
+    service: MemoryService,
+) -> None:
+    tools = create_memory_tools(service, "read_write")
+    run = {"configurable": {"user_id": "ana", "thread_id": "t1"}}
+
+    def remember(fact: str, replaces: str) -> str:
+        model = OneToolCallModel(
+            tool="remember", args=lambda t: {"fact": fact, "replaces": replaces}, reply_prefix=""
+        )
+        answer = create_agent(model, tools).invoke({"messages": [HumanMessage("go")]}, run)
+        return str(answer["messages"][-1].text)
+
+    assert "none was replaced" not in remember("Lives in Munich", "")
+    missed = remember("Lives in Berlin", "works as a pilot")
+    assert "Saved to memory: Lives in Berlin" in missed and "none was replaced" in missed
+    found = remember("Lives in Hamburg", "Lives in Berlin")
+    assert "Saved to memory: Lives in Hamburg" in found and "none was replaced" not in found
