@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -301,3 +303,23 @@ def test_remember_says_when_the_fact_it_should_replace_was_not_found(
     assert "Saved to memory: Lives in Berlin" in missed and "none was replaced" in missed
     found = remember("Lives in Hamburg", "Lives in Berlin")
     assert "Saved to memory: Lives in Hamburg" in found and "none was replaced" not in found
+
+
+def test_long_laughter_or_acknowledgements_are_classified_without_hanging() -> None:
+    # Each text took the old patterns from minutes to years (every split was tried);
+    # a subprocess, so that a hang fails the test instead of blocking the suite.
+    code = (
+        "from langchain_core.messages import AIMessage, HumanMessage\n"
+        "from deerflow_memory.capture.gate import is_self_referential\n"
+        "from deerflow_memory.capture.messages import filter_messages_for_memory\n"
+        "said = ['嗯' * 38 + '好像不对', '哦' * 38 + 'x', 'haha' * 30 + ' what',\n"
+        "        'k' * 60 + ' lol x', '哈' * 60 + 'x', 'yes please ' * 30 + 'x',\n"
+        "        '不用了' * 30 + 'x']\n"
+        "small_talk = ['haha' * 30, '哈' * 60, 'yes please ' * 30, '不用了' * 30]\n"
+        "assert all(is_self_referential(t) for t in said)\n"
+        "assert not any(is_self_referential(t) for t in small_talk)\n"
+        "turns = [HumanMessage('嗯' * 38), AIMessage('ok')]\n"
+        "turns += [m for t in said for m in (HumanMessage(t), AIMessage('ok'))]\n"
+        "assert len(filter_messages_for_memory(turns)) == 2 * len(said)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

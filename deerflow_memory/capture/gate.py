@@ -186,19 +186,23 @@ _SPEC = re.compile(
 _WORD = re.compile(r"\w")
 
 # --- small talk ---------------------------------------------------------------------------
+# Each text must split into these words one way only: a word that is two others ("kk",
+# "yes please") or a repeat that could end anywhere ("ha(?:ha)+") made the engine try
+# every split of "hahaha… x" or "kkkk… x" — exponential, minutes for 40 characters.
+# So no word is a sequence of two others, and repeats are possessive ("++").
 _EN_ACK = re.compile(
-    r"^\W*(?:(?:ok|okay|k|kk|thanks|thank you|thx|ty|tysm|cool|nice|great|lol|lmao|ha(?:ha)+|"
-    r"hm+|hi|hello|hey|there|good (?:morning|evening|afternoon|night)|bye|yes|yeah|yep|yup|"
+    r"^\W*(?:(?:ok|okay|k|thanks|thank you|thx|ty|tysm|cool|nice|great|lol|lmao|ha(?:ha)++|"
+    r"hm++|hi|hello|hey|there|good (?:morning|evening|afternoon|night)|bye|yes|yeah|yep|yup|"
     r"no|nope|nah|sure|fine|got it|i see|alright|right|next(?: one)?|go on|continue|again|"
     r"more|wow|awesome|perfect|exactly|makes sense|that works|it works|works now|that's|thats|"
     r"that|it|is|helps|helpful|fair enough|never ?mind|nvm|no worries|all good|sounds good|"
     r"looks good|please|pls|np|cheers|oh|ah|interesting|true|indeed|agreed|much|so|very|"
-    r"a lot|yes please|no thanks)\W*)+$",
+    r"a lot)\W*)+$",
     _I,
 )
 _ZH_ACK = re.compile(
-    r"^\W*(?:好|好的|好滴|行|嗯+|哦+|噢|哈+|呵+|谢谢|多谢|感谢|谢了|收到|明白|了|懂了|知道了|了解|"
-    r"可以|对|是的|没问题|继续|接着说|再来|你好|您好|早上好|早|晚安|再见|拜拜|不用了|不用|算了|"
+    r"^\W*(?:好|好的|好滴|行|嗯++|哦++|噢|哈++|呵++|谢谢|多谢|感谢|谢了|收到|明白|了|懂了|知道了|了解|"
+    r"可以|对|是的|没问题|继续|接着说|再来|你好|您好|早上好|早|晚安|再见|拜拜|不用|算了|"
     r"没事|不错|厉害|棒|牛|啦|呀|啊|吧|ok|OK|[\s~～])+\W*$"
 )
 

@@ -58,9 +58,11 @@ _UPLOAD_BLOCK = re.compile(
 _ACK_WORDS = (
     r"ok(?:ay)?|okey|alright|thanks?(?:\s+(?:a\s+lot|so\s+much|very\s+much))?"
     r"|thank\s+you(?:\s+(?:so|very)\s+much)?|thx|ty|cheers|got\s+it|noted|understood"
-    r"|好的?|好吧|好滴|好嘞|谢谢(?:你|您|啦)?|多谢|感谢|收到|嗯+|哦+|噢+|行|明白了?|知道了|了解|懂了"
+    r"|好的?|好吧|好滴|好嘞|谢谢(?:你|您|啦)?|多谢|感谢|收到|嗯++|哦++|噢++|行|明白了?|知道了|了解|懂了"
 )
-# One or more acknowledgement words separated by punctuation, spaces or emoji.
+# One or more acknowledgement words separated by punctuation, spaces or emoji. The
+# repeats are possessive: "嗯+" inside the repetition tried every split of "嗯嗯嗯… x"
+# (exponential: seconds for 22 characters, on the capture node's path).
 # Emoji and punctuation are non-word characters, so ``[\W_]`` covers both.
 _ACKNOWLEDGEMENT = re.compile(
     rf"[\W_]*(?:{_ACK_WORDS})(?:[\W_]*(?:{_ACK_WORDS}))*[\W_]*", re.IGNORECASE
