@@ -252,6 +252,8 @@ def _written_by_demo(document: MemoryDocument) -> bool:
 def _load(args: argparse.Namespace) -> MemoryDocument:
     config = _config(args)
     with _storage(args, config) as storage:
+        if args.user is None:  # no default user: the demo's would hide a forgotten --user
+            raise CommandFailed(_user_needed(args.command, storage, config, args.tenant), status=2)
         document = storage.load(args.user, args.agent)
         if (document.revision == 0 or document.holds_only_fence()) and document.is_empty():
             raise CommandFailed(_no_memory(storage, config, args.user, args.agent, args.tenant))
@@ -290,6 +292,17 @@ def _nothing_stored(config: MemoryConfig, tenant: str | None) -> str:
             f"{_first(tenants, 'tenant')} (pass --tenant NAME)"
         )
     return f"no memory is stored in {_where(config, tenant)} (check --root or the storage settings)"
+
+
+def _user_needed(
+    command: str, storage: MemoryStorage, config: MemoryConfig, tenant: str | None
+) -> str:
+    """Why ``command`` without ``--user`` does nothing, and which users it could name."""
+    users = sorted({u for u, _ in storage.list_memories()})
+    said = f"{command} needs --user USER (whose memory)"
+    if not users:
+        return f"{said}; {_nothing_stored(config, tenant)}"
+    return f"{said}; {_first(users, 'user')} (deerflow-memory list shows them all)"
 
 
 def _no_memory(
@@ -465,9 +478,13 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
     with _storage(args, config) as storage:
         current = storage.load(args.user, args.agent)
         if not current.is_empty() and not args.yes:
-            raise CommandFailed(
-                f"{args.user} already has {_facts(len(current.facts))}; pass --yes to replace them"
-            )
+            # Like clear and export: a terminal is asked, a script must say --yes.
+            has = f"{args.user!r} already has {_facts(len(current.facts))}"
+            answer = ask_yes_no(f"{has}. Replace them? [y/N] ")
+            if answer is None:
+                raise CommandFailed(f"{has}: pass --yes to replace them (no terminal to ask)")
+            if not answer:
+                raise CommandFailed(f"nothing imported; {has}")
         # Based on what is stored now: a store backend then removes the old facts.
         replacing = import_onto(current, incoming)
         saved = storage.save(args.user, args.agent, replacing, expected_revision=current.revision)
@@ -773,7 +790,10 @@ def _parser() -> argparse.ArgumentParser:
         ("clear", "delete a user's memory"),
     ):
         cmd = command(name, help_text)
-        cmd.add_argument("--user", required=True, help=_USER_HELP)
+        if name in {"show", "export"}:  # without it: an error naming the stored users
+            cmd.add_argument("--user", default=None, help=f"{_USER_HELP} (needed)")
+        else:
+            cmd.add_argument("--user", required=True, help=_USER_HELP)
         cmd.add_argument("--agent", default=None, help="agent name (default agent when omitted)")
         if name == "show":
             cmd.add_argument("--json", action="store_true", help=_JSON_HELP)

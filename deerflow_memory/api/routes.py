@@ -63,8 +63,9 @@ import json
 import unicodedata
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import quote
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
@@ -123,7 +124,7 @@ class _FactIn(BaseModel):
     content: str
     category: str = "context"
     confidence: _Confidence = 1.0
-    revision: int | None = None
+    revision: StrictInt | None = None  # true or "3" is no revision: 422
 
 
 class _FactPatch(BaseModel):
@@ -132,7 +133,7 @@ class _FactPatch(BaseModel):
     content: str | None = None
     category: str | None = None
     confidence: _Confidence | None = None
-    revision: int | None = None
+    revision: StrictInt | None = None
 
 
 def _runtime_store() -> BaseStore | None:
@@ -173,10 +174,27 @@ def _fact_json(fact: BaseModel) -> dict[str, Any]:
     return fact.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
+def _authenticated_user(request: Request) -> Any:
+    """The request's authenticated user, or None when it is not authenticated.
+
+    Raises:
+        ApiError: 403 when the user object cannot say whether it is
+            authenticated (fail closed: never read as "no auth, operator").
+    """
+    user = request.scope.get("user")
+    if user is None:
+        return None
+    try:
+        authenticated = bool(getattr(user, "is_authenticated", False))
+    except Exception:  # a BaseUser subclass that leaves is_authenticated unimplemented
+        raise ApiError(403, "the request's user cannot say whether it is authenticated") from None
+    return user if authenticated else None
+
+
 def caller_tenant(request: Request) -> str | None:
     """The tenant the authenticated caller belongs to (``user.tenant_id``), or None."""
-    user = request.scope.get("user")
-    if user is None or not getattr(user, "is_authenticated", False):
+    user = _authenticated_user(request)
+    if user is None:
         return None
     # LangGraph's auth wraps the user your handler returned (object or dict) in a
     # proxy that answers attributes from it; Starlette users are plain objects.
@@ -205,12 +223,27 @@ def request_tenant(request: Request) -> str | None:
 
 
 def caller_identity(request: Request) -> str | None:
-    """The authenticated caller's raw identity, or None when the request is not authenticated."""
-    user = request.scope.get("user")
-    if user is None or not getattr(user, "is_authenticated", False):
+    """The authenticated caller's raw identity, or None when the request is not authenticated.
+
+    ``user.identity``, else ``user.display_name`` (a property that raises counts
+    as absent).
+
+    Raises:
+        ApiError: 403 when the caller is authenticated but has neither: without
+            an identity it would otherwise pass for an unauthenticated operator
+            and reach every user's memory.
+    """
+    user = _authenticated_user(request)
+    if user is None:
         return None
-    identity = getattr(user, "identity", None) or getattr(user, "display_name", None)
-    return str(identity) if identity else None
+    for attribute in ("identity", "display_name"):
+        try:
+            identity = getattr(user, attribute, None)
+        except Exception:  # Starlette's BaseUser raises NotImplementedError
+            identity = None
+        if identity is not None and str(identity) != "":
+            return str(identity)
+    raise ApiError(403, "you are authenticated without an identity: no memory is yours")
 
 
 def caller_user_id(request: Request) -> str | None:
@@ -270,10 +303,10 @@ def _int_param(request: Request, name: str) -> int | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return None
-    try:
-        return int(raw)
-    except ValueError:
-        raise ApiError(400, f"{name} must be an integer") from None
+    # Digits only: int() also takes " 3", "1_0" and non-ASCII digits.
+    if not (raw.isascii() and raw.removeprefix("-").isdigit()):
+        raise ApiError(400, f"{name} must be an integer")
+    return int(raw)
 
 
 def memory_routes(
@@ -460,11 +493,13 @@ def memory_routes(
         backend = storage(request)
         document = await run_in_threadpool(backend.load, user_id, agent)
         name = f"memory-{user_id}{'-' + agent if agent else ''}.json"
-        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
+        # Header values are Latin-1: an ASCII name, and the real one as RFC 6266 filename*.
+        plain = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)
+        disposition = f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(name, safe='')}"
         return Response(
             document.to_json() + "\n",
             media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="{safe}"'},
+            headers={"Content-Disposition": disposition},
         )
 
     async def import_document(request: Request) -> Response:
@@ -479,9 +514,10 @@ def memory_routes(
         def write() -> MemoryDocument:
             current = backend.load(user_id, agent)
             if not current.is_empty() and not replace:
+                n = len(current.facts)
                 raise ApiError(
                     409,
-                    f"{user_id} already has {len(current.facts)} facts; "
+                    f"{user_id!r} already has {n} fact{'' if n == 1 else 's'}; "
                     "add ?replace=true to replace them",
                 )
             # Based on what is stored now: a store backend then removes the old facts.
@@ -493,7 +529,7 @@ def memory_routes(
 
     async def clear(request: Request) -> Response:
         user_id, agent = target(request)
-        if request.query_params.get("confirm") != user_id:
+        if not _confirms(request, user_id):
             raise ApiError(
                 400, "deleting a whole memory needs ?confirm=<the same user id> in the URL"
             )
@@ -520,7 +556,13 @@ def memory_routes(
             result = await asyncio.to_thread(service.flush, timeout)
         else:
             result = await asyncio.to_thread(service.flush_tenant, tenant, timeout, store)
-        failed = [_failed_update(f) for f in result.failed if caller is None or f.user_id == caller]
+        # A caller sees their own failures in their own tenant: a flush without a tenant
+        # runs every tenant's queue, where another person may have the same user id.
+        failed = [
+            _failed_update(f)
+            for f in result.failed
+            if caller is None or (f.user_id == caller and f.tenant_id == tenant)
+        ]
         return JSONResponse(
             {"done": result.drained, "pending": result.pending, "failed": failed},
             status_code=200 if result.drained else 504,
@@ -623,6 +665,19 @@ def memory_routes(
     if ui:
         routes.append(Route("/memory/ui", _handled(page, read), methods=["GET"]))
     return routes
+
+
+def _confirms(request: Request, user_id: str) -> bool:
+    """``?confirm=`` names the memory being deleted, as the path may (raw identity or id)."""
+    confirm = request.query_params.get("confirm")
+    if confirm is None:
+        return False
+    if confirm == user_id:
+        return True
+    caller = caller_identity(request)
+    if caller is not None:
+        return names_caller(confirm, caller)
+    return unicodedata.normalize("NFC", confirm) == user_id
 
 
 def _failed_update(failure: FailedUpdate) -> dict[str, Any]:

@@ -1,0 +1,84 @@
+"""Command-line answers found in review: import's confirmation and show/export without --user."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from deerflow_memory.storage.file import FileMemoryStorage
+from tests.test_cli_errors import assert_one_error_line, run
+from tests.test_models import DEERFLOW_V1
+
+
+class Terminal:
+    """A stdin that is a terminal and answers ``answer``."""
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self) -> str:
+        return self.answer
+
+
+@pytest.fixture
+def root(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A file root where ann has one manual fact."""
+    folder = tmp_path / "mem"
+    assert run(capsys, "--root", str(folder), "remember", "--user", "ann", "Has a cat")[0] == 0
+    return folder
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> str:
+    path = tmp_path / "deerflow.json"
+    path.write_text(json.dumps(DEERFLOW_V1), encoding="utf-8")
+    return str(path)
+
+
+def anns_facts(root: Path) -> list[str]:
+    return [fact.content for fact in FileMemoryStorage(root).load("ann", None).facts]
+
+
+def test_import_onto_a_user_with_memory_without_a_terminal_says_why_it_refuses(
+    root: Path, source: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run(capsys, "--root", str(root), "import", "--user", "ann", source)
+    assert status == 1
+    assert_one_error_line(status, err, "'ann' already has 1 fact", "--yes", "no terminal to ask")
+    assert anns_facts(root) == ["Has a cat"]
+
+
+def test_import_asks_on_a_terminal_and_keeps_the_memory_on_no(
+    root: Path, source: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", Terminal("n\n"))
+    status, _, err = run(capsys, "--root", str(root), "import", "--user", "ann", source)
+    assert status == 1 and "Replace them? [y/N]" in err and "nothing imported" in err
+    assert anns_facts(root) == ["Has a cat"]
+    monkeypatch.setattr(sys, "stdin", Terminal("y\n"))
+    status, out, _ = run(capsys, "--root", str(root), "import", "--user", "ann", source)
+    assert status == 0 and "imported" in out
+    assert "Has a cat" not in anns_facts(root) and len(anns_facts(root)) == 3
+
+
+@pytest.mark.parametrize("command", ["show", "export"])
+def test_show_and_export_without_user_name_the_stored_users(
+    root: Path, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(capsys, "--root", str(root), command)
+    assert status == 2 and out == ""
+    assert_one_error_line(status, err, f"{command} needs --user USER", "stored users: ann")
+
+
+def test_show_without_user_on_an_empty_root_says_nothing_is_stored_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run(capsys, "--root", str(tmp_path / "empty"), "show")
+    assert_one_error_line(status, err, "show needs --user USER", "no memory is stored in")
+    assert status == 2
