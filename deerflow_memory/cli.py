@@ -322,6 +322,15 @@ def _no_memory(
     return f"{said}; {_first(tenants, 'tenant')} (pass --tenant NAME)" if tenants else said
 
 
+def _no_agent(storage: MemoryStorage, config: MemoryConfig, agent: str, tenant: str | None) -> str:
+    """What to say when no document of ``agent`` is stored (other documents may be)."""
+    stored = list(storage.list_memories())
+    if not stored:
+        return _nothing_stored(config, tenant)
+    agents = sorted({a or "(default agent)" for _, a in stored})
+    return f"no memory of agent {agent!r} in {_where(config, tenant)}; {_first(agents, 'agent')}"
+
+
 def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     # Ids come back as users gave them (NFC), also where the folder name is mapped.
     if args.tenants:
@@ -330,8 +339,11 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
         config = _config(args)
         with open_storage(config) as storage:
             tenants = list(stored_tenants(storage))
-        for tenant in tenants:
-            console.file.write(f"{tenant}\n")
+        if args.json:
+            console.file.write(json.dumps(tenants, ensure_ascii=False) + "\n")
+        else:
+            for tenant in tenants:
+                console.file.write(f"{tenant}\n")
         if not tenants:
             raise CommandFailed(f"no tenant is stored in {_where(config, None)}")
         return 0
@@ -397,6 +409,8 @@ def _cmd_stats(args: argparse.Namespace, console: Console) -> int:
         if not stats:
             if args.json:
                 console.print_json(data=[])
+            if args.user is None and args.agent is not None:
+                raise CommandFailed(_no_agent(storage, config, args.agent, args.tenant))
             if args.user is None:
                 raise CommandFailed(_nothing_stored(config, args.tenant))
             raise CommandFailed(_no_memory(storage, config, args.user, args.agent, args.tenant))
@@ -827,7 +841,9 @@ def _parser() -> argparse.ArgumentParser:
 
     stats = command("stats", "per user: facts by category, unused share, cleaning")
     stats.add_argument("--user", default=None, help="one user (default: every document)")
-    stats.add_argument("--agent", default=None, help="with --user: one agent's memory")
+    stats.add_argument(
+        "--agent", default=None, help="only this agent's memory (of every user, or of --user)"
+    )
     stats.add_argument("--json", action="store_true", help=_JSON_HELP)
 
     pending = command("pending", "list memory updates that failed for good")

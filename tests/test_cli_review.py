@@ -82,3 +82,21 @@ def test_show_without_user_on_an_empty_root_says_nothing_is_stored_there(
     status, _, err = run(capsys, "--root", str(tmp_path / "empty"), "show")
     assert_one_error_line(status, err, "show needs --user USER", "no memory is stored in")
     assert status == 2
+
+
+def test_stats_of_an_agent_nobody_has_names_the_stored_agents_not_an_empty_root(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run(capsys, "--root", str(root), "stats", "--agent", "planner")
+    assert status == 1
+    assert_one_error_line(status, err, "no memory of agent 'planner'", "(default agent)")
+    assert "no memory is stored" not in err
+
+
+def test_list_tenants_with_json_prints_a_json_list(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    added = run(capsys, "--root", str(root), "--tenant", "shop", "remember", "--user", "b", "X")
+    assert added[0] == 0
+    status, out, _ = run(capsys, "--root", str(root), "list", "--tenants", "--json")
+    assert status == 0 and json.loads(out) == ["shop"]
