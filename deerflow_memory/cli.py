@@ -60,7 +60,7 @@ from deerflow_memory.terminal import (
     terminal_safe,
     write_text_replacing,
 )
-from deerflow_memory.update.import_check import import_onto, read_import
+from deerflow_memory.update.import_check import import_onto, read_import, replaced_by_import
 
 if TYPE_CHECKING:
     from deerflow_memory.update.forget import Cleared
@@ -491,9 +491,10 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
     incoming = read_import(raw, name=str(path), config=config.for_tenant(args.tenant))
     with _storage(args, config) as storage:
         current = storage.load(args.user, args.agent)
-        if not current.is_empty() and not args.yes:
+        replaced = replaced_by_import(current)
+        if replaced is not None and not args.yes:
             # Like clear and export: a terminal is asked, a script must say --yes.
-            has = f"{args.user!r} already has {_facts(len(current.facts))}"
+            has = f"{args.user!r} already has {replaced}"
             answer = ask_yes_no(f"{has}. Replace them? [y/N] ")
             if answer is None:
                 raise CommandFailed(f"{has}: pass --yes to replace them (no terminal to ask)")

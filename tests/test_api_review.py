@@ -157,3 +157,19 @@ def test_an_import_onto_one_fact_says_one_fact(client: TestClient) -> None:
     )
     assert response.status_code == 409
     assert response.json()["error"].startswith("'ana' already has 1 fact; add ?replace=true")
+
+
+def test_an_import_asks_for_replace_before_replacing_a_history_of_deleted_facts(
+    client: TestClient,
+) -> None:
+    added = client.post("/memory/users/ana/facts", json={"content": "Likes tea"}).json()
+    assert client.delete(f"/memory/users/ana/facts/{added['fact']['id']}").status_code == 200
+    response = client.put(
+        "/memory/users/ana",
+        content=b'{"facts": [{"id": "f1", "content": "Likes coffee", "confidence": 0.9}]}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status_code == 409, response.text
+    assert "1 superseded fact (history); add ?replace=true" in response.json()["error"]
+    history = client.get("/memory/users/ana/history").json()["supersededFacts"]
+    assert [old["content"] for old in history] == ["Likes tea"]

@@ -100,3 +100,31 @@ def test_list_tenants_with_json_prints_a_json_list(
     assert added[0] == 0
     status, out, _ = run(capsys, "--root", str(root), "list", "--tenants", "--json")
     assert status == 0 and json.loads(out) == ["shop"]
+
+
+def test_import_asks_before_replacing_a_history_of_deleted_facts(
+    root: Path, source: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # ann's only fact is deleted: kept as history so that it is never learned back.
+    [fact] = FileMemoryStorage(root).load("ann", None).facts
+    assert run(capsys, "--root", str(root), "forget", "--user", "ann", fact.id)[0] == 0
+    status, _, err = run(capsys, "--root", str(root), "import", "--user", "ann", source)
+    assert_one_error_line(status, err, "'ann' already has 1 superseded fact (history)", "--yes")
+    history = FileMemoryStorage(root).load("ann", None).superseded_facts
+    assert [old.content for old in history] == ["Has a cat"]
+
+
+def test_replaced_by_import_names_facts_history_and_summaries() -> None:
+    from deerflow_memory import MemoryDocument
+    from deerflow_memory.update.import_check import replaced_by_import
+
+    assert replaced_by_import(MemoryDocument()) is None
+    two = MemoryDocument.model_validate(
+        {
+            "facts": [{"id": "a", "content": "A"}, {"id": "b", "content": "B"}],
+            "supersededFacts": [{"id": "c", "content": "C"}],
+        }
+    )
+    assert replaced_by_import(two) == "2 facts and 1 superseded fact (history)"
+    summary = MemoryDocument.model_validate({"user": {"workContext": {"summary": "Pilot."}}})
+    assert replaced_by_import(summary) == "summaries and no facts"

@@ -91,7 +91,7 @@ from deerflow_memory.service import MemoryService
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.stats import storage_stats
 from deerflow_memory.tools import search_superseded
-from deerflow_memory.update.import_check import import_onto, read_import
+from deerflow_memory.update.import_check import import_onto, read_import, replaced_by_import
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 from deerflow_memory.update.outcome import FailedUpdate
 
@@ -513,12 +513,10 @@ def memory_routes(
 
         def write() -> MemoryDocument:
             current = backend.load(user_id, agent)
-            if not current.is_empty() and not replace:
-                n = len(current.facts)
+            replaced = replaced_by_import(current)
+            if replaced is not None and not replace:
                 raise ApiError(
-                    409,
-                    f"{user_id!r} already has {n} fact{'' if n == 1 else 's'}; "
-                    "add ?replace=true to replace them",
+                    409, f"{user_id!r} already has {replaced}; add ?replace=true to replace them"
                 )
             # Based on what is stored now: a store backend then removes the old facts.
             replacing = import_onto(current, incoming)

@@ -16,6 +16,9 @@ a fact that is then empty, a placeholder or longer than ``max_fact_chars`` is a
 problem, as is a file with more than ``max_facts`` facts; summaries are cleaned
 and cut at a sentence to ``max_summary_chars``. Any problem raises
 :class:`InvalidDocumentError` naming the first few problems; nothing is written.
+
+:func:`replaced_by_import` says what an import would replace (the command line
+and the import route refuse, or ask, when there is anything).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from deerflow_memory.errors import InvalidDocumentError
 from deerflow_memory.models import MemoryDocument, replace_surrogates
 from deerflow_memory.update.validate import clean_text, cut_at_sentence, fact_text_problem
 
-__all__ = ["import_onto", "read_import"]
+__all__ = ["import_onto", "read_import", "replaced_by_import"]
 
 _DOCUMENT_KEYS = frozenset({"facts", "user", "history"})
 _DATE_FIELDS = ("createdAt", "expiresAt", "lastConfirmedAt", "lastAccessedAt", "supersededAt")
@@ -206,3 +209,25 @@ def import_onto(current: MemoryDocument, incoming: MemoryDocument) -> MemoryDocu
             "extraction_watermarks": (*incoming.extraction_watermarks, *fence),
         }
     )
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
+
+
+def replaced_by_import(current: MemoryDocument) -> str | None:
+    """What importing over ``current`` would replace, for a message; None when nothing.
+
+    History counts: a fact the user deleted is kept there so that it is never
+    learned back, and an import replaces it with the file's history. E.g.
+    ``"2 facts and 1 superseded fact (history)"``, ``"summaries and no facts"``.
+    """
+    facts, history = len(current.facts), len(current.superseded_facts)
+    if current.is_empty() and not history:
+        return None
+    parts = [_count(facts, "fact")] if facts or not history else []
+    if history:
+        parts.append(_count(history, "superseded fact") + " (history)")
+    if not facts and not history:
+        return "summaries and no facts"
+    return " and ".join(parts)
