@@ -178,3 +178,12 @@ def test_stack_safe_keeps_the_header_and_indents_any_other_line_at_column_0() ->
     )
     clean = 'Stack (most recent call last):\n  File "a.py", line 1, in <module>\n    f()'
     assert stack_safe(clean) is clean
+
+
+def test_the_arabic_letter_mark_is_replaced_like_the_other_bidi_marks() -> None:
+    from deerflow_memory.logs import log_safe
+    from deerflow_memory.terminal import terminal_safe
+
+    for mark in ("\u061c", "\u200e", "\u200f"):
+        assert log_safe(f"user=a{mark}b") == "user=a\ufffdb"
+        assert terminal_safe(f"a{mark}b") == "a\ufffdb"

@@ -18,7 +18,10 @@ from collections.abc import Iterable
 
 __all__ = ["CONTROL_CHARACTERS", "log_safe", "stack_safe", "traceback_safe"]
 
-CONTROL_CHARACTERS = "\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# U+061C is the Arabic letter mark, the third bidi mark beside LRM and RLM.
+CONTROL_CHARACTERS = (
+    "\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+)
 
 # One log record is one line: no escape sequence, and no line break (LF, and the
 # Unicode line and paragraph separators; CR is a C0 control above) to forge another.
