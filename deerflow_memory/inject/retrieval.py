@@ -81,6 +81,7 @@ __all__ = [
     "RetrievalResult",
     "ScoredFact",
     "clear_retrieval_caches",
+    "clip_query",
     "cosine_similarity",
     "filter_document",
     "importance",
@@ -416,6 +417,34 @@ def _ranks(
     return {i: rank for rank, i in enumerate(best[:limit], start=1)}
 
 
+MAX_QUERY_CHARS = 4_000
+"""Characters of a request that ranking reads (see :func:`clip_query`)."""
+
+
+def clip_query(query: str, limit: int = MAX_QUERY_CHARS) -> str:
+    """The part of ``query`` that relevance ranking reads: all of it, or its two ends.
+
+    A request longer than ``limit`` characters (a pasted document or log) keeps
+    its first and last ``limit // 2`` characters, joined by a space: what the
+    user asks usually sits before or after what they pasted. Without the cut
+    every turn would tokenize and embed the whole paste (0.45 s for 900,000
+    characters), and an embedding model with an input limit (8,191 tokens for
+    OpenAI's) would fail on each such turn.
+
+    Args:
+        query: the current request.
+        limit: the most characters kept (at least 2).
+
+    Returns:
+        ``query`` itself when it is short enough, otherwise at most ``limit``
+        characters plus the joining space.
+    """
+    if len(query) <= limit:
+        return query
+    half = max(limit // 2, 1)
+    return f"{query[:half]} {query[-half:]}"
+
+
 def select_relevant_facts(
     document: MemoryDocument,
     query: str,
@@ -437,7 +466,8 @@ def select_relevant_facts(
     Args:
         document: the user's memory document.
         query: the current request (e.g. the last human message); blank means
-            "no request": only guaranteed facts are returned.
+            "no request": only guaranteed facts are returned. Read through
+            :func:`clip_query` (its first and last 2,000 characters when longer).
         config: candidates, ``top_k``, fusion ``k``, tie-breaker bound and
             weights, optional threshold.
         guaranteed_categories: categories always included, whatever the query.
@@ -469,6 +499,7 @@ def select_relevant_facts(
         ['Enjoys salted peanuts']
     """
     config = config or _DEFAULT_CONFIG
+    query = clip_query(query)
     if index is None:
         index = RetrievalIndex.for_document(document)
     facts = index.facts

@@ -1,0 +1,82 @@
+"""A request far longer than ranking needs (a pasted document) is read at its two ends."""
+
+from __future__ import annotations
+
+from langgraph.store.memory import InMemoryStore
+
+from deerflow_memory import MemoryConfig, MemoryService
+from deerflow_memory.embeddings import HashingEmbeddings
+from deerflow_memory.identity import MemoryIdentity
+from deerflow_memory.inject.retrieval import MAX_QUERY_CHARS, clip_query, select_relevant_facts
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument
+
+FACTS = tuple(
+    Fact(id=f"f{i}", content=text, category=FactCategory.PREFERENCE)
+    for i, text in enumerate(
+        (
+            "Likes green tea in the afternoon",
+            "Keeps a vegetable garden behind the house",
+            "Rides a road bicycle to work",
+            "Collects old railway maps",
+        )
+    )
+)
+WHO = MemoryIdentity("u", None, "t")
+PASTE = "lorem ipsum dolor sit amet " * 20_000  # 540,000 characters of pasted text
+
+
+def test_a_short_query_is_read_whole_and_a_long_one_by_its_first_and_last_halves() -> None:
+    assert clip_query("which tea?") == "which tea?"
+    exact = "x" * MAX_QUERY_CHARS
+    assert clip_query(exact) is exact
+    long = "ask: bikes? " + PASTE + " and maps?"
+    clipped = clip_query(long)
+    assert len(clipped) == MAX_QUERY_CHARS + 1
+    assert clipped.startswith("ask: bikes? ") and clipped.endswith(" and maps?")
+    assert clip_query("abcdef", limit=4) == "ab ef"
+
+
+def test_the_question_after_a_paste_still_finds_its_fact() -> None:
+    document = MemoryDocument(facts=FACTS)
+    chosen = select_relevant_facts(document, PASTE + " Which railway maps are rare?")
+    assert "f3" in {fact.id for fact in chosen.facts}
+    chosen = select_relevant_facts(document, "Is green tea healthy? " + PASTE)
+    assert "f0" in {fact.id for fact in chosen.facts}
+
+
+class Recording(HashingEmbeddings):
+    def __init__(self) -> None:
+        super().__init__(dims=32)
+        self.queries: list[int] = []
+
+    def embed_query(self, text: str) -> list[float]:
+        self.queries.append(len(text))
+        return super().embed_query(text)
+
+
+def test_the_embedder_never_receives_more_than_the_clipped_request() -> None:
+    embedder = Recording()
+    config = MemoryConfig(injection_mode="relevant")
+    with MemoryService(config, embedder=embedder, register_atexit=False) as service:
+        service.storage.save("u", None, MemoryDocument(facts=FACTS))
+        block = service.memory_block(WHO, PASTE + " Do I like green tea?")
+    assert block.error is None
+    assert "green tea" in block.context
+    assert embedder.queries and max(embedder.queries) <= MAX_QUERY_CHARS + 1
+
+
+def test_a_store_vector_search_embeds_only_the_clipped_request() -> None:
+    embedded: list[int] = []
+
+    def embed(texts: list[str]) -> list[list[float]]:
+        embedded.extend(len(text) for text in texts)
+        return [[1.0, float(len(text) % 7), 0.5] for text in texts]
+
+    store = InMemoryStore(index={"dims": 3, "embed": embed, "fields": ["content"]})
+    config = MemoryConfig(storage="store", injection_mode="relevant")
+    with MemoryService(config, register_atexit=False) as service:
+        service.storage_for(store).save("u", None, MemoryDocument(facts=FACTS))
+        embedded.clear()
+        block = service.memory_block(WHO, PASTE + " Do I like green tea?", store)
+    assert block.error is None
+    assert embedded and max(embedded) <= MAX_QUERY_CHARS + 1
