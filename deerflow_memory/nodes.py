@@ -314,7 +314,7 @@ def flush_removed(
         service: the shared memory service.
         identity: whose memory.
         removed: the messages the summary removes.
-        kept: the messages left after it (not counting the summary).
+        kept: the messages left after it (a summary among them is never captured).
         store: the run's store, for ``storage="store"``.
 
     Returns:
