@@ -39,8 +39,10 @@ class IdentityMismatchError(DeerflowMemoryError, ValueError):
         self.kind = kind
         self.given = given
         self.authenticated = authenticated
+        # The user id is the caller; any other kind is an attribute of the caller.
+        whose = "authenticated caller" if kind == "user_id" else f"authenticated caller's {kind}"
         super().__init__(
-            f"the run asks for {kind} {given[:80]!r}, but its authenticated caller is "
+            f"the run asks for {kind} {given[:80]!r}, but its {whose} is "
             f"{authenticated[:80]!r}: a signed-in caller reaches only their own memory "
             f"(leave {kind} out, or give their own)"
         )

@@ -21,14 +21,14 @@ from langchain_core.tools import tool
 from langgraph.runtime import Runtime
 from langgraph.store.memory import InMemoryStore
 
-from deerflow_memory import ConfigError, MemoryConfig, MemoryMiddleware
+from deerflow_memory import ConfigError, IdentityMismatchError, MemoryConfig, MemoryMiddleware
 from deerflow_memory.capture.messages import (
     filter_messages_for_memory,
     filter_recent_messages,
     latest_user_text,
 )
 from deerflow_memory.graph import create_memory_agent
-from deerflow_memory.identity import MemoryIdentity
+from deerflow_memory.identity import MemoryIdentity, resolve_identity
 from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.nodes import inject_turn
 from deerflow_memory.service import MemoryService
@@ -323,3 +323,12 @@ def test_long_laughter_or_acknowledgements_are_classified_without_hanging() -> N
         "assert len(filter_messages_for_memory(turns)) == 2 * len(said)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_a_refused_tenant_is_named_as_the_callers_tenant_not_as_the_caller() -> None:
+    auth = {"identity": "alice", "tenant_id": "shop"}
+    run = {"configurable": {"langgraph_auth_user_id": "alice", "langgraph_auth_user": auth}}
+
+    with pytest.raises(IdentityMismatchError) as refused:
+        resolve_identity(run, {"tenant_id": "travel"})
+    assert "authenticated caller's tenant_id is 'shop'" in str(refused.value)
