@@ -20,7 +20,9 @@ another one is refused the same way; without one the run may name any tenant.
 There is no admin role (the routes have none either). As for the routes, an
 auth user whose ``is_authenticated`` is False (``langgraph dev``'s Studio user
 under custom auth) or whose identity is empty (LangGraph's unauthenticated
-user) means no authentication: the operator's rules of before apply.
+user) means no authentication: the operator's rules of before apply. An auth
+user that says it is authenticated but has an empty identity is refused
+(:class:`InvalidNameError`), never taken for the operator.
 
 An identity provider's subject is often not a valid memory id (Auth0's
 ``auth0|64f1c2``, ``google-oauth2|1043``, ``user:42``, a name with a space,
@@ -235,6 +237,13 @@ def _authenticated(configurable: Mapping[str, Any]) -> tuple[str | None, str | N
         or _auth_attribute(user, "display_name")
     )
     if not identity:
+        if user is not None and _auth_attribute(user, "is_authenticated") is True:
+            # Authenticated, but as nobody: taken for no auth, it would be the operator
+            # (any user id). The routes answer 403 to the same caller.
+            raise InvalidNameError(
+                "the run's auth user is authenticated but its identity is empty: "
+                "no memory can be its own"
+            )
         return None, None  # no auth, or LangGraph's unauthenticated user (identity "")
     if user is not None and _auth_attribute(user, "is_authenticated") is False:
         # As the routes: e.g. `langgraph dev`'s Studio user under custom auth is not
@@ -276,7 +285,8 @@ def resolve_identity(
     Raises:
         InvalidNameError: the user id, agent name or tenant is unsafe as a
             storage key (an empty string included; an authenticated identity
-            is mapped instead, :func:`user_id_for_identity`), the thread id is not a
+            is mapped instead, :func:`user_id_for_identity`; an authenticated
+            auth user with an empty identity is refused), the thread id is not a
             string, ``int`` or ``UUID``, or the context is a built-in value
             that is not a mapping (``context="alice"``).
         IdentityMismatchError: the run is authenticated and names another

@@ -173,3 +173,28 @@ def test_an_import_asks_for_replace_before_replacing_a_history_of_deleted_facts(
     assert "1 superseded fact (history); add ?replace=true" in response.json()["error"]
     history = client.get("/memory/users/ana/history").json()["supersededFacts"]
     assert [old["content"] for old in history] == ["Likes tea"]
+
+
+def test_a_graph_run_authenticated_without_an_identity_is_refused_like_the_routes() -> None:
+    from types import SimpleNamespace
+
+    from deerflow_memory.errors import InvalidNameError
+    from deerflow_memory.identity import resolve_identity
+
+    for user in (
+        SimpleNamespace(identity="", is_authenticated=True),
+        {"identity": "", "is_authenticated": True},
+    ):
+        config = {
+            "configurable": {
+                "langgraph_auth_user_id": "",
+                "langgraph_auth_user": user,
+                "user_id": "alice",
+            }
+        }
+        with pytest.raises(InvalidNameError, match="authenticated but its identity is empty"):
+            resolve_identity(config)  # type: ignore[arg-type]
+    # LangGraph's unauthenticated user (is_authenticated False) stays the operator.
+    anonymous = {"identity": "", "is_authenticated": False}
+    config = {"configurable": {"langgraph_auth_user": anonymous, "user_id": "alice"}}
+    assert resolve_identity(config).user_id == "alice"  # type: ignore[arg-type]

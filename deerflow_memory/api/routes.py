@@ -15,7 +15,8 @@ PATCH       /memory/users/{user_id}/facts/{fact_id}   the changed fact (now manu
 DELETE      /memory/users/{user_id}/facts/{fact_id}   the fact, moved to history
 GET         /memory/users/{user_id}/export            the document as a download
 PUT         /memory/users/{user_id}                   import a document (``?replace=true``
-                                                      to replace existing facts)
+                                                      to replace existing memory:
+                                                      facts, summaries, history)
 DELETE      /memory/users/{user_id}?confirm={id}      delete the whole document
 POST        /memory/flush?timeout=10                  run pending updates now, report failures
 GET         /memory/status?user=&agent=               queue, dead letters, errors, backend, hygiene,
