@@ -43,7 +43,7 @@ from deerflow_memory.inject.blocks import search_results_block, unescape_memory_
 from deerflow_memory.inject.budget import created_seconds
 from deerflow_memory.inject.format import escape_memory_text, format_fact_line
 from deerflow_memory.inject.lexical import tokenize
-from deerflow_memory.models import Fact, MemoryDocument, SupersededFact
+from deerflow_memory.models import Fact, MemoryDocument, SupersededFact, utc_now_iso
 from deerflow_memory.service import MemoryService
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
@@ -300,6 +300,7 @@ def create_memory_tools(
         def change(document: MemoryDocument) -> tuple[MemoryDocument, tuple[Fact, bool]]:
             old = find_fact(document, replaces) if replaces.strip() else None
             if old is not None:
+                now = utc_now_iso()
                 edited, new = edit_fact(
                     document,
                     old.id,
@@ -307,7 +308,14 @@ def create_memory_tools(
                     category=category,
                     max_fact_chars=config.max_fact_chars,
                     max_superseded_facts=config.max_superseded_facts,
+                    now=now,
                 )
+                if new.content != old.content:
+                    # New wording, told now in this thread (the old one keeps its own date
+                    # and thread in history): "you told me on ..." must answer with these.
+                    told = new.model_copy(update={"created_at": now, "source": identity.thread_id})
+                    facts = tuple(told if f is new else f for f in edited.facts)
+                    edited, new = edited.model_copy(update={"facts": facts}), told
                 return edited, (new, True)
             added, new = add_manual_fact(
                 document,

@@ -332,3 +332,26 @@ def test_a_refused_tenant_is_named_as_the_callers_tenant_not_as_the_caller() -> 
     with pytest.raises(IdentityMismatchError) as refused:
         resolve_identity(run, {"tenant_id": "travel"})
     assert "authenticated caller's tenant_id is 'shop'" in str(refused.value)
+
+
+def test_a_fact_remember_replaces_is_dated_now_in_the_runs_thread(service: MemoryService) -> None:
+    old = Fact(content="Lives in Berlin", created_at="2026-07-12T09:00:00Z", source="thread-july")
+    service.storage.save("ana", None, MemoryDocument(facts=(old,)))
+    model = OneToolCallModel(
+        tool="remember",
+        args=lambda t: {"fact": "Lives in Hamburg", "replaces": "Lives in Berlin"},
+        reply_prefix="",
+    )
+    agent = create_agent(model, create_memory_tools(service, "read_write"))
+    agent.invoke(
+        {"messages": [HumanMessage("I moved to Hamburg")]},
+        {"configurable": {"user_id": "ana", "thread_id": "t-now"}},
+    )
+
+    document = service.storage.load("ana", None)
+    (fact,) = document.facts
+    assert fact.content == "Lives in Hamburg" and fact.source == "t-now"
+    assert not fact.created_at.startswith("2026-07-12")
+    (history,) = document.superseded_facts
+    assert history.content == "Lives in Berlin" and history.source == "thread-july"
+    assert history.created_at.startswith("2026-07-12")
