@@ -16,12 +16,14 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "deerflow_memory"
 
 # Leaves import nothing from the package and every layer may import them: ``logs``
-# gives each module its logger (records free of terminal control characters).
-LEAVES = {"logs"}
+# gives each module its logger (records free of terminal control characters),
+# ``caching`` the text caches bounded by characters.
+LEAVES = {"logs", "caching"}
 FOUNDATION = {"errors", "models", "config"} | LEAVES
 # What each layer may import from the package (besides itself).
 ALLOWED: dict[str, set[str]] = {
     "logs": set(),
+    "caching": set(),
     "errors": set(),
     "models": {"errors"} | LEAVES,
     "config": {"errors", "models"} | LEAVES,

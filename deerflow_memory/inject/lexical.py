@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from operator import add
 
+from deerflow_memory.caching import TextCache
 from deerflow_memory.models import Fact
 
 __all__ = ["CJK_UNIGRAM_WEIGHT", "COMMON_WORD_FLOOR", "BM25Index", "term_counts", "tokenize"]
@@ -114,8 +115,7 @@ def tokenize(text: str) -> list[str]:
     return terms
 
 
-@lru_cache(maxsize=16_384)
-def term_counts(content: str) -> tuple[int, tuple[str, ...], tuple[int, ...]]:
+def _term_counts(content: str) -> tuple[int, tuple[str, ...], tuple[int, ...]]:
     """Number of terms, the distinct terms and their counts, of one fact's content.
 
     Cached by text: after a memory update most facts are unchanged, so
@@ -127,6 +127,13 @@ def term_counts(content: str) -> tuple[int, tuple[str, ...], tuple[int, ...]]:
     terms = tokenize(content)
     counts = Counter(map(sys.intern, terms))
     return len(terms), tuple(counts), tuple(counts.values())
+
+
+# Bounded by characters too: a 500-character Chinese fact of rare bigrams costs
+# ~79 KB here (its bigrams are new strings), so 16,384 entries alone let this
+# process-wide cache hold ~760 MB; half a million characters is ~80 MB at most,
+# ~10,000 facts of 50 characters.
+term_counts = TextCache(_term_counts, max_entries=16_384, max_chars=500_000)
 
 
 def _is_cjk_char(term: str) -> bool:

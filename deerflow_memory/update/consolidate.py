@@ -25,12 +25,12 @@ Everything here is pure; nothing raises on odd text.
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from deerflow_memory.caching import TextCache
 from deerflow_memory.models import Fact, FactCategory, SourceType, SupersededFact
 
 __all__ = [
@@ -157,8 +157,7 @@ class _Terms:
     sides: tuple[str, frozenset[str], frozenset[str]] | None  # relation, before, after
 
 
-@functools.lru_cache(maxsize=16_384)
-def _terms(text: str) -> _Terms:
+def _compute_terms(text: str) -> _Terms:
     text = _LEAD.sub("", text.casefold().replace("\u2019", "'"))
     found: set[str] = set()
     sequence: list[str] = []
@@ -192,6 +191,12 @@ def _terms(text: str) -> _Terms:
             sides = (word, frozenset(sequence[:i]), frozenset(sequence[i + 1 :]))
             break
     return _Terms(frozenset(found), sides)
+
+
+# Bounded by characters too: the terms of a 500-character Chinese fact of rare
+# bigrams cost ~53 KB, so 16,384 entries alone let this process-wide cache hold
+# ~870 MB; half a million characters is ~55 MB at most, ~10,000 facts of 50 characters.
+_terms = TextCache(_compute_terms, max_entries=16_384, max_chars=500_000)
 
 
 def terms(text: str) -> frozenset[str]:
