@@ -8,8 +8,8 @@ import threading
 import pytest
 
 from deerflow_memory.caching import TextCache
-from deerflow_memory.inject import lexical
-from deerflow_memory.update import consolidate
+from deerflow_memory.inject import constraints, lexical
+from deerflow_memory.update import consolidate, hygiene
 
 
 def _long_chinese_texts(count: int, length: int = 500, seed: int = 3) -> list[str]:
@@ -70,20 +70,28 @@ def test_threads_filling_a_text_cache_never_pass_its_bounds() -> None:
 
 
 @pytest.mark.parametrize(
-    "cache",
-    [consolidate._terms, lexical.term_counts],
-    ids=["consolidation terms", "lexical term counts"],
+    ("cache", "max_chars"),
+    [
+        (consolidate._terms, 500_000),
+        (lexical.term_counts, 500_000),
+        (hygiene.text_key, 2_000_000),
+        (constraints.looks_like_constraint, 2_000_000),
+    ],
+    ids=["consolidation terms", "lexical term counts", "hygiene text keys", "constraint wording"],
 )
-def test_the_fact_text_caches_hold_few_long_facts_not_sixteen_thousand(cache: TextCache) -> None:
-    # 2,500 distinct 500-character facts (max_fact_chars' default): the old caches,
-    # bounded by 16,384 entries only, kept every one (~870 and ~760 MB at their bound).
+def test_the_fact_text_caches_hold_few_long_facts_not_every_one(
+    cache: TextCache[object], max_chars: int
+) -> None:
+    # 5,000 distinct 500-character facts (max_fact_chars' default): the old caches,
+    # bounded by 16,384 or 65,536 entries only, kept every one (at their bounds
+    # ~870, ~760, ~140 and ~70 MB).
     cache.cache_clear()
     try:
-        texts = _long_chinese_texts(2_500)
+        texts = _long_chinese_texts(5_000)
         for text in texts:
             cache(text)
         info = cache.cache_info()
-        assert info.currsize <= 1_000 and info.chars <= 500_000
+        assert info.currsize <= max_chars // 500 < len(texts) and info.chars <= max_chars
         assert cache(texts[-1]) is cache(texts[-1])  # the newest are kept and reused
     finally:
         cache.cache_clear()

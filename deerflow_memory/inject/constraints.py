@@ -16,8 +16,8 @@ other. Never raises.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
+from deerflow_memory.caching import TextCache
 from deerflow_memory.models import Fact
 
 __all__ = ["is_constraint", "looks_like_constraint"]
@@ -71,8 +71,7 @@ _ZH = re.compile(
 )
 
 
-@lru_cache(maxsize=65_536)
-def looks_like_constraint(text: str) -> bool:
+def _looks_like_constraint(text: str) -> bool:
     """True when ``text`` names an allergy, diet, medical or accessibility need.
 
     Args:
@@ -88,6 +87,10 @@ def looks_like_constraint(text: str) -> bool:
         False
     """
     return _EN.search(text) is not None or _ZH.search(text) is not None
+
+
+# Bounded by characters too: 65,536 texts of 500 characters kept ~70 MB of keys.
+looks_like_constraint = TextCache(_looks_like_constraint, max_entries=65_536, max_chars=2_000_000)
 
 
 def is_constraint(fact: Fact) -> bool:

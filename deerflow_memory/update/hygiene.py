@@ -28,6 +28,7 @@ import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from deerflow_memory.caching import TextCache
 from deerflow_memory.models import (
     Fact,
     FactCategory,
@@ -131,13 +132,16 @@ class TidyResult:
         )
 
 
-@functools.lru_cache(maxsize=65_536)
-def text_key(text: str) -> str:
+def _text_key(text: str) -> str:
     """``text`` with whitespace runs collapsed and case folded: equal keys, same fact text.
 
     Cached: stored facts are compared on every update, their text rarely changes.
     """
     return " ".join(text.split()).casefold()
+
+
+# Bounded by characters too: 65,536 texts of 500 characters kept ~140 MB (texts and keys).
+text_key = TextCache(_text_key, max_entries=65_536, max_chars=2_000_000)
 
 
 def tidy(
