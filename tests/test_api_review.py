@@ -198,3 +198,16 @@ def test_a_graph_run_authenticated_without_an_identity_is_refused_like_the_route
     anonymous = {"identity": "", "is_authenticated": False}
     config = {"configurable": {"langgraph_auth_user": anonymous, "user_id": "alice"}}
     assert resolve_identity(config).user_id == "alice"  # type: ignore[arg-type]
+
+
+def test_status_finds_a_users_documents_whatever_unicode_form_user_and_agent_come_in(
+    client: TestClient,
+) -> None:
+    composed, decomposed = "Zo\u00eb", "Zoe\u0308"
+    added = client.post(
+        f"/memory/users/{composed}/facts", params={"agent": composed}, json={"content": "Tea"}
+    )
+    assert added.status_code == 201
+    hygiene = client.get("/memory/status", params={"user": decomposed, "agent": decomposed})
+    found = [(h["user_id"], h["agent_name"]) for h in hygiene.json()["hygiene"]]
+    assert found == [(composed, composed)]

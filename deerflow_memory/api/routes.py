@@ -589,10 +589,11 @@ def memory_routes(
             # The caller's own documents; without auth, ?user= (and ?agent=) or every document.
             user = caller or request.query_params.get("user") or None
             agent = request.query_params.get("agent") or None
+            # Validated and in NFC, as stored: "Zoe\u0308" finds the document of "Zoë".
             if user is not None:
-                validate_name(user, "user_id")
+                user = validate_name(user, "user_id")
             if agent is not None:
-                validate_name(agent, "agent_name")
+                agent = validate_name(agent, "agent_name")
             stats = storage_stats(backend, user_id=user, agent_name=agent)
             return [s.to_dict() for s in stats]
 
