@@ -187,3 +187,36 @@ def test_the_arabic_letter_mark_is_replaced_like_the_other_bidi_marks() -> None:
     for mark in ("\u061c", "\u200e", "\u200f"):
         assert log_safe(f"user=a{mark}b") == "user=a\ufffdb"
         assert terminal_safe(f"a{mark}b") == "a\ufffdb"
+
+
+def test_an_argument_that_changes_between_str_calls_forges_no_line(
+    logged: tuple[logging.Logger, io.StringIO],
+) -> None:
+    class Fickle:
+        """Clean when the filter reads it, a forged line when the handler does."""
+
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def __str__(self) -> str:
+            self.calls += 1
+            return "x" if self.calls == 1 else f"x\n{FORGED}"
+
+    logger, out = logged
+    logger.warning("update failed: %s", Fickle())
+    logger.warning("update failed: %(why)s", {"why": Fickle()})
+    assert forged_lines(out.getvalue()) == []
+    assert out.getvalue().count("update failed: x\n") == 2
+
+
+def test_plain_arguments_stay_apart_from_the_format() -> None:
+    logger = package_logger("deerflow_memory.tests.forgery")
+    record = logger.makeRecord(
+        logger.name, logging.INFO, "f", 1, "a=%s b=%d %s", ("v", 3, None), None
+    )
+    logger.filters[0].filter(record)
+    assert (record.msg, record.args) == ("a=%s b=%d %s", ("v", 3, None))
+    error = ValueError("boom")
+    record = logger.makeRecord(logger.name, logging.INFO, "f", 1, "failed: %s", (error,), None)
+    logger.filters[0].filter(record)
+    assert (record.msg, record.args) == ("failed: boom", ())

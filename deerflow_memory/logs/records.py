@@ -11,6 +11,7 @@ are actually emitted (after the level check), so paths that do not log pay nothi
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from deerflow_memory.logs.controls import log_safe, stack_safe, traceback_safe
 from deerflow_memory.logs.tracebacks import ExcInfo, format_exception_safely
@@ -25,8 +26,11 @@ class SafeRecords(logging.Filter):
 
     - Message: when the formatted message (``msg % args``) holds a control
       character, ESC or line break, ``msg`` becomes the :func:`log_safe` text and
-      ``args`` becomes empty. Clean records are left exactly as they were (their
-      ``msg`` and ``args`` stay apart for handlers that group by format). A
+      ``args`` becomes empty; so it does when ``msg`` is not a ``str`` or an
+      argument is not a plain ``str``, ``int``, ``float``, ``bool`` or None (an
+      exception, any object: its ``__str__`` could answer otherwise when the
+      handler formats the record again). Other records are left exactly as they
+      were (their ``msg`` and ``args`` stay apart for handlers that group by format). A
       message that cannot be formatted (wrong arguments, an argument whose
       ``__str__`` raises) becomes one inert line saying so: left to the handler,
       its error report would print the raised exception's message raw.
@@ -52,7 +56,7 @@ class SafeRecords(logging.Filter):
             record.msg, record.args = _unformattable(record.msg, error), ()
         else:
             safe = log_safe(message)
-            if safe is not message:
+            if safe is not message or not _plain(record):
                 record.msg, record.args = safe, ()
         if record.exc_text:
             record.exc_text = traceback_safe(record.exc_text, exception_lines=False)
@@ -61,6 +65,18 @@ class SafeRecords(logging.Filter):
         if record.stack_info:
             record.stack_info = stack_safe(record.stack_info)
         return True
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain(record: logging.LogRecord) -> bool:
+    """True when formatting ``record`` again gives the same text (no object's ``__str__`` runs)."""
+    if type(record.msg) is not str:
+        return False
+    args = record.args
+    values = args.values() if isinstance(args, Mapping) else (args or ())
+    return all(type(value) in _PLAIN for value in values)
 
 
 def _safe_exception_text(exc_info: ExcInfo) -> str:
