@@ -25,6 +25,7 @@ never raised into the turn.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
@@ -43,7 +44,13 @@ from deerflow_memory.inject.blocks import search_results_block, unescape_memory_
 from deerflow_memory.inject.budget import created_seconds
 from deerflow_memory.inject.format import escape_memory_text, format_fact_line
 from deerflow_memory.inject.lexical import tokenize
-from deerflow_memory.models import Fact, MemoryDocument, SupersededFact, utc_now_iso
+from deerflow_memory.models import (
+    Fact,
+    MemoryDocument,
+    SupersededFact,
+    parse_timestamp,
+    utc_now_iso,
+)
 from deerflow_memory.service import MemoryService
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
@@ -69,7 +76,7 @@ def _day(timestamp: str) -> str:
     return timestamp[:10] if timestamp else "an unknown date"
 
 
-def _line(fact: Fact) -> str:
+def _line(fact: Fact, now: float) -> str:
     # Raw text: search_results_block escapes the whole line (format_fact_line's
     # own escaping is undone first so nothing is escaped twice).
     told = f"told {_day(fact.created_at)} in thread {fact.source}"
@@ -78,7 +85,17 @@ def _line(fact: Fact) -> str:
         return (
             f"- [no longer current since {_day(fact.superseded_at)}{why}] {fact.content} ({told})"
         )
+    if _expired(fact, now):
+        since = _day(fact.expires_at or "")
+        return f"- [no longer current since {since}: it expired] {fact.content} ({told})"
     return f"{unescape_memory_text(format_fact_line(fact))} ({told})"
+
+
+def _expired(fact: Fact, now: float) -> bool:
+    """True when ``fact``'s ``expiresAt`` has passed (never injected again; the rule of
+    :func:`~deerflow_memory.inject.live.live_document`)."""
+    stamp = parse_timestamp(fact.expires_at)
+    return stamp is not None and stamp <= now
 
 
 def _by_overlap(entries: Sequence[F], query: str, limit: int) -> list[F]:
@@ -95,19 +112,25 @@ def _by_overlap(entries: Sequence[F], query: str, limit: int) -> list[F]:
     return [fact for _, _, fact in sorted(ranked, key=lambda r: (r[0], r[1]))][:limit]
 
 
-def search_document(document: MemoryDocument, query: str, limit: int = MAX_RESULTS) -> list[str]:
+def search_document(
+    document: MemoryDocument, query: str, limit: int = MAX_RESULTS, *, now: float | None = None
+) -> list[str]:
     """Raw lines for the facts (current first, then superseded) sharing words with ``query``.
 
     An empty query lists everything, newest first (current facts, then
-    superseded ones), up to ``limit``. The lines are not escaped: put them in
-    front of a model only through
+    superseded ones), up to ``limit``. A fact whose ``expiresAt`` has passed
+    by ``now`` (epoch seconds; default: the clock) is listed as no longer
+    current, as injection leaves it out. The lines are not escaped: put them
+    in front of a model only through
     :func:`~deerflow_memory.inject.blocks.search_results_block`.
     """
-    current: Sequence[Fact] = document.facts
+    at = time.time() if now is None else now
+    current = [fact for fact in document.facts if not _expired(fact, at)]
     if not tokenize(query):  # the stored order is not the age order (eviction refills slots)
-        current = sorted(current, key=lambda fact: created_seconds(fact.created_at), reverse=True)
-    facts = [*current, *reversed(document.superseded_facts)]
-    return [_line(fact) for fact in _by_overlap(facts, query, limit)]
+        current.sort(key=lambda fact: created_seconds(fact.created_at), reverse=True)
+    expired = [fact for fact in document.facts if _expired(fact, at)]
+    facts = [*current, *reversed(expired), *reversed(document.superseded_facts)]
+    return [_line(fact, at) for fact in _by_overlap(facts, query, limit)]
 
 
 def search_superseded(

@@ -355,3 +355,22 @@ def test_a_fact_remember_replaces_is_dated_now_in_the_runs_thread(service: Memor
     (history,) = document.superseded_facts
     assert history.content == "Lives in Berlin" and history.source == "thread-july"
     assert history.created_at.startswith("2026-07-12")
+
+
+def test_search_lists_an_expired_fact_as_no_longer_current() -> None:
+    trip = Fact(
+        content="Is in Paris this week",
+        created_at="2026-11-02T09:00:00Z",
+        expires_at="2026-11-08T00:00:00Z",
+        source="t-trip",
+    )
+    home = Fact(content="Lives in Lyon", created_at="2026-01-02T09:00:00Z", source="t-home")
+    december = 1_796_083_200.0  # 2026-12-01T00:00:00Z
+    document = MemoryDocument(facts=(trip, home))
+
+    lines = search_document(document, "", now=december)
+    assert "Lyon" in lines[0] and lines[0].startswith("- [")
+    assert lines[1].startswith("- [no longer current since 2026-11-08: it expired]")
+    assert "Paris" in lines[1]
+    before = search_document(document, "Paris", now=december - 30 * 86_400)
+    assert "Paris" in before[0] and "no longer current" not in before[0]
