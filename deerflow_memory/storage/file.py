@@ -102,6 +102,7 @@ from deerflow_memory.storage.journal import (
 )
 from deerflow_memory.storage.names import is_mapped, storage_name
 from deerflow_memory.storage.update_locks import FlockUpdateLocks
+from deerflow_memory.storage.views import TenantViews
 
 __all__ = ["FileMemoryStorage"]
 
@@ -239,7 +240,7 @@ class FileMemoryStorage(MemoryStorage):
         self._locks_guard = threading.Lock()
         # Held across a whole update (load -> model -> apply -> save) by every process.
         self._update_locks = FlockUpdateLocks(self._root / UPDATE_LOCK_FOLDER)
-        self._tenants: dict[str, FileMemoryStorage] = {}
+        self._tenants: TenantViews[FileMemoryStorage] = TenantViews()
         self._tenants_guard = threading.Lock()
         self._users_may_link = True  # False in a tenant's view: its users/ is not top-level
 
@@ -703,10 +704,11 @@ class FileMemoryStorage(MemoryStorage):
                     # The real id beside a mapped folder name, so the tenant can be listed.
                     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
                     _record_id(folder, tenant_id)
-                view = self._tenants[tenant_id] = FileMemoryStorage(
+                view = FileMemoryStorage(
                     folder, max_cached_documents=self._max_cached, journal=self._journal
                 )
                 view._users_may_link = False
+                self._tenants.add(tenant_id, view)
             return view
 
     def list_documents(self) -> Iterator[tuple[str, str | None]]:

@@ -100,6 +100,7 @@ from deerflow_memory.storage.store_locks import (
     PostgresUpdateLocks,
 )
 from deerflow_memory.storage.update_locks import FlockUpdateLocks, LocalUpdateLocks
+from deerflow_memory.storage.views import TenantViews
 
 __all__ = [
     "DEFAULT_AGENT_LABEL",
@@ -270,7 +271,7 @@ class StoreMemoryStorage(MemoryStorage):
         if document_lock == "auto":
             document_lock = PostgresAdvisoryLock.for_store(store)
         self._document_lock = document_lock
-        self._tenants: dict[str, StoreMemoryStorage] = {}
+        self._tenants: TenantViews[StoreMemoryStorage] = TenantViews()
         self._locks = DocumentLocks(store, document_lock)
         # Held across a whole update (see MemoryStorage.update_lock).
         if update_locks is None and isinstance(document_lock, PostgresAdvisoryLock):
@@ -306,13 +307,14 @@ class StoreMemoryStorage(MemoryStorage):
                 if isinstance(shared, FlockUpdateLocks):
                     # Every process updating this tenant's documents waits on the same files.
                     locks = FlockUpdateLocks(shared.folder / TENANT_LABEL / storage_name(tenant_id))
-                view = self._tenants[tenant_id] = StoreMemoryStorage(
+                view = StoreMemoryStorage(
                     self.store,
                     (*self.namespace_prefix, TENANT_LABEL, label),
                     document_lock=self._document_lock,
                     max_cached_documents=self._max_cached,
                     update_locks=locks,
                 )
+                self._tenants.add(tenant_id, view)
             return view
 
     # --- namespaces -----------------------------------------------------------------

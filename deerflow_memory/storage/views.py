@@ -1,0 +1,62 @@
+"""Tenant id → storage view, kept while in use or recently used, never for the life of the process.
+
+``storage.scoped(t)`` hands out one view per tenant, with its own cache of up to
+``max_cached_documents`` parsed documents. Kept in a plain dict, a long-running
+server kept the view, and the cached documents, of every tenant it ever wrote
+for: memory grew with the number of tenants seen, although the service closes
+idle tenants' services (``max_open_tenants``). :class:`TenantViews` holds the
+most recently used views, and any other only while something (a tenant's
+service, a running update) still holds it: the same view comes back while it is
+in use, so its caches and locks stay one per tenant, and an idle tenant beyond
+the recent ones costs nothing until it is used again.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import OrderedDict
+from typing import Generic, TypeVar
+
+__all__ = ["KEPT_TENANT_VIEWS", "TenantViews"]
+
+KEPT_TENANT_VIEWS = 64
+"""Views kept although nothing else holds them (the most recently used)."""
+
+V = TypeVar("V")
+
+
+class TenantViews(Generic[V]):
+    """The views of one storage's tenants; the caller serialises calls (its own lock).
+
+    Args:
+        keep: most recently used views held even when nothing else holds them.
+    """
+
+    def __init__(self, keep: int = KEPT_TENANT_VIEWS) -> None:
+        self._keep = keep
+        self._recent: OrderedDict[str, V] = OrderedDict()
+        self._alive: weakref.WeakValueDictionary[str, V] = weakref.WeakValueDictionary()
+
+    def get(self, tenant_id: str) -> V | None:
+        """The tenant's view if one is alive (and now the most recently used), else None."""
+        view = self._alive.get(tenant_id)
+        if view is not None:
+            self._use(tenant_id, view)
+        return view
+
+    def add(self, tenant_id: str, view: V) -> V:
+        """Record ``view`` as the tenant's view and return it."""
+        self._alive[tenant_id] = view
+        self._use(tenant_id, view)
+        return view
+
+    def __len__(self) -> int:
+        """Views alive now (held here or elsewhere)."""
+        return len(self._alive)
+
+    def _use(self, tenant_id: str, view: V) -> None:
+        recent = self._recent
+        recent[tenant_id] = view
+        recent.move_to_end(tenant_id)
+        while len(recent) > self._keep:
+            recent.popitem(last=False)
