@@ -473,7 +473,8 @@ def _cmd_export(args: argparse.Namespace, console: Console) -> int:
         try:
             write_text_replacing(path, text + "\n")  # the old file stays if this fails
         except OSError as e:
-            raise CommandFailed(f"cannot write {path}: {describe_os_error(e)}", status=2) from e
+            # describe_os_error names the path(s) itself: "Is a directory: /tmp".
+            raise CommandFailed(f"cannot write: {describe_os_error(e)}", status=2) from e
         console.print(Text(f"exported to {path}"))
     else:
         console.file.write(text + "\n")

@@ -211,3 +211,11 @@ def test_status_finds_a_users_documents_whatever_unicode_form_user_and_agent_com
     hygiene = client.get("/memory/status", params={"user": decomposed, "agent": decomposed})
     found = [(h["user_id"], h["agent_name"]) for h in hygiene.json()["hygiene"]]
     assert found == [(composed, composed)]
+
+
+def test_the_pages_add_form_is_bounded_by_the_configured_fact_length(
+    client: TestClient, service: MemoryService
+) -> None:
+    page = client.get("/memory/ui", params={"user": "ana"}).text
+    assert f'name="content" required maxlength="{service.config.max_fact_chars}"' in page
+    assert service.config.max_fact_chars == 500  # the default: the page said 2000

@@ -128,3 +128,12 @@ def test_replaced_by_import_names_facts_history_and_summaries() -> None:
     assert replaced_by_import(two) == "2 facts and 1 superseded fact (history)"
     summary = MemoryDocument.model_validate({"user": {"workContext": {"summary": "Pilot."}}})
     assert replaced_by_import(summary) == "summaries and no facts"
+
+
+def test_export_onto_a_folder_names_the_path_once(
+    root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = str(tmp_path)
+    status, _, err = run(capsys, "--root", str(root), "export", "--user", "ann", "-o", folder)
+    assert_one_error_line(status, err, "cannot write: ", folder)
+    assert err.count(folder) == 1 and status == 2

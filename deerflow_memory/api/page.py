@@ -250,11 +250,14 @@ _SCRIPT = r"""
 """
 
 
-def render_page(user_id: str, agent_name: str = "", tenant_id: str = "") -> str:
+def render_page(
+    user_id: str, agent_name: str = "", tenant_id: str = "", *, max_fact_chars: int = 2000
+) -> str:
     """The page's HTML for ``user_id`` (and ``agent_name``; ``""`` = default agent).
 
     ``tenant_id`` (``""`` = no tenant) is passed to every call as ``?tenant=``.
     The values must already be validated names; they are HTML-escaped anyway.
+    ``max_fact_chars`` (the tenant's setting) bounds the add form's fact text.
     """
     user = escape(user_id, quote=True)
     agent = escape(agent_name, quote=True)
@@ -273,7 +276,7 @@ def render_page(user_id: str, agent_name: str = "", tenant_id: str = "") -> str:
 <main>
 <div id="status" role="status" aria-live="polite"></div>
 <section><h2>Add a fact</h2>
-<form id="add" class="row"><input name="content" required maxlength="2000"
+<form id="add" class="row"><input name="content" required maxlength="{int(max_fact_chars)}"
  placeholder="e.g. Prefers answers in Portuguese" aria-label="fact">
 <select name="category" aria-label="category">{_CATEGORIES}</select>
 <input name="confidence" type="number" min="0" max="1" step="0.05" value="1"

@@ -632,7 +632,12 @@ def memory_routes(
         if agent:
             validate_name(agent, "agent_name")
         return HTMLResponse(
-            render_page(user, agent, request_tenant(request) or ""),
+            render_page(
+                user,
+                agent,
+                request_tenant(request) or "",
+                max_fact_chars=settings(request).max_fact_chars,
+            ),
             # The page has delete buttons: no other site may frame it (clickjacking).
             headers={
                 "X-Frame-Options": "DENY",
