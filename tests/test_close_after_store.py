@@ -370,3 +370,28 @@ def test_an_interpreter_exit_after_the_store_closed_prints_one_line_and_no_trace
     assert len(lines) == 1, done.stderr
     assert "closed after its store" in lines[0] and "1 update(s) did not run" in lines[0]
     assert "Traceback" not in done.stderr
+
+
+def test_a_model_whose_event_loop_closed_is_a_warned_model_failure_not_a_closed_store(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # An async chat-model client raises "Event loop is closed" once its own loop
+    # ended: the same words as an async store's, but the store is fine and the
+    # failure must be heard at the default level.
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+
+    from deerflow_memory import FileMemoryStorage
+    from deerflow_memory.update.queue import UpdateJob
+
+    class LoopClosedModel(GenericFakeChatModel):
+        def _generate(self, *args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("Event loop is closed")
+
+    caplog.set_level(logging.WARNING, logger="deerflow_memory")
+    storage = FileMemoryStorage(tmp_path)
+    model = LoopClosedModel(messages=iter([]))
+    with MemoryService(MemoryConfig(), storage=storage, model=model, register_atexit=False) as svc:
+        result = svc.updater.update(UpdateJob("t1", "alice", None, tuple(TURN)))
+    assert not result.store_closed and "Event loop is closed" in (result.error or "")
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert any("calling the model" in w or "extracting the update" in w for w in warnings)

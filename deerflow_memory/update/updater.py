@@ -336,17 +336,17 @@ class MemoryUpdater:
                 try:
                     update, used = self._extract(request)
                 except TransientModelError as e:
-                    self._log(job, "calling the model", e, traceback=False)
+                    self._log(job, "calling the model", e, traceback=False, store=False)
                     return self._partial(
                         outcome, added, removed, calls, e, UpdateStatus.RETRY, spent
                     )
                 except (ModelCallError, UpdateParseError) as e:
-                    self._log(job, "extracting the update", e, traceback=False)
+                    self._log(job, "extracting the update", e, traceback=False, store=False)
                     return self._partial(
                         outcome, added, removed, calls, e, UpdateStatus.FAILED, spent
                     )
                 except Exception as e:
-                    self._log(job, "extracting the update", e)
+                    self._log(job, "extracting the update", e, store=False)
                     return self._partial(
                         outcome, added, removed, calls, e, UpdateStatus.FAILED, spent
                     )
@@ -550,9 +550,19 @@ class MemoryUpdater:
             attempts=tries,
         )
 
-    def _log(self, job: UpdateJob, step: str, error: Exception, *, traceback: bool = True) -> None:
+    def _log(
+        self,
+        job: UpdateJob,
+        step: str,
+        error: Exception,
+        *,
+        traceback: bool = True,
+        store: bool = True,
+    ) -> None:
         # Expected failures (model down, bad answer) get one line; surprises get a traceback.
-        if is_store_closed(error):  # the app closed the store: the service's close reports it
+        # Only a storage step's error can mean a closed store: a model client whose
+        # own event loop ended says "Event loop is closed" too, and must be heard.
+        if store and is_store_closed(error):  # the service's close reports it
             logger.debug(
                 "memory update for %s stopped while %s: the store is closed",
                 job_label(job),
