@@ -298,3 +298,23 @@ def test_migrate_skips_tombstones_and_copies_onto_the_targets_tombstone(tmp_path
     assert target.load("bob").revision == 3  # after the target's tombstone, not 1
     assert [f.content for f in target.load("bob").facts] == ["Likes tea"]
     assert list(target.list_memories()) == [("bob", None)]
+
+
+def test_a_tombstone_deerflow_fills_with_summaries_is_listed_and_migrated(tmp_path: Path) -> None:
+    # DeerFlow shares memory.json and writes back the whole JSON it loaded,
+    # deletedAt included: its first update after our delete may hold summaries only.
+    source = FileMemoryStorage(tmp_path / "a")
+    add(source, "Works at Acme")
+    source.delete("ana")
+    path = source.path_for("ana")
+    data = json.loads(path.read_text())
+    assert data["deletedAt"]
+    data["user"]["workContext"]["summary"] = "Now leads the payments team."
+    path.write_text(json.dumps(data))
+    reopened = FileMemoryStorage(tmp_path / "a")
+    assert reopened.load("ana").user.work_context.summary == "Now leads the payments team."
+    assert list(reopened.list_documents()) == [("ana", None)]
+    target = FileMemoryStorage(tmp_path / "b")
+    report = migrate(reopened, target)
+    assert report.ok and report.copied == [("ana", None)]
+    assert target.load("ana").user.work_context.summary == "Now leads the payments team."

@@ -943,12 +943,12 @@ def _holds_document(path: Path) -> bool:
         raw = _read_regular(path)
         if b'"deletedAt"' not in raw:
             return True  # no tombstone: not parsed
-        data = json.loads(raw)
-    except (OSError, ValueError, RecursionError):
+        document = MemoryDocument.from_json(raw)
+    except (OSError, ValueError):
         return True
-    return not (
-        isinstance(data, dict) and data.get("deletedAt") is not None and not data.get("facts")
-    )
+    # The rule load() and every listing use: DeerFlow writes back the whole JSON
+    # it loaded, deletedAt included, so a tombstone may come to hold summaries.
+    return not document.holds_only_fence()
 
 
 _REVISION_TEXT = re.compile(rb'"revision"\s*:\s*(\d{1,18})')

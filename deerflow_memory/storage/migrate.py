@@ -123,6 +123,7 @@ def parse_backend_spec(spec: str, base: MemoryConfig | None = None) -> MemoryCon
 def _comparable(document: MemoryDocument) -> dict[str, Any]:
     data = document.to_dict()
     data.pop("revision", None)
+    data.pop("deletedAt", None)  # a save clears it: a document with content is no tombstone
     return data
 
 
