@@ -35,8 +35,9 @@ _EN = re.compile(
     r"allerg\w*|intoleran\w*|anaphyla\w*|epi-?pens?|coeliac|celiac|"
     r"(?:sensitive|sensitivity) to|can(?:no|')t (?:digest|tolerate)|"
     # diets
-    r"vegans?|vegetarians?|pescatarians?|halal|kosher|teetotal\w*|gluten[- ]free|dairy[- ]free|"
-    r"sugar[- ]free|low[- ](?:sodium|salt|sugar|carb)|keto(?:genic)?|"
+    r"(?:vegan|vegetarian|pescatarian)(?:s|ism)?|halal|kosher|teetotal\w*|"
+    r"gluten[- ]free|dairy[- ]free|"
+    r"sugar[- ]free|low[- ](?:sodium|salt|sugar|carb(?:ohydrate)?s?)|keto(?:genic)?|"
     r"(?:does(?:n't| not)|do(?:n't| not)|never|can(?:no|')t|won't|will not|must not|"
     r"mustn't|no longer|stopped|gave up)\s+(?:\w+\s+)?(?:eat|eats|eating|drink|drinks|"
     r"drinking|consume|consumes|touch|touches)\b|"
@@ -52,9 +53,11 @@ _EN = re.compile(
     r"wheelchairs?|mobility (?:aids?|scooters?|issues?|impair\w*)|crutches|"
     r"walking (?:sticks?|canes?)|blind(?:ness)?|visually impaired|low vision|"
     r"screen[- ]readers?|large print|colou?r[- ]?blind\w*|"
-    r"deaf(?:ness)?|hard of hearing|hearing (?:aids?|loss|impair\w*)|sign language|dyslexi\w*|"
+    r"deaf(?:ness|blind(?:ness)?)?|hard of hearing|hearing (?:aids?|loss|impair\w*)|"
+    r"sign language|dyslexi\w*|"
     r"(?:can(?:no|')t|unable to) (?:climb|use|walk up) (?:stairs|steps)|disabilit\w*|disabled"
-    # whole words only: "ketones", "window blinds", "Deafheaven" are no needs
+    # whole words only ('ketones', 'window blinds', 'Deafheaven' are no needs), so
+    # each need above spells the endings it takes (vegetarianism, low-carbohydrate)
     r")\b",
     re.IGNORECASE,
 )
