@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from langgraph.store.memory import InMemoryStore
 
 from deerflow_memory import MemoryConfig, MemoryService
 from deerflow_memory.embeddings import HashingEmbeddings
 from deerflow_memory.identity import MemoryIdentity
-from deerflow_memory.inject.retrieval import MAX_QUERY_CHARS, clip_query, select_relevant_facts
+from deerflow_memory.inject.retrieval import MAX_QUERY_BYTES, clip_query, select_relevant_facts
+from deerflow_memory.inject.tokens import get_token_counter
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument
 
 FACTS = tuple(
@@ -22,18 +24,44 @@ FACTS = tuple(
     )
 )
 WHO = MemoryIdentity("u", None, "t")
+
+
+def tiktoken_count(text: str) -> int:
+    return get_token_counter("tiktoken").count(text)
+
+
 PASTE = "lorem ipsum dolor sit amet " * 20_000  # 540,000 characters of pasted text
 
 
 def test_a_short_query_is_read_whole_and_a_long_one_by_its_first_and_last_halves() -> None:
     assert clip_query("which tea?") == "which tea?"
-    exact = "x" * MAX_QUERY_CHARS
+    exact = "x" * MAX_QUERY_BYTES
     assert clip_query(exact) is exact
     long = "ask: bikes? " + PASTE + " and maps?"
     clipped = clip_query(long)
-    assert len(clipped) == MAX_QUERY_CHARS + 1
+    assert len(clipped.encode()) == MAX_QUERY_BYTES + 1
     assert clipped.startswith("ask: bikes? ") and clipped.endswith(" and maps?")
     assert clip_query("abcdef", limit=4) == "ab ef"
+
+
+@pytest.mark.parametrize("unit", ["字", "한", "\U0001f600", "é", "a\u0301"])
+def test_the_clip_counts_bytes_so_no_script_makes_it_more_tokens_than_the_limit(unit: str) -> None:
+    # A byte-level BPE token holds at least one byte: bytes bound the tokens an
+    # embedding model is sent, whatever the script; cuts keep whole characters.
+    long = unit * 50_000
+    clipped = clip_query(long)
+    assert len(clipped.encode()) <= MAX_QUERY_BYTES + 1
+    assert len(clipped.encode()) > MAX_QUERY_BYTES - 8
+    head, tail = clipped.split(" ")
+    assert long.startswith(head) and long.endswith(tail)
+    tokens = tiktoken_count(clipped)
+    assert tokens <= MAX_QUERY_BYTES + 1
+    assert clip_query(unit * 100) == unit * 100  # short in bytes: whole
+
+
+def test_a_lone_surrogate_in_a_long_request_is_clipped_without_error() -> None:
+    clipped = clip_query("\ud800" + "x" * 10_000 + "\udfff")
+    assert len(clipped) <= MAX_QUERY_BYTES + 1
 
 
 def test_the_question_after_a_paste_still_finds_its_fact() -> None:
@@ -62,7 +90,7 @@ def test_the_embedder_never_receives_more_than_the_clipped_request() -> None:
         block = service.memory_block(WHO, PASTE + " Do I like green tea?")
     assert block.error is None
     assert "green tea" in block.context
-    assert embedder.queries and max(embedder.queries) <= MAX_QUERY_CHARS + 1
+    assert embedder.queries and max(embedder.queries) <= MAX_QUERY_BYTES + 1
 
 
 def test_a_store_vector_search_embeds_only_the_clipped_request() -> None:
@@ -79,4 +107,4 @@ def test_a_store_vector_search_embeds_only_the_clipped_request() -> None:
         embedded.clear()
         block = service.memory_block(WHO, PASTE + " Do I like green tea?", store)
     assert block.error is None
-    assert embedded and max(embedded) <= MAX_QUERY_CHARS + 1
+    assert embedded and max(embedded) <= MAX_QUERY_BYTES + 1

@@ -417,32 +417,49 @@ def _ranks(
     return {i: rank for rank, i in enumerate(best[:limit], start=1)}
 
 
-MAX_QUERY_CHARS = 4_000
-"""Characters of a request that ranking reads (see :func:`clip_query`)."""
+MAX_QUERY_BYTES = 4_000
+"""UTF-8 bytes of a request that ranking reads (see :func:`clip_query`)."""
 
 
-def clip_query(query: str, limit: int = MAX_QUERY_CHARS) -> str:
+def _utf8_cut(text: str, size: int, *, tail: bool) -> str:
+    # At most ``size`` UTF-8 bytes from one end of ``text``, whole characters only.
+    part = text[-size:] if tail else text[:size]  # no character is less than a byte
+    data = part.encode("utf-8", "surrogatepass")
+    data = data[-size:] if tail else data[:size]
+    return data.decode("utf-8", "ignore")  # drops the character cut in half
+
+
+def clip_query(query: str, limit: int = MAX_QUERY_BYTES) -> str:
     """The part of ``query`` that relevance ranking reads: all of it, or its two ends.
 
-    A request longer than ``limit`` characters (a pasted document or log) keeps
-    its first and last ``limit // 2`` characters, joined by a space: what the
-    user asks usually sits before or after what they pasted. Without the cut
-    every turn would tokenize and embed the whole paste (0.45 s for 900,000
-    characters), and an embedding model with an input limit (8,191 tokens for
-    OpenAI's) would fail on each such turn.
+    A request longer than ``limit`` UTF-8 bytes (a pasted document or log)
+    keeps its first and last ``limit // 2`` bytes (whole characters), joined
+    by a space: what the user asks usually sits before or after what they
+    pasted. Without the cut every turn would tokenize and embed the whole paste
+    (74.7 ms for 891,000 characters), and an embedding model with an input
+    limit (8,191 tokens for OpenAI's) would fail on each such turn. Bytes, not
+    characters: a byte-level BPE token holds at least one byte, so the clipped
+    request is at most ``limit + 1`` tokens in any such vocabulary, whatever
+    the script (4,000 emoji or Hangul characters can be 12,000 tokens).
 
     Args:
         query: the current request.
-        limit: the most characters kept (at least 2).
+        limit: the most UTF-8 bytes kept (at least 2).
 
     Returns:
         ``query`` itself when it is short enough, otherwise at most ``limit``
-        characters plus the joining space.
+        bytes plus the joining space.
     """
-    if len(query) <= limit:
+    if len(query) * 4 <= limit:  # four bytes at most per character
         return query
     half = max(limit // 2, 1)
-    return f"{query[:half]} {query[-half:]}"
+    head = _utf8_cut(query, half, tail=False)
+    if len(head) == len(query):
+        return query  # short enough in bytes after all
+    tail = _utf8_cut(query, half, tail=True)
+    if len(head) + len(tail) >= len(query):
+        return query
+    return f"{head} {tail}"
 
 
 def select_relevant_facts(
@@ -467,7 +484,7 @@ def select_relevant_facts(
         document: the user's memory document.
         query: the current request (e.g. the last human message); blank means
             "no request": only guaranteed facts are returned. Read through
-            :func:`clip_query` (its first and last 2,000 characters when longer).
+            :func:`clip_query` (its first and last 2,000 UTF-8 bytes when longer).
         config: candidates, ``top_k``, fusion ``k``, tie-breaker bound and
             weights, optional threshold.
         guaranteed_categories: categories always included, whatever the query.
