@@ -242,6 +242,20 @@ def test_deleting_twice_says_the_second_time_there_was_nothing(memory: MemorySer
     assert memory.clear_memory("alice") is False
 
 
+def test_a_memory_of_history_only_is_deleted_and_says_so(memory: MemoryService) -> None:
+    # Every fact was replaced or deleted: what is left is history, which list,
+    # show and import count as memory; its delete must say it deleted something.
+    old = SupersededFact(id="fact_1", content="Lives in Oslo", reason="replaced")
+    memory.storage.save("alice", None, MemoryDocument(superseded_facts=(old,)))
+    assert memory.clear_memory("alice") is True
+    assert not memory.load(WHO).superseded_facts
+    memory.storage.save("bob", None, MemoryDocument(superseded_facts=(old,)))
+    app = Starlette(routes=memory_routes(memory))
+    with TestClient(app, base_url="http://localhost") as client:
+        answer = client.delete("/memory/users/bob", params={"confirm": "bob"})
+    assert answer.status_code == 200 and answer.json() == {"deleted": True}
+
+
 def test_the_clear_command_drops_what_a_dead_process_left_in_its_outbox(tmp_path: Path) -> None:
     from deerflow_memory.storage.outbox import PendingUpdate
     from deerflow_memory.storage.outbox_file import FileOutbox

@@ -52,8 +52,9 @@ class Cleared:
     """What a memory delete did.
 
     Attributes:
-        existed: there was something to delete (a non-empty document, a
-            pending conversation or a dead letter, damaged ones included).
+        existed: there was something to delete (facts, summaries or history
+            of superseded facts, a pending conversation or a dead letter,
+            damaged ones included).
         unattributed: damaged dead letters whose owner cannot be read, left
             as they are: they may hold this user's words (say so to whoever
             asked for the delete).
@@ -149,5 +150,6 @@ def _clear_locked(
     fenced = fence(document, pending, fence_key)
     if fenced.extraction_watermarks:
         storage.save(user_id, agent_name, fenced)
-    existed = not document.is_empty() or bool(pending) or bool(letters) or bool(removed)
+    held = not document.is_empty() or bool(document.superseded_facts)  # history is memory too
+    existed = held or bool(pending) or bool(letters) or bool(removed)
     return Cleared(existed, tuple(bad for bad in damaged if bad.owner is None))
