@@ -473,8 +473,10 @@ def _cmd_export(args: argparse.Namespace, console: Console) -> int:
         try:
             write_text_replacing(path, text + "\n")  # the old file stays if this fails
         except OSError as e:
-            # describe_os_error names the path(s) itself: "Is a directory: /tmp".
-            raise CommandFailed(f"cannot write: {describe_os_error(e)}", status=2) from e
+            # The path as typed: the error may name the temporary file beside it
+            # ("/no/such/.x.json.123.tmp") or no file at all (a full device).
+            reason = e.strerror or describe_os_error(e)
+            raise CommandFailed(f"cannot write {path}: {reason}", status=2) from e
         console.print(Text(f"exported to {path}"))
     else:
         console.file.write(text + "\n")

@@ -102,7 +102,10 @@ def test_export_to_a_missing_folder_is_one_line(
 ) -> None:
     target = str(tmp_path / "no" / "such" / "out.json")
     status, _, err = run(capsys, "export", "--user", "ann", "--root", root, "-o", target)
-    assert_one_error_line(status, err, "cannot write", "out.json")
+    assert_one_error_line(status, err, f"cannot write {target}: ")
+    assert ".tmp" not in err  # the path as typed, not the temporary file beside it
+    status, _, err = run(capsys, "export", "--user", "ann", "--root", root, "-o", "/dev/full")
+    assert_one_error_line(status, err, "cannot write /dev/full: ")
 
 
 @pytest.mark.parametrize(

@@ -135,5 +135,5 @@ def test_export_onto_a_folder_names_the_path_once(
 ) -> None:
     folder = str(tmp_path)
     status, _, err = run(capsys, "--root", str(root), "export", "--user", "ann", "-o", folder)
-    assert_one_error_line(status, err, "cannot write: ", folder)
+    assert_one_error_line(status, err, f"cannot write {folder}: ")
     assert err.count(folder) == 1 and status == 2
