@@ -231,6 +231,16 @@ def test_a_summary_prompt_over_its_budget_is_cut_to_fit_keeping_the_newest_messa
     )
     assert counter.count(prompt) <= budget
     assert left_out > 0 and f"({left_out} earlier messages were left out to fit.)" in prompt
+    # Exactly the oldest left_out messages are missing: the newest ones are kept.
+    history = long_history(200)
+
+    def label(message: BaseMessage) -> str:
+        return str(message.content).partition(" ")[0] + " " + str(message.content).split()[1]
+
+    kept = history[left_out:]
+    assert all(label(message) in prompt for message in kept)
+    assert label(history[left_out - 1]) not in prompt
+    assert bool(kept) == (budget > 200)  # 200 tokens hold the ask and no whole message
     assert SUMMARY_ASK in prompt
     assert "Turn 0:" not in prompt
     if budget >= 1000:
