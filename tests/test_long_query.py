@@ -1,4 +1,5 @@
-"""A request far longer than ranking needs (a pasted document) is read at its two ends."""
+"""Ranking's input: a long request (a pasted document) is read at its two ends; a document
+or query of the wrong type is a typed error."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from langgraph.store.memory import InMemoryStore
 
 from deerflow_memory import MemoryConfig, MemoryService
 from deerflow_memory.embeddings import HashingEmbeddings
+from deerflow_memory.errors import InvalidDocumentError, InvalidMessagesError
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.inject.retrieval import MAX_QUERY_BYTES, clip_query, select_relevant_facts
 from deerflow_memory.inject.tokens import get_token_counter
@@ -108,3 +110,15 @@ def test_a_store_vector_search_embeds_only_the_clipped_request() -> None:
         block = service.memory_block(WHO, PASTE + " Do I like green tea?", store)
     assert block.error is None
     assert embedded and max(embedded) <= MAX_QUERY_BYTES + 1
+
+
+@pytest.mark.parametrize("document", [{"facts": []}, None, "memory.json"])
+def test_a_document_that_is_not_a_memory_document_is_a_typed_error(document: object) -> None:
+    with pytest.raises(InvalidDocumentError, match="must be a MemoryDocument"):
+        select_relevant_facts(document, "tea?")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("query", [5, None, b"tea?", ["tea?"]])
+def test_a_query_that_is_not_text_is_a_typed_error(query: object) -> None:
+    with pytest.raises(InvalidMessagesError, match="query must be a str"):
+        select_relevant_facts(MemoryDocument(facts=FACTS), query)  # type: ignore[arg-type]

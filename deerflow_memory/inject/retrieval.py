@@ -60,7 +60,7 @@ from functools import lru_cache
 from typing import Any
 
 from deerflow_memory.config import RetrievalConfig
-from deerflow_memory.errors import EmbeddingError
+from deerflow_memory.errors import EmbeddingError, InvalidDocumentError, InvalidMessagesError
 from deerflow_memory.inject.budget import category_names, created_seconds
 from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.lexical import BM25Index, clear_lexical_caches, tokenize
@@ -504,6 +504,8 @@ def select_relevant_facts(
         The chosen facts, the ranked candidates and their score parts.
 
     Raises:
+        InvalidDocumentError: ``document`` is not a :class:`MemoryDocument`.
+        InvalidMessagesError: ``query`` is not a string.
         EmbeddingError: the embedder failed or gave malformed vectors (see
             :func:`~deerflow_memory.inject.fallback.rank_facts` for the
             lexical fallback).
@@ -515,6 +517,13 @@ def select_relevant_facts(
         >>> [f.content for f in select_relevant_facts(doc, "peanut snacks?").facts]
         ['Enjoys salted peanuts']
     """
+    if not isinstance(document, MemoryDocument):
+        raise InvalidDocumentError(
+            f"document must be a MemoryDocument, got {type(document).__name__} "
+            "(MemoryDocument.model_validate reads a memory.json mapping)"
+        )
+    if not isinstance(query, str):
+        raise InvalidMessagesError(f"query must be a str, got {type(query).__name__}")
     config = config or _DEFAULT_CONFIG
     query = clip_query(query)
     if index is None:
