@@ -10,8 +10,7 @@ InMemoryStore, SqliteStore, PostgreSQL (a throwaway server, see tests/pg.py).
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,11 +19,9 @@ from langgraph.store.memory import InMemoryStore
 from starlette.testclient import TestClient
 
 from deerflow_memory.cli import main
-from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import RevisionConflictError
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.factory import open_storage
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.storage.migrate import migrate
 from deerflow_memory.storage.store import StoreMemoryStorage
@@ -33,32 +30,10 @@ from deerflow_memory.update.import_check import import_onto, read_import
 from deerflow_memory.update.manual import add_manual_fact, save_edit
 from deerflow_memory.update.sealing import fenced_keys
 from deerflow_memory.update.usage import AccessRecorder
-from tests.pg import drop_prefix, postgres_dsn_or_skip, shared_postgres_store
+from tests.test_storage_conformance import storage as storage_fixture
 
-BACKENDS = ["file", "inmemory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-
-
-@pytest.fixture(params=BACKENDS)
-def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MemoryStorage]:
-    """A clean storage of each backend."""
-    kind = request.param
-    if kind == "file":
-        yield FileMemoryStorage(tmp_path / "memory")
-    elif kind == "inmemory":
-        yield StoreMemoryStorage(InMemoryStore())
-    elif kind == "sqlite":
-        config = MemoryConfig(storage="sqlite", storage_path=tmp_path / "memory.sqlite")
-        with open_storage(config) as sqlite_storage:
-            yield sqlite_storage
-    else:
-        dsn = postgres_dsn_or_skip()
-        prefix = ("dfm_test", uuid.uuid4().hex)
-        pg_storage = StoreMemoryStorage(shared_postgres_store(dsn), prefix)  # type: ignore[arg-type]
-        try:
-            yield pg_storage
-        finally:
-            pg_storage.close()
-            drop_prefix(dsn, prefix)
+# Every backend, with the conformance tests' fixture: a clean storage of each kind.
+storage = storage_fixture
 
 
 def add(storage: MemoryStorage, text: str, user: str = "ana") -> int:
