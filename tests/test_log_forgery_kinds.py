@@ -18,6 +18,7 @@ from collections.abc import Iterator
 import pytest
 
 from deerflow_memory.logs import package_logger, stack_safe
+from tests.log_output import logged_through
 
 FORGED = "WARNING: all memory deleted for user alice"
 
@@ -25,17 +26,8 @@ FORGED = "WARNING: all memory deleted for user alice"
 @pytest.fixture
 def logged() -> Iterator[tuple[logging.Logger, io.StringIO]]:
     """A package logger writing through a real handler in ``levelname: message`` form."""
-    logger = package_logger("deerflow_memory.tests.forgery")
-    out = io.StringIO()
-    handler = logging.StreamHandler(out)
-    handler.setFormatter(logging.Formatter("%(levelname)s: %(message)s"))
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
-    try:
-        yield logger, out
-    finally:
-        logger.removeHandler(handler)
+    with logged_through("deerflow_memory.tests.forgery", "%(levelname)s: %(message)s") as pair:
+        yield pair
 
 
 def forged_lines(text: str) -> list[str]:

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from deerflow_memory.logs import SafeRecords, package_logger, traceback_safe
+from deerflow_memory.logs import SafeRecords, traceback_safe
+from tests.log_output import logged_through
 
 FORGED = "2026-12-01 ERROR deerflow_memory.service: all memory deleted for user 'alice'"
 
@@ -21,17 +22,10 @@ FORGED = "2026-12-01 ERROR deerflow_memory.service: all memory deleted for user 
 @pytest.fixture
 def logged() -> Iterator[tuple[logging.Logger, io.StringIO]]:
     """A package logger writing through a real handler, with a timestamped format."""
-    logger = package_logger("deerflow_memory.tests.tracebacks")
-    out = io.StringIO()
-    handler = logging.StreamHandler(out)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.propagate = False
-    try:
-        yield logger, out
-    finally:
-        logger.removeHandler(handler)
+    with logged_through(
+        "deerflow_memory.tests.tracebacks", "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    ) as pair:
+        yield pair
 
 
 def lines_starting_with(text: str, start: str) -> list[str]:
