@@ -60,6 +60,17 @@ def delete_with_fence(storage: MemoryStorage) -> None:
     assert cleared.existed
 
 
+def edit_at(storage: MemoryStorage, revision: int) -> None:
+    """A user's edit of ana's memory made at ``revision`` (a page or tab read then)."""
+    save_edit(
+        storage,
+        "ana",
+        None,
+        lambda d: add_manual_fact(d, "Prefers window seats"),
+        expected_revision=revision,
+    )
+
+
 DELETES = [pytest.param(plain_delete, id="delete"), pytest.param(delete_with_fence, id="clear")]
 
 
@@ -74,13 +85,7 @@ def test_an_edit_with_a_revision_read_before_a_delete_is_refused_after_the_new_m
         pass
     assert storage.load("ana").revision == revision >= stale
     with pytest.raises(RevisionConflictError):
-        save_edit(
-            storage,
-            "ana",
-            None,
-            lambda d: add_manual_fact(d, "Prefers window seats"),
-            expected_revision=stale,
-        )
+        edit_at(storage, stale)
     assert {f.content for f in storage.load("ana").facts} == {"Has a cat named Miso"}
 
 
@@ -97,13 +102,7 @@ def test_a_bookkeeping_mark_of_the_new_memory_never_covers_a_revision_of_the_del
     assert document.bookkeeping is not None and document.revision > stale
     assert not document.same_content_since(stale)
     with pytest.raises(RevisionConflictError):
-        save_edit(
-            storage,
-            "ana",
-            None,
-            lambda d: add_manual_fact(d, "Prefers window seats"),
-            expected_revision=stale,
-        )
+        edit_at(storage, stale)
 
 
 def test_a_writer_holding_the_deleted_document_gets_a_conflict_not_a_match(
