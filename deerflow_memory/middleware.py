@@ -35,6 +35,7 @@ import asyncio
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 from typing import Any
 
 from langchain_core.messages import BaseMessage, SystemMessage
@@ -210,13 +211,18 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
     def _capture(self, messages: Sequence[BaseMessage], runtime: Runtime[Any]) -> None:
         if not self.service.config.enabled:
             return
-        identity = _identity(runtime)
-        with self._histories_lock:
-            carried = self._carried.pop(identity, None)
+        carried: list[BaseMessage] | None = None
+        resolve: Callable[[], MemoryIdentity] = partial(_identity, runtime)
+        if self._carried:  # only a summary cut inside a turn leaves words to carry
+            identity = _identity(runtime)
+            with self._histories_lock:
+                carried = self._carried.pop(identity, None)
+            resolve = lambda: identity  # noqa: E731
+        # capture_turn resolves the identity only for a turn worth capturing.
         capture_turn(
             self.service,
             [*carried, *messages] if carried else messages,
-            lambda: identity,
+            resolve,
             runtime.stream_writer,
             runtime.store,
         )
