@@ -51,7 +51,7 @@ from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.fallback import FailureBurst, rank_facts
 from deerflow_memory.inject.format import InjectionResult, build_memory_context, render_memory
 from deerflow_memory.inject.live import live_document
-from deerflow_memory.inject.retrieval import Embedder, clip_query, filter_document
+from deerflow_memory.inject.retrieval import Embedder, filter_document
 from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import Fact, MemoryDocument
@@ -744,7 +744,6 @@ class MemoryService:
         candidates = 0
         error: str | None = None
         if config.injection_mode == "relevant":
-            query = clip_query(query)  # the store's vector search embeds it too
             semantic: Callable[[], dict[str, float] | None] | None = None
             if self.vectors is not None:
                 self.vectors.before_inject(storage, identity.user_id, identity.agent_name, shown)

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from deerflow_memory.errors import EmbeddingError, StorageError
-from deerflow_memory.inject.retrieval import fact_vectors_for
+from deerflow_memory.inject.retrieval import clip_query, fact_vectors_for
 from deerflow_memory.inject.vectors import Embedder, FactVectors
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryDocument
@@ -160,7 +160,8 @@ def store_semantic_scores(
     """Similarity of facts to ``query`` from a LangGraph store's vector index; ``None`` if none.
 
     Only for :class:`~deerflow_memory.storage.store.StoreMemoryStorage` over a
-    store configured with an ``index``; the store embeds the query.
+    store configured with an ``index``; the store embeds the query, read through
+    :func:`~deerflow_memory.inject.retrieval.clip_query` as ranking reads it.
 
     Raises:
         EmbeddingError: the search failed (the store's embed function, its
@@ -171,7 +172,7 @@ def store_semantic_scores(
     if store is None or namespace is None or not getattr(store, "index_config", None):
         return None
     try:
-        items = store.search(namespace(user, agent), query=query, limit=limit)
+        items = store.search(namespace(user, agent), query=clip_query(query), limit=limit)
     except Exception as e:  # the store's embed function raises its own types
         raise EmbeddingError(f"the store's vector search failed: {type(e).__name__}: {e}") from e
     scores: dict[str, float] = {}
