@@ -151,13 +151,14 @@ def test_importing_onto_a_deleted_memory_continues_its_revisions_and_keeps_its_f
     stale = add(storage, "Prefers aisle seats")
     delete_with_fence(storage)
     current = storage.load("ana")
-    assert fenced_keys(storage, current, "thread-1") is not None
+    fence = fenced_keys(storage, current, "thread-1")
+    assert fence is not None and len(fence.sealed) == 2  # the thread's two messages
     incoming = read_import(json.dumps({"facts": [{"content": "Likes tea", "confidence": 0.9}]}))
     saved = storage.save("ana", None, import_onto(current, incoming), current.revision)
     assert saved.revision == current.revision + 1 > stale + 1
     stored = storage.load("ana")
     assert [f.content for f in stored.facts] == ["Likes tea"]
-    assert fenced_keys(storage, stored, "thread-1") is not None  # old thread not re-learned
+    assert fenced_keys(storage, stored, "thread-1") == fence  # old thread not re-learned
 
 
 # --- data written before this change ----------------------------------------------------
