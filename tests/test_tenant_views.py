@@ -35,7 +35,7 @@ def test_writing_for_many_tenants_keeps_only_the_recent_views_alive(
         storage.scoped(f"t{tenant}").save("alice", None, _document(tenant))
     gc.collect()
     # Before: one view per tenant ever written, each with its cached documents.
-    assert len(storage._tenants) <= KEPT_TENANT_VIEWS + 1  # type: ignore[attr-defined]
+    assert len(storage._tenants) == KEPT_TENANT_VIEWS + 1  # type: ignore[attr-defined]
     assert storage.scoped("held") is held  # a view in use is the one handed out again
     newest = f"t{KEPT_TENANT_VIEWS * 3 - 1}"
     assert storage.scoped(newest) is storage.scoped(newest)
