@@ -45,7 +45,12 @@ from deerflow_memory.capture.messages import check_messages
 from deerflow_memory.capture.signals import SignalDetector, Signals
 from deerflow_memory.config import MemoryConfig, load_config
 from deerflow_memory.embeddings.keeper import VectorKeeper, store_semantic_scores
-from deerflow_memory.errors import ConfigError, MemoryBusyError, UnknownTenantError
+from deerflow_memory.errors import (
+    ConfigError,
+    InvalidMessagesError,
+    MemoryBusyError,
+    UnknownTenantError,
+)
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.fallback import FailureBurst, rank_facts
@@ -724,8 +729,11 @@ class MemoryService:
         With a ``tenant_id`` the tenant's storage and budgets are used.
 
         Raises:
+            InvalidMessagesError: ``query`` is not a string.
             StorageError: the document cannot be read (corrupt, database down).
         """
+        if not isinstance(query, str):
+            raise InvalidMessagesError(f"query must be a str, got {type(query).__name__}")
         storage, serving, config = self._reading(identity, store)
         return serving._block(identity, query, storage, config, record_access)
 

@@ -3,12 +3,14 @@ or query of the wrong type is a typed error."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from langgraph.store.memory import InMemoryStore
 
 from deerflow_memory import MemoryConfig, MemoryService
 from deerflow_memory.embeddings import HashingEmbeddings
-from deerflow_memory.errors import InvalidDocumentError, InvalidMessagesError
+from deerflow_memory.errors import ConfigError, InvalidDocumentError, InvalidMessagesError
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.inject.retrieval import MAX_QUERY_BYTES, clip_query, select_relevant_facts
 from deerflow_memory.inject.tokens import get_token_counter
@@ -84,9 +86,9 @@ class Recording(HashingEmbeddings):
         return super().embed_query(text)
 
 
-def test_the_embedder_never_receives_more_than_the_clipped_request() -> None:
+def test_the_embedder_never_receives_more_than_the_clipped_request(tmp_path: Path) -> None:
     embedder = Recording()
-    config = MemoryConfig(injection_mode="relevant")
+    config = MemoryConfig(injection_mode="relevant", storage_path=tmp_path)
     with MemoryService(config, embedder=embedder, register_atexit=False) as service:
         service.storage.save("u", None, MemoryDocument(facts=FACTS))
         block = service.memory_block(WHO, PASTE + " Do I like green tea?")
@@ -122,3 +124,21 @@ def test_a_document_that_is_not_a_memory_document_is_a_typed_error(document: obj
 def test_a_query_that_is_not_text_is_a_typed_error(query: object) -> None:
     with pytest.raises(InvalidMessagesError, match="query must be a str"):
         select_relevant_facts(MemoryDocument(facts=FACTS), query)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("limit", [0, 1, -5, 2.5, None, True])
+def test_a_clip_limit_below_two_bytes_or_not_an_int_is_a_config_error(limit: object) -> None:
+    with pytest.raises(ConfigError, match="limit must be an int"):
+        clip_query("x" * 10_000, limit)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("query", [None, 42, ["tea?"]])
+def test_the_memory_block_of_a_query_that_is_not_text_is_a_typed_error(
+    query: object, tmp_path: Path
+) -> None:
+    config = MemoryConfig(injection_mode="relevant", storage_path=tmp_path)
+    with MemoryService(config, register_atexit=False) as service:
+        with pytest.raises(InvalidMessagesError, match="query must be a str"):
+            service.memory_block(WHO, query)  # type: ignore[arg-type]
+        with pytest.raises(InvalidMessagesError, match="query must be a str"):
+            clip_query(query)  # type: ignore[arg-type]

@@ -60,7 +60,12 @@ from functools import lru_cache
 from typing import Any
 
 from deerflow_memory.config import RetrievalConfig
-from deerflow_memory.errors import EmbeddingError, InvalidDocumentError, InvalidMessagesError
+from deerflow_memory.errors import (
+    ConfigError,
+    EmbeddingError,
+    InvalidDocumentError,
+    InvalidMessagesError,
+)
 from deerflow_memory.inject.budget import category_names, created_seconds
 from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.lexical import BM25Index, clear_lexical_caches, tokenize
@@ -449,7 +454,15 @@ def clip_query(query: str, limit: int = MAX_QUERY_BYTES) -> str:
     Returns:
         ``query`` itself when it is short enough, otherwise at most ``limit``
         bytes plus the joining space.
+
+    Raises:
+        InvalidMessagesError: ``query`` is not a string.
+        ConfigError: ``limit`` is not an int of at least 2.
     """
+    if not isinstance(query, str):
+        raise InvalidMessagesError(f"query must be a str, got {type(query).__name__}")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 2:
+        raise ConfigError(f"limit must be an int of at least 2 bytes, got {limit!r}")
     if len(query) * 4 <= limit:  # four bytes at most per character
         return query
     half = max(limit // 2, 1)
