@@ -60,6 +60,7 @@ def test_a_cut_summary_never_keeps_a_sentence_that_escapes_to_nothing() -> None:
     )
     result = render_memory(doc, max_tokens=60, token_counting="char")
     assert "- Work: \n" not in result.text and result.tokens <= 60
+    assert "## Facts\n- [context] Likes tea\n" in result.text  # the block is not just empty
 
 
 def test_the_expiry_cache_does_not_keep_documents_alive() -> None:
@@ -167,7 +168,7 @@ def test_the_keeper_forgets_old_vectors_files_instead_of_growing_without_bound(
         return StoredVectors()
 
     monkeypatch.setattr(keeper, "load_vectors", load_vectors)
-    monkeypatch.setattr(keeper, "MAX_TRACKED_FILES", 3, raising=False)
+    monkeypatch.setattr(keeper, "MAX_TRACKED_FILES", 3)
     clear_retrieval_caches()
     vectors = keeper.VectorKeeper(HashingEmbeddings(dims=8))
     storage = FileMemoryStorage(tmp_path)
