@@ -23,6 +23,7 @@ from pydantic import Field
 from deerflow_memory import MemoryConfig, MemoryMiddleware, MissingDependencyError
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.service import MemoryService
+from tests.tool_model import SummaryModel
 
 MEMORY_TAG = "<user_memory>"
 
@@ -181,19 +182,6 @@ def test_identity_comes_from_the_context_like_the_nodes(
     service.flush(10)
     facts = service.load(MemoryIdentity("frank", None, "t1")).facts
     assert any("nurse" in f.content for f in facts)
-
-
-class SummaryModel(BaseChatModel):
-    """Writes a summary that carries none of the user's facts."""
-
-    @property
-    def _llm_type(self) -> str:
-        return "summary"
-
-    def _generate(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
-    ) -> ChatResult:
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content="We chatted."))])
 
 
 def test_messages_a_summarization_removes_are_flushed_to_memory_at_once(

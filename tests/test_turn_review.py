@@ -13,9 +13,7 @@ import pytest
 from langchain.agents import create_agent
 from langchain.agents.middleware import ModelRequest, SummarizationMiddleware
 from langchain.agents.middleware.types import ModelResponse
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import tool
 from langgraph.runtime import Runtime
@@ -34,7 +32,7 @@ from deerflow_memory.nodes import inject_turn
 from deerflow_memory.service import MemoryService
 from deerflow_memory.tools import create_memory_tools, search_document
 from deerflow_memory.update.offline.extractor import OfflineExtractor
-from tests.tool_model import OneToolCallModel
+from tests.tool_model import OneToolCallModel, SummaryModel
 
 
 @pytest.fixture
@@ -189,19 +187,6 @@ def test_a_summary_cutting_inside_the_first_turns_tool_loop_keeps_what_the_user_
         assert not any("peanuts" in m.text for m in kept[1:])
         assert memory.flush(10)
         assert any("peanut" in f for f in facts_of(memory, "ana"))
-
-
-class SummaryModel(BaseChatModel):
-    """Writes a summary that carries none of the user's facts."""
-
-    @property
-    def _llm_type(self) -> str:
-        return "summary"
-
-    def _generate(
-        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
-    ) -> ChatResult:
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(content="We chatted."))])
 
 
 def test_a_summary_in_the_middle_of_a_middleware_turn_keeps_what_the_user_said(

@@ -1,4 +1,4 @@
-"""A fake chat model for agent tests: one tool call per user turn, then it repeats the answer."""
+"""Fake chat models for agent tests: one tool call per user turn then the answer; a summarizer."""
 
 from __future__ import annotations
 
@@ -35,3 +35,16 @@ class OneToolCallModel(BaseChatModel):
     @property
     def _llm_type(self) -> str:
         return f"one-{self.tool}-call"
+
+
+class SummaryModel(BaseChatModel):
+    """Writes a summary that carries none of the user's facts: always "We chatted."."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "summary"
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any
+    ) -> ChatResult:
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content="We chatted."))])
