@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,30 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[object]]:
     monkeypatch.setattr(socket, "create_connection", guarded_create_connection)
     yield attempts
     monkeypatch.setattr(socket.socket, "connect", real_connect)
+
+
+class Terminal:
+    """A stdin that is a terminal and answers ``answer`` to every question."""
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self) -> str:
+        return self.answer
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """``terminal(answer)``: from now on stdin is a terminal whose user types ``answer``
+    (e.g. ``"y\\n"``) to each confirmation; undone after the test."""
+
+    def answer_with(answer: str) -> None:
+        monkeypatch.setattr(sys, "stdin", Terminal(answer))
+
+    return answer_with
 
 
 @pytest.fixture

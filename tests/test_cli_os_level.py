@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -192,25 +193,15 @@ def test_export_refuses_to_replace_an_existing_file_without_yes(
 
 
 def test_export_asks_on_a_terminal_and_keeps_the_file_on_no(
-    root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], terminal: Callable[[str], None]
 ) -> None:
-    class Terminal:
-        def __init__(self, answer: str) -> None:
-            self.answer = answer
-
-        def isatty(self) -> bool:
-            return True
-
-        def readline(self) -> str:
-            return self.answer
-
     target = tmp_path / "notes.json"
     target.write_text("my own notes", encoding="utf-8")
-    monkeypatch.setattr(sys, "stdin", Terminal("n\n"))
+    terminal("n\n")
     status, _, err = run(capsys, "--root", str(root), "export", "--user", "ann", "-o", str(target))
     assert status == 1 and "Replace it? [y/N]" in err and "left as it was" in err
     assert target.read_text(encoding="utf-8") == "my own notes"
-    monkeypatch.setattr(sys, "stdin", Terminal("y\n"))
+    terminal("y\n")
     status, _, _ = run(capsys, "--root", str(root), "export", "--user", "ann", "-o", str(target))
     assert status == 0 and "Proficient in Rust" in target.read_text(encoding="utf-8")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,19 +11,6 @@ import pytest
 from deerflow_memory.storage.file import FileMemoryStorage
 from tests.test_cli_errors import assert_one_error_line, run
 from tests.test_models import DEERFLOW_V1
-
-
-class Terminal:
-    """A stdin that is a terminal and answers ``answer``."""
-
-    def __init__(self, answer: str) -> None:
-        self.answer = answer
-
-    def isatty(self) -> bool:
-        return True
-
-    def readline(self) -> str:
-        return self.answer
 
 
 @pytest.fixture
@@ -55,13 +42,13 @@ def test_import_onto_a_user_with_memory_without_a_terminal_says_why_it_refuses(
 
 
 def test_import_asks_on_a_terminal_and_keeps_the_memory_on_no(
-    root: Path, source: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    root: Path, source: str, capsys: pytest.CaptureFixture[str], terminal: Callable[[str], None]
 ) -> None:
-    monkeypatch.setattr(sys, "stdin", Terminal("n\n"))
+    terminal("n\n")
     status, _, err = run(capsys, "--root", str(root), "import", "--user", "ann", source)
     assert status == 1 and "Replace them? [y/N]" in err and "nothing imported" in err
     assert anns_facts(root) == ["Has a cat"]
-    monkeypatch.setattr(sys, "stdin", Terminal("y\n"))
+    terminal("y\n")
     status, out, _ = run(capsys, "--root", str(root), "import", "--user", "ann", source)
     assert status == 0 and "imported" in out
     assert "Has a cat" not in anns_facts(root) and len(anns_facts(root)) == 3
