@@ -5,11 +5,15 @@ from __future__ import annotations
 import socket
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.applications import Starlette
+from starlette.authentication import AuthenticationBackend
+from starlette.middleware import Middleware
+from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.testclient import TestClient
 
 from deerflow_memory.config import MemoryConfig
@@ -83,6 +87,27 @@ def client(service: MemoryService) -> Iterator[TestClient]:
         Starlette(routes=memory_routes(service)), base_url="http://127.0.0.1"
     ) as test_client:
         yield test_client
+
+
+@pytest.fixture
+def auth_client(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """``auth_client(backend, memory=None)``: a client of the memory routes of ``memory`` (by
+    default the ``service`` fixture's) behind Starlette's ``AuthenticationMiddleware`` with
+    ``backend``, on ``http://127.0.0.1``; closed after the test (``memory`` is the caller's)."""
+    from deerflow_memory.api import memory_routes
+
+    with ExitStack() as clients:
+
+        def make(backend: AuthenticationBackend, memory: MemoryService | None = None) -> TestClient:
+            if memory is None:
+                memory = request.getfixturevalue("service")
+            app = Starlette(
+                routes=memory_routes(memory),
+                middleware=[Middleware(AuthenticationMiddleware, backend=backend)],
+            )
+            return clients.enter_context(TestClient(app, base_url="http://127.0.0.1"))
+
+        yield make
 
 
 @pytest.fixture

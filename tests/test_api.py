@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +11,6 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from starlette.applications import Starlette
 from starlette.authentication import AuthCredentials, AuthenticationBackend, SimpleUser
-from starlette.middleware import Middleware
-from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import HTTPConnection
 from starlette.testclient import TestClient
 
@@ -261,25 +260,23 @@ class HeaderAuth(AuthenticationBackend):
         return AuthCredentials(["authenticated"]), SimpleUser(header.removeprefix("Bearer "))
 
 
-def test_an_authenticated_caller_reaches_only_their_own_memory(service: MemoryService) -> None:
-    app = Starlette(
-        routes=memory_routes(service),
-        middleware=[Middleware(AuthenticationMiddleware, backend=HeaderAuth())],
-    )
-    with TestClient(app, base_url="http://127.0.0.1") as client:
-        as_ana = {"Authorization": "Bearer ana"}
-        own = client.post("/memory/users/ana/facts", json={"content": "Likes tea"}, headers=as_ana)
-        assert own.status_code == 201
-        for method, path in [
-            ("GET", "/memory/users/bea"),
-            ("POST", "/memory/users/bea/facts"),
-            ("DELETE", "/memory/users/bea?confirm=bea"),
-            ("GET", "/memory/users/bea/export"),
-        ]:
-            response = client.request(method, path, json={"content": "x y"}, headers=as_ana)
-            assert response.status_code == 403, (method, path)
-        # Without authentication the routes are an operator's tool: every user is reachable.
-        assert client.get("/memory/users/ana").json()["facts"][0]["content"] == "Likes tea"
+def test_an_authenticated_caller_reaches_only_their_own_memory(
+    auth_client: Callable[[AuthenticationBackend], TestClient],
+) -> None:
+    client = auth_client(HeaderAuth())
+    as_ana = {"Authorization": "Bearer ana"}
+    own = client.post("/memory/users/ana/facts", json={"content": "Likes tea"}, headers=as_ana)
+    assert own.status_code == 201
+    for method, path in [
+        ("GET", "/memory/users/bea"),
+        ("POST", "/memory/users/bea/facts"),
+        ("DELETE", "/memory/users/bea?confirm=bea"),
+        ("GET", "/memory/users/bea/export"),
+    ]:
+        response = client.request(method, path, json={"content": "x y"}, headers=as_ana)
+        assert response.status_code == 403, (method, path)
+    # Without authentication the routes are an operator's tool: every user is reachable.
+    assert client.get("/memory/users/ana").json()["facts"][0]["content"] == "Likes tea"
 
 
 def test_the_routes_need_starlette_and_say_how_to_install_it(
@@ -398,24 +395,20 @@ class TenantAuth(AuthenticationBackend):
 
 
 def test_an_authenticated_caller_of_a_tenant_reaches_only_that_tenant(
-    service: MemoryService,
+    service: MemoryService, auth_client: Callable[[AuthenticationBackend], TestClient]
 ) -> None:
-    app = Starlette(
-        routes=memory_routes(service),
-        middleware=[Middleware(AuthenticationMiddleware, backend=TenantAuth())],
+    client = auth_client(TenantAuth())
+    as_ana_shop = {"Authorization": "Bearer ana@shop"}
+    added = client.post(
+        "/memory/users/ana/facts", json={"content": "Likes tea"}, headers=as_ana_shop
     )
-    with TestClient(app, base_url="http://127.0.0.1") as client:
-        as_ana_shop = {"Authorization": "Bearer ana@shop"}
-        added = client.post(
-            "/memory/users/ana/facts", json={"content": "Likes tea"}, headers=as_ana_shop
-        )
-        assert added.status_code == 201
-        # Their tenant is the default; the fact went to the shop, not to the untenanted memory.
-        assert service.for_tenant("shop").storage.load("ana").facts
-        assert service.storage.load("ana").facts == ()
-        other = client.get("/memory/users/ana", params={"tenant": "travel"}, headers=as_ana_shop)
-        assert other.status_code == 403
-        mine = client.get("/memory/users/ana", params={"tenant": "shop"}, headers=as_ana_shop)
-        assert mine.json()["facts"][0]["content"] == "Likes tea"
-        # The user id rule still holds inside the tenant.
-        assert client.get("/memory/users/bea", headers=as_ana_shop).status_code == 403
+    assert added.status_code == 201
+    # Their tenant is the default; the fact went to the shop, not to the untenanted memory.
+    assert service.for_tenant("shop").storage.load("ana").facts
+    assert service.storage.load("ana").facts == ()
+    other = client.get("/memory/users/ana", params={"tenant": "travel"}, headers=as_ana_shop)
+    assert other.status_code == 403
+    mine = client.get("/memory/users/ana", params={"tenant": "shop"}, headers=as_ana_shop)
+    assert mine.json()["facts"][0]["content"] == "Likes tea"
+    # The user id rule still holds inside the tenant.
+    assert client.get("/memory/users/bea", headers=as_ana_shop).status_code == 403

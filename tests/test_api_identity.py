@@ -2,22 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
 import pytest
-from starlette.applications import Starlette
 from starlette.authentication import AuthCredentials, AuthenticationBackend, SimpleUser
-from starlette.middleware import Middleware
-from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import HTTPConnection
 from starlette.testclient import TestClient
-
-from deerflow_memory import MemoryConfig
-from deerflow_memory.api import memory_routes
-from deerflow_memory.service import MemoryService
 
 DECOMPOSED = "Zoe\u0308"  # "Zoë" as e + combining diaeresis (NFD)
 COMPOSED = "Zo\u00eb"  # "Zoë" as one code point (NFC)
@@ -37,15 +29,8 @@ class PercentAuth(AuthenticationBackend):
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=600, outbox=False)
-    with MemoryService(config, register_atexit=False) as service:
-        app = Starlette(
-            routes=memory_routes(service),
-            middleware=[Middleware(AuthenticationMiddleware, backend=PercentAuth())],
-        )
-        with TestClient(app, base_url="http://127.0.0.1") as test_client:
-            yield test_client
+def client(auth_client: Callable[[AuthenticationBackend], TestClient]) -> TestClient:
+    return auth_client(PercentAuth())
 
 
 def bearer(identity: str) -> dict[str, str]:

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-from starlette.applications import Starlette
 from starlette.authentication import AuthCredentials, AuthenticationBackend, BaseUser
-from starlette.middleware import Middleware
-from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import HTTPConnection
 from starlette.testclient import TestClient
 
 from deerflow_memory import MemoryConfig
-from deerflow_memory.api import memory_routes
 from deerflow_memory.service import MemoryService
 from tests.test_api import FailingFor, TenantAuth, enqueue
 
@@ -54,13 +50,8 @@ class BearerAuth(AuthenticationBackend):
 
 
 @pytest.fixture
-def authed(service: MemoryService) -> Iterator[TestClient]:
-    app = Starlette(
-        routes=memory_routes(service),
-        middleware=[Middleware(AuthenticationMiddleware, backend=BearerAuth())],
-    )
-    with TestClient(app, base_url="http://127.0.0.1") as client:
-        yield client
+def authed(auth_client: Callable[[AuthenticationBackend], TestClient]) -> TestClient:
+    return auth_client(BearerAuth())
 
 
 def test_an_authenticated_caller_without_an_identity_reaches_no_memory(
@@ -83,20 +74,16 @@ def test_an_authenticated_caller_without_an_identity_reaches_no_memory(
 
 
 def test_a_flush_shows_a_caller_no_failure_of_the_same_user_id_in_another_tenant(
-    tmp_path: Path,
+    tmp_path: Path, auth_client: Callable[[AuthenticationBackend, MemoryService], TestClient]
 ) -> None:
     config = MemoryConfig(storage_path=tmp_path, debounce_seconds=600)
     with MemoryService(config, extractor=FailingFor(), register_atexit=False) as memory:
-        app = Starlette(
-            routes=memory_routes(memory),
-            middleware=[Middleware(AuthenticationMiddleware, backend=TenantAuth())],
-        )
-        with TestClient(app, base_url="http://127.0.0.1") as client:
-            enqueue(memory, "ana", "I own a boat.", tenant="shop")  # another person called ana
-            enqueue(memory, "ana", "I own a boat.")
-            flushed = client.post("/memory/flush", headers={"Authorization": "Bearer ana"}).json()
-            assert flushed["done"] is True
-            assert [(f["userId"], f["tenantId"]) for f in flushed["failed"]] == [("ana", None)]
+        client = auth_client(TenantAuth(), memory)
+        enqueue(memory, "ana", "I own a boat.", tenant="shop")  # another person called ana
+        enqueue(memory, "ana", "I own a boat.")
+        flushed = client.post("/memory/flush", headers={"Authorization": "Bearer ana"}).json()
+        assert flushed["done"] is True
+        assert [(f["userId"], f["tenantId"]) for f in flushed["failed"]] == [("ana", None)]
 
 
 def test_export_of_a_user_id_outside_latin_1_is_a_download_named_after_it(

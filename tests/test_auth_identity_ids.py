@@ -6,21 +6,17 @@ Auth0 user reaches their own memory both ways, and nobody else's.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-from starlette.applications import Starlette
 from starlette.authentication import AuthCredentials, AuthenticationBackend, SimpleUser
-from starlette.middleware import Middleware
-from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import HTTPConnection
 from starlette.testclient import TestClient
 
 from deerflow_memory import IdentityMismatchError, MemoryConfig, MemoryService
-from deerflow_memory.api import memory_routes
 from deerflow_memory.identity import names_caller, resolve_identity, user_id_for_identity
 from deerflow_memory.models import validate_name
 
@@ -144,15 +140,10 @@ class BearerAuth(AuthenticationBackend):
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[tuple[TestClient, MemoryService]]:
-    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=600, outbox=False)
-    with MemoryService(config, register_atexit=False) as service:
-        app = Starlette(
-            routes=memory_routes(service),
-            middleware=[Middleware(AuthenticationMiddleware, backend=BearerAuth())],
-        )
-        with TestClient(app, base_url="http://127.0.0.1") as test_client:
-            yield test_client, service
+def client(
+    auth_client: Callable[[AuthenticationBackend], TestClient], service: MemoryService
+) -> tuple[TestClient, MemoryService]:
+    return auth_client(BearerAuth()), service
 
 
 def bearer(identity: str) -> dict[str, str]:
