@@ -48,6 +48,24 @@ def learned(memory: MemoryService, who: MemoryIdentity = OLD) -> list[str]:
     return [f.content for f in memory.load(who).facts]
 
 
+def assert_only_the_new_turn_is_learned(
+    memory: MemoryService,
+    old: list[BaseMessage],
+    *,
+    ids: bool = True,
+    forgotten: tuple[str, ...] = ("Oslo", "vegetarian"),
+) -> None:
+    """Send the old thread again with a new turn ("I work as a nurse.") after it and flush:
+    the new turn is learned, none of ``forgotten`` (said before the delete) is."""
+    turns = len(old) // 2
+    new = said(*["x"] * turns, "I work as a nurse.", ids=ids)[2 * turns :]
+    memory.enqueue(OLD, [*old, *new])
+    assert memory.flush(timeout=30)
+    facts = learned(memory)
+    assert any("nurse" in f for f in facts), facts
+    assert not any(w in f for f in facts for w in forgotten), facts
+
+
 def secrets_of(messages: list[BaseMessage]) -> list[str]:
     """What must not stay readable: the thread id, every message key and the ids in them."""
     keys = [message_key(m) for m in with_keys(messages)]
@@ -134,11 +152,7 @@ def test_the_next_turn_of_an_old_thread_is_still_not_learned_again(
         memory.enqueue(OLD, old)
         memory.clear_memory("alice")
     with service(backend) as memory:  # a restart: the fence key is read back, not remade
-        memory.enqueue(OLD, [*old, *said("x", "y", "I work as a nurse.", ids=ids)[4:]])
-        assert memory.flush(timeout=30)
-        facts = learned(memory)
-    assert any("nurse" in f for f in facts), facts
-    assert not any("Oslo" in f or "vegetarian" in f for f in facts), facts
+        assert_only_the_new_turn_is_learned(memory, old, ids=ids)
 
 
 def test_a_deleted_user_is_not_listed_until_a_new_memory_is_made(
@@ -174,11 +188,7 @@ def test_a_second_delete_keeps_both_fences_of_a_thread(tmp_path: Path) -> None:
         memory.clear_memory("alice")
         marks = memory.load(OLD).extraction_watermarks
         assert len(marks) == 1 and marks[0].sealed  # one sealed mark for the thread
-        memory.enqueue(OLD, [*first, *said("x", "y", "z", "I work as a nurse.")[6:]])
-        assert memory.flush(timeout=30)
-        facts = learned(memory)
-    assert any("nurse" in f for f in facts), facts
-    assert not any(w in f for f in facts for w in ("Oslo", "vegetarian", "cat")), facts
+        assert_only_the_new_turn_is_learned(memory, first, forgotten=("Oslo", "vegetarian", "cat"))
 
 
 def test_the_list_and_show_commands_treat_a_deleted_user_as_having_no_memory(
@@ -254,11 +264,7 @@ def test_a_fence_of_keys_from_before_digests_still_matches_messages_by_their_id(
             "alice", None, document.model_copy(update={"extraction_watermarks": (mark,)})
         )
         memory.clear_memory("alice")
-        memory.enqueue(OLD, [*old, *said("x", "y", "I work as a nurse.")[4:]])
-        assert memory.flush(timeout=30)
-        facts = learned(memory)
-    assert any("nurse" in f for f in facts), facts
-    assert not any("Oslo" in f or "vegetarian" in f for f in facts), facts
+        assert_only_the_new_turn_is_learned(memory, old)
 
 
 def test_a_migration_takes_the_fence_key_along_so_old_threads_stay_read(
@@ -280,11 +286,7 @@ def test_a_migration_takes_the_fence_key_along_so_old_threads_stay_read(
         assert report.ok and report.fence_keys_kept == []
         assert target.stored_fence_key() == files.stored_fence_key()
     with service(("sqlite", tmp_path / "m.sqlite", None)) as memory:
-        memory.enqueue(OLD, [*old, *said("x", "y", "I work as a nurse.")[4:]])
-        assert memory.flush(timeout=30)
-        facts = learned(memory)
-    assert any("nurse" in f for f in facts), facts
-    assert not any("Oslo" in f or "vegetarian" in f for f in facts), facts
+        assert_only_the_new_turn_is_learned(memory, old)
 
 
 def test_a_migration_keeps_a_target_key_and_says_so_and_makes_none_from_nothing(
