@@ -298,7 +298,7 @@ def _user_needed(
     command: str, storage: MemoryStorage, config: MemoryConfig, tenant: str | None
 ) -> str:
     """Why ``command`` without ``--user`` does nothing, and which users it could name."""
-    users = sorted({u for u, _ in storage.list_memories()})
+    users = sorted({u for u, _ in storage.list_documents()})
     said = f"{command} needs --user USER (whose memory)"
     if not users:
         return f"{said}; {_nothing_stored(config, tenant)}"
@@ -312,7 +312,7 @@ def _no_memory(
     agent: str | None,
     tenant: str | None = None,
 ) -> str:
-    stored = list(storage.list_memories())
+    stored = list(storage.list_documents())
     if not stored:
         return _nothing_stored(config, tenant)
     users = sorted({u for u, _ in stored})
@@ -324,7 +324,7 @@ def _no_memory(
 
 def _no_agent(storage: MemoryStorage, config: MemoryConfig, agent: str, tenant: str | None) -> str:
     """What to say when no document of ``agent`` is stored (other documents may be)."""
-    stored = list(storage.list_memories())
+    stored = list(storage.list_documents())
     if not stored:
         return _nothing_stored(config, tenant)
     agents = sorted({a or "(default agent)" for _, a in stored})
@@ -349,7 +349,7 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
         return 0
     config = _config(args)
     with _storage(args, config) as storage:
-        documents = list(storage.list_memories())  # not what only a delete left
+        documents = list(storage.list_documents())  # what only a delete left is not listed
     if args.json:
         rows = [{"user": user_id, "agent": agent_name} for user_id, agent_name in documents]
         console.file.write(json.dumps(rows, ensure_ascii=False) + "\n")

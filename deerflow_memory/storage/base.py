@@ -11,8 +11,8 @@ document instead of overwriting it.
 Revisions of one ``(user_id, agent_name)`` never repeat, deletes included:
 ``delete`` leaves a *tombstone* (:func:`tombstone`: an empty document with
 ``deletedAt`` set, at the deleted revision + 1), ``load`` returns it as it
-is (no memory: :meth:`MemoryDocument.holds_only_fence` is true, so listings
-skip it) and the next ``save`` continues after it. So an edit or an updater
+is (no memory: :meth:`MemoryDocument.holds_only_fence` is true, so
+``list_documents`` skips it) and the next ``save`` continues after it. So an edit or an updater
 holding a revision read before the delete gets a conflict, never a match
 with the next memory's revision (an ABA).
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 
 from deerflow_memory.models import MemoryDocument, utc_now_iso
@@ -85,7 +85,43 @@ class MemoryStorage(ABC):
 
     @abstractmethod
     def list_documents(self) -> Iterator[tuple[str, str | None]]:
-        """Every stored ``(user_id, agent_name)``."""
+        """Every stored memory's ``(user_id, agent_name)``, sorted.
+
+        What only a delete left is not a memory and is skipped: a document
+        whose :meth:`load` :meth:`~MemoryDocument.holds_only_fence` (a
+        tombstone, or the fence a cleared memory keeps), whatever its size.
+        A document that cannot be read is listed (``load`` reports it).
+        :meth:`list_stored` lists those leftovers too.
+        """
+
+    def list_stored(self) -> Iterator[tuple[str, str | None]]:
+        """Every stored ``(user_id, agent_name)``, sorted: what a delete left included.
+
+        ``migrate`` copies from it: the fence a cleared memory keeps is what
+        stops its old threads from being learned again. Default:
+        :meth:`list_documents` (a backend that keeps no such leftovers).
+        """
+        return self.list_documents()
+
+    def _memories(
+        self,
+        stored: Iterable[tuple[str, str | None, Callable[[], MemoryDocument] | None]],
+    ) -> Iterator[tuple[str, str | None]]:
+        """``list_documents`` of the backends: the one place that skips what a delete left.
+
+        ``stored`` gives each stored key with ``None`` when the backend proved
+        cheaply that it holds a memory, else a call returning what ``load``
+        returns for it. A document that cannot be read is listed.
+        """
+        found = []
+        for user_id, agent_name, document in stored:
+            try:
+                if document is not None and document().holds_only_fence():
+                    continue
+            except OSError:  # StorageError included: listed, so it can be seen and repaired
+                pass
+            found.append((user_id, agent_name))
+        yield from sorted(found, key=lambda key: (key[0], key[1] or ""))
 
     # --- tenants --------------------------------------------------------------------
 
@@ -187,17 +223,8 @@ class MemoryStorage(ABC):
         return secrets.token_bytes(32)
 
     def list_memories(self) -> Iterator[tuple[str, str | None]]:
-        """:meth:`list_documents` without what only a delete left (a fence, no memory).
-
-        Loads each document to tell (a document that cannot be read is listed).
-        """
-        for user_id, agent_name in self.list_documents():
-            try:
-                if self.load(user_id, agent_name).holds_only_fence():
-                    continue
-            except OSError:  # StorageError included: listed, so it can be seen and repaired
-                pass
-            yield user_id, agent_name
+        """The same as :meth:`list_documents` (the older name, kept working)."""
+        return self.list_documents()
 
     # --- the update lock: held across load -> model call -> apply -> save ---------
 

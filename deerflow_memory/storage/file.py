@@ -73,7 +73,7 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
@@ -712,20 +712,43 @@ class FileMemoryStorage(MemoryStorage):
             return view
 
     def list_documents(self) -> Iterator[tuple[str, str | None]]:
-        """Yield ``(user_id, agent_name)`` of every stored document, sorted.
+        """Yield ``(user_id, agent_name)`` of every stored memory, sorted.
 
         Entries whose names would be rejected (temp files, hidden folders),
-        symlinked folders and tombstones (what ``delete`` left) are skipped.
+        symlinked folders and what a delete left (see
+        :meth:`MemoryStorage.list_documents`) are skipped. Only a file that
+        spells ``"deletedAt"`` or ``"sealed"`` (in it or its journal) can be
+        such a leftover: those are loaded to tell, the others are not parsed.
         """
-        found: list[tuple[str, str | None]] = []
+        return self._memories(
+            (user_id, agent_name, self._loader(user_id, agent_name, path))
+            for user_id, agent_name, path in self._stored()
+        )
+
+    def list_stored(self) -> Iterator[tuple[str, str | None]]:
+        """Every ``(user_id, agent_name)`` with a ``memory.json``, what a delete left included."""
+        yield from ((user_id, agent_name) for user_id, agent_name, _ in self._stored())
+
+    def _stored(self) -> list[tuple[str, str | None, Path]]:
+        """Each stored key and its ``memory.json`` (a regular file), sorted."""
+        found: list[tuple[str, str | None, Path]] = []
         for user_folder, user_id in _valid_subfolders(self._root / "users"):
             user_dir = self._root / "users" / user_folder
-            if _holds_document(user_dir / DOCUMENT_FILE):
-                found.append((user_id, None))
+            if _is_regular(user_dir / DOCUMENT_FILE):
+                found.append((user_id, None, user_dir / DOCUMENT_FILE))
             for agent_folder, agent_name in _valid_subfolders(user_dir / "agents"):
-                if _holds_document(user_dir / "agents" / agent_folder / DOCUMENT_FILE):
-                    found.append((user_id, agent_name))
-        yield from sorted(found, key=lambda key: (key[0], key[1] or ""))
+                path = user_dir / "agents" / agent_folder / DOCUMENT_FILE
+                if _is_regular(path):
+                    found.append((user_id, agent_name, path))
+        return sorted(found, key=lambda key: (key[0], key[1] or ""))
+
+    def _loader(
+        self, user_id: str, agent_name: str | None, path: Path
+    ) -> Callable[[], MemoryDocument] | None:
+        """None when ``path`` cannot hold only what a delete left, else its ``load``."""
+        if not _may_hold_only_fence(path):
+            return None
+        return lambda: self.load(user_id, agent_name)
 
     # --- the fence key ---------------------------------------------------------------
 
@@ -926,29 +949,33 @@ def _acquire_flock(fcntl: ModuleType, lock_path: str) -> int:
         os.close(fd)
 
 
-_TOMBSTONE_MAX_BYTES = 4096  # a tombstone is ~0.5 KiB: larger files are not read to tell
-
-
-def _holds_document(path: Path) -> bool:
-    """True when ``path`` is a file and not a tombstone (a damaged file counts: it is listed)."""
+def _is_regular(path: Path) -> bool:
     try:
-        st = os.stat(path)
+        return stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         return False
-    if not stat.S_ISREG(st.st_mode):
-        return False
-    if st.st_size > _TOMBSTONE_MAX_BYTES or os.path.lexists(path.with_name(JOURNAL_FILE)):
-        return True  # a save after a tombstone rewrites memory.json, never journals onto it
+
+
+# What only a delete leaves (MemoryDocument.holds_only_fence) has deletedAt set, or
+# watermarks that are all sealed. Saves clear deletedAt and never journal onto a
+# tombstone, so it can only be in memory.json; a sealed mark can be in either file.
+_FENCE_WORDS = (b'"deletedAt"', b'"sealed"')
+
+
+def _may_hold_only_fence(path: Path) -> bool:
+    """False when neither ``path`` nor its journal spells what a fence or tombstone holds.
+
+    Files that cannot be read count as True (``load`` then tells, or reports them).
+    """
     try:
-        raw = _read_regular(path)
-        if b'"deletedAt"' not in raw:
-            return True  # no tombstone: not parsed
-        document = MemoryDocument.from_json(raw)
-    except (OSError, ValueError):
+        if any(word in _read_regular(path) for word in _FENCE_WORDS):
+            return True
+        journal = _read_regular(path.with_name(JOURNAL_FILE))
+    except FileNotFoundError:
+        return False  # no journal: memory.json alone is the document
+    except OSError:
         return True
-    # The rule load() and every listing use: DeerFlow writes back the whole JSON
-    # it loaded, deletedAt included, so a tombstone may come to hold summaries.
-    return not document.holds_only_fence()
+    return b'"sealed"' in journal
 
 
 _REVISION_TEXT = re.compile(rb'"revision"\s*:\s*(\d{1,18})')

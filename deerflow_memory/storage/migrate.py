@@ -166,7 +166,8 @@ def _copy(
     key = source.stored_fence_key()
     if key is not None and target.adopt_fence_key(key) != key:
         report.fence_keys_kept.append(label.rstrip("/"))
-    for user_id, agent_name in list(source.list_documents()):
+    # Fences too (list_stored): a cleared memory's fence keeps old threads from being learned again.
+    for user_id, agent_name in list(source.list_stored()):
         name = (label + user_id, agent_name)
         try:
             document = source.load(user_id, agent_name)

@@ -131,9 +131,8 @@ def storage_stats(
         window_days: see :func:`memory_stats`.
 
     Returns:
-        One entry per document; an unreadable one carries ``error``. A document
-        holding only what a delete left (:meth:`MemoryDocument.holds_only_fence`)
-        has none.
+        One entry per document :meth:`~MemoryStorage.list_documents` lists (what
+        only a delete left is not one); an unreadable one carries ``error``.
     """
     keys = sorted(storage.list_documents(), key=lambda k: (k[0], k[1] or ""))
     if user_id is not None:
@@ -146,8 +145,6 @@ def storage_stats(
             document = storage.load(user, agent)
         except Exception as e:  # one corrupt document must not hide the others
             result.append(MemoryStats(user, agent, error=f"{type(e).__name__}: {e}"))
-            continue
-        if document.holds_only_fence():  # what a delete left: no memory
             continue
         result.append(
             memory_stats(document, user_id=user, agent_name=agent, now=now, window_days=window_days)

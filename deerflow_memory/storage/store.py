@@ -62,6 +62,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 from langgraph.store.base import (
@@ -593,6 +594,26 @@ class StoreMemoryStorage(MemoryStorage):
         return list(facts)
 
     def list_documents(self) -> Iterator[tuple[str, str | None]]:
+        """Every stored memory's ``(user_id, agent_name)``, sorted (see the base class).
+
+        Only a document without fact items can be what a delete left: its
+        ``_document`` item (already read) is assembled as ``load`` would to tell.
+        """
+        return self._memories(
+            (user, agent, None if doc_item is None else partial(self._assemble, ns, doc_item, []))
+            for user, agent, ns, doc_item in self._stored()
+        )
+
+    def list_stored(self) -> Iterator[tuple[str, str | None]]:
+        """Every stored ``(user_id, agent_name)``, what a delete left included, sorted."""
+        stored = ((user, agent) for user, agent, _, _ in self._stored())
+        yield from sorted(stored, key=lambda n: (n[0], n[1] or ""))
+
+    def _stored(self) -> Iterator[tuple[str, str | None, tuple[str, ...], Item | None]]:
+        """Each stored key, its namespace, and its ``_document`` item when it has no fact item.
+
+        A damaged document comes with no item (listed: ``load`` reports it).
+        """
         root = (*self.namespace_prefix, "users")
         candidates: dict[tuple[str, ...], tuple[str, str | None]] = {}
         offset = 0
@@ -610,16 +631,16 @@ class StoreMemoryStorage(MemoryStorage):
             if len(page) < _PAGE:
                 break
         # Some stores keep a namespace after its last item is deleted: check each one.
-        found = []
-        for ns, names in candidates.items():
+        for ns, (user, agent) in candidates.items():
             try:
                 doc_item, facts = self._batch([_get_document(ns), _search_facts(ns, 1)], ns)
             except CorruptMemoryError:
-                found.append(names)  # there, but damaged: load reports it for this one alone
+                yield user, agent, ns, None  # there, but damaged: load reports it for this one
                 continue
-            if facts or (doc_item is not None and not _is_tombstone(doc_item.value)):
-                found.append(names)  # a tombstone (what delete left) is no document
-        yield from sorted(found, key=lambda n: (n[0], n[1] or ""))
+            if facts:
+                yield user, agent, ns, None
+            elif doc_item is not None:
+                yield user, agent, ns, doc_item
 
     # --- the fence key -----------------------------------------------------------------
 
