@@ -10,6 +10,7 @@ without copies; changes produce new documents (``model_copy(update=...)``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -67,6 +68,7 @@ __all__ = [
     "proposed_confidence",
     "replace_surrogates",
     "scrub_surrogates",
+    "stored_timestamp",
     "unique_fact_ids",
     "utc_now_iso",
     "validate_name",
@@ -120,6 +122,12 @@ def parse_timestamp(text: str | None) -> float | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.timestamp()
+
+
+# One process-wide cache for every layer (injection, retrieval, hygiene): stored
+# dates repeat across turns and updates, so each distinct text is parsed once.
+stored_timestamp = functools.lru_cache(maxsize=65_536)(parse_timestamp)
+"""``parse_timestamp`` of a stored date, remembered (65,536 texts); ``cache_clear()`` empties it."""
 
 
 def iso_from_timestamp(seconds: float) -> str:

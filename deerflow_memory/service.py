@@ -52,7 +52,6 @@ from deerflow_memory.errors import (
     UnknownTenantError,
 )
 from deerflow_memory.identity import MemoryIdentity
-from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.fallback import FailureBurst, rank_facts
 from deerflow_memory.inject.format import InjectionResult, build_memory_context, render_memory
 from deerflow_memory.inject.live import live_document
@@ -817,7 +816,7 @@ class MemoryService:
                 "id": f.id,
                 "content": f.content,
                 "category": f.category.value,
-                "constraint": is_constraint(f),
+                "constraint": f.id in result.constraint_ids,
             }
             for f in facts
         )

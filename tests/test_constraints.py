@@ -216,6 +216,23 @@ def test_constraints_keep_their_own_budget_and_do_not_eat_the_corrections_budget
     assert block.guaranteed == block.constraints + 1
 
 
+def test_constraints_placed_beyond_their_budget_are_still_flagged_as_constraints_in_the_recall(
+    tmp_path: Path,
+) -> None:
+    many = tuple(
+        Fact(id=f"fact_n{i}", content=f"Is allergic to pollen type {i}", confidence=0.9)
+        for i in range(40)
+    )
+    plain = Fact(id="fact_sax", content="Plays saxophone in a jazz trio", confidence=0.95)
+    with _service(tmp_path, "all", constraint_token_budget=60) as service:
+        service.storage.save("bo", None, MemoryDocument(facts=(*many, plain)))
+        block = service.memory_block(MemoryIdentity("bo", None, "t"), "hello")
+    injected = {i for i in block.fact_ids if i.startswith("fact_n")}
+    assert 0 < block.constraints < len(injected)  # the rest went in among the others
+    assert "fact_sax" in block.fact_ids
+    assert {f["id"] for f in block.recalled if f["constraint"]} == injected
+
+
 def test_the_relevant_mode_still_adds_what_the_request_is_about(tmp_path: Path) -> None:
     with _service(tmp_path, "relevant") as service:
         block = service.memory_block(MemoryIdentity("ada", None, "t"), "Any jazz bars nearby?")

@@ -11,13 +11,11 @@ times). Counting never raises.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
-from deerflow_memory.errors import ConfigError
 from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.costs import block_tokens, line_floor, text_floor
 from deerflow_memory.inject.lines import (
@@ -30,9 +28,9 @@ from deerflow_memory.inject.lines import (
     escape_memory_text,
 )
 from deerflow_memory.inject.tokens import TiktokenCounter, TokenCounter
-from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section, parse_timestamp
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section, stored_timestamp
 
-__all__ = ["InjectionResult", "category_names", "created_seconds"]
+__all__ = ["InjectionResult", "created_seconds"]
 
 _OPEN = MEMORY_OPEN_TAG + "\n"
 _CLOSE = MEMORY_CLOSE_TAG
@@ -82,35 +80,23 @@ class InjectionResult:
     """Constraints placed first through the constraint budget (the very first lines)."""
     fact_ids: tuple[str, ...] = ()
     """Ids of the facts in ``text``, in the order of their lines."""
-
-
-def category_names(categories: Iterable[str | FactCategory]) -> frozenset[str]:
-    """Guaranteed category names as given (a bare string is one name), trimmed, lowercase.
-
-    Raises:
-        ConfigError: ``categories`` is not an iterable of strings.
-    """
-    if isinstance(categories, str):  # a bare "correction" is one category, not letters
-        categories = (categories,)
-    try:
-        return frozenset(c.strip().lower() for c in categories)  # FactCategory is a str
-    except (TypeError, AttributeError) as e:
-        raise ConfigError(
-            f"guaranteed_categories must be category names, got {categories!r}"
-        ) from e
+    constraint_ids: frozenset[str] = frozenset()
+    """Ids of the facts in ``text`` that are constraints
+    (:func:`~deerflow_memory.inject.constraints.is_constraint`), wherever their
+    line went: through the constraint budget or, beyond it, among the others."""
 
 
 # --- budgeted rendering ---------------------------------------------------------------
 
 
-@lru_cache(maxsize=65_536)  # stored dates repeat across renders: parse each once
 def created_seconds(created_at: str) -> float:
     """``createdAt`` in epoch seconds for ordering; ``-inf`` (oldest) when it does not parse.
 
     Compared as moments, not as strings: ``…T10:00:00+08:00`` is older than
-    ``…T05:00:00Z``, and ``…T10:00:00.5Z`` newer than ``…T10:00:00Z``.
+    ``…T05:00:00Z``, and ``…T10:00:00.5Z`` newer than ``…T10:00:00Z``. Parsed
+    through the shared :data:`~deerflow_memory.models.stored_timestamp` cache.
     """
-    stamp = parse_timestamp(created_at)
+    stamp = stored_timestamp(created_at)
     return -math.inf if stamp is None else stamp
 
 
@@ -367,18 +353,15 @@ def _render(
 
     # 0-1. constraints by priority within their budget, then guaranteed
     # categories within theirs; entries are (line, fact id, tokens).
+    # ``guaranteed`` holds categories (members or their names: a StrEnum equals its text).
     ordered = _ordered_facts(doc.facts)
-    guaranteed_members = {c for c in FactCategory if c.value in guaranteed}
     phase = [i for i, fact in enumerate(ordered) if is_constraint(fact)]
+    constraint_ids = frozenset(ordered[i].id for i in phase)
     constraint_lines, constraint_used, taken = filler.fill(
         [ordered[i] for i in phase], constraint_budget
     )
     placed = {phase[i] for i in taken}
-    phase = [
-        i
-        for i, fact in enumerate(ordered)
-        if fact.category in guaranteed_members and i not in placed
-    ]
+    phase = [i for i, fact in enumerate(ordered) if fact.category in guaranteed and i not in placed]
     category_lines, category_used, taken = filler.fill(
         [ordered[i] for i in phase], guaranteed_budget
     )
@@ -465,4 +448,5 @@ def _render(
         truncated_sections=truncated,
         constraints_injected=len(constraint_lines),
         fact_ids=tuple(fact_id for _, fact_id, _ in facts),
+        constraint_ids=frozenset(i for _, i, _ in facts if i in constraint_ids),
     )

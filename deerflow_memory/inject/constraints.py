@@ -8,6 +8,9 @@ or a model that forgot the mark still gets "is allergic to peanuts" injected on
 every turn. Injection gives constraints their own token budget in both modes
 (:mod:`deerflow_memory.inject.format`, :mod:`deerflow_memory.inject.retrieval`).
 
+The other guaranteed facts are those of the ``guaranteed_categories``:
+:func:`guaranteed_members` reads that setting once for both injection modes.
+
 The wording rules aim at precision: a false constraint costs a line of the
 constraint budget on every turn; a missed one is only a fact ranked like any
 other. Never raises.
@@ -16,11 +19,14 @@ other. Never raises.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from functools import lru_cache
 
 from deerflow_memory.caching import TextCache
-from deerflow_memory.models import Fact
+from deerflow_memory.errors import ConfigError
+from deerflow_memory.models import Fact, FactCategory
 
-__all__ = ["is_constraint", "looks_like_constraint"]
+__all__ = ["guaranteed_members", "is_constraint", "looks_like_constraint"]
 
 _FOOD = (
     r"(?:meat|pork|beef|lamb|chicken|poultry|fish|seafood|shellfish|shrimp|prawns?|crab|"
@@ -106,3 +112,37 @@ def is_constraint(fact: Fact) -> bool:
         Whether injection must guarantee it.
     """
     return fact.constraint or looks_like_constraint(fact.content)
+
+
+@lru_cache(maxsize=64)  # a handful of settings, read on every turn
+def _members(categories: tuple[str | FactCategory, ...]) -> frozenset[FactCategory]:
+    try:
+        names = {c.strip().lower() for c in categories}  # FactCategory is a str
+    except AttributeError as e:
+        raise ConfigError(
+            f"guaranteed_categories must be category names, got {categories!r}"
+        ) from e
+    return frozenset(c for c in FactCategory if c.value in names)
+
+
+def guaranteed_members(categories: Iterable[str | FactCategory]) -> frozenset[FactCategory]:
+    """The categories of ``guaranteed_categories``, read once for both injection modes.
+
+    Args:
+        categories: category names (trimmed, any case; unknown ones ignored) or
+            members; a bare string is one name.
+
+    Returns:
+        The members; the same setting again costs one cache lookup.
+
+    Raises:
+        ConfigError: ``categories`` is not an iterable of strings.
+    """
+    if isinstance(categories, str):  # a bare "correction" is one category, not letters
+        categories = (categories,)
+    try:
+        return _members(tuple(categories))
+    except TypeError as e:  # not iterable, or an item that is no name (unhashable)
+        raise ConfigError(
+            f"guaranteed_categories must be category names, got {categories!r}"
+        ) from e

@@ -68,7 +68,8 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from deerflow_memory.errors import ConfigError, InvalidDocumentError
-from deerflow_memory.inject.budget import InjectionResult, _render, category_names
+from deerflow_memory.inject.budget import InjectionResult, _render
+from deerflow_memory.inject.constraints import guaranteed_members
 from deerflow_memory.inject.lines import (
     MEMORY_CLOSE_TAG,
     MEMORY_OPEN_TAG,
@@ -230,7 +231,7 @@ def render_memory(
     doc = memory if isinstance(memory, MemoryDocument) else _document(memory)
     if counter is None:
         counter = get_token_counter(token_counting, encoding)
-    guaranteed = category_names(guaranteed_categories)
+    guaranteed = guaranteed_members(guaranteed_categories)
     # Read before rendering: a background load that ends mid-render leaves a
     # block measured partly by estimates, which must not be cached as final.
     ready = getattr(counter, "ready", True)

@@ -56,7 +56,6 @@ from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any
 
 from deerflow_memory.config import RetrievalConfig
@@ -66,8 +65,8 @@ from deerflow_memory.errors import (
     InvalidDocumentError,
     InvalidMessagesError,
 )
-from deerflow_memory.inject.budget import category_names, created_seconds
-from deerflow_memory.inject.constraints import is_constraint
+from deerflow_memory.inject.budget import created_seconds
+from deerflow_memory.inject.constraints import guaranteed_members, is_constraint
 from deerflow_memory.inject.lexical import BM25Index, clear_lexical_caches, tokenize
 from deerflow_memory.inject.vectors import (
     Embedder,
@@ -76,7 +75,7 @@ from deerflow_memory.inject.vectors import (
     cosine_similarity,
     dot_all,
 )
-from deerflow_memory.models import Fact, FactCategory, MemoryDocument, SourceType, parse_timestamp
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument, SourceType, stored_timestamp
 
 __all__ = [
     "BM25Index",
@@ -161,8 +160,7 @@ def clear_retrieval_caches() -> None:
     _indexes.clear()
     _fact_vectors.clear()
     clear_lexical_caches()
-    _timestamp.cache_clear()
-    created_seconds.cache_clear()
+    stored_timestamp.cache_clear()
 
 
 # --- importance and recency ----------------------------------------------------------------
@@ -205,10 +203,6 @@ def importance(fact: Fact) -> float:
     value += _CATEGORY_IMPORTANCE.get(fact.category, 0.1)
     value += _SOURCE_IMPORTANCE.get(fact.source_type, 0.0)
     return min(1.0, max(0.0, value))
-
-
-# Stored dates repeat across turns: parse each once.
-_timestamp = lru_cache(maxsize=65_536)(parse_timestamp)
 
 
 # --- the index of one document ---------------------------------------------------------------
@@ -309,7 +303,7 @@ class RetrievalIndex:
 
     def timestamp(self, position: int) -> float | None:
         """Creation time of the fact at ``position`` in epoch seconds; ``None`` if unparsable."""
-        return _timestamp(self.facts[position].created_at)
+        return stored_timestamp(self.facts[position].created_at)
 
     def recency(self, position: int, now: float, decay_seconds: float) -> float:
         """0..1 freshness of the fact at ``position`` at ``now`` (epoch seconds).
@@ -320,13 +314,13 @@ class RetrievalIndex:
         so use is one bounded input, never the whole of recency.
         """
         fact = self.facts[position]
-        stamp = _timestamp(fact.last_confirmed_at or fact.created_at)
+        stamp = stored_timestamp(fact.last_confirmed_at or fact.created_at)
         if fact.last_confirmed_at and stamp is None:
-            stamp = _timestamp(fact.created_at)
+            stamp = stored_timestamp(fact.created_at)
         # A fact dated in the future counts as brand new, not as more than new.
         recency = 0.0 if stamp is None else math.exp(-max(0.0, now - stamp) / decay_seconds)
         if fact.last_accessed_at:
-            used = _timestamp(fact.last_accessed_at)
+            used = stored_timestamp(fact.last_accessed_at)
             if used is not None:
                 use = math.exp(-max(0.0, now - used) / decay_seconds)
                 if use > recency:
@@ -399,11 +393,6 @@ class RetrievalIndex:
 
 
 # --- selection --------------------------------------------------------------------------
-
-
-def _guaranteed_members(categories: Iterable[str | FactCategory]) -> frozenset[FactCategory]:
-    names = category_names(categories)
-    return frozenset(c for c in FactCategory if c.value in names)
 
 
 def _now_timestamp(now: datetime | None) -> float:
@@ -542,7 +531,7 @@ def select_relevant_facts(
     if index is None:
         index = RetrievalIndex.for_document(document)
     facts = index.facts
-    members = _guaranteed_members(guaranteed_categories)
+    members = guaranteed_members(guaranteed_categories)
     constraint_set = set(index.constraints) if guarantee_constraints else set()
     guaranteed = [i for i, f in enumerate(facts) if i in constraint_set or f.category in members]
     # Constraints first, then by confidence desc, newer first, then id (as injection).

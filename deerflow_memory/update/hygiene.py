@@ -24,7 +24,6 @@ here. Everything is pure: ``now`` is passed in; nothing raises on odd input.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -38,6 +37,7 @@ from deerflow_memory.models import (
     SupersededFact,
     iso_from_timestamp,
     parse_timestamp,
+    stored_timestamp,
 )
 from deerflow_memory.update.consolidate import (
     DEFAULT_THRESHOLD,
@@ -57,10 +57,6 @@ MAX_REVIEW_LISTED = 20
 RESTATED_CONFIRMS_AFTER_DAYS = 1.0
 # Every pair is compared up to this many facts; above it, only pairs with a fact the update touched.
 FULL_PASS_MAX_FACTS = 50
-
-
-# Stored facts are looked at on every update and their timestamps rarely change.
-_timestamp = functools.lru_cache(maxsize=65_536)(parse_timestamp)
 
 
 def is_manual(fact: Fact) -> bool:
@@ -101,7 +97,7 @@ def due_for_review(
     due: list[tuple[float, Fact]] = []
     # One tight pass per update over every fact: memoised timestamps, the cheap tests first.
     for fact in document.facts:
-        stamp = _timestamp(fact.last_confirmed_at) or _timestamp(fact.created_at)
+        stamp = stored_timestamp(fact.last_confirmed_at) or stored_timestamp(fact.created_at)
         if stamp is None or stamp > cutoff:
             continue
         if fact.constraint or fact.category in protected or fact.source_type == MANUAL:
@@ -187,7 +183,8 @@ def tidy(
     for i, fact in enumerate(facts if confirm_ids or restated else ()):
         # Restating confirms a fact, but a restatement within a day is not worth a save.
         restated_here = text_key(fact.content) in restated and (
-            (_timestamp(fact.last_confirmed_at) or _timestamp(fact.created_at) or 0.0) < recent
+            (stored_timestamp(fact.last_confirmed_at) or stored_timestamp(fact.created_at) or 0.0)
+            < recent
         )
         if (fact.id in confirm_ids or restated_here) and fact.last_confirmed_at != now:
             facts[i] = fact.model_copy(update={"last_confirmed_at": now})
@@ -200,7 +197,7 @@ def tidy(
             i
             for i, fact in enumerate(facts)
             if fact.expires_at is not None
-            and (stamp := _timestamp(fact.expires_at)) is not None
+            and (stamp := stored_timestamp(fact.expires_at)) is not None
             and stamp <= now_ts
             and not is_manual(fact)
         ]
