@@ -44,11 +44,11 @@ from deerflow_memory.inject.blocks import search_results_block, unescape_memory_
 from deerflow_memory.inject.budget import created_seconds
 from deerflow_memory.inject.format import escape_memory_text, format_fact_line
 from deerflow_memory.inject.lexical import tokenize
+from deerflow_memory.inject.live import live_document
 from deerflow_memory.models import (
     Fact,
     MemoryDocument,
     SupersededFact,
-    parse_timestamp,
     utc_now_iso,
 )
 from deerflow_memory.service import MemoryService
@@ -76,7 +76,7 @@ def _day(timestamp: str) -> str:
     return timestamp[:10] if timestamp else "an unknown date"
 
 
-def _line(fact: Fact, now: float) -> str:
+def _line(fact: Fact, expired: bool) -> str:
     # Raw text: search_results_block escapes the whole line (format_fact_line's
     # own escaping is undone first so nothing is escaped twice).
     told = f"told {_day(fact.created_at)} in thread {fact.source}"
@@ -85,17 +85,10 @@ def _line(fact: Fact, now: float) -> str:
         return (
             f"- [no longer current since {_day(fact.superseded_at)}{why}] {fact.content} ({told})"
         )
-    if _expired(fact, now):
+    if expired:
         since = _day(fact.expires_at or "")
         return f"- [no longer current since {since}: it expired] {fact.content} ({told})"
     return f"{unescape_memory_text(format_fact_line(fact))} ({told})"
-
-
-def _expired(fact: Fact, now: float) -> bool:
-    """True when ``fact``'s ``expiresAt`` has passed (never injected again; the rule of
-    :func:`~deerflow_memory.inject.live.live_document`)."""
-    stamp = parse_timestamp(fact.expires_at)
-    return stamp is not None and stamp <= now
 
 
 def _by_overlap(entries: Sequence[F], query: str, limit: int) -> list[F]:
@@ -124,13 +117,16 @@ def search_document(
     in front of a model only through
     :func:`~deerflow_memory.inject.blocks.search_results_block`.
     """
-    at = time.time() if now is None else now
-    current = [fact for fact in document.facts if not _expired(fact, at)]
+    # Expired facts by injection's own rule (and its cached expiries): what it leaves out.
+    live = live_document(document, time.time() if now is None else now)
+    current = list(live.facts)
     if not tokenize(query):  # the stored order is not the age order (eviction refills slots)
         current.sort(key=lambda fact: created_seconds(fact.created_at), reverse=True)
-    expired = [fact for fact in document.facts if _expired(fact, at)]
+    kept = {id(fact) for fact in live.facts}
+    expired = [fact for fact in document.facts if id(fact) not in kept]
     facts = [*current, *reversed(expired), *reversed(document.superseded_facts)]
-    return [_line(fact, at) for fact in _by_overlap(facts, query, limit)]
+    gone = {id(fact) for fact in expired}
+    return [_line(fact, id(fact) in gone) for fact in _by_overlap(facts, query, limit)]
 
 
 def search_superseded(
