@@ -49,7 +49,6 @@ from deerflow_memory.models import (
     Fact,
     MemoryDocument,
     SupersededFact,
-    utc_now_iso,
 )
 from deerflow_memory.service import MemoryService
 from deerflow_memory.storage.base import MemoryStorage
@@ -319,7 +318,7 @@ def create_memory_tools(
         def change(document: MemoryDocument) -> tuple[MemoryDocument, tuple[Fact, bool]]:
             old = find_fact(document, replaces) if replaces.strip() else None
             if old is not None:
-                now = utc_now_iso()
+                # New wording is dated now in this thread: "you told me on ..." answers with it.
                 edited, new = edit_fact(
                     document,
                     old.id,
@@ -327,14 +326,8 @@ def create_memory_tools(
                     category=category,
                     max_fact_chars=config.max_fact_chars,
                     max_superseded_facts=config.max_superseded_facts,
-                    now=now,
+                    source=identity.thread_id,
                 )
-                if new.content != old.content:
-                    # New wording, told now in this thread (the old one keeps its own date
-                    # and thread in history): "you told me on ..." must answer with these.
-                    told = new.model_copy(update={"created_at": now, "source": identity.thread_id})
-                    facts = tuple(told if f is new else f for f in edited.facts)
-                    edited, new = edited.model_copy(update={"facts": facts}), told
                 return edited, (new, True)
             added, new = add_manual_fact(
                 document,

@@ -14,7 +14,7 @@ from starlette.authentication import AuthCredentials, AuthenticationBackend, Sim
 from starlette.requests import HTTPConnection
 from starlette.testclient import TestClient
 
-from deerflow_memory import MemoryConfig, MemoryDocument
+from deerflow_memory import Fact, MemoryConfig, MemoryDocument
 from deerflow_memory.api import memory_routes
 from deerflow_memory.api.errors import CORRUPT_MESSAGE
 from deerflow_memory.errors import MissingDependencyError, ModelCallError
@@ -59,6 +59,26 @@ def test_patch_changes_the_fact_and_keeps_the_old_wording_as_history(client: Tes
     history = client.get("/memory/users/ana/history").json()["supersededFacts"]
     assert (
         history[0]["content"] == "Lives in Lisbon" and history[0]["reason"] == "edited by the user"
+    )
+
+
+def test_patch_of_the_wording_dates_it_now_by_hand_and_history_keeps_the_old_date_and_thread(
+    client: TestClient, service: MemoryService
+) -> None:
+    told = Fact(content="Lives in Lisbon", created_at="2026-07-12T09:00:00Z", source="t-july")
+    service.storage.save("ana", None, MemoryDocument(facts=(told,)))
+    edited = client.patch(f"/memory/users/ana/facts/{told.id}", json={"content": "Lives in Porto"})
+    fact = edited.json()["fact"]
+    assert fact["source"] == "manual" and not fact["createdAt"].startswith("2026-07-12")
+    assert fact["createdAt"] == fact["lastConfirmedAt"]  # the moment of the edit
+    (history,) = client.get("/memory/users/ana/history").json()["supersededFacts"]
+    assert (history["createdAt"], history["source"]) == ("2026-07-12T09:00:00Z", "t-july")
+    recategorised = client.patch(
+        f"/memory/users/ana/facts/{told.id}", json={"category": "preference"}
+    ).json()["fact"]
+    assert (recategorised["createdAt"], recategorised["source"]) == (
+        fact["createdAt"],
+        "manual",
     )
 
 

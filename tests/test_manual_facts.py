@@ -22,6 +22,7 @@ from deerflow_memory.models import (
 from deerflow_memory.update.apply import apply_update_detailed
 from deerflow_memory.update.manual import (
     EDITED_REASON,
+    MANUAL_SOURCE,
     add_manual_fact,
     delete_fact,
     edit_fact,
@@ -172,6 +173,24 @@ def test_an_edit_keeps_the_id_and_moves_the_old_wording_to_history() -> None:
     assert new.id == fact.id and new.content == "Lives in Porto"
     assert edited.superseded_facts[-1].content == "Lives in Lisbon"
     assert edited.superseded_facts[-1].reason == EDITED_REASON
+
+
+def test_new_wording_is_dated_now_in_the_editors_thread_and_a_recategorisation_keeps_both() -> None:
+    told = Fact(content="Lives in Lisbon", created_at="2026-07-12T09:00:00Z", source="t-july")
+    document = MemoryDocument(facts=(told,))
+    now = "2026-12-01T10:00:00Z"
+    edited, new = edit_fact(document, told.id, content="Lives in Porto", now=now, source="t-dec")
+    assert (new.created_at, new.source) == (now, "t-dec") and edited.facts == (new,)
+    assert (edited.superseded_facts[-1].created_at, edited.superseded_facts[-1].source) == (
+        "2026-07-12T09:00:00Z",
+        "t-july",
+    )
+    _, by_hand = edit_fact(document, told.id, content="Lives in Porto", now=now)
+    assert by_hand.source == MANUAL_SOURCE
+    _, moved = edit_fact(document, told.id, category="preference", now=now)
+    assert (moved.created_at, moved.source) == (told.created_at, told.source)
+    _, same = edit_fact(document, told.id, content="Lives in Lisbon ", now=now, source="t-dec")
+    assert (same.created_at, same.source) == (told.created_at, told.source)
 
 
 def test_editing_or_deleting_an_unknown_id_is_not_found() -> None:

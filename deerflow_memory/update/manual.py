@@ -17,7 +17,10 @@ Rules:
 - adding text that is already stored (same words, case and spacing aside)
   makes the stored fact manual instead of adding a copy;
 - an edit keeps the fact's id and moves the old version to
-  ``supersededFacts`` (reason ``"edited by the user"``); the result is manual;
+  ``supersededFacts`` (reason ``"edited by the user"``); the result is manual.
+  New wording is dated now and told in the editor's thread (``source``;
+  :data:`MANUAL_SOURCE` from the HTTP API), so "when did I say that" answers
+  with the edit, while the old wording keeps its own date and thread in history;
 - a delete moves the fact to ``supersededFacts`` with
   :data:`~deerflow_memory.models.USER_DELETED_REASON`; extraction never adds
   that text back (see :mod:`deerflow_memory.update.apply`).
@@ -161,10 +164,13 @@ def edit_fact(
     max_fact_chars: int = 500,
     max_superseded_facts: int = 100,
     now: str | None = None,
+    source: str = MANUAL_SOURCE,
 ) -> tuple[MemoryDocument, Fact]:
     """``document`` with fact ``fact_id`` changed (and made manual), and the new fact.
 
-    The old version goes to ``supersededFacts`` when its text changes.
+    When its text changes, the old version goes to ``supersededFacts`` and the
+    new one is dated ``now`` (``createdAt``) and told in thread ``source``; a
+    change of category or confidence alone keeps both.
 
     Raises:
         FactNotFoundError: no current fact has that id.
@@ -182,12 +188,14 @@ def edit_fact(
         changes["category"] = _category(category)
     if confidence is not None:
         changes["confidence"] = _confidence(confidence)
+    superseded = document.superseded_facts
+    if changes.get("content", old.content) != old.content:
+        # New wording, told now (the old one keeps its own date and thread in history).
+        changes.update(created_at=now, source=source)
+        superseded = _supersede(document, old, EDITED_REASON, now, max_superseded_facts)
     fact = old.model_copy(update=changes)
     facts = list(document.facts)
     facts[index] = fact
-    superseded = document.superseded_facts
-    if fact.content != old.content:
-        superseded = _supersede(document, old, EDITED_REASON, now, max_superseded_facts)
     updated = document.model_copy(
         update={"facts": tuple(facts), "superseded_facts": superseded, "last_updated": now}
     )
