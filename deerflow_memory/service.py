@@ -1510,7 +1510,12 @@ def close_open_services(timeout: float | None = None) -> bool:
     ``atexit`` handlers, so ``graphs/http_app.py`` calls this from the server's
     lifespan. Returns True when every pending update finished in time and none failed.
     """
-    return all([bool(service.close(timeout)) for service in list(_OPEN_SERVICES)])
+    return all([bool(service.close(timeout)) for service in open_services()])
+
+
+def open_services() -> list[MemoryService]:
+    """The services of this process that are open, registered for exit (``register_atexit``)."""
+    return list(_OPEN_SERVICES)
 
 
 def _close_at_exit() -> None:

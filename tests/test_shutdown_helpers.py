@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from deerflow_memory import MemoryConfig, MemoryService
+
 ROOT = Path(__file__).resolve().parent.parent
 UVICORN = (sys.executable, "-m", "uvicorn", "tests.asgi_child:app", "--host", "127.0.0.1")
 
@@ -114,6 +116,86 @@ def test_the_sigterm_handler_of_a_plain_process_flushes_then_exits_as_before(
     child.send_signal(signal.SIGTERM)
     assert child.wait(timeout=60) == -signal.SIGTERM  # still ends the way SIGTERM does
     assert any("shellfish" in fact for fact in _stored(tmp_path, "eve"))
+
+
+HELD_LOCK = textwrap.dedent(
+    """
+    import os, signal, sys, time
+    from langchain_core.messages import AIMessage, HumanMessage
+    from deerflow_memory import MemoryConfig, MemoryService, install_shutdown_handler
+    from deerflow_memory.identity import MemoryIdentity
+
+    config = MemoryConfig(
+        storage_path=sys.argv[1], debounce_seconds=600, max_wait_seconds=600,
+        shutdown_flush_timeout_seconds=float(sys.argv[2]),
+    )
+    memory = MemoryService(config, register_atexit=False)
+    install_shutdown_handler(memory)
+    memory.enqueue(
+        MemoryIdentity("eve", None, "t1"),
+        [HumanMessage("I'm allergic to shellfish.", id="h"), AIMessage("Noted.", id="a")],
+    )
+    time.sleep(0.5)  # the outbox has written the turn
+    print("ready", flush=True)
+    with memory.HELD:  # the signal comes in the middle of a locked step
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(120)
+    """
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lock", ["_tenants_lock", "queue._cond"])
+def test_a_sigterm_while_the_main_thread_holds_a_memory_lock_still_exits_and_loses_nothing(
+    tmp_path: Path, lock: str
+) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", HELD_LOCK.replace("HELD", lock), str(tmp_path), "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        # The flush cannot take the lock: the handler gives up after 1 s + 5 s, then exits.
+        assert child.wait(timeout=60) == -signal.SIGTERM
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert child.stderr is not None
+    assert "did not end within 6.0 s" in child.stderr.read()
+    assert _stored(tmp_path, "eve") == []  # not run in the stopped process...
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=600)
+    with MemoryService(config, register_atexit=False) as memory:  # ...but in the next one
+        assert memory.flush(timeout=60)
+    assert any("shellfish" in fact for fact in _stored(tmp_path, "eve"))
+
+
+@pytest.mark.slow
+def test_a_second_sigterm_during_a_stuck_flush_exits_at_once(tmp_path: Path) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", HELD_LOCK.replace("HELD", "_tenants_lock"), str(tmp_path), "300"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"  # then it signals itself
+        time.sleep(1.0)
+        assert child.poll() is None  # the first flush waits (up to 305 s)...
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=30) == -signal.SIGTERM  # ...the second signal ends it
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
 
 
 def test_the_readme_shutdown_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

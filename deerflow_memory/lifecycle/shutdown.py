@@ -9,6 +9,12 @@ SIGTERM, then lets the signal do what it did before (exit by default).
 Each flush waits at most ``shutdown_flush_timeout_seconds`` (or the timeout
 given). Updates still pending then are not lost: they stay in the durable
 outbox and run in the next process that opens the same storage.
+
+A signal handler runs on the main thread between two of its bytecodes, maybe
+while that thread holds one of the service's locks (in the middle of an
+``enqueue``), so :func:`install_shutdown_handler` flushes on a thread of its
+own and waits a bounded time for it: the process exits even when the flush
+cannot take a lock (Python's ``signal`` documentation warns about exactly this).
 """
 
 from __future__ import annotations
@@ -17,17 +23,21 @@ import asyncio
 import os
 import signal
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from types import FrameType
 from typing import Any
 
 from deerflow_memory.logs import package_logger
-from deerflow_memory.service import MemoryService, close_open_services
+from deerflow_memory.service import MemoryService, close_open_services, open_services
 
 __all__ = ["install_shutdown_handler", "lifespan_for", "memory_lifespan"]
 
 logger = package_logger(__name__)
+
+# What a signal handler waits beyond the flush timeouts: joining the services'
+# helper threads and closing their storage.
+_GRACE_SECONDS = 5.0
 
 
 def _closer(services: Iterable[MemoryService] | None, timeout: float | None) -> Callable[[], bool]:
@@ -84,6 +94,44 @@ def lifespan_for(
     return lifespan
 
 
+def _flush_before_exit(
+    services: Sequence[MemoryService] | None, timeout: float | None, reason: str
+) -> None:
+    """Close ``services`` (default: every open one) on a thread; wait a bounded time.
+
+    The bound is the services' flush timeouts added up (they close one after
+    the other) plus :data:`_GRACE_SECONDS`. When the closing thread is still
+    running then, an error says so and the caller goes on: what is pending
+    stays in the outbox for the next start.
+    """
+    chosen = list(services) if services is not None else open_services()
+    if not chosen:
+        return
+    bound = _GRACE_SECONDS + sum(
+        service.config.shutdown_flush_timeout_seconds if timeout is None else timeout
+        for service in chosen
+    )
+
+    def run() -> None:
+        for service in chosen:
+            try:
+                service.close(timeout)
+            except Exception:
+                logger.exception("flushing memory on %s failed", reason)
+
+    closer = threading.Thread(target=run, name="memory-shutdown-flush", daemon=True)
+    closer.start()
+    closer.join(bound)
+    if closer.is_alive():
+        logger.error(
+            "flushing memory on %s did not end within %.1f s (the signal may have come "
+            "while this thread held a memory lock); updates still pending stay in the "
+            "outbox for the next start",
+            reason,
+            bound,
+        )
+
+
 def install_shutdown_handler(
     *services: MemoryService,
     signals: Iterable[signal.Signals] = (signal.SIGTERM,),
@@ -92,9 +140,13 @@ def install_shutdown_handler(
     """On ``signals``, flush and close memory services, then let the signal act as before.
 
     With no ``services`` every open service of the process is closed. The
-    previous handler runs afterwards (a Python handler is called; the default
-    action is restored and the signal raised again, so the process exits with
-    the usual status). Must be called from the main thread.
+    flush runs on a thread of its own, and the handler waits for it at most
+    the services' timeouts added up plus 5 s: a signal that comes while the
+    main thread holds a memory lock still ends the process (what is pending
+    stays in the outbox). A second signal during the flush skips the wait.
+    The previous handler runs afterwards (a Python handler is called; the
+    default action is restored and the signal raised again, so the process
+    exits with the usual status). Must be called from the main thread.
 
     Args:
         services: the services to close (default: all open ones).
@@ -106,17 +158,17 @@ def install_shutdown_handler(
     """
     if threading.current_thread() is not threading.main_thread():
         raise ValueError("install_shutdown_handler must be called from the main thread")
-    close = _closer(services or None, timeout)
+    chosen = services or None
+    flushing = threading.Event()  # set by the first signal: a second one does not wait again
     for sig in signals:
         previous = signal.getsignal(sig)
 
         def handler(
             signum: int, frame: FrameType | None, previous: Any = previous, sig: Any = sig
         ) -> None:
-            try:
-                close()
-            except Exception:
-                logger.exception("flushing memory on %s failed", signal.Signals(signum).name)
+            if not flushing.is_set():
+                flushing.set()
+                _flush_before_exit(chosen, timeout, signal.Signals(signum).name)
             if callable(previous):
                 previous(signum, frame)
                 return
