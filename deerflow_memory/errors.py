@@ -8,8 +8,35 @@ subclasses also derive from the closest built-in (``ValueError``, ``OSError``,
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
+
+CHAIN_LIMIT = 10
+"""Errors :func:`error_chain` yields at most (an error, then its causes)."""
+
+
+def error_chain(
+    error: BaseException, limit: int = CHAIN_LIMIT, *, context: bool = True
+) -> Iterator[BaseException]:
+    """``error``, then its ``__cause__`` (else its ``__context__``), then that one's, and so on.
+
+    Args:
+        error: where the chain starts (yielded first).
+        limit: at most this many errors are yielded.
+        context: follow ``__context__`` (an error raised while handling
+            another) when there is no ``__cause__``; False follows
+            ``raise ... from`` only.
+
+    Each error is yielded once: a chain that leads back to an error already
+    seen ends there.
+    """
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and len(seen) < limit and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or (current.__context__ if context else None)
 
 
 class DeerflowMemoryError(Exception):

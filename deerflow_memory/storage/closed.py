@@ -22,11 +22,9 @@ failed query in, so that it is retried, not taken for bad data.
 
 from __future__ import annotations
 
-from deerflow_memory.errors import StoreClosedError
+from deerflow_memory.errors import StoreClosedError, error_chain
 
 __all__ = ["is_operational", "is_store_closed"]
-
-_MAX_CHAIN = 10
 
 
 def _closed_here(error: BaseException) -> bool:
@@ -46,24 +44,15 @@ def _closed_here(error: BaseException) -> bool:
 def is_store_closed(error: BaseException) -> bool:
     """True when ``error`` (or an error in its ``__cause__``/``__context__`` chain) says the
     store, its connection or its pool was closed: no retry can succeed."""
-    seen: BaseException | None = error
-    for _ in range(_MAX_CHAIN):
-        if seen is None:
-            return False
-        if _closed_here(seen):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
+    return any(_closed_here(seen) for seen in error_chain(error))
 
 
 def is_operational(error: BaseException) -> bool:
     """True when a DB-API ``OperationalError`` (a locked or busy database, a lost
     connection: the database's state, not the data) is in ``error``'s chain."""
-    seen: BaseException | None = error
-    for _ in range(_MAX_CHAIN):
-        if seen is None:
-            return False
-        if any(cls.__name__ == "OperationalError" for cls in type(seen).__mro__):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
+    return any(_named(seen, "OperationalError") for seen in error_chain(error))
+
+
+def _named(error: BaseException, name: str) -> bool:
+    """True when ``error``'s class or a base class is called ``name`` (no driver imported)."""
+    return any(cls.__name__ == name for cls in type(error).__mro__)

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from deerflow_memory.errors import StorageError, StoreClosedError
+from deerflow_memory.errors import StorageError, StoreClosedError, error_chain
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.closed import is_operational, is_store_closed
 
@@ -70,17 +70,13 @@ def never_writable(error: BaseException) -> bool:
     """
     if is_store_closed(error) or is_operational(error):  # e.g. SqliteStore's wrapped lock
         return False
-    seen: BaseException | None = error
-    for _ in range(10):
-        if seen is None:
-            return False
+    for seen in error_chain(error, context=False):
         if isinstance(seen, (TypeError, ValueError, RecursionError)):
             return True
         if any(cls.__name__ == "DataError" for cls in type(seen).__mro__):
             return True
         if not isinstance(seen, StorageError):
-            return False
-        seen = seen.__cause__
+            return False  # only a StorageError's cause says more; this error is the reason
     return False
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from deerflow_memory.errors import ModelCallError
+from deerflow_memory.errors import ModelCallError, error_chain
 
 __all__ = ["RetryPolicy", "TransientModelError", "retry_after_seconds", "transient_delay"]
 
@@ -119,10 +119,7 @@ def _times(count: int) -> str:
 
 def transient_delay(error: BaseException) -> float | None:
     """None when ``error`` is permanent, else the server's ``Retry-After`` (0.0 when absent)."""
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
+    for current in error_chain(error):
         if isinstance(current, TransientModelError):
             return current.retry_after or 0.0
         status = _status_code(current)
@@ -135,7 +132,6 @@ def transient_delay(error: BaseException) -> float | None:
             word in name for word in _TRANSIENT_NAMES
         ):
             return 0.0
-        current = current.__cause__ or current.__context__
     return None
 
 
