@@ -49,6 +49,7 @@ from deerflow_memory.errors import (
     ConfigError,
     InvalidMessagesError,
     MemoryBusyError,
+    StoreClosedError,
     UnknownTenantError,
 )
 from deerflow_memory.identity import MemoryIdentity
@@ -60,7 +61,6 @@ from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.closed import is_store_closed
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
 from deerflow_memory.storage.names import validate_name
 from deerflow_memory.update.closed_store import ClosedStoreTally, log_closed_store
@@ -641,10 +641,9 @@ class MemoryService:
         try:
             pending = tenants_with_pending_updates(self.storage)
         except Exception as e:
-            if is_store_closed(e) and self.durable is not None:  # close() reports it
-                self.durable.outbox.note_store_closed(e)
-                logger.debug("no scan for tenants with pending updates: store closed", exc_info=e)
-                return
+            durable = self.durable
+            if durable is not None and durable.stopped_by_closed_store(e, "tenant scan"):
+                return  # close() reports it
             logger.exception("could not look for tenants with pending memory updates")
             return
         for tenant_id in pending:
@@ -1463,7 +1462,7 @@ class MemoryService:
         try:
             durable.outbox.close()
         except Exception as e:
-            if is_store_closed(e):
+            if isinstance(e, StoreClosedError):
                 log_closed_store(
                     logger,
                     unwritten=durable.outbox.unwritten,

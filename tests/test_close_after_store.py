@@ -282,6 +282,31 @@ def wrapped(error: Exception) -> Exception:
         return outer
 
 
+class RaisingStore:
+    """A store whose every call raises ``error``; ``loop``: its own event loop (async stores)."""
+
+    def __init__(self, error: Exception, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self.error = error
+        self._loop = loop
+
+    def batch(self, ops: Any) -> Any:
+        raise self.error
+
+
+def through_the_store_backend(error: Exception, store: Any) -> Exception:
+    """What the store backend raises when a call of ``store`` raised ``error``."""
+    from langgraph.store.base import GetOp
+
+    from deerflow_memory.storage.store import StoreMemoryStorage
+
+    store.error = error
+    try:
+        StoreMemoryStorage(store).run_ops([GetOp(("ns",), "key")])
+    except Exception as raised:
+        return raised
+    raise AssertionError("the store backend did not raise")
+
+
 def test_closed_stores_are_told_from_errors_that_may_pass(tmp_path: Path) -> None:
     import psycopg
     from psycopg_pool import PoolClosed
@@ -301,11 +326,18 @@ def test_closed_stores_are_told_from_errors_that_may_pass(tmp_path: Path) -> Non
         ValueError("bad JSON in a stored row"),
         sqlite3.ProgrammingError("Incorrect number of bindings supplied."),
     ]
+    ended = asyncio.new_event_loop()
+    ended.close()
+    store = RaisingStore(ValueError(), loop=ended)  # an async store whose loop ended
     for error in closed:
         assert is_store_closed(error) and is_store_closed(wrapped(error)), error
-        assert not never_writable(wrapped(error)), error  # not dropped as bad data either
+        raised = through_the_store_backend(error, store)
+        assert isinstance(raised, StoreClosedError), error
+        assert not never_writable(raised), error  # not dropped as bad data either
     for error in passing:
         assert not is_store_closed(error) and not is_store_closed(wrapped(error)), error
+        raised = through_the_store_backend(error, store)
+        assert not isinstance(raised, StoreClosedError), error
 
 
 def test_a_locked_sqlite_database_is_still_retried_until_it_frees(tmp_path: Path) -> None:

@@ -11,7 +11,13 @@ message so that no database driver is imported:
 - ``PostgresStore`` / ``AsyncPostgresStore``: ``psycopg.OperationalError: the
   connection is closed``, or ``psycopg_pool.PoolClosed`` (its pool was closed).
 - an async store called from a worker thread after its event loop ended:
-  ``RuntimeError: Event loop is closed``.
+  ``RuntimeError: Event loop is closed`` (counted only when that store's own
+  loop is closed: a sync store's embedder, or a model client, says the same).
+
+Only the storage backend that calls the store asks :func:`is_store_closed`;
+it raises :class:`~deerflow_memory.errors.StoreClosedError` for such an error,
+and everything above it (the outbox, the updater, the service) tests for that
+type, never for the words, so a model's error is never taken for a closed store.
 
 Errors that may pass are *not* closed stores: a locked SQLite database
 (``OperationalError: database is locked``), a lost server connection that a
@@ -22,12 +28,14 @@ failed query in, so that it is retried, not taken for bad data.
 
 from __future__ import annotations
 
+import asyncio
+
 from deerflow_memory.errors import StoreClosedError, error_chain
 
 __all__ = ["is_operational", "is_store_closed"]
 
 
-def _closed_here(error: BaseException) -> bool:
+def _closed_here(error: BaseException, loop_closed: bool) -> bool:
     names = {cls.__name__ for cls in type(error).__mro__}
     text = str(error).lower()
     if isinstance(error, StoreClosedError) or "PoolClosed" in names:
@@ -38,13 +46,26 @@ def _closed_here(error: BaseException) -> bool:
         return True  # psycopg: this connection object cannot be used again
     if isinstance(error, ValueError) and text == "no active connection":
         return True  # aiosqlite
-    return isinstance(error, RuntimeError) and text == "event loop is closed"
+    return loop_closed and isinstance(error, RuntimeError) and text == "event loop is closed"
 
 
-def is_store_closed(error: BaseException) -> bool:
+def is_store_closed(error: BaseException, store: object | None = None) -> bool:
     """True when ``error`` (or an error in its ``__cause__``/``__context__`` chain) says the
-    store, its connection or its pool was closed: no retry can succeed."""
-    return any(_closed_here(seen) for seen in error_chain(error))
+    store, its connection or its pool was closed: no retry can succeed.
+
+    Args:
+        error: what a call of ``store`` raised.
+        store: the store called. Given, "Event loop is closed" counts only when
+            it is the store's own event loop (an async store's ``_loop``) that
+            is closed; None takes those words as they are.
+    """
+    loop_closed = store is None or _own_loop_closed(store)
+    return any(_closed_here(seen, loop_closed) for seen in error_chain(error))
+
+
+def _own_loop_closed(store: object) -> bool:
+    loop = getattr(store, "_loop", None)  # langgraph's async stores (AsyncBatchedBaseStore too)
+    return isinstance(loop, asyncio.AbstractEventLoop) and loop.is_closed()
 
 
 def is_operational(error: BaseException) -> bool:

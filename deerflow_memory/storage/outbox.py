@@ -34,7 +34,7 @@ from typing import Any
 
 from deerflow_memory.errors import StorageError, StoreClosedError, error_chain
 from deerflow_memory.logs import package_logger
-from deerflow_memory.storage.closed import is_operational, is_store_closed
+from deerflow_memory.storage.closed import is_operational
 
 __all__ = [
     "DEFAULT_COMMIT_INTERVAL",
@@ -65,10 +65,11 @@ def never_writable(error: BaseException) -> bool:
     That is a ``TypeError``/``ValueError`` (``UnicodeError`` included) or a
     DB-API ``DataError``, raised directly or as the cause of a
     :class:`StorageError`. Any other error (``OSError``, a lost connection, a
-    locked database) may pass: the write is tried again. A closed store is
-    neither (its ``ValueError`` says nothing of the data): see :func:`is_store_closed`.
+    locked database) may pass: the write is tried again. A closed store
+    (:class:`StoreClosedError`, as the store backend raises it) is neither: its
+    ``ValueError`` says nothing of the data.
     """
-    if is_store_closed(error) or is_operational(error):  # e.g. SqliteStore's wrapped lock
+    if isinstance(error, StoreClosedError) or is_operational(error):  # SqliteStore's lock
         return False
     for seen in error_chain(error, context=False):
         if isinstance(seen, (TypeError, ValueError, RecursionError)):
@@ -351,12 +352,12 @@ class GroupCommitOutbox(Outbox):
             try:
                 self._commit(batch)
             except Exception as e:
-                if is_store_closed(e):  # closed for good: no retry, close() reports the loss
+                if isinstance(e, StoreClosedError):  # for good: no retry, close() reports it
                     self._stop_writing(batch, e)
                     return
                 # One op that can never be written must not hold back the others.
                 rest, error = self._commit_each(batch)
-                if rest and error is not None and is_store_closed(error):
+                if rest and isinstance(error, StoreClosedError):
                     self._stop_writing(rest, error, committed=len(batch) - len(rest))
                     return
                 if rest:  # an I/O or database error: retry the rest, in order, after a pause

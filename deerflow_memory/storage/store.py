@@ -366,7 +366,7 @@ class StoreMemoryStorage(MemoryStorage):
             raise self._failure(e, ns) from e
 
     def _failure(self, error: Exception, ns: tuple[str, ...] | None) -> StorageError:
-        if is_store_closed(error):  # closed by the app: no retry can work (nor is it corrupt)
+        if is_store_closed(error, self.store):  # closed by the app: no retry can work
             return StoreClosedError(
                 f"{type(self.store).__name__} is closed ({type(error).__name__}: {error}); "
                 "close the MemoryService before the store it writes to"

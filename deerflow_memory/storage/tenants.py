@@ -20,8 +20,12 @@ import importlib
 import os
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from deerflow_memory.storage.base import MemoryStorage
+
+if TYPE_CHECKING:
+    from deerflow_memory.storage.store import StoreMemoryStorage
 
 __all__ = ["has_pending_updates", "stored_tenants", "tenants_with_pending_updates"]
 
@@ -71,8 +75,7 @@ def has_pending_updates(storage: MemoryStorage, tenant_id: str) -> bool:
     if isinstance(view, FileMemoryStorage):
         return _orphaned_journal(view.root)
     if isinstance(view, StoreMemoryStorage):
-        outbox = (*view.namespace_prefix, _OUTBOX)
-        return bool(view.store.list_namespaces(prefix=outbox, limit=1))
+        return bool(_namespaces(view, (*view.namespace_prefix, _OUTBOX), limit=1))
     return False
 
 
@@ -125,9 +128,7 @@ def _store_tenants(storage: MemoryStorage, *, pending_only: bool) -> set[str]:
     found: set[str] = set()
     offset, page = 0, 1000
     while True:
-        namespaces = storage.store.list_namespaces(
-            prefix=prefix, max_depth=depth, limit=page, offset=offset
-        )
+        namespaces = _namespaces(storage, prefix, max_depth=depth, limit=page, offset=offset)
         for ns in namespaces:
             if len(ns) < depth - 1:
                 continue
@@ -137,3 +138,23 @@ def _store_tenants(storage: MemoryStorage, *, pending_only: bool) -> set[str]:
         if len(namespaces) < page:
             return found
         offset += page
+
+
+def _namespaces(
+    storage: StoreMemoryStorage,
+    prefix: tuple[str, ...],
+    *,
+    max_depth: int | None = None,
+    limit: int,
+    offset: int = 0,
+) -> list[tuple[str, ...]]:
+    """``store.list_namespaces(prefix=...)`` through the storage, so that its errors are
+    :class:`~deerflow_memory.errors.StorageError` (a closed store: ``StoreClosedError``)."""
+    from langgraph.store.base import ListNamespacesOp, MatchCondition
+
+    condition = MatchCondition(match_type="prefix", path=prefix)
+    op = ListNamespacesOp(
+        match_conditions=(condition,), max_depth=max_depth, limit=limit, offset=offset
+    )
+    (found,) = storage.run_ops([op])
+    return list(found)

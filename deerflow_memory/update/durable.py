@@ -29,7 +29,6 @@ from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import StoreClosedError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.closed import is_store_closed
 from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
 from deerflow_memory.update.encoding import decode_messages, encode_messages
@@ -159,10 +158,8 @@ class DurableUpdates:
         try:
             claimed = self.outbox.claim(pending)
         except Exception as e:
-            if not is_store_closed(e):
+            if not self.stopped_by_closed_store(e, f"claim of {job.key}"):
                 raise
-            self.outbox.note_store_closed(e)
-            logger.debug("memory outbox claim of %s: the store is closed", job.key, exc_info=e)
             return failure_result(e)
         if claimed is None:
             return UpdateResult(UpdateStatus.SKIPPED, reason="claimed by another process or done")
@@ -183,6 +180,20 @@ class DurableUpdates:
             self.outbox.complete(claimed)
         return result
 
+    def stopped_by_closed_store(self, error: BaseException, doing: str) -> bool:
+        """True when ``error`` is a :class:`StoreClosedError`: the outbox stops writing.
+
+        The store backend raises that type for a store the app closed; it is
+        noted on the outbox (its writer stops, nothing is retried) and logged
+        at DEBUG only: the service's ``close()`` reports it in one line.
+        ``doing`` names the step in that debug line.
+        """
+        if not isinstance(error, StoreClosedError):
+            return False
+        self.outbox.note_store_closed(error)
+        logger.debug("memory outbox %s: the store is closed", doing, exc_info=error)
+        return True
+
     @contextmanager
     def _renewing(self, claimed: PendingUpdate) -> Iterator[None]:
         """Renew a shared outbox's lease every third of it while the update runs."""
@@ -198,7 +209,7 @@ class DurableUpdates:
                     if not self.outbox.renew(claimed):
                         return
                 except Exception as e:
-                    if is_store_closed(e):
+                    if isinstance(e, StoreClosedError):
                         return
                     logger.warning("could not renew the outbox lease of %s", claimed.key)
 
@@ -269,9 +280,7 @@ class DurableUpdates:
         try:
             self.restore(queue, self.outbox.recover())
         except Exception as e:
-            if is_store_closed(e):  # the service's close reports it
-                self.outbox.note_store_closed(e)
-                logger.debug("memory outbox recovery: the store is closed", exc_info=e)
+            if self.stopped_by_closed_store(e, "recovery"):
                 return
             # The poller (shared outboxes) tries again; the records stay where they are.
             logger.exception("memory outbox recovery failed")
@@ -297,9 +306,7 @@ class DurableUpdates:
                 try:
                     self.restore(queue, self.outbox.poll())
                 except Exception as e:
-                    if is_store_closed(e):  # for good: the service's close reports it
-                        self.outbox.note_store_closed(e)
-                        logger.debug("memory outbox poll: the store is closed", exc_info=e)
+                    if self.stopped_by_closed_store(e, "poll"):
                         return
                     logger.exception("memory outbox poll failed; retrying in %.1f s", interval)
 

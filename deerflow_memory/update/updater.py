@@ -42,6 +42,7 @@ from deerflow_memory.errors import (
     ModelCallError,
     RevisionConflictError,
     StorageError,
+    StoreClosedError,
     UpdateLockTimeoutError,
     UpdateParseError,
 )
@@ -54,7 +55,6 @@ from deerflow_memory.models import (
     utc_now_iso,
 )
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.closed import is_store_closed
 from deerflow_memory.update.apply import apply_update_detailed
 from deerflow_memory.update.extraction import (
     CountingExtractor,
@@ -336,17 +336,17 @@ class MemoryUpdater:
                 try:
                     update, used = self._extract(request)
                 except TransientModelError as e:
-                    self._log(job, "calling the model", e, traceback=False, store=False)
+                    self._log(job, "calling the model", e, traceback=False)
                     return self._partial(
                         outcome, added, removed, calls, e, UpdateStatus.RETRY, spent
                     )
                 except (ModelCallError, UpdateParseError) as e:
-                    self._log(job, "extracting the update", e, traceback=False, store=False)
+                    self._log(job, "extracting the update", e, traceback=False)
                     return self._partial(
                         outcome, added, removed, calls, e, UpdateStatus.FAILED, spent
                     )
                 except Exception as e:
-                    self._log(job, "extracting the update", e, store=False)
+                    self._log(job, "extracting the update", e)
                     return self._partial(
                         outcome, added, removed, calls, e, UpdateStatus.FAILED, spent
                     )
@@ -557,12 +557,11 @@ class MemoryUpdater:
         error: Exception,
         *,
         traceback: bool = True,
-        store: bool = True,
     ) -> None:
         # Expected failures (model down, bad answer) get one line; surprises get a traceback.
-        # Only a storage step's error can mean a closed store: a model client whose
-        # own event loop ended says "Event loop is closed" too, and must be heard.
-        if store and is_store_closed(error):  # the service's close reports it
+        # Only the store backend raises StoreClosedError (a model client whose event loop
+        # ended says "Event loop is closed" too, and must be heard).
+        if isinstance(error, StoreClosedError):  # the service's close reports it
             logger.debug(
                 "memory update for %s stopped while %s: the store is closed",
                 job_label(job),
@@ -590,9 +589,11 @@ def failure_result(error: Exception) -> UpdateResult:
 
     An ``OSError`` (storage down or full, a lock folder that cannot be made)
     is worth another try later; a corrupt document or any other error is not.
+    A :class:`StoreClosedError` (only the store backend raises it) sets
+    ``store_closed``: neither a retry nor a dead letter can be written.
     """
     status = UpdateStatus.FAILED
     if isinstance(error, OSError) and not isinstance(error, CorruptMemoryError):
         status = UpdateStatus.RETRY
-    closed = is_store_closed(error)
+    closed = isinstance(error, StoreClosedError)
     return UpdateResult(status, error=f"{type(error).__name__}: {error}", store_closed=closed)
