@@ -47,24 +47,67 @@ class SafeRecords(logging.Filter):
       from another process) is text alone: :func:`traceback_safe` indents every
       line of it at column 0 but the headers, ``Type: message`` lines included.
     - Stack: ``stack_info`` is made safe by :func:`stack_safe`.
+
+    The filter never fails a log call: each of the three parts is made safe on
+    its own, and a part that cannot be (arguments whose ``values()`` or
+    ``__iter__`` raises, an ``exc_text`` or ``stack_info`` that is not text, a
+    malformed ``exc_info``) becomes one inert line saying so, the other parts
+    kept. An ``exc_text`` or ``stack_info`` of ``bytes`` is decoded (UTF-8,
+    bad bytes replaced) and made safe like text.
     """
 
     def filter(self, record: logging.LogRecord) -> bool:
-        try:
-            message = record.getMessage()
-        except Exception as error:
-            record.msg, record.args = _unformattable(record.msg, error), ()
-        else:
-            safe = log_safe(message)
-            if safe is not message or not _plain(record):
-                record.msg, record.args = safe, ()
-        if record.exc_text:
-            record.exc_text = traceback_safe(record.exc_text, exception_lines=False)
-        elif record.exc_info and record.exc_info[1] is not None:
-            record.exc_text = _safe_exception_text(record.exc_info)
-        if record.stack_info:
-            record.stack_info = stack_safe(record.stack_info)
+        for part in (_safe_message, _safe_exception, _safe_stack):
+            try:
+                part(record)
+            except Exception as error:  # never fail the caller's log call
+                _replace_part(record, part, error)
         return True
+
+
+def _safe_message(record: logging.LogRecord) -> None:
+    try:
+        message = record.getMessage()
+    except Exception as error:
+        record.msg, record.args = _unformattable(record.msg, error), ()
+        return
+    safe = log_safe(message)
+    if safe is not message or not _plain(record):
+        record.msg, record.args = safe, ()
+
+
+def _safe_exception(record: logging.LogRecord) -> None:
+    if record.exc_text:
+        text = _as_text(record.exc_text)
+        record.exc_text = traceback_safe(text, exception_lines=False)
+    elif record.exc_info and record.exc_info[1] is not None:
+        record.exc_text = _safe_exception_text(record.exc_info)
+
+
+def _safe_stack(record: logging.LogRecord) -> None:
+    if record.stack_info:
+        record.stack_info = stack_safe(_as_text(record.stack_info))
+
+
+def _replace_part(record: logging.LogRecord, part: object, error: Exception) -> None:
+    """The part of ``record`` that ``part`` could not make safe, as one inert line."""
+    what = f"could not be made safe ({type(error).__name__})"
+    if part is _safe_message:
+        record.msg, record.args = log_safe(f"log message {what}"), ()
+    elif part is _safe_exception:
+        # exc_text set: the formatter prints it instead of formatting exc_info raw.
+        record.exc_text = log_safe(f"<traceback {what}>")
+    else:
+        record.stack_info = log_safe(f"<stack {what}>")
+
+
+def _as_text(value: object) -> str:
+    """``value`` (a record's ``exc_text`` or ``stack_info``) as text; bytes are decoded."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes | bytearray):
+        return bytes(value).decode("utf-8", "replace")
+    return f"<{type(value).__name__}, not text>"
 
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
@@ -75,8 +118,11 @@ def _plain(record: logging.LogRecord) -> bool:
     if type(record.msg) is not str:
         return False
     args = record.args
-    values = args.values() if isinstance(args, Mapping) else (args or ())
-    return all(type(value) in _PLAIN for value in values)
+    try:
+        values = args.values() if isinstance(args, Mapping) else (args or ())
+        return all(type(value) in _PLAIN for value in values)
+    except Exception:  # arguments that cannot be walked are not plain
+        return False
 
 
 def _safe_exception_text(exc_info: ExcInfo) -> str:
