@@ -287,3 +287,23 @@ def test_a_storage_error_still_ends_the_recall_with_the_error(tmp_path: Path) ->
         ]
     end = next(e for e in events if e["type"] == RECALL_END)
     assert end["error"] and end["injected"] == 0 and end["fact_ids"] == []
+
+
+@pytest.mark.parametrize(
+    "text", [None, 5, b"allergic to peanuts", ["allergic to peanuts"]], ids=repr
+)
+def test_a_text_that_is_not_a_str_is_a_typed_error_and_nothing_is_cached(text: object) -> None:
+    from deerflow_memory.errors import InvalidFactError
+
+    before = looks_like_constraint.cache_info().currsize
+    with pytest.raises(InvalidFactError, match="a fact must be text, got"):
+        looks_like_constraint(text)  # type: ignore[arg-type]
+    assert looks_like_constraint.cache_info().currsize == before
+
+
+def test_is_constraint_of_no_fact_is_a_typed_error() -> None:
+    from deerflow_memory.errors import InvalidFactError
+
+    for thing in (None, "Is allergic to peanuts", {"content": "Is allergic"}):
+        with pytest.raises(InvalidFactError, match="is_constraint takes a Fact"):
+            is_constraint(thing)  # type: ignore[arg-type]

@@ -95,3 +95,15 @@ def test_the_fact_text_caches_hold_few_long_facts_not_every_one(
         assert cache(texts[-1]) is cache(texts[-1])  # the newest are kept and reused
     finally:
         cache.cache_clear()
+
+
+def test_a_text_that_cannot_be_a_key_goes_to_the_function_which_gives_its_own_error() -> None:
+    def compute(text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"not text: {type(text).__name__}")
+        return len(text)
+
+    cache = TextCache(compute, max_entries=5, max_chars=100)
+    with pytest.raises(TypeError, match="not text: list"):  # not "unhashable type: 'list'"
+        cache(["a"])  # type: ignore[arg-type]
+    assert cache("ab") == 2 and cache.cache_info().currsize == 1

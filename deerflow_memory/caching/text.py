@@ -56,8 +56,15 @@ class TextCache(Generic[V]):
         functools.update_wrapper(self, compute)
 
     def __call__(self, text: str) -> V:
-        """``compute(text)``, from the cache when kept."""
-        found = self._data.get(text, _MISSING)
+        """``compute(text)``, from the cache when kept.
+
+        A ``text`` that cannot be a key (a list) goes straight to ``compute``,
+        which gives its own error for what is not text; what it raises is never kept.
+        """
+        try:
+            found = self._data.get(text, _MISSING)
+        except TypeError:  # unhashable
+            return self._compute(text)
         if found is not _MISSING:
             return found  # type: ignore[return-value]
         value = self._compute(text)

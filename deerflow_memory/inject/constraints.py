@@ -13,7 +13,10 @@ The other guaranteed facts are those of the ``guaranteed_categories``:
 
 The wording rules aim at precision: a false constraint costs a line of the
 constraint budget on every turn; a missed one is only a fact ranked like any
-other. Never raises.
+other. A text that is not a ``str`` (None, bytes, a number) is a caller's slip,
+not "no constraint": it raises :class:`~deerflow_memory.errors.InvalidFactError`,
+as :func:`~deerflow_memory.update.validate.check_fact_text` does for the same
+input; nothing else raises.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from deerflow_memory.caching import TextCache
-from deerflow_memory.errors import ConfigError
+from deerflow_memory.errors import ConfigError, InvalidFactError
 from deerflow_memory.models import Fact, FactCategory
 
 __all__ = ["guaranteed_members", "is_constraint", "looks_like_constraint"]
@@ -89,12 +92,17 @@ def _looks_like_constraint(text: str) -> bool:
     Returns:
         Whether the wording rules recognise a constraint.
 
+    Raises:
+        InvalidFactError: ``text`` is not a ``str``.
+
     Example:
         >>> looks_like_constraint("Stays away from dairy; lactose makes them ill")
         True
         >>> looks_like_constraint("Likes jazz")
         False
     """
+    if not isinstance(text, str):
+        raise InvalidFactError(f"a fact must be text, got {type(text).__name__}")
     return _EN.search(text) is not None or _ZH.search(text) is not None
 
 
@@ -110,8 +118,15 @@ def is_constraint(fact: Fact) -> bool:
 
     Returns:
         Whether injection must guarantee it.
+
+    Raises:
+        InvalidFactError: ``fact`` is no fact (no ``constraint``/``content``),
+            or its content is not a ``str``.
     """
-    return fact.constraint or looks_like_constraint(fact.content)
+    try:
+        return fact.constraint or looks_like_constraint(fact.content)
+    except AttributeError:
+        raise InvalidFactError(f"is_constraint takes a Fact, got {type(fact).__name__}") from None
 
 
 @lru_cache(maxsize=64)  # a handful of settings, read on every turn
