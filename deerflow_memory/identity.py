@@ -17,12 +17,15 @@ identity in ``configurable["langgraph_auth_user_id"]`` (and the user object in
 names someone else raises :class:`IdentityMismatchError` (the same one is
 fine). When the auth user carries a ``tenant_id``, it is the run's tenant and
 another one is refused the same way; without one the run may name any tenant.
-There is no admin role (the routes have none either). As for the routes, an
-auth user whose ``is_authenticated`` is False (``langgraph dev``'s Studio user
-under custom auth) or whose identity is empty (LangGraph's unauthenticated
+There is no admin role (the routes have none either). Who the auth user is
+follows one rule for the graphs and the routes, :func:`authenticated_caller`:
+an auth user whose ``is_authenticated`` is False (``langgraph dev``'s Studio
+user under custom auth) or whose identity is empty (LangGraph's unauthenticated
 user) means no authentication: the operator's rules of before apply. An auth
-user that says it is authenticated but has an empty identity is refused
-(:class:`InvalidNameError`), never taken for the operator.
+user that says it is authenticated but has an empty identity, or that cannot
+say whether it is authenticated (reading ``is_authenticated`` raises), is
+refused (:class:`InvalidNameError`; the routes answer 403), never taken for
+the operator.
 
 An identity provider's subject is often not a valid memory id (Auth0's
 ``auth0|64f1c2``, ``google-oauth2|1043``, ``user:42``, a name with a space,
@@ -67,6 +70,7 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from deerflow_memory.caching import TextCache
 from deerflow_memory.errors import IdentityMismatchError, InvalidNameError
 from deerflow_memory.storage.base import validate_name
 
@@ -75,7 +79,9 @@ __all__ = [
     "HASHED_THREAD_PREFIX",
     "MAX_THREAD_ID_LENGTH",
     "UNKNOWN_THREAD_ID",
+    "AuthenticatedCaller",
     "MemoryIdentity",
+    "authenticated_caller",
     "names_caller",
     "resolve_identity",
     "thread_key",
@@ -90,9 +96,6 @@ _UNSAFE_IN_THREAD = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 HASHED_IDENTITY_MARK = ".sha256-"
 _HASHED_IDENTITY = re.compile(r"\.sha256-[0-9a-f]{32}\Z")
 _READABLE_CHARS = 64
-# Authenticated identities already mapped, raw -> memory user id (the rule is pure).
-_IDENTITY_IDS: dict[str, str] = {}
-_IDENTITY_IDS_MAX = 100_000
 
 
 def _sha256_hex(text: str) -> str:
@@ -119,22 +122,12 @@ def thread_key(thread_id: object) -> str:
     )
 
 
-def user_id_for_identity(identity: str) -> str:
-    """The memory user id of an authenticated ``identity`` (rule: module docstring); pure.
-
-    A valid id (:func:`~deerflow_memory.models.validate_name`) is returned as
-    is (NFC); any other string as ``<readable>.sha256-<32 hex>``, the same
-    every time. The graphs and the ``/memory`` routes both use it.
-
-    Example:
-        >>> user_id_for_identity("alice@example.com")
-        'alice@example.com'
-        >>> user_id_for_identity("auth0|64f1c2")  # doctest: +ELLIPSIS
-        'auth0_64f1c2.sha256-...'
-    """
-    known = _IDENTITY_IDS.get(identity)
-    if known is not None:
-        return known  # identity resolution runs for every node call
+def _identity_forms(identity: str) -> tuple[str, str]:
+    """``identity``'s NFC form and its memory user id (the rule: module docstring)."""
+    if not isinstance(identity, str):
+        raise InvalidNameError(
+            f"an authenticated identity must be a string, got {type(identity).__name__}"
+        )
     normalised = unicodedata.normalize("NFC", identity)
     try:
         user_id = validate_name(normalised, "authenticated user id")
@@ -146,9 +139,32 @@ def user_id_for_identity(identity: str) -> str:
             for char in normalised[:_READABLE_CHARS]
         ).lstrip(".")
         user_id = f"{readable or 'auth'}{HASHED_IDENTITY_MARK}{_sha256_hex(normalised)}"
-    if len(_IDENTITY_IDS) < _IDENTITY_IDS_MAX:
-        _IDENTITY_IDS[identity] = user_id
-    return user_id
+    return normalised, user_id
+
+
+# Identity resolution runs for every node call, so the pure rule is cached; identities
+# come from outside (an auth layer), so the cache is bounded by characters too: a flood
+# of made-up identities pushes old ones out, it never turns caching off for the rest.
+_IDENTITY_FORMS = TextCache(_identity_forms, max_entries=16_384, max_chars=2_000_000)
+
+
+def user_id_for_identity(identity: str) -> str:
+    """The memory user id of an authenticated ``identity`` (rule: module docstring); pure.
+
+    A valid id (:func:`~deerflow_memory.models.validate_name`) is returned as
+    is (NFC); any other string as ``<readable>.sha256-<32 hex>``, the same
+    every time. The graphs and the ``/memory`` routes both use it.
+
+    Raises:
+        InvalidNameError: ``identity`` is not a string.
+
+    Example:
+        >>> user_id_for_identity("alice@example.com")
+        'alice@example.com'
+        >>> user_id_for_identity("auth0|64f1c2")  # doctest: +ELLIPSIS
+        'auth0_64f1c2.sha256-...'
+    """
+    return _IDENTITY_FORMS(identity)[1]
 
 
 def names_caller(given: object, identity: str) -> bool:
@@ -161,8 +177,8 @@ def names_caller(given: object, identity: str) -> bool:
         return False
     if given == identity:
         return True
-    normalised = unicodedata.normalize("NFC", given)
-    return normalised in (unicodedata.normalize("NFC", identity), user_id_for_identity(identity))
+    forms = _IDENTITY_FORMS(identity)  # (NFC form, user id), cached: not normalised per call
+    return given in forms or unicodedata.normalize("NFC", given) in forms
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,11 +231,24 @@ def _given(*values: Any) -> Any:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class AuthenticatedCaller:
+    """Who an authenticated request or run is: their raw identity, and their tenant if any.
+
+    ``identity`` is the identity provider's text as given (map it with
+    :func:`user_id_for_identity`); ``tenant_id`` is the auth user's tenant,
+    validated (NFC), or None when the auth user carries none.
+    """
+
+    identity: str
+    tenant_id: str | None = None
+
+
 def _auth_attribute(user: Any, key: str) -> Any:
-    if user is None:
-        return None
+    """``user``'s ``key``, or None when absent or when reading it raises."""
     # LangGraph passes the auth user as the object your handler returned, a
-    # proxy answering attributes from it, or a dict after serialization.
+    # proxy answering attributes from it, or a dict after serialization;
+    # Starlette's BaseUser raises NotImplementedError for what it leaves out.
     try:
         if isinstance(user, Mapping):
             return user.get(key)
@@ -228,31 +257,80 @@ def _auth_attribute(user: Any, key: str) -> Any:
         return None
 
 
-def _authenticated(configurable: Mapping[str, Any]) -> tuple[str | None, str | None]:
-    """The authenticated caller's raw identity and tenant (validated), or None for each."""
-    user = configurable.get("langgraph_auth_user")
-    identity = (
-        configurable.get("langgraph_auth_user_id")
-        or _auth_attribute(user, "identity")
-        or _auth_attribute(user, "display_name")
-    )
-    if not identity:
-        if user is not None and _auth_attribute(user, "is_authenticated") is True:
-            # Authenticated, but as nobody: taken for no auth, it would be the operator
-            # (any user id). The routes answer 403 to the same caller.
+def _auth_text(value: Any) -> str | None:
+    """``str(value)``, or None for None, an empty text or a ``__str__`` that raises."""
+    if value is None:
+        return None
+    try:
+        text = str(value)
+    except Exception:
+        return None
+    return text or None
+
+
+def _says_authenticated(user: Any) -> bool | None:
+    """``user.is_authenticated`` as a bool, None when absent.
+
+    Raises:
+        InvalidNameError: reading it (or its truth value) raises: fail closed.
+    """
+    try:
+        if isinstance(user, Mapping):
+            value = user.get("is_authenticated")
+        else:
+            value = getattr(user, "is_authenticated", None)
+        return None if value is None else bool(value)
+    except Exception:  # e.g. a Starlette BaseUser subclass that leaves it unimplemented
+        raise InvalidNameError(
+            "the auth user cannot say whether it is authenticated (reading is_authenticated "
+            "raised): refused, never taken for the operator"
+        ) from None
+
+
+def authenticated_caller(user: Any, identity: Any = None) -> AuthenticatedCaller | None:
+    """The authenticated caller behind an auth ``user``, or None when there is no authentication.
+
+    The one rule of the graphs (``configurable["langgraph_auth_user"]``) and
+    the ``/memory`` routes (Starlette's ``request.scope["user"]``):
+
+    - ``user.is_authenticated`` False: no authentication (LangGraph's
+      unauthenticated user, ``langgraph dev``'s Studio user): None, the
+      operator's rules apply;
+    - the identity: ``identity`` (given apart, LangGraph's
+      ``configurable["langgraph_auth_user_id"]``), else ``user.identity``, else
+      ``user.display_name``; None, an empty text or a read that raises is absent;
+    - no identity: None, unless ``is_authenticated`` is True (refused);
+    - ``is_authenticated`` absent: authenticated when there is an identity.
+
+    Args:
+        user: the auth user: an object (a proxy, a ``BaseUser``), a mapping
+            (after serialization) or None.
+        identity: an identity given beside ``user``, read first.
+
+    Raises:
+        InvalidNameError: ``user`` cannot say whether it is authenticated
+            (reading ``is_authenticated`` raises), says it is authenticated
+            with an empty identity, or carries an unsafe ``tenant_id``. Either
+            way it is never taken for the operator (who may name any user).
+    """
+    authenticated = None if user is None else _says_authenticated(user)
+    if authenticated is False:
+        return None
+    raw = _auth_text(identity)
+    if raw is None and user is not None:
+        raw = _auth_text(_auth_attribute(user, "identity")) or _auth_text(
+            _auth_attribute(user, "display_name")
+        )
+    if raw is None:
+        if authenticated:
+            # Authenticated, but as nobody: taken for no auth, it would be the operator.
             raise InvalidNameError(
-                "the run's auth user is authenticated but its identity is empty: "
-                "no memory can be its own"
+                "the auth user is authenticated but its identity is empty: no memory can be its own"
             )
-        return None, None  # no auth, or LangGraph's unauthenticated user (identity "")
-    if user is not None and _auth_attribute(user, "is_authenticated") is False:
-        # As the routes: e.g. `langgraph dev`'s Studio user under custom auth is not
-        # authenticated (is_authenticated False), so it is the operator.
-        return None, None
-    tenant = _auth_attribute(user, "tenant_id")
-    return (
-        str(identity),
-        validate_name(str(tenant), "authenticated user's tenant_id") if tenant else None,
+        return None  # no auth, or LangGraph's unauthenticated user (identity "")
+    tenant = None if user is None else _auth_text(_auth_attribute(user, "tenant_id"))
+    return AuthenticatedCaller(
+        raw, None if tenant is None else validate_name(tenant, "authenticated user's tenant_id")
     )
 
 
@@ -286,7 +364,8 @@ def resolve_identity(
         InvalidNameError: the user id, agent name or tenant is unsafe as a
             storage key (an empty string included; an authenticated identity
             is mapped instead, :func:`user_id_for_identity`; an authenticated
-            auth user with an empty identity is refused), the thread id is not a
+            auth user with an empty identity, or one whose ``is_authenticated``
+            cannot be read, is refused), the thread id is not a
             string, ``int`` or ``UUID``, or the context is a built-in value
             that is not a mapping (``context="alice"``).
         IdentityMismatchError: the run is authenticated and names another
@@ -304,7 +383,10 @@ def resolve_identity(
         configurable.get("langgraph_user_id"),
     )
     asked_tenant = _given(_lookup(context, "tenant_id"), configurable.get("tenant_id"))
-    auth_user, auth_tenant = _authenticated(configurable)
+    caller = authenticated_caller(
+        configurable.get("langgraph_auth_user"), configurable.get("langgraph_auth_user_id")
+    )
+    auth_user, auth_tenant = (None, None) if caller is None else (caller.identity, caller.tenant_id)
     if auth_user is None:
         user_id = validate_name(DEFAULT_USER_ID if asked_user is None else asked_user, "user_id")
         tenant_id = None if asked_tenant is None else validate_name(asked_tenant, "tenant_id")

@@ -87,6 +87,34 @@ def test_the_caller_is_named_by_their_raw_identity_or_their_mapped_id_only() -> 
 # --- graph runs -------------------------------------------------------------------------------
 
 
+def test_a_flood_of_made_up_identities_keeps_the_mapping_cached_and_bounded() -> None:
+    from deerflow_memory import identity as module
+
+    cache = module._IDENTITY_FORMS
+    cache.cache_clear()
+    try:
+        # The old count-only dict stopped caching for everyone after 100,000 identities.
+        for n in range(120_000):
+            user_id_for_identity(f"auth0|flood-{n}")
+        info = cache.cache_info()
+        assert info.currsize <= info.maxsize == 16_384 and info.chars <= info.maxchars
+        assert user_id_for_identity(AUTH0) is user_id_for_identity(AUTH0)  # still kept
+        kept = cache.cache_info().currsize
+        huge = "auth0|" + "x" * 2_000_001  # longer than every kept text together: not kept
+        assert user_id_for_identity(huge) == user_id_for_identity(huge)
+        assert cache.cache_info().currsize == kept
+    finally:
+        cache.cache_clear()
+
+
+def test_an_identity_that_is_not_text_is_a_typed_error() -> None:
+    from deerflow_memory.errors import InvalidNameError
+
+    for identity in (None, 5, b"auth0|abc", ["auth0|abc"]):
+        with pytest.raises(InvalidNameError, match="authenticated identity must be a string"):
+            user_id_for_identity(identity)  # type: ignore[arg-type]
+
+
 def test_a_run_authenticated_as_an_auth0_user_stores_and_injects_their_memory(
     tmp_path: Path,
 ) -> None:

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from deerflow_memory import identity
 from deerflow_memory.caching import TextCache
 from deerflow_memory.inject import constraints, lexical
 from deerflow_memory.update import consolidate, hygiene
@@ -76,8 +77,15 @@ def test_threads_filling_a_text_cache_never_pass_its_bounds() -> None:
         (lexical.term_counts, 500_000),
         (hygiene.text_key, 2_000_000),
         (constraints.looks_like_constraint, 2_000_000),
+        (identity._IDENTITY_FORMS, 2_000_000),
     ],
-    ids=["consolidation terms", "lexical term counts", "hygiene text keys", "constraint wording"],
+    ids=[
+        "consolidation terms",
+        "lexical term counts",
+        "hygiene text keys",
+        "constraint wording",
+        "authenticated identities",
+    ],
 )
 def test_the_fact_text_caches_hold_few_long_facts_not_every_one(
     cache: TextCache[object], max_chars: int

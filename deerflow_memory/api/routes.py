@@ -85,7 +85,13 @@ from deerflow_memory.config import (
     MemoryConfig,
     json_object_without_duplicates,
 )
-from deerflow_memory.identity import names_caller, user_id_for_identity
+from deerflow_memory.errors import InvalidNameError
+from deerflow_memory.identity import (
+    AuthenticatedCaller,
+    authenticated_caller,
+    names_caller,
+    user_id_for_identity,
+)
 from deerflow_memory.inject.fallback import rank_facts
 from deerflow_memory.models import CONFIDENCE_RULE, MemoryDocument, iso_from_timestamp
 from deerflow_memory.service import MemoryService
@@ -175,35 +181,28 @@ def _fact_json(fact: BaseModel) -> dict[str, Any]:
     return fact.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-def _authenticated_user(request: Request) -> Any:
-    """The request's authenticated user, or None when it is not authenticated.
+def _caller(request: Request) -> AuthenticatedCaller | None:
+    """The request's authenticated caller (the graphs' rule), or None when not authenticated.
 
     Raises:
-        ApiError: 403 when the user object cannot say whether it is
-            authenticated (fail closed: never read as "no auth, operator").
+        ApiError: 403 when the user is authenticated without an identity, cannot
+            say whether it is authenticated, or carries an unsafe tenant (fail
+            closed: never read as "no auth, operator").
     """
-    user = request.scope.get("user")
-    if user is None:
-        return None
     try:
-        authenticated = bool(getattr(user, "is_authenticated", False))
-    except Exception:  # a BaseUser subclass that leaves is_authenticated unimplemented
-        raise ApiError(403, "the request's user cannot say whether it is authenticated") from None
-    return user if authenticated else None
+        return authenticated_caller(request.scope.get("user"))
+    except InvalidNameError as e:
+        raise ApiError(403, str(e)) from None
 
 
 def caller_tenant(request: Request) -> str | None:
-    """The tenant the authenticated caller belongs to (``user.tenant_id``), or None."""
-    user = _authenticated_user(request)
-    if user is None:
-        return None
-    # LangGraph's auth wraps the user your handler returned (object or dict) in a
-    # proxy that answers attributes from it; Starlette users are plain objects.
-    try:
-        tenant = getattr(user, "tenant_id", None)
-    except Exception:  # a proxy that raises something else than AttributeError
-        tenant = None
-    return unicodedata.normalize("NFC", str(tenant)) if tenant else None
+    """The tenant the authenticated caller belongs to (``user.tenant_id``, NFC), or None.
+
+    Raises:
+        ApiError: 403 as :func:`caller_identity`.
+    """
+    caller = _caller(request)
+    return None if caller is None else caller.tenant_id
 
 
 def request_tenant(request: Request) -> str | None:
@@ -227,24 +226,17 @@ def caller_identity(request: Request) -> str | None:
     """The authenticated caller's raw identity, or None when the request is not authenticated.
 
     ``user.identity``, else ``user.display_name`` (a property that raises counts
-    as absent).
+    as absent): :func:`~deerflow_memory.identity.authenticated_caller`, the
+    graphs' rule.
 
     Raises:
-        ApiError: 403 when the caller is authenticated but has neither: without
-            an identity it would otherwise pass for an unauthenticated operator
-            and reach every user's memory.
+        ApiError: 403 when the caller is authenticated but has neither, or when
+            its user cannot say whether it is authenticated: either would
+            otherwise pass for an unauthenticated operator and reach every
+            user's memory.
     """
-    user = _authenticated_user(request)
-    if user is None:
-        return None
-    for attribute in ("identity", "display_name"):
-        try:
-            identity = getattr(user, attribute, None)
-        except Exception:  # Starlette's BaseUser raises NotImplementedError
-            identity = None
-        if identity is not None and str(identity) != "":
-            return str(identity)
-    raise ApiError(403, "you are authenticated without an identity: no memory is yours")
+    caller = _caller(request)
+    return None if caller is None else caller.identity
 
 
 def caller_user_id(request: Request) -> str | None:
