@@ -47,7 +47,7 @@ from deerflow_memory.models import (
     replace_surrogates,
 )
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.factory import open_storage
+from deerflow_memory.storage.factory import open_storage, sqlite_path
 from deerflow_memory.storage.names import validate_name
 from deerflow_memory.storage.stats import MemoryStats
 from deerflow_memory.terminal import (
@@ -461,7 +461,7 @@ def _all_read(stats: Sequence[MemoryStats]) -> int:
 
 def _cmd_export(args: argparse.Namespace, console: Console) -> int:
     text = _load(args).to_json()
-    if args.output:
+    if args.output is not None:  # checked in main: not empty, not spelled as a folder
         path = Path(args.output)
         # Like import and clear: an existing file is replaced only when the user says so.
         if path.is_file() and not args.yes:
@@ -643,7 +643,8 @@ def _cmd_migrate(args: argparse.Namespace, console: Console) -> int:
     # A mistyped source must not read as "0 documents copied" (nor create an empty database).
     if source_config.storage in ("file", "sqlite"):
         path = Path(source_config.storage_path)
-        wanted = path.is_dir() if source_config.storage == "file" else path.is_file()
+        # A SQLite path names the file, or a folder holding memory.sqlite (sqlite_path).
+        wanted = path.is_dir() if source_config.storage == "file" else sqlite_path(path).is_file()
         if not wanted:
             kind = "folder" if source_config.storage == "file" else "SQLite file"
             raise CommandFailed(f"migrate source {path} is not an existing {kind}", status=2)
@@ -952,12 +953,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             for value in values if isinstance(values, list) else [values]:
                 if isinstance(value, str) and replace_surrogates(value) != value:
                     raise CommandFailed(f"{what} is not valid UTF-8 text", status=2)
-        # Paths: a control character (NUL, \x01...) is a typo, never a file or folder name.
+        # Paths: a control character (NUL, \x01...) is a typo, never a file or folder name;
+        # an empty one is no "not given" (-o "" printed to stdout); a file's path spelled
+        # as a folder (-o newdir/) would name a file "newdir".
         for attribute, what in (("root", "--root"), ("config", "--config"), ("output", "--output")):
-            if getattr(args, attribute, None):
-                check_path(getattr(args, attribute), what)
+            if getattr(args, attribute, None) is not None:
+                check_path(getattr(args, attribute), what, file=attribute != "root")
         if args.command == "import":
-            check_path(args.file, "the file to import")
+            check_path(args.file, "the file to import", file=True)
         status = _COMMANDS[args.command](args, console)
         output.flush()  # a full disk or a closed pipe is found here, not at exit
         return status

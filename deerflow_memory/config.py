@@ -681,18 +681,25 @@ def normalize_origin(origin: str) -> str | None:
     return f"{scheme}://{host}:{port or defaults[scheme]}"
 
 
-def check_path(path: str | os.PathLike[str], what: str) -> Path:
+def check_path(path: str | os.PathLike[str], what: str, *, file: bool = False) -> Path:
     """``path`` as a :class:`~pathlib.Path` if it holds no control character (NUL, ``\\x01``...).
 
     Args:
         path: a file or folder name given by a user (``--root``, a config file...).
         what: how to call it in the error message (``--root``, ``storage_path``).
+        file: ``path`` must name a file: one spelled as a folder (ending in
+            ``/``, ``/.`` or ``/..``, or ``.`` itself) is refused, where
+            :class:`~pathlib.Path` would drop the ``/`` and name a file
+            ``newdir`` for ``newdir/`` (``cp x newdir/`` fails the same way).
 
     Raises:
-        ConfigError: the path is empty or holds a control character (never a folder name).
+        ConfigError: the path is empty or holds a control character (never a
+            folder name), or, with ``file``, is spelled as a folder.
     """
     text = os.fspath(path)
     problem = "must not be empty" if not text.strip() else _control_character(text)
+    if not problem and file and os.path.basename(text) in ("", ".", ".."):
+        problem = "names a folder, not a file (give a file name)"
     if problem:
         raise ConfigError(f"{what} {text!r} {problem}")
     return Path(text)
@@ -867,7 +874,7 @@ def load_config(
     if path is None and env.get(CONFIG_PATH_ENV):
         path = env[CONFIG_PATH_ENV]
     if path is not None:
-        values.update(_read_yaml(Path(path)))
+        values.update(_read_yaml(check_path(path, "config file", file=True)))
     values.update(_env_values(env))
     values.update(overrides)
     # MemoryConfig(...) turns a ValidationError into one ConfigError, secrets masked

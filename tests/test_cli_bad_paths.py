@@ -7,6 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from deerflow_memory.config import load_config
+from deerflow_memory.errors import ConfigError
+from deerflow_memory.storage.file import FileMemoryStorage
+from deerflow_memory.storage.migrate import parse_backend_spec
 from tests.test_cli_errors import assert_one_error_line, run
 
 
@@ -36,3 +40,71 @@ def test_a_path_with_a_control_character_is_one_error_line_and_creates_nothing(
     assert_one_error_line(status, err, "control character")
     assert status == 2
     assert sorted(os.listdir(tmp_path)) == ["doc.json"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (("--root", "", "list"), "--root '' must not be empty"),
+        (("--config", "", "--root", "{root}", "list"), "--config '' must not be empty"),
+        (("--root", "{root}", "export", "--user", "ann", "-o", ""), "--output '' must not"),
+        (("--root", "{root}", "export", "--user", "ann", "-o", "{tmp}/new/"), "names a folder"),
+        (("--root", "{root}", "export", "--user", "ann", "-o", "{tmp}/new/."), "names a folder"),
+        (("--root", "{root}", "export", "--user", "ann", "-o", "{tmp}/.."), "names a folder"),
+        (("--config", "{tmp}/c.yaml/", "--root", "{root}", "list"), "names a folder"),
+        (("--root", "{root}", "import", "--user", "ann", "{tmp}/doc.json/"), "names a folder"),
+    ],
+    ids=[
+        "root",
+        "config",
+        "output",
+        "output-slash",
+        "output-dot",
+        "output-dotdot",
+        "config-slash",
+        "import-slash",
+    ],
+)
+def test_an_empty_path_or_a_file_path_spelled_as_a_folder_is_one_error_line_and_writes_nothing(
+    argv: tuple[str, ...], words: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # -o "" printed the export to stdout; -o new/ wrote a file named "new"; --config
+    # c.yaml/ and import doc.json/ read the file (cat doc.json/ fails: "Not a directory").
+    root = tmp_path / "m"
+    assert run(capsys, "--root", str(root), "remember", "--user", "ann", "Likes tea")[0] == 0
+    (tmp_path / "doc.json").write_text('{"facts": []}', encoding="utf-8")
+    (tmp_path / "c.yaml").write_text("{}\n", encoding="utf-8")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    values = {"root": str(root), "tmp": str(tmp_path)}
+    status, out, err = run(capsys, *(part.format(**values) for part in argv))
+    assert_one_error_line(status, err, words)
+    assert status == 2 and out == ""
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    assert [f.content for f in FileMemoryStorage(root).load("ann").facts] == ["Likes tea"]
+
+
+def test_a_config_file_path_that_is_empty_or_spelled_as_a_folder_is_a_config_error(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "c.yaml").write_text("{}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="config file '' must not be empty"):
+        load_config("")  # it read "." ("Is a directory")
+    with pytest.raises(ConfigError, match="names a folder"):
+        load_config(f"{tmp_path}/c.yaml/")  # it read c.yaml
+
+
+def test_a_sqlite_path_spelled_as_a_folder_means_the_database_inside_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert parse_backend_spec("sqlite:db.sqlite/").storage_path == Path("db.sqlite/memory.sqlite")
+    root = tmp_path / "m"
+    assert run(capsys, "--root", str(root), "remember", "--user", "ann", "Likes tea")[0] == 0
+    target = f"sqlite:{tmp_path}/db.sqlite/"
+    assert run(capsys, "migrate", "--from", f"file:{root}", "--to", target)[0] == 0
+    assert (tmp_path / "db.sqlite" / "memory.sqlite").is_file()  # not a file named db.sqlite
+    # A folder holding memory.sqlite is a migrate source, spelled with or without "/".
+    for source in (f"sqlite:{tmp_path}/db.sqlite/", f"sqlite:{tmp_path}/db.sqlite"):
+        back = tmp_path / f"back{len(source)}"
+        status, _, err = run(capsys, "migrate", "--from", source, "--to", f"file:{back}")
+        assert status == 0, err
+        assert FileMemoryStorage(back).load("ann").facts[0].content == "Likes tea"
