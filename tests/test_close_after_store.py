@@ -414,6 +414,7 @@ def test_a_model_whose_event_loop_closed_is_a_warned_model_failure_not_a_closed_
 
     from deerflow_memory import FileMemoryStorage
     from deerflow_memory.update.queue import UpdateJob
+    from deerflow_memory.update.updater import UpdateStatus
 
     class LoopClosedModel(GenericFakeChatModel):
         def _generate(self, *args: Any, **kwargs: Any) -> Any:
@@ -424,6 +425,13 @@ def test_a_model_whose_event_loop_closed_is_a_warned_model_failure_not_a_closed_
     model = LoopClosedModel(messages=iter([]))
     with MemoryService(MemoryConfig(), storage=storage, model=model, register_atexit=False) as svc:
         result = svc.updater.update(UpdateJob("t1", "alice", None, tuple(TURN)))
-    assert not result.store_closed and "Event loop is closed" in (result.error or "")
-    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
-    assert any("calling the model" in w or "extracting the update" in w for w in warnings)
+    # Not a transient model error (429, 5xx, timeout): a client whose loop ended fails the
+    # same way on every try, so the update fails (a dead letter), it is not retried.
+    error = "memory model call failed: RuntimeError: Event loop is closed"
+    assert result.status is UpdateStatus.FAILED and not result.store_closed
+    assert result.error == f"ModelCallError: {error}"
+    records = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    label = "memory update for user=alice agent=- thread=t1"
+    line = f"{label} failed while extracting the update: {error}"
+    assert [(r.levelname, r.getMessage()) for r in records] == [("WARNING", line)]
+    assert records[0].exc_info is None  # an expected failure: one line, no traceback
