@@ -87,6 +87,33 @@ def assert_one_quiet_error(
     assert "Traceback" not in caplog.text
 
 
+def assert_close_stops_at_the_first_error(
+    memory: MemoryService, store: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Close ``memory`` (one turn pending, already in the outbox) after ``store`` closed: one
+    store call fails and nothing is tried after it, the update is reported store_closed, and
+    one quiet ERROR is logged."""
+    failed = FailedCalls(store)
+    result = memory.close()
+    assert failed.count == 1
+    assert not result and [f.outcome for f in result.failed] == ["store_closed"]
+    assert_one_quiet_error(caplog, unwritten=0, not_run=1)
+
+
+async def assert_closing_after_the_async_store_stops_at_the_first_error(
+    opened: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Capture a turn through the async store that ``opened`` (its ``from_conn_string``
+    context) yields, leave the context (the store closes), then check
+    :func:`assert_close_stops_at_the_first_error`."""
+    memory = memory_service()
+    async with opened as store:
+        await store.setup()
+        await asyncio.to_thread(memory.enqueue, ALICE, TURN, store=store)
+        await asyncio.to_thread(settled, memory)
+    await asyncio.to_thread(assert_close_stops_at_the_first_error, memory, store, caplog)
+
+
 def test_a_capture_after_the_sqlite_store_closed_is_tried_once_then_close_reports_it(
     tmp_path: Path, logged: pytest.LogCaptureFixture
 ) -> None:
@@ -141,18 +168,10 @@ async def test_an_async_sqlite_store_closed_first_stops_the_drain_at_its_first_e
 ) -> None:
     from langgraph.store.sqlite.aio import AsyncSqliteStore
 
-    memory = memory_service()
-    async with AsyncSqliteStore.from_conn_string(str(tmp_path / "m.sqlite")) as store:
-        await store.setup()
-        await asyncio.to_thread(memory.enqueue, ALICE, TURN, store=store)
-        await asyncio.to_thread(settled, memory)
-    failed = FailedCalls(store)
-    result = await asyncio.to_thread(memory.close)
     # aiosqlite says "no active connection" (a ValueError): not a corrupt document,
     # not data that "can never be written", but a closed store.
-    assert failed.count == 1
-    assert not result and [f.outcome for f in result.failed] == ["store_closed"]
-    assert_one_quiet_error(logged, unwritten=0, not_run=1)
+    opened = AsyncSqliteStore.from_conn_string(str(tmp_path / "m.sqlite"))
+    await assert_closing_after_the_async_store_stops_at_the_first_error(opened, logged)
 
 
 @pytest.fixture
@@ -194,11 +213,7 @@ def test_a_postgres_store_closed_first_stops_the_drain_at_its_first_error(
     memory.enqueue(ALICE, TURN, store=store)
     settled(memory)
     close()
-    failed = FailedCalls(store)
-    result = memory.close()
-    assert failed.count == 1
-    assert not result and [f.outcome for f in result.failed] == ["store_closed"]
-    assert_one_quiet_error(logged, unwritten=0, not_run=1)
+    assert_close_stops_at_the_first_error(memory, store, logged)
 
 
 @pytest.mark.postgres
@@ -207,16 +222,8 @@ async def test_an_async_postgres_store_closed_first_stops_the_drain_at_its_first
 ) -> None:
     from langgraph.store.postgres.aio import AsyncPostgresStore
 
-    memory = memory_service()
-    async with AsyncPostgresStore.from_conn_string(fresh_database) as store:
-        await store.setup()
-        await asyncio.to_thread(memory.enqueue, ALICE, TURN, store=store)
-        await asyncio.to_thread(settled, memory)
-    failed = FailedCalls(store)
-    result = await asyncio.to_thread(memory.close)
-    assert failed.count == 1
-    assert not result and [f.outcome for f in result.failed] == ["store_closed"]
-    assert_one_quiet_error(logged, unwritten=0, not_run=1)
+    opened = AsyncPostgresStore.from_conn_string(fresh_database)
+    await assert_closing_after_the_async_store_stops_at_the_first_error(opened, logged)
 
 
 def test_a_service_without_an_outbox_reports_the_updates_the_closed_store_stopped(
