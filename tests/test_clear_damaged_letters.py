@@ -136,3 +136,30 @@ def test_the_owner_of_a_damaged_letter_is_read_from_what_parses() -> None:
     assert owner_of({"userId": 7, "agentName": None}) is None
     assert owner_of({"userId": "bob", "agentName": ["x"]}) is None
     assert owner_of([1, 2]) is None and owner_of(b"\xff\xfe") is None
+
+
+def test_a_memory_delete_reads_each_stored_letter_once(
+    memory: MemoryService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import deerflow_memory.storage.file as file_backend
+    import deerflow_memory.storage.store as store_backend
+    from deerflow_memory.storage.dead_letters import parse_letter
+
+    storage = memory.storage
+    alice, bob = letter_of("alice", ALICE_SAYS), letter_of("bob", BOB_SAYS)
+    storage.put_dead_letter(alice)
+    storage.put_dead_letter(bob)
+    keep_as(storage, "dl_00000001", alice.to_json())  # a copy: unreadable, alice's
+    keep_as(storage, "dl_00000002", json.dumps({"torn": True}))  # damaged, owner unknown
+    parsed: list[str] = []
+
+    def counted(raw: object, stored_as: str, location: str) -> object:
+        parsed.append(stored_as)
+        return parse_letter(raw, stored_as, location)
+
+    backend = file_backend if isinstance(storage, FileMemoryStorage) else store_backend
+    monkeypatch.setattr(backend, "parse_letter", counted)
+    assert memory.clear_memory("alice")
+    assert sorted(parsed) == sorted([alice.id, bob.id, "dl_00000001", "dl_00000002"])
+    assert [x.id for x in storage.list_dead_letters()] == [bob.id]
+    assert [x.name for x in storage.unreadable_dead_letters()] == ["dl_00000002"]

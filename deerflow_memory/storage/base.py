@@ -265,6 +265,14 @@ class MemoryStorage(ABC):
         """Remove one letter (after a successful retry); True when it existed."""
         raise NotImplementedError(f"{type(self).__name__} does not keep dead letters")
 
+    def all_dead_letters(self) -> list[DeadLetter | UnreadableDeadLetter]:
+        """Every stored letter, each read once: readable ones and those that cannot be read.
+
+        What :meth:`list_dead_letters` and :meth:`unreadable_dead_letters` give
+        together, in one pass (deleting a memory needs both). Default: those two.
+        """
+        return [*self.list_dead_letters(), *self.unreadable_dead_letters()]
+
     def unreadable_dead_letters(self) -> list[UnreadableDeadLetter]:
         """Stored letters that cannot be read (where and why), which ``list_dead_letters`` skips.
 

@@ -20,10 +20,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
 from deerflow_memory.models import utc_now_iso
@@ -36,6 +37,8 @@ __all__ = [
     "dead_letter_id",
     "misplaced",
     "owner_of",
+    "parse_letter",
+    "readable_letters",
 ]
 
 # What a letter id looks like (:func:`dead_letter_id` makes 24 hex digits): safe as a file name.
@@ -195,3 +198,46 @@ def _owner_in_text(text: str) -> Owner | None:
     except ValueError:
         return None
     return (user_id, agent_name)
+
+
+def parse_letter(raw: Any, stored_as: str, location: str) -> DeadLetter | UnreadableDeadLetter:
+    """The letter stored under ``stored_as`` (file stem or store key), or why it cannot be used.
+
+    Args:
+        raw: the stored value: a file's bytes, or a store item's mapping.
+        stored_as: the name it is stored under (see :func:`misplaced`).
+        location: where it is, for :attr:`UnreadableDeadLetter.location`.
+
+    Returns:
+        The :class:`DeadLetter`, or an :class:`UnreadableDeadLetter` (with its
+        owner when that can be read) when it does not parse or is a copy
+        kept under another name.
+    """
+    try:
+        if isinstance(raw, bytes | bytearray | str):
+            letter = DeadLetter.model_validate_json(raw)
+        else:
+            letter = DeadLetter.model_validate(raw)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        where = where or ("file" if isinstance(raw, bytes | bytearray | str) else "value")
+        why = f"{where}: {first.get('msg')}"
+        return UnreadableDeadLetter(location, why, stored_as, owner_of(raw))
+    wrong = misplaced(letter, stored_as)
+    if wrong is None:
+        return letter
+    return UnreadableDeadLetter(location, wrong, stored_as, (letter.user_id, letter.agent_name))
+
+
+def readable_letters(
+    found: Iterable[DeadLetter | UnreadableDeadLetter], user_id: str | None = None
+) -> list[DeadLetter]:
+    """The letters of ``found`` that can be read (only ``user_id``'s when given), oldest first."""
+    letters = [
+        letter
+        for letter in found
+        if isinstance(letter, DeadLetter) and (user_id is None or letter.user_id == user_id)
+    ]
+    letters.sort(key=lambda letter: (letter.first_failed_at, letter.id))
+    return letters

@@ -89,8 +89,8 @@ from deerflow_memory.storage.dead_letters import (
     DEAD_LETTER_ID,
     DeadLetter,
     UnreadableDeadLetter,
-    misplaced,
-    owner_of,
+    parse_letter,
+    readable_letters,
 )
 from deerflow_memory.storage.journal import (
     JOURNAL_FILE,
@@ -783,19 +783,14 @@ class FileMemoryStorage(MemoryStorage):
 
         They stay on disk and :meth:`unreadable_dead_letters` names them.
         """
-        letters = [
-            letter
-            for letter in self._read_dead_letters()
-            if isinstance(letter, DeadLetter) and (user_id is None or letter.user_id == user_id)
-        ]
-        letters.sort(key=lambda letter: (letter.first_failed_at, letter.id))
-        return letters
+        return readable_letters(self.all_dead_letters(), user_id)
 
     def unreadable_dead_letters(self) -> list[UnreadableDeadLetter]:
         """``dead_letters/dl_*.json`` files that cannot be read: path and reason."""
-        return [x for x in self._read_dead_letters() if isinstance(x, UnreadableDeadLetter)]
+        return [x for x in self.all_dead_letters() if isinstance(x, UnreadableDeadLetter)]
 
-    def _read_dead_letters(self) -> list[DeadLetter | UnreadableDeadLetter]:
+    def all_dead_letters(self) -> list[DeadLetter | UnreadableDeadLetter]:
+        """Every ``dead_letters/dl_*.json``, read once, by file name."""
         folder = self._root / DEAD_LETTER_FOLDER
         try:
             names = sorted(os.listdir(folder))
@@ -808,7 +803,6 @@ class FileMemoryStorage(MemoryStorage):
             path, stem = folder / name, name.removesuffix(".json")
             try:
                 raw = _read_regular(path)
-                letter = DeadLetter.model_validate_json(raw)
             except FileNotFoundError:
                 continue  # deleted by another process meanwhile
             except CorruptMemoryError as e:
@@ -816,17 +810,8 @@ class FileMemoryStorage(MemoryStorage):
             except OSError as e:
                 why = f"cannot be read: {e.strerror or e}"
                 found.append(UnreadableDeadLetter(str(path), why, stem))
-            except ValidationError as e:
-                first = e.errors()[0]
-                where = ".".join(str(p) for p in first.get("loc", ())) or "file"
-                why = f"{where}: {first.get('msg')}"
-                found.append(UnreadableDeadLetter(str(path), why, stem, owner_of(raw)))
             else:
-                wrong = misplaced(letter, stem)
-                owner = (letter.user_id, letter.agent_name)
-                found.append(
-                    letter if wrong is None else UnreadableDeadLetter(str(path), wrong, stem, owner)
-                )
+                found.append(parse_letter(raw, stem, str(path)))
         return found
 
     def delete_unreadable_dead_letter(self, letter: UnreadableDeadLetter) -> bool:

@@ -90,8 +90,8 @@ from deerflow_memory.storage.closed import is_operational, is_store_closed
 from deerflow_memory.storage.dead_letters import (
     DeadLetter,
     UnreadableDeadLetter,
-    misplaced,
-    owner_of,
+    parse_letter,
+    readable_letters,
 )
 from deerflow_memory.storage.names import storage_name
 from deerflow_memory.storage.store_locks import (
@@ -697,36 +697,18 @@ class StoreMemoryStorage(MemoryStorage):
 
         They stay in the store and :meth:`unreadable_dead_letters` names them.
         """
-        letters = [
-            letter
-            for letter in self._read_dead_letters()
-            if isinstance(letter, DeadLetter) and (user_id is None or letter.user_id == user_id)
-        ]
-        letters.sort(key=lambda letter: (letter.first_failed_at, letter.id))
-        return letters
+        return readable_letters(self.all_dead_letters(), user_id)
 
     def unreadable_dead_letters(self) -> list[UnreadableDeadLetter]:
         """Letter items that do not parse or whose id is not their key: namespace/key and why."""
-        return [x for x in self._read_dead_letters() if isinstance(x, UnreadableDeadLetter)]
+        return [x for x in self.all_dead_letters() if isinstance(x, UnreadableDeadLetter)]
 
-    def _read_dead_letters(self) -> list[DeadLetter | UnreadableDeadLetter]:
-        found: list[DeadLetter | UnreadableDeadLetter] = []
-        for key, value in self._dead_letter_items():
-            location = "/".join([*self.dead_letter_namespace, key])
-            try:
-                letter = DeadLetter.model_validate(value)
-            except ValidationError as e:
-                first = e.errors()[0]
-                where = ".".join(str(p) for p in first.get("loc", ())) or "value"
-                why = f"{where}: {first.get('msg')}"
-                found.append(UnreadableDeadLetter(location, why, key, owner_of(value)))
-                continue
-            wrong = misplaced(letter, key)
-            owner = (letter.user_id, letter.agent_name)
-            found.append(
-                letter if wrong is None else UnreadableDeadLetter(location, wrong, key, owner)
-            )
-        return found
+    def all_dead_letters(self) -> list[DeadLetter | UnreadableDeadLetter]:
+        """Every letter item, read once (one search)."""
+        return [
+            parse_letter(value, key, "/".join([*self.dead_letter_namespace, key]))
+            for key, value in self._dead_letter_items()
+        ]
 
     def _dead_letter_items(self) -> list[tuple[str, Any]]:
         limit = _PAGE

@@ -36,7 +36,7 @@ from deerflow_memory.capture.messages import filter_messages_for_memory
 from deerflow_memory.errors import CorruptMemoryError, MemoryBusyError, UpdateLockTimeoutError
 from deerflow_memory.models import Fact, MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.dead_letters import UnreadableDeadLetter
+from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.update.incremental import advance_watermark, message_key, with_keys
 from deerflow_memory.update.sealing import seal_watermarks
 from deerflow_memory.update.validate import clean_text
@@ -133,14 +133,17 @@ def _clear_locked(
     except CorruptMemoryError:
         document = MemoryDocument(facts=(Fact(content="unreadable"),))  # counts as existing
     pending = collect()
+    stored = storage.all_dead_letters()  # read once: the readable and the damaged ones
     letters = [
         letter.id
-        for letter in storage.list_dead_letters(user_id)
-        if letter.user_id == user_id and letter.agent_name == agent_name
+        for letter in stored
+        if isinstance(letter, DeadLetter)
+        and letter.user_id == user_id
+        and letter.agent_name == agent_name
     ]
     for letter_id in letters:
         storage.delete_dead_letter(letter_id)
-    damaged = storage.unreadable_dead_letters()
+    damaged = [bad for bad in stored if isinstance(bad, UnreadableDeadLetter)]
     removed = [
         bad
         for bad in damaged
