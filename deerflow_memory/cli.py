@@ -528,7 +528,7 @@ def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str |
     """
     from deerflow_memory.storage.outbox_file import FileOutbox
     from deerflow_memory.update.durable import build_outbox
-    from deerflow_memory.update.forget import clear_memory
+    from deerflow_memory.update.forget import clear_memory, outbox_leftovers
 
     outbox = build_outbox(storage, config) if config.outbox else None
 
@@ -539,10 +539,7 @@ def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str |
         # records stay there for the next start); a store outbox is shared.
         adopted = outbox.recover() if isinstance(outbox, FileOutbox) else []
         mine = [u for u in adopted if u.user_id == user and u.agent_name == agent]
-        for update in mine:
-            outbox.complete(update)
-        gone = [*mine, *outbox.discard(user, agent), *outbox.held_elsewhere(user, agent)]
-        return [(u.thread_id, u.messages) for u in gone]
+        return outbox_leftovers(outbox, user, agent, mine)
 
     try:
         return clear_memory(

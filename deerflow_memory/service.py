@@ -48,7 +48,6 @@ from deerflow_memory.embeddings.keeper import VectorKeeper, store_semantic_score
 from deerflow_memory.errors import (
     ConfigError,
     InvalidMessagesError,
-    MemoryBusyError,
     StoreClosedError,
     UnknownTenantError,
 )
@@ -67,7 +66,7 @@ from deerflow_memory.update.closed_store import ClosedStoreTally, log_closed_sto
 from deerflow_memory.update.dead_letter import RetriedLetter, dead_letter_for, retry_dead_letters
 from deerflow_memory.update.durable import DurableUpdates, build_outbox, to_pending
 from deerflow_memory.update.extraction import Extractor
-from deerflow_memory.update.forget import clear_memory
+from deerflow_memory.update.forget import clear_memory, outbox_leftovers
 from deerflow_memory.update.llm import retry_policy
 from deerflow_memory.update.outcome import FailedUpdate, FailureOutcome, FlushResult, SavedUpdate
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
@@ -1154,14 +1153,6 @@ class MemoryService:
     ) -> bool:
         storage = service.storage_for(store)
         wait = service.config.update_lock_timeout_seconds if timeout is None else timeout
-        end = time.monotonic() + wait
-        # Read (or made: a write and fsyncs) now, not between the running update's
-        # end and the lock, where a requeued update could slip past the collect below.
-        storage.fence_key()
-        # A running update of the user finishes first: what it saves, requeues or
-        # dead-letters is then dropped with the rest below.
-        if not service.queue.wait_user_idle(user_id, wait):
-            raise MemoryBusyError(user_id, agent_name, wait)
 
         def mine(job: UpdateJob) -> bool:
             return job.user_id == user_id and job.agent_name == agent_name
@@ -1169,27 +1160,20 @@ class MemoryService:
         def collect() -> list[tuple[str, Sequence[BaseMessage]]]:
             # Under the update lock: no update of this memory runs in any process.
             durable = service.durable
-            if durable is not None:  # records other processes left: queue them, to drop them
-                durable.restore(service.queue, durable.outbox.poll())
-            dropped = service.queue.discard(mine)
-            pending: list[tuple[str, Sequence[BaseMessage]]] = [
-                (job.thread_id, job.messages) for job in dropped
-            ]
-            if durable is not None:
-                for job in dropped:
-                    durable.outbox.complete(to_pending(job))
-                gone = durable.outbox.discard(user_id, agent_name)
-                # Records a live process holds run there later: fenced, they learn nothing.
-                gone += durable.outbox.held_elsewhere(user_id, agent_name)
-                pending += [(u.thread_id, u.messages) for u in gone]
-            return pending
+            if durable is None:
+                return [(job.thread_id, job.messages) for job in service.queue.discard(mine)]
+            # Records other processes left: queued, to be dropped with the rest.
+            durable.restore(service.queue, durable.outbox.poll())
+            dropped = [to_pending(job) for job in service.queue.discard(mine)]
+            return outbox_leftovers(durable.outbox, user_id, agent_name, dropped)
 
         cleared = clear_memory(
             storage,
             user_id,
             agent_name,
             collect=collect,
-            lock_timeout=max(0.0, end - time.monotonic()),
+            lock_timeout=wait,
+            wait_idle=lambda seconds: service.queue.wait_user_idle(user_id, seconds),
         )
         logger.info("memory of user=%s agent=%s deleted", user_id, agent_name)
         if cleared.unattributed:

@@ -27,6 +27,7 @@ document holding only a fence is not listed as a memory
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -37,11 +38,12 @@ from deerflow_memory.errors import CorruptMemoryError, MemoryBusyError, UpdateLo
 from deerflow_memory.models import Fact, MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
+from deerflow_memory.storage.outbox import Outbox, PendingUpdate
 from deerflow_memory.update.incremental import advance_watermark, message_key, with_keys
 from deerflow_memory.update.sealing import seal_watermarks
 from deerflow_memory.update.validate import clean_text
 
-__all__ = ["Cleared", "clear_memory", "fence"]
+__all__ = ["Cleared", "clear_memory", "fence", "outbox_leftovers"]
 
 Pending = tuple[str, Sequence[BaseMessage]]
 """A dropped conversation: its thread id and its messages."""
@@ -84,6 +86,32 @@ def fence(
     return seal_watermarks(fenced, fence_key)
 
 
+def outbox_leftovers(
+    outbox: Outbox,
+    user_id: str,
+    agent_name: str | None,
+    taken: Sequence[PendingUpdate] = (),
+) -> list[Pending]:
+    """What ``outbox`` still holds for ``(user_id, agent_name)``, removed: a ``collect`` for it.
+
+    ``taken`` (records of this memory already out of the outbox: jobs dropped
+    from a queue, records adopted from a dead process) are completed; this
+    memory's records are then discarded, and those a live process holds are
+    added (they run there later: fenced, they learn nothing).
+
+    Returns:
+        Each conversation as ``(thread_id, messages)``, ``taken`` first.
+    """
+    for update in taken:
+        outbox.complete(update)
+    gone = [
+        *taken,
+        *outbox.discard(user_id, agent_name),
+        *outbox.held_elsewhere(user_id, agent_name),
+    ]
+    return [(update.thread_id, update.messages) for update in gone]
+
+
 def clear_memory(
     storage: MemoryStorage,
     user_id: str,
@@ -91,31 +119,38 @@ def clear_memory(
     *,
     collect: Callable[[], Sequence[Pending]] = tuple,
     lock_timeout: float = 120.0,
+    wait_idle: Callable[[float], bool] | None = None,
 ) -> Cleared:
     """Delete the memory of ``(user_id, agent_name)`` and leave its fence.
 
-    Under the document's update lock (no update of it runs in any process):
-    ``collect()`` drops the conversations still pending for it and returns
-    them, its dead letters are deleted (damaged ones too when their owner
-    can be read from them), the document is deleted (journal included) and,
-    when there is anything to remember as read, the fence is saved. A
-    document that cannot be read is deleted too (its watermarks are lost
-    with it).
+    ``wait_idle(seconds)`` (a service: the user's running update finishes,
+    so what it saves, requeues or dead-letters is dropped below) runs first;
+    False is "still busy". Then, under the document's update lock (no update
+    of it runs in any process): ``collect()`` drops the conversations still
+    pending for it and returns them, its dead letters are deleted (damaged
+    ones too when their owner can be read from them), the document is
+    deleted (journal included) and, when there is anything to remember as
+    read, the fence is saved. A document that cannot be read is deleted too
+    (its watermarks are lost with it).
 
     Returns:
         :class:`Cleared`: whether there was something to delete, and the
         damaged letters of unknown owner that were left.
 
     Raises:
-        MemoryBusyError: the lock was not had within ``lock_timeout`` seconds
-            (nothing was changed).
+        MemoryBusyError: ``wait_idle`` and the lock together took more than
+            ``lock_timeout`` seconds (nothing was changed).
         StorageError: the backend failed.
     """
-    # Before the lock: made the first time (a write and fsyncs), it must not widen the
-    # window in which a requeued update is taken by a worker instead of being collected.
+    end = time.monotonic() + lock_timeout
+    # Read (made the first time: a write and fsyncs) before the wait: between the end
+    # of a running update and the lock, a requeued update may be taken by a worker
+    # instead of being collected, and that window must stay as short as it can be.
     fence_key = storage.fence_key()
+    if wait_idle is not None and not wait_idle(lock_timeout):
+        raise MemoryBusyError(user_id, agent_name, lock_timeout)
     try:
-        with storage.update_lock(user_id, agent_name, lock_timeout):
+        with storage.update_lock(user_id, agent_name, max(0.0, end - time.monotonic())):
             return _clear_locked(storage, user_id, agent_name, collect, fence_key)
     except UpdateLockTimeoutError as e:
         raise MemoryBusyError(user_id, agent_name, lock_timeout) from e
