@@ -102,7 +102,7 @@ from deerflow_memory.storage.journal import (
 )
 from deerflow_memory.storage.names import is_mapped, storage_name
 from deerflow_memory.storage.update_locks import FlockUpdateLocks
-from deerflow_memory.storage.views import TenantViews
+from deerflow_memory.storage.views import EmptyView, TenantViews
 
 __all__ = ["FileMemoryStorage"]
 
@@ -243,6 +243,7 @@ class FileMemoryStorage(MemoryStorage):
         self._tenants: TenantViews[FileMemoryStorage] = TenantViews()
         self._tenants_guard = threading.Lock()
         self._users_may_link = True  # False in a tenant's view: its users/ is not top-level
+        self._empty_view = EmptyView()  # reader() of every tenant with nothing stored
 
     @property
     def root(self) -> Path:
@@ -661,8 +662,17 @@ class FileMemoryStorage(MemoryStorage):
                 os.unlink(_lock_path(path))
         return existed
 
+    def tenant_folder(self, tenant_id: str) -> Path:
+        """Where tenant ``tenant_id`` (an id already validated) is kept: ``<root>/tenants/<t>/``.
+
+        Only the path: nothing is checked or created.
+        """
+        return _child(self._root / TENANT_FOLDER, tenant_id)
+
     def reader(self, tenant_id: str) -> MemoryStorage:
-        """Tenant ``t``'s view for reading; one without a folder gets a view that is not kept.
+        """Tenant ``t``'s view for reading; one without a folder gets an :class:`EmptyView`.
+
+        That view is one per storage (no folder, cache or lock is made per call).
 
         Raises:
             InvalidNameError: unsafe ``tenant_id``.
@@ -672,13 +682,10 @@ class FileMemoryStorage(MemoryStorage):
             view = self._tenants.get(tenant_id)
         if view is not None:
             return view
-        folder = _child(self._root / TENANT_FOLDER, tenant_id)
-        if os.path.lexists(folder):
+        if os.path.lexists(self.tenant_folder(tenant_id)):
             return self.scoped(tenant_id)
-        # Nothing stored: a throwaway view reads empty documents and creates nothing.
-        view = FileMemoryStorage(folder, max_cached_documents=0, journal=self._journal)
-        view._users_may_link = False
-        return view
+        # Nothing stored: reads are empty documents, and nothing is built or created.
+        return self._empty_view
 
     def scoped(self, tenant_id: str | None) -> MemoryStorage:
         """Tenant ``t``'s documents under ``<root>/tenants/<t>/`` (``None``: this storage).
@@ -693,7 +700,7 @@ class FileMemoryStorage(MemoryStorage):
         with self._tenants_guard:
             view = self._tenants.get(tenant_id)
             if view is None:
-                folder = _child(self._root / TENANT_FOLDER, tenant_id)
+                folder = self.tenant_folder(tenant_id)
                 if os.path.islink(folder):
                     raise CorruptMemoryError(
                         folder,

@@ -22,7 +22,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.base import MemoryStorage, validate_name
 
 if TYPE_CHECKING:
     from deerflow_memory.storage.store import StoreMemoryStorage
@@ -65,17 +65,21 @@ def tenants_with_pending_updates(storage: MemoryStorage) -> list[str]:
 def has_pending_updates(storage: MemoryStorage, tenant_id: str) -> bool:
     """True when tenant ``tenant_id``'s outbox holds updates no live process is running.
 
-    Only reads, like :func:`tenants_with_pending_updates`: a tenant with no
-    data gets no folder or namespace.
+    Only reads, like :func:`tenants_with_pending_updates`: no folder, file,
+    namespace or view is made for the tenant.
+
+    Raises:
+        InvalidNameError: unsafe ``tenant_id``.
     """
     from deerflow_memory.storage.file import FileMemoryStorage
-    from deerflow_memory.storage.store import StoreMemoryStorage
+    from deerflow_memory.storage.store import TENANT_LABEL, StoreMemoryStorage, encode_label
 
-    view = storage.scoped(tenant_id)
-    if isinstance(view, FileMemoryStorage):
-        return _orphaned_journal(view.root)
-    if isinstance(view, StoreMemoryStorage):
-        return bool(_namespaces(view, (*view.namespace_prefix, _OUTBOX), limit=1))
+    tenant_id = validate_name(tenant_id, "tenant_id")
+    if isinstance(storage, FileMemoryStorage):
+        return _orphaned_journal(storage.tenant_folder(tenant_id))
+    if isinstance(storage, StoreMemoryStorage):
+        outbox = (*storage.namespace_prefix, TENANT_LABEL, encode_label(tenant_id), _OUTBOX)
+        return bool(_namespaces(storage, outbox, limit=1))
     return False
 
 
