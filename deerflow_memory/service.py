@@ -62,7 +62,7 @@ from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
 from deerflow_memory.storage.names import validate_name
-from deerflow_memory.update.closed_store import ClosedStoreTally, log_closed_store
+from deerflow_memory.update.closed_store import log_closed_store
 from deerflow_memory.update.dead_letter import RetriedLetter, dead_letter_for, retry_dead_letters
 from deerflow_memory.update.durable import DurableUpdates, build_outbox, to_pending
 from deerflow_memory.update.extraction import Extractor
@@ -250,7 +250,8 @@ class MemoryService:
             parent._failure_collectors if parent else []
         )
         self.durable: DurableUpdates | None = None
-        self._store_closed_updates = ClosedStoreTally()  # updates stopped by a closed store
+        # Updates a closed store stopped (counted by _report under _failures_lock; close() logs it).
+        self._store_closed_count = 0
         if self.config.outbox and self._storage is not None:
             outbox = build_outbox(self._storage, self.config)
             if outbox is not None:
@@ -918,7 +919,6 @@ class MemoryService:
         if result.store_closed:
             # The app closed the store: no retry or dead letter can be written; close()
             # reports the count in one line.
-            self._store_closed_updates.add()
             error = result.error or "the store is closed"
             attempts = job.attempts + 1
             self._report(FailedUpdate(*job.key, error, "store_closed", attempts, self.tenant_id))
@@ -1191,6 +1191,8 @@ class MemoryService:
         # The deque and collectors are the root service's, shared by its tenants.
         self.recent_failures.append(UpdateFailure(time.time(), failure))
         with self._failures_lock:
+            if failure.outcome == "store_closed":  # this service's close() reports how many
+                self._store_closed_count += 1
             for collector in self._failure_collectors:
                 collector.append(failure)
 
@@ -1435,7 +1437,8 @@ class MemoryService:
         """Stop this service's outbox; False when its last records could not be written
         or updates stopped because the store was closed (then one error line says so)."""
         durable = self.durable
-        not_run = self._store_closed_updates.count
+        with self._failures_lock:
+            not_run = self._store_closed_count
         if durable is None:
             if not_run:
                 log_closed_store(

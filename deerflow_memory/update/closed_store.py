@@ -1,35 +1,18 @@
 """The shutdown report of a memory service whose store the app closed first.
 
-When the store is closed, each update that reaches it stops at once (see
-:func:`~deerflow_memory.storage.closed.is_store_closed`) and is counted here
-instead of being retried, dead-lettered or logged with a traceback; the
-service's ``close()`` then logs one error line with the counts
-(:func:`log_closed_store`), the fix, and returns a falsy result.
+When the store is closed, each update that reaches it stops at once (the
+store backend raises :class:`~deerflow_memory.errors.StoreClosedError`) and is
+reported as a ``store_closed`` failure instead of being retried, dead-lettered
+or logged with a traceback; the service counts those, and its ``close()`` then
+logs one error line with the counts (:func:`log_closed_store`), the fix, and
+returns a falsy result.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 
-__all__ = ["ClosedStoreTally", "log_closed_store"]
-
-
-class ClosedStoreTally:
-    """Updates that could not run because the store was closed (thread-safe count)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._count = 0
-
-    def add(self) -> None:
-        with self._lock:
-            self._count += 1
-
-    @property
-    def count(self) -> int:
-        with self._lock:
-            return self._count
+__all__ = ["log_closed_store"]
 
 
 def log_closed_store(
