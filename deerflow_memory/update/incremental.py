@@ -53,11 +53,14 @@ __all__ = [
     "budgeted_memory_text",
     "cap_chunks",
     "estimate_tokens",
+    "identities",
     "key_id",
+    "message_identity",
     "message_key",
     "plan_chunks",
     "render_message",
     "select_new_messages",
+    "text_identity",
     "watermark_for",
     "with_keys",
 ]
@@ -90,6 +93,55 @@ def _text(message: BaseMessage | None) -> str:
     return writable_text(message_text(message)) if message is not None else ""
 
 
+def message_identity(message: BaseMessage, previous: BaseMessage | None = None) -> tuple[str, ...]:
+    """What :func:`message_key` is a digest of: two messages are one when these are equal.
+
+    ``(id, type, text)`` for a message with an id, ``(id,)`` for an id
+    :func:`with_keys` gave (already a hash of the text), ``("", type, text,
+    previous's text)`` for a message without one (its :func:`text_identity`);
+    text as the outbox stores it. Comparing identities (the queue's merge of
+    two captures, see :func:`identities`) is the same test as comparing keys,
+    without a SHA-256 per message.
+    """
+    if message.id:
+        ident = str(message.id)
+        return (ident,) if _hash_id(ident) else (ident, message.type, _text(message))
+    return text_identity(message, previous)
+
+
+def text_identity(message: BaseMessage, previous: BaseMessage | None = None) -> tuple[str, ...]:
+    """``message``'s :func:`message_identity` as if it had no id: its type, its text and
+    ``previous``'s text (a turn re-sent under a new id keeps it)."""
+    return _text_identity(message, _text(message), _text(previous))
+
+
+def _hash_id(ident: str) -> bool:
+    return ident.startswith("h:") and _HASH_ID.fullmatch(ident) is not None
+
+
+def _text_identity(message: BaseMessage, text: str, before: str) -> tuple[str, ...]:
+    return ("", message.type, text, before)
+
+
+def identities(messages: Sequence[BaseMessage]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Each message's ``(message_identity, text_identity)``, after its predecessor in ``messages``.
+
+    The same tuples as those functions give, reading each message's text once.
+    """
+    found = []
+    before = ""
+    for message in messages:
+        text = _text(message)
+        as_text = _text_identity(message, text, before)
+        own = as_text
+        if message.id:
+            ident = str(message.id)
+            own = (ident,) if _hash_id(ident) else (ident, message.type, text)
+        found.append((own, as_text))
+        before = text
+    return found
+
+
 def message_key(message: BaseMessage, previous: BaseMessage | None = None) -> str:
     """``{id}~{digest}``, else ``h:`` + a hash of its type and text and of ``previous``'s text.
 
@@ -101,14 +153,11 @@ def message_key(message: BaseMessage, previous: BaseMessage | None = None) -> st
     is then its key as it is. Keys are stable across restarts. Bare ids, the
     keys of versions before the digest, still match (see :class:`ExtractedKeys`).
     """
-    if message.id:
-        ident = str(message.id)
-        if _HASH_ID.fullmatch(ident):  # a with_keys id: already a hash of the text
-            return ident
-        raw = f"{message.type}\x1f{_text(message)}"
-        return f"{ident}~{hashlib.sha256(raw.encode()).hexdigest()[:_DIGEST]}"
-    raw = f"{message.type}\x1f{_text(message)}\x1f{_text(previous)}"
-    return "h:" + hashlib.sha256(raw.encode()).hexdigest()[:20]
+    ident, *named = message_identity(message, previous)
+    if not named:  # a with_keys id: already a hash of the text
+        return ident
+    digest = hashlib.sha256("\x1f".join(named).encode()).hexdigest()
+    return f"{ident}~{digest[:_DIGEST]}" if ident else "h:" + digest[:20]
 
 
 _HEX = frozenset("0123456789abcdef")

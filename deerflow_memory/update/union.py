@@ -9,11 +9,13 @@ client sending only its newest message, ``Send`` fan-out branches sharing one
 config. There the newer capture lacks the older one's messages, and replacing
 would lose what the user said. :func:`merge_messages` keeps both.
 
-Messages are compared by the updater's key (:func:`~deerflow_memory.update.incremental.message_key`:
-the LangGraph id, else a hash of type, text and predecessor), so what the
-union keeps once is what the updater sends once. A positional check runs
-first: when the older capture is a prefix of the newer one (same objects, or
-same id, type and text), nothing is hashed (the capture hot path). For a long
+Messages are compared by what the updater's key is a digest of
+(:func:`~deerflow_memory.update.incremental.message_identity`: the LangGraph
+id, type and text, else type, text and predecessor's text; text as the outbox
+stores it), so what the union keeps once is what the updater sends once, also
+for a capture recovered from the outbox. A positional check runs first: when
+the older capture is a prefix of the newer one (same objects, or same id, type
+and text), no identity is built (the capture hot path). For a long
 history that check samples positions (all of the last 24, 8 spread over the
 rest) to stay within a few µs: a history rewritten *in place* in its older
 part (same length, same ids at the sampled positions) counts as extended.
@@ -29,7 +31,7 @@ from itertools import chain
 
 from langchain_core.messages import BaseMessage, ToolMessage
 
-from deerflow_memory.update.incremental import message_key
+from deerflow_memory.update.incremental import identities
 
 __all__ = ["merge_messages"]
 
@@ -69,46 +71,20 @@ def _is_prefix(older: Sequence[BaseMessage], newer: Sequence[BaseMessage]) -> bo
     return True
 
 
-def _keys(messages: Sequence[BaseMessage]) -> list[object]:
-    """Each message's identity: equal exactly when :func:`message_key` is (or stricter).
+def _keys(messages: Sequence[BaseMessage]) -> list[tuple[object, object]]:
+    """Each message's identity (equal exactly when its ``message_key`` is) and text identity.
 
-    A message with text content is keyed by ``(id, type, text)`` (plus the
-    predecessor's text when it has no id), which :func:`message_key` hashes:
-    the same equality without a SHA-256 per message on the capture path.
-    Other content (blocks) uses :func:`message_key` itself.
+    The text identity (type, text, predecessor's text, whatever the id) is None
+    for block content. A client re-sending its whole history without ids (no
+    checkpointer) gets new random ids from LangGraph on every run: the texts
+    still say it is the same turn.
     """
-    keys: list[object] = []
-    previous: BaseMessage | None = None
-    for message in messages:
-        content = message.content
-        if isinstance(content, str):
-            if message.id:
-                keys.append((message.id, message.type, content))
-            else:
-                before = previous.content if previous is not None else ""
-                if isinstance(before, str):
-                    keys.append((None, message.type, content, before))
-                else:
-                    keys.append(message_key(message, previous))
-        else:
-            keys.append(message_key(message, previous))
-        previous = message
-    return keys
-
-
-def _text_keys(messages: Sequence[BaseMessage]) -> list[object]:
-    """Each message's ``(type, text, predecessor's text)``, whatever its id; None for block content.
-
-    A client re-sending its whole history without ids (no checkpointer) gets new
-    random ids from LangGraph on every run: the texts still say it is the same turn.
-    """
-    keys: list[object] = []
-    before: object = ""
-    for message in messages:
-        content = message.content
-        ok = isinstance(content, str) and isinstance(before, str)
-        keys.append(("text", message.type, content, before) if ok else None)
-        before = content
+    keys: list[tuple[object, object]] = []
+    texts = True  # this message's predecessor has string content
+    for message, (own, as_text) in zip(messages, identities(messages), strict=True):
+        text = isinstance(message.content, str)
+        keys.append((own, as_text if text and texts else None))
+        texts = text
     return keys
 
 
@@ -136,14 +112,14 @@ def merge_messages(
     if not older or _is_prefix(older, new):
         return new
     position: dict[object, int] = {}
-    for index, (key, text_key) in enumerate(zip(_keys(new), _text_keys(new), strict=True)):
+    for index, (key, text_key) in enumerate(_keys(new)):
         position.setdefault(key, index)
         if text_key is not None:
             position.setdefault(text_key, index)
     merged: list[BaseMessage] = []
     taken = 0  # messages of ``new`` already in ``merged``
     lacking = False
-    for message, key, text_key in zip(older, _keys(older), _text_keys(older), strict=True):
+    for message, (key, text_key) in zip(older, _keys(older), strict=True):
         at = position.get(key)
         if at is None and text_key is not None:
             at = position.get(text_key)  # the same turn re-sent under another id
