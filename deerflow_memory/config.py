@@ -41,6 +41,9 @@ from deerflow_memory.errors import ConfigError, InvalidNameError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import FactCategory, validate_name
 
+# The SQLite database inside a folder given as storage_path (storage: sqlite).
+SQLITE_FILE_NAME = "memory.sqlite"
+
 __all__ = [
     "DEERFLOW_IGNORED_KEYS",
     "ENV_PREFIX",
@@ -171,7 +174,10 @@ class MemoryConfig(_NumbersNotBooleans):
     )
     storage_path: Path = Field(
         Path(".deerflow_memory"),
-        description="Root folder of the file backend, or the SQLite database file.",
+        description=(
+            "Root folder of the file backend, or the SQLite database file (a folder, or a "
+            "path spelled as one, 'db/', holds memory.sqlite)."
+        ),
     )
     storage_dsn: str | None = Field(
         None, description="PostgreSQL connection string for storage=postgres."
@@ -485,13 +491,21 @@ class MemoryConfig(_NumbersNotBooleans):
 
     @field_validator("storage_path", mode="before")
     @classmethod
-    def _non_empty_path(cls, value: Any) -> Any:
+    def _non_empty_path(cls, value: Any, info: ValidationInfo) -> Any:
         if isinstance(value, str | os.PathLike) and not os.fspath(value).strip():
             raise ValueError("must not be empty (name a folder, e.g. .deerflow_memory)")
         if isinstance(value, str | os.PathLike):
             problem = _control_character(os.fspath(value))
             if problem:
                 raise ValueError(problem)
+        if (
+            isinstance(value, str)
+            and info.data.get("storage") == "sqlite"
+            and os.path.basename(value) in ("", ".", "..")
+        ):
+            # Spelled as a folder ("db.sqlite/"): the database inside it, as for a folder
+            # without a suffix; Path would drop the "/" and name a file db.sqlite.
+            return os.path.join(value, SQLITE_FILE_NAME)
         return value
 
     @field_validator("tenants", mode="before")

@@ -108,3 +108,23 @@ def test_a_sqlite_path_spelled_as_a_folder_means_the_database_inside_it(
         status, _, err = run(capsys, "migrate", "--from", source, "--to", f"file:{back}")
         assert status == 0, err
         assert FileMemoryStorage(back).load("ann").facts[0].content == "Likes tea"
+
+
+def test_a_sqlite_storage_path_spelled_as_a_folder_in_config_means_the_database_inside_it(
+    tmp_path: Path,
+) -> None:
+    from deerflow_memory.config import MemoryConfig
+
+    inside = Path("db.sqlite/memory.sqlite")
+    assert MemoryConfig(storage="sqlite", storage_path="db.sqlite/").storage_path == inside
+    assert MemoryConfig(storage="sqlite", storage_path="db.sqlite").storage_path == Path(
+        "db.sqlite"
+    )
+    assert MemoryConfig(storage="file", storage_path="mem/").storage_path == Path("mem")
+    config_file = tmp_path / "c.yaml"
+    config_file.write_text("storage: sqlite\nstorage_path: db.sqlite/\n", encoding="utf-8")
+    assert load_config(config_file).storage_path == inside
+    env = {"DEERFLOW_MEMORY_STORAGE": "sqlite", "DEERFLOW_MEMORY_STORAGE_PATH": "db.sqlite/"}
+    config = load_config(environ=env)
+    assert config.storage_path == inside
+    assert MemoryConfig(**config.model_dump()).storage_path == inside  # not appended twice

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from langgraph.store.base import BaseStore
 
-from deerflow_memory.config import MemoryConfig
+from deerflow_memory.config import SQLITE_FILE_NAME, MemoryConfig
 from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError, install_hint
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.store import DEFAULT_NAMESPACE_PREFIX, StoreMemoryStorage
@@ -36,7 +36,6 @@ from deerflow_memory.storage.update_locks import HAS_FLOCK, FlockUpdateLocks, po
 __all__ = ["POSTGRES_INSTALL_HINT", "build_storage", "open_storage", "sqlite_path"]
 
 POSTGRES_INSTALL_HINT = install_hint("postgres")
-SQLITE_FILE_NAME = "memory.sqlite"
 
 
 def sqlite_path(path: Path) -> Path:

@@ -24,7 +24,6 @@ occur in an id).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +31,6 @@ from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ConfigError, StorageError
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.factory import SQLITE_FILE_NAME
 
 __all__ = ["BACKEND_SCHEMES", "MigrationReport", "migrate", "parse_backend_spec"]
 
@@ -88,7 +86,8 @@ def parse_backend_spec(spec: str, base: MemoryConfig | None = None) -> MemoryCon
 
     A bare ``postgresql://...`` URL also means postgres. A ``sqlite:`` path
     spelled as a folder (``sqlite:db/``, ``sqlite:db.sqlite/``) means the
-    ``memory.sqlite`` inside that folder, whatever its name's suffix.
+    ``memory.sqlite`` inside that folder, whatever its name's suffix (the
+    config's own rule for ``storage_path``).
 
     Args:
         spec: the backend spec.
@@ -119,10 +118,6 @@ def parse_backend_spec(spec: str, base: MemoryConfig | None = None) -> MemoryCon
     values["storage"] = scheme
     if scheme == "postgres":
         values["storage_dsn"] = location
-    elif scheme == "sqlite" and os.path.basename(location) in ("", ".", ".."):
-        # Spelled as a folder ("sqlite:db.sqlite/"): the database inside it, as for a
-        # folder without a suffix; Path would drop the "/" and name a file db.sqlite.
-        values["storage_path"] = os.path.join(location, SQLITE_FILE_NAME)
     else:
         values["storage_path"] = location
     return MemoryConfig(**values)  # ConfigError (one line) for a bad location
