@@ -255,9 +255,14 @@ def _load(args: argparse.Namespace) -> MemoryDocument:
         if args.user is None:  # no default user: the demo's would hide a forgotten --user
             raise CommandFailed(_user_needed(args.command, storage, config, args.tenant), status=2)
         document = storage.load(args.user, args.agent)
-        if (document.revision == 0 or document.holds_only_fence()) and document.is_empty():
+        if _no_memory_in(document):
             raise CommandFailed(_no_memory(storage, config, args.user, args.agent, args.tenant))
         return document
+
+
+def _no_memory_in(document: MemoryDocument) -> bool:
+    """True for a document never saved, or holding only what a delete left."""
+    return (document.revision == 0 or document.holds_only_fence()) and document.is_empty()
 
 
 def _where(config: MemoryConfig, tenant: str | None) -> str:
@@ -621,7 +626,7 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
             )
         except FactNotFoundError as e:  # "nothing to do" (status 1), like an unknown user
             document = storage.load(args.user, args.agent)
-            if (document.revision == 0 or document.holds_only_fence()) and document.is_empty():
+            if _no_memory_in(document):
                 raise CommandFailed(
                     _no_memory(storage, config, args.user, args.agent, args.tenant)
                 ) from e
