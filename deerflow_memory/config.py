@@ -290,6 +290,13 @@ class MemoryConfig(_NumbersNotBooleans):
         "are also the names, besides IP addresses and localhost, the routes answer to.",
     )
 
+    http_require_auth: bool = Field(
+        False,
+        description="The HTTP routes answer 401 to a request that is not authenticated "
+        "(anonymous callers are no operator); default: unauthenticated requests are the "
+        "operator, for a server on localhost.",
+    )
+
     # hygiene (issue 16)
     staleness_age_days: float = Field(
         90.0, gt=0.0, le=36_500.0, description="Facts unconfirmed this long are due for review."

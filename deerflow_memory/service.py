@@ -1286,6 +1286,62 @@ class MemoryService:
             return FlushResult(True)
         return root.for_tenant(tenant, store).flush(timeout)
 
+    def flush_user(
+        self,
+        user_id: str,
+        timeout: float | None = None,
+        *,
+        tenant_id: str | None = None,
+        store: BaseStore | None = None,
+    ) -> FlushResult:
+        """Run one user's pending updates now (in one tenant) and wait; the others keep waiting.
+
+        The flush route's rule for an authenticated caller: they may hurry their
+        own updates (model calls), not every user's. Other users' updates keep
+        their deadlines and are not waited for.
+
+        Args:
+            user_id: the memory user id (validated; an auth identity mapped by
+                :func:`~deerflow_memory.identity.user_id_for_identity`).
+            timeout: seconds to wait; None waits as long as it takes.
+            tenant_id: the tenant whose queue holds them (None: no tenant). Its
+                service is opened only as :meth:`flush_tenant` would.
+            store: the graph's store, for ``storage="store"``.
+
+        Returns:
+            A :class:`FlushResult` of this user's updates alone: ``failed`` holds
+            only theirs (in that tenant), ``pending`` how many are still queued
+            or running.
+
+        Raises:
+            InvalidNameError: unsafe ``user_id`` or ``tenant_id``.
+            UnknownTenantError: refused by ``only_configured_tenants``.
+        """
+        from deerflow_memory.storage.tenants import has_pending_updates
+
+        user = validate_name(user_id, "user_id")
+        root = self._parent or self
+        service = root
+        if tenant_id is not None:
+            tenant = root._tenant_name(tenant_id)
+            with root._tenants_lock:
+                known = tenant in root._tenants or tenant in root._parked or tenant in root._transit
+            if not known and not has_pending_updates(root.storage_for(store), tenant):
+                return FlushResult(True)
+            service = root.for_tenant(tenant, store)
+        root.access.flush()
+
+        def run(collector: list[FailedUpdate]) -> FlushResult:
+            if service.durable is not None:
+                service.durable.wait_recovered(timeout)
+            drained = service.queue.flush(timeout, user_id=user)
+            failed = tuple(
+                f for f in collector if f.user_id == user and f.tenant_id == service.tenant_id
+            )
+            return FlushResult(drained, failed, 0 if drained else service.queue.user_backlog(user))
+
+        return root._collected(run)
+
     @contextmanager
     def _parking_paused(self, end: float | None) -> Iterator[None]:
         """While flushing or closing: nothing is parked and the waker reopens nothing.

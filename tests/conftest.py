@@ -91,18 +91,21 @@ def client(service: MemoryService) -> Iterator[TestClient]:
 
 @pytest.fixture
 def auth_client(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """``auth_client(backend, memory=None)``: a client of the memory routes of ``memory`` (by
-    default the ``service`` fixture's) behind Starlette's ``AuthenticationMiddleware`` with
-    ``backend``, on ``http://127.0.0.1``; closed after the test (``memory`` is the caller's)."""
+    """``auth_client(backend, memory=None, **options)``: a client of the memory routes of
+    ``memory`` (by default the ``service`` fixture's; ``options`` go to ``memory_routes``)
+    behind Starlette's ``AuthenticationMiddleware`` with ``backend``, on
+    ``http://127.0.0.1``; closed after the test (``memory`` is the caller's)."""
     from deerflow_memory.api import memory_routes
 
     with ExitStack() as clients:
 
-        def make(backend: AuthenticationBackend, memory: MemoryService | None = None) -> TestClient:
+        def make(
+            backend: AuthenticationBackend, memory: MemoryService | None = None, **options: Any
+        ) -> TestClient:
             if memory is None:
                 memory = request.getfixturevalue("service")
             app = Starlette(
-                routes=memory_routes(memory),
+                routes=memory_routes(memory, **options),
                 middleware=[Middleware(AuthenticationMiddleware, backend=backend)],
             )
             return clients.enter_context(TestClient(app, base_url="http://127.0.0.1"))

@@ -3,7 +3,7 @@
 =============================  ======  =========================================
 error                          status  why
 =============================  ======  =========================================
-:class:`ApiError`              own     a request the routes refuse (400/403/409/413/415)
+:class:`ApiError`              own     a request the routes refuse (400/401/403/409/413/415)
 InvalidNameError               400     unsafe user id or agent name
 IdentityMismatchError          403     another user or tenant than the caller's
 InvalidFactError               422     fact text, category or confidence rejected

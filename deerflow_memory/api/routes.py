@@ -18,7 +18,8 @@ PUT         /memory/users/{user_id}                   import a document (``?repl
                                                       to replace existing memory:
                                                       facts, summaries, history)
 DELETE      /memory/users/{user_id}?confirm={id}      delete the whole document
-POST        /memory/flush?timeout=10                  run pending updates now, report failures
+POST        /memory/flush?timeout=10                  run pending updates now (an authenticated
+                                                      caller: only theirs), report failures
 GET         /memory/status?user=&agent=               queue, dead letters, errors, backend, hygiene,
                                                       open tenants
 GET         /memory/ui?user=&agent=                   the memory page (see :mod:`.page`)
@@ -47,11 +48,15 @@ memory user id of their identity (:func:`~deerflow_memory.identity.user_id_for_i
 the graphs' rule: the identity itself when it is a valid id, else a hashed
 form). The path may name the caller by that id or by their raw identity,
 URL-encoded (``/memory/users/auth0%7C64f1c2``); either reaches the same
-document. Status lists only their dead letters and failures. A caller
+document. Status lists only their dead letters and failures; a flush runs
+only their own pending updates (in their tenant), not every user's. A caller
 whose auth user carries a ``tenant_id`` is kept to that tenant too: it is
 their default, and another ``?tenant=`` answers 403.
 Without authentication the routes are an operator's tool: bind the server to
-localhost or put the routes behind your app's auth.
+localhost or put the routes behind your app's auth. With ``require_auth=True``
+(or ``http_require_auth: true``) a request that is not authenticated answers
+401 on every route instead: an auth backend that lets anonymous requests through
+then gives them no operator access.
 
 Storage I/O runs on a worker thread; the event loop never waits on disk or a
 database.
@@ -111,6 +116,11 @@ StoreSource = Callable[[], "BaseStore | None"]
 Handler = Callable[[Request], Awaitable[Response]]
 
 MAX_FLUSH_TIMEOUT = 300.0
+
+NOT_AUTHENTICATED = (
+    "the memory routes of this server need an authenticated caller (require_auth / "
+    "http_require_auth): sign in"
+)
 
 
 def _json_number(value: Any) -> Any:
@@ -307,6 +317,7 @@ def memory_routes(
     *,
     store: BaseStore | StoreSource | None = None,
     ui: bool = True,
+    require_auth: bool = False,
 ) -> list[BaseRoute]:
     """Starlette routes serving ``service``'s memory under ``/memory`` (see the module table).
 
@@ -317,6 +328,13 @@ def memory_routes(
             per request; default: the LangGraph server's store
             (``langgraph.config.get_store()``).
         ui: also serve the HTML page at ``/memory/ui``.
+        require_auth: answer 401 (``{"error": ...}``, before anything is read) to
+            every request that is not authenticated, as Starlette's
+            ``requires("authenticated", status_code=401)``: anonymous callers
+            (an auth backend that returns None, ``UnauthenticatedUser``, no
+            ``AuthenticationMiddleware`` at all) are then no operator. Also on
+            when ``service.config.http_require_auth`` is (code cannot turn off
+            what the configuration requires).
 
     Returns:
         Routes for ``Starlette(routes=...)``, ``app.router.routes.extend(...)``
@@ -340,19 +358,21 @@ def memory_routes(
 
     allowed_origins = frozenset(service.config.http_allowed_origins)
     hosts = allowed_hosts(allowed_origins)
+    signed_in_only = require_auth or service.config.http_require_auth
 
     def read(request: Request) -> None:
         # Before anything else of every route (see :mod:`.guard`): DNS rebinding.
         check_host(request, hosts)
+        if signed_in_only and _caller(request) is None:
+            raise ApiError(401, NOT_AUTHENTICATED)
 
     def write(request: Request) -> None:
         # Before anything else of a state-changing route (see :mod:`.guard`).
-        check_host(request, hosts)
+        read(request)
         check_same_origin(request, allowed_origins)
 
     def write_json(request: Request) -> None:
-        check_host(request, hosts)
-        check_same_origin(request, allowed_origins)
+        write(request)
         check_json_body(request)
 
     def storage(request: Request) -> MemoryStorage:
@@ -540,10 +560,16 @@ def memory_routes(
             raise ApiError(400, f"timeout must be between 0 and {MAX_FLUSH_TIMEOUT:g} seconds")
         caller = caller_user_id(request)
         tenant = request_tenant(request)
-        # No tenant asked: every tenant's queue; else only that tenant's (opened only if it
-        # has pending updates).
         store = store_source()
-        if tenant is None:
+        if caller is not None:
+            # An authenticated caller hurries only their own updates (model calls) in
+            # their tenant: no signed-in user spends the budget of every queue.
+            result = await asyncio.to_thread(
+                lambda: service.flush_user(caller, timeout, tenant_id=tenant, store=store)
+            )
+        elif tenant is None:
+            # The operator: no tenant asked, every tenant's queue; else only that tenant's
+            # (opened only if it has pending updates).
             result = await asyncio.to_thread(service.flush, timeout)
         else:
             result = await asyncio.to_thread(service.flush_tenant, tenant, timeout, store)

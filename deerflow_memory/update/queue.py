@@ -165,6 +165,7 @@ class MemoryUpdateQueue:
         self._seq = itertools.count()
         self._wake_at = math.inf
         self._flushing = 0
+        self._flushing_users: dict[str, int] = {}  # flush(user_id=...) running, per user
         self._closed = False
         self._stopping = False
         self._threads: list[threading.Thread] = []
@@ -290,11 +291,12 @@ class MemoryUpdateQueue:
                 self._ready.pop(key, None)
             else:
                 first = now
-            if urgent or self._flushing:
+            flushing = self._flushing_for(user_id)
+            if urgent or flushing:
                 deadline = now
             else:
                 deadline = min(now + self._debounce, first + self._max_wait)
-            if retry_at is not None and not self._flushing:
+            if retry_at is not None and not flushing:
                 deadline = max(deadline, retry_at)  # a failing model gets its backoff
             seq = next(self._seq)
             record_id = f"{self._record_prefix}{seq}"
@@ -353,7 +355,7 @@ class MemoryUpdateQueue:
                 self._start_threads()
             now = self._clock.monotonic()
             deadline = now + max(0.0, delay)
-            if self._flushing:
+            if self._flushing_for(job.user_id):
                 deadline = now
             previous = self._pending.get(key)
             first, retry_at = now, None
@@ -389,12 +391,13 @@ class MemoryUpdateQueue:
         record of the key holds all of it.
 
         Returns:
-            False, doing nothing, while the queue is flushing or shut down (the
-            caller then keeps the job elsewhere, e.g. as a dead letter).
+            False, doing nothing, while the queue (or a flush of the job's user) is
+            flushing or the queue is shut down (the caller then keeps the job
+            elsewhere, e.g. as a dead letter).
         """
         key = job.key
         with self._cond:
-            if self._closed or self._flushing:
+            if self._closed or self._flushing_for(job.user_id):
                 return False
             now = self._clock.monotonic()
             previous = self._pending.pop(key, None)
@@ -467,16 +470,18 @@ class MemoryUpdateQueue:
 
     # --- draining ---------------------------------------------------------------
 
-    def flush(self, timeout: float | None = None) -> bool:
+    def flush(self, timeout: float | None = None, *, user_id: str | None = None) -> bool:
         """Make every queued update due now and wait until all queued and running ones finish.
 
         Conversations added while flushing are due immediately too.
 
         Args:
             timeout: real seconds to wait; None waits as long as it takes.
+            user_id: only this user's updates (the others keep their deadlines and
+                are not waited for); None: every user's.
 
         Returns:
-            True when the queue drained in time.
+            True when the queue (or the user's updates) drained in time.
 
         Raises:
             RuntimeError: called from a handler running on this queue's workers.
@@ -486,18 +491,42 @@ class MemoryUpdateQueue:
             raise RuntimeError("flush()/shutdown() cannot be called from a memory update handler")
         end = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            self._flushing += 1
+            if user_id is None:
+                self._flushing += 1
+            else:
+                self._flushing_users[user_id] = self._flushing_users.get(user_id, 0) + 1
             try:
                 now = self._clock.monotonic()
                 for key, entry in self._pending.items():
-                    if entry.deadline > now:
+                    if entry.deadline > now and user_id in (None, key[1]):
                         entry.deadline = now
                         entry.seq = next(self._seq)
                         heapq.heappush(self._heap, (now, entry.seq, key))
                 self._cond.notify_all()
-                return self._wait_for(lambda: not self._pending and not self._in_flight, end)
+                if user_id is None:
+                    return self._wait_for(lambda: not self._pending and not self._in_flight, end)
+                return self._wait_for(lambda: not self._user_backlog_held(user_id), end)
             finally:
-                self._flushing -= 1
+                if user_id is None:
+                    self._flushing -= 1
+                elif self._flushing_users[user_id] == 1:
+                    del self._flushing_users[user_id]
+                else:
+                    self._flushing_users[user_id] -= 1
+
+    def user_backlog(self, user_id: str) -> int:
+        """``user_id``'s updates queued or running here (what a flush of theirs waits for)."""
+        with self._cond:
+            return self._user_backlog_held(user_id)
+
+    def _user_backlog_held(self, user_id: str) -> int:
+        # Caller holds the condition. A dispatched or running job marks its user busy.
+        queued = sum(1 for key in self._pending if key[1] == user_id)
+        return queued + (user_id in self._busy_users)
+
+    def _flushing_for(self, user_id: str) -> bool:
+        # Caller holds the condition: a flush of the whole queue or of this user runs.
+        return bool(self._flushing) or user_id in self._flushing_users
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until no update is due or running (updates due later may stay queued).
