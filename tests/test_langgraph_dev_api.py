@@ -232,6 +232,9 @@ def test_with_langgraph_auth_a_run_naming_another_user_is_refused_and_touches_no
     assert flushed.status_code == 200 and flushed.json()["failed"] == []
     assert fact_texts(dave, "dave") == ["Has asthma"]
     erin = httpx.Client(base_url=url, timeout=30, headers={"Authorization": "Bearer token-erin"})
+    # Dave's flush ran only his own updates; Erin's wait until she (or the operator) flushes.
+    assert fact_texts(erin, "erin") == []
+    assert erin.post("/memory/flush", params={"timeout": "30"}).json()["done"] is True
     learned = " ".join(fact_texts(erin, "erin"))
     assert "cats" in learned and "Oslo" in learned
 
