@@ -5,7 +5,8 @@
   queued, a new user message each turn (target ≤ 50 µs median); and a 2-message turn of a
   stateless client merged with the queued one (no target; shown for comparison).
 
-Both without a tenant and with ``tenant_id`` (routed to the tenant's service).
+Both without a tenant and with ``tenant_id`` (routed to the tenant's service); and the
+inject node for a tenant that is not open and has no data (read through an empty view).
 
 The nodes are called directly with a ``Runtime`` (no graph overhead), on file
 storage in a temp folder; the queue's debounce is long so no update runs.
@@ -63,6 +64,26 @@ def turn(n: int) -> list[BaseMessage]:
 def main() -> None:
     for tenant in (None, "shop"):
         run(tenant)
+    run_tenant_without_data()
+
+
+def run_tenant_without_data() -> None:
+    """The inject node for a tenant whose service is not open and that has no folder.
+
+    Read through ``storage.reader(t)``: the storage's one empty view (no target).
+    """
+    runtime: Runtime[None] = Runtime(context=None, store=None, stream_writer=lambda _: None)
+    config = {"configurable": {"user_id": "bench", "thread_id": "t", "tenant_id": "unseen"}}
+    with tempfile.TemporaryDirectory() as root:
+        settings = MemoryConfig(storage_path=Path(root), debounce_seconds=3600)
+        with MemoryService(settings, register_atexit=False) as service:
+            inject = create_inject_memory_node(service)
+            state = {"messages": turn(20), "memory_context": ""}
+            median, p95 = timed(lambda k: inject(state, config, runtime), 5000)  # type: ignore[arg-type]
+            print(
+                f"inject node, tenant not open and without data: median {median:6.1f} µs"
+                f"  p95 {p95:6.1f} µs"
+            )
 
 
 def run(tenant: str | None) -> None:
