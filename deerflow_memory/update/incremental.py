@@ -39,8 +39,9 @@ from dataclasses import dataclass
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from deerflow_memory.caching import TextCache
 from deerflow_memory.capture.messages import message_text
-from deerflow_memory.models import ExtractionWatermark, MemoryDocument
+from deerflow_memory.models import ExtractionWatermark, MemoryDocument, replace_surrogates
 from deerflow_memory.update.encoding import writable_text
 from deerflow_memory.update.prompt import memory_for_prompt, render_message_for_update
 
@@ -90,7 +91,20 @@ _HASH_ID = re.compile(r"h:[0-9a-f]{20}")
 def _text(message: BaseMessage | None) -> str:
     # As the outbox and dead letters store it (NUL and lone surrogates as U+FFFD), so a
     # message keys the same live, after a restart and in a delete's fence.
-    return writable_text(message_text(message)) if message is not None else ""
+    if message is None:
+        return ""
+    content = message.content
+    if isinstance(content, str):
+        if content.isascii() and "\x00" not in content:
+            return content
+        return _stored_text(content)  # the queue's merge reads a queued capture's again
+    return writable_text(message_text(message))
+
+
+# message_text of string content, as stored; non-ASCII texts need two UTF-8 encodes.
+_stored_text = TextCache(
+    lambda text: writable_text(replace_surrogates(text)), max_entries=4096, max_chars=2_000_000
+)
 
 
 def message_identity(message: BaseMessage, previous: BaseMessage | None = None) -> tuple[str, ...]:
@@ -126,18 +140,30 @@ def _text_identity(message: BaseMessage, text: str, before: str) -> tuple[str, .
 def identities(messages: Sequence[BaseMessage]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """Each message's ``(message_identity, text_identity)``, after its predecessor in ``messages``.
 
-    The same tuples as those functions give, reading each message's text once.
+    The same tuples as those functions give, reading each message's text once
+    (inlined: the queue's merge of two captures runs this on the capture path).
     """
-    found = []
+    found: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    append = found.append
     before = ""
     for message in messages:
-        text = _text(message)
-        as_text = _text_identity(message, text, before)
-        own = as_text
-        if message.id:
-            ident = str(message.id)
-            own = (ident,) if _hash_id(ident) else (ident, message.type, text)
-        found.append((own, as_text))
+        content = message.content
+        if type(content) is str and content.isascii() and "\x00" not in content:
+            text = content
+        else:
+            text = _text(message)
+        kind = message.type
+        as_text = ("", kind, text, before)
+        ident = message.id
+        if ident:
+            if type(ident) is not str:
+                ident = str(ident)
+            if ident[:2] == "h:" and _HASH_ID.fullmatch(ident) is not None:
+                append(((ident,), as_text))
+            else:
+                append(((ident, kind, text), as_text))
+        else:
+            append((as_text, as_text))
         before = text
     return found
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import chain
+from typing import cast
 
 from langchain_core.messages import BaseMessage, ToolMessage
 
@@ -79,11 +80,12 @@ def _keys(messages: Sequence[BaseMessage]) -> list[tuple[object, object]]:
     checkpointer) gets new random ids from LangGraph on every run: the texts
     still say it is the same turn.
     """
-    keys: list[tuple[object, object]] = []
+    keys = cast(list[tuple[object, object]], identities(messages))  # edited in place
     texts = True  # this message's predecessor has string content
-    for message, (own, as_text) in zip(messages, identities(messages), strict=True):
+    for index, message in enumerate(messages):
         text = isinstance(message.content, str)
-        keys.append((own, as_text if text and texts else None))
+        if not (text and texts):
+            keys[index] = (keys[index][0], None)
         texts = text
     return keys
 
