@@ -10,26 +10,23 @@ the user's message twice.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from deerflow_memory import FileMemoryStorage
-from deerflow_memory.models import MemoryUpdate
 from deerflow_memory.update.durable import decode_messages, encode_messages
-from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.incremental import (
     identities,
     message_identity,
     message_key,
     text_identity,
 )
-from deerflow_memory.update.offline.extractor import OfflineExtractor
 from deerflow_memory.update.queue import FakeClock, MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.union import merge_messages
 from deerflow_memory.update.updater import MemoryUpdater
+from tests.recording import Recording
 
 WAIT = 10.0
 
@@ -37,20 +34,6 @@ UNWRITABLE = {
     "NUL": "I'm allergic to peanuts.\x00",
     "lone surrogate": "I'm allergic to peanuts \ud83d.",
 }
-
-
-class Recording:
-    """The offline extractor, recording every user line it was sent."""
-
-    def __init__(self) -> None:
-        self.inner = OfflineExtractor()
-        self.sent: list[str] = []
-        self.lock = threading.Lock()
-
-    def extract(self, request: ExtractionRequest) -> MemoryUpdate:
-        with self.lock:
-            self.sent += [str(m.content) for m in request.messages if m.type == "human"]
-        return self.inner.extract(request)
 
 
 def history(first: str) -> tuple[BaseMessage, ...]:

@@ -26,11 +26,9 @@ from typing_extensions import TypedDict
 
 from deerflow_memory import MemoryConfig, MemoryService, create_memory_agent
 from deerflow_memory.identity import MemoryIdentity
-from deerflow_memory.models import MemoryUpdate
-from deerflow_memory.update.extraction import ExtractionRequest
-from deerflow_memory.update.offline.extractor import OfflineExtractor
 from deerflow_memory.update.queue import FakeClock, MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.union import merge_messages
+from tests.recording import Recording
 
 WAIT = 10.0
 
@@ -47,20 +45,6 @@ def turn(text: str, ident: str | None = None) -> tuple[BaseMessage, BaseMessage]
 
 def texts(messages: Sequence[BaseMessage]) -> list[str]:
     return [str(m.content) for m in messages]
-
-
-class Recording:
-    """The offline extractor, recording every user line it was sent."""
-
-    def __init__(self) -> None:
-        self.inner = OfflineExtractor()
-        self.sent: list[str] = []
-        self.lock = threading.Lock()
-
-    def extract(self, request: ExtractionRequest) -> MemoryUpdate:
-        with self.lock:
-            self.sent += [str(m.content) for m in request.messages if m.type == "human"]
-        return self.inner.extract(request)
 
 
 def facts(service: MemoryService, user: str) -> set[str]:

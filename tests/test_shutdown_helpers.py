@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ import sys
 import textwrap
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -144,13 +146,15 @@ HELD_LOCK = textwrap.dedent(
 )
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("lock", ["_tenants_lock", "queue._cond"])
-def test_a_sigterm_while_the_main_thread_holds_a_memory_lock_still_exits_and_loses_nothing(
-    tmp_path: Path, lock: str
-) -> None:
+@contextlib.contextmanager
+def signalled_holding(lock: str, root: Path, flush_seconds: int) -> Iterator[subprocess.Popen[str]]:
+    """A child that signals itself SIGTERM while holding ``memory.<lock>``, once it said ready.
+
+    Killed when the block ends, if it still runs.
+    """
+    script = HELD_LOCK.replace("HELD", lock)
     child = subprocess.Popen(
-        [sys.executable, "-c", HELD_LOCK.replace("HELD", lock), str(tmp_path), "1"],
+        [sys.executable, "-c", script, str(root), str(flush_seconds)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -160,14 +164,23 @@ def test_a_sigterm_while_the_main_thread_holds_a_memory_lock_still_exits_and_los
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "ready"
-        # The flush cannot take the lock: the handler gives up after 1 s + 5 s, then exits.
-        assert child.wait(timeout=60) == -signal.SIGTERM
+        yield child
     finally:
         if child.poll() is None:
             child.kill()
-            child.wait()
-    assert child.stderr is not None
-    assert "did not end within 6.0 s" in child.stderr.read()
+        child.communicate()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lock", ["_tenants_lock", "queue._cond"])
+def test_a_sigterm_while_the_main_thread_holds_a_memory_lock_still_exits_and_loses_nothing(
+    tmp_path: Path, lock: str
+) -> None:
+    with signalled_holding(lock, tmp_path, flush_seconds=1) as child:
+        # The flush cannot take the lock: the handler gives up after 1 s + 5 s, then exits.
+        _, err = child.communicate(timeout=60)
+    assert child.returncode == -signal.SIGTERM
+    assert "did not end within 6.0 s" in err
     assert _stored(tmp_path, "eve") == []  # not run in the stopped process...
     config = MemoryConfig(storage_path=tmp_path, debounce_seconds=600)
     with MemoryService(config, register_atexit=False) as memory:  # ...but in the next one
@@ -177,25 +190,11 @@ def test_a_sigterm_while_the_main_thread_holds_a_memory_lock_still_exits_and_los
 
 @pytest.mark.slow
 def test_a_second_sigterm_during_a_stuck_flush_exits_at_once(tmp_path: Path) -> None:
-    child = subprocess.Popen(
-        [sys.executable, "-c", HELD_LOCK.replace("HELD", "_tenants_lock"), str(tmp_path), "300"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=ROOT,
-        env=_env(),
-    )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"  # then it signals itself
+    with signalled_holding("_tenants_lock", tmp_path, flush_seconds=300) as child:
         time.sleep(1.0)
         assert child.poll() is None  # the first flush waits (up to 305 s)...
         child.send_signal(signal.SIGTERM)
         assert child.wait(timeout=30) == -signal.SIGTERM  # ...the second signal ends it
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
 
 
 def test_the_readme_shutdown_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
