@@ -148,10 +148,12 @@ def identities(messages: Sequence[BaseMessage]) -> list[tuple[tuple[str, ...], t
     before = ""
     for message in messages:
         content = message.content
-        if type(content) is str and content.isascii() and "\x00" not in content:
+        if type(content) is not str:
+            text = _text(message)
+        elif content.isascii() and "\x00" not in content:
             text = content
         else:
-            text = _text(message)
+            text = _stored_text(content)
         kind = message.type
         as_text = ("", kind, text, before)
         ident = message.id
