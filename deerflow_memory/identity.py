@@ -19,12 +19,13 @@ fine). When the auth user carries a ``tenant_id``, it is the run's tenant and
 another one is refused the same way; without one the run may name any tenant.
 There is no admin role (the routes have none either). Who the auth user is
 follows one rule for the graphs and the routes, :func:`authenticated_caller`:
-an auth user whose ``is_authenticated`` is False (``langgraph dev``'s Studio
-user under custom auth) or whose identity is empty (LangGraph's unauthenticated
-user) means no authentication: the operator's rules of before apply. An auth
-user that says it is authenticated but has an empty identity, or that cannot
-say whether it is authenticated (reading ``is_authenticated`` raises), is
-refused (:class:`InvalidNameError`; the routes answer 403), never taken for
+no auth user, or one whose ``is_authenticated`` is False (LangGraph's and
+Starlette's unauthenticated user, ``langgraph dev``'s Studio user under custom
+auth), means no authentication: the operator's rules of before apply. Any other
+auth user whose identity or tenant cannot be read as a non-empty text (no
+identity, a read or ``str()`` that raises, an empty ``tenant_id``), or that
+cannot say whether it is authenticated (reading ``is_authenticated`` raises),
+is refused (:class:`InvalidNameError`; the routes answer 403), never taken for
 the operator.
 
 An identity provider's subject is often not a valid memory id (Auth0's
@@ -244,27 +245,50 @@ class AuthenticatedCaller:
     tenant_id: str | None = None
 
 
+# Starlette's BaseUser raises NotImplementedError for the properties it leaves
+# out (LangGraph then reads display_name for identity): absent, not unreadable.
+_STARLETTE_PROPERTIES = frozenset({"identity", "display_name"})
+
+
+def _unreadable(what: str) -> InvalidNameError:
+    return InvalidNameError(
+        f"the auth user's {what} cannot be read as text (reading it raised): refused, never "
+        "taken for the operator"
+    )
+
+
 def _auth_attribute(user: Any, key: str) -> Any:
-    """``user``'s ``key``, or None when absent or when reading it raises."""
+    """``user``'s ``key``, or None when absent (or Starlette leaves it unimplemented).
+
+    Raises:
+        InvalidNameError: reading it raises anything else (fail closed).
+    """
     # LangGraph passes the auth user as the object your handler returned, a
-    # proxy answering attributes from it, or a dict after serialization;
-    # Starlette's BaseUser raises NotImplementedError for what it leaves out.
+    # proxy answering attributes from it, or a dict after serialization.
     try:
         if isinstance(user, Mapping):
             return user.get(key)
         return getattr(user, key, None)
-    except Exception:  # a proxy that raises something else than AttributeError
-        return None
+    except NotImplementedError:
+        if key in _STARLETTE_PROPERTIES:
+            return None
+        raise _unreadable(key) from None
+    except Exception:  # a lazy lookup that failed, a proxy raising KeyError...
+        raise _unreadable(key) from None
 
 
-def _auth_text(value: Any) -> str | None:
-    """``str(value)``, or None for None, an empty text or a ``__str__`` that raises."""
+def _auth_text(value: Any, what: str) -> str | None:
+    """``str(value)``, or None for None or an empty text.
+
+    Raises:
+        InvalidNameError: its ``__str__`` raises or returns something else than a string.
+    """
     if value is None:
         return None
     try:
         text = str(value)
     except Exception:
-        return None
+        raise _unreadable(what) from None
     return text or None
 
 
@@ -293,14 +317,17 @@ def authenticated_caller(user: Any, identity: Any = None) -> AuthenticatedCaller
     The one rule of the graphs (``configurable["langgraph_auth_user"]``) and
     the ``/memory`` routes (Starlette's ``request.scope["user"]``):
 
-    - ``user.is_authenticated`` False: no authentication (LangGraph's
-      unauthenticated user, ``langgraph dev``'s Studio user): None, the
-      operator's rules apply;
+    - no ``user`` and no ``identity`` (None or empty): no authentication, None;
+    - ``user.is_authenticated`` False (LangGraph's and Starlette's
+      ``UnauthenticatedUser``, ``langgraph dev``'s Studio user): no
+      authentication, None; the operator's rules apply;
     - the identity: ``identity`` (given apart, LangGraph's
       ``configurable["langgraph_auth_user_id"]``), else ``user.identity``, else
-      ``user.display_name``; None, an empty text or a read that raises is absent;
-    - no identity: None, unless ``is_authenticated`` is True (refused);
-    - ``is_authenticated`` absent: authenticated when there is an identity.
+      ``user.display_name`` (None, an empty text or Starlette's
+      ``NotImplementedError`` is absent);
+    - any other ``user`` (``is_authenticated`` True or absent) is authenticated:
+      it must have an identity, and ``user.tenant_id``, when present (not
+      None), must be a valid name.
 
     Args:
         user: the auth user: an object (a proxy, a ``BaseUser``), a mapping
@@ -308,30 +335,38 @@ def authenticated_caller(user: Any, identity: Any = None) -> AuthenticatedCaller
         identity: an identity given beside ``user``, read first.
 
     Raises:
-        InvalidNameError: ``user`` cannot say whether it is authenticated
-            (reading ``is_authenticated`` raises), says it is authenticated
-            with an empty identity, or carries an unsafe ``tenant_id``. Either
-            way it is never taken for the operator (who may name any user).
+        InvalidNameError: ``user`` is present and not unauthenticated, but it
+            cannot say whether it is authenticated (reading
+            ``is_authenticated`` raises), or its identity or tenant cannot be
+            read as a non-empty text (no identity at all, a read or ``str()``
+            that raises, an empty or unsafe ``tenant_id``); or ``identity``
+            cannot be read. Never taken for the operator (who may name any user).
     """
     authenticated = None if user is None else _says_authenticated(user)
     if authenticated is False:
         return None
-    raw = _auth_text(identity)
+    raw = _auth_text(identity, "identity")
     if raw is None and user is not None:
-        raw = _auth_text(_auth_attribute(user, "identity")) or _auth_text(
-            _auth_attribute(user, "display_name")
+        raw = _auth_text(_auth_attribute(user, "identity"), "identity") or _auth_text(
+            _auth_attribute(user, "display_name"), "display_name"
         )
     if raw is None:
-        if authenticated:
-            # Authenticated, but as nobody: taken for no auth, it would be the operator.
+        if user is not None:
+            # Present, not unauthenticated, but nobody: taken for no auth, it would be
+            # the operator.
             raise InvalidNameError(
                 "the auth user is authenticated but its identity is empty: no memory can be its own"
+                if authenticated
+                else "the auth user has no identity yet does not say it is unauthenticated "
+                "(is_authenticated False): refused, never taken for the operator"
             )
-        return None  # no auth, or LangGraph's unauthenticated user (identity "")
-    tenant = None if user is None else _auth_text(_auth_attribute(user, "tenant_id"))
-    return AuthenticatedCaller(
-        raw, None if tenant is None else validate_name(tenant, "authenticated user's tenant_id")
-    )
+        return None  # no auth user at all (LangGraph's unauthenticated run)
+    tenant = None if user is None else _auth_attribute(user, "tenant_id")
+    if tenant is None:
+        return AuthenticatedCaller(raw, None)
+    # An empty tenant is refused by validate_name, not read as "no tenant".
+    tenant_text = _auth_text(tenant, "tenant_id") or ""
+    return AuthenticatedCaller(raw, validate_name(tenant_text, "authenticated user's tenant_id"))
 
 
 def _same_user_or_refused(given: Any, identity: str) -> None:
@@ -363,9 +398,10 @@ def resolve_identity(
     Raises:
         InvalidNameError: the user id, agent name or tenant is unsafe as a
             storage key (an empty string included; an authenticated identity
-            is mapped instead, :func:`user_id_for_identity`; an authenticated
-            auth user with an empty identity, or one whose ``is_authenticated``
-            cannot be read, is refused), the thread id is not a
+            is mapped instead, :func:`user_id_for_identity`; an auth user that
+            is not unauthenticated but whose identity, tenant or
+            ``is_authenticated`` cannot be read is refused,
+            :func:`authenticated_caller`), the thread id is not a
             string, ``int`` or ``UUID``, or the context is a built-in value
             that is not a mapping (``context="alice"``).
         IdentityMismatchError: the run is authenticated and names another

@@ -6,16 +6,27 @@ implementations that disagreed: an auth user whose ``is_authenticated`` raised
 was refused by the routes (403) but read by the graphs as authenticated, or,
 with an empty identity, as no authentication at all: the operator, who may
 name any user's memory.
+
+Any other reading that fails (an ``identity``, ``display_name`` or
+``tenant_id`` that raises, a ``str()`` that raises, no identity at all) is
+refused too: "absent" would mean "no auth", the operator.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from starlette.authentication import BaseUser
-from starlette.requests import Request
+from starlette.authentication import (
+    AuthCredentials,
+    AuthenticationBackend,
+    BaseUser,
+    UnauthenticatedUser,
+)
+from starlette.requests import HTTPConnection, Request
+from starlette.testclient import TestClient
 
 from deerflow_memory.api.errors import ApiError
 from deerflow_memory.api.routes import caller_identity, caller_tenant
@@ -74,14 +85,86 @@ class DisplayNameOnly(BaseUser):
         return "bob"
 
 
+class LazyIdentity:
+    """An app's user whose identity is looked up lazily, and the lookup fails."""
+
+    @property
+    def identity(self) -> str:
+        raise RuntimeError("user service unavailable")
+
+
+class Unprintable:
+    def __str__(self) -> str:
+        raise RuntimeError("no text")
+
+
+class LazyAttributes:
+    """Attributes looked up lazily: each one named in ``failing`` raises ``error``."""
+
+    def __init__(self, error: type[Exception], *failing: str, **values: Any) -> None:
+        self._error, self._failing, self._values = error, failing, values
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._failing:
+            raise self._error(name)
+        if name in self._values:
+            return self._values[name]
+        raise AttributeError(name)
+
+
+class BrokenMapping(dict[str, Any]):
+    """A serialized user whose lookups fail for one key."""
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key == "identity":
+            raise KeyError(key)
+        return super().get(key, default)
+
+
+class NoIdentityStarletteUser(BaseUser):
+    """A Starlette user leaving identity and display name out, with no flag set: nobody."""
+
+
 CASES: list[tuple[str, Any, Any]] = [
+    ("starlette-unauthenticated", UnauthenticatedUser(), OPERATOR),
+    # LangGraph's unauthenticated user subclasses Starlette's; its proxy users answer
+    # AttributeError for what the app's user leaves out (no tenant: any tenant).
+    ("proxy-without-tenant", LazyAttributes(RuntimeError, identity="auth0|5"), "auth0|5"),
     ("not-authenticated", SimpleNamespace(identity="alice", is_authenticated=False), OPERATOR),
     ("langgraph-anonymous", {"identity": "", "is_authenticated": False}, OPERATOR),
     ("authenticated", SimpleNamespace(identity="alice", is_authenticated=True), "alice"),
     ("mapping", {"identity": "auth0|7", "is_authenticated": True}, "auth0|7"),
     ("display-name", DisplayNameOnly(), "bob"),
     ("no-flag-with-identity", SimpleNamespace(identity="alice"), "alice"),
-    ("no-flag-no-identity", SimpleNamespace(identity=""), OPERATOR),
+    ("no-flag-no-identity", SimpleNamespace(identity=""), REFUSED),
+    ("no-flag-nothing", SimpleNamespace(), REFUSED),
+    ("no-flag-empty-mapping", {}, REFUSED),
+    ("starlette-user-without-anything", NoIdentityStarletteUser(), REFUSED),
+    ("identity-raises", LazyIdentity(), REFUSED),
+    ("identity-raises-attribute-error", LazyAttributes(AttributeError, "identity"), REFUSED),
+    ("identity-str-raises", SimpleNamespace(identity=Unprintable()), REFUSED),
+    ("display-name-raises", LazyAttributes(RuntimeError, "display_name"), REFUSED),
+    ("display-name-str-raises", SimpleNamespace(display_name=Unprintable()), REFUSED),
+    ("mapping-lookup-raises", BrokenMapping(identity="alice"), REFUSED),
+    (
+        "authenticated-identity-raises",
+        LazyAttributes(RuntimeError, "identity", is_authenticated=True, display_name="x"),
+        REFUSED,
+    ),
+    ("tenant-raises", LazyAttributes(RuntimeError, "tenant_id", identity="ana"), REFUSED),
+    (
+        "tenant-not-implemented",
+        LazyAttributes(NotImplementedError, "tenant_id", identity="ana"),
+        REFUSED,
+    ),
+    ("tenant-str-raises", SimpleNamespace(identity="ana", tenant_id=Unprintable()), REFUSED),
+    ("tenant-empty", {"identity": "ana", "tenant_id": ""}, REFUSED),
+    ("tenant-none-is-no-tenant", {"identity": "ana", "tenant_id": None}, "ana"),
+    (
+        "not-authenticated-nothing-else-read",
+        LazyAttributes(RuntimeError, "identity", "tenant_id", is_authenticated=False),
+        OPERATOR,
+    ),
     ("authenticated-as-nobody", SimpleNamespace(identity="", is_authenticated=True), REFUSED),
     ("flag-raises", CannotSay("alice"), REFUSED),
     ("flag-raises-no-identity", CannotSay(""), REFUSED),
@@ -137,3 +220,62 @@ def test_the_caller_carries_the_identity_given_apart_and_the_users_validated_ten
     assert caller_tenant(request) == "Zo\u00eb"  # the routes read the same tenant
     with pytest.raises(InvalidNameError, match="tenant_id"):
         authenticated_caller({"identity": "a", "is_authenticated": True, "tenant_id": "../x"})
+
+
+def test_an_identity_given_apart_that_cannot_be_read_is_refused_not_the_operator() -> None:
+    config: Any = {"configurable": {"langgraph_auth_user_id": Unprintable(), "user_id": "bob"}}
+    with pytest.raises(InvalidNameError, match="identity cannot be read"):
+        resolve_identity(config)
+    # An empty one beside no user is LangGraph's unauthenticated run: the operator.
+    assert authenticated_caller(None, "") is None
+
+
+@pytest.mark.parametrize(
+    "user",
+    [LazyIdentity(), LazyAttributes(RuntimeError, "tenant_id", identity="bob")],
+    ids=["identity-raises", "tenant-raises"],
+)
+def test_a_run_whose_auth_user_cannot_be_read_never_names_another_user_or_tenant(
+    user: Any,
+) -> None:
+    config: Any = {
+        "configurable": {"langgraph_auth_user": user, "user_id": "bob", "tenant_id": "shop"}
+    }
+    with pytest.raises(InvalidNameError, match="cannot be read"):
+        resolve_identity(config)
+
+
+class LazyAuth(AuthenticationBackend):
+    """``X-User: lazy`` is a user whose identity cannot be loaded; ``ana-lazy-tenant`` one
+    whose tenant cannot; no header lets the request through anonymous (the operator)."""
+
+    async def authenticate(self, conn: HTTPConnection) -> Any:
+        kind = conn.headers.get("x-user")
+        if kind == "lazy":
+            return AuthCredentials(["authenticated"]), LazyIdentity()
+        if kind == "ana-lazy-tenant":
+            return AuthCredentials(["authenticated"]), LazyAttributes(
+                RuntimeError, "tenant_id", identity="ana"
+            )
+        return None
+
+
+def test_over_http_a_user_that_cannot_be_read_gets_403_not_the_operators_access(
+    auth_client: Callable[..., TestClient],
+) -> None:
+    client = auth_client(LazyAuth())  # require_auth off: anonymous is the operator
+    for user, tenant in (("bob", None), ("ana", "shop")):
+        added = client.post(
+            f"/memory/users/{user}/facts", params={"tenant": tenant}, json={"content": "Likes tea"}
+        )
+        assert added.status_code == 201, added.text
+    lazy = {"x-user": "lazy"}
+    read = client.get("/memory/users/bob", headers=lazy)
+    assert read.status_code == 403 and "Likes tea" not in read.text
+    assert "identity cannot be read" in read.json()["error"]
+    assert client.delete("/memory/users/bob?confirm=bob", headers=lazy).status_code == 403
+    assert client.get("/memory/users/bob").json()["facts"][0]["content"] == "Likes tea"
+    ana = {"x-user": "ana-lazy-tenant"}
+    other_tenant = client.get("/memory/users/ana", params={"tenant": "shop"}, headers=ana)
+    assert other_tenant.status_code == 403 and "Likes tea" not in other_tenant.text
+    assert client.get("/memory/status", headers=ana).status_code == 403

@@ -195,9 +195,10 @@ def _caller(request: Request) -> AuthenticatedCaller | None:
     """The request's authenticated caller (the graphs' rule), or None when not authenticated.
 
     Raises:
-        ApiError: 403 when the user is authenticated without an identity, cannot
-            say whether it is authenticated, or carries an unsafe tenant (fail
-            closed: never read as "no auth, operator").
+        ApiError: 403 when the user is not unauthenticated but its identity,
+            tenant or ``is_authenticated`` cannot be read (none, a read that
+            raises, an empty or unsafe tenant; fail closed: never read as "no
+            auth, operator").
     """
     try:
         return authenticated_caller(request.scope.get("user"))
@@ -235,15 +236,15 @@ def request_tenant(request: Request) -> str | None:
 def caller_identity(request: Request) -> str | None:
     """The authenticated caller's raw identity, or None when the request is not authenticated.
 
-    ``user.identity``, else ``user.display_name`` (a property that raises counts
-    as absent): :func:`~deerflow_memory.identity.authenticated_caller`, the
-    graphs' rule.
+    ``user.identity``, else ``user.display_name`` (Starlette's
+    ``NotImplementedError`` counts as absent):
+    :func:`~deerflow_memory.identity.authenticated_caller`, the graphs' rule.
 
     Raises:
-        ApiError: 403 when the caller is authenticated but has neither, or when
-            its user cannot say whether it is authenticated: either would
-            otherwise pass for an unauthenticated operator and reach every
-            user's memory.
+        ApiError: 403 when the user is not unauthenticated but has neither, or
+            one of them, its tenant or ``is_authenticated`` cannot be read (a
+            read or ``str()`` that raises): it would otherwise pass for an
+            unauthenticated operator and reach every user's memory.
     """
     caller = _caller(request)
     return None if caller is None else caller.identity
