@@ -136,3 +136,45 @@ def test_a_job_failing_during_its_users_flush_is_not_requeued_behind_a_backoff()
         assert queue.flush(2, user_id="ana") is True
         queue.wait_idle(2)
         assert requeued == {"ana": False, "bea": True} and queue.user_backlog("bea") == 1
+
+
+def test_a_signed_in_callers_status_counts_only_their_own_pending_updates(
+    service: MemoryService, auth_client: AuthClient
+) -> None:
+    client = auth_client(TenantAuth())
+    for user in ("erin", "frank", "gina", "ana"):
+        enqueue(service, user, "I'm vegetarian.")
+    enqueue(service, "ana", "I'm vegetarian.", tenant="shop")
+
+    def counts(headers: dict[str, str] | None = None, **params: str) -> tuple[int, int]:
+        status = client.get("/memory/status", headers=headers, params=params).json()
+        return status["pending"], status["running"]
+
+    # Other users' activity is not theirs to see; the operator sees the whole queue.
+    assert counts(AS_ANA) == (1, 0)
+    assert counts({"Authorization": "Bearer bea"}) == (0, 0)
+    assert counts({"Authorization": "Bearer ana@shop"}) == (1, 0)
+    assert counts() == (4, 0)
+    assert counts(tenant="shop") == (1, 0)
+    assert client.post("/memory/flush", params={"timeout": "20"}, headers=AS_ANA).status_code == 200
+    assert counts(AS_ANA) == (0, 0) and counts() == (3, 0)
+
+
+def test_a_users_counts_are_their_queued_updates_and_their_job_handed_to_a_worker() -> None:
+    started, release = threading.Event(), threading.Event()
+
+    def handler(job: UpdateJob) -> None:
+        if job.user_id == "bea":
+            started.set()
+            release.wait(10)
+
+    with MemoryUpdateQueue(handler, debounce_seconds=600, max_wait_seconds=600) as queue:
+        queue.add_nowait("t-bea", "bea", None, [])
+        assert started.wait(10)
+        queue.add("t-bea-2", "bea", None, [])
+        queue.add("t-ana", "ana", None, [])
+        assert queue.user_counts("bea") == (1, 1)
+        assert queue.user_counts("ana") == (1, 0) and queue.user_counts("cid") == (0, 0)
+        assert sum(queue.user_counts("bea")) == queue.user_backlog("bea")
+        assert (queue.pending_count, queue.running_count) == (2, 1)
+        release.set()

@@ -20,8 +20,9 @@ PUT         /memory/users/{user_id}                   import a document (``?repl
 DELETE      /memory/users/{user_id}?confirm={id}      delete the whole document
 POST        /memory/flush?timeout=10                  run pending updates now (an authenticated
                                                       caller: only theirs), report failures
-GET         /memory/status?user=&agent=               queue, dead letters, errors, backend, hygiene,
-                                                      open tenants
+GET         /memory/status?user=&agent=               queue (an authenticated caller: their
+                                                      updates), dead letters, errors, backend,
+                                                      hygiene, open tenants
 GET         /memory/ui?user=&agent=                   the memory page (see :mod:`.page`)
 ==========  ========================================  =======================================
 
@@ -48,7 +49,8 @@ memory user id of their identity (:func:`~deerflow_memory.identity.user_id_for_i
 the graphs' rule: the identity itself when it is a valid id, else a hashed
 form). The path may name the caller by that id or by their raw identity,
 URL-encoded (``/memory/users/auth0%7C64f1c2``); either reaches the same
-document. Status lists only their dead letters and failures; a flush runs
+document. Status lists only their dead letters, failures and pending and
+running updates (``pending``, ``running``: theirs, not the queue's); a flush runs
 only their own pending updates (in their tenant), not every user's. A caller
 whose auth user carries a ``tenant_id`` is kept to that tenant too: it is
 their default, and another ``?tenant=`` answers 403.
@@ -623,6 +625,14 @@ def memory_routes(
             for f in list(service.recent_failures)
             if (caller is None or f.update.user_id == caller) and f.update.tenant_id == tenant
         ]
+        # The whole queue for the operator; a signed-in caller sees only their own updates
+        # (the others' counts would tell them who else is active).
+        if queued is None:
+            pending, running = 0, 0
+        elif caller is None:
+            pending, running = queued.pending_count, queued.running_count
+        else:
+            pending, running = queued.user_counts(caller)
         return JSONResponse(
             {
                 "backend": service.config.storage,
@@ -631,8 +641,8 @@ def memory_routes(
                 "openTenants": list(service.tenants) if caller is None else [],
                 "backendClass": type(backend).__name__,
                 "extractor": "offline" if service.is_offline else "model",
-                "pending": queued.pending_count if queued is not None else 0,
-                "running": queued.running_count if queued is not None else 0,
+                "pending": pending,
+                "running": running,
                 "deadLetters": None if dead is None else len(dead),
                 "deadLetterList": dead or [],
                 "lastErrors": failures[-10:],

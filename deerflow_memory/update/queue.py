@@ -519,6 +519,18 @@ class MemoryUpdateQueue:
         with self._cond:
             return self._user_backlog_held(user_id)
 
+    def user_counts(self, user_id: str) -> tuple[int, int]:
+        """``user_id``'s share of :attr:`pending_count` and :attr:`running_count`.
+
+        Returns:
+            ``(queued, handed_to_a_worker)``: their conversations queued here,
+            and 1 when one of their jobs is dispatched or running (one user's
+            jobs run one at a time), else 0. The sum is :meth:`user_backlog`.
+        """
+        with self._cond:
+            queued = sum(1 for key in self._pending if key[1] == user_id)
+            return queued, int(user_id in self._busy_users)
+
     def _user_backlog_held(self, user_id: str) -> int:
         # Caller holds the condition. A dispatched or running job marks its user busy.
         queued = sum(1 for key in self._pending if key[1] == user_id)
