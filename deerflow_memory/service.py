@@ -72,6 +72,7 @@ from deerflow_memory.update.outcome import FailedUpdate, FailureOutcome, FlushRe
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.retry import RetryPolicy
 from deerflow_memory.update.sealing import fenced_keys
+from deerflow_memory.update.timeouts import check_timeout
 from deerflow_memory.update.updater import (
     MemoryUpdater,
     UpdateResult,
@@ -1131,9 +1132,11 @@ class MemoryService:
             MemoryBusyError: an update of the memory did not finish within
                 ``timeout``; nothing was deleted or dropped.
             StorageError: the backend failed.
+            ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
         user_id = validate_name(user_id, "user_id")
         agent_name = None if agent_name is None else validate_name(agent_name, "agent_name")
+        timeout = check_timeout(timeout)
         while True:  # leased: a tenant's service is not closed while it deletes
             service = self.for_tenant(tenant_id, store)
             if service._hold():
@@ -1233,7 +1236,11 @@ class MemoryService:
             A :class:`FlushResult`: truthy only when every queue drained in time
             and no update failed; ``failed`` lists the others and where they
             went (``tenant_id`` says whose); ``pending`` what is still queued.
+
+        Raises:
+            ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
+        timeout = check_timeout(timeout)
         self.access.flush()
 
         def run(collector: list[FailedUpdate]) -> FlushResult:
@@ -1275,7 +1282,9 @@ class MemoryService:
         Raises:
             InvalidNameError: unsafe ``tenant_id``.
             UnknownTenantError: refused by ``only_configured_tenants``.
+            ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
+        timeout = check_timeout(timeout)
         from deerflow_memory.storage.tenants import has_pending_updates
 
         root = self._parent or self
@@ -1316,7 +1325,9 @@ class MemoryService:
         Raises:
             InvalidNameError: unsafe ``user_id`` or ``tenant_id``.
             UnknownTenantError: refused by ``only_configured_tenants``.
+            ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
+        timeout = check_timeout(timeout)
         from deerflow_memory.storage.tenants import has_pending_updates
 
         user = validate_name(user_id, "user_id")
@@ -1423,7 +1434,11 @@ class MemoryService:
             A :class:`FlushResult`: truthy only when every queue drained in time,
             the outbox wrote its last records, and no update failed meanwhile;
             ``failed`` and ``pending`` say what did not.
+
+        Raises:
+            ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
+        timeout = check_timeout(timeout)  # before anything is marked closed
         with self._tenants_lock:
             if self._closed:
                 return FlushResult(True)
@@ -1551,7 +1566,11 @@ def close_open_services(timeout: float | None = None) -> bool:
     For server shutdown hooks: ``langgraph dev`` ends on SIGTERM without running
     ``atexit`` handlers, so ``graphs/http_app.py`` calls this from the server's
     lifespan. Returns True when every pending update finished in time and none failed.
+
+    Raises:
+        ConfigError: ``timeout`` is not seconds (>= 0) or None.
     """
+    timeout = check_timeout(timeout)
     return all([bool(service.close(timeout)) for service in open_services()])
 
 

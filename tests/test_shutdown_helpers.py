@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from deerflow_memory import MemoryConfig, MemoryService
+from deerflow_memory import MemoryConfig, MemoryService, install_shutdown_handler
+from deerflow_memory.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parent.parent
 UVICORN = (sys.executable, "-m", "uvicorn", "tests.asgi_child:app", "--host", "127.0.0.1")
@@ -132,6 +133,16 @@ HELD_LOCK = textwrap.dedent(
         shutdown_flush_timeout_seconds=float(sys.argv[2]),
     )
     memory = MemoryService(config, register_atexit=False)
+    calls = []
+    if sys.argv[3] == "app":  # an app's own handler first (uvicorn's: the second call forces)
+
+        def app_handler(signum, frame):
+            calls.append(signum)
+            print(f"app handler call {len(calls)}", flush=True)
+            if len(calls) > 1:
+                sys.exit(3)
+
+        signal.signal(signal.SIGTERM, app_handler)
     install_shutdown_handler(memory)
     memory.enqueue(
         MemoryIdentity("eve", None, "t1"),
@@ -147,14 +158,19 @@ HELD_LOCK = textwrap.dedent(
 
 
 @contextlib.contextmanager
-def signalled_holding(lock: str, root: Path, flush_seconds: int) -> Iterator[subprocess.Popen[str]]:
+def signalled_holding(
+    lock: str, root: Path, flush_seconds: int, previous: str = "default"
+) -> Iterator[subprocess.Popen[str]]:
     """A child that signals itself SIGTERM while holding ``memory.<lock>``, once it said ready.
+
+    ``previous="app"``: the child's own SIGTERM handler, installed before ours,
+    prints each call and exits with status 3 on the second.
 
     Killed when the block ends, if it still runs.
     """
     script = HELD_LOCK.replace("HELD", lock)
     child = subprocess.Popen(
-        [sys.executable, "-c", script, str(root), str(flush_seconds)],
+        [sys.executable, "-c", script, str(root), str(flush_seconds), previous],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -195,6 +211,35 @@ def test_a_second_sigterm_during_a_stuck_flush_exits_at_once(tmp_path: Path) -> 
         assert child.poll() is None  # the first flush waits (up to 305 s)...
         child.send_signal(signal.SIGTERM)
         assert child.wait(timeout=30) == -signal.SIGTERM  # ...the second signal ends it
+
+
+@pytest.mark.slow
+def test_a_second_sigterm_ends_the_wait_with_an_apps_own_handler_called_once_per_signal(
+    tmp_path: Path,
+) -> None:
+    with signalled_holding("_tenants_lock", tmp_path, flush_seconds=300, previous="app") as child:
+        time.sleep(1.0)
+        assert child.poll() is None  # the first flush waits...
+        child.send_signal(signal.SIGTERM)
+        out, _ = child.communicate(timeout=30)  # ...the second signal ends the wait
+    assert child.returncode == 3  # the app saw two signals: its forced exit
+    assert out.splitlines()[-2:] == ["app handler call 1", "app handler call 2"]
+
+
+def test_a_handler_for_a_signal_that_cannot_be_caught_installs_nothing() -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    for signals in ((signal.SIGTERM, signal.SIGKILL), (signal.SIGTERM, "SIGTERM"), (True,), 5.0):
+        with pytest.raises(ConfigError):
+            install_shutdown_handler(signals=signals)  # type: ignore[arg-type]
+        assert signal.getsignal(signal.SIGTERM) is before
+
+
+@pytest.mark.parametrize("timeout", [float("nan"), -1, "5", True])
+def test_a_shutdown_handler_with_a_timeout_that_is_not_seconds_is_refused(timeout: object) -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    with pytest.raises(ConfigError, match="timeout"):
+        install_shutdown_handler(timeout=timeout)  # type: ignore[arg-type]
+    assert signal.getsignal(signal.SIGTERM) is before
 
 
 def test_the_readme_shutdown_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,13 +23,16 @@ import asyncio
 import os
 import signal
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from types import FrameType
 from typing import Any
 
+from deerflow_memory.errors import ConfigError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.service import MemoryService, close_open_services, open_services
+from deerflow_memory.update.timeouts import check_timeout
 
 __all__ = ["install_shutdown_handler", "lifespan_for", "memory_lifespan"]
 
@@ -38,6 +41,8 @@ logger = package_logger(__name__)
 # What a signal handler waits beyond the flush timeouts: joining the services'
 # helper threads and closing their storage.
 _GRACE_SECONDS = 5.0
+# How often the wait looks whether a second signal asked to stop waiting.
+_POLL_SECONDS = 0.1
 
 
 def _closer(services: Iterable[MemoryService] | None, timeout: float | None) -> Callable[[], bool]:
@@ -80,11 +85,14 @@ def lifespan_for(
         services: the services to flush and close.
         timeout: seconds each may wait; default its ``shutdown_flush_timeout_seconds``.
 
+    Raises:
+        ConfigError: ``timeout`` is not seconds (>= 0) or None.
+
     Example:
         >>> memory = MemoryService(config)  # doctest: +SKIP
         >>> app = FastAPI(lifespan=lifespan_for(memory))  # doctest: +SKIP
     """
-    close = _closer(services, timeout)
+    close = _closer(services, check_timeout(timeout))
 
     @asynccontextmanager
     async def lifespan(app: Any = None) -> AsyncIterator[None]:
@@ -95,21 +103,29 @@ def lifespan_for(
 
 
 def _flush_before_exit(
-    services: Sequence[MemoryService] | None, timeout: float | None, reason: str
+    services: Sequence[MemoryService] | None,
+    timeout: float | None,
+    reason: str,
+    give_up: threading.Event,
 ) -> None:
     """Close ``services`` (default: every open one) on a thread; wait a bounded time.
 
     The bound is the services' flush timeouts added up (they close one after
-    the other) plus :data:`_GRACE_SECONDS`. When the closing thread is still
+    the other) plus :data:`_GRACE_SECONDS`. The wait also ends when
+    ``give_up`` is set (a second signal). When the closing thread is still
     running then, an error says so and the caller goes on: what is pending
     stays in the outbox for the next start.
     """
     chosen = list(services) if services is not None else open_services()
     if not chosen:
         return
-    bound = _GRACE_SECONDS + sum(
-        service.config.shutdown_flush_timeout_seconds if timeout is None else timeout
-        for service in chosen
+    bound = min(
+        threading.TIMEOUT_MAX,
+        _GRACE_SECONDS
+        + sum(
+            service.config.shutdown_flush_timeout_seconds if timeout is None else timeout
+            for service in chosen
+        ),
     )
 
     def run() -> None:
@@ -121,15 +137,35 @@ def _flush_before_exit(
 
     closer = threading.Thread(target=run, name="memory-shutdown-flush", daemon=True)
     closer.start()
-    closer.join(bound)
+    end = time.monotonic() + bound
+    while closer.is_alive() and not give_up.is_set():
+        left = end - time.monotonic()
+        if left <= 0:
+            break
+        closer.join(min(left, _POLL_SECONDS))  # a second signal's handler runs in between
     if closer.is_alive():
         logger.error(
-            "flushing memory on %s did not end within %.1f s (the signal may have come "
-            "while this thread held a memory lock); updates still pending stay in the "
-            "outbox for the next start",
+            "flushing memory on %s did not end %s (the signal may have come while this "
+            "thread held a memory lock); updates still pending stay in the outbox for "
+            "the next start",
             reason,
-            bound,
+            "before a second signal" if give_up.is_set() else f"within {bound:.1f} s",
         )
+
+
+def _signals(signals: Iterable[object]) -> list[signal.Signals]:
+    """``signals`` as :class:`signal.Signals` that a handler can catch, all checked first."""
+    catchable = signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}
+    chosen = []
+    try:
+        listed = list(signals)
+    except TypeError as e:
+        raise ConfigError(f"signals must be an iterable of signal numbers, got {signals!r}") from e
+    for sig in listed:
+        if isinstance(sig, bool) or not isinstance(sig, int) or sig not in catchable:
+            raise ConfigError(f"cannot install a shutdown handler for signal {sig!r}")
+        chosen.append(signal.Signals(sig))
+    return chosen
 
 
 def install_shutdown_handler(
@@ -143,10 +179,12 @@ def install_shutdown_handler(
     flush runs on a thread of its own, and the handler waits for it at most
     the services' timeouts added up plus 5 s: a signal that comes while the
     main thread holds a memory lock still ends the process (what is pending
-    stays in the outbox). A second signal during the flush skips the wait.
-    The previous handler runs afterwards (a Python handler is called; the
+    stays in the outbox). A second signal during the flush ends the wait and
+    acts as before at once (whatever the previous handler is). The previous
+    handler runs afterwards, once per signal (a Python handler is called; the
     default action is restored and the signal raised again, so the process
-    exits with the usual status). Must be called from the main thread.
+    exits with the usual status), even when the flush failed. Must be called
+    from the main thread.
 
     Args:
         services: the services to close (default: all open ones).
@@ -155,12 +193,17 @@ def install_shutdown_handler(
 
     Raises:
         ValueError: not called from the main thread (Python's signal rule).
+        ConfigError: a signal that cannot be caught or is not a signal (``SIGKILL``,
+            ``"SIGTERM"``), or ``timeout`` is not seconds (>= 0) or None; nothing
+            is installed then.
     """
     if threading.current_thread() is not threading.main_thread():
         raise ValueError("install_shutdown_handler must be called from the main thread")
+    timeout = check_timeout(timeout)
     chosen = services or None
-    flushing = threading.Event()  # set by the first signal: a second one does not wait again
-    for sig in signals:
+    flushing = threading.Event()  # set by the first signal
+    give_up = threading.Event()  # set by a second signal during the flush
+    for sig in _signals(signals):
         previous = signal.getsignal(sig)
 
         def handler(
@@ -168,7 +211,12 @@ def install_shutdown_handler(
         ) -> None:
             if not flushing.is_set():
                 flushing.set()
-                _flush_before_exit(chosen, timeout, signal.Signals(signum).name)
+                try:
+                    _flush_before_exit(chosen, timeout, signal.Signals(signum).name, give_up)
+                except Exception:  # never keep the signal from acting
+                    logger.exception("flushing memory on %s failed", signal.Signals(signum).name)
+            else:
+                give_up.set()  # the first signal's wait ends when this handler returns
             if callable(previous):
                 previous(signum, frame)
                 return

@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING
 
 from deerflow_memory.logs import package_logger
 from deerflow_memory.update.clock import Clock, FakeClock, SystemClock
+from deerflow_memory.update.timeouts import check_timeout
 from deerflow_memory.update.union import merge_messages
 
 if TYPE_CHECKING:
@@ -443,7 +444,12 @@ class MemoryUpdateQueue:
             return gone
 
     def wait_user_idle(self, user_id: str, timeout: float | None = None) -> bool:
-        """Wait until no job of ``user_id`` is running; True when none is."""
+        """Wait until no job of ``user_id`` is running; True when none is.
+
+        Raises:
+            ConfigError: ``timeout`` is not seconds (>= 0) or None.
+        """
+        timeout = check_timeout(timeout)
         end = None if timeout is None else time.monotonic() + timeout
         with self._cond:
             return self._wait_for(lambda: user_id not in self._busy_users, end)
@@ -485,7 +491,9 @@ class MemoryUpdateQueue:
 
         Raises:
             RuntimeError: called from a handler running on this queue's workers.
+            ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
+        timeout = check_timeout(timeout)
         if threading.current_thread() in self._threads:
             # A handler waiting for the queue to drain would wait for itself.
             raise RuntimeError("flush()/shutdown() cannot be called from a memory update handler")
@@ -548,7 +556,11 @@ class MemoryUpdateQueue:
 
         Returns:
             True when idle within ``timeout`` real seconds.
+
+        Raises:
+            ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
+        timeout = check_timeout(timeout)
         end = None if timeout is None else time.monotonic() + timeout
 
         def idle() -> bool:
@@ -583,7 +595,11 @@ class MemoryUpdateQueue:
         Returns:
             True when every queued update finished; False when some were still
             pending or running at the timeout (a warning says how many).
+
+        Raises:
+            ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
+        timeout = check_timeout(timeout)
         with self._cond:
             self._closed = True
             started = bool(self._threads)
