@@ -82,9 +82,13 @@ def pairs() -> dict[str, tuple[BaseMessage, BaseMessage]]:
         ),
         "id-less, same text": (HumanMessage(text), HumanMessage(text)),
         "id-less, NUL as stored": (HumanMessage("a\x00"), HumanMessage("a\ufffd")),
-        "a with_keys id, other text": (
+        "a client id shaped like a hash, other text": (
             HumanMessage(text, id="h:0123456789abcdef0123"),
             HumanMessage("other", id="h:0123456789abcdef0123"),
+        ),
+        "a client id shaped like a hash, same text": (
+            HumanMessage(text, id="h:0123456789abcdef0123"),
+            HumanMessage(text, id="h:0123456789abcdef0123"),
         ),
     }
 

@@ -75,9 +75,12 @@ def test_bare_id_keys_of_earlier_versions_still_mark_their_messages_as_read() ->
 
 
 def test_id_less_messages_keep_their_content_hash_as_key() -> None:
-    keyed = with_keys([HumanMessage("I live in Oslo."), AIMessage("Noted.")])
+    said = [HumanMessage("I live in Oslo."), AIMessage("Noted.")]
+    keyed = with_keys(said)
     assert all(str(m.id).startswith("h:") for m in keyed)
-    assert [message_key(m) for m in keyed] == [m.id for m in keyed]
+    hashes = [message_key(m, p) for m, p in zip(said, [None, *said], strict=False)]
+    assert [message_key(m) for m in keyed] == hashes
+    assert [key_id(str(m.id)) for m in keyed] == hashes  # the id names its hash
 
 
 def test_a_client_whose_ids_restart_each_session_has_every_statement_learned(

@@ -23,6 +23,7 @@ from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
 from deerflow_memory.update.encoding import decode_messages, encode_messages
 from deerflow_memory.update.incremental import (
     message_key,
+    restore_keyed_ids,
     select_new_messages,
     watermark_for,
     with_keys,
@@ -98,6 +99,8 @@ def job_from_dead_letter(letter: DeadLetter) -> UpdateJob:
         messages = decode_messages(list(letter.messages))
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise CorruptMemoryError(where, f"a message cannot be decoded: {e}") from None
+    # A letter written before keyed ids carried their digest keeps its messages' keys.
+    messages = tuple(restore_keyed_ids(messages, letter.message_ids))
     return UpdateJob(
         letter.thread_id,
         user_id,

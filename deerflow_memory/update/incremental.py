@@ -3,9 +3,10 @@
 Pure functions, no I/O:
 
 - :func:`message_key` names a message (LangGraph id plus a digest of its
-  text, else a content hash); :func:`with_keys` gives id-less messages that
-  key as their id; :class:`ExtractedKeys` says which messages a watermark
-  records (and which were edited since).
+  text, else a content hash); :func:`with_keys` gives id-less messages an id
+  that keys as that hash (and carries the digest it is checked against);
+  :class:`ExtractedKeys` says which messages a watermark records (and which
+  were edited since).
 - :func:`select_new_messages` splits a thread at its :class:`ExtractionWatermark`:
   every message up to the newest already-extracted one is old; what follows is
   new. A short tail of old messages can go along as context. A history whose
@@ -60,6 +61,7 @@ __all__ = [
     "message_key",
     "plan_chunks",
     "render_message",
+    "restore_keyed_ids",
     "select_new_messages",
     "text_identity",
     "watermark_for",
@@ -84,7 +86,11 @@ def render_message(message: BaseMessage) -> str:
 
 
 _DIGEST = 12  # hex characters of the text digest in a key
-# The ids with_keys gives id-less messages (their key as it is); a client's "h:…" id is not one.
+_HASH = 22  # characters of an id-less message's key: "h:" + 20 hex
+# The ids with_keys gives id-less messages: the key, "~" and the digest of the message's type
+# and text. Such an id keys as its hash only while that digest is the message's own.
+_KEYED_ID = re.compile(r"h:[0-9a-f]{20}~[0-9a-f]{12}")
+# The ids versions before that gave (the bare hash; a client may send that shape too).
 _HASH_ID = re.compile(r"h:[0-9a-f]{20}")
 
 
@@ -110,16 +116,17 @@ _stored_text = TextCache(
 def message_identity(message: BaseMessage, previous: BaseMessage | None = None) -> tuple[str, ...]:
     """What :func:`message_key` is a digest of: two messages are one when these are equal.
 
-    ``(id, type, text)`` for a message with an id, ``(id,)`` for an id
-    :func:`with_keys` gave (already a hash of the text), ``("", type, text,
+    ``(id, type, text)`` for a message with an id (whatever its shape: a
+    client's ``"h:…"`` id is not trusted as a hash), ``("", type, text,
     previous's text)`` for a message without one (its :func:`text_identity`);
     text as the outbox stores it. Comparing identities (the queue's merge of
     two captures, see :func:`identities`) is the same test as comparing keys,
-    without a SHA-256 per message.
+    without a SHA-256 per message. (An id :func:`with_keys` gave keys as the
+    hash it names; such ids never reach a capture, and equal identities still
+    give equal keys.)
     """
     if message.id:
-        ident = str(message.id)
-        return (ident,) if _hash_id(ident) else (ident, message.type, _text(message))
+        return (str(message.id), message.type, _text(message))
     return text_identity(message, previous)
 
 
@@ -127,10 +134,6 @@ def text_identity(message: BaseMessage, previous: BaseMessage | None = None) -> 
     """``message``'s :func:`message_identity` as if it had no id: its type, its text and
     ``previous``'s text (a turn re-sent under a new id keeps it)."""
     return _text_identity(message, _text(message), _text(previous))
-
-
-def _hash_id(ident: str) -> bool:
-    return ident.startswith("h:") and _HASH_ID.fullmatch(ident) is not None
 
 
 def _text_identity(message: BaseMessage, text: str, before: str) -> tuple[str, ...]:
@@ -160,10 +163,7 @@ def identities(messages: Sequence[BaseMessage]) -> list[tuple[tuple[str, ...], t
         if ident:
             if type(ident) is not str:
                 ident = str(ident)
-            if ident[:2] == "h:" and _HASH_ID.fullmatch(ident) is not None:
-                append(((ident,), as_text))
-            else:
-                append(((ident, kind, text), as_text))
+            append(((ident, kind, text), as_text))
         else:
             append((as_text, as_text))
         before = text
@@ -177,15 +177,31 @@ def message_key(message: BaseMessage, previous: BaseMessage | None = None) -> st
     (same id, see ``update_state``) or an id a client reuses in a later session
     ("1", "2", … again) a new message. An id-less message hashes its
     predecessor too, which keeps two equal texts apart ("Noted." after two
-    different user turns); :func:`with_keys` gives it that key as its id, which
-    is then its key as it is. Keys are stable across restarts. Bare ids, the
-    keys of versions before the digest, still match (see :class:`ExtractedKeys`).
+    different user turns). :func:`with_keys` gives it the id ``{hash}~{digest}``,
+    which keys as ``{hash}`` while the digest is the message's own: a client's
+    id of any shape (``"h:…"`` included), or a keyed message whose text changed,
+    gets its digest like any other id. Keys are stable across restarts. Bare
+    ids, the keys of versions before the digest, still match (see
+    :class:`ExtractedKeys`).
     """
-    ident, *named = message_identity(message, previous)
-    if not named:  # a with_keys id: already a hash of the text
-        return ident
-    digest = hashlib.sha256("\x1f".join(named).encode()).hexdigest()
-    return f"{ident}~{digest[:_DIGEST]}" if ident else "h:" + digest[:20]
+    ident = message.id
+    if not ident:
+        named = f"{message.type}\x1f{_text(message)}\x1f{_text(previous)}"
+        return "h:" + hashlib.sha256(named.encode()).hexdigest()[:20]
+    ident = str(ident)
+    key = f"{ident}~{_digest(message)}"
+    if (
+        ident[:2] == "h:"
+        and _KEYED_ID.fullmatch(ident) is not None
+        and key[-_DIGEST - 1 :] == (ident[_HASH:])
+    ):
+        return ident[:_HASH]  # a with_keys id of this very text: the hash it names
+    return key
+
+
+def _digest(message: BaseMessage) -> str:
+    named = f"{message.type}\x1f{_text(message)}"
+    return hashlib.sha256(named.encode()).hexdigest()[:_DIGEST]
 
 
 _HEX = frozenset("0123456789abcdef")
@@ -245,15 +261,40 @@ class ExtractedKeys:
 
 
 def with_keys(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
-    """``messages`` with every id-less message given its :func:`message_key` as id (copies)."""
+    """``messages`` with every id-less message given an id that keys as its hash (copies).
+
+    The id is ``{message_key}~{digest of its type and text}``: :func:`message_key`
+    of the copy is the id-less message's key (after its predecessor here), which
+    watermarks and fences record.
+    """
     keyed = []
     previous: BaseMessage | None = None
     for message in messages:
         if not message.id:
-            message = message.model_copy(update={"id": message_key(message, previous)})
+            key = f"{message_key(message, previous)}~{_digest(message)}"
+            message = message.model_copy(update={"id": key})
         keyed.append(message)
         previous = message
     return keyed
+
+
+def restore_keyed_ids(messages: Sequence[BaseMessage], keys: Iterable[str]) -> list[BaseMessage]:
+    """``messages`` (copies where changed) with the bare ``h:`` ids older versions gave keyed.
+
+    Before :func:`with_keys` ids carried their digest, a keyed message's id
+    was its bare hash, and a dead letter stored it so. A message whose id has
+    that shape *and* is one of ``keys`` (what the letter recorded it as) gets
+    the id :func:`with_keys` gives now, so it keeps its key; any other
+    ``"h:…"`` id stays a client's id.
+    """
+    recorded = set(keys)
+    restored = []
+    for message in messages:
+        ident = message.id
+        if isinstance(ident, str) and ident in recorded and _HASH_ID.fullmatch(ident):
+            message = message.model_copy(update={"id": f"{ident}~{_digest(message)}"})
+        restored.append(message)
+    return restored
 
 
 def watermark_for(document: MemoryDocument, thread_id: str) -> ExtractionWatermark | None:
