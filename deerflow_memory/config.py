@@ -47,6 +47,7 @@ SQLITE_FILE_NAME = "memory.sqlite"
 __all__ = [
     "DEERFLOW_IGNORED_KEYS",
     "ENV_PREFIX",
+    "MAX_CONFIG_BYTES",
     "DuplicateKeyError",
     "MemoryConfig",
     "RetrievalConfig",
@@ -62,6 +63,9 @@ logger = package_logger(__name__)
 ENV_PREFIX = "DEERFLOW_MEMORY_"
 CONFIG_PATH_ENV = "DEERFLOW_MEMORY_CONFIG"
 TEST_ENV_PREFIX = "DEERFLOW_MEMORY_TEST_"
+MAX_CONFIG_BYTES = 1 << 20
+"""A config file is read up to this many bytes (1 MiB); a larger one (or an endless
+device such as ``/dev/zero``) is refused with a :class:`ConfigError`, never read whole."""
 
 StorageKind = Literal["file", "store", "sqlite", "postgres"]
 TokenCounting = Literal["tiktoken", "char"]
@@ -833,20 +837,44 @@ def _strict_loader() -> type:
     return StrictLoader
 
 
+def _read_config_text(path: Path) -> str:
+    """The text of ``path``, read up to :data:`MAX_CONFIG_BYTES` (a FIFO or device too).
+
+    Raises:
+        ConfigError: more than :data:`MAX_CONFIG_BYTES` bytes.
+        OSError, UnicodeDecodeError: missing, a folder, unreadable, not UTF-8.
+    """
+    with path.open("rb") as handle:
+        raw = handle.read(MAX_CONFIG_BYTES + 1)  # bounded: /dev/zero never ends
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"config file {path} is larger than {MAX_CONFIG_BYTES:,} bytes (1 MiB), "
+            "the limit for a config file; it was not read"
+        )
+    return raw.decode("utf-8")
+
+
 def _read_yaml(path: Path) -> dict[str, Any]:
     import yaml  # deferred: only file-based configuration needs it
 
     check_path(path, "config file")
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_strict_loader())
+        text = _read_config_text(path)
     except FileNotFoundError as e:
         raise ConfigError(f"config file not found: {path}") from e
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"config file {path} cannot be read: {e}") from e
+    try:
+        data = yaml.load(text, Loader=_strict_loader())
     except yaml.YAMLError as e:
         raise ConfigError(redact_secrets(f"config file {path} is not valid YAML: {e}")) from e
-    except (RecursionError, MemoryError) as e:  # "[[[[…" nested thousands deep
+    except RecursionError as e:  # "[[[[…" nested thousands deep
         raise ConfigError(f"config file {path} is nested too deeply to be a configuration") from e
+    except MemoryError as e:  # within MAX_CONFIG_BYTES, under a tight memory limit
+        raise ConfigError(
+            f"config file {path} needs more memory than is available to be read "
+            "(too large or too deeply nested to be a configuration)"
+        ) from e
     except ValueError as e:  # a value YAML parses but Python refuses (an int over 4,300 digits)
         raise ConfigError(redact_secrets(f"config file {path}: a value cannot be read: {e}")) from e
     if data is None:
