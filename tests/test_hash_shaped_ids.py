@@ -129,3 +129,17 @@ def test_a_dead_letter_written_with_bare_hash_ids_keeps_its_keys() -> None:
     job = job_from_dead_letter(letter)
     assert tuple(message_key(m) for m in job.messages) == (*RECORDED, message_key(client))
     assert job.messages[-1].id == SHAPED[1]
+
+
+def test_a_dead_letter_of_raw_ids_from_the_outbox_keeps_a_hash_shaped_id_a_client_id() -> None:
+    raw = [HumanMessage("I'm allergic to peanuts.", id=SHAPED[0]), AIMessage("Noted.")]
+    letter = DeadLetter.for_key(
+        "t",
+        "u",
+        None,
+        message_ids=(SHAPED[0], ""),  # what the outbox records: the ids as sent
+        messages=tuple(encode_messages(raw)),
+    )
+    job = job_from_dead_letter(letter)
+    assert job.messages[0].id == SHAPED[0]
+    assert message_key(job.messages[0]) == message_key(raw[0]) != SHAPED[0]

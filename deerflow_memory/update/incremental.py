@@ -278,23 +278,33 @@ def with_keys(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     return keyed
 
 
-def restore_keyed_ids(messages: Sequence[BaseMessage], keys: Iterable[str]) -> list[BaseMessage]:
+def restore_keyed_ids(messages: Sequence[BaseMessage], keys: Sequence[str]) -> list[BaseMessage]:
     """``messages`` (copies where changed) with the bare ``h:`` ids older versions gave keyed.
 
     Before :func:`with_keys` ids carried their digest, a keyed message's id
-    was its bare hash, and a dead letter stored it so. A message whose id has
-    that shape *and* is one of ``keys`` (what the letter recorded it as) gets
-    the id :func:`with_keys` gives now, so it keeps its key; any other
-    ``"h:…"`` id stays a client's id.
+    was its bare hash, and a dead letter stored it so, with each message's
+    key in ``keys``. Only such a letter is changed: every message's recorded
+    key is its bare ``h:`` id or its :func:`message_key`. Its bare ``h:`` ids
+    then get the form :func:`with_keys` gives now, so they keep their keys.
+    Otherwise (a letter of raw ids, written from the outbox; ids that do not
+    line up) an ``"h:…"`` id stays a client's id and ``messages`` are returned
+    as they are.
     """
-    recorded = set(keys)
-    restored = []
-    for message in messages:
+    if len(keys) != len(messages):
+        return list(messages)
+    bare = []
+    for message, key in zip(messages, keys, strict=True):
         ident = message.id
-        if isinstance(ident, str) and ident in recorded and _HASH_ID.fullmatch(ident):
-            message = message.model_copy(update={"id": f"{ident}~{_digest(message)}"})
-        restored.append(message)
-    return restored
+        if isinstance(ident, str) and ident == key and _HASH_ID.fullmatch(ident):
+            bare.append(True)
+        elif key and message_key(message) == key:
+            bare.append(False)
+        else:
+            return list(messages)  # not a letter of keys
+    return [
+        m.model_copy(update={"id": f"{m.id}~{_digest(m)}"}) if was_bare else m
+        for m, was_bare in zip(messages, bare, strict=True)
+    ]
 
 
 def watermark_for(document: MemoryDocument, thread_id: str) -> ExtractionWatermark | None:
