@@ -18,7 +18,7 @@ from deerflow_memory.storage.factory import build_storage
 from deerflow_memory.storage.outbox import PendingUpdate
 from deerflow_memory.storage.outbox_store import StoreOutbox
 from deerflow_memory.storage.store import StoreMemoryStorage
-from deerflow_memory.update.durable import decode_messages, encode_messages
+from deerflow_memory.update.durable import build_outbox, decode_messages, encode_messages
 from tests.pg import postgres_dsn_or_skip, shared_postgres_store
 from tests.test_outbox import ROOT, _env, kill_with_pending_then_drain
 
@@ -276,20 +276,43 @@ def test_a_dead_item_is_replaced_by_a_later_capture_only(
 def test_merge_captures_keeps_both_conversations_in_order_and_or_merges_flags() -> None:
     from deerflow_memory.storage.outbox import merge_captures
 
-    def ident(m: object) -> object:
-        return m.id  # type: ignore[attr-defined]
-
     older = PendingUpdate("t", "u", None, thread_turns(2)[:4], record_id="x", captured_at=1.0)
     newer = PendingUpdate(
         "t", "u", None, thread_turns(2)[2:], record_id="y", captured_at=2.0, due_at=9.0
     )
     for stored, incoming in ((older, newer), (newer, older)):
-        merged = merge_captures(stored, incoming, ident)
+        merged = merge_captures(stored, incoming)
         assert merged is not None and merged.record_id == incoming.record_id
         assert [m.id for m in merged.messages] == ["h0", "a0", "h1", "a1", "h2", "a2"]
         assert merged.due_at == 9.0 and merged.captured_at == 2.0
-    assert merge_captures(newer, replace(newer, messages=newer.messages[:1]), ident) is not None
-    assert merge_captures(newer, replace(newer, captured_at=0.0, messages=()), ident) is None
+    assert merge_captures(newer, replace(newer, messages=newer.messages[:1])) is not None
+    assert merge_captures(newer, replace(newer, captured_at=0.0, messages=())) is None
+
+
+def id_less_capture(record_id: str, at: float, *turns: str) -> PendingUpdate:
+    """A capture without message ids (a graph whose state does not use add_messages)."""
+    messages = tuple(m for text in turns for m in (HumanMessage(text), AIMessage("Noted.")))
+    return PendingUpdate("t1", "alice", None, messages, record_id=record_id, captured_at=at)
+
+
+def test_a_shared_record_of_two_replicas_keeps_each_message_as_the_updater_counts_it(
+    sqlite_storage: StoreMemoryStorage,
+) -> None:
+    # The service's shared outbox merges two processes' captures by the update queue's
+    # rule: a turn said twice ("yes" after two questions) is two turns, and a message
+    # stored with its NUL replaced is the same message as the live one.
+    box = build_outbox(sqlite_storage, MemoryConfig(storage="sqlite"))
+    assert isinstance(box, StoreOutbox)
+    try:
+        box.record(id_less_capture("a", 1.0, "Shall I book it?\x00", "yes"))
+        assert box.sync(timeout=10)
+        box.record(id_less_capture("b", 2.0, "Shall I book it?\x00", "yes", "Also Osaka?", "yes"))
+        assert box.sync(timeout=10)
+        (record,) = box.recover()
+    finally:
+        box.close()
+    said = [m.content for m in record.messages if m.type == "human"]
+    assert said == ["Shall I book it?\ufffd", "yes", "Also Osaka?", "yes"]
 
 
 def test_clocks_that_agree_within_a_round_trip_get_no_offset_and_a_real_skew_is_corrected(

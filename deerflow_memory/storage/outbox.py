@@ -25,6 +25,7 @@ Messages are opaque here: the outbox is given ``encode``/``decode`` functions
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -41,8 +42,10 @@ __all__ = [
     "Decode",
     "Encode",
     "GroupCommitOutbox",
+    "Merge",
     "Outbox",
     "PendingUpdate",
+    "append_missing",
     "merge_captures",
     "never_writable",
 ]
@@ -156,26 +159,47 @@ class PendingUpdate:
         return replace(self, error=error)
 
 
+Merge = Callable[[Sequence[Any], Sequence[Any]], Sequence[Any]]
+"""``merge(earlier, later)``: one conversation holding both captures' messages, each once."""
+
+
+def append_missing(earlier: Sequence[Any], later: Sequence[Any]) -> tuple[Any, ...]:
+    """``earlier``, then the messages of ``later`` it lacks, by message id (else the whole
+    serialized message): a plain :data:`Merge` for callers without a message rule of their own."""
+    seen = {_message_identity(m) for m in earlier}
+    return tuple(earlier) + tuple(m for m in later if _message_identity(m) not in seen)
+
+
+def _message_identity(message: Any) -> object:
+    ident = getattr(message, "id", None)
+    if ident:
+        return ident
+    dump = getattr(message, "model_dump", None)
+    try:
+        return json.dumps(dump(mode="json") if dump else repr(message), sort_keys=True)
+    except (TypeError, ValueError):  # bytes that are not UTF-8, an object pydantic cannot dump
+        return repr(message)
+
+
 def merge_captures(
-    stored: PendingUpdate, incoming: PendingUpdate, identity: Callable[[Any], object]
+    stored: PendingUpdate, incoming: PendingUpdate, merge: Merge = append_missing
 ) -> PendingUpdate | None:
     """One record holding both captures of a key, or None when ``incoming`` adds nothing.
 
     Two replicas may capture one thread's turns a few milliseconds apart, and
     which capture is later is only known up to the error of their clocks. So a
     shared outbox never lets one capture replace another's messages: the result
-    holds the earlier capture's messages, then the later one's that it lacks
-    (``identity`` says when two messages are the same, e.g. by message id); the
-    flags are OR-merged and the later capture's due time, capture time and id
-    are kept (the id changes whenever the content does, so a process still
-    running the stored record cannot complete the merged one).
+    holds both captures' messages (``merge(earlier, later)``, e.g. the update
+    queue's own merge rule); the flags are OR-merged and the later capture's
+    due time, capture time and id are kept (the id changes whenever the
+    content does, so a process still running the stored record cannot
+    complete the merged one).
     """
     if incoming.captured_at >= stored.captured_at:
         earlier, later = stored, incoming
     else:
         earlier, later = incoming, stored
-    seen = {identity(m) for m in earlier.messages}
-    messages = earlier.messages + tuple(m for m in later.messages if identity(m) not in seen)
+    messages = tuple(merge(earlier.messages, later.messages))
     if later is stored and len(messages) == len(stored.messages):
         return None  # an older capture whose messages are all stored already
     return replace(

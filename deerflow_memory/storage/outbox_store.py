@@ -30,7 +30,6 @@ Other stores use the process's clock.
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import time
 import uuid
@@ -46,7 +45,9 @@ from deerflow_memory.storage.outbox import (
     Decode,
     Encode,
     GroupCommitOutbox,
+    Merge,
     PendingUpdate,
+    append_missing,
     merge_captures,
 )
 from deerflow_memory.storage.store import StoreMemoryStorage
@@ -75,6 +76,10 @@ class StoreOutbox(GroupCommitOutbox):
         lease_seconds: how long a claim holds an item before others may retake it.
         commit_interval: group-commit window in seconds.
         clock: this process's clock (epoch seconds); the database's is preferred.
+        merge: how two processes' captures of one thread become one
+            (:func:`~deerflow_memory.storage.outbox.merge_captures`); the
+            service passes the update queue's own rule, so that what a shared
+            record keeps once is what the updater sends once.
     """
 
     shared = True
@@ -88,8 +93,10 @@ class StoreOutbox(GroupCommitOutbox):
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
         commit_interval: float = DEFAULT_COMMIT_INTERVAL,
         clock: Callable[[], float] = time.time,
+        merge: Merge = append_missing,
     ) -> None:
         super().__init__(commit_interval=commit_interval)
+        self._merge = merge
         self._clock = clock
         self._offset = 0.0  # database clock minus this process's clock
         self._storage = storage
@@ -176,7 +183,7 @@ class StoreOutbox(GroupCommitOutbox):
                 if op == "put":
                     stored = self._parse(current) if current is not None else None
                     if stored is not None and stored.error is None:
-                        merged = merge_captures(stored, update, _identity)
+                        merged = merge_captures(stored, update, self._merge)
                         if merged is None:
                             continue  # an older capture (another replica's) holds all of ours
                         update = merged
@@ -290,15 +297,3 @@ class StoreOutbox(GroupCommitOutbox):
 
     def dead_letters(self) -> list[PendingUpdate]:
         return [u for u, _ in self._scan() if u.error is not None]
-
-
-def _identity(message: Any) -> object:
-    """A message's id, or its whole serialized form when it has none."""
-    ident = getattr(message, "id", None)
-    if ident:
-        return ident
-    dump = getattr(message, "model_dump", None)
-    try:
-        return json.dumps(dump(mode="json") if dump else repr(message), sort_keys=True)
-    except (TypeError, ValueError):  # bytes that are not UTF-8, an object pydantic cannot dump
-        return repr(message)

@@ -33,6 +33,7 @@ from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
 from deerflow_memory.update.encoding import decode_messages, encode_messages
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
+from deerflow_memory.update.union import merge_messages
 from deerflow_memory.update.updater import UpdateResult, UpdateStatus, failure_result
 
 __all__ = ["DurableUpdates", "build_outbox", "decode_messages", "encode_messages", "is_volatile"]
@@ -86,6 +87,7 @@ def build_outbox(storage: MemoryStorage, config: MemoryConfig) -> Outbox | None:
             decode_messages,
             lease_seconds=config.outbox_lease_seconds,
             commit_interval=interval,
+            merge=merge_messages,  # the queue's rule: message identity as the updater keys it
         )
     return None
 
