@@ -62,6 +62,7 @@ or ``UUID`` becomes its ``str`` (as LangGraph does); any other type raises
 from __future__ import annotations
 
 import hashlib
+import inspect
 import re
 import unicodedata
 import uuid
@@ -257,6 +258,9 @@ def _unreadable(what: str) -> InvalidNameError:
     )
 
 
+_ABSENT = object()
+
+
 def _auth_attribute(user: Any, key: str) -> Any:
     """``user``'s ``key``, or None when absent (or Starlette leaves it unimplemented).
 
@@ -268,7 +272,13 @@ def _auth_attribute(user: Any, key: str) -> Any:
     try:
         if isinstance(user, Mapping):
             return user.get(key)
-        return getattr(user, key, None)
+        return getattr(user, key)
+    except AttributeError:
+        # Absent, unless the user declares it and reading it failed (a property
+        # such as ``self.org.id`` with no org loaded): that is unreadable, not "no tenant".
+        if inspect.getattr_static(user, key, _ABSENT) is not _ABSENT:
+            raise _unreadable(key) from None
+        return None
     except NotImplementedError:
         if key in _STARLETTE_PROPERTIES:
             return None

@@ -121,6 +121,30 @@ class BrokenMapping(dict[str, Any]):
         return super().get(key, default)
 
 
+class PropertyUser:
+    """An app's user whose properties read other objects: ``self.org.id`` with no org
+    loaded, ``self.claims`` not fetched yet (AttributeError raised inside the property)."""
+
+    is_authenticated = True
+
+    def __init__(self, identity: str | None, org: Any = None) -> None:
+        self._identity, self.org = identity, org
+
+    @property
+    def identity(self) -> str:
+        if self._identity is None:
+            return str(self.claims["sub"])  # type: ignore[attr-defined]
+        return self._identity
+
+    @property
+    def display_name(self) -> str:
+        return "Alice"
+
+    @property
+    def tenant_id(self) -> str:
+        return str(self.org.id)
+
+
 class NoIdentityStarletteUser(BaseUser):
     """A Starlette user leaving identity and display name out, with no flag set: nobody."""
 
@@ -158,6 +182,16 @@ CASES: list[tuple[str, Any, Any]] = [
         REFUSED,
     ),
     ("tenant-str-raises", SimpleNamespace(identity="ana", tenant_id=Unprintable()), REFUSED),
+    ("tenant-property-loaded", PropertyUser("ana", SimpleNamespace(id="acme")), "ana"),
+    # AttributeError inside a declared property is a failed read, not "no tenant" (which
+    # would put the caller in the tenant-less memory, or any ?tenant= over HTTP).
+    ("tenant-property-raises-attribute-error", PropertyUser("ana"), REFUSED),
+    # ...nor "no identity" (which would fall back to a display name others share).
+    (
+        "identity-property-raises-attribute-error",
+        PropertyUser(None, SimpleNamespace(id="a")),
+        REFUSED,
+    ),
     ("tenant-empty", {"identity": "ana", "tenant_id": ""}, REFUSED),
     ("tenant-none-is-no-tenant", {"identity": "ana", "tenant_id": None}, "ana"),
     (
