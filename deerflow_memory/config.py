@@ -21,6 +21,7 @@ import difflib
 import json
 import os
 import re
+import reprlib
 import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -751,12 +752,18 @@ def _format_validation_error(error: ValidationError) -> str:
             parts.append(str(inner).removeprefix(_PREFIX))
             continue
         got = item.get("input")
-        shown = "***" if item["loc"] and item["loc"][0] in _SECRET_FIELDS else repr(got)
+        shown = "***" if item["loc"] and item["loc"][0] in _SECRET_FIELDS else _SHOWN.repr(got)
         parts.append(f"{field}: {item['msg']} (got {shown})")
     return redact_secrets(_PREFIX + "; ".join(parts))
 
 
 _PREFIX = "invalid memory configuration: "
+
+# A bad value is shown bounded: YAML aliases can make a few hundred bytes stand for
+# billions of nested values ("billion laughs"), which a plain repr() would walk.
+_SHOWN = reprlib.Repr()
+_SHOWN.maxlevel, _SHOWN.maxstring, _SHOWN.maxother = 2, 200, 200
+_SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxdict = _SHOWN.maxset = 4
 
 
 def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:

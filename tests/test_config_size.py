@@ -84,3 +84,32 @@ def test_config_from_dev_zero_is_one_error_line_naming_the_limit(tmp_path: Path)
     assert done.returncode == 2, (done.returncode, done.stderr)
     (line,) = done.stderr.splitlines()
     assert "/dev/zero" in line and "1 MiB" in line and "nested" not in line, line
+
+
+def laughs(setting: str) -> str:
+    """A few hundred bytes of YAML whose aliases stand for 10**9 strings (billion laughs)."""
+    lines = ["anchors:", '  a0: &a0 ["xxxxxxxxxx"' + ', "xxxxxxxxxx"' * 9 + "]"]
+    lines += [f"  a{k}: &a{k} [" + ", ".join([f"*a{k - 1}"] * 10) + "]" for k in range(1, 9)]
+    return "\n".join([*lines, "memory:", f"  {setting}: *a8", ""])
+
+
+@pytest.mark.parametrize("setting", ["debounce_seconds", "model_name", "tenants"])
+def test_a_small_config_whose_aliases_expand_to_billions_is_one_short_error(
+    tmp_path: Path, setting: str
+) -> None:
+    config = tmp_path / "laughs.yaml"
+    config.write_text(laughs(setting), encoding="utf-8")
+    assert config.stat().st_size < 1_000
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("DEERFLOW_MEMORY_")}
+    command = ["--config", str(config), "--root", str(tmp_path / "mem"), "show", "--user", "a"]
+    done = subprocess.run(
+        [sys.executable, "-m", "deerflow_memory.cli", *command],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_limit_memory,  # the value used to be walked whole: out of memory
+    )
+    assert done.returncode == 2, (done.returncode, done.stderr[-500:])
+    (line,) = done.stderr.splitlines()
+    assert f"{setting}:" in line and len(line) < 1_000, line
