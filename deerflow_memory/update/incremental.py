@@ -333,11 +333,13 @@ def select_new_messages(
     """
     if fenced is None and (watermark is None or not watermark.message_keys):
         return [], list(messages)
-    done = ExtractedKeys(watermark.message_keys if watermark else (), fenced)
+    recorded = watermark.message_keys if watermark else ()
+    done = ExtractedKeys(recorded, fenced)
     keys = [message_key(m) for m in messages]  # each hashed once
+    where = {key: j for j, key in enumerate(recorded)}  # a watermark holds each key once
     boundary = -1
     for i in range(len(messages) - 1, -1, -1):
-        if done.has(messages[i], keys[i]):
+        if done.has(messages[i], keys[i]) and _follows_record(keys, i, recorded, where):
             boundary = i
             break
     if boundary < 0 and watermark is not None:
@@ -360,6 +362,26 @@ def select_new_messages(
 
 
 _ALIGN = 4  # at most this many recorded messages must match in a row
+
+
+def _follows_record(
+    keys: Sequence[str], i: int, recorded: Sequence[str], where: dict[str, int]
+) -> bool:
+    """Whether ``keys[i]``, a recorded key, can end what was extracted.
+
+    A message without an id keys as a hash of its text and its predecessor's,
+    so an exchange said again later ("thanks" / "You're welcome") keys as the
+    recorded one. Taken for the boundary, it would make every turn before it
+    look extracted, and those words would never be learned. So a content-hash
+    key counts only when the messages before it (up to :data:`_ALIGN` in all)
+    carry the keys recorded before it. Ids, and keys only a fence holds, count
+    as they are: an id names one message.
+    """
+    key = keys[i]
+    j = where.get(key)
+    if j is None or not key.startswith("h:") or "~" in key:
+        return True
+    return all(keys[i - d] == recorded[j - d] for d in range(1, min(_ALIGN, i + 1, j + 1)))
 
 
 def _aligned(message_keys: Sequence[str], keys: Sequence[str]) -> int:

@@ -1,0 +1,84 @@
+"""Messages without ids: an exchange said again later is not taken for the one already extracted.
+
+An id-less message keys as a hash of its text and its predecessor's text, so a
+repeated "yes" / "Done." keys as the recorded one. The updater must not take
+it for the end of what was extracted: the turns before it would never be learned.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+
+from deerflow_memory import MemoryConfig, MemoryService
+from deerflow_memory.identity import MemoryIdentity, resolve_identity
+from deerflow_memory.models import MemoryDocument
+from deerflow_memory.update.incremental import (
+    advance_watermark,
+    message_key,
+    select_new_messages,
+    watermark_for,
+    with_keys,
+)
+
+
+def said(*texts: str) -> list[BaseMessage]:
+    """User and assistant turns without ids, alternating, the user first."""
+    return [
+        (HumanMessage if k % 2 == 0 else AIMessage)(content=text) for k, text in enumerate(texts)
+    ]
+
+
+def keys_of(messages: list[BaseMessage]) -> list[str]:
+    return [message_key(m) for m in with_keys(messages)]  # as the updater records them
+
+
+def extracted(messages: list[BaseMessage]) -> MemoryDocument:
+    return advance_watermark(MemoryDocument(), "t1", keys_of(messages), "2026-12-01T00:00:00Z")
+
+
+FIRST = said("I'm allergic to peanuts.", "Shall I save that?", "yes", "Done.")
+
+
+def test_a_new_turn_before_a_repeated_exchange_is_new() -> None:
+    history = FIRST + said("I live in Oslo.", "Shall I save that?", "yes", "Done.")
+    mark = watermark_for(extracted(FIRST), "t1")
+    _, new = select_new_messages(with_keys(history), mark, context_messages=0)
+    assert "I live in Oslo." in [m.content for m in new]
+    assert all(m.content != "I'm allergic to peanuts." for m in new)  # the old turn stays old
+
+
+def test_a_history_that_only_grew_still_sends_only_what_is_new() -> None:
+    history = FIRST + said("I live in Oslo.", "Noted.")
+    mark = watermark_for(extracted(FIRST), "t1")
+    context, new = select_new_messages(with_keys(history), mark, context_messages=1)
+    assert [m.content for m in new] == ["I live in Oslo.", "Noted."]
+    assert [m.content for m in context] == ["Done."]
+
+
+def test_a_conversation_ending_like_an_earlier_one_is_learned(tmp_path: Path) -> None:
+    # Two conversations without a thread id share the "unknown" thread's watermark.
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=3600)
+    who = resolve_identity({"configurable": {"user_id": "eve"}})  # no thread id
+    with MemoryService(config, register_atexit=False) as memory:
+        closing = ("Please remember this for our next chat.", "Certainly, I will remember it.")
+        memory.enqueue(who, said("I'm allergic to peanuts.", "Noted.", *closing))
+        assert memory.flush(timeout=30)
+        memory.enqueue(who, said("I work as a nurse.", "Got it.", *closing))
+        assert memory.flush(timeout=30)
+        facts = [fact.content for fact in memory.load(who).facts]
+    assert any("nurse" in fact for fact in facts), facts
+
+
+def test_a_repeated_exchange_through_the_service_is_learned(tmp_path: Path) -> None:
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=3600)
+    who = MemoryIdentity("eve", None, "t1")
+    with MemoryService(config, register_atexit=False) as memory:
+        memory.enqueue(who, FIRST)
+        assert memory.flush(timeout=30)
+        memory.enqueue(who, FIRST + said("I live in Oslo.", "Shall I save that?", "yes", "Done."))
+        assert memory.flush(timeout=30)
+        facts = [fact.content for fact in memory.load(who).facts]
+    assert any("Oslo" in fact for fact in facts), facts
+    assert sum("peanut" in fact for fact in facts) == 1
