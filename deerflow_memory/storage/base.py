@@ -31,7 +31,24 @@ from deerflow_memory.models import MemoryDocument, utc_now_iso
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.names import MAX_NAME_LENGTH, validate_name
 
-__all__ = ["MAX_NAME_LENGTH", "MemoryStorage", "tombstone", "validate_name"]
+__all__ = [
+    "DEFAULT_MAX_CACHED_FACTS",
+    "MAX_NAME_LENGTH",
+    "MemoryStorage",
+    "cached_size",
+    "tombstone",
+    "validate_name",
+]
+
+# The storages' caches of parsed documents hold at most this many facts together
+# (about 0.3 GB: 1,024 cached documents of 200 facts measured 337 MB; see cached_size).
+DEFAULT_MAX_CACHED_FACTS = 200_000
+
+
+def cached_size(document: MemoryDocument) -> int:
+    """What a parsed document weighs in a storage's cache: its facts, current and
+    superseded, plus one (a document's own fields)."""
+    return 1 + len(document.facts) + len(document.superseded_facts)
 
 
 def tombstone(deleted_revision: int, now: str | None = None) -> MemoryDocument:

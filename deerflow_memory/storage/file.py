@@ -84,7 +84,13 @@ from deerflow_memory.config import check_path
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryDocument, unique_fact_ids
-from deerflow_memory.storage.base import MemoryStorage, tombstone, validate_name
+from deerflow_memory.storage.base import (
+    DEFAULT_MAX_CACHED_FACTS,
+    MemoryStorage,
+    cached_size,
+    tombstone,
+    validate_name,
+)
 from deerflow_memory.storage.dead_letters import (
     DEAD_LETTER_ID,
     DeadLetter,
@@ -214,6 +220,7 @@ class FileMemoryStorage(MemoryStorage):
         *,
         max_cached_documents: int = 1024,
         journal: bool = True,
+        max_cached_facts: int = DEFAULT_MAX_CACHED_FACTS,
     ) -> None:
         """Create a storage rooted at ``root`` (created lazily on first save).
 
@@ -224,17 +231,27 @@ class FileMemoryStorage(MemoryStorage):
                 the journal: every save then rewrites ``memory.json``).
             journal: append each save's changes to ``memory.journal.jsonl``
                 (False: every save rewrites ``memory.json``, as DeerFlow does).
+            max_cached_facts: the most facts (current and superseded, each
+                document counting one more) the cached documents may hold
+                together; the least recently used go first, but the newest
+                document stays cached even if it alone is larger. Bounds the
+                cache's memory by size, not only by count (a 5,000-fact
+                document parses to several MB).
 
         Raises:
-            ValueError: ``max_cached_documents`` is negative.
+            ValueError: ``max_cached_documents`` or ``max_cached_facts`` is negative.
             ConfigError: ``root`` is empty or holds a control character (NUL, ``\\x01``...).
         """
         if max_cached_documents < 0:
             raise ValueError("max_cached_documents must be >= 0")
+        if max_cached_facts < 0:
+            raise ValueError("max_cached_facts must be >= 0")
         self._root = check_path(root, "storage root").resolve()
         self._max_cached = max_cached_documents
+        self._max_cached_facts = max_cached_facts
         self._journal = journal
         self._cache: OrderedDict[_Key, _CacheEntry] = OrderedDict()
+        self._cached_facts = 0  # cached_size() of the entries in _cache, under _cache_lock
         self._cache_lock = threading.Lock()
         self._locks: weakref.WeakValueDictionary[str, _PathLock] = weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
@@ -712,7 +729,10 @@ class FileMemoryStorage(MemoryStorage):
                     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
                     _record_id(folder, tenant_id)
                 view = FileMemoryStorage(
-                    folder, max_cached_documents=self._max_cached, journal=self._journal
+                    folder,
+                    max_cached_documents=self._max_cached,
+                    journal=self._journal,
+                    max_cached_facts=self._max_cached_facts,
                 )
                 view._users_may_link = False
                 self._tenants.add(tenant_id, view)
@@ -841,14 +861,23 @@ class FileMemoryStorage(MemoryStorage):
         if self._max_cached == 0:
             return
         with self._cache_lock:
-            self._cache[key] = entry
-            self._cache.move_to_end(key)
-            while len(self._cache) > self._max_cached:
-                self._cache.popitem(last=False)
+            cache = self._cache
+            replaced = cache.pop(key, None)
+            if replaced is not None:
+                self._cached_facts -= cached_size(replaced.document)
+            cache[key] = entry
+            self._cached_facts += cached_size(entry.document)
+            while len(cache) > self._max_cached or (
+                self._cached_facts > self._max_cached_facts and len(cache) > 1
+            ):
+                _, dropped = cache.popitem(last=False)
+                self._cached_facts -= cached_size(dropped.document)
 
     def _forget(self, key: _Key) -> None:
         with self._cache_lock:
-            self._cache.pop(key, None)
+            dropped = self._cache.pop(key, None)
+            if dropped is not None:
+                self._cached_facts -= cached_size(dropped.document)
 
     def _thread_lock(self, path: Path) -> _PathLock:
         with self._locks_guard:

@@ -85,7 +85,13 @@ from deerflow_memory.errors import (
     StoreClosedError,
 )
 from deerflow_memory.models import MemoryDocument, unique_fact_ids
-from deerflow_memory.storage.base import MemoryStorage, tombstone, validate_name
+from deerflow_memory.storage.base import (
+    DEFAULT_MAX_CACHED_FACTS,
+    MemoryStorage,
+    cached_size,
+    tombstone,
+    validate_name,
+)
 from deerflow_memory.storage.closed import is_operational, is_store_closed
 from deerflow_memory.storage.dead_letters import (
     DeadLetter,
@@ -161,6 +167,13 @@ class _Loaded:
     doc_value: Any
     facts: dict[str, Any]
     document: MemoryDocument
+
+
+def _entry_size(entry: _Base | _Loaded) -> int:
+    """An entry's weight in a cache (see :func:`~deerflow_memory.storage.base.cached_size`)."""
+    if isinstance(entry, _Loaded):
+        return cached_size(entry.document)
+    return 1 + len(entry.facts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +257,10 @@ class StoreMemoryStorage(MemoryStorage):
         resources: closed by :meth:`close` (connections the factory opened).
         update_locks: the locks held across a whole update; default a PostgreSQL
             advisory lock for Postgres stores, else process-local locks.
+        max_cached_documents: how many documents' items to keep parsed (least
+            recently used are dropped).
+        max_cached_facts: the most facts those may hold together (each
+            document counting one more); the newest stays even if larger.
 
     Example:
         >>> from langgraph.store.memory import InMemoryStore
@@ -261,6 +278,7 @@ class StoreMemoryStorage(MemoryStorage):
         resources: ExitStack | None = None,
         max_cached_documents: int = 1024,
         update_locks: LocalUpdateLocks | None = None,
+        max_cached_facts: int = DEFAULT_MAX_CACHED_FACTS,
     ) -> None:
         self.store = store
         self.namespace_prefix = tuple(namespace_prefix)
@@ -286,6 +304,8 @@ class StoreMemoryStorage(MemoryStorage):
         self._loaded: OrderedDict[tuple[str, ...], _Loaded] = OrderedDict()
         self._cache_guard = threading.Lock()
         self._max_cached = max_cached_documents
+        self._max_cached_facts = max_cached_facts
+        self._sizes = [0, 0]  # facts held by _bases and by _loaded, under _cache_guard
         self._native_async = True
 
     # --- tenants --------------------------------------------------------------------
@@ -314,6 +334,7 @@ class StoreMemoryStorage(MemoryStorage):
                     document_lock=self._document_lock,
                     max_cached_documents=self._max_cached,
                     update_locks=locks,
+                    max_cached_facts=self._max_cached_facts,
                 )
                 self._tenants.add(tenant_id, view)
             return view
@@ -395,15 +416,27 @@ class StoreMemoryStorage(MemoryStorage):
         self, ns: tuple[str, ...], revision: int, base: _Base, loaded: _Loaded | None = None
     ) -> None:
         with self._cache_guard:
-            self._bases[(ns, revision)] = base
-            self._bases.move_to_end((ns, revision))
-            while len(self._bases) > self._max_cached:
-                self._bases.popitem(last=False)
+            self._keep(self._bases, (ns, revision), base, 0)
             if loaded is not None:
-                self._loaded[ns] = loaded
-                self._loaded.move_to_end(ns)
-                while len(self._loaded) > self._max_cached:
-                    self._loaded.popitem(last=False)
+                self._keep(self._loaded, ns, loaded, 1)
+
+    def _keep(
+        self, cache: OrderedDict[Any, Any], key: Any, entry: _Base | _Loaded, which: int
+    ) -> None:
+        """Put ``entry`` in ``cache`` (newest), then drop the oldest past both bounds.
+
+        Caller holds ``_cache_guard``; ``which`` names the cache's total in ``_sizes``.
+        """
+        replaced = cache.pop(key, None)
+        if replaced is not None:
+            self._sizes[which] -= _entry_size(replaced)
+        cache[key] = entry
+        self._sizes[which] += _entry_size(entry)
+        while len(cache) > self._max_cached or (
+            self._sizes[which] > self._max_cached_facts and len(cache) > 1
+        ):
+            _, dropped = cache.popitem(last=False)
+            self._sizes[which] -= _entry_size(dropped)
 
     def _assemble(
         self, ns: tuple[str, ...], doc_item: Item | None, facts: list[Item]

@@ -1,0 +1,67 @@
+"""Storage caches of parsed documents are bounded by the facts they hold, not by count only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from langgraph.store.memory import InMemoryStore
+
+from deerflow_memory.models import Fact, MemoryDocument
+from deerflow_memory.storage.base import cached_size
+from deerflow_memory.storage.file import FileMemoryStorage
+from deerflow_memory.storage.store import StoreMemoryStorage
+
+
+def document(n: int) -> MemoryDocument:
+    facts = tuple(
+        Fact(
+            id=f"fact_{i:08x}",
+            content=f"Fact number {i} about the user",
+            category="preference",
+            confidence=0.9,
+            created_at="2026-01-01T00:00:00Z",
+        )
+        for i in range(n)
+    )
+    return MemoryDocument(facts=facts)
+
+
+def fill(storage: FileMemoryStorage | StoreMemoryStorage, sizes: list[int]) -> None:
+    for k, n in enumerate(sizes):
+        storage.save(f"user{k}", None, document(n), expected_revision=0)
+        assert len(storage.load(f"user{k}", None).facts) == n
+
+
+def test_the_file_cache_keeps_the_newest_documents_within_its_fact_bound(tmp_path: Path) -> None:
+    storage = FileMemoryStorage(tmp_path, max_cached_facts=100)
+    fill(storage, [40, 40, 40, 40])
+    held = [cached_size(entry.document) for entry in storage._cache.values()]
+    assert held == [41, 41]  # the two newest: three would be 123 facts
+    assert storage._cached_facts == 82
+    assert [key[0] for key in storage._cache] == ["user2", "user3"]
+
+
+def test_the_file_cache_keeps_one_document_larger_than_its_bound(tmp_path: Path) -> None:
+    storage = FileMemoryStorage(tmp_path, max_cached_facts=100)
+    fill(storage, [40, 300])
+    assert [key[0] for key in storage._cache] == ["user1"]  # its journal keeps working
+    assert storage._cached_facts == 301
+    storage.delete("user1")
+    assert storage._cached_facts == sum(cached_size(e.document) for e in storage._cache.values())
+
+
+def test_the_store_caches_keep_the_newest_documents_within_their_fact_bound() -> None:
+    storage = StoreMemoryStorage(InMemoryStore(), max_cached_facts=100)
+    fill(storage, [40, 40, 40, 40])
+    with storage._cache_guard:
+        loaded = [cached_size(entry.document) for entry in storage._loaded.values()]
+        bases = [1 + len(base.facts) for base in storage._bases.values()]
+        sizes = list(storage._sizes)
+    assert loaded == [41, 41] and bases == [41, 41]
+    assert sizes == [82, 82]
+
+
+def test_a_negative_fact_bound_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="max_cached_facts"):
+        FileMemoryStorage(tmp_path, max_cached_facts=-1)
