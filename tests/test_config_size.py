@@ -70,9 +70,11 @@ def _limit_memory() -> None:  # the child may use 2 GB at most: a failure cannot
     resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
 
 
-def test_config_from_dev_zero_is_one_error_line_naming_the_limit(tmp_path: Path) -> None:
+def show_with_config(config: str, root: Path) -> str:
+    """The one stderr line of ``show`` run with ``--config config`` under the memory limit
+    (the CLI must exit 2: a configuration error)."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith("DEERFLOW_MEMORY_")}
-    command = ["--config", "/dev/zero", "--root", str(tmp_path / "mem"), "show", "--user", "a"]
+    command = ["--config", config, "--root", str(root / "mem"), "show", "--user", "a"]
     done = subprocess.run(
         [sys.executable, "-m", "deerflow_memory.cli", *command],
         env=environ,
@@ -81,8 +83,13 @@ def test_config_from_dev_zero_is_one_error_line_naming_the_limit(tmp_path: Path)
         timeout=60,
         preexec_fn=_limit_memory,
     )
-    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert done.returncode == 2, (done.returncode, done.stderr[-500:])
     (line,) = done.stderr.splitlines()
+    return line
+
+
+def test_config_from_dev_zero_is_one_error_line_naming_the_limit(tmp_path: Path) -> None:
+    line = show_with_config("/dev/zero", tmp_path)
     assert "/dev/zero" in line and "1 MiB" in line and "nested" not in line, line
 
 
@@ -100,16 +107,5 @@ def test_a_small_config_whose_aliases_expand_to_billions_is_one_short_error(
     config = tmp_path / "laughs.yaml"
     config.write_text(laughs(setting), encoding="utf-8")
     assert config.stat().st_size < 1_000
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("DEERFLOW_MEMORY_")}
-    command = ["--config", str(config), "--root", str(tmp_path / "mem"), "show", "--user", "a"]
-    done = subprocess.run(
-        [sys.executable, "-m", "deerflow_memory.cli", *command],
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        preexec_fn=_limit_memory,  # the value used to be walked whole: out of memory
-    )
-    assert done.returncode == 2, (done.returncode, done.stderr[-500:])
-    (line,) = done.stderr.splitlines()
+    line = show_with_config(str(config), tmp_path)  # the value used to be walked whole
     assert f"{setting}:" in line and len(line) < 1_000, line
