@@ -38,7 +38,7 @@ def test_the_file_cache_keeps_the_newest_documents_within_its_fact_bound(tmp_pat
     fill(storage, [40, 40, 40, 40])
     held = [cached_size(entry.document) for entry in storage._cache.values()]
     assert held == [41, 41]  # the two newest: three would be 123 facts
-    assert storage._cached_facts == 82
+    assert storage._cache.weight == 82
     assert [key[0] for key in storage._cache] == ["user2", "user3"]
 
 
@@ -46,9 +46,10 @@ def test_the_file_cache_keeps_one_document_larger_than_its_bound(tmp_path: Path)
     storage = FileMemoryStorage(tmp_path, max_cached_facts=100)
     fill(storage, [40, 300])
     assert [key[0] for key in storage._cache] == ["user1"]  # its journal keeps working
-    assert storage._cached_facts == 301
+    assert storage._cache.weight == 301
     storage.delete("user1")
-    assert storage._cached_facts == sum(cached_size(e.document) for e in storage._cache.values())
+    (entry,) = storage._cache.values()  # the tombstone a delete leaves, weighing one
+    assert entry.document.deleted_at is not None and storage._cache.weight == 1
 
 
 def test_the_store_caches_keep_the_newest_documents_within_their_fact_bound() -> None:
@@ -57,7 +58,7 @@ def test_the_store_caches_keep_the_newest_documents_within_their_fact_bound() ->
     with storage._cache_guard:
         loaded = [cached_size(entry.document) for entry in storage._loaded.values()]
         bases = [1 + len(base.facts) for base in storage._bases.values()]
-        sizes = list(storage._sizes)
+        sizes = [storage._bases.weight, storage._loaded.weight]
     assert loaded == [41, 41] and bases == [41, 41]
     assert sizes == [82, 82]
 

@@ -9,6 +9,8 @@ fact's text breaks into (its terms, its bigrams) costs in proportion to the text
 memory follows the text held, whatever the facts' lengths.
 
 - :mod:`~deerflow_memory.caching.text`: :class:`TextCache` and :class:`TextCacheInfo`.
+- :mod:`~deerflow_memory.caching.weighted`: :class:`WeightedLRU`, the storages' caches of
+  parsed documents, bounded by count and by the facts they hold.
 
 This is a leaf: it imports nothing from the package, and every layer may use it.
 """
@@ -16,5 +18,6 @@ This is a leaf: it imports nothing from the package, and every layer may use it.
 from __future__ import annotations
 
 from deerflow_memory.caching.text import TextCache, TextCacheInfo
+from deerflow_memory.caching.weighted import WeightedLRU
 
-__all__ = ["TextCache", "TextCacheInfo"]
+__all__ = ["TextCache", "TextCacheInfo", "WeightedLRU"]

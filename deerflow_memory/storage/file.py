@@ -72,7 +72,6 @@ import tempfile
 import threading
 import time
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -80,6 +79,7 @@ from types import ModuleType
 
 from pydantic import ValidationError
 
+from deerflow_memory.caching import WeightedLRU
 from deerflow_memory.config import check_path
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
 from deerflow_memory.logs import package_logger
@@ -193,6 +193,10 @@ class _PathLock:
         self.lock = threading.Lock()
 
 
+def _entry_size(entry: _CacheEntry) -> int:
+    return cached_size(entry.document)
+
+
 class FileMemoryStorage(MemoryStorage):
     """Memory documents as JSON files, safe across threads and processes.
 
@@ -250,8 +254,9 @@ class FileMemoryStorage(MemoryStorage):
         self._max_cached = max_cached_documents
         self._max_cached_facts = max_cached_facts
         self._journal = journal
-        self._cache: OrderedDict[_Key, _CacheEntry] = OrderedDict()
-        self._cached_facts = 0  # cached_size() of the entries in _cache, under _cache_lock
+        self._cache: WeightedLRU[_Key, _CacheEntry] = WeightedLRU(
+            max_cached_documents, max_cached_facts, _entry_size
+        )
         self._cache_lock = threading.Lock()
         self._locks: weakref.WeakValueDictionary[str, _PathLock] = weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
@@ -861,23 +866,11 @@ class FileMemoryStorage(MemoryStorage):
         if self._max_cached == 0:
             return
         with self._cache_lock:
-            cache = self._cache
-            replaced = cache.pop(key, None)
-            if replaced is not None:
-                self._cached_facts -= cached_size(replaced.document)
-            cache[key] = entry
-            self._cached_facts += cached_size(entry.document)
-            while len(cache) > self._max_cached or (
-                self._cached_facts > self._max_cached_facts and len(cache) > 1
-            ):
-                _, dropped = cache.popitem(last=False)
-                self._cached_facts -= cached_size(dropped.document)
+            self._cache.put(key, entry)
 
     def _forget(self, key: _Key) -> None:
         with self._cache_lock:
-            dropped = self._cache.pop(key, None)
-            if dropped is not None:
-                self._cached_facts -= cached_size(dropped.document)
+            self._cache.discard(key)
 
     def _thread_lock(self, path: Path) -> _PathLock:
         with self._locks_guard:

@@ -58,7 +58,6 @@ import re
 import secrets
 import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass
@@ -77,6 +76,7 @@ from langgraph.store.base import (
 )
 from pydantic import ValidationError
 
+from deerflow_memory.caching import WeightedLRU
 from deerflow_memory.errors import (
     ConfigError,
     CorruptMemoryError,
@@ -300,12 +300,15 @@ class StoreMemoryStorage(MemoryStorage):
         self._resources = resources
         # Bounded caches: bases to diff saves against, and the last assembled document
         # per namespace so an unchanged document is not validated again on every load.
-        self._bases: OrderedDict[tuple[tuple[str, ...], int], _Base] = OrderedDict()
-        self._loaded: OrderedDict[tuple[str, ...], _Loaded] = OrderedDict()
+        self._bases: WeightedLRU[tuple[tuple[str, ...], int], _Base] = WeightedLRU(
+            max_cached_documents, max_cached_facts, _entry_size
+        )
+        self._loaded: WeightedLRU[tuple[str, ...], _Loaded] = WeightedLRU(
+            max_cached_documents, max_cached_facts, _entry_size
+        )
         self._cache_guard = threading.Lock()
         self._max_cached = max_cached_documents
         self._max_cached_facts = max_cached_facts
-        self._sizes = [0, 0]  # facts held by _bases and by _loaded, under _cache_guard
         self._native_async = True
 
     # --- tenants --------------------------------------------------------------------
@@ -416,27 +419,9 @@ class StoreMemoryStorage(MemoryStorage):
         self, ns: tuple[str, ...], revision: int, base: _Base, loaded: _Loaded | None = None
     ) -> None:
         with self._cache_guard:
-            self._keep(self._bases, (ns, revision), base, 0)
+            self._bases.put((ns, revision), base)
             if loaded is not None:
-                self._keep(self._loaded, ns, loaded, 1)
-
-    def _keep(
-        self, cache: OrderedDict[Any, Any], key: Any, entry: _Base | _Loaded, which: int
-    ) -> None:
-        """Put ``entry`` in ``cache`` (newest), then drop the oldest past both bounds.
-
-        Caller holds ``_cache_guard``; ``which`` names the cache's total in ``_sizes``.
-        """
-        replaced = cache.pop(key, None)
-        if replaced is not None:
-            self._sizes[which] -= _entry_size(replaced)
-        cache[key] = entry
-        self._sizes[which] += _entry_size(entry)
-        while len(cache) > self._max_cached or (
-            self._sizes[which] > self._max_cached_facts and len(cache) > 1
-        ):
-            _, dropped = cache.popitem(last=False)
-            self._sizes[which] -= _entry_size(dropped)
+                self._loaded.put(ns, loaded)
 
     def _assemble(
         self, ns: tuple[str, ...], doc_item: Item | None, facts: list[Item]
