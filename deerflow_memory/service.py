@@ -1251,20 +1251,19 @@ class MemoryService:
         def flush_all(collector: list[FailedUpdate], end: float | None) -> FlushResult:
             scanner = self._tenant_scanner  # a bound store's tenants with work left
             if scanner is not None and scanner is not threading.current_thread():
-                scanner.join(timeout)
+                scanner.join(_left(end))
             services = self._family()
-            for service in services:
+            for service in services:  # each step waits only for what is left of the timeout
                 if service.durable is not None:
-                    service.durable.wait_recovered(timeout)
-            drained = _in_parallel([s.queue.flush for s in services], timeout)
+                    service.durable.wait_recovered(_left(end))
+            drained = _in_parallel([s.queue.flush for s in services], _left(end))
             pending = sum(
                 s.queue.pending_count + s.queue.running_count
                 for s, ok in zip(services, drained, strict=True)
                 if not ok
             )
             # Then parked tenants, one at a time: each flushed one makes room for the next.
-            wait = None if end is None else max(0.0, end - time.monotonic())
-            parked_ok, left = self._drain_parked(wait, closing=False)
+            parked_ok, left = self._drain_parked(_left(end), closing=False)
             pending += left
             return FlushResult(parked_ok and all(drained), self._mine(collector), pending)
 
@@ -1343,9 +1342,10 @@ class MemoryService:
         root.access.flush()
 
         def run(collector: list[FailedUpdate]) -> FlushResult:
+            end = None if timeout is None else time.monotonic() + timeout
             if service.durable is not None:
-                service.durable.wait_recovered(timeout)
-            drained = service.queue.flush(timeout, user_id=user)
+                service.durable.wait_recovered(_left(end))
+            drained = service.queue.flush(_left(end), user_id=user)
             failed = tuple(
                 f for f in collector if f.user_id == user and f.tenant_id == service.tenant_id
             )
@@ -1365,7 +1365,7 @@ class MemoryService:
             moving = list(self._transit.values())
         try:
             for event in moving:
-                event.wait(None if end is None else max(0.0, end - time.monotonic()))
+                event.wait(_left(end))
             yield
         finally:
             with self._tenants_lock:
@@ -1462,7 +1462,7 @@ class MemoryService:
                 return close_all(collector, end)
 
         def close_all(collector: list[FailedUpdate], end: float) -> FlushResult:
-            parked_ok, parked = self._drain_parked(max(0.0, end - time.monotonic()), closing=True)
+            parked_ok, parked = self._drain_parked(_left(end), closing=True)
             if parked:
                 logger.warning(
                     "memory updates of %d parked tenant(s) still pending at shutdown; they "
@@ -1558,6 +1558,11 @@ class MemoryService:
 # Services not yet closed, so that a process can drain them all on a clean exit
 # (interpreter exit, or a server's shutdown hook). Weak: tracking keeps nothing alive.
 _OPEN_SERVICES: weakref.WeakSet[MemoryService] = weakref.WeakSet()
+
+
+def _left(end: float | None) -> float | None:
+    """Seconds until monotonic ``end`` (at least 0); None when there is no end."""
+    return None if end is None else max(0.0, end - time.monotonic())
 
 
 def close_open_services(timeout: float | None = None) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -109,3 +110,31 @@ def test_the_queue_refuses_a_bad_timeout(method: str) -> None:
             queue.wait_user_idle("eve", -1)
     finally:
         queue.shutdown(5)
+
+
+@pytest.mark.parametrize("flush", ["flush", "flush_user"])
+def test_a_flush_shares_one_timeout_between_its_steps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flush: str
+) -> None:
+    memory = service(tmp_path)
+    assert memory.durable is not None
+    given: list[float | None] = []
+
+    def slow_recovery(timeout: float | None = None) -> bool:  # uses its whole share
+        assert timeout is not None
+        time.sleep(min(timeout, 0.3))
+        return True
+
+    def queue_flush(timeout: float | None = None, **_: object) -> bool:
+        given.append(timeout)
+        return True
+
+    monkeypatch.setattr(memory.durable, "wait_recovered", slow_recovery)
+    monkeypatch.setattr(memory.queue, "flush", queue_flush)
+    try:
+        getattr(memory, flush)(*(["eve"] if flush == "flush_user" else []), 1.0)
+        (left,) = given
+        assert left is not None and left <= 0.7 + 0.05  # what recovery left, not 1.0 again
+    finally:
+        monkeypatch.undo()
+        memory.close()
