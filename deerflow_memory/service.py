@@ -1284,15 +1284,25 @@ class MemoryService:
             ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
         timeout = check_timeout(timeout)
+        root = self._parent or self
+        service = root._tenant_with_work(tenant_id, store)
+        return FlushResult(True) if service is None else service.flush(timeout)
+
+    def _tenant_with_work(self, tenant_id: str, store: BaseStore | None) -> MemoryService | None:
+        """Tenant ``tenant_id``'s service (root only), or None when it is not open, parked
+        or opening and its outbox holds nothing: a flush then opens nothing.
+
+        Raises:
+            InvalidNameError: unsafe ``tenant_id``; ``UnknownTenantError`` as :meth:`for_tenant`.
+        """
         from deerflow_memory.storage.tenants import has_pending_updates
 
-        root = self._parent or self
-        tenant = root._tenant_name(tenant_id)
-        with root._tenants_lock:
-            known = tenant in root._tenants or tenant in root._parked or tenant in root._transit
-        if not known and not has_pending_updates(root.storage_for(store), tenant):
-            return FlushResult(True)
-        return root.for_tenant(tenant, store).flush(timeout)
+        tenant = self._tenant_name(tenant_id)
+        with self._tenants_lock:
+            known = tenant in self._tenants or tenant in self._parked or tenant in self._transit
+        if not known and not has_pending_updates(self.storage_for(store), tenant):
+            return None
+        return self.for_tenant(tenant, store)
 
     def flush_user(
         self,
@@ -1327,18 +1337,11 @@ class MemoryService:
             ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
         timeout = check_timeout(timeout)
-        from deerflow_memory.storage.tenants import has_pending_updates
-
         user = validate_name(user_id, "user_id")
         root = self._parent or self
-        service = root
-        if tenant_id is not None:
-            tenant = root._tenant_name(tenant_id)
-            with root._tenants_lock:
-                known = tenant in root._tenants or tenant in root._parked or tenant in root._transit
-            if not known and not has_pending_updates(root.storage_for(store), tenant):
-                return FlushResult(True)
-            service = root.for_tenant(tenant, store)
+        service = root if tenant_id is None else root._tenant_with_work(tenant_id, store)
+        if service is None:
+            return FlushResult(True)
         root.access.flush()
 
         def run(collector: list[FailedUpdate]) -> FlushResult:
