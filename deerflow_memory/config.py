@@ -513,7 +513,7 @@ class MemoryConfig(_NumbersNotBooleans):
         if (
             isinstance(value, str)
             and info.data.get("storage") == "sqlite"
-            and os.path.basename(value) in ("", ".", "..")
+            and _spelled_as_folder(value)
         ):
             # Spelled as a folder ("db.sqlite/"): the database inside it, as for a folder
             # without a suffix; Path would drop the "/" and name a file db.sqlite.
@@ -707,6 +707,11 @@ def normalize_origin(origin: str) -> str | None:
     return f"{scheme}://{host}:{port or defaults[scheme]}"
 
 
+def _spelled_as_folder(path: str) -> bool:
+    """``path`` ends in a separator, ``.`` or ``..``: it can only name a folder."""
+    return os.path.basename(path) in ("", ".", "..")
+
+
 def check_path(path: str | os.PathLike[str], what: str, *, file: bool = False) -> Path:
     """``path`` as a :class:`~pathlib.Path` if it holds no control character (NUL, ``\\x01``...).
 
@@ -724,7 +729,7 @@ def check_path(path: str | os.PathLike[str], what: str, *, file: bool = False) -
     """
     text = os.fspath(path)
     problem = "must not be empty" if not text.strip() else _control_character(text)
-    if not problem and file and os.path.basename(text) in ("", ".", ".."):
+    if not problem and file and _spelled_as_folder(text):
         problem = "names a folder, not a file (give a file name)"
     if problem:
         raise ConfigError(f"{what} {text!r} {problem}")
