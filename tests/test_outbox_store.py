@@ -311,8 +311,16 @@ def test_a_shared_record_of_two_replicas_keeps_each_message_as_the_updater_count
         (record,) = box.recover()
     finally:
         box.close()
-    said = [m.content for m in record.messages if m.type == "human"]
-    assert said == ["Shall I book it?\ufffd", "yes", "Also Osaka?", "yes"]
+    assert [(m.type, m.content) for m in record.messages] == [
+        ("human", "Shall I book it?\ufffd"),
+        ("ai", "Noted."),
+        ("human", "yes"),
+        ("ai", "Noted."),
+        ("human", "Also Osaka?"),
+        ("ai", "Noted."),
+        ("human", "yes"),
+        ("ai", "Noted."),
+    ]
 
 
 def test_clocks_that_agree_within_a_round_trip_get_no_offset_and_a_real_skew_is_corrected(

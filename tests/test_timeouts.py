@@ -93,9 +93,17 @@ def test_an_endless_timeout_waits_as_long_as_it_takes(tmp_path: Path, timeout: f
     assert any("Oslo" in fact for fact in stored(memory))
 
 
-def test_closing_every_open_service_checks_its_timeout_first() -> None:
-    with pytest.raises(ConfigError, match="timeout"):
-        close_open_services(-3)
+def test_closing_every_open_service_checks_its_timeout_first(tmp_path: Path) -> None:
+    settings = MemoryConfig(storage_path=tmp_path, debounce_seconds=600, outbox=False)
+    memory = MemoryService(settings)  # registered: close_open_services would close it
+    try:
+        memory.enqueue(EVE, TURN)
+        with pytest.raises(ConfigError, match="timeout"):
+            close_open_services(-3)
+        assert memory.queue.pending_count == 1  # refused before anything was closed
+    finally:
+        assert memory.close()
+    assert stored(memory) == ["User is allergic to shellfish"]
     with pytest.raises(ConfigError, match="timeout"):
         lifespan_for(timeout=math.nan)
 
