@@ -84,3 +84,32 @@ def test_a_repeated_exchange_through_the_service_is_learned(tmp_path: Path) -> N
         facts = [fact.content for fact in memory.load(who).facts]
     assert any("Oslo" in fact for fact in facts), facts
     assert sum("peanut" in fact for fact in facts) == 1
+
+
+def test_after_a_delete_a_new_turn_before_a_repeated_exchange_is_learned(tmp_path: Path) -> None:
+    # The delete's fence holds the old exchange's keys, in no order: a repeat of it is
+    # not the end of what was said before the delete unless what precedes it is fenced too.
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=3600)
+    who = MemoryIdentity("eve", None, "t1")
+    later = said("I live in Oslo.", "Shall I save that?", "yes", "Done.")
+    with MemoryService(config, register_atexit=False) as memory:
+        memory.enqueue(who, FIRST)
+        assert memory.flush(timeout=30)
+        assert memory.clear_memory("eve")
+        memory.enqueue(who, FIRST + later)
+        assert memory.flush(timeout=30)
+        facts = [fact.content for fact in memory.load(who).facts]
+    assert any("Oslo" in fact for fact in facts), facts
+    assert not any("peanut" in fact for fact in facts)  # said before the delete: not again
+
+
+def test_a_repeat_of_the_oldest_key_a_full_watermark_kept_is_not_the_boundary() -> None:
+    turns = [text for k in range(10) for text in (f"Step {k} is planned.", "Shall I go on?")]
+    earlier = said(*turns)  # 20 messages: the watermark keeps the newest 16 keys
+    mark = watermark_for(extracted(earlier), "t1")
+    assert mark is not None and len(mark.message_keys) == 16
+    oldest = with_keys(earlier)[4]  # the message whose key is the oldest kept
+    assert message_key(oldest) == mark.message_keys[0]
+    history = earlier + said("I live in Oslo.", "Noted.") + earlier[3:5]
+    _, new = select_new_messages(with_keys(history), mark, context_messages=0)
+    assert "I live in Oslo." in [m.content for m in new]

@@ -339,7 +339,7 @@ def select_new_messages(
     where = {key: j for j, key in enumerate(recorded)}  # a watermark holds each key once
     boundary = -1
     for i in range(len(messages) - 1, -1, -1):
-        if done.has(messages[i], keys[i]) and _follows_record(keys, i, recorded, where):
+        if done.has(messages[i], keys[i]) and _follows_record(keys, i, recorded, where, fenced):
             boundary = i
             break
     if boundary < 0 and watermark is not None:
@@ -365,7 +365,11 @@ _ALIGN = 4  # at most this many recorded messages must match in a row
 
 
 def _follows_record(
-    keys: Sequence[str], i: int, recorded: Sequence[str], where: dict[str, int]
+    keys: Sequence[str],
+    i: int,
+    recorded: Sequence[str],
+    where: dict[str, int],
+    fenced: Container[str] | None,
 ) -> bool:
     """Whether ``keys[i]``, a recorded key, can end what was extracted.
 
@@ -374,13 +378,21 @@ def _follows_record(
     recorded one. Taken for the boundary, it would make every turn before it
     look extracted, and those words would never be learned. So a content-hash
     key counts only when the messages before it (up to :data:`_ALIGN` in all)
-    carry the keys recorded before it. Ids, and keys only a fence holds, count
-    as they are: an id names one message.
+    carry the keys recorded before it; one only a delete's fence holds counts
+    only when the messages before it are fenced too (a fence has no order); the
+    oldest key a full watermark kept, with nothing before it to compare, does
+    not count. Ids count as they are: an id names one message.
     """
     key = keys[i]
-    j = where.get(key)
-    if j is None or not key.startswith("h:") or "~" in key:
+    if not key.startswith("h:") or "~" in key:
         return True
+    j = where.get(key)
+    if j is None:  # only the fence holds it: the messages before it must be fenced too
+        return fenced is not None and all(
+            keys[i - d] in fenced for d in range(1, min(_ALIGN, i + 1))
+        )
+    if j == 0 and i > 0:  # the oldest key kept: nothing recorded before it to compare
+        return len(recorded) == 1
     return all(keys[i - d] == recorded[j - d] for d in range(1, min(_ALIGN, i + 1, j + 1)))
 
 
