@@ -63,6 +63,23 @@ def test_the_store_caches_keep_the_newest_documents_within_their_fact_bound() ->
     assert sizes == [82, 82]
 
 
-def test_a_negative_fact_bound_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="max_cached_facts"):
-        FileMemoryStorage(tmp_path, max_cached_facts=-1)
+BAD_BOUNDS = [
+    {"max_cached_facts": -1},
+    {"max_cached_facts": None},
+    {"max_cached_facts": 1.5},
+    {"max_cached_facts": True},
+    {"max_cached_documents": -1},
+]
+
+
+@pytest.mark.parametrize("bounds", BAD_BOUNDS, ids=repr)
+@pytest.mark.parametrize("backend", ["file", "store"])
+def test_a_cache_bound_that_is_not_a_whole_number_is_refused(
+    tmp_path: Path, backend: str, bounds: dict[str, object]
+) -> None:
+    (name,) = bounds
+    with pytest.raises(ValueError, match=name):
+        if backend == "file":
+            FileMemoryStorage(tmp_path, **bounds)  # type: ignore[arg-type]
+        else:
+            StoreMemoryStorage(InMemoryStore(), **bounds)  # type: ignore[arg-type]

@@ -36,6 +36,7 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "MemoryStorage",
     "cached_size",
+    "check_cache_bounds",
     "tombstone",
     "validate_name",
 ]
@@ -43,6 +44,20 @@ __all__ = [
 # The storages' caches of parsed documents hold at most this many facts together
 # (about 0.3 GB: 1,024 cached documents of 200 facts measured 337 MB; see cached_size).
 DEFAULT_MAX_CACHED_FACTS = 200_000
+
+
+def check_cache_bounds(max_cached_documents: object, max_cached_facts: object) -> None:
+    """Both bounds of a storage's document cache are whole numbers >= 0.
+
+    Raises:
+        ValueError: one is negative, or not an int (a bool, a float, None).
+    """
+    for name, value in (
+        ("max_cached_documents", max_cached_documents),
+        ("max_cached_facts", max_cached_facts),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
 
 
 def cached_size(document: MemoryDocument) -> int:

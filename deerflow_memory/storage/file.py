@@ -88,6 +88,7 @@ from deerflow_memory.storage.base import (
     DEFAULT_MAX_CACHED_FACTS,
     MemoryStorage,
     cached_size,
+    check_cache_bounds,
     tombstone,
     validate_name,
 )
@@ -246,10 +247,7 @@ class FileMemoryStorage(MemoryStorage):
             ValueError: ``max_cached_documents`` or ``max_cached_facts`` is negative.
             ConfigError: ``root`` is empty or holds a control character (NUL, ``\\x01``...).
         """
-        if max_cached_documents < 0:
-            raise ValueError("max_cached_documents must be >= 0")
-        if max_cached_facts < 0:
-            raise ValueError("max_cached_facts must be >= 0")
+        check_cache_bounds(max_cached_documents, max_cached_facts)
         self._root = check_path(root, "storage root").resolve()
         self._max_cached = max_cached_documents
         self._max_cached_facts = max_cached_facts

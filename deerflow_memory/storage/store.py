@@ -89,6 +89,7 @@ from deerflow_memory.storage.base import (
     DEFAULT_MAX_CACHED_FACTS,
     MemoryStorage,
     cached_size,
+    check_cache_bounds,
     tombstone,
     validate_name,
 )
@@ -262,6 +263,10 @@ class StoreMemoryStorage(MemoryStorage):
         max_cached_facts: the most facts those may hold together (each
             document counting one more); the newest stays even if larger.
 
+    Raises:
+        ConfigError: an empty ``namespace_prefix`` or an invalid label.
+        ValueError: a cache bound that is negative or not a whole number.
+
     Example:
         >>> from langgraph.store.memory import InMemoryStore
         >>> storage = StoreMemoryStorage(InMemoryStore())
@@ -298,6 +303,7 @@ class StoreMemoryStorage(MemoryStorage):
         if update_locks is not None:
             self._update_locks = update_locks
         self._resources = resources
+        check_cache_bounds(max_cached_documents, max_cached_facts)
         # Bounded caches: bases to diff saves against, and the last assembled document
         # per namespace so an unchanged document is not validated again on every load.
         self._bases: WeightedLRU[tuple[tuple[str, ...], int], _Base] = WeightedLRU(
