@@ -354,12 +354,15 @@ def test_a_locked_sqlite_database_is_still_retried_until_it_frees(tmp_path: Path
     from deerflow_memory.storage.outbox_store import StoreOutbox
     from deerflow_memory.storage.store import StoreMemoryStorage
     from deerflow_memory.update.durable import decode_messages, encode_messages
+    from deerflow_memory.update.union import merge_messages
 
     path = tmp_path / "m.sqlite"
     with SqliteStore.from_conn_string(str(path)) as store:
         store.setup()
         failed = FailedCalls(store)
-        outbox = StoreOutbox(StoreMemoryStorage(store), encode_messages, decode_messages)
+        outbox = StoreOutbox(
+            StoreMemoryStorage(store), encode_messages, decode_messages, merge=merge_messages
+        )
         holder = sqlite3.connect(path, isolation_level=None)
         holder.execute("BEGIN EXCLUSIVE")  # another process holds the database
         store.conn.execute("PRAGMA busy_timeout = 10")

@@ -31,6 +31,7 @@ from deerflow_memory.storage.outbox_file import FileOutbox, replay
 from deerflow_memory.storage.outbox_store import StoreOutbox
 from deerflow_memory.storage.store import StoreMemoryStorage
 from deerflow_memory.update.durable import build_outbox, decode_messages, encode_messages
+from deerflow_memory.update.union import merge_messages
 from tests.pg import drop_prefix, postgres_dsn_or_skip
 
 
@@ -152,7 +153,7 @@ def raw_outbox(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Group
         return
     storage = build_storage(MemoryConfig(storage="sqlite", storage_path=tmp_path / "m.sqlite"))
     assert isinstance(storage, StoreMemoryStorage)
-    outbox = StoreOutbox(storage, raw_encode, decode_messages)
+    outbox = StoreOutbox(storage, raw_encode, decode_messages, merge=merge_messages)
     yield outbox
     outbox.close()
     storage.close()

@@ -19,6 +19,7 @@ from deerflow_memory.storage.outbox import PendingUpdate
 from deerflow_memory.storage.outbox_store import StoreOutbox
 from deerflow_memory.storage.store import StoreMemoryStorage
 from deerflow_memory.update.durable import build_outbox, decode_messages, encode_messages
+from deerflow_memory.update.union import merge_messages
 from tests.pg import postgres_dsn_or_skip, shared_postgres_store
 from tests.test_outbox import ROOT, _env, kill_with_pending_then_drain
 
@@ -37,7 +38,9 @@ def pending(record_id: str, due_at: float = 0.0) -> PendingUpdate:
 
 
 def outbox(storage: StoreMemoryStorage, lease: float = 300.0) -> StoreOutbox:
-    return StoreOutbox(storage, encode_messages, decode_messages, lease_seconds=lease)
+    return StoreOutbox(
+        storage, encode_messages, decode_messages, merge=merge_messages, lease_seconds=lease
+    )
 
 
 def test_a_claimed_item_is_retaken_by_another_process_only_after_its_lease(
@@ -209,10 +212,18 @@ def test_leases_hold_between_replicas_whose_wall_clocks_disagree_by_an_hour(
     # Both replicas read the database's clock (here: the real time) and store times on it.
     monkeypatch.setattr(sqlite_storage, "database_time", time.time)
     behind = StoreOutbox(
-        sqlite_storage, encode_messages, decode_messages, clock=lambda: time.time() - 3600
+        sqlite_storage,
+        encode_messages,
+        decode_messages,
+        merge=merge_messages,
+        clock=lambda: time.time() - 3600,
     )
     ahead = StoreOutbox(
-        sqlite_storage, encode_messages, decode_messages, clock=lambda: time.time() + 3600
+        sqlite_storage,
+        encode_messages,
+        decode_messages,
+        merge=merge_messages,
+        clock=lambda: time.time() + 3600,
     )
     behind.sync_clock()
     ahead.sync_clock()
@@ -281,12 +292,17 @@ def test_merge_captures_keeps_both_conversations_in_order_and_or_merges_flags() 
         "t", "u", None, thread_turns(2)[2:], record_id="y", captured_at=2.0, due_at=9.0
     )
     for stored, incoming in ((older, newer), (newer, older)):
-        merged = merge_captures(stored, incoming)
+        merged = merge_captures(stored, incoming, merge_messages)
         assert merged is not None and merged.record_id == incoming.record_id
         assert [m.id for m in merged.messages] == ["h0", "a0", "h1", "a1", "h2", "a2"]
         assert merged.due_at == 9.0 and merged.captured_at == 2.0
-    assert merge_captures(newer, replace(newer, messages=newer.messages[:1])) is not None
-    assert merge_captures(newer, replace(newer, captured_at=0.0, messages=())) is None
+    assert (
+        merge_captures(newer, replace(newer, messages=newer.messages[:1]), merge_messages)
+        is not None
+    )
+    assert (
+        merge_captures(newer, replace(newer, captured_at=0.0, messages=()), merge_messages) is None
+    )
 
 
 def id_less_capture(record_id: str, at: float, *turns: str) -> PendingUpdate:
@@ -334,7 +350,9 @@ def test_clocks_that_agree_within_a_round_trip_get_no_offset_and_a_real_skew_is_
     for skew, expected in ((0.004, 0.0), (-0.009, 0.0), (5.0, 4.99), (-5.0, -4.99)):
         # the database answers half way through the round trip, ``skew`` ahead of us
         monkeypatch.setattr(sqlite_storage, "database_time", lambda s=skew: clock() + s)
-        box = StoreOutbox(sqlite_storage, encode_messages, decode_messages, clock=clock)
+        box = StoreOutbox(
+            sqlite_storage, encode_messages, decode_messages, merge=merge_messages, clock=clock
+        )
         box.sync_clock()
         assert box._offset == pytest.approx(expected, abs=1e-9), skew
         box.close()

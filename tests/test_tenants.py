@@ -28,6 +28,7 @@ from deerflow_memory.storage.tenants import stored_tenants, tenants_with_pending
 from deerflow_memory.update.durable import decode_messages, encode_messages
 from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.extractor import OfflineExtractor
+from deerflow_memory.update.union import merge_messages
 
 # What one user id tells in each scope; no sentence shares a fact with another.
 TOLD = {
@@ -242,7 +243,7 @@ def test_a_sqlite_tenants_pending_update_is_recovered_at_start(tmp_path: Path) -
     with open_storage(config) as storage:
         shop = storage.scoped("shop")
         assert isinstance(shop, StoreMemoryStorage)
-        outbox = StoreOutbox(shop, encode_messages, decode_messages)
+        outbox = StoreOutbox(shop, encode_messages, decode_messages, merge=merge_messages)
         text = "I'm allergic to peanuts."
         outbox.record(PendingUpdate("t1", "ann", None, tuple(turn(text, "x")), record_id="r1"))
         assert outbox.sync(timeout=10)
@@ -272,7 +273,7 @@ def test_a_shared_outbox_is_watched_for_tenants_another_process_left_pending_lat
         # Another replica recorded a capture for tenant "shop", then died before running it.
         shop = memory.storage.scoped("shop")
         assert isinstance(shop, StoreMemoryStorage)
-        other = StoreOutbox(shop, encode_messages, decode_messages)
+        other = StoreOutbox(shop, encode_messages, decode_messages, merge=merge_messages)
         text = "I'm allergic to peanuts."
         other.record(PendingUpdate("t1", "ann", None, tuple(turn(text, "x")), record_id="r1"))
         assert other.sync(timeout=10)

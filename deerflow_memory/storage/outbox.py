@@ -25,7 +25,6 @@ Messages are opaque here: the outbox is given ``encode``/``decode`` functions
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -45,7 +44,6 @@ __all__ = [
     "Merge",
     "Outbox",
     "PendingUpdate",
-    "append_missing",
     "merge_captures",
     "never_writable",
 ]
@@ -163,26 +161,8 @@ Merge = Callable[[Sequence[Any], Sequence[Any]], Sequence[Any]]
 """``merge(earlier, later)``: one conversation holding both captures' messages, each once."""
 
 
-def append_missing(earlier: Sequence[Any], later: Sequence[Any]) -> tuple[Any, ...]:
-    """``earlier``, then the messages of ``later`` it lacks, by message id (else the whole
-    serialized message): a plain :data:`Merge` for callers without a message rule of their own."""
-    seen = {_message_identity(m) for m in earlier}
-    return tuple(earlier) + tuple(m for m in later if _message_identity(m) not in seen)
-
-
-def _message_identity(message: Any) -> object:
-    ident = getattr(message, "id", None)
-    if ident:
-        return ident
-    dump = getattr(message, "model_dump", None)
-    try:
-        return json.dumps(dump(mode="json") if dump else repr(message), sort_keys=True)
-    except (TypeError, ValueError):  # bytes that are not UTF-8, an object pydantic cannot dump
-        return repr(message)
-
-
 def merge_captures(
-    stored: PendingUpdate, incoming: PendingUpdate, merge: Merge = append_missing
+    stored: PendingUpdate, incoming: PendingUpdate, merge: Merge
 ) -> PendingUpdate | None:
     """One record holding both captures of a key, or None when ``incoming`` adds nothing.
 

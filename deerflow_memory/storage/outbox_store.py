@@ -47,7 +47,6 @@ from deerflow_memory.storage.outbox import (
     GroupCommitOutbox,
     Merge,
     PendingUpdate,
-    append_missing,
     merge_captures,
 )
 from deerflow_memory.storage.store import StoreMemoryStorage
@@ -77,9 +76,10 @@ class StoreOutbox(GroupCommitOutbox):
         commit_interval: group-commit window in seconds.
         clock: this process's clock (epoch seconds); the database's is preferred.
         merge: how two processes' captures of one thread become one
-            (:func:`~deerflow_memory.storage.outbox.merge_captures`); the
-            service passes the update queue's own rule, so that what a shared
-            record keeps once is what the updater sends once.
+            (:func:`~deerflow_memory.storage.outbox.merge_captures`); required:
+            the service passes the update queue's own rule
+            (``update.union.merge_messages``), so that what a shared record
+            keeps once is what the updater sends once.
     """
 
     shared = True
@@ -90,10 +90,10 @@ class StoreOutbox(GroupCommitOutbox):
         encode: Encode,
         decode: Decode,
         *,
+        merge: Merge,
         lease_seconds: float = DEFAULT_LEASE_SECONDS,
         commit_interval: float = DEFAULT_COMMIT_INTERVAL,
         clock: Callable[[], float] = time.time,
-        merge: Merge = append_missing,
     ) -> None:
         super().__init__(commit_interval=commit_interval)
         self._merge = merge
