@@ -307,6 +307,40 @@ def test_flush_reports_false_when_a_running_update_outlasts_the_timeout(clock: F
         queue.shutdown(timeout=WAIT)
 
 
+def test_a_users_turns_stay_due_at_once_until_the_last_of_two_overlapping_flushes_returns(
+    clock: FakeClock,
+) -> None:
+    started, release = threading.Event(), threading.Event()
+
+    def handler(job: UpdateJob) -> None:
+        if job.thread_id == "slow":
+            started.set()
+            release.wait(WAIT)
+
+    queue = MemoryUpdateQueue(handler, debounce_seconds=30, max_wait_seconds=120, clock=clock)
+    try:
+        queue.add("slow", "alice", None, turn("slow"))
+        queue.add("b", "bob", None, turn("bob's"))
+        outcome: list[bool] = []
+        longer = threading.Thread(
+            target=lambda: outcome.append(queue.flush(timeout=WAIT, user_id="alice"))
+        )
+        longer.start()
+        assert started.wait(WAIT)
+        assert queue.flush(timeout=0.05, user_id="alice") is False  # the shorter one gives up
+        assert queue.next_deadline == 30.0  # bob's turn keeps its debounce
+        queue.add("t2", "alice", None, turn("while the longer flush runs"))
+        assert queue.next_deadline == 0.0  # still flushing alice: due at once
+        release.set()
+        longer.join(WAIT)
+        assert outcome == [True]
+        queue.add("t3", "alice", None, turn("after both flushes"))
+        assert queue.next_deadline == 30.0  # no flush runs: debounced again
+    finally:
+        release.set()
+        queue.shutdown(timeout=WAIT)
+
+
 def test_shutdown_drains_pending_updates_and_later_adds_are_dropped_with_a_warning(
     clock: FakeClock, recorder: Recorder, caplog: pytest.LogCaptureFixture
 ) -> None:

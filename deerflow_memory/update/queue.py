@@ -45,7 +45,7 @@ import threading
 import time
 import uuid
 import weakref
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
@@ -165,8 +165,8 @@ class MemoryUpdateQueue:
         self._running = 0
         self._seq = itertools.count()
         self._wake_at = math.inf
-        self._flushing = 0
-        self._flushing_users: dict[str, int] = {}  # flush(user_id=...) running, per user
+        # flush() calls running, by the user they flush (None: every user); no zero counts.
+        self._flushing: Counter[str | None] = Counter()
         self._closed = False
         self._stopping = False
         self._threads: list[threading.Thread] = []
@@ -499,10 +499,7 @@ class MemoryUpdateQueue:
             raise RuntimeError("flush()/shutdown() cannot be called from a memory update handler")
         end = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            if user_id is None:
-                self._flushing += 1
-            else:
-                self._flushing_users[user_id] = self._flushing_users.get(user_id, 0) + 1
+            self._flushing[user_id] += 1
             try:
                 now = self._clock.monotonic()
                 for key, entry in self._pending.items():
@@ -515,12 +512,9 @@ class MemoryUpdateQueue:
                     return self._wait_for(lambda: not self._pending and not self._in_flight, end)
                 return self._wait_for(lambda: not self._user_backlog_held(user_id), end)
             finally:
-                if user_id is None:
-                    self._flushing -= 1
-                elif self._flushing_users[user_id] == 1:
-                    del self._flushing_users[user_id]
-                else:
-                    self._flushing_users[user_id] -= 1
+                self._flushing[user_id] -= 1
+                if not self._flushing[user_id]:
+                    del self._flushing[user_id]
 
     def user_backlog(self, user_id: str) -> int:
         """``user_id``'s updates queued or running here (what a flush of theirs waits for)."""
@@ -536,17 +530,19 @@ class MemoryUpdateQueue:
             jobs run one at a time), else 0. The sum is :meth:`user_backlog`.
         """
         with self._cond:
-            queued = sum(1 for key in self._pending if key[1] == user_id)
-            return queued, int(user_id in self._busy_users)
+            return self._user_counts_held(user_id)
 
-    def _user_backlog_held(self, user_id: str) -> int:
+    def _user_counts_held(self, user_id: str) -> tuple[int, int]:
         # Caller holds the condition. A dispatched or running job marks its user busy.
         queued = sum(1 for key in self._pending if key[1] == user_id)
-        return queued + (user_id in self._busy_users)
+        return queued, int(user_id in self._busy_users)
+
+    def _user_backlog_held(self, user_id: str) -> int:
+        return sum(self._user_counts_held(user_id))
 
     def _flushing_for(self, user_id: str) -> bool:
         # Caller holds the condition: a flush of the whole queue or of this user runs.
-        return bool(self._flushing) or user_id in self._flushing_users
+        return None in self._flushing or user_id in self._flushing
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until no update is due or running (updates due later may stay queued).
