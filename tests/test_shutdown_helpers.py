@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -16,19 +15,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from langchain_core.messages import AIMessage, HumanMessage
 
 from deerflow_memory import MemoryConfig, MemoryService, install_shutdown_handler
 from deerflow_memory.errors import ConfigError
+from deerflow_memory.identity import MemoryIdentity
+from tests.test_outbox import ROOT, _env
 
-ROOT = Path(__file__).resolve().parent.parent
 UVICORN = (sys.executable, "-m", "uvicorn", "tests.asgi_child:app", "--host", "127.0.0.1")
-
-
-def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DEERFLOW_"))}
-    env["PYTHONPATH"] = str(ROOT)
-    env.update(extra)
-    return env
 
 
 def _free_port() -> int:
@@ -50,10 +44,11 @@ def test_sigterm_to_a_uvicorn_app_embedding_the_graph_loses_no_update(tmp_path: 
     server = subprocess.Popen(
         [*UVICORN, "--port", str(port)],
         cwd=ROOT,
-        env=_env(DFM_TEST_ROOT=str(tmp_path)),
+        env={**_env(), "DFM_TEST_ROOT": str(tmp_path)},
         stderr=subprocess.PIPE,
         text=True,
     )
+    err = ""  # what the server said, shown when a user's update is missing
     try:
         users = [f"user{i}" for i in range(5)]
         deadline = time.monotonic() + 60
@@ -67,7 +62,8 @@ def test_sigterm_to_a_uvicorn_app_embedding_the_graph_loses_no_update(tmp_path: 
                 )
                 try:
                     with urllib.request.urlopen(request, timeout=30) as response:
-                        assert json.load(response)["pending"] >= 1
+                        # debounced: every user's turn so far waits in the queue
+                        assert json.load(response)["pending"] == i + 1
                     break
                 except OSError:
                     if time.monotonic() > deadline or server.poll() is not None:
@@ -84,44 +80,11 @@ def test_sigterm_to_a_uvicorn_app_embedding_the_graph_loses_no_update(tmp_path: 
         assert any("potter" in fact for fact in _stored(tmp_path, user)), (user, err[-2000:])
 
 
-PLAIN = textwrap.dedent(
-    """
-    import sys, time
-    from langchain_core.messages import AIMessage, HumanMessage
-    from deerflow_memory import MemoryConfig, MemoryService, install_shutdown_handler
-    from deerflow_memory.identity import MemoryIdentity
-
-    config = MemoryConfig(storage_path=sys.argv[1], debounce_seconds=600, max_wait_seconds=600)
-    memory = MemoryService(config, register_atexit=False)
-    install_shutdown_handler(memory)
-    memory.enqueue(
-        MemoryIdentity("eve", None, "t1"),
-        [HumanMessage("I'm allergic to shellfish.", id="h"), AIMessage("Noted.", id="a")],
-    )
-    print("ready", flush=True)
-    time.sleep(600)
-    """
-)
-
-
-def test_the_sigterm_handler_of_a_plain_process_flushes_then_exits_as_before(
-    tmp_path: Path,
-) -> None:
-    child = subprocess.Popen(
-        [sys.executable, "-c", PLAIN, str(tmp_path)],
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env=_env(),
-    )
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == "ready"
-    child.send_signal(signal.SIGTERM)
-    assert child.wait(timeout=60) == -signal.SIGTERM  # still ends the way SIGTERM does
-    assert any("shellfish" in fact for fact in _stored(tmp_path, "eve"))
-
-
-HELD_LOCK = textwrap.dedent(
+# A child with one turn of eve's pending, debounced for ten minutes, and the
+# shutdown handler installed: argv is the storage path, the flush timeout, and
+# "app" to install an app's own SIGTERM handler first (uvicorn's: the second call
+# forces an exit, status 3). Each use adds what the child does next.
+CHILD = textwrap.dedent(
     """
     import os, signal, sys, time
     from langchain_core.messages import AIMessage, HumanMessage
@@ -134,7 +97,7 @@ HELD_LOCK = textwrap.dedent(
     )
     memory = MemoryService(config, register_atexit=False)
     calls = []
-    if sys.argv[3] == "app":  # an app's own handler first (uvicorn's: the second call forces)
+    if sys.argv[3] == "app":
 
         def app_handler(signum, frame):
             calls.append(signum)
@@ -148,6 +111,30 @@ HELD_LOCK = textwrap.dedent(
         MemoryIdentity("eve", None, "t1"),
         [HumanMessage("I'm allergic to shellfish.", id="h"), AIMessage("Noted.", id="a")],
     )
+    """
+)
+PLAIN = CHILD + 'print("ready", flush=True)\ntime.sleep(600)\n'
+
+
+def test_the_sigterm_handler_of_a_plain_process_flushes_then_exits_as_before(
+    tmp_path: Path,
+) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", PLAIN, str(tmp_path), "60", "default"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
+    )
+    assert child.stdout is not None
+    assert child.stdout.readline().strip() == "ready"
+    child.send_signal(signal.SIGTERM)
+    assert child.wait(timeout=60) == -signal.SIGTERM  # still ends the way SIGTERM does
+    assert any("shellfish" in fact for fact in _stored(tmp_path, "eve"))
+
+
+HELD_LOCK = CHILD + textwrap.dedent(
+    """
     time.sleep(0.5)  # the outbox has written the turn
     print("ready", flush=True)
     with memory.HELD:  # the signal comes in the middle of a locked step
@@ -242,7 +229,9 @@ def test_a_shutdown_handler_with_a_timeout_that_is_not_seconds_is_refused(timeou
     assert signal.getsignal(signal.SIGTERM) is before
 
 
-def test_the_readme_shutdown_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_readme_shutdown_example_installs_a_handler_that_flushes_then_calls_the_previous(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import re
 
     readme = (ROOT / "README.md").read_text("utf-8")
@@ -250,11 +239,25 @@ def test_the_readme_shutdown_example_runs(tmp_path: Path, monkeypatch: pytest.Mo
     match = re.search(r"```python\n(.*?)```", section, re.DOTALL)
     assert match
     monkeypatch.chdir(tmp_path)
-    previous = signal.getsignal(signal.SIGTERM)
+    before = signal.getsignal(signal.SIGTERM)
+    received: list[int] = []
+    signal.signal(signal.SIGTERM, lambda signum, frame: received.append(signum))  # the app's own
     scope: dict[str, object] = {}
     try:
         exec(match.group(1), scope)
-        assert signal.getsignal(signal.SIGTERM) is not previous  # the handler is installed
+        memory = scope["memory"]
+        assert isinstance(memory, MemoryService)
+        eve = MemoryIdentity("eve", None, "t1")
+        memory.enqueue(
+            eve, [HumanMessage("I'm allergic to shellfish.", id="h"), AIMessage("Noted.", id="a")]
+        )
+        assert memory.queue.pending_count == 1
+        signal.raise_signal(signal.SIGTERM)
+        assert received == [signal.SIGTERM]  # the handler it replaced runs after the flush
+        assert memory.queue.pending_count == 0
+        assert any("shellfish" in fact.content for fact in memory.load(eve).facts)
     finally:
-        signal.signal(signal.SIGTERM, previous)
-        scope["memory"].close()  # type: ignore[attr-defined]
+        signal.signal(signal.SIGTERM, before)
+        left = scope.get("memory")  # absent when the example failed before making it
+        if isinstance(left, MemoryService):
+            left.close()
