@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from starlette.testclient import TestClient
 
@@ -44,29 +45,29 @@ def test_a_signed_in_callers_flush_runs_only_their_own_updates(
     assert facts(service, "bea") and facts(service, "cid", "shop")
 
 
+def flush_as_ana_in_shop(service: MemoryService, client: TestClient, **request: Any) -> None:
+    """Ana and Bea each have a turn queued in "shop"; ana's flush (``request``) runs ana's alone."""
+    enqueue(service, "ana", "I'm vegetarian.", tenant="shop")
+    enqueue(service, "bea", "I'm vegetarian.", tenant="shop")
+    assert client.post("/memory/flush", **request).json()["done"] is True
+    assert facts(service, "ana", "shop") and not facts(service, "bea", "shop")
+    assert service.for_tenant("shop").queue.pending_count == 1  # bea's waits for its debounce
+
+
 def test_a_signed_in_caller_naming_a_tenant_flushes_only_their_updates_in_it(
     service: MemoryService, auth_client: AuthClient
 ) -> None:
-    client = auth_client(TenantAuth())
-    enqueue(service, "ana", "I'm vegetarian.", tenant="shop")
-    enqueue(service, "bea", "I'm vegetarian.", tenant="shop")
     enqueue(service, "ana", "I'm vegetarian.")  # ana's untenanted memory: another queue
     shop = {"timeout": "20", "tenant": "shop"}
-    assert client.post("/memory/flush", params=shop, headers=AS_ANA).json()["done"] is True
-    assert facts(service, "ana", "shop") and not facts(service, "bea", "shop")
-    assert service.for_tenant("shop").queue.pending_count == 1
+    flush_as_ana_in_shop(service, auth_client(TenantAuth()), params=shop, headers=AS_ANA)
     assert service.queue.pending_count == 1 and not facts(service, "ana")
 
 
 def test_a_caller_whose_auth_carries_a_tenant_flushes_only_their_updates_there(
     service: MemoryService, auth_client: AuthClient
 ) -> None:
-    client = auth_client(TenantAuth())
-    enqueue(service, "ana", "I'm vegetarian.", tenant="shop")
-    enqueue(service, "bea", "I'm vegetarian.", tenant="shop")
-    flushed = client.post("/memory/flush", headers={"Authorization": "Bearer ana@shop"})
-    assert flushed.json()["done"] is True
-    assert facts(service, "ana", "shop") and not facts(service, "bea", "shop")
+    as_ana_in_shop = {"Authorization": "Bearer ana@shop"}
+    flush_as_ana_in_shop(service, auth_client(TenantAuth()), headers=as_ana_in_shop)
 
 
 def test_a_signed_in_callers_flush_reports_only_their_failures_and_keeps_them(
