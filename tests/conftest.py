@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain_core.messages import BaseMessage
 from starlette.applications import Starlette
 from starlette.authentication import AuthenticationBackend
 from starlette.middleware import Middleware
@@ -17,6 +18,7 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.testclient import TestClient
 
 from deerflow_memory.config import MemoryConfig
+from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.service import MemoryService
 
 
@@ -76,6 +78,23 @@ def service(tmp_path: Path) -> Iterator[MemoryService]:
     config = MemoryConfig(storage_path=tmp_path / "memory", debounce_seconds=600, outbox=False)
     with MemoryService(config, register_atexit=False) as memory:
         yield memory
+
+
+@pytest.fixture
+def learned(tmp_path: Path) -> Callable[..., list[str]]:
+    """``learned(who, *conversations)``: the facts ``who`` (a ``MemoryIdentity``) has once a
+    service on ``tmp_path/memory`` was given each conversation (a message list, enqueued
+    for ``who`` and flushed before the next), in order. Updates wait an hour otherwise."""
+
+    def learn(who: MemoryIdentity, *conversations: list[BaseMessage]) -> list[str]:
+        config = MemoryConfig(storage_path=tmp_path / "memory", debounce_seconds=3600)
+        with MemoryService(config, register_atexit=False) as memory:
+            for messages in conversations:
+                memory.enqueue(who, messages)
+                assert memory.flush(timeout=30)
+            return [fact.content for fact in memory.load(who).facts]
+
+    return learn
 
 
 @pytest.fixture

@@ -9,12 +9,12 @@ already in watermarks, fences and dead letters keep matching.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from deerflow_memory import MemoryConfig, MemoryService
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.models import ExtractionWatermark
 from deerflow_memory.storage.dead_letters import DeadLetter
@@ -74,15 +74,14 @@ def test_the_merge_of_two_captures_keeps_both_messages_under_one_hash_shaped_id(
     assert [m.content for m in merged] == ["I'm allergic to peanuts.", "I live in Oslo."]
 
 
-def test_a_client_reusing_hash_shaped_ids_has_every_turn_learned(tmp_path: Path) -> None:
-    config = MemoryConfig(storage_path=tmp_path / "memory", debounce_seconds=3600)
-    who = MemoryIdentity("eve", None, "t1")
-    human, ai = SHAPED[0], "h:" + "1" * 20
-    with MemoryService(config, register_atexit=False) as memory:
-        for text in ("I'm allergic to peanuts.", "I live in Oslo."):  # ids restart per session
-            memory.enqueue(who, session(text, human, ai))
-            assert memory.flush(timeout=30)
-        facts = " ".join(f.content for f in memory.load(who).facts)
+def test_a_client_reusing_hash_shaped_ids_has_every_turn_learned(
+    learned: Callable[..., list[str]],
+) -> None:
+    human, ai = SHAPED[0], "h:" + "1" * 20  # ids restart per session
+    sessions = [
+        session(text, human, ai) for text in ("I'm allergic to peanuts.", "I live in Oslo.")
+    ]
+    facts = " ".join(learned(MemoryIdentity("eve", None, "t1"), *sessions))
     assert "peanut" in facts and "Oslo" in facts, facts
 
 

@@ -7,6 +7,7 @@ it for the end of what was extracted: the turns before it would never be learned
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -38,6 +39,7 @@ def extracted(messages: list[BaseMessage]) -> MemoryDocument:
     return advance_watermark(MemoryDocument(), "t1", keys_of(messages), "2026-12-01T00:00:00Z")
 
 
+Learned = Callable[..., list[str]]  # the ``learned`` fixture (tests/conftest.py)
 FIRST = said("I'm allergic to peanuts.", "Shall I save that?", "yes", "Done.")
 
 
@@ -58,30 +60,22 @@ def test_a_history_that_only_grew_still_sends_only_what_is_new() -> None:
     assert [m.content for m in context] == ["Done."]
 
 
-def test_a_conversation_ending_like_an_earlier_one_is_learned(tmp_path: Path) -> None:
+def test_a_conversation_ending_like_an_earlier_one_is_learned(learned: Learned) -> None:
     # Two conversations without a thread id share the "unknown" thread's watermark.
-    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=3600)
     who = resolve_identity({"configurable": {"user_id": "eve"}})  # no thread id
-    with MemoryService(config, register_atexit=False) as memory:
-        closing = ("Please remember this for our next chat.", "Certainly, I will remember it.")
-        memory.enqueue(who, said("I'm allergic to peanuts.", "Noted.", *closing))
-        assert memory.flush(timeout=30)
-        memory.enqueue(who, said("I work as a nurse.", "Got it.", *closing))
-        assert memory.flush(timeout=30)
-        facts = [fact.content for fact in memory.load(who).facts]
+    closing = ("Please remember this for our next chat.", "Certainly, I will remember it.")
+    facts = learned(
+        who,
+        said("I'm allergic to peanuts.", "Noted.", *closing),
+        said("I work as a nurse.", "Got it.", *closing),
+    )
     assert any("nurse" in fact for fact in facts), facts
     assert sum("peanut" in fact for fact in facts) == 1
 
 
-def test_a_repeated_exchange_through_the_service_is_learned(tmp_path: Path) -> None:
-    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=3600)
-    who = MemoryIdentity("eve", None, "t1")
-    with MemoryService(config, register_atexit=False) as memory:
-        memory.enqueue(who, FIRST)
-        assert memory.flush(timeout=30)
-        memory.enqueue(who, FIRST + said("I live in Oslo.", "Shall I save that?", "yes", "Done."))
-        assert memory.flush(timeout=30)
-        facts = [fact.content for fact in memory.load(who).facts]
+def test_a_repeated_exchange_through_the_service_is_learned(learned: Learned) -> None:
+    later = said("I live in Oslo.", "Shall I save that?", "yes", "Done.")
+    facts = learned(MemoryIdentity("eve", None, "t1"), FIRST, FIRST + later)
     assert any("Oslo" in fact for fact in facts), facts
     assert sum("peanut" in fact for fact in facts) == 1
 
