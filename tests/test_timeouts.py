@@ -108,14 +108,20 @@ def test_closing_every_open_service_checks_its_timeout_first(tmp_path: Path) -> 
         lifespan_for(timeout=math.nan)
 
 
-@pytest.mark.parametrize("method", ["flush", "shutdown", "wait_idle"])
-def test_the_queue_refuses_a_bad_timeout(method: str) -> None:
+QUEUE_CALLS: dict[str, Callable[[MemoryUpdateQueue], object]] = {
+    "flush": lambda q: q.flush(math.nan),
+    "shutdown": lambda q: q.shutdown(math.nan),
+    "wait_idle": lambda q: q.wait_idle(math.nan),
+    "wait_user_idle": lambda q: q.wait_user_idle("eve", -1),
+}
+
+
+@pytest.mark.parametrize("call", QUEUE_CALLS.values(), ids=QUEUE_CALLS.keys())
+def test_the_queue_refuses_a_bad_timeout(call: Callable[[MemoryUpdateQueue], object]) -> None:
     queue = MemoryUpdateQueue(lambda job: None)
     try:
         with pytest.raises(ConfigError, match="timeout"):
-            getattr(queue, method)(math.nan)
-        with pytest.raises(ConfigError, match="timeout"):
-            queue.wait_user_idle("eve", -1)
+            call(queue)
     finally:
         queue.shutdown(5)
 
