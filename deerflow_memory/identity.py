@@ -26,7 +26,13 @@ auth user whose identity or tenant cannot be read as a non-empty text (no
 identity, a read or ``str()`` that raises, an empty ``tenant_id``), or that
 cannot say whether it is authenticated (reading ``is_authenticated`` raises),
 is refused (:class:`InvalidNameError`; the routes answer 403), never taken for
-the operator.
+the operator. An attribute the auth user does not have (nor the object a
+proxy such as LangGraph's ``ProxyUser`` forwards it to) is absent; an
+AttributeError raised while reading one (inside a property or code a
+``__getattr__`` calls, about another name, saying something else than "no
+attribute", through a proxy wrapping None, from a Mapping's ``get``) or a
+``__slots__`` slot declared and never set is a failed read, refused (the
+rule: ``_absent``).
 
 An identity provider's subject is often not a valid memory id (Auth0's
 ``auth0|64f1c2``, ``google-oauth2|1043``, ``user:42``, a name with a space,
@@ -61,8 +67,8 @@ or ``UUID`` becomes its ``str`` (as LangGraph does); any other type raises
 
 from __future__ import annotations
 
+import functools
 import hashlib
-import inspect
 import re
 import unicodedata
 import uuid
@@ -252,31 +258,106 @@ _STARLETTE_PROPERTIES = frozenset({"identity", "display_name"})
 
 
 def _unreadable(what: str) -> InvalidNameError:
+    if what == "is_authenticated":
+        return InvalidNameError(
+            "the auth user cannot say whether it is authenticated (reading is_authenticated "
+            "raised): refused, never taken for the operator"
+        )
     return InvalidNameError(
         f"the auth user's {what} cannot be read as text (reading it raised): refused, never "
         "taken for the operator"
     )
 
 
-_ABSENT = object()
+_CLASS_DICT = type.__dict__["__dict__"].__get__  # a class's own namespace, read statically
+_CLASS_MRO = type.__dict__["__mro__"].__get__
+
+
+@functools.lru_cache(maxsize=1024)
+def _class_declares(klass: type, key: str) -> bool:
+    """Whether ``klass`` or a base declares ``key`` (a property, a slot...); cached per class."""
+    return any(key in _CLASS_DICT(base) for base in _CLASS_MRO(klass))
+
+
+def _declares(holder: object, key: str) -> bool:
+    """Whether ``holder``'s class or instance declares ``key`` (runs none of its code).
+
+    What ``inspect.getattr_static`` finds, with the class part cached (it runs on every
+    read of an absent attribute, in the nodes' hot path).
+    """
+    klass: Any = type(holder)
+    try:
+        if _class_declares(klass, key):
+            return True
+        namespace = object.__getattribute__(holder, "__dict__")
+    except AttributeError:  # no instance dict (slots)
+        return False
+    except Exception:  # a class whose layout cannot be read statically: say declared
+        return True
+    return isinstance(namespace, dict) and key in namespace
+
+
+def _absent(user: object, key: str, error: AttributeError) -> bool:
+    """Whether ``error``, raised reading ``user``'s ``key``, says only "no such attribute".
+
+    The rule (Python 3.10+ sets an AttributeError's ``name`` and ``obj``):
+
+    1. it is a plain ``AttributeError`` about ``key`` itself: ``error.name == key``
+       and its text is the interpreter's (``... has no attribute 'key'``) or the
+       bare name (``raise AttributeError(name)``), not "claims not fetched";
+    2. it was raised where a lookup is made, not inside the attribute's code: the
+       lookup on ``user`` itself failed (no code of the user's ran), or every
+       frame it passed through is a ``__getattr__`` (proxies forwarding the
+       name, as LangGraph's ``ProxyUser`` and ``DotDict`` do, or a class
+       answering "no such attribute"), none a property, a descriptor or
+       anything a ``__getattr__`` calls;
+    3. the object it failed on (``error.obj``: the user, or the object a proxy
+       forwards to) is not None (a proxy wrapping nothing), and neither it nor
+       ``user`` declares ``key`` (``inspect.getattr_static``): a ``__slots__``
+       slot declared but never set, or a property whose AttributeError Python
+       handed over to ``__getattr__``, is unreadable, not absent.
+
+    Anything else is a read that failed (fail closed).
+    """
+    if type(error) is not AttributeError or error.name != key:
+        return False
+    text = str(error)
+    if text != key and not text.endswith(f"has no attribute {key!r}"):
+        return False
+    frames = error.__traceback__  # starts at the reading frame (_auth_attribute)
+    while frames is not None and (frames := frames.tb_next) is not None:
+        if frames.tb_frame.f_code.co_name != "__getattr__":
+            return False  # raised in (or below) a property, descriptor, helper...
+    failed_on = error.obj
+    if failed_on is None or _declares(failed_on, key):
+        return False
+    return failed_on is user or not _declares(user, key)
 
 
 def _auth_attribute(user: Any, key: str) -> Any:
-    """``user``'s ``key``, or None when absent (or Starlette leaves it unimplemented).
+    """``user``'s ``key`` (attribute, or key of a Mapping), or None when absent.
+
+    Absent: a Mapping without ``key`` (or holding None), an object without the
+    attribute (:func:`_absent` tells "no such attribute", also through a proxy's
+    ``__getattr__``, from "reading it failed"), or Starlette's
+    ``NotImplementedError`` for ``identity``/``display_name``. A declared
+    ``__slots__`` slot never set is unreadable (the class says the user has a
+    tenant; which one is unknown).
 
     Raises:
-        InvalidNameError: reading it raises anything else (fail closed).
+        InvalidNameError: reading it raised anything else: an exception other
+            than those, an AttributeError raised in a property or descriptor or
+            in code a ``__getattr__`` calls, about another name, with another
+            text, or any AttributeError from a Mapping's ``get`` (fail closed).
     """
     # LangGraph passes the auth user as the object your handler returned, a
-    # proxy answering attributes from it, or a dict after serialization.
+    # proxy answering attributes from it (ProxyUser), or a dict after serialization.
     try:
         if isinstance(user, Mapping):
             return user.get(key)
         return getattr(user, key)
-    except AttributeError:
-        # Absent, unless the user declares it and reading it failed (a property
-        # such as ``self.org.id`` with no org loaded): that is unreadable, not "no tenant".
-        if inspect.getattr_static(user, key, _ABSENT) is not _ABSENT:
+    except AttributeError as error:
+        if isinstance(user, Mapping) or not _absent(user, key, error):
             raise _unreadable(key) from None
         return None
     except NotImplementedError:
@@ -303,22 +384,16 @@ def _auth_text(value: Any, what: str) -> str | None:
 
 
 def _says_authenticated(user: Any) -> bool | None:
-    """``user.is_authenticated`` as a bool, None when absent.
+    """``user.is_authenticated`` as a bool, None when absent (:func:`_auth_attribute`'s rule).
 
     Raises:
         InvalidNameError: reading it (or its truth value) raises: fail closed.
     """
+    value = _auth_attribute(user, "is_authenticated")
     try:
-        if isinstance(user, Mapping):
-            value = user.get("is_authenticated")
-        else:
-            value = getattr(user, "is_authenticated", None)
         return None if value is None else bool(value)
-    except Exception:  # e.g. a Starlette BaseUser subclass that leaves it unimplemented
-        raise InvalidNameError(
-            "the auth user cannot say whether it is authenticated (reading is_authenticated "
-            "raised): refused, never taken for the operator"
-        ) from None
+    except Exception:  # a flag whose truth value raises
+        raise _unreadable("is_authenticated") from None
 
 
 def authenticated_caller(user: Any, identity: Any = None) -> AuthenticatedCaller | None:

@@ -14,7 +14,7 @@ refused too: "absent" would mean "no auth", the operator.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any
 
@@ -145,6 +145,137 @@ class PropertyUser:
         return str(self.org.id)
 
 
+class ForwardingUser:
+    """The shape of LangGraph's ``ProxyUser`` (what a graph is handed): identity, flag and
+    display name as its own properties, any other attribute forwarded to the app's user."""
+
+    def __init__(self, user: Any) -> None:
+        self._user = user
+
+    @property
+    def identity(self) -> str:
+        return str(self._user.identity)
+
+    @property
+    def is_authenticated(self) -> bool:
+        return bool(getattr(self._user, "is_authenticated", True))
+
+    @property
+    def display_name(self) -> str:
+        return str(getattr(self._user, "display_name", self.identity))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._user, name)
+
+
+class PlainProxy:
+    """A proxy that forwards every attribute, identity included."""
+
+    def __init__(self, user: Any) -> None:
+        self._user = user
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._user, name)
+
+
+class DictUser:
+    """The shape of LangGraph's ``DotDict``: a returned dict read as attributes, answering a
+    missing key with the interpreter's own words."""
+
+    def __init__(self, **values: Any) -> None:
+        self._values = values
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in self._values:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return self._values[name]
+
+
+class ClaimsUser:
+    """Attributes computed in ``__getattr__`` from claims that were never fetched: each way
+    of failing raises an AttributeError that is not "no such attribute"."""
+
+    is_authenticated = True
+    display_name = "Support Team"  # shared by many accounts
+
+    def __init__(self, failing: str, how: str, **values: Any) -> None:
+        self._failing, self._how, self._values, self._claims = failing, how, values, None
+
+    def _fetch(self) -> Any:
+        return self._claims.sub  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> Any:
+        if name == self._failing:
+            if self._how == "said":
+                raise AttributeError("claims not fetched")
+            if self._how == "forwarded-to-nothing":
+                return getattr(self._claims, name)
+            return self._fetch()  # "deeper": raised in a helper it calls
+        if name in self._values:
+            return self._values[name]
+        raise AttributeError(name)
+
+
+class MaskedProperty:
+    """A declared property whose AttributeError Python hands to ``__getattr__`` (pydantic
+    models and many proxies define one), which then says "no such attribute"."""
+
+    identity = "ana"
+    org = None
+
+    @property
+    def tenant_id(self) -> str:
+        return str(self.org.id)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+class UnloadedClaimsMapping(Mapping[str, Any]):
+    """A dict-like user whose claims are not loaded: ``get`` raises AttributeError for
+    ``failing`` (``None.get``); the display name is one many accounts share."""
+
+    def __init__(self, failing: str, **values: Any) -> None:
+        self._failing, self._values, self._claims = failing, values, None
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key == self._failing:
+            return self._claims.get(key, default)  # type: ignore[attr-defined]
+        return self._values.get(key, default)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+class ClaimsProperty:
+    """``tenant_id`` a property reading claims kept as a ``DictUser`` that lacks it: the
+    "no such attribute" comes from below the property, so reading the tenant failed."""
+
+    identity = "ana"
+
+    def __init__(self) -> None:
+        self.claims = DictUser(sub="ana")
+
+    @property
+    def tenant_id(self) -> str:
+        return str(self.claims.tenant_id)
+
+
+class SlotsUser:
+    """``tenant_id`` declared as a slot but never set: the class says there is a tenant."""
+
+    __slots__ = ("identity", "is_authenticated", "tenant_id")
+
+    def __init__(self) -> None:
+        self.identity, self.is_authenticated = "ana", True
+
+
 class NoIdentityStarletteUser(BaseUser):
     """A Starlette user leaving identity and display name out, with no flag set: nobody."""
 
@@ -182,7 +313,7 @@ CASES: list[tuple[str, Any, Any]] = [
         REFUSED,
     ),
     ("tenant-str-raises", SimpleNamespace(identity="ana", tenant_id=Unprintable()), REFUSED),
-    ("tenant-property-loaded", PropertyUser("ana", SimpleNamespace(id="acme")), "ana"),
+    ("tenant-property-loaded", PropertyUser("ana", SimpleNamespace(id="acme")), ("ana", "acme")),
     # AttributeError inside a declared property is a failed read, not "no tenant" (which
     # would put the caller in the tenant-less memory, or any ?tenant= over HTTP).
     ("tenant-property-raises-attribute-error", PropertyUser("ana"), REFUSED),
@@ -192,6 +323,67 @@ CASES: list[tuple[str, Any, Any]] = [
         PropertyUser(None, SimpleNamespace(id="a")),
         REFUSED,
     ),
+    # Through a proxy (LangGraph hands graphs a ProxyUser forwarding to the app's user) an
+    # attribute the app's user lacks is still absent...
+    ("proxy-forwards-no-tenant", ForwardingUser(SimpleNamespace(identity="ana")), "ana"),
+    (
+        "proxy-forwards-tenant",
+        ForwardingUser(SimpleNamespace(identity="ana", tenant_id="acme")),
+        ("ana", "acme"),
+    ),
+    ("proxy-over-dict-no-tenant", ForwardingUser(DictUser(identity="auth0|5")), "auth0|5"),
+    ("dict-user-no-tenant", DictUser(identity="ana", is_authenticated=True), "ana"),
+    # ...but one whose reading failed is refused, as without the proxy: not the
+    # tenant-less memory...
+    ("proxy-tenant-property-raises-attribute-error", ForwardingUser(PropertyUser("ana")), REFUSED),
+    ("plain-proxy-tenant-property-raises", PlainProxy(PropertyUser("ana")), REFUSED),
+    ("proxy-tenant-property-masked", ForwardingUser(MaskedProperty()), REFUSED),
+    ("masked-tenant-property", MaskedProperty(), REFUSED),
+    ("proxy-tenant-property-reads-missing-claim", ForwardingUser(ClaimsProperty()), REFUSED),
+    ("tenant-property-reads-missing-claim", ClaimsProperty(), REFUSED),
+    # ...nor a display name many accounts share.
+    (
+        "proxy-identity-property-raises-attribute-error",
+        ForwardingUser(PropertyUser(None, SimpleNamespace(id="a"))),
+        REFUSED,
+    ),
+    (
+        "plain-proxy-identity-property-raises",
+        PlainProxy(PropertyUser(None, SimpleNamespace(id="a"))),
+        REFUSED,
+    ),
+    ("getattr-says-tenant-not-fetched", ClaimsUser("tenant_id", "said", identity="ana"), REFUSED),
+    (
+        "getattr-forwards-tenant-to-nothing",
+        ClaimsUser("tenant_id", "forwarded-to-nothing", identity="ana"),
+        REFUSED,
+    ),
+    ("getattr-tenant-raises-deeper", ClaimsUser("tenant_id", "deeper", identity="ana"), REFUSED),
+    ("getattr-says-identity-not-fetched", ClaimsUser("identity", "said"), REFUSED),
+    ("getattr-identity-raises-deeper", ClaimsUser("identity", "deeper"), REFUSED),
+    (
+        "proxy-getattr-tenant-not-fetched",
+        PlainProxy(ClaimsUser("tenant_id", "said", identity="a")),
+        REFUSED,
+    ),
+    (
+        "mapping-tenant-lookup-raises-attribute-error",
+        UnloadedClaimsMapping("tenant_id", identity="ana", is_authenticated=True),
+        REFUSED,
+    ),
+    (
+        "mapping-identity-lookup-raises-attribute-error",
+        UnloadedClaimsMapping("identity", display_name="Support Team", is_authenticated=True),
+        REFUSED,
+    ),
+    (
+        "mapping-flag-lookup-raises-attribute-error",
+        UnloadedClaimsMapping("is_authenticated", identity="ana"),
+        REFUSED,
+    ),
+    # A slot declared and never set: which tenant is unknown, so refused (fail closed).
+    ("tenant-slot-never-set", SlotsUser(), REFUSED),
+    ("proxy-tenant-slot-never-set", ForwardingUser(SlotsUser()), REFUSED),
     ("tenant-empty", {"identity": "ana", "tenant_id": ""}, REFUSED),
     ("tenant-none-is-no-tenant", {"identity": "ana", "tenant_id": None}, "ana"),
     (
@@ -206,29 +398,32 @@ CASES: list[tuple[str, Any, Any]] = [
 ]
 
 
-def graph_outcome(user: Any) -> str:
+def graph_outcome(user: Any) -> tuple[str, str | None] | str:
     config: Any = {"configurable": {"langgraph_auth_user": user}}
     try:
-        return resolve_identity(config).user_id
+        identity = resolve_identity(config)
     except InvalidNameError:
         return REFUSED
+    return identity.user_id, identity.tenant_id
 
 
-def route_outcome(user: Any) -> str:
+def route_outcome(user: Any) -> tuple[str, str | None] | str:
     request = Request({"type": "http", "user": user, "headers": []})
     try:
-        identity = caller_identity(request)
+        identity, tenant = caller_identity(request), caller_tenant(request)
     except ApiError as e:
         assert e.status == 403
         return REFUSED
-    return "default" if identity is None else user_id_for_identity(identity)
+    return ("default" if identity is None else user_id_for_identity(identity)), tenant
 
 
 @pytest.mark.parametrize(("user", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
-def test_the_graphs_and_the_routes_read_an_auth_user_the_same_way(user: Any, expected: str) -> None:
-    wanted = "default" if expected == OPERATOR else expected
-    if expected not in (OPERATOR, REFUSED):
-        wanted = user_id_for_identity(expected)
+def test_the_graphs_and_the_routes_read_an_auth_user_the_same_way(user: Any, expected: Any) -> None:
+    # ``expected``: OPERATOR, REFUSED, an identity (no tenant) or (identity, tenant).
+    identity, tenant = expected if isinstance(expected, tuple) else (expected, None)
+    wanted: tuple[str, str | None] | str = ("default", None) if identity == OPERATOR else REFUSED
+    if identity not in (OPERATOR, REFUSED):
+        wanted = (user_id_for_identity(identity), tenant)
     assert graph_outcome(user) == wanted
     assert route_outcome(user) == wanted
 
