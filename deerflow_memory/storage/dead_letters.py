@@ -22,7 +22,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
@@ -61,6 +61,12 @@ class DeadLetter(BaseModel):
         attempts: model/apply attempts made in total, across requeues.
         first_failed_at, last_attempt_at: ISO-8601 UTC times.
         message_ids: ids (or content hashes) of the messages, for a quick look.
+        message_ids_are: what ``message_ids`` and the messages' ids are:
+            ``"keys"``, the messages' keys (the updater's letters; an id-less
+            message carries the id ``with_keys`` gave it); ``"ids"``, the ids
+            as the client sent them (the outbox's letters; an id-less message
+            has none). ``None``: a letter written before this field, read as
+            those versions wrote it (see ``restore_keyed_ids``).
         messages: the messages as ``langchain_core.messages.messages_to_dict`` JSON.
         correction_detected, reinforcement_detected: the job's signals.
     """
@@ -81,6 +87,7 @@ class DeadLetter(BaseModel):
     first_failed_at: str = Field(default_factory=utc_now_iso)
     last_attempt_at: str = Field(default_factory=utc_now_iso)
     message_ids: tuple[str, ...] = ()
+    message_ids_are: Literal["keys", "ids"] | None = None
     messages: tuple[dict[str, Any], ...] = ()
     correction_detected: bool = False
     reinforcement_detected: bool = False

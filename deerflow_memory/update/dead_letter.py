@@ -7,12 +7,19 @@ extracted (plus what an older letter of the same key held), so a retry sends
 the model exactly what is missing. :func:`retry_dead_letters` runs letters
 again through a :class:`MemoryUpdater` (watermark bypassed: the messages are
 known to be missing) and deletes each one whose update went through.
+
+A letter says what its ids are (``message_ids_are``): the keys these letters
+hold, or the ids as sent (the outbox's). Ids are never guessed to be keys,
+except in a letter written before letters said so (read as it was written).
 """
 
 from __future__ import annotations
 
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
+from typing import Any, Literal
+
+from langchain_core.messages import BaseMessage
 
 from deerflow_memory.capture.messages import filter_messages_for_memory
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError
@@ -57,11 +64,13 @@ def dead_letter_for(
         )
     encoded = encode_messages(messages)
     keys = [message_key(m) for m in messages]
+    kind: Literal["keys", "ids"] | None = "keys"
     if existing is not None:
-        old_keys = list(existing.message_ids)
-        fresh = [(k, e) for k, e in zip(keys, encoded, strict=True) if k not in set(old_keys)]
+        old_keys, old_encoded, kind = _as_letter_of_keys(existing)
+        known = set(old_keys)
+        fresh = [(k, e) for k, e in zip(keys, encoded, strict=True) if k not in known]
         keys = old_keys + [k for k, _ in fresh]
-        encoded = list(existing.messages) + [e for _, e in fresh]
+        encoded = old_encoded + [e for _, e in fresh]
     stamp = now or utc_now_iso()
     return DeadLetter(
         id=dead_letter_id(job.thread_id, job.user_id, job.agent_name),
@@ -73,12 +82,43 @@ def dead_letter_for(
         first_failed_at=existing.first_failed_at if existing else stamp,
         last_attempt_at=stamp,
         message_ids=tuple(keys),
+        message_ids_are=kind,
         messages=tuple(encoded),
         correction_detected=job.correction_detected
         or bool(existing and existing.correction_detected),
         reinforcement_detected=job.reinforcement_detected
         or bool(existing and existing.reinforcement_detected),
     )
+
+
+def _as_letter_of_keys(
+    letter: DeadLetter,
+) -> tuple[list[str], list[dict[str, Any]], Literal["keys", "ids"] | None]:
+    """``letter``'s message keys, its messages keyed as the updater keys them, and their kind.
+
+    A letter of raw ids (the outbox's) or one written before letters said what
+    their ids are is read as :func:`job_from_dead_letter` reads it, so merged
+    with new messages it becomes a letter of keys. One whose messages cannot
+    be decoded stays as stored, with its kind.
+    """
+    if letter.message_ids_are == "keys":
+        return list(letter.message_ids), list(letter.messages), "keys"
+    try:
+        messages = _messages_of(letter)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return list(letter.message_ids), list(letter.messages), letter.message_ids_are
+    keyed = with_keys(filter_messages_for_memory(messages))
+    return [message_key(m) for m in keyed], encode_messages(keyed), "keys"
+
+
+def _messages_of(letter: DeadLetter) -> list[BaseMessage]:
+    """``letter``'s messages with the ids they key by (raises what decoding raises)."""
+    messages = decode_messages(list(letter.messages))
+    if letter.message_ids_are is None:
+        # Written before letters said what their ids are: an old letter of keys holds
+        # bare "h:" ids, given the form with_keys gives now so they keep their keys.
+        return restore_keyed_ids(messages, letter.message_ids)
+    return list(messages)
 
 
 def job_from_dead_letter(letter: DeadLetter) -> UpdateJob:
@@ -96,11 +136,9 @@ def job_from_dead_letter(letter: DeadLetter) -> UpdateJob:
     except InvalidNameError as e:
         raise CorruptMemoryError(where, str(e)) from None
     try:
-        messages = decode_messages(list(letter.messages))
+        messages = tuple(_messages_of(letter))
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise CorruptMemoryError(where, f"a message cannot be decoded: {e}") from None
-    # A letter written before keyed ids carried their digest keeps its messages' keys.
-    messages = tuple(restore_keyed_ids(messages, letter.message_ids))
     return UpdateJob(
         letter.thread_id,
         user_id,

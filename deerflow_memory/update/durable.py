@@ -233,6 +233,7 @@ class DurableUpdates:
             error=error,
             attempts=max(1, attempts),
             message_ids=tuple(str(m.get("data", {}).get("id") or "") for m in encoded),
+            message_ids_are="ids",  # as sent: an "h:…" id here is a client's, never a key
             messages=tuple(encoded),
             correction_detected=update.correction,
             reinforcement_detected=update.reinforcement,

@@ -281,14 +281,18 @@ def with_keys(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
 def restore_keyed_ids(messages: Sequence[BaseMessage], keys: Sequence[str]) -> list[BaseMessage]:
     """``messages`` (copies where changed) with the bare ``h:`` ids older versions gave keyed.
 
-    Before :func:`with_keys` ids carried their digest, a keyed message's id
-    was its bare hash, and a dead letter stored it so, with each message's
-    key in ``keys``. Only such a letter is changed: every message's recorded
-    key is its bare ``h:`` id or its :func:`message_key`. Its bare ``h:`` ids
-    then get the form :func:`with_keys` gives now, so they keep their keys.
-    Otherwise (a letter of raw ids, written from the outbox; ids that do not
-    line up) an ``"h:…"`` id stays a client's id and ``messages`` are returned
-    as they are.
+    For dead letters written before letters said what their ids are
+    (``DeadLetter.message_ids_are`` None); a letter that says so is read as
+    it says, never by this guess. Before :func:`with_keys` ids carried their
+    digest, a keyed message's id was its bare hash, and a dead letter stored
+    it so, with each message's key in ``keys``. Only such a letter is changed:
+    every message's recorded key is its bare ``h:`` id or its
+    :func:`message_key`. Its bare ``h:`` ids then get the form :func:`with_keys`
+    gives now, so they keep their keys. Otherwise (a letter of raw ids, written
+    from the outbox; ids that do not line up) an ``"h:…"`` id stays a client's
+    id and ``messages`` are returned as they are. (An old outbox letter whose
+    every id is hash-shaped is indistinguishable from a letter of keys: it is
+    read as one, as those versions read it.)
     """
     if len(keys) != len(messages):
         return list(messages)
