@@ -144,6 +144,55 @@ def test_ordinary_preferences_and_habits_are_not_constraints(content: str) -> No
     assert not is_constraint(Fact(content=content))
 
 
+@pytest.mark.parametrize(
+    "content",
+    [
+        # work or study on the subject
+        "Is studying medicine in her second year",
+        "Writes software for dialysis machines",
+        "Teaches a night class on diabetes nutrition",
+        "Works at a charity for deaf children",
+        "Volunteers with a wheelchair repair group",
+        "研究哮喘的发病机制",
+        "在公司负责无障碍功能",
+        "为糖尿病患者开发饮食App",
+        # a need's word as a modifier of something else
+        "Plays in a wheelchair tennis league",
+        "Went to a blind tasting of whiskies",
+        "Bought shares in an insulin company",
+        "在一家轮椅公司上班",
+        # set phrases
+        "谈判时从来不吃亏",
+        "每天做英语听力练习",
+    ],
+)
+def test_a_need_word_naming_work_study_or_a_thing_is_no_constraint(content: str) -> None:
+    assert not looks_like_constraint(content)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        # a need in a clause of its own next to a topic of work
+        "Works as a nurse and is allergic to latex",
+        "Teaches maths, but cannot eat gluten",
+        "Studies at night because her medication makes her drowsy",
+        "Manages his asthma with a daily inhaler",
+        "Needs large print menus",
+        # a diet worded as a verb or a refusal, whatever noun follows
+        "Avoids dairy products",
+        "Does not eat meat dishes",
+        "No gluten recipes please",
+        "是医生，自己对花生过敏",
+        # 因为 ("because") and 宗教 ("religion") hold 为 and 教 without naming a topic
+        "因为怀孕不能喝酒",
+        "因为宗教原因不吃猪肉",
+    ],
+)
+def test_a_need_beside_a_topic_of_work_is_still_a_constraint(content: str) -> None:
+    assert looks_like_constraint(content)
+
+
 def test_a_marked_fact_is_a_constraint_whatever_its_wording() -> None:
     assert is_constraint(Fact(content="Needs the quiet carriage", constraint=True))
 

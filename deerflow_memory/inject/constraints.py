@@ -13,9 +13,13 @@ The other guaranteed facts are those of the ``guaranteed_categories``:
 
 The wording rules aim at precision: a false constraint costs a line of the
 constraint budget on every turn; a missed one is only a fact ranked like any
-other. A text that is not a ``str`` (None, bytes, a number) is a caller's slip,
-not "no constraint": it raises :class:`~deerflow_memory.errors.InvalidFactError`,
-as :func:`~deerflow_memory.update.validate.check_fact_text` does for the same
+other. So a need's word counts only where its clause does not show it naming
+a topic of work or study, a thing, or a set phrase ("studies medicine",
+"wheelchair basketball", "不吃亏"); ``python bench/constraints.py`` prints
+precision and recall on labelled tables. A text that is not a ``str`` (None,
+bytes, a number) is a caller's slip, not "no constraint": it raises
+:class:`~deerflow_memory.errors.InvalidFactError`, as
+:func:`~deerflow_memory.update.validate.check_fact_text` does for the same
 input; nothing else raises.
 """
 
@@ -83,8 +87,111 @@ _ZH = re.compile(
 )
 
 
+# --- a need's word that names no need of the user's --------------------------------------
+#
+# The words above also name topics of work, study and everyday speech: "studies
+# medicine", "designs wheelchair ramps", "a blind date", "药物研发", "英语听力",
+# "不吃亏". A match is set aside when its clause shows such a use; the fact is a
+# constraint when any match is left. Clauses end at sentence or clause
+# punctuation, and at "and"/"but" (English) so "works as a nurse and is allergic
+# to latex" keeps its need.
+
+_EN_CLAUSE_END = re.compile(r"[.;:!?()]|,\s+(?:and|but|so)\b|\s(?:and|but)\s", re.IGNORECASE)
+# Work, study or writing about a subject: its needs are the subject, not the user's.
+_EN_TOPIC_CUE = re.compile(
+    r"\b(?:stud(?:y|ies|ying)|research(?:es|ing|ers?)?|teach(?:es|ing)?|lectures?|"
+    r"translat(?:es|ing)|design(?:s|ing)|build(?:s|ing)|sell(?:s|ing)|maintain(?:s|ing)|"
+    r"review(?:s|ed|ing)?|manag(?:es|ing)|organi[sz](?:es|ing|ed)|coach(?:es|ing)|"
+    r"volunteers?|advis(?:es|ing)|writ(?:es|ing)|wrote|thesis|paper|article|"
+    r"podcast|professor|nurse|pharmacist|physician|technician|interpreter|"
+    r"(?:works?|working|worked) (?:as|at|in|for|on)|(?:learning|reading|talks?|talking) about)\b",
+    re.IGNORECASE,
+)
+# Said between the cue and the need, these make it the user's again ("studies at
+# night because medication makes her drowsy", "manages her diabetes").
+_EN_OWN_NEED = re.compile(
+    r"\b(?:because|since|due to|despite|takes|taking|has|have|had|needs|uses|relies|wears|"
+    r"avoids|cannot|can't|must|her|his|their|my|own|herself|himself|themselves|myself)\b",
+    re.IGNORECASE,
+)
+# A need's word used as a modifier of one of these names a thing, not a need
+# ("wheelchair basketball", "asthma ward", "blind date"), unless a verb of
+# need comes first in the clause ("needs large print menus").
+_EN_NOT_A_NEED_HEAD = re.compile(
+    r"\s*[\w-]*\s*\b(?:research|researchers?|study|studies|trials?|wards?|clinics?|departments?|"
+    r"industry|devices?|compan(?:y|ies)|firms?|startups?|features?|apps?|software|platforms?|"
+    r"teams?|basketball|rugby|tennis|ramps?|certification|paperwork|datasets?|leaflets?|"
+    r"labels?|chefs?|prevalence|prevention|epidemiology|awareness|charity|fundraisers?|"
+    r"courses?|class(?:es)?|schools?|degrees?|exams?|conferences?|journals?|papers?|"
+    r"articles?|blogs?|documentar(?:y|ies)|spot|dates?|eye|tasting|workshops?)\b",
+    re.IGNORECASE,
+)
+# Diet rules worded as a verb or a refusal ("avoids dairy products", "no meat
+# dishes") say what the user does, whatever noun follows.
+_EN_VERBAL = re.compile(
+    r"(?:does|do|never|can|cannot|won't|will|must|mustn't|no|stopped|gave|avoid|abstain|cut|"
+    r"only|aversion|stay|unable|sensitiv)",
+    re.IGNORECASE,
+)
+_EN_NEED_VERB = re.compile(
+    r"\b(?:needs|requires|relies on|uses|using|wears|depends on|must have|only eats|"
+    r"eats only|cannot|can't)\b",
+    re.IGNORECASE,
+)
+# Chinese: clauses end at punctuation; set phrases that hold a need's characters
+# but mean something else are read as plain text.
+_ZH_CLAUSE_END = re.compile(r"[，。；：！？、,;:!?（）()]")
+_ZH_NOT_A_NEED = re.compile(
+    r"不吃亏|不吃这一?套|装聋作哑|大字报|"
+    r"(?:英语|英文|日语|法语|德语|韩语|外语|托福|雅思|四级|六级)听力|"
+    r"听力(?:练习|考试|测试|题|课|材料|部分|训练)"
+)
+# (为 and 教 only where they mean "for" and "teach": not 因为 "because", 宗教 "religion".)
+_ZH_TOPIC_CUE = re.compile(
+    r"研究|研发|从事|学的是|专业|负责|(?<!宗)教(?![会堂徒])|给|(?<![因作认成以])为|关于|科普"
+)
+_ZH_NOT_A_NEED_HEAD = re.compile(
+    r".{0,6}?(?:研发|化学|研究|医院|门诊|公司|药企|企业|学校|试验|设计|系统|标注|篮球|"
+    r"专家|专业|科普|流行病|教育|行业|产品|儿童|翻译|讲师|教练|风格)"
+)
+_ZH_NEED_VERB = re.compile(r"(?:有|患有|患|得了|戴|坐|用|需要|要)$")
+
+
+def _clause(text: str, start: int, end: int, clause_end: re.Pattern[str]) -> tuple[str, str]:
+    """The text of the clause around ``text[start:end]``: what comes before it and after it."""
+    before = text[:start]
+    cut = 0
+    for cut_at in clause_end.finditer(before):
+        cut = cut_at.end()
+    after = text[end:]
+    stop = clause_end.search(after)
+    return before[cut:], after if stop is None else after[: stop.start()]
+
+
+def _english_need(text: str, match: re.Match[str]) -> bool:
+    before, after = _clause(text, match.start(), match.end(), _EN_CLAUSE_END)
+    if (
+        _EN_NOT_A_NEED_HEAD.match(after)
+        and not _EN_VERBAL.match(match.group())
+        and not _EN_NEED_VERB.search(before)
+    ):
+        return False
+    cues = list(_EN_TOPIC_CUE.finditer(before))
+    return not cues or _EN_OWN_NEED.search(before, cues[-1].end()) is not None
+
+
+def _chinese_need(text: str, match: re.Match[str]) -> bool:
+    before, after = _clause(text, match.start(), match.end(), _ZH_CLAUSE_END)
+    if _ZH_TOPIC_CUE.search(before):
+        return False
+    return not (_ZH_NOT_A_NEED_HEAD.match(after) and not _ZH_NEED_VERB.search(before))
+
+
 def _looks_like_constraint(text: str) -> bool:
     """True when ``text`` names an allergy, diet, medical or accessibility need.
+
+    Each need's word found counts unless its clause shows it names a topic of
+    work, study or speech rather than the user's need (see the rules above).
 
     Args:
         text: a fact's content, in Chinese or English.
@@ -100,10 +207,15 @@ def _looks_like_constraint(text: str) -> bool:
         True
         >>> looks_like_constraint("Likes jazz")
         False
+        >>> looks_like_constraint("Designs wheelchair ramps for public buildings")
+        False
     """
     if not isinstance(text, str):
         raise InvalidFactError(f"a fact must be text, got {type(text).__name__}")
-    return _EN.search(text) is not None or _ZH.search(text) is not None
+    if any(_english_need(text, m) for m in _EN.finditer(text)):
+        return True
+    plain = _ZH_NOT_A_NEED.sub("，", text)
+    return any(_chinese_need(plain, m) for m in _ZH.finditer(plain))
 
 
 # Bounded by characters too: 65,536 texts of 500 characters kept ~70 MB of keys.

@@ -1,0 +1,69 @@
+"""Recognising unmarked constraints by wording: precision and recall (no timing).
+
+Two labelled tables of fact contents, English and Chinese, in ``bench/data``:
+
+* ``constraints_table.tsv``: needs (allergy, diet, medical, accessibility)
+  and, as the kind of failure the context rules address, facts that use a
+  need's word for something else: work or study on the subject ("studies
+  medicine", "designs wheelchair ramps"), the word as a modifier ("a blind
+  date", "asthma ward"), set phrases ("不吃亏", "英语听力");
+* ``constraints_holdout.tsv``: written before the context rules, never tuned
+  on: the out-of-sample figure.
+
+Each table is scored by :func:`deerflow_memory.inject.constraints.looks_like_constraint`
+and by the baseline those rules replaced: any need's word counts.
+
+Run: ``python bench/constraints.py``
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from deerflow_memory.inject import constraints
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _any_word(text: str) -> bool:
+    return constraints._EN.search(text) is not None or constraints._ZH.search(text) is not None
+
+
+def _score(rows: list[tuple[bool, str]], says_need: object) -> tuple[float, float, list[str]]:
+    assert callable(says_need)
+    tp = fp = fn = 0
+    wrong = []
+    for need, text in rows:
+        said = says_need(text)
+        tp += said and need
+        fp += said and not need
+        fn += need and not said
+        if said != need:
+            wrong.append(("missed: " if need else "false: ") + text)
+    return tp / max(1, tp + fp), tp / max(1, tp + fn), wrong
+
+
+def main() -> None:
+    for name in ("constraints_table.tsv", "constraints_holdout.tsv"):
+        with (DATA / name).open(encoding="utf-8") as f:
+            rows = [
+                (row["label"] == "need", row["text"]) for row in csv.DictReader(f, delimiter="\t")
+            ]
+        needs = sum(need for need, _ in rows)
+        print(f"{name}: {needs} needs, {len(rows) - needs} other uses of a need's word")
+        for label, rule in (
+            ("any need's word", _any_word),
+            ("context rules", constraints.looks_like_constraint),
+        ):
+            precision, recall, wrong = _score(rows, rule)
+            print(f"  {label:16s} precision {precision:.2f}  recall {recall:.2f}")
+        for line in wrong:
+            print(f"    {line}")
+
+
+if __name__ == "__main__":
+    main()
