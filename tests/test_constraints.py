@@ -356,3 +356,15 @@ def test_is_constraint_of_no_fact_is_a_typed_error() -> None:
     for thing in (None, "Is allergic to peanuts", {"content": "Is allergic"}):
         with pytest.raises(InvalidFactError, match="is_constraint takes a Fact"):
             is_constraint(thing)  # type: ignore[arg-type]
+
+
+def test_on_the_labelled_table_every_need_is_found_and_nearly_no_other_use() -> None:
+    table = Path(__file__).resolve().parents[1] / "bench" / "data" / "constraints_table.tsv"
+    lines = table.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "label\ttext"
+    rows = [line.split("\t") for line in lines[1:]]
+    needs = [text for label, text in rows if label == "need"]
+    others = [text for label, text in rows if label == "not"]
+    assert len(needs) >= 40 and len(others) >= 40
+    assert [text for text in needs if not looks_like_constraint(text)] == []
+    assert len([text for text in others if looks_like_constraint(text)]) <= 1
