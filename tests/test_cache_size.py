@@ -38,29 +38,30 @@ def test_the_file_cache_keeps_the_newest_documents_within_its_fact_bound(tmp_pat
     fill(storage, [40, 40, 40, 40])
     held = [cached_size(entry.document) for entry in storage._cache.values()]
     assert held == [41, 41]  # the two newest: three would be 123 facts
-    assert storage._cache.weight == 82
-    assert [key[0] for key in storage._cache] == ["user2", "user3"]
+    assert storage._cache.budget.weight == 82
+    assert [key[0] for key, _ in storage._cache.items()] == ["user2", "user3"]
 
 
 def test_the_file_cache_keeps_one_document_larger_than_its_bound(tmp_path: Path) -> None:
     storage = FileMemoryStorage(tmp_path, max_cached_facts=100)
     fill(storage, [40, 300])
-    assert [key[0] for key in storage._cache] == ["user1"]  # its journal keeps working
-    assert storage._cache.weight == 301
+    assert [key[0] for key, _ in storage._cache.items()] == ["user1"]  # its journal keeps working
+    assert storage._cache.budget.weight == 301
     storage.delete("user1")
     (entry,) = storage._cache.values()  # the tombstone a delete leaves, weighing one
-    assert entry.document.deleted_at is not None and storage._cache.weight == 1
+    assert entry.document.deleted_at is not None and storage._cache.budget.weight == 1
 
 
 def test_the_store_caches_keep_the_newest_documents_within_their_fact_bound() -> None:
-    storage = StoreMemoryStorage(InMemoryStore(), max_cached_facts=100)
+    # A loaded document of n facts weighs 1 + n parsed + n as stored (81), its base 1 + n
+    # (41): the least recently used goes first, whichever cache holds it.
+    storage = StoreMemoryStorage(InMemoryStore(), max_cached_facts=300)
     fill(storage, [40, 40, 40, 40])
-    with storage._cache_guard:
-        loaded = [cached_size(entry.document) for entry in storage._loaded.values()]
-        bases = [1 + len(base.facts) for base in storage._bases.values()]
-        sizes = [storage._bases.weight, storage._loaded.weight]
-    assert loaded == [41, 41] and bases == [41, 41]
-    assert sizes == [82, 82]
+    loaded = [(ns[-3], cached_size(e.document)) for ns, e in storage._loaded.items()]
+    bases = [(ns[-3], 1 + len(base.facts)) for (ns, _), base in storage._bases.items()]
+    assert loaded == [("user2", 41), ("user3", 41)]
+    assert bases == [("user1", 41), ("user2", 41), ("user3", 41)]
+    assert storage._bases.budget.weight == 2 * 81 + 3 * 41
 
 
 BAD_BOUNDS = [

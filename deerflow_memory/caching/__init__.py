@@ -9,15 +9,16 @@ fact's text breaks into (its terms, its bigrams) costs in proportion to the text
 memory follows the text held, whatever the facts' lengths.
 
 - :mod:`~deerflow_memory.caching.text`: :class:`TextCache` and :class:`TextCacheInfo`.
-- :mod:`~deerflow_memory.caching.weighted`: :class:`WeightedLRU`, the storages' caches of
-  parsed documents, bounded by count and by the facts they hold.
+- :mod:`~deerflow_memory.caching.budget`: :class:`CacheBudget` and :class:`BudgetCache`,
+  the storages' caches of parsed documents: one bound on entries and facts held,
+  shared by a storage, its tenants' views and each of their caches.
 
 This is a leaf: it imports nothing from the package, and every layer may use it.
 """
 
 from __future__ import annotations
 
+from deerflow_memory.caching.budget import BudgetCache, CacheBudget
 from deerflow_memory.caching.text import TextCache, TextCacheInfo
-from deerflow_memory.caching.weighted import WeightedLRU
 
-__all__ = ["TextCache", "TextCacheInfo", "WeightedLRU"]
+__all__ = ["BudgetCache", "CacheBudget", "TextCache", "TextCacheInfo"]

@@ -41,8 +41,9 @@ __all__ = [
     "validate_name",
 ]
 
-# The storages' caches of parsed documents hold at most this many facts together
-# (about 0.3 GB: 1,024 cached documents of 200 facts measured 337 MB; see cached_size).
+# A storage's caches of parsed documents, its tenants' views included, hold at most this
+# many facts together (about 0.3 GB: 1,024 cached documents of 200 facts measured 337 MB;
+# see cached_size and caching.CacheBudget).
 DEFAULT_MAX_CACHED_FACTS = 200_000
 
 

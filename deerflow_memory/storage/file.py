@@ -79,7 +79,7 @@ from types import ModuleType
 
 from pydantic import ValidationError
 
-from deerflow_memory.caching import WeightedLRU
+from deerflow_memory.caching import BudgetCache, CacheBudget
 from deerflow_memory.config import check_path
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
 from deerflow_memory.logs import package_logger
@@ -232,16 +232,20 @@ class FileMemoryStorage(MemoryStorage):
         Args:
             root: Folder that holds ``users/``.
             max_cached_documents: How many parsed documents to keep (least
-                recently used are dropped); 0 disables the cache (and with it
+                recently used are dropped), this storage and its tenants' views
+                (:meth:`scoped`) together; 0 disables the cache (and with it
                 the journal: every save then rewrites ``memory.json``).
             journal: append each save's changes to ``memory.journal.jsonl``
                 (False: every save rewrites ``memory.json``, as DeerFlow does).
             max_cached_facts: the most facts (current and superseded, each
                 document counting one more) the cached documents may hold
-                together; the least recently used go first, but the newest
-                document stays cached even if it alone is larger. Bounds the
-                cache's memory by size, not only by count (a 5,000-fact
-                document parses to several MB).
+                together, over this storage and all its tenants' views: one
+                bound for the process, however many tenants it serves (the
+                default, 200,000, is about 0.3 GB). The least recently used
+                document goes first, whichever tenant's, but the newest stays
+                cached even if it alone is larger. Bounds the cache's memory by
+                size, not only by count (a 5,000-fact document parses to
+                several MB).
 
         Raises:
             ValueError: ``max_cached_documents`` or ``max_cached_facts`` is negative.
@@ -252,10 +256,10 @@ class FileMemoryStorage(MemoryStorage):
         self._max_cached = max_cached_documents
         self._max_cached_facts = max_cached_facts
         self._journal = journal
-        self._cache: WeightedLRU[_Key, _CacheEntry] = WeightedLRU(
-            max_cached_documents, max_cached_facts, _entry_size
-        )
-        self._cache_lock = threading.Lock()
+        # One budget for this storage and its tenants' views (see _draw_on).
+        self._cache: BudgetCache[_Key, _CacheEntry] = CacheBudget(
+            max_cached_documents, max_cached_facts
+        ).cache((), _entry_size)
         self._locks: weakref.WeakValueDictionary[str, _PathLock] = weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
         # Held across a whole update (load -> model -> apply -> save) by every process.
@@ -337,10 +341,7 @@ class FileMemoryStorage(MemoryStorage):
         """The cached document when both files are provably unchanged, else None."""
         key = (user_id, agent_name)
         try:
-            with self._cache_lock:
-                entry = self._cache.get(key)
-                if entry is not None:
-                    self._cache.move_to_end(key)
+            entry = self._cache.use(key)
         except TypeError:  # unhashable name: the slow path reports it properly
             return None
         if entry is None:
@@ -354,8 +355,7 @@ class FileMemoryStorage(MemoryStorage):
     def _load_from_disk(self, user_id: str, agent_name: str | None) -> MemoryDocument:
         path = self.path_for(user_id, agent_name)
         key = (user_id, agent_name)
-        with self._cache_lock:
-            previous = self._cache.get(key)
+        previous = self._cache.get(key)
         entry = self._read(path, previous)
         self._remember(key, entry)
         return entry.document
@@ -533,8 +533,7 @@ class FileMemoryStorage(MemoryStorage):
 
     def _current(self, key: _Key, path: Path) -> _CacheEntry:
         """The stored state, under the lock: the cache entry when provably current, else read."""
-        with self._cache_lock:
-            entry = self._cache.get(key)
+        entry = self._cache.get(key)
         if entry is not None and self._still_current(entry):
             return entry
         return self._read(path, entry)
@@ -663,8 +662,7 @@ class FileMemoryStorage(MemoryStorage):
             self._forget(key)
             return False
         with self._exclusive(path):
-            with self._cache_lock:
-                cached = self._cache.get(key)
+            cached = self._cache.get(key)
             try:
                 current = self._current(key, path)
                 existed = current.stamp is not None and current.document.deleted_at is None
@@ -738,6 +736,7 @@ class FileMemoryStorage(MemoryStorage):
                     max_cached_facts=self._max_cached_facts,
                 )
                 view._users_may_link = False
+                view._draw_on(self, tenant_id)
                 self._tenants.add(tenant_id, view)
             return view
 
@@ -863,12 +862,21 @@ class FileMemoryStorage(MemoryStorage):
     def _remember(self, key: _Key, entry: _CacheEntry) -> None:
         if self._max_cached == 0:
             return
-        with self._cache_lock:
-            self._cache.put(key, entry)
+        self._cache.put(key, entry)
 
     def _forget(self, key: _Key) -> None:
-        with self._cache_lock:
-            self._cache.discard(key)
+        self._cache.discard(key)
+
+    def _draw_on(self, parent: FileMemoryStorage, tenant_id: str) -> None:
+        """Cache in ``parent``'s budget (a tenant's view): one bound for the storage.
+
+        The cache's name is the tenant's path from the root storage, so a view
+        made again for a tenant finds what the previous one cached (each entry
+        is checked against the files before use, as always).
+        """
+        name = parent._cache.name
+        assert isinstance(name, tuple)
+        self._cache = parent._cache.budget.cache((*name, tenant_id), _entry_size)
 
     def _thread_lock(self, path: Path) -> _PathLock:
         with self._locks_guard:

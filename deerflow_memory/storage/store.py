@@ -76,7 +76,7 @@ from langgraph.store.base import (
 )
 from pydantic import ValidationError
 
-from deerflow_memory.caching import WeightedLRU
+from deerflow_memory.caching import BudgetCache, CacheBudget
 from deerflow_memory.errors import (
     ConfigError,
     CorruptMemoryError,
@@ -170,11 +170,16 @@ class _Loaded:
     document: MemoryDocument
 
 
-def _entry_size(entry: _Base | _Loaded) -> int:
-    """An entry's weight in a cache (see :func:`~deerflow_memory.storage.base.cached_size`)."""
-    if isinstance(entry, _Loaded):
-        return cached_size(entry.document)
+# What an entry weighs on the cache budget: each fact once per form it is kept in
+# (see :func:`~deerflow_memory.storage.base.cached_size`). A _Loaded keeps a fact twice
+# (parsed, and the stored JSON it was parsed from); the latest _Base often shares that
+# JSON with it, so the sum may overstate what is held, never understate it.
+def _base_size(entry: _Base) -> int:
     return 1 + len(entry.facts)
+
+
+def _loaded_size(entry: _Loaded) -> int:
+    return cached_size(entry.document) + len(entry.facts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,10 +263,18 @@ class StoreMemoryStorage(MemoryStorage):
         resources: closed by :meth:`close` (connections the factory opened).
         update_locks: the locks held across a whole update; default a PostgreSQL
             advisory lock for Postgres stores, else process-local locks.
-        max_cached_documents: how many documents' items to keep parsed (least
-            recently used are dropped).
-        max_cached_facts: the most facts those may hold together (each
-            document counting one more); the newest stays even if larger.
+        max_cached_documents: how many cache entries to keep (least recently
+            used are dropped), this storage and its tenants' views
+            (:meth:`scoped`) together. A loaded document takes two: the
+            document and the items a later save diffs against (each older
+            revision still kept for a save: one more).
+        max_cached_facts: the most facts those entries may hold together, over
+            this storage and all its tenants' views: one bound for the process,
+            however many tenants it serves. Each fact counts once per form it
+            is kept in (the parsed document, the stored JSON it came from, the
+            base of a later save: about three per cached fact, so the same bound
+            keeps about a third of the documents :class:`FileMemoryStorage`
+            keeps), and each entry one more; the newest entry stays even if larger.
 
     Raises:
         ConfigError: an empty ``namespace_prefix`` or an invalid label.
@@ -296,6 +309,7 @@ class StoreMemoryStorage(MemoryStorage):
             document_lock = PostgresAdvisoryLock.for_store(store)
         self._document_lock = document_lock
         self._tenants: TenantViews[StoreMemoryStorage] = TenantViews()
+        self._tenants_guard = threading.Lock()
         self._locks = DocumentLocks(store, document_lock)
         # Held across a whole update (see MemoryStorage.update_lock).
         if update_locks is None and isinstance(document_lock, PostgresAdvisoryLock):
@@ -304,15 +318,14 @@ class StoreMemoryStorage(MemoryStorage):
             self._update_locks = update_locks
         self._resources = resources
         check_cache_bounds(max_cached_documents, max_cached_facts)
-        # Bounded caches: bases to diff saves against, and the last assembled document
-        # per namespace so an unchanged document is not validated again on every load.
-        self._bases: WeightedLRU[tuple[tuple[str, ...], int], _Base] = WeightedLRU(
-            max_cached_documents, max_cached_facts, _entry_size
+        # Bases to diff saves against, and the last assembled document per namespace so
+        # an unchanged document is not validated again on every load: both on one
+        # budget, which this storage's tenant views share (keys are whole namespaces).
+        budget = CacheBudget(max_cached_documents, max_cached_facts)
+        self._bases: BudgetCache[tuple[tuple[str, ...], int], _Base] = budget.cache(
+            "bases", _base_size
         )
-        self._loaded: WeightedLRU[tuple[str, ...], _Loaded] = WeightedLRU(
-            max_cached_documents, max_cached_facts, _entry_size
-        )
-        self._cache_guard = threading.Lock()
+        self._loaded: BudgetCache[tuple[str, ...], _Loaded] = budget.cache("loaded", _loaded_size)
         self._max_cached = max_cached_documents
         self._max_cached_facts = max_cached_facts
         self._native_async = True
@@ -328,7 +341,7 @@ class StoreMemoryStorage(MemoryStorage):
         if tenant_id is None:
             return self
         tenant_id = validate_name(tenant_id, "tenant_id")
-        with self._cache_guard:
+        with self._tenants_guard:
             view = self._tenants.get(tenant_id)
             if view is None:
                 label = encode_label(tenant_id)
@@ -345,6 +358,8 @@ class StoreMemoryStorage(MemoryStorage):
                     update_locks=locks,
                     max_cached_facts=self._max_cached_facts,
                 )
+                # One cache budget for the storage, whatever the tenants.
+                view._bases, view._loaded = self._bases, self._loaded
                 self._tenants.add(tenant_id, view)
             return view
 
@@ -424,21 +439,20 @@ class StoreMemoryStorage(MemoryStorage):
     def _remember(
         self, ns: tuple[str, ...], revision: int, base: _Base, loaded: _Loaded | None = None
     ) -> None:
-        with self._cache_guard:
-            self._bases.put((ns, revision), base)
-            if loaded is not None:
-                self._loaded.put(ns, loaded)
+        self._bases.put((ns, revision), base)
+        if loaded is not None:
+            self._loaded.put(ns, loaded)
 
     def _assemble(
         self, ns: tuple[str, ...], doc_item: Item | None, facts: list[Item]
     ) -> MemoryDocument:
         doc_value = doc_item.value if doc_item is not None else None
         fact_values = {item.key: item.value for item in facts}
-        with self._cache_guard:
-            last = self._loaded.get(ns)
+        last = self._loaded.get(ns)
         if last is not None and last.doc_value == doc_value and last.facts == fact_values:
             document = last.document  # unchanged since last time: skip validation
-            self._remember(ns, document.revision, _Base(_generation(doc_value), fact_values))
+            # The base keeps the equal items already held, not a second copy of them.
+            self._remember(ns, document.revision, _Base(_generation(doc_value), last.facts))
             return document
         meta: dict[str, Any] = {}
         revision, order, generation = 0, [], ""
@@ -488,8 +502,7 @@ class StoreMemoryStorage(MemoryStorage):
         if expected_revision is not None and expected_revision != current_rev:
             raise RevisionConflictError(names[0], names[1], expected_revision, current_rev)
 
-        with self._cache_guard:
-            cached = self._bases.get((ns, document.revision))
+        cached = self._bases.get((ns, document.revision))
         # ``base`` = the facts the caller's document was derived from: only those may be
         # deleted, so a fact added by a writer the caller never saw is never lost.
         if cached is not None:
@@ -587,9 +600,8 @@ class StoreMemoryStorage(MemoryStorage):
         """``stored``, or (unreadable) the highest revision this object saw of ``ns``."""
         if stored is not None:
             return stored
-        with self._cache_guard:
-            seen = [rev for (space, rev) in self._bases if space == ns]
-            last = self._loaded.get(ns)
+        seen = [rev for (space, rev), _ in self._bases.items() if space == ns]
+        last = self._loaded.get(ns)
         if last is not None:
             seen.append(last.document.revision)
         return max(seen, default=0)

@@ -1,8 +1,9 @@
 """Tenant id → storage view, kept while in use or recently used, never for the life of the process.
 
-``storage.scoped(t)`` hands out one view per tenant, with its own cache of up to
-``max_cached_documents`` parsed documents. Kept in a plain dict, a long-running
-server kept the view, and the cached documents, of every tenant it ever wrote
+``storage.scoped(t)`` hands out one view per tenant, with its own locks; its
+cached documents count against the storage's one cache bound (``max_cached_documents``,
+``max_cached_facts``, shared by every view). Kept in a plain dict, a long-running
+server kept the view of every tenant it ever wrote
 for: memory grew with the number of tenants seen, although the service closes
 idle tenants' services (``max_open_tenants``). :class:`TenantViews` holds the
 most recently used views, and any other only while something (a tenant's
