@@ -13,6 +13,11 @@ twice in one YAML mapping is an error. An empty ``storage_path`` or
 ``storage_dsn`` is an error (never "the current directory"). Secrets (the API
 key, passwords in ``storage_dsn`` or ``base_url``) are replaced by ``***`` in
 every error message and in ``repr(config)``.
+
+Bounds: a config file is a regular file of at most :data:`MAX_CONFIG_BYTES`
+(a FIFO or device is refused without waiting on it), its YAML aliases repeat at
+most :data:`MAX_ALIASED_VALUES` values, and a bad value is shown bounded in its
+error (an int too long to print by its size).
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import json
 import os
 import re
 import reprlib
+import stat
 import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -48,6 +54,7 @@ SQLITE_FILE_NAME = "memory.sqlite"
 __all__ = [
     "DEERFLOW_IGNORED_KEYS",
     "ENV_PREFIX",
+    "MAX_ALIASED_VALUES",
     "MAX_CONFIG_BYTES",
     "DuplicateKeyError",
     "MemoryConfig",
@@ -497,8 +504,24 @@ class MemoryConfig(_NumbersNotBooleans):
     def _deerflow_storage(cls, value: Any) -> Any:
         # DeerFlow: ``storage: {use: "deerflow.agents.memory.storage:FileMemoryStorage"}``.
         if isinstance(value, Mapping):
-            use = str(value.get("use", "file"))
+            use = value.get("use", "file")
+            if not isinstance(use, str):  # never str() it: it may be a huge structure
+                raise ValueError(f"storage.use must be a string, got {type(use).__name__}")
             return "file" if "File" in use or use == "file" else use
+        return value
+
+    @field_validator("guaranteed_categories", mode="before")
+    @classmethod
+    def _category_names(cls, value: Any) -> Any:
+        # Each item must be a name before FactCategory sees it: the enum puts a full
+        # repr() of a bad item in its error, however large the item is.
+        if isinstance(value, list | tuple | set | frozenset):
+            for item in value:
+                if not isinstance(item, str):
+                    raise ValueError(
+                        f"each item must be a category name ({', '.join(FactCategory)}), "
+                        f"got a {type(item).__name__}"
+                    )
         return value
 
     @field_validator("storage_path", mode="before")
@@ -757,18 +780,37 @@ def _format_validation_error(error: ValidationError) -> str:
             parts.append(str(inner).removeprefix(_PREFIX))
             continue
         got = item.get("input")
-        shown = "***" if item["loc"] and item["loc"][0] in _SECRET_FIELDS else _SHOWN.repr(got)
+        shown = "***" if item["loc"] and item["loc"][0] in _SECRET_FIELDS else _shown(got)
         parts.append(f"{field}: {item['msg']} (got {shown})")
     return redact_secrets(_PREFIX + "; ".join(parts))
 
 
 _PREFIX = "invalid memory configuration: "
 
+
+class _BoundedRepr(reprlib.Repr):
+    """reprlib's bounds, and an int too long to print in full (Python refuses over
+    4,300 digits) shown by its size."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        bits = x.bit_length()
+        return f"<int of {bits:,} bits>" if bits > 1_000 else super().repr_int(x, level)
+
+
 # A bad value is shown bounded: YAML aliases can make a few hundred bytes stand for
 # billions of nested values ("billion laughs"), which a plain repr() would walk.
-_SHOWN = reprlib.Repr()
+_SHOWN = _BoundedRepr()
 _SHOWN.maxlevel, _SHOWN.maxstring, _SHOWN.maxother = 2, 200, 200
 _SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxdict = _SHOWN.maxset = 4
+
+
+def _shown(value: Any) -> str:
+    """``value`` for an error message: bounded, and never an error itself (a repr
+    that raises shows the type name)."""
+    try:
+        return _SHOWN.repr(value)
+    except Exception:
+        return f"<{type(value).__name__}>"
 
 
 def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
@@ -826,15 +868,75 @@ def _parse_env_value(name: str, raw: str) -> Any:
     return raw
 
 
+MAX_ALIASED_VALUES = 10_000
+"""YAML aliases (``*name``) in a config file may repeat at most this many values in
+all: a few hundred bytes of nested aliases otherwise stand for billions of values
+("billion laughs") that validation and error messages would walk."""
+
+
+class _AliasError(Exception):
+    """A config file's aliases repeat too much, or one holds itself."""
+
+    def __init__(self, problem: str, line: int) -> None:
+        super().__init__(problem)
+        self.problem, self.line = problem, line
+
+
 def _strict_loader() -> type:
     import yaml  # deferred: only file-based configuration needs it
 
     class StrictLoader(yaml.SafeLoader):
-        """``safe_load`` that refuses a key given twice in one mapping."""
+        """``safe_load`` that refuses a key given twice in one mapping, and aliases
+        that repeat more than :data:`MAX_ALIASED_VALUES` values or hold themselves
+        (both raise :class:`_AliasError`)."""
+
+        def __init__(self, stream: Any) -> None:
+            super().__init__(stream)
+            self._aliased = 0  # values repeated through aliases so far
+            self._sizes: dict[int, int] = {}  # id(node) -> values it stands for
+            self._open: set[str] = set()  # anchors whose value is being read
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.peek_event()
+            anchor = event.anchor
+            if isinstance(event, yaml.AliasEvent):
+                line = event.start_mark.line + 1 if event.start_mark else 0
+                if anchor in self._open:
+                    raise _AliasError(f"alias *{anchor} is inside the value it names", line)
+                if anchor in self.anchors:
+                    self._aliased += self._size(self.anchors[anchor])
+                    if self._aliased > MAX_ALIASED_VALUES:
+                        raise _AliasError(
+                            f"aliases (*{anchor} and those before it) repeat more than "
+                            f"{MAX_ALIASED_VALUES:,} values, far more than a configuration holds",
+                            line,
+                        )
+                return super().compose_node(parent, index)
+            if anchor is None:
+                return super().compose_node(parent, index)
+            self._open.add(anchor)
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self._open.discard(anchor)
+
+        def _size(self, node: Any) -> int:
+            """How many values ``node`` stands for, itself included."""
+            known = self._sizes.get(id(node))
+            if known is None:
+                known = 1
+                if isinstance(node, yaml.SequenceNode):
+                    known += sum(self._size(item) for item in node.value)
+                elif isinstance(node, yaml.MappingNode):
+                    known += sum(self._size(k) + self._size(v) for k, v in node.value)
+                self._sizes[id(node)] = known
+            return known
 
         def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
             seen: dict[Any, Any] = {}
             for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":  # "<<: *base": keys it merges
+                    continue  # may be given again here, where they win (YAML's rule)
                 key = self.construct_object(key_node, deep=deep)
                 if key in seen:
                     raise yaml.constructor.ConstructorError(
@@ -850,20 +952,49 @@ def _strict_loader() -> type:
 
 
 def _read_config_text(path: Path) -> str:
-    """The text of ``path``, read up to :data:`MAX_CONFIG_BYTES` (a FIFO or device too).
+    """The text of ``path``, a regular file of at most :data:`MAX_CONFIG_BYTES`.
+
+    Anything else is refused before it is read: a FIFO (whose open and read
+    wait for a writer, maybe forever), a device (``/dev/zero`` never ends), a
+    socket or a folder. The file is opened without blocking and checked again
+    once open, so one swapped in between is refused too.
 
     Raises:
-        ConfigError: more than :data:`MAX_CONFIG_BYTES` bytes.
-        OSError, UnicodeDecodeError: missing, a folder, unreadable, not UTF-8.
+        ConfigError: not a regular file, or more than :data:`MAX_CONFIG_BYTES` bytes.
+        OSError, UnicodeDecodeError: missing, unreadable, not UTF-8.
     """
-    with path.open("rb") as handle:
-        raw = handle.read(MAX_CONFIG_BYTES + 1)  # bounded: /dev/zero never ends
+    _check_regular(path, os.stat(path).st_mode)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    with open(fd, "rb", closefd=True) as handle:
+        _check_regular(path, os.fstat(fd).st_mode)
+        raw = handle.read(MAX_CONFIG_BYTES + 1)  # bounded: it may have grown since
     if len(raw) > MAX_CONFIG_BYTES:
         raise ConfigError(
             f"config file {path} is larger than {MAX_CONFIG_BYTES:,} bytes (1 MiB), "
             "the limit for a config file; it was not read"
         )
     return raw.decode("utf-8")
+
+
+def _check_regular(path: Path, mode: int) -> None:
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise ConfigError(f"config file {path} is a folder, not a file")
+    kind = (
+        "a FIFO (named pipe)"
+        if stat.S_ISFIFO(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "not a regular file"
+    )
+    raise ConfigError(
+        f"config file {path} is {kind}, not a regular file; it was not read "
+        f"(a config file is a regular file of at most 1 MiB)"
+    )
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
@@ -878,6 +1009,8 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"config file {path} cannot be read: {e}") from e
     try:
         data = yaml.load(text, Loader=_strict_loader())
+    except _AliasError as e:
+        raise ConfigError(f"config file {path}, line {e.line}: {e.problem}") from None
     except yaml.YAMLError as e:
         raise ConfigError(redact_secrets(f"config file {path} is not valid YAML: {e}")) from e
     except RecursionError as e:  # "[[[[…" nested thousands deep

@@ -1,0 +1,124 @@
+"""No config value can make loading or its error message walk a huge structure.
+
+YAML aliases may repeat at most ``MAX_ALIASED_VALUES`` values: a few hundred
+bytes of nested aliases ("billion laughs") under ``guaranteed_categories`` took
+~68 s and 1 GB before their error, because FactCategory put a full repr() of
+the aliased list in its message. Anchors a real config uses (a shared block,
+``<<:`` merge keys) still load. The error formatter never raises itself: an int
+over 4,300 digits used to end in an untyped ValueError from its repr().
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deerflow_memory.config import MAX_ALIASED_VALUES, MemoryConfig, load_config
+from deerflow_memory.errors import ConfigError
+from deerflow_memory.models import FactCategory
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def nested_aliases(levels: int, setting: str = "guaranteed_categories") -> str:
+    """``levels`` lines of ten aliases each to the line before: 10**levels strings."""
+    lines = ["a0: &a0 [goal, goal, goal, goal, goal, goal, goal, goal, goal, goal]"]
+    lines += [f"a{k}: &a{k} [" + ", ".join([f"*a{k - 1}"] * 10) + "]" for k in range(1, levels)]
+    return "\n".join([*lines, "memory:", f"  {setting}: *a{levels - 1}", ""])
+
+
+def test_aliases_repeating_more_than_the_bound_are_refused_naming_the_line(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, nested_aliases(4))  # 10,000 strings: just over the bound
+    with pytest.raises(ConfigError) as refused:
+        load_config(path, environ={})
+    message = str(refused.value)
+    assert message == (
+        f"config file {path}, line 4: aliases (*a2 and those before it) repeat more than "
+        f"{MAX_ALIASED_VALUES:,} values, far more than a configuration holds"
+    )
+
+
+@pytest.mark.parametrize("setting", ["guaranteed_categories", "tenants", "storage", "retrieval"])
+def test_the_alias_bound_holds_whatever_setting_the_aliases_feed(
+    tmp_path: Path, setting: str
+) -> None:
+    with pytest.raises(ConfigError, match=r"line 4: aliases .* repeat more than 10,000 values"):
+        load_config(write(tmp_path, nested_aliases(4, setting)), environ={})
+
+
+def test_an_alias_inside_the_value_it_names_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, "memory:\n  guaranteed_categories: &loop [goal, *loop]\n")
+    with pytest.raises(ConfigError, match=r"line 2: alias \*loop is inside the value it names"):
+        load_config(path, environ={})
+
+
+def test_anchors_a_config_really_uses_still_load(tmp_path: Path) -> None:
+    text = """\
+shared: &budgets {max_facts: 50, debounce_seconds: 9}
+focus: &focus [goal, correction]
+memory:
+  <<: *budgets
+  debounce_seconds: 3
+  guaranteed_categories: *focus
+  tenants:
+    shop: {max_facts: 20}
+    school: {max_facts: 20}
+"""
+    config = load_config(write(tmp_path, text), environ={})
+    assert config.max_facts == 50 and config.debounce_seconds == 3.0  # the key given wins
+    assert config.guaranteed_categories == [FactCategory.GOAL, FactCategory.CORRECTION]
+
+
+def test_a_key_given_twice_beside_a_merge_key_is_still_refused(tmp_path: Path) -> None:
+    text = "base: &b {max_facts: 5}\nmemory:\n  <<: *b\n  max_facts: 6\n  max_facts: 7\n"
+    with pytest.raises(ConfigError, match="found duplicate key 'max_facts'"):
+        load_config(write(tmp_path, text), environ={})
+
+
+class WalkedList(list[object]):
+    """A list whose repr() must never be taken (it stands for a huge aliased one)."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("the whole value was walked to show it")
+
+
+def test_a_category_that_is_not_a_name_is_refused_before_the_enum_walks_it() -> None:
+    with pytest.raises(ConfigError) as refused:
+        MemoryConfig(guaranteed_categories=["goal", WalkedList([["x"] * 3])])
+    assert "guaranteed_categories: Value error, each item must be a category name" in str(
+        refused.value
+    )
+    assert "got a WalkedList" in str(refused.value)
+
+
+def test_a_deerflow_storage_use_that_is_not_text_is_refused_without_printing_it() -> None:
+    with pytest.raises(ConfigError, match=r"storage\.use must be a string, got WalkedList"):
+        MemoryConfig(storage={"use": WalkedList()})
+
+
+@pytest.mark.parametrize("huge", [10**5000, -(10**5000)], ids=["positive", "negative"])
+def test_an_int_too_long_to_print_is_shown_by_its_size(huge: int) -> None:
+    bits = f"{huge.bit_length():,}"
+    with pytest.raises(ConfigError, match=rf"max_facts: .*\(got <int of {bits} bits>\)"):
+        MemoryConfig(max_facts=huge)
+    with pytest.raises(ConfigError, match=rf"\(got <int of {bits} bits>\)"):
+        load_config(environ={}, max_facts=huge)
+    with pytest.raises(ConfigError, match=rf"\(got \[<int of {bits} bits>\]\)"):
+        load_config(environ={}, max_facts=[huge])  # inside a list too
+
+
+def test_a_value_whose_repr_fails_is_shown_by_its_type_name() -> None:
+    def refuse(self: str, index: object) -> str:
+        raise RuntimeError("cannot slice me")
+
+    # named "str", so the bounded formatter slices it as text and the slice raises
+    odd = type("str", (str,), {"__getitem__": refuse})("abc")
+    with pytest.raises(ConfigError, match=r"max_facts: .*\(got <str>\)"):
+        MemoryConfig(max_facts=odd)
