@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -19,15 +18,9 @@ from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.storage.factory import build_storage
 from deerflow_memory.storage.file import FileMemoryStorage
 from tests.durable_child import tool_name
+from tests.test_outbox import ROOT, _env
 
-ROOT = Path(__file__).resolve().parent.parent
 CHILD = (sys.executable, "-m", "tests.durable_child")
-
-
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "DEERFLOW_"))}
-    env["PYTHONPATH"] = str(ROOT)
-    return env
 
 
 def hammer(config: dict[str, object], processes: int, threads: int, updates: int) -> None:
