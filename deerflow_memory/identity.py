@@ -74,6 +74,7 @@ import unicodedata
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
+from types import FrameType, FunctionType
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -297,6 +298,27 @@ def _declares(holder: object, key: str) -> bool:
     return isinstance(namespace, dict) and key in namespace
 
 
+_LOOKUP_HOOKS = frozenset({"__getattr__", "__getattribute__"})
+
+
+def _is_lookup_hook(frame: FrameType) -> bool:
+    """Whether ``frame`` runs an attribute lookup hook: a function named ``__getattr__``
+    or ``__getattribute__``, or the ``__getattr__`` of its first argument's class under
+    another name (Django's ``SimpleLazyObject``: ``__getattr__ = new_method_proxy(getattr)``).
+    """
+    code = frame.f_code
+    if code.co_name in _LOOKUP_HOOKS:
+        return True
+    if not code.co_argcount:
+        return False
+    owner = frame.f_locals.get(code.co_varnames[0])
+    for base in _CLASS_MRO(type(owner)):
+        hook = _CLASS_DICT(base).get("__getattr__")
+        if hook is not None:
+            return isinstance(hook, FunctionType) and hook.__code__ is code
+    return False
+
+
 def _absent(user: object, key: str, error: AttributeError) -> bool:
     """Whether ``error``, raised reading ``user``'s ``key``, says only "no such attribute".
 
@@ -307,10 +329,10 @@ def _absent(user: object, key: str, error: AttributeError) -> bool:
        bare name (``raise AttributeError(name)``), not "claims not fetched";
     2. it was raised where a lookup is made, not inside the attribute's code: the
        lookup on ``user`` itself failed (no code of the user's ran), or every
-       frame it passed through is a ``__getattr__`` (proxies forwarding the
-       name, as LangGraph's ``ProxyUser`` and ``DotDict`` do, or a class
-       answering "no such attribute"), none a property, a descriptor or
-       anything a ``__getattr__`` calls;
+       frame it passed through is a lookup hook (``__getattr__`` or
+       ``__getattribute__``: proxies forwarding the name, as LangGraph's
+       ``ProxyUser`` and ``DotDict`` do, or a class answering "no such
+       attribute"), none a property, a descriptor or anything a hook calls;
     3. the object it failed on (``error.obj``: the user, or the object a proxy
        forwards to) is not None (a proxy wrapping nothing), and neither it nor
        ``user`` declares ``key`` (``inspect.getattr_static``): a ``__slots__``
@@ -326,7 +348,7 @@ def _absent(user: object, key: str, error: AttributeError) -> bool:
         return False
     frames = error.__traceback__  # starts at the reading frame (_auth_attribute)
     while frames is not None and (frames := frames.tb_next) is not None:
-        if frames.tb_frame.f_code.co_name != "__getattr__":
+        if not _is_lookup_hook(frames.tb_frame):
             return False  # raised in (or below) a property, descriptor, helper...
     failed_on = error.obj
     if failed_on is None or _declares(failed_on, key):

@@ -178,6 +178,33 @@ class PlainProxy:
         return getattr(self._user, name)
 
 
+def _forwarded(method: Callable[..., Any]) -> Callable[..., Any]:
+    def forward(self: LazyProxy, *args: Any) -> Any:
+        return method(self._user, *args)
+
+    return forward
+
+
+class LazyProxy:
+    """A proxy whose ``__getattr__`` is a function of another name (the shape of Django's
+    ``SimpleLazyObject``: ``__getattr__ = new_method_proxy(getattr)``)."""
+
+    def __init__(self, user: Any) -> None:
+        self._user = user
+
+    __getattr__ = _forwarded(getattr)
+
+
+class GetattributeProxy:
+    """A proxy forwarding every lookup from ``__getattribute__``."""
+
+    def __init__(self, user: Any) -> None:
+        object.__setattr__(self, "_user", user)
+
+    def __getattribute__(self, name: str) -> Any:
+        return getattr(object.__getattribute__(self, "_user"), name)
+
+
 class DictUser:
     """The shape of LangGraph's ``DotDict``: a returned dict read as attributes, answering a
     missing key with the interpreter's own words."""
@@ -333,10 +360,14 @@ CASES: list[tuple[str, Any, Any]] = [
     ),
     ("proxy-over-dict-no-tenant", ForwardingUser(DictUser(identity="auth0|5")), "auth0|5"),
     ("dict-user-no-tenant", DictUser(identity="ana", is_authenticated=True), "ana"),
+    ("lazy-proxy-no-tenant", LazyProxy(SimpleNamespace(identity="ana")), "ana"),
+    ("getattribute-proxy-no-tenant", GetattributeProxy(SimpleNamespace(identity="ana")), "ana"),
     # ...but one whose reading failed is refused, as without the proxy: not the
     # tenant-less memory...
     ("proxy-tenant-property-raises-attribute-error", ForwardingUser(PropertyUser("ana")), REFUSED),
     ("plain-proxy-tenant-property-raises", PlainProxy(PropertyUser("ana")), REFUSED),
+    ("lazy-proxy-tenant-property-raises", LazyProxy(PropertyUser("ana")), REFUSED),
+    ("getattribute-proxy-tenant-property-raises", GetattributeProxy(PropertyUser("ana")), REFUSED),
     ("proxy-tenant-property-masked", ForwardingUser(MaskedProperty()), REFUSED),
     ("masked-tenant-property", MaskedProperty(), REFUSED),
     ("proxy-tenant-property-reads-missing-claim", ForwardingUser(ClaimsProperty()), REFUSED),
