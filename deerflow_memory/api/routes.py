@@ -193,8 +193,15 @@ def _fact_json(fact: BaseModel) -> dict[str, Any]:
     return fact.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
+_CALLER_STATE = "deerflow_memory_caller"
+
+
 def _caller(request: Request) -> AuthenticatedCaller | None:
     """The request's authenticated caller (the graphs' rule), or None when not authenticated.
+
+    Read once per request: the first call keeps it on ``request.state`` with the
+    user it was read from, and every later helper of the request reuses it (a
+    different ``scope["user"]`` is read afresh).
 
     Raises:
         ApiError: 403 when the user is not unauthenticated but its identity,
@@ -202,10 +209,17 @@ def _caller(request: Request) -> AuthenticatedCaller | None:
             raises, an empty or unsafe tenant; fail closed: never read as "no
             auth, operator").
     """
+    user = request.scope.get("user")
+    kept = getattr(request.state, _CALLER_STATE, None)
+    if kept is not None and kept[0] is user:
+        caller: AuthenticatedCaller | None = kept[1]
+        return caller
     try:
-        return authenticated_caller(request.scope.get("user"))
+        caller = authenticated_caller(user)
     except InvalidNameError as e:
         raise ApiError(403, str(e)) from None
+    setattr(request.state, _CALLER_STATE, (user, caller))
+    return caller
 
 
 def caller_tenant(request: Request) -> str | None:
