@@ -31,7 +31,7 @@ from typing import Any
 
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.logs import package_logger
-from deerflow_memory.service import MemoryService, close_open_services, open_services
+from deerflow_memory.service import MemoryService, open_services
 from deerflow_memory.update.timeouts import check_timeout
 
 __all__ = ["install_shutdown_handler", "lifespan_for", "memory_lifespan"]
@@ -45,22 +45,30 @@ _GRACE_SECONDS = 5.0
 _POLL_SECONDS = 0.1
 
 
-def _closer(services: Iterable[MemoryService] | None, timeout: float | None) -> Callable[[], bool]:
-    chosen = None if services is None else list(services)
+def _chosen(services: Iterable[MemoryService] | None) -> list[MemoryService]:
+    """``services``, or every open service of the process (at this moment) when None."""
+    return list(services) if services is not None else open_services()
 
-    def close() -> bool:
-        if chosen is None:
-            return close_open_services(timeout)
-        return all([service.close(timeout) for service in chosen])
 
-    return close
+def _close_each(services: Iterable[MemoryService], timeout: float | None, reason: str) -> None:
+    """Flush and close each of ``services`` in turn, ``timeout`` (checked) each.
+
+    One that fails is logged and the next ones are still closed: what it left
+    pending stays in the outbox for the next start.
+    """
+    for service in services:
+        try:
+            service.close(timeout)
+        except Exception:
+            logger.exception("flushing memory on %s failed", reason)
 
 
 @asynccontextmanager
 async def memory_lifespan(app: Any = None) -> AsyncIterator[None]:
     """ASGI lifespan that flushes and closes every open :class:`MemoryService` on shutdown.
 
-    Use it as the app's lifespan, or enter it inside your own.
+    Use it as the app's lifespan, or enter it inside your own. A service whose
+    close fails is logged and the others are still closed.
 
     Example:
         >>> from starlette.applications import Starlette
@@ -73,13 +81,15 @@ async def memory_lifespan(app: Any = None) -> AsyncIterator[None]:
     """
     yield
     # Off the event loop: draining runs sync model calls and file writes.
-    await asyncio.to_thread(_closer(None, None))
+    await asyncio.to_thread(lambda: _close_each(_chosen(None), None, "shutdown"))
 
 
 def lifespan_for(
     *services: MemoryService, timeout: float | None = None
 ) -> Callable[[Any], AbstractAsyncContextManager[None]]:
-    """An ASGI lifespan that closes exactly ``services`` on shutdown.
+    """An ASGI lifespan that closes exactly ``services`` on shutdown, one after the other.
+
+    A service whose close fails is logged and the next ones are still closed.
 
     Args:
         services: the services to flush and close.
@@ -92,12 +102,13 @@ def lifespan_for(
         >>> memory = MemoryService(config)  # doctest: +SKIP
         >>> app = FastAPI(lifespan=lifespan_for(memory))  # doctest: +SKIP
     """
-    close = _closer(services, check_timeout(timeout))
+    timeout = check_timeout(timeout)
+    chosen = _chosen(services)
 
     @asynccontextmanager
     async def lifespan(app: Any = None) -> AsyncIterator[None]:
         yield
-        await asyncio.to_thread(close)
+        await asyncio.to_thread(_close_each, chosen, timeout, "shutdown")
 
     return lifespan
 
@@ -116,7 +127,7 @@ def _flush_before_exit(
     running then, an error says so and the caller goes on: what is pending
     stays in the outbox for the next start.
     """
-    chosen = list(services) if services is not None else open_services()
+    chosen = _chosen(services)
     if not chosen:
         return
     bound = min(
@@ -128,14 +139,12 @@ def _flush_before_exit(
         ),
     )
 
-    def run() -> None:
-        for service in chosen:
-            try:
-                service.close(timeout)
-            except Exception:
-                logger.exception("flushing memory on %s failed", reason)
-
-    closer = threading.Thread(target=run, name="memory-shutdown-flush", daemon=True)
+    closer = threading.Thread(
+        target=_close_each,
+        args=(chosen, timeout, reason),
+        name="memory-shutdown-flush",
+        daemon=True,
+    )
     closer.start()
     end = time.monotonic() + bound
     while closer.is_alive() and not give_up.is_set():
