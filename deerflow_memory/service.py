@@ -1240,7 +1240,10 @@ class MemoryService:
         Raises:
             ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
-        timeout = check_timeout(timeout)
+        return self._flush(check_timeout(timeout))
+
+    def _flush(self, timeout: float | None) -> FlushResult:
+        """:meth:`flush` with ``timeout`` already checked (by :func:`check_timeout`)."""
         self.access.flush()
 
         def run(collector: list[FailedUpdate]) -> FlushResult:
@@ -1286,7 +1289,7 @@ class MemoryService:
         timeout = check_timeout(timeout)
         root = self._parent or self
         service = root._tenant_with_work(tenant_id, store)
-        return FlushResult(True) if service is None else service.flush(timeout)
+        return FlushResult(True) if service is None else service._flush(timeout)
 
     def _tenant_with_work(self, tenant_id: str, store: BaseStore | None) -> MemoryService | None:
         """Tenant ``tenant_id``'s service (root only), or None when it is not open, parked
@@ -1441,7 +1444,10 @@ class MemoryService:
         Raises:
             ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
-        timeout = check_timeout(timeout)  # before anything is marked closed
+        return self._close(check_timeout(timeout))  # checked before anything is marked closed
+
+    def _close(self, timeout: float | None) -> FlushResult:
+        """:meth:`close` with ``timeout`` already checked (by :func:`check_timeout`)."""
         with self._tenants_lock:
             if self._closed:
                 return FlushResult(True)
@@ -1579,7 +1585,7 @@ def close_open_services(timeout: float | None = None) -> bool:
         ConfigError: ``timeout`` is not seconds (>= 0) or None.
     """
     timeout = check_timeout(timeout)
-    return all([bool(service.close(timeout)) for service in open_services()])
+    return all([bool(service._close(timeout)) for service in open_services()])
 
 
 def open_services() -> list[MemoryService]:

@@ -493,7 +493,10 @@ class MemoryUpdateQueue:
             RuntimeError: called from a handler running on this queue's workers.
             ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
-        timeout = check_timeout(timeout)
+        return self._flush(check_timeout(timeout), user_id)
+
+    def _flush(self, timeout: float | None, user_id: str | None = None) -> bool:
+        """:meth:`flush` with ``timeout`` already checked (by :func:`check_timeout`)."""
         if threading.current_thread() in self._threads:
             # A handler waiting for the queue to drain would wait for itself.
             raise RuntimeError("flush()/shutdown() cannot be called from a memory update handler")
@@ -599,7 +602,7 @@ class MemoryUpdateQueue:
         with self._cond:
             self._closed = True
             started = bool(self._threads)
-        drained = self.flush(timeout) if started else True
+        drained = self._flush(timeout) if started else True
         with self._cond:
             if not drained:
                 logger.warning(
