@@ -1213,7 +1213,11 @@ class MemoryService:
             return run(collector)
         finally:
             with self._failures_lock:
-                self._failure_collectors.remove(collector)
+                # By identity: list.remove compares by value, and two flushes running at
+                # once collect the same failures (equal lists): it took the wrong one out.
+                self._failure_collectors[:] = [
+                    c for c in self._failure_collectors if c is not collector
+                ]
 
     def _mine(self, failures: list[FailedUpdate]) -> tuple[FailedUpdate, ...]:
         # The root reports every tenant's failures; a tenant's service only its own.

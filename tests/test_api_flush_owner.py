@@ -86,6 +86,53 @@ def test_a_signed_in_callers_flush_reports_only_their_failures_and_keeps_them(
         assert memory.queue.pending_count == 1  # bea's, never run
 
 
+class SlowForAna(FailingFor):
+    """FailingFor, except that the turn "I own a slow boat." fails only once released."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started, self.release = threading.Event(), threading.Event()
+
+    def extract(self, request: Any) -> Any:
+        if any("slow boat" in str(m.content) for m in request.messages):
+            self.started.set()
+            self.release.wait(20)
+        return super().extract(request)
+
+
+def test_a_callers_flush_reports_none_of_the_failures_other_flushes_cause_meanwhile(
+    tmp_path: Path, auth_client: AuthClient
+) -> None:
+    extractor = SlowForAna()
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=600, outbox=False)
+    with MemoryService(config, extractor=extractor, register_atexit=False) as memory:
+        client = auth_client(TenantAuth(), memory)
+        enqueue(memory, "ana", "I own a slow boat.")
+        enqueue(memory, "bea", "I own a boat.")  # another user, same tenant
+        enqueue(memory, "ana", "I own a boat.", tenant="shop")  # another person called ana
+        replies: list[Any] = []
+        caller = threading.Thread(
+            target=lambda: replies.append(
+                client.post("/memory/flush", params={"timeout": "20"}, headers=AS_ANA).json()
+            )
+        )
+        caller.start()
+        try:
+            assert extractor.started.wait(20)  # ana's flush is running her update
+            # Meanwhile other flushes run bea's update and the shop's ana's: both fail.
+            bea = memory.flush_user("bea", timeout=20)
+            shop = memory.flush_tenant("shop", timeout=20)
+            assert [(f.user_id, f.tenant_id) for f in (*bea.failed, *shop.failed)] == [
+                ("bea", None),
+                ("ana", "shop"),
+            ]
+        finally:
+            extractor.release.set()
+            caller.join(30)
+        assert replies[0]["done"] is True
+        assert [(f["userId"], f["tenantId"]) for f in replies[0]["failed"]] == [("ana", None)]
+
+
 def test_a_user_flush_of_the_queue_waits_for_that_user_alone() -> None:
     started, release = threading.Event(), threading.Event()
     ran: list[str] = []
