@@ -590,13 +590,9 @@ def memory_routes(
             result = await asyncio.to_thread(service.flush, timeout)
         else:
             result = await asyncio.to_thread(service.flush_tenant, tenant, timeout, store)
-        # A caller sees their own failures in their own tenant: a flush without a tenant
-        # runs every tenant's queue, where another person may have the same user id.
-        failed = [
-            _failed_update(f)
-            for f in result.failed
-            if caller is None or (f.user_id == caller and f.tenant_id == tenant)
-        ]
+        # A caller's result holds only their failures in their tenant (flush_user's rule):
+        # another person may have the same user id in another tenant.
+        failed = [_failed_update(f) for f in result.failed]
         return JSONResponse(
             {"done": result.drained, "pending": result.pending, "failed": failed},
             status_code=200 if result.drained else 504,
