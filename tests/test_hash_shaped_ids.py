@@ -142,3 +142,14 @@ def test_a_dead_letter_of_raw_ids_from_the_outbox_keeps_a_hash_shaped_id_a_clien
     job = job_from_dead_letter(letter)
     assert job.messages[0].id == SHAPED[0]
     assert message_key(job.messages[0]) == message_key(raw[0]) != SHAPED[0]
+
+
+def test_a_watermark_of_bare_hash_shaped_client_ids_never_hides_a_reused_id() -> None:
+    # Versions before keys stopped trusting the "h:" shape recorded such client ids bare. A
+    # bare key cannot tell a content hash from an old client id, nor which text that id had:
+    # the message is sent again (once: its key then carries its digest), never taken as done.
+    human, ai = SHAPED[0], "h:" + "1" * 20
+    old = ExtractionWatermark(thread_id="t", message_keys=(human, ai))
+    later = session("I live in Oslo.", human, ai)
+    _, new = select_new_messages(later, old, context_messages=0)
+    assert [m.content for m in new] == ["I live in Oslo.", "Noted."]

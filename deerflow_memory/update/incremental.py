@@ -228,6 +228,13 @@ class ExtractedKeys:
     id is recorded with another digest was *edited* (or its id reused): it
     is new although it sits before the boundary.
 
+    A bare key shaped ``h:`` + 20 hex is a content hash, never a bare id.
+    Versions before keys stopped trusting that shape recorded a client's
+    ``"h:…"`` ids bare: such a message is sent to the model once more after
+    the upgrade (its key then carries its digest). Matching the bare key as an
+    old id instead would take a later message reusing that id, with other
+    text, as extracted, and it would never be learned.
+
     Args:
         keys: the watermark's keys.
         fenced: keys a delete sealed (any container), or None.
