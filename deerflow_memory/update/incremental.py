@@ -388,23 +388,26 @@ def _follows_record(
     so an exchange said again later ("thanks" / "You're welcome") keys as the
     recorded one. Taken for the boundary, it would make every turn before it
     look extracted, and those words would never be learned. So a content-hash
-    key counts only when the messages before it (up to :data:`_ALIGN` in all)
-    carry the keys recorded before it; one only a delete's fence holds counts
-    only when the messages before it are fenced too (a fence has no order); the
-    oldest key a full watermark kept, with nothing before it to compare, does
-    not count. Ids count as they are: an id names one message.
+    key counts only when each message before it (up to :data:`_ALIGN` in all)
+    carries the key recorded at that distance before it, or, past the oldest
+    key recorded (or for a key only a delete's fence holds), a key the fence
+    holds (a fence has no order): the turn after a delete starts a watermark
+    whose first keys have only fenced messages before them. The oldest key a
+    full watermark kept, with nothing recorded or fenced before it, does not
+    count.
+    Ids count as they are: an id names one message.
     """
     key = keys[i]
     if not key.startswith("h:") or "~" in key:
         return True
-    j = where.get(key)
-    if j is None:  # only the fence holds it: the messages before it must be fenced too
-        return fenced is not None and all(
-            keys[i - d] in fenced for d in range(1, min(_ALIGN, i + 1))
-        )
-    if j == 0 and i > 0:  # the oldest key kept: nothing recorded before it to compare
-        return len(recorded) == 1
-    return all(keys[i - d] == recorded[j - d] for d in range(1, min(_ALIGN, i + 1, j + 1)))
+    j = where.get(key, -1)  # -1: only the fence holds it
+    for d in range(1, min(_ALIGN, i + 1)):
+        if d <= j:
+            if keys[i - d] != recorded[j - d]:
+                return False
+        elif fenced is None or keys[i - d] not in fenced:
+            return False  # nothing recorded this far back: only the fence can vouch for it
+    return True
 
 
 def _aligned(message_keys: Sequence[str], keys: Sequence[str]) -> int:
