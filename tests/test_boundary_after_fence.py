@@ -16,7 +16,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from deerflow_memory import MemoryConfig, MemoryService
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.models import ExtractionWatermark
-from deerflow_memory.update.incremental import message_key, select_new_messages, with_keys
+from deerflow_memory.update.incremental import select_new_messages, with_keys
 
 BEFORE_DELETE = [HumanMessage("I'm allergic to peanuts."), AIMessage("Shall I save that?")]
 CONSENT = [HumanMessage("yes"), AIMessage("Done.")]
@@ -24,7 +24,7 @@ NEW_TURN = [HumanMessage("I live in Oslo."), AIMessage("Shall I save that?")]
 
 
 def keys(messages: list[BaseMessage]) -> list[str]:
-    return [message_key(m) for m in with_keys(messages)]
+    return with_keys(messages)[1]
 
 
 def split(recorded: int) -> list[str]:
@@ -33,7 +33,7 @@ def split(recorded: int) -> list[str]:
     fenced = set(keys(BEFORE_DELETE))
     mark = ExtractionWatermark(thread_id="t", message_keys=tuple(keys(earlier)[2:]))
     history = [*earlier, *NEW_TURN, *CONSENT[:recorded]]
-    _, new = select_new_messages(with_keys(history), mark, context_messages=0, fenced=fenced)
+    _, new = select_new_messages(with_keys(history)[0], mark, context_messages=0, fenced=fenced)
     return [str(m.content) for m in new]
 
 
@@ -51,7 +51,7 @@ def test_the_turn_after_a_delete_is_still_the_boundary_when_nothing_is_repeated(
         fenced = set(keys(BEFORE_DELETE))
         mark = ExtractionWatermark(thread_id="t", message_keys=tuple(keys(earlier)[2:]))
         history = [*earlier, HumanMessage("I have two kids.")]
-        _, new = select_new_messages(with_keys(history), mark, context_messages=0, fenced=fenced)
+        _, new = select_new_messages(with_keys(history)[0], mark, context_messages=0, fenced=fenced)
         assert [m.content for m in new] == ["I have two kids."]
 
 

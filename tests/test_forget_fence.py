@@ -24,7 +24,7 @@ from deerflow_memory.errors import CorruptMemoryError
 from deerflow_memory.models import ExtractionWatermark, Fact, MemoryDocument
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.storage.stats import storage_stats
-from deerflow_memory.update.incremental import key_id, message_key, with_keys
+from deerflow_memory.update.incremental import key_id, with_keys
 
 THREAD = "thread-oslo-7f3a"
 OLD = MemoryIdentity("alice", None, THREAD)
@@ -68,7 +68,7 @@ def assert_only_the_new_turn_is_learned(
 
 def secrets_of(messages: list[BaseMessage]) -> list[str]:
     """What must not stay readable: the thread id, every message key and the ids in them."""
-    keys = [message_key(m) for m in with_keys(messages)]
+    _, keys = with_keys(messages)
     return [THREAD, *keys, *(key_id(k) for k in keys)]
 
 

@@ -86,12 +86,13 @@ def test_a_client_reusing_hash_shaped_ids_has_every_turn_learned(
 
 
 def test_id_less_messages_keep_the_keys_earlier_versions_recorded() -> None:
-    keyed = with_keys(THREAD)
+    keyed, keys = with_keys(THREAD)
+    assert tuple(keys) == RECORDED
     assert tuple(message_key(m) for m in keyed) == RECORDED
     done = ExtractedKeys(RECORDED)
     assert all(done.has(m) and not done.edited(m) for m in keyed)
     _, new = select_new_messages(
-        with_keys([*THREAD, HumanMessage("I have two kids.")]),
+        with_keys([*THREAD, HumanMessage("I have two kids.")])[0],
         ExtractionWatermark(thread_id="t", message_keys=RECORDED),
         context_messages=0,
     )
@@ -99,7 +100,7 @@ def test_id_less_messages_keep_the_keys_earlier_versions_recorded() -> None:
 
 
 def test_a_keyed_message_whose_text_changed_is_not_its_old_hash() -> None:
-    keyed = with_keys(THREAD)[0]
+    keyed = with_keys(THREAD)[0][0]
     changed = keyed.model_copy(update={"content": "I live in Rome."})
     assert message_key(changed) != message_key(keyed)
     assert not ExtractedKeys(RECORDED).has(changed)
@@ -112,7 +113,7 @@ def test_a_dead_letter_keeps_the_keys_of_its_id_less_messages(tmp_path: Path) ->
     letter = dead_letter_for(UpdateJob("t", "u", None, tuple(THREAD)), "Error: x", attempts=1)
     assert letter.message_ids == RECORDED
     job = job_from_dead_letter(letter)
-    assert tuple(message_key(m) for m in with_keys(job.messages)) == RECORDED
+    assert tuple(message_key(m) for m in with_keys(job.messages)[0]) == RECORDED
 
 
 def test_a_dead_letter_written_with_bare_hash_ids_keeps_its_keys() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -21,6 +22,7 @@ from deerflow_memory.update.incremental import (
     ExtractedKeys,
     key_id,
     message_key,
+    plan_chunks,
     select_new_messages,
     with_keys,
 )
@@ -76,9 +78,10 @@ def test_bare_id_keys_of_earlier_versions_still_mark_their_messages_as_read() ->
 
 def test_id_less_messages_keep_their_content_hash_as_key() -> None:
     said = [HumanMessage("I live in Oslo."), AIMessage("Noted.")]
-    keyed = with_keys(said)
+    keyed, keys = with_keys(said)
     assert all(str(m.id).startswith("h:") for m in keyed)
     hashes = [message_key(m, p) for m, p in zip(said, [None, *said], strict=False)]
+    assert keys == hashes  # the keys with_keys returns are the ones the copies key as
     assert [message_key(m) for m in keyed] == hashes
     assert [key_id(str(m.id)) for m in keyed] == hashes  # the id names its hash
 
@@ -129,7 +132,8 @@ def test_a_nul_in_a_message_keys_as_the_outbox_stores_it() -> None:
 
     live = [HumanMessage("I live in\x00 Oslo.", id="h0"), HumanMessage("bad \ud800 text")]
     stored = decode_messages(encode_messages(live))
-    assert [message_key(m) for m in with_keys(live)] == [message_key(m) for m in with_keys(stored)]
+    assert with_keys(live)[1] == with_keys(stored)[1]
+    assert [message_key(m) for m in with_keys(live)[0]] == with_keys(stored)[1]
 
 
 def test_a_client_id_that_looks_like_ours_still_gets_a_digest() -> None:
@@ -211,3 +215,12 @@ def test_a_new_turn_repeating_the_last_texts_does_not_hide_what_came_before_it()
     later += run(["I live in Oslo.", "Noted."], 3)  # the user says it again
     _, new = select_new_messages(later, mark(*first), context_messages=0)
     assert "I'm allergic to peanuts." in [m.content for m in new]
+
+
+def test_keys_passed_on_must_be_one_per_message() -> None:
+    keyed, keys = with_keys([HumanMessage("I live in Oslo."), AIMessage("Noted.")])
+    with pytest.raises(ValueError, match="1 keys for 2 messages"):
+        select_new_messages(keyed, None, keys=keys[:1])
+    with pytest.raises(ValueError, match="1 keys for 2 messages"):
+        plan_chunks(keyed, 100, keys=keys[:1])
+    assert [c.completes for c in plan_chunks(keyed, 100, keys=keys)] == [tuple(keys)]

@@ -32,7 +32,7 @@ def said(*texts: str) -> list[BaseMessage]:
 
 
 def keys_of(messages: list[BaseMessage]) -> list[str]:
-    return [message_key(m) for m in with_keys(messages)]  # as the updater records them
+    return with_keys(messages)[1]  # as the updater records them
 
 
 def extracted(messages: list[BaseMessage]) -> MemoryDocument:
@@ -46,7 +46,7 @@ FIRST = said("I'm allergic to peanuts.", "Shall I save that?", "yes", "Done.")
 def test_a_new_turn_before_a_repeated_exchange_is_new() -> None:
     history = FIRST + said("I live in Oslo.", "Shall I save that?", "yes", "Done.")
     mark = watermark_for(extracted(FIRST), "t1")
-    _, new = select_new_messages(with_keys(history), mark, context_messages=0)
+    _, new = select_new_messages(with_keys(history)[0], mark, context_messages=0)
     # The new turn is sent; the repeated exchange after it is already recorded; the old
     # turn stays old.
     assert [m.content for m in new] == ["I live in Oslo.", "Shall I save that?"]
@@ -55,7 +55,7 @@ def test_a_new_turn_before_a_repeated_exchange_is_new() -> None:
 def test_a_history_that_only_grew_still_sends_only_what_is_new() -> None:
     history = FIRST + said("I live in Oslo.", "Noted.")
     mark = watermark_for(extracted(FIRST), "t1")
-    context, new = select_new_messages(with_keys(history), mark, context_messages=1)
+    context, new = select_new_messages(with_keys(history)[0], mark, context_messages=1)
     assert [m.content for m in new] == ["I live in Oslo.", "Noted."]
     assert [m.content for m in context] == ["Done."]
 
@@ -102,8 +102,8 @@ def test_a_repeat_of_the_oldest_key_a_full_watermark_kept_is_not_the_boundary() 
     earlier = said(*turns)  # 20 messages: the watermark keeps the newest 16 keys
     mark = watermark_for(extracted(earlier), "t1")
     assert mark is not None and len(mark.message_keys) == 16
-    oldest = with_keys(earlier)[4]  # the message whose key is the oldest kept
+    oldest = with_keys(earlier)[0][4]  # the message whose key is the oldest kept
     assert message_key(oldest) == mark.message_keys[0]
     history = earlier + said("I live in Oslo.", "Noted.") + earlier[3:5]
-    _, new = select_new_messages(with_keys(history), mark, context_messages=0)
+    _, new = select_new_messages(with_keys(history)[0], mark, context_messages=0)
     assert "I live in Oslo." in [m.content for m in new]

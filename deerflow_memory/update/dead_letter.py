@@ -29,9 +29,8 @@ from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
 from deerflow_memory.update.encoding import decode_messages, encode_messages
 from deerflow_memory.update.incremental import (
-    message_key,
     restore_keyed_ids,
-    select_new_messages,
+    select_new_indices,
     watermark_for,
     with_keys,
 )
@@ -57,13 +56,12 @@ def dead_letter_for(
 
     ``fenced``: the thread's message keys a delete sealed (not kept either).
     """
-    messages = with_keys(filter_messages_for_memory(job.messages))
+    messages, keys = with_keys(filter_messages_for_memory(job.messages))
     if document is not None:
-        _, messages = select_new_messages(
-            messages, watermark_for(document, job.thread_id), context_messages=0, fenced=fenced
-        )
+        mark = watermark_for(document, job.thread_id)
+        _, new = select_new_indices(messages, mark, context_messages=0, fenced=fenced, keys=keys)
+        messages, keys = [messages[i] for i in new], [keys[i] for i in new]
     encoded = encode_messages(messages)
-    keys = [message_key(m) for m in messages]
     kind: Literal["keys", "ids"] | None = "keys"
     if existing is not None:
         old_keys, old_encoded, kind = _as_letter_of_keys(existing)
@@ -107,8 +105,8 @@ def _as_letter_of_keys(
         messages = _messages_of(letter)
     except (ValueError, KeyError, TypeError, AttributeError):
         return list(letter.message_ids), list(letter.messages), letter.message_ids_are
-    keyed = with_keys(filter_messages_for_memory(messages))
-    return [message_key(m) for m in keyed], encode_messages(keyed), "keys"
+    keyed, keys = with_keys(filter_messages_for_memory(messages))
+    return keys, encode_messages(keyed), "keys"
 
 
 def _messages_of(letter: DeadLetter) -> list[BaseMessage]:

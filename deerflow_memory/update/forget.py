@@ -39,7 +39,7 @@ from deerflow_memory.models import Fact, MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
-from deerflow_memory.update.incremental import advance_watermark, message_key, with_keys
+from deerflow_memory.update.incremental import advance_watermark, with_keys
 from deerflow_memory.update.sealing import seal_watermarks
 from deerflow_memory.update.validate import clean_text
 
@@ -81,7 +81,7 @@ def fence(
     now = now or utc_now_iso()
     fenced = MemoryDocument(extraction_watermarks=document.extraction_watermarks)
     for thread_id, messages in pending:
-        keys = [message_key(m) for m in with_keys(filter_messages_for_memory(messages))]
+        _, keys = with_keys(filter_messages_for_memory(messages))
         fenced = advance_watermark(fenced, clean_text(thread_id) or "unknown", keys, now)
     return seal_watermarks(fenced, fence_key)
 

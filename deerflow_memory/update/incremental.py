@@ -62,6 +62,7 @@ __all__ = [
     "plan_chunks",
     "render_message",
     "restore_keyed_ids",
+    "select_new_indices",
     "select_new_messages",
     "text_identity",
     "watermark_for",
@@ -267,22 +268,32 @@ class ExtractedKeys:
         return bool(message.id) and str(message.id) in self._ids and not self.has(message, key)
 
 
-def with_keys(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
-    """``messages`` with every id-less message given an id that keys as its hash (copies).
+def with_keys(messages: Sequence[BaseMessage]) -> tuple[list[BaseMessage], list[str]]:
+    """``messages`` with every id-less message given an id that keys as its hash, and their keys.
 
-    The id is ``{message_key}~{digest of its type and text}``: :func:`message_key`
-    of the copy is the id-less message's key (after its predecessor here), which
-    watermarks and fences record.
+    The id is ``{message_key}~{digest of its type and text}`` (on a copy):
+    :func:`message_key` of the copy is the id-less message's key (after its
+    predecessor here), which watermarks and fences record.
+
+    Returns:
+        (the messages, each one's :func:`message_key`, in order). The keys
+        are hashed here once: pass them on (``keys=`` of
+        :func:`select_new_messages`, :func:`select_new_indices`,
+        :func:`plan_chunks`) rather than keying the copies again.
     """
-    keyed = []
+    keyed: list[BaseMessage] = []
+    keys: list[str] = []
     previous: BaseMessage | None = None
     for message in messages:
-        if not message.id:
-            key = f"{message_key(message, previous)}~{_digest(message)}"
-            message = message.model_copy(update={"id": key})
+        if message.id:
+            key = message_key(message)
+        else:
+            key = message_key(message, previous)
+            message = message.model_copy(update={"id": f"{key}~{_digest(message)}"})
         keyed.append(message)
+        keys.append(key)
         previous = message
-    return keyed
+    return keyed, keys
 
 
 def restore_keyed_ids(messages: Sequence[BaseMessage], keys: Sequence[str]) -> list[BaseMessage]:
@@ -332,6 +343,7 @@ def select_new_messages(
     *,
     context_messages: int = 1,
     fenced: Container[str] | None = None,
+    keys: Sequence[str] | None = None,
 ) -> tuple[list[BaseMessage], list[BaseMessage]]:
     """Split filtered ``messages`` into (already-extracted context tail, new messages).
 
@@ -340,13 +352,36 @@ def select_new_messages(
     marks the boundary: what follows it is new, and so is a message before it
     that was edited since (same id, other text). When none of them is in
     ``messages`` (no watermark, or the history was rewritten), every message
-    is new. New messages keep their order.
+    is new. New messages keep their order. ``keys``: each message's
+    :func:`message_key` when known (as :func:`with_keys` returns them).
     """
+    context, new = select_new_indices(
+        messages, watermark, context_messages=context_messages, fenced=fenced, keys=keys
+    )
+    return [messages[i] for i in context], [messages[i] for i in new]
+
+
+def select_new_indices(
+    messages: Sequence[BaseMessage],
+    watermark: ExtractionWatermark | None,
+    *,
+    context_messages: int = 1,
+    fenced: Container[str] | None = None,
+    keys: Sequence[str] | None = None,
+) -> tuple[list[int], list[int]]:
+    """:func:`select_new_messages` as positions in ``messages``: (context, new).
+
+    Raises:
+        ValueError: ``keys`` given, but not one per message.
+    """
+    if keys is not None and len(keys) != len(messages):
+        raise ValueError(f"{len(keys)} keys for {len(messages)} messages")
     if fenced is None and (watermark is None or not watermark.message_keys):
-        return [], list(messages)
+        return [], list(range(len(messages)))
+    if keys is None:
+        keys = [message_key(m) for m in messages]  # each hashed once
     recorded = watermark.message_keys if watermark else ()
     done = ExtractedKeys(recorded, fenced)
-    keys = [message_key(m) for m in messages]  # each hashed once
     where = {key: j for j, key in enumerate(recorded)}  # a watermark holds each key once
     boundary = -1
     for i in range(len(messages) - 1, -1, -1):
@@ -362,13 +397,11 @@ def select_new_messages(
         for i in range(boundary + 1)
         if counts[str(messages[i].id)] == 1 and done.edited(messages[i], keys[i])
     }
-    new = [messages[i] for i in sorted(edited)] + [
-        messages[i]
-        for i in range(boundary + 1, len(messages))
-        if not done.has(messages[i], keys[i])
+    new = sorted(edited) + [
+        i for i in range(boundary + 1, len(messages)) if not done.has(messages[i], keys[i])
     ]
     start = max(0, boundary + 1 - context_messages)
-    context = [messages[i] for i in range(start, boundary + 1) if i not in edited]
+    context = [i for i in range(start, boundary + 1) if i not in edited]
     return context, new
 
 
@@ -466,60 +499,65 @@ def plan_chunks(
     render: Render = render_message,
     count_tokens: CountTokens = estimate_tokens,
     max_parts: int | None = None,
+    keys: Sequence[str] | None = None,
 ) -> list[Chunk]:
     """Pack ``messages`` (oldest first) into chunks of at most ``budget_tokens`` rendered tokens.
 
     Rendered lines are joined by a newline (counted). A message over the
     budget on its own is cut into parts of its text, each its own chunk; with
     ``max_parts``, only its first ``max_parts`` parts are kept, the last one
-    saying how much was cut (``Chunk.cut_chars``).
+    saying how much was cut (``Chunk.cut_chars``). ``keys``: each message's
+    :func:`message_key` when known (else computed here).
 
     Raises:
-        ValueError: ``budget_tokens`` < 16.
+        ValueError: ``budget_tokens`` < 16, or ``keys`` not one per message.
     """
     if budget_tokens < 16:
         raise ValueError(f"budget_tokens must be at least 16, got {budget_tokens}")
+    if keys is None:
+        keys = [message_key(m) for m in messages]
+    elif len(keys) != len(messages):
+        raise ValueError(f"{len(keys)} keys for {len(messages)} messages")
     chunks: list[Chunk] = []
     current: list[BaseMessage] = []
-    keys: list[str] = []  # completed by the chunk being built (invisible messages too)
+    done: list[str] = []  # completed by the chunk being built (invisible messages too)
     used = 0
-    for message in messages:
+    for message, key in zip(messages, keys, strict=True):
         text = render(message)
-        key = message_key(message)
         if not text:
-            keys.append(key)  # nothing to show, but processed with its neighbours
+            done.append(key)  # nothing to show, but processed with its neighbours
             continue
         tokens = count_tokens(text) + (1 if current else 0)  # the "\n" between lines
         if current and used + tokens > budget_tokens:
-            chunks.append(Chunk(tuple(current), used, tuple(keys)))
-            current, keys, used = [], [], 0
+            chunks.append(Chunk(tuple(current), used, tuple(done)))
+            current, done, used = [], [], 0
             tokens = count_tokens(text)
         if tokens > budget_tokens:
-            parts = _split(message, budget_tokens, render, count_tokens)
+            parts = _split(message, key, budget_tokens, render, count_tokens)
             cut = 0
             if max_parts is not None and len(parts) > max_parts:
                 parts, cut = _cut(message, parts[:max_parts], render, count_tokens)
             final = len(parts) - 1
             for i, (part, part_tokens) in enumerate(parts):
-                done = (*keys, key) if i == final else ()
+                completes = (*done, key) if i == final else ()
                 cut_here = cut if i == final else 0
-                chunks.append(Chunk((part,), part_tokens, done, i < final, cut_here))
-            keys = []
+                chunks.append(Chunk((part,), part_tokens, completes, i < final, cut_here))
+            done = []
             continue
         current.append(message)
-        keys.append(key)
+        done.append(key)
         used += tokens
     if current or not chunks:
-        if current or keys:
-            chunks.append(Chunk(tuple(current), used, tuple(keys)))
-    elif keys:  # trailing invisible messages ride on the last chunk
+        if current or done:
+            chunks.append(Chunk(tuple(current), used, tuple(done)))
+    elif done:  # trailing invisible messages ride on the last chunk
         last = chunks[-1]
-        chunks[-1] = Chunk(last.messages, last.tokens, (*last.completes, *keys))
+        chunks[-1] = Chunk(last.messages, last.tokens, (*last.completes, *done))
     return chunks
 
 
 def _split(
-    message: BaseMessage, budget: int, render: Render, count_tokens: CountTokens
+    message: BaseMessage, key: str, budget: int, render: Render, count_tokens: CountTokens
 ) -> list[tuple[BaseMessage, int]]:
     """Cut one message's text into consecutive parts that each render within ``budget``."""
     text = message_text(message)
@@ -533,7 +571,7 @@ def _split(
             if not piece:
                 continue
             label = f"[part {i + 1}/{pieces} of one long message] "
-            part = kind(content=label + piece, id=f"{message_key(message)}#part{i + 1}")
+            part = kind(content=label + piece, id=f"{key}#part{i + 1}")
             parts.append((part, count_tokens(render(part))))
         if all(tokens <= budget for _, tokens in parts) or size <= 1:
             return parts

@@ -72,10 +72,9 @@ from deerflow_memory.update.incremental import (
     cap_chunks,
     estimate_tokens,
     key_id,
-    message_key,
     plan_chunks,
     render_message,
-    select_new_messages,
+    select_new_indices,
     watermark_for,
     with_keys,
 )
@@ -226,20 +225,20 @@ class MemoryUpdater:
 
         Never raises: failures are logged and returned as ``retry`` or ``failed``.
         """
-        messages = with_keys(filter_messages_for_memory(job.messages))
+        messages, keys = with_keys(filter_messages_for_memory(job.messages))
         if not has_minimum_dialogue(messages):
             return UpdateResult(UpdateStatus.SKIPPED, reason="no user and assistant message")
         timeout = self.config.update_lock_timeout_seconds
         try:
             with self.storage.update_lock(job.user_id, job.agent_name, timeout):
-                return self._update_locked(job, messages, incremental)
+                return self._update_locked(job, messages, keys, incremental)
         except UpdateLockTimeoutError as e:
             return self._failed(job, "waiting for the update lock", e, traceback=False)
         except StorageError as e:
             return self._failed(job, "taking the update lock", e)
 
     def _update_locked(
-        self, job: UpdateJob, messages: list[BaseMessage], incremental: bool
+        self, job: UpdateJob, messages: list[BaseMessage], keys: list[str], incremental: bool
     ) -> UpdateResult:
         user_id, agent_name = job.user_id, job.agent_name
         try:
@@ -254,12 +253,20 @@ class MemoryUpdater:
         except Exception as e:
             return self._failed(job, "reading the fence key", e)
         if incremental:
-            context, new = select_new_messages(
-                messages, mark, context_messages=config.update_context_messages, fenced=fenced
+            before, after = select_new_indices(
+                messages,
+                mark,
+                context_messages=config.update_context_messages,
+                fenced=fenced,
+                keys=keys,
             )
         else:  # a dead letter's messages: all missing, except those known extracted since
             extracted = ExtractedKeys(mark.message_keys if mark else (), fenced)
-            context, new = [], [m for m in messages if not extracted.has(m)]
+            before = []
+            after = [i for i, m in enumerate(messages) if not extracted.has(m, keys[i])]
+        context = [messages[i] for i in before]
+        new = [messages[i] for i in after]
+        new_keys = [keys[i] for i in after]
         if not new:
             return UpdateResult(
                 UpdateStatus.SKIPPED, revision=document.revision, reason="already extracted"
@@ -283,7 +290,7 @@ class MemoryUpdater:
                 reinforcement=job.reinforcement_detected,
             )
         ):
-            done = tuple(message_key(m) for m in new)
+            done = tuple(new_keys)
             # The empty update still runs the tidy step (expiry) and saves the watermark.
             outcome = self._save(job, document, MemoryUpdate(), done)
             if outcome.status in (UpdateStatus.FAILED, UpdateStatus.RETRY):
@@ -300,6 +307,7 @@ class MemoryUpdater:
                 render=self._render,
                 count_tokens=self._count,
                 max_parts=max_calls,
+                keys=new_keys,
             ),
             max_calls,
         )
