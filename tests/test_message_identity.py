@@ -16,13 +16,9 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from deerflow_memory import FileMemoryStorage
+from deerflow_memory.capture.messages import message_text
 from deerflow_memory.update.durable import decode_messages, encode_messages
-from deerflow_memory.update.incremental import (
-    identities,
-    message_identity,
-    message_key,
-    text_identity,
-)
+from deerflow_memory.update.incremental import identities, message_key
 from deerflow_memory.update.queue import FakeClock, MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.union import merge_messages
 from deerflow_memory.update.updater import MemoryUpdater
@@ -68,6 +64,30 @@ def test_a_recovered_capture_and_the_live_thread_send_each_message_to_the_model_
     assert len(extractor.sent) == 2  # the allergy once, Oslo once
 
 
+def stored_text(message: BaseMessage) -> str:
+    """``message``'s text as the outbox stores it."""
+    return message_text(decode_messages(encode_messages([message]))[0])
+
+
+def expected_identities(
+    messages: list[BaseMessage],
+) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """What ``identities`` must give, spelled out: (id, type, text), else the text identity."""
+    found = []
+    before = ""
+    for message in messages:
+        text = stored_text(message)
+        as_text = ("", message.type, text, before)
+        own = (str(message.id), message.type, text) if message.id else as_text
+        found.append((own, as_text))
+        before = text
+    return found
+
+
+def identity(message: BaseMessage) -> tuple[str, ...]:
+    return identities([message])[0][0]
+
+
 def pairs() -> dict[str, tuple[BaseMessage, BaseMessage]]:
     text = "I'm allergic to peanuts."
     return {
@@ -99,16 +119,10 @@ def test_the_merge_keeps_two_messages_once_exactly_when_their_keys_are_equal(
 ) -> None:
     first, second = pair
     same = message_key(first) == message_key(second)
-    assert (message_identity(first) == message_identity(second)) is same
+    assert (identity(first) == identity(second)) is same
     assert len(merge_messages([first], [second])) == (1 if same else 2)
 
 
 def test_the_identities_of_a_capture_are_each_messages_own_after_its_predecessor() -> None:
     messages = [first for first, _ in pairs().values()] + [AIMessage("a\x00", id="")]
-    found = identities(messages)
-    assert [own for own, _ in found] == [
-        message_identity(m, p) for m, p in zip(messages, [None, *messages], strict=False)
-    ]
-    assert [as_text for _, as_text in found] == [
-        text_identity(m, p) for m, p in zip(messages, [None, *messages], strict=False)
-    ]
+    assert identities(messages) == expected_identities(messages)

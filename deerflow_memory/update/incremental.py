@@ -57,14 +57,12 @@ __all__ = [
     "estimate_tokens",
     "identities",
     "key_id",
-    "message_identity",
     "message_key",
     "plan_chunks",
     "render_message",
     "restore_keyed_ids",
     "select_new_indices",
     "select_new_messages",
-    "text_identity",
     "watermark_for",
     "with_keys",
 ]
@@ -114,38 +112,20 @@ _stored_text = TextCache(
 )
 
 
-def message_identity(message: BaseMessage, previous: BaseMessage | None = None) -> tuple[str, ...]:
-    """What :func:`message_key` is a digest of: two messages are one when these are equal.
-
-    ``(id, type, text)`` for a message with an id (whatever its shape: a
-    client's ``"h:…"`` id is not trusted as a hash), ``("", type, text,
-    previous's text)`` for a message without one (its :func:`text_identity`);
-    text as the outbox stores it. Comparing identities (the queue's merge of
-    two captures, see :func:`identities`) is the same test as comparing keys,
-    without a SHA-256 per message. (An id :func:`with_keys` gave keys as the
-    hash it names; such ids never reach a capture, and equal identities still
-    give equal keys.)
-    """
-    if message.id:
-        return (str(message.id), message.type, _text(message))
-    return text_identity(message, previous)
-
-
-def text_identity(message: BaseMessage, previous: BaseMessage | None = None) -> tuple[str, ...]:
-    """``message``'s :func:`message_identity` as if it had no id: its type, its text and
-    ``previous``'s text (a turn re-sent under a new id keeps it)."""
-    return _text_identity(message, _text(message), _text(previous))
-
-
-def _text_identity(message: BaseMessage, text: str, before: str) -> tuple[str, ...]:
-    return ("", message.type, text, before)
-
-
 def identities(messages: Sequence[BaseMessage]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """Each message's ``(message_identity, text_identity)``, after its predecessor in ``messages``.
+    """Each message's (identity, text identity), after its predecessor in ``messages``.
 
-    The same tuples as those functions give, reading each message's text once
-    (inlined: the queue's merge of two captures runs this on the capture path).
+    The identity is what :func:`message_key` is a digest of: ``(id, type,
+    text)`` for a message with an id (whatever its shape: a client's ``"h:…"``
+    id is not trusted as a hash), else its text identity ``("", type, text,
+    predecessor's text)`` (which a turn re-sent under new ids keeps); text as
+    the outbox stores it. Comparing identities (the queue's merge of two
+    captures) is the same test as comparing keys, without a SHA-256 per
+    message. (An id :func:`with_keys` gave keys as the hash it names; such ids
+    never reach a capture, and equal identities still give equal keys.)
+
+    Reads each message's text once, :func:`_text` inlined: the merge runs this
+    on the capture path.
     """
     found: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
     append = found.append

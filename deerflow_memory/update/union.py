@@ -10,7 +10,7 @@ config. There the newer capture lacks the older one's messages, and replacing
 would lose what the user said. :func:`merge_messages` keeps both.
 
 Messages are compared by what the updater's key is a digest of
-(:func:`~deerflow_memory.update.incremental.message_identity`: the LangGraph
+(:func:`~deerflow_memory.update.incremental.identities`: the LangGraph
 id, type and text, else type, text and predecessor's text; text as the outbox
 stores it), so what the union keeps once is what the updater sends once, also
 for a capture recovered from the outbox. A positional check runs first: when
