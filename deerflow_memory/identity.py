@@ -74,7 +74,7 @@ import unicodedata
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import FrameType, FunctionType
+from types import FrameType, FunctionType, MemberDescriptorType
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -299,23 +299,45 @@ def _declares(holder: object, key: str) -> bool:
 
 
 _LOOKUP_HOOKS = frozenset({"__getattr__", "__getattribute__"})
+_NOT_A_HOOK = object()
 
 
-def _is_lookup_hook(frame: FrameType) -> bool:
-    """Whether ``frame`` runs an attribute lookup hook: a function named ``__getattr__``
-    or ``__getattribute__``, or the ``__getattr__`` of its first argument's class under
-    another name (Django's ``SimpleLazyObject``: ``__getattr__ = new_method_proxy(getattr)``).
+def _hook_owner(frame: FrameType) -> object:
+    """The object whose attribute lookup hook ``frame`` runs, or ``_NOT_A_HOOK`` when it
+    is not one. A hook: a function named ``__getattr__`` or ``__getattribute__``, or the
+    ``__getattr__`` of its first argument's class under another name (Django's
+    ``SimpleLazyObject``: ``__getattr__ = new_method_proxy(getattr)``).
     """
     code = frame.f_code
+    owner = frame.f_locals.get(code.co_varnames[0]) if code.co_argcount else None
     if code.co_name in _LOOKUP_HOOKS:
-        return True
-    if not code.co_argcount:
-        return False
-    owner = frame.f_locals.get(code.co_varnames[0])
+        return owner
     for base in _CLASS_MRO(type(owner)):
         hook = _CLASS_DICT(base).get("__getattr__")
         if hook is not None:
-            return isinstance(hook, FunctionType) and hook.__code__ is code
+            return owner if isinstance(hook, FunctionType) and hook.__code__ is code else _NOT_A_HOOK
+    return _NOT_A_HOOK
+
+
+def _holds(holder: object, target: object) -> bool:
+    """Whether ``target`` is ``holder`` or one of its own attributes (instance dict or
+    slots, read statically): the object a proxy forwards to."""
+    if target is holder:
+        return True
+    try:
+        namespace = object.__getattribute__(holder, "__dict__")
+    except Exception:
+        namespace = None
+    if isinstance(namespace, dict) and any(value is target for value in namespace.values()):
+        return True
+    for base in _CLASS_MRO(type(holder)):
+        for member in _CLASS_DICT(base).values():
+            if type(member) is MemberDescriptorType:
+                try:
+                    if member.__get__(holder) is target:
+                        return True
+                except AttributeError:  # a slot never set
+                    continue
     return False
 
 
@@ -333,11 +355,14 @@ def _absent(user: object, key: str, error: AttributeError) -> bool:
        ``__getattribute__``: proxies forwarding the name, as LangGraph's
        ``ProxyUser`` and ``DotDict`` do, or a class answering "no such
        attribute"), none a property, a descriptor or anything a hook calls;
-    3. the object it failed on (``error.obj``: the user, or the object a proxy
-       forwards to) is not None (a proxy wrapping nothing), and neither it nor
-       ``user`` declares ``key`` (``inspect.getattr_static``): a ``__slots__``
-       slot declared but never set, or a property whose AttributeError Python
-       handed over to ``__getattr__``, is unreadable, not absent.
+    3. the object it failed on (``error.obj``) is the one whose lookup ran last
+       (the user, or the last hook's object) or one that object holds itself
+       (the object a proxy forwards to, in its instance dict or slots), not
+       None (a proxy wrapping nothing) nor anything further away (a C-coded
+       property of the wrapped user reading ``self.claims.tenant_id``); and
+       neither it nor ``user`` declares ``key`` (``inspect.getattr_static``):
+       a ``__slots__`` slot declared but never set, or a property whose
+       AttributeError Python handed over to ``__getattr__``, is unreadable.
 
     Anything else is a read that failed (fail closed).
     """
@@ -346,12 +371,14 @@ def _absent(user: object, key: str, error: AttributeError) -> bool:
     text = str(error)
     if text != key and not text.endswith(f"has no attribute {key!r}"):
         return False
+    holder: object = user  # the object whose lookup ran last: the user, then each hook's
     frames = error.__traceback__  # starts at the reading frame (_auth_attribute)
     while frames is not None and (frames := frames.tb_next) is not None:
-        if not _is_lookup_hook(frames.tb_frame):
+        holder = _hook_owner(frames.tb_frame)
+        if holder is _NOT_A_HOOK:
             return False  # raised in (or below) a property, descriptor, helper...
     failed_on = error.obj
-    if failed_on is None or _declares(failed_on, key):
+    if failed_on is None or not _holds(holder, failed_on) or _declares(failed_on, key):
         return False
     return failed_on is user or not _declares(user, key)
 

@@ -14,6 +14,7 @@ refused too: "absent" would mean "no auth", the operator.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any
@@ -205,6 +206,30 @@ class GetattributeProxy:
         return getattr(object.__getattribute__(self, "_user"), name)
 
 
+class SlotsProxy:
+    """A proxy keeping the user it forwards to in a slot."""
+
+    __slots__ = ("_user",)
+
+    def __init__(self, user: Any) -> None:
+        self._user = user
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._user, name)
+
+
+class CodedProperty:
+    """``tenant_id`` a property coded in C (``operator.attrgetter``) reading a claim that is
+    missing: no Python frame of the property shows, the claims object lacks the name."""
+
+    identity = "ana"
+
+    def __init__(self) -> None:
+        self.claims = SimpleNamespace(sub="ana")
+
+    tenant_id = property(operator.attrgetter("claims.tenant_id"))
+
+
 class DictUser:
     """The shape of LangGraph's ``DotDict``: a returned dict read as attributes, answering a
     missing key with the interpreter's own words."""
@@ -361,6 +386,8 @@ CASES: list[tuple[str, Any, Any]] = [
     ("proxy-over-dict-no-tenant", ForwardingUser(DictUser(identity="auth0|5")), "auth0|5"),
     ("dict-user-no-tenant", DictUser(identity="ana", is_authenticated=True), "ana"),
     ("lazy-proxy-no-tenant", LazyProxy(SimpleNamespace(identity="ana")), "ana"),
+    ("slots-proxy-no-tenant", SlotsProxy(SimpleNamespace(identity="ana")), "ana"),
+    ("proxy-chain-no-tenant", PlainProxy(ForwardingUser(SimpleNamespace(identity="ana"))), "ana"),
     ("getattribute-proxy-no-tenant", GetattributeProxy(SimpleNamespace(identity="ana")), "ana"),
     # ...but one whose reading failed is refused, as without the proxy: not the
     # tenant-less memory...
@@ -372,6 +399,8 @@ CASES: list[tuple[str, Any, Any]] = [
     ("masked-tenant-property", MaskedProperty(), REFUSED),
     ("proxy-tenant-property-reads-missing-claim", ForwardingUser(ClaimsProperty()), REFUSED),
     ("tenant-property-reads-missing-claim", ClaimsProperty(), REFUSED),
+    ("proxy-tenant-coded-property-reads-missing-claim", ForwardingUser(CodedProperty()), REFUSED),
+    ("slots-proxy-tenant-coded-property", SlotsProxy(CodedProperty()), REFUSED),
     # ...nor a display name many accounts share.
     (
         "proxy-identity-property-raises-attribute-error",
