@@ -32,7 +32,7 @@ AttributeError raised while reading one (inside a property or code a
 ``__getattr__`` calls, about another name, saying something else than "no
 attribute", through a proxy wrapping None, from a Mapping's ``get``) or a
 ``__slots__`` slot declared and never set is a failed read, refused (the
-rule: ``_absent``).
+rule: :mod:`deerflow_memory.auth.attributes`).
 
 An identity provider's subject is often not a valid memory id (Auth0's
 ``auth0|64f1c2``, ``google-oauth2|1043``, ``user:42``, a name with a space,
@@ -67,18 +67,17 @@ or ``UUID`` becomes its ``str`` (as LangGraph does); any other type raises
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 import unicodedata
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import FrameType, FunctionType, MemberDescriptorType
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from deerflow_memory.auth.attributes import auth_attribute, says_authenticated, unreadable
 from deerflow_memory.caching import TextCache
 from deerflow_memory.errors import IdentityMismatchError, InvalidNameError
 from deerflow_memory.storage.base import validate_name
@@ -253,170 +252,6 @@ class AuthenticatedCaller:
     tenant_id: str | None = None
 
 
-# Starlette's BaseUser raises NotImplementedError for the properties it leaves
-# out (LangGraph then reads display_name for identity): absent, not unreadable.
-_STARLETTE_PROPERTIES = frozenset({"identity", "display_name"})
-
-
-def _unreadable(what: str) -> InvalidNameError:
-    if what == "is_authenticated":
-        return InvalidNameError(
-            "the auth user cannot say whether it is authenticated (reading is_authenticated "
-            "raised): refused, never taken for the operator"
-        )
-    return InvalidNameError(
-        f"the auth user's {what} cannot be read as text (reading it raised): refused, never "
-        "taken for the operator"
-    )
-
-
-_CLASS_DICT = type.__dict__["__dict__"].__get__  # a class's own namespace, read statically
-_CLASS_MRO = type.__dict__["__mro__"].__get__
-
-
-@functools.lru_cache(maxsize=1024)
-def _class_declares(klass: type, key: str) -> bool:
-    """Whether ``klass`` or a base declares ``key`` (a property, a slot...); cached per class."""
-    return any(key in _CLASS_DICT(base) for base in _CLASS_MRO(klass))
-
-
-def _declares(holder: object, key: str) -> bool:
-    """Whether ``holder``'s class or instance declares ``key`` (runs none of its code).
-
-    What ``inspect.getattr_static`` finds, with the class part cached (it runs on every
-    read of an absent attribute, in the nodes' hot path).
-    """
-    klass: Any = type(holder)
-    try:
-        if _class_declares(klass, key):
-            return True
-        namespace = object.__getattribute__(holder, "__dict__")
-    except AttributeError:  # no instance dict (slots)
-        return False
-    except Exception:  # a class whose layout cannot be read statically: say declared
-        return True
-    return isinstance(namespace, dict) and key in namespace
-
-
-_LOOKUP_HOOKS = frozenset({"__getattr__", "__getattribute__"})
-_NOT_A_HOOK = object()
-
-
-def _hook_owner(frame: FrameType) -> object:
-    """The object whose attribute lookup hook ``frame`` runs, or ``_NOT_A_HOOK`` when it
-    is not one. A hook: a function named ``__getattr__`` or ``__getattribute__``, or the
-    ``__getattr__`` of its first argument's class under another name (Django's
-    ``SimpleLazyObject``: ``__getattr__ = new_method_proxy(getattr)``).
-    """
-    code = frame.f_code
-    owner = frame.f_locals.get(code.co_varnames[0]) if code.co_argcount else None
-    if code.co_name in _LOOKUP_HOOKS:
-        return owner
-    for base in _CLASS_MRO(type(owner)):
-        hook = _CLASS_DICT(base).get("__getattr__")
-        if hook is not None:
-            return owner if isinstance(hook, FunctionType) and hook.__code__ is code else _NOT_A_HOOK
-    return _NOT_A_HOOK
-
-
-def _holds(holder: object, target: object) -> bool:
-    """Whether ``target`` is ``holder`` or one of its own attributes (instance dict or
-    slots, read statically): the object a proxy forwards to."""
-    if target is holder:
-        return True
-    try:
-        namespace = object.__getattribute__(holder, "__dict__")
-    except Exception:
-        namespace = None
-    if isinstance(namespace, dict) and any(value is target for value in namespace.values()):
-        return True
-    for base in _CLASS_MRO(type(holder)):
-        for member in _CLASS_DICT(base).values():
-            if type(member) is MemberDescriptorType:
-                try:
-                    if member.__get__(holder) is target:
-                        return True
-                except AttributeError:  # a slot never set
-                    continue
-    return False
-
-
-def _absent(user: object, key: str, error: AttributeError) -> bool:
-    """Whether ``error``, raised reading ``user``'s ``key``, says only "no such attribute".
-
-    The rule (Python 3.10+ sets an AttributeError's ``name`` and ``obj``):
-
-    1. it is a plain ``AttributeError`` about ``key`` itself: ``error.name == key``
-       and its text is the interpreter's (``... has no attribute 'key'``) or the
-       bare name (``raise AttributeError(name)``), not "claims not fetched";
-    2. it was raised where a lookup is made, not inside the attribute's code: the
-       lookup on ``user`` itself failed (no code of the user's ran), or every
-       frame it passed through is a lookup hook (``__getattr__`` or
-       ``__getattribute__``: proxies forwarding the name, as LangGraph's
-       ``ProxyUser`` and ``DotDict`` do, or a class answering "no such
-       attribute"), none a property, a descriptor or anything a hook calls;
-    3. the object it failed on (``error.obj``) is the one whose lookup ran last
-       (the user, or the last hook's object) or one that object holds itself
-       (the object a proxy forwards to, in its instance dict or slots), not
-       None (a proxy wrapping nothing) nor anything further away (a C-coded
-       property of the wrapped user reading ``self.claims.tenant_id``); and
-       neither it nor ``user`` declares ``key`` (``inspect.getattr_static``):
-       a ``__slots__`` slot declared but never set, or a property whose
-       AttributeError Python handed over to ``__getattr__``, is unreadable.
-
-    Anything else is a read that failed (fail closed).
-    """
-    if type(error) is not AttributeError or error.name != key:
-        return False
-    text = str(error)
-    if text != key and not text.endswith(f"has no attribute {key!r}"):
-        return False
-    holder: object = user  # the object whose lookup ran last: the user, then each hook's
-    frames = error.__traceback__  # starts at the reading frame (_auth_attribute)
-    while frames is not None and (frames := frames.tb_next) is not None:
-        holder = _hook_owner(frames.tb_frame)
-        if holder is _NOT_A_HOOK:
-            return False  # raised in (or below) a property, descriptor, helper...
-    failed_on = error.obj
-    if failed_on is None or not _holds(holder, failed_on) or _declares(failed_on, key):
-        return False
-    return failed_on is user or not _declares(user, key)
-
-
-def _auth_attribute(user: Any, key: str) -> Any:
-    """``user``'s ``key`` (attribute, or key of a Mapping), or None when absent.
-
-    Absent: a Mapping without ``key`` (or holding None), an object without the
-    attribute (:func:`_absent` tells "no such attribute", also through a proxy's
-    ``__getattr__``, from "reading it failed"), or Starlette's
-    ``NotImplementedError`` for ``identity``/``display_name``. A declared
-    ``__slots__`` slot never set is unreadable (the class says the user has a
-    tenant; which one is unknown).
-
-    Raises:
-        InvalidNameError: reading it raised anything else: an exception other
-            than those, an AttributeError raised in a property or descriptor or
-            in code a ``__getattr__`` calls, about another name, with another
-            text, or any AttributeError from a Mapping's ``get`` (fail closed).
-    """
-    # LangGraph passes the auth user as the object your handler returned, a
-    # proxy answering attributes from it (ProxyUser), or a dict after serialization.
-    try:
-        if isinstance(user, Mapping):
-            return user.get(key)
-        return getattr(user, key)
-    except AttributeError as error:
-        if isinstance(user, Mapping) or not _absent(user, key, error):
-            raise _unreadable(key) from None
-        return None
-    except NotImplementedError:
-        if key in _STARLETTE_PROPERTIES:
-            return None
-        raise _unreadable(key) from None
-    except Exception:  # a lazy lookup that failed, a proxy raising KeyError...
-        raise _unreadable(key) from None
-
-
 def _auth_text(value: Any, what: str) -> str | None:
     """``str(value)``, or None for None or an empty text.
 
@@ -428,21 +263,8 @@ def _auth_text(value: Any, what: str) -> str | None:
     try:
         text = str(value)
     except Exception:
-        raise _unreadable(what) from None
+        raise unreadable(what) from None
     return text or None
-
-
-def _says_authenticated(user: Any) -> bool | None:
-    """``user.is_authenticated`` as a bool, None when absent (:func:`_auth_attribute`'s rule).
-
-    Raises:
-        InvalidNameError: reading it (or its truth value) raises: fail closed.
-    """
-    value = _auth_attribute(user, "is_authenticated")
-    try:
-        return None if value is None else bool(value)
-    except Exception:  # a flag whose truth value raises
-        raise _unreadable("is_authenticated") from None
 
 
 def authenticated_caller(user: Any, identity: Any = None) -> AuthenticatedCaller | None:
@@ -476,13 +298,13 @@ def authenticated_caller(user: Any, identity: Any = None) -> AuthenticatedCaller
             that raises, an empty or unsafe ``tenant_id``); or ``identity``
             cannot be read. Never taken for the operator (who may name any user).
     """
-    authenticated = None if user is None else _says_authenticated(user)
+    authenticated = None if user is None else says_authenticated(user)
     if authenticated is False:
         return None
     raw = _auth_text(identity, "identity")
     if raw is None and user is not None:
-        raw = _auth_text(_auth_attribute(user, "identity"), "identity") or _auth_text(
-            _auth_attribute(user, "display_name"), "display_name"
+        raw = _auth_text(auth_attribute(user, "identity"), "identity") or _auth_text(
+            auth_attribute(user, "display_name"), "display_name"
         )
     if raw is None:
         if user is not None:
@@ -495,7 +317,7 @@ def authenticated_caller(user: Any, identity: Any = None) -> AuthenticatedCaller
                 "(is_authenticated False): refused, never taken for the operator"
             )
         return None  # no auth user at all (LangGraph's unauthenticated run)
-    tenant = None if user is None else _auth_attribute(user, "tenant_id")
+    tenant = None if user is None else auth_attribute(user, "tenant_id")
     if tenant is None:
         return AuthenticatedCaller(raw, None)
     # An empty tenant is refused by validate_name, not read as "no tenant".

@@ -27,6 +27,7 @@ ALLOWED: dict[str, set[str]] = {
     "errors": set(),
     "models": {"errors"} | LEAVES,
     "config": {"errors", "models"} | LEAVES,
+    "auth": {"errors"} | LEAVES,
     "storage": FOUNDATION,
     "capture": FOUNDATION,
     "inject": FOUNDATION,

@@ -1,0 +1,203 @@
+"""Reading an app's auth user object: an attribute it does not have, or a read that failed.
+
+The graphs and the ``/memory`` routes read ``identity``, ``display_name``,
+``tenant_id`` and ``is_authenticated`` off the auth user
+(:func:`deerflow_memory.identity.authenticated_caller`): an object your auth
+handler returned, LangGraph's ``ProxyUser`` forwarding to it, a Starlette
+user, or a mapping. "Absent" means no tenant (any tenant may be named) or the
+next identity source (a display name many accounts may share), so only a
+lookup that says "no such attribute" is absent (:func:`auth_attribute`,
+the rule in ``_absent``); any other failure is refused with
+:class:`~deerflow_memory.errors.InvalidNameError` (the routes answer 403).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from types import FrameType, FunctionType, MemberDescriptorType
+from typing import Any
+
+from deerflow_memory.errors import InvalidNameError
+
+__all__ = ["auth_attribute", "says_authenticated", "unreadable"]
+
+
+# Starlette's BaseUser raises NotImplementedError for the properties it leaves
+# out (LangGraph then reads display_name for identity): absent, not unreadable.
+_STARLETTE_PROPERTIES = frozenset({"identity", "display_name"})
+
+
+def unreadable(what: str) -> InvalidNameError:
+    """The error refusing an auth user whose ``what`` (an attribute name) could not be read."""
+    if what == "is_authenticated":
+        return InvalidNameError(
+            "the auth user cannot say whether it is authenticated (reading is_authenticated "
+            "raised): refused, never taken for the operator"
+        )
+    return InvalidNameError(
+        f"the auth user's {what} cannot be read as text (reading it raised): refused, never "
+        "taken for the operator"
+    )
+
+
+_CLASS_DICT = type.__dict__["__dict__"].__get__  # a class's own namespace, read statically
+_CLASS_MRO = type.__dict__["__mro__"].__get__
+
+
+@functools.lru_cache(maxsize=1024)
+def _class_declares(klass: type, key: str) -> bool:
+    """Whether ``klass`` or a base declares ``key`` (a property, a slot...); cached per class."""
+    return any(key in _CLASS_DICT(base) for base in _CLASS_MRO(klass))
+
+
+def _declares(holder: object, key: str) -> bool:
+    """Whether ``holder``'s class or instance declares ``key`` (runs none of its code).
+
+    What ``inspect.getattr_static`` finds, with the class part cached (it runs on every
+    read of an absent attribute, in the nodes' hot path).
+    """
+    klass: Any = type(holder)
+    try:
+        if _class_declares(klass, key):
+            return True
+        namespace = object.__getattribute__(holder, "__dict__")
+    except AttributeError:  # no instance dict (slots)
+        return False
+    except Exception:  # a class whose layout cannot be read statically: say declared
+        return True
+    return isinstance(namespace, dict) and key in namespace
+
+
+_LOOKUP_HOOKS = frozenset({"__getattr__", "__getattribute__"})
+_NOT_A_HOOK = object()
+
+
+def _hook_owner(frame: FrameType) -> object:
+    """The object whose attribute lookup hook ``frame`` runs, or ``_NOT_A_HOOK`` when it
+    is not one. A hook: a function named ``__getattr__`` or ``__getattribute__``, or the
+    ``__getattr__`` of its first argument's class under another name (Django's
+    ``SimpleLazyObject``: ``__getattr__ = new_method_proxy(getattr)``).
+    """
+    code = frame.f_code
+    owner = frame.f_locals.get(code.co_varnames[0]) if code.co_argcount else None
+    if code.co_name in _LOOKUP_HOOKS:
+        return owner
+    for base in _CLASS_MRO(type(owner)):
+        hook = _CLASS_DICT(base).get("__getattr__")
+        if hook is not None:
+            return (
+                owner if isinstance(hook, FunctionType) and hook.__code__ is code else _NOT_A_HOOK
+            )
+    return _NOT_A_HOOK
+
+
+def _holds(holder: object, target: object) -> bool:
+    """Whether ``target`` is ``holder`` or one of its own attributes (instance dict or
+    slots, read statically): the object a proxy forwards to."""
+    if target is holder:
+        return True
+    try:
+        namespace = object.__getattribute__(holder, "__dict__")
+    except Exception:
+        namespace = None
+    if isinstance(namespace, dict) and any(value is target for value in namespace.values()):
+        return True
+    for base in _CLASS_MRO(type(holder)):
+        for member in _CLASS_DICT(base).values():
+            if type(member) is MemberDescriptorType:
+                try:
+                    if member.__get__(holder) is target:
+                        return True
+                except AttributeError:  # a slot never set
+                    continue
+    return False
+
+
+def _absent(user: object, key: str, error: AttributeError) -> bool:
+    """Whether ``error``, raised reading ``user``'s ``key``, says only "no such attribute".
+
+    The rule (Python 3.10+ sets an AttributeError's ``name`` and ``obj``):
+
+    1. it is a plain ``AttributeError`` about ``key`` itself: ``error.name == key``
+       and its text is the interpreter's (``... has no attribute 'key'``) or the
+       bare name (``raise AttributeError(name)``), not "claims not fetched";
+    2. it was raised where a lookup is made, not inside the attribute's code: the
+       lookup on ``user`` itself failed (no code of the user's ran), or every
+       frame it passed through is a lookup hook (``__getattr__`` or
+       ``__getattribute__``: proxies forwarding the name, as LangGraph's
+       ``ProxyUser`` and ``DotDict`` do, or a class answering "no such
+       attribute"), none a property, a descriptor or anything a hook calls;
+    3. the object it failed on (``error.obj``) is the one whose lookup ran last
+       (the user, or the last hook's object) or one that object holds itself
+       (the object a proxy forwards to, in its instance dict or slots), not
+       None (a proxy wrapping nothing) nor anything further away (a C-coded
+       property of the wrapped user reading ``self.claims.tenant_id``); and
+       neither it nor ``user`` declares ``key`` (``inspect.getattr_static``):
+       a ``__slots__`` slot declared but never set, or a property whose
+       AttributeError Python handed over to ``__getattr__``, is unreadable.
+
+    Anything else is a read that failed (fail closed).
+    """
+    if type(error) is not AttributeError or error.name != key:
+        return False
+    text = str(error)
+    if text != key and not text.endswith(f"has no attribute {key!r}"):
+        return False
+    holder: object = user  # the object whose lookup ran last: the user, then each hook's
+    frames = error.__traceback__  # starts at the reading frame (_auth_attribute)
+    while frames is not None and (frames := frames.tb_next) is not None:
+        holder = _hook_owner(frames.tb_frame)
+        if holder is _NOT_A_HOOK:
+            return False  # raised in (or below) a property, descriptor, helper...
+    failed_on = error.obj
+    if failed_on is None or not _holds(holder, failed_on) or _declares(failed_on, key):
+        return False
+    return failed_on is user or not _declares(user, key)
+
+
+def auth_attribute(user: Any, key: str) -> Any:
+    """``user``'s ``key`` (attribute, or key of a Mapping), or None when absent.
+
+    Absent: a Mapping without ``key`` (or holding None), an object without the
+    attribute (:func:`_absent` tells "no such attribute", also through a proxy's
+    ``__getattr__``, from "reading it failed"), or Starlette's
+    ``NotImplementedError`` for ``identity``/``display_name``. A declared
+    ``__slots__`` slot never set is unreadable (the class says the user has a
+    tenant; which one is unknown).
+
+    Raises:
+        InvalidNameError: reading it raised anything else: an exception other
+            than those, an AttributeError raised in a property or descriptor or
+            in code a ``__getattr__`` calls, about another name, with another
+            text, or any AttributeError from a Mapping's ``get`` (fail closed).
+    """
+    # LangGraph passes the auth user as the object your handler returned, a
+    # proxy answering attributes from it (ProxyUser), or a dict after serialization.
+    try:
+        if isinstance(user, Mapping):
+            return user.get(key)
+        return getattr(user, key)
+    except AttributeError as error:
+        if isinstance(user, Mapping) or not _absent(user, key, error):
+            raise unreadable(key) from None
+        return None
+    except NotImplementedError:
+        if key in _STARLETTE_PROPERTIES:
+            return None
+        raise unreadable(key) from None
+    except Exception:  # a lazy lookup that failed, a proxy raising KeyError...
+        raise unreadable(key) from None
+
+
+def says_authenticated(user: Any) -> bool | None:
+    """``user.is_authenticated`` as a bool, None when absent (:func:`auth_attribute`'s rule).
+
+    Raises:
+        InvalidNameError: reading it (or its truth value) raises: fail closed.
+    """
+    value = auth_attribute(user, "is_authenticated")
+    try:
+        return None if value is None else bool(value)
+    except Exception:  # a flag whose truth value raises
+        raise unreadable("is_authenticated") from None
