@@ -187,10 +187,33 @@ def test_a_need_word_naming_work_study_or_a_thing_is_no_constraint(content: str)
         # 因为 ("because") and 宗教 ("religion") hold 为 and 教 without naming a topic
         "因为怀孕不能喝酒",
         "因为宗教原因不吃猪肉",
+        # a job, then the need in a clause of its own: after a comma, "who", "while", 但是
+        "Accountant at a law firm, gluten intolerant",
+        "Runs a design studio, uses a wheelchair at home",
+        "A teacher who is vegetarian",
+        "Is studying for the bar exam while pregnant",
+        "在银行做风控但是不能吃辣",
+        # said of a person whatever comes before: allergic, intolerant, "a ... allergy"
+        "Works as a translator for a pharma firm, allergic to penicillin",
+        "Is a chef with a mild sesame allergy",
+        "Is allergic to figs and dates",
+        "负责研发的同事里只有他对芒果过敏",
+        # 给自己 ("for oneself") and 为了 ("in order to") name no topic
+        "每周给自己测两次血压，有高血压",
+        "为了孩子戒酒了",
     ],
 )
 def test_a_need_beside_a_topic_of_work_is_still_a_constraint(content: str) -> None:
     assert looks_like_constraint(content)
+
+
+def test_judging_a_long_text_reads_it_once_not_once_per_need_word() -> None:
+    # Every need's word below is a topic (cue, then need), so all of them are
+    # looked at; reading the clause again for each took seconds at this length,
+    # growing with its square.
+    text = "studies deafness and teaches sign language, " * 2_500
+    assert not looks_like_constraint(text)
+    assert looks_like_constraint(text + "and is allergic to eggs")
 
 
 def test_a_marked_fact_is_a_constraint_whatever_its_wording() -> None:

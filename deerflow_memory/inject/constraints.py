@@ -26,6 +26,7 @@ input; nothing else raises.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from functools import lru_cache
 
@@ -92,12 +93,19 @@ _ZH = re.compile(
 # The words above also name topics of work, study and everyday speech: "studies
 # medicine", "designs wheelchair ramps", "a blind date", "药物研发", "英语听力",
 # "不吃亏". A match is set aside when its clause shows such a use; the fact is a
-# constraint when any match is left. Clauses end at sentence or clause
-# punctuation, and at "and"/"but" (English) so "works as a nurse and is allergic
-# to latex" keeps its need.
+# constraint when any match is left. A clause ends at sentence or clause
+# punctuation and at words that start another ("and", "who", "while", 但是), so
+# "works as a nurse, allergic to latex" keeps its need; a comma before an
+# "-ing" word goes on with the same clause ("works as a pharmacist, advising on
+# medications"). Each text is read in one pass: clause bounds, cues and verbs
+# are found once, so the cost grows with the text, not with its square.
 
-_EN_CLAUSE_END = re.compile(r"[.;:!?()]|,\s+(?:and|but|so)\b|\s(?:and|but)\s", re.IGNORECASE)
-# Work, study or writing about a subject: its needs are the subject, not the user's.
+_EN_CLAUSE_END = re.compile(
+    r"[.;:!?()]|,(?!\s*\w+ing\b)|\b(?:and|but|so|who|while|although|though|yet|whereas)\b",
+    re.IGNORECASE,
+)
+# Work, study or writing about a subject: its needs are the subject, not the user's,
+# when the need follows the cue closely (within _CUE_REACH characters).
 _EN_TOPIC_CUE = re.compile(
     r"\b(?:stud(?:y|ies|ying)|research(?:es|ing|ers?)?|teach(?:es|ing)?|lectures?|"
     r"translat(?:es|ing)|design(?:s|ing)|build(?:s|ing)|sell(?:s|ing)|maintain(?:s|ing)|"
@@ -107,23 +115,34 @@ _EN_TOPIC_CUE = re.compile(
     r"(?:works?|working|worked) (?:as|at|in|for|on)|(?:learning|reading|talks?|talking) about)\b",
     re.IGNORECASE,
 )
+_CUE_REACH = 48
 # Said between the cue and the need, these make it the user's again ("studies at
 # night because medication makes her drowsy", "manages her diabetes").
 _EN_OWN_NEED = re.compile(
-    r"\b(?:because|since|due to|despite|takes|taking|has|have|had|needs|uses|relies|wears|"
-    r"avoids|cannot|can't|must|her|his|their|my|own|herself|himself|themselves|myself)\b",
+    r"\b(?:because|since|due to|despite|being|takes|taking|has|have|had|needs|"
+    r"uses|relies|wears|avoids|cannot|can't|must|her|his|their|my|own|herself|himself|"
+    r"themselves|myself)\b",
     re.IGNORECASE,
 )
-# A need's word used as a modifier of one of these names a thing, not a need
-# ("wheelchair basketball", "asthma ward", "blind date"), unless a verb of
-# need comes first in the clause ("needs large print menus").
+# Said of a person, never of a topic: these words are the user's need wherever
+# they stand; so is "a/an ... allergy" ("a nurse with a severe peanut allergy").
+_EN_PERSONAL = re.compile(
+    r"allergic|intolerant|anaphylactic|co?eliac|diabetic|epileptic|asthmatic", re.IGNORECASE
+)
+_EN_HAS_ONE = re.compile(r"\b(?:an?)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
+_EN_HELD_NOUN = re.compile(r"allerg|intoleran", re.IGNORECASE)
+# A need's word before one of these (next, or with one more modifier between)
+# names a thing, not a need ("wheelchair basketball", "asthma ward", "blind
+# date", "seizure first-aid workshop"), unless a verb of need comes first in the
+# clause ("needs large print menus"); "allergic to dates" is no modifier.
 _EN_NOT_A_NEED_HEAD = re.compile(
-    r"\s*[\w-]*\s*\b(?:research|researchers?|study|studies|trials?|wards?|clinics?|departments?|"
+    r"[\s-]+(?:(?!(?:to|of|in|on|at|for|from|with|by|and|or|the|a|an)\b)[\w-]+\s+)?"
+    r"(?:research|researchers?|study|studies|trials?|wards?|clinics?|departments?|"
     r"industry|devices?|compan(?:y|ies)|firms?|startups?|features?|apps?|software|platforms?|"
-    r"teams?|basketball|rugby|tennis|ramps?|certification|paperwork|datasets?|leaflets?|"
-    r"labels?|chefs?|prevalence|prevention|epidemiology|awareness|charity|fundraisers?|"
-    r"courses?|class(?:es)?|schools?|degrees?|exams?|conferences?|journals?|papers?|"
-    r"articles?|blogs?|documentar(?:y|ies)|spot|dates?|eye|tasting|workshops?)\b",
+    r"support|teams?|basketball|rugby|tennis|ramps?|certification|paperwork|datasets?|"
+    r"leaflets?|labels?|chefs?|prevalence|prevention|epidemiology|awareness|charity|"
+    r"fundraisers?|courses?|class(?:es)?|schools?|degrees?|exams?|conferences?|journals?|"
+    r"papers?|articles?|blogs?|documentar(?:y|ies)|spot|dates?|eye|tasting|workshops?)\b",
     re.IGNORECASE,
 )
 # Diet rules worded as a verb or a refusal ("avoids dairy products", "no meat
@@ -138,18 +157,23 @@ _EN_NEED_VERB = re.compile(
     r"eats only|cannot|can't)\b",
     re.IGNORECASE,
 )
-# Chinese: clauses end at punctuation; set phrases that hold a need's characters
-# but mean something else are read as plain text.
-_ZH_CLAUSE_END = re.compile(r"[，。；：！？、,;:!?（）()]")
+# Chinese: set phrases that hold a need's characters but mean something else
+# are read as plain text; clauses end at punctuation and at 但是, 而且 and the like.
 _ZH_NOT_A_NEED = re.compile(
     r"不吃亏|不吃这一?套|装聋作哑|大字报|"
     r"(?:英语|英文|日语|法语|德语|韩语|外语|托福|雅思|四级|六级)听力|"
     r"听力(?:练习|考试|测试|题|课|材料|部分|训练)"
 )
-# (为 and 教 only where they mean "for" and "teach": not 因为 "because", 宗教 "religion".)
+_ZH_CLAUSE_END = re.compile(r"[，。；：！？、,;:!?（）()]|但是|但|可是|不过|而且|并且|然而|却|同时")
+# 为, 给 and 教 only where they mean "for" and "teach": not 因为 "because", 为了
+# "in order to", 给自己 "for oneself", 宗教/佛教 "religion".
 _ZH_TOPIC_CUE = re.compile(
-    r"研究|研发|从事|学的是|专业|负责|(?<!宗)教(?![会堂徒])|给|(?<![因作认成以])为|关于|科普"
+    r"研究|研发|从事|学的是|负责|关于|科普|(?<![宗佛兰督道主回])教(?![会堂徒])|"
+    r"给(?!自己|我)|(?<![因作认成以])为(?!了)"
 )
+_ZH_OWN_NEED = re.compile(r"自己|本人|对")
+# 过敏 and 不耐受 after 对 ("对花生过敏") are the user's, whatever comes before.
+_ZH_PERSONAL = re.compile(r"过敏|不耐受")
 _ZH_NOT_A_NEED_HEAD = re.compile(
     r".{0,6}?(?:研发|化学|研究|医院|门诊|公司|药企|企业|学校|试验|设计|系统|标注|篮球|"
     r"专家|专业|科普|流行病|教育|行业|产品|儿童|翻译|讲师|教练|风格)"
@@ -157,34 +181,123 @@ _ZH_NOT_A_NEED_HEAD = re.compile(
 _ZH_NEED_VERB = re.compile(r"(?:有|患有|患|得了|戴|坐|用|需要|要)$")
 
 
-def _clause(text: str, start: int, end: int, clause_end: re.Pattern[str]) -> tuple[str, str]:
-    """The text of the clause around ``text[start:end]``: what comes before it and after it."""
-    before = text[:start]
-    cut = 0
-    for cut_at in clause_end.finditer(before):
-        cut = cut_at.end()
-    after = text[end:]
-    stop = clause_end.search(after)
-    return before[cut:], after if stop is None else after[: stop.start()]
+class _Clause:
+    """One clause of a text: its bounds and where its cues and verbs are (found once)."""
+
+    __slots__ = ("cue_ends", "end", "need_verbs", "own", "start")
+
+    def __init__(self, text: str, start: int, end: int, reading: _Reading) -> None:
+        self.start = start
+        self.end = end
+        self.cue_ends = [m.end() for m in reading.cue.finditer(text, start, end)]
+        self.own = [m.start() for m in reading.own.finditer(text, start, end)]
+        verbs = reading.need_verb_anywhere
+        self.need_verbs = [m.start() for m in verbs.finditer(text, start, end)] if verbs else []
 
 
-def _english_need(text: str, match: re.Match[str]) -> bool:
-    before, after = _clause(text, match.start(), match.end(), _EN_CLAUSE_END)
-    if (
-        _EN_NOT_A_NEED_HEAD.match(after)
-        and not _EN_VERBAL.match(match.group())
-        and not _EN_NEED_VERB.search(before)
-    ):
+class _Reading:
+    """The context rules of one language (see the comment above)."""
+
+    def __init__(
+        self,
+        clause_end: re.Pattern[str],
+        cue: re.Pattern[str],
+        own: re.Pattern[str],
+        personal: re.Pattern[str],
+        head: re.Pattern[str],
+        *,
+        verbal: re.Pattern[str] | None = None,
+        need_verb_anywhere: re.Pattern[str] | None = None,
+        need_verb_just_before: re.Pattern[str] | None = None,
+        personal_with_own: bool = False,
+        held: tuple[re.Pattern[str], re.Pattern[str]] | None = None,
+    ) -> None:
+        self.clause_end = clause_end
+        self.cue = cue
+        self.own = own
+        self.personal = personal
+        self.head = head
+        self.verbal = verbal
+        self.need_verb_anywhere = need_verb_anywhere
+        self.need_verb_just_before = need_verb_just_before
+        self.personal_with_own = personal_with_own
+        self.held = held
+
+    def any_need(self, text: str, needs: re.Pattern[str]) -> bool:
+        """True when some match of ``needs`` in ``text`` is the user's need."""
+        bounds: list[int] | None = None
+        clauses: dict[int, _Clause] = {}
+        for match in needs.finditer(text):
+            if bounds is None:  # clause starts, found at the first match only
+                bounds = [0, *(m.end() for m in self.clause_end.finditer(text))]
+            index = bisect_right(bounds, match.start()) - 1
+            clause = clauses.get(index)
+            if clause is None:
+                end = bounds[index + 1] if index + 1 < len(bounds) else len(text)
+                clause = clauses[index] = _Clause(text, bounds[index], end, self)
+            if self._is_need(text, match, clause):
+                return True
         return False
-    cues = list(_EN_TOPIC_CUE.finditer(before))
-    return not cues or _EN_OWN_NEED.search(before, cues[-1].end()) is not None
+
+    def _is_need(self, text: str, match: re.Match[str], clause: _Clause) -> bool:
+        start = match.start()
+        if self._names_a_thing(text, match, clause):
+            return False
+        if self.personal.match(match.group()) and (
+            not self.personal_with_own or self._own_between(clause, clause.start, start)
+        ):
+            return True
+        if (
+            self.held is not None
+            and self.held[0].match(match.group())
+            and self.held[1].search(text, max(clause.start, start - 40), start)
+        ):
+            return True  # "a severe peanut allergy": someone has it
+        cue = bisect_right(clause.cue_ends, start) - 1
+        if cue < 0:
+            return True
+        cue_end = clause.cue_ends[cue]
+        if start - cue_end > _CUE_REACH:
+            return True
+        return self._own_between(clause, cue_end, start)
+
+    def _names_a_thing(self, text: str, match: re.Match[str], clause: _Clause) -> bool:
+        if self.head.match(text, match.end(), clause.end) is None:
+            return False
+        if self.verbal is not None and self.verbal.match(match.group()):
+            return False
+        if clause.need_verbs and clause.need_verbs[0] < match.start():
+            return False
+        just_before = self.need_verb_just_before  # a verb of at most 2 characters, then the need
+        if just_before is None:
+            return True
+        return just_before.search(text, max(clause.start, match.start() - 2), match.start()) is None
+
+    @staticmethod
+    def _own_between(clause: _Clause, low: int, high: int) -> bool:
+        at = bisect_left(clause.own, low)
+        return at < len(clause.own) and clause.own[at] < high
 
 
-def _chinese_need(text: str, match: re.Match[str]) -> bool:
-    before, after = _clause(text, match.start(), match.end(), _ZH_CLAUSE_END)
-    if _ZH_TOPIC_CUE.search(before):
-        return False
-    return not (_ZH_NOT_A_NEED_HEAD.match(after) and not _ZH_NEED_VERB.search(before))
+_ENGLISH = _Reading(
+    _EN_CLAUSE_END,
+    _EN_TOPIC_CUE,
+    _EN_OWN_NEED,
+    _EN_PERSONAL,
+    _EN_NOT_A_NEED_HEAD,
+    verbal=_EN_VERBAL,
+    need_verb_anywhere=_EN_NEED_VERB,
+    held=(_EN_HELD_NOUN, _EN_HAS_ONE),
+)
+_CHINESE = _Reading(
+    _ZH_CLAUSE_END,
+    _ZH_TOPIC_CUE,
+    _ZH_OWN_NEED,
+    _ZH_PERSONAL,
+    _ZH_NOT_A_NEED_HEAD,
+    need_verb_just_before=_ZH_NEED_VERB,
+    personal_with_own=True,
+)
 
 
 def _looks_like_constraint(text: str) -> bool:
@@ -212,10 +325,9 @@ def _looks_like_constraint(text: str) -> bool:
     """
     if not isinstance(text, str):
         raise InvalidFactError(f"a fact must be text, got {type(text).__name__}")
-    if any(_english_need(text, m) for m in _EN.finditer(text)):
+    if _ENGLISH.any_need(text, _EN):
         return True
-    plain = _ZH_NOT_A_NEED.sub("，", text)
-    return any(_chinese_need(plain, m) for m in _ZH.finditer(plain))
+    return _CHINESE.any_need(_ZH_NOT_A_NEED.sub("，", text), _ZH)
 
 
 # Bounded by characters too: 65,536 texts of 500 characters kept ~70 MB of keys.
