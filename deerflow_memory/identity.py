@@ -252,17 +252,34 @@ class AuthenticatedCaller:
     tenant_id: str | None = None
 
 
+# Values whose ``str()`` is a representation, not the text of an id: ``b'ana'``,
+# ``False``, ``1.0``, ``['a']`` would each name a memory of its own.
+_NOT_AN_ID = (bool, float, complex, bytes, bytearray, memoryview, list, tuple, dict, set, frozenset)
+
+
 def _auth_text(value: Any, what: str) -> str | None:
-    """``str(value)``, or None for None or an empty text.
+    """The text of an identity or tenant id, or None for None or an empty text.
+
+    A ``str`` (its own text, whatever a subclass's ``__str__`` says), or
+    ``str(value)`` of an id object (an int, a UUID, an app's id type).
 
     Raises:
-        InvalidNameError: its ``__str__`` raises or returns something else than a string.
+        InvalidNameError: a bool, number with a fraction, bytes or container
+            (whose ``str()`` is a representation), or a ``__str__`` that raises or
+            returns no string.
     """
     if value is None:
         return None
+    if isinstance(value, str):
+        return str.__str__(value) or None
+    if isinstance(value, _NOT_AN_ID):
+        raise InvalidNameError(
+            f"the auth user's {what} must be text or an id object, got {type(value).__name__}: "
+            "refused, never taken for the operator"
+        )
     try:
         text = str(value)
-    except Exception:
+    except Exception:  # a __str__ that raises or returns no string (TypeError)
         raise unreadable(what) from None
     return text or None
 

@@ -15,6 +15,7 @@ refused too: "absent" would mean "no auth", the operator.
 from __future__ import annotations
 
 import operator
+import uuid
 from collections.abc import Callable, Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any
@@ -332,6 +333,30 @@ class NoIdentityStarletteUser(BaseUser):
     """A Starlette user leaving identity and display name out, with no flag set: nobody."""
 
 
+class ClaimsBackedUser:
+    """An app user whose declared ``tenant_id``/``identity`` read an unloaded part, and
+    whose ``__getattr__`` answers other names from the token's claims: Python hands the
+    property's AttributeError to that ``__getattr__``, which fails about the claims."""
+
+    is_authenticated = True
+    display_name = "Support Team"  # shared by many accounts
+
+    def __init__(self, claims: Any, org: Any = None) -> None:
+        self._claims = claims
+        self._org = org
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._claims, name)
+
+    @property
+    def tenant_id(self) -> str:
+        return str(self._org.id)
+
+    @property
+    def identity(self) -> str:
+        return str(self._claims.sub)
+
+
 CASES: list[tuple[str, Any, Any]] = [
     ("starlette-unauthenticated", UnauthenticatedUser(), OPERATOR),
     # LangGraph's unauthenticated user subclasses Starlette's; its proxy users answer
@@ -455,6 +480,42 @@ CASES: list[tuple[str, Any, Any]] = [
     ("flag-raises", CannotSay("alice"), REFUSED),
     ("flag-raises-no-identity", CannotSay(""), REFUSED),
     ("flag-truth-raises", Unanswerable(), REFUSED),
+    # A declared attribute that failed, seen through a proxy: the proxied object
+    # declares it, so the failure is no absence (the tenant or the identity).
+    ("claims-user-tenant-unloaded", ClaimsBackedUser(SimpleNamespace(sub="ana")), REFUSED),
+    (
+        "proxied-claims-user-tenant-unloaded",
+        PlainProxy(ClaimsBackedUser(SimpleNamespace(sub="ana"))),
+        REFUSED,
+    ),
+    (
+        "langgraph-proxy-claims-user-tenant-unloaded",
+        ForwardingUser(ClaimsBackedUser(SimpleNamespace(sub="ana"))),
+        REFUSED,
+    ),
+    (
+        "proxied-claims-user-identity-unloaded",
+        PlainProxy(ClaimsBackedUser(SimpleNamespace(), org=SimpleNamespace(id="acme"))),
+        REFUSED,
+    ),
+    (
+        "proxied-claims-user-loaded",
+        PlainProxy(ClaimsBackedUser(SimpleNamespace(sub="ana"), org=SimpleNamespace(id="acme"))),
+        ("ana", "acme"),
+    ),
+    # Values whose str() is a representation, not an id's text, are refused; ids are not.
+    ("identity-bytes", {"identity": b"ana"}, REFUSED),
+    ("identity-bool", {"identity": True}, REFUSED),
+    ("identity-float", {"identity": 1.5}, REFUSED),
+    ("identity-list", {"identity": ["ana"]}, REFUSED),
+    ("tenant-bool", {"identity": "ana", "tenant_id": False}, REFUSED),
+    ("tenant-bytes", {"identity": "ana", "tenant_id": b"acme"}, REFUSED),
+    ("identity-int", {"identity": 42, "tenant_id": 7}, ("42", "7")),
+    (
+        "identity-uuid",
+        {"identity": uuid.UUID(int=5)},
+        "00000000-0000-0000-0000-000000000005",
+    ),
 ]
 
 

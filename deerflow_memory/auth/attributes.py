@@ -133,7 +133,8 @@ def _absent(user: object, key: str, error: AttributeError) -> bool:
        (the object a proxy forwards to, in its instance dict or slots), not
        None (a proxy wrapping nothing) nor anything further away (a C-coded
        property of the wrapped user reading ``self.claims.tenant_id``); and
-       neither it nor ``user`` declares ``key`` (``inspect.getattr_static``):
+       neither it, ``user`` nor any object whose hook the lookup passed
+       through declares ``key`` (``inspect.getattr_static``):
        a ``__slots__`` slot declared but never set, or a property whose
        AttributeError Python handed over to ``__getattr__``, is unreadable.
 
@@ -150,6 +151,10 @@ def _absent(user: object, key: str, error: AttributeError) -> bool:
         holder = _hook_owner(frames.tb_frame)
         if holder is _NOT_A_HOOK:
             return False  # raised in (or below) a property, descriptor, helper...
+        if _declares(holder, key):
+            # A proxied object declaring ``key`` (a property whose AttributeError
+            # Python handed to its ``__getattr__``): its read failed.
+            return False
     failed_on = error.obj
     if failed_on is None or not _holds(holder, failed_on) or _declares(failed_on, key):
         return False
