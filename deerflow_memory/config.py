@@ -164,6 +164,9 @@ class TenantOverrides(_NumbersNotBooleans):
     debounce_seconds: float | None = Field(None, ge=0.0, le=3600.0)
 
 
+_MAX_CATEGORY_NAMES = 64  # a list of categories longer than this is no setting
+
+
 class MemoryConfig(_NumbersNotBooleans):
     """Every knob of the memory system, with DeerFlow's names and defaults."""
 
@@ -516,6 +519,11 @@ class MemoryConfig(_NumbersNotBooleans):
         # Each item must be a name before FactCategory sees it: the enum puts a full
         # repr() of a bad item in its error, however large the item is.
         if isinstance(value, list | tuple | set | frozenset):
+            if len(value) > _MAX_CATEGORY_NAMES:
+                raise ValueError(
+                    f"at most {_MAX_CATEGORY_NAMES} names (there are {len(FactCategory)} "
+                    f"categories), got {len(value):,}"
+                )
             for item in value:
                 if not isinstance(item, str):
                     raise ValueError(
@@ -764,9 +772,13 @@ def _did_you_mean(name: str, known: Iterable[str]) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
+_ERRORS_SHOWN = 10  # a file of 300,000 bad items would otherwise make a 40 MB message
+
+
 def _format_validation_error(error: ValidationError) -> str:
     parts = []
-    for item in error.errors():
+    errors = error.errors()
+    for item in errors[:_ERRORS_SHOWN]:
         field = ".".join(str(p) for p in item["loc"]) or "<config>"
         if item["type"] == "extra_forbidden":
             known = (
@@ -782,6 +794,8 @@ def _format_validation_error(error: ValidationError) -> str:
         got = item.get("input")
         shown = "***" if item["loc"] and item["loc"][0] in _SECRET_FIELDS else _shown(got)
         parts.append(f"{field}: {item['msg']} (got {shown})")
+    if len(errors) > _ERRORS_SHOWN:
+        parts.append(f"and {len(errors) - _ERRORS_SHOWN:,} more errors")
     return redact_secrets(_PREFIX + "; ".join(parts))
 
 
@@ -871,7 +885,11 @@ def _parse_env_value(name: str, raw: str) -> Any:
 MAX_ALIASED_VALUES = 10_000
 """YAML aliases (``*name``) in a config file may repeat at most this many values in
 all: a few hundred bytes of nested aliases otherwise stand for billions of values
-("billion laughs") that validation and error messages would walk."""
+("billion laughs") that validation and error messages would walk. Each character
+of a repeated text counts as a value too (:data:`_ALIASED_CHARACTERS` per value):
+9,000 aliases of one 50 KB text would otherwise hold 450 MB."""
+
+_ALIASED_CHARACTERS = 100  # characters of repeated text that count as one value
 
 
 class _AliasError(Exception):
@@ -908,7 +926,9 @@ def _strict_loader() -> type:
                     if self._aliased > MAX_ALIASED_VALUES:
                         raise _AliasError(
                             f"aliases (*{anchor} and those before it) repeat more than "
-                            f"{MAX_ALIASED_VALUES:,} values, far more than a configuration holds",
+                            f"{MAX_ALIASED_VALUES:,} values (a long text counts one per "
+                            f"{_ALIASED_CHARACTERS} characters), far more than a configuration "
+                            "holds",
                             line,
                         )
                 return super().compose_node(parent, index)
@@ -921,11 +941,14 @@ def _strict_loader() -> type:
                 self._open.discard(anchor)
 
         def _size(self, node: Any) -> int:
-            """How many values ``node`` stands for, itself included."""
+            """How many values ``node`` stands for, itself included (a long text: one
+            per :data:`_ALIASED_CHARACTERS` characters)."""
             known = self._sizes.get(id(node))
             if known is None:
                 known = 1
-                if isinstance(node, yaml.SequenceNode):
+                if isinstance(node, yaml.ScalarNode):
+                    known += len(node.value) // _ALIASED_CHARACTERS
+                elif isinstance(node, yaml.SequenceNode):
                     known += sum(self._size(item) for item in node.value)
                 elif isinstance(node, yaml.MappingNode):
                     known += sum(self._size(k) + self._size(v) for k, v in node.value)

@@ -41,7 +41,8 @@ def test_aliases_repeating_more_than_the_bound_are_refused_naming_the_line(
     message = str(refused.value)
     assert message == (
         f"config file {path}, line 4: aliases (*a2 and those before it) repeat more than "
-        f"{MAX_ALIASED_VALUES:,} values, far more than a configuration holds"
+        f"{MAX_ALIASED_VALUES:,} values (a long text counts one per 100 characters), "
+        "far more than a configuration holds"
     )
 
 
@@ -51,6 +52,37 @@ def test_the_alias_bound_holds_whatever_setting_the_aliases_feed(
 ) -> None:
     with pytest.raises(ConfigError, match=r"line 4: aliases .* repeat more than 10,000 values"):
         load_config(write(tmp_path, nested_aliases(4, setting)), environ={})
+
+
+def test_aliases_repeating_one_long_text_count_its_characters(tmp_path: Path) -> None:
+    # 2,000 aliases of a 60,000-character origin: 2,000 values but 120 M characters.
+    origin = "https://a" + "b" * 60_000 + ".com"
+    path = write(tmp_path, f'http_allowed_origins: [&o "{origin}"' + ", *o" * 2_000 + "]\n")
+    with pytest.raises(ConfigError, match=r"line 1: aliases \(\*o and those before it\) repeat"):
+        load_config(path, environ={})
+    # The same text aliased a few times is a configuration, not a bomb.
+    few = write(tmp_path, f'http_allowed_origins: [&o "{origin}"' + ", *o" * 3 + "]\n")
+    assert len(load_config(few, environ={}).http_allowed_origins) == 4
+
+
+def test_a_file_of_many_bad_values_gets_a_short_error_that_counts_the_rest(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, "correction_patterns: [" + ", ".join(["1"] * 5_000) + "]\n")
+    with pytest.raises(ConfigError) as refused:
+        load_config(path, environ={})
+    message = str(refused.value)
+    assert message.endswith("; and 4,990 more errors")
+    assert message.count("correction_patterns.") == 10
+
+
+def test_more_category_names_than_a_setting_needs_are_refused_by_count() -> None:
+    with pytest.raises(ConfigError, match=r"at most 64 names .* got 100,000"):
+        MemoryConfig(guaranteed_categories=["goal"] * 100_000)
+    assert MemoryConfig(guaranteed_categories=["goal", "goal"]).guaranteed_categories == [
+        FactCategory.GOAL,
+        FactCategory.GOAL,
+    ]
 
 
 def test_an_alias_inside_the_value_it_names_is_refused(tmp_path: Path) -> None:
