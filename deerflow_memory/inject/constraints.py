@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from deerflow_memory.caching import TextCache
@@ -195,33 +196,20 @@ class _Clause:
         self.need_verbs = [m.start() for m in verbs.finditer(text, start, end)] if verbs else []
 
 
+@dataclass(frozen=True, slots=True)
 class _Reading:
     """The context rules of one language (see the comment above)."""
 
-    def __init__(
-        self,
-        clause_end: re.Pattern[str],
-        cue: re.Pattern[str],
-        own: re.Pattern[str],
-        personal: re.Pattern[str],
-        head: re.Pattern[str],
-        *,
-        verbal: re.Pattern[str] | None = None,
-        need_verb_anywhere: re.Pattern[str] | None = None,
-        need_verb_just_before: re.Pattern[str] | None = None,
-        personal_with_own: bool = False,
-        held: tuple[re.Pattern[str], re.Pattern[str]] | None = None,
-    ) -> None:
-        self.clause_end = clause_end
-        self.cue = cue
-        self.own = own
-        self.personal = personal
-        self.head = head
-        self.verbal = verbal
-        self.need_verb_anywhere = need_verb_anywhere
-        self.need_verb_just_before = need_verb_just_before
-        self.personal_with_own = personal_with_own
-        self.held = held
+    clause_end: re.Pattern[str]
+    cue: re.Pattern[str]  # a topic of work or study before the need
+    own: re.Pattern[str]  # between cue and need: the need is the user's again
+    personal: re.Pattern[str]  # need words said only of a person
+    head: re.Pattern[str]  # after the need: a thing it modifies
+    verbal: re.Pattern[str] | None = None  # needs worded as a verb: never modifiers
+    need_verb_anywhere: re.Pattern[str] | None = None  # earlier in the clause: no modifier
+    need_verb_just_before: re.Pattern[str] | None = None  # right before: no modifier
+    personal_with_own: bool = False  # personal words count only after an ``own`` word
+    held: tuple[re.Pattern[str], re.Pattern[str]] | None = None  # a need noun, "a/an ..." before
 
     def any_need(self, text: str, needs: re.Pattern[str]) -> bool:
         """True when some match of ``needs`` in ``text`` is the user's need."""
