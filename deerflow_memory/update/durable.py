@@ -29,8 +29,9 @@ from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import StoreClosedError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.dead_letters import DeadLetter
+from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
+from deerflow_memory.update.dead_letter import dead_letter_for
 from deerflow_memory.update.encoding import decode_messages, encode_messages
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.union import merge_messages
@@ -103,6 +104,37 @@ def to_pending(job: UpdateJob, due_at: float = 0.0, urgent: bool = False) -> Pen
         due_at=due_at,
         urgent=urgent,
         record_id=job.record_id,
+    )
+
+
+def _letter_for(
+    storage: MemoryStorage, update: PendingUpdate, error: str, attempts: int
+) -> DeadLetter:
+    """The dead letter of ``update``: its messages as sent, or merged into the key's older letter.
+
+    A letter replaces the key's older one, so the older one's messages are
+    merged in, never dropped: a thread whose captures hold only their own turn
+    (no checkpointer, no thread id) would lose the turn that failed first.
+    """
+    letter_id = dead_letter_id(update.thread_id, update.user_id, update.agent_name)
+    existing = next(
+        (x for x in storage.list_dead_letters(update.user_id) if x.id == letter_id), None
+    )
+    if existing is not None:
+        return dead_letter_for(to_job(update), error, attempts=attempts, existing=existing)
+    encoded = encode_messages(update.messages)
+    return DeadLetter(
+        id=letter_id,
+        thread_id=update.thread_id,
+        user_id=update.user_id,
+        agent_name=update.agent_name,
+        error=error,
+        attempts=attempts,
+        message_ids=tuple(str(m.get("data", {}).get("id") or "") for m in encoded),
+        message_ids_are="ids",  # as sent: an "h:…" id here is a client's, never a key
+        messages=tuple(encoded),
+        correction_detected=update.correction,
+        reinforcement_detected=update.reinforcement,
     )
 
 
@@ -225,21 +257,9 @@ class DurableUpdates:
     def _put_dead_letter(self, update: PendingUpdate, error: str, attempts: int) -> bool:
         if self._storage is None:
             return False
-        encoded = encode_messages(update.messages)
-        letter = DeadLetter.for_key(
-            update.thread_id,
-            update.user_id,
-            update.agent_name,
-            error=error,
-            attempts=max(1, attempts),
-            message_ids=tuple(str(m.get("data", {}).get("id") or "") for m in encoded),
-            message_ids_are="ids",  # as sent: an "h:…" id here is a client's, never a key
-            messages=tuple(encoded),
-            correction_detected=update.correction,
-            reinforcement_detected=update.reinforcement,
-        )
         try:
-            self._storage().put_dead_letter(letter)
+            storage = self._storage()
+            storage.put_dead_letter(_letter_for(storage, update, error, max(1, attempts)))
         except NotImplementedError:
             return False
         except Exception:
