@@ -258,6 +258,7 @@ def apply_update_detailed(
     )
     deleted_keys = {text_key(text) for text in deleted_texts}
     dup = low = uploads = deleted = 0
+    taken: set[str] | None = None  # ids in use, stored or history: a new id is none of them
     for new in update.new_facts:
         content = strip_upload_mentions(new.content)
         if not content:
@@ -284,8 +285,10 @@ def apply_update_detailed(
                 if current.id not in added_ids:
                     reinforced_ids.add(current.id)
             continue
+        if taken is None:
+            taken = {f.id for f in facts} | {f.id for f in superseded}
         fact = Fact(
-            id=new_fact_id(),
+            id=new_fact_id(taken),
             content=content,
             category=new.category,
             confidence=new.confidence,
@@ -302,6 +305,7 @@ def apply_update_detailed(
         index_by_key[key] = len(facts)
         facts.append(fact)
         added_ids.append(fact.id)
+        taken.add(fact.id)
 
     # --- capacity ------------------------------------------------------------------------
     evicted = _over_capacity(

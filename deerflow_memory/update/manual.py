@@ -134,8 +134,9 @@ def add_manual_fact(
             facts[index] = fact
             break
     else:
+        taken = {f.id for f in facts} | {f.id for f in document.superseded_facts}
         fact = Fact(
-            id=new_fact_id(),
+            id=new_fact_id(taken),
             content=text,
             category=kind,
             confidence=score,
