@@ -23,16 +23,12 @@ no auth user, or one whose ``is_authenticated`` is False (LangGraph's and
 Starlette's unauthenticated user, ``langgraph dev``'s Studio user under custom
 auth), means no authentication: the operator's rules of before apply. Any other
 auth user whose identity or tenant cannot be read as a non-empty text (no
-identity, a read or ``str()`` that raises, an empty ``tenant_id``), or that
-cannot say whether it is authenticated (reading ``is_authenticated`` raises),
-is refused (:class:`InvalidNameError`; the routes answer 403), never taken for
-the operator. An attribute the auth user does not have (nor the object a
-proxy such as LangGraph's ``ProxyUser`` forwards it to) is absent; an
-AttributeError raised while reading one (inside a property or code a
-``__getattr__`` calls, about another name, saying something else than "no
-attribute", through a proxy wrapping None, from a Mapping's ``get``) or a
-``__slots__`` slot declared and never set is a failed read, refused (the
-rule: :mod:`deerflow_memory.auth.attributes`).
+identity, a read or ``str()`` that raises, an empty ``tenant_id``, bytes or a
+bool), or that cannot say whether it is authenticated, is refused
+(:class:`InvalidNameError`; the routes answer 403), never taken for the
+operator. Only an attribute the auth user (or the object a proxy such as
+LangGraph's ``ProxyUser`` forwards to) does not have is absent; any other
+failed read is refused (the rule: :mod:`deerflow_memory.auth.attributes`).
 
 An identity provider's subject is often not a valid memory id (Auth0's
 ``auth0|64f1c2``, ``google-oauth2|1043``, ``user:42``, a name with a space,
@@ -264,7 +260,7 @@ def _auth_text(value: Any, what: str) -> str | None:
     ``str(value)`` of an id object (an int, a UUID, an app's id type).
 
     Raises:
-        InvalidNameError: a bool, number with a fraction, bytes or container
+        InvalidNameError: a bool, float, complex, bytes-like or container
             (whose ``str()`` is a representation), or a ``__str__`` that raises or
             returns no string.
     """

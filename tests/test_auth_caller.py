@@ -225,8 +225,8 @@ class CodedProperty:
 
     identity = "ana"
 
-    def __init__(self) -> None:
-        self.claims = SimpleNamespace(sub="ana")
+    def __init__(self, claims: Any = None) -> None:
+        self.claims = SimpleNamespace(sub="ana") if claims is None else claims
 
     tenant_id = property(operator.attrgetter("claims.tenant_id"))
 
@@ -503,6 +503,13 @@ CASES: list[tuple[str, Any, Any]] = [
         PlainProxy(ClaimsBackedUser(SimpleNamespace(sub="ana"), org=SimpleNamespace(id="acme"))),
         ("ana", "acme"),
     ),
+    # The same, claims answering through their own __getattr__ (a DotDict): the hook
+    # that failed is not one the proxy reached itself.
+    (
+        "proxied-c-property-over-hooked-claims",
+        ForwardingUser(CodedProperty(DictUser(sub="ana"))),
+        REFUSED,
+    ),
     # Values whose str() is a representation, not an id's text, are refused; ids are not.
     ("identity-bytes", {"identity": b"ana"}, REFUSED),
     ("identity-bool", {"identity": True}, REFUSED),
@@ -629,3 +636,18 @@ def test_over_http_a_user_that_cannot_be_read_gets_403_not_the_operators_access(
     other_tenant = client.get("/memory/users/ana", params={"tenant": "shop"}, headers=ana)
     assert other_tenant.status_code == 403 and "Likes tea" not in other_tenant.text
     assert client.get("/memory/status", headers=ana).status_code == 403
+
+
+def test_a_class_given_a_failing_tenant_property_later_is_refused_from_then_on() -> None:
+    class Late:
+        identity = "ana"
+
+    user = Late()
+    assert authenticated_caller(user) == AuthenticatedCaller("ana", None)
+
+    def unloaded(self: Late) -> str:
+        raise AttributeError("org not loaded")
+
+    Late.tenant_id = property(unloaded)  # type: ignore[attr-defined]
+    with pytest.raises(InvalidNameError):
+        authenticated_caller(ForwardingUser(user))

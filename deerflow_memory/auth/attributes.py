@@ -13,7 +13,6 @@ the rule in ``_absent``); any other failure is refused with
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from types import FrameType, FunctionType, MemberDescriptorType
 from typing import Any
@@ -45,16 +44,19 @@ _CLASS_DICT = type.__dict__["__dict__"].__get__  # a class's own namespace, read
 _CLASS_MRO = type.__dict__["__mro__"].__get__
 
 
-@functools.lru_cache(maxsize=1024)
 def _class_declares(klass: type, key: str) -> bool:
-    """Whether ``klass`` or a base declares ``key`` (a property, a slot...); cached per class."""
+    """Whether ``klass`` or a base declares ``key`` (a property, a slot...).
+
+    Not cached: a class given ``key`` later must read as declaring it (a stale "no"
+    would let a failed read pass as an absence); a few dict lookups per base.
+    """
     return any(key in _CLASS_DICT(base) for base in _CLASS_MRO(klass))
 
 
 def _declares(holder: object, key: str) -> bool:
     """Whether ``holder``'s class or instance declares ``key`` (runs none of its code).
 
-    What ``inspect.getattr_static`` finds, with the class part cached (it runs on every
+    What ``inspect.getattr_static`` finds, read more cheaply (it runs on every
     read of an absent attribute, in the nodes' hot path).
     """
     klass: Any = type(holder)
@@ -146,11 +148,14 @@ def _absent(user: object, key: str, error: AttributeError) -> bool:
     if text != key and not text.endswith(f"has no attribute {key!r}"):
         return False
     holder: object = user  # the object whose lookup ran last: the user, then each hook's
-    frames = error.__traceback__  # starts at the reading frame (_auth_attribute)
+    frames = error.__traceback__  # starts at the reading frame (auth_attribute)
     while frames is not None and (frames := frames.tb_next) is not None:
-        holder = _hook_owner(frames.tb_frame)
-        if holder is _NOT_A_HOOK:
+        owner = _hook_owner(frames.tb_frame)
+        if owner is _NOT_A_HOOK:
             return False  # raised in (or below) a property, descriptor, helper...
+        if not _holds(holder, owner):
+            return False  # reached through code that left no frame (a C-coded property)
+        holder = owner
         if _declares(holder, key):
             # A proxied object declaring ``key`` (a property whose AttributeError
             # Python handed to its ``__getattr__``): its read failed.
