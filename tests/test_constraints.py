@@ -198,6 +198,10 @@ def test_a_need_word_naming_work_study_or_a_thing_is_no_constraint(content: str)
         "Is a chef with a mild sesame allergy",
         "Is allergic to figs and dates",
         "负责研发的同事里只有他对芒果过敏",
+        # a need said with "manages", "with" or "working on", words of work elsewhere
+        "Manages asthma with two inhalers",
+        "Teacher with coeliac disease",
+        "Working on a low-sodium diet this year",
         # 给自己 ("for oneself") and 为了 ("in order to") name no topic
         "每周给自己测两次血压，有高血压",
         "为了孩子戒酒了",

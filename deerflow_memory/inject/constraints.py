@@ -56,7 +56,8 @@ _EN = re.compile(
     r"(?:does(?:n't| not)|do(?:n't| not)|never|can(?:no|')t|won't|will not|must not|"
     r"mustn't|no longer|stopped|gave up)\s+(?:\w+\s+)?(?:eat|eats|eating|drink|drinks|"
     r"drinking|consume|consumes|touch|touches)\b|"
-    rf"(?:avoids?|avoiding|abstains? from|cuts? out|only eats?|aversion to|stays? away from|"
+    rf"(?:avoids?|avoiding|abstain(?:s|ing)? from|cut(?:s|ting)? out|only eats?|aversion to|"
+    rf"stay(?:s|ing)? away from|"
     rf"can(?:no|')t have)\s+(?:\w+\s+){{0,2}}{_FOOD}|"
     rf"\bno {_FOOD}\b|"
     # medical
@@ -110,17 +111,17 @@ _EN_CLAUSE_END = re.compile(
 _EN_TOPIC_CUE = re.compile(
     r"\b(?:stud(?:y|ies|ying)|research(?:es|ing|ers?)?|teach(?:es|ing)?|lectures?|"
     r"translat(?:es|ing)|design(?:s|ing)|build(?:s|ing)|sell(?:s|ing)|maintain(?:s|ing)|"
-    r"review(?:s|ed|ing)?|manag(?:es|ing)|organi[sz](?:es|ing|ed)|coach(?:es|ing)|"
+    r"review(?:s|ed|ing)?|organi[sz](?:es|ing|ed)|coach(?:es|ing)|"
     r"volunteers?|advis(?:es|ing)|writ(?:es|ing)|wrote|thesis|paper|article|"
     r"podcast|professor|nurse|pharmacist|physician|technician|interpreter|"
-    r"(?:works?|working|worked) (?:as|at|in|for|on)|(?:learning|reading|talks?|talking) about)\b",
+    r"(?:works?|working|worked) (?:as|at|in|for)|(?:learning|reading|talks?|talking) about)\b",
     re.IGNORECASE,
 )
 _CUE_REACH = 48
 # Said between the cue and the need, these make it the user's again ("studies at
 # night because medication makes her drowsy", "manages her diabetes").
 _EN_OWN_NEED = re.compile(
-    r"\b(?:because|since|due to|despite|being|takes|taking|has|have|had|needs|"
+    r"\b(?:because|since|due to|despite|being|with|takes|taking|has|have|had|needs|"
     r"uses|relies|wears|avoids|cannot|can't|must|her|his|their|my|own|herself|himself|"
     r"themselves|myself)\b",
     re.IGNORECASE,
@@ -143,7 +144,8 @@ _EN_NOT_A_NEED_HEAD = re.compile(
     r"support|teams?|basketball|rugby|tennis|ramps?|certification|paperwork|datasets?|"
     r"leaflets?|labels?|chefs?|prevalence|prevention|epidemiology|awareness|charity|"
     r"fundraisers?|courses?|class(?:es)?|schools?|degrees?|exams?|conferences?|journals?|"
-    r"papers?|articles?|blogs?|documentar(?:y|ies)|spot|dates?|eye|tasting|workshops?)\b",
+    r"papers?|articles?|blogs?|documentar(?:y|ies)|spot|dates?|eye|tasting|workshops?|"
+    r"repairs?|maintenance|rentals?|shops?|stores?|manufacturers?|makers?)\b",
     re.IGNORECASE,
 )
 # Diet rules worded as a verb or a refusal ("avoids dairy products", "no meat
