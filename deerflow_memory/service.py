@@ -1581,15 +1581,29 @@ def _left(end: float | None) -> float | None:
 def close_open_services(timeout: float | None = None) -> bool:
     """Flush and close every open :class:`MemoryService` of this process.
 
-    For server shutdown hooks: ``langgraph dev`` ends on SIGTERM without running
-    ``atexit`` handlers, so ``graphs/http_app.py`` calls this from the server's
-    lifespan. Returns True when every pending update finished in time and none failed.
+    Runs at interpreter exit (``atexit``); server shutdown hooks use
+    :func:`~deerflow_memory.lifecycle.shutdown.memory_lifespan` or
+    :func:`~deerflow_memory.lifecycle.shutdown.install_shutdown_handler`
+    (``langgraph dev`` ends on SIGTERM without running ``atexit`` handlers). A
+    service whose close raises is logged and the others are still closed; what it
+    left pending stays in the outbox for the next start. ``timeout`` applies to
+    each service.
+
+    Returns:
+        True when every pending update finished in time and none failed.
 
     Raises:
         ConfigError: ``timeout`` is not seconds (>= 0) or None.
     """
     timeout = check_timeout(timeout)
-    return all([bool(service._close(timeout)) for service in open_services()])
+    drained = True
+    for service in open_services():
+        try:
+            drained = bool(service._close(timeout)) and drained
+        except Exception:
+            logger.exception("closing a memory service at exit failed")
+            drained = False
+    return drained
 
 
 def open_services() -> list[MemoryService]:

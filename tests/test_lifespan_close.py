@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from deerflow_memory import MemoryConfig, MemoryService, lifespan_for
-from deerflow_memory.service import open_services
+from deerflow_memory.service import close_open_services, open_services
 
 
 def opened(root: Path) -> MemoryService:
@@ -42,6 +42,24 @@ def test_a_lifespan_closes_every_service_even_when_one_fails_to_close(
         assert fine not in open_services()  # closed although the other one failed
         assert "flushing memory on shutdown failed" in caplog.text
         assert "the disk went away" in caplog.text
+    finally:
+        monkeypatch.undo()
+        broken.close()
+        fine.close()
+
+
+def test_closing_at_exit_closes_every_service_even_when_one_fails_to_close(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    broken, fine = opened(tmp_path / "a"), opened(tmp_path / "b")
+    # The broken one first, whatever order the registry keeps: the next must still close.
+    monkeypatch.setattr("deerflow_memory.service.open_services", lambda: [broken, fine])
+    monkeypatch.setattr(broken, "_close", failing_close)
+    try:
+        with caplog.at_level(logging.ERROR):
+            assert close_open_services(5) is False
+        assert fine not in open_services()
+        assert "closing a memory service at exit failed" in caplog.text
     finally:
         monkeypatch.undo()
         broken.close()
