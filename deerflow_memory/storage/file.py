@@ -226,6 +226,8 @@ class FileMemoryStorage(MemoryStorage):
         max_cached_documents: int = 1024,
         journal: bool = True,
         max_cached_facts: int = DEFAULT_MAX_CACHED_FACTS,
+        cache_budget: CacheBudget | None = None,
+        cache_name: tuple[str, ...] = (),
     ) -> None:
         """Create a storage rooted at ``root`` (created lazily on first save).
 
@@ -246,6 +248,11 @@ class FileMemoryStorage(MemoryStorage):
                 cached even if it alone is larger. Bounds the cache's memory by
                 size, not only by count (a 5,000-fact document parses to
                 several MB).
+            cache_budget: the budget to cache documents on, shared with other
+                storages (a tenant's view gets its root's, :meth:`scoped`); None: a
+                budget of this storage's own, of the two bounds above.
+            cache_name: this storage's cache on ``cache_budget``: caches of one
+                name see the same entries (the tenant's path from the root).
 
         Raises:
             ValueError: ``max_cached_documents`` or ``max_cached_facts`` is negative.
@@ -256,10 +263,11 @@ class FileMemoryStorage(MemoryStorage):
         self._max_cached = max_cached_documents
         self._max_cached_facts = max_cached_facts
         self._journal = journal
-        # One budget for this storage and its tenants' views (see _draw_on).
-        self._cache: BudgetCache[_Key, _CacheEntry] = CacheBudget(
-            max_cached_documents, max_cached_facts
-        ).cache((), _entry_size)
+        # One budget for this storage and its tenants' views (scoped passes it on).
+        if cache_budget is None:
+            cache_budget = CacheBudget(max_cached_documents, max_cached_facts)
+        self._cache_name = cache_name
+        self._cache: BudgetCache[_Key, _CacheEntry] = cache_budget.cache(cache_name, _entry_size)
         self._locks: weakref.WeakValueDictionary[str, _PathLock] = weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
         # Held across a whole update (load -> model -> apply -> save) by every process.
@@ -734,9 +742,12 @@ class FileMemoryStorage(MemoryStorage):
                     max_cached_documents=self._max_cached,
                     journal=self._journal,
                     max_cached_facts=self._max_cached_facts,
+                    # One bound for the storage; a view made again for the tenant
+                    # finds what the previous one cached (checked against the files).
+                    cache_budget=self._cache.budget,
+                    cache_name=(*self._cache_name, tenant_id),
                 )
                 view._users_may_link = False
-                view._draw_on(self, tenant_id)
                 self._tenants.add(tenant_id, view)
             return view
 
@@ -866,17 +877,6 @@ class FileMemoryStorage(MemoryStorage):
 
     def _forget(self, key: _Key) -> None:
         self._cache.discard(key)
-
-    def _draw_on(self, parent: FileMemoryStorage, tenant_id: str) -> None:
-        """Cache in ``parent``'s budget (a tenant's view): one bound for the storage.
-
-        The cache's name is the tenant's path from the root storage, so a view
-        made again for a tenant finds what the previous one cached (each entry
-        is checked against the files before use, as always).
-        """
-        name = parent._cache.name
-        assert isinstance(name, tuple)
-        self._cache = parent._cache.budget.cache((*name, tenant_id), _entry_size)
 
     def _thread_lock(self, path: Path) -> _PathLock:
         with self._locks_guard:

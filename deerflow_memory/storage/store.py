@@ -275,6 +275,9 @@ class StoreMemoryStorage(MemoryStorage):
             base of a later save: about three per cached fact, so the same bound
             keeps about a third of the documents :class:`FileMemoryStorage`
             keeps), and each entry one more; the newest entry stays even if larger.
+        cache_budget: the budget to cache on, shared with other storages (a
+            tenant's view gets its root's, :meth:`scoped`); None: a budget of
+            this storage's own, of the two bounds above.
 
     Raises:
         ConfigError: an empty ``namespace_prefix`` or an invalid label.
@@ -297,6 +300,7 @@ class StoreMemoryStorage(MemoryStorage):
         max_cached_documents: int = 1024,
         update_locks: LocalUpdateLocks | None = None,
         max_cached_facts: int = DEFAULT_MAX_CACHED_FACTS,
+        cache_budget: CacheBudget | None = None,
     ) -> None:
         self.store = store
         self.namespace_prefix = tuple(namespace_prefix)
@@ -321,7 +325,9 @@ class StoreMemoryStorage(MemoryStorage):
         # Bases to diff saves against, and the last assembled document per namespace so
         # an unchanged document is not validated again on every load: both on one
         # budget, which this storage's tenant views share (keys are whole namespaces).
-        budget = CacheBudget(max_cached_documents, max_cached_facts)
+        budget = cache_budget
+        if budget is None:  # (not ``or``: an empty budget has len 0)
+            budget = CacheBudget(max_cached_documents, max_cached_facts)
         self._bases: BudgetCache[tuple[tuple[str, ...], int], _Base] = budget.cache(
             "bases", _base_size
         )
@@ -357,9 +363,8 @@ class StoreMemoryStorage(MemoryStorage):
                     max_cached_documents=self._max_cached,
                     update_locks=locks,
                     max_cached_facts=self._max_cached_facts,
+                    cache_budget=self._bases.budget,  # one bound for the storage
                 )
-                # One cache budget for the storage, whatever the tenants.
-                view._bases, view._loaded = self._bases, self._loaded
                 self._tenants.add(tenant_id, view)
             return view
 
