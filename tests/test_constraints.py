@@ -202,6 +202,14 @@ def test_a_need_word_naming_work_study_or_a_thing_is_no_constraint(content: str)
         "Manages asthma with two inhalers",
         "Teacher with coeliac disease",
         "Working on a low-sodium diet this year",
+        # a need after a job: in an "-ing" clause of the user's, or not the job's object
+        "Works as a chef, relying on a hearing aid",
+        "Coaches tennis, following a halal diet",
+        "Lectures from a wheelchair",
+        "Researches volcanoes as a deaf scientist",
+        "研究生期间一直戴助听器",
+        "教钢琴的她有癫痫",
+        "为公司做报表时要用读屏软件",
         # 给自己 ("for oneself") and 为了 ("in order to") name no topic
         "每周给自己测两次血压，有高血压",
         "为了孩子戒酒了",
@@ -209,6 +217,20 @@ def test_a_need_word_naming_work_study_or_a_thing_is_no_constraint(content: str)
 )
 def test_a_need_beside_a_topic_of_work_is_still_a_constraint(content: str) -> None:
     assert looks_like_constraint(content)
+
+
+@pytest.mark.parametrize(
+    ("text", "need"),
+    [
+        ("blind-date-" * 6_000, False),
+        ("wheelchair basketball " * 3_000, False),
+        ("blind" + "-" * 60_000, True),
+    ],
+)
+def test_a_long_run_of_modified_need_words_is_read_in_one_pass(text: str, need: bool) -> None:
+    # Each need word is followed by a modifier or dashes; trying the modifier rule
+    # across the rest of the run for each of them grew with the run's square.
+    assert looks_like_constraint(text) is need
 
 
 def test_judging_a_long_text_reads_it_once_not_once_per_need_word() -> None:

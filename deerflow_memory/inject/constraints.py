@@ -11,12 +11,14 @@ every turn. Injection gives constraints their own token budget in both modes
 The other guaranteed facts are those of the ``guaranteed_categories``:
 :func:`guaranteed_members` reads that setting once for both injection modes.
 
-The wording rules aim at precision: a false constraint costs a line of the
-constraint budget on every turn; a missed one is only a fact ranked like any
-other. So a need's word counts only where its clause does not show it naming
-a topic of work or study, a thing, or a set phrase ("studies medicine",
-"wheelchair basketball", "不吃亏"); ``python bench/constraints.py`` prints
-precision and recall on labelled tables. A text that is not a ``str`` (None,
+A false constraint costs a line of the constraint budget on every turn; a
+missed one is only a fact ranked like any other, but it is an allergy the
+agent may forget. So a need's word is set aside only where its clause plainly
+shows it naming a topic of work or study (the need the object of "studies",
+"teaches", "a thesis on"), a thing ("wheelchair basketball") or a set phrase
+("不吃亏"); a need said beside a job ("a teacher, using a wheelchair") still
+counts. ``python bench/constraints.py`` prints precision and recall on
+labelled tables. A text that is not a ``str`` (None,
 bytes, a number) is a caller's slip, not "no constraint": it raises
 :class:`~deerflow_memory.errors.InvalidFactError`, as
 :func:`~deerflow_memory.update.validate.check_fact_text` does for the same
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -118,10 +120,35 @@ _EN_TOPIC_CUE = re.compile(
     re.IGNORECASE,
 )
 _CUE_REACH = 48
+# English: the need must be the cue's object. Between them: no preposition
+# but these links, and at most one other word unless a link of topic ends the
+# gap ("a thesis on diabetes", "software for dialysis machines", "advising
+# customers on medications"); "teaches from a wheelchair",
+# "studies at home as a wheelchair user" name no topic.
+_EN_OBJECT_LINKS = frozenset({"on", "about", "of", "into", "a", "an", "the"})
+_EN_TOPIC_LINKS = frozenset({"on", "about", "of", "into", "for"})
+_EN_NOT_OBJECT = frozenset(
+    {"from", "as", "at", "in", "by", "to", "with", "during", "after", "before", "while"}
+)
+
+
+def _english_object(gap: str) -> bool:
+    """Whether the words between a cue and a need leave the need the cue's object."""
+    words = gap.lower().replace(",", " ").split()
+    others = [w for w in words if w not in _EN_OBJECT_LINKS]
+    if any(w in _EN_NOT_OBJECT for w in others):
+        return False
+    if len(others) <= 1:
+        return True
+    last = [w for w in words if w not in ("a", "an", "the")][-1:]
+    return bool(last) and last[0] in _EN_TOPIC_LINKS
+
+
 # Said between the cue and the need, these make it the user's again ("studies at
 # night because medication makes her drowsy", "manages her diabetes").
 _EN_OWN_NEED = re.compile(
-    r"\b(?:because|since|due to|despite|being|with|takes|taking|has|have|had|needs|"
+    r"\b(?:because|since|due to|despite|being|with|takes|taking|has|have|had|needs|using|"
+    r"following|managing|living|wearing|needing|relying|having|requiring|"
     r"uses|relies|wears|avoids|cannot|can't|must|her|his|their|my|own|herself|himself|"
     r"themselves|myself)\b",
     re.IGNORECASE,
@@ -138,7 +165,7 @@ _EN_HELD_NOUN = re.compile(r"allerg|intoleran", re.IGNORECASE)
 # date", "seizure first-aid workshop"), unless a verb of need comes first in the
 # clause ("needs large print menus"); "allergic to dates" is no modifier.
 _EN_NOT_A_NEED_HEAD = re.compile(
-    r"[\s-]+(?:(?!(?:to|of|in|on|at|for|from|with|by|and|or|the|a|an)\b)[\w-]+\s+)?"
+    r"(?:-|\s+)(?:(?!(?:to|of|in|on|at|for|from|with|by|and|or|the|a|an)\b)\w+(?:-\w+){0,2}\s+)?"
     r"(?:research|researchers?|study|studies|trials?|wards?|clinics?|departments?|"
     r"industry|devices?|compan(?:y|ies)|firms?|startups?|features?|apps?|software|platforms?|"
     r"support|teams?|basketball|rugby|tennis|ramps?|certification|paperwork|datasets?|"
@@ -171,10 +198,10 @@ _ZH_CLAUSE_END = re.compile(r"[，。；：！？、,;:!?（）()]|但是|但|�
 # 为, 给 and 教 only where they mean "for" and "teach": not 因为 "because", 为了
 # "in order to", 给自己 "for oneself", 宗教/佛教 "religion".
 _ZH_TOPIC_CUE = re.compile(
-    r"研究|研发|从事|学的是|负责|关于|科普|(?<![宗佛兰督道主回])教(?![会堂徒])|"
+    r"研究(?!生)|研发|从事|学的是|负责|关于|科普|(?<![宗佛兰督道主回])教(?![会堂徒])|"
     r"给(?!自己|我)|(?<![因作认成以])为(?!了)"
 )
-_ZH_OWN_NEED = re.compile(r"自己|本人|对")
+_ZH_OWN_NEED = re.compile(r"自己|本人|对|我(?!们)|她|他(?!们|人)|有|要|必须")
 # 过敏 and 不耐受 after 对 ("对花生过敏") are the user's, whatever comes before.
 _ZH_PERSONAL = re.compile(r"过敏|不耐受")
 _ZH_NOT_A_NEED_HEAD = re.compile(
@@ -212,6 +239,7 @@ class _Reading:
     need_verb_just_before: re.Pattern[str] | None = None  # right before: no modifier
     personal_with_own: bool = False  # personal words count only after an ``own`` word
     held: tuple[re.Pattern[str], re.Pattern[str]] | None = None  # a need noun, "a/an ..." before
+    object_of_cue: Callable[[str], bool] | None = None  # the words between cue and need allow it
 
     def any_need(self, text: str, needs: re.Pattern[str]) -> bool:
         """True when some match of ``needs`` in ``text`` is the user's need."""
@@ -249,6 +277,8 @@ class _Reading:
         cue_end = clause.cue_ends[cue]
         if start - cue_end > _CUE_REACH:
             return True
+        if self.object_of_cue is not None and not self.object_of_cue(text[cue_end:start]):
+            return True
         return self._own_between(clause, cue_end, start)
 
     def _names_a_thing(self, text: str, match: re.Match[str], clause: _Clause) -> bool:
@@ -278,6 +308,7 @@ _ENGLISH = _Reading(
     verbal=_EN_VERBAL,
     need_verb_anywhere=_EN_NEED_VERB,
     held=(_EN_HELD_NOUN, _EN_HAS_ONE),
+    object_of_cue=_english_object,
 )
 _CHINESE = _Reading(
     _ZH_CLAUSE_END,
