@@ -15,8 +15,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 
+from deerflow_memory.caching import CacheBudget
 from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.file import FileMemoryStorage
@@ -134,3 +136,27 @@ def test_tenants_on_many_threads_share_one_bound(backend: str, tmp_path: Path) -
         assert not any(thread.is_alive() for thread in threads), "a thread is stuck"
         assert failures == []
         assert FACTS <= facts_alive() - before <= BOUND
+
+
+def _pair(backend: str, tmp_path: Path, budget: CacheBudget) -> list[MemoryStorage]:
+    if backend == "file":
+        return [FileMemoryStorage(tmp_path / name, cache_budget=budget) for name in ("a", "b")]
+    return [StoreMemoryStorage(InMemoryStore(), cache_budget=budget) for _ in range(2)]
+
+
+@pytest.mark.parametrize("backend", ["file", "store"])
+def test_storages_sharing_a_budget_never_see_each_others_documents(
+    backend: str, tmp_path: Path
+) -> None:
+    budget = CacheBudget(1024, 100_000)
+    first, second = _pair(backend, tmp_path, budget)
+    first.save("ana", None, document(3, "first"))
+    first.load("ana")  # cached on the shared budget
+    assert second.load("ana").facts == ()
+    first.scoped("acme").save("bob", None, document(2, "acme"))
+    first.scoped("acme").load("bob")
+    assert second.scoped("acme").load("bob").facts == ()
+    saved = second.save("ana", None, document(1, "second"), expected_revision=0)
+    assert [f.id for f in first.load("ana").facts] == [f"fact_first_{i:04x}" for i in range(3)]
+    assert [f.id for f in second.load("ana").facts] == [f.id for f in saved.facts]
+    assert len(budget) > 0  # both drew on the one budget

@@ -227,7 +227,6 @@ class FileMemoryStorage(MemoryStorage):
         journal: bool = True,
         max_cached_facts: int = DEFAULT_MAX_CACHED_FACTS,
         cache_budget: CacheBudget | None = None,
-        cache_name: tuple[str, ...] = (),
     ) -> None:
         """Create a storage rooted at ``root`` (created lazily on first save).
 
@@ -250,9 +249,10 @@ class FileMemoryStorage(MemoryStorage):
                 several MB).
             cache_budget: the budget to cache documents on, shared with other
                 storages (a tenant's view gets its root's, :meth:`scoped`); None: a
-                budget of this storage's own, of the two bounds above.
-            cache_name: this storage's cache on ``cache_budget``: caches of one
-                name see the same entries (the tenant's path from the root).
+                budget of this storage's own, of the two bounds above. Entries are
+                filed under the storage's absolute root, so storages of other
+                roots never see each other's documents, and a view made again
+                for a tenant finds what the previous one cached.
 
         Raises:
             ValueError: ``max_cached_documents`` or ``max_cached_facts`` is negative.
@@ -266,8 +266,9 @@ class FileMemoryStorage(MemoryStorage):
         # One budget for this storage and its tenants' views (scoped passes it on).
         if cache_budget is None:
             cache_budget = CacheBudget(max_cached_documents, max_cached_facts)
-        self._cache_name = cache_name
-        self._cache: BudgetCache[_Key, _CacheEntry] = cache_budget.cache(cache_name, _entry_size)
+        self._cache: BudgetCache[_Key, _CacheEntry] = cache_budget.cache(
+            str(self._root), _entry_size
+        )
         self._locks: weakref.WeakValueDictionary[str, _PathLock] = weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
         # Held across a whole update (load -> model -> apply -> save) by every process.
@@ -745,7 +746,6 @@ class FileMemoryStorage(MemoryStorage):
                     # One bound for the storage; a view made again for the tenant
                     # finds what the previous one cached (checked against the files).
                     cache_budget=self._cache.budget,
-                    cache_name=(*self._cache_name, tenant_id),
                 )
                 view._users_may_link = False
                 self._tenants.add(tenant_id, view)

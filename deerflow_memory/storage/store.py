@@ -251,6 +251,22 @@ def _fact_keys(document: MemoryDocument) -> list[str]:
     return keys
 
 
+class _SameObject:
+    """Hashes and compares by the identity of the object it holds (a store may define
+    ``__eq__`` or be unhashable); names a store's caches on a shared budget."""
+
+    __slots__ = ("held",)
+
+    def __init__(self, held: object) -> None:
+        self.held = held
+
+    def __hash__(self) -> int:
+        return id(self.held)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _SameObject) and other.held is self.held
+
+
 class StoreMemoryStorage(MemoryStorage):
     """Memory documents in any LangGraph ``BaseStore``, one item per fact.
 
@@ -277,7 +293,9 @@ class StoreMemoryStorage(MemoryStorage):
             keeps), and each entry one more; the newest entry stays even if larger.
         cache_budget: the budget to cache on, shared with other storages (a
             tenant's view gets its root's, :meth:`scoped`); None: a budget of
-            this storage's own, of the two bounds above.
+            this storage's own, of the two bounds above. Entries are filed
+            under the store object, so storages of other stores never see each
+            other's documents.
 
     Raises:
         ConfigError: an empty ``namespace_prefix`` or an invalid label.
@@ -328,10 +346,15 @@ class StoreMemoryStorage(MemoryStorage):
         budget = cache_budget
         if budget is None:  # (not ``or``: an empty budget has len 0)
             budget = CacheBudget(max_cached_documents, max_cached_facts)
+        # Filed under the store object: storages of other stores sharing the budget
+        # never see each other's documents (keys are namespaces, alike in each store).
+        same_store = _SameObject(store)
         self._bases: BudgetCache[tuple[tuple[str, ...], int], _Base] = budget.cache(
-            "bases", _base_size
+            ("bases", same_store), _base_size
         )
-        self._loaded: BudgetCache[tuple[str, ...], _Loaded] = budget.cache("loaded", _loaded_size)
+        self._loaded: BudgetCache[tuple[str, ...], _Loaded] = budget.cache(
+            ("loaded", same_store), _loaded_size
+        )
         self._max_cached = max_cached_documents
         self._max_cached_facts = max_cached_facts
         self._native_async = True
