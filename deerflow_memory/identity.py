@@ -64,6 +64,7 @@ or ``UUID`` becomes its ``str`` (as LangGraph does); any other type raises
 from __future__ import annotations
 
 import hashlib
+import numbers
 import re
 import unicodedata
 import uuid
@@ -73,7 +74,7 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
-from deerflow_memory.auth.attributes import auth_attribute, says_authenticated, unreadable
+from deerflow_memory.auth.attributes import auth_attribute, says_authenticated
 from deerflow_memory.caching import TextCache
 from deerflow_memory.errors import IdentityMismatchError, InvalidNameError
 from deerflow_memory.storage.base import validate_name
@@ -248,36 +249,29 @@ class AuthenticatedCaller:
     tenant_id: str | None = None
 
 
-# Values whose ``str()`` is a representation, not the text of an id: ``b'ana'``,
-# ``False``, ``1.0``, ``['a']`` would each name a memory of its own.
-_NOT_AN_ID = (bool, float, complex, bytes, bytearray, memoryview, list, tuple, dict, set, frozenset)
-
-
 def _auth_text(value: Any, what: str) -> str | None:
     """The text of an identity or tenant id, or None for None or an empty text.
 
-    A ``str`` (its own text, whatever a subclass's ``__str__`` says), or
-    ``str(value)`` of an id object (an int, a UUID, an app's id type).
+    A ``str`` (its own text, whatever a subclass's ``__str__`` says), a whole
+    number (not a bool) or a :class:`uuid.UUID`, written as text. Anything else
+    would name a memory by its representation (``b'ana'``, ``False``,
+    ``Org.ACME``, ``Decimal('1')``), so it is refused.
 
     Raises:
-        InvalidNameError: a bool, float, complex, bytes-like or container
-            (whose ``str()`` is a representation), or a ``__str__`` that raises or
-            returns no string.
+        InvalidNameError: any other type.
     """
     if value is None:
         return None
     if isinstance(value, str):
         return str.__str__(value) or None
-    if isinstance(value, _NOT_AN_ID):
-        raise InvalidNameError(
-            f"the auth user's {what} must be text or an id object, got {type(value).__name__}: "
-            "refused, never taken for the operator"
-        )
-    try:
-        text = str(value)
-    except Exception:  # a __str__ that raises or returns no string (TypeError)
-        raise unreadable(what) from None
-    return text or None
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return str(int(value))
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    raise InvalidNameError(
+        f"the auth user's {what} must be text, a whole number or a UUID, got "
+        f"{type(value).__name__}: refused, never taken for the operator"
+    )
 
 
 def authenticated_caller(user: Any, identity: Any = None) -> AuthenticatedCaller | None:

@@ -14,6 +14,8 @@ refused too: "absent" would mean "no auth", the operator.
 
 from __future__ import annotations
 
+import decimal
+import enum
 import operator
 import uuid
 from collections.abc import Callable, Iterator, Mapping
@@ -357,6 +359,17 @@ class ClaimsBackedUser:
         return str(self._claims.sub)
 
 
+class Org(enum.Enum):
+    ACME = "acme"
+
+
+class TextLike:
+    """An object whose ``str()`` reads like a name: not an id type, so refused."""
+
+    def __str__(self) -> str:
+        return "ana"
+
+
 CASES: list[tuple[str, Any, Any]] = [
     ("starlette-unauthenticated", UnauthenticatedUser(), OPERATOR),
     # LangGraph's unauthenticated user subclasses Starlette's; its proxy users answer
@@ -515,6 +528,10 @@ CASES: list[tuple[str, Any, Any]] = [
     ("identity-bool", {"identity": True}, REFUSED),
     ("identity-float", {"identity": 1.5}, REFUSED),
     ("identity-list", {"identity": ["ana"]}, REFUSED),
+    ("identity-enum-member", {"identity": Org.ACME}, REFUSED),
+    ("identity-decimal", {"identity": decimal.Decimal(1)}, REFUSED),
+    ("identity-object-with-str", {"identity": TextLike()}, REFUSED),
+    ("tenant-enum-member", {"identity": "ana", "tenant_id": Org.ACME}, REFUSED),
     ("tenant-bool", {"identity": "ana", "tenant_id": False}, REFUSED),
     ("tenant-bytes", {"identity": "ana", "tenant_id": b"acme"}, REFUSED),
     ("identity-int", {"identity": 42, "tenant_id": 7}, ("42", "7")),
@@ -581,7 +598,7 @@ def test_the_caller_carries_the_identity_given_apart_and_the_users_validated_ten
 
 def test_an_identity_given_apart_that_cannot_be_read_is_refused_not_the_operator() -> None:
     config: Any = {"configurable": {"langgraph_auth_user_id": Unprintable(), "user_id": "bob"}}
-    with pytest.raises(InvalidNameError, match="identity cannot be read"):
+    with pytest.raises(InvalidNameError, match="identity must be text, a whole number or a UUID"):
         resolve_identity(config)
     # An empty one beside no user is LangGraph's unauthenticated run: the operator.
     assert authenticated_caller(None, "") is None
