@@ -18,6 +18,7 @@ import decimal
 import enum
 import operator
 import uuid
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any
@@ -359,6 +360,34 @@ class ClaimsBackedUser:
         return str(self._claims.sub)
 
 
+class TokenUser:
+    """Forwards unknown names to its token's payload, two objects away."""
+
+    def __init__(self, **claims: Any) -> None:
+        self._token = SimpleNamespace(payload=SimpleNamespace(**claims))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._token.payload, name)
+
+
+class WeakForwarder:
+    """Forwards to a user it keeps through a ``weakref.ref``."""
+
+    def __init__(self, user: Any) -> None:
+        self._ref = weakref.ref(user)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._ref(), name)
+
+
+class PlainUser:
+    identity = "ana"
+    is_authenticated = True
+
+
+KEPT_ALIVE = [PlainUser(), PlainUser()]  # the weak references below need them alive
+
+
 class Org(enum.Enum):
     ACME = "acme"
 
@@ -528,6 +557,15 @@ CASES: list[tuple[str, Any, Any]] = [
     ("identity-bool", {"identity": True}, REFUSED),
     ("identity-float", {"identity": 1.5}, REFUSED),
     ("identity-list", {"identity": ["ana"]}, REFUSED),
+    # Proxies reaching the user a hop or two away: an attribute it lacks is absent.
+    ("token-payload-user-without-tenant", TokenUser(identity="ana"), "ana"),
+    (
+        "token-payload-user-with-tenant",
+        TokenUser(identity="ana", tenant_id="acme"),
+        ("ana", "acme"),
+    ),
+    ("weakref-forwarder-without-tenant", WeakForwarder(KEPT_ALIVE[0]), "ana"),
+    ("weakref-proxy-without-tenant", weakref.proxy(KEPT_ALIVE[1]), "ana"),
     ("identity-enum-member", {"identity": Org.ACME}, REFUSED),
     ("identity-decimal", {"identity": decimal.Decimal(1)}, REFUSED),
     ("identity-object-with-str", {"identity": TextLike()}, REFUSED),

@@ -13,8 +13,9 @@ the rule in ``_absent``); any other failure is refused with
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from types import FrameType, FunctionType, MemberDescriptorType
+import weakref
+from collections.abc import Iterator, Mapping
+from types import FrameType, FunctionType, GetSetDescriptorType, MemberDescriptorType
 from typing import Any
 
 from deerflow_memory.errors import InvalidNameError
@@ -94,26 +95,56 @@ def _hook_owner(frame: FrameType) -> object:
     return _NOT_A_HOOK
 
 
-def _holds(holder: object, target: object) -> bool:
-    """Whether ``target`` is ``holder`` or one of its own attributes (instance dict or
-    slots, read statically): the object a proxy forwards to."""
-    if target is holder:
-        return True
+_SCALARS = (str, bytes, int, float, bool, type(None))
+_REACH = 3  # hops from a proxy to the object it forwards to (user -> token -> payload)
+_LOOKED_AT = 64  # objects looked at to find it, at most
+
+
+def _held_by(holder: object) -> Iterator[object]:
+    """What ``holder`` holds itself, read without running its code: its instance dict's
+    values and set slots, a C-coded ``__wrapped__`` (wrapt's ``ObjectProxy``), and the
+    object behind a ``weakref.ref`` it keeps."""
     try:
         namespace = object.__getattribute__(holder, "__dict__")
     except Exception:
         namespace = None
-    if isinstance(namespace, dict) and any(value is target for value in namespace.values()):
-        return True
+    if isinstance(namespace, dict):
+        for value in list(namespace.values()):
+            yield value() if type(value) is weakref.ReferenceType else value
     for base in _CLASS_MRO(type(holder)):
-        for member in _CLASS_DICT(base).values():
-            if type(member) is MemberDescriptorType:
+        for name, member in list(_CLASS_DICT(base).items()):
+            coded_in_c = type(member) is GetSetDescriptorType and name == "__wrapped__"
+            if type(member) is MemberDescriptorType or coded_in_c:
                 try:
-                    if member.__get__(holder) is target:
-                        return True
-                except AttributeError:  # a slot never set
+                    yield member.__get__(holder)
+                except Exception:  # a slot never set, a proxy wrapping nothing
                     continue
-    return False
+
+
+def _path(holder: object, target: object) -> list[object] | None:
+    """The objects from ``holder`` to ``target`` (both included), each holding the next
+    (:func:`_held_by`, or ``holder`` a ``weakref.proxy`` of ``target``), at most
+    :data:`_REACH` hops; None when ``target`` is not reached that way."""
+    if target is holder:
+        return [holder]
+    if any(ref is holder for ref in weakref.getweakrefs(target)):
+        return [holder, target]
+    frontier = [[holder]]
+    seen = {id(holder)}
+    for _ in range(_REACH):
+        reached = []
+        for path in frontier:
+            for value in _held_by(path[-1]):
+                if value is target:
+                    return [*path, value]
+                if isinstance(value, _SCALARS) or id(value) in seen:
+                    continue
+                seen.add(id(value))
+                if len(seen) > _LOOKED_AT:
+                    return None
+                reached.append([*path, value])
+        frontier = reached
+    return None
 
 
 def _absent(user: object, key: str, error: AttributeError) -> bool:
@@ -147,23 +178,28 @@ def _absent(user: object, key: str, error: AttributeError) -> bool:
     text = str(error)
     if text != key and not text.endswith(f"has no attribute {key!r}"):
         return False
+    if _declares(user, key):
+        return False  # declared (a property, a slot) yet not read: it failed
     holder: object = user  # the object whose lookup ran last: the user, then each hook's
     frames = error.__traceback__  # starts at the reading frame (auth_attribute)
+    targets: list[object] = []
     while frames is not None and (frames := frames.tb_next) is not None:
         owner = _hook_owner(frames.tb_frame)
         if owner is _NOT_A_HOOK:
             return False  # raised in (or below) a property, descriptor, helper...
-        if not _holds(holder, owner):
-            return False  # reached through code that left no frame (a C-coded property)
-        holder = owner
-        if _declares(holder, key):
-            # A proxied object declaring ``key`` (a property whose AttributeError
-            # Python handed to its ``__getattr__``): its read failed.
+        targets.append(owner)
+    if error.obj is None:
+        return False  # a proxy wrapping nothing
+    targets.append(error.obj)
+    for target in targets:
+        path = _path(holder, target)
+        # Not reached from the last lookup (code that left no frame, as a C-coded
+        # property, ran between), or an object on the way declares ``key`` (a
+        # property whose AttributeError Python handed to ``__getattr__``): failed.
+        if path is None or any(_declares(step, key) for step in path[1:]):
             return False
-    failed_on = error.obj
-    if failed_on is None or not _holds(holder, failed_on) or _declares(failed_on, key):
-        return False
-    return failed_on is user or not _declares(user, key)
+        holder = target
+    return True
 
 
 def auth_attribute(user: Any, key: str) -> Any:
