@@ -263,7 +263,7 @@ CHROMIUM_FLAGS = (
 
 
 @pytest.fixture
-def browser() -> Iterator[Any]:
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """Debian's chromium + chromium-driver through selenium; CI must have them (.ci/run)."""
     import shutil
 
@@ -288,6 +288,8 @@ def browser() -> Iterator[Any]:
     options.binary_location = chromium
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
+    # The profile in pytest's temporary folder: chromium's own leaves /tmp/org.chromium.* behind.
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
     driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
     try:
         yield driver
