@@ -726,6 +726,7 @@ def _cmd_pending(args: argparse.Namespace, console: Console) -> int:
 
 def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.service import MemoryService
+    from deerflow_memory.update.updater import UpdateStatus
 
     config = _config(args)
     with MemoryService(config, register_atexit=False) as memory:
@@ -738,7 +739,12 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
         return 0
     ran = [item for item in retried if item.unrunnable is None]
     for item in ran:
-        status = "applied" if item.removed else f"failed again: {item.result.error}"
+        if item.removed:
+            status = "applied"
+        elif item.result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED):
+            status = "applied, but the letter stays (its user's update lock was busy)"
+        else:
+            status = f"failed again: {item.result.error}"
         console.print(
             Text(f"{item.letter.id} ({item.letter.user_id}/{item.letter.thread_id}): {status}")
         )

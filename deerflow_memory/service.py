@@ -60,13 +60,14 @@ from deerflow_memory.inject.tokens import TokenCounter, get_token_counter
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
+from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.names import validate_name
 from deerflow_memory.update.closed_store import log_closed_store
 from deerflow_memory.update.dead_letter import RetriedLetter, dead_letter_for, retry_dead_letters
 from deerflow_memory.update.durable import DurableUpdates, build_outbox, to_pending
 from deerflow_memory.update.extraction import Extractor
 from deerflow_memory.update.forget import clear_memory, outbox_leftovers
+from deerflow_memory.update.letter_writes import letter_slot, write_letter
 from deerflow_memory.update.llm import retry_policy
 from deerflow_memory.update.outcome import FailedUpdate, FailureOutcome, FlushResult, SavedUpdate
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
@@ -256,7 +257,12 @@ class MemoryService:
         if self.config.outbox and self._storage is not None:
             outbox = build_outbox(self._storage, self.config)
             if outbox is not None:
-                self.durable = DurableUpdates(outbox, self._update, lambda: self.storage)
+                self.durable = DurableUpdates(
+                    outbox,
+                    self._update,
+                    lambda: self.storage,
+                    lock_timeout=self.config.update_lock_timeout_seconds,
+                )
         lazy = self.config.outbox and self._storage is None  # bound with the store
         self.queue = MemoryUpdateQueue(
             self._process,
@@ -335,7 +341,12 @@ class MemoryService:
                 outbox = build_outbox(storage, self.config) if self.config.outbox else None
                 if outbox is not None:
                     # Before any capture can see the store, so every record reaches it.
-                    self.durable = DurableUpdates(outbox, self._update, lambda: self.storage)
+                    self.durable = DurableUpdates(
+                        outbox,
+                        self._update,
+                        lambda: self.storage,
+                        lock_timeout=self.config.update_lock_timeout_seconds,
+                    )
                 self._storage, self._bound_store = storage, store
                 if self.durable is not None:
                     # What a stopped process left in this store is queued on a thread,
@@ -1051,12 +1062,13 @@ class MemoryService:
         self._report(FailedUpdate(*job.key, error, outcome, attempts, self.tenant_id))
 
     def write_dead_letter(self, job: UpdateJob, error: str, *, attempts: int = 1) -> DeadLetter:
-        """Store ``job`` as a dead letter (merged with the key's existing one) and return it."""
+        """Store ``job`` as a dead letter (merged with the key's existing one) and return it.
+
+        The key's letter is read, merged and written under the user's update
+        lock, so a retry or another writer settling it meanwhile loses nothing;
+        one that cannot be read is kept, and this one gets the key's next id.
+        """
         storage = self.storage
-        letter_id = dead_letter_id(job.thread_id, job.user_id, job.agent_name)
-        existing = next(
-            (x for x in storage.list_dead_letters(job.user_id) if x.id == letter_id), None
-        )
         fenced = None
         try:
             document: MemoryDocument | None = storage.load(job.user_id, job.agent_name)
@@ -1064,16 +1076,23 @@ class MemoryService:
                 fenced = fenced_keys(storage, document, clean_text(job.thread_id) or "unknown")
         except Exception:
             document = None  # keep every message: the watermark cannot be read
-        letter = dead_letter_for(
-            job,
-            error,
-            attempts=job.attempts + attempts,
-            document=document,
-            existing=existing,
-            fenced=fenced,
-        )
-        storage.put_dead_letter(letter)
-        return letter
+
+        def make(letter_id: str | None) -> DeadLetter:
+            existing = None
+            if letter_id is None:
+                letter_id, existing = letter_slot(storage, *job.key)
+            return dead_letter_for(
+                job,
+                error,
+                attempts=job.attempts + attempts,
+                document=document,
+                existing=existing,
+                fenced=fenced,
+                letter_id=letter_id,
+            )
+
+        timeout = self.config.update_lock_timeout_seconds
+        return write_letter(storage, job.key, make, timeout)
 
     def dead_letters(self, user_id: str | None = None) -> list[DeadLetter]:
         """Updates that failed for good, oldest first (``deerflow-memory pending``).

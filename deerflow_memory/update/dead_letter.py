@@ -22,7 +22,8 @@ from typing import Any, Literal
 from langchain_core.messages import BaseMessage
 
 from deerflow_memory.capture.messages import filter_messages_for_memory
-from deerflow_memory.errors import CorruptMemoryError, InvalidNameError
+from deerflow_memory.config import MemoryConfig
+from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, UpdateLockTimeoutError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage, validate_name
@@ -51,10 +52,12 @@ def dead_letter_for(
     existing: DeadLetter | None = None,
     now: str | None = None,
     fenced: Container[str] | None = None,
+    letter_id: str | None = None,
 ) -> DeadLetter:
     """The letter for ``job``: its not-yet-extracted messages merged into ``existing``.
 
     ``fenced``: the thread's message keys a delete sealed (not kept either).
+    ``letter_id``: the id to store it under; default the key's (:func:`dead_letter_id`).
     """
     messages, keys = with_keys(filter_messages_for_memory(job.messages))
     if document is not None:
@@ -71,7 +74,7 @@ def dead_letter_for(
         encoded = old_encoded + [e for _, e in fresh]
     stamp = now or utc_now_iso()
     return DeadLetter(
-        id=dead_letter_id(job.thread_id, job.user_id, job.agent_name),
+        id=letter_id or dead_letter_id(job.thread_id, job.user_id, job.agent_name),
         thread_id=job.thread_id,
         user_id=job.user_id,
         agent_name=job.agent_name,
@@ -151,6 +154,12 @@ def job_from_dead_letter(letter: DeadLetter) -> UpdateJob:
 class RetriedLetter:
     """One dead letter run again: the letter, the update's result, and whether it was removed.
 
+    ``removed``: what the letter held went through and is no longer stored.
+    ``left``: the letter stored under its id afterwards, when one is: the one
+    that failed again (attempts, error and time updated), or, when the
+    update went through, a letter of only the messages another failure of
+    the thread merged into it while it ran (they were not run). None when
+    nothing is left, or when the letter was left untouched (see below).
     ``unrunnable`` is why the letter could not be run at all (see
     :func:`job_from_dead_letter`; it is left as it was), else None.
     """
@@ -159,6 +168,7 @@ class RetriedLetter:
     result: UpdateResult
     removed: bool
     unrunnable: str | None = None
+    left: DeadLetter | None = None
 
 
 def retry_dead_letters(
@@ -167,6 +177,7 @@ def retry_dead_letters(
     letter_ids: Iterable[str] | None = None,
     *,
     user_id: str | None = None,
+    lock_timeout: float | None = None,
 ) -> list[RetriedLetter]:
     """Run dead letters again, oldest first; remove each one that went through.
 
@@ -174,11 +185,21 @@ def retry_dead_letters(
     A letter that cannot be run (unsafe user id, undecodable message) is not
     run and stays as it was; its outcome says why (``unrunnable``).
 
+    Each letter is read again after its run, under the user's update lock
+    (the one every letter writer takes, not held during the run itself):
+    messages another failure of the thread merged into it meanwhile stay in
+    it, and a letter removed meanwhile (its memory deleted) is not written
+    back. A lock not had within ``update_lock_timeout_seconds`` leaves the
+    letter untouched (it runs again next time; ``removed`` is False).
+
     Args:
         storage: where the letters (and the documents) live.
         updater: runs each update (its model, retry policy and budgets).
         letter_ids: only these letters; default every letter (of ``user_id`` when given).
+        lock_timeout: seconds to wait for the update lock after a run; default
+            the updater's ``update_lock_timeout_seconds``.
     """
+    timeout = _lock_timeout(updater) if lock_timeout is None else lock_timeout
     wanted = set(letter_ids) if letter_ids is not None else None
     outcomes = []
     for letter in storage.list_dead_letters(user_id):
@@ -191,18 +212,79 @@ def retry_dead_letters(
             outcomes.append(RetriedLetter(letter, failed, False, unrunnable=e.reason))
             continue
         result = updater.update(job, incremental=False)
-        if result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED):
-            storage.delete_dead_letter(letter.id)
-            outcomes.append(RetriedLetter(letter, result, True))
-            continue
-        storage.put_dead_letter(
-            letter.model_copy(
-                update={
-                    "attempts": letter.attempts + 1,
-                    "error": result.error or letter.error,
-                    "last_attempt_at": utc_now_iso(),
-                }
+        went_through = result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED)
+        try:
+            with storage.update_lock(job.user_id, job.agent_name, timeout):
+                left = _settle(storage, letter, result, went_through)
+        except UpdateLockTimeoutError:
+            logger.warning(
+                "dead letter %s left as it was: no update lock within %g s after its retry",
+                letter.id,
+                timeout,
             )
-        )
-        outcomes.append(RetriedLetter(letter, result, False))
+            outcomes.append(RetriedLetter(letter, result, False))
+            continue
+        outcomes.append(RetriedLetter(letter, result, went_through, left=left))
     return outcomes
+
+
+def _lock_timeout(updater: MemoryUpdater) -> float:
+    """The updater's ``update_lock_timeout_seconds`` (the default for one without a config)."""
+    config = getattr(updater, "config", None)  # a stand-in updater may have none
+    if isinstance(config, MemoryConfig):
+        return config.update_lock_timeout_seconds
+    return float(MemoryConfig.model_fields["update_lock_timeout_seconds"].default)
+
+
+def _settle(
+    storage: MemoryStorage, ran: DeadLetter, result: UpdateResult, went_through: bool
+) -> DeadLetter | None:
+    """Remove or update the letter ``ran`` came from (under its update lock); what stays stored.
+
+    Read again first: a failure of the thread may have merged messages into it
+    while ``ran`` ran. Went through: those messages alone stay (else it is
+    removed). Failed: the stored letter (with them) gets the attempt, never
+    ``ran`` written over it. Gone: nothing is written back.
+    """
+    stored = next((x for x in storage.list_dead_letters(ran.user_id) if x.id == ran.id), None)
+    if stored is None:
+        return None
+    if not went_through:
+        left = stored.model_copy(
+            update={
+                "attempts": stored.attempts + 1,
+                "error": result.error or stored.error,
+                "last_attempt_at": utc_now_iso(),
+            }
+        )
+        storage.put_dead_letter(left)
+        return left
+    added = None if stored == ran else _added_since(ran, stored)
+    if added is None:
+        storage.delete_dead_letter(ran.id)
+    else:
+        storage.put_dead_letter(added)
+        logger.info(
+            "dead letter %s went through; %d message(s) merged into it meanwhile stay in it",
+            ran.id,
+            len(added.messages),
+        )
+    return added
+
+
+def _added_since(ran: DeadLetter, stored: DeadLetter) -> DeadLetter | None:
+    """``stored`` with only the messages ``ran`` did not hold; None when there are none."""
+    ran_keys = set(_as_letter_of_keys(ran)[0])
+    keys, encoded, kind = _as_letter_of_keys(stored)
+    if len(keys) != len(encoded):  # ids not one per message (a hand edit): keep it all
+        return stored
+    fresh = [(k, e) for k, e in zip(keys, encoded, strict=True) if k not in ran_keys]
+    if not fresh:
+        return None
+    return stored.model_copy(
+        update={
+            "message_ids": tuple(k for k, _ in fresh),
+            "messages": tuple(e for _, e in fresh),
+            "message_ids_are": kind,
+        }
+    )

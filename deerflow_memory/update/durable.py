@@ -29,10 +29,11 @@ from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import StoreClosedError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
+from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
 from deerflow_memory.update.dead_letter import dead_letter_for
 from deerflow_memory.update.encoding import decode_messages, encode_messages
+from deerflow_memory.update.letter_writes import letter_slot, write_letter
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.union import merge_messages
 from deerflow_memory.update.updater import UpdateResult, UpdateStatus, failure_result
@@ -108,20 +109,28 @@ def to_pending(job: UpdateJob, due_at: float = 0.0, urgent: bool = False) -> Pen
 
 
 def _letter_for(
-    storage: MemoryStorage, update: PendingUpdate, error: str, attempts: int
+    storage: MemoryStorage,
+    update: PendingUpdate,
+    error: str,
+    attempts: int,
+    letter_id: str | None = None,
 ) -> DeadLetter:
     """The dead letter of ``update``: its messages as sent, or merged into the key's older letter.
 
     A letter replaces the key's older one, so the older one's messages are
     merged in, never dropped: a thread whose captures hold only their own turn
-    (no checkpointer, no thread id) would lose the turn that failed first.
+    (no checkpointer, no thread id) would lose the turn that failed first. An
+    older one that cannot be read is kept: the letter goes to the key's next id
+    (see :func:`letter_slot`). ``letter_id``: that id, given, and nothing merged.
     """
-    letter_id = dead_letter_id(update.thread_id, update.user_id, update.agent_name)
-    existing = next(
-        (x for x in storage.list_dead_letters(update.user_id) if x.id == letter_id), None
-    )
+    existing = None
+    if letter_id is None:
+        key = (update.thread_id, update.user_id, update.agent_name)
+        letter_id, existing = letter_slot(storage, *key)
     if existing is not None:
-        return dead_letter_for(to_job(update), error, attempts=attempts, existing=existing)
+        return dead_letter_for(
+            to_job(update), error, attempts=attempts, existing=existing, letter_id=letter_id
+        )
     encoded = encode_messages(update.messages)
     return DeadLetter(
         id=letter_id,
@@ -156,6 +165,9 @@ class DurableUpdates:
     Args:
         outbox: where records live.
         update: runs one job (the updater); its result decides complete vs dead letter.
+        storage: the backend dead letters go to (None: failures stay dead in the outbox).
+        lock_timeout: seconds a dead letter's write waits for its user's update
+            lock (``update_lock_timeout_seconds``; see :func:`write_letter`).
     """
 
     def __init__(
@@ -163,8 +175,11 @@ class DurableUpdates:
         outbox: Outbox,
         update: Callable[[UpdateJob], UpdateResult],
         storage: Callable[[], MemoryStorage] | None = None,
+        *,
+        lock_timeout: float = 120.0,
     ) -> None:
         self.outbox = outbox
+        self._lock_timeout = lock_timeout
         self._update = update
         self._storage = storage
         self._poller: threading.Thread | None = None
@@ -259,7 +274,12 @@ class DurableUpdates:
             return False
         try:
             storage = self._storage()
-            storage.put_dead_letter(_letter_for(storage, update, error, max(1, attempts)))
+            write_letter(
+                storage,
+                (update.thread_id, update.user_id, update.agent_name),
+                lambda letter_id: _letter_for(storage, update, error, max(1, attempts), letter_id),
+                self._lock_timeout,
+            )
         except NotImplementedError:
             return False
         except Exception:
