@@ -1069,15 +1069,16 @@ class MemoryService:
         one that cannot be read is kept, and this one gets the key's next id.
         """
         storage = self.storage
-        fenced = None
-        try:
-            document: MemoryDocument | None = storage.load(job.user_id, job.agent_name)
-            if document is not None:  # what a delete fenced is not kept in a letter either
-                fenced = fenced_keys(storage, document, clean_text(job.thread_id) or "unknown")
-        except Exception:
-            document = None  # keep every message: the watermark cannot be read
 
         def make(letter_id: str | None) -> DeadLetter:
+            # Read under the lock: a delete of the memory that ran first has fenced its keys.
+            fenced = None
+            try:
+                document: MemoryDocument | None = storage.load(job.user_id, job.agent_name)
+                if document is not None:  # what a delete fenced is not kept in a letter either
+                    fenced = fenced_keys(storage, document, clean_text(job.thread_id) or "unknown")
+            except Exception:
+                document = None  # keep every message: the watermark cannot be read
             existing = None
             if letter_id is None:
                 letter_id, existing = letter_slot(storage, *job.key)
