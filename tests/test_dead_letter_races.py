@@ -187,6 +187,23 @@ def test_a_writer_that_cannot_get_the_lock_keeps_its_turn_in_a_letter_of_its_own
         assert any(stray_id in r.getMessage() for r in caplog.records)
 
 
+def test_a_lock_that_cannot_be_taken_at_all_loses_no_failure_and_breaks_no_retry(
+    storage: MemoryStorage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outbox_fails(storage, TURN1)
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("lock folder is a file")
+
+    monkeypatch.setattr(storage, "update_lock", broken)
+    outbox_fails(storage, TURN2)  # merged without the lock: one letter, nothing lost
+    [letter] = storage.list_dead_letters("ana")
+    assert contents(letter) == said((TURN1, TURN2))
+
+    [outcome] = retry_dead_letters(storage, RacedUpdater(UpdateStatus.SAVED))  # type: ignore[arg-type]
+    assert not outcome.removed and storage.list_dead_letters("ana") == [letter]
+
+
 def corrupt(storage: MemoryStorage, letter_id: str) -> object:
     """Make the stored letter ``letter_id`` fail validation (as another version might write it)."""
     if isinstance(storage, FileMemoryStorage):

@@ -23,7 +23,7 @@ from langchain_core.messages import BaseMessage
 
 from deerflow_memory.capture.messages import filter_messages_for_memory
 from deerflow_memory.config import MemoryConfig
-from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, UpdateLockTimeoutError
+from deerflow_memory.errors import CorruptMemoryError, InvalidNameError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage, validate_name
@@ -35,6 +35,7 @@ from deerflow_memory.update.incremental import (
     watermark_for,
     with_keys,
 )
+from deerflow_memory.update.letter_writes import held_update_lock
 from deerflow_memory.update.queue import UpdateJob
 from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateStatus
 
@@ -190,7 +191,8 @@ def retry_dead_letters(
     messages another failure of the thread merged into it meanwhile stay in
     it, and a letter removed meanwhile (its memory deleted) is not written
     back. A lock not had within ``update_lock_timeout_seconds`` leaves the
-    letter untouched (it runs again next time; ``removed`` is False).
+    letter untouched (it runs again next time; ``removed`` is False), and so
+    does a lock that cannot be taken at all.
 
     Args:
         storage: where the letters (and the documents) live.
@@ -213,15 +215,10 @@ def retry_dead_letters(
             continue
         result = updater.update(job, incremental=False)
         went_through = result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED)
-        try:
-            with storage.update_lock(job.user_id, job.agent_name, timeout):
-                left = _settle(storage, letter, result, went_through)
-        except UpdateLockTimeoutError:
-            logger.warning(
-                "dead letter %s left as it was: no update lock within %g s after its retry",
-                letter.id,
-                timeout,
-            )
+        with held_update_lock(storage, job.user_id, job.agent_name, timeout) as (_, why):
+            left = _settle(storage, letter, result, went_through) if why is None else letter
+        if why is not None:
+            logger.warning("dead letter %s left as it was after its retry: %s", letter.id, why)
             outcomes.append(RetriedLetter(letter, result, False))
             continue
         outcomes.append(RetriedLetter(letter, result, went_through, left=left))

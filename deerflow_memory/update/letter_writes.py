@@ -9,7 +9,8 @@ outbox's writer and the service's). Two things must not lose a turn:
   (:meth:`MemoryStorage.update_lock`), the lock retries and deletes of memory
   take too. Writers run after an update, never inside one, so the lock is
   free of them. A lock not had in time does not lose the failure either: it
-  is written as a letter of its own, under an id nobody else writes.
+  is written as a letter of its own, under an id nobody else writes (a lock
+  that cannot be taken at all is no reason to lose it: merged without it).
 - A letter stored under the key's id that cannot be read (another version, a
   hand edit): it is kept as it is and reported (SPEC §15); :func:`letter_slot`
   gives the key's next id, ``<id>01``, ``<id>02``..., and a warning names it.
@@ -18,14 +19,15 @@ outbox's writer and the service's). Two things must not lose a turn:
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 
 from deerflow_memory.errors import UpdateLockTimeoutError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter, dead_letter_id
 
-__all__ = ["letter_slot", "stray_letter_id", "write_letter"]
+__all__ = ["held_update_lock", "letter_slot", "stray_letter_id", "write_letter"]
 
 logger = package_logger(__name__)
 
@@ -88,6 +90,28 @@ def stray_letter_id(thread_id: str, user_id: str, agent_name: str | None) -> str
     return dead_letter_id(thread_id, user_id, agent_name) + secrets.token_hex(8)
 
 
+@contextmanager
+def held_update_lock(
+    storage: MemoryStorage, user_id: str, agent_name: str | None, timeout: float
+) -> Iterator[tuple[bool, str | None]]:
+    """Hold the update lock of ``(user_id, agent_name)`` if it can be had.
+
+    Yields ``(busy, why)``: ``why`` is None when the lock is held, else why it
+    is not, ``busy`` True when it was not had within ``timeout`` seconds (held
+    by someone else) and False when taking it failed (an unusable lock folder...).
+    Only taking the lock is caught; what the block raises goes through.
+    """
+    busy, why = False, None
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(storage.update_lock(user_id, agent_name, timeout))
+        except UpdateLockTimeoutError:
+            busy, why = True, f"no update lock within {timeout:g} s"
+        except Exception as e:
+            why = f"the update lock failed ({type(e).__name__}: {e})"
+        yield busy, why
+
+
 def write_letter(
     storage: MemoryStorage,
     key: tuple[str, str, str | None],
@@ -100,33 +124,29 @@ def write_letter(
         key: ``(thread_id, user_id, agent_name)`` of the failed update.
         make: builds the letter. Given None, it merges into the key's letter it
             finds itself (see :func:`letter_slot`): that read, the merge and the
-            write are done under the lock. Given an id (the lock was not had
-            within ``timeout`` seconds), it builds a letter of the failure alone
-            under that id (:func:`stray_letter_id`), so nothing another writer
-            holds is overwritten.
+            write are done under the lock. Given an id (the lock was busy for
+            ``timeout`` seconds), it builds a letter of the failure alone under
+            that id (:func:`stray_letter_id`), so nothing another writer holds
+            is overwritten. A lock that cannot be taken at all (it failed, not
+            busy) protects nothing: the merge is done without it, with a warning.
         timeout: seconds to wait for the lock (``update_lock_timeout_seconds``).
 
     Must not be called while this thread holds that lock (it is not reentrant):
     writers run after an update has released it.
 
     Raises:
-        StorageError: the lock or the write failed (the caller keeps the failure).
+        StorageError: the write failed (the caller keeps the failure).
     """
     thread_id, user_id, agent_name = key
-    try:
-        with storage.update_lock(user_id, agent_name, timeout):
-            letter = make(None)
-            storage.put_dead_letter(letter)
-            return letter
-    except UpdateLockTimeoutError:
-        pass
-    letter = make(stray_letter_id(thread_id, user_id, agent_name))
-    storage.put_dead_letter(letter)
-    logger.warning(
-        "no update lock for %r within %g s to merge a dead letter into the thread's; "
-        "kept as dead letter %s of its own",
-        user_id,
-        timeout,
-        letter.id,
-    )
+    with held_update_lock(storage, user_id, agent_name, timeout) as (busy, why):
+        letter = make(stray_letter_id(thread_id, user_id, agent_name) if busy else None)
+        storage.put_dead_letter(letter)
+    if why is not None:
+        logger.warning(
+            "dead letter %s of %r written without the update lock: %s%s",
+            letter.id,
+            user_id,
+            why,
+            " (kept as a letter of its own, not merged)" if busy else "",
+        )
     return letter
