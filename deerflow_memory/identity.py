@@ -74,7 +74,7 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
-from deerflow_memory.auth.attributes import auth_attribute, says_authenticated
+from deerflow_memory.auth.attributes import auth_attribute, says_authenticated, unreadable
 from deerflow_memory.caching import TextCache
 from deerflow_memory.errors import IdentityMismatchError, InvalidNameError
 from deerflow_memory.storage.base import validate_name
@@ -264,10 +264,13 @@ def _auth_text(value: Any, what: str) -> str | None:
         return None
     if isinstance(value, str):
         return str.__str__(value) or None
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return str(int(value))
-    if isinstance(value, uuid.UUID):
-        return str(value)
+    try:
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+            return int.__repr__(int(value))  # not a subclass's own text
+        if isinstance(value, uuid.UUID):
+            return uuid.UUID.__str__(value)
+    except Exception:  # an __int__ that raises, an int too long to write (over 4,300 digits)
+        raise unreadable(what) from None
     raise InvalidNameError(
         f"the auth user's {what} must be text, a whole number or a UUID, got "
         f"{type(value).__name__}: refused, never taken for the operator"

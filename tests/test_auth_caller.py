@@ -388,6 +388,22 @@ class PlainUser:
 KEPT_ALIVE = [PlainUser(), PlainUser()]  # the weak references below need them alive
 
 
+class RequestContext:
+    """An app's request object: forwards to the user and also keeps the user's token, a
+    second way to the claims the user's C-coded ``tenant_id`` property failed on."""
+
+    def __init__(self, user: Any, token: Any) -> None:
+        self.user, self.token = user, token
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.user, name)
+
+
+class TextInt(int):
+    def __str__(self) -> str:
+        return "someone-else"
+
+
 class Org(enum.Enum):
     ACME = "acme"
 
@@ -557,6 +573,15 @@ CASES: list[tuple[str, Any, Any]] = [
     ("identity-bool", {"identity": True}, REFUSED),
     ("identity-float", {"identity": 1.5}, REFUSED),
     ("identity-list", {"identity": ["ana"]}, REFUSED),
+    # The claims a failed read stopped at are also held beside the user: the user, met
+    # on the way, declares tenant_id, so the read failed.
+    (
+        "request-context-holding-user-and-token",
+        (lambda user: RequestContext(user, user.claims))(CodedProperty()),
+        REFUSED,
+    ),
+    ("tenant-int-too-long-to-write", {"identity": "ana", "tenant_id": 10**5000}, REFUSED),
+    ("tenant-int-subclass-own-text", {"identity": "ana", "tenant_id": TextInt(7)}, ("ana", "7")),
     # Proxies reaching the user a hop or two away: an attribute it lacks is absent.
     ("token-payload-user-without-tenant", TokenUser(identity="ana"), "ana"),
     (

@@ -210,6 +210,11 @@ def test_a_need_word_naming_work_study_or_a_thing_is_no_constraint(content: str)
         "研究生期间一直戴助听器",
         "教钢琴的她有癫痫",
         "为公司做报表时要用读屏软件",
+        # on a treatment or an aid; a need in a 时/期间 clause; 研究员 is a job title, no cue
+        "A pharmacist on blood thinners",
+        "Postman on crutches since the fall",
+        "写论文期间一直在吃药",
+        "研究员，有哮喘",
         # 给自己 ("for oneself") and 为了 ("in order to") name no topic
         "每周给自己测两次血压，有高血压",
         "为了孩子戒酒了",

@@ -95,7 +95,7 @@ def _hook_owner(frame: FrameType) -> object:
     return _NOT_A_HOOK
 
 
-_SCALARS = (str, bytes, int, float, bool, type(None))
+_SCALARS = frozenset({str, bytes, int, float, bool, type(None)})
 _REACH = 3  # hops from a proxy to the object it forwards to (user -> token -> payload)
 _LOOKED_AT = 64  # objects looked at to find it, at most
 
@@ -121,29 +121,37 @@ def _held_by(holder: object) -> Iterator[object]:
                     continue
 
 
-def _path(holder: object, target: object) -> list[object] | None:
-    """The objects from ``holder`` to ``target`` (both included), each holding the next
-    (:func:`_held_by`, or ``holder`` a ``weakref.proxy`` of ``target``), at most
-    :data:`_REACH` hops; None when ``target`` is not reached that way."""
+def _reached(holder: object, target: object) -> list[object] | None:
+    """Every object looked at from ``holder`` (excluded) until ``target`` (included) is
+    reached through what each holds (:func:`_held_by`, or ``holder`` a
+    ``weakref.proxy`` of ``target``), the whole level of the search that reached it
+    included; None when ``target`` is not reached within :data:`_REACH` hops.
+
+    Types are compared exactly (``type(value)``): ``isinstance`` reads ``__class__``,
+    which runs the code of lazy objects.
+    """
     if target is holder:
-        return [holder]
+        return []
     if any(ref is holder for ref in weakref.getweakrefs(target)):
-        return [holder, target]
-    frontier = [[holder]]
+        return [target]
+    looked_at: list[object] = []
     seen = {id(holder)}
+    level = [holder]
     for _ in range(_REACH):
+        found = False
         reached = []
-        for path in frontier:
-            for value in _held_by(path[-1]):
-                if value is target:
-                    return [*path, value]
-                if isinstance(value, _SCALARS) or id(value) in seen:
-                    continue
-                seen.add(id(value))
-                if len(seen) > _LOOKED_AT:
-                    return None
-                reached.append([*path, value])
-        frontier = reached
+        for value in (value for held in level for value in _held_by(held)):
+            if type(value) in _SCALARS or id(value) in seen:
+                continue
+            seen.add(id(value))
+            if len(seen) > _LOOKED_AT:
+                return None
+            looked_at.append(value)
+            reached.append(value)
+            found = found or value is target
+        if found:
+            return looked_at
+        level = reached
     return None
 
 
@@ -192,11 +200,12 @@ def _absent(user: object, key: str, error: AttributeError) -> bool:
         return False  # a proxy wrapping nothing
     targets.append(error.obj)
     for target in targets:
-        path = _path(holder, target)
+        looked_at = _reached(holder, target)
         # Not reached from the last lookup (code that left no frame, as a C-coded
-        # property, ran between), or an object on the way declares ``key`` (a
-        # property whose AttributeError Python handed to ``__getattr__``): failed.
-        if path is None or any(_declares(step, key) for step in path[1:]):
+        # property, ran between), or an object met on the way declares ``key`` (a
+        # property whose AttributeError Python handed to ``__getattr__``, a user a
+        # wrapper holds beside its token): failed.
+        if looked_at is None or any(_declares(seen, key) for seen in looked_at):
             return False
         holder = target
     return True
@@ -225,7 +234,11 @@ def auth_attribute(user: Any, key: str) -> Any:
             return user.get(key)
         return getattr(user, key)
     except AttributeError as error:
-        if isinstance(user, Mapping) or not _absent(user, key, error):
+        try:
+            absent = not isinstance(user, Mapping) and _absent(user, key, error)
+        except Exception:  # looking through the user ran its code, and that failed
+            absent = False
+        if not absent:
             raise unreadable(key) from None
         return None
     except NotImplementedError:

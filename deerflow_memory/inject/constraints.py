@@ -160,6 +160,8 @@ _EN_PERSONAL = re.compile(
 )
 _EN_HAS_ONE = re.compile(r"\b(?:an?)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 _EN_HELD_NOUN = re.compile(r"allerg|intoleran", re.IGNORECASE)
+# "on insulin", "on crutches": a person on a treatment or an aid, whatever job comes before.
+_EN_ON_TREATMENT = re.compile(r"(?:insulin|blood thinners?|dialysis|crutches)$", re.IGNORECASE)
 # A need's word before one of these (next, or with one more modifier between)
 # names a thing, not a need ("wheelchair basketball", "asthma ward", "blind
 # date", "seizure first-aid workshop"), unless a verb of need comes first in the
@@ -194,11 +196,13 @@ _ZH_NOT_A_NEED = re.compile(
     r"(?:英语|英文|日语|法语|德语|韩语|外语|托福|雅思|四级|六级)听力|"
     r"听力(?:练习|考试|测试|题|课|材料|部分|训练)"
 )
-_ZH_CLAUSE_END = re.compile(r"[，。；：！？、,;:!?（）()]|但是|但|可是|不过|而且|并且|然而|却|同时")
+_ZH_CLAUSE_END = re.compile(
+    r"[，。；：！？、,;:!?（）()]|但是|但|可是|不过|而且|并且|然而|却|同时|时|期间"
+)
 # 为, 给 and 教 only where they mean "for" and "teach": not 因为 "because", 为了
 # "in order to", 给自己 "for oneself", 宗教/佛教 "religion".
 _ZH_TOPIC_CUE = re.compile(
-    r"研究(?!生)|研发|从事|学的是|负责|关于|科普|(?<![宗佛兰督道主回])教(?![会堂徒])|"
+    r"研究(?![生员所])|研发|从事|学的是|负责|关于|科普|(?<![宗佛兰督道主回])教(?![会堂徒])|"
     r"给(?!自己|我)|(?<![因作认成以])为(?!了)"
 )
 _ZH_OWN_NEED = re.compile(r"自己|本人|对|我(?!们)|她|他(?!们|人)|有|要|必须")
@@ -240,6 +244,7 @@ class _Reading:
     personal_with_own: bool = False  # personal words count only after an ``own`` word
     held: tuple[re.Pattern[str], re.Pattern[str]] | None = None  # a need noun, "a/an ..." before
     object_of_cue: Callable[[str], bool] | None = None  # the words between cue and need allow it
+    on_treatment: re.Pattern[str] | None = None  # "on <this>" right before: the user's
 
     def any_need(self, text: str, needs: re.Pattern[str]) -> bool:
         """True when some match of ``needs`` in ``text`` is the user's need."""
@@ -271,6 +276,12 @@ class _Reading:
             and self.held[1].search(text, max(clause.start, start - 40), start)
         ):
             return True  # "a severe peanut allergy": someone has it
+        if (
+            self.on_treatment is not None
+            and self.on_treatment.match(match.group())
+            and text[max(clause.start, start - 3) : start].lower() == "on "
+        ):
+            return True
         cue = bisect_right(clause.cue_ends, start) - 1
         if cue < 0:
             return True
@@ -309,6 +320,7 @@ _ENGLISH = _Reading(
     need_verb_anywhere=_EN_NEED_VERB,
     held=(_EN_HELD_NOUN, _EN_HAS_ONE),
     object_of_cue=_english_object,
+    on_treatment=_EN_ON_TREATMENT,
 )
 _CHINESE = _Reading(
     _ZH_CLAUSE_END,
