@@ -63,6 +63,7 @@ CHILD = textwrap.dedent(
 
     for name, user, dropped in [
         ("dict-no-tenant", {"identity": "auth0|5"}, False),
+        ("string-user", "bob", False),  # LangGraph's SimpleUser, a ProxyUser subclass
         ("dict-tenant", {"identity": "ana", "tenant_id": "acme"}, False),
         ("object-no-tenant", SimpleNamespace(identity="ana"), False),
         ("property-tenant", AppUser("ana", SimpleNamespace(id="acme")), False),
@@ -88,6 +89,7 @@ def test_langgraphs_proxy_user_reads_absent_as_absent_and_a_failed_read_as_refus
     assert done.returncode == 0, done.stderr
     assert dict(line.split(" ", 1) for line in done.stdout.splitlines()) == {
         "dict-no-tenant": "auth0|5/None",
+        "string-user": "bob/None",
         "dict-tenant": "ana/acme",
         "object-no-tenant": "ana/None",
         "property-tenant": "ana/acme",

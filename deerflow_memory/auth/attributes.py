@@ -14,8 +14,8 @@ the rule in ``_absent``); any other failure is refused with
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator, Mapping
-from types import FrameType, FunctionType, GetSetDescriptorType, MemberDescriptorType
+from collections.abc import Mapping
+from types import FrameType, FunctionType, GetSetDescriptorType
 from typing import Any
 
 from deerflow_memory.errors import InvalidNameError
@@ -95,67 +95,53 @@ def _hook_owner(frame: FrameType) -> object:
     return _NOT_A_HOOK
 
 
-_SCALARS = frozenset({str, bytes, int, float, bool, type(None)})
-_REACH = 3  # hops from a proxy to the object it forwards to (user -> token -> payload)
-_LOOKED_AT = 64  # objects looked at to find it, at most
+# Proxies whose lookup hook forwards to an object they keep under a known name:
+# (module, class) -> that name. Any other hook counts only for its own "no such
+# attribute": where a hook forwards to cannot be told from the outside, and code
+# that left no frame (a C-coded property) may have run on the way.
+_KNOWN_FORWARDERS = {
+    ("langgraph_api.auth.custom", "ProxyUser"): "_user",
+    ("django.utils.functional", "SimpleLazyObject"): "_wrapped",
+    ("django.utils.functional", "LazyObject"): "_wrapped",
+}
+_MISSING = object()
 
 
-def _held_by(holder: object) -> Iterator[object]:
-    """What ``holder`` holds itself, read without running its code: its instance dict's
-    values and set slots, a C-coded ``__wrapped__`` (wrapt's ``ObjectProxy``), and the
-    object behind a ``weakref.ref`` it keeps."""
+def _forwarded_to(proxy: object) -> object:
+    """The object a known proxy's hook forwards to (its instance dict, read statically),
+    or ``_MISSING``."""
+    for base in _CLASS_MRO(type(proxy)):  # subclasses too (LangGraph's SimpleUser)
+        name = _KNOWN_FORWARDERS.get((base.__module__, base.__qualname__))
+        if name is not None:
+            break
+    else:
+        return _MISSING
     try:
-        namespace = object.__getattribute__(holder, "__dict__")
+        namespace = object.__getattribute__(proxy, "__dict__")
     except Exception:
-        namespace = None
-    if isinstance(namespace, dict):
-        for value in list(namespace.values()):
-            yield value() if type(value) is weakref.ReferenceType else value
-    for base in _CLASS_MRO(type(holder)):
-        for name, member in list(_CLASS_DICT(base).items()):
-            coded_in_c = type(member) is GetSetDescriptorType and name == "__wrapped__"
-            if type(member) is MemberDescriptorType or coded_in_c:
-                try:
-                    yield member.__get__(holder)
-                except Exception:  # a slot never set, a proxy wrapping nothing
-                    continue
+        return _MISSING
+    target = namespace.get(name, _MISSING) if isinstance(namespace, dict) else _MISSING
+    return _MISSING if target is None else target
 
 
-def _reached(holder: object, target: object) -> list[object] | None:
-    """Every object looked at from ``holder`` (excluded) until ``target`` (included) is
-    reached through what each holds (:func:`_held_by`, or ``holder`` a
-    ``weakref.proxy`` of ``target``), the whole level of the search that reached it
-    included; None when ``target`` is not reached within :data:`_REACH` hops.
-
-    Types are compared exactly (``type(value)``): ``isinstance`` reads ``__class__``,
-    which runs the code of lazy objects.
-    """
-    if target is holder:
-        return []
-    if any(ref is holder for ref in weakref.getweakrefs(target)):
-        return [target]
-    looked_at: list[object] = []
-    seen = {id(holder)}
-    level = [holder]
-    for _ in range(_REACH):
-        found = False
-        reached = []
-        for value in (value for held in level for value in _held_by(held)):
-            if type(value) in _SCALARS or id(value) in seen:
-                continue
-            seen.add(id(value))
-            if len(seen) > _LOOKED_AT:
-                return None
-            looked_at.append(value)
-            reached.append(value)
-            found = found or value is target
-        if found:
-            return looked_at
-        level = reached
-    return None
+def _c_forward(proxy: object, failed_on: object) -> bool:
+    """Whether ``proxy`` forwards in C to ``failed_on``: wrapt's ``ObjectProxy`` (its
+    ``__wrapped__`` is a C-coded member) or a ``weakref.proxy`` of it."""
+    if any(ref is proxy for ref in weakref.getweakrefs(failed_on)):
+        return True
+    for base in _CLASS_MRO(type(proxy)):
+        member = _CLASS_DICT(base).get("__wrapped__")
+        if member is not None:
+            if type(member) is not GetSetDescriptorType:
+                return False
+            try:
+                return member.__get__(proxy) is failed_on
+            except Exception:
+                return False
+    return False
 
 
-def _absent(user: object, key: str, error: AttributeError) -> bool:
+def _absent(user: object, key: str, error: AttributeError, through_any_proxy: bool) -> bool:
     """Whether ``error``, raised reading ``user``'s ``key``, says only "no such attribute".
 
     The rule (Python 3.10+ sets an AttributeError's ``name`` and ``obj``):
@@ -163,56 +149,71 @@ def _absent(user: object, key: str, error: AttributeError) -> bool:
     1. it is a plain ``AttributeError`` about ``key`` itself: ``error.name == key``
        and its text is the interpreter's (``... has no attribute 'key'``) or the
        bare name (``raise AttributeError(name)``), not "claims not fetched";
-    2. it was raised where a lookup is made, not inside the attribute's code: the
-       lookup on ``user`` itself failed (no code of the user's ran), or every
-       frame it passed through is a lookup hook (``__getattr__`` or
-       ``__getattribute__``: proxies forwarding the name, as LangGraph's
-       ``ProxyUser`` and ``DotDict`` do, or a class answering "no such
-       attribute"), none a property, a descriptor or anything a hook calls;
-    3. the object it failed on (``error.obj``) is the one whose lookup ran last
-       (the user, or the last hook's object) or one that object holds itself
-       (the object a proxy forwards to, in its instance dict or slots), not
-       None (a proxy wrapping nothing) nor anything further away (a C-coded
-       property of the wrapped user reading ``self.claims.tenant_id``); and
-       neither it, ``user`` nor any object whose hook the lookup passed
-       through declares ``key`` (``inspect.getattr_static``):
-       a ``__slots__`` slot declared but never set, or a property whose
-       AttributeError Python handed over to ``__getattr__``, is unreadable.
+    2. the lookup is followed from ``user`` to the object it failed on
+       (``error.obj``), and no object on the way declares ``key`` (a property, a
+       slot never set: ``inspect.getattr_static``). Each step is one of:
 
-    Anything else is a read that failed (fail closed).
+       - a known proxy's hook (LangGraph's ``ProxyUser``, Django's
+         ``SimpleLazyObject``: :data:`_KNOWN_FORWARDERS`) passing the lookup
+         to the object it keeps;
+       - a proxy coded in C passing it on (wrapt's ``ObjectProxy``, a
+         ``weakref.proxy``);
+       - last, any class's own ``__getattr__`` (or ``__getattribute__``)
+         answering "no such attribute" about itself (LangGraph's ``DotDict``),
+         or the interpreter finding nothing on the object reached.
+
+    Anything else is a read that failed (fail closed): a frame that is no lookup
+    hook (a property, a descriptor, a helper), a hook of an unknown class that
+    passes the lookup elsewhere (where to cannot be checked: a C-coded property
+    on the way would leave no frame), or a failure on another object.
+
+    ``through_any_proxy`` (``is_authenticated`` only, whose absence means
+    "authenticated", never someone else's rights): rule 1 and lookup hooks only.
     """
     if type(error) is not AttributeError or error.name != key:
         return False
     text = str(error)
     if text != key and not text.endswith(f"has no attribute {key!r}"):
         return False
-    if _declares(user, key):
-        return False  # declared (a property, a slot) yet not read: it failed
-    holder: object = user  # the object whose lookup ran last: the user, then each hook's
+    if through_any_proxy:
+        frames = error.__traceback__
+        while frames is not None and (frames := frames.tb_next) is not None:
+            if _hook_owner(frames.tb_frame) is _NOT_A_HOOK:
+                return False
+        return not _declares(user, key)
+    at: object = user  # the object the lookup has reached
+    answered = False  # an unknown class's hook ran: it must have answered for itself
     frames = error.__traceback__  # starts at the reading frame (auth_attribute)
-    targets: list[object] = []
     while frames is not None and (frames := frames.tb_next) is not None:
         owner = _hook_owner(frames.tb_frame)
-        if owner is _NOT_A_HOOK:
-            return False  # raised in (or below) a property, descriptor, helper...
-        targets.append(owner)
-    if error.obj is None:
-        return False  # a proxy wrapping nothing
-    targets.append(error.obj)
-    for target in targets:
-        looked_at = _reached(holder, target)
-        # Not reached from the last lookup (code that left no frame, as a C-coded
-        # property, ran between), or an object met on the way declares ``key`` (a
-        # property whose AttributeError Python handed to ``__getattr__``, a user a
-        # wrapper holds beside its token): failed.
-        if looked_at is None or any(_declares(seen, key) for seen in looked_at):
+        if owner is _NOT_A_HOOK or answered:
+            return False  # a property, a descriptor, a helper, or a hook passing it on
+        if owner is not at:
+            if _declares(at, key) or not _c_forward(at, owner):
+                return False
+            at = owner
+        if _declares(at, key):
             return False
-        holder = target
-    return True
+        target = _forwarded_to(at)
+        if target is _MISSING:
+            answered = True
+        else:
+            at = target
+    failed_on = error.obj
+    if failed_on is None:
+        return False
+    if failed_on is not at:
+        if answered or _declares(at, key) or not _c_forward(at, failed_on):
+            return False
+        at = failed_on
+    return not _declares(at, key)
 
 
-def auth_attribute(user: Any, key: str) -> Any:
+def auth_attribute(user: Any, key: str, *, through_any_proxy: bool = False) -> Any:
     """``user``'s ``key`` (attribute, or key of a Mapping), or None when absent.
+
+    ``through_any_proxy``: an AttributeError through any class's lookup hooks may be
+    an absence (see :func:`_absent`); for ``is_authenticated`` only.
 
     Absent: a Mapping without ``key`` (or holding None), an object without the
     attribute (:func:`_absent` tells "no such attribute", also through a proxy's
@@ -235,7 +236,7 @@ def auth_attribute(user: Any, key: str) -> Any:
         return getattr(user, key)
     except AttributeError as error:
         try:
-            absent = not isinstance(user, Mapping) and _absent(user, key, error)
+            absent = not isinstance(user, Mapping) and _absent(user, key, error, through_any_proxy)
         except Exception:  # looking through the user ran its code, and that failed
             absent = False
         if not absent:
@@ -255,7 +256,7 @@ def says_authenticated(user: Any) -> bool | None:
     Raises:
         InvalidNameError: reading it (or its truth value) raises: fail closed.
     """
-    value = auth_attribute(user, "is_authenticated")
+    value = auth_attribute(user, "is_authenticated", through_any_proxy=True)
     try:
         return None if value is None else bool(value)
     except Exception:  # a flag whose truth value raises
