@@ -1604,10 +1604,8 @@ def close_open_services(timeout: float | None = None) -> bool:
     Runs at interpreter exit (``atexit``); server shutdown hooks use
     :func:`~deerflow_memory.lifecycle.shutdown.memory_lifespan` or
     :func:`~deerflow_memory.lifecycle.shutdown.install_shutdown_handler`
-    (``langgraph dev`` ends on SIGTERM without running ``atexit`` handlers). A
-    service whose close raises is logged and the others are still closed; what it
-    left pending stays in the outbox for the next start. ``timeout`` applies to
-    each service.
+    (``langgraph dev`` ends on SIGTERM without running ``atexit`` handlers).
+    ``timeout`` applies to each service (:func:`close_services`).
 
     Returns:
         True when every pending update finished in time and none failed.
@@ -1615,13 +1613,26 @@ def close_open_services(timeout: float | None = None) -> bool:
     Raises:
         ConfigError: ``timeout`` is not seconds (>= 0) or None.
     """
-    timeout = check_timeout(timeout)
+    return close_services(open_services(), check_timeout(timeout), "exit")
+
+
+def close_services(services: Iterable[MemoryService], timeout: float | None, reason: str) -> bool:
+    """Flush and close each of ``services`` in turn, ``timeout`` each.
+
+    One whose close raises is logged ("flushing memory on <reason> failed") and the
+    next ones are still closed: what it left pending stays in the outbox for the
+    next start. The one loop of process exit, the ASGI lifespans and the signal
+    handler.
+
+    Returns:
+        True when every service drained in time and none raised.
+    """
     drained = True
-    for service in open_services():
+    for service in services:
         try:
-            drained = bool(service._close(timeout)) and drained
+            drained = bool(service.close(timeout)) and drained
         except Exception:
-            logger.exception("closing a memory service at exit failed")
+            logger.exception("flushing memory on %s failed", reason)
             drained = False
     return drained
 

@@ -54,12 +54,12 @@ def test_closing_at_exit_closes_every_service_even_when_one_fails_to_close(
     broken, fine = opened(tmp_path / "a"), opened(tmp_path / "b")
     # The broken one first, whatever order the registry keeps: the next must still close.
     monkeypatch.setattr("deerflow_memory.service.open_services", lambda: [broken, fine])
-    monkeypatch.setattr(broken, "_close", failing_close)
+    monkeypatch.setattr(broken, "close", failing_close)
     try:
         with caplog.at_level(logging.ERROR):
             assert close_open_services(5) is False
         assert fine not in open_services()
-        assert "closing a memory service at exit failed" in caplog.text
+        assert "flushing memory on exit failed" in caplog.text
     finally:
         monkeypatch.undo()
         broken.close()

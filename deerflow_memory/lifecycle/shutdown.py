@@ -31,7 +31,7 @@ from typing import Any
 
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.logs import package_logger
-from deerflow_memory.service import MemoryService, open_services
+from deerflow_memory.service import MemoryService, close_services, open_services
 from deerflow_memory.update.timeouts import check_timeout
 
 __all__ = ["install_shutdown_handler", "lifespan_for", "memory_lifespan"]
@@ -48,19 +48,6 @@ _POLL_SECONDS = 0.1
 def _chosen(services: Iterable[MemoryService] | None) -> list[MemoryService]:
     """``services``, or every open service of the process (at this moment) when None."""
     return list(services) if services is not None else open_services()
-
-
-def _close_each(services: Iterable[MemoryService], timeout: float | None, reason: str) -> None:
-    """Flush and close each of ``services`` in turn, ``timeout`` (checked) each.
-
-    One that fails is logged and the next ones are still closed: what it left
-    pending stays in the outbox for the next start.
-    """
-    for service in services:
-        try:
-            service.close(timeout)
-        except Exception:
-            logger.exception("flushing memory on %s failed", reason)
 
 
 @asynccontextmanager
@@ -81,7 +68,7 @@ async def memory_lifespan(app: Any = None) -> AsyncIterator[None]:
     """
     yield
     # Off the event loop: draining runs sync model calls and file writes.
-    await asyncio.to_thread(lambda: _close_each(_chosen(None), None, "shutdown"))
+    await asyncio.to_thread(lambda: close_services(_chosen(None), None, "shutdown"))
 
 
 def lifespan_for(
@@ -108,7 +95,7 @@ def lifespan_for(
     @asynccontextmanager
     async def lifespan(app: Any = None) -> AsyncIterator[None]:
         yield
-        await asyncio.to_thread(_close_each, chosen, timeout, "shutdown")
+        await asyncio.to_thread(close_services, chosen, timeout, "shutdown")
 
     return lifespan
 
@@ -140,7 +127,7 @@ def _flush_before_exit(
     )
 
     closer = threading.Thread(
-        target=_close_each,
+        target=close_services,
         args=(chosen, timeout, reason),
         name="memory-shutdown-flush",
         daemon=True,
