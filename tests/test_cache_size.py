@@ -13,11 +13,12 @@ from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.storage.store import StoreMemoryStorage
 
 
-def document(n: int) -> MemoryDocument:
+def document(n: int, tag: str = "user") -> MemoryDocument:
+    """``n`` preference facts with ids ``fact_<tag>_<i>`` (also used by test_cache_tenants)."""
     facts = tuple(
         Fact(
-            id=f"fact_{i:08x}",
-            content=f"Fact number {i} about the user",
+            id=f"fact_{tag}_{i:04x}",
+            content=f"Fact {i} about a user of {tag}",
             category="preference",
             confidence=0.9,
             created_at="2026-01-01T00:00:00Z",

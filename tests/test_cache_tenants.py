@@ -19,28 +19,14 @@ from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 
 from deerflow_memory.caching import CacheBudget
-from deerflow_memory.models import Fact, MemoryDocument
+from deerflow_memory.models import Fact
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.storage.store import StoreMemoryStorage
+from tests.test_cache_size import document
 
 FACTS = 40  # per document
 TENANTS = 20
-
-
-def document(n: int, tag: str) -> MemoryDocument:
-    return MemoryDocument(
-        facts=tuple(
-            Fact(
-                id=f"fact_{tag}_{i:04x}",
-                content=f"Fact {i} about a user of {tag}",
-                category="preference",
-                confidence=0.9,
-                created_at="2026-01-01T00:00:00Z",
-            )
-            for i in range(n)
-        )
-    )
 
 
 def facts_alive() -> int:

@@ -52,15 +52,20 @@ def test_outbox_letters_of_hash_shaped_client_ids_lose_no_later_session(tmp_path
     assert "peanut" in facts and "Oslo" in facts, facts
 
 
-def test_an_outbox_letter_keeps_hash_shaped_ids_as_client_ids() -> None:
-    letter = DeadLetter.for_key(
+def outbox_letter(text: str) -> DeadLetter:
+    """The outbox's letter of one exchange sent with the hash-shaped client ids."""
+    return DeadLetter.for_key(
         "t",
         "u",
         None,
         message_ids=(HUMAN, AI),
         message_ids_are="ids",
-        messages=tuple(encode_messages(session("I live in Oslo."))),
+        messages=tuple(encode_messages(session(text))),
     )
+
+
+def test_an_outbox_letter_keeps_hash_shaped_ids_as_client_ids() -> None:
+    letter = outbox_letter("I live in Oslo.")
     job = job_from_dead_letter(letter)
     assert [m.id for m in job.messages] == [HUMAN, AI]
     earlier = ExtractionWatermark(
@@ -97,14 +102,7 @@ def test_the_updaters_letter_says_it_holds_keys_and_survives_json() -> None:
 
 
 def test_an_outbox_letter_merged_with_a_new_failure_becomes_a_letter_of_keys() -> None:
-    outbox = DeadLetter.for_key(
-        "t",
-        "u",
-        None,
-        message_ids=(HUMAN, AI),
-        message_ids_are="ids",
-        messages=tuple(encode_messages(session("I'm allergic to peanuts."))),
-    )
+    outbox = outbox_letter("I'm allergic to peanuts.")
     later = [*session("I'm allergic to peanuts."), HumanMessage("I live in Oslo.")]
     merged = dead_letter_for(
         UpdateJob("t", "u", None, tuple(later)), "Error: x", attempts=1, existing=outbox
