@@ -360,6 +360,8 @@ def _looks_like_constraint(text: str) -> bool:
         raise InvalidFactError(f"a fact must be text, got {type(text).__name__}")
     if _ENGLISH.any_need(text, _EN):
         return True
+    if _ZH.search(text) is None:  # every set phrase holds a need's characters
+        return False
     return _CHINESE.any_need(_ZH_NOT_A_NEED.sub("，", text), _ZH)
 
 
