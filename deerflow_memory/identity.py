@@ -262,12 +262,13 @@ def _auth_text(value: Any, what: str) -> str | None:
     """
     if value is None:
         return None
-    if isinstance(value, str):
-        return str.__str__(value) or None
+    kind = type(value)  # not isinstance: a proxy's __class__ may claim to be str
     try:
-        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        if issubclass(kind, str):
+            return str.__str__(value) or None
+        if issubclass(kind, numbers.Integral) and not issubclass(kind, bool):
             return int.__repr__(int(value))  # not a subclass's own text
-        if isinstance(value, uuid.UUID):
+        if issubclass(kind, uuid.UUID):
             return uuid.UUID.__str__(value)
     except Exception:  # an __int__ that raises, an int too long to write (over 4,300 digits)
         raise unreadable(what) from None

@@ -418,6 +418,37 @@ class SessionContext:
         return getattr(user, name)
 
 
+class SwallowingWrapper:
+    """Forwards to the user but answers "no such attribute" itself when the user's read
+    fails (``hasattr`` swallows the failure of a C-coded property)."""
+
+    def __init__(self, user: Any) -> None:
+        self._user = user
+
+    def __getattr__(self, name: str) -> Any:
+        if hasattr(self._user, name):
+            return getattr(self._user, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+
+class NotImplementedIdentity:
+    """An app's identity property raising NotImplementedError (not Starlette's)."""
+
+    display_name = "Support Team"  # shared by many accounts
+
+    @property
+    def identity(self) -> str:
+        raise NotImplementedError("claims not loaded")
+
+
+class ClaimsStr:
+    """A value whose ``__class__`` claims to be ``str`` (a lazy string, a proxy)."""
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return str
+
+
 class Org(enum.Enum):
     ACME = "acme"
 
@@ -431,9 +462,10 @@ class TextLike:
 
 CASES: list[tuple[str, Any, Any]] = [
     ("starlette-unauthenticated", UnauthenticatedUser(), OPERATOR),
-    # LangGraph's unauthenticated user subclasses Starlette's; its proxy users answer
-    # AttributeError for what the app's user leaves out (no tenant: any tenant).
-    ("proxy-without-tenant", LazyAttributes(RuntimeError, identity="auth0|5"), "auth0|5"),
+    # A class with a __getattr__ of its own saying "no such attribute" cannot be told
+    # from one that hid a failed read (hasattr, then raise): refused, as the README
+    # says (define tenant_id = None); LangGraph's DotDict and pydantic's models are known.
+    ("proxy-without-tenant", LazyAttributes(RuntimeError, identity="auth0|5"), REFUSED),
     ("not-authenticated", SimpleNamespace(identity="alice", is_authenticated=False), OPERATOR),
     ("langgraph-anonymous", {"identity": "", "is_authenticated": False}, OPERATOR),
     ("authenticated", SimpleNamespace(identity="alice", is_authenticated=True), "alice"),
@@ -482,7 +514,10 @@ CASES: list[tuple[str, Any, Any]] = [
         ("ana", "acme"),
     ),
     ("proxy-over-dict-no-tenant", ForwardingUser(DictUser(identity="auth0|5")), REFUSED),
-    ("dict-user-no-tenant", DictUser(identity="ana", is_authenticated=True), "ana"),
+    ("dict-user-no-tenant", DictUser(identity="ana", is_authenticated=True), REFUSED),
+    ("hook-swallowing-a-failed-read", SwallowingWrapper(CodedProperty()), REFUSED),
+    ("app-identity-raising-not-implemented", NotImplementedIdentity(), REFUSED),
+    ("tenant-claiming-to-be-str", {"identity": "ana", "tenant_id": ClaimsStr()}, REFUSED),
     ("lazy-proxy-no-tenant", LazyProxy(SimpleNamespace(identity="ana")), REFUSED),
     ("slots-proxy-no-tenant", SlotsProxy(SimpleNamespace(identity="ana")), REFUSED),
     ("proxy-chain-no-tenant", PlainProxy(ForwardingUser(SimpleNamespace(identity="ana"))), REFUSED),

@@ -28,6 +28,21 @@ __all__ = ["auth_attribute", "says_authenticated", "unreadable"]
 _STARLETTE_PROPERTIES = frozenset({"identity", "display_name"})
 
 
+def _raised_by_starlette(error: BaseException, key: str) -> bool:
+    """Whether ``error`` comes straight from Starlette's ``BaseUser.<key>`` (not provided),
+    not from an app's own property raising the same type."""
+    frames = error.__traceback__
+    if frames is None:
+        return False
+    while frames.tb_next is not None:
+        frames = frames.tb_next
+    frame = frames.tb_frame
+    return (
+        frame.f_globals.get("__name__") == "starlette.authentication"
+        and frame.f_code.co_qualname == f"BaseUser.{key}"
+    )
+
+
 def unreadable(what: str) -> InvalidNameError:
     """The error refusing an auth user whose ``what`` (an attribute name) could not be read."""
     if what == "is_authenticated":
@@ -105,6 +120,27 @@ _KNOWN_FORWARDERS = {
     ("django.utils.functional", "LazyObject"): "_wrapped",
 }
 _MISSING = object()
+# Classes whose own ``__getattr__`` answers from what the object itself stores (a
+# dict, pydantic's extra fields), so its "no such attribute" is an absence.
+# Any other class's hook may have passed the lookup elsewhere and swallowed a
+# failed read there (``hasattr`` then raise, ``getattr`` with a default).
+_ANSWER_FOR_THEMSELVES = frozenset(
+    {("langgraph_api.auth.custom", "DotDict"), ("pydantic.main", "BaseModel")}
+)
+
+
+def _answers_for_itself(owner: object, frame: FrameType) -> bool:
+    """Whether ``frame`` runs the ``__getattr__`` of a class in :data:`_ANSWER_FOR_THEMSELVES`
+    (its own, not a subclass's override)."""
+    for base in _CLASS_MRO(type(owner)):
+        hook = _CLASS_DICT(base).get("__getattr__")
+        if hook is not None:
+            return (
+                (base.__module__, base.__qualname__) in _ANSWER_FOR_THEMSELVES
+                and isinstance(hook, FunctionType)
+                and hook.__code__ is frame.f_code
+            )
+    return False
 
 
 def _forwarded_to(proxy: object) -> object:
@@ -195,10 +231,12 @@ def _absent(user: object, key: str, error: AttributeError, through_any_proxy: bo
         if _declares(at, key):
             return False
         target = _forwarded_to(at)
-        if target is _MISSING:
+        if target is not _MISSING:
+            at = target
+        elif _answers_for_itself(at, frames.tb_frame):
             answered = True
         else:
-            at = target
+            return False  # a hook of the app's own: it may have hidden a failed read
     failed_on = error.obj
     if failed_on is None:
         return False
@@ -242,8 +280,8 @@ def auth_attribute(user: Any, key: str, *, through_any_proxy: bool = False) -> A
         if not absent:
             raise unreadable(key) from None
         return None
-    except NotImplementedError:
-        if key in _STARLETTE_PROPERTIES:
+    except NotImplementedError as error:
+        if key in _STARLETTE_PROPERTIES and _raised_by_starlette(error, key):
             return None
         raise unreadable(key) from None
     except Exception:  # a lazy lookup that failed, a proxy raising KeyError...
