@@ -113,7 +113,10 @@ CHILD = textwrap.dedent(
     )
     """
 )
-PLAIN = CHILD + 'print("ready", flush=True)\ntime.sleep(600)\n'
+# Short sleeps: a SIGTERM the kernel hands to one of the service's threads only
+# sets Python's flag, and a single long sleep of the main thread would run the
+# handler when it ends, 600 s later (a CI run timed out that way).
+PLAIN = CHILD + 'print("ready", flush=True)\nfor _ in range(6000):\n    time.sleep(0.1)\n'
 
 
 def test_the_sigterm_handler_of_a_plain_process_flushes_then_exits_as_before(
