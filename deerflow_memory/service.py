@@ -44,6 +44,7 @@ from langchain_core.messages import BaseMessage
 from deerflow_memory.capture.messages import check_messages
 from deerflow_memory.capture.signals import SignalDetector, Signals
 from deerflow_memory.config import MemoryConfig, load_config
+from deerflow_memory.daemons import daemon_thread
 from deerflow_memory.embeddings.keeper import VectorKeeper, store_semantic_scores
 from deerflow_memory.errors import (
     ConfigError,
@@ -355,9 +356,7 @@ class MemoryService:
                     if self._parent is None:
                         # Joined by close() before the store may be closed: a thread still
                         # reading a closed SQLite connection can crash the process.
-                        scanner = threading.Thread(
-                            target=self._open_pending_tenants, name="memory-tenants", daemon=True
-                        )
+                        scanner = daemon_thread(self._open_pending_tenants, "memory-tenants")
                         self._tenant_scanner = scanner
                         scanner.start()
             elif self._bound_store is not store:
@@ -555,9 +554,7 @@ class MemoryService:
         earlier = self._parked.get(tenant_id)
         self._parked[tenant_id] = due if earlier is None else min(due, earlier)
         if self._waker is None:
-            self._waker = threading.Thread(
-                target=self._wake_parked, name="memory-tenant-waker", daemon=True
-            )
+            self._waker = daemon_thread(self._wake_parked, "memory-tenant-waker")
             self._waker.start()
         self._parked_changed.set()
 
@@ -642,9 +639,7 @@ class MemoryService:
                 while not stop.wait(interval) and not self._store_is_closed():
                     self._scan_tenants()
 
-            self._tenant_watcher = threading.Thread(
-                target=watch, name="memory-tenant-poller", daemon=True
-            )
+            self._tenant_watcher = daemon_thread(watch, "memory-tenant-poller")
             self._tenant_watcher.start()
 
     def _scan_tenants(self) -> None:
@@ -1666,10 +1661,7 @@ def _in_parallel(
         except Exception:
             logger.exception("memory flush of a tenant's queue failed")
 
-    threads = [
-        threading.Thread(target=run, args=(i,), name="memory-tenant-flush", daemon=True)
-        for i in range(1, len(calls))
-    ]
+    threads = [daemon_thread(run, "memory-tenant-flush", (i,)) for i in range(1, len(calls))]
     for thread in threads:
         thread.start()
     try:

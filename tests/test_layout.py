@@ -17,13 +17,15 @@ PACKAGE = Path(__file__).resolve().parent.parent / "deerflow_memory"
 
 # Leaves import nothing from the package and every layer may import them: ``logs``
 # gives each module its logger (records free of terminal control characters),
-# ``caching`` the text caches bounded by characters.
-LEAVES = {"logs", "caching"}
+# ``caching`` the text caches bounded by characters, ``daemons`` the threads the
+# package starts (which leave the stop signals to the main thread).
+LEAVES = {"logs", "caching", "daemons"}
 FOUNDATION = {"errors", "models", "config"} | LEAVES
 # What each layer may import from the package (besides itself).
 ALLOWED: dict[str, set[str]] = {
     "logs": set(),
     "caching": set(),
+    "daemons": set(),
     "errors": set(),
     "models": {"errors"} | LEAVES,
     "config": {"errors", "models"} | LEAVES,

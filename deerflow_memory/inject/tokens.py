@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from deerflow_memory.daemons import daemon_thread
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.logs import package_logger
 
@@ -349,9 +350,7 @@ class TiktokenCounter(_CachedCounter):
             if self._loaded or self._warming:
                 return
             self._warming = True
-        threading.Thread(
-            target=self._get_encoding, name=f"tiktoken-warm-{self.encoding_name}", daemon=True
-        ).start()
+        daemon_thread(self._get_encoding, f"tiktoken-warm-{self.encoding_name}").start()
 
     def is_exact(self) -> bool:
         """True when ``count`` gives real tiktoken counts (never estimates) from now on.

@@ -29,6 +29,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from types import FrameType
 from typing import Any
 
+from deerflow_memory.daemons import daemon_thread
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.service import MemoryService, close_services, open_services
@@ -126,12 +127,7 @@ def _flush_before_exit(
         ),
     )
 
-    closer = threading.Thread(
-        target=close_services,
-        args=(chosen, timeout, reason),
-        name="memory-shutdown-flush",
-        daemon=True,
-    )
+    closer = daemon_thread(close_services, "memory-shutdown-flush", (chosen, timeout, reason))
     closer.start()
     end = time.monotonic() + bound
     while closer.is_alive() and not give_up.is_set():

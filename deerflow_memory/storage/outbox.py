@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from deerflow_memory.daemons import daemon_thread
 from deerflow_memory.errors import StorageError, StoreClosedError, error_chain
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.closed import is_operational
@@ -329,9 +330,7 @@ class GroupCommitOutbox(Outbox):
             self._buf.ops.append((op, update))
             self._buf.recorded += 1
             if self._writer is None:
-                self._writer = threading.Thread(
-                    target=self._write_loop, name="memory-outbox-writer", daemon=True
-                )
+                self._writer = daemon_thread(self._write_loop, "memory-outbox-writer")
                 self._writer.start()
             if len(self._buf.ops) == 1:
                 self._cond.notify_all()

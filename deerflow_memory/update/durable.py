@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from deerflow_memory.config import MemoryConfig
+from deerflow_memory.daemons import daemon_thread
 from deerflow_memory.errors import StoreClosedError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.base import MemoryStorage
@@ -262,7 +263,7 @@ class DurableUpdates:
                         return
                     logger.warning("could not renew the outbox lease of %s", claimed.key)
 
-        renewer = threading.Thread(target=renew, name="memory-outbox-lease", daemon=True)
+        renewer = daemon_thread(renew, "memory-outbox-lease")
         renewer.start()
         try:
             yield
@@ -314,7 +315,7 @@ class DurableUpdates:
             self._recover(queue)
             self.start_polling(queue, poll_interval)
 
-        recoverer = threading.Thread(target=run, name="memory-outbox-recover", daemon=True)
+        recoverer = daemon_thread(run, "memory-outbox-recover")
         with self._poll_lock:
             self._recoverer = recoverer
         recoverer.start()
@@ -356,7 +357,7 @@ class DurableUpdates:
         with self._poll_lock:  # stop_polling never sees a thread that is not started
             if not self.outbox.shared or self._poller is not None or stop.is_set():
                 return
-            poller = threading.Thread(target=loop, name="memory-outbox-poller", daemon=True)
+            poller = daemon_thread(loop, "memory-outbox-poller")
             poller.start()
             self._poller = poller
 

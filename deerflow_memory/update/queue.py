@@ -50,6 +50,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from deerflow_memory.daemons import daemon_thread
 from deerflow_memory.logs import package_logger
 from deerflow_memory.update.clock import Clock, FakeClock, SystemClock
 from deerflow_memory.update.timeouts import check_timeout
@@ -649,14 +650,10 @@ class MemoryUpdateQueue:
 
     def _start_threads(self) -> None:
         # Caller holds the condition. Threads start lazily so an unused queue costs nothing.
-        scheduler = threading.Thread(
-            target=self._schedule_loop, name="memory-queue-scheduler", daemon=True
-        )
+        scheduler = daemon_thread(self._schedule_loop, "memory-queue-scheduler")
         self._threads.append(scheduler)
         for i in range(self._max_workers):
-            worker = threading.Thread(
-                target=self._worker_loop, name=f"memory-queue-worker-{i}", daemon=True
-            )
+            worker = daemon_thread(self._worker_loop, f"memory-queue-worker-{i}")
             self._threads.append(worker)
         for thread in self._threads:
             thread.start()

@@ -30,6 +30,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from deerflow_memory.daemons import daemon_thread
 from deerflow_memory.errors import RevisionConflictError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import Fact, iso_from_timestamp, parse_timestamp
@@ -138,9 +139,7 @@ class AccessRecorder:
         with self._lock:
             if self._thread is not None or self._closed:
                 return
-            self._thread = threading.Thread(
-                target=self._run, name="deerflow-memory-access", daemon=True
-            )
+            self._thread = daemon_thread(self._run, "deerflow-memory-access")
             self._thread.start()
 
     def _run(self) -> None:

@@ -1,0 +1,22 @@
+"""Every thread the package starts leaves the process's stop signals to the main thread.
+
+The kernel hands a signal sent to the process (``kill PID``, Ctrl-C) to any
+thread that does not block it. When that is one of our helper threads, CPython
+only notes it: the Python handler runs on the main thread at its next bytecode,
+so a main thread inside one long blocking call (``time.sleep(600)``, a socket
+read) does not wake and :func:`~deerflow_memory.install_shutdown_handler`
+flushes late or never. A thread started with :func:`daemon_thread` blocks those
+signals first thing, so the kernel picks a thread that does not block them
+(normally the main thread, whose call then ends with EINTR and the handler runs).
+
+- :mod:`~deerflow_memory.daemons.threads`: :func:`daemon_thread`,
+  :data:`HELD_SIGNALS` and :func:`hold_signals`.
+
+This is a leaf: it imports nothing from the package, and every layer may use it.
+"""
+
+from __future__ import annotations
+
+from deerflow_memory.daemons.threads import HELD_SIGNALS, daemon_thread, hold_signals
+
+__all__ = ["HELD_SIGNALS", "daemon_thread", "hold_signals"]

@@ -1,0 +1,153 @@
+"""Every thread the package starts blocks the stop signals, so SIGTERM wakes the main thread.
+
+The kernel hands a signal sent to the process to any thread that does not
+block it; on one of ours CPython only notes it, and a main thread asleep in one
+long call would run the shutdown handler minutes late.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+from deerflow_memory.daemons import HELD_SIGNALS, daemon_thread, hold_signals
+from tests.test_outbox import ROOT, _env
+from tests.test_shutdown_helpers import CHILD, _stored
+
+PACKAGE = ROOT / "deerflow_memory"
+posix_only = pytest.mark.skipif(
+    not hasattr(signal, "pthread_sigmask"), reason="no thread signal masks on this platform"
+)
+
+
+def _mask() -> set[signal.Signals]:
+    return set(signal.pthread_sigmask(signal.SIG_BLOCK, []))
+
+
+@posix_only
+def test_a_daemon_thread_blocks_the_stop_signals_and_so_do_the_threads_it_starts() -> None:
+    seen: dict[str, set[signal.Signals]] = {}
+
+    def grandchild() -> None:
+        seen["grandchild"] = _mask()
+
+    def child() -> None:
+        seen["child"] = _mask()
+        inner = threading.Thread(target=grandchild)  # a model client's own thread, say
+        inner.start()
+        inner.join()
+
+    before = _mask()
+    thread = daemon_thread(child, "memory-test")
+    assert thread.daemon and thread.name == "memory-test" and not thread.is_alive()
+    thread.start()
+    thread.join(timeout=10)
+    assert {signal.SIGTERM, signal.SIGINT, signal.SIGHUP} <= HELD_SIGNALS
+    assert seen["child"] >= HELD_SIGNALS and seen["grandchild"] >= HELD_SIGNALS
+    # Signals a thread raises by what it does stay unblocked (a crash must still show).
+    assert not {signal.SIGSEGV, signal.SIGBUS, signal.SIGFPE, signal.SIGPIPE} & seen["child"]
+    assert _mask() == before and signal.SIGTERM not in before  # the caller's mask is untouched
+
+
+@posix_only
+def test_holding_signals_on_the_main_thread_blocks_nothing() -> None:
+    assert threading.current_thread() is threading.main_thread()
+    before = _mask()
+    hold_signals()
+    assert _mask() == before
+
+
+def _thread_calls(path: Path) -> list[int]:
+    """Lines of ``path`` that make a thread or a thread pool other than by daemon_thread."""
+    lines = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in {"Thread", "Timer", "ThreadPoolExecutor", "start_new_thread"}:
+                lines.append(node.lineno)
+    return lines
+
+
+def test_the_package_makes_every_thread_through_daemon_thread() -> None:
+    found = {
+        str(path.relative_to(PACKAGE)): lines
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.parent.name != "daemons" and (lines := _thread_calls(path))
+    }
+    assert found == {}, "start threads with deerflow_memory.daemons.daemon_thread"
+
+
+def test_the_thread_guard_sees_a_plain_thread(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("import threading\n\nthreading.Thread(target=print).start()\n")
+    assert _thread_calls(sample) == [3]
+
+
+# The child of tests/test_shutdown_helpers.py (eve's turn pending, the handler
+# installed) reports each of its threads' blocked-signal mask from /proc.
+MASKS = CHILD + textwrap.dedent(
+    """
+    import json, threading
+    masks = {}
+    for thread in threading.enumerate():
+        with open(f"/proc/self/task/{thread.native_id}/status") as status:
+            for line in status:
+                if line.startswith("SigBlk:"):
+                    masks[thread.name] = int(line.split()[1], 16)
+    print(json.dumps(masks), flush=True)
+    """
+)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads Linux's /proc")
+def test_every_thread_a_service_with_a_pending_update_runs_blocks_sigterm(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", MASKS, str(tmp_path), "5", "default"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
+        timeout=120,
+        check=True,
+    ).stdout
+    masks: dict[str, int] = json.loads(out.strip().splitlines()[-1])
+    bit = 1 << (signal.SIGTERM - 1)
+    assert not masks.pop("MainThread") & bit  # the main thread is the one to receive it
+    assert {"memory-queue-scheduler", "memory-queue-worker-0", "memory-outbox-writer"} <= set(masks)
+    assert {name: mask & bit for name, mask in masks.items()} == {name: bit for name in masks}
+
+
+# The main thread sleeps in ONE long call: only a signal delivered to it ends the sleep.
+ASLEEP = CHILD + 'print("ready", flush=True)\ntime.sleep(120)\n'
+
+
+def test_sigterm_wakes_a_main_thread_in_one_long_sleep_and_the_pending_update_is_saved(
+    tmp_path: Path,
+) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", ASLEEP, str(tmp_path), "30", "default"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        child.send_signal(signal.SIGTERM)
+        # Generous, yet well before the sleep would have ended by itself.
+        assert child.wait(timeout=60) == -signal.SIGTERM
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert any("shellfish" in fact for fact in _stored(tmp_path, "eve"))
