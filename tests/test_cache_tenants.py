@@ -19,6 +19,7 @@ from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 
 from deerflow_memory.caching import CacheBudget
+from deerflow_memory.errors import CorruptMemoryError, InvalidNameError
 from deerflow_memory.models import Fact
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.file import FileMemoryStorage
@@ -146,3 +147,21 @@ def test_storages_sharing_a_budget_never_see_each_others_documents(
     assert [f.id for f in first.load("ana").facts] == [f"fact_first_{i:04x}" for i in range(3)]
     assert [f.id for f in second.load("ana").facts] == [f.id for f in saved.facts]
     assert len(budget) > 0  # both drew on the one budget
+
+
+def test_a_tenant_view_never_reads_a_linked_folder_through_a_plain_storage_on_a_shared_budget(
+    tmp_path: Path,
+) -> None:
+    # A storage made on a tenant's own folder may follow a users/ link; that tenant's
+    # view may not (it would read another tenant). Sharing one budget, the view
+    # must not be served the plain storage's cache entry for the linked folder.
+    budget = CacheBudget(1024, 100_000)
+    root = FileMemoryStorage(tmp_path / "files", cache_budget=budget)
+    root.scoped("victim").save("ana", None, document(2, "victim"))
+    acme = root.tenant_folder("acme")
+    acme.mkdir(parents=True)
+    (acme / "users").symlink_to(root.tenant_folder("victim") / "users")
+    plain = FileMemoryStorage(acme, cache_budget=budget)
+    assert len(plain.load("ana").facts) == 2  # allowed here, and now cached
+    with pytest.raises((InvalidNameError, CorruptMemoryError)):
+        root.scoped("acme").load("ana")

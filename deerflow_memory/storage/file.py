@@ -266,17 +266,26 @@ class FileMemoryStorage(MemoryStorage):
         # One budget for this storage and its tenants' views (scoped passes it on).
         if cache_budget is None:
             cache_budget = CacheBudget(max_cached_documents, max_cached_facts)
-        self._cache: BudgetCache[_Key, _CacheEntry] = cache_budget.cache(
-            str(self._root), _entry_size
-        )
+        self._cache: BudgetCache[_Key, _CacheEntry]
+        self._follow_users_link(True, cache_budget)
         self._locks: weakref.WeakValueDictionary[str, _PathLock] = weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
         # Held across a whole update (load -> model -> apply -> save) by every process.
         self._update_locks = FlockUpdateLocks(self._root / UPDATE_LOCK_FOLDER)
         self._tenants: TenantViews[FileMemoryStorage] = TenantViews()
         self._tenants_guard = threading.Lock()
-        self._users_may_link = True  # False in a tenant's view: its users/ is not top-level
         self._empty_view = EmptyView()  # reader() of every tenant with nothing stored
+
+    def _follow_users_link(self, allowed: bool, budget: CacheBudget) -> None:
+        """Set whether ``users/`` may be a link (not in a tenant's view) and the cache to use.
+
+        The rule is part of the cache's name: a cache hit skips :meth:`path_for`,
+        so a storage made on a tenant's folder (its ``users/`` may be a link) must
+        not serve its entries to that tenant's view (where it may not), even when
+        both share one budget at one root.
+        """
+        self._users_may_link = allowed
+        self._cache = budget.cache((str(self._root), allowed), _entry_size)
 
     @property
     def root(self) -> Path:
@@ -747,7 +756,7 @@ class FileMemoryStorage(MemoryStorage):
                     # finds what the previous one cached (checked against the files).
                     cache_budget=self._cache.budget,
                 )
-                view._users_may_link = False
+                view._follow_users_link(False, self._cache.budget)
                 self._tenants.add(tenant_id, view)
             return view
 
