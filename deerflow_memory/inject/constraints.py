@@ -35,74 +35,28 @@ from functools import lru_cache
 
 from deerflow_memory.caching import TextCache
 from deerflow_memory.errors import ConfigError, InvalidFactError
+from deerflow_memory.inject.need_words import EN_NEEDS, ZH_NEEDS
 from deerflow_memory.models import Fact, FactCategory
 
 __all__ = ["guaranteed_members", "is_constraint", "looks_like_constraint"]
 
-_FOOD = (
-    r"(?:meat|pork|beef|lamb|chicken|poultry|fish|seafood|shellfish|shrimp|prawns?|crab|"
-    r"lobster|eggs?|dairy|milk|cheese|butter|lactose|gluten|wheat|bread|soy|sesame|"
-    r"nuts?|peanuts?|almonds?|walnuts?|cashews?|alcohol|beer|wine|liquor|caffeine|coffee|"
-    r"tea|sugar|sweets|salt|sodium|spicy|garlic|onions?|mushrooms?|animal products?|"
-    r"red meat|fried food|carbs?|sugary)"
-)
-_EN = re.compile(
-    r"\b(?:"
-    # allergies and intolerances
-    r"allerg\w*|intoleran\w*|anaphyla\w*|epi-?pens?|coeliac|celiac|"
-    r"(?:sensitive|sensitivity) to|can(?:no|')t (?:digest|tolerate)|"
-    # diets
-    r"(?:vegan|vegetarian|pescatarian)(?:s|ism)?|halal|kosher|teetotal\w*|"
-    r"gluten[- ]free|dairy[- ]free|"
-    r"sugar[- ]free|low[- ](?:sodium|salt|sugar|carb(?:ohydrate)?s?)|keto(?:genic)?|"
-    r"(?:does(?:n't| not)|do(?:n't| not)|never|can(?:no|')t|won't|will not|must not|"
-    r"mustn't|no longer|stopped|gave up)\s+(?:\w+\s+)?(?:eat|eats|eating|drink|drinks|"
-    r"drinking|consume|consumes|touch|touches)\b|"
-    rf"(?:avoids?|avoiding|abstain(?:s|ing)? from|cut(?:s|ting)? out|only eats?|aversion to|"
-    rf"stay(?:s|ing)? away from|"
-    rf"can(?:no|')t have)\s+(?:\w+\s+){{0,2}}{_FOOD}|"
-    rf"\bno {_FOOD}\b|"
-    # medical
-    r"diabet\w*|insulin|pregnan\w*|epilep\w*|seizures?|asthma\w*|hypertension|"
-    r"high blood pressure|heart (?:condition|disease|problems?)|blood thinners?|"
-    r"medications?|medicines?|kidney (?:disease|failure)|dialysis|chronic (?:pain|illness)|"
-    r"immunocompromised|pacemakers?|"
-    # accessibility
-    r"wheelchairs?|mobility (?:aids?|scooters?|issues?|impair\w*)|crutches|"
-    r"walking (?:sticks?|canes?)|blind(?:ness)?|visually impaired|low vision|"
-    r"screen[- ]readers?|large print|colou?r[- ]?blind\w*|"
-    r"deaf(?:ness|blind(?:ness)?)?|hard of hearing|hearing (?:aids?|loss|impair\w*)|"
-    r"sign language|dyslexi\w*|"
-    r"(?:can(?:no|')t|unable to) (?:climb|use|walk up) (?:stairs|steps)|disabilit\w*|disabled"
-    # whole words only ('ketones', 'window blinds', 'Deafheaven' are no needs), so
-    # each need above spells the endings it takes (vegetarianism, low-carbohydrate)
-    r")\b",
-    re.IGNORECASE,
-)
-_ZH = re.compile(
-    # allergies, intolerances
-    r"过敏|不耐受|乳糖|麸质|"
-    # diets
-    r"吃素|素食|纯素|清真|忌口|戒酒|戒糖|不吃|不能吃|不敢吃|不喝|不能喝|不沾|只吃|控糖|低盐|低糖|无糖|"
-    # medical
-    r"糖尿病|胰岛素|怀孕|孕期|孕妇|癫痫|哮喘|高血压|心脏病|透析|肾病|服药|吃药|药物|"
-    # accessibility
-    r"轮椅|拐杖|行动不便|腿脚不便|失明|盲人|视障|视力不好|弱视|色盲|听力|助听器|耳聋|聋|手语|"
-    r"残疾|无障碍|读屏|大字"
-)
+# The need's words (kept under these names for bench/constraints.py).
+_EN = EN_NEEDS
+_ZH = ZH_NEEDS
 
 
 # --- a need's word that names no need of the user's --------------------------------------
 #
-# The words above also name topics of work, study and everyday speech: "studies
-# medicine", "designs wheelchair ramps", "a blind date", "药物研发", "英语听力",
-# "不吃亏". A match is set aside when its clause shows such a use; the fact is a
-# constraint when any match is left. A clause ends at sentence or clause
-# punctuation and at words that start another ("and", "who", "while", 但是), so
-# "works as a nurse, allergic to latex" keeps its need; a comma before an
-# "-ing" word goes on with the same clause ("works as a pharmacist, advising on
-# medications"). Each text is read in one pass: clause bounds, cues and verbs
-# are found once, so the cost grows with the text, not with its square.
+# The need's words (need_words.py) also name topics of work, study and everyday
+# speech: "studies medicine", "designs wheelchair ramps", "a blind date",
+# "药物研发", "英语听力", "不吃亏". A match is set aside when its clause shows
+# such a use; the fact is a constraint when any match is left. A clause ends at
+# sentence or clause punctuation and at words that start another ("and", "who",
+# "while", 但是), so "works as a nurse, allergic to latex" keeps its need; a
+# comma before an "-ing" word goes on with the same clause ("works as a
+# pharmacist, advising on medications"). Each text is read in one pass: clause
+# bounds, cues and verbs are found once, so the cost grows with the text, not
+# with its square.
 
 _EN_CLAUSE_END = re.compile(
     r"[.;:!?()]|,(?!\s*\w+ing\b)|\b(?:and|but|so|who|while|although|though|yet|whereas)\b",
@@ -116,6 +70,7 @@ _EN_TOPIC_CUE = re.compile(
     r"review(?:s|ed|ing)?|organi[sz](?:es|ing|ed)|coach(?:es|ing)|"
     r"volunteers?|advis(?:es|ing)|writ(?:es|ing)|wrote|thesis|paper|article|"
     r"podcast|professor|nurse|pharmacist|physician|technician|interpreter|"
+    r"treat(?:s|ing)|train(?:s|ing|ers?)|documentar(?:y|ies)|news|novels?|blog|"
     r"(?:works?|working|worked) (?:as|at|in|for)|(?:learning|reading|talks?|talking) about)\b",
     re.IGNORECASE,
 )
@@ -124,17 +79,39 @@ _CUE_REACH = 48
 # but these links, and at most one other word unless a link of topic ends the
 # gap ("a thesis on diabetes", "software for dialysis machines", "advising
 # customers on medications"); "teaches from a wheelchair",
-# "studies at home as a wheelchair user" name no topic.
+# "studies at home as a wheelchair user" name no topic. "With" after people
+# is a topic link too ("treating patients with lupus", "teaches kids with ADHD").
 _EN_OBJECT_LINKS = frozenset({"on", "about", "of", "into", "a", "an", "the"})
 _EN_TOPIC_LINKS = frozenset({"on", "about", "of", "into", "for"})
 _EN_NOT_OBJECT = frozenset(
     {"from", "as", "at", "in", "by", "to", "with", "during", "after", "before", "while"}
+)
+_EN_PEOPLE = (
+    "patients",
+    "people",
+    "children",
+    "kids",
+    "clients",
+    "students",
+    "pupils",
+    "adults",
+    "families",
+    "those",
+    "users",
+    "customers",
+    "athletes",
+    "women",
+    "men",
+    "seniors",
 )
 
 
 def _english_object(gap: str) -> bool:
     """Whether the words between a cue and a need leave the need the cue's object."""
     words = gap.lower().replace(",", " ").split()
+    words = [
+        "of" if w == "with" and i and words[i - 1] in _EN_PEOPLE else w for i, w in enumerate(words)
+    ]
     others = [w for w in words if w not in _EN_OBJECT_LINKS]
     if any(w in _EN_NOT_OBJECT for w in others):
         return False
@@ -145,9 +122,12 @@ def _english_object(gap: str) -> bool:
 
 
 # Said between the cue and the need, these make it the user's again ("studies at
-# night because medication makes her drowsy", "manages her diabetes").
+# night because medication makes her drowsy", "manages her diabetes"); "with"
+# after people names theirs ("children with autism").
 _EN_OWN_NEED = re.compile(
-    r"\b(?:because|since|due to|despite|being|with|takes|taking|has|have|had|needs|using|"
+    r"\b(?:because|since|due to|despite|being|"
+    + "".join(rf"(?<!\b{people} )" for people in _EN_PEOPLE)
+    + r"with|takes|taking|has|have|had|needs|using|"
     r"following|managing|living|wearing|needing|relying|having|requiring|"
     r"uses|relies|wears|avoids|cannot|can't|must|her|his|their|my|own|herself|himself|"
     r"themselves|myself)\b",
@@ -174,7 +154,8 @@ _EN_NOT_A_NEED_HEAD = re.compile(
     r"leaflets?|labels?|chefs?|prevalence|prevention|epidemiology|awareness|charity|"
     r"fundraisers?|courses?|class(?:es)?|schools?|degrees?|exams?|conferences?|journals?|"
     r"papers?|articles?|blogs?|documentar(?:y|ies)|spot|dates?|eye|tasting|workshops?|"
-    r"repairs?|maintenance|rentals?|shops?|stores?|manufacturers?|makers?)\b",
+    r"repairs?|maintenance|rentals?|shops?|stores?|manufacturers?|makers?|trainers?|"
+    r"training)\b",
     re.IGNORECASE,
 )
 # Diet rules worded as a verb or a refusal ("avoids dairy products", "no meat
@@ -192,7 +173,7 @@ _EN_NEED_VERB = re.compile(
 # Chinese: set phrases that hold a need's characters but mean something else
 # are read as plain text; clauses end at punctuation and at 但是, 而且 and the like.
 _ZH_NOT_A_NEED = re.compile(
-    r"不吃亏|不吃这一?套|装聋作哑|大字报|"
+    r"不吃亏|不吃这一?套|装聋作哑|大字报|拐杖糖|"
     r"(?:英语|英文|日语|法语|德语|韩语|外语|托福|雅思|四级|六级)听力|"
     r"听力(?:练习|考试|测试|题|课|材料|部分|训练)"
 )
@@ -203,14 +184,14 @@ _ZH_CLAUSE_END = re.compile(
 # "in order to", 给自己 "for oneself", 宗教/佛教 "religion".
 _ZH_TOPIC_CUE = re.compile(
     r"研究(?![生员所])|研发|从事|学的是|负责|关于|科普|(?<![宗佛兰督道主回])教(?![会堂徒])|"
-    r"给(?!自己|我)|(?<![因作认成以])为(?!了)"
+    r"给(?!自己|我)|(?<![因作认成以])为(?!了)|(?<!买)卖|销售"
 )
 _ZH_OWN_NEED = re.compile(r"自己|本人|对|我(?!们)|她|他(?!们|人)|有|要|必须")
 # 过敏 and 不耐受 after 对 ("对花生过敏") are the user's, whatever comes before.
 _ZH_PERSONAL = re.compile(r"过敏|不耐受")
 _ZH_NOT_A_NEED_HEAD = re.compile(
     r".{0,6}?(?:研发|化学|研究|医院|门诊|公司|药企|企业|学校|试验|设计|系统|标注|篮球|"
-    r"专家|专业|科普|流行病|教育|行业|产品|儿童|翻译|讲师|教练|风格)"
+    r"专家|专业|科普|流行病|教育|行业|产品|儿童|翻译|讲师|教练|风格|训练)"
 )
 _ZH_NEED_VERB = re.compile(r"(?:有|患有|患|得了|戴|坐|用|需要|要)$")
 

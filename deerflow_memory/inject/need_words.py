@@ -1,0 +1,304 @@
+"""The words of needs: allergies, diets, medical and accessibility needs, English and Chinese.
+
+:data:`EN_NEEDS` and :data:`ZH_NEEDS` find a need's word in a fact's text;
+:mod:`deerflow_memory.inject.constraints` then reads each match's clause to
+set aside the words that name a topic of work, a thing or a set phrase
+("studies medicine", "cane sugar", "拐杖糖"). The words go kind by kind:
+allergies, diets (therapeutic ones too: low FODMAP, renal, soft-food),
+conditions (chronic and neurodevelopmental: migraines, IBS, ADHD, autism),
+medicines and their classes (metformin, statins, blood thinners), medical
+and sensory devices (CPAP, cochlear implants), mobility aids (cane, walker,
+guide dog, step-free access), sight, hearing and reading needs.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["EN_NEEDS", "ZH_NEEDS", "alternation"]
+
+_FOOD = (
+    r"(?:meat|pork|beef|lamb|chicken|poultry|fish|seafood|shellfish|shrimp|prawns?|crab|"
+    r"lobster|eggs?|dairy|milk|cheese|butter|lactose|gluten|wheat|bread|soy|sesame|"
+    r"nuts?|peanuts?|almonds?|walnuts?|cashews?|alcohol|beer|wine|liquor|caffeine|coffee|"
+    r"tea|sugar|sweets|salt|sodium|spicy|garlic|onions?|mushrooms?|animal products?|"
+    r"red meat|fried food|carbs?|sugary)"
+)
+
+
+def alternation(*parts: str) -> str:
+    """``parts`` as one case-insensitive alternation, grouped by their first letter.
+
+    Python's regex engine tries a case-insensitive alternation's ~250 branches
+    one by one at every word; grouped as ``[aA](?i:llergic|naphylaxis|...)`` it
+    tests ~26 letter sets and enters one group (the need's words cost ~3x less).
+    Each part is one branch that starts with a plain ASCII letter.
+
+    Raises:
+        ValueError: a part does not start with a plain letter (a module bug).
+    """
+    groups: dict[str, list[str]] = {}
+    for part in parts:
+        first = part[:1].lower()
+        if not ("a" <= first <= "z") or part[1:2] in ("?", "*", "+", "{"):
+            raise ValueError(f"a need's pattern must start with a plain letter: {part!r}")
+        groups.setdefault(first, []).append(part[1:])
+    return "|".join(f"[{k}{k.upper()}](?i:{'|'.join(rest)})" for k, rest in groups.items())
+
+
+_REFUSED = (
+    r"\s+(?:\w+\s+)?(?:eat|eats|eating|drink|drinks|drinking|consume|consumes|touch|touches)\b"
+)
+_AVOIDED = rf"\s+(?:\w+\s+){{0,2}}{_FOOD}"
+EN_NEEDS = re.compile(
+    r"\b(?:"
+    + alternation(
+        # allergies and intolerances
+        r"allerg\w*",
+        r"intoleran\w*",
+        r"anaphyla\w*",
+        r"epi-?pens?",
+        r"coeliac",
+        r"celiac",
+        r"sensitiv(?:e|ity) to",
+        r"can(?:no|')t (?:digest|tolerate)",
+        # diets, therapeutic ones too (low FODMAP, renal, soft-food)
+        *(rf"{diet}(?:s|ism)?" for diet in ("vegan", "vegetarian", "pescatarian")),
+        r"halal",
+        r"kosher",
+        r"teetotal\w*",
+        r"keto(?:genic)?",
+        r"fodmaps?",
+        r"low[- ](?:sodium|salt|sugar|carb(?:ohydrate)?s?|fat|protein|potassium|purine|"
+        r"residue|fib(?:re|er)|histamine|oxalate|cholesterol|iodine|gi|fodmaps?)",
+        *(
+            rf"{food}[- ]free"
+            for food in (
+                "gluten",
+                "dairy",
+                "sugar",
+                "nut",
+                "peanut",
+                "egg",
+                "lactose",
+                "wheat",
+                "soy",
+                "meat",
+                "alcohol",
+                "caffeine",
+                "grain",
+            )
+        ),
+        *(
+            rf"{kind} diets?"
+            for kind in (
+                "renal",
+                "kidney",
+                "cardiac",
+                "soft(?:[- ]food)?",
+                "liquid",
+                "pur[eé]ed?",
+                "elimination",
+                "bland",
+                "gout",
+                "diabetic",
+                "dash",
+            )
+        ),
+        *(
+            rf"{refusal}{_REFUSED}"
+            for refusal in (
+                "does(?:n't| not)",
+                "do(?:n't| not)",
+                "never",
+                "can(?:no|')t",
+                "won't",
+                "will not",
+                "must not",
+                "mustn't",
+                "no longer",
+                "stopped",
+                "gave up",
+            )
+        ),
+        *(
+            rf"{verb}{_AVOIDED}"
+            for verb in (
+                "avoids?",
+                "avoiding",
+                "abstain(?:s|ing)? from",
+                "cut(?:s|ting)? out",
+                "only eats?",
+                "aversion to",
+                "stay(?:s|ing)? away from",
+                "can(?:no|')t have",
+            )
+        ),
+        rf"no {_FOOD}",
+        # medical: conditions, chronic and neurodevelopmental ones too
+        r"diabet\w*",
+        r"pre-?diabet\w*",
+        r"pregnan\w*",
+        r"epilep\w*",
+        r"seizures?",
+        r"asthma\w*",
+        r"hypertension",
+        r"high blood pressure",
+        r"heart (?:condition|disease|problems?)",
+        r"arrhythmias?",
+        r"a-?fib",
+        r"atrial fibrillation",
+        r"kidney (?:disease|failure)",
+        r"dialysis",
+        r"chronic (?:pain|illness|fatigue|conditions?|migraines?|headaches?)",
+        r"immunocompromised",
+        r"migraines?",
+        r"adhd",
+        r"autis(?:m|tic)",
+        r"asperger'?s",
+        r"on the spectrum",
+        r"dyspraxi\w*",
+        r"dyscalculi\w*",
+        r"tourette'?s",
+        r"ibs",
+        r"ibd",
+        r"irritable bowel",
+        r"crohn'?s",
+        r"colitis",
+        r"diverticulitis",
+        r"lupus",
+        r"fibromyalgia",
+        r"multiple sclerosis",
+        r"parkinson'?s",
+        r"arthritis",
+        r"osteoarthritis",
+        r"rheumatoid arthritis",
+        r"gout",
+        r"cystic fibrosis",
+        r"sickle[- ]cell",
+        r"ha?emophilia",
+        r"underactive thyroid",
+        r"overactive thyroid",
+        r"hyp(?:o|er)thyroid\w*",
+        r"copd",
+        r"emphysema",
+        r"sleep apno?ea",
+        r"narcolepsy",
+        r"tinnitus",
+        r"ptsd",
+        r"bipolar",
+        r"eating disorders?",
+        r"anorexi\w*",
+        r"bulimi\w*",
+        r"chemo(?:therapy)?",
+        r"stomas?",
+        *(rf"{kind}ostom(?:y|ies)" for kind in ("", "col", "ile", "ur")),
+        # medical: medicines and classes of them
+        r"insulin",
+        r"medications?",
+        r"medicines?",
+        r"prescribed",
+        r"blood thinners?",
+        r"anticoagulants?",
+        r"warfarin",
+        r"heparin",
+        r"apixaban",
+        r"metformin",
+        *(rf"{kind}statins?" for kind in ("", "atorva", "simva", "rosuva", "prava")),
+        r"beta[- ]blockers?",
+        r"ace inhibitors?",
+        r"antidepressants?",
+        r"ssris?",
+        r"maois?",
+        r"antihistamines?",
+        r"immunosuppressants?",
+        r"levothyroxine",
+        r"inhalers?",
+        *(
+            rf"{refusal} take"
+            for refusal in ("can(?:no|')t", "must not", "mustn't", "unable to", "not allowed to")
+        ),
+        # medical and sensory devices
+        r"pacemakers?",
+        r"cochlear implants?",
+        r"c-?paps?",
+        r"bipap",
+        r"glucose monitors?",
+        r"cgms?",
+        *(rf"{kind} oxygen" for kind in ("home", "supplemental", "portable")),
+        r"oxygen (?:tanks?|concentrators?)",
+        # accessibility: mobility aids ('cane sugar' and 'a hill walker' are none)
+        r"wheelchairs?",
+        r"power(?:ed)? ?chairs?",
+        r"mobility (?:aids?|scooters?|issues?|impair\w*)",
+        r"crutches",
+        r"walking (?:sticks?|canes?|frames?)",
+        r"rollators?",
+        r"zimmer(?: frames?)?",
+        r"cane(?<!sugar cane)(?<!candy cane)(?<!sugar-cane)(?<!candy-cane)s?"
+        r"(?![- ](?:sugar|toads?|chairs?|furniture))",
+        *(
+            rf"{verb} an? (?:[\w-]+ )?walker"
+            for verb in (
+                "uses?",
+                "using",
+                "used",
+                "needs?",
+                "needing",
+                "with",
+                "on",
+                "relies on",
+                "relying on",
+                "depends on",
+                "pushes",
+            )
+        ),
+        *(
+            rf"{kind} dogs?"
+            for kind in ("guide", "service", "assistance", "hearing", "seeing[- ]eye")
+        ),
+        r"step[- ]free",
+        r"prosthe(?:sis|ses|tic)",
+        r"amputee",
+        # accessibility: sight, hearing, reading
+        r"blind(?:ness)?",
+        r"visually impaired",
+        r"low vision",
+        r"braille",
+        r"screen[- ]readers?",
+        r"large print",
+        r"colou?r[- ]?blind\w*",
+        r"deaf(?:ness|blind(?:ness)?)?",
+        r"hard of hearing",
+        r"hearing (?:aids?|loss|impair\w*)",
+        r"sign language",
+        r"dyslexi\w*",
+        *(
+            rf"{refusal} (?:climb|use|walk up|do|manage) (?:stairs|steps)"
+            for refusal in ("can(?:no|')t", "unable to")
+        ),
+        r"disabilit\w*",
+        r"disabled",
+    )
+    # whole words only ('ketones', 'window blinds', 'Deafheaven' are no needs), so
+    # each need above spells the endings it takes (vegetarianism, low-carbohydrate)
+    + r")\b"
+)
+ZH_NEEDS = re.compile(
+    # allergies, intolerances
+    r"过敏|不耐受|乳糖|麸质|"
+    # diets, therapeutic ones too
+    r"吃素|素食|纯素|清真|忌口|戒酒|戒糖|不吃|不能吃|不敢吃|不喝|不能喝|不沾|只吃|控糖|低盐|低糖|无糖|"
+    r"控盐|低脂|低嘌呤|低蛋白|低钾|低FODMAP|低fodmap|流食|流质|软食|"
+    # medical: conditions, chronic and neurodevelopmental ones too
+    r"糖尿病|怀孕|孕期|孕妇|癫痫|哮喘|高血压|心脏病|心律不齐|房颤|透析|肾病|"
+    r"多动症|注意力缺陷|自闭症|孤独症|阿斯伯格|肠易激|克罗恩|结肠炎|偏头痛|狼疮|纤维肌痛|"
+    r"多发性硬化|帕金森|类风湿|关节炎|痛风|慢性疲劳|慢性病|甲减|甲亢|蚕豆病|化疗|造口|"
+    # medical: medicines and classes of them
+    r"服药|吃药|药物|胰岛素|二甲双胍|降压药|降糖药|降脂药|他汀|华法林|抗凝|抗抑郁|"
+    # medical and sensory devices
+    r"起搏器|人工耳蜗|呼吸机|血糖仪|吸入器|制氧机|吸氧|"
+    # accessibility
+    r"轮椅|拐杖|拄拐|手杖|助行器|助步器|导盲|盲杖|假肢|义肢|截肢|代步车|行动不便|腿脚不便|"
+    r"失明|盲人|视障|视力不好|弱视|色盲|听力|助听器|耳聋|聋|手语|残疾|无障碍|读屏|大字"
+)

@@ -1,0 +1,240 @@
+"""Kinds of needs recognised by wording, and the same words in other senses (attack 17).
+
+Each kind (mobility aids, sensory aids and medical devices, chronic and
+neurodevelopmental conditions, medicines and their classes, therapeutic diets)
+is tried in English and Chinese, said plainly and beside a job, against
+sentences using the same words for something else.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from deerflow_memory.inject.constraints import is_constraint, looks_like_constraint
+from deerflow_memory.inject.need_words import alternation
+from deerflow_memory.models import Fact
+
+
+def _judged(text: str) -> bool:
+    verdict = looks_like_constraint(text)
+    assert is_constraint(Fact(content=text)) is verdict
+    return verdict
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Carries a folding cane in her handbag",
+        "Shuffles about with a zimmer frame at home",
+        "Is using a walker until the hip heals",
+        "Gets around on a rollator outdoors",
+        "Has a guide dog and needs venues that admit her",
+        "Takes his assistance dog everywhere",
+        "Drives a powered chair to the shops",
+        "Only books step-free hotels",
+        "Is an amputee with a prosthetic leg",
+        "Works as a sound engineer, using a cane since the stroke",
+        "腿不好，平时拄拐",
+        "用助步器慢慢走",
+        "出门带着导盲犬",
+        "装了假肢，走不了远路",
+        "在银行上班，自己用手杖",
+    ],
+)
+def test_a_mobility_aid_is_a_need(text: str) -> None:
+    assert _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Buys raw cane sugar for baking",
+        "Hung a candy cane on the tree",
+        "Sold her old cane chairs at a car boot sale",
+        "Is a keen fell walker",
+        "Is reading a biography of Alice Walker",
+        "Watched Citizen Kane again",
+        "Rides a scooter to the office",
+        "Breeds and trains assistance dogs for a living",
+        "女儿喜欢吃拐杖糖",
+        "在一家做助行器的公司上班",
+        "在基地当导盲犬训练员",
+        "参加了助行公益活动",
+    ],
+)
+def test_a_cane_walker_or_guide_dog_in_another_sense_is_no_need(text: str) -> None:
+    assert not _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Got a cochlear implant in 2022",
+        "Can't sleep without his CPAP",
+        "Checks a glucose monitor before lunch",
+        "Uses home oxygen on bad days",
+        "Keeps a spare inhaler at work",
+        "Reads menus in braille",
+        "Is a copywriter, wearing a glucose monitor",
+        "右耳装了人工耳蜗",
+        "睡觉离不开呼吸机",
+        "每天用血糖仪测两次",
+        "心脏装了起搏器",
+    ],
+)
+def test_a_sensory_aid_or_medical_device_is_a_need(text: str) -> None:
+    assert _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pumped up the bike tyres before the ride",
+        "Bought a heart rate monitor for cycling",
+        "Designs CPAP masks for a medical startup",
+        "Translates braille textbooks for the library",
+        "在医院负责呼吸机维护",
+        "公司卖血糖仪",
+    ],
+)
+def test_a_pump_monitor_or_device_in_another_sense_is_no_need(text: str) -> None:
+    assert not _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Has had IBS since university",
+        "Flares of ulcerative colitis keep her home some days",
+        "Is autistic and dislikes phone calls",
+        "Diagnosed with ADHD last year, takes notes for everything",
+        "Gets a migraine if he skips meals",
+        "Living with fibromyalgia",
+        "Has sleep apnoea",
+        "Has Crohn's",
+        "Has bipolar disorder",
+        "Has lupus",
+        "Teaches yoga, living with chronic fatigue",
+        "Is a doctor treating her own migraines with rest",
+        "有多动症，开会容易走神",
+        "我是自闭症谱系的",
+        "肠易激，吃辣就拉肚子",
+        "偏头痛犯了就得躺着",
+        "确诊克罗恩病两年了",
+        "有类风湿关节炎",
+    ],
+)
+def test_a_chronic_or_neurodevelopmental_condition_is_a_need(text: str) -> None:
+    assert _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Teaches children with autism to swim",
+        "Teaches children with epilepsy to swim",
+        "Is a doctor treating patients with asthma",
+        "Edits a podcast about migraines",
+        "Watched a documentary on dyslexia",
+        "Ran a fundraiser for lupus research",
+        "Reads Ibsen in Norwegian",
+        "Is a Hurricanes fan",
+        "研究偏头痛的遗传机制",
+        "给自闭症儿童上美术课",
+        "关于多动症的科普视频",
+    ],
+)
+def test_a_condition_named_as_a_topic_or_inside_another_word_is_no_need(text: str) -> None:
+    assert not _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Takes metformin with breakfast",
+        "Is on warfarin and skips grapefruit",
+        "Started a statin this spring",
+        "Can't take ibuprofen",
+        "Takes beta-blockers before presentations",
+        "Uses antihistamines every summer",
+        "Has been on antidepressants for a year",
+        "Is a barista on anticoagulants",
+        "每天吃降糖药",
+        "长期服用他汀",
+        "吃着华法林，容易淤青",
+        "在吃抗抑郁的药",
+    ],
+)
+def test_a_medicine_or_a_class_of_medicines_is_a_need(text: str) -> None:
+    assert _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Read a news piece about statins",
+        "Saw a news report about insulin prices",
+        "Researches anticoagulants at the institute",
+        "Covered a metformin study for the paper",
+        "在药房卖胰岛素",
+        "销售降压药十年了",
+        "负责华法林的临床试验",
+    ],
+)
+def test_a_medicine_named_in_news_research_or_trade_is_no_need(text: str) -> None:
+    assert not _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Has cut FODMAPs since March",
+        "Eats a renal diet",
+        "Is on a liquid diet after dental work",
+        "Keeps the house nut-free",
+        "Needs low-potassium meals",
+        "Follows a low-residue diet before surgery",
+        "医生让吃低脂饮食",
+        "现在只能吃流食",
+        "低嘌呤饮食，少吃海鲜",
+        "按低FODMAP吃饭",
+    ],
+)
+def test_a_therapeutic_diet_is_a_need(text: str) -> None:
+    assert _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Books low-cost flights",
+        "Prefers a low-key birthday",
+        "Teaches a cookery class on low-FODMAP meals",
+        "Sells sugar-free sweets at the market",
+        "给健身餐馆设计低脂菜单",
+    ],
+)
+def test_a_diet_word_for_something_else_is_no_need(text: str) -> None:
+    assert not _judged(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "need"),
+    [
+        ("HAS ADHD", True),
+        ("has adhd", True),
+        ("Uses A Walker", True),
+        ("Statistics tutor", False),
+        ("Caned the rattan seats", False),
+        ("Hurricanes", False),
+    ],
+)
+def test_need_words_match_in_any_case_and_only_as_whole_words(text: str, need: bool) -> None:
+    assert _judged(text) is need
+
+
+def test_a_need_pattern_that_does_not_start_with_a_letter_is_refused() -> None:
+    with pytest.raises(ValueError, match="must start with a plain letter"):
+        alternation("cane", "(?:sugar )?cane")
+    with pytest.raises(ValueError, match="must start with a plain letter"):
+        alternation("s?tatin")
