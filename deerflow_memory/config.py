@@ -17,7 +17,8 @@ every error message and in ``repr(config)``.
 Bounds: a config file is a regular file of at most :data:`MAX_CONFIG_BYTES`
 (a FIFO or device is refused without waiting on it), its YAML aliases repeat at
 most :data:`MAX_ALIASED_VALUES` values, and a bad value is shown bounded in its
-error (an int too long to print by its size).
+error (an int too long to print by its size). Unknown names are listed ten at
+most, each cut to 80 characters, with a "did you mean" for those ten only.
 """
 
 from __future__ import annotations
@@ -767,23 +768,61 @@ def check_path(path: str | os.PathLike[str], what: str, *, file: bool = False) -
     return Path(text)
 
 
+def _closest(name: str, known: Iterable[str]) -> str | None:
+    """The known name ``name`` is most likely a typo of (difflib, ratio >= 0.6), or None.
+
+    A name over 7/3 times as long as the longest known one cannot reach that ratio
+    (at most 2*shorter/(sum of lengths)): it is not compared, where difflib would
+    first index every character of it.
+    """
+    names = list(known)
+    if not names or 3 * len(name) > 7 * max(len(n) for n in names):
+        return None
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def _did_you_mean(name: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    close = _closest(name, known)
+    return f"; did you mean {close!r}?" if close else ""
 
 
 _ERRORS_SHOWN = 10  # a file of 300,000 bad items would otherwise make a 40 MB message
+_NAME_SHOWN = 80  # characters of an unknown name shown in an error (a key may be 1 MB)
+
+
+def _clipped(name: str) -> str:
+    """``name`` for an error message, cut after :data:`_NAME_SHOWN` characters."""
+    if len(name) <= _NAME_SHOWN:
+        return name
+    return f"{name[:_NAME_SHOWN]}… ({len(name):,} characters)"
+
+
+def _quoted(name: str) -> str:
+    """``repr(name)``, cut after :data:`_NAME_SHOWN` characters."""
+    if len(name) <= _NAME_SHOWN:
+        return repr(name)
+    return f"{name[:_NAME_SHOWN]!r}… ({len(name):,} characters)"
+
+
+def _first_few(described: list[str], total: int, what: str) -> str:
+    """``described`` (the first :data:`_ERRORS_SHOWN` of ``total`` problems) joined
+    by ``; ``, then how many more ``what`` there are."""
+    shown = described[:_ERRORS_SHOWN]
+    if total > len(shown):
+        shown.append(f"and {total - len(shown):,} more {what}")
+    return "; ".join(shown)
 
 
 def _format_validation_error(error: ValidationError) -> str:
     parts = []
     errors = error.errors()
     for item in errors[:_ERRORS_SHOWN]:
-        field = ".".join(str(p) for p in item["loc"]) or "<config>"
+        field = ".".join(_clipped(str(p)) for p in item["loc"]) or "<config>"
         if item["type"] == "extra_forbidden":
-            known = (
-                RetrievalConfig.model_fields if len(item["loc"]) > 1 else MemoryConfig.model_fields
-            )
+            # retrieval.<key> or tenants.<tenant_id>.<key>; any other place is a top-level key
+            nested = _NESTED_SETTINGS.get(str(item["loc"][0])) if len(item["loc"]) > 1 else None
+            known = (nested or MemoryConfig).model_fields
             hint = _did_you_mean(str(item["loc"][-1]), known)
             parts.append(f"{field}: unknown setting{hint}")
             continue
@@ -800,6 +839,12 @@ def _format_validation_error(error: ValidationError) -> str:
 
 
 _PREFIX = "invalid memory configuration: "
+# The settings that are mappings of their own fields: an unknown key in them is
+# told the names of those fields, not of MemoryConfig's.
+_NESTED_SETTINGS: dict[str, type[BaseModel]] = {
+    "retrieval": RetrievalConfig,
+    "tenants": TenantOverrides,
+}
 
 
 class _BoundedRepr(reprlib.Repr):
@@ -828,8 +873,9 @@ def _shown(value: Any) -> str:
 
 
 def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
-    values: dict[str, Any] = {}
     fields = MemoryConfig.model_fields
+    named: dict[str, tuple[str, str]] = {}  # setting name -> (variable, value)
+    unknown: list[str] = []
     for key, raw in environ.items():
         if not key.startswith(ENV_PREFIX) or key == CONFIG_PATH_ENV:
             continue
@@ -837,16 +883,27 @@ def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
             continue
         name = key[len(ENV_PREFIX) :].lower()
         name = _ALIASES.get(name, name)
-        if name not in fields:
-            hint = _did_you_mean(name, fields)
-            if hint:
-                hint = f"; did you mean {ENV_PREFIX}{hint.split(chr(39))[1].upper()}?"
-            raise ConfigError(
-                f"unknown environment variable {key}: no memory setting {name!r}{hint} "
-                f"(known: {', '.join(sorted(fields))})"
-            )
-        values[name] = _parse_env_value(name, raw)
-    return values
+        if name in fields:
+            named[name] = (key, raw)
+        else:
+            unknown.append(key)
+    if unknown:
+        raise ConfigError(_unknown_variables(sorted(unknown), fields))
+    return {name: _parse_env_value(name, raw) for name, (_, raw) in named.items()}
+
+
+def _unknown_variables(keys: list[str], fields: Iterable[str]) -> str:
+    """The error for unknown ``DEERFLOW_MEMORY_*`` variables: the first few, each
+    with a "did you mean", then how many more."""
+    described = []
+    for key in keys[:_ERRORS_SHOWN]:
+        name = key[len(ENV_PREFIX) :].lower()
+        close = _closest(name, fields)
+        hint = f"; did you mean {ENV_PREFIX}{close.upper()}?" if close else ""
+        described.append(f"{_clipped(key)}: no memory setting {_quoted(name)}{hint}")
+    listed = _first_few(described, len(keys), "unknown variables")
+    what = "unknown environment variable" if len(keys) == 1 else "unknown environment variables:"
+    return f"{what} {listed} (known: {', '.join(sorted(fields))})"
 
 
 def _parse_env_value(name: str, raw: str) -> Any:
@@ -1057,8 +1114,9 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     unknown = sorted(set(values) - set(fields))
     ignored = [k for k in unknown if k in DEERFLOW_IGNORED_KEYS]
     typos = [k for k in unknown if k not in DEERFLOW_IGNORED_KEYS]
-    if typos:
-        problems = "; ".join(f"{k!r}{_did_you_mean(k, fields)}" for k in typos)
+    if typos:  # did-you-mean for the first few only: a file may hold 60,000 typos
+        described = [f"{_quoted(k)}{_did_you_mean(k, fields)}" for k in typos[:_ERRORS_SHOWN]]
+        problems = _first_few(described, len(typos), "unknown settings")
         raise ConfigError(f"config file {path}: unknown memory setting(s) {problems}")
     if ignored:
         logger.warning("config file %s: ignoring DeerFlow settings %s", path, ignored)

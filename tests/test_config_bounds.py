@@ -6,15 +6,26 @@ bytes of nested aliases ("billion laughs") under ``guaranteed_categories`` took
 the aliased list in its message. Anchors a real config uses (a shared block,
 ``<<:`` merge keys) still load. The error formatter never raises itself: an int
 over 4,300 digits used to end in an untyped ValueError from its repr().
+Unknown names (YAML keys, ``DEERFLOW_MEMORY_*`` variables, keyword settings)
+are listed ten at most, each cut to 80 characters: a 1 MiB file of typo keys
+took ~10 s (a "did you mean" for each) and made a 2.5 MB message.
 """
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
 import pytest
 
-from deerflow_memory.config import MAX_ALIASED_VALUES, MemoryConfig, load_config
+from deerflow_memory.config import (
+    ENV_PREFIX,
+    MAX_ALIASED_VALUES,
+    MAX_CONFIG_BYTES,
+    MemoryConfig,
+    load_config,
+)
+from deerflow_memory.config import _closest as closest_setting
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.models import FactCategory
 
@@ -154,3 +165,54 @@ def test_a_value_whose_repr_fails_is_shown_by_its_type_name() -> None:
     odd = type("str", (str,), {"__getitem__": refuse})("abc")
     with pytest.raises(ConfigError, match=r"max_facts: .*\(got <str>\)"):
         MemoryConfig(max_facts=odd)
+
+
+def test_a_full_size_file_of_typo_keys_gets_a_short_error_that_counts_the_rest(
+    tmp_path: Path,
+) -> None:
+    lines, size = [], 0
+    while size + 30 < MAX_CONFIG_BYTES:
+        lines.append(f"injection_enabld{len(lines)}: 1\n")
+        size += len(lines[-1])
+    path = write(tmp_path, "".join(lines))
+    with pytest.raises(ConfigError) as refused:
+        load_config(path, environ={})
+    message = str(refused.value)
+    assert len(message) < 2_000, len(message)
+    first = sorted(line.split(":")[0] for line in lines)[0]
+    assert f"unknown memory setting(s) {first!r}; did you mean 'injection_enabled'?" in message
+    assert message.count("did you mean") == 10
+    assert message.endswith(f"; and {len(lines) - 10:,} more unknown settings")
+
+
+LONG = "x" * 200_000
+
+
+@pytest.mark.parametrize("where", ["yaml", "environment", "keyword", "retrieval", "tenant"])
+def test_an_unknown_name_of_200k_characters_is_shown_cut_with_its_length(
+    tmp_path: Path, where: str
+) -> None:
+    with pytest.raises(ConfigError) as refused:
+        if where == "yaml":
+            load_config(write(tmp_path, f"? {LONG}\n: 1\n"), environ={})  # explicit key: no limit
+        elif where == "environment":
+            load_config(environ={ENV_PREFIX + LONG.upper(): "1"})
+        elif where == "keyword":
+            load_config(environ={}, **{LONG: 1})
+        elif where == "retrieval":
+            load_config(environ={}, retrieval={LONG: 1})
+        else:
+            load_config(environ={}, tenants={"ana": {LONG: 1}})
+    message = str(refused.value)
+    assert "x" * 81 not in message.lower() and "200,000 characters" in message, message[:300]
+    # the environment's error also lists every setting's name, once
+    assert len(message) < (2_000 if where != "environment" else 4_000), len(message)
+
+
+def test_a_name_too_long_to_be_a_typo_is_not_compared_and_no_suggestion_is_lost() -> None:
+    known = list(MemoryConfig.model_fields)
+    longest = max(known, key=len)
+    for extra in range(0, 3 * len(longest)):  # across 7/3 of the longest name
+        name = longest[:-1] + "x" * extra
+        expected = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        assert closest_setting(name, known) == (expected[0] if expected else None), extra

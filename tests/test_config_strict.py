@@ -32,6 +32,28 @@ def test_a_typo_in_an_override_or_an_environment_variable_suggests_the_name() ->
         load_config(environ={"DEERFLOW_MEMORY_MAX_FACT": "3"})
 
 
+def test_a_typo_in_a_tenant_override_suggests_a_tenant_setting(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"tenants\.ana\.max_fact: .*did you mean 'max_facts'"):
+        load_config(environ={}, tenants={"ana": {"max_fact": 3}})
+    path = write(tmp_path, "memory:\n  tenants:\n    ana: {debounce_second: 1}\n")
+    with pytest.raises(ConfigError, match="did you mean 'debounce_seconds'"):
+        load_config(path, environ={})
+
+
+def test_many_unknown_environment_variables_are_named_ten_at_most_then_counted() -> None:
+    environ = {f"DEERFLOW_MEMORY_MAX_FACT{n:02}": "3" for n in range(30)}
+    environ["DEERFLOW_MEMORY_MAX_FACTS"] = "3"  # a known one among them changes nothing
+    with pytest.raises(ConfigError) as refused:
+        load_config(environ=environ)
+    message = str(refused.value)
+    assert message.startswith(
+        "unknown environment variables: DEERFLOW_MEMORY_MAX_FACT00: no memory setting "
+        "'max_fact00'; did you mean DEERFLOW_MEMORY_MAX_FACTS?; DEERFLOW_MEMORY_MAX_FACT01:"
+    )
+    assert message.count("did you mean") == 10 and "MAX_FACT10" not in message
+    assert "; and 20 more unknown variables (known: " in message
+
+
 def test_deerflow_settings_we_ignore_stay_warnings(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
