@@ -737,7 +737,15 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
     if not retried:  # the words pending uses, not "0 applied, 0 still failing"
         console.print("no failed memory updates: nothing to retry")
         return 0
-    ran = [item for item in retried if item.unrunnable is None]
+    ran = [item for item in retried if item.unrunnable is None and not item.busy]
+    busy = [item for item in retried if item.busy]
+    for item in busy:
+        console.print(
+            Text(
+                f"{item.letter.id} ({item.letter.user_id}/{item.letter.thread_id}): not run, "
+                "another retry is running it"
+            )
+        )
     for item in ran:
         if item.removed:
             status = "applied"
@@ -751,13 +759,15 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
     failed = sum(not item.removed for item in ran)
     if ran:
         console.print(f"{len(ran) - failed} applied, {failed} still failing")
+    if busy:
+        console.print(f"{len(busy)} left to the other retry running them")
     bad = [item for item in retried if item.unrunnable is not None]
     if bad:
         reasons = "; ".join(f"{item.letter.id}: {item.unrunnable}" for item in bad)
         raise CommandFailed(
             f"{len(bad)} dead letter(s) cannot be run and were left as they are: {reasons}", 2
         )
-    return 1 if failed else 0
+    return 1 if failed or busy else 0
 
 
 def _check_letter_ids(storage: MemoryStorage, ids: list[str], user: str | None) -> None:

@@ -1103,7 +1103,9 @@ class MemoryService:
         """Run dead letters again now, on this thread (``deerflow-memory retry``).
 
         Each letter whose update is saved (or has nothing to learn) is removed;
-        one that fails again stays, with its attempts and error updated. This
+        one that fails again stays, with its attempts and error updated. The
+        letters of one thread run as one update (each message once); letters
+        another retry is running at the same time are not run (``busy``). This
         service's scope only: a tenant's are ``for_tenant(t).retry_dead_letters()``.
         """
         return retry_dead_letters(self.storage, self.updater, letter_ids, user_id=user_id)

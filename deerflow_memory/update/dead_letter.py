@@ -6,7 +6,11 @@ The letter keeps only the messages the document's watermark says were not yet
 extracted (plus what an older letter of the same key held), so a retry sends
 the model exactly what is missing. :func:`retry_dead_letters` runs letters
 again through a :class:`MemoryUpdater` (watermark bypassed: the messages are
-known to be missing) and deletes each one whose update went through.
+known to be missing) and deletes each one whose update went through. The
+letters of one key (one may be a letter of its own, written while the update
+lock was busy, repeating turns of the other) run as one update, each message
+once; a memory's letters are claimed by one retry at a time (see
+:mod:`~deerflow_memory.update.letter_claims`).
 
 A letter says what its ids are (``message_ids_are``): the keys these letters
 hold, or the ids as sent (the outbox's). Ids are never guessed to be keys,
@@ -35,8 +39,10 @@ from deerflow_memory.update.incremental import (
     watermark_for,
     with_keys,
 )
+from deerflow_memory.update.letter_claims import claim_letters
 from deerflow_memory.update.letter_writes import held_update_lock
 from deerflow_memory.update.queue import UpdateJob
+from deerflow_memory.update.union import merge_messages
 from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateStatus
 
 __all__ = ["RetriedLetter", "dead_letter_for", "job_from_dead_letter", "retry_dead_letters"]
@@ -155,6 +161,10 @@ def job_from_dead_letter(letter: DeadLetter) -> UpdateJob:
 class RetriedLetter:
     """One dead letter run again: the letter, the update's result, and whether it was removed.
 
+    The letters of one conversation (one key: its letter, a ``<id>01`` slot,
+    letters of their own written while the update lock was busy) run as one
+    update: each of their outcomes holds that update's ``result``.
+
     ``removed``: what the letter held went through and is no longer stored.
     ``left``: the letter stored under its id afterwards, when one is: the one
     that failed again (attempts, error and time updated), or, when the
@@ -163,6 +173,9 @@ class RetriedLetter:
     nothing is left, or when the letter was left untouched (see below).
     ``unrunnable`` is why the letter could not be run at all (see
     :func:`job_from_dead_letter`; it is left as it was), else None.
+    ``busy``: another retry was running the letters of this memory (see
+    :func:`~deerflow_memory.update.letter_claims.claim_letters`): not run
+    here, left to that retry (``result`` is ``retry`` with the reason).
     """
 
     letter: DeadLetter
@@ -170,6 +183,14 @@ class RetriedLetter:
     removed: bool
     unrunnable: str | None = None
     left: DeadLetter | None = None
+    busy: bool = False
+
+
+Key = tuple[str, str, str | None]
+
+
+def _key_of(letter: DeadLetter) -> Key:
+    return (letter.thread_id, letter.user_id, letter.agent_name)
 
 
 def retry_dead_letters(
@@ -182,47 +203,133 @@ def retry_dead_letters(
 ) -> list[RetriedLetter]:
     """Run dead letters again, oldest first; remove each one that went through.
 
-    A letter that fails again stays, with its attempts, error and time updated.
-    A letter that cannot be run (unsafe user id, undecodable message) is not
-    run and stays as it was; its outcome says why (``unrunnable``).
+    The letters of one conversation (one key ``(thread_id, user_id,
+    agent_name)``: a failure written while the update lock was busy has a
+    letter of its own, which may repeat turns of the key's letter) run as one
+    update: every message of them once, in order (see
+    :func:`~deerflow_memory.update.union.merge_messages`). A letter that fails
+    again stays, with its attempts, error and time updated. A letter that
+    cannot be run (unsafe user id, undecodable message) is not run and stays
+    as it was; its outcome says why (``unrunnable``).
 
-    Each letter is read again after its run, under the user's update lock
-    (the one every letter writer takes, not held during the run itself):
-    messages another failure of the thread merged into it meanwhile stay in
-    it, and a letter removed meanwhile (its memory deleted) is not written
-    back. A lock not had within ``update_lock_timeout_seconds`` leaves the
-    letter untouched (it runs again next time; ``removed`` is False), and so
-    does a lock that cannot be taken at all.
+    A retry claims the letters of a memory ``(user_id, agent_name)`` before
+    it reads them and until they are settled (see
+    :func:`~deerflow_memory.update.letter_claims.claim_letters`: shared by
+    every process on the storage, released when its holder dies). Another
+    retry running them meanwhile (``deerflow-memory retry`` beside a
+    service's) does not wait: their outcomes are ``busy`` and nothing is sent.
+    A claim that cannot be taken at all (not busy) is logged and the letters
+    run without it.
+
+    Each conversation's letters are read again after its run, under the
+    user's update lock (the one every letter writer takes, not held during
+    the run itself): messages another failure of the thread merged into one
+    meanwhile stay in it, and a letter removed meanwhile (its memory deleted)
+    is not written back. A lock not had within ``update_lock_timeout_seconds``
+    leaves the letters untouched (they run again next time; ``removed`` is
+    False), and so does a lock that cannot be taken at all.
 
     Args:
         storage: where the letters (and the documents) live.
         updater: runs each update (its model, retry policy and budgets).
-        letter_ids: only these letters; default every letter (of ``user_id`` when given).
+        letter_ids: only these letters, and the other letters of their
+            conversations (run with them, so no message is sent twice);
+            default every letter (of ``user_id`` when given).
         lock_timeout: seconds to wait for the update lock after a run; default
             the updater's ``update_lock_timeout_seconds``.
+
+    Returns:
+        One outcome per letter run (or found busy or unrunnable); a letter
+        another retry settled between this one's listing and its claim has none.
     """
     timeout = _lock_timeout(updater) if lock_timeout is None else lock_timeout
     wanted = set(letter_ids) if letter_ids is not None else None
-    outcomes = []
-    for letter in storage.list_dead_letters(user_id):
-        if wanted is not None and letter.id not in wanted:
-            continue
+    listed = storage.list_dead_letters(user_id)
+    keys = {_key_of(x) for x in listed if wanted is None or x.id in wanted}
+    owners = dict.fromkeys((x.user_id, x.agent_name) for x in listed if _key_of(x) in keys)
+    outcomes: list[RetriedLetter] = []
+    for owner in owners:
+        mine = [x for x in listed if _key_of(x) in keys and (x.user_id, x.agent_name) == owner]
+        outcomes += _retry_memory(storage, updater, mine, keys, timeout)
+    return outcomes
+
+
+def _retry_memory(
+    storage: MemoryStorage,
+    updater: MemoryUpdater,
+    listed: list[DeadLetter],
+    keys: set[Key],
+    timeout: float,
+) -> list[RetriedLetter]:
+    """Run one memory's ``listed`` letters (and the other letters of ``keys``) under its claim."""
+    user_id, agent_name = listed[0].user_id, listed[0].agent_name
+    with claim_letters(storage, user_id, agent_name) as (state, why):
+        if state == "busy":
+            logger.info("dead letter(s) of %r not run: %s", user_id, why)
+            busy = UpdateResult(UpdateStatus.RETRY, error=why)
+            return [RetriedLetter(x, busy, False, busy=True) for x in listed]
+        if state == "unclaimed":
+            logger.warning("dead letters of %r retried without a claim: %s", user_id, why)
+        # Read again under the claim: another retry may have settled some since the listing.
+        groups: dict[Key, list[DeadLetter]] = {}
+        for letter in storage.list_dead_letters(user_id):
+            if letter.agent_name == agent_name and _key_of(letter) in keys:
+                groups.setdefault(_key_of(letter), []).append(letter)
+        outcomes: list[RetriedLetter] = []
+        for group in groups.values():
+            outcomes += _retry_conversation(storage, updater, group, timeout)
+        return outcomes
+
+
+def _retry_conversation(
+    storage: MemoryStorage, updater: MemoryUpdater, letters: list[DeadLetter], timeout: float
+) -> list[RetriedLetter]:
+    """Run the letters of one key as one update, then settle each of them."""
+    outcomes: dict[str, RetriedLetter] = {}
+    ran: list[DeadLetter] = []
+    jobs: list[UpdateJob] = []
+    for letter in letters:
         try:
-            job = job_from_dead_letter(letter)
+            jobs.append(job_from_dead_letter(letter))
         except CorruptMemoryError as e:
             failed = UpdateResult(UpdateStatus.FAILED, error=f"CorruptMemoryError: {e.reason}")
-            outcomes.append(RetriedLetter(letter, failed, False, unrunnable=e.reason))
+            outcomes[letter.id] = RetriedLetter(letter, failed, False, unrunnable=e.reason)
             continue
+        ran.append(letter)
+    if ran:
+        job = _one_job(jobs)
         result = updater.update(job, incremental=False)
         went_through = result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED)
         with held_update_lock(storage, job.user_id, job.agent_name, timeout) as (_, why):
-            left = _settle(storage, letter, result, went_through) if why is None else letter
-        if why is not None:
-            logger.warning("dead letter %s left as it was after its retry: %s", letter.id, why)
-            outcomes.append(RetriedLetter(letter, result, False))
-            continue
-        outcomes.append(RetriedLetter(letter, result, went_through, left=left))
-    return outcomes
+            left = _settle(storage, ran, result, went_through) if why is None else None
+        if left is None:
+            names = ", ".join(x.id for x in ran)
+            logger.warning("dead letter(s) %s left as they were after their retry: %s", names, why)
+            outcomes.update((x.id, RetriedLetter(x, result, False)) for x in ran)
+        else:
+            outcomes.update(
+                (x.id, RetriedLetter(x, result, went_through, left=kept))
+                for x, kept in zip(ran, left, strict=True)
+            )
+    return [outcomes[x.id] for x in letters]
+
+
+def _one_job(jobs: list[UpdateJob]) -> UpdateJob:
+    """The jobs of one key's letters (oldest first) as one: each message once, in order."""
+    first = jobs[0]
+    if len(jobs) == 1:
+        return first
+    messages = first.messages
+    for job in jobs[1:]:
+        messages = merge_messages(messages, job.messages)
+    return UpdateJob(
+        first.thread_id,
+        first.user_id,
+        first.agent_name,
+        tuple(messages),
+        any(job.correction_detected for job in jobs),
+        any(job.reinforcement_detected for job in jobs),
+    )
 
 
 def _lock_timeout(updater: MemoryUpdater) -> float:
@@ -234,19 +341,34 @@ def _lock_timeout(updater: MemoryUpdater) -> float:
 
 
 def _settle(
-    storage: MemoryStorage, ran: DeadLetter, result: UpdateResult, went_through: bool
-) -> DeadLetter | None:
-    """Remove or update the letter ``ran`` came from (under its update lock); what stays stored.
+    storage: MemoryStorage, ran: list[DeadLetter], result: UpdateResult, went_through: bool
+) -> list[DeadLetter | None]:
+    """Remove or update the letters ``ran`` (one key's, under its update lock); what stays of each.
 
-    Read again first: a failure of the thread may have merged messages into it
-    while ``ran`` ran. Went through: those messages alone stay (else it is
-    removed). Failed: the stored letter (with them) gets the attempt, never
-    ``ran`` written over it. Gone: nothing is written back.
+    Read again first: a failure of the thread may have merged messages into
+    one while they ran. Went through: the messages none of ``ran`` held stay
+    (else the letter is removed). Failed: the stored letter (with them) gets
+    the attempt, never a letter of ``ran`` written over it. Gone: nothing is
+    written back.
     """
-    stored = next((x for x in storage.list_dead_letters(ran.user_id) if x.id == ran.id), None)
+    stored = {x.id: x for x in storage.list_dead_letters(ran[0].user_id)}
+    sent: set[str] | None = None  # the keys that went through; None: the update failed
+    if went_through:
+        sent = {key for letter in ran for key in _as_letter_of_keys(letter)[0]}
+    return [_settle_one(storage, x, stored.get(x.id), result, sent) for x in ran]
+
+
+def _settle_one(
+    storage: MemoryStorage,
+    ran: DeadLetter,
+    stored: DeadLetter | None,
+    result: UpdateResult,
+    sent: set[str] | None,
+) -> DeadLetter | None:
+    """:func:`_settle` of one letter: ``sent`` the keys that went through (None: it failed)."""
     if stored is None:
         return None
-    if not went_through:
+    if sent is None:
         left = stored.model_copy(
             update={
                 "attempts": stored.attempts + 1,
@@ -256,7 +378,7 @@ def _settle(
         )
         storage.put_dead_letter(left)
         return left
-    added = None if stored == ran else _added_since(ran, stored)
+    added = None if stored == ran else _added_since(sent, stored)
     if added is None:
         storage.delete_dead_letter(ran.id)
     else:
@@ -269,13 +391,12 @@ def _settle(
     return added
 
 
-def _added_since(ran: DeadLetter, stored: DeadLetter) -> DeadLetter | None:
-    """``stored`` with only the messages ``ran`` did not hold; None when there are none."""
-    ran_keys = set(_as_letter_of_keys(ran)[0])
+def _added_since(sent: set[str], stored: DeadLetter) -> DeadLetter | None:
+    """``stored`` with only the messages whose keys are not in ``sent``; None if none are left."""
     keys, encoded, kind = _as_letter_of_keys(stored)
     if len(keys) != len(encoded):  # ids not one per message (a hand edit): keep it all
         return stored
-    fresh = [(k, e) for k, e in zip(keys, encoded, strict=True) if k not in ran_keys]
+    fresh = [(k, e) for k, e in zip(keys, encoded, strict=True) if k not in sent]
     if not fresh:
         return None
     return stored.model_copy(
