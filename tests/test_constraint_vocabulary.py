@@ -219,6 +219,84 @@ def test_a_diet_word_for_something_else_is_no_need(text: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Is tetraplegic and uses voice control",
+        "Was left partly paralysed after the crash",
+        "Had a minor stroke in the spring",
+        "Walks slowly since her stroke",
+        "Has muscular dystrophy",
+        "Her dementia is at an early stage",
+        "Has coronary artery disease",
+        "Gets gastritis from coffee",
+        "Keeps an eye on low blood sugar on long hikes",
+        "Is breastfeeding her second child",
+        "Has an anxiety disorder and avoids crowded bars",
+        "Has severe depression this winter",
+        "Has schizophrenia, well controlled",
+        "Is neurodivergent and hates open-plan offices",
+        "下肢瘫痪多年",
+        "父亲中风后，自己也查出脑梗",
+        "有心绞痛，不能剧烈运动",
+        "有双相情感障碍",
+        "还在哺乳期",
+        "有读写障碍，文件要读给他听",
+        "看书要用盲文",
+        "住的地方必须有电梯，爬不了楼",
+    ],
+)
+def test_paralysis_stroke_heart_and_mental_health_conditions_are_needs(text: str) -> None:
+    assert _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Suffers from analysis paralysis at work",
+        "The city was paralysed by snow",
+        "Had a stroke of genius in the shower",
+        "Swims breast stroke on Sundays",
+        "Is a little anxious before exams",
+        "Translates papers on dementia",
+        "服务器昨晚瘫痪了",
+        "这家馆子是川中风味",
+        "山中风景很美",
+        "一脸惊恐地看着屏幕",
+        "喜欢看哺乳动物的纪录片",
+        "研究读写障碍的早期筛查",
+    ],
+)
+def test_paralysis_stroke_and_mood_words_in_other_senses_are_no_need(text: str) -> None:
+    assert not _judged(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "need"),
+    [
+        ("Takes escitalopram in the morning", True),
+        ("Is on methylphenidate twice a day", True),
+        ("Injects semaglutide every Sunday", True),
+        ("Takes prednisolone during flare-ups", True),
+        ("Keeps his meds in a weekly pill box", True),
+        ("Writes newsletters about Ozempic prices", False),
+        ("Researches lamotrigine at a university lab", False),
+        ("Follows a carnivore diet", True),
+        ("Has been on a diet since January", True),
+        ("Sticks to a vegetable-heavy diet", True),
+        ("Eats a varied diet", False),
+        ("Drinks diet cola", False),
+        ("Built a diet app for a startup", False),
+        ("Teaches a class on a keto diet", False),
+        ("正在吃生酮餐", True),
+        ("低碳水饮食中", True),
+        ("低碳出行，每天骑车", False),
+    ],
+)
+def test_named_medicines_and_a_diet_kept_to_are_needs(text: str, need: bool) -> None:
+    assert _judged(text) is need
+
+
+@pytest.mark.parametrize(
     ("text", "need"),
     [
         ("HAS ADHD", True),

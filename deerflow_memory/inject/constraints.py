@@ -173,7 +173,7 @@ _EN_NEED_VERB = re.compile(
 # Chinese: set phrases that hold a need's characters but mean something else
 # are read as plain text; clauses end at punctuation and at 但是, 而且 and the like.
 _ZH_NOT_A_NEED = re.compile(
-    r"不吃亏|不吃这一?套|装聋作哑|大字报|拐杖糖|"
+    r"不吃亏|不吃这一?套|装聋作哑|大字报|拐杖糖|中风(?:味|格|景|光|采)|"
     r"(?:英语|英文|日语|法语|德语|韩语|外语|托福|雅思|四级|六级)听力|"
     r"听力(?:练习|考试|测试|题|课|材料|部分|训练)"
 )
@@ -191,7 +191,8 @@ _ZH_OWN_NEED = re.compile(r"自己|本人|对|我(?!们)|她|他(?!们|人)|有|
 _ZH_PERSONAL = re.compile(r"过敏|不耐受")
 _ZH_NOT_A_NEED_HEAD = re.compile(
     r".{0,6}?(?:研发|化学|研究|医院|门诊|公司|药企|企业|学校|试验|设计|系统|标注|篮球|"
-    r"专家|专业|科普|流行病|教育|行业|产品|儿童|翻译|讲师|教练|风格|训练)"
+    r"专家|专业|科普|流行病|教育|行业|产品|儿童|翻译|讲师|教练|风格|训练|"
+    r"机构|出版)"
 )
 _ZH_NEED_VERB = re.compile(r"(?:有|患有|患|得了|戴|坐|用|需要|要)$")
 
@@ -271,7 +272,8 @@ class _Reading:
             return True
         if self.object_of_cue is not None and not self.object_of_cue(text[cue_end:start]):
             return True
-        return self._own_between(clause, cue_end, start)
+        # an own word may open the need itself ("following a halal diet", "uses a walker")
+        return self._own_between(clause, cue_end, start + 1)
 
     def _names_a_thing(self, text: str, match: re.Match[str], clause: _Clause) -> bool:
         if self.head.match(text, match.end(), clause.end) is None:
