@@ -20,7 +20,7 @@ except in a letter written before letters said so (read as it was written).
 from __future__ import annotations
 
 from collections.abc import Container, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage
@@ -298,38 +298,66 @@ def _retry_conversation(
         ran.append(letter)
     if ran:
         job = _one_job(jobs)
-        result = updater.update(job, incremental=False)
+        result, done = _run(updater, job)
         went_through = result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED)
         with held_update_lock(storage, job.user_id, job.agent_name, timeout) as (_, why):
-            left = _settle(storage, ran, result, went_through) if why is None else None
+            left = _settle(storage, ran, result, went_through, done) if why is None else None
         if left is None:
             names = ", ".join(x.id for x in ran)
             logger.warning("dead letter(s) %s left as they were after their retry: %s", names, why)
             outcomes.update((x.id, RetriedLetter(x, result, False)) for x in ran)
         else:
+            removed = went_through and done is None
             outcomes.update(
-                (x.id, RetriedLetter(x, result, went_through, left=kept))
+                (x.id, RetriedLetter(x, result, removed, left=kept))
                 for x, kept in zip(ran, left, strict=True)
             )
     return [outcomes[x.id] for x in letters]
 
 
 def _one_job(jobs: list[UpdateJob]) -> UpdateJob:
-    """The jobs of one key's letters (oldest first) as one: each message once, in order."""
+    """The jobs of one key's letters (oldest first) as one: each message once, in order.
+
+    Its messages are the ones the updater reads (filtered), each with the id
+    :func:`with_keys` gives, so a part of them keys as the whole does.
+    """
     first = jobs[0]
-    if len(jobs) == 1:
-        return first
-    messages = first.messages
-    for job in jobs[1:]:
-        messages = merge_messages(messages, job.messages)
+    keyed = [with_keys(filter_messages_for_memory(job.messages))[0] for job in jobs]
+    messages: tuple[BaseMessage, ...] = tuple(keyed[0])
+    for more in keyed[1:]:
+        messages = merge_messages(messages, more)
     return UpdateJob(
         first.thread_id,
         first.user_id,
         first.agent_name,
-        tuple(messages),
+        messages,
         any(job.correction_detected for job in jobs),
         any(job.reinforcement_detected for job in jobs),
     )
+
+
+def _run(updater: MemoryUpdater, job: UpdateJob) -> tuple[UpdateResult, set[str] | None]:
+    """Run ``job`` (keyed: see :func:`_one_job`) until none of it is left; what went.
+
+    Returns the last result, and the keys that went (see below).
+
+    A run that stops at ``max_model_calls_per_update`` (``deferred`` chunks)
+    is followed by one of the rest at once (nothing queues it later). What
+    went: None when all of the job did, else the keys the runs saved (an
+    update that failed after some chunks, or one that saved none of the rest).
+    """
+    done: set[str] = set()
+    while True:
+        result = updater.update(job, incremental=False)
+        done.update(result.completed)
+        went_through = result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED)
+        if went_through and not result.deferred:
+            return result, None
+        keys = with_keys(job.messages)[1]
+        rest = tuple(m for m, key in zip(job.messages, keys, strict=True) if key not in done)
+        if not went_through or len(rest) == len(job.messages):
+            return result, done
+        job = replace(job, messages=rest)
 
 
 def _lock_timeout(updater: MemoryUpdater) -> float:
@@ -341,21 +369,29 @@ def _lock_timeout(updater: MemoryUpdater) -> float:
 
 
 def _settle(
-    storage: MemoryStorage, ran: list[DeadLetter], result: UpdateResult, went_through: bool
+    storage: MemoryStorage,
+    ran: list[DeadLetter],
+    result: UpdateResult,
+    went_through: bool,
+    done: set[str] | None,
 ) -> list[DeadLetter | None]:
     """Remove or update the letters ``ran`` (one key's, under its update lock); what stays of each.
 
     Read again first: a failure of the thread may have merged messages into
     one while they ran. Went through: the messages none of ``ran`` held stay
     (else the letter is removed). Failed: the stored letter (with them) gets
-    the attempt, never a letter of ``ran`` written over it. Gone: nothing is
-    written back.
+    the attempt, never a letter of ``ran`` written over it. Either way, of a
+    run that went only in part (``done``: the keys that went), only the
+    messages that did not go stay. Gone: nothing is written back.
     """
     stored = {x.id: x for x in storage.list_dead_letters(ran[0].user_id)}
-    sent: set[str] | None = None  # the keys that went through; None: the update failed
-    if went_through:
+    sent = done
+    if done is None:
         sent = {key for letter in ran for key in _as_letter_of_keys(letter)[0]}
-    return [_settle_one(storage, x, stored.get(x.id), result, sent) for x in ran]
+    return [
+        _settle_one(storage, x, stored.get(x.id), result, went_through, sent, done is None)
+        for x in ran
+    ]
 
 
 def _settle_one(
@@ -363,13 +399,19 @@ def _settle_one(
     ran: DeadLetter,
     stored: DeadLetter | None,
     result: UpdateResult,
+    went_through: bool,
     sent: set[str] | None,
+    whole: bool,
 ) -> DeadLetter | None:
-    """:func:`_settle` of one letter: ``sent`` the keys that went through (None: it failed)."""
+    """:func:`_settle` of one letter: ``sent`` the keys that went (``whole``: all ``ran`` held)."""
     if stored is None:
         return None
-    if sent is None:
-        left = stored.model_copy(
+    if not went_through:
+        left = _added_since(sent, stored) if sent else stored
+        if left is None:  # every message went before a later part failed
+            storage.delete_dead_letter(ran.id)
+            return None
+        left = left.model_copy(
             update={
                 "attempts": stored.attempts + 1,
                 "error": result.error or stored.error,
@@ -378,7 +420,8 @@ def _settle_one(
         )
         storage.put_dead_letter(left)
         return left
-    added = None if stored == ran else _added_since(sent, stored)
+    assert sent is not None
+    added = None if whole and stored == ran else _added_since(sent, stored)
     if added is None:
         storage.delete_dead_letter(ran.id)
     else:

@@ -123,6 +123,10 @@ class UpdateResult:
             update (not in the watermark; the service queues that update itself).
         store_closed: failed because the store was closed (retry or dead letter
             cannot work: the service counts it for its shutdown report).
+        completed: keys (``message_key``) of the messages whose extraction this
+            update saved in the watermark, in order: every chunk's that was
+            saved, also when a later chunk failed or was deferred (a dead
+            letter's retry keeps only the others).
     """
 
     status: UpdateStatus
@@ -140,6 +144,7 @@ class UpdateResult:
     model_output_tokens: int = 0
     deferred: int = 0
     store_closed: bool = False
+    completed: tuple[str, ...] = ()
 
 
 def job_label(job: UpdateJob) -> str:
@@ -295,7 +300,7 @@ class MemoryUpdater:
             outcome = self._save(job, document, MemoryUpdate(), done)
             if outcome.status in (UpdateStatus.FAILED, UpdateStatus.RETRY):
                 return outcome
-            return replace(outcome, reason="gate", calls=0)
+            return replace(outcome, reason="gate", calls=0, completed=done)
         budget = config.update_conversation_max_tokens
         shown_context = self._fit_context(context, budget)
         chunk_budget = budget - self._context_tokens(shown_context)
@@ -323,6 +328,7 @@ class MemoryUpdater:
         spent = ModelUsage()  # over every call of this update
         changed = False
         rejected: list[Rejection] = []
+        completed: list[str] = []  # keys of the chunks saved so far
         outcome = UpdateResult(UpdateStatus.SKIPPED, revision=document.revision)
         for chunk in chunks:
             update: MemoryUpdate | None = None
@@ -346,17 +352,17 @@ class MemoryUpdater:
                 except TransientModelError as e:
                     self._log(job, "calling the model", e, traceback=False)
                     return self._partial(
-                        outcome, added, removed, calls, e, UpdateStatus.RETRY, spent
+                        outcome, added, removed, calls, e, UpdateStatus.RETRY, spent, completed
                     )
                 except (ModelCallError, UpdateParseError) as e:
                     self._log(job, "extracting the update", e, traceback=False)
                     return self._partial(
-                        outcome, added, removed, calls, e, UpdateStatus.FAILED, spent
+                        outcome, added, removed, calls, e, UpdateStatus.FAILED, spent, completed
                     )
                 except Exception as e:
                     self._log(job, "extracting the update", e)
                     return self._partial(
-                        outcome, added, removed, calls, e, UpdateStatus.FAILED, spent
+                        outcome, added, removed, calls, e, UpdateStatus.FAILED, spent, completed
                     )
                 spent = spent + used
                 update = validate_update(update, UpdateLimits.from_config(config))
@@ -380,7 +386,9 @@ class MemoryUpdater:
                     calls=calls,
                     model_input_tokens=spent.input_tokens,
                     model_output_tokens=spent.output_tokens,
+                    completed=tuple(completed),
                 )
+            completed += chunk.completes
             added += outcome.facts_added
             removed += outcome.facts_removed
             changed = changed or outcome.status is UpdateStatus.SAVED
@@ -400,6 +408,7 @@ class MemoryUpdater:
             model_input_tokens=spent.input_tokens,
             model_output_tokens=spent.output_tokens,
             deferred=deferred,
+            completed=tuple(completed),
         )
 
     def _extract(self, request: ExtractionRequest) -> tuple[MemoryUpdate, ModelUsage]:
@@ -428,6 +437,7 @@ class MemoryUpdater:
         error: Exception,
         status: UpdateStatus,
         spent: ModelUsage,
+        completed: list[str],
     ) -> UpdateResult:
         retry_after = error.retry_after if isinstance(error, TransientModelError) else None
         return UpdateResult(
@@ -440,6 +450,7 @@ class MemoryUpdater:
             retry_after=retry_after,
             model_input_tokens=spent.input_tokens,
             model_output_tokens=spent.output_tokens,
+            completed=tuple(completed),
         )
 
     def _tidy(
