@@ -23,7 +23,9 @@ from collections.abc import Callable, Iterator, Mapping
 from types import SimpleNamespace
 from typing import Any
 
+import pydantic
 import pytest
+import wrapt
 from starlette.authentication import (
     AuthCredentials,
     AuthenticationBackend,
@@ -385,7 +387,42 @@ class PlainUser:
     is_authenticated = True
 
 
-KEPT_ALIVE = [PlainUser(), PlainUser()]  # the weak references below need them alive
+# the weak references below need them alive
+KEPT_ALIVE: list[Any] = [PlainUser(), PlainUser(), PlainUser(), wrapt.ObjectProxy(PlainUser())]
+
+
+class ModelUser(pydantic.BaseModel):
+    """An app's user as a pydantic model: its own ``__getattr__`` answers for itself."""
+
+    identity: str
+
+
+class ClaimsTenantUser:
+    """``tenant_id`` a Python property reading a claim that is missing: the
+    AttributeError it raises names ``tenant_id`` itself, on the claims object."""
+
+    identity = "ana"
+
+    def __init__(self) -> None:
+        self.claims = SimpleNamespace(sub="ana")
+
+    @property
+    def tenant_id(self) -> str:
+        return str(self.claims.tenant_id)
+
+
+class TenantClaimsProxy(wrapt.ObjectProxy):
+    """A wrapt proxy of the token's claims that declares ``tenant_id`` itself: a C-coded
+    property reading the claim, which is missing (the read fails on the claims)."""
+
+    tenant_id = property(operator.attrgetter("__wrapped__.tenant_id"))
+
+
+def wrapt_layers(user: Any, layers: int) -> Any:
+    """``user`` inside ``layers`` of wrapt's C-coded ``ObjectProxy``."""
+    for _ in range(layers):
+        user = wrapt.ObjectProxy(user)
+    return user
 
 
 class RequestContext:
@@ -644,6 +681,41 @@ CASES: list[tuple[str, Any, Any]] = [
     ),
     ("weakref-forwarder-without-tenant", WeakForwarder(KEPT_ALIVE[0]), REFUSED),
     ("weakref-proxy-without-tenant", weakref.proxy(KEPT_ALIVE[1]), "ana"),
+    # wrapt's ObjectProxy (coded in C, no frame) in layers: each layer is followed.
+    ("wrapt-without-tenant", wrapt_layers(PlainUser(), 1), "ana"),
+    ("wrapt-two-layers-without-tenant", wrapt_layers(PlainUser(), 2), "ana"),
+    ("wrapt-three-layers-without-tenant", wrapt_layers(PlainUser(), 3), "ana"),
+    (
+        "wrapt-over-weakref-proxy-without-tenant",
+        wrapt_layers(weakref.proxy(KEPT_ALIVE[2]), 2),
+        "ana",
+    ),
+    ("wrapt-two-layers-over-pydantic-model", wrapt_layers(ModelUser(identity="ana"), 2), "ana"),
+    (
+        "wrapt-two-layers-with-tenant",
+        wrapt_layers(SimpleNamespace(identity="ana", tenant_id="acme"), 2),
+        ("ana", "acme"),
+    ),
+    # ...and a tenant_id that failed inside them is still refused: a Python property, a
+    # C-coded one (no frame: the user met on the way declares it), one reading org.id.
+    ("wrapt-two-layers-tenant-property-fails", wrapt_layers(ClaimsTenantUser(), 2), REFUSED),
+    ("wrapt-two-layers-c-coded-tenant-fails", wrapt_layers(CodedProperty(), 2), REFUSED),
+    ("wrapt-three-layers-c-coded-tenant-fails", wrapt_layers(CodedProperty(), 3), REFUSED),
+    ("wrapt-two-layers-tenant-org-unloaded", wrapt_layers(PropertyUser("ana"), 2), REFUSED),
+    (
+        "wrapt-over-claims-proxy-declaring-tenant",
+        wrapt_layers(TenantClaimsProxy(SimpleNamespace(identity="ana")), 1),
+        REFUSED,
+    ),
+    (
+        "wrapt-two-layers-over-claims-proxy-declaring-tenant",
+        wrapt_layers(TenantClaimsProxy(SimpleNamespace(identity="ana")), 2),
+        REFUSED,
+    ),
+    # Deeper than the bound, or a weakref.proxy of a wrapt proxy (its referent cannot
+    # be read without running code): not followed, so refused (fail closed).
+    ("wrapt-seventeen-layers-without-tenant", wrapt_layers(PlainUser(), 17), REFUSED),
+    ("weakref-proxy-over-wrapt-without-tenant", weakref.proxy(KEPT_ALIVE[3]), REFUSED),
     ("identity-enum-member", {"identity": Org.ACME}, REFUSED),
     ("identity-decimal", {"identity": decimal.Decimal(1)}, REFUSED),
     ("identity-object-with-str", {"identity": TextLike()}, REFUSED),

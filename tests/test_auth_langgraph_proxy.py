@@ -26,8 +26,11 @@ pytestmark = pytest.mark.skipif(
 
 CHILD = textwrap.dedent(
     """
+    import operator
+    import weakref
     from types import SimpleNamespace
 
+    import wrapt
     from langgraph_api.auth.custom import normalize_user
 
     from deerflow_memory.errors import InvalidNameError
@@ -50,6 +53,28 @@ CHILD = textwrap.dedent(
             return self.org.id
 
 
+    class CodedTenantUser:  # tenant_id coded in C: a failure in it leaves no frame
+        identity = "ana"
+
+        def __init__(self):
+            self.claims = SimpleNamespace(sub="ana")
+
+        tenant_id = property(operator.attrgetter("claims.tenant_id"))
+
+
+    def wrapt_layers(user, layers):
+        for _ in range(layers):
+            user = wrapt.ObjectProxy(user)
+        return user
+
+
+    class PlainUser:
+        identity = "ana"
+
+
+    kept_alive = PlainUser()  # a weakref.proxy below needs it alive
+
+
     def outcome(user, claims_dropped=False):
         proxy = normalize_user(user)  # LangGraph checks hasattr(user, "identity") here
         if claims_dropped:  # ...and the claims are gone when the graph reads them
@@ -69,6 +94,16 @@ CHILD = textwrap.dedent(
         ("property-tenant", AppUser("ana", SimpleNamespace(id="acme")), False),
         ("property-tenant-raises", AppUser("ana"), False),
         ("property-identity-raises", AppUser("ana", SimpleNamespace(id="acme")), True),
+        ("wrapt-two-layers-no-tenant", wrapt_layers(SimpleNamespace(identity="ana"), 2), False),
+        ("wrapt-three-layers-no-tenant", wrapt_layers(SimpleNamespace(identity="ana"), 3), False),
+        ("wrapt-over-weakref-proxy-no-tenant", wrapt_layers(weakref.proxy(kept_alive), 2), False),
+        (
+            "wrapt-two-layers-tenant",
+            wrapt_layers(AppUser("ana", SimpleNamespace(id="acme")), 2),
+            False,
+        ),
+        ("wrapt-two-layers-coded-tenant-raises", wrapt_layers(CodedTenantUser(), 2), False),
+        ("wrapt-two-layers-property-tenant-raises", wrapt_layers(AppUser("ana"), 2), False),
     ]:
         print(name, outcome(user, dropped))
     """
@@ -95,4 +130,10 @@ def test_langgraphs_proxy_user_reads_absent_as_absent_and_a_failed_read_as_refus
         "property-tenant": "ana/acme",
         "property-tenant-raises": "refused",
         "property-identity-raises": "refused",
+        "wrapt-two-layers-no-tenant": "ana/None",
+        "wrapt-three-layers-no-tenant": "ana/None",
+        "wrapt-over-weakref-proxy-no-tenant": "ana/None",
+        "wrapt-two-layers-tenant": "ana/acme",
+        "wrapt-two-layers-coded-tenant-raises": "refused",
+        "wrapt-two-layers-property-tenant-raises": "refused",
     }

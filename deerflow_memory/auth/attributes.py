@@ -160,20 +160,43 @@ def _forwarded_to(proxy: object) -> object:
     return _MISSING if target is None else target
 
 
-def _c_forward(proxy: object, failed_on: object) -> bool:
-    """Whether ``proxy`` forwards in C to ``failed_on``: wrapt's ``ObjectProxy`` (its
-    ``__wrapped__`` is a C-coded member) or a ``weakref.proxy`` of it."""
-    if any(ref is proxy for ref in weakref.getweakrefs(failed_on)):
-        return True
+# wrapt proxies of wrapt proxies are followed this many deep at most (fail closed beyond).
+_MAX_C_HOPS = 16
+
+
+def _c_wrapped(proxy: object) -> object:
+    """What a proxy coded in C keeps (wrapt's ``ObjectProxy``: its ``__wrapped__`` is a
+    C-coded member, read without running any Python code), or ``_MISSING``."""
     for base in _CLASS_MRO(type(proxy)):
         member = _CLASS_DICT(base).get("__wrapped__")
         if member is not None:
             if type(member) is not GetSetDescriptorType:
-                return False
+                return _MISSING
             try:
-                return member.__get__(proxy) is failed_on
+                return member.__get__(proxy)
             except Exception:
-                return False
+                return _MISSING
+    return _MISSING
+
+
+def _c_forward(proxy: object, failed_on: object, key: str) -> bool:
+    """Whether proxies coded in C pass a lookup from ``proxy`` on to ``failed_on`` and
+    none of them declares ``key``: wrapt ``ObjectProxy`` layers (at most
+    :data:`_MAX_C_HOPS`), the last of them possibly a ``weakref.proxy`` of ``failed_on``.
+    A layer that cannot be followed (any other kind, a ``weakref.proxy`` of a wrapt
+    proxy) is a read that failed."""
+    proxies = weakref.getweakrefs(failed_on)
+    at = proxy
+    for _ in range(_MAX_C_HOPS):
+        if _declares(at, key):
+            return False
+        if any(ref is at for ref in proxies):
+            return True
+        at = _c_wrapped(at)
+        if at is failed_on:
+            return True
+        if at is _MISSING:
+            return False
     return False
 
 
@@ -192,8 +215,8 @@ def _absent(user: object, key: str, error: AttributeError, through_any_proxy: bo
        - a known proxy's hook (LangGraph's ``ProxyUser``, Django's
          ``SimpleLazyObject``: :data:`_KNOWN_FORWARDERS`) passing the lookup
          to the object it keeps;
-       - a proxy coded in C passing it on (wrapt's ``ObjectProxy``, a
-         ``weakref.proxy``);
+       - proxies coded in C passing it on (wrapt's ``ObjectProxy``, layers of
+         them, the innermost possibly a ``weakref.proxy``: :func:`_c_forward`);
        - last, any class's own ``__getattr__`` (or ``__getattribute__``)
          answering "no such attribute" about itself (LangGraph's ``DotDict``),
          or the interpreter finding nothing on the object reached.
@@ -225,7 +248,7 @@ def _absent(user: object, key: str, error: AttributeError, through_any_proxy: bo
         if owner is _NOT_A_HOOK or answered:
             return False  # a property, a descriptor, a helper, or a hook passing it on
         if owner is not at:
-            if _declares(at, key) or not _c_forward(at, owner):
+            if not _c_forward(at, owner, key):
                 return False
             at = owner
         if _declares(at, key):
@@ -241,7 +264,7 @@ def _absent(user: object, key: str, error: AttributeError, through_any_proxy: bo
     if failed_on is None:
         return False
     if failed_on is not at:
-        if answered or _declares(at, key) or not _c_forward(at, failed_on):
+        if answered or not _c_forward(at, failed_on, key):
             return False
         at = failed_on
     return not _declares(at, key)
