@@ -297,6 +297,50 @@ def test_named_medicines_and_a_diet_kept_to_are_needs(text: str, need: bool) -> 
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "Had a hip replacement in March",
+        "Has glaucoma in one eye",
+        "Is partially sighted",
+        "Needs an accessible toilet at venues",
+        "Had a stairlift fitted last winter",
+        "Got a white stick from the clinic",
+        "Lives with chronic neck pain",
+        "Has long Covid",
+        "Had a heart attack two years ago",
+        "Takes cholesterol pills",
+        "Was diagnosed with sarcoidosis",
+        "Gets fed through a feeding tube",
+        "Charges her cochlear processor every night",
+        "做了心脏搭桥",
+        "耳背，说话要大声",
+        "视力差，字要大",
+        "颈椎病犯了",
+        "每天吃阿司匹林",
+    ],
+)
+def test_home_access_sight_pain_and_heart_needs_are_needs(text: str) -> None:
+    assert _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Likes films with a blind detective",
+        "Complains about insulin prices",
+        "Schedules shifts for the dialysis unit",
+        "Bought a cane basket at the market",
+        "Hikes with a walker friend from work",
+        "Diagnosed the outage in ten minutes",
+        "在助听器店当收银员",
+        "在药厂做降压药质检",
+    ],
+)
+def test_a_need_word_before_a_character_price_unit_or_shop_is_no_need(text: str) -> None:
+    assert not _judged(text)
+
+
+@pytest.mark.parametrize(
     ("text", "need"),
     [
         ("HAS ADHD", True),

@@ -155,6 +155,7 @@ _EN_NOT_A_NEED_HEAD = re.compile(
     r"fundraisers?|courses?|class(?:es)?|schools?|degrees?|exams?|conferences?|journals?|"
     r"papers?|articles?|blogs?|documentar(?:y|ies)|spot|dates?|eye|tasting|workshops?|"
     r"repairs?|maintenance|rentals?|shops?|stores?|manufacturers?|makers?|trainers?|"
+    r"characters?|heroe?s?|heroines?|protagonists?|detectives?|units?|rotas?|pric(?:e|es|ing)|"
     r"training)\b",
     re.IGNORECASE,
 )
@@ -192,7 +193,7 @@ _ZH_PERSONAL = re.compile(r"过敏|不耐受")
 _ZH_NOT_A_NEED_HEAD = re.compile(
     r".{0,6}?(?:研发|化学|研究|医院|门诊|公司|药企|企业|学校|试验|设计|系统|标注|篮球|"
     r"专家|专业|科普|流行病|教育|行业|产品|儿童|翻译|讲师|教练|风格|训练|"
-    r"机构|出版)"
+    r"机构|出版|图书馆|网站|测试|质检|店)"
 )
 _ZH_NEED_VERB = re.compile(r"(?:有|患有|患|得了|戴|坐|用|需要|要)$")
 

@@ -161,7 +161,7 @@ EN_NEEDS = re.compile(
         r"asthma\w*",
         r"hypertension",
         r"high blood pressure",
-        r"heart (?:condition|disease|problems?|failure)",
+        r"heart (?:condition|disease|problems?|failure|attacks?)",
         r"coronary (?:heart|artery) disease",
         r"angina",
         # a stroke of the brain, not of luck or of a swimmer
@@ -187,6 +187,17 @@ EN_NEEDS = re.compile(
         r"down'?s syndrome",
         r"muscular dystrophy",
         r"dementia",
+        r"osteoporosis",
+        r"diagnosed with",
+        *(rf"{joint} replacements?" for joint in ("knee", "hip", "joint")),
+        r"can(?:no|')t kneel",
+        # sight conditions
+        r"macular degeneration",
+        r"glaucoma",
+        r"cataracts?",
+        r"retinitis pigmentosa",
+        r"partially sighted",
+        r"sight (?:loss|impair\w*)",
         r"alzheimer'?s",
         r"hiv",
         r"hepatitis",
@@ -205,7 +216,8 @@ EN_NEEDS = re.compile(
         r"atrial fibrillation",
         r"kidney (?:disease|failure)",
         r"dialysis",
-        r"chronic (?:pain|illness|fatigue|conditions?|migraines?|headaches?)",
+        r"chronic (?:[\w-]+ )?(?:pain|illness|fatigue|conditions?|migraines?|headaches?)",
+        r"long covid",
         r"immunocompromised",
         r"migraines?",
         r"adhd",
@@ -282,6 +294,13 @@ EN_NEEDS = re.compile(
         r"antihistamines?",
         r"immunosuppressants?",
         r"levothyroxine",
+        r"thyroxine",
+        *(
+            rf"{kind} (?:tablets|pills|meds)"
+            for kind in ("blood pressure", "thyroid", "heart", "cholesterol")
+        ),
+        r"daily aspirin",
+        r"low-dose aspirin",
         # named medicines of the commonest long-term kinds: antidepressants,
         # antiepileptics, ADHD, diabetes and weight, heart and blood pressure, steroids
         r"sertraline",
@@ -313,10 +332,12 @@ EN_NEEDS = re.compile(
         ),
         # medical and sensory devices
         r"pacemakers?",
-        r"cochlear implants?",
+        r"cochlear (?:implants?|processors?)",
         r"c-?paps?",
         r"bipap",
         r"glucose monitors?",
+        r"feeding tubes?",
+        *(rf"{verb} oxygen" for verb in ("is on", "been on", "needs", "uses")),
         r"cgms?",
         *(rf"{kind} oxygen" for kind in ("home", "supplemental", "portable")),
         r"oxygen (?:tanks?|concentrators?)",
@@ -329,9 +350,10 @@ EN_NEEDS = re.compile(
         r"rollators?",
         r"zimmer(?: frames?)?",
         r"cane(?<!sugar cane)(?<!candy cane)(?<!sugar-cane)(?<!candy-cane)s?"
-        r"(?![- ](?:sugar|toads?|chairs?|furniture))",
+        r"(?![- ](?:sugar|toads?|chairs?|furniture|baskets?|brush(?:es)?|fields?|juice|rats?))",
         *(
             rf"{verb} an? (?:[\w-]+ )?walker"
+            r"(?![- ](?:friends?|club|group|budd(?:y|ies)|pals?|mates?))"
             for verb in (
                 "uses?",
                 "using",
@@ -351,6 +373,12 @@ EN_NEEDS = re.compile(
             for kind in ("guide", "service", "assistance", "hearing", "seeing[- ]eye")
         ),
         r"step[- ]free",
+        r"stairlifts?",
+        r"portable ramps?",
+        r"accessible (?:rooms?|toilets?|bathrooms?|parking|entrances?|seat(?:s|ing)?)",
+        r"roll-in showers?",
+        r"grab (?:rails|bars)",
+        r"white sticks?",
         r"prosthe(?:sis|ses|tic)",
         r"amputee",
         # accessibility: sight, hearing, reading
@@ -363,7 +391,7 @@ EN_NEEDS = re.compile(
         r"colou?r[- ]?blind\w*",
         r"deaf(?:ness|blind(?:ness)?)?",
         r"hard of hearing",
-        r"hearing (?:aids?|loss|impair\w*)",
+        r"hearing (?:aids?|loss|impair\w*|implants?)",
         r"sign language",
         r"dyslexi\w*",
         r"magnifiers?",
@@ -397,12 +425,13 @@ ZH_NEEDS = re.compile(
     r"唐氏|艾滋|乙肝|肝硬化|胃病|胃溃疡|胃炎|反流|血糖|哺乳期|"
     r"抑郁症|焦虑症|双相情感|双相障碍|躁郁|精神分裂|强迫症|惊恐发作|惊恐障碍|"
     # medical: medicines and classes of them
-    r"服药|吃药|药物|胰岛素|二甲双胍|降压药|降糖药|降脂药|他汀|华法林|抗凝|抗抑郁|"
+    r"服药|吃药|药物|胰岛素|二甲双胍|降压药|降糖药|降脂药|他汀|华法林|阿司匹林|抗凝|抗抑郁|"
     # medical and sensory devices
-    r"起搏器|人工耳蜗|呼吸机|吸入器|制氧机|吸氧|"
+    r"起搏器|心脏支架|搭桥|人工耳蜗|呼吸机|吸入器|制氧机|吸氧|"
     # accessibility
     r"轮椅|拐杖|拄拐|手杖|助行器|助步器|导盲|盲杖|假肢|义肢|截肢|代步车|行动不便|腿脚不便|"
     r"失明|盲人|视障|视力不好|低视力|弱视|色盲|盲文|听障|唇语|读唇|听力|助听器|耳聋|聋|手语|"
     r"阅读障碍|读写障碍|学习障碍|爬不了楼|上不了楼|下不了楼|不能爬楼|没法爬楼|无法爬楼|"
+    r"耳朵不好|耳背|重听|视力很差|视力差|视力低下|椎间盘|腰椎|颈椎病|不能久坐|不能久站|"
     r"残疾|无障碍|读屏|大字"
 )
