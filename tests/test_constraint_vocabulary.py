@@ -343,6 +343,59 @@ def test_a_need_word_before_a_character_price_unit_or_shop_is_no_need(text: str)
 @pytest.mark.parametrize(
     ("text", "need"),
     [
+        ("Gets seasick on ferries", True),
+        ("Has sciatica and needs an aisle seat", True),
+        ("Hay fever keeps her indoors in June", True),
+        ("Has a bad back, so no long drives", True),
+        ("Walks with a stick on icy days", True),
+        ("Has high cholesterol", True),
+        ("坐车容易晕车", True),
+        ("有高血脂，少吃油炸", True),
+        ("Carries stick insects to school shows", False),
+        ("Wrote a guide on back problems for office workers", False),
+        ("Chose a seat with a good view of the harbour", False),
+    ],
+)
+def test_everyday_ailments_that_shape_a_plan_are_needs(text: str, need: bool) -> None:
+    assert _judged(text) is need
+
+
+@pytest.mark.parametrize(
+    ("text", "need"),
+    [
+        ("Her cat is diabetic and needs two injections a day", False),
+        ("The family dog has a chicken allergy", False),
+        ("Their rabbit needs a low-calcium diet", False),
+        ("家里的狗得了癫痫", False),
+        ("猫咪对鸡肉过敏", False),
+        # the user's own need beside a pet's, or after the pet in another clause
+        ("Walks the dog despite her bad knees", True),
+        ("Her dog has epilepsy and she is allergic to nuts", True),
+        ("Has a cat, but is allergic to its fur", True),
+        ("Has a guide dog", True),
+        ("养了一只狗，自己有哮喘", True),
+    ],
+)
+def test_a_pets_need_is_not_the_users(text: str, need: bool) -> None:
+    assert _judged(text) is need
+
+
+@pytest.mark.parametrize(
+    ("text", "need"),
+    [
+        ("早餐常吃素包子", False),
+        ("在一家做助听器的外企做市场", False),
+        ("只吃素饺子", True),
+        ("平时吃素", True),
+    ],
+)
+def test_a_meatless_dish_or_a_foreign_firm_is_no_need(text: str, need: bool) -> None:
+    assert _judged(text) is need
+
+
+@pytest.mark.parametrize(
+    ("text", "need"),
+    [
         ("HAS ADHD", True),
         ("has adhd", True),
         ("Uses A Walker", True),

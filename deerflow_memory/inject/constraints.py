@@ -138,6 +138,14 @@ _EN_OWN_NEED = re.compile(
 _EN_PERSONAL = re.compile(
     r"allergic|intolerant|anaphylactic|co?eliac|diabetic|epileptic|asthmatic", re.IGNORECASE
 )
+# An animal said to have the need ("the dog has a wheat allergy", "my cat is
+# diabetic"): the pet's, not the user's, unless an own word follows ("the dog
+# waits while she uses her wheelchair").
+_EN_PET = re.compile(
+    r"\b(?:dogs?|cats?|pupp(?:y|ies)|kittens?|horses?|pets?|parrots?|rabbits?|hamsters?)"
+    r"(?:'s)?\s+(?:has|have|had|is|are|was|gets|got|needs|takes|can't|cannot|must|suffers)\b",
+    re.IGNORECASE,
+)
 _EN_HAS_ONE = re.compile(r"\b(?:an?)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE)
 _EN_HELD_NOUN = re.compile(r"allerg|intoleran", re.IGNORECASE)
 # "on insulin", "on crutches": a person on a treatment or an aid, whatever job comes before.
@@ -174,7 +182,7 @@ _EN_NEED_VERB = re.compile(
 # Chinese: set phrases that hold a need's characters but mean something else
 # are read as plain text; clauses end at punctuation and at 但是, 而且 and the like.
 _ZH_NOT_A_NEED = re.compile(
-    r"不吃亏|不吃这一?套|装聋作哑|大字报|拐杖糖|中风(?:味|格|景|光|采)|"
+    r"不吃亏|不吃这一?套|装聋作哑|大字报|拐杖糖|中风(?:味|格|景|光|采)|素(?:包子|饺子|馅)|"
     r"(?:英语|英文|日语|法语|德语|韩语|外语|托福|雅思|四级|六级)听力|"
     r"听力(?:练习|考试|测试|题|课|材料|部分|训练)"
 )
@@ -193,15 +201,16 @@ _ZH_PERSONAL = re.compile(r"过敏|不耐受")
 _ZH_NOT_A_NEED_HEAD = re.compile(
     r".{0,6}?(?:研发|化学|研究|医院|门诊|公司|药企|企业|学校|试验|设计|系统|标注|篮球|"
     r"专家|专业|科普|流行病|教育|行业|产品|儿童|翻译|讲师|教练|风格|训练|"
-    r"机构|出版|图书馆|网站|测试|质检|店)"
+    r"机构|出版|图书馆|网站|测试|质检|店|外企|工厂)"
 )
+_ZH_PET = re.compile(r"(?:狗狗?|猫咪?|宠物|兔子|鹦鹉|仓鼠)(?:对|有|得了|患有|是|也)")
 _ZH_NEED_VERB = re.compile(r"(?:有|患有|患|得了|戴|坐|用|需要|要)$")
 
 
 class _Clause:
     """One clause of a text: its bounds and where its cues and verbs are (found once)."""
 
-    __slots__ = ("cue_ends", "end", "need_verbs", "own", "start")
+    __slots__ = ("cue_ends", "end", "need_verbs", "other_ends", "own", "start")
 
     def __init__(self, text: str, start: int, end: int, reading: _Reading) -> None:
         self.start = start
@@ -210,6 +219,7 @@ class _Clause:
         self.own = [m.start() for m in reading.own.finditer(text, start, end)]
         verbs = reading.need_verb_anywhere
         self.need_verbs = [m.start() for m in verbs.finditer(text, start, end)] if verbs else []
+        self.other_ends = [m.end() for m in reading.pet.finditer(text, start, end)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +238,7 @@ class _Reading:
     held: tuple[re.Pattern[str], re.Pattern[str]] | None = None  # a need noun, "a/an ..." before
     object_of_cue: Callable[[str], bool] | None = None  # the words between cue and need allow it
     on_treatment: re.Pattern[str] | None = None  # "on <this>" right before: the user's
+    pet: re.Pattern[str] = re.compile(r"(?!)")  # an animal that has the need, not the user
 
     def any_need(self, text: str, needs: re.Pattern[str]) -> bool:
         """True when some match of ``needs`` in ``text`` is the user's need."""
@@ -249,6 +260,9 @@ class _Reading:
         start = match.start()
         if self._names_a_thing(text, match, clause):
             return False
+        pet = bisect_right(clause.other_ends, start) - 1
+        if pet >= 0 and not self._own_between(clause, clause.other_ends[pet], start):
+            return False  # "the dog has a wheat allergy", "猫对鱼过敏"
         if self.personal.match(match.group()) and (
             not self.personal_with_own or self._own_between(clause, clause.start, start)
         ):
@@ -305,6 +319,7 @@ _ENGLISH = _Reading(
     held=(_EN_HELD_NOUN, _EN_HAS_ONE),
     object_of_cue=_english_object,
     on_treatment=_EN_ON_TREATMENT,
+    pet=_EN_PET,
 )
 _CHINESE = _Reading(
     _ZH_CLAUSE_END,
@@ -314,6 +329,7 @@ _CHINESE = _Reading(
     _ZH_NOT_A_NEED_HEAD,
     need_verb_just_before=_ZH_NEED_VERB,
     personal_with_own=True,
+    pet=_ZH_PET,
 )
 
 

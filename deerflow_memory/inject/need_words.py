@@ -188,6 +188,20 @@ EN_NEEDS = re.compile(
         r"muscular dystrophy",
         r"dementia",
         r"osteoporosis",
+        # everyday ailments that still shape a plan: travel, back, cholesterol
+        r"motion sickness",
+        r"travel sickness",
+        r"seasick\w*",
+        r"carsick\w*",
+        r"hay fever",
+        r"bad back",
+        r"back problems?",
+        r"bad (?:knees?|hips?)",
+        r"slipped discs?",
+        r"herniated discs?",
+        r"sciatica",
+        r"high cholesterol",
+        r"walks? with an? stick",
         r"diagnosed with",
         *(rf"{joint} replacements?" for joint in ("knee", "hip", "joint")),
         r"can(?:no|')t kneel",
@@ -432,6 +446,7 @@ ZH_NEEDS = re.compile(
     r"轮椅|拐杖|拄拐|手杖|助行器|助步器|导盲|盲杖|假肢|义肢|截肢|代步车|行动不便|腿脚不便|"
     r"失明|盲人|视障|视力不好|低视力|弱视|色盲|盲文|听障|唇语|读唇|听力|助听器|耳聋|聋|手语|"
     r"阅读障碍|读写障碍|学习障碍|爬不了楼|上不了楼|下不了楼|不能爬楼|没法爬楼|无法爬楼|"
+    r"晕车|晕船|晕机|花粉症|高血脂|高胆固醇|胆固醇高|高度近视|"
     r"耳朵不好|耳背|重听|视力很差|视力差|视力低下|椎间盘|腰椎|颈椎病|不能久坐|不能久站|"
     r"残疾|无障碍|读屏|大字"
 )
