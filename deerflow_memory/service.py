@@ -23,18 +23,19 @@ Tenants: a run whose identity has a ``tenant_id`` is served by a child service,
 (``storage.scoped(t)``), the config with ``tenants[t]``'s overrides, and its own
 queue, outbox and dead letters. ``flush()`` and ``close()`` cover the children;
 at start, tenants with updates a stopped process left pending are opened and run.
+The root keeps them in a :class:`~deerflow_memory.tenants.pool.TenantPool`
+(bounded by ``max_open_tenants``; parking, the waker, the scans).
 """
 
 from __future__ import annotations
 
 import atexit
-import itertools
 import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -50,7 +51,6 @@ from deerflow_memory.errors import (
     ConfigError,
     InvalidMessagesError,
     StoreClosedError,
-    UnknownTenantError,
 )
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.inject.fallback import FailureBurst, rank_facts
@@ -63,6 +63,7 @@ from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.names import validate_name
+from deerflow_memory.tenants.pool import TenantPool, TenantSlot
 from deerflow_memory.update.closed_store import log_closed_store
 from deerflow_memory.update.dead_letter import RetriedLetter, dead_letter_for, retry_dead_letters
 from deerflow_memory.update.durable import DurableUpdates, build_outbox, to_pending
@@ -96,8 +97,6 @@ logger = package_logger(__name__)
 RecalledFact = dict[str, Any]
 """One fact as the ``memory_recall_end`` event lists it (a JSON object)."""
 _RECALL_CACHE_SIZE = 4096
-_USES = itertools.count(1)  # recency of a tenant service's use, for least-recently-used closing
-_WAKE_RETRY_SECONDS = 5.0  # a parked tenant that could not be reopened is tried again after this
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,21 +194,25 @@ class MemoryService:
         self.tenant_id: str | None = _tenant_of[1] if _tenant_of is not None else None
         """The tenant this service serves (None: no tenant; see :meth:`for_tenant`)."""
         self._parent = parent
-        self._tenants: dict[str, MemoryService] = {}
-        self._tenants_lock = threading.Lock()
-        # Root only: tenants being opened or closed (others wait for the event), tenants
-        # closed with updates still in their outbox (-> wall time the first is due), and
-        # tenant configs with overrides (built once).
-        self._transit: dict[str, threading.Event] = {}
-        self._parked: dict[str, float] = {}
-        self._parked_changed = threading.Event()
-        self._waker: threading.Thread | None = None
-        self._no_parking = 0  # > 0 while flushing: only idle tenants are closed
-        self._tenant_configs: dict[str, MemoryConfig] = {}
-        # A tenant's service: guarded by the root's tenants lock.
-        self._leases = 0  # enqueues running on it now: it is not closed meanwhile
-        self._evicted = False  # closed by the root to bound open tenants; reopened on use
-        self._used = 0
+        self._tenants_lock = threading.Lock()  # guards _closed (and, in the root, the pool)
+        self._closed = False
+        # Root only: the open tenant services, bounded by max_open_tenants (parking, the
+        # waker, the tenant config cache, the scan for tenants with pending work).
+        self._pool: TenantPool[MemoryService] | None = (
+            None
+            if parent is not None
+            else TenantPool(
+                self.config,
+                make=self._new_tenant,
+                storage_for=self.storage_for,
+                durable=lambda: self.durable,
+                closed=lambda: self._closed,
+                lock=self._tenants_lock,
+            )
+        )
+        # A tenant's service: its leases, eviction and recency in the root's pool (the
+        # pool hands the slot to the factory; guarded by the root's tenants lock).
+        self._slot = TenantSlot()
         self._owns_storage = storage is None and self.config.storage != "store"
         self._storage: MemoryStorage | None = storage
         self._bound_store: BaseStore | None = None
@@ -286,10 +289,6 @@ class MemoryService:
         # (user, agent) -> the newest update that changed their memory, for the
         # inject node's event (written by worker threads; a dict store is atomic).
         self._last_saved: dict[tuple[str, str | None], SavedUpdate] = {}
-        self._closed = False
-        self._tenant_watch = threading.Event()  # set: stop looking for tenants' pending work
-        self._tenant_watcher: threading.Thread | None = None
-        self._tenant_scanner: threading.Thread | None = None  # a bound store's first scan
         # The newest failed updates (bounded), for status pages; appended by worker threads.
         self.recent_failures: deque[UpdateFailure] = (
             parent.recent_failures if parent else deque(maxlen=MAX_RECENT_FAILURES)
@@ -299,8 +298,8 @@ class MemoryService:
         if self.durable is not None:
             # Whatever a stopped process left pending runs here, at its original due time.
             self.durable.start(self.queue, self.config.outbox_poll_seconds, background=False)
-            if parent is None and self._storage is not None:
-                self._open_pending_tenants()
+            if self._pool is not None and self._storage is not None:
+                self._pool.open_pending()
 
     # --- storage ------------------------------------------------------------
 
@@ -353,12 +352,10 @@ class MemoryService:
                     # What a stopped process left in this store is queued on a thread,
                     # the tenants' too (each tenant's service recovers its own).
                     self.durable.start(self.queue, self.config.outbox_poll_seconds, background=True)
-                    if self._parent is None:
+                    if self._pool is not None:
                         # Joined by close() before the store may be closed: a thread still
                         # reading a closed SQLite connection can crash the process.
-                        scanner = daemon_thread(self._open_pending_tenants, "memory-tenants")
-                        self._tenant_scanner = scanner
-                        scanner.start()
+                        self._pool.start_scanner()
             elif self._bound_store is not store:
                 raise ConfigError(
                     "this MemoryService is bound to another store; use one MemoryService per store"
@@ -417,15 +414,9 @@ class MemoryService:
         root = self._parent or self
         if tenant_id is None:
             return root
-        if tenant_id == self.tenant_id and not self._evicted:
+        if tenant_id == self.tenant_id and not self._slot.evicted:
             return self
-        child = root._tenants.get(tenant_id)
-        if child is not None:
-            child._used = next(_USES)
-            return child
-        opened = root._open_tenant(root._tenant_name(tenant_id), store)
-        assert opened is not None
-        return opened
+        return self._tenant_pool.serve(tenant_id, store)
 
     def tenant_storage(
         self, tenant_id: str | None, store: BaseStore | None = None
@@ -442,237 +433,58 @@ class MemoryService:
 
     def _tenant_name(self, tenant_id: str) -> str:
         """``tenant_id`` validated, and refused when the allow-list does not name it."""
-        tenant_id = validate_name(tenant_id, "tenant_id")
-        if self.config.only_configured_tenants and tenant_id not in self.config.tenants:
-            raise UnknownTenantError(tenant_id)
-        return tenant_id
+        return self._tenant_pool.name(tenant_id)
 
-    def _open_tenant(
-        self, tenant_id: str, store: BaseStore | None, *, closing: bool = False, wake: bool = False
-    ) -> MemoryService | None:
-        """Open (or wait for) tenant ``tenant_id``'s service, closing others over the bound.
+    @property
+    def _tenant_pool(self) -> TenantPool[MemoryService]:
+        """The root's tenant pool (a tenant's service uses its root's)."""
+        pool = (self._parent or self)._pool
+        assert pool is not None  # every root service has one
+        return pool
 
-        ``closing``: the root's ``close()`` reopens parked tenants to run their updates.
-        ``wake``: the waker reopens a parked tenant; None (nothing done) when it is
-        not parked any more or a flush is draining the parked tenants itself.
-        """
-        storage = self.storage_for(store).scoped(tenant_id)
-        while True:
-            with self._tenants_lock:
-                child = self._tenants.get(tenant_id)
-                if child is not None:
-                    child._used = next(_USES)
-                    return child
-                if self._closed and not closing:
-                    raise ConfigError("this MemoryService is closed; it serves no more tenants")
-                if wake and (self._no_parking or tenant_id not in self._parked):
-                    return None
-                busy = self._transit.get(tenant_id)
-                if busy is None:
-                    opening = self._transit[tenant_id] = threading.Event()
-                    victims = self._choose_victims()
-                    was_parked = self._parked.pop(tenant_id, None)
-                    break
-            busy.wait()  # it is being opened or closed by another thread: then look again
-        child = None
-        try:
-            for victim, park in victims:
-                self._retire(victim, park)
-            # A parked tenant's records are in the journal its closed service left: recovered here.
-            child = MemoryService(
-                self._config_of(tenant_id),
-                storage=storage,
-                extractor=self.extractor,
-                embedder=self.embedder,
-                register_atexit=False,
-                _tenant_of=(self, tenant_id),
-            )
-        finally:
-            with self._tenants_lock:
-                if child is not None:
-                    child._used = next(_USES)
-                    self._tenants[tenant_id] = child
-                elif was_parked is not None:
-                    self._parked[tenant_id] = was_parked
-                del self._transit[tenant_id]
-            opening.set()
+    def _new_tenant(
+        self, tenant_id: str, config: MemoryConfig, storage: MemoryStorage, slot: TenantSlot
+    ) -> MemoryService:
+        """The pool's factory: a new service of tenant ``tenant_id`` sharing this root's parts."""
+        child = MemoryService(
+            config,
+            storage=storage,
+            extractor=self.extractor,
+            embedder=self.embedder,
+            register_atexit=False,
+            _tenant_of=(self, tenant_id),
+        )
+        child._slot = slot  # before the pool lists it: nothing has used the child yet
         return child
-
-    def _choose_victims(self) -> list[tuple[MemoryService, bool]]:
-        """Under the tenants lock: the services to close so that one more fits the bound.
-
-        Least recently used first: idle ones (closed), then ones whose queued updates
-        are all in a durable outbox and none running (parked). One in use is never chosen.
-        """
-        excess = len(self._tenants) + 1 - self.config.max_open_tenants
-        if excess <= 0:
-            return []
-        by_age = sorted(self._tenants.values(), key=lambda c: c._used)
-        free = [c for c in by_age if not c._leases]
-        victims = [(c, False) for c in free if c.queue.pending_count == 0 and c.queue.wait_idle(0)]
-        victims = victims[:excess]
-        if len(victims) < excess and not self._no_parking:
-            chosen = {id(c) for c, _ in victims}
-            victims += [
-                (c, True)
-                for c in free
-                if id(c) not in chosen and c.durable is not None and c.queue.running_count == 0
-            ][: excess - len(victims)]
-        for child, _ in victims:
-            child._evicted = True
-            tenant = child.tenant_id or ""
-            del self._tenants[tenant]
-            self._transit[tenant] = threading.Event()
-        return victims
-
-    def _retire(self, child: MemoryService, park: bool) -> None:
-        """Close a tenant service chosen by :meth:`_choose_victims` (outside the lock)."""
-        tenant = child.tenant_id or ""
-        due: float | None = None
-        try:
-            if park:
-                deadline = child.queue.next_deadline  # None when only dispatched jobs are left
-                # Still recorded in the outbox: they run when the tenant is reopened.
-                if child.queue.discard(lambda job: True):
-                    due = time.time()
-                    if deadline is not None:
-                        due += max(0.0, deadline - time.monotonic())
-            child.close(self.config.shutdown_flush_timeout_seconds)
-        except Exception:
-            logger.exception("closing the service of tenant %r failed", tenant)
-            due = time.time() + _WAKE_RETRY_SECONDS if park else None
-        finally:
-            with self._tenants_lock:
-                if due is not None:
-                    self._park(tenant, due)
-                self._transit.pop(tenant).set()
-
-    def _park(self, tenant_id: str, due: float) -> None:
-        """Under the tenants lock: reopen ``tenant_id`` at wall time ``due`` (a waker thread)."""
-        if self._closed:
-            return
-        earlier = self._parked.get(tenant_id)
-        self._parked[tenant_id] = due if earlier is None else min(due, earlier)
-        if self._waker is None:
-            self._waker = daemon_thread(self._wake_parked, "memory-tenant-waker")
-            self._waker.start()
-        self._parked_changed.set()
-
-    def _wake_parked(self) -> None:
-        # The waker thread: reopens each parked tenant when its first update is due.
-        while True:
-            with self._tenants_lock:
-                if self._closed:
-                    return
-                now = time.time()
-                paused = self._no_parking > 0  # a flush drains them; woken when it ends
-                due = [] if paused else [t for t, at in self._parked.items() if at <= now]
-                nearest = None if paused else min(self._parked.values(), default=None)
-            for tenant in due:
-                try:
-                    self._open_tenant(tenant, None, wake=True)
-                except Exception:
-                    logger.exception("could not reopen tenant %r for its due updates", tenant)
-                    with self._tenants_lock:
-                        self._park(tenant, time.time() + _WAKE_RETRY_SECONDS)
-            if not due:
-                wait = 60.0 if nearest is None else min(60.0, max(0.0, nearest - time.time()))
-                self._parked_changed.wait(wait)
-                self._parked_changed.clear()
-
-    def _config_of(self, tenant_id: str) -> MemoryConfig:
-        """``config.for_tenant(tenant_id)``, built once for a tenant with overrides."""
-        if tenant_id not in self.config.tenants:
-            return self.config
-        config = self._tenant_configs.get(tenant_id)
-        if config is None:
-            config = self._tenant_configs[tenant_id] = self.config.for_tenant(tenant_id)
-        return config
 
     def _hold(self) -> bool:
         """Lease this tenant service for an enqueue; False once it was closed (use a new one)."""
-        root = self._parent
-        if root is None:
+        if self._parent is None:
             return True
-        with root._tenants_lock:
-            if self._evicted:
-                return False
-            self._leases += 1
-            return True
+        return self._tenant_pool.hold(self._slot)
 
     def _let_go(self) -> None:
-        root = self._parent
-        if root is not None:
-            with root._tenants_lock:
-                self._leases -= 1
+        if self._parent is not None:
+            self._tenant_pool.let_go(self._slot)
 
     @property
     def tenants(self) -> tuple[str, ...]:
         """Tenant ids whose services are open in this process (sorted)."""
-        with self._tenants_lock:  # another thread may be opening one
-            return tuple(sorted(self._tenants))
+        return () if self._pool is None else self._pool.tenants()
 
     @property
     def parked_tenants(self) -> tuple[str, ...]:
         """Tenant ids closed to bound open tenants whose updates wait in their outbox (sorted)."""
-        with self._tenants_lock:
-            return tuple(sorted(self._parked))
+        return () if self._pool is None else self._pool.parked()
 
-    def _open_pending_tenants(self) -> None:
-        # At start: each tenant whose outbox holds updates a stopped process left is
-        # opened, which recovers and runs them; tenants with nothing pending stay closed.
-        if self._closed:
-            return
-        self._scan_tenants()
-        durable = self.durable
-        if durable is None or not durable.outbox.shared or self._parent is not None:
-            return
-        # A shared outbox (store backends) is polled: a replica that dies later may
-        # leave work in a tenant this process has not opened, so look again each poll.
-        with self._tenants_lock:
-            if self._tenant_watcher is not None or self._closed:
-                return
-            interval = self.config.outbox_poll_seconds
-            stop = self._tenant_watch
-
-            def watch() -> None:
-                while not stop.wait(interval) and not self._store_is_closed():
-                    self._scan_tenants()
-
-            self._tenant_watcher = daemon_thread(watch, "memory-tenant-poller")
-            self._tenant_watcher.start()
-
-    def _scan_tenants(self) -> None:
-        from deerflow_memory.storage.tenants import tenants_with_pending_updates
-
-        try:
-            pending = tenants_with_pending_updates(self.storage)
-        except Exception as e:
-            durable = self.durable
-            if durable is not None and durable.stopped_by_closed_store(e, "tenant scan"):
-                return  # close() reports it
-            logger.exception("could not look for tenants with pending memory updates")
-            return
-        for tenant_id in pending:
-            with self._tenants_lock:
-                if self._closed:
-                    return
-                # Open, being opened or closed, or parked here: this process runs them.
-                if tenant_id in self._tenants or tenant_id in self._transit:
-                    continue
-                if tenant_id in self._parked:
-                    continue
-            try:
-                self.for_tenant(tenant_id)
-            except Exception:
-                logger.exception("could not recover the pending memory updates of %r", tenant_id)
-
-    def _store_is_closed(self) -> bool:
-        return self.durable is not None and self.durable.outbox.store_closed is not None
+    @property
+    def _tenant_scanner(self) -> threading.Thread | None:
+        """A bound store's first scan for tenants with pending work (None: none started)."""
+        return None if self._pool is None else self._pool.scanner
 
     def _serving(self, identity: MemoryIdentity, store: BaseStore | None) -> MemoryService:
         """The service of ``identity``'s tenant (this one when it is the same)."""
-        if identity.tenant_id == self.tenant_id and not self._evicted:
+        if identity.tenant_id == self.tenant_id and not self._slot.evicted:
             return self
         return self.for_tenant(identity.tenant_id, store)
 
@@ -681,7 +493,7 @@ class MemoryService:
         root = self._parent or self
         if tenant_id is None:
             return root
-        return root._tenants.get(tenant_id)
+        return self._tenant_pool.get(tenant_id)
 
     # --- read path ----------------------------------------------------------
 
@@ -707,7 +519,7 @@ class MemoryService:
         if serving is not None:
             return serving.storage_for(store), serving, serving.config
         tenant = root._tenant_name(identity.tenant_id or "")
-        return root.storage_for(store).reader(tenant), root, root._config_of(tenant)
+        return root.storage_for(store).reader(tenant), root, self._tenant_pool.config_of(tenant)
 
     def memory_block(
         self,
@@ -881,7 +693,7 @@ class MemoryService:
         """
         if store is not None and self._storage is None:
             self.storage_for(store)  # record this capture in the store's outbox
-        if identity.tenant_id != self.tenant_id or self._evicted:
+        if identity.tenant_id != self.tenant_id or self._slot.evicted:
             serving = self._serving(identity, store)
             return serving._enqueue_checked(identity, messages, recent, now, store)
         if self._parent is None:
@@ -990,7 +802,7 @@ class MemoryService:
         serving: MemoryService | None = self
         if identity.tenant_id != self.tenant_id:
             tenant = identity.tenant_id
-            serving = root if tenant is None else root._tenants.get(tenant)  # no opening
+            serving = root if tenant is None else self._tenant_pool.get(tenant)  # no opening
         if serving is None:
             return None
         return serving._last_saved.get((identity.user_id, identity.agent_name))
@@ -1218,8 +1030,7 @@ class MemoryService:
 
     def _family(self) -> list[MemoryService]:
         """This service and, for the root, every open tenant service."""
-        with self._tenants_lock:
-            return [self, *self._tenants.values()]
+        return [self] if self._pool is None else [self, *self._pool.services()]
 
     def _collected(self, run: Callable[[list[FailedUpdate]], FlushResult]) -> FlushResult:
         """``run(collector)`` while failures reported by any tenant land in ``collector``."""
@@ -1308,25 +1119,8 @@ class MemoryService:
             ConfigError: ``timeout`` is not seconds (>= 0) or None.
         """
         timeout = check_timeout(timeout)
-        root = self._parent or self
-        service = root._tenant_with_work(tenant_id, store)
+        service = self._tenant_pool.with_work(tenant_id, store)
         return FlushResult(True) if service is None else service._flush(timeout)
-
-    def _tenant_with_work(self, tenant_id: str, store: BaseStore | None) -> MemoryService | None:
-        """Tenant ``tenant_id``'s service (root only), or None when it is not open, parked
-        or opening and its outbox holds nothing: a flush then opens nothing.
-
-        Raises:
-            InvalidNameError: unsafe ``tenant_id``; ``UnknownTenantError`` as :meth:`for_tenant`.
-        """
-        from deerflow_memory.storage.tenants import has_pending_updates
-
-        tenant = self._tenant_name(tenant_id)
-        with self._tenants_lock:
-            known = tenant in self._tenants or tenant in self._parked or tenant in self._transit
-        if not known and not has_pending_updates(self.storage_for(store), tenant):
-            return None
-        return self.for_tenant(tenant, store)
 
     def flush_user(
         self,
@@ -1363,7 +1157,7 @@ class MemoryService:
         timeout = check_timeout(timeout)
         user = validate_name(user_id, "user_id")
         root = self._parent or self
-        service = root if tenant_id is None else root._tenant_with_work(tenant_id, store)
+        service = root if tenant_id is None else self._tenant_pool.with_work(tenant_id, store)
         if service is None:
             return FlushResult(True)
         root.access.flush()
@@ -1380,59 +1174,15 @@ class MemoryService:
 
         return root._collected(run)
 
-    @contextmanager
-    def _parking_paused(self, end: float | None) -> Iterator[None]:
-        """While flushing or closing: nothing is parked and the waker reopens nothing.
-
-        Tenants being opened or closed when it starts are waited for (until
-        monotonic ``end``), so each is then open (flushed) or parked (drained).
-        """
-        with self._tenants_lock:
-            self._no_parking += 1
-            moving = list(self._transit.values())
-        try:
-            for event in moving:
-                event.wait(_left(end))
-            yield
-        finally:
-            with self._tenants_lock:
-                self._no_parking -= 1
-            self._parked_changed.set()
+    def _parking_paused(self, end: float | None) -> AbstractContextManager[None]:
+        """While flushing or closing: nothing is parked (root: :meth:`TenantPool.paused`)."""
+        return nullcontext() if self._pool is None else self._pool.paused(end)
 
     def _drain_parked(self, timeout: float | None, *, closing: bool) -> tuple[bool, int]:
-        """Reopen and flush each parked tenant in turn; (all drained, tenants left parked).
-
-        Call it within :meth:`_parking_paused`: only idle tenants are closed
-        meanwhile (none parked), so a flushed one makes room for the next.
-        """
-        if self._parent is not None:
+        """Reopen and flush the parked tenants (root: :meth:`TenantPool.drain_parked`)."""
+        if self._pool is None:
             return True, 0
-        end = None if timeout is None else time.monotonic() + timeout
-        drained = True
-        try:
-            while True:
-                with self._tenants_lock:
-                    tenant = min(self._parked, key=self._parked.__getitem__, default=None)
-                if tenant is None:
-                    break
-                wait = None if end is None else end - time.monotonic()
-                if wait is not None and wait <= 0:
-                    drained = False
-                    break
-                try:
-                    child = self._open_tenant(tenant, None, closing=closing)
-                    assert child is not None
-                    if child.durable is not None:
-                        child.durable.wait_recovered(wait)
-                    drained = child.queue.flush(wait) and drained
-                except Exception:
-                    logger.exception("could not flush the parked tenant %r", tenant)
-                    drained = False
-                    break
-        finally:
-            with self._tenants_lock:
-                left = len(self._parked)
-        return drained, left
+        return self._pool.drain_parked(timeout, closing=closing)
 
     @property
     def retry_policy(self) -> RetryPolicy:
@@ -1477,14 +1227,8 @@ class MemoryService:
         wait = self.config.shutdown_flush_timeout_seconds if timeout is None else timeout
         if self._parent is None:
             self.access.close()  # shared with the tenants: only the root closes it
-        self._tenant_watch.set()
-        self._parked_changed.set()  # the waker sees _closed and stops
-        scanner = self._tenant_scanner  # first: it may start the watcher (not once closed)
-        if scanner is not None and scanner is not threading.current_thread():
-            scanner.join(timeout=5)
-        for helper in (self._tenant_watcher, self._waker):
-            if helper is not None and helper is not threading.current_thread():
-                helper.join(timeout=5)
+        if self._pool is not None:
+            self._pool.stop()  # the waker sees _closed and stops; the scans are joined
 
         def run(collector: list[FailedUpdate]) -> FlushResult:
             end = time.monotonic() + wait
@@ -1526,9 +1270,7 @@ class MemoryService:
 
         result = self._collected(run)
         if self._parent is not None:
-            with self._parent._tenants_lock:
-                if self._parent._tenants.get(self.tenant_id or "") is self:
-                    del self._parent._tenants[self.tenant_id or ""]
+            self._tenant_pool.forget(self.tenant_id or "", self)
         closer = getattr(self._storage, "close", None)
         if self._owns_storage and callable(closer):
             closer()
