@@ -34,6 +34,8 @@ ALLOWED: dict[str, set[str]] = {
     "capture": FOUNDATION,
     "inject": FOUNDATION,
     "update": FOUNDATION | {"capture", "storage"},
+    # The service's tenant pool: the service passes it a factory, it never imports service.
+    "tenants": FOUNDATION | {"storage", "update"},
 }
 STAGES = {"capture", "update", "storage", "inject"}
 
