@@ -17,7 +17,11 @@ agent may forget. So a need's word is set aside only where its clause plainly
 shows it naming a topic of work or study (the need the object of "studies",
 "teaches", "a thesis on"), a thing ("wheelchair basketball") or a set phrase
 ("不吃亏"); a need said beside a job ("a teacher, using a wheelchair") still
-counts. ``python bench/constraints.py`` prints precision and recall on
+counts. A need that is over ("used to be vegan", "outgrew her egg allergy",
+"小时候哮喘，后来好了") is set aside too (:mod:`deerflow_memory.inject.need_state`).
+A need of someone the user cares for ("Her son has a peanut allergy", "老公有痛风")
+counts: the assistant plans meals, trips and purchases for them too.
+``python bench/constraints.py`` prints precision and recall on
 labelled tables. A text that is not a ``str`` (None,
 bytes, a number) is a caller's slip, not "no constraint": it raises
 :class:`~deerflow_memory.errors.InvalidFactError`, as
@@ -35,6 +39,12 @@ from functools import lru_cache
 
 from deerflow_memory.caching import TextCache
 from deerflow_memory.errors import ConfigError, InvalidFactError
+from deerflow_memory.inject.need_state import (
+    CHINESE_STATE,
+    ENGLISH_STATE,
+    ClauseState,
+    StateReading,
+)
 from deerflow_memory.inject.need_words import EN_NEEDS, ZH_NEEDS
 from deerflow_memory.models import Fact, FactCategory
 
@@ -187,7 +197,7 @@ _ZH_NOT_A_NEED = re.compile(
     r"听力(?:练习|考试|测试|题|课|材料|部分|训练)"
 )
 _ZH_CLAUSE_END = re.compile(
-    r"[，。；：！？、,;:!?（）()]|但是|但|可是|不过|而且|并且|然而|却|同时|时|期间"
+    r"[，。；：！？、,;:!?（）()]|但是|但|可是|不过|而且|并且|然而|却|同时|时(?!间)|期间"
 )
 # 为, 给 and 教 only where they mean "for" and "teach": not 因为 "because", 为了
 # "in order to", 给自己 "for oneself", 宗教/佛教 "religion".
@@ -210,7 +220,7 @@ _ZH_NEED_VERB = re.compile(r"(?:有|患有|患|得了|戴|坐|用|需要|要)$")
 class _Clause:
     """One clause of a text: its bounds and where its cues and verbs are (found once)."""
 
-    __slots__ = ("cue_ends", "end", "need_verbs", "other_ends", "own", "start")
+    __slots__ = ("cue_ends", "end", "need_verbs", "other_ends", "own", "start", "state")
 
     def __init__(self, text: str, start: int, end: int, reading: _Reading) -> None:
         self.start = start
@@ -220,6 +230,8 @@ class _Clause:
         verbs = reading.need_verb_anywhere
         self.need_verbs = [m.start() for m in verbs.finditer(text, start, end)] if verbs else []
         self.other_ends = [m.end() for m in reading.pet.finditer(text, start, end)]
+        state = reading.state
+        self.state: ClauseState | None = state.clause(text, start, end) if state else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +251,7 @@ class _Reading:
     object_of_cue: Callable[[str], bool] | None = None  # the words between cue and need allow it
     on_treatment: re.Pattern[str] | None = None  # "on <this>" right before: the user's
     pet: re.Pattern[str] = re.compile(r"(?!)")  # an animal that has the need, not the user
+    state: StateReading | None = None  # a need over or only supposed (need_state.py)
 
     def any_need(self, text: str, needs: re.Pattern[str]) -> bool:
         """True when some match of ``needs`` in ``text`` is the user's need."""
@@ -258,6 +271,8 @@ class _Reading:
 
     def _is_need(self, text: str, match: re.Match[str], clause: _Clause) -> bool:
         start = match.start()
+        if clause.state is not None and clause.state.is_over(text, match):
+            return False
         if self._names_a_thing(text, match, clause):
             return False
         pet = bisect_right(clause.other_ends, start) - 1
@@ -320,6 +335,7 @@ _ENGLISH = _Reading(
     object_of_cue=_english_object,
     on_treatment=_EN_ON_TREATMENT,
     pet=_EN_PET,
+    state=ENGLISH_STATE,
 )
 _CHINESE = _Reading(
     _ZH_CLAUSE_END,
@@ -330,6 +346,7 @@ _CHINESE = _Reading(
     need_verb_just_before=_ZH_NEED_VERB,
     personal_with_own=True,
     pet=_ZH_PET,
+    state=CHINESE_STATE,
 )
 
 
