@@ -8,15 +8,23 @@ read) does not wake and :func:`~deerflow_memory.install_shutdown_handler`
 flushes late or never. A thread started with :func:`daemon_thread` blocks those
 signals first thing, so the kernel picks a thread that does not block them
 (normally the main thread, whose call then ends with EINTR and the handler runs).
+They hold them only while they run our code: a call into app code (a model,
+an embedder, a store) goes inside :func:`signals_unheld`, so a process it
+starts does not inherit blocked stop signals (a mask survives fork and exec).
 
 - :mod:`~deerflow_memory.daemons.threads`: :func:`daemon_thread`,
-  :data:`HELD_SIGNALS` and :func:`hold_signals`.
+  :data:`HELD_SIGNALS`, :func:`hold_signals` and :func:`signals_unheld`.
 
 This is a leaf: it imports nothing from the package, and every layer may use it.
 """
 
 from __future__ import annotations
 
-from deerflow_memory.daemons.threads import HELD_SIGNALS, daemon_thread, hold_signals
+from deerflow_memory.daemons.threads import (
+    HELD_SIGNALS,
+    daemon_thread,
+    hold_signals,
+    signals_unheld,
+)
 
-__all__ = ["HELD_SIGNALS", "daemon_thread", "hold_signals"]
+__all__ = ["HELD_SIGNALS", "daemon_thread", "hold_signals", "signals_unheld"]

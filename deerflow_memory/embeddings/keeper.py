@@ -36,6 +36,7 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from deerflow_memory.daemons import signals_unheld
 from deerflow_memory.errors import EmbeddingError, StorageError
 from deerflow_memory.inject.retrieval import clip_query, fact_vectors_for
 from deerflow_memory.inject.vectors import Embedder, FactVectors
@@ -172,7 +173,8 @@ def store_semantic_scores(
     if store is None or namespace is None or not getattr(store, "index_config", None):
         return None
     try:
-        items = store.search(namespace(user, agent), query=clip_query(query), limit=limit)
+        with signals_unheld():
+            items = store.search(namespace(user, agent), query=clip_query(query), limit=limit)
     except Exception as e:  # the store's embed function raises its own types
         raise EmbeddingError(f"the store's vector search failed: {type(e).__name__}: {e}") from e
     scores: dict[str, float] = {}

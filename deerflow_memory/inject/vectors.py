@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import mul
 from typing import Any, Protocol, runtime_checkable
 
+from deerflow_memory.daemons import signals_unheld
 from deerflow_memory.errors import EmbeddingError
 
 __all__ = [
@@ -245,7 +246,8 @@ class FactVectors:
         if missing:
             # Outside the lock: embedding may be slow (a model, a remote call).
             try:
-                fresh = self.embedder.embed_documents(missing)
+                with signals_unheld():  # the app's embedder, maybe on the updater's thread
+                    fresh = self.embedder.embed_documents(missing)
             except Exception as e:  # embedders raise their own types (HTTP, timeouts, ...)
                 raise EmbeddingError(f"the embedder failed: {type(e).__name__}: {e}") from e
             if fresh is None or isinstance(fresh, (str, bytes, Mapping)):
@@ -309,7 +311,8 @@ class FactVectors:
             EmbeddingError: the embedder failed or returned a malformed vector.
         """
         try:
-            value = self.embedder.embed_query(text)
+            with signals_unheld():
+                value = self.embedder.embed_query(text)
         except Exception as e:  # embedders raise their own types (HTTP, timeouts, ...)
             raise EmbeddingError(f"the embedder failed: {type(e).__name__}: {e}") from e
         vector = checked_unit_vector(value, "query vector")

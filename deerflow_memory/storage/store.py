@@ -77,6 +77,7 @@ from langgraph.store.base import (
 from pydantic import ValidationError
 
 from deerflow_memory.caching import BudgetCache, CacheBudget
+from deerflow_memory.daemons import signals_unheld
 from deerflow_memory.errors import (
     ConfigError,
     CorruptMemoryError,
@@ -417,7 +418,8 @@ class StoreMemoryStorage(MemoryStorage):
     def _batch(self, ops: list[Op], ns: tuple[str, ...] | None = None) -> list[Any]:
         """``store.batch(ops)``; errors as :class:`StorageError` (``ns``: see :meth:`_failure`)."""
         try:
-            return self.store.batch(ops)
+            with signals_unheld():  # the app's store (its index may run an embedder)
+                return self.store.batch(ops)
         except asyncio.InvalidStateError as e:
             raise StorageError(
                 f"{type(self.store).__name__} is async: use aload/asave/adelete on its event "

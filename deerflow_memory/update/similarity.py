@@ -30,6 +30,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from deerflow_memory.daemons import signals_unheld
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import Fact
 from deerflow_memory.update.consolidate import Similarity, cosine_similarity_of, lexical_similarity
@@ -100,7 +101,9 @@ class SimilarityFactory:
         missing = list(dict.fromkeys(f.content for f in facts if f.content not in self._vectors))
         if missing:
             try:
-                vectors = _checked(self.embedder.embed_documents(missing), len(missing))
+                with signals_unheld():  # the app's embedder, on the updater's thread
+                    answer = self.embedder.embed_documents(missing)
+                vectors = _checked(answer, len(missing))
             except Exception as e:  # embedders raise their own error types
                 logger.warning("consolidation falls back to lexical: embedder failed: %s", e)
                 return None

@@ -30,6 +30,7 @@ from langgraph.errors import GraphBubbleUp
 
 from deerflow_memory.capture.messages import filter_messages_for_memory, message_text
 from deerflow_memory.config import redact_secrets
+from deerflow_memory.daemons import signals_unheld
 from deerflow_memory.update.prompt import json_text_for_prompt, render_message_for_update
 
 __all__ = ["SUMMARY_MAX_ENTRIES", "SummaryResult", "extractive_summary", "write_summary"]
@@ -167,7 +168,8 @@ def write_summary(
         return SummaryResult(extractive_summary(messages, previous), "extractive")
     prompt, left_out = summary_prompt(messages, previous, count=count, max_tokens=max_prompt_tokens)
     try:
-        answer = model.invoke([HumanMessage(content=prompt)])
+        with signals_unheld():  # a no-op on the app's threads, where the hook runs
+            answer = model.invoke([HumanMessage(content=prompt)])
         lines = [" ".join(line.split()) for line in message_text(answer).splitlines()]
         entries = [
             line if len(line) <= _MODEL_LINE_CHARS else line[: _MODEL_LINE_CHARS - 1] + "…"

@@ -37,6 +37,7 @@ from langchain_core.messages import BaseMessage
 from deerflow_memory.capture.gate import burst_needs_model
 from deerflow_memory.capture.messages import filter_messages_for_memory, has_minimum_dialogue
 from deerflow_memory.config import MemoryConfig
+from deerflow_memory.daemons import signals_unheld
 from deerflow_memory.errors import (
     CorruptMemoryError,
     ModelCallError,
@@ -413,9 +414,10 @@ class MemoryUpdater:
 
     def _extract(self, request: ExtractionRequest) -> tuple[MemoryUpdate, ModelUsage]:
         """The extractor's update and what its model calls cost (0 when it does not say)."""
-        if isinstance(self.extractor, CountingExtractor):
-            return self.extractor.extract_counted(request)
-        return self.extractor.extract(request), ModelUsage()
+        with signals_unheld():  # app code: a process it starts must not inherit held signals
+            if isinstance(self.extractor, CountingExtractor):
+                return self.extractor.extract_counted(request)
+            return self.extractor.extract(request), ModelUsage()
 
     def _fit_context(self, context: Sequence[BaseMessage], budget: int) -> tuple[BaseMessage, ...]:
         # Context helps the model only while it is cheap: at most a quarter of the budget.
