@@ -12,16 +12,15 @@ lock was busy, repeating turns of the other) run as one update, each message
 once; a memory's letters are claimed by one retry at a time (see
 :mod:`~deerflow_memory.update.letter_claims`).
 
-A letter says what its ids are (``message_ids_are``): the keys these letters
-hold, or the ids as sent (the outbox's). Ids are never guessed to be keys,
-except in a letter written before letters said so (read as it was written).
+A letter says what its ids are (``message_ids_are``; see
+:mod:`~deerflow_memory.update.letter_keys`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Literal
 
 from langchain_core.messages import BaseMessage
 
@@ -32,14 +31,14 @@ from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
-from deerflow_memory.update.encoding import decode_messages, encode_messages
+from deerflow_memory.update.encoding import encode_messages
 from deerflow_memory.update.incremental import (
-    restore_keyed_ids,
     select_new_indices,
     watermark_for,
     with_keys,
 )
 from deerflow_memory.update.letter_claims import claim_letters
+from deerflow_memory.update.letter_keys import as_letter_of_keys, messages_of
 from deerflow_memory.update.letter_writes import held_update_lock
 from deerflow_memory.update.queue import UpdateJob
 from deerflow_memory.update.union import merge_messages
@@ -74,7 +73,7 @@ def dead_letter_for(
     encoded = encode_messages(messages)
     kind: Literal["keys", "ids"] | None = "keys"
     if existing is not None:
-        old_keys, old_encoded, kind = _as_letter_of_keys(existing)
+        old_keys, old_encoded, kind = as_letter_of_keys(existing)
         known = set(old_keys)
         fresh = [(k, e) for k, e in zip(keys, encoded, strict=True) if k not in known]
         keys = old_keys + [k for k, _ in fresh]
@@ -99,36 +98,6 @@ def dead_letter_for(
     )
 
 
-def _as_letter_of_keys(
-    letter: DeadLetter,
-) -> tuple[list[str], list[dict[str, Any]], Literal["keys", "ids"] | None]:
-    """``letter``'s message keys, its messages keyed as the updater keys them, and their kind.
-
-    A letter of raw ids (the outbox's) or one written before letters said what
-    their ids are is read as :func:`job_from_dead_letter` reads it, so merged
-    with new messages it becomes a letter of keys. One whose messages cannot
-    be decoded stays as stored, with its kind.
-    """
-    if letter.message_ids_are == "keys":
-        return list(letter.message_ids), list(letter.messages), "keys"
-    try:
-        messages = _messages_of(letter)
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return list(letter.message_ids), list(letter.messages), letter.message_ids_are
-    keyed, keys = with_keys(filter_messages_for_memory(messages))
-    return keys, encode_messages(keyed), "keys"
-
-
-def _messages_of(letter: DeadLetter) -> list[BaseMessage]:
-    """``letter``'s messages with the ids they key by (raises what decoding raises)."""
-    messages = decode_messages(list(letter.messages))
-    if letter.message_ids_are is None:
-        # Written before letters said what their ids are: an old letter of keys holds
-        # bare "h:" ids, given the form with_keys gives now so they keep their keys.
-        return restore_keyed_ids(messages, letter.message_ids)
-    return list(messages)
-
-
 def job_from_dead_letter(letter: DeadLetter) -> UpdateJob:
     """The :class:`UpdateJob` that runs ``letter`` again.
 
@@ -144,7 +113,7 @@ def job_from_dead_letter(letter: DeadLetter) -> UpdateJob:
     except InvalidNameError as e:
         raise CorruptMemoryError(where, str(e)) from None
     try:
-        messages = tuple(_messages_of(letter))
+        messages = tuple(messages_of(letter))
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         raise CorruptMemoryError(where, f"a message cannot be decoded: {e}") from None
     return UpdateJob(
@@ -387,7 +356,7 @@ def _settle(
     stored = {x.id: x for x in storage.list_dead_letters(ran[0].user_id)}
     sent = done
     if done is None:
-        sent = {key for letter in ran for key in _as_letter_of_keys(letter)[0]}
+        sent = {key for letter in ran for key in as_letter_of_keys(letter)[0]}
     return [
         _settle_one(storage, x, stored.get(x.id), result, went_through, sent, done is None)
         for x in ran
@@ -436,7 +405,7 @@ def _settle_one(
 
 def _added_since(sent: set[str], stored: DeadLetter) -> DeadLetter | None:
     """``stored`` with only the messages whose keys are not in ``sent``; None if none are left."""
-    keys, encoded, kind = _as_letter_of_keys(stored)
+    keys, encoded, kind = as_letter_of_keys(stored)
     if len(keys) != len(encoded):  # ids not one per message (a hand edit): keep it all
         return stored
     fresh = [(k, e) for k, e in zip(keys, encoded, strict=True) if k not in sent]

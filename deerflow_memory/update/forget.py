@@ -40,10 +40,11 @@ from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
 from deerflow_memory.update.incremental import advance_watermark, with_keys
+from deerflow_memory.update.letter_keys import letter_keys
 from deerflow_memory.update.sealing import seal_watermarks
 from deerflow_memory.update.validate import clean_text
 
-__all__ = ["Cleared", "clear_memory", "fence", "outbox_leftovers"]
+__all__ = ["LETTER_TAIL_KEYS", "Cleared", "clear_memory", "fence", "outbox_leftovers"]
 
 Pending = tuple[str, Sequence[BaseMessage]]
 """A dropped conversation: its thread id and its messages."""
@@ -66,23 +67,38 @@ class Cleared:
     unattributed: tuple[UnreadableDeadLetter, ...] = ()
 
 
+LETTER_TAIL_KEYS = 4
+"""Message keys fenced of each deleted dead letter: its last ones (see :func:`fence`)."""
+
+
 def fence(
     document: MemoryDocument,
     pending: Sequence[Pending],
     fence_key: bytes,
     now: str | None = None,
+    letters: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> MemoryDocument:
     """An empty document with ``document``'s watermarks, advanced over ``pending``, sealed.
 
     Messages are keyed as the updater keys them (filtered, id-less ones hashed),
     so an update of the same thread later sends only what comes after them;
     every thread id and key is then sealed under ``fence_key``.
+
+    ``letters``: the deleted dead letters' ``(thread_id, message keys)``. The
+    last :data:`LETTER_TAIL_KEYS` keys of each are fenced after ``pending``'s
+    (a thread keeps its newest keys only, so both ends stay): a copy of the
+    letter read before the delete and run after it (a retry in another
+    process) finds where it ends fenced, and the updater takes every message
+    of it up to there as said before the delete (nothing is sent or saved).
     """
     now = now or utc_now_iso()
     fenced = MemoryDocument(extraction_watermarks=document.extraction_watermarks)
     for thread_id, messages in pending:
         _, keys = with_keys(filter_messages_for_memory(messages))
         fenced = advance_watermark(fenced, clean_text(thread_id) or "unknown", keys, now)
+    for thread_id, stored_keys in letters:
+        tail = list(stored_keys)[-LETTER_TAIL_KEYS:]
+        fenced = advance_watermark(fenced, clean_text(thread_id) or "unknown", tail, now)
     return seal_watermarks(fenced, fence_key)
 
 
@@ -170,14 +186,14 @@ def _clear_locked(
     pending = collect()
     stored = storage.all_dead_letters()  # read once: the readable and the damaged ones
     letters = [
-        letter.id
+        letter
         for letter in stored
         if isinstance(letter, DeadLetter)
         and letter.user_id == user_id
         and letter.agent_name == agent_name
     ]
-    for letter_id in letters:
-        storage.delete_dead_letter(letter_id)
+    for letter in letters:
+        storage.delete_dead_letter(letter.id)
     damaged = [bad for bad in stored if isinstance(bad, UnreadableDeadLetter)]
     removed = [
         bad
@@ -185,7 +201,9 @@ def _clear_locked(
         if bad.owner == (user_id, agent_name) and storage.delete_unreadable_dead_letter(bad)
     ]
     storage.delete(user_id, agent_name)
-    fenced = fence(document, pending, fence_key)
+    # A retry may hold a copy of a letter read before the delete: fenced, it learns nothing.
+    written = [(letter.thread_id, letter_keys(letter)) for letter in letters]
+    fenced = fence(document, pending, fence_key, letters=written)
     if fenced.extraction_watermarks:
         storage.save(user_id, agent_name, fenced)
     held = not document.is_empty() or bool(document.superseded_facts)  # history is memory too

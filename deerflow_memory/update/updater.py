@@ -268,8 +268,11 @@ class MemoryUpdater:
             )
         else:  # a dead letter's messages: all missing, except those known extracted since
             extracted = ExtractedKeys(mark.message_keys if mark else (), fenced)
+            # ...and, a delete having fenced the end of a letter (a copy read before it),
+            # every message up to there: a fence keeps a thread's newest keys only.
+            _, unfenced = select_new_indices(messages, None, fenced=fenced, keys=keys)
             before = []
-            after = [i for i, m in enumerate(messages) if not extracted.has(m, keys[i])]
+            after = [i for i in unfenced if not extracted.has(messages[i], keys[i])]
         context = [messages[i] for i in before]
         new = [messages[i] for i in after]
         new_keys = [keys[i] for i in after]
