@@ -20,6 +20,7 @@ from deerflow_memory.errors import CorruptMemoryError, InvalidNameError
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.storage.tenants import stored_tenants
+from tests.test_dead_letter_claims import Model, outbox_fails, retry, turns
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX special files")
 
@@ -197,3 +198,153 @@ def test_a_tenants_folder_moved_to_another_disk_works_but_a_tenants_users_link_i
     os.symlink(tmp_path / "disk" / "tenants" / "shop" / "users", spy / "users")
     with pytest.raises(InvalidNameError, match="outside the storage root"):
         FileMemoryStorage(root).scoped("spy").load("ann")  # the tenant's own root
+
+
+# --- every folder of a tenant's view: a planted link never reaches another tenant ---------------
+
+
+def linked_tenant(root: Path, folder: str, journal: bool = False) -> FileMemoryStorage:
+    """Storage whose tenant ``acme`` has ``folder`` linked to tenant ``victim``'s (who has data)."""
+    storage = FileMemoryStorage(root)
+    victim = storage.scoped("victim")
+    victim.save("ceo.private", None, document_with("Salary is 300k"))
+    outbox_fails(victim, turns(0))  # victim's ana said "I have hobby number 0."
+    with victim.update_lock("ana", None, 5):
+        pass  # victim's locks/ folder exists
+    if journal:  # a journal a stopped process left in victim's outbox
+        victim_outbox = storage.tenant_folder("victim") / "outbox"
+        victim_outbox.mkdir(exist_ok=True)
+        (victim_outbox / "deadbeef.jsonl").write_text('{"op": "put"}\n')
+    acme = storage.tenant_folder("acme")
+    acme.mkdir(parents=True)
+    os.symlink(storage.tenant_folder("victim") / folder, acme / folder)
+    return storage
+
+
+def victims_files(root: Path) -> dict[str, bytes]:
+    victim = root / "tenants" / "victim"
+    return {str(p.relative_to(victim)): p.read_bytes() for p in victim.rglob("*") if p.is_file()}
+
+
+REFUSED = (CorruptMemoryError, InvalidNameError)
+
+
+def test_a_tenants_linked_dead_letters_folder_is_neither_listed_written_retried_nor_deleted(
+    tmp_path: Path,
+) -> None:
+    storage = linked_tenant(tmp_path, "dead_letters")
+    before = victims_files(tmp_path)
+    [letter] = storage.scoped("victim").list_dead_letters()
+    acme = FileMemoryStorage(tmp_path).scoped("acme")
+    for call in (
+        acme.list_dead_letters,
+        acme.unreadable_dead_letters,
+        lambda: acme.put_dead_letter(letter.model_copy(update={"user_id": "eve"})),
+        lambda: acme.delete_dead_letter(letter.id),
+    ):
+        with pytest.raises(REFUSED, match="tenant"):
+            call()
+    model = Model()
+    with pytest.raises(REFUSED, match="tenant"):
+        retry(acme, model)
+    assert model.sent == []  # acme's model never saw victim's words
+    assert victims_files(tmp_path) == before
+
+
+def test_pending_and_retry_of_a_tenant_with_a_linked_dead_letters_folder_fail_in_one_line(
+    tmp_path: Path,
+) -> None:
+    linked_tenant(tmp_path, "dead_letters")
+    before = victims_files(tmp_path)
+    for command in ("pending", "retry"):
+        done = cli(tmp_path, "--tenant", "acme", command)
+        assert done.returncode == 2, (command, done.stdout, done.stderr)
+        assert len(done.stderr.splitlines()) == 1 and "symbolic link" in done.stderr
+        assert "hobby" not in done.stdout + done.stderr
+    assert victims_files(tmp_path) == before
+
+
+def test_a_tenants_linked_users_folder_is_not_listed_and_names_no_other_tenants_user(
+    tmp_path: Path,
+) -> None:
+    linked_tenant(tmp_path, "users")
+    acme = FileMemoryStorage(tmp_path).scoped("acme")
+    for call in (lambda: list(acme.list_documents()), lambda: list(acme.list_stored())):
+        with pytest.raises(REFUSED, match="tenant"):
+            call()
+    for command in (("list",), ("list", "--json"), ("stats",)):
+        done = cli(tmp_path, "--tenant", "acme", *command)
+        assert done.returncode == 2, (command, done.stdout, done.stderr)
+        assert len(done.stderr.splitlines()) == 1 and "symbolic link" in done.stderr
+        assert "ceo.private" not in done.stdout + done.stderr
+
+
+def test_a_tenants_linked_locks_folder_or_lock_file_shares_no_lock_with_another_tenant(
+    tmp_path: Path,
+) -> None:
+    storage = linked_tenant(tmp_path, "locks")
+    before = victims_files(tmp_path)
+    acme = FileMemoryStorage(tmp_path).scoped("acme")
+    # Refused at once while victim holds the lock (not busy on it, not taken through the link).
+    with (
+        storage.scoped("victim").update_lock("ana", None, 5),
+        pytest.raises(REFUSED, match="tenant"),
+        acme.update_lock("ana", None, 0.05),
+    ):
+        pass
+    with pytest.raises(REFUSED, match="tenant"), acme.update_lock("bob", None, 0.05):
+        pass  # nor is a lock file made in victim's folder
+    assert victims_files(tmp_path) == before
+    # One lock file linked to the victim's: never opened.
+    os.unlink(tmp_path / "tenants" / "acme" / "locks")
+    (tmp_path / "tenants" / "acme" / "locks").mkdir()
+    [lock] = (tmp_path / "tenants" / "victim" / "locks").iterdir()
+    os.symlink(lock, tmp_path / "tenants" / "acme" / "locks" / lock.name)
+    with pytest.raises(REFUSED), acme.update_lock("ana", None, 0.05):
+        pass
+
+
+def test_a_tenants_linked_outbox_is_not_adopted_nor_reported_pending(tmp_path: Path) -> None:
+    from deerflow_memory.config import MemoryConfig
+    from deerflow_memory.storage.tenants import has_pending_updates, tenants_with_pending_updates
+    from deerflow_memory.update.durable import build_outbox
+
+    storage = linked_tenant(tmp_path, "outbox", journal=True)
+    before = victims_files(tmp_path)
+    assert has_pending_updates(storage, "victim")
+    assert not has_pending_updates(storage, "acme")
+    assert tenants_with_pending_updates(storage) == ["victim"]
+    with pytest.raises(REFUSED, match="tenant"):
+        build_outbox(storage.scoped("acme"), MemoryConfig())
+    assert victims_files(tmp_path) == before
+
+
+def test_the_storage_on_a_linked_root_keeps_linked_top_level_folders_and_tenants_work(
+    tmp_path: Path,
+) -> None:
+    # Only inside a tenant's folder are links refused: the root, its users/, dead_letters/
+    # and tenants/ may be moved to another disk, and tenants under a moved tenants/ work.
+    real = tmp_path / "real"
+    real.mkdir()
+    os.symlink(real, tmp_path / "root")
+    root = tmp_path / "root"
+    saved(root, "bob", "Likes tea")
+    FileMemoryStorage(root).scoped("shop").save("ann", None, document_with("Card ends 4242"))
+    outbox_fails(FileMemoryStorage(root).scoped("shop"), turns(1))
+    outbox_fails(FileMemoryStorage(root), turns(2))
+    for folder in ("users", "dead_letters", "tenants"):
+        moved_to_another_disk(real, tmp_path / "disk", folder)
+    storage = FileMemoryStorage(root)
+    assert [f.content for f in storage.load("bob").facts] == ["Likes tea"]
+    assert [x.user_id for x in storage.list_dead_letters()] == ["ana"]
+    with storage.update_lock("bob", None, 5):
+        pass
+    shop = storage.scoped("shop")
+    assert list(shop.list_documents()) == [("ann", None)]
+    [letter] = shop.list_dead_letters()
+    assert shop.delete_dead_letter(letter.id) and shop.list_dead_letters() == []
+    with shop.update_lock("ann", None, 5):
+        pass
+    assert stored_tenants(storage) == ["shop"]
+    shown = cli(root, "--tenant", "shop", "list")
+    assert shown.returncode == 0 and "ann" in shown.stdout

@@ -27,6 +27,11 @@ How it fails, and what it guarantees:
   :class:`CorruptMemoryError` at once (files are opened ``O_NOFOLLOW |
   O_NONBLOCK`` and checked to be regular): reads, saves and deletes never go
   through a link to another user's memory, and listing skips linked folders.
+  In a tenant's view (:meth:`FileMemoryStorage.scoped`) nothing inside the
+  tenant folder may be a link: ``users/``, ``dead_letters/``, ``locks/``,
+  ``outbox/`` and ``fence.key`` are checked by :meth:`FileMemoryStorage.inside`
+  on every read, write, listing and delete (a linked ``users/`` makes listing
+  raise, not skip: every load through it is refused too).
 - A file that is not UTF-8, not JSON, or not a memory document raises
   :class:`CorruptMemoryError` naming the path and the reason, on ``load`` and on
   ``save`` alike: it is never read as empty and never overwritten; repair it,
@@ -62,6 +67,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import importlib
 import json
 import os
@@ -270,8 +276,6 @@ class FileMemoryStorage(MemoryStorage):
         self._follow_users_link(True, cache_budget)
         self._locks: weakref.WeakValueDictionary[str, _PathLock] = weakref.WeakValueDictionary()
         self._locks_guard = threading.Lock()
-        # Held across a whole update (load -> model -> apply -> save) by every process.
-        self._update_locks = FlockUpdateLocks(self._root / UPDATE_LOCK_FOLDER)
         self._tenants: TenantViews[FileMemoryStorage] = TenantViews()
         self._tenants_guard = threading.Lock()
         self._empty_view = EmptyView()  # reader() of every tenant with nothing stored
@@ -286,11 +290,36 @@ class FileMemoryStorage(MemoryStorage):
         """
         self._users_may_link = allowed
         self._cache = budget.cache((str(self._root), allowed), _entry_size)
+        # Held across a whole update (load -> model -> apply -> save) by every process.
+        # In a tenant's view the lock folder and files are checked like every other path
+        # (a linked locks/ would share or steal another tenant's locks). No bound method:
+        # a view must not keep itself alive through its locks (see TenantViews).
+        check = None if allowed else functools.partial(_check_unlinked, self._root)
+        self._update_locks = FlockUpdateLocks(self._root / UPDATE_LOCK_FOLDER, check=check)
 
     @property
     def root(self) -> Path:
         """The absolute storage root."""
         return self._root
+
+    def inside(self, path: Path) -> Path:
+        """``path`` (a path under :attr:`root`), checked to be reached through no link in a view.
+
+        In a tenant's view (:meth:`scoped`) every path the view reads, writes,
+        lists or deletes (``users/``, ``dead_letters/``, ``locks/``, ``outbox/``,
+        ``fence.key``) must resolve to itself under the tenant folder as resolved
+        when the view was made: a planted link (``tenants/a/dead_letters ->
+        tenants/b/dead_letters``) would hand tenant b's data to tenant a. The
+        storage itself keeps its rule: its root, ``users/`` and ``tenants/`` may
+        be links (e.g. to a bigger disk), and this returns ``path`` unchecked.
+
+        Raises:
+            InvalidNameError: in a view, ``path`` resolves outside the tenant folder.
+            CorruptMemoryError: in a view, ``path`` is reached through a symbolic link.
+        """
+        if not self._users_may_link:
+            _check_unlinked(self._root, path)
+        return path
 
     def path_for(self, user_id: str, agent_name: str | None = None) -> Path:
         """Where the document of ``(user_id, agent_name)`` lives (it may not exist).
@@ -768,6 +797,10 @@ class FileMemoryStorage(MemoryStorage):
         :meth:`MemoryStorage.list_documents`) are skipped. Only a file that
         spells ``"deletedAt"`` or ``"sealed"`` (in it or its journal) can be
         such a leftover: those are loaded to tell, the others are not parsed.
+
+        Raises:
+            InvalidNameError, CorruptMemoryError: in a tenant's view, its ``users/``
+                is a link (see :meth:`inside`); nothing is listed.
         """
         return self._memories(
             (user_id, agent_name, self._loader(user_id, agent_name, path))
@@ -781,8 +814,9 @@ class FileMemoryStorage(MemoryStorage):
     def _stored(self) -> list[tuple[str, str | None, Path]]:
         """Each stored key and its ``memory.json`` (a regular file), sorted."""
         found: list[tuple[str, str | None, Path]] = []
-        for user_folder, user_id in _valid_subfolders(self._root / "users"):
-            user_dir = self._root / "users" / user_folder
+        users = self.inside(self._root / "users")  # in a view: a linked users/ is refused
+        for user_folder, user_id in _valid_subfolders(users):
+            user_dir = users / user_folder
             if _is_regular(user_dir / DOCUMENT_FILE):
                 found.append((user_id, None, user_dir / DOCUMENT_FILE))
             for agent_folder, agent_name in _valid_subfolders(user_dir / "agents"):
@@ -803,7 +837,7 @@ class FileMemoryStorage(MemoryStorage):
 
     def _read_fence_key(self) -> bytes | None:
         """``<root>/fence.key`` if it exists (see :meth:`MemoryStorage.stored_fence_key`)."""
-        return _read_key(self._root / FENCE_KEY_FILE)
+        return _read_key(self.inside(self._root / FENCE_KEY_FILE))
 
     def _read_or_make_fence_key(self, new: bytes | None) -> bytes:
         """``<root>/fence.key`` (64 hex digits, mode 0600), written with ``new`` if missing.
@@ -812,6 +846,7 @@ class FileMemoryStorage(MemoryStorage):
             CorruptMemoryError: the file is not 64 hex digits (or is a link).
             OSError: it cannot be read or written.
         """
+        self.inside(self._root / FENCE_KEY_FILE)
         return _read_or_make_key(self._root, new)
 
     # --- dead letters ---------------------------------------------------------------
@@ -819,7 +854,7 @@ class FileMemoryStorage(MemoryStorage):
     def _dead_letter_path(self, letter_id: str) -> Path:
         if not DEAD_LETTER_ID.fullmatch(letter_id):
             raise InvalidNameError(f"dead letter id {letter_id!r} is not of the form dl_<hex>")
-        return self._root / DEAD_LETTER_FOLDER / f"{letter_id}.json"
+        return self.inside(self._root / DEAD_LETTER_FOLDER / f"{letter_id}.json")
 
     def put_dead_letter(self, letter: DeadLetter) -> None:
         """Write ``dead_letters/<id>.json`` atomically (fsynced temp file + rename)."""
@@ -839,8 +874,13 @@ class FileMemoryStorage(MemoryStorage):
         return [x for x in self.all_dead_letters() if isinstance(x, UnreadableDeadLetter)]
 
     def all_dead_letters(self) -> list[DeadLetter | UnreadableDeadLetter]:
-        """Every ``dead_letters/dl_*.json``, read once, by file name."""
-        folder = self._root / DEAD_LETTER_FOLDER
+        """Every ``dead_letters/dl_*.json``, read once, by file name.
+
+        Raises:
+            InvalidNameError, CorruptMemoryError: in a tenant's view, its
+                ``dead_letters/`` is a link (see :meth:`inside`); nothing is read.
+        """
+        folder = self.inside(self._root / DEAD_LETTER_FOLDER)
         try:
             names = sorted(os.listdir(folder))
         except FileNotFoundError:
@@ -872,7 +912,7 @@ class FileMemoryStorage(MemoryStorage):
         name = letter.name
         if not name.startswith("dl_") or "/" in name or "\\" in name or "\x00" in name:
             raise InvalidNameError(f"dead letter file name {name!r} is not of the form dl_*")
-        return _unlink_durably(self._root / DEAD_LETTER_FOLDER / f"{name}.json")
+        return _unlink_durably(self.inside(self._root / DEAD_LETTER_FOLDER / f"{name}.json"))
 
     def delete_dead_letter(self, letter_id: str) -> bool:
         return _unlink_durably(self._dead_letter_path(letter_id))
@@ -1172,6 +1212,30 @@ def _sweep_temp_files(folder: Path) -> None:
             if entry.name.startswith(_TEMP_PREFIX) and entry.name.endswith(_TEMP_SUFFIX):
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(entry.path)
+
+
+def _check_unlinked(root: Path, path: Path) -> None:
+    """Refuse ``path`` unless it resolves to itself (``root``: the folder it must stay in).
+
+    Raises:
+        InvalidNameError: it resolves outside ``root`` (as :meth:`FileMemoryStorage.path_for`).
+        CorruptMemoryError: it is reached through a symbolic link.
+    """
+    real = os.path.realpath(path)
+    if real == str(path):
+        return
+    outer = os.path.realpath(root)
+    if os.path.commonpath([outer, real]) != outer:
+        raise InvalidNameError(
+            f"{path} resolves to {real}, outside the tenant folder {outer}: a symbolic link "
+            "in a tenant's folder would reach another tenant's data (refused)"
+        )
+    raise CorruptMemoryError(
+        path,
+        f"is reached through a symbolic link (to {real}); everything in a tenant's folder "
+        "must be real folders and files: only the storage root and its users/ and tenants/ "
+        "folders may be links (refused)",
+    )
 
 
 def _child(parent: Path, name: str) -> Path:

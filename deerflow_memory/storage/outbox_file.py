@@ -42,6 +42,7 @@ import os
 import stat
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -138,6 +139,10 @@ class FileOutbox(GroupCommitOutbox):
         root: the file storage root.
         encode, decode: turn messages into JSON values and back.
         commit_interval: group-commit window in seconds (the durability window).
+        check: called with the outbox folder before it is made, read or scanned;
+            raises to refuse it (a tenant's view: :meth:`FileMemoryStorage.inside`
+            refuses a folder reached through a link, so another tenant's journals
+            are never adopted).
     """
 
     shared = True  # a dead process's journal is adopted by a running one's poll()
@@ -149,9 +154,12 @@ class FileOutbox(GroupCommitOutbox):
         decode: Decode,
         *,
         commit_interval: float = DEFAULT_COMMIT_INTERVAL,
+        check: Callable[[Path], object] | None = None,
     ) -> None:
         super().__init__(commit_interval=commit_interval)
         self._dir = Path(os.fspath(root)) / OUTBOX_DIR
+        self._check = check
+        self._checked()  # before anything is made or read there
         self._encode, self._decode = encode, decode
         self._owner = uuid.uuid4().hex
         self._dir.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -169,6 +177,12 @@ class FileOutbox(GroupCommitOutbox):
         self._size = 0
         self._refused: set[str] = set()  # special files already warned about
 
+    def _checked(self) -> Path:
+        """The outbox folder, after ``check`` (a tenant's view refuses one reached by a link)."""
+        if self._check is not None:
+            self._check(self._dir)
+        return self._dir
+
     @property
     def journal(self) -> Path:
         """This process's journal file."""
@@ -178,6 +192,7 @@ class FileOutbox(GroupCommitOutbox):
 
     def _open(self) -> int:
         if self._fd is None:
+            self._checked()  # this process's words never go into a linked folder
             flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW
             self._fd = os.open(self._path, flags, 0o600)
             _fsync_folder(self._dir)
@@ -254,7 +269,7 @@ class FileOutbox(GroupCommitOutbox):
         """
         self._drop_dead_starts()
         adopted: list[PendingUpdate] = []
-        for lock_path in sorted(self._dir.glob("*.lock")):
+        for lock_path in sorted(self._checked().glob("*.lock")):
             owner = lock_path.stem
             if owner == self._owner:
                 continue
@@ -307,7 +322,7 @@ class FileOutbox(GroupCommitOutbox):
         skipped with a warning, like in :meth:`recover`.
         """
         held: list[PendingUpdate] = []
-        for journal in sorted(self._dir.glob("*.jsonl")):
+        for journal in sorted(self._checked().glob("*.jsonl")):
             if journal.stem == self._owner:
                 continue
             try:
@@ -414,7 +429,7 @@ class FileOutbox(GroupCommitOutbox):
         """Dead letters of this process and of every journal on this root."""
         self.sync(timeout=10)
         found: dict[str, PendingUpdate] = {}
-        for journal in sorted(self._dir.glob("*.jsonl")):
+        for journal in sorted(self._checked().glob("*.jsonl")):
             try:
                 lines = _read_regular(journal).splitlines()
             except OSError:  # incl. CorruptMemoryError: a special file, skipped

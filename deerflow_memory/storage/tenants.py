@@ -92,8 +92,16 @@ def _file_tenants(storage: MemoryStorage) -> list[tuple[str, Path]]:
 
 
 def _orphaned_journal(tenant_folder: Path) -> bool:
-    """True when a journal with content has no live owner (its lock file is free)."""
-    outbox = tenant_folder / _OUTBOX
+    """True when a journal with content has no live owner (its lock file is free).
+
+    A linked tenant folder or ``outbox/`` (another tenant's journals) counts as
+    none: the tenant's view refuses it (:meth:`FileMemoryStorage.inside`).
+    """
+    if os.path.islink(tenant_folder):
+        return False
+    outbox = Path(os.path.realpath(tenant_folder)) / _OUTBOX
+    if os.path.realpath(outbox) != str(outbox):
+        return False
     try:
         journals = [p for p in outbox.glob("*.jsonl") if p.stat().st_size > 0]
     except OSError:

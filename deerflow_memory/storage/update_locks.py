@@ -25,7 +25,7 @@ import threading
 import time
 import unicodedata
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -93,11 +93,20 @@ class LocalUpdateLocks:
 
 
 class FlockUpdateLocks(LocalUpdateLocks):
-    """Thread locks plus an ``flock`` on ``{folder}/{lock_name}.lock`` (POSIX; local disks)."""
+    """Thread locks plus an ``flock`` on ``{folder}/{lock_name}.lock`` (POSIX; local disks).
 
-    def __init__(self, folder: str | os.PathLike[str]) -> None:
+    ``check``, when given, is called with each lock file's path before it is
+    opened and raises to refuse it (a tenant's view refuses a path reached
+    through a link, so two tenants never share or steal each other's locks).
+    A lock file that is itself a symbolic link is never opened.
+    """
+
+    def __init__(
+        self, folder: str | os.PathLike[str], *, check: Callable[[Path], object] | None = None
+    ) -> None:
         super().__init__()
         self.folder = Path(os.fspath(folder))
+        self._check = check
 
     @contextlib.contextmanager
     def _cross_process(
@@ -106,8 +115,10 @@ class FlockUpdateLocks(LocalUpdateLocks):
         if _fcntl is None:  # pragma: no cover - Windows: thread locks only
             yield
             return
-        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         path = self.folder / f"{lock_name(user_id, agent_name)}.lock"
+        if self._check is not None:
+            self._check(path)  # before mkdir: nothing is made through a link
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd = poll_flock(str(path), end)
         if fd is None:
             raise UpdateLockTimeoutError(user_id, agent_name, timeout)
@@ -123,7 +134,8 @@ def poll_flock(path: str, end: float) -> int | None:
     Lock files are never deleted, so the file locked is always the one at ``path``.
     """
     assert _fcntl is not None
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(path, flags, 0o600)
     delay = _POLL_MIN
     while True:
         try:

@@ -80,7 +80,13 @@ def build_outbox(storage: MemoryStorage, config: MemoryConfig) -> Outbox | None:
     if isinstance(storage, FileMemoryStorage):
         from deerflow_memory.storage.outbox_file import FileOutbox
 
-        return FileOutbox(storage.root, encode_messages, decode_messages, commit_interval=interval)
+        return FileOutbox(
+            storage.root,
+            encode_messages,
+            decode_messages,
+            commit_interval=interval,
+            check=storage.inside,  # a tenant's view refuses a linked outbox/
+        )
     if isinstance(storage, StoreMemoryStorage) and not is_volatile(storage.store):
         from deerflow_memory.storage.outbox_store import StoreOutbox
 
