@@ -85,3 +85,120 @@ def test_a_long_text_of_needs_that_are_over_is_read_in_one_pass() -> None:
     text = "used to be vegan and was on insulin, not any more; " * 3_000
     assert not looks_like_constraint(text)
     assert looks_like_constraint(text + "is allergic to eggs")
+
+
+# --- a need only wished, planned, suspected or opined ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Might go vegetarian after watching a farm documentary",
+        "Is thinking of trying a low-carb diet before the wedding",
+        "Wonders whether he is on the autism spectrum",
+        "Suspects she is gluten intolerant but has never been tested",
+        "Worries that he could be diabetic like his mother",
+        "Would have to use crutches if the ankle surgery goes badly",
+        "Plans to get tested for coeliac disease in the spring",
+        "Wants to try going sugar-free after the holidays",
+        "Is curious whether a halal diet suits her",
+        "可能要开始吃降压药了",
+        "怀疑自己对猫过敏",
+        "打算下个月开始吃素",
+        "考虑要不要戒酒",
+        "担心以后会得糖尿病",
+    ],
+)
+def test_a_need_only_wished_planned_or_suspected_is_no_constraint(text: str) -> None:
+    assert not _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a possessive holds the need: it is the user's, whatever the worry
+        "Is worried his asthma will flare up on the flight",
+        "Plans her meals around her coeliac disease",
+        # a reason between: the need is real
+        "Might miss Monday calls because of dialysis",
+        # the worry is said after the need, in a clause of its own
+        "Has epilepsy and may need to rest after a seizure",
+        # a dated plan already decided counts
+        "Starts on insulin next week",
+        "Would rather sit near the exit as a wheelchair user",
+        "有哮喘，担心冬天会加重",
+        "因为乳糖不耐受，可能会点无乳糖的饮品",
+        "担心自己的高血压影响出行",
+    ],
+)
+def test_a_real_need_said_beside_a_worry_or_a_plan_is_a_constraint(text: str) -> None:
+    assert _judged(text)
+
+
+# --- an opinion, news, fiction, charity or a business ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thinks the keto diet is a money-making scheme",
+        "Believes most lactose intolerance is imagined",
+        "Feels that veganism is just a trend",
+        "Is sceptical about ADHD diagnoses in adults",
+        "Loved a movie about a paraplegic climber",
+        "Is reading a story whose heroine is deaf",
+        "Heard about a new insulin pump at a dinner party",
+        "Made a donation for wheelchairs to a school in Ghana",
+        "Owns a vegan food truck",
+        "Her brother's company produces hearing aids",
+        "认为素食者太挑剔",
+        "觉得乳糖不耐受是商家炒作",
+        "在拍一部主角是聋人的电影",
+        "捐了一台轮椅给社区",
+        "开了一家清真饭馆",
+    ],
+)
+def test_a_need_word_in_an_opinion_news_fiction_or_business_is_no_constraint(text: str) -> None:
+    assert not _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an opinion about one's own need is the need
+        "Thinks his lactose intolerance has got milder",
+        "Believes her epilepsy is made worse by flashing lights",
+        "觉得自己的糖尿病控制得还不错",
+        # a business or charity beside a need of the user's own
+        "Runs a bakery and is allergic to sesame",
+        "Donates to a food bank despite being on a renal diet",
+        "开了一家火锅店，本人不吃辣",
+        # a need of someone the user cares for counts
+        "His daughter is coeliac",
+        "Her mother lives with them and uses a walker",
+        "女儿对坚果过敏",
+    ],
+)
+def test_an_opinion_about_ones_own_need_or_a_cared_for_persons_need_is_a_constraint(
+    text: str,
+) -> None:
+    assert _judged(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is worried about flying with a wheelchair",
+        "Wants to eat only halal food",
+        "Would like gluten-free options at the office party",
+    ],
+)
+def test_a_worry_or_a_wish_about_living_with_a_need_is_a_constraint(text: str) -> None:
+    assert _judged(text)
+
+
+def test_a_long_text_of_wishes_and_opinions_is_read_in_one_pass() -> None:
+    # every need below is only wished or opined: its cue is found once per clause
+    text = "might try a vegan diet someday and thinks keto is a fad; " * 3_000
+    assert not looks_like_constraint(text)
+    assert looks_like_constraint(text + "is allergic to eggs")

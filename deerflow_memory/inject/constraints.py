@@ -18,7 +18,11 @@ shows it naming a topic of work or study (the need the object of "studies",
 "teaches", "a thesis on"), a thing ("wheelchair basketball") or a set phrase
 ("不吃亏"); a need said beside a job ("a teacher, using a wheelchair") still
 counts. A need that is over ("used to be vegan", "outgrew her egg allergy",
-"小时候哮喘，后来好了") is set aside too (:mod:`deerflow_memory.inject.need_state`).
+"小时候哮喘，后来好了") or only supposed ("might try keto", "wonders whether she
+has ADHD", "thinks food allergies are overdiagnosed", 担心自己可能) is set aside
+too (:mod:`deerflow_memory.inject.need_state`), as is a need that news,
+fiction, charity or a business is about ("a film about a deaf pianist",
+"runs a vegan cafe", 开了一家素食餐厅).
 A need of someone the user cares for ("Her son has a peanut allergy", "老公有痛风")
 counts: the assistant plans meals, trips and purchases for them too.
 ``python bench/constraints.py`` prints precision and recall on
@@ -81,7 +85,11 @@ _EN_TOPIC_CUE = re.compile(
     r"volunteers?|advis(?:es|ing)|writ(?:es|ing)|wrote|thesis|paper|article|"
     r"podcast|professor|nurse|pharmacist|physician|technician|interpreter|"
     r"treat(?:s|ing)|train(?:s|ing|ers?)|documentar(?:y|ies)|news|novels?|blog|"
-    r"(?:works?|working|worked) (?:as|at|in|for)|(?:learning|reading|talks?|talking) about)\b",
+    r"(?:works?|working|worked) (?:as|at|in|for)|(?:learning|reading|talks?|talking) about|"
+    # news, fiction, charity and business: a need they are about is no one's here
+    r"stor(?:y|ies)|films?|movies?|characters?|hero(?:es|ine)?|protagonists?|radio|heard|"
+    r"donat(?:es|ed|ing|ions?)|charit(?:y|ies)|fundrais\w*|runs|owns|owned|makes|making|"
+    r"produc(?:es|ed|ing)|manufactur\w*|factor(?:y|ies))\b",
     re.IGNORECASE,
 )
 _CUE_REACH = 48
@@ -113,6 +121,13 @@ _EN_PEOPLE = (
     "women",
     "men",
     "seniors",
+    "boy",
+    "girl",
+    "man",
+    "woman",
+    "character",
+    "hero",
+    "heroine",
 )
 
 
@@ -203,7 +218,9 @@ _ZH_CLAUSE_END = re.compile(
 # "in order to", 给自己 "for oneself", 宗教/佛教 "religion".
 _ZH_TOPIC_CUE = re.compile(
     r"研究(?![生员所])|研发|从事|学的是|负责|关于|科普|(?<![宗佛兰督道主回])教(?![会堂徒])|"
-    r"给(?!自己|我)|(?<![因作认成以])为(?!了)|(?<!买)卖|销售"
+    r"给(?!自己|我)|(?<![因作认成以])为(?!了)|(?<!买)卖|销售|"
+    # news, fiction, charity and business
+    r"小说|故事|电影|新闻|报道|主角|角色|志愿|慈善|捐|开了?一?家|工厂|生产|制造|经营"
 )
 _ZH_OWN_NEED = re.compile(r"自己|本人|对|我(?!们)|她|他(?!们|人)|有|要|必须")
 # 过敏 and 不耐受 after 对 ("对花生过敏") are the user's, whatever comes before.
@@ -271,7 +288,8 @@ class _Reading:
 
     def _is_need(self, text: str, match: re.Match[str], clause: _Clause) -> bool:
         start = match.start()
-        if clause.state is not None and clause.state.is_over(text, match):
+        state = clause.state
+        if state is not None and (state.is_over(text, match) or state.is_supposed(text, match)):
             return False
         if self._names_a_thing(text, match, clause):
             return False

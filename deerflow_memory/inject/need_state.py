@@ -1,13 +1,27 @@
-"""When a need's word names no need the user has now: the need is over.
+"""When a need's word names no need the user has now: it is over, or only supposed.
 
 :mod:`deerflow_memory.inject.constraints` finds a need's word and reads its
-clause; this module reads the state the need is said in. A need is **over**
-when its clause says it ended: "used to be vegetarian", "is no longer
-diabetic", "outgrew her egg allergy", "came off antidepressants", "coeliac
-was ruled out", "doesn't use a wheelchair anymore", "小时候对牛奶过敏，后来好了",
-"曾经患有抑郁症", "不再需要拄拐杖", "降压药已经停药了". The cue stands before the
-need in its clause, after it in its clause, or opens the next clause
-(", not any more", "，已痊愈", "but has had no attacks since").
+clause; this module reads the state the need is said in.
+
+A need is **over** when its clause says it ended: "used to be vegetarian",
+"is no longer diabetic", "outgrew her egg allergy", "came off
+antidepressants", "coeliac was ruled out", "doesn't use a wheelchair
+anymore", "小时候对牛奶过敏，后来好了", "曾经患有抑郁症", "不再需要拄拐杖",
+"降压药已经停药了". The cue stands before the need in its clause, after it in
+its clause, or opens the next clause (", not any more", "，已痊愈", "but has
+had none since").
+
+A need is **supposed** when a wish, a plan, a suspicion or an opinion comes
+before it in its clause: "might try a keto diet", "is considering going
+vegan", "wonders whether she has ADHD", "plans to get tested for coeliac",
+"would need a walker if...", "thinks food allergies are overdiagnosed",
+可能, 担心自己可能, 怀疑自己, 考虑, 想试试, 打算, 觉得, 认为. It is the user's
+need again when a possessive holds it ("worried her peanut allergy will...",
+"thinks his asthma is worse", 自己的哮喘) or a reason or a "with" comes
+between ("might miss calls because of dialysis", "worried about flying with
+a wheelchair", 因为). News, fiction, charity and business are topic cues in
+:mod:`deerflow_memory.inject.constraints` ("a film about a deaf pianist",
+"runs a vegan cafe", 小说, 慈善, 开了一家).
 
 What stays a need (decisions, tested):
 
@@ -17,7 +31,10 @@ What stays a need (decisions, tested):
 * a need that goes on or came back: "has had epilepsy since childhood",
   "outgrew it, but it returned", "好了又犯", "以前就有哮喘，现在还有";
 * "in remission" and "recovering from" are needs (check-ups, a body still
-  healing); "fully recovered from" is over.
+  healing); "fully recovered from" is over;
+* a plan already decided and dated is a need: "starts on insulin next week"
+  (no cue); "would like"/"would rather" and "wants to eat only halal food"
+  say a present preference, not a wish for later.
 
 Each clause's cues are found once, when a need's word is first met in it,
 so the cost grows with the text, not with its square.
@@ -39,7 +56,7 @@ _ONE_WORD = re.compile(r"(?:[\w-]+\s+)?")
 
 @dataclass(frozen=True, slots=True)
 class StateReading:
-    """One language's cues of a need that is over (see the module docstring)."""
+    """One language's cues of a need that is over or supposed (see the module docstring)."""
 
     ended_before: re.Pattern[str]  # in the clause, before the need: "used to", 以前
     ended_after: re.Pattern[str]  # in the clause, after the need: "anymore", 已经好了
@@ -48,9 +65,17 @@ class StateReading:
     refusal: re.Pattern[str]  # the need's word itself refuses ("no longer eats"): never over
     unable: re.Pattern[str] | None = None  # in the clause: "anymore" is a lost ability
     just_before: re.Pattern[str] | None = None  # at most a word before the need: "was vegan"
-    # every cue but ``ended_next`` holds one of these words: a clause without
-    # any has no cue (one cheap pass; the cues are found only in clauses that pass)
+    # every cue but ``ended_next`` holds one of these words (``supposed`` is one of
+    # them): a clause without any has no cue (one cheap pass; the cues are found
+    # only in clauses that pass)
     any_cue: re.Pattern[str] = re.compile(r"(?!)")
+    # supposed: a wish, a plan, a suspicion or an opinion before the need ("might
+    # try", "wonders if", "thinks", 可能, 担心, 认为); unless the need is held
+    # (a possessive right before it: "worried her peanut allergy...", 自己的) or a
+    # reason comes between ("might be late because of dialysis", 因为)
+    supposed: re.Pattern[str] = re.compile(r"(?!)")
+    held: re.Pattern[str] = re.compile(r"(?!)")  # searched up to the need: ends there
+    reason: re.Pattern[str] = re.compile(r"(?!)")
 
     def clause(self, text: str, start: int, end: int) -> ClauseState | None:
         """The state cues of the clause ``text[start:end]``, found once; None without any."""
@@ -71,6 +96,7 @@ class ClauseState:
         "reading",
         "start",
         "still",
+        "supposed",
         "unable",
         "was",
     )
@@ -86,11 +112,23 @@ class ClauseState:
         was = reading.just_before
         self.was = [m.end() for m in was.finditer(text, start, end)] if was is not None else []
         self.next_ends = ends_next
+        self.supposed = [m.end() for m in reading.supposed.finditer(text, start, end)]
         window = min(len(text), end + _REACH)
         self.still = reading.still.search(text, start, window) is not None
         self.unable = reading.unable is not None and (
             reading.unable.search(text, start, end) is not None
         )
+
+    def is_supposed(self, text: str, match: re.Match[str]) -> bool:
+        """Whether the need matched here is only wished, planned, suspected or opined."""
+        start = match.start()
+        at = bisect_right(self.supposed, start) - 1
+        if at < 0 or start - self.supposed[at] > _REACH:
+            return False
+        cue_end = self.supposed[at]
+        if self.reading.reason.search(text, cue_end, start) is not None:
+            return False  # "might be late because of dialysis"
+        return self.reading.held.search(text, max(cue_end, start - 24), start) is None
 
     def is_over(self, text: str, match: re.Match[str]) -> bool:
         """Whether the need matched here is said to have ended (and not to go on)."""
@@ -142,6 +180,52 @@ _EN_CUE_WORDS = [
     "none",
     "no",
 ]
+_EN_SUPPOSED = (
+    # a wish, a plan, a suspicion
+    r"might",
+    r"may",
+    r"maybe",
+    r"perhaps",
+    r"possibly",
+    r"probably",
+    r"could(?!n't|\s+not|\s+never)",
+    r"would(?!n't|\s+(?:not|never|like|love|rather|prefer))",
+    r"wonder(?:s|ed|ing)?",
+    r"whether",
+    r"suspect(?:s|ed|ing)?",
+    r"worr(?:y|ies|ied)",
+    r"afraid",
+    r"fear(?:s|ed|ful)?",
+    r"concerned",
+    r"consider(?:s|ed|ing)?",
+    r"thinking (?:about|of)",
+    r"plan(?:s|ned|ning)? (?:to|on)",
+    r"intend(?:s|ed|ing)? to",
+    r"hop(?:es|ed|ing) to",
+    r"want(?:s|ed|ing)? to (?:try|start|begin|go|switch|become|get|see)",
+    r"wish(?:es|ed|ing)?",
+    r"tempted",
+    r"curious",
+    r"interested in",
+    r"looking into",
+    r"not sure",
+    r"unsure",
+    r"tested for",
+    r"asked (?:about|whether|if)",
+    # an opinion
+    r"thinks?",
+    r"thought",
+    r"believ(?:es?|ed|ing)",
+    r"feels? that",
+    r"argu(?:es?|ed|ing)",
+    r"claim(?:s|ed|ing)?",
+    r"reckons?",
+    r"says? that",
+    r"sceptical",
+    r"skeptical",
+    r"doubts?",
+    r"opinion",
+)
 _EN_HEALED = r"(?:(?:fully|completely|totally)\s+)?(?:healed|cured|recovered|resolved|gone)"
 ENGLISH_STATE = StateReading(
     ended_before=re.compile(
@@ -189,12 +273,19 @@ ENGLISH_STATE = StateReading(
         r"not allowed)\b",
         re.IGNORECASE,
     ),
-    any_cue=re.compile(r"\b(?:" + alternation(*_EN_CUE_WORDS) + r")\b"),
+    any_cue=re.compile(r"\b(?:" + alternation(*_EN_CUE_WORDS, *_EN_SUPPOSED) + r")\b"),
+    supposed=re.compile(r"\b(?:" + alternation(*_EN_SUPPOSED) + r")\b"),
+    held=re.compile(r"\b(?:her|his|their|my|our|its|own)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE),
+    reason=re.compile(r"\b(?:because|due to|despite|given|since|as a|with|using)\b", re.IGNORECASE),
 )
 
 _ZH_HEALED = (
     r"(?:(?:后来|已经|已|早就|早已|现在|基本|完全|都)好了(?!很多|些|一点|不少)|痊愈|治愈|"
     r"治好了|(?:已经?|完全)康复|康复了|停药|停了|没事了|没再犯|不用了|不需要了|消失了)"
+)
+_ZH_SUPPOSED = (
+    r"可能|也许|或许|大概|说不定|担心|怀疑|考虑(?!到)|打算|计划|想要?(?:试|开始|尝试)|试试|"
+    r"要不要|是不是|是否|会不会|觉得|认为|以为|相信|看法|反对|质疑"
 )
 CHINESE_STATE = StateReading(
     ended_before=re.compile(r"以前(?!就)|以往|曾经|曾|原来|原先|早年|不再|排除了?|停了"),
@@ -203,6 +294,10 @@ CHINESE_STATE = StateReading(
     still=re.compile(r"还|仍|依然|依旧|一直|至今|又|复发|再次|现在也|就有"),
     refusal=re.compile(r"不|戒|忌|只"),
     any_cue=re.compile(
-        r"以前|以往|曾|原来|原先|早年|不再|排除|停|好了|痊愈|治愈|康复|没事|没再|不用了|不需要了|消失"
+        r"以前|以往|曾|原来|原先|早年|不再|排除|停|好了|痊愈|治愈|康复|没事|没再|不用了|不需要了|消失|"
+        + _ZH_SUPPOSED
     ),
+    supposed=re.compile(_ZH_SUPPOSED),
+    held=re.compile(r"(?:自己|本人|我|她|他)的.{0,2}$"),
+    reason=re.compile(r"因为|由于"),
 )
