@@ -202,3 +202,34 @@ def test_a_long_text_of_wishes_and_opinions_is_read_in_one_pass() -> None:
     text = "might try a vegan diet someday and thinks keto is a fad; " * 3_000
     assert not looks_like_constraint(text)
     assert looks_like_constraint(text + "is allergic to eggs")
+
+
+# --- needs worded as a reaction, a pregnancy, nursing, a fast of faith, PTSD/OCD ------------
+
+
+@pytest.mark.parametrize(
+    ("text", "need"),
+    [
+        ("Broke out in a rash after the shellfish platter", True),
+        ("Gets welts from wool jumpers", True),
+        ("Reacts severely to ibuprofen", True),
+        ("Had a bad skin reaction to the hotel washing powder", True),
+        ("Is expecting twins in the autumn", True),
+        ("Is nursing her baby through the night", True),
+        ("Is fasting every day for Ramadan", True),
+        ("Diagnosed OCD makes shared kitchens hard for him", True),
+        ("Has post-traumatic stress since the crash", True),
+        ("早餐吃全素", True),
+        ("吃虾会起红疹", True),
+        ("刚怀了二胎", True),
+        ("Reacts strongly to criticism of her code", False),
+        ("Is expecting a promotion next year", False),
+        ("Runs a nursing home in Leeds", False),
+        ("Was nursing a sore ego after the match", False),
+        ("Visited the Ramadan night market", False),
+        ("Reacts calmly to bad news", False),
+        ("怀了一肚子委屈", False),
+    ],
+)
+def test_a_reaction_a_pregnancy_nursing_or_a_fast_of_faith_is_a_need(text: str, need: bool) -> None:
+    assert _judged(text) is need

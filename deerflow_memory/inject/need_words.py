@@ -10,7 +10,10 @@ neurodevelopmental: migraines, IBS, ADHD, autism; paralysis, stroke, heart,
 mental health), medicines and their classes (metformin, statins, blood
 thinners, the commonest named long-term medicines), medical and sensory
 devices (CPAP, cochlear implants), mobility aids (cane, walker, guide dog,
-step-free access), sight, hearing and reading needs (braille, lip-reading).
+step-free access), sight, hearing and reading needs (braille, lip-reading);
+needs said as a reaction ("breaks out in hives", "reacts badly to"), a
+pregnancy or nursing ("expecting a baby", 怀了二胎), a fast of faith
+("fasts during Ramadan", 过午不食, 全素), OCD and post-traumatic stress.
 Words that also have a plain sense are spelled with their need's context
 ("had a stroke", not "stroke"; 瘫痪在床, not 瘫痪 "the server went down").
 """
@@ -418,6 +421,20 @@ EN_NEEDS = re.compile(
         ),
         r"disabilit\w*",
         r"disabled",
+        # a need said as a reaction, a pregnancy or nursing, a religious fast, PTSD/OCD
+        *(rf"{verb} out in (?:hives|a rash|welts)" for verb in ("breaks?", "breaking", "broke")),
+        r"gets? (?:hives|a rash|rashes|welts) (?:from|after|when|if)",
+        r"reacts? (?:badly|poorly|severely) to",
+        *(
+            rf"{verb} (?:an? )?(?:bad |severe )?(?:allergic|skin) reactions? to"
+            for verb in ("has", "gets?", "had")
+        ),
+        r"expecting (?:a |her |their |our )?(?:baby|child|twins|first child|second child)",
+        r"nursing (?:a |an |her |their |my )?(?:baby|newborn|infant|[\w-]+-(?:week|month)-old)",
+        r"fast(?:s|ing)?(?: [\w-]+){0,5}? (?:during|for|in|through|at) ramadan",
+        r"observ(?:es|ing|e) ramadan",
+        r"ocd",
+        r"post-?traumatic stress",
     )
     # whole words only ('ketones', 'window blinds', 'Deafheaven' are no needs), so
     # each need above spells the endings it takes (vegetarianism, low-carbohydrate)
@@ -448,5 +465,7 @@ ZH_NEEDS = re.compile(
     r"阅读障碍|读写障碍|学习障碍|爬不了楼|上不了楼|下不了楼|不能爬楼|没法爬楼|无法爬楼|"
     r"晕车|晕船|晕机|花粉症|高血脂|高胆固醇|胆固醇高|高度近视|"
     r"耳朵不好|耳背|重听|视力很差|视力差|视力低下|椎间盘|腰椎|颈椎病|不能久坐|不能久站|"
-    r"残疾|无障碍|读屏|大字"
+    r"残疾|无障碍|读屏|大字|"
+    # a diet of faith, a reaction, a pregnancy, PTSD
+    r"全素|过午不食|起疹子|起红疹|怀了(?:二胎|三胎|孩子|宝宝|身孕)|创伤后应激"
 )
