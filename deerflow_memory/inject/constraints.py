@@ -239,7 +239,9 @@ class _Clause:
 
     __slots__ = ("cue_ends", "end", "need_verbs", "other_ends", "own", "start", "state")
 
-    def __init__(self, text: str, start: int, end: int, reading: _Reading) -> None:
+    def __init__(
+        self, text: str, start: int, end: int, reading: _Reading, state: StateReading | None
+    ) -> None:
         self.start = start
         self.end = end
         self.cue_ends = [m.end() for m in reading.cue.finditer(text, start, end)]
@@ -247,7 +249,6 @@ class _Clause:
         verbs = reading.need_verb_anywhere
         self.need_verbs = [m.start() for m in verbs.finditer(text, start, end)] if verbs else []
         self.other_ends = [m.end() for m in reading.pet.finditer(text, start, end)]
-        state = reading.state
         self.state: ClauseState | None = state.clause(text, start, end) if state else None
 
 
@@ -274,14 +275,17 @@ class _Reading:
         """True when some match of ``needs`` in ``text`` is the user's need."""
         bounds: list[int] | None = None
         clauses: dict[int, _Clause] = {}
+        state: StateReading | None = None  # read only in a text holding a cue word of its
         for match in needs.finditer(text):
             if bounds is None:  # clause starts, found at the first match only
                 bounds = [0, *(m.end() for m in self.clause_end.finditer(text))]
+                if self.state is not None and self.state.in_text(text):
+                    state = self.state
             index = bisect_right(bounds, match.start()) - 1
             clause = clauses.get(index)
             if clause is None:
                 end = bounds[index + 1] if index + 1 < len(bounds) else len(text)
-                clause = clauses[index] = _Clause(text, bounds[index], end, self)
+                clause = clauses[index] = _Clause(text, bounds[index], end, self, state)
             if self._is_need(text, match, clause):
                 return True
         return False

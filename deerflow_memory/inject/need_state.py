@@ -51,6 +51,7 @@ from deerflow_memory.inject.need_words import alternation
 __all__ = ["CHINESE_STATE", "ENGLISH_STATE", "ClauseState", "StateReading"]
 
 _REACH = 60  # characters between a cue and the need it is said of
+_NEXT = 80  # characters of the next clause read for an "ended" cue opening it
 _ONE_WORD = re.compile(r"(?:[\w-]+\s+)?")
 
 
@@ -60,14 +61,16 @@ class StateReading:
 
     ended_before: re.Pattern[str]  # in the clause, before the need: "used to", 以前
     ended_after: re.Pattern[str]  # in the clause, after the need: "anymore", 已经好了
-    ended_next: re.Pattern[str]  # matched where the next clause starts: ", not any more"
+    ended_next: re.Pattern[
+        str
+    ]  # matched where the next clause starts (lowercased): ", not any more"
     still: re.Pattern[str]  # in the clause or just after: the need goes on ("still", 又)
     refusal: re.Pattern[str]  # the need's word itself refuses ("no longer eats"): never over
     unable: re.Pattern[str] | None = None  # in the clause: "anymore" is a lost ability
     just_before: re.Pattern[str] | None = None  # at most a word before the need: "was vegan"
-    # every cue but ``ended_next`` holds one of these words (``supposed`` is one of
-    # them): a clause without any has no cue (one cheap pass; the cues are found
-    # only in clauses that pass)
+    # every cue holds one of these words (``supposed`` is one of them): a text or
+    # a clause without any has no cue (one cheap pass over the lowercased text,
+    # faster than a case-blind pattern; the cues are found only in clauses that pass)
     any_cue: re.Pattern[str] = re.compile(r"(?!)")
     # supposed: a wish, a plan, a suspicion or an opinion before the need ("might
     # try", "wonders if", "thinks", 可能, 担心, 认为); unless the need is held
@@ -77,10 +80,16 @@ class StateReading:
     held: re.Pattern[str] = re.compile(r"(?!)")  # searched up to the need: ends there
     reason: re.Pattern[str] = re.compile(r"(?!)")
 
+    def in_text(self, text: str) -> bool:
+        """Whether ``text`` holds any cue word at all (one pass; most texts hold none)."""
+        return self.any_cue.search(text.lower()) is not None
+
     def clause(self, text: str, start: int, end: int) -> ClauseState | None:
         """The state cues of the clause ``text[start:end]``, found once; None without any."""
-        ends_next = end < len(text) and self.ended_next.match(text, end) is not None
-        if not ends_next and self.any_cue.search(text, start, end) is None:
+        ends_next = (
+            end < len(text) and self.ended_next.match(text[end : end + _NEXT].lower()) is not None
+        )
+        if not ends_next and self.any_cue.search(text[start:end].lower()) is None:
             return None
         return ClauseState(text, start, end, self, ends_next)
 
@@ -226,6 +235,16 @@ _EN_SUPPOSED = (
     r"doubts?",
     r"opinion",
 )
+
+
+def _lowercase_alternation(*parts: str) -> str:
+    """``parts`` (lowercase) as one alternation grouped by first letter, for lowercased text."""
+    groups: dict[str, list[str]] = {}
+    for part in parts:
+        groups.setdefault(part[0], []).append(part[1:])
+    return "|".join(f"{first}(?:{'|'.join(rest)})" for first, rest in groups.items())
+
+
 _EN_HEALED = r"(?:(?:fully|completely|totally)\s+)?(?:healed|cured|recovered|resolved|gone)"
 ENGLISH_STATE = StateReading(
     ended_before=re.compile(
@@ -256,7 +275,6 @@ ENGLISH_STATE = StateReading(
         r"grew out of it|ruled out|over it|fine now|"
         r"no (?:\w+ )?(?:attacks?|seizures?|symptoms?|episodes?|flare-?ups?|problems?|"
         r"reactions?) (?:since|for|in)|none since)",
-        re.IGNORECASE,
     ),
     still=re.compile(
         r"\b(?:still|came back|come back|comes back|returned|relapsed?|remains?|"
@@ -273,7 +291,7 @@ ENGLISH_STATE = StateReading(
         r"not allowed)\b",
         re.IGNORECASE,
     ),
-    any_cue=re.compile(r"\b(?:" + alternation(*_EN_CUE_WORDS, *_EN_SUPPOSED) + r")\b"),
+    any_cue=re.compile(r"\b(?:" + _lowercase_alternation(*_EN_CUE_WORDS, *_EN_SUPPOSED) + r")\b"),
     supposed=re.compile(r"\b(?:" + alternation(*_EN_SUPPOSED) + r")\b"),
     held=re.compile(r"\b(?:her|his|their|my|our|its|own)\s+(?:[\w-]+\s+){0,2}$", re.IGNORECASE),
     reason=re.compile(r"\b(?:because|due to|despite|given|since|as a|with|using)\b", re.IGNORECASE),
