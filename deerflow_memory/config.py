@@ -9,10 +9,13 @@ field and what is allowed.
 Strictness: an unknown key (in YAML, ``DEERFLOW_MEMORY_*`` or keyword
 overrides) is an error with a "did you mean"; only the DeerFlow settings we
 knowingly ignore (:data:`DEERFLOW_IGNORED_KEYS`) are a warning. A key given
-twice in one YAML mapping is an error. An empty ``storage_path`` or
-``storage_dsn`` is an error (never "the current directory"). Secrets (the API
-key, passwords in ``storage_dsn`` or ``base_url``) are replaced by ``***`` in
-every error message and in ``repr(config)``.
+twice in one YAML mapping is an error, and so are two spellings of one setting
+in one source (an alias beside its name in YAML, ``DEERFLOW_MEMORY_MAX_FACTS``
+beside ``DEERFLOW_MEMORY_max_facts``) and a settings key that is not text.
+Names from input are shown escaped (``\\n``, ``\\x1b``) in every message.
+An empty ``storage_path`` or ``storage_dsn`` is an error (never "the current
+directory"). Secrets (the API key, passwords in ``storage_dsn`` or ``base_url``)
+are replaced by ``***`` in every error message and in ``repr(config)``.
 
 Bounds: a config file is a regular file of at most :data:`MAX_CONFIG_BYTES`
 (a FIFO or device is refused without waiting on it), its YAML aliases repeat at
@@ -30,7 +33,7 @@ import re
 import reprlib
 import stat
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
@@ -791,11 +794,25 @@ _ERRORS_SHOWN = 10  # a file of 300,000 bad items would otherwise make a 40 MB m
 _NAME_SHOWN = 80  # characters of an unknown name shown in an error (a key may be 1 MB)
 
 
+def _escaped(text: str) -> str:
+    """``text`` with every character that is not printable (newline, ESC, bidi
+    controls, lone surrogates) and the backslash written as its escape
+    (``\\n``, ``\\x1b``, ``\\u202e``, ``\\\\``), as ``repr`` does, without quotes."""
+    if text.isprintable() and "\\" not in text:
+        return text
+    return "".join(
+        "\\\\" if char == "\\" else char if char.isprintable() else repr(char)[1:-1]
+        for char in text
+    )
+
+
 def _clipped(name: str) -> str:
-    """``name`` for an error message, cut after :data:`_NAME_SHOWN` characters."""
+    """``name`` for an error message: cut after :data:`_NAME_SHOWN` characters, and
+    escaped (:func:`_escaped`): a name from input never splits a one-line message or
+    sends terminal escape codes."""
     if len(name) <= _NAME_SHOWN:
-        return name
-    return f"{name[:_NAME_SHOWN]}… ({len(name):,} characters)"
+        return _escaped(name)
+    return f"{_escaped(name[:_NAME_SHOWN])}… ({len(name):,} characters)"
 
 
 def _quoted(name: str) -> str:
@@ -883,6 +900,13 @@ def _env_values(environ: Mapping[str, str]) -> dict[str, Any]:
             continue
         name = key[len(ENV_PREFIX) :].lower()
         name = _ALIASES.get(name, name)
+        if name in named:  # MAX_FACTS and max_facts, or an alias and the name
+            first = named[name][0]
+            raise ConfigError(
+                f"environment variables {_clipped(min(first, key))} and "
+                f"{_clipped(max(first, key))} are two spellings of one setting ({name}); "
+                "set only one"
+            )
         if name in fields:
             named[name] = (key, raw)
         else:
@@ -957,6 +981,22 @@ class _AliasError(Exception):
         self.problem, self.line = problem, line
 
 
+class _KeyNotTextError(Exception):
+    """A config file's mapping has a key no dict can hold (a list or a mapping)."""
+
+    def __init__(self, problem: str, line: int) -> None:
+        super().__init__(problem)
+        self.problem, self.line = problem, line
+
+
+def _not_text(key: Any) -> str:
+    """Why ``key`` is no setting name: its kind and its value, bounded and escaped."""
+    kinds = {list: "a list", dict: "a mapping", set: "a set", bool: "a boolean", int: "a number"}
+    kinds.update({float: "a number", type(None): "null", bytes: "binary data"})
+    kind = kinds.get(type(key)) or f"a {type(key).__name__}"  # a date, a datetime
+    return f"a key is {kind} ({_shown(key)}); a setting's name must be text"
+
+
 def _strict_loader() -> type:
     import yaml  # deferred: only file-based configuration needs it
 
@@ -1017,12 +1057,19 @@ def _strict_loader() -> type:
             for key_node, _ in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":  # "<<: *base": keys it merges
                     continue  # may be given again here, where they win (YAML's rule)
+                if not isinstance(key_node, yaml.ScalarNode):  # "? [max_facts]": a list key
+                    line = key_node.start_mark.line + 1 if key_node.start_mark else 0
+                    key = self.construct_object(key_node, deep=True)  # built whole, to show it
+                    raise _KeyNotTextError(_not_text(key), line)
                 key = self.construct_object(key_node, deep=deep)
+                if not isinstance(key, Hashable):  # a scalar of a tag that builds a list
+                    line = key_node.start_mark.line + 1 if key_node.start_mark else 0
+                    raise _KeyNotTextError(_not_text(key), line)
                 if key in seen:
                     raise yaml.constructor.ConstructorError(
                         "while constructing a mapping",
                         node.start_mark,
-                        f"found duplicate key {key!r} (first at line {seen[key].line + 1})",
+                        f"found duplicate key {_shown(key)} (first at line {seen[key].line + 1})",
                         key_node.start_mark,
                     )
                 seen[key] = key_node.start_mark
@@ -1089,7 +1136,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"config file {path} cannot be read: {e}") from e
     try:
         data = yaml.load(text, Loader=_strict_loader())
-    except _AliasError as e:
+    except (_AliasError, _KeyNotTextError) as e:
         raise ConfigError(f"config file {path}, line {e.line}: {e.problem}") from None
     except yaml.YAMLError as e:
         raise ConfigError(redact_secrets(f"config file {path} is not valid YAML: {e}")) from e
@@ -1109,7 +1156,8 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     section = data.get("memory", data)
     if not isinstance(section, dict):
         raise ConfigError(f"config file {path}: 'memory' must be a mapping")
-    values = {_ALIASES.get(str(k), str(k)): v for k, v in section.items()}
+    _check_text_keys(path, section, "memory" if section is not data else "")
+    values = _without_aliases(path, section)
     fields = MemoryConfig.model_fields
     unknown = sorted(set(values) - set(fields))
     ignored = [k for k in unknown if k in DEERFLOW_IGNORED_KEYS]
@@ -1121,6 +1169,54 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     if ignored:
         logger.warning("config file %s: ignoring DeerFlow settings %s", path, ignored)
     return {k: v for k, v in values.items() if k not in unknown}
+
+
+def _check_text_keys(path: Path, section: dict[Any, Any], where: str) -> None:
+    """Every key of ``section`` (the memory settings), of its ``retrieval:`` and
+    ``tenants:`` mappings and of each tenant's overrides is text.
+
+    YAML reads ``5:``, ``null:``, ``true:``, ``1.5:`` and ``2024-01-01:`` as an int,
+    None, a bool, a float and a date: none of them names a setting or a tenant.
+
+    Raises:
+        ConfigError: naming the mapping (``retrieval``, ``tenants.acme``) and the key.
+    """
+    mappings: list[tuple[str, Any]] = [(where, section)]
+    for nested in ("retrieval", "tenants"):
+        mappings.append((f"{where}.{nested}".lstrip("."), section.get(nested)))
+    tenants = section.get("tenants")
+    if isinstance(tenants, dict):
+        for tenant, overrides in tenants.items():
+            if isinstance(tenant, str):
+                mappings.append((f"{where}.tenants.{_clipped(tenant)}".lstrip("."), overrides))
+    for place, mapping in mappings:
+        if not isinstance(mapping, dict):
+            continue
+        for key in mapping:
+            if not isinstance(key, str):
+                inside = f"under {place}: " if place else "at the top level: "
+                raise ConfigError(f"config file {path}: {inside}{_not_text(key)}")
+
+
+def _without_aliases(path: Path, section: dict[str, Any]) -> dict[str, Any]:
+    """``section`` with DeerFlow's names (:data:`_ALIASES`) spelled as ours.
+
+    Raises:
+        ConfigError: both spellings of one setting are given (which one was meant
+            cannot be told; YAML would keep the later silently).
+    """
+    values: dict[str, Any] = {}
+    spelled: dict[str, str] = {}  # setting name -> the key that gave it
+    for key, value in section.items():
+        name = _ALIASES.get(key, key)
+        if name in spelled:
+            raise ConfigError(
+                f"config file {path}: {_quoted(spelled[name])} and {_quoted(key)} are two "
+                f"spellings of one setting ({name}); give it once"
+            )
+        spelled[name] = key
+        values[name] = value
+    return values
 
 
 def load_config(

@@ -1,0 +1,150 @@
+"""Setting names from input: keys that are not text, two spellings of one setting, and
+names with control characters are each one clear ConfigError."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from deerflow_memory.config import load_config
+from deerflow_memory.errors import ConfigError
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("memory:\n  ? [max_facts]\n  : 5\n", r"line 2: a key is a list \(\['max_facts'\]\)"),
+        ("memory:\n  ? {max_facts: 1}\n  : 5\n", r"line 2: a key is a mapping"),
+        ("? !!set {max_facts}\n: 5\n", r"line 1: a key is a set"),
+        ("retrieval:\n  ? [top_k]\n  : 5\n", r"line 2: a key is a list"),
+        ("tenants:\n  ? [acme]\n  : {}\n", r"line 2: a key is a list"),
+        ("tenants:\n  acme:\n    ? {max_facts: 1}\n    : 5\n", r"line 3: a key is a mapping"),
+        ("models:\n  - ? [x]\n    : 1\nmemory: {}\n", r"line 2: a key is a list"),
+    ],
+    ids=["list", "mapping", "set", "retrieval", "tenant-id", "tenant-override", "other-section"],
+)
+def test_a_yaml_key_that_is_a_list_or_mapping_is_a_config_error_naming_its_line(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError, match=said) as raised:
+        load_config(path, environ={})
+    assert "a setting's name must be text" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("5: 1\n", r"at the top level: a key is a number \(5\)"),
+        ("memory:\n  1.5: 1\n", r"under memory: a key is a number \(1\.5\)"),
+        ("memory:\n  null: 1\n", r"under memory: a key is null"),
+        ("memory:\n  true: 1\n", r"under memory: a key is a boolean \(True\)"),
+        ("2024-01-01: 1\n", r"at the top level: a key is a date"),
+        ("retrieval:\n  5: 1\n", r"under retrieval: a key is a number \(5\)"),
+        ("memory:\n  tenants:\n    7: {}\n", r"under memory\.tenants: a key is a number \(7\)"),
+        ("tenants:\n  acme:\n    2024-01-01: 1\n", r"under tenants\.acme: a key is a date"),
+        ("tenants:\n  acme: {null: 1}\n", r"under tenants\.acme: a key is null"),
+    ],
+    ids=["int", "float", "null", "bool", "date", "retrieval", "tenant-id", "tenant-date", "null2"],
+)
+def test_a_yaml_key_that_is_not_text_is_a_config_error_naming_its_mapping(
+    tmp_path: Path, text: str, said: str
+) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError, match=said) as raised:
+        load_config(path, environ={})
+    assert "a setting's name must be text" in str(raised.value)
+
+
+def test_keys_that_are_not_text_in_sections_we_ignore_still_load(tmp_path: Path) -> None:
+    path = write(tmp_path, "models:\n  404: page\n  2024-01-01: day\nmemory:\n  max_facts: 5\n")
+    assert load_config(path, environ={}).max_facts == 5
+
+
+def test_a_deerflow_alias_beside_the_name_it_stands_for_is_refused_naming_both(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, "max_injection_tokens: 100\ninjected_memory_max_tokens: 5000\n")
+    with pytest.raises(
+        ConfigError,
+        match="'max_injection_tokens' and 'injected_memory_max_tokens' are two spellings of "
+        r"one setting \(injected_memory_max_tokens\)",
+    ):
+        load_config(path, environ={})
+
+
+def test_the_deerflow_alias_alone_still_sets_the_setting(tmp_path: Path) -> None:
+    path = write(tmp_path, "memory:\n  max_injection_tokens: 100\n")
+    assert load_config(path, environ={}).injected_memory_max_tokens == 100
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {"DEERFLOW_MEMORY_MAX_FACTS": "10", "DEERFLOW_MEMORY_max_facts": "500"},
+        {"DEERFLOW_MEMORY_MAX_FACTS": "10", "DEERFLOW_MEMORY_Max_Facts": "10"},
+        {
+            "DEERFLOW_MEMORY_MAX_INJECTION_TOKENS": "100",
+            "DEERFLOW_MEMORY_INJECTED_MEMORY_MAX_TOKENS": "5000",
+        },
+    ],
+    ids=["case", "same-value", "alias"],
+)
+def test_two_environment_variables_for_one_setting_are_refused_naming_both(
+    environ: dict[str, str],
+) -> None:
+    with pytest.raises(ConfigError, match="two spellings of one setting") as raised:
+        load_config(environ=environ)
+    for variable in environ:
+        assert variable in str(raised.value)
+
+
+def test_each_source_may_still_override_the_one_below_it(tmp_path: Path) -> None:
+    path = write(tmp_path, "max_facts: 1\nmax_injection_tokens: 100\n")
+    environ = {
+        "DEERFLOW_MEMORY_MAX_FACTS": "2",
+        "DEERFLOW_MEMORY_INJECTED_MEMORY_MAX_TOKENS": "200",
+    }
+    config = load_config(path, environ=environ, max_facts=3)
+    assert (config.max_facts, config.injected_memory_max_tokens) == (3, 200)
+
+
+HOSTILE = "top_k\nFAKE: all settings OK\x1b[2K\u202e\\"
+
+
+@pytest.mark.parametrize(
+    "route",
+    ["yaml-retrieval", "yaml-tenant", "yaml-top", "env", "env-json", "kwargs", "kwargs-tenant"],
+)
+def test_a_name_from_input_is_shown_escaped_in_every_config_message(
+    tmp_path: Path, route: str
+) -> None:
+    quoted = HOSTILE.replace("\\", "\\\\").replace("\n", "\\n")
+    yaml_name = quoted.replace("\x1b", "\\e").replace("\u202e", "\\u202e")
+    texts = {
+        "yaml-retrieval": f'retrieval:\n  "{yaml_name}": 1\n',
+        "yaml-tenant": f'tenants:\n  acme: {{"{yaml_name}": 1}}\n',
+        "yaml-top": f'"{yaml_name}": 1\n',
+    }
+    with pytest.raises(ConfigError) as raised:
+        if route in texts:
+            load_config(write(tmp_path, texts[route]), environ={})
+        elif route == "env":
+            load_config(environ={f"DEERFLOW_MEMORY_{HOSTILE}": "1"})
+        elif route == "env-json":
+            load_config(environ={"DEERFLOW_MEMORY_RETRIEVAL": json.dumps({HOSTILE: 1})})
+        elif route == "kwargs":
+            load_config(environ={}, **{HOSTILE: 1})
+        else:
+            load_config(environ={}, tenants={"acme": {HOSTILE: 1}})
+    message = str(raised.value)
+    assert not any(char in message for char in "\n\r\x1b\u202e"), repr(message)
+    assert "\\n" in message and "\\x1b" in message and "\\u202e" in message, repr(message)
