@@ -14,20 +14,26 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.store.base import Op, Result
+from langgraph.store.memory import InMemoryStore
 
 from deerflow_memory import MemoryConfig, MemoryService
 from deerflow_memory.daemons import HELD_SIGNALS, daemon_thread, signals_unheld
 from deerflow_memory.embeddings.hashing import HashingEmbeddings
 from deerflow_memory.identity import MemoryIdentity
+from deerflow_memory.inject.vectors import FactVectors
+from deerflow_memory.models import Fact
+from deerflow_memory.storage.store import StoreMemoryStorage
 from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.extractor import OfflineExtractor
+from deerflow_memory.update.similarity import SimilarityFactory
 
 posix_only = pytest.mark.skipif(
     not hasattr(signal, "pthread_sigmask"), reason="no thread signal masks on this platform"
@@ -102,6 +108,22 @@ class SpawningEmbeddings(HashingEmbeddings):
             self.spawned.spawn()
         return super().embed_documents(texts)
 
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+class SpawningStore(InMemoryStore):
+    """A LangGraph store that starts a helper process on its first call from one of our threads."""
+
+    def __init__(self, spawned: Spawned) -> None:
+        super().__init__()
+        self.spawned = spawned
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        if not self.spawned.children and threading.current_thread().name.startswith("memory-"):
+            self.spawned.spawn()
+        return super().batch(ops)
+
 
 def _save_one_update(tmp_path: Path, spawned: Spawned, **service: Any) -> None:
     """One update through a service; then the worker that ran the app code holds again."""
@@ -134,6 +156,18 @@ def test_a_process_the_extractor_starts_on_the_queue_worker_stops_on_sigterm(
 
 @posix_only
 @linux_only
+def test_a_process_the_apps_store_starts_on_the_queue_worker_stops_on_sigterm(
+    tmp_path: Path,
+) -> None:
+    spawned = Spawned()
+    try:
+        _save_one_update(tmp_path, spawned, storage=StoreMemoryStorage(SpawningStore(spawned)))
+    finally:
+        spawned.check_child_stops_on_sigterm()
+
+
+@posix_only
+@linux_only
 def test_a_process_the_embedder_starts_on_the_queue_worker_stops_on_sigterm(
     tmp_path: Path,
 ) -> None:
@@ -159,6 +193,28 @@ def _on_daemon_thread(target: Callable[[], object]) -> None:
     assert not thread.is_alive()
     if errors:
         raise errors[0]
+
+
+EMBEDDER_CALLS: dict[str, Callable[[SpawningEmbeddings], object]] = {
+    "FactVectors.embed_missing": lambda e: FactVectors(e).embed_missing(["Likes tea"]),
+    "FactVectors.query": lambda e: FactVectors(e).query("tea"),
+    "SimilarityFactory.for_facts": lambda e: SimilarityFactory(e).for_facts(
+        [Fact(content="Likes tea"), Fact(content="Likes green tea")]
+    ),
+}
+
+
+@posix_only
+@linux_only
+@pytest.mark.parametrize("call", sorted(EMBEDDER_CALLS))
+def test_every_embedder_boundary_unblocks_the_held_signals_for_the_embedder(call: str) -> None:
+    spawned = Spawned()
+    try:
+        _on_daemon_thread(lambda: EMBEDDER_CALLS[call](SpawningEmbeddings(spawned)))
+        assert spawned.thread == "memory-test"
+        assert not spawned.mask & HELD_SIGNALS
+    finally:
+        spawned.check_child_stops_on_sigterm()
 
 
 @posix_only
