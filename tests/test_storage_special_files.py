@@ -348,3 +348,18 @@ def test_the_storage_on_a_linked_root_keeps_linked_top_level_folders_and_tenants
     assert stored_tenants(storage) == ["shop"]
     shown = cli(root, "--tenant", "shop", "list")
     assert shown.returncode == 0 and "ann" in shown.stdout
+
+
+def test_a_document_lock_file_linked_to_another_tenants_is_never_opened(tmp_path: Path) -> None:
+    storage = linked_tenant(tmp_path, "locks")  # victim has users/ceo.private/
+    victim_lock = tmp_path / "tenants" / "victim" / "users" / "ceo.private" / "memory.json.lock"
+    before = victims_files(tmp_path)
+    acme = storage.scoped("acme")
+    acme.save("ceo.private", None, document_with("Plays chess"))
+    own_lock = tmp_path / "tenants" / "acme" / "users" / "ceo.private" / "memory.json.lock"
+    os.unlink(own_lock)
+    os.symlink(victim_lock, own_lock)  # acme's saves would take victim's save lock
+    with pytest.raises(CorruptMemoryError, match="symbolic link"):
+        FileMemoryStorage(tmp_path).scoped("acme").save("ceo.private", None, document_with("x"))
+    assert victims_files(tmp_path) == before
+    assert [f.content for f in acme.load("ceo.private").facts] == ["Plays chess"]

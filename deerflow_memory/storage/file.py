@@ -996,10 +996,22 @@ def _acquire_flock(fcntl: ModuleType, lock_path: str) -> int:
 
     ``delete`` unlinks the lock file while holding it; a waiter that then gets
     the lock holds it on an orphaned inode, so it checks that the path still
-    names the locked file and otherwise starts over.
+    names the locked file and otherwise starts over. A lock file that is a
+    symbolic link (it could be another user's or tenant's) is never opened.
+
+    Raises:
+        CorruptMemoryError: ``lock_path`` is a symbolic link.
     """
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
     while True:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            fd = os.open(lock_path, flags, 0o600)
+        except OSError as e:
+            if e.errno in (errno.ELOOP, errno.EMLINK):
+                raise CorruptMemoryError(
+                    lock_path, "is a symbolic link; lock files must be real files (refused)"
+                ) from None
+            raise
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             held = os.fstat(fd)
