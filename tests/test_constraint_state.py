@@ -233,3 +233,18 @@ def test_a_long_text_of_wishes_and_opinions_is_read_in_one_pass() -> None:
 )
 def test_a_reaction_a_pregnancy_nursing_or_a_fast_of_faith_is_a_need(text: str, need: bool) -> None:
     assert _judged(text) is need
+
+
+@pytest.mark.parametrize(
+    ("text", "need"),
+    [
+        ("Loves a sitcom whose narrator has diabetes", False),
+        ("Reads comics where the protagonist has epilepsy", False),
+        ("喜欢的小说里主人公有哮喘", False),
+        # the user's own need beside a story
+        ("Reads detective novels and has epilepsy", True),
+        ("爱看小说，自己有哮喘", True),
+    ],
+)
+def test_a_need_of_a_character_in_a_story_is_not_the_users(text: str, need: bool) -> None:
+    assert _judged(text) is need

@@ -167,7 +167,9 @@ _EN_PERSONAL = re.compile(
 # diabetic"): the pet's, not the user's, unless an own word follows ("the dog
 # waits while she uses her wheelchair").
 _EN_PET = re.compile(
-    r"\b(?:dogs?|cats?|pupp(?:y|ies)|kittens?|horses?|pets?|parrots?|rabbits?|hamsters?)"
+    r"\b(?:dogs?|cats?|pupp(?:y|ies)|kittens?|horses?|pets?|parrots?|rabbits?|hamsters?|"
+    # a character of fiction has the need, not the user ("a film whose hero is deaf")
+    r"hero(?:ine)?|characters?|protagonists?|narrator)"
     r"(?:'s)?\s+(?:has|have|had|is|are|was|gets|got|needs|takes|can't|cannot|must|suffers)\b",
     re.IGNORECASE,
 )
@@ -230,7 +232,11 @@ _ZH_NOT_A_NEED_HEAD = re.compile(
     r"专家|专业|科普|流行病|教育|行业|产品|儿童|翻译|讲师|教练|风格|训练|"
     r"机构|出版|图书馆|网站|测试|质检|店|外企|工厂)"
 )
-_ZH_PET = re.compile(r"(?:狗狗?|猫咪?|宠物|兔子|鹦鹉|仓鼠)(?:对|有|得了|患有|是|也)")
+# 主角, 主人公, 角色: a character of fiction, like a pet, has the need, not the user
+_ZH_PET = re.compile(
+    r"(?:狗狗?|猫咪?|宠物|兔子|鹦鹉|仓鼠|主角|主人公|角色)"
+    r"(?:对|有|得了|患有|是|也)"
+)
 _ZH_NEED_VERB = re.compile(r"(?:有|患有|患|得了|戴|坐|用|需要|要)$")
 
 
