@@ -102,9 +102,11 @@ from deerflow_memory.storage.dead_letters import (
     readable_letters,
 )
 from deerflow_memory.storage.names import storage_name
+from deerflow_memory.storage.shared_locks import shared_update_locks, sqlite_lock_folder
 from deerflow_memory.storage.store_locks import (
     DocumentLock,
     DocumentLocks,
+    FlockDocumentLock,
     PostgresAdvisoryLock,
     PostgresUpdateLocks,
 )
@@ -276,10 +278,15 @@ class StoreMemoryStorage(MemoryStorage):
             async (AsyncSqliteStore, AsyncPostgresStore — use the ``a*`` methods).
         namespace_prefix: first namespace labels of every item.
         document_lock: a cross-process lock; ``"auto"`` uses a PostgreSQL advisory
-            lock for Postgres stores and none otherwise; ``None`` turns it off.
+            lock for Postgres stores, ``flock`` files in ``<file>.locks/`` for a
+            ``SqliteStore`` on a database file (as ``storage: sqlite``) and none
+            otherwise; ``None`` turns it off.
         resources: closed by :meth:`close` (connections the factory opened).
-        update_locks: the locks held across a whole update; default a PostgreSQL
-            advisory lock for Postgres stores, else process-local locks.
+        update_locks: the locks held across a whole update (and dead-letter
+            claims); default a PostgreSQL advisory lock for Postgres stores,
+            ``flock`` files in ``<file>.locks/`` for a ``SqliteStore`` on a file,
+            else locks of this process shared by every storage over the same
+            store object and prefix (``storage.shared_locks``).
         max_cached_documents: how many cache entries to keep (least recently
             used are dropped), this storage and its tenants' views
             (:meth:`scoped`) together. A loaded document takes two: the
@@ -330,6 +337,9 @@ class StoreMemoryStorage(MemoryStorage):
                 raise ConfigError(f"invalid namespace label {label!r}: empty, '.' or NUL")
         if document_lock == "auto":
             document_lock = PostgresAdvisoryLock.for_store(store)
+            folder = sqlite_lock_folder(store) if document_lock is None else None
+            if folder is not None:  # the save locks storage: sqlite takes on this file
+                document_lock = FlockDocumentLock(folder)
         self._document_lock = document_lock
         self._tenants: TenantViews[StoreMemoryStorage] = TenantViews()
         self._tenants_guard = threading.Lock()
@@ -337,8 +347,9 @@ class StoreMemoryStorage(MemoryStorage):
         # Held across a whole update (see MemoryStorage.update_lock).
         if update_locks is None and isinstance(document_lock, PostgresAdvisoryLock):
             update_locks = PostgresUpdateLocks(document_lock, "/".join(self.namespace_prefix))
-        if update_locks is not None:
-            self._update_locks = update_locks
+        if update_locks is None:  # shared by every storage over this store object
+            update_locks = shared_update_locks(store, self.namespace_prefix)
+        self._update_locks = update_locks
         self._resources = resources
         check_cache_bounds(max_cached_documents, max_cached_facts)
         # Bases to diff saves against, and the last assembled document per namespace so
