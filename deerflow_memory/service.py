@@ -75,7 +75,7 @@ from deerflow_memory.update.outcome import FailedUpdate, FailureOutcome, FlushRe
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.retry import RetryPolicy
 from deerflow_memory.update.sealing import fenced_keys
-from deerflow_memory.update.timeouts import check_timeout
+from deerflow_memory.update.timeouts import check_timeout, seconds_left
 from deerflow_memory.update.updater import (
     MemoryUpdater,
     UpdateResult,
@@ -1086,19 +1086,19 @@ class MemoryService:
         def flush_all(collector: list[FailedUpdate], end: float | None) -> FlushResult:
             scanner = self._tenant_scanner  # a bound store's tenants with work left
             if scanner is not None and scanner is not threading.current_thread():
-                scanner.join(_left(end))
+                scanner.join(seconds_left(end))
             services = self._family()
             for service in services:  # each step waits only for what is left of the timeout
                 if service.durable is not None:
-                    service.durable.wait_recovered(_left(end))
-            drained = _in_parallel([s.queue.flush for s in services], _left(end))
+                    service.durable.wait_recovered(seconds_left(end))
+            drained = _in_parallel([s.queue.flush for s in services], seconds_left(end))
             pending = sum(
                 s.queue.pending_count + s.queue.running_count
                 for s, ok in zip(services, drained, strict=True)
                 if not ok
             )
             # Then parked tenants, one at a time: each flushed one makes room for the next.
-            parked_ok, left = self._drain_parked(_left(end), closing=False)
+            parked_ok, left = self._drain_parked(seconds_left(end), closing=False)
             pending += left
             return FlushResult(parked_ok and all(drained), self._mine(collector), pending)
 
@@ -1165,8 +1165,8 @@ class MemoryService:
         def run(collector: list[FailedUpdate]) -> FlushResult:
             end = None if timeout is None else time.monotonic() + timeout
             if service.durable is not None:
-                service.durable.wait_recovered(_left(end))
-            drained = service.queue.flush(_left(end), user_id=user)
+                service.durable.wait_recovered(seconds_left(end))
+            drained = service.queue.flush(seconds_left(end), user_id=user)
             failed = tuple(
                 f for f in collector if f.user_id == user and f.tenant_id == service.tenant_id
             )
@@ -1236,7 +1236,7 @@ class MemoryService:
                 return close_all(collector, end)
 
         def close_all(collector: list[FailedUpdate], end: float) -> FlushResult:
-            parked_ok, parked = self._drain_parked(_left(end), closing=True)
+            parked_ok, parked = self._drain_parked(seconds_left(end), closing=True)
             if parked:
                 logger.warning(
                     "memory updates of %d parked tenant(s) still pending at shutdown; they "
@@ -1330,11 +1330,6 @@ class MemoryService:
 # Services not yet closed, so that a process can drain them all on a clean exit
 # (interpreter exit, or a server's shutdown hook). Weak: tracking keeps nothing alive.
 _OPEN_SERVICES: weakref.WeakSet[MemoryService] = weakref.WeakSet()
-
-
-def _left(end: float | None) -> float | None:
-    """Seconds until monotonic ``end`` (at least 0); None when there is no end."""
-    return None if end is None else max(0.0, end - time.monotonic())
 
 
 def close_open_services(timeout: float | None = None) -> bool:

@@ -53,6 +53,7 @@ from deerflow_memory.daemons import daemon_thread
 from deerflow_memory.errors import ConfigError, UnknownTenantError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.names import validate_name
+from deerflow_memory.update.timeouts import seconds_left
 
 if TYPE_CHECKING:
     from langgraph.store.base import BaseStore
@@ -484,7 +485,7 @@ class TenantPool(Generic[S]):
             moving = list(self._transit.values())
         try:
             for event in moving:
-                event.wait(_left(end))
+                event.wait(seconds_left(end))
             yield
         finally:
             with self.lock:
@@ -538,8 +539,3 @@ class TenantPool(Generic[S]):
         for helper in (self._watcher, self._waker):
             if helper is not None and helper is not threading.current_thread():
                 helper.join(timeout=5)
-
-
-def _left(end: float | None) -> float | None:
-    """Seconds until monotonic ``end`` (at least 0); None when there is no end."""
-    return None if end is None else max(0.0, end - time.monotonic())

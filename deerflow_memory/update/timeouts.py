@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 
 from deerflow_memory.errors import ConfigError
 
-__all__ = ["check_timeout"]
+__all__ = ["check_timeout", "seconds_left"]
 
 
 def check_timeout(timeout: object, what: str = "timeout") -> float | None:
@@ -37,3 +38,8 @@ def check_timeout(timeout: object, what: str = "timeout") -> float | None:
     if timeout >= threading.TIMEOUT_MAX:  # compared before float(): 10**400 is an int
         return threading.TIMEOUT_MAX
     return float(timeout)
+
+
+def seconds_left(end: float | None) -> float | None:
+    """Seconds until ``end`` on ``time.monotonic()`` (at least 0); None when there is no end."""
+    return None if end is None else max(0.0, end - time.monotonic())
