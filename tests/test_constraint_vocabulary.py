@@ -413,3 +413,30 @@ def test_a_need_pattern_that_does_not_start_with_a_letter_is_refused() -> None:
         alternation("cane", "(?:sugar )?cane")
     with pytest.raises(ValueError, match="must start with a plain letter"):
         alternation("s?tatin")
+
+
+# Review 27: need words that are also part of everyday compounds, names or set texts.
+@pytest.mark.parametrize(
+    ("text", "need"),
+    [
+        ("Was told by her GP that it is GERD, so she eats early", True),
+        ("Chatted with Gerd from accounting about the offsite", False),
+        ("Got prescribed antihistamines for the spring", True),
+        ("Has to read the prescribed novels for the literature exam", False),
+        ("Is on the autistic spectrum and dislikes loud venues", True),
+        ("Sits on the spectrum of centrist voters, he says", False),
+        ("去年做了心脏搭桥手术", True),
+        ("经常给同学搭桥介绍实习机会", False),
+        ("奶奶出门要开老年代步车", True),
+        ("上班开一辆小代步车", False),
+        ("女儿是唐宝宝，需要特别照顾", True),
+        ("祖上是唐氏家族的一支", False),
+        ("做过回肠造口，出门要带造口袋", True),
+        ("这家餐厅靠服务创造口碑", False),
+        ("评估后这个项目属于中风险", False),
+    ],
+)
+def test_a_need_word_inside_a_compound_name_or_set_text_is_read_in_its_sense(
+    text: str, need: bool
+) -> None:
+    assert _judged(text) is need

@@ -209,7 +209,7 @@ _EN_NEED_VERB = re.compile(
 # Chinese: set phrases that hold a need's characters but mean something else
 # are read as plain text; clauses end at punctuation and at 但是, 而且 and the like.
 _ZH_NOT_A_NEED = re.compile(
-    r"不吃亏|不吃这一?套|装聋作哑|大字报|拐杖糖|中风(?:味|格|景|光|采)|素(?:包子|饺子|馅)|"
+    r"不吃亏|不吃这一?套|装聋作哑|大字报|拐杖糖|中风(?:味|格|景|光|采|险)|素(?:包子|饺子|馅)|"
     r"(?:英语|英文|日语|法语|德语|韩语|外语|托福|雅思|四级|六级)听力|"
     r"听力(?:练习|考试|测试|题|课|材料|部分|训练)"
 )

@@ -220,7 +220,6 @@ EN_NEEDS = re.compile(
         r"hepatitis",
         r"cirrhosis",
         r"acid reflux",
-        r"gerd",
         r"stomach ulcers?",
         r"peptic ulcers?",
         r"gastritis",
@@ -240,7 +239,7 @@ EN_NEEDS = re.compile(
         r"adhd",
         r"autis(?:m|tic)",
         r"asperger'?s",
-        r"on the spectrum",
+        r"on the (?:autism |autistic )?spectrum(?! of\b)",
         r"dyspraxi\w*",
         r"dyscalculi\w*",
         r"tourette'?s",
@@ -295,7 +294,13 @@ EN_NEEDS = re.compile(
         r"medications?",
         r"medicines?",
         r"meds",
-        r"prescribed",
+        r"is prescribed",
+        r"was prescribed",
+        r"been prescribed",
+        r"gets? prescribed",
+        r"got prescribed",
+        r"being prescribed",
+        r"prescribed (?:medications?|medicines?|drugs?|pills|tablets|painkillers|glasses|lenses)",
         r"blood thinners?",
         r"anticoagulants?",
         r"warfarin",
@@ -436,6 +441,8 @@ EN_NEEDS = re.compile(
         r"ocd",
         r"post-?traumatic stress",
     )
+    # acronyms that are also names or words in lower case: matched as written ("Gerd" is a name)
+    + r"|GERD"
     # whole words only ('ketones', 'window blinds', 'Deafheaven' are no needs), so
     # each need above spells the endings it takes (vegetarianism, low-carbohydrate)
     + r")\b"
@@ -451,16 +458,16 @@ ZH_NEEDS = re.compile(
     # medical: conditions, chronic and neurodevelopmental ones too
     r"糖尿病|怀孕|孕期|孕妇|癫痫|哮喘|高血压|心脏病|心律不齐|房颤|透析|肾病|"
     r"多动症|注意力缺陷|自闭症|孤独症|阿斯伯格|肠易激|克罗恩|结肠炎|偏头痛|狼疮|纤维肌痛|"
-    r"多发性硬化|帕金森|类风湿|关节炎|痛风|慢性疲劳|慢性病|甲减|甲亢|蚕豆病|化疗|造口|"
+    r"多发性硬化|帕金森|类风湿|关节炎|痛风|慢性疲劳|慢性病|甲减|甲亢|蚕豆病|化疗|造口袋|造口术|造口护理|(?:结肠|回肠|膀胱|肠)造口|"
     r"截瘫|偏瘫|脑瘫|瘫痪在床|下肢瘫痪|半身瘫痪|全身瘫痪|高位瘫痪|中风|脑梗|卒中|冠心病|心衰|心力衰竭|心梗|心绞痛|痴呆|阿尔茨海默|"
-    r"唐氏|艾滋|乙肝|肝硬化|胃病|胃溃疡|胃炎|反流|血糖|哺乳期|"
+    r"唐氏综合[征症]|唐氏儿|唐宝宝|艾滋|乙肝|肝硬化|胃病|胃溃疡|胃炎|反流|血糖|哺乳期|"
     r"抑郁症|焦虑症|双相情感|双相障碍|躁郁|精神分裂|强迫症|惊恐发作|惊恐障碍|"
     # medical: medicines and classes of them
     r"服药|吃药|药物|胰岛素|二甲双胍|降压药|降糖药|降脂药|他汀|华法林|阿司匹林|抗凝|抗抑郁|"
     # medical and sensory devices
-    r"起搏器|心脏支架|搭桥|人工耳蜗|呼吸机|吸入器|制氧机|吸氧|"
+    r"起搏器|心脏支架|心脏搭桥|搭桥手术|搭过桥|人工耳蜗|呼吸机|吸入器|制氧机|吸氧|"
     # accessibility
-    r"轮椅|拐杖|拄拐|手杖|助行器|助步器|导盲|盲杖|假肢|义肢|截肢|代步车|行动不便|腿脚不便|"
+    r"轮椅|拐杖|拄拐|手杖|助行器|助步器|导盲|盲杖|假肢|义肢|截肢|老年代步车|残疾人代步车|行动不便|腿脚不便|"
     r"失明|盲人|视障|视力不好|低视力|弱视|色盲|盲文|听障|唇语|读唇|听力|助听器|耳聋|聋|手语|"
     r"阅读障碍|读写障碍|学习障碍|爬不了楼|上不了楼|下不了楼|不能爬楼|没法爬楼|无法爬楼|"
     r"晕车|晕船|晕机|花粉症|高血脂|高胆固醇|胆固醇高|高度近视|"
