@@ -48,6 +48,18 @@ Two labelled tables of fact contents, English and Chinese, in ``bench/data``:
   phrasings (misses: sober, transplant, tremor, Ramadan fasting, 做了手术;
   taken: a relative's need, "低糖的饮料").
 
+* ``constraints_blind.tsv``: a blind check (session 27). 238 facts (150
+  English, 88 Chinese) written by someone who had not read any rule, bench
+  or test, with their own labels: a need of someone else is ``other``, a
+  need that is over, a hypothetical, a dislike too. Before that session's
+  rules for needs that are over, supposed or opined: precision 0.70, recall
+  0.83 (a keyword list of the author's own: 0.68 / 1.00). The rules were then
+  written from its failure *kinds* only, by someone who did not read its
+  rows, so it is the nearest to out of sample here. Its 17 rows of kind
+  ``care`` (a child's, partner's or parent's need) are labelled ``other`` by
+  the author, but this project counts them as needs (the assistant plans
+  meals, trips and purchases for them too): both figures are printed.
+
 Each table is scored by :func:`deerflow_memory.inject.constraints.looks_like_constraint`
 and by the baseline those rules replaced: any need's word counts.
 
@@ -86,7 +98,12 @@ def _score(rows: list[tuple[bool, str]], says_need: object) -> tuple[float, floa
 
 
 def main() -> None:
-    for name in ("constraints_table.tsv", "constraints_holdout.tsv", "constraints_state.tsv"):
+    for name in (
+        "constraints_table.tsv",
+        "constraints_holdout.tsv",
+        "constraints_state.tsv",
+        "constraints_blind.tsv",
+    ):
         with (DATA / name).open(encoding="utf-8") as f:
             table = list(csv.DictReader(f, delimiter="\t"))
         rows = [(row["label"] == "need", row["text"]) for row in table]
@@ -100,6 +117,13 @@ def main() -> None:
             print(f"  {label:16s} precision {precision:.2f}  recall {recall:.2f}")
         for line in wrong:
             print(f"    {line}")
+        cared_for = {row["text"] for row in table if row.get("kind") == "care"}
+        if any(row["label"] != "need" for row in table if row.get("kind") == "care"):
+            # The table's author labelled a cared-for person's need "other"; this project
+            # counts it as the user's constraint: scored that way too.
+            ours = [(need or text in cared_for, text) for need, text in rows]
+            precision, recall, _ = _score(ours, constraints.looks_like_constraint)
+            print(f"  {'cared-for = need':16s} precision {precision:.2f}  recall {recall:.2f}")
         _by_kind(table)
 
 
