@@ -47,6 +47,7 @@ from deerflow_memory.models import (
     replace_surrogates,
 )
 from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.dead_letters import UnreadableDeadLetter
 from deerflow_memory.storage.factory import open_storage, sqlite_path
 from deerflow_memory.storage.names import validate_name
 from deerflow_memory.storage.stats import MemoryStats
@@ -734,7 +735,9 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
         if args.id:
             _check_letter_ids(scoped.storage, args.id, args.user)
         retried = scoped.retry_dead_letters(args.id or None, user_id=args.user)
-    if not retried:  # the words pending uses, not "0 applied, 0 still failing"
+        # Letters named by id were checked above; a whole retry says what it could not read.
+        damaged = [] if args.id else _unreadable_of(scoped.storage, args.user)
+    if not retried and not damaged:  # the words pending uses, not "0 applied, 0 still failing"
         console.print("no failed memory updates: nothing to retry")
         return 0
     ran = [item for item in retried if item.unrunnable is None and not item.busy]
@@ -762,12 +765,41 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
     if busy:
         console.print(f"{len(busy)} left to the other retry running them")
     bad = [item for item in retried if item.unrunnable is not None]
+    problems = []
     if bad:
         reasons = "; ".join(f"{item.letter.id}: {item.unrunnable}" for item in bad)
-        raise CommandFailed(
-            f"{len(bad)} dead letter(s) cannot be run and were left as they are: {reasons}", 2
+        problems.append(
+            f"{len(bad)} dead letter(s) cannot be run and were left as they are: {reasons}"
         )
+    if damaged:
+        problems.append(_unreadable_line(damaged))
+    if problems:
+        raise CommandFailed("; ".join(problems), 2)
     return 1 if failed or busy else 0
+
+
+_SHOWN_UNREADABLE = 3
+
+
+def _unreadable_of(storage: MemoryStorage, user: str | None) -> list[UnreadableDeadLetter]:
+    """The damaged letters a retry (of ``user`` when given) leaves: whose they are unknown too."""
+    return [
+        bad
+        for bad in storage.unreadable_dead_letters()
+        if user is None or bad.owner is None or bad.owner[0] == user
+    ]
+
+
+def _unreadable_line(damaged: list[UnreadableDeadLetter]) -> str:
+    """One line naming the damaged letters a retry could not run (the first few, where and why)."""
+    shown = "; ".join(f"{bad.location}: {bad.reason[:200]}" for bad in damaged[:_SHOWN_UNREADABLE])
+    more = len(damaged) - _SHOWN_UNREADABLE
+    if more > 0:
+        shown += f"; and {more} more"
+    return (
+        f"{len(damaged)} dead letter(s) cannot be read and were not run, kept as they are "
+        f"(deerflow-memory pending lists them): {shown}"
+    )
 
 
 def _check_letter_ids(storage: MemoryStorage, ids: list[str], user: str | None) -> None:

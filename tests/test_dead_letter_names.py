@@ -127,11 +127,34 @@ def test_pending_and_retry_by_command_line_leave_a_renamed_copy_in_view(tmp_path
     assert len(named.stderr.splitlines()) == 1, named.stderr
     assert "dl_bad00001: cannot be read" in named.stderr and "nothing was run" in named.stderr
 
-    assert run_cli(root, "retry").returncode == 0
+    first = run_cli(root, "retry")  # the real letter runs; the copy is said to be left
+    assert first.returncode == 2 and "1 applied, 0 still failing" in first.stdout
+    assert "1 dead letter(s) cannot be read and were not run" in first.stderr
     assert not (root / "dead_letters" / f"{real.id}.json").exists()
     again = run_cli(root, "retry")
-    assert again.stdout == "no failed memory updates: nothing to retry\n"
+    assert again.returncode == 2 and "nothing to retry" not in again.stdout
+    assert str(copy) in again.stderr and len(again.stderr.splitlines()) == 1, again.stderr
     assert copy.read_text(encoding="utf-8") == real.to_json()  # kept as it was
+
+
+def test_retry_with_only_unreadable_letters_names_them_and_fails(tmp_path: Path) -> None:
+    root = tmp_path / "mem"
+    folder = root / "dead_letters"
+    folder.mkdir(parents=True)
+    cut = folder / "dl_0123456789abcdef.json"
+    cut.write_text('{"id": "dl_0123456789abcdef", "userId": "ana", "messages": [1,', "utf-8")
+    others = [folder / f"dl_f{i:015x}.json" for i in range(4)]  # listed after it
+    for path in others:
+        path.write_text("not json", encoding="utf-8")
+
+    done = run_cli(root, "retry")
+
+    assert done.returncode == 2 and "nothing to retry" not in done.stdout
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert "5 dead letter(s) cannot be read and were not run" in done.stderr
+    assert str(cut) in done.stderr and "and 2 more" in done.stderr
+    assert "deerflow-memory pending" in done.stderr
+    assert cut.exists() and all(path.exists() for path in others)
 
 
 def test_retry_of_an_unknown_id_is_one_line_and_runs_nothing(tmp_path: Path) -> None:
