@@ -294,6 +294,14 @@ class MemoryStorage(ABC):
         """Every stored dead letter (only ``user_id``'s when given), oldest failure first."""
         raise NotImplementedError(f"{type(self).__name__} does not keep dead letters")
 
+    def read_dead_letter(self, letter_id: str) -> DeadLetter | None:
+        """The stored letter ``letter_id`` as it is now; None when gone or unreadable.
+
+        Backends read the one letter; this default lists them all (correct,
+        one listing per call).
+        """
+        return next((x for x in self.list_dead_letters() if x.id == letter_id), None)
+
     def delete_dead_letter(self, letter_id: str) -> bool:
         """Remove one letter (after a successful retry); True when it existed."""
         raise NotImplementedError(f"{type(self).__name__} does not keep dead letters")

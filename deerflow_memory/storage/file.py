@@ -914,6 +914,19 @@ class FileMemoryStorage(MemoryStorage):
             raise InvalidNameError(f"dead letter file name {name!r} is not of the form dl_*")
         return _unlink_durably(self.inside(self._root / DEAD_LETTER_FOLDER / f"{name}.json"))
 
+    def read_dead_letter(self, letter_id: str) -> DeadLetter | None:
+        """``dead_letters/<letter_id>.json``, read alone; None when gone or unreadable."""
+        try:
+            path = self._dead_letter_path(letter_id)
+        except InvalidNameError:  # not a name this backend writes: as a listing finds it
+            return super().read_dead_letter(letter_id)
+        try:
+            raw = _read_regular(path)
+        except (CorruptMemoryError, OSError):  # gone, or unreadable (listed as such)
+            return None
+        letter = parse_letter(raw, letter_id, str(path))
+        return letter if isinstance(letter, DeadLetter) else None
+
     def delete_dead_letter(self, letter_id: str) -> bool:
         return _unlink_durably(self._dead_letter_path(letter_id))
 

@@ -801,6 +801,15 @@ class StoreMemoryStorage(MemoryStorage):
         """Remove the item of ``letter`` (one this storage listed); True when it existed."""
         return self.delete_dead_letter(letter.name) if letter.name else False
 
+    def read_dead_letter(self, letter_id: str) -> DeadLetter | None:
+        """The letter item ``letter_id`` (one get); None when gone or unreadable."""
+        ns = self.dead_letter_namespace
+        (item,) = self._batch([GetOp(ns, letter_id, refresh_ttl=False)])
+        if item is None:
+            return None
+        letter = parse_letter(item.value, item.key, "/".join([*ns, item.key]))
+        return letter if isinstance(letter, DeadLetter) else None
+
     def delete_dead_letter(self, letter_id: str) -> bool:
         ns = self.dead_letter_namespace
         (existing,) = self._batch([GetOp(ns, letter_id, refresh_ttl=False)])

@@ -219,7 +219,7 @@ def retry_dead_letters(
     outcomes: list[RetriedLetter] = []
     for owner in owners:
         mine = [x for x in listed if _key_of(x) in keys and (x.user_id, x.agent_name) == owner]
-        outcomes += _retry_memory(storage, updater, mine, keys, timeout)
+        outcomes += _retry_memory(storage, updater, mine, timeout)
     return outcomes
 
 
@@ -227,10 +227,12 @@ def _retry_memory(
     storage: MemoryStorage,
     updater: MemoryUpdater,
     listed: list[DeadLetter],
-    keys: set[Key],
     timeout: float,
 ) -> list[RetriedLetter]:
-    """Run one memory's ``listed`` letters (and the other letters of ``keys``) under its claim."""
+    """Run one memory's ``listed`` letters under its claim, each read again first.
+
+    A letter written after the listing runs with the next retry.
+    """
     user_id, agent_name = listed[0].user_id, listed[0].agent_name
     with claim_letters(storage, user_id, agent_name) as (state, why):
         if state == "busy":
@@ -240,9 +242,11 @@ def _retry_memory(
         if state == "unclaimed":
             logger.warning("dead letters of %r retried without a claim: %s", user_id, why)
         # Read again under the claim: another retry may have settled some since the listing.
+        # Each one alone (a listing per memory would make a whole retry quadratic).
         groups: dict[Key, list[DeadLetter]] = {}
-        for letter in storage.list_dead_letters(user_id):
-            if letter.agent_name == agent_name and _key_of(letter) in keys:
+        for listed_letter in listed:
+            letter = storage.read_dead_letter(listed_letter.id)
+            if letter is not None and _key_of(letter) == _key_of(listed_letter):
                 groups.setdefault(_key_of(letter), []).append(letter)
         outcomes: list[RetriedLetter] = []
         for group in groups.values():
@@ -353,7 +357,7 @@ def _settle(
     run that went only in part (``done``: the keys that went), only the
     messages that did not go stay. Gone: nothing is written back.
     """
-    stored = {x.id: x for x in storage.list_dead_letters(ran[0].user_id)}
+    stored = {x.id: letter for x in ran if (letter := storage.read_dead_letter(x.id))}
     sent = done
     if done is None:
         sent = {key for letter in ran for key in as_letter_of_keys(letter)[0]}
