@@ -752,6 +752,8 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
     for item in ran:
         if item.removed:
             status = "applied"
+        elif item.left is not None and item.result.status is not UpdateStatus.FAILED:
+            status = "applied in part; the rest stays in the letter"
         elif item.result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED):
             status = "applied, but the letter stays (its user's update lock was busy)"
         else:

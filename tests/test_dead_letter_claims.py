@@ -32,6 +32,7 @@ from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.storage.store import StoreMemoryStorage
 from deerflow_memory.update.dead_letter import RetriedLetter, retry_dead_letters
 from deerflow_memory.update.durable import DurableUpdates, to_pending
+from deerflow_memory.update.incremental import with_keys
 from deerflow_memory.update.queue import UpdateJob
 from deerflow_memory.update.updater import UpdateResult, UpdateStatus
 from tests.openai_server import OpenAIServer, openai_server  # noqa: F401
@@ -163,6 +164,30 @@ def test_a_conversation_whose_retry_fails_keeps_every_letter_as_it_was_plus_the_
         assert contents(letter) == contents(before[letter_id])
         assert letter.attempts == before[letter_id].attempts + 1
         assert letter.error == "ModelCallError: 503 again"
+
+
+class SavesTheFirstTurnThenFails:
+    """An update that saves the chunk of turn 0, then fails (a 503 on the next chunk)."""
+
+    def update(self, job: UpdateJob, incremental: bool = True) -> UpdateResult:
+        _, keys = with_keys(job.messages)
+        return UpdateResult(UpdateStatus.FAILED, error="503", completed=tuple(keys[:2]))
+
+
+def test_a_letter_whose_turns_all_went_before_the_run_failed_is_reported_removed(
+    storage: MemoryStorage,
+) -> None:
+    # Review 27: the letter of turn 0 was deleted but reported as failing again.
+    outbox_fails(storage, turns(0))
+    fails_while_the_lock_is_busy(storage, turns(0, 1))
+
+    outcomes = {x.letter.id: x for x in retry(storage, SavesTheFirstTurnThenFails())}
+
+    left = {x.id: x for x in storage.list_dead_letters("ana")}
+    assert KEY_ID not in left and outcomes[KEY_ID].removed
+    [(stray_id, stray)] = left.items()
+    assert contents(stray) == said(turns(1)) and not outcomes[stray_id].removed
+    assert outcomes[stray_id].left == stray
 
 
 def test_a_turn_merged_while_a_conversation_ran_stays_and_what_any_of_its_letters_held_goes(

@@ -134,7 +134,9 @@ class RetriedLetter:
     letters of their own written while the update lock was busy) run as one
     update: each of their outcomes holds that update's ``result``.
 
-    ``removed``: what the letter held went through and is no longer stored.
+    ``removed``: what the letter held went through and none of it is stored
+    any more (also when a later part of its conversation's run failed: the
+    letter's own messages all went first).
     ``left``: the letter stored under its id afterwards, when one is: the one
     that failed again (attempts, error and time updated), or, when the
     update went through, a letter of only the messages another failure of
@@ -280,10 +282,9 @@ def _retry_conversation(
             logger.warning("dead letter(s) %s left as they were after their retry: %s", names, why)
             outcomes.update((x.id, RetriedLetter(x, result, False)) for x in ran)
         else:
-            removed = went_through and done is None
             outcomes.update(
                 (x.id, RetriedLetter(x, result, removed, left=kept))
-                for x, kept in zip(ran, left, strict=True)
+                for x, (kept, removed) in zip(ran, left, strict=True)
             )
     return [outcomes[x.id] for x in letters]
 
@@ -347,8 +348,13 @@ def _settle(
     result: UpdateResult,
     went_through: bool,
     done: set[str] | None,
-) -> list[DeadLetter | None]:
+) -> list[tuple[DeadLetter | None, bool]]:
     """Remove or update the letters ``ran`` (one key's, under its update lock); what stays of each.
+
+    Per letter: what is stored under its id afterwards (None: nothing), and
+    whether none of the letter's own messages is left there (it was
+    ``removed``: a letter whose messages all went before a later part of the
+    run failed is removed too; one of a run that went through in part is not).
 
     Read again first: a failure of the thread may have merged messages into
     one while they ran. Went through: the messages none of ``ran`` held stay
@@ -375,15 +381,15 @@ def _settle_one(
     went_through: bool,
     sent: set[str] | None,
     whole: bool,
-) -> DeadLetter | None:
+) -> tuple[DeadLetter | None, bool]:
     """:func:`_settle` of one letter: ``sent`` the keys that went (``whole``: all ``ran`` held)."""
-    if stored is None:
-        return None
+    if stored is None:  # gone meanwhile (its memory deleted): removed if the run went through
+        return None, went_through
     if not went_through:
         left = _added_since(sent, stored) if sent else stored
         if left is None:  # every message went before a later part failed
             storage.delete_dead_letter(ran.id)
-            return None
+            return None, True
         left = left.model_copy(
             update={
                 "attempts": stored.attempts + 1,
@@ -392,7 +398,7 @@ def _settle_one(
             }
         )
         storage.put_dead_letter(left)
-        return left
+        return left, _holds_none_of(ran, left)
     assert sent is not None
     added = None if whole and stored == ran else _added_since(sent, stored)
     if added is None:
@@ -404,7 +410,12 @@ def _settle_one(
             ran.id,
             len(added.messages),
         )
-    return added
+    return added, _holds_none_of(ran, added)
+
+
+def _holds_none_of(ran: DeadLetter, left: DeadLetter | None) -> bool:
+    """True when ``left``, stored under a letter's id afterwards, has none of ``ran``'s messages."""
+    return left is None or not set(as_letter_of_keys(left)[0]) & set(as_letter_of_keys(ran)[0])
 
 
 def _added_since(sent: set[str], stored: DeadLetter) -> DeadLetter | None:
