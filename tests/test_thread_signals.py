@@ -20,7 +20,7 @@ import pytest
 
 from deerflow_memory.daemons import HELD_SIGNALS, daemon_thread, hold_signals
 from tests.test_outbox import ROOT, _env
-from tests.test_shutdown_helpers import CHILD, _stored
+from tests.test_shutdown_helpers import CHILD
 
 PACKAGE = ROOT / "deerflow_memory"
 posix_only = pytest.mark.skipif(
@@ -124,33 +124,3 @@ def test_every_thread_a_service_with_a_pending_update_runs_blocks_sigterm(tmp_pa
     assert not masks.pop("MainThread") & bit  # the main thread is the one to receive it
     assert {"memory-queue-scheduler", "memory-queue-worker-0", "memory-outbox-writer"} <= set(masks)
     assert {name: mask & bit for name, mask in masks.items()} == {name: bit for name in masks}
-
-
-# The main thread sleeps in ONE long call: only a signal delivered to it ends the sleep.
-# End to end, this pins that the handler flushes and exits from such a sleep; it is not
-# what guards the mask. Linux already prefers a main thread that has no signal pending, so
-# this passes with the mask off too: the /proc test above is the mask's guard.
-ASLEEP = CHILD + 'print("ready", flush=True)\ntime.sleep(120)\n'
-
-
-def test_sigterm_wakes_a_main_thread_in_one_long_sleep_and_the_pending_update_is_saved(
-    tmp_path: Path,
-) -> None:
-    child = subprocess.Popen(
-        [sys.executable, "-c", ASLEEP, str(tmp_path), "30", "default"],
-        stdout=subprocess.PIPE,
-        text=True,
-        cwd=ROOT,
-        env=_env(),
-    )
-    try:
-        assert child.stdout is not None
-        assert child.stdout.readline().strip() == "ready"
-        child.send_signal(signal.SIGTERM)
-        # Generous, yet well before the sleep would have ended by itself.
-        assert child.wait(timeout=60) == -signal.SIGTERM
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-    assert any("shellfish" in fact for fact in _stored(tmp_path, "eve"))
