@@ -9,14 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from deerflow_memory.inject.constraints import is_constraint, looks_like_constraint
-from deerflow_memory.models import Fact
-
-
-def _judged(text: str) -> bool:
-    verdict = looks_like_constraint(text)
-    assert is_constraint(Fact(content=text)) is verdict
-    return verdict
+from deerflow_memory.inject.constraints import looks_like_constraint
+from tests.test_constraint_vocabulary import _judged
 
 
 @pytest.mark.parametrize(

@@ -26,17 +26,17 @@ from langgraph.store.memory import InMemoryStore
 
 from deerflow_memory import MemoryConfig, MemoryService
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.dead_letters import DeadLetter, dead_letter_id
+from deerflow_memory.storage.dead_letters import dead_letter_id
 from deerflow_memory.storage.factory import build_storage
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.storage.store import StoreMemoryStorage
 from deerflow_memory.update.dead_letter import RetriedLetter, retry_dead_letters
-from deerflow_memory.update.durable import DurableUpdates, to_pending
 from deerflow_memory.update.incremental import with_keys
 from deerflow_memory.update.queue import UpdateJob
 from deerflow_memory.update.updater import UpdateResult, UpdateStatus
 from tests.openai_server import OpenAIServer, openai_server  # noqa: F401
 from tests.test_cli import cli
+from tests.test_dead_letter_races import contents, job, outbox_fails
 from tests.test_extraction_cost import facts_answer, sent_user_lines
 
 KEY_ID = dead_letter_id("t1", "ana", None)
@@ -56,25 +56,6 @@ def turns(*numbers: int) -> list[BaseMessage]:
 
 def said(messages: list[BaseMessage]) -> list[str]:
     return [str(m.content) for m in messages]
-
-
-def contents(letter: DeadLetter) -> list[str]:
-    return [m["data"]["content"] for m in letter.messages]
-
-
-def job(messages: list[BaseMessage]) -> UpdateJob:
-    return UpdateJob("t1", "ana", None, tuple(messages))
-
-
-def outbox_fails(storage: MemoryStorage, messages: list[BaseMessage], wait: float = 5) -> None:
-    """The thread's capture ``messages`` fails for good on the outbox's path."""
-    durable = DurableUpdates(
-        object(),  # type: ignore[arg-type]  # storing a letter never touches the outbox
-        lambda _: UpdateResult(UpdateStatus.FAILED),
-        lambda: storage,
-        lock_timeout=wait,
-    )
-    assert durable._put_dead_letter(to_pending(job(messages)), "ModelCallError: 503", 3)
 
 
 def fails_while_the_lock_is_busy(storage: MemoryStorage, messages: list[BaseMessage]) -> None:

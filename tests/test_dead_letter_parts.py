@@ -15,9 +15,10 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from deerflow_memory import MemoryConfig, MemoryService
+from deerflow_memory import MemoryService
 from deerflow_memory.update.queue import UpdateJob
 from tests.openai_server import OpenAIServer, Reply, openai_server  # noqa: F401
+from tests.test_dead_letter_claims import service_of as service_on
 from tests.test_extraction_cost import facts_answer, sent_user_lines
 
 TURNS = 12
@@ -33,16 +34,12 @@ USER_LINES = sorted(str(m.content) for m in HISTORY if isinstance(m, HumanMessag
 
 
 def service_of(root: Path, server: OpenAIServer) -> MemoryService:
-    settings = MemoryConfig(
-        storage_path=root,
-        outbox=False,
-        debounce_seconds=0,
-        fact_confidence_threshold=0.5,
-        max_facts=1000,
+    return service_on(
+        root,
+        server,
         max_model_calls_per_update=1,  # one chunk a run
         update_conversation_max_tokens=200,  # a few turns a chunk
     )
-    return MemoryService(settings, model=server.chat_model(timeout=30), register_atexit=False)
 
 
 def test_a_letter_over_the_call_cap_is_retried_whole_and_removed(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -46,11 +46,11 @@ def contents(letter: DeadLetter) -> list[str]:
     return [m["data"]["content"] for m in letter.messages]
 
 
-def job(turn: tuple[BaseMessage, ...]) -> UpdateJob:
-    return UpdateJob("t1", "ana", None, turn)
+def job(turn: Sequence[BaseMessage]) -> UpdateJob:
+    return UpdateJob("t1", "ana", None, tuple(turn))
 
 
-def outbox_fails(storage: MemoryStorage, turn: tuple[BaseMessage, ...], wait: float = 5) -> None:
+def outbox_fails(storage: MemoryStorage, turn: Sequence[BaseMessage], wait: float = 5) -> None:
     """The thread's ``turn`` fails for good on the outbox's path (DurableUpdates.run)."""
     durable = DurableUpdates(
         object(),  # type: ignore[arg-type]  # storing a letter never touches the outbox
