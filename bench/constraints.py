@@ -75,12 +75,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from deerflow_memory.inject import constraints
+from deerflow_memory.inject.need_words import EN_NEEDS, ZH_NEEDS
 
 DATA = Path(__file__).resolve().parent / "data"
 
 
 def _any_word(text: str) -> bool:
-    return constraints._EN.search(text) is not None or constraints._ZH.search(text) is not None
+    return EN_NEEDS.search(text) is not None or ZH_NEEDS.search(text) is not None
 
 
 def _score(rows: list[tuple[bool, str]], says_need: object) -> tuple[float, float, list[str]]:

@@ -850,9 +850,7 @@ def _format_validation_error(error: ValidationError) -> str:
         got = item.get("input")
         shown = "***" if item["loc"] and item["loc"][0] in _SECRET_FIELDS else _shown(got)
         parts.append(f"{field}: {item['msg']} (got {shown})")
-    if len(errors) > _ERRORS_SHOWN:
-        parts.append(f"and {len(errors) - _ERRORS_SHOWN:,} more errors")
-    return redact_secrets(_PREFIX + "; ".join(parts))
+    return redact_secrets(_PREFIX + _first_few(parts, len(errors), "errors"))
 
 
 _PREFIX = "invalid memory configuration: "

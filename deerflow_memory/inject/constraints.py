@@ -54,10 +54,6 @@ from deerflow_memory.models import Fact, FactCategory
 
 __all__ = ["guaranteed_members", "is_constraint", "looks_like_constraint"]
 
-# The need's words (kept under these names for bench/constraints.py).
-_EN = EN_NEEDS
-_ZH = ZH_NEEDS
-
 
 # --- a need's word that names no need of the user's --------------------------------------
 #
@@ -403,11 +399,11 @@ def _looks_like_constraint(text: str) -> bool:
     """
     if not isinstance(text, str):
         raise InvalidFactError(f"a fact must be text, got {type(text).__name__}")
-    if _ENGLISH.any_need(text, _EN):
+    if _ENGLISH.any_need(text, EN_NEEDS):
         return True
-    if _ZH.search(text) is None:  # every set phrase holds a need's characters
+    if ZH_NEEDS.search(text) is None:  # every set phrase holds a need's characters
         return False
-    return _CHINESE.any_need(_ZH_NOT_A_NEED.sub("，", text), _ZH)
+    return _CHINESE.any_need(_ZH_NOT_A_NEED.sub("，", text), ZH_NEEDS)
 
 
 # Bounded by characters too: 65,536 texts of 500 characters kept ~70 MB of keys.
