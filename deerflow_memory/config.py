@@ -1147,6 +1147,13 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         ) from e
     except ValueError as e:  # a value YAML parses but Python refuses (an int over 4,300 digits)
         raise ConfigError(redact_secrets(f"config file {path}: a value cannot be read: {e}")) from e
+    except (KeyError, AttributeError, TypeError) as e:
+        # A tagged scalar whose text is not of its tag: PyYAML's bool and timestamp
+        # constructors raise these on "!!bool x" and "!!timestamp x".
+        raise ConfigError(
+            f"config file {path}: a value tagged with a YAML type (!!bool, !!timestamp...) "
+            "is not of that type"
+        ) from e
     if data is None:
         return {}
     if not isinstance(data, dict):

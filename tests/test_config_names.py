@@ -148,3 +148,21 @@ def test_a_name_from_input_is_shown_escaped_in_every_config_message(
     message = str(raised.value)
     assert not any(char in message for char in "\n\r\x1b\u202e"), repr(message)
     assert "\\n" in message and "\\x1b" in message and "\\u202e" in message, repr(message)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "max_facts: !!bool maybe\n",
+        "max_facts: !!timestamp someday\n",
+        "? !!bool maybe\n: 1\n",
+        "retrieval:\n  ? !!timestamp someday\n  : 1\n",
+        "tenants:\n  acme:\n    max_facts: !!bool maybe\n",
+    ],
+)
+def test_a_value_tagged_with_a_yaml_type_it_is_not_is_one_config_error(
+    tmp_path: Path, text: str
+) -> None:
+    # Attack 19: PyYAML's bool and timestamp constructors raised KeyError/AttributeError.
+    with pytest.raises(ConfigError, match="tagged with a YAML type"):
+        load_config(write(tmp_path, text), environ={})
