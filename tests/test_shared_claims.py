@@ -22,6 +22,7 @@ from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 
 from deerflow_memory import MemoryConfig
+from deerflow_memory.caching.identity import PerObject
 from deerflow_memory.errors import UpdateLockTimeoutError
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.factory import build_storage
@@ -188,3 +189,34 @@ def test_an_apps_sqlite_store_takes_its_save_locks_where_the_sqlite_backend_does
     assert isinstance(app_lock, FlockDocumentLock) and isinstance(backend_lock, FlockDocumentLock)
     assert Path(app_lock.folder).resolve() == Path(backend_lock.folder).resolve()
     assert Path(app_lock.folder) == (tmp_path / "m" / "memory.sqlite.locks").resolve()
+
+
+class EqualStore(InMemoryStore):
+    """A store that defines equality but no hash, like a dataclass: every one equals every other."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, EqualStore)
+
+
+def test_a_store_without_a_hash_gets_its_own_locks_and_two_equal_stores_do_not_share_them() -> None:
+    # Attack 19: the per-store lock registries were keyed by equality (TypeError: unhashable).
+    first, second = StoreMemoryStorage(EqualStore()), StoreMemoryStorage(EqualStore())
+    with first.update_lock("ana", None, 1):
+        with second.update_lock("ana", None, 0.05):  # another store: not the same lock
+            pass
+        same_store = StoreMemoryStorage(first.store)
+        with pytest.raises(UpdateLockTimeoutError), same_store.update_lock("ana", None, 0.05):
+            pass
+
+
+def test_per_object_values_go_with_their_object() -> None:
+    values: PerObject[list[int]] = PerObject(list)
+    kept, dropped = EqualStore(), EqualStore()
+    values.get(kept).append(1)
+    values.get(dropped).append(2)
+    assert values.get(kept) == [1] and len(values) == 2
+    del dropped
+    gc.collect()
+    assert len(values) == 1 and values.get(kept) == [1]

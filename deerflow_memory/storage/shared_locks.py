@@ -28,12 +28,12 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-import weakref
 from contextlib import AbstractContextManager
 from typing import Any
 
 from langgraph.store.base import BaseStore
 
+from deerflow_memory.caching.identity import PerObject
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.update_locks import FlockUpdateLocks, LocalUpdateLocks
 
@@ -41,9 +41,8 @@ __all__ = ["shared_update_locks", "sqlite_lock_folder"]
 
 logger = package_logger(__name__)
 
-_REGISTRY: weakref.WeakKeyDictionary[BaseStore, dict[tuple[str, ...], LocalUpdateLocks]] = (
-    weakref.WeakKeyDictionary()
-)
+# Per store object (by identity: a store may define __eq__ without __hash__), per scope.
+_REGISTRY: PerObject[dict[tuple[str, ...], LocalUpdateLocks]] = PerObject(dict)
 _GUARD = threading.Lock()
 
 
@@ -60,13 +59,13 @@ def shared_update_locks(store: BaseStore, scope: tuple[str, ...]) -> LocalUpdate
         database file, else :class:`LocalUpdateLocks` (this process only).
     """
     with _GUARD:
-        known = _REGISTRY.get(store, {}).get(scope)
+        known = _REGISTRY.get(store).get(scope)
     if known is not None:
         return known
     folder = sqlite_lock_folder(store)  # asked outside the guard: it waits on the store's lock
     made = FlockUpdateLocks(folder) if folder is not None else LocalUpdateLocks()
     with _GUARD:  # the first one made wins; a racing second one is dropped unused
-        return _REGISTRY.setdefault(store, {}).setdefault(scope, made)
+        return _REGISTRY.get(store).setdefault(scope, made)
 
 
 def sqlite_lock_folder(store: BaseStore) -> str | None:

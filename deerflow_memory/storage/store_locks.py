@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import weakref
 import zlib
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -23,6 +22,7 @@ from typing import Any, Protocol, TypeVar
 
 from langgraph.store.base import BaseStore
 
+from deerflow_memory.caching.identity import PerObject
 from deerflow_memory.errors import StorageError, UpdateLockTimeoutError
 from deerflow_memory.storage.update_locks import (
     HAS_FLOCK,
@@ -228,17 +228,13 @@ class _Stripes:
 
 
 # Every StoreMemoryStorage over the same store object in this process must share
-# its locks, or two storages would each "hold" a document at once.
-_STRIPES: weakref.WeakKeyDictionary[BaseStore, _Stripes] = weakref.WeakKeyDictionary()
-_STRIPES_GUARD = threading.Lock()
+# its locks, or two storages would each "hold" a document at once. By identity:
+# a store may define __eq__ without __hash__ (a dataclass), or equal two others.
+_STRIPES: PerObject[_Stripes] = PerObject(_Stripes)
 
 
 def stripes_for(store: BaseStore) -> _Stripes:
-    with _STRIPES_GUARD:
-        stripes = _STRIPES.get(store)
-        if stripes is None:
-            stripes = _STRIPES[store] = _Stripes()
-        return stripes
+    return _STRIPES.get(store)
 
 
 async def acquire_off_loop(acquire: Callable[[], T], release: Callable[[T], None]) -> T:
