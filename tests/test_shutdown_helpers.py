@@ -113,11 +113,12 @@ CHILD = textwrap.dedent(
     )
     """
 )
-# One long sleep: the package's threads block SIGTERM (deerflow_memory.daemons), so
-# the kernel hands it to the main thread, whose sleep ends at once. (Before they did,
-# a SIGTERM handed to one of them only set Python's flag, and a CI run timed out.)
-# This is the end-to-end check; tests/test_thread_signals.py guards the mask itself.
-PLAIN = CHILD + 'print("ready", flush=True)\ntime.sleep(120)\n'
+# Short sleeps: a SIGTERM the kernel hands to a thread that does not block it only
+# sets Python's flag, and the main thread runs the handler at its next bytecode. The
+# package's threads block SIGTERM (tests/test_thread_signals.py guards that), yet a CI
+# run with one 120 s sleep here still timed out once: some thread of the process
+# (not one the package starts, or one in its first instants) took the signal.
+PLAIN = CHILD + 'print("ready", flush=True)\nfor _ in range(1200):\n    time.sleep(0.1)\n'
 
 
 def test_the_sigterm_handler_of_a_plain_process_flushes_then_exits_as_before(
