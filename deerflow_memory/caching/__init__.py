@@ -12,6 +12,8 @@ memory follows the text held, whatever the facts' lengths.
 - :mod:`~deerflow_memory.caching.budget`: :class:`CacheBudget` and :class:`BudgetCache`,
   the storages' caches of parsed documents: one bound on entries and facts held,
   shared by a storage, its tenants' views and each of their caches.
+- :mod:`~deerflow_memory.caching.identity`: :class:`PerObject`, one value per live
+  object keyed by identity and held weakly (the storages' per-store lock registries).
 
 This is a leaf: it imports nothing from the package, and every layer may use it.
 """
@@ -19,6 +21,7 @@ This is a leaf: it imports nothing from the package, and every layer may use it.
 from __future__ import annotations
 
 from deerflow_memory.caching.budget import BudgetCache, CacheBudget
+from deerflow_memory.caching.identity import PerObject
 from deerflow_memory.caching.text import TextCache, TextCacheInfo
 
-__all__ = ["BudgetCache", "CacheBudget", "TextCache", "TextCacheInfo"]
+__all__ = ["BudgetCache", "CacheBudget", "PerObject", "TextCache", "TextCacheInfo"]
