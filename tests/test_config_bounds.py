@@ -25,7 +25,7 @@ from deerflow_memory.config import (
     MemoryConfig,
     load_config,
 )
-from deerflow_memory.config import _closest as closest_setting
+from deerflow_memory.config.messages import closest as closest_setting
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.models import FactCategory
 

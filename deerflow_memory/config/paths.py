@@ -1,0 +1,51 @@
+"""Paths named by users (``--root``, ``storage_path``, a config file), checked before use."""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from pathlib import Path
+
+from deerflow_memory.errors import ConfigError
+
+
+def control_character(text: str | bytes) -> str | None:
+    """Why ``text`` cannot name a path (its first control character), or None."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "surrogateescape")
+    for position, char in enumerate(text):
+        if unicodedata.category(char) == "Cc":  # NUL, \x01-\x1f, DEL, C1 controls
+            return (
+                f"contains a control character (U+{ord(char):04X}) at position {position}; "
+                "name a path without control characters"
+            )
+    return None
+
+
+def spelled_as_folder(path: str) -> bool:
+    """``path`` ends in a separator, ``.`` or ``..``: it can only name a folder."""
+    return os.path.basename(path) in ("", ".", "..")
+
+
+def check_path(path: str | os.PathLike[str], what: str, *, file: bool = False) -> Path:
+    """``path`` as a :class:`~pathlib.Path` if it holds no control character (NUL, ``\\x01``...).
+
+    Args:
+        path: a file or folder name given by a user (``--root``, a config file...).
+        what: how to call it in the error message (``--root``, ``storage_path``).
+        file: ``path`` must name a file: one spelled as a folder (ending in
+            ``/``, ``/.`` or ``/..``, or ``.`` itself) is refused, where
+            :class:`~pathlib.Path` would drop the ``/`` and name a file
+            ``newdir`` for ``newdir/`` (``cp x newdir/`` fails the same way).
+
+    Raises:
+        ConfigError: the path is empty or holds a control character (never a
+            folder name), or, with ``file``, is spelled as a folder.
+    """
+    text = os.fspath(path)
+    problem = "must not be empty" if not text.strip() else control_character(text)
+    if not problem and file and spelled_as_folder(text):
+        problem = "names a folder, not a file (give a file name)"
+    if problem:
+        raise ConfigError(f"{what} {text!r} {problem}")
+    return Path(text)

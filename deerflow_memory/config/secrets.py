@@ -1,0 +1,39 @@
+"""Credentials masked in every message and ``repr`` the package prints."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+SECRET_FIELDS = frozenset({"api_key", "storage_dsn", "base_url"})
+_URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):([^@\s]*)@")
+_URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
+_KEY_VALUE_SECRET = re.compile(
+    r"(?i)\b(password|passwd|pwd|api[_-]?key|secret|(?:access_|refresh_|id_)?token)"
+    r"(\s*[=:]\s*)(['\"]?)[^\s'\",;&]+"
+)
+# URL query parameters that carry credentials (?key=, ?access_token=, ?api-key=, ?sig=).
+_QUERY_SECRET = re.compile(
+    r"(?i)([?&](?:key|api[_-]?key|[a-z_]*token|secret|client_secret|password|auth|sig|signature)=)"
+    r"[^&#\s'\"]+"
+)
+_OPENAI_KEY = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
+
+
+def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
+    """``text`` with credentials masked: URL passwords and bare-token userinfo
+    (``http://TOKEN@host``), credential query parameters (``?key=``, ``?api-key=``,
+    ``?access_token=``, ``?token=``), ``password=...`` pairs, API keys and ``secrets``.
+
+    Example:
+        >>> redact_secrets("postgresql://app:hunter2@db/memory")
+        'postgresql://app:***@db/memory'
+    """
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "***")
+    text = _URL_PASSWORD.sub(lambda m: f"{m.group(1)}:***@", text)
+    text = _URL_TOKEN.sub("***@", text)
+    text = _QUERY_SECRET.sub(lambda m: f"{m.group(1)}***", text)
+    text = _KEY_VALUE_SECRET.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}***", text)
+    return _OPENAI_KEY.sub("sk-***", text)

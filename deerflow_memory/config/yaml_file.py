@@ -1,0 +1,325 @@
+"""Settings from a YAML config file, read strictly and bounded.
+
+The file is a bare mapping or a DeerFlow ``config.yaml`` with a ``memory:`` section.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Hashable
+from pathlib import Path
+from typing import Any
+
+from deerflow_memory.config.messages import (
+    ERRORS_SHOWN,
+    clipped,
+    did_you_mean,
+    first_few,
+    quoted,
+    shown,
+)
+from deerflow_memory.config.paths import check_path
+from deerflow_memory.config.secrets import redact_secrets
+from deerflow_memory.config.settings import DEERFLOW_ALIASES, MemoryConfig
+from deerflow_memory.errors import ConfigError
+from deerflow_memory.logs import package_logger
+
+logger = package_logger(__name__)
+
+MAX_CONFIG_BYTES = 1 << 20
+"""A config file is read up to this many bytes (1 MiB); a larger one (or an endless
+device such as ``/dev/zero``) is refused with a :class:`ConfigError`, never read whole."""
+
+# Settings a DeerFlow config.yaml may hold that we knowingly do not use: a warning,
+# not an error (the README lists them). Top-level DeerFlow sections appear here
+# too, for a file without a ``memory:`` section.
+DEERFLOW_IGNORED_KEYS = frozenset(
+    {
+        "storage_class",
+        "models",
+        "tools",
+        "tool_groups",
+        "sandbox",
+        "skills",
+        "title",
+        "summarization",
+        "subagents",
+        "checkpointer",
+        "channels",
+    }
+)
+
+
+MAX_ALIASED_VALUES = 10_000
+"""YAML aliases (``*name``) in a config file may repeat at most this many values in
+all: a few hundred bytes of nested aliases otherwise stand for billions of values
+("billion laughs") that validation and error messages would walk. Each character
+of a repeated text counts as a value too (:data:`_ALIASED_CHARACTERS` per value):
+9,000 aliases of one 50 KB text would otherwise hold 450 MB."""
+
+_ALIASED_CHARACTERS = 100  # characters of repeated text that count as one value
+
+
+class _AliasError(Exception):
+    """A config file's aliases repeat too much, or one holds itself."""
+
+    def __init__(self, problem: str, line: int) -> None:
+        super().__init__(problem)
+        self.problem, self.line = problem, line
+
+
+class _KeyNotTextError(Exception):
+    """A config file's mapping has a key no dict can hold (a list or a mapping)."""
+
+    def __init__(self, problem: str, line: int) -> None:
+        super().__init__(problem)
+        self.problem, self.line = problem, line
+
+
+def _not_text(key: Any) -> str:
+    """Why ``key`` is no setting name: its kind and its value, bounded and escaped."""
+    kinds = {list: "a list", dict: "a mapping", set: "a set", bool: "a boolean", int: "a number"}
+    kinds.update({float: "a number", type(None): "null", bytes: "binary data"})
+    kind = kinds.get(type(key)) or f"a {type(key).__name__}"  # a date, a datetime
+    return f"a key is {kind} ({shown(key)}); a setting's name must be text"
+
+
+def _strict_loader() -> type:
+    import yaml  # deferred: only file-based configuration needs it
+
+    class StrictLoader(yaml.SafeLoader):
+        """``safe_load`` that refuses a key given twice in one mapping, and aliases
+        that repeat more than :data:`MAX_ALIASED_VALUES` values or hold themselves
+        (both raise :class:`_AliasError`)."""
+
+        def __init__(self, stream: Any) -> None:
+            super().__init__(stream)
+            self._aliased = 0  # values repeated through aliases so far
+            self._sizes: dict[int, int] = {}  # id(node) -> values it stands for
+            self._open: set[str] = set()  # anchors whose value is being read
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.peek_event()
+            anchor = event.anchor
+            if isinstance(event, yaml.AliasEvent):
+                line = event.start_mark.line + 1 if event.start_mark else 0
+                if anchor in self._open:
+                    raise _AliasError(f"alias *{anchor} is inside the value it names", line)
+                if anchor in self.anchors:
+                    self._aliased += self._size(self.anchors[anchor])
+                    if self._aliased > MAX_ALIASED_VALUES:
+                        raise _AliasError(
+                            f"aliases (*{anchor} and those before it) repeat more than "
+                            f"{MAX_ALIASED_VALUES:,} values (a long text counts one per "
+                            f"{_ALIASED_CHARACTERS} characters), far more than a configuration "
+                            "holds",
+                            line,
+                        )
+                return super().compose_node(parent, index)
+            if anchor is None:
+                return super().compose_node(parent, index)
+            self._open.add(anchor)
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self._open.discard(anchor)
+
+        def _size(self, node: Any) -> int:
+            """How many values ``node`` stands for, itself included (a long text: one
+            per :data:`_ALIASED_CHARACTERS` characters)."""
+            known = self._sizes.get(id(node))
+            if known is None:
+                known = 1
+                if isinstance(node, yaml.ScalarNode):
+                    known += len(node.value) // _ALIASED_CHARACTERS
+                elif isinstance(node, yaml.SequenceNode):
+                    known += sum(self._size(item) for item in node.value)
+                elif isinstance(node, yaml.MappingNode):
+                    known += sum(self._size(k) + self._size(v) for k, v in node.value)
+                self._sizes[id(node)] = known
+            return known
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+            seen: dict[Any, Any] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":  # "<<: *base": keys it merges
+                    continue  # may be given again here, where they win (YAML's rule)
+                if not isinstance(key_node, yaml.ScalarNode):  # "? [max_facts]": a list key
+                    line = key_node.start_mark.line + 1 if key_node.start_mark else 0
+                    key = self.construct_object(key_node, deep=True)  # built whole, to show it
+                    raise _KeyNotTextError(_not_text(key), line)
+                key = self.construct_object(key_node, deep=deep)
+                if not isinstance(key, Hashable):  # a scalar of a tag that builds a list
+                    line = key_node.start_mark.line + 1 if key_node.start_mark else 0
+                    raise _KeyNotTextError(_not_text(key), line)
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        "while constructing a mapping",
+                        node.start_mark,
+                        f"found duplicate key {shown(key)} (first at line {seen[key].line + 1})",
+                        key_node.start_mark,
+                    )
+                seen[key] = key_node.start_mark
+            return super().construct_mapping(node, deep=deep)
+
+    return StrictLoader
+
+
+def _read_config_text(path: Path) -> str:
+    """The text of ``path``, a regular file of at most :data:`MAX_CONFIG_BYTES`.
+
+    Anything else is refused before it is read: a FIFO (whose open and read
+    wait for a writer, maybe forever), a device (``/dev/zero`` never ends), a
+    socket or a folder. The file is opened without blocking and checked again
+    once open, so one swapped in between is refused too.
+
+    Raises:
+        ConfigError: not a regular file, or more than :data:`MAX_CONFIG_BYTES` bytes.
+        OSError, UnicodeDecodeError: missing, unreadable, not UTF-8.
+    """
+    _check_regular(path, os.stat(path).st_mode)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    with open(fd, "rb", closefd=True) as handle:
+        _check_regular(path, os.fstat(fd).st_mode)
+        raw = handle.read(MAX_CONFIG_BYTES + 1)  # bounded: it may have grown since
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(
+            f"config file {path} is larger than {MAX_CONFIG_BYTES:,} bytes (1 MiB), "
+            "the limit for a config file; it was not read"
+        )
+    return raw.decode("utf-8")
+
+
+def _check_regular(path: Path, mode: int) -> None:
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise ConfigError(f"config file {path} is a folder, not a file")
+    kind = (
+        "a FIFO (named pipe)"
+        if stat.S_ISFIFO(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "not a regular file"
+    )
+    raise ConfigError(
+        f"config file {path} is {kind}, not a regular file; it was not read "
+        f"(a config file is a regular file of at most 1 MiB)"
+    )
+
+
+def read_yaml(path: Path) -> dict[str, Any]:
+    """The memory settings of the config file ``path``, by setting name.
+
+    They are its ``memory:`` section, or the whole mapping when it has none,
+    with DeerFlow's names spelled as ours; the DeerFlow settings we ignore
+    (:data:`DEERFLOW_IGNORED_KEYS`) are dropped with a warning.
+
+    Raises:
+        ConfigError: the file is missing, unreadable, too large, not a regular
+            file or not valid YAML; a key is given twice, is not text, or is
+            no setting; aliases repeat too much.
+    """
+    import yaml  # deferred: only file-based configuration needs it
+
+    check_path(path, "config file")
+    try:
+        text = _read_config_text(path)
+    except FileNotFoundError as e:
+        raise ConfigError(f"config file not found: {path}") from e
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"config file {path} cannot be read: {e}") from e
+    try:
+        data = yaml.load(text, Loader=_strict_loader())
+    except (_AliasError, _KeyNotTextError) as e:
+        raise ConfigError(f"config file {path}, line {e.line}: {e.problem}") from None
+    except yaml.YAMLError as e:
+        raise ConfigError(redact_secrets(f"config file {path} is not valid YAML: {e}")) from e
+    except RecursionError as e:  # "[[[[…" nested thousands deep
+        raise ConfigError(f"config file {path} is nested too deeply to be a configuration") from e
+    except MemoryError as e:  # within MAX_CONFIG_BYTES, under a tight memory limit
+        raise ConfigError(
+            f"config file {path} needs more memory than is available to be read "
+            "(too large or too deeply nested to be a configuration)"
+        ) from e
+    except ValueError as e:  # a value YAML parses but Python refuses (an int over 4,300 digits)
+        raise ConfigError(redact_secrets(f"config file {path}: a value cannot be read: {e}")) from e
+    except (KeyError, AttributeError, TypeError) as e:
+        # A tagged scalar whose text is not of its tag: PyYAML's bool and timestamp
+        # constructors raise these on "!!bool x" and "!!timestamp x".
+        raise ConfigError(
+            f"config file {path}: a value tagged with a YAML type (!!bool, !!timestamp...) "
+            "is not of that type"
+        ) from e
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"config file {path} must hold a mapping, got {type(data).__name__}")
+    section = data.get("memory", data)
+    if not isinstance(section, dict):
+        raise ConfigError(f"config file {path}: 'memory' must be a mapping")
+    _check_text_keys(path, section, "memory" if section is not data else "")
+    values = _without_aliases(path, section)
+    fields = MemoryConfig.model_fields
+    unknown = sorted(set(values) - set(fields))
+    ignored = [k for k in unknown if k in DEERFLOW_IGNORED_KEYS]
+    typos = [k for k in unknown if k not in DEERFLOW_IGNORED_KEYS]
+    if typos:  # did-you-mean for the first few only: a file may hold 60,000 typos
+        described = [f"{quoted(k)}{did_you_mean(k, fields)}" for k in typos[:ERRORS_SHOWN]]
+        problems = first_few(described, len(typos), "unknown settings")
+        raise ConfigError(f"config file {path}: unknown memory setting(s) {problems}")
+    if ignored:
+        logger.warning("config file %s: ignoring DeerFlow settings %s", path, ignored)
+    return {k: v for k, v in values.items() if k not in unknown}
+
+
+def _check_text_keys(path: Path, section: dict[Any, Any], where: str) -> None:
+    """Every key of ``section`` (the memory settings), of its ``retrieval:`` and
+    ``tenants:`` mappings and of each tenant's overrides is text.
+
+    YAML reads ``5:``, ``null:``, ``true:``, ``1.5:`` and ``2024-01-01:`` as an int,
+    None, a bool, a float and a date: none of them names a setting or a tenant.
+
+    Raises:
+        ConfigError: naming the mapping (``retrieval``, ``tenants.acme``) and the key.
+    """
+    mappings: list[tuple[str, Any]] = [(where, section)]
+    for nested in ("retrieval", "tenants"):
+        mappings.append((f"{where}.{nested}".lstrip("."), section.get(nested)))
+    tenants = section.get("tenants")
+    if isinstance(tenants, dict):
+        for tenant, overrides in tenants.items():
+            if isinstance(tenant, str):
+                mappings.append((f"{where}.tenants.{clipped(tenant)}".lstrip("."), overrides))
+    for place, mapping in mappings:
+        if not isinstance(mapping, dict):
+            continue
+        for key in mapping:
+            if not isinstance(key, str):
+                inside = f"under {place}: " if place else "at the top level: "
+                raise ConfigError(f"config file {path}: {inside}{_not_text(key)}")
+
+
+def _without_aliases(path: Path, section: dict[str, Any]) -> dict[str, Any]:
+    """``section`` with DeerFlow's names (:data:`DEERFLOW_ALIASES`) spelled as ours.
+
+    Raises:
+        ConfigError: both spellings of one setting are given (which one was meant
+            cannot be told; YAML would keep the later silently).
+    """
+    values: dict[str, Any] = {}
+    spelled: dict[str, str] = {}  # setting name -> the key that gave it
+    for key, value in section.items():
+        name = DEERFLOW_ALIASES.get(key, key)
+        if name in spelled:
+            raise ConfigError(
+                f"config file {path}: {quoted(spelled[name])} and {quoted(key)} are two "
+                f"spellings of one setting ({name}); give it once"
+            )
+        spelled[name] = key
+        values[name] = value
+    return values
