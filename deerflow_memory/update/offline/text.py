@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator
 
 from deerflow_memory.models import FactCategory
+from deerflow_memory.update.offline.own_words import own_words
 from deerflow_memory.update.offline.rules import (
     KIN_ZH,
     Candidate,
@@ -258,7 +259,7 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
             )
         else:
             clause = _EN_ANYMORE.sub("", clause)
-        return match_clause(clause, zh)
+        return match_clause(clause, zh) or own_words(clause, zh)
     if subject is None:
         return match_instruction(clause, zh)
     return None

@@ -1,0 +1,273 @@
+# ruff: noqa: E501  (regular expressions: one alternation per line reads better than wrapped)
+"""The offline extractor's last resort: a clause about the user that no rule knows, kept in the user's words.
+
+The rules of :mod:`~deerflow_memory.update.offline.rules` know the common
+kinds of fact (allergies, diets, places, jobs, tastes, goals...). Users say
+many more lasting things about themselves: "I play bass in a covers band",
+"I swim before work", "我每周六去爬山". A blind check (bench/quality.py) found
+the rules alone storing about half of what a first-person sentence says, where
+storing every first-person sentence whole stores almost all of it.
+
+So a clause whose subject is the user ("I…", "我…"), that no rule matched and
+that is none of the things memory must not keep, is stored as it was said,
+turned to the third person where that is mechanical ("I play" → "User plays",
+"我每周" → "用户每周"). What it must not keep, beyond the questions and
+hypotheticals :mod:`~deerflow_memory.update.offline.text` already drops:
+
+- a passing state or mood ("I'm so tired", "I'm done", "我好累", "烦死了");
+- talk about the conversation ("I think so", "I see", "I forgot", "我觉得",
+  "我不知道", "I like this one", anything said to "you" / "你");
+- a one-off request, errand or wish ("I need a recipe", "I'm looking for a
+  gift", "我想吃火锅", "我要一份"; lasting wishes are the goal rules' to find);
+- what the user is not, does not want or once was ("I'm not vegetarian",
+  "I don't want to", "I used to", "我不是", "我没");
+- a future or past single event ("I'll call her", "I just got back",
+  "我刚到家", any Chinese clause with the perfective 了);
+- a clause too short to say anything, or too long to be one fact.
+
+Such facts get confidence 0.7 (the default ``fact_confidence_threshold``: a
+stricter threshold drops them) and the category their wording suggests:
+``preference`` (like, love, hate, 喜欢), ``goal`` (trying to, learning,
+打算), ``behavior`` (every morning, usually, 每天) or ``context``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deerflow_memory.models import FactCategory
+from deerflow_memory.update.offline.rules import Candidate
+
+__all__ = ["OWN_WORDS_CONFIDENCE", "own_words"]
+
+_I = re.IGNORECASE
+
+OWN_WORDS_CONFIDENCE = 0.7
+"""Confidence of a fact kept in the user's words: less than a rule's, equal to the
+default ``fact_confidence_threshold``."""
+
+_MIN_EN_WORDS, _MAX_EN_WORDS = 3, 30
+_MIN_ZH_CHARS, _MAX_ZH_CHARS = 5, 60
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+# --- what is not a lasting fact -------------------------------------------------------------
+
+_EN_FEELING = (
+    r"tired|exhausted|bored|hungry|thirsty|sleepy|sad|happy|glad|excited|stressed|annoyed|upset|"
+    r"confused|curious|sorry|sure|unsure|done|finished|back|here|ready|fine|good|ok|okay|great|"
+    r"lost|stuck|busy|late|early|wondering|thinking|kidding|joking|serious|afraid so|"
+    r"not sure|impressed|grateful|thankful|relieved|nervous|worried|frustrated|angry|mad|"
+    r"in a hurry|on my way|at work|at home|outside|online|free|available|almost there|new here"
+)
+_EN_PASSING = re.compile(
+    # a state of the moment: "I'm so tired", "I'm not sure", "I'm at work"
+    rf"^I(?:'m| am)\s+(?:(?:so|really|very|kinda|kind of|a bit|a little|pretty|quite|totally|just|still|not|too)\s+)*(?:{_EN_FEELING})\b"
+    # talk about the conversation, or a request in disguise
+    r"|^I\s+(?:(?:really|just|also|still|honestly|totally|kinda|actually)\s+)*(?:think|thought|guess|believe|feel|suppose|agree|disagree|see|saw|hear|heard|know|knew|understand|mean|meant|hope|wonder|wondered|was wondering|said|asked|told|forgot|remember|noticed|found|read|tried|got it|get it|appreciate|doubt|bet|reckon|assume|figured|realized|realised|changed my mind|owe|promise|swear|apologi[sz]e|beg|insist|repeat)\b"
+    r"|^I\s+(?:(?:really|just|also|still)\s+)*(?:like|love|hate|prefer|want|need|enjoy|liked|loved|hated)\s+(?:it|this|that|these|those|them|your|the (?:first|second|third|last|new|other|previous|shorter|longer)|(?:this|that|the) (?:one|version|idea|answer|option|draft|plan|list|suggestion))\b"
+    # what the user is not, does not want or does not know: no fact about them
+    r"|^I(?:'m| am) not\b|^I\s+(?:don't|do not|didn't|did not)\s+(?:\w+\s+)?(?:want|need|think|know|care|mind|remember|understand|get|see|believe|agree)\b"
+    r"|\bused to\b"
+    # the conversation itself: "I love your idea", "I told you"
+    r"|\b(?:you|your|yours|u)\b"
+    r"|^I(?:'d| would)\s+(?:like|love|prefer|rather|appreciate)\b"
+    r"|^I\s+(?:(?:really|just|also|still|urgently)\s+)*(?:need|want|require)\s+(?:a|an|some|the|your|you|to (?:know|ask|find|get|see|buy|book|order|write|make|create|check|send|print|fix|understand|figure|learn how|talk))\b"
+    r"|^I(?:'m| am)\s+(?:(?:just|still|currently|now)\s+)*(?:looking for|searching for|trying to (?:figure|understand|decide|find|get|work out|remember)|asking|wondering|curious|about to|going to|gonna|planning to (?:call|send|buy|order|book|go)|getting ready|heading|leaving|off to|writing to|calling|texting|reading|watching|using (?:this|your|it))\b"
+    # a single event, past or to come
+    r"|^I(?:'ll| will|'m gonna| shall)\b"
+    # a maybe: "I might try", "I may or may not", "probably"
+    r"|^I\s+(?:(?:really|just|also|still)\s+)*(?:might|may|could|would)\b|\b(?:maybe|perhaps|probably|possibly)\b"
+    r"|\bin an? (?:\w+ )?mood\b"
+    # about someone else: "I work for a boss who…"
+    r"|\b(?:boss|manager|colleague|coworker|friend|wife|husband|partner|mother|father|mom|mum|dad|son|daughter|kid|child|brother|sister|neighbou?r|roommate|flatmate|teacher|client|customer)s?\s+who\b"
+    r"|^I\s+(?:just|already|finally|recently)\s+\w+ed\b"
+    r"|\b(?:yesterday|last night|earlier today|just now|a minute ago|an hour ago|this morning|this afternoon|this evening|today|tonight|tomorrow|right now|at the moment)\b"
+    # a joke or an aside
+    r"|\b(?:lol|lmao|rofl|haha\w*|jk|ugh|omg|smh)\b|[😂🤣😅😭🙄😩😤]",
+    _I,
+)
+_ZH_PASSING = re.compile(
+    r"^我(?:今天|现在|真的|真|好|很|太|超|特别|有点|有些|快|都)*(?:累|困|饿|渴|烦|无聊|开心|高兴|难过|伤心|郁闷|紧张|激动|生气|着急|崩溃|懵|晕|忙|闲)(?:了|啊|呀|死了|坏了|极了)?$"
+    r"|烦死|累死|困死|饿死|气死|笑死|崩溃了|无语|哈哈|呜呜|[😂🤣😅😭🙄😩😤]"
+    r"|^我(?:也|还|就|都)?(?:觉得|认为|猜|估计|想问|想知道|问一下|问问|说|刚|刚才|刚刚|在想|不知道|不懂|不明白|不太懂|同意|明白|知道了|记得|忘了|看到|听说|试了|试过|发现|看了|读了|以为|确定|希望你|需要你|要你|请你|求你)"
+    r"|^我(?:想|要|需要|得)?(?:要|买|找|订|点|看|听|查|问|写|做)?(?:一个|一份|一些|一下|一点|点|个|份)"
+    r"|^我(?:想|要|会|将|打算|准备)"
+    # what the user is not or did once: "我不是素食者", "我叫了外卖", "我住院了"
+    r"|^我(?:不是|没有|没)|了"
+    # the conversation itself: "我喜欢你的建议"
+    r"|你|您"
+    r"|^我(?:马上|待会|一会儿|等下|等会|这就|现在就|明天|今晚|今天|昨天|昨晚|刚)"
+    r"|昨天|昨晚|今天|今晚|明天|刚才|刚刚|这次|待会|一会儿|此刻"
+    # a meal or errand of the day: "我中午吃了碗面"
+    r"|(?:早上|早饭|中午|午饭|下午|上午|晚上|晚饭|周末|上周|上个月|上次)\S*了"
+    # a maybe: "我可能会试试"
+    r"|可能|也许|或许|说不定|大概|考虑"
+    # a thing's name, not the user's: "我家小区叫…"
+    r"|^我(?:的|家|住的|老家|们)\S*叫"
+    r"|^我(?:喜欢|爱|讨厌|不喜欢)(?:这个|那个|这些|那些|它|这版|这一版|第一个|第二个|最后一个)",
+)
+
+# --- the third person -----------------------------------------------------------------------
+
+_EN_SUBJECT = re.compile(
+    r"^I\s*(?:'m|am)\b|^I\s*(?:'ve|have)\b|^I was\b|^I\s*(?:don't|do not)\b|^I\s*(?:can't|cannot|can not)\b"
+    r"|^I\s*(?:didn't|did not)\b|^I\s*(?:haven't|have not)\b|^I\s*(?:wasn't|was not)\b|^I\s*(?:'d|had)\b"
+    r"|^I\b",
+    _I,
+)
+_EN_SUBJECT_FORMS = {
+    "im": "User is",
+    "iam": "User is",
+    "ive": "User has",
+    "ihave": "User has",
+    "iwas": "User was",
+    "idont": "User does not",
+    "idonot": "User does not",
+    "icant": "User cannot",
+    "icannot": "User cannot",
+    "ididnt": "User did not",
+    "ididnot": "User did not",
+    "ihavent": "User has not",
+    "ihavenot": "User has not",
+    "iwasnt": "User was not",
+    "iwasnot": "User was not",
+    "id": "User would",
+    "ihad": "User had",
+}
+_ADVERB = re.compile(
+    r"(?:(?:always|usually|often|sometimes|never|only|really|still|also|mostly|rarely|normally|"
+    r"generally|typically|actually|basically|mainly|regularly|occasionally|seldom|hardly ever|"
+    r"absolutely|totally|completely|definitely|kind of|kinda|sort of|pretty much)\s+)*",
+    _I,
+)
+_MODALS = frozenset({"can", "could", "must", "should", "may", "might", "would", "shall", "will"})
+_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is", "am": "is"}
+_PAST = frozenset(
+    {
+        "was", "were", "had", "did", "went", "got", "grew", "left", "took", "became", "lost",
+        "ran", "began", "made", "came", "gave", "kept", "met", "quit", "spent", "sold", "bought",
+        "moved", "found", "broke", "fell", "won", "taught", "learned", "learnt", "used",
+    }
+)  # fmt: skip
+_EN_OBJECT_PRONOUNS = (
+    (re.compile(r"\bmyself\b", _I), "themselves"),
+    (re.compile(r"\bmy\b", _I), "their"),
+    (re.compile(r"\bmine\b", _I), "theirs"),
+    (re.compile(r"\bme\b", _I), "them"),
+    (re.compile(r"\bI'm\b|\bI am\b", _I), "they are"),
+    (re.compile(r"\bI've\b", _I), "they have"),
+    (re.compile(r"\bI was\b"), "they were"),
+    (re.compile(r"\bI\b"), "they"),
+)
+
+
+def _third_person(verb: str) -> str:
+    """``verb`` as said of "User" ("play" → "plays", "watch" → "watches", "study" → "studies")."""
+    low = verb.lower()
+    if low in _MODALS or low in _PAST or low.endswith("ed"):
+        return verb
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(low) > 1 and low.endswith("y") and low[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _en_fact(clause: str) -> str:
+    """``clause`` (it starts with "I") said of "User"."""
+    head = _EN_SUBJECT.match(clause)
+    assert head is not None  # own_words checks the subject first
+    key = re.sub(r"[\s']", "", head.group()).lower()
+    rest = clause[head.end() :].lstrip()
+    if key != "i":
+        start = _EN_SUBJECT_FORMS.get(key, "User")
+    else:
+        adverbs = _ADVERB.match(rest)
+        spent = adverbs.end() if adverbs else 0
+        verb_match = re.match(r"[A-Za-z]+", rest[spent:])
+        if verb_match is None:
+            return ""
+        verb = verb_match.group()
+        start = f"User {rest[:spent]}{_third_person(verb)}".rstrip()
+        rest = rest[spent + verb_match.end() :].lstrip()
+    for pattern, pronoun in _EN_OBJECT_PRONOUNS:
+        rest = pattern.sub(pronoun, rest)
+    return f"{start} {rest}".strip()
+
+
+_ZH_MINE = re.compile(r"我的|我")
+
+
+def _zh_fact(clause: str) -> str:
+    """``clause`` (it starts with "我", or has the user as its dropped subject) said of "用户"."""
+    if not clause.startswith("我"):
+        clause = "我" + clause
+    return _ZH_MINE.sub(lambda m: "用户的" if m.group() == "我的" else "用户", clause)
+
+
+# --- the category ---------------------------------------------------------------------------
+
+_PREFERENCE = re.compile(
+    r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|hate|hates|dislike|dislikes|adore|"
+    r"can't stand|cannot stand|(?:a )?(?:big |huge )?fan of|favou?rite|into)\b|喜欢|爱好|热爱|偏爱|最爱|"
+    r"讨厌|受不了|不爱|爱吃|爱喝|爱看|爱听",
+    _I,
+)
+_GOAL = re.compile(
+    r"\b(?:trying to|want to|wants to|hoping to|hope to|plan to|planning to|aim to|aiming to|"
+    r"working (?:on|towards?)|training for|saving (?:up )?for|learning|studying for|preparing for|"
+    r"goal|dream)\b|打算|计划|目标|梦想|准备|想学|在学|在练|在备考|备考|争取|一定要|努力",
+    _I,
+)
+_HABIT = re.compile(
+    r"\b(?:every|each)\s+(?:day|morning|evening|night|week|weekend|month|year|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday)\b|\b(?:usually|always|often|never|normally|"
+    r"daily|weekly|regularly|twice a|once a|three times a)\b|每天|每周|每个月|每年|每晚|每早|"
+    r"经常|总是|一直|从不|从来不|平时|通常|习惯",
+    _I,
+)
+
+
+def _category(clause: str) -> FactCategory:
+    if _PREFERENCE.search(clause):
+        return FactCategory.PREFERENCE
+    if _GOAL.search(clause):
+        return FactCategory.GOAL
+    if _HABIT.search(clause):
+        return FactCategory.BEHAVIOR
+    return FactCategory.CONTEXT
+
+
+def own_words(clause: str, zh: bool) -> Candidate | None:
+    """A fact in the user's words from a clause about them that no rule matched, or None.
+
+    Args:
+        clause: one clause whose subject is the user, lead-ins, questions and
+            hypotheticals already dropped by
+            :func:`~deerflow_memory.update.offline.text.candidates_from_text`
+            (English starts with "I"; Chinese with "我", or has no subject).
+        zh: the clause is Chinese.
+
+    Returns:
+        The candidate (confidence :data:`OWN_WORDS_CONFIDENCE`, no slot), or
+        None for a passing state, talk about the conversation, a one-off
+        request or event, or a clause too short or too long to be one fact.
+    """
+    text = clause.strip().rstrip(" .,;:!~…。，；：！～")
+    if zh:
+        chars = len(_CJK.findall(text))
+        if not _MIN_ZH_CHARS <= chars <= _MAX_ZH_CHARS or _ZH_PASSING.search(text):
+            return None
+        content = _zh_fact(text)
+    else:
+        words = len(text.split())
+        if not _MIN_EN_WORDS <= words <= _MAX_EN_WORDS or not _EN_SUBJECT.match(text):
+            return None
+        if _EN_PASSING.search(text):
+            return None
+        content = _en_fact(text)
+        if not content:
+            return None
+    return Candidate(content, _category(text), OWN_WORDS_CONFIDENCE)

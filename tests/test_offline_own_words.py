@@ -1,0 +1,120 @@
+"""The offline extractor keeps a lasting statement about the user that no rule knows.
+
+Sentences written for this test (none from the blind tables that measured the
+kind in bench/quality.py): positives a rule set cannot list in advance, and the
+negatives the last resort must not keep (passing states, talk about the
+conversation, one-off requests and events, maybes, someone else, a thing's name).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from deerflow_memory.models import FactCategory
+from deerflow_memory.update.offline.own_words import OWN_WORDS_CONFIDENCE, own_words
+from deerflow_memory.update.offline.text import candidates_from_text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I play bass in a covers band.", "User plays bass in a covers band"),
+        ("I swim before work most days.", "User swims before work most days"),
+        ("I watch a lot of Korean dramas", "User watches a lot of Korean dramas"),
+        ("I study at night because of my shifts.", "User studies at night because of their shifts"),
+        ("I usually cycle to the office.", "User usually cycles to the office"),
+        ("I've worn glasses since I was six.", "User has worn glasses since they were six"),
+        ("I don't own a car.", "User does not own a car"),
+        ("I was born in a small fishing town.", "User was born in a small fishing town"),
+        ("我每周六去爬山。", "用户每周六去爬山"),
+        ("我家有两只猫和一只乌龟", "用户家有两只猫和一只乌龟"),
+        ("我的车是手动挡", "用户的车是手动挡"),
+    ],
+)
+def test_a_lasting_statement_no_rule_knows_is_kept_in_the_third_person(
+    sentence: str, expected: str
+) -> None:
+    contents = [c.content for c in candidates_from_text(sentence)]
+    assert contents == [expected]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "category"),
+    [
+        ("I really enjoy restoring old radios", FactCategory.PREFERENCE),
+        ("I'm learning to play chess properly", FactCategory.GOAL),
+        ("I run every morning before breakfast", FactCategory.BEHAVIOR),
+        ("I ride a motorbike to work", FactCategory.CONTEXT),
+        ("我特别爱看纪录片", FactCategory.PREFERENCE),
+        ("我每天晚上十点睡觉", FactCategory.BEHAVIOR),
+        ("我在一家小书店帮忙", FactCategory.CONTEXT),
+    ],
+)
+def test_the_category_follows_the_wording(sentence: str, category: FactCategory) -> None:
+    candidate = own_words(sentence, zh=sentence.startswith("我"))
+    assert candidate is not None
+    assert candidate.category == category
+    assert candidate.confidence == OWN_WORDS_CONFIDENCE
+    assert candidate.slot is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # a passing state or mood
+        "I'm so tired.",
+        "I'm not sure about that.",
+        "I'm in a terrible mood.",
+        "I'm at work until six",
+        "我好累啊",
+        "我有点饿了",
+        # talk about the conversation
+        "I think that's right.",
+        "I see what you mean.",
+        "I hear you, Dana.",
+        "I forgot to attach the file.",
+        "I like this version better.",
+        "我觉得这个方案不错",
+        "我不知道怎么弄",
+        # a one-off request or errand
+        "I need a recipe for a birthday cake.",
+        "I'm looking for a gift for my sister.",
+        "I'd like the shorter one.",
+        "我想找一家安静的咖啡馆",
+        "我要一份会议纪要",
+        # a single event, past or to come
+        "I'll send it tomorrow.",
+        "I just finished the report.",
+        "I went to the dentist yesterday.",
+        "我中午吃了一碗炒饭",
+        "我刚到公司",
+        # a maybe
+        "I might take up yoga.",
+        "I could probably switch teams.",
+        "我可能会去学吉他",
+        # someone else, a thing's name
+        "I live with a roommate who snores.",
+        "我家楼下的超市叫好邻居",
+        # a joke or an aside
+        "I swear this printer hates me",
+        # too short to say anything
+        "I agree.",
+        "我懂",
+    ],
+)
+def test_what_memory_must_not_keep_is_not_kept(sentence: str) -> None:
+    assert candidates_from_text(sentence) == []
+
+
+def test_a_rule_still_wins_over_the_last_resort() -> None:
+    (candidate,) = candidates_from_text("I'm allergic to peanuts.")
+    assert candidate.confidence > OWN_WORDS_CONFIDENCE
+    assert candidate.constraint
+
+
+@pytest.mark.parametrize(
+    "clause",
+    ["", "I", "I 123 456", "我" * 200, "I " + "very " * 40 + "tall", "I'm 😀😀😀"],
+)
+def test_odd_clauses_give_nothing_and_never_raise(clause: str) -> None:
+    assert own_words(clause, zh=clause.startswith("我")) is None
