@@ -18,7 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from deerflow_memory.daemons import HELD_SIGNALS, daemon_thread, hold_signals
+from deerflow_memory.daemons import (
+    HELD_SIGNALS,
+    daemon_thread,
+    hold_signals,
+    signals_held,
+    signals_unheld,
+)
 from tests.test_outbox import ROOT, _env
 from tests.test_shutdown_helpers import CHILD
 
@@ -124,3 +130,76 @@ def test_every_thread_a_service_with_a_pending_update_runs_blocks_sigterm(tmp_pa
     assert not masks.pop("MainThread") & bit  # the main thread is the one to receive it
     assert {"memory-queue-scheduler", "memory-queue-worker-0", "memory-outbox-writer"} <= set(masks)
     assert {name: mask & bit for name, mask in masks.items()} == {name: bit for name in masks}
+
+
+@posix_only
+def test_a_daemon_thread_is_created_with_the_stop_signals_blocked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Blocking them only once run() has the GIL would leave the new thread with
+    # its starter's mask for milliseconds: the OS thread must be born blocked.
+    at_creation: list[set[signal.Signals]] = []
+    create = threading._start_new_thread  # type: ignore[attr-defined]
+
+    def recording(*args: object) -> object:
+        at_creation.append(_mask())
+        return create(*args)
+
+    monkeypatch.setattr(threading, "_start_new_thread", recording)
+    before = _mask()
+    thread = daemon_thread(lambda: None, "memory-test")
+    thread.start()
+    thread.join(timeout=10)
+    assert len(at_creation) == 1 and at_creation[0] >= HELD_SIGNALS
+    assert _mask() == before  # the starter (the main thread) has its own mask back
+
+
+@posix_only
+def test_signals_held_blocks_the_main_thread_too_and_a_signal_sent_meanwhile_acts_after() -> None:
+    assert threading.current_thread() is threading.main_thread()
+    received: list[int] = []
+    previous = signal.signal(signal.SIGUSR1, lambda signum, frame: received.append(signum))
+    seen: dict[str, set[signal.Signals]] = {}
+    try:
+        before = _mask()
+        with signals_held():
+            thread = threading.Thread(target=lambda: seen.update(inner=_mask()))
+            thread.start()  # a library's pool, say: it inherits the block for good
+            thread.join(timeout=10)
+
+            def ours() -> None:
+                with signals_unheld():  # app code it calls still gets them unblocked
+                    seen["ours, unheld"] = _mask()
+
+            started = daemon_thread(ours, "memory-test")
+            started.start()
+            started.join(timeout=10)
+            with signals_held():  # nested: the inner exit unblocks nothing
+                pass
+            assert _mask() >= HELD_SIGNALS
+            signal.raise_signal(signal.SIGUSR1)
+            assert received == []  # pending while held...
+        assert received == [signal.SIGUSR1]  # ...and handled once the block ends
+        assert _mask() == before
+        assert seen["inner"] >= HELD_SIGNALS
+        assert not seen["ours, unheld"] & HELD_SIGNALS
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+
+
+@posix_only
+def test_signals_held_inside_signals_unheld_blocks_and_gives_the_unheld_mask_back() -> None:
+    seen: dict[str, set[signal.Signals]] = {}
+
+    def ours() -> None:
+        with signals_unheld():
+            with signals_held():
+                seen["held"] = _mask()
+            seen["unheld"] = _mask()
+        seen["after"] = _mask()
+
+    thread = daemon_thread(ours, "memory-test")
+    thread.start()
+    thread.join(timeout=10)
+    assert seen["held"] >= HELD_SIGNALS and seen["after"] >= HELD_SIGNALS
+    assert not seen["unheld"] & HELD_SIGNALS

