@@ -113,11 +113,10 @@ CHILD = textwrap.dedent(
     )
     """
 )
-# Short sleeps: a SIGTERM the kernel hands to a thread that does not block it only
-# sets Python's flag, and the main thread runs the handler at its next bytecode. The
-# package's threads block SIGTERM (tests/test_thread_signals.py guards that), yet a CI
-# run with one 120 s sleep here still timed out once: some thread of the process
-# (not one the package starts, or one in its first instants) took the signal.
+# Short sleeps: this test is about what the handler does. Whether a SIGTERM reaches a
+# main thread inside one long sleep is tests/test_signal_delivery.py's (a CI run with
+# one 120 s sleep here timed out once: numpy's import had started OpenBLAS worker
+# threads that did not block SIGTERM, and one of them could take it).
 PLAIN = CHILD + 'print("ready", flush=True)\nfor _ in range(1200):\n    time.sleep(0.1)\n'
 
 

