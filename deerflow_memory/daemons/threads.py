@@ -59,8 +59,13 @@ When they are blocked:
   ``forkserver`` start methods run no Python in the child before ``exec``;
   :func:`signals_unheld` covers them.)
 
-Threads the app or a framework makes on its own threads (LangGraph's and
-asyncio's executors, which also run our sync nodes) keep the app's mask.
+Threads an app or a framework makes keep the mask of the thread that made
+them: LangGraph's executor (a sync ``invoke`` runs our nodes there; it ends
+with the call) and the event loop's default executor (``ainvoke`` runs sync
+nodes there, and our async methods' ``asyncio.to_thread`` calls too; it lives
+as long as the loop). A loop that handles signals with
+``loop.add_signal_handler`` wakes on them whichever thread takes them (they
+come through its wakeup fd).
 
 Where ``signal.pthread_sigmask`` does not exist (Windows) none of this blocks anything.
 """
