@@ -209,3 +209,38 @@ def test_signals_held_inside_signals_unheld_blocks_and_gives_the_unheld_mask_bac
     thread.join(timeout=10)
     assert seen["held"] >= HELD_SIGNALS and seen["after"] >= HELD_SIGNALS
     assert not seen["unheld"] & HELD_SIGNALS
+
+
+# Imports every module of the package (as an app that uses all of it would), then
+# lists the tasks other than the main one that do not block SIGTERM: a library
+# that starts threads when imported (numpy's OpenBLAS) must be imported held.
+IMPORT_ALL = textwrap.dedent(
+    """
+    import importlib, os, pkgutil, signal
+    import deerflow_memory
+    for module in pkgutil.walk_packages(deerflow_memory.__path__, "deerflow_memory."):
+        importlib.import_module(module.name)
+    bit = 1 << (signal.SIGTERM - 1)
+    for tid in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{tid}/status") as status:
+            mask = next(int(line.split()[1], 16) for line in status if line.startswith("SigBlk:"))
+        if int(tid) != os.getpid() and not mask & bit:
+            with open(f"/proc/self/task/{tid}/comm") as comm:
+                print(tid, comm.read().strip())
+    print("done")
+    """
+)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads Linux's /proc")
+def test_importing_every_module_of_the_package_leaves_no_thread_open_to_sigterm() -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", IMPORT_ALL],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=_env(),
+        timeout=120,
+        check=True,
+    ).stdout
+    assert out.splitlines() == ["done"]
