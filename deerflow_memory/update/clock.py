@@ -43,8 +43,8 @@ class SystemClock:
             condition.wait()
             return
         remaining = deadline - time.monotonic()
-        if remaining > 0:
-            condition.wait(remaining)
+        if remaining > 0:  # threading refuses a timeout over TIMEOUT_MAX (OverflowError)
+            condition.wait(min(remaining, threading.TIMEOUT_MAX))
 
 
 class FakeClock:

@@ -356,7 +356,7 @@ class MemoryUpdateQueue:
             if not self._threads:
                 self._start_threads()
             now = self._clock.monotonic()
-            deadline = now + max(0.0, delay)
+            deadline = now + _bounded(delay)
             if self._flushing_for(job.user_id):
                 deadline = now
             previous = self._pending.get(key)
@@ -410,7 +410,7 @@ class MemoryUpdateQueue:
                     job, previous.job, merge_messages(job.messages, previous.job.messages)
                 )
                 self._ready.pop(key, None)
-            retry_at = now + max(0.0, delay)
+            retry_at = now + _bounded(delay)
             seq = next(self._seq)
             self._record(job, retry_at - now, urgent)
             self._pending[key] = _Entry(job, first, retry_at, seq, urgent, retry_at)
@@ -659,15 +659,21 @@ class MemoryUpdateQueue:
             thread.start()
 
     def _schedule_loop(self) -> None:
-        # Scheduler thread: decides what is due; never runs a handler itself.
+        # Scheduler thread: decides what is due; never runs a handler itself. It must
+        # not die: with it gone no update of any user would run again in this process.
         with self._cond:
             while not self._stopping:
-                now = self._clock.monotonic()
-                self._promote_due(now)
-                self._dispatch_ready()
-                next_deadline = self._heap[0][0] if self._heap else None
-                self._wake_at = math.inf if next_deadline is None else next_deadline
-                self._clock.wait_until(self._cond, next_deadline)
+                try:
+                    now = self._clock.monotonic()
+                    self._promote_due(now)
+                    self._dispatch_ready()
+                    next_deadline = self._heap[0][0] if self._heap else None
+                    self._wake_at = math.inf if next_deadline is None else next_deadline
+                    self._clock.wait_until(self._cond, next_deadline)
+                except Exception:
+                    logger.exception("memory queue scheduler: a pass failed; trying again in 1 s")
+                    self._wake_at = -math.inf  # every add wakes it meanwhile
+                    self._cond.wait(1.0)
 
     def _promote_due(self, now: float) -> None:
         heap = self._heap
@@ -710,7 +716,8 @@ class MemoryUpdateQueue:
                 self._cond.release()
                 try:
                     self._handler(job)
-                except Exception:
+                except BaseException:  # SystemExit, CancelledError from app code too
+                    # A worker that died here would leave its slot taken for good.
                     logger.exception("memory update failed for %s", job.key)
                 finally:
                     self._cond.acquire()
@@ -721,3 +728,12 @@ class MemoryUpdateQueue:
                         del self._active[job.key]
                     # Wake the scheduler (a worker and maybe a user are free) and any waiter.
                     self._cond.notify_all()
+
+
+MAX_DELAY_SECONDS = 86_400.0
+"""The longest a queued job waits for its deadline (a day), whatever delay it was given."""
+
+
+def _bounded(delay: float) -> float:
+    """``delay`` as seconds a job may wait: 0 when negative or not a number, at most a day."""
+    return min(delay, MAX_DELAY_SECONDS) if delay > 0 else 0.0

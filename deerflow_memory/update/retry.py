@@ -16,6 +16,7 @@ letter. Sleep and randomness are injected so tests do not wait.
 from __future__ import annotations
 
 import email.utils
+import math
 import random
 import time
 from collections.abc import Callable
@@ -25,9 +26,19 @@ from typing import Any
 
 from deerflow_memory.errors import ModelCallError, error_chain
 
-__all__ = ["RetryPolicy", "TransientModelError", "retry_after_seconds", "transient_delay"]
+__all__ = [
+    "MAX_REQUEUE_SECONDS",
+    "RetryPolicy",
+    "TransientModelError",
+    "retry_after_seconds",
+    "transient_delay",
+]
 
 _TRANSIENT_NAMES = ("timeout", "connect", "connection", "ratelimit", "serviceunavailable")
+
+MAX_REQUEUE_SECONDS = 900.0
+"""The longest wait before a requeued update runs again (15 minutes), whatever the
+backoff or the server's ``Retry-After`` says."""
 
 
 class TransientModelError(ModelCallError):
@@ -79,10 +90,17 @@ class RetryPolicy:
         return max(self.base_seconds / 10, ceiling * self.random())
 
     def requeue_delay(self, attempt: int, retry_after: float | None = None) -> float:
-        """Seconds before requeued attempt number ``attempt`` (1-based) runs."""
-        ceiling = min(900.0, self.requeue_base_seconds * 2 ** (attempt - 1))
+        """Seconds before requeued attempt number ``attempt`` (1-based) runs.
+
+        A ``Retry-After`` longer than the backoff wins, up to
+        :data:`MAX_REQUEUE_SECONDS` like the backoff itself: a server asking
+        for a year (or ``1e308``) is asked again in 15 minutes, and the job
+        becomes a dead letter once ``max_attempts`` or ``max_total_seconds``
+        run out, its words kept.
+        """
+        ceiling = min(MAX_REQUEUE_SECONDS, self.requeue_base_seconds * 2 ** (attempt - 1))
         delay = ceiling / 2 + ceiling / 2 * self.random()
-        return max(delay, retry_after or 0.0)
+        return max(delay, min(retry_after or 0.0, MAX_REQUEUE_SECONDS))
 
     def gives_up(self, attempts: int, first_failed_at: float, now: float) -> bool:
         """True when a job with ``attempts`` made since ``first_failed_at`` is dead-lettered."""
@@ -149,20 +167,23 @@ def _headers(error: BaseException) -> Any:
 
 
 def retry_after_seconds(headers: Any, *, now: datetime | None = None) -> float | None:
-    """Seconds from a ``Retry-After`` (or ``retry-after-ms``) header; None if absent/invalid."""
+    """Seconds from a ``Retry-After`` (or ``retry-after-ms``) header; None if absent/invalid.
+
+    Not a finite number of seconds (``inf``, ``nan``, ``1e999``) is invalid.
+    """
     if headers is None:
         return None
     try:
         millis = headers.get("retry-after-ms")
         if millis is not None:
-            return max(0.0, float(millis) / 1000)
+            return _finite(float(millis) / 1000)
         value = headers.get("retry-after")
     except (AttributeError, TypeError, ValueError):
         return None
     if value is None:
         return None
     try:
-        return max(0.0, float(value))
+        return _finite(float(value))
     except ValueError:
         pass
     try:
@@ -172,3 +193,7 @@ def retry_after_seconds(headers: Any, *, now: datetime | None = None) -> float |
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+def _finite(seconds: float) -> float | None:
+    return max(0.0, seconds) if math.isfinite(seconds) else None

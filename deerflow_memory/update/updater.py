@@ -27,6 +27,7 @@ Runs on the queue's worker threads: everything here is synchronous.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -242,6 +243,10 @@ class MemoryUpdater:
             return self._failed(job, "waiting for the update lock", e, traceback=False)
         except StorageError as e:
             return self._failed(job, "taking the update lock", e)
+        except BaseException as e:  # app code's SystemExit, CancelledError (see _fails_update)
+            if not _fails_update(e):
+                raise
+            return self._failed(job, "running the update", e)
 
     def _update_locked(
         self, job: UpdateJob, messages: list[BaseMessage], keys: list[str], incremental: bool
@@ -363,7 +368,9 @@ class MemoryUpdater:
                     return self._partial(
                         outcome, added, removed, calls, e, UpdateStatus.FAILED, spent, completed
                     )
-                except Exception as e:
+                except BaseException as e:  # any error of the model's own types
+                    if not _fails_update(e):
+                        raise
                     self._log(job, "extracting the update", e)
                     return self._partial(
                         outcome, added, removed, calls, e, UpdateStatus.FAILED, spent, completed
@@ -439,7 +446,7 @@ class MemoryUpdater:
         added: int,
         removed: int,
         calls: int,
-        error: Exception,
+        error: BaseException,
         status: UpdateStatus,
         spent: ModelUsage,
         completed: list[str],
@@ -578,7 +585,7 @@ class MemoryUpdater:
         self,
         job: UpdateJob,
         step: str,
-        error: Exception,
+        error: BaseException,
         *,
         traceback: bool = True,
     ) -> None:
@@ -602,13 +609,13 @@ class MemoryUpdater:
         )
 
     def _failed(
-        self, job: UpdateJob, step: str, error: Exception, *, traceback: bool = True
+        self, job: UpdateJob, step: str, error: BaseException, *, traceback: bool = True
     ) -> UpdateResult:
         self._log(job, step, error, traceback=traceback)
         return failure_result(error)
 
 
-def failure_result(error: Exception) -> UpdateResult:
+def failure_result(error: BaseException) -> UpdateResult:
     """The result of an update that ``error`` ended: retry for an ``OSError``, else failed.
 
     An ``OSError`` (storage down or full, a lock folder that cannot be made)
@@ -621,3 +628,19 @@ def failure_result(error: Exception) -> UpdateResult:
         status = UpdateStatus.RETRY
     closed = isinstance(error, StoreClosedError)
     return UpdateResult(status, error=f"{type(error).__name__}: {error}", store_closed=closed)
+
+
+def _fails_update(error: BaseException) -> bool:
+    """Whether ``error`` makes the update fail (kept as a dead letter) rather than propagate.
+
+    Every ``Exception`` does, and so do the other ``BaseException`` kinds app code
+    raises from a model or an embedder (``SystemExit``, ``asyncio.CancelledError``,
+    ``GeneratorExit``): on the queue's worker threads nothing else would catch them,
+    and the job's words would be gone with the thread. A ``KeyboardInterrupt`` or
+    ``SystemExit`` on the main thread (Ctrl-C during ``deerflow-memory retry``) is
+    the person stopping the program, and propagates.
+    """
+    if isinstance(error, Exception):
+        return True
+    stopping = isinstance(error, KeyboardInterrupt | SystemExit)
+    return not (stopping and threading.current_thread() is threading.main_thread())
