@@ -155,11 +155,11 @@ NEGATIVES: list[str] = [
     "My daughter is allergic to eggs.",
     "my wife loves sushi",
     "she likes jazz",
-    "We live in Paris.",
+    "We shipped the release on Friday.",  # a team; "we live in…" is the household
     "They don't eat pork.",
     "我妈妈不吃辣",
     "我女儿对鸡蛋过敏",
-    "我们住在广州",
+    "我们公司在广州",  # the company; "我们住在…" is the household (kinds table)
     "他不吃猪肉",
     # questions and hypotheticals
     "do you like sushi?",

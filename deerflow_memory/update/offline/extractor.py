@@ -198,8 +198,10 @@ def _build_update(candidates: list[Candidate], document: MemoryDocument) -> Memo
     for candidate in candidates:
         if candidate.replace is not None:
             _resolve_replacement(candidate, new, stored, removals)
-        elif candidate.retract is not None:
-            new = _retract(candidate.retract, new, stored, removals)
+        elif candidate.retract is not None or candidate.retract_slots:
+            new = _retract(candidate, new, stored, removals)
+            if candidate.content:  # "I'm not a lawyer, I'm a paralegal": the new truth stands
+                new.append(candidate)
         else:
             new.append(candidate)
     new = _latest_per_slot(new)
@@ -245,17 +247,25 @@ def _build_update(candidates: list[Candidate], document: MemoryDocument) -> Memo
 
 
 def _retract(
-    what: str, new: list[Candidate], stored: list[_Stored], removals: dict[str, str]
+    retraction: Candidate, new: list[Candidate], stored: list[_Stored], removals: dict[str, str]
 ) -> list[Candidate]:
     """ "I'm no longer X": stored facts and earlier statements mentioning X are withdrawn.
 
-    Returns the earlier candidates of this conversation that still stand.
+    So are those filling one of :attr:`Candidate.retract_slots` ("I quit my job":
+    the employer). Returns the earlier candidates of this conversation that still stand.
     """
+    what = retraction.retract or ""
+    slots = set(retraction.retract_slots)
+
+    def withdrawn(content: str, slot: str | None) -> bool:
+        return (bool(what) and _contains(content, what)) or slot in slots
+
     reason = f"retracted by the user: no longer {what}"
     for item in stored:
-        if item.fact.id not in removals and _contains(item.fact.content, what):
+        slot = item.slot[0] if item.slot else None
+        if item.fact.id not in removals and withdrawn(item.fact.content, slot):
             removals[item.fact.id] = reason
-    return [c for c in new if not _contains(c.content, what)]
+    return [c for c in new if not withdrawn(c.content, c.slot)]
 
 
 def _mark_correction(candidate: Candidate, superseded: list[Fact]) -> None:

@@ -8,6 +8,11 @@ category, the confidence and the single-valued *slot* (name, location, job, a
 like or dislike of one thing…) a newer statement supersedes. A clause whose
 object is a bare pronoun ("I love it", "我喜欢这个") is no fact.
 
+Some rules read a clause that does not start with the user but is theirs:
+"Penicillin gives me hives", "海鲜我不能吃，会起疹子", "偏头痛是我的老毛病了".
+The word lists the rules use (professions, symptoms, conditions…) are in
+:mod:`deerflow_memory.update.offline.vocabulary`.
+
 Fact text is a third-person statement in the user's language, always starting
 with "User" / "用户": "User does not eat seafood", "用户对花生过敏".
 :func:`slot_of` reads the slot back from any stored fact, whoever wrote it.
@@ -22,14 +27,45 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from deerflow_memory.models import FactCategory
+from deerflow_memory.update.offline.vocabulary import (
+    ADV_EN,
+    ADV_ZH,
+    BODY_EN,
+    BODY_PART_ZH,
+    BODY_STATE_EN,
+    BODY_STATE_ZH,
+    BODY_ZH,
+    CONDITION_EN,
+    CONDITION_SUFFIX_ZH,
+    DIET_EN,
+    FASTING_EN,
+    GOAL_VERBS_EN,
+    GRIPES_EN,
+    HOBBY_VERBS_EN,
+    JUDGEMENT_EN,
+    KIN_ZH,
+    MEAL_TIME_ZH,
+    MEDICATION_EN,
+    NAME_ZH,
+    NOT_NAMES,
+    NUM_EN,
+    NUTRIENT_ZH,
+    PROF_EN,
+    PROF_ZH,
+    STATE_EN,
+    SYMPTOM_EN,
+    SYMPTOM_ZH,
+    TRAIT_EN,
+    TRAIT_ZH,
+)
 
 __all__ = [
-    "KIN_ZH",
     "Candidate",
+    "bad_object_en",
+    "bad_object_zh",
     "en_statement",
     "match_clause",
     "match_instruction",
-    "match_retraction",
     "normalise_value",
     "slot_of",
     "zh_statement",
@@ -56,66 +92,16 @@ class Candidate:
     replace: tuple[str, str] | None = None  # (Y, X): "I said Y, not X" — substitute X by Y
     source_error: str | None = None  # for corrections: what was wrong
     retract: str | None = None  # "I'm no longer X": stored facts mentioning X are withdrawn
+    retract_slots: tuple[
+        str, ...
+    ] = ()  # "I quit my job": stored facts in these slots are withdrawn
 
-
-# --- vocabularies ------------------------------------------------------------------
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
-_PROF_EN = (
-    r"engineer|developer|programmer|coder|designer|teacher|professor|lecturer|doctor|physician|"
-    r"surgeon|nurse|dentist|pharmacist|lawyer|attorney|accountant|student|researcher|scientist|"
-    r"analyst|consultant|manager|director|executive|founder|co-founder|entrepreneur|writer|author|"
-    r"journalist|editor|artist|musician|photographer|chef|cook|architect|economist|marketer|"
-    r"salesperson|freelancer|contractor|intern|officer|pilot|farmer|driver|mechanic|electrician|"
-    r"plumber|therapist|psychologist|veterinarian|vet|banker|trader|investor|translator|actor|"
-    r"actress|postdoc|ceo|cto|cfo|coo|administrator|tester|technician|librarian|clerk|cashier|"
-    r"waiter|waitress|barista|retiree|homemaker|tutor|coach|trainer|instructor|secretary|"
-    r"paramedic|firefighter|soldier|police officer|cop|baker|carpenter|illustrator|animator|"
-    r"producer|filmmaker|streamer|youtuber|blogger|podcaster|recruiter|pm|sre|devops engineer"
-)
-_PROF_ZH = (
-    r"工程师|程序员|程序猿|码农|设计师|老师|教师|医生|大夫|护士|律师|大学生|研究生|博士生|博士|硕士生|"
-    r"本科生|中学生|高中生|初中生|小学生|留学生|学生|经理|总监|主管|会计|作家|记者|编辑|研究员|科学家|"
-    r"架构师|分析师|顾问|创业者|自由职业者|开发者|厨师|摄影师|司机|销售|警察|公务员|教授|讲师|老板|"
-    r"创始人|合伙人|运营|翻译|演员|歌手|画家|农民|工人|主播|博主|店主|飞行员|军人|药剂师|建筑师|"
-    r"咨询师|实习生|职员|员工|客服|产品|开发|前端|后端|全栈|测试|HR|UP主|up主|自媒体人"
-)
-KIN_ZH = (
-    r"妈妈|妈|爸爸|爸|母亲|父亲|老婆|老公|妻子|丈夫|太太|先生|爱人|对象|男朋友|女朋友|男友|女友|儿子|"
-    r"女儿|孩子|小孩|宝宝|娃|哥哥|哥|姐姐|姐|弟弟|弟|妹妹|妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|朋友|同事|"
-    r"同学|室友|老板|领导|上司|邻居|家人|家里人|亲戚|舅舅|叔叔|阿姨|姑姑|表哥|表姐|表弟|表妹|堂哥|"
-    r"堂姐|闺蜜|兄弟|姐妹|父母|爸妈|老师|客户"
-)
-_NUM_EN = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
-_ADV_EN = (
-    r"(?:(?:really|also|just|absolutely|truly|genuinely|definitely|totally|especially|particularly|"
-    r"kind of|kinda|do|still|honestly|simply|generally|mostly|very much|actually|now|strongly|strictly|"
-    r"deeply|seriously|completely|entirely|extremely|thoroughly|intensely|very|so)\s+)*"
-)
-_ADV_ZH = r"(?:也|还|都|一直|真的|其实|确实|本来就?|从小就?|现在|目前|已经|平常|向来|本身|去年|前年|最近|上个月|年初)*"
-_NAME_ZH = r"[\u4e00-\u9fff·]{1,4}?|[A-Za-z][A-Za-z .'-]{0,30}?"
 
-_NOT_NAMES = frozenset(
-    """fine good ok okay sorry back here there home ready done busy tired hungry happy sad sure
-    glad new old single married american british english chinese japanese korean french german
-    spanish italian indian canadian australian russian dutch swedish mexican brazilian vegan
-    vegetarian later tomorrow now today anytime maybe whenever when if a an the in on at not
-    just also so very still allergic from into learning working going looking trying based
-    retired pregnant lost confused curious excited interested worried afraid stuck late early
-    off out up down over alive well bored christian muslim jewish buddhist catholic hindu sick
-    ill free available right wrong you me him her them us it this that
-    """.split()  # noqa: SIM905
-)
-_GOAL_VERBS_EN = (
-    r"learn|become|improve|master|build|start|launch|open|lose|gain|move|travel|visit|write|publish|"
-    r"finish|complete|study|retire|save|buy|own|create|speak|pass|climb|compete|earn|grow|adopt|"
-    r"graduate|live|go back to|run a marathon|get better at|get fit|get a (?:new )?job|get into|"
-    r"switch careers|change careers|be(?:come)? (?:an?|more|fluent)\b"
-)
-
-
-def _bad_object_en(value: str) -> bool:
+def bad_object_en(value: str) -> bool:
+    """Whether ``value`` is no object worth storing: a pronoun, a question word, "the other one"."""
     return bool(
         re.match(
             r"(?:it|this|that|these|those|them|you|your|yours|him|her|how|what|when|where|why|which|"
@@ -128,8 +114,9 @@ def _bad_object_en(value: str) -> bool:
     )
 
 
-def _bad_object_zh(value: str) -> bool:
-    return value[:1] in set("的了过着你您他她它这那就吗吧得啥哪") or value.startswith("什么")
+def bad_object_zh(value: str) -> bool:
+    """Whether ``value`` is no object worth storing: a particle, a pronoun, "死了" of "烦死了"."""
+    return value[:1] in set("的了过着你您他她它这那就吗吧得啥哪死透") or value.startswith("什么")
 
 
 # --- rules ---------------------------------------------------------------------------
@@ -147,6 +134,7 @@ class _Rule:
     render: Render | None = None  # None: the clause turned into a third-person statement
     check: Check | None = None
     constraint: bool = False  # an allergy, diet, medical or accessibility need
+    retracts: bool = False  # "I used to be a nurse": the value no longer holds
 
 
 def _r(
@@ -166,9 +154,15 @@ def _need(
     confidence: float,
     slot: str | None = None,
     render: Render | None = None,
+    check: Check | None = None,
 ) -> _Rule:
     """A rule whose facts are constraints (allergy, diet, medical or accessibility need)."""
-    return _Rule(re.compile(pattern, _I), category, confidence, slot, render, None, True)
+    return _Rule(re.compile(pattern, _I), category, confidence, slot, render, check, True)
+
+
+def _was(pattern: str, category: FactCategory, confidence: float) -> _Rule:
+    """A rule stating what the user used to be: the fact stands, the old value is withdrawn."""
+    return _Rule(re.compile(pattern, _I), category, confidence, retracts=True)
 
 
 def _name_ok(match: re.Match[str]) -> bool:
@@ -183,7 +177,7 @@ def _proper_name(match: re.Match[str]) -> bool:
     return (
         1 <= len(words) <= 3
         and all(w[:1].isupper() for w in words)
-        and not any(w.casefold() in _NOT_NAMES for w in words)
+        and not any(w.casefold() in NOT_NAMES for w in words)
         and not words[-1].casefold().endswith(("ese", "ish", "ian"))
     )
 
@@ -202,31 +196,142 @@ def _standing(prefix: str) -> Render:
     return lambda _m, clause: prefix + clause[:1].lower() + clause[1:]
 
 
+# "Penicillin gives me hives": a reaction said of a thing; not of a person, a pronoun or a mood.
+_REACTOR_EN = re.compile(
+    r"(?:it|this|that|these|those|the|a|an|my|his|her|their|our|your|he|she|they|we|you|I|everything|nothing|"
+    r"something|anything|work|stress|life|people|the (?:heat|cold|weather|news|sun|noise|song|movie|film|"
+    r"show|thought|idea|traffic|smell of)|[\w'-]+(?:'s)?\s+(?:mom|mum|dad|wife|husband|son|daughter))\b",
+    _I,
+)
+_SINGULAR_VERB = re.compile(
+    r"\b(?:makes|gives|brings|leaves|sets|triggers|upsets|doesn't|disagrees|irritates|messes|wrecks|"
+    r"hurts|kills|aggravates|worsens)\b",
+    _I,
+)
+_TASK_EN = re.compile(
+    r"(?:\w+ )?(?:this|that|these|those|it|the (?:file|page|app|code|script|server|process|build|tab|"
+    r"window|door|link|form|button|thing|bug|error|tests?|report|issue|ticket|repo|branch))\b",
+    _I,
+)
+
+
+def _lower_first(word: str) -> str:
+    """ "Penicillin" → "penicillin"; "MSG" and "iPhone" stay."""
+    return word[:1].lower() + word[1:] if word[1:2].islower() else word
+
+
+def _reaction(m: re.Match[str], clause: str) -> str:
+    """ "Strawberries make my lips swell" → "User reacts to strawberries: they make their lips swell"."""
+    thing = m["v"].strip()
+    rest = clause[m.end("v") :].strip()
+    pronoun = "it" if _SINGULAR_VERB.search(rest) else "they"
+    return f"User reacts to {_lower_first(thing)}: {pronoun} {_swap_pronouns(rest)}"
+
+
+def _reactor(m: re.Match[str]) -> bool:
+    thing = m["v"].strip()
+    return len(thing.split()) <= 5 and not _REACTOR_EN.match(thing)
+
+
+def _not_a_task(m: re.Match[str]) -> bool:
+    """ "trying to quit smoking" is an effort; "trying to open this file" is a task."""
+    return not _TASK_EN.match(m["v"])
+
+
+def _an_effort(m: re.Match[str]) -> bool:
+    """ "trying to cut down on sugar" is an effort; "trying to reduce the latency" is work at hand."""
+    return _not_a_task(m) and re.match(r"(?:\w+ ){1,2}the\b", m["v"], _I) is None
+
+
+def _not_a_gripe(m: re.Match[str]) -> bool:
+    """ "I hate olives" is a taste; "I hate Mondays" is a grumble."""
+    return re.fullmatch(GRIPES_EN, m["v"].strip(), _I) is None
+
+
+def _not_a_judgement(m: re.Match[str]) -> bool:
+    """ "I'm a morning person" is a trait; "I'm a good person" is an opinion of oneself."""
+    return re.fullmatch(JUDGEMENT_EN, m["k"], _I) is None
+
+
+def _zh_reaction(m: re.Match[str], _clause: str) -> str:
+    """ "我一喝牛奶就拉肚子" → "用户喝牛奶会拉肚子"; "…过敏" → "用户对牛奶过敏"."""
+    groups = m.groupdict()
+    thing, symptom = m["v"], groups.get("s") or "过敏"
+    if symptom == "过敏":
+        return f"用户对{thing}过敏"
+    verb = groups.get("verb") or "接触"
+    return f"用户{verb}{thing}会{symptom}"
+
+
+_DURATION_ZH = r"(?:(?:已经|有|快|都|整整)?(?:\d+|[一二两三四五六七八九十几好]+)多?个?(?:年|月|周|星期)多?了?|很多年了?|多年了?|好多年了?|好些年了?)"
+
+
+def _zh_topic(m: re.Match[str], clause: str) -> str:
+    """ "海鲜我不能吃，会起疹子" → "用户吃海鲜会起疹子"; "香菜我不吃" → "用户不吃香菜"."""
+    verb = next((c for c in m["verb"] if c in "吃喝碰"), "吃")
+    if m["s"] == "过敏":
+        return f"用户对{m['v']}过敏"
+    return f"用户{verb}{m['v']}会{m['s']}" if m["s"] else f"用户不{verb}{m['v']}"
+
+
+def _zh_topic_allowed(m: re.Match[str]) -> bool:
+    """ "海鲜我不能吃": the fronted topic is a thing, not a time ("今天我不吃") or a connective."""
+    thing = m["v"]
+    return (
+        re.match(
+            r"今|明|昨|现在|最近|平时|以前|之前|以后|晚上|早上|中午|周末|其实|但是|所以|因为|反正|说实话|其他|别的|这|那",
+            thing,
+        )
+        is None
+        and re.search(rf"人|工作|加班|开会|学习|考试|作业|{KIN_ZH}", thing)
+        is None  # "老板让我头疼": a grumble
+    )
+
+
 _EN_INSTRUCTION = "User's standing instruction: "
 _ZH_INSTRUCTION = "用户的长期要求："
 
 # fmt: off
 _EN_RULES: tuple[_Rule, ...] = (
     # allergies, intolerances, diet: safety-relevant, highest confidence
-    _need(rf"^I'm {_ADV_EN}(?:(?:very|severely|highly|deathly|seriously|quite|mildly|slightly)\s+)*allergic to (?P<v>.+)$", C.CONTEXT, 0.95),
+    _need(rf"^I'm {ADV_EN}(?:(?:very|severely|highly|deathly|seriously|quite|mildly|slightly)\s+)*allergic to (?P<v>.+)$", C.CONTEXT, 0.95),
     _need(r"^I have (?:an? |a severe |a mild |severe |mild )?(?P<v>[\w -]+?) allerg(?:y|ies)$", C.CONTEXT, 0.95),
     _need(r"^I have (?:an? )?(?:(?:severe|mild|serious|bad|strong|life-threatening|deadly|slight|food|known|real)\s+)*allerg(?:y|ies) to (?P<v>.+)$", C.CONTEXT, 0.95),
-    _need(rf"^I'm {_ADV_EN}(?:(?:very|highly|extremely|quite|a bit|slightly|super|really)\s+)*(?:sensitive|intolerant|hypersensitive) to (?P<v>.+)$", C.CONTEXT, 0.95),
+    _need(rf"^I'm {ADV_EN}(?:(?:very|highly|extremely|quite|a bit|slightly|super|really)\s+)*(?:sensitive|intolerant|hypersensitive) to (?P<v>.+)$", C.CONTEXT, 0.95),
     _need(r"^I have (?:an? )?(?:(?:strong|real|deep|severe|mild|slight|serious)\s+)*(?:intolerance|sensitivity) to (?P<v>.+)$", C.CONTEXT, 0.95),
     _r(r"^I have (?:an? )?(?:(?:strong|real|deep|severe|mild|slight|serious|total)\s+)*aversion to (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
-    _need(rf"^I'm {_ADV_EN}(?:a |an )?(?P<v>diabetic|pre-diabetic|prediabetic|celiac|coeliac|epileptic|asthmatic|deaf|blind|hard of hearing|colou?r-?blind|visually impaired|hearing impaired|partially sighted|wheelchair user|wheelchair-bound|in a wheelchair|dyslexic|anemic|anaemic|hypertensive|immunocompromised)$", C.CONTEXT, 0.95),
-    _need(rf"^I {_ADV_EN}(?:have|suffer from|live with|was diagnosed with|got diagnosed with) (?P<v>(?:type [12] |gestational )?diabetes|asthma|epilepsy|celiac disease|coeliac disease|high blood pressure|hypertension|a heart condition|heart disease|ibs|crohn's(?: disease)?|migraines|arthritis|adhd|dyslexia|a disability|limited mobility|a bad back|gout|kidney disease|low vision|hearing loss|tinnitus|a pacemaker|a nut allergy|a peanut allergy|a shellfish allergy|an egg allergy|a gluten intolerance|acid reflux|gerd|sleep apnea)\b.*$", C.CONTEXT, 0.95),
+    _need(rf"^I'm {ADV_EN}(?:(?:a|an|very|quite|a bit|slightly|badly|severely)\s+)*(?P<v>{STATE_EN})$", C.CONTEXT, 0.95),
+    _need(rf"^I {ADV_EN}(?:have|suffer from|live with|was diagnosed with|got diagnosed with) (?P<v>(?:type [12] |gestational )?diabetes|asthma|epilepsy|celiac disease|coeliac disease|high blood pressure|hypertension|a heart condition|heart disease|ibs|crohn's(?: disease)?|migraines|arthritis|adhd|dyslexia|a disability|limited mobility|a bad back|gout|kidney disease|low vision|hearing loss|tinnitus|a pacemaker|a nut allergy|a peanut allergy|a shellfish allergy|an egg allergy|a gluten intolerance|acid reflux|gerd|sleep apnea)\b.*$", C.CONTEXT, 0.95),
     _need(r"^I (?:use|need|rely on|wear|carry) (?:a |an |my )?(?P<v>wheelchair|hearing aids?|walker|walking stick|cane|screen reader|mobility scooter|crutches|insulin|epipen|inhaler|guide dog|cochlear implant)\b.*$", C.CONTEXT, 0.95),
-    _need(rf"^I'm {_ADV_EN}(?P<v>lactose|gluten|fructose|histamine)[ -]intolerant$", C.CONTEXT, 0.95),
+    _need(rf"^I'm {ADV_EN}(?P<v>lactose|gluten|fructose|histamine)[ -]intolerant$", C.CONTEXT, 0.95),
+    # conditions and medication: "I have psoriasis", "I've had insomnia for years", "I'm on blood thinners"
+    _need(rf"^I(?:'ve)? {ADV_EN}(?:have|had|suffer(?:ed)? from|live with|lived with|struggle with|battle|(?:was|got|have been|been) diagnosed with|been (?:living with|dealing with|suffering from|struggling with)) (?P<v>{CONDITION_EN})\b.*$", C.CONTEXT, 0.9),
+    _need(rf"^I {ADV_EN}(?:suffer from|was diagnosed with|got diagnosed with) (?P<v>.+)$", C.CONTEXT, 0.9),
+    _need(rf"^I'm {ADV_EN}(?:on|taking) (?P<v>{MEDICATION_EN})\b.*$", C.CONTEXT, 0.9),
+    _need(rf"^I {ADV_EN}(?:take|use|need) (?P<v>{MEDICATION_EN})\b.*$", C.CONTEXT, 0.9),
+    _need(rf"^I {ADV_EN}take (?P<v>[\w -]{{2,40}}?) (?:daily |every day |every morning |every night )?(?:for|to (?:manage|control|treat)) my (?:\w+ )?(?:{CONDITION_EN}|heart|blood pressure|thyroid|cholesterol|pain|back|joints|sleep|blood sugar)$", C.CONTEXT, 0.9),
+    _need(rf"^my (?P<v>{BODY_EN}) (?:is|are|has been|have been|'s) {ADV_EN}(?:(?:a bit|quite|pretty|really|very|too|always|a little)\s+)*{BODY_STATE_EN}\b.*$", C.CONTEXT, 0.9),
+    # reactions: "Penicillin gives me hives", "I get a rash from nickel", "I react badly to codeine"
+    _need(rf"^(?P<v>[\w' -]{{2,40}}?) (?:(?:always|usually|really|just|sometimes|tends? to|can)\s+)*(?:makes?|gives?|brings?(?: me)? out in|leaves?) (?:me|my(?: \w+){{1,2}}?) (?:out in )?(?P<s>{SYMPTOM_EN})\b.*$", C.CONTEXT, 0.9, None, _reaction, _reactor),
+    _need(r"^(?P<v>[\w' -]{2,40}?) (?:(?:always|usually|really|just|sometimes|tends? to|can)\s+)*(?:triggers?|sets? off|aggravates?|worsens?|upsets?|irritates?|messes (?:up|with)|wrecks?) my (?:asthma|eczema|migraines?|allergies|hay fever|ibs|reflux|psoriasis|rosacea|sinuses|stomach|gut|skin|digestion|throat|tummy)\b.*$", C.CONTEXT, 0.9, None, _reaction, _reactor),
+    _need(r"^(?P<v>[\w' -]{2,40}?) (?:(?:doesn't|don't|does not|do not) agree|disagrees?) with me$", C.CONTEXT, 0.9, None, _reaction, _reactor),
+    _need(rf"^I {ADV_EN}(?:get|develop|come out in|break out in|break out with) (?P<s>{SYMPTOM_EN})(?: (?:on|all over) my \w+)? (?:from|after|around|with|when(?:ever)? I (?:eat|drink|touch|use|have|take|wear|smell|am around|'m around)|after (?:eating|drinking|touching|using|having|taking|wearing)) (?P<v>.+)$", C.CONTEXT, 0.9),
+    _need(rf"^I {ADV_EN}(?:break out|get sick|feel sick|get ill|swell up|start sneezing|start wheezing) (?:from|after|around|when(?:ever)? I (?:eat|drink|touch|use|have|take|wear|smell)|after (?:eating|drinking|touching|using|having|taking|wearing)) (?P<v>.+)$", C.CONTEXT, 0.9),
+    _need(rf"^I {ADV_EN}(?:react|reacted|respond) (?:(?:really|very|quite)\s+)?(?:badly|poorly|strongly|terribly|allergically) to (?P<v>.+)$", C.CONTEXT, 0.9),
+    _need(r"^I (?:have|get) (?:an? )?(?:(?:bad|severe|allergic|terrible|awful|nasty|serious|skin)\s+)+reactions? to (?P<v>.+)$", C.CONTEXT, 0.9),
     _need(r"^I have (?P<v>celiac|coeliac)(?: disease)?$", C.CONTEXT, 0.95),
-    _need(rf"^I {_ADV_EN}(?:don't|never|can't|won't|no longer) (?:eat|drink|consume|touch|handle|tolerate|digest) (?P<v>.+)$", C.PREFERENCE, 0.95),
-    _need(rf"^I'm {_ADV_EN}(?:(?:a|an|strictly|strict|fully|mostly|pretty much|now)\s+)*(?P<v>vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|halal|kosher|teetotal(?:er|ler)?|flexitarian)$", C.PREFERENCE, 0.95),
+    _need(rf"^I {ADV_EN}(?:don't|never|can't|won't|no longer) (?:eat|drink|consume|touch|handle|tolerate|digest) (?P<v>.+)$", C.PREFERENCE, 0.95),
+    _need(rf"^I {ADV_EN}(?:don't|never|no longer) (?P<v>drink|smoke|vape|drink alcohol|drink caffeine)$", C.PREFERENCE, 0.9),
+    _need(rf"^I(?:'ve| have) {ADV_EN}been (?:an? )?(?P<v>{DIET_EN})(?: (?:for|since) .+)?$", C.PREFERENCE, 0.95),
+    _need(rf"^I(?:'m)? {ADV_EN}(?:do|doing|practi[cs]e|practi[cs]ing|follow|following) (?P<v>{FASTING_EN})$", C.PREFERENCE, 0.9),
+    _need(rf"^I(?:'ve| have)? {ADV_EN}(?:stopped|quit|given up|gave up|cut out) (?P<v>(?:eating|drinking|consuming) .+?)(?: (?:a few |a couple of |\w+ )?(?:years?|months?|weeks?) ago| (?:last|this) year| recently| a while ago| long ago)?$", C.PREFERENCE, 0.9),
+    _need(rf"^I'm {ADV_EN}(?:(?:a|an|strictly|strict|fully|mostly|pretty much|now)\s+)*(?P<v>vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|halal|kosher|teetotal(?:er|ler)?|flexitarian)$", C.PREFERENCE, 0.95),
     _need(r"^I (?:only )?eat (?:only )?(?P<v>halal|kosher|vegetarian|vegan|plant-based)(?: food| meals)?(?: only)?$", C.PREFERENCE, 0.95),
     _need(r"^I (?:strictly |always )?(?:keep|observe|follow) (?P<v>kosher|halal|lent|ramadan)$", C.PREFERENCE, 0.95),
     _need(r"^I(?:'m (?:on|following)| follow| keep| stick to| eat) (?:an? |my )?(?P<v>[\w -]+?) diet$", C.PREFERENCE, 0.9),
-    _need(rf"^I {_ADV_EN}only (?:eat|drink|buy|cook with|order) (?P<v>.+)$", C.PREFERENCE, 0.9),
-    _r(rf"^I {_ADV_EN}(?:watch|limit|cut back on|cut out|cut down on|stay off|keep away from) (?:my )?(?P<v>(?!it\b|this\b|that\b|you\b|the (?:news|game|show|movie)\b).+)$", C.PREFERENCE, 0.85),
-    _r(rf"^I {_ADV_EN}(?:avoid|stay away from|steer clear of) (?P<v>.+)$", C.PREFERENCE, 0.9),
+    _need(rf"^I {ADV_EN}only (?:eat|drink|buy|cook with|order) (?P<v>.+)$", C.PREFERENCE, 0.9),
+    _r(rf"^I {ADV_EN}(?:watch|limit|cut back on|cut out|cut down on|stay off|keep away from) (?:my )?(?P<v>(?!it\b|this\b|that\b|you\b|the (?:news|game|show|movie)\b).+)$", C.PREFERENCE, 0.85),
+    _r(rf"^I {ADV_EN}(?:avoid|stay away from|steer clear of) (?P<v>.+)$", C.PREFERENCE, 0.9),
     # name
     _r(r"^my (?:full |first |real )?name(?: is|'s) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _name_ok),
     _r(r"^I(?:'m called| go by) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _proper_name),
@@ -236,12 +341,12 @@ _EN_RULES: tuple[_Rule, ...] = (
     # instructions addressed to the assistant, said with "I want you to…"
     _r(r"^I (?:want|need|would like|'d like) you to (?P<v>(?:always|never) .+)$", C.PREFERENCE, 0.9, None, _render(_EN_INSTRUCTION + "{v}")),
     # family, pets, marital status
-    _r(rf"^I have (?P<v>{_NUM_EN} (?:(?:young|little|small|grown|grown-up|teenage|adult|baby|twin|new|lovely|beautiful|adopted|older|younger|big|elder)\s+)*(?:kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby|grandchildren|grandkids|twins|toddlers?|teenagers?|wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|brothers?|sisters?|siblings?|dogs?|cats?|puppy|puppies|kittens?|pets?|parrot|rabbit|hamster)\b.*)$", C.CONTEXT, 0.9),
+    _r(rf"^I have (?P<v>{NUM_EN} (?:(?:young|little|small|grown|grown-up|teenage|adult|baby|twin|new|lovely|beautiful|adopted|older|younger|big|elder)\s+)*(?:kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby|grandchildren|grandkids|twins|toddlers?|teenagers?|wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|brothers?|sisters?|siblings?|dogs?|cats?|puppy|puppies|kittens?|pets?|parrot|rabbit|hamster)\b.*)$", C.CONTEXT, 0.9),
     _r(r"^I'm (?:happily |recently |newly )?(?P<v>married|divorced|single|engaged|widowed|separated)(?: (?:to|with) .+)?$", C.CONTEXT, 0.9, "marital"),
     _r(r"^I'm (?:a |an )?(?:proud |single |new |first-time |working )*(?P<v>mom|mum|mother|dad|father|parent|grandmother|grandfather|grandma|grandpa)(?: of .+)?$", C.CONTEXT, 0.9),
     _r(r"^I'm (?P<v>pregnant|expecting a baby)$", C.CONTEXT, 0.9),
     # knowledge and skills
-    _r(rf"^I'm {_ADV_EN}(?:a |an )?(?:complete |total |absolute |relative )?(?:beginner|novice|newbie|new|expert|proficient|fluent|experienced|familiar|comfortable|good|great|bad|terrible|rusty|self-taught) (?:at|in|with|to) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^I'm {ADV_EN}(?:a |an )?(?:complete |total |absolute |relative )?(?:beginner|novice|newbie|new|expert|proficient|fluent|experienced|familiar|comfortable|good|great|bad|terrible|rusty|self-taught) (?:at|in|with|to) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(r"^I (?:can )?speak (?P<v>.+)$", C.KNOWLEDGE, 0.9),
     _r(r"^I'm a native (?P<v>[\w-]+) speaker$", C.KNOWLEDGE, 0.9),
     _r(r"^I(?:'ve| have) (?:been )?\w+ing (?P<v>.+?) for (?:over |more than |about |almost |nearly )?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|many|several|a few) (?:years?|decades?)$", C.KNOWLEDGE, 0.85),
@@ -250,36 +355,44 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I know (?P<v>.+?) (?:well|fluently|very well|inside out|pretty well)$", C.KNOWLEDGE, 0.85),
     # work
     _r(r"^I (?:currently |now )?work as (?:an? |the )?(?P<v>.+)$", C.CONTEXT, 0.9, "job"),
-    _r(rf"^I'm (?:now |currently )?(?:an? |the )?(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{_PROF_EN}))s?(?:\s+(?:at|for|in|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^I'm (?:now |currently )?(?:an? |the )?(?!not\b|no\b|never\b)(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?(?:\s+(?:at|for|in|on|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
     _r(r"^I'm (?:now |currently )?(?P<v>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|mum|dad|parent)|a homemaker)$", C.CONTEXT, 0.9, "job"),
+    _was(r"^I used to (?:be|work as) (?:an? |the )?(?P<v>[^,;]+)$", C.CONTEXT, 0.85),
     _r(r"^I (?:currently |now )?work (?:at|for) (?!(?:an? |my |the )?(?:boss|manager|guy|man|woman|person|people|someone|somebody|client|customer)s?\b)(?P<v>(?:(?!\b(?:who|whom|which|that)\b).)+)$", C.CONTEXT, 0.9, "employer"),
     _r(r"^I (?:currently |now )?work in (?P<v>.+)$", C.CONTEXT, 0.85),
     _r(r"^I (?:currently |now |mostly |usually )?work (?P<v>(?:from home|remotely|remote|part-time|full-time|night shifts?|nights|freelance)\b.*)$", C.CONTEXT, 0.85),
     _r(r"^my (?:job|profession|occupation|role|job title|title) is (?P<v>.+)$", C.CONTEXT, 0.9, "job"),
     _r(r"^I (?:teach|own|manage) (?P<v>.+)$", C.CONTEXT, 0.85),
     # where the user lives and comes from
-    _r(rf"^I {_ADV_EN}(?:currently |now )?(?:live|reside) in (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
+    _r(rf"^I {ADV_EN}(?:currently |now )?(?:live|reside) in (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     _r(r"^I'm (?:currently |now )?(?:based|living|located|residing|settled) (?:in|out of) (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     _r(r"^I (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     _r(r"^I'm (?:originally )?from (?P<v>.+)$", C.CONTEXT, 0.9, "origin", None, _place_name),
     _r(r"^I (?:grew up|was born and raised|was raised) in (?P<v>.+)$", C.CONTEXT, 0.9, "origin"),
     _r(r"^I was born in (?P<v>.+)$", C.CONTEXT, 0.9),
     # preferences
-    _r(rf"^I'm {_ADV_EN}(?:a (?:big |huge |great |massive )?fan of|into|passionate about|fond of|crazy about|obsessed with|a lover of|keen on) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
-    _r(rf"^I {_ADV_EN}(?:don't|can't|won't) {_ADV_EN}(?:like|stand|bear|enjoy|love|care for) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
-    _r(rf"^I {_ADV_EN}(?:hate|dislike|detest|loathe|despise) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
-    _r(rf"^I'm {_ADV_EN}not (?:a (?:big |huge |great )?fan of|into|keen on|fond of|a lover of) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
-    _r(rf"^I {_ADV_EN}(?:like|love|enjoy|adore|prefer|appreciate) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
+    _r(rf"^I'm {ADV_EN}(?:a (?:big |huge |great |massive )?fan of|into|passionate about|fond of|crazy about|obsessed with|a lover of|keen on) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
+    _r(rf"^I {ADV_EN}(?:don't|can't|won't) {ADV_EN}(?:like|stand|bear|enjoy|love|care for) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _not_a_gripe),
+    _r(rf"^I {ADV_EN}(?:hate|dislike|detest|loathe|despise) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _not_a_gripe),
+    _r(rf"^I'm {ADV_EN}not (?:a (?:big |huge |great )?fan of|into|keen on|fond of|a lover of) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
+    _r(rf"^I {ADV_EN}(?:like|love|enjoy|adore|prefer|appreciate) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
     _r(r"^I'd (?:much )?rather (?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(r"^my (?:all-time |absolute )?favou?rite (?P<k>[\w' -]+?) (?:is|are) (?P<v>.+)$", C.PREFERENCE, 0.9, "fav"),
     # goals
     _r(r"^my (?:main |big |biggest |long-term |ultimate |career |life )?(?:goal|dream|aim|ambition|plan|objective)(?: for [\w ]+)?(?: is|'s) (?P<v>.+)$", C.GOAL, 0.85),
-    _r(rf"^I(?: {_ADV_EN}(?:plan|intend|aim|hope)|'m {_ADV_EN}(?:planning|hoping|aiming|saving up|saving|preparing|working towards?)) (?:to|on|for|towards?) (?P<v>.+)$", C.GOAL, 0.85),
-    _r(rf"^I(?: {_ADV_EN}(?:want|wanna|would love|'d love|dream of)|'m {_ADV_EN}trying) to (?P<v>(?:{_GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85),
-    _r(rf"^I(?:'m| am) {_ADV_EN}planning (?P<v>(?:a|an|my|our) (?:[\w-]+ )?(?:trip|vacation|holiday|journey|visit|move|wedding|sabbatical)\b.*)$", C.GOAL, 0.85),
+    _r(rf"^I(?: {ADV_EN}(?:plan|intend|aim|hope)|'m {ADV_EN}(?:planning|hoping|aiming|saving up|saving|preparing|working towards?)) (?:to|on|for|towards?) (?P<v>.+)$", C.GOAL, 0.85, None, None, _not_a_task),
+    _r(rf"^I {ADV_EN}(?:want|wanna|would love|'d love|dream of) to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _not_a_task),
+    _r(rf"^I'm {ADV_EN}trying to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _an_effort),
+    _r(rf"^I'm {ADV_EN}(?:training|studying|revising|cramming|practi[cs]ing|getting ready|gearing up) for (?P<v>.+)$", C.GOAL, 0.85, None, None, _not_a_task),
+    _r(rf"^I'm {ADV_EN}working on (?:my|improving my|getting) (?!(?:code|project|pr|branch|app|script|repo|bug|ticket|report|slides|homework|essay|laptop|computer|car)\b)(?P<v>.+)$", C.GOAL, 0.8),
+    _r(rf"^I(?:'m| am) {ADV_EN}planning (?P<v>(?:a|an|my|our) (?:[\w-]+ )?(?:trip|vacation|holiday|journey|visit|move|wedding|sabbatical)\b.*)$", C.GOAL, 0.85),
     # habits
     _r(r"^I (?:usually|always|often|normally|typically|generally|mostly|rarely|seldom|never|tend to|regularly|frequently|habitually) (?P<v>.+)$", C.BEHAVIOR, 0.85),
-    _r(r"^I (?P<v>(?!'m\b)\w+ .*?)\s+(?:every (?:day|morning|evening|night|week|weekend|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|daily|weekly|on weekends|at weekends|(?:once|twice|\w+ times) a (?:day|week|month))$", C.BEHAVIOR, 0.85),
+    _r(r"^I (?P<v>(?!'m\b)\w+ .*?)\s+(?:(?:every|each|most) (?:days?|mornings?|evenings?|nights?|weeks?|weekends?|weekdays?|months?|years?|(?:mon|tues|wednes|thurs|fri|satur|sun)days?)|daily|weekly|on (?:weekends|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days)|at weekends|(?:once|twice|\w+ times) a (?:day|week|month))$", C.BEHAVIOR, 0.85),
+    _r(rf"^I {ADV_EN}(?P<v>{HOBBY_VERBS_EN}(?: (?!it\b|this\b|that\b|around\b|along\b|with (?:it|this|that|the)\b).+)?)$", C.BEHAVIOR, 0.8),
+    _r(rf"^I {ADV_EN}(?:rent|own|share|bought) (?:an? |my |our )?(?P<v>(?:[\w-]+ ){{0,2}}(?:flat|apartment|house|home|condo|studio|bungalow|cottage|farm|houseboat|townhouse|villa)\b.*)$", C.CONTEXT, 0.85),
+    _r(rf"^I'm {ADV_EN}(?P<v>{TRAIT_EN})$", C.CONTEXT, 0.85),
+    _r(r"^I'm (?:a|an) (?P<v>(?P<k>[\w-]+) person)$", C.PREFERENCE, 0.85, None, None, _not_a_judgement),
 )
 # fmt: on
 
@@ -289,66 +402,82 @@ _EN_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
     _r(r"^(?:from now on|going forward|moving forward|in the future|in future|henceforth|for future reference|next time)[,:]?\s+(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     _r(r"^(?:please\s+)?(?:always|never|don't ever|do not ever)\s+(?!mind\b)(?!(?:an?|the|so|such|too|more|less|been|was|were|is|are|good|great|nice|fun|lovely|wonderful|awesome|cool|interesting|helpful|happy|glad|pleasant|boring|dull|easy|hard|welcome|appreciated|thankful|grateful|a pleasure|enough|better|worse|the same|again|ever|thought|been|had|seen|heard|felt|knew|known|expected|imagined)\b)(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     _r(r"^(?:please\s+)?(?:don't|do not|stop)\s+(?P<v>.+?)\s+(?:anymore|any more|ever again)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+    _need(r"^no (?!problem|worries|thanks|way|idea|clue|rush|need|doubt|pressure|offen[cs]e|comment|hurry|kidding|joke|big deal|chance|more|one|matter)(?P<v>[\w -]{2,30}?) for me(?:,? (?:please|thanks|thank you))?$", C.PREFERENCE, 0.85, None, _render("User avoids {v}")),
 )
 # fmt: on
 
 # fmt: off
 _ZH_RULES: tuple[_Rule, ...] = (
-    _need(rf"^我{_ADV_ZH}(?:对|对于)(?P<v>.+?)(?:严重|非常|很|有点|特别|比较|有些)?过敏(?:症)?$", C.CONTEXT, 0.95, None, _render("用户对{v}过敏")),
-    _need(rf"^我{_ADV_ZH}(?:有)?(?P<v>[^对不没，,]{{1,12}}?)(?:严重|非常|很|有点)?过敏(?:症)?$", C.CONTEXT, 0.95, None, _render("用户对{v}过敏")),
-    _need(rf"^我{_ADV_ZH}(?P<v>乳糖|麸质|酒精)不耐(?:受)?$", C.CONTEXT, 0.95),
-    _need(rf"^我{_ADV_ZH}对(?P<v>[^，,]{{1,12}}?)(?:很|非常|特别|比较|有点|有些|极其|超级)?(?:敏感|不耐受?)$", C.CONTEXT, 0.95, None, _render("用户对{v}敏感")),
-    _need(rf"^我{_ADV_ZH}(?:平时|一般|从来|从|完全|根本|严格|坚决|绝对|坚持)?(?:不吃|不能吃|不敢吃|吃不了|不碰|不喝|不能喝|忌口|戒了|戒)(?P<v>[^了].*)$", C.PREFERENCE, 0.95),
-    _need(rf"^我{_ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?:严格的|纯)?(?P<v>吃素|素食者|素食主义者|纯素食者|纯素主义者|素食|吃清真)(?:的)?(?:人)?$", C.PREFERENCE, 0.95),
-    _need(rf"^我{_ADV_ZH}只(?:吃|喝)(?P<v>[^了].*)$", C.PREFERENCE, 0.9),
-    _need(rf"^我{_ADV_ZH}(?:有|患有|得了|得过)(?P<v>(?:一型|二型|1型|2型)?糖尿病|高血压|哮喘|癫痫|心脏病|痛风|肾病|乳糜泻|胃病|偏头痛|关节炎|听力障碍|视力障碍|残疾)$", C.CONTEXT, 0.95),
-    _need(rf"^我{_ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?P<v>糖尿病人|糖尿病患者|色盲|盲人|聋人|残疾人|孕妇|视障人士|听障人士)$", C.CONTEXT, 0.95),
-    _need(rf"^我{_ADV_ZH}(?:需要|要|得)?(?:坐|用|戴|使用)(?P<v>轮椅|助听器|拐杖|胰岛素)$", C.CONTEXT, 0.95),
-    _r(rf"^我{_ADV_ZH}叫(?![了过着做他她你它人车])(?P<v>{_NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
-    _r(rf"^我的名字(?:是|叫)(?P<v>{_NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
-    _r(rf"^我名叫(?P<v>{_NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
+    _need(rf"^我{ADV_ZH}(?:对|对于)(?P<v>.+?)(?:严重|非常|很|有点|特别|比较|有些)?过敏(?:症)?$", C.CONTEXT, 0.95, None, _render("用户对{v}过敏")),
+    _need(rf"^我{ADV_ZH}(?:有)?(?!会|就|容易|一|吃|碰|喝|点|些|用|摸)(?P<v>[^对不没，,]{{1,12}}?)(?:严重|非常|很|有点)?过敏(?:症)?$", C.CONTEXT, 0.95, None, _render("用户对{v}过敏")),
+    _need(rf"^我{ADV_ZH}(?P<v>乳糖|麸质|酒精)不耐(?:受)?$", C.CONTEXT, 0.95),
+    _need(rf"^我{ADV_ZH}对(?P<v>[^，,]{{1,12}}?)(?:很|非常|特别|比较|有点|有些|极其|超级)?(?:敏感|不耐受?)$", C.CONTEXT, 0.95, None, _render("用户对{v}敏感")),
+    _need(rf"^我{ADV_ZH}{MEAL_TIME_ZH}?(?:平时|一般|从来|从|完全|根本|严格|坚决|绝对|坚持)?(?:不吃|不能吃|不敢吃|吃不了|不碰|不喝|不能喝|忌口|戒了|戒)(?P<v>[^了].*)$", C.PREFERENCE, 0.95),
+    _need(rf"^我{ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?:严格的|纯)?(?P<v>吃素|素食者|素食主义者|纯素食者|纯素主义者|素食|吃清真)(?:的)?(?:人)?{_DURATION_ZH}?$", C.PREFERENCE, 0.95),
+    _need(rf"^我{ADV_ZH}{MEAL_TIME_ZH}?只(?:吃|喝)(?P<v>[^了].*)$", C.PREFERENCE, 0.9),
+    _need(rf"^我{ADV_ZH}(?:在|正在|一直在|最近在|开始)?(?:控|控制|限制|少吃|少喝)(?P<v>{NUTRIENT_ZH})(?:的?摄入量?)?$", C.PREFERENCE, 0.9),
+    # reactions: "我一喝牛奶就拉肚子", "海鲜我不能吃，会起疹子", "花粉会让我打喷嚏"
+    _need(rf"^我{ADV_ZH}一?(?P<verb>吃|喝|碰|接触|闻到|用|戴|摸)(?:了|到)?(?P<v>[^，,就会]{{1,10}}?)(?:就|会|都会|就会|容易|总是|总会|必|后|之后)+{BODY_ZH}?(?:会|就)?(?:有点|特别|很)?(?P<s>{SYMPTOM_ZH})$", C.CONTEXT, 0.9, None, _zh_reaction),
+    _need(rf"^(?P<v>[^我你他她它，,]{{1,8}}?)我(?:是|也|都|真的|完全|根本|从来|一点也|一点都|可)?(?P<verb>碰不得|吃不得|喝不得|不能碰|不能吃|不能喝|不敢吃|不敢碰|不吃|不碰|不喝|吃不了|喝不了)(?:[，,]\s*(?:一[吃碰喝]就|[吃碰喝]了?就?|就|会|就会|容易|不然会|否则会)*{BODY_ZH}?(?P<s>{SYMPTOM_ZH}))?$", C.CONTEXT, 0.9, None, _zh_topic, _zh_topic_allowed),
+    _need(rf"^(?P<v>[^我你他她它，,]{{1,8}}?)(?:会|总会|都会|容易|总是)?(?:让|使|令)我的?{BODY_ZH}?(?P<s>{SYMPTOM_ZH})$", C.CONTEXT, 0.9, None, _zh_reaction, _zh_topic_allowed),
+    _need(rf"^我{ADV_ZH}(?:有|患有|得了|得过)(?P<v>(?:一型|二型|1型|2型)?糖尿病|高血压|哮喘|癫痫|心脏病|痛风|肾病|乳糜泻|胃病|偏头痛|关节炎|听力障碍|视力障碍|残疾)$", C.CONTEXT, 0.95),
+    _need(rf"^我{ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?P<v>糖尿病人|糖尿病患者|色盲|盲人|聋人|残疾人|孕妇|视障人士|听障人士)$", C.CONTEXT, 0.95),
+    _need(rf"^我{ADV_ZH}(?:需要|要|得)?(?:坐|用|戴|使用)(?P<v>轮椅|助听器|拐杖|胰岛素)$", C.CONTEXT, 0.95),
+    # conditions: "我是哮喘患者", "我有慢性咽炎", "我腰椎不好", "我近视很深", "偏头痛是我的老毛病了"
+    _need(rf"^我{ADV_ZH}是(?:一名|一个|一位|个|名)?(?P<v>[\u4e00-\u9fff]{{1,8}}?)(?:患者|病人|病患)$", C.CONTEXT, 0.9),
+    _need(rf"^我{ADV_ZH}(?:有|患有|得了|得过|患了|查出了?|确诊了?|被诊断(?:出|为)了?)(?:很|比较|挺)?(?:严重的|轻微的|轻度|重度|中度|慢性|急性|过敏性)?(?![点些一个])(?=[\u4e00-\u9fff]{{2}})(?P<v>[\u4e00-\u9fff]{{0,6}}?{CONDITION_SUFFIX_ZH})$", C.CONTEXT, 0.9),
+    _need(rf"^我的?{ADV_ZH}(?P<v>{BODY_PART_ZH})(?:一直|从小|本来|有点|有些|比较|很|特别|非常|也|不太|都|一向)*{BODY_STATE_ZH}$", C.CONTEXT, 0.9),
+    _need(rf"^我{ADV_ZH}(?:有)?(?:\d+度的?)?(?P<v>近视|远视|散光|老花|色弱|弱视|耳背)(?:眼)?(?:很|非常|特别|比较|有点|挺|越来越)?(?:严重|厉害|深|重|\d+度|[一二两三四五六七八九]百多?度)?了?$", C.CONTEXT, 0.9),
+    _need(rf"^我{ADV_ZH}(?:长期|常年|经常)?(?P<v>失眠|便秘|耳鸣|贫血|低血糖|脱发|偏头痛|头痛|头疼|胃疼|腰疼){_DURATION_ZH}$", C.CONTEXT, 0.9),
+    _need(r"^(?P<v>[\u4e00-\u9fff]{2,8}?)是我的(?:多年的|长期的)?老?(?:毛病|问题|病)了?$", C.CONTEXT, 0.9, None, _render("用户有{v}的老毛病")),
+    _r(rf"^我{ADV_ZH}叫(?![了过着做他她你它人车])(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
+    _r(rf"^我的名字(?:是|叫)(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
+    _r(rf"^我名叫(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
     _r(r"^我姓(?P<v>[\u4e00-\u9fff]{1,2})$", C.CONTEXT, 0.95, "surname", _render("用户姓{v}")),
-    _r(rf"^我{_ADV_ZH}有(?P<v>(?:一|两|二|三|四|五|六|几|\d+)(?:个|位|只|条|对)(?:[^，,]{{0,6}}?的)?(?:可爱的|小)?(?:孩子|儿子|女儿|小孩|宝宝|娃|孙子|孙女|外孙|兄弟|姐妹|哥哥|姐姐|弟弟|妹妹|猫|狗|宠物|双胞胎).*)$", C.CONTEXT, 0.9),
-    _r(rf"^我{_ADV_ZH}养了?(?P<v>(?:一|两|二|三|四|五|几|\d+)(?:只|条|个).+)$", C.CONTEXT, 0.9),
-    _r(rf"^我{_ADV_ZH}(?:有)?(?:一个)?(?P<v>老婆|老公|妻子|丈夫|女朋友|男朋友|对象)了?$", C.CONTEXT, 0.9),
-    _r(rf"^我{_ADV_ZH}(?:是)?(?P<v>结婚|离婚|订婚|怀孕|单身|已婚|未婚)了?$", C.CONTEXT, 0.9, "marital"),
-    _r(rf"^我{_ADV_ZH}是(?:一个|一位|个|名)?(?:.{{1,3}}个孩子的)?(?P<v>妈妈|爸爸|母亲|父亲|宝妈|宝爸|单亲妈妈|单亲爸爸|全职妈妈|全职爸爸|家庭主妇)$", C.CONTEXT, 0.9),
-    _r(rf"^我{_ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?P<v>.{{1,12}}?)(?:新手|小白|初学者|菜鸟|专家|老手|高手|门外汉)$", C.KNOWLEDGE, 0.85),
-    _r(rf"^我{_ADV_ZH}(?:会说|会讲|能说|熟悉|精通|擅长|掌握了?|懂得?|会(?=[弹拉吹画写游唱跳编开]))(?P<v>.+)$", C.KNOWLEDGE, 0.85),
-    _r(rf"^我{_ADV_ZH}(?:正在|在|最近在)?(?:学习|学)了?(?!到|会|过|着|习惯|校|院|生)(?P<v>.+)$", C.KNOWLEDGE, 0.85),
-    _r(rf"^我{_ADV_ZH}有(?P<v>(?:\d+|[一二两三四五六七八九十几多]+)年(?:多)?的?.+?经验)$", C.KNOWLEDGE, 0.85),
-    _r(rf"^我{_ADV_ZH}(?:是|当)(?:一名|一个|一位|个|名)?(?P<v>.{{0,10}}?(?:{_PROF_ZH}))$", C.CONTEXT, 0.9, "job"),
-    _r(rf"^我{_ADV_ZH}在(?P<v>.{{2,20}}?)(?:工作|上班|任职|实习|打工)$", C.CONTEXT, 0.9, "workplace"),
-    _r(rf"^我{_ADV_ZH}(?:是)?(?:做|搞|干)(?P<v>.{{1,12}}?)(?:工作)?的$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^我{ADV_ZH}有(?P<v>(?:一|两|二|三|四|五|六|几|\d+)(?:个|位|只|条|对)(?:[^，,]{{0,6}}?的)?(?:可爱的|小)?(?:孩子|儿子|女儿|小孩|宝宝|娃|孙子|孙女|外孙|兄弟|姐妹|哥哥|姐姐|弟弟|妹妹|猫|狗|宠物|双胞胎).*)$", C.CONTEXT, 0.9),
+    _r(rf"^我{ADV_ZH}养了?(?P<v>(?:一|两|二|三|四|五|几|\d+)(?:只|条|个).+)$", C.CONTEXT, 0.9),
+    _r(rf"^我{ADV_ZH}(?:有)?(?:一个)?(?P<v>老婆|老公|妻子|丈夫|女朋友|男朋友|对象)了?$", C.CONTEXT, 0.9),
+    _r(rf"^我{ADV_ZH}(?:是)?(?P<v>结婚|离婚|订婚|怀孕|单身|已婚|未婚)了?$", C.CONTEXT, 0.9, "marital"),
+    _r(rf"^我{ADV_ZH}是(?:一个|一位|个|名)?(?:.{{1,3}}个孩子的)?(?P<v>妈妈|爸爸|母亲|父亲|宝妈|宝爸|单亲妈妈|单亲爸爸|全职妈妈|全职爸爸|家庭主妇)$", C.CONTEXT, 0.9),
+    _r(rf"^我{ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?P<v>.{{1,12}}?)(?:新手|小白|初学者|菜鸟|专家|老手|高手|门外汉)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^我{ADV_ZH}(?:会说|会讲|能说|熟悉|精通|擅长|掌握了?|懂得?|会(?=[弹拉吹画写游唱跳编开]))(?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^我{ADV_ZH}(?:正在|在|最近在)?(?:学习|学)了?(?!到|会|过|着|习惯|校|院|生)(?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^我{ADV_ZH}有(?P<v>(?:\d+|[一二两三四五六七八九十几多]+)年(?:多)?的?.+?经验)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^我{ADV_ZH}(?:是|当)(?:一名|一个|一位|个|名)?(?P<v>.{{0,10}}?(?:{PROF_ZH}))$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^我{ADV_ZH}在(?P<v>.{{2,20}}?)(?:工作|上班|任职|实习|打工)$", C.CONTEXT, 0.9, "workplace"),
+    _r(rf"^我{ADV_ZH}(?:是)?(?:做|搞|干|负责)(?P<v>{PROF_ZH})(?:的|工作|这行|这一行|方面)?$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^我{ADV_ZH}(?:是)?(?:做|搞|干)(?P<v>.{{1,12}}?)(?:工作)?的$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^我{ADV_ZH}是(?:一个|一名|个|名)?(?P<v>{TRAIT_ZH})$", C.CONTEXT, 0.85),
     _r(r"^我的(?:工作|职业|岗位|职位)是(?P<v>.+)$", C.CONTEXT, 0.9, "job"),
-    _r(rf"^我{_ADV_ZH}(?:在读|读的是|学的是)(?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^我{ADV_ZH}(?:在读|读的是|学的是)(?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(r"^我的专业是(?P<v>.+)$", C.KNOWLEDGE, 0.85),
-    _r(rf"^我{_ADV_ZH}(?:从事|做)(?P<v>.{{1,15}}?)(?:工作|行业|相关工作|方面的工作)$", C.CONTEXT, 0.85),
-    _r(rf"^我{_ADV_ZH}(?P<v>退休|失业|待业)了?$", C.CONTEXT, 0.9, "job"),
-    _r(rf"^我{_ADV_ZH}(?:住在|居住在|生活在|定居在|定居于|住|坐标|常驻)(?![得的了过院宿校着一这那])(?P<v>.+)$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
+    _r(rf"^我{ADV_ZH}(?:从事|做)(?P<v>.{{1,15}}?)(?:工作|行业|相关工作|方面的工作)$", C.CONTEXT, 0.85),
+    _r(rf"^我{ADV_ZH}(?P<v>退休|失业|待业)了?$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^我{ADV_ZH}(?:住在|居住在|生活在|定居在|定居于|住|坐标|常驻)(?![得的了过院宿校着一这那])(?P<v>.+)$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
     _r(r"^我(?:的)?家在(?P<v>.+)$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
-    _r(rf"^我{_ADV_ZH}在(?P<v>.{{2,15}}?)(?:生活|居住|定居|住)$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
-    _r(rf"^我{_ADV_ZH}(?:搬到|搬去|搬来)了?(?P<v>.+?)(?:了|住)?$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
-    _r(rf"^我{_ADV_ZH}是(?!个|一|好|坏|懒|穷|普通|老实|大|小|外|中年|年轻|成年|有钱|男|女|新|老|文化|读书|明白|聪明)(?P<v>[\u4e00-\u9fff]{{2,6}}?)人$", C.CONTEXT, 0.9, "origin"),
-    _r(rf"^我{_ADV_ZH}(?:来自|出生(?:在|于)|生于)(?P<v>.+)$", C.CONTEXT, 0.9, "origin"),
-    _r(rf"^我{_ADV_ZH}(?:是)?在(?P<v>.+?)(?:长大|出生)的?$", C.CONTEXT, 0.9, "origin"),
+    _r(rf"^我{ADV_ZH}在(?P<v>.{{2,15}}?)(?:生活|居住|定居|住)$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
+    _r(rf"^我{ADV_ZH}(?:搬到|搬去|搬来)了?(?P<v>.+?)(?:了|住)?$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
+    _r(rf"^我{ADV_ZH}是(?!个|一|好|坏|懒|穷|普通|老实|大|小|外|中年|年轻|成年|有钱|男|女|新|老|文化|读书|明白|聪明)(?P<v>[\u4e00-\u9fff]{{2,6}}?)人$", C.CONTEXT, 0.9, "origin"),
+    _r(rf"^我{ADV_ZH}(?:来自|出生(?:在|于)|生于)(?P<v>.+)$", C.CONTEXT, 0.9, "origin"),
+    _r(rf"^我{ADV_ZH}(?:是)?在(?P<v>.+?)(?:长大|出生)的?$", C.CONTEXT, 0.9, "origin"),
     _r(r"^我老家(?:是|在)(?P<v>.+)$", C.CONTEXT, 0.9, "origin"),
-    _r(rf"^我{_ADV_ZH}(?:是)?(?:一个|个)?(?P<v>.+?)(?:迷|的粉丝|粉丝|爱好者|发烧友)$", C.PREFERENCE, 0.9),
-    _r(rf"^我{_ADV_ZH}对(?P<v>.+?)(?:不感兴趣|没(?:有|什么)?兴趣)$", C.PREFERENCE, 0.9, "taste-"),
-    _r(rf"^我{_ADV_ZH}对(?P<v>.+?)(?:很|非常|特别|比较|挺|超)?(?:感兴趣|有兴趣)$", C.PREFERENCE, 0.9, "taste+"),
+    _r(rf"^我{ADV_ZH}(?:是)?(?:一个|个)?(?P<v>.+?)(?:迷|的粉丝|粉丝|爱好者|发烧友)$", C.PREFERENCE, 0.9),
+    _r(rf"^我{ADV_ZH}对(?P<v>.+?)(?:不感兴趣|没(?:有|什么)?兴趣)$", C.PREFERENCE, 0.9, "taste-"),
+    _r(rf"^我{ADV_ZH}对(?P<v>.+?)(?:很|非常|特别|比较|挺|超)?(?:感兴趣|有兴趣)$", C.PREFERENCE, 0.9, "taste+"),
     _r(r"^我最喜欢的(?P<k>.{1,8}?)是(?P<v>.+)$", C.PREFERENCE, 0.9, "fav"),
-    _r(rf"^我{_ADV_ZH}(?:很|非常|特别|超级|超|最|比较|真的|一点也|一点都|并|完全|实在)*(?:不(?:太|怎么|是很|大|很)?(?:喜欢|爱)|讨厌|厌恶|受不了|反感|烦|忍受不了|接受不了)(?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
-    _r(rf"^我{_ADV_ZH}(?:很|非常|特别|超级|超|最|比较|还挺|挺|真的|蛮|更)*(?:喜欢|爱|热爱|偏爱|钟爱|喜爱|偏好|倾向于|倾向|享受)(?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
-    _r(rf"^我{_ADV_ZH}宁(?:可|愿)(?P<v>.+)$", C.PREFERENCE, 0.9),
+    _r(rf"^我{ADV_ZH}(?:很|非常|特别|超级|超|最|比较|真的|一点也|一点都|并|完全|实在)*(?:不(?:太|怎么|是很|大|很)?(?:喜欢|爱)|讨厌|厌恶|受不了|反感|烦|忍受不了|接受不了)(?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
+    _r(rf"^我{ADV_ZH}(?:很|非常|特别|超级|超|最|比较|还挺|挺|真的|蛮|更)*(?:喜欢|爱|热爱|偏爱|钟爱|喜爱|偏好|倾向于|倾向|享受)(?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
+    _r(rf"^我{ADV_ZH}宁(?:可|愿)(?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(r"^我的(?:目标|梦想|理想|计划|愿望|人生目标|职业目标)是(?P<v>.+)$", C.GOAL, 0.85),
-    _r(rf"^我{_ADV_ZH}(?:今年|明年|将来|以后|未来|这辈子|很|特别|非常|正在|在)*(?:想要|想|希望|打算|计划|准备|梦想着?|立志|决定|争取)(?!你|您|问|知道|了解|看|听|请|让|要一|要个|说|确认|咨询|查|找|试|吃|喝|睡|休息|聊|换|改|再|用|去一下|去厕所|一下|起来|到|想)(?P<v>.+)$", C.GOAL, 0.85),
-    _r(rf"^我{_ADV_ZH}(?:通常|一般|总是|经常|平时|平常|每天|每周|每晚|习惯于?|向来|从不|很少|常常|往往|一向|老是|基本上)(?!麻烦|打扰|辛苦|给你添)(?P<v>.+)$", C.BEHAVIOR, 0.85),
+    _r(rf"^我{ADV_ZH}(?:今年|明年|将来|以后|未来|这辈子|很|特别|非常|正在|在)*(?:想要|想|希望|打算|计划|准备|梦想着?|立志|决定|争取|一定要|必须要?|非要|发誓要?|下(?:定)?决心要?)(?!你|您|问|知道|了解|看|听|请|让|要一|要个|说|确认|咨询|查|找|试|吃|喝|睡|休息|聊|换|改|再|用|去一下|去厕所|一下|起来|到|想|晚饭|午饭|早饭|早餐|午餐|晚餐|饭|出门|出发|下班|洗澡|开会|回家)(?P<v>.+)$", C.GOAL, 0.85),
+    _r(rf"^我{ADV_ZH}(?:在|正在|一直在|最近在|开始|努力|坚持)(?P<v>(?:戒|备考|备战|考(?!试|虑|察)|练|攒|复习|减)[\u4e00-\u9fffA-Za-z0-9]{{1,10}}|减肥|减重|减脂|健身|锻炼|存钱|攒钱|早睡早起|早睡|早起|跑步|自律)$", C.GOAL, 0.85),
+    _r(rf"^我{ADV_ZH}(?:通常|一般|总是|经常|平时|平常|每天|每周|每晚|习惯于?|向来|从不|很少|常常|往往|一向|老是|基本上)(?!麻烦|打扰|辛苦|给你添)(?P<v>.+)$", C.BEHAVIOR, 0.85),
 )
 # fmt: on
 
 # fmt: off
 _ZH_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
-    _r(rf"^(?:你)?(?:可以|就)?叫我(?P<v>{_NAME_ZH})(?P<suffix>就(?:行|好|可以)了?|吧)?$", C.CONTEXT, 0.95, "name", _render("用户希望被称呼为{v}"), lambda m: bool(m["suffix"]) or m["v"][:1] in set("小老阿") or m["v"][:1].isascii()),
+    _r(rf"^(?:你)?(?:可以|就)?叫我(?P<v>{NAME_ZH})(?P<suffix>就(?:行|好|可以)了?|吧)?$", C.CONTEXT, 0.95, "name", _render("用户希望被称呼为{v}"), lambda m: bool(m["suffix"]) or m["v"][:1] in set("小老阿") or m["v"][:1].isascii()),
     _r(r"^(?:请|麻烦)?(?:你)?(?:以后|今后|往后|之后|从现在(?:开始|起)|从今以后|接下来|下次)(?:请|麻烦|你|都|就|也|每次)*(?![再吧的有见聊我咱])(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION), lambda m: "再说" not in m["v"]),
     _r(r"^(?:请|麻烦)?(?:你)?(?:总是|始终|永远|每次都|务必)(?![这那很挺好太真是有我咱]|麻烦|打扰|辛苦)(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
     _r(r"^(?:请|麻烦)?(?:你)?(?:不要再|别再|永远不要|永远别|千万不要|千万别|以后不要|以后别|再也不要|不许再)(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
@@ -380,7 +509,7 @@ _EN_ADVERBS = frozenset(
 )
 _EN_PAST = frozenset(
     """grew was were had went got made took saw came became began knew spoke wrote ate drank met
-    left lost found felt kept taught thought bought brought sold told said ran swam
+    left lost found felt kept taught thought bought brought sold told said ran swam quit resigned
     """.split()  # noqa: SIM905
 )
 _EN_PRONOUNS = re.compile(r"\b(?:my|me|myself|mine|I'm|I've|I)\b")
@@ -462,11 +591,7 @@ def _match(clause: str, rules: tuple[_Rule, ...], zh: bool) -> Candidate | None:
         if m is None or (rule.check is not None and not rule.check(m)):
             continue
         value = (m.groupdict().get("v") or "").strip()
-        if (
-            not value
-            or len(value) > 150
-            or (_bad_object_zh(value) if zh else _bad_object_en(value))
-        ):
+        if not value or len(value) > 150 or (bad_object_zh(value) if zh else bad_object_en(value)):
             return None
         content = (
             rule.render(m, clause)
@@ -479,7 +604,13 @@ def _match(clause: str, rules: tuple[_Rule, ...], zh: bool) -> Candidate | None:
         elif slot == "fav":
             slot = "fav:" + normalise_value(m["k"])
         return Candidate(
-            content, rule.category, rule.confidence, slot, slot_value, constraint=rule.constraint
+            content,
+            rule.category,
+            rule.confidence,
+            slot,
+            slot_value,
+            constraint=rule.constraint,
+            retract=normalise_value(value) if rule.retracts else None,
         )
     return None
 
@@ -489,56 +620,6 @@ def match_clause(clause: str, zh: bool) -> Candidate | None:
     if zh:
         return _match(clause, _ZH_RULES, True)
     return _match(clause, _EN_RULES, False)
-
-
-# "I'm no longer vegetarian", "I don't live in Munich anymore", "我现在不是素食者了": the user
-# withdraws something; the facts that said it are superseded, nothing new is stored.
-_ANYMORE_EN = r"(?:anymore|any more|any longer|these days|now)"
-# fmt: off
-_EN_RETRACTIONS = (
-    re.compile(rf"^I'm {_ADV_EN}no longer (?:an? |the )?(?P<v>.+?)(?: {_ANYMORE_EN})?$", _I),
-    re.compile(rf"^I'm {_ADV_EN}not (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
-    re.compile(rf"^I {_ADV_EN}no longer (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+)$", _I),
-    re.compile(rf"^I {_ADV_EN}(?:don't|do not) (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
-    re.compile(rf"^I {_ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
-    re.compile(rf"^I {_ADV_EN}no longer (?:have|own|play|use|drive|keep) (?:an? |the |my )?(?P<v>.+)$", _I),
-    re.compile(r"^I (?:quit|left|moved (?:away )?(?:from|out of)|gave up|stopped being) (?:my job at |my job as |the |an? )?(?P<v>.+?)(?: (?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter)| (?:a few |a couple of |a |an |\w+ )?(?:years?|months?|weeks?) ago| recently)?$", _I),
-    re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
-)
-_ZH_RETRACTIONS = (
-    re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*(?:不再是|不是|不当)(?:一个|一名|个|名)?(?P<v>.+?)了$"),
-    re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*不再是(?:一个|一名|个|名)?(?P<v>.+)$"),
-    re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)(?:住在|住|生活在|待在|在)(?P<v>.+?)(?:住|生活|工作|上班|读书|上学)?了$"),
-    re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)(?P<v>吃素|养猫|养狗|开车|抽烟|喝酒)了$"),
-    re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*(?:离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
-    re.compile(rf"^我{_ADV_ZH}(?:已经|早就|早已|现在)*对(?P<a>.+?)(?:已经|早就|现在)?(?:不再|不)(?P<k>过敏|敏感)了$"),
-)
-# fmt: on
-# Words of a retraction that stand for the same thing in stored facts ("吃素" ~ "素食者").
-_RETRACT_STEMS = {"素食者": "素", "素食主义者": "素", "吃素": "素", "素食": "素"}
-
-
-def match_retraction(clause: str, zh: bool) -> Candidate | None:
-    """The retraction a clause whose subject is the user states, or ``None``.
-
-    The candidate has no content; :attr:`Candidate.retract` names what the
-    user withdrew ("vegetarian", "Munich", "素").
-    """
-    for pattern in _ZH_RETRACTIONS if zh else _EN_RETRACTIONS:
-        if m := pattern.match(clause):
-            groups = m.groupdict()
-            # "我对猫不过敏了" withdraws "对猫过敏", not every fact that mentions a cat.
-            raw = f"对{groups['a']}{groups['k']}" if groups.get("a") else m["v"]
-            value = normalise_value(raw)
-            if (
-                not value
-                or len(value) > 60
-                or (_bad_object_zh(value) if zh else _bad_object_en(value))
-            ):
-                return None
-            value = _RETRACT_STEMS.get(value, value)
-            return Candidate("", C.CONTEXT, 0.9, retract=value)
-    return None
 
 
 def match_instruction(clause: str, zh: bool) -> Candidate | None:
@@ -581,10 +662,10 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("employer", r"\bworks (?:at|for)\s+(?P<v>[^,.;]+)"),
         ("workplace", r"在(?P<v>[^，。；,]{2,20}?)(?:工作|上班|任职)"),
         ("job", r"\b(?:works as|is employed as)\s+(?:an?\s+|the\s+)?(?P<v>[^,.;]+)"),
-        ("job", rf"\bis (?:an?|the) (?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{_PROF_EN}))s?\b"),
+        ("job", rf"\bis (?:an?|the) (?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?\b"),
         (
             "job",
-            rf"(?:职业是|工作是|是(?:一名|一个|一位|个|名)?)(?P<v>[^，。；,]{{0,10}}?(?:{_PROF_ZH}))",
+            rf"(?:职业是|工作是|是(?:一名|一个|一位|个|名)?)(?P<v>[^，。；,]{{0,10}}?(?:{PROF_ZH}))",
         ),
     )
 )

@@ -2,9 +2,12 @@
 """Text analysis of the offline extractor: one user message in, candidate facts out.
 
 Pure functions over strings, Chinese and English. A message is cleaned
-(code, quoted text and ``>`` quote lines removed), cut into sentences, and a
-sentence is skipped when it is a question or a hypothetical ("if I were…",
-"如果我…"). Correction frames ("Y, not X", "I said Y, not X", "不是X，是Y")
+(code, quoted text, ``>`` quote lines and emoji removed), cut into sentences,
+and a sentence is skipped when it is a hypothetical ("if I were…", "maybe
+I'll…", "说不定…"); of a question only the statements before it are kept
+("I'm celiac, what can I order?" → "I'm celiac"). "My wife and I…", a
+household "we live/rent…" and "我和老公…" are read as the user's; a taste
+said while venting ("I hate Mondays lol", "烦死了") is a mood and is dropped. Correction frames ("Y, not X", "I said Y, not X", "不是X，是Y")
 are recognised on the whole sentence; everything else is cut into clauses at
 commas and conjunctions, and each clause whose subject is the user ("I…",
 "我…", or no subject after a clause by the user — Chinese drops it freely) goes
@@ -21,13 +24,9 @@ from collections.abc import Iterator
 
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.own_words import own_words
-from deerflow_memory.update.offline.rules import (
-    KIN_ZH,
-    Candidate,
-    match_clause,
-    match_instruction,
-    match_retraction,
-)
+from deerflow_memory.update.offline.retractions import match_retraction, retraction_frame
+from deerflow_memory.update.offline.rules import Candidate, match_clause, match_instruction
+from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH
 
 __all__ = ["candidates_from_text"]
 
@@ -39,6 +38,10 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』|‘[^’\n]*’")
 _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
+# Emoji and pictographs: "我对尘螨过敏😷" says the same without them.
+_EMOJI = re.compile(
+    "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3]+"
+)
 _SENTENCE_END = re.compile(
     r"(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bMt)(?<!\bJr)(?<!\bSr)(?<!\bvs)(?<!\be\.g)"
     r"(?<!\bi\.e)(?<!\betc)\.+(?=\s|$)|[!?。！？；;…]+|\n+"
@@ -51,7 +54,7 @@ _EN_LEADIN = re.compile(
     _I,
 )
 _EN_MARKER = re.compile(
-    r"^(?:(?:actually|no|nope|correction|sorry|oops|wait|in fact|to clarify|let me clarify|to be clear|"
+    r"^(?:(?:actually|no(?![\w -]{2,30}? for me\b)|nope|correction|sorry|oops|wait|in fact|to clarify|let me clarify|to be clear|"
     r"i mean|i meant to say|as i said|like i said)\s*[,!:;-]?\s+)+",
     _I,
 )
@@ -65,7 +68,8 @@ _ZH_MARKER = re.compile(
     r"我刚才说错了|我是说)[，,：:！!、\s]*|(?:不对|不是的)[，,：:！!、\s]+)+"
 )
 _EN_HYPOTHETICAL = re.compile(
-    r"\b(?:if|suppose|supposing|imagine|assuming|unless|pretend|hypothetically|wish|whether|what about)\b",
+    r"\b(?:if|suppose|supposing|imagine|assuming|unless|pretend|hypothetically|wish|whether|what about|"
+    r"maybe|perhaps|possibly|might|who knows)\b",
     _I,
 )
 # "I'm allergic to peanuts, if that matters": an aside about relevance, not a condition.
@@ -78,7 +82,9 @@ _EN_META_IF = re.compile(
 _ZH_META_IF = re.compile(
     r"[\s，,（(]*(?:如果|要是|假如)?(?:这|这个|这点)?(?:重要|有用|有关系|有影响|有帮助|相关)的话[)）\s。！]*$"
 )
-_ZH_HYPOTHETICAL = re.compile(r"如果|假如|假设|要是|万一|倘若|假使|若是|想象一下|的话")
+_ZH_HYPOTHETICAL = re.compile(
+    r"如果|假如|假设|要是|万一|倘若|假使|若是|想象一下|的话|说不定|也许|或许|没准|指不定|搞不好|但愿|就好了|可能会"
+)
 _EN_QUESTION_START = re.compile(
     r"^(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|has|what|how|why|"
     r"where|when|who|whom|which|may|might)\b",
@@ -98,7 +104,7 @@ _ZH_SHORT_TERM = re.compile(
     r"刚刚|此刻|这次|这一次|这趟"
 )
 _EN_TRAILING = re.compile(
-    r"(?:[\s,]+(?:too|as well|though|anyway|lol|haha|btw|by the way|thanks|thank you|please|actually))+$|"
+    r"(?:[\s,]+(?:too|as well|though|anyway|lol|haha|ugh|btw|by the way|thanks|thank you|please|actually))+$|"
     r"[\s,.;:!~…)\]]+$",
     _I,
 )
@@ -121,7 +127,8 @@ _INTERJECTION = re.compile(r"(?:哈哈+|呵呵+|嘿嘿+|lol|haha+|hehe+|嗯+|哦
 _EN_SELF = re.compile(
     r"^(?:I|I'm|I've|I'd|I'll)\b|^(?:everyone|everybody|people|my friends|friends) calls? me\b|^my\s+(?:(?:full|first|real|main|big|biggest|long-term|ultimate|career|life|"
     r"all-time|absolute|job)\s+)*(?:name|goal|dream|aim|ambition|plan|objective|job|profession|occupation|role|"
-    r"title|favou?rite)\b|^(?:(?:you can|please|just)\s+)*call me\b",
+    r"title|favou?rite)\b|^(?:(?:you can|please|just)\s+)*call me\b|"
+    rf"^my\s+{BODY_EN}\s+(?:is|are|has|have|'s)\b",  # "my blood pressure is high"
     _I,
 )
 _EN_OTHER = re.compile(
@@ -139,6 +146,7 @@ def _prepare(text: str) -> str:
     text = _CODE.sub(" ", text)
     text = _QUOTE_LINE.sub(" ", text)
     text = _QUOTED.sub(" ", text)
+    text = _EMOJI.sub(" ", text)
     return text.replace("’", "'").replace("‘", "'")
 
 
@@ -153,6 +161,9 @@ def _sentences(text: str) -> Iterator[tuple[str, str]]:
 
 def _en_normalise(clause: str) -> str:
     clause = re.sub(r"^i\b", "I", clause)
+    clause = re.sub(r"^(?:im|Im|IM)\b", "I'm", clause)
+    clause = re.sub(r"^(?:ive|Ive)\b", "I've", clause)
+    clause = re.sub(r"\b(do|does|is|are|was|were|have|has|ca|wo)nt\b", r"\1n't", clause, flags=_I)
     clause = re.sub(r"\bi'(m|ve|d|ll)\b", r"I'\1", clause)
     clause = re.sub(r"\bI am\b", "I'm", clause, flags=_I)
     clause = re.sub(r"^I(?:'ve| have) got\b", "I have", clause, flags=_I)
@@ -193,6 +204,19 @@ def _implied(fragment: str, zh: bool) -> str | None:
     return None
 
 
+# English drops "I'm" before an effort: "Hoping to…", "Trying to…", "Training for…", "Been vegan…".
+_EN_DROPPED = re.compile(
+    r"^(?:(?:hoping|planning|trying|aiming|learning) to|(?:aiming|training|studying|saving up) for|"
+    r"working (?:towards?|on my)|been)\b",
+    _I,
+)
+
+
+def _owned(clause: str, zh: bool) -> bool:
+    """Whether a clause without "I"/"我" first is still the user's statement or retraction."""
+    return match_clause(clause, zh) is not None or match_retraction(clause, zh) is not None
+
+
 def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
     """Split at commas and conjunctions; a fragment that is no statement rejoins the previous clause."""
     parts = (_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence)
@@ -214,6 +238,14 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         if not fragment or _INTERJECTION.fullmatch(fragment):
             continue
         subject = _subject(fragment, zh)
+        if subject is None and _owned(fragment, zh):
+            subject = (
+                _SELF  # "Penicillin gives me hives", "海鲜我不能吃", "forget the Iceland trip"
+            )
+        elif subject is None and not zh and _EN_DROPPED.match(fragment):
+            prefix = "I've " if fragment[:5].casefold() == "been " else "I'm "
+            fragment = prefix + fragment[:1].lower() + fragment[1:]
+            subject = _SELF  # "Hoping to switch careers next year"
         if subject is not None:
             clauses.append([fragment, subject])
             inherited = subject
@@ -225,7 +257,7 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             # "I like hiking, cycling and swimming": an enumeration continues the clause,
             # as long as the longer clause still says something; else the fragment is dropped.
             merged = f"{clauses[-1][0]}{sep}{raw}"
-            if clauses[-1][1] != _SELF or match_clause(
+            if clauses[-1][1] != _SELF or _owned(
                 _zh_normalise(merged) if zh else _en_normalise(merged), zh
             ):
                 clauses[-1][0] = merged
@@ -263,6 +295,95 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
     if subject is None:
         return match_instruction(clause, zh)
     return None
+
+
+# --- a fact, then a question: "I'm celiac, what can I order?" -----------------------------
+
+_ASK_SPLIT = re.compile(r"\s*(?:[,;:，；：]|\s[-–—]+\s|—+)\s*")
+_EN_ASKS = re.compile(
+    r"^(?:(?:and|but|so|then)\s+)?(?:(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|"
+    r"has|what|how|why|where|when|who|whom|which|may|might|any|got|please|pls|suggest|recommend|help|tips|"
+    r"ideas|thoughts|advice|recommendations|suggestions|know any|is there|are there|ok|okay|right)\b|"
+    r"what's|how's|where's|who's)",
+    _I,
+)
+_ZH_ASKS = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我|推荐|建议|求|说说|讲讲|列|来)")
+
+
+def _asks(part: str, zh: bool) -> bool:
+    if zh:
+        return _ZH_QUESTION.search(_zh_normalise(part)) is not None or bool(_ZH_ASKS.match(part))
+    return _EN_ASKS.match(part) is not None
+
+
+def _before_question(sentence: str, zh: bool) -> str:
+    """The statements a question sentence opens with ("" when it opens with the question).
+
+    "I'm celiac, what can I order?" → "I'm celiac"; "我有糖尿病，可以吃西瓜吗" → "我有糖尿病";
+    "Am I lactose intolerant, do you think?" → "". When no part reads as the
+    question, the last part is taken to be it ("I live in Porto, right?").
+    """
+    starts = [0] + [m.end() for m in _ASK_SPLIT.finditer(sentence)]
+    ends = [m.start() for m in _ASK_SPLIT.finditer(sentence)] + [len(sentence)]
+    for i, (start, end) in enumerate(zip(starts, ends, strict=True)):
+        if _asks(sentence[start:end], zh):
+            return sentence[: ends[i - 1]] if i else ""
+    return sentence[: ends[-2]] if len(ends) > 1 else ""
+
+
+# "I hate Mondays lol", "烦死了": venting; a taste said that way is a mood, not a preference.
+_EN_VENTING = re.compile(r"\b(?:lol|lmao|rofl|ugh+|argh+|smh|ffs|omg|gah|meh|sigh)\b", _I)
+_ZH_VENTING = re.compile(r"烦死|累死|气死|烦透|崩溃|无语|郁闷|服了")
+
+
+# --- who else the sentence is about: "My wife and I live in Leeds" -----------------------------
+
+_EN_WITH = re.compile(
+    r"^(?:[Mm]y (?P<who>(?:[\w-]+ ){0,2}?(?:wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|family|"
+    r"kids|children|parents|roommate|flatmate|dog|cat))|(?P<name>[A-Z][a-z]+)) and I (?P<rest>.+)$"
+)
+_EN_WE = re.compile(
+    r"^we(?P<rest>(?:'ve| have)? (?:(?:just|recently|currently|now|both|still|already)\s+)*"
+    r"(?:live in (?!(?:an? |the )?(?:\w+ )?(?:world|society|times?|age|era|bubble|simulation)\b)|rent |own (?:an? |our )|"
+    r"bought (?:an? |our )|have (?:an?|one|two|three|four|\d+) |got married|are expecting).*)$",
+    _I,
+)
+_EN_PLURAL = {"are": "'m", "were": "was", "'re": "'m"}
+_ZH_WITH = re.compile(
+    rf"^我(?:和|跟|与)(?:我的?)?(?P<who>{KIN_ZH})(?:一起)?(?P<rest>.+)$|^我们(?:一家|家|俩|两个|夫妻|全家)?(?P<rest2>(?:现在|目前|已经|刚|一直)*(?:住在|住|租|买了|搬到|搬去|养了).+)$"
+)
+_EN_FREQUENCY_FIRST = re.compile(
+    r"^(?P<f>(?:every|each|most) (?:day|morning|evening|night|week|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"days|mornings|evenings|nights|weekends|weekdays)|on (?:weekends|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days)|"
+    r"at weekends|daily|(?:once|twice|\w+ times) a (?:day|week|month)),?\s+(?P<rest>I\b.+)$",
+    _I,
+)
+
+
+def _with_others(sentence: str, zh: bool) -> tuple[str, str]:
+    """(sentence said of the user alone, who else it is about, for the fact's text).
+
+    "My wife and I live in Leeds" → ("I live in Leeds", " (with their wife)");
+    "我和老公刚搬到苏州" → ("我刚搬到苏州", "（和老公一起）"); "Most mornings I cycle
+    to work" → ("I cycle to work most mornings", "").
+    """
+    if zh:
+        if m := _ZH_WITH.match(sentence):
+            rest = m["rest"] or m["rest2"]
+            return "我" + rest, f"（和{m['who']}一起）" if m["who"] else ""
+        return sentence, ""
+    if m := _EN_FREQUENCY_FIRST.match(sentence):
+        return f"{m['rest']} {m['f'].lower()}", ""
+    if m := _EN_WITH.match(sentence):
+        words = m["rest"].split(" ")
+        words[0] = _EN_PLURAL.get(words[0].casefold(), words[0])
+        rest = " ".join(words)
+        clause = f"I{rest}" if rest.startswith("'") else f"I {rest}"
+        who = f"their {m['who']}" if m["who"] else m["name"]
+        return clause, f" (with {who})"
+    if m := _EN_WE.match(sentence):
+        return re.sub(r"^I are\b", "I'm", f"I{m['rest']}"), ""
+    return sentence, ""
 
 
 # --- correction frames -------------------------------------------------------------------------
@@ -362,26 +483,39 @@ def candidates_from_text(text: str) -> list[Candidate]:
     for raw, terminator in _sentences(_prepare(text)):
         zh = _CJK.search(raw) is not None
         sentence, marker, remember = _strip_leadins(raw.strip(), zh)
-        if not sentence:
-            continue
         sentence = (_ZH_META_IF if zh else _EN_META_IF).sub("", sentence)
-        if (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence):
-            continue
         question = "?" in terminator or "？" in terminator
         if zh:
             question = question or _ZH_QUESTION.search(_zh_normalise(sentence)) is not None
         else:
             question = question or _EN_QUESTION_START.match(sentence) is not None
         if question and not remember:
+            sentence = _before_question(sentence, zh)
+        if not sentence or (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence):
             continue
+        venting = (_ZH_VENTING if zh else _EN_VENTING).search(sentence) is not None
         if not zh:
             sentence = _en_normalise(sentence)
-        framed = _correction_frame(sentence, zh, marker)
-        if framed is not None:
-            found.extend(framed)
-            continue
-        for clause, subject in _clauses(sentence, zh):
-            if (candidate := _clause_candidate(clause, subject, zh)) is not None:
-                candidate.marker = marker
-                found.append(candidate)
+        sentence, others = _with_others(sentence, zh)
+        for candidate in _sentence_candidates(sentence, zh, marker):
+            if venting and (candidate.slot or "").startswith("taste:"):
+                continue  # "I hate Mondays lol": a mood
+            if others and candidate.content:
+                candidate.content += others
+            found.append(candidate)
+    return found
+
+
+def _sentence_candidates(sentence: str, zh: bool, marker: bool) -> list[Candidate]:
+    """Candidates of one cleaned sentence: a retraction or correction frame, else its clauses."""
+    if (changed := retraction_frame(sentence, zh)) is not None:
+        return [changed]
+    framed = _correction_frame(sentence, zh, marker)
+    if framed is not None:
+        return framed
+    found = []
+    for clause, subject in _clauses(sentence, zh):
+        if (candidate := _clause_candidate(clause, subject, zh)) is not None:
+            candidate.marker = marker
+            found.append(candidate)
     return found

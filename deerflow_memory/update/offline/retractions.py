@@ -1,0 +1,179 @@
+# ruff: noqa: E501  (rule tables: one regular expression per line reads better than wrapped)
+"""The offline extractor's retractions: the user withdraws something said before.
+
+"I'm no longer vegetarian", "forget what I said about being a smoker", "scrap
+the Iceland trip", "我现在不抽烟了", "之前说我住在南京是说错了", "健身计划放弃了":
+the candidate names what is withdrawn (:attr:`Candidate.retract`) and the
+extractor supersedes the stored facts that mention it. Some retractions also
+state the new truth, so the candidate carries content as well: "I'm not a
+lawyer, I'm a paralegal" withdraws "lawyer" and states "User is a paralegal"
+(a correction); "I used to hate olives but now I love them" withdraws "olives"
+and states "User loves olives"; "I quit my job" withdraws the employer slots
+(:attr:`Candidate.retract_slots`) and states "User quit their job".
+
+A negation alone is no retraction: "I'm not a doctor, but…" is a disclaimer,
+and stores nothing. Nothing here raises; a clause no pattern matches yields ``None``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deerflow_memory.models import FactCategory
+from deerflow_memory.update.offline.rules import (
+    ADV_EN,
+    ADV_ZH,
+    Candidate,
+    bad_object_en,
+    bad_object_zh,
+    en_statement,
+    match_clause,
+    normalise_value,
+    zh_statement,
+)
+
+__all__ = ["match_retraction", "retraction_frame"]
+
+_I = re.IGNORECASE
+C = FactCategory
+
+_ANYMORE_EN = r"(?:anymore|any more|any longer|these days|now)"
+_AGO_EN = r"(?: (?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter)| (?:a few |a couple of |a |an |\w+ )?(?:years?|months?|weeks?) ago| recently| a while ago| long ago)?"
+# Things a plan is made of: "the Iceland trip" withdraws "Iceland".
+_PLAN_EN = (
+    r"(?:trip|plan|plans|holiday|vacation|move|idea|goal|diet|course|wedding|visit|journey|thing)"
+)
+_EMPLOYER_SLOTS = ("employer", "workplace")
+
+# fmt: off
+# Clauses whose subject is the user.
+_EN_RETRACTIONS = (
+    re.compile(rf"^I'm {ADV_EN}no longer (?:an? |the )?(?P<v>.+?)(?: {_ANYMORE_EN})?$", _I),
+    re.compile(rf"^I'm {ADV_EN}not (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
+    re.compile(rf"^I {ADV_EN}no longer (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+)$", _I),
+    re.compile(rf"^I {ADV_EN}(?:don't|do not) (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
+    re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
+    re.compile(rf"^I {ADV_EN}no longer (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+)$", _I),
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|moved (?:away )?(?:from|out of)|gave up|given up|stopped being|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){_AGO_EN}$", _I),
+    re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
+    re.compile(r"^I was wrong about (?:me )?(?:being |having |liking |my )?(?:an? |the )?(?P<v>.+)$", _I),
+)
+# Imperatives and topic-first clauses: no subject, but only the user can mean them.
+_EN_WITHDRAWALS = (
+    re.compile(r"^(?:please )?(?:forget|ignore|disregard|scratch|scrap|drop|delete|remove|strike|never mind|nevermind) (?:about )?(?:what I (?:said|told you|mentioned|wrote)|the (?:bit|part|thing) I (?:said|told you|mentioned)|that(?: part| bit)?|everything I said) about (?:me )?(?:being |having |liking |loving |hating |doing |my )?(?:an? |the )?(?P<v>.+)$", _I),
+    re.compile(rf"^(?:please )?(?:forget|scratch|scrap|cancel|drop|ditch) (?:about )?(?:the|my|that) (?P<v>.+?) {_PLAN_EN}(?: (?:too|as well|altogether|entirely))?$", _I),
+    re.compile(rf"^(?:the|my) (?P<v>.+?) {_PLAN_EN} (?:is|was|got|has been|'s) (?:now )?(?:cancell?ed|off|called off|scrapped|not happening)$", _I),
+)
+_EN_JOB_LOST = re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|lost|resigned from|walked out of) my job{_AGO_EN}$|^I(?:'ve| have)? {ADV_EN}(?:resigned|got laid off|was laid off|got fired|was let go|been laid off){_AGO_EN}$", _I)
+
+_ZH_RETRACTIONS = (
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再是|不是|不当)(?:一个|一名|个|名)?(?P<v>.+?)了$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*不再是(?:一个|一名|个|名)?(?P<v>.+)$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)(?:住在|住|生活在|待在|在)(?P<v>.+?)(?:住|生活|工作|上班|读书|上学)?了$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)(?P<v>吃素)了$"),
+    # "我早就不追剧了", "我现在不抽烟了": a habit given up; the object is what is withdrawn.
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在|好久|很久)*(?:不再|不|没再)(?P<v>(?:吃|喝|抽|玩|打|养|开|追|看|用|练|弹|跑|去|做|戴|穿)[\u4e00-\u9fffA-Za-z]{{1,8}}?)了$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*对(?P<a>.+?)(?:已经|早就|现在)?(?:不再|不)(?P<k>过敏|敏感)了$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就)?放弃了?(?P<v>[\u4e00-\u9fffA-Za-z]{{1,10}}?)(?:的)?(?:计划|目标|打算)?了?$"),
+)
+_ZH_WITHDRAWALS = (
+    # "之前说我住在南京是说错了", "我说我对花粉过敏那个是搞错了"
+    re.compile(r"^(?:我)?(?:之前|以前|刚才|上次|刚刚|先前)?(?:说|讲|提到|告诉你)(?:过)?(?:的)?(?:我)?(?P<v>[^，,]+?)(?:那个|这个|那件事|这件事|那条|这条|的事|的话)?(?:[，,]\s*)?(?:是|都是|其实是)?(?:我)?(?:说错了|搞错了|弄错了|记错了|错了|不对|不准确|有误|是错的|不是真的|不算数)$"),
+    # "健身计划放弃了", "我的减肥计划取消了"
+    re.compile(r"^(?:我的?)?(?P<v>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:的)?(?:计划|目标|打算)(?:已经|也|就)?(?:被我)?(?:放弃了|取消了|不搞了|不做了|泡汤了|黄了|作罢了|搁置了|停了)$"),
+    # "忘掉我说的对花粉过敏", "别记我是学生那条了"
+    re.compile(r"^(?:请)?(?:忘掉|忘了|忘记|删掉|删了|删除|别记|不要记)(?:我(?:之前)?说(?:过)?的)?(?:我)?(?P<v>[^，,]+?)(?:那条|这条|那个|这个|的事)?了?$"),
+)
+_ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?P<v>辞职|离职|被裁员?|被辞退|失业)了$")
+# fmt: on
+# Words of a retraction that stand for the same thing in stored facts ("吃素" ~ "素食者").
+_RETRACT_STEMS = {"素食者": "素", "素食主义者": "素", "吃素": "素", "素食": "素"}
+# "I'm no longer on a keto diet" withdraws "keto"; "I gave up on learning the piano", "piano".
+_EN_VALUE_EDGES = re.compile(
+    r"^(?:(?:on|into|doing|following|using|taking|learning|playing|being|a fan of)\s+(?:an?\s+|the\s+|my\s+)?)+|\s+diet$",
+    _I,
+)
+
+
+def _withdrawn(raw: str, zh: bool) -> str | None:
+    """The normalised value a retraction withdraws, or ``None`` when it is no object."""
+    value = normalise_value(raw)
+    if not zh:
+        value = _EN_VALUE_EDGES.sub("", value).strip() or value
+    if not value or len(value) > 60 or (bad_object_zh(value) if zh else bad_object_en(value)):
+        return None
+    return _RETRACT_STEMS.get(value, value)
+
+
+def match_retraction(clause: str, zh: bool) -> Candidate | None:
+    """The retraction a clause states, or ``None``.
+
+    ``clause`` is either the user's ("I'm no longer X", "我不抽烟了") or has no
+    subject ("forget what I said about X", "健身计划放弃了"); the candidate
+    names what is withdrawn in :attr:`Candidate.retract` and, for a lost job,
+    the slots in :attr:`Candidate.retract_slots` (then it also states the fact).
+    """
+    job = (_ZH_JOB_LOST if zh else _EN_JOB_LOST).match(clause)
+    if job is not None:
+        content = zh_statement(clause) if zh else en_statement(clause)
+        lost = job.groupdict().get("v") or "job"
+        return Candidate(content, C.CONTEXT, 0.9, retract=lost, retract_slots=_EMPLOYER_SLOTS)
+    patterns = _ZH_RETRACTIONS + _ZH_WITHDRAWALS if zh else _EN_RETRACTIONS + _EN_WITHDRAWALS
+    for pattern in patterns:
+        if m := pattern.match(clause):
+            groups = m.groupdict()
+            # "我对猫不过敏了" withdraws "对猫过敏", not every fact that mentions a cat.
+            raw = f"对{groups['a']}{groups['k']}" if groups.get("a") else m["v"]
+            value = _withdrawn(raw, zh)
+            return None if value is None else Candidate("", C.CONTEXT, 0.9, retract=value)
+    return None
+
+
+# --- frames that withdraw one thing and state another ------------------------------------
+
+# fmt: off
+_EN_NOT_BUT = re.compile(r"^I'm {ADV}not (?:an? |the )?(?P<x>[^,;]+?)\s*(?:[,;]|\s-+)\s*(?:(?:but|rather)\s+)?(?:I'm\s+)?(?P<y>(?:an? |the )?[^,;]+)$".replace("{ADV}", ADV_EN), _I)
+_EN_USED_TO = re.compile(r"^I used to (?P<was>\w+) (?P<x>[^,]+?),? (?:but |and )?(?:now|these days|nowadays) (?:I )?(?P<now>[\w' ]+?) (?:them|it|that|those|these|him|her)(?: a lot| too| instead)?$", _I)
+_ZH_NOT_BUT = re.compile(r"^我(?:其实|现在)?不是(?:一个|一名|个|名)?(?P<x>[^，,]+?)[，,]\s*(?:而)?(?:我)?是(?:一个|一名|个|名)?(?P<y>.+)$")
+# fmt: on
+
+
+def _stated(clause: str, value: str, zh: bool) -> Candidate | None:
+    """The statement of "…, I'm Y": a known rule's fact, else the clause itself, if Y is short."""
+    if (stated := match_clause(clause, zh)) is not None:
+        return stated
+    short = len(value) <= 12 if zh else len(value.split()) <= 5
+    if not short or (bad_object_zh(value) if zh else bad_object_en(value)):
+        return None
+    content = zh_statement(clause) if zh else en_statement(clause)
+    return Candidate(content, C.CONTEXT, 0.9)
+
+
+def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
+    """ "I'm not X, I'm Y" / "我不是X，是Y" and "I used to hate X but now I love them".
+
+    Returns the statement of the new truth, carrying the retraction of the old
+    one (and, for "not X but Y", X as the wrong value of a correction); ``None``
+    when the sentence has neither shape or its new part is no known statement.
+    """
+    if zh:
+        if (m := _ZH_NOT_BUT.match(sentence)) is None:
+            return None
+        stated = _stated(f"我是{m['y']}", m["y"], True)
+        wrong = m["x"]
+    elif m := _EN_NOT_BUT.match(sentence):
+        stated, wrong = _stated(f"I'm {m['y']}", m["y"], False), m["x"]
+    elif m := _EN_USED_TO.match(sentence):
+        stated, wrong = match_clause(f"I {m['now']} {m['x']}", False), m["x"]
+        if stated is not None:
+            stated.retract = _withdrawn(wrong, False)
+        return stated if stated is not None and stated.retract else None
+    else:
+        return None
+    withdrawn = _withdrawn(wrong, zh)
+    if stated is None or withdrawn is None:
+        return None
+    stated.category, stated.confidence = C.CORRECTION, 0.95
+    stated.wrong_value, stated.retract = normalise_value(wrong), withdrawn
+    return stated

@@ -1,0 +1,187 @@
+# ruff: noqa: E501  (word lists: one alternation per line reads better than wrapped)
+"""Word lists of the offline extractor's rules, as regular-expression alternations.
+
+Closed classes only: professions, kin, adverbs, and the health words that mark
+a statement as an allergy or a medical state (symptoms, conditions,
+medications, body parts). Open classes (foods, places, hobbies) are left to
+sentence shapes in :mod:`deerflow_memory.update.offline.rules`; a word list
+here is what lets such a shape tell "Penicillin gives me hives" from "This
+song gives me chills".
+"""
+
+from __future__ import annotations
+
+PROF_EN = (
+    r"engineer|developer|programmer|coder|designer|teacher|professor|lecturer|doctor|physician|"
+    r"surgeon|nurse|dentist|pharmacist|lawyer|attorney|accountant|student|researcher|scientist|"
+    r"analyst|consultant|manager|director|executive|founder|co-founder|entrepreneur|writer|author|"
+    r"journalist|editor|artist|musician|photographer|chef|cook|architect|economist|marketer|"
+    r"salesperson|freelancer|contractor|intern|officer|pilot|farmer|driver|mechanic|electrician|"
+    r"plumber|therapist|psychologist|veterinarian|vet|banker|trader|investor|translator|actor|"
+    r"actress|postdoc|ceo|cto|cfo|coo|administrator|tester|technician|librarian|clerk|cashier|"
+    r"waiter|waitress|barista|retiree|homemaker|tutor|coach|trainer|instructor|secretary|"
+    r"paramedic|firefighter|soldier|police officer|cop|baker|carpenter|illustrator|animator|"
+    r"producer|filmmaker|streamer|youtuber|blogger|podcaster|recruiter|pm|sre|devops engineer"
+)
+PROF_ZH = (
+    r"工程师|程序员|程序猿|码农|设计师|老师|教师|医生|大夫|护士|律师|大学生|研究生|博士生|博士|硕士生|"
+    r"本科生|中学生|高中生|初中生|小学生|留学生|学生|经理|总监|主管|会计|作家|记者|编辑|研究员|科学家|"
+    r"架构师|分析师|顾问|创业者|自由职业者|开发者|厨师|摄影师|司机|销售|警察|公务员|教授|讲师|老板|"
+    r"创始人|合伙人|运营|翻译|演员|歌手|画家|农民|工人|主播|博主|店主|飞行员|军人|药剂师|建筑师|"
+    r"咨询师|实习生|职员|员工|客服|产品|开发|前端|后端|全栈|测试|HR|UP主|up主|自媒体人"
+)
+KIN_ZH = (
+    r"妈妈|妈|爸爸|爸|母亲|父亲|老婆|老公|妻子|丈夫|太太|先生|爱人|对象|男朋友|女朋友|男友|女友|儿子|"
+    r"女儿|孩子|小孩|宝宝|娃|哥哥|哥|姐姐|姐|弟弟|弟|妹妹|妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|朋友|同事|"
+    r"同学|室友|老板|领导|上司|邻居|家人|家里人|亲戚|舅舅|叔叔|阿姨|姑姑|表哥|表姐|表弟|表妹|堂哥|"
+    r"堂姐|闺蜜|兄弟|姐妹|父母|爸妈|老师|客户"
+)
+NUM_EN = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
+ADV_EN = (
+    r"(?:(?:really|also|just|absolutely|truly|genuinely|definitely|totally|especially|particularly|"
+    r"kind of|kinda|do|still|honestly|simply|generally|mostly|very much|actually|now|strongly|strictly|"
+    r"deeply|seriously|completely|entirely|extremely|thoroughly|intensely|very|so)\s+)*"
+)
+ADV_ZH = r"(?:也|还|都|一直|真的|其实|确实|本来就?|从小就?|现在|目前|已经|平常|向来|本身|去年|前年|最近|上个月|年初|刚)*"
+NAME_ZH = r"[\u4e00-\u9fff·]{1,4}?|[A-Za-z][A-Za-z .'-]{0,30}?"
+
+NOT_NAMES = frozenset(
+    """fine good ok okay sorry back here there home ready done busy tired hungry happy sad sure
+    glad new old single married american british english chinese japanese korean french german
+    spanish italian indian canadian australian russian dutch swedish mexican brazilian vegan
+    vegetarian later tomorrow now today anytime maybe whenever when if a an the in on at not
+    just also so very still allergic from into learning working going looking trying based
+    retired pregnant lost confused curious excited interested worried afraid stuck late early
+    off out up down over alive well bored christian muslim jewish buddhist catholic hindu sick
+    ill free available right wrong you me him her them us it this that
+    """.split()  # noqa: SIM905
+)
+GOAL_VERBS_EN = (
+    r"learn|become|improve|master|build|start|launch|open|lose|gain|move|travel|visit|write|publish|"
+    r"finish|complete|study|retire|save|buy|own|create|speak|pass|climb|compete|earn|grow|adopt|"
+    r"graduate|live|go back to|run a marathon|get better at|get fit|get a (?:new )?job|get into|"
+    r"switch careers|change careers|switch (?:into|to)|move into|transition into|be(?:come)? (?:an?|more|fluent)\b|"
+    # everyday efforts: "trying to drink less coffee", "trying to quit smoking"
+    r"(?:eat|drink|sleep|snack|spend|smoke|work|sit|drive) (?:less|more|healthier|better|earlier|clean|healthy)|"
+    r"cut (?:down|back) on|reduce my|limit my|avoid (?!the\b)|give up|kick|exercise|meditate|get (?:in|into) shape|"
+    r"(?:quit|stop|give up) \w+ing\b|stick to|stay (?:sober|fit|active|healthy|off)|keep fit"
+)
+
+# --- health: what makes "X gives me Y" a reaction and "I have Y" a condition ---------------
+
+# What a body does when it reacts to something ("Penicillin gives me hives", "cats make me sneeze").
+SYMPTOM_EN = (
+    r"(?:hives|(?:an? )?(?:bad |nasty |itchy |skin )?rash(?:es)?|itch(?:y|es|ing)?|swell(?:s|ing)?(?: up)?|swollen|puffy|"
+    r"sneez(?:e|ing)|wheez(?:e|y|ing)|cough(?:ing)?|breathless|short of breath|congested|stuffy|(?:a )?runny nose|"
+    r"sick|ill|nauseous|queasy|throw up|vomit|bloated|gassy|cramps|diarrh(?:o)?ea|the runs|(?:a )?stomach ?aches?|"
+    r"(?:an )?upset stomach|heartburn|reflux|indigestion|(?:a )?migraines?|(?:a )?headaches?|break out|breakouts|"
+    r"acne|eczema|flare(?: up|-ups?)?|tingl(?:e|y|ing)|burn|blotchy|welts|blisters|dizzy|palpitations|"
+    r"(?:an? )?(?:allergic |bad )?reactions?|water|run)"
+)
+SYMPTOM_ZH = (
+    r"(?:过敏|起(?:红)?疹子?|出疹子|长疹子|起红疹|起红点|起包|起荨麻疹|荨麻疹|发痒|痒|红肿|肿|拉肚子|腹泻|"
+    r"胃疼|胃痛|肚子疼|肚子痛|头疼|头痛|恶心|呕吐|想吐|打喷嚏|流鼻涕|鼻塞|咳嗽|气喘|喘不上气|呼吸困难|胸闷|"
+    r"心慌|心悸|胀气|反酸|烧心|头晕|长痘|过敏反应)"
+)
+BODY_ZH = r"(?:嘴巴|嘴唇|嘴|喉咙|嗓子|皮肤|脸|眼睛|身上|全身|手|胃|肚子)"
+# A condition someone has or lives with: morphology ("-itis", "… disorder") before a list.
+CONDITION_EN = (
+    r"(?:(?:type [12]|chronic|severe|mild|bad|acute|seasonal|clinical|social|generali[sz]ed|postnatal|"
+    r"postpartum|high-functioning|early-onset)\s+)*"
+    r"(?:\w+(?:itis|osis|emia|aemia|algia|pathy|somnia|plegia|lepsy)|(?:an? )?(?:[\w'-]+ ){0,2}(?:disease|disorder|"
+    r"syndrome|deficiency|injury|intolerance|allerg(?:y|ies))|(?:an? )?(?:heart|skin|medical|chronic|health|lung|"
+    r"thyroid|genetic|rare|autoimmune|kidney|liver|eye|neurological) condition|(?:an? )?(?:under|over)active \w+|"
+    r"(?:back|knee|heart|stomach|gut|skin|sleep|thyroid|kidney|liver|joint|hip|eye|vision|hearing|digestive|"
+    r"breathing|mobility|memory|mental health|bladder|blood pressure) (?:problems|issues|trouble)|"
+    r"eczema|psoriasis|acne|rosacea|asthma|diabetes|migraines|adhd|add|ocd|ptsd|autism|anxiety|depression|"
+    r"insomnia|gerd|ibs|tinnitus|scoliosis|sciatica|vertigo|glaucoma|cataracts?|lupus|ms|cancer|hiv|long covid|"
+    r"(?:high|low) (?:blood pressure|cholesterol|blood sugar|iron)|hypertension|epilepsy|dyslexia|dyspraxia|"
+    r"gout|(?:acid )?reflux|heartburn|sleep apn(?:o)?ea|hay fever|allergies|chronic pain|back pain|hearing loss|"
+    r"low vision|limited mobility|a disability|a pacemaker|"
+    r"(?:an? )?(?:bad|weak|dodgy|bum|stiff|injured|slipped|herniated|trick|wonky) (?:back|knee|hip|shoulder|neck|ankle|wrist|disc)s?|"
+    r"(?:bad|weak|dodgy|stiff) (?:knees|joints|hips|eyesight|eyes))"
+)
+MEDICATION_EN = (
+    r"(?:(?:\w+ )?(?:medication|meds|medicine|pills|tablets)|antidepressants|antibiotics|insulin|blood thinners|"
+    r"anticoagulants|statins|beta[- ]blockers|steroids|chemo(?:therapy)?|dialysis|the pill|hrt|hormone therapy|"
+    r"birth control|immunosuppressants|antihistamines|painkillers|lithium|metformin|warfarin|levothyroxine|"
+    r"ssris?|an ssri|methadone|inhalers?)"
+)
+# "my blood pressure is high": what of the body a state can be said of, and the states.
+BODY_EN = (
+    r"(?:cholesterol|blood pressure|blood sugar|iron(?: levels?)?|vitamin d(?: levels?)?|thyroid|resting heart rate|"
+    r"eyesight|vision|hearing|immune system|back|knees?|joints|stomach|digestion|gut|skin|bones|liver|kidneys|heart|lungs)"
+)
+BODY_STATE_EN = (
+    r"(?:high|low|bad|poor|weak|terrible|awful|not (?:great|good)|elevated|borderline|dodgy|shot|sensitive|"
+    r"fragile|irregular|failing|a mess|a problem|compromised|deteriorating)"
+)
+# "我颈椎不好", "我血糖偏高": organs and measures, and how they are said to be.
+BODY_PART_ZH = (
+    r"(?:颈椎|腰椎|腰|胃|肠胃|脾胃|肠道|肝|肝脏|肾|心脏|膝盖|关节|眼睛|视力|听力|血压|血糖|血脂|胆固醇|尿酸|"
+    r"免疫力|皮肤|睡眠|牙齿?|嗓子|喉咙|鼻子|肺|甲状腺|记忆力|体质)"
+)
+BODY_STATE_ZH = r"(?:不好|不太好|很差|差|不行|有问题|偏高|偏低|高|低|弱|很弱|敏感|脆弱)"
+CONDITION_SUFFIX_ZH = (
+    r"(?:炎|病|症|癌|瘤|障碍|综合征|综合症|不全|结石|溃疡|突出|增生|囊肿|息肉|衰弱|失调|亢进|减退|贫血|"
+    r"痛风|哮喘|湿疹|近视|散光|耳鸣|失眠|偏头痛)"
+)
+# Lasting states said as adjectives ("I'm short-sighted", "我近视很深").
+STATE_EN = (
+    r"(?:diabetic|pre-diabetic|prediabetic|celiac|coeliac|epileptic|asthmatic|deaf|blind|hard of hearing|"
+    r"colou?r-?blind|visually impaired|hearing impaired|partially sighted|wheelchair user|wheelchair-bound|"
+    r"in a wheelchair|dyslexic|anemic|anaemic|hypertensive|immunocompromised|short-sighted|shortsighted|"
+    r"near-sighted|nearsighted|long-sighted|far-sighted|farsighted|astigmatic|insulin-dependent|autistic|"
+    r"bipolar|neurodivergent|on the (?:autism )?spectrum|hypermobile|type [12] diabetic|insomniac|amputee|"
+    r"in recovery|recovering alcoholic|cancer survivor|[\w-]+ (?:sufferer|patient|survivor))"
+)
+STATE_ZH = r"(?:近视|远视|散光|老花|色弱|色盲|弱视|耳背|耳鸣|失眠|便秘|贫血|低血糖|脱发)"
+
+# --- diet ----------------------------------------------------------------------------------
+
+DIET_EN = (
+    r"(?:vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|paleo|sober|teetotal|dairy-free|gluten-free|"
+    r"sugar-free|alcohol-free|meat-free|halal|kosher|flexitarian)"
+)
+FASTING_EN = r"(?:(?:intermittent |alternate[- ]day |16:8 |water |dry )?fasting|whole30|low[- ]carb|low[- ]fodmap|keto|paleo)"
+# "我晚上不吃主食": when a diet rule holds.
+MEAL_TIME_ZH = r"(?:早上|早晨|中午|晚上|夜里|睡前|饭后|空腹|周末|工作日|平时|每天|天天|早餐|早饭|午饭|午餐|晚饭|晚餐)"
+# "我在控糖": what one cuts down on.
+NUTRIENT_ZH = (
+    r"(?:糖|油|盐|碳水(?:化合物)?|碳|卡|热量|卡路里|饮食|体重|主食|甜食|咖啡因?|酒精?|奶茶|零食|夜宵|宵夜|红肉|"
+    r"脂肪|淀粉|嘌呤|糖分|油脂|钠)"
+)
+
+# --- background ----------------------------------------------------------------------------
+
+# Lasting traits said with "I'm …" / "我是…".
+TRAIT_EN = (
+    r"(?:left-handed|right-handed|ambidextrous|an only child|an? (?:identical |fraternal )?twin|an introvert|"
+    r"an extrovert|an ambivert|introverted|extroverted|a night owl|an early bird|an early riser|a light sleeper|"
+    r"a heavy sleeper|a smoker|a non-smoker|an ex-smoker|a non-drinker|a homeowner|an immigrant|"
+    r"a (?:first|second|third)-generation immigrant|an expat|a (?:military )?veteran|bilingual|trilingual|"
+    r"multilingual|an empty nester|a caregiver|a carer|an atheist|a christian|a muslim|a buddhist|a hindu|a jew)"
+)
+# "I'm a morning person": not an evaluation of oneself ("I'm a good person").
+JUDGEMENT_EN = (
+    r"(?:good|bad|nice|kind|decent|normal|reasonable|simple|private|busy|different|lucky|happy|sad|terrible|"
+    r"horrible|great|better|worse|real|new|changed|free|whole|grown|honest|fair|patient|difficult|complicated|"
+    r"smart|stupid|nervous|anxious|lonely|tired|strong|weak|positive|negative)"
+)
+TRAIT_ZH = (
+    r"(?:左撇子|右撇子|独生子女?|独生女|双胞胎|夜猫子|早起的人|晨型人|夜型人|路痴|吃货|社恐|社牛|[iIeE]人|"
+    r"内向的人|外向的人|宅男|宅女|上班族|打工人|北漂|沪漂|深漂|海归|退伍军人|烟民|老烟民|无神论者|基督徒|"
+    r"佛教徒|穆斯林)"
+)
+# Pastimes said in the present tense ("I sing in a choir"); "run", "write", "drive" are left out:
+# "I run the tests", "I write the report" are tasks, not pastimes.
+HOBBY_VERBS_EN = (
+    r"(?:play|sing|paint|draw|knit|crochet|sew|garden|surf|climb|boulder|cycle|swim|hike|skate|ski|snowboard|"
+    r"dance|bake|brew|fish|sail|row|box|volunteer|coach|meditate|jog|kayak|skateboard|golf)"
+)
+# Things everyone grumbles about: "I hate Mondays" is a mood, not a taste worth keeping.
+GRIPES_EN = (
+    r"(?:mondays|traffic(?: jams)?|rush hour|queues|(?:waiting|standing) in (?:line|queues?)|waiting|meetings|"
+    r"paperwork|taxes|deadlines|homework|hangovers|alarm clocks?|(?:this|the) weather|commuting|the commute|"
+    r"being (?:late|stuck|sick|ill|tired)|when .+|it when .+)"
+)
