@@ -67,6 +67,7 @@ __all__ = [
     "match_clause",
     "match_instruction",
     "normalise_value",
+    "refused",
     "slot_of",
     "zh_statement",
 ]
@@ -613,6 +614,22 @@ def _match(clause: str, rules: tuple[_Rule, ...], zh: bool) -> Candidate | None:
             retract=normalise_value(value) if rule.retracts else None,
         )
     return None
+
+
+def refused(clause: str, zh: bool) -> bool:
+    """Whether a rule knows the clause's shape but refused it ("I hate Mondays", "I'm a nice person").
+
+    Such a clause is no fact in any wording: the extractor must not keep it
+    in the user's own words either.
+    """
+    for rule in _ZH_RULES if zh else _EN_RULES:
+        m = rule.pattern.match(clause)
+        if m is None:
+            continue
+        value = (m.groupdict().get("v") or "").strip()
+        bad = bad_object_zh(value) if zh else bad_object_en(value)
+        return (rule.check is not None and not rule.check(m)) or not value or bad
+    return False
 
 
 def match_clause(clause: str, zh: bool) -> Candidate | None:

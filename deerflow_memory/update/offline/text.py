@@ -23,9 +23,14 @@ import re
 from collections.abc import Iterator
 
 from deerflow_memory.models import FactCategory
-from deerflow_memory.update.offline.own_words import own_words
+from deerflow_memory.update.offline.own_words import OWN_WORDS_CONFIDENCE, own_words
 from deerflow_memory.update.offline.retractions import match_retraction, retraction_frame
-from deerflow_memory.update.offline.rules import Candidate, match_clause, match_instruction
+from deerflow_memory.update.offline.rules import (
+    Candidate,
+    match_clause,
+    match_instruction,
+    refused,
+)
 from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH
 
 __all__ = ["candidates_from_text"]
@@ -270,6 +275,15 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
     return result
 
 
+# One-off states and errands the rules leave alone and the own-words fallback must not keep.
+_EN_PASSING = re.compile(
+    r"^I (?:didn't|did not|have (?:an? )?(?:cold|flu|fever|meeting|appointment|call|exam|test|date|interview)\b)|"
+    r"^I'm (?:preparing|making|cooking|having|eating|grabbing) (?:\w+ )?(?:dinner|lunch|breakfast|brunch|supper|a snack)\b",
+    _I,
+)
+_ZH_PASSING = re.compile(
+    r"^我的?(?:心情|情绪|状态|精神)|准备(?:早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵)"
+)
 _EN_ANYMORE = re.compile(r"\s+(?:anymore|any more|any longer)$", _I)
 _ZH_ANYMORE = re.compile(
     r"^我(?P<adv>(?:现在|已经|早就|渐渐|慢慢)*)不(?P<verb>喜欢|爱)(?P<v>.+?)了$"
@@ -291,7 +305,11 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
             )
         else:
             clause = _EN_ANYMORE.sub("", clause)
-        return match_clause(clause, zh) or own_words(clause, zh)
+        if (candidate := match_clause(clause, zh)) is not None:
+            return candidate
+        if refused(clause, zh) or (_ZH_PASSING if zh else _EN_PASSING).search(clause):
+            return None
+        return own_words(clause, zh)
     if subject is None:
         return match_instruction(clause, zh)
     return None
@@ -498,7 +516,10 @@ def candidates_from_text(text: str) -> list[Candidate]:
             sentence = _en_normalise(sentence)
         sentence, others = _with_others(sentence, zh)
         for candidate in _sentence_candidates(sentence, zh, marker):
-            if venting and (candidate.slot or "").startswith("taste:"):
+            if venting and (
+                (candidate.slot or "").startswith("taste:")
+                or candidate.confidence <= OWN_WORDS_CONFIDENCE
+            ):
                 continue  # "I hate Mondays lol": a mood
             if others and candidate.content:
                 candidate.content += others
