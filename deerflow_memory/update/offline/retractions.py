@@ -54,13 +54,14 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I {ADV_EN}(?:don't|do not) (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
     re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
     re.compile(rf"^I {ADV_EN}no longer (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+)$", _I),
-    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|moved (?:away )?(?:from|out of)|gave up|given up|stopped being|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){_AGO_EN}$", _I),
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|moved (?:away )?(?:from|out of)|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){_AGO_EN}$", _I),
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
     re.compile(r"^I was wrong about (?:me )?(?:being |having |liking |my )?(?:an? |the )?(?P<v>.+)$", _I),
 )
 # Imperatives and topic-first clauses: no subject, but only the user can mean them.
 _EN_WITHDRAWALS = (
     re.compile(r"^(?:please )?(?:forget|ignore|disregard|scratch|scrap|drop|delete|remove|strike|never mind|nevermind) (?:about )?(?:what I (?:said|told you|mentioned|wrote)|the (?:bit|part|thing) I (?:said|told you|mentioned)|that(?: part| bit)?|everything I said) about (?:me )?(?:being |having |liking |loving |hating |doing |my )?(?:an? |the )?(?P<v>.+)$", _I),
+    re.compile(r"^(?:please )?(?:forget|ignore|disregard|delete|remove) (?:that |the (?:part|bit) (?:where|that|about) )I(?:'m| am|'ve| have| was| said I'm) (?P<v>.+)$", _I),
     re.compile(rf"^(?:please )?(?:forget|scratch|scrap|cancel|drop|ditch) (?:about )?(?:the|my|that) (?P<v>.+?) {_PLAN_EN}(?: (?:too|as well|altogether|entirely))?$", _I),
     re.compile(rf"^(?:the|my) (?P<v>.+?) {_PLAN_EN} (?:is|was|got|has been|'s) (?:now )?(?:cancell?ed|off|called off|scrapped|not happening)$", _I),
 )
@@ -81,7 +82,7 @@ _ZH_WITHDRAWALS = (
     # "之前说我住在南京是说错了", "我说我对花粉过敏那个是搞错了"
     re.compile(r"^(?:我)?(?:之前|以前|刚才|上次|刚刚|先前)?(?:说|讲|提到|告诉你)(?:过)?(?:的)?(?:我)?(?P<v>[^，,]+?)(?:那个|这个|那件事|这件事|那条|这条|的事|的话)?(?:[，,]\s*)?(?:是|都是|其实是)?(?:我)?(?:说错了|搞错了|弄错了|记错了|错了|不对|不准确|有误|是错的|不是真的|不算数)$"),
     # "健身计划放弃了", "我的减肥计划取消了"
-    re.compile(r"^(?:我的?)?(?P<v>[\u4e00-\u9fffA-Za-z]{1,8}?)(?:的)?(?:计划|目标|打算)(?:已经|也|就)?(?:被我)?(?:放弃了|取消了|不搞了|不做了|泡汤了|黄了|作罢了|搁置了|停了)$"),
+    re.compile(r"^(?:我的?)?(?P<v>(?!我)[\u4e00-\u9fffA-Za-z]{1,8}?)(?:的)?(?:计划|目标|打算)(?:已经|也|就)?(?:被我)?(?:放弃了|取消了|不搞了|不做了|泡汤了|黄了|作罢了|搁置了|停了)$"),
     # "忘掉我说的对花粉过敏", "别记我是学生那条了"
     re.compile(r"^(?:请)?(?:忘掉|忘了|忘记|删掉|删了|删除|别记|不要记)(?:我(?:之前)?说(?:过)?的)?(?:我)?(?P<v>[^，,]+?)(?:那条|这条|那个|这个|的事)?了?$"),
 )
@@ -91,7 +92,8 @@ _ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?P<v>辞职|离�
 _RETRACT_STEMS = {"素食者": "素", "素食主义者": "素", "吃素": "素", "素食": "素"}
 # "I'm no longer on a keto diet" withdraws "keto"; "I gave up on learning the piano", "piano".
 _EN_VALUE_EDGES = re.compile(
-    r"^(?:(?:on|into|doing|following|using|taking|learning|playing|being|a fan of)\s+(?:an?\s+|the\s+|my\s+)?)+|\s+diet$",
+    r"^(?:(?:on|into|doing|following|using|taking|learning|playing|being|a fan of|going to|going|attending|"
+    r"visiting|watching|listening to|seeing)\s+(?:an?\s+|the\s+|my\s+)?)+|\s+diet$",
     _I,
 )
 
@@ -101,7 +103,12 @@ def _withdrawn(raw: str, zh: bool) -> str | None:
     value = normalise_value(raw)
     if not zh:
         value = _EN_VALUE_EDGES.sub("", value).strip() or value
-    if not value or len(value) > 60 or (bad_object_zh(value) if zh else bad_object_en(value)):
+    if (
+        not value
+        or len(value) > 60
+        or " and " in value  # "I quit the app and restarted": an errand, not one thing
+        or (bad_object_zh(value) if zh else bad_object_en(value))
+    ):
         return None
     return _RETRACT_STEMS.get(value, value)
 

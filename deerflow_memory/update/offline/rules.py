@@ -326,7 +326,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _need(rf"^I(?:'ve| have) {ADV_EN}been (?:an? )?(?P<v>{DIET_EN})(?: (?:for|since) .+)?$", C.PREFERENCE, 0.95),
     _need(rf"^I(?:'m)? {ADV_EN}(?:do|doing|practi[cs]e|practi[cs]ing|follow|following) (?P<v>{FASTING_EN})$", C.PREFERENCE, 0.9),
     _need(rf"^I(?:'ve| have)? {ADV_EN}(?:stopped|quit|given up|gave up|cut out) (?P<v>(?:eating|drinking|consuming) .+?)(?: (?:a few |a couple of |\w+ )?(?:years?|months?|weeks?) ago| (?:last|this) year| recently| a while ago| long ago)?$", C.PREFERENCE, 0.9),
-    _need(rf"^I'm {ADV_EN}(?:(?:a|an|strictly|strict|fully|mostly|pretty much|now)\s+)*(?P<v>vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|halal|kosher|teetotal(?:er|ler)?|flexitarian)$", C.PREFERENCE, 0.95),
+    _need(rf"^I'm {ADV_EN}(?:(?:a|an|strictly|strict|fully|mostly|pretty much|now)\s+)*(?P<v>{DIET_EN}|teetotal(?:er|ler)?)(?: now| these days| nowadays)?$", C.PREFERENCE, 0.95),
+    _r(rf"^I'm {ADV_EN}(?:teaching myself|picking up|getting into|brushing up on) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _need(r"^I (?:only )?eat (?:only )?(?P<v>halal|kosher|vegetarian|vegan|plant-based)(?: food| meals)?(?: only)?$", C.PREFERENCE, 0.95),
     _need(r"^I (?:strictly |always )?(?:keep|observe|follow) (?P<v>kosher|halal|lent|ramadan)$", C.PREFERENCE, 0.95),
     _need(r"^I(?:'m (?:on|following)| follow| keep| stick to| eat) (?:an? |my )?(?P<v>[\w -]+?) diet$", C.PREFERENCE, 0.9),
@@ -403,7 +404,7 @@ _EN_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
     _r(r"^(?:from now on|going forward|moving forward|in the future|in future|henceforth|for future reference|next time)[,:]?\s+(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     _r(r"^(?:please\s+)?(?:always|never|don't ever|do not ever)\s+(?!mind\b)(?!(?:an?|the|so|such|too|more|less|been|was|were|is|are|good|great|nice|fun|lovely|wonderful|awesome|cool|interesting|helpful|happy|glad|pleasant|boring|dull|easy|hard|welcome|appreciated|thankful|grateful|a pleasure|enough|better|worse|the same|again|ever|thought|been|had|seen|heard|felt|knew|known|expected|imagined)\b)(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     _r(r"^(?:please\s+)?(?:don't|do not|stop)\s+(?P<v>.+?)\s+(?:anymore|any more|ever again)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
-    _need(r"^no (?!problem|worries|thanks|way|idea|clue|rush|need|doubt|pressure|offen[cs]e|comment|hurry|kidding|joke|big deal|chance|more|one|matter)(?P<v>[\w -]{2,30}?) for me(?:,? (?:please|thanks|thank you))?$", C.PREFERENCE, 0.85, None, _render("User avoids {v}")),
+    _need(r"^(?:no|zero|none) (?!problem|worries|thanks|way|idea|clue|rush|need|doubt|pressure|offen[cs]e|comment|hurry|kidding|joke|big deal|chance|more|one|matter)(?P<v>[\w -]{2,30}?) for me(?:,? (?:please|thanks|thank you))?$", C.PREFERENCE, 0.85, None, _render("User avoids {v}")),
 )
 # fmt: on
 
@@ -414,7 +415,7 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _need(rf"^我{ADV_ZH}(?P<v>乳糖|麸质|酒精)不耐(?:受)?$", C.CONTEXT, 0.95),
     _need(rf"^我{ADV_ZH}对(?P<v>[^，,]{{1,12}}?)(?:很|非常|特别|比较|有点|有些|极其|超级)?(?:敏感|不耐受?)$", C.CONTEXT, 0.95, None, _render("用户对{v}敏感")),
     _need(rf"^我{ADV_ZH}{MEAL_TIME_ZH}?(?:平时|一般|从来|从|完全|根本|严格|坚决|绝对|坚持)?(?:不吃|不能吃|不敢吃|吃不了|不碰|不喝|不能喝|忌口|戒了|戒)(?P<v>[^了].*)$", C.PREFERENCE, 0.95),
-    _need(rf"^我{ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?:严格的|纯)?(?P<v>吃素|素食者|素食主义者|纯素食者|纯素主义者|素食|吃清真)(?:的)?(?:人)?{_DURATION_ZH}?$", C.PREFERENCE, 0.95),
+    _need(rf"^我{ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?:严格的|纯)?(?P<v>吃素|吃全素|吃纯素|吃斋|素食者|素食主义者|纯素食者|纯素主义者|素食|吃清真)(?:的)?(?:人)?{_DURATION_ZH}?$", C.PREFERENCE, 0.95),
     _need(rf"^我{ADV_ZH}{MEAL_TIME_ZH}?只(?:吃|喝)(?P<v>[^了].*)$", C.PREFERENCE, 0.9),
     _need(rf"^我{ADV_ZH}(?:在|正在|一直在|最近在|开始)?(?:控|控制|限制|少吃|少喝)(?P<v>{NUTRIENT_ZH})(?:的?摄入量?)?$", C.PREFERENCE, 0.9),
     # reactions: "我一喝牛奶就拉肚子", "海鲜我不能吃，会起疹子", "花粉会让我打喷嚏"
@@ -440,7 +441,7 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _r(rf"^我{ADV_ZH}(?:有)?(?:一个)?(?P<v>老婆|老公|妻子|丈夫|女朋友|男朋友|对象)了?$", C.CONTEXT, 0.9),
     _r(rf"^我{ADV_ZH}(?:是)?(?P<v>结婚|离婚|订婚|怀孕|单身|已婚|未婚)了?$", C.CONTEXT, 0.9, "marital"),
     _r(rf"^我{ADV_ZH}是(?:一个|一位|个|名)?(?:.{{1,3}}个孩子的)?(?P<v>妈妈|爸爸|母亲|父亲|宝妈|宝爸|单亲妈妈|单亲爸爸|全职妈妈|全职爸爸|家庭主妇)$", C.CONTEXT, 0.9),
-    _r(rf"^我{ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?P<v>.{{1,12}}?)(?:新手|小白|初学者|菜鸟|专家|老手|高手|门外汉)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^我{ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?!不|没)(?P<v>.{{1,12}}?)(?:新手|小白|初学者|菜鸟|专家|老手|高手|门外汉)$", C.KNOWLEDGE, 0.85),
     _r(rf"^我{ADV_ZH}(?:会说|会讲|能说|熟悉|精通|擅长|掌握了?|懂得?|会(?=[弹拉吹画写游唱跳编开]))(?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(rf"^我{ADV_ZH}(?:正在|在|最近在)?(?:学习|学)了?(?!到|会|过|着|习惯|校|院|生)(?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(rf"^我{ADV_ZH}有(?P<v>(?:\d+|[一二两三四五六七八九十几多]+)年(?:多)?的?.+?经验)$", C.KNOWLEDGE, 0.85),
@@ -470,8 +471,8 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _r(rf"^我{ADV_ZH}(?:很|非常|特别|超级|超|最|比较|还挺|挺|真的|蛮|更)*(?:喜欢|爱|热爱|偏爱|钟爱|喜爱|偏好|倾向于|倾向|享受)(?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
     _r(rf"^我{ADV_ZH}宁(?:可|愿)(?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(r"^我的(?:目标|梦想|理想|计划|愿望|人生目标|职业目标)是(?P<v>.+)$", C.GOAL, 0.85),
-    _r(rf"^我{ADV_ZH}(?:今年|明年|将来|以后|未来|这辈子|很|特别|非常|正在|在)*(?:想要|想|希望|打算|计划|准备|梦想着?|立志|决定|争取|一定要|必须要?|非要|发誓要?|下(?:定)?决心要?)(?!你|您|问|知道|了解|看|听|请|让|要一|要个|说|确认|咨询|查|找|试|吃|喝|睡|休息|聊|换|改|再|用|去一下|去厕所|一下|起来|到|想|晚饭|午饭|早饭|早餐|午餐|晚餐|饭|出门|出发|下班|洗澡|开会|回家)(?P<v>.+)$", C.GOAL, 0.85),
-    _r(rf"^我{ADV_ZH}(?:在|正在|一直在|最近在|开始|努力|坚持)(?P<v>(?:戒|备考|备战|考(?!试|虑|察)|练|攒|复习|减)[\u4e00-\u9fffA-Za-z0-9]{{1,10}}|减肥|减重|减脂|健身|锻炼|存钱|攒钱|早睡早起|早睡|早起|跑步|自律)$", C.GOAL, 0.85),
+    _r(rf"^我{ADV_ZH}(?:今年|明年|将来|以后|未来|这辈子|很|特别|非常|正在|在)*(?:想要|想|希望|打算|计划|准备|梦想着?|立志|决定|争取|一定要|必须要?|非要|发誓要?|下(?:定)?决心要?)(?!你|您|问|知道|了解|看|听|请|让|要一|要个|说|确认|咨询|查|找|试|吃|喝|睡|休息|聊|换|改|再|用|去一下|去厕所|一下|起来|到|想|晚饭|午饭|早饭|早餐|午餐|晚餐|饭|出门|出发|下班|洗澡|开会|回家|取消|材料)(?P<v>.+)$", C.GOAL, 0.85),
+    _r(rf"^我{ADV_ZH}(?:在|正在|一直在|最近在|开始|努力|坚持)(?![^，,]*(?:一下|这|那))(?P<v>(?:戒|备考|备战|考(?!试|虑|察)|练|攒|复习|减)[\u4e00-\u9fffA-Za-z0-9]{{1,10}}|减肥|减重|减脂|健身|锻炼|存钱|攒钱|早睡早起|早睡|早起|跑步|自律)$", C.GOAL, 0.85),
     _r(rf"^我{ADV_ZH}(?:通常|一般|总是|经常|平时|平常|每天|每周|每晚|习惯于?|向来|从不|很少|常常|往往|一向|老是|基本上)(?!麻烦|打扰|辛苦|给你添)(?P<v>.+)$", C.BEHAVIOR, 0.85),
 )
 # fmt: on

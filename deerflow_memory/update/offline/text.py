@@ -212,7 +212,7 @@ def _implied(fragment: str, zh: bool) -> str | None:
 # English drops "I'm" before an effort: "Hoping to…", "Trying to…", "Training for…", "Been vegan…".
 _EN_DROPPED = re.compile(
     r"^(?:(?:hoping|planning|trying|aiming|learning) to|(?:aiming|training|studying|saving up) for|"
-    r"working (?:towards?|on my)|been)\b",
+    r"working (?:towards?|on my)|been|no longer|not (?=.+ (?:anymore|any more|any longer)$))\b",
     _I,
 )
 
@@ -243,7 +243,7 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         if not fragment or _INTERJECTION.fullmatch(fragment):
             continue
         subject = _subject(fragment, zh)
-        if subject is None and _owned(fragment, zh):
+        if subject != _SELF and _owned(fragment, zh):
             subject = (
                 _SELF  # "Penicillin gives me hives", "海鲜我不能吃", "forget the Iceland trip"
             )
@@ -317,7 +317,10 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
 
 # --- a fact, then a question: "I'm celiac, what can I order?" -----------------------------
 
-_ASK_SPLIT = re.compile(r"\s*(?:[,;:，；：]|\s[-–—]+\s|—+)\s*")
+_ASK_SPLIT = re.compile(
+    r"\s*(?:[,;:，；：]|\s[-–—]+\s|—+)\s*"
+    r"|\s+(?=(?:so|and|but)\s+(?:what|how|which|where|can|could|should|would|is|are|do|does|any)\b)"
+)
 _EN_ASKS = re.compile(
     r"^(?:(?:and|but|so|then)\s+)?(?:(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|"
     r"has|what|how|why|where|when|who|whom|which|may|might|any|got|please|pls|suggest|recommend|help|tips|"
@@ -362,8 +365,10 @@ _EN_WITH = re.compile(
 )
 _EN_WE = re.compile(
     r"^we(?P<rest>(?:'ve| have)? (?:(?:just|recently|currently|now|both|still|already)\s+)*"
-    r"(?:live in (?!(?:an? |the )?(?:\w+ )?(?:world|society|times?|age|era|bubble|simulation)\b)|rent |own (?:an? |our )|"
-    r"bought (?:an? |our )|have (?:an?|one|two|three|four|\d+) |got married|are expecting).*)$",
+    r"(?:live in (?!(?:an? |the )?(?:\w+ )?(?:world|society|times?|age|era|bubble|simulation)\b)|"
+    r"(?:rent|own|bought|share) (?:an? |our )?(?:[\w-]+ ){0,2}(?:flat|apartment|house|home|place|condo|studio|cottage)\b|"
+    r"have (?:an?|one|two|three|four|\d+) (?:[\w-]+ )?(?:kids?|children|sons?|daughters?|dogs?|cats?|pets?|puppy|"
+    r"kitten|baby|babies|grandchildren|twins)\b|got married|are expecting).*)$",
     _I,
 )
 _EN_PLURAL = {"are": "'m", "were": "was", "'re": "'m"}

@@ -73,7 +73,7 @@ GOAL_VERBS_EN = (
 SYMPTOM_EN = (
     r"(?:hives|(?:an? )?(?:bad |nasty |itchy |skin )?rash(?:es)?|itch(?:y|es|ing)?|swell(?:s|ing)?(?: up)?|swollen|puffy|"
     r"sneez(?:e|ing)|wheez(?:e|y|ing)|cough(?:ing)?|breathless|short of breath|congested|stuffy|(?:a )?runny nose|"
-    r"sick|ill|nauseous|queasy|throw up|vomit|bloated|gassy|cramps|diarrh(?:o)?ea|the runs|(?:a )?stomach ?aches?|"
+    r"sick|ill|nauseous|queasy|throw up|vomit|bloated|gassy|(?:stomach |tummy )?(?:cramps|pains?)|(?:a )?tummy ?aches?|diarrh(?:o)?ea|the runs|(?:a )?stomach ?aches?|"
     r"(?:an )?upset stomach|heartburn|reflux|indigestion|(?:a )?migraines?|(?:a )?headaches?|break out|breakouts|"
     r"acne|eczema|flare(?: up|-ups?)?|tingl(?:e|y|ing)|burn|blotchy|welts|blisters|dizzy|palpitations|"
     r"(?:an? )?(?:allergic |bad )?reactions?|water|run)"
@@ -81,7 +81,7 @@ SYMPTOM_EN = (
 SYMPTOM_ZH = (
     r"(?:过敏|起(?:红)?疹子?|出疹子|长疹子|起红疹|起红点|起包|起荨麻疹|荨麻疹|发痒|痒|红肿|肿|拉肚子|腹泻|"
     r"胃疼|胃痛|肚子疼|肚子痛|头疼|头痛|恶心|呕吐|想吐|打喷嚏|流鼻涕|鼻塞|咳嗽|气喘|喘不上气|呼吸困难|胸闷|"
-    r"心慌|心悸|胀气|反酸|烧心|头晕|长痘|过敏反应)"
+    r"心慌|心悸|胀气|反酸|烧心|头晕|长痘|失眠|睡不着|过敏反应)"
 )
 BODY_ZH = r"(?:嘴巴|嘴唇|嘴|喉咙|嗓子|皮肤|脸|眼睛|身上|全身|手|胃|肚子)"
 # A condition someone has or lives with: morphology ("-itis", "… disorder") before a list.
@@ -124,7 +124,8 @@ BODY_PART_ZH = (
 BODY_STATE_ZH = r"(?:不好|不太好|很差|差|不行|有问题|偏高|偏低|高|低|弱|很弱|敏感|脆弱)"
 CONDITION_SUFFIX_ZH = (
     r"(?:炎|病|症|癌|瘤|障碍|综合征|综合症|不全|结石|溃疡|突出|增生|囊肿|息肉|衰弱|失调|亢进|减退|贫血|"
-    r"痛风|哮喘|湿疹|近视|散光|耳鸣|失眠|偏头痛)"
+    r"痛风|哮喘|湿疹|近视|散光|耳鸣|失眠|偏头痛|甲亢|甲减|三高|痔疮|白癜风|牛皮癣|脂肪肝|高血脂|高尿酸|低血压|"
+    r"高血糖|低血糖)"
 )
 # Lasting states said as adjectives ("I'm short-sighted", "我近视很深").
 STATE_EN = (
@@ -140,8 +141,8 @@ STATE_ZH = r"(?:近视|远视|散光|老花|色弱|色盲|弱视|耳背|耳鸣|�
 # --- diet ----------------------------------------------------------------------------------
 
 DIET_EN = (
-    r"(?:vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|paleo|sober|teetotal|dairy-free|gluten-free|"
-    r"sugar-free|alcohol-free|meat-free|halal|kosher|flexitarian)"
+    r"(?:vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|paleo|sober|teetotal|"
+    r"(?:dairy|gluten|sugar|alcohol|meat|lactose|nut|egg|soy|wheat)[- ]free|halal|kosher|flexitarian)"
 )
 FASTING_EN = r"(?:(?:intermittent |alternate[- ]day |16:8 |water |dry )?fasting|whole30|low[- ]carb|low[- ]fodmap|keto|paleo)"
 # "我晚上不吃主食": when a diet rule holds.
