@@ -4,10 +4,11 @@
 Pure functions over strings, Chinese and English. A message is cleaned
 (code, quoted text, ``>`` quote lines and emoji removed), cut into sentences,
 and a sentence is skipped when it is a hypothetical ("if I were…", "maybe
-I'll…", "说不定…"); of a question only the statements before it are kept
-("I'm celiac, what can I order?" → "I'm celiac"). "My wife and I…", a
-household "we live/rent…" and "我和老公…" are read as the user's; a taste
-said while venting ("I hate Mondays lol", "烦死了") is a mood and is dropped. Correction frames ("Y, not X", "I said Y, not X", "不是X，是Y")
+I'll…", "说不定…"). The shapes of :mod:`deerflow_memory.update.offline.shaping`
+come next: of a question only the statements before it are kept ("I'm celiac,
+what can I order?" → "I'm celiac"); "My wife and I…", a household "we
+live/rent…" and "我和老公…" are read as the user's; a taste said while venting
+("I hate Mondays lol", "烦死了") is a mood and is dropped. Correction frames ("Y, not X", "I said Y, not X", "不是X，是Y")
 are recognised on the whole sentence; everything else is cut into clauses at
 commas and conjunctions, and each clause whose subject is the user ("I…",
 "我…", or no subject after a clause by the user — Chinese drops it freely) goes
@@ -30,6 +31,12 @@ from deerflow_memory.update.offline.rules import (
     match_clause,
     match_instruction,
     refused,
+)
+from deerflow_memory.update.offline.shaping import (
+    ZH_QUESTION,
+    before_question,
+    venting,
+    with_others,
 )
 from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH
 
@@ -94,10 +101,6 @@ _EN_QUESTION_START = re.compile(
     r"^(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|has|what|how|why|"
     r"where|when|who|whom|which|may|might)\b",
     _I,
-)
-_ZH_QUESTION = re.compile(
-    r"(?:吗|么|呢|不成)$|什么|哪些|哪个|哪里|哪儿|哪家|谁|怎么|怎样|为什么|为何|多少|几个|几种|是否|是不是|"
-    r"有没有|能不能|可不可以|要不要|会不会|对不对|好不好"
 )
 _EN_SHORT_TERM = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|time)|"
@@ -315,100 +318,6 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
     return None
 
 
-# --- a fact, then a question: "I'm celiac, what can I order?" -----------------------------
-
-_ASK_SPLIT = re.compile(
-    r"\s*(?:[,;:，；：]|\s[-–—]+\s|—+)\s*"
-    r"|\s+(?=(?:so|and|but)\s+(?:what|how|which|where|can|could|should|would|is|are|do|does|any)\b)"
-)
-_EN_ASKS = re.compile(
-    r"^(?:(?:and|but|so|then)\s+)?(?:(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|"
-    r"has|what|how|why|where|when|who|whom|which|may|might|any|got|please|pls|suggest|recommend|help|tips|"
-    r"ideas|thoughts|advice|recommendations|suggestions|know any|is there|are there|ok|okay|right)\b|"
-    r"what's|how's|where's|who's)",
-    _I,
-)
-_ZH_ASKS = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我|推荐|建议|求|说说|讲讲|列|来)")
-
-
-def _asks(part: str, zh: bool) -> bool:
-    if zh:
-        return _ZH_QUESTION.search(_zh_normalise(part)) is not None or bool(_ZH_ASKS.match(part))
-    return _EN_ASKS.match(part) is not None
-
-
-def _before_question(sentence: str, zh: bool) -> str:
-    """The statements a question sentence opens with ("" when it opens with the question).
-
-    "I'm celiac, what can I order?" → "I'm celiac"; "我有糖尿病，可以吃西瓜吗" → "我有糖尿病";
-    "Am I lactose intolerant, do you think?" → "". When no part reads as the
-    question, the last part is taken to be it ("I live in Porto, right?").
-    """
-    starts = [0] + [m.end() for m in _ASK_SPLIT.finditer(sentence)]
-    ends = [m.start() for m in _ASK_SPLIT.finditer(sentence)] + [len(sentence)]
-    for i, (start, end) in enumerate(zip(starts, ends, strict=True)):
-        if _asks(sentence[start:end], zh):
-            return sentence[: ends[i - 1]] if i else ""
-    return sentence[: ends[-2]] if len(ends) > 1 else ""
-
-
-# "I hate Mondays lol", "烦死了": venting; a taste said that way is a mood, not a preference.
-_EN_VENTING = re.compile(r"\b(?:lol|lmao|rofl|ugh+|argh+|smh|ffs|omg|gah|meh|sigh)\b", _I)
-_ZH_VENTING = re.compile(r"烦死|累死|气死|烦透|崩溃|无语|郁闷|服了")
-
-
-# --- who else the sentence is about: "My wife and I live in Leeds" -----------------------------
-
-_EN_WITH = re.compile(
-    r"^(?:[Mm]y (?P<who>(?:[\w-]+ ){0,2}?(?:wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|family|"
-    r"kids|children|parents|roommate|flatmate|dog|cat))|(?P<name>[A-Z][a-z]+)) and I (?P<rest>.+)$"
-)
-_EN_WE = re.compile(
-    r"^we(?P<rest>(?:'ve| have)? (?:(?:just|recently|currently|now|both|still|already)\s+)*"
-    r"(?:live in (?!(?:an? |the )?(?:\w+ )?(?:world|society|times?|age|era|bubble|simulation)\b)|"
-    r"(?:rent|own|bought|share) (?:an? |our )?(?:[\w-]+ ){0,2}(?:flat|apartment|house|home|place|condo|studio|cottage)\b|"
-    r"have (?:an?|one|two|three|four|\d+) (?:[\w-]+ )?(?:kids?|children|sons?|daughters?|dogs?|cats?|pets?|puppy|"
-    r"kitten|baby|babies|grandchildren|twins)\b|got married|are expecting).*)$",
-    _I,
-)
-_EN_PLURAL = {"are": "'m", "were": "was", "'re": "'m"}
-_ZH_WITH = re.compile(
-    rf"^我(?:和|跟|与)(?:我的?)?(?P<who>{KIN_ZH})(?:一起)?(?P<rest>.+)$|^我们(?:一家|家|俩|两个|夫妻|全家)?(?P<rest2>(?:现在|目前|已经|刚|一直)*(?:住在|住|租|买了|搬到|搬去|养了).+)$"
-)
-_EN_FREQUENCY_FIRST = re.compile(
-    r"^(?P<f>(?:every|each|most) (?:day|morning|evening|night|week|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
-    r"days|mornings|evenings|nights|weekends|weekdays)|on (?:weekends|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days)|"
-    r"at weekends|daily|(?:once|twice|\w+ times) a (?:day|week|month)),?\s+(?P<rest>I\b.+)$",
-    _I,
-)
-
-
-def _with_others(sentence: str, zh: bool) -> tuple[str, str]:
-    """(sentence said of the user alone, who else it is about, for the fact's text).
-
-    "My wife and I live in Leeds" → ("I live in Leeds", " (with their wife)");
-    "我和老公刚搬到苏州" → ("我刚搬到苏州", "（和老公一起）"); "Most mornings I cycle
-    to work" → ("I cycle to work most mornings", "").
-    """
-    if zh:
-        if m := _ZH_WITH.match(sentence):
-            rest = m["rest"] or m["rest2"]
-            return "我" + rest, f"（和{m['who']}一起）" if m["who"] else ""
-        return sentence, ""
-    if m := _EN_FREQUENCY_FIRST.match(sentence):
-        return f"{m['rest']} {m['f'].lower()}", ""
-    if m := _EN_WITH.match(sentence):
-        words = m["rest"].split(" ")
-        words[0] = _EN_PLURAL.get(words[0].casefold(), words[0])
-        rest = " ".join(words)
-        clause = f"I{rest}" if rest.startswith("'") else f"I {rest}"
-        who = f"their {m['who']}" if m["who"] else m["name"]
-        return clause, f" (with {who})"
-    if m := _EN_WE.match(sentence):
-        return re.sub(r"^I are\b", "I'm", f"I{m['rest']}"), ""
-    return sentence, ""
-
-
 # --- correction frames -------------------------------------------------------------------------
 
 # fmt: off
@@ -509,19 +418,19 @@ def candidates_from_text(text: str) -> list[Candidate]:
         sentence = (_ZH_META_IF if zh else _EN_META_IF).sub("", sentence)
         question = "?" in terminator or "？" in terminator
         if zh:
-            question = question or _ZH_QUESTION.search(_zh_normalise(sentence)) is not None
+            question = question or ZH_QUESTION.search(_zh_normalise(sentence)) is not None
         else:
             question = question or _EN_QUESTION_START.match(sentence) is not None
         if question and not remember:
-            sentence = _before_question(sentence, zh)
+            sentence = before_question(sentence, zh)
         if not sentence or (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence):
             continue
-        venting = (_ZH_VENTING if zh else _EN_VENTING).search(sentence) is not None
+        vented = venting(sentence, zh)
         if not zh:
             sentence = _en_normalise(sentence)
-        sentence, others = _with_others(sentence, zh)
+        sentence, others = with_others(sentence, zh)
         for candidate in _sentence_candidates(sentence, zh, marker):
-            if venting and (
+            if vented and (
                 (candidate.slot or "").startswith("taste:")
                 or candidate.confidence <= OWN_WORDS_CONFIDENCE
             ):

@@ -1,0 +1,134 @@
+# ruff: noqa: E501  (regular expressions: one alternation per line reads better than wrapped)
+"""Sentence shapes the offline extractor reads before cutting a sentence into clauses.
+
+Pure functions over one sentence, Chinese or English:
+
+- :func:`before_question`: of a sentence that asks, the statements it opens
+  with ("I'm celiac, what can I order?" → "I'm celiac"; "我有糖尿病，可以吃西瓜吗"
+  → "我有糖尿病"); "" when it opens with the question;
+- :func:`venting`: whether the sentence vents ("I hate Mondays lol", "烦死了"),
+  so that its tastes are read as moods;
+- :func:`with_others`: the sentence said of the user alone when it is said
+  with others ("My wife and I live in Leeds", a household "we rent a flat",
+  "我和老公刚搬到苏州"), or with a fronted frequency ("Most mornings I cycle").
+
+Nothing here raises.
+"""
+
+from __future__ import annotations
+
+import re
+
+from deerflow_memory.update.offline.vocabulary import KIN_ZH
+
+__all__ = ["ZH_QUESTION", "before_question", "venting", "with_others"]
+
+_I = re.IGNORECASE
+_ZH_TRAILING = re.compile(r"[哦啊呀啦哈喔嘛噢哟\s]+$")
+
+# A Chinese sentence that asks: a final particle or a question word anywhere.
+ZH_QUESTION = re.compile(
+    r"(?:吗|么|呢|不成)$|什么|哪些|哪个|哪里|哪儿|哪家|谁|怎么|怎样|为什么|为何|多少|几个|几种|是否|是不是|"
+    r"有没有|能不能|可不可以|要不要|会不会|对不对|好不好"
+)
+
+
+# --- a fact, then a question: "I'm celiac, what can I order?" -----------------------------
+
+_ASK_SPLIT = re.compile(
+    r"\s*(?:[,;:，；：]|\s[-–—]+\s|—+)\s*"
+    r"|\s+(?=(?:so|and|but)\s+(?:what|how|which|where|can|could|should|would|is|are|do|does|any)\b)"
+)
+_EN_ASKS = re.compile(
+    r"^(?:(?:and|but|so|then)\s+)?(?:(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|"
+    r"has|what|how|why|where|when|who|whom|which|may|might|any|got|please|pls|suggest|recommend|help|tips|"
+    r"ideas|thoughts|advice|recommendations|suggestions|know any|is there|are there|ok|okay|right)\b|"
+    r"what's|how's|where's|who's)",
+    _I,
+)
+_ZH_ASKS = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我|推荐|建议|求|说说|讲讲|列|来)")
+
+
+def _asks(part: str, zh: bool) -> bool:
+    if zh:
+        return ZH_QUESTION.search(_ZH_TRAILING.sub("", part.strip())) is not None or bool(
+            _ZH_ASKS.match(part)
+        )
+    return _EN_ASKS.match(part) is not None
+
+
+def before_question(sentence: str, zh: bool) -> str:
+    """The statements a question sentence opens with ("" when it opens with the question).
+
+    "I'm celiac, what can I order?" → "I'm celiac"; "我有糖尿病，可以吃西瓜吗" → "我有糖尿病";
+    "Am I lactose intolerant, do you think?" → "". When no part reads as the
+    question, the last part is taken to be it ("I live in Porto, right?").
+    """
+    starts = [0] + [m.end() for m in _ASK_SPLIT.finditer(sentence)]
+    ends = [m.start() for m in _ASK_SPLIT.finditer(sentence)] + [len(sentence)]
+    for i, (start, end) in enumerate(zip(starts, ends, strict=True)):
+        if _asks(sentence[start:end], zh):
+            return sentence[: ends[i - 1]] if i else ""
+    return sentence[: ends[-2]] if len(ends) > 1 else ""
+
+
+# "I hate Mondays lol", "烦死了": venting; a taste said that way is a mood, not a preference.
+_EN_VENTING = re.compile(r"\b(?:lol|lmao|rofl|ugh+|argh+|smh|ffs|omg|gah|meh|sigh)\b", _I)
+_ZH_VENTING = re.compile(r"烦死|累死|气死|烦透|崩溃|无语|郁闷|服了")
+
+
+def venting(sentence: str, zh: bool) -> bool:
+    """Whether the sentence vents ("lol", "ugh", "烦死了"): its tastes are moods."""
+    return (_ZH_VENTING if zh else _EN_VENTING).search(sentence) is not None
+
+
+# --- who else the sentence is about: "My wife and I live in Leeds" -----------------------------
+
+_EN_WITH = re.compile(
+    r"^(?:[Mm]y (?P<who>(?:[\w-]+ ){0,2}?(?:wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|family|"
+    r"kids|children|parents|roommate|flatmate|dog|cat))|(?P<name>[A-Z][a-z]+)) and I (?P<rest>.+)$"
+)
+_EN_WE = re.compile(
+    r"^we(?P<rest>(?:'ve| have)? (?:(?:just|recently|currently|now|both|still|already)\s+)*"
+    r"(?:live in (?!(?:an? |the )?(?:\w+ )?(?:world|society|times?|age|era|bubble|simulation)\b)|"
+    r"(?:rent|own|bought|share) (?:an? |our )?(?:[\w-]+ ){0,2}(?:flat|apartment|house|home|place|condo|studio|cottage)\b|"
+    r"have (?:an?|one|two|three|four|\d+) (?:[\w-]+ )?(?:kids?|children|sons?|daughters?|dogs?|cats?|pets?|puppy|"
+    r"kitten|baby|babies|grandchildren|twins)\b|got married|are expecting).*)$",
+    _I,
+)
+_EN_PLURAL = {"are": "'m", "were": "was", "'re": "'m"}
+_ZH_WITH = re.compile(
+    rf"^我(?:和|跟|与)(?:我的?)?(?P<who>{KIN_ZH})(?:一起)?(?P<rest>.+)$|^我们(?:一家|家|俩|两个|夫妻|全家)?(?P<rest2>(?:现在|目前|已经|刚|一直)*(?:住在|住|租|买了|搬到|搬去|养了).+)$"
+)
+_EN_FREQUENCY_FIRST = re.compile(
+    r"^(?P<f>(?:every|each|most) (?:day|morning|evening|night|week|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"days|mornings|evenings|nights|weekends|weekdays)|on (?:weekends|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days)|"
+    r"at weekends|daily|(?:once|twice|\w+ times) a (?:day|week|month)),?\s+(?P<rest>I\b.+)$",
+    _I,
+)
+
+
+def with_others(sentence: str, zh: bool) -> tuple[str, str]:
+    """(sentence said of the user alone, who else it is about, for the fact's text).
+
+    "My wife and I live in Leeds" → ("I live in Leeds", " (with their wife)");
+    "我和老公刚搬到苏州" → ("我刚搬到苏州", "（和老公一起）"); "Most mornings I cycle
+    to work" → ("I cycle to work most mornings", "").
+    """
+    if zh:
+        if m := _ZH_WITH.match(sentence):
+            rest = m["rest"] or m["rest2"]
+            return "我" + rest, f"（和{m['who']}一起）" if m["who"] else ""
+        return sentence, ""
+    if m := _EN_FREQUENCY_FIRST.match(sentence):
+        return f"{m['rest']} {m['f'].lower()}", ""
+    if m := _EN_WITH.match(sentence):
+        words = m["rest"].split(" ")
+        words[0] = _EN_PLURAL.get(words[0].casefold(), words[0])
+        rest = " ".join(words)
+        clause = f"I{rest}" if rest.startswith("'") else f"I {rest}"
+        who = f"their {m['who']}" if m["who"] else m["name"]
+        return clause, f" (with {who})"
+    if m := _EN_WE.match(sentence):
+        return re.sub(r"^I are\b", "I'm", f"I{m['rest']}"), ""
+    return sentence, ""
