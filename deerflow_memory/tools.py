@@ -357,8 +357,10 @@ def create_memory_tools(
     @tool
     def forget(fact: str, runtime: ToolRuntime) -> str:
         """Forget a fact about the user when the user asks you to. `fact` is the remembered
-        fact's wording (as shown in your memory). It is kept only as history and is not
-        learned again from earlier conversations."""
+        fact's wording (as shown in your memory). It is kept only as history and is never
+        learned again, nor a close paraphrase of it, from any conversation, later ones too:
+        if it becomes true again, save it with `remember`. Call it only on the user's
+        explicit request."""
         identity = resolve_identity(runtime.config, runtime.context)
         storage = _writable_storage(service, identity, runtime.store)
 
