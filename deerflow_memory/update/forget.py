@@ -90,15 +90,23 @@ def fence(
     letter read before the delete and run after it (a retry in another
     process) finds where it ends fenced, and the updater takes every message
     of it up to there as said before the delete (nothing is sent or saved).
+
+    Every thread found keeps its mark, however many (no bound on threads
+    here, nor on the sealed marks after: see
+    :func:`~deerflow_memory.update.incremental.advance_watermark`).
     """
     now = now or utc_now_iso()
     fenced = MemoryDocument(extraction_watermarks=document.extraction_watermarks)
     for thread_id, messages in pending:
         _, keys = with_keys(filter_messages_for_memory(messages))
-        fenced = advance_watermark(fenced, clean_text(thread_id) or "unknown", keys, now)
+        fenced = advance_watermark(
+            fenced, clean_text(thread_id) or "unknown", keys, now, max_threads=None
+        )
     for thread_id, stored_keys in letters:
         tail = list(stored_keys)[-LETTER_TAIL_KEYS:]
-        fenced = advance_watermark(fenced, clean_text(thread_id) or "unknown", tail, now)
+        fenced = advance_watermark(
+            fenced, clean_text(thread_id) or "unknown", tail, now, max_threads=None
+        )
     return seal_watermarks(fenced, fence_key)
 
 

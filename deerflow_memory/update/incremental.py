@@ -21,8 +21,9 @@ Pure functions, no I/O:
   split message); the rest is left out of the watermark, so the thread's next
   update sends it.
 - :func:`advance_watermark` records a processed chunk (bounded: at most
-  ``MAX_KEYS_PER_THREAD`` keys per thread and ``MAX_THREADS`` threads, the
-  least recently updated dropped first).
+  ``MAX_KEYS_PER_THREAD`` keys per thread and ``MAX_THREADS`` plain
+  watermarks, the least recently updated dropped first; a delete's sealed
+  marks are never dropped).
 
 How one message is rendered is not decided here: a ``render`` callable is
 passed in (default :func:`render_message`), so budgets are counted on exactly
@@ -600,9 +601,23 @@ def cap_chunks(chunks: Sequence[Chunk], max_calls: int) -> tuple[list[Chunk], in
 
 
 def advance_watermark(
-    document: MemoryDocument, thread_id: str, keys: Sequence[str], now: str
+    document: MemoryDocument,
+    thread_id: str,
+    keys: Sequence[str],
+    now: str,
+    *,
+    max_threads: int | None = MAX_THREADS,
 ) -> MemoryDocument:
-    """``document`` with ``keys`` (in order) added to ``thread_id``'s watermark, bounded."""
+    """``document`` with ``keys`` (in order) added to ``thread_id``'s watermark, bounded.
+
+    A thread keeps its newest :data:`MAX_KEYS_PER_THREAD` keys. At most
+    ``max_threads`` plain watermarks are kept (None: no bound), the least
+    recently updated dropped first: a dropped thread's next update sends its
+    history again (a cost, nothing lost). A delete's sealed marks are never
+    dropped: a thread whose fence went would have its words said before the
+    delete learned again. Those are bounded by the threads a delete found
+    (its watermarks, pending conversations and dead letters), not here.
+    """
     if not keys:
         return document
     old = watermark_for(document, thread_id)
@@ -620,7 +635,17 @@ def advance_watermark(
     )
     others = [m for m in document.extraction_watermarks if m.thread_id != thread_id or m.sealed]
     others.sort(key=lambda m: m.updated_at)
-    marks = (*others[-(MAX_THREADS - 1) :], mark) if MAX_THREADS > 1 else (mark,)
+    plain = sum(1 for m in others if not m.sealed)
+    if max_threads is not None and plain > max_threads - 1:
+        drop = plain - max(0, max_threads - 1)  # the oldest plain marks go, sealed ones stay
+        kept = []
+        for m in others:
+            if drop and not m.sealed:
+                drop -= 1
+                continue
+            kept.append(m)
+        others = kept
+    marks = (*others, mark)
     return document.model_copy(update={"extraction_watermarks": marks})
 
 
