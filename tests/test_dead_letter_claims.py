@@ -75,7 +75,9 @@ class Model:
         self.status, self.meanwhile = status, meanwhile
         self.sent: list[list[str]] = []
 
-    def update(self, job: UpdateJob, *, incremental: bool = True) -> UpdateResult:
+    def update(
+        self, job: UpdateJob, *, incremental: bool = True, withdrawn: object = None
+    ) -> UpdateResult:
         assert not incremental
         self.sent.append([str(m.content) for m in job.messages])
         self.meanwhile()
@@ -150,7 +152,9 @@ def test_a_conversation_whose_retry_fails_keeps_every_letter_as_it_was_plus_the_
 class SavesTheFirstTurnThenFails:
     """An update that saves the chunk of turn 0, then fails (a 503 on the next chunk)."""
 
-    def update(self, job: UpdateJob, incremental: bool = True) -> UpdateResult:
+    def update(
+        self, job: UpdateJob, incremental: bool = True, withdrawn: object = None
+    ) -> UpdateResult:
         _, keys = with_keys(job.messages)
         return UpdateResult(UpdateStatus.FAILED, error="503", completed=tuple(keys[:2]))
 

@@ -41,7 +41,9 @@ class CountingUpdater:
     def __init__(self) -> None:
         self.calls = 0
 
-    def update(self, job: UpdateJob, *, incremental: bool = True) -> UpdateResult:
+    def update(
+        self, job: UpdateJob, *, incremental: bool = True, withdrawn: object = None
+    ) -> UpdateResult:
         self.calls += 1
         return UpdateResult(UpdateStatus.SAVED)
 

@@ -76,7 +76,9 @@ class RacedUpdater:
         self.status, self.meanwhile = status, meanwhile
         self.ran: list[list[str]] = []
 
-    def update(self, job: UpdateJob, *, incremental: bool = True) -> UpdateResult:
+    def update(
+        self, job: UpdateJob, *, incremental: bool = True, withdrawn: object = None
+    ) -> UpdateResult:
         self.ran.append([str(m.content) for m in job.messages])
         self.meanwhile()
         error = "ModelCallError: 503 again" if self.status is UpdateStatus.FAILED else None

@@ -18,9 +18,9 @@ A letter says what its ids are (``message_ids_are``; see
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, Protocol
 
 from langchain_core.messages import BaseMessage
 
@@ -42,7 +42,7 @@ from deerflow_memory.update.letter_keys import as_letter_of_keys, messages_of
 from deerflow_memory.update.letter_writes import held_update_lock
 from deerflow_memory.update.queue import UpdateJob
 from deerflow_memory.update.union import merge_messages
-from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateStatus
+from deerflow_memory.update.updater import WITHDRAWN, MemoryUpdater, UpdateResult, UpdateStatus
 
 __all__ = ["RetriedLetter", "dead_letter_for", "job_from_dead_letter", "retry_dead_letters"]
 
@@ -192,7 +192,12 @@ def retry_dead_letters(
     A claim that cannot be taken at all (not busy) is logged and the letters
     run without it.
 
-    Each conversation's letters are read again after its run, under the
+    Each conversation's letters are read again under the user's update lock
+    before each update of their run (see :meth:`MemoryUpdater.update`,
+    ``withdrawn``): when one was removed since this retry read it (its memory
+    was cleared), nothing of the copy held here is sent or saved; the removed
+    letters' outcomes say ``removed``, the conversation's others stay as they
+    are for the next retry. They are read again after the run too, under the
     user's update lock (the one every letter writer takes, not held during
     the run itself): messages another failure of the thread merged into one
     meanwhile stay in it, and a letter removed meanwhile (its memory deleted)
@@ -273,7 +278,11 @@ def _retry_conversation(
         ran.append(letter)
     if ran:
         job = _one_job(jobs)
-        result, done = _run(updater, job)
+        gone: list[DeadLetter] = []
+        result, done = _run(_Guarded(updater, _withdrawn(storage, ran, gone)), job)
+        if result.reason == WITHDRAWN:  # nothing ran: what is stored stays as it is
+            outcomes.update((x.id, RetriedLetter(x, result, x in gone)) for x in ran)
+            return [outcomes[x.id] for x in letters]
         went_through = result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED)
         with held_update_lock(storage, job.user_id, job.agent_name, timeout) as (_, why):
             left = _settle(storage, ran, result, went_through, done) if why is None else None
@@ -287,6 +296,28 @@ def _retry_conversation(
                 for x, (kept, removed) in zip(ran, left, strict=True)
             )
     return [outcomes[x.id] for x in letters]
+
+
+def _withdrawn(
+    storage: MemoryStorage, ran: list[DeadLetter], gone: list[DeadLetter]
+) -> Callable[[], bool]:
+    """Asked under the update lock before each run: is a letter of ``ran`` gone (into ``gone``)?
+
+    A letter removed since it was read (its memory cleared, in this process
+    or another) must not be learned from the copy held here: the whole run
+    is withdrawn, and the letters still stored run with the next retry.
+    """
+
+    def withdrawn() -> bool:
+        gone[:] = [x for x in ran if not _still_stored(storage, x)]
+        return bool(gone)
+
+    return withdrawn
+
+
+def _still_stored(storage: MemoryStorage, letter: DeadLetter) -> bool:
+    stored = storage.read_dead_letter(letter.id)
+    return stored is not None and _key_of(stored) == _key_of(letter)
 
 
 def _one_job(jobs: list[UpdateJob]) -> UpdateJob:
@@ -310,10 +341,25 @@ def _one_job(jobs: list[UpdateJob]) -> UpdateJob:
     )
 
 
-def _run(updater: MemoryUpdater, job: UpdateJob) -> tuple[UpdateResult, set[str] | None]:
+class _Updates(Protocol):
+    def update(self, job: UpdateJob, *, incremental: bool = True) -> UpdateResult: ...
+
+
+class _Guarded:
+    """``updater``, each of its updates asking ``withdrawn`` under the update lock first."""
+
+    def __init__(self, updater: MemoryUpdater, withdrawn: Callable[[], bool]) -> None:
+        self.updater, self.withdrawn = updater, withdrawn
+
+    def update(self, job: UpdateJob, *, incremental: bool = True) -> UpdateResult:
+        return self.updater.update(job, incremental=incremental, withdrawn=self.withdrawn)
+
+
+def _run(updater: _Updates, job: UpdateJob) -> tuple[UpdateResult, set[str] | None]:
     """Run ``job`` (keyed: see :func:`_one_job`) until none of it is left; what went.
 
-    Returns the last result, and the keys that went (see below).
+    Returns the last result, and the keys that went (see below). An update
+    that was withdrawn (see :class:`_Guarded`) ends the runs.
 
     A run that stops at ``max_model_calls_per_update`` (``deferred`` chunks)
     is followed by one of the rest at once (nothing queues it later). What
@@ -323,6 +369,8 @@ def _run(updater: MemoryUpdater, job: UpdateJob) -> tuple[UpdateResult, set[str]
     done: set[str] = set()
     while True:
         result = updater.update(job, incremental=False)
+        if result.reason == WITHDRAWN:
+            return result, done
         done.update(result.completed)
         went_through = result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED)
         if went_through and not result.deferred:

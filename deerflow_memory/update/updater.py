@@ -88,11 +88,21 @@ from deerflow_memory.update.sealing import fenced_keys
 from deerflow_memory.update.similarity import DocumentEmbedder, SimilarityFactory
 from deerflow_memory.update.validate import UpdateLimits, clean_text, validate_update
 
-__all__ = ["MemoryUpdater", "UpdateResult", "UpdateStatus", "failure_result", "job_label"]
+__all__ = [
+    "WITHDRAWN",
+    "MemoryUpdater",
+    "UpdateResult",
+    "UpdateStatus",
+    "failure_result",
+    "job_label",
+]
 
 logger = package_logger(__name__)
 
 _NO_USAGE = ModelUsage()
+
+WITHDRAWN = "withdrawn"
+"""``UpdateResult.reason`` of an update whose job was withdrawn (see ``MemoryUpdater.update``)."""
 
 
 class UpdateStatus(StrEnum):
@@ -217,13 +227,23 @@ class MemoryUpdater:
         """Same as :meth:`update`, so the updater can be the queue's handler."""
         return self.update(job)
 
-    def update(self, job: UpdateJob, *, incremental: bool = True) -> UpdateResult:
+    def update(
+        self,
+        job: UpdateJob,
+        *,
+        incremental: bool = True,
+        withdrawn: Callable[[], bool] | None = None,
+    ) -> UpdateResult:
         """Extract, apply and save the memory update of one queued conversation.
 
         Args:
             job: the conversation and its key.
             incremental: send only messages after the thread's watermark; False
                 sends all of ``job.messages`` (a dead letter's, known missing).
+            withdrawn: asked under the update lock, before the document is
+                loaded; True: the job is no longer wanted (a dead letter's,
+                removed meanwhile: its memory was cleared), so nothing is sent
+                or saved (``skipped``, reason ``withdrawn``).
 
         Holds the storage's update lock of ``(user_id, agent_name)`` from load
         to save, so updates of one user in several processes wait for each
@@ -238,6 +258,9 @@ class MemoryUpdater:
         timeout = self.config.update_lock_timeout_seconds
         try:
             with self.storage.update_lock(job.user_id, job.agent_name, timeout):
+                # Under the lock a delete takes too: one that ran before is seen here.
+                if withdrawn is not None and withdrawn():
+                    return UpdateResult(UpdateStatus.SKIPPED, reason=WITHDRAWN)
                 return self._update_locked(job, messages, keys, incremental)
         except UpdateLockTimeoutError as e:
             return self._failed(job, "waiting for the update lock", e, traceback=False)
