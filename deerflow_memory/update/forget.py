@@ -44,7 +44,7 @@ from deerflow_memory.update.letter_keys import letter_keys
 from deerflow_memory.update.sealing import seal_watermarks
 from deerflow_memory.update.validate import clean_text
 
-__all__ = ["LETTER_TAIL_KEYS", "Cleared", "clear_memory", "fence", "outbox_leftovers"]
+__all__ = ["Cleared", "clear_memory", "fence", "outbox_leftovers"]
 
 Pending = tuple[str, Sequence[BaseMessage]]
 """A dropped conversation: its thread id and its messages."""
@@ -67,10 +67,6 @@ class Cleared:
     unattributed: tuple[UnreadableDeadLetter, ...] = ()
 
 
-LETTER_TAIL_KEYS = 4
-"""Message keys fenced of each deleted dead letter: its last ones (see :func:`fence`)."""
-
-
 def fence(
     document: MemoryDocument,
     pending: Sequence[Pending],
@@ -78,18 +74,19 @@ def fence(
     now: str | None = None,
     letters: Sequence[tuple[str, Sequence[str]]] = (),
 ) -> MemoryDocument:
-    """An empty document with ``document``'s watermarks, advanced over ``pending``, sealed.
+    """An empty document: ``document``'s watermarks, advanced over ``letters``, ``pending``, sealed.
 
     Messages are keyed as the updater keys them (filtered, id-less ones hashed),
-    so an update of the same thread later sends only what comes after them;
-    every thread id and key is then sealed under ``fence_key``.
+    so an update of the same thread later finds each of them said before the
+    delete; every thread id and key is then sealed under ``fence_key``.
 
-    ``letters``: the deleted dead letters' ``(thread_id, message keys)``. The
-    last :data:`LETTER_TAIL_KEYS` keys of each are fenced after ``pending``'s
-    (a thread keeps its newest keys only, so both ends stay): a copy of the
-    letter read before the delete and run after it (a retry in another
-    process) finds where it ends fenced, and the updater takes every message
-    of it up to there as said before the delete (nothing is sent or saved).
+    ``letters``: the deleted dead letters' ``(thread_id, message keys)``, every
+    key fenced (a letter's messages were never extracted: the thread's next
+    turn, its history re-sent, would learn them). They go before ``pending``'s
+    (newer, usually the thread's whole history): a thread keeps its newest
+    :data:`~deerflow_memory.update.incremental.MAX_KEYS_PER_THREAD` keys, and a
+    run of them stands for the older ones before it (see
+    :func:`~deerflow_memory.update.incremental.select_new_messages`).
 
     Every thread found keeps its mark, however many (no bound on threads
     here, nor on the sealed marks after: see
@@ -97,15 +94,12 @@ def fence(
     """
     now = now or utc_now_iso()
     fenced = MemoryDocument(extraction_watermarks=document.extraction_watermarks)
-    for thread_id, messages in pending:
-        _, keys = with_keys(filter_messages_for_memory(messages))
+    for thread_id, keys in [
+        *letters,
+        *((t, with_keys(filter_messages_for_memory(m))[1]) for t, m in pending),
+    ]:
         fenced = advance_watermark(
-            fenced, clean_text(thread_id) or "unknown", keys, now, max_threads=None
-        )
-    for thread_id, stored_keys in letters:
-        tail = list(stored_keys)[-LETTER_TAIL_KEYS:]
-        fenced = advance_watermark(
-            fenced, clean_text(thread_id) or "unknown", tail, now, max_threads=None
+            fenced, clean_text(thread_id) or "unknown", list(keys), now, max_threads=None
         )
     return seal_watermarks(fenced, fence_key)
 
@@ -209,7 +203,7 @@ def _clear_locked(
         if bad.owner == (user_id, agent_name) and storage.delete_unreadable_dead_letter(bad)
     ]
     storage.delete(user_id, agent_name)
-    # A retry may hold a copy of a letter read before the delete: fenced, it learns nothing.
+    # The thread's next turn re-sends a letter's messages (a retry may hold a copy): fenced.
     written = [(letter.thread_id, letter_keys(letter)) for letter in letters]
     fenced = fence(document, pending, fence_key, letters=written)
     if fenced.extraction_watermarks:

@@ -11,7 +11,9 @@ Pure functions, no I/O:
   every message up to the newest already-extracted one is old; what follows is
   new. A short tail of old messages can go along as context. A history whose
   ids change on every run (re-sent whole, without a checkpointer) is split
-  where its texts line up with the watermark's newest ones.
+  where its texts line up with the watermark's newest ones. A delete's fence
+  (a :class:`Fence`) marks the messages it holds as old one by one; only a
+  whole run of them stands for older messages before it (see :func:`_fence_cut`).
 - :func:`plan_chunks` packs the new messages, oldest first, into chunks whose
   rendered text fits the conversation token budget; a single message larger
   than the budget is cut into consecutive parts. With ``max_parts``, a message
@@ -36,8 +38,9 @@ import hashlib
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence, Sized
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
@@ -48,11 +51,14 @@ from deerflow_memory.update.encoding import writable_text
 from deerflow_memory.update.prompt import memory_for_prompt, render_message_for_update
 
 __all__ = [
+    "FENCE_RUN",
     "MAX_KEYS_PER_THREAD",
     "MAX_THREADS",
     "Chunk",
     "ExtractedKeys",
+    "Fence",
     "advance_watermark",
+    "as_fence",
     "budgeted_memory_text",
     "cap_chunks",
     "estimate_tokens",
@@ -70,6 +76,8 @@ __all__ = [
 
 MAX_KEYS_PER_THREAD = 16
 MAX_THREADS = 200
+FENCE_RUN = MAX_KEYS_PER_THREAD // 2
+"""Fenced messages in a row that stand for the older messages before them (a full fence)."""
 
 Render = Callable[[BaseMessage], str]
 CountTokens = Callable[[str], int]
@@ -202,13 +210,60 @@ def key_id(key: str) -> str:
     return parts[0] if parts else key
 
 
+@runtime_checkable
+class Fence(Protocol):
+    """What a delete fenced of one thread (see :mod:`~deerflow_memory.update.sealing`).
+
+    ``key in fence``: the message of that :func:`message_key` (its id *and*
+    text) was said before the delete. ``holds_id(id)``: a message with that
+    id was (with whatever text). ``full``: the fence holds as many keys as a
+    thread keeps (:data:`MAX_KEYS_PER_THREAD`), so older messages of the thread
+    may have fallen off it.
+    """
+
+    @property
+    def full(self) -> bool: ...
+
+    def __contains__(self, key: object, /) -> bool: ...
+
+    def holds_id(self, ident: str) -> bool: ...
+
+
+class _KeyFence:
+    """A :class:`Fence` of plain message keys (any container; ids read from the keys)."""
+
+    __slots__ = ("_ids", "_keys", "full")
+
+    def __init__(self, keys: Container[str]) -> None:
+        self._keys = keys
+        self._ids: set[str] | None = None
+        # A container that cannot say its size may have lost keys: count it as full.
+        self.full = not isinstance(keys, Sized) or len(keys) >= MAX_KEYS_PER_THREAD
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def holds_id(self, ident: str) -> bool:
+        if self._ids is None:
+            found = self._keys if isinstance(self._keys, Iterable) else ()
+            self._ids = {parts[0] for key in found if (parts := _split_key(key)) is not None}
+        return ident in self._ids
+
+
+def as_fence(fenced: Container[str] | None) -> Fence | None:
+    """``fenced`` as a :class:`Fence` (a plain container of keys is wrapped), or None."""
+    if fenced is None or isinstance(fenced, Fence):
+        return fenced
+    return _KeyFence(fenced)
+
+
 class ExtractedKeys:
     """The messages a watermark (and a delete's fence) records as extracted.
 
     A message is extracted when its key is recorded, or, for keys written
     before keys carried a digest (bare ids), when its id is. A message whose
-    id is recorded with another digest was *edited* (or its id reused): it
-    is new although it sits before the boundary.
+    id is recorded (or fenced) with another digest was *edited* (or its id
+    reused): it is new although it sits before the boundary.
 
     A bare key shaped ``h:`` + 20 hex is a content hash, never a bare id.
     Versions before keys stopped trusting that shape recorded a client's
@@ -219,14 +274,15 @@ class ExtractedKeys:
 
     Args:
         keys: the watermark's keys.
-        fenced: keys a delete sealed (any container), or None.
+        fenced: what a delete fenced of the thread (a :class:`Fence`, or any
+            container of its keys), or None.
     """
 
     __slots__ = ("_fenced", "_ids", "_keys", "_legacy")
 
     def __init__(self, keys: Iterable[str], fenced: Container[str] | None = None) -> None:
         self._keys = set(keys)
-        self._fenced = fenced
+        self._fenced = as_fence(fenced)
         self._ids: set[str] = set()  # the id part of digest keys
         self._legacy: set[str] = set()  # bare ids
         for key in self._keys:
@@ -236,17 +292,25 @@ class ExtractedKeys:
             elif not key.startswith("h:"):
                 self._legacy.add(key)
 
-    def has(self, message: BaseMessage, key: str | None = None) -> bool:
-        """True when ``message`` as it reads now was extracted (``key``: its message_key)."""
+    def recorded(self, message: BaseMessage, key: str | None = None) -> bool:
+        """True when the watermark (not the fence) records ``message`` as it reads now."""
         if key is None:
             key = message_key(message)
-        if key in self._keys or (self._fenced is not None and key in self._fenced):
-            return True
-        return bool(self._legacy) and str(message.id) in self._legacy
+        return key in self._keys or (bool(self._legacy) and str(message.id) in self._legacy)
+
+    def has(self, message: BaseMessage, key: str | None = None) -> bool:
+        """True when ``message`` as it reads now was extracted or fenced (``key``: its key)."""
+        if key is None:
+            key = message_key(message)
+        return self.recorded(message, key) or (self._fenced is not None and key in self._fenced)
 
     def edited(self, message: BaseMessage, key: str | None = None) -> bool:
-        """True when a message with ``message``'s id was extracted with another text."""
-        return bool(message.id) and str(message.id) in self._ids and not self.has(message, key)
+        """True when a message with ``message``'s id was extracted or fenced with another text."""
+        if not message.id:
+            return False
+        ident = str(message.id)
+        known = ident in self._ids or (self._fenced is not None and self._fenced.holds_id(ident))
+        return known and not self.has(message, key)
 
 
 def with_keys(messages: Sequence[BaseMessage]) -> tuple[list[BaseMessage], list[str]]:
@@ -328,13 +392,20 @@ def select_new_messages(
 ) -> tuple[list[BaseMessage], list[BaseMessage]]:
     """Split filtered ``messages`` into (already-extracted context tail, new messages).
 
-    The newest message the watermark records (see :class:`ExtractedKeys`), or
-    ``fenced`` (the keys a delete sealed, see :mod:`~deerflow_memory.update.sealing`),
+    The newest message the watermark records (see :class:`ExtractedKeys`)
     marks the boundary: what follows it is new, and so is a message before it
     that was edited since (same id, other text). When none of them is in
     ``messages`` (no watermark, or the history was rewritten), every message
     is new. New messages keep their order. ``keys``: each message's
     :func:`message_key` when known (as :func:`with_keys` returns them).
+
+    ``fenced`` (what a delete fenced of the thread, see
+    :mod:`~deerflow_memory.update.sealing`; a :class:`Fence` or a container of
+    keys) marks each message it holds as old, by its key (id and text), and
+    only that message: a client numbering each session's messages from "1"
+    again, or a session repeating old lines word for word, says something new
+    around them. Only a whole run of fenced messages (see :func:`_fence_cut`)
+    is a boundary too.
     """
     context, new = select_new_indices(
         messages, watermark, context_messages=context_messages, fenced=fenced, keys=keys
@@ -361,16 +432,19 @@ def select_new_indices(
         return [], list(range(len(messages)))
     if keys is None:
         keys = [message_key(m) for m in messages]  # each hashed once
+    fence = as_fence(fenced)
     recorded = watermark.message_keys if watermark else ()
-    done = ExtractedKeys(recorded, fenced)
+    done = ExtractedKeys(recorded, fence)
     where = {key: j for j, key in enumerate(recorded)}  # a watermark holds each key once
     boundary = -1
     for i in range(len(messages) - 1, -1, -1):
-        if done.has(messages[i], keys[i]) and _follows_record(keys, i, recorded, where, fenced):
+        if done.recorded(messages[i], keys[i]) and _follows_record(keys, i, recorded, where, fence):
             boundary = i
             break
     if boundary < 0 and watermark is not None:
         boundary = _aligned(keys, watermark.message_keys)
+    if fence is not None and fence.full:
+        boundary = max(boundary, _fence_cut(keys, fence))
     # An id the list holds more than once (a caller's own numbering) says nothing of edits.
     counts = Counter(str(m.id) for m in messages if m.id)
     edited = {
@@ -389,12 +463,33 @@ def select_new_indices(
 _ALIGN = 4  # at most this many recorded messages must match in a row
 
 
+def _fence_cut(keys: Sequence[str], fence: Fence) -> int:
+    """The last of :data:`FENCE_RUN` or more fenced messages in a row in ``keys``; -1 if none.
+
+    A fence keeps a thread's newest :data:`MAX_KEYS_PER_THREAD` keys: of a
+    longer thread, the messages before them were said before the delete too,
+    but the fence cannot name them. A history that goes on from the fenced
+    one holds the fenced messages in a row, right after those older ones, so
+    the end of such a run is where what was said before the delete ends.
+    Called only for a full fence (else it holds every key it was given, and
+    each fenced message is old on its own). A few fenced messages in a row
+    (a new session whose numbering restarts, lines repeated word for word)
+    stand only for themselves: what comes before them is learned.
+    """
+    run, cut = 0, -1
+    for i, key in enumerate(keys):
+        run = run + 1 if key in fence else 0
+        if run >= FENCE_RUN:
+            cut = i
+    return cut
+
+
 def _follows_record(
     keys: Sequence[str],
     i: int,
     recorded: Sequence[str],
     where: dict[str, int],
-    fenced: Container[str] | None,
+    fenced: Fence | None,
 ) -> bool:
     """Whether ``keys[i]``, a recorded key, can end what was extracted.
 
@@ -404,17 +499,16 @@ def _follows_record(
     look extracted, and those words would never be learned. So a content-hash
     key counts only when each message before it (up to :data:`_ALIGN` in all)
     carries the key recorded at that distance before it, or, past the oldest
-    key recorded (or for a key only a delete's fence holds), a key the fence
-    holds (a fence has no order): the turn after a delete starts a watermark
-    whose first keys have only fenced messages before them. The oldest key a
-    full watermark kept, with nothing recorded or fenced before it, does not
-    count.
+    key recorded, a key the fence holds (a fence has no order): the turn after
+    a delete starts a watermark whose first keys have only fenced messages
+    before them. The oldest key a full watermark kept, with nothing recorded
+    or fenced before it, does not count.
     Ids count as they are: an id names one message.
     """
     key = keys[i]
     if not key.startswith("h:") or "~" in key:
         return True
-    j = where.get(key, -1)  # -1: only the fence holds it
+    j = where.get(key, -1)
     for d in range(1, min(_ALIGN, i + 1)):
         if d <= j:
             if keys[i - d] != recorded[j - d]:

@@ -10,6 +10,11 @@ them *sealed*: each is ``HMAC-SHA256(fence_key, value)`` (hex, first
 thread id and message keys and looks them up; someone holding the stored
 document alone can neither read them back nor test guesses.
 
+A key with a message id is stored as its seal, ``.`` and the seal of its id
+(:func:`seal_key`), so an update can tell a message the fence holds (same id
+and text) from one that reuses a fenced id with other text (new words: see
+:meth:`SealedKeys.holds_id`). Fences written before hold the key's seal alone.
+
 Pure functions here, except :func:`fenced_keys`, which asks the storage for
 its key only when a document holds a sealed watermark (a memory never
 deleted pays one scan of its watermarks).
@@ -25,7 +30,16 @@ from deerflow_memory.models import ExtractionWatermark, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.update.incremental import MAX_KEYS_PER_THREAD, key_id
 
-__all__ = ["SEAL_CHARS", "SealedKeys", "fenced_keys", "has_sealed", "seal", "seal_watermarks"]
+__all__ = [
+    "SEAL_CHARS",
+    "SealedKeys",
+    "fenced_keys",
+    "has_sealed",
+    "seal",
+    "seal_key",
+    "seal_watermarks",
+    "sealed_keys_for",
+]
 
 SEAL_CHARS = 32
 """Hex characters kept of a seal (128 bits)."""
@@ -37,6 +51,13 @@ def seal(key: bytes, value: str) -> str:
     return digest.hexdigest()[:SEAL_CHARS]
 
 
+def seal_key(key: bytes, message_key: str) -> str:
+    """``message_key`` as a fence stores it: its seal, then ``.`` and its id's seal (if any)."""
+    sealed = seal(key, message_key)
+    ident = key_id(message_key)
+    return sealed if ident == message_key else f"{sealed}.{seal(key, ident)}"
+
+
 def has_sealed(document: MemoryDocument) -> bool:
     """True when ``document`` holds a sealed watermark (its memory was deleted once)."""
     return any(mark.sealed for mark in document.extraction_watermarks)  # ~12 µs at 200 marks
@@ -44,10 +65,24 @@ def has_sealed(document: MemoryDocument) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class SealedKeys:
-    """The sealed message keys of one thread; ``key in it`` seals a plain message key first."""
+    """The sealed message keys of one thread; ``key in it`` seals a plain message key first.
+
+    A :class:`~deerflow_memory.update.incremental.Fence`. Attributes:
+        sealed: the seals of the keys.
+        ids: the seals of the ids of the keys that have one (fences written
+            before ids were sealed too hold none).
+        full: the thread's mark holds as many keys as a thread keeps, so older
+            messages of the thread may have fallen off it.
+    """
 
     fence_key: bytes
     sealed: frozenset[str]
+    ids: frozenset[str] = frozenset()
+    full: bool = False
+
+    def holds_id(self, ident: str) -> bool:
+        """True when a message with id ``ident`` was fenced (with whatever text)."""
+        return seal(self.fence_key, ident) in self.ids
 
     def __contains__(self, message_key: object) -> bool:
         if not isinstance(message_key, str):
@@ -66,7 +101,14 @@ def sealed_keys_for(
     wanted = seal(fence_key, thread_id)
     for mark in document.extraction_watermarks:
         if mark.sealed and mark.thread_id == wanted:
-            return SealedKeys(fence_key, frozenset(mark.message_keys))
+            keys, ids = set(), set()
+            for entry in mark.message_keys:
+                key, _, ident = entry.partition(".")
+                keys.add(key)
+                if ident:
+                    ids.add(ident)
+            full = len(mark.message_keys) >= MAX_KEYS_PER_THREAD
+            return SealedKeys(fence_key, frozenset(keys), frozenset(ids), full)
     return None
 
 
@@ -89,14 +131,15 @@ def seal_watermarks(document: MemoryDocument, fence_key: bytes) -> MemoryDocumen
     A thread that already has a sealed watermark (deleted before) gets one
     mark: its sealed keys, then the newly sealed ones, the newest
     :data:`~deerflow_memory.update.incremental.MAX_KEYS_PER_THREAD` kept. Marks
-    stay in order of their ``updatedAt``.
+    stay in order of their ``updatedAt``. Every thread keeps its mark: there
+    are as many as threads a delete ever fenced.
     """
     by_thread: dict[str, ExtractionWatermark] = {}
     for mark in document.extraction_watermarks:
         if not mark.sealed:
             mark = ExtractionWatermark(
                 thread_id=seal(fence_key, mark.thread_id),
-                message_keys=tuple(seal(fence_key, k) for k in mark.message_keys),
+                message_keys=tuple(seal_key(fence_key, k) for k in mark.message_keys),
                 updated_at=mark.updated_at,
                 sealed=True,
             )

@@ -296,8 +296,8 @@ class MemoryUpdater:
             )
         else:  # a dead letter's messages: all missing, except those known extracted since
             extracted = ExtractedKeys(mark.message_keys if mark else (), fenced)
-            # ...and, a delete having fenced the end of a letter (a copy read before it),
-            # every message up to there: a fence keeps a thread's newest keys only.
+            # ...and those a delete fenced (one by one; a whole run of a full fence stands
+            # for the older messages before it: a fence keeps a thread's newest keys only).
             _, unfenced = select_new_indices(messages, None, fenced=fenced, keys=keys)
             before = []
             after = [i for i in unfenced if not extracted.has(messages[i], keys[i])]
