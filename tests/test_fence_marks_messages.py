@@ -210,3 +210,31 @@ def test_an_id_the_fence_holds_with_other_text_is_new_before_a_run() -> None:
     fenced = fence_of(old) | set(with_keys(old)[1][:1])  # the fence still holds m1's old key
     _, sent = select_new_messages(with_keys(history)[0], None, context_messages=0, fenced=fenced)
     assert texts(sent) == ["I'm allergic to peanuts.", "I work as a nurse."]
+
+
+def test_a_sealed_fence_tells_a_fenced_message_from_its_id_reused_with_other_text() -> None:
+    from deerflow_memory.models import ExtractionWatermark, MemoryDocument
+    from deerflow_memory.update.sealing import seal, seal_watermarks, sealed_keys_for
+
+    key = b"k" * 32
+    old = session(*OLD)
+    _, keys = with_keys(old)
+    mark = ExtractionWatermark(thread_id="t1", message_keys=tuple(keys), updated_at="1")
+    sealed = seal_watermarks(MemoryDocument(extraction_watermarks=(mark,)), key)
+    fence = sealed_keys_for(sealed, "t1", key)
+    assert fence is not None and not fence.full
+    reused = HumanMessage("I'm allergic to peanuts.", id="m1")
+    assert keys[0] in fence and fence.holds_id("m1")
+    assert with_keys([reused])[1][0] not in fence
+    _, sent = select_new_messages([reused, old[1]], None, context_messages=0, fenced=fence)
+    assert texts(sent) == ["I'm allergic to peanuts."]
+    # A fence written before ids were sealed (each key's seal alone) still matches its keys.
+    before = mark.model_copy(
+        update={
+            "thread_id": seal(key, "t1"),
+            "message_keys": tuple(seal(key, k) for k in keys),
+            "sealed": True,
+        }
+    )
+    older = sealed_keys_for(MemoryDocument(extraction_watermarks=(before,)), "t1", key)
+    assert older is not None and keys[1] in older and not older.holds_id("m2")

@@ -304,12 +304,20 @@ class ExtractedKeys:
             key = message_key(message)
         return self.recorded(message, key) or (self._fenced is not None and key in self._fenced)
 
-    def edited(self, message: BaseMessage, key: str | None = None) -> bool:
-        """True when a message with ``message``'s id was extracted or fenced with another text."""
+    def edited(
+        self, message: BaseMessage, key: str | None = None, *, fenced_ids: bool = True
+    ) -> bool:
+        """True when a message with ``message``'s id was extracted or fenced with another text.
+
+        ``fenced_ids`` False: the watermark's ids only (below the watermark's
+        own boundary, where the fence cuts nothing off).
+        """
         if not message.id:
             return False
         ident = str(message.id)
-        known = ident in self._ids or (self._fenced is not None and self._fenced.holds_id(ident))
+        known = ident in self._ids or (
+            fenced_ids and self._fenced is not None and self._fenced.holds_id(ident)
+        )
         return known and not self.has(message, key)
 
 
@@ -443,14 +451,17 @@ def select_new_indices(
             break
     if boundary < 0 and watermark is not None:
         boundary = _aligned(keys, watermark.message_keys)
+    cut = -1  # where a run of a full fence ends, when after the watermark's boundary
     if fence is not None and fence.full:
-        boundary = max(boundary, _fence_cut(keys, fence))
+        cut = _fence_cut(keys, fence, start=max(0, boundary + 2 - FENCE_RUN))
+        boundary = max(boundary, cut)
     # An id the list holds more than once (a caller's own numbering) says nothing of edits.
     counts = Counter(str(m.id) for m in messages if m.id)
     edited = {
         i
         for i in range(boundary + 1)
-        if counts[str(messages[i].id)] == 1 and done.edited(messages[i], keys[i])
+        if counts[str(messages[i].id)] == 1
+        and done.edited(messages[i], keys[i], fenced_ids=i <= cut)
     }
     new = sorted(edited) + [
         i for i in range(boundary + 1, len(messages)) if not done.has(messages[i], keys[i])
@@ -463,8 +474,8 @@ def select_new_indices(
 _ALIGN = 4  # at most this many recorded messages must match in a row
 
 
-def _fence_cut(keys: Sequence[str], fence: Fence) -> int:
-    """The last of :data:`FENCE_RUN` or more fenced messages in a row in ``keys``; -1 if none.
+def _fence_cut(keys: Sequence[str], fence: Fence, start: int = 0) -> int:
+    """The end of the last run of :data:`FENCE_RUN` or more fenced ``keys[start:]``; -1: none.
 
     A fence keeps a thread's newest :data:`MAX_KEYS_PER_THREAD` keys: of a
     longer thread, the messages before them were said before the delete too,
@@ -476,12 +487,18 @@ def _fence_cut(keys: Sequence[str], fence: Fence) -> int:
     (a new session whose numbering restarts, lines repeated word for word)
     stand only for themselves: what comes before them is learned.
     """
-    run, cut = 0, -1
-    for i, key in enumerate(keys):
-        run = run + 1 if key in fence else 0
-        if run >= FENCE_RUN:
-            cut = i
-    return cut
+    i = len(keys) - 1
+    while i >= start:  # from the newest: a history going on from the fence ends soon after it
+        if keys[i] not in fence:
+            i -= 1
+            continue
+        first = i
+        while first > start and keys[first - 1] in fence:
+            first -= 1
+        if i - first + 1 >= FENCE_RUN:
+            return i
+        i = first - 2  # keys[first - 1] is not fenced
+    return -1
 
 
 def _follows_record(

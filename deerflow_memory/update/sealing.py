@@ -22,9 +22,8 @@ deleted pays one scan of its watermarks).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from deerflow_memory.models import ExtractionWatermark, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
@@ -47,8 +46,7 @@ SEAL_CHARS = 32
 
 def seal(key: bytes, value: str) -> str:
     """``value`` sealed under ``key``: the first :data:`SEAL_CHARS` hex digits of HMAC-SHA256."""
-    digest = hmac.new(key, value.encode("utf-8", "surrogatepass"), hashlib.sha256)
-    return digest.hexdigest()[:SEAL_CHARS]
+    return hmac.digest(key, value.encode("utf-8", "surrogatepass"), "sha256").hex()[:SEAL_CHARS]
 
 
 def seal_key(key: bytes, message_key: str) -> str:
@@ -73,25 +71,35 @@ class SealedKeys:
             before ids were sealed too hold none).
         full: the thread's mark holds as many keys as a thread keeps, so older
             messages of the thread may have fallen off it.
+
+    Each value is sealed once (an update asks about a message more than once;
+    one instance serves one update).
     """
 
     fence_key: bytes
     sealed: frozenset[str]
     ids: frozenset[str] = frozenset()
     full: bool = False
+    _seals: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def _seal(self, value: str) -> str:
+        found = self._seals.get(value)
+        if found is None:
+            found = self._seals[value] = seal(self.fence_key, value)
+        return found
 
     def holds_id(self, ident: str) -> bool:
         """True when a message with id ``ident`` was fenced (with whatever text)."""
-        return seal(self.fence_key, ident) in self.ids
+        return self._seal(ident) in self.ids
 
     def __contains__(self, message_key: object) -> bool:
         if not isinstance(message_key, str):
             return False
-        if seal(self.fence_key, message_key) in self.sealed:
+        if self._seal(message_key) in self.sealed:
             return True
         # A fence sealed from keys of earlier versions holds bare message ids.
         ident = key_id(message_key)
-        return ident != message_key and seal(self.fence_key, ident) in self.sealed
+        return ident != message_key and self._seal(ident) in self.sealed
 
 
 def sealed_keys_for(
