@@ -99,7 +99,7 @@ MAX_THREAD_ID_LENGTH = 256
 HASHED_THREAD_PREFIX = "thread-sha256:"
 _UNSAFE_IN_THREAD = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 HASHED_IDENTITY_MARK = ".sha256-"
-_HASHED_IDENTITY = re.compile(r"\.sha256-[0-9a-f]{32}\Z")
+_HASHED_IDENTITY = re.compile(r"\.sha256-[0-9a-f]{32}\Z", re.IGNORECASE)  # any case: macOS, Windows
 _READABLE_CHARS = 64
 
 

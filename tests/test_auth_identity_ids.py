@@ -206,3 +206,14 @@ def test_an_auth0_caller_cannot_reach_another_users_memory_raw_or_mapped(
         added = http.post(f"{path}/facts", json={"content": "x"}, headers=bearer(AUTH0))
         assert added.status_code == 403
     assert http.get("/memory/users/auth0_abc", headers=bearer("bob")).status_code == 403
+
+
+def test_an_identity_spelling_a_mapped_id_in_another_case_is_mapped_too() -> None:
+    # On a case-insensitive file system (macOS, Windows) "X.SHA256-ABC…" and
+    # "x.sha256-abc…" name one folder: the upper-case spelling must not be
+    # taken as its own user id, or it would reach the mapped caller's memory.
+    mapped = user_id_for_identity(AUTH0)
+    for spelling in (mapped.upper(), mapped.swapcase(), mapped.replace(".sha256-", ".SHA256-")):
+        other = user_id_for_identity(spelling)
+        assert other.casefold() != mapped.casefold()
+        assert other != spelling
