@@ -5,7 +5,8 @@ a 1.3 confidence still loads); an *import* replaces a user's memory, so it is
 checked as a whole first: the file must be a JSON object shaped like a memory
 document or DeerFlow's ``memory.json`` (``facts`` a list, or the ``user`` /
 ``history`` sections), and every fact must have non-empty content, a unique id
-(history, ``supersededFacts``, may repeat one: each edit keeps the old version),
+(history, ``supersededFacts``, may repeat one: each edit keeps the old version)
+that can name it in a URL path (no slash or backslash, not dots only),
 a confidence in [0, 1] and ISO-8601 dates; no JSON object may repeat a key.
 Stored text follows the rules every update follows
 (:mod:`deerflow_memory.update.validate`): fact text, ids and
@@ -122,6 +123,12 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
         if fact_id is not None:
             if not isinstance(fact_id, str) or not fact_id.strip():
                 problems.append(f"{where} has an invalid id {fact_id!r}")
+            elif not fact_id.strip("."):
+                problems.append(f"{where} has an id of dots only ({fact_id[:20]!r})")
+            elif "/" in fact_id or "\\" in fact_id:
+                # The HTTP routes name a fact by its id in the path: one with a slash
+                # could never be edited or deleted there.
+                problems.append(f"{where} id {fact_id[:80]!r} holds a slash")
             elif unique_ids and fact_id in seen:
                 problems.append(f"{where} repeats id {fact_id!r}")
             else:

@@ -1,0 +1,35 @@
+"""An imported fact's id must be able to name it in the HTTP routes' path (attack 20 F16).
+
+``PATCH/DELETE /memory/users/{user}/facts/{fact_id}`` name a fact by its id in
+one path segment: an id holding a slash, or made of dots only (which clients
+and servers resolve away), was imported and then could never be edited or
+deleted over HTTP.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from deerflow_memory.errors import InvalidDocumentError
+from deerflow_memory.update.import_check import read_import
+
+
+def _file(fact_id: str) -> str:
+    fact = {"id": fact_id, "content": "Likes green tea", "category": "preference"}
+    return json.dumps({"facts": [fact]})
+
+
+@pytest.mark.parametrize(
+    ("fact_id", "problem"),
+    [("a/b", "slash"), ("x\\y", "slash"), ("..", "dots only"), (".", "dots only")],
+)
+def test_an_id_that_cannot_name_its_fact_in_a_url_is_refused(fact_id: str, problem: str) -> None:
+    with pytest.raises(InvalidDocumentError, match=problem):
+        read_import(_file(fact_id))
+
+
+@pytest.mark.parametrize("fact_id", ["fact_0a1b2c3d", "fact 1", ".hidden", "事实-1"])
+def test_other_ids_import_unchanged(fact_id: str) -> None:
+    assert [f.id for f in read_import(_file(fact_id)).facts] == [fact_id]
