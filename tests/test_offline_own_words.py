@@ -88,6 +88,12 @@ def test_the_category_follows_the_wording(sentence: str, category: FactCategory)
         "I went to the dentist yesterday.",
         "我中午吃了一碗炒饭",
         "我刚到公司",
+        # an errand or a state of these days
+        "I stopped the container.",
+        "I have an idea for the logo.",
+        "I have a lot of work this week",
+        "I'm working on a new feature.",
+        "我最近压力大",
         # a maybe
         "I might take up yoga.",
         "I could probably switch teams.",

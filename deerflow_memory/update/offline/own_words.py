@@ -61,6 +61,10 @@ _EN_FEELING = (
 )
 _EN_PASSING = re.compile(
     # a state of the moment: "I'm so tired", "I'm not sure", "I'm at work"
+    # an errand of the moment: "I stopped the container", "I have an idea", "I'm working on a fix"
+    r"^I\s+(?:just\s+)?(?:\w+ed|ran|did|made|got|put|set|sent|wrote|built|broke|took|left|lost|found|began|read|saw|went)\s+(?:the|this|that|it|these|those)\b|"
+    r"^I\s+(?:have|'ve got|have got|got)\s+(?:a|an|another|one more|some|no|a lot of|lots of|so much|too much)\s+(?:\w+\s+)?(?:idea|ideas|question|questions|meeting|meetings|problem|problems|issue|issues|call|calls|deadline|deadlines|errand|errands|work|homework|email|emails|cold|headache|fever|bug|bugs|time|minutes?|hours?|plans?|appointment|interview|exam|test|presentation|task|tasks|update|suggestion|request|favou?r)\b|"
+    r"^I(?:'m| am)\s+(?:(?:currently|still|just|now)\s+)*working on\b|"
     rf"^I(?:'m| am)\s+(?:(?:so|really|very|kinda|kind of|a bit|a little|pretty|quite|totally|just|still|not|too)\s+)*(?:{_EN_FEELING})\b"
     # talk about the conversation, or a request in disguise
     r"|^I\s+(?:(?:really|just|also|still|honestly|totally|kinda|actually)\s+)*(?:think|thought|guess|believe|feel|suppose|agree|disagree|see|saw|hear|heard|know|knew|understand|mean|meant|hope|wonder|wondered|was wondering|said|asked|told|forgot|remember|noticed|found|read|tried|got it|get it|appreciate|doubt|bet|reckon|assume|figured|realized|realised|changed my mind|owe|promise|swear|apologi[sz]e|beg|insist|repeat)\b"
@@ -89,6 +93,8 @@ _EN_PASSING = re.compile(
 _ZH_PASSING = re.compile(
     r"^我(?:今天|现在|真的|真|好|很|太|超|特别|有点|有些|快|都)*(?:累|困|饿|渴|烦|无聊|开心|高兴|难过|伤心|郁闷|紧张|激动|生气|着急|崩溃|懵|晕|忙|闲)(?:了|啊|呀|死了|坏了|极了)?$"
     r"|烦死|累死|困死|饿死|气死|笑死|崩溃了|无语|哈哈|呜呜|[😂🤣😅😭🙄😩😤]"
+    # a state of these days, not of the person: "我最近压力大", "这几天睡不好"
+    r"|最近|这几天|这阵子|这段时间|近来|这两天|这周"
     r"|^我(?:也|还|就|都)?(?:觉得|认为|猜|估计|想问|想知道|问一下|问问|说|刚|刚才|刚刚|在想|不知道|不懂|不明白|不太懂|同意|明白|知道了|记得|忘了|看到|听说|试了|试过|发现|看了|读了|以为|确定|希望你|需要你|要你|请你|求你)"
     r"|^我(?:想|要|需要|得)?(?:要|买|找|订|点|看|听|查|问|写|做)?(?:一个|一份|一些|一下|一点|点|个|份)"
     r"|^我(?:想|要|会|将|打算|准备)"
