@@ -28,7 +28,14 @@ from langchain_core.messages import AIMessage, HumanMessage
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.inject.blocks import SEARCH_TAG, search_results_block
 from deerflow_memory.inject.format import build_memory_context, format_memory_for_injection
-from deerflow_memory.models import Fact, MemoryDocument, Section, SourceType, UserContext
+from deerflow_memory.models import (
+    Fact,
+    MemoryDocument,
+    Section,
+    SourceType,
+    UserContext,
+    proposed_confidence,
+)
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.tools import search_document
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
@@ -118,7 +125,17 @@ def _flood(rng: random.Random) -> tuple[str, bool]:
     marker = "__conf__"
     facts = [_fact(f"Flood fact {i} {rng.random():.6f}", marker) for i in range(n)]
     data = {"newFacts": facts}
-    return _answer(data, {marker: confidence}), False
+    # At a confidence the parser rejects, every fact is rejected: the answer has no
+    # usable part, so it is malformed (asked for again), not an empty update.
+    return _answer(data, {marker: confidence}), not _usable_confidence(confidence)
+
+
+def _usable_confidence(literal: str) -> bool:
+    try:
+        proposed_confidence(json.loads(literal))
+    except ValueError:
+        return False
+    return True
 
 
 def _controls(rng: random.Random) -> tuple[str, bool]:
@@ -194,12 +211,14 @@ def _wrong_types(rng: random.Random) -> tuple[str, bool]:
         42,
     ]
     rng.shuffle(bad_facts)
+    chosen = bad_facts[: rng.randint(3, len(bad_facts))]
     data: dict[str, Any] = {
-        "newFacts": bad_facts[: rng.randint(3, len(bad_facts))],
+        "newFacts": chosen,
         "user": {"topOfMind": "not a section", "workContext": ["x"]},
         "factsToRemove": [5, None, {"reason": "no id"}],
     }
-    return _answer(data), False
+    # Without the one well-formed fact every part is rejected: a malformed answer.
+    return _answer(data), "Plain string fact that is fine" not in chosen
 
 
 def _garbage(rng: random.Random) -> tuple[str, bool]:

@@ -10,24 +10,21 @@ then the text as a JSON string whose every line separator (``\n``, ``\r``,
 VT, FF, U+0085, U+2028, U+2029, ...) and ``<``/``>``/``&`` is escaped, so no
 message can start a line that reads as another turn or close a tag.
 
-:func:`parse_update` accepts what chat models actually return: ``<think>``
-blocks, code fences, prose around the object, snake_case or camelCase keys,
-``factsToRemove`` as bare ids. It raises :class:`UpdateParseError` for anything
-truncated or invalid; it never returns a partial update.
+:func:`parse_update`, the reader of the model's answer, lives in
+``update/answer.py`` and is re-exported here.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from deerflow_memory.capture.messages import message_text
-from deerflow_memory.errors import UpdateParseError
-from deerflow_memory.models import Fact, FactCategory, MemoryDocument, MemoryUpdate, SourceType
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument, SourceType
+from deerflow_memory.update.answer import parse_update
 from deerflow_memory.update.review_prompt import (
     HYGIENE_RULES,
     JSON_EXTRA_ESCAPES,
@@ -309,111 +306,3 @@ def build_update_prompt(
         f"{mode}\nAnswer with the JSON object only."
     )
     return [SystemMessage(content=SYSTEM_PROMPT), HumanMessage(content=human)]
-
-
-# --- parsing ---------------------------------------------------------------------------
-
-_THINK_BLOCK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.DOTALL | re.IGNORECASE)
-_THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
-_THINK_OPEN = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
-_UPDATE_KEYS = frozenset(
-    {
-        "user",
-        "history",
-        "newFacts",
-        "new_facts",
-        "factsToRemove",
-        "facts_to_remove",
-        "factsToConfirm",
-        "facts_to_confirm",
-        "factsToMerge",
-        "facts_to_merge",
-    }
-)
-# An object that starts like the update: if it does not parse, the answer is
-# truncated or broken, and nothing nested inside it may be taken instead.
-_UPDATE_START = re.compile(
-    r'\{\s*"(?:user|history|newFacts|new_facts|factsToRemove|facts_to_remove'
-    r'|factsToConfirm|facts_to_confirm|factsToMerge|facts_to_merge)"\s*:'
-)
-_DECODER = json.JSONDecoder()
-
-
-def parse_update(text: str) -> MemoryUpdate:
-    """Parse the memory model's answer into a :class:`MemoryUpdate`.
-
-    Args:
-        text: the model's raw answer.
-
-    Returns:
-        The validated update.
-
-    Raises:
-        UpdateParseError: no complete update object in ``text``, or it does not
-            match the schema. Nothing partial is ever returned.
-
-    Example:
-        >>> parse_update('Sure!\\n```json\\n{"newFacts": []}\\n```').new_facts
-        ()
-    """
-    if not isinstance(text, str):
-        raise UpdateParseError(f"memory model answer must be text, got {type(text).__name__}")
-    text = _THINK_BLOCK.sub("", text)
-    # A reasoning block whose opening tag was in the prompt template: keep what follows it.
-    closes = list(_THINK_CLOSE.finditer(text))
-    if closes:
-        text = text[closes[-1].end() :]
-    if _THINK_OPEN.search(text):
-        raise UpdateParseError("memory model answer ends inside an unterminated <think> block")
-    data = _find_update_object(text)
-    return MemoryUpdate.from_mapping(_normalise_keys(data))
-
-
-def _find_update_object(text: str) -> dict[str, Any]:
-    position = text.find("{")
-    while position != -1:
-        try:
-            value, _ = _DECODER.raw_decode(text, position)
-        except (RecursionError, MemoryError) as e:  # "[[[[…" nested thousands deep
-            raise UpdateParseError(
-                f"memory model answer is not a memory update: JSON nested too deeply ({e})"
-            ) from e
-        except json.JSONDecodeError as e:
-            if _UPDATE_START.match(text, position):
-                raise UpdateParseError(
-                    f"memory model answer is truncated or invalid JSON: {e.msg} "
-                    f"at character {e.pos} of {len(text)}"
-                ) from e
-            position = text.find("{", position + 1)
-            continue
-        if isinstance(value, dict) and (not value or _UPDATE_KEYS & value.keys()):
-            return value
-        # Some other object (an example in prose, or a wrapper): look inside and after it.
-        position = text.find("{", position + 1)
-    snippet = text.strip()[:80]
-    raise UpdateParseError(f"no memory update JSON object in the model answer: {snippet!r}")
-
-
-def _normalise_keys(data: dict[str, Any]) -> dict[str, Any]:
-    """Accept the shapes models commonly produce besides the documented one."""
-    data = {k: v for k, v in data.items() if v is not None}
-    for key in ("factsToRemove", "facts_to_remove"):
-        removals = data.get(key)
-        if isinstance(removals, list):
-            data[key] = [{"id": r} if isinstance(r, str) else r for r in removals]
-    for key in ("factsToConfirm", "facts_to_confirm"):
-        confirmations = data.get(key)
-        if isinstance(confirmations, list):
-            data[key] = [c.get("id") if isinstance(c, dict) else c for c in confirmations]
-    for key in ("factsToMerge", "facts_to_merge"):
-        merges = data.get(key)
-        if isinstance(merges, list):
-            data[key] = [{"ids": m} if isinstance(m, list) else m for m in merges]
-    for key in ("newFacts", "new_facts"):
-        facts = data.get(key)
-        if isinstance(facts, list):
-            data[key] = [{"content": f} if isinstance(f, str) else f for f in facts]
-    for key in ("user", "history"):
-        if isinstance(data.get(key), dict):
-            data[key] = {k: v for k, v in data[key].items() if v is not None}
-    return data
