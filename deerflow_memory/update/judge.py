@@ -9,7 +9,10 @@ great, too pricey though"). :class:`JudgedExtractor` wraps any extractor:
   are kept), and an update with nothing else to judge makes no second call;
 - the call is synchronous ``invoke`` (it runs on the updater's worker thread);
 - a judge that fails (network, unparsable answer) keeps every candidate: the
-  judge can only remove noise, never block memory;
+  judge can only remove noise, never block memory. Unusable includes numbers
+  out of range, not integers (numeric strings such as ``"1"`` are read as
+  numbers) or given twice, and an answer that never names candidate 0 (it
+  may count from 1; see ``_parse``);
 - dropped candidates are reported in ``MemoryUpdate.rejected`` with reasons
   starting ``"judge:"`` and counted in the document's ``hygiene.judgedOut``;
 - :attr:`JudgedExtractor.stats` counts calls and tokens (from the model's
@@ -53,6 +56,9 @@ Answer with only JSON: {"keep": [numbers of candidates to keep], \
 "drop": [{"n": number, "reason": "..."}]}"""
 
 _ALWAYS_KEPT = frozenset({FactCategory.CORRECTION})
+# Whatever reading the judge's answer can raise: the answer is unusable and every
+# candidate is kept (the judge may only remove noise, never block memory).
+_UNUSABLE = (TypeError, ValueError, KeyError, AttributeError)
 
 
 @dataclass(slots=True)
@@ -160,7 +166,7 @@ class JudgedExtractor:
         self._count_tokens(answer)
         try:
             return _parse(str(answer.content), len(facts))
-        except ValueError as e:
+        except _UNUSABLE as e:
             logger.warning("memory judge answer unusable, keeping every candidate: %s", e)
             self._failed()
             return None
@@ -186,7 +192,21 @@ def _escape(text: str) -> str:
 
 
 def _parse(text: str, count: int) -> tuple[set[int], dict[int, str]]:
-    """``({kept numbers}, {dropped number: reason})`` from the judge's JSON answer."""
+    """``({kept numbers}, {dropped number: reason})`` from the judge's JSON answer.
+
+    Candidates are numbered from 0 (as the prompt lists them). Numbers may be
+    ints or numeric strings (``"1"``); ``drop`` items may be ``{"n": .., "reason": ..}``
+    or bare numbers. Without ``keep``, every candidate not dropped is kept.
+
+    Raises:
+        ValueError: the answer is unusable, so the caller keeps every candidate:
+            no JSON object; ``keep``/``drop`` not lists; a number that is not an
+            integer, out of range or given twice (in ``keep``, in ``drop``, or in
+            both); or an answer that names candidates but never candidate 0. A
+            complete answer names every candidate in ``keep`` or ``drop``, so it
+            names 0; one that does not may count from 1 (``{"keep": [1, 2]}`` for
+            candidates 0 and 1), and guessing would drop the wrong fact.
+    """
     start, end = text.find("{"), text.rfind("}")
     if start < 0 or end <= start:
         raise ValueError(f"no JSON object in {text[:60]!r}")
@@ -196,14 +216,42 @@ def _parse(text: str, count: int) -> tuple[set[int], dict[int, str]]:
         raise ValueError(f"invalid JSON: {e.msg}") from e
     except (RecursionError, MemoryError) as e:  # "[[[[…" nested thousands deep
         raise ValueError(f"JSON nested too deeply ({e})") from e
-    if not isinstance(data, dict) or not isinstance(data.get("keep", []), list):
+    if not isinstance(data, dict):
+        raise ValueError("the answer must be a JSON object with 'keep' and 'drop'")
+    kept = data.get("keep")
+    drops = data.get("drop") or []
+    if "keep" in data and not isinstance(kept, list):
         raise ValueError("'keep' must be a list of numbers")
-    keep = {n for n in data.get("keep", []) if isinstance(n, int) and 0 <= n < count}
+    if not isinstance(drops, list):
+        raise ValueError("'drop' must be a list of {n, reason}")
+    keep = [_number(n, count) for n in kept or []]
     reasons: dict[int, str] = {}
-    for item in data.get("drop", []) or []:
-        if isinstance(item, dict) and isinstance(item.get("n"), int):
-            reasons[item["n"]] = str(item.get("reason", ""))[:200]
+    for item in drops:
+        n = _number(item.get("n") if isinstance(item, dict) else item, count)
+        if n in reasons:
+            raise ValueError(f"candidate {n} dropped twice")
+        reasons[n] = str(item.get("reason", ""))[:200] if isinstance(item, dict) else ""
+    if len(set(keep)) != len(keep):
+        raise ValueError("a candidate is kept twice")
+    if set(keep) & set(reasons):
+        raise ValueError("a candidate is both kept and dropped")
+    named = set(keep) | set(reasons)
+    if named and 0 not in named:
+        raise ValueError(
+            f"the answer never names candidate 0 (numbers {sorted(named)}): it may count from 1"
+        )
     if "keep" not in data:
         # Only drops given: everything else is kept.
-        keep = set(range(count)) - set(reasons)
-    return keep, reasons
+        return set(range(count)) - set(reasons), reasons
+    return set(keep), reasons
+
+
+def _number(value: Any, count: int) -> int:
+    """``value`` as a candidate number in ``[0, count)``; ``ValueError`` otherwise."""
+    if isinstance(value, str) and value.strip().isdecimal() and value.strip().isascii():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"candidate number {str(value)[:20]!r} is not an integer")
+    if not 0 <= value < count:
+        raise ValueError(f"candidate number {value} is out of range 0..{count - 1}")
+    return value
