@@ -124,3 +124,39 @@ def test_a_rule_still_wins_over_the_last_resort() -> None:
 )
 def test_odd_clauses_give_nothing_and_never_raise(clause: str) -> None:
     assert own_words(clause, zh=clause.startswith("我")) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("My left shoulder clicks when I lift weights.", "User's left shoulder clicks when"),
+        ("My flat is on the fourth floor without a lift", "User's flat is on the fourth floor"),
+        ("Board games bring out my competitive side", "User: board games bring out their"),
+        ("loud restaurants wear me out", "User: loud restaurants wear them out"),
+        ("jazz is my comfort music", "User: jazz is their comfort music"),
+        ("lactose intolerant here", "User: lactose intolerant"),
+        ("As a night-shift nurse, I sleep in the afternoons.", "User is a night-shift nurse"),
+    ],
+)
+def test_a_statement_about_the_user_without_i_is_kept(sentence: str, expected: str) -> None:
+    contents = [c.content for c in candidates_from_text(sentence)]
+    assert any(c.startswith(expected) for c in contents), contents
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "My brother gets migraines.",  # someone else
+        "My cat hates the vet.",
+        "The new update gives me an error.",  # a thing of the moment, with an article
+        "This playlist makes me want to dance",
+        "Tell me a joke about cats.",  # a request
+        "Give me three ideas for dinner",
+        "Thanks for reminding me",
+        "Rainy days make me sad",  # a feeling
+        "You always make my day",  # to the assistant
+        "Nothing here",
+    ],
+)
+def test_what_only_looks_like_it_is_not_kept(sentence: str) -> None:
+    assert candidates_from_text(sentence) == []

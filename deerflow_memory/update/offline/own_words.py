@@ -38,7 +38,7 @@ import re
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.rules import Candidate
 
-__all__ = ["OWN_WORDS_CONFIDENCE", "own_words"]
+__all__ = ["OWN_WORDS_CONFIDENCE", "own_words", "said_of_user"]
 
 _I = re.IGNORECASE
 
@@ -198,9 +198,7 @@ def _en_fact(clause: str) -> str:
         verb = verb_match.group()
         start = f"User {rest[:spent]}{_third_person(verb)}".rstrip()
         rest = rest[spent + verb_match.end() :].lstrip()
-    for pattern, pronoun in _EN_OBJECT_PRONOUNS:
-        rest = pattern.sub(pronoun, rest)
-    return f"{start} {rest}".strip()
+    return f"{start} {_third_persons(rest)}".strip()
 
 
 _ZH_MINE = re.compile(r"我的|我")
@@ -277,3 +275,82 @@ def own_words(clause: str, zh: bool) -> Candidate | None:
         if not content:
             return None
     return Candidate(content, _category(text), OWN_WORDS_CONFIDENCE)
+
+
+# --- about the user without "I" ----------------------------------------------------------------
+
+_EN_PEOPLE = (
+    r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|spouse|son|daughter|sons|daughters|"
+    r"kid|kids|child|children|baby|mom|mum|mother|dad|father|parents?|brother|sister|siblings?|"
+    r"grand(?:ma|pa|mother|father|parents?)|aunt|uncle|cousin|niece|nephew|friends?|boss|manager|"
+    r"colleagues?|coworkers?|roommates?|flatmates?|neighbou?rs?|teacher|doctor|team|family|"
+    r"in-laws|dog|cat|pets?|client|customers?|students?"
+)
+_EN_MY_THING = re.compile(rf"^my\s+(?!(?:{_EN_PEOPLE})\b)[a-z]", _I)
+# "Sesame makes my throat close up", "migraines knock me out", "sci-fi is my jam": a
+# generic subject (no article or pronoun before it) doing something to the user.
+_EN_TO_ME = re.compile(
+    r"^(?!(?:the|this|that|these|those|it|its|your|his|her|their|our|you|he|she|they|we|there|"
+    r"here|what|which|who|how|why|when|where|if|any|some|every|each|no|"
+    # a request or thanks, not a subject: "tell me", "thanks for helping me"
+    r"tell|give|show|help|send|let|find|get|make|write|explain|remind|teach|call|email|text|ask|"
+    r"bring|book|buy|order|recommend|suggest|list|translate|thanks?|please|pls|can|could|would|"
+    r"will|do|does|did|don't|just|also|remember|note|keep|wake|walk|guide|take|put|leave|"
+    r"forgive|excuse|pardon|sorry|hi|hey|hello|ok|okay|well|so|and|but|or|maybe|perhaps|"
+    r"said|says|asked|asks|told|tells|replied|wrote|according)\b)"
+    r"[a-z][\w'-]*(?:\s+[\w'-]+){0,3}\s+(?:\w+\s+){0,4}?(?:me|my)\b",
+    _I,
+)
+# "Coffee makes me happy": a feeling, not a fact ("…make me claustrophobic" is one).
+_EN_MOVED = re.compile(
+    rf"\b(?:me|my)\s+(?:so\s+|really\s+|very\s+)?(?:{_EN_FEELING}|smile|laugh|cry|feel|day|mood)\b"
+    # "…makes me cheerful": one word of mood, unless the body reacts ("…makes me itchy")
+    r"|\bmakes?\s+me\s+(?:so\s+|really\s+|very\s+)?(?!(?:sick|ill|itchy|itch|dizzy|nauseous|queasy|"
+    r"sneeze|wheeze|cough|claustrophobic|anxious|breathless|bloated|swell|vomit|faint|sleepy|drowsy)\b)"
+    r"\w+$",
+    _I,
+)
+_EN_HERE = re.compile(
+    r"^(?!(?:nothing|everything|anything|something|nobody|someone|somebody|all|same|done|back|"
+    r"new|over|stuck|lost|still|just|you|we|they|it|that|this)\b)"
+    r"(?P<x>[a-z][\w'()-]*(?:\s+[\w'()-]+){0,5})\s+here$",
+    _I,
+)
+_EN_AS_A = re.compile(r"^as an?\s+(?P<x>[a-z][\w'-]*(?:\s+[\w'-]+){0,5})$", _I)
+
+
+def said_of_user(clause: str, zh: bool) -> Candidate | None:
+    """A fact from an English clause about the user that does not start with "I", or None.
+
+    The shapes (and nothing else): "my <thing>…" (not a person or a pet: "My
+    lower back is wrecked" → "User's lower back is wrecked"), a generic subject
+    acting on "me"/"my" ("tree nuts send me to the ER" → "User: tree nuts send
+    them to the ER"), "<description> here" ("pescatarian here" → "User:
+    pescatarian") and "as a <role>" ("As a chemistry teacher" → "User is a
+    chemistry teacher"). The guards of :func:`own_words` apply (talk to "you",
+    a passing state, a maybe, a time of the day). Chinese has no such clause
+    here: its subject-less clauses go to the rules as the user's.
+    """
+    if zh:
+        return None
+    text = clause.strip().rstrip(" .,;:!~…")
+    words = len(text.split())
+    if not 2 <= words <= _MAX_EN_WORDS or _EN_PASSING.search(text) or _EN_MOVED.search(text):
+        return None
+    if _EN_MY_THING.match(text):
+        content = "User's " + _third_persons(text[3:].lstrip())
+    elif match := _EN_AS_A.match(text):
+        content = f"User is {text.split()[1].lower()} {match['x']}"
+    elif match := _EN_HERE.match(text):
+        content = "User: " + _third_persons(match["x"])
+    elif words >= _MIN_EN_WORDS and _EN_TO_ME.match(text):
+        content = "User: " + _third_persons(text[:1].lower() + text[1:])
+    else:
+        return None
+    return Candidate(content, _category(text), OWN_WORDS_CONFIDENCE)
+
+
+def _third_persons(text: str) -> str:
+    for pattern, pronoun in _EN_OBJECT_PRONOUNS:
+        text = pattern.sub(pronoun, text)
+    return text

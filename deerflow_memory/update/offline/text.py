@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterator
 
 from deerflow_memory.models import FactCategory
-from deerflow_memory.update.offline.own_words import OWN_WORDS_CONFIDENCE, own_words
+from deerflow_memory.update.offline.own_words import OWN_WORDS_CONFIDENCE, own_words, said_of_user
 from deerflow_memory.update.offline.retractions import match_retraction, retraction_frame
 from deerflow_memory.update.offline.rules import (
     Candidate,
@@ -313,9 +313,11 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
         if refused(clause, zh) or (_ZH_PASSING if zh else _EN_PASSING).search(clause):
             return None
         return own_words(clause, zh)
+    if refused(clause, zh):
+        return None
     if subject is None:
-        return match_instruction(clause, zh)
-    return None
+        return match_instruction(clause, zh) or said_of_user(clause, zh)
+    return said_of_user(clause, zh) if clause[:3].casefold() == "my " else None
 
 
 # --- correction frames -------------------------------------------------------------------------
