@@ -1,7 +1,11 @@
 """Lexical similarity for Chinese and English: a tokenizer and a BM25 index over facts.
 
-Used by :mod:`deerflow_memory.inject.retrieval` when no embedding model is given, and
+Used by :mod:`deerflow_memory.inject.retrieval` when no embedding model is given (with
+the topic expansion of :mod:`deerflow_memory.inject.topics` on top), and the tokenizer
 by the ``search_memory`` tool. Pure Python, no model, no download.
+
+Deterministic: query terms are scored in their first-seen order (never a set's, whose
+order follows the hash seed), so a query gives bit-identical scores in every process.
 
 Never raises on odd text: anything that is not a word, a digit run or CJK is skipped.
 """
@@ -13,7 +17,7 @@ import re
 import sys
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from operator import add
 
@@ -207,12 +211,37 @@ class BM25Index:
         n = self._size
         self._idf_max = math.log(1.0 + (n - 0.5) / 1.5) if n else 1.0
 
-    def _term_weight(self, term: str, df: int) -> float:
-        """BM25 idf on a floor, times the CJK unigram discount (see :meth:`sparse_scores`)."""
+    @property
+    def idf_max(self) -> float:
+        """The idf of a term found in a single fact: the scale of raw scores (1.0 when empty)."""
+        return self._idf_max
+
+    def idf_weight(self, df: int) -> float:
+        """BM25 idf of a term found in ``df`` facts, on a floor (see :meth:`sparse_scores`).
+
+        ``idf_max·(COMMON_WORD_FLOOR + (1 - COMMON_WORD_FLOOR)·idf/idf_max)``:
+        ``idf_max`` for ``df = 1``, half of it for a term in every fact.
+        """
         idf = math.log(1.0 + (self._size - df + 0.5) / (df + 0.5))
         rarity = COMMON_WORD_FLOOR + (1.0 - COMMON_WORD_FLOOR) * idf / self._idf_max
+        return rarity * self._idf_max
+
+    def _term_weight(self, term: str, df: int) -> float:
+        """:meth:`idf_weight` times the CJK unigram discount."""
         weight = CJK_UNIGRAM_WEIGHT if _is_cjk_char(term) else 1.0
-        return weight * rarity * self._idf_max
+        return weight * self.idf_weight(df)
+
+    def postings(self, term: str) -> Sequence[int]:
+        """Positions of the facts holding ``term``, ascending (shared: never mutate it)."""
+        return self._postings.get(term, ())
+
+    def presence_parts(self) -> list[float]:
+        """BM25's term-frequency part for a term found once, per fact: ``(k1 + 1)/(1 + norm)``.
+
+        1.0 in a fact of average length, less in longer ones. A new list each call.
+        """
+        k1_plus_1 = self._k1 + 1.0
+        return [k1_plus_1 / (1.0 + norm) for norm in self._norms]
 
     def __len__(self) -> int:
         return self._size
@@ -221,9 +250,9 @@ class BM25Index:
         """Raw BM25 scores of the facts that share at least one term with ``query``.
 
         Each distinct query term counts once, with its idf replaced by
-        ``idf_max·(COMMON_WORD_FLOOR + (1 - COMMON_WORD_FLOOR)·idf/idf_max)``
-        (a term in a single fact keeps its idf; a term in every fact still counts
-        half), times ``CJK_UNIGRAM_WEIGHT`` for a lone CJK character.
+        :meth:`idf_weight` (a term in a single fact keeps its idf; a term in
+        every fact still counts half), times ``CJK_UNIGRAM_WEIGHT`` for a lone
+        CJK character.
 
         Args:
             query: the request text.
@@ -231,10 +260,19 @@ class BM25Index:
         Returns:
             ``{fact position: score > 0}``.
         """
+        return self.term_scores(tokenize(query))
+
+    def term_scores(self, terms: Iterable[str]) -> dict[int, float]:
+        """:meth:`sparse_scores` of already tokenized query terms (repeats count once).
+
+        Terms are taken in their first-seen order, never a set's (whose order
+        changes with the process's hash seed): the same query gives
+        bit-identical scores in every process.
+        """
         scores: dict[int, float] = {}
         k1_plus_1 = self._k1 + 1.0
         norms = self._norms
-        for term in set(tokenize(query)):
+        for term in dict.fromkeys(terms):
             plist = self._postings.get(term)
             if plist is None:
                 continue
