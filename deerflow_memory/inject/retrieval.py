@@ -9,8 +9,13 @@ the model's attention. :func:`select_relevant_facts` keeps:
 2. of the other facts, the ``top_k`` (5) most **relevant**, where relevance
    is by rank, not by raw score:
 
-   - **lexical** (always): BM25 over Chinese and English (:class:`BM25Index`);
-     only facts sharing a term are candidates, the best ``candidates`` (20);
+   - **lexical** (always): BM25 over Chinese and English (:class:`BM25Index`)
+     plus topic expansion (:class:`~deerflow_memory.inject.topics.TopicIndex`:
+     a hand-written lexicon of 14 life topics, each shared topic weighing
+     0.35 of a word, all of them at most 0.45), so "plan a dinner menu"
+     finds "Is vegetarian"; only facts sharing a term or a topic are
+     candidates, the best ``candidates`` (20); with an embedder, only facts
+     sharing a word rank lexically (the embedder judges the rest);
    - **semantic** (when an embedder is given, or ``semantic_scores`` from a
      store's vector index): the ``candidates`` facts of highest cosine;
    - one source alone ranks by its own score; two are fused by reciprocal
@@ -24,8 +29,9 @@ the model's attention. :func:`select_relevant_facts` keeps:
    so a fact whose relevance is more than ``tie_break`` (0.05) below another's
    can never pass it. Ties: newer ``createdAt``, then smaller ``id``.
 
-The cut is rank-based (``top_k``): a query sharing no word with any fact and
-no embedder gives no relevant fact (guaranteed facts still come). An
+The cut is rank-based (``top_k``): a query sharing neither a word nor a
+topic with any fact, and no embedder, gives no relevant fact (guaranteed
+facts still come). An
 absolute ``similarity_threshold`` can be added, on the source's own scale
 (normalised BM25 without an embedder, cosine with one).
 
@@ -48,6 +54,7 @@ lexically). A ``createdAt`` that is not ISO-8601 never raises: its recency is
 
 from __future__ import annotations
 
+import heapq
 import math
 import threading
 import time
@@ -68,6 +75,7 @@ from deerflow_memory.errors import (
 from deerflow_memory.inject.budget import created_seconds
 from deerflow_memory.inject.constraints import guaranteed_members, is_constraint
 from deerflow_memory.inject.lexical import BM25Index, clear_lexical_caches, tokenize
+from deerflow_memory.inject.topics import TopicIndex
 from deerflow_memory.inject.vectors import (
     Embedder,
     FactVectors,
@@ -265,6 +273,7 @@ class RetrievalIndex:
     def __init__(self, facts: Sequence[Fact]) -> None:
         self.facts: tuple[Fact, ...] = tuple(facts)
         self.bm25 = BM25Index(self.facts)
+        self.topics = TopicIndex(self.bm25)
         self._importance: dict[int, float] = {}
         self._constraints: tuple[int, ...] | None = None
         self._matrices: dict[int, tuple[FactVectors, Any]] = {}
@@ -328,8 +337,15 @@ class RetrievalIndex:
         return recency
 
     def lexical(self, query: str) -> dict[int, float]:
-        """Raw BM25 score of each fact sharing a term with ``query``: ``{position: score > 0}``."""
-        return self.bm25.sparse_scores(query)
+        """Raw lexical score of each fact related to ``query``: ``{position: score > 0}``.
+
+        BM25 over shared terms plus the low-weight score of shared topics
+        (:class:`~deerflow_memory.inject.topics.TopicIndex`): a fact sharing no
+        term but a topic ("plan a dinner menu" / "Is vegetarian") scores too,
+        below any fact of like length that shares a word.
+        """
+        terms = tokenize(query)
+        return self.topics.add_to(self.bm25.term_scores(terms), terms)
 
     def cosines(self, query: str, embedder: Embedder) -> list[float]:
         """Cosine of every fact to ``query`` (aligned with :attr:`facts`); embeds only the query.
@@ -407,7 +423,13 @@ def _ranks(
     scores: Mapping[int, float], pool: Iterable[int], limit: int, order: Any
 ) -> dict[int, int]:
     """1-based ranks of the best ``limit`` of ``pool`` by ``scores`` (ties by ``order``)."""
-    best = sorted((i for i in pool if i in scores), key=lambda i: (-scores[i], order(i)))
+    found = [i for i in pool if i in scores]
+    if len(found) > limit > 0:
+        # Only facts scoring at least the limit-th best score can rank: sort just
+        # those by the full key (``order`` is the costly part, one per fact sorted).
+        cutoff = heapq.nlargest(limit, [scores[i] for i in found])[-1]
+        found = [i for i in found if scores[i] >= cutoff]
+    best = sorted(found, key=lambda i: (-scores[i], order(i)))
     return {i: rank for rank, i in enumerate(best[:limit], start=1)}
 
 
