@@ -104,8 +104,16 @@ def test_the_one_real_object_of_a_tolerable_answer_is_read(answer: str) -> None:
         ),
         '{"newFacts": [], "facts": [], "notes": ""}',
         'Nothing new here. {"result": {}}',
+        '{"newFacts": [], "reasoning": "small talk, nothing about the user"}',
     ],
-    ids=["empty", "fenced-empty-lists", "every-section-unchanged", "empty-unknowns", "wrapped"],
+    ids=[
+        "empty",
+        "fenced-empty-lists",
+        "every-section-unchanged",
+        "empty-unknowns",
+        "wrapped",
+        "a-comment-beside-empty-lists",
+    ],
 )
 def test_an_answer_explicitly_empty_in_the_update_shape_is_nothing_to_learn(answer: str) -> None:
     update = parse_update(answer)

@@ -76,7 +76,8 @@ def parse_update(text: str) -> MemoryUpdate:
         UpdateParseError: no update object in ``text``, or more than one; it is
             truncated or invalid JSON; it does not match the schema; or nothing
             in it was usable although it was not explicitly empty (unknown
-            top-level keys only, or every part rejected). Nothing partial is
+            top-level lists or objects only, or every part rejected; a top-level
+            string beside an empty answer is a comment, not a refusal). Nothing partial is
             ever returned.
 
     Example:
@@ -284,7 +285,9 @@ def _refuse_hollow(update: MemoryUpdate) -> None:
     """
     if not update.is_noop():
         return
-    unread = [f"{k!r}" for k, v in (update.model_extra or {}).items() if _carries(v)]
+    # A top-level string is the model's comment ("reasoning": "small talk"), kept by
+    # chatty models beside an honest empty answer; a list or object may hold facts.
+    unread = [f"{k!r}" for k, v in (update.model_extra or {}).items() if _structured(v)]
     for group, sections in (("user", update.user), ("history", update.history)):
         unread += [f"'{group}.{k}'" for k, v in (sections.model_extra or {}).items() if _carries(v)]
     if unread:
@@ -298,6 +301,11 @@ def _refuse_hollow(update: MemoryUpdate) -> None:
             f"memory model answer has no usable part: all {len(update.rejected)} proposed "
             f"part(s) rejected ({shown})"
         )
+
+
+def _structured(value: Any) -> bool:
+    """True for a non-empty list or object: what may hold facts in a shape we do not read."""
+    return isinstance(value, list | dict) and bool(value)
 
 
 def _carries(value: Any) -> bool:
