@@ -86,6 +86,39 @@ def test_a_question_request_or_small_talk_is_skipped_even_with_a_first_person(te
     assert not is_self_referential(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "给我儿子推荐几本适合8岁孩子的书",
+        "帮我儿子找个钢琴老师",
+        "给我女儿推荐个夏令营",
+        "为我老公挑一款剃须刀",
+        "替我妈挂个专家号",
+        "推荐几本书给我8岁的儿子",
+        "帮我家猫选一款猫粮",
+        "给我的狗起个名字",
+        "Recommend books for my 8-year-old son",
+    ],
+)
+def test_a_request_for_someone_in_the_users_life_is_kept(text: str) -> None:
+    # "给我儿子推荐…" is "Recommend … for my son": the son is the user's, a fact to learn.
+    assert is_self_referential(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "给我推荐几本书",
+        "给我推荐适合孩子的书",
+        "帮我先生成一个列表",
+        "帮我们写个周报",
+        "给我讲个笑话",
+    ],
+)
+def test_a_zh_request_for_the_user_alone_is_still_skipped(text: str) -> None:
+    assert not is_self_referential(text)
+
+
 def test_a_bare_answer_is_kept_after_a_question_but_not_after_an_offer() -> None:
     yes = [HumanMessage("yes")]
     assert burst_needs_model(yes, context=[AIMessage("Do you have any pets?")])

@@ -15,7 +15,9 @@ costs one call, a wrong skip loses a memory:
   "好的谢谢", "继续").
 
 Inside a question or a request, a first person that survives (my / I'm / 我 /
-我们公司 …), a standing instruction ("from now on", "以后") keeps the turn;
+我们公司 …; "帮我/给我" followed by 的, 家 or one of the user's people, and a
+mention such as "我8岁的儿子" anywhere: "给我儿子推荐几本书" is "Recommend books
+for my son"), a standing instruction ("from now on", "以后") keeps the turn;
 every other sentence — a statement, even one without "I" ("vegetarian here",
 "家里两只猫", "no, Berlin, not Munich", "Toronto.") — keeps it too.
 :func:`burst_needs_model` also keeps the answer to a question the assistant
@@ -32,6 +34,7 @@ from collections.abc import Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from deerflow_memory.capture.kin import KIN_ZH
 from deerflow_memory.capture.messages import message_text
 
 __all__ = ["burst_needs_model", "is_self_referential"]
@@ -62,6 +65,12 @@ _EN_SELF = re.compile(
     r"\b(?:i|i'm|i’m|i'd|i've|i'll|im|ive|my|mine|myself|me|we|we're|we've|our|ours|us)\b", _I
 )
 _ZH_SELF = re.compile(r"[我咱俺]|本人|自己")
+# Someone in the user's life, named with a first person: 我儿子, 我的女儿, 我家孩子,
+# 我8岁的儿子, 咱妈. "先生" is not one in "帮我先生成…" ("first generate").
+_ZH_KIN = rf"(?:{KIN_ZH.replace('先生', '先生(?!成)')})"
+_ZH_FAMILY = re.compile(
+    rf"[我咱俺]们?(?:的|家(?:里)?的?)?(?:[\d一二三四五六七八九十两]+(?:岁|个月)半?大?的?)?{_ZH_KIN}"
+)
 # Phrases with a first person that state nothing about the user.
 _EN_REQUEST_PHRASES = re.compile(
     r"\b(?:help|tell|show|give|let|send|get|find|teach|remind|walk|bring|lend|"
@@ -70,8 +79,10 @@ _EN_REQUEST_PHRASES = re.compile(
     r"\blike\s+i['’]?m\s+(?:five|5|a\s+\w+)\b",
     _I,
 )
+# "帮我/给我" + 家 or the user's people is the user's own life ("给我儿子推荐几本书"):
+# the phrase is not taken out then, and the first person stays.
 _ZH_REQUEST_PHRASES = re.compile(
-    r"(?:帮|给|替|为|告诉|教|叫醒|提醒一下|让)我(?!的)|请问|我想(?:问|知道|请教)(?:一下|问)?|"
+    rf"(?:帮|给|替|为|告诉|教|叫醒|提醒一下|让)我(?![的家]|{_ZH_KIN})|请问|我想(?:问|知道|请教)(?:一下|问)?|"
     r"[我咱]们?来|如果[我咱]们?"
 )
 # In a question, a first person that only asks how to do something.
@@ -238,7 +249,7 @@ def _is_small_talk(clause: str) -> bool:
 def _first_person(text: str) -> bool:
     en = _EN_REQUEST_PHRASES.sub(" ", text)
     zh = _ZH_REQUEST_PHRASES.sub(" ", text)
-    return bool(_EN_SELF.search(en) or _ZH_SELF.search(zh))
+    return bool(_EN_SELF.search(en) or _ZH_SELF.search(zh) or _ZH_FAMILY.search(text))
 
 
 def _strip_material(text: str) -> str:

@@ -11,6 +11,8 @@ song gives me chills".
 
 from __future__ import annotations
 
+from deerflow_memory.capture.kin import KIN_ZH as KIN_ZH  # re-exported; the gate reads it too
+
 PROF_EN = (
     r"engineer|developer|programmer|coder|designer|teacher|professor|lecturer|doctor|physician|"
     r"surgeon|nurse|dentist|pharmacist|lawyer|attorney|accountant|student|researcher|scientist|"
@@ -29,12 +31,6 @@ PROF_ZH = (
     r"架构师|分析师|顾问|创业者|自由职业者|开发者|厨师|摄影师|司机|销售|警察|公务员|教授|讲师|老板|"
     r"创始人|合伙人|运营|翻译|演员|歌手|画家|农民|工人|主播|博主|店主|飞行员|军人|药剂师|建筑师|"
     r"咨询师|实习生|职员|员工|客服|产品|开发|前端|后端|全栈|测试|HR|UP主|up主|自媒体人"
-)
-KIN_ZH = (
-    r"妈妈|妈|爸爸|爸|母亲|父亲|老婆|老公|妻子|丈夫|太太|先生|爱人|对象|男朋友|女朋友|男友|女友|儿子|"
-    r"女儿|孩子|小孩|宝宝|娃|哥哥|哥|姐姐|姐|弟弟|弟|妹妹|妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|朋友|同事|"
-    r"同学|室友|老板|领导|上司|邻居|家人|家里人|亲戚|舅舅|叔叔|阿姨|姑姑|表哥|表姐|表弟|表妹|堂哥|"
-    r"堂姐|闺蜜|兄弟|姐妹|父母|爸妈|老师|客户"
 )
 NUM_EN = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
 ADV_EN = (

@@ -1,0 +1,18 @@
+"""Chinese words for the people in a user's life: family, partner, friends, work.
+
+One list for every stage that reads them: the update gate keeps a request that
+names one of them after a first person ("给我儿子推荐几本书", "帮我妈找个医生"),
+and the offline extractor tells the user's own facts from theirs ("我女儿对花生过敏").
+"""
+
+from __future__ import annotations
+
+__all__ = ["KIN_ZH"]
+
+KIN_ZH = (
+    r"妈妈|妈|爸爸|爸|母亲|父亲|老婆|老公|妻子|丈夫|太太|先生|爱人|对象|男朋友|女朋友|男友|女友|儿子|"
+    r"女儿|孩子|小孩|宝宝|娃|哥哥|哥|姐姐|姐|弟弟|弟|妹妹|妹|爷爷|奶奶|外公|外婆|姥姥|姥爷|朋友|同事|"
+    r"同学|室友|老板|领导|上司|邻居|家人|家里人|亲戚|舅舅|叔叔|阿姨|姑姑|表哥|表姐|表弟|表妹|堂哥|"
+    r"堂姐|闺蜜|兄弟|姐妹|父母|爸妈|老师|客户"
+)
+"""A regex alternation (no group) of the words."""
