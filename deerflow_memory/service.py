@@ -53,6 +53,7 @@ from deerflow_memory.errors import (
     StoreClosedError,
 )
 from deerflow_memory.identity import MemoryIdentity
+from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.fallback import FailureBurst, rank_facts
 from deerflow_memory.inject.format import InjectionResult, build_memory_context, render_memory
 from deerflow_memory.inject.live import live_document
@@ -378,6 +379,7 @@ class MemoryService:
                 self.config,
                 embedder=self.embedder,
                 count_tokens=self.counter.count,
+                is_constraint=is_constraint,
             )
         return self._updater
 

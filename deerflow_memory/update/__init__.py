@@ -13,7 +13,8 @@ it around the update.
 
 Hygiene after each update: ``hygiene`` confirms, expires and merges facts
 (``dates`` reads time frames into ``expiresAt``; ``consolidate`` and
-``similarity`` find near-duplicates), and picks facts for the staleness
+``similarity`` find near-duplicates; ``merges`` admits only the model's
+proposed merges of facts that are one), and picks facts for the staleness
 review that ``review_prompt`` adds to the prompt; ``judge`` is the optional
 second opinion on candidate facts; ``usage`` records which facts are
 injected, off the hot path, and weighs them for eviction.

@@ -38,6 +38,7 @@ __all__ = [
     "Similarity",
     "cosine_similarity_of",
     "duplicate_groups",
+    "keeper_of",
     "lexical_similarity",
     "merge_group",
 ]
@@ -396,6 +397,15 @@ class Merge:
     superseded: tuple[SupersededFact, ...]
 
 
+def keeper_of(group: Sequence[Fact]) -> Fact:
+    """The fact :func:`merge_group` keeps: the highest confidence, then the earliest, then the id.
+
+    Raises:
+        ValueError: ``group`` is empty.
+    """
+    return min(group, key=lambda f: (-f.confidence, f.created_at, f.id))
+
+
 def merge_group(group: Sequence[Fact], now: str) -> Merge:
     """Merge near-duplicates into the highest-confidence one (see the module docstring).
 
@@ -403,7 +413,7 @@ def merge_group(group: Sequence[Fact], now: str) -> Merge:
         group: two or more facts.
         now: ISO-8601 time stamped as ``supersededAt``.
     """
-    keeper = min(group, key=lambda f: (-f.confidence, f.created_at, f.id))
+    keeper = keeper_of(group)
     confirmed = [f.last_confirmed_at for f in group if f.last_confirmed_at]
     accessed = [f.last_accessed_at for f in group if f.last_accessed_at]
     expiries = [f.expires_at for f in group]

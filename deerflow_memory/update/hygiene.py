@@ -7,9 +7,11 @@
    conversation restated get ``lastConfirmedAt = now``;
 2. **expire** — facts whose ``expiresAt`` has passed move to
    ``supersededFacts`` with reason ``"expired"``;
-3. **merge** — groups the model proposed in ``factsToMerge``, then
-   near-duplicates found by :mod:`~deerflow_memory.update.consolidate`
-   (lexical, or cosine when an embedder is given), become one fact each;
+3. **merge** — groups the model proposed in ``factsToMerge`` that
+   :mod:`~deerflow_memory.update.merges` admits (one category, similar text,
+   no constraint merged into a non-constraint), then near-duplicates found by
+   :mod:`~deerflow_memory.update.consolidate` (lexical, or cosine when an
+   embedder is given), become one fact each;
 4. **count** — the document's running :class:`~deerflow_memory.models.HygieneCounts`
    (merged, expired, retired: due facts the model removed) are raised.
 
@@ -46,6 +48,13 @@ from deerflow_memory.update.consolidate import (
     lexical_keys,
     lexical_similarity,
     merge_group,
+)
+from deerflow_memory.update.merges import (
+    MODEL_MERGE_FLOOR,
+    IsConstraint,
+    flagged_constraint,
+    merge_members,
+    merge_problem,
 )
 
 __all__ = ["EXPIRED_REASON", "TidyResult", "due_for_review", "is_protected", "text_key", "tidy"]
@@ -150,6 +159,8 @@ def tidy(
     similarity: Similarity | None = None,
     touched: Collection[str] | None = None,
     max_superseded_facts: int = 100,
+    merge_floor: float = MODEL_MERGE_FLOOR,
+    is_constraint: IsConstraint = flagged_constraint,
 ) -> TidyResult:
     """Confirm, expire and merge facts of ``document`` (see the module docstring).
 
@@ -164,6 +175,11 @@ def tidy(
         touched: ids added or changed by the update; with more than
             ``FULL_PASS_MAX_FACTS`` facts only pairs with one of them are compared.
         max_superseded_facts: history entries kept, newest.
+        merge_floor: a merge the model proposed is applied only when
+            :func:`~deerflow_memory.update.merges.merge_problem` finds no problem
+            at this similarity (or ``threshold`` when lower); refused ones are
+            skipped here (the updater reports them, :func:`~.merges.screen_merges`).
+        is_constraint: whether a fact is a constraint, for the same check.
 
     Returns:
         The new document (unchanged object when nothing happened) and counts.
@@ -212,14 +228,18 @@ def tidy(
     merged = 0
     groups: list[list[Fact]] = []
     if update is not None and update.facts_to_merge:
-        by_id = {f.id: f for f in facts}
+        free = list(facts)
         for proposal in update.facts_to_merge:
-            members = [by_id[i] for i in dict.fromkeys(proposal.ids) if i in by_id]
-            members = [f for f in members if not is_manual(f)]
-            if len(members) > 1:
+            members = merge_members(free, proposal.ids)
+            if len(members) > 1 and not merge_problem(
+                members,
+                similarity=similarity,
+                floor=min(threshold, merge_floor),
+                is_constraint=is_constraint,
+            ):
                 groups.append(members)
-                for f in members:
-                    del by_id[f.id]
+                taken_ids = {f.id for f in members}
+                free = [f for f in free if f.id not in taken_ids]
     if threshold <= 1.0:
         taken = {f.id for g in groups for f in g}
         only = None

@@ -81,6 +81,12 @@ from deerflow_memory.update.incremental import (
     with_keys,
 )
 from deerflow_memory.update.llm import ModelExtractor, retry_policy
+from deerflow_memory.update.merges import (
+    MODEL_MERGE_FLOOR,
+    IsConstraint,
+    flagged_constraint,
+    screen_merges,
+)
 from deerflow_memory.update.prompt import format_conversation_for_update
 from deerflow_memory.update.queue import UpdateJob
 from deerflow_memory.update.retry import TransientModelError
@@ -189,6 +195,10 @@ class MemoryUpdater:
             cautious estimate; the service passes its configured counter).
         render: how one message is shown in the prompt; budgets count this text.
         embedder: vectors for consolidating near-duplicate facts (else lexical similarity).
+        is_constraint: whether a stored fact is a constraint, so that the model's merges
+            never fold one into a fact that is not (default: the fact's ``constraint``
+            flag; the service passes :func:`~deerflow_memory.inject.constraints.is_constraint`,
+            which reads the wording too).
 
     Example:
         >>> updater = MemoryUpdater(FileMemoryStorage(root), OfflineExtractor())
@@ -205,6 +215,7 @@ class MemoryUpdater:
         embedder: DocumentEmbedder | None = None,
         count_tokens: CountTokens = estimate_tokens,
         render: Render = render_message,
+        is_constraint: IsConstraint = flagged_constraint,
     ) -> None:
         self.storage = storage
         self.config = config if config is not None else MemoryConfig()
@@ -222,6 +233,7 @@ class MemoryUpdater:
         self._render = render
         # Consolidation similarity: cosine of the embedder's vectors when given, else lexical.
         self._similarity = SimilarityFactory(embedder)
+        self._is_constraint = is_constraint
 
     def __call__(self, job: UpdateJob) -> UpdateResult:
         """Same as :meth:`update`, so the updater can be the queue's handler."""
@@ -400,6 +412,7 @@ class MemoryUpdater:
                     )
                 spent = spent + used
                 update = validate_update(update, UpdateLimits.from_config(config))
+                update = self._screen_merges(document, update)
                 rejected.extend(update.rejected)
                 # Candidates the judge dropped are routine (counted in hygiene), not warnings.
                 invalid = [r for r in update.rejected if not r.reason.startswith("judge:")]
@@ -488,6 +501,20 @@ class MemoryUpdater:
             completed=tuple(completed),
         )
 
+    def _screen_merges(self, document: MemoryDocument, update: MemoryUpdate) -> MemoryUpdate:
+        """``update`` without the model's merges of facts that are not one (see :mod:`.merges`)."""
+        if not update.facts_to_merge:
+            return update
+        return screen_merges(
+            update,
+            document.facts,
+            similarity=self._similarity.for_facts(
+                document.facts, self.config.consolidation_embedding_threshold
+            ),
+            floor=min(self.config.consolidation_threshold, MODEL_MERGE_FLOOR),
+            is_constraint=self._is_constraint,
+        )
+
     def _tidy(
         self,
         document: MemoryDocument,
@@ -509,6 +536,7 @@ class MemoryUpdater:
             similarity=embedding,
             touched=touched,
             max_superseded_facts=self.config.max_superseded_facts,
+            is_constraint=self._is_constraint,
         )
 
     def _save(

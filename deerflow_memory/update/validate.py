@@ -53,6 +53,7 @@ __all__ = [
     "clean_text",
     "cut_at_sentence",
     "fact_text_problem",
+    "original_positions",
     "validate_update",
 ]
 
@@ -252,7 +253,7 @@ _HISTORY_SECTIONS = {
 }
 
 
-def _original_positions(rejected: list[Rejection], label: str, count: int) -> list[int]:
+def original_positions(rejected: list[Rejection], label: str, count: int) -> list[int]:
     """Positions in the model's answer of the ``count`` parts that survived parsing."""
     dropped = {r.item for r in rejected}
     positions: list[int] = []
@@ -278,7 +279,7 @@ def validate_update(update: MemoryUpdate, limits: UpdateLimits | None = None) ->
     rejected = list(update.rejected)
 
     facts: list[NewFact] = []
-    positions = _original_positions(rejected, "newFacts", len(update.new_facts))
+    positions = original_positions(rejected, "newFacts", len(update.new_facts))
     for index, fact in zip(positions, update.new_facts, strict=True):
         checked = _clean_fact(index, fact, limits)
         if isinstance(checked, Rejection):
@@ -295,7 +296,7 @@ def validate_update(update: MemoryUpdate, limits: UpdateLimits | None = None) ->
             facts.append(checked)
 
     removals: list[FactRemoval] = []
-    positions = _original_positions(rejected, "factsToRemove", len(update.facts_to_remove))
+    positions = original_positions(rejected, "factsToRemove", len(update.facts_to_remove))
     for index, removal in zip(positions, update.facts_to_remove, strict=True):
         if len(removals) >= limits.max_new_facts:
             rejected.append(
@@ -314,7 +315,8 @@ def validate_update(update: MemoryUpdate, limits: UpdateLimits | None = None) ->
 
     merges = []
     merged_away = 0
-    for index, merge in enumerate(update.facts_to_merge):
+    positions = original_positions(rejected, "factsToMerge", len(update.facts_to_merge))
+    for index, merge in zip(positions, update.facts_to_merge, strict=True):
         ids = tuple(dict.fromkeys(clean_text(i) for i in merge.ids))
         if merged_away + max(0, len(ids) - 1) > limits.max_new_facts:
             rejected.append(
