@@ -18,7 +18,7 @@ import re
 import unicodedata
 import uuid
 from collections.abc import Container
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -64,6 +64,7 @@ __all__ = [
     "UserContext",
     "UserUpdate",
     "iso_from_timestamp",
+    "iso_utc",
     "new_fact_id",
     "parse_timestamp",
     "proposed_confidence",
@@ -107,9 +108,30 @@ class SourceType(StrEnum):
     MANUAL = "manual"
 
 
+def iso_utc(moment: datetime) -> str:
+    """``moment`` as stored: ISO-8601 UTC with a ``Z`` suffix, second precision, 4-digit year.
+
+    Every timestamp the package writes goes through here. The fields are
+    formatted one by one: ``strftime("%Y")`` does not pad years below 1000 on
+    Linux ("1-01-01T…"), and such a text is no ISO-8601 date for import.
+
+    Args:
+        moment: a ``datetime``; naive means UTC, an aware one is converted.
+
+    Raises:
+        OverflowError: an aware ``moment`` whose UTC time falls outside years 1–9999.
+    """
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return (
+        f"{moment.year:04d}-{moment.month:02d}-{moment.day:02d}"
+        f"T{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d}Z"
+    )
+
+
 def utc_now_iso() -> str:
     """Current UTC time as ISO-8601 with a ``Z`` suffix, second precision."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return iso_utc(datetime.now(UTC))
 
 
 def parse_timestamp(text: str | None) -> float | None:
@@ -131,9 +153,26 @@ stored_timestamp = functools.lru_cache(maxsize=65_536)(parse_timestamp)
 """``parse_timestamp`` of a stored date, remembered (65,536 texts); ``cache_clear()`` empties it."""
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_FIRST_SECOND = (datetime(1, 1, 1, tzinfo=UTC) - _EPOCH).total_seconds()
+_LAST_SECOND = (datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC) - _EPOCH).total_seconds()
+
+
 def iso_from_timestamp(seconds: float) -> str:
-    """``parse_timestamp``'s inverse: ISO-8601 UTC with a ``Z`` suffix, second precision."""
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """``parse_timestamp``'s inverse: ISO-8601 UTC with a ``Z`` suffix, second precision.
+
+    A moment before year 1 or after 9999 (``0001-01-01T00:00:00+01:00`` parses to
+    one) is clamped to the first or last second of that range; the year always has
+    4 digits (:func:`iso_utc`).
+
+    Raises:
+        ValueError: ``seconds`` is NaN.
+    """
+    if seconds != seconds:
+        raise ValueError("a timestamp cannot be NaN")
+    # Epoch arithmetic, not fromtimestamp(): that refuses negative seconds on Windows.
+    clamped = min(max(float(seconds), _FIRST_SECOND), _LAST_SECOND)
+    return iso_utc(_EPOCH + timedelta(seconds=math.floor(clamped)))
 
 
 def new_fact_id(taken: Container[str] = ()) -> str:

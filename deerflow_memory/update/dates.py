@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
+from deerflow_memory.models import iso_utc
+
 __all__ = ["expiry_for_text", "time_frame_end"]
 
 # Chinese New Year (正月初一), Gregorian dates.
@@ -378,4 +380,4 @@ def expiry_for_text(text: str, now: datetime) -> str | None:
         '2026-09-01T00:00:00Z'
     """
     end = time_frame_end(text, now.astimezone(UTC).date() if now.tzinfo else now.date())
-    return None if end is None else f"{end.isoformat()}T00:00:00Z"
+    return None if end is None else iso_utc(datetime(end.year, end.month, end.day))
