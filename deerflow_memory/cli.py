@@ -467,7 +467,8 @@ def _all_read(stats: Sequence[MemoryStats]) -> int:
 
 def _cmd_export(args: argparse.Namespace, console: Console) -> int:
     text = _load(args).to_json()
-    if args.output is not None:  # checked in main: not empty, not spelled as a folder
+    # "-o -" is stdout, as in other command-line tools (it wrote a file named "-").
+    if args.output is not None and args.output != "-":  # checked in main: not empty, no folder
         path = Path(args.output)
         # Like import and clear: an existing file is replaced only when the user says so.
         if path.is_file() and not args.yes:
@@ -869,7 +870,7 @@ def _parser() -> argparse.ArgumentParser:
         if name == "show":
             cmd.add_argument("--json", action="store_true", help=_JSON_HELP)
         if name == "export":
-            cmd.add_argument("--output", "-o", help="write to this file (default: stdout)")
+            cmd.add_argument("--output", "-o", help="write to this file (default or -: stdout)")
         if name == "import":
             cmd.add_argument("file", help="a memory document or DeerFlow memory.json")
         if name in {"import", "clear", "export"}:

@@ -192,6 +192,16 @@ def test_export_refuses_to_replace_an_existing_file_without_yes(
     assert len(json.loads(target.read_text(encoding="utf-8"))["facts"]) == 4
 
 
+def test_export_to_a_dash_writes_to_stdout_and_no_file_named_dash(
+    root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(root.parent)
+    status, out, err = run(capsys, "--root", str(root), "export", "--user", "ann", "-o", "-")
+    assert status == 0, err
+    assert len(json.loads(out)["facts"]) == 4
+    assert not (root.parent / "-").exists()
+
+
 def test_export_asks_on_a_terminal_and_keeps_the_file_on_no(
     root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], terminal: Callable[[str], None]
 ) -> None:

@@ -2,9 +2,11 @@
 
 Memory only needs what the user said and what the assistant finally answered.
 :func:`filter_messages_for_memory` keeps human messages and final assistant
-replies and drops everything else: tool messages, intermediate AI steps that
-call tools, system messages, ``RemoveMessage`` markers, hidden messages, turns
-that only carried a file upload, and pure acknowledgements ("ok", "谢谢").
+replies (a ``ChatMessage`` of role ``user``/``human`` counts as a human message,
+``assistant``/``ai`` as an AI one, and is passed on as that type) and drops
+everything else: tool messages, intermediate AI steps that call tools, system
+messages, ``RemoveMessage`` markers, hidden messages, turns that only carried a
+file upload, and pure acknowledgements ("ok", "谢谢").
 
 A message is *hidden* when ``additional_kwargs["hidden"]`` or
 ``response_metadata["hidden"]`` is true; that is the flag to set on internal
@@ -29,7 +31,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, convert_to_messages
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    ChatMessage,
+    HumanMessage,
+    convert_to_messages,
+)
 
 from deerflow_memory.errors import InvalidMessagesError
 from deerflow_memory.logs import package_logger
@@ -160,6 +168,36 @@ def _without_upload_blocks(message: HumanMessage) -> HumanMessage | None:
     return message.model_copy(update={"content": new_parts}) if changed else message
 
 
+_HUMAN_ROLES = frozenset({"user", "human"})
+_AI_ROLES = frozenset({"assistant", "ai"})
+
+
+def _as_turn(message: BaseMessage) -> BaseMessage:
+    """A ``ChatMessage`` of role user/human as a ``HumanMessage``, assistant/ai as an ``AIMessage``.
+
+    Some clients and adapters send every turn as ``ChatMessage(role=...)``; its
+    words are the user's or the assistant's all the same. Other messages, and
+    other roles (``system``, ``tool``, a custom one), are returned as they are.
+    """
+    if not isinstance(message, ChatMessage):
+        return message
+    role = message.role.strip().lower() if isinstance(message.role, str) else ""
+    kind: type[HumanMessage] | type[AIMessage]
+    if role in _HUMAN_ROLES:
+        kind = HumanMessage
+    elif role in _AI_ROLES:
+        kind = AIMessage
+    else:
+        return message
+    return kind(
+        content=message.content,
+        id=message.id,
+        name=message.name,
+        additional_kwargs=message.additional_kwargs,
+        response_metadata=message.response_metadata,
+    )
+
+
 def _is_final_reply(message: AIMessage) -> bool:
     if (
         message.tool_calls
@@ -190,7 +228,7 @@ def filter_messages_for_memory(messages: Sequence[BaseMessage]) -> list[BaseMess
     kept: list[BaseMessage] = []
     # True after a dropped human turn: its assistant reply goes too.
     skip_reply = False
-    for message in messages:
+    for message in map(_as_turn, messages):
         if isinstance(message, HumanMessage):
             if is_hidden(message):
                 continue
@@ -220,7 +258,7 @@ def filter_recent_messages(messages: Sequence[BaseMessage], limit: int) -> list[
         return []
     kept: list[BaseMessage] = []  # newest first
     replies: list[BaseMessage] = []  # final replies waiting for their human turn
-    for message in reversed(messages):
+    for message in map(_as_turn, reversed(messages)):
         if isinstance(message, AIMessage):
             if _is_final_reply(message) and not is_hidden(message):
                 replies.append(message)
@@ -247,7 +285,7 @@ def latest_user_text(messages: Sequence[BaseMessage]) -> str:
 
     Hidden messages (:func:`is_hidden`: reminders, a summary) are not the user's: skipped.
     """
-    for message in reversed(messages):
+    for message in map(_as_turn, reversed(messages)):
         if isinstance(message, HumanMessage) and not is_hidden(message):
             return strip_upload_blocks(message_text(message))
     return ""
@@ -256,7 +294,7 @@ def latest_user_text(messages: Sequence[BaseMessage]) -> str:
 def has_minimum_dialogue(messages: Sequence[BaseMessage]) -> bool:
     """True when there is at least one human and one AI message."""
     has_human = has_ai = False
-    for message in messages:
+    for message in map(_as_turn, messages):
         if isinstance(message, HumanMessage):
             has_human = True
         elif isinstance(message, AIMessage):
