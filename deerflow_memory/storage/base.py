@@ -14,7 +14,8 @@ Revisions of one ``(user_id, agent_name)`` never repeat, deletes included:
 is (no memory: :meth:`MemoryDocument.holds_only_fence` is true, so
 ``list_documents`` skips it) and the next ``save`` continues after it. So an edit or an updater
 holding a revision read before the delete gets a conflict, never a match
-with the next memory's revision (an ABA).
+with the next memory's revision (an ABA). ``delete_fenced`` writes a tombstone
+that keeps the deleted memory's watermarks (its fence), in one write.
 
 Backends also keep :class:`DeadLetter` records (updates that failed for good):
 ``put_dead_letter`` / ``list_dead_letters`` / ``delete_dead_letter``.
@@ -115,6 +116,44 @@ class MemoryStorage(ABC):
         A tombstone already there is not a document (False, nothing written);
         a key never saved gets no tombstone (it never had a revision above 0).
         """
+
+    def delete_fenced(self, user_id: str, agent_name: str | None, fence: MemoryDocument) -> bool:
+        """Replace a document by its :func:`tombstone` holding ``fence``'s watermarks, in one write.
+
+        What deleting a memory leaves (see ``update/forget.py``): the content
+        goes and the watermarks stay, so old threads are not learned again. One
+        write, so a crash leaves the old document or the fenced tombstone, never
+        an empty document without watermarks (the old threads' next turns would
+        learn everything again). Only ``fence.extraction_watermarks`` is kept;
+        without any this is :meth:`delete`. A key never saved, or a tombstone,
+        gets the fenced tombstone too (the fence is what a delete must keep).
+
+        Default: :meth:`save` of the fence (one atomic write by its contract;
+        the stored document is then no tombstone, but holds only the fence);
+        on a document that cannot be read, :meth:`delete` then that save.
+        Backends override it to write the tombstone itself.
+
+        Returns:
+            True when a document existed (as :meth:`delete`).
+
+        Raises:
+            InvalidNameError: unsafe ``user_id`` or ``agent_name``.
+            StorageError: the backend failed.
+        """
+        from deerflow_memory.errors import CorruptMemoryError
+
+        marks = fence.extraction_watermarks
+        if not marks:
+            return self.delete(user_id, agent_name)
+        try:
+            current = self.load(user_id, agent_name)
+        except CorruptMemoryError:
+            existed = self.delete(user_id, agent_name)
+        else:
+            stored = current.revision > 0 or not current.is_empty()
+            existed = stored and current.deleted_at is None
+        self.save(user_id, agent_name, MemoryDocument(extraction_watermarks=marks))
+        return existed
 
     @abstractmethod
     def list_documents(self) -> Iterator[tuple[str, str | None]]:

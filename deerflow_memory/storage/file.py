@@ -89,7 +89,7 @@ from deerflow_memory.caching import BudgetCache, CacheBudget
 from deerflow_memory.config import check_path
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
 from deerflow_memory.logs import package_logger
-from deerflow_memory.models import MemoryDocument, unique_fact_ids
+from deerflow_memory.models import ExtractionWatermark, MemoryDocument, unique_fact_ids
 from deerflow_memory.storage.base import (
     DEFAULT_MAX_CACHED_FACTS,
     MemoryStorage,
@@ -687,7 +687,7 @@ class FileMemoryStorage(MemoryStorage):
     # --- delete / list --------------------------------------------------------------
 
     def delete(self, user_id: str, agent_name: str | None = None) -> bool:
-        """Replace a document by its tombstone and remove its journal and lock file.
+        """Replace a document by its tombstone and remove its journal, vectors and lock file.
 
         ``memory.json`` is replaced (atomically) by the
         :func:`~deerflow_memory.storage.base.tombstone`: an empty document one
@@ -703,11 +703,29 @@ class FileMemoryStorage(MemoryStorage):
         Raises:
             InvalidNameError: unsafe ``user_id`` or ``agent_name``.
         """
+        return self._leave_tombstone(user_id, agent_name, ())
+
+    def delete_fenced(self, user_id: str, agent_name: str | None, fence: MemoryDocument) -> bool:
+        """:meth:`delete`, the tombstone holding ``fence``'s watermarks (see the base class).
+
+        The fenced tombstone replaces ``memory.json`` in one atomic rename;
+        only then are the side files removed (the journal, whose header names
+        the old snapshot so a crash leaves it ignored; the fact vectors, a
+        cache keyed by text that a memory without facts never reads and the
+        next update rewrites; the lock file).
+        """
+        return self._leave_tombstone(user_id, agent_name, fence.extraction_watermarks)
+
+    def _leave_tombstone(
+        self, user_id: str, agent_name: str | None, marks: tuple[ExtractionWatermark, ...]
+    ) -> bool:
         path = self.path_for(user_id, agent_name)
         key = (user_id, agent_name)
         if not path.parent.is_dir():
-            self._forget(key)
-            return False
+            if not marks:
+                self._forget(key)
+                return False
+            self._make_folders(path.parent, user_id, agent_name)
         with self._exclusive(path):
             cached = self._cache.get(key)
             try:
@@ -716,9 +734,17 @@ class FileMemoryStorage(MemoryStorage):
                 deleted = current.document.revision
             except CorruptMemoryError:  # deleting is the way to start fresh
                 existed, deleted = True, _salvaged_revision(path, cached)
-            if existed:
-                # The old snapshot's inode is freed by the rename, its journal removed.
-                self._remember(key, self._compact(path, tombstone(deleted)))
+            if existed or marks:
+                left = tombstone(deleted)
+                if marks:
+                    left = left.model_copy(update={"extraction_watermarks": marks})
+                # One write: the old snapshot's inode is freed by the rename, then its
+                # journal is removed (a crash between leaves it naming the old snapshot).
+                self._remember(key, self._compact(path, left))
+                from deerflow_memory.storage.vectors_file import VECTORS_FILE
+
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path.with_name(VECTORS_FILE))  # the deleted facts' vectors
             else:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(path.with_name(JOURNAL_FILE))  # one left without its snapshot

@@ -6,8 +6,9 @@ twice and :func:`migrate`.
 
 Nothing in the source is changed. A document that already exists in the
 target is skipped unless ``overwrite=True`` (then the target's copy is deleted
-first so no stale fact survives); tombstones (what a delete left) are neither
-copied nor in the way. Each copy is read back and compared with the
+first so no stale fact survives); bare tombstones (what a delete left) are
+neither copied nor in the way, a cleared memory's fenced tombstone is copied
+as the fence it holds. Each copy is read back and compared with the
 source (``revision`` aside, since each backend counts its own); a mismatch is
 reported in :attr:`MigrationReport.mismatched`, and a document that cannot be
 read from the source (corrupt) in :attr:`MigrationReport.failed` — the
@@ -177,8 +178,9 @@ def _copy(
         except StorageError as e:
             report.failed.append((name, str(e)))
             continue
-        if document.deleted_at is not None and document.holds_only_fence():
-            continue  # a tombstone: what a delete left, nothing to copy
+        bare = document.deleted_at is not None and not document.extraction_watermarks
+        if bare and document.holds_only_fence():
+            continue  # a bare tombstone: what a delete left, nothing to copy
         existing = target.load(user_id, agent_name)
         # The target's tombstone is no document: the copy continues its revisions.
         if existing.deleted_at is None and (existing.revision > 0 or not existing.is_empty()):

@@ -85,7 +85,7 @@ from deerflow_memory.errors import (
     StorageError,
     StoreClosedError,
 )
-from deerflow_memory.models import MemoryDocument, unique_fact_ids
+from deerflow_memory.models import ExtractionWatermark, MemoryDocument, unique_fact_ids
 from deerflow_memory.storage.base import (
     DEFAULT_MAX_CACHED_FACTS,
     MemoryStorage,
@@ -229,9 +229,12 @@ def _revision_of(doc_value: Any) -> int | None:
         return None
 
 
-def _tombstone_value(deleted_revision: int) -> dict[str, Any]:
-    """The ``_document`` item a delete leaves: the tombstone, no fact keys, a new generation."""
-    document = tombstone(deleted_revision)
+def _tombstone_value(
+    deleted_revision: int, marks: tuple[ExtractionWatermark, ...] = ()
+) -> dict[str, Any]:
+    """The ``_document`` item a delete leaves: the tombstone (holding ``marks``, the
+    fence of a deleted memory), no fact keys, a new generation."""
+    document = tombstone(deleted_revision).model_copy(update={"extraction_watermarks": marks})
     meta = document.to_dict()
     meta.pop("facts", None)
     meta.pop("revision", None)
@@ -620,21 +623,33 @@ class StoreMemoryStorage(MemoryStorage):
         return plan.stored
 
     def _delete_plan(
-        self, ns: tuple[str, ...], doc_item: Item | None, facts: list[Item]
+        self,
+        ns: tuple[str, ...],
+        doc_item: Item | None,
+        facts: list[Item],
+        marks: tuple[ExtractionWatermark, ...] = (),
     ) -> tuple[list[Op], bool]:
         """The writes deleting a readable document, and whether one existed.
 
         The fact items go; the ``_document`` item becomes the tombstone (one
-        revision past it). A tombstone without facts is no document: nothing to write.
+        revision past it, holding ``marks``), written last: a crash before it
+        leaves the old document item, watermarks included. Without ``marks``, a
+        tombstone without facts is no document: nothing to write.
         """
         value = doc_item.value if doc_item is not None else None
         existed = bool(facts) or (value is not None and not _is_tombstone(value))
-        revision = _revision_of(value)
-        return self._delete_ops(ns, facts, self._known_revision(ns, revision)), existed
+        revision = self._known_revision(ns, _revision_of(value))
+        return (self._delete_ops(ns, facts, revision, marks) if existed or marks else []), existed
 
-    def _delete_ops(self, ns: tuple[str, ...], facts: list[Item], revision: int) -> list[Op]:
+    def _delete_ops(
+        self,
+        ns: tuple[str, ...],
+        facts: list[Item],
+        revision: int,
+        marks: tuple[ExtractionWatermark, ...] = (),
+    ) -> list[Op]:
         ops: list[Op] = [PutOp((*ns, _FACTS), item.key, None) for item in facts]
-        ops.append(PutOp(ns, DOCUMENT_KEY, _tombstone_value(revision), index=False))
+        ops.append(PutOp(ns, DOCUMENT_KEY, _tombstone_value(revision, marks), index=False))
         return ops
 
     def _known_revision(self, ns: tuple[str, ...], stored: int | None = None) -> int:
@@ -648,18 +663,29 @@ class StoreMemoryStorage(MemoryStorage):
         return max(seen, default=0)
 
     def delete(self, user_id: str, agent_name: str | None = None) -> bool:
+        return self._leave_tombstone(user_id, agent_name, ())
+
+    def delete_fenced(self, user_id: str, agent_name: str | None, fence: MemoryDocument) -> bool:
+        """:meth:`delete`, the tombstone holding ``fence``'s watermarks (see the base class).
+
+        The tombstone is the ``_document`` item, written with the last batch
+        (after the fact items are deleted): a crash before it leaves the old
+        item and its watermarks, never an unfenced empty document.
+        """
+        return self._leave_tombstone(user_id, agent_name, fence.extraction_watermarks)
+
+    def _leave_tombstone(
+        self, user_id: str, agent_name: str | None, marks: tuple[ExtractionWatermark, ...]
+    ) -> bool:
         ns = self.document_namespace(user_id, agent_name)
         with self._locks.hold(self._lock_key(ns)):
             try:
-                ops, existed = self._delete_plan(ns, *self._read(ns))
+                ops, existed = self._delete_plan(ns, *self._read(ns), marks)
             except CorruptMemoryError:  # deleting is the way to start fresh (as with files)
-                ops, existed = (
-                    self._delete_ops(ns, self._readable_facts(ns), self._known_revision(ns)),
-                    True,
-                )
-            if existed:
-                for chunk in _chunks(ops):
-                    self._batch(chunk)
+                facts = self._readable_facts(ns)
+                ops, existed = self._delete_ops(ns, facts, self._known_revision(ns), marks), True
+            for chunk in _chunks(ops):
+                self._batch(chunk)
         return existed
 
     def _readable_facts(self, ns: tuple[str, ...]) -> list[Item]:
@@ -856,9 +882,8 @@ class StoreMemoryStorage(MemoryStorage):
             except CorruptMemoryError:  # as delete()
                 facts = await asyncio.to_thread(self._readable_facts, ns)
                 ops, existed = self._delete_ops(ns, facts, self._known_revision(ns)), True
-            if existed:
-                for chunk in _chunks(ops):
-                    await self._abatch(chunk)
+            for chunk in _chunks(ops):
+                await self._abatch(chunk)
         return existed
 
     # --- for the outbox: raw store calls under this storage's locks -----------------

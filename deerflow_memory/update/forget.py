@@ -5,14 +5,16 @@ extracted (its watermarks). Deleting the document alone would forget that
 too: the next turn of an old thread would send its whole history to the
 model again, and updates still pending would rebuild what was deleted.
 
-So a delete keeps a *fence*: the document is removed (its content is gone
-from disk, journal included; the storage leaves a tombstone one revision
+So a delete keeps a *fence*: the document is replaced, in one write, by
+its tombstone holding only the watermarks, advanced over the conversations
+still pending for that memory, which the caller drops
+(:meth:`~deerflow_memory.storage.base.MemoryStorage.delete_fenced`: its
+content is gone from disk, journal included; the tombstone is one revision
 past it, so revisions never restart and an edit read before the delete is
-refused), then an empty document is written holding only the watermarks,
-advanced over the conversations still pending for that memory, which the
-caller drops; the memory's dead letters go too, including
-the damaged ones (a copy kept under another name, a letter that no longer
-parses) whose owner can still be read from them. A damaged letter whose
+refused; a crash leaves the memory or its fence, never an empty document
+that would let old threads be learned again); the memory's dead letters go
+too, including the damaged ones (a copy kept under another name, a letter
+that no longer parses) whose owner can still be read from them. A damaged letter whose
 owner cannot be read is left and named in the answer, so a delete never
 reports success while it may have left the user's words on disk. What the
 user says after the delete is extracted as usual.
@@ -147,8 +149,8 @@ def clear_memory(
     of it runs in any process): ``collect()`` drops the conversations still
     pending for it and returns them, its dead letters are deleted (damaged
     ones too when their owner can be read from them), the document is
-    deleted (journal included) and, when there is anything to remember as
-    read, the fence is saved. A document that cannot be read is deleted too
+    replaced by its tombstone holding the fence, in one write (journal
+    included: see ``MemoryStorage.delete_fenced``). A document that cannot be read is deleted too
     (its watermarks are lost with it).
 
     Returns:
@@ -202,12 +204,12 @@ def _clear_locked(
         for bad in damaged
         if bad.owner == (user_id, agent_name) and storage.delete_unreadable_dead_letter(bad)
     ]
-    storage.delete(user_id, agent_name)
     # The thread's next turn re-sends a letter's messages (a retry may hold a copy): fenced.
     written = [(letter.thread_id, letter_keys(letter)) for letter in letters]
     fenced = fence(document, pending, fence_key, letters=written)
-    if fenced.extraction_watermarks:
-        storage.save(user_id, agent_name, fenced)
+    # One write: a crash leaves the memory or its fenced tombstone, never an empty
+    # document without watermarks (old threads would then be learned again).
+    storage.delete_fenced(user_id, agent_name, fenced)
     held = not document.is_empty() or bool(document.superseded_facts)  # history is memory too
     existed = held or bool(pending) or bool(letters) or bool(removed)
     return Cleared(existed, tuple(bad for bad in damaged if bad.owner is None))
