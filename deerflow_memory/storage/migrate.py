@@ -1,4 +1,4 @@
-"""Copy every memory document from one storage backend to another, verified by reading back.
+"""Copy every memory document (and the words not learned yet) to another backend, verified.
 
 ``deerflow-memory migrate --from file:./mem --to sqlite:./mem.sqlite`` is
 :func:`parse_backend_spec` twice, :func:`~deerflow_memory.storage.factory.open_storage`
@@ -21,6 +21,13 @@ already has its own key keeps it (:attr:`MigrationReport.fence_keys_kept`).
 Every tenant's documents are copied too, into the same tenant of the target;
 the report names them ``("<tenant>/<user_id>", agent_name)`` (``/`` cannot
 occur in an id).
+
+The user's words not learned yet go along too (see
+:mod:`~deerflow_memory.storage.migrate_pending`): the dead letters, ids kept,
+and the pending updates of the durable outbox, which the next process on the
+target runs. Pending updates a running process holds in the source, or that
+the target cannot keep (no durable outbox), make the report not ok: stop the
+services using the source before migrating.
 """
 
 from __future__ import annotations
@@ -32,12 +39,15 @@ from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ConfigError, StorageError
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.migrate_pending import copy_dead_letters, copy_pending_updates
 
-__all__ = ["BACKEND_SCHEMES", "MigrationReport", "migrate", "parse_backend_spec"]
+__all__ = ["BACKEND_SCHEMES", "MigrationReport", "PendingName", "migrate", "parse_backend_spec"]
 
 BACKEND_SCHEMES = ("file", "sqlite", "postgres")
 
 DocumentName = tuple[str, str | None]
+PendingName = tuple[str, str | None, str]
+"""A pending update: ``("<tenant>/<user_id>", agent_name, thread_id)``."""
 
 
 @dataclass
@@ -52,6 +62,23 @@ class MigrationReport:
     fence_keys_kept: list[str] = field(default_factory=list)
     """Tenants (``""``: none) whose target already had another fence key: the fences
     copied there do not match, so old threads of deleted memories can be learned again."""
+    letters_copied: list[str] = field(default_factory=list)
+    """Dead letters copied, as ``"<tenant>/<letter id>"``."""
+    letters_skipped: list[str] = field(default_factory=list)
+    """Dead letters the target already held (as they are, or another one without ``overwrite``)."""
+    letters_mismatched: list[str] = field(default_factory=list)
+    letters_failed: list[tuple[str, str]] = field(default_factory=list)
+    """``(location, reason)`` of dead letters that could not be read or written."""
+    pending_copied: list[PendingName] = field(default_factory=list)
+    pending_skipped: list[PendingName] = field(default_factory=list)
+    """Pending updates whose messages the target's outbox already held."""
+    pending_mismatched: list[PendingName] = field(default_factory=list)
+    pending_held: list[PendingName] = field(default_factory=list)
+    """Pending updates a running process holds in the source: not copied."""
+    pending_not_carried: list[PendingName] = field(default_factory=list)
+    """Pending updates the target cannot keep (it has no durable outbox): not copied."""
+    pending_failed: list[tuple[str, str]] = field(default_factory=list)
+    """``(location, reason)`` of outbox journals (or lines) that could not be read."""
 
     @property
     def documents_copied(self) -> int:
@@ -64,8 +91,18 @@ class MigrationReport:
 
     @property
     def ok(self) -> bool:
-        """True when every source document was copied (or skipped) and verified."""
-        return not self.mismatched and not self.failed
+        """True when every source document, dead letter and pending update was copied
+        (or skipped) and verified."""
+        return not (
+            self.mismatched
+            or self.failed
+            or self.letters_mismatched
+            or self.letters_failed
+            or self.pending_mismatched
+            or self.pending_held
+            or self.pending_not_carried
+            or self.pending_failed
+        )
 
     def summary(self) -> str:
         """One line for a CLI."""
@@ -79,7 +116,37 @@ class MigrationReport:
                 if self.fence_keys_kept
                 else ""
             )
+            + self._words_summary()
         )
+
+    def _words_summary(self) -> str:
+        parts = []
+        letters = (self.letters_copied, self.letters_skipped, self.letters_mismatched)
+        if any(letters) or self.letters_failed:
+            parts.append(
+                f"{len(self.letters_copied)} dead letters copied, {len(self.letters_skipped)} "
+                f"skipped, {len(self.letters_mismatched)} mismatched, "
+                f"{len(self.letters_failed)} unreadable"
+            )
+        pending = (self.pending_copied, self.pending_skipped, self.pending_mismatched)
+        if any(pending):
+            parts.append(
+                f"{len(self.pending_copied)} pending updates copied, "
+                f"{len(self.pending_skipped)} skipped, {len(self.pending_mismatched)} mismatched"
+            )
+        if self.pending_held:
+            parts.append(
+                f"{len(self.pending_held)} pending updates NOT copied: a running process holds "
+                "them in the source (stop it and migrate again)"
+            )
+        if self.pending_not_carried:
+            parts.append(
+                f"{len(self.pending_not_carried)} pending updates NOT copied: the target keeps "
+                "no durable outbox"
+            )
+        if self.pending_failed:
+            parts.append(f"{len(self.pending_failed)} outbox journals could not be read")
+        return "".join("; " + part for part in parts)
 
 
 def parse_backend_spec(spec: str, base: MemoryConfig | None = None) -> MemoryConfig:
@@ -134,7 +201,7 @@ def _comparable(document: MemoryDocument) -> dict[str, Any]:
 def migrate(
     source: MemoryStorage, target: MemoryStorage, *, overwrite: bool = False
 ) -> MigrationReport:
-    """Copy every document of ``source`` into ``target`` and verify each copy.
+    """Copy every document, dead letter and pending update of ``source`` into ``target``, verified.
 
     Args:
         source: read only.
@@ -193,3 +260,6 @@ def _copy(
         report.facts_copied += len(document.facts)
         if _comparable(target.load(user_id, agent_name)) != _comparable(document):
             report.mismatched.append(name)
+    # The user's words not learned yet: failed updates, and those waiting to run.
+    copy_dead_letters(source, target, overwrite, report, label)
+    copy_pending_updates(source, target, report, label)

@@ -45,6 +45,7 @@ __all__ = [
     "Merge",
     "Outbox",
     "PendingUpdate",
+    "is_volatile",
     "merge_captures",
     "never_writable",
 ]
@@ -81,6 +82,27 @@ def never_writable(error: BaseException) -> bool:
         if not isinstance(seen, StorageError):
             return False  # only a StorageError's cause says more; this error is the reason
     return False
+
+
+def is_volatile(store: object) -> bool:
+    """True for a store whose items die with the process: a plain ``InMemoryStore``.
+
+    ``langgraph dev``'s store is an ``InMemoryStore`` whose items are written to
+    ``.langgraph_api/store.pckl`` every 10 s and at shutdown (a ``PersistentDict``),
+    so it is not volatile; nor is it with the server's batching wrapper around it.
+    """
+    from langgraph.store.memory import InMemoryStore
+
+    inner = getattr(store, "_store", None)  # the dev server's BatchedStore wrapper
+    if inner is not None and not isinstance(store, InMemoryStore):
+        store = inner
+    if not isinstance(store, InMemoryStore):
+        return False
+    try:
+        from langgraph.checkpoint.memory import PersistentDict
+    except ImportError:  # pragma: no cover - older langgraph
+        return True
+    return not isinstance(getattr(store, "_data", None), PersistentDict)
 
 
 @dataclass(frozen=True, slots=True)

@@ -281,6 +281,12 @@ class StoreOutbox(GroupCommitOutbox):
             if u.error is None and u.due_at <= local and self._claimable(v, now)
         ]
 
+    def leased(self) -> list[PendingUpdate]:
+        """Pending items a process holds a live lease on (running them now); only reads."""
+        self.sync_clock()
+        now = self._now()[1]
+        return [u for u, v in self._scan() if u.error is None and not self._claimable(v, now)]
+
     def discard(self, user_id: str, agent_name: str | None) -> list[PendingUpdate]:
         """Delete the items of one memory, whoever captured them (a deleted memory's)."""
         gone = []

@@ -31,7 +31,7 @@ from deerflow_memory.errors import StoreClosedError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter
-from deerflow_memory.storage.outbox import Outbox, PendingUpdate
+from deerflow_memory.storage.outbox import Outbox, PendingUpdate, is_volatile
 from deerflow_memory.update.dead_letter import dead_letter_for
 from deerflow_memory.update.encoding import decode_messages, encode_messages
 from deerflow_memory.update.letter_writes import letter_slot, write_letter
@@ -42,27 +42,6 @@ from deerflow_memory.update.updater import UpdateResult, UpdateStatus, failure_r
 __all__ = ["DurableUpdates", "build_outbox", "decode_messages", "encode_messages", "is_volatile"]
 
 logger = package_logger(__name__)
-
-
-def is_volatile(store: object) -> bool:
-    """True for a store whose items die with the process: a plain ``InMemoryStore``.
-
-    ``langgraph dev``'s store is an ``InMemoryStore`` whose items are written to
-    ``.langgraph_api/store.pckl`` every 10 s and at shutdown (a ``PersistentDict``),
-    so it is not volatile; nor is it with the server's batching wrapper around it.
-    """
-    from langgraph.store.memory import InMemoryStore
-
-    inner = getattr(store, "_store", None)  # the dev server's BatchedStore wrapper
-    if inner is not None and not isinstance(store, InMemoryStore):
-        store = inner
-    if not isinstance(store, InMemoryStore):
-        return False
-    try:
-        from langgraph.checkpoint.memory import PersistentDict
-    except ImportError:  # pragma: no cover - older langgraph
-        return True
-    return not isinstance(getattr(store, "_data", None), PersistentDict)
 
 
 def build_outbox(storage: MemoryStorage, config: MemoryConfig) -> Outbox | None:
