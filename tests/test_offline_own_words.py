@@ -160,3 +160,34 @@ def test_a_statement_about_the_user_without_i_is_kept(sentence: str, expected: s
 )
 def test_what_only_looks_like_it_is_not_kept(sentence: str) -> None:
     assert candidates_from_text(sentence) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("偏头痛好多年了，有什么缓解办法", "用户偏头痛好多年了"),
+        ("素食好几年了", "用户素食好几年了"),
+        ("程序员一枚，平时久坐", "用户程序员一枚"),
+        ("周末一般去郊外骑行", "用户周末一般去郊外骑行"),
+    ],
+)
+def test_a_chinese_clause_without_a_subject_is_the_users(sentence: str, expected: str) -> None:
+    assert expected in [c.content for c in candidates_from_text(sentence)]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "上海是一个很大的城市",  # something else is the subject
+        "这家店的面很好吃",
+        "帮忙看看这段代码",  # a request, or how the answer should be
+        "写得简短一点",
+        "每次都这么慢",  # a remark
+        "以后再聊吧",
+        "从北京到天津要多久",  # a question without its mark
+        "你说得对",  # to the assistant
+        "中午吃了顿火锅",  # a meal of the day
+    ],
+)
+def test_a_chinese_clause_about_something_else_is_not_the_users(sentence: str) -> None:
+    assert candidates_from_text(sentence) == []

@@ -38,7 +38,7 @@ import re
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.rules import Candidate
 
-__all__ = ["OWN_WORDS_CONFIDENCE", "own_words", "said_of_user"]
+__all__ = ["OWN_WORDS_CONFIDENCE", "implied_own_words", "own_words", "said_of_user"]
 
 _I = re.IGNORECASE
 
@@ -99,7 +99,8 @@ _ZH_PASSING = re.compile(
     r"|^我(?:想|要|需要|得)?(?:要|买|找|订|点|看|听|查|问|写|做)?(?:一个|一份|一些|一下|一点|点|个|份)"
     r"|^我(?:想|要|会|将|打算|准备)"
     # what the user is not or did once: "我不是素食者", "我叫了外卖", "我住院了"
-    r"|^我(?:不是|没有|没)|了"
+    # (了 after a span of time is a state that lasts: "失眠好几年了", "怀孕五个月了")
+    r"|^我(?:不是|没有|没)|(?<!年)(?<!月)(?<!周)(?<!天)(?<!岁)(?<!久)了"
     # the conversation itself: "我喜欢你的建议"
     r"|你|您"
     r"|^我(?:马上|待会|一会儿|等下|等会|这就|现在就|明天|今晚|今天|昨天|昨晚|刚)"
@@ -354,3 +355,33 @@ def _third_persons(text: str) -> str:
     for pattern, pronoun in _EN_OBJECT_PRONOUNS:
         text = pattern.sub(pronoun, text)
     return text
+
+
+# A Chinese clause without a subject is the user's unless it starts like a request, a
+# question or a remark about something else ("帮我…", "这个…", "天气…"), or talks to "你".
+_ZH_NOT_THE_USER = re.compile(
+    r"^(?:这|那|它|他|她|大家|别人|有人|人家|天气|今天|明天|昨天|现在|最近|刚才|什么|怎么|为什么|"
+    r"哪|谁|多少|几|是否|帮|给|请|推荐|告诉|写|翻译|解释|介绍|查|找|算|列|总结|分析|设计|生成|"
+    r"比较|说说|讲讲|看看|来|再|把|让|叫|问|麻烦|求|能不能|可不可以|有没有|好的|好吧|谢谢|"
+    r"哈哈|嗯|哦|啊|对|是的|不用|没事|没关系|加油|晚安|早安|订|讲|做个|发|打开|关掉|换|改|加|删|买|点|"
+    r"搜|算了|以后|下次|每次|总是|又)|你|您|我"
+    # a remark or a suggestion, not a fact: "每次都这么麻烦", "以后再说吧"
+    r"|这么|这样|那样|不好意思|愉快|(?:吧|呗|嘛|呢|啦)$"
+    # a question without its mark, or how the answer should be: "…要多久", "语气正式一点"
+    r"|多久|多远|多长|如何|怎样|哪|一下|(?:一点|一些|点儿)$|去掉|删掉|加上|换成|改成"
+    # something else is the subject: "北京是中国的首都"
+    r"|^[^是]{2,}是"
+)
+
+
+def implied_own_words(clause: str) -> Candidate | None:
+    """A Chinese clause with no subject, taken as the user's (Chinese drops "我" freely).
+
+    "腰椎间盘突出好几年了" → "用户腰椎间盘突出好几年了". Not one that starts
+    like a request, a question or a remark about something else, or that talks
+    to "你"; then the guards of :func:`own_words` apply.
+    """
+    text = clause.strip()
+    if not text or text.startswith("我") or _ZH_NOT_THE_USER.search(text):
+        return None
+    return own_words("我" + text, zh=True)

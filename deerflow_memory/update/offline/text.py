@@ -24,7 +24,12 @@ import re
 from collections.abc import Iterator
 
 from deerflow_memory.models import FactCategory
-from deerflow_memory.update.offline.own_words import OWN_WORDS_CONFIDENCE, own_words, said_of_user
+from deerflow_memory.update.offline.own_words import (
+    OWN_WORDS_CONFIDENCE,
+    implied_own_words,
+    own_words,
+    said_of_user,
+)
 from deerflow_memory.update.offline.retractions import match_retraction, retraction_frame
 from deerflow_memory.update.offline.rules import (
     Candidate,
@@ -148,6 +153,7 @@ _ZH_OTHER = re.compile(
     rf"^(?:我(?:的)?(?:家(?:里)?的?)?(?:{KIN_ZH}|猫|狗|宠物)|我们|咱们|他|她|它|你|您|大家|别人|有人|人家|(?:{KIN_ZH}))"
 )
 _SELF, _OTHER = "self", "other"
+_IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, taken as the user's
 
 
 def _prepare(text: str) -> str:
@@ -261,6 +267,8 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             clauses.append([fragment, None])
         elif inherited == _SELF and (implied := _implied(fragment, zh)) is not None:
             clauses.append([implied, _SELF])
+        elif zh and inherited == _SELF and implied_own_words(fragment) is not None:
+            clauses.append([fragment, _IMPLIED])  # "失眠好几年了": the user's, in their words
         elif clauses and not had_conjunction:
             # "I like hiking, cycling and swimming": an enumeration continues the clause,
             # as long as the longer clause still says something; else the fragment is dropped.
@@ -315,6 +323,8 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
         return own_words(clause, zh)
     if refused(clause, zh):
         return None
+    if subject == _IMPLIED:
+        return implied_own_words(clause)
     if subject is None:
         return match_instruction(clause, zh) or said_of_user(clause, zh)
     return said_of_user(clause, zh) if clause[:3].casefold() == "my " else None
