@@ -191,3 +191,43 @@ def test_a_chinese_clause_without_a_subject_is_the_users(sentence: str, expected
 )
 def test_a_chinese_clause_about_something_else_is_not_the_users(sentence: str) -> None:
     assert candidates_from_text(sentence) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # what the statement is for, said before it
+        ("For the camping trip, keep in mind I use an inhaler at night.", "User uses an inhaler"),
+        ("quick q: I take levothyroxine every morning, can I drink coffee?", "User takes"),
+        ("Heads up — walnuts make my tongue itch, so no walnut cake", "walnuts"),
+        # a request after a description does not join it
+        ("vegan here, give me a dinner idea", "User: vegan"),
+        # a description that justifies what follows
+        ("coeliac, so no regular pasta please", "User: coeliac"),
+        ("Not much of a cook, so keep recipes simple", "User: Not much of a cook"),
+        # an effort, not a task
+        ("I'm working on cutting down caffeine", "User is working on cutting down caffeine"),
+    ],
+)
+def test_a_fact_around_a_request_is_kept(sentence: str, expected: str) -> None:
+    contents = [c.content for c in candidates_from_text(sentence)]
+    assert any(expected in c for c in contents), contents
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "ok, so what do we do next",
+        "Thanks, so how long will it take?",
+        "That sounds great, so let's book it",
+        "Book my table for eight",
+        "For dinner tonight, what should I cook?",
+    ],
+)
+def test_replies_and_requests_around_so_keep_nothing(sentence: str) -> None:
+    assert candidates_from_text(sentence) == []
+
+
+def test_not_x_so_y_is_no_correction() -> None:
+    (candidate,) = candidates_from_text("Not a big reader, so suggest podcasts instead")
+    assert candidate.replace is None and candidate.wrong_value is None

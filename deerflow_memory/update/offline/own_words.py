@@ -38,7 +38,13 @@ import re
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.rules import Candidate
 
-__all__ = ["OWN_WORDS_CONFIDENCE", "implied_own_words", "own_words", "said_of_user"]
+__all__ = [
+    "OWN_WORDS_CONFIDENCE",
+    "described_before_so",
+    "implied_own_words",
+    "own_words",
+    "said_of_user",
+]
 
 _I = re.IGNORECASE
 
@@ -64,7 +70,7 @@ _EN_PASSING = re.compile(
     # an errand of the moment: "I stopped the container", "I have an idea", "I'm working on a fix"
     r"^I\s+(?:just\s+)?(?:\w+ed|ran|did|made|got|put|set|sent|wrote|built|broke|took|left|lost|found|began|read|saw|went)\s+(?:the|this|that|it|these|those)\b|"
     r"^I\s+(?:have|'ve got|have got|got)\s+(?:a|an|another|one more|some|no|a lot of|lots of|so much|too much)\s+(?:\w+\s+)?(?:idea|ideas|question|questions|meeting|meetings|problem|problems|issue|issues|call|calls|deadline|deadlines|errand|errands|work|homework|email|emails|cold|headache|fever|bug|bugs|time|minutes?|hours?|plans?|appointment|interview|exam|test|presentation|task|tasks|update|suggestion|request|favou?r)\b|"
-    r"^I(?:'m| am)\s+(?:(?:currently|still|just|now)\s+)*working on\b|"
+    r"^I(?:'m| am)\s+(?:(?:currently|still|just|now)\s+)*working on\s+(?!\w+ing\b)|"
     rf"^I(?:'m| am)\s+(?:(?:so|really|very|kinda|kind of|a bit|a little|pretty|quite|totally|just|still|not|too)\s+)*(?:{_EN_FEELING})\b"
     # talk about the conversation, or a request in disguise
     r"|^I\s+(?:(?:really|just|also|still|honestly|totally|kinda|actually)\s+)*(?:think|thought|guess|believe|feel|suppose|agree|disagree|see|saw|hear|heard|know|knew|understand|mean|meant|hope|wonder|wondered|was wondering|said|asked|told|forgot|remember|noticed|found|read|tried|got it|get it|appreciate|doubt|bet|reckon|assume|figured|realized|realised|changed my mind|owe|promise|swear|apologi[sz]e|beg|insist|repeat)\b"
@@ -299,7 +305,8 @@ _EN_TO_ME = re.compile(
     r"will|do|does|did|don't|just|also|remember|note|keep|wake|walk|guide|take|put|leave|"
     r"forgive|excuse|pardon|sorry|hi|hey|hello|ok|okay|well|so|and|but|or|maybe|perhaps|"
     r"said|says|asked|asks|told|tells|replied|wrote|according)\b)"
-    r"[a-z][\w'-]*(?:\s+[\w'-]+){0,3}\s+(?:\w+\s+){0,4}?(?:me|my)\b",
+    # a subject and a verb at least before "me"/"my": "schedule my workouts" is a request
+    r"[a-z][\w'-]*(?:\s+[\w'-]+){1,3}\s+(?:\w+\s+){0,4}?(?:me|my)\b",
     _I,
 )
 # "Coffee makes me happy": a feeling, not a fact ("…make me claustrophobic" is one).
@@ -385,3 +392,23 @@ def implied_own_words(clause: str) -> Candidate | None:
     if not text or text.startswith("我") or _ZH_NOT_THE_USER.search(text):
         return None
     return own_words("我" + text, zh=True)
+
+
+# "type 1 diabetic, so …", "Left-handed, so …": a description of the user that
+# justifies what follows. Not a reply or a remark ("ok, so…", "that's great, so…").
+_EN_DESCRIBED_SO = re.compile(
+    r"^(?!(?:ok|okay|yes|yeah|yep|no|nope|sure|well|also|anyway|honestly|actually|sorry|great|cool|"
+    r"nice|awesome|perfect|right|fine|good|hmm+|oh|ah|so|and|but|then|now|thanks?|please|alright|"
+    r"the|this|that|these|those|it|its|there|here|you|your|he|she|they|we|his|her|their|our|"
+    r"what|which|who|how|why|when|where|if|today|tomorrow|yesterday|tonight)\b)"
+    r"(?P<d>[a-z][\w'()-]*(?:\s+[\w'()-]+){0,5}),\s+so\b",
+    _I,
+)
+
+
+def described_before_so(sentence: str) -> Candidate | None:
+    """The user's description before ", so" ("type 1 diabetic, so …" → "User: type 1 diabetic")."""
+    match = _EN_DESCRIBED_SO.match(sentence.strip())
+    if match is None or _EN_PASSING.search(match["d"]) or re.search(r"\b(?:I|me|my)\b", match["d"]):
+        return None
+    return Candidate(f"User: {match['d']}", _category(match["d"]), OWN_WORDS_CONFIDENCE)

@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.own_words import (
     OWN_WORDS_CONFIDENCE,
+    described_before_so,
     implied_own_words,
     own_words,
     said_of_user,
@@ -62,6 +63,13 @@ _EMOJI = re.compile(
 _SENTENCE_END = re.compile(
     r"(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bMt)(?<!\bJr)(?<!\bSr)(?<!\bvs)(?<!\be\.g)"
     r"(?<!\bi\.e)(?<!\betc)\.+(?=\s|$)|[!?。！？；;…]+|\n+"
+)
+# "For the trip, …", "quick q — …", "heads up before you plan: …": what the statement is for.
+_EN_TOPIC = re.compile(
+    r"^(?:for (?:the|my|our|this|that|a|an|any|tomorrow's|next week's) [^,:—–]{1,40}|"
+    r"quick (?:q|question|one|note)|heads[- ]up[^,:—–]{0,40}|side note|one thing|ps|p\.s\.)"
+    r"\s*(?:[,:—–]|\s-)\s*",
+    _I,
 )
 _EN_LEADIN = re.compile(
     r"^(?:(?:oh|ah|um|uh|well|so|ok|okay|yes|yeah|yep|hi|hello|hey|also|and|but|plus|btw|by the way|fyi|"
@@ -151,6 +159,13 @@ _EN_OTHER = re.compile(
 )
 _ZH_OTHER = re.compile(
     rf"^(?:我(?:的)?(?:家(?:里)?的?)?(?:{KIN_ZH}|猫|狗|宠物)|我们|咱们|他|她|它|你|您|大家|别人|有人|人家|(?:{KIN_ZH}))"
+)
+# A request or question after a statement ("pescatarian here, give me a lunch idea")
+# is no item of an enumeration: it does not join the clause before it.
+_EN_ASKING = re.compile(
+    r"^(?:give|tell|show|help|send|find|get|make|write|explain|suggest|recommend|list|any|what|how|"
+    r"which|where|when|why|who|can|could|would|should|is|are|do|does|please|pls)\b",
+    _I,
 )
 _SELF, _OTHER = "self", "other"
 _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, taken as the user's
@@ -269,7 +284,7 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             clauses.append([implied, _SELF])
         elif zh and inherited == _SELF and implied_own_words(fragment) is not None:
             clauses.append([fragment, _IMPLIED])  # "失眠好几年了": the user's, in their words
-        elif clauses and not had_conjunction:
+        elif clauses and not had_conjunction and not (not zh and _EN_ASKING.match(fragment)):
             # "I like hiking, cycling and swimming": an enumeration continues the clause,
             # as long as the longer clause still says something; else the fragment is dropped.
             merged = f"{clauses[-1][0]}{sep}{raw}"
@@ -336,7 +351,7 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
 _EN_REPLACE_FRAMES = (
     re.compile(r"^(?:no,?\s*)?I (?:said|meant|wrote|typed|asked for|asked about|was talking about|was referring to)\s+(?P<y>.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>.+)$", _I),
     re.compile(r"^(?:no,?\s*)?(?:it's|it is|that's|that is|it was)\s+(?P<y>.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>.+)$", _I),
-    re.compile(r"^not\s+(?P<x>.+?),\s*(?:but\s+|it's\s+|rather\s+)?(?P<y>.+)$", _I),
+    re.compile(r"^not\s+(?P<x>.+?),(?!\s*(?:so|and|because|which|please)\b)\s*(?:but\s+|it's\s+|rather\s+)?(?P<y>.+)$", _I),
 )
 # fmt: on
 _EN_STATEMENT_FRAME = re.compile(
@@ -404,6 +419,8 @@ def _strip_leadins(sentence: str, zh: bool) -> tuple[str, bool, bool]:
     leadin, marker_re = (_ZH_LEADIN, _ZH_MARKER) if zh else (_EN_LEADIN, _EN_MARKER)
     while True:
         before = sentence
+        if not zh and (m := _EN_TOPIC.match(sentence)):
+            sentence = sentence[m.end() :]
         if m := leadin.match(sentence):
             remember = remember or bool(m.groupdict().get("remember")) or "记" in m.group()
             sentence = sentence[m.end() :]
@@ -461,8 +478,12 @@ def _sentence_candidates(sentence: str, zh: bool, marker: bool) -> list[Candidat
     if framed is not None:
         return framed
     found = []
-    for clause, subject in _clauses(sentence, zh):
+    clauses = _clauses(sentence, zh)
+    for clause, subject in clauses:
         if (candidate := _clause_candidate(clause, subject, zh)) is not None:
             candidate.marker = marker
             found.append(candidate)
+    if not zh and clauses and clauses[0][1] is None and not found:
+        described = described_before_so(sentence)  # "Left-handed, so which pens…"
+        found += [described] if described is not None else []
     return found
