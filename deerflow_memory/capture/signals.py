@@ -21,9 +21,12 @@ expression per line, ``#`` comments, matched case-insensitively and per line):
 - ``reinforcement_guards.txt``: praise of something else ("perfect weather
   today", "味道很好") — blanked before the reinforcement patterns run.
 
-One rule is code: "X, not Y" / "X，不是Y" is a correction when the reply
+Two rules are code: "X, not Y" / "X，不是Y" is a correction when the reply
 said Y, or when it is a request after a statement ("Make it Wednesday, not
-Monday") — not when it answers a question or states the user's taste.
+Monday") — not when it answers a question or states the user's taste; and a
+short reply that is mostly one value of a type the reply stated, with another
+value ("A: Your train is at 9:40. — U: 9:14, actually", "A: 会议定在周二。—
+U: 周三"), is a correction (:mod:`deerflow_memory.capture.slots`).
 ``MemoryConfig.correction_patterns`` / ``reinforcement_patterns`` extend
 the packaged patterns; an invalid one raises
 :class:`~deerflow_memory.errors.ConfigError` naming it when the detector is
@@ -43,6 +46,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from deerflow_memory.capture.messages import message_text
 from deerflow_memory.capture.patterns import FLAGS, PatternSet
+from deerflow_memory.capture.slots import MAX_REPLY_CHARS, slot_correction
 
 if TYPE_CHECKING:
     from deerflow_memory.config import MemoryConfig
@@ -202,11 +206,15 @@ class SignalDetector:
 
     def is_correction(self, text: str, reply: str = "") -> bool:
         """True when the user's ``text``, answering the assistant's ``reply``, corrects it."""
+        original = text
         low = text.lower()
         guarded = self._correction_guards.blank(text, low)
         if guarded is not text:
             text, low = guarded, guarded.lower()
-        return self._correction.search(text, low) or _x_not_y(text, reply)
+        if self._correction.search(text, low) or _x_not_y(text, reply):
+            return True
+        # "A: Your train is at 9:40. — U: 9:14, actually": a bare value put right.
+        return len(original) <= MAX_REPLY_CHARS and slot_correction(original, reply)
 
     def is_reinforcement(self, text: str, reply: str = "") -> bool:
         """True when the user's ``text``, answering ``reply``, approves the assistant's work.
