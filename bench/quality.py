@@ -6,18 +6,18 @@ Run: ``python bench/quality.py [signals|extractor|retrieval ...]`` (default: eve
   patterns were extended) and ``signals_holdout.tsv`` (90 rows, written after
   and never tuned on), and ``signals_replies.tsv`` (330 rows written independently
   by a second engineer, rich in replies that matter: read-backs, "X, not Y";
-  tuned on), and ``signals_kinds.tsv`` (122 rows, in sample: written after a
+  tuned on), and ``signals_kinds.tsv`` (130 rows, in sample: written after a
   blind table, which nobody tuning the rules sees, named the kinds the rules
-  missed; that table scored correction recall 0.43 and approval recall 0.45 at
-  precision 0.96 / 1.00. Its own pairs for each kind with negatives: a bare
-  value of the reply's put right, "9:14, actually" / "周三"; contradiction
-  without "no" or "wrong", "that's a myth" / "明明是…"; "…, I said" / "我刚才说
-  了"; approval by confirming a result, "that was it, works now" / "就是这个";
-  and their near misses, a "no" or "not yet" answering the assistant's
-  question, 对了 as "by the way", "right" as a direction): user turns after an
-  assistant reply labelled correction / approval / neither, Chinese and
-  English; precision, recall and F1 of :class:`SignalDetector` per class and
-  language.
+  missed; that table scored correction recall 0.43 and approval recall 0.45
+  at precision 0.96 / 1.00). The kinds table has pairs of its own for each
+  kind: a bare value of the reply's put right ("9:14, actually", "周三", "PDF,
+  I said"); contradiction without "no" or "wrong" ("that's a myth", "明明
+  是…"); "…, I said" / "我刚才说了"; approval by confirming a result ("that
+  was it, works now", "就是这个"); and their near misses (a "no" or "not yet"
+  answering the assistant's question, 对了 as "by the way", "right" as a
+  direction). All four: user turns after an assistant reply labelled
+  correction / approval / neither, Chinese and English; precision, recall
+  and F1 of :class:`SignalDetector` per class and language.
 - ``extractor``: ``bench/data/extractor_table.tsv``, user sentences with the
   fact the offline extractor should store (a word it must contain) or ``-``
   for none, by kind and language; recall and precision per kind and language.

@@ -22,6 +22,11 @@ from deerflow_memory.capture.slots import MAX_REPLY_CHARS, slot_correction
         ("李医生下午有空。", "是黎医生"),
         ("闹钟定在早上七点。", "晚上七点"),
         ("已经订了15号的票。", "16号"),
+        ("Here's the code in Java.", "Python, I said"),  # a kind of word value
+        ("The route is 30 miles.", "kilometers"),
+        ("Here is the CSV export.", "PDF"),
+        ("我选了红色的沙发。", "蓝色"),
+        ("这是法语的翻译。", "英文"),
     ],
 )
 def test_another_value_for_a_stated_slot_is_a_correction(reply: str, text: str) -> None:
@@ -43,6 +48,9 @@ def test_another_value_for_a_stated_slot_is_a_correction(reply: str, text: str) 
         ("便宜了三块钱。", "再便宜一点"),  # 一点 is "a bit", no time
         ("订了两间房。", "我们一共三个人，两个大人一个孩子"),  # too long to be a bare value
         ("", "周三"),  # no reply
+        ("I picked the red sofa.", "red"),
+        ("Here's the code in Java.", "Thanks, Python next"),
+        ("Which language do you want, Java?", "Python"),  # asked, not stated
     ],
 )
 def test_same_values_other_kinds_options_and_additions_are_not(reply: str, text: str) -> None:

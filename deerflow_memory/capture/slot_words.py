@@ -1,6 +1,7 @@
 """The words and tables :mod:`deerflow_memory.capture.slots` reads values with.
 
-English and Chinese numbers, weekdays, months and relative days; the labels
+English and Chinese numbers, weekdays, months and relative days; words that
+are values of a kind (a file format, a language, a colour, a unit); the labels
 and units a count carries ("floor 5", "7 people", 三间); the capitalised words
 that are no name; the filler a bare correction carries ("actually", "I
 said"); the words that make a reply an addition or a question ("and",
@@ -10,6 +11,7 @@ said"); the words that make a reply an addition or a question ("and",
 from __future__ import annotations
 
 __all__ = [
+    "CATEGORIES",
     "CN",
     "CN_DIGITS",
     "DIGITS",
@@ -24,6 +26,8 @@ __all__ = [
     "NOT_UNITS",
     "RELDAYS",
     "WEEKDAYS",
+    "ZH_COLORS",
+    "ZH_LANGUAGES",
     "ZH_MERIDIEM",
     "ZH_NOT_SURNAMES",
     "ZH_QUARTERS",
@@ -132,3 +136,35 @@ EN_ASKING = frozenset(
         "what how why when where which who whose can could would will should is are do does did"
     )
 )
+
+# Values of a kind that are words: a format, a language, a colour, a unit of measure.
+# word -> (kind, value); spellings of one value share it ("jpeg" / "jpg").
+CATEGORIES: dict[str, tuple[str, str]] = {
+    **{w: ("format", w) for w in split_words("pdf docx csv json html png svg gif xml")},
+    **{w: ("format", v) for w, v in (("xlsx", "excel"), ("excel", "excel"), ("jpg", "jpg"),
+       ("jpeg", "jpg"), ("markdown", "md"), ("md", "md"), ("pptx", "ppt"), ("ppt", "ppt"),
+       ("powerpoint", "ppt"), ("yaml", "yaml"), ("yml", "yaml"), ("txt", "txt"))},
+    **{w: ("language", w) for w in split_words(
+        "english chinese french spanish german japanese korean italian portuguese russian arabic "
+        "hindi dutch")},
+    "mandarin": ("language", "chinese"),
+    **{w: ("code", w) for w in split_words(
+        "python java javascript typescript rust ruby php kotlin swift golang scala bash perl")},
+    **{w: ("database", w) for w in split_words("mysql sqlite mongodb redis mariadb")},
+    "postgres": ("database", "postgres"), "postgresql": ("database", "postgres"),
+    **{w: ("length", v) for w, v in (("km", "km"), ("kilometers", "km"), ("kilometres", "km"),
+       ("miles", "mi"), ("mile", "mi"), ("meters", "m"), ("metres", "m"), ("feet", "ft"),
+       ("ft", "ft"), ("cm", "cm"), ("centimeters", "cm"), ("inches", "in"), ("yards", "yd"))},
+    **{w: ("weight", v) for w, v in (("kg", "kg"), ("kilograms", "kg"), ("kilos", "kg"),
+       ("pounds", "lb"), ("lbs", "lb"), ("grams", "g"), ("ounces", "oz"), ("oz", "oz"))},
+    "celsius": ("temperature", "c"), "fahrenheit": ("temperature", "f"),
+    **{w: ("color", w) for w in split_words(
+        "red green blue yellow black white grey pink purple orange brown")},
+    "gray": ("color", "grey"),
+}  # fmt: skip
+ZH_COLORS = {"红": "red", "橙": "orange", "黄": "yellow", "绿": "green", "蓝": "blue",
+             "紫": "purple", "黑": "black", "白": "white", "灰": "grey", "粉": "pink",
+             "棕": "brown"}  # fmt: skip
+ZH_LANGUAGES = {"英": "english", "中": "chinese", "汉": "chinese", "法": "french",
+                "德": "german", "日": "japanese", "韩": "korean", "西班牙": "spanish",
+                "俄": "russian", "意大利": "italian", "葡萄牙": "portuguese"}  # fmt: skip

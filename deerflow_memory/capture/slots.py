@@ -43,6 +43,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from deerflow_memory.capture.slot_words import (
+    CATEGORIES,
     CN,
     CN_DIGITS,
     DIGITS,
@@ -57,6 +58,8 @@ from deerflow_memory.capture.slot_words import (
     NOT_UNITS,
     RELDAYS,
     WEEKDAYS,
+    ZH_COLORS,
+    ZH_LANGUAGES,
     ZH_MERIDIEM,
     ZH_NOT_SURNAMES,
     ZH_QUARTERS,
@@ -99,6 +102,8 @@ _ZH_TOKENS = re.compile(
     rf"|(?P<zmonth>{_N})\s*月(?!份?[内里])"
     rf"|(?P<zday>{_N})\s*[号日]"
     rf"|(?P<zcount>{_N})\s*(?P<zunit>[{_MEASURE}]|房间?|人)"
+    r"|(?P<zcolor>[红橙黄绿蓝紫黑白灰粉棕])色"
+    r"|(?P<zlang>西班牙|意大利|葡萄牙|[英中汉法德日韩俄])(?:文|语)"
     r"|(?P<zname>[\u4e00-\u9fff])(?P<title>医生|大夫|老师|先生|女士|小姐|经理|总监|教授|律师|师傅|主任|阿姨|叔叔)"
 )
 _MAY = re.compile(r"\bMay\b")
@@ -110,9 +115,11 @@ _KIND_WORDS: dict[str, frozenset[str]] = {
     "relday": frozenset(("yesterday", "today", "tonight", "tomorrow")),
     "meridiem": frozenset(("pm", "am")),
 }
+for _word, (_kind, _) in CATEGORIES.items():
+    _KIND_WORDS[_kind] = _KIND_WORDS.get(_kind, frozenset()) | {_word}
 _KNOWN_WORDS = frozenset().union(*_KIND_WORDS.values())
 _ZH_KINDS = frozenset(("time", "meridiem", "weekday", "relday", "ordinal", "year", "month",
-                       "number"))  # fmt: skip
+                       "number", "color", "language"))  # fmt: skip
 _DIGIT_KINDS = frozenset(("time", "meridiem", "ordinal", "year", "number"))
 # A capitalised word that names someone or something; matched case-sensitively.
 # (the capital comes first so that the scan skips other characters at once)
@@ -243,6 +250,10 @@ def _zh_values(text: str, add: _Add) -> None:
         elif g("zcount") is not None:
             if (number := _cn_number(g("zcount"))) is not None:
                 add(_Value("number", number, start, end, _unit(g("zunit"))))
+        elif (color := g("zcolor")) is not None:
+            add(_Value("color", ZH_COLORS[color], start, end))
+        elif (language := g("zlang")) is not None:
+            add(_Value("language", ZH_LANGUAGES[language], start, end))
         elif (surname := g("zname")) is not None and surname not in ZH_NOT_SURNAMES:
             add(_Value("name:" + g("title"), surname, start, end))
 
@@ -312,6 +323,9 @@ def _word_value(word: str, start: int, end: int, text: str, unit: str | None) ->
         return _Value("relday", RELDAYS[low], start, end)
     if low == "pm" or word == "AM":
         return _Value("meridiem", low[0], start, end)
+    if low in CATEGORIES:
+        kind, value = CATEGORIES[low]
+        return _Value(kind, value, start, end)
     return None
 
 
@@ -355,7 +369,7 @@ def _values(text: str, kinds: frozenset[str] | None = None) -> list[_Value]:
         return found
     for m in _NAME.finditer(text):
         low = m.group().lower()
-        if low in NOT_NAMES or low in WEEKDAYS or low in MONTHS:
+        if low in NOT_NAMES or low in WEEKDAYS or low in MONTHS or low in CATEGORIES:
             continue
         if assistant:
             before = text[max(m.start() - 8, 0) : m.start()].rstrip(" \t\"'“‘(")
