@@ -177,6 +177,8 @@ def test_i_said_telling_a_story_is_no_correction() -> None:
         ("答案是 B。", "答对了"),
         ("颜色调好了。", "没毛病"),
         ("给你缩到了 300 字。", "没事没事，这个刚刚好"),
+        ("Try restarting the service.", "Worked!"),
+        ("试试清一下缓存。", "好了好了，可以了"),
     ],
 )
 def test_confirming_a_result_is_approval(assistant: str, user: str) -> None:
@@ -198,6 +200,7 @@ def test_confirming_a_result_is_approval(assistant: str, user: str) -> None:
         ("这里有三家餐厅。", "第二家看着不错"),  # picks one of the options
         ("这是礼物推荐。", "这个尺寸放她桌上正合适"),  # about the gift, not the answer
         ("这是报告。", "就是这个问题一直解决不了"),
+        ("需要我继续写吗？", "可以了，谢谢"),  # "that's enough"
     ],
 )
 def test_near_misses_of_confirmation_are_no_approval(assistant: str, user: str) -> None:

@@ -27,6 +27,10 @@ from deerflow_memory.capture.slots import MAX_REPLY_CHARS, slot_correction
         ("Here is the CSV export.", "PDF"),
         ("我选了红色的沙发。", "蓝色"),
         ("这是法语的翻译。", "英文"),
+        ("I've ordered the medium size.", "large"),
+        ("给你点了中杯。", "大杯"),
+        ("订了下周一的会议室。", "下周二"),
+        ("下周一见。", "这周一"),  # the same weekday of another week
     ],
 )
 def test_another_value_for_a_stated_slot_is_a_correction(reply: str, text: str) -> None:

@@ -1,7 +1,7 @@
 """The words and tables :mod:`deerflow_memory.capture.slots` reads values with.
 
 English and Chinese numbers, weekdays, months and relative days; words that
-are values of a kind (a file format, a language, a colour, a unit); the labels
+are values of a kind (a file format, a language, a colour, a unit, a size); the labels
 and units a count carries ("floor 5", "7 people", 三间); the capitalised words
 that are no name; the filler a bare correction carries ("actually", "I
 said"); the words that make a reply an addition or a question ("and",
@@ -161,6 +161,7 @@ CATEGORIES: dict[str, tuple[str, str]] = {
     **{w: ("color", w) for w in split_words(
         "red green blue yellow black white grey pink purple orange brown")},
     "gray": ("color", "grey"),
+    **{w: ("size", w) for w in split_words("small medium large")},
 }  # fmt: skip
 ZH_COLORS = {"红": "red", "橙": "orange", "黄": "yellow", "绿": "green", "蓝": "blue",
              "紫": "purple", "黑": "black", "白": "white", "灰": "grey", "粉": "pink",

@@ -94,7 +94,7 @@ _DIGIT_TOKENS = re.compile(
 # Chinese values: 三点半 / 周三 / 明天 / 下午 / 第六章 / 2023年 / 五月 / 16号 / 三间 / 黎医生.
 _ZH_TOKENS = re.compile(
     rf"(?P<zh>{_N})\s*[点點](?P<zhalf>半|一刻|三刻|(?:{_N})分?)?"
-    r"|(?:周|星期|礼拜)(?P<zwd>[一二三四五六日天])"
+    r"|(?P<zweek>[上下这本])?(?:周|星期|礼拜)(?P<zwd>[一二三四五六日天])"
     r"|(?P<zrel>大后天|前天|昨天|今天|今晚|明天|明晚|后天)"
     r"|(?P<zmer>上午|早上|早晨|凌晨|中午|下午|傍晚|晚上)(?!好)"
     rf"|第\s*(?P<zord>{_N})\s*[章节课版集期页个天次届名号条题]?"
@@ -103,6 +103,7 @@ _ZH_TOKENS = re.compile(
     rf"|(?P<zday>{_N})\s*[号日]"
     rf"|(?P<zcount>{_N})\s*(?P<zunit>[{_MEASURE}]|房间?|人)"
     r"|(?P<zcolor>[红橙黄绿蓝紫黑白灰粉棕])色"
+    r"|(?P<zsize>[大中小])(?:号|杯|码)"
     r"|(?P<zlang>西班牙|意大利|葡萄牙|[英中汉法德日韩俄])(?:文|语)"
     r"|(?P<zname>[\u4e00-\u9fff])(?P<title>医生|大夫|老师|先生|女士|小姐|经理|总监|教授|律师|师傅|主任|阿姨|叔叔)"
 )
@@ -119,7 +120,7 @@ for _word, (_kind, _) in CATEGORIES.items():
     _KIND_WORDS[_kind] = _KIND_WORDS.get(_kind, frozenset()) | {_word}
 _KNOWN_WORDS = frozenset().union(*_KIND_WORDS.values())
 _ZH_KINDS = frozenset(("time", "meridiem", "weekday", "relday", "ordinal", "year", "month",
-                       "number", "color", "language"))  # fmt: skip
+                       "number", "color", "language", "size"))  # fmt: skip
 _DIGIT_KINDS = frozenset(("time", "meridiem", "ordinal", "year", "number"))
 # A capitalised word that names someone or something; matched case-sensitively.
 # (the capital comes first so that the scan skips other characters at once)
@@ -231,7 +232,8 @@ def _zh_values(text: str, add: _Add) -> None:
             if meridiem or hour > 12:
                 add(_Value("meridiem", meridiem or "p", start, end))
         elif (weekday := g("zwd")) is not None:
-            add(_Value("weekday", ZH_WEEKDAYS[weekday], start, end))
+            week = {"上": -7, "下": 7}.get(g("zweek") or "", 0)  # 下周二 is no 周二
+            add(_Value("weekday", ZH_WEEKDAYS[weekday] + week, start, end))
         elif (day := g("zrel")) is not None:
             add(_Value("relday", RELDAYS[day], start, end))
         elif (meridiem := g("zmer")) is not None:
@@ -250,6 +252,8 @@ def _zh_values(text: str, add: _Add) -> None:
         elif g("zcount") is not None:
             if (number := _cn_number(g("zcount"))) is not None:
                 add(_Value("number", number, start, end, _unit(g("zunit"))))
+        elif (size := g("zsize")) is not None:
+            add(_Value("size", {"大": "large", "中": "medium", "小": "small"}[size], start, end))
         elif (color := g("zcolor")) is not None:
             add(_Value("color", ZH_COLORS[color], start, end))
         elif (language := g("zlang")) is not None:
