@@ -454,12 +454,21 @@ class ExtractionWatermark(_Model):
     ``sealed`` (written only when true): left by a delete, the thread id and the
     keys are HMAC-SHA256 digests under the storage's fence key, matched but
     not readable (see :mod:`deerflow_memory.update.sealing`).
+
+    ``truncated`` (written only when true): the mark holds fewer keys than a
+    thread keeps (16), yet older keys of the thread were dropped. So is a
+    *compact* mark: a thread's newest few keys, all that is kept of its
+    watermark once many newer threads pushed it out of the full ones (see
+    :func:`deerflow_memory.update.incremental.advance_watermark`). Its newest
+    key still ends what was extracted, and a delete's fence of it stands for
+    the thread's older messages too. A mark without the field is not truncated.
     """
 
     thread_id: Text
     message_keys: tuple[Text, ...] = ()
     updated_at: Text = ""
     sealed: bool = Field(False, exclude_if=_not_set)
+    truncated: bool = Field(False, exclude_if=_not_set)
 
 
 class BookkeepingSaves(_Model):

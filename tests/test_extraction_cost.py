@@ -175,9 +175,13 @@ def test_the_watermark_is_bounded() -> None:
         document = advance_watermark(
             document, f"t{t}", [f"m{i}" for i in range(40)], f"2026-01-01T00:{t:04d}"
         )
-    assert len(document.extraction_watermarks) == MAX_THREADS
-    assert all(len(w.message_keys) == MAX_KEYS_PER_THREAD for w in document.extraction_watermarks)
-    assert document.extraction_watermarks[-1].thread_id == f"t{MAX_THREADS + 19}"
+    marks = document.extraction_watermarks
+    whole, compact = marks[-MAX_THREADS:], marks[:-MAX_THREADS]
+    assert all(len(w.message_keys) == MAX_KEYS_PER_THREAD for w in whole)
+    assert marks[-1].thread_id == f"t{MAX_THREADS + 19}"
+    # The least recently updated keep a compact mark: their newest keys, still a boundary.
+    assert [w.thread_id for w in compact] == [f"t{t}" for t in range(20)]
+    assert all(w.truncated and w.message_keys == ("m38", "m39") for w in compact)
 
 
 def test_the_summarization_flush_still_extracts_messages_about_to_be_removed(

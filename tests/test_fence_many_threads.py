@@ -1,7 +1,7 @@
 """A delete fences every thread it knows of, however many; a retry sees a delete that ran meanwhile.
 
-Plain watermarks are bounded (the least recently updated threads dropped
-first). A delete's sealed marks are not: the bound would drop the fence of
+Plain watermarks are bounded (the least recently updated threads compacted,
+then dropped). A delete's sealed marks are not: the bound would drop the fence of
 threads beyond it, and a retry holding copies of their dead letters would
 learn the cleared words again. A retry also reads its letters again under
 the update lock before it calls the model: a letter removed meanwhile (its
@@ -55,8 +55,8 @@ def test_a_plain_update_never_drops_a_sealed_mark_however_many_threads_were_clea
         for i in range(THREADS)
     )
     document = MemoryDocument(extraction_watermarks=sealed)
-    for t in range(MAX_THREADS + 10):
-        document = advance_watermark(document, f"t{t}", [f"k{t}"], f"9{t:04}")
+    for t in range(MAX_THREADS + 10):  # no compact marks: the oldest plain ones are dropped
+        document = advance_watermark(document, f"t{t}", [f"k{t}"], f"9{t:04}", max_compact=0)
     marks = document.extraction_watermarks
     assert sum(m.sealed for m in marks) == THREADS
     plain = [m.thread_id for m in marks if not m.sealed]

@@ -92,7 +92,10 @@ def fence(
 
     Every thread found keeps its mark, however many (no bound on threads
     here, nor on the sealed marks after: see
-    :func:`~deerflow_memory.update.incremental.advance_watermark`).
+    :func:`~deerflow_memory.update.incremental.advance_watermark`). A thread
+    known only by a compact mark (pushed out of the whole watermarks by many
+    newer threads) is fenced by its newest keys, which stand for its older
+    messages too (``truncated``, see :mod:`~deerflow_memory.update.sealing`).
     """
     now = now or utc_now_iso()
     fenced = MemoryDocument(extraction_watermarks=document.extraction_watermarks)

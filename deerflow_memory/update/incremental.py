@@ -22,10 +22,23 @@ Pure functions, no I/O:
 - :func:`cap_chunks` keeps at most ``max_calls`` chunks (never ending inside a
   split message); the rest is left out of the watermark, so the thread's next
   update sends it.
-- :func:`advance_watermark` records a processed chunk (bounded: at most
-  ``MAX_KEYS_PER_THREAD`` keys per thread and ``MAX_THREADS`` plain
-  watermarks, the least recently updated dropped first; a delete's sealed
-  marks are never dropped).
+- :func:`advance_watermark` records a processed chunk, bounded: a thread
+  keeps its newest :data:`MAX_KEYS_PER_THREAD` keys; the :data:`MAX_THREADS`
+  most recently updated threads keep their watermark whole, the
+  :data:`MAX_COMPACT_THREADS` before them a *compact* mark (their newest 2
+  keys, :data:`COMPACT_KEYS` of id-less messages: enough for the boundary),
+  and only threads older than all those are dropped (their next update sends
+  their history again). A delete's sealed marks are never dropped.
+
+Why compact marks: a user with hundreds of conversations reopening an old one
+would otherwise have its whole history read again, and what it said then
+("I live in Berlin") would override what a later thread taught ("Munich
+now"); a delete could not fence it either. Why a bound still: with
+36-character thread and message ids a compact mark costs about 290 bytes of
+``memory.json`` (225 as a store's compact JSON; a whole watermark about
+1,100), so a user of 2,200 threads or more carries about 0.8 MB of
+watermarks (0.2 MB with whole ones only), which every full rewrite of the
+document, and every save of a store backend, writes.
 
 How one message is rendered is not decided here: a ``render`` callable is
 passed in (default :func:`render_message`), so budgets are counted on exactly
@@ -51,7 +64,9 @@ from deerflow_memory.update.encoding import writable_text
 from deerflow_memory.update.prompt import memory_for_prompt, render_message_for_update
 
 __all__ = [
+    "COMPACT_KEYS",
     "FENCE_RUN",
+    "MAX_COMPACT_THREADS",
     "MAX_KEYS_PER_THREAD",
     "MAX_THREADS",
     "Chunk",
@@ -75,7 +90,13 @@ __all__ = [
 ]
 
 MAX_KEYS_PER_THREAD = 16
+"""Keys a thread's watermark keeps (its newest)."""
 MAX_THREADS = 200
+"""Threads whose watermark is kept whole: the most recently updated ones."""
+COMPACT_KEYS = 4
+"""Keys a compact mark keeps at most: what the boundary rules read (see :func:`_compacted`)."""
+MAX_COMPACT_THREADS = 2_000
+"""Threads past :data:`MAX_THREADS` that keep a compact mark; older ones lose their mark."""
 FENCE_RUN = MAX_KEYS_PER_THREAD // 2
 """Fenced messages in a row that stand for the older messages before them (a full fence)."""
 
@@ -216,13 +237,18 @@ class Fence(Protocol):
 
     ``key in fence``: the message of that :func:`message_key` (its id *and*
     text) was said before the delete. ``holds_id(id)``: a message with that
-    id was (with whatever text). ``full``: the fence holds as many keys as a
-    thread keeps (:data:`MAX_KEYS_PER_THREAD`), so older messages of the thread
-    may have fallen off it.
+    id was (with whatever text). ``full``: older messages of the thread may
+    have fallen off the fence (it holds as many keys as a thread keeps,
+    :data:`MAX_KEYS_PER_THREAD`, or it fenced a compact mark). ``run``: for a
+    full fence, how many fenced messages in a row stand for the older ones
+    before them (:data:`FENCE_RUN`, fewer for a fence of fewer keys).
     """
 
     @property
     def full(self) -> bool: ...
+
+    @property
+    def run(self) -> int: ...
 
     def __contains__(self, key: object, /) -> bool: ...
 
@@ -232,13 +258,14 @@ class Fence(Protocol):
 class _KeyFence:
     """A :class:`Fence` of plain message keys (any container; ids read from the keys)."""
 
-    __slots__ = ("_ids", "_keys", "full")
+    __slots__ = ("_ids", "_keys", "full", "run")
 
     def __init__(self, keys: Container[str]) -> None:
         self._keys = keys
         self._ids: set[str] | None = None
         # A container that cannot say its size may have lost keys: count it as full.
         self.full = not isinstance(keys, Sized) or len(keys) >= MAX_KEYS_PER_THREAD
+        self.run = FENCE_RUN
 
     def __contains__(self, key: object) -> bool:
         return key in self._keys
@@ -453,7 +480,7 @@ def select_new_indices(
         boundary = _aligned(keys, watermark.message_keys)
     cut = -1  # where a run of a full fence ends, when after the watermark's boundary
     if fence is not None and fence.full:
-        cut = _fence_cut(keys, fence, start=max(0, boundary + 2 - FENCE_RUN))
+        cut = _fence_cut(keys, fence, start=max(0, boundary + 2 - fence.run))
         boundary = max(boundary, cut)
     # An id the list holds more than once (a caller's own numbering) says nothing of edits.
     counts = Counter(str(m.id) for m in messages if m.id)
@@ -471,22 +498,26 @@ def select_new_indices(
     return context, new
 
 
-_ALIGN = 4  # at most this many recorded messages must match in a row
+_ALIGN = COMPACT_KEYS  # at most this many recorded messages must match in a row
 
 
 def _fence_cut(keys: Sequence[str], fence: Fence, start: int = 0) -> int:
-    """The end of the last run of :data:`FENCE_RUN` or more fenced ``keys[start:]``; -1: none.
+    """The end of the last run of ``fence.run`` or more fenced ``keys[start:]``; -1: none.
 
-    A fence keeps a thread's newest :data:`MAX_KEYS_PER_THREAD` keys: of a
-    longer thread, the messages before them were said before the delete too,
-    but the fence cannot name them. A history that goes on from the fenced
-    one holds the fenced messages in a row, right after those older ones, so
-    the end of such a run is where what was said before the delete ends.
-    Called only for a full fence (else it holds every key it was given, and
-    each fenced message is old on its own). A few fenced messages in a row
-    (a new session whose numbering restarts, lines repeated word for word)
-    stand only for themselves: what comes before them is learned.
+    A fence keeps a thread's newest :data:`MAX_KEYS_PER_THREAD` keys (a
+    compact mark's fence its newest :data:`COMPACT_KEYS`): of a longer
+    thread, the messages before them were said before the delete too, but
+    the fence cannot name them. A history that goes on from the fenced one
+    holds the fenced messages in a row, right after those older ones, so the
+    end of such a run is where what was said before the delete ends. Called
+    only for a full fence (else it holds every key it was given, and each
+    fenced message is old on its own). Fewer fenced messages in a row (a new
+    session whose numbering restarts, lines repeated word for word) stand
+    only for themselves: what comes before them is learned. (A compact mark's
+    fence needs all its few keys in a row: a thread reopened after hundreds
+    of newer ones repeating them, ids and texts, is taken as going on.)
     """
+    run = fence.run
     i = len(keys) - 1
     while i >= start:  # from the newest: a history going on from the fence ends soon after it
         if keys[i] not in fence:
@@ -495,7 +526,7 @@ def _fence_cut(keys: Sequence[str], fence: Fence, start: int = 0) -> int:
         first = i
         while first > start and keys[first - 1] in fence:
             first -= 1
-        if i - first + 1 >= FENCE_RUN:
+        if i - first + 1 >= run:
             return i
         i = first - 2  # keys[first - 1] is not fenced
     return -1
@@ -718,16 +749,23 @@ def advance_watermark(
     now: str,
     *,
     max_threads: int | None = MAX_THREADS,
+    max_compact: int = MAX_COMPACT_THREADS,
 ) -> MemoryDocument:
     """``document`` with ``keys`` (in order) added to ``thread_id``'s watermark, bounded.
 
-    A thread keeps its newest :data:`MAX_KEYS_PER_THREAD` keys. At most
-    ``max_threads`` plain watermarks are kept (None: no bound), the least
-    recently updated dropped first: a dropped thread's next update sends its
-    history again (a cost, nothing lost). A delete's sealed marks are never
-    dropped: a thread whose fence went would have its words said before the
-    delete learned again. Those are bounded by the threads a delete found
-    (its watermarks, pending conversations and dead letters), not here.
+    A thread keeps its newest :data:`MAX_KEYS_PER_THREAD` keys. The
+    ``max_threads`` most recently updated threads (this one included; None:
+    no bound at all) keep their plain watermark whole; the ``max_compact``
+    before them keep a compact mark, their newest :data:`COMPACT_KEYS` keys
+    (``truncated`` when keys went): the boundary rules read no more, so such
+    a thread reopened sends only what came after it. Plain marks older than
+    those are dropped, the least recently updated first: such a thread's
+    next update sends its history again. A delete's sealed marks are never
+    dropped nor compacted: a thread whose fence went would have its words
+    said before the delete learned again. Those are bounded by the threads a
+    delete found (its watermarks, pending conversations and dead letters).
+    A compact mark updated again keeps ``truncated`` until it holds
+    :data:`MAX_KEYS_PER_THREAD` keys.
     """
     if not keys:
         return document
@@ -742,22 +780,63 @@ def advance_watermark(
         if len(newest_first) == MAX_KEYS_PER_THREAD:
             break
     mark = ExtractionWatermark(
-        thread_id=thread_id, message_keys=tuple(reversed(newest_first)), updated_at=now
+        thread_id=thread_id,
+        message_keys=tuple(reversed(newest_first)),
+        updated_at=now,
+        truncated=old is not None and old.truncated and len(newest_first) < MAX_KEYS_PER_THREAD,
     )
     others = [m for m in document.extraction_watermarks if m.thread_id != thread_id or m.sealed]
     others.sort(key=lambda m: m.updated_at)
-    plain = sum(1 for m in others if not m.sealed)
-    if max_threads is not None and plain > max_threads - 1:
-        drop = plain - max(0, max_threads - 1)  # the oldest plain marks go, sealed ones stay
-        kept = []
-        for m in others:
-            if drop and not m.sealed:
-                drop -= 1
-                continue
-            kept.append(m)
-        others = kept
+    if max_threads is not None:
+        others = _bounded(others, max(0, max_threads - 1), max(0, max_compact))
     marks = (*others, mark)
     return document.model_copy(update={"extraction_watermarks": marks})
+
+
+def _bounded(
+    marks: list[ExtractionWatermark], whole: int, compact: int
+) -> list[ExtractionWatermark]:
+    """``marks`` (oldest first), the newest ``whole`` plain ones whole, ``compact`` more compacted.
+
+    Plain marks older than those are dropped; sealed ones all stay. A mark
+    already compact (or short) is kept as the same object, so a save's
+    journal record spells out only the marks that changed.
+    """
+    over = sum(1 for m in marks if not m.sealed) - whole  # plain marks past the whole ones
+    if over <= 0:
+        return marks
+    drop = max(0, over - compact)
+    kept = []
+    for m in marks:
+        if over and not m.sealed:
+            over -= 1
+            if drop:
+                drop -= 1
+                continue
+            if len(m.message_keys) > _ID_KEYS:  # else compact already (most are: kept cheap)
+                keys = _compacted(m.message_keys)
+                if keys is not m.message_keys:
+                    m = m.model_copy(update={"message_keys": keys, "truncated": True})
+        kept.append(m)
+    return kept
+
+
+_ID_KEYS = 2  # keys a compact mark keeps when its newest names a message id
+
+
+def _compacted(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """A watermark's newest ``keys``, as few as still end what was extracted; ``keys`` if all.
+
+    A message id names one message: the newest key alone is the boundary
+    (:func:`_follows_record`), and one more lets a history re-sent under new
+    ids line up with it (:func:`_aligned` reads 2 to :data:`COMPACT_KEYS`).
+    A content hash (an id-less message's key) counts only after the keys
+    recorded before it (up to :data:`COMPACT_KEYS` in all).
+    """
+    newest = keys[-1] if keys else ""
+    content_hash = newest.startswith("h:") and "~" not in newest
+    keep = COMPACT_KEYS if content_hash else _ID_KEYS
+    return keys[-keep:] if len(keys) > keep else keys
 
 
 def budgeted_memory_text(

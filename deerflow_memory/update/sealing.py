@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from deerflow_memory.models import ExtractionWatermark, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.update.incremental import MAX_KEYS_PER_THREAD, key_id
+from deerflow_memory.update.incremental import FENCE_RUN, MAX_KEYS_PER_THREAD, key_id
 
 __all__ = [
     "SEAL_CHARS",
@@ -69,8 +69,12 @@ class SealedKeys:
         sealed: the seals of the keys.
         ids: the seals of the ids of the keys that have one (fences written
             before ids were sealed too hold none).
-        full: the thread's mark holds as many keys as a thread keeps, so older
-            messages of the thread may have fallen off it.
+        full: older messages of the thread may have fallen off the mark (it
+            holds as many keys as a thread keeps, or it was ``truncated``: a
+            compact mark's).
+        run: fenced messages in a row that stand for the older ones before
+            them, when ``full``: :data:`FENCE_RUN`, or all the keys of a
+            truncated mark holding fewer.
 
     Each value is sealed once (an update asks about a message more than once;
     one instance serves one update).
@@ -80,6 +84,7 @@ class SealedKeys:
     sealed: frozenset[str]
     ids: frozenset[str] = frozenset()
     full: bool = False
+    run: int = FENCE_RUN
     _seals: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def _seal(self, value: str) -> str:
@@ -115,8 +120,10 @@ def sealed_keys_for(
                 keys.add(key)
                 if ident:
                     ids.add(ident)
-            full = len(mark.message_keys) >= MAX_KEYS_PER_THREAD
-            return SealedKeys(fence_key, frozenset(keys), frozenset(ids), full)
+            held = len(mark.message_keys)
+            full = held >= MAX_KEYS_PER_THREAD or mark.truncated
+            run = max(1, min(FENCE_RUN, held))
+            return SealedKeys(fence_key, frozenset(keys), frozenset(ids), full, run)
     return None
 
 
@@ -138,9 +145,13 @@ def seal_watermarks(document: MemoryDocument, fence_key: bytes) -> MemoryDocumen
 
     A thread that already has a sealed watermark (deleted before) gets one
     mark: its sealed keys, then the newly sealed ones, the newest
-    :data:`~deerflow_memory.update.incremental.MAX_KEYS_PER_THREAD` kept. Marks
-    stay in order of their ``updatedAt``. Every thread keeps its mark: there
-    are as many as threads a delete ever fenced.
+    :data:`~deerflow_memory.update.incremental.MAX_KEYS_PER_THREAD` kept;
+    ``truncated`` while fewer (a compact mark's older keys are gone). When the
+    newer mark is truncated itself, its keys alone: what it dropped lies
+    between it and the older sealed keys, which could never run on to it in a
+    history (see :func:`~deerflow_memory.update.incremental.select_new_messages`).
+    Marks stay in order of their ``updatedAt``. Every thread keeps its mark
+    (compact ones too): there are as many as threads a delete ever fenced.
     """
     by_thread: dict[str, ExtractionWatermark] = {}
     for mark in document.extraction_watermarks:
@@ -150,14 +161,19 @@ def seal_watermarks(document: MemoryDocument, fence_key: bytes) -> MemoryDocumen
                 message_keys=tuple(seal_key(fence_key, k) for k in mark.message_keys),
                 updated_at=mark.updated_at,
                 sealed=True,
+                truncated=mark.truncated,
             )
         old = by_thread.get(mark.thread_id)
-        if old is not None:
+        if old is not None and mark.truncated:
+            mark = mark.model_copy(update={"updated_at": max(old.updated_at, mark.updated_at)})
+        elif old is not None:
             merged = list(dict.fromkeys(reversed((*old.message_keys, *mark.message_keys))))
+            keys = tuple(reversed(merged[:MAX_KEYS_PER_THREAD]))
             mark = mark.model_copy(
                 update={
-                    "message_keys": tuple(reversed(merged[:MAX_KEYS_PER_THREAD])),
+                    "message_keys": keys,
                     "updated_at": max(old.updated_at, mark.updated_at),
+                    "truncated": old.truncated and len(keys) < MAX_KEYS_PER_THREAD,
                 }
             )
         by_thread[mark.thread_id] = mark
