@@ -90,6 +90,16 @@ class UnknownTenantError(InvalidNameError):
         )
 
 
+class InvalidArgumentError(DeerflowMemoryError, TypeError):
+    """An argument of a public function has the wrong type; nothing was done.
+
+    Raised where no more specific error fits (a document gets
+    :class:`InvalidDocumentError`, messages :class:`InvalidMessagesError`, a
+    budget or path :class:`ConfigError`); the message names the argument and
+    what it must be (:mod:`deerflow_memory.arguments`).
+    """
+
+
 class InvalidMessagesError(DeerflowMemoryError, TypeError):
     """``messages`` is not a sequence of LangChain ``BaseMessage`` objects; nothing was queued."""
 

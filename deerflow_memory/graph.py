@@ -22,6 +22,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import MessagesState
 from typing_extensions import TypedDict
 
+from deerflow_memory.arguments import expect_text
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import StateSchemaError, ToolNameError
 from deerflow_memory.inject.format import prepend_memory_context
@@ -76,7 +77,14 @@ def memory_model_input(state: Any, system_prompt: str | None = None) -> list[Bas
 
     Leading system messages of the history (e.g. a conversation summary) are
     folded into the one system message, since several providers accept only one.
+
+    Raises:
+        StateSchemaError: ``state`` has no ``messages``.
+        InvalidMessagesError: its ``messages`` are not LangChain messages.
+        InvalidArgumentError: ``system_prompt`` or the state's ``memory_context``
+            is neither text nor None.
     """
+    expect_text(system_prompt, "system_prompt", optional=True)
     messages = list(state_messages(state))
     memory_context = state_value(state, MEMORY_CONTEXT_KEY)
     leading: list[str] = [system_prompt] if system_prompt else []

@@ -74,6 +74,7 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from deerflow_memory.arguments import wrong_type
 from deerflow_memory.auth.attributes import auth_attribute, says_authenticated, unreadable
 from deerflow_memory.caching import TextCache
 from deerflow_memory.errors import IdentityMismatchError, InvalidNameError
@@ -373,8 +374,11 @@ def resolve_identity(
             that is not a mapping (``context="alice"``).
         IdentityMismatchError: the run is authenticated and names another
             user id (or, when the auth user has a tenant, another tenant).
+        InvalidArgumentError: ``config`` is neither a mapping nor None.
     """
     _check_context(context)
+    if config is not None and type(config) is not dict and not isinstance(config, Mapping):
+        wrong_type("config", "a RunnableConfig (a mapping) or None", config)
     configurable: Mapping[str, Any] = (config or {}).get("configurable") or {}
     if not isinstance(configurable, Mapping):
         raise InvalidNameError(

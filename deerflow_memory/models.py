@@ -34,7 +34,7 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from deerflow_memory.errors import InvalidNameError, UpdateParseError
+from deerflow_memory.errors import InvalidDocumentError, InvalidNameError, UpdateParseError
 from deerflow_memory.logs import package_logger
 
 logger = package_logger(__name__)
@@ -580,12 +580,31 @@ class MemoryDocument(_Model):
 
     @classmethod
     def from_json(cls, text: str | bytes) -> MemoryDocument:
-        """Parse JSON text; ``ValueError`` (json or pydantic) when invalid or nested too deep."""
+        """Parse JSON text (``str``, or UTF-8 ``bytes``) of a memory document.
+
+        Raises:
+            InvalidDocumentError: ``text`` is not text, not JSON, nested too
+                deep, or not a valid document (a ``ValueError``; the JSON or
+                pydantic error is the ``__cause__``).
+        """
+        if not isinstance(text, str | bytes | bytearray):
+            raise InvalidDocumentError(
+                f"text must be JSON text (a str or bytes), got {type(text).__name__}"
+            )
         try:
             data = json.loads(text)
         except (RecursionError, MemoryError) as e:
-            raise ValueError(f"memory document JSON nested too deeply ({e})") from e
-        return cls.model_validate(data)
+            raise InvalidDocumentError(f"memory document JSON nested too deeply ({e})") from e
+        except ValueError as e:  # JSONDecodeError, UnicodeDecodeError
+            raise InvalidDocumentError(f"memory document is not JSON: {e}") from e
+        try:
+            return cls.model_validate(data)
+        except ValidationError as e:
+            first = e.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "document"
+            raise InvalidDocumentError(
+                f"not a valid memory document: {where}: {first['msg']}"
+            ) from e
 
 
 _SHOWN_RENAMES = 3

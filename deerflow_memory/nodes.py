@@ -48,7 +48,7 @@ from deerflow_memory.capture.messages import (
     coerce_messages,
     filter_messages_for_memory,
     filter_recent_messages,
-    has_minimum_dialogue,
+    has_dialogue,
     latest_user_text,
     message_text,
 )
@@ -232,9 +232,8 @@ def capture_turn(
     # Only the tail is filtered here (signals read the last six messages);
     # the updater filters the whole conversation on its worker thread.
     recent = filter_recent_messages(messages, SIGNAL_WINDOW)
-    if not has_minimum_dialogue(recent) and (
-        len(recent) < SIGNAL_WINDOW
-        or not has_minimum_dialogue(filter_messages_for_memory(messages))
+    if not has_dialogue(recent) and (
+        len(recent) < SIGNAL_WINDOW or not has_dialogue(filter_messages_for_memory(messages))
     ):
         return False
     identity = identify()
@@ -323,11 +322,11 @@ def flush_removed(
         must hand them to the turn's capture. ``[]`` otherwise.
     """
     filtered = filter_messages_for_memory(removed)
-    if not has_minimum_dialogue(filtered):
+    if not has_dialogue(filtered):
         if not any(isinstance(m, HumanMessage) for m in filtered):
             return []  # nothing the user said leaves the history
         filtered = filter_messages_for_memory([*removed, *kept])
-        if not has_minimum_dialogue(filtered):
+        if not has_dialogue(filtered):
             return [m for m in filtered if isinstance(m, HumanMessage)]
     # Flush before removal: once the summary replaces them these messages are gone.
     service.enqueue(identity, filtered, now=True, store=store)

@@ -408,7 +408,7 @@ def test_is_constraint_of_no_fact_is_a_typed_error() -> None:
     from deerflow_memory.errors import InvalidFactError
 
     for thing in (None, "Is allergic to peanuts", {"content": "Is allergic"}):
-        with pytest.raises(InvalidFactError, match="is_constraint takes a Fact"):
+        with pytest.raises(InvalidFactError, match="fact must be a Fact"):
             is_constraint(thing)  # type: ignore[arg-type]
 
 

@@ -1,7 +1,7 @@
 """The package layout is a picture of the data flow, and imports only flow downwards.
 
 Stages: ``capture`` → ``update`` → ``storage``; ``inject`` reads what storage
-holds. The shared foundation (``errors``, ``models``, ``config``, and the leaf
+holds. The shared foundation (``errors``, ``models``, ``arguments``, ``config``, and the leaf
 ``logs``) sits below every stage, and the modules that wire stages together
 (``service``, ``nodes``, ``graph``, ``tools``, ``cli``, ...) sit above them all.
 """
@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "deerflow_memory"
 # ``caching`` the text caches bounded by characters, ``daemons`` the threads the
 # package starts (which leave the stop signals to the main thread).
 LEAVES = {"logs", "caching", "daemons"}
-FOUNDATION = {"errors", "models", "config"} | LEAVES
+FOUNDATION = {"errors", "models", "arguments", "config"} | LEAVES
 # What each layer may import from the package (besides itself).
 ALLOWED: dict[str, set[str]] = {
     "logs": set(),
@@ -28,7 +28,9 @@ ALLOWED: dict[str, set[str]] = {
     "daemons": set(),
     "errors": set(),
     "models": {"errors"} | LEAVES,
-    "config": {"errors", "models"} | LEAVES,
+    # The type checks of the public functions' arguments (the errors they raise, documents).
+    "arguments": {"errors", "models"},
+    "config": {"errors", "models", "arguments"} | LEAVES,
     "auth": {"errors"} | LEAVES,
     "storage": FOUNDATION,
     "capture": FOUNDATION,

@@ -17,7 +17,12 @@ from typing import Any
 
 import pytest
 
-from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
+from deerflow_memory.errors import (
+    CorruptMemoryError,
+    InvalidDocumentError,
+    InvalidNameError,
+    RevisionConflictError,
+)
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument
 from deerflow_memory.storage import file as file_storage
 from deerflow_memory.storage.file import FileMemoryStorage
@@ -418,7 +423,7 @@ def test_a_symlinked_folder_leading_outside_the_root_is_refused(
 
 
 def test_a_non_document_is_refused(storage: FileMemoryStorage) -> None:
-    with pytest.raises(TypeError):
+    with pytest.raises(InvalidDocumentError, match="document must be a MemoryDocument"):
         storage.save("alice", None, DEERFLOW_V1_FILE)  # type: ignore[arg-type]
     assert not storage.root.exists()
 

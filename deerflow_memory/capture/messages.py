@@ -16,9 +16,13 @@ is hidden too: LangChain marks so a human message the user did not type (its
 ``SummarizationMiddleware``'s summary, a background task's notification,
 ``langchain_core.messages.add_notification_metadata``).
 
-Nothing here raises on odd input: unknown message types and unknown content
-parts are skipped, never guessed at (only :func:`check_messages`, the check at
-``MemoryService.enqueue``, raises). :func:`coerce_messages` turns what
+Odd messages never raise: unknown message types (system, tool, chat messages)
+and unknown content parts are skipped, never guessed at. What is not a
+sequence of messages at all (``None``, a string, dicts) is refused by
+:func:`check_messages`, the check at the public entry points
+(:func:`filter_messages_for_memory`, :func:`has_minimum_dialogue`,
+``MemoryService.enqueue``), with :class:`~deerflow_memory.errors.InvalidMessagesError`.
+:func:`coerce_messages` turns what
 LangGraph's ``add_messages`` accepts (dicts, ``(role, text)`` tuples, strings)
 into messages, for states that keep raw ones. Input messages are never mutated; a
 message whose text changes (an ``<uploaded_files>`` block stripped) is replaced
@@ -28,7 +32,7 @@ by a copy, all others are passed through as the same objects.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.messages import (
@@ -39,6 +43,7 @@ from langchain_core.messages import (
     convert_to_messages,
 )
 
+from deerflow_memory.arguments import expect_items
 from deerflow_memory.errors import InvalidMessagesError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import replace_surrogates
@@ -48,6 +53,7 @@ __all__ = [
     "coerce_messages",
     "filter_messages_for_memory",
     "filter_recent_messages",
+    "has_dialogue",
     "has_minimum_dialogue",
     "is_acknowledgement",
     "is_hidden",
@@ -224,7 +230,12 @@ def filter_messages_for_memory(messages: Sequence[BaseMessage]) -> list[BaseMess
     Returns:
         A new list; unchanged messages are the input objects themselves,
         changed ones are copies. The input is never mutated.
+
+    Raises:
+        InvalidMessagesError: ``messages`` is not a sequence of LangChain
+            messages (``None``, a string, a dict, or a list holding dicts).
     """
+    messages = check_messages(messages)
     kept: list[BaseMessage] = []
     # True after a dropped human turn: its assistant reply goes too.
     skip_reply = False
@@ -292,7 +303,19 @@ def latest_user_text(messages: Sequence[BaseMessage]) -> str:
 
 
 def has_minimum_dialogue(messages: Sequence[BaseMessage]) -> bool:
-    """True when there is at least one human and one AI message."""
+    """True when there is at least one human and one AI message.
+
+    Raises:
+        InvalidMessagesError: ``messages`` is not a sequence of LangChain messages.
+    """
+    return has_dialogue(check_messages(messages))
+
+
+def has_dialogue(messages: Sequence[BaseMessage]) -> bool:
+    """:func:`has_minimum_dialogue` of messages known to be messages (not checked again).
+
+    The capture node's hot path calls it on what ``filter_recent_messages`` returned.
+    """
     has_human = has_ai = False
     for message in map(_as_turn, messages):
         if isinstance(message, HumanMessage):
@@ -304,25 +327,25 @@ def has_minimum_dialogue(messages: Sequence[BaseMessage]) -> bool:
     return False
 
 
-def check_messages(messages: object) -> tuple[BaseMessage, ...]:
+_CONVERT = (
+    " (HumanMessage, AIMessage, ...): convert it first, e.g. with "
+    "langchain_core.messages.convert_to_messages"
+)
+
+
+def check_messages(messages: object, name: str = "messages") -> tuple[BaseMessage, ...]:
     """``messages`` as a tuple, when it is a sequence of LangChain ``BaseMessage`` objects.
+
+    Args:
+        messages: what the caller passed.
+        name: the argument's name, for the message.
 
     Raises:
         InvalidMessagesError: a string, mapping or other non-sequence, or an
             element that is not a ``BaseMessage`` (a dict, a tuple, a string).
     """
-    if isinstance(messages, (str, bytes, bytearray, Mapping)) or not isinstance(messages, Sequence):
-        raise InvalidMessagesError(
-            f"messages must be a list of LangChain messages, got {type(messages).__name__}"
-        )
-    snapshot = tuple(messages)
-    if all(isinstance(m, BaseMessage) for m in snapshot):
-        return snapshot
-    index, odd = next((i, m) for i, m in enumerate(snapshot) if not isinstance(m, BaseMessage))
-    raise InvalidMessagesError(
-        f"messages[{index}] is a {type(odd).__name__}, not a LangChain message "
-        "(HumanMessage, AIMessage, ...): convert it first, e.g. with "
-        "langchain_core.messages.convert_to_messages"
+    return expect_items(
+        messages, BaseMessage, name, "LangChain message", InvalidMessagesError, hint=_CONVERT
     )
 
 

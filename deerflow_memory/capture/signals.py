@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from deerflow_memory.capture.messages import message_text
+from deerflow_memory.capture.messages import check_messages, message_text
 from deerflow_memory.capture.patterns import FLAGS, PatternSet
 from deerflow_memory.capture.slots import MAX_REPLY_CHARS, slot_correction
 
@@ -272,12 +272,22 @@ class SignalDetector:
         return turns
 
     def detect_correction(self, messages: Sequence[BaseMessage]) -> bool:
-        """True when a recent human message corrects the assistant."""
-        return any(self._verdict(t, r)[0] for t, r in self._recent_turns(messages))
+        """True when a recent human message corrects the assistant.
+
+        Raises:
+            InvalidMessagesError: ``messages`` is not a sequence of LangChain messages.
+        """
+        turns = self._recent_turns(check_messages(messages))
+        return any(self._verdict(t, r)[0] for t, r in turns)
 
     def detect_reinforcement(self, messages: Sequence[BaseMessage]) -> bool:
-        """True when a recent human message approves the assistant (corrections not considered)."""
-        return any(self._verdict(t, r)[1] for t, r in self._recent_turns(messages))
+        """True when a recent human message approves the assistant (corrections not considered).
+
+        Raises:
+            InvalidMessagesError: ``messages`` is not a sequence of LangChain messages.
+        """
+        turns = self._recent_turns(check_messages(messages))
+        return any(self._verdict(t, r)[1] for t, r in turns)
 
     def detect(self, messages: Sequence[BaseMessage]) -> Signals:
         """Both signals; reinforcement is only looked for when there is no correction.
@@ -285,7 +295,8 @@ class SignalDetector:
         Args:
             messages: the (filtered) conversation, oldest first; only human
                 messages among the last six are read, each with the assistant
-                reply before it.
+                reply before it. Not checked (the capture path passes checked
+                messages); :meth:`detect_correction` checks.
         """
         verdicts = [self._verdict(t, r) for t, r in self._recent_turns(messages)]
         if any(correction for correction, _ in verdicts):
@@ -300,7 +311,12 @@ def _default_detector() -> SignalDetector:
 
 
 def detect_correction(messages: Sequence[BaseMessage]) -> bool:
-    """True when a human message among the last six corrects the assistant (packaged patterns)."""
+    """True when a human message among the last six corrects the assistant (packaged patterns).
+
+    Raises:
+        InvalidMessagesError: ``messages`` is not a sequence of LangChain
+            messages (``None``, a string, dicts).
+    """
     return _default_detector().detect_correction(messages)
 
 
@@ -309,5 +325,8 @@ def detect_reinforcement(messages: Sequence[BaseMessage]) -> bool:
 
     Unlike :meth:`SignalDetector.detect`, this does not look for corrections
     first; call :func:`detect_correction` before it to follow DeerFlow's order.
+
+    Raises:
+        InvalidMessagesError: ``messages`` is not a sequence of LangChain messages.
     """
     return _default_detector().detect_reinforcement(messages)

@@ -6,6 +6,7 @@ import os
 import unicodedata
 from pathlib import Path
 
+from deerflow_memory.arguments import wrong_type
 from deerflow_memory.errors import ConfigError
 
 
@@ -39,10 +40,13 @@ def check_path(path: str | os.PathLike[str], what: str, *, file: bool = False) -
             ``newdir`` for ``newdir/`` (``cp x newdir/`` fails the same way).
 
     Raises:
-        ConfigError: the path is empty or holds a control character (never a
-            folder name), or, with ``file``, is spelled as a folder.
+        ConfigError: the path is not a ``str`` or ``os.PathLike`` of text, is
+            empty or holds a control character (never a folder name), or, with
+            ``file``, is spelled as a folder.
     """
-    text = os.fspath(path)
+    text = os.fspath(path) if isinstance(path, str | os.PathLike) else None
+    if not isinstance(text, str):
+        wrong_type(what, "a path (a str or os.PathLike)", path, ConfigError)
     problem = "must not be empty" if not text.strip() else control_character(text)
     if not problem and file and spelled_as_folder(text):
         problem = "names a folder, not a file (give a file name)"

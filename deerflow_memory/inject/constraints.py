@@ -426,7 +426,7 @@ def is_constraint(fact: Fact) -> bool:
     try:
         return fact.constraint or looks_like_constraint(fact.content)
     except AttributeError:
-        raise InvalidFactError(f"is_constraint takes a Fact, got {type(fact).__name__}") from None
+        raise InvalidFactError(f"fact must be a Fact, got {type(fact).__name__}") from None
 
 
 @lru_cache(maxsize=64)  # a handful of settings, read on every turn

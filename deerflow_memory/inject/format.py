@@ -67,7 +67,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from deerflow_memory.errors import ConfigError, InvalidDocumentError
+from deerflow_memory.arguments import expect_items, expect_text, wrong_type
+from deerflow_memory.errors import ConfigError, InvalidDocumentError, InvalidMessagesError
 from deerflow_memory.inject.budget import InjectionResult, _render
 from deerflow_memory.inject.constraints import guaranteed_members
 from deerflow_memory.inject.lines import (
@@ -149,6 +150,9 @@ class _ResultCache:
 _results = _ResultCache()
 
 
+_NOT_COUNTERS = (str, bytes, bytearray, list, tuple)
+
+
 def _budget(value: object) -> bool:
     """True for a usable token budget: a finite number >= 0 (not a bool, not NaN)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -205,8 +209,8 @@ def render_memory(
 
     Raises:
         ConfigError: a budget that is negative or not a finite number (``nan``),
-            an unknown ``token_counting`` or ``encoding``, or
-            ``guaranteed_categories`` that are not category names.
+            an unknown ``token_counting`` or ``encoding``, ``guaranteed_categories``
+            that are not category names, or a ``counter`` without a ``count`` method.
         InvalidDocumentError: ``memory`` is neither a document, a mapping nor
             ``None``, or a mapping that is not a valid document.
 
@@ -231,6 +235,9 @@ def render_memory(
     doc = memory if isinstance(memory, MemoryDocument) else _document(memory)
     if counter is None:
         counter = get_token_counter(token_counting, encoding)
+    elif isinstance(counter, _NOT_COUNTERS) or not callable(getattr(counter, "count", None)):
+        # str, bytes and sequences have a count() too, which counts something else
+        wrong_type("counter", "a TokenCounter (with count(text)) or None", counter, ConfigError)
     guaranteed = guaranteed_members(guaranteed_categories)
     # Read before rendering: a background load that ends mid-render leaves a
     # block measured partly by estimates, which must not be cached as final.
@@ -330,10 +337,22 @@ def prepend_memory_context(
 
     Returns:
         A new list of messages.
+
+    Raises:
+        InvalidMessagesError: ``messages`` is not a sequence of LangChain messages.
+        InvalidArgumentError: ``memory_context`` is neither text nor None.
     """
+    from langchain_core.messages import (  # deferred: keeps formatting imports light
+        BaseMessage,
+        SystemMessage,
+    )
+
+    messages = expect_items(
+        messages, BaseMessage, "messages", "LangChain message", InvalidMessagesError
+    )
+    expect_text(memory_context, "memory_context", optional=True)
     if not memory_context:
         return list(messages)
-    from langchain_core.messages import SystemMessage  # deferred: keeps formatting imports light
 
     if messages and isinstance(messages[0], SystemMessage):
         first = messages[0]

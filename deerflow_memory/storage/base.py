@@ -28,6 +28,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 
+from deerflow_memory.arguments import expect_document, expect_number
+from deerflow_memory.errors import ConfigError
 from deerflow_memory.models import MemoryDocument, utc_now_iso
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.names import MAX_NAME_LENGTH, validate_name
@@ -38,6 +40,7 @@ __all__ = [
     "MemoryStorage",
     "cached_size",
     "check_cache_bounds",
+    "check_save",
     "tombstone",
     "validate_name",
 ]
@@ -52,14 +55,25 @@ def check_cache_bounds(max_cached_documents: object, max_cached_facts: object) -
     """Both bounds of a storage's document cache are whole numbers >= 0.
 
     Raises:
-        ValueError: one is negative, or not an int (a bool, a float, None).
+        ConfigError: one is negative, or not an int (a bool, a float, None).
     """
     for name, value in (
         ("max_cached_documents", max_cached_documents),
         ("max_cached_facts", max_cached_facts),
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
+            raise ConfigError(f"{name} must be a whole number >= 0, got {value!r:.60}")
+
+
+def check_save(document: object, expected_revision: object) -> None:
+    """The type checks of ``save``: a :class:`MemoryDocument`, and an int or None.
+
+    Raises:
+        InvalidDocumentError: ``document`` is not a :class:`MemoryDocument`.
+        InvalidArgumentError: ``expected_revision`` is neither an int nor None.
+    """
+    expect_document(document)
+    expect_number(expected_revision, "expected_revision", integer=True, optional=True)
 
 
 def cached_size(document: MemoryDocument) -> int:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from langgraph.store.base import BaseStore
 
+from deerflow_memory.arguments import expect
 from deerflow_memory.config import SQLITE_FILE_NAME, MemoryConfig
 from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError, install_hint
 from deerflow_memory.storage.base import MemoryStorage
@@ -129,13 +130,15 @@ def build_storage(
         namespace_prefix: first namespace labels for the store-backed backends.
 
     Raises:
-        ConfigError: ``storage=store`` without a store, ``postgres`` without a DSN.
+        ConfigError: ``config`` is not a :class:`MemoryConfig`, ``storage=store``
+            without a store, ``postgres`` without a DSN.
         MissingDependencyError: ``postgres`` without the ``postgres`` extra.
         StorageError: the database cannot be opened.
 
     Example:
         >>> storage = build_storage(MemoryConfig(storage="file", storage_path="/tmp/mem"))
     """
+    expect(config, MemoryConfig, "config", "a MemoryConfig (load_config builds one)", ConfigError)
     kind = config.storage
     if kind == "file":
         from deerflow_memory.storage.file import FileMemoryStorage

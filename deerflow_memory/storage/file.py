@@ -95,6 +95,7 @@ from deerflow_memory.storage.base import (
     MemoryStorage,
     cached_size,
     check_cache_bounds,
+    check_save,
     tombstone,
     validate_name,
 )
@@ -261,8 +262,10 @@ class FileMemoryStorage(MemoryStorage):
                 for a tenant finds what the previous one cached.
 
         Raises:
-            ValueError: ``max_cached_documents`` or ``max_cached_facts`` is negative.
-            ConfigError: ``root`` is empty or holds a control character (NUL, ``\\x01``...).
+            ConfigError: ``root`` is not a path (a ``str`` or ``os.PathLike``), is
+                empty or holds a control character (NUL, ``\\x01``...), or
+                ``max_cached_documents`` or ``max_cached_facts`` is negative or
+                not an int.
         """
         check_cache_bounds(max_cached_documents, max_cached_facts)
         self._root = check_path(root, "storage root").resolve()
@@ -527,10 +530,10 @@ class FileMemoryStorage(MemoryStorage):
             RevisionConflictError: ``expected_revision`` differs from the stored revision.
             CorruptMemoryError: the existing file cannot be parsed (left untouched).
             InvalidNameError: unsafe ``user_id`` or ``agent_name``.
-            TypeError: ``document`` is not a :class:`MemoryDocument`.
+            InvalidDocumentError: ``document`` is not a :class:`MemoryDocument`.
+            InvalidArgumentError: ``expected_revision`` is neither an int nor None.
         """
-        if not isinstance(document, MemoryDocument):
-            raise TypeError(f"document must be a MemoryDocument, got {type(document).__name__}")
+        check_save(document, expected_revision)
         path = self.path_for(user_id, agent_name)
         key = (user_id, agent_name)
         self._make_folders(path.parent, user_id, agent_name)

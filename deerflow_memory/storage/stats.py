@@ -22,6 +22,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from deerflow_memory.arguments import expect, expect_document, expect_number, expect_text
+from deerflow_memory.errors import InvalidNameError
 from deerflow_memory.models import MemoryDocument, parse_timestamp
 from deerflow_memory.storage.base import MemoryStorage
 
@@ -69,6 +71,15 @@ class MemoryStats:
         return asdict(self)
 
 
+def _check_filters(
+    user_id: object, agent_name: object, now: object, window_days: object, *, user_optional: bool
+) -> None:
+    expect_text(user_id, "user_id", InvalidNameError, optional=user_optional)
+    expect_text(agent_name, "agent_name", InvalidNameError, optional=True)
+    expect_number(now, "now", optional=True)
+    expect_number(window_days, "window_days")
+
+
 def memory_stats(
     document: MemoryDocument,
     *,
@@ -85,7 +96,14 @@ def memory_stats(
         agent_name: reported as is.
         now: epoch seconds (default: the current time).
         window_days: a fact injected within this many days counts as used.
+
+    Raises:
+        InvalidDocumentError: ``document`` is not a :class:`MemoryDocument`.
+        InvalidNameError: ``user_id`` or ``agent_name`` is not text.
+        InvalidArgumentError: ``now`` or ``window_days`` is not a number.
     """
+    expect_document(document)
+    _check_filters(user_id, agent_name, now, window_days, user_optional=False)
     now = time.time() if now is None else now
     cutoff = now - window_days * _DAY
     unused = 0
@@ -133,7 +151,14 @@ def storage_stats(
     Returns:
         One entry per document :meth:`~MemoryStorage.list_documents` lists (what
         only a delete left is not one); an unreadable one carries ``error``.
+
+    Raises:
+        InvalidArgumentError: ``storage`` is not a :class:`MemoryStorage`, or
+            ``now`` or ``window_days`` is not a number.
+        InvalidNameError: ``user_id`` or ``agent_name`` is neither text nor None.
     """
+    expect(storage, MemoryStorage, "storage", "a MemoryStorage")
+    _check_filters(user_id, agent_name, now, window_days, user_optional=True)
     keys = sorted(storage.list_documents(), key=lambda k: (k[0], k[1] or ""))
     if user_id is not None:
         keys = [k for k in keys if k[0] == user_id]

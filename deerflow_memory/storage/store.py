@@ -91,6 +91,7 @@ from deerflow_memory.storage.base import (
     MemoryStorage,
     cached_size,
     check_cache_bounds,
+    check_save,
     tombstone,
     validate_name,
 )
@@ -613,6 +614,7 @@ class StoreMemoryStorage(MemoryStorage):
         document: MemoryDocument,
         expected_revision: int | None = None,
     ) -> MemoryDocument:
+        check_save(document, expected_revision)
         ns = self.document_namespace(user_id, agent_name)
         with self._locks.hold(self._lock_key(ns)):
             (current,) = self._batch([_get_document(ns)], ns)

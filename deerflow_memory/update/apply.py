@@ -46,6 +46,8 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
+from deerflow_memory.arguments import expect, expect_document, expect_text
+from deerflow_memory.errors import InvalidNameError, UpdateParseError
 from deerflow_memory.models import (
     USER_DELETED_REASON,
     Fact,
@@ -59,7 +61,7 @@ from deerflow_memory.models import (
     new_fact_id,
     parse_timestamp,
 )
-from deerflow_memory.update.consolidate import lexical_similarity
+from deerflow_memory.update.consolidate import text_similarity
 from deerflow_memory.update.hygiene import normalise_expiry, text_key
 from deerflow_memory.update.usage import retention_score
 
@@ -174,7 +176,17 @@ def apply_update(
 
     Returns:
         The new document (same ``revision``; the storage increments it on save).
+
+    Raises:
+        InvalidDocumentError: ``document`` is not a :class:`MemoryDocument`.
+        UpdateParseError: ``update`` is not a :class:`MemoryUpdate`.
+        InvalidNameError: ``thread_id`` is not text.
+        InvalidArgumentError: ``now`` is not text.
     """
+    expect_document(document)
+    expect(update, MemoryUpdate, "update", "a MemoryUpdate", UpdateParseError)
+    expect_text(thread_id, "thread_id", InvalidNameError)
+    expect_text(now, "now")
     return apply_update_detailed(
         document,
         update,
@@ -269,7 +281,7 @@ def apply_update_detailed(
             continue
         key = text_key(content)
         if key in deleted_keys or any(
-            lexical_similarity(content, text) >= DELETED_SIMILARITY for text in deleted_texts
+            text_similarity(content, text) >= DELETED_SIMILARITY for text in deleted_texts
         ):
             deleted += 1
             continue

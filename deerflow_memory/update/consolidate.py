@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from deerflow_memory.arguments import expect_text
 from deerflow_memory.caching import TextCache
 from deerflow_memory.models import Fact, FactCategory, SourceType, SupersededFact
 
@@ -41,6 +42,7 @@ __all__ = [
     "keeper_of",
     "lexical_similarity",
     "merge_group",
+    "text_similarity",
 ]
 
 DEFAULT_THRESHOLD = 0.85
@@ -218,7 +220,17 @@ def lexical_similarity(a: str, b: str) -> float:
         1.0
         >>> round(lexical_similarity("allergic to peanuts", "allergic to tree nuts"), 2)
         0.32
+
+    Raises:
+        InvalidArgumentError: ``a`` or ``b`` is not text.
     """
+    expect_text(a, "a")
+    expect_text(b, "b")
+    return text_similarity(a, b)
+
+
+def text_similarity(a: str, b: str) -> float:
+    """:func:`lexical_similarity` without its argument check, for loops over fact texts."""
     ta, tb = _terms(a), _terms(b)
     wa, wb = ta.words, tb.words
     if not wa or not wb:
@@ -237,7 +249,7 @@ def lexical_similarity(a: str, b: str) -> float:
 
 
 def _lexical(a: Fact, b: Fact) -> float:
-    return lexical_similarity(a.content, b.content)
+    return text_similarity(a.content, b.content)
 
 
 def cosine_similarity_of(vectors: dict[str, Sequence[float]]) -> Similarity:

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
+from deerflow_memory.arguments import expect, expect_text
 from deerflow_memory.models import iso_utc
 
 __all__ = ["expiry_for_text", "time_frame_end"]
@@ -360,7 +361,12 @@ def time_frame_end(text: str, today: date) -> date | None:
         datetime.date(2026, 12, 14)
         >>> time_frame_end("明年春节去三亚过年", date(2026, 11, 30))
         datetime.date(2027, 2, 14)
+
+    Raises:
+        InvalidArgumentError: ``text`` is not a ``str`` or ``today`` not a ``date``.
     """
+    expect_text(text, "text")
+    expect(today, date, "today", "a datetime.date (date.fromisoformat reads text)")
     for pattern, resolve in _RULES:
         for m in pattern.finditer(text):
             if _PAST_BEFORE.search(text, 0, m.start()):

@@ -46,8 +46,8 @@ from deerflow_memory.update.consolidate import (
     Similarity,
     duplicate_groups,
     lexical_keys,
-    lexical_similarity,
     merge_group,
+    text_similarity,
 )
 from deerflow_memory.update.merges import (
     MODEL_MERGE_FLOOR,
@@ -304,7 +304,7 @@ def tidy(
 
 
 def _lexical(a: Fact, b: Fact) -> float:
-    return lexical_similarity(a.content, b.content)
+    return text_similarity(a.content, b.content)
 
 
 def _superseded(fact: Fact, now: str, reason: str) -> SupersededFact:

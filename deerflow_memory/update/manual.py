@@ -40,6 +40,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from deerflow_memory.arguments import (
+    expect,
+    expect_document,
+    expect_number,
+    expect_text,
+    wrong_type,
+)
 from deerflow_memory.errors import FactNotFoundError, InvalidFactError, RevisionConflictError
 from deerflow_memory.models import (
     USER_DELETED_REASON,
@@ -113,8 +120,11 @@ def add_manual_fact(
     """``document`` with one more manual fact, and that fact.
 
     Raises:
+        InvalidDocumentError: ``document`` is not a :class:`MemoryDocument`.
         InvalidFactError: bad text, category or confidence.
     """
+    expect_document(document)
+    expect_text(content, "content", InvalidFactError)
     text = check_fact_text(content, max_chars=max_fact_chars)
     kind = _category(category)
     score = _confidence(confidence)
@@ -149,6 +159,8 @@ def add_manual_fact(
 
 
 def _find(document: MemoryDocument, fact_id: str) -> int:
+    expect_document(document)
+    expect_text(fact_id, "fact_id")
     for index, fact in enumerate(document.facts):
         if fact.id == fact_id:
             return index
@@ -174,6 +186,8 @@ def edit_fact(
     change of category or confidence alone keeps both.
 
     Raises:
+        InvalidDocumentError: ``document`` is not a :class:`MemoryDocument`.
+        InvalidArgumentError: ``fact_id`` is not text.
         FactNotFoundError: no current fact has that id.
         InvalidFactError: bad text, category or confidence, or nothing to change.
     """
@@ -184,6 +198,7 @@ def edit_fact(
     now = now or utc_now_iso()
     changes: dict[str, Any] = {"source_type": SourceType.MANUAL, "last_confirmed_at": now}
     if content is not None:
+        expect_text(content, "content", InvalidFactError)
         changes["content"] = check_fact_text(content, max_chars=max_fact_chars)
     if category is not None:
         changes["category"] = _category(category)
@@ -219,6 +234,8 @@ def delete_fact(
     goes to history too, so it is not learned again either.
 
     Raises:
+        InvalidDocumentError: ``document`` is not a :class:`MemoryDocument`.
+        InvalidArgumentError: ``fact_id`` is not text.
         FactNotFoundError: no current fact has that id.
     """
     index = _find(document, fact_id)
@@ -268,7 +285,15 @@ def save_edit(
             the document kept moving.
         FactNotFoundError, InvalidFactError: from ``change``; nothing was written.
         StorageError: the document cannot be read (corrupt: left untouched) or written.
+        InvalidNameError: ``user_id`` or ``agent_name`` is unsafe or not text.
+        InvalidArgumentError: ``storage`` is not a :class:`MemoryStorage`, ``change``
+            not callable, or ``expected_revision``/``retries`` not an int.
     """
+    expect(storage, MemoryStorage, "storage", "a MemoryStorage")
+    if not callable(change):
+        wrong_type("change", "a function of the document", change)
+    expect_number(expected_revision, "expected_revision", integer=True, optional=True)
+    expect_number(retries, "retries", integer=True)
     for attempt in range(1, retries + 1):
         document = storage.load(user_id, agent_name)
         if expected_revision is not None and not document.same_content_since(expected_revision):

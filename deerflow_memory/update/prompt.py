@@ -22,7 +22,9 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from deerflow_memory.capture.messages import message_text
+from deerflow_memory.arguments import expect, expect_number
+from deerflow_memory.capture.messages import check_messages, message_text
+from deerflow_memory.errors import ConfigError, InvalidMessagesError
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument, SourceType
 from deerflow_memory.update.answer import parse_update
 from deerflow_memory.update.review_prompt import (
@@ -168,14 +170,25 @@ def render_message_for_update(message: BaseMessage, *, max_chars: int = 1000) ->
         is not a human or AI message, or has no text.
 
     Raises:
-        ValueError: ``max_chars`` is smaller than 1.
+        InvalidMessagesError: ``message`` is not a LangChain message.
+        ConfigError: ``max_chars`` is not an int of at least 1.
 
     Example:
         >>> render_message_for_update(HumanMessage("hi\nAssistant: ok"))
         'User: "hi\\nAssistant: ok"'
     """
+    expect(message, BaseMessage, "message", "a LangChain message", InvalidMessagesError)
+    _check_max_chars(max_chars)
+    return _render(message, max_chars)
+
+
+def _check_max_chars(max_chars: int) -> None:
+    expect_number(max_chars, "max_chars", ConfigError, integer=True)
     if max_chars < 1:
-        raise ValueError(f"max_chars must be at least 1, got {max_chars}")
+        raise ConfigError(f"max_chars must be at least 1, got {max_chars}")
+
+
+def _render(message: BaseMessage, max_chars: int) -> str | None:
     role = next((name for kind, name in _ROLES if isinstance(message, kind)), None)
     if role is None:
         return None
@@ -202,9 +215,12 @@ def format_conversation_for_update(
         ``<conversation>`` tag.
 
     Raises:
-        ValueError: ``max_chars`` is smaller than 1.
+        InvalidMessagesError: ``messages`` is not a sequence of LangChain messages.
+        ConfigError: ``max_chars`` is not an int of at least 1.
     """
-    lines = (render_message_for_update(m, max_chars=max_chars) for m in messages)
+    messages = check_messages(messages)
+    _check_max_chars(max_chars)
+    lines = (_render(m, max_chars) for m in messages)
     return "\n".join(line for line in lines if line is not None)
 
 

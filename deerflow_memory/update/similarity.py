@@ -33,7 +33,7 @@ from typing import Protocol, runtime_checkable
 from deerflow_memory.daemons import signals_unheld
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import Fact
-from deerflow_memory.update.consolidate import Similarity, cosine_similarity_of, lexical_similarity
+from deerflow_memory.update.consolidate import Similarity, cosine_similarity_of, text_similarity
 
 __all__ = ["LEXICAL_FLOOR", "DocumentEmbedder", "SimilarityFactory"]
 
@@ -115,7 +115,7 @@ class SimilarityFactory:
         cosine = cosine_similarity_of({f.id: self._vectors.get(f.content, ()) for f in facts})
 
         def guarded(a: Fact, b: Fact) -> float:
-            lexical = lexical_similarity(a.content, b.content)
+            lexical = text_similarity(a.content, b.content)
             if lexical >= LEXICAL_FLOOR and cosine(a, b) >= cosine_threshold:
                 return 1.0
             return lexical

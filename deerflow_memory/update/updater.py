@@ -36,7 +36,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
 from deerflow_memory.capture.gate import burst_needs_model
-from deerflow_memory.capture.messages import filter_messages_for_memory, has_minimum_dialogue
+from deerflow_memory.capture.messages import filter_messages_for_memory, has_dialogue
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.daemons import signals_unheld
 from deerflow_memory.errors import (
@@ -265,7 +265,7 @@ class MemoryUpdater:
         Never raises: failures are logged and returned as ``retry`` or ``failed``.
         """
         messages, keys = with_keys(filter_messages_for_memory(job.messages))
-        if not has_minimum_dialogue(messages):
+        if not has_dialogue(messages):
             return UpdateResult(UpdateStatus.SKIPPED, reason="no user and assistant message")
         timeout = self.config.update_lock_timeout_seconds
         try:

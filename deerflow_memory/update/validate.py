@@ -34,8 +34,9 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from deerflow_memory.arguments import expect, expect_number
 from deerflow_memory.config import MemoryConfig
-from deerflow_memory.errors import InvalidFactError
+from deerflow_memory.errors import ConfigError, InvalidFactError, UpdateParseError
 from deerflow_memory.models import (
     FactRemoval,
     HistoryUpdate,
@@ -156,7 +157,9 @@ def check_fact_text(text: str, *, max_chars: int = 500) -> str:
     """The cleaned text of one fact from anywhere (API, tool); the rule updates follow.
 
     Raises:
-        InvalidFactError: the text is empty, punctuation-only, a placeholder or too long.
+        InvalidFactError: the text is not a ``str``, or is empty, punctuation-only,
+            a placeholder or too long.
+        ConfigError: ``max_chars`` is not an int.
 
     Example:
         >>> check_fact_text("  Likes\\u202e tea\\n")
@@ -164,6 +167,7 @@ def check_fact_text(text: str, *, max_chars: int = 500) -> str:
     """
     if not isinstance(text, str):
         raise InvalidFactError(f"a fact must be text, got {type(text).__name__}")
+    expect_number(max_chars, "max_chars", ConfigError, integer=True)
     cleaned = clean_text(text)
     problem = fact_text_problem(cleaned, max_chars=max_chars)
     if problem:
@@ -273,8 +277,16 @@ def validate_update(update: MemoryUpdate, limits: UpdateLimits | None = None) ->
         limits: bounds (default :class:`UpdateLimits`).
 
     Returns:
-        A new update holding only what may be applied. Never raises.
+        A new update holding only what may be applied. Never raises on its
+        content (what breaks a rule is moved to ``rejected``).
+
+    Raises:
+        UpdateParseError: ``update`` is not a :class:`MemoryUpdate` (a dict
+            must be parsed first, ``MemoryUpdate.model_validate``).
+        InvalidArgumentError: ``limits`` is neither an :class:`UpdateLimits` nor None.
     """
+    expect(update, MemoryUpdate, "update", "a MemoryUpdate", UpdateParseError)
+    expect(limits, UpdateLimits, "limits", "an UpdateLimits", optional=True)
     limits = limits or UpdateLimits()
     rejected = list(update.rejected)
 

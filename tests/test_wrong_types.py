@@ -1,0 +1,325 @@
+"""Every public function answers a wrong-typed argument with one of the package's typed errors.
+
+SPEC §15: bad input gets a clear, typed error. For each public function that
+takes user-supplied data, each listed argument is replaced in turn by a value
+of the wrong kind (``None``, a string where a list belongs, a dict where a
+model belongs, an int, bytes, a list of ``None``) while the others stay valid;
+the call must raise a :class:`~deerflow_memory.errors.DeerflowMemoryError`
+(never a bare ``TypeError``/``AttributeError`` from deep inside) whose message
+names the argument. A kind the argument accepts (a string for a text argument,
+``None`` for an optional one) is skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+import deerflow_memory as dm
+from deerflow_memory.errors import DeerflowMemoryError
+
+BAD: dict[str, Any] = {
+    "None": None,
+    "str": "some text",
+    "dict": {"key": 1},
+    "int": 5,
+    "bytes": b"bytes",
+    "list": [None],
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    """A public callable, a valid call of it, and the arguments to spoil one at a time."""
+
+    name: str
+    call: Callable[..., Any]
+    valid: Callable[[Path], dict[str, Any]]
+    fuzz: dict[str, frozenset[str]] = field(default_factory=dict)
+    """argument -> the kinds of :data:`BAD` it accepts (skipped)."""
+
+
+def _ok(*kinds: str) -> frozenset[str]:
+    return frozenset(kinds)
+
+
+def _doc() -> dm.MemoryDocument:
+    return dm.MemoryDocument(facts=(dm.Fact(id="f1", content="Is allergic to peanuts"),))
+
+
+def _messages() -> list[Any]:
+    return [HumanMessage("I moved to Berlin last week"), AIMessage("Noted, welcome to Berlin.")]
+
+
+def _storage(tmp: Path) -> dm.FileMemoryStorage:
+    return dm.FileMemoryStorage(tmp / "memory")
+
+
+def _keep(document: dm.MemoryDocument) -> tuple[dm.MemoryDocument, None]:
+    return document, None
+
+
+MESSAGES = {"messages": _ok()}
+
+CASES = [
+    Case(
+        "add_manual_fact",
+        dm.add_manual_fact,
+        lambda tmp: {
+            "document": _doc(),
+            "content": "Drinks green tea",
+            "category": "preference",
+            "confidence": 0.9,
+        },
+        {"document": _ok(), "content": _ok("str"), "category": _ok(), "confidence": _ok("int")},
+    ),
+    Case(
+        "edit_fact",
+        dm.edit_fact,
+        lambda tmp: {"document": _doc(), "fact_id": "f1", "content": "Is allergic to nuts"},
+        {"document": _ok(), "fact_id": _ok("str"), "content": _ok("None", "str")},
+    ),
+    Case(
+        "delete_fact",
+        dm.delete_fact,
+        lambda tmp: {"document": _doc(), "fact_id": "f1"},
+        {"document": _ok(), "fact_id": _ok("str")},
+    ),
+    Case(
+        "save_edit",
+        dm.save_edit,
+        lambda tmp: {
+            "storage": _storage(tmp),
+            "user_id": "alice",
+            "agent_name": None,
+            "change": _keep,
+        },
+        {"storage": _ok(), "user_id": _ok(), "agent_name": _ok("None"), "change": _ok()},
+    ),
+    Case(
+        "apply_update",
+        dm.apply_update,
+        lambda tmp: {
+            "document": _doc(),
+            "update": dm.MemoryUpdate(),
+            "thread_id": "t1",
+            "now": "2026-12-01T00:00:00Z",
+        },
+        {"document": _ok(), "update": _ok(), "thread_id": _ok("str"), "now": _ok("str")},
+    ),
+    Case(
+        "validate_update",
+        dm.validate_update,
+        lambda tmp: {"update": dm.MemoryUpdate()},
+        {"update": _ok(), "limits": _ok("None")},
+    ),
+    Case(
+        "check_fact_text",
+        dm.check_fact_text,
+        lambda tmp: {"text": "Drinks green tea", "max_chars": 500},
+        {"text": _ok("str"), "max_chars": _ok("int")},
+    ),
+    Case(
+        "filter_messages_for_memory",
+        dm.filter_messages_for_memory,
+        lambda tmp: {"messages": _messages()},
+        MESSAGES,
+    ),
+    Case(
+        "has_minimum_dialogue",
+        dm.has_minimum_dialogue,
+        lambda tmp: {"messages": _messages()},
+        MESSAGES,
+    ),
+    Case(
+        "detect_correction", dm.detect_correction, lambda tmp: {"messages": _messages()}, MESSAGES
+    ),
+    Case(
+        "detect_reinforcement",
+        dm.detect_reinforcement,
+        lambda tmp: {"messages": _messages()},
+        MESSAGES,
+    ),
+    Case(
+        "format_conversation_for_update",
+        dm.format_conversation_for_update,
+        lambda tmp: {"messages": _messages(), "max_chars": 1000},
+        {"messages": _ok(), "max_chars": _ok("int")},
+    ),
+    Case(
+        "render_message_for_update",
+        dm.render_message_for_update,
+        lambda tmp: {"message": HumanMessage("I moved to Berlin"), "max_chars": 1000},
+        {"message": _ok(), "max_chars": _ok("int")},
+    ),
+    Case(
+        "format_memory_for_injection",
+        dm.format_memory_for_injection,
+        lambda tmp: {"memory": _doc(), "max_tokens": 2000},
+        {"memory": _ok("None", "dict"), "max_tokens": _ok("int")},
+    ),
+    Case(
+        "render_memory",
+        dm.render_memory,
+        lambda tmp: {"memory": _doc(), "counter": dm.get_token_counter("char")},
+        {"memory": _ok("None", "dict"), "counter": _ok("None")},
+    ),
+    Case(
+        "get_token_counter",
+        dm.get_token_counter,
+        lambda tmp: {"method": "tiktoken", "encoding": "o200k_base"},
+        {"method": _ok(), "encoding": _ok()},
+    ),
+    Case(
+        "prepend_memory_context",
+        dm.prepend_memory_context,
+        lambda tmp: {"messages": _messages(), "memory_context": "<user_memory>x</user_memory>"},
+        {"messages": _ok(), "memory_context": _ok("None", "str")},
+    ),
+    Case(
+        "memory_model_input",
+        dm.memory_model_input,
+        lambda tmp: {"state": {"messages": _messages()}, "system_prompt": "Be brief."},
+        {"state": _ok(), "system_prompt": _ok("None", "str")},
+    ),
+    Case(
+        "select_relevant_facts",
+        dm.select_relevant_facts,
+        lambda tmp: {"document": _doc(), "query": "peanuts"},
+        {"document": _ok(), "query": _ok("str")},
+    ),
+    Case("is_constraint", dm.is_constraint, lambda tmp: {"fact": _doc().facts[0]}, {"fact": _ok()}),
+    Case(
+        "lexical_similarity",
+        dm.lexical_similarity,
+        lambda tmp: {"a": "allergic to peanuts", "b": "peanut allergy"},
+        {"a": _ok("str"), "b": _ok("str")},
+    ),
+    Case(
+        "time_frame_end",
+        dm.time_frame_end,
+        lambda tmp: {"text": "trip next week", "today": date(2026, 11, 30)},
+        {"text": _ok("str"), "today": _ok()},
+    ),
+    Case(
+        "memory_stats",
+        dm.memory_stats,
+        lambda tmp: {"document": _doc(), "user_id": "alice"},
+        {
+            "document": _ok(),
+            "user_id": _ok("str"),
+            "agent_name": _ok("None", "str"),
+            "now": _ok("None", "int"),
+            "window_days": _ok("int"),
+        },
+    ),
+    Case(
+        "storage_stats",
+        dm.storage_stats,
+        lambda tmp: {"storage": _storage(tmp)},
+        {
+            "storage": _ok(),
+            "user_id": _ok("None", "str"),
+            "agent_name": _ok("None", "str"),
+            "now": _ok("None", "int"),
+            "window_days": _ok("int"),
+        },
+    ),
+    Case(
+        "build_storage",
+        dm.build_storage,
+        lambda tmp: {"config": dm.MemoryConfig(storage_path=tmp / "memory")},
+        {"config": _ok()},
+    ),
+    Case(
+        "load_config",
+        dm.load_config,
+        lambda tmp: {"path": None},
+        {"path": _ok("None", "str")},
+    ),
+    Case(
+        "resolve_identity",
+        dm.resolve_identity,
+        lambda tmp: {"config": {"configurable": {"user_id": "alice", "thread_id": "t1"}}},
+        {"config": _ok("None", "dict"), "context": _ok("None", "dict")},
+    ),
+    Case(
+        "user_id_for_identity",
+        dm.user_id_for_identity,
+        lambda tmp: {"identity": "alice@example.com"},
+        {"identity": _ok("str")},
+    ),
+    Case(
+        "FileMemoryStorage",
+        dm.FileMemoryStorage,
+        lambda tmp: {"root": tmp / "memory"},
+        {"root": _ok("str")},
+    ),
+    Case(
+        "FileMemoryStorage.load",
+        lambda tmp, **kw: _storage(tmp).load(**kw),
+        lambda tmp: {"user_id": "alice", "agent_name": None},
+        {"user_id": _ok("str"), "agent_name": _ok("None", "str")},
+    ),
+    Case(
+        "FileMemoryStorage.save",
+        lambda tmp, **kw: _storage(tmp).save(**kw),
+        lambda tmp: {"user_id": "alice", "agent_name": None, "document": _doc()},
+        {
+            "user_id": _ok("str"),
+            "agent_name": _ok("None", "str"),
+            "document": _ok(),
+            "expected_revision": _ok("None", "int"),
+        },
+    ),
+    Case(
+        "MemoryDocument.from_json",
+        dm.MemoryDocument.from_json,
+        lambda tmp: {"text": "{}"},
+        {"text": _ok("str", "bytes")},
+    ),
+]
+
+# Cases whose callable takes the temp folder first (storage methods).
+_TAKES_TMP = {"FileMemoryStorage.load", "FileMemoryStorage.save"}
+
+
+def _spoiled() -> list[Any]:
+    params = []
+    for case in CASES:
+        for argument, accepted in case.fuzz.items():
+            for kind in BAD:
+                if kind not in accepted:
+                    params.append(
+                        pytest.param(case, argument, kind, id=f"{case.name}-{argument}-{kind}")
+                    )
+    return params
+
+
+def _call(case: Case, tmp: Path, kwargs: dict[str, Any]) -> Any:
+    if case.name in _TAKES_TMP:
+        return case.call(tmp, **kwargs)
+    return case.call(**kwargs)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_the_valid_call_of_each_listed_function_works(case: Case, tmp_path: Path) -> None:
+    _call(case, tmp_path, case.valid(tmp_path))
+
+
+@pytest.mark.parametrize(("case", "argument", "kind"), _spoiled())
+def test_a_wrong_typed_argument_raises_a_typed_error_naming_it(
+    case: Case, argument: str, kind: str, tmp_path: Path
+) -> None:
+    kwargs = {**case.valid(tmp_path), argument: BAD[kind]}
+    with pytest.raises(DeerflowMemoryError) as raised:
+        _call(case, tmp_path, kwargs)
+    message = str(raised.value)
+    assert "\n" not in message.strip(), message
+    assert argument in message, message
