@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from deerflow_memory.models import Fact, MemoryUpdate, Rejection
-from deerflow_memory.update.consolidate import Similarity, keeper_of, lexical_similarity
+from deerflow_memory.update.consolidate import Similarity, keeper_of, text_similarity
 from deerflow_memory.update.validate import original_positions
 
 __all__ = ["MODEL_MERGE_FLOOR", "flagged_constraint", "merge_problem", "screen_merges"]
@@ -50,7 +50,7 @@ def flagged_constraint(fact: Fact) -> bool:
 
 
 def _lexical(a: Fact, b: Fact) -> float:
-    return lexical_similarity(a.content, b.content)
+    return text_similarity(a.content, b.content)
 
 
 def merge_members(facts: Sequence[Fact], ids: Sequence[str]) -> list[Fact]:
