@@ -125,6 +125,34 @@ def load_pattern_file(name: str) -> tuple[str, ...]:
     )
 
 
+# "No, it leaves Wednesday" / "不是，在苏州": a no, then what is so instead.
+_NO_LEAD = re.compile(
+    r"^\s*(?:no|nope|nah)\s*[,.!;:—-]\s*|^\s*(?:不|不是|不对)\s*[，,。！!]\s*", re.I
+)
+# ...but not "No thanks", "No worries, …", "不用了", "No, not yet": those decline or answer.
+_NO_POLITE = re.compile(
+    r"(?:thanks|thank you|thx|need|worries|problem|rush|pressure|it['’]s fine|that['’]s fine|"
+    r"i['’]m (?:good|fine|ok)|all good|not (?:yet|now|really|today|necessary)|just|later|"
+    r"that['’]s (?:all|it|ok|okay|enough)|i (?:don['’]t|do not) (?:need|want|think|know)|"
+    r"谢谢|不用|没事|暂时|先不|没关系|不需要)",
+    re.I,
+)
+
+
+def _no_then_statement(text: str, reply: str) -> bool:
+    """True for a no followed by a statement, after a statement of the assistant.
+
+    After a question or an offer ("Want a receipt?" → "No, I'm fine") a no
+    answers it; after "Your flight leaves on Tuesday." it puts the reply right.
+    """
+    match = _NO_LEAD.match(text)
+    if match is None or not reply or reply.rstrip().endswith(("?", "？")):
+        return False
+    rest = text[match.end() :].strip()
+    words = len(rest.split()) if not _CJK.search(rest) else len(rest) // 2
+    return words >= 2 and _NO_POLITE.match(rest) is None
+
+
 def _x_not_y(text: str, reply: str) -> bool:
     """True for "X, not Y" (zh or en) that puts the assistant right.
 
@@ -212,6 +240,8 @@ class SignalDetector:
         if guarded is not text:
             text, low = guarded, guarded.lower()
         if self._correction.search(text, low) or _x_not_y(text, reply):
+            return True
+        if _no_then_statement(original, reply):
             return True
         # "A: Your train is at 9:40. — U: 9:14, actually": a bare value put right.
         return len(original) <= MAX_REPLY_CHARS and slot_correction(original, reply)
