@@ -120,6 +120,41 @@ _ZH_PASSING = re.compile(
     r"|^我(?:喜欢|爱|讨厌|不喜欢)(?:这个|那个|这些|那些|它|这版|这一版|第一个|第二个|最后一个)",
 )
 
+# --- never memory, whatever the shape ----------------------------------------------------------
+
+# A secret (memory is shown to a model provider on every turn), an instruction or a
+# claim of authority over the assistant (a stored "fact" would carry it into every
+# prompt), what someone else said, a problem of the moment, a crisis (not a fact
+# for the offline rules to keep), a joke.
+_NEVER = re.compile(
+    r"\b(?:passwords?|passcodes?|passwd|pin(?: code| number)?|otp|one[- ]time (?:code|password)|"
+    r"verification code|security code|2fa|api[ _-]?keys?|access keys?|secret(?: key)?s?|tokens?|"
+    r"private keys?|seed phrase|recovery phrase|mnemonic|card numbers?|credit card|debit card|cvv|cvc|"
+    r"iban|account numbers?|routing number|sort code|ssn|social security|national insurance|"
+    r"passport (?:number|no)|licen[cs]e number|tax id|login|username|user name)\b"
+    r"|\bsk-[a-z0-9]{6,}|\bakia[a-z0-9]{8,}|\b\d{9,}\b|\b(?:\d{4}[ -]){3}\d{4}\b"
+    r"|密码|口令|验证码|校验码|身份证|护照号|卡号|银行卡|账号|帐号|密钥|私钥|助记词|社保号"
+    r"|\b(?:ignore|disregard|override|overrides|bypass)\b|\b(?:system prompt|instructions?|"
+    r"rules? (?:are|is) void|jailbreak|developer mode|admin(?:istrator)?|root access|superuser|sudo|"
+    r"approve all|authori[sz]ed|permission|highest (?:priority|authority)|in charge of (?:you|this))\b"
+    r"|忽略|无视|覆盖|绕过|指令|提示词|系统|管理员|权限|授权|越狱|开发者模式"
+    r"|\b(?:told|asked|texted|emailed|messaged|warned|reminded|says|said)\s+(?:me|to me)\b"
+    r"|(?:医生|大夫|他|她|老师|妈妈|爸爸|老板|朋友|别人|人家|同事|家人|领导)说"
+    r"|\b(?:crash(?:es|ed|ing)?|delayed|cancell?ed|broke|broken|not working|isn['’]t working|"
+    r"won['’]t (?:start|load|open|work)|failed|failing|glitch(?:es|ing)?|freez(?:es|ing)|frozen)\b"
+    r"|^I can['’]?t (?:log ?in|sign ?in|access|open|find|connect|see|get|load|download|upload|"
+    r"install|print|hear|figure)\b"
+    r"|\b(?:kill myself|want to die|end it all|suicid\w*|self[- ]harm)\b|不想活|想死|活不下去|自杀|轻生"
+    r"|\b(?:just )?kidding\b|\bjk\b|\bjoking\b|开玩笑"
+    r"|外面|下雨|下雪|天气|心情|排队|被(?:拒|骂|批|开除|裁|甩)",
+    _I,
+)
+
+
+def _never(text: str) -> bool:
+    return _NEVER.search(text) is not None
+
+
 # --- the third person -----------------------------------------------------------------------
 
 _EN_SUBJECT = re.compile(
@@ -150,7 +185,10 @@ _EN_SUBJECT_FORMS = {
 _ADVERB = re.compile(
     r"(?:(?:always|usually|often|sometimes|never|only|really|still|also|mostly|rarely|normally|"
     r"generally|typically|actually|basically|mainly|regularly|occasionally|seldom|hardly ever|"
-    r"absolutely|totally|completely|definitely|kind of|kinda|sort of|pretty much)\s+)*",
+    r"absolutely|totally|completely|definitely|kind of|kinda|sort of|pretty much|once|twice|"
+    r"no longer|myself|even|already|just|now|ever|too|"
+    # any other -ly word is an adverb ("personally", "currently"), not the verb
+    r"(?!(?:apply|reply|fly|rely|supply|multiply|comply|imply|ally|bully|tally|rally)\b)[a-z]+ly)\s+)*",
     _I,
 )
 _MODALS = frozenset({"can", "could", "must", "should", "may", "might", "would", "shall", "will"})
@@ -267,6 +305,8 @@ def own_words(clause: str, zh: bool) -> Candidate | None:
         request or event, or a clause too short or too long to be one fact.
     """
     text = clause.strip().rstrip(" .,;:!~…。，；：！～")
+    if _never(text):
+        return None
     if zh:
         chars = len(_CJK.findall(text))
         if not _MIN_ZH_CHARS <= chars <= _MAX_ZH_CHARS or _ZH_PASSING.search(text):
@@ -293,7 +333,11 @@ _EN_PEOPLE = (
     r"colleagues?|coworkers?|roommates?|flatmates?|neighbou?rs?|teacher|doctor|team|family|"
     r"in-laws|dog|cat|pets?|client|customers?|students?"
 )
-_EN_MY_THING = re.compile(rf"^my\s+(?!(?:{_EN_PEOPLE})\b)[a-z]", _I)
+_EN_MY_THING = re.compile(
+    rf"^my\s+(?!(?:{_EN_PEOPLE}|bad|pleasure|apologies|mistake|god|goodness|gosh|word|turn|fault|"
+    r"treat|question|point|guess|answer|reply|request)\b)[a-z]",
+    _I,
+)
 # "Sesame makes my throat close up", "migraines knock me out", "sci-fi is my jam": a
 # generic subject (no article or pronoun before it) doing something to the user.
 _EN_TO_ME = re.compile(
@@ -320,11 +364,17 @@ _EN_MOVED = re.compile(
 )
 _EN_HERE = re.compile(
     r"^(?!(?:nothing|everything|anything|something|nobody|someone|somebody|all|same|done|back|"
-    r"new|over|stuck|lost|still|just|you|we|they|it|that|this)\b)"
+    r"new|over|stuck|lost|still|just|you|we|they|it|that|this|quick|question|quick question|"
+    r"problem|issue|help|hello|hi|hey|thanks|same question|nobody|anyone)\b)"
     r"(?P<x>[a-z][\w'()-]*(?:\s+[\w'()-]+){0,5})\s+here$",
     _I,
 )
-_EN_AS_A = re.compile(r"^as an?\s+(?P<x>[a-z][\w'-]*(?:\s+[\w'-]+){0,5})$", _I)
+_EN_AS_A = re.compile(
+    r"^as an?\s+(?!(?:reminder|note|side note|matter|result|rule|example|aside|bonus|test|joke|"
+    r"favou?r|follow[- ]up|heads[- ]up|fyi|quick|ai|assistant|bot)\b)"
+    r"(?P<x>[a-z][\w'-]*(?:\s+[\w'-]+){0,5})$",
+    _I,
+)
 
 
 def said_of_user(clause: str, zh: bool) -> Candidate | None:
@@ -344,6 +394,8 @@ def said_of_user(clause: str, zh: bool) -> Candidate | None:
     text = clause.strip().rstrip(" .,;:!~…")
     words = len(text.split())
     if not 2 <= words <= _MAX_EN_WORDS or _EN_PASSING.search(text) or _EN_MOVED.search(text):
+        return None
+    if _never(text):
         return None
     if _EN_MY_THING.match(text):
         content = "User's " + _third_persons(text[3:].lstrip())
@@ -410,5 +462,7 @@ def described_before_so(sentence: str) -> Candidate | None:
     """The user's description before ", so" ("type 1 diabetic, so …" → "User: type 1 diabetic")."""
     match = _EN_DESCRIBED_SO.match(sentence.strip())
     if match is None or _EN_PASSING.search(match["d"]) or re.search(r"\b(?:I|me|my)\b", match["d"]):
+        return None
+    if _never(match["d"]):
         return None
     return Candidate(f"User: {match['d']}", _category(match["d"]), OWN_WORDS_CONFIDENCE)

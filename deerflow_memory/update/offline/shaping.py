@@ -72,9 +72,12 @@ def before_question(sentence: str, zh: bool) -> str:
     return sentence[: ends[-2]] if len(ends) > 1 else ""
 
 
-# "I hate Mondays lol", "烦死了": venting; a taste said that way is a mood, not a preference.
-_EN_VENTING = re.compile(r"\b(?:lol|lmao|rofl|ugh+|argh+|smh|ffs|omg|gah|meh|sigh)\b", _I)
-_ZH_VENTING = re.compile(r"烦死|累死|气死|烦透|崩溃|无语|郁闷|服了")
+# "I hate Mondays lol", "烦死了": venting; a taste said that way is a mood, not a preference;
+# "…, just kidding": a joke, nothing the own-words fallback keeps.
+_EN_VENTING = re.compile(
+    r"\b(?:lol|lmao|rofl|ugh+|argh+|smh|ffs|omg|gah|meh|sigh|(?:just )?kidding|jk|joking)\b", _I
+)
+_ZH_VENTING = re.compile(r"烦死|累死|气死|烦透|崩溃|无语|郁闷|服了|开玩笑")
 
 
 def venting(sentence: str, zh: bool) -> bool:

@@ -431,6 +431,29 @@ def _strip_leadins(sentence: str, zh: bool) -> tuple[str, bool, bool]:
             return sentence.strip(), marker, remember
 
 
+# Text the user hands over to work on is not what they say about themselves: what follows
+# "Summarize this email:" / "翻译：" is material, and a role-play or story is not the user.
+_MATERIAL = re.compile(
+    r"\b(?:summari[sz]e|translate|rewrite|proofread|paraphrase|edit|reply to|respond to|answer|"
+    r"analy[sz]e|review|check|explain|format|shorten|correct|improve|polish|critique|grade)\b"
+    r"[^:\n]{0,80}:|(?:总结|翻译|改写|润色|检查|回复|分析|解释|概括|修改|校对|点评)[^：:\n]{0,30}[：:]",
+    _I,
+)
+_PLAYED = re.compile(
+    r"\b(?:role[- ]?play|pretend|in character|let['’]s play|write a story|story:|poem:|imagine you)\b|"
+    r"角色扮演|扮演|假装|写个故事|编个故事",
+    _I,
+)
+
+
+def _own_text(text: str) -> str:
+    """``text`` without the material it hands over ("Summarize this: …") or a role-play."""
+    if _PLAYED.search(text):
+        return ""
+    material = _MATERIAL.search(text)
+    return text[: material.start()] if material else text
+
+
 def candidates_from_text(text: str) -> list[Candidate]:
     """Every candidate fact the user states about themselves in ``text``, in order.
 
@@ -441,7 +464,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
         Candidates in the order they appear; empty when nothing qualifies.
     """
     found: list[Candidate] = []
-    for raw, terminator in _sentences(_prepare(text)):
+    for raw, terminator in _sentences(_prepare(_own_text(text))):
         zh = _CJK.search(raw) is not None
         sentence, marker, remember = _strip_leadins(raw.strip(), zh)
         sentence = (_ZH_META_IF if zh else _EN_META_IF).sub("", sentence)
