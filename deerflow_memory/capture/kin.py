@@ -1,4 +1,4 @@
-"""Chinese words for the people in a user's life: family, partner, friends, work.
+"""Words for the people in a user's life: family, partner, friends, work (Chinese and English).
 
 One list for every stage that reads them: the update gate keeps a request that
 names one of them after a first person ("给我儿子推荐几本书", "帮我妈找个医生"),
@@ -7,7 +7,7 @@ and the offline extractor tells the user's own facts from theirs ("我女儿对�
 
 from __future__ import annotations
 
-__all__ = ["KIN_ZH"]
+__all__ = ["KIN_EN", "KIN_ZH"]
 
 KIN_ZH = (
     r"妈妈|妈|爸爸|爸|母亲|父亲|老婆|老公|妻子|丈夫|太太|先生|爱人|对象|男朋友|女朋友|男友|女友|儿子|"
@@ -16,3 +16,12 @@ KIN_ZH = (
     r"堂姐|闺蜜|兄弟|姐妹|父母|爸妈|老师|客户"
 )
 """A regex alternation (no group) of the words."""
+
+KIN_EN = (
+    r"mother|mom|mum|mommy|father|dad|daddy|parents?|wife|husband|spouse|partner|fianc[eé]e?|"
+    r"girlfriend|boyfriend|sons?|daughters?|kids?|child|children|bab(?:y|ies)|toddler|"
+    r"brothers?|sisters?|siblings?|grandmother|grandma|grandfather|grandpa|grandparents?|"
+    r"grand(?:son|daughter|child|kid)s?|aunt|uncle|cousins?|nephew|niece|friends?|roommate|"
+    r"colleagues?|coworkers?|boss|neighbou?rs?|family"
+)
+"""A regex alternation (no group) of the English words, lower case, plurals included."""

@@ -50,6 +50,7 @@ from deerflow_memory.update.consolidate import (
     text_similarity,
 )
 from deerflow_memory.update.merges import (
+    CONSTRAINT_MERGE_FLOOR,
     MODEL_MERGE_FLOOR,
     IsConstraint,
     flagged_constraint,
@@ -161,6 +162,7 @@ def tidy(
     max_superseded_facts: int = 100,
     merge_floor: float = MODEL_MERGE_FLOOR,
     is_constraint: IsConstraint = flagged_constraint,
+    constraint_floor: float = CONSTRAINT_MERGE_FLOOR,
 ) -> TidyResult:
     """Confirm, expire and merge facts of ``document`` (see the module docstring).
 
@@ -180,6 +182,8 @@ def tidy(
             at this similarity (or ``threshold`` when lower); refused ones are
             skipped here (the updater reports them, :func:`~.merges.screen_merges`).
         is_constraint: whether a fact is a constraint, for the same check.
+        constraint_floor: the least similarity of a proposed merge touching a
+            constraint (the config's ``consolidation_threshold``), same check.
 
     Returns:
         The new document (unchanged object when nothing happened) and counts.
@@ -236,6 +240,7 @@ def tidy(
                 similarity=similarity,
                 floor=min(threshold, merge_floor),
                 is_constraint=is_constraint,
+                constraint_floor=constraint_floor,
             ):
                 groups.append(members)
                 taken_ids = {f.id for f in members}

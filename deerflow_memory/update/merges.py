@@ -12,7 +12,16 @@ nothing of it. A proposed group is applied only when it is plausibly one fact:
   :data:`MODEL_MERGE_FLOOR`, by the similarity consolidation uses (lexical,
   or the embedder-guarded one of :mod:`~deerflow_memory.update.similarity`);
 - **no constraint lost**: a constraint (an allergy, diet, medical or
-  accessibility need) is merged away only into a fact that is a constraint too.
+  accessibility need) is merged away only into a fact that is a constraint too;
+- **a constraint only into its own restatement**: when either fact is a
+  constraint the pair must be near-identical — similarity at least
+  ``constraint_floor`` (the config's ``consolidation_threshold``, default
+  :data:`CONSTRAINT_MERGE_FLOOR`), the same numbers (digit runs, and Chinese
+  numerals before a unit: 1型 = 一型) and the same people (a kin word,
+  "daughter", "女儿", in one and not the other refuses). "Is severely
+  allergic to peanuts" and "…to penicillin" score 0.53, above the floor, and
+  are two allergies; "User takes 10mg of warfarin" and "…50mg…" two doses;
+  "User's daughter is allergic to eggs" is not the user's allergy (attack 21 F3).
 
 Manual facts are taken out of a group before these checks (they are never
 merged; :mod:`~deerflow_memory.update.hygiene`). A refused group is reported
@@ -29,15 +38,25 @@ different things share no term and score 0. Everything is pure; nothing raises.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
+from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
 from deerflow_memory.models import Fact, MemoryUpdate, Rejection
 from deerflow_memory.update.consolidate import Similarity, keeper_of, text_similarity
 from deerflow_memory.update.validate import original_positions
 
-__all__ = ["MODEL_MERGE_FLOOR", "flagged_constraint", "merge_problem", "screen_merges"]
+__all__ = [
+    "CONSTRAINT_MERGE_FLOOR",
+    "MODEL_MERGE_FLOOR",
+    "flagged_constraint",
+    "merge_problem",
+    "screen_merges",
+]
 
 MODEL_MERGE_FLOOR = 0.5
+CONSTRAINT_MERGE_FLOOR = 0.85
+"""The default ``consolidation_threshold``: the least similarity of a merge with a constraint."""
 MANUAL = "manual"  # SourceType.MANUAL, compared as text (a StrEnum equals its text)
 _PREVIEW_CHARS = 80
 
@@ -47,6 +66,49 @@ IsConstraint = Callable[[Fact], bool]
 def flagged_constraint(fact: Fact) -> bool:
     """The constraint test without the wording rules: the fact's ``constraint`` flag."""
     return fact.constraint
+
+
+_NUMBER = re.compile(
+    r"\d+(?:[.,]\d+)*|(?P<zh>[零〇一二两三四五六七八九十百千万]+)"
+    r"(?=型|级|期|度|岁|次|片|粒|颗|毫克|克|毫升|升|个|天|周|年|月|小时|分钟|杯|瓶|支|针|单位|mg|ml)",
+    re.IGNORECASE,
+)
+_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4}
+_ZH_DIGITS |= {"五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_KIN = re.compile(rf"\b(?:{KIN_EN})\b|{KIN_ZH}", re.IGNORECASE)
+
+
+def _zh_number(text: str) -> str:
+    """``text`` (Chinese numerals) as digits when it is 0..99 ("十二" -> "12"), else itself."""
+    if all(c in _ZH_DIGITS for c in text):
+        return "".join(str(_ZH_DIGITS[c]) for c in text)
+    tens, sep, ones = text.partition("十")
+    if sep and len(tens) <= 1 and len(ones) <= 1 and all(c in _ZH_DIGITS for c in tens + ones):
+        return str((_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[ones] if ones else 0))
+    return text
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers ``text`` states, sorted: digit runs (leading zeros aside) and zh numerals."""
+    found = []
+    for match in _NUMBER.finditer(text):
+        zh = match.group("zh")
+        found.append(_zh_number(zh) if zh else match.group().lstrip("0") or "0")
+    return sorted(found)
+
+
+def _people(text: str) -> set[str]:
+    """The kin words of ``text`` (lower case, a final "s" dropped): whom it is about."""
+    return {word.lower().removesuffix("s") for word in _KIN.findall(text)}
+
+
+def _not_the_same_constraint(a: Fact, b: Fact) -> str | None:
+    """Why two facts, one a constraint, state different things though similar, or ``None``."""
+    if _numbers(a.content) != _numbers(b.content):
+        return f"{a.id} and {b.id} state different numbers"
+    if _people(a.content) != _people(b.content):
+        return f"{a.id} and {b.id} are about different people"
+    return None
 
 
 def _lexical(a: Fact, b: Fact) -> float:
@@ -66,6 +128,7 @@ def merge_problem(
     similarity: Similarity | None = None,
     floor: float = MODEL_MERGE_FLOOR,
     is_constraint: IsConstraint = flagged_constraint,
+    constraint_floor: float = CONSTRAINT_MERGE_FLOOR,
 ) -> str | None:
     """Why the proposed ``group`` may not become one fact, or ``None`` when it may.
 
@@ -74,6 +137,9 @@ def merge_problem(
         similarity: pairwise similarity in 0..1; default lexical.
         floor: the least similarity of each member to the fact kept.
         is_constraint: whether a fact is a constraint (default: its flag).
+        constraint_floor: the least similarity when the member or the fact
+            kept is a constraint (which must also state the same numbers and
+            people); above 1: constraints are never merged.
     """
     if len(group) < 2:
         return None
@@ -88,8 +154,19 @@ def merge_problem(
         score = similar(fact, kept)
         if not score >= floor:  # NaN too
             return f"{fact.id} and {kept.id} do not say the same (similarity {score:.2f} < {floor})"
-        if not kept_is_constraint and is_constraint(fact):
+        fact_is_constraint = is_constraint(fact)
+        if not kept_is_constraint and fact_is_constraint:
             return f"{fact.id} is a constraint and {kept.id}, the fact kept, is not"
+        if not (kept_is_constraint or fact_is_constraint):
+            continue
+        if not score >= constraint_floor:
+            return (
+                f"{fact.id} and {kept.id} are constraints that are not near-identical "
+                f"(similarity {score:.2f} < {constraint_floor})"
+            )
+        problem = _not_the_same_constraint(fact, kept)
+        if problem is not None:
+            return problem
     return None
 
 
@@ -100,13 +177,14 @@ def screen_merges(
     similarity: Similarity | None = None,
     floor: float = MODEL_MERGE_FLOOR,
     is_constraint: IsConstraint = flagged_constraint,
+    constraint_floor: float = CONSTRAINT_MERGE_FLOOR,
 ) -> MemoryUpdate:
     """``update`` without the merges :func:`merge_problem` refuses; those go to ``rejected``.
 
     Args:
         update: a validated update.
         facts: the stored facts the update applies to.
-        similarity, floor, is_constraint: as :func:`merge_problem`.
+        similarity, floor, is_constraint, constraint_floor: as :func:`merge_problem`.
 
     Returns:
         ``update`` itself when every proposed merge may be applied.
@@ -119,7 +197,11 @@ def screen_merges(
     for index, merge in zip(positions, update.facts_to_merge, strict=True):
         group = merge_members(facts, merge.ids)
         problem = merge_problem(
-            group, similarity=similarity, floor=floor, is_constraint=is_constraint
+            group,
+            similarity=similarity,
+            floor=floor,
+            is_constraint=is_constraint,
+            constraint_floor=constraint_floor,
         )
         if problem is None:
             kept.append(merge)

@@ -513,6 +513,7 @@ class MemoryUpdater:
             ),
             floor=min(self.config.consolidation_threshold, MODEL_MERGE_FLOOR),
             is_constraint=self._is_constraint,
+            constraint_floor=self.config.consolidation_threshold,
         )
 
     def _tidy(
@@ -537,6 +538,7 @@ class MemoryUpdater:
             touched=touched,
             max_superseded_facts=self.config.max_superseded_facts,
             is_constraint=self._is_constraint,
+            constraint_floor=self.config.consolidation_threshold,
         )
 
     def _save(
