@@ -22,7 +22,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import MessagesState
 from typing_extensions import TypedDict
 
-from deerflow_memory.arguments import expect_text
+from deerflow_memory.arguments import expect, expect_text
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import StateSchemaError, ToolNameError
 from deerflow_memory.inject.format import prepend_memory_context
@@ -148,6 +148,7 @@ def add_memory_nodes(
         >>> memory = add_memory_nodes(builder, "agent")
         >>> graph = builder.compile(checkpointer=InMemorySaver())
     """
+    expect(builder, StateGraph, "builder", "a langgraph StateGraph (not yet compiled)")
     _check_state(builder)
     for name in (agent, tools):
         if name is not None and name not in builder.nodes:

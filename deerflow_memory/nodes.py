@@ -44,6 +44,7 @@ from langgraph.graph.message import REMOVE_ALL_MESSAGES
 from langgraph.runtime import Runtime
 from langgraph.store.base import BaseStore
 
+from deerflow_memory.arguments import expect_number
 from deerflow_memory.capture.messages import (
     coerce_messages,
     filter_messages_for_memory,
@@ -57,7 +58,7 @@ from deerflow_memory.errors import StateSchemaError, StorageError
 from deerflow_memory.identity import MemoryIdentity, resolve_identity
 from deerflow_memory.inject.blocks import summary_block, summary_entries
 from deerflow_memory.logs import package_logger
-from deerflow_memory.service import MemoryService
+from deerflow_memory.service import MemoryService, check_service
 from deerflow_memory.update.summary import write_summary
 
 __all__ = [
@@ -260,7 +261,11 @@ def create_inject_memory_node(service: MemoryService) -> Node:
     turn and stays byte-identical while memory is unchanged (same day), so
     provider prefix caches hold. Use :func:`~deerflow_memory.inject.format.prepend_memory_context`
     in your agent node to put it in front of the model input.
+
+    Raises:
+        InvalidArgumentError: ``service`` is not a :class:`MemoryService`.
     """
+    check_service(service)
 
     def inject_memory(state: Any, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
         if not (service.config.enabled and service.config.injection_enabled):
@@ -278,7 +283,11 @@ def create_capture_memory_node(service: MemoryService) -> Node:
     """Node that filters the turn, detects correction/reinforcement and enqueues an update.
 
     Returns no state change and never waits for the memory model.
+
+    Raises:
+        InvalidArgumentError: ``service`` is not a :class:`MemoryService`.
     """
+    check_service(service)
 
     def capture_memory(state: Any, config: RunnableConfig, runtime: Runtime[Any]) -> dict[str, Any]:
         if service.config.enabled:
@@ -358,7 +367,14 @@ def create_summarization_node(
         max_messages: history length that triggers it (default from config).
         max_tokens: history tokens that trigger it (default from config; None = off).
         keep: most recent messages kept verbatim (default from config).
+
+    Raises:
+        InvalidArgumentError: ``service`` is not a :class:`MemoryService`, or
+            ``max_messages``, ``max_tokens`` or ``keep`` is neither an int nor None.
     """
+    check_service(service)
+    for name, value in (("max_messages", max_messages), ("max_tokens", max_tokens), ("keep", keep)):
+        expect_number(value, name, integer=True, optional=True)
     limit = max_messages if max_messages is not None else service.config.summarize_after_messages
     token_limit = max_tokens if max_tokens is not None else service.config.summarize_after_tokens
     kept_count = keep if keep is not None else service.config.summarize_keep_messages

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage
 
+from deerflow_memory.arguments import expect
 from deerflow_memory.capture.messages import check_messages
 from deerflow_memory.capture.signals import SignalDetector, Signals
 from deerflow_memory.config import MemoryConfig, load_config
@@ -91,7 +92,13 @@ if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
     from langgraph.store.base import BaseStore
 
-__all__ = ["MemoryBlock", "MemoryService", "UpdateFailure", "close_open_services"]
+__all__ = [
+    "MemoryBlock",
+    "MemoryService",
+    "UpdateFailure",
+    "check_service",
+    "close_open_services",
+]
 
 logger = package_logger(__name__)
 
@@ -156,6 +163,15 @@ class UpdateFailure:
 MAX_RECENT_FAILURES = 50
 
 
+def check_service(value: object, name: str = "service") -> None:
+    """The check of the public factories taking a service (nodes, tools, routes, lifespans).
+
+    Raises:
+        InvalidArgumentError: ``value`` is not a :class:`MemoryService` (None, a config...).
+    """
+    expect(value, MemoryService, name, "a MemoryService")
+
+
 class MemoryService:
     """Storage, queue and updater of one memory configuration.
 
@@ -189,6 +205,8 @@ class MemoryService:
     ) -> None:
         from deerflow_memory.update.llm import build_extractor
 
+        expect(config, MemoryConfig, "config", "a MemoryConfig", ConfigError, optional=True)
+        expect(storage, MemoryStorage, "storage", "a MemoryStorage", optional=True)
         self.config = config if config is not None else load_config()
         # A tenant's child (see for_tenant) shares its parent's recorders and failure log.
         parent: MemoryService | None = _tenant_of[0] if _tenant_of is not None else None

@@ -50,7 +50,7 @@ from deerflow_memory.models import (
     MemoryDocument,
     SupersededFact,
 )
-from deerflow_memory.service import MemoryService
+from deerflow_memory.service import MemoryService, check_service
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 
@@ -255,11 +255,13 @@ def create_memory_tools(
             not a valid tool name (letters, digits, ``_`` and ``-``; at most
             64 characters), or a memory tool has the name of one of
             ``existing`` (or two of those share a name).
+        InvalidArgumentError: ``service`` is not a :class:`MemoryService`.
 
     Example:
         >>> tools = [*my_tools, *create_memory_tools(memory)]
         >>> graph = create_memory_agent(model, tools, service=memory)
     """
+    check_service(service)
     if not isinstance(prefix, str):
         raise ToolNameError(
             f"the memory tools' prefix must be a string such as 'memory_', "

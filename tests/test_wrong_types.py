@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.graph import StateGraph
 
 import deerflow_memory as dm
 from deerflow_memory.errors import DeerflowMemoryError
@@ -59,6 +60,28 @@ def _messages() -> list[Any]:
 
 def _storage(tmp: Path) -> dm.FileMemoryStorage:
     return dm.FileMemoryStorage(tmp / "memory")
+
+
+def _config(tmp: Path) -> dm.MemoryConfig:
+    return dm.MemoryConfig(storage_path=tmp / "memory", outbox=False)
+
+
+def _service(tmp: Path) -> dm.MemoryService:
+    return dm.MemoryService(_config(tmp), register_atexit=False)
+
+
+def _builder() -> StateGraph[Any, Any, Any, Any]:
+    builder: StateGraph[Any, Any, Any, Any] = StateGraph(dm.MemoryState)
+    builder.add_node("agent", lambda state: {})
+    return builder
+
+
+def _queue(**kwargs: Any) -> None:
+    dm.MemoryUpdateQueue(**kwargs).shutdown(timeout=1)
+
+
+def _new_service(**kwargs: Any) -> None:
+    dm.MemoryService(**kwargs, register_atexit=False).close()
 
 
 def _keep(document: dm.MemoryDocument) -> tuple[dm.MemoryDocument, None]:
@@ -286,6 +309,66 @@ CASES = [
     ),
 ]
 
+CASES += [
+    Case(
+        "MemoryService",
+        _new_service,
+        lambda tmp: {"config": _config(tmp)},
+        {"config": _ok("None"), "storage": _ok("None")},
+    ),
+    *(
+        Case(name, factory, lambda tmp: {"service": _service(tmp)}, {"service": _ok()})
+        for name, factory in (
+            ("create_inject_memory_node", dm.create_inject_memory_node),
+            ("create_capture_memory_node", dm.create_capture_memory_node),
+            ("create_memory_tools", dm.create_memory_tools),
+            ("memory_routes", dm.memory_routes),
+            ("lifespan_for", lambda service: dm.lifespan_for(service)),
+        )
+    ),
+    Case(
+        "create_summarization_node",
+        dm.create_summarization_node,
+        lambda tmp: {"service": _service(tmp), "max_messages": 40},
+        {"service": _ok(), "max_messages": _ok("None", "int"), "keep": _ok("None", "int")},
+    ),
+    Case(
+        "add_memory_nodes",
+        dm.add_memory_nodes,
+        lambda tmp: {"builder": _builder(), "service": _service(tmp)},
+        {"builder": _ok()},
+    ),
+    Case(
+        "SignalDetector",
+        dm.SignalDetector,
+        lambda tmp: {"extra_correction": ["redo it all"], "extra_reinforcement": ()},
+        {"extra_correction": _ok(), "extra_reinforcement": _ok()},
+    ),
+    Case("HashingEmbeddings", dm.HashingEmbeddings, lambda tmp: {"dims": 16}, {"dims": _ok("int")}),
+    Case(
+        "build_chat_model",
+        dm.build_chat_model,
+        lambda tmp: {"config": _config(tmp)},
+        {"config": _ok()},
+    ),
+    Case(
+        "MemoryUpdateQueue",
+        _queue,
+        lambda tmp: {"handler": print, "debounce_seconds": 1.0, "max_workers": 1},
+        {"handler": _ok(), "debounce_seconds": _ok("int"), "max_workers": _ok("int")},
+    ),
+    Case(
+        "MemoryUpdater",
+        dm.MemoryUpdater,
+        lambda tmp: {
+            "storage": _storage(tmp),
+            "extractor": dm.OfflineExtractor(),
+            "config": _config(tmp),
+        },
+        {"storage": _ok(), "extractor": _ok(), "config": _ok("None")},
+    ),
+]
+
 # Cases whose callable takes the temp folder first (storage methods).
 _TAKES_TMP = {"FileMemoryStorage.load", "FileMemoryStorage.save"}
 
@@ -303,9 +386,14 @@ def _spoiled() -> list[Any]:
 
 
 def _call(case: Case, tmp: Path, kwargs: dict[str, Any]) -> Any:
-    if case.name in _TAKES_TMP:
-        return case.call(tmp, **kwargs)
-    return case.call(**kwargs)
+    try:
+        if case.name in _TAKES_TMP:
+            return case.call(tmp, **kwargs)
+        return case.call(**kwargs)
+    finally:
+        for value in kwargs.values():
+            if isinstance(value, dm.MemoryService):
+                value.close()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

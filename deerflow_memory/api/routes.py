@@ -101,7 +101,7 @@ from deerflow_memory.identity import (
 )
 from deerflow_memory.inject.fallback import rank_facts
 from deerflow_memory.models import CONFIDENCE_RULE, MemoryDocument, iso_from_timestamp
-from deerflow_memory.service import MemoryService
+from deerflow_memory.service import MemoryService, check_service
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.stats import storage_stats
 from deerflow_memory.tools import search_superseded
@@ -360,10 +360,12 @@ def memory_routes(
     Raises:
         MissingDependencyError: never here; importing this module without
             Starlette fails with the install command (see ``deerflow_memory.api``).
+        InvalidArgumentError: ``service`` is not a :class:`MemoryService`.
 
     Example:
         >>> app = Starlette(routes=memory_routes(memory))
     """
+    check_service(service)
     store_source: StoreSource
     if store is None:
         store_source = _runtime_store

@@ -37,16 +37,18 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from deerflow_memory.arguments import expect_items
 from deerflow_memory.capture.messages import check_messages, message_text
 from deerflow_memory.capture.patterns import FLAGS, PatternSet
 from deerflow_memory.capture.slots import MAX_REPLY_CHARS, slot_correction
+from deerflow_memory.errors import ConfigError
 
 if TYPE_CHECKING:
     from deerflow_memory.config import MemoryConfig
@@ -185,6 +187,15 @@ def _x_not_y(text: str, reply: str) -> bool:
     return not asked and _SELF_STATEMENT.match(text) is None
 
 
+def _patterns(patterns: object, name: str) -> tuple[str, ...]:
+    """Extra patterns as a tuple of str; an iterable that is no sequence (a set) is read once."""
+    if isinstance(patterns, Iterable) and not isinstance(
+        patterns, str | bytes | Sequence | Mapping
+    ):
+        patterns = tuple(patterns)
+    return expect_items(patterns, str, name, "regular expression (a str)", ConfigError)
+
+
 class SignalDetector:
     """Detects correction and reinforcement signals; patterns compiled once, safe to share.
 
@@ -193,7 +204,8 @@ class SignalDetector:
         extra_reinforcement: regular expressions added to the packaged reinforcement patterns.
 
     Raises:
-        ConfigError: an extra pattern is not a valid regular expression.
+        ConfigError: an extra pattern is not a valid regular expression, or an
+            ``extra_*`` is not a list of strings (a bare string included).
 
     Example:
         >>> from langchain_core.messages import AIMessage, HumanMessage
@@ -204,6 +216,8 @@ class SignalDetector:
     def __init__(
         self, extra_correction: Iterable[str] = (), extra_reinforcement: Iterable[str] = ()
     ) -> None:
+        extra_correction = _patterns(extra_correction, "extra_correction")
+        extra_reinforcement = _patterns(extra_reinforcement, "extra_reinforcement")
         self._correction = PatternSet(
             "correction", (*load_pattern_file("correction_patterns.txt"), *extra_correction)
         )

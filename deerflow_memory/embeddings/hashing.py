@@ -14,6 +14,9 @@ import zlib
 
 from langchain_core.embeddings import Embeddings
 
+from deerflow_memory.arguments import expect_number
+from deerflow_memory.errors import ConfigError
+
 __all__ = ["HashingEmbeddings"]
 
 _WORD = re.compile(r"[0-9a-z]+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+")
@@ -32,8 +35,14 @@ class HashingEmbeddings(Embeddings):
     """
 
     def __init__(self, dims: int = 64) -> None:
+        """A stand-in embedder of ``dims`` dimensions.
+
+        Raises:
+            ConfigError: ``dims`` is not an int of at least 1.
+        """
+        expect_number(dims, "dims", ConfigError, integer=True)
         if dims < 1:
-            raise ValueError(f"dims must be >= 1, got {dims}")
+            raise ConfigError(f"dims must be >= 1, got {dims}")
         self.dims = dims
 
     def _features(self, text: str) -> list[str]:

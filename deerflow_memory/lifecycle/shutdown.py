@@ -32,7 +32,7 @@ from typing import Any
 from deerflow_memory.daemons import daemon_thread
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.logs import package_logger
-from deerflow_memory.service import MemoryService, close_services, open_services
+from deerflow_memory.service import MemoryService, check_service, close_services, open_services
 from deerflow_memory.update.timeouts import check_timeout
 
 __all__ = ["install_shutdown_handler", "lifespan_for", "memory_lifespan"]
@@ -49,6 +49,11 @@ _POLL_SECONDS = 0.1
 def _chosen(services: Iterable[MemoryService] | None) -> list[MemoryService]:
     """``services``, or every open service of the process (at this moment) when None."""
     return list(services) if services is not None else open_services()
+
+
+def _check_services(services: tuple[object, ...]) -> None:
+    for index, service in enumerate(services):
+        check_service(service, f"services[{index}]")
 
 
 @asynccontextmanager
@@ -85,11 +90,13 @@ def lifespan_for(
 
     Raises:
         ConfigError: ``timeout`` is not seconds (>= 0) or None.
+        InvalidArgumentError: one of ``services`` is not a :class:`MemoryService`.
 
     Example:
         >>> memory = MemoryService(config)  # doctest: +SKIP
         >>> app = FastAPI(lifespan=lifespan_for(memory))  # doctest: +SKIP
     """
+    _check_services(services)
     timeout = check_timeout(timeout)
     chosen = _chosen(services)
 

@@ -25,6 +25,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
+from deerflow_memory.arguments import expect
 from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError, install_hint
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryUpdate
@@ -252,10 +253,13 @@ def build_chat_model(config: MemoryConfig) -> BaseChatModel | None:
         (the offline path; an API key alone does not switch).
 
     Raises:
-        ConfigError: an OpenAI model name is set but neither an API key nor an
-            endpoint; or the provider's package is missing (the message is the
-            one-line install command).
+        ConfigError: ``config`` is not a :class:`MemoryConfig`; an OpenAI model name
+            is set but neither an API key nor an endpoint; or the provider's
+            package is missing (the message is the one-line install command).
     """
+    from deerflow_memory.config import MemoryConfig  # deferred, as for the annotations
+
+    expect(config, MemoryConfig, "config", "a MemoryConfig", ConfigError)
     if not config.has_model_settings:
         return None
     provider, model_name = split_model_name(config.model_name or DEFAULT_MODEL_NAME)

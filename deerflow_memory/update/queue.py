@@ -50,7 +50,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from deerflow_memory.arguments import expect_number, wrong_type
 from deerflow_memory.daemons import daemon_thread
+from deerflow_memory.errors import ConfigError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.update.clock import Clock, FakeClock, SystemClock
 from deerflow_memory.update.timeouts import check_timeout
@@ -145,10 +147,15 @@ class MemoryUpdateQueue:
         clock: Clock | None = None,
         on_enqueue: Callable[[UpdateJob, float, bool], None] | None = None,
     ) -> None:
+        if not callable(handler):
+            wrong_type("handler", "a function of an UpdateJob", handler)
+        expect_number(debounce_seconds, "debounce_seconds", ConfigError)
+        expect_number(max_wait_seconds, "max_wait_seconds", ConfigError)
+        expect_number(max_workers, "max_workers", ConfigError, integer=True)
         if debounce_seconds < 0 or max_wait_seconds < 0:
-            raise ValueError("debounce_seconds and max_wait_seconds must be >= 0")
+            raise ConfigError("debounce_seconds and max_wait_seconds must be >= 0")
         if max_workers < 1:
-            raise ValueError(f"max_workers must be >= 1, got {max_workers}")
+            raise ConfigError(f"max_workers must be >= 1, got {max_workers}")
         self._handler = handler
         self._debounce = float(debounce_seconds)
         self._max_wait = float(max_wait_seconds)

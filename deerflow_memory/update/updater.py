@@ -35,11 +35,13 @@ from enum import StrEnum
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
+from deerflow_memory.arguments import expect, wrong_type
 from deerflow_memory.capture.gate import burst_needs_model
 from deerflow_memory.capture.messages import filter_messages_for_memory, has_dialogue
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.daemons import signals_unheld
 from deerflow_memory.errors import (
+    ConfigError,
     CorruptMemoryError,
     ModelCallError,
     RevisionConflictError,
@@ -217,6 +219,14 @@ class MemoryUpdater:
         render: Render = render_message,
         is_constraint: IsConstraint = flagged_constraint,
     ) -> None:
+        expect(storage, MemoryStorage, "storage", "a MemoryStorage")
+        expect(config, MemoryConfig, "config", "a MemoryConfig", ConfigError, optional=True)
+        if not (
+            isinstance(extractor, BaseChatModel) or callable(getattr(extractor, "extract", None))
+        ):
+            wrong_type(
+                "extractor", "an Extractor (with extract(request)) or a chat model", extractor
+            )
         self.storage = storage
         self.config = config if config is not None else MemoryConfig()
         if isinstance(extractor, BaseChatModel):
