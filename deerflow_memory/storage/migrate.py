@@ -8,8 +8,13 @@ Nothing in the source is changed. A document that already exists in the
 target is skipped unless ``overwrite=True`` (then the target's copy is deleted
 first so no stale fact survives); bare tombstones (what a delete left) are
 neither copied nor in the way, a cleared memory's fenced tombstone is copied
-as the fence it holds. Each copy is read back and compared with the
-source (``revision`` aside, since each backend counts its own); a mismatch is
+as the fence it holds. A memory the target's user cleared is never copied
+back, with ``overwrite`` neither (a clear is final): a fenced tombstone in the
+target is reported in :attr:`MigrationReport.cleared`, and that memory's
+dead letters and pending updates are not copied either (attack 21 F4: a
+re-run after a clear on the target brought the cleared facts back). Each
+copy is read back and compared with the source (``revision`` aside, since each
+backend counts its own); a mismatch is
 reported in :attr:`MigrationReport.mismatched`, and a document that cannot be
 read from the source (corrupt) in :attr:`MigrationReport.failed` — the
 migration goes on with the others, so check :attr:`MigrationReport.ok`.
@@ -56,6 +61,8 @@ class MigrationReport:
 
     copied: list[DocumentName] = field(default_factory=list)
     skipped: list[DocumentName] = field(default_factory=list)
+    cleared: list[DocumentName] = field(default_factory=list)
+    """Memories the target's user cleared: not copied, with ``overwrite`` neither."""
     mismatched: list[DocumentName] = field(default_factory=list)
     failed: list[tuple[DocumentName, str]] = field(default_factory=list)
     facts_copied: int = 0
@@ -110,6 +117,12 @@ class MigrationReport:
             f"{self.documents_copied} documents ({self.facts_copied} facts) copied, "
             f"{self.verified} verified, {len(self.skipped)} skipped (already in target), "
             f"{len(self.mismatched)} mismatched, {len(self.failed)} failed"
+            + (
+                f", {len(self.cleared)} not copied: cleared on the target "
+                "(a clear is final, --overwrite too)"
+                if self.cleared
+                else ""
+            )
             + (
                 f"; the target kept its own fence key ({len(self.fence_keys_kept)} scope(s)): "
                 "deleted memories' old threads there may be learned again"
@@ -198,6 +211,16 @@ def _comparable(document: MemoryDocument) -> dict[str, Any]:
     return data
 
 
+def _cleared_on_target(existing: MemoryDocument) -> bool:
+    """True when ``existing`` (the target's) is what its user's clear left: a fenced tombstone.
+
+    :meth:`MemoryStorage.delete_fenced` leaves one (``deletedAt`` set, the
+    watermarks kept). A bare tombstone (a delete that had no fence to keep)
+    says nothing of what it deleted and is no document, as before.
+    """
+    return existing.deleted_at is not None and bool(existing.extraction_watermarks)
+
+
 def migrate(
     source: MemoryStorage, target: MemoryStorage, *, overwrite: bool = False
 ) -> MigrationReport:
@@ -238,6 +261,7 @@ def _copy(
     if key is not None and target.adopt_fence_key(key) != key:
         report.fence_keys_kept.append(label.rstrip("/"))
     # Fences too (list_stored): a cleared memory's fence keeps old threads from being learned again.
+    cleared: set[tuple[str, str | None]] = set()
     for user_id, agent_name in list(source.list_stored()):
         name = (label + user_id, agent_name)
         try:
@@ -249,7 +273,11 @@ def _copy(
         if bare and document.holds_only_fence():
             continue  # a bare tombstone: what a delete left, nothing to copy
         existing = target.load(user_id, agent_name)
-        # The target's tombstone is no document: the copy continues its revisions.
+        if _cleared_on_target(existing):
+            report.cleared.append(name)  # a clear is final: overwrite does not undo it
+            cleared.add((user_id, agent_name))
+            continue
+        # A bare tombstone is no document: the copy continues its revisions.
         if existing.deleted_at is None and (existing.revision > 0 or not existing.is_empty()):
             if not overwrite:
                 report.skipped.append(name)
@@ -261,5 +289,5 @@ def _copy(
         if _comparable(target.load(user_id, agent_name)) != _comparable(document):
             report.mismatched.append(name)
     # The user's words not learned yet: failed updates, and those waiting to run.
-    copy_dead_letters(source, target, overwrite, report, label)
-    copy_pending_updates(source, target, report, label)
+    copy_dead_letters(source, target, overwrite, report, label, cleared=frozenset(cleared))
+    copy_pending_updates(source, target, report, label, cleared=frozenset(cleared))

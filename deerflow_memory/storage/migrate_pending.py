@@ -54,10 +54,14 @@ def copy_dead_letters(
     overwrite: bool,
     report: MigrationReport,
     label: str,
+    *,
+    cleared: frozenset[tuple[str, str | None]] = frozenset(),
 ) -> None:
     """Copy every dead letter of ``source`` into ``target``; the outcome goes to ``report``.
 
     ``label``: the tenant prefix of the names reported (``"<tenant>/"`` or ``""``).
+    ``cleared``: ``(user_id, agent_name)`` of memories the target's user
+    cleared; their letters are skipped (their words must not be learned back).
     """
     try:
         found = source.all_dead_letters()
@@ -68,6 +72,9 @@ def copy_dead_letters(
             report.letters_failed.append((letter.location, letter.reason))
             continue
         name = label + letter.id
+        if (letter.user_id, letter.agent_name) in cleared:
+            report.letters_skipped.append(name)
+            continue
         try:
             existing = target.read_dead_letter(letter.id)
         except NotImplementedError:
@@ -83,13 +90,24 @@ def copy_dead_letters(
 
 
 def copy_pending_updates(
-    source: MemoryStorage, target: MemoryStorage, report: MigrationReport, label: str
+    source: MemoryStorage,
+    target: MemoryStorage,
+    report: MigrationReport,
+    label: str,
+    *,
+    cleared: frozenset[tuple[str, str | None]] = frozenset(),
 ) -> None:
-    """Copy the pending records of ``source``'s outbox into ``target``'s; outcome in ``report``."""
+    """Copy the pending records of ``source``'s outbox into ``target``'s; outcome in ``report``.
+
+    ``cleared``: as :func:`copy_dead_letters`; those memories' records are skipped.
+    """
     read = _pending(source, report)
     if read is None:
         return  # no durable outbox: nothing was ever kept there
     free, held = read
+    gone = [u for u in free if (u.user_id, u.agent_name) in cleared]
+    report.pending_skipped += [_name(label, u) for u in _merged(gone)]
+    free = [u for u in free if (u.user_id, u.agent_name) not in cleared]
     report.pending_held += [_name(label, u) for u in held]
     if not free:
         return
