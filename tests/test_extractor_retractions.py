@@ -62,3 +62,70 @@ def test_needs_in_these_wordings_are_stored_as_constraints(said: str, fragment: 
     [candidate] = candidates_from_text(said)
     assert fragment in candidate.content
     assert candidate.constraint
+
+
+# --- attack 21: a retraction of the facts' own subject withdrew every fact -------------------
+
+_STORED = (
+    Fact(id="peanuts", content="User is severely allergic to peanuts", confidence=0.95,
+         category=FactCategory.CONTEXT, constraint=True),
+    Fact(id="vegan", content="User is vegan", confidence=0.9, category=FactCategory.CONTEXT),
+    Fact(id="berlin", content="User lives in Berlin", confidence=0.9),
+    Fact(id="shanghai", content="用户住在上海", confidence=0.9, category=FactCategory.CONTEXT),
+    Fact(id="seafood", content="用户对海鲜过敏", confidence=0.9, category=FactCategory.CONTEXT),
+)  # fmt: skip
+
+
+def _said_over_stored(said: str) -> MemoryUpdate:
+    request = ExtractionRequest(
+        MemoryDocument(facts=_STORED), [HumanMessage(said), AIMessage("OK.")], "t2"
+    )
+    return OfflineExtractor().extract(request)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I am no longer a user.",
+        "I'm no longer the user",
+        "I don't use user anymore",
+        "我不再是用户了",
+        "我已经不是用户了",
+        "I said admin, not user",
+        "I'm no longer allergic",
+        "I'm no longer severely allergic",
+        "忘记之前的所有事情",
+    ],
+)
+def test_a_retraction_naming_no_fact_withdraws_none_and_stores_nothing(said: str) -> None:
+    update = _said_over_stored(said)
+    assert update.facts_to_remove == ()
+    assert [f.content for f in update.new_facts] == []
+
+
+@pytest.mark.parametrize(
+    ("said", "removed"),
+    [
+        ("I'm no longer allergic to peanuts", ["peanuts"]),
+        ("I'm no longer vegan", ["vegan"]),
+        ("I no longer live in Berlin", ["berlin"]),
+        ("我对海鲜不过敏了", ["seafood"]),
+    ],
+)
+def test_a_retraction_naming_a_fact_still_withdraws_exactly_it(
+    said: str, removed: list[str]
+) -> None:
+    assert [r.id for r in _said_over_stored(said).facts_to_remove] == removed
+
+
+def test_a_constraint_goes_only_when_the_retraction_names_the_need() -> None:
+    # an unflagged allergy (a model stored it without the mark) is a constraint by its wording
+    document = MemoryDocument(
+        facts=(Fact(id="latex", content="User is allergic to latex gloves", confidence=0.9),)
+    )
+    for said, removed in (
+        ("I no longer use gloves", []),
+        ("I'm no longer allergic to latex", ["latex"]),
+    ):
+        request = ExtractionRequest(document, [HumanMessage(said), AIMessage("OK.")], "t2")
+        assert [r.id for r in OfflineExtractor().extract(request).facts_to_remove] == removed, said

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from langchain_core.embeddings import Embeddings
@@ -51,6 +51,42 @@ class Ran:
                                      {"retry-after": "1e999"}])  # fmt: skip
 def test_a_retry_after_that_is_no_finite_number_is_ignored(headers: dict[str, str]) -> None:
     assert retry_after_seconds(headers) is None
+
+
+@pytest.mark.parametrize("date", ["Wed, 21 Oct 99999999999 07:28:00 GMT",
+                                  "Wed, 21 Oct 10000 07:28:00 GMT",
+                                  "Wed, 99 Oct 2026 07:28:00 GMT"])  # fmt: skip
+def test_a_retry_after_date_no_datetime_holds_is_ignored_not_raised(date: str) -> None:
+    # attack 21 F7: a huge year raised OverflowError out of the retry loop -> dead letter
+    assert retry_after_seconds({"retry-after": date}) is None
+
+
+@pytest.mark.parametrize("millis", ["abc", "inf", "1_0", "\u0661\u0662", ""])
+def test_an_invalid_retry_after_ms_falls_through_to_a_valid_retry_after(millis: str) -> None:
+    assert retry_after_seconds({"retry-after-ms": millis, "retry-after": "3"}) == 3.0
+    assert retry_after_seconds({"retry-after-ms": millis}) is None
+    assert retry_after_seconds({"retry-after-ms": "1500", "retry-after": "3"}) == 1.5
+
+
+def test_a_429_with_an_overflowing_retry_after_date_is_retried_with_backoff() -> None:
+    class Limited(Exception):
+        status_code = 429
+
+        class response:  # the shape of an httpx response
+            headers: ClassVar = {"retry-after": "Wed, 21 Oct 99999999999 07:28:00 GMT"}
+
+    waits: list[float] = []
+    calls: list[int] = []
+
+    def flaky() -> str:
+        calls.append(1)
+        if len(calls) < 3:
+            raise Limited()
+        return "ok"
+
+    policy = RetryPolicy(sleep=waits.append, random=lambda: 1.0, base_seconds=1)
+    assert policy.call(flaky) == "ok"
+    assert waits == [1.0, 2.0]  # the normal backoff: the header was ignored
 
 
 @pytest.mark.parametrize("asked", [3_600.0, 365 * 86_400.0, 1e308])

@@ -18,6 +18,7 @@ from __future__ import annotations
 import email.utils
 import math
 import random
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -169,30 +170,45 @@ def _headers(error: BaseException) -> Any:
 def retry_after_seconds(headers: Any, *, now: datetime | None = None) -> float | None:
     """Seconds from a ``Retry-After`` (or ``retry-after-ms``) header; None if absent/invalid.
 
-    Not a finite number of seconds (``inf``, ``nan``, ``1e999``) is invalid.
+    ``retry-after-ms`` wins when it is a valid number; an invalid one (``"abc"``,
+    ``"inf"``) falls through to ``retry-after``. A number is plain ASCII (``"1_0"`` and
+    Arabic-Indic digits are invalid); not a finite number of seconds (``inf``,
+    ``nan``, ``1e999``) is invalid. An HTTP date that does not parse, or whose
+    year no datetime holds (``OverflowError``), is invalid: the caller then
+    backs off as for a 429 without the header. Never raises.
     """
     if headers is None:
         return None
     try:
         millis = headers.get("retry-after-ms")
-        if millis is not None:
-            return _finite(float(millis) / 1000)
         value = headers.get("retry-after")
-    except (AttributeError, TypeError, ValueError):
+    except Exception:
         return None
-    if value is None:
+    seconds = _number(millis)
+    if seconds is not None and _finite(seconds) is not None:
+        return _finite(seconds / 1000)
+    if not isinstance(value, str):
         return None
-    try:
-        return _finite(float(value))
-    except ValueError:
-        pass
+    seconds = _number(value)
+    if seconds is not None:
+        return _finite(seconds)
     try:
         when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        return _finite((when - (now or datetime.now(UTC))).total_seconds())
+    except Exception:  # TypeError, ValueError, OverflowError (a year like 99999999999), ...
         return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
+
+
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+
+
+def _number(value: Any) -> float | None:
+    """A header's plain ASCII decimal number, or None (absent, not a string, not a number)."""
+    if not isinstance(value, str) or not _NUMBER.fullmatch(value.strip()):
+        return None
+    return float(value)
 
 
 def _finite(seconds: float) -> float | None:

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from langchain_core.messages import HumanMessage
 
 from deerflow_memory.capture.messages import message_text, strip_upload_blocks
+from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.models import (
     Fact,
     FactCategory,
@@ -50,6 +51,7 @@ from deerflow_memory.models import (
 )
 from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.expiry import with_time_frames
+from deerflow_memory.update.offline.retractions import names_need, no_target
 from deerflow_memory.update.offline.rules import Candidate, normalise_value, slot_of
 from deerflow_memory.update.offline.text import candidates_from_text
 
@@ -85,6 +87,26 @@ def _contains(text: str, needle: str) -> bool:
     if _CJK.search(needle):
         return needle.casefold() in text.casefold()
     return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", text, re.IGNORECASE) is not None
+
+
+_SUBJECT = re.compile(r"^\s*(?:(?:the\s+)?user\b|(?:该)?用户)\s*", re.IGNORECASE)
+
+
+def _mentions(content: str, needle: str) -> bool:
+    """Whether a fact's text names ``needle`` after its subject ("User …", "用户…").
+
+    Every fact starts with "User"/"用户": matched from the start, "I'm no
+    longer a user" named them all.
+    """
+    subject = _SUBJECT.match(content)
+    return _contains(content[subject.end() :] if subject else content, needle)
+
+
+def _substitute_mention(content: str, old: str, new: str) -> str:
+    """:func:`_substitute` in a fact's text after its subject (which stays as it is)."""
+    subject = _SUBJECT.match(content)
+    cut = subject.end() if subject else 0
+    return content[:cut] + _substitute(content[cut:], old, new)
 
 
 def _substitute(text: str, old: str, new: str) -> str:
@@ -156,18 +178,20 @@ def _resolve_replacement(
     """ "I said Y, not X": rewrite facts (new or stored) that mention X, else record it as said."""
     assert candidate.replace is not None
     right, wrong = candidate.replace
+    if no_target(wrong) or no_target(right):  # "I said admin, not user": no fact is named
+        return
     hit = False
     for earlier in new:
-        if _contains(earlier.content, wrong):
+        if _mentions(earlier.content, wrong):
             earlier.source_error = earlier.content
-            earlier.content = _substitute(earlier.content, wrong, right)
+            earlier.content = _substitute_mention(earlier.content, wrong, right)
             earlier.category, earlier.confidence = FactCategory.CORRECTION, 0.95
             if earlier.slot is not None and earlier.value is not None:
                 earlier.value = normalise_value(right)
             hit = True
     for item in stored:
-        if item.fact.id not in removals and _contains(item.fact.content, wrong):
-            content = _substitute(item.fact.content, wrong, right)
+        if item.fact.id not in removals and _mentions(item.fact.content, wrong):
+            content = _substitute_mention(item.fact.content, wrong, right)
             removals[item.fact.id] = f"corrected by the user: {right}, not {wrong}"
             slot = slot_of(content)
             new.append(
@@ -252,20 +276,34 @@ def _retract(
     """ "I'm no longer X": stored facts and earlier statements mentioning X are withdrawn.
 
     So are those filling one of :attr:`Candidate.retract_slots` ("I quit my job":
-    the employer). Returns the earlier candidates of this conversation that still stand.
+    the employer). X is looked for after a fact's subject ("User"/"用户"), and
+    an X naming nothing ("user", "用户", stop words) withdraws nothing. A
+    constraint (allergy, diet, medical or accessibility need) goes only when X
+    names it (:func:`~deerflow_memory.update.offline.retractions.names_need`):
+    "allergic to peanuts" withdraws the peanut allergy, "allergic" alone or
+    "gloves" for an allergy to latex gloves none, and no slot withdraws one.
+    Returns the earlier candidates of this conversation that still stand.
     """
     what = retraction.retract or ""
+    named = not no_target(what)
     slots = set(retraction.retract_slots)
 
-    def withdrawn(content: str, slot: str | None) -> bool:
-        return (bool(what) and _contains(content, what)) or slot in slots
+    def withdrawn(content: str, slot: str | None, constraint: bool) -> bool:
+        if not named or not _mentions(content, what):
+            return slot in slots and not constraint
+        if constraint:  # a need goes only when named: "no longer allergic to peanuts"
+            subject = _SUBJECT.match(content)
+            return names_need(what, content[subject.end() :] if subject else content)
+        return True
 
     reason = f"retracted by the user: no longer {what}"
     for item in stored:
         slot = item.slot[0] if item.slot else None
-        if item.fact.id not in removals and withdrawn(item.fact.content, slot):
+        if item.fact.id not in removals and withdrawn(
+            item.fact.content, slot, is_constraint(item.fact)
+        ):
             removals[item.fact.id] = reason
-    return [c for c in new if not withdrawn(c.content, c.slot)]
+    return [c for c in new if not withdrawn(c.content, c.slot, c.constraint)]
 
 
 def _mark_correction(candidate: Candidate, superseded: list[Fact]) -> None:

@@ -32,7 +32,7 @@ from deerflow_memory.update.offline.rules import (
     zh_statement,
 )
 
-__all__ = ["match_retraction", "retraction_frame"]
+__all__ = ["match_retraction", "names_need", "no_target", "retraction_frame"]
 
 _I = re.IGNORECASE
 C = FactCategory
@@ -98,13 +98,75 @@ _EN_VALUE_EDGES = re.compile(
 )
 
 
+# Words that name no one thing: the fact's own subject ("User …", "用户…", so "I'm no longer a
+# user" would withdraw every fact), articles and pronouns, "everything".
+_NO_TARGET_EN = frozenset(("user", "users", "the", "a", "an", "of", "i", "me", "my", "myself", "mine", "it", "its", "this", "that", "one", "thing", "things", "stuff", "person", "human", "people", "someone", "somebody", "something", "anything", "everything", "all", "any", "every"))  # fmt: skip
+_NO_TARGET_ZH = re.compile(
+    r"^(?:该)?(?:用户|我|自己|人|一个人|东西|事情|这个|那个|这些|那些|什么|一切)+$"
+    r"|(?:所有|全部|任何)(?:的)?(?:事|东西|信息|内容|记忆|话)|一切"
+)
+# Words of a need that name no particular one: "no longer allergic" names no allergen.
+_NEED_WORDS_EN = frozenset(("allergic", "allergy", "allergies", "severely", "severe", "mildly", "mild", "very", "really", "highly", "extremely", "deathly", "seriously", "to", "is", "am", "are", "be", "being", "was", "a", "an", "the", "of", "on", "with", "have", "has", "having", "had", "intolerant", "intolerance", "intolerances", "sensitive", "sensitivity", "diet", "diets", "dietary", "restriction", "restrictions", "condition", "conditions", "need", "needs", "medical", "medication", "medications", "health", "issue", "issues", "problem", "problems", "any", "some", "my", "user"))  # fmt: skip
+_NEED_WORDS_ZH = re.compile(
+    r"对|过敏|敏感|不耐受|严重|非常|特别|很|有点|有|是|用户|我|的|饮食|限制|忌口|病|症|问题"
+)
+
+
+def no_target(value: str) -> bool:
+    """Whether a retracted or replaced ``value`` names nothing a fact could be withdrawn for.
+
+    Empty, only stop words, or the facts' own subject ("user", "用户"), or
+    everything at once ("之前的所有事情"): matching it would withdraw facts the
+    user never named.
+    """
+    value = value.strip().casefold()
+    if not value:
+        return True
+    if _CJK_VALUE.search(value):
+        return _NO_TARGET_ZH.search(value) is not None
+    words = re.findall(r"\w+", value)
+    return not words or all(w in _NO_TARGET_EN for w in words)
+
+
+def names_need(value: str, need: str) -> bool:
+    """Whether a retracted ``value`` names the constraint ``need`` (its text after the subject).
+
+    The value must name something beyond need words, and either say what kind
+    of need it was ("allergic to peanuts", "对海鲜过敏") or name all of the
+    need ("vegan" for "is vegan"). So "no longer allergic" and "no longer use
+    gloves" keep "allergic to latex gloves"; "no longer allergic to latex"
+    withdraws it. Keeping a need is the safe side.
+    """
+    value, need = value.strip().casefold(), need.strip().casefold()
+    if _CJK_VALUE.search(value):
+        named = _NEED_WORDS_ZH.sub("", value).strip()
+        return bool(named) and (
+            _NEED_KINDS_ZH.search(value) is not None
+            or value in _RETRACT_STEMS.values()  # "吃素" → "素" for "素食主义者"
+            or _NEED_WORDS_ZH.sub("", need).strip() in named
+        )
+    named_words = {w for w in re.findall(r"\w+", value) if w not in _NEED_WORDS_EN}
+    need_words = {
+        w for w in re.findall(r"\w+", need) if w not in _NEED_WORDS_EN and w not in _NEED_VERBS_EN
+    }
+    kind = any(w in _NEED_KINDS_EN for w in re.findall(r"\w+", value))
+    return bool(named_words) and (kind or need_words <= named_words)
+
+
+_NEED_KINDS_EN = frozenset(("allergic", "allergy", "allergies", "intolerant", "intolerance", "sensitive", "sensitivity"))  # fmt: skip
+_NEED_KINDS_ZH = re.compile(r"过敏|敏感|不耐受")
+# How a need is lived, said in the fact, not in the retraction: "follows a vegan diet".
+_NEED_VERBS_EN = frozenset(("follows", "follow", "eats", "eat", "keeps", "keep", "takes", "take", "uses", "use", "needs", "wears", "wear", "strict", "strictly"))  # fmt: skip
+_CJK_VALUE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
 def _withdrawn(raw: str, zh: bool) -> str | None:
     """The normalised value a retraction withdraws, or ``None`` when it is no object."""
     value = normalise_value(raw)
     if not zh:
         value = _EN_VALUE_EDGES.sub("", value).strip() or value
     if (
-        not value
+        no_target(value)
         or len(value) > 60
         or " and " in value  # "I quit the app and restarted": an errand, not one thing
         or (bad_object_zh(value) if zh else bad_object_en(value))
@@ -120,6 +182,8 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
     subject ("forget what I said about X", "健身计划放弃了"); the candidate
     names what is withdrawn in :attr:`Candidate.retract` and, for a lost job,
     the slots in :attr:`Candidate.retract_slots` (then it also states the fact).
+    A retraction of nothing in particular ("I'm no longer a user", "我不再是用户了")
+    is a candidate withdrawing ``""``: it withdraws and states nothing.
     """
     job = (_ZH_JOB_LOST if zh else _EN_JOB_LOST).match(clause)
     if job is not None:
@@ -132,6 +196,8 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
             groups = m.groupdict()
             # "我对猫不过敏了" withdraws "对猫过敏", not every fact that mentions a cat.
             raw = f"对{groups['a']}{groups['k']}" if groups.get("a") else m["v"]
+            if no_target(normalise_value(raw)):  # "I'm no longer a user": withdraws nothing
+                return Candidate("", C.CONTEXT, 0.9, retract="")
             value = _withdrawn(raw, zh)
             return None if value is None else Candidate("", C.CONTEXT, 0.9, retract=value)
     return None
