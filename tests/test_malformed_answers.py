@@ -53,6 +53,18 @@ MALFORMED = {
     "unknown-section-only": json.dumps(
         {"user": {"job": {"summary": "Nurse", "shouldUpdate": True}}}
     ),
+    # a wrapper beside another object is no wrapper; the document's shape with a comment neither
+    "wrapper-beside-another-object": json.dumps(
+        {"result": {"newFacts": [FACT]}, "meta": {"newFacts": []}}
+    ),
+    "two-wrapped-updates-with-a-note": json.dumps(
+        {"a": {"newFacts": [FACT]}, "b": {"newFacts": []}, "note": "ok"}
+    ),
+    "document-shape-with-a-note": json.dumps({"facts": [FACT], "note": "ok"}),
+    "document-shape-with-reasoning": json.dumps(
+        {"newFacts": [], "facts": [FACT], "reasoning": {"why": "x"}}
+    ),
+    "four-wrappers-deep": json.dumps({"a": {"b": {"c": {"d": {"newFacts": [FACT]}}}}}),
 }
 PROSE_EMPTY_FIRST = f"Current memory is {{}} (empty). Update:\n```json\n{GOOD}\n```"
 
@@ -74,6 +86,11 @@ def test_a_malformed_answer_is_a_parse_error_not_an_empty_update(answer: str) ->
         '{"memory_update": {"user": {}, "newFacts": [' + json.dumps(FACT) + "]}}",
         f"[{GOOD}]",
         f"{GOOD}\n\n{GOOD}",  # the same object twice is one answer
+        # attack 21 F8: a wrapper with a comment beside it, three wrappers deep
+        json.dumps({"result": {"newFacts": [FACT]}, "note": "ok"}),
+        json.dumps({"result": {"newFacts": [FACT]}, "reasoning": {"why": "a need"}, "n": 1}),
+        json.dumps({"a": {"b": {"c": {"newFacts": [FACT]}}}}),
+        json.dumps({"output": {"update": {"newFacts": [FACT]}, "notes": ["a need"]}}),
     ],
     ids=[
         "prose-empty-object-then-fence",
@@ -84,6 +101,10 @@ def test_a_malformed_answer_is_a_parse_error_not_an_empty_update(answer: str) ->
         "wrapper",
         "list-of-one",
         "same-object-twice",
+        "wrapper-and-a-note",
+        "wrapper-and-reasoning-object",
+        "three-wrappers-deep",
+        "nested-wrapper-and-notes-list",
     ],
 )
 def test_the_one_real_object_of_a_tolerable_answer_is_read(answer: str) -> None:
@@ -105,6 +126,8 @@ def test_the_one_real_object_of_a_tolerable_answer_is_read(answer: str) -> None:
         '{"newFacts": [], "facts": [], "notes": ""}',
         'Nothing new here. {"result": {}}',
         '{"newFacts": [], "reasoning": "small talk, nothing about the user"}',
+        json.dumps({"newFacts": [], "reasoning": {"why": "small talk"}}),
+        json.dumps({"newFacts": [], "Notes": ["greeting only"], "analysis": {"about_user": False}}),
     ],
     ids=[
         "empty",
@@ -113,6 +136,8 @@ def test_the_one_real_object_of_a_tolerable_answer_is_read(answer: str) -> None:
         "empty-unknowns",
         "wrapped",
         "a-comment-beside-empty-lists",
+        "a-reasoning-object-beside-empty-lists",
+        "commentary-lists-and-objects",
     ],
 )
 def test_an_answer_explicitly_empty_in_the_update_shape_is_nothing_to_learn(answer: str) -> None:

@@ -2,9 +2,10 @@
 
 :func:`parse_update` accepts what chat models actually return: ``<think>``
 blocks, code fences, prose around **one** object, a one-key wrapper
-(``{"result": {...}}``), a one-element list, snake_case or camelCase keys,
-``factsToRemove`` as bare ids. It never guesses, and it never returns a
-partial update. Where the object is looked for, in this order:
+(``{"result": {...}}``, up to three deep, comments beside it allowed), a
+one-element list, snake_case or camelCase keys, ``factsToRemove`` as bare
+ids, commentary keys (``reasoning``, ``notes``, …) of any type. It never
+guesses, and it never returns a partial update. Where the object is looked for, in this order:
 
 1. the whole answer, when it is JSON;
 2. else what the ``` fenced blocks hold, read like a whole answer by rule 3
@@ -60,7 +61,24 @@ _UPDATE_KEYS = frozenset(
 _NAMES_UPDATE_KEY = re.compile(r"""["'](?:""" + "|".join(sorted(_UPDATE_KEYS)) + r""")["']\s*:""")
 _FENCE = re.compile(r"```[^\n`]*\n(.*?)```", re.DOTALL)
 _SPAN_TOKENS = re.compile(r'[{}"\\]')
-_UNWRAP_LEVELS = 2  # {"result": {"update": {...}}} at most
+_UNWRAP_LEVELS = 3  # {"a": {"b": {"c": {...}}}} at most
+# Keys under which chatty models explain themselves: never facts in a shape we do not read,
+# whatever their value (a string, a list of notes, an object of reasons).
+_COMMENTARY_KEYS = frozenset(
+    {
+        "reasoning",
+        "reason",
+        "notes",
+        "note",
+        "explanation",
+        "analysis",
+        "thoughts",
+        "thinking",
+        "comment",
+        "comments",
+        "rationale",
+    }
+)
 
 
 def parse_update(text: str) -> MemoryUpdate:
@@ -77,7 +95,8 @@ def parse_update(text: str) -> MemoryUpdate:
             truncated or invalid JSON; it does not match the schema; or nothing
             in it was usable although it was not explicitly empty (unknown
             top-level lists or objects only, or every part rejected; a top-level
-            string beside an empty answer is a comment, not a refusal). Nothing partial is
+            string, or any value under a commentary key such as ``reasoning``,
+            beside an empty answer is a comment, not a refusal). Nothing partial is
             ever returned.
 
     Example:
@@ -233,7 +252,13 @@ def _one_update(text: str, values: list[Any]) -> dict[str, Any]:
 
 
 def _as_update(value: Any) -> dict[str, Any] | None:
-    """``value`` as an update object: itself, unwrapped from ``{"key": {...}}`` or ``[{...}]``."""
+    """``value`` as an update object: itself, unwrapped from ``{"key": {...}}`` or ``[{...}]``.
+
+    A wrapper may carry comments beside its one key (``{"result": {...},
+    "note": "ok"}``): scalar values and commentary keys (``reasoning``,
+    ``notes``, …) are skipped; two structured keys are no wrapper. At most
+    :data:`_UNWRAP_LEVELS` wrappers deep.
+    """
     for _ in range(_UNWRAP_LEVELS + 1):
         if isinstance(value, list) and len(value) == 1:
             value = value[0]
@@ -241,10 +266,23 @@ def _as_update(value: Any) -> dict[str, Any] | None:
             return None
         if not value or _UPDATE_KEYS & value.keys():
             return value
-        if len(value) != 1:
+        if len(value) == 1:
+            (value,) = value.values()
+            continue
+        inner = [v for k, v in value.items() if not _commentary(k, v)]
+        if len(inner) != 1:
             return None
-        (value,) = value.values()
+        (value,) = inner
     return None
+
+
+def _commentary(key: Any, value: Any) -> bool:
+    """True for a key beside a wrapper that holds no update: a scalar, or a commentary key."""
+    return not isinstance(value, list | dict) or _is_commentary_key(key)
+
+
+def _is_commentary_key(key: Any) -> bool:
+    return isinstance(key, str) and key.strip().casefold() in _COMMENTARY_KEYS
 
 
 # --- what the object says -------------------------------------------------------------
@@ -286,8 +324,13 @@ def _refuse_hollow(update: MemoryUpdate) -> None:
     if not update.is_noop():
         return
     # A top-level string is the model's comment ("reasoning": "small talk"), kept by
-    # chatty models beside an honest empty answer; a list or object may hold facts.
-    unread = [f"{k!r}" for k, v in (update.model_extra or {}).items() if _structured(v)]
+    # chatty models beside an honest empty answer, and so is anything under a commentary
+    # key ("reasoning": {"why": "small talk"}); another list or object may hold facts.
+    unread = [
+        f"{k!r}"
+        for k, v in (update.model_extra or {}).items()
+        if _structured(v) and not _is_commentary_key(k)
+    ]
     for group, sections in (("user", update.user), ("history", update.history)):
         unread += [f"'{group}.{k}'" for k, v in (sections.model_extra or {}).items() if _carries(v)]
     if unread:
