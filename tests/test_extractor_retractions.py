@@ -129,3 +129,14 @@ def test_a_constraint_goes_only_when_the_retraction_names_the_need() -> None:
     ):
         request = ExtractionRequest(document, [HumanMessage(said), AIMessage("OK.")], "t2")
         assert [r.id for r in OfflineExtractor().extract(request).facts_to_remove] == removed, said
+
+
+def test_the_updaters_constraint_test_keeps_a_need_the_retraction_does_not_name() -> None:
+    document = MemoryDocument(
+        facts=(Fact(id="ramp", content="User uses a wheelchair ramp at work", confidence=0.9),)
+    )
+    said = [HumanMessage("I no longer use a ramp"), AIMessage("OK.")]
+    plain = ExtractionRequest(document, said, "t2")
+    needs = ExtractionRequest(document, said, "t2", is_constraint=lambda fact: True)
+    assert [r.id for r in OfflineExtractor().extract(plain).facts_to_remove] == ["ramp"]
+    assert OfflineExtractor().extract(needs).facts_to_remove == ()

@@ -7,7 +7,7 @@ when no model is configured. The updater only sees this protocol.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -33,6 +33,9 @@ class ExtractionRequest:
     """The update's date (``YYYY-MM-DD``), for reading time frames ("next week")."""
     context_messages: Sequence[BaseMessage] = ()
     """Already-extracted messages right before ``messages``, for reference only."""
+    is_constraint: Callable[[Fact], bool] | None = None
+    """Whether a stored fact is a constraint (the updater's test); None: its flag and wording
+    as the extractor itself reads them. A retraction never withdraws one it does not name."""
 
 
 @runtime_checkable

@@ -399,6 +399,7 @@ class MemoryUpdater:
                     context_messages=shown_context,
                     review=review,
                     today=now[:10],
+                    is_constraint=self._is_constraint,
                 )
                 calls += 1
                 try:

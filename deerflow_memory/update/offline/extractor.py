@@ -31,13 +31,12 @@ randomness, no I/O; it never raises on odd text — what it does not understand 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from langchain_core.messages import HumanMessage
 
 from deerflow_memory.capture.messages import message_text, strip_upload_blocks
-from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.models import (
     Fact,
     FactCategory,
@@ -51,7 +50,7 @@ from deerflow_memory.models import (
 )
 from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.expiry import with_time_frames
-from deerflow_memory.update.offline.retractions import names_need, no_target
+from deerflow_memory.update.offline.retractions import names_need, no_target, says_need
 from deerflow_memory.update.offline.rules import Candidate, normalise_value, slot_of
 from deerflow_memory.update.offline.text import candidates_from_text
 
@@ -150,7 +149,9 @@ class OfflineExtractor:
             stated nothing new.
         """
         candidates = self.candidates(request.messages)
-        return with_time_frames(_build_update(candidates, request.document), request.today)
+        return with_time_frames(
+            _build_update(candidates, request.document, request.is_constraint), request.today
+        )
 
     @staticmethod
     def candidates(messages: Sequence[object]) -> list[Candidate]:
@@ -213,7 +214,11 @@ def _resolve_replacement(
         new.append(Candidate(content, FactCategory.CORRECTION, 0.9, source_error=wrong))
 
 
-def _build_update(candidates: list[Candidate], document: MemoryDocument) -> MemoryUpdate:
+def _build_update(
+    candidates: list[Candidate],
+    document: MemoryDocument,
+    is_constraint: Callable[[Fact], bool] | None = None,
+) -> MemoryUpdate:
     stored = [_Stored(f, slot_of(f.content)) for f in document.facts]
     stored_keys = {fact_key(f.content) for f in document.facts}
     removals: dict[str, str] = {}
@@ -223,7 +228,7 @@ def _build_update(candidates: list[Candidate], document: MemoryDocument) -> Memo
         if candidate.replace is not None:
             _resolve_replacement(candidate, new, stored, removals)
         elif candidate.retract is not None or candidate.retract_slots:
-            new = _retract(candidate, new, stored, removals)
+            new = _retract(candidate, new, stored, removals, is_constraint)
             if candidate.content:  # "I'm not a lawyer, I'm a paralegal": the new truth stands
                 new.append(candidate)
         else:
@@ -271,7 +276,11 @@ def _build_update(candidates: list[Candidate], document: MemoryDocument) -> Memo
 
 
 def _retract(
-    retraction: Candidate, new: list[Candidate], stored: list[_Stored], removals: dict[str, str]
+    retraction: Candidate,
+    new: list[Candidate],
+    stored: list[_Stored],
+    removals: dict[str, str],
+    is_constraint: Callable[[Fact], bool] | None = None,
 ) -> list[Candidate]:
     """ "I'm no longer X": stored facts and earlier statements mentioning X are withdrawn.
 
@@ -300,10 +309,19 @@ def _retract(
     for item in stored:
         slot = item.slot[0] if item.slot else None
         if item.fact.id not in removals and withdrawn(
-            item.fact.content, slot, is_constraint(item.fact)
+            item.fact.content, slot, _is_need(item.fact, is_constraint)
         ):
             removals[item.fact.id] = reason
     return [c for c in new if not withdrawn(c.content, c.slot, c.constraint)]
+
+
+def _is_need(fact: Fact, is_constraint: Callable[[Fact], bool] | None) -> bool:
+    """A stored fact's constraint test: its flag, a need word, or the updater's own test."""
+    return (
+        fact.constraint
+        or says_need(fact.content)
+        or (is_constraint is not None and is_constraint(fact))
+    )
 
 
 def _mark_correction(candidate: Candidate, superseded: list[Fact]) -> None:

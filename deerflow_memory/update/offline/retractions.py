@@ -32,7 +32,7 @@ from deerflow_memory.update.offline.rules import (
     zh_statement,
 )
 
-__all__ = ["match_retraction", "names_need", "no_target", "retraction_frame"]
+__all__ = ["match_retraction", "names_need", "no_target", "retraction_frame", "says_need"]
 
 _I = re.IGNORECASE
 C = FactCategory
@@ -155,6 +155,19 @@ def names_need(value: str, need: str) -> bool:
 
 _NEED_KINDS_EN = frozenset(("allergic", "allergy", "allergies", "intolerant", "intolerance", "sensitive", "sensitivity"))  # fmt: skip
 _NEED_KINDS_ZH = re.compile(r"过敏|敏感|不耐受")
+
+
+def says_need(text: str) -> bool:
+    """Whether a fact's ``text`` names an allergy, intolerance or sensitivity by its words.
+
+    The offline extractor's own fallback for a fact stored without the
+    ``constraint`` flag (the updater passes the full wording test).
+    """
+    if _NEED_KINDS_ZH.search(text):
+        return True
+    return any(w in _NEED_KINDS_EN for w in re.findall(r"\w+", text.casefold()))
+
+
 # How a need is lived, said in the fact, not in the retraction: "follows a vegan diet".
 _NEED_VERBS_EN = frozenset(("follows", "follow", "eats", "eat", "keeps", "keep", "takes", "take", "uses", "use", "needs", "wears", "wear", "strict", "strictly"))  # fmt: skip
 _CJK_VALUE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
