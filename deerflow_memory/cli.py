@@ -688,10 +688,26 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
 
 
 def _cmd_pending(args: argparse.Namespace, console: Console) -> int:
+    from deerflow_memory.storage.migrate_pending import waiting_updates
+
     with _storage(args, _config(args)) as storage:
         letters = storage.list_dead_letters(args.user)
         # Whose they are cannot be read: listed whatever --user says, never hidden.
         unreadable = storage.unreadable_dead_letters()
+        waiting = waiting_updates(storage)
+    if waiting is not None and any(waiting):  # not failed: updates a process did not finish
+        free, held, broken = waiting
+        parts = (
+            [
+                f"{free} left by stopped processes (the next memory service on this storage runs "
+                "them; `deerflow-memory retry` starts one)"
+            ]
+            if free
+            else []
+        )
+        parts += [f"{held} held by a running process"] if held else []
+        parts += [f"{broken} unreadable outbox journal(s) or line(s)"] if broken else []
+        _print_error("updates waiting in the outbox: " + "; ".join(parts), "note")
     if args.json:
         console.print_json(json.dumps([letter.to_dict() for letter in letters]))
         for bad in unreadable:  # not letters: said on stderr, the JSON list keeps its shape
@@ -739,7 +755,10 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
         # Letters named by id were checked above; a whole retry says what it could not read.
         damaged = [] if args.id else _unreadable_of(scoped.storage, args.user)
     if not retried and not damaged:  # the words pending uses, not "0 applied, 0 still failing"
-        console.print("no failed memory updates: nothing to retry")
+        console.print(
+            "no failed memory updates: nothing to retry (updates stopped processes left in "
+            "the outbox, if any, were run)"
+        )
         return 0
     ran = [item for item in retried if item.unrunnable is None and not item.busy]
     busy = [item for item in retried if item.busy]

@@ -114,7 +114,10 @@ def test_pending_and_retry_see_the_tenants_dead_letters(
     assert status == 0 and [x["userId"] for x in json.loads(out)] == ["ann"]
     assert json.loads(run(capsys, "pending", "--root", root, "--json")[1]) == []
     # Retried with the configured (offline) extractor, which is up: applied and removed.
-    assert run(capsys, "retry", "--root", root)[1] == "no failed memory updates: nothing to retry\n"
+    retried = run(capsys, "retry", "--root", root)[1]
+    assert retried.startswith("no failed memory updates: nothing to retry")
+        "no failed memory updates: nothing to retry"
+    )
     status, out, _ = run(capsys, "retry", "--root", root, "--tenant", "shop")
     assert status == 0 and "1 applied, 0 still failing" in out
     assert json.loads(run(capsys, "pending", "--root", root, "--tenant", "shop", "--json")[1]) == []

@@ -203,3 +203,43 @@ def test_a_tenants_letters_and_pending_updates_go_to_the_same_tenant(
     assert report.pending_copied == [("acme/alice", None, "t1")]
     assert target.scoped("acme").list_dead_letters() == [a_letter()]
     assert target.list_dead_letters() == []
+
+
+def test_pending_names_the_updates_a_stopped_process_left_and_retry_runs_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Newcomer 15: after a crash `pending` said "no failed memory updates" while an
+    # update waited in the outbox, and `retry` ran it saying there was nothing to retry.
+    import subprocess
+    import sys
+    import textwrap
+
+    from deerflow_memory.cli import main
+
+    root = tmp_path / "files"
+    crash = textwrap.dedent(
+        f"""
+        import os, time
+        from langchain_core.messages import AIMessage, HumanMessage
+        from deerflow_memory.storage.outbox import PendingUpdate
+        from deerflow_memory.storage.outbox_file import FileOutbox
+        from deerflow_memory.update.durable import decode_messages, encode_messages
+        outbox = FileOutbox({str(root)!r}, encode_messages, decode_messages)
+        said = (HumanMessage("I am allergic to peanuts.", id="m1"), AIMessage("Noted.", id="m2"))
+        now = time.time()
+        outbox.record(PendingUpdate("t1", "alice", None, said, due_at=now, record_id="r1",
+                                    captured_at=now))
+        assert outbox.sync(timeout=30)
+        os._exit(0)  # a crash: the update is left in the outbox
+        """
+    )
+    subprocess.run([sys.executable, "-c", crash], check=True, timeout=120)
+    assert main(["--root", str(root), "pending"]) == 0
+    out, err = capsys.readouterr()
+    assert "no failed memory updates" in out
+    assert "updates waiting in the outbox: 1 left by stopped processes" in err, (out, err)
+    assert main(["--root", str(root), "retry"]) == 0
+    assert "were run" in capsys.readouterr().out
+    assert main(["--root", str(root), "pending"]) == 0
+    assert "waiting in the outbox" not in capsys.readouterr().err
+    assert any("peanuts" in f.content for f in FileMemoryStorage(root).load("alice").facts)

@@ -170,6 +170,24 @@ def _holds(records: Sequence[PendingUpdate], update: PendingUpdate) -> bool:
     return bool(records) and all(m in stored for m in update.messages)
 
 
+def waiting_updates(storage: MemoryStorage) -> tuple[int, int, int] | None:
+    """How many updates wait in ``storage``'s durable outbox: ``(free, held, unreadable)``.
+
+    Free ones were left by stopped processes (the next memory service on the
+    storage runs them: ``deerflow-memory retry`` starts one); held ones a live
+    process is running; unreadable: journals or lines that cannot be read. Only
+    reads. None when the storage has no durable outbox (an ``InMemoryStore``).
+    """
+    from deerflow_memory.storage.migrate import MigrationReport  # it imports this module
+
+    report = MigrationReport()
+    found = _pending(storage, report)
+    if found is None:
+        return None
+    free, held = found
+    return len(free), len(held), len(report.pending_failed)
+
+
 def _pending(
     storage: MemoryStorage, report: MigrationReport
 ) -> tuple[list[PendingUpdate], list[PendingUpdate]] | None:
