@@ -116,8 +116,6 @@ def test_pending_and_retry_see_the_tenants_dead_letters(
     # Retried with the configured (offline) extractor, which is up: applied and removed.
     retried = run(capsys, "retry", "--root", root)[1]
     assert retried.startswith("no failed memory updates: nothing to retry")
-        "no failed memory updates: nothing to retry"
-    )
     status, out, _ = run(capsys, "retry", "--root", root, "--tenant", "shop")
     assert status == 0 and "1 applied, 0 still failing" in out
     assert json.loads(run(capsys, "pending", "--root", root, "--tenant", "shop", "--json")[1]) == []
