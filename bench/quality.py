@@ -15,7 +15,15 @@ Run: ``python bench/quality.py [signals|extractor|retrieval ...]`` (default: eve
   是…"); "…, I said" / "我刚才说了"; approval by confirming a result ("that
   was it, works now", "就是这个"); and their near misses (a "no" or "not yet"
   answering the assistant's question, 对了 as "by the way", "right" as a
-  direction). All four: user turns after an assistant reply labelled
+  direction). Then three blind tables of session 28, each written by a helper
+  who read no rule, test or table (F1 correction / approval when written, and
+  the naive keyword baseline's: "no, not, wrong, actually…" / "yes, thanks,
+  great…"): ``signals_blind_1.tsv`` (162 rows: 0.59 / 0.62; its kinds were
+  named, with other sentences, to the engineer who fixed them: development),
+  ``signals_blind_2.tsv`` (150 rows: 0.59 / 0.56, naive 0.69 / 0.65; only its
+  totals were ever read: out of sample), ``signals_blind_3.tsv`` (180 rows:
+  0.53 / 0.70; its misses were read and their kinds fixed: a second
+  development set). All seven: user turns after an assistant reply labelled
   correction / approval / neither, Chinese and English; precision, recall
   and F1 of :class:`SignalDetector` per class and language.
 - ``extractor``: ``bench/data/extractor_table.tsv``, user sentences with the
@@ -109,6 +117,9 @@ def signals() -> None:
         "signals_replies.tsv",
         "signals_holdout.tsv",
         "signals_kinds.tsv",
+        "signals_blind_1.tsv",
+        "signals_blind_2.tsv",
+        "signals_blind_3.tsv",
     ):
         _signals(table)
 
