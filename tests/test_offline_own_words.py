@@ -231,3 +231,25 @@ def test_replies_and_requests_around_so_keep_nothing(sentence: str) -> None:
 def test_not_x_so_y_is_no_correction() -> None:
     (candidate,) = candidates_from_text("Not a big reader, so suggest podcasts instead")
     assert candidate.replace is None and candidate.wrong_value is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("38, married, two kids, based in Leeds", "User is based in Leeds"),
+        ("moved to Lisbon last spring for work", "User moved to Lisbon"),
+        ("run a small pottery studio, so mornings are busy", "User runs a small pottery studio"),
+        ("grew up in a farming village near Kraków", "User grew up in a farming village"),
+        ("work as a sound engineer, mostly at night", "User works as a sound engineer"),
+    ],
+)
+def test_a_life_said_without_i_is_the_users(sentence: str, expected: str) -> None:
+    contents = [c.content for c in candidates_from_text(sentence)]
+    assert any(c.startswith(expected) for c in contents), contents
+
+
+@pytest.mark.parametrize(
+    "sentence", ["Run the tests again", "Walk me through the setup", "Live demo please"]
+)
+def test_an_order_to_the_assistant_is_no_life(sentence: str) -> None:
+    assert candidates_from_text(sentence) == []

@@ -235,8 +235,18 @@ def _implied(fragment: str, zh: bool) -> str | None:
 
 # English drops "I'm" before an effort: "Hoping to…", "Trying to…", "Training for…", "Been vegan…".
 _EN_DROPPED = re.compile(
-    r"^(?:(?:hoping|planning|trying|aiming|learning) to|(?:aiming|training|studying|saving up) for|"
+    r"^(?:based in|living in|(?:hoping|planning|trying|aiming|learning) to|(?:aiming|training|studying|saving up) for|"
     r"working (?:towards?|on my)|been|no longer|not (?=.+ (?:anymore|any more|any longer)$))\b",
+    _I,
+)
+
+
+# …and "I" before a verb of where or how one lives ("moved to Toronto", "run a small
+# bakery", "grew up in Cork"): a verb that tells a life, with a place or an object of one's own.
+_EN_DROPPED_VERB = re.compile(
+    r"^(?:(?:moved|relocated) (?:to|from|here|back)|grew up (?:in|on|near)|was born in|"
+    r"live (?:in|on|near|with|alone)|work (?:as|at|in|for|from)|run (?:a|an|my|our)|"
+    r"own (?:a|an|two|three)|teach (?:at|in|\w+ at)|study (?:at|in))\b",
     _I,
 )
 
@@ -275,6 +285,9 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             prefix = "I've " if fragment[:5].casefold() == "been " else "I'm "
             fragment = prefix + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "Hoping to switch careers next year"
+        elif subject is None and not zh and _EN_DROPPED_VERB.match(fragment):
+            fragment = "I " + fragment[:1].lower() + fragment[1:]
+            subject = _SELF  # "moved to Leeds two years ago", "run a small bakery"
         if subject is not None:
             clauses.append([fragment, subject])
             inherited = subject
