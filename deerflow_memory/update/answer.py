@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from deerflow_memory.errors import UpdateParseError
@@ -288,25 +289,25 @@ def _is_commentary_key(key: Any) -> bool:
 # --- what the object says -------------------------------------------------------------
 
 
+# Each list of the update (both spellings) and how a short item reads in full:
+# "fact_1" → {"id": "fact_1"}, {"id": "fact_1"} → "fact_1", [a, b] → {"ids": [a, b]},
+# text → {"content": text}.
+_ITEM_SHAPES: tuple[tuple[tuple[str, str], Callable[[Any], Any]], ...] = (
+    (("factsToRemove", "facts_to_remove"), lambda r: {"id": r} if isinstance(r, str) else r),
+    (("factsToConfirm", "facts_to_confirm"), lambda c: c.get("id") if isinstance(c, dict) else c),
+    (("factsToMerge", "facts_to_merge"), lambda m: {"ids": m} if isinstance(m, list) else m),
+    (("newFacts", "new_facts"), lambda f: {"content": f} if isinstance(f, str) else f),
+)
+
+
 def _normalise_keys(data: dict[str, Any]) -> dict[str, Any]:
     """Accept the shapes models commonly produce besides the documented one."""
     data = {k: v for k, v in data.items() if v is not None}
-    for key in ("factsToRemove", "facts_to_remove"):
-        removals = data.get(key)
-        if isinstance(removals, list):
-            data[key] = [{"id": r} if isinstance(r, str) else r for r in removals]
-    for key in ("factsToConfirm", "facts_to_confirm"):
-        confirmations = data.get(key)
-        if isinstance(confirmations, list):
-            data[key] = [c.get("id") if isinstance(c, dict) else c for c in confirmations]
-    for key in ("factsToMerge", "facts_to_merge"):
-        merges = data.get(key)
-        if isinstance(merges, list):
-            data[key] = [{"ids": m} if isinstance(m, list) else m for m in merges]
-    for key in ("newFacts", "new_facts"):
-        facts = data.get(key)
-        if isinstance(facts, list):
-            data[key] = [{"content": f} if isinstance(f, str) else f for f in facts]
+    for keys, shape in _ITEM_SHAPES:
+        for key in keys:
+            items = data.get(key)
+            if isinstance(items, list):
+                data[key] = [shape(item) for item in items]
     for key in ("user", "history"):
         if isinstance(data.get(key), dict):
             data[key] = {k: v for k, v in data[key].items() if v is not None}

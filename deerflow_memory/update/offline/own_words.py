@@ -67,6 +67,8 @@ _EN_FEELING = (
 )
 _EN_PASSING = re.compile(
     # a state of the moment: "I'm so tired", "I'm not sure", "I'm at work"
+    r"^I (?:didn't|did not|have (?:an? )?(?:cold|flu|fever|meeting|appointment|call|exam|test|date|interview)\b)|"
+    r"^I'm (?:preparing|making|cooking|having|eating|grabbing) (?:\w+ )?(?:dinner|lunch|breakfast|brunch|supper|a snack)\b|"
     # an errand of the moment: "I stopped the container", "I have an idea", "I'm working on a fix"
     r"^I\s+(?:just\s+)?(?:\w+ed|ran|did|made|got|put|set|sent|wrote|built|broke|took|left|lost|found|began|read|saw|went)\s+(?:the|this|that|it|these|those)\b|"
     r"^I\s+(?:have|'ve got|have got|got)\s+(?:a|an|another|one more|some|no|a lot of|lots of|so much|too much)\s+(?:\w+\s+)?(?:idea|ideas|question|questions|meeting|meetings|problem|problems|issue|issues|call|calls|deadline|deadlines|errand|errands|work|homework|email|emails|cold|headache|fever|bug|bugs|time|minutes?|hours?|plans?|appointment|interview|exam|test|presentation|task|tasks|update|suggestion|request|favou?r)\b|"
@@ -99,6 +101,7 @@ _EN_PASSING = re.compile(
 _ZH_PASSING = re.compile(
     r"^我(?:今天|现在|真的|真|好|很|太|超|特别|有点|有些|快|都)*(?:累|困|饿|渴|烦|无聊|开心|高兴|难过|伤心|郁闷|紧张|激动|生气|着急|崩溃|懵|晕|忙|闲)(?:了|啊|呀|死了|坏了|极了)?$"
     r"|烦死|累死|困死|饿死|气死|笑死|崩溃了|无语|哈哈|呜呜|[😂🤣😅😭🙄😩😤]"
+    r"|^我的?(?:心情|情绪|状态|精神)|准备(?:早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵)"
     # a state of these days, not of the person: "我最近压力大", "这几天睡不好"
     r"|最近|这几天|这阵子|这段时间|近来|这两天|这周"
     r"|^我(?:也|还|就|都)?(?:觉得|认为|猜|估计|想问|想知道|问一下|问问|说|刚|刚才|刚刚|在想|不知道|不懂|不明白|不太懂|同意|明白|知道了|记得|忘了|看到|听说|试了|试过|发现|看了|读了|以为|确定|希望你|需要你|要你|请你|求你)"

@@ -314,15 +314,6 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
     return result
 
 
-# One-off states and errands the rules leave alone and the own-words fallback must not keep.
-_EN_PASSING = re.compile(
-    r"^I (?:didn't|did not|have (?:an? )?(?:cold|flu|fever|meeting|appointment|call|exam|test|date|interview)\b)|"
-    r"^I'm (?:preparing|making|cooking|having|eating|grabbing) (?:\w+ )?(?:dinner|lunch|breakfast|brunch|supper|a snack)\b",
-    _I,
-)
-_ZH_PASSING = re.compile(
-    r"^我的?(?:心情|情绪|状态|精神)|准备(?:早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵)"
-)
 _EN_ANYMORE = re.compile(r"\s+(?:anymore|any more|any longer)$", _I)
 _ZH_ANYMORE = re.compile(
     r"^我(?P<adv>(?:现在|已经|早就|渐渐|慢慢)*)不(?P<verb>喜欢|爱)(?P<v>.+?)了$"
@@ -346,11 +337,10 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
             clause = _EN_ANYMORE.sub("", clause)
         if (candidate := match_clause(clause, zh)) is not None:
             return candidate
-        if refused(clause, zh) or (_ZH_PASSING if zh else _EN_PASSING).search(clause):
-            return None
-        return own_words(clause, zh)
-    if refused(clause, zh):
+    if refused(clause, zh):  # a rule read it and said no: no fallback either
         return None
+    if subject == _SELF:
+        return own_words(clause, zh)
     if subject == _IMPLIED:
         return implied_own_words(clause)
     if subject is None:
