@@ -47,6 +47,7 @@ from langgraph.store.base import BaseStore
 from deerflow_memory.arguments import expect_number
 from deerflow_memory.capture.messages import (
     coerce_messages,
+    filter_checked_messages,
     filter_messages_for_memory,
     filter_recent_messages,
     has_dialogue,
@@ -234,7 +235,7 @@ def capture_turn(
     # the updater filters the whole conversation on its worker thread.
     recent = filter_recent_messages(messages, SIGNAL_WINDOW)
     if not has_dialogue(recent) and (
-        len(recent) < SIGNAL_WINDOW or not has_dialogue(filter_messages_for_memory(messages))
+        len(recent) < SIGNAL_WINDOW or not has_dialogue(filter_checked_messages(messages))
     ):
         return False
     identity = identify()

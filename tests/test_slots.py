@@ -62,7 +62,10 @@ def test_same_values_other_kinds_options_and_additions_are_not(reply: str, text:
 
 
 def test_a_user_turn_longer_than_the_limit_is_never_read() -> None:
-    text = "9:14 " + "x" * MAX_REPLY_CHARS
+    # Filler the value comparison would otherwise read past: only the length stops it.
+    text = "9:14, " + "actually " * 9
+    assert len(text) > MAX_REPLY_CHARS
+    assert slot_correction("9:14, actually", "Your train is at 9:40.")
     assert not slot_correction(text, "Your train is at 9:40.")
 
 

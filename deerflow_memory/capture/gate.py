@@ -82,7 +82,7 @@ _EN_REQUEST_PHRASES = re.compile(
 # "帮我/给我" + 家 or the user's people is the user's own life ("给我儿子推荐几本书"):
 # the phrase is not taken out then, and the first person stays.
 _ZH_REQUEST_PHRASES = re.compile(
-    rf"(?:帮|给|替|为|告诉|教|叫醒|提醒一下|让)我(?![的家]|{_ZH_KIN})|请问|我想(?:问|知道|请教)(?:一下|问)?|"
+    r"(?:帮|给|替|为|告诉|教|叫醒|提醒一下|让)我(?![的家])|请问|我想(?:问|知道|请教)(?:一下|问)?|"
     r"[我咱]们?来|如果[我咱]们?"
 )
 # In a question, a first person that only asks how to do something.

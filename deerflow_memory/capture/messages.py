@@ -51,6 +51,7 @@ from deerflow_memory.models import replace_surrogates
 __all__ = [
     "check_messages",
     "coerce_messages",
+    "filter_checked_messages",
     "filter_messages_for_memory",
     "filter_recent_messages",
     "has_dialogue",
@@ -178,6 +179,18 @@ _HUMAN_ROLES = frozenset({"user", "human"})
 _AI_ROLES = frozenset({"assistant", "ai"})
 
 
+def _turn_kind(message: BaseMessage) -> type[HumanMessage] | type[AIMessage] | None:
+    """Whose turn ``message`` is, as :func:`_as_turn` would read it, without building a copy."""
+    if isinstance(message, HumanMessage):
+        return HumanMessage
+    if isinstance(message, AIMessage):
+        return AIMessage
+    if isinstance(message, ChatMessage) and isinstance(message.role, str):
+        role = message.role.strip().lower()
+        return HumanMessage if role in _HUMAN_ROLES else AIMessage if role in _AI_ROLES else None
+    return None
+
+
 def _as_turn(message: BaseMessage) -> BaseMessage:
     """A ``ChatMessage`` of role user/human as a ``HumanMessage``, assistant/ai as an ``AIMessage``.
 
@@ -235,7 +248,15 @@ def filter_messages_for_memory(messages: Sequence[BaseMessage]) -> list[BaseMess
         InvalidMessagesError: ``messages`` is not a sequence of LangChain
             messages (``None``, a string, a dict, or a list holding dicts).
     """
-    messages = check_messages(messages)
+    return filter_checked_messages(check_messages(messages))
+
+
+def filter_checked_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """:func:`filter_messages_for_memory` of messages known to be messages (not checked again).
+
+    For the loops behind the public entry points (the updater, dead letters,
+    the fence), whose messages were checked when they were queued.
+    """
     kept: list[BaseMessage] = []
     # True after a dropped human turn: its assistant reply goes too.
     skip_reply = False
@@ -296,8 +317,8 @@ def latest_user_text(messages: Sequence[BaseMessage]) -> str:
 
     Hidden messages (:func:`is_hidden`: reminders, a summary) are not the user's: skipped.
     """
-    for message in map(_as_turn, reversed(messages)):
-        if isinstance(message, HumanMessage) and not is_hidden(message):
+    for message in reversed(messages):
+        if _turn_kind(message) is HumanMessage and not is_hidden(message):
             return strip_upload_blocks(message_text(message))
     return ""
 
@@ -317,10 +338,11 @@ def has_dialogue(messages: Sequence[BaseMessage]) -> bool:
     The capture node's hot path calls it on what ``filter_recent_messages`` returned.
     """
     has_human = has_ai = False
-    for message in map(_as_turn, messages):
-        if isinstance(message, HumanMessage):
+    for message in messages:
+        kind = _turn_kind(message)
+        if kind is HumanMessage:
             has_human = True
-        elif isinstance(message, AIMessage):
+        elif kind is AIMessage:
             has_ai = True
         if has_human and has_ai:
             return True

@@ -47,7 +47,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from deerflow_memory.arguments import expect_items
 from deerflow_memory.capture.messages import check_messages, message_text
 from deerflow_memory.capture.patterns import FLAGS, PatternSet
-from deerflow_memory.capture.slots import MAX_REPLY_CHARS, slot_correction
+from deerflow_memory.capture.slots import slot_correction
 from deerflow_memory.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -258,7 +258,7 @@ class SignalDetector:
         if _no_then_statement(original, reply):
             return True
         # "A: Your train is at 9:40. — U: 9:14, actually": a bare value put right.
-        return len(original) <= MAX_REPLY_CHARS and slot_correction(original, reply)
+        return slot_correction(original, reply)  # it reads short turns only
 
     def is_reinforcement(self, text: str, reply: str = "") -> bool:
         """True when the user's ``text``, answering ``reply``, approves the assistant's work.

@@ -75,6 +75,8 @@ MAX_REPLY_CHARS = 80
 _MAX_CHINESE_CHARS = 24
 _MAX_ASSISTANT_CHARS = 800  # a bare value answers what the reply stated first (and bounds the cost)
 _MAX_SAME_TYPE = 2  # an assistant listing three times offers options; it states none
+_ZH_WEEK_SHIFT = {"上": -7, "下": 7}  # 上周二 / 下周二: the weekday of another week
+_ZH_SIZES = {"大": "large", "中": "medium", "小": "small"}
 
 
 _N = rf"[{CN}]+|\d+"
@@ -232,7 +234,7 @@ def _zh_values(text: str, add: _Add) -> None:
             if meridiem or hour > 12:
                 add(_Value("meridiem", meridiem or "p", start, end))
         elif (weekday := g("zwd")) is not None:
-            week = {"上": -7, "下": 7}.get(g("zweek") or "", 0)  # 下周二 is no 周二
+            week = _ZH_WEEK_SHIFT.get(g("zweek") or "", 0)  # 下周二 is no 周二
             add(_Value("weekday", ZH_WEEKDAYS[weekday] + week, start, end))
         elif (day := g("zrel")) is not None:
             add(_Value("relday", RELDAYS[day], start, end))
@@ -253,7 +255,7 @@ def _zh_values(text: str, add: _Add) -> None:
             if (number := _cn_number(g("zcount"))) is not None:
                 add(_Value("number", number, start, end, _unit(g("zunit"))))
         elif (size := g("zsize")) is not None:
-            add(_Value("size", {"大": "large", "中": "medium", "小": "small"}[size], start, end))
+            add(_Value("size", _ZH_SIZES[size], start, end))
         elif (color := g("zcolor")) is not None:
             add(_Value("color", ZH_COLORS[color], start, end))
         elif (language := g("zlang")) is not None:

@@ -24,7 +24,7 @@ from typing import Literal, Protocol
 
 from langchain_core.messages import BaseMessage
 
-from deerflow_memory.capture.messages import filter_messages_for_memory
+from deerflow_memory.capture.messages import filter_checked_messages
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError
 from deerflow_memory.logs import package_logger
@@ -65,7 +65,7 @@ def dead_letter_for(
     ``fenced``: the thread's message keys a delete sealed (not kept either).
     ``letter_id``: the id to store it under; default the key's (:func:`dead_letter_id`).
     """
-    messages, keys = with_keys(filter_messages_for_memory(job.messages))
+    messages, keys = with_keys(filter_checked_messages(job.messages))
     if document is not None:
         mark = watermark_for(document, job.thread_id)
         _, new = select_new_indices(messages, mark, context_messages=0, fenced=fenced, keys=keys)
@@ -327,7 +327,7 @@ def _one_job(jobs: list[UpdateJob]) -> UpdateJob:
     :func:`with_keys` gives, so a part of them keys as the whole does.
     """
     first = jobs[0]
-    keyed = [with_keys(filter_messages_for_memory(job.messages))[0] for job in jobs]
+    keyed = [with_keys(filter_checked_messages(job.messages))[0] for job in jobs]
     messages: tuple[BaseMessage, ...] = tuple(keyed[0])
     for more in keyed[1:]:
         messages = merge_messages(messages, more)

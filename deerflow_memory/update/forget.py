@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from langchain_core.messages import BaseMessage
 
-from deerflow_memory.capture.messages import filter_messages_for_memory
+from deerflow_memory.capture.messages import filter_checked_messages
 from deerflow_memory.errors import CorruptMemoryError, MemoryBusyError, UpdateLockTimeoutError
 from deerflow_memory.models import Fact, MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage
@@ -101,7 +101,7 @@ def fence(
     fenced = MemoryDocument(extraction_watermarks=document.extraction_watermarks)
     for thread_id, keys in [
         *letters,
-        *((t, with_keys(filter_messages_for_memory(m))[1]) for t, m in pending),
+        *((t, with_keys(filter_checked_messages(m))[1]) for t, m in pending),
     ]:
         fenced = advance_watermark(
             fenced, clean_text(thread_id) or "unknown", list(keys), now, max_threads=None

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from langchain_core.messages import BaseMessage
 
-from deerflow_memory.capture.messages import filter_messages_for_memory
+from deerflow_memory.capture.messages import filter_checked_messages
 from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.update.encoding import decode_messages, encode_messages
 from deerflow_memory.update.incremental import restore_keyed_ids, with_keys
@@ -37,7 +37,7 @@ def as_letter_of_keys(
         messages = messages_of(letter)
     except (ValueError, KeyError, TypeError, AttributeError):
         return list(letter.message_ids), list(letter.messages), letter.message_ids_are
-    keyed, keys = with_keys(filter_messages_for_memory(messages))
+    keyed, keys = with_keys(filter_checked_messages(messages))
     return keys, encode_messages(keyed), "keys"
 
 

@@ -37,7 +37,7 @@ from langchain_core.messages import BaseMessage
 
 from deerflow_memory.arguments import expect, wrong_type
 from deerflow_memory.capture.gate import burst_needs_model
-from deerflow_memory.capture.messages import filter_messages_for_memory, has_dialogue
+from deerflow_memory.capture.messages import filter_checked_messages, has_dialogue
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.daemons import signals_unheld
 from deerflow_memory.errors import (
@@ -274,7 +274,7 @@ class MemoryUpdater:
 
         Never raises: failures are logged and returned as ``retry`` or ``failed``.
         """
-        messages, keys = with_keys(filter_messages_for_memory(job.messages))
+        messages, keys = with_keys(filter_checked_messages(job.messages))
         if not has_dialogue(messages):
             return UpdateResult(UpdateStatus.SKIPPED, reason="no user and assistant message")
         timeout = self.config.update_lock_timeout_seconds
