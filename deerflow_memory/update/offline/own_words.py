@@ -36,7 +36,12 @@ from __future__ import annotations
 import re
 
 from deerflow_memory.models import FactCategory
-from deerflow_memory.update.offline.rules import Candidate
+from deerflow_memory.update.offline.rules import (
+    Candidate,
+    en_statement,
+    swap_pronouns,
+    zh_statement,
+)
 
 __all__ = [
     "OWN_WORDS_CONFIDENCE",
@@ -158,105 +163,9 @@ def _never(text: str) -> bool:
     return _NEVER.search(text) is not None
 
 
-# --- the third person -----------------------------------------------------------------------
+# --- the third person: rules.en_statement / zh_statement, as every rule's fact -----------
 
-_EN_SUBJECT = re.compile(
-    r"^I\s*(?:'m|am)\b|^I\s*(?:'ve|have)\b|^I was\b|^I\s*(?:don't|do not)\b|^I\s*(?:can't|cannot|can not)\b"
-    r"|^I\s*(?:didn't|did not)\b|^I\s*(?:haven't|have not)\b|^I\s*(?:wasn't|was not)\b|^I\s*(?:'d|had)\b"
-    r"|^I\b",
-    _I,
-)
-_EN_SUBJECT_FORMS = {
-    "im": "User is",
-    "iam": "User is",
-    "ive": "User has",
-    "ihave": "User has",
-    "iwas": "User was",
-    "idont": "User does not",
-    "idonot": "User does not",
-    "icant": "User cannot",
-    "icannot": "User cannot",
-    "ididnt": "User did not",
-    "ididnot": "User did not",
-    "ihavent": "User has not",
-    "ihavenot": "User has not",
-    "iwasnt": "User was not",
-    "iwasnot": "User was not",
-    "id": "User would",
-    "ihad": "User had",
-}
-_ADVERB = re.compile(
-    r"(?:(?:always|usually|often|sometimes|never|only|really|still|also|mostly|rarely|normally|"
-    r"generally|typically|actually|basically|mainly|regularly|occasionally|seldom|hardly ever|"
-    r"absolutely|totally|completely|definitely|kind of|kinda|sort of|pretty much|once|twice|"
-    r"no longer|myself|even|already|just|now|ever|too|"
-    # any other -ly word is an adverb ("personally", "currently"), not the verb
-    r"(?!(?:apply|reply|fly|rely|supply|multiply|comply|imply|ally|bully|tally|rally)\b)[a-z]+ly)\s+)*",
-    _I,
-)
-_MODALS = frozenset({"can", "could", "must", "should", "may", "might", "would", "shall", "will"})
-_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "be": "is", "am": "is"}
-_PAST = frozenset(
-    {
-        "was", "were", "had", "did", "went", "got", "grew", "left", "took", "became", "lost",
-        "ran", "began", "made", "came", "gave", "kept", "met", "quit", "spent", "sold", "bought",
-        "moved", "found", "broke", "fell", "won", "taught", "learned", "learnt", "used",
-    }
-)  # fmt: skip
-_EN_OBJECT_PRONOUNS = (
-    (re.compile(r"\bmyself\b", _I), "themselves"),
-    (re.compile(r"\bmy\b", _I), "their"),
-    (re.compile(r"\bmine\b", _I), "theirs"),
-    (re.compile(r"\bme\b", _I), "them"),
-    (re.compile(r"\bI'm\b|\bI am\b", _I), "they are"),
-    (re.compile(r"\bI've\b", _I), "they have"),
-    (re.compile(r"\bI was\b"), "they were"),
-    (re.compile(r"\bI\b"), "they"),
-)
-
-
-def _third_person(verb: str) -> str:
-    """``verb`` as said of "User" ("play" → "plays", "watch" → "watches", "study" → "studies")."""
-    low = verb.lower()
-    if low in _MODALS or low in _PAST or low.endswith("ed"):
-        return verb
-    if low in _IRREGULAR:
-        return _IRREGULAR[low]
-    if low.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if len(low) > 1 and low.endswith("y") and low[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-def _en_fact(clause: str) -> str:
-    """``clause`` (it starts with "I") said of "User"."""
-    head = _EN_SUBJECT.match(clause)
-    assert head is not None  # own_words checks the subject first
-    key = re.sub(r"[\s']", "", head.group()).lower()
-    rest = clause[head.end() :].lstrip()
-    if key != "i":
-        start = _EN_SUBJECT_FORMS.get(key, "User")
-    else:
-        adverbs = _ADVERB.match(rest)
-        spent = adverbs.end() if adverbs else 0
-        verb_match = re.match(r"[A-Za-z]+", rest[spent:])
-        if verb_match is None:
-            return ""
-        verb = verb_match.group()
-        start = f"User {rest[:spent]}{_third_person(verb)}".rstrip()
-        rest = rest[spent + verb_match.end() :].lstrip()
-    return f"{start} {_third_persons(rest)}".strip()
-
-
-_ZH_MINE = re.compile(r"我的|我")
-
-
-def _zh_fact(clause: str) -> str:
-    """``clause`` (it starts with "我", or has the user as its dropped subject) said of "用户"."""
-    if not clause.startswith("我"):
-        clause = "我" + clause
-    return _ZH_MINE.sub(lambda m: "用户的" if m.group() == "我的" else "用户", clause)
+_EN_SUBJECT = re.compile(r"^I\b(?=.*[a-z])", _I)  # "I" and a word after it
 
 
 # --- the category ---------------------------------------------------------------------------
@@ -314,16 +223,14 @@ def own_words(clause: str, zh: bool) -> Candidate | None:
         chars = len(_CJK.findall(text))
         if not _MIN_ZH_CHARS <= chars <= _MAX_ZH_CHARS or _ZH_PASSING.search(text):
             return None
-        content = _zh_fact(text)
+        content = zh_statement(text)
     else:
         words = len(text.split())
         if not _MIN_EN_WORDS <= words <= _MAX_EN_WORDS or not _EN_SUBJECT.match(text):
             return None
         if _EN_PASSING.search(text):
             return None
-        content = _en_fact(text)
-        if not content:
-            return None
+        content = en_statement(text)
     return Candidate(content, _category(text), OWN_WORDS_CONFIDENCE)
 
 
@@ -401,22 +308,16 @@ def said_of_user(clause: str, zh: bool) -> Candidate | None:
     if _never(text):
         return None
     if _EN_MY_THING.match(text):
-        content = "User's " + _third_persons(text[3:].lstrip())
+        content = "User's " + swap_pronouns(text[3:].lstrip())
     elif match := _EN_AS_A.match(text):
         content = f"User is {text.split()[1].lower()} {match['x']}"
     elif match := _EN_HERE.match(text):
-        content = "User: " + _third_persons(match["x"])
+        content = "User: " + swap_pronouns(match["x"])
     elif words >= _MIN_EN_WORDS and _EN_TO_ME.match(text):
-        content = "User: " + _third_persons(text[:1].lower() + text[1:])
+        content = "User: " + swap_pronouns(text[:1].lower() + text[1:])
     else:
         return None
     return Candidate(content, _category(text), OWN_WORDS_CONFIDENCE)
-
-
-def _third_persons(text: str) -> str:
-    for pattern, pronoun in _EN_OBJECT_PRONOUNS:
-        text = pattern.sub(pronoun, text)
-    return text
 
 
 # A Chinese clause without a subject is the user's unless it starts like a request, a

@@ -226,7 +226,7 @@ def _reaction(m: re.Match[str], clause: str) -> str:
     thing = m["v"].strip()
     rest = clause[m.end("v") :].strip()
     pronoun = "it" if _SINGULAR_VERB.search(rest) else "they"
-    return f"User reacts to {_lower_first(thing)}: {pronoun} {_swap_pronouns(rest)}"
+    return f"User reacts to {_lower_first(thing)}: {pronoun} {swap_pronouns(rest)}"
 
 
 def _reactor(m: re.Match[str]) -> bool:
@@ -506,7 +506,7 @@ _EN_ADVERBS = frozenset(
     totally truly genuinely especially particularly typically normally rarely seldom actually
     still currently now recently simply only eventually ultimately honestly regularly frequently
     habitually no longer kinda strongly strictly deeply seriously completely entirely extremely
-    thoroughly intensely very so
+    thoroughly intensely very so once twice myself even already ever too
     """.split()  # noqa: SIM905
 )
 _EN_PAST = frozenset(
@@ -514,8 +514,9 @@ _EN_PAST = frozenset(
     left lost found felt kept taught thought bought brought sold told said ran swam quit resigned
     """.split()  # noqa: SIM905
 )
-_EN_PRONOUNS = re.compile(r"\b(?:my|me|myself|mine|I'm|I've|I)\b")
+_EN_PRONOUNS = re.compile(r"\b(?:my|me|myself|mine|I'm|I've|I was|I)\b")
 _EN_PRONOUN_SWAP = {
+    "I was": "they were",
     "my": "their",
     "me": "them",
     "myself": "themselves",
@@ -539,8 +540,33 @@ def _third_person_verb(word: str) -> str:
     return word + "s"
 
 
-def _swap_pronouns(text: str) -> str:
+def swap_pronouns(text: str) -> str:
+    """The user's first person in ``text`` as the third ("my bike" → "their bike")."""
     return _EN_PRONOUNS.sub(lambda m: _EN_PRONOUN_SWAP[m.group()], text)
+
+
+def _adverb(word: str) -> bool:
+    # Any -ly word is one too ("personally"), but for verbs that end so ("apply", "fly").
+    lower = word.casefold()
+    return lower in _EN_ADVERBS or (lower.endswith("ly") and lower not in _LY_VERBS)
+
+
+_LY_VERBS = frozenset(
+    [
+        "apply",
+        "reply",
+        "fly",
+        "rely",
+        "supply",
+        "multiply",
+        "comply",
+        "imply",
+        "ally",
+        "bully",
+        "tally",
+        "rally",
+    ]
+)
 
 
 def en_statement(clause: str) -> str:
@@ -553,12 +579,12 @@ def en_statement(clause: str) -> str:
         ("my ", "User's "),
     ):
         if clause[: len(prefix)].casefold() == prefix.casefold():
-            return replacement + _swap_pronouns(clause[len(prefix) :])
+            return replacement + swap_pronouns(clause[len(prefix) :])
     if not clause.startswith("I "):
         return "User: " + clause
     words = clause[2:].split(" ")
     i = 0
-    while i < len(words) - 1 and words[i].casefold() in _EN_ADVERBS:
+    while i < len(words) - 1 and _adverb(words[i]):
         i += 1
     if words[i].casefold() == "kind" and i + 2 < len(words):  # "kind of like"
         i += 2
@@ -566,7 +592,7 @@ def en_statement(clause: str) -> str:
     return (
         "User "
         + " ".join(words[: i + 1])
-        + ("" if i + 1 == len(words) else " " + _swap_pronouns(" ".join(words[i + 1 :])))
+        + ("" if i + 1 == len(words) else " " + swap_pronouns(" ".join(words[i + 1 :])))
     )
 
 

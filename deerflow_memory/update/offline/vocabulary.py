@@ -132,7 +132,6 @@ STATE_EN = (
     r"bipolar|neurodivergent|on the (?:autism )?spectrum|hypermobile|type [12] diabetic|insomniac|amputee|"
     r"in recovery|recovering alcoholic|cancer survivor|[\w-]+ (?:sufferer|patient|survivor))"
 )
-STATE_ZH = r"(?:近视|远视|散光|老花|色弱|色盲|弱视|耳背|耳鸣|失眠|便秘|贫血|低血糖|脱发)"
 
 # --- diet ----------------------------------------------------------------------------------
 
