@@ -39,6 +39,7 @@ __all__ = [
     "Similarity",
     "cosine_similarity_of",
     "duplicate_groups",
+    "fact_similarity",
     "keeper_of",
     "lexical_similarity",
     "merge_group",
@@ -229,6 +230,11 @@ def lexical_similarity(a: str, b: str) -> float:
     return text_similarity(a, b)
 
 
+def fact_similarity(a: Fact, b: Fact) -> float:
+    """:func:`text_similarity` of two facts' contents: the lexical :data:`Similarity`."""
+    return text_similarity(a.content, b.content)
+
+
 def text_similarity(a: str, b: str) -> float:
     """:func:`lexical_similarity` without its argument check, for loops over fact texts."""
     ta, tb = _terms(a), _terms(b)
@@ -246,10 +252,6 @@ def text_similarity(a: str, b: str) -> float:
     if negated or swapped:
         score *= _CONFLICT_FACTOR
     return score
-
-
-def _lexical(a: Fact, b: Fact) -> float:
-    return text_similarity(a.content, b.content)
 
 
 def cosine_similarity_of(vectors: dict[str, Sequence[float]]) -> Similarity:
@@ -340,7 +342,7 @@ def duplicate_groups(
     facts: Sequence[Fact],
     threshold: float = DEFAULT_THRESHOLD,
     *,
-    similarity: Similarity = _lexical,
+    similarity: Similarity = fact_similarity,
     only: frozenset[str] | None = None,
     skip: Callable[[Fact], bool] | None = None,
     keys: Callable[[Fact], Iterable[str]] | None = None,

@@ -45,9 +45,9 @@ from deerflow_memory.update.consolidate import (
     DEFAULT_THRESHOLD,
     Similarity,
     duplicate_groups,
+    fact_similarity,
     lexical_keys,
     merge_group,
-    text_similarity,
 )
 from deerflow_memory.update.merges import (
     CONSTRAINT_MERGE_FLOOR,
@@ -254,7 +254,7 @@ def tidy(
             duplicate_groups(
                 [f for f in facts if f.id not in taken] if taken else facts,
                 threshold,
-                similarity=similarity or _lexical,
+                similarity=similarity or fact_similarity,
                 only=only,
                 skip=is_manual,
                 # the lexical similarity is 0 between facts sharing no term (compare only those)
@@ -306,10 +306,6 @@ def tidy(
         update={"facts": tuple(facts), "superseded_facts": superseded, "hygiene": counts}
     )
     return TidyResult(new_document, confirmed, expired, merged, retired, judged_out)
-
-
-def _lexical(a: Fact, b: Fact) -> float:
-    return text_similarity(a.content, b.content)
 
 
 def _superseded(fact: Fact, now: str, reason: str) -> SupersededFact:

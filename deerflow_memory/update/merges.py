@@ -42,8 +42,9 @@ import re
 from collections.abc import Callable, Sequence
 
 from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
+from deerflow_memory.capture.slot_words import CN_DIGITS
 from deerflow_memory.models import Fact, MemoryUpdate, Rejection
-from deerflow_memory.update.consolidate import Similarity, keeper_of, text_similarity
+from deerflow_memory.update.consolidate import Similarity, fact_similarity, keeper_of
 from deerflow_memory.update.validate import original_positions
 
 __all__ = [
@@ -73,18 +74,16 @@ _NUMBER = re.compile(
     r"(?=型|级|期|度|岁|次|片|粒|颗|毫克|克|毫升|升|个|天|周|年|月|小时|分钟|杯|瓶|支|针|单位|mg|ml)",
     re.IGNORECASE,
 )
-_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4}
-_ZH_DIGITS |= {"五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _KIN = re.compile(rf"\b(?:{KIN_EN})\b|{KIN_ZH}", re.IGNORECASE)
 
 
 def _zh_number(text: str) -> str:
     """``text`` (Chinese numerals) as digits when it is 0..99 ("十二" -> "12"), else itself."""
-    if all(c in _ZH_DIGITS for c in text):
-        return "".join(str(_ZH_DIGITS[c]) for c in text)
+    if all(c in CN_DIGITS for c in text):
+        return "".join(str(CN_DIGITS[c]) for c in text)
     tens, sep, ones = text.partition("十")
-    if sep and len(tens) <= 1 and len(ones) <= 1 and all(c in _ZH_DIGITS for c in tens + ones):
-        return str((_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[ones] if ones else 0))
+    if sep and len(tens) <= 1 and len(ones) <= 1 and all(c in CN_DIGITS for c in tens + ones):
+        return str((CN_DIGITS[tens] if tens else 1) * 10 + (CN_DIGITS[ones] if ones else 0))
     return text
 
 
@@ -109,10 +108,6 @@ def _not_the_same_constraint(a: Fact, b: Fact) -> str | None:
     if _people(a.content) != _people(b.content):
         return f"{a.id} and {b.id} are about different people"
     return None
-
-
-def _lexical(a: Fact, b: Fact) -> float:
-    return text_similarity(a.content, b.content)
 
 
 def merge_members(facts: Sequence[Fact], ids: Sequence[str]) -> list[Fact]:
@@ -143,7 +138,7 @@ def merge_problem(
     """
     if len(group) < 2:
         return None
-    similar = similarity or _lexical
+    similar = similarity or fact_similarity
     kept = keeper_of(group)
     kept_is_constraint = is_constraint(kept)
     for fact in group:
