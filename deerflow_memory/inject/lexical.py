@@ -283,14 +283,15 @@ class BM25Index:
                 scores[doc] = scores.get(doc, 0.0) + weight * tf * k1_plus_1 / (tf + norms[doc])
         return scores
 
-    def word_matches(self, query: str) -> set[int]:
-        """Facts sharing a *word* with ``query``: a Latin word, a number or a CJK bigram.
+    def word_matches(self, terms: Sequence[str]) -> set[int]:
+        """Facts sharing a *word* with a query cut into ``terms`` (:func:`tokenize`):
+        a Latin word, a number or a CJK bigram.
 
         A lone shared CJK character (去, 吃) is too weak to stand as evidence on
         its own; it still adds to the score of facts that match otherwise.
         """
         found: set[int] = set()
-        for term in set(tokenize(query)):
+        for term in set(terms):
             if not _is_cjk_char(term):
                 found.update(self._postings.get(term, ()))
         return found

@@ -344,7 +344,10 @@ class RetrievalIndex:
         term but a topic ("plan a dinner menu" / "Is vegetarian") scores too,
         below any fact of like length that shares a word.
         """
-        terms = tokenize(query)
+        return self.lexical_of(tokenize(query))
+
+    def lexical_of(self, terms: list[str]) -> dict[int, float]:
+        """:meth:`lexical` of a query already cut into ``terms`` (``tokenize``)."""
         return self.topics.add_to(self.bm25.term_scores(terms), terms)
 
     def cosines(self, query: str, embedder: Embedder) -> list[float]:
@@ -574,12 +577,13 @@ def select_relevant_facts(
         stamp = index.timestamp(i)
         return (-stamp if stamp is not None else math.inf, facts[i].id)
 
-    raw_lexical = index.lexical(query) if lexical else {}
+    terms = tokenize(query) if lexical else []  # cut once: scored, then matched as words
+    raw_lexical = index.lexical_of(terms) if lexical else {}
     lexical_pool = pool
     if raw_lexical and (embedder is not None or semantic_scores is not None):
         # Fused with embeddings, a lone shared CJK character (去, 吃) is noise:
         # only facts sharing a word rank lexically; the embedder judges the rest.
-        words = index.bm25.word_matches(query)
+        words = index.bm25.word_matches(terms)
         lexical_pool = [i for i in pool if i in words]
     lexical_ranks = _ranks(raw_lexical, lexical_pool, config.candidates, newest_first)
     semantic: dict[int, float] = {}
