@@ -463,7 +463,12 @@ class MemoryConfig(_NumbersNotBooleans):
     def _deerflow_storage(cls, value: Any) -> Any:
         # DeerFlow: ``storage: {use: "deerflow.agents.memory.storage:FileMemoryStorage"}``.
         if isinstance(value, Mapping):
-            use = value.get("use", "file")
+            if "use" not in value:  # {backend: sqlite} must not quietly become the file backend
+                raise ValueError(
+                    "a storage mapping names its backend with 'use' (DeerFlow's form, e.g. "
+                    "{use: file}); or give the backend as text: file, store, sqlite or postgres"
+                )
+            use = value["use"]
             if not isinstance(use, str):  # never str() it: it may be a huge structure
                 raise ValueError(f"storage.use must be a string, got {type(use).__name__}")
             return "file" if "File" in use or use == "file" else use

@@ -99,13 +99,14 @@ _EN_HYPOTHETICAL = re.compile(
 )
 # "I'm allergic to peanuts, if that matters": an aside about relevance, not a condition.
 _EN_META_IF = re.compile(
-    r"[\s,;(-]*\b(?:if|in case) (?:(?:that|it|this) (?:matters|helps|is (?:relevant|important|useful|"
+    # (?<!…): a match starts where its run of separators starts, never inside a long one
+    r"(?<![\s,;(-])[\s,;(-]*\b(?:if|in case) (?:(?:that|it|this) (?:matters|helps|is (?:relevant|important|useful|"
     r"helpful)|makes a difference|changes anything|is of any use)|(?:you|u) (?:need|want|must|care) to "
     r"know|relevant|needed|useful|helpful|that's (?:relevant|useful|helpful))\b[)\s.!]*$",
     _I,
 )
 _ZH_META_IF = re.compile(
-    r"[\s，,（(]*(?:如果|要是|假如)?(?:这|这个|这点)?(?:重要|有用|有关系|有影响|有帮助|相关)的话[)）\s。！]*$"
+    r"(?<![\s，,（(])[\s，,（(]*(?:如果|要是|假如)?(?:这|这个|这点)?(?:重要|有用|有关系|有影响|有帮助|相关)的话[)）\s。！]*$"
 )
 _ZH_HYPOTHETICAL = re.compile(
     r"如果|假如|假设|要是|万一|倘若|假使|若是|想象一下|的话|说不定|也许|或许|没准|指不定|搞不好|但愿|就好了|可能会"

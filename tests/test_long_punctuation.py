@@ -1,0 +1,74 @@
+"""A long run of punctuation or emoji in a user message ends in linear time (attack of review 28).
+
+The gate's question pattern (``^\\W*(?:and|…)?\\W*…``) and the offline
+extractor's "…, if that matters" pattern tried every split of a run of
+non-word characters: 10,000 commas held the update worker for 24 s, 20,000 for
+minutes. These inputs would take hours on that code; here each call is given
+a minute before the test calls it hung (a hang guard, not a speed figure).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import pytest
+
+from deerflow_memory.capture.gate import is_self_referential
+from deerflow_memory.config import MemoryConfig
+from deerflow_memory.errors import ConfigError
+from deerflow_memory.update.offline.text import candidates_from_text
+
+RUNS = [",", "-", ".", "'", "😀", "，"]
+
+
+def finishes(call: Callable[[], object]) -> object:
+    result: list[object] = []
+    worker = threading.Thread(target=lambda: result.append(call()), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert result, "hung on a long run of punctuation"
+    return result[0]
+
+
+@pytest.mark.parametrize("char", RUNS)
+def test_the_gate_reads_a_long_run_of_punctuation(char: str) -> None:
+    assert finishes(lambda: is_self_referential(char * 200_000 + " I live in Leeds")) is True
+
+
+@pytest.mark.parametrize("char", RUNS)
+def test_the_offline_extractor_reads_a_long_run_of_punctuation(char: str) -> None:
+    assert finishes(lambda: candidates_from_text(char * 200_000)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        ("and what is this", True),
+        (",,, so, how do I", True),
+        ("...why", True),
+        ("I know why", False),
+    ],
+)
+def test_the_question_reading_is_unchanged(text: str, question: bool) -> None:
+    from deerflow_memory.capture.gate import _EN_QUESTION
+
+    assert bool(_EN_QUESTION.search(text)) is question
+
+
+def test_an_aside_after_a_fact_is_still_dropped() -> None:
+    assert [c.content for c in candidates_from_text("I'm allergic to nuts, if that matters")] == [
+        "User is allergic to nuts"
+    ]
+
+
+@pytest.mark.parametrize("storage", [{"backend": "sqlite"}, {"path": "/tmp/x.db"}, {}])
+def test_a_storage_mapping_without_use_is_a_config_error(storage: dict[str, str]) -> None:
+    # It loaded as the file backend, silently: memory went elsewhere than meant.
+    with pytest.raises(ConfigError, match="names its backend with 'use'"):
+        MemoryConfig(storage=storage)  # type: ignore[arg-type]
+
+
+def test_deerflows_storage_mapping_still_loads() -> None:
+    use = "deerflow.agents.memory.storage:FileMemoryStorage"
+    assert MemoryConfig(storage={"use": use}).storage == "file"  # type: ignore[arg-type]
