@@ -232,6 +232,25 @@ def test_the_fast_path_never_changes_the_answer_of_the_patterns(parts: list[str]
         assert patterns.search_all(text) is expected
 
 
+def test_a_pattern_is_searched_only_when_its_own_required_text_occurs() -> None:
+    # "the" is required by the first pattern and occurs inside the second's
+    # required text: a message with "the" alone must not open the second.
+    patterns = PatternSet("test", [r"\bthe\b", r"that's the wrong way round"])
+    opened = [p.pattern for p in patterns._candidates("the end of the film")]
+    assert opened == [r"\bthe\b"]
+    assert len(patterns._candidates("no, that's the wrong way round")) == 2  # both occur
+
+
+def test_the_gate_is_the_rarest_required_text_not_the_first_or_shortest() -> None:
+    # Every match holds one of check…double-check, one of " your"/" the", and one of
+    # math/sum/numbers: gating on " the" would search it on most English messages.
+    patterns = PatternSet(
+        "test", [r"\b(?:check|recheck|redo|double-check) (?:your|the) (?:math|sums?|numbers)\b"]
+    )
+    assert patterns._candidates("what did you think of the film and your trip?") == []
+    assert patterns.search("Please redo the math.", "please redo the math.")
+
+
 # --- the kinds of issue 13, with the assistant's reply as context ----------------------------
 
 
