@@ -107,6 +107,31 @@ def test_parse_accepts_bare_ids_in_facts_to_remove_and_snake_case_sections() -> 
     assert update.user.top_of_mind is not None and update.user.top_of_mind.should_update
 
 
+THINK_FACTS = [
+    "Writes prompts with <think> tags",
+    "Asked why <think>plan</think> blocks vanish from answers",
+    "Closes reasoning with </think> in templates",
+]
+
+
+@pytest.mark.parametrize("fact", THINK_FACTS)
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "{}",
+        "```json\n{}\n```",
+        "Here is the update:\n{}",
+        "<think>The user talks about tags.</think>\n{}",
+        "reasoning without an opening tag</think>\n```json\n{}\n```",
+    ],
+    ids=["json", "fenced", "prose", "after-reasoning", "after-template-reasoning"],
+)
+def test_a_think_tag_inside_a_facts_text_is_part_of_the_fact(fact: str, shape: str) -> None:
+    answer = json.dumps({"newFacts": [{"content": fact, "confidence": 0.9}]})
+    update = parse_update(shape.format(answer))
+    assert [f.content for f in update.new_facts] == [fact]
+
+
 @pytest.mark.parametrize(
     "text",
     [

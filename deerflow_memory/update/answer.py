@@ -1,7 +1,8 @@
 """Reading the memory model's answer: one update object, or an :class:`UpdateParseError`.
 
 :func:`parse_update` accepts what chat models actually return: ``<think>``
-blocks, code fences, prose around **one** object, a one-key wrapper
+blocks before the answer (a tag inside the answer, such as a fact about
+``<think>`` tags, is text and is kept), code fences, prose around **one** object, a one-key wrapper
 (``{"result": {...}}``, up to three deep, comments beside it allowed), a
 one-element list, snake_case or camelCase keys, ``factsToRemove`` as bare
 ids, commentary keys (``reasoning``, ``notes``, …) of any type. It never
@@ -40,7 +41,7 @@ from deerflow_memory.models import MemoryUpdate
 
 __all__ = ["parse_update"]
 
-_THINK_BLOCK = re.compile(r"<think(?:ing)?>.*?</think(?:ing)?>", re.DOTALL | re.IGNORECASE)
+_THINK_LEADING = re.compile(r"\s*<think(?:ing)?>", re.IGNORECASE)
 _THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
 _THINK_OPEN = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
 _UPDATE_KEYS = frozenset(
@@ -106,17 +107,54 @@ def parse_update(text: str) -> MemoryUpdate:
     """
     if not isinstance(text, str):
         raise UpdateParseError(f"memory model answer must be text, got {type(text).__name__}")
-    text = _THINK_BLOCK.sub("", text)
-    # A reasoning block whose opening tag was in the prompt template: keep what follows it.
-    closes = list(_THINK_CLOSE.finditer(text))
-    if closes:
-        text = text[closes[-1].end() :]
-    if _THINK_OPEN.search(text):
-        raise UpdateParseError("memory model answer ends inside an unterminated <think> block")
-    data = _find_update_object(text)
+    data = _find_update_object(_without_reasoning(text))
     update = MemoryUpdate.from_mapping(_normalise_keys(data))
     _refuse_hollow(update)
     return update
+
+
+# --- reasoning before the answer --------------------------------------------------------
+
+
+def _without_reasoning(text: str) -> str:
+    """``text`` without the reasoning a model writes before its answer.
+
+    Reasoning comes first: ``<think>…</think>`` blocks at the start (each
+    ending at its first closing tag), or text up to a first ``</think>`` with
+    no opening tag before it (the opening tag was in the prompt template) that
+    is not inside a ``{...}`` span. A tag anywhere else is part of the answer,
+    such as a fact about ``<think>`` tags in a JSON string, and an answer that
+    is JSON as a whole is never cut.
+
+    Raises:
+        UpdateParseError: the answer ends inside a leading ``<think>`` block.
+    """
+    if not isinstance(_decode(text.strip()), _NotJson):
+        return text
+    close = _THINK_CLOSE.search(text)
+    if (
+        close is not None
+        and not _THINK_OPEN.search(text, 0, close.start())
+        and not _inside_span(text, close.start())
+    ):
+        text = text[close.end() :]
+    while (opened := _THINK_LEADING.match(text)) is not None:
+        close = _THINK_CLOSE.search(text, opened.end())
+        if close is None:
+            raise UpdateParseError("memory model answer ends inside an unterminated <think> block")
+        text = text[close.end() :]
+    return text
+
+
+def _inside_span(text: str, at: int) -> bool:
+    """True when ``at`` lies inside a top-level ``{...}`` span of ``text`` (or one left open)."""
+    start = text.find("{", 0, at)
+    while start != -1:
+        end = _span_end(text, start)
+        if end is None or end > at:
+            return True
+        start = text.find("{", end, at)
+    return False
 
 
 # --- finding the one object ------------------------------------------------------------
