@@ -28,7 +28,9 @@ GET         /memory/ui?user=&agent=                   the memory page (see :mod:
 
 Every user route takes ``?agent=`` for a named agent's memory, and every route
 ``?tenant=`` for a tenant's (its documents, dead letters, queue and config
-overrides; absent = no tenant). Edits take an
+overrides; absent = no tenant; empty = 400, as an empty ``tenant_id`` is
+refused everywhere, except on the page, whose form sends its blank tenant
+field as ``tenant=``). Edits take an
 optional ``revision`` (body field, or ``?revision=`` on DELETE): when the
 document moved since, the answer is 409 and nothing is written; without it a
 concurrent background update is merged by retrying on the fresh document.
@@ -232,14 +234,21 @@ def caller_tenant(request: Request) -> str | None:
     return None if caller is None else caller.tenant_id
 
 
-def request_tenant(request: Request) -> str | None:
+def request_tenant(request: Request, *, blank_is_none: bool = False) -> str | None:
     """``?tenant=`` (validated), kept to the caller's own tenant when auth carries one.
 
+    An absent ``tenant`` is no tenant. An empty one (``?tenant=``) is an invalid
+    name, as ``tenant_id=""`` is everywhere else (:mod:`deerflow_memory.identity`),
+    except with ``blank_is_none``: the memory page's own form, whose tenant field
+    is submitted blank when it is left at "none".
+
     Raises:
-        InvalidNameError: unsafe tenant name (400).
+        InvalidNameError: empty (unless ``blank_is_none``) or unsafe tenant name (400).
         ApiError: 403 when an authenticated caller asks for another tenant.
     """
-    asked = request.query_params.get("tenant") or None
+    asked = request.query_params.get("tenant")
+    if blank_is_none and asked == "":
+        asked = None
     tenant = None if asked is None else validate_name(asked, "tenant_id")
     own = caller_tenant(request)
     if own is None:
@@ -672,12 +681,13 @@ def memory_routes(
             validate_name(user, "user_id")
         if agent:
             validate_name(agent, "agent_name")
+        tenant = request_tenant(request, blank_is_none=True)
         return HTMLResponse(
             render_page(
                 user,
                 agent,
-                request_tenant(request) or "",
-                max_fact_chars=settings(request).max_fact_chars,
+                tenant or "",
+                max_fact_chars=service.config.for_tenant(tenant).max_fact_chars,
             ),
             # The page has delete buttons: no other site may frame it (clickjacking).
             headers={
