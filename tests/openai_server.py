@@ -7,8 +7,9 @@ real ``ChatOpenAI`` client path (sync and async httpx pools) is exercised.
 Answers are scripted: queue them with :meth:`OpenAIServer.reply` (served in
 order), or set :attr:`OpenAIServer.responder` to a function of the request body.
 Failure modes: an HTTP status with an error body (and headers such as
-``Retry-After``), a delay past the client's timeout, a transport-truncated
-body, and a model-truncated answer (``finish_reason="length"``). Every request body is recorded.
+``Retry-After``), a body that is no completion (a proxy's HTML page with status
+200), a delay past the client's timeout, a transport-truncated body, and a
+model-truncated answer (``finish_reason="length"``). Every request body is recorded.
 
 Use the ``openai_server`` fixture (import it into a test module, or list this
 module in ``pytest_plugins``)::
@@ -64,6 +65,10 @@ class Reply:
     usage: tuple[int, int] | None = (10, 10)
     error_message: str | None = None
     """The error body's ``message`` when ``status`` is not 200 (default ``scripted <status>``)."""
+    raw_body: bytes | None = None
+    """Send these bytes as the whole body instead of a completion (an HTML page from a proxy)."""
+    content_type: str = "text/html; charset=utf-8"
+    """The ``Content-Type`` of ``raw_body``."""
 
     def openai_tool_calls(self) -> list[dict[str, Any]]:
         """The calls as OpenAI's ``message.tool_calls`` list."""
@@ -273,7 +278,9 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
             if reply.delay:
                 server._sleep(reply.delay)
             try:
-                if reply.status != 200:
+                if reply.raw_body is not None:
+                    self._send(reply.status, reply.raw_body, reply.content_type, False, reply)
+                elif reply.status != 200:
                     error = {
                         "error": {
                             "message": reply.error_message or f"scripted {reply.status}",

@@ -284,6 +284,49 @@ def test_twenty_failures_in_a_row_land_in_the_dead_letters_and_retry_applies_the
         assert memory.dead_letters() == []
 
 
+CAPTIVE_PORTAL = b"<html><head><title>Wi-Fi</title></head><body>Please sign in</body></html>"
+
+
+@pytest.mark.parametrize("structured_output", ["auto", "off"])
+@pytest.mark.parametrize("content_type", ["text/html", "application/json"])
+def test_a_proxys_html_page_with_status_200_is_retried_with_backoff_like_a_503(
+    tmp_path: Path,
+    openai_server: OpenAIServer,  # noqa: F811
+    structured_output: str,
+    content_type: str,
+) -> None:
+    # The model never answered: a captive portal or proxy sent its own page with 200.
+    portal = Reply(raw_body=CAPTIVE_PORTAL, content_type=content_type)
+    openai_server.reply(portal, portal, GOOD)
+    sleeps = Sleeps()
+    with service(tmp_path, openai_server, sleeps, structured_output=structured_output) as memory:
+        memory.enqueue(WHO, turn(0, "I'm allergic to peanuts."))
+        result = memory.flush(timeout=30)
+        assert result, result
+        assert [f.content for f in memory.load(WHO).facts] == ["Is allergic to peanuts"]
+    assert len(sleeps.waits) == 2 and openai_server.request_count == 3
+
+
+def test_a_portal_page_that_never_goes_away_ends_as_a_dead_letter_with_the_words_kept(
+    tmp_path: Path,
+    openai_server: OpenAIServer,  # noqa: F811
+) -> None:
+    openai_server.responder = lambda body: Reply(raw_body=CAPTIVE_PORTAL)
+    with service(tmp_path, openai_server) as memory:
+        memory.enqueue(WHO, turn(0, "I'm allergic to peanuts."))
+        deadline = time.monotonic() + 30
+        while not memory.dead_letters() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        letters = memory.dead_letters()
+        # 3 attempts x (1 call + 3 retries), requeued in between: not one call and done.
+        assert [x.thread_id for x in letters] == ["t1"] and letters[0].attempts == 3
+        assert [key_id(k) for k in letters[0].message_ids] == ["h0", "a0"]
+        assert openai_server.request_count == 12
+        openai_server.responder = lambda body: Reply(GOOD)
+        assert [r.removed for r in memory.retry_dead_letters()] == [True]
+        assert [f.content for f in memory.load(WHO).facts] == ["Is allergic to peanuts"]
+
+
 def test_a_failure_during_flush_is_reported_not_hidden(
     tmp_path: Path,
     openai_server: OpenAIServer,  # noqa: F811

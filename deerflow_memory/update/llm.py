@@ -7,8 +7,10 @@ agent's async HTTP connection pool. The sync client of ``ChatOpenAI`` has its
 own pool, so the agent's ``ainvoke``/``astream`` on the same model instance is
 unaffected.
 
-Failures: 429, 5xx, timeouts and connection errors are retried with backoff
-(honouring ``Retry-After``) and then raised as :class:`TransientModelError`, so
+Failures: 429, 5xx, timeouts, connection errors and a body that is no
+completion at all (a proxy's or captive portal's HTML page with status 200:
+the model never answered) are retried with backoff (honouring
+``Retry-After``) and then raised as :class:`TransientModelError`, so
 the updater can requeue the job; any other error of the model call becomes
 :class:`ModelCallError` chained to the original; an answer that is not a
 complete update is asked for once more, then becomes :class:`UpdateParseError`.
@@ -138,7 +140,8 @@ class ModelExtractor:
         """Build the prompt, call the model, and parse its answer (one retry if unparsable).
 
         Raises:
-            TransientModelError: 429/5xx/timeout/connection failures outlasted the retries.
+            TransientModelError: 429/5xx/timeout/connection failures (or bodies that are
+                no completion, such as a proxy's HTML page) outlasted the retries.
             ModelCallError: the call failed for another reason (bad request, auth, ...).
             UpdateParseError: two answers in a row were not a complete, valid update.
         """

@@ -3,8 +3,11 @@
 :func:`transient_delay` looks at an error (and its ``__cause__`` chain) by duck
 typing, so no provider SDK is imported: an HTTP status of 429 or 5xx (OpenAI's
 ``APIStatusError.status_code``, httpx's ``response.status_code``), a timeout or
-a connection error is transient; anything else (400, 401, a bad answer) is not.
-A ``Retry-After`` header (seconds or an HTTP date) is honoured.
+a connection error is transient; so is a body the client cannot read as a
+completion at all (:func:`no_completion`: a proxy's or captive portal's HTML
+page answered with status 200 — the model never answered); anything else
+(400, 401, an answer that is not a valid update) is not. A ``Retry-After``
+header (seconds or an HTTP date) is honoured.
 
 :class:`RetryPolicy` holds the numbers: exponential backoff with full jitter
 inside one update (``call_retries`` extra calls), then the updater puts the job
@@ -16,6 +19,7 @@ letter. Sleep and randomness are injected so tests do not wait.
 from __future__ import annotations
 
 import email.utils
+import json
 import math
 import random
 import re
@@ -31,6 +35,7 @@ __all__ = [
     "MAX_REQUEUE_SECONDS",
     "RetryPolicy",
     "TransientModelError",
+    "no_completion",
     "retry_after_seconds",
     "transient_delay",
 ]
@@ -141,6 +146,8 @@ def transient_delay(error: BaseException) -> float | None:
     for current in error_chain(error):
         if isinstance(current, TransientModelError):
             return current.retry_after or 0.0
+        if no_completion(current):  # before the status: such an answer says 200
+            return 0.0
         status = _status_code(current)
         if status is not None:
             if status == 429 or status == 408 or 500 <= status < 600:
@@ -152,6 +159,27 @@ def transient_delay(error: BaseException) -> float | None:
         ):
             return 0.0
     return None
+
+
+def no_completion(error: BaseException) -> bool:
+    """True when a model client failed to read the answer's body as a completion at all.
+
+    What a client raises when a 2xx body is not JSON (a proxy's or captive
+    portal's ``<html>`` page answered with status 200): a
+    ``json.JSONDecodeError``; the OpenAI SDK's ``APIResponseValidationError``;
+    langchain-openai's ``ValueError`` "Unexpected response type ... got str";
+    the SDK's parser meeting that text (``'str' object has no attribute ...``).
+    Only errors of a model call are asked about (:meth:`RetryPolicy.call`): the
+    memory model's *answer text* is parsed elsewhere (``update/answer.py``).
+    """
+    if isinstance(error, json.JSONDecodeError):
+        return True
+    if type(error).__name__ == "APIResponseValidationError":
+        return True
+    message = str(error)
+    if isinstance(error, ValueError) and message.startswith("Unexpected response type"):
+        return "got str" in message
+    return isinstance(error, AttributeError) and message.startswith("'str' object has no attribute")
 
 
 def _status_code(error: BaseException) -> int | None:
