@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import repeat
 from typing import Any
 
 from langchain_core.messages import (
@@ -224,7 +225,9 @@ def _is_final_reply(message: AIMessage) -> bool:
         or message.additional_kwargs.get("tool_calls")
     ):
         return False
-    return bool(message_text(message).strip())
+    content = message.content
+    # A lone surrogate is not whitespace: string content need not be repaired to be tested.
+    return bool((content if isinstance(content, str) else message_text(message)).strip())
 
 
 def filter_messages_for_memory(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
@@ -260,7 +263,9 @@ def filter_checked_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage
     kept: list[BaseMessage] = []
     # True after a dropped human turn: its assistant reply goes too.
     skip_reply = False
-    for message in map(_as_turn, messages):
+    for message in messages:
+        if isinstance(message, ChatMessage):
+            message = _as_turn(message)
         if isinstance(message, HumanMessage):
             if is_hidden(message):
                 continue
@@ -290,7 +295,9 @@ def filter_recent_messages(messages: Sequence[BaseMessage], limit: int) -> list[
         return []
     kept: list[BaseMessage] = []  # newest first
     replies: list[BaseMessage] = []  # final replies waiting for their human turn
-    for message in map(_as_turn, reversed(messages)):
+    for message in reversed(messages):
+        if isinstance(message, ChatMessage):
+            message = _as_turn(message)
         if isinstance(message, AIMessage):
             if _is_final_reply(message) and not is_hidden(message):
                 replies.append(message)
@@ -380,7 +387,7 @@ def coerce_messages(messages: Sequence[Any]) -> Sequence[BaseMessage]:
     a warning (the agent's turn must not break on it). The input itself is
     returned when it holds only messages (the common case, no copy).
     """
-    if all(isinstance(m, BaseMessage) for m in messages):
+    if all(map(isinstance, messages, repeat(BaseMessage))):
         return messages
     converted: list[BaseMessage] = []
     for message in messages:

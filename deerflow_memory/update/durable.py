@@ -23,7 +23,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.daemons import daemon_thread
@@ -33,7 +32,7 @@ from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate, is_volatile
 from deerflow_memory.update.dead_letter import dead_letter_for
-from deerflow_memory.update.encoding import decode_messages, encode_messages
+from deerflow_memory.update.encoding import MessageEncoder, decode_messages, encode_messages
 from deerflow_memory.update.letter_writes import letter_slot, write_letter
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.union import merge_messages
@@ -61,7 +60,7 @@ def build_outbox(storage: MemoryStorage, config: MemoryConfig) -> Outbox | None:
 
         return FileOutbox(
             storage.root,
-            encode_messages,
+            MessageEncoder(),
             decode_messages,
             commit_interval=interval,
             check=storage.inside,  # a tenant's view refuses a linked outbox/
@@ -71,7 +70,7 @@ def build_outbox(storage: MemoryStorage, config: MemoryConfig) -> Outbox | None:
 
         return StoreOutbox(
             storage,
-            encode_messages,
+            MessageEncoder(),
             decode_messages,
             lease_seconds=config.outbox_lease_seconds,
             commit_interval=interval,
@@ -80,7 +79,9 @@ def build_outbox(storage: MemoryStorage, config: MemoryConfig) -> Outbox | None:
     return None
 
 
-def to_pending(job: UpdateJob, due_at: float = 0.0, urgent: bool = False) -> PendingUpdate:
+def to_pending(
+    job: UpdateJob, due_at: float = 0.0, urgent: bool = False, captured_at: float = 0.0
+) -> PendingUpdate:
     return PendingUpdate(
         thread_id=job.thread_id,
         user_id=job.user_id,
@@ -91,6 +92,7 @@ def to_pending(job: UpdateJob, due_at: float = 0.0, urgent: bool = False) -> Pen
         due_at=due_at,
         urgent=urgent,
         record_id=job.record_id,
+        captured_at=captured_at,
     )
 
 
@@ -177,7 +179,7 @@ class DurableUpdates:
     def record(self, job: UpdateJob, delay: float, urgent: bool) -> None:
         """The queue's ``on_enqueue`` hook: buffer the record for the next group commit."""
         now = time.time()
-        self.outbox.record(replace(to_pending(job, now + delay, urgent), captured_at=now))
+        self.outbox.record(to_pending(job, now + delay, urgent, now))
 
     def run(self, job: UpdateJob) -> UpdateResult:
         """Claim, update, then complete or dead-letter (queue worker thread).
