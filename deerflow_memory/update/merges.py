@@ -69,8 +69,12 @@ def flagged_constraint(fact: Fact) -> bool:
     return fact.constraint
 
 
+# A Chinese numeral is read from where its run starts, and the run is taken whole
+# (possessive): only a whole run can precede a unit, and thousands of 十 no longer
+# cost a scan from every character of the run.
 _NUMBER = re.compile(
-    r"\d+(?:[.,]\d+)*|(?P<zh>[零〇一二两三四五六七八九十百千万]+)"
+    r"\d+(?:[.,]\d+)*"
+    r"|(?<![零〇一二两三四五六七八九十百千万])(?P<zh>[零〇一二两三四五六七八九十百千万]++)"
     r"(?=型|级|期|度|岁|次|片|粒|颗|毫克|克|毫升|升|个|天|周|年|月|小时|分钟|杯|瓶|支|针|单位|mg|ml)",
     re.IGNORECASE,
 )
