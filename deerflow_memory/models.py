@@ -495,6 +495,11 @@ class MemoryDocument(_Model):
     whose ``revision`` is one past the deleted memory's, so that revisions of a
     memory never repeat across a delete (an edit sent with a revision read
     before the delete can never match the next memory's). Every save clears it.
+    ``clearedAt`` (ours, written only when set) is when the user last cleared
+    this memory (ISO 8601 UTC; a clear's tombstone sets it, a plain storage
+    ``delete`` does not) and, unlike ``deletedAt``, later saves keep it:
+    ``migrate`` compares it with the source's to never copy back what a clear
+    on the target removed (see :mod:`deerflow_memory.storage.migrate`).
     """
 
     version: Text = DOCUMENT_VERSION
@@ -507,6 +512,7 @@ class MemoryDocument(_Model):
     extraction_watermarks: tuple[ExtractionWatermark, ...] = ()
     bookkeeping: BookkeepingSaves | None = None
     deleted_at: Text | None = None
+    cleared_at: Text | None = None
     revision: int = Field(default=0, ge=0)
 
     def same_content_since(self, revision: int) -> bool:

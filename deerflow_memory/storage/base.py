@@ -82,16 +82,24 @@ def cached_size(document: MemoryDocument) -> int:
     return 1 + len(document.facts) + len(document.superseded_facts)
 
 
-def tombstone(deleted_revision: int, now: str | None = None) -> MemoryDocument:
+def tombstone(
+    deleted_revision: int, now: str | None = None, *, cleared: bool = False
+) -> MemoryDocument:
     """What ``delete`` leaves of a memory stored at ``deleted_revision``.
 
     An empty document at ``deleted_revision + 1`` (the delete is a change too:
     an edit made at the deleted revision must not apply to the empty memory),
     with ``lastUpdated`` and ``deletedAt`` set to ``now`` (ISO 8601 UTC,
-    default: the current time).
+    default: the current time); ``clearedAt`` too when ``cleared`` (what a
+    user's clear leaves, see :meth:`MemoryStorage.delete_fenced`).
     """
     now = now or utc_now_iso()
-    return MemoryDocument(last_updated=now, deleted_at=now, revision=max(0, deleted_revision) + 1)
+    return MemoryDocument(
+        last_updated=now,
+        deleted_at=now,
+        cleared_at=now if cleared else None,
+        revision=max(0, deleted_revision) + 1,
+    )
 
 
 class MemoryStorage(ABC):
@@ -138,14 +146,17 @@ class MemoryStorage(ABC):
         goes and the watermarks stay, so old threads are not learned again. One
         write, so a crash leaves the old document or the fenced tombstone, never
         an empty document without watermarks (the old threads' next turns would
-        learn everything again). Only ``fence.extraction_watermarks`` is kept;
-        without any this is :meth:`delete`. A key never saved, or a tombstone,
-        gets the fenced tombstone too (the fence is what a delete must keep).
+        learn everything again). Only ``fence.extraction_watermarks`` is kept.
+        A key never saved, or a tombstone, gets the fenced tombstone too (the
+        fence is what a delete must keep). The tombstone is marked cleared
+        (``clearedAt``), watermarks or not, so a later ``migrate`` does not copy
+        the memory back; without watermarks a key never saved gets nothing.
 
         Default: :meth:`save` of the fence (one atomic write by its contract;
         the stored document is then no tombstone, but holds only the fence);
-        on a document that cannot be read, :meth:`delete` then that save.
-        Backends override it to write the tombstone itself.
+        on a document that cannot be read, :meth:`delete` then that save;
+        without watermarks, :meth:`delete` (not marked cleared). The file and
+        store backends override it to write the tombstone itself.
 
         Returns:
             True when a document existed (as :meth:`delete`).
@@ -166,7 +177,8 @@ class MemoryStorage(ABC):
         else:
             stored = current.revision > 0 or not current.is_empty()
             existed = stored and current.deleted_at is None
-        self.save(user_id, agent_name, MemoryDocument(extraction_watermarks=marks))
+        cleared = MemoryDocument(extraction_watermarks=marks, cleared_at=utc_now_iso())
+        self.save(user_id, agent_name, cleared)
         return existed
 
     @abstractmethod

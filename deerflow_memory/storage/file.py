@@ -706,7 +706,7 @@ class FileMemoryStorage(MemoryStorage):
         Raises:
             InvalidNameError: unsafe ``user_id`` or ``agent_name``.
         """
-        return self._leave_tombstone(user_id, agent_name, ())
+        return self._leave_tombstone(user_id, agent_name, (), cleared=False)
 
     def delete_fenced(self, user_id: str, agent_name: str | None, fence: MemoryDocument) -> bool:
         """:meth:`delete`, the tombstone holding ``fence``'s watermarks (see the base class).
@@ -715,12 +715,18 @@ class FileMemoryStorage(MemoryStorage):
         only then are the side files removed (the journal, whose header names
         the old snapshot so a crash leaves it ignored; the fact vectors, a
         cache keyed by text that a memory without facts never reads and the
-        next update rewrites; the lock file).
+        next update rewrites; the lock file). Marked cleared (``clearedAt``):
+        a memory without watermarks gets it too, when something is stored.
         """
-        return self._leave_tombstone(user_id, agent_name, fence.extraction_watermarks)
+        return self._leave_tombstone(user_id, agent_name, fence.extraction_watermarks, cleared=True)
 
     def _leave_tombstone(
-        self, user_id: str, agent_name: str | None, marks: tuple[ExtractionWatermark, ...]
+        self,
+        user_id: str,
+        agent_name: str | None,
+        marks: tuple[ExtractionWatermark, ...],
+        *,
+        cleared: bool,
     ) -> bool:
         path = self.path_for(user_id, agent_name)
         key = (user_id, agent_name)
@@ -735,10 +741,12 @@ class FileMemoryStorage(MemoryStorage):
                 current = self._current(key, path)
                 existed = current.stamp is not None and current.document.deleted_at is None
                 deleted = current.document.revision
+                # A clear marks even a plain delete's tombstone: migrate then respects it.
+                stored = current.stamp is not None
             except CorruptMemoryError:  # deleting is the way to start fresh
-                existed, deleted = True, _salvaged_revision(path, cached)
-            if existed or marks:
-                left = tombstone(deleted)
+                existed, deleted, stored = True, _salvaged_revision(path, cached), True
+            if existed or marks or (cleared and stored):
+                left = tombstone(deleted, cleared=cleared)
                 if marks:
                     left = left.model_copy(update={"extraction_watermarks": marks})
                 # One write: the old snapshot's inode is freed by the rename, then its

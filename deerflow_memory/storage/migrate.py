@@ -9,10 +9,14 @@ target is skipped unless ``overwrite=True`` (then the target's copy is deleted
 first so no stale fact survives); bare tombstones (what a delete left) are
 neither copied nor in the way, a cleared memory's fenced tombstone is copied
 as the fence it holds. A memory the target's user cleared is never copied
-back, with ``overwrite`` neither (a clear is final): a fenced tombstone in the
-target is reported in :attr:`MigrationReport.cleared`, and that memory's
-dead letters and pending updates are not copied either (attack 21 F4: a
-re-run after a clear on the target brought the cleared facts back). Each
+back, with ``overwrite`` neither (a clear is final): a target memory whose
+``clearedAt`` is later than the source's (a clear stamps it, with or without
+watermarks to fence, and later saves keep it) is reported in
+:attr:`MigrationReport.cleared` and kept as it is (the facts said after the
+clear included), and that memory's dead letters and pending updates are not
+copied either (attack 21 F4: a re-run after a clear on the target brought the
+cleared facts back; a clear without watermarks left a bare tombstone, the
+same as a plain ``delete``, until ``clearedAt``). Each
 copy is read back and compared with the source (``revision`` aside, since each
 backend counts its own); a mismatch is
 reported in :attr:`MigrationReport.mismatched`, and a document that cannot be
@@ -42,7 +46,7 @@ from typing import Any
 
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ConfigError, StorageError
-from deerflow_memory.models import MemoryDocument
+from deerflow_memory.models import MemoryDocument, parse_timestamp
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.migrate_pending import copy_dead_letters, copy_pending_updates
 
@@ -211,14 +215,26 @@ def _comparable(document: MemoryDocument) -> dict[str, Any]:
     return data
 
 
-def _cleared_on_target(existing: MemoryDocument) -> bool:
-    """True when ``existing`` (the target's) is what its user's clear left: a fenced tombstone.
+def _cleared_on_target(existing: MemoryDocument, document: MemoryDocument) -> bool:
+    """True when the target's user cleared ``existing`` after ``document`` (the source's) was.
 
-    :meth:`MemoryStorage.delete_fenced` leaves one (``deletedAt`` set, the
-    watermarks kept). A bare tombstone (a delete that had no fence to keep)
-    says nothing of what it deleted and is no document, as before.
+    A clear (:meth:`MemoryStorage.delete_fenced`) sets ``clearedAt``, watermarks
+    or not, and later saves keep it: the target's memory was cleared there
+    when its ``clearedAt`` is later than the source's (or the source was never
+    cleared); the same ``clearedAt`` is one clear both sides hold (an earlier
+    copy of it), not a clear on the target. A fenced tombstone written before
+    ``clearedAt`` existed (``deletedAt`` and watermarks) counts as a clear too.
+    A plain ``delete``'s bare tombstone says nothing of what it deleted and is
+    no document, as before.
     """
-    return existing.deleted_at is not None and bool(existing.extraction_watermarks)
+    mark = existing.cleared_at
+    if mark is None:
+        return existing.deleted_at is not None and bool(existing.extraction_watermarks)
+    if mark == document.cleared_at:
+        return False
+    target, source = parse_timestamp(mark), parse_timestamp(document.cleared_at)
+    # An unreadable time on either side: the clear wins (it is never undone by guessing).
+    return target is None or source is None or target > source
 
 
 def migrate(
@@ -273,7 +289,7 @@ def _copy(
         if bare and document.holds_only_fence():
             continue  # a bare tombstone: what a delete left, nothing to copy
         existing = target.load(user_id, agent_name)
-        if _cleared_on_target(existing):
+        if _cleared_on_target(existing, document):
             report.cleared.append(name)  # a clear is final: overwrite does not undo it
             cleared.add((user_id, agent_name))
             continue

@@ -231,11 +231,14 @@ def _revision_of(doc_value: Any) -> int | None:
 
 
 def _tombstone_value(
-    deleted_revision: int, marks: tuple[ExtractionWatermark, ...] = ()
+    deleted_revision: int, marks: tuple[ExtractionWatermark, ...] = (), *, cleared: bool = False
 ) -> dict[str, Any]:
     """The ``_document`` item a delete leaves: the tombstone (holding ``marks``, the
-    fence of a deleted memory), no fact keys, a new generation."""
-    document = tombstone(deleted_revision).model_copy(update={"extraction_watermarks": marks})
+    fence of a deleted memory; ``clearedAt`` when ``cleared``), no fact keys, a new
+    generation."""
+    document = tombstone(deleted_revision, cleared=cleared).model_copy(
+        update={"extraction_watermarks": marks}
+    )
     meta = document.to_dict()
     meta.pop("facts", None)
     meta.pop("revision", None)
@@ -630,18 +633,24 @@ class StoreMemoryStorage(MemoryStorage):
         doc_item: Item | None,
         facts: list[Item],
         marks: tuple[ExtractionWatermark, ...] = (),
+        *,
+        cleared: bool = False,
     ) -> tuple[list[Op], bool]:
         """The writes deleting a readable document, and whether one existed.
 
         The fact items go; the ``_document`` item becomes the tombstone (one
-        revision past it, holding ``marks``), written last: a crash before it
-        leaves the old document item, watermarks included. Without ``marks``, a
-        tombstone without facts is no document: nothing to write.
+        revision past it, holding ``marks``; ``clearedAt`` when ``cleared``),
+        written last: a crash before it leaves the old document item,
+        watermarks included. Without ``marks``, a tombstone without facts is no
+        document: nothing to write, unless ``cleared`` (a clear marks a plain
+        delete's tombstone too, so ``migrate`` respects it).
         """
         value = doc_item.value if doc_item is not None else None
         existed = bool(facts) or (value is not None and not _is_tombstone(value))
         revision = self._known_revision(ns, _revision_of(value))
-        return (self._delete_ops(ns, facts, revision, marks) if existed or marks else []), existed
+        write = existed or bool(marks) or (cleared and value is not None)
+        ops = self._delete_ops(ns, facts, revision, marks, cleared=cleared) if write else []
+        return ops, existed
 
     def _delete_ops(
         self,
@@ -649,9 +658,12 @@ class StoreMemoryStorage(MemoryStorage):
         facts: list[Item],
         revision: int,
         marks: tuple[ExtractionWatermark, ...] = (),
+        *,
+        cleared: bool = False,
     ) -> list[Op]:
         ops: list[Op] = [PutOp((*ns, _FACTS), item.key, None) for item in facts]
-        ops.append(PutOp(ns, DOCUMENT_KEY, _tombstone_value(revision, marks), index=False))
+        value = _tombstone_value(revision, marks, cleared=cleared)
+        ops.append(PutOp(ns, DOCUMENT_KEY, value, index=False))
         return ops
 
     def _known_revision(self, ns: tuple[str, ...], stored: int | None = None) -> int:
@@ -665,27 +677,36 @@ class StoreMemoryStorage(MemoryStorage):
         return max(seen, default=0)
 
     def delete(self, user_id: str, agent_name: str | None = None) -> bool:
-        return self._leave_tombstone(user_id, agent_name, ())
+        return self._leave_tombstone(user_id, agent_name, (), cleared=False)
 
     def delete_fenced(self, user_id: str, agent_name: str | None, fence: MemoryDocument) -> bool:
         """:meth:`delete`, the tombstone holding ``fence``'s watermarks (see the base class).
 
         The tombstone is the ``_document`` item, written with the last batch
         (after the fact items are deleted): a crash before it leaves the old
-        item and its watermarks, never an unfenced empty document.
+        item and its watermarks, never an unfenced empty document. Marked
+        cleared (``clearedAt``): a memory without watermarks gets it too, when
+        something is stored.
         """
-        return self._leave_tombstone(user_id, agent_name, fence.extraction_watermarks)
+        return self._leave_tombstone(user_id, agent_name, fence.extraction_watermarks, cleared=True)
 
     def _leave_tombstone(
-        self, user_id: str, agent_name: str | None, marks: tuple[ExtractionWatermark, ...]
+        self,
+        user_id: str,
+        agent_name: str | None,
+        marks: tuple[ExtractionWatermark, ...],
+        *,
+        cleared: bool,
     ) -> bool:
         ns = self.document_namespace(user_id, agent_name)
         with self._locks.hold(self._lock_key(ns)):
             try:
-                ops, existed = self._delete_plan(ns, *self._read(ns), marks)
+                ops, existed = self._delete_plan(ns, *self._read(ns), marks, cleared=cleared)
             except CorruptMemoryError:  # deleting is the way to start fresh (as with files)
                 facts = self._readable_facts(ns)
-                ops, existed = self._delete_ops(ns, facts, self._known_revision(ns), marks), True
+                revision = self._known_revision(ns)
+                ops = self._delete_ops(ns, facts, revision, marks, cleared=cleared)
+                existed = True
             for chunk in _chunks(ops):
                 self._batch(chunk)
         return existed

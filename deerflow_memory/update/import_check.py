@@ -201,7 +201,8 @@ def import_onto(current: MemoryDocument, incoming: MemoryDocument) -> MemoryDocu
     sealed watermarks, the fence a delete left (see
     :mod:`deerflow_memory.update.forget`), for the threads ``incoming`` has no
     watermark of: importing onto a deleted memory does not let its old
-    conversations be learned again.
+    conversations be learned again. ``current``'s ``clearedAt`` stays too
+    (when this memory was last cleared: ``migrate`` reads it).
     """
     threads = {mark.thread_id for mark in incoming.extraction_watermarks}
     fence = tuple(
@@ -213,6 +214,7 @@ def import_onto(current: MemoryDocument, incoming: MemoryDocument) -> MemoryDocu
         update={
             "revision": current.revision,
             "deleted_at": None,
+            "cleared_at": current.cleared_at,
             "extraction_watermarks": (*incoming.extraction_watermarks, *fence),
         }
     )
