@@ -12,10 +12,12 @@ InMemoryStore, SqliteStore, PostgreSQL (a throwaway server, see tests/pg.py).
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from langchain_core.messages import AIMessage, HumanMessage
 
 from deerflow_memory.models import MemoryDocument, iso_utc
 from deerflow_memory.storage.base import MemoryStorage
@@ -118,3 +120,21 @@ def test_a_rerun_after_new_facts_on_the_target_neither_wipes_nor_doubles_them(
     again = migrate(source, storage)
     assert again.ok and again.copied == [] and again.skipped == [("ana", None)], again.summary()
     assert facts(storage) == ["Lives in Oslo", "Prefers aisle seats", "Prefers window seats"]
+
+
+def test_a_fenced_tombstone_written_before_cleared_at_existed_still_counts_as_a_clear(
+    tmp_path: Path,
+) -> None:
+    source, target = a_source(tmp_path), FileMemoryStorage(tmp_path / "target")
+    assert migrate(source, target).ok
+    pending = [("t1", [HumanMessage("I live in Oslo.", id="m1"), AIMessage("Noted.", id="m2")])]
+    clear_memory(target, "ana", None, collect=lambda: pending)
+    path = target.path_for("ana")
+    data = json.loads(path.read_text())
+    del data["clearedAt"]  # as the version before clearedAt wrote it
+    assert data["deletedAt"] and data["extractionWatermarks"]
+    path.write_text(json.dumps(data))
+
+    again = migrate(source, FileMemoryStorage(tmp_path / "target"), overwrite=True)
+    assert again.ok and again.copied == [] and again.cleared == [("ana", None)], again.summary()
+    assert facts(FileMemoryStorage(tmp_path / "target")) == []
