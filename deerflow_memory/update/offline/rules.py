@@ -380,8 +380,12 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I {ADV_EN}(?:like|love|enjoy|adore|prefer|appreciate) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
     _r(r"^I'd (?:much )?rather (?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(r"^my (?:all-time |absolute )?favou?rite (?P<k>[\w' -]+?) (?:is|are) (?P<v>.+)$", C.PREFERENCE, 0.9, "fav"),
+    # "Sci-fi is my jam", "board games are my thing": a taste said of the thing
+    _r(rf"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your)\b)(?P<v>[\w'’ -]{{2,40}}?) (?:is|are) {ADV_EN}(?:totally |kind of |kinda )?my (?:jam|thing|go-to|guilty pleasure|happy place|comfort food)$", C.PREFERENCE, 0.9, "taste+", lambda m, _clause: f"User loves {_lower_first(m['v'])}"),
     # goals
-    _r(r"^my (?:main |big |biggest |long-term |ultimate |career |life )?(?:goal|dream|aim|ambition|plan|objective)(?: for [\w ]+)?(?: is|'s) (?P<v>.+)$", C.GOAL, 0.85),
+    _r(r"^my (?:main |big |biggest |long-term |ultimate |career |life )?(?:goal|dream|aim|ambition|plan|objective|resolution)(?: for [\w ]+| this (?:year|month|summer|winter|spring|autumn|fall))?(?: is|'s) (?P<v>.+)$", C.GOAL, 0.85),
+    # "goal for this year: read 40 books", "new year's resolution: learn to swim"
+    _r(r"^(?:(?:goal|resolution|ambition)(?: for (?:this|next|the) (?:year|month|summer|winter|spring|autumn|fall)| for 20\d\d| this (?:year|month|summer|winter|spring|autumn|fall))|new year'?s (?:goal|resolution)): (?P<v>.+)$", C.GOAL, 0.85, None, _render("User's goal: {v}"), _not_a_task),
     _r(rf"^I(?: {ADV_EN}(?:plan|intend|aim|hope)|'m {ADV_EN}(?:planning|hoping|aiming|saving up|saving|preparing|working towards?)) (?:to|on|for|towards?) (?P<v>.+)$", C.GOAL, 0.85, None, None, _not_a_task),
     _r(rf"^I {ADV_EN}(?:want|wanna|would love|'d love|dream of) to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _not_a_task),
     _r(rf"^I'm {ADV_EN}trying to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _an_effort),

@@ -42,8 +42,8 @@ _ASK_SPLIT = re.compile(
 _EN_ASKS = re.compile(
     r"^(?:(?:and|but|so|then)\s+)?(?:(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|"
     r"has|what|how|why|where|when|who|whom|which|may|might|any|got|please|pls|suggest|recommend|help|tips|"
-    r"ideas|thoughts|advice|recommendations|suggestions|know any|is there|are there|ok|okay|right)\b|"
-    r"what's|how's|where's|who's)",
+    r"ideas|thoughts|advice|recommendations|suggestions|know any|is there|are there|ok|okay|right)\b"
+    r"(?!['’]t\b)|what's|how's|where's|who's)",  # "can't eat gluten" asks nothing
     _I,
 )
 _ZH_ASKS = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我|推荐|建议|求|说说|讲讲|列|来)")

@@ -111,9 +111,10 @@ _ZH_META_IF = re.compile(
 _ZH_HYPOTHETICAL = re.compile(
     r"如果|假如|假设|要是|万一|倘若|假使|若是|想象一下|的话|说不定|也许|或许|没准|指不定|搞不好|但愿|就好了|可能会"
 )
+# "Can't stand cilantro" starts with "can" but asks nothing ("can't" is a word of its own).
 _EN_QUESTION_START = re.compile(
     r"^(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|has|what|how|why|"
-    r"where|when|who|whom|which|may|might)\b",
+    r"where|when|who|whom|which|may|might)\b(?!['’]t\b)",
     _I,
 )
 _EN_SHORT_TERM = re.compile(
@@ -165,7 +166,7 @@ _ZH_OTHER = re.compile(
 # is no item of an enumeration: it does not join the clause before it.
 _EN_ASKING = re.compile(
     r"^(?:give|tell|show|help|send|find|get|make|write|explain|suggest|recommend|list|any|what|how|"
-    r"which|where|when|why|who|can|could|would|should|is|are|do|does|please|pls)\b",
+    r"which|where|when|why|who|can|could|would|should|is|are|do|does|please|pls)\b(?!['’]t\b)",
     _I,
 )
 _SELF, _OTHER = "self", "other"
@@ -243,13 +244,36 @@ _EN_DROPPED = re.compile(
 
 
 # …and "I" before a verb of where or how one lives ("moved to Toronto", "run a small
-# bakery", "grew up in Cork"): a verb that tells a life, with a place or an object of one's own.
+# bakery", "grew up in Cork"): a verb that tells a life, with a place or an object of
+# one's own; or of what one cannot eat ("can't eat gluten").
 _EN_DROPPED_VERB = re.compile(
     r"^(?:(?:moved|relocated) (?:to|from|here|back)|grew up (?:in|on|near)|was born in|"
     r"live (?:in|on|near|with|alone)|work (?:as|at|in|for|from)|run (?:a|an|my|our)|"
-    r"own (?:a|an|two|three)|teach (?:at|in|\w+ at)|study (?:at|in))\b",
+    r"own (?:a|an|two|three)|teach (?:at|in|\w+ at)|study (?:at|in)|"
+    r"(?:can't|cannot|can not) (?:eat|drink|tolerate|digest))\b",
     _I,
 )
+
+
+# …and a taste said without "I" ("Big fan of slow travel", "honestly can't stand
+# cilantro", "not a fan of horror films"): the phrase is one only a person uses of themself.
+_EN_DROPPED_TASTE = re.compile(
+    r"^(?:(?:honestly|really|just|totally|seriously|personally),? )?(?:"
+    r"(?:an? )?(?P<fan>(?:big|huge|great|massive|die-hard|lifelong) fan of)"
+    r"|(?P<stand>can't stand|cannot stand|can not stand|can't bear|cannot bear)"
+    r"|(?P<not>not (?:a (?:big |huge |great )?fan of|into|keen on|fond of)))\s+(?P<rest>\S.*)$",
+    _I,
+)
+
+
+def _taste_said_in_full(taste: re.Match[str], fragment: str) -> str:
+    """The dropped-subject taste with "I" put back, in the shape the taste rules read."""
+    rest = taste["rest"]
+    if taste["fan"]:
+        return f"I'm a {taste['fan'].lower()} {rest}"
+    if taste["stand"]:
+        return f"I cannot {taste['stand'].lower().split()[-1]} {rest}"
+    return f"I'm {taste['not'].lower()} {rest}"
 
 
 def _owned(clause: str, zh: bool) -> bool:
@@ -289,6 +313,9 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         elif subject is None and not zh and _EN_DROPPED_VERB.match(fragment):
             fragment = "I " + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "moved to Leeds two years ago", "run a small bakery"
+        elif subject is None and not zh and (taste := _EN_DROPPED_TASTE.match(fragment)):
+            fragment = _taste_said_in_full(taste, fragment)
+            subject = _SELF  # "Big fan of slow travel", "can't stand cilantro"
         if subject is not None:
             clauses.append([fragment, subject])
             inherited = subject
