@@ -43,6 +43,7 @@ __all__ = [
     "keeper_of",
     "lexical_similarity",
     "merge_group",
+    "terms",
     "text_similarity",
 ]
 

@@ -50,7 +50,12 @@ from deerflow_memory.models import (
 )
 from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.expiry import with_time_frames
-from deerflow_memory.update.offline.retractions import names_need, no_target, says_need
+from deerflow_memory.update.offline.retractions import (
+    names_need,
+    names_retracted,
+    no_target,
+    says_need,
+)
 from deerflow_memory.update.offline.rules import Candidate, normalise_value, slot_of
 from deerflow_memory.update.offline.text import candidates_from_text
 
@@ -282,8 +287,11 @@ def _retract(
     removals: dict[str, str],
     is_constraint: Callable[[Fact], bool] | None = None,
 ) -> list[Candidate]:
-    """ "I'm no longer X": stored facts and earlier statements mentioning X are withdrawn.
+    """ "I'm no longer X": stored facts and earlier statements about X are withdrawn.
 
+    About X: all of X's content words are in the fact
+    (:func:`~deerflow_memory.update.offline.retractions.names_retracted`), so
+    "forget the Paris trip" withdraws the trip and keeps "Was born in Paris".
     So are those filling one of :attr:`Candidate.retract_slots` ("I quit my job":
     the employer). X is looked for after a fact's subject ("User"/"用户"), and
     an X naming nothing ("user", "用户", stop words) withdraws nothing. A
@@ -298,11 +306,12 @@ def _retract(
     slots = set(retraction.retract_slots)
 
     def withdrawn(content: str, slot: str | None, constraint: bool) -> bool:
-        if not named or not _mentions(content, what):
+        subject = _SUBJECT.match(content)
+        said = content[subject.end() :] if subject else content
+        if not named or not names_retracted(said, what):
             return slot in slots and not constraint
         if constraint:  # a need goes only when named: "no longer allergic to peanuts"
-            subject = _SUBJECT.match(content)
-            return names_need(what, content[subject.end() :] if subject else content)
+            return names_need(what, said)
         return True
 
     reason = f"retracted by the user: no longer {what}"

@@ -4,7 +4,8 @@
 "I'm no longer vegetarian", "forget what I said about being a smoker", "scrap
 the Iceland trip", "我现在不抽烟了", "之前说我住在南京是说错了", "健身计划放弃了":
 the candidate names what is withdrawn (:attr:`Candidate.retract`) and the
-extractor supersedes the stored facts that mention it. Some retractions also
+extractor supersedes the stored facts about it (:func:`names_retracted`: all
+its content words, so "scrap the Iceland trip" keeps "Was born in Iceland"). Some retractions also
 state the new truth, so the candidate carries content as well: "I'm not a
 lawyer, I'm a paralegal" withdraws "lawyer" and states "User is a paralegal"
 (a correction); "I used to hate olives but now I love them" withdraws "olives"
@@ -20,6 +21,7 @@ from __future__ import annotations
 import re
 
 from deerflow_memory.models import FactCategory
+from deerflow_memory.update.consolidate import terms
 from deerflow_memory.update.offline.rules import (
     ADV_EN,
     ADV_ZH,
@@ -32,17 +34,23 @@ from deerflow_memory.update.offline.rules import (
     zh_statement,
 )
 
-__all__ = ["match_retraction", "names_need", "no_target", "retraction_frame", "says_need"]
+__all__ = [
+    "match_retraction",
+    "names_need",
+    "names_retracted",
+    "no_target",
+    "retraction_frame",
+    "says_need",
+]
 
 _I = re.IGNORECASE
 C = FactCategory
 
 _ANYMORE_EN = r"(?:anymore|any more|any longer|these days|now)"
 _AGO_EN = r"(?: (?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter)| (?:a few |a couple of |a |an |\w+ )?(?:years?|months?|weeks?) ago| recently| a while ago| long ago)?"
-# Things a plan is made of: "the Iceland trip" withdraws "Iceland".
-_PLAN_EN = (
-    r"(?:trip|plan|plans|holiday|vacation|move|idea|goal|diet|course|wedding|visit|journey|thing)"
-)
+# What a plan is: "the Iceland trip" withdraws "Iceland trip" (the trip, not every fact about
+# Iceland); "the marathon plan" / "thing" / "diet" name no kind of their own: "marathon".
+_PLAN_EN = r"(?:(?P<head>trip|holiday|vacation|move|course|wedding|visit|journey)|plan|plans|idea|goal|diet|thing)"
 _EMPLOYER_SLOTS = ("employer", "workplace")
 
 # fmt: off
@@ -173,6 +181,72 @@ _NEED_VERBS_EN = frozenset(("follows", "follow", "eats", "eat", "keeps", "keep",
 _CJK_VALUE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
+# --- which facts a retraction withdraws ------------------------------------------------
+
+# Kinds of thing a retraction names by one word of several: "the Paris trip" is also the fact
+# "User is visiting Paris in June". One line per kind; a word stands for its kind by its
+# consolidation terms (so every inflection the stemmer keeps apart is listed).
+_KINDS_EN = (
+    "trip trips travel travels traveling travelling traveled travelled journey journeys holiday "
+    "holidays vacation vacations visit visits visiting visited tour tours touring getaway "
+    "honeymoon fly flying flight flights",
+    "move moves moving moved relocate relocates relocating relocated relocation",
+    "wedding weddings marry marries marrying married marriage",
+    "course courses class classes lesson lessons",
+)
+_KIND_OF_TERM = {t: kind for kind, words in enumerate(_KINDS_EN) for t in terms(words)}
+# Words of a retraction that name no kind of thing: "Paris trip plans" is the Paris trip.
+_GENERIC_TERMS = terms("plan plans planning planned idea ideas goal goals thing things stuff")
+# The same in Chinese, longest first (a value is cut at them): travel, moving house, a
+# wedding, a course.
+_KINDS_ZH = tuple(
+    re.compile(words)
+    for words in (
+        "之行|旅行|旅游|出游|游玩|度假|出行|旅程|行程|蜜月|飞往|飞",
+        "搬家|搬到|搬去|搬迁|搬回|迁居|移居|搬",
+        "婚礼|结婚|婚",
+        "培训班|课程|上课|培训|课",
+    )
+)
+_CUT_ZH = re.compile("|".join(p.pattern for p in _KINDS_ZH) + "|那次|这次|那个|这个|的")
+_EDGES_ZH = re.compile(
+    r"^(?:我|要|想|打算|计划|准备)*去?|(?:计划|打算|目标|那件事|这件事|事情|事)$"
+)
+
+
+def names_retracted(text: str, what: str) -> bool:
+    """Whether a fact's ``text`` (after its subject) is about the retracted ``what``.
+
+    Every content word of ``what`` must be in ``text`` (by its consolidation
+    terms: "Paris trip" names "planning a trip to Paris", not "was born in
+    Paris"); a word naming a kind of thing (a trip, a move, a wedding, a
+    course) is found by any word of its kind ("the Rome trip" names "a
+    vacation in Rome"). Chinese, without word boundaries: ``what`` is cut at
+    its kind words, each piece left ("巴黎" of "去巴黎旅行") must be in ``text``
+    and each kind named by one of its words ("巴黎旅行" names "去巴黎旅游",
+    not "出生在巴黎"). Plan words name nothing ("Paris trip plans" is the
+    Paris trip); ``what`` of plan words only must be in ``text`` whole.
+    """
+    if _CJK_VALUE.search(what):
+        return _names_retracted_zh(text.casefold(), what.casefold())
+    wanted = terms(what) - _GENERIC_TERMS
+    if not wanted:
+        return re.search(rf"(?<!\w){re.escape(what)}(?!\w)", text, _I) is not None
+    have = terms(text)
+    kinds = {_KIND_OF_TERM[t] for t in have if t in _KIND_OF_TERM}
+    return all(t in have or _KIND_OF_TERM.get(t, -1) in kinds for t in wanted)
+
+
+def _names_retracted_zh(text: str, what: str) -> bool:
+    kinds = [kind for kind in _KINDS_ZH if kind.search(what)]
+    if not kinds:
+        return what in text
+    pieces = (_EDGES_ZH.sub("", piece) for piece in _CUT_ZH.split(what))
+    return all(piece in text for piece in pieces if piece) and all(
+        kind.search(text) for kind in kinds
+    )
+
+
 def _withdrawn(raw: str, zh: bool) -> str | None:
     """The normalised value a retraction withdraws, or ``None`` when it is no object."""
     value = normalise_value(raw)
@@ -209,6 +283,8 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
             groups = m.groupdict()
             # "我对猫不过敏了" withdraws "对猫过敏", not every fact that mentions a cat.
             raw = f"对{groups['a']}{groups['k']}" if groups.get("a") else m["v"]
+            if groups.get("head"):  # "scrap the Iceland trip": the trip is what goes
+                raw = f"{raw} {groups['head']}"
             if no_target(normalise_value(raw)):  # "I'm no longer a user": withdraws nothing
                 return Candidate("", C.CONTEXT, 0.9, retract="")
             value = _withdrawn(raw, zh)
