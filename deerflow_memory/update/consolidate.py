@@ -348,6 +348,7 @@ def duplicate_groups(
     skip: Callable[[Fact], bool] | None = None,
     keys: Callable[[Fact], Iterable[str]] | None = None,
     dice_bound: bool = False,
+    apart: Callable[[Fact, Fact], bool] | None = None,
 ) -> list[list[Fact]]:
     """Groups (2 or more) of same-category facts whose similarity is at least ``threshold``.
 
@@ -365,6 +366,10 @@ def duplicate_groups(
             two facts' ``keys`` (true of :func:`lexical_similarity` with
             :func:`lexical_keys`): pairs whose Dice is below ``threshold`` are
             not compared at all.
+        apart: facts that never share a group however similar (e.g. other
+            numbers, :func:`~deerflow_memory.update.merges.different_facts`):
+            two groups are joined only when no member of one is apart from a
+            member of the other, so no third fact links "2 children" to "3".
 
     Returns:
         Groups in the order their first member appears in ``facts``.
@@ -379,6 +384,7 @@ def duplicate_groups(
     keysets = None if keys is None else {i: frozenset(keys(facts[i])) for i in indexes}
     parent: dict[int, int] = {}  # union-find over the facts joined so far (absent: a root)
     joined: set[int] = set()
+    component: dict[int, list[int]] = {}  # root -> its members, kept only when ``apart`` is given
 
     def root(i: int) -> int:
         while (up := parent.get(i, i)) != i:
@@ -395,9 +401,17 @@ def duplicate_groups(
                 ka, kb = keysets[a], keysets[b]
                 if 2 * len(ka & kb) < threshold * (len(ka) + len(kb)):
                     continue
-            if root(a) != root(b) and similarity(facts[a], facts[b]) >= threshold:
-                parent[root(b)] = root(a)
-                joined.update((a, b))
+            ra, rb = root(a), root(b)
+            if ra == rb or not similarity(facts[a], facts[b]) >= threshold:
+                continue
+            if apart is not None:
+                left, right = component.get(ra, [ra]), component.get(rb, [rb])
+                if any(apart(facts[x], facts[y]) for x in left for y in right):
+                    continue
+                component[ra] = left + right
+                component.pop(rb, None)
+            parent[rb] = ra
+            joined.update((a, b))
     groups: dict[int, list[Fact]] = {}
     for i in sorted(joined):
         groups.setdefault(root(i), []).append(facts[i])

@@ -11,7 +11,8 @@
    :mod:`~deerflow_memory.update.merges` admits (one category, similar text,
    no constraint merged into a non-constraint), then near-duplicates found by
    :mod:`~deerflow_memory.update.consolidate` (lexical, or cosine when an
-   embedder is given), become one fact each;
+   embedder is given) and not stating other numbers or people
+   (:func:`~deerflow_memory.update.merges.different_facts`), become one fact each;
 4. **count** — the document's running :class:`~deerflow_memory.models.HygieneCounts`
    (merged, expired, retired: due facts the model removed) are raised.
 
@@ -53,6 +54,7 @@ from deerflow_memory.update.merges import (
     CONSTRAINT_MERGE_FLOOR,
     MODEL_MERGE_FLOOR,
     IsConstraint,
+    different_facts,
     flagged_constraint,
     merge_members,
     merge_problem,
@@ -261,6 +263,8 @@ def tidy(
                 # and never above the Dice coefficient of their terms
                 keys=lexical_keys if similarity is None else None,
                 dice_bound=similarity is None,
+                # nobody judged these pairs: never one fact of "2 children" and "3 children"
+                apart=lambda a, b: different_facts(a, b) is not None,
             )
         )
     if groups:

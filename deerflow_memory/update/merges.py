@@ -27,7 +27,9 @@ Manual facts are taken out of a group before these checks (they are never
 merged; :mod:`~deerflow_memory.update.hygiene`). A refused group is reported
 in ``MemoryUpdate.rejected`` as ``factsToMerge[i]`` with the reason, like any
 other rejected part; its facts stay as they were. Consolidation by similarity
-still merges any pair at or above ``consolidation_threshold`` on its own.
+still merges any pair at or above ``consolidation_threshold`` on its own, but
+never two facts of other numbers or people (:func:`different_facts`, for
+every fact there: nobody has judged that pair).
 
 :data:`MODEL_MERGE_FLOOR` (0.5) is lower than the automatic threshold (0.85)
 because the model has judged the pair too: on ``bench/data/duplicate_pairs.csv``
@@ -50,6 +52,7 @@ from deerflow_memory.update.validate import original_positions
 __all__ = [
     "CONSTRAINT_MERGE_FLOOR",
     "MODEL_MERGE_FLOOR",
+    "different_facts",
     "flagged_constraint",
     "merge_problem",
     "screen_merges",
@@ -100,13 +103,35 @@ def _numbers(text: str) -> list[str]:
     return sorted(found)
 
 
+# Kin words naming the same people: "2 children" and "2 kids" are one fact, "妈妈" is "母亲".
+_SAME_PEOPLE = {
+    "kid": "child", "children": "child", "babie": "baby", "toddler": "baby",
+    "mom": "mother", "mum": "mother", "mommy": "mother", "grandma": "grandmother",
+    "dad": "father", "daddy": "father", "grandpa": "grandfather",
+    "coworker": "colleague", "neighbour": "neighbor",
+    "妈妈": "母亲", "妈": "母亲", "爸爸": "父亲", "爸": "父亲", "爸妈": "父母",
+    "老婆": "妻子", "太太": "妻子", "老公": "丈夫", "男朋友": "男友", "女朋友": "女友",
+    "小孩": "孩子", "娃": "孩子", "宝宝": "孩子", "哥哥": "哥", "姐姐": "姐", "弟弟": "弟",
+    "妹妹": "妹", "姥姥": "外婆", "姥爷": "外公",
+}  # fmt: skip
+
+
 def _people(text: str) -> set[str]:
-    """The kin words of ``text`` (lower case, a final "s" dropped): whom it is about."""
-    return {word.lower().removesuffix("s") for word in _KIN.findall(text)}
+    """The kin words of ``text`` (lower case, a final "s" dropped, one word per kin): whom it
+    is about."""
+    people = (word.lower().removesuffix("s") for word in _KIN.findall(text))
+    return {_SAME_PEOPLE.get(word, word) for word in people}
 
 
-def _not_the_same_constraint(a: Fact, b: Fact) -> str | None:
-    """Why two facts, one a constraint, state different things though similar, or ``None``."""
+def different_facts(a: Fact, b: Fact) -> str | None:
+    """Why two facts state different things however similar their words, or ``None``.
+
+    Other numbers ("Has 2 children" / "Has 3 children", 1型 / 2型) or other
+    people ("Sister lives in Berlin" / "Brother lives in Berlin", a kin word
+    in one only). Checked for a model's merge touching a constraint
+    (:func:`merge_problem`) and for every merge found by similarity
+    (:func:`~deerflow_memory.update.hygiene.tidy`).
+    """
     if _numbers(a.content) != _numbers(b.content):
         return f"{a.id} and {b.id} state different numbers"
     if _people(a.content) != _people(b.content):
@@ -163,7 +188,7 @@ def merge_problem(
                 f"{fact.id} and {kept.id} are constraints that are not near-identical "
                 f"(similarity {score:.2f} < {constraint_floor})"
             )
-        problem = _not_the_same_constraint(fact, kept)
+        problem = different_facts(fact, kept)
         if problem is not None:
             return problem
     return None
