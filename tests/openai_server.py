@@ -8,7 +8,8 @@ Answers are scripted: queue them with :meth:`OpenAIServer.reply` (served in
 order), or set :attr:`OpenAIServer.responder` to a function of the request body.
 Failure modes: an HTTP status with an error body (and headers such as
 ``Retry-After``), a body that is no completion (a proxy's HTML page with status
-200), a delay past the client's timeout, a transport-truncated body, and a
+200), a delay past the client's timeout, a body trickled a byte at a time,
+a transport-truncated body, and a
 model-truncated answer (``finish_reason="length"``). Every request body is recorded.
 
 Use the ``openai_server`` fixture (import it into a test module, or list this
@@ -69,6 +70,8 @@ class Reply:
     """Send these bytes as the whole body instead of a completion (an HTML page from a proxy)."""
     content_type: str = "text/html; charset=utf-8"
     """The ``Content-Type`` of ``raw_body``."""
+    trickle: float = 0.0
+    """Seconds between the body's bytes (a slow proxy: no single read waits long)."""
 
     def openai_tool_calls(self) -> list[dict[str, Any]]:
         """The calls as OpenAI's ``message.tool_calls`` list."""
@@ -294,7 +297,7 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                     self._send(200, _sse(body, reply), "text/event-stream", reply.truncate_body)
                 else:
                     payload = json.dumps(_completion(body, reply)).encode()
-                    self._send(200, payload, "application/json", reply.truncate_body)
+                    self._send(200, payload, "application/json", reply.truncate_body, reply)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (timeout test): nothing to answer
 
@@ -320,6 +323,15 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 return
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
+            if reply is not None and reply.trickle:
+                self.wfile.flush()
+                for at in range(len(payload)):
+                    if server._stop.is_set():
+                        return
+                    self.wfile.write(payload[at : at + 1])
+                    self.wfile.flush()
+                    server._sleep(reply.trickle)
+                return
             self.wfile.write(payload)
 
     return Handler

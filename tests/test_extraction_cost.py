@@ -327,6 +327,33 @@ def test_a_portal_page_that_never_goes_away_ends_as_a_dead_letter_with_the_words
         assert [f.content for f in memory.load(WHO).facts] == ["Is allergic to peanuts"]
 
 
+def test_a_trickling_server_ends_as_a_dead_letter_after_timeouts_with_the_words_kept(
+    tmp_path: Path,
+    openai_server: OpenAIServer,  # noqa: F811
+) -> None:
+    # A byte every 0.1 s: each read is quick, the whole answer would take ~50 s.
+    openai_server.responder = lambda body: Reply(GOOD, trickle=0.1)
+    with service(tmp_path, openai_server, model_timeout_seconds=0.5) as memory:
+        memory.retry_policy = policy(
+            Sleeps(), max_attempts=2, call_retries=1, requeue_base_seconds=0.01
+        )
+        memory.updater.extractor.retry = memory.retry_policy  # type: ignore[attr-defined]
+        started = time.monotonic()
+        memory.enqueue(WHO, turn(0, "I'm allergic to peanuts."))
+        while not memory.dead_letters() and time.monotonic() < started + 30:
+            time.sleep(0.02)
+        # 2 attempts x 2 calls of 0.5 s each, not one attempt held for ~50 s.
+        assert time.monotonic() - started < 10
+        letters = memory.dead_letters()
+        assert [x.thread_id for x in letters] == ["t1"] and letters[0].attempts == 2
+        assert "within 0.5 s" in letters[0].error
+        assert [key_id(k) for k in letters[0].message_ids] == ["h0", "a0"]
+        assert openai_server.request_count == 4 and memory.load(WHO).facts == ()
+        openai_server.responder = lambda body: Reply(GOOD)
+        assert [r.removed for r in memory.retry_dead_letters()] == [True]
+        assert [f.content for f in memory.load(WHO).facts] == ["Is allergic to peanuts"]
+
+
 def test_a_failure_during_flush_is_reported_not_hidden(
     tmp_path: Path,
     openai_server: OpenAIServer,  # noqa: F811

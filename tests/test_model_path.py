@@ -7,6 +7,7 @@ import json
 import logging
 import re
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -23,7 +24,7 @@ from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.llm import ModelExtractor, build_chat_model, build_extractor
 from deerflow_memory.update.prompt import SYSTEM_PROMPT, build_update_prompt, parse_update
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
-from deerflow_memory.update.retry import RetryPolicy
+from deerflow_memory.update.retry import RetryPolicy, TransientModelError
 from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateStatus
 from tests.openai_server import OpenAIServer, openai_server  # noqa: F401  (fixture)
 
@@ -206,6 +207,36 @@ def test_a_model_error_becomes_model_call_error_chained_to_the_original(
         extractor.extract(request())
     assert info.value.__cause__ is not None
     assert "503" in str(info.value)
+
+
+def test_a_server_trickling_its_answer_is_given_up_on_after_the_timeout_in_all(
+    openai_server: OpenAIServer,  # noqa: F811
+) -> None:
+    from tests.openai_server import Reply
+
+    # A byte every 0.1 s never trips the client's 0.5 s read timeout; the body takes ~50 s.
+    openai_server.reply(Reply(json.dumps(UPDATE), trickle=0.1))
+    model = openai_server.chat_model(timeout=0.5)
+    config = MemoryConfig(model_timeout_seconds=1.0, model_call_retries=0, judge="off")
+    extractor = build_extractor(config, model)
+    failures: list[BaseException] = []
+
+    def extract() -> None:
+        try:
+            extractor.extract(request())
+        except BaseException as e:
+            failures.append(e)
+
+    started = time.monotonic()
+    worker = threading.Thread(target=extract, daemon=True)
+    worker.start()
+    worker.join(timeout=10)
+    assert not worker.is_alive(), "the update worker is still held by the trickle"
+    assert time.monotonic() - started < 5
+    # A timeout like any other: transient, so the updater requeues (then dead-letters) it.
+    assert len(failures) == 1 and isinstance(failures[0], TransientModelError)
+    assert "within 1 s" in str(failures[0])
+    assert openai_server.request_count == 1
 
 
 def test_an_empty_model_answer_is_a_parse_error() -> None:

@@ -106,6 +106,8 @@ def test_a_fenced_answer_with_prose_and_thinking_is_saved(
         # Transient failures (retries off here) come back as "retry", for the queue to requeue.
         pytest.param(Reply(status=500), UpdateStatus.RETRY, id="http-500"),
         pytest.param(Reply(GOOD, delay=2.0), UpdateStatus.RETRY, id="timeout"),
+        # Each byte comes within the client's read timeout, the whole answer takes ~100 s.
+        pytest.param(Reply(GOOD, trickle=0.2), UpdateStatus.RETRY, id="trickled-past-the-timeout"),
         pytest.param(Reply(GOOD, truncate_body=True), UpdateStatus.RETRY, id="truncated-body"),
     ],
 )
@@ -115,7 +117,7 @@ def test_a_failed_update_leaves_memory_untouched_and_the_queue_goes_on(
     openai_server: OpenAIServer,  # noqa: F811
     storage: FileMemoryStorage,
 ) -> None:
-    config = MemoryConfig(model_call_retries=0)
+    config = MemoryConfig(model_call_retries=0, model_timeout_seconds=1.5)
     updater = MemoryUpdater(storage, openai_server.chat_model(timeout=0.5), config, now=lambda: NOW)
     before = seed(storage)
     openai_server.reply(*([failure] * (2 if status is UpdateStatus.FAILED else 1)), GOOD)

@@ -309,7 +309,10 @@ class MemoryConfig(_NumbersNotBooleans):
     )
     api_key: SecretStr | None = Field(None, description="API key (else OPENAI_API_KEY).")
     model_timeout_seconds: float = Field(
-        60.0, gt=0.0, le=3600.0, description="Timeout of one memory model call."
+        60.0,
+        gt=0.0,
+        le=3600.0,
+        description="Timeout of one memory model call, in all (not per read): then retried.",
     )
     structured_output: Literal["auto", "on", "off"] = Field(
         "auto",

@@ -6,7 +6,8 @@ extract, ``apply``, save with a revision check. Extraction follows the
 contract in ``extraction``: ``llm`` asks a chat model with the prompt of
 ``prompt`` and reads its reply with the tolerant parser of ``answer`` (one
 update object, or a parse error that is asked again, never a silent empty
-update); ``offline/`` is the rule-based bilingual
+update), each model call bounded in all by ``call_deadline`` and retried
+per ``retry``; ``offline/`` is the rule-based bilingual
 extractor used when no model is configured. ``durable`` records each
 captured turn in the storage's outbox and claims, completes or dead-letters
 it around the update.

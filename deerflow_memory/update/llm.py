@@ -11,7 +11,10 @@ Failures: 429, 5xx, timeouts, connection errors and a body that is no
 completion at all (a proxy's or captive portal's HTML page with status 200:
 the model never answered) are retried with backoff (honouring
 ``Retry-After``) and then raised as :class:`TransientModelError`, so
-the updater can requeue the job; any other error of the model call becomes
+the updater can requeue the job. A timeout is per call and in all
+(``model_timeout_seconds``, :mod:`~deerflow_memory.update.call_deadline`): a
+server that trickles its answer a byte at a time is given up on like one that
+does not answer. Any other error of the model call becomes
 :class:`ModelCallError` chained to the original; an answer that is not a
 complete update is asked for once more, then becomes :class:`UpdateParseError`.
 Building a model with a model name but neither a key nor an endpoint raises
@@ -31,6 +34,7 @@ from deerflow_memory.arguments import expect
 from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError, install_hint
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryUpdate
+from deerflow_memory.update.call_deadline import call_within
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor, ModelUsage
 from deerflow_memory.update.incremental import budgeted_memory_text, estimate_tokens
 from deerflow_memory.update.prompt import build_update_prompt, parse_update
@@ -99,6 +103,11 @@ class ModelExtractor:
         retry: backoff for transient failures (429, 5xx, timeouts, connection errors).
         memory_max_tokens: budget of the memory part of the prompt.
         count_tokens: token counter for that budget.
+        call_timeout: seconds one model call may take in all, every byte of the
+            answer included (``model_timeout_seconds``; the client's own timeout
+            bounds each socket read only); past it the call is given up as a
+            timeout (:func:`~deerflow_memory.update.call_deadline.call_within`).
+            None: no bound beyond the client's.
     """
 
     def __init__(
@@ -109,8 +118,10 @@ class ModelExtractor:
         retry: RetryPolicy | None = None,
         memory_max_tokens: int = 4000,
         count_tokens: Callable[[str], int] = estimate_tokens,
+        call_timeout: float | None = None,
     ) -> None:
         self.model = model
+        self.call_timeout = call_timeout
         self.structured_output = structured_output
         self.retry = retry if retry is not None else RetryPolicy()
         self.memory_max_tokens = memory_max_tokens
@@ -170,10 +181,11 @@ class ModelExtractor:
         raise AssertionError("unreachable")
 
     def _invoke(self, prompt: list[BaseMessage]) -> Any:
+        limit = self.call_timeout
         if self._schema_ok:
             bound = self.model.bind(response_format=update_json_schema())
             try:
-                return self.retry.call(lambda: bound.invoke(prompt))
+                return self.retry.call(lambda: call_within(lambda: bound.invoke(prompt), limit))
             except TransientModelError:
                 raise
             except Exception as e:
@@ -186,7 +198,7 @@ class ModelExtractor:
                 logger.info("endpoint rejected response_format (%s); using the plain prompt", e)
                 self._schema_ok = False
         try:
-            return self.retry.call(lambda: self.model.invoke(prompt))
+            return self.retry.call(lambda: call_within(lambda: self.model.invoke(prompt), limit))
         except TransientModelError:
             raise
         except Exception as e:  # the model's own error types vary by provider
@@ -353,6 +365,7 @@ def build_extractor(config: MemoryConfig, model: BaseChatModel | None = None) ->
             structured_output=config.structured_output,
             retry=retry_policy(config),
             memory_max_tokens=config.update_memory_max_tokens,
+            call_timeout=config.model_timeout_seconds,
         )
         if config.judge == "model":
             from deerflow_memory.update.judge import JudgedExtractor

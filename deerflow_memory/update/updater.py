@@ -236,6 +236,7 @@ class MemoryUpdater:
                 retry=retry_policy(self.config),
                 memory_max_tokens=self.config.update_memory_max_tokens,
                 count_tokens=count_tokens,
+                call_timeout=self.config.model_timeout_seconds,
             )
         self.extractor: Extractor = extractor
         self._now = now
