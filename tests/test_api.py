@@ -376,26 +376,26 @@ def test_every_route_takes_a_tenant_and_one_user_in_two_tenants_is_two_memories(
         assert response.status_code == 400 and "tenant_id" in response.json()["error"]
 
 
-def test_an_empty_tenant_is_refused_as_a_name_but_the_pages_blank_field_means_none(
+def test_an_empty_tenant_parameter_is_no_tenant_on_every_route_as_httpx_sends_none(
     client: TestClient, service: MemoryService
 ) -> None:
-    # identity.py's rule: an empty tenant_id is an invalid name, never "no tenant".
-    for method, path in [
-        ("GET", "/memory/users/ana"),
-        ("POST", "/memory/users/ana/facts"),
-        ("GET", "/memory/status"),
-        ("POST", "/memory/flush"),
-    ]:
-        body = {"content": "Likes tea"} if path.endswith("/facts") else None
-        response = client.request(method, path, params={"tenant": ""}, json=body)
-        assert response.status_code == 400, (method, path, response.text)
-        assert "tenant_id" in response.json()["error"]
-    assert service.storage.load("ana").facts == ()
-    # The page's GET form submits its tenant field blank when left at "none".
+    # httpx spells params={"tenant": None} as ?tenant= (requests drops it): no tenant.
+    assert str(client.build_request("GET", "/x", params={"tenant": None}).url).endswith("?tenant=")
+    added = client.post(
+        "/memory/users/ana/facts", params={"tenant": None}, json={"content": "Likes tea"}
+    )
+    assert added.status_code == 201, added.text
+    assert [f.content for f in service.storage.load("ana").facts] == ["Likes tea"]
+    for path, query in (("/memory/users/ana", {}), ("/memory/users/ana/search", {"q": "tea"})):
+        response = client.get(path, params={**query, "tenant": ""})
+        assert response.status_code == 200 and response.json()["facts"], path
+    assert client.get("/memory/status", params={"tenant": ""}).json()["tenant"] is None
+    assert client.post("/memory/flush", params={"tenant": ""}).status_code == 200
+    # The page's GET form submits its blank agent and tenant fields.
     page = client.get("/memory/ui", params={"user": "ana", "agent": "", "tenant": ""})
     assert page.status_code == 200 and 'data-tenant=""' in page.text
-    # Without the parameter there is no tenant, as before.
-    assert client.get("/memory/users/ana").status_code == 200
+    # A tenant id itself is never empty, so "" names no tenant: one with a name is another.
+    assert client.get("/memory/users/ana", params={"tenant": "shop"}).json()["facts"] == []
 
 
 def test_flush_and_status_of_a_tenant_see_only_that_tenants_queue_and_failures(

@@ -28,9 +28,9 @@ GET         /memory/ui?user=&agent=                   the memory page (see :mod:
 
 Every user route takes ``?agent=`` for a named agent's memory, and every route
 ``?tenant=`` for a tenant's (its documents, dead letters, queue and config
-overrides; absent = no tenant; empty = 400, as an empty ``tenant_id`` is
-refused everywhere, except on the page, whose form sends its blank tenant
-field as ``tenant=``). Edits take an
+overrides; absent or empty = no tenant: ``tenant=`` is how a query string
+spells None, as httpx sends ``params={"tenant": None}`` and the page's form its
+blank field; no tenant id is empty). Edits take an
 optional ``revision`` (body field, or ``?revision=`` on DELETE): when the
 document moved since, the answer is 409 and nothing is written; without it a
 concurrent background update is merged by retrying on the fresh document.
@@ -234,21 +234,21 @@ def caller_tenant(request: Request) -> str | None:
     return None if caller is None else caller.tenant_id
 
 
-def request_tenant(request: Request, *, blank_is_none: bool = False) -> str | None:
+def request_tenant(request: Request) -> str | None:
     """``?tenant=`` (validated), kept to the caller's own tenant when auth carries one.
 
-    An absent ``tenant`` is no tenant. An empty one (``?tenant=``) is an invalid
-    name, as ``tenant_id=""`` is everywhere else (:mod:`deerflow_memory.identity`),
-    except with ``blank_is_none``: the memory page's own form, whose tenant field
-    is submitted blank when it is left at "none".
+    An absent or empty ``tenant`` is no tenant, on every route: ``tenant=`` is
+    how a query string spells None (httpx sends ``params={"tenant": None}`` so,
+    the page's form sends its blank tenant field so), and no tenant id can be
+    empty, so it names none. In Python, ``tenant_id=None`` is no tenant and
+    ``""`` is refused (:mod:`deerflow_memory.identity`); ``?agent=`` reads the
+    same way.
 
     Raises:
-        InvalidNameError: empty (unless ``blank_is_none``) or unsafe tenant name (400).
+        InvalidNameError: unsafe tenant name (400).
         ApiError: 403 when an authenticated caller asks for another tenant.
     """
-    asked = request.query_params.get("tenant")
-    if blank_is_none and asked == "":
-        asked = None
+    asked = request.query_params.get("tenant") or None
     tenant = None if asked is None else validate_name(asked, "tenant_id")
     own = caller_tenant(request)
     if own is None:
@@ -681,7 +681,7 @@ def memory_routes(
             validate_name(user, "user_id")
         if agent:
             validate_name(agent, "agent_name")
-        tenant = request_tenant(request, blank_is_none=True)
+        tenant = request_tenant(request)
         return HTMLResponse(
             render_page(
                 user,
