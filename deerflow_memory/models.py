@@ -564,12 +564,14 @@ class MemoryDocument(_Model):
     def holds_only_fence(self) -> bool:
         """True for what deleting a memory leaves: no content, only sealed watermarks.
 
-        A tombstone (``deletedAt`` set, see the class docstring) counts too.
-        Such a document is not a memory: listings, ``show`` and stats skip it.
+        A tombstone (``deletedAt`` set, see the class docstring) counts too, and
+        so does an empty document marked ``clearedAt`` (a clear ``migrate``
+        copied: a save keeps no ``deletedAt``). Such a document is not a
+        memory: listings, ``show`` and stats skip it.
         """
         marks = self.extraction_watermarks
         return (
-            (self.deleted_at is not None or bool(marks))
+            (self.deleted_at is not None or self.cleared_at is not None or bool(marks))
             and all(m.sealed for m in marks)
             and not self.superseded_facts
             and self.is_empty()

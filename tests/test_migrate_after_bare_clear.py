@@ -138,3 +138,35 @@ def test_a_fenced_tombstone_written_before_cleared_at_existed_still_counts_as_a_
     again = migrate(source, FileMemoryStorage(tmp_path / "target"), overwrite=True)
     assert again.ok and again.copied == [] and again.cleared == [("ana", None)], again.summary()
     assert facts(FileMemoryStorage(tmp_path / "target")) == []
+
+
+def test_a_clear_on_the_source_without_watermarks_reaches_the_target_with_overwrite(
+    storage: MemoryStorage, tmp_path: Path
+) -> None:
+    # The other side: the user cleared on the old backend after a first copy. As a fenced
+    # tombstone is, the clear is copied with --overwrite (the target's copy is already there).
+    source = a_source(tmp_path)
+    assert migrate(source, storage).ok
+    clear_memory(source, "ana", None)
+    assert not source.load("ana").extraction_watermarks
+
+    kept = migrate(source, storage)
+    assert kept.ok and kept.skipped == [("ana", None)], kept.summary()
+    again = migrate(source, storage, overwrite=True)
+    assert again.ok and again.copied == [("ana", None)], again.summary()
+    assert storage.load("ana").is_empty() and list(storage.list_documents()) == []
+    add(source, "Prefers window seats")  # said after the clear: copied like any newer memory
+    after = migrate(source, storage, overwrite=True)
+    assert after.ok and after.copied == [("ana", None)] and not after.cleared, after.summary()
+    assert facts(storage) == ["Prefers window seats"]
+
+
+def test_a_clear_copied_onto_an_empty_target_is_no_memory_there(
+    storage: MemoryStorage, tmp_path: Path
+) -> None:
+    source = a_source(tmp_path)
+    clear_memory(source, "ana", None)
+    report = migrate(source, storage)
+    assert report.ok and report.copied == [("ana", None)], report.summary()
+    assert list(storage.list_documents()) == [] and storage.load("ana").is_empty()
+    assert migrate(source, storage).skipped == [("ana", None)]  # a re-run: nothing to do

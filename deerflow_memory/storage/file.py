@@ -832,8 +832,9 @@ class FileMemoryStorage(MemoryStorage):
         Entries whose names would be rejected (temp files, hidden folders),
         symlinked folders and what a delete left (see
         :meth:`MemoryStorage.list_documents`) are skipped. Only a file that
-        spells ``"deletedAt"`` or ``"sealed"`` (in it or its journal) can be
-        such a leftover: those are loaded to tell, the others are not parsed.
+        spells ``"deletedAt"``, ``"sealed"`` or ``"clearedAt"`` (in it or its
+        journal) can be such a leftover: those are loaded to tell, the others
+        are not parsed.
 
         Raises:
             InvalidNameError, CorruptMemoryError: in a tenant's view, its ``users/``
@@ -1087,10 +1088,12 @@ def _is_regular(path: Path) -> bool:
         return False
 
 
-# What only a delete leaves (MemoryDocument.holds_only_fence) has deletedAt set, or
-# watermarks that are all sealed. Saves clear deletedAt and never journal onto a
-# tombstone, so it can only be in memory.json; a sealed mark can be in either file.
-_FENCE_WORDS = (b'"deletedAt"', b'"sealed"')
+# What only a delete leaves (MemoryDocument.holds_only_fence) has deletedAt or clearedAt
+# set, or watermarks that are all sealed. Saves clear deletedAt and never journal onto
+# a tombstone, so it can only be in memory.json; a sealed mark or clearedAt can be in
+# either file.
+_FENCE_WORDS = (b'"deletedAt"', b'"sealed"', b'"clearedAt"')
+_JOURNAL_FENCE_WORDS = (b'"sealed"', b'"clearedAt"')
 
 
 def _may_hold_only_fence(path: Path) -> bool:
@@ -1106,7 +1109,7 @@ def _may_hold_only_fence(path: Path) -> bool:
         return False  # no journal: memory.json alone is the document
     except OSError:
         return True
-    return b'"sealed"' in journal
+    return any(word in journal for word in _JOURNAL_FENCE_WORDS)
 
 
 _REVISION_TEXT = re.compile(rb'"revision"\s*:\s*(\d{1,18})')

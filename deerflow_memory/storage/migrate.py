@@ -6,19 +6,19 @@ twice and :func:`migrate`.
 
 Nothing in the source is changed. A document that already exists in the
 target is skipped unless ``overwrite=True`` (then the target's copy is deleted
-first so no stale fact survives); bare tombstones (what a delete left) are
-neither copied nor in the way, a cleared memory's fenced tombstone is copied
-as the fence it holds. A memory the target's user cleared is never copied
-back, with ``overwrite`` neither (a clear is final): a target memory whose
-``clearedAt`` is later than the source's (a clear stamps it, with or without
-watermarks to fence, and later saves keep it) is reported in
-:attr:`MigrationReport.cleared` and kept as it is (the facts said after the
-clear included), and that memory's dead letters and pending updates are not
-copied either (attack 21 F4: a re-run after a clear on the target brought the
-cleared facts back; a clear without watermarks left a bare tombstone, the
-same as a plain ``delete``, until ``clearedAt``). Each
-copy is read back and compared with the source (``revision`` aside, since each
-backend counts its own); a mismatch is
+first so no stale fact survives); bare tombstones (what a plain ``delete``
+left) are neither copied nor in the way, a cleared memory's tombstone is
+copied as the fence it holds (its ``clearedAt`` kept, watermarks or not). A
+memory the target's user cleared is never copied back, with ``overwrite``
+neither (a clear is final): a target memory whose ``clearedAt`` is later than
+the source's (a clear stamps it, with or without watermarks to fence, and
+later saves keep it) is reported in :attr:`MigrationReport.cleared` and kept
+as it is (the facts said after the clear included), and that memory's dead
+letters and pending updates are not copied either (attack 21 F4: a re-run
+after a clear on the target brought the cleared facts back; a clear without
+watermarks left a bare tombstone, the same as a plain ``delete``, until
+``clearedAt``). Each copy is read back and compared with the source
+(``revision`` aside, since each backend counts its own); a mismatch is
 reported in :attr:`MigrationReport.mismatched`, and a document that cannot be
 read from the source (corrupt) in :attr:`MigrationReport.failed` — the
 migration goes on with the others, so check :attr:`MigrationReport.ok`.
@@ -285,9 +285,11 @@ def _copy(
         except StorageError as e:
             report.failed.append((name, str(e)))
             continue
+        # A plain delete's tombstone: nothing to copy. A clear's (clearedAt) is copied as
+        # the clear it is, as a fence is, so the target's copy of that memory goes too.
         bare = document.deleted_at is not None and not document.extraction_watermarks
-        if bare and document.holds_only_fence():
-            continue  # a bare tombstone: what a delete left, nothing to copy
+        if bare and document.cleared_at is None and document.holds_only_fence():
+            continue
         existing = target.load(user_id, agent_name)
         if _cleared_on_target(existing, document):
             report.cleared.append(name)  # a clear is final: overwrite does not undo it
