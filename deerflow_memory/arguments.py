@@ -26,9 +26,13 @@ from deerflow_memory.models import MemoryDocument
 __all__ = [
     "ErrorType",
     "expect",
+    "expect_chat_model",
     "expect_document",
+    "expect_embedder",
+    "expect_extractor",
     "expect_items",
     "expect_number",
+    "expect_store",
     "expect_text",
     "wrong_type",
 ]
@@ -140,3 +144,61 @@ def expect_document(value: object, name: str = "document") -> None:
             value,
             InvalidDocumentError,
         )
+
+
+def expect_store(value: object, name: str = "store", *, optional: bool = False) -> None:
+    """Raise ``InvalidArgumentError`` unless ``value`` is a LangGraph store (None if ``optional``).
+
+    A store is a ``BaseStore``; ``langgraph`` is imported only when a value (not None) is checked.
+    """
+    if value is None and optional:
+        return
+    from langgraph.store.base import BaseStore
+
+    what = "a LangGraph BaseStore (InMemoryStore, SqliteStore, PostgresStore, ...)"
+    expect(value, BaseStore, name, what, optional=optional)
+
+
+def expect_chat_model(value: object, name: str = "model", *, optional: bool = False) -> None:
+    """Raise ``InvalidArgumentError`` unless ``value`` is a LangChain chat model.
+
+    A chat model is a LangChain ``BaseChatModel`` (``ChatOpenAI``,
+    ``init_chat_model(...)``, ...); a model name is not one (``build_chat_model``
+    builds a model from a config).
+    """
+    if value is None and optional:
+        return
+    from langchain_core.language_models import BaseChatModel
+
+    expect(value, BaseChatModel, name, "a LangChain chat model (BaseChatModel)", optional=optional)
+
+
+def expect_extractor(value: object, name: str = "extractor", *, optional: bool = False) -> None:
+    """Raise ``InvalidArgumentError`` unless ``value`` extracts memory updates.
+
+    Accepted: an object with a callable ``extract(request)`` (an
+    :class:`~deerflow_memory.update.extraction.Extractor`) or a LangChain chat model.
+    """
+    if (value is None and optional) or callable(getattr(value, "extract", None)):
+        return
+    from langchain_core.language_models import BaseChatModel
+
+    if not isinstance(value, BaseChatModel):
+        what = "an Extractor (with extract(request)) or a chat model"
+        wrong_type(name, f"{what} or None" if optional else what, value)
+
+
+def expect_embedder(value: object, name: str = "embedder", *, optional: bool = False) -> None:
+    """Raise ``InvalidArgumentError`` unless ``value`` embeds text.
+
+    An embedder has callable ``embed_query`` and ``embed_documents`` (any
+    LangChain ``Embeddings``).
+    """
+    if value is None and optional:
+        return
+    if not (
+        callable(getattr(value, "embed_query", None))
+        and callable(getattr(value, "embed_documents", None))
+    ):
+        what = "an embedder (LangChain Embeddings: embed_query and embed_documents)"
+        wrong_type(name, f"{what} or None" if optional else what, value)

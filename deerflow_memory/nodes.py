@@ -119,7 +119,7 @@ def state_messages(state: Any) -> Sequence[BaseMessage]:
 
 def _last_update(service: MemoryService, identity: MemoryIdentity) -> dict[str, object] | None:
     """The events' ``last_update``: the newest update saved for ``identity`` here, or None."""
-    saved = service.last_saved_update(identity)
+    saved = service._last_saved_update(identity)
     return saved.as_event() if saved is not None else None
 
 
@@ -154,7 +154,7 @@ def inject_turn(
     query = latest_user_text(messages)
     write({"type": RECALL_START, **who, "mode": mode, "query": query})
     try:
-        block = service.memory_block(identity, query, store)
+        block = service._memory_block(identity, query, store, True)
     except StorageError as e:
         logger.error("memory not injected for user %r: %s", identity.user_id, e)
         # The same events and keys as when memory was read, in the same order.

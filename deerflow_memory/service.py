@@ -34,7 +34,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from functools import partial
@@ -42,7 +42,16 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage
 
-from deerflow_memory.arguments import expect
+from deerflow_memory.arguments import (
+    expect,
+    expect_chat_model,
+    expect_embedder,
+    expect_extractor,
+    expect_items,
+    expect_number,
+    expect_store,
+    expect_text,
+)
 from deerflow_memory.capture.messages import check_messages
 from deerflow_memory.capture.signals import SignalDetector, Signals
 from deerflow_memory.config import MemoryConfig, load_config
@@ -51,6 +60,7 @@ from deerflow_memory.embeddings.keeper import VectorKeeper, store_semantic_score
 from deerflow_memory.errors import (
     ConfigError,
     InvalidMessagesError,
+    InvalidNameError,
     StoreClosedError,
 )
 from deerflow_memory.identity import MemoryIdentity
@@ -172,6 +182,41 @@ def check_service(value: object, name: str = "service") -> None:
     expect(value, MemoryService, name, "a MemoryService")
 
 
+def _check_identity_and_store(identity: object, store: object) -> None:
+    """The checks of the methods taking an identity (and a store); not run per node turn.
+
+    Raises:
+        InvalidArgumentError: ``identity`` is not a :class:`MemoryIdentity`, or
+            ``store`` is neither a LangGraph ``BaseStore`` nor None.
+    """
+    expect(identity, MemoryIdentity, "identity", "a MemoryIdentity (resolve_identity builds one)")
+    expect_store(store, optional=True)
+
+
+def _check_tenant_and_store(tenant_id: object, store: object) -> None:
+    """The checks of the methods taking a tenant id (validated later) and a store.
+
+    Raises:
+        InvalidNameError: ``tenant_id`` is not text or None (checked before the
+            pool's table is looked up by it).
+        InvalidArgumentError: ``store`` is neither a LangGraph ``BaseStore`` nor None.
+    """
+    expect_text(tenant_id, "tenant_id", InvalidNameError, optional=True)
+    expect_store(store, optional=True)
+
+
+def _letter_ids(letter_ids: object) -> tuple[str, ...]:
+    """``letter_ids`` as a tuple of ids: any iterable of text (a list, a set), not one bare id.
+
+    Raises:
+        InvalidArgumentError: a string, bytes, a mapping, something not iterable, or an
+            item that is not text.
+    """
+    if isinstance(letter_ids, Iterable) and not isinstance(letter_ids, Sequence | Mapping):
+        letter_ids = tuple(letter_ids)  # a set or a generator: read once
+    return expect_items(letter_ids, str, "letter_ids", "letter id (a str)")
+
+
 class MemoryService:
     """Storage, queue and updater of one memory configuration.
 
@@ -186,6 +231,15 @@ class MemoryService:
             ``injection_mode="relevant"``; default: lexical BM25 similarity.
         register_atexit: flush pending updates when the interpreter exits (or
             when :func:`close_open_services` runs).
+
+    Raises:
+        ConfigError: ``config`` is not a :class:`MemoryConfig` (or None).
+        InvalidArgumentError: ``storage``, ``model``, ``extractor`` or
+            ``embedder`` is not one (a model name where a model belongs, ...).
+
+    Every public method checks the types of its arguments the same way
+    (``identity`` a :class:`MemoryIdentity`, ``store`` a LangGraph ``BaseStore``
+    or None, ids text) before anything is read, queued or written.
 
     Example:
         >>> with MemoryService(load_config(storage_path="/tmp/mem")) as memory:
@@ -207,6 +261,9 @@ class MemoryService:
 
         expect(config, MemoryConfig, "config", "a MemoryConfig", ConfigError, optional=True)
         expect(storage, MemoryStorage, "storage", "a MemoryStorage", optional=True)
+        expect_chat_model(model, optional=True)
+        expect_extractor(extractor, optional=True)
+        expect_embedder(embedder, optional=True)
         self.config = config if config is not None else load_config()
         # A tenant's child (see for_tenant) shares its parent's recorders and failure log.
         parent: MemoryService | None = _tenant_of[0] if _tenant_of is not None else None
@@ -223,7 +280,7 @@ class MemoryService:
             else TenantPool(
                 self.config,
                 make=self._new_tenant,
-                storage_for=self.storage_for,
+                storage_for=self._storage_for,
                 durable=lambda: self.durable,
                 closed=lambda: self._closed,
                 lock=self._tenants_lock,
@@ -341,7 +398,13 @@ class MemoryService:
         Raises:
             ConfigError: ``storage="store"`` but the graph has no store, or a
                 second, different store shows up.
+            InvalidArgumentError: ``store`` is not a LangGraph ``BaseStore`` or None.
         """
+        expect_store(store, optional=True)
+        return self._storage_for(store)
+
+    def _storage_for(self, store: BaseStore | None) -> MemoryStorage:
+        """:meth:`storage_for` with ``store`` known to be a store or None."""
         storage, bound = self._storage, self._bound_store
         if storage is not None and (bound is None or store is None or store is bound):
             return storage
@@ -385,7 +448,7 @@ class MemoryService:
     @property
     def storage(self) -> MemoryStorage:
         """The storage in use (bound on first use when ``storage="store"``)."""
-        return self.storage_for(None)
+        return self._storage_for(None)
 
     @property
     def updater(self) -> MemoryUpdater:
@@ -430,7 +493,13 @@ class MemoryService:
             UnknownTenantError: ``only_configured_tenants`` is on and ``tenants:``
                 does not name it.
             ConfigError: the backend cannot scope by tenant, or this service is closed.
+            InvalidArgumentError: ``store`` is not a LangGraph ``BaseStore`` or None.
         """
+        _check_tenant_and_store(tenant_id, store)
+        return self._for_tenant(tenant_id, store)
+
+    def _for_tenant(self, tenant_id: str | None, store: BaseStore | None) -> MemoryService:
+        """:meth:`for_tenant` with the argument types checked (a node's identity, ...)."""
         root = self._parent or self
         if tenant_id is None:
             return root
@@ -446,9 +515,11 @@ class MemoryService:
         Raises:
             InvalidNameError: unsafe ``tenant_id``.
             UnknownTenantError: refused by ``only_configured_tenants``.
+            InvalidArgumentError: ``store`` is not a LangGraph ``BaseStore`` or None.
         """
+        _check_tenant_and_store(tenant_id, store)
         root = self._parent or self
-        storage = root.storage_for(store)
+        storage = root._storage_for(store)
         return storage if tenant_id is None else storage.scoped(root._tenant_name(tenant_id))
 
     def _tenant_name(self, tenant_id: str) -> str:
@@ -506,7 +577,7 @@ class MemoryService:
         """The service of ``identity``'s tenant (this one when it is the same)."""
         if identity.tenant_id == self.tenant_id and not self._slot.evicted:
             return self
-        return self.for_tenant(identity.tenant_id, store)
+        return self._for_tenant(identity.tenant_id, store)
 
     def _open_or_none(self, tenant_id: str | None) -> MemoryService | None:
         """The open service of ``tenant_id`` (the root for None), or None: nothing is opened."""
@@ -521,7 +592,13 @@ class MemoryService:
         """Load the document of ``identity`` (in its tenant's storage when it has a tenant).
 
         A tenant's service is not opened to read (a tenant with no data gets no folder).
+
+        Raises:
+            InvalidArgumentError: ``identity`` is not a :class:`MemoryIdentity`, or
+                ``store`` not a LangGraph ``BaseStore`` or None.
+            StorageError: the document cannot be read (corrupt, database down).
         """
+        _check_identity_and_store(identity, store)
         return self._reading(identity, store)[0].load(identity.user_id, identity.agent_name)
 
     def _reading(
@@ -533,13 +610,13 @@ class MemoryService:
         counter and vectors a tenant's service shares anyway).
         """
         if identity.tenant_id == self.tenant_id:
-            return self.storage_for(store), self, self.config
+            return self._storage_for(store), self, self.config
         root = self._parent or self
         serving = root._open_or_none(identity.tenant_id)
         if serving is not None:
-            return serving.storage_for(store), serving, serving.config
+            return serving._storage_for(store), serving, serving.config
         tenant = root._tenant_name(identity.tenant_id or "")
-        return root.storage_for(store).reader(tenant), root, self._tenant_pool.config_of(tenant)
+        return root._storage_for(store).reader(tenant), root, self._tenant_pool.config_of(tenant)
 
     def memory_block(
         self,
@@ -567,10 +644,19 @@ class MemoryService:
 
         Raises:
             InvalidMessagesError: ``query`` is not a string.
+            InvalidArgumentError: ``identity`` is not a :class:`MemoryIdentity`, or
+                ``store`` not a LangGraph ``BaseStore`` or None.
             StorageError: the document cannot be read (corrupt, database down).
         """
+        _check_identity_and_store(identity, store)
         if not isinstance(query, str):
             raise InvalidMessagesError(f"query must be a str, got {type(query).__name__}")
+        return self._memory_block(identity, query, store, record_access)
+
+    def _memory_block(
+        self, identity: MemoryIdentity, query: str, store: BaseStore | None, record_access: bool
+    ) -> MemoryBlock:
+        """:meth:`memory_block` with the argument types checked (the inject node's turn)."""
         storage, serving, config = self._reading(identity, store)
         return serving._block(identity, query, storage, config, record_access)
 
@@ -692,7 +778,10 @@ class MemoryService:
         Raises:
             InvalidMessagesError: ``messages`` (or ``recent``) is not a sequence
                 of LangChain messages (e.g. a string, dicts or tuples); nothing is queued.
+            InvalidArgumentError: ``identity`` is not a :class:`MemoryIdentity`, or
+                ``store`` not a LangGraph ``BaseStore`` or None; nothing is queued.
         """
+        _check_identity_and_store(identity, store)
         messages = check_messages(messages)
         if recent is not None:
             recent = check_messages(recent)
@@ -712,7 +801,7 @@ class MemoryService:
         tenant's turn is routed here, so each turn's messages are walked once.
         """
         if store is not None and self._storage is None:
-            self.storage_for(store)  # record this capture in the store's outbox
+            self._storage_for(store)  # record this capture in the store's outbox
         if identity.tenant_id != self.tenant_id or self._slot.evicted:
             serving = self._serving(identity, store)
             return serving._enqueue_checked(identity, messages, recent, now, store)
@@ -817,7 +906,15 @@ class MemoryService:
         Kept in memory only (a bounded table); the inject node lists it in its
         ``memory_injection`` event as ``last_update``. A tenant not opened yet
         in this process has none (nothing is opened to answer).
+
+        Raises:
+            InvalidArgumentError: ``identity`` is not a :class:`MemoryIdentity`.
         """
+        _check_identity_and_store(identity, None)
+        return self._last_saved_update(identity)
+
+    def _last_saved_update(self, identity: MemoryIdentity) -> SavedUpdate | None:
+        """:meth:`last_saved_update` with ``identity`` checked (the inject node's turn)."""
         root = self._parent or self
         serving: MemoryService | None = self
         if identity.tenant_id != self.tenant_id:
@@ -894,7 +991,14 @@ class MemoryService:
         The key's letter is read, merged and written under the user's update
         lock, so a retry or another writer settling it meanwhile loses nothing;
         one that cannot be read is kept, and this one gets the key's next id.
+
+        Raises:
+            InvalidArgumentError: ``job`` is not an :class:`UpdateJob`, ``error``
+                not text or ``attempts`` not an int; nothing is written.
         """
+        expect(job, UpdateJob, "job", "an UpdateJob")
+        expect_text(error, "error")
+        expect_number(attempts, "attempts", integer=True)
         storage = self.storage
 
         def make(letter_id: str | None) -> DeadLetter:
@@ -926,7 +1030,11 @@ class MemoryService:
         """Updates that failed for good, oldest first (``deerflow-memory pending``).
 
         This service's scope only: a tenant's are ``for_tenant(t).dead_letters()``.
+
+        Raises:
+            InvalidNameError: ``user_id`` is not text (or None).
         """
+        expect_text(user_id, "user_id", InvalidNameError, optional=True)
         return self.storage.list_dead_letters(user_id)
 
     def retry_dead_letters(
@@ -939,7 +1047,15 @@ class MemoryService:
         letters of one thread run as one update (each message once); letters
         another retry is running at the same time are not run (``busy``). This
         service's scope only: a tenant's are ``for_tenant(t).retry_dead_letters()``.
+
+        Raises:
+            InvalidArgumentError: ``letter_ids`` is not a list of ids (a single id
+                as a bare string, ...), or None.
+            InvalidNameError: ``user_id`` is not text (or None).
         """
+        if letter_ids is not None:
+            letter_ids = _letter_ids(letter_ids)
+        expect_text(user_id, "user_id", InvalidNameError, optional=True)
         return retry_dead_letters(self.storage, self.updater, letter_ids, user_id=user_id)
 
     def clear_memory(
@@ -982,12 +1098,14 @@ class MemoryService:
                 ``timeout``; nothing was deleted or dropped.
             StorageError: the backend failed.
             ConfigError: ``timeout`` is not seconds (>= 0) or None.
+            InvalidArgumentError: ``store`` is not a LangGraph ``BaseStore`` or None.
         """
         user_id = validate_name(user_id, "user_id")
         agent_name = None if agent_name is None else validate_name(agent_name, "agent_name")
         timeout = check_timeout(timeout)
+        _check_tenant_and_store(tenant_id, store)
         while True:  # leased: a tenant's service is not closed while it deletes
-            service = self.for_tenant(tenant_id, store)
+            service = self._for_tenant(tenant_id, store)
             if service._hold():
                 break
         try:
@@ -1003,7 +1121,7 @@ class MemoryService:
         store: BaseStore | None,
         timeout: float | None,
     ) -> bool:
-        storage = service.storage_for(store)
+        storage = service._storage_for(store)
         wait = service.config.update_lock_timeout_seconds if timeout is None else timeout
 
         def mine(job: UpdateJob) -> bool:
@@ -1137,8 +1255,10 @@ class MemoryService:
             InvalidNameError: unsafe ``tenant_id``.
             UnknownTenantError: refused by ``only_configured_tenants``.
             ConfigError: ``timeout`` is not seconds (>= 0) or None.
+            InvalidArgumentError: ``store`` is not a LangGraph ``BaseStore`` or None.
         """
         timeout = check_timeout(timeout)
+        expect_store(store, optional=True)
         service = self._tenant_pool.with_work(tenant_id, store)
         return FlushResult(True) if service is None else service._flush(timeout)
 
@@ -1173,9 +1293,11 @@ class MemoryService:
             InvalidNameError: unsafe ``user_id`` or ``tenant_id``.
             UnknownTenantError: refused by ``only_configured_tenants``.
             ConfigError: ``timeout`` is not seconds (>= 0) or None.
+            InvalidArgumentError: ``store`` is not a LangGraph ``BaseStore`` or None.
         """
         timeout = check_timeout(timeout)
         user = validate_name(user_id, "user_id")
+        _check_tenant_and_store(tenant_id, store)
         root = self._parent or self
         service = root if tenant_id is None else self._tenant_pool.with_work(tenant_id, store)
         if service is None:
@@ -1215,6 +1337,8 @@ class MemoryService:
 
     @retry_policy.setter
     def retry_policy(self, policy: RetryPolicy) -> None:
+        # Checked here: the workers read it only when an update fails, on their threads.
+        expect(policy, RetryPolicy, "retry_policy", "a RetryPolicy")
         self._retry_policy = policy
 
     # --- lifetime -----------------------------------------------------------

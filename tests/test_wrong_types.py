@@ -1,7 +1,8 @@
 """Every public function answers a wrong-typed argument with one of the package's typed errors.
 
 SPEC §15: bad input gets a clear, typed error. For each public function that
-takes user-supplied data, each listed argument is replaced in turn by a value
+takes user-supplied data (and each public method of ``MemoryService``), each
+listed argument is replaced in turn by a value
 of the wrong kind (``None``, a string where a list belongs, a dict where a
 model belongs, an int, bytes, a list of ``None``) while the others stay valid;
 the call must raise a :class:`~deerflow_memory.errors.DeerflowMemoryError`
@@ -369,8 +370,107 @@ CASES += [
     ),
 ]
 
-# Cases whose callable takes the temp folder first (storage methods).
-_TAKES_TMP = {"FileMemoryStorage.load", "FileMemoryStorage.save"}
+
+def _alice() -> dm.MemoryIdentity:
+    return dm.MemoryIdentity("alice", None, "t1")
+
+
+def _job() -> dm.UpdateJob:
+    return dm.UpdateJob("t1", "alice", None, tuple(_messages()))
+
+
+def _on_service(method: str) -> Callable[..., Any]:
+    """A call of ``MemoryService.<method>`` on a new service in the temp folder (then closed)."""
+
+    def call(tmp: Path, **kwargs: Any) -> Any:
+        with dm.MemoryService(_config(tmp), register_atexit=False) as service:
+            return getattr(service, method)(**kwargs)
+
+    return call
+
+
+def _set_retry_policy(tmp: Path, **kwargs: Any) -> None:
+    with dm.MemoryService(_config(tmp), register_atexit=False) as service:
+        service.retry_policy = kwargs["retry_policy"]
+
+
+IDENTITY = {"identity": _ok(), "store": _ok("None")}
+TENANT = {"tenant_id": _ok("None", "str"), "store": _ok("None")}
+TIMEOUT = {"timeout": _ok("None", "int")}
+
+# Every public method of MemoryService, spoiled one argument at a time.
+SERVICE_METHODS = [
+    ("load", lambda tmp: {"identity": _alice()}, IDENTITY),
+    (
+        "memory_block",
+        lambda tmp: {"identity": _alice(), "query": "peanuts"},
+        {**IDENTITY, "query": _ok("str")},
+    ),
+    ("enqueue", lambda tmp: {"identity": _alice(), "messages": _messages()}, IDENTITY),
+    ("last_saved_update", lambda tmp: {"identity": _alice()}, {"identity": _ok()}),
+    (
+        "write_dead_letter",
+        lambda tmp: {"job": _job(), "error": "model down", "attempts": 1},
+        {"job": _ok(), "error": _ok("str"), "attempts": _ok("int")},
+    ),
+    ("dead_letters", lambda tmp: {"user_id": "alice"}, {"user_id": _ok("None", "str")}),
+    (
+        "retry_dead_letters",
+        lambda tmp: {"letter_ids": ["no-such-letter"], "user_id": "alice"},
+        {"letter_ids": _ok("None"), "user_id": _ok("None", "str")},
+    ),
+    ("for_tenant", lambda tmp: {"tenant_id": "acme"}, TENANT),
+    ("tenant_storage", lambda tmp: {"tenant_id": "acme"}, TENANT),
+    ("storage_for", lambda tmp: {"store": None}, {"store": _ok("None")}),
+    (
+        "clear_memory",
+        lambda tmp: {"user_id": "alice", "agent_name": None, "tenant_id": None},
+        {"user_id": _ok("str"), "agent_name": _ok("None", "str"), **TENANT, **TIMEOUT},
+    ),
+    ("flush", lambda tmp: {"timeout": 5}, TIMEOUT),
+    (
+        "flush_tenant",
+        lambda tmp: {"tenant_id": "acme"},
+        {**TENANT, **TIMEOUT, "tenant_id": _ok("str")},
+    ),
+    (
+        "flush_user",
+        lambda tmp: {"user_id": "alice"},
+        {"user_id": _ok("str"), **TENANT, **TIMEOUT},
+    ),
+    ("close", lambda tmp: {"timeout": 5}, TIMEOUT),
+]
+
+CASES += [
+    *(
+        Case(f"MemoryService.{method}", _on_service(method), valid, fuzz)
+        for method, valid, fuzz in SERVICE_METHODS
+    ),
+    Case(
+        "MemoryService.retry_policy",
+        _set_retry_policy,
+        lambda tmp: {"retry_policy": dm.RetryPolicy()},
+        {"retry_policy": _ok()},
+    ),
+    Case(
+        "MemoryService.parts",
+        _new_service,
+        lambda tmp: {
+            "config": _config(tmp),
+            "model": dm.OfflineStandInModel(),
+            "embedder": dm.HashingEmbeddings(),
+        },
+        {"model": _ok("None"), "extractor": _ok("None"), "embedder": _ok("None")},
+    ),
+]
+
+# Cases whose callable takes the temp folder first (storage and service methods).
+_TAKES_TMP = {
+    "FileMemoryStorage.load",
+    "FileMemoryStorage.save",
+    "MemoryService.retry_policy",
+    *(f"MemoryService.{method}" for method, _, _ in SERVICE_METHODS),
+}
 
 
 def _spoiled() -> list[Any]:

@@ -35,7 +35,7 @@ from enum import StrEnum
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
-from deerflow_memory.arguments import expect, wrong_type
+from deerflow_memory.arguments import expect, expect_extractor
 from deerflow_memory.capture.gate import burst_needs_model
 from deerflow_memory.capture.messages import filter_checked_messages, has_dialogue
 from deerflow_memory.config import MemoryConfig
@@ -221,12 +221,7 @@ class MemoryUpdater:
     ) -> None:
         expect(storage, MemoryStorage, "storage", "a MemoryStorage")
         expect(config, MemoryConfig, "config", "a MemoryConfig", ConfigError, optional=True)
-        if not (
-            isinstance(extractor, BaseChatModel) or callable(getattr(extractor, "extract", None))
-        ):
-            wrong_type(
-                "extractor", "an Extractor (with extract(request)) or a chat model", extractor
-            )
+        expect_extractor(extractor)
         self.storage = storage
         self.config = config if config is not None else MemoryConfig()
         if isinstance(extractor, BaseChatModel):
