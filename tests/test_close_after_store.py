@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.store.base import BaseStore
 
 from deerflow_memory import MemoryConfig, MemoryService, StoreClosedError
 from deerflow_memory.identity import MemoryIdentity
@@ -289,7 +290,7 @@ def wrapped(error: Exception) -> Exception:
         return outer
 
 
-class RaisingStore:
+class RaisingStore(BaseStore):
     """A store whose every call raises ``error``; ``loop``: its own event loop (async stores)."""
 
     def __init__(self, error: Exception, loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -297,6 +298,9 @@ class RaisingStore:
         self._loop = loop
 
     def batch(self, ops: Any) -> Any:
+        raise self.error
+
+    async def abatch(self, ops: Any) -> Any:
         raise self.error
 
 

@@ -394,6 +394,12 @@ def _set_retry_policy(tmp: Path, **kwargs: Any) -> None:
         service.retry_policy = kwargs["retry_policy"]
 
 
+def _store() -> Any:
+    from langgraph.store.memory import InMemoryStore
+
+    return InMemoryStore()
+
+
 IDENTITY = {"identity": _ok(), "store": _ok("None")}
 TENANT = {"tenant_id": _ok("None", "str"), "store": _ok("None")}
 TIMEOUT = {"timeout": _ok("None", "int")}
@@ -461,6 +467,21 @@ CASES += [
             "embedder": dm.HashingEmbeddings(),
         },
         {"model": _ok("None"), "extractor": _ok("None"), "embedder": _ok("None")},
+    ),
+    Case(
+        "StoreMemoryStorage",
+        dm.StoreMemoryStorage,
+        lambda tmp: {"store": _store(), "namespace_prefix": ("memory",)},
+        {
+            "store": _ok(),
+            "namespace_prefix": _ok(),
+            "document_lock": _ok("None"),
+            "resources": _ok("None"),
+            "update_locks": _ok("None"),
+            "cache_budget": _ok("None"),
+            "max_cached_documents": _ok("int"),
+            "max_cached_facts": _ok("int"),
+        },
     ),
 ]
 

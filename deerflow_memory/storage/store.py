@@ -76,6 +76,7 @@ from langgraph.store.base import (
 )
 from pydantic import ValidationError
 
+from deerflow_memory.arguments import expect, expect_items, expect_store, wrong_type
 from deerflow_memory.caching import BudgetCache, CacheBudget
 from deerflow_memory.daemons import signals_unheld
 from deerflow_memory.errors import (
@@ -277,6 +278,26 @@ class _SameObject:
         return isinstance(other, _SameObject) and other.held is self.held
 
 
+def _check_arguments(
+    store: object,
+    namespace_prefix: object,
+    document_lock: object,
+    resources: object,
+    update_locks: object,
+) -> None:
+    """The type checks of :class:`StoreMemoryStorage`'s arguments (see its Raises)."""
+    expect_store(store)
+    expect_items(namespace_prefix, str, "namespace_prefix", "namespace label", ConfigError)
+    if not (
+        document_lock is None
+        or document_lock == "auto"
+        or all(callable(getattr(document_lock, m, None)) for m in ("acquire", "release", "close"))
+    ):
+        wrong_type("document_lock", "'auto', None or a DocumentLock", document_lock)
+    expect(resources, ExitStack, "resources", "an ExitStack", optional=True)
+    expect(update_locks, LocalUpdateLocks, "update_locks", "a LocalUpdateLocks", optional=True)
+
+
 class StoreMemoryStorage(MemoryStorage):
     """Memory documents in any LangGraph ``BaseStore``, one item per fact.
 
@@ -313,7 +334,11 @@ class StoreMemoryStorage(MemoryStorage):
             other's documents.
 
     Raises:
-        ConfigError: an empty ``namespace_prefix`` or an invalid label.
+        InvalidArgumentError: ``store`` is not a LangGraph ``BaseStore``, or
+            ``document_lock``, ``update_locks``, ``cache_budget`` or ``resources``
+            has the wrong type.
+        ConfigError: an empty ``namespace_prefix``, one that is not a list of
+            labels (a bare string), or an invalid label.
         ValueError: a cache bound that is negative or not a whole number.
 
     Example:
@@ -335,6 +360,8 @@ class StoreMemoryStorage(MemoryStorage):
         max_cached_facts: int = DEFAULT_MAX_CACHED_FACTS,
         cache_budget: CacheBudget | None = None,
     ) -> None:
+        _check_arguments(store, namespace_prefix, document_lock, resources, update_locks)
+        expect(cache_budget, CacheBudget, "cache_budget", "a CacheBudget", optional=True)
         self.store = store
         self.namespace_prefix = tuple(namespace_prefix)
         if not self.namespace_prefix or self.namespace_prefix[0] == "langgraph":
