@@ -1,7 +1,8 @@
 """Every public function answers a wrong-typed argument with one of the package's typed errors.
 
 SPEC §15: bad input gets a clear, typed error. For each public function that
-takes user-supplied data (and each public method of ``MemoryService``), each
+takes user-supplied data (and each public method of ``MemoryService``, and the
+constructors exported from submodules only, such as ``JudgedExtractor``), each
 listed argument is replaced in turn by a value
 of the wrong kind (``None``, a string where a list belongs, a dict where a
 model belongs, an int, bytes, a list of ``None``) while the others stay valid;
@@ -400,6 +401,18 @@ def _store() -> Any:
     return InMemoryStore()
 
 
+def _judged(**kwargs: Any) -> Any:
+    from deerflow_memory.update.judge import JudgedExtractor
+
+    return JudgedExtractor(**kwargs)
+
+
+def _build_extractor(**kwargs: Any) -> Any:
+    from deerflow_memory.update.llm import build_extractor
+
+    return build_extractor(**kwargs)
+
+
 IDENTITY = {"identity": _ok(), "store": _ok("None")}
 TENANT = {"tenant_id": _ok("None", "str"), "store": _ok("None")}
 TIMEOUT = {"timeout": _ok("None", "int")}
@@ -482,6 +495,31 @@ CASES += [
             "max_cached_documents": _ok("int"),
             "max_cached_facts": _ok("int"),
         },
+    ),
+    Case(
+        "ModelExtractor",
+        dm.ModelExtractor,
+        lambda tmp: {"model": dm.OfflineStandInModel(), "structured_output": "auto"},
+        {
+            "model": _ok(),
+            "structured_output": _ok(),
+            "retry": _ok("None"),
+            "memory_max_tokens": _ok("int"),
+            "count_tokens": _ok(),
+            "call_timeout": _ok("None", "int"),
+        },
+    ),
+    Case(
+        "JudgedExtractor",
+        _judged,
+        lambda tmp: {"inner": dm.OfflineExtractor(), "judge": dm.OfflineStandInModel()},
+        {"inner": _ok(), "judge": _ok()},
+    ),
+    Case(
+        "build_extractor",
+        _build_extractor,
+        lambda tmp: {"config": _config(tmp), "model": dm.OfflineStandInModel()},
+        {"config": _ok(), "model": _ok("None")},
     ),
 ]
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from deerflow_memory.arguments import expect_chat_model, wrong_type
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import FactCategory, MemoryUpdate, NewFact, Rejection
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor
@@ -90,9 +91,16 @@ class JudgedExtractor:
     Args:
         inner: the extractor that proposes the update (usually ``ModelExtractor``).
         judge: the chat model asked; may be the same instance as the memory model.
+
+    Raises:
+        InvalidArgumentError: ``inner`` has no ``extract(request)``, or ``judge``
+            is not a chat model.
     """
 
     def __init__(self, inner: Extractor, judge: BaseChatModel) -> None:
+        if not callable(getattr(inner, "extract", None)):
+            wrong_type("inner", "an Extractor (with extract(request))", inner)
+        expect_chat_model(judge, "judge")
         self.inner = inner
         self.judge = judge
         self.stats = JudgeStats()

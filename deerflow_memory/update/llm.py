@@ -30,7 +30,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from deerflow_memory.arguments import expect
+from deerflow_memory.arguments import expect, expect_chat_model, expect_number, wrong_type
 from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError, install_hint
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryUpdate
@@ -66,6 +66,7 @@ _PLACEHOLDER_API_KEY = "sk-no-key-required"
 
 
 StructuredOutput = Literal["auto", "on", "off"]
+_STRUCTURED_OUTPUT = ("auto", "on", "off")
 
 
 def update_json_schema() -> dict[str, Any]:
@@ -108,6 +109,14 @@ class ModelExtractor:
             bounds each socket read only); past it the call is given up as a
             timeout (:func:`~deerflow_memory.update.call_deadline.call_within`).
             None: no bound beyond the client's.
+
+    Raises:
+        InvalidArgumentError: ``model`` is not a chat model (None, a model name:
+            :func:`build_chat_model` builds one), ``retry`` not a
+            :class:`RetryPolicy` or ``count_tokens`` not callable.
+        ConfigError: ``structured_output`` is not ``"auto"``, ``"on"`` or
+            ``"off"``, ``memory_max_tokens`` is not an int or ``call_timeout``
+            not a number or None.
     """
 
     def __init__(
@@ -120,6 +129,15 @@ class ModelExtractor:
         count_tokens: Callable[[str], int] = estimate_tokens,
         call_timeout: float | None = None,
     ) -> None:
+        expect_chat_model(model)
+        if not (isinstance(structured_output, str) and structured_output in _STRUCTURED_OUTPUT):
+            shown = repr(structured_output)[:40]
+            raise ConfigError(f"structured_output must be 'auto', 'on' or 'off', got {shown}")
+        expect(retry, RetryPolicy, "retry", "a RetryPolicy", optional=True)
+        expect_number(memory_max_tokens, "memory_max_tokens", ConfigError, integer=True)
+        if not callable(count_tokens):
+            wrong_type("count_tokens", "a function of text to a token count", count_tokens)
+        expect_number(call_timeout, "call_timeout", ConfigError, optional=True)
         self.model = model
         self.call_timeout = call_timeout
         self.structured_output = structured_output
@@ -355,8 +373,13 @@ def build_extractor(config: MemoryConfig, model: BaseChatModel | None = None) ->
         the same model), else ``OfflineExtractor()``.
 
     Raises:
-        ConfigError: as :func:`build_chat_model`.
+        ConfigError: as :func:`build_chat_model` (``config`` not a :class:`MemoryConfig`).
+        InvalidArgumentError: ``model`` is not a chat model or None.
     """
+    from deerflow_memory.config import MemoryConfig
+
+    expect(config, MemoryConfig, "config", "a MemoryConfig", ConfigError)
+    expect_chat_model(model, optional=True)
     if model is None:
         model = build_chat_model(config)
     if model is not None:
