@@ -42,6 +42,7 @@ from langchain_core.messages import BaseMessage, SystemMessage
 from langgraph.config import get_config
 from langgraph.runtime import Runtime
 
+from deerflow_memory.arguments import expect
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ConfigError, MissingDependencyError, install_hint
 from deerflow_memory.identity import MemoryIdentity, resolve_identity
@@ -95,7 +96,9 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             (default ``load_config()``). Give one or the other.
 
     Raises:
-        ConfigError: both ``service`` and ``config`` were given (a ``ValueError``).
+        ConfigError: both ``service`` and ``config`` were given (a ``ValueError``),
+            or ``config`` is not a :class:`MemoryConfig`.
+        InvalidArgumentError: ``service`` is not a :class:`MemoryService` (or None).
 
     Example:
         >>> from langchain.agents import create_agent
@@ -112,6 +115,7 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         self, service: MemoryService | None = None, *, config: MemoryConfig | None = None
     ) -> None:
         super().__init__()
+        expect(service, MemoryService, "service", "a MemoryService", optional=True)
         if service is not None and config is not None:
             raise ConfigError("give MemoryMiddleware a service or a config, not both")
         self.service = service if service is not None else MemoryService(config)

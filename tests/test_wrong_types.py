@@ -401,6 +401,12 @@ def _store() -> Any:
     return InMemoryStore()
 
 
+def _new_middleware(**kwargs: Any) -> None:
+    middleware = dm.MemoryMiddleware(**kwargs)
+    if kwargs.get("service") is None:  # it built a service of its own
+        middleware.service.close()
+
+
 def _judged(**kwargs: Any) -> Any:
     from deerflow_memory.update.judge import JudgedExtractor
 
@@ -520,6 +526,18 @@ CASES += [
         _build_extractor,
         lambda tmp: {"config": _config(tmp), "model": dm.OfflineStandInModel()},
         {"config": _ok(), "model": _ok("None")},
+    ),
+    Case(
+        "MemoryMiddleware",
+        _new_middleware,
+        lambda tmp: {"service": _service(tmp)},
+        {"service": _ok("None")},
+    ),
+    Case(
+        "MemoryMiddleware.config",
+        _new_middleware,
+        lambda tmp: {"config": _config(tmp)},
+        {"config": _ok("None")},
     ),
 ]
 
