@@ -34,7 +34,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from functools import partial
@@ -47,7 +47,6 @@ from deerflow_memory.arguments import (
     expect_chat_model,
     expect_embedder,
     expect_extractor,
-    expect_items,
     expect_number,
     expect_store,
     expect_text,
@@ -203,18 +202,6 @@ def _check_tenant_and_store(tenant_id: object, store: object) -> None:
     """
     expect_text(tenant_id, "tenant_id", InvalidNameError, optional=True)
     expect_store(store, optional=True)
-
-
-def _letter_ids(letter_ids: object) -> tuple[str, ...]:
-    """``letter_ids`` as a tuple of ids: any iterable of text (a list, a set), not one bare id.
-
-    Raises:
-        InvalidArgumentError: a string, bytes, a mapping, something not iterable, or an
-            item that is not text.
-    """
-    if isinstance(letter_ids, Iterable) and not isinstance(letter_ids, Sequence | Mapping):
-        letter_ids = tuple(letter_ids)  # a set or a generator: read once
-    return expect_items(letter_ids, str, "letter_ids", "letter id (a str)")
 
 
 class MemoryService:
@@ -1053,9 +1040,6 @@ class MemoryService:
                 as a bare string, ...), or None.
             InvalidNameError: ``user_id`` is not text (or None).
         """
-        if letter_ids is not None:
-            letter_ids = _letter_ids(letter_ids)
-        expect_text(user_id, "user_id", InvalidNameError, optional=True)
         return retry_dead_letters(self.storage, self.updater, letter_ids, user_id=user_id)
 
     def clear_memory(

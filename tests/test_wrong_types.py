@@ -14,6 +14,7 @@ names the argument. A kind the argument accepts (a string for a text argument,
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
@@ -367,7 +368,16 @@ CASES += [
             "extractor": dm.OfflineExtractor(),
             "config": _config(tmp),
         },
-        {"storage": _ok(), "extractor": _ok(), "config": _ok("None")},
+        {
+            "storage": _ok(),
+            "extractor": _ok(),
+            "config": _ok("None"),
+            "embedder": _ok("None"),
+            "now": _ok(),
+            "count_tokens": _ok(),
+            "render": _ok(),
+            "is_constraint": _ok(),
+        },
     ),
 ]
 
@@ -407,16 +417,13 @@ def _new_middleware(**kwargs: Any) -> None:
         middleware.service.close()
 
 
-def _judged(**kwargs: Any) -> Any:
-    from deerflow_memory.update.judge import JudgedExtractor
+def _submodule(module: str, name: str) -> Callable[..., Any]:
+    """A function exported by ``deerflow_memory.<module>.__all__`` only, imported at the call."""
 
-    return JudgedExtractor(**kwargs)
+    def call(**kwargs: Any) -> Any:
+        return getattr(importlib.import_module(f"deerflow_memory.{module}"), name)(**kwargs)
 
-
-def _build_extractor(**kwargs: Any) -> Any:
-    from deerflow_memory.update.llm import build_extractor
-
-    return build_extractor(**kwargs)
+    return call
 
 
 IDENTITY = {"identity": _ok(), "store": _ok("None")}
@@ -517,13 +524,13 @@ CASES += [
     ),
     Case(
         "JudgedExtractor",
-        _judged,
+        _submodule("update.judge", "JudgedExtractor"),
         lambda tmp: {"inner": dm.OfflineExtractor(), "judge": dm.OfflineStandInModel()},
         {"inner": _ok(), "judge": _ok()},
     ),
     Case(
         "build_extractor",
-        _build_extractor,
+        _submodule("update.llm", "build_extractor"),
         lambda tmp: {"config": _config(tmp), "model": dm.OfflineStandInModel()},
         {"config": _ok(), "model": _ok("None")},
     ),
@@ -538,6 +545,56 @@ CASES += [
         _new_middleware,
         lambda tmp: {"config": _config(tmp)},
         {"config": _ok("None")},
+    ),
+]
+
+
+def _updater(tmp: Path) -> dm.MemoryUpdater:
+    return dm.MemoryUpdater(_storage(tmp), dm.OfflineExtractor(), _config(tmp))
+
+
+# Operator entry points exported from submodules only (the CLI's and the HTTP routes').
+CASES += [
+    Case(
+        "migrate",
+        _submodule("storage.migrate", "migrate"),
+        lambda tmp: {"source": _storage(tmp), "target": dm.FileMemoryStorage(tmp / "copy")},
+        {"source": _ok(), "target": _ok()},
+    ),
+    Case(
+        "parse_backend_spec",
+        _submodule("storage.migrate", "parse_backend_spec"),
+        lambda tmp: {"spec": f"file:{tmp / 'copy'}", "base": _config(tmp)},
+        {"spec": _ok(), "base": _ok("None")},
+    ),
+    Case(
+        "retry_dead_letters",
+        _submodule("update.dead_letter", "retry_dead_letters"),
+        lambda tmp: {"storage": _storage(tmp), "updater": _updater(tmp), "letter_ids": ["x"]},
+        {
+            "storage": _ok(),
+            "updater": _ok(),
+            "letter_ids": _ok("None"),
+            "user_id": _ok("None", "str"),
+            "lock_timeout": _ok("None", "int"),
+        },
+    ),
+    Case(
+        "clear_memory",
+        _submodule("update.forget", "clear_memory"),
+        lambda tmp: {"storage": _storage(tmp), "user_id": "alice", "agent_name": None},
+        {
+            "storage": _ok(),
+            "user_id": _ok(),
+            "agent_name": _ok("None"),
+            "lock_timeout": _ok("int"),
+        },
+    ),
+    Case(
+        "read_import",
+        _submodule("update.import_check", "read_import"),
+        lambda tmp: {"raw": _doc().to_json(), "name": "alice.json", "config": _config(tmp)},
+        {"raw": _ok("str", "bytes"), "name": _ok("str"), "config": _ok("None")},
     ),
 ]
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from deerflow_memory.arguments import expect, expect_text
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ConfigError, StorageError
 from deerflow_memory.models import MemoryDocument, parse_timestamp
@@ -179,12 +180,15 @@ def parse_backend_spec(spec: str, base: MemoryConfig | None = None) -> MemoryCon
         base: settings to start from (default: defaults); only storage fields change.
 
     Raises:
-        ConfigError: unknown scheme or empty location.
+        ConfigError: unknown scheme or empty location, ``spec`` not text or
+            ``base`` not a :class:`MemoryConfig`.
 
     Example:
         >>> parse_backend_spec("sqlite:/tmp/memory.sqlite").storage
         'sqlite'
     """
+    expect_text(spec, "spec", ConfigError)
+    expect(base, MemoryConfig, "base", "a MemoryConfig", ConfigError, optional=True)
     if spec.startswith(("postgresql://", "postgres://")):
         scheme, location = "postgres", spec
     else:
@@ -254,7 +258,11 @@ def migrate(
         StorageError: the target cannot be written (the report so far is lost;
             documents already copied stay copied, so re-running with
             ``overwrite=True`` completes the job).
+        InvalidArgumentError: ``source`` or ``target`` is not a
+            :class:`MemoryStorage`; nothing was read or written.
     """
+    expect(source, MemoryStorage, "source", "a MemoryStorage")
+    expect(target, MemoryStorage, "target", "a MemoryStorage")
     report = MigrationReport()
     _copy(source, target, overwrite, report, "")
     from deerflow_memory.storage.tenants import stored_tenants

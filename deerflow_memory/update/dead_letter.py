@@ -18,12 +18,13 @@ A letter says what its ids are (``message_ids_are``; see
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from langchain_core.messages import BaseMessage
 
+from deerflow_memory.arguments import expect, expect_items, expect_text, wrong_type
 from deerflow_memory.capture.messages import filter_checked_messages
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError
@@ -41,6 +42,7 @@ from deerflow_memory.update.letter_claims import claim_letters
 from deerflow_memory.update.letter_keys import as_letter_of_keys, messages_of
 from deerflow_memory.update.letter_writes import held_update_lock
 from deerflow_memory.update.queue import UpdateJob
+from deerflow_memory.update.timeouts import check_timeout
 from deerflow_memory.update.union import merge_messages
 from deerflow_memory.update.updater import WITHDRAWN, MemoryUpdater, UpdateResult, UpdateStatus
 
@@ -217,9 +219,23 @@ def retry_dead_letters(
     Returns:
         One outcome per letter run (or found busy or unrunnable); a letter
         another retry settled between this one's listing and its claim has none.
+
+    Raises:
+        InvalidArgumentError: ``storage`` is not a :class:`MemoryStorage`,
+            ``updater`` has no ``update(job)``, or
+            ``letter_ids`` is not a list of ids (one bare id as a string, ...);
+            nothing was run.
+        InvalidNameError: ``user_id`` is not text (or None).
+        ConfigError: ``lock_timeout`` is not seconds (>= 0) or None.
     """
+    expect(storage, MemoryStorage, "storage", "a MemoryStorage")
+    # A stand-in with update(job) will do; a dict's or a set's update is no updater's.
+    if type(updater).__module__ == "builtins" or not callable(getattr(updater, "update", None)):
+        wrong_type("updater", "a MemoryUpdater (with update(job))", updater)
+    wanted = set(_letter_ids(letter_ids)) if letter_ids is not None else None
+    expect_text(user_id, "user_id", InvalidNameError, optional=True)
+    lock_timeout = check_timeout(lock_timeout, "lock_timeout")
     timeout = _lock_timeout(updater) if lock_timeout is None else lock_timeout
-    wanted = set(letter_ids) if letter_ids is not None else None
     listed = storage.list_dead_letters(user_id)
     keys = {_key_of(x) for x in listed if wanted is None or x.id in wanted}
     owners = dict.fromkeys((x.user_id, x.agent_name) for x in listed if _key_of(x) in keys)
@@ -228,6 +244,18 @@ def retry_dead_letters(
         mine = [x for x in listed if _key_of(x) in keys and (x.user_id, x.agent_name) == owner]
         outcomes += _retry_memory(storage, updater, mine, timeout)
     return outcomes
+
+
+def _letter_ids(letter_ids: object) -> tuple[str, ...]:
+    """``letter_ids`` as a tuple of ids: any iterable of text (a list, a set), not one bare id.
+
+    Raises:
+        InvalidArgumentError: a string, bytes, a mapping, something not iterable, or an
+            item that is not text.
+    """
+    if isinstance(letter_ids, Iterable) and not isinstance(letter_ids, Sequence | Mapping):
+        letter_ids = tuple(letter_ids)  # a set or a generator: read once
+    return expect_items(letter_ids, str, "letter_ids", "letter id (a str)")
 
 
 def _retry_memory(

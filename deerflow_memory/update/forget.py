@@ -35,10 +35,16 @@ from dataclasses import dataclass
 
 from langchain_core.messages import BaseMessage
 
+from deerflow_memory.arguments import expect, expect_number
 from deerflow_memory.capture.messages import filter_checked_messages
-from deerflow_memory.errors import CorruptMemoryError, MemoryBusyError, UpdateLockTimeoutError
+from deerflow_memory.errors import (
+    ConfigError,
+    CorruptMemoryError,
+    MemoryBusyError,
+    UpdateLockTimeoutError,
+)
 from deerflow_memory.models import Fact, MemoryDocument, utc_now_iso
-from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
 from deerflow_memory.update.incremental import advance_watermark, with_keys
@@ -164,7 +170,14 @@ def clear_memory(
         MemoryBusyError: ``wait_idle`` and the lock together took more than
             ``lock_timeout`` seconds (nothing was changed).
         StorageError: the backend failed.
+        InvalidNameError: an unsafe ``user_id`` or ``agent_name``; nothing was changed.
+        InvalidArgumentError: ``storage`` is not a :class:`MemoryStorage`.
+        ConfigError: ``lock_timeout`` is not a number.
     """
+    expect(storage, MemoryStorage, "storage", "a MemoryStorage")
+    user_id = validate_name(user_id, "user_id")
+    agent_name = None if agent_name is None else validate_name(agent_name, "agent_name")
+    expect_number(lock_timeout, "lock_timeout", ConfigError)
     end = time.monotonic() + lock_timeout
     # Read (made the first time: a write and fsyncs) before the wait: between the end
     # of a running update and the lock, a requeued update may be taken by a worker

@@ -31,8 +31,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from deerflow_memory.arguments import expect, expect_text
 from deerflow_memory.config import DuplicateKeyError, MemoryConfig, json_object_without_duplicates
-from deerflow_memory.errors import InvalidDocumentError
+from deerflow_memory.errors import ConfigError, InvalidDocumentError
 from deerflow_memory.models import MemoryDocument, replace_surrogates
 from deerflow_memory.update.validate import clean_text, cut_at_sentence, fact_text_problem
 
@@ -61,8 +62,13 @@ def read_import(
         InvalidDocumentError: over ``max_import_bytes``, not JSON (or nested
             thousands deep), not a memory document, or any fact is
             invalid (duplicate id, confidence outside [0, 1], unreadable date,
-            empty content).
+            empty content), or ``raw`` is not bytes or text.
+        ConfigError: ``config`` is not a :class:`MemoryConfig` (or None).
+        InvalidArgumentError: ``name`` is not text.
     """
+    expect(raw, (bytes, str), "raw", "the file's bytes or text", InvalidDocumentError)
+    expect_text(name, "name")
+    expect(config, MemoryConfig, "config", "a MemoryConfig", ConfigError, optional=True)
     limits = config or MemoryConfig()
     size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
     if size > limits.max_import_bytes:

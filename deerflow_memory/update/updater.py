@@ -35,7 +35,7 @@ from enum import StrEnum
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 
-from deerflow_memory.arguments import expect, expect_extractor
+from deerflow_memory.arguments import expect, expect_extractor, wrong_type
 from deerflow_memory.capture.gate import burst_needs_model
 from deerflow_memory.capture.messages import filter_checked_messages, has_dialogue
 from deerflow_memory.config import MemoryConfig
@@ -183,6 +183,9 @@ def _cut_message(job: UpdateJob, chunk: Chunk, max_calls: int) -> Rejection:
     return Rejection(item=f"message {key}", reason=reason)
 
 
+_FUNCTION_ARGUMENTS = ("now", "count_tokens", "render", "is_constraint")
+
+
 class MemoryUpdater:
     """Turns queued conversations into saved memory; the queue's handler.
 
@@ -201,6 +204,12 @@ class MemoryUpdater:
             never fold one into a fact that is not (default: the fact's ``constraint``
             flag; the service passes :func:`~deerflow_memory.inject.constraints.is_constraint`,
             which reads the wording too).
+
+    Raises:
+        InvalidArgumentError: ``storage`` or ``extractor`` has the wrong type,
+            ``embedder`` has no ``embed_documents``, or ``now``, ``count_tokens``,
+            ``render`` or ``is_constraint`` is not callable.
+        ConfigError: ``config`` is not a :class:`MemoryConfig` (or None).
 
     Example:
         >>> updater = MemoryUpdater(FileMemoryStorage(root), OfflineExtractor())
@@ -222,6 +231,12 @@ class MemoryUpdater:
         expect(storage, MemoryStorage, "storage", "a MemoryStorage")
         expect(config, MemoryConfig, "config", "a MemoryConfig", ConfigError, optional=True)
         expect_extractor(extractor)
+        if embedder is not None and not callable(getattr(embedder, "embed_documents", None)):
+            wrong_type("embedder", "an embedder (with embed_documents) or None", embedder)
+        functions = (now, count_tokens, render, is_constraint)
+        for name, function in zip(_FUNCTION_ARGUMENTS, functions, strict=True):
+            if not callable(function):
+                wrong_type(name, "a function", function)
         self.storage = storage
         self.config = config if config is not None else MemoryConfig()
         if isinstance(extractor, BaseChatModel):
