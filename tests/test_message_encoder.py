@@ -61,7 +61,8 @@ def test_it_keeps_no_message_alive_and_stays_bounded() -> None:
     assert len(encoder._entries) <= 3
     del messages
     gc.collect()
-    assert encoder._entries == {}
+    encoder([HumanMessage("later", id="later")])  # the next insert purges what went
+    assert [e.plain["data"]["id"] for e in encoder._entries.values()] == ["later"]
 
 
 def test_the_file_outbox_encodes_through_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -71,3 +72,78 @@ def test_the_file_outbox_encodes_through_one(tmp_path) -> None:  # type: ignore[
 
     outbox = build_outbox(FileMemoryStorage(tmp_path), MemoryConfig(storage_path=tmp_path))
     assert isinstance(outbox._encode, MessageEncoder)  # type: ignore[union-attr]
+
+
+def test_its_texts_are_the_json_of_its_values() -> None:
+    import json
+
+    messages = _thread()
+    encoder = MessageEncoder()
+    texts = encoder.json_texts(messages)
+    assert [json.loads(t) for t in texts] == encode_messages(messages)
+    assert encoder.json_texts(messages) == texts
+
+
+@pytest.mark.parametrize("op", ["put", "dead", "done"])
+def test_a_journal_line_joined_from_texts_reads_back_as_the_dumped_one(tmp_path, op) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from deerflow_memory.storage.outbox import PendingUpdate
+    from deerflow_memory.storage.outbox_file import FileOutbox
+    from deerflow_memory.update.encoding import decode_messages
+
+    encoder = MessageEncoder()
+    joined = FileOutbox(tmp_path / "a", encoder, decode_messages, encode_json=encoder.json_texts)
+    dumped = FileOutbox(tmp_path / "b", encode_messages, decode_messages)
+    update = PendingUpdate(
+        thread_id='t "1"}}',
+        user_id="u\\",
+        agent_name=None,
+        messages=tuple(_thread()),
+        correction=True,
+        due_at=1.5,
+        record_id="r1",
+        error="boom" if op == "dead" else None,
+        captured_at=1.25,
+    )
+    line = joined._line(op, update)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert json.loads(line) == json.loads(dumped._line(op, update))
+    joined.close()
+    dumped.close()
+
+
+def test_a_message_edited_in_place_is_encoded_as_it_is_now() -> None:
+    # The journal must hold what the message says at each capture: a crash after
+    # the second capture must not bring back the first version.
+    human = HumanMessage([{"type": "text", "text": "I love jazz."}], id="h1")
+    reply = AIMessage("Noted.", id="a1")
+    encoder = MessageEncoder()
+    encoder.json_texts([human, reply])
+    human.content.append({"type": "text", "text": "I'm allergic to peanuts."})  # type: ignore[union-attr]
+    reply.name = "bob"
+    reply.additional_kwargs["note"] = "edited"
+    assert encoder([human, reply]) == encode_messages([human, reply])
+    assert "peanuts" in encoder.json_texts([human])[0]
+
+
+def test_a_collection_while_it_inserts_does_not_deadlock() -> None:
+    # The weak reference's callback may run inside the insert (a garbage collection
+    # there): it must not wait for the lock the insert holds.
+    import threading
+
+    encoder = MessageEncoder()
+    doomed = [HumanMessage("gone soon", id="g")]
+    encoder(doomed)
+
+    def collect_with_the_lock_held() -> None:
+        with encoder._lock:
+            doomed.clear()
+            gc.collect()  # the callback runs here
+
+    worker = threading.Thread(target=collect_with_the_lock_held, daemon=True)
+    worker.start()
+    worker.join(30)  # a hang guard
+    assert not worker.is_alive(), "the callback waited for the lock its own thread holds"
+    encoder([HumanMessage("next", id="n")])
+    assert [e.plain["data"]["id"] for e in encoder._entries.values()] == ["n"]

@@ -42,7 +42,7 @@ import os
 import stat
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -132,12 +132,21 @@ def _apply(
         dead[update.record_id] = update
 
 
+def _no_messages(messages: Sequence[Any]) -> list[Any]:
+    return []
+
+
 class FileOutbox(GroupCommitOutbox):
     """Journal-per-process outbox under ``{root}/outbox``.
 
     Args:
         root: the file storage root.
         encode, decode: turn messages into JSON values and back.
+        encode_json: the compact JSON text (``json.dumps(v, ensure_ascii=False,
+            separators=(",", ":"))``) of each message's ``encode`` value, in
+            order; given, a journal line joins those texts instead of dumping
+            the messages again (the same line, read back; a turn of a long
+            thread mostly repeats messages already written).
         commit_interval: group-commit window in seconds (the durability window).
         check: called with the outbox folder before it is made, read or scanned;
             raises to refuse it (a tenant's view: :meth:`FileMemoryStorage.inside`
@@ -153,10 +162,12 @@ class FileOutbox(GroupCommitOutbox):
         encode: Encode,
         decode: Decode,
         *,
+        encode_json: Callable[[Sequence[Any]], list[str]] | None = None,
         commit_interval: float = DEFAULT_COMMIT_INTERVAL,
         check: Callable[[Path], object] | None = None,
     ) -> None:
         super().__init__(commit_interval=commit_interval)
+        self._encode_json = encode_json
         self._dir = Path(os.fspath(root)) / OUTBOX_DIR
         self._check = check
         self._checked()  # before anything is made or read there
@@ -201,8 +212,16 @@ class FileOutbox(GroupCommitOutbox):
     def _line(self, op: str, update: PendingUpdate) -> bytes:
         if op != "put" and op != "dead":
             update = replace(update, messages=())  # done/release only need the id
-        data: dict[str, Any] = {"op": op, "update": update.to_json(self._encode)}
-        return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        if self._encode_json is None or not update.messages:
+            data: dict[str, Any] = {"op": op, "update": update.to_json(self._encode)}
+            return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        # The record without its messages, then the messages' own texts put in before
+        # the two closing braces: a dict's JSON always ends with "}".
+        record = update.to_json(_no_messages)
+        del record["messages"]
+        head = json.dumps({"op": op, "update": record}, ensure_ascii=False, separators=(",", ":"))
+        texts = ",".join(self._encode_json(update.messages))
+        return f'{head[:-2]},"messages":[{texts}]}}}}\n'.encode()
 
     def _commit(self, batch: list[tuple[str, PendingUpdate]]) -> None:
         # Every line is encoded before the journal's state changes: an op that

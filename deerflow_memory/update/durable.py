@@ -58,10 +58,12 @@ def build_outbox(storage: MemoryStorage, config: MemoryConfig) -> Outbox | None:
     if isinstance(storage, FileMemoryStorage):
         from deerflow_memory.storage.outbox_file import FileOutbox
 
+        encoder = MessageEncoder()
         return FileOutbox(
             storage.root,
-            MessageEncoder(),
+            encoder,
             decode_messages,
+            encode_json=encoder.json_texts,
             commit_interval=interval,
             check=storage.inside,  # a tenant's view refuses a linked outbox/
         )

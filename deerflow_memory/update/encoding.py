@@ -23,12 +23,13 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import enum
+import json
 import math
 import re
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from langchain_core.messages import (
     BaseMessage,
@@ -109,24 +110,28 @@ def encode_messages(messages: Sequence[BaseMessage]) -> list[Any]:
     return [json_safe(m) for m in messages_to_dict(list(messages))]
 
 
-class _Encoded(NamedTuple):
-    message: weakref.ref[BaseMessage]
-    message_id: str | None
-    content: object
-    value: Any
+class _Encoded:
+    __slots__ = ("message", "plain", "text", "value")
+
+    def __init__(self, message: weakref.ref[BaseMessage], plain: Any, value: Any) -> None:
+        self.message = message
+        self.plain = plain  # message_to_dict(message) when it was encoded
+        self.value = value  # json_safe(plain)
+        self.text: str | None = None  # its compact JSON, once asked for
 
 
 class MessageEncoder:
     """:func:`encode_messages`, remembering the encoding of each live message object.
 
     A checkpointed thread hands the capture node its whole history on every
-    turn, and the outbox writes the captured conversation each time: encoding
-    20 messages anew cost about 200 µs of the writer thread's CPU per turn.
-    Here a message object is encoded once while it lives (a weak reference:
-    nothing is kept alive) and again when its ``id`` or its ``content`` object
-    was replaced. LangGraph replaces messages rather than editing them; a
-    message edited in place (its content list changed, a key added to
-    ``additional_kwargs``) keeps the encoding it had when first written.
+    turn, and the outbox writes the captured conversation each time: making
+    20 messages JSON-safe and dumping them anew cost about 200 µs of the
+    writer thread's CPU per turn. Here each message object's encoding is kept
+    while the object lives (a weak reference: nothing is kept alive) and
+    reused while the object's fields still equal what was dumped (a deep
+    comparison in C): a message edited in place (its content list extended, a
+    field set) is encoded afresh, so the journal always holds what the
+    message says now.
 
     Args:
         max_entries: most message objects remembered (the oldest go first).
@@ -140,40 +145,60 @@ class MessageEncoder:
         self._max_entries = max_entries
         self._entries: dict[int, _Encoded] = {}
         self._lock = threading.Lock()
+        # Messages gone since: (id, reference), purged under the lock by the next
+        # insert. The weak-reference callback may run inside the lock (a garbage
+        # collection during an insert), so it only appends here.
+        self._gone: list[tuple[int, weakref.ref[BaseMessage]]] = []
 
     def __call__(self, messages: Sequence[BaseMessage]) -> list[Any]:
-        entries = self._entries
-        encoded = []
+        return [self._entry(message).value for message in messages]
+
+    def json_texts(self, messages: Sequence[BaseMessage]) -> list[str]:
+        """Each message's encoding as compact JSON text (``ensure_ascii=False``), remembered too."""
+        texts = []
         for message in messages:
-            key = id(message)
-            entry = entries.get(key)
-            if (
-                entry is not None
-                and entry.message() is message
-                and entry.content is message.content
-                and entry.message_id == message.id
-            ):
-                encoded.append(entry.value)
-                continue
-            value = json_safe(message_to_dict(message))
-            encoded.append(value)
-            self._remember(key, message, value)
-        return encoded
+            entry = self._entry(message)
+            text = entry.text
+            if text is None:
+                text = entry.text = json.dumps(
+                    entry.value, ensure_ascii=False, separators=(",", ":")
+                )
+            texts.append(text)
+        return texts
 
-    def _remember(self, key: int, message: BaseMessage, value: Any) -> None:
+    def _entry(self, message: BaseMessage) -> _Encoded:
+        entry = self._entries.get(id(message))
+        if (
+            entry is not None
+            and entry.message() is message
+            # The fields as dumped then, against the object's fields now: a deep
+            # comparison in C that allocates nothing (a dump costs ~8x as much).
+            and entry.plain["data"] == message.__dict__
+        ):
+            return entry
+        return self._remember(message)
+
+    def _remember(self, message: BaseMessage) -> _Encoded:
+        key = id(message)
+        plain = message_to_dict(message)
+        gone = self._gone
+
+        def went(ref: weakref.ref[BaseMessage]) -> None:
+            gone.append((key, ref))
+
+        ref = weakref.ref(message, went)
+        entry = _Encoded(ref, plain, json_safe(plain))
         entries = self._entries
-
-        def forget(ref: weakref.ref[BaseMessage], key: int = key) -> None:
-            with self._lock:  # only this object's entry: its id may be reused already
-                entry = entries.get(key)
-                if entry is not None and entry.message is ref:
-                    del entries[key]
-
         with self._lock:
+            while gone:
+                dead_key, dead_ref = gone.pop()
+                found = entries.get(dead_key)
+                if found is not None and found.message is dead_ref:  # not a reused id
+                    del entries[dead_key]
             while len(entries) >= self._max_entries:
                 del entries[next(iter(entries))]
-            ref = weakref.ref(message, forget)
-            entries[key] = _Encoded(ref, message.id, message.content, value)
+            entries[key] = entry
+        return entry
 
 
 def decode_messages(data: list[Any]) -> tuple[BaseMessage, ...]:
