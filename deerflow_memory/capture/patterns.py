@@ -17,11 +17,23 @@ import ahocorasick
 
 from deerflow_memory.errors import ConfigError
 
-__all__ = ["FLAGS", "PatternSet"]
+__all__ = ["ASCII_CASE_TWINS", "FLAGS", "PatternSet"]
 
 FLAGS = re.IGNORECASE | re.MULTILINE
 """Flags of every signal pattern: case-insensitive, ``^``/``$`` anchor lines."""
 _FLAGS = FLAGS
+
+
+ASCII_CASE_TWINS = {0x131: "i", 0x17F: "s", 0x307: None}
+"""What ``str.lower`` leaves apart that ``re.IGNORECASE`` reads as an ASCII letter.
+
+Unicode ``re`` matches "i" to "İ" (U+0130) and "ı" (U+0131), "s" to "ſ"
+(U+017F) and "k" to "K" (U+212A, lowered to "k"); "İ" lowers to "i" and a
+combining dot (U+0307). The gate strings are looked for in the lowered text with
+these read as their ASCII letters (the dot dropped), so "You mısunderstood" still
+opens the pattern that matches it. Reading more than the pattern would only
+searches one pattern more.
+"""
 
 
 def _caseless(code: int) -> bool:
@@ -174,6 +186,8 @@ class PatternSet:
         gates = self._gates
         if gates is None:
             return list(self._ungated)
+        if not lowered.isascii():
+            lowered = lowered.translate(ASCII_CASE_TWINS)
         hits: set[int] = set()
         for _, indices in gates.iter(lowered):
             hits.update(indices)
