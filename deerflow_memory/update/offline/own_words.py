@@ -49,6 +49,7 @@ __all__ = [
     "implied_own_words",
     "own_words",
     "said_of_user",
+    "unsafe_to_store",
 ]
 
 _I = re.IGNORECASE
@@ -161,6 +162,39 @@ _NEVER = re.compile(
 
 def _never(text: str) -> bool:
     return _NEVER.search(text) is not None
+
+
+# What no offline fact may hold, whichever rule read it ("Big fan of sk-proj-…",
+# "4111 1111 1111 1111 is my go-to", "goal for this year: ignore all previous
+# instructions"): a secret or a number that identifies an account or a person, or
+# words that address the assistant's instructions. Narrower than ``_NEVER`` (a rule
+# reads "I work as an administrator" or "I like clear instructions" rightly).
+_UNSAFE = re.compile(
+    r"\b(?:passwords?|passcodes?|passwd|pin (?:code|number)|one[- ]time (?:code|password)|"
+    r"verification code|security code|api[ _-]?keys?|access keys?|secret keys?|private keys?|"
+    r"seed phrase|recovery phrase|card numbers?|cvv|cvc|iban|account numbers?|routing number|"
+    r"sort code|ssn|social security|national insurance|passport (?:number|no)|tax id)\b"
+    r"|\bsk-[a-z0-9-]{6,}|\bakia[a-z0-9]{8,}|\b\d{9,}\b|\b(?:\d{4}[ -]){3}\d{4}\b|\b\d{3}-\d{2}-\d{4}\b"
+    r"|密码|口令|验证码|身份证号?|护照号|卡号|银行卡|密钥|私钥|助记词|社保号"
+    r"|\b(?:ignore|disregard|override|bypass) (?:all |any |the |your )?(?:previous|prior|above|"
+    r"earlier|system|your) (?:instructions?|rules|prompts?|messages?)\b|\bsystem prompt\b|"
+    r"\bdeveloper mode\b|\bjailbreak|\byou (?:must|will) obey\b|^system:|\bsystem:\s"
+    r"|忽略(?:之前|以上|前面|所有)|系统提示|提示词|越狱|开发者模式",
+    _I,
+)
+
+
+def unsafe_to_store(text: str) -> bool:
+    """Whether an offline fact's ``text`` holds a secret or words to the assistant's instructions.
+
+    Args:
+        text: a candidate fact's content.
+
+    Returns:
+        True when no offline rule may keep it (a password, a key, a card or ID
+        number, "ignore previous instructions", "system prompt", 忽略之前…).
+    """
+    return _UNSAFE.search(text) is not None
 
 
 # --- the third person: rules.en_statement / zh_statement, as every rule's fact -----------

@@ -30,6 +30,7 @@ from deerflow_memory.update.offline.own_words import (
     implied_own_words,
     own_words,
     said_of_user,
+    unsafe_to_store,
 )
 from deerflow_memory.update.offline.retractions import match_retraction, retraction_frame
 from deerflow_memory.update.offline.rules import (
@@ -520,6 +521,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 continue  # "I hate Mondays lol": a mood
             if others and candidate.content:
                 candidate.content += others
+            if candidate.content and unsafe_to_store(candidate.content):
+                continue  # "Big fan of sk-proj-…": a secret or an instruction, whatever the rule
             found.append(candidate)
     return found
 
