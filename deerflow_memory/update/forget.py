@@ -50,6 +50,7 @@ from deerflow_memory.storage.outbox import Outbox, PendingUpdate
 from deerflow_memory.update.incremental import advance_watermark, with_keys
 from deerflow_memory.update.letter_keys import letter_keys
 from deerflow_memory.update.sealing import seal_watermarks
+from deerflow_memory.update.timeouts import check_timeout
 from deerflow_memory.update.validate import clean_text
 
 __all__ = ["Cleared", "clear_memory", "fence", "outbox_leftovers"]
@@ -172,13 +173,14 @@ def clear_memory(
         StorageError: the backend failed.
         InvalidNameError: an unsafe ``user_id`` or ``agent_name``; nothing was changed.
         InvalidArgumentError: ``storage`` is not a :class:`MemoryStorage`.
-        ConfigError: ``lock_timeout`` is not a number.
+        ConfigError: ``lock_timeout`` is not a number, or is NaN or negative
+            (infinity waits as long as it takes).
     """
     expect(storage, MemoryStorage, "storage", "a MemoryStorage")
     user_id = validate_name(user_id, "user_id")
     agent_name = None if agent_name is None else validate_name(agent_name, "agent_name")
     expect_number(lock_timeout, "lock_timeout", ConfigError)
-    end = time.monotonic() + lock_timeout
+    end = time.monotonic() + (check_timeout(lock_timeout, "lock_timeout") or 0.0)
     # Read (made the first time: a write and fsyncs) before the wait: between the end
     # of a running update and the lock, a requeued update may be taken by a worker
     # instead of being collected, and that window must stay as short as it can be.

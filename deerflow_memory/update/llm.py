@@ -39,6 +39,7 @@ from deerflow_memory.update.extraction import ExtractionRequest, Extractor, Mode
 from deerflow_memory.update.incremental import budgeted_memory_text, estimate_tokens
 from deerflow_memory.update.prompt import build_update_prompt, parse_update
 from deerflow_memory.update.retry import RetryPolicy, TransientModelError
+from deerflow_memory.update.timeouts import check_timeout
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -116,7 +117,7 @@ class ModelExtractor:
             :class:`RetryPolicy` or ``count_tokens`` not callable.
         ConfigError: ``structured_output`` is not ``"auto"``, ``"on"`` or
             ``"off"``, ``memory_max_tokens`` is not an int or ``call_timeout``
-            not a number or None.
+            not seconds > 0 or None (NaN, 0 or negative; infinity is no bound).
     """
 
     def __init__(
@@ -138,6 +139,9 @@ class ModelExtractor:
         if not callable(count_tokens):
             wrong_type("count_tokens", "a function of text to a token count", count_tokens)
         expect_number(call_timeout, "call_timeout", ConfigError, optional=True)
+        call_timeout = check_timeout(call_timeout, "call_timeout")  # NaN, < 0: ConfigError
+        if call_timeout == 0:
+            raise ConfigError("call_timeout must be > 0 seconds or None, got 0")
         self.model = model
         self.call_timeout = call_timeout
         self.structured_output = structured_output
