@@ -137,8 +137,14 @@ def _storage(args: argparse.Namespace, config: MemoryConfig) -> Iterator[MemoryS
 
 def _facts_table(document: MemoryDocument, title: str) -> Table:
     table = Table(title=title, show_lines=False)
-    for column in ("id", "category", "confidence", "content", "source", "used", "expires"):
+    # The id is never folded (it is copied into `forget`), nor the date; on a narrow
+    # terminal the other columns give way.
+    table.add_column(
+        "id", no_wrap=True, min_width=max((len(f.id) for f in document.facts), default=2)
+    )
+    for column in ("category", "confidence", "content", "source", "used"):
         table.add_column(column)
+    table.add_column("expires", no_wrap=True, min_width=10)  # a date, whole
     for fact in document.facts:
         table.add_row(
             Text(fact.id),
