@@ -62,3 +62,14 @@ def test_twin_spellings_still_carry_the_signal() -> None:
     assert detector.is_correction("You mısunderstood", "Here is the plan.")
     assert detector.is_reinforcement("KEEP DOİNG THAT", "Here is the plan.")
     assert detector.is_reinforcement("ſpot on", "Here is the plan.")
+
+
+def test_the_verdict_cache_is_bounded_by_characters() -> None:
+    from deerflow_memory.capture import signals
+
+    detector = SignalDetector()
+    long_text = "I was thinking about the plan. " * 40_000  # 1.2 M characters
+    for i in range(8):
+        detector.classify(f"{i} {long_text}", "Here is the plan.")
+    kept = sum(len(t) + len(r) for t, r in detector._verdicts)
+    assert kept <= signals._VERDICT_CACHE_CHARS

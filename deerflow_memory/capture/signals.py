@@ -66,6 +66,9 @@ SIGNAL_WINDOW = 6
 """How many of the most recent messages are searched for signals."""
 
 _VERDICT_CACHE_SIZE = 4096
+# …and at most this many characters of texts and replies in all: 300 turns of 1 MB
+# each kept 300 M characters alive.
+_VERDICT_CACHE_CHARS = 4_000_000
 _READBACK_TAIL = 240  # a read-back asks for confirmation at the end of the reply
 
 # "Thursday, not Tuesday" / "use the blue one, not the red one": Y of "X, not Y" at the end.
@@ -234,6 +237,7 @@ class SignalDetector:
         )
         self._readback = PatternSet("read-back", load_pattern_file("readback_patterns.txt"))
         self._verdicts: dict[tuple[str, str], tuple[bool, bool]] = {}
+        self._verdict_chars = 0  # characters of the keys kept
 
     @classmethod
     def from_config(cls, config: MemoryConfig) -> SignalDetector:
@@ -288,9 +292,17 @@ class SignalDetector:
         verdict = self._verdicts.get(key)
         if verdict is None:
             verdict = (self.is_correction(text, reply), self.is_reinforcement(text, reply))
-            if len(self._verdicts) >= _VERDICT_CACHE_SIZE:
-                self._verdicts.clear()  # crude bound; a full cache is rebuilt within a few turns
-            self._verdicts[key] = verdict
+            size = len(text) + len(reply)
+            if (
+                len(self._verdicts) >= _VERDICT_CACHE_SIZE
+                or self._verdict_chars + size > _VERDICT_CACHE_CHARS
+            ):
+                # crude bound; a full cache is rebuilt within a few turns
+                self._verdicts.clear()
+                self._verdict_chars = 0
+            if size <= _VERDICT_CACHE_CHARS:
+                self._verdicts[key] = verdict
+                self._verdict_chars += size
         return verdict
 
     # --- a conversation -------------------------------------------------------------------
