@@ -187,9 +187,17 @@ def _check_identity_and_store(identity: object, store: object) -> None:
     Raises:
         InvalidArgumentError: ``identity`` is not a :class:`MemoryIdentity`, or
             ``store`` is neither a LangGraph ``BaseStore`` nor None.
+        InvalidNameError: its user id, agent name or tenant is unsafe as a storage
+            key (a ``MemoryIdentity`` built by hand, not by ``resolve_identity``).
     """
     expect(identity, MemoryIdentity, "identity", "a MemoryIdentity (resolve_identity builds one)")
     expect_store(store, optional=True)
+    assert isinstance(identity, MemoryIdentity)
+    validate_name(identity.user_id, "user_id")
+    if identity.agent_name is not None:
+        validate_name(identity.agent_name, "agent_name")
+    if identity.tenant_id is not None:
+        validate_name(identity.tenant_id, "tenant_id")
 
 
 def _check_tenant_and_store(tenant_id: object, store: object) -> None:
