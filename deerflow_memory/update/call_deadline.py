@@ -27,7 +27,7 @@ from typing import TypeVar
 
 from deerflow_memory.daemons import daemon_thread, signals_unheld
 
-__all__ = ["ModelCallTimeoutError", "call_within"]
+__all__ = ["AbandonedCalls", "ModelCallTimeoutError", "call_within"]
 
 T = TypeVar("T")
 
@@ -36,25 +36,68 @@ class ModelCallTimeoutError(TimeoutError):
     """A model call did not end within its seconds (``model_timeout_seconds``)."""
 
 
-def call_within(fn: Callable[[], T], seconds: float | None) -> T:
+class AbandonedCalls:
+    """Calls given up on that still run (their threads), at most ``limit`` at a time.
+
+    A model that never answers would otherwise leave one more thread (and its
+    connection) behind on every try. Past the limit no new call starts until one
+    of them ends: :func:`call_within` raises :class:`ModelCallTimeoutError` at
+    once, so the update is retried later and at last kept as a dead letter.
+
+    Args:
+        limit: most abandoned calls running together (>= 1).
+    """
+
+    def __init__(self, limit: int = 8) -> None:
+        self.limit = limit
+        self._running = 0
+        self._lock = threading.Lock()
+
+    @property
+    def running(self) -> int:
+        """Abandoned calls whose threads still run."""
+        return self._running
+
+    def _add(self) -> None:
+        with self._lock:
+            self._running += 1
+
+    def _ended(self) -> None:
+        with self._lock:
+            self._running -= 1
+
+
+def call_within(
+    fn: Callable[[], T], seconds: float | None, abandoned: AbandonedCalls | None = None
+) -> T:
     """``fn()``, given up after ``seconds`` in all.
 
     Args:
         fn: the call (a model's synchronous ``invoke``).
         seconds: the bound, > 0; None calls ``fn`` on this thread, unbounded.
+        abandoned: the calls given up on so far (one per model); when it is
+            full, no call starts.
 
     Returns:
         What ``fn`` returned.
 
     Raises:
-        ModelCallTimeoutError: ``fn`` had not returned after ``seconds``.
+        ModelCallTimeoutError: ``fn`` had not returned after ``seconds``, or
+            ``abandoned`` is full (the model's earlier calls still hang).
         BaseException: what ``fn`` raised, unchanged.
     """
     if seconds is None:
         return fn()
+    if abandoned is not None and abandoned.running >= abandoned.limit:
+        raise ModelCallTimeoutError(
+            f"{abandoned.running} memory model calls given up on are still running; "
+            "not starting another until one ends"
+        )
     outcome: list[T] = []
     failure: list[BaseException] = []
     done = threading.Event()
+    given_up = False
+    state = threading.Lock()  # orders "given up" against "ended"
     context = contextvars.copy_context()
 
     def run() -> None:
@@ -64,14 +107,24 @@ def call_within(fn: Callable[[], T], seconds: float | None) -> T:
         except BaseException as e:  # handed to the caller, who still waits (or dropped)
             failure.append(e)
         finally:
-            done.set()
+            with state:
+                done.set()
+                if given_up and abandoned is not None:
+                    abandoned._ended()
 
     name = f"{threading.current_thread().name}/model-call"
     daemon_thread(run, name).start()
     if not done.wait(seconds):
-        raise ModelCallTimeoutError(
-            f"memory model call did not end within {seconds:g} s (model_timeout_seconds); given up"
-        )
+        with state:
+            if not done.is_set():
+                given_up = True
+                if abandoned is not None:
+                    abandoned._add()
+        if given_up:
+            raise ModelCallTimeoutError(
+                f"memory model call did not end within {seconds:g} s "
+                "(model_timeout_seconds); given up"
+            )
     if failure:
         raise failure[0]
     return outcome[0]

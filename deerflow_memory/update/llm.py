@@ -34,7 +34,7 @@ from deerflow_memory.arguments import expect, expect_chat_model, expect_number, 
 from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError, install_hint
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryUpdate
-from deerflow_memory.update.call_deadline import call_within
+from deerflow_memory.update.call_deadline import AbandonedCalls, call_within
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor, ModelUsage
 from deerflow_memory.update.incremental import budgeted_memory_text, estimate_tokens
 from deerflow_memory.update.prompt import build_update_prompt, parse_update
@@ -144,6 +144,7 @@ class ModelExtractor:
             raise ConfigError("call_timeout must be > 0 seconds or None, got 0")
         self.model = model
         self.call_timeout = call_timeout
+        self._abandoned = AbandonedCalls()  # calls of this model given up on, still running
         self.structured_output = structured_output
         self.retry = retry if retry is not None else RetryPolicy()
         self.memory_max_tokens = memory_max_tokens
@@ -207,7 +208,9 @@ class ModelExtractor:
         if self._schema_ok:
             bound = self.model.bind(response_format=update_json_schema())
             try:
-                return self.retry.call(lambda: call_within(lambda: bound.invoke(prompt), limit))
+                return self.retry.call(
+                    lambda: call_within(lambda: bound.invoke(prompt), limit, self._abandoned)
+                )
             except TransientModelError:
                 raise
             except Exception as e:
@@ -220,7 +223,9 @@ class ModelExtractor:
                 logger.info("endpoint rejected response_format (%s); using the plain prompt", e)
                 self._schema_ok = False
         try:
-            return self.retry.call(lambda: call_within(lambda: self.model.invoke(prompt), limit))
+            return self.retry.call(
+                lambda: call_within(lambda: self.model.invoke(prompt), limit, self._abandoned)
+            )
         except TransientModelError:
             raise
         except Exception as e:  # the model's own error types vary by provider

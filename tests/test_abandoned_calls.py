@@ -1,0 +1,43 @@
+"""Model calls given up on: at most a few left running, and none once they end."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from deerflow_memory.update.call_deadline import (
+    AbandonedCalls,
+    ModelCallTimeoutError,
+    call_within,
+)
+
+
+def test_a_model_that_never_answers_leaves_at_most_the_limit_of_threads() -> None:
+    release = threading.Event()
+    started: list[int] = []
+
+    def hang() -> str:
+        started.append(1)
+        release.wait(60)
+        return "late"
+
+    abandoned = AbandonedCalls(limit=3)
+    for _ in range(10):
+        with pytest.raises(ModelCallTimeoutError):
+            call_within(hang, 0.01, abandoned)
+    assert len(started) == 3 and abandoned.running == 3  # 7 refused without a thread
+    release.set()
+    deadline = time.monotonic() + 30  # a hang guard
+    while abandoned.running and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert abandoned.running == 0
+    assert call_within(lambda: "ok", 5, abandoned) == "ok"  # calls start again
+
+
+def test_a_call_that_ends_in_time_is_not_counted() -> None:
+    abandoned = AbandonedCalls(limit=1)
+    for _ in range(5):
+        assert call_within(lambda: 42, 5, abandoned) == 42
+    assert abandoned.running == 0
