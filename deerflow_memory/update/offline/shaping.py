@@ -96,10 +96,18 @@ _EN_WE = re.compile(
     r"(?:live in (?!(?:an? |the )?(?:\w+ )?(?:world|society|times?|age|era|bubble|simulation)\b)|"
     r"(?:rent|own|bought|share) (?:an? |our )?(?:[\w-]+ ){0,2}(?:flat|apartment|house|home|place|condo|studio|cottage)\b|"
     r"have (?:an?|one|two|three|four|\d+) (?:[\w-]+ )?(?:kids?|children|sons?|daughters?|dogs?|cats?|pets?|puppy|"
-    r"kitten|baby|babies|grandchildren|twins)\b|got married|are expecting).*)$",
+    r"kitten|baby|babies|grandchildren|twins)\b|got married|are expecting|"
+    # what the household eats: "We don't eat pork", "we keep kosher", "We eat plant-based"
+    r"(?:don't|do not|never) eat (?!(?:out|at|in|before|after|until|much|late|early|there|here|"
+    r"together|with|breakfast|lunch|dinner|anything|that|this|it)\b)\w|keep kosher\b|"
+    r"eat (?:mostly |only )?(?:plant-based|vegan|vegetarian|halal|kosher|gluten-free|dairy-free|"
+    r"pescatarian|meat-free)\b|are (?:vegan|vegetarian|pescatarian|plant-based|gluten-free|dairy-free)\b|"
+    # children taught at home
+    r"homeschool (?:our|the) ).*)$",
     _I,
 )
 _EN_PLURAL = {"are": "'m", "were": "was", "'re": "'m"}
+_WE_ARE = re.compile(r"^we['’]re\b", _I)
 _ZH_WITH = re.compile(
     rf"^我(?:和|跟|与)(?:我的?)?(?P<who>{KIN_ZH})(?:一起)?(?P<rest>.+)$|^我们(?:一家|家|俩|两个|夫妻|全家)?(?P<rest2>(?:现在|目前|已经|刚|一直)*(?:住在|住|租|买了|搬到|搬去|养了).+)$"
 )
@@ -132,6 +140,11 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
         clause = f"I{rest}" if rest.startswith("'") else f"I {rest}"
         who = f"their {m['who']}" if m["who"] else m["name"]
         return clause, f" (with {who})"
-    if m := _EN_WE.match(sentence):
-        return re.sub(r"^I are\b", "I'm", f"I{m['rest']}"), ""
+    if m := _EN_WE.match(_WE_ARE.sub("we are", sentence, count=1)):
+        rest = re.sub(
+            r"^ (?:(?:just|recently|currently|now|both|still|already)\s+)*homeschool our\b",
+            lambda h: h.group().replace(" our", " my"),
+            m["rest"],
+        )
+        return re.sub(r"^I are\b", "I'm", f"I{rest}"), ""
     return sentence, ""
