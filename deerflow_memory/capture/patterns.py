@@ -36,6 +36,9 @@ searches one pattern more.
 """
 
 
+_CASE_TWIN = re.compile("[" + "".join(map(chr, ASCII_CASE_TWINS)) + "]")
+
+
 def _caseless(code: int) -> bool:
     """True when lowercasing both sides is a sound stand-in for IGNORECASE on this character."""
     char = chr(code)
@@ -186,8 +189,8 @@ class PatternSet:
         gates = self._gates
         if gates is None:
             return list(self._ungated)
-        if not lowered.isascii():
-            lowered = lowered.translate(ASCII_CASE_TWINS)
+        if not lowered.isascii() and _CASE_TWIN.search(lowered) is not None:
+            lowered = lowered.translate(ASCII_CASE_TWINS)  # a Python call per character
         hits: set[int] = set()
         for _, indices in gates.iter(lowered):
             hits.update(indices)
