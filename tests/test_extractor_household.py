@@ -14,6 +14,7 @@ STATED = [
     ("We eat mostly plant-based, so skip the butter.", "eats mostly plant-based"),
     ("we never eat shellfish", "never eats shellfish"),
     ("We homeschool our two boys, which maths books work?", "homeschools their two boys"),
+    ("We rent our flat in Leeds", "rents their flat in Leeds"),  # the household's "our"
 ]
 NOTHING = [
     "We don't eat out much",

@@ -201,13 +201,8 @@ def _as_turn(message: BaseMessage) -> BaseMessage:
     """
     if not isinstance(message, ChatMessage):
         return message
-    role = message.role.strip().lower() if isinstance(message.role, str) else ""
-    kind: type[HumanMessage] | type[AIMessage]
-    if role in _HUMAN_ROLES:
-        kind = HumanMessage
-    elif role in _AI_ROLES:
-        kind = AIMessage
-    else:
+    kind = _turn_kind(message)
+    if kind is None:
         return message
     return kind(
         content=message.content,

@@ -31,8 +31,8 @@ Unicode ``re`` matches "i" to "İ" (U+0130) and "ı" (U+0131), "s" to "ſ"
 (U+017F) and "k" to "K" (U+212A, lowered to "k"); "İ" lowers to "i" and a
 combining dot (U+0307). The gate strings are looked for in the lowered text with
 these read as their ASCII letters (the dot dropped), so "You mısunderstood" still
-opens the pattern that matches it. Reading more than the pattern would only
-searches one pattern more.
+opens the pattern that matches it. A gate opened where its pattern then finds
+nothing costs only that search.
 """
 
 

@@ -267,7 +267,7 @@ _EN_DROPPED_TASTE = re.compile(
 )
 
 
-def _taste_said_in_full(taste: re.Match[str], fragment: str) -> str:
+def _taste_said_in_full(taste: re.Match[str]) -> str:
     """The dropped-subject taste with "I" put back, in the shape the taste rules read."""
     rest = taste["rest"]
     if taste["fan"]:
@@ -315,7 +315,7 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             fragment = "I " + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "moved to Leeds two years ago", "run a small bakery"
         elif subject is None and not zh and (taste := _EN_DROPPED_TASTE.match(fragment)):
-            fragment = _taste_said_in_full(taste, fragment)
+            fragment = _taste_said_in_full(taste)
             subject = _SELF  # "Big fan of slow travel", "can't stand cilantro"
         if subject is not None:
             clauses.append([fragment, subject])
