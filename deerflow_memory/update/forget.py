@@ -179,8 +179,10 @@ def clear_memory(
     expect(storage, MemoryStorage, "storage", "a MemoryStorage")
     user_id = validate_name(user_id, "user_id")
     agent_name = None if agent_name is None else validate_name(agent_name, "agent_name")
-    expect_number(lock_timeout, "lock_timeout", ConfigError)
-    end = time.monotonic() + (check_timeout(lock_timeout, "lock_timeout") or 0.0)
+    expect_number(lock_timeout, "lock_timeout", ConfigError)  # None refused: a bounded wait
+    seconds = check_timeout(lock_timeout, "lock_timeout")
+    assert seconds is not None
+    end = time.monotonic() + seconds
     # Read (made the first time: a write and fsyncs) before the wait: between the end
     # of a running update and the lock, a requeued update may be taken by a worker
     # instead of being collected, and that window must stay as short as it can be.

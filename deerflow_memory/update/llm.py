@@ -138,8 +138,7 @@ class ModelExtractor:
         expect_number(memory_max_tokens, "memory_max_tokens", ConfigError, integer=True)
         if not callable(count_tokens):
             wrong_type("count_tokens", "a function of text to a token count", count_tokens)
-        expect_number(call_timeout, "call_timeout", ConfigError, optional=True)
-        call_timeout = check_timeout(call_timeout, "call_timeout")  # NaN, < 0: ConfigError
+        call_timeout = check_timeout(call_timeout, "call_timeout")  # not seconds: ConfigError
         if call_timeout == 0:
             raise ConfigError("call_timeout must be > 0 seconds or None, got 0")
         self.model = model
