@@ -65,13 +65,32 @@ def test_it_keeps_no_message_alive_and_stays_bounded() -> None:
     assert [e.plain["data"]["id"] for e in encoder._entries.values()] == ["later"]
 
 
-def test_the_file_outbox_encodes_through_one(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_file_outbox_writes_a_message_met_again_from_its_cached_text(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    import json
+
     from deerflow_memory.config import MemoryConfig
     from deerflow_memory.storage.file import FileMemoryStorage
+    from deerflow_memory.storage.outbox import PendingUpdate
     from deerflow_memory.update.durable import build_outbox
 
     outbox = build_outbox(FileMemoryStorage(tmp_path), MemoryConfig(storage_path=tmp_path))
-    assert isinstance(outbox._encode, MessageEncoder)  # type: ignore[union-attr]
+    update = PendingUpdate(thread_id="t", user_id="u", agent_name=None, messages=tuple(_thread()))
+    first = outbox._line("put", update)  # type: ignore[union-attr]
+    dumped: list[object] = []
+    real = json.dumps
+
+    def spy(value, *args, **kwargs):  # type: ignore[no-untyped-def]
+        dumped.append(value)
+        return real(value, *args, **kwargs)
+
+    monkeypatch.setattr(json, "dumps", spy)
+    again = outbox._line("put", update)  # type: ignore[union-attr]
+    assert json.loads(again) == json.loads(first)
+    # Only the record around the messages is dumped; the messages come from their texts.
+    assert dumped and all("messages" not in str(value) for value in dumped)
+    outbox.close()  # type: ignore[union-attr]
 
 
 def test_its_texts_are_the_json_of_its_values() -> None:
