@@ -30,7 +30,7 @@ from contextlib import AbstractContextManager
 
 from deerflow_memory.arguments import expect_document, expect_number
 from deerflow_memory.errors import ConfigError
-from deerflow_memory.models import MemoryDocument, utc_now_iso
+from deerflow_memory.models import ExtractionWatermark, MemoryDocument, utc_now_iso
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.names import MAX_NAME_LENGTH, validate_name
 
@@ -41,6 +41,7 @@ __all__ = [
     "cached_size",
     "check_cache_bounds",
     "check_save",
+    "leaves_tombstone",
     "tombstone",
     "validate_name",
 ]
@@ -83,23 +84,48 @@ def cached_size(document: MemoryDocument) -> int:
 
 
 def tombstone(
-    deleted_revision: int, now: str | None = None, *, cleared: bool = False
+    deleted_revision: int,
+    now: str | None = None,
+    *,
+    marks: tuple[ExtractionWatermark, ...] = (),
+    cleared: bool = False,
 ) -> MemoryDocument:
     """What ``delete`` leaves of a memory stored at ``deleted_revision``.
 
     An empty document at ``deleted_revision + 1`` (the delete is a change too:
     an edit made at the deleted revision must not apply to the empty memory),
     with ``lastUpdated`` and ``deletedAt`` set to ``now`` (ISO 8601 UTC,
-    default: the current time); ``clearedAt`` too when ``cleared`` (what a
-    user's clear leaves, see :meth:`MemoryStorage.delete_fenced`).
+    default: the current time), holding ``marks`` (the deleted memory's
+    watermarks: its fence); ``clearedAt`` too when ``cleared`` (what a user's
+    clear leaves, see :meth:`MemoryStorage.delete_fenced`).
     """
     now = now or utc_now_iso()
     return MemoryDocument(
         last_updated=now,
         deleted_at=now,
         cleared_at=now if cleared else None,
+        extraction_watermarks=marks,
         revision=max(0, deleted_revision) + 1,
     )
+
+
+def leaves_tombstone(
+    *, existed: bool, stored: bool, marks: tuple[ExtractionWatermark, ...], cleared: bool
+) -> bool:
+    """Whether a delete writes its :func:`tombstone` (the rule both backends follow).
+
+    Args:
+        existed: a memory (not a tombstone) is stored.
+        stored: anything is stored, a tombstone included.
+        marks: the fence to keep (``delete_fenced``); ``()`` for a plain delete.
+        cleared: the delete is a user's clear (``delete_fenced``).
+
+    A memory is replaced by its tombstone, and a fence is always written
+    (what a delete must keep). A plain delete of a tombstone or of nothing
+    writes nothing, while a clear marks a stored tombstone ``clearedAt`` too,
+    so ``migrate`` respects it.
+    """
+    return existed or bool(marks) or (cleared and stored)
 
 
 class MemoryStorage(ABC):

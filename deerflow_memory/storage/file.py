@@ -96,6 +96,7 @@ from deerflow_memory.storage.base import (
     cached_size,
     check_cache_bounds,
     check_save,
+    leaves_tombstone,
     tombstone,
     validate_name,
 )
@@ -745,10 +746,8 @@ class FileMemoryStorage(MemoryStorage):
                 stored = current.stamp is not None
             except CorruptMemoryError:  # deleting is the way to start fresh
                 existed, deleted, stored = True, _salvaged_revision(path, cached), True
-            if existed or marks or (cleared and stored):
-                left = tombstone(deleted, cleared=cleared)
-                if marks:
-                    left = left.model_copy(update={"extraction_watermarks": marks})
+            if leaves_tombstone(existed=existed, stored=stored, marks=marks, cleared=cleared):
+                left = tombstone(deleted, marks=marks, cleared=cleared)
                 # One write: the old snapshot's inode is freed by the rename, then its
                 # journal is removed (a crash between leaves it naming the old snapshot).
                 self._remember(key, self._compact(path, left))

@@ -93,6 +93,7 @@ from deerflow_memory.storage.base import (
     cached_size,
     check_cache_bounds,
     check_save,
+    leaves_tombstone,
     tombstone,
     validate_name,
 )
@@ -237,9 +238,7 @@ def _tombstone_value(
     """The ``_document`` item a delete leaves: the tombstone (holding ``marks``, the
     fence of a deleted memory; ``clearedAt`` when ``cleared``), no fact keys, a new
     generation."""
-    document = tombstone(deleted_revision, cleared=cleared).model_copy(
-        update={"extraction_watermarks": marks}
-    )
+    document = tombstone(deleted_revision, marks=marks, cleared=cleared)
     meta = document.to_dict()
     meta.pop("facts", None)
     meta.pop("revision", None)
@@ -675,7 +674,9 @@ class StoreMemoryStorage(MemoryStorage):
         value = doc_item.value if doc_item is not None else None
         existed = bool(facts) or (value is not None and not _is_tombstone(value))
         revision = self._known_revision(ns, _revision_of(value))
-        write = existed or bool(marks) or (cleared and value is not None)
+        write = leaves_tombstone(
+            existed=existed, stored=value is not None, marks=marks, cleared=cleared
+        )
         ops = self._delete_ops(ns, facts, revision, marks, cleared=cleared) if write else []
         return ops, existed
 
