@@ -63,6 +63,7 @@ __all__ = [
     "SupersededFact",
     "UserContext",
     "UserUpdate",
+    "first_problem",
     "iso_from_timestamp",
     "iso_utc",
     "new_fact_id",
@@ -608,11 +609,20 @@ class MemoryDocument(_Model):
         try:
             return cls.model_validate(data)
         except ValidationError as e:
-            first = e.errors()[0]
-            where = ".".join(str(part) for part in first["loc"]) or "document"
             raise InvalidDocumentError(
-                f"not a valid memory document: {where}: {first['msg']}"
+                f"not a valid memory document: {first_problem(e, 'document')}"
             ) from e
+
+
+def first_problem(error: ValidationError, whole: str) -> str:
+    """``"<where>: <message>"`` of the first problem pydantic found (for one-line errors).
+
+    ``where`` is the dotted location (``facts.0.content``); ``whole`` names it
+    when the problem is with the input as a whole (an empty location).
+    """
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or whole
+    return f"{where}: {first['msg']}"
 
 
 _SHOWN_RENAMES = 3

@@ -83,7 +83,7 @@ from deerflow_memory.inject.tokens import (
     TokenCountingMethod,
     get_token_counter,
 )
-from deerflow_memory.models import FactCategory, MemoryDocument, unique_fact_ids
+from deerflow_memory.models import FactCategory, MemoryDocument, first_problem, unique_fact_ids
 
 if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
@@ -169,9 +169,7 @@ def _document(memory: object) -> MemoryDocument:
     try:
         document = MemoryDocument.model_validate(memory)
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "memory"
-        message = f"memory is not a valid document: {where}: {first['msg']}"
+        message = f"memory is not a valid document: {first_problem(e, 'memory')}"
         raise InvalidDocumentError(message) from e
     # A fact listed twice is shown once (the rule loads apply; quietly: this runs every turn).
     return unique_fact_ids(document, None)[0]

@@ -89,7 +89,12 @@ from deerflow_memory.caching import BudgetCache, CacheBudget
 from deerflow_memory.config import check_path
 from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
 from deerflow_memory.logs import package_logger
-from deerflow_memory.models import ExtractionWatermark, MemoryDocument, unique_fact_ids
+from deerflow_memory.models import (
+    ExtractionWatermark,
+    MemoryDocument,
+    first_problem,
+    unique_fact_ids,
+)
 from deerflow_memory.storage.base import (
     DEFAULT_MAX_CACHED_FACTS,
     MemoryStorage,
@@ -1019,11 +1024,9 @@ def _parse(path: Path, raw: bytes) -> MemoryDocument:
     try:
         return MemoryDocument.model_validate(data)
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "document"
         raise CorruptMemoryError(
             path,
-            f"not a memory document ({e.error_count()} problem(s); {where}: {first['msg']})",
+            f"not a memory document ({e.error_count()} problem(s); {first_problem(e, 'document')})",
         ) from e
 
 

@@ -34,7 +34,7 @@ from pydantic import ValidationError
 from deerflow_memory.arguments import expect, expect_text
 from deerflow_memory.config import DuplicateKeyError, MemoryConfig, json_object_without_duplicates
 from deerflow_memory.errors import ConfigError, InvalidDocumentError
-from deerflow_memory.models import MemoryDocument, replace_surrogates
+from deerflow_memory.models import MemoryDocument, first_problem, replace_surrogates
 from deerflow_memory.update.validate import clean_text, cut_at_sentence, fact_text_problem
 
 __all__ = ["import_onto", "read_import", "replaced_by_import"]
@@ -105,9 +105,7 @@ def read_import(
     try:
         return MemoryDocument.model_validate(data)
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise InvalidDocumentError(f"{name}: {where}: {first['msg']}") from e
+        raise InvalidDocumentError(f"{name}: {first_problem(e, '')}") from e
 
 
 def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str]:
