@@ -21,6 +21,7 @@ from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.factory import open_storage
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.storage.migrate import migrate
+from deerflow_memory.storage.migrate_pending import waiting_updates
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
 from deerflow_memory.storage.outbox_file import FileOutbox
 from deerflow_memory.storage.outbox_store import StoreOutbox
@@ -175,6 +176,30 @@ def test_pending_updates_a_running_process_holds_are_not_copied_and_the_report_s
     assert not report.ok and report.pending_held == [("alice", None, "t1")]
     assert "a running process holds them" in report.summary()
     assert migrate(source, target).ok  # stopped: now it goes
+
+
+def test_store_pending_updates_a_running_process_leases_are_not_copied_and_pending_counts_them(
+    tmp_path: Path, sqlite: tuple[Path, MemoryStorage]
+) -> None:
+    # StoreOutbox.leased(): an item whose lease is live is being run by another process.
+    _, source = sqlite
+    assert isinstance(source, StoreMemoryStorage)
+    running = StoreOutbox(source, encode_messages, decode_messages, merge=merge_messages)
+    try:
+        running.record(a_pending_update())
+        assert running.sync(timeout=30)
+        assert running.claim(a_pending_update()) is not None  # its worker runs it now
+        assert waiting_updates(source) == (0, 1, 0)
+        report = migrate(source, FileMemoryStorage(tmp_path / "files"))
+        assert not report.ok and report.pending_held == [("alice", None, "t1")], report.summary()
+        assert report.pending_copied == []
+        running.release(a_pending_update())  # the process stopped before running it
+        assert running.sync(timeout=30)
+        assert waiting_updates(source) == (1, 0, 0)
+        again = migrate(source, FileMemoryStorage(tmp_path / "files"))
+        assert again.ok and again.pending_copied == [("alice", None, "t1")], again.summary()
+    finally:
+        running.close()
 
 
 def test_a_target_without_a_durable_outbox_makes_the_report_not_ok(tmp_path: Path) -> None:
