@@ -510,6 +510,12 @@ CASES += [
         },
     ),
     Case(
+        "StoreMemoryStorage.save",
+        lambda **kw: dm.StoreMemoryStorage(_store()).save(**kw),
+        lambda tmp: {"user_id": "alice", "agent_name": None, "document": _doc()},
+        {"document": _ok(), "expected_revision": _ok("None", "int")},
+    ),
+    Case(
         "ModelExtractor",
         dm.ModelExtractor,
         lambda tmp: {"model": dm.OfflineStandInModel(), "structured_output": "auto"},
