@@ -14,6 +14,7 @@ names the argument. A kind the argument accepts (a string for a text argument,
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -512,6 +513,12 @@ CASES += [
     Case(
         "StoreMemoryStorage.save",
         lambda **kw: dm.StoreMemoryStorage(_store()).save(**kw),
+        lambda tmp: {"user_id": "alice", "agent_name": None, "document": _doc()},
+        {"document": _ok(), "expected_revision": _ok("None", "int")},
+    ),
+    Case(
+        "StoreMemoryStorage.asave",
+        lambda **kw: asyncio.run(dm.StoreMemoryStorage(_store()).asave(**kw)),
         lambda tmp: {"user_id": "alice", "agent_name": None, "document": _doc()},
         {"document": _ok(), "expected_revision": _ok("None", "int")},
     ),

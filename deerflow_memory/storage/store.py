@@ -916,6 +916,7 @@ class StoreMemoryStorage(MemoryStorage):
         document: MemoryDocument,
         expected_revision: int | None = None,
     ) -> MemoryDocument:
+        check_save(document, expected_revision)
         ns = self.document_namespace(user_id, agent_name)
         async with self._locks.ahold(self._lock_key(ns)):
             (current,) = await self._abatch([_get_document(ns)], ns)
