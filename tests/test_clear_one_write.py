@@ -24,7 +24,7 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from deerflow_memory import MemoryConfig, MemoryIdentity, MemoryService
-from deerflow_memory.models import Fact
+from deerflow_memory.models import ExtractionWatermark, Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.file import JOURNAL_FILE, FileMemoryStorage
 from deerflow_memory.storage.vectors_file import VECTORS_FILE
@@ -183,3 +183,47 @@ def test_a_delete_removes_the_deleted_facts_vectors_and_journal(
     assert not path.with_name(JOURNAL_FILE).exists()
     assert not path.with_name(VECTORS_FILE).exists()  # keyed by the deleted facts' text
     assert storage.load("alice").extraction_watermarks == fenced.extraction_watermarks
+
+
+class OwnBackend(MemoryStorage):
+    """A backend of its own (load, save, delete, list only): a clear uses the base delete_fenced."""
+
+    def __init__(self, inner: FileMemoryStorage) -> None:
+        self.inner = inner
+
+    def load(self, user_id: str, agent_name: str | None = None) -> MemoryDocument:
+        return self.inner.load(user_id, agent_name)
+
+    def save(
+        self,
+        user_id: str,
+        agent_name: str | None,
+        document: MemoryDocument,
+        expected_revision: int | None = None,
+    ) -> MemoryDocument:
+        return self.inner.save(user_id, agent_name, document, expected_revision)
+
+    def delete(self, user_id: str, agent_name: str | None = None) -> bool:
+        return self.inner.delete(user_id, agent_name)
+
+    def list_documents(self) -> Iterator[tuple[str, str | None]]:
+        return self.inner.list_documents()
+
+
+def test_a_backend_without_its_own_delete_fenced_keeps_the_fence_and_marks_the_clear(
+    tmp_path: Path,
+) -> None:
+    inner = FileMemoryStorage(tmp_path / "m")
+    storage = OwnBackend(inner)
+    inner.save("alice", None, MemoryDocument(facts=(Fact(content="Is allergic to peanuts"),)))
+    mark = ExtractionWatermark(thread_id="t1", message_keys=("k1",), sealed=True)
+    assert storage.delete_fenced("alice", None, MemoryDocument(extraction_watermarks=(mark,)))
+    left = inner.load("alice")
+    assert left.facts == () and left.extraction_watermarks == (mark,)
+    assert left.cleared_at is not None and left.holds_only_fence()
+    assert list(storage.list_documents()) == []
+    # Nothing to fence: a plain delete (not marked cleared).
+    inner.save("bob", None, MemoryDocument(facts=(Fact(content="Plays the cello"),)))
+    assert storage.delete_fenced("bob", None, MemoryDocument())
+    gone = inner.load("bob")
+    assert gone.is_empty() and gone.deleted_at is not None and gone.cleared_at is None
