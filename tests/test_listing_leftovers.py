@@ -69,6 +69,20 @@ def test_a_memory_saved_over_a_fence_is_listed_again_and_a_fence_saved_over_one_
     assert list(storage.list_stored()) == [("alice", None)]
 
 
+def test_an_empty_memory_marked_cleared_saved_over_a_memory_is_not_listed(
+    storage: MemoryStorage,
+) -> None:
+    # Empty and marked clearedAt, no watermarks (as migrate copies a bare clear). Saved
+    # onto a memory, the file backend journals it (memory.json does not spell clearedAt).
+    storage.save("alice", None, MemoryDocument(facts=(Fact(content="Works as a nurse"),)))
+    stored = storage.load("alice")
+    cleared = stored.model_copy(update={"facts": (), "cleared_at": "2026-12-01T00:00:00Z"})
+    storage.save("alice", None, cleared, expected_revision=stored.revision)
+    assert storage.load("alice").holds_only_fence()
+    assert list(storage.list_documents()) == []
+    assert list(storage.list_stored()) == [("alice", None)]
+
+
 def test_a_large_tombstone_written_by_another_program_is_not_listed(tmp_path: Path) -> None:
     files = FileMemoryStorage(tmp_path)
     files.save("alice", None, many_threads())
