@@ -268,3 +268,23 @@ def test_pending_names_the_updates_a_stopped_process_left_and_retry_runs_them(
     assert main(["--root", str(root), "pending"]) == 0
     assert "waiting in the outbox" not in capsys.readouterr().err
     assert any("peanuts" in f.content for f in FileMemoryStorage(root).load("alice").facts)
+
+
+def test_pending_names_updates_a_running_process_holds_and_unreadable_journal_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from deerflow_memory.cli import main
+
+    root = FileMemoryStorage(tmp_path / "files").root
+    running = FileOutbox(root, encode_messages, decode_messages)
+    try:
+        running.record(a_pending_update())
+        assert running.sync(timeout=30)
+        (root / "outbox" / "stopped.jsonl").write_text("not a journal line\n")
+        assert main(["--root", str(root), "pending"]) == 0
+    finally:
+        running.close()
+    err = capsys.readouterr().err
+    assert "1 held by a running process" in err, err
+    assert "1 unreadable outbox journal(s) or line(s)" in err, err
+    assert "left by stopped processes" not in err, err
