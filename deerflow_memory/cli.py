@@ -702,17 +702,13 @@ def _cmd_pending(args: argparse.Namespace, console: Console) -> int:
         unreadable = storage.unreadable_dead_letters()
         waiting = waiting_updates(storage)
     if waiting is not None and any(waiting):  # not failed: updates a process did not finish
-        free, held, broken = waiting
-        parts = (
-            [
-                f"{free} left by stopped processes (the next memory service on this storage runs "
-                "them; `deerflow-memory retry` starts one)"
-            ]
-            if free
-            else []
+        said = (
+            "left by stopped processes (the next memory service on this storage runs them; "
+            "`deerflow-memory retry` starts one)",
+            "held by a running process",
+            "unreadable outbox journal(s) or line(s)",
         )
-        parts += [f"{held} held by a running process"] if held else []
-        parts += [f"{broken} unreadable outbox journal(s) or line(s)"] if broken else []
+        parts = [f"{count} {what}" for count, what in zip(waiting, said, strict=True) if count]
         _print_error("updates waiting in the outbox: " + "; ".join(parts), "note")
     if args.json:
         console.print_json(json.dumps([letter.to_dict() for letter in letters]))
