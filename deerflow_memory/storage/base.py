@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 
 from deerflow_memory.arguments import expect_document, expect_number
-from deerflow_memory.errors import ConfigError
+from deerflow_memory.errors import ConfigError, CorruptMemoryError
 from deerflow_memory.models import ExtractionWatermark, MemoryDocument, utc_now_iso
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.names import MAX_NAME_LENGTH, validate_name
@@ -191,8 +191,6 @@ class MemoryStorage(ABC):
             InvalidNameError: unsafe ``user_id`` or ``agent_name``.
             StorageError: the backend failed.
         """
-        from deerflow_memory.errors import CorruptMemoryError
-
         marks = fence.extraction_watermarks
         if not marks:
             return self.delete(user_id, agent_name)

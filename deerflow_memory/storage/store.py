@@ -283,6 +283,7 @@ def _check_arguments(
     document_lock: object,
     resources: object,
     update_locks: object,
+    cache_budget: object,
 ) -> None:
     """The type checks of :class:`StoreMemoryStorage`'s arguments (see its Raises)."""
     expect_store(store)
@@ -295,6 +296,7 @@ def _check_arguments(
         wrong_type("document_lock", "'auto', None or a DocumentLock", document_lock)
     expect(resources, ExitStack, "resources", "an ExitStack", optional=True)
     expect(update_locks, LocalUpdateLocks, "update_locks", "a LocalUpdateLocks", optional=True)
+    expect(cache_budget, CacheBudget, "cache_budget", "a CacheBudget", optional=True)
 
 
 class StoreMemoryStorage(MemoryStorage):
@@ -337,8 +339,8 @@ class StoreMemoryStorage(MemoryStorage):
             ``document_lock``, ``update_locks``, ``cache_budget`` or ``resources``
             has the wrong type.
         ConfigError: an empty ``namespace_prefix``, one that is not a list of
-            labels (a bare string), or an invalid label.
-        ValueError: a cache bound that is negative or not a whole number.
+            labels (a bare string) or an invalid label; a cache bound that is
+            negative or not a whole number.
 
     Example:
         >>> from langgraph.store.memory import InMemoryStore
@@ -359,8 +361,9 @@ class StoreMemoryStorage(MemoryStorage):
         max_cached_facts: int = DEFAULT_MAX_CACHED_FACTS,
         cache_budget: CacheBudget | None = None,
     ) -> None:
-        _check_arguments(store, namespace_prefix, document_lock, resources, update_locks)
-        expect(cache_budget, CacheBudget, "cache_budget", "a CacheBudget", optional=True)
+        _check_arguments(
+            store, namespace_prefix, document_lock, resources, update_locks, cache_budget
+        )
         self.store = store
         self.namespace_prefix = tuple(namespace_prefix)
         if not self.namespace_prefix or self.namespace_prefix[0] == "langgraph":
