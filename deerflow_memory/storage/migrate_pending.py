@@ -39,7 +39,9 @@ from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate, is_volatile, merge_captures
 
 if TYPE_CHECKING:
+    from deerflow_memory.storage.file import FileMemoryStorage
     from deerflow_memory.storage.migrate import MigrationReport
+    from deerflow_memory.storage.outbox_store import StoreOutbox
 
 __all__ = ["copy_dead_letters", "copy_pending_updates"]
 
@@ -101,7 +103,7 @@ def copy_pending_updates(
 
     ``cleared``: as :func:`copy_dead_letters`; those memories' records are skipped.
     """
-    read = _pending(source, report)
+    read = _pending(source, report.pending_failed)
     if read is None:
         return  # no durable outbox: nothing was ever kept there
     free, held = read
@@ -112,7 +114,7 @@ def copy_pending_updates(
     if not free:
         return
     wanted = _merged(free)
-    there = _pending(target, report)
+    there = _pending(target, report.pending_failed)
     if there is None:
         report.pending_not_carried += [_name(label, u) for u in wanted]
         return
@@ -130,7 +132,7 @@ def copy_pending_updates(
     finally:
         outbox.close()  # the records stay for the next process (file: lock let go)
     report.pending_copied += [_name(label, u) for u in new]
-    after = _pending(target, report)
+    after = _pending(target, report.pending_failed)
     stored = _by_key([*after[0], *after[1]]) if after is not None else {}
     report.pending_mismatched += [
         _name(label, u) for u in new if not _holds(stored.get(u.key, ()), u)
@@ -178,57 +180,58 @@ def waiting_updates(storage: MemoryStorage) -> tuple[int, int, int] | None:
     process is running; unreadable: journals or lines that cannot be read. Only
     reads. None when the storage has no durable outbox (an ``InMemoryStore``).
     """
-    from deerflow_memory.storage.migrate import MigrationReport  # it imports this module
-
-    report = MigrationReport()
-    found = _pending(storage, report)
+    failed: list[tuple[str, str]] = []
+    found = _pending(storage, failed)
     if found is None:
         return None
     free, held = found
-    return len(free), len(held), len(report.pending_failed)
+    return len(free), len(held), len(failed)
 
 
 def _pending(
-    storage: MemoryStorage, report: MigrationReport
+    storage: MemoryStorage, failed: list[tuple[str, str]]
 ) -> tuple[list[PendingUpdate], list[PendingUpdate]] | None:
     """``(free, held)`` pending records of ``storage``'s outbox; None when it has no durable one.
 
     Only reads. Held: a live process runs them (its journal's lock is held, or
-    its lease on the item has not ended).
+    its lease on the item has not ended). ``(location, reason)`` of what
+    cannot be read is added to ``failed``.
     """
     from deerflow_memory.storage.file import FileMemoryStorage
-    from deerflow_memory.storage.store import StoreMemoryStorage
 
     if isinstance(storage, FileMemoryStorage):
-        return _journal_records(storage, report)
-    if isinstance(storage, StoreMemoryStorage) and not is_volatile(storage.store):
-        from deerflow_memory.storage.outbox_store import StoreOutbox
-
-        outbox = StoreOutbox(storage, list, tuple, merge=_union)
-        return outbox.recover(), outbox.leased()
-    return None
+        return _journal_records(storage, failed)
+    outbox = _store_outbox(storage)
+    return None if outbox is None else (outbox.recover(), outbox.leased())
 
 
 def _writer(storage: MemoryStorage) -> Outbox | None:
     """An outbox writing raw records (messages as stored) into ``storage``'s."""
     from deerflow_memory.storage.file import FileMemoryStorage
-    from deerflow_memory.storage.store import StoreMemoryStorage
 
     if isinstance(storage, FileMemoryStorage):
         from deerflow_memory.storage.outbox_file import FileOutbox
 
         return FileOutbox(storage.root, list, tuple, check=storage.inside)
-    if isinstance(storage, StoreMemoryStorage) and not is_volatile(storage.store):
-        from deerflow_memory.storage.outbox_store import StoreOutbox
-
-        outbox = StoreOutbox(storage, list, tuple, merge=_union)
+    outbox = _store_outbox(storage)
+    if outbox is not None:
         outbox.sync_clock()
-        return outbox
-    return None
+    return outbox
+
+
+def _store_outbox(storage: MemoryStorage) -> StoreOutbox | None:
+    """The outbox of a store ``storage`` keeping records as stored; None: not a durable store."""
+    from deerflow_memory.storage.store import StoreMemoryStorage
+
+    if not isinstance(storage, StoreMemoryStorage) or is_volatile(storage.store):
+        return None
+    from deerflow_memory.storage.outbox_store import StoreOutbox
+
+    return StoreOutbox(storage, list, tuple, merge=_union)
 
 
 def _journal_records(
-    storage: Any, report: MigrationReport
+    storage: FileMemoryStorage, failed: list[tuple[str, str]]
 ) -> tuple[list[PendingUpdate], list[PendingUpdate]]:
     """The pending records of every journal under the file storage's ``outbox/``."""
     from deerflow_memory.storage.file import _read_regular
@@ -245,19 +248,19 @@ def _journal_records(
         except FileNotFoundError:
             continue  # adopted meanwhile
         except OSError as e:  # CorruptMemoryError (a special file) included
-            report.pending_failed.append((str(journal), str(e)))
+            failed.append((str(journal), str(e)))
             continue
         unreadable: list[bytes] = []
         pending, _ = replay(lines, tuple, unreadable)
         if unreadable:
-            report.pending_failed.append((str(journal), f"{len(unreadable)} unreadable lines"))
+            failed.append((str(journal), f"{len(unreadable)} unreadable lines"))
         lock = journal.with_suffix(".lock")
         live = False
         if os.path.lexists(lock):
             try:
                 fd = _try_lock(lock)
             except CorruptMemoryError as e:
-                report.pending_failed.append((str(lock), str(e)))
+                failed.append((str(lock), str(e)))
                 continue
             live = fd is None
             if fd is not None:
