@@ -111,6 +111,19 @@ def test_a_plain_deletes_tombstone_is_still_no_document(
     assert facts(storage) == ["Lives in Oslo", "Prefers aisle seats"]
 
 
+def test_a_clear_after_a_plain_delete_marks_the_tombstone_cleared(
+    storage: MemoryStorage, tmp_path: Path
+) -> None:
+    source = a_source(tmp_path)
+    assert migrate(source, storage).copied == [("ana", None)]
+    storage.delete("ana")  # a plain delete first (an operator's script)...
+    clear_memory(storage, "ana", None)  # ...then the user's clear: final all the same
+    assert storage.load("ana").cleared_at is not None
+    again = migrate(source, storage, overwrite=True)
+    assert again.cleared == [("ana", None)] and again.copied == [], again.summary()
+    assert storage.load("ana").is_empty()
+
+
 def test_a_rerun_after_new_facts_on_the_target_neither_wipes_nor_doubles_them(
     storage: MemoryStorage, tmp_path: Path
 ) -> None:
