@@ -107,7 +107,7 @@ def parse_update(text: str) -> MemoryUpdate:
     """
     if not isinstance(text, str):
         raise UpdateParseError(f"memory model answer must be text, got {type(text).__name__}")
-    data = _find_update_object(_without_reasoning(text))
+    data = _find_update_object(text)
     update = MemoryUpdate.from_mapping(_normalise_keys(data))
     _refuse_hollow(update)
     return update
@@ -123,14 +123,12 @@ def _without_reasoning(text: str) -> str:
     ending at its first closing tag), or text up to a first ``</think>`` with
     no opening tag before it (the opening tag was in the prompt template) that
     is not inside a ``{...}`` span. A tag anywhere else is part of the answer,
-    such as a fact about ``<think>`` tags in a JSON string, and an answer that
-    is JSON as a whole is never cut.
+    such as a fact about ``<think>`` tags in a JSON string. Asked only of an
+    answer that is not JSON as a whole (:func:`_find_update_object`).
 
     Raises:
         UpdateParseError: the answer ends inside a leading ``<think>`` block.
     """
-    if not isinstance(_decode(text.strip()), _NotJson):
-        return text
     close = _THINK_CLOSE.search(text)
     if (
         close is not None
@@ -168,7 +166,19 @@ _NOT_JSON = _NotJson()
 
 
 def _find_update_object(text: str) -> dict[str, Any]:
+    """The one update object of the answer ``text`` (see the module docstring for where).
+
+    An answer that is JSON as a whole is read as it is, never cut: reasoning
+    is looked for (:func:`_without_reasoning`) only before another answer.
+
+    Raises:
+        UpdateParseError: as :func:`parse_update`.
+    """
     whole = _decode(text.strip())
+    if isinstance(whole, _NotJson):
+        answer = _without_reasoning(text)
+        if answer != text:  # reasoning was cut: what is left may be JSON as a whole
+            text, whole = answer, _decode(answer.strip())
     if not isinstance(whole, _NotJson):
         return _one_update(text, [whole])
     fenced: list[Any] = []
