@@ -123,8 +123,9 @@ THINK_FACTS = [
         "Here is the update:\n{}",
         "<think>The user talks about tags.</think>\n{}",
         "reasoning without an opening tag</think>\n```json\n{}\n```",
+        "{}\n<think>Checked it twice.</think>",
     ],
-    ids=["json", "fenced", "prose", "after-reasoning", "after-template-reasoning"],
+    ids=["json", "fenced", "prose", "after-reasoning", "after-template-reasoning", "before-a-tag"],
 )
 def test_a_think_tag_inside_a_facts_text_is_part_of_the_fact(fact: str, shape: str) -> None:
     answer = json.dumps({"newFacts": [{"content": fact, "confidence": 0.9}]})
