@@ -213,8 +213,8 @@ def retry_after_seconds(headers: Any, *, now: datetime | None = None) -> float |
     except Exception:
         return None
     seconds = _number(millis)
-    if seconds is not None and _finite(seconds) is not None:
-        return _finite(seconds / 1000)
+    if seconds is not None and (delay := _finite(seconds / 1000)) is not None:
+        return delay
     if not isinstance(value, str):
         return None
     seconds = _number(value)
