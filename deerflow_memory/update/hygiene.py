@@ -37,6 +37,7 @@ from deerflow_memory.models import (
     HygieneCounts,
     MemoryDocument,
     MemoryUpdate,
+    SourceType,
     SupersededFact,
     iso_from_timestamp,
     parse_timestamp,
@@ -63,7 +64,6 @@ from deerflow_memory.update.merges import (
 __all__ = ["EXPIRED_REASON", "TidyResult", "due_for_review", "is_protected", "text_key", "tidy"]
 
 EXPIRED_REASON = "expired"
-MANUAL = "manual"  # SourceType.MANUAL once manual facts exist (issue 14); compared as text
 _DAY = 86_400.0
 MAX_REVIEW_LISTED = 20
 RESTATED_CONFIRMS_AFTER_DAYS = 1.0
@@ -73,7 +73,7 @@ FULL_PASS_MAX_FACTS = 50
 
 def is_manual(fact: Fact) -> bool:
     """True for facts the user wrote by hand (``sourceType: manual``)."""
-    return fact.source_type == MANUAL  # a StrEnum equals its text
+    return fact.source_type == SourceType.MANUAL
 
 
 def is_protected(fact: Fact, protected_categories: Collection[FactCategory]) -> bool:
@@ -112,7 +112,7 @@ def due_for_review(
         stamp = stored_timestamp(fact.last_confirmed_at) or stored_timestamp(fact.created_at)
         if stamp is None or stamp > cutoff:
             continue
-        if fact.constraint or fact.category in protected or fact.source_type == MANUAL:
+        if fact.constraint or fact.category in protected or fact.source_type == SourceType.MANUAL:
             continue
         due.append((stamp, fact))
     if len(due) < min_due:

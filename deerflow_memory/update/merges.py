@@ -45,7 +45,7 @@ from collections.abc import Callable, Sequence
 
 from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
 from deerflow_memory.capture.slot_words import CN_DIGITS
-from deerflow_memory.models import Fact, MemoryUpdate, Rejection
+from deerflow_memory.models import Fact, MemoryUpdate, Rejection, SourceType
 from deerflow_memory.update.consolidate import Similarity, fact_similarity, keeper_of
 from deerflow_memory.update.validate import original_positions
 
@@ -61,7 +61,6 @@ __all__ = [
 MODEL_MERGE_FLOOR = 0.5
 CONSTRAINT_MERGE_FLOOR = 0.85
 """The default ``consolidation_threshold``: the least similarity of a merge with a constraint."""
-MANUAL = "manual"  # SourceType.MANUAL, compared as text (a StrEnum equals its text)
 _PREVIEW_CHARS = 80
 
 IsConstraint = Callable[[Fact], bool]
@@ -143,7 +142,7 @@ def merge_members(facts: Sequence[Fact], ids: Sequence[str]) -> list[Fact]:
     """The stored, non-manual facts named by ``ids``, each once, in the order named."""
     by_id = {f.id: f for f in facts}
     members = [by_id[i] for i in dict.fromkeys(ids) if i in by_id]
-    return [f for f in members if f.source_type != MANUAL]
+    return [f for f in members if f.source_type != SourceType.MANUAL]
 
 
 def merge_problem(
