@@ -96,20 +96,24 @@ def _contains(text: str, needle: str) -> bool:
 _SUBJECT = re.compile(r"^\s*(?:(?:the\s+)?user\b|(?:该)?用户)\s*", re.IGNORECASE)
 
 
-def _mentions(content: str, needle: str) -> bool:
-    """Whether a fact's text names ``needle`` after its subject ("User …", "用户…").
+def _subject_end(content: str) -> int:
+    """Where a fact's text starts after its subject ("User …", "用户…"); 0 without one.
 
     Every fact starts with "User"/"用户": matched from the start, "I'm no
     longer a user" named them all.
     """
     subject = _SUBJECT.match(content)
-    return _contains(content[subject.end() :] if subject else content, needle)
+    return subject.end() if subject else 0
+
+
+def _mentions(content: str, needle: str) -> bool:
+    """Whether a fact's text names ``needle`` after its subject."""
+    return _contains(content[_subject_end(content) :], needle)
 
 
 def _substitute_mention(content: str, old: str, new: str) -> str:
     """:func:`_substitute` in a fact's text after its subject (which stays as it is)."""
-    subject = _SUBJECT.match(content)
-    cut = subject.end() if subject else 0
+    cut = _subject_end(content)
     return content[:cut] + _substitute(content[cut:], old, new)
 
 
@@ -306,8 +310,7 @@ def _retract(
     slots = set(retraction.retract_slots)
 
     def withdrawn(content: str, slot: str | None, constraint: bool) -> bool:
-        subject = _SUBJECT.match(content)
-        said = content[subject.end() :] if subject else content
+        said = content[_subject_end(content) :]
         if not named or not names_retracted(said, what):
             return slot in slots and not constraint
         if constraint:  # a need goes only when named: "no longer allergic to peanuts"
