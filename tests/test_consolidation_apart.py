@@ -104,14 +104,19 @@ def test_restatements_with_the_same_numbers_and_people_still_merge(
     assert kept_after_tidy(pair, similarity) == [pair[0]]
 
 
-def test_no_third_fact_joins_two_that_are_apart() -> None:
-    # b is like a and like c, but a and c may never be one fact: b joins one of them only
+@pytest.mark.parametrize(
+    ("pair", "joined"),
+    [(("f0", "f2"), ["f0", "f1"]), (("f1", "f2"), ["f0", "f1"]), (("f0", "f1"), ["f0", "f2"])],
+)
+def test_no_third_fact_joins_two_that_are_apart(pair: tuple[str, str], joined: list[str]) -> None:
+    # All three are alike, but the pair may never be one fact: the third joins one of them
+    # only, also when the one apart is not the first of its group (f1 joined f0's group)
     group_facts = facts("a", "b", "c")
-    apart = {frozenset({"f0", "f2"})}
+    apart = {frozenset(pair)}
     groups = duplicate_groups(
         group_facts,
         0.5,
         similarity=always_similar,
         apart=lambda x, y: frozenset({x.id, y.id}) in apart,
     )
-    assert [[f.id for f in g] for g in groups] == [["f0", "f1"]]
+    assert [[f.id for f in g] for g in groups] == [joined]
