@@ -14,7 +14,6 @@ from langchain_core.messages import AIMessage, HumanMessage
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.models import (
-    Fact,
     FactCategory,
     FactMerge,
     MemoryDocument,
@@ -28,19 +27,9 @@ from deerflow_memory.update.merges import screen_merges
 from deerflow_memory.update.queue import UpdateJob
 from deerflow_memory.update.updater import MemoryUpdater
 from tests.openai_server import OpenAIServer, openai_server  # noqa: F401  (fixture)
+from tests.test_hygiene import fact
 
 NOW = "2026-06-01T00:00:00Z"
-
-
-def fact(fid: str, content: str, confidence: float = 0.9, **kw: object) -> Fact:
-    return Fact(
-        id=fid,
-        content=content,
-        confidence=confidence,
-        category=kw.pop("category", FactCategory.KNOWLEDGE),  # type: ignore[arg-type]
-        created_at="2026-01-01T00:00:00Z",
-        **kw,  # type: ignore[arg-type]
-    )
 
 
 ALLERGY = fact(
