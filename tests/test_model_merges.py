@@ -82,6 +82,13 @@ def test_a_paraphrase_the_model_merges_is_still_merged() -> None:
     assert merged(document, "fact_a", "fact_b") == ["fact_b"]
 
 
+def test_alike_facts_of_two_categories_are_not_merged() -> None:
+    short = fact("fact_a", "Prefers short answers", 0.8, category=FactCategory.PREFERENCE)
+    concise = fact("fact_b", "Prefers concise answers", 0.9, category=FactCategory.KNOWLEDGE)
+    document = MemoryDocument(facts=(short, concise))
+    assert merged(document, "fact_a", "fact_b") == ["fact_a", "fact_b"]
+
+
 def test_a_manual_fact_is_still_never_merged() -> None:
     manual = fact("fact_a", "Prefers short answers", 0.95, source_type=SourceType.MANUAL)
     other = fact("fact_b", "Prefers short answers.", 0.9)
