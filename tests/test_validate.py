@@ -272,6 +272,13 @@ def test_proposed_merges_fold_away_at_most_the_cap_per_update() -> None:
     assert set(reasons(update)) == {"factsToMerge[4]", "factsToMerge[5]"}
 
 
+def test_a_merge_over_the_cap_is_named_by_its_place_in_the_models_answer() -> None:
+    groups = [{"ids": [f"fact_{g}_{i}" for i in range(6)]} for g in range(6)]
+    update = validated({"factsToMerge": [7, *groups]})  # 7 is no merge: dropped when read
+    assert len(update.facts_to_merge) == 4
+    assert set(reasons(update)) == {"factsToMerge[0]", "factsToMerge[5]", "factsToMerge[6]"}
+
+
 @pytest.mark.parametrize("content", ["无", "暂无。", "未知", "待定"])
 def test_chinese_placeholders_are_rejected_too(content: str) -> None:
     update = validated({"newFacts": [{"content": content, "confidence": 0.9}]})
