@@ -239,6 +239,24 @@ def test_a_second_clear_after_a_thread_went_compact_fences_what_it_said_between_
     assert [m.content for m in new] == ["I have a dog.", "Noted (0)."]
 
 
+def test_a_second_clear_after_a_compact_mark_was_fenced_still_stands_for_its_older_messages() -> (
+    None
+):
+    old = chat("o", *OLD)
+    # The thread went compact before the first clear: its fence holds only its newest keys…
+    document = fence(
+        pushed_out(advance_watermark(MemoryDocument(), "old", keyed(old), "0")), [], KEY
+    )
+    # … the thread goes on, and the memory is cleared again: the fence of both is still partial.
+    between = chat("o", *OLD, "I work as a nurse.")
+    document = advance_watermark(document, "old", keyed(between)[len(old) :], "1")
+    sealed = sealed_keys_for(fence(document, [], KEY), "old", KEY)
+    assert sealed is not None and sealed.full
+    reopened = [*between, *chat("z", "I have a dog.")]
+    _, new = select_new_messages(reopened, None, fenced=sealed, keys=keyed(reopened))
+    assert [m.content for m in new] == ["I have a dog.", "Noted (0)."]
+
+
 def test_compact_marks_round_trip_through_json_export_and_import() -> None:
     old = chat("o", *OLD)
     document = pushed_out(advance_watermark(MemoryDocument(), "old", keyed(old), "0"))
