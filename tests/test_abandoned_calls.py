@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import threading
 import time
 
@@ -41,3 +42,16 @@ def test_a_call_that_ends_in_time_is_not_counted() -> None:
     for _ in range(5):
         assert call_within(lambda: 42, 5, abandoned) == 42
     assert abandoned.running == 0
+
+
+_TRACE = contextvars.ContextVar("trace", default="none")
+
+
+def test_the_call_runs_with_the_callers_context_variables_on_a_named_thread() -> None:
+    # Callbacks and tracing of LangChain live in context variables of the calling thread.
+    token = _TRACE.set("update-7")
+    try:
+        seen = call_within(lambda: (_TRACE.get(), threading.current_thread().name), 5)
+    finally:
+        _TRACE.reset(token)
+    assert seen == ("update-7", f"{threading.current_thread().name}/model-call")
