@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -130,6 +130,18 @@ def test_retrying_one_letter_of_a_conversation_runs_its_other_letters_with_it(
     assert storage.list_dead_letters() == []
     retry(storage, model)
     assert len(model.sent) == 1  # nothing was left to send turn 0 again
+
+
+@pytest.mark.parametrize("ids", [set, iter], ids=["set", "iterator"])
+def test_the_letters_to_retry_may_be_named_by_a_set_or_an_iterator_of_ids(
+    storage: MemoryStorage, ids: Callable[[list[str]], Iterable[str]]
+) -> None:
+    outbox_fails(storage, turns(0))
+    model = Model()
+
+    outcomes = retry(storage, model, ids([KEY_ID]))
+
+    assert [x.letter.id for x in outcomes] == [KEY_ID] and model.sent == [said(turns(0))]
 
 
 def test_a_conversation_whose_retry_fails_keeps_every_letter_as_it_was_plus_the_attempt(
