@@ -20,6 +20,7 @@ from deerflow_memory.config import MemoryConfig
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.models import MemoryDocument
 from deerflow_memory.service import MemoryService
+from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.update.incremental import (
     MAX_KEYS_PER_THREAD,
@@ -92,6 +93,21 @@ def service(
 
 
 WHO = MemoryIdentity("alice", None, "t1")
+
+
+def dead_letters_within(memory: MemoryService, seconds: float) -> list[DeadLetter]:
+    """The memory's dead letters once there are any, or after ``seconds`` (a hang guard)."""
+    deadline = time.monotonic() + seconds
+    while not memory.dead_letters() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return memory.dead_letters()
+
+
+def assert_a_retry_applies_the_letter(memory: MemoryService, server: OpenAIServer) -> None:
+    """Once the model answers, retrying the one dead letter learns its allergy and removes it."""
+    server.responder = lambda body: Reply(GOOD)
+    assert [r.removed for r in memory.retry_dead_letters()] == [True]
+    assert [f.content for f in memory.load(WHO).facts] == ["Is allergic to peanuts"]
 
 
 # --- incremental ---------------------------------------------------------------------------
@@ -267,10 +283,7 @@ def test_twenty_failures_in_a_row_land_in_the_dead_letters_and_retry_applies_the
         # 5 attempts x (1 call + 3 retries) = 20 calls, requeued in between (no flush)
         memory.retry_policy = policy(Sleeps(), max_attempts=5, requeue_base_seconds=0.01)
         memory.enqueue(WHO, turn(0, "I'm allergic to peanuts."))
-        deadline = time.monotonic() + 30
-        while not memory.dead_letters() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        letters = memory.dead_letters()
+        letters = dead_letters_within(memory, 30)
         assert [x.thread_id for x in letters] == ["t1"]
         assert letters[0].attempts == 5 and "503" in letters[0].error
         assert [key_id(k) for k in letters[0].message_ids] == ["h0", "a0"]
@@ -314,17 +327,12 @@ def test_a_portal_page_that_never_goes_away_ends_as_a_dead_letter_with_the_words
     openai_server.responder = lambda body: Reply(raw_body=CAPTIVE_PORTAL)
     with service(tmp_path, openai_server) as memory:
         memory.enqueue(WHO, turn(0, "I'm allergic to peanuts."))
-        deadline = time.monotonic() + 30
-        while not memory.dead_letters() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        letters = memory.dead_letters()
+        letters = dead_letters_within(memory, 30)
         # 3 attempts x (1 call + 3 retries), requeued in between: not one call and done.
         assert [x.thread_id for x in letters] == ["t1"] and letters[0].attempts == 3
         assert [key_id(k) for k in letters[0].message_ids] == ["h0", "a0"]
         assert openai_server.request_count == 12
-        openai_server.responder = lambda body: Reply(GOOD)
-        assert [r.removed for r in memory.retry_dead_letters()] == [True]
-        assert [f.content for f in memory.load(WHO).facts] == ["Is allergic to peanuts"]
+        assert_a_retry_applies_the_letter(memory, openai_server)
 
 
 def test_a_trickling_server_ends_as_a_dead_letter_after_timeouts_with_the_words_kept(
@@ -338,20 +346,15 @@ def test_a_trickling_server_ends_as_a_dead_letter_after_timeouts_with_the_words_
             Sleeps(), max_attempts=2, call_retries=1, requeue_base_seconds=0.01
         )
         memory.updater.extractor.retry = memory.retry_policy  # type: ignore[attr-defined]
-        started = time.monotonic()
         memory.enqueue(WHO, turn(0, "I'm allergic to peanuts."))
         # 2 attempts x 2 calls of 0.5 s each, not one attempt held for ~50 s (a hang
         # guard of 40 s, far from both on a loaded machine).
-        while not memory.dead_letters() and time.monotonic() < started + 40:
-            time.sleep(0.02)
-        letters = memory.dead_letters()
+        letters = dead_letters_within(memory, 40)
         assert [x.thread_id for x in letters] == ["t1"] and letters[0].attempts == 2
         assert "within 0.5 s" in letters[0].error
         assert [key_id(k) for k in letters[0].message_ids] == ["h0", "a0"]
         assert openai_server.request_count == 4 and memory.load(WHO).facts == ()
-        openai_server.responder = lambda body: Reply(GOOD)
-        assert [r.removed for r in memory.retry_dead_letters()] == [True]
-        assert [f.content for f in memory.load(WHO).facts] == ["Is allergic to peanuts"]
+        assert_a_retry_applies_the_letter(memory, openai_server)
 
 
 def test_a_failure_during_flush_is_reported_not_hidden(
