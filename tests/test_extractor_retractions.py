@@ -140,3 +140,23 @@ def test_the_updaters_constraint_test_keeps_a_need_the_retraction_does_not_name(
     needs = ExtractionRequest(document, said, "t2", is_constraint=lambda fact: True)
     assert [r.id for r in OfflineExtractor().extract(plain).facts_to_remove] == ["ramp"]
     assert OfflineExtractor().extract(needs).facts_to_remove == ()
+
+
+@pytest.mark.parametrize("stored", ["用户是素食主义者", "用户吃素"])
+def test_a_chinese_diet_constraint_goes_when_the_retraction_names_it_by_its_stem(
+    stored: str,
+) -> None:
+    # "吃素" names the diet "素食主义者" by its stem "素", though the words differ
+    document = MemoryDocument(
+        facts=(
+            Fact(
+                id="diet",
+                content=stored,
+                confidence=0.9,
+                category=FactCategory.CONTEXT,
+                constraint=True,
+            ),
+        )
+    )
+    request = ExtractionRequest(document, [HumanMessage("我不吃素了"), AIMessage("好")], "t2")
+    assert [r.id for r in OfflineExtractor().extract(request).facts_to_remove] == ["diet"]
