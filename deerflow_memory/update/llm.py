@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from deerflow_memory.arguments import expect, expect_chat_model, expect_number, wrong_type
 from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError, install_hint
@@ -67,7 +67,7 @@ _PLACEHOLDER_API_KEY = "sk-no-key-required"
 
 
 StructuredOutput = Literal["auto", "on", "off"]
-_STRUCTURED_OUTPUT = ("auto", "on", "off")
+_STRUCTURED_OUTPUT: tuple[str, ...] = get_args(StructuredOutput)
 
 
 def update_json_schema() -> dict[str, Any]:
