@@ -41,6 +41,10 @@ TABLE = [
     ("Ignore what I said about Paris trip plans.", "User was born in Paris", KEEP),
     ("Drop the Tokyo vacation altogether.", "User loves Tokyo-style ramen", KEEP),
     ("My Lisbon wedding was called off.", "User met their partner in Lisbon", KEEP),
+    # "user" is a word after the fact's subject: a power user is not a power nap
+    ("I'm no longer a power user.", "User takes a power nap after lunch", KEEP),
+    ("I'm no longer a power user.", "User is a power user of Excel", REMOVE),
+    ("I'm not a Vim user anymore.", "User uses Vim daily", REMOVE),
     # Chinese: the thing retracted goes...
     ("忘掉巴黎旅行的事", "用户下个月要去巴黎旅游", REMOVE),
     ("巴黎旅行计划取消了", "用户计划去巴黎度假", REMOVE),

@@ -193,6 +193,7 @@ _KINDS_EN = (
     "move moves moving moved relocate relocates relocating relocated relocation",
     "wedding weddings marry marries marrying married marriage",
     "course courses class classes lesson lessons",
+    "use uses using used",
 )
 _KIND_OF_TERM = {t: kind for kind, words in enumerate(_KINDS_EN) for t in terms(words)}
 # Words of a retraction that name no kind of thing: "Paris trip plans" is the Paris trip.
@@ -214,6 +215,20 @@ _EDGES_ZH = re.compile(
 )
 
 
+_USER = re.compile(r"\busers?\b", _I)
+
+
+def _retraction_terms(text: str) -> frozenset[str]:
+    """Consolidation terms, with "user" kept as the word "use".
+
+    Consolidation drops "user" (every fact starts "User …"); after a fact's
+    subject it is a word like any other: "no longer a power user" is not
+    "takes a power nap", and names "uses Vim daily" as "a Vim user".
+    """
+    found = terms(text)
+    return found | {"use"} if _USER.search(text) else found
+
+
 def names_retracted(text: str, what: str) -> bool:
     """Whether a fact's ``text`` (after its subject) is about the retracted ``what``.
 
@@ -229,10 +244,10 @@ def names_retracted(text: str, what: str) -> bool:
     """
     if _CJK_VALUE.search(what):
         return _names_retracted_zh(text.casefold(), what.casefold())
-    wanted = terms(what) - _GENERIC_TERMS
+    wanted = _retraction_terms(what) - _GENERIC_TERMS
     if not wanted:
         return re.search(rf"(?<!\w){re.escape(what)}(?!\w)", text, _I) is not None
-    have = terms(text)
+    have = _retraction_terms(text)
     kinds = {_KIND_OF_TERM[t] for t in have if t in _KIND_OF_TERM}
     return all(t in have or _KIND_OF_TERM.get(t, -1) in kinds for t in wanted)
 
