@@ -35,3 +35,19 @@ def test_it_is_stored(sentence: str, expected: str) -> None:
 @pytest.mark.parametrize("sentence", NOTHING)
 def test_a_habit_of_the_moment_is_not(sentence: str) -> None:
     assert [c.content for c in candidates_from_text(sentence) if c.content] == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "not_the_users"),
+    [
+        ("We live in Leeds and our name is Smith.", "User's name"),
+        ("We have two kids and our names are Tom and Ann.", "User's names"),
+        ("We rent a flat and our favourite food is sushi.", "User's favourite food"),
+        ("We live in Leeds, our religion is Islam.", "User's religion"),
+    ],
+)
+def test_a_later_clause_about_our_thing_is_not_made_the_users(
+    sentence: str, not_the_users: str
+) -> None:
+    contents = [c.content for c in candidates_from_text(sentence) if c.content]
+    assert not any(c.startswith(not_the_users) for c in contents), contents

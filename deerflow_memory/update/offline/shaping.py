@@ -110,6 +110,7 @@ _EN_PLURAL = {"are": "'m", "were": "was", "'re": "'m"}
 _WE_ARE = re.compile(r"^we['’]re\b", _I)
 _OUR = re.compile(r"\b(?:our|ours|ourselves)\b", _I)
 _MY = {"our": "my", "ours": "mine", "ourselves": "myself"}
+_CLAUSE_END = re.compile(r"[,;:.!?]|\s(?:and|but|so|where|which|who|while|because)\b", _I)
 _ZH_WITH = re.compile(
     rf"^我(?:和|跟|与)(?:我的?)?(?P<who>{KIN_ZH})(?:一起)?(?P<rest>.+)$|^我们(?:一家|家|俩|两个|夫妻|全家)?(?P<rest2>(?:现在|目前|已经|刚|一直)*(?:住在|住|租|买了|搬到|搬去|养了).+)$"
 )
@@ -143,7 +144,11 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
         who = f"their {m['who']}" if m["who"] else m["name"]
         return clause, f" (with {who})"
     if m := _EN_WE.match(_WE_ARE.sub("we are", sentence, count=1)):
-        # The household's "our" is the user's "my": "we rent our flat" → "I rent my flat".
-        rest = _OUR.sub(lambda w: _MY[w.group().casefold()], m["rest"])
+        # The household's "our" in what it does is the user's "my" ("we rent our flat"
+        # → "I rent my flat"); in a later clause "our X" is its own subject, not the user.
+        rest = m["rest"]
+        end = _CLAUSE_END.search(rest)
+        cut = end.start() if end else len(rest)
+        rest = _OUR.sub(lambda w: _MY[w.group().casefold()], rest[:cut]) + rest[cut:]
         return re.sub(r"^I are\b", "I'm", f"I{rest}"), ""
     return sentence, ""
