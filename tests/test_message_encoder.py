@@ -35,12 +35,13 @@ def test_a_message_met_again_is_not_encoded_again(monkeypatch: pytest.MonkeyPatc
         calls.append(message.id)
         return original(message)
 
-    monkeypatch.setattr(encoding, "message_to_dict", counting)
     messages = _thread()
+    grown = [*messages, HumanMessage("And I don't eat seafood", id="h2")]
+    expected = encode_messages(grown)
+    monkeypatch.setattr(encoding, "message_to_dict", counting)
     encoder = MessageEncoder()
     encoder(messages)
-    grown = [*messages, HumanMessage("And I don't eat seafood", id="h2")]
-    assert encoder(grown) == encode_messages(grown)
+    assert encoder(grown) == expected
     assert calls == ["h1", "a1", "t1", "a2", "h2"]  # the second call encoded only the new one
 
 

@@ -32,10 +32,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.messages import (
+    AIMessage,
     BaseMessage,
+    ChatMessage,
+    FunctionMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
     message_to_dict,
     messages_from_dict,
-    messages_to_dict,
 )
 
 __all__ = [
@@ -105,9 +110,45 @@ def _text_of(value: Any) -> str:
             return f"<{type(value).__name__}>"
 
 
+# The ``type`` values ``messages_from_dict`` reads back, and the classes whose type an
+# app's own subclass is written as (the first it derives from).
+_READABLE = frozenset(
+    {"human", "ai", "system", "chat", "function", "tool", "remove"}
+    | {f"{kind}MessageChunk" for kind in ("AI", "Human", "Function", "Tool", "System", "Chat")}
+)
+_BASES = (HumanMessage, AIMessage, SystemMessage, ToolMessage, FunctionMessage, ChatMessage)
+
+
+def _readable_dict(message: BaseMessage) -> dict[str, Any]:
+    """``message_to_dict(message)``, written so that ``messages_from_dict`` reads it back.
+
+    An app's own message class has a ``type`` LangChain does not know: a
+    subclass of ``HumanMessage`` (or another LangChain class) is written as that
+    class, its fields kept; any other ``BaseMessage`` as a ``ChatMessage`` whose
+    role is its type (the memory filter keeps neither more nor less of it).
+    Written as it was, it could not be read back after a crash, and the whole
+    captured turn would go with it.
+    """
+    plain = message_to_dict(message)
+    if plain["type"] in _READABLE:
+        return plain
+    data = dict(plain["data"])
+    for base in _BASES:
+        if isinstance(message, base):
+            kind = base.model_fields["type"].default
+            data["type"] = kind
+            return {"type": kind, "data": data}
+    data["role"], data["type"] = plain["type"], "chat"
+    return {"type": "chat", "data": data}
+
+
 def encode_messages(messages: Sequence[BaseMessage]) -> list[Any]:
-    """LangChain messages as JSON-safe dicts (``messages_to_dict``, then :func:`json_safe`)."""
-    return [json_safe(m) for m in messages_to_dict(list(messages))]
+    """LangChain messages as JSON-safe dicts (``messages_to_dict``, then :func:`json_safe`).
+
+    An app's own message class is written as the LangChain class it derives
+    from (see :func:`_readable_dict`), so that :func:`decode_messages` reads it.
+    """
+    return [json_safe(_readable_dict(m)) for m in messages]
 
 
 class _Encoded:
@@ -115,7 +156,7 @@ class _Encoded:
 
     def __init__(self, message: weakref.ref[BaseMessage], plain: Any, value: Any) -> None:
         self.message = message
-        self.plain = plain  # message_to_dict(message) when it was encoded
+        self.plain = plain  # _readable_dict(message) when it was encoded
         self.value = value  # json_safe(plain)
         self.text: str | None = None  # its compact JSON, once asked for
 
@@ -180,7 +221,7 @@ class MessageEncoder:
 
     def _remember(self, message: BaseMessage) -> _Encoded:
         key = id(message)
-        plain = message_to_dict(message)
+        plain = _readable_dict(message)
         gone = self._gone
 
         def went(ref: weakref.ref[BaseMessage]) -> None:

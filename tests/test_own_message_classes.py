@@ -1,0 +1,61 @@
+"""An app's own message classes survive the outbox: a turn holding one is read back whole.
+
+A message whose ``type`` LangChain does not know was written as it was and could not be
+read back: after a crash the whole captured turn went to a ``.corrupt`` file nothing reads.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from langchain_core.messages import AIMessage, BaseMessage, ChatMessage, HumanMessage
+
+from deerflow_memory.capture.messages import filter_messages_for_memory
+from deerflow_memory.storage.outbox import PendingUpdate
+from deerflow_memory.storage.outbox_file import FileOutbox
+from deerflow_memory.update.encoding import MessageEncoder, decode_messages, encode_messages
+
+
+class UINote(BaseMessage):
+    """A note the app shows in its UI: no turn of the user's or the assistant's."""
+
+    type: str = "ui_note"
+
+
+class TaggedHuman(HumanMessage):
+    """The app's own human message, with a field of its own."""
+
+    type: str = "tagged_human"
+    channel: str = "web"
+
+
+def _turn() -> list[BaseMessage]:
+    return [
+        UINote("Welcome back!", id="n1"),
+        TaggedHuman("I live in Oslo and I'm allergic to peanuts.", id="h1"),
+        AIMessage("Noted: Oslo, no peanuts.", id="a1"),
+    ]
+
+
+def test_own_classes_are_read_back_as_the_langchain_class_they_derive_from() -> None:
+    for encode in (encode_messages, MessageEncoder()):
+        back = decode_messages(encode(_turn()))
+        assert [type(m) for m in back] == [ChatMessage, HumanMessage, AIMessage]
+        assert back[0].role == "ui_note"  # type: ignore[attr-defined]
+        assert back[1].content == "I live in Oslo and I'm allergic to peanuts."
+        assert back[1].channel == "web"  # type: ignore[attr-defined]
+        # What memory reads of it is the same as before it was written.
+        kept = [m.content for m in filter_messages_for_memory(back)]
+        assert kept == [m.content for m in filter_messages_for_memory(_turn())]
+
+
+def test_a_turn_with_an_own_class_is_adopted_after_its_process_stopped(tmp_path: Path) -> None:
+    first = FileOutbox(tmp_path, encode_messages, decode_messages)
+    first.record(
+        PendingUpdate(thread_id="t", user_id="alice", agent_name=None, messages=tuple(_turn()))
+    )
+    first.close()  # a process that stopped with work left
+    second = FileOutbox(tmp_path, encode_messages, decode_messages)
+    (adopted,) = second.recover()
+    assert "allergic to peanuts" in adopted.messages[1].content
+    second.close()
