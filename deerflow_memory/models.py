@@ -300,14 +300,17 @@ def _clamp_confidence(value: Any, fact_id: Any = None) -> Any:
     silent. Proposals are checked strictly instead (:func:`proposed_confidence`).
     """
     if isinstance(value, int | float) and not isinstance(value, bool):
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an int beyond float's range: no confidence at all
+            number = math.inf
         clamped = min(1.0, max(0.0, number)) if math.isfinite(number) else 0.0
         if clamped != number:
             logger.warning(
-                "stored fact %s has confidence %r outside [0, 1]: loaded as %.1f "
+                "stored fact %s has confidence %s outside [0, 1]: loaded as %.1f "
                 "(the next save stores that)",
                 fact_id if isinstance(fact_id, str) else "(no id)",
-                value,
+                number if isinstance(value, int) else repr(value),
                 clamped,
             )
         return clamped

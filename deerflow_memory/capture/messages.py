@@ -62,6 +62,7 @@ __all__ = [
     "latest_user_text",
     "message_text",
     "strip_upload_blocks",
+    "turn_kind",
 ]
 
 logger = package_logger(__name__)
@@ -180,7 +181,7 @@ _HUMAN_ROLES = frozenset({"user", "human"})
 _AI_ROLES = frozenset({"assistant", "ai"})
 
 
-def _turn_kind(message: BaseMessage) -> type[HumanMessage] | type[AIMessage] | None:
+def turn_kind(message: BaseMessage) -> type[HumanMessage] | type[AIMessage] | None:
     """Whose turn ``message`` is, as :func:`_as_turn` would read it, without building a copy."""
     if isinstance(message, HumanMessage):
         return HumanMessage
@@ -201,7 +202,7 @@ def _as_turn(message: BaseMessage) -> BaseMessage:
     """
     if not isinstance(message, ChatMessage):
         return message
-    kind = _turn_kind(message)
+    kind = turn_kind(message)
     if kind is None:
         return message
     return kind(
@@ -320,7 +321,7 @@ def latest_user_text(messages: Sequence[BaseMessage]) -> str:
     Hidden messages (:func:`is_hidden`: reminders, a summary) are not the user's: skipped.
     """
     for message in reversed(messages):
-        if _turn_kind(message) is HumanMessage and not is_hidden(message):
+        if turn_kind(message) is HumanMessage and not is_hidden(message):
             return strip_upload_blocks(message_text(message))
     return ""
 
@@ -341,7 +342,7 @@ def has_dialogue(messages: Sequence[BaseMessage]) -> bool:
     """
     has_human = has_ai = False
     for message in messages:
-        kind = _turn_kind(message)
+        kind = turn_kind(message)
         if kind is HumanMessage:
             has_human = True
         elif kind is AIMessage:

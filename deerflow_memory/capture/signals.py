@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from deerflow_memory.arguments import expect_items
-from deerflow_memory.capture.messages import check_messages, message_text
+from deerflow_memory.capture.messages import check_messages, message_text, turn_kind
 from deerflow_memory.capture.patterns import FLAGS, PatternSet
 from deerflow_memory.capture.slots import slot_correction
 from deerflow_memory.errors import ConfigError
@@ -314,15 +314,16 @@ class SignalDetector:
         turns = []
         for index in range(start, len(messages)):
             message = messages[index]
-            if not isinstance(message, HumanMessage):
+            if turn_kind(message) is not HumanMessage:  # a ChatMessage of role "user" too
                 continue
             reply = ""
             for earlier in range(index - 1, -1, -1):
                 previous = messages[earlier]
-                if isinstance(previous, AIMessage):
+                kind = turn_kind(previous)
+                if kind is AIMessage:
                     reply = message_text(previous)
                     break
-                if isinstance(previous, HumanMessage):
+                if kind is HumanMessage:
                     break  # two user messages in a row: the first one has the reply
             turns.append((message_text(message), reply))
         return turns

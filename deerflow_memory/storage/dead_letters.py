@@ -27,7 +27,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
-from deerflow_memory.models import utc_now_iso
+from deerflow_memory.models import first_problem, utc_now_iso
 
 __all__ = [
     "DEAD_LETTER_ID",
@@ -226,11 +226,8 @@ def parse_letter(raw: Any, stored_as: str, location: str) -> DeadLetter | Unread
         else:
             letter = DeadLetter.model_validate(raw)
     except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        where = where or ("file" if isinstance(raw, bytes | bytearray | str) else "value")
-        why = f"{where}: {first.get('msg')}"
-        return UnreadableDeadLetter(location, why, stored_as, owner_of(raw))
+        whole = "file" if isinstance(raw, bytes | bytearray | str) else "value"
+        return UnreadableDeadLetter(location, first_problem(e, whole), stored_as, owner_of(raw))
     wrong = misplaced(letter, stored_as)
     if wrong is None:
         return letter

@@ -33,7 +33,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from deerflow_memory.errors import CorruptMemoryError
-from deerflow_memory.models import MemoryDocument
+from deerflow_memory.models import MemoryDocument, first_problem
 
 __all__ = [
     "JOURNAL_FILE",
@@ -188,7 +188,7 @@ def _apply(path: Path, document: MemoryDocument, record: dict[str, Any]) -> Memo
         partial = MemoryDocument.model_validate(data)
     except ValidationError as e:
         raise CorruptMemoryError(
-            path, f"journal record {record['revision']} is not valid: {e.errors()[0]['msg']}"
+            path, f"journal record {record['revision']} is not valid: {first_problem(e, 'record')}"
         ) from e
     updates: dict[str, Any] = {
         name: getattr(partial, name) for name in partial.model_fields_set if name not in _LISTS

@@ -86,7 +86,12 @@ from deerflow_memory.errors import (
     StorageError,
     StoreClosedError,
 )
-from deerflow_memory.models import ExtractionWatermark, MemoryDocument, unique_fact_ids
+from deerflow_memory.models import (
+    ExtractionWatermark,
+    MemoryDocument,
+    first_problem,
+    unique_fact_ids,
+)
 from deerflow_memory.storage.base import (
     DEFAULT_MAX_CACHED_FACTS,
     MemoryStorage,
@@ -552,7 +557,7 @@ class StoreMemoryStorage(MemoryStorage):
                 {**meta, "facts": [i.value for i in ordered], "revision": revision}
             )
         except ValidationError as e:
-            raise CorruptMemoryError(self._location(ns), str(e)) from e
+            raise CorruptMemoryError(self._location(ns), first_problem(e, "document")) from e
         # Items written by another process or version may repeat a fact id; the next
         # save deletes the items the resolved document no longer holds.
         document, _ = unique_fact_ids(document, self._location(ns))

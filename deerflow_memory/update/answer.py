@@ -195,7 +195,8 @@ def _decode(text: str) -> Any:
     """The JSON value ``text`` holds entirely, else ``_NOT_JSON``.
 
     Raises:
-        UpdateParseError: the JSON is nested too deeply to decode.
+        UpdateParseError: the JSON is nested too deeply to decode, or holds an
+            integer too long to read.
     """
     try:
         return json.loads(text)
@@ -205,6 +206,8 @@ def _decode(text: str) -> Any:
         raise UpdateParseError(
             f"memory model answer is not a memory update: JSON nested too deeply ({e})"
         ) from e
+    except ValueError as e:  # an integer of more than 4,300 digits (int's conversion limit)
+        raise UpdateParseError(f"memory model answer is not a memory update: {e}") from e
 
 
 def _top_level_values(text: str) -> list[Any]:
