@@ -305,8 +305,9 @@ def test_the_routes_need_starlette_and_say_how_to_install_it(
     import deerflow_memory.api as api
 
     monkeypatch.setitem(sys.modules, "starlette", None)
+    memory_routes = api.__getattr__("memory_routes")  # the name resolves (help, import *)
     with pytest.raises(MissingDependencyError, match=r'pip install "deerflow-memory\[api\]"'):
-        api.__getattr__("memory_routes")
+        memory_routes(None)
 
 
 # --- the page ------------------------------------------------------------------------------
@@ -454,3 +455,19 @@ def test_an_authenticated_caller_of_a_tenant_reaches_only_that_tenant(
     assert mine.json()["facts"][0]["content"] == "Likes tea"
     # The user id rule still holds inside the tenant.
     assert client.get("/memory/users/bea", headers=as_ana_shop).status_code == 403
+
+
+def test_without_starlette_the_package_still_imports_whole() -> None:
+    # `from deerflow_memory import *` and help() read every exported name.
+    import subprocess
+
+    code = (
+        "import sys; sys.modules['starlette'] = None\n"
+        "from deerflow_memory import *\n"
+        "import deerflow_memory, pydoc\n"
+        "pydoc.render_doc(deerflow_memory)\n"
+        "print(hasattr(deerflow_memory, 'memory_routes'))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "True"

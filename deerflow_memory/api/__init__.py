@@ -2,7 +2,7 @@
 
 ``memory_routes(service)`` (see :mod:`deerflow_memory.api.routes`) needs
 Starlette: ``pip install "deerflow-memory[api]"`` (``langgraph dev`` already
-brings it). Importing this package without it raises
+brings it). Without it, calling ``memory_routes`` raises
 :class:`~deerflow_memory.errors.MissingDependencyError` with that command.
 
 Modules: ``routes`` (the routes and the one error handler), ``errors`` (error →
@@ -29,10 +29,19 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     try:
         import starlette  # noqa: F401
-    except ImportError as e:
-        raise MissingDependencyError(
-            f"the memory HTTP routes need Starlette: {INSTALL_HINT}"
-        ) from e
+    except ImportError:
+        # The name still resolves (``help()``, ``from deerflow_memory import *``,
+        # ``hasattr``): the call says what to install.
+        return _memory_routes_without_starlette
     from deerflow_memory.api.routes import memory_routes
 
     return memory_routes
+
+
+def _memory_routes_without_starlette(*args: Any, **kwargs: Any) -> Any:
+    """``memory_routes`` where Starlette is not installed.
+
+    Raises:
+        MissingDependencyError: always, with the command that installs it.
+    """
+    raise MissingDependencyError(f"the memory HTTP routes need Starlette: {INSTALL_HINT}")
