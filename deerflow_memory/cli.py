@@ -180,6 +180,9 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.graph import create_memory_agent
     from deerflow_memory.service import MemoryService
 
+    # With --json the document is the output (for scripts, like every other --json);
+    # the sessions are told on stderr.
+    output, console = console, (make_console(GuardedOutput(sys.stderr)) if args.json else console)
     script = DEMO_SCRIPT[args.lang]
     config = _config(args)
     with MemoryService(config, register_atexit=False) as memory:
@@ -232,8 +235,6 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
         console.print(
             _facts_table(document, f"facts of {args.user} (revision {document.revision})")
         )
-        if args.json:
-            console.print_json(document.to_json())
 
         console.rule(f"Session 2 (new thread {second})")
         run = {"configurable": {"user_id": args.user, "thread_id": second}}
@@ -245,6 +246,8 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
         )
         _say(console, "User", script["session2"])
         _say(console, "Assistant", result["messages"][-1].text)
+    if args.json:
+        output.print_json(document.to_json())
     return 0 if drained and document.facts else 1
 
 
@@ -874,7 +877,11 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--yes", action="store_true", help="replace memory the demo did not write itself"
     )
-    demo.add_argument("--json", action="store_true", help="also print the memory document")
+    demo.add_argument(
+        "--json",
+        action="store_true",
+        help="print the memory document after session 1 as JSON (the sessions go to stderr)",
+    )
 
     for name, help_text in (
         ("show", "print a user's memory"),

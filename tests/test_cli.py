@@ -54,6 +54,14 @@ def test_the_demo_carries_session_one_preferences_into_session_two(
     assert len(stored["facts"]) >= 3
 
 
+def test_the_demo_with_json_prints_only_the_document(tmp_path: Path) -> None:
+    result = cli("demo", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)  # a script can read it whole
+    assert any("peanut" in fact["content"] for fact in document["facts"])
+    assert "injected memory_context" in result.stderr  # the sessions are told beside it
+
+
 def test_export_import_show_and_clear_round_trip(tmp_path: Path) -> None:
     source = tmp_path / "deerflow.json"
     source.write_text(json.dumps(DEERFLOW_V1), encoding="utf-8")
