@@ -295,6 +295,7 @@ class DurableUpdates:
         if not background:
             try:
                 self.restore(queue, self.outbox.recover())
+                self._hand_over_dead_letters()
             finally:
                 self._recovered.set()
             self.start_polling(queue, poll_interval)
@@ -312,6 +313,7 @@ class DurableUpdates:
     def _recover(self, queue: MemoryUpdateQueue) -> None:
         try:
             self.restore(queue, self.outbox.recover())
+            self._hand_over_dead_letters()
         except Exception as e:
             if self.stopped_by_closed_store(e, "recovery"):
                 return
@@ -319,6 +321,20 @@ class DurableUpdates:
             logger.exception("memory outbox recovery failed")
         finally:
             self._recovered.set()
+
+    def _hand_over_dead_letters(self) -> None:
+        """Dead letters kept in the outbox when the backend could not take them: stored now.
+
+        Only the backend's dead letters are listed, retried and reported
+        (``dead_letters()``, ``deerflow-memory pending``/``retry``): one left
+        in the outbox would be out of reach for good. One the backend still
+        refuses stays in the outbox (logged) for the next start.
+        """
+        if self._storage is None:
+            return
+        for update in self.outbox.dead_letters():
+            if self._put_dead_letter(update, update.error or "failed", update.attempts):
+                self.outbox.complete(update)
 
     def wait_recovered(self, timeout: float | None = None) -> bool:
         """Wait until what stopped processes left pending is queued; True when it is."""
