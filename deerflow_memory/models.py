@@ -310,7 +310,11 @@ def _clamp_confidence(value: Any, fact_id: Any = None) -> Any:
                 "stored fact %s has confidence %s outside [0, 1]: loaded as %.1f "
                 "(the next save stores that)",
                 fact_id if isinstance(fact_id, str) else "(no id)",
-                number if isinstance(value, int) else repr(value),
+                # an int beyond float's range is named by its size (repr of one of
+                # thousands of digits raises: int's conversion limit)
+                f"an integer of {value.bit_length()} bits"
+                if isinstance(value, int) and value.bit_length() > 1024
+                else repr(value),
                 clamped,
             )
         return clamped
