@@ -9,11 +9,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.store.base import Op, SearchOp
 
-from deerflow_memory import MemoryConfig
+from deerflow_memory import MemoryConfig, MemoryService
 from deerflow_memory.storage.factory import build_storage
 from deerflow_memory.storage.outbox import PendingUpdate
 from deerflow_memory.storage.outbox_store import StoreOutbox
@@ -368,3 +370,45 @@ def test_a_postgres_store_reports_the_database_clock() -> None:
     database = storage.database_time()
     assert database is not None and abs(database - time.time()) < 5
     storage.close()
+
+
+def test_a_start_reads_the_outbox_once_for_its_pending_records_and_its_dead_letters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each store read of a background recovery is one a store closed by its owner
+    # can crash on (SqliteStore closes its connection without its lock), so a start
+    # must not read the outbox once more for the dead letters.
+    config = MemoryConfig(storage="sqlite", storage_path=tmp_path / "m.sqlite")
+    storage = build_storage(config)
+    assert isinstance(storage, StoreMemoryStorage)
+    before = outbox(storage)
+    before.record(pending("live"))
+    bob = replace(pending("dead"), user_id="bob")
+    before.record(bob)
+    before.dead_letter(bob, "model exploded")
+    assert before.sync(timeout=10)
+    before.close()
+
+    searches: list[tuple[str, ...]] = []
+    run_ops = StoreMemoryStorage.run_ops
+
+    def counting(self: StoreMemoryStorage, ops: list[Op]) -> list[Any]:
+        searches.extend(op.namespace_prefix for op in ops if isinstance(op, SearchOp))
+        return run_ops(self, ops)
+
+    monkeypatch.setattr(StoreMemoryStorage, "run_ops", counting)
+    after = outbox(storage)
+    live, dead = after.recover_all()
+    assert [u.record_id for u in live] == ["live"]
+    assert [(u.user_id, u.error) for u in dead] == [("bob", "model exploded")]
+    assert len(searches) == 1
+    after.close()
+    storage.close()
+
+    # A service's start goes through it: one read of the outbox, bob's letter handed over.
+    searches.clear()
+    with MemoryService(config, register_atexit=False) as memory:
+        assert memory.durable.wait_recovered(30)
+        outbox_reads = [ns for ns in searches if ns[-1] == "outbox"]
+        assert [letter.user_id for letter in memory.dead_letters()] == ["bob"]
+    assert len(outbox_reads) == 1

@@ -254,6 +254,15 @@ class Outbox(ABC):
     def recover(self) -> list[PendingUpdate]:
         """Pending records no live process is responsible for, now adopted by this one."""
 
+    def recover_all(self) -> tuple[list[PendingUpdate], list[PendingUpdate]]:
+        """What a start recovers: ``(recover(), dead_letters())``.
+
+        A shared outbox reads its records once for both, so a start adds no
+        store traffic for its dead letters (each read in flight is one a store
+        closed by its owner can crash on; see :class:`StoreOutbox`).
+        """
+        return self.recover(), self.dead_letters()
+
     #: True when other processes can leave records here for this one (then :meth:`poll`
     #: is called every ``outbox_poll_seconds``): store items, a dead process's journal.
     shared = False

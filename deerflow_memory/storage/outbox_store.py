@@ -271,6 +271,14 @@ class StoreOutbox(GroupCommitOutbox):
         now = self._now()[1]
         return [u for u, v in self._scan() if u.error is None and self._claimable(v, now)]
 
+    def recover_all(self) -> tuple[list[PendingUpdate], list[PendingUpdate]]:
+        """:meth:`recover` and :meth:`dead_letters` from one read of the outbox."""
+        self.sync_clock()
+        now = self._now()[1]
+        found = self._scan()
+        pending = [u for u, v in found if u.error is None and self._claimable(v, now)]
+        return pending, [u for u, _ in found if u.error is not None]
+
     def poll(self) -> list[PendingUpdate]:
         """Items due now that nobody holds a live lease on (another process died, or is late)."""
         self.sync_clock()

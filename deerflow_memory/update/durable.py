@@ -294,8 +294,7 @@ class DurableUpdates:
         """
         if not background:
             try:
-                self.restore(queue, self.outbox.recover())
-                self._hand_over_dead_letters()
+                self._recover_all(queue)
             finally:
                 self._recovered.set()
             self.start_polling(queue, poll_interval)
@@ -312,8 +311,7 @@ class DurableUpdates:
 
     def _recover(self, queue: MemoryUpdateQueue) -> None:
         try:
-            self.restore(queue, self.outbox.recover())
-            self._hand_over_dead_letters()
+            self._recover_all(queue)
         except Exception as e:
             if self.stopped_by_closed_store(e, "recovery"):
                 return
@@ -322,7 +320,12 @@ class DurableUpdates:
         finally:
             self._recovered.set()
 
-    def _hand_over_dead_letters(self) -> None:
+    def _recover_all(self, queue: MemoryUpdateQueue) -> None:
+        pending, dead = self.outbox.recover_all()
+        self.restore(queue, pending)
+        self._hand_over_dead_letters(dead)
+
+    def _hand_over_dead_letters(self, dead: Sequence[PendingUpdate]) -> None:
         """Dead letters kept in the outbox when the backend could not take them: stored now.
 
         Only the backend's dead letters are listed, retried and reported
@@ -332,7 +335,7 @@ class DurableUpdates:
         """
         if self._storage is None:
             return
-        for update in self.outbox.dead_letters():
+        for update in dead:
             if self._put_dead_letter(update, update.error or "failed", update.attempts):
                 self.outbox.complete(update)
 
