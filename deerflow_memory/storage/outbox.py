@@ -25,6 +25,7 @@ Messages are opaque here: the outbox is given ``encode``/``decode`` functions
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -45,6 +46,7 @@ __all__ = [
     "Merge",
     "Outbox",
     "PendingUpdate",
+    "finite_time",
     "is_volatile",
     "merge_captures",
     "never_writable",
@@ -159,8 +161,19 @@ class PendingUpdate:
 
     @classmethod
     def from_json(cls, data: dict[str, Any], decode: Decode) -> PendingUpdate:
-        """Inverse of :meth:`to_json`; ``KeyError``/``TypeError``/``ValueError`` on bad data."""
-        agent = data["agent"]
+        """Inverse of :meth:`to_json`; ``KeyError``/``TypeError``/``ValueError`` on bad data.
+
+        Times must be finite numbers, ``attempts`` a count and ``error`` text or
+        null: a record holding anything else (``10**400``, ``Infinity``, a
+        string) is unreadable like one with a missing field, so the readers
+        skip it instead of failing on the records beside it.
+        """
+        agent, error = data["agent"], data.get("error")
+        if error is not None and not isinstance(error, str):
+            raise TypeError(f"error is {type(error).__name__}, not text")
+        attempts = data.get("attempts", 0)
+        if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 0:
+            raise ValueError(f"attempts is not a count: {type(attempts).__name__}")
         return cls(
             thread_id=str(data["thread"]),
             user_id=str(data["user"]),
@@ -168,16 +181,29 @@ class PendingUpdate:
             messages=decode(list(data["messages"])),
             correction=bool(data.get("correction", False)),
             reinforcement=bool(data.get("reinforcement", False)),
-            due_at=float(data.get("due", 0.0)),
+            due_at=finite_time(data.get("due", 0.0), "due"),
             urgent=bool(data.get("urgent", False)),
             record_id=str(data.get("id", "")),
-            error=data.get("error"),
-            attempts=int(data.get("attempts", 0)),
-            captured_at=float(data.get("captured", 0.0)),
+            error=error,
+            attempts=attempts,
+            captured_at=finite_time(data.get("captured", 0.0), "captured"),
         )
 
     def dead(self, error: str) -> PendingUpdate:
         return replace(self, error=error)
+
+
+def finite_time(value: object, name: str) -> float:
+    """``value`` as seconds: a finite int or float (not a bool), else ``ValueError``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"{name} is {type(value).__name__}, not a number")
+    try:
+        seconds = float(value)
+    except OverflowError:
+        raise ValueError(f"{name} is beyond a float's range") from None
+    if not math.isfinite(seconds):
+        raise ValueError(f"{name} is not finite")
+    return seconds
 
 
 Merge = Callable[[Sequence[Any], Sequence[Any]], Sequence[Any]]

@@ -76,6 +76,7 @@ _STARTING = ".starting"  # a lock file's name until it is locked
 _START_GRACE = 60.0  # seconds before a ".starting" file is taken for a dead start
 ORPHAN_GRACE = 600.0  # without leases: seconds a journal with no lock file must sit untouched
 CORRUPT_SUFFIX = ".corrupt"  # outbox/{owner}.jsonl.corrupt: adopted lines that could not be read
+_OPS = frozenset({"put", "done", "dead", "release"})  # the journal's operations
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
@@ -95,6 +96,8 @@ def replay(
         try:
             entry = json.loads(raw)
             op = entry["op"]
+            if op not in _OPS:  # a line no version of this outbox writes: kept, not dropped
+                raise ValueError(f"unknown journal op {str(op)[:40]!r}")
             update = PendingUpdate.from_json(entry["update"], decode)
         except (ValueError, KeyError, TypeError, RecursionError, MemoryError) as e:
             if unreadable is not None:
@@ -443,6 +446,20 @@ class FileOutbox(GroupCommitOutbox):
                 error.location,
                 error.reason,
             )
+
+    def recover_all(self) -> tuple[list[PendingUpdate], list[PendingUpdate]]:
+        """Adopted pending records, and this process's dead letters (adopted ones included).
+
+        A live process's dead letters stay its own: handing them over from here
+        would bring them back after every start, even after its memory was cleared.
+        """
+        pending = self.recover()
+        self.sync(timeout=10)
+        try:
+            lines = _read_regular(self._path).splitlines()
+        except OSError:  # not written yet
+            return pending, []
+        return pending, replay(lines, self._decode)[1]
 
     def dead_letters(self) -> list[PendingUpdate]:
         """Dead letters of this process and of every journal on this root."""

@@ -47,6 +47,7 @@ from deerflow_memory.storage.outbox import (
     GroupCommitOutbox,
     Merge,
     PendingUpdate,
+    finite_time,
     merge_captures,
 )
 from deerflow_memory.storage.store import StoreMemoryStorage
@@ -104,6 +105,7 @@ class StoreOutbox(GroupCommitOutbox):
         self._ns = (*storage.namespace_prefix, _OUTBOX)
         self._lease = self.lease_seconds = lease_seconds
         self.owner = uuid.uuid4().hex
+        self._unreadable: set[str] = set()  # keys of items already warned about
 
     # --- item helpers (each under the item's cross-process lock) ------------------------
 
@@ -120,11 +122,14 @@ class StoreOutbox(GroupCommitOutbox):
     def _put(self, key: str, value: dict[str, Any] | None) -> None:
         self._storage.run_ops([PutOp(self._ns, key, value, index=False)])
 
-    def _parse(self, value: dict[str, Any]) -> PendingUpdate | None:
+    def _parse(self, value: dict[str, Any], key: str) -> PendingUpdate | None:
+        """The item's record, or None when it cannot be read (warned once per item key)."""
         try:
             update = PendingUpdate.from_json(value["update"], self._decode)
         except (KeyError, TypeError, ValueError) as e:
-            logger.warning("skipping an unreadable memory outbox item: %s", e)
+            if key not in self._unreadable:  # every poll reads it again: say it once
+                self._unreadable.add(key)
+                logger.warning("skipping an unreadable memory outbox item %s: %s", key, e)
             return None
         off = self._offset  # stored on the database clock; this process runs on its own
         return replace(update, due_at=update.due_at - off, captured_at=update.captured_at - off)
@@ -178,10 +183,11 @@ class StoreOutbox(GroupCommitOutbox):
             key = self._key(update)
             with self._hold(key):
                 current = self._get(key)
-                same = current is not None and current["update"].get("id") == update.record_id
+                held = current.get("update") if current is not None else None
+                same = isinstance(held, dict) and held.get("id") == update.record_id
                 mine = current is not None and current.get("leaseOwner") == self.owner
                 if op == "put":
-                    stored = self._parse(current) if current is not None else None
+                    stored = self._parse(current, key) if current is not None else None
                     if stored is not None and stored.error is None:
                         merged = merge_captures(stored, update, self._merge)
                         if merged is None:
@@ -219,11 +225,10 @@ class StoreOutbox(GroupCommitOutbox):
             current = self._get(key)
             if current is None:
                 return None  # done already (by us or another process)
-            stored = self._parse(current)
+            stored = self._parse(current, key)
             if stored is None or stored.error is not None:
                 return None
-            owner, until = current.get("leaseOwner"), current.get("leaseUntil")
-            if owner not in (None, self.owner) and until is not None and float(until) > now:
+            if self._held_by(current, now) not in (None, self.owner):
                 return None  # another process is running it
             if stored.record_id != update.record_id and stored.due_at > local:
                 return None  # a newer capture (another process's) is not due yet
@@ -256,14 +261,28 @@ class StoreOutbox(GroupCommitOutbox):
             limit *= 16
         found: list[tuple[PendingUpdate, dict[str, Any]]] = []
         for item in page:
-            update = self._parse(item.value)
+            update = self._parse(item.value, item.key)
             if update is not None:
                 found.append((update, item.value))
         return found
 
+    def _held_by(self, value: dict[str, Any], now: float) -> str | None:
+        """The owner of the item's live lease, or None (no lease, an ended or unreadable one).
+
+        A lease is only what this outbox writes (an owner's text and a finite
+        time); anything else holds nothing, so a damaged item is run, not
+        stuck.
+        """
+        owner, until = value.get("leaseOwner"), value.get("leaseUntil")
+        if not isinstance(owner, str):
+            return None
+        try:
+            return owner if finite_time(until, "leaseUntil") > now else None
+        except ValueError:
+            return None
+
     def _claimable(self, value: dict[str, Any], now: float) -> bool:
-        until = value.get("leaseUntil")
-        return value.get("leaseOwner") is None or until is None or float(until) <= now
+        return self._held_by(value, now) is None
 
     def recover(self) -> list[PendingUpdate]:
         """Every pending item nobody holds a live lease on (run at its due time)."""
@@ -306,7 +325,7 @@ class StoreOutbox(GroupCommitOutbox):
                 current = self._get(key)  # what is stored now (a capture may have merged in)
                 if current is not None:
                     self._put(key, None)
-                    gone.append(self._parse(current) or update)
+                    gone.append(self._parse(current, key) or update)
         return gone
 
     def dead_letters(self) -> list[PendingUpdate]:

@@ -41,6 +41,7 @@ from deerflow_memory.update.updater import UpdateResult, UpdateStatus, failure_r
 __all__ = ["DurableUpdates", "build_outbox", "decode_messages", "encode_messages", "is_volatile"]
 
 logger = package_logger(__name__)
+_STOP_WAIT_SECONDS = 60.0  # how long a close waits for a recovery or poll in a store call
 
 
 def build_outbox(storage: MemoryStorage, config: MemoryConfig) -> Outbox | None:
@@ -336,6 +337,8 @@ class DurableUpdates:
         if self._storage is None:
             return
         for update in dead:
+            if self._stop_polling.is_set():
+                return  # closing: the rest stay in the outbox for the next start
             if self._put_dead_letter(update, update.error or "failed", update.attempts):
                 self.outbox.complete(update)
 
@@ -375,5 +378,16 @@ class DurableUpdates:
             self._stop_polling.set()
             threads = [t for t in (self._recoverer, self._poller) if t is not None]
         for thread in threads:
-            if thread is not threading.current_thread():
-                thread.join(timeout=5)
+            if thread is threading.current_thread():
+                continue
+            # They stop between store calls; a store call that does not return in time is
+            # a hung store. Returning earlier would let the app close the store under it,
+            # which a SqliteStore answers with a crash of the process.
+            thread.join(timeout=_STOP_WAIT_SECONDS)
+            if thread.is_alive():
+                logger.warning(
+                    "memory %s still waits on a store call after %.0f s; closing the store "
+                    "before it returns can crash the process",
+                    thread.name,
+                    _STOP_WAIT_SECONDS,
+                )
