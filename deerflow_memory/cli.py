@@ -41,6 +41,7 @@ from deerflow_memory.config import MemoryConfig, check_path, load_config, redact
 from deerflow_memory.errors import DeerflowMemoryError, FactNotFoundError
 from deerflow_memory.models import (
     CONFIDENCE_RULE,
+    Fact,
     FactCategory,
     MemoryDocument,
     SourceType,
@@ -197,10 +198,11 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
             # replaces anything else (a real user's memory) only with --yes.
             own = _written_by_demo(existing)
             if not own and not args.yes:
+                others = sum(not _by_demo(fact) for fact in existing.facts)
+                which = f"{others} of its {_facts(len(existing.facts))}" if others else "past facts"
                 raise CommandFailed(
-                    f"user {args.user!r} has memory the demo did not write "
-                    f"({_facts(len(existing.facts))}); pass --yes to replace it, --keep to build "
-                    "on it, or --user to pick another user"
+                    f"user {args.user!r} has memory the demo did not write ({which}); pass "
+                    "--yes to replace it, --keep to build on it, or --user to pick another user"
                 )
             scope.storage.delete(args.user, None)
             what = "an earlier demo run" if own else "before (--yes)"
@@ -251,12 +253,15 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
     return 0 if drained and document.facts else 1
 
 
+def _by_demo(fact: Fact) -> bool:
+    """True for a fact the demo learned in its own threads (not one added by hand)."""
+    return fact.source in _DEMO_SOURCES and fact.source_type is not SourceType.MANUAL
+
+
 def _written_by_demo(document: MemoryDocument) -> bool:
     """True when every fact (current or past) came from the demo's own threads, none manual."""
     facts = [*document.facts, *document.superseded_facts]
-    return bool(facts) and all(
-        fact.source in _DEMO_SOURCES and fact.source_type is not SourceType.MANUAL for fact in facts
-    )
+    return bool(facts) and all(_by_demo(fact) for fact in facts)
 
 
 def _load(args: argparse.Namespace) -> MemoryDocument:
@@ -775,13 +780,14 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
             )
         )
     for item in ran:
+        went = item.result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED)
         if item.removed:
             status = "applied"
-        elif item.left is not None and item.result.status is not UpdateStatus.FAILED:
+        elif went and item.left is not None:
             status = "applied in part; the rest stays in the letter"
-        elif item.result.status in (UpdateStatus.SAVED, UpdateStatus.SKIPPED):
+        elif went:
             status = "applied, but the letter stays (its user's update lock was busy)"
-        else:
+        else:  # failed or to retry (a model still unreachable): the letter is stored again
             status = f"failed again: {item.result.error}"
         console.print(
             Text(f"{item.letter.id} ({item.letter.user_id}/{item.letter.thread_id}): {status}")

@@ -189,3 +189,29 @@ def test_pending_lists_dead_letters_and_retry_applies_them(tmp_path: Path) -> No
     assert "1 applied, 0 still failing" in retried.stdout
     assert "no failed memory updates" in cli("--root", str(root), "pending", cwd=tmp_path).stdout
     assert "peanut" in cli("--root", str(root), "show", "--user", "ann", cwd=tmp_path).stdout
+
+
+def test_retry_with_the_model_still_unreachable_says_failed_again(tmp_path: Path) -> None:
+    # A transient failure (connection refused) stores the letter again: "applied in
+    # part" would tell the user something went through when nothing did.
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from deerflow_memory.storage.file import FileMemoryStorage
+    from deerflow_memory.update.dead_letter import dead_letter_for
+    from deerflow_memory.update.queue import UpdateJob
+
+    root = tmp_path / "mem"
+    turn = (HumanMessage("I am allergic to peanuts.", id="h1"), AIMessage("Noted.", id="a1"))
+    FileMemoryStorage(root).put_dead_letter(
+        dead_letter_for(UpdateJob("t1", "ann", None, turn), "ModelCallError: 503", attempts=8)
+    )
+    config = tmp_path / "cfg.yaml"
+    config.write_text(
+        "memory:\n  model_name: local-model\n  base_url: http://127.0.0.1:9/v1\n"
+        "  api_key: sk-local\n  model_call_retries: 0\n  update_max_attempts: 1\n"
+    )
+    retried = cli("--root", str(root), "retry", "--config", str(config), cwd=tmp_path)
+    assert retried.returncode == 1, retried.stdout + retried.stderr
+    assert "failed again" in retried.stdout and "applied in part" not in retried.stdout
+    assert "0 applied, 1 still failing" in retried.stdout
+    assert "1 failed memory update" in cli("--root", str(root), "pending", cwd=tmp_path).stdout

@@ -87,6 +87,19 @@ def test_global_options_work_after_the_subcommand(
     assert status == 0 and "Proficient in Rust" in out
 
 
+def test_demo_counts_only_the_facts_it_did_not_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = str(tmp_path / "mem")
+    assert run(capsys, "demo", "--root", folder)[0] == 0
+    shown = run(capsys, "show", "--user", "demo-traveller", "--json", "--root", folder)[1]
+    learned = len(json.loads(shown)["facts"])
+    added = ["remember", "--user", "demo-traveller", "--root", folder, "Prefers green tea"]
+    assert run(capsys, *added)[0] == 0
+    status, _, err = run(capsys, "demo", "--root", folder)
+    assert_one_error_line(status, err, f"(1 of its {learned + 1} facts)", "--yes")
+
+
 def test_an_unknown_user_or_an_empty_root_is_said_plainly(
     root: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -102,7 +102,7 @@ from deerflow_memory.identity import (
     user_id_for_identity,
 )
 from deerflow_memory.inject.fallback import rank_facts
-from deerflow_memory.models import CONFIDENCE_RULE, MemoryDocument, iso_from_timestamp
+from deerflow_memory.models import MemoryDocument, iso_from_timestamp
 from deerflow_memory.service import MemoryService, check_service
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.stats import storage_stats
@@ -130,7 +130,11 @@ NOT_AUTHENTICATED = (
 def _json_number(value: Any) -> Any:
     # One plain message (a StrictFloat | StrictInt union named its members: "confidence.float").
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"must be a JSON number, {CONFIDENCE_RULE}")
+        # Not CONFIDENCE_RULE: it names "85%", which the CLI reads and JSON must not send.
+        raise ValueError(
+            "must be a JSON number from 0 to 1, or a percentage up to 100 (85 means 0.85), "
+            "not text or a boolean"
+        )
     return value
 
 
