@@ -286,9 +286,7 @@ class StoreOutbox(GroupCommitOutbox):
 
     def recover(self) -> list[PendingUpdate]:
         """Every pending item nobody holds a live lease on (run at its due time)."""
-        self.sync_clock()
-        now = self._now()[1]
-        return [u for u, v in self._scan() if u.error is None and self._claimable(v, now)]
+        return self.recover_all()[0]
 
     def recover_all(self) -> tuple[list[PendingUpdate], list[PendingUpdate]]:
         """:meth:`recover` and :meth:`dead_letters` from one read of the outbox."""
