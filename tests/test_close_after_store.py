@@ -36,18 +36,10 @@ ALICE = MemoryIdentity("alice", None, "t1")
 
 
 class FailedCalls:
-    """Wraps the ``batch`` memory calls for ``store`` and counts the calls that raised.
-
-    For a ``SqliteStore`` on a file that is memory's own store on the same file
-    (``sqlite_connection.memory_store_for``), which fails as the app's does once
-    the app closed it.
-    """
+    """Wraps ``store.batch`` and counts the calls that raised."""
 
     def __init__(self, store: Any) -> None:
-        from deerflow_memory.storage.sqlite_connection import memory_store_for
-
         self.count = 0
-        store = memory_store_for(store) or store
         inner: Callable[[Any], Any] = store.batch
 
         def batch(ops: Any) -> Any:
@@ -58,7 +50,6 @@ class FailedCalls:
                 raise
 
         store.batch = batch
-        self.store = store
 
 
 @pytest.fixture
@@ -378,7 +369,7 @@ def test_a_locked_sqlite_database_is_still_retried_until_it_frees(tmp_path: Path
         )
         holder = sqlite3.connect(path, isolation_level=None)
         holder.execute("BEGIN EXCLUSIVE")  # another process holds the database
-        failed.store.conn.execute("PRAGMA busy_timeout = 10")  # memory's connection
+        store.conn.execute("PRAGMA busy_timeout = 10")
         outbox.record(PendingUpdate("t1", "alice", None, tuple(TURN), record_id="1"))
         assert outbox.sync(timeout=0.5) is False  # still failing: retried, not given up
         holder.execute("COMMIT")

@@ -25,15 +25,21 @@ a warning.
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 import threading
+from contextlib import AbstractContextManager
+from typing import Any
 
 from langgraph.store.base import BaseStore
 
 from deerflow_memory.caching.identity import PerObject
-from deerflow_memory.storage.sqlite_connection import sqlite_database_file
+from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.update_locks import FlockUpdateLocks, LocalUpdateLocks
 
 __all__ = ["shared_update_locks", "sqlite_lock_folder"]
+
+logger = package_logger(__name__)
 
 # Per store object (by identity: a store may define __eq__ without __hash__), per scope.
 _REGISTRY: PerObject[dict[tuple[str, ...], LocalUpdateLocks]] = PerObject(dict)
@@ -67,8 +73,24 @@ def sqlite_lock_folder(store: BaseStore) -> str | None:
 
     The folder ``storage: sqlite`` takes its ``flock`` locks in (see
     ``storage.factory``). None for other stores, an in-memory or temporary
-    database, or a connection that cannot be asked (a warning then: update
-    locks and dead-letter claims are then shared within this process only).
+    database, or a connection that cannot be asked (a warning then).
     """
-    path = sqlite_database_file(store)
-    return f"{path}.locks" if path is not None else None
+    names = {klass.__name__ for klass in type(store).__mro__}
+    conn: Any = getattr(store, "conn", None)
+    if "SqliteStore" not in names or not isinstance(conn, sqlite3.Connection):
+        return None
+    lock = getattr(store, "lock", None)  # SqliteStore's guard of its connection
+    try:
+        guard = lock if isinstance(lock, AbstractContextManager) else contextlib.nullcontext()
+        with guard:
+            rows = conn.execute("PRAGMA database_list").fetchall()
+    except (sqlite3.Error, ValueError) as e:  # closed, or bound to another thread
+        logger.warning(
+            "cannot find the database file of %s (%s): its update locks and dead-letter "
+            "claims are shared within this process only",
+            type(store).__name__,
+            e,
+        )
+        return None
+    files = [row[2] for row in rows if row[1] == "main"]
+    return f"{files[0]}.locks" if files and files[0] else None

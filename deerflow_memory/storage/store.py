@@ -111,7 +111,6 @@ from deerflow_memory.storage.dead_letters import (
 )
 from deerflow_memory.storage.names import storage_name
 from deerflow_memory.storage.shared_locks import shared_update_locks, sqlite_lock_folder
-from deerflow_memory.storage.sqlite_connection import memory_store_for
 from deerflow_memory.storage.store_locks import (
     DocumentLock,
     DocumentLocks,
@@ -393,12 +392,6 @@ class StoreMemoryStorage(MemoryStorage):
             update_locks = shared_update_locks(store, self.namespace_prefix)
         self._update_locks = update_locks
         self._resources = resources
-        # The store this storage's calls go to: for an app's SqliteStore on a file, one on
-        # memory's own connection (see sqlite_connection); a store memory opened itself
-        # (``resources``) is closed only after memory's work, so it is called as it is.
-        self._calls: BaseStore = store
-        if resources is None:
-            self._calls = memory_store_for(store) or store
         check_cache_bounds(max_cached_documents, max_cached_facts)
         # Bases to diff saves against, and the last assembled document per namespace so
         # an unchanged document is not validated again on every load: both on one
@@ -448,7 +441,6 @@ class StoreMemoryStorage(MemoryStorage):
                     max_cached_facts=self._max_cached_facts,
                     cache_budget=self._bases.budget,  # one bound for the storage
                 )
-                view._calls = self._calls
                 self._tenants.add(tenant_id, view)
             return view
 
@@ -479,7 +471,7 @@ class StoreMemoryStorage(MemoryStorage):
         """``store.batch(ops)``; errors as :class:`StorageError` (``ns``: see :meth:`_failure`)."""
         try:
             with signals_unheld():  # the app's store (its index may run an embedder)
-                return self._calls.batch(ops)
+                return self.store.batch(ops)
         except asyncio.InvalidStateError as e:
             raise StorageError(
                 f"{type(self.store).__name__} is async: use aload/asave/adelete on its event "
@@ -492,7 +484,7 @@ class StoreMemoryStorage(MemoryStorage):
         if not self._native_async:
             return await asyncio.to_thread(self._batch, ops, ns)
         try:
-            return await self._calls.abatch(ops)
+            return await self.store.abatch(ops)
         except NotImplementedError:
             # A sync-only store (SqliteStore): run its sync batch off the event loop.
             self._native_async = False
