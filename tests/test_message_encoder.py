@@ -63,7 +63,7 @@ def test_it_keeps_no_message_alive_and_stays_bounded() -> None:
     del messages
     gc.collect()
     encoder([HumanMessage("later", id="later")])  # the next insert purges what went
-    assert [e.plain["data"]["id"] for e in encoder._entries.values()] == ["later"]
+    assert [e.fields["id"] for e in encoder._entries.values()] == ["later"]
 
 
 def test_the_file_outbox_writes_a_message_met_again_from_its_cached_text(
@@ -166,4 +166,4 @@ def test_a_collection_while_it_inserts_does_not_deadlock() -> None:
     worker.join(30)  # a hang guard
     assert not worker.is_alive(), "the callback waited for the lock its own thread holds"
     encoder([HumanMessage("next", id="n")])
-    assert [e.plain["data"]["id"] for e in encoder._entries.values()] == ["n"]
+    assert [e.fields["id"] for e in encoder._entries.values()] == ["n"]

@@ -59,3 +59,17 @@ def test_a_turn_with_an_own_class_is_adopted_after_its_process_stopped(tmp_path:
     (adopted,) = second.recover()
     assert "allergic to peanuts" in adopted.messages[1].content
     second.close()
+
+
+def test_the_encoder_keeps_the_encoding_of_an_own_class_message_while_it_is_unchanged() -> None:
+    # Its written form differs from its fields (type "human" or "chat", a role): the
+    # cache compares the fields as dumped, so it is not encoded again on every turn.
+    encoder = MessageEncoder()
+    turn = _turn()
+    first = encoder(turn)
+    again = encoder(turn)
+    assert all(a is b for a, b in zip(first, again, strict=True))
+    turn[1].content = "I live in Bergen now."  # edited in place: encoded afresh
+    edited = encoder(turn)
+    assert edited[1] is not first[1] and edited[1]["data"]["content"] == "I live in Bergen now."
+    assert edited[0] is first[0] and decode_messages(edited)[1].type == "human"

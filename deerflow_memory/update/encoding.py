@@ -120,16 +120,20 @@ _BASES = (HumanMessage, AIMessage, SystemMessage, ToolMessage, FunctionMessage, 
 
 
 def _readable_dict(message: BaseMessage) -> dict[str, Any]:
-    """``message_to_dict(message)``, written so that ``messages_from_dict`` reads it back.
+    """``message_to_dict(message)``, written so that ``messages_from_dict`` reads it back."""
+    return _readable(message, message_to_dict(message))
+
+
+def _readable(message: BaseMessage, plain: dict[str, Any]) -> dict[str, Any]:
+    """``plain`` (``message_to_dict(message)``) as ``messages_from_dict`` reads it back.
 
     An app's own message class has a ``type`` LangChain does not know: a
     subclass of ``HumanMessage`` (or another LangChain class) is written as that
     class, its fields kept; any other ``BaseMessage`` as a ``ChatMessage`` whose
     role is its type (the memory filter keeps neither more nor less of it).
     Written as it was, it could not be read back after a crash, and the whole
-    captured turn would go with it.
+    captured turn would go with it. ``plain`` itself is left as it is.
     """
-    plain = message_to_dict(message)
     if plain["type"] in _READABLE:
         return plain
     data = dict(plain["data"])
@@ -152,12 +156,12 @@ def encode_messages(messages: Sequence[BaseMessage]) -> list[Any]:
 
 
 class _Encoded:
-    __slots__ = ("message", "plain", "text", "value")
+    __slots__ = ("fields", "message", "text", "value")
 
-    def __init__(self, message: weakref.ref[BaseMessage], plain: Any, value: Any) -> None:
+    def __init__(self, message: weakref.ref[BaseMessage], fields: Any, value: Any) -> None:
         self.message = message
-        self.plain = plain  # _readable_dict(message) when it was encoded
-        self.value = value  # json_safe(plain)
+        self.fields = fields  # the message's fields as dumped (message_to_dict's "data")
+        self.value = value  # json_safe(_readable(message, dump))
         self.text: str | None = None  # its compact JSON, once asked for
 
 
@@ -214,21 +218,21 @@ class MessageEncoder:
             and entry.message() is message
             # The fields as dumped then, against the object's fields now: a deep
             # comparison in C that allocates nothing (a dump costs ~8x as much).
-            and entry.plain["data"] == message.__dict__
+            and entry.fields == message.__dict__
         ):
             return entry
         return self._remember(message)
 
     def _remember(self, message: BaseMessage) -> _Encoded:
         key = id(message)
-        plain = _readable_dict(message)
+        dump = message_to_dict(message)
         gone = self._gone
 
         def went(ref: weakref.ref[BaseMessage]) -> None:
             gone.append((key, ref))
 
         ref = weakref.ref(message, went)
-        entry = _Encoded(ref, plain, json_safe(plain))
+        entry = _Encoded(ref, dump["data"], json_safe(_readable(message, dump)))
         entries = self._entries
         with self._lock:
             while gone:
