@@ -280,14 +280,14 @@ class Outbox(ABC):
     def recover(self) -> list[PendingUpdate]:
         """Pending records no live process is responsible for, now adopted by this one."""
 
+    @abstractmethod
     def recover_all(self) -> tuple[list[PendingUpdate], list[PendingUpdate]]:
-        """What a start recovers: ``(recover(), dead_letters())``.
+        """What a start recovers: :meth:`recover`'s records, and the dead letters to hand over.
 
-        A shared outbox reads its records once for both, so a start adds no
-        store traffic for its dead letters (each read in flight is one a store
-        closed by its owner can crash on; see :class:`StoreOutbox`).
+        The dead letters are this process's own and those of what it adopted
+        (never a live process's). A store outbox reads its items once for both:
+        each read in flight is one a ``SqliteStore`` its app closes can crash on.
         """
-        return self.recover(), self.dead_letters()
 
     #: True when other processes can leave records here for this one (then :meth:`poll`
     #: is called every ``outbox_poll_seconds``): store items, a dead process's journal.

@@ -455,24 +455,24 @@ class FileOutbox(GroupCommitOutbox):
         """
         pending = self.recover()
         self.sync(timeout=10)
-        try:
-            lines = _read_regular(self._path).splitlines()
-        except OSError:  # not written yet
-            return pending, []
-        return pending, replay(lines, self._decode)[1]
+        return pending, self._dead_in(self._path)
 
     def dead_letters(self) -> list[PendingUpdate]:
         """Dead letters of this process and of every journal on this root."""
         self.sync(timeout=10)
         found: dict[str, PendingUpdate] = {}
         for journal in sorted(self._checked().glob("*.jsonl")):
-            try:
-                lines = _read_regular(journal).splitlines()
-            except OSError:  # incl. CorruptMemoryError: a special file, skipped
-                continue
-            for update in replay(lines, self._decode)[1]:
+            for update in self._dead_in(journal):
                 found[update.record_id] = update
         return list(found.values())
+
+    def _dead_in(self, journal: Path) -> list[PendingUpdate]:
+        """The dead letters ``journal`` holds; none when it cannot be read (or is not there)."""
+        try:
+            lines = _read_regular(journal).splitlines()
+        except OSError:  # incl. CorruptMemoryError: a special file, skipped
+            return []
+        return replay(lines, self._decode)[1]
 
     def close(self) -> None:
         super().close()

@@ -112,7 +112,7 @@ def due_for_review(
         stamp = stored_timestamp(fact.last_confirmed_at) or stored_timestamp(fact.created_at)
         if stamp is None or stamp > cutoff:
             continue
-        if fact.constraint or fact.category in protected or fact.source_type == SourceType.MANUAL:
+        if fact.constraint or fact.category in protected or is_manual(fact):
             continue
         due.append((stamp, fact))
     if len(due) < min_due:
