@@ -29,6 +29,7 @@ from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.file import JOURNAL_FILE, FileMemoryStorage
 from deerflow_memory.storage.vectors_file import VECTORS_FILE
 from deerflow_memory.update.forget import fence
+from tests.delegating import DelegatingStorage
 
 OLD = MemoryIdentity("alice", None, "t1")
 HISTORY: list[BaseMessage] = [
@@ -185,36 +186,11 @@ def test_a_delete_removes_the_deleted_facts_vectors_and_journal(
     assert storage.load("alice").extraction_watermarks == fenced.extraction_watermarks
 
 
-class OwnBackend(MemoryStorage):
-    """A backend of its own (load, save, delete, list only): a clear uses the base delete_fenced."""
-
-    def __init__(self, inner: FileMemoryStorage) -> None:
-        self.inner = inner
-
-    def load(self, user_id: str, agent_name: str | None = None) -> MemoryDocument:
-        return self.inner.load(user_id, agent_name)
-
-    def save(
-        self,
-        user_id: str,
-        agent_name: str | None,
-        document: MemoryDocument,
-        expected_revision: int | None = None,
-    ) -> MemoryDocument:
-        return self.inner.save(user_id, agent_name, document, expected_revision)
-
-    def delete(self, user_id: str, agent_name: str | None = None) -> bool:
-        return self.inner.delete(user_id, agent_name)
-
-    def list_documents(self) -> Iterator[tuple[str, str | None]]:
-        return self.inner.list_documents()
-
-
 def test_a_backend_without_its_own_delete_fenced_keeps_the_fence_and_marks_the_clear(
     tmp_path: Path,
 ) -> None:
     inner = FileMemoryStorage(tmp_path / "m")
-    storage = OwnBackend(inner)
+    storage = DelegatingStorage(inner)  # the base delete_fenced
     inner.save("alice", None, MemoryDocument(facts=(Fact(content="Is allergic to peanuts"),)))
     mark = ExtractionWatermark(thread_id="t1", message_keys=("k1",), sealed=True)
     assert storage.delete_fenced("alice", None, MemoryDocument(extraction_watermarks=(mark,)))

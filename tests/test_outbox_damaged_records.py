@@ -103,23 +103,25 @@ def test_a_dead_journal_with_out_of_range_numbers_recovers_the_rest(tmp_path: Pa
     assert [json.loads(line) for line in kept] == odd  # kept as they were, none dropped
 
 
-@pytest.mark.parametrize("lease", ["soon", [1], True, {"until": 1}], ids=repr)
-def test_a_store_item_with_an_odd_lease_is_run_and_does_not_stop_the_start(
-    tmp_path: Path, lease: object
-) -> None:
+def sqlite_with_outbox_item(tmp_path: Path, item: dict[str, Any]) -> MemoryConfig:
+    """A SQLite memory holding ``item`` under alice's thread t1 in its outbox; its config."""
     config = MemoryConfig(
         storage="sqlite", storage_path=tmp_path / "m.sqlite", debounce_seconds=0.01
     )
     storage = build_storage(config)
     assert isinstance(storage, StoreMemoryStorage)
-    outbox = (*storage.namespace_prefix, "outbox")
-    storage.store.put(
-        outbox,
-        outbox_key("t1", "alice", None),
-        {"update": record("t1"), "leaseOwner": "gone", "leaseUntil": lease},
-        index=False,
-    )
+    key = outbox_key("t1", "alice", None)
+    storage.store.put((*storage.namespace_prefix, "outbox"), key, item, index=False)
     storage.close()
+    return config
+
+
+@pytest.mark.parametrize("lease", ["soon", [1], True, {"until": 1}], ids=repr)
+def test_a_store_item_with_an_odd_lease_is_run_and_does_not_stop_the_start(
+    tmp_path: Path, lease: object
+) -> None:
+    item = {"update": record("t1"), "leaseOwner": "gone", "leaseUntil": lease}
+    config = sqlite_with_outbox_item(tmp_path, item)
     with MemoryService(config, register_atexit=False) as memory:
         assert memory.flush(timeout=30).drained
         assert any("welder" in fact for fact in facts(memory, "alice"))
@@ -129,14 +131,7 @@ def test_a_store_item_with_an_odd_lease_is_run_and_does_not_stop_the_start(
 def test_a_store_item_that_is_not_a_record_is_replaced_and_jams_nothing(
     tmp_path: Path, held: object
 ) -> None:
-    config = MemoryConfig(
-        storage="sqlite", storage_path=tmp_path / "m.sqlite", debounce_seconds=0.01
-    )
-    storage = build_storage(config)
-    assert isinstance(storage, StoreMemoryStorage)
-    key = outbox_key("t1", "alice", None)
-    storage.store.put((*storage.namespace_prefix, "outbox"), key, {"update": held}, index=False)
-    storage.close()
+    config = sqlite_with_outbox_item(tmp_path, {"update": held})
     alice, bob = MemoryIdentity("alice", None, "t1"), MemoryIdentity("bob", None, "t9")
     with MemoryService(config, register_atexit=False) as memory:
         memory.enqueue(alice, [HumanMessage("I am a welder by trade."), AIMessage("Noted.")])

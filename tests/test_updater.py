@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +13,11 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import RevisionConflictError
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument
-from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.update.llm import ModelExtractor, build_extractor
 from deerflow_memory.update.queue import MemoryUpdateQueue, UpdateJob
 from deerflow_memory.update.updater import MemoryUpdater, UpdateResult, UpdateStatus
+from tests.delegating import DelegatingStorage
 from tests.openai_server import OpenAIServer, Reply, openai_server  # noqa: F401  (fixture)
 
 NOW = "2026-07-01T10:00:00Z"
@@ -241,17 +240,14 @@ def test_a_corrupt_memory_file_fails_the_update_without_a_model_call_or_a_write(
     assert path.read_text() == "{not json"
 
 
-class InterferingStorage(MemoryStorage):
+class InterferingStorage(DelegatingStorage):
     """Lets another writer save first on the next ``conflicts`` saves: revision conflicts."""
 
     def __init__(self, inner: FileMemoryStorage, conflicts: int = 1) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.conflicts = conflicts
         self.other_writes = 0
         self.lock = threading.Lock()
-
-    def load(self, user_id: str, agent_name: str | None = None) -> MemoryDocument:
-        return self.inner.load(user_id, agent_name)
 
     def save(
         self,
@@ -273,12 +269,6 @@ class InterferingStorage(MemoryStorage):
                     expected_revision=current.revision,
                 )
         return self.inner.save(user_id, agent_name, document, expected_revision)
-
-    def delete(self, user_id: str, agent_name: str | None = None) -> bool:
-        return self.inner.delete(user_id, agent_name)
-
-    def list_documents(self) -> Iterator[tuple[str, str | None]]:
-        return self.inner.list_documents()
 
 
 def test_a_revision_conflict_reapplies_the_parsed_update_without_a_second_model_call(
