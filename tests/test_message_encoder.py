@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import json
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
@@ -167,3 +168,34 @@ def test_a_collection_while_it_inserts_does_not_deadlock() -> None:
     assert not worker.is_alive(), "the callback waited for the lock its own thread holds"
     encoder([HumanMessage("next", id="n")])
     assert [e.fields["id"] for e in encoder._entries.values()] == ["n"]
+
+
+class Uncomparable:
+    """A value whose ``==`` raises, like an array or a tensor an app keeps on a message."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("the truth value of this comparison is ambiguous")
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return f"Uncomparable({self.value})"
+
+
+@pytest.mark.parametrize("error", [RuntimeError, ValueError])
+def test_a_field_whose_comparison_raises_is_encoded_afresh_not_an_error(
+    error: type[Exception], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(
+        Uncomparable, "__eq__", lambda self, other: (_ for _ in ()).throw(error("ambiguous"))
+    )
+    encoder = MessageEncoder()
+    kept = {"emb": Uncomparable(1)}
+    message = HumanMessage("I work as a welder.", id="h1", additional_kwargs=kept)
+    encoder([message])
+    message.additional_kwargs = {"emb": Uncomparable(2)}  # the app replaces the field
+    assert encoder([message]) == encode_messages([message])  # what the uncached encoder writes
+    assert "Uncomparable(2)" in json.dumps(encoder([message]))

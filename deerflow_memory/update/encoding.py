@@ -213,13 +213,7 @@ class MessageEncoder:
 
     def _entry(self, message: BaseMessage) -> _Encoded:
         entry = self._entries.get(id(message))
-        if (
-            entry is not None
-            and entry.message() is message
-            # The fields as dumped then, against the object's fields now: a deep
-            # comparison in C that allocates nothing (a dump costs ~8x as much).
-            and entry.fields == message.__dict__
-        ):
+        if entry is not None and entry.message() is message and _same(entry.fields, message):
             return entry
         return self._remember(message)
 
@@ -244,6 +238,20 @@ class MessageEncoder:
                 del entries[next(iter(entries))]
             entries[key] = entry
         return entry
+
+
+def _same(fields: Any, message: BaseMessage) -> bool:
+    """Whether ``message``'s fields still equal ``fields`` (as dumped when it was encoded).
+
+    A deep comparison in C that allocates nothing (a dump costs ~8x as much).
+    A value whose ``==`` raises (an array or a tensor an app keeps in
+    ``additional_kwargs``) or does not answer a bool counts as changed: the
+    message is encoded afresh, as :func:`encode_messages` writes it.
+    """
+    try:
+        return bool(fields == message.__dict__)
+    except Exception:
+        return False
 
 
 def decode_messages(data: list[Any]) -> tuple[BaseMessage, ...]:
