@@ -21,7 +21,7 @@ from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.judge import JudgedExtractor
 from deerflow_memory.update.judge import _parse as parse_judge_answer
 from deerflow_memory.update.llm import ModelExtractor
-from tests.openai_server import OpenAIServer, openai_server  # noqa: F401  (fixture)
+from tests.openai_server import OpenAIServer, Reply, openai_server  # noqa: F401  (fixture)
 
 
 @pytest.mark.parametrize(
@@ -141,3 +141,35 @@ def test_with_judge_model_a_mistyped_judge_answer_saves_every_fact_of_the_turn(
             w.thread_id for w in document.extraction_watermarks
         ] == ["t1"]
         assert openai_server.request_count == 2
+
+
+def test_a_judge_that_trickles_its_answer_is_given_up_after_the_call_timeout(
+    openai_server: OpenAIServer,  # noqa: F811
+) -> None:
+    # A proxy trickling the body a byte at a time: no single read waits long, so the
+    # client's own timeout never fires. The judge's call has the memory model's deadline.
+    model = openai_server.chat_model(timeout=5)
+    extractor = JudgedExtractor(ModelExtractor(model), model, call_timeout=1)
+    openai_server.reply(
+        CANDIDATES, Reply(content='{"keep": [], "drop": []}' + " " * 400, trickle=0.5)
+    )
+    update = extractor.extract(
+        ExtractionRequest(MemoryDocument(), [HumanMessage("hi"), AIMessage("ok")], "t")
+    )
+    # Given up: every candidate kept, the failure counted (dropping all would be the answer).
+    assert [f.content for f in update.new_facts] == [
+        "Works as a nurse in Oslo",
+        "Has two daughters",
+    ]
+    assert extractor.stats.failures == 1
+
+
+@pytest.mark.parametrize("seconds", [0, -1, float("nan"), "5"])
+def test_a_judge_call_timeout_that_is_not_seconds_is_a_config_error(seconds: object) -> None:
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+
+    from deerflow_memory.errors import ConfigError
+
+    model = GenericFakeChatModel(messages=iter([]))
+    with pytest.raises(ConfigError, match="call_timeout"):
+        JudgedExtractor(ModelExtractor(model), model, call_timeout=seconds)  # type: ignore[arg-type]

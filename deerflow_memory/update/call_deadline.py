@@ -26,8 +26,10 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from deerflow_memory.daemons import daemon_thread, signals_unheld
+from deerflow_memory.errors import ConfigError
+from deerflow_memory.update.timeouts import check_timeout
 
-__all__ = ["AbandonedCalls", "ModelCallTimeoutError", "call_within"]
+__all__ = ["AbandonedCalls", "ModelCallTimeoutError", "call_within", "check_call_timeout"]
 
 T = TypeVar("T")
 
@@ -65,6 +67,18 @@ class AbandonedCalls:
     def _ended(self) -> None:
         with self._lock:
             self._running -= 1
+
+
+def check_call_timeout(seconds: object, what: str = "call_timeout") -> float | None:
+    """``seconds`` as :func:`call_within` takes it: > 0, or None (unbounded).
+
+    Raises:
+        ConfigError: not a number, NaN, negative or 0 (every call would time out).
+    """
+    checked = check_timeout(seconds, what)
+    if checked == 0:
+        raise ConfigError(f"{what} must be > 0 seconds or None, got 0")
+    return checked
 
 
 def call_within(

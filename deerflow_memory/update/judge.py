@@ -35,6 +35,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from deerflow_memory.arguments import expect_chat_model, wrong_type
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import FactCategory, MemoryUpdate, NewFact, Rejection
+from deerflow_memory.update.call_deadline import AbandonedCalls, call_within, check_call_timeout
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor
 from deerflow_memory.update.prompt import format_conversation_for_update, json_text_for_prompt
 
@@ -91,16 +92,24 @@ class JudgedExtractor:
     Args:
         inner: the extractor that proposes the update (usually ``ModelExtractor``).
         judge: the chat model asked; may be the same instance as the memory model.
+        call_timeout: seconds the judge's call may take in all (``model_timeout_seconds``),
+            as the memory model's (:func:`~deerflow_memory.update.call_deadline.call_within`);
+            past it every candidate is kept. None: unbounded.
 
     Raises:
         InvalidArgumentError: ``inner`` has no ``extract(request)``, or ``judge``
             is not a chat model.
+        ConfigError: ``call_timeout`` is not a number > 0 or None.
     """
 
-    def __init__(self, inner: Extractor, judge: BaseChatModel) -> None:
+    def __init__(
+        self, inner: Extractor, judge: BaseChatModel, *, call_timeout: float | None = None
+    ) -> None:
         if not callable(getattr(inner, "extract", None)):
             wrong_type("inner", "an Extractor (with extract(request))", inner)
         expect_chat_model(judge, "judge")
+        self.call_timeout = check_call_timeout(call_timeout)
+        self._abandoned = AbandonedCalls()  # judge calls given up on, still running
         self.inner = inner
         self.judge = judge
         self.stats = JudgeStats()
@@ -166,8 +175,10 @@ class JudgedExtractor:
             self.stats.updates += 1
             self.stats.calls += 1
         try:
-            answer = self.judge.invoke(prompt)
-        except Exception as e:  # provider error types vary
+            answer = call_within(
+                lambda: self.judge.invoke(prompt), self.call_timeout, self._abandoned
+            )
+        except Exception as e:  # provider error types vary; a timeout too
             logger.warning("memory judge failed, keeping every candidate: %s", e)
             self._failed()
             return None

@@ -34,12 +34,11 @@ from deerflow_memory.arguments import expect, expect_chat_model, expect_number, 
 from deerflow_memory.errors import ConfigError, ModelCallError, UpdateParseError, install_hint
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import MemoryUpdate
-from deerflow_memory.update.call_deadline import AbandonedCalls, call_within
+from deerflow_memory.update.call_deadline import AbandonedCalls, call_within, check_call_timeout
 from deerflow_memory.update.extraction import ExtractionRequest, Extractor, ModelUsage
 from deerflow_memory.update.incremental import budgeted_memory_text, estimate_tokens
 from deerflow_memory.update.prompt import build_update_prompt, parse_update
 from deerflow_memory.update.retry import RetryPolicy, TransientModelError
-from deerflow_memory.update.timeouts import check_timeout
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -138,9 +137,7 @@ class ModelExtractor:
         expect_number(memory_max_tokens, "memory_max_tokens", ConfigError, integer=True)
         if not callable(count_tokens):
             wrong_type("count_tokens", "a function of text to a token count", count_tokens)
-        call_timeout = check_timeout(call_timeout, "call_timeout")  # not seconds: ConfigError
-        if call_timeout == 0:
-            raise ConfigError("call_timeout must be > 0 seconds or None, got 0")
+        call_timeout = check_call_timeout(call_timeout)  # not seconds > 0: ConfigError
         self.model = model
         self.call_timeout = call_timeout
         self._abandoned = AbandonedCalls()  # calls of this model given up on, still running
@@ -409,7 +406,7 @@ def build_extractor(config: MemoryConfig, model: BaseChatModel | None = None) ->
                     )
                     or model
                 )
-            return JudgedExtractor(extractor, judge)
+            return JudgedExtractor(extractor, judge, call_timeout=config.model_timeout_seconds)
         return extractor
     from deerflow_memory.update.offline.extractor import OfflineExtractor
 
