@@ -314,6 +314,21 @@ def _nothing_stored(config: MemoryConfig, tenant: str | None) -> str:
     return f"no memory is stored in {_where(config, tenant)} (check --root or the storage settings)"
 
 
+def _holds_nothing(storage: MemoryStorage) -> bool:
+    """True when ``storage`` holds no memory, failed update or waiting update: a wrong place.
+
+    Only reads (a mistyped ``--root`` or ``--tenant`` must not be created by looking).
+    """
+    from deerflow_memory.storage.migrate_pending import waiting_updates
+
+    return (
+        next(iter(storage.list_documents()), None) is None
+        and not storage.list_dead_letters()
+        and not storage.unreadable_dead_letters()
+        and not any(waiting_updates(storage) or ())
+    )
+
+
 def _user_needed(
     command: str, storage: MemoryStorage, config: MemoryConfig, tenant: str | None
 ) -> str:
@@ -704,7 +719,12 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
 def _cmd_pending(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.storage.migrate_pending import waiting_updates
 
-    with _storage(args, _config(args)) as storage:
+    config = _config(args)
+    with _storage(args, config) as storage:
+        if _holds_nothing(storage):  # "no failed updates" would hide a mistyped --root
+            if args.json:
+                console.print_json(data=[])  # the output keeps its shape (like stats)
+            raise CommandFailed(_nothing_stored(config, args.tenant))
         letters = storage.list_dead_letters(args.user)
         # Whose they are cannot be read: listed whatever --user says, never hidden.
         unreadable = storage.unreadable_dead_letters()
@@ -757,6 +777,9 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.update.updater import UpdateStatus
 
     config = _config(args)
+    with _storage(args, config) as storage:  # before the service, which makes its folders
+        if _holds_nothing(storage):
+            raise CommandFailed(_nothing_stored(config, args.tenant))
     with MemoryService(config, register_atexit=False) as memory:
         scoped = memory.for_tenant(args.tenant)
         if args.id:

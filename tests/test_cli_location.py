@@ -44,7 +44,18 @@ def store(root: Path, user: str, text: str, tenant: str | None = None) -> None:
     storage.save(user, None, document)
 
 
-@pytest.mark.parametrize("command", [["list"], ["list", "--json"], ["stats"], ["stats", "--json"]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["list"],
+        ["list", "--json"],
+        ["stats"],
+        ["stats", "--json"],
+        ["pending"],  # "no failed memory updates" was a false all-clear
+        ["pending", "--json"],
+        ["retry"],  # and retry made the folder it was looking in
+    ],
+)
 def test_list_and_stats_on_a_mistyped_root_say_nothing_is_stored_there(
     tmp_path: Path, run: Run, command: list[str]
 ) -> None:
@@ -55,6 +66,14 @@ def test_list_and_stats_on_a_mistyped_root_say_nothing_is_stored_there(
     if "--json" in command:
         assert json.loads(out) == []  # scripts still read valid JSON
     assert not typo.exists()  # looking created nothing
+
+
+def test_retry_with_a_mistyped_tenant_creates_no_tenant(tmp_path: Path, run: Run) -> None:
+    store(tmp_path, "ann", "Likes tea", tenant="shop")
+    status, _, err = run("--root", str(tmp_path), "retry", "--tenant", "shpo")
+    assert status == 1
+    one_error(err, "no memory is stored")
+    assert run("--root", str(tmp_path), "list", "--tenants")[1] == "shop\n"
 
 
 def test_list_tenants_with_none_says_so(tmp_path: Path, run: Run) -> None:
