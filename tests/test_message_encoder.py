@@ -199,3 +199,26 @@ def test_a_field_whose_comparison_raises_is_encoded_afresh_not_an_error(
     message.additional_kwargs = {"emb": Uncomparable(2)}  # the app replaces the field
     assert encoder([message]) == encode_messages([message])  # what the uncached encoder writes
     assert "Uncomparable(2)" in json.dumps(encoder([message]))
+
+
+class Counter:
+    """An app's own mutable object kept on a message (written as its text)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def __str__(self) -> str:
+        return f"counter {self.n}"
+
+
+def test_a_value_edited_in_place_that_the_dump_shares_is_never_stale() -> None:
+    # model_dump hands a bytearray or an app's object over as it is: compared with
+    # itself, an edit in place would not show, so such a message is not cached.
+    raw, counter = bytearray(b"abc"), Counter()
+    message = HumanMessage("hi", id="h", additional_kwargs={"raw": raw, "counter": counter})
+    encoder = MessageEncoder()
+    encoder([message])
+    raw.extend(b"XYZ")
+    counter.n = 7
+    assert encoder([message]) == encode_messages([message])
+    assert encoder([message])[0]["data"]["additional_kwargs"]["counter"] == "counter 7"

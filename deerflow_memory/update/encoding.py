@@ -227,6 +227,8 @@ class MessageEncoder:
 
         ref = weakref.ref(message, went)
         entry = _Encoded(ref, dump["data"], json_safe(_readable(message, dump)))
+        if not _compared_by_value(dump["data"]):
+            return entry  # an edit in place would not show against the dump: not kept
         entries = self._entries
         with self._lock:
             while gone:
@@ -238,6 +240,28 @@ class MessageEncoder:
                 del entries[next(iter(entries))]
             entries[key] = entry
         return entry
+
+
+_VALUE_LEAVES = (str, int, float, bytes, type(None), dt.datetime, dt.date, dt.time, enum.Enum)
+
+
+def _compared_by_value(value: Any, depth: int = 0) -> bool:
+    """Whether ``value`` (a message's dumped fields) holds only what the dump copied.
+
+    ``model_dump`` copies dicts and lists but hands other objects over as they
+    are (a ``bytearray``, an app's own object in ``additional_kwargs``): one
+    edited in place would compare equal to itself in the dump, and the cached
+    encoding would go stale. Messages holding such a value are not cached.
+    """
+    if isinstance(value, _VALUE_LEAVES):  # (bool is an int)
+        return True
+    if depth >= MAX_DEPTH:
+        return False
+    if isinstance(value, dict):
+        return all(_compared_by_value(v, depth + 1) for v in value.values())
+    if isinstance(value, list | tuple):
+        return all(_compared_by_value(v, depth + 1) for v in value)
+    return False
 
 
 def _same(fields: Any, message: BaseMessage) -> bool:
