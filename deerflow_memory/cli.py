@@ -282,7 +282,7 @@ def _no_memory_in(document: MemoryDocument) -> bool:
 
 def _where(config: MemoryConfig, tenant: str | None) -> str:
     where = (
-        f"{config.storage_path}"
+        os.path.abspath(config.storage_path)  # where it looked, wherever the shell is
         if config.storage == "file"
         else f"{config.storage} storage {redact_secrets(config.storage_dsn or '')}".rstrip()
     )

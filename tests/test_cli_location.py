@@ -133,3 +133,12 @@ def test_clear_of_a_user_without_memory_is_a_nothing_to_do_answer(tmp_path: Path
     one_error(err, "'nobody' (default agent) had no memory to delete")
     status, out, _ = run("--root", str(tmp_path), "clear", "--user", "ann", "--yes")
     assert status == 0 and "deleted the memory of 'ann'" in out
+
+
+def test_the_folder_looked_in_is_named_in_full(
+    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the default root is relative: .deerflow_memory
+    status, _, err = run("show", "--user", "ann")
+    assert status == 1
+    one_error(err, f"no memory is stored in {tmp_path / '.deerflow_memory'}")
