@@ -9,6 +9,10 @@ Run: ``python bench/injection.py``. Prints one row per (facts, counting, mode):
 - ``warm``: the same document object again, as in an inject node while memory
   is unchanged: the cached result is returned.
 
+- ``cold-all``: as ``cold``, and the text caches emptied too (constraint
+  wording, stored dates), as in the first render of a fresh process once the
+  vocabulary is loaded; printed at 1,000 facts.
+
 For tiktoken, ``cold-baseline`` times the same cold render with the cost
 floors off (``budget._render(..., floors=False)``: every candidate line and the whole
 block are encoded, the algorithm before issue 15), interleaved with the
@@ -30,9 +34,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from deerflow_memory.inject.budget import _render
+from deerflow_memory.inject.constraints import looks_like_constraint
 from deerflow_memory.inject.format import format_memory_for_injection, render_memory
 from deerflow_memory.inject.tokens import TokenCountingMethod, get_token_counter
-from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section, stored_timestamp
 
 _EN = [
     "Prefers concise answers with code examples",
@@ -118,17 +123,32 @@ def _baseline(doc: MemoryDocument, max_tokens: int = 2000, guaranteed: int = 500
 _CPU: dict[str, float] = {}
 
 
-def bench_cold_pair(base: MemoryDocument, repeat: int) -> tuple[list[float], list[float]]:
-    """Cold runs with the floors and the baseline, interleaved (same load for both)."""
+def bench_cold_pair(
+    base: MemoryDocument, repeat: int, *, text_caches: bool = False
+) -> tuple[list[float], list[float]]:
+    """Cold runs with the floors and the baseline, interleaved (same load for both).
+
+    With ``text_caches``, the constraint and date caches are emptied before each run too.
+    """
     counter = get_token_counter("tiktoken")
-    clear = getattr(counter, "clear_cache", lambda: None)
+    clear_counts = getattr(counter, "clear_cache", lambda: None)
+
+    def clear() -> None:
+        clear_counts()
+        if text_caches:
+            looks_like_constraint.cache_clear()
+            stored_timestamp.cache_clear()
+
     new_runs: list[float] = []
     base_runs: list[float] = []
-    cpu: dict[str, list[float]] = {"cold": [], "cold-baseline": []}
+    new_mode, base_mode = "cold", "cold-baseline"
+    if text_caches:
+        new_mode, base_mode = "cold-all", "cold-all-base"
+    cpu: dict[str, list[float]] = {new_mode: [], base_mode: []}
     for _ in range(repeat):
         for runs, mode, render in (
-            (new_runs, "cold", format_memory_for_injection),
-            (base_runs, "cold-baseline", _baseline),
+            (new_runs, new_mode, format_memory_for_injection),
+            (base_runs, base_mode, _baseline),
         ):
             clear()
             doc = base.model_copy()
@@ -167,6 +187,9 @@ def bench_case(base: MemoryDocument, method: TokenCountingMethod) -> list[tuple[
     if method == "tiktoken":
         cold_runs, base_runs = bench_cold_pair(base, 15 if big else 30)
         rows += [row("cold", cold_runs), row("cold-baseline", base_runs)]
+        if big:
+            cold_runs, base_runs = bench_cold_pair(base, 15, text_caches=True)
+            rows += [row("cold-all", cold_runs), row("cold-all-base", base_runs)]
     else:
         run()
         rows.append(row("cold", _measure(run, cold, 10 if big else 30)))
