@@ -7,7 +7,12 @@ convention ``configurable["langgraph_user_id"]``, then ``"default"``.
 memories) is read the same way, context then ``configurable``; absent means no
 tenant, the storage layout of before tenants existed. A key that is missing or
 ``None`` is absent; any other value must be a valid name (an empty string is
-refused, it does not fall through to the next source).
+refused, it does not fall through to the next source). One exception:
+LangGraph's server copies the caller's identity into ``configurable["user_id"]``
+when the run names none, and an anonymous caller's identity is ``""`` (no auth
+configured, as under ``langgraph dev``). That empty ``user_id``, beside an
+empty ``configurable["langgraph_auth_user_id"]``, is the server's, not the
+caller's: it is absent.
 
 An authenticated run wins over all of that (the rule of the ``/memory``
 routes): when LangGraph's server authenticated the caller, it puts their
@@ -384,10 +389,11 @@ def resolve_identity(
         raise InvalidNameError(
             f'config["configurable"] must be a mapping, got {type(configurable).__name__}'
         )
+    configured_user = configurable.get("user_id")
+    if configured_user == "" and configurable.get("langgraph_auth_user_id") == "":
+        configured_user = None  # the server's copy of an anonymous caller's identity
     asked_user = _given(
-        _lookup(context, "user_id"),
-        configurable.get("user_id"),
-        configurable.get("langgraph_user_id"),
+        _lookup(context, "user_id"), configured_user, configurable.get("langgraph_user_id")
     )
     asked_tenant = _given(_lookup(context, "tenant_id"), configurable.get("tenant_id"))
     caller = authenticated_caller(
@@ -401,7 +407,7 @@ def resolve_identity(
         # Every id the client gave must be the caller's own, not just the first one read.
         for source in (
             _lookup(context, "user_id"),
-            configurable.get("user_id"),
+            configured_user,
             configurable.get("langgraph_user_id"),
         ):
             _same_user_or_refused(source, auth_user)

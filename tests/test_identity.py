@@ -86,6 +86,25 @@ def test_an_empty_id_is_refused_and_does_not_fall_through_to_the_next_source(key
         resolve_identity({"configurable": {key: "shop"}}, Context(**{key: ""}))
 
 
+def test_the_servers_empty_user_id_for_an_anonymous_caller_is_no_user_id() -> None:
+    """``langgraph dev`` without auth copies the anonymous identity ``""`` into ``user_id``.
+
+    A run that names no user lands in ``"default"`` (the documented rule), not in
+    an error about an empty ``user_id`` the caller never sent.
+    """
+    anonymous = {"user_id": "", "langgraph_auth_user_id": "", "langgraph_auth_user": None}
+    assert resolve_identity({"configurable": anonymous}).user_id == DEFAULT_USER_ID
+    with_context = resolve_identity({"configurable": anonymous}, {"user_id": "alice"})
+    assert with_context.user_id == "alice"
+    langmem = resolve_identity({"configurable": {**anonymous, "langgraph_user_id": "lm"}})
+    assert langmem.user_id == "lm"
+    # Only the server's pair: a signed-in caller's empty user_id is still refused.
+    with pytest.raises(IdentityMismatchError, match="user_id ''"):
+        resolve_identity({"configurable": {"user_id": "", "langgraph_auth_user_id": "bob"}})
+    with pytest.raises(InvalidNameError, match="user_id '' is not allowed"):
+        resolve_identity({"configurable": anonymous}, {"user_id": ""})
+
+
 def test_langmems_langgraph_user_id_is_read_after_user_id() -> None:
     assert resolve_identity({"configurable": {"langgraph_user_id": "lm"}}).user_id == "lm"
     both = {"configurable": {"user_id": "explicit", "langgraph_user_id": "lm"}}

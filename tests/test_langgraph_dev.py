@@ -154,6 +154,14 @@ def test_langgraph_dev_carries_a_fact_from_one_thread_to_another(
         )
         assert isinstance(stranger, dict)
         assert "peanut" not in stranger.get("memory_context", "")
+        # No user_id at all: the server fills an anonymous "" that means "default".
+        anonymous = await client.runs.wait(
+            (await client.threads.create())["thread_id"],
+            "memory_agent",
+            input={"messages": [{"role": "user", "content": "Hi"}]},
+        )
+        assert isinstance(anonymous, dict) and "__error__" not in anonymous, anonymous
+        assert "peanut" not in anonymous.get("memory_context", "")
         return context
 
     context = asyncio.run(scenario())
