@@ -668,11 +668,33 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _backend_place(config: MemoryConfig) -> str:
+    """Where a ``--from``/``--to`` backend lives: its real path, or its DSN with secrets hidden."""
+    if config.storage == "file":
+        return os.path.realpath(config.storage_path)
+    if config.storage == "sqlite":
+        return os.path.realpath(sqlite_path(Path(config.storage_path)))
+    return redact_secrets(config.storage_dsn or "")
+
+
 def _cmd_migrate(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.storage.migrate import migrate, parse_backend_spec
+    from deerflow_memory.storage.tenants import stored_tenants
 
+    # --root and --tenant choose the storage of the other commands; here --from and --to do,
+    # and every tenant is copied: silently ignoring them would copy something else.
+    for option in ("root", "tenant"):
+        if getattr(args, option, None) is not None:
+            raise CommandFailed(
+                f"migrate copies from --from to --to, every tenant included: "
+                f"--{option} does not apply (leave it out)",
+                status=2,
+            )
     source_config = parse_backend_spec(getattr(args, "from"))
     target_config = parse_backend_spec(args.to)
+    place = _backend_place(source_config)
+    if source_config.storage == target_config.storage and place == _backend_place(target_config):
+        raise CommandFailed(f"migrate --from and --to are the same storage ({place})", status=2)
     # A mistyped source must not read as "0 documents copied" (nor create an empty database).
     if source_config.storage in ("file", "sqlite"):
         path = Path(source_config.storage_path)
@@ -681,8 +703,17 @@ def _cmd_migrate(args: argparse.Namespace, console: Console) -> int:
         if not wanted:
             kind = "folder" if source_config.storage == "file" else "SQLite file"
             raise CommandFailed(f"migrate source {path} is not an existing {kind}", status=2)
-    with open_storage(source_config) as source, open_storage(target_config) as target:
-        report = migrate(source, target, overwrite=args.overwrite)
+    with open_storage(source_config) as source:
+        # An existing but wrong folder (the project's, not its .deerflow_memory) holds
+        # nothing: say so before the target is created, as list and stats do.
+        if (
+            next(iter(source.list_stored()), None) is None
+            and _holds_nothing(source)
+            and not stored_tenants(source)
+        ):
+            raise CommandFailed(f"no memory is stored in {place}: nothing to migrate")
+        with open_storage(target_config) as target:
+            report = migrate(source, target, overwrite=args.overwrite)
     console.print(Text(report.summary()))
     return 0 if report.ok else 1
 

@@ -6,8 +6,9 @@ twice and :func:`migrate`.
 
 Nothing in the source is changed. A document that already exists in the
 target is skipped unless ``overwrite=True`` (then the target's copy is deleted
-first so no stale fact survives); bare tombstones (what a plain ``delete``
-left) are neither copied nor in the way, a cleared memory's tombstone is
+first so no stale fact survives; the report names the skipped ones that differ
+from the source, :attr:`MigrationReport.skipped_different`); bare tombstones
+(what a plain ``delete`` left) are neither copied nor in the way, a cleared memory's tombstone is
 copied as the fence it holds (its ``clearedAt`` kept, watermarks or not). A
 memory the target's user cleared is never copied back, with ``overwrite``
 neither (a clear is final): a target memory whose ``clearedAt`` is later than
@@ -66,6 +67,10 @@ class MigrationReport:
 
     copied: list[DocumentName] = field(default_factory=list)
     skipped: list[DocumentName] = field(default_factory=list)
+    """Documents the target already had, kept there (without ``overwrite``)."""
+    skipped_different: list[DocumentName] = field(default_factory=list)
+    """Those of :attr:`skipped` whose target copy differs from the source's (an older
+    copy, or one the target's services changed since): ``overwrite`` replaces them."""
     cleared: list[DocumentName] = field(default_factory=list)
     """Memories the target's user cleared: not copied, with ``overwrite`` neither."""
     mismatched: list[DocumentName] = field(default_factory=list)
@@ -120,8 +125,14 @@ class MigrationReport:
         """One line for a CLI."""
         return (
             f"{self.documents_copied} documents ({self.facts_copied} facts) copied, "
-            f"{self.verified} verified, {len(self.skipped)} skipped (already in target), "
-            f"{len(self.mismatched)} mismatched, {len(self.failed)} failed"
+            f"{self.verified} verified, {len(self.skipped)} skipped (already in target"
+            + (
+                f"; {len(self.skipped_different)} of them differ from the source there, "
+                "--overwrite replaces them"
+                if self.skipped_different
+                else ""
+            )
+            + f"), {len(self.mismatched)} mismatched, {len(self.failed)} failed"
             + (
                 f", {len(self.cleared)} not copied: cleared on the target "
                 "(a clear is final, --overwrite too)"
@@ -307,6 +318,8 @@ def _copy(
         if existing.deleted_at is None and (existing.revision > 0 or not existing.is_empty()):
             if not overwrite:
                 report.skipped.append(name)
+                if _comparable(existing) != _comparable(document):
+                    report.skipped_different.append(name)
                 continue
             target.delete(user_id, agent_name)
         target.save(user_id, agent_name, document)
