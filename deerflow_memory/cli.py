@@ -329,6 +329,24 @@ def _holds_nothing(storage: MemoryStorage) -> bool:
     )
 
 
+def _unknown_user(
+    storage: MemoryStorage,
+    user: str | None,
+    unreadable: Sequence[object],
+    waiting: Sequence[int] | None,
+) -> bool:
+    """True when ``--user`` names nobody here: no memory, no failed update, nothing waiting.
+
+    Unreadable letters and waiting updates cannot be told apart by user: while
+    there are any, the user may be theirs, and nothing is said.
+    """
+    if user is None or unreadable or (waiting is not None and any(waiting)):
+        return False
+    if any(stored == user for stored, _ in storage.list_documents()):
+        return False
+    return not storage.list_dead_letters(user)
+
+
 def _user_needed(
     command: str, storage: MemoryStorage, config: MemoryConfig, tenant: str | None
 ) -> str:
@@ -352,6 +370,9 @@ def _no_memory(
         return _nothing_stored(config, tenant)
     users = sorted({u for u, _ in stored})
     whose = f"user {user!r}" + (f" (agent {agent!r})" if agent else "")
+    agents = sorted(a or "(default agent)" for u, a in stored if u == user)
+    if agents:  # the user is there, under other agents: name those
+        return f"no memory for {whose} in {_where(config, tenant)}; {_first(agents, 'agent')}"
     said = f"no memory for {whose} in {_where(config, tenant)}; {_first(users, 'user')}"
     tenants = _other_tenants(config, tenant) if tenant is None else []
     return f"{said}; {_first(tenants, 'tenant')} (pass --tenant NAME)" if tenants else said
@@ -760,6 +781,10 @@ def _cmd_pending(args: argparse.Namespace, console: Console) -> int:
         # Whose they are cannot be read: listed whatever --user says, never hidden.
         unreadable = storage.unreadable_dead_letters()
         waiting = waiting_updates(storage)
+        if _unknown_user(storage, args.user, unreadable, waiting):
+            if args.json:
+                console.print_json(data=[])
+            raise CommandFailed(_no_memory(storage, config, args.user, None, args.tenant))
     if waiting is not None and any(waiting):  # not failed: updates a process did not finish
         said = (
             "left by stopped processes (the next memory service on this storage runs them; "
@@ -805,12 +830,16 @@ def _cmd_pending(args: argparse.Namespace, console: Console) -> int:
 
 def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.service import MemoryService
+    from deerflow_memory.storage.migrate_pending import waiting_updates
     from deerflow_memory.update.updater import UpdateStatus
 
     config = _config(args)
     with _storage(args, config) as storage:  # before the service, which makes its folders
         if _holds_nothing(storage):
             raise CommandFailed(_nothing_stored(config, args.tenant))
+        unreadable = storage.unreadable_dead_letters()
+        if _unknown_user(storage, args.user, unreadable, waiting_updates(storage)):
+            raise CommandFailed(_no_memory(storage, config, args.user, None, args.tenant))
     with MemoryService(config, register_atexit=False) as memory:
         scoped = memory.for_tenant(args.tenant)
         if args.id:
@@ -1072,7 +1101,13 @@ _TEXT_ARGUMENTS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (see the module docstring)."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # pointed at the subcommand's help, where its options are listed
+        command = getattr(args, "command", None)
+        prog = f"{parser.prog} {command}" if command else parser.prog
+        _print_error(f"unrecognized arguments: {' '.join(unknown)} (see {prog} --help)")
+        return 2
     output = GuardedOutput(sys.stdout)
     console = make_console(output)
     try:

@@ -62,7 +62,8 @@ def test_every_subcommand_answers_a_bad_option_with_one_line(
     assert {"demo", "show", "export", "import", "clear", "migrate"} <= set(commands)
     for command in commands:
         status, _, err = run(capsys, command, "--no-such-option")
-        assert_one_error_line(status, err)
+        # pointed at the subcommand's own help, where its options are listed
+        assert_one_error_line(status, err, f"(see deerflow-memory {command} --help)")
 
 
 def test_every_subcommand_answers_a_missing_config_file_with_one_line(
@@ -108,6 +109,27 @@ def test_an_unknown_user_or_an_empty_root_is_said_plainly(
     assert out == ""
     status, _, err = run(capsys, "export", "--user", "ann", "--root", str(tmp_path / "typo"))
     assert_one_error_line(status, err, "no memory is stored", "typo")
+
+
+def test_an_unknown_user_is_said_plainly_by_pending_and_retry_too(
+    root: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "no failed memory updates" (exit 0) hid the typo: the user has no memory here at all.
+    for command in ("pending", "retry"):
+        status, out, err = run(capsys, command, "--user", "nobody", "--root", root)
+        assert_one_error_line(status, err, "no memory for user 'nobody'", "stored users: ann")
+        assert out == ""
+    status, out, _ = run(capsys, "pending", "--user", "nobody", "--json", "--root", root)
+    assert status == 1 and json.loads(out) == []  # the output keeps its shape
+    status, out, _ = run(capsys, "pending", "--user", "ann", "--root", root)
+    assert status == 0 and "no failed memory updates" in out  # a known user: nothing failed
+
+
+def test_an_unknown_agent_of_a_known_user_names_that_users_agents(
+    root: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run(capsys, "show", "--user", "ann", "--agent", "typo", "--root", root)
+    assert_one_error_line(status, err, "(agent 'typo')", "stored agents: (default agent)")
 
 
 def test_export_to_a_missing_folder_is_one_line(
