@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import re
 from typing import Any
 
 import pytest
@@ -431,6 +432,58 @@ def test_summaries_are_cut_at_sentence_boundaries_before_any_fact() -> None:
     assert "- Recent months: Moved to Lisbon in March. Started a new job at a bank.\n" in cut.text
     only_facts = render_memory(doc, counter.count(cut.text) - 12, counter=counter)
     assert "## History" not in only_facts.text and only_facts.facts_injected == 1
+
+
+class CallCounter(CharTokenCounter):
+    """The estimate, counting its calls and the characters it was given."""
+
+    def __init__(self) -> None:
+        super().__init__(cache_size=0)
+        self.calls = self.chars = 0
+
+    def count(self, text: str) -> int:
+        self.calls += 1
+        self.chars += len(text)
+        return super().count(text)
+
+
+def longest_fitting_prefix(summary: str, room: int, counter: TokenCounter) -> str:
+    """The reference: every sentence prefix tried, longest first."""
+    sentences = re.findall(r".+?(?:[.!?](?=\s)|\Z)\s*", summary, re.DOTALL)
+    for keep in range(len(sentences), 0, -1):
+        line = f"- Work: {''.join(sentences[:keep]).strip()}\n"
+        if counter.count(line) <= room:  # an estimate: the line's own count (budget.py)
+            return line
+    return ""
+
+
+def test_a_summary_of_thousands_of_sentences_is_cut_with_a_few_counts() -> None:
+    # One count of the whole prefix per sentence tried made the cut quadratic in the
+    # text: 47 s a turn for a DeerFlow memory.json summary of 160,000 characters.
+    summary = " ".join(f"Sentence {i} about the user." for i in range(4_000))
+    doc = MemoryDocument(user={"work_context": Section(summary=summary)})
+    counter = CallCounter()
+    result = render_memory(doc, 2_000, counter=counter)
+    assert result.truncated_sections and 0 < result.tokens <= 2_000
+    assert counter.calls < 100 and counter.chars < 40 * len(summary)
+    (line,) = [x for x in result.text.splitlines(keepends=True) if x.startswith("- Work:")]
+    room = 2_000 - counter.count("<user_memory>\n") - counter.count("</user_memory>")
+    room -= counter.count("## User context\n") + counter.count("\n")
+    assert line == longest_fitting_prefix(summary, room, CharTokenCounter())
+
+
+@pytest.mark.parametrize("sentences", [2, 3, 7, 40])
+@pytest.mark.parametrize("budget", [30, 60, 120, 400])
+def test_the_summary_cut_keeps_the_longest_prefix_that_fits(sentences: int, budget: int) -> None:
+    summary = " ".join(f"Fact {i} {'is long ' * (i % 5)}here." for i in range(sentences))
+    doc = MemoryDocument(user={"work_context": Section(summary=summary)})
+    counter = CharTokenCounter()
+    result = render_memory(doc, budget, counter=counter)
+    lines = [x for x in result.text.splitlines(keepends=True) if x.startswith("- Work:")]
+    room = budget - counter.count("<user_memory>\n") - counter.count("</user_memory>")
+    room -= counter.count("## User context\n") + counter.count("\n")
+    expected = longest_fitting_prefix(summary, room, counter)
+    assert lines == ([expected] if expected else [])
 
 
 def test_a_new_document_never_gets_the_result_of_a_previous_one() -> None:
