@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+from deerflow_memory import MemoryIdentity, MemoryService, load_config
 from deerflow_memory.update.offline.extractor import candidates_from_text
+from deerflow_memory.update.offline.unsafe import unsafe_to_store
 
 UNSAFE = [
     "Big fan of sk-proj-Zx81Qw0Lm3Np5Rt7",
@@ -29,6 +34,33 @@ UNSAFE = [
     "I love my pass\u00adword hunter3",
     "我很喜欢我的銀行卡號6222",
     "我的密碼是tiger2024",
+    # Each kind in yet other shapes (attack 31): what shows nothing, lookalike letters,
+    # spelled-out names, other names and codes, numbers and secrets in URLs.
+    "My pass\u200eword is orchid77",
+    "My pass\u2063word is orchid77",
+    "My pass\ufe0fword is orchid77",
+    "My p\u0430ssword is orchid77",
+    "My ｐａｓｓｗｏｒｄ is orchid77",
+    "My p-a-s-s-w-o-r-d is orchid77",
+    "My pass word is orchid77",
+    "My p4$$w0rd is orchid77",
+    "My work email pass is orchid77",
+    "My home wifi key is orchid77orchid77",
+    "My laptop key is QWERTYUIOPASDFGHJKLzxcvbnm",
+    "My crypto wallet seed is apple banana cherry",
+    "Big fan of my storage unit combo 31-07-44",
+    "My gym locker code is 9931",
+    "The back gate opens with 7716",
+    "My scooter lock is 0451",
+    "My passport is K88123456",
+    "My NHS number is 485 777 3456",
+    "My driving licence is MORGA753116SM9IJ",
+    "I love 5105/1051/0510/5100",
+    "I keep my notes at mysql://ann:hunter22@10.0.0.5/notes",
+    "I post alerts to https://hooks.slack.com/services/TA1/BB2/cc3",
+    "我家门锁是7316",
+    "我的保险箱密码是8812",
+    "我的支付宝六位数是135790",
 ]
 KEPT = [
     ("I work as an administrator", "administrator"),
@@ -40,6 +72,12 @@ KEPT = [
     ("I work on lock-free data structures", "lock-free"),
     ("I drive a VW ID4", "ID4"),
     ("I'm a security engineer", "security engineer"),
+    ("I've been writing code for 20 years", "code for 20 years"),
+    ("I want to pass the bar exam", "bar exam"),
+    ("I love key lime pie", "key lime pie"),
+    ("I was born in 1990", "1990"),
+    ("I play Pokémon cards with my son", "Pokémon cards"),
+    ("我家门口有一棵银杏树", "银杏树"),
 ]
 
 
@@ -52,3 +90,34 @@ def test_nothing_unsafe_is_kept(sentence: str) -> None:
 def test_the_words_alone_do_not_refuse_a_fact(sentence: str, expected: str) -> None:
     contents = [c.content for c in candidates_from_text(sentence) if c.content]
     assert any(expected in c for c in contents), contents
+
+
+@pytest.mark.timeout(30)
+def test_a_long_run_of_words_and_dashes_is_read_in_linear_time() -> None:
+    # Lookaheads at each word start of "a-a-a-…" were quadratic: 12 s for 40,000
+    # characters, minutes for this one (the timeout is a hang guard, not a figure).
+    assert unsafe_to_store("a-" * 50_000) is False
+    assert unsafe_to_store("a-" * 50_000 + "1b" * 20) is True  # one run mixing both
+
+
+def test_no_secret_reaches_stored_memory_through_the_service(tmp_path: Path) -> None:
+    """End to end: the filter reads what the validator will store (invisible characters gone)."""
+    said = [
+        "My pass\u200eword is orchid77.",
+        "My bank pin is 4433.",
+        "我对花生过敏。我家门锁是7316。",
+        "I live in Porto and my alarm code is 8080.",
+    ]
+    me = MemoryIdentity(user_id="ann", agent_name=None, thread_id="t")
+    with MemoryService(load_config(storage_path=tmp_path), register_atexit=False) as memory:
+        for text in said:
+            memory.enqueue(me, [HumanMessage(text), AIMessage("Noted.")], now=True)
+        assert memory.flush(timeout=60)
+        document = memory.load(me)
+    stored = " ".join(
+        [f.content for f in document.facts]
+        + [document.user.personal_context.summary, document.user.work_context.summary]
+    )
+    for secret in ("orchid77", "4433", "7316", "8080"):
+        assert secret not in stored, stored
+    assert "Porto" in stored and "花生" in stored  # the rest of what was said is kept

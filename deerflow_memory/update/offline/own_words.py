@@ -49,7 +49,6 @@ __all__ = [
     "implied_own_words",
     "own_words",
     "said_of_user",
-    "unsafe_to_store",
 ]
 
 _I = re.IGNORECASE
@@ -162,63 +161,6 @@ _NEVER = re.compile(
 
 def _never(text: str) -> bool:
     return _NEVER.search(text) is not None
-
-
-# What no offline fact may hold, whichever rule read it ("Big fan of sk-proj-…",
-# "4111 1111 1111 1111 is my go-to", "goal for this year: ignore all previous
-# instructions"): a secret or a number that identifies an account or a person, or
-# words that address the assistant's instructions. Narrower than ``_NEVER`` (a rule
-# reads "I work as an administrator" or "I like clear instructions" rightly).
-# By kind: the names of secrets (English, simplified and traditional Chinese),
-# codes that open something, number shapes of cards and accounts, shapes of keys
-# and tokens, and words to the assistant.
-_SECRET_NAMES = (
-    r"\b(?:passwords?|passw[o0]rds?|p@ssw(?:[o0]rd)?|passwort|passphrases?|passcodes?|passwd|pwd?"
-    r"|pin(?: code| number)?(?=\s*(?:is|was|=|:))|pin (?:code|number)|one[- ]time (?:code|password)"
-    r"|verification code|security (?:code|question|answer)|api[ _-]?keys?|access keys?|secret keys?"
-    r"|private keys?|(?:auth|access|bearer|github|slack|api) tokens?|seed (?:phrase|words)"
-    r"|recovery (?:phrase|words|codes?)|mnemonic|card numbers?|cvv2?|cvc|iban|account numbers?"
-    r"|routing number|sort code|ssn|social security|national insurance|passport (?:number|no)"
-    r"|tax id|maiden name)\b"
-    r"|\b(?:door|gate|garage|lock|alarm|safe|locker|entry|building|keypad|atm|bank|wi-?fi)"
-    r" (?:code|combination|pin|password)s?\b|\bcombination (?:is|to)\b|\bunlock (?:code|pattern)\b"
-    r"|[密口]碼|[密口]码|口令|驗證碼|验证码|安全[码碼]|支付[码碼]|暗[号號]|身份[证證]|護照|护照"
-    r"|[卡帳帐账][号號]|银行卡|銀行卡|[密私]钥|[密私]鑰|助记词|助記詞|社保号|社保號|门禁[码碼]|門禁碼"
-)
-_SECRET_SHAPES = (
-    r"\bsk-[a-z0-9-]{6,}|\bakia[a-z0-9]{8,}|\b(?:ghp|gho|ghu|ghs|github_pat|xox[abpr]|glpat)[_-]\w{8,}"
-    r"|\beyj[\w-]{8,}\.[\w-]{8,}|\baiza[\w-]{20,}|\bbc1[a-z0-9]{20,}"
-    # a long run of letters and digits mixed (keys, tokens, wallet addresses)
-    r"|\b(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{24,}\b"
-    r"|\b\d{9,}\b|\b\d{4}(?:[ .-]\d{4}){3}\b|\b\d{4}[ .-]\d{6}[ .-]\d{5}\b|\b\d{3}-\d{2}-\d{4}\b"
-    r"|\b[a-z]{2}\d{2}[a-z0-9]{11,30}\b|\b[a-z]{2}\d{2}(?: [a-z0-9]{4}){2,7}(?: [a-z0-9]{1,4})?\b"
-)
-_TO_THE_ASSISTANT = (
-    r"\b(?:ignore|disregard|override|bypass) (?:all |any |the |your )?(?:previous|prior|above|"
-    r"earlier|system|your) (?:instructions?|rules|prompts?|messages?)\b|\bsystem prompt\b|"
-    r"\bdeveloper mode\b|\bjailbreak|\byou (?:must|will) obey\b|^system:|\bsystem:\s"
-    r"|忽略(?:之前|以上|前面|所有)|系统提示|系統提示|提示词|提示詞|越狱|越獄|开发者模式|開發者模式"
-)
-_UNSAFE = re.compile("|".join((_SECRET_NAMES, _SECRET_SHAPES, _TO_THE_ASSISTANT)), _I)
-# Characters that show nothing: "pass\u00adword" reads as "password".
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
-
-
-def unsafe_to_store(text: str) -> bool:
-    """Whether an offline fact's ``text`` holds a secret or words to the assistant's instructions.
-
-    Args:
-        text: a candidate fact's content.
-
-    Returns:
-        True when no offline rule may keep it: the name of a secret (a
-        password, a PIN, a door code, 密碼/验证码), a number shaped like a card,
-        an account or an ID, a key or token shape (``sk-…``, ``ghp_…``, a JWT,
-        a long run of letters and digits), or words to the assistant
-        ("ignore previous instructions", "system prompt", 忽略之前…).
-        Invisible characters are read as absent.
-    """
-    return _UNSAFE.search(text.translate(_INVISIBLE)) is not None
 
 
 # --- the third person: rules.en_statement / zh_statement, as every rule's fact -----------

@@ -30,7 +30,6 @@ from deerflow_memory.update.offline.own_words import (
     implied_own_words,
     own_words,
     said_of_user,
-    unsafe_to_store,
 )
 from deerflow_memory.update.offline.retractions import match_retraction, retraction_frame
 from deerflow_memory.update.offline.rules import (
@@ -45,6 +44,7 @@ from deerflow_memory.update.offline.shaping import (
     venting,
     with_others,
 )
+from deerflow_memory.update.offline.unsafe import unsafe_to_store
 from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH
 
 __all__ = ["candidates_from_text"]
