@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 from pathlib import Path
 
@@ -130,6 +131,38 @@ def test_an_unknown_agent_of_a_known_user_names_that_users_agents(
 ) -> None:
     status, _, err = run(capsys, "show", "--user", "ann", "--agent", "typo", "--root", root)
     assert_one_error_line(status, err, "(agent 'typo')", "stored agents: (default agent)")
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_import_of_a_named_pipe_without_a_writer_is_one_line_not_a_hang(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Its open waited for a writer forever (the timeout is a hang guard).
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    root = str(tmp_path / "mem")
+    status, _, err = run(capsys, "--root", root, "import", "--user", "ann", "--yes", str(pipe))
+    assert_one_error_line(status, err, str(pipe))
+    assert not (tmp_path / "mem").exists()
+
+
+def test_import_of_a_pipe_with_a_writer_reads_what_it_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As `import <(curl …)` gives: the pipe's writer is there when the import opens it.
+    read_end, write_end = os.pipe()
+    os.write(write_end, json.dumps(DEERFLOW_V1).encode())
+    os.close(write_end)
+    root = str(tmp_path / "mem")
+    try:
+        status, out, err = run(
+            capsys, "--root", root, "import", "--user", "ann", f"/dev/fd/{read_end}"
+        )
+    finally:
+        os.close(read_end)
+    assert status == 0, err
+    assert "imported 3 facts" in out
 
 
 def test_export_to_a_missing_folder_is_one_line(

@@ -33,3 +33,15 @@ def test_an_id_that_cannot_name_its_fact_in_a_url_is_refused(fact_id: str, probl
 @pytest.mark.parametrize("fact_id", ["fact_0a1b2c3d", "fact 1", ".hidden", "事实-1"])
 def test_other_ids_import_unchanged(fact_id: str) -> None:
     assert [f.id for f in read_import(_file(fact_id)).facts] == [fact_id]
+
+
+@pytest.mark.parametrize("key", ["sourceError", "source_error"])
+def test_an_imported_source_error_is_cleaned_and_cut_as_an_updates_is(key: str) -> None:
+    # It was kept as given: 3,000 characters, controls and all (attack 31 LOW).
+    wrong = "Lived in Rome. " * 200 + "\x1b[2J\u202e"
+    doc = read_import(json.dumps({"facts": [{"id": "f1", "content": "Lives in Oslo", key: wrong}]}))
+    kept = doc.facts[0].source_error
+    assert kept is not None and kept.startswith("Lived in Rome.") and len(kept) <= 500
+    assert "\x1b" not in kept and "\u202e" not in kept
+    blank = read_import(json.dumps({"facts": [{"id": "f1", "content": "x", key: "\x00\x01"}]}))
+    assert blank.facts[0].source_error is None

@@ -1,7 +1,9 @@
 """Files and questions for the command line: bounded reads, safe replacing writes, yes/no.
 
 - :func:`read_bounded` reads at most a limit, so an import of a huge file (or
-  of ``/dev/zero``) fails with one clear error instead of filling memory.
+  of ``/dev/zero``) fails with one clear error instead of filling memory; a
+  named pipe without a writer reads as empty instead of waiting for one forever
+  (``<(…)`` process substitution, whose writer is there, still works).
 - :func:`write_text_replacing` writes next to the target and renames over it,
   so a full disk or a crash never leaves a half-written export in place of the
   old file. Devices and FIFOs (``/dev/stdout``, ``/dev/full``) are written directly.
@@ -33,7 +35,14 @@ def read_bounded(path: Path, limit: int, *, setting: str = "max_import_bytes") -
             ``setting``, the knob that raises the limit).
         OSError: the file cannot be opened or read (missing, a folder, no permission).
     """
-    with path.open("rb") as handle:
+    # Opened without blocking: a FIFO's open waits for a writer, maybe forever. Then
+    # blocking again, so a pipe's writer is waited for while it is there (a read
+    # without any writer is end-of-file).
+    nonblocking = getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, os.O_RDONLY | nonblocking | getattr(os, "O_CLOEXEC", 0))
+    if nonblocking:
+        os.set_blocking(fd, True)
+    with open(fd, "rb", closefd=True) as handle:
         data = bytearray()
         while len(data) <= limit:
             piece = handle.read(min(_CHUNK, limit + 1 - len(data)))

@@ -14,8 +14,9 @@ sources are NFC-normalised and free of control and bidi-override characters
 (a lone surrogate, not valid Unicode, becomes U+FFFD in text and is a problem
 in an id);
 a fact that is then empty, a placeholder or longer than ``max_fact_chars`` is a
-problem, as is a file with more than ``max_facts`` facts; summaries are cleaned
-and cut at a sentence to ``max_summary_chars``. Any problem raises
+problem, as is a file with more than ``max_facts`` facts; a ``sourceError`` is
+cleaned and cut to ``max_fact_chars``, summaries cleaned and cut at a sentence to
+``max_summary_chars``, as an update's are. Any problem raises
 :class:`InvalidDocumentError` naming the first few problems; nothing is written.
 
 :func:`replaced_by_import` says what an import would replace (the command line
@@ -175,6 +176,11 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
             problem = fact_text_problem(fact["content"], max_chars=limits.max_fact_chars)
             if problem:
                 problems.append(f"{where} content is {problem}")
+            for name in ("sourceError", "source_error"):  # as an update's: cleaned and cut
+                wrong = fact.get(name)
+                if isinstance(wrong, str):
+                    wrong = clean_text(replace_surrogates(wrong))
+                    fact[name] = cut_at_sentence(wrong, limits.max_fact_chars) or None
             for field in ("id", "source", "category", "reason"):
                 value = fact.get(field)
                 if not isinstance(value, str):
