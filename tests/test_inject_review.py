@@ -241,3 +241,32 @@ def test_the_term_cache_costs_about_a_kilobyte_per_chinese_fact_not_five() -> No
         clear_lexical_caches()
     # A dict per fact cost ~5.5 KB here (~360 MB at the old 65,536-entry bound).
     assert kept / len(facts) < 2_000
+
+
+class _FixedCounter:
+    """A caller's counter that answers ``value`` for every text."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def count(self, text: str) -> object:
+        return self.value
+
+
+@pytest.mark.parametrize("value", [None, "3", -1, 2.5, True, [3]])
+def test_a_callers_counter_that_counts_no_tokens_gets_a_config_error_naming_it(
+    value: object,
+) -> None:
+    # None or "3" raised a bare TypeError in the budget rule; -1 let every fact in.
+    doc = MemoryDocument(facts=(Fact(content="Likes tea", category="preference"),))
+    with pytest.raises(ConfigError, match=r"counter\.count must return an int >= 0"):
+        render_memory(doc, 50, counter=_FixedCounter(value))  # type: ignore[arg-type]
+
+
+def test_a_callers_counter_with_integer_counts_of_its_own_type_is_used() -> None:
+    class Tokens(int):
+        pass
+
+    doc = MemoryDocument(facts=(Fact(content="Likes tea", category="preference"),))
+    result = render_memory(doc, 50, counter=_FixedCounter(Tokens(3)))  # type: ignore[arg-type]
+    assert result.facts_injected == 1 and result.tokens == 3

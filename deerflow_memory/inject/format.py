@@ -57,8 +57,10 @@ counting itself never raises (see :mod:`deerflow_memory.inject.tokens`).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import math
+import operator
 import threading
 import weakref
 from collections import OrderedDict
@@ -78,7 +80,9 @@ from deerflow_memory.inject.lines import (
     format_fact_line,
 )
 from deerflow_memory.inject.tokens import (
+    CharTokenCounter,
     EncodingName,
+    TiktokenCounter,
     TokenCounter,
     TokenCountingMethod,
     get_token_counter,
@@ -153,6 +157,31 @@ _results = _ResultCache()
 _NOT_COUNTERS = (str, bytes, bytearray, list, tuple)
 
 
+class _CheckedCounter:
+    """A caller's counter whose every count must be an integer >= 0 (a ``ConfigError`` if not).
+
+    A count of ``None`` or ``"3"`` raised a bare ``TypeError`` deep in the budget
+    rule; a negative one let every fact in and reported negative tokens.
+    """
+
+    __slots__ = ("_count",)
+
+    def __init__(self, counter: TokenCounter) -> None:
+        self._count = counter.count
+
+    def count(self, text: str) -> int:
+        value: object = self._count(text)
+        tokens: int | None = value if type(value) is int else None
+        if tokens is None and not isinstance(value, bool):
+            with contextlib.suppress(TypeError):  # an int of another type (numpy's) is fine
+                tokens = operator.index(value)  # type: ignore[arg-type]
+        if tokens is None or tokens < 0:
+            raise ConfigError(
+                f"counter.count must return an int >= 0, got {value!r} for {text[:40]!r}"
+            )
+        return tokens
+
+
 def _budget(value: object) -> bool:
     """True for a usable token budget: a finite number >= 0 (not a bool, not NaN)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -208,7 +237,8 @@ def render_memory(
     Raises:
         ConfigError: a budget that is negative or not a finite number (``nan``),
             an unknown ``token_counting`` or ``encoding``, ``guaranteed_categories``
-            that are not category names, or a ``counter`` without a ``count`` method.
+            that are not category names, a ``counter`` without a ``count`` method,
+            or one whose count is not an integer >= 0.
         InvalidDocumentError: ``memory`` is neither a document, a mapping nor
             ``None``, or a mapping that is not a valid document.
 
@@ -254,8 +284,11 @@ def render_memory(
     if doc.is_empty():
         result = InjectionResult("", 0, len(doc.facts), 0, 0, False)
     else:
+        # the package's own counters always count right; a caller's is checked
+        ours = isinstance(counter, TiktokenCounter | CharTokenCounter)
+        counting = counter if ours else _CheckedCounter(counter)
         result = _render(
-            doc, max_tokens, guaranteed, guaranteed_token_budget, counter, constraint_token_budget
+            doc, max_tokens, guaranteed, guaranteed_token_budget, counting, constraint_token_budget
         )
     if ready:  # not a block measured by estimates while warming
         _results.put(key, doc, counter, result)
