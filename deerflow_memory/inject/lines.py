@@ -38,9 +38,23 @@ _INVISIBLE_CLASS = "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in _INVIS
 # Every C0 and C1 control (line breaks among them) and the Unicode line separators.
 # Ranges, not lists of characters: the check runs on every fact of every render.
 _CONTROLS = "\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029"
-_NEEDS_ESCAPE = re.compile(f"[&<>{_CONTROLS}{_INVISIBLE_CLASS}]")
+# Brackets a model reads as "<" and ">": fullwidth, small, single guillemets, CJK,
+# mathematical and ornamental angle brackets ("＜/user_memory＞" would close the block
+# for a reader as well as the real tag). Escaped as "<" and ">" are.
+_LOOKALIKE_OPEN = "\uff1c\ufe64\u2039\u3008\u27e8\u2329\u276e\u1438"
+_LOOKALIKE_CLOSE = "\uff1e\ufe65\u203a\u3009\u27e9\u232a\u276f\u1433"
+_NEEDS_ESCAPE = re.compile(f"[&<>{_LOOKALIKE_OPEN}{_LOOKALIKE_CLOSE}{_CONTROLS}{_INVISIBLE_CLASS}]")
 _LINE_BREAKS = re.compile(f"\\s*[{_CONTROLS}]+\\s*")
-_ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", **dict.fromkeys(_INVISIBLE)})
+_ENTITIES = str.maketrans(
+    {
+        "&": "&amp;",
+        "<": "&lt;",
+        ">": "&gt;",
+        **dict.fromkeys(_LOOKALIKE_OPEN, "&lt;"),
+        **dict.fromkeys(_LOOKALIKE_CLOSE, "&gt;"),
+        **dict.fromkeys(_INVISIBLE),
+    }
+)
 
 
 def escape_memory_text(text: str) -> str:
@@ -48,11 +62,12 @@ def escape_memory_text(text: str) -> str:
 
     ``&``, ``<`` and ``>`` become entities, so no tag (``</user_memory>``,
     ``<system-reminder>``) and no special-token string (``<|endoftext|>``) can
-    appear; line breaks and control characters (C0 and C1) collapse to one
-    space so a stored value can never start a line of its own (and forge a
-    heading or a fact); invisible characters that reorder text or spell
-    hidden ASCII (bidi controls, Unicode tag characters) are dropped;
-    surrounding whitespace is stripped.
+    appear (nor one written with brackets that look like them: ``＜``, ``‹``,
+    ``〈``, ``⟨`` and the like become ``&lt;``/``&gt;`` too); line breaks and
+    control characters (C0 and C1) collapse to one space so a stored value can
+    never start a line of its own (and forge a heading or a fact); invisible
+    characters that reorder text or spell hidden ASCII (bidi controls, Unicode
+    tag characters) are dropped; surrounding whitespace is stripped.
 
     Args:
         text: stored text (a fact, a summary, a correction's source error).
