@@ -331,20 +331,27 @@ def _holds_nothing(storage: MemoryStorage) -> bool:
 
 def _unknown_user(
     storage: MemoryStorage,
-    user: str | None,
+    config: MemoryConfig,
+    args: argparse.Namespace,
     unreadable: Sequence[object],
     waiting: Sequence[int] | None,
-) -> bool:
-    """True when ``--user`` names nobody here: no memory, no failed update, nothing waiting.
+) -> str | None:
+    """What to say when ``--user`` names nobody here (no memory, no failed update), else None.
 
     Unreadable letters and waiting updates cannot be told apart by user: while
     there are any, the user may be theirs, and nothing is said.
     """
+    user = args.user
     if user is None or unreadable or (waiting is not None and any(waiting)):
-        return False
-    if any(stored == user for stored, _ in storage.list_documents()):
-        return False
-    return not storage.list_dead_letters(user)
+        return None
+    users = {stored for stored, _ in storage.list_documents()}
+    if user in users or storage.list_dead_letters(user):
+        return None
+    users.update(letter.user_id for letter in storage.list_dead_letters())
+    return (
+        f"no memory or failed update for user {user!r} in {_where(config, args.tenant)}; "
+        f"{_first(sorted(users), 'user')}"
+    )
 
 
 def _user_needed(
@@ -781,10 +788,11 @@ def _cmd_pending(args: argparse.Namespace, console: Console) -> int:
         # Whose they are cannot be read: listed whatever --user says, never hidden.
         unreadable = storage.unreadable_dead_letters()
         waiting = waiting_updates(storage)
-        if _unknown_user(storage, args.user, unreadable, waiting):
+        unknown = _unknown_user(storage, config, args, unreadable, waiting)
+        if unknown:
             if args.json:
                 console.print_json(data=[])
-            raise CommandFailed(_no_memory(storage, config, args.user, None, args.tenant))
+            raise CommandFailed(unknown)
     if waiting is not None and any(waiting):  # not failed: updates a process did not finish
         said = (
             "left by stopped processes (the next memory service on this storage runs them; "
@@ -837,9 +845,15 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
     with _storage(args, config) as storage:  # before the service, which makes its folders
         if _holds_nothing(storage):
             raise CommandFailed(_nothing_stored(config, args.tenant))
+        # Letters named by id are checked by id (below), which says whose they are.
         unreadable = storage.unreadable_dead_letters()
-        if _unknown_user(storage, args.user, unreadable, waiting_updates(storage)):
-            raise CommandFailed(_no_memory(storage, config, args.user, None, args.tenant))
+        unknown = (
+            None
+            if args.id
+            else _unknown_user(storage, config, args, unreadable, waiting_updates(storage))
+        )
+        if unknown:
+            raise CommandFailed(unknown)
     with MemoryService(config, register_atexit=False) as memory:
         scoped = memory.for_tenant(args.tenant)
         if args.id:

@@ -118,7 +118,9 @@ def test_an_unknown_user_is_said_plainly_by_pending_and_retry_too(
     # "no failed memory updates" (exit 0) hid the typo: the user has no memory here at all.
     for command in ("pending", "retry"):
         status, out, err = run(capsys, command, "--user", "nobody", "--root", root)
-        assert_one_error_line(status, err, "no memory for user 'nobody'", "stored users: ann")
+        assert_one_error_line(
+            status, err, "no memory or failed update for user 'nobody'", "stored users: ann"
+        )
         assert out == ""
     status, out, _ = run(capsys, "pending", "--user", "nobody", "--json", "--root", root)
     assert status == 1 and json.loads(out) == []  # the output keeps its shape

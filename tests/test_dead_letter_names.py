@@ -173,3 +173,18 @@ def test_retry_of_an_unknown_id_is_one_line_and_runs_nothing(tmp_path: Path) -> 
         assert (root / "dead_letters" / f"{real.id}.json").exists()  # nothing ran
     assert "of user 'bob'" in done.stderr
     assert run_cli(root, "retry", real.id).returncode == 0
+
+
+def test_a_user_with_only_failed_updates_is_known_to_pending_and_others_are_not(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "mem"
+    FileMemoryStorage(root).put_dead_letter(letter_of("ann"))  # ann has no memory document
+    listed = run_cli(root, "pending", "--user", "ann")
+    assert listed.returncode == 0 and "1 failed memory update" in listed.stdout, listed.stderr
+    for command in ("pending", "retry"):
+        done = run_cli(root, command, "--user", "bob")
+        assert done.returncode == 1 and len(done.stderr.splitlines()) == 1, done.stderr
+        assert "no memory or failed update for user 'bob'" in done.stderr
+        assert "stored users: ann" in done.stderr  # read from the letters too
+    assert (root / "dead_letters").is_dir() and any((root / "dead_letters").iterdir())
