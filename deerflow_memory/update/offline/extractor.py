@@ -58,6 +58,7 @@ from deerflow_memory.update.offline.retractions import (
 )
 from deerflow_memory.update.offline.rules import Candidate, normalise_value, slot_of
 from deerflow_memory.update.offline.text import candidates_from_text
+from deerflow_memory.update.offline.unsafe import unsafe_to_store
 
 __all__ = ["OfflineExtractor", "fact_key"]
 
@@ -190,6 +191,8 @@ def _resolve_replacement(
     right, wrong = candidate.replace
     if no_target(wrong) or no_target(right):  # "I said admin, not user": no fact is named
         return
+    if unsafe_to_store(right) or unsafe_to_store(wrong):  # "I said <card number>, not Berlin"
+        return
     hit = False
     for earlier in new:
         if _mentions(earlier.content, wrong):
@@ -248,6 +251,10 @@ def _build_update(
     kept: list[Candidate] = []
     seen: set[str] = set()
     for candidate in new:
+        # First, before it supersedes anything: whichever rule wrote it (a correction
+        # rewrites content after the clause was checked), no secret is stored.
+        if any(unsafe_to_store(t) for t in (candidate.content, candidate.wrong_value) if t):
+            continue
         key = fact_key(candidate.content)
         if key in stored_keys or key in seen:
             continue

@@ -40,26 +40,58 @@ __all__ = ["unsafe_to_store"]
 _I = re.IGNORECASE
 
 # --- names of secrets ---------------------------------------------------------------------------
+#
+# A name that only ever names a secret ("PIN", "passcode", 密码) refuses the fact
+# when the secret is given: said to be something ("my PIN is …", "PIN: …",
+# 密码是…) or followed by a word holding a digit; the clearest ones ("password",
+# "private key") refuse alone. Names that also name ordinary things ("pass",
+# "seed", "code", "social", 护照) refuse only with a value holding a digit, and
+# not in their ordinary compounds ("gym pass", "zip code", "密码学", 《达芬奇密码》).
+# A false refusal costs one fact; a miss sends a secret to the model provider
+# on every turn.
 
-_SAID_IS = r"(?=\s*(?:is|was|=|:))"  # "pass is …", "PIN: …"
+_SAID = r"\s*(?:is|was|are|were|=|:|#)\s*"  # "pass is …", "PIN: …"
+_WITH_DIGIT = r"\S*\d"  # a value-like word: it holds a digit
+_PASS_NOT_SECRET = "".join(
+    rf"(?<!{word} )"
+    for word in (
+        "gym", "season", "bus", "train", "boarding", "ski", "day", "annual", "museum", "travel",
+        "rail", "metro", "festival", "backstage", "hall", "free", "park", "parking", "press",
+        "vip", "weekly", "monthly", "mountain", "bird's", "family", "theme",
+    )
+)  # fmt: skip
+_CODE_NOT_SECRET = "".join(
+    rf"(?<!{word} )"
+    for word in (
+        "zip", "area", "postal", "post", "country", "dress", "source", "qr", "bar", "promo",
+        "discount", "coupon", "morse", "airport", "iata", "colour", "color", "error", "status",
+        "tax", "sic", "naics", "product", "course", "class", "flight", "to", "write", "writing",
+    )
+)  # fmt: skip
 _SECRET_NAMES = re.compile(
+    # names only of secrets: refused when the secret is given ("… is x", "… 4821")
     r"\b(?:pass ?words?|passphrases?|passcodes?|passwd|pwd?|p@ss\w*|passwort|mot de passe|contraseña"
-    rf"|pass{_SAID_IS}|pins?{_SAID_IS}|pin (?:code|number)|pincode"
-    r"|one[- ]time (?:code|password)|verification code|security (?:code|question|answer)|2fa code"
-    r"|api[ _-]?keys?|access keys?|secret keys?|private keys?|license keys?|licence keys?|product keys?"
-    r"|(?:auth|access|bearer|refresh|github|slack|api|session) tokens?|tokens?"
-    + _SAID_IS
-    + r"|(?:wi-?fi|wlan|network|router|wallet|encryption|ssh|gpg|pgp|recovery|backup) (?:key|pass\w*|code|pin|phrase|seed)s?"
-    r"|seeds?(?: phrase| words)?"
-    + _SAID_IS
-    + r"|seed (?:phrase|words)|recovery (?:phrase|words|codes?)|mnemonic"
-    r"|card numbers?|cvv2?|cvc|expiry date|iban|account (?:number|no)s?|routing number|sort code|swift code"
-    r"|ssn|social security|national insurance|ni number|sin(?= number| no| is|:|#)|nhs (?:number|no)"
-    r"|passport(?: number| no)?" + _SAID_IS + r"|passport (?:number|no)"
-    r"|driver'?s? licen[cs]e|driving licen[cs]e|licen[cs]e (?:number|no)|national id|id (?:number|card number)"
-    r"|tax (?:id|number)|tin(?= number| is)|medicare number|health (?:card|insurance) number|maiden name)\b"
-    # a key that is said to be a long string: "my key is ABCDEFGHIJKLMNOP"
-    r"|\bkey\s*(?:is|was|=|:)\s*\S{12,}",
+    r"|pins?|pin (?:code|number)|pincodes?|one[- ]time (?:code|password)s?|otp|verification codes?"
+    r"|security (?:code|question|answer)s?|2fa codes?|cvv2?|cvc|log-?ins?"
+    r"|api[ _-]?keys?|access keys?|secret keys?|private keys?|licen[cs]e keys?|product keys?"
+    r"|(?:auth|access|bearer|refresh|github|slack|api|session) tokens?"
+    r"|(?:wi-?fi|wlan|network|router|wallet|encryption|ssh|gpg|pgp|recovery|backup|crypto|bitcoin|btc|eth|ethereum)"
+    r" (?:key|pass\w*|code|pin|phrase|seed|words)s?"
+    r"|seed (?:phrase|words)|recovery (?:phrase|words|codes?)|mnemonic (?:phrase|words)"
+    r"|(?:twelve|12|twenty[- ]four|24|eighteen|18) (?:secret |seed |recovery )?words"
+    r"|card numbers?|account (?:number|no)s?|routing numbers?|sort codes?|swift codes?|iban"
+    r"|ssn|social security (?:number|no)s?|national insurance number|ni number|nhs (?:number|no)"
+    r"|passport (?:number|no)|driver'?s? licen[cs]e (?:number|no)|driving licen[cs]e (?:number|no)"
+    r"|licen[cs]e (?:number|no)|national id number|id (?:number|card number)|tax (?:id|number)"
+    rf"|medicare number|health (?:card|insurance) number|maiden name)(?:{_SAID}\S|\s+{_WITH_DIGIT})"
+    # names of secrets and of ordinary things too ("my pass", "social", "passport"):
+    # refused with a value holding a digit ("my passport is K8812…", "social is 123 45 6789")
+    rf"|\b(?:{_PASS_NOT_SECRET}pass|social|sin|tin|passport|driver'?s? licen[cs]e|driving licen[cs]e"
+    rf"|national id|tokens?|creds|credentials?|seeds?)(?:{_SAID}|\s+){_WITH_DIGIT}"
+    # secrets by name alone, whatever follows
+    r"|\b(?:pass ?word|passphrase|passcode|pin code|seed phrase|recovery phrase|private key|secret key|api key)\b"
+    r"|\b(?:that'?s|it'?s) (?:my|their|his|her) (?:pass\w*|pin|code|key|login)\b"
+    rf"|\bkey{_SAID}\S{{12,}}",
     _I,
 )
 # Leetspeak of the names ("p4$$w0rd"): read with these letters, names only (not numbers).
@@ -67,22 +99,46 @@ _LEET = str.maketrans("0134$@57!|", "oieasastil")
 
 # --- codes that open something ------------------------------------------------------------------
 
+_DIGITS = (
+    r"(?:\d{3,}|\d{1,3}(?:[ -]\d{1,3}){2,}"
+    r"|(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[ -]?){4,}"
+    r"|[零〇一二三四五六七八九]{4,})"
+)
 _OPENING_CODES = re.compile(
     r"\b(?:door|gate|garage|lock|alarm|safe|locker|entry|building|keypad|atm|bank|voicemail|"
     r"padlock|suitcase|bike|storage|mailbox|lockbox|key ?safe|unlock|wi-?fi)"
-    r"(?: \w+)? (?:code|combo|combination|pin|password|number)s?\b"
-    r"|\b(?:code|combo|combination|pin|lock)\b[^.!?;]{0,24}?(?:\d{3,}|\d{1,3}(?:[ -]\d{1,3}){2,})\b"
-    r"(?!\s*(?:years?|months?|weeks?|days?|hours?|minutes?|people|times|lines|languages|%))"
-    r"|\bopens? with\s+(?:the\s+)?(?:code\s+)?\d[\d\s-]{2,}|\bcombination (?:is|to)\b|\bunlock (?:code|pattern)\b"
-    r"|[密口]碼|[密口]码|口令|驗證碼|验证码|安全[码碼]|支付[码碼]|暗[号號]|门禁|門禁|取件[码碼]|提货[码碼]|提貨碼|开锁|開鎖"
-    r"|六位数|六位數|(?:锁|鎖|门|門|柜|櫃|箱|支付|取件|验证|驗證|密)[^，。；,.;]{0,6}(?:是|为|為|：|:)\s*\d{4,}",
+    r"(?: \w+)? (?:code|combo|combination|pin|password)s?\b"
+    # the code itself, said of something that opens or pays
+    rf"|\b(?:{_CODE_NOT_SECRET}code|combo|combination|pin|lock|safe|padlock|locker)"
+    rf"(?:\s+(?:is|was|number|no|code))*\s*[:=#-]?\s*{_DIGITS}(?!\d)(?!\s*(?:years?|%))"
+    rf"|\bopens? with\s+(?:the\s+)?(?:code\s+)?{_DIGITS}|\bcombination (?:is|to)\b|\bunlock (?:code|pattern)\b"
+    # Chinese: a code by name (not 密码学 "cryptography", not a title such as 《达芬奇密码》)
+    r"|[密口]碼(?![學学》])|[密口]码(?![學学》])|口令|驗證碼|验证码|安全[码碼]|支付[码碼]|暗[号號语語]|密[语語]"
+    r"|门禁(?:码|碼|卡号|密码)|門禁(?:碼|卡號|密碼)|取件[码碼]|提货[码碼]|提貨碼|开锁[码碼]|開鎖[碼码]"
+    r"|六位数(?:密码|是|为|：|:)|六位數(?:密碼|是|為|：|:)"
+    rf"|(?:锁|鎖|柜|櫃|箱|支付|取件|验证|驗證|密)[^，。；,.;]{{0,6}}(?:是|为|為|：|:)\s*{_DIGITS}",
     _I,
 )
 
 # --- identity and account numbers, in Chinese -------------------------------------------------------
 
 _ZH_PAPERS = re.compile(
-    r"身份[证證]|護照|护照|[卡帳帐账][号號]|银行卡|銀行卡|[密私]钥|[密私]鑰|助记词|助記詞|社保号|社保號|驾驶证号|駕駛證號"
+    r"身份[证證]|證件[號号]|证件[号號]|驾照[号號]|駕照[號号]|驾驶证[号號]|駕駛證[號号]|社会安全[号號]|社會安全[號号]"
+    r"|(?:护照|護照)(?:[号號]|是|为|為|：|:)|[卡帳帐账][号號]|[密私秘]钥|[密私秘]鑰|令牌|[凭憑][证證]"
+    r"|助记词|助記詞|社保[号號]"
+)
+
+# --- words to the assistant -----------------------------------------------------------------------
+
+_TO_THE_ASSISTANT = re.compile(
+    r"\b(?:ignore|disregard|override|bypass|forget|drop|skip|discard)\s+(?:\w+\s+){0,3}?"
+    r"(?:instructions?|rules|prompts?|guidelines|messages? above|everything (?:above|before|else)|the above)\b"
+    r"(?!\s+(?:of|for|in|on)\b)"  # "forget the previous rules of chess" is the user's own
+    r"|\b(?:make|get|have) you (?:forget|ignore|disregard|break)\b|\bsystem prompt\b"
+    r"|\bdeveloper mode\b|\bjailbreak|\byou (?:must|will) obey\b|^system:|\bsystem:\s"
+    r"|(?:忽略|忽视|忽視|无视|無視|忘记|忘記|不要管)(?:掉)?(?:之前|以前|以上|前面|上面|所有|全部|一切)"
+    r"|系统提示|系統提示|提示词|提示詞|越狱|越獄|开发者模式|開發者模式",
+    _I,
 )
 
 # --- shapes ---------------------------------------------------------------------------------------
@@ -91,8 +147,10 @@ _SECRET_SHAPES = re.compile(
     r"\bsk-[a-z0-9-]{6,}|\bakia[a-z0-9]{8,}|\b(?:ghp|gho|ghu|ghs|github_pat|xox[abpr]|glpat)[_-]\w{8,}"
     r"|\beyj[\w-]{8,200}\.[\w-]{8,}|\baiza[\w-]{20,}|\bbc1[a-z0-9]{20,}"
     # card, account and ID numbers, whatever separates their groups
-    r"|\b\d{9,}\b|\b\d{4}(?:[^\w\s]?\s?\d{4}){3}\b|\b\d{4}[^\w\s]?\s?\d{6}[^\w\s]?\s?\d{5}\b"
-    r"|\b\d{3}-\d{2}-\d{4}\b|\b\d{3}[ .-]\d{3}[ .-]\d{3,4}\b"
+    # (digits not beside digits: "x4111…", "住在6222…" have no word boundary)
+    r"|(?<!\d)\d{9,}(?!\d)|(?<!\d)\d{4}(?:[^\w\s]?\s?\d{4}){3}(?!\d)"
+    r"|(?<!\d)\d{4}[^\w\s]?\s?\d{6}[^\w\s]?\s?\d{5}(?!\d)"
+    r"|(?<!\d)\d{3}[ -]\d{2}[ -]\d{4}(?!\d)|(?<!\d)\d{3}[ .-]\d{3}[ .-]\d{3,4}(?!\d)"
     r"|\b[a-z]{2}\d{2}[a-z0-9]{11,30}\b|\b[a-z]{2}\d{2}(?: [a-z0-9]{4}){2,7}(?: [a-z0-9]{1,4})?\b"
     # credentials in a URL, and URLs that are a secret themselves
     r"|\b[a-z][a-z0-9+.-]{0,30}://[^\s/:@]{1,200}:[^\s/@]{1,200}@|[?&](?:token|key|api_?key|secret|sig|signature|access_token|password|pass|auth)="
@@ -105,16 +163,6 @@ _SECRET_SHAPES = re.compile(
 _RUN = re.compile(r"[\w-]{24,}")
 _DIGIT = re.compile(r"\d")
 _LATIN = re.compile(r"[a-z]", _I)
-
-# --- words to the assistant -----------------------------------------------------------------------
-
-_TO_THE_ASSISTANT = re.compile(
-    r"\b(?:ignore|disregard|override|bypass) (?:all |any |the |your )?(?:previous|prior|above|"
-    r"earlier|system|your) (?:instructions?|rules|prompts?|messages?)\b|\bsystem prompt\b|"
-    r"\bdeveloper mode\b|\bjailbreak|\byou (?:must|will) obey\b|^system:|\bsystem:\s"
-    r"|忽略(?:之前|以上|前面|所有)|系统提示|系統提示|提示词|提示詞|越狱|越獄|开发者模式|開發者模式",
-    _I,
-)
 
 # --- reading the text as a model would ---------------------------------------------------------
 
