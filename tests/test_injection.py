@@ -259,7 +259,9 @@ def test_hostile_facts_and_summaries_are_escaped_not_dropped() -> None:
 @pytest.mark.parametrize(
     ("opening", "closing"),
     [("\uff1c", "\uff1e"), ("\ufe64", "\ufe65"), ("\u2039", "\u203a"), ("\u3008", "\u3009"),
-     ("\u27e8", "\u27e9"), ("\u2329", "\u232a"), ("\u276e", "\u276f")],
+     ("\u27e8", "\u27e9"), ("\u2329", "\u232a"), ("\u276e", "\u276f"), ("\u02c2", "\u02c3"),
+     ("\u276c", "\u276d"), ("\u2770", "\u2771"), ("\u29fc", "\u29fd"), ("\u2991", "\u2992"),
+     ("\u2a79", "\u2a7a"), ("\u1438", "\u1433")],
 )  # fmt: skip
 def test_tags_written_with_lookalike_brackets_are_escaped_too(opening: str, closing: str) -> None:
     # "＜/user_memory＞" reads as the closing tag to a model (attack 31 LOW).

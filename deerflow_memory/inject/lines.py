@@ -38,11 +38,19 @@ _INVISIBLE_CLASS = "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in _INVIS
 # Every C0 and C1 control (line breaks among them) and the Unicode line separators.
 # Ranges, not lists of characters: the check runs on every fact of every render.
 _CONTROLS = "\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029"
-# Brackets a model reads as "<" and ">": fullwidth, small, single guillemets, CJK,
-# mathematical and ornamental angle brackets ("＜/user_memory＞" would close the block
-# for a reader as well as the real tag). Escaped as "<" and ">" are.
-_LOOKALIKE_OPEN = "\uff1c\ufe64\u2039\u3008\u27e8\u2329\u276e\u1438"
-_LOOKALIKE_CLOSE = "\uff1e\ufe65\u203a\u3009\u27e9\u232a\u276f\u1433"
+# Characters a model reads as "<" and ">", escaped as those are ("＜/user_memory＞"
+# would close the block for a reader as well as the real tag). Chosen from the
+# Unicode names holding "LEFT/RIGHT ANGLE BRACKET", "LESS-/GREATER-THAN SIGN",
+# "ARROWHEAD" or "LEFT/RIGHT-POINTING ANGLE" (single ones: 《》, «» and ≪≫ stay),
+# and the confusables of < and > (Canadian syllabics ᐸ ᐳ, ≺ ≻, ⋖ ⋗, ⩹ ⩺).
+_LOOKALIKE_OPEN = (
+    "\u02c2\u02f1\u2039\u2329\u276c\u276e\u2770\u27e8\u3008\ufe64\uff1c"
+    "\u1438\u29fc\u2991\u2a79\u227a\u22d6"
+)
+_LOOKALIKE_CLOSE = (
+    "\u02c3\u02f2\u203a\u232a\u276d\u276f\u2771\u27e9\u3009\ufe65\uff1e"
+    "\u1433\u29fd\u2992\u2a7a\u227b\u22d7\u2e16"
+)
 _NEEDS_ESCAPE = re.compile(f"[&<>{_LOOKALIKE_OPEN}{_LOOKALIKE_CLOSE}{_CONTROLS}{_INVISIBLE_CLASS}]")
 _LINE_BREAKS = re.compile(f"\\s*[{_CONTROLS}]+\\s*")
 _ENTITIES = str.maketrans(
