@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import socket
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -140,13 +142,35 @@ def test_an_unknown_agent_of_a_known_user_names_that_users_agents(
 def test_import_of_a_named_pipe_without_a_writer_is_one_line_not_a_hang(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Its open waited for a writer forever (the timeout is a hang guard).
+    # Its open waited for a writer forever (the timeout is a hang guard): now ten seconds.
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
     root = str(tmp_path / "mem")
     status, _, err = run(capsys, "--root", root, "import", "--user", "ann", "--yes", str(pipe))
-    assert_one_error_line(status, err, str(pipe))
+    assert_one_error_line(status, err, str(pipe), "no writer opened it within 10 s")
     assert not (tmp_path / "mem").exists()
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_import_of_a_named_pipe_waits_for_a_writer_that_comes_late(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "mkfifo p; deerflow-memory import … p & cat doc.json > p": the reader starts first.
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+
+    def write_late() -> None:
+        time.sleep(0.5)
+        pipe.write_text(json.dumps(DEERFLOW_V1), encoding="utf-8")
+
+    writer = threading.Thread(target=write_late)
+    writer.start()
+    root = str(tmp_path / "mem")
+    status, out, err = run(capsys, "--root", root, "import", "--user", "ann", "--yes", str(pipe))
+    writer.join(timeout=10)
+    assert status == 0, err
+    assert "imported 3 facts" in out and not writer.is_alive()
 
 
 def test_import_of_a_pipe_with_a_writer_reads_what_it_writes(

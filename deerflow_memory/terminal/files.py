@@ -2,8 +2,7 @@
 
 - :func:`read_bounded` reads at most a limit, so an import of a huge file (or
   of ``/dev/zero``) fails with one clear error instead of filling memory; a
-  named pipe without a writer reads as empty instead of waiting for one forever
-  (``<(…)`` process substitution, whose writer is there, still works).
+  named pipe's writer is waited for a few seconds, not forever.
 - :func:`write_text_replacing` writes next to the target and renames over it,
   so a full disk or a crash never leaves a half-written export in place of the
   old file. Devices and FIFOs (``/dev/stdout``, ``/dev/full``) are written directly.
@@ -18,6 +17,7 @@ import contextlib
 import os
 import stat
 import sys
+import threading
 from pathlib import Path
 
 from deerflow_memory.errors import InvalidDocumentError
@@ -27,26 +27,49 @@ __all__ = ["ask_yes_no", "describe_os_error", "read_bounded", "write_text_replac
 _CHUNK = 1 << 20
 
 
-def read_bounded(path: Path, limit: int, *, setting: str = "max_import_bytes") -> bytes:
+def read_bounded(
+    path: Path, limit: int, *, setting: str = "max_import_bytes", writer_wait: float = 10.0
+) -> bytes:
     """The bytes of ``path``, at most ``limit`` of them.
+
+    A named pipe is read as ``mkfifo p; reader p & writer > p`` expects: its
+    writer is waited for, at most ``writer_wait`` seconds (its open would wait
+    forever); a pipe whose writer is already there (``<(…)``) is read at once.
 
     Raises:
         InvalidDocumentError: the file holds more than ``limit`` bytes (names
-            ``setting``, the knob that raises the limit).
+            ``setting``, the knob that raises the limit), or it is a named
+            pipe no writer opened within ``writer_wait`` seconds.
         OSError: the file cannot be opened or read (missing, a folder, no permission).
     """
-    # Opened without blocking: a FIFO's open waits for a writer, maybe forever. Then
-    # blocking again, so a pipe's writer is waited for while it is there (a read
-    # without any writer is end-of-file).
-    nonblocking = getattr(os, "O_NONBLOCK", 0)
-    fd = os.open(path, os.O_RDONLY | nonblocking | getattr(os, "O_CLOEXEC", 0))
-    if nonblocking:
-        os.set_blocking(fd, True)
+    flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+    fifo = stat.S_ISFIFO(os.stat(path).st_mode)
+    waited = threading.Event()
+
+    def give_up() -> None:  # a writer of our own lets the open return, at end-of-file
+        waited.set()
+        with contextlib.suppress(OSError):  # no reader waiting (it opened): nothing to do
+            os.close(os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0)))
+
+    timer = threading.Timer(writer_wait, give_up) if fifo else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        fd = os.open(path, flags)
+    finally:
+        if timer is not None:
+            timer.cancel()
     with open(fd, "rb", closefd=True) as handle:
         data = bytearray()
         while len(data) <= limit:
             piece = handle.read(min(_CHUNK, limit + 1 - len(data)))
             if not piece:
+                if not data and waited.is_set():
+                    raise InvalidDocumentError(
+                        f"{path} is a named pipe and no writer opened it within "
+                        f"{writer_wait:g} s; nothing was imported"
+                    )
                 return bytes(data)
             data += piece
     raise InvalidDocumentError(
