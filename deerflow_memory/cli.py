@@ -720,9 +720,16 @@ def _cmd_migrate(args: argparse.Namespace, console: Console) -> int:
             )
     source_config = parse_backend_spec(getattr(args, "from"))
     target_config = parse_backend_spec(args.to)
-    place = _backend_place(source_config)
-    if source_config.storage == target_config.storage and place == _backend_place(target_config):
+    place, target_place = _backend_place(source_config), _backend_place(target_config)
+    if source_config.storage == target_config.storage and place == target_place:
         raise CommandFailed(f"migrate --from and --to are the same storage ({place})", status=2)
+    # A target inside the source folder: the copy would be written into the source's
+    # own tree (file:A to file:A/users, sqlite:A putting memory.sqlite in it).
+    inside = source_config.storage == "file" and target_config.storage in ("file", "sqlite")
+    if inside and Path(target_place).is_relative_to(place):
+        raise CommandFailed(
+            f"migrate --to {target_place} is inside the --from folder {place}", status=2
+        )
     # A mistyped source must not read as "0 documents copied" (nor create an empty database).
     if source_config.storage in ("file", "sqlite"):
         path = Path(source_config.storage_path)

@@ -107,3 +107,19 @@ def test_a_rerun_says_which_skipped_documents_differ_from_the_source(
     status, out, _ = run(capsys, "migrate", "--from", f"file:{root}", "--to", db)
     assert status == 0  # the target's copy is kept, as documented
     assert "1 of them differ from the source there, --overwrite replaces them" in out
+
+
+@pytest.mark.parametrize("target", ["file:{root}/users", "file:{root}/sub", "sqlite:{root}"])
+def test_a_target_inside_the_source_folder_is_refused(
+    target: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It wrote {root}/users/users/ann/memory.json into the source's own tree (attack 31b).
+    root = tmp_path / "m"
+    remember(capsys, root, "Likes tea")
+    before = sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+    status, _, err = run(
+        capsys, "migrate", "--from", f"file:{root}", "--to", target.format(root=root)
+    )
+    assert_one_error_line(status, err, "is inside the --from folder", str(root))
+    assert status == 2
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == before
