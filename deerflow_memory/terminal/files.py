@@ -20,6 +20,7 @@ import sys
 import threading
 from pathlib import Path
 
+from deerflow_memory.daemons import daemon_thread
 from deerflow_memory.errors import InvalidDocumentError
 
 __all__ = ["ask_yes_no", "describe_os_error", "read_bounded", "write_text_replacing"]
@@ -43,23 +44,21 @@ def read_bounded(
         OSError: the file cannot be opened or read (missing, a folder, no permission).
     """
     flags = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
-    fifo = stat.S_ISFIFO(os.stat(path).st_mode)
-    waited = threading.Event()
+    opened, waited = threading.Event(), threading.Event()
 
     def give_up() -> None:  # a writer of our own lets the open return, at end-of-file
+        if opened.wait(writer_wait):
+            return
         waited.set()
         with contextlib.suppress(OSError):  # no reader waiting (it opened): nothing to do
             os.close(os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0)))
 
-    timer = threading.Timer(writer_wait, give_up) if fifo else None
-    if timer is not None:
-        timer.daemon = True
-        timer.start()
+    if stat.S_ISFIFO(os.stat(path).st_mode):
+        daemon_thread(give_up, "deerflow-memory-pipe-wait").start()
     try:
         fd = os.open(path, flags)
     finally:
-        if timer is not None:
-            timer.cancel()
+        opened.set()
     with open(fd, "rb", closefd=True) as handle:
         data = bytearray()
         while len(data) <= limit:
