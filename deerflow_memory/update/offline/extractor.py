@@ -240,6 +240,8 @@ def _build_update(
         if candidate.replace is not None:
             _resolve_replacement(candidate, new, stored, removals)
         elif candidate.retract is not None or candidate.retract_slots:
+            if candidate.retract and unsafe_to_store(candidate.retract):
+                continue  # its words would stand in the removal reason
             new = _retract(candidate, new, stored, removals, is_constraint)
             if candidate.content:  # "I'm not a lawyer, I'm a paralegal": the new truth stands
                 new.append(candidate)

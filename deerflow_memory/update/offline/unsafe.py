@@ -37,7 +37,9 @@ import unicodedata
 
 __all__ = ["unsafe_to_store"]
 
-_I = re.IGNORECASE
+# ASCII word rules: to Unicode \b a Chinese character is a word character, so the
+# names in "我的PIN是4821" or "token是abc123" had no word boundary around them.
+_I = re.IGNORECASE | re.ASCII
 
 # --- names of secrets ---------------------------------------------------------------------------
 #
@@ -50,8 +52,8 @@ _I = re.IGNORECASE
 # A false refusal costs one fact; a miss sends a secret to the model provider
 # on every turn.
 
-_SAID = r"\s*(?:is|was|are|were|=|:|#)\s*"  # "pass is …", "PIN: …"
-_WITH_DIGIT = r"\S*\d"  # a value-like word: it holds a digit
+_SAID = r"\s*(?:is|was|are|were|=|:|#|是|为|為|：)\s*"  # "pass is …", "PIN: …", "PIN是…"
+_WITH_DIGIT = r"\S{0,40}?\d"  # a value-like word: it holds a digit (bounded: linear time)
 _PASS_NOT_SECRET = "".join(
     rf"(?<!{word} )"
     for word in (
@@ -71,7 +73,10 @@ _CODE_NOT_SECRET = "".join(
 _SECRET_NAMES = re.compile(
     # names only of secrets: refused when the secret is given ("… is x", "… 4821")
     r"\b(?:pass ?words?|passphrases?|passcodes?|passwd|pwd?|p@ss\w*|passwort|mot de passe|contraseña"
-    r"|pins?|pin (?:code|number)|pincodes?|one[- ]time (?:code|password)s?|otp|verification codes?"
+    r"|pin|pin (?:code|number)|pincodes?|one[- ]time (?:code|password)s?|otp|verification codes?"
+    r"|passkeys?|passw|pw\d?|master (?:key|password)s?|secret (?:word|question|answer|phrase)s?"
+    r"|aws (?:secret|access)(?: access)?(?: key)?|aadhaar(?: number)?|nric|pan (?:card|number)"
+    r"|mrn|medical record (?:number|no)|(?:employee|badge|member(?:ship)?|customer) (?:id|number|no)"
     r"|security (?:code|question|answer)s?|2fa codes?|cvv2?|cvc|log-?ins?"
     r"|api[ _-]?keys?|access keys?|secret keys?|private keys?|licen[cs]e keys?|product keys?"
     r"|(?:auth|access|bearer|refresh|github|slack|api|session) tokens?"
@@ -83,15 +88,21 @@ _SECRET_NAMES = re.compile(
     r"|ssn|social security (?:number|no)s?|national insurance number|ni number|nhs (?:number|no)"
     r"|passport (?:number|no)|driver'?s? licen[cs]e (?:number|no)|driving licen[cs]e (?:number|no)"
     r"|licen[cs]e (?:number|no)|national id number|id (?:number|card number)|tax (?:id|number)"
-    rf"|medicare number|health (?:card|insurance) number|maiden name)(?:{_SAID}\S|\s+{_WITH_DIGIT})"
+    rf"|medicare number|health (?:card|insurance) number|maiden name)(?:{_SAID}\S|\s*{_WITH_DIGIT})"
     # names of secrets and of ordinary things too ("my pass", "social", "passport"):
     # refused with a value holding a digit ("my passport is K8812…", "social is 123 45 6789")
     rf"|\b(?:{_PASS_NOT_SECRET}pass|social|sin|tin|passport|driver'?s? licen[cs]e|driving licen[cs]e"
     rf"|national id|tokens?|creds|credentials?|seeds?)(?:{_SAID}|\s+){_WITH_DIGIT}"
     # secrets by name alone, whatever follows
-    r"|\b(?:pass ?word|passphrase|passcode|pin code|seed phrase|recovery phrase|private key|secret key|api key)\b"
+    r"|\b(?:pass ?word|pass ?phrase|passcode|pin code|seed phrase|recovery phrase|private key|secret key"
+    r"|api key|maiden name)\b(?! (?:security|manager|managers|management|policy|policies|reset|resets|strength"
+    r"|hygiene|rules|requirements|rotation|design|cryptography|infrastructure|generator))"
     r"|\b(?:that'?s|it'?s) (?:my|their|his|her) (?:pass\w*|pin|code|key|login)\b"
-    rf"|\bkey{_SAID}\S{{12,}}",
+    rf"|\bkey{_SAID}\S{{12,}}|\bseeds?{_SAID}(?:[a-z]+\s+){{7,}}"
+    r"|\b(?:three|3) digits on the back|\blast (?:four|4)(?: digits)?\s*(?:are|is|:)?\s*\d{4}"
+    r"|\bexpir(?:es|y|ation)(?: date)?\s*(?:is|on|:)?\s*\d{1,2}\s*/\s*\d{2,4}"
+    rf"|\blog(?:s|ged)?[ -]?in\s+(?:with|using)\s+{_WITH_DIGIT}|\b(?:mysql|psql|mongo\w*)\b[^.]{{0,40}}\s-p\S+"
+    rf"|\baccount\b[^.]{{0,24}}\bnumber\s*(?:is|:)?\s*{_WITH_DIGIT}",
     _I,
 )
 # Leetspeak of the names ("p4$$w0rd"): read with these letters, names only (not numbers).
@@ -100,46 +111,62 @@ _LEET = str.maketrans("0134$@57!|", "oieasastil")
 # --- codes that open something ------------------------------------------------------------------
 
 _DIGITS = (
-    r"(?:\d{3,}|\d{1,3}(?:[ -]\d{1,3}){2,}"
-    r"|(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[ -]?){4,}"
-    r"|[零〇一二三四五六七八九]{4,})"
+    r"(?:\d{3,}+|\d{1,3}(?:[ -]\d{1,3}){2,8}"
+    r"|(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[ -]?){4,12}"
+    r"|[零〇一二三四五六七八九]{4,}+)"
 )
 _OPENING_CODES = re.compile(
     r"\b(?:door|gate|garage|lock|alarm|safe|locker|entry|building|keypad|atm|bank|voicemail|"
     r"padlock|suitcase|bike|storage|mailbox|lockbox|key ?safe|unlock|wi-?fi)"
     r"(?: \w+)? (?:code|combo|combination|pin|password)s?\b"
     # the code itself, said of something that opens or pays
-    rf"|\b(?:{_CODE_NOT_SECRET}code|combo|combination|pin|lock|safe|padlock|locker)"
-    rf"(?:\s+(?:is|was|number|no|code))*\s*[:=#-]?\s*{_DIGITS}(?!\d)(?!\s*(?:years?|%))"
-    rf"|\bopens? with\s+(?:the\s+)?(?:code\s+)?{_DIGITS}|\bcombination (?:is|to)\b|\bunlock (?:code|pattern)\b"
+    rf"|\b(?:{_CODE_NOT_SECRET}code|combo|combination|pin|lock|safe|padlock|locker|lockbox|keypad|clicker"
+    r"|door|gate|alarm|garage)"
+    rf"(?:\s+(?:is|was|number|no|code)){{0,3}}\s*[:=#-]?\s*{_DIGITS}(?!\d)(?!\s*(?:years?|%))"
+    rf"|\b(?:opens?|unlocks?|disarms?|arms?|takes|accepts)\s+(?:with|to|on|using)?\s*(?:the\s+)?(?:code\s+)?{_DIGITS}"
+    r"|\bcombination (?:is|to)\b|\bunlock (?:code|pattern|gesture)\b|\bpattern lock\b"
     # Chinese: a code by name (not 密码学 "cryptography", not a title such as 《达芬奇密码》)
-    r"|[密口]碼(?![學学》])|[密口]码(?![學学》])|口令|驗證碼|验证码|安全[码碼]|支付[码碼]|暗[号號语語]|密[语語]"
-    r"|门禁(?:码|碼|卡号|密码)|門禁(?:碼|卡號|密碼)|取件[码碼]|提货[码碼]|提貨碼|开锁[码碼]|開鎖[碼码]"
+    r"|[密口]碼(?![學学》管])|[密口]码(?![學学》管])|驗證碼|验证码|安全[码碼]|支付[码碼]"
+    r"|(?:口令|暗[号號语語]|密[语語])(?:是|为|為|：|:)"
+    r"|(?:登录|登錄|登入|登陆|登陸)(?:用|密码|密碼|是|：|:)\s*\S|门禁(?:码|碼|卡号|密码)|門禁(?:碼|卡號|密碼)|取件[码碼]|提货[码碼]|提貨碼|开锁[码碼]|開鎖[碼码]"
     r"|六位数(?:密码|是|为|：|:)|六位數(?:密碼|是|為|：|:)"
-    rf"|(?:锁|鎖|柜|櫃|箱|支付|取件|验证|驗證|密)[^，。；,.;]{{0,6}}(?:是|为|為|：|:)\s*{_DIGITS}",
+    rf"|(?:锁|鎖|柜|櫃|箱|支付|取件|验证|驗證|密)[^，。；,.;]{{0,6}}(?:是|为|為|：|:)\s*{_DIGITS}"
+    # a code said by what it opens: "用4821开", "输入4821才能打开", "4821开的"
+    rf"|(?:用|输入|輸入|按)?\s*(?<![\dA-Za-z零〇一二三四五六七八九]){_DIGITS}\s*(?:才能|就)?(?:打开|打開|开门|開門|开|開|解锁|解鎖)"
+    r"|(?:卡背面|背面三位|背面的三位|有效期)",
     _I,
 )
 
 # --- identity and account numbers, in Chinese -------------------------------------------------------
 
+# A name given a value: "是/为/：" and anything, or a value of letters or digits right
+# after it ("卡號6222"); the name alone is a topic ("密码管理器", "身份证办理窗口").
+_ZH_GIVEN = r"(?:号码|號碼|号|號)?(?:\s*(?:是|为|為|：|:)\s*\S|\s*[A-Za-z0-9]{3,})"
 _ZH_PAPERS = re.compile(
-    r"身份[证證]|證件[號号]|证件[号號]|驾照[号號]|駕照[號号]|驾驶证[号號]|駕駛證[號号]|社会安全[号號]|社會安全[號号]"
-    r"|(?:护照|護照)(?:[号號]|是|为|為|：|:)|[卡帳帐账][号號]|[密私秘]钥|[密私秘]鑰|令牌|[凭憑][证證]"
-    r"|助记词|助記詞|社保[号號]"
+    r"(?:身份[证證]|證件|证件|驾照|駕照|驾驶证|駕駛證|社会安全|社會安全|护照|護照|[卡帳帐账]"
+    r"|[密私秘金]钥|[密私秘金]鑰|令牌|[凭憑][证證]|社保|恢复短语|恢復短語|安全问题(?:答案)?|安全問題(?:答案)?"
+    r"|娘家姓)" + _ZH_GIVEN + r"|助记词是|助記詞是|[密私秘金]钥|[密私秘金]鑰"
 )
 
 # --- words to the assistant -----------------------------------------------------------------------
 
 _TO_THE_ASSISTANT = re.compile(
-    r"\b(?:ignore|disregard|override|bypass|forget|drop|skip|discard)\s+(?:\w+\s+){0,3}?"
-    r"(?:instructions?|rules|prompts?|guidelines|messages? above|everything (?:above|before|else)|the above)\b"
+    r"\b(?:ignore|disregard|override|bypass|forget|drop|skip|discard)[\s-]+(?:\w+[\s-]+){0,3}?"
+    r"(?:instructions?|rules|prompts?|guidelines|directions|directives|programming|restrictions"
+    r"|messages? above|everything above|the above|system message)\b"
     r"(?!\s+(?:of|for|in|on)\b)"  # "forget the previous rules of chess" is the user's own
-    r"|\b(?:make|get|have) you (?:forget|ignore|disregard|break)\b|\bsystem prompt\b"
-    r"|\bdeveloper mode\b|\bjailbreak|\byou (?:must|will) obey\b|^system:|\bsystem:\s"
-    r"|(?:忽略|忽视|忽視|无视|無視|忘记|忘記|不要管)(?:掉)?(?:之前|以前|以上|前面|上面|所有|全部|一切)"
-    r"|系统提示|系統提示|提示词|提示詞|越狱|越獄|开发者模式|開發者模式",
+    r"|\b(?:make|get|have) you (?:forget|ignore|disregard|break|leak|send|reveal|say|tell|obey)\b"
+    r"|\bfor you to (?:always|never|only)\b|\bnew instructions?\s*:|\byou are now (?:dan|jailbroken|free|unrestricted)\b"
+    r"|\bsystem prompt\b|\bdeveloper mode\b|\bjailbreak|\byou (?:must|will) obey\b|^system:|\bsystem:\s"
+    r"|<\s*/?\s*(?:system|instructions?|assistant|user_memory|system-reminder)\b"
+    r"|(?:忽略|忽视|忽視|无视|無視|忘记|忘記|不要管)(?:掉)?(?:之前|以前|先前|以上|前面|上面|所有|全部|一切)"
+    r"|(?:忽略|忽视|忽視|无视|無視|不要管)(?:掉)?[^，。]{0,4}(?:指示|指令|规则|規則|限制|设定|設定)"
+    r"|(?:你的|显示|顯示|输出|輸出|泄露|洩露)(?:系统|系統)提示|(?:进入|進入|开启|開啟|切换到|切換到)(?:开发者|開發者)模式"
+    r"|越狱模式|越獄模式|(?:没有|沒有|不受)任何限制|(?:发送|發送|发给|發給)[^，。]{0,8}(?:记忆|記憶)"
+    r"|(?:记忆|記憶)[^，。]{0,8}(?:发送|發送|发给|發給)",
     _I,
 )
+
 
 # --- shapes ---------------------------------------------------------------------------------------
 
