@@ -240,8 +240,6 @@ def _build_update(
         if candidate.replace is not None:
             _resolve_replacement(candidate, new, stored, removals)
         elif candidate.retract is not None or candidate.retract_slots:
-            if candidate.retract and unsafe_to_store(candidate.retract):
-                continue  # its words would stand in the removal reason
             new = _retract(candidate, new, stored, removals, is_constraint)
             if candidate.content:  # "I'm not a lawyer, I'm a paralegal": the new truth stands
                 new.append(candidate)
@@ -326,7 +324,11 @@ def _retract(
             return names_need(what, said)
         return True
 
-    reason = f"retracted by the user: no longer {what}"
+    # The user's words stand in the removal reason, unless they hold a secret or an
+    # instruction: the fact still goes, under a reason that does not repeat them.
+    reason = "retracted by the user"
+    if not unsafe_to_store(what):
+        reason += f": no longer {what}"
     for item in stored:
         slot = item.slot[0] if item.slot else None
         if item.fact.id not in removals and withdrawn(
