@@ -137,14 +137,21 @@ def test_an_unknown_agent_of_a_known_user_names_that_users_agents(
     assert_one_error_line(status, err, "(agent 'typo')", "stored agents: (default agent)")
 
 
+@pytest.fixture
+def pipe(tmp_path: Path) -> Path:
+    """A named pipe no one has opened yet."""
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("named pipes are POSIX")
+    path = tmp_path / "pipe"
+    os.mkfifo(path)
+    return path
+
+
 @pytest.mark.timeout(30)
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_import_of_a_named_pipe_without_a_writer_is_one_line_not_a_hang(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    pipe: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Its open waited for a writer forever (the timeout is a hang guard): now ten seconds.
-    pipe = tmp_path / "pipe"
-    os.mkfifo(pipe)
     root = str(tmp_path / "mem")
     status, _, err = run(capsys, "--root", root, "import", "--user", "ann", "--yes", str(pipe))
     assert_one_error_line(status, err, str(pipe), "no writer opened it within 10 s")
@@ -152,14 +159,10 @@ def test_import_of_a_named_pipe_without_a_writer_is_one_line_not_a_hang(
 
 
 @pytest.mark.timeout(30)
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
 def test_import_of_a_named_pipe_waits_for_a_writer_that_comes_late(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    pipe: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # "mkfifo p; deerflow-memory import … p & cat doc.json > p": the reader starts first.
-    pipe = tmp_path / "pipe"
-    os.mkfifo(pipe)
-
     def write_late() -> None:
         time.sleep(0.5)
         pipe.write_text(json.dumps(DEERFLOW_V1), encoding="utf-8")

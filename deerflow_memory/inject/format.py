@@ -57,10 +57,9 @@ counting itself never raises (see :mod:`deerflow_memory.inject.tokens`).
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import math
-import operator
+import numbers
 import threading
 import weakref
 from collections import OrderedDict
@@ -171,15 +170,12 @@ class _CheckedCounter:
 
     def count(self, text: str) -> int:
         value: object = self._count(text)
-        tokens: int | None = value if type(value) is int else None
-        if tokens is None and not isinstance(value, bool):
-            with contextlib.suppress(TypeError):  # an int of another type (numpy's) is fine
-                tokens = operator.index(value)  # type: ignore[arg-type]
-        if tokens is None or tokens < 0:
+        # An integer of another type (numpy's, an int subclass) is fine; a bool is no count.
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
             raise ConfigError(
                 f"counter.count must return an int >= 0, got {value!r} for {text[:40]!r}"
             )
-        return tokens
+        return int(value)
 
 
 def _budget(value: object) -> bool:

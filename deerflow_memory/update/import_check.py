@@ -36,7 +36,12 @@ from deerflow_memory.arguments import expect, expect_text
 from deerflow_memory.config import DuplicateKeyError, MemoryConfig, json_object_without_duplicates
 from deerflow_memory.errors import ConfigError, InvalidDocumentError
 from deerflow_memory.models import MemoryDocument, first_problem, replace_surrogates
-from deerflow_memory.update.validate import clean_text, cut_at_sentence, fact_text_problem
+from deerflow_memory.update.validate import (
+    clean_source_error,
+    clean_text,
+    cut_at_sentence,
+    fact_text_problem,
+)
 
 __all__ = ["import_onto", "read_import", "replaced_by_import"]
 
@@ -179,8 +184,8 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
             for name in ("sourceError", "source_error"):  # as an update's: cleaned and cut
                 wrong = fact.get(name)
                 if isinstance(wrong, str):
-                    wrong = clean_text(replace_surrogates(wrong))
-                    fact[name] = cut_at_sentence(wrong, limits.max_fact_chars) or None
+                    wrong = replace_surrogates(wrong)
+                    fact[name] = clean_source_error(wrong, limits.max_fact_chars)
             for field in ("id", "source", "category", "reason"):
                 value = fact.get(field)
                 if not isinstance(value, str):

@@ -51,6 +51,7 @@ from deerflow_memory.models import (
 __all__ = [
     "UpdateLimits",
     "check_fact_text",
+    "clean_source_error",
     "clean_text",
     "cut_at_sentence",
     "fact_text_problem",
@@ -215,6 +216,15 @@ def _preview(text: str) -> str:
     return clean_text(text)[:PREVIEW_CHARS]
 
 
+def clean_source_error(text: str, max_chars: int) -> str | None:
+    """A correction's ``sourceError`` as stored: cleaned, cut at a sentence to ``max_chars``.
+
+    Returns:
+        The text, or None when nothing is left of it.
+    """
+    return cut_at_sentence(clean_text(text), max_chars) or None
+
+
 def _clean_fact(index: int, fact: NewFact, limits: UpdateLimits) -> NewFact | Rejection:
     content = clean_text(fact.content)
     problem = fact_text_problem(content, max_chars=limits.max_fact_chars)
@@ -224,7 +234,7 @@ def _clean_fact(index: int, fact: NewFact, limits: UpdateLimits) -> NewFact | Re
         return Rejection(item=f"newFacts[{index}]", reason=problem, text=content[:PREVIEW_CHARS])
     source_error = fact.source_error
     if source_error is not None:
-        source_error = cut_at_sentence(clean_text(source_error), limits.max_fact_chars) or None
+        source_error = clean_source_error(source_error, limits.max_fact_chars)
     if content == fact.content and source_error == fact.source_error:
         return fact
     return fact.model_copy(update={"content": content, "source_error": source_error})

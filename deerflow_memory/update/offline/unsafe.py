@@ -209,11 +209,15 @@ def _unspelled(match: re.Match[str]) -> str:
     return f" {_NOT_LETTER.sub('', match.group())} "  # one word, still a word on its own
 
 
+# Categories of what shows nothing, or nothing a reader would read: marks, format
+# characters, controls, unassigned, private-use and surrogate code points.
+_SHOW_NOTHING = frozenset({"Mn", "Me", "Cf", "Cc", "Cn", "Co", "Cs"})
+
+
 def _as_read(text: str) -> str:
     """``text`` without what shows nothing, in plain letters, spelled-out words joined."""
     if not text.isascii():
-        # Compatibility forms to plain ones (NFKD), then every mark, format, control and
-        # unassigned character dropped: they show nothing, or nothing a reader would read.
+        # Compatibility forms to plain ones (NFKD), then what shows nothing dropped.
         decomposed = unicodedata.normalize("NFKD", text)
         text = "".join(
             char
@@ -221,9 +225,6 @@ def _as_read(text: str) -> str:
             if char.isascii() or unicodedata.category(char) not in _SHOW_NOTHING
         ).translate(_LOOKALIKES)
     return _SPELLED.sub(_unspelled, text)
-
-
-_SHOW_NOTHING = frozenset({"Mn", "Me", "Cf", "Cc", "Cn", "Co", "Cs"})
 
 
 def unsafe_to_store(text: str) -> bool:
