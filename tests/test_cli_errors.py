@@ -296,3 +296,11 @@ def test_a_model_endpoint_that_is_down_is_one_line_without_a_traceback(tmp_path:
     )
     assert_one_error_line(result.returncode, result.stderr, "Connection")
     assert "--debug" in result.stderr
+
+
+def test_reading_a_folder_names_the_folder_not_a_descriptor(tmp_path: Path) -> None:
+    from deerflow_memory.terminal import read_bounded
+
+    with pytest.raises(IsADirectoryError) as raised:
+        read_bounded(tmp_path, 100)
+    assert raised.value.filename == str(tmp_path)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import array
+import collections
 import gc
 import math
 import weakref
@@ -270,3 +272,21 @@ def test_a_callers_counter_with_integer_counts_of_its_own_type_is_used() -> None
     doc = MemoryDocument(facts=(Fact(content="Likes tea", category="preference"),))
     result = render_memory(doc, 50, counter=_FixedCounter(Tokens(3)))  # type: ignore[arg-type]
     assert result.facts_injected == 1 and result.tokens == 3
+
+
+class _ClassCounter:
+    def count(self, text: str) -> int:
+        return len(text)
+
+
+@pytest.mark.parametrize(
+    "counter",
+    [collections.deque(), range(0), collections.UserList(), collections.UserString(""),
+     array.array("i"), memoryview(b""), _ClassCounter],
+    ids=["deque", "range", "UserList", "UserString", "array", "memoryview", "a class"],
+)  # fmt: skip
+def test_a_sequence_or_a_class_given_as_counter_gets_a_config_error(counter: object) -> None:
+    # Their count() counts something else (0 tokens: every fact let in), or needs self.
+    doc = MemoryDocument(facts=(Fact(content="Likes tea " * 50, category="preference"),))
+    with pytest.raises(ConfigError, match="counter"):
+        render_memory(doc, 10, counter=counter)  # type: ignore[arg-type]

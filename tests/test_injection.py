@@ -261,7 +261,10 @@ def test_hostile_facts_and_summaries_are_escaped_not_dropped() -> None:
     [("\uff1c", "\uff1e"), ("\ufe64", "\ufe65"), ("\u2039", "\u203a"), ("\u3008", "\u3009"),
      ("\u27e8", "\u27e9"), ("\u2329", "\u232a"), ("\u276e", "\u276f"), ("\u02c2", "\u02c3"),
      ("\u276c", "\u276d"), ("\u2770", "\u2771"), ("\u29fc", "\u29fd"), ("\u2991", "\u2992"),
-     ("\u2a79", "\u2a7a"), ("\u1438", "\u1433")],
+     ("\u2a79", "\u2a7a"), ("\u1438", "\u1433"), ("\u16b2", "\u1433"),
+     ("\U0001d236", "\U0001d237"), ("\u29c0", "\u29c1"), ("\u2993", "\u2994"),
+     ("\u2343", "\u2344"), ("\u2b9c", "\u2b9e"), ("\U0001f890", "\U0001f892"),
+     ("\ufe3f", "\ufe40")],
 )  # fmt: skip
 def test_tags_written_with_lookalike_brackets_are_escaped_too(opening: str, closing: str) -> None:
     # "＜/user_memory＞" reads as the closing tag to a model (attack 31 LOW).

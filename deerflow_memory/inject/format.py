@@ -57,6 +57,7 @@ counting itself never raises (see :mod:`deerflow_memory.inject.tokens`).
 
 from __future__ import annotations
 
+import array
 import datetime
 import math
 import numbers
@@ -153,7 +154,9 @@ class _ResultCache:
 _results = _ResultCache()
 
 
-_NOT_COUNTERS = (str, bytes, bytearray, list, tuple)
+# Whatever has a count() that counts something else: text, bytes and every sequence
+# (deque, range, UserList, UserString, array), and a class given for an instance.
+_NOT_COUNTERS = (str, bytes, bytearray, memoryview, Sequence, array.array, type)
 
 
 class _CheckedCounter:
@@ -233,8 +236,9 @@ def render_memory(
     Raises:
         ConfigError: a budget that is negative or not a finite number (``nan``),
             an unknown ``token_counting`` or ``encoding``, ``guaranteed_categories``
-            that are not category names, a ``counter`` without a ``count`` method,
-            or one whose count is not an integer >= 0.
+            that are not category names, a ``counter`` without a ``count`` method
+            (or text, a sequence or a class, whose ``count`` counts something
+            else), or one whose count is not an integer >= 0.
         InvalidDocumentError: ``memory`` is neither a document, a mapping nor
             ``None``, or a mapping that is not a valid document.
 

@@ -42,14 +42,17 @@ _CONTROLS = "\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029"
 # would close the block for a reader as well as the real tag). Chosen from the
 # Unicode names holding "LEFT/RIGHT ANGLE BRACKET", "LESS-/GREATER-THAN SIGN",
 # "ARROWHEAD" or "LEFT/RIGHT-POINTING ANGLE" (single ones: 《》, «» and ≪≫ stay),
-# and the confusables of < and > (Canadian syllabics ᐸ ᐳ, ≺ ≻, ⋖ ⋗, ⩹ ⩺).
+# and the confusables of < and > (Canadian syllabics ᐸ ᐳ, runic ᚲ, ≺ ≻, ⋖ ⋗, ⩹ ⩺,
+# circled, arc, APL-quad, arrowhead and vertical-form ones).
 _LOOKALIKE_OPEN = (
     "\u02c2\u02f1\u2039\u2329\u276c\u276e\u2770\u27e8\u3008\ufe64\uff1c"
     "\u1438\u29fc\u2991\u2a79\u227a\u22d6"
+    "\u16b2\U0001d236\u29c0\u2993\u2343\u2b9c\U0001f890\ufe3f"
 )
 _LOOKALIKE_CLOSE = (
     "\u02c3\u02f2\u203a\u232a\u276d\u276f\u2771\u27e9\u3009\ufe65\uff1e"
     "\u1433\u29fd\u2992\u2a7a\u227b\u22d7\u2e16"
+    "\U0001d237\u29c1\u2994\u2344\u2b9e\U0001f892\ufe40"
 )
 _NEEDS_ESCAPE = re.compile(f"[&<>{_LOOKALIKE_OPEN}{_LOOKALIKE_CLOSE}{_CONTROLS}{_INVISIBLE_CLASS}]")
 _LINE_BREAKS = re.compile(f"\\s*[{_CONTROLS}]+\\s*")

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import sys
@@ -59,6 +60,9 @@ def read_bounded(
         fd = os.open(path, flags)
     finally:
         opened.set()
+    if stat.S_ISDIR(os.fstat(fd).st_mode):  # os.open takes a folder; reading it names the fd
+        os.close(fd)
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     with open(fd, "rb", closefd=True) as handle:
         data = bytearray()
         while len(data) <= limit:
