@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from deerflow_memory.capture.patterns import FLAGS, PatternSet
+from deerflow_memory.capture.patterns import FLAGS, GateScan, PatternSet
 from deerflow_memory.capture.signals import (
     SignalDetector,
     Signals,
@@ -241,13 +241,67 @@ def test_a_pattern_is_searched_only_when_its_own_required_text_occurs() -> None:
     assert len(patterns._candidates("no, that's the wrong way round")) == 2  # both occur
 
 
+_SIGNAL_FILES = (
+    "correction_guards.txt",
+    "correction_patterns.txt",
+    "reinforcement_guards.txt",
+    "reinforcement_patterns.txt",
+    "agreement_patterns.txt",
+)
+
+
+def test_one_pass_over_all_sets_opens_what_each_set_opens_by_itself() -> None:
+    sets = [PatternSet(name, load_pattern_file(name)) for name in _SIGNAL_FILES]
+    scan = GateScan(*sets)
+    # Every gate string of every set, alone and beside others, plus plain turns.
+    gates = sorted({gate for patterns in sets for gate in patterns._by_gate})
+    assert len(gates) > 300
+    texts = [f"well, {gate} then" for gate in gates]
+    texts += [" ".join(gates[i : i + 7]) for i in range(0, len(gates), 7)]
+    texts += [*_FRAGMENTS, "", "Turn 7: and Osaka? 也不要花生。", "You mısunderstood"]
+    opened_somewhere = 0
+    for text in texts:
+        low = text.lower()
+        together = scan.open(low)
+        assert len(together) == len(sets)
+        for patterns, opened in zip(sets, together, strict=True):
+            assert list(opened) == list(patterns._candidates(low)), (text, patterns)
+            opened_somewhere += bool(opened)
+    assert opened_somewhere > len(texts)  # gates did open patterns, in several sets
+
+
+@pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        # The guard span (someone else's mistake, praise of the weather) is blanked to
+        # one space, which joins the words around it into the extra pattern's text.
+        ("correction", "zebra他们错了quux"),
+        ("reinforcement", "zebra天气很好quux"),
+    ],
+)
+def test_a_blanked_guard_that_joins_words_into_a_pattern_is_still_read(
+    kind: str, text: str
+) -> None:
+    # The one-pass gates were found before blanking: the blanked text is gated again.
+    extra = {f"extra_{kind}": [r"zebra quux"]}
+    detector = SignalDetector(**extra)
+    check = detector.is_correction if kind == "correction" else detector.is_reinforcement
+    assert check(text)
+    assert not check(text.replace("quux", "quiz"))
+    signals = detector.classify(text)
+    assert (signals.correction, signals.reinforcement) == (
+        kind == "correction",
+        kind == "reinforcement",
+    )
+
+
 def test_the_gate_is_the_rarest_required_text_not_the_first_or_shortest() -> None:
     # Every match holds one of check…double-check, one of " your"/" the", and one of
     # math/sum/numbers: gating on " the" would search it on most English messages.
     patterns = PatternSet(
         "test", [r"\b(?:check|recheck|redo|double-check) (?:your|the) (?:math|sums?|numbers)\b"]
     )
-    assert patterns._candidates("what did you think of the film and your trip?") == []
+    assert not patterns._candidates("what did you think of the film and your trip?")
     assert patterns.search("Please redo the math.", "please redo the math.")
 
 

@@ -46,7 +46,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from deerflow_memory.arguments import expect_items
 from deerflow_memory.capture.messages import check_messages, message_text, turn_kind
-from deerflow_memory.capture.patterns import FLAGS, PatternSet
+from deerflow_memory.capture.patterns import FLAGS, GateScan, PatternSet
 from deerflow_memory.capture.slots import slot_correction
 from deerflow_memory.errors import ConfigError
 
@@ -70,6 +70,9 @@ _VERDICT_CACHE_SIZE = 4096
 # each kept 300 M characters alive.
 _VERDICT_CACHE_CHARS = 4_000_000
 _READBACK_TAIL = 240  # a read-back asks for confirmation at the end of the reply
+
+_Opened = Sequence[Sequence[re.Pattern[str]]]
+"""What :meth:`GateScan.open` gives: per pattern set, the patterns worth searching."""
 
 # "Thursday, not Tuesday" / "use the blue one, not the red one": Y of "X, not Y" at the end.
 _EN_NOT_Y = re.compile(
@@ -236,6 +239,14 @@ class SignalDetector:
             "reinforcement guard", load_pattern_file("reinforcement_guards.txt")
         )
         self._readback = PatternSet("read-back", load_pattern_file("readback_patterns.txt"))
+        # The sets that read the user's words, in the order _corrects/_reinforces take them.
+        self._turn_gates = GateScan(
+            self._correction_guards,
+            self._correction,
+            self._reinforcement_guards,
+            self._reinforcement,
+            self._agreement,
+        )
         self._verdicts: dict[tuple[str, str], tuple[bool, bool]] = {}
         self._verdict_chars = 0  # characters of the keys kept
 
@@ -252,17 +263,8 @@ class SignalDetector:
 
     def is_correction(self, text: str, reply: str = "") -> bool:
         """True when the user's ``text``, answering the assistant's ``reply``, corrects it."""
-        original = text
         low = text.lower()
-        guarded = self._correction_guards.blank(text, low)
-        if guarded is not text:
-            text, low = guarded, guarded.lower()
-        if self._correction.search(text, low) or _x_not_y(text, reply):
-            return True
-        if _no_then_statement(original, reply):
-            return True
-        # "A: Your train is at 9:40. — U: 9:14, actually": a bare value put right.
-        return slot_correction(original, reply)  # it reads short turns only
+        return self._corrects(text, low, reply, self._turn_gates.open(low))
 
     def is_reinforcement(self, text: str, reply: str = "") -> bool:
         """True when the user's ``text``, answering ``reply``, approves the assistant's work.
@@ -270,12 +272,34 @@ class SignalDetector:
         Corrections are not considered here; :meth:`classify` applies the precedence.
         """
         low = text.lower()
-        guarded = self._reinforcement_guards.blank(text, low)
+        return self._reinforces(text, low, reply, self._turn_gates.open(low))
+
+    def _corrects(self, text: str, low: str, reply: str, opened: _Opened) -> bool:
+        """:meth:`is_correction`, with ``opened`` = ``self._turn_gates.open(low)``."""
+        original = text
+        guards, patterns = opened[0], opened[1]
+        guarded = self._correction_guards.blank(text, low, guards) if guards else text
+        if guarded is not text:  # a blanked span may join words into a gate string
+            text, low = guarded, guarded.lower()
+            patterns = self._correction._candidates(low)
+        if self._correction.search(text, low, patterns) or _x_not_y(text, reply):
+            return True
+        if _no_then_statement(original, reply):
+            return True
+        # "A: Your train is at 9:40. — U: 9:14, actually": a bare value put right.
+        return slot_correction(original, reply)  # it reads short turns only
+
+    def _reinforces(self, text: str, low: str, reply: str, opened: _Opened) -> bool:
+        """:meth:`is_reinforcement`, with ``opened`` = ``self._turn_gates.open(low)``."""
+        guards, patterns, agreements = opened[2], opened[3], opened[4]
+        guarded = self._reinforcement_guards.blank(text, low, guards) if guards else text
         if guarded is not text:
             text, low = guarded, guarded.lower()
-        if self._reinforcement.search(text, low):
+            patterns = self._reinforcement._candidates(low)
+            agreements = self._agreement._candidates(low)
+        if self._reinforcement.search(text, low, patterns):
             return True
-        if not self._agreement.search(text, low):
+        if not self._agreement.search(text, low, agreements):
             return False
         # "Yes, that's right" to "…for Thursday at 7, is that correct?" answers a question.
         tail = reply[-_READBACK_TAIL:]
@@ -291,7 +315,12 @@ class SignalDetector:
         key = (text, reply)
         verdict = self._verdicts.get(key)
         if verdict is None:
-            verdict = (self.is_correction(text, reply), self.is_reinforcement(text, reply))
+            low = text.lower()
+            opened = self._turn_gates.open(low)
+            verdict = (
+                self._corrects(text, low, reply, opened),
+                self._reinforces(text, low, reply, opened),
+            )
             size = len(text) + len(reply)
             if (
                 len(self._verdicts) >= _VERDICT_CACHE_SIZE
