@@ -73,3 +73,52 @@ def test_the_encoder_keeps_the_encoding_of_an_own_class_message_while_it_is_unch
     edited = encoder(turn)
     assert edited[1] is not first[1] and edited[1]["data"]["content"] == "I live in Bergen now."
     assert edited[0] is first[0] and decode_messages(edited)[1].type == "human"
+
+
+def test_message_classes_are_read_by_what_they_derive_from_on_every_turn() -> None:
+    # The capture path looks a message's kind up by its class; a class met for the
+    # first time and the same class met again must read the same.
+    from langchain_core.messages import (
+        AIMessageChunk,
+        ChatMessageChunk,
+        HumanMessageChunk,
+        SystemMessage,
+    )
+
+    from deerflow_memory.capture.messages import (
+        coerce_messages,
+        filter_recent_messages,
+        turn_kind,
+    )
+
+    class RelayedChat(ChatMessage):
+        """A chat message of the app's own, relayed from another channel."""
+
+    turn: list[BaseMessage] = [
+        SystemMessage("be brief", id="s"),
+        UINote("Welcome back!", id="n"),
+        HumanMessageChunk(content="I moved to Bergen last month.", id="h1"),
+        AIMessageChunk(content="Bergen, noted.", id="a1"),
+        RelayedChat(content="My sister lives there too.", role="user", id="h2"),
+        ChatMessageChunk(content="Nice to be near family.", role="assistant", id="a2"),
+        TaggedHuman("ok thanks", id="h3"),  # an acknowledgement: dropped with its reply
+        AIMessage("You're welcome.", id="a3"),
+    ]
+    expected_kinds = [None, None, HumanMessage, AIMessage, HumanMessage, AIMessage]
+    expected_kinds += [HumanMessage, AIMessage]
+    expected = [
+        "I moved to Bergen last month.",
+        "Bergen, noted.",
+        "My sister lives there too.",
+        "Nice to be near family.",
+    ]
+    for _ in range(2):
+        assert [turn_kind(m) for m in turn] == expected_kinds
+        assert coerce_messages(turn) is turn  # all messages: no copy
+        assert [m.content for m in filter_messages_for_memory(turn)] == expected
+        assert [m.content for m in filter_recent_messages(turn, 6)] == expected
+        assert [m.content for m in filter_recent_messages(turn, 2)] == expected[-2:]
+        mixed = [*turn, {"role": "user", "content": "And I cycle to work."}]
+        assert coerce_messages(mixed)[-1].content == "And I cycle to work."  # type: ignore[union-attr]
+        with_dict = coerce_messages(mixed)
+        assert all(isinstance(m, BaseMessage) for m in with_dict)

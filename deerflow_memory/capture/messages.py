@@ -181,14 +181,38 @@ _HUMAN_ROLES = frozenset({"user", "human"})
 _AI_ROLES = frozenset({"assistant", "ai"})
 
 
+_MessageClass = type[HumanMessage] | type[AIMessage] | type[ChatMessage] | type[BaseMessage]
+
+# The kind of each message class met: HumanMessage, AIMessage, ChatMessage, BaseMessage
+# (any other message) or None (not a message). ``isinstance`` with a pydantic model class
+# goes through ABCMeta (~0.1 µs a miss), and the capture node asks several times per
+# message; one dict lookup by class answers it. Classes are few: the dict stays small.
+_KIND_OF_CLASS: dict[type, _MessageClass | None] = {}
+
+
+def _kind(message: object) -> _MessageClass | None:
+    """``message``'s message class among those this module reads (see :data:`_KIND_OF_CLASS`)."""
+    cls = type(message)
+    try:
+        return _KIND_OF_CLASS[cls]
+    except KeyError:
+        pass
+    kind: _MessageClass | None = None
+    for known in (HumanMessage, AIMessage, ChatMessage, BaseMessage):
+        if issubclass(cls, known):
+            kind = known
+            break
+    _KIND_OF_CLASS[cls] = kind
+    return kind
+
+
 def turn_kind(message: BaseMessage) -> type[HumanMessage] | type[AIMessage] | None:
     """Whose turn ``message`` is, as :func:`_as_turn` would read it, without building a copy."""
-    if isinstance(message, HumanMessage):
-        return HumanMessage
-    if isinstance(message, AIMessage):
-        return AIMessage
-    if isinstance(message, ChatMessage) and isinstance(message.role, str):
-        role = message.role.strip().lower()
+    kind = _kind(message)
+    if kind is HumanMessage or kind is AIMessage:
+        return kind
+    if kind is ChatMessage and isinstance(message.role, str):  # type: ignore[attr-defined]
+        role = message.role.strip().lower()  # type: ignore[attr-defined]
         return HumanMessage if role in _HUMAN_ROLES else AIMessage if role in _AI_ROLES else None
     return None
 
@@ -200,7 +224,7 @@ def _as_turn(message: BaseMessage) -> BaseMessage:
     words are the user's or the assistant's all the same. Other messages, and
     other roles (``system``, ``tool``, a custom one), are returned as they are.
     """
-    if not isinstance(message, ChatMessage):
+    if _kind(message) is not ChatMessage:
         return message
     kind = turn_kind(message)
     if kind is None:
@@ -260,9 +284,12 @@ def filter_checked_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage
     # True after a dropped human turn: its assistant reply goes too.
     skip_reply = False
     for message in messages:
-        if isinstance(message, ChatMessage):
+        kind = _kind(message)
+        if kind is ChatMessage:
             message = _as_turn(message)
-        if isinstance(message, HumanMessage):
+            kind = _kind(message)
+        if kind is HumanMessage:
+            assert isinstance(message, HumanMessage)
             if is_hidden(message):
                 continue
             cleaned = _without_upload_blocks(message)
@@ -271,7 +298,8 @@ def filter_checked_messages(messages: Sequence[BaseMessage]) -> list[BaseMessage
                 continue
             skip_reply = False
             kept.append(cleaned)
-        elif isinstance(message, AIMessage):
+        elif kind is AIMessage:
+            assert isinstance(message, AIMessage)
             if skip_reply or not _is_final_reply(message) or is_hidden(message):
                 continue
             kept.append(message)
@@ -292,12 +320,16 @@ def filter_recent_messages(messages: Sequence[BaseMessage], limit: int) -> list[
     kept: list[BaseMessage] = []  # newest first
     replies: list[BaseMessage] = []  # final replies waiting for their human turn
     for message in reversed(messages):
-        if isinstance(message, ChatMessage):
+        kind = _kind(message)
+        if kind is ChatMessage:
             message = _as_turn(message)
-        if isinstance(message, AIMessage):
+            kind = _kind(message)
+        if kind is AIMessage:
+            assert isinstance(message, AIMessage)
             if _is_final_reply(message) and not is_hidden(message):
                 replies.append(message)
-        elif isinstance(message, HumanMessage):
+        elif kind is HumanMessage:
+            assert isinstance(message, HumanMessage)
             if is_hidden(message):
                 continue  # a hidden turn neither keeps nor drops the replies after it
             cleaned = _without_upload_blocks(message)
@@ -383,7 +415,10 @@ def coerce_messages(messages: Sequence[Any]) -> Sequence[BaseMessage]:
     a warning (the agent's turn must not break on it). The input itself is
     returned when it holds only messages (the common case, no copy).
     """
-    if all(map(isinstance, messages, repeat(BaseMessage))):
+    # Every one a message: classes met before are looked up, others checked.
+    if all(map(_KIND_OF_CLASS.get, map(type, messages))) or all(
+        map(isinstance, messages, repeat(BaseMessage))
+    ):
         return messages
     converted: list[BaseMessage] = []
     for message in messages:
