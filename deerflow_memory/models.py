@@ -190,6 +190,25 @@ def new_fact_id(taken: Container[str] = ()) -> str:
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
+# The Hangul fillers: the code points of Unicode's Default_Ignorable_Code_Point
+# property (DerivedCoreProperties.txt) that are letters (category Lo), so
+# str.isalnum accepts them while a reader sees a blank.
+_BLANK_LETTERS = "\u115f\u1160\u3164\uffa0"
+# A letter or digit (what str.isalnum accepts: \w less "_") that shows.
+_SHOWN_ALNUM = re.compile(f"[^\\W_{_BLANK_LETTERS}]")
+
+
+def says_nothing(text: str) -> bool:
+    """True when ``text`` holds no letter or digit a reader would see.
+
+    Letters and digits are what ``str.isalnum`` accepts, less the Hangul
+    fillers (U+115F, U+1160, U+3164, U+FFA0: letters that show as blanks). So
+    punctuation, emoji, whitespace and invisible characters (zero-width
+    spaces, the blank braille cell) alone say nothing: such a fact or summary
+    is refused when written and gets no line in the memory block.
+    """
+    return _SHOWN_ALNUM.search(text) is None
+
 
 def replace_surrogates(text: str) -> str:
     """``text`` with every lone surrogate (U+D800–U+DFFF) replaced by U+FFFD.

@@ -290,3 +290,67 @@ def test_a_sequence_or_a_class_given_as_counter_gets_a_config_error(counter: obj
     doc = MemoryDocument(facts=(Fact(content="Likes tea " * 50, category="preference"),))
     with pytest.raises(ConfigError, match="counter"):
         render_memory(doc, 10, counter=counter)  # type: ignore[arg-type]
+
+
+# Text that says nothing: zero-width and other Default_Ignorable_Code_Point characters,
+# the Hangul fillers (letters to str.isalnum), the blank braille cell, punctuation.
+BLANKS = [
+    "\u3164\u3164\u3164",
+    "\u200b\u200b",
+    "\u2800\u3164",
+    "\u115f\u1160 \uffa0",
+    "\u00ad\ufe0f",
+    "\u3164…—",
+]
+
+
+@pytest.mark.parametrize("blank", BLANKS)
+@pytest.mark.parametrize("counting", ["char", "tiktoken"])
+def test_a_fact_or_summary_that_says_nothing_gets_no_line(blank: str, counting: str) -> None:
+    # A document written before the validators refused such text (or by hand).
+    doc = MemoryDocument(
+        user={"work_context": {"summary": blank * 400}, "personal_context": {"summary": blank}},
+        history={"recent_months": {"summary": f"{blank}. {blank}。" * 50}},
+        facts=(
+            Fact(id="f1", content=blank * 300, category=FactCategory.PREFERENCE),
+            Fact(id="f2", content="Likes tea", confidence=0.5),
+            Fact(
+                id="f3",
+                content="Lives in Oslo",
+                category=FactCategory.CORRECTION,
+                source_error=blank,
+            ),
+        ),
+    )
+    result = render_memory(doc, token_counting=counting)  # type: ignore[arg-type]
+    assert result.text == (
+        "<user_memory>\n## Facts\n- [correction] Lives in Oslo\n- [context] Likes tea\n"
+        "</user_memory>"
+    )
+    assert result.fact_ids == ("f3", "f2")
+    # Under a budget that fits only part of a summary, still nothing of it.
+    small = render_memory(doc, max_tokens=40, token_counting=counting)  # type: ignore[arg-type]
+    assert blank[0] not in small.text and "- Work:" not in small.text
+
+
+@pytest.mark.parametrize("blank", BLANKS)
+def test_text_that_says_nothing_is_refused_at_every_door(blank: str) -> None:
+    from deerflow_memory.errors import InvalidFactError
+    from deerflow_memory.models import MemoryUpdate
+    from deerflow_memory.update.validate import UpdateLimits, check_fact_text, validate_update
+
+    with pytest.raises(InvalidFactError, match="punctuation only"):
+        check_fact_text(blank + "!")
+    update = MemoryUpdate.model_validate(
+        {
+            "user": {"workContext": {"summary": blank, "shouldUpdate": True}},
+            "newFacts": [
+                {"content": blank, "category": "preference", "confidence": 0.9},
+                {"content": f"{blank}Likes tea", "category": "preference", "confidence": 0.9},
+            ],
+        }
+    )
+    checked = validate_update(update, UpdateLimits())
+    assert [f.content for f in checked.new_facts] == [f"{blank}Likes tea".strip()]
+    assert checked.user.work_context is None or not checked.user.work_context.should_update
+    assert len(checked.rejected) == 2

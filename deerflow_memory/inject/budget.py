@@ -28,7 +28,14 @@ from deerflow_memory.inject.lines import (
     escape_memory_text,
 )
 from deerflow_memory.inject.tokens import TiktokenCounter, TokenCounter
-from deerflow_memory.models import Fact, FactCategory, MemoryDocument, Section, stored_timestamp
+from deerflow_memory.models import (
+    Fact,
+    FactCategory,
+    MemoryDocument,
+    Section,
+    says_nothing,
+    stored_timestamp,
+)
 
 __all__ = ["InjectionResult", "created_seconds"]
 
@@ -158,7 +165,7 @@ def _fit_summary(
 
     summary = section.summary
     text = escape_memory_text(summary)
-    if not text:  # only controls or invisible characters: nothing to show, no empty line
+    if says_nothing(text):  # nothing to show: no line, not even an empty one
         return "", False
     line = f"- {label}: {text}\n"
     if fits(line):
@@ -169,7 +176,7 @@ def _fit_summary(
 
     def prefix(keep: int) -> str:
         shorter = escape_memory_text("".join(sentences[:keep]))
-        return f"- {label}: {shorter}\n" if shorter else ""
+        return "" if says_nothing(shorter) else f"- {label}: {shorter}\n"
 
     # The longest prefix that fits: all but the last sentence most often, else found
     # by bisection (a line costs more with each sentence it keeps), so a summary of

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from deerflow_memory.models import Fact, FactCategory
+from deerflow_memory.models import Fact, FactCategory, says_nothing
 
 __all__ = ["MEMORY_CLOSE_TAG", "MEMORY_OPEN_TAG", "escape_memory_text", "format_fact_line"]
 
@@ -114,7 +114,8 @@ def format_fact_line(fact: Fact) -> str:
 
     Returns:
         ``- [category] content``, plus `` (not: source error)`` for corrections
-        that record what was wrong; ``""`` for a fact with no content.
+        that record what was wrong; ``""`` for a fact whose content says
+        nothing (no letter or digit that shows: :func:`~deerflow_memory.models.says_nothing`).
     """
     return _fact_line(fact)[:-1]
 
@@ -125,11 +126,11 @@ def _fact_line(fact: Fact) -> str:
     content = (
         content.strip() if _NEEDS_ESCAPE.search(content) is None else escape_memory_text(content)
     )
-    if not content:
+    if says_nothing(content):  # no letter or digit: refused when written, not shown
         return "\n"
     source_error = fact.source_error
     if source_error:
         wrong = escape_memory_text(source_error)
-        if wrong:
+        if not says_nothing(wrong):
             return f"{_FACT_PREFIX[fact.category]}{content} (not: {wrong})\n"
     return f"{_FACT_PREFIX[fact.category]}{content}\n"

@@ -46,6 +46,7 @@ from deerflow_memory.models import (
     SectionUpdate,
     UserUpdate,
     replace_surrogates,
+    says_nothing,
 )
 
 __all__ = [
@@ -136,8 +137,8 @@ def clean_text(text: str, *, multiline: bool = False) -> str:
 
 
 def _is_placeholder(text: str) -> bool:
-    if not any(ch.isalnum() for ch in text):
-        return True  # empty, "...", "—", "?!"
+    if says_nothing(text):
+        return True  # empty, "...", "—", "?!", "ㅤㅤ" (Hangul fillers look blank)
     return text.casefold().strip(" .…:;,!?\"'`*-_。，；：！？") in _PLACEHOLDERS
 
 
@@ -145,8 +146,8 @@ def fact_text_problem(text: str, *, max_chars: int) -> str | None:
     """Why cleaned fact text cannot be stored, or None when it can."""
     if not text:
         return "empty"
-    if not any(ch.isalnum() for ch in text):
-        return "punctuation only"
+    if says_nothing(text):
+        return "punctuation only"  # or blank: no letter or digit that shows
     if _is_placeholder(text):
         return "a placeholder, not a fact"
     if len(text) > max_chars:
