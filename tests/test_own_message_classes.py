@@ -122,3 +122,20 @@ def test_message_classes_are_read_by_what_they_derive_from_on_every_turn() -> No
         assert coerce_messages(mixed)[-1].content == "And I cycle to work."  # type: ignore[union-attr]
         with_dict = coerce_messages(mixed)
         assert all(isinstance(m, BaseMessage) for m in with_dict)
+
+
+def test_message_classes_made_on_the_fly_do_not_pile_up() -> None:
+    import gc
+    import weakref
+
+    from deerflow_memory.capture import messages
+
+    made = []
+    for n in range(2000):
+        cls = type(f"Turn{n}", (HumanMessage,), {})
+        made.append(weakref.ref(cls))
+        assert messages.turn_kind(cls(f"I like tea number {n}")) is HumanMessage
+        del cls
+    gc.collect()
+    assert len(messages._KIND_OF_CLASS) <= messages._CLASSES_KEPT
+    assert sum(ref() is not None for ref in made) <= messages._CLASSES_KEPT

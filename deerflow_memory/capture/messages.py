@@ -186,8 +186,10 @@ _MessageClass = type[HumanMessage] | type[AIMessage] | type[ChatMessage] | type[
 # The kind of each message class met: HumanMessage, AIMessage, ChatMessage, BaseMessage
 # (any other message) or None (not a message). ``isinstance`` with a pydantic model class
 # goes through ABCMeta (~0.1 µs a miss), and the capture node asks several times per
-# message; one dict lookup by class answers it. Classes are few: the dict stays small.
+# message; one dict lookup by class answers it. Classes are few; an app that makes them
+# on the fly (one per request) only empties the dict now and then.
 _KIND_OF_CLASS: dict[type, _MessageClass | None] = {}
+_CLASSES_KEPT = 256
 
 
 def _kind(message: object) -> _MessageClass | None:
@@ -202,6 +204,8 @@ def _kind(message: object) -> _MessageClass | None:
         if issubclass(cls, known):
             kind = known
             break
+    if len(_KIND_OF_CLASS) >= _CLASSES_KEPT:
+        _KIND_OF_CLASS.clear()
     _KIND_OF_CLASS[cls] = kind
     return kind
 
