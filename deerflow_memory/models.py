@@ -965,8 +965,8 @@ def _problem(name: str) -> str | None:
     if name in {".", ".."} or name.startswith("."):
         return "must not start with a dot"
     for position, char in enumerate(name):
-        if char.isalnum() or char in _PUNCTUATION:
-            continue
+        if (char.isalnum() and char not in _BLANK_LETTERS) or char in _PUNCTUATION:
+            continue  # not a Hangul filler: "ㅤ" would look like no id, "alㅤice" like alice
         if position and unicodedata.category(char).startswith("M"):
             continue  # a combining mark after a letter (Devanagari vowel signs, ...)
         return (

@@ -337,9 +337,14 @@ def test_a_fact_or_summary_that_says_nothing_gets_no_line(blank: str, counting: 
 def test_text_that_says_nothing_is_refused_at_every_door(blank: str) -> None:
     from deerflow_memory.errors import InvalidFactError
     from deerflow_memory.models import MemoryUpdate
-    from deerflow_memory.update.validate import UpdateLimits, check_fact_text, validate_update
+    from deerflow_memory.update.validate import (
+        UpdateLimits,
+        check_fact_text,
+        clean_text,
+        validate_update,
+    )
 
-    with pytest.raises(InvalidFactError, match="punctuation only"):
+    with pytest.raises(InvalidFactError, match="no letter or digit"):
         check_fact_text(blank + "!")
     update = MemoryUpdate.model_validate(
         {
@@ -351,6 +356,8 @@ def test_text_that_says_nothing_is_refused_at_every_door(blank: str) -> None:
         }
     )
     checked = validate_update(update, UpdateLimits())
-    assert [f.content for f in checked.new_facts] == [f"{blank}Likes tea".strip()]
-    assert checked.user.work_context is None or not checked.user.work_context.should_update
-    assert len(checked.rejected) == 2
+    (kept,) = checked.new_facts  # the one with words, as cleaned (splitters removed)
+    assert kept.content == clean_text(f"{blank}Likes tea") and kept.content.endswith("Likes tea")
+    work = checked.user.work_context
+    assert not (work and work.should_update and work.summary)  # nothing to apply
+    assert len(checked.rejected) == 2 - (clean_text(blank) == "")  # emptied: dropped unsaid

@@ -120,3 +120,15 @@ def test_the_store_backend_takes_the_same_ids() -> None:
     storage.save(unicodedata.normalize("NFD", "Zoë"), name, doc("Likes tea"))
     assert storage.load("Zo\u00eb", name).facts[0].content == "Likes tea"
     assert list(storage.list_documents()) == [("Zo\u00eb", name)]
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u3164\u3164", "\uffa0", "\u115f", "al\u3164ice"])
+def test_an_id_with_a_hangul_filler_is_refused(name: str) -> None:
+    # Letters to str.isalnum that show as a blank: "ㅤ" looks like no id, "alㅤice" like alice.
+    with pytest.raises(InvalidNameError, match="HANGUL"):
+        validate_name(name, "user_id")
+
+
+def test_hangul_ids_are_still_ids() -> None:
+    assert validate_name("김민지", "user_id") == "김민지"
+    assert validate_name("ㄱㄴ", "user_id") == "ㄱㄴ"  # compatibility jamo that show

@@ -8,6 +8,8 @@ conversation, one-off requests and events, maybes, someone else, a thing's name)
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from deerflow_memory.models import FactCategory
@@ -253,3 +255,66 @@ def test_a_life_said_without_i_is_the_users(sentence: str, expected: str) -> Non
 )
 def test_an_order_to_the_assistant_is_no_life(sentence: str) -> None:
     assert candidates_from_text(sentence) == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # a value that says nothing: blank-looking or invisible characters, punctuation
+        "I like \u3164",
+        "I'm allergic to \u200b",
+        "My name is \u2800",
+        "我对\u200b过敏",
+        "I live in !!",
+        "My name is -",
+        "I'm allergic to \u200b\u00ad",
+        "我喜欢\u3164",
+        "Call me \u3164",
+        # a clause cut before its object (the rest sent in the next message)
+        "I work at",
+        "I moved to",
+        "I work as a",
+        "I'm allergic to my",
+        "I grew up near",
+        "我是一名",
+    ],
+)
+def test_a_fact_with_no_value_is_not_kept(sentence: str) -> None:
+    assert candidates_from_text(sentence) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I have a lot to live for", "User has a lot to live for"),
+        ("I volunteer at the shelter", "User volunteers at the shelter"),
+        ("I work as a nurse", "User works as a nurse"),
+        ("我是一名护士", "用户是一名护士"),
+        ("My name is 김ㅤ민", "User's name is 김ㅤ민"),
+    ],
+)
+def test_a_value_beside_those_words_is_still_kept(sentence: str, expected: str) -> None:
+    assert [c.content for c in candidates_from_text(sentence)] == [expected]
+
+
+def test_a_blank_value_reaches_neither_memory_nor_the_block(tmp_path: Path) -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from deerflow_memory.config import load_config
+    from deerflow_memory.identity import resolve_identity
+    from deerflow_memory.inject.format import render_memory
+    from deerflow_memory.service import MemoryService
+
+    with MemoryService(load_config(storage_path=tmp_path), register_atexit=False) as service:
+        identity = resolve_identity({"configurable": {"user_id": "u", "thread_id": "t"}})
+        turns = [
+            HumanMessage("I'm allergic to \u200b. I like \u3164. I live in Lisbon."),
+            AIMessage("Noted."),
+        ]
+        service.enqueue(identity, turns)
+        service.flush()
+        document = service.load(identity)
+        assert [f.content for f in document.facts] == ["User lives in Lisbon"]
+        block = render_memory(document).text
+        assert "User lives in Lisbon" in block  # the summary and the fact, nothing blank
+        assert "\u200b" not in block and "\u3164" not in block and "allergic" not in block

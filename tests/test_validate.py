@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -118,9 +119,9 @@ def test_cleaned_text_is_nfc_and_holds_no_forbidden_character(text: str) -> None
     [
         ("", "content"),  # schema: min_length
         ("   ", "empty"),
-        ("...", "punctuation only"),
-        ("…", "punctuation only"),
-        ("?!—", "punctuation only"),
+        ("...", "no letter or digit (only punctuation, symbols or invisible characters)"),
+        ("…", "no letter or digit (only punctuation, symbols or invisible characters)"),
+        ("?!—", "no letter or digit (only punctuation, symbols or invisible characters)"),
         ("\u202e\x00", "empty"),
         ("string", "placeholder"),
         ("<fact>", "placeholder"),
@@ -289,3 +290,31 @@ def test_an_answer_with_only_confirmations_or_merges_is_an_update() -> None:
     update = parse_update('{"factsToConfirm": ["fact_a"], "factsToMerge": [["fact_b", "fact_c"]]}')
     assert update.facts_to_confirm == ("fact_a",)
     assert [m.ids for m in update.facts_to_merge] == [("fact_b", "fact_c")]
+
+
+@pytest.mark.parametrize("splitter", ["\u00ad", "\u200b", "\u2060", "\u2062"])
+def test_invisible_word_splitters_are_removed_but_joiners_that_shape_text_stay(
+    splitter: str,
+) -> None:
+    assert clean_text(f"Allergic to pea{splitter}nuts") == "Allergic to peanuts"
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one emoji, joined by ZWJ
+    persian = "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"  # ZWNJ inside a word
+    assert clean_text(f"Loves {family}{splitter}") == f"Loves {family}"
+    assert clean_text(persian) == persian
+
+
+def test_a_fact_said_again_with_an_invisible_splitter_is_the_same_fact(tmp_path: Path) -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from deerflow_memory.config import load_config
+    from deerflow_memory.identity import resolve_identity
+    from deerflow_memory.service import MemoryService
+
+    said = ["I'm allergic to peanuts", "I'm allergic to pea\u200bnuts", "I like so\u00adba noodles"]
+    with MemoryService(load_config(storage_path=tmp_path), register_atexit=False) as service:
+        for k, text in enumerate(said):
+            identity = resolve_identity({"configurable": {"user_id": "u", "thread_id": f"t{k}"}})
+            service.enqueue(identity, [HumanMessage(text), AIMessage("Noted.")])
+            service.flush()
+        facts = [fact.content for fact in service.load(identity).facts]
+    assert facts == ["User is allergic to peanuts", "User likes soba noodles"]

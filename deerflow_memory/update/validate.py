@@ -7,12 +7,16 @@ HTTP API, a ``remember`` tool). Rules, in order:
 
 - **Text** has each lone surrogate (U+D800–U+DFFF, not valid Unicode) replaced
   by U+FFFD and is NFC-normalised; control characters, bidi overrides/isolates
-  (U+202A–U+202E, U+2066–U+2069, LRM/RLM/ALM), BOM and interlinear marks are
-  removed; line separators (``\\r\\n``, ``\\r``, VT, FF, U+0085, U+2028, U+2029,
-  U+001C–U+001E) become a space in facts, reasons and ids and ``\\n`` in
-  summaries; runs of spaces collapse (:func:`clean_text`).
-- **A fact** is rejected when it is empty, punctuation-only, a schema
-  placeholder (``...``, ``string``, ``<fact>``, ``null``...), or longer than
+  (U+202A–U+202E, U+2066–U+2069, LRM/RLM/ALM), BOM, interlinear marks and
+  the invisible word splitters (soft hyphen, zero-width space, word joiner,
+  invisible operators) are removed; line separators (``\\r\\n``, ``\\r``,
+  VT, FF, U+0085, U+2028, U+2029, U+001C–U+001E) become a space in facts,
+  reasons and ids and ``\\n`` in summaries; runs of spaces collapse
+  (:func:`clean_text`).
+- **A fact** is rejected when it is empty, has no letter or digit that shows
+  (punctuation, symbols or invisible characters only:
+  :func:`~deerflow_memory.models.says_nothing`), a schema placeholder
+  (``...``, ``string``, ``<fact>``, ``null``...), or longer than
   ``max_fact_chars``. Its confidence was checked when parsed
   (:func:`~deerflow_memory.models.proposed_confidence`: finite, in [0, 1],
   percentages divided by 100). A ``sourceError`` is cleaned and cut to
@@ -20,7 +24,7 @@ HTTP API, a ``remember`` tool). Rules, in order:
 - **At most** ``max_new_facts_per_update`` new facts, as many removals and
   as many facts merged away by proposed merges are kept, in the order given;
   the rest are rejected.
-- **A summary** that is a placeholder or punctuation-only is rejected; a long
+- **A summary** that is a placeholder or has no letter or digit that shows is rejected; a long
   one is cut at the last sentence boundary within ``max_summary_chars``.
 
 One bad part rejects that part only. Every rejection is listed in
@@ -58,6 +62,7 @@ __all__ = [
     "fact_text_problem",
     "original_positions",
     "validate_update",
+    "without_invisible",
 ]
 
 # Removed outright: C0/C1 controls except the line breaks and tab handled below,
@@ -65,7 +70,12 @@ __all__ = [
 # and the Unicode tag characters (U+E0000-E007F), which can spell text a model
 # reads but a person does not see (inject/lines.py drops them from the block too).
 _REMOVED = re.compile(
-    "[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
+    "[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ufff9-\ufffb\U000e0000-\U000e007f"
+    # Invisible hints that split a word without a reader seeing it, so "pea\u200bnuts"
+    # would be a second fact beside "peanuts": the soft hyphen, the zero-width space,
+    # the word joiner and the invisible math operators. (ZWJ and ZWNJ stay: they
+    # shape emoji and Persian or Indic words.)
+    "\u00ad\u200b\u2060-\u2064]"
 )
 # Every character str.splitlines() breaks on, \r\n first.
 _BREAKS = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
@@ -112,6 +122,16 @@ _PLACEHOLDERS = frozenset(
 PREVIEW_CHARS = 80
 
 
+def without_invisible(text: str) -> str:
+    """``text`` without the characters :func:`clean_text` removes outright.
+
+    Controls (line breaks and tabs stay), bidi and interlinear marks, the BOM,
+    Unicode tags and the invisible word splitters: for readers of raw text
+    (the offline extractor) that must read a message as its facts will be stored.
+    """
+    return _REMOVED.sub("", text)
+
+
 def clean_text(text: str, *, multiline: bool = False) -> str:
     """``text`` NFC-normalised, without control or bidi-override characters, trimmed.
 
@@ -147,7 +167,7 @@ def fact_text_problem(text: str, *, max_chars: int) -> str | None:
     if not text:
         return "empty"
     if says_nothing(text):
-        return "punctuation only"  # or blank: no letter or digit that shows
+        return "no letter or digit (only punctuation, symbols or invisible characters)"
     if _is_placeholder(text):
         return "a placeholder, not a fact"
     if len(text) > max_chars:
@@ -159,7 +179,7 @@ def check_fact_text(text: str, *, max_chars: int = 500) -> str:
     """The cleaned text of one fact from anywhere (API, tool); the rule updates follow.
 
     Raises:
-        InvalidFactError: the text is not a ``str``, or is empty, punctuation-only,
+        InvalidFactError: the text is not a ``str``, or is empty, has no letter or digit,
             a placeholder or too long.
         ConfigError: ``max_chars`` is not an int.
 

@@ -58,6 +58,14 @@ OWN_WORDS_CONFIDENCE = 0.7
 default ``fact_confidence_threshold``."""
 
 _MIN_EN_WORDS, _MAX_EN_WORDS = 3, 30
+# A clause cut before its object ("I live in", "I work as a", a message sent too early,
+# the rest in the next one): it ends in an article or possessive, or is a short clause
+# ending in a preposition ("I have a lot to live for" ends in one and says something).
+_EN_CUT = re.compile(
+    r"\b(?:a|an|the|my|our|your|his|her|their|its|this|that|some)$"
+    r"|^\S+(?:\s+\S+){1,2}\s+(?:in|at|on|to|from|as|of|with|for|by|into|near|about)$",
+    _I,
+)
 _MIN_ZH_CHARS, _MAX_ZH_CHARS = 5, 60
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
@@ -228,7 +236,7 @@ def own_words(clause: str, zh: bool) -> Candidate | None:
         words = len(text.split())
         if not _MIN_EN_WORDS <= words <= _MAX_EN_WORDS or not _EN_SUBJECT.match(text):
             return None
-        if _EN_PASSING.search(text):
+        if _EN_PASSING.search(text) or _EN_CUT.search(text):
             return None
         content = en_statement(text)
     return Candidate(content, _category(text), OWN_WORDS_CONFIDENCE)

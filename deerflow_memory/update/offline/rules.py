@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from deerflow_memory.models import FactCategory
+from deerflow_memory.models import FactCategory, says_nothing
 from deerflow_memory.update.offline.vocabulary import (
     ADV_EN,
     ADV_ZH,
@@ -617,12 +617,30 @@ def normalise_value(value: str) -> str:
     return re.sub(r"^(?:the|a|an) ", "", value)
 
 
+def _value(m: re.Match[str]) -> str:
+    """The rule's value (group ``v``), or "" when it says nothing.
+
+    "I like ㅤ", "I'm allergic to \u200b", "My name is -": a value of no letter
+    or digit that shows (:func:`~deerflow_memory.models.says_nothing`) is no
+    value, nor is an article or a measure word alone ("I work as a").
+    """
+    value = (m.groupdict().get("v") or "").strip()
+    return "" if says_nothing(value) or value.casefold() in _NO_VALUE else value
+
+
+# A value cut before its noun: "I work as a", "I'm allergic to my", "我是一名".
+_NO_VALUE = frozenset(
+    {"a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "this", "that", "some"}
+    | {"一个", "一名", "一位", "一只", "个", "名", "位"}
+)
+
+
 def _match(clause: str, rules: tuple[_Rule, ...], zh: bool) -> Candidate | None:
     for rule in rules:
         m = rule.pattern.match(clause)
         if m is None or (rule.check is not None and not rule.check(m)):
             continue
-        value = (m.groupdict().get("v") or "").strip()
+        value = _value(m)
         if not value or len(value) > 150 or (bad_object_zh(value) if zh else bad_object_en(value)):
             return None
         content = (
@@ -657,7 +675,7 @@ def refused(clause: str, zh: bool) -> bool:
         m = rule.pattern.match(clause)
         if m is None:
             continue
-        value = (m.groupdict().get("v") or "").strip()
+        value = _value(m)
         bad = bad_object_zh(value) if zh else bad_object_en(value)
         return (rule.check is not None and not rule.check(m)) or not value or bad
     return False

@@ -46,6 +46,7 @@ from deerflow_memory.update.offline.shaping import (
 )
 from deerflow_memory.update.offline.unsafe import unsafe_to_store
 from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH
+from deerflow_memory.update.validate import without_invisible
 
 __all__ = ["candidates_from_text"]
 
@@ -175,6 +176,7 @@ _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, t
 
 
 def _prepare(text: str) -> str:
+    text = without_invisible(text)  # read as stored: "so\u00adba" is "soba"
     text = _CODE.sub(" ", text)
     text = _QUOTE_LINE.sub(" ", text)
     text = _QUOTED.sub(" ", text)
