@@ -72,3 +72,43 @@ def test_a_storage_mapping_without_use_is_a_config_error(storage: dict[str, str]
 def test_deerflows_storage_mapping_still_loads() -> None:
     use = "deerflow.agents.memory.storage:FileMemoryStorage"
     assert MemoryConfig(storage={"use": use}).storage == "file"  # type: ignore[arg-type]
+
+
+# --- the signals on the capture node's path (attack 33) ----------------------------------
+
+REPLY = "Your flight is booked for Monday."
+LONG_TURNS = [
+    # nested quantifiers meeting a long run of whitespace or words
+    ("Tuesday, not Monday{run}thanks", " "),
+    ("Tuesday, not ab{run}x", "\t"),
+    ("{run}x不错", "\t"),
+    ("{run}我记错了要", " "),
+    ("{run}我记错了要", "word "),
+    ("Exactly{run}x", " "),
+    ("周四，不是周二{run}x", " "),
+    ("{run}x应该是", " "),
+    ("Tuesday, not ab{run}x", "\n \n"),
+]
+
+
+@pytest.mark.parametrize(("shape", "run"), LONG_TURNS)
+def test_a_long_turn_is_read_in_bounded_time_as_its_collapsed_text(shape: str, run: str) -> None:
+    from deerflow_memory.capture.signals import SignalDetector
+
+    long = shape.format(run=run * (200_000 // len(run)))
+    # Whitespace runs read as one space (or one line break), and only the ends of a
+    # turn this long: the same signals as the turn written short.
+    short = shape.format(run=run if run.strip() else ("\n" if "\n" in run else " "))
+    detector = SignalDetector()
+    assert finishes(lambda: detector.classify(long, REPLY)) == detector.classify(short, REPLY)
+
+
+def test_a_correction_at_the_start_of_a_long_turn_is_still_read() -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from deerflow_memory.capture.signals import SignalDetector, detect_correction
+
+    turn = "No, that's wrong, I said Tuesday. " + "Here is the log: ok " * 20_000
+    assert SignalDetector().classify(turn, REPLY).correction
+    messages = [HumanMessage("Book it for Tuesday."), AIMessage(REPLY), HumanMessage(turn)]
+    assert finishes(lambda: detect_correction(messages)) is True

@@ -139,3 +139,35 @@ def test_message_classes_made_on_the_fly_do_not_pile_up() -> None:
     gc.collect()
     assert len(messages._KIND_OF_CLASS) <= messages._CLASSES_KEPT
     assert sum(ref() is not None for ref in made) <= messages._CLASSES_KEPT
+
+
+class _Proxy:
+    """An object proxy as wrapt's ObjectProxy is one: it says it is what it wraps."""
+
+    def __init__(self, wrapped: BaseMessage) -> None:
+        object.__setattr__(self, "_wrapped", wrapped)
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:
+        return type(object.__getattribute__(self, "_wrapped"))
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(object.__getattribute__(self, "_wrapped"), name)
+
+
+def test_a_proxied_message_is_read_as_the_message_it_wraps() -> None:
+    from deerflow_memory.capture.messages import check_messages, filter_recent_messages, turn_kind
+    from deerflow_memory.capture.signals import detect_correction
+
+    plain: list[BaseMessage] = [
+        HumanMessage("I'm vegetarian and I live in Leeds."),
+        AIMessage("Noted: vegetarian, Leeds."),
+        HumanMessage("No, that's wrong, you misunderstood me."),
+    ]
+    proxied: list[BaseMessage] = [_Proxy(m) if i != 1 else m for i, m in enumerate(plain)]  # type: ignore[misc]
+    assert isinstance(proxied[0], HumanMessage)  # as isinstance reads it
+    assert len(check_messages(proxied)) == 3
+    assert [turn_kind(m) for m in proxied] == [HumanMessage, AIMessage, HumanMessage]
+    assert [m.content for m in filter_messages_for_memory(proxied)] == [m.content for m in plain]
+    assert [m.content for m in filter_recent_messages(proxied, 6)] == [m.content for m in plain]
+    assert detect_correction(proxied) is True

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from itertools import repeat
+from operator import attrgetter
 from typing import Any
 
 from langchain_core.messages import (
@@ -190,11 +191,16 @@ _MessageClass = type[HumanMessage] | type[AIMessage] | type[ChatMessage] | type[
 # on the fly (one per request) only empties the dict now and then.
 _KIND_OF_CLASS: dict[type, _MessageClass | None] = {}
 _CLASSES_KEPT = 256
+_class_of = attrgetter("__class__")
 
 
 def _kind(message: object) -> _MessageClass | None:
-    """``message``'s message class among those this module reads (see :data:`_KIND_OF_CLASS`)."""
-    cls = type(message)
+    """``message``'s message class among those this module reads (see :data:`_KIND_OF_CLASS`).
+
+    Read from ``__class__``, as ``isinstance`` reads it: an object proxy
+    (``wrapt.ObjectProxy``, ``Mock(spec=HumanMessage)``) is what it stands for.
+    """
+    cls = message.__class__
     try:
         return _KIND_OF_CLASS[cls]
     except KeyError:
@@ -420,7 +426,7 @@ def coerce_messages(messages: Sequence[Any]) -> Sequence[BaseMessage]:
     returned when it holds only messages (the common case, no copy).
     """
     # Every one a message: classes met before are looked up, others checked.
-    if all(map(_KIND_OF_CLASS.get, map(type, messages))) or all(
+    if all(map(_KIND_OF_CLASS.get, map(_class_of, messages))) or all(
         map(isinstance, messages, repeat(BaseMessage))
     ):
         return messages
