@@ -202,12 +202,26 @@ def says_nothing(text: str) -> bool:
     """True when ``text`` holds no letter or digit a reader would see.
 
     Letters and digits are what ``str.isalnum`` accepts, less the Hangul
-    fillers (U+115F, U+1160, U+3164, U+FFA0: letters that show as blanks). So
-    punctuation, emoji, whitespace and invisible characters (zero-width
-    spaces, the blank braille cell) alone say nothing: such a fact or summary
-    is refused when written and gets no line in the memory block.
+    fillers (U+115F, U+1160, U+3164, U+FFA0: letters that show as blanks) and
+    the modifier letters (category Lm: "ʼ", "ー", "々", which only mark the
+    letters beside them); a letter drawn enclosed or styled ("ⓐ") counts as
+    the plain one it stands for (NFKC). So punctuation, emoji, whitespace and
+    invisible characters (zero-width spaces, the blank braille cell) alone say
+    nothing: such a fact or summary is refused when written and gets no line in
+    the memory block. Linear in ``len(text)``; one regex search for most texts.
     """
-    return _SHOWN_ALNUM.search(text) is None
+    found = _SHOWN_ALNUM.search(text)
+    if found is not None:
+        char = found.group()
+        if char.isascii() or unicodedata.category(char) != "Lm":
+            return False
+    elif text.isascii():
+        return True
+    return not any(map(_shows, unicodedata.normalize("NFKC", text)))
+
+
+def _shows(char: str) -> bool:
+    return char.isalnum() and char not in _BLANK_LETTERS and unicodedata.category(char) != "Lm"
 
 
 def replace_surrogates(text: str) -> str:

@@ -361,3 +361,90 @@ def test_text_that_says_nothing_is_refused_at_every_door(blank: str) -> None:
     work = checked.user.work_context
     assert not (work and work.should_update and work.summary)  # nothing to apply
     assert len(checked.rejected) == 2 - (clean_text(blank) == "")  # emptied: dropped unsaid
+
+
+def test_a_summary_opening_with_sentences_that_say_nothing_is_still_cut_to_fit() -> None:
+    summary = (
+        "— … — … — … — … Works as a nurse at Leeds General. "
+        + "She is studying for a master's degree in public health on rural clinics. " * 3
+        + "Plans to move to Oslo next year with her partner after the course ends. "
+    )
+    for max_tokens in (40, 60, 80):
+        text = render_memory(
+            {"user": {"workContext": {"summary": summary}}}, max_tokens=max_tokens
+        ).text
+        assert "Works as a nurse at Leeds General." in text, max_tokens
+        assert "Plans to move to Oslo" not in text  # cut: the whole does not fit
+
+
+@pytest.mark.parametrize("nothing", ["<>", "&&&", "<<<>>>", "\uff1c\uff1e", "\u2039\u203a"])
+def test_text_of_brackets_alone_says_nothing_though_its_entities_have_letters(
+    nothing: str,
+) -> None:
+    memory = {
+        "user": {"workContext": {"summary": nothing}},
+        "facts": [
+            {"id": "f1", "content": nothing, "category": "preference"},
+            {
+                "id": "f2",
+                "content": "Uses Python 3.12",
+                "category": "correction",
+                "sourceError": nothing,
+            },
+        ],
+    }
+    text = render_memory(memory).text
+    assert text == ("<user_memory>\n## Facts\n- [correction] Uses Python 3.12\n</user_memory>")
+    from deerflow_memory.update.validate import clean_source_error, clean_summary
+
+    assert clean_source_error(nothing, 500) is None
+    assert clean_summary(nothing, 2000) == ""
+
+
+@pytest.mark.parametrize(
+    "nothing",
+    ["\u02bc\u02bc\u02bc", "\u30fc\u30fc\u30fc", "\uff70\uff70", "\u0640\u0640", "\u3005\u3005"],
+)
+def test_modifier_letters_alone_say_nothing(nothing: str) -> None:
+    from deerflow_memory.errors import InvalidFactError
+    from deerflow_memory.update.validate import check_fact_text
+
+    with pytest.raises(InvalidFactError, match="no letter or digit"):
+        check_fact_text(nothing)
+    assert render_memory({"facts": [{"id": "f1", "content": nothing}]}).text == ""
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "\u30b3\u30fc\u30d2\u30fc",
+        "\u4f50\u3005\u6728",
+        "\u24db\u24d8\u24da\u24d4\u24e2 \u24e3\u24d4\u24d0",
+        "\u02bca",
+    ],
+)
+def test_words_with_modifier_or_enclosed_letters_still_say_something(words: str) -> None:
+    from deerflow_memory.update.validate import check_fact_text
+
+    assert check_fact_text(f"Likes {words}") == f"Likes {words}"
+    assert check_fact_text(words) == words
+
+
+def test_a_summary_cut_to_punctuation_does_not_replace_the_stored_one() -> None:
+    from deerflow_memory.models import MemoryUpdate
+    from deerflow_memory.update.validate import UpdateLimits, validate_update
+
+    update = MemoryUpdate.model_validate(
+        {
+            "user": {
+                "workContext": {
+                    "summary": "!" * 2500 + " Moved to Oslo and works at Rikshospitalet.",
+                    "shouldUpdate": True,
+                }
+            }
+        }
+    )
+    checked = validate_update(update, UpdateLimits(max_summary_chars=2000))
+    assert checked.user.work_context is None
+    (rejection,) = checked.rejected
+    assert rejection.item == "user.workContext" and rejection.text == "!" * 80

@@ -478,3 +478,20 @@ def test_each_user_turn_is_read_with_the_reply_it_answers() -> None:
         HumanMessage("thanks"),
     ]
     assert SignalDetector().detect(messages).correction
+
+
+@pytest.mark.parametrize(
+    "text", ["Not我做错了yet, still waiting", "not他错了yet", "Not是我搞错了now, maybe later"]
+)
+def test_a_guard_opened_by_another_guards_blank_is_applied(text: str) -> None:
+    # Blanking "我做错了" leaves "Not yet": the guard for "not yet" applies to that, as it
+    # would reading the guards one after another without any gates.
+    assert SignalDetector().classify(text, "I sent the file.") == Signals(False, False)
+
+
+def test_an_extra_pattern_with_a_combining_dot_is_gated_as_the_text_is_read() -> None:
+    pattern = "BİLMİYORSUN".lower()  # "bi\u0307lmi\u0307yorsun"
+    detector = SignalDetector(extra_correction=[pattern])
+    assert detector.classify(pattern, "Tamam.").correction
+    assert detector.classify(f"Sen {pattern} bunu", "Tamam.").correction
+    assert not detector.classify("Sen biliyorsun", "Tamam.").correction

@@ -148,7 +148,7 @@ class PatternSet:
     Patterns without such strings are always searched.
     """
 
-    __slots__ = ("_by_gate", "_gates", "_patterns", "_ungated")
+    __slots__ = ("_by_gate", "_gates", "_order", "_patterns", "_ungated")
 
     def __init__(self, kind: str, patterns: Iterable[str]) -> None:
         """Compile ``patterns``.
@@ -165,13 +165,19 @@ class PatternSet:
             except re.error as e:
                 raise ConfigError(f"invalid {kind} pattern {pattern!r}: {e}") from e
             literals = _required_literals(pattern)
-            if literals is None:
+            if literals is not None:
+                # Looked for in text read with the case twins as ASCII (_read_twins):
+                # the strings are read so too ("bi\u0307l" is looked for as "bil").
+                literals = frozenset(text.translate(ASCII_CASE_TWINS) for text in literals)
+            if literals is None or "" in literals:
                 ungated.append(regex)
             else:
                 compiled.append(regex)
                 required.append(literals)
         self._patterns = tuple(compiled)
         self._ungated = tuple(ungated)
+        # Each pattern's place in the order candidates are given (gated, then ungated).
+        self._order = {regex: n for n, regex in enumerate((*self._patterns, *self._ungated))}
         # Each string opens the patterns that require it.
         by_gate: dict[str, set[int]] = {}
         for index, literals in enumerate(required):
@@ -211,16 +217,28 @@ class PatternSet:
     def blank(
         self, text: str, lowered: str, opened: Sequence[re.Pattern[str]] | None = None
     ) -> str:
-        """``text`` with every match of every pattern replaced by one space.
+        """``text`` with every match of every pattern, in order, replaced by one space.
 
         Used for guards: the spans they match ("我作业做错了", "perfect weather")
-        are no signal, whatever the signal patterns would read in them. The
-        same object is returned when nothing matched. ``opened`` as in :meth:`search`.
+        are no signal, whatever the signal patterns would read in them. A span
+        blanked may join words into another pattern's string ("Not我做错了yet"
+        becomes "Not yet"): the patterns after it are gated again on the new
+        text. The same object is returned when nothing matched. ``opened`` as
+        in :meth:`search`.
         """
         if opened is None:
             opened = self._candidates(lowered)
-        for pattern in opened:
-            text = pattern.sub(" ", text)
+        order = self._order
+        index = 0
+        while index < len(opened):
+            pattern = opened[index]
+            blanked = pattern.sub(" ", text)
+            index += 1
+            if blanked is not text:
+                text = blanked
+                after = order[pattern]
+                opened = [p for p in self._candidates(text.lower()) if order[p] > after]
+                index = 0
         return text
 
     def search_all(self, text: str) -> bool:

@@ -164,10 +164,9 @@ def _fit_summary(
         return not (exact and text_floor(line) > room) and cost(line) <= room
 
     summary = section.summary
-    text = escape_memory_text(summary)
-    if says_nothing(text):  # nothing to show: no line, not even an empty one
+    if says_nothing(summary):  # nothing to show: no line, not even an empty one
         return "", False
-    line = f"- {label}: {text}\n"
+    line = f"- {label}: {escape_memory_text(summary)}\n"
     if fits(line):
         return line, False
     sentences = _split_sentences(summary)
@@ -175,26 +174,24 @@ def _fit_summary(
         return "", True  # not even the first sentence fits: skip the longer tries
 
     def prefix(keep: int) -> str:
-        shorter = escape_memory_text("".join(sentences[:keep]))
-        return "" if says_nothing(shorter) else f"- {label}: {shorter}\n"
+        return f"- {label}: {escape_memory_text(''.join(sentences[:keep]))}\n"
 
     # The longest prefix that fits: all but the last sentence most often, else found
     # by bisection (a line costs more with each sentence it keeps), so a summary of
     # thousands of sentences costs a few dozen counts, not one per sentence (each
     # of the whole prefix: 47 s a turn for 160,000 characters).
     keep = len(sentences) - 1
-    line = prefix(keep)
-    if line and fits(line):
-        return line, True
-    low, high = 1, keep - 1  # the first sentence fits; ``keep`` does not
-    while low < high:
-        middle = (low + high + 1) // 2
-        line = prefix(middle)
-        if line and fits(line):
-            low = middle
-        else:
-            high = middle - 1
-    return prefix(low), True
+    if not fits(prefix(keep)):
+        low, high = 1, keep - 1  # the first sentence fits; ``keep`` does not
+        while low < high:
+            middle = (low + high + 1) // 2
+            if fits(prefix(middle)):
+                low = middle
+            else:
+                high = middle - 1
+        keep = low
+    # A prefix of text that says nothing says nothing too ("— … — …"): no line then.
+    return ("" if says_nothing("".join(sentences[:keep])) else prefix(keep)), True
 
 
 def _assemble(summaries: list[_SummaryItem], fact_lines: list[str]) -> str:

@@ -123,14 +123,16 @@ def format_fact_line(fact: Fact) -> str:
 def _fact_line(fact: Fact) -> str:
     # The hot loop of rendering: escape inline when the fast check says so.
     content = fact.content
+    # Judged as stored, not as escaped: escaping removes no letter or digit but adds
+    # those of "&lt;" (a fact of "<>" says nothing). Such text is refused when written.
+    if says_nothing(content):
+        return "\n"
     content = (
         content.strip() if _NEEDS_ESCAPE.search(content) is None else escape_memory_text(content)
     )
-    if says_nothing(content):  # no letter or digit: refused when written, not shown
-        return "\n"
     source_error = fact.source_error
-    if source_error:
+    if source_error and not says_nothing(source_error):
         wrong = escape_memory_text(source_error)
-        if not says_nothing(wrong):
+        if wrong:
             return f"{_FACT_PREFIX[fact.category]}{content} (not: {wrong})\n"
     return f"{_FACT_PREFIX[fact.category]}{content}\n"

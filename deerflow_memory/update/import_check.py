@@ -38,8 +38,8 @@ from deerflow_memory.errors import ConfigError, InvalidDocumentError
 from deerflow_memory.models import MemoryDocument, first_problem, replace_surrogates
 from deerflow_memory.update.validate import (
     clean_source_error,
+    clean_summary,
     clean_text,
-    cut_at_sentence,
     fact_text_problem,
 )
 
@@ -203,8 +203,7 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
             continue
         for section in sections.values():
             if isinstance(section, dict) and isinstance(section.get("summary"), str):
-                summary = clean_text(section["summary"], multiline=True)
-                section["summary"] = cut_at_sentence(summary, limits.max_summary_chars)
+                section["summary"] = clean_summary(section["summary"], limits.max_summary_chars)
     return problems
 
 

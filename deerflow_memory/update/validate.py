@@ -57,6 +57,7 @@ __all__ = [
     "UpdateLimits",
     "check_fact_text",
     "clean_source_error",
+    "clean_summary",
     "clean_text",
     "cut_at_sentence",
     "fact_text_problem",
@@ -241,9 +242,22 @@ def clean_source_error(text: str, max_chars: int) -> str | None:
     """A correction's ``sourceError`` as stored: cleaned, cut at a sentence to ``max_chars``.
 
     Returns:
-        The text, or None when nothing is left of it.
+        The text, or None when nothing is left of it or what is left says
+        nothing (:func:`~deerflow_memory.models.says_nothing`: ``"<>"``, ``"ㅤ"``).
     """
-    return cut_at_sentence(clean_text(text), max_chars) or None
+    cut = cut_at_sentence(clean_text(text), max_chars)
+    return None if says_nothing(cut) else cut
+
+
+def clean_summary(text: str, max_chars: int) -> str:
+    """A summary as stored: cleaned (its lines kept), cut at a sentence to ``max_chars``.
+
+    Returns:
+        The text, or "" when what is left says nothing
+        (:func:`~deerflow_memory.models.says_nothing`).
+    """
+    cut = cut_at_sentence(clean_text(text, multiline=True), max_chars)
+    return "" if says_nothing(cut) else cut
 
 
 def _clean_fact(index: int, fact: NewFact, limits: UpdateLimits) -> NewFact | Rejection:
@@ -266,14 +280,18 @@ def _clean_section(
 ) -> SectionUpdate | None:
     if section is None or not section.should_update:
         return section
-    summary = clean_text(section.summary, multiline=True)
+    # Cut before it is judged: a cut that leaves "!!!…" must not replace a summary.
+    summary = cut_at_sentence(clean_text(section.summary, multiline=True), limits.max_summary_chars)
     if summary and _is_placeholder(summary):
-        rejected.append(Rejection(item=name, reason="a placeholder, not a summary", text=summary))
+        rejected.append(
+            Rejection(
+                item=name, reason="a placeholder, not a summary", text=summary[:PREVIEW_CHARS]
+            )
+        )
         return None
-    cut = cut_at_sentence(summary, limits.max_summary_chars)
-    if cut == section.summary:
+    if summary == section.summary:
         return section
-    return section.model_copy(update={"summary": cut})
+    return section.model_copy(update={"summary": summary})
 
 
 _USER_SECTIONS = {
