@@ -620,9 +620,10 @@ def normalise_value(value: str) -> str:
 def _value(m: re.Match[str]) -> str:
     """The rule's value (group ``v``), or "" when it says nothing.
 
-    "I like ㅤ", "I'm allergic to \u200b", "My name is -": a value of no letter
-    or digit that shows (:func:`~deerflow_memory.models.says_nothing`) is no
-    value, nor is an article or a measure word alone ("I work as a").
+    "I like ㅤ", "My name is -", "I'm allergic to" and a zero-width space: a
+    value of no letter or digit that shows
+    (:func:`~deerflow_memory.models.says_nothing`) is no value, nor is an
+    article or a measure word alone ("I work as a").
     """
     value = (m.groupdict().get("v") or "").strip()
     return "" if says_nothing(value) or value.casefold() in _NO_VALUE else value
