@@ -112,3 +112,15 @@ def test_a_correction_at_the_start_of_a_long_turn_is_still_read() -> None:
     assert SignalDetector().classify(turn, REPLY).correction
     messages = [HumanMessage("Book it for Tuesday."), AIMessage(REPLY), HumanMessage(turn)]
     assert finishes(lambda: detect_correction(messages)) is True
+
+
+@pytest.mark.parametrize("offset", range(0, 12))
+def test_the_ends_of_a_long_turn_are_cut_between_words(offset: int) -> None:
+    from deerflow_memory.capture.signals import _as_read
+
+    turn = "x" * offset + " " + "cannot stand it " * 400 + "and that is all"
+    read = _as_read(turn)
+    head, tail = read.split("\n")
+    words = set(turn.split())
+    assert set(head.split()) <= words and set(tail.split()) <= words  # no half word
+    assert tail.endswith("and that is all") and len(read) <= 2_001

@@ -210,7 +210,14 @@ def _as_read(text: str) -> str:
         return text
     text = _BREAKS_RUN.sub("\n", _SPACES_RUN.sub(" ", text))
     if len(text) > 2 * _TURN_END:
-        text = f"{text[:_TURN_END]}\n{text[-_TURN_END:]}"
+        head, tail = text[:_TURN_END], text[-_TURN_END:]
+        # Cut between words where there are spaces: the tail's first line must not
+        # open with half a word ("…annot do it" read as "not do it").
+        space = tail.find(" ", 0, 80)
+        tail = tail[space + 1 :] if space >= 0 else tail
+        space = head.rfind(" ", len(head) - 80)
+        head = head[:space] if space >= 0 else head
+        text = f"{head}\n{tail}"
     return text
 
 
