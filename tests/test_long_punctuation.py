@@ -114,13 +114,61 @@ def test_a_correction_at_the_start_of_a_long_turn_is_still_read() -> None:
     assert finishes(lambda: detect_correction(messages)) is True
 
 
-@pytest.mark.parametrize("offset", range(0, 12))
-def test_the_ends_of_a_long_turn_are_cut_between_words(offset: int) -> None:
-    from deerflow_memory.capture.signals import _as_read
+ITINERARY = (
+    "Day one we land in Lisbon around noon and take the metro to the hotel near the river. "
+    "In the afternoon we walk through Alfama, stop for pastries and see the cathedral. "
+    "Dinner is at a small place in Bairro Alto that a friend recommended to us last year.\n"
+)
 
-    turn = "x" * offset + " " + "cannot stand it " * 400 + "and that is all"
-    read = _as_read(turn)
-    head, tail = read.split("\n")
+
+@pytest.mark.parametrize("offset", range(0, 400, 23))
+def test_a_long_turn_is_cut_into_pieces_between_words(offset: int) -> None:
+    from deerflow_memory.capture.signals import _PIECE, _pieces
+
+    turn = "x" * offset + " " + ITINERARY * 30 + "cannot stand it " * 200 + "and that is all"
+    pieces = _pieces(turn)
     words = set(turn.split())
-    assert set(head.split()) <= words and set(tail.split()) <= words  # no half word
-    assert tail.endswith("and that is all") and len(read) <= 2_001
+    for piece in pieces:
+        piece = piece.strip("\u2060")  # the mark of a cut inside a line
+        assert set(piece.split()) <= words and len(piece) <= _PIECE  # no half word
+    assert pieces[-1].endswith("and that is all")
+
+
+@pytest.mark.parametrize(
+    ("seam", "kind"),
+    [
+        ("We stayed somewhere cheap, not too far from the station.", "correction"),
+        ("The hotel has great food, perfect location and a pool.", "reinforcement"),
+        ("Nobody knew what went wrong with the booking system there.", "correction"),
+        ("Our guide was named Bahuh, no joke, and he was great.", "correction"),
+    ],
+)
+def test_where_a_long_turn_is_cut_reads_no_signal_into_it(seam: str, kind: str) -> None:
+    from deerflow_memory.capture.signals import SignalDetector
+
+    reply = "I've put together a draft plan for your trip."
+    detector = SignalDetector()
+    assert getattr(detector.classify(seam, reply), kind) is False  # none in the sentence
+    for before in range(30):  # the sentence falls before, on and after each cut
+        turn = ITINERARY * 4 + "We also saw a fado show. " * before + seam + " " + ITINERARY * 4
+        assert getattr(detector.classify(turn, reply), kind) is False, before
+        words = f"{ITINERARY * 3}{'Then more. ' * before}{seam}, I guess, {ITINERARY * 3}"
+        assert getattr(detector.classify(words.replace("\n", " "), reply), kind) is False
+
+
+@pytest.mark.parametrize(
+    ("middle", "kind"),
+    [
+        (
+            "No, that's not what I asked. I said the flight is on Friday, not Thursday.",
+            "correction",
+        ),
+        ("That's exactly what I wanted, perfect!", "reinforcement"),
+    ],
+)
+def test_a_signal_in_the_middle_of_a_long_turn_is_read(middle: str, kind: str) -> None:
+    from deerflow_memory.capture.signals import SignalDetector
+
+    turn = ITINERARY * 6 + middle + "\n" + ITINERARY * 6
+    reply = "I've put together a draft plan for your trip."
+    assert getattr(SignalDetector().classify(turn, reply), kind) is True

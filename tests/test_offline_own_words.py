@@ -277,6 +277,8 @@ def test_an_order_to_the_assistant_is_no_life(sentence: str) -> None:
         "I'm allergic to my",
         "I grew up near",
         "我是一名",
+        "I was born in",
+        "我住在",
     ],
 )
 def test_a_fact_with_no_value_is_not_kept(sentence: str) -> None:
@@ -291,6 +293,13 @@ def test_a_fact_with_no_value_is_not_kept(sentence: str) -> None:
         ("I work as a nurse", "User works as a nurse"),
         ("我是一名护士", "用户是一名护士"),
         ("My name is 김ㅤ민", "User's name is 김ㅤ민"),
+        # complete clauses that end like a cut one (attack 34)
+        ("I'm vegan and proud of that.", "User is vegan and proud of that"),
+        ("I have a dog I care for", "User has a dog they care for"),
+        ("I sleep in.", "User sleeps in"),
+        ("My name is An.", "User's name is An"),
+        ("My favourite letter is A.", "User's favourite letter is A"),
+        ("我姓位。", "用户姓位"),
     ],
 )
 def test_a_value_beside_those_words_is_still_kept(sentence: str, expected: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from langchain_core.messages import AIMessage, BaseMessage, ChatMessage, HumanMessage
 
 from deerflow_memory.capture.messages import filter_messages_for_memory
@@ -171,3 +172,34 @@ def test_a_proxied_message_is_read_as_the_message_it_wraps() -> None:
     assert [m.content for m in filter_messages_for_memory(proxied)] == [m.content for m in plain]
     assert [m.content for m in filter_recent_messages(proxied, 6)] == [m.content for m in plain]
     assert detect_correction(proxied) is True
+
+
+class _Liar:
+    """Not a message, with a __class__ that raises or is no class."""
+
+    def __init__(self, cls: object) -> None:
+        self._cls = cls
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> object:
+        if isinstance(self._cls, BaseException):
+            raise self._cls
+        return self._cls
+
+
+@pytest.mark.parametrize("cls", [RuntimeError("boom"), "HumanMessage", None, 42])
+def test_an_object_whose_class_lies_is_skipped_like_any_non_message(cls: object) -> None:
+    from deerflow_memory.capture.messages import (
+        filter_recent_messages,
+        latest_user_text,
+        turn_kind,
+    )
+
+    odd = _Liar(cls)
+    turn = [HumanMessage("I live in Paris"), AIMessage("Noted."), odd]
+    assert turn_kind(odd) is None  # type: ignore[arg-type]
+    assert [m.content for m in filter_recent_messages(turn, 10)] == [  # type: ignore[arg-type]
+        "I live in Paris",
+        "Noted.",
+    ]
+    assert latest_user_text(turn) == "I live in Paris"  # type: ignore[arg-type]

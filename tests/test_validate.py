@@ -318,3 +318,32 @@ def test_a_fact_said_again_with_an_invisible_splitter_is_the_same_fact(tmp_path:
             service.flush()
         facts = [fact.content for fact in service.load(identity).facts]
     assert facts == ["User is allergic to peanuts", "User likes soba noodles"]
+
+
+@pytest.mark.parametrize(
+    "text", ["pure\u00ad\u0301e", "e\u200b\u0301", "\u1100\u200b\u1161", "A\u2060\u030a"]
+)
+def test_cleaned_text_is_nfc_and_cleaning_it_again_changes_nothing(text: str) -> None:
+    cleaned = clean_text(text)
+    assert unicodedata.is_normalized("NFC", cleaned)
+    assert clean_text(cleaned) == cleaned
+
+
+def test_an_export_whose_thread_ids_hold_invisible_splitters_imports_cleaned() -> None:
+    import json
+
+    from deerflow_memory.update.import_check import read_import
+
+    exported = {
+        "facts": [
+            {
+                "id": "fact_00000001",
+                "content": "Likes tea",
+                "category": "preference",
+                "confidence": 0.9,
+                "source": "thread\u200b-7",  # written before the splitters were removed
+            }
+        ]
+    }
+    (fact,) = read_import(json.dumps(exported)).facts
+    assert fact.source == "thread-7" and fact.content == "Likes tea"

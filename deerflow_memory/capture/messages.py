@@ -200,12 +200,16 @@ def _kind(message: object) -> _MessageClass | None:
     Read from ``__class__``, as ``isinstance`` reads it: an object proxy
     (``wrapt.ObjectProxy``, ``Mock(spec=HumanMessage)``) is what it stands for.
     """
-    cls = message.__class__
     try:
+        cls = message.__class__
         return _KIND_OF_CLASS[cls]
     except KeyError:
         pass
+    except Exception:  # a __class__ that raises, or is unhashable: no message
+        return None
     kind: _MessageClass | None = None
+    if not isinstance(cls, type):  # a __class__ that is no class ("HumanMessage")
+        return None
     for known in (HumanMessage, AIMessage, ChatMessage, BaseMessage):
         if issubclass(cls, known):
             kind = known

@@ -71,16 +71,21 @@ _VERDICT_CACHE_SIZE = 4096
 _VERDICT_CACHE_CHARS = 4_000_000
 _READBACK_TAIL = 240  # a read-back asks for confirmation at the end of the reply
 
-# A long turn is read with its whitespace runs collapsed, and only its first and last
-# _TURN_END characters when it is longer still. Several patterns meet a long run of
-# whitespace or words with nested quantifiers ("X, not Y" then "\s*[.!]*\s*$"):
-# 16,000 spaces held the capture node for 42 s. Read so, a turn costs a bounded time
-# whatever its length, and what signals look for (a "no", a "不对", "X, not Y", a
-# "perfect") sits at a short turn's start or end.
+# A long turn is read with its whitespace runs collapsed, and in pieces when it is longer
+# still. Several patterns meet a long run of whitespace or words with nested quantifiers
+# ("X, not Y" then "\s*[.!]*\s*$"): 16,000 spaces held the capture node for 42 s. Each
+# piece is read as a turn of its own (a "no", a "不对", "X, not Y", a "perfect" are
+# phrases), cut at a line break, else a sentence end, else a space; a cut inside a line
+# is marked so that it reads as no line's start or end. A turn corrects when one of its
+# pieces does.
+# Only the first and last _PIECES_READ pieces of a very long turn are read.
 _LONG_TURN = 200
-_TURN_END = 1_000
+_PIECE = 500
+_PIECES_READ = 8
 _SPACES_RUN = re.compile(r"[^\S\n]+")
 _BREAKS_RUN = re.compile(r"\s*\n\s*")
+_SENTENCE_ENDS = (". ", "! ", "? ", "; ", "。", "！", "？", "；")
+_SEAM = "\u2060"
 
 _Opened = Sequence[Sequence[re.Pattern[str]]]
 """What :meth:`GateScan.open` gives: per pattern set, the patterns worth searching."""
@@ -204,21 +209,37 @@ def _x_not_y(text: str, reply: str) -> bool:
     return not asked and _SELF_STATEMENT.match(text) is None
 
 
-def _as_read(text: str) -> str:
-    """A user's turn as the signals read it: whole when short, else bounded (see _LONG_TURN)."""
+def _pieces(text: str) -> list[str]:
+    """A user's turn as the signals read it: whole when short, else in pieces (see _PIECE)."""
     if len(text) <= _LONG_TURN:
-        return text
+        return [text]
     text = _BREAKS_RUN.sub("\n", _SPACES_RUN.sub(" ", text))
-    if len(text) > 2 * _TURN_END:
-        head, tail = text[:_TURN_END], text[-_TURN_END:]
-        # Cut between words where there are spaces: the tail's first line must not
-        # open with half a word ("…annot do it" read as "not do it").
-        space = tail.find(" ", 0, 80)
-        tail = tail[space + 1 :] if space >= 0 else tail
-        space = head.rfind(" ", len(head) - 80)
-        head = head[:space] if space >= 0 else head
-        text = f"{head}\n{tail}"
-    return text
+    pieces = []
+    start, size = 0, len(text)
+    opening = ""
+    while size - start > _PIECE:
+        end = _cut(text, start, start + _PIECE)
+        # Cut inside a line: each side gets an invisible word joiner at the cut, which
+        # no pattern reads, so no "^" or "$" (a line's start or end) matches there.
+        seam = "" if text[end - 1] == "\n" else _SEAM
+        pieces.append(f"{opening}{text[start:end]}{seam}")
+        opening, start = seam, end
+    pieces.append(opening + text[start:])
+    if len(pieces) > 2 * _PIECES_READ:
+        pieces = pieces[:_PIECES_READ] + pieces[-_PIECES_READ:]
+    return pieces
+
+
+def _cut(text: str, start: int, end: int) -> int:
+    """Where the piece ``text[start:end]`` ends: after its last line break, else after its
+    last sentence end, else at its last space, else at ``end`` (in its last three quarters)."""
+    low = start + _PIECE // 4
+    cut = text.rfind("\n", low, end)
+    if cut < 0:
+        cut = max(text.rfind(mark, low, end) for mark in _SENTENCE_ENDS)
+    if cut < 0:
+        cut = text.rfind(" ", low, end)
+    return end if cut < 0 else cut + 1
 
 
 def _patterns(patterns: object, name: str) -> tuple[str, ...]:
@@ -291,21 +312,37 @@ class SignalDetector:
 
     def is_correction(self, text: str, reply: str = "") -> bool:
         """True when the user's ``text``, answering the assistant's ``reply``, corrects it."""
-        text = _as_read(text)
-        low = text.lower()
-        return self._corrects(text, low, reply, self._turn_gates.open(low))
+        return self._read(text, reply)[0]
 
     def is_reinforcement(self, text: str, reply: str = "") -> bool:
         """True when the user's ``text``, answering ``reply``, approves the assistant's work.
 
         Corrections are not considered here; :meth:`classify` applies the precedence.
         """
-        text = _as_read(text)
-        low = text.lower()
-        return self._reinforces(text, low, reply, self._turn_gates.open(low))
+        return self._read(text, reply)[1]
 
-    def _corrects(self, text: str, low: str, reply: str, opened: _Opened) -> bool:
-        """:meth:`is_correction`, with ``opened`` = ``self._turn_gates.open(low)``."""
+    def _read(self, text: str, reply: str) -> tuple[bool, bool]:
+        """``(correction, reinforcement)`` of one turn, read whole or piece by piece."""
+        pieces = _pieces(text)
+        correction = reinforcement = False
+        for number, piece in enumerate(pieces):
+            low = piece.lower()
+            opened = self._turn_gates.open(low)
+            if not correction:
+                correction = self._corrects(piece, low, reply, opened, number, len(pieces))
+            if not reinforcement:
+                reinforcement = self._reinforces(piece, low, reply, opened)
+            if correction and reinforcement:
+                break
+        return correction, reinforcement
+
+    def _corrects(
+        self, text: str, low: str, reply: str, opened: _Opened, piece: int = 0, pieces: int = 1
+    ) -> bool:
+        """Whether ``text``, piece ``piece`` of ``pieces`` of a turn, corrects ``reply``.
+
+        ``opened`` = ``self._turn_gates.open(low)``.
+        """
         original = text
         guards, patterns = opened[0], opened[1]
         guarded = self._correction_guards.blank(text, low, guards) if guards else text
@@ -314,13 +351,16 @@ class SignalDetector:
             patterns = self._correction._candidates(low)
         if self._correction.search(text, low, patterns) or _x_not_y(text, reply):
             return True
-        if _no_then_statement(original, reply):
+        if piece == 0 and _no_then_statement(original, reply):  # "No, …" opens the turn
             return True
         # "A: Your train is at 9:40. — U: 9:14, actually": a bare value put right.
-        return slot_correction(original, reply)  # it reads short turns only
+        return pieces == 1 and slot_correction(original, reply)  # it reads short turns only
 
     def _reinforces(self, text: str, low: str, reply: str, opened: _Opened) -> bool:
-        """:meth:`is_reinforcement`, with ``opened`` = ``self._turn_gates.open(low)``."""
+        """Whether ``text`` (a turn or a piece of one) approves ``reply``.
+
+        ``opened`` = ``self._turn_gates.open(low)``.
+        """
         guards, patterns, agreements = opened[2], opened[3], opened[4]
         guarded = self._reinforcement_guards.blank(text, low, guards) if guards else text
         if guarded is not text:
@@ -345,13 +385,7 @@ class SignalDetector:
         key = (text, reply)
         verdict = self._verdicts.get(key)
         if verdict is None:
-            read = _as_read(text)
-            low = read.lower()
-            opened = self._turn_gates.open(low)
-            verdict = (
-                self._corrects(read, low, reply, opened),
-                self._reinforces(read, low, reply, opened),
-            )
+            verdict = self._read(text, reply)
             size = len(text) + len(reply)
             if (
                 len(self._verdicts) >= _VERDICT_CACHE_SIZE

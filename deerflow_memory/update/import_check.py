@@ -195,7 +195,12 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
                         problems.append(f"{where} id holds a lone surrogate (not valid Unicode)")
                         continue
                     fact[field] = value = replace_surrogates(value)
-                if clean_text(value) != value.strip():
+                cleaned = clean_text(value)
+                if cleaned == value.strip():
+                    continue
+                if field in ("source", "reason"):  # free text: cleaned as an update's is
+                    fact[field] = cleaned
+                else:
                     problems.append(f"{where} {field} holds control or bidi-override characters")
     for part in ("user", "history"):
         sections = data.get(part)

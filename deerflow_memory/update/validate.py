@@ -147,9 +147,10 @@ def clean_text(text: str, *, multiline: bool = False) -> str:
         The cleaned text; runs of whitespace collapse to one space (blank lines
         to at most one in multiline text).
     """
-    text = unicodedata.normalize("NFC", replace_surrogates(text))
-    text = _BREAKS.sub("\n" if multiline else " ", text)
-    text = _REMOVED.sub("", text)
+    text = _BREAKS.sub("\n" if multiline else " ", replace_surrogates(text))
+    # NFC after the removals: a zero-width space between a letter and its accent
+    # must not leave them decomposed ("pure\u200b\u0301e" is "purée").
+    text = unicodedata.normalize("NFC", _REMOVED.sub("", text))
     text = _SPACES.sub(" ", text)
     if multiline:
         text = "\n".join(line.strip() for line in text.split("\n"))

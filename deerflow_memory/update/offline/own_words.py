@@ -58,12 +58,15 @@ OWN_WORDS_CONFIDENCE = 0.7
 default ``fact_confidence_threshold``."""
 
 _MIN_EN_WORDS, _MAX_EN_WORDS = 3, 30
-# A clause cut before its object ("I live in", "I work as a", a message sent too early,
-# the rest in the next one): it ends in an article or possessive, or is a short clause
-# ending in a preposition ("I have a lot to live for" ends in one and says something).
+# A short clause cut before its object ("I live in", "I work as a", "I moved to": a
+# message sent too early, the rest in the next one). Longer clauses that end so are
+# complete ("I'm vegan and proud of that", "I have a dog I care for"), and so are
+# phrasal verbs ("I sleep in", "I stay in"): only a place verb is cut before "in".
 _EN_CUT = re.compile(
-    r"\b(?:a|an|the|my|our|your|his|her|their|its|this|that|some)$"
-    r"|^\S+(?:\s+\S+){1,2}\s+(?:in|at|on|to|from|as|of|with|for|by|into|near|about)$",
+    r"^\S+(?:\s+\S+){0,2}\s+(?:a|an|the|my|our|your|his|her|their|its|this|that|some)$"
+    r"|^\S+(?:\s+\S+){1,2}\s+(?:at|to|from|as|of|with|near|into)$"
+    r"|\b(?:live[sd]?|living|work(?:s|ed|ing)?|stud(?:y|ies|ied|ying)|born|raised|based|grew up)"
+    r"\s+in$",
     _I,
 )
 _MIN_ZH_CHARS, _MAX_ZH_CHARS = 5, 60

@@ -459,7 +459,7 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _r(r"^我的专业是(?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(rf"^我{ADV_ZH}(?:从事|做)(?P<v>.{{1,15}}?)(?:工作|行业|相关工作|方面的工作)$", C.CONTEXT, 0.85),
     _r(rf"^我{ADV_ZH}(?P<v>退休|失业|待业)了?$", C.CONTEXT, 0.9, "job"),
-    _r(rf"^我{ADV_ZH}(?:住在|居住在|生活在|定居在|定居于|住|坐标|常驻)(?![得的了过院宿校着一这那])(?P<v>.+)$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
+    _r(rf"^我{ADV_ZH}(?:住在|居住在|生活在|定居在|定居于|住(?!在)|坐标|常驻)(?![得的了过院宿校着一这那])(?P<v>.+)$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
     _r(r"^我(?:的)?家在(?P<v>.+)$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
     _r(rf"^我{ADV_ZH}在(?P<v>.{{2,15}}?)(?:生活|居住|定居|住)$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
     _r(rf"^我{ADV_ZH}(?:搬到|搬去|搬来)了?(?P<v>.+?)(?:了|住)?$", C.CONTEXT, 0.9, "location", _render("用户住在{v}")),
@@ -626,13 +626,14 @@ def _value(m: re.Match[str]) -> str:
     article or a measure word alone ("I work as a").
     """
     value = (m.groupdict().get("v") or "").strip()
-    return "" if says_nothing(value) or value.casefold() in _NO_VALUE else value
+    return "" if says_nothing(value) or value in _NO_VALUE else value
 
 
-# A value cut before its noun: "I work as a", "I'm allergic to my", "我是一名".
+# A value cut before its noun: "I work as a", "I'm allergic to my", "我是一名". Written
+# in lower case only: "My name is An", "My favourite letter is A" have a value.
 _NO_VALUE = frozenset(
     {"a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "this", "that", "some"}
-    | {"一个", "一名", "一位", "一只", "个", "名", "位"}
+    | {"一个", "一名", "一位", "一只", "一些", "一家", "个"}
 )
 
 
