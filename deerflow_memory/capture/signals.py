@@ -219,8 +219,10 @@ def _pieces(text: str) -> list[str]:
     opening = ""
     while size - start > _PIECE:
         end = _cut(text, start, start + _PIECE)
-        # Cut inside a line: each side gets an invisible word joiner at the cut, which
-        # no pattern reads, so no "^" or "$" (a line's start or end) matches there.
+        # Cut inside a line: each side gets an invisible word joiner at the cut, so a
+        # pattern that wants a line to start or end right there ("^no", "perfect$")
+        # does not match (one whose last part takes any character still reaches the
+        # end: hence cuts at sentence ends first).
         seam = "" if text[end - 1] == "\n" else _SEAM
         pieces.append(f"{opening}{text[start:end]}{seam}")
         opening, start = seam, end
