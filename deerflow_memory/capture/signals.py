@@ -5,7 +5,10 @@ A *correction* ("不对", "you misunderstood", "huh?", "I didn't ask for that",
 contradicted; a *reinforcement* ("完全正确", "yes, exactly", "keep doing
 that") tells it to keep what was confirmed. Each human message among the last
 six messages is read together with the assistant reply it answers, and
-reinforcement is looked for only when there is no correction.
+reinforcement is looked for only when there is no correction. A message
+longer than 500 characters is read in pieces cut between lines or sentences
+(its first and last 8 pieces when it is very long), so any message costs a
+bounded time on the capture node's path.
 
 The rules are data in ``deerflow_memory/capture/data/`` (one regular
 expression per line, ``#`` comments, matched case-insensitively and per line):
