@@ -130,6 +130,8 @@ def test_a_long_turn_is_cut_into_pieces_between_words(offset: int) -> None:
     words = set(turn.split())
     for piece in pieces:
         piece = piece.strip("\u2060")  # the mark of a cut inside a line
+        if piece[:1] in ".!?;":  # a piece cut after a sentence opens with its end mark
+            piece = piece[1:]
         assert set(piece.split()) <= words and len(piece) <= _PIECE  # no half word
     assert pieces[-1].endswith("and that is all")
 
@@ -172,3 +174,65 @@ def test_a_signal_in_the_middle_of_a_long_turn_is_read(middle: str, kind: str) -
     turn = ITINERARY * 6 + middle + "\n" + ITINERARY * 6
     reply = "I've put together a draft plan for your trip."
     assert getattr(SignalDetector().classify(turn, reply), kind) is True
+
+
+LEAD = (
+    "Some background on the trip: "
+    + "we will land late and want a quiet evening near the hotel " * 7
+    + "so please keep the whole plan simple and cheap. "
+)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reply", "kind"),
+    [
+        ("That's perfect, thanks!", "Here is the revised itinerary.", "reinforcement"),
+        ("I meant the hotel in Kyoto.", "I booked the hotel in Osaka for you.", "correction"),
+    ],
+)
+def test_a_sentence_right_after_a_cut_reads_as_in_the_turn(
+    sentence: str, reply: str, kind: str
+) -> None:
+    # Cut at the sentence end before it, the piece opens with that end's mark: patterns
+    # that want one before the phrase ("(?:^|[.!,]\s*)…perfect") still read it.
+    from deerflow_memory.capture.signals import SignalDetector
+
+    detector = SignalDetector()
+    assert getattr(detector.classify(sentence, reply), kind)
+    for padding in range(0, 400, 7):
+        turn = "Filler words here. " * (padding // 19) + "x" * (padding % 19) + " " + LEAD
+        turn += sentence + " We can talk about the museum visits tomorrow."
+        assert getattr(detector.classify(turn, reply), kind), padding
+
+
+def test_x_not_y_in_chinese_is_read_per_line_as_in_english() -> None:
+    from deerflow_memory.capture.signals import SignalDetector
+
+    detector = SignalDetector()
+    booked = "我帮你把会议定在周二下午三点，在三楼的会议室。"
+    assert detector.classify("是周四，不是周二。\n另外请把会议室换成大一点的。", booked).correction
+    filler = (
+        "我们团队下个月要把计费服务迁移到新的集群上。"
+        + "主要的问题是夜间批处理任务会和欧洲的工作时间重叠。"
+    )
+    for before in range(0, 16, 3):
+        turn = filler * before + "\n是周四，不是周二。\n" + filler * 10
+        assert detector.classify(turn, booked).correction, before
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "We moved the team to Berlin in 2019, not long after the merger.\nIt has forty people.",
+        "The migration will be expensive, not to mention the downtime.\nFinance wants numbers.",
+        "Hi! My manager likes short bullet points, not long paragraphs.\nAdd a risks section?",
+    ],
+)
+def test_an_idiom_or_a_taste_with_not_is_no_correction_short_or_long(turn: str) -> None:
+    from deerflow_memory.capture.signals import SignalDetector
+
+    detector = SignalDetector()
+    report = "Here is the draft of the quarterly report you asked for, with the figures."
+    assert not detector.classify(turn, report).correction
+    body = "The storage team says the new volumes support snapshots every fifteen minutes.\n" * 6
+    assert not detector.classify(body + turn + "\n" + body, report).correction

@@ -88,6 +88,7 @@ _PIECES_READ = 8
 _SPACES_RUN = re.compile(r"[^\S\n]+")
 _BREAKS_RUN = re.compile(r"\s*\n\s*")
 _SENTENCE_ENDS = (". ", "! ", "? ", "; ", "。", "！", "？", "；")
+_SENTENCE_MARKS = frozenset(".!?;。！？；")
 _SEAM = "\u2060"
 
 _Opened = Sequence[Sequence[re.Pattern[str]]]
@@ -108,9 +109,17 @@ _EN_NOT_Y_LEAD = re.compile(
 # "要周四的，不是周二" / "是周四不是周二" / "不是周二，是周四" / "不是周二而是周四".
 _ZH_NOT_Y = re.compile(
     r"(?:[，,、]\s*(?:而)?|是[^，,。！？!?]{1,15}?(?:而)?|而)不是(?P<y>[^，,。！？!?\s]{1,15}?)(?:的|啊|呀|哦|吧)?\s*[。！!~～]*\s*$"
-    r"|(?:^|[，,。！!])\s*不是(?P<y2>[^，,。！？!?\s]{1,15}?)(?:的)?\s*(?:[，,]\s*|而)(?:是|要|我要|我说的是)"
+    r"|(?:^|[，,。！!])\s*不是(?P<y2>[^，,。！？!?\s]{1,15}?)(?:的)?\s*(?:[，,]\s*|而)(?:是|要|我要|我说的是)",
+    re.MULTILINE,  # per line, as the English one and the pattern files
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# ", not long after", ", not to mention": idioms, not "X, not Y".
+_NOT_IDIOM = re.compile(
+    r"\s*(?:long (?:after|before|ago|since)|to mention|to say|only|just|yet|quite|necessarily|"
+    r"really|exactly|least|even|"
+    r"at all|any ?more|always|for long|that I know of)\b",
+    re.IGNORECASE,
+)
 # "I like tea, not coffee" / "我喜欢猫，不是狗": the user's own taste, no correction by itself.
 _SELF_STATEMENT = re.compile(
     r"^\s*(?:(?:I|we)(?:'m|’m|'d|’d|'ve|’ve| am| are)?\b"
@@ -119,6 +128,8 @@ _SELF_STATEMENT = re.compile(
     re.IGNORECASE,
 )
 _PUNCTUATION = re.compile(r"[,;:()\"']+")
+_OPENING_MARKS = "\u2060.!?;。！？； "
+_SENTENCE_STARTS = (".", "!", "?", "\n", "。", "！", "？")
 _EN_Y_EDGES = re.compile(r"^(?:the|a|an|on|in|at|for)\s+|\s+(?:one|please)$", re.IGNORECASE)
 
 
@@ -192,12 +203,17 @@ def _x_not_y(text: str, reply: str) -> bool:
     if not reply:
         return False
     said: list[str] = []
+    at = len(text)  # where the first "X, not Y" starts
     if "not" in text.lower():
         for regex in (_EN_NOT_Y, _EN_NOT_Y_LEAD):
-            if (m := regex.search(text)) is not None:
+            if (m := regex.search(text)) is not None and not _NOT_IDIOM.match(m["y"]):
                 said.append(_EN_Y_EDGES.sub("", m["y"].strip()).strip())
+                at = min(at, m.start())
     if "不是" in text:
-        said.extend(y for m in _ZH_NOT_Y.finditer(text) if (y := m["y"] or m["y2"]))
+        for m in _ZH_NOT_Y.finditer(text):
+            if y := m["y"] or m["y2"]:
+                said.append(y)
+                at = min(at, m.start())
     if not said:
         return False
     plain = " ".join(_PUNCTUATION.sub(" ", reply).split())
@@ -209,7 +225,10 @@ def _x_not_y(text: str, reply: str) -> bool:
         ):
             return True
     asked = reply.rstrip().endswith(("?", "？"))
-    return not asked and _SELF_STATEMENT.match(text) is None
+    # The sentence that says it ("Hi! My manager likes X, not Y" states a taste),
+    # past any mark a cut opened a piece with.
+    start = max(text.rfind(mark, 0, at) for mark in _SENTENCE_STARTS) + 1
+    return not asked and _SELF_STATEMENT.match(text[start:].lstrip(_OPENING_MARKS)) is None
 
 
 def _pieces(text: str) -> list[str]:
@@ -222,13 +241,16 @@ def _pieces(text: str) -> list[str]:
     opening = ""
     while size - start > _PIECE:
         end = _cut(text, start, start + _PIECE)
-        # Cut inside a line: each side gets an invisible word joiner at the cut, so a
-        # pattern that wants a line to start or end right there ("^no", "perfect$")
-        # does not match (one whose last part takes any character still reaches the
-        # end: hence cuts at sentence ends first).
-        seam = "" if text[end - 1] == "\n" else _SEAM
+        # Cut inside a line: the piece ends with an invisible word joiner, so a pattern
+        # that wants a line to end right there ("perfect$") does not match (one whose
+        # last part takes any character still reaches the end: hence cuts at sentence
+        # ends first). The next piece opens as the text goes on: after a sentence end
+        # with its mark (". That's perfect" reads as in the turn), else with the joiner.
+        last = text[end - 1]
+        seam = "" if last == "\n" else _SEAM
         pieces.append(f"{opening}{text[start:end]}{seam}")
-        opening, start = seam, end
+        opening = last if last in _SENTENCE_MARKS else seam
+        start = end
     pieces.append(opening + text[start:])
     if len(pieces) > 2 * _PIECES_READ:
         pieces = pieces[:_PIECES_READ] + pieces[-_PIECES_READ:]
