@@ -88,8 +88,9 @@ _PIECES_READ = 8
 _SPACES_RUN = re.compile(r"[^\S\n]+")
 _BREAKS_RUN = re.compile(r"\s*\n\s*")
 _SENTENCE_ENDS = (". ", "! ", "? ", "; ", "。", "！", "？", "；")
-_SENTENCE_MARKS = frozenset(".!?;。！？；")
+_SENTENCE_MARKS = ".!?;。！？；"
 _SEAM = "\u2060"
+_OPENING_MARKS = f"{_SEAM}{_SENTENCE_MARKS} "  # what a piece may open with, then a space
 
 _Opened = Sequence[Sequence[re.Pattern[str]]]
 """What :meth:`GateScan.open` gives: per pattern set, the patterns worth searching."""
@@ -128,7 +129,6 @@ _SELF_STATEMENT = re.compile(
     re.IGNORECASE,
 )
 _PUNCTUATION = re.compile(r"[,;:()\"']+")
-_OPENING_MARKS = "\u2060.!?;。！？； "
 _SENTENCE_STARTS = (".", "!", "?", "\n", "。", "！", "？")
 _EN_Y_EDGES = re.compile(r"^(?:the|a|an|on|in|at|for)\s+|\s+(?:one|please)$", re.IGNORECASE)
 

@@ -131,8 +131,7 @@ def _fact_line(fact: Fact) -> str:
         content.strip() if _NEEDS_ESCAPE.search(content) is None else escape_memory_text(content)
     )
     source_error = fact.source_error
-    if source_error and not says_nothing(source_error):
+    if source_error and not says_nothing(source_error):  # then escaping leaves words
         wrong = escape_memory_text(source_error)
-        if wrong:
-            return f"{_FACT_PREFIX[fact.category]}{content} (not: {wrong})\n"
+        return f"{_FACT_PREFIX[fact.category]}{content} (not: {wrong})\n"
     return f"{_FACT_PREFIX[fact.category]}{content}\n"

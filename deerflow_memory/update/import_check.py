@@ -183,8 +183,7 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
                 problems.append(f"{where} content is {problem}")
             for name in ("sourceError", "source_error"):  # as an update's: cleaned and cut
                 wrong = fact.get(name)
-                if isinstance(wrong, str):
-                    wrong = replace_surrogates(wrong)
+                if isinstance(wrong, str):  # clean_text replaces lone surrogates too
                     fact[name] = clean_source_error(wrong, limits.max_fact_chars)
             for field in ("id", "source", "category", "reason"):
                 value = fact.get(field)

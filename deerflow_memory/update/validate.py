@@ -257,8 +257,12 @@ def clean_summary(text: str, max_chars: int) -> str:
         The text, or "" when what is left says nothing
         (:func:`~deerflow_memory.models.says_nothing`).
     """
-    cut = cut_at_sentence(clean_text(text, multiline=True), max_chars)
+    cut = _cut_summary(text, max_chars)
     return "" if says_nothing(cut) else cut
+
+
+def _cut_summary(text: str, max_chars: int) -> str:
+    return cut_at_sentence(clean_text(text, multiline=True), max_chars)
 
 
 def _clean_fact(index: int, fact: NewFact, limits: UpdateLimits) -> NewFact | Rejection:
@@ -282,7 +286,7 @@ def _clean_section(
     if section is None or not section.should_update:
         return section
     # Cut before it is judged: a cut that leaves "!!!…" must not replace a summary.
-    summary = cut_at_sentence(clean_text(section.summary, multiline=True), limits.max_summary_chars)
+    summary = _cut_summary(section.summary, limits.max_summary_chars)
     if summary and _is_placeholder(summary):
         rejected.append(
             Rejection(
