@@ -236,3 +236,17 @@ def test_an_idiom_or_a_taste_with_not_is_no_correction_short_or_long(turn: str) 
     assert not detector.classify(turn, report).correction
     body = "The storage team says the new volumes support snapshots every fifteen minutes.\n" * 6
     assert not detector.classify(body + turn + "\n" + body, report).correction
+
+
+def test_a_huge_reply_is_read_by_its_ends() -> None:
+    from deerflow_memory.capture.signals import SignalDetector
+
+    detector = SignalDetector()
+    code = "def f(x): return x + 1  # a, b; c\n" * 30_000  # ~1 MB
+    turn = "I like tea, not coffee.\n" * 400
+    assert finishes(lambda: detector.classify(turn, code)) == detector.classify(turn, "")
+    # The user's own taste corrects only when the reply said Y: read at its ends.
+    taste = "I'd like Thursday, not Tuesday."
+    assert detector.classify(taste, code + "Booked for Tuesday.").correction
+    assert detector.classify(taste, "Booked for Tuesday.\n" + code).correction
+    assert not detector.classify(taste, code + "Booked for Tuesday.\n" + code).correction
