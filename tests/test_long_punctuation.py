@@ -250,3 +250,62 @@ def test_a_huge_reply_is_read_by_its_ends() -> None:
     assert detector.classify(taste, code + "Booked for Tuesday.").correction
     assert detector.classify(taste, "Booked for Tuesday.\n" + code).correction
     assert not detector.classify(taste, code + "Booked for Tuesday.\n" + code).correction
+
+
+# --- a very long turn is read from its ends (attack 36) ------------------------------------
+
+HUGE_TURNS = [
+    ("prose", ITINERARY * 4_000),  # ~1 MB of sentences and lines
+    ("words", "a " * 500_000),
+    ("chinese", "我今天去了市场，买了一些苹果和梨。\n" * 60_000),
+    ("runs", ("word" + " " * 40 + "\n \n") * 20_000),
+]
+
+
+@pytest.mark.parametrize(("name", "turn"), HUGE_TURNS)
+def test_a_huge_turn_is_collapsed_near_its_ends_only(
+    name: str, turn: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The middle of a 1 MB turn was collapsed and cut (50-100 ms a turn) only to keep
+    # the first and last pieces: now the work is bounded by what those pieces hold.
+    from deerflow_memory.capture import signals
+
+    read: list[int] = []
+    collapse = signals._collapse
+    monkeypatch.setattr(signals, "_collapse", lambda text: read.append(len(text)) or collapse(text))
+    pieces = signals._pieces(turn)
+    assert sum(read) < len(turn) // 5, name  # the whole turn before
+    # The same first pieces as the whole turn collapsed; the last ones end the turn.
+    whole = signals._split(collapse(turn))
+    assert pieces[: signals._PIECES_READ] == whole[: signals._PIECES_READ]
+    assert len(pieces) == 2 * signals._PIECES_READ
+    tail = pieces[signals._PIECES_READ :]
+    assert collapse(turn).endswith(_text_of(tail)), name
+    assert all(len(piece) <= signals._PIECE + 2 for piece in tail)
+
+
+def _text_of(pieces: list[str]) -> str:
+    """The text that pieces cut after one another read, without their cut marks."""
+    text = ""
+    for piece in pieces:
+        if piece[:1] in "\u2060.!?;。！？；":  # the seam, or the mark the cut came after
+            piece = piece[1:]
+        text += piece.removesuffix("\u2060")
+    return text
+
+
+@pytest.mark.parametrize("spaces", [100, 9_000, 300_000])
+def test_a_signal_after_a_whitespace_flood_at_either_end_of_a_huge_turn_is_read(
+    spaces: int,
+) -> None:
+    from deerflow_memory.capture.signals import SignalDetector
+
+    detector = SignalDetector()
+    booked = "I booked the hotel in Osaka for you."
+    correction = "I meant the hotel in Kyoto."
+    middle = ITINERARY * 3_000
+    at_start = " " * spaces + correction + " " + middle
+    at_end = middle + " " * spaces + correction + "\n" + " \n" * spaces
+    assert finishes(lambda: detector.classify(at_start, booked)).correction
+    assert finishes(lambda: detector.classify(at_end, booked)).correction
+    assert not detector.classify(middle + correction + middle, booked).correction  # not read
