@@ -34,7 +34,12 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from deerflow_memory.errors import InvalidDocumentError, InvalidNameError, UpdateParseError
+from deerflow_memory.errors import (
+    InvalidArgumentError,
+    InvalidDocumentError,
+    InvalidNameError,
+    UpdateParseError,
+)
 from deerflow_memory.logs import package_logger
 
 logger = package_logger(__name__)
@@ -209,7 +214,12 @@ def says_nothing(text: str) -> bool:
     invisible characters (zero-width spaces, the blank braille cell) alone say
     nothing: such a fact or summary is refused when written and gets no line in
     the memory block. Linear in ``len(text)``; one regex search for most texts.
+
+    Raises:
+        InvalidArgumentError: ``text`` is not a ``str``.
     """
+    if not isinstance(text, str):
+        raise InvalidArgumentError(f"text must be text (a str), got {type(text).__name__}")
     found = _SHOWN_ALNUM.search(text)
     if found is not None:
         char = found.group()

@@ -23,7 +23,17 @@ def _file(fact_id: str) -> str:
 
 @pytest.mark.parametrize(
     ("fact_id", "problem"),
-    [("a/b", "slash"), ("x\\y", "slash"), ("..", "dots only"), (".", "dots only")],
+    [
+        ("a/b", "slash"),
+        ("x\\y", "slash"),
+        ("..", "dots only"),
+        (".", "dots only"),
+        # No letter or digit a reader can see: an id nobody can type to name the fact.
+        ("\u3164", "no letter or digit"),
+        ("\u115f\u1160", "no letter or digit"),
+        ("\u200b", "no letter or digit"),
+        ("-_-", "no letter or digit"),
+    ],
 )
 def test_an_id_that_cannot_name_its_fact_in_a_url_is_refused(fact_id: str, problem: str) -> None:
     with pytest.raises(InvalidDocumentError, match=problem):

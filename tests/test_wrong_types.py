@@ -658,3 +658,54 @@ def test_a_wrong_typed_argument_raises_a_typed_error_naming_it(
     message = str(raised.value)
     assert "\n" not in message.strip(), message
     assert argument in message, message
+
+
+# --- the text helpers of updates and imports (attack 36 LOW) --------------------------------
+
+
+@pytest.mark.parametrize("text", [None, 5, b"Likes tea", ["Likes tea"]])
+def test_the_text_helpers_refuse_what_is_not_text_with_a_typed_error(text: object) -> None:
+    from deerflow_memory.errors import InvalidArgumentError
+    from deerflow_memory.models import says_nothing
+    from deerflow_memory.update.validate import (
+        clean_source_error,
+        clean_summary,
+        clean_text,
+        cut_at_sentence,
+        fact_text_problem,
+    )
+
+    calls = [
+        lambda: clean_text(text),  # type: ignore[arg-type]
+        lambda: clean_summary(text, 100),  # type: ignore[arg-type]
+        lambda: clean_source_error(text, 100),  # type: ignore[arg-type]
+        lambda: cut_at_sentence(text, 100),  # type: ignore[arg-type]
+        lambda: fact_text_problem(text, max_chars=100),  # type: ignore[arg-type]
+        lambda: says_nothing(text),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(InvalidArgumentError, match="must be text"):
+            call()
+
+
+@pytest.mark.parametrize("limit", [-1, 2.5, "100", None, True])
+def test_the_text_helpers_refuse_a_bad_max_chars_with_a_config_error(limit: object) -> None:
+    from deerflow_memory.errors import ConfigError
+    from deerflow_memory.update.validate import (
+        clean_source_error,
+        clean_summary,
+        cut_at_sentence,
+        fact_text_problem,
+    )
+
+    text = "Lives in Oslo. Works at a bakery."
+    for call in (
+        lambda: clean_summary(text, limit),  # type: ignore[arg-type]
+        lambda: clean_source_error(text, limit),  # type: ignore[arg-type]
+        lambda: cut_at_sentence(text, limit),  # type: ignore[arg-type]
+        lambda: fact_text_problem(text, max_chars=limit),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(ConfigError, match="max_chars"):
+            call()
+    assert cut_at_sentence(text, 20) == "Lives in Oslo."  # a good limit still cuts
+    assert clean_summary(text, 0) == ""

@@ -35,7 +35,12 @@ from pydantic import ValidationError
 from deerflow_memory.arguments import expect, expect_text
 from deerflow_memory.config import DuplicateKeyError, MemoryConfig, json_object_without_duplicates
 from deerflow_memory.errors import ConfigError, InvalidDocumentError
-from deerflow_memory.models import MemoryDocument, first_problem, replace_surrogates
+from deerflow_memory.models import (
+    MemoryDocument,
+    first_problem,
+    replace_surrogates,
+    says_nothing,
+)
 from deerflow_memory.update.validate import (
     clean_source_error,
     clean_summary,
@@ -135,6 +140,8 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
                 problems.append(f"{where} has an invalid id {fact_id!r}")
             elif not fact_id.strip("."):
                 problems.append(f"{where} has an id of dots only ({fact_id[:20]!r})")
+            elif says_nothing(fact_id):  # "ㅤ", a zero-width space: no id a reader can name
+                problems.append(f"{where} has an id with no letter or digit ({fact_id[:20]!r})")
             elif "/" in fact_id or "\\" in fact_id:
                 # The HTTP routes name a fact by its id in the path: one with a slash
                 # could never be edited or deleted there.

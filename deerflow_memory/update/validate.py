@@ -38,7 +38,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from deerflow_memory.arguments import expect, expect_number
+from deerflow_memory.arguments import expect, expect_number, expect_text
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ConfigError, InvalidFactError, UpdateParseError
 from deerflow_memory.models import (
@@ -146,7 +146,11 @@ def clean_text(text: str, *, multiline: bool = False) -> str:
     Returns:
         The cleaned text; runs of whitespace collapse to one space (blank lines
         to at most one in multiline text).
+
+    Raises:
+        InvalidArgumentError: ``text`` is not a ``str``.
     """
+    expect_text(text, "text")
     text = _BREAKS.sub("\n" if multiline else " ", replace_surrogates(text))
     # NFC after the removals: a zero-width space between a letter and its accent
     # must not leave them decomposed ("pure\u200b\u0301e" is "purée").
@@ -165,7 +169,14 @@ def _is_placeholder(text: str) -> bool:
 
 
 def fact_text_problem(text: str, *, max_chars: int) -> str | None:
-    """Why cleaned fact text cannot be stored, or None when it can."""
+    """Why cleaned fact text cannot be stored, or None when it can.
+
+    Raises:
+        InvalidArgumentError: ``text`` is not a ``str``.
+        ConfigError: ``max_chars`` is not an int of at least 0.
+    """
+    expect_text(text, "text")
+    _expect_limit(max_chars)
     if not text:
         return "empty"
     if says_nothing(text):
@@ -202,11 +213,23 @@ def check_fact_text(text: str, *, max_chars: int = 500) -> str:
 _SENTENCE_END = re.compile(r"(?:[.!?](?=\s)|[。！？…]|\n)")
 
 
+def _expect_limit(max_chars: object) -> None:
+    expect_number(max_chars, "max_chars", ConfigError, integer=True)
+    if max_chars < 0:  # type: ignore[operator]  # an int now
+        raise ConfigError(f"max_chars must be at least 0, got {max_chars}")
+
+
 def cut_at_sentence(text: str, max_chars: int) -> str:
     """``text`` cut to at most ``max_chars`` at the last sentence end that fits.
 
     Falls back to the last space, then to a hard cut, when no sentence ends in range.
+
+    Raises:
+        InvalidArgumentError: ``text`` is not a ``str``.
+        ConfigError: ``max_chars`` is not an int of at least 0.
     """
+    expect_text(text, "text")
+    _expect_limit(max_chars)
     if len(text) <= max_chars:
         return text
     head = text[:max_chars]
@@ -245,6 +268,10 @@ def clean_source_error(text: str, max_chars: int) -> str | None:
     Returns:
         The text, or None when nothing is left of it or what is left says
         nothing (:func:`~deerflow_memory.models.says_nothing`: ``"<>"``, ``"ㅤ"``).
+
+    Raises:
+        InvalidArgumentError: ``text`` is not a ``str``.
+        ConfigError: ``max_chars`` is not an int of at least 0.
     """
     cut = cut_at_sentence(clean_text(text), max_chars)
     return None if says_nothing(cut) else cut
@@ -256,6 +283,10 @@ def clean_summary(text: str, max_chars: int) -> str:
     Returns:
         The text, or "" when what is left says nothing
         (:func:`~deerflow_memory.models.says_nothing`).
+
+    Raises:
+        InvalidArgumentError: ``text`` is not a ``str``.
+        ConfigError: ``max_chars`` is not an int of at least 0.
     """
     cut = _cut_summary(text, max_chars)
     return "" if says_nothing(cut) else cut
