@@ -5,7 +5,7 @@ remember and forget (manual facts), pending and retry (failed updates).
 
 Every error is one line on stderr and a non-zero exit, for every subcommand
 (errors are handled once, in :func:`main`): status 2 for bad input, config or
-storage errors (nothing is written then), 1 for "nothing to do" answers (no
+storage errors (nothing is written then) and a model that fails (the line names it), 1 for "nothing to do" answers (no
 such user, refused overwrite) and unexpected failures. ``--debug`` shows the
 traceback instead. Text from users, files and models is printed literally,
 never read as rich markup. Global options (``--config``, ``--root``,
@@ -171,8 +171,23 @@ def _demo_path(config: MemoryConfig, offline: bool) -> str:
         if config.api_key is not None or os.environ.get("OPENAI_API_KEY"):
             hint = "an API key alone does not switch; " + hint
         return f"offline path: rule-based extractor and a stand-in model ({hint})"
+    return f"model path: {_model_at(config)} (updates and replies)"
+
+
+def _model_at(config: MemoryConfig) -> str:
     endpoint = config.base_url or os.environ.get("OPENAI_BASE_URL") or "the provider's default"
-    return f"model path: {config.model_name or 'gpt-4o-mini'} at {endpoint} (updates and replies)"
+    return f"{config.model_name or 'gpt-4o-mini'} at {endpoint}"
+
+
+def _ask(graph: Any, text: str, run: dict[str, Any], config: MemoryConfig) -> dict[str, Any]:
+    """One demo turn; a model that cannot be reached is one line naming its endpoint."""
+    try:
+        result: dict[str, Any] = graph.invoke({"messages": [("user", text)]}, run)
+    except DeerflowMemoryError:
+        raise
+    except Exception as e:  # the provider's own error types (connection, HTTP status, ...)
+        raise CommandFailed(f"the model {_model_at(config)} failed: {_describe(e)}", 2) from e
+    return result
 
 
 def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
@@ -225,7 +240,7 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
             run["configurable"]["tenant_id"] = args.tenant
         console.rule(f"Session 1 (thread {first})")
         for text in script["session1"]:
-            result = graph.invoke({"messages": [("user", text)]}, run)
+            result = _ask(graph, text, run, config)
             _say(console, "User", text)
             _say(console, "Assistant", result["messages"][-1].text + "\n")
 
@@ -242,7 +257,7 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
         run = {"configurable": {"user_id": args.user, "thread_id": second}}
         if args.tenant is not None:
             run["configurable"]["tenant_id"] = args.tenant
-        result = graph.invoke({"messages": [("user", script["session2"])]}, run)
+        result = _ask(graph, script["session2"], run, config)
         console.print(
             Panel(Text(result["memory_context"] or "(empty)"), title="injected memory_context")
         )
