@@ -5,12 +5,13 @@ remember and forget (manual facts), pending and retry (failed updates).
 
 Every error is one line on stderr and a non-zero exit, for every subcommand
 (errors are handled once, in :func:`main`): status 2 for bad input, config or
-storage errors (nothing is written then) and a model that fails (the line names it), 1 for "nothing to do" answers (no
-such user, refused overwrite) and unexpected failures. ``--debug`` shows the
-traceback instead. Text from users, files and models is printed literally,
-never read as rich markup. Global options (``--config``, ``--root``,
-``--tenant``, ``--debug``) work before or after the subcommand; ``--tenant T``
-makes every subcommand work on tenant T's memory (absent: no tenant).
+storage errors (nothing is written then) and a model that fails (the line names
+it), 1 for "nothing to do" answers (no such user, refused overwrite) and
+unexpected failures. ``--debug`` shows the traceback instead. Text from users,
+files and models is printed literally, never read as rich markup. Global options
+(``--config``, ``--root``, ``--tenant``, ``--debug``) work before or after the
+subcommand; ``--tenant T`` makes every subcommand work on tenant T's memory
+(absent: no tenant).
 
 Operating-system failures are answered the same way (status 2): a ``--root``
 that is a file, a folder without permission, a full disk, a closed stdout.

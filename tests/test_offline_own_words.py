@@ -279,6 +279,18 @@ def test_an_order_to_the_assistant_is_no_life(sentence: str) -> None:
         "我是一名",
         "I was born in",
         "我住在",
+        # ... or before what its verb takes (a "User really likes" was stored)
+        "I really like",
+        "I usually prefer",
+        "I can't stand",
+        "I usually use",
+        "I play",
+        "I don't eat.",
+        "我一般用",
+        "我住在一个",
+        "我住在那个",
+        "我的名字是",
+        "我老家来自",
     ],
 )
 def test_a_fact_with_no_value_is_not_kept(sentence: str) -> None:
@@ -300,6 +312,13 @@ def test_a_fact_with_no_value_is_not_kept(sentence: str) -> None:
         ("My name is An.", "User's name is An"),
         ("My favourite letter is A.", "User's favourite letter is A"),
         ("我姓位。", "用户姓位"),
+        # a verb with its object, or one that needs none, or an object put first
+        ("I usually use vim", "User usually uses vim"),
+        ("I never smoke", "User never smokes"),
+        ("I don't drink.", "User does not drink"),
+        ("我住在一个小镇", "用户住在一个小镇"),
+        ("我喜欢吃", "用户喜欢吃"),
+        ("夜宵一般不吃", "用户夜宵一般不吃"),
     ],
 )
 def test_a_value_beside_those_words_is_still_kept(sentence: str, expected: str) -> None:

@@ -64,12 +64,21 @@ _MIN_EN_WORDS, _MAX_EN_WORDS = 3, 30
 # phrasal verbs ("I sleep in", "I stay in"): only a place verb is cut before "in".
 _EN_CUT = re.compile(
     r"^\S+(?:\s+\S+){0,2}\s+(?:a|an|the|my|our|your|his|her|their|its|this|that|some)$"
+    # a verb that needs what it takes: "I really like", "I can't stand", "I don't eat"
+    r"|^\S+(?:\s+\S+){0,2}\s+(?:like|love|prefer|enjoy|hate|dislike|adore|use|stand|wear|watch"
+    r"|play|eat)$"
     r"|^\S+(?:\s+\S+){1,2}\s+(?:at|to|from|as|of|with|near|into)$"
     r"|\b(?:live[sd]?|living|work(?:s|ed|ing)?|stud(?:y|ies|ied|ying)|born|raised|based|grew up)"
     r"\s+in$",
     _I,
 )
 _MIN_ZH_CHARS, _MAX_ZH_CHARS = 5, 60
+# Cut before what its copula or place verb takes: "我的名字是", "我住在一个", "我住在那个".
+# A clause that ends in another verb is often whole, its object put first ("奶制品都不能
+# 喝", "早餐一般不吃"), and so is a noun with its measure word after it ("宝妈一个").
+_ZH_CUT = re.compile(
+    r"(?:是|叫|住在|生活在|搬到|来自)(?:[一这那哪几每某](?:个|名|位|只|些|家|种|所|座|条))?$"
+)
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 # --- what is not a lasting fact -------------------------------------------------------------
@@ -233,6 +242,8 @@ def own_words(clause: str, zh: bool) -> Candidate | None:
     if zh:
         chars = len(_CJK.findall(text))
         if not _MIN_ZH_CHARS <= chars <= _MAX_ZH_CHARS or _ZH_PASSING.search(text):
+            return None
+        if _ZH_CUT.search(text):
             return None
         content = zh_statement(text)
     else:

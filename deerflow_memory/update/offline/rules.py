@@ -629,11 +629,15 @@ def _value(m: re.Match[str]) -> str:
     return "" if says_nothing(value) or value in _NO_VALUE else value
 
 
-# A value cut before its noun: "I work as a", "I'm allergic to my", "我是一名". Written
-# in lower case only: "My name is An", "My favourite letter is A" have a value.
+# A value cut before its noun or object: "I work as a", "I'm allergic to my", "我是一名",
+# "I usually use", "我一般用" (a verb that says nothing without what it takes; "I never
+# drink", "I never smoke" and "我喜欢吃" say something). Written in lower case only:
+# "My name is An", "My favourite letter is A" have a value.
 _NO_VALUE = frozenset(
     {"a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "this", "that", "some"}
     | {"一个", "一名", "一位", "一只", "一些", "一家", "个"}
+    | {"use", "like", "love", "prefer", "enjoy", "hate", "wear", "watch", "play", "eat"}
+    | {"用", "是", "叫"}
 )
 
 
