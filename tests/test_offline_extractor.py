@@ -513,3 +513,51 @@ def test_fact_keys_ignore_case_spacing_contractions_and_the_user_prefix(a: str, 
 
 def test_fact_keys_keep_different_facts_apart() -> None:
     assert fact_key("User likes jazz") != fact_key("User does not like jazz")
+
+
+# --- many corrections in one conversation (attack 33, carried) ---------------------------------
+
+
+MENTION_CASES = [
+    ("User lives in Oslo", "oslo"),
+    ("User lives in Oslon", "Oslo"),
+    ("User's home is OSLO, Norway", "Oslo"),
+    ("User's home is in Straße 5", "STRASSE"),
+    ("User's home is in Straße 5", "straße"),
+    ("用户Python开发者", "Python"),
+    ("用户住在Oslo", "Oslo"),
+    ("User uses Python3", "Python"),
+    ("User measures in \u212aelvin", "kelvin"),  # the Kelvin sign: re's case rules
+    ("User is in the user group", "user"),
+    ("The user likes tea", "user"),
+    ("用户住在北京", "北京"),
+    ("User likes C++ and c#", "c++"),
+]
+
+
+@pytest.mark.parametrize(("content", "needle"), MENTION_CASES)
+def test_the_prepared_mention_search_answers_as_the_plain_one(content: str, needle: str) -> None:
+    from deerflow_memory.update.offline.extractor import _mention_finder, _mentions
+
+    assert _mention_finder(needle)(content) == _mentions(content, needle)
+
+
+def test_a_thousand_corrections_look_at_the_facts_that_hold_their_words_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each "I said Y, not X" searched every fact stored and said so far with a pattern
+    # built anew: 1,000 in one message cost 1.6 s. Facts without X's letters are
+    # passed by a substring test now, without the pattern.
+    from deerflow_memory.update.offline import extractor
+
+    looked: list[str] = []
+    subject_end = extractor._subject_end
+    monkeypatch.setattr(
+        extractor, "_subject_end", lambda content: looked.append(content) or subject_end(content)
+    )
+    stored = [Fact(content=f"User likes the harbour number {i}") for i in range(100)]
+    said = " ".join(f"I said Tromso{i}, not Bergen{i}." for i in range(300))
+    update = _extract(said, document=MemoryDocument(facts=tuple(stored)))
+    assert len(update.new_facts) == 300  # each one said as a correction, as before
+    assert {f.category for f in update.new_facts} == {CR}
+    assert len(looked) < 10 * 300  # (300 + 100) x 300 looks before

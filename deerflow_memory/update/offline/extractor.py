@@ -112,6 +112,27 @@ def _mentions(content: str, needle: str) -> bool:
     return _contains(content[_subject_end(content) :], needle)
 
 
+def _mention_finder(needle: str) -> Callable[[str], bool]:
+    """:func:`_mentions` of ``needle`` for many facts, its pattern built once.
+
+    A correction is looked for in every fact stored and said so far: a thousand
+    "I said Y, not X" in one message cost seconds when each look built its pattern.
+    ASCII text is first searched for the needle's letters in any case, which the
+    pattern's match needs (with ``re.IGNORECASE``, ASCII matches only ASCII there).
+    """
+    if _CJK.search(needle):
+        return lambda content: _mentions(content, needle)
+    pattern = re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)", re.IGNORECASE)
+    low = needle.lower() if needle.isascii() else None
+
+    def mentions(content: str) -> bool:
+        if low is not None and content.isascii() and low not in content.lower():
+            return False
+        return pattern.search(content[_subject_end(content) :]) is not None
+
+    return mentions
+
+
 def _substitute_mention(content: str, old: str, new: str) -> str:
     """:func:`_substitute` in a fact's text after its subject (which stays as it is)."""
     cut = _subject_end(content)
@@ -194,8 +215,9 @@ def _resolve_replacement(
     if unsafe_to_store(right) or unsafe_to_store(wrong):  # "I said <card number>, not Berlin"
         return
     hit = False
+    mentions = _mention_finder(wrong)
     for earlier in new:
-        if _mentions(earlier.content, wrong):
+        if mentions(earlier.content):
             earlier.source_error = earlier.content
             earlier.content = _substitute_mention(earlier.content, wrong, right)
             earlier.category, earlier.confidence = FactCategory.CORRECTION, 0.95
@@ -203,7 +225,7 @@ def _resolve_replacement(
                 earlier.value = normalise_value(right)
             hit = True
     for item in stored:
-        if item.fact.id not in removals and _mentions(item.fact.content, wrong):
+        if item.fact.id not in removals and mentions(item.fact.content):
             content = _substitute_mention(item.fact.content, wrong, right)
             removals[item.fact.id] = f"corrected by the user: {right}, not {wrong}"
             slot = slot_of(content)
