@@ -15,7 +15,9 @@ Run: ``python bench/injection.py``. Prints one row per (facts, counting, mode):
 
 For tiktoken, ``cold-baseline`` times the same cold render with the cost
 floors off (``budget._render(..., floors=False)``: every candidate line and the whole
-block are encoded, the algorithm before issue 15), interleaved with the
+block are encoded, the algorithm before issue 15, with every later change to
+escaping and ordering in it; ``bench/cold_vs_filed.py`` times the code as filed
+itself), interleaved with the
 ``cold`` runs, and the line after it prints the ratio (issue 15 goal: >= 5x at
 1,000 facts). A last check renders every document under many budgets and
 prints how many blocks were over budget (must be 0) and how many differ from
