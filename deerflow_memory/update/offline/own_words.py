@@ -74,8 +74,8 @@ _EN_CUT = re.compile(
 )
 _MIN_ZH_CHARS, _MAX_ZH_CHARS = 5, 60
 # Cut before what its copula or place verb takes: "我的名字是", "我住在一个", "我住在那个".
-# A clause that ends in another verb is often whole, its object put first ("奶制品都不能
-# 喝", "早餐一般不吃"), and so is a noun with its measure word after it ("宝妈一个").
+# A clause that ends in another verb is often whole, its object put first ("牛奶一点都
+# 不能喝", "夜宵一般不吃"), and so is a noun with its measure word after it ("上班族一个").
 _ZH_CUT = re.compile(
     r"(?:是|叫|住在|生活在|搬到|来自)(?:[一这那哪几每某](?:个|名|位|只|些|家|种|所|座|条))?$"
 )
