@@ -309,3 +309,49 @@ def test_a_signal_after_a_whitespace_flood_at_either_end_of_a_huge_turn_is_read(
     assert finishes(lambda: detector.classify(at_start, booked)).correction
     assert finishes(lambda: detector.classify(at_end, booked)).correction
     assert not detector.classify(middle + correction + middle, booked).correction  # not read
+
+
+# --- the offline extractor's clause endings (attack 37) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "哈" * 2_000 + "我对花生过敏",  # "哈" or "哈哈": every split was tried, 2^n
+        "Here is my data: a" + "," * 50_000 + "b. I'm allergic to peanuts",
+        "哈" * 50_000 + "x",
+        "呵" * 30_001 + "我喜欢猫",
+    ],
+)
+def test_a_long_run_before_more_text_ends_a_clause_in_bounded_time(text: str) -> None:
+    facts = finishes(lambda: candidates_from_text(text))
+    assert isinstance(facts, list)
+
+
+def test_clause_endings_are_cut_as_the_patterns_before_them_cut() -> None:
+    import random
+    import re
+
+    from deerflow_memory.update.offline.text import (
+        _EN_TRAILING,
+        _ZH_TRAILING,
+        _without_ending,
+    )
+
+    # The one-pass patterns they replace (fine on short text), as the reference.
+    english = re.compile(
+        r"(?:[\s,]+(?:too|as well|though|anyway|lol|haha|ugh|btw|by the way|thanks|thank you|"
+        r"please|actually))+$|[\s,.;:!~…)\]]+$",
+        re.IGNORECASE,
+    )
+    chinese = re.compile(
+        r"(?:[哦啊呀啦哈喔嘛噢哟]|哈哈|嘿嘿|呵呵|的说)+$|[\s,.;:!~…)\]，。；：！～]+$"
+    )
+    rng = random.Random(37)
+    en_parts = ["I like tea", " ", ",", "!", " too", " TOO", " as well", " thank you", "x", ")"]
+    zh_parts = ["我喜欢茶", "哈", "嘿", "嘿嘿", "呵", "的", "说", "。", " ", "！", "好"]
+    for _ in range(3_000):
+        text = "".join(rng.choice(en_parts) for _ in range(rng.randint(0, 7)))
+        assert _without_ending(text, _EN_TRAILING) == english.sub("", text), repr(text)
+        text = "".join(rng.choice(zh_parts) for _ in range(rng.randint(0, 9)))
+        assert _without_ending(text, _ZH_TRAILING) == chinese.sub("", text), repr(text)

@@ -24,7 +24,9 @@ from deerflow_memory.update.offline.vocabulary import KIN_ZH
 __all__ = ["ZH_QUESTION", "before_question", "venting", "with_others"]
 
 _I = re.IGNORECASE
-_ZH_TRAILING = re.compile(r"[哦啊呀啦哈喔嘛噢哟\s]+$")
+# Final particles and spaces, matched on the reversed text (one attempt, not one per
+# position: a long run of "哈" before more text cost quadratic time).
+_ZH_TRAILING = re.compile(r"[哦啊呀啦哈喔嘛噢哟\s]+")
 
 # A Chinese sentence that asks: a final particle or a question word anywhere.
 ZH_QUESTION = re.compile(
@@ -51,9 +53,11 @@ _ZH_ASKS = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我|推荐|建议|求|�
 
 def _asks(part: str, zh: bool) -> bool:
     if zh:
-        return ZH_QUESTION.search(_ZH_TRAILING.sub("", part.strip())) is not None or bool(
-            _ZH_ASKS.match(part)
-        )
+        text = part.strip()
+        ending = _ZH_TRAILING.match(text[::-1])
+        if ending is not None:
+            text = text[: len(text) - ending.end()]
+        return ZH_QUESTION.search(text) is not None or bool(_ZH_ASKS.match(part))
     return _EN_ASKS.match(part) is not None
 
 

@@ -128,13 +128,20 @@ _ZH_SHORT_TERM = re.compile(
     r"今天|今晚|明天|后天|昨天|今早|下周|下星期|下礼拜|这周|本周|这个周末|这周末|待会|一会儿|马上|现在就|刚才|"
     r"刚刚|此刻|这次|这一次|这趟"
 )
-_EN_TRAILING = re.compile(
-    r"(?:[\s,]+(?:too|as well|though|anyway|lol|haha|ugh|btw|by the way|thanks|thank you|please|actually))+$|"
-    r"[\s,.;:!~…)\]]+$",
-    _I,
+# What a clause may end with that is not part of its fact: words of the moment ("too",
+# "lol", "哈哈") or punctuation. Each is matched on the reversed clause from its start, so
+# one attempt is made, not one per position (a run of 10,000 commas, or 40 "哈" before
+# more text, held the updater for seconds to hours), and the longest such ending goes.
+_EN_TAIL_WORDS = (
+    "too|as well|though|anyway|lol|haha|ugh|btw|by the way|thanks|thank you|please|actually"
 )
-_ZH_TRAILING = re.compile(
-    r"(?:[哦啊呀啦哈喔嘛噢哟]|哈哈|嘿嘿|呵呵|的说)+$|[\s,.;:!~…)\]，。；：！～]+$"
+_EN_TRAILING = (
+    re.compile(rf"(?:(?:{_EN_TAIL_WORDS[::-1]})[\s,]+)+", _I),
+    re.compile(r"[\s,.;:!~…)\]]+"),
+)
+_ZH_TRAILING = (
+    re.compile(r"(?:[哦啊呀啦哈喔嘛噢哟]|嘿嘿|呵呵|说的)+"),
+    re.compile(r"[\s,.;:!~…)\]，。；：！～]+"),
 )
 _EN_CLAUSE_SPLIT = re.compile(
     r"(\s*[,;]\s*|\s+(?=(?:and|but|so|plus|while|whereas)\s+(?:I|I'm|I've|I'd|my)\b)"
@@ -206,13 +213,20 @@ def _en_normalise(clause: str) -> str:
     clause = re.sub(r"\b(?:cannot|can not)\b", "can't", clause, flags=_I)
     clause = re.sub(r"\bwill not\b", "won't", clause, flags=_I)
     clause = re.sub(r"\s+", " ", clause).strip()
-    return _EN_TRAILING.sub("", clause).strip()
+    return _without_ending(clause, _EN_TRAILING).strip()
 
 
 def _zh_normalise(clause: str) -> str:
     clause = re.sub(r"\s+", " ", clause).strip()
     clause = re.sub(r"^本人", "我", clause)
-    return _ZH_TRAILING.sub("", clause).strip()
+    return _without_ending(clause, _ZH_TRAILING).strip()
+
+
+def _without_ending(clause: str, endings: tuple[re.Pattern[str], ...]) -> str:
+    """``clause`` less its longest ending that one of ``endings`` matches, read backwards."""
+    backwards = clause[::-1]
+    cut = max((m.end() for e in endings if (m := e.match(backwards)) is not None), default=0)
+    return clause[: len(clause) - cut]
 
 
 def _subject(clause: str, zh: bool) -> str | None:
