@@ -276,15 +276,30 @@ def _identifier(value: Any) -> Any:
     return value
 
 
-def scrub_surrogates(value: Any) -> Any:
+MAX_EXTRA_DEPTH = 32
+"""How deep an unknown key's value may nest lists and objects. A document is saved
+as JSON through pydantic, which stops at a few hundred levels, and reading a deeper
+value took Python's recursion limit: one such key in ``memory.json`` failed every turn."""
+
+
+def scrub_surrogates(value: Any, *, max_depth: int = MAX_EXTRA_DEPTH) -> Any:
     """``value`` (JSON-like: dicts, lists, strings) with :func:`replace_surrogates` applied
-    to every string, keys included; tuples become lists, other values stay as they are."""
+    to every string, keys included; tuples become lists, other values stay as they are.
+
+    Raises:
+        ValueError: lists and objects nest deeper than ``max_depth`` levels.
+    """
     if isinstance(value, str):
         return replace_surrogates(value)
-    if isinstance(value, dict):
-        return {scrub_surrogates(k): scrub_surrogates(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [scrub_surrogates(v) for v in value]
+    if isinstance(value, dict | list | tuple):
+        if max_depth <= 0:
+            raise ValueError(f"holds lists or objects nested deeper than {MAX_EXTRA_DEPTH} levels")
+        inner = max_depth - 1
+        if isinstance(value, dict):
+            return {
+                scrub_surrogates(k): scrub_surrogates(v, max_depth=inner) for k, v in value.items()
+            }
+        return [scrub_surrogates(v, max_depth=inner) for v in value]
     return value
 
 
@@ -307,7 +322,7 @@ class _Model(BaseModel):
         # Unknown keys are kept and written back: they must be encodable too.
         extra = self.__pydantic_extra__
         if extra:
-            scrubbed = scrub_surrogates(extra)
+            scrubbed = scrub_surrogates(extra, max_depth=MAX_EXTRA_DEPTH + 1)  # +1: the mapping
             extra.clear()
             extra.update(scrubbed)
         return self

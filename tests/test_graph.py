@@ -300,3 +300,43 @@ def test_relevant_mode_injects_guaranteed_facts_and_what_the_request_is_about(
         assert "Lisbon" in unrelated["memory_context"]  # the correction is always there
         assert "peanut" in unrelated["memory_context"]  # and so is the allergy
         assert "jazz" not in unrelated["memory_context"]
+
+
+@pytest.mark.parametrize("depth", [33, 300, 900])
+def test_a_deeply_nested_unknown_key_is_a_corrupt_file_not_a_broken_turn(
+    service: MemoryService, depth: int
+) -> None:
+    # Valid JSON: 600 levels under one unknown key raised RecursionError into the turn,
+    # and 260 loaded but could never be saved again (attack 37).
+    import json
+
+    from deerflow_memory.errors import CorruptMemoryError, InvalidDocumentError
+    from deerflow_memory.update.import_check import read_import
+
+    nested: object = "x"
+    for _ in range(depth):
+        nested = [nested]
+    text = json.dumps({"facts": [{"id": "f1", "content": "Likes tea", "zzz": nested}]})
+    path = Path(service.config.storage_path) / "users" / "deep" / "memory.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(text, encoding="utf-8")
+    graph = create_memory_agent(service=service, checkpointer=InMemorySaver())
+    events = custom_events(graph, {"messages": [("user", "hi")]}, run_config("deep", "1"))
+    injection = next(e for e in events if e["type"] == "memory_injection")
+    assert "memory.json" in injection["error"] and "nested deeper" in injection["error"]
+    with pytest.raises(CorruptMemoryError, match="nested deeper than 32 levels"):
+        service.storage.load("deep", None)
+    with pytest.raises(InvalidDocumentError, match="nested deeper than 32 levels"):
+        read_import(text)
+    assert path.read_text(encoding="utf-8") == text  # left as it was
+
+
+def test_an_unknown_key_nested_32_levels_still_loads_and_saves(service: MemoryService) -> None:
+    from deerflow_memory.models import MemoryDocument
+
+    nested: object = {"k": "v"}
+    for _ in range(31):
+        nested = [nested]
+    doc = MemoryDocument.model_validate({"facts": [{"content": "Likes tea", "zzz": nested}]})
+    again = MemoryDocument.from_json(doc.to_json())
+    assert again.facts[0].model_extra == {"zzz": nested}
