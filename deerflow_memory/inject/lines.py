@@ -21,17 +21,28 @@ MEMORY_CLOSE_TAG = "</user_memory>"
 
 # Dropped, being invisible: bidi marks (U+061C, U+200E/F), embeddings, overrides
 # and isolates, which can reorder how a line reads; the BOM; the interlinear
-# annotation marks (U+FFF9-FFFB); and the Unicode tag characters (U+E0000-E007F),
-# which spell ASCII no reader sees but a model can ("</user_memory>" written in
-# tags). The validators drop all of these but the tag characters.
+# annotation marks (U+FFF9-FFFB); the Unicode tag characters (U+E0000-E007F) and
+# the variation selectors (U+FE00-FE0F, U+E0100-E01EF), which spell ASCII no reader
+# sees but a model can ("</user_memory>" written in tags or one selector per byte,
+# at a token or more each); and the other default-ignorable characters that mark
+# nothing a model needs (U+034F, U+17B4/5, U+180B-180F, U+2065, U+FFF0-FFF8,
+# U+1BCA0-1BCA3, U+1D173-1D17A, the rest of U+E0000-E0FFF). The validators drop all
+# of these but an emoji's presentation selector when text is stored; this is for
+# documents written before that, or by other tools.
 _INVISIBLE_RANGES = (
+    (0x034F, 0x034F),
     (0x061C, 0x061C),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
     (0x200E, 0x200F),
     (0x202A, 0x202E),
-    (0x2066, 0x2069),
+    (0x2065, 0x2069),
+    (0xFE00, 0xFE0F),
     (0xFEFF, 0xFEFF),
-    (0xFFF9, 0xFFFB),
-    (0xE0000, 0xE007F),
+    (0xFFF0, 0xFFFB),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
 )
 _INVISIBLE = "".join(chr(c) for low, high in _INVISIBLE_RANGES for c in range(low, high + 1))
 _INVISIBLE_CLASS = "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in _INVISIBLE_RANGES)
