@@ -55,3 +55,24 @@ def test_an_imported_source_error_is_cleaned_and_cut_as_an_updates_is(key: str) 
     assert "\x1b" not in kept and "\u202e" not in kept
     blank = read_import(json.dumps({"facts": [{"id": "f1", "content": "x", key: "\x00\x01"}]}))
     assert blank.facts[0].source_error is None
+
+
+@pytest.mark.parametrize("confidence", [10**400, -(10**400), 2, -1])
+def test_an_integer_confidence_out_of_range_is_refused_whatever_its_size(confidence: int) -> None:
+    # One of 400 digits raised OverflowError (math.isfinite): an HTTP 500, a CLI traceback.
+    fact = {"id": "f1", "content": "Likes tea", "confidence": confidence}
+    for document in ({"facts": [fact]}, {"facts": [], "supersededFacts": [fact]}):
+        with pytest.raises(InvalidDocumentError, match="confidence") as raised:
+            read_import(json.dumps(document))
+        assert len(str(raised.value)) < 200
+
+
+def test_a_token_budget_of_any_integer_size_is_a_budget_or_a_config_error() -> None:
+    from deerflow_memory.errors import ConfigError
+    from deerflow_memory.inject.format import format_memory_for_injection
+    from deerflow_memory.models import Fact, MemoryDocument
+
+    document = MemoryDocument(facts=(Fact(content="Likes green tea"),))
+    assert "Likes green tea" in format_memory_for_injection(document, max_tokens=10**400)
+    with pytest.raises(ConfigError, match="max_tokens"):
+        format_memory_for_injection(document, max_tokens=-(10**400))

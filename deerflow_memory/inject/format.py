@@ -185,7 +185,8 @@ def _budget(value: object) -> bool:
     """True for a usable token budget: a finite number >= 0 (not a bool, not NaN)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    return math.isfinite(value) and value >= 0
+    # An int is finite at any size (math.isfinite raises OverflowError past a float's).
+    return (isinstance(value, int) or math.isfinite(value)) and value >= 0
 
 
 def _document(memory: object) -> MemoryDocument:

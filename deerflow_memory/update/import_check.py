@@ -151,7 +151,9 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
             else:
                 seen.add(fact_id)
         if "confidence" in fact and not _unit_number(fact["confidence"]):
-            problems.append(f"{where} confidence {fact['confidence']!r} is not a number in [0, 1]")
+            shown = repr(fact["confidence"])
+            shown = shown if len(shown) <= 40 else f"{shown[:30]}… ({len(shown)} characters)"
+            problems.append(f"{where} confidence {shown} is not a number in [0, 1]")
         for field in _DATE_FIELDS:
             value = fact.get(field)
             if value is not None and value != "" and not _iso_date(value):
@@ -162,7 +164,8 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
 def _unit_number(value: Any) -> bool:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
-    return math.isfinite(value) and 0.0 <= value <= 1.0
+    # An int is finite at any size (math.isfinite raises OverflowError past a float's).
+    return (isinstance(value, int) or math.isfinite(value)) and 0.0 <= value <= 1.0
 
 
 def _iso_date(value: Any) -> bool:
