@@ -80,6 +80,7 @@ __all__ = [
     "unique_fact_ids",
     "utc_now_iso",
     "validate_name",
+    "without_invisible",
 ]
 
 DOCUMENT_VERSION = "1.0"
@@ -250,6 +251,39 @@ def replace_surrogates(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
     return text
+
+
+# Removed outright from stored text: C0/C1 controls but the line breaks and tab
+# (clean_text handles those), DEL, bidi embeddings/overrides/isolates and marks,
+# BOM, interlinear annotation, and the rest of Unicode's default-ignorable code
+# points (DerivedCoreProperties.txt, Default_Ignorable_Code_Point): characters no
+# reader sees. Some spell text a model reads but a person does not (the tag
+# characters U+E0000-E007F, and variation selectors one per byte, U+FE00-FE0F and
+# U+E0100-E01EF: inject/lines.py drops those from the block too); others split a
+# word without showing ("pea\u200bnuts", "pea\u034fnuts" would be a second fact
+# beside "peanuts"). Kept: ZWJ and ZWNJ (they shape emoji and Persian or Indic
+# words), the Hangul fillers (letters, judged by says_nothing), and the emoji
+# presentation selectors U+FE0E/FE0F, one after a symbol or digit (_SELECTORS).
+_REMOVED = re.compile(
+    "[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u034f\u061c\u17b4\u17b5\u180b-\u180f"
+    "\u200b\u200e\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0d\ufeff\ufff0-\ufffb"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+)
+# An emoji presentation selector that follows no symbol or digit (a letter, a space,
+# another selector, nothing): it chooses no emoji's look there.
+_SELECTORS = re.compile("(?:^|(?<=[\\s\ufe0e\ufe0f])|(?<=[^\\W\\d_]))[\ufe0e\ufe0f]+")
+
+
+def without_invisible(text: str) -> str:
+    """``text`` less what :func:`~deerflow_memory.update.validate.clean_text` removes outright.
+
+    Controls (line breaks and tabs stay), bidi and interlinear marks, the BOM,
+    Unicode tags, variation selectors (an emoji's presentation selector stays,
+    one after a symbol or digit) and the other default-ignorable characters but ZWJ,
+    ZWNJ and the Hangul fillers: for readers of raw text (the offline extractor)
+    that must read a message as its facts will be stored, and the signals.
+    """
+    return _SELECTORS.sub("", _REMOVED.sub("", text))
 
 
 def _text(value: Any) -> Any:

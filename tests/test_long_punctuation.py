@@ -355,3 +355,33 @@ def test_clause_endings_are_cut_as_the_patterns_before_them_cut() -> None:
         assert _without_ending(text, _EN_TRAILING) == english.sub("", text), repr(text)
         text = "".join(rng.choice(zh_parts) for _ in range(rng.randint(0, 9)))
         assert _without_ending(text, _ZH_TRAILING) == chinese.sub("", text), repr(text)
+
+
+# --- a short turn is read as a long one is (attack 37) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("odd", "plain"),
+    [
+        ("That's\u00a0wrong.", "That's wrong."),
+        ("That's  wrong.", "That's wrong."),
+        ("That's\twrong.", "That's wrong."),
+        ("You mis\u00adunderstood me.", "You misunderstood me."),
+        ("\u200fhuh?", "huh?"),
+        ("\u200bPerfect, thanks!", "Perfect, thanks!"),
+        ("Keep\u00a0doing that", "Keep doing that"),
+        ("不对，\u200b是周四。", "不对，是周四。"),
+        ("\n" * 197 + "不错过", "\n不错过"),
+        ("\n" * 196 + "挺好x", "\n挺好x"),
+    ],
+)
+def test_a_short_turn_reads_as_it_would_typed_plainly(odd: str, plain: str) -> None:
+    # Turns of 200 characters or fewer were read raw: a no-break space or a double space
+    # hid a correction that the same words padded past 200 characters gave, and 197 line
+    # breaks met a pattern's nested quantifiers (128 ms in the capture node).
+    from deerflow_memory.capture.signals import SignalDetector, _pieces
+
+    detector = SignalDetector()
+    reply = "Here is your itinerary for Kyoto."
+    assert _pieces(odd) == [plain]
+    assert detector.classify(odd, reply) == detector.classify(plain, reply)

@@ -52,6 +52,7 @@ from deerflow_memory.capture.messages import check_messages, message_text, turn_
 from deerflow_memory.capture.patterns import FLAGS, GateScan, PatternSet
 from deerflow_memory.capture.slots import slot_correction
 from deerflow_memory.errors import ConfigError
+from deerflow_memory.models import without_invisible
 
 if TYPE_CHECKING:
     from deerflow_memory.config import MemoryConfig
@@ -240,9 +241,17 @@ def _x_not_y(text: str, reply: str) -> bool:
 
 
 def _pieces(text: str) -> list[str]:
-    """A user's turn as the signals read it: whole when short, else in pieces (see _PIECE)."""
+    """A user's turn as the signals read it: whole when short, else in pieces (see _PIECE).
+
+    Read as stored (:func:`~deerflow_memory.models.without_invisible`) with its
+    whitespace runs collapsed, whatever its length: "That's\u00a0wrong",
+    "That's  wrong" and "mis\u00adunderstood" read as typed plainly, and a flood of
+    line breaks in a short turn no longer meets a pattern's nested quantifiers.
+    """
     if len(text) <= _LONG_TURN:
-        return [text]
+        if text.isascii() and text.isprintable() and "  " not in text:
+            return [text]  # most turns: nothing to remove or collapse
+        return [_collapse(text)]
     collapsed = None
     if len(text) > 4 * _END_CHARS:  # read the ends only, without collapsing the middle
         head, head_size = _collapsed_end(text, from_end=False)
@@ -260,7 +269,7 @@ def _pieces(text: str) -> list[str]:
 
 
 def _collapse(text: str) -> str:
-    return _BREAKS_RUN.sub("\n", _SPACES_RUN.sub(" ", text))
+    return _BREAKS_RUN.sub("\n", _SPACES_RUN.sub(" ", without_invisible(text)))
 
 
 def _collapsed_end(text: str, *, from_end: bool) -> tuple[str, int]:
