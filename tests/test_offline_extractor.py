@@ -561,3 +561,29 @@ def test_a_thousand_corrections_look_at_the_facts_that_hold_their_words_only(
     assert len(update.new_facts) == 300  # each one said as a correction, as before
     assert {f.category for f in update.new_facts} == {CR}
     assert len(looked) < 10 * 300  # (300 + 100) x 300 looks before
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # an initial, a dotted abbreviation or a short form is no sentence end (attack 37)
+        ("My name is Anna K. Lindqvist", ["User's name is Anna K. Lindqvist"]),
+        ("I work at H. Samuel", ["User works at H. Samuel"]),
+        ("I'm a M.Sc. student", ["User is a M.Sc. student"]),
+        ("I work for A.P. Moller", ["User works for A.P. Moller"]),
+        ("I work as a jr. designer", ["User works as a jr. designer"]),
+        ("I live in Mt. Pleasant", ["User lives in Mt. Pleasant"]),
+        ("我住在Ft. Worth", ["用户住在Ft Worth"]),
+        # ... unless what follows opens a sentence
+        (
+            "My blood type is O. I also have hay fever.",
+            ["User's blood type is O", "User also has hay fever"],
+        ),
+        ("I grew up in the U.K. I like rugby.", ["User grew up in the U.K", "User likes rugby"]),
+        ("I said no. I live in Lyon.", ["User lives in Lyon"]),
+    ],
+)
+def test_a_full_stop_inside_a_name_or_short_form_does_not_cut_the_fact(
+    said: str, stored: list[str]
+) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored

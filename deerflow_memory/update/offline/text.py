@@ -62,9 +62,76 @@ _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
 _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3]+"
 )
-_SENTENCE_END = re.compile(
-    r"(?<!\bSt)(?<!\bDr)(?<!\bMr)(?<!\bMs)(?<!\bMrs)(?<!\bMt)(?<!\bJr)(?<!\bSr)(?<!\bvs)(?<!\be\.g)"
-    r"(?<!\bi\.e)(?<!\betc)\.+(?=\s|$)|[!?。！？；;…]+|\n+"
+_SENTENCE_END = re.compile(r"\.+(?=\s|$)|[!?。！？；;…]+|\n+")
+# A full stop that ends a word, not a sentence (see _ends_sentence): "Dr. Chen", "a sr.
+# engineer", "vit. B12", "Ft. Lauderdale" ("I said no." ends one: "no" is not here).
+_ABBREVIATIONS = frozenset(
+    [
+        "st",
+        "dr",
+        "mr",
+        "ms",
+        "mrs",
+        "mt",
+        "jr",
+        "sr",
+        "vs",
+        "etc",
+        "ft",
+        "vit",
+        "approx",
+        "dept",
+        "inc",
+        "ltd",
+        "corp",
+        "prof",
+        "gen",
+        "lt",
+        "col",
+        "capt",
+        "ave",
+        "blvd",
+        "rd",
+        "univ",
+        "assn",
+        "bros",
+        "est",
+    ]
+)
+_DOTTED = re.compile(r"(?:[A-Za-z]{1,3}\.)+[A-Za-z]{1,3}")  # "e.g", "J.P", "Ph.D", "U.S"
+# What opens a sentence after a single letter ("My blood type is A. I also…"), where a
+# capital after "J." is otherwise a name going on ("Mary J. Blige", "J. Crew").
+_OPENERS = frozenset(
+    [
+        "i",
+        "i'm",
+        "i've",
+        "i'd",
+        "i'll",
+        "my",
+        "me",
+        "we",
+        "our",
+        "it",
+        "it's",
+        "the",
+        "this",
+        "that",
+        "and",
+        "but",
+        "also",
+        "so",
+        "then",
+        "thanks",
+        "thank",
+        "please",
+        "plus",
+        "oh",
+        "ok",
+        "okay",
+        "yes",
+        "no",
+    ]
 )
 # "For the trip, …", "quick q — …", "heads up before you plan: …": what the statement is for.
 _EN_TOPIC = re.compile(
@@ -194,10 +261,39 @@ def _prepare(text: str) -> str:
 def _sentences(text: str) -> Iterator[tuple[str, str]]:
     pos = 0
     for end in _SENTENCE_END.finditer(text):
+        if end.group() == "." and not _ends_sentence(text, end.start()):
+            continue
         yield text[pos : end.start()], end.group()
         pos = end.end()
     if pos < len(text):
         yield text[pos:], ""
+
+
+def _ends_sentence(text: str, at: int) -> bool:
+    """Whether the full stop at ``text[at]`` ends a sentence, not an abbreviation or initial.
+
+    It does not after a known abbreviation (:data:`_ABBREVIATIONS`, any case), a
+    dotted one ("Ph.D.", "J.R.R.", "U.S.") or a capital alone ("Mary J. Blige"),
+    unless the next word opens a sentence ("…the U.S. I like jazz", "…type is A. My…").
+    """
+    start = at
+    while (
+        start > 0
+        and at - start < 24
+        and (text[start - 1].isascii() and (text[start - 1].isalpha() or text[start - 1] == "."))
+    ):
+        start -= 1
+    word = text[start:at]
+    shortened = (
+        word.casefold() in _ABBREVIATIONS
+        or _DOTTED.fullmatch(word) is not None
+        or (len(word) == 1 and word.isupper())
+    )
+    if not shortened:
+        return True
+    following = text[at + 1 :].split(None, 1)
+    after = following[0].strip(",;:") if following else ""
+    return not after or after.casefold() in _OPENERS
 
 
 def _en_normalise(clause: str) -> str:
