@@ -385,3 +385,39 @@ def test_a_short_turn_reads_as_it_would_typed_plainly(odd: str, plain: str) -> N
     reply = "Here is your itinerary for Kyoto."
     assert _pieces(odd) == [plain]
     assert detector.classify(odd, reply) == detector.classify(plain, reply)
+
+
+@pytest.mark.parametrize(
+    "turn",
+    [
+        "Not bad at all!",
+        "Not too shabby for a first draft",
+        "Not gonna lie, I love this plan",
+        "Not a problem, take your time",
+        "not a fan of early flights",
+        "Not thirsty",
+    ],
+)
+def test_praise_or_a_mood_opening_with_not_is_no_correction(turn: str) -> None:
+    # Read as "X, not Y" with no X (attack 37): praise lost its approval to a correction.
+    from deerflow_memory.capture.signals import SignalDetector
+
+    reply = "Here is the plan for your weekend in Lisbon."
+    assert not SignalDetector().classify(turn, reply).correction
+
+
+@pytest.mark.parametrize(
+    ("turn", "reply"),
+    [
+        ("Not Lisbon!", "I booked the hotel in Lisbon."),
+        ("Not the morning flight.", "You are on the morning flight to Porto."),
+        ("Not Porto, Faro.", "Here is the plan for your weekend in Lisbon."),
+        ("Make it Faro, not Porto.", "Here is the plan for your weekend in Lisbon."),
+    ],
+)
+def test_not_y_still_corrects_when_the_reply_said_y_or_an_x_is_asked_for(
+    turn: str, reply: str
+) -> None:
+    from deerflow_memory.capture.signals import SignalDetector
+
+    assert SignalDetector().classify(turn, reply).correction

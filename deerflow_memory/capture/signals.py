@@ -127,7 +127,9 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _NOT_IDIOM = re.compile(
     r"\s*(?:long (?:after|before|ago|since)|to mention|to say|only|just|yet|quite|necessarily|"
     r"really|exactly|least|even|"
-    r"at all|any ?more|always|for long|that I know of)\b",
+    r"at all|any ?more|always|for long|that I know of|"
+    # praise and moods: "Not bad!", "Not too shabby", "not a problem", "not gonna lie"
+    r"bad|too (?:bad|shabby)|problem|big deal|gonna|going to|sure|fan)\b",
     re.IGNORECASE,
 )
 # "I like tea, not coffee" / "我喜欢猫，不是狗": the user's own taste, no correction by itself.
@@ -212,12 +214,15 @@ def _x_not_y(text: str, reply: str) -> bool:
     if not reply:
         return False
     said: list[str] = []
-    at = len(text)  # where the first "X, not Y" starts
+    at = len(text)  # where the first "X, not Y" with an X starts
     if "not" in text.lower():
         for regex in (_EN_NOT_Y, _EN_NOT_Y_LEAD):
             if (m := regex.search(text)) is not None and not _NOT_IDIOM.match(m["y"]):
                 said.append(_EN_Y_EDGES.sub("", m["y"].strip()).strip())
-                at = min(at, m.start())
+                # "Not hungry", "not a fan of mornings": a bare "not Y" opening the turn
+                # puts the reply right only when the reply said Y (no X is asked for).
+                if regex is _EN_NOT_Y_LEAD or text[: m.start()].strip(_OPENING_MARKS):
+                    at = min(at, m.start())
     if "不是" in text:
         for m in _ZH_NOT_Y.finditer(text):
             if y := m["y"] or m["y2"]:
@@ -233,6 +238,8 @@ def _x_not_y(text: str, reply: str) -> bool:
             else len(y) >= 2 and re.search(rf"(?<!\w){re.escape(y)}(?!\w)", plain, re.I)
         ):
             return True
+    if at == len(text):  # only a bare "not Y", and the reply did not say Y
+        return False
     asked = reply.rstrip().endswith(("?", "？"))
     # The sentence that says it ("Hi! My manager likes X, not Y" states a taste),
     # past any mark a cut opened a piece with.
