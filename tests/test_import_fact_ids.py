@@ -76,3 +76,20 @@ def test_a_token_budget_of_any_integer_size_is_a_budget_or_a_config_error() -> N
     assert "Likes green tea" in format_memory_for_injection(document, max_tokens=10**400)
     with pytest.raises(ConfigError, match="max_tokens"):
         format_memory_for_injection(document, max_tokens=-(10**400))
+
+
+@pytest.mark.parametrize(
+    ("fact_id", "problem"),
+    [
+        ("f1 ", "starts or ends with whitespace"),  # beside "f1": two facts that look one
+        ("\tf1", "starts or ends with whitespace"),
+        ("cafe\u0301", "NFC"),  # said as "control or bidi-override" before
+        ("f\u034f1", "invisible"),
+        ("f  1", "runs of whitespace"),
+    ],
+)
+def test_an_id_that_looks_like_another_is_refused_with_its_reason(
+    fact_id: str, problem: str
+) -> None:
+    with pytest.raises(InvalidDocumentError, match=problem):
+        read_import(_file(fact_id))

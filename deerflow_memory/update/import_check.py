@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from datetime import datetime
 from typing import Any
 
@@ -204,13 +205,24 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
                         problems.append(f"{where} id holds a lone surrogate (not valid Unicode)")
                         continue
                     fact[field] = value = replace_surrogates(value)
+                if field == "id" and value != value.strip():  # "f1 " beside "f1": two facts
+                    problems.append(f"{where} id {value[:40]!r} starts or ends with whitespace")
+                    continue
                 cleaned = clean_text(value)
                 if cleaned == value.strip():
                     continue
                 if field in ("source", "reason"):  # free text: cleaned as an update's is
                     fact[field] = cleaned
+                elif clean_text(composed := unicodedata.normalize("NFC", value)) == composed:
+                    problems.append(
+                        f"{where} {field} {value[:40]!r} is not in Unicode NFC form "
+                        "(write its accents composed)"
+                    )
                 else:
-                    problems.append(f"{where} {field} holds control or bidi-override characters")
+                    problems.append(
+                        f"{where} {field} holds control, invisible or bidi-override "
+                        "characters, or runs of whitespace"
+                    )
     for part in ("user", "history"):
         sections = data.get(part)
         if not isinstance(sections, dict):
