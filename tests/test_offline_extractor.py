@@ -587,3 +587,18 @@ def test_a_full_stop_inside_a_name_or_short_form_does_not_cut_the_fact(
     said: str, stored: list[str]
 ) -> None:
     assert [f.content for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # the verb after a degree adverb takes the third person, not the adverb (attack 37)
+        ("I almost never drink soda", "User almost never drinks soda"),
+        ("I hardly ever watch TV", "User hardly ever watches TV"),
+        ("I barely sleep before exams", "User barely sleeps before exams"),
+        ("I pretty much live on rice", "User pretty much lives on rice"),
+        ("I quite like folk music", "User quite likes folk music"),
+    ],
+)
+def test_a_degree_adverb_before_the_verb_stays_as_it_is(said: str, stored: str) -> None:
+    assert [f.content for f in _extract(said).new_facts] == [stored]

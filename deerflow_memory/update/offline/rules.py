@@ -510,7 +510,8 @@ _EN_ADVERBS = frozenset(
     totally truly genuinely especially particularly typically normally rarely seldom actually
     still currently now recently simply only eventually ultimately honestly regularly frequently
     habitually no longer kinda strongly strictly deeply seriously completely entirely extremely
-    thoroughly intensely very so once twice myself even already ever too
+    thoroughly intensely very so once twice myself even already ever too almost hardly
+    barely scarcely nearly seldom quite rather pretty much
     """.split()  # noqa: SIM905
 )
 _EN_PAST = frozenset(
