@@ -602,3 +602,19 @@ def test_a_full_stop_inside_a_name_or_short_form_does_not_cut_the_fact(
 )
 def test_a_degree_adverb_before_the_verb_stays_as_it_is(said: str, stored: str) -> None:
     assert [f.content for f in _extract(said).new_facts] == [stored]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # laughter before a statement is a lead-in, not a reason to keep nothing (attack 37)
+        ("haha I'm allergic to kiwi", "User is allergic to kiwi"),
+        ("lol I work night shifts", "User works night shifts"),
+        ("Hahaha, I live in Gdansk", "User lives in Gdansk"),
+        ("哈哈我对芒果过敏", "用户对芒果过敏"),
+        ("嘿嘿，我是素食者", "用户是素食者"),
+        ("哈" * 3_000 + "我对芒果过敏", "用户对芒果过敏"),  # taken whole: no split tried
+    ],
+)
+def test_laughter_before_a_statement_is_a_lead_in(said: str, stored: str) -> None:
+    assert [f.content for f in _extract(said).new_facts] == [stored]

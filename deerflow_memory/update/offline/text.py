@@ -142,6 +142,7 @@ _EN_TOPIC = re.compile(
 )
 _EN_LEADIN = re.compile(
     r"^(?:(?:oh|ah|um|uh|well|so|ok|okay|yes|yeah|yep|hi|hello|hey|also|and|but|plus|btw|by the way|fyi|"
+    r"ha(?:ha)++|he(?:he)++|lol|lmao|"
     r"just so you know|for the record|for your information|to be honest|honestly|as you know|"
     r"(?P<remember>remember|please remember|note|please note|keep in mind|don't forget|do not forget|"
     r"(?:can|could|would) you (?:please )?(?:remember|note|keep in mind)))(?:\s+that)?\s*[,!:;-]?\s+)+",
@@ -155,7 +156,9 @@ _EN_MARKER = re.compile(
 _ZH_LEADIN = re.compile(
     r"^(?:(?:对了|另外|而且|并且|顺便说一下|顺便说一句|顺便提一下|补充一下|提醒一下|请记住|你要记住|帮我记住|"
     r"帮我记一下|请记一下|记住|我跟你说|跟你说一下|告诉你|说实话|老实说|然后|所以|但是|可是|同时|首先|其次)"
-    r"[，,：:！!、\s]*|(?:哦|噢|嗯|啊|好的|好|还有|顺便|补充|哈哈|嘿|对|不过)[，,：:！!、\s]+)+"
+    r"[，,：:！!、\s]*|(?:哦|噢|嗯|啊|好的|好|还有|顺便|补充|嘿|对|不过)[，,：:！!、\s]+"
+    # laughter, with or without a mark after it ("哈哈我对花生过敏"), taken whole
+    r"|(?:哈{2,}+|嘿{2,}+|呵{2,}+)[，,：:！!、\s]*)+"
 )
 _ZH_MARKER = re.compile(
     r"^(?:(?:其实|实际上|事实上|更正一下|纠正一下|更正|纠正|我说错了|说错了|我搞错了|搞错了|不好意思|抱歉|"
