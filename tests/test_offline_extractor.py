@@ -618,3 +618,22 @@ def test_a_degree_adverb_before_the_verb_stays_as_it_is(said: str, stored: str) 
 )
 def test_laughter_before_a_statement_is_a_lead_in(said: str, stored: str) -> None:
     assert [f.content for f in _extract(said).new_facts] == [stored]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a statement taken back is no fact (attack 37)
+        ("I'm a pilot. Just kidding.", []),
+        ("I'm allergic to cats (jk)", []),
+        ("我是医生，开玩笑的", []),
+        ("I'm vegetarian, or at least I used to be", []),
+        ("I'm allergic to wasps. NOT.", []),
+        ("I live in Turin. I'm a pilot. Only joking.", ["User lives in Turin"]),
+        # ... and not when it is meant
+        ("I live in Turin. I'm not kidding.", ["User lives in Turin"]),
+        ("I'm a pilot, no joke", ["User is a pilot"]),
+    ],
+)
+def test_a_statement_taken_back_is_no_fact(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored

@@ -153,6 +153,18 @@ _EN_MARKER = re.compile(
     r"i mean|i meant to say|as i said|like i said)\s*[,!:;-]?\s+)+",
     _I,
 )
+# A statement taken back: by a sentence of its own ("Just kidding."), or by a clause
+# at its end ("…, jk", "…（开玩笑的）", "…, or at least I was").
+_TAKEN_BACK_WORDS = (
+    r"(?:(?:I'?m\s+)?just\s+(?:kidding|joking)|jk|j/k|kidding|only\s+joking|"
+    r"开玩笑的?|开个玩笑|逗你(?:玩)?的|骗你的)"
+)
+_TAKEN_BACK = re.compile(rf"[\s(（]*(?:lol\s+|haha\s+)?{_TAKEN_BACK_WORDS}[\s)）.!！。~～]*", _I)
+_TAKEN_BACK_AFTER = re.compile(
+    rf"[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)"
+    r"|至少以前是)[\s)）.!！。~～]*$",
+    _I,
+)
 _ZH_LEADIN = re.compile(
     r"^(?:(?:对了|另外|而且|并且|顺便说一下|顺便说一句|顺便提一下|补充一下|提醒一下|请记住|你要记住|帮我记住|"
     r"帮我记一下|请记一下|记住|我跟你说|跟你说一下|告诉你|说实话|老实说|然后|所以|但是|可是|同时|首先|其次)"
@@ -611,7 +623,16 @@ def candidates_from_text(text: str) -> list[Candidate]:
         Candidates in the order they appear; empty when nothing qualifies.
     """
     found: list[Candidate] = []
+    previous = 0  # where the candidates of the sentence before start in ``found``
     for raw, terminator in _sentences(_prepare(_own_text(text))):
+        if _TAKEN_BACK.fullmatch(raw.strip()) or raw.strip() == "NOT":
+            del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
+            continue
+        previous = len(found)
+        if _TAKEN_BACK_AFTER.search(
+            raw
+        ):  # "我对花生过敏，开玩笑的", "I'm vegan, or at least I was"
+            continue
         zh = _CJK.search(raw) is not None
         sentence, marker, remember = _strip_leadins(raw.strip(), zh)
         sentence = (_ZH_META_IF if zh else _EN_META_IF).sub("", sentence)
