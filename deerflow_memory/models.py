@@ -261,17 +261,26 @@ def replace_surrogates(text: str) -> str:
 # characters U+E0000-E007F, and variation selectors one per byte, U+FE00-FE0F and
 # U+E0100-E01EF: inject/lines.py drops those from the block too); others split a
 # word without showing ("pea\u200bnuts", "pea\u034fnuts" would be a second fact
-# beside "peanuts"). Kept: ZWJ and ZWNJ (they shape emoji and Persian or Indic
-# words), the Hangul fillers (letters, judged by says_nothing), and the emoji
-# presentation selectors U+FE0E/FE0F, one after a symbol or digit (_SELECTORS).
+# beside "peanuts"). Kept: ZWJ and ZWNJ where they may join (they shape emoji and
+# Persian or Indic words: _IDLE_JOINERS), the Hangul fillers (letters, judged by
+# says_nothing), and the emoji presentation selectors U+FE0E/FE0F, one after a
+# symbol or digit (_SELECTORS).
 _REMOVED = re.compile(
     "[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u034f\u061c\u17b4\u17b5\u180b-\u180f"
     "\u200b\u200e\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0d\ufeff\ufff0-\ufffb"
     "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
 # An emoji presentation selector that follows no symbol or digit (a letter, a space,
-# another selector, nothing): it chooses no emoji's look there.
-_SELECTORS = re.compile("(?:^|(?<=[\\s\ufe0e\ufe0f])|(?<=[^\\W\\d_]))[\ufe0e\ufe0f]+")
+# a joiner, another selector, nothing): it chooses no emoji's look there.
+_SELECTORS = re.compile("(?:^|(?<=[\\s\ufe0e\ufe0f\u200c\u200d])|(?<=[^\\W\\d_]))[\ufe0e\ufe0f]+")
+# ZWJ and ZWNJ join nothing in a run, at an end, beside a space, or between two Latin
+# letters or ASCII characters ("pea\u200dnuts" was a second fact, and runs of them
+# spelled hidden text): a run keeps its first, the others go.
+_JOINER_RUNS = re.compile("([\u200c\u200d])[\u200c\u200d]+")
+_IDLE_JOINERS = re.compile(
+    "^[\u200c\u200d]|[\u200c\u200d]$|(?<=\\s)[\u200c\u200d]|[\u200c\u200d](?=\\s)"
+    "|(?<=[\x00-\u024f])[\u200c\u200d](?=[\x00-\u024f])"
+)
 
 
 def without_invisible(text: str) -> str:
@@ -283,7 +292,10 @@ def without_invisible(text: str) -> str:
     ZWNJ and the Hangul fillers: for readers of raw text (the offline extractor)
     that must read a message as its facts will be stored, and the signals.
     """
-    return _SELECTORS.sub("", _REMOVED.sub("", text))
+    text = _SELECTORS.sub("", _REMOVED.sub("", text))
+    if "\u200c" in text or "\u200d" in text:
+        text = _IDLE_JOINERS.sub("", _JOINER_RUNS.sub(r"\1", text))
+    return text
 
 
 def _text(value: Any) -> Any:

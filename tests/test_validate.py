@@ -404,3 +404,57 @@ def test_variation_selectors_hide_no_text_in_a_fact_nor_in_the_block() -> None:
 )
 def test_an_emoji_keeps_one_presentation_selector(text: str, kept: str) -> None:
     assert clean_text(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # a joiner between Latin letters, in a run, at an end or by a space joins nothing
+        ("Allergic to pea\u200dnuts", "Allergic to peanuts"),
+        ("Allergic to pea\u200cnuts", "Allergic to peanuts"),
+        ("Likes tea" + "\u200d\u200c" * 60, "Likes tea"),  # a run spelling bits
+        ("Likes t\u200d\u200c\u200d\u200ce\u200c\u200ca", "Likes tea"),
+        ("\u200dLikes tea", "Likes tea"),
+        ("Likes tea \u200d now", "Likes tea now"),
+        ("tea\u200d\ufe0f\u200c\ufe0e", "tea"),  # selectors after a joiner choose nothing
+        # ... and stays where it shapes what is read
+        (
+            "Family \U0001f468\u200d\U0001f469\u200d\U0001f467",
+            "Family \U0001f468\u200d\U0001f469\u200d\U0001f467",
+        ),
+        ("\U0001f441\ufe0f\u200d\U0001f5e8\ufe0f", "\U0001f441\ufe0f\u200d\U0001f5e8\ufe0f"),
+        (
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+        ),
+        ("\u0915\u094d\u200d\u0937", "\u0915\u094d\u200d\u0937"),
+    ],
+)
+def test_a_joiner_stays_only_where_it_may_join(text: str, kept: str) -> None:
+    assert clean_text(text) == kept
+
+
+def test_cleaning_clean_text_changes_nothing() -> None:
+    # "e\u0301\ufe0f" cleaned to "é\ufe0f", and that to "é" (attack 38).
+    import random
+
+    pieces = ["e", "K", "a", "\u0301", "\u0340", "\ufe0f", "\ufe0e", "\u200d", "\u200c", " ",
+              "#", "1", "\u20e3", "\u2764", "\U0001f468", "\u0915", "\u094d", "\u034f"]  # fmt: skip
+    rng = random.Random(38)
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 8)))
+        once = clean_text(text)
+        assert clean_text(once) == once, repr(text)
+
+
+def test_the_block_keeps_the_emoji_storage_keeps() -> None:
+    from deerflow_memory.inject.lines import escape_memory_text
+
+    for text in (
+        "Floor 1\ufe0f\u20e3",
+        "Loves \u2764\ufe0f",
+        "\U0001f441\ufe0f\u200d\U0001f5e8\ufe0f",
+    ):
+        assert escape_memory_text(text) == clean_text(text) == text
+    # A document written before the cleaning: the block shows what storage would keep.
+    assert escape_memory_text("Likes tea" + "\ufe0f" * 40 + "\u200d\u200c" * 30) == "Likes tea"

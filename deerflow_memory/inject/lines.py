@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from deerflow_memory.models import Fact, FactCategory, says_nothing
+from deerflow_memory.models import Fact, FactCategory, says_nothing, without_invisible
 
 __all__ = ["MEMORY_CLOSE_TAG", "MEMORY_OPEN_TAG", "escape_memory_text", "format_fact_line"]
 
@@ -27,8 +27,9 @@ MEMORY_CLOSE_TAG = "</user_memory>"
 # at a token or more each); and the other default-ignorable characters that mark
 # nothing a model needs (U+034F, U+17B4/5, U+180B-180F, U+2065, U+FFF0-FFF8,
 # U+1BCA0-1BCA3, U+1D173-1D17A, the rest of U+E0000-E0FFF). The validators drop all
-# of these but an emoji's presentation selector when text is stored; this is for
-# documents written before that, or by other tools.
+# of these when text is stored; this is for documents written before that, or by
+# other tools. The emoji presentation selectors and the joiners (U+FE0E/FE0F, ZWJ,
+# ZWNJ) are kept where storage keeps them (models.without_invisible).
 _INVISIBLE_RANGES = (
     (0x034F, 0x034F),
     (0x061C, 0x061C),
@@ -37,7 +38,7 @@ _INVISIBLE_RANGES = (
     (0x200E, 0x200F),
     (0x202A, 0x202E),
     (0x2065, 0x2069),
-    (0xFE00, 0xFE0F),
+    (0xFE00, 0xFE0D),
     (0xFEFF, 0xFEFF),
     (0xFFF0, 0xFFFB),
     (0x1BCA0, 0x1BCA3),
@@ -65,7 +66,10 @@ _LOOKALIKE_CLOSE = (
     "\u1433\u29fd\u2992\u2a7a\u227b\u22d7\u2e16"
     "\U0001d237\u29c1\u2994\u2344\u2b9e\U0001f892\ufe40"
 )
-_NEEDS_ESCAPE = re.compile(f"[&<>{_LOOKALIKE_OPEN}{_LOOKALIKE_CLOSE}{_CONTROLS}{_INVISIBLE_CLASS}]")
+_JOINING = "\u200c\u200d\ufe0e\ufe0f"
+_NEEDS_ESCAPE = re.compile(
+    f"[&<>{_LOOKALIKE_OPEN}{_LOOKALIKE_CLOSE}{_CONTROLS}{_INVISIBLE_CLASS}{_JOINING}]"
+)
 _LINE_BREAKS = re.compile(f"\\s*[{_CONTROLS}]+\\s*")
 _ENTITIES = str.maketrans(
     {
@@ -99,6 +103,8 @@ def escape_memory_text(text: str) -> str:
     """
     if _NEEDS_ESCAPE.search(text) is None:
         return text.strip()
+    if any(char in text for char in _JOINING):
+        text = without_invisible(text)
     return _LINE_BREAKS.sub(" ", text.translate(_ENTITIES)).strip()
 
 

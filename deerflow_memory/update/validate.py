@@ -134,6 +134,9 @@ def clean_text(text: str, *, multiline: bool = False) -> str:
     # NFC after the removals: a zero-width space between a letter and its accent
     # must not leave them decomposed ("pure\u200b\u0301e" is "purée").
     text = unicodedata.normalize("NFC", without_invisible(text))
+    # Composing may leave a selector after a letter ("e\u0301\ufe0f" is "é\ufe0f"): read
+    # again, so that cleaning clean text changes nothing.
+    text = unicodedata.normalize("NFC", without_invisible(text))
     text = _SPACES.sub(" ", text)
     if multiline:
         text = "\n".join(line.strip() for line in text.split("\n"))
