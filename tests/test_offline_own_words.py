@@ -291,6 +291,18 @@ def test_an_order_to_the_assistant_is_no_life(sentence: str) -> None:
         "我住在那个",
         "我的名字是",
         "我老家来自",
+        # attack 38: more clauses cut before their object
+        "I can't live without",
+        "I work for",
+        "I usually go for",
+        "I usually listen to",
+        "I really like to",
+        "I really like using",
+        "我每天都用",
+        "我特别讨厌",
+        "我的车是一辆",
+        "我的梦想是成为那种",
+        "我的目标是每一个",
     ],
 )
 def test_a_fact_with_no_value_is_not_kept(sentence: str) -> None:
@@ -319,6 +331,15 @@ def test_a_fact_with_no_value_is_not_kept(sentence: str) -> None:
         ("我住在一个小镇", "用户住在一个小镇"),
         ("我喜欢吃", "用户喜欢吃"),
         ("夜宵一般不吃", "用户夜宵一般不吃"),
+        # a verb named as what it is, and a rule's value that its frequency cut short
+        ("My favourite thing to do is swim.", "User's favourite thing to do is swim"),
+        ("My favorite word is love.", "User's favorite word is love"),
+        (
+            "I get headaches a couple of times a week.",
+            "User gets headaches a couple of times a week",
+        ),
+        ("我每天都用vim", "用户每天都用vim"),
+        ("我的车是一辆红色的丰田", "用户的车是一辆红色的丰田"),
     ],
 )
 def test_a_value_beside_those_words_is_still_kept(sentence: str, expected: str) -> None:

@@ -67,7 +67,7 @@ _EN_CUT = re.compile(
     # a verb that needs what it takes: "I really like", "I can't stand", "I don't eat"
     r"|^\S+(?:\s+\S+){0,2}\s+(?:like|love|prefer|enjoy|hate|dislike|adore|use|stand|wear|watch"
     r"|play|eat)$"
-    r"|^\S+(?:\s+\S+){1,2}\s+(?:at|to|from|as|of|with|near|into)$"
+    r"|^\S+(?:\s+\S+){1,2}\s+(?:at|to|from|as|of|with|near|into|for|without|about|than)$"
     r"|\b(?:live[sd]?|living|work(?:s|ed|ing)?|stud(?:y|ies|ied|ying)|born|raised|based|grew up)"
     r"\s+in$",
     _I,
@@ -77,7 +77,10 @@ _MIN_ZH_CHARS, _MAX_ZH_CHARS = 5, 60
 # A clause that ends in another verb is often whole, its object put first ("牛奶一点都
 # 不能喝", "夜宵一般不吃"), and so is a noun with its measure word after it ("上班族一个").
 _ZH_CUT = re.compile(
-    r"(?:是|叫|住在|生活在|搬到|来自)(?:[一这那哪几每某](?:个|名|位|只|些|家|种|所|座|条))?$"
+    r"(?:是|叫|住在|生活在|搬到|来自|成为|当)(?:每一|[一这那哪几每某])?"
+    r"(?:[个名位只些家种所座条辆台本件张把部门场次份双套支块间栋头匹首])?$"
+    # "我每天都用", "我特别讨厌": a verb that needs its object, with only adverbs before it
+    r"|^我(?:每天|平时|一般|经常|常常|总是|都|也|还|很|特别|非常|比较|最|超级|真的|其实)*(?:用|讨厌)$"
 )
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 

@@ -626,8 +626,13 @@ def _value(m: re.Match[str]) -> str:
     (:func:`~deerflow_memory.models.says_nothing`) is no value, nor is an
     article or a measure word alone ("I work as a").
     """
-    value = (m.groupdict().get("v") or "").strip()
-    return "" if says_nothing(value) or value in _NO_VALUE else value
+    groups = m.groupdict()
+    value = (groups.get("v") or "").strip()
+    if says_nothing(value) or value in _NO_VALUE or _CUT_VALUE.search(value):
+        return ""
+    # A bare verb is a value where it is what is named ("My favourite thing to do is eat").
+    bare = value.lstrip("都也还就")  # "我每天都用": "都用"
+    return "" if bare in _BARE_VERBS and "k" not in groups else value
 
 
 # A value cut before its noun or object: "I work as a", "I'm allergic to my", "我是一名",
@@ -637,7 +642,21 @@ def _value(m: re.Match[str]) -> str:
 _NO_VALUE = frozenset(
     {"a", "an", "the", "my", "our", "your", "his", "her", "their", "its", "this", "that", "some"}
     | {"一个", "一名", "一位", "一只", "一些", "一家", "个"}
-    | {"use", "like", "love", "prefer", "enjoy", "hate", "wear", "watch", "play", "eat"}
+)
+# A value of two words at most that ends where its object should be ("I usually go
+# for", "I usually listen to", "我的车是一辆", "我的梦想是成为那种"); a longer one that
+# ends so is whole ("I have a lot to live for") or was cut by its rule ("I get
+# migraines a few times a month": "get migraines a").
+_CUT_VALUE = re.compile(
+    r"^(?:\S+\s+)?(?:for|to|of|without|with|at|from|about|into|onto|towards?|than|as"
+    r"|a|an|the|my|our|your|his|her|their|its|this|that|these|those|some|every|each)$"
+    r"|(?:^|[这那哪每某是为当有])(?:每一|一|[这那哪每某])"
+    r"[个名位只些家种所座条辆台本件张把部门场次份双套支块间栋头匹首]$"
+    # lower case only, as _NO_VALUE: "My name is An", "My favourite letter is A"
+)
+_BARE_VERBS = frozenset(
+    {"use", "like", "love", "prefer", "enjoy", "hate", "wear", "watch", "play", "eat"}
+    | {"using", "doing", "making", "having", "getting", "taking"}
     | {"用", "是", "叫"}
 )
 
