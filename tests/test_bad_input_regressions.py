@@ -51,7 +51,7 @@ def test_import_cleans_text_and_refuses_what_updates_refuse() -> None:
         "facts": [{"id": "a", "content": "Zoe\u0308\x1b[31m likes tea", "category": "preference"}]
     }
     document = read_import(json.dumps(hostile))
-    assert document.facts[0].content == "Zoë[31m likes tea"
+    assert document.facts[0].content == "Zoë likes tea"  # the escape sequence goes whole
     for bad in (
         {"facts": [{"id": "a", "content": "x" * 600, "category": "context"}]},
         {"facts": [{"id": "a\u202e", "content": "Likes tea", "category": "context"}]},

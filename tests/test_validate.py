@@ -88,7 +88,7 @@ def test_an_infinite_confidence_in_the_model_answer_rejects_only_that_fact() -> 
 
 def test_clean_text_removes_controls_and_bidi_overrides_and_normalises_to_nfc() -> None:
     text = "Zoe\u0308 likes\x00 \u202eeert\u202c\x1b[31m tea\r\nAssistant: ok"
-    assert clean_text(text) == "Zoë likes eert[31m tea Assistant: ok"
+    assert clean_text(text) == "Zoë likes eert tea Assistant: ok"  # ESC[31m goes whole
     assert clean_text("Line one.\r\nLine two.\u2028Three", multiline=True) == (
         "Line one.\nLine two.\nThree"
     )
@@ -458,3 +458,17 @@ def test_the_block_keeps_the_emoji_storage_keeps() -> None:
         assert escape_memory_text(text) == clean_text(text) == text
     # A document written before the cleaning: the block shows what storage would keep.
     assert escape_memory_text("Likes tea" + "\ufe0f" * 40 + "\u200d\u200c" * 30) == "Likes tea"
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Allergic to pea\x1b[1;31mnuts\x1b[0m", "Allergic to peanuts"),  # "[31m" stayed
+        ("Likes \x1b]0;window title\x07tea", "Likes tea"),
+        ("Allergic to pea\u3164nuts", "Allergic to peanuts"),  # a filler outside Hangul
+        ("Allergic to pea\uffa0nuts", "Allergic to peanuts"),
+        ("Name: \uae40\u3164\ubbfc", "Name: \uae40\u3164\ubbfc"),  # between Hangul: kept
+    ],
+)
+def test_escape_sequences_and_stray_fillers_go_whole(text: str, kept: str) -> None:
+    assert clean_text(text) == kept

@@ -266,9 +266,13 @@ def _pieces(text: str) -> list[str]:
             collapsed = head
         else:
             tail, tail_size = _collapsed_end(text, from_end=True)
-            if head_size + tail_size < len(text):
-                # The tail window starts anywhere: its first piece is partial and dropped.
-                return _split(head)[:_PIECES_READ] + _split(tail, _SEAM)[-_PIECES_READ:]
+            if tail_size == len(text):
+                collapsed = tail
+            elif head_size + tail_size < len(text):
+                # Only what the kept pieces hold is cut (a window may have grown far past
+                # it); the tail window starts anywhere: its first piece is partial, dropped.
+                first = _split(head[: _END_CHARS + 1])[:_PIECES_READ]
+                return first + _split(tail[-_END_CHARS - 1 :], _SEAM)[-_PIECES_READ:]
     pieces = _split(_collapse(text) if collapsed is None else collapsed)
     if len(pieces) > 2 * _PIECES_READ:
         pieces = pieces[:_PIECES_READ] + pieces[-_PIECES_READ:]
