@@ -305,3 +305,16 @@ def test_reading_a_folder_names_the_folder_not_a_descriptor(tmp_path: Path) -> N
     with pytest.raises(IsADirectoryError) as raised:
         read_bounded(tmp_path, 100)
     assert raised.value.filename == str(tmp_path)
+
+
+def test_the_model_line_shows_no_credentials_of_its_endpoint() -> None:
+    # The demo's failure line repeated the URL with its password (attack 38).
+    from deerflow_memory.cli import _model_at
+    from deerflow_memory.config import MemoryConfig
+
+    for url, secret in (
+        ("http://alice:s3cr3tpass@127.0.0.1:9/v1", "s3cr3tpass"),
+        ("http://127.0.0.1:9/v1?api_key=topsecret", "topsecret"),
+    ):
+        line = _model_at(MemoryConfig(base_url=url, model_name="m"))
+        assert secret not in line and "127.0.0.1:9" in line

@@ -168,3 +168,29 @@ def test_per_tenant_overrides_replace_only_the_values_they_set() -> None:
     assert config.for_tenant("travel") is config and config.for_tenant(None) is config
     with pytest.raises(ConfigError, match="max_fact"):
         load_config(environ={}, tenants={"shop": {"max_fact": 5}})
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("http://[::1", "not a URL"),
+        ("http://u:pw@host:abc/v1", "not a URL"),
+        ("http://host/v\n1", "whitespace or control"),
+        ("ftp://host/v1", "http(s) URL with a host"),
+        ("localhost:8000", "http(s) URL with a host"),
+    ],
+)
+def test_a_malformed_model_endpoint_is_a_config_error(url: str, problem: str) -> None:
+    # It failed only when the model was built, as httpx's InvalidURL (attack 38).
+    from deerflow_memory.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="base_url") as raised:
+        MemoryConfig(base_url=url)
+    assert problem in str(raised.value) and "pw" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "url", ["http://localhost:8000/v1", "https://api.example.com/v1", "http://[::1]:8080/v1"]
+)
+def test_a_model_endpoint_url_is_accepted(url: str) -> None:
+    assert MemoryConfig(base_url=url).base_url == url

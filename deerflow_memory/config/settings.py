@@ -10,6 +10,7 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args
+from urllib.parse import urlsplit
 
 from pydantic import (
     BaseModel,
@@ -551,6 +552,23 @@ class MemoryConfig(_NumbersNotBooleans):
     def _non_empty_text(cls, value: Any) -> Any:
         if isinstance(value, str) and not value.strip():
             raise ValueError("must not be empty (leave it out, or null, for the default)")
+        return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _endpoint(cls, value: str | None) -> str | None:
+        # A malformed URL failed only when the model was built, as httpx's InvalidURL.
+        if value is None:
+            return value
+        if any(char.isspace() or not char.isprintable() for char in value):
+            raise ValueError("holds whitespace or control characters")
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018  # raises ValueError for a port that is no number
+        except ValueError as e:
+            raise ValueError(f"is not a URL ({e})") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("is not an http(s) URL with a host")
         return value
 
     def __repr_args__(self) -> Iterable[tuple[str | None, Any]]:
