@@ -384,7 +384,12 @@ class _Model(BaseModel):
         # Unknown keys are kept and written back: they must be encodable too.
         extra = self.__pydantic_extra__
         if extra:
-            scrubbed = scrub_surrogates(extra, max_depth=MAX_EXTRA_DEPTH + 1)  # +1: the mapping
+            scrubbed = {}
+            for key, value in extra.items():
+                try:
+                    scrubbed[replace_surrogates(key)] = scrub_surrogates(value)
+                except ValueError as e:
+                    raise ValueError(f"unknown key {key[:40]!r} {e}") from None
             extra.clear()
             extra.update(scrubbed)
         return self
@@ -749,7 +754,8 @@ def first_problem(error: ValidationError, whole: str) -> str:
     """
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"]) or whole
-    return f"{where}: {first['msg']}"
+    message = str(first["msg"]).removeprefix("Value error, ")  # pydantic's, for ValueError
+    return f"{where}: {message}" if where else message
 
 
 _SHOWN_RENAMES = 3
