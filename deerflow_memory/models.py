@@ -71,6 +71,7 @@ __all__ = [
     "first_problem",
     "iso_from_timestamp",
     "iso_utc",
+    "json_problem",
     "new_fact_id",
     "parse_timestamp",
     "proposed_confidence",
@@ -471,10 +472,14 @@ def proposed_confidence(value: Any) -> float:
     else:
         try:
             number = float(value)
-        except OverflowError:
-            raise ValueError("confidence must be a finite number") from None
-    if not math.isfinite(number):
+        except OverflowError:  # an int of hundreds of digits: a number, out of range
+            number = math.inf
+    if math.isnan(number) or (math.isinf(number) and "inf" in str(value).lower()):
         raise ValueError("confidence must be a finite number")
+    if math.isinf(number):  # digits beyond a float's range ("999…9"): out of range, not NaN
+        shown = str(value).strip()
+        shown = shown if len(shown) <= 20 else f"{shown[:12]}… ({len(shown)} characters)"
+        raise ValueError(f"confidence {shown} is outside the allowed range: {CONFIDENCE_RULE}")
     if not percent and 1.0 < number <= 1.0 + _FLOAT_NOISE:
         number = 1.0  # 1.0000001 from a model's arithmetic is 1, not 0.01 %
     if percent or 1.0 < number <= 100.0:
@@ -737,13 +742,20 @@ class MemoryDocument(_Model):
         except (RecursionError, MemoryError) as e:
             raise InvalidDocumentError(f"memory document JSON nested too deeply ({e})") from e
         except ValueError as e:  # JSONDecodeError, UnicodeDecodeError
-            raise InvalidDocumentError(f"memory document is not JSON: {e}") from e
+            raise InvalidDocumentError(f"memory document is not JSON: {json_problem(e)}") from e
         try:
             return cls.model_validate(data)
         except ValidationError as e:
             raise InvalidDocumentError(
                 f"not a valid memory document: {first_problem(e, 'document')}"
             ) from e
+
+
+def json_problem(error: ValueError) -> str:
+    """What ``json.loads`` found wrong, in words for a user (not Python's advice)."""
+    if "integer string conversion" in str(error):  # CPython's limit on int digits
+        return "it holds a number of more than 4,300 digits"
+    return str(error)
 
 
 def first_problem(error: ValidationError, whole: str) -> str:

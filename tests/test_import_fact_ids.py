@@ -93,3 +93,27 @@ def test_an_id_that_looks_like_another_is_refused_with_its_reason(
 ) -> None:
     with pytest.raises(InvalidDocumentError, match=problem):
         read_import(_file(fact_id))
+
+
+def test_import_errors_read_as_sentences_for_a_user() -> None:
+    # Python's advice (sys.set_int_max_str_digits), a blank-looking id and
+    # "content is no letter or digit" (newcomer 36).
+    with pytest.raises(InvalidDocumentError, match="more than 4,300 digits") as raised:
+        read_import('{"facts": [{"id": "f1", "content": "x", "confidence": ' + "1" * 5000 + "}]}")
+    assert "sys." not in str(raised.value)
+    with pytest.raises(InvalidDocumentError, match=r"\('\\u3164'\)"):
+        read_import(_file("\u3164"))
+    blank = json.dumps({"facts": [{"id": "f1", "content": "!!!"}]})
+    with pytest.raises(InvalidDocumentError, match="content: no letter or digit"):
+        read_import(blank)
+
+
+@pytest.mark.parametrize("confidence", ["9" * 400, 10**400])
+def test_a_confidence_of_hundreds_of_digits_is_out_of_range_not_infinite(
+    confidence: object,
+) -> None:
+    from deerflow_memory.models import proposed_confidence
+
+    with pytest.raises(ValueError, match="outside the allowed range") as raised:
+        proposed_confidence(confidence)
+    assert len(str(raised.value)) < 200

@@ -39,6 +39,7 @@ from deerflow_memory.errors import ConfigError, InvalidDocumentError
 from deerflow_memory.models import (
     MemoryDocument,
     first_problem,
+    json_problem,
     replace_surrogates,
     says_nothing,
 )
@@ -93,7 +94,7 @@ def read_import(
     except DuplicateKeyError as e:  # the last one would win silently: which was meant?
         raise InvalidDocumentError(f"{name}: {e}") from e
     except (ValueError, UnicodeDecodeError) as e:
-        raise InvalidDocumentError(f"{name} is not JSON: {e}") from e
+        raise InvalidDocumentError(f"{name} is not JSON: {json_problem(e)}") from e
     except (RecursionError, MemoryError) as e:  # "[[[[…" thousands deep: no document looks so
         raise InvalidDocumentError(f"{name} is not a memory document: nested too deeply") from e
     if not isinstance(data, dict) or not (_DOCUMENT_KEYS & data.keys()):
@@ -142,7 +143,7 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
             elif not fact_id.strip("."):
                 problems.append(f"{where} has an id of dots only ({fact_id[:20]!r})")
             elif says_nothing(fact_id):  # "ㅤ", a zero-width space: no id a reader can name
-                problems.append(f"{where} has an id with no letter or digit ({fact_id[:20]!r})")
+                problems.append(f"{where} has an id with no letter or digit ({fact_id[:20]!a})")
             elif "/" in fact_id or "\\" in fact_id:
                 # The HTTP routes name a fact by its id in the path: one with a slash
                 # could never be edited or deleted there.
@@ -191,7 +192,7 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
             fact["content"] = clean_text(fact["content"])
             problem = fact_text_problem(fact["content"], max_chars=limits.max_fact_chars)
             if problem:
-                problems.append(f"{where} content is {problem}")
+                problems.append(f"{where} content: {problem}")
             for name in ("sourceError", "source_error"):  # as an update's: cleaned and cut
                 wrong = fact.get(name)
                 if isinstance(wrong, str):  # clean_text replaces lone surrogates too
