@@ -293,11 +293,12 @@ _IDLE_JOINERS = re.compile(
 def without_invisible(text: str) -> str:
     """``text`` less what :func:`~deerflow_memory.update.validate.clean_text` removes outright.
 
-    Controls (line breaks and tabs stay), bidi and interlinear marks, the BOM,
-    Unicode tags, variation selectors (an emoji's presentation selector stays,
-    one after a symbol or digit) and the other default-ignorable characters but ZWJ,
-    ZWNJ and the Hangul fillers: for readers of raw text (the offline extractor)
-    that must read a message as its facts will be stored, and the signals.
+    Terminal escape sequences, controls (line breaks and tabs stay), bidi and
+    interlinear marks, the BOM, Unicode tags, variation selectors (an emoji's
+    presentation selector stays, one after a symbol or digit) and the other
+    default-ignorable characters, but ZWJ and ZWNJ where they may join and the
+    Hangul fillers between Hangul letters: for readers of raw text (the offline
+    extractor, the signals) that must read a message as its facts will be stored.
     """
     # Each pass only where its characters are (a substring test is ~100x faster than a
     # pattern's scan: 2 MB of text took 100 ms through the selector pattern alone).
