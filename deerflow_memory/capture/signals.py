@@ -96,6 +96,7 @@ _PIECES_READ = 8
 _END_CHARS = _PIECE * (_PIECES_READ + 1)
 _SPACES_RUN = re.compile(r"[^\S\n]+")
 _BREAKS_RUN = re.compile(r"\s*\n\s*")
+_ODD_SPACE = re.compile(r"[^\S ]|  ")  # whitespace that collapsing would change
 _SENTENCE_ENDS = (". ", "! ", "? ", "; ", "。", "！", "？", "；")
 _SENTENCE_MARKS = ".!?;。！？；"
 _SEAM = "\u2060"
@@ -280,7 +281,11 @@ def _pieces(text: str) -> list[str]:
 
 
 def _collapse(text: str) -> str:
-    return _BREAKS_RUN.sub("\n", _SPACES_RUN.sub(" ", without_invisible(text)))
+    text = without_invisible(text)
+    if _ODD_SPACE.search(text) is None:  # most turns: only single spaces (the capture path)
+        return text
+    text = _SPACES_RUN.sub(" ", text)
+    return _BREAKS_RUN.sub("\n", text) if "\n" in text else text
 
 
 def _collapsed_end(text: str, *, from_end: bool) -> tuple[str, int]:
