@@ -421,3 +421,20 @@ def test_not_y_still_corrects_when_the_reply_said_y_or_an_x_is_asked_for(
     from deerflow_memory.capture.signals import SignalDetector
 
     assert SignalDetector().classify(turn, reply).correction
+
+
+@pytest.mark.parametrize(
+    ("turn", "reply"),
+    [
+        ("Green tea, not coffee.", "Would you like green tea or coffee?"),
+        ("Aisle, not window", "Window or aisle seat for the flight to Porto?"),
+        ("要靠窗的，不是过道", "您要靠窗还是过道的座位？"),
+    ],
+)
+def test_x_not_y_answering_a_question_that_named_y_is_no_correction(turn: str, reply: str) -> None:
+    # Y in the reply was checked before the question (attack 37): a choice read as a fix.
+    from deerflow_memory.capture.signals import SignalDetector
+
+    detector = SignalDetector()
+    assert not detector.classify(turn, reply).correction
+    assert detector.classify(turn, reply.rstrip("?？") + ".").correction  # said, not asked

@@ -209,8 +209,8 @@ def _x_not_y(text: str, reply: str) -> bool:
     That is when the reply said Y ("Booked for Tuesday" → "Thursday, not
     Tuesday"), or when the turn is a request after a statement of the assistant
     ("Make it Wednesday, not Monday"). Not when it answers the assistant's
-    question or states the user's own taste ("What do you drink?" → "tea, not
-    coffee"; "I like tea, not coffee").
+    question, even one that named Y ("Tea or coffee?" → "tea, not coffee"), or
+    states the user's own taste ("I like tea, not coffee").
     """
     if not reply:
         return False
@@ -229,8 +229,8 @@ def _x_not_y(text: str, reply: str) -> bool:
             if y := m["y"] or m["y2"]:
                 said.append(y)
                 at = min(at, m.start())
-    if not said:
-        return False
+    if not said or reply.rstrip().endswith(("?", "？")):
+        return False  # "Tea or coffee?" - "Tea, not coffee": an answer, even when Y was said
     plain = " ".join(_PUNCTUATION.sub(" ", reply).split())
     for y in said:
         if y and (
@@ -241,11 +241,10 @@ def _x_not_y(text: str, reply: str) -> bool:
             return True
     if at == len(text):  # only a bare "not Y", and the reply did not say Y
         return False
-    asked = reply.rstrip().endswith(("?", "？"))
     # The sentence that says it ("Hi! My manager likes X, not Y" states a taste),
     # past any mark a cut opened a piece with.
     start = max(text.rfind(mark, 0, at) for mark in _SENTENCE_STARTS) + 1
-    return not asked and _SELF_STATEMENT.match(text[start:].lstrip(_OPENING_MARKS)) is None
+    return _SELF_STATEMENT.match(text[start:].lstrip(_OPENING_MARKS)) is None
 
 
 def _pieces(text: str) -> list[str]:
