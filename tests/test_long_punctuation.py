@@ -332,11 +332,8 @@ def test_clause_endings_are_cut_as_the_patterns_before_them_cut() -> None:
     import random
     import re
 
-    from deerflow_memory.update.offline.text import (
-        _EN_TRAILING,
-        _ZH_TRAILING,
-        _without_ending,
-    )
+    from deerflow_memory.update.offline.shaping import without_ending
+    from deerflow_memory.update.offline.text import _EN_TRAILING, _ZH_TRAILING
 
     # The one-pass patterns they replace (fine on short text), as the reference.
     english = re.compile(
@@ -352,9 +349,9 @@ def test_clause_endings_are_cut_as_the_patterns_before_them_cut() -> None:
     zh_parts = ["我喜欢茶", "哈", "嘿", "嘿嘿", "呵", "的", "说", "。", " ", "！", "好"]
     for _ in range(3_000):
         text = "".join(rng.choice(en_parts) for _ in range(rng.randint(0, 7)))
-        assert _without_ending(text, _EN_TRAILING) == english.sub("", text), repr(text)
+        assert without_ending(text, _EN_TRAILING) == english.sub("", text), repr(text)
         text = "".join(rng.choice(zh_parts) for _ in range(rng.randint(0, 9)))
-        assert _without_ending(text, _ZH_TRAILING) == chinese.sub("", text), repr(text)
+        assert without_ending(text, _ZH_TRAILING) == chinese.sub("", text), repr(text)
 
 
 # --- a short turn is read as a long one is (attack 37) ---------------------------------------

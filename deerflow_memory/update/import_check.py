@@ -35,6 +35,7 @@ from pydantic import ValidationError
 
 from deerflow_memory.arguments import expect, expect_text
 from deerflow_memory.config import DuplicateKeyError, MemoryConfig, json_object_without_duplicates
+from deerflow_memory.config.messages import clipped
 from deerflow_memory.errors import ConfigError, InvalidDocumentError
 from deerflow_memory.models import (
     MemoryDocument,
@@ -153,8 +154,7 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
             else:
                 seen.add(fact_id)
         if "confidence" in fact and not _unit_number(fact["confidence"]):
-            shown = repr(fact["confidence"])
-            shown = shown if len(shown) <= 40 else f"{shown[:30]}… ({len(shown)} characters)"
+            shown = clipped(repr(fact["confidence"]))  # a number may have 400 digits
             problems.append(f"{where} confidence {shown} is not a number in [0, 1]")
         for field in _DATE_FIELDS:
             value = fact.get(field)

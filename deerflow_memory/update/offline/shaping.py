@@ -21,7 +21,7 @@ import re
 
 from deerflow_memory.update.offline.vocabulary import KIN_ZH
 
-__all__ = ["ZH_QUESTION", "before_question", "venting", "with_others"]
+__all__ = ["ZH_QUESTION", "before_question", "venting", "with_others", "without_ending"]
 
 _I = re.IGNORECASE
 # Final particles and spaces, matched on the reversed text (one attempt, not one per
@@ -51,12 +51,21 @@ _EN_ASKS = re.compile(
 _ZH_ASKS = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我|推荐|建议|求|说说|讲讲|列|来)")
 
 
+def without_ending(text: str, endings: tuple[re.Pattern[str], ...]) -> str:
+    """``text`` less its longest ending that one of ``endings`` matches, read backwards.
+
+    Each pattern is written reversed and matched once at the start of the reversed
+    text: one attempt, where an ``…+$`` pattern searched forwards tries every position
+    (quadratic on a long run, exponential when its alternatives overlap).
+    """
+    backwards = text[::-1]
+    cut = max((m.end() for e in endings if (m := e.match(backwards)) is not None), default=0)
+    return text[: len(text) - cut]
+
+
 def _asks(part: str, zh: bool) -> bool:
     if zh:
-        text = part.strip()
-        ending = _ZH_TRAILING.match(text[::-1])
-        if ending is not None:
-            text = text[: len(text) - ending.end()]
+        text = without_ending(part.strip(), (_ZH_TRAILING,))
         return ZH_QUESTION.search(text) is not None or bool(_ZH_ASKS.match(part))
     return _EN_ASKS.match(part) is not None
 

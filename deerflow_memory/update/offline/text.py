@@ -43,6 +43,7 @@ from deerflow_memory.update.offline.shaping import (
     before_question,
     venting,
     with_others,
+    without_ending,
 )
 from deerflow_memory.update.offline.unsafe import unsafe_to_store
 from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH
@@ -66,72 +67,17 @@ _SENTENCE_END = re.compile(r"\.+(?=\s|$)|[!?。！？；;…]+|\n+")
 # A full stop that ends a word, not a sentence (see _ends_sentence): "Dr. Chen", "a sr.
 # engineer", "vit. B12", "Ft. Lauderdale" ("I said no." ends one: "no" is not here).
 _ABBREVIATIONS = frozenset(
-    [
-        "st",
-        "dr",
-        "mr",
-        "ms",
-        "mrs",
-        "mt",
-        "jr",
-        "sr",
-        "vs",
-        "etc",
-        "ft",
-        "vit",
-        "approx",
-        "dept",
-        "inc",
-        "ltd",
-        "corp",
-        "prof",
-        "gen",
-        "lt",
-        "col",
-        "capt",
-        "ave",
-        "blvd",
-        "rd",
-        "univ",
-        "assn",
-        "bros",
-        "est",
-    ]
+    """st dr mr ms mrs mt jr sr vs etc ft vit approx dept inc ltd
+    corp prof gen lt col capt ave blvd rd univ assn bros est
+    """.split()  # noqa: SIM905
 )
 _DOTTED = re.compile(r"(?:[A-Za-z]{1,3}\.)+[A-Za-z]{1,3}")  # "e.g", "J.P", "Ph.D", "U.S"
 # What opens a sentence after a single letter ("My blood type is A. I also…"), where a
 # capital after "J." is otherwise a name going on ("Mary J. Blige", "J. Crew").
 _OPENERS = frozenset(
-    [
-        "i",
-        "i'm",
-        "i've",
-        "i'd",
-        "i'll",
-        "my",
-        "me",
-        "we",
-        "our",
-        "it",
-        "it's",
-        "the",
-        "this",
-        "that",
-        "and",
-        "but",
-        "also",
-        "so",
-        "then",
-        "thanks",
-        "thank",
-        "please",
-        "plus",
-        "oh",
-        "ok",
-        "okay",
-        "yes",
-        "no",
-    ]
+    """i i'm i've i'd i'll my me we our it it's the this that and but
+    also so then thanks thank please plus oh ok okay yes no
+    """.split()  # noqa: SIM905
 )
 # "For the trip, …", "quick q — …", "heads up before you plan: …": what the statement is for.
 _EN_TOPIC = re.compile(
@@ -324,20 +270,13 @@ def _en_normalise(clause: str) -> str:
     clause = re.sub(r"\b(?:cannot|can not)\b", "can't", clause, flags=_I)
     clause = re.sub(r"\bwill not\b", "won't", clause, flags=_I)
     clause = re.sub(r"\s+", " ", clause).strip()
-    return _without_ending(clause, _EN_TRAILING).strip()
+    return without_ending(clause, _EN_TRAILING).strip()
 
 
 def _zh_normalise(clause: str) -> str:
     clause = re.sub(r"\s+", " ", clause).strip()
     clause = re.sub(r"^本人", "我", clause)
-    return _without_ending(clause, _ZH_TRAILING).strip()
-
-
-def _without_ending(clause: str, endings: tuple[re.Pattern[str], ...]) -> str:
-    """``clause`` less its longest ending that one of ``endings`` matches, read backwards."""
-    backwards = clause[::-1]
-    cut = max((m.end() for e in endings if (m := e.match(backwards)) is not None), default=0)
-    return clause[: len(clause) - cut]
+    return without_ending(clause, _ZH_TRAILING).strip()
 
 
 def _subject(clause: str, zh: bool) -> str | None:
