@@ -637,3 +637,59 @@ def test_laughter_before_a_statement_is_a_lead_in(said: str, stored: str) -> Non
 )
 def test_a_statement_taken_back_is_no_fact(said: str, stored: list[str]) -> None:
     assert [f.content for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a capital alone after a lower-case word, then a capitalised word before a verb:
+        # a new sentence, not a name going on (attacker 39)
+        ("I'm allergic to vitamin C. Kiwis are fine though.", ["User is allergic to vitamin C"]),
+        ("I had hepatitis A. Alcohol is off the table for me.", ["User had hepatitis A"]),
+        # ... or an opener after an initial, also an adverb before one, or after a bracket
+        (
+            "I take Vitamin D. Sadly I am lactose intolerant.",
+            ["User takes Vitamin D", "User is lactose intolerant"],
+        ),
+        (
+            "I take vitamin B12. (I'm vegan, so I need it.)",
+            ["User takes vitamin B12", "User is vegan"],
+        ),
+        (
+            "I grew up in the U.S. However I live in Lisbon now.",
+            ["User grew up in the U.S", "User lives in Lisbon now"],
+        ),
+        # a name still goes on: no verb after it, a capital before the initial, or a
+        # clause the word before the initial takes
+        ("I shop at J. Crew for shirts", ["User shops at J. Crew for shirts"]),
+        ("My favourite singer is Mary J. Blige.", ["User's favourite singer is Mary J. Blige"]),
+        ("I listen to Mary J. Blige a lot.", ["User listens to Mary J. Blige a lot"]),
+        ("I think J. Cole is the best rapper.", []),
+    ],
+)
+def test_a_sentence_after_a_single_capital_is_its_own_fact(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a pair of brackets is part of the fact; one that opens nowhere is not
+        ("I live in Oslo (Norway)", ["User lives in Oslo (Norway)"]),
+        ("I'm a vegetarian (mostly).", ["User is a vegetarian (mostly)"]),
+        (
+            "I'm allergic to nuts (all kinds) and I live in Bergen",
+            ["User is allergic to nuts (all kinds)", "User lives in Bergen"],
+        ),
+        ("我住在北京（海淀）。", ["用户住在北京（海淀）"]),
+        ("I live in Oslo!)", ["User lives in Oslo"]),
+        # an aside in brackets is still said
+        ("[I live in Tromsø]", ["User lives in Tromsø"]),
+        ("（我对芒果过敏）", ["用户对芒果过敏"]),
+        # a sentence adverb before the statement, with or without a comma
+        ("Sadly I can't drive.", ["User cannot drive"]),
+        ("Basically I work nights.", ["User works nights"]),
+    ],
+)
+def test_brackets_and_sentence_adverbs_around_a_statement(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored

@@ -72,11 +72,32 @@ _ABBREVIATIONS = frozenset(
     """.split()  # noqa: SIM905
 )
 _DOTTED = re.compile(r"(?:[A-Za-z]{1,3}\.)+[A-Za-z]{1,3}")  # "e.g", "J.P", "Ph.D", "U.S"
-# What opens a sentence after a single letter ("My blood type is A. I also…"), where a
-# capital after "J." is otherwise a name going on ("Mary J. Blige", "J. Crew").
+# What opens a sentence after a short form or a single letter ("My blood type is A. I
+# also…", "…vitamin D. Sadly I…"), where a capital after "J." is otherwise a name going on
+# ("Mary J. Blige", "J. Crew"). Words that are also names ("Will", "May", "Hope") are not here.
 _OPENERS = frozenset(
-    """i i'm i've i'd i'll my me we our it it's the this that and but
-    also so then thanks thank please plus oh ok okay yes no
+    """i i'm i've i'd i'll my me we we're our it it's the this that these those there here
+    he she they you your his her their its a an some any all every no not never
+    and but or so also then plus still however anyway besides otherwise though although
+    if when because since while now today tomorrow yesterday tonight usually sometimes
+    always maybe perhaps sadly luckily unfortunately fortunately honestly actually
+    basically obviously apparently personally hopefully finally lastly
+    what how why where who which can could would should do does did don't doesn't didn't
+    is are was were let let's thanks thank please oh ok okay yes yeah sorry
+    """.split()  # noqa: SIM905
+)
+# After a capital alone that follows a lower-case word ("vitamin C", "type A", "plan B"),
+# a capitalised word and one of these is a new sentence ("…vitamin C. Tomatoes are fine"):
+# a name that goes on is seldom the subject of a second verb ("I shop at J. Crew for…").
+_FINITE = frozenset(
+    """is are was were am has have had do does did can could will would should may might
+    must isn't aren't wasn't weren't hasn't haven't don't doesn't didn't can't won't
+    """.split()  # noqa: SIM905
+)
+# ... unless that word takes a clause: "I think J. Cole is the best" goes on.
+_TAKES_CLAUSE = frozenset(
+    """think thought know knew believe heard hear say said says guess feel felt hope that
+    because since when if and but or while though although whether as where why how what
     """.split()  # noqa: SIM905
 )
 # "For the trip, …", "quick q — …", "heads up before you plan: …": what the statement is for.
@@ -88,7 +109,8 @@ _EN_TOPIC = re.compile(
 )
 _EN_LEADIN = re.compile(
     r"^(?:(?:oh|ah|um|uh|well|so|ok|okay|yes|yeah|yep|hi|hello|hey|also|and|but|plus|btw|by the way|fyi|"
-    r"ha(?:ha)++|he(?:he)++|lol|lmao|"
+    r"ha(?:ha)++|he(?:he)++|lol|lmao|however|anyway|besides|otherwise|sadly|luckily|unfortunately|"
+    r"fortunately|thankfully|basically|personally|frankly|obviously|"
     r"just so you know|for the record|for your information|to be honest|honestly|as you know|"
     r"(?P<remember>remember|please remember|note|please note|keep in mind|don't forget|do not forget|"
     r"(?:can|could|would) you (?:please )?(?:remember|note|keep in mind)))(?:\s+that)?\s*[,!:;-]?\s+)+",
@@ -165,11 +187,11 @@ _EN_TAIL_WORDS = (
 )
 _EN_TRAILING = (
     re.compile(rf"(?:(?:{_EN_TAIL_WORDS[::-1]})[\s,]+)+", _I),
-    re.compile(r"[\s,.;:!~…)\]]+"),
+    re.compile(r"[\s,.;:!~…]+"),
 )
 _ZH_TRAILING = (
     re.compile(r"(?:[哦啊呀啦哈喔嘛噢哟]|嘿嘿|呵呵|说的)+"),
-    re.compile(r"[\s,.;:!~…)\]，。；：！～]+"),
+    re.compile(r"[\s,.;:!~…，。；：！～]+"),
 )
 _EN_CLAUSE_SPLIT = re.compile(
     r"(\s*[,;]\s*|\s+(?=(?:and|but|so|plus|while|whereas)\s+(?:I|I'm|I've|I'd|my)\b)"
@@ -235,7 +257,11 @@ def _ends_sentence(text: str, at: int) -> bool:
 
     It does not after a known abbreviation (:data:`_ABBREVIATIONS`, any case), a
     dotted one ("Ph.D.", "J.R.R.", "U.S.") or a capital alone ("Mary J. Blige"),
-    unless the next word opens a sentence ("…the U.S. I like jazz", "…type is A. My…").
+    unless the next word opens a sentence (:data:`_OPENERS`, also after a bracket or
+    quote: "…the U.S. I like jazz", "…type is A. (My…"), is an adverb in "-ly" before
+    one ("…vitamin D. Sadly I…"), or, after a capital alone that follows a lower-case
+    word, is a capitalised word before a verb (:data:`_FINITE`: "…vitamin C. Tomatoes
+    are fine").
     """
     start = at
     while (
@@ -245,16 +271,45 @@ def _ends_sentence(text: str, at: int) -> bool:
     ):
         start -= 1
     word = text[start:at]
-    shortened = (
-        word.casefold() in _ABBREVIATIONS
-        or _DOTTED.fullmatch(word) is not None
-        or (len(word) == 1 and word.isupper())
-    )
-    if not shortened:
+    initial = len(word) == 1 and word.isupper()
+    if not (initial or word.casefold() in _ABBREVIATIONS or _DOTTED.fullmatch(word)):
         return True
-    following = text[at + 1 :].split(None, 1)
-    after = following[0].strip(",;:") if following else ""
-    return not after or after.casefold() in _OPENERS
+    following = [w.strip("([{\"'“‘,;:") for w in text[at + 1 :].split(None, 2)[:2]]
+    if not following or not following[0]:
+        return True
+    after, then = following[0], (following[1].casefold() if len(following) > 1 else "")
+    if after.casefold() in _OPENERS or (after.endswith("ly") and then in _OPENERS):
+        return True
+    if not (initial and after[:1].isupper() and then in _FINITE):
+        return False
+    before = text[:start].split()
+    return bool(before) and before[-1].islower() and before[-1] not in _TAKES_CLAUSE
+
+
+_OPENING, _CLOSING = "([{（【", ")]}）】"
+_AFTER_CLOSER = " ,.;:!~…，。；：！～"
+
+
+def _without_stray_closers(clause: str, trailing: tuple[re.Pattern[str], ...]) -> str:
+    """``clause`` without the closing brackets at its end that open nowhere in it, and what
+    ``trailing`` then takes: "I live in Oslo (Norway)" keeps its pair, "…in Oslo!)" ends at
+    "Oslo". One pass from the end, whatever the run of brackets."""
+    clause = clause.strip()
+    surplus = {
+        c: clause.count(c) - clause.count(o) for o, c in zip(_OPENING, _CLOSING, strict=True)
+    }
+    end = kept = len(clause)
+    while end and ((ch := clause[end - 1]) in _AFTER_CLOSER or surplus.get(ch, 0) > 0):
+        if ch in surplus:
+            surplus[ch] -= 1
+            kept = end - 1
+        end -= 1
+    return clause if kept == len(clause) else without_ending(clause[:kept], trailing).strip()
+
+
+def _unbracketed(sentence: str) -> str:
+    """``sentence`` without the brackets around an aside: "(I'm vegan, so…)" is still said."""
+    return _without_stray_closers(sentence.lstrip(_OPENING + " "), ())
 
 
 def _en_normalise(clause: str) -> str:
@@ -270,13 +325,13 @@ def _en_normalise(clause: str) -> str:
     clause = re.sub(r"\b(?:cannot|can not)\b", "can't", clause, flags=_I)
     clause = re.sub(r"\bwill not\b", "won't", clause, flags=_I)
     clause = re.sub(r"\s+", " ", clause).strip()
-    return without_ending(clause, _EN_TRAILING).strip()
+    return _without_stray_closers(without_ending(clause, _EN_TRAILING), _EN_TRAILING)
 
 
 def _zh_normalise(clause: str) -> str:
     clause = re.sub(r"\s+", " ", clause).strip()
     clause = re.sub(r"^本人", "我", clause)
-    return without_ending(clause, _ZH_TRAILING).strip()
+    return _without_stray_closers(without_ending(clause, _ZH_TRAILING), _ZH_TRAILING)
 
 
 def _subject(clause: str, zh: bool) -> str | None:
@@ -517,6 +572,7 @@ def _strip_leadins(sentence: str, zh: bool) -> tuple[str, bool, bool]:
     leadin, marker_re = (_ZH_LEADIN, _ZH_MARKER) if zh else (_EN_LEADIN, _EN_MARKER)
     while True:
         before = sentence
+        sentence = _unbracketed(sentence)
         if not zh and (m := _EN_TOPIC.match(sentence)):
             sentence = sentence[m.end() :]
         if m := leadin.match(sentence):
