@@ -109,10 +109,21 @@ class InvalidFactError(DeerflowMemoryError, ValueError):
 
 
 class FactNotFoundError(DeerflowMemoryError, LookupError):
-    """No current fact has the given id (it may have been deleted or edited meanwhile)."""
+    """No current fact has the given id (it may have been deleted or edited meanwhile).
 
-    def __init__(self, fact_id: str) -> None:
+    ``near`` names a current id that differs only in case, whitespace or Unicode form
+    (``"f1 "`` given, ``"f1"`` stored): the message then asks whether it was meant.
+    """
+
+    def __init__(self, fact_id: str, near: str | None = None) -> None:
         self.fact_id = fact_id
+        self.near = near  # a current id equal but for case, whitespace or Unicode form
+        if near is not None:
+            super().__init__(
+                f"no current fact with id {fact_id[:80]!r}; did you mean {near[:80]!r}? "
+                "(ids are compared exactly: case, whitespace and Unicode form count)"
+            )
+            return
         super().__init__(
             f"no current fact with id {fact_id[:80]!r}: it was removed or replaced, "
             "or never existed"

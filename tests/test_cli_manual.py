@@ -24,6 +24,9 @@ def test_remember_and_forget_write_manual_facts_from_the_command_line(tmp_path: 
     bad = cli(*root, "remember", "--user", "ann", "...", cwd=tmp_path)
     assert bad.returncode == 2 and "fact rejected" in bad.stderr
 
+    spaced = cli(*root, "forget", "--user", "ann", fact.id + " ", cwd=tmp_path)
+    assert spaced.returncode == 1 and f"did you mean {fact.id!r}" in spaced.stderr
+    assert len(FileMemoryStorage(tmp_path).load("ann").facts) == 1  # nothing guessed
     gone = cli(*root, "forget", "--user", "ann", fact.id, cwd=tmp_path)
     assert gone.returncode == 0, gone.stderr
     document = FileMemoryStorage(tmp_path).load("ann")

@@ -84,8 +84,8 @@ def test_a_token_budget_of_any_integer_size_is_a_budget_or_a_config_error() -> N
         ("f1 ", "starts or ends with whitespace"),  # beside "f1": two facts that look one
         ("\tf1", "starts or ends with whitespace"),
         ("cafe\u0301", "NFC"),  # said as "control or bidi-override" before
-        ("f\u034f1", "invisible"),
-        ("f  1", "runs of whitespace"),
+        ("f\u034f1", r"'f\\u034f1' holds control, invisible"),  # the id shown, escaped
+        ("f  1", r"'f  1' holds .* runs of whitespace"),
     ],
 )
 def test_an_id_that_looks_like_another_is_refused_with_its_reason(

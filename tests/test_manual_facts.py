@@ -200,6 +200,19 @@ def test_editing_or_deleting_an_unknown_id_is_not_found() -> None:
         delete_fact(MemoryDocument(), "fact_nope")
 
 
+@pytest.mark.parametrize("given", ["fact_Mine ", " fact_mine", "FACT_MINE", "fact_mine\t"])
+def test_an_id_that_differs_only_in_case_or_whitespace_is_named_not_guessed(given: str) -> None:
+    document = MemoryDocument.model_validate(
+        {"facts": [{"id": "fact_mine", "content": "Likes quiet trains", "category": "preference"}]}
+    )
+    with pytest.raises(FactNotFoundError, match="did you mean 'fact_mine'") as caught:
+        delete_fact(document, given)
+    assert caught.value.near == "fact_mine"
+    with pytest.raises(FactNotFoundError, match="removed or replaced") as caught:
+        delete_fact(document, "fact_other")
+    assert caught.value.near is None
+
+
 def test_a_stale_revision_is_a_conflict_and_writes_nothing(tmp_path: Path) -> None:
     storage = FileMemoryStorage(tmp_path)
     saved, _ = save_edit(storage, "u", None, lambda d: add_manual_fact(d, "Likes tea"))

@@ -122,7 +122,7 @@ def test_cleaned_text_is_nfc_and_holds_no_forbidden_character(text: str) -> None
         ("...", "no letter or digit (only punctuation, symbols or invisible characters)"),
         ("…", "no letter or digit (only punctuation, symbols or invisible characters)"),
         ("?!—", "no letter or digit (only punctuation, symbols or invisible characters)"),
-        ("\u202e\x00", "empty"),
+        ("\u202e\x00", "empty once control, invisible and bidi characters are removed"),
         ("string", "placeholder"),
         ("<fact>", "placeholder"),
         ("N/A", "placeholder"),
@@ -157,6 +157,8 @@ def test_check_fact_text_is_the_same_rule_for_manual_facts() -> None:
     for bad in ["", "...", "string", "z" * 600]:
         with pytest.raises(InvalidFactError):
             check_fact_text(bad)
+    with pytest.raises(InvalidFactError, match="empty once control, invisible"):
+        check_fact_text("\u200b\u2060")  # it looked like something, not like a blank
 
 
 # --- caps ----------------------------------------------------------------------------

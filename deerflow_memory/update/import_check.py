@@ -48,7 +48,7 @@ from deerflow_memory.update.validate import (
     clean_source_error,
     clean_summary,
     clean_text,
-    fact_text_problem,
+    cleaned_fact_text,
 )
 
 __all__ = ["import_onto", "read_import", "replaced_by_import"]
@@ -189,8 +189,9 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
     for key in ("facts", "supersededFacts"):
         for index, fact in enumerate(data.get(key) or []):
             where = f"{key}[{index}]"
-            fact["content"] = clean_text(fact["content"])
-            problem = fact_text_problem(fact["content"], max_chars=limits.max_fact_chars)
+            fact["content"], problem = cleaned_fact_text(
+                fact["content"], max_chars=limits.max_fact_chars
+            )
             if problem:
                 problems.append(f"{where} content: {problem}")
             for name in ("sourceError", "source_error"):  # as an update's: cleaned and cut
@@ -221,8 +222,8 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
                     )
                 else:
                     problems.append(
-                        f"{where} {field} holds control, invisible or bidi-override "
-                        "characters, or runs of whitespace"
+                        f"{where} {field} {value[:40]!a} holds control, invisible or "
+                        "bidi-override characters, or runs of whitespace"
                     )
     for part in ("user", "history"):
         sections = data.get(part)

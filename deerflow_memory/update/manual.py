@@ -37,6 +37,7 @@ document, with the same check, up to ``retries`` times.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -164,7 +165,14 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
     for index, fact in enumerate(document.facts):
         if fact.id == fact_id:
             return index
-    raise FactNotFoundError(fact_id)
+    loose = _loose_id(fact_id)
+    near = next((fact.id for fact in document.facts if _loose_id(fact.id) == loose), None)
+    raise FactNotFoundError(fact_id, near=near)
+
+
+def _loose_id(fact_id: str) -> str:
+    # What a person reading an id back may get wrong: case, whitespace, Unicode form.
+    return " ".join(unicodedata.normalize("NFC", fact_id).casefold().split())
 
 
 def edit_fact(

@@ -60,6 +60,7 @@ __all__ = [
     "clean_source_error",
     "clean_summary",
     "clean_text",
+    "cleaned_fact_text",
     "cut_at_sentence",
     "fact_text_problem",
     "original_positions",
@@ -185,11 +186,23 @@ def check_fact_text(text: str, *, max_chars: int = 500) -> str:
     if not isinstance(text, str):
         raise InvalidFactError(f"a fact must be text, got {type(text).__name__}")
     expect_number(max_chars, "max_chars", ConfigError, integer=True)
-    cleaned = clean_text(text)
-    problem = fact_text_problem(cleaned, max_chars=max_chars)
+    cleaned, problem = cleaned_fact_text(text, max_chars=max_chars)
     if problem:
         raise InvalidFactError(f"fact rejected: {problem}")
     return cleaned
+
+
+def cleaned_fact_text(text: str, *, max_chars: int) -> tuple[str, str | None]:
+    """``(clean_text(text), why it cannot be stored or None)``: the one rule for a fact's text.
+
+    Text that only held characters cleaning removes (``"\u200b"``) is said to be
+    empty *once they are removed*, so it does not read as a blank input.
+    """
+    cleaned = clean_text(text)
+    problem = fact_text_problem(cleaned, max_chars=max_chars)
+    if problem == "empty" and text.strip():
+        problem = "empty once control, invisible and bidi characters are removed"
+    return cleaned, problem
 
 
 _SENTENCE_END = re.compile(r"(?:[.!?](?=\s)|[。！？…]|\n)")
@@ -279,8 +292,7 @@ def _cut_summary(text: str, max_chars: int) -> str:
 
 
 def _clean_fact(index: int, fact: NewFact, limits: UpdateLimits) -> NewFact | Rejection:
-    content = clean_text(fact.content)
-    problem = fact_text_problem(content, max_chars=limits.max_fact_chars)
+    content, problem = cleaned_fact_text(fact.content, max_chars=limits.max_fact_chars)
     if problem is None and not 0.0 <= fact.confidence <= 1.0:  # NaN fails both comparisons
         problem = f"confidence {fact.confidence!r} is outside [0, 1]"
     if problem:
