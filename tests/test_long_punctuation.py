@@ -393,9 +393,13 @@ def test_a_short_turn_reads_as_it_would_typed_plainly(odd: str, plain: str) -> N
         "Not a problem, take your time",
         "not a fan of early flights",
         "Not thirsty",
+        "Not sleepy yet, maybe after the film",
+        "not ready just yet, give me ten minutes",
+        "Not hungry at the moment, thanks",
     ],
 )
 def test_praise_or_a_mood_opening_with_not_is_no_correction(turn: str) -> None:
+    # Also a state not come yet and put off: answering, not putting anything right.
     # Read as "X, not Y" with no X (attack 37): praise lost its approval to a correction.
     from deerflow_memory.capture.signals import SignalDetector
 
@@ -410,6 +414,9 @@ def test_praise_or_a_mood_opening_with_not_is_no_correction(turn: str) -> None:
         ("Not the morning flight.", "You are on the morning flight to Porto."),
         ("Not Porto, Faro.", "Here is the plan for your weekend in Lisbon."),
         ("Make it Faro, not Porto.", "Here is the plan for your weekend in Lisbon."),
+        # a state not come yet with a value after it puts the reply right
+        ("Not engaged yet, just dating", "Congratulations on your engagement!"),
+        ("Not in Lisbon right now, in Faro", "Here are cafés near you in Lisbon."),
     ],
 )
 def test_not_y_still_corrects_when_the_reply_said_y_or_an_x_is_asked_for(
