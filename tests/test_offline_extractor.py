@@ -693,3 +693,46 @@ def test_a_sentence_after_a_single_capital_is_its_own_fact(said: str, stored: li
 )
 def test_brackets_and_sentence_adverbs_around_a_statement(said: str, stored: list[str]) -> None:
     assert [f.content for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a capital "I" in a short form or a Roman numeral is no pronoun (newcomer 38)
+        ("I have type I diabetes.", ["User has type I diabetes"]),
+        ("I was diagnosed with stage I melanoma.", ["User was diagnosed with stage I melanoma"]),
+        ("I study at M.I.T. now.", ["User studies at M.I.T. now"]),
+        ("I work in I.T. support.", ["User works in I.T. support"]),
+        ("I'm into World War I poetry.", ["User is into World War I poetry"]),
+        ("I collect coins of Queen Elizabeth I.", ["User collects coins of Queen Elizabeth I"]),
+        # ... while the pronoun still turns
+        ("I was told I was anaemic.", ["User was told they were anaemic"]),
+    ],
+)
+def test_a_capital_i_that_is_no_pronoun_stays(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a bracket after the full stop ends the sentence with it
+        (
+            "(I'm pescatarian.) Also I live in Ft. Myers.",
+            [("User is pescatarian", "preference"), ("User lives in Ft. Myers", "context")],
+        ),
+        # commas inside a bracket pair do not cut the clause; an aside keeps the rule's kind
+        (
+            "I'm vegetarian (no fish, no gelatin).",
+            [("User is vegetarian (no fish, no gelatin)", "preference")],
+        ),
+        (
+            "我不吃辣（一点都不行，胃不好），住在厦门。",
+            [("用户不吃辣（一点都不行，胃不好）", "preference"), ("用户住在厦门", "context")],
+        ),
+    ],
+)
+def test_brackets_keep_sentences_and_clauses_whole(
+    said: str, stored: list[tuple[str, str]]
+) -> None:
+    assert [(f.content, f.category.value) for f in _extract(said).new_facts] == stored

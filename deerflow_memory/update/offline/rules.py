@@ -545,9 +545,39 @@ def _third_person_verb(word: str) -> str:
     return word + "s"
 
 
+# A capital "I" that is no pronoun: in a dotted short form ("M.I.T.", "I.T.", "A.I.") or a
+# Roman numeral after a label ("type I diabetes", "World War I", "stage I") or a name at
+# the end of a phrase ("Elizabeth I.", "Charles I, …").
+_NUMERAL_LABEL = re.compile(
+    r"(?:\b(?:type|stage|phase|grade|class|level|part|chapter|vol|volume|act|section|tier|war|"
+    r"category|schedule|title|article|appendix|mark|mk|series|season|book|round|division)\s+|"
+    r"\.)$",
+    re.IGNORECASE,
+)
+_NAME_BEFORE = re.compile(r"\b[A-Z][a-z]+\s+$")
+_PHRASE_END = re.compile(r"\s*(?:[.,;:!?)\]]|$)")
+
+
 def swap_pronouns(text: str) -> str:
-    """The user's first person in ``text`` as the third ("my bike" → "their bike")."""
-    return _EN_PRONOUNS.sub(lambda m: _EN_PRONOUN_SWAP[m.group()], text)
+    """The user's first person in ``text`` as the third ("my bike" → "their bike").
+
+    A capital "I" that is part of a short form or a Roman numeral stays: "type I
+    diabetes", "M.I.T.", "World War I history".
+    """
+
+    def swap(m: re.Match[str]) -> str:
+        word = m.group()
+        if word in ("I", "I was"):
+            before = text[max(0, m.start() - 24) : m.start()]
+            if (
+                _NUMERAL_LABEL.search(before)
+                or text.startswith(".", m.start() + 1)
+                or (_NAME_BEFORE.search(before) and _PHRASE_END.match(text, m.start() + 1))
+            ):
+                return word
+        return _EN_PRONOUN_SWAP[word]
+
+    return _EN_PRONOUNS.sub(swap, text)
 
 
 def _adverb(word: str) -> bool:

@@ -63,7 +63,8 @@ _QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
 _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3]+"
 )
-_SENTENCE_END = re.compile(r"\.+(?=\s|$)|[!?。！？；;…]+|\n+")
+# A terminator takes the closing brackets after it: "(I'm vegan.) Also…" ends at ".)".
+_SENTENCE_END = re.compile(r"\.+[)\]）】]*(?=\s|$)|[!?。！？；;…]+[)\]）】]*|\n+")
 # A full stop that ends a word, not a sentence (see _ends_sentence): "Dr. Chen", "a sr.
 # engineer", "vit. B12", "Ft. Lauderdale" ("I said no." ends one: "no" is not here).
 _ABBREVIATIONS = frozenset(
@@ -244,7 +245,7 @@ def _prepare(text: str) -> str:
 def _sentences(text: str) -> Iterator[tuple[str, str]]:
     pos = 0
     for end in _SENTENCE_END.finditer(text):
-        if end.group() == "." and not _ends_sentence(text, end.start()):
+        if end.group().rstrip(_CLOSING) == "." and not _ends_sentence(text, end.start()):
             continue
         yield text[pos : end.start()], end.group()
         pos = end.end()
@@ -403,9 +404,32 @@ def _owned(clause: str, zh: bool) -> bool:
     return match_clause(clause, zh) is not None or match_retraction(clause, zh) is not None
 
 
+def _outside_brackets(parts: list[str]) -> list[str]:
+    """``[part, separator, part, …]`` with the cuts inside a closed bracket pair undone:
+    "I'm vegan (no dairy, no eggs)" is one clause."""
+    if len(parts) < 3 or not any(c in _OPENING for part in parts[::2] for c in part):
+        return parts
+    joined = [parts[0]]
+    depth = _depth(parts[0])
+    closes_later = [False] * len(parts)  # a closing bracket in parts[i + 1:]
+    for i in range(len(parts) - 2, -1, -1):
+        closes_later[i] = closes_later[i + 1] or any(c in _CLOSING for c in parts[i + 1])
+    for i in range(1, len(parts), 2):
+        if depth > 0 and closes_later[i]:
+            joined[-1] += parts[i] + parts[i + 1]
+        else:
+            joined += [parts[i], parts[i + 1]]
+        depth = max(0, depth + _depth(parts[i + 1]))
+    return joined
+
+
+def _depth(text: str) -> int:
+    return sum(text.count(c) for c in _OPENING) - sum(text.count(c) for c in _CLOSING)
+
+
 def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
     """Split at commas and conjunctions; a fragment that is no statement rejoins the previous clause."""
-    parts = (_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence)
+    parts = _outside_brackets((_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence))
     clauses: list[list[str | None]] = []  # [text, subject]
     # Chinese drops the subject freely, so a sentence starting without one is taken as the user's.
     inherited: str | None = _SELF if zh else None
@@ -471,6 +495,9 @@ _ZH_ANYMORE = re.compile(
 )
 
 
+_ASIDE = re.compile(r"\s*(?:\([^()]*\)|（[^（）]*）)$")  # a bracketed aside ending the clause
+
+
 def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate | None:
     if subject == _SELF and (retraction := match_retraction(clause, zh)) is not None:
         return retraction
@@ -486,6 +513,11 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
         else:
             clause = _EN_ANYMORE.sub("", clause)
         if (candidate := match_clause(clause, zh)) is not None:
+            return candidate
+        if (aside := _ASIDE.search(clause)) and (
+            candidate := match_clause(clause[: aside.start()], zh)
+        ) is not None:
+            candidate.content += aside.group()  # "I'm vegan (no dairy, no eggs)": still a diet
             return candidate
     if refused(clause, zh):  # a rule read it and said no: no fallback either
         return None
