@@ -778,18 +778,28 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
-def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+def _global_options(
+    parser: argparse.ArgumentParser, *, defaults: bool, storage: bool = True
+) -> None:
     # Subcommands get the same options with SUPPRESS defaults, so a value given
-    # before the subcommand is not reset by the subparser.
+    # before the subcommand is not reset by the subparser. Without ``storage``
+    # (migrate: --from and --to say where) --root and --tenant are parsed, to be
+    # refused, but not offered in the help.
     default: Any = None if defaults else argparse.SUPPRESS
     parser.add_argument(
         "--config", default=default, help="YAML config file (a DeerFlow 'memory:' section works)"
     )
     parser.add_argument(
-        "--root", default=default, help="storage folder for the file backend (overrides config)"
+        "--root",
+        default=default,
+        help="storage folder for the file backend (overrides config)"
+        if storage
+        else argparse.SUPPRESS,
     )
     parser.add_argument(
-        "--tenant", default=default, help="work on this tenant's memory (default: no tenant)"
+        "--tenant",
+        default=default,
+        help="work on this tenant's memory (default: no tenant)" if storage else argparse.SUPPRESS,
     )
     parser.add_argument(
         "--debug",
@@ -1074,8 +1084,8 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     # Every subcommand, including ones added above later, takes the global options too.
-    for parsed in sub.choices.values():
-        _global_options(parsed, defaults=False)
+    for name, parsed in sub.choices.items():
+        _global_options(parsed, defaults=False, storage=name != "migrate")
     return parser
 
 

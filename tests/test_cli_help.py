@@ -37,3 +37,15 @@ def test_every_subcommand_has_a_description_and_every_option_a_help_text(name: s
         if not action.help and action.dest != "help"
     ]
     assert undocumented == []
+
+
+@pytest.mark.parametrize("name", sorted(subcommands()))
+def test_a_subcommand_offers_root_and_tenant_only_when_it_reads_them(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # migrate refuses --root and --tenant (--from and --to say where): its help did list them.
+    with pytest.raises(SystemExit):
+        main([name, "--help"])
+    out = capsys.readouterr().out
+    offered = "--root ROOT" in out and "--tenant TENANT" in out
+    assert offered == (name != "migrate")

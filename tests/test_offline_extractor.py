@@ -579,7 +579,7 @@ def test_a_thousand_corrections_look_at_the_facts_that_hold_their_words_only(
             "My blood type is O. I also have hay fever.",
             ["User's blood type is O", "User also has hay fever"],
         ),
-        ("I grew up in the U.K. I like rugby.", ["User grew up in the U.K", "User likes rugby"]),
+        ("I grew up in the U.K. I like rugby.", ["User grew up in the U.K.", "User likes rugby"]),
         ("I said no. I live in Lyon.", ["User lives in Lyon"]),
     ],
 )
@@ -657,7 +657,7 @@ def test_a_statement_taken_back_is_no_fact(said: str, stored: list[str]) -> None
         ),
         (
             "I grew up in the U.S. However I live in Lisbon now.",
-            ["User grew up in the U.S", "User lives in Lisbon now"],
+            ["User grew up in the U.S.", "User lives in Lisbon now"],
         ),
         # a name still goes on: no verb after it, a capital before the initial, or a
         # clause the word before the initial takes
@@ -703,6 +703,12 @@ def test_brackets_and_sentence_adverbs_around_a_statement(said: str, stored: lis
         ("I was diagnosed with stage I melanoma.", ["User was diagnosed with stage I melanoma"]),
         ("I study at M.I.T. now.", ["User studies at M.I.T. now"]),
         ("I work in I.T. support.", ["User works in I.T. support"]),
+        # a dotted short form ending the fact keeps its last full stop
+        (
+            "I'm based in Washington, D.C. and I bike to work.",
+            ["User is based in Washington, D.C.", "User bikes to work"],
+        ),
+        ("I teach at M.I.T.", ["User teaches at M.I.T."]),
         ("I'm into World War I poetry.", ["User is into World War I poetry"]),
         ("I collect coins of Queen Elizabeth I.", ["User collects coins of Queen Elizabeth I"]),
         # ... while the pronoun still turns

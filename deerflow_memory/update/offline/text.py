@@ -73,6 +73,7 @@ _ABBREVIATIONS = frozenset(
     """.split()  # noqa: SIM905
 )
 _DOTTED = re.compile(r"(?:[A-Za-z]{1,3}\.)+[A-Za-z]{1,3}")  # "e.g", "J.P", "Ph.D", "U.S"
+_DOTTED_END = re.compile(r"(?<![\w.])(?:[A-Za-z]{1,3}\.)+[A-Za-z]{1,3}$")
 # What opens a sentence after a short form or a single letter ("My blood type is A. I
 # also…", "…vitamin D. Sadly I…"), where a capital after "J." is otherwise a name going on
 # ("Mary J. Blige", "J. Crew"). Words that are also names ("Will", "May", "Hope") are not here.
@@ -326,7 +327,9 @@ def _en_normalise(clause: str) -> str:
     clause = re.sub(r"\b(?:cannot|can not)\b", "can't", clause, flags=_I)
     clause = re.sub(r"\bwill not\b", "won't", clause, flags=_I)
     clause = re.sub(r"\s+", " ", clause).strip()
-    return _without_stray_closers(without_ending(clause, _EN_TRAILING), _EN_TRAILING)
+    clause = _without_stray_closers(without_ending(clause, _EN_TRAILING), _EN_TRAILING)
+    # A dotted short form keeps its last full stop: "…in Washington, D.C.", "…at M.I.T."
+    return clause + "." if _DOTTED_END.search(clause) else clause
 
 
 def _zh_normalise(clause: str) -> str:
