@@ -17,6 +17,7 @@ from starlette.testclient import TestClient
 
 from deerflow_memory import FileMemoryStorage
 from deerflow_memory.cli import main
+from deerflow_memory.models import utc_now_iso
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 
 
@@ -82,6 +83,28 @@ def test_the_cli_imports_its_own_export_of_an_edited_then_deleted_fact(
         (e["id"], e["content"], e["reason"]) for e in zoe
     ]
     assert [e.reason for e in bob] == ["edited by the user", "deleted by the user"]
+
+
+def test_an_import_dates_the_memory_when_it_was_imported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It kept the file's lastUpdated (newcomer 38): the memory changed at the import.
+    written = tmp_path / "old.json"
+    written.write_text(
+        json.dumps(
+            {
+                "lastUpdated": "2021-03-04T05:06:07Z",
+                "facts": [{"id": "f1", "content": "Keeps bees", "category": "context"}],
+            }
+        ),
+        encoding="utf-8",
+    )
+    root = tmp_path / "memory"
+    before = utc_now_iso()
+    assert main(["--root", str(root), "import", "--user", "ivy", str(written)]) == 0
+    stored = FileMemoryStorage(root).load("ivy")
+    assert [f.content for f in stored.facts] == ["Keeps bees"]
+    assert stored.last_updated >= before  # the import's time, not 2021's
 
 
 def test_cli_import_with_yes_replaces_every_fact_in_a_sqlite_store(

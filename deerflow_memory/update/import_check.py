@@ -43,6 +43,7 @@ from deerflow_memory.models import (
     json_problem,
     replace_surrogates,
     says_nothing,
+    utc_now_iso,
 )
 from deerflow_memory.update.validate import (
     clean_source_error,
@@ -235,8 +236,13 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
     return problems
 
 
-def import_onto(current: MemoryDocument, incoming: MemoryDocument) -> MemoryDocument:
+def import_onto(
+    current: MemoryDocument, incoming: MemoryDocument, *, now: str | None = None
+) -> MemoryDocument:
     """``incoming`` made to replace ``current`` (as loaded): save it with ``current.revision``.
+
+    Its ``lastUpdated`` is ``now`` (default: the current UTC time): the memory
+    changed when it was imported, not when the file was written.
 
     It takes ``current``'s revision (the save continues after it, after a
     delete's tombstone too: revisions never restart) and keeps ``current``'s
@@ -255,6 +261,7 @@ def import_onto(current: MemoryDocument, incoming: MemoryDocument) -> MemoryDocu
     return incoming.model_copy(
         update={
             "revision": current.revision,
+            "last_updated": now or utc_now_iso(),
             "deleted_at": None,
             "cleared_at": current.cleared_at,
             "extraction_watermarks": (*incoming.extraction_watermarks, *fence),
