@@ -742,3 +742,19 @@ def test_brackets_keep_sentences_and_clauses_whole(
     said: str, stored: list[tuple[str, str]]
 ) -> None:
     assert [(f.content, f.category.value) for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a phrase said again right after a slip replaces the slip (newcomer 38)
+        ("I'm allergic to wasps. Sorry, to bees.", ["User is allergic to bees"]),
+        ("I teach at Hillcrest... no wait, at Brookside.", ["User teaches at Brookside"]),
+        ("I moved to Bergen in 2017, sorry, in 2016.", ["User moved to Bergen in 2016"]),
+        ("I have a hamster. Oops, a gerbil.", ["User has a gerbil"]),
+        # not when the statement has no such word to put right
+        ("I swim every day. Sorry, in the evening.", ["User swims every day"]),
+    ],
+)
+def test_a_phrase_put_right_replaces_the_slip(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored

@@ -21,7 +21,7 @@ Nothing here raises; text no rule understands yields no candidate.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.own_words import (
@@ -234,12 +234,18 @@ _SELF, _OTHER = "self", "other"
 _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, taken as the user's
 
 
+_SPACE_RUN = re.compile(r"[^\S\n]{2,}|[^\S\n ]")  # line breaks end sentences: kept
+
+
 def _prepare(text: str) -> str:
     text = without_invisible(text)  # read as stored: "so\u00adba" is "soba"
     text = _CODE.sub(" ", text)
     text = _QUOTE_LINE.sub(" ", text)
     text = _QUOTED.sub(" ", text)
     text = _EMOJI.sub(" ", text)
+    # One space for any run of spaces: the patterns' "\s*X" tried each position of a
+    # long run (40,000 spaces in one sentence held the updater for 68 s).
+    text = _SPACE_RUN.sub(" ", text)
     return text.replace("’", "'").replace("‘", "'")
 
 
@@ -643,6 +649,43 @@ def _own_text(text: str) -> str:
     return text[: material.start()] if material else text
 
 
+# A phrase said again, put right: "I'm allergic to cats. Sorry, to dogs.", "I moved to
+# Oslo in 2019, no wait, in 2018". The phrase opens with a preposition or an article
+# that the statement before holds; from its last one on, the statement is replaced.
+_EN_REPAIR_MARK = r"(?:no wait|wait no|wait|sorry|oops|I mean|or rather|rather|correction|no)"
+_EN_REPAIR_PHRASE = (
+    r"(?P<phrase>(?P<word>at|in|on|to|for|with|from|into|near|of|by|since|until|as|a|an|the)"
+    r"\s(?:(?!\b(?:I|I'm|I've|my)\b)[^,;.!?]){1,60})$"
+)
+_EN_REPAIR_ALONE = re.compile(rf"^\s*{_EN_REPAIR_MARK}\s*[,:!—–-]?\s*{_EN_REPAIR_PHRASE}", _I)
+_EN_REPAIR_AFTER = re.compile(
+    rf"(?:\.\.\.|…|[,;—–-])\s*{_EN_REPAIR_MARK}\s*[,:!—–-]?\s*{_EN_REPAIR_PHRASE}", _I
+)
+
+
+def _repair(statement: str, repair: re.Match[str]) -> str | None:
+    """``statement`` with the phrase of ``repair`` in place of its own, or None."""
+    at = statement.casefold().rfind(f" {repair['word'].casefold()} ")
+    return None if at < 0 else f"{statement[:at]} {repair['phrase']}"
+
+
+def _repaired(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """``sentences`` with each phrase said again put in place (:data:`_EN_REPAIR_ALONE`)."""
+    held: tuple[str, str] | None = None
+    for raw, terminator in sentences:
+        if (inside := _EN_REPAIR_AFTER.search(raw)) is not None:
+            raw = _repair(raw[: inside.start()].rstrip(), inside) or raw
+        alone = _EN_REPAIR_ALONE.match(raw) if held is not None else None
+        if held is not None and alone is not None and (spliced := _repair(held[0], alone)):
+            held = (spliced, held[1])
+            continue
+        if held is not None:
+            yield held
+        held = (raw, terminator)
+    if held is not None:
+        yield held
+
+
 def candidates_from_text(text: str) -> list[Candidate]:
     """Every candidate fact the user states about themselves in ``text``, in order.
 
@@ -654,7 +697,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
     """
     found: list[Candidate] = []
     previous = 0  # where the candidates of the sentence before start in ``found``
-    for raw, terminator in _sentences(_prepare(_own_text(text))):
+    for raw, terminator in _repaired(_sentences(_prepare(_own_text(text)))):
         if _TAKEN_BACK.fullmatch(raw.strip()) or raw.strip() == "NOT":
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
             continue
