@@ -758,3 +758,38 @@ def test_brackets_keep_sentences_and_clauses_whole(
 )
 def test_a_phrase_put_right_replaces_the_slip(said: str, stored: list[str]) -> None:
     assert [f.content for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a surname in -ly after an initial or a title goes on (attacker 40: "…Kelly, I'm"
+        # was read as an adverb opening a sentence, and the stored name became "Grace T")
+        (
+            "My name is Grace T. Kelly, I'm an architect.",
+            ["User's name is Grace T. Kelly", "User is an architect"],
+        ),
+        ("I'm Dr. Connolly, a dentist.", ["User is Dr. Connolly", "User is a dentist"]),
+        # a lower-case word after a short form goes on: no new sentence, no lost condition
+        ("My M.A. is in history.", ["User's M.A. is in history"]),
+        (
+            "I avoid oats, spelt etc. since I'm coeliac.",
+            ["User avoids oats, spelt etc. since they're coeliac"],
+        ),
+        ("I take my inhaler at 9 p.m. if I cough.", []),
+        # "Otherwise" and "Obviously" open what is not a plain statement: no lead-ins
+        (
+            "I'm allergic to latex. Otherwise I'm allergic to nothing.",
+            ["User is allergic to latex"],
+        ),
+        ("Obviously I adore queuing.", []),
+        # one pair of brackets in two widths; a mark inside an aside stays inside
+        ("我住在上海(徐汇）", ["用户住在上海(徐汇）"]),
+        (
+            "I'm allergic to shellfish (badly!) and I live in Perth.",
+            ["User is allergic to shellfish (badly!)", "User lives in Perth"],
+        ),
+    ],
+)
+def test_what_the_sentence_rule_must_not_cut_or_strip(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored

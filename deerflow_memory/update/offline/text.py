@@ -74,18 +74,21 @@ _ABBREVIATIONS = frozenset(
 )
 _DOTTED = re.compile(r"(?:[A-Za-z]{1,3}\.)+[A-Za-z]{1,3}")  # "e.g", "J.P", "Ph.D", "U.S"
 _DOTTED_END = re.compile(r"(?<![\w.])(?:[A-Za-z]{1,3}\.)+[A-Za-z]{1,3}$")
-# What opens a sentence after a short form or a single letter ("My blood type is A. I
-# also…", "…vitamin D. Sadly I…"), where a capital after "J." is otherwise a name going on
-# ("Mary J. Blige", "J. Crew"). Words that are also names ("Will", "May", "Hope") are not here.
+# What opens a sentence after a short form or a single letter, in any case ("My blood
+# type is A. I also…", "…the U.K. and I…"), where a capital after "J." is otherwise a name
+# going on ("Mary J. Blige", "J. Crew").
 _OPENERS = frozenset(
-    """i i'm i've i'd i'll my me we we're our it it's the this that these those there here
-    he she they you your his her their its a an some any all every no not never
-    and but or so also then plus still however anyway besides otherwise though although
-    if when because since while now today tomorrow yesterday tonight usually sometimes
-    always maybe perhaps sadly luckily unfortunately fortunately honestly actually
-    basically obviously apparently personally hopefully finally lastly
-    what how why where who which can could would should do does did don't doesn't didn't
-    is are was were let let's thanks thank please oh ok okay yes yeah sorry
+    """i i'm i've i'd i'll my me we our it it's the this that and but
+    also so then thanks thank please plus oh ok okay yes no
+    """.split()  # noqa: SIM905
+)
+# ... and these when capitalised ("…vitamin D. Sadly I…"); in lower case they go on
+# ("rye etc. since I'm…"), and no word that is also a name is here ("Kelly", "Will").
+_CAPITAL_OPENERS = frozenset(
+    """he she they you your his her their its these those there here we're however
+    besides although now today tomorrow yesterday tonight usually sometimes always maybe
+    perhaps sadly luckily unfortunately fortunately thankfully honestly actually basically
+    apparently personally hopefully finally yeah sorry don't doesn't didn't
     """.split()  # noqa: SIM905
 )
 # After a capital alone that follows a lower-case word ("vitamin C", "type A", "plan B"),
@@ -111,8 +114,8 @@ _EN_TOPIC = re.compile(
 )
 _EN_LEADIN = re.compile(
     r"^(?:(?:oh|ah|um|uh|well|so|ok|okay|yes|yeah|yep|hi|hello|hey|also|and|but|plus|btw|by the way|fyi|"
-    r"ha(?:ha)++|he(?:he)++|lol|lmao|however|anyway|besides|otherwise|sadly|luckily|unfortunately|"
-    r"fortunately|thankfully|basically|personally|frankly|obviously|"
+    r"ha(?:ha)++|he(?:he)++|lol|lmao|however|besides|sadly|luckily|unfortunately|fortunately|"
+    r"thankfully|basically|personally|"
     r"just so you know|for the record|for your information|to be honest|honestly|as you know|"
     r"(?P<remember>remember|please remember|note|please note|keep in mind|don't forget|do not forget|"
     r"(?:can|could|would) you (?:please )?(?:remember|note|keep in mind)))(?:\s+that)?\s*[,!:;-]?\s+)+",
@@ -250,14 +253,27 @@ def _prepare(text: str) -> str:
 
 
 def _sentences(text: str) -> Iterator[tuple[str, str]]:
+    """``(sentence, its terminator)`` in order; a terminator inside an aside that a
+    closing bracket ends stays in its sentence ("I'm allergic to nuts (badly!)")."""
     pos = 0
     for end in _SENTENCE_END.finditer(text):
-        if end.group().rstrip(_CLOSING) == "." and not _ends_sentence(text, end.start()):
+        mark = end.group().rstrip(_CLOSING)
+        if mark == "." and not _ends_sentence(text, end.start()):
             continue
-        yield text[pos : end.start()], end.group()
+        sentence = text[pos : end.start()]
+        if mark != end.group() and _opens_aside(sentence):
+            yield text[pos : end.end()], ""
+        else:
+            yield sentence, end.group()
         pos = end.end()
     if pos < len(text):
         yield text[pos:], ""
+
+
+def _opens_aside(sentence: str) -> bool:
+    # A bracket left open after the sentence's first word: "…nuts (badly", not "(I'm vegan".
+    body = sentence.lstrip(_OPENING + " ")
+    return any(c in _OPENING for c in body) and _depth(body) > 0
 
 
 def _ends_sentence(text: str, at: int) -> bool:
@@ -265,11 +281,11 @@ def _ends_sentence(text: str, at: int) -> bool:
 
     It does not after a known abbreviation (:data:`_ABBREVIATIONS`, any case), a
     dotted one ("Ph.D.", "J.R.R.", "U.S.") or a capital alone ("Mary J. Blige"),
-    unless the next word opens a sentence (:data:`_OPENERS`, also after a bracket or
-    quote: "…the U.S. I like jazz", "…type is A. (My…"), is an adverb in "-ly" before
-    one ("…vitamin D. Sadly I…"), or, after a capital alone that follows a lower-case
-    word, is a capitalised word before a verb (:data:`_FINITE`: "…vitamin C. Tomatoes
-    are fine").
+    unless the next word, past a bracket or quote, opens a sentence
+    (:data:`_OPENERS`; :data:`_CAPITAL_OPENERS` capitalised: "…the U.S. I like
+    jazz", "…type is A. (My…", "…vitamin D. Sadly…"), or, after a capital alone that
+    follows a lower-case word, is a capitalised word before a verb (:data:`_FINITE`:
+    "…vitamin C. Tomatoes are fine").
     """
     start = at
     while (
@@ -282,19 +298,23 @@ def _ends_sentence(text: str, at: int) -> bool:
     initial = len(word) == 1 and word.isupper()
     if not (initial or word.casefold() in _ABBREVIATIONS or _DOTTED.fullmatch(word)):
         return True
-    following = [w.strip("([{\"'“‘,;:") for w in text[at + 1 :].split(None, 2)[:2]]
+    following = [w.strip("([{\"'“‘,;:") for w in text[at + 1 : at + 80].split(None, 2)[:2]]
     if not following or not following[0]:
         return True
-    after, then = following[0], (following[1].casefold() if len(following) > 1 else "")
-    if after.casefold() in _OPENERS or (after.endswith("ly") and then in _OPENERS):
+    after = following[0]
+    if after.casefold() in _OPENERS or (
+        after[0].isupper() and after.casefold() in _CAPITAL_OPENERS
+    ):
         return True
-    if not (initial and after[:1].isupper() and then in _FINITE):
+    if not (initial and after[0].isupper() and len(following) > 1 and following[1] in _FINITE):
         return False
-    before = text[:start].split()
+    before = text[max(0, start - 40) : start].split()  # the word before: a bounded look
     return bool(before) and before[-1].islower() and before[-1] not in _TAKES_CLAUSE
 
 
 _OPENING, _CLOSING = "([{（【", ")]}）】"
+# Which pair a bracket belongs to: "(海淀）" mixes the two widths of one pair.
+_PAIR = dict(zip("([{（【)]}）】", "([{([([{([", strict=True))
 _AFTER_CLOSER = " ,.;:!~…，。；：！～"
 
 
@@ -303,13 +323,16 @@ def _without_stray_closers(clause: str, trailing: tuple[re.Pattern[str], ...]) -
     ``trailing`` then takes: "I live in Oslo (Norway)" keeps its pair, "…in Oslo!)" ends at
     "Oslo". One pass from the end, whatever the run of brackets."""
     clause = clause.strip()
-    surplus = {
-        c: clause.count(c) - clause.count(o) for o, c in zip(_OPENING, _CLOSING, strict=True)
-    }
+    surplus = dict.fromkeys("([{", 0)
+    for char in clause:
+        if char in _PAIR:
+            surplus[_PAIR[char]] += 1 if char in _CLOSING else -1
     end = kept = len(clause)
-    while end and ((ch := clause[end - 1]) in _AFTER_CLOSER or surplus.get(ch, 0) > 0):
-        if ch in surplus:
-            surplus[ch] -= 1
+    while end and (
+        (ch := clause[end - 1]) in _AFTER_CLOSER or (ch in _CLOSING and surplus[_PAIR[ch]] > 0)
+    ):
+        if ch in _CLOSING:
+            surplus[_PAIR[ch]] -= 1
             kept = end - 1
         end -= 1
     return clause if kept == len(clause) else without_ending(clause[:kept], trailing).strip()
@@ -611,9 +634,9 @@ def _strip_leadins(sentence: str, zh: bool) -> tuple[str, bool, bool]:
     """(sentence without lead-ins, correction marker seen, "remember that" seen)."""
     marker = remember = False
     leadin, marker_re = (_ZH_LEADIN, _ZH_MARKER) if zh else (_EN_LEADIN, _EN_MARKER)
+    sentence = _unbracketed(sentence)
     while True:
         before = sentence
-        sentence = _unbracketed(sentence)
         if not zh and (m := _EN_TOPIC.match(sentence)):
             sentence = sentence[m.end() :]
         if m := leadin.match(sentence):
