@@ -793,3 +793,21 @@ def test_a_phrase_put_right_replaces_the_slip(said: str, stored: list[str]) -> N
 )
 def test_what_the_sentence_rule_must_not_cut_or_strip(said: str, stored: list[str]) -> None:
     assert [f.content for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a statement cut short on a preposition or an article says nothing yet
+        ("I'm a devoted collector of", []),
+        ("I'm allergic to", []),
+        ("I go climbing with", []),
+        # a connector left at the end goes, the statement stays
+        ("I can't have caffeine vs.", ["User cannot have caffeine"]),
+        ("I'm vegetarian and", ["User is vegetarian"]),
+        # a name is no cut
+        ("My favourite band is The The", ["User's favourite band is The The"]),
+    ],
+)
+def test_a_statement_cut_short_is_no_fact(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored

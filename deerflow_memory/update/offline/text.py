@@ -188,7 +188,8 @@ _ZH_SHORT_TERM = re.compile(
 # one attempt is made, not one per position (a run of 10,000 commas, or 40 "哈" before
 # more text, held the updater for seconds to hours), and the longest such ending goes.
 _EN_TAIL_WORDS = (
-    "too|as well|though|anyway|lol|haha|ugh|btw|by the way|thanks|thank you|please|actually"
+    "too|as well|though|anyway|lol|haha|ugh|btw|by the way|thanks|thank you|please|actually|"
+    "and|or|but|vs"  # a connector left at the end: "I can't eat gluten vs." says "gluten"
 )
 _EN_TRAILING = (
     re.compile(rf"(?:(?:{_EN_TAIL_WORDS[::-1]})[\s,]+)+", _I),
@@ -709,6 +710,12 @@ def _repaired(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]
         yield held
 
 
+# A statement that stops on a preposition, an article or "my" was cut short.
+_EN_CUT_SHORT = re.compile(
+    r"\b(?:of|to|the|a|an|for|with|at|from|about|into|than|my)$"
+)  # "The The"
+
+
 def candidates_from_text(text: str) -> list[Candidate]:
     """Every candidate fact the user states about themselves in ``text``, in order.
 
@@ -755,6 +762,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 candidate.content += others
             if candidate.content and unsafe_to_store(candidate.content):
                 continue  # "Big fan of sk-proj-…": a secret or an instruction, whatever the rule
+            if not zh and _EN_CUT_SHORT.search(candidate.content):
+                continue  # "I'm a huge fan of": what it is of was never said
             found.append(candidate)
     return found
 
