@@ -425,6 +425,9 @@ def test_praise_or_a_mood_opening_with_not_is_no_correction(turn: str) -> None:
         # a state not come yet with a value after it puts the reply right
         ("Not engaged yet, just dating", "Congratulations on your engagement!"),
         ("Not in Lisbon right now, in Faro", "Here are cafés near you in Lisbon."),
+        # put off, but the reply took the state for granted (attacker 41)
+        ("Not retired yet, in two years", "Enjoy your retirement in Lisbon!"),
+        ("Not married yet, maybe next spring", "How is married life in Lisbon?"),
     ],
 )
 def test_not_y_still_corrects_when_the_reply_said_y_or_an_x_is_asked_for(

@@ -711,8 +711,15 @@ def test_brackets_and_sentence_adverbs_around_a_statement(said: str, stored: lis
         ("I teach at M.I.T.", ["User teaches at M.I.T."]),
         ("I'm into World War I poetry.", ["User is into World War I poetry"]),
         ("I collect coins of Queen Elizabeth I.", ["User collects coins of Queen Elizabeth I"]),
-        # ... while the pronoun still turns
+        ("I'm a type I diabetic.", ["User is a type I diabetic"]),
+        # ... while the pronoun still turns, after a label too (attacker 41)
         ("I was told I was anaemic.", ["User was told they were anaemic"]),
+        ("I teach a class I adore.", ["User teaches a class they adore"]),
+        ("I have a book I reread every winter.", ["User has a book they reread every winter"]),
+        (
+            "I'm vegetarian and at this stage I avoid eggs too.",
+            ["User is vegetarian and at this stage they avoid eggs"],
+        ),
     ],
 )
 def test_a_capital_i_that_is_no_pronoun_stays(said: str, stored: list[str]) -> None:
@@ -747,13 +754,22 @@ def test_brackets_keep_sentences_and_clauses_whole(
 @pytest.mark.parametrize(
     ("said", "stored"),
     [
-        # a phrase said again right after a slip replaces the slip (newcomer 38)
-        ("I'm allergic to wasps. Sorry, to bees.", ["User is allergic to bees"]),
-        ("I teach at Hillcrest... no wait, at Brookside.", ["User teaches at Brookside"]),
-        ("I moved to Bergen in 2017, sorry, in 2016.", ["User moved to Bergen in 2016"]),
-        ("I have a hamster. Oops, a gerbil.", ["User has a gerbil"]),
+        # a phrase said again after a marker of a slip replaces the slip (newcomer 38)
+        ("I'm allergic to wasps... no wait, to bees.", ["User is allergic to bees"]),
+        ("I teach at Hillcrest. I mean at Brookside.", ["User teaches at Brookside"]),
+        ("I moved to Bergen in 2017, or rather in 2016.", ["User moved to Bergen in 2016"]),
+        # not after an apology or a plain no, not a set phrase, not a clause (attacker 41)
+        ("I'm allergic to wasps. Sorry, to trouble you again.", ["User is allergic to wasps"]),
+        ("I'm allergic to wasps. Sorry, to bees.", ["User is allergic to wasps"]),
+        ("I'm on a low-fat diet. No, on Sundays too.", ["User is on a low-fat diet"]),
+        ("I live in Graz. I mean in case you need it.", ["User lives in Graz"]),
+        ("I'm allergic to mould. Correction, to be fair.", ["User is allergic to mould"]),
+        (
+            "I take insulin for my diabetes. No wait, for the record it works.",
+            ["User takes insulin for their diabetes"],
+        ),
         # not when the statement has no such word to put right
-        ("I swim every day. Sorry, in the evening.", ["User swims every day"]),
+        ("I swim every day. I mean in the evening.", ["User swims every day"]),
     ],
 )
 def test_a_phrase_put_right_replaces_the_slip(said: str, stored: list[str]) -> None:
@@ -785,6 +801,19 @@ def test_a_phrase_put_right_replaces_the_slip(said: str, stored: list[str]) -> N
         ("Obviously I adore queuing.", []),
         # one pair of brackets in two widths; a mark inside an aside stays inside
         ("我住在上海(徐汇）", ["用户住在上海(徐汇）"]),
+        # a statement of the user's own inside an aside is a fact of its own (attacker 41)
+        (
+            "I'm asthmatic (since 2010, I use an inhaler).",
+            ["User is asthmatic (since 2010)", "User uses an inhaler"],
+        ),
+        ("I'm pescatarian (no meat for me).", ["User is pescatarian (no meat for them)"]),
+        # a name after an initial that no label comes before goes on
+        (
+            "My physio K. Brennan is great and I'm allergic to latex.",
+            ["User's physio K. Brennan is great", "User is allergic to latex"],
+        ),
+        # an aside of the speaker's is a lead-in, no "not X, Y" correction
+        ("(Not that it matters, I'm allergic to sulfites.)", ["User is allergic to sulfites"]),
         (
             "I'm allergic to shellfish (badly!) and I live in Perth.",
             ["User is allergic to shellfish (badly!)", "User lives in Perth"],

@@ -545,17 +545,20 @@ def _third_person_verb(word: str) -> str:
     return word + "s"
 
 
-# A capital "I" that is no pronoun: in a dotted short form ("M.I.T.", "I.T.", "A.I.") or a
-# Roman numeral after a label ("type I diabetes", "World War I", "stage I") or a name at
-# the end of a phrase ("Elizabeth I.", "Charles I, …").
+# A capital "I" that is no pronoun: in a dotted short form ("M.I.T.", "I.T.", "A.I."), a
+# Roman numeral after a capitalised label ("World War I", "Type I", "Part I") or after
+# type, stage, phase or grade with no determiner of a clause before it ("type I diabetes",
+# "a stage I tumour"; "the stage I reached" and "a class I love" hold the pronoun), or a
+# name's numeral ending the sentence ("Elizabeth I.").
 _NUMERAL_LABEL = re.compile(
-    r"(?:\b(?:type|stage|phase|grade|class|level|part|chapter|vol|volume|act|section|tier|war|"
-    r"category|schedule|title|article|appendix|mark|mk|series|season|book|round|division)\s+|"
-    r"\.)$",
-    re.IGNORECASE,
+    r"(?:\b(?:Type|Stage|Phase|Grade|Class|Level|Part|Chapter|Vol|Volume|Act|Section|Tier|War|"
+    r"Category|Schedule|Title|Article|Appendix|Mark|Mk|Series|Season|Book|Round|Division)|"
+    r"(?<!\bthe )(?<!\bthis )(?<!\bthat )(?<!\bevery )(?<!\beach )(?<!\bwhich )(?<!\bwhat )"
+    r"(?<!\bany )(?<!\bsome )(?<!\bmy )(?<!\byour )(?<!\bour )(?<!\btheir )"
+    r"\b(?:type|stage|phase|grade))\s+$|\.$"
 )
 _NAME_BEFORE = re.compile(r"\b[A-Z][a-z]+\s+$")
-_PHRASE_END = re.compile(r"\s*(?:[.,;:!?)\]]|$)")
+_PHRASE_END = re.compile(r"\s*(?:[.)\]]|$)")
 
 
 def swap_pronouns(text: str) -> str:

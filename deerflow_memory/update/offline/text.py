@@ -37,6 +37,7 @@ from deerflow_memory.update.offline.rules import (
     match_clause,
     match_instruction,
     refused,
+    swap_pronouns,
 )
 from deerflow_memory.update.offline.shaping import (
     ZH_QUESTION,
@@ -91,18 +92,18 @@ _CAPITAL_OPENERS = frozenset(
     apparently personally hopefully finally yeah sorry don't doesn't didn't
     """.split()  # noqa: SIM905
 )
-# After a capital alone that follows a lower-case word ("vitamin C", "type A", "plan B"),
-# a capitalised word and one of these is a new sentence ("…vitamin C. Tomatoes are fine"):
-# a name that goes on is seldom the subject of a second verb ("I shop at J. Crew for…").
+# After a capital alone that a label comes before ("vitamin C", "type A", "blood type is
+# O"), a capitalised word and a verb open a new sentence ("…vitamin C. Kiwis are fine"):
+# a name goes on after anything else ("My dentist J. Patel is great", "I think J. Cole is").
+_LABELS = frozenset(
+    """vitamin vitamins hepatitis type plan grade size group class level section option
+    tier part zone gate terminal row seat block building wing floor category phase stage
+    model version is was am are
+    """.split()  # noqa: SIM905
+)
 _FINITE = frozenset(
     """is are was were am has have had do does did can could will would should may might
     must isn't aren't wasn't weren't hasn't haven't don't doesn't didn't can't won't
-    """.split()  # noqa: SIM905
-)
-# ... unless that word takes a clause: "I think J. Cole is the best" goes on.
-_TAKES_CLAUSE = frozenset(
-    """think thought know knew believe heard hear say said says guess feel felt hope that
-    because since when if and but or while though although whether as where why how what
     """.split()  # noqa: SIM905
 )
 # "For the trip, …", "quick q — …", "heads up before you plan: …": what the statement is for.
@@ -116,6 +117,8 @@ _EN_LEADIN = re.compile(
     r"^(?:(?:oh|ah|um|uh|well|so|ok|okay|yes|yeah|yep|hi|hello|hey|also|and|but|plus|btw|by the way|fyi|"
     r"ha(?:ha)++|he(?:he)++|lol|lmao|however|besides|sadly|luckily|unfortunately|fortunately|"
     r"thankfully|basically|personally|"
+    r"not that (?:it matters|it's important|it is important|you asked|anyone asked)|"
+    r"not to (?:brag|complain|be picky)|not gonna lie|not going to lie|"
     r"just so you know|for the record|for your information|to be honest|honestly|as you know|"
     r"(?P<remember>remember|please remember|note|please note|keep in mind|don't forget|do not forget|"
     r"(?:can|could|would) you (?:please )?(?:remember|note|keep in mind)))(?:\s+that)?\s*[,!:;-]?\s+)+",
@@ -285,8 +288,8 @@ def _ends_sentence(text: str, at: int) -> bool:
     unless the next word, past a bracket or quote, opens a sentence
     (:data:`_OPENERS`; :data:`_CAPITAL_OPENERS` capitalised: "…the U.S. I like
     jazz", "…type is A. (My…", "…vitamin D. Sadly…"), or, after a capital alone that
-    follows a lower-case word, is a capitalised word before a verb (:data:`_FINITE`:
-    "…vitamin C. Tomatoes are fine").
+    a label comes before (:data:`_LABELS`), is a capitalised word before a verb
+    (:data:`_FINITE`: "…vitamin C. Tomatoes are fine").
     """
     start = at
     while (
@@ -310,7 +313,7 @@ def _ends_sentence(text: str, at: int) -> bool:
     if not (initial and after[0].isupper() and len(following) > 1 and following[1] in _FINITE):
         return False
     before = text[max(0, start - 40) : start].split()  # the word before: a bounded look
-    return bool(before) and before[-1].islower() and before[-1] not in _TAKES_CLAUSE
+    return bool(before) and before[-1] in _LABELS
 
 
 _OPENING, _CLOSING = "([{（【", ")]}）】"
@@ -339,6 +342,20 @@ def _without_stray_closers(clause: str, trailing: tuple[re.Pattern[str], ...]) -
     return clause if kept == len(clause) else without_ending(clause[:kept], trailing).strip()
 
 
+def _closed(clause: str) -> str:
+    """``clause`` with the brackets it leaves open closed at its end, each in its own width:
+    "…diabetic (type 2, I take metformin)" cut at its second clause keeps "(type 2)"."""
+    if not any(c in _OPENING for c in clause):
+        return clause
+    open_: list[str] = []
+    for char in clause:
+        if char in _OPENING:
+            open_.append(char)
+        elif char in _CLOSING and open_ and _PAIR[open_[-1]] == _PAIR[char]:
+            open_.pop()
+    return clause + "".join(_CLOSING[_OPENING.index(c)] for c in reversed(open_))
+
+
 def _unbracketed(sentence: str) -> str:
     """``sentence`` without the brackets around an aside: "(I'm vegan, so…)" is still said."""
     return _without_stray_closers(sentence.lstrip(_OPENING + " "), ())
@@ -357,7 +374,7 @@ def _en_normalise(clause: str) -> str:
     clause = re.sub(r"\b(?:cannot|can not)\b", "can't", clause, flags=_I)
     clause = re.sub(r"\bwill not\b", "won't", clause, flags=_I)
     clause = re.sub(r"\s+", " ", clause).strip()
-    clause = _without_stray_closers(without_ending(clause, _EN_TRAILING), _EN_TRAILING)
+    clause = _closed(_without_stray_closers(without_ending(clause, _EN_TRAILING), _EN_TRAILING))
     # A dotted short form keeps its last full stop: "…in Washington, D.C.", "…at M.I.T."
     return clause + "." if _DOTTED_END.search(clause) else clause
 
@@ -365,7 +382,7 @@ def _en_normalise(clause: str) -> str:
 def _zh_normalise(clause: str) -> str:
     clause = re.sub(r"\s+", " ", clause).strip()
     clause = re.sub(r"^本人", "我", clause)
-    return _without_stray_closers(without_ending(clause, _ZH_TRAILING), _ZH_TRAILING)
+    return _closed(_without_stray_closers(without_ending(clause, _ZH_TRAILING), _ZH_TRAILING))
 
 
 def _subject(clause: str, zh: bool) -> str | None:
@@ -437,9 +454,13 @@ def _owned(clause: str, zh: bool) -> bool:
     return match_clause(clause, zh) is not None or match_retraction(clause, zh) is not None
 
 
+_SELF_START = re.compile(r"\s*(?:(?:I|I'm|I've|I'd|I'll|my)\b|我)")
+
+
 def _outside_brackets(parts: list[str]) -> list[str]:
     """``[part, separator, part, …]`` with the cuts inside a closed bracket pair undone:
-    "I'm vegan (no dairy, no eggs)" is one clause."""
+    "I'm vegan (no dairy, no eggs)" is one clause; a statement of the user's own inside
+    stays a clause of its own ("I'm diabetic (type 2, I take metformin)")."""
     if len(parts) < 3 or not any(c in _OPENING for part in parts[::2] for c in part):
         return parts
     joined = [parts[0]]
@@ -448,7 +469,7 @@ def _outside_brackets(parts: list[str]) -> list[str]:
     for i in range(len(parts) - 2, -1, -1):
         closes_later[i] = closes_later[i + 1] or any(c in _CLOSING for c in parts[i + 1])
     for i in range(1, len(parts), 2):
-        if depth > 0 and closes_later[i]:
+        if depth > 0 and closes_later[i] and not _SELF_START.match(parts[i + 1]):
             joined[-1] += parts[i] + parts[i + 1]
         else:
             joined += [parts[i], parts[i + 1]]
@@ -550,7 +571,8 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
         if (aside := _ASIDE.search(clause)) and (
             candidate := match_clause(clause[: aside.start()], zh)
         ) is not None:
-            candidate.content += aside.group()  # "I'm vegan (no dairy, no eggs)": still a diet
+            # "I'm vegan (no dairy, no eggs)": still a diet; "(none for me)" told of the user
+            candidate.content += aside.group() if zh else swap_pronouns(aside.group())
             return candidate
     if refused(clause, zh):  # a rule read it and said no: no fallback either
         return None
@@ -673,24 +695,37 @@ def _own_text(text: str) -> str:
     return text[: material.start()] if material else text
 
 
-# A phrase said again, put right: "I'm allergic to cats. Sorry, to dogs.", "I moved to
-# Oslo in 2019, no wait, in 2018". The phrase opens with a preposition or an article
-# that the statement before holds; from its last one on, the statement is replaced.
-_EN_REPAIR_MARK = r"(?:no wait|wait no|wait|sorry|oops|I mean|or rather|rather|correction|no)"
+# A phrase said again, put right: "I'm allergic to cats... no wait, to dogs", "I moved to
+# Oslo in 2019, I mean in 2018". Only a marker that says so ("Sorry, to bother you" and
+# "No, the rash was mild" put nothing right), and only a short phrase that opens with a
+# preposition the statement holds, in place of a phrase as short: from its last one on.
+_EN_REPAIR_MARK = r"(?:no wait|wait no|I mean|or rather|rather|correction|oops)"
 _EN_REPAIR_PHRASE = (
-    r"(?P<phrase>(?P<word>at|in|on|to|for|with|from|into|near|of|by|since|until|as|a|an|the)"
-    r"\s(?:(?!\b(?:I|I'm|I've|my)\b)[^,;.!?]){1,60})$"
+    r"(?P<phrase>(?P<word>at|in|on|to|for|with|from|into|near|of|by|since|until|as)"
+    r"(?P<rest>(?:\s+[\w'’-]+){1,4}))\s*$"
 )
 _EN_REPAIR_ALONE = re.compile(rf"^\s*{_EN_REPAIR_MARK}\s*[,:!—–-]?\s*{_EN_REPAIR_PHRASE}", _I)
 _EN_REPAIR_AFTER = re.compile(
     rf"(?:\.\.\.|…|[,;—–-])\s*{_EN_REPAIR_MARK}\s*[,:!—–-]?\s*{_EN_REPAIR_PHRASE}", _I
 )
+# Words no value put right holds: "to be honest", "in case that matters", "to bother you".
+_NO_VALUE = frozenset(
+    """i me my you your it its that this we us they them he she him her be is was are were
+    am been have has had do does did say tell ask bother interrupt go get try case advance
+    way honest sure
+    """.split()  # noqa: SIM905
+)
 
 
 def _repair(statement: str, repair: re.Match[str]) -> str | None:
     """``statement`` with the phrase of ``repair`` in place of its own, or None."""
+    words = repair["rest"].casefold().split()
+    if any(w in _NO_VALUE or w.endswith(("n't", "n’t")) for w in words):
+        return None
     at = statement.casefold().rfind(f" {repair['word'].casefold()} ")
-    return None if at < 0 else f"{statement[:at]} {repair['phrase']}"
+    if at < 0 or len(statement[at:].split()) > 6:  # a phrase in place of a phrase
+        return None
+    return f"{statement[:at]} {repair['phrase']}"
 
 
 def _repaired(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
