@@ -722,7 +722,8 @@ def _repair(statement: str, repair: re.Match[str]) -> str | None:
     words = repair["rest"].casefold().split()
     if any(w in _NO_VALUE or w.endswith(("n't", "n’t")) for w in words):
         return None
-    at = statement.casefold().rfind(f" {repair['word'].casefold()} ")
+    hits = [m.start() for m in re.finditer(rf" {repair['word']} ", statement, _I)]
+    at = hits[-1] if hits else -1
     if at < 0 or len(statement[at:].split()) > 6:  # a phrase in place of a phrase
         return None
     return f"{statement[:at]} {repair['phrase']}"
@@ -745,10 +746,9 @@ def _repaired(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]
         yield held
 
 
-# A statement that stops on a preposition, an article or "my" was cut short.
-_EN_CUT_SHORT = re.compile(
-    r"\b(?:of|to|the|a|an|for|with|at|from|about|into|than|my)$"
-)  # "The The"
+# A statement that stops on a preposition, an article or "my" was cut short (in lower
+# case: "My favourite band is The The" is not).
+_EN_CUT_SHORT = re.compile(r"\b(?:of|to|the|a|an|for|with|at|from|about|into|than|my)$")
 
 
 def candidates_from_text(text: str) -> list[Candidate]:
