@@ -41,6 +41,13 @@ def test_the_offline_extractor_reads_a_long_run_of_punctuation(char: str) -> Non
     assert finishes(lambda: candidates_from_text(char * 200_000)) == []
 
 
+@pytest.mark.parametrize("run", [".", ".)", ":("])
+def test_the_offline_extractor_reads_a_long_run_of_full_stops_before_a_word(run: str) -> None:
+    # A run of full stops that no space follows was tried as a sentence end from each of
+    # its dots (attacker 42): 50,000 took 36 s, 200,000 about ten minutes.
+    assert finishes(lambda: candidates_from_text(run * 100_000 + "x")) == []
+
+
 @pytest.mark.parametrize("space", [" ", "\t", "\u00a0", "\u3000", " \t\u2009"])
 def test_the_offline_extractor_reads_a_long_run_of_spaces_inside_a_sentence(space: str) -> None:
     # The patterns' "\s*X" tried each position of the run: 40,000 spaces took 68 s.
@@ -401,13 +408,9 @@ def test_a_short_turn_reads_as_it_would_typed_plainly(odd: str, plain: str) -> N
         "Not a problem, take your time",
         "not a fan of early flights",
         "Not thirsty",
-        "Not sleepy yet, maybe after the film",
-        "not ready just yet, give me ten minutes",
-        "Not hungry at the moment, thanks",
     ],
 )
 def test_praise_or_a_mood_opening_with_not_is_no_correction(turn: str) -> None:
-    # Also a state not come yet and put off: answering, not putting anything right.
     # Read as "X, not Y" with no X (attack 37): praise lost its approval to a correction.
     from deerflow_memory.capture.signals import SignalDetector
 
@@ -425,9 +428,11 @@ def test_praise_or_a_mood_opening_with_not_is_no_correction(turn: str) -> None:
         # a state not come yet with a value after it puts the reply right
         ("Not engaged yet, just dating", "Congratulations on your engagement!"),
         ("Not in Lisbon right now, in Faro", "Here are cafés near you in Lisbon."),
-        # put off, but the reply took the state for granted (attacker 41)
+        # put off, but the reply took the state for granted (attackers 41, 42: a guard for
+        # "Not sleepy yet, maybe later" without the reply hid these; one with it, synonyms)
         ("Not retired yet, in two years", "Enjoy your retirement in Lisbon!"),
         ("Not married yet, maybe next spring", "How is married life in Lisbon?"),
+        ("Not married yet, maybe next spring", "How is your wife liking Lisbon?"),
     ],
 )
 def test_not_y_still_corrects_when_the_reply_said_y_or_an_x_is_asked_for(

@@ -659,6 +659,10 @@ def test_a_statement_taken_back_is_no_fact(said: str, stored: list[str]) -> None
             "I grew up in the U.S. However I live in Lisbon now.",
             ["User grew up in the U.S.", "User lives in Lisbon now"],
         ),
+        (
+            "I take vitamin D. Apparently I'm allergic to sesame.",
+            ["User takes vitamin D", "User is allergic to sesame"],
+        ),
         # a name still goes on: no verb after it, a capital before the initial, or a
         # clause the word before the initial takes
         ("I shop at J. Crew for shirts", ["User shops at J. Crew for shirts"]),
@@ -715,6 +719,7 @@ def test_brackets_and_sentence_adverbs_around_a_statement(said: str, stored: lis
         # ... while the pronoun still turns, after a label too (attacker 41)
         ("I was told I was anaemic.", ["User was told they were anaemic"]),
         ("I teach a class I adore.", ["User teaches a class they adore"]),
+        ("I'm allergic to a type I can't spell.", ["User is allergic to a type they can't spell"]),
         ("I have a book I reread every winter.", ["User has a book they reread every winter"]),
         (
             "I'm vegetarian and at this stage I avoid eggs too.",
@@ -756,20 +761,23 @@ def test_brackets_keep_sentences_and_clauses_whole(
     [
         # a phrase said again after a marker of a slip replaces the slip (newcomer 38)
         ("I'm allergic to wasps... no wait, to bees.", ["User is allergic to bees"]),
-        ("I teach at Hillcrest. I mean at Brookside.", ["User teaches at Brookside"]),
+        ("I teach at Hillcrest. Correction: at Brookside.", ["User teaches at Brookside"]),
         ("I moved to Bergen in 2017, or rather in 2016.", ["User moved to Bergen in 2016"]),
-        # not after an apology or a plain no, not a set phrase, not a clause (attacker 41)
+        # not after an apology, a plain no or "I mean", not a set phrase, a hedge, an
+        # addition or a clause (attackers 41 and 42)
         ("I'm allergic to wasps. Sorry, to trouble you again.", ["User is allergic to wasps"]),
         ("I'm allergic to wasps. Sorry, to bees.", ["User is allergic to wasps"]),
         ("I'm on a low-fat diet. No, on Sundays too.", ["User is on a low-fat diet"]),
-        ("I live in Graz. I mean in case you need it.", ["User lives in Graz"]),
+        ("I'm allergic to mould, I mean to some extent.", ["User is allergic to mould"]),
+        ("I live in Graz. Correction, in case you need it.", ["User lives in Graz"]),
         ("I'm allergic to mould. Correction, to be fair.", ["User is allergic to mould"]),
+        ("I'm allergic to wasps... no wait, to hornets as well.", ["User is allergic to wasps"]),
         (
             "I take insulin for my diabetes. No wait, for the record it works.",
             ["User takes insulin for their diabetes"],
         ),
         # not when the statement has no such word to put right
-        ("I swim every day. I mean in the evening.", ["User swims every day"]),
+        ("I swim every day. Correction: in the evening.", ["User swims every day"]),
     ],
 )
 def test_a_phrase_put_right_replaces_the_slip(said: str, stored: list[str]) -> None:
@@ -801,6 +809,19 @@ def test_a_phrase_put_right_replaces_the_slip(said: str, stored: list[str]) -> N
         ("Obviously I adore queuing.", []),
         # one pair of brackets in two widths; a mark inside an aside stays inside
         ("我住在上海(徐汇）", ["用户住在上海(徐汇）"]),
+        # a face drawn with a bracket is no bracket (attacker 42)
+        (
+            "I'm tired :( but I'm allergic to sesame.",
+            ["User is allergic to sesame"],
+        ),
+        ("I love my allotment :(", ["User loves their allotment"]),
+        ("我喜欢猫:(", ["用户喜欢猫"]),
+        # an aside that takes it back, or one with a "not" inside, is no frame of its own
+        ("I'm pescatarian (jk lol).", []),
+        (
+            "I'm allergic to hazelnuts (but not almonds).",
+            ["User is allergic to hazelnuts (but not almonds)"],
+        ),
         # a statement of the user's own inside an aside is a fact of its own (attacker 41)
         (
             "I'm asthmatic (since 2010, I use an inhaler).",
@@ -834,8 +855,12 @@ def test_what_the_sentence_rule_must_not_cut_or_strip(said: str, stored: list[st
         # a connector left at the end goes, the statement stays
         ("I can't have caffeine vs.", ["User cannot have caffeine"]),
         ("I'm vegetarian and", ["User is vegetarian"]),
-        # a name is no cut
+        # a name, a label or a clause of its own is no cut (attacker 42, CI)
         ("My favourite band is The The", ["User's favourite band is The The"]),
+        ("I have a rash I was born with.", ["User has a rash they were born with"]),
+        ("I avoid anything I'm intolerant to.", ["User avoids anything they're intolerant to"]),
+        ("I have a lot to be thankful for", ["User has a lot to be thankful for"]),
+        ("I'm deficient in vitamin a", ["User is deficient in vitamin a"]),
     ],
 )
 def test_a_statement_cut_short_is_no_fact(said: str, stored: list[str]) -> None:

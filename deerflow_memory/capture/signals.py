@@ -189,27 +189,6 @@ _NO_POLITE = re.compile(
 )
 
 
-# A state not come yet, put off: "Not sleepy yet, maybe after the film", "not ready just yet,
-# give me a minute". It answers unless the reply took the state for granted ("How is
-# married life?" - "Not married yet, maybe next summer" puts it right).
-_NOT_YET_PUT_OFF = re.compile(
-    r"\s*(?:no,?\s*|nope,?\s*)?not (?P<x>[\w'’-]+) (?:just )?(?:yet|at the moment|right now)\b"
-    r"[\s,;.!—-]*(?:maybe|perhaps|probably|later|soon|in (?:a|an|a few|\d+)\b|give me|let me|"
-    r"I['’]ll|I will|ask me|check back|thanks|thank you|$)",
-    re.I,
-)
-
-
-def _put_off(text: str, reply: str) -> bool:
-    """True for a state not come yet and put off that the reply did not take for granted."""
-    match = _NOT_YET_PUT_OFF.match(text)
-    if match is None:
-        return False
-    state = match["x"].casefold()
-    stem = state[: max(4, len(state) - 3)]  # "graduated" is said by "graduating"
-    return re.search(rf"(?<!\w){re.escape(stem)}", reply, re.I) is None
-
-
 def _no_then_statement(text: str, reply: str) -> bool:
     """True for a no followed by a statement, after a statement of the assistant.
 
@@ -464,8 +443,6 @@ class SignalDetector:
         ``opened`` = ``self._turn_gates.open(low)``.
         """
         original = text
-        if _put_off(text, reply):
-            return False
         guards, patterns = opened[0], opened[1]
         guarded = self._correction_guards.blank(text, low, guards) if guards else text
         if guarded is not text:  # a blanked span may join words into a gate string

@@ -559,6 +559,13 @@ _NUMERAL_LABEL = re.compile(
 )
 _NAME_BEFORE = re.compile(r"\b[A-Z][a-z]+\s+$")
 _PHRASE_END = re.compile(r"\s*(?:[.)\]]|$)")
+# ... but a verb after it makes it the pronoun again: "a type I can't pronounce", "Mark I
+# think", "the stage I reached".
+_VERB_AFTER = re.compile(
+    r"\s+(?:\w+n['’]t|\w+ed|can|could|will|would|should|do|did|have|had|am|was|think|know|"
+    r"love|like|hate|want|need|use|get|got|go|went|see|saw|read|watch|prefer|remember)\b",
+    re.IGNORECASE,
+)
 
 
 def swap_pronouns(text: str) -> str:
@@ -572,10 +579,12 @@ def swap_pronouns(text: str) -> str:
         word = m.group()
         if word in ("I", "I was"):
             before = text[max(0, m.start() - 24) : m.start()]
-            if (
-                _NUMERAL_LABEL.search(before)
-                or text.startswith(".", m.start() + 1)
-                or (_NAME_BEFORE.search(before) and _PHRASE_END.match(text, m.start() + 1))
+            if text.startswith(".", m.start() + 1) or (
+                not _VERB_AFTER.match(text, m.end())
+                and (
+                    _NUMERAL_LABEL.search(before)
+                    or (_NAME_BEFORE.search(before) and _PHRASE_END.match(text, m.start() + 1))
+                )
             ):
                 return word
         return _EN_PRONOUN_SWAP[word]

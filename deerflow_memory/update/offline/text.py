@@ -65,7 +65,7 @@ _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3]+"
 )
 # A terminator takes the closing brackets after it: "(I'm vegan.) Also…" ends at ".)".
-_SENTENCE_END = re.compile(r"\.+[)\]）】]*(?=\s|$)|[!?。！？；;…]+[)\]）】]*|\n+")
+_SENTENCE_END = re.compile(r"(?<!\.)\.++[)\]）】]*+(?=\s|$)|[!?。！？；;…]+[)\]）】]*|\n+")
 # A full stop that ends a word, not a sentence (see _ends_sentence): "Dr. Chen", "a sr.
 # engineer", "vit. B12", "Ft. Lauderdale" ("I said no." ends one: "no" is not here).
 _ABBREVIATIONS = frozenset(
@@ -87,9 +87,8 @@ _OPENERS = frozenset(
 # ("rye etc. since I'm…"), and no word that is also a name is here ("Kelly", "Will").
 _CAPITAL_OPENERS = frozenset(
     """he she they you your his her their its these those there here we're however
-    besides although now today tomorrow yesterday tonight usually sometimes always maybe
-    perhaps sadly luckily unfortunately fortunately thankfully honestly actually basically
-    apparently personally hopefully finally yeah sorry don't doesn't didn't
+    besides sadly luckily unfortunately fortunately thankfully honestly actually basically
+    apparently personally yeah sorry don't doesn't didn't
     """.split()  # noqa: SIM905
 )
 # After a capital alone that a label comes before ("vitamin C", "type A", "blood type is
@@ -116,7 +115,7 @@ _EN_TOPIC = re.compile(
 _EN_LEADIN = re.compile(
     r"^(?:(?:oh|ah|um|uh|well|so|ok|okay|yes|yeah|yep|hi|hello|hey|also|and|but|plus|btw|by the way|fyi|"
     r"ha(?:ha)++|he(?:he)++|lol|lmao|however|besides|sadly|luckily|unfortunately|fortunately|"
-    r"thankfully|basically|personally|"
+    r"thankfully|basically|personally|apparently|"
     r"not that (?:it matters|it's important|it is important|you asked|anyone asked)|"
     r"not to (?:brag|complain|be picky)|not gonna lie|not going to lie|"
     r"just so you know|for the record|for your information|to be honest|honestly|as you know|"
@@ -242,6 +241,10 @@ _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, t
 
 
 _SPACE_RUN = re.compile(r"[^\S\n]{2,}|[^\S\n ]")  # line breaks end sentences: kept
+# A face drawn with a bracket is no bracket: ":(", ";-)", "=]", "):".
+_EMOTICON = re.compile(
+    r"(?<![A-Za-z0-9)(\]\[])(?:[:;=]['’-]?[()\[\]]+|[()\[\]]+['’-]?[:;=])(?![A-Za-z0-9(\[])"
+)
 
 
 def _prepare(text: str) -> str:
@@ -253,6 +256,7 @@ def _prepare(text: str) -> str:
     # One space for any run of spaces: the patterns' "\s*X" tried each position of a
     # long run (40,000 spaces in one sentence held the updater for 68 s).
     text = _SPACE_RUN.sub(" ", text)
+    text = _EMOTICON.sub(" ", text)
     return text.replace("’", "'").replace("‘", "'")
 
 
@@ -550,6 +554,8 @@ _ZH_ANYMORE = re.compile(
 
 
 _ASIDE = re.compile(r"\s*(?:\([^()]*\)|（[^（）]*）)$")  # a bracketed aside ending the clause
+# An aside that takes the statement back: "I'm vegetarian (jk)", "(lol no)", "(not really)".
+_JOKING = re.compile(rf"{_TAKEN_BACK_WORDS}|\b(?:lol|lmao|haha|not really)\b", _I)
 
 
 def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate | None:
@@ -568,9 +574,11 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
             clause = _EN_ANYMORE.sub("", clause)
         if (candidate := match_clause(clause, zh)) is not None:
             return candidate
-        if (aside := _ASIDE.search(clause)) and (
-            candidate := match_clause(clause[: aside.start()], zh)
-        ) is not None:
+        if (
+            (aside := _ASIDE.search(clause))
+            and not _JOKING.search(aside.group())
+            and (candidate := match_clause(clause[: aside.start()], zh)) is not None
+        ):
             # "I'm vegan (no dairy, no eggs)": still a diet; "(none for me)" told of the user
             candidate.content += aside.group() if zh else swap_pronouns(aside.group())
             return candidate
@@ -639,7 +647,7 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
             return [_correction(candidate, x, True, True)]
         return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
     m = (_ZH_STATEMENT_FRAME if zh else _EN_STATEMENT_FRAME).match(sentence)
-    if m is None:
+    if m is None or _depth(m["stmt"]) > 0:  # "…cats (but not dogs)": an aside, no frame
         return None
     stmt = clean(m["stmt"])
     subject = _subject(stmt, zh)
@@ -696,10 +704,11 @@ def _own_text(text: str) -> str:
 
 
 # A phrase said again, put right: "I'm allergic to cats... no wait, to dogs", "I moved to
-# Oslo in 2019, I mean in 2018". Only a marker that says so ("Sorry, to bother you" and
-# "No, the rash was mild" put nothing right), and only a short phrase that opens with a
-# preposition the statement holds, in place of a phrase as short: from its last one on.
-_EN_REPAIR_MARK = r"(?:no wait|wait no|I mean|or rather|rather|correction|oops)"
+# Oslo in 2019, or rather in 2018". Only a marker that says so ("Sorry, to bother you",
+# "No, the rash was mild", "I mean to some degree" put nothing right), and only a short
+# phrase that opens with a preposition the statement holds and adds nothing ("…, to wasps
+# too" adds), in place of a phrase as short: from its last one on.
+_EN_REPAIR_MARK = r"(?:no wait|wait no|or rather|correction)"
 _EN_REPAIR_PHRASE = (
     r"(?P<phrase>(?P<word>at|in|on|to|for|with|from|into|near|of|by|since|until|as)"
     r"(?P<rest>(?:\s+[\w'’-]+){1,4}))\s*$"
@@ -712,7 +721,7 @@ _EN_REPAIR_AFTER = re.compile(
 _NO_VALUE = frozenset(
     """i me my you your it its that this we us they them he she him her be is was are were
     am been have has had do does did say tell ask bother interrupt go get try case advance
-    way honest sure
+    way honest sure degree extent theory least most part general whole too well also either
     """.split()  # noqa: SIM905
 )
 
@@ -746,9 +755,14 @@ def _repaired(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]
         yield held
 
 
-# A statement that stops on a preposition, an article or "my" was cut short (in lower
-# case: "My favourite band is The The" is not).
-_EN_CUT_SHORT = re.compile(r"\b(?:of|to|the|a|an|for|with|at|from|about|into|than|my)$")
+# A statement that stops on a preposition, an article or "my" was cut short ("I'm a huge fan
+# of"), unless a clause of its own ends there ("…a dog they care for", "…a lot to live
+# for", "…the soap their mom washes with"). In lower case: "…is The The" is a name, and
+# "a" alone is a label ("vitamin a", "in town a").
+_EN_CUT_SHORT = re.compile(r"\b(?:of|to|the|an|for|with|at|from|about|into|than|my)$")
+_EN_OWN_CLAUSE = re.compile(
+    r"\b(?:they|they're|their|them|we|our|you|your|he|his|she|her|it|its|I)\b|\bto \w+(?: \w+){0,3}$"
+)
 
 
 def candidates_from_text(text: str) -> list[Candidate]:
@@ -797,7 +811,11 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 candidate.content += others
             if candidate.content and unsafe_to_store(candidate.content):
                 continue  # "Big fan of sk-proj-…": a secret or an instruction, whatever the rule
-            if not zh and _EN_CUT_SHORT.search(candidate.content):
+            if (
+                not zh
+                and _EN_CUT_SHORT.search(candidate.content)
+                and not _EN_OWN_CLAUSE.search(candidate.content, 5)
+            ):
                 continue  # "I'm a huge fan of": what it is of was never said
             found.append(candidate)
     return found
