@@ -48,6 +48,14 @@ def test_the_offline_extractor_reads_a_long_run_of_full_stops_before_a_word(run:
     assert finishes(lambda: candidates_from_text(run * 100_000 + "x")) == []
 
 
+@pytest.mark.parametrize("run", ["too, ", "vs, ", ":) ", ":( "])
+def test_the_offline_extractor_reads_a_long_run_of_tail_words_or_faces(run: str) -> None:
+    # Each fragment that rejoined the clause read the whole clause again ("too, " x 4,000:
+    # 9 s), and faces removed after spaces were collapsed left a run of spaces (attacker 43).
+    found = finishes(lambda: [c.content for c in candidates_from_text("I'm vegan " + run * 40_000)])
+    assert found == ["User is vegan"]
+
+
 @pytest.mark.parametrize("space", [" ", "\t", "\u00a0", "\u3000", " \t\u2009"])
 def test_the_offline_extractor_reads_a_long_run_of_spaces_inside_a_sentence(space: str) -> None:
     # The patterns' "\s*X" tried each position of the run: 40,000 spaces took 68 s.

@@ -759,12 +759,9 @@ def test_brackets_keep_sentences_and_clauses_whole(
 @pytest.mark.parametrize(
     ("said", "stored"),
     [
-        # a phrase said again after a marker of a slip replaces the slip (newcomer 38)
-        ("I'm allergic to wasps... no wait, to bees.", ["User is allergic to bees"]),
-        ("I teach at Hillcrest. Correction: at Brookside.", ["User teaches at Brookside"]),
-        ("I moved to Bergen in 2017, or rather in 2016.", ["User moved to Bergen in 2016"]),
-        # not after an apology, a plain no or "I mean", not a set phrase, a hedge, an
-        # addition or a clause (attackers 41 and 42)
+        # a rule that put a phrase said again in place of the one before rewrote true
+        # facts after apologies, hedges, additions and other clauses (attackers 41-43):
+        # there is none, and what follows changes nothing that came before
         ("I'm allergic to wasps. Sorry, to trouble you again.", ["User is allergic to wasps"]),
         ("I'm allergic to wasps. Sorry, to bees.", ["User is allergic to wasps"]),
         ("I'm on a low-fat diet. No, on Sundays too.", ["User is on a low-fat diet"]),
@@ -776,11 +773,14 @@ def test_brackets_keep_sentences_and_clauses_whole(
             "I take insulin for my diabetes. No wait, for the record it works.",
             ["User takes insulin for their diabetes"],
         ),
-        # not when the statement has no such word to put right
         ("I swim every day. Correction: in the evening.", ["User swims every day"]),
+        (
+            "I'm allergic to kiwi and I'm vegan. No wait, to mango.",
+            ["User is allergic to kiwi", "User is vegan"],
+        ),
     ],
 )
-def test_a_phrase_put_right_replaces_the_slip(said: str, stored: list[str]) -> None:
+def test_what_follows_a_statement_does_not_rewrite_it(said: str, stored: list[str]) -> None:
     assert [f.content for f in _extract(said).new_facts] == stored
 
 
@@ -809,7 +809,15 @@ def test_a_phrase_put_right_replaces_the_slip(said: str, stored: list[str]) -> N
         ("Obviously I adore queuing.", []),
         # one pair of brackets in two widths; a mark inside an aside stays inside
         ("我住在上海(徐汇）", ["用户住在上海(徐汇）"]),
-        # a face drawn with a bracket is no bracket (attacker 42)
+        # "Or" is a name, not a connector left at the end (attacker 43)
+        ("My name is Or.", ["User's name is Or"]),
+        ("I work nights in the OR.", ["User works nights in the OR"]),
+        # a question mark inside an aside still asks; a joke inside one takes it back
+        ("So I'm coeliac then (is that right?)", []),
+        ("I'm allergic to kiwi (jk lol).", []),
+        ("I'm allergic to kiwi (joking).", []),
+        # a face drawn with a bracket is no bracket (attacker 42), glued to a word too
+        ("I'm vegan:( and I live in Tromsø.", ["User is vegan", "User lives in Tromsø"]),
         (
             "I'm tired :( but I'm allergic to sesame.",
             ["User is allergic to sesame"],
@@ -849,17 +857,20 @@ def test_what_the_sentence_rule_must_not_cut_or_strip(said: str, stored: list[st
     ("said", "stored"),
     [
         # a statement cut short on a preposition or an article says nothing yet
-        ("I'm a devoted collector of", []),
+        ("I'm a devoted fan of", []),
         ("I'm allergic to", []),
         ("I go climbing with", []),
         # a connector left at the end goes, the statement stays
         ("I can't have caffeine vs.", ["User cannot have caffeine"]),
-        ("I'm vegetarian and", ["User is vegetarian"]),
         # a name, a label or a clause of its own is no cut (attacker 42, CI)
         ("My favourite band is The The", ["User's favourite band is The The"]),
         ("I have a rash I was born with.", ["User has a rash they were born with"]),
         ("I avoid anything I'm intolerant to.", ["User avoids anything they're intolerant to"]),
         ("I have a lot to be thankful for", ["User has a lot to be thankful for"]),
+        (
+            "I'm allergic to the glue that stamps are coated with.",
+            ["User is allergic to the glue that stamps are coated with"],
+        ),
         ("I'm deficient in vitamin a", ["User is deficient in vitamin a"]),
     ],
 )

@@ -558,6 +558,7 @@ _NUMERAL_LABEL = re.compile(
     r"\b(?:type|stage|phase|grade))\s+$|\.$"
 )
 _NAME_BEFORE = re.compile(r"\b[A-Z][a-z]+\s+$")
+_NEXT_WORD = re.compile(r"\s*([\w'’]+)")
 _PHRASE_END = re.compile(r"\s*(?:[.)\]]|$)")
 # ... but a verb after it makes it the pronoun again: "a type I can't pronounce", "Mark I
 # think", "the stage I reached".
@@ -579,8 +580,10 @@ def swap_pronouns(text: str) -> str:
         word = m.group()
         if word in ("I", "I was"):
             before = text[max(0, m.start() - 24) : m.start()]
+            after = _NEXT_WORD.match(text, m.end())
             if text.startswith(".", m.start() + 1) or (
                 not _VERB_AFTER.match(text, m.end())
+                and not (after and after[1].casefold() in _EN_PAST)  # "a phase I grew out of"
                 and (
                     _NUMERAL_LABEL.search(before)
                     or (_NAME_BEFORE.search(before) and _PHRASE_END.match(text, m.start() + 1))
