@@ -111,17 +111,19 @@ class InvalidFactError(DeerflowMemoryError, ValueError):
 class FactNotFoundError(DeerflowMemoryError, LookupError):
     """No current fact has the given id (it may have been deleted or edited meanwhile).
 
-    ``near`` names a current id that differs only in case, whitespace or Unicode form
-    (``"f1 "`` given, ``"f1"`` stored): the message then asks whether it was meant.
+    ``near`` names a current id that differs only in case, whitespace, Unicode form or
+    invisible characters (``"f1 "`` given, ``"f1"`` stored): the message then asks
+    whether it was meant.
     """
 
     def __init__(self, fact_id: str, near: str | None = None) -> None:
         self.fact_id = fact_id
-        self.near = near  # a current id equal but for case, whitespace or Unicode form
+        self.near = near
         if near is not None:
             super().__init__(
                 f"no current fact with id {fact_id[:80]!r}; did you mean {near[:80]!r}? "
-                "(ids are compared exactly: case, whitespace and Unicode form count)"
+                "(ids are compared exactly: case, whitespace, Unicode form and invisible "
+                "characters count)"
             )
             return
         super().__init__(

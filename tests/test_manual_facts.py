@@ -200,7 +200,9 @@ def test_editing_or_deleting_an_unknown_id_is_not_found() -> None:
         delete_fact(MemoryDocument(), "fact_nope")
 
 
-@pytest.mark.parametrize("given", ["fact_Mine ", " fact_mine", "FACT_MINE", "fact_mine\t"])
+@pytest.mark.parametrize(
+    "given", ["fact_Mine ", " fact_mine", "FACT_MINE", "fact_mine\t", "fact_mine\u200b"]
+)
 def test_an_id_that_differs_only_in_case_or_whitespace_is_named_not_guessed(given: str) -> None:
     document = MemoryDocument.model_validate(
         {"facts": [{"id": "fact_mine", "content": "Likes quiet trains", "category": "preference"}]}

@@ -816,6 +816,15 @@ def test_what_follows_a_statement_does_not_rewrite_it(said: str, stored: list[st
         ("So I'm coeliac then (is that right?)", []),
         ("I'm allergic to kiwi (jk lol).", []),
         ("I'm allergic to kiwi (joking).", []),
+        # a hedge inside an aside stays with it (newcomer 39: a guess was stored as sure)
+        (
+            "I'm allergic to ibuprofen (and aspirin, I think).",
+            ["User is allergic to ibuprofen (and aspirin, they think)"],
+        ),
+        # faces not drawn with a bracket go too
+        ("I love sushi :D", ["User loves sushi"]),
+        ("I love hiking <3", ["User loves hiking"]),
+        ("I love sudoku xD", ["User loves sudoku"]),
         # a face drawn with a bracket is no bracket (attacker 42), glued to a word too
         ("I'm vegan:( and I live in Tromsø.", ["User is vegan", "User lives in Tromsø"]),
         (

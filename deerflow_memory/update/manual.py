@@ -61,7 +61,7 @@ from deerflow_memory.models import (
     utc_now_iso,
 )
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.update.validate import check_fact_text
+from deerflow_memory.update.validate import check_fact_text, without_invisible
 
 __all__ = [
     "EDITED_REASON",
@@ -171,8 +171,9 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
 
 
 def _loose_id(fact_id: str) -> str:
-    # What a person reading an id back may get wrong: case, whitespace, Unicode form.
-    return " ".join(unicodedata.normalize("NFC", fact_id).casefold().split())
+    # What a person reading an id back may get wrong: case, whitespace, Unicode form, and
+    # invisible characters a copy picked up ("fact_1\u200b").
+    return " ".join(unicodedata.normalize("NFC", without_invisible(fact_id)).casefold().split())
 
 
 def edit_fact(

@@ -243,9 +243,11 @@ _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, t
 
 
 _SPACE_RUN = re.compile(r"[^\S\n]{2,}|[^\S\n ]")  # line breaks end sentences: kept
-# A face drawn with a bracket is no bracket: ":(", ";-)", "=]", "):".
+# A face drawn with a bracket is no bracket: ":(", ";-)", "=]", "):"; other faces go too
+# (":D", "xD", "<3", "^_^").
 _EMOTICON = re.compile(
     r"(?<![)(\]\[])[:;=]['’-]?[()\[\]]+(?=\s|$)"
+    r"|(?<![A-Za-z0-9])(?:[:;=]['’-]?[DPpO3]|[xX]D|<3+|\^_*\^)(?![A-Za-z0-9])"
     r"|(?<![A-Za-z0-9)(\]\[])(?:[:;=]['’-]?[()\[\]]+|[()\[\]]+['’-]?[:;=])(?![A-Za-z0-9(\[])"
 )
 
@@ -462,7 +464,12 @@ def _owned(clause: str, zh: bool) -> bool:
 
 
 _MAX_CLAUSE = 1_000  # characters; twice the default max_fact_chars (a longer fact is refused)
-_SELF_START = re.compile(r"\s*(?:(?:I|I'm|I've|I'd|I'll)\b|我)")  # "my roommate does": no
+# A statement of the user's own ("my roommate does" is not), not a hedge on the aside
+# ("(and amoxicillin, I think)" stays one aside, hedge and all).
+_SELF_START = re.compile(
+    r"\s*(?:(?:I|I'm|I've|I'd|I'll)\b(?!\s+(?:think|guess|believe|suppose|reckon|'m not sure|"
+    r"am not sure)\b)|我(?!(?:觉得|想|猜|估计|不确定)))"
+)
 
 
 def _outside_brackets(parts: list[str]) -> list[str]:
