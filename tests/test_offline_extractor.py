@@ -816,6 +816,21 @@ def test_what_follows_a_statement_does_not_rewrite_it(said: str, stored: list[st
         ("So I'm coeliac then (is that right?)", []),
         ("I'm allergic to kiwi (jk lol).", []),
         ("I'm allergic to kiwi (joking).", []),
+        # "not joking" and a word like "sarcasm" take nothing back; "(joking)" does (attacker 44)
+        ("I'm coeliac, not joking.", ["User is coeliac, not joking"]),
+        (
+            "I'm a teacher and I can't stand sarcasm.",
+            ["User is a teacher", "User cannot stand sarcasm"],
+        ),
+        # a place or a name ending in "an" is no article cut short; "kind of" is a hedge
+        ("I grew up in Xi'an.", ["User grew up in Xi'an"]),
+        ("I'm allergic to latex, kind of.", ["User is allergic to latex, kind of"]),
+        # "):" after a full stop is no face; a closing bracket before "I…" ends a sentence
+        (
+            "I avoid some foods (soy, corn etc.): gluten is the worst.",
+            ["User avoids some foods (soy, corn etc.): gluten is the worst"],
+        ),
+        ("(I'm pescatarian) I live in Tromsø.", ["User is pescatarian", "User lives in Tromsø"]),
         # a hedge inside an aside stays with it (newcomer 39: a guess was stored as sure)
         (
             "I'm allergic to ibuprofen (and aspirin, I think).",
@@ -885,3 +900,11 @@ def test_what_the_sentence_rule_must_not_cut_or_strip(said: str, stored: list[st
 )
 def test_a_statement_cut_short_is_no_fact(said: str, stored: list[str]) -> None:
     assert [f.content for f in _extract(said).new_facts] == stored
+
+
+def test_another_persons_statement_inside_an_aside_is_not_told_of_the_user() -> None:
+    # It was kept whole in the user's allergy once commas inside brackets stopped cutting
+    # clauses (attacker 44): the son's EpiPen became the user's.
+    [fact] = _extract("I'm allergic to wasps (my son too, he carries an EpiPen).").new_facts
+    assert fact.content.startswith("User is allergic to wasps")
+    assert "EpiPen" not in fact.content

@@ -65,7 +65,11 @@ _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3]+"
 )
 # A terminator takes the closing brackets after it: "(I'm vegan.) Also…" ends at ".)".
-_SENTENCE_END = re.compile(r"(?<!\.)\.++[)\]）】]*+(?=\s|$)|[!?。！？；;…]+[)\]）】]*|\n+")
+# So does a closing bracket before "I…" or "My…": "(I'm vegan) I live in Oslo."
+_SENTENCE_END = re.compile(
+    r"(?<!\.)\.++[)\]）】]*+(?=\s|$)|[!?。！？；;…]+[)\]）】]*|\n+"
+    r"|(?<![)\]）】])[)\]）】]++(?=\s+(?:I|I'm|I've|I'd|My)\b)"
+)
 # A full stop that ends a word, not a sentence (see _ends_sentence): "Dr. Chen", "a sr.
 # engineer", "vit. B12", "Ft. Lauderdale" ("I said no." ends one: "no" is not here).
 _ABBREVIATIONS = frozenset(
@@ -137,7 +141,7 @@ _TAKEN_BACK_WORDS = (
 )
 _TAKEN_BACK = re.compile(rf"[\s(（]*(?:lol\s+|haha\s+)?{_TAKEN_BACK_WORDS}[\s)）.!！。~～]*", _I)
 _TAKEN_BACK_AFTER = re.compile(
-    rf"[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|joking|sarcasm|/s|"
+    rf"[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|(?<=[(（])(?:joking|sarcasm)|/s|"
     r"or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)|至少以前是)"
     r"(?:\s+(?:lol|lmao|haha))*[\s)）.!！。~～]*$",  # "(jk lol)"
     _I,
@@ -248,7 +252,8 @@ _SPACE_RUN = re.compile(r"[^\S\n]{2,}|[^\S\n ]")  # line breaks end sentences: k
 _EMOTICON = re.compile(
     r"(?<![)(\]\[])[:;=]['’-]?[()\[\]]+(?=\s|$)"
     r"|(?<![A-Za-z0-9])(?:[:;=]['’-]?[DPpO3]|[xX]D|<3+|\^_*\^)(?![A-Za-z0-9])"
-    r"|(?<![A-Za-z0-9)(\]\[])(?:[:;=]['’-]?[()\[\]]+|[()\[\]]+['’-]?[:;=])(?![A-Za-z0-9(\[])"
+    r"|(?<![A-Za-z0-9)(\]\[])[:;=]['’-]?[()\[\]]+(?![A-Za-z0-9(\[])"
+    r"|(?<!\S)[()\[\]]+['’-]?[:;=](?![A-Za-z0-9(\[])"
 )
 
 
@@ -464,18 +469,16 @@ def _owned(clause: str, zh: bool) -> bool:
 
 
 _MAX_CLAUSE = 1_000  # characters; twice the default max_fact_chars (a longer fact is refused)
-# A statement of the user's own ("my roommate does" is not), not a hedge on the aside
-# ("(and amoxicillin, I think)" stays one aside, hedge and all).
-_SELF_START = re.compile(
-    r"\s*(?:(?:I|I'm|I've|I'd|I'll)\b(?!\s+(?:think|guess|believe|suppose|reckon|'m not sure|"
-    r"am not sure)\b)|我(?!(?:觉得|想|猜|估计|不确定)))"
+# A hedge inside an aside stays with it: "(and amoxicillin, I think)".
+_HEDGE = re.compile(
+    r"\s*(?:I (?:think|guess|believe|suppose|reckon)|I'm not sure|I am not sure|我(?:觉得|想|猜|估计|不确定))"
 )
 
 
-def _outside_brackets(parts: list[str]) -> list[str]:
+def _outside_brackets(parts: list[str], zh: bool) -> list[str]:
     """``[part, separator, part, …]`` with the cuts inside a closed bracket pair undone:
-    "I'm vegan (no dairy, no eggs)" is one clause; a statement of the user's own inside
-    stays a clause of its own ("I'm diabetic (type 2, I take metformin)")."""
+    "I'm vegan (no dairy, no eggs)" is one clause; a statement with a subject inside stays
+    a clause of its own ("diabetic (type 2, I take metformin)", "(…, he loves steak)")."""
     if len(parts) < 3 or not any(c in _OPENING for part in parts[::2] for c in part):
         return parts
     joined = [parts[0]]
@@ -484,7 +487,8 @@ def _outside_brackets(parts: list[str]) -> list[str]:
     for i in range(len(parts) - 2, -1, -1):
         closes_later[i] = closes_later[i + 1] or any(c in _CLOSING for c in parts[i + 1])
     for i in range(1, len(parts), 2):
-        if depth > 0 and closes_later[i] and not _SELF_START.match(parts[i + 1]):
+        inside = depth > 0 and closes_later[i]
+        if inside and (_subject(parts[i + 1].strip(), zh) is None or _HEDGE.match(parts[i + 1])):
             joined[-1] += parts[i] + parts[i + 1]
         else:
             joined += [parts[i], parts[i + 1]]
@@ -498,7 +502,7 @@ def _depth(text: str) -> int:
 
 def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
     """Split at commas and conjunctions; a fragment that is no statement rejoins the previous clause."""
-    parts = _outside_brackets((_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence))
+    parts = _outside_brackets((_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence), zh)
     clauses: list[list[str | None]] = []  # [text, subject]
     # Chinese drops the subject freely, so a sentence starting without one is taken as the user's.
     inherited: str | None = _SELF if zh else None
@@ -592,6 +596,7 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
         if (
             (aside := _ASIDE.search(clause))
             and not _JOKING.search(aside.group())
+            and _subject(aside.group().strip(" (（)）"), zh) != _OTHER  # "(my son too)"
             and (candidate := match_clause(clause[: aside.start()], zh)) is not None
         ):
             # "I'm vegan (no dairy, no eggs)": still a diet; "(none for me)" told of the user
@@ -722,7 +727,7 @@ def _own_text(text: str) -> str:
 # "I'm allergic to", "I love the". Only these shapes, and not when a clause of its own ends
 # there ("anything they're allergic to"; "the latex that balloons are made of" is whole).
 _EN_CUT_SHORT = re.compile(
-    r"\b(?:the|an|my|(?:fan|fans|lot|lots|bunch|couple|kind|sort|member|part) of|"
+    r"(?<![\w'’-])(?:the|an|my|(?:fan|fans|lot|lots|bunch|couple|member) of|"
     r"(?:allergic|intolerant|sensitive|addicted|used) to)$"
 )
 _EN_OWN_CLAUSE = re.compile(r"\b(?:they|they're|their|them|we|you|he|she|it|I)\b")
