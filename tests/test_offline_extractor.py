@@ -836,6 +836,14 @@ def test_what_follows_a_statement_does_not_rewrite_it(said: str, stored: list[st
             "I'm allergic to ibuprofen (and aspirin, I think).",
             ["User is allergic to ibuprofen (and aspirin, they think)"],
         ),
+        # a face parts what it stands between; "just kidding, I'm not" takes it back (attacker 45)
+        ("I'm allergic to ragweed ;-) just kidding, I'm not.", []),
+        ("I have a parrot <3 it talks all day", ["User has a parrot"]),
+        # an aside after a short form goes on with it
+        (
+            "I work at Vandelay Inc. (the branch in Leeds).",
+            ["User works at Vandelay Inc. (the branch in Leeds)"],
+        ),
         # faces not drawn with a bracket go too
         ("I love sushi :D", ["User loves sushi"]),
         ("I love hiking <3", ["User loves hiking"]),

@@ -83,6 +83,7 @@ _DOTTED_END = re.compile(r"(?<![\w.])(?=[A-Za-z.]*[A-Z])(?:[A-Za-z]{1,2}\.)+[A-Z
 # What opens a sentence after a short form or a single letter, in any case ("My blood
 # type is A. I also…", "…the U.K. and I…"), where a capital after "J." is otherwise a name
 # going on ("Mary J. Blige", "J. Crew").
+_SELF_WORDS = frozenset({"i", "i'm", "i've", "i'd", "i'll", "my"})
 _OPENERS = frozenset(
     """i i'm i've i'd i'll my me we our it it's the this that and but
     also so then thanks thank please plus oh ok okay yes no
@@ -143,7 +144,7 @@ _TAKEN_BACK = re.compile(rf"[\s(（]*(?:lol\s+|haha\s+)?{_TAKEN_BACK_WORDS}[\s)�
 _TAKEN_BACK_AFTER = re.compile(
     rf"[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|(?<=[(（])(?:joking|sarcasm)|/s|"
     r"or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)|至少以前是)"
-    r"(?:\s+(?:lol|lmao|haha))*[\s)）.!！。~～]*$",  # "(jk lol)"
+    r"(?:\s+(?:lol|lmao|haha))*(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*$",  # "(jk lol)"
     _I,
 )
 _ZH_LEADIN = re.compile(
@@ -265,7 +266,7 @@ def _prepare(text: str) -> str:
     text = _EMOJI.sub(" ", text)
     # One space for any run of spaces: the patterns' "\s*X" tried each position of a
     # long run (40,000 spaces in one sentence held the updater for 68 s).
-    text = _EMOTICON.sub(" ", text)
+    text = _EMOTICON.sub(",", text)  # a face parts what it stands between, like a comma
     text = _SPACE_RUN.sub(" ", text)
     return text.replace("’", "'").replace("‘", "'")
 
@@ -316,10 +317,13 @@ def _ends_sentence(text: str, at: int) -> bool:
     initial = len(word) == 1 and word.isupper()
     if not (initial or word.casefold() in _ABBREVIATIONS or _DOTTED.fullmatch(word)):
         return True
-    following = [w.strip("([{\"'“‘,;:") for w in text[at + 1 : at + 80].split(None, 2)[:2]]
+    words = text[at + 1 : at + 80].split(None, 2)[:2]
+    following = [w.strip("([{\"'“‘,;:") for w in words]
     if not following or not following[0]:
         return True
     after = following[0]
+    if words[0][0] in _OPENING:  # "Acme Corp. (the one in Ohio)" goes on; "…B12. (I'm…" not
+        return after.casefold() in _SELF_WORDS
     if after.casefold() in _OPENERS or (
         after[0].isupper() and after.casefold() in _CAPITAL_OPENERS
     ):
