@@ -836,9 +836,18 @@ def test_what_follows_a_statement_does_not_rewrite_it(said: str, stored: list[st
             "I'm allergic to ibuprofen (and aspirin, I think).",
             ["User is allergic to ibuprofen (and aspirin, they think)"],
         ),
-        # a face parts what it stands between; "just kidding, I'm not" takes it back (attacker 45)
+        # a face ends what it follows; "just kidding, I'm not" takes it back (attackers 45, 46)
         ("I'm allergic to ragweed ;-) just kidding, I'm not.", []),
         ("I have a parrot <3 it talks all day", ["User has a parrot"]),
+        ("I'm allergic to sesame ;-) seriously though", ["User is allergic to sesame"]),
+        ("i live in Tromsø ;) shh", ["User lives in Tromsø"]),
+        # a numbered list is one item a line; "my whole life" is a lead-in, no fact of its own
+        (
+            "About me: 1) I'm vegan 2) I'm allergic to soy",
+            ["User is vegan", "User is allergic to soy"],
+        ),
+        ("I'm allergic to sesame, my whole life", ["User is allergic to sesame"]),
+        ("My whole life I've been vegetarian.", ["User has been vegetarian"]),
         # an aside after a short form goes on with it
         (
             "I work at Vandelay Inc. (the branch in Leeds).",

@@ -270,7 +270,7 @@ _EN_PEOPLE = (
 )
 _EN_MY_THING = re.compile(
     rf"^my\s+(?!(?:{_EN_PEOPLE}|bad|pleasure|apologies|mistake|god|goodness|gosh|word|turn|fault|"
-    r"treat|question|point|guess|answer|reply|request)\b)[a-z]",
+    r"treat|question|point|guess|answer|reply|request|whole|entire|life|lifetime)\b)[a-z]",
     _I,
 )
 # "Sesame makes my throat close up", "migraines knock me out", "sci-fi is my jam": a

@@ -123,7 +123,7 @@ _EN_LEADIN = re.compile(
     r"ha(?:ha)++|he(?:he)++|lol|lmao|however|besides|sadly|luckily|unfortunately|fortunately|"
     r"thankfully|basically|personally|apparently|"
     r"not that (?:it matters|it's important|it is important|you asked|anyone asked)|"
-    r"not to (?:brag|complain|be picky)|not gonna lie|not going to lie|"
+    r"not to (?:brag|complain|be picky)|not gonna lie|not going to lie|all my life|(?:all )?my (?:whole|entire) life|"
     r"just so you know|for the record|for your information|to be honest|honestly|as you know|"
     r"(?P<remember>remember|please remember|note|please note|keep in mind|don't forget|do not forget|"
     r"(?:can|could|would) you (?:please )?(?:remember|note|keep in mind)))(?:\s+that)?\s*[,!:;-]?\s+)+",
@@ -140,7 +140,10 @@ _TAKEN_BACK_WORDS = (
     r"(?:(?:I'?m\s+)?just\s+(?:kidding|joking)|jk|j/k|kidding|only\s+joking|"
     r"开玩笑的?|开个玩笑|逗你(?:玩)?的|骗你的)"
 )
-_TAKEN_BACK = re.compile(rf"[\s(（]*(?:lol\s+|haha\s+)?{_TAKEN_BACK_WORDS}[\s)）.!！。~～]*", _I)
+_TAKEN_BACK = re.compile(
+    rf"[\s(（]*(?:lol\s+|haha\s+)?{_TAKEN_BACK_WORDS}(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*",
+    _I,
+)
 _TAKEN_BACK_AFTER = re.compile(
     rf"[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|(?<=[(（])(?:joking|sarcasm)|/s|"
     r"or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)|至少以前是)"
@@ -248,6 +251,7 @@ _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, t
 
 
 _SPACE_RUN = re.compile(r"[^\S\n]{2,}|[^\S\n ]")  # line breaks end sentences: kept
+_LIST_MARK = re.compile(r"(?<!\S)\d{1,2}\)(?=\s)")
 # A face drawn with a bracket is no bracket: ":(", ";-)", "=]", "):"; other faces go too
 # (":D", "xD", "<3", "^_^").
 _EMOTICON = re.compile(
@@ -266,7 +270,8 @@ def _prepare(text: str) -> str:
     text = _EMOJI.sub(" ", text)
     # One space for any run of spaces: the patterns' "\s*X" tried each position of a
     # long run (40,000 spaces in one sentence held the updater for 68 s).
-    text = _EMOTICON.sub(",", text)  # a face parts what it stands between, like a comma
+    text = _EMOTICON.sub(".", text)  # a face ends what it follows, like a full stop
+    text = _LIST_MARK.sub("\n", text)  # "1) I'm vegan 2) I live in Oslo": one item a line
     text = _SPACE_RUN.sub(" ", text)
     return text.replace("’", "'").replace("‘", "'")
 
