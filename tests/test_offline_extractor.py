@@ -841,11 +841,21 @@ def test_what_follows_a_statement_does_not_rewrite_it(said: str, stored: list[st
         ("I have a parrot <3 it talks all day", ["User has a parrot"]),
         ("I'm allergic to sesame ;-) seriously though", ["User is allergic to sesame"]),
         ("i live in Tromsø ;) shh", ["User lives in Tromsø"]),
-        # a numbered list is one item a line; "my whole life" is a lead-in, no fact of its own
+        # a numbered list of the user's statements is one item a line, in any marker
+        # (attackers 46, 47); a list of one statement's objects stays one statement
         (
             "About me: 1) I'm vegan 2) I'm allergic to soy",
             ["User is vegan", "User is allergic to soy"],
         ),
+        ("(a) I'm vegan (b) I live in Dalian", ["User is vegan", "User lives in Dalian"]),
+        ("1）我吃素 2）我对大豆过敏", ["用户吃素", "用户对大豆过敏"]),
+        (
+            "I'm allergic to: 1) sesame 2) lupin",
+            ["User is allergic to: 1) sesame 2) lupin"],
+        ),
+        # Chinese in an aside leaves an English sentence English
+        ("I'm allergic to sesame (芝麻, 很严重).", ["User is allergic to sesame (芝麻, 很严重)"]),
+        # "my whole life" is a lead-in, no fact of its own
         ("I'm allergic to sesame, my whole life", ["User is allergic to sesame"]),
         ("My whole life I've been vegetarian.", ["User has been vegetarian"]),
         # an aside after a short form goes on with it

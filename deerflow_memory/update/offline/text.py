@@ -251,7 +251,17 @@ _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, t
 
 
 _SPACE_RUN = re.compile(r"[^\S\n]{2,}|[^\S\n ]")  # line breaks end sentences: kept
-_LIST_MARK = re.compile(r"(?<!\S)\d{1,2}\)(?=\s)")
+# List markers ("1)", "(b)", "[2]", "1）"), one item a line when one of them opens a statement
+# of the user's own ("1) I'm vegan 2) allergic to soy"); "I'm allergic to: 1) peanuts
+# 2) shellfish" is one statement listing its objects, and stays one.
+_LIST_MARK = re.compile(r"(?<!\S)[(\[（]?(?:\d{1,2}|[a-hA-H])[)\]）]")
+_LIST_ITEM_OF_MINE = re.compile(
+    r"(?<!\S)[(\[（]?(?:\d{1,2}|[a-hA-H])[)\]）]\s*(?:(?:I|I'm|I've|I'd|My|i|im)\b|我)"
+)
+# Text in brackets, left out when telling the language of a sentence: "I'm allergic to
+# peanuts (花生, 严重)" is English, read by the English rules.
+_LETTER = re.compile(r"[^\W\d_]")
+_BRACKETED = re.compile(r"\([^()]*\)|（[^（）]*）|【[^【】]*】|\[[^\[\]]*\]|\([^()]*$|（[^（）]*$")
 # A face drawn with a bracket is no bracket: ":(", ";-)", "=]", "):"; other faces go too
 # (":D", "xD", "<3", "^_^").
 _EMOTICON = re.compile(
@@ -271,7 +281,8 @@ def _prepare(text: str) -> str:
     # One space for any run of spaces: the patterns' "\s*X" tried each position of a
     # long run (40,000 spaces in one sentence held the updater for 68 s).
     text = _EMOTICON.sub(".", text)  # a face ends what it follows, like a full stop
-    text = _LIST_MARK.sub("\n", text)  # "1) I'm vegan 2) I live in Oslo": one item a line
+    if _LIST_ITEM_OF_MINE.search(text):  # "1) I'm vegan 2) I live in Oslo": one item a line
+        text = _LIST_MARK.sub("\n", text)
     text = _SPACE_RUN.sub(" ", text)
     return text.replace("’", "'").replace("‘", "'")
 
@@ -763,6 +774,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
         ):  # "我对花生过敏，开玩笑的", "I'm vegan, or at least I was"
             continue
         zh = _CJK.search(raw) is not None
+        if zh and _LETTER.search(outside := _BRACKETED.sub("", raw)):
+            zh = _CJK.search(outside) is not None  # "…peanuts (花生)": English
         sentence, marker, remember = _strip_leadins(raw.strip(), zh)
         sentence = (_ZH_META_IF if zh else _EN_META_IF).sub("", sentence)
         question = "?" in terminator or "？" in terminator
