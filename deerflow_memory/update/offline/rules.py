@@ -551,22 +551,36 @@ def _third_person_verb(word: str) -> str:
 # "a stage I tumour"; "the stage I reached" and "a class I love" hold the pronoun), or a
 # name's numeral ending the sentence ("Elizabeth I.").
 _NUMERAL_LABEL = re.compile(
-    r"(?:\b(?:Type|Stage|Phase|Grade|Class|Level|Part|Chapter|Vol|Volume|Act|Section|Tier|War|"
-    r"Category|Schedule|Title|Article|Appendix|Mark|Mk|Series|Season|Book|Round|Division)|"
-    r"(?<!\bthe )(?<!\bthis )(?<!\bthat )(?<!\bevery )(?<!\beach )(?<!\bwhich )(?<!\bwhat )"
-    r"(?<!\bany )(?<!\bsome )(?<!\bmy )(?<!\byour )(?<!\bour )(?<!\btheir )"
-    r"\b(?:type|stage|phase|grade))\s+$|\.$"
+    r"\b(?:Type|Stage|Phase|Grade|Class|Level|Part|Chapter|Vol|Volume|Act|Section|Tier|War|"
+    r"Category|Schedule|Title|Article|Appendix|Mark|Mk|Series|Season|Book|Round|Division|"
+    r"(?P<lower>type|stage|phase|grade))\s+$|\.$"
 )
+_DETERMINERS = frozenset("the this that every each which what any some my your our their".split())  # noqa: SIM905
 _NAME_BEFORE = re.compile(r"\b[A-Z][a-z]+\s+$")
 _NEXT_WORD = re.compile(r"\s*([\w'’]+)")
 _PHRASE_END = re.compile(r"\s*(?:[.)\]]|$)")
 # ... but a verb after it makes it the pronoun again: "a type I can't pronounce", "Mark I
-# think", "the stage I reached".
-_VERB_AFTER = re.compile(
-    r"\s+(?:\w+n['’]t|\w+ed|can|could|will|would|should|do|did|have|had|am|was|think|know|"
-    r"love|like|hate|want|need|use|get|got|go|went|see|saw|read|watch|prefer|remember)\b",
-    re.IGNORECASE,
+# think", "the stage I reached", "a phase I grew out of".
+_VERBS_AFTER = frozenset(
+    """can could will would should do did have had am was think know love like hate want
+    need use get got go went see saw read watch prefer remember
+    """.split()  # noqa: SIM905
 )
+
+
+def _numeral_i(text: str, m: re.Match[str]) -> bool:
+    """Whether the capital "I" matched by ``m`` in ``text`` is a short form's or a numeral."""
+    if text.startswith(".", m.start() + 1):
+        return True
+    if (after := _NEXT_WORD.match(text, m.end())) is not None:
+        word = after[1].casefold()
+        if word in _VERBS_AFTER or word in _EN_PAST or word.endswith(("ed", "n't", "n’t")):
+            return False
+    before = text[max(0, m.start() - 24) : m.start()]
+    if (label := _NUMERAL_LABEL.search(before)) is not None:
+        words = before[: label.start()].split()
+        return not (label["lower"] and words and words[-1].casefold() in _DETERMINERS)
+    return bool(_NAME_BEFORE.search(before) and _PHRASE_END.match(text, m.start() + 1))
 
 
 def swap_pronouns(text: str) -> str:
@@ -578,18 +592,8 @@ def swap_pronouns(text: str) -> str:
 
     def swap(m: re.Match[str]) -> str:
         word = m.group()
-        if word in ("I", "I was"):
-            before = text[max(0, m.start() - 24) : m.start()]
-            after = _NEXT_WORD.match(text, m.end())
-            if text.startswith(".", m.start() + 1) or (
-                not _VERB_AFTER.match(text, m.end())
-                and not (after and after[1].casefold() in _EN_PAST)  # "a phase I grew out of"
-                and (
-                    _NUMERAL_LABEL.search(before)
-                    or (_NAME_BEFORE.search(before) and _PHRASE_END.match(text, m.start() + 1))
-                )
-            ):
-                return word
+        if word in ("I", "I was") and _numeral_i(text, m):
+            return word
         return _EN_PRONOUN_SWAP[word]
 
     return _EN_PRONOUNS.sub(swap, text)

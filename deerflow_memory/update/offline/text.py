@@ -66,9 +66,10 @@ _EMOJI = re.compile(
 )
 # A terminator takes the closing brackets after it: "(I'm vegan.) Also…" ends at ".)".
 # So does a closing bracket before "I…" or "My…": "(I'm vegan) I live in Oslo."
+_I_FORMS = "I|I'm|I've|I'd|I'll"  # the user as a subject, in the patterns below
 _SENTENCE_END = re.compile(
     r"(?<!\.)\.++[)\]）】]*+(?=\s|$)|[!?。！？；;…]+[)\]）】]*|\n+"
-    r"|(?<![)\]）】])[)\]）】]++(?=\s+(?:I|I'm|I've|I'd|My)\b)"
+    rf"|(?<![)\]）】])[)\]）】]++(?=\s+(?:{_I_FORMS}|My)\b)"
 )
 # A full stop that ends a word, not a sentence (see _ends_sentence): "Dr. Chen", "a sr.
 # engineer", "vit. B12", "Ft. Lauderdale" ("I said no." ends one: "no" is not here).
@@ -83,7 +84,7 @@ _DOTTED_END = re.compile(r"(?<![\w.])(?=[A-Za-z.]*[A-Z])(?:[A-Za-z]{1,2}\.)+[A-Z
 # What opens a sentence after a short form or a single letter, in any case ("My blood
 # type is A. I also…", "…the U.K. and I…"), where a capital after "J." is otherwise a name
 # going on ("Mary J. Blige", "J. Crew").
-_SELF_WORDS = frozenset({"i", "i'm", "i've", "i'd", "i'll", "my"})
+_SELF_WORDS = frozenset(_I_FORMS.casefold().split("|")) | {"my"}
 _OPENERS = frozenset(
     """i i'm i've i'd i'll my me we our it it's the this that and but
     also so then thanks thank please plus oh ok okay yes no
@@ -255,9 +256,7 @@ _SPACE_RUN = re.compile(r"[^\S\n]{2,}|[^\S\n ]")  # line breaks end sentences: k
 # of the user's own ("1) I'm vegan 2) allergic to soy"); "I'm allergic to: 1) peanuts
 # 2) shellfish" is one statement listing its objects, and stays one.
 _LIST_MARK = re.compile(r"(?<!\S)[(\[（]?(?:\d{1,2}|[a-hA-H])[)\]）]")
-_LIST_ITEM_OF_MINE = re.compile(
-    r"(?<!\S)[(\[（]?(?:\d{1,2}|[a-hA-H])[)\]）]\s*(?:(?:I|I'm|I've|I'd|My|i|im)\b|我)"
-)
+_LIST_ITEM_OF_MINE = re.compile(rf"{_LIST_MARK.pattern}\s*(?:(?:{_I_FORMS}|My|i|im)\b|我)")
 # Text in brackets, left out when telling the language of a sentence: "I'm allergic to
 # peanuts (花生, 严重)" is English, read by the English rules.
 _LETTER = re.compile(r"[^\W\d_]")
@@ -278,11 +277,11 @@ def _prepare(text: str) -> str:
     text = _QUOTE_LINE.sub(" ", text)
     text = _QUOTED.sub(" ", text)
     text = _EMOJI.sub(" ", text)
-    # One space for any run of spaces: the patterns' "\s*X" tried each position of a
-    # long run (40,000 spaces in one sentence held the updater for 68 s).
     text = _EMOTICON.sub(".", text)  # a face ends what it follows, like a full stop
     if _LIST_ITEM_OF_MINE.search(text):  # "1) I'm vegan 2) I live in Oslo": one item a line
         text = _LIST_MARK.sub("\n", text)
+    # One space for any run of spaces: the patterns' "\s*X" tried each position of a
+    # long run (40,000 spaces in one sentence held the updater for 68 s).
     text = _SPACE_RUN.sub(" ", text)
     return text.replace("’", "'").replace("‘", "'")
 
@@ -308,7 +307,7 @@ def _sentences(text: str) -> Iterator[tuple[str, str]]:
 def _opens_aside(sentence: str) -> bool:
     # A bracket left open after the sentence's first word: "…nuts (badly", not "(I'm vegan".
     body = sentence.lstrip(_OPENING + " ")
-    return any(c in _OPENING for c in body) and _depth(body) > 0
+    return any(c in _OPENING for c in body) and bool(_open_brackets(body))
 
 
 def _ends_sentence(text: str, at: int) -> bool:
@@ -376,18 +375,27 @@ def _without_stray_closers(clause: str, trailing: tuple[re.Pattern[str], ...]) -
     return clause if kept == len(clause) else without_ending(clause[:kept], trailing).strip()
 
 
+def _open_brackets(text: str, open_: list[str] | None = None) -> list[str]:
+    """The brackets ``text`` leaves open, innermost last, carried on from ``open_``.
+
+    A closer pairs with the last opener of its kind, either width ("(海淀）"); a stray
+    closer is passed over.
+    """
+    open_ = [] if open_ is None else open_
+    for char in text:
+        if char in _OPENING:
+            open_.append(char)
+        elif char in _CLOSING and open_ and _PAIR[open_[-1]] == _PAIR[char]:
+            open_.pop()
+    return open_
+
+
 def _closed(clause: str) -> str:
     """``clause`` with the brackets it leaves open closed at its end, each in its own width:
     "…diabetic (type 2, I take metformin)" cut at its second clause keeps "(type 2)"."""
     if not any(c in _OPENING for c in clause):
         return clause
-    open_: list[str] = []
-    for char in clause:
-        if char in _OPENING:
-            open_.append(char)
-        elif char in _CLOSING and open_ and _PAIR[open_[-1]] == _PAIR[char]:
-            open_.pop()
-    return clause + "".join(_CLOSING[_OPENING.index(c)] for c in reversed(open_))
+    return clause + "".join(_CLOSING[_OPENING.index(c)] for c in reversed(_open_brackets(clause)))
 
 
 def _unbracketed(sentence: str) -> str:
@@ -502,22 +510,18 @@ def _outside_brackets(parts: list[str], zh: bool) -> list[str]:
     if len(parts) < 3 or not any(c in _OPENING for part in parts[::2] for c in part):
         return parts
     joined = [parts[0]]
-    depth = _depth(parts[0])
+    open_ = _open_brackets(parts[0])
     closes_later = [False] * len(parts)  # a closing bracket in parts[i + 1:]
     for i in range(len(parts) - 2, -1, -1):
         closes_later[i] = closes_later[i + 1] or any(c in _CLOSING for c in parts[i + 1])
     for i in range(1, len(parts), 2):
-        inside = depth > 0 and closes_later[i]
+        inside = bool(open_) and closes_later[i]
         if inside and (_subject(parts[i + 1].strip(), zh) is None or _HEDGE.match(parts[i + 1])):
             joined[-1] += parts[i] + parts[i + 1]
         else:
             joined += [parts[i], parts[i + 1]]
-        depth = max(0, depth + _depth(parts[i + 1]))
+        _open_brackets(parts[i + 1], open_)
     return joined
-
-
-def _depth(text: str) -> int:
-    return sum(text.count(c) for c in _OPENING) - sum(text.count(c) for c in _CLOSING)
 
 
 def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
@@ -687,7 +691,7 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
             return [_correction(candidate, x, True, True)]
         return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
     m = (_ZH_STATEMENT_FRAME if zh else _EN_STATEMENT_FRAME).match(sentence)
-    if m is None or _depth(m["stmt"]) > 0:  # "…cats (but not dogs)": an aside, no frame
+    if m is None or _open_brackets(m["stmt"]):  # "…cats (but not dogs)": an aside, no frame
         return None
     stmt = clean(m["stmt"])
     subject = _subject(stmt, zh)
