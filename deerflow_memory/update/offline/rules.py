@@ -556,15 +556,16 @@ _NUMERAL_LABEL = re.compile(
     r"(?P<lower>type|stage|phase|grade))\s+$|\.$"
 )
 _DETERMINERS = frozenset("the this that every each which what any some my your our their".split())  # noqa: SIM905
+_WORD_AND_SPACE = re.compile(r"\b(\w+) $")  # the word before the label, one space after it
 _NAME_BEFORE = re.compile(r"\b[A-Z][a-z]+\s+$")
 _NEXT_WORD = re.compile(r"\s*([\w'’]+)")
 _PHRASE_END = re.compile(r"\s*(?:[.)\]]|$)")
 # ... but a verb after it makes it the pronoun again: "a type I can't pronounce", "Mark I
-# think", "the stage I reached", "a phase I grew out of".
-_VERBS_AFTER = frozenset(
-    """can could will would should do did have had am was think know love like hate want
-    need use get got go went see saw read watch prefer remember
-    """.split()  # noqa: SIM905
+# think", "the stage I reached", "a phase I grew out of" (_EN_PAST).
+_VERB_AFTER = re.compile(
+    r"\s+(?:\w+n['’]t|\w+ed|can|could|will|would|should|do|did|have|had|am|was|think|know|"
+    r"love|like|hate|want|need|use|get|got|go|went|see|saw|read|watch|prefer|remember)\b",
+    re.IGNORECASE,
 )
 
 
@@ -572,14 +573,15 @@ def _numeral_i(text: str, m: re.Match[str]) -> bool:
     """Whether the capital "I" matched by ``m`` in ``text`` is a short form's or a numeral."""
     if text.startswith(".", m.start() + 1):
         return True
-    if (after := _NEXT_WORD.match(text, m.end())) is not None:
-        word = after[1].casefold()
-        if word in _VERBS_AFTER or word in _EN_PAST or word.endswith(("ed", "n't", "n’t")):
-            return False
+    after = _NEXT_WORD.match(text, m.end())
+    if _VERB_AFTER.match(text, m.end()) or (after and after[1].casefold() in _EN_PAST):
+        return False
     before = text[max(0, m.start() - 24) : m.start()]
     if (label := _NUMERAL_LABEL.search(before)) is not None:
-        words = before[: label.start()].split()
-        return not (label["lower"] and words and words[-1].casefold() in _DETERMINERS)
+        if not label["lower"]:
+            return True
+        word = _WORD_AND_SPACE.search(before, 0, label.start())
+        return not (word and word[1] in _DETERMINERS)  # "the stage I reached": the pronoun
     return bool(_NAME_BEFORE.search(before) and _PHRASE_END.match(text, m.start() + 1))
 
 

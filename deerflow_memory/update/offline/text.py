@@ -307,7 +307,7 @@ def _sentences(text: str) -> Iterator[tuple[str, str]]:
 def _opens_aside(sentence: str) -> bool:
     # A bracket left open after the sentence's first word: "…nuts (badly", not "(I'm vegan".
     body = sentence.lstrip(_OPENING + " ")
-    return any(c in _OPENING for c in body) and bool(_open_brackets(body))
+    return any(c in _OPENING for c in body) and _depth(body) > 0
 
 
 def _ends_sentence(text: str, at: int) -> bool:
@@ -375,27 +375,18 @@ def _without_stray_closers(clause: str, trailing: tuple[re.Pattern[str], ...]) -
     return clause if kept == len(clause) else without_ending(clause[:kept], trailing).strip()
 
 
-def _open_brackets(text: str, open_: list[str] | None = None) -> list[str]:
-    """The brackets ``text`` leaves open, innermost last, carried on from ``open_``.
-
-    A closer pairs with the last opener of its kind, either width ("(海淀）"); a stray
-    closer is passed over.
-    """
-    open_ = [] if open_ is None else open_
-    for char in text:
-        if char in _OPENING:
-            open_.append(char)
-        elif char in _CLOSING and open_ and _PAIR[open_[-1]] == _PAIR[char]:
-            open_.pop()
-    return open_
-
-
 def _closed(clause: str) -> str:
     """``clause`` with the brackets it leaves open closed at its end, each in its own width:
     "…diabetic (type 2, I take metformin)" cut at its second clause keeps "(type 2)"."""
     if not any(c in _OPENING for c in clause):
         return clause
-    return clause + "".join(_CLOSING[_OPENING.index(c)] for c in reversed(_open_brackets(clause)))
+    open_: list[str] = []
+    for char in clause:
+        if char in _OPENING:
+            open_.append(char)
+        elif char in _CLOSING and open_ and _PAIR[open_[-1]] == _PAIR[char]:
+            open_.pop()
+    return clause + "".join(_CLOSING[_OPENING.index(c)] for c in reversed(open_))
 
 
 def _unbracketed(sentence: str) -> str:
@@ -510,18 +501,23 @@ def _outside_brackets(parts: list[str], zh: bool) -> list[str]:
     if len(parts) < 3 or not any(c in _OPENING for part in parts[::2] for c in part):
         return parts
     joined = [parts[0]]
-    open_ = _open_brackets(parts[0])
+    depth = _depth(parts[0])
     closes_later = [False] * len(parts)  # a closing bracket in parts[i + 1:]
     for i in range(len(parts) - 2, -1, -1):
         closes_later[i] = closes_later[i + 1] or any(c in _CLOSING for c in parts[i + 1])
     for i in range(1, len(parts), 2):
-        inside = bool(open_) and closes_later[i]
+        inside = depth > 0 and closes_later[i]
         if inside and (_subject(parts[i + 1].strip(), zh) is None or _HEDGE.match(parts[i + 1])):
             joined[-1] += parts[i] + parts[i + 1]
         else:
             joined += [parts[i], parts[i + 1]]
-        _open_brackets(parts[i + 1], open_)
+        depth = max(0, depth + _depth(parts[i + 1]))
     return joined
+
+
+def _depth(text: str) -> int:
+    # Openers less closers of any kind: how deep a run of clause parts has gone.
+    return sum(text.count(c) for c in _OPENING) - sum(text.count(c) for c in _CLOSING)
 
 
 def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
@@ -691,7 +687,7 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
             return [_correction(candidate, x, True, True)]
         return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
     m = (_ZH_STATEMENT_FRAME if zh else _EN_STATEMENT_FRAME).match(sentence)
-    if m is None or _open_brackets(m["stmt"]):  # "…cats (but not dogs)": an aside, no frame
+    if m is None or _depth(m["stmt"]) > 0:  # "…cats (but not dogs)": an aside, no frame
         return None
     stmt = clean(m["stmt"])
     subject = _subject(stmt, zh)
