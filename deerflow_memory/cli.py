@@ -63,7 +63,13 @@ from deerflow_memory.terminal import (
     terminal_safe,
     write_text_replacing,
 )
-from deerflow_memory.update.import_check import import_onto, read_import, replaced_by_import
+from deerflow_memory.update.import_check import (
+    brought_back_by_import,
+    brought_back_note,
+    import_onto,
+    read_import,
+    replaced_by_import,
+)
 
 if TYPE_CHECKING:
     from deerflow_memory.update.forget import Cleared
@@ -576,9 +582,12 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
     with _storage(args, config) as storage:
         current = storage.load(args.user, args.agent)
         replaced = replaced_by_import(current)
+        back = brought_back_by_import(current, incoming)
         if replaced is not None and not args.yes:
             # Like clear and export: a terminal is asked, a script must say --yes.
             has = f"{args.user!r} already has {replaced}"
+            if back:
+                has += f"; the file brings back {brought_back_note(back)}"
             answer = ask_yes_no(f"{has}. Replace them? [y/N] ")
             if answer is None:
                 raise CommandFailed(f"{has}: pass --yes to replace them (no terminal to ask)")
@@ -587,9 +596,10 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
         # Based on what is stored now: a store backend then removes the old facts.
         replacing = import_onto(current, incoming)
         saved = storage.save(args.user, args.agent, replacing, expected_revision=current.revision)
-    console.print(
-        Text(f"imported {_facts(len(saved.facts))} into {args.user} (revision {saved.revision})")
-    )
+    said = f"imported {_facts(len(saved.facts))} into {args.user} (revision {saved.revision})"
+    if back:
+        said += f"; brought back {brought_back_note(back)}"
+    console.print(Text(said))
     return 0
 
 

@@ -102,12 +102,18 @@ from deerflow_memory.identity import (
     user_id_for_identity,
 )
 from deerflow_memory.inject.fallback import rank_facts
-from deerflow_memory.models import MemoryDocument, iso_from_timestamp
+from deerflow_memory.models import Fact, MemoryDocument, iso_from_timestamp
 from deerflow_memory.service import MemoryService, check_service
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.stats import storage_stats
 from deerflow_memory.tools import search_superseded
-from deerflow_memory.update.import_check import import_onto, read_import, replaced_by_import
+from deerflow_memory.update.import_check import (
+    brought_back_by_import,
+    brought_back_note,
+    import_onto,
+    read_import,
+    replaced_by_import,
+)
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 from deerflow_memory.update.outcome import FailedUpdate
 
@@ -556,19 +562,30 @@ def memory_routes(
         replace = request.query_params.get("replace", "").lower() in {"1", "true", "yes"}
         backend = storage(request)
 
-        def write() -> MemoryDocument:
+        def write() -> tuple[MemoryDocument, tuple[Fact, ...]]:
             current = backend.load(user_id, agent)
             replaced = replaced_by_import(current)
+            back = brought_back_by_import(current, incoming)
             if replaced is not None and not replace:
+                also = f"; the file brings back {brought_back_note(back)}" if back else ""
                 raise ApiError(
-                    409, f"{user_id!r} already has {replaced}; add ?replace=true to replace them"
+                    409,
+                    f"{user_id!r} already has {replaced}{also}; add ?replace=true to replace them",
                 )
             # Based on what is stored now: a store backend then removes the old facts.
             replacing = import_onto(current, incoming)
-            return backend.save(user_id, agent, replacing, expected_revision=current.revision)
+            saved = backend.save(user_id, agent, replacing, expected_revision=current.revision)
+            return saved, back
 
-        saved = await run_in_threadpool(write)
-        return JSONResponse({"imported": len(saved.facts), "revision": saved.revision})
+        saved, back = await run_in_threadpool(write)
+        return JSONResponse(
+            {
+                "imported": len(saved.facts),
+                "revision": saved.revision,
+                # ids of imported facts the user had deleted (an older export brings them back)
+                "broughtBack": [fact.id for fact in back],
+            }
+        )
 
     async def clear(request: Request) -> Response:
         user_id, agent = target(request)

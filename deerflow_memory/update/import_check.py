@@ -20,7 +20,9 @@ cleaned and cut to ``max_fact_chars``, summaries cleaned and cut at a sentence t
 :class:`InvalidDocumentError` naming the first few problems; nothing is written.
 
 :func:`replaced_by_import` says what an import would replace (the command line
-and the import route refuse, or ask, when there is anything).
+and the import route refuse, or ask, when there is anything), and
+:func:`brought_back_by_import` which of the file's facts the user deleted from
+the memory since (an older export brings them back: both say so).
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from deerflow_memory.config import DuplicateKeyError, MemoryConfig, json_object_
 from deerflow_memory.config.messages import clipped
 from deerflow_memory.errors import ConfigError, InvalidDocumentError
 from deerflow_memory.models import (
+    USER_DELETED_REASON,
+    Fact,
     MemoryDocument,
     first_problem,
     json_problem,
@@ -45,6 +49,7 @@ from deerflow_memory.models import (
     says_nothing,
     utc_now_iso,
 )
+from deerflow_memory.update.hygiene import text_key
 from deerflow_memory.update.validate import (
     clean_source_error,
     clean_summary,
@@ -52,7 +57,13 @@ from deerflow_memory.update.validate import (
     cleaned_fact_text,
 )
 
-__all__ = ["import_onto", "read_import", "replaced_by_import"]
+__all__ = [
+    "brought_back_by_import",
+    "brought_back_note",
+    "import_onto",
+    "read_import",
+    "replaced_by_import",
+]
 
 _DOCUMENT_KEYS = frozenset({"facts", "user", "history"})
 _DATE_FIELDS = ("createdAt", "expiresAt", "lastConfirmedAt", "lastAccessedAt", "supersededAt")
@@ -289,3 +300,35 @@ def replaced_by_import(current: MemoryDocument) -> str | None:
     if not facts and not history:
         return "summaries and no facts"
     return " and ".join(parts)
+
+
+def brought_back_by_import(current: MemoryDocument, incoming: MemoryDocument) -> tuple[Fact, ...]:
+    """The facts of ``incoming`` that the user deleted from ``current`` (in file order).
+
+    A fact deleted with ``forget`` stays in ``current``'s history so that no
+    update learns it again; an import replaces that history with the file's,
+    so an export made before the delete brings the fact back. The command line
+    and the import route name these facts before and after replacing.
+
+    A fact counts when its text matches a history entry of ``current`` deleted
+    by the user (:data:`~deerflow_memory.models.USER_DELETED_REASON`), case and
+    spacing aside (the match extraction uses to keep it out), and the file does
+    not record that delete itself.
+    """
+    deleted = {
+        text_key(f.content) for f in current.superseded_facts if f.reason == USER_DELETED_REASON
+    }
+    if not deleted:
+        return ()
+    kept = {
+        text_key(f.content) for f in incoming.superseded_facts if f.reason == USER_DELETED_REASON
+    }
+    gone = deleted - kept
+    return tuple(f for f in incoming.facts if text_key(f.content) in gone)
+
+
+def brought_back_note(facts: tuple[Fact, ...]) -> str:
+    """``"1 fact you deleted (fact_1: Lives in Oslo)"``; a few named, the rest counted."""
+    named = ", ".join(f"{clipped(f.id)}: {clipped(f.content)}" for f in facts[:_SHOWN])
+    more = f" and {len(facts) - _SHOWN} more" if len(facts) > _SHOWN else ""
+    return f"{_count(len(facts), 'fact')} you deleted ({named}{more})"

@@ -1,0 +1,109 @@
+"""An import of an export made before a delete brings the deleted fact back, and says so."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from deerflow_memory.models import USER_DELETED_REASON, Fact, MemoryDocument, SupersededFact
+from deerflow_memory.storage.file import FileMemoryStorage
+from deerflow_memory.update.import_check import brought_back_by_import, brought_back_note
+from tests.test_cli_errors import assert_one_error_line, run
+
+
+def _fact(fact_id: str, content: str) -> Fact:
+    return Fact(id=fact_id, content=content, category="context", confidence=0.9)
+
+
+def _gone(fact_id: str, content: str, reason: str = USER_DELETED_REASON) -> SupersededFact:
+    data = _fact(fact_id, content).model_dump()
+    return SupersededFact(**data, superseded_at="2026-11-02T10:00:00Z", reason=reason)
+
+
+def test_the_facts_brought_back_are_those_the_user_deleted_case_and_spacing_aside() -> None:
+    current = MemoryDocument(
+        facts=[_fact("f9", "Plays the cello")],
+        superseded_facts=[
+            _gone("f1", "Works night shifts at a bakery"),
+            _gone("f2", "Owns a grey parrot", reason="edited by the user"),
+            _gone("f3", "Keeps bees on the roof"),
+        ],
+    )
+    incoming = MemoryDocument(
+        facts=[
+            _fact("a", "keeps  BEES on the roof"),
+            _fact("b", "Owns a grey parrot"),  # only edited, never deleted
+            _fact("c", "Works night shifts at a bakery"),
+            _fact("d", "Plays the cello"),
+        ]
+    )
+    assert [f.id for f in brought_back_by_import(current, incoming)] == ["a", "c"]
+    assert brought_back_by_import(MemoryDocument(facts=[_fact("x", "Tea")]), incoming) == ()
+
+
+def test_a_file_that_records_the_delete_itself_brings_nothing_back() -> None:
+    current = MemoryDocument(superseded_facts=[_gone("f1", "Keeps bees on the roof")])
+    incoming = MemoryDocument(
+        facts=[_fact("a", "Keeps bees on the roof")],
+        superseded_facts=[_gone("old", "Keeps bees on the roof")],
+    )
+    assert brought_back_by_import(current, incoming) == ()
+
+
+def test_the_note_names_three_facts_and_counts_the_rest() -> None:
+    facts = tuple(_fact(f"f{i}", f"Fact number {i}") for i in range(5))
+    assert brought_back_note(facts[:1]) == "1 fact you deleted (f0: Fact number 0)"
+    assert brought_back_note(facts) == (
+        "5 facts you deleted (f0: Fact number 0, f1: Fact number 1, f2: Fact number 2 and 2 more)"
+    )
+
+
+@pytest.fixture
+def exported_then_forgotten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> tuple[Path, Path, str]:
+    """ann remembers two facts, exports them, then forgets the second."""
+    root, export = tmp_path / "mem", tmp_path / "ann.json"
+    for text in ("Allergic to penicillin", "Lives in Tromso"):
+        assert run(capsys, "--root", str(root), "remember", "--user", "ann", text)[0] == 0
+    assert run(capsys, "--root", str(root), "export", "--user", "ann", "-o", str(export))[0] == 0
+    oslo = next(f for f in json.loads(export.read_text())["facts"] if "Tromso" in f["content"])
+    assert run(capsys, "--root", str(root), "forget", "--user", "ann", oslo["id"])[0] == 0
+    return root, export, oslo["id"]
+
+
+def test_the_command_names_a_deleted_fact_before_and_after_bringing_it_back(
+    exported_then_forgotten: tuple[Path, Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, export, fact_id = exported_then_forgotten
+    base = ("--root", str(root), "import", "--user", "ann", str(export))
+    status, _, err = run(capsys, *base)
+    assert_one_error_line(
+        status, err, f"the file brings back 1 fact you deleted ({fact_id}: Lives in Tromso)"
+    )
+    assert [f.content for f in FileMemoryStorage(root).load("ann", None).facts] == [
+        "Allergic to penicillin"
+    ]
+    status, out, _ = run(capsys, *base, "--yes")
+    assert status == 0
+    assert f"brought back 1 fact you deleted ({fact_id}: Lives in Tromso)" in out
+
+
+def test_the_import_route_names_deleted_facts_it_brings_back(client: TestClient) -> None:
+    kept = client.post("/memory/users/ana/facts", json={"content": "Cycles to work"}).json()
+    dropped = client.post("/memory/users/ana/facts", json={"content": "Speaks Welsh"}).json()
+    export = client.get("/memory/users/ana/export").content
+    assert client.delete(f"/memory/users/ana/facts/{dropped['fact']['id']}").status_code == 200
+    headers = {"Content-Type": "application/json"}
+    refused = client.put("/memory/users/ana", content=export, headers=headers)
+    assert refused.status_code == 409
+    assert "brings back 1 fact you deleted" in refused.json()["error"]
+    done = client.put("/memory/users/ana?replace=true", content=export, headers=headers)
+    assert done.status_code == 200
+    assert done.json()["broughtBack"] == [dropped["fact"]["id"]]
+    again = client.put("/memory/users/ana?replace=true", content=export, headers=headers)
+    assert again.json()["broughtBack"] == []  # the import replaced the history holding the delete
+    assert kept["fact"]["id"] in {f["id"] for f in client.get("/memory/users/ana").json()["facts"]}
