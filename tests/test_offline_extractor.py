@@ -581,6 +581,20 @@ def test_a_thousand_corrections_look_at_the_facts_that_hold_their_words_only(
         ),
         ("I grew up in the U.K. I like rugby.", ["User grew up in the U.K.", "User likes rugby"]),
         ("I said no. I live in Lyon.", ["User lives in Lyon"]),
+        # ... or, after a dotted place a place word comes before, a capitalised word and a verb
+        (
+            "I grew up in the U.S. Sesame gives me hives.",
+            ["User grew up in the U.S.", "User reacts to sesame: it gives them hives"],
+        ),
+        (
+            "I studied in the U.K. Mushrooms make me ill.",
+            ["User reacts to mushrooms: they make them ill"],
+        ),
+        # ... while a name or a place goes on
+        ("I'm a fan of J.R.R. Tolkien", ["User is a fan of J.R.R. Tolkien"]),
+        ("I think J.K. Rowling is a great writer.", []),
+        ("I live in the U.S. Virgin Islands", ["User lives in the U.S. Virgin Islands"]),
+        ("I work in the U.S. Postal service", ["User works in the U.S. Postal service"]),
     ],
 )
 def test_a_full_stop_inside_a_name_or_short_form_does_not_cut_the_fact(

@@ -112,6 +112,14 @@ _FINITE = frozenset(
     must isn't aren't wasn't weren't hasn't haven't don't doesn't didn't can't won't
     """.split()  # noqa: SIM905
 )
+# After a dotted place in capitals that a place word comes before ("in the U.S.", "to
+# D.C."), a capitalised word and a verb open a new sentence ("…the U.K. Shellfish makes me
+# ill"); initials of a name go on ("I think J.K. Rowling is…": no place word before).
+_PLACE_WORDS = frozenset(["the", "in", "to", "from", "near", "across", "around", "outside"])
+_DOTTED_CAPITALS = re.compile(r"(?:[A-Z]\.)+[A-Z]")  # "U.S", "D.C", "U.S.A" (the last dot apart)
+# a verb after that capitalised word: "gives", "makes" (not "less", "glass"), or the plural
+# of one that tells a reaction ("Mushrooms make me ill")
+_LIKELY_VERB = re.compile(r"[a-z]{2,}[^s]s|make|give|cause|trigger|upset|bother|irritate")
 # "For the trip, …", "quick q — …", "heads up before you plan: …": what the statement is for.
 _EN_TOPIC = re.compile(
     r"^(?:for (?:the|my|our|this|that|a|an|any|tomorrow's|next week's) [^,:—–]{1,40}|"
@@ -319,7 +327,9 @@ def _ends_sentence(text: str, at: int) -> bool:
     (:data:`_OPENERS`; :data:`_CAPITAL_OPENERS` capitalised: "…the U.S. I like
     jazz", "…type is A. (My…", "…vitamin D. Sadly…"), or, after a capital alone that
     a label comes before (:data:`_LABELS`), is a capitalised word before a verb
-    (:data:`_FINITE`: "…vitamin C. Tomatoes are fine").
+    (:data:`_FINITE`: "…vitamin C. Tomatoes are fine"), or, after a dotted place
+    in capitals that a place word comes before (:data:`_PLACE_WORDS`), a
+    capitalised word before a verb ("…the U.S. Penicillin gives me hives").
     """
     start = at
     while (
@@ -343,10 +353,18 @@ def _ends_sentence(text: str, at: int) -> bool:
         after[0].isupper() and after.casefold() in _CAPITAL_OPENERS
     ):
         return True
-    if not (initial and after[0].isupper() and len(following) > 1 and following[1] in _FINITE):
+    if not (after[0].isupper() and len(following) > 1):
         return False
+    verb = following[1]
     before = text[max(0, start - 40) : start].split()  # the word before: a bounded look
-    return bool(before) and before[-1] in _LABELS
+    if initial:
+        return verb in _FINITE and bool(before) and before[-1] in _LABELS
+    return (
+        (verb in _FINITE or _LIKELY_VERB.fullmatch(verb) is not None)
+        and _DOTTED_CAPITALS.fullmatch(word) is not None
+        and bool(before)
+        and before[-1].casefold() in _PLACE_WORDS
+    )
 
 
 _OPENING, _CLOSING = "([{（【", ")]}）】"
