@@ -101,7 +101,8 @@ _EN_PASSING = re.compile(
     r"^I\s+(?:just\s+)?(?:\w+ed|ran|did|made|got|put|set|sent|wrote|built|broke|took|left|lost|found|began|read|saw|went)\s+(?:the|this|that|it|these|those)\b|"
     r"^I\s+(?:have|'ve got|have got|got)\s+(?:a|an|another|one more|some|no|a lot of|lots of|so much|too much)\s+(?:\w+\s+)?(?:idea|ideas|question|questions|meeting|meetings|problem|problems|issue|issues|call|calls|deadline|deadlines|errand|errands|work|homework|email|emails|cold|headache|fever|bug|bugs|time|minutes?|hours?|plans?|appointment|interview|exam|test|presentation|task|tasks|update|suggestion|request|favou?r)\b|"
     r"^I(?:'m| am)\s+(?:(?:currently|still|just|now)\s+)*working on\s+(?!\w+ing\b)|"
-    rf"^I(?:'m| am)\s+(?:(?:so|really|very|kinda|kind of|a bit|a little|pretty|quite|totally|just|still|not|too)\s+)*(?:{_EN_FEELING})\b"
+    rf"^I(?:'m| am)\s+(?:(?:so|really|very|kinda|kind of|a bit|a little|pretty|quite|totally|just|still|not|too|"
+    rf"fairly|absolutely|completely|\d{{1,3}} ?%)\s+)*(?:{_EN_FEELING}|certain|positive|convinced)\b"
     # talk about the conversation, or a request in disguise
     r"|^I\s+(?:(?:really|just|also|still|honestly|totally|kinda|actually)\s+)*(?:think|thought|guess|believe|feel|suppose|agree|disagree|see|saw|hear|heard|know|knew|understand|mean|meant|hope|wonder|wondered|was wondering|said|asked|told|forgot|remember|noticed|found|read|tried|got it|get it|appreciate|doubt|bet|reckon|assume|figured|realized|realised|changed my mind|owe|promise|swear|apologi[sz]e|beg|insist|repeat)\b"
     r"|^I\s+(?:(?:really|just|also|still)\s+)*(?:like|love|hate|prefer|want|need|enjoy|liked|loved|hated)\s+(?:it|this|that|these|those|them|your|the (?:first|second|third|last|new|other|previous|shorter|longer)|(?:this|that|the) (?:one|version|idea|answer|option|draft|plan|list|suggestion))\b"

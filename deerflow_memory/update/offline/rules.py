@@ -189,6 +189,17 @@ def _place_name(match: re.Match[str]) -> bool:
     return bool(words) and words[0][:1].isupper()
 
 
+def _an_age(match: re.Match[str]) -> bool:
+    """An age someone telling it can have: 5 to 120 in digits; Chinese numerals as said."""
+    text = match["v"]
+    return not text.isdigit() or 5 <= int(text) <= 120
+
+
+def _zh_age(match: re.Match[str], _clause: str) -> str:
+    """ "我今年是29岁了" → "用户今年29岁"."""
+    return f"用户{match['t'] or ''}{match['v']}岁"
+
+
 def _render(template: str) -> Render:
     return lambda m, _clause: template.format(**m.groupdict())
 
@@ -342,6 +353,9 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I'm (?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
     # instructions addressed to the assistant, said with "I want you to…"
     _r(r"^I (?:want|need|would like|'d like) you to (?P<v>(?:always|never) .+)$", C.PREFERENCE, 0.9, None, _render(_EN_INSTRUCTION + "{v}")),
+    # age: "I'm 29", "I'm 29 years old", "I just turned 40" (a number a person can be)
+    _r(r"^I'm (?:now |only |already |just )?(?P<v>\d{1,3})(?: ?(?:years?|yrs?)(?: old)?| ?(?:yo|y/o|y\.o\.))?(?: now)?$", C.CONTEXT, 0.9, "age", _render("User is {v} years old"), _an_age),
+    _r(r"^I (?:just |recently )?turned (?P<v>\d{1,3})(?: (?:years?|yrs?)(?: old)?)?$", C.CONTEXT, 0.9, "age", _render("User is {v} years old"), _an_age),
     # family, pets, marital status
     _r(rf"^I have (?P<v>{NUM_EN} (?:(?:young|little|small|grown|grown-up|teenage|adult|baby|twin|new|lovely|beautiful|adopted|older|younger|big|elder)\s+)*(?:kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby|grandchildren|grandkids|twins|toddlers?|teenagers?|wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|brothers?|sisters?|siblings?|dogs?|cats?|puppy|puppies|kittens?|pets?|parrot|rabbit|hamster)\b.*)$", C.CONTEXT, 0.9),
     _r(r"^I'm (?:happily |recently |newly )?(?P<v>married|divorced|single|engaged|widowed|separated)(?: (?:to|with) .+)?$", C.CONTEXT, 0.9, "marital"),
@@ -436,6 +450,8 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _need(rf"^我{ADV_ZH}(?:有)?(?:\d+度的?)?(?P<v>近视|远视|散光|老花|色弱|弱视|耳背)(?:眼)?(?:很|非常|特别|比较|有点|挺|越来越)?(?:严重|厉害|深|重|\d+度|[一二两三四五六七八九]百多?度)?了?$", C.CONTEXT, 0.9),
     _need(rf"^我{ADV_ZH}(?:长期|常年|经常)?(?P<v>失眠|便秘|耳鸣|贫血|低血糖|脱发|偏头痛|头痛|头疼|胃疼|腰疼){_DURATION_ZH}$", C.CONTEXT, 0.9),
     _need(r"^(?P<v>[\u4e00-\u9fff]{2,8}?)是我的(?:多年的|长期的)?老?(?:毛病|问题|病)了?$", C.CONTEXT, 0.9, None, _render("用户有{v}的老毛病")),
+    # age: "我34岁", "我今年是28岁了", "我已经六十岁了"
+    _r(r"^我(?P<t>今年|现在|已经|都)?是?(?P<v>\d{1,3}|[一二两三四五六七八九十百]{1,4})(?:周)?岁了?$", C.CONTEXT, 0.9, "age", _zh_age, _an_age),
     _r(rf"^我{ADV_ZH}叫(?![了过着做他她你它人车])(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
     _r(rf"^我的名字(?:是|叫)(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
     _r(rf"^我名叫(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
@@ -781,6 +797,15 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("name", r"(?:名字(?:是|叫)|名叫|希望被称呼为|^(?:该)?用户叫)(?P<v>[^，。；,]+)"),
         ("surname", r"^(?:该)?用户姓(?P<v>[\u4e00-\u9fff]{1,2})"),
+        # the user's age, not someone's ("User's son is 12 years old" fills no slot)
+        (
+            "age",
+            r"^(?:the )?user is (?P<v>\d{1,3})(?: years old|-year-old\b)|^user's age is (?P<v2>\d{1,3})\b",
+        ),
+        (
+            "age",
+            r"^(?:该)?用户(?:今年|现在|已经|都)?(?P<v>\d{1,3}|[一二两三四五六七八九十]{1,4})周?岁",
+        ),
         (
             "marital",
             r"\bis (?:happily |recently )?(?P<v>married|divorced|single|engaged|widowed|separated)\b",

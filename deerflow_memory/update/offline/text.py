@@ -138,6 +138,20 @@ _EN_LEADIN = re.compile(
     r"(?:can|could|would) you (?:please )?(?:remember|note|keep in mind)))(?:\s+that)?\s*[,!:;-]?\s+)+",
     _I,
 )
+# A hedge or a preface before the user's own statement, at the start of any clause: "I'm
+# pretty sure I'm allergic to…", "I guess I'm an introvert", "…and it turns out I have…",
+# "Not sure if it matters, but I'm…" (before a state of the user's only: "I think J. Cole
+# is…", "I think my flight is at 6", "I think I made a mistake" stay as they are);
+# "Background: I'm…", "Fun fact: my…" (before any "I …" or "my …").
+_EN_PREFACE = re.compile(
+    r"^(?:(?:(?:I'm|I am) (?:(?:pretty|fairly|quite|almost|absolutely|\d{1,3} ?%) )?(?:sure|certain|positive)|"
+    r"I (?:think|guess|believe|reckon|suppose|feel like)|(?:it |as it )?turns out|it turned out|"
+    r"not sure if (?:it|this|that) (?:matters|is relevant|helps|is important|is useful)(?:,? but)?)"
+    r"(?: that)?\s*[,:—–-]?\s+(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not|I only|I never)\b)|"
+    r"(?:the thing (?:about me |with me )?is|(?:some )?background|(?:for |some |quick )?context|fun fact|"
+    r"(?:a (?:bit|little) )?about me)(?: that)?\s*[,:—–-]?\s+(?=(?:I|I'm|I've|I'd|my)\b))",
+    _I,
+)
 _EN_MARKER = re.compile(
     r"^(?:(?:actually|no(?![\w -]{2,30}? for me\b)|nope|correction|sorry|oops|wait|in fact|to clarify|let me clarify|to be clear|"
     r"i mean|i meant to say|as i said|like i said)\s*[,!:;-]?\s+)+",
@@ -221,7 +235,8 @@ _ZH_TRAILING = (
     re.compile(r"[\s,.;:!~…，。；：！～]+"),
 )
 _EN_CLAUSE_SPLIT = re.compile(
-    r"(\s*[,;]\s*|\s+(?=(?:and|but|so|plus|while|whereas)\s+(?:I|I'm|I've|I'd|my)\b)"
+    r"(\s*[,;]\s*|\s+(?=(?:and|but|so|plus|while|whereas)\s+"
+    r"(?:(?:it |as it )?turn(?:s|ed) out (?:that )?)?(?:I|I'm|I've|I'd|my)\b)"
     # "I'm vegan and avoid animal products": a second verb of the same subject
     r"|\s+(?=(?:and|so)\s+(?:(?:also|strictly|always|never|only|completely|totally)\s+)?"
     r"(?:avoid|don't|do not|can't|cannot|never|only|eat|drink|stay away|steer clear|keep away|"
@@ -554,6 +569,8 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             continue
         fragment = (_ZH_CONJ if zh else _EN_CONJ).sub("", raw).strip()
         had_conjunction = fragment != raw
+        if not zh and (preface := _EN_PREFACE.match(fragment)):
+            fragment = fragment[preface.end() :]  # "it turns out I have…": "I have…"
         fragment = _zh_normalise(fragment) if zh else _en_normalise(fragment)
         sep, separator = separator, ""
         if not fragment or _INTERJECTION.fullmatch(fragment):
@@ -731,6 +748,8 @@ def _strip_leadins(sentence: str, zh: bool) -> tuple[str, bool, bool]:
         if m := leadin.match(sentence):
             remember = remember or bool(m.groupdict().get("remember")) or "记" in m.group()
             sentence = sentence[m.end() :]
+        if not zh and (m := _EN_PREFACE.match(sentence)):
+            sentence = sentence[m.end() :]  # also here: "Not sure if it matters" is no "if"
         if m := marker_re.match(sentence):
             marker = True
             sentence = sentence[m.end() :]
