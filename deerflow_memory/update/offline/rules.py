@@ -355,6 +355,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I (?:want|need|would like|'d like) you to (?P<v>(?:always|never) .+)$", C.PREFERENCE, 0.9, None, _render(_EN_INSTRUCTION + "{v}")),
     # age: "I'm 29", "I'm 29 years old", "I just turned 40" (a number a person can be)
     _r(r"^I'm (?:now |only |already |just )?(?P<v>\d{1,3})(?: ?(?:years?|yrs?)(?: old)?| ?(?:yo|y/o|y\.o\.))?(?: now)?$", C.CONTEXT, 0.9, "age", _render("User is {v} years old"), _an_age),
+    _r(r"^I'm an? (?P<v>\d{1,3})[- ]years?[- ]old(?: [\w-]+){0,2}$", C.CONTEXT, 0.9, "age", None, _an_age),
     _r(r"^I (?:just |recently )?turned (?P<v>\d{1,3})(?: (?:years?|yrs?)(?: old)?)?$", C.CONTEXT, 0.9, "age", _render("User is {v} years old"), _an_age),
     # family, pets, marital status
     _r(rf"^I have (?P<v>{NUM_EN} (?:(?:young|little|small|grown|grown-up|teenage|adult|baby|twin|new|lovely|beautiful|adopted|older|younger|big|elder)\s+)*(?:kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby|grandchildren|grandkids|twins|toddlers?|teenagers?|wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|brothers?|sisters?|siblings?|dogs?|cats?|puppy|puppies|kittens?|pets?|parrot|rabbit|hamster)\b.*)$", C.CONTEXT, 0.9),
@@ -800,7 +801,10 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # the user's age, not someone's ("User's son is 12 years old" fills no slot)
         (
             "age",
-            r"^(?:the )?user is (?P<v>\d{1,3})(?: years old|-year-old\b)|^user's age is (?P<v2>\d{1,3})\b",
+            # (no more than the age: "User is a 43-year-old nurse" keeps the job, and its age)
+            r"^(?:the )?user is (?:an? )?(?P<v>\d{1,3})(?: years old|[- ]years?[- ]old)"
+            r"(?: (?:woman|man|guy|girl|lady|person))?\.?$|"
+            r"^user's age is (?P<v2>\d{1,3})\b",
         ),
         (
             "age",

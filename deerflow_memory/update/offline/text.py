@@ -140,18 +140,89 @@ _EN_LEADIN = re.compile(
 )
 # A hedge or a preface before the user's own statement, at the start of any clause: "I'm
 # pretty sure I'm allergic to…", "I guess I'm an introvert", "…and it turns out I have…",
-# "Not sure if it matters, but I'm…" (before a state of the user's only: "I think J. Cole
+# "Not sure if it matters, but I'm…", "Since I'm diabetic, can I…" (before a state of the
+# user's only: "I think J. Cole
 # is…", "I think my flight is at 6", "I think I made a mistake" stay as they are);
 # "Background: I'm…", "Fun fact: my…" (before any "I …" or "my …").
 _EN_PREFACE = re.compile(
     r"^(?:(?:(?:I'm|I am) (?:(?:pretty|fairly|quite|almost|absolutely|\d{1,3} ?%) )?(?:sure|certain|positive)|"
     r"I (?:think|guess|believe|reckon|suppose|feel like)|(?:it |as it )?turns out|it turned out|"
+    r"since|because|'?cause|cuz|given that|seeing (?:as|that)|now that|"
     r"not sure if (?:it|this|that) (?:matters|is relevant|helps|is important|is useful)(?:,? but)?)"
     r"(?: that)?\s*[,:—–-]?\s+(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not|I only|I never)\b)|"
     r"(?:the thing (?:about me |with me )?is|(?:some )?background|(?:for |some |quick )?context|fun fact|"
     r"(?:a (?:bit|little) )?about me)(?: that)?\s*[,:—–-]?\s+(?=(?:I|I'm|I've|I'd|my)\b))",
     _I,
 )
+# The main clause after a lead clause without a comma ("Because I'm vegan I need B12"): the
+# two are not told apart, so the lead is kept and the whole is read as before.
+_EN_MAIN_CLAUSE = re.compile(r"\s(?:I|I'm|I've|I'd)\s")
+# A lead clause that describes the user without "I": said as "I …", the rules read it.
+# "Being gluten intolerant, which beers…" → "I'm gluten intolerant" (not "Being honest, …").
+_EN_BEING = re.compile(
+    r"^being (?!(?:honest|fair|realistic|serious|frank|careful|practical|sure|safe|here|there|"
+    r"able|told|asked|so|such|that|this|it|the|my|your|his|her|their|our|with|in|on|at|from|for|"
+    r"like|as|too|very|really|quite|just|new|late|early|stuck|away|busy|nice|kind|polite|"
+    r"curious|lazy|bored|tired|cheap|smart|clever|stupid|silly|picky)\b)(?=\S+(?:\s+\S+){0,5}$)",
+    _I,
+)
+# "As someone who doesn't drive, how…" → "I don't drive"; "As a person with ADHD" → "I have ADHD".
+_EN_AS_ONE = re.compile(
+    r"^as (?:someone|somebody|a person|one|a (?:guy|woman|man|girl|mom|mum|dad|parent)) "
+    r"(?:(?P<with>with)|who(?:'s| is)|who (?P<verb>has|doesn't|does not|can't|cannot|never|only|"
+    r"always|hates|loves|lives|works|eats|drinks|uses|suffers from|struggles with|gets)) "
+    r"(?=\S+(?:\s+\S+){0,6}$)",
+    _I,
+)
+_AS_I = {"has": "I have", "does not": "I do not", "suffers from": "I suffer from",
+         "struggles with": "I struggle with"}  # fmt: skip
+# Inside a question: "…for someone with a bad knee like me?" → "I have a bad knee", "…a
+# left-handed person like me…" → "I'm left-handed", "a 40-year-old woman like me" → "I'm a…".
+_EN_LIKE_ME = re.compile(
+    r"\b(?:someone|somebody|a person|people) with (?P<with>(?:[\w'-]+ ){0,4}?[\w'-]+) like me\b|"
+    r"\b(?P<article>an?) (?P<what>(?:[\w'-]+ ){0,3}?[\w'-]+) (?P<who>person|woman|man|guy|girl|lady|mom|"
+    r"mum|dad|parent|student|beginner|vegan|vegetarian|diabetic) like me\b",
+    _I,
+)
+
+
+def _without_preface(text: str) -> str:
+    """``text`` without the hedge or preface it opens with (:data:`_EN_PREFACE`), if any."""
+    preface = _EN_PREFACE.match(text)
+    if preface is None or _EN_MAIN_CLAUSE.search(text, preface.end() + 1):
+        return text
+    return text[preface.end() :]
+
+
+def _as_statement(fragment: str) -> str:
+    """An English lead clause about the user said as "I …"; other text unchanged."""
+    if _EN_BEING.match(fragment):
+        return "I'm " + fragment[6:]
+    if (one := _EN_AS_ONE.match(fragment)) is None:
+        return fragment
+    rest = fragment[one.end() :]
+    if one["with"]:
+        return "I have " + rest
+    verb = one["verb"]
+    if verb is None:
+        return "I'm " + rest
+    said = _AS_I.get(verb.casefold())
+    if said is None:  # "doesn't" → "don't", "loves" → "love"
+        said = "I " + ("don't" if verb.casefold() == "doesn't" else verb.removesuffix("s"))
+    return f"{said} {rest}"
+
+
+def _described_like_me(sentence: str) -> str:
+    """What a question says the user is by "… like me" ("" when it says nothing so)."""
+    if (like := _EN_LIKE_ME.search(sentence)) is None:
+        return ""
+    if like["with"]:
+        return "I have " + like["with"]
+    if like["who"].casefold() == "person":
+        return "I'm " + like["what"]
+    return f"I'm {like['article']} {like['what']} {like['who']}"
+
+
 _EN_MARKER = re.compile(
     r"^(?:(?:actually|no(?![\w -]{2,30}? for me\b)|nope|correction|sorry|oops|wait|in fact|to clarify|let me clarify|to be clear|"
     r"i mean|i meant to say|as i said|like i said)\s*[,!:;-]?\s+)+",
@@ -569,8 +640,8 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             continue
         fragment = (_ZH_CONJ if zh else _EN_CONJ).sub("", raw).strip()
         had_conjunction = fragment != raw
-        if not zh and (preface := _EN_PREFACE.match(fragment)):
-            fragment = fragment[preface.end() :]  # "it turns out I have…": "I have…"
+        if not zh:  # "it turns out I have…", "Being vegan": "I have…", "I'm vegan"
+            fragment = _as_statement(_without_preface(fragment))
         fragment = _zh_normalise(fragment) if zh else _en_normalise(fragment)
         sep, separator = separator, ""
         if not fragment or _INTERJECTION.fullmatch(fragment):
@@ -748,8 +819,8 @@ def _strip_leadins(sentence: str, zh: bool) -> tuple[str, bool, bool]:
         if m := leadin.match(sentence):
             remember = remember or bool(m.groupdict().get("remember")) or "记" in m.group()
             sentence = sentence[m.end() :]
-        if not zh and (m := _EN_PREFACE.match(sentence)):
-            sentence = sentence[m.end() :]  # also here: "Not sure if it matters" is no "if"
+        if not zh:
+            sentence = _without_preface(sentence)  # also here: "Not sure if it matters" is no "if"
         if m := marker_re.match(sentence):
             marker = True
             sentence = sentence[m.end() :]
@@ -821,7 +892,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
         else:
             question = question or _EN_QUESTION_START.match(sentence) is not None
         if question and not remember:
-            sentence = before_question(sentence, zh)
+            asked, sentence = sentence, before_question(sentence, zh)
+            if not zh and (described := _described_like_me(asked)):
+                sentence = f"{sentence}, {described}" if sentence else described
         if not sentence or (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence):
             continue
         vented = venting(sentence, zh)
