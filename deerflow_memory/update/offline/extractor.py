@@ -62,7 +62,7 @@ from deerflow_memory.update.offline.unsafe import unsafe_to_store
 
 __all__ = ["OfflineExtractor", "fact_key"]
 
-_PERSONAL_SLOTS = ("name", "surname", "location", "origin", "marital")
+_PERSONAL_SLOTS = ("name", "nickname", "surname", "location", "origin", "marital")
 _WORK_SLOTS = ("job", "employer", "workplace")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _KEY_PREFIX = re.compile(r"^(?:(?:the\s+)?user\b|(?:该)?用户)\s*")

@@ -195,6 +195,19 @@ def _an_age(match: re.Match[str]) -> bool:
     return not text.isdigit() or 5 <= int(text) <= 120
 
 
+# What one asks the assistant to write or find, said as a wish: "我想要一个关于春天的诗",
+# "我想要一份简历模板" (not "我想要一个孩子", "我想要一个健康的身体").
+_ZH_REQUESTED = re.compile(
+    r"^(?:一|几)?(?:个|首|篇|份|张|些|段|封|句|套|条)?.{0,12}?(?:诗|诗歌|文章|故事|笑话|方案|总结|清单|列表|"
+    r"例子|模板|邮件|回复|翻译|代码|脚本|表格|图片|名字|标题|口号|文案|建议|推荐|答案|解释|食谱|菜谱|攻略|大纲)"
+    r"(?:吧|吗|呢)?$"
+)
+
+
+def _zh_no_request(match: re.Match[str]) -> bool:
+    return _ZH_REQUESTED.match(match["v"]) is None
+
+
 def _zh_age(match: re.Match[str], _clause: str) -> str:
     """ "我今年是29岁了" → "用户今年29岁"."""
     return f"用户{match['t'] or ''}{match['v']}岁"
@@ -348,7 +361,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     # name
     _r(r"^my (?:full |first |real )?name(?: is|'s) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _name_ok),
     _r(r"^I(?:'m called| go by) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _proper_name),
-    _r(r"^(?:everyone|everybody|people|my friends|friends) calls? me (?P<v>.+)$", C.CONTEXT, 0.9, "name", _render("User goes by {v}"), _proper_name),
+    _r(r"^(?:everyone|everybody|people|my friends|friends) calls? me (?P<v>.+)$", C.CONTEXT, 0.9, "nickname", _render("User goes by {v}"), _proper_name),
     _r(r"^(?:(?:you can|please|just)\s+)*call me (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User likes to be called {v}"), _proper_name),
     _r(r"^I'm (?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
     # instructions addressed to the assistant, said with "I want you to…"
@@ -455,6 +468,7 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _r(r"^我(?P<t>今年|现在|已经|都)?是?(?P<v>\d{1,3}|[一二两三四五六七八九十百]{1,4})(?:周)?岁了?$", C.CONTEXT, 0.9, "age", _zh_age, _an_age),
     _r(rf"^我{ADV_ZH}叫(?![了过着做他她你它人车])(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
     _r(rf"^我的名字(?:是|叫)(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
+    _r(rf"^(?:大家|朋友们?|别人|身边的人|同事们?)(?:都|一般|平时)*(?:叫|喊)我(?![去来吃喝做帮别不多少早晚快慢一回走写买看找等再先跟和给])(?P<v>{NAME_ZH})$", C.CONTEXT, 0.9, "nickname", _render("大家叫用户{v}")),
     _r(rf"^我名叫(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
     _r(r"^我姓(?P<v>[\u4e00-\u9fff]{1,2})$", C.CONTEXT, 0.95, "surname", _render("用户姓{v}")),
     _r(rf"^我{ADV_ZH}有(?P<v>(?:一|两|二|三|四|五|六|几|\d+)(?:个|位|只|条|对)(?:[^，,]{{0,6}}?的)?(?:可爱的|小)?(?:孩子|儿子|女儿|小孩|宝宝|娃|孙子|孙女|外孙|兄弟|姐妹|哥哥|姐姐|弟弟|妹妹|猫|狗|宠物|双胞胎).*)$", C.CONTEXT, 0.9),
@@ -492,7 +506,7 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _r(rf"^我{ADV_ZH}(?:很|非常|特别|超级|超|最|比较|还挺|挺|真的|蛮|更)*(?:喜欢|爱|热爱|偏爱|钟爱|喜爱|偏好|倾向于|倾向|享受)(?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
     _r(rf"^我{ADV_ZH}宁(?:可|愿)(?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(r"^我的(?:目标|梦想|理想|计划|愿望|人生目标|职业目标)是(?P<v>.+)$", C.GOAL, 0.85),
-    _r(rf"^我{ADV_ZH}(?:今年|明年|将来|以后|未来|这辈子|很|特别|非常|正在|在)*(?:想要|想|希望|打算|计划|准备|梦想着?|立志|决定|争取|一定要|必须要?|非要|发誓要?|下(?:定)?决心要?)(?!你|您|问|知道|了解|看|听|请|让|要一|要个|说|确认|咨询|查|找|试|吃|喝|睡|休息|聊|换|改|再|用|去一下|去厕所|一下|起来|到|想|晚饭|午饭|早饭|早餐|午餐|晚餐|饭|出门|出发|下班|洗澡|开会|回家|取消|材料)(?P<v>.+)$", C.GOAL, 0.85),
+    _r(rf"^我{ADV_ZH}(?:今年|明年|将来|以后|未来|这辈子|很|特别|非常|正在|在)*(?:想要|想|希望|打算|计划|准备|梦想着?|立志|决定|争取|一定要|必须要?|非要|发誓要?|下(?:定)?决心要?)(?!你|您|问|知道|了解|看|听|请|让|要一|要个|说|确认|咨询|查|找|试|吃|喝|睡|休息|聊|换|改|再|用|去一下|去厕所|一下|起来|到|想|晚饭|午饭|早饭|早餐|午餐|晚餐|饭|出门|出发|下班|洗澡|开会|回家|取消|材料)(?P<v>.+)$", C.GOAL, 0.85, None, None, _zh_no_request),
     _r(rf"^我{ADV_ZH}(?:在|正在|一直在|最近在|开始|努力|坚持)(?![^，,]*(?:一下|这|那))(?P<v>(?:戒|备考|备战|考(?!试|虑|察)|练|攒|复习|减)[\u4e00-\u9fffA-Za-z0-9]{{1,10}}|减肥|减重|减脂|健身|锻炼|存钱|攒钱|早睡早起|早睡|早起|跑步|自律)$", C.GOAL, 0.85),
     _r(rf"^我{ADV_ZH}(?:通常|一般|总是|经常|平时|平常|每天|每周|每晚|习惯于?|向来|从不|很少|常常|往往|一向|老是|基本上)(?!麻烦|打扰|辛苦|给你添)(?P<v>.+)$", C.BEHAVIOR, 0.85),
 )
@@ -536,6 +550,10 @@ _EN_PAST = frozenset(
     left lost found felt kept taught thought bought brought sold told said ran swam quit resigned
     """.split()  # noqa: SIM905
 )
+# Verbs in the present that end in "ed" ("I need…" → "User needs…", not "User need…").
+_EED_VERBS = frozenset(
+    "need feed bleed breed proceed succeed exceed speed heed weed seed shed embed".split()  # noqa: SIM905
+)
 _EN_PRONOUNS = re.compile(r"\b(?:my|me|myself|mine|I'm|I've|I was|I)\b")
 _EN_PRONOUN_SWAP = {
     "I was": "they were",
@@ -553,7 +571,9 @@ def _third_person_verb(word: str) -> str:
     lower = word.casefold()
     if lower in _EN_VERB_FORMS:
         return _EN_VERB_FORMS[lower]
-    if lower in _EN_KEEP or lower in _EN_PAST or lower.endswith("ed") or not word.isalpha():
+    if lower in _EN_KEEP or lower in _EN_PAST or not word.isalpha():
+        return word
+    if lower.endswith("ed") and lower not in _EED_VERBS:  # "moved"; not "need", "feed"
         return word
     if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
         return word + "es"
@@ -794,8 +814,10 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     for slot, p in (
         (
             "name",
-            r"\b(?:name is|named|goes by|likes to be called|prefers to be called|is called)\s+(?P<v>[^,.;]+)",
+            r"\b(?:name is|named|likes to be called|prefers to be called|is called)\s+(?P<v>[^,.;]+)",
         ),
+        # a second name others use goes beside the name: "my name is X but everyone calls me Y"
+        ("nickname", r"\bgoes by\s+(?P<v>[^,.;]+)|^大家叫用户(?P<v2>[^，。；,]+)"),
         ("name", r"(?:名字(?:是|叫)|名叫|希望被称呼为|^(?:该)?用户叫)(?P<v>[^，。；,]+)"),
         ("surname", r"^(?:该)?用户姓(?P<v>[\u4e00-\u9fff]{1,2})"),
         # the user's age, not someone's ("User's son is 12 years old" fills no slot)

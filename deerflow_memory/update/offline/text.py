@@ -295,6 +295,7 @@ _ZH_SHORT_TERM = re.compile(
 # more text, held the updater for seconds to hours), and the longest such ending goes.
 _EN_TAIL_WORDS = (
     "too|as well|though|anyway|lol|haha|ugh|btw|by the way|thanks|thank you|please|actually|"
+    "tbh|to be honest|ngl|fwiw|fyi|imo|honestly|"
     "vs"  # a short form left at the end: "I can't eat gluten vs." says "gluten"
 )
 _EN_TRAILING = (
@@ -307,7 +308,9 @@ _ZH_TRAILING = (
 )
 _EN_CLAUSE_SPLIT = re.compile(
     r"(\s*[,;]\s*|\s+(?=(?:and|but|so|plus|while|whereas)\s+"
-    r"(?:(?:it |as it )?turn(?:s|ed) out (?:that )?)?(?:I|I'm|I've|I'd|my)\b)"
+    r"(?:(?:it |as it )?turn(?:s|ed) out (?:that )?)?(?:I|I'm|I've|I'd|my)\b"
+    # "my name is Olumide but everyone calls me Olu"
+    r"|(?:and|but)\s+(?:everyone|everybody|people|most people|(?:my )?friends) calls? me\b)"
     # "I'm vegan and avoid animal products": a second verb of the same subject
     r"|\s+(?=(?:and|so)\s+(?:(?:also|strictly|always|never|only|completely|totally)\s+)?"
     r"(?:avoid|don't|do not|can't|cannot|never|only|eat|drink|stay away|steer clear|keep away|"
@@ -498,9 +501,24 @@ def _unbracketed(sentence: str) -> str:
     return _without_stray_closers(sentence.lstrip(_OPENING + " "), ())
 
 
+# Misspellings of the words a need or a job is told by, common in quick typing ("i'm alergic
+# to bees", "im vegitarian", "a software enginer"): read, and stored, as meant.
+_TYPOS = {
+    "alergic": "allergic", "allergc": "allergic", "alergy": "allergy", "alergies": "allergies",
+    "vegitarian": "vegetarian", "vegeterian": "vegetarian", "vegatarian": "vegetarian",
+    "vegiterian": "vegetarian", "intollerant": "intolerant", "intolarant": "intolerant",
+    "enginer": "engineer", "engeneer": "engineer", "asthama": "asthma", "diabetis": "diabetes",
+    "excema": "eczema", "exzema": "eczema", "glutten": "gluten", "pescitarian": "pescatarian",
+}  # fmt: skip
+_TYPO = re.compile(rf"\b(?:{'|'.join(_TYPOS)})\b", _I)
+
+
 def _en_normalise(clause: str) -> str:
     clause = re.sub(r"^i\b", "I", clause)
-    clause = re.sub(r"^(?:im|Im|IM)\b", "I'm", clause)
+    clause = re.sub(r"^(?:im|Im|IM|iam|Iam)\b", "I'm", clause)
+    clause = re.sub(r"^I hav\b", "I have", clause)
+    clause = re.sub(r"^(my|My) names\b", r"\1 name is", clause)
+    clause = _TYPO.sub(lambda m: _TYPOS[m.group().casefold()], clause)
     clause = re.sub(r"^(?:ive|Ive)\b", "I've", clause)
     clause = re.sub(r"\b(do|does|is|are|was|were|have|has|ca|wo)nt\b", r"\1n't", clause, flags=_I)
     clause = re.sub(r"\bi'(m|ve|d|ll)\b", r"I'\1", clause)
