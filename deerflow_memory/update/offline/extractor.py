@@ -272,6 +272,7 @@ def _build_update(
     facts: list[NewFact] = []
     kept: list[Candidate] = []
     seen: set[str] = set()
+    corrected: set[str] = set()  # keys of statements a correction said were wrong
     for candidate in new:
         # First, before it supersedes anything: whichever rule wrote it (a correction
         # rewrites content after the clause was checked), no secret is stored.
@@ -294,6 +295,12 @@ def _build_update(
                 superseded.append(s.fact)
         seen.add(key)
         _mark_correction(candidate, superseded)
+        if candidate.source_error:  # the wrong statement, if stored or said earlier, goes
+            wrong = fact_key(candidate.source_error)
+            corrected.add(wrong)
+            for s in stored:
+                if s.fact.id not in removals and fact_key(s.fact.content) == wrong:
+                    removals[s.fact.id] = f"corrected by the user: {candidate.content}"
         kept.append(candidate)
         facts.append(
             NewFact(
@@ -306,6 +313,9 @@ def _build_update(
             )
         )
 
+    if corrected:  # "I'm allergic to walnuts. Wait, …not walnuts, it's cashews"
+        facts = [f for f in facts if fact_key(f.content) not in corrected]
+        kept = [c for c in kept if fact_key(c.content) not in corrected]
     return MemoryUpdate(
         user=_user_update(document, stored, removals, kept),
         new_facts=tuple(facts),

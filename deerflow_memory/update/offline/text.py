@@ -766,6 +766,13 @@ _EN_REPLACE_FRAMES = (
     re.compile(r"^not\s+(?P<x>.+?),(?!\s*(?:so|and|because|which|please)\b)\s*(?:but\s+|it's\s+|rather\s+)?(?P<y>.+)$", _I),
 )
 # fmt: on
+# "I'm not allergic to walnuts, it's cashews", "I don't live in Leeds, it's York": the
+# statement with Y in X's place, correcting X.
+_EN_NOT_ITS_FRAME = re.compile(
+    r"^I(?P<neg>'m not| don't) (?P<head>(?:[\w' -]{1,40}?\s)?(?:to|of|in|at|from|for|with|on))\s+(?P<x>[^,;]{1,60}?),?"
+    r"\s+(?:it's|it is|it was|that's|that was)\s+(?:actually\s+|really\s+)?(?P<y>[^,;]{1,60})$",
+    _I,
+)
 _EN_STATEMENT_FRAME = re.compile(
     r"^(?P<stmt>(?:I|my)\b.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>[^,;]+)$", _I
 )
@@ -810,6 +817,10 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
         if (candidate := match_clause(clean(stmt), True)) is not None:
             return [_correction(candidate, x, True, True)]
         return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
+    if not zh and (m := _EN_NOT_ITS_FRAME.match(sentence)):
+        said = "I'm " if m["neg"] == "'m not" else "I "
+        candidate = _clause_candidate(clean(f"{said}{m['head']} {m['y']}"), _SELF, False)
+        return [_correction(candidate, m["x"], True, False)] if candidate is not None else None
     m = (_ZH_STATEMENT_FRAME if zh else _EN_STATEMENT_FRAME).match(sentence)
     if m is None or _depth(m["stmt"]) > 0:  # "…cats (but not dogs)": an aside, no frame
         return None
