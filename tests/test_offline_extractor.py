@@ -949,3 +949,21 @@ def test_another_persons_statement_inside_an_aside_is_not_told_of_the_user() -> 
     [fact] = _extract("I'm allergic to wasps (my son too, he carries an EpiPen).").new_facts
     assert fact.content.startswith("User is allergic to wasps")
     assert "EpiPen" not in fact.content
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a plural noun after a dotted place is no verb that opens a sentence (attacker 49)
+        (
+            "I work at the U.S. Patent offices in Virginia.",
+            ["User works at the U.S. Patent offices in Virginia"],
+        ),
+        (
+            "I grew up in the U.S. Army bases overseas.",
+            ["User grew up in the U.S. Army bases overseas"],
+        ),
+    ],
+)
+def test_a_dotted_place_before_a_plural_noun_goes_on(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored

@@ -59,3 +59,9 @@ def test_an_age_said_with_more_than_the_age_is_not_replaced_by_a_newer_one() -> 
     update = _extract("I just turned 62", document=document)
     assert [f.content for f in update.new_facts] == ["User is 62 years old"]
     assert [r.id for r in update.facts_to_remove] == ["f2"]
+
+
+def test_a_verb_after_never_takes_its_plain_form() -> None:
+    assert [f.content for f in _extract("As one who never cooks, what can I make?").new_facts] == [
+        "User never cooks"
+    ]

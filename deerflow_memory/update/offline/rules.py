@@ -189,10 +189,35 @@ def _place_name(match: re.Match[str]) -> bool:
     return bool(words) and words[0][:1].isupper()
 
 
+_ZH_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2}
+
+
+def zh_number(text: str) -> int | None:
+    """A number under 1000 in digits or Chinese numerals ("三十四", "一百零五"); None for a
+    range ("十三四", "二三十") or anything else."""
+    if text.isdigit():
+        return int(text)
+    total, digit = 0, None
+    for char in text:
+        if char in _ZH_DIGITS:
+            if digit is not None and digit != 0:  # two digits in a row: a range
+                return None
+            digit = _ZH_DIGITS[char]
+        elif char in "十百":
+            unit = 10 if char == "十" else 100
+            if digit == 0:
+                return None
+            total += (1 if digit is None else digit) * unit
+            digit = None
+        else:
+            return None
+    return total + (digit or 0)
+
+
 def _an_age(match: re.Match[str]) -> bool:
-    """An age someone telling it can have: 5 to 120 in digits; Chinese numerals as said."""
-    text = match["v"]
-    return not text.isdigit() or 5 <= int(text) <= 120
+    """An age someone telling it can have: 5 to 120 (digits or Chinese numerals, no range)."""
+    age = zh_number(match["v"])
+    return age is not None and 5 <= age <= 120
 
 
 # What one asks the assistant to write or find, said as a wish: "我想要一个关于春天的诗",
@@ -406,7 +431,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I {ADV_EN}(?:hate|dislike|detest|loathe|despise) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _not_a_gripe),
     _r(rf"^I'm {ADV_EN}not (?:a (?:big |huge |great )?fan of|into|keen on|fond of|a lover of) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
     _r(rf"^I {ADV_EN}(?:like|love|enjoy|adore|prefer|appreciate) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
-    _r(r"^I'd (?:much )?rather (?P<v>.+)$", C.PREFERENCE, 0.9),
+    _r(r"^I'd (?:much )?rather (?!not (?:say|answer|share|discuss|talk about it|get into it|go into it)\b)(?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(r"^my (?:all-time |absolute )?favou?rite (?P<k>[\w' -]+?) (?:is|are) (?P<v>.+)$", C.PREFERENCE, 0.9, "fav"),
     # "Sci-fi is my jam", "board games are my thing": a taste said of the thing
     _r(rf"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your)\b)(?P<v>[\w'’ -]{{2,40}}?) (?:is|are) {ADV_EN}(?:totally |kind of |kinda )?my (?:jam|thing|go-to|guilty pleasure|happy place|comfort food)$", C.PREFERENCE, 0.9, "taste+", lambda m, _clause: f"User loves {_lower_first(m['v'])}"),
@@ -830,7 +855,8 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "age",
-            r"^(?:该)?用户(?:今年|现在|已经|都)?(?P<v>\d{1,3}|[一二两三四五六七八九十]{1,4})周?岁",
+            # the whole fact ("用户3岁的女儿对花生过敏" is no age of the user's)
+            r"^(?:该)?用户(?:今年|现在|已经|都)?(?P<v>\d{1,3}|[一二两三四五六七八九十]{1,4})周?岁了?[。.]?$",
         ),
         (
             "marital",

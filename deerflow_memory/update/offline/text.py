@@ -118,8 +118,10 @@ _FINITE = frozenset(
 _PLACE_WORDS = frozenset(["the", "in", "to", "from", "near", "across", "around", "outside"])
 _DOTTED_CAPITALS = re.compile(r"(?:[A-Z]\.)+[A-Z]")  # "U.S", "D.C", "U.S.A" (the last dot apart)
 # a verb after that capitalised word: "gives", "makes" (not "less", "glass"), or the plural
-# of one that tells a reaction ("Mushrooms make me ill")
+# of one that tells a reaction ("Mushrooms make me ill"), with an object after it ("…gives
+# me hives"; not "the U.S. Patent offices in…", "the U.S. Army bases overseas")
 _LIKELY_VERB = re.compile(r"[a-z]{2,}[^s]s|make|give|cause|trigger|upset|bother|irritate")
+_OBJECTS = frozenset("me my us our him her them it the a an".split())  # noqa: SIM905
 # "For the trip, …", "quick q — …", "heads up before you plan: …": what the statement is for.
 _EN_TOPIC = re.compile(
     r"^(?:for (?:the|my|our|this|that|a|an|any|tomorrow's|next week's) [^,:—–]{1,40}|"
@@ -132,6 +134,7 @@ _EN_LEADIN = re.compile(
     r"ha(?:ha)++|he(?:he)++|lol|lmao|however|besides|sadly|luckily|unfortunately|fortunately|"
     r"thankfully|basically|personally|apparently|"
     r"not that (?:it matters|it's important|it is important|you asked|anyone asked)|"
+    r"not sure if (?:it|this|that) (?:matters|is relevant|helps|is important|is useful)|"
     r"not to (?:brag|complain|be picky)|not gonna lie|not going to lie|all my life|(?:all )?my (?:whole|entire) life|"
     r"just so you know|for the record|for your information|to be honest|honestly|as you know|"
     r"(?P<remember>remember|please remember|note|please note|keep in mind|don't forget|do not forget|"
@@ -140,16 +143,14 @@ _EN_LEADIN = re.compile(
 )
 # A hedge or a preface before the user's own statement, at the start of any clause: "I'm
 # pretty sure I'm allergic to…", "I guess I'm an introvert", "…and it turns out I have…",
-# "Not sure if it matters, but I'm…", "Since I'm diabetic, can I…" (before a state of the
-# user's only: "I think J. Cole
-# is…", "I think my flight is at 6", "I think I made a mistake" stay as they are);
-# "Background: I'm…", "Fun fact: my…" (before any "I …" or "my …").
+# "Since I'm diabetic, can I…" (before a state of the user's only: "I think J. Cole
+# is…", "I think my flight is at 6" stay as they are); "Background: I'm…", "Fun fact:
+# my…" (before any "I …" or "my …"). What follows is read by the rules alone (_HEDGED).
 _EN_PREFACE = re.compile(
     r"^(?:(?:(?:I'm|I am) (?:(?:pretty|fairly|quite|almost|absolutely|\d{1,3} ?%) )?(?:sure|certain|positive)|"
-    r"I (?:think|guess|believe|reckon|suppose|feel like)|(?:it |as it )?turns out|it turned out|"
-    r"since|because|'?cause|cuz|given that|seeing (?:as|that)|now that|"
-    r"not sure if (?:it|this|that) (?:matters|is relevant|helps|is important|is useful)(?:,? but)?)"
-    r"(?: that)?\s*[,:—–-]?\s+(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not|I only|I never)\b)|"
+    r"I (?:think|guess|believe|reckon|suppose)|(?:it |as it )?turns out|it turned out|"
+    r"since|because|'?cause|cuz|given that|seeing (?:as|that)|now that)"
+    r"(?: that)?\s*[,:—–-]?\s+(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not)\b)|"
     r"(?:the thing (?:about me |with me )?is|(?:some )?background|(?:for |some |quick )?context|fun fact|"
     r"(?:a (?:bit|little) )?about me)(?: that)?\s*[,:—–-]?\s+(?=(?:I|I'm|I've|I'd|my)\b))",
     _I,
@@ -208,13 +209,28 @@ def _as_statement(fragment: str) -> str:
         return "I'm " + rest
     said = _AS_I.get(verb.casefold())
     if said is None:  # "doesn't" → "don't", "loves" → "love"
-        said = "I " + ("don't" if verb.casefold() == "doesn't" else verb.removesuffix("s"))
+        said = "I " + ("don't" if verb.casefold() == "doesn't" else _base_form(verb))
+    if verb.casefold() in ("never", "only", "always"):  # "who never cooks" → "I never cook"
+        first, _, tail = rest.partition(" ")
+        rest = f"{_base_form(first)} {tail}".strip()
     return f"{said} {rest}"
+
+
+def _base_form(verb: str) -> str:
+    """ "cooks" → "cook", "watches" → "watch", "tries" → "try"; other words as they are."""
+    lower = verb.casefold()
+    if lower.endswith("ies") and len(lower) > 4:
+        return verb[:-3] + "y"
+    if lower.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+        return verb[:-2]
+    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        return verb[:-1]
+    return verb
 
 
 def _described_like_me(sentence: str) -> str:
     """What a question says the user is by "… like me" ("" when it says nothing so)."""
-    if (like := _EN_LIKE_ME.search(sentence)) is None:
+    if "like me" not in sentence.casefold() or (like := _EN_LIKE_ME.search(sentence)) is None:
         return ""
     if like["with"]:
         return "I have " + like["with"]
@@ -345,6 +361,11 @@ _EN_ASKING = re.compile(
     _I,
 )
 _SELF, _OTHER = "self", "other"
+# The user's, said after a hedge, a preface or as a lead clause ("I think I'm…",
+# "Background: I'm…", "Being vegan, …"): only a rule's fact is kept, no own-words
+# fallback and no retraction (what the hedge hid before was mostly chat and errands).
+_HEDGED = "hedged"
+_EN_TO_YOU = re.compile(r"\b(?:you|your|yours|u)\b", re.IGNORECASE)
 _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, taken as the user's
 
 
@@ -448,8 +469,10 @@ def _ends_sentence(text: str, at: int) -> bool:
     before = text[max(0, start - 40) : start].split()  # the word before: a bounded look
     if initial:
         return verb in _FINITE and bool(before) and before[-1] in _LABELS
+    then = text[at + 1 : at + 120].split(None, 3)[2:3]  # the word after the verb
+    has_object = bool(then) and then[0].strip(",.;:!?").casefold() in _OBJECTS
     return (
-        (verb in _FINITE or _LIKELY_VERB.fullmatch(verb) is not None)
+        (verb in _FINITE or (_LIKELY_VERB.fullmatch(verb) is not None and has_object))
         and _DOTTED_CAPITALS.fullmatch(word) is not None
         and bool(before)
         and before[-1].casefold() in _PLACE_WORDS
@@ -658,8 +681,10 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             continue
         fragment = (_ZH_CONJ if zh else _EN_CONJ).sub("", raw).strip()
         had_conjunction = fragment != raw
+        hedged = False
         if not zh:  # "it turns out I have…", "Being vegan": "I have…", "I'm vegan"
-            fragment = _as_statement(_without_preface(fragment))
+            said = _as_statement(_without_preface(fragment))
+            hedged, fragment = said != fragment, said
         fragment = _zh_normalise(fragment) if zh else _en_normalise(fragment)
         sep, separator = separator, ""
         if not fragment or _INTERJECTION.fullmatch(fragment):
@@ -680,8 +705,10 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             fragment = _taste_said_in_full(taste)
             subject = _SELF  # "Big fan of slow travel", "can't stand cilantro"
         if subject is not None:
-            clauses.append([fragment, subject])
+            clauses.append([fragment, _HEDGED if hedged else subject])
             inherited = subject
+        elif hedged:  # "Context: my laptop just died": the rules alone read it
+            clauses.append([fragment, _HEDGED])
         elif match_instruction(fragment, zh) is not None:
             clauses.append([fragment, None])
         elif inherited == _SELF and (implied := _implied(fragment, zh)) is not None:
@@ -726,6 +753,8 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
         return retraction
     if (_ZH_SHORT_TERM if zh else _EN_SHORT_TERM).search(clause):
         return None
+    if subject == _HEDGED:  # not what is said of the chat: "I think I never got your email"
+        return None if _EN_TO_YOU.search(clause) else match_clause(clause, zh)
     if subject == _SELF:
         # "I don't like jazz anymore" / "我不再喜欢爵士乐了" state the new taste, which
         # supersedes the old one through its slot.
@@ -848,8 +877,6 @@ def _strip_leadins(sentence: str, zh: bool) -> tuple[str, bool, bool]:
         if m := leadin.match(sentence):
             remember = remember or bool(m.groupdict().get("remember")) or "记" in m.group()
             sentence = sentence[m.end() :]
-        if not zh:
-            sentence = _without_preface(sentence)  # also here: "Not sure if it matters" is no "if"
         if m := marker_re.match(sentence):
             marker = True
             sentence = sentence[m.end() :]
@@ -927,15 +954,19 @@ def candidates_from_text(text: str) -> list[Candidate]:
         if not sentence or (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence):
             continue
         vented = venting(sentence, zh)
+        joking = vented or venting(raw, zh)  # "Lol I'm 12": the lead-in said it
         if not zh:
             sentence = _en_normalise(sentence)
         sentence, others = with_others(sentence, zh)
         for candidate in _sentence_candidates(sentence, zh, marker):
-            if vented and (
-                (candidate.slot or "").startswith("taste:")
-                or candidate.confidence <= OWN_WORDS_CONFIDENCE
+            if (joking and candidate.slot == "age") or (
+                vented
+                and (
+                    (candidate.slot or "").startswith("taste:")
+                    or candidate.confidence <= OWN_WORDS_CONFIDENCE
+                )
             ):
-                continue  # "I hate Mondays lol": a mood
+                continue  # "I hate Mondays lol": a mood; "Lol I'm 12": a joke
             if others and candidate.content:
                 candidate.content += others
             if candidate.content and unsafe_to_store(candidate.content):
