@@ -333,7 +333,12 @@ _EN_CLAUSE_SPLIT = re.compile(
     r"follow|use|need|watch|limit|cut out|have to avoid|must avoid)\b))",
     _I,
 )
-_ZH_CLAUSE_SPLIT = re.compile(r"([，,；;、]\s*|\s+|(?=而且|并且|但是|可是|同时|另外|不过(?!敏)))")
+# A space splits Chinese clauses between Chinese words or before "我"; around an English
+# word it is a word space ("我对 gluten 过敏").
+_ZH_CLAUSE_SPLIT = re.compile(
+    r"([，,；;、]\s*|(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])|\s+(?=我)"
+    r"|(?=而且|并且|但是|可是|同时|另外|不过(?!敏)))"
+)
 _EN_CONJ = re.compile(r"^(?:(?:and|but|so|plus|also|while|whereas|then)\s+)+", _I)
 _ZH_CONJ = re.compile(r"^(?:而且|并且|但是|可是|同时|另外|不过(?!敏)|然后|也|还(?!有[，,]))+")
 _INTERJECTION = re.compile(r"(?:哈哈+|呵呵+|嘿嘿+|lol|haha+|hehe+|嗯+|哦+|啊+)", _I)
@@ -365,6 +370,7 @@ _SELF, _OTHER = "self", "other"
 # "Background: I'm…", "Being vegan, …"): only a rule's fact is kept, no own-words
 # fallback and no retraction (what the hedge hid before was mostly chat and errands).
 _HEDGED = "hedged"
+_EN_OPENING = re.compile(r"\s*(?:I|I'm|I've|I'd|I am|my|My)\s+[A-Za-z]")
 _EN_TO_YOU = re.compile(r"\b(?:you|your|yours|u)\b", re.IGNORECASE)
 _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, taken as the user's
 
@@ -940,6 +946,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
         zh = _CJK.search(raw) is not None
         if zh and _LETTER.search(outside := _BRACKETED.sub("", raw)):
             zh = _CJK.search(outside) is not None  # "…peanuts (花生)": English
+            # "I'm allergic to 花生": an English sentence with a Chinese word in it
+            zh = zh and _EN_OPENING.match(outside) is None
         sentence, marker, remember = _strip_leadins(raw.strip(), zh)
         sentence = (_ZH_META_IF if zh else _EN_META_IF).sub("", sentence)
         question = "?" in terminator or "？" in terminator

@@ -1,0 +1,41 @@
+"""Messages that mix English and Chinese are read in the language of their sentence (surveyor 1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_offline_extractor import _extract
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # an English sentence with a Chinese word in it
+        ("I'm allergic to 芒果, please remember.", ["User is allergic to 芒果"]),
+        (
+            "I don't eat 羊肉 for religious reasons.",
+            ["User does not eat 羊肉 for religious reasons"],
+        ),
+        ("my name is 李娜, I'm from Chengdu", ["User's name is 李娜", "User is from Chengdu"]),
+        # a Chinese sentence with an English word in it: a space there is a word space
+        ("我对 lactose 过敏，有什么 milk 推荐？", ["用户对 lactose 过敏"]),
+        ("我住在 Munich 我是护士", ["用户住在 Munich", "用户是护士"]),
+        ("我喜欢猫 我住在苏州", ["用户喜欢猫", "用户住在苏州"]),
+    ],
+)
+def test_a_mixed_message_is_read_in_its_sentences_language(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Python 里 len([1, 2]) 会返回 2。", "12公里大约等于7英里。", "代码里用 i = 0 作为起点。"],
+)
+def test_a_chinese_clause_about_a_thing_or_a_number_is_not_the_users(said: str) -> None:
+    assert _extract(said).new_facts == ()
+
+
+def test_a_year_before_a_chinese_clause_keeps_it_the_users() -> None:
+    assert [f.content for f in _extract("2016年被诊断出克罗恩病").new_facts] == [
+        "用户2016年被诊断出克罗恩病"
+    ]
