@@ -573,7 +573,7 @@ def test_a_thousand_corrections_look_at_the_facts_that_hold_their_words_only(
         ("I work for A.P. Moller", ["User works for A.P. Moller"]),
         ("I work as a jr. designer", ["User works as a jr. designer"]),
         ("I live in Mt. Pleasant", ["User lives in Mt. Pleasant"]),
-        ("我住在Ft. Worth", ["用户住在Ft Worth"]),
+        ("我住在Ft. Worth", ["用户住在Ft. Worth"]),
         # ... unless what follows opens a sentence
         (
             "My blood type is O. I also have hay fever.",

@@ -373,7 +373,7 @@ _ZH_NOT_THE_USER = re.compile(
     r"|^(?:信号|网络|网速|手机|电脑|电池|电量|屏幕)"
     # a thing worked on or a number is the subject: "Python 里 range(0, 5)…", "代码里用…",
     # "10公里大约…" (not a year: "2018年被诊断出…")
-    r"|^[A-Za-z]|^\d[\d.]*(?![\d.]*年)|^(?:代码|程序|函数|变量|数组|文件|文档|参考文献|文献|表格|报告|论文)"
+    r"|^[A-Za-z]|^\d[\d.]*(?![\d.]*年)|^(?:代码|程序(?!员)|函数|变量|数组|文件|文档|参考文献|文献|表格|报告|论文)"
     # a remark or a suggestion, not a fact: "每次都这么麻烦", "以后再说吧"
     r"|这么|这样|那样|不好意思|愉快|(?:吧|呗|嘛|呢|啦)$"
     # a question without its mark, or how the answer should be: "…要多久", "语气正式一点"
