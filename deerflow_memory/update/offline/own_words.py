@@ -104,7 +104,7 @@ _EN_PASSING = re.compile(
     rf"^I(?:'m| am)\s+(?:(?:so|really|very|kinda|kind of|a bit|a little|pretty|quite|totally|just|still|not|too|"
     rf"fairly|absolutely|completely|\d{{1,3}} ?%)\s+)*(?:{_EN_FEELING}|certain|positive|convinced)\b"
     # talk about the conversation, or a request in disguise
-    r"|^I\s+(?:(?:really|just|also|still|honestly|totally|kinda|actually)\s+)*(?:think|thought|guess|believe|feel|suppose|agree|disagree|see|saw|hear|heard|know|knew|understand|mean|meant|hope|wonder|wondered|was wondering|said|asked|told|forgot|remember|noticed|found|read|tried|got it|get it|appreciate|doubt|bet|reckon|assume|figured|realized|realised|changed my mind|owe|promise|swear|apologi[sz]e|beg|insist|repeat)\b"
+    r"|^I\s+(?:(?:really|just|also|still|honestly|totally|kinda|actually|now|finally)\s+)*(?:think|thought|guess|believe|feel|suppose|agree|disagree|see|saw|hear|heard|know|knew|understand|mean|meant|hope|wonder|wondered|was wondering|said|asked|told|forgot|remember|noticed|found|read|tried|got it|get it|appreciate|doubt|bet|reckon|assume|figured|realized|realised|changed my mind|owe|promise|swear|apologi[sz]e|beg|insist|repeat)\b"
     r"|^I\s+(?:(?:really|just|also|still)\s+)*(?:like|love|hate|prefer|want|need|enjoy|liked|loved|hated)\s+(?:it|this|that|these|those|them|your|the (?:first|second|third|last|new|other|previous|shorter|longer)|(?:this|that|the) (?:one|version|idea|answer|option|draft|plan|list|suggestion))\b"
     # what the user is not, does not want or does not know: no fact about them
     r"|^I(?:'m| am) not\b|^I\s+(?:don't|do not|didn't|did not)\s+(?:\w+\s+)?(?:want|need|think|know|care|mind|remember|understand|get|see|believe|agree)\b"

@@ -323,7 +323,7 @@ _ZH_TRAILING = (
     re.compile(r"[\s,.;:!~…，。；：！～]+"),
 )
 _EN_CLAUSE_SPLIT = re.compile(
-    r"(\s*[,;]\s*|\s+(?=(?:and|but|so|plus|while|whereas)\s+"
+    r"(\s*[,;]\s*|\s+(?=(?:and|but|so|plus|while|whereas)\s+(?:now\s+)?"
     r"(?:(?:it |as it )?turn(?:s|ed) out (?:that )?)?(?:I|I'm|I've|I'd|my)\b"
     # "my name is Olumide but everyone calls me Olu"
     r"|(?:and|but)\s+(?:everyone|everybody|people|most people|(?:my )?friends) calls? me\b)"
@@ -370,6 +370,9 @@ _SELF, _OTHER = "self", "other"
 # "Background: I'm…", "Being vegan, …"): only a rule's fact is kept, no own-words
 # fallback and no retraction (what the hedge hid before was mostly chat and errands).
 _HEDGED = "hedged"
+_EN_NOW_I = re.compile(r"^(?:but |and )?now,?\s+(?P<i>I'm|I)\s+(?!now\b)", _I)
+_EN_PAST = re.compile(r"\b(?:used to|was|were|had|lived|grew up|before|previously|until)\b", _I)
+_EN_PAST_HOME = re.compile(r"\b(?:used to live|was living|lived|grew up|was based)\b", _I)
 _EN_OPENING = re.compile(r"\s*(?:I|I'm|I've|I'd|I am|my|My)\s+[A-Za-z]")
 _EN_TO_YOU = re.compile(r"\b(?:you|your|yours|u)\b", re.IGNORECASE)
 _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, taken as the user's
@@ -688,6 +691,13 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         fragment = (_ZH_CONJ if zh else _EN_CONJ).sub("", raw).strip()
         had_conjunction = fragment != raw
         hedged = False
+        if not zh and clauses and (now := _EN_NOW_I.match(fragment)):
+            # "I used to be vegan, now I eat fish": the present after a past ("now I get
+            # it" alone is chat); "now I'm in Madrid" tells a home only after a past one
+            rest, before = fragment[now.end() :], clauses[-1][0] or ""
+            past = (_EN_PAST_HOME if rest.startswith("in ") else _EN_PAST).search(before)
+            if past and len(rest.split()) > 1:  # "now I don't": nothing said
+                fragment = f"{now['i']} now {rest}"
         if not zh:  # "it turns out I have…", "Being vegan": "I have…", "I'm vegan"
             said = _as_statement(_without_preface(fragment))
             hedged, fragment = said != fragment, said
