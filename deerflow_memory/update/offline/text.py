@@ -21,7 +21,7 @@ Nothing here raises; text no rule understands yields no candidate.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.own_words import (
@@ -429,6 +429,32 @@ def _sentences(text: str) -> Iterator[tuple[str, str]]:
         pos = end.end()
     if pos < len(text):
         yield text[pos:], ""
+
+
+# A statement of the user's own in brackets inside a sentence ("…a 12 hour shift (I'm a
+# paramedic) and…", "Any tips for the trip (I'm vegan)?", "（我是素食者）"): a sentence of
+# its own, after the one it sat in. Not a hedge ("(I think)"), a taking back ("(I'm
+# kidding)", "(I'm not)") or a single word.
+_OWN_ASIDE = re.compile(
+    r"\s*[(（]\s*(?P<a>(?:I|I'm|I've|I'd|I am)\s(?!(?:think|guess|believe|mean|hope|suppose|reckon|"
+    r"know|not\b|kidding|joking))[^()（）]{2,300}?|我(?!觉得|想|猜|开玩笑|是说)[^()（）]{2,150}?)\s*[)）]"
+)
+
+
+def _asides_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """The sentences, each followed by the statements of the user's own it held in brackets."""
+    for sentence, terminator in sentences:
+        if "(" not in sentence and "（" not in sentence:
+            yield sentence, terminator
+            continue
+        asides = [m["a"] for m in _OWN_ASIDE.finditer(sentence)]
+        rest = _OWN_ASIDE.sub("", sentence) if asides else sentence
+        if asides and not rest.strip(" ,;:-—"):  # "(I'm vegan.)": the whole sentence
+            yield sentence, terminator
+            continue
+        yield rest, terminator
+        for aside in asides:
+            yield aside, "."
 
 
 def _opens_aside(sentence: str) -> bool:
@@ -944,7 +970,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
     """
     found: list[Candidate] = []
     previous = 0  # where the candidates of the sentence before start in ``found``
-    for raw, terminator in _sentences(_prepare(_own_text(text))):
+    for raw, terminator in _asides_apart(_sentences(_prepare(_own_text(text)))):
         if _TAKEN_BACK.fullmatch(raw.strip()) or raw.strip() == "NOT":
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
             continue

@@ -23,7 +23,11 @@ PROF_EN = (
     r"actress|postdoc|ceo|cto|cfo|coo|administrator|tester|technician|librarian|clerk|cashier|"
     r"waiter|waitress|barista|retiree|homemaker|tutor|coach|trainer|instructor|secretary|"
     r"paramedic|firefighter|soldier|police officer|cop|baker|carpenter|illustrator|animator|"
-    r"producer|filmmaker|streamer|youtuber|blogger|podcaster|recruiter|pm|sre|devops engineer"
+    r"producer|filmmaker|streamer|youtuber|blogger|podcaster|recruiter|pm|sre|devops engineer|"
+    r"midwife|physiotherapist|physio|optometrist|radiographer|dietitian|nutritionist|counsell?or|"
+    r"social worker|caregiver|carer|nanny|childminder|hairdresser|barber|stylist|tailor|welder|"
+    r"builder|gardener|landscaper|surveyor|realtor|estate agent|receptionist|interpreter|"
+    r"bartender|janitor|cleaner|courier|nurse practitioner|sonographer|pharmacy technician"
 )
 PROF_ZH = (
     r"工程师|程序员|程序猿|码农|设计师|老师|教师|医生|大夫|护士|律师|大学生|研究生|博士生|博士|硕士生|"
