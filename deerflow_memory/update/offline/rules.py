@@ -432,7 +432,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I'm {ADV_EN}(?:a (?:big |huge |great |massive )?fan of|into|passionate about|fond of|crazy about|obsessed with|a lover of|keen on) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
     _r(rf"^I {ADV_EN}(?:don't|can't|won't) {ADV_EN}(?:like|stand|bear|enjoy|love|care for) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _not_a_gripe),
     _r(rf"^I {ADV_EN}(?:hate|dislike|detest|loathe|despise) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _not_a_gripe),
-    _r(rf"^I'm {ADV_EN}not (?:a (?:big |huge |great )?fan of|into|keen on|fond of|a lover of) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
+    _r(rf"^I'm {ADV_EN}not (?:really |that |very |too |so |much )?(?:a (?:big |huge |great )?fan of|into|keen on|fond of|a lover of) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
+    _r(r"^I'm not (?:really |much of )?an? (?P<v>morning|night|people|cat|dog|beach|city|outdoors|party|winter|summer) person(?: at all)?$", C.PREFERENCE, 0.9),
     _r(rf"^I {ADV_EN}(?:like|love|enjoy|adore|prefer|appreciate) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
     _r(r"^I'd (?:much )?rather (?!not (?:say|answer|share|discuss|talk about it|get into it|go into it)\b)(?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(r"^my (?:all-time |absolute )?favou?rite (?P<k>[\w' -]+?) (?:is|are) (?P<v>.+)$", C.PREFERENCE, 0.9, "fav"),
@@ -464,6 +465,10 @@ _EN_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
     _r(r"^(?:from now on|going forward|moving forward|in the future|in future|henceforth|for future reference|next time)[,:]?\s+(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     _r(r"^(?:please\s+)?(?:always|never|don't ever|do not ever)\s+(?!mind\b)(?!(?:an?|the|so|such|too|more|less|been|was|were|is|are|good|great|nice|fun|lovely|wonderful|awesome|cool|interesting|helpful|happy|glad|pleasant|boring|dull|easy|hard|welcome|appreciated|thankful|grateful|a pleasure|enough|better|worse|the same|again|ever|thought|been|had|seen|heard|felt|knew|known|expected|imagined)\b)(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     _r(r"^(?:please\s+)?(?:don't|do not|stop)\s+(?P<v>.+?)\s+(?:anymore|any more|ever again)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+    # how the answers should look, said once for all of them: "Please don't use emojis when you
+    # reply to me", "Don't use bullet points in your answers", "Please keep explanations simple"
+    _r(r"^(?:please\s+)?(?:don't|do not)\s+(?:use|include|add|put)\s+(?P<v>[\w -]{2,40}?)\s+(?:when(?:ever)? you (?:reply|respond|answer|write|talk)|in (?:your|the|any of your) (?:answers|replies|responses|messages))\b.*$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+    _r(r"^(?:please\s+)?keep\s+(?:your\s+|the\s+)?(?:answers|explanations|replies|responses)\s+(?P<v>(?:short|simple|brief|concise|plain|jargon-free|to the point|under [\w ]{1,20})\b.*)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     _need(r"^(?:no|zero|none) (?!problem|worries|thanks|way|idea|clue|rush|need|doubt|pressure|offen[cs]e|comment|hurry|kidding|joke|big deal|chance|more|one|matter)(?P<v>[\w -]{2,30}?) for me(?:,? (?:please|thanks|thank you))?$", C.PREFERENCE, 0.85, None, _render("User avoids {v}")),
 )
 # fmt: on
@@ -545,6 +550,8 @@ _ZH_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
     _r(rf"^(?:你)?(?:可以|就)?叫我(?P<v>{NAME_ZH})(?P<suffix>就(?:行|好|可以)了?|吧)?$", C.CONTEXT, 0.95, "name", _render("用户希望被称呼为{v}"), lambda m: bool(m["suffix"]) or m["v"][:1] in set("小老阿") or m["v"][:1].isascii()),
     _r(r"^(?:请|麻烦)?(?:你)?(?:以后|今后|往后|之后|从现在(?:开始|起)|从今以后|接下来|下次)(?:请|麻烦|你|都|就|也|每次)*(?![再吧的有见聊我咱])(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION), lambda m: "再说" not in m["v"]),
     _r(r"^(?:请|麻烦)?(?:你)?(?:总是|始终|永远|每次都|务必)(?![这那很挺好太真是有我咱]|麻烦|打扰|辛苦)(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
+    # how the answers should look: "请不要用太多专业术语", "回答别用表情"
+    _r(r"^(?:请|麻烦)?(?:你)?(?:回答|回复)?(?:时)?(?:不要|别)(?:用|使用|加|带)(?:太多|那么多|过多)?的?(?P<v>专业术语|术语|表情(?:符号)?|emoji|英文|列表|表格|markdown|废话|长句子?)$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
     _r(r"^(?:请|麻烦)?(?:你)?(?:不要再|别再|永远不要|永远别|千万不要|千万别|以后不要|以后别|再也不要|不许再)(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
 )
 # fmt: on
