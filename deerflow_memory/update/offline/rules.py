@@ -383,6 +383,9 @@ _EN_RULES: tuple[_Rule, ...] = (
     _need(rf"^I {ADV_EN}only (?:eat|drink|buy|cook with|order) (?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(rf"^I {ADV_EN}(?:watch|limit|cut back on|cut out|cut down on|stay off|keep away from) (?:my )?(?P<v>(?!it\b|this\b|that\b|you\b|the (?:news|game|show|movie)\b).+)$", C.PREFERENCE, 0.85),
     _r(rf"^I {ADV_EN}(?:avoid|stay away from|steer clear of) (?P<v>.+)$", C.PREFERENCE, 0.9),
+    # what the user reads, and a wish for some day
+    _r(r"^I (?:mostly |mainly |usually |mostly just )?read (?:mostly |mainly |a lot of |lots of |mostly just )?(?!(?:your|the|this|that|it|an?|my|his|her|their|those|these|about|up)\b)(?P<v>[\w' -]{3,60})$", C.BEHAVIOR, 0.85),
+    _r(r"^I'd (?:really )?(?:like|love) to (?P<v>.+?),? (?:eventually|someday|some day|one day|in the future|in a few years|before I (?:die|turn \d+))$", C.GOAL, 0.85),
     # name
     _r(r"^my (?:full |first |real )?name(?: is|'s) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _name_ok),
     _r(r"^I(?:'m called| go by) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _proper_name),
@@ -398,7 +401,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     # family, pets, marital status
     _r(rf"^I have (?P<v>{NUM_EN} (?:(?:young|little|small|grown|grown-up|teenage|adult|baby|twin|new|lovely|beautiful|adopted|older|younger|big|elder)\s+)*(?:kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby|grandchildren|grandkids|twins|toddlers?|teenagers?|wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|brothers?|sisters?|siblings?|dogs?|cats?|puppy|puppies|kittens?|pets?|parrot|rabbit|hamster)\b.*)$", C.CONTEXT, 0.9),
     _r(r"^I'm (?:happily |recently |newly )?(?P<v>married|divorced|single|engaged|widowed|separated)(?: (?:to|with) .+)?$", C.CONTEXT, 0.9, "marital"),
-    _r(r"^I'm (?:a |an )?(?:proud |single |new |first-time |working )*(?P<v>mom|mum|mother|dad|father|parent|grandmother|grandfather|grandma|grandpa)(?: of .+)?$", C.CONTEXT, 0.9),
+    _r(r"^I'm (?:a |an )?(?:proud |single |new |first-time |working |full-time |busy )*(?P<v>mom|mum|mother|dad|father|parent|grandmother|grandfather|grandma|grandpa)(?: of .+)?$", C.CONTEXT, 0.9),
     _r(r"^I'm (?P<v>pregnant|expecting a baby)$", C.CONTEXT, 0.9),
     # knowledge and skills
     _r(rf"^I'm {ADV_EN}(?:a |an )?(?:complete |total |absolute |relative )?(?:beginner|novice|newbie|new|expert|proficient|fluent|experienced|familiar|comfortable|good|great|bad|terrible|rusty|self-taught) (?:at|in|with|to) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
@@ -411,7 +414,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     # work
     _r(r"^I (?:currently |now )?work as (?:an? |the )?(?P<v>.+)$", C.CONTEXT, 0.9, "job"),
     _r(rf"^I'm (?:now |currently )?(?:an? |the )?(?!not\b|no\b|never\b)(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?(?:\s+(?:at|for|in|on|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
-    _r(r"^I'm (?:now |currently )?(?P<v>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|mum|dad|parent)|a homemaker)$", C.CONTEXT, 0.9, "job"),
+    _r(r"^I'm (?:now |currently )?(?P<v>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|mum|dad|parent)|a homemaker)(?: (?:right now|at the moment|for now|these days))?(?: and (?:job hunting|looking for work|looking for a job))?$", C.CONTEXT, 0.9, "job"),
     _was(r"^I used to (?:be|work as) (?:an? |the )?(?P<v>[^,;]+)$", C.CONTEXT, 0.85),
     _r(r"^I (?:currently |now )?work (?:at|for) (?!(?:an? |my |the )?(?:boss|manager|guy|man|woman|person|people|someone|somebody|client|customer)s?\b)(?P<v>(?:(?!\b(?:who|whom|which|that)\b).)+)$", C.CONTEXT, 0.9, "employer"),
     _r(r"^I (?:currently |now )?work in (?P<v>.+)$", C.CONTEXT, 0.85),
@@ -440,7 +443,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     # "Sci-fi is my jam", "board games are my thing": a taste said of the thing
     _r(rf"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your)\b)(?P<v>[\w'’ -]{{2,40}}?) (?:is|are) {ADV_EN}(?:totally |kind of |kinda )?my (?:jam|thing|go-to|guilty pleasure|happy place|comfort food)$", C.PREFERENCE, 0.9, "taste+", lambda m, _clause: f"User loves {_lower_first(m['v'])}"),
     # goals
-    _r(r"^my (?:main |big |biggest |long-term |ultimate |career |life )?(?:goal|dream|aim|ambition|plan|objective|resolution)(?: for [\w ]+| this (?:year|month|summer|winter|spring|autumn|fall))?(?: is|'s) (?P<v>.+)$", C.GOAL, 0.85),
+    _r(r"^my (?:main |big |biggest |long-term |ultimate |career |life |new year'?s? )?(?:goal|dream|aim|ambition|plan|objective|resolution)(?: for [\w ]+| this (?:year|month|summer|winter|spring|autumn|fall))?(?: is|'s) (?P<v>.+)$", C.GOAL, 0.85),
     # "goal for this year: read 40 books", "new year's resolution: learn to swim"
     _r(r"^(?:(?:goal|resolution|ambition)(?: for (?:this|next|the) (?:year|month|summer|winter|spring|autumn|fall)| for 20\d\d| this (?:year|month|summer|winter|spring|autumn|fall))|new year'?s (?:goal|resolution)): (?P<v>.+)$", C.GOAL, 0.85, None, _render("User's goal: {v}"), _not_a_task),
     _r(rf"^I(?: {ADV_EN}(?:plan|intend|aim|hope)|'m {ADV_EN}(?:planning|hoping|aiming|saving up|saving|preparing|working towards?)) (?:to|on|for|towards?) (?P<v>.+)$", C.GOAL, 0.85, None, None, _not_a_task),
@@ -714,7 +717,7 @@ def en_statement(clause: str) -> str:
     i = 0
     while i < len(words) - 1 and _adverb(words[i]):
         i += 1
-    if words[i].casefold() == "kind" and i + 2 < len(words):  # "kind of like"
+    if words[i].casefold() in ("kind", "sort") and i + 2 < len(words):  # "kind of like"
         i += 2
     words[i] = _third_person_verb(words[i])
     return (

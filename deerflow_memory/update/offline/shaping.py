@@ -114,7 +114,7 @@ _EN_WE = re.compile(
     r"(?:don't|do not|never) eat (?!(?:out|at|in|before|after|until|much|late|early|there|here|"
     r"together|with|breakfast|lunch|dinner|anything|that|this|it)\b)\w|keep kosher\b|"
     r"eat (?:mostly |only )?(?:plant-based|vegan|vegetarian|halal|kosher|gluten-free|dairy-free|"
-    r"pescatarian|meat-free)\b|are (?:vegan|vegetarian|pescatarian|plant-based|gluten-free|dairy-free)\b|"
+    r"pescatarian|meat-free)\b|are (?:an? )?(?:vegan|vegetarian|pescatarian|plant-based|gluten-free|dairy-free)\b|"
     # children taught at home
     r"homeschool (?:our|the) ).*)$",
     _I,

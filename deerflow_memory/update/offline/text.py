@@ -324,7 +324,7 @@ _ZH_TRAILING = (
 )
 _EN_CLAUSE_SPLIT = re.compile(
     r"(\s*[,;]\s*|\s+(?=(?:and|but|so|plus|while|whereas)\s+(?:now\s+)?"
-    r"(?:(?:it |as it )?turn(?:s|ed) out (?:that )?)?(?:I|I'm|I've|I'd|my)\b"
+    r"(?:(?:it |as it )?turn(?:s|ed) out (?:that )?)?(?:I|I'm|I've|I'd|my|we|we're|we've)\b"
     # "my name is Olumide but everyone calls me Olu"
     r"|(?:and|but)\s+(?:everyone|everybody|people|most people|(?:my )?friends) calls? me\b)"
     # "I'm vegan and avoid animal products": a second verb of the same subject
@@ -594,7 +594,7 @@ def _en_normalise(clause: str) -> str:
 
 def _zh_normalise(clause: str) -> str:
     clause = re.sub(r"\s+", " ", clause).strip()
-    clause = re.sub(r"^本人", "我", clause)
+    clause = re.sub(r"^(?:本人|俺)", "我", clause)  # "俺是东北人": a northern "I"
     return _closed(_without_stray_closers(without_ending(clause, _ZH_TRAILING), _ZH_TRAILING))
 
 
@@ -633,7 +633,7 @@ _EN_DROPPED = re.compile(
 # bakery", "grew up in Cork"): a verb that tells a life, with a place or an object of
 # one's own; or of what one cannot eat ("can't eat gluten").
 _EN_DROPPED_VERB = re.compile(
-    r"^(?:(?:moved|relocated) (?:to|from|here|back)|grew up (?:in|on|near)|was born in|"
+    r"^(?:(?:just |recently )?(?:moved|relocated) (?:to|from|here|back)|grew up (?:in|on|near)|was born in|"
     r"live (?:in|on|near|with|alone)|work (?:as|at|in|for|from)|run (?:a|an|my|our)|"
     r"own (?:a|an|two|three)|teach (?:at|in|\w+ at)|study (?:at|in)|"
     r"(?:can't|cannot|can not) (?:eat|drink|tolerate|digest))\b",
@@ -881,6 +881,9 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
     for frame in _ZH_REPLACE_FRAMES if zh else _EN_REPLACE_FRAMES:
         if m := frame.match(sentence):
             y, x = clean(m["y"]), clean(m["x"])
+            if not zh and _EN_SELF.match(y):
+                # "I meant I live in Austin, not Houston": the statement corrected
+                return _correction_frame(f"{y}, not {x}", zh, True)
             return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
     if zh and (m := _ZH_NOT_BUT_FRAME.match(sentence)):
         pre, y, x = m["pre"], clean(m["y"]), clean(m["x"])
