@@ -269,17 +269,41 @@ def _build_update(
             new.append(candidate)
     new = _latest_per_slot(new)
 
-    facts: list[NewFact] = []
-    kept: list[Candidate] = []
-    seen: set[str] = set()
-    corrected: set[str] = set()  # keys of statements a correction said were wrong
+    kept: dict[str, Candidate] = {}  # by fact_key, in the order they were said
+    # Stored facts by text, and those a correction in this conversation removed: said
+    # again later ("…not walnuts" and then "I'm allergic to walnuts too"), one stays.
+    stored_by_key: dict[str, list[str]] = {}
+    for fact in document.facts:
+        stored_by_key.setdefault(fact_key(fact.content), []).append(fact.id)
+    corrected_ids: set[str] = set()
+
+    def drop_wrong(candidate: Candidate) -> None:
+        """Drop the statement ``candidate`` corrects: said earlier here, or stored."""
+        if not candidate.source_error:
+            return
+        wrong = fact_key(candidate.source_error)
+        for fact_id in stored_by_key.get(wrong, ()):
+            if fact_id not in removals:
+                removals[fact_id] = f"corrected by the user: {candidate.content}"
+                corrected_ids.add(fact_id)
+        kept.pop(wrong, None)
+
     for candidate in new:
         # First, before it supersedes anything: whichever rule wrote it (a correction
         # rewrites content after the clause was checked), no secret is stored.
         if any(unsafe_to_store(t) for t in (candidate.content, candidate.wrong_value) if t):
             continue
         key = fact_key(candidate.content)
-        if key in stored_keys or key in seen:
+        if key in stored_keys:
+            for fact_id in stored_by_key[key]:  # restated after a correction: it stays
+                if fact_id in corrected_ids:
+                    corrected_ids.discard(fact_id)
+                    del removals[fact_id]
+            if candidate.wrong_value is not None:  # "…walnuts, not almonds": almonds go
+                _mark_correction(candidate, [])
+                drop_wrong(candidate)
+            continue
+        if key in kept:
             continue
         superseded: list[Fact] = []
         if candidate.slot is not None:
@@ -293,31 +317,23 @@ def _build_update(
             for s in same_slot:
                 removals[s.fact.id] = f"superseded by a newer user statement: {candidate.content}"
                 superseded.append(s.fact)
-        seen.add(key)
         _mark_correction(candidate, superseded)
-        if candidate.source_error:  # the wrong statement, if stored or said earlier, goes
-            wrong = fact_key(candidate.source_error)
-            corrected.add(wrong)
-            for s in stored:
-                if s.fact.id not in removals and fact_key(s.fact.content) == wrong:
-                    removals[s.fact.id] = f"corrected by the user: {candidate.content}"
-        kept.append(candidate)
-        facts.append(
-            NewFact(
-                content=candidate.content,
-                category=candidate.category,
-                confidence=candidate.confidence,
-                source_type=SourceType.USER_STATED,
-                source_error=candidate.source_error,
-                constraint=candidate.constraint,
-            )
-        )
+        drop_wrong(candidate)
+        kept[key] = candidate
 
-    if corrected:  # "I'm allergic to walnuts. Wait, …not walnuts, it's cashews"
-        facts = [f for f in facts if fact_key(f.content) not in corrected]
-        kept = [c for c in kept if fact_key(c.content) not in corrected]
+    facts = [
+        NewFact(
+            content=candidate.content,
+            category=candidate.category,
+            confidence=candidate.confidence,
+            source_type=SourceType.USER_STATED,
+            source_error=candidate.source_error,
+            constraint=candidate.constraint,
+        )
+        for candidate in kept.values()
+    ]
     return MemoryUpdate(
-        user=_user_update(document, stored, removals, kept),
+        user=_user_update(document, stored, removals, list(kept.values())),
         new_facts=tuple(facts),
         facts_to_remove=tuple(FactRemoval(id=i, reason=r) for i, r in removals.items()),
     )

@@ -223,7 +223,7 @@ def _an_age(match: re.Match[str]) -> bool:
 # What one asks the assistant to write or find, said as a wish: "我想要一个关于春天的诗",
 # "我想要一份简历模板" (not "我想要一个孩子", "我想要一个健康的身体").
 _ZH_REQUESTED = re.compile(
-    r"^(?:一|几)?(?:个|首|篇|份|张|些|段|封|句|套|条)?.{0,12}?(?:诗|诗歌|文章|故事|笑话|方案|总结|清单|列表|"
+    r"^(?:一|几|两)?(?:个|首|篇|份|张|些|段|封|句|套|条)[^做当学写考从成]{0,12}?(?:诗|诗歌|文章|故事|笑话|方案|总结|清单|列表|"
     r"例子|模板|邮件|回复|翻译|代码|脚本|表格|图片|名字|标题|口号|文案|建议|推荐|答案|解释|食谱|菜谱|攻略|大纲)"
     r"(?:吧|吗|呢)?$"
 )
@@ -231,6 +231,13 @@ _ZH_REQUESTED = re.compile(
 
 def _zh_no_request(match: re.Match[str]) -> bool:
     return _ZH_REQUESTED.match(match["v"]) is None
+
+
+def _zh_nickname(match: re.Match[str]) -> bool:
+    """A name people call one by ("阿杰", "老周", "小王", "Jay"), not what they tell one to do
+    ("叫我睡觉", "叫我放心")."""
+    name = match["v"]
+    return name[:1] in "小老阿" or name[-1:] in "哥姐总仔妹弟叔爷" or name[:1].isascii()
 
 
 def _zh_age(match: re.Match[str], _clause: str) -> str:
@@ -504,7 +511,7 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _r(r"^我(?P<t>今年|现在|已经|都)?是?(?P<v>\d{1,3}|[一二两三四五六七八九十百]{1,4})(?:周)?岁了?$", C.CONTEXT, 0.9, "age", _zh_age, _an_age),
     _r(rf"^我{ADV_ZH}叫(?![了过着做他她你它人车])(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
     _r(rf"^我的名字(?:是|叫)(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
-    _r(rf"^(?:大家|朋友们?|别人|身边的人|同事们?)(?:都|一般|平时)*(?:叫|喊)我(?![去来吃喝做帮别不多少早晚快慢一回走写买看找等再先跟和给])(?P<v>{NAME_ZH})$", C.CONTEXT, 0.9, "nickname", _render("大家叫用户{v}")),
+    _r(rf"^(?:大家|朋友们?|别人|身边的人|同事们?)(?:都|一般|平时)*(?:叫|喊)我(?P<v>{NAME_ZH})$", C.CONTEXT, 0.9, "nickname", _render("大家叫用户{v}"), _zh_nickname),
     _r(rf"^我名叫(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
     _r(r"^我姓(?P<v>[\u4e00-\u9fff]{1,2})$", C.CONTEXT, 0.95, "surname", _render("用户姓{v}")),
     _r(rf"^我{ADV_ZH}有(?P<v>(?:一|两|二|三|四|五|六|几|\d+)(?:个|位|只|条|对)(?:[^，,]{{0,6}}?的)?(?:可爱的|小)?(?:孩子|儿子|女儿|小孩|宝宝|娃|孙子|孙女|外孙|兄弟|姐妹|哥哥|姐姐|弟弟|妹妹|猫|狗|宠物|双胞胎).*)$", C.CONTEXT, 0.9),
@@ -590,7 +597,7 @@ _EN_PAST = frozenset(
 )
 # Verbs in the present that end in "ed" ("I need…" → "User needs…", not "User need…").
 _EED_VERBS = frozenset(
-    "need feed bleed breed proceed succeed exceed speed heed weed seed shed embed".split()  # noqa: SIM905
+    "need feed bleed breed proceed succeed exceed speed heed weed seed embed".split()  # noqa: SIM905
 )
 _EN_PRONOUNS = re.compile(r"\b(?:my|me|myself|mine|I'm|I've|I was|I)\b")
 _EN_PRONOUN_SWAP = {

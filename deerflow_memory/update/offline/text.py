@@ -164,7 +164,8 @@ _EN_BEING = re.compile(
     r"^being (?!(?:honest|fair|realistic|serious|frank|careful|practical|sure|safe|here|there|"
     r"able|told|asked|so|such|that|this|it|the|my|your|his|her|their|our|with|in|on|at|from|for|"
     r"like|as|too|very|really|quite|just|new|late|early|stuck|away|busy|nice|kind|polite|"
-    r"curious|lazy|bored|tired|cheap|smart|clever|stupid|silly|picky)\b)(?=\S+(?:\s+\S+){0,5}$)",
+    r"curious|lazy|bored|tired|cheap|smart|clever|stupid|silly|picky)\b)(?=\S+(?:\s+\S+){0,5}$)"
+    r"(?!.*\b(?:is|are|was|were|has|have|can|will|would|makes?|feels?|sucks)\b)",  # "Being a parent is hard"
     _I,
 )
 # "As someone who doesn't drive, how…" → "I don't drive"; "As a person with ADHD" → "I have ADHD".
@@ -193,6 +194,21 @@ def _without_preface(text: str) -> str:
     if preface is None or _EN_MAIN_CLAUSE.search(text, preface.end() + 1):
         return text
     return text[preface.end() :]
+
+
+# A bare "I'm 8" is an age unless the message asks for another number: a size, a level, a
+# score ("Dress size? I'm 8", "On a scale of 1 to 10, I'm 7", "Pain level? I'm 6").
+_AGE_WORD = re.compile(r"\b(?:years?|yrs?|yo|y/o|y\.o\.|old|turned|age)\b|岁", re.IGNORECASE)
+_NOT_AN_AGE = re.compile(
+    r"\b(?:size|level|scale|score|rate|rating|rank|number|pain|out of|points?|place|grade|floor|"
+    r"seat|room|table|shoe|dress|ring|jersey|weight|height|handicap)\b|/\s*10\b",
+    re.IGNORECASE,
+)
+
+
+def _not_an_age(sentence: str, message: str) -> bool:
+    """Whether a bare number the sentence gives as the user's is some other number."""
+    return _AGE_WORD.search(sentence) is None and _NOT_AN_AGE.search(message) is not None
 
 
 def _as_statement(fragment: str) -> str:
@@ -228,9 +244,16 @@ def _base_form(verb: str) -> str:
     return verb
 
 
+_EN_AUXILIARY_FIRST = re.compile(r"\s*(?:do|does|did|would|will|can|could|should|might)\b", _I)
+
+
 def _described_like_me(sentence: str) -> str:
     """What a question says the user is by "… like me" ("" when it says nothing so)."""
-    if "like me" not in sentence.casefold() or (like := _EN_LIKE_ME.search(sentence)) is None:
+    if (
+        "like me" not in sentence.casefold()
+        or _EN_AUXILIARY_FIRST.match(sentence)  # "Do people with money like me?": "like" the verb
+        or (like := _EN_LIKE_ME.search(sentence)) is None
+    ):
         return ""
     if like["with"]:
         return "I have " + like["with"]
@@ -311,7 +334,7 @@ _ZH_SHORT_TERM = re.compile(
 # more text, held the updater for seconds to hours), and the longest such ending goes.
 _EN_TAIL_WORDS = (
     "too|as well|though|anyway|lol|haha|ugh|btw|by the way|thanks|thank you|please|actually|"
-    "tbh|to be honest|ngl|fwiw|fyi|imo|honestly|"
+    "tbh|ngl|fwiw|fyi|imo|"
     "vs"  # a short form left at the end: "I can't eat gluten vs." says "gluten"
 )
 _EN_TRAILING = (
@@ -573,9 +596,9 @@ _TYPO = re.compile(rf"\b(?:{'|'.join(_TYPOS)})\b", _I)
 
 def _en_normalise(clause: str) -> str:
     clause = re.sub(r"^i\b", "I", clause)
-    clause = re.sub(r"^(?:im|Im|IM|iam|Iam)\b", "I'm", clause)
+    clause = re.sub(r"^(?:im|Im|IM)\b|^(?:iam|Iam)\b(?= [a-z])", "I'm", clause)
     clause = re.sub(r"^I hav\b", "I have", clause)
-    clause = re.sub(r"^(my|My) names\b", r"\1 name is", clause)
+    clause = re.sub(r"^(my|My) names(?= \S+$)", r"\1 name is", clause)  # "my names jake"
     clause = _TYPO.sub(lambda m: _TYPOS[m.group().casefold()], clause)
     clause = re.sub(r"^(?:ive|Ive)\b", "I've", clause)
     clause = re.sub(r"\b(do|does|is|are|was|were|have|has|ca|wo)nt\b", r"\1n't", clause, flags=_I)
@@ -724,9 +747,9 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             past = (_EN_PAST_HOME if rest.startswith("in ") else _EN_PAST).search(before)
             if past and len(rest.split()) > 1:  # "now I don't": nothing said
                 fragment = f"{now['i']} now {rest}"
-        if not zh:  # "it turns out I have…", "Being vegan": "I have…", "I'm vegan"
-            said = _as_statement(_without_preface(fragment))
-            hedged, fragment = said != fragment, said
+        if not zh:  # "it turns out I have…": "I have…", read by the rules alone (_HEDGED)
+            said = _without_preface(fragment)
+            hedged, fragment = said != fragment, _as_statement(said)  # "Being vegan": "I'm vegan"
         fragment = _zh_normalise(fragment) if zh else _en_normalise(fragment)
         sep, separator = separator, ""
         if not fragment or _INTERJECTION.fullmatch(fragment):
@@ -840,8 +863,17 @@ _EN_REPLACE_FRAMES = (
 # "I'm not allergic to walnuts, it's cashews", "I don't live in Leeds, it's York": the
 # statement with Y in X's place, correcting X.
 _EN_NOT_ITS_FRAME = re.compile(
-    r"^I(?P<neg>'m not| don't) (?P<head>(?:[\w' -]{1,40}?\s)?(?:to|of|in|at|from|for|with|on))\s+(?P<x>[^,;]{1,60}?),?"
-    r"\s+(?:it's|it is|it was|that's|that was)\s+(?:actually\s+|really\s+)?(?P<y>[^,;]{1,60})$",
+    r"^I(?:(?P<neg>'m not) (?P<head>(?:allergic|intolerant|sensitive) to|from|based in)"
+    r"|(?P<neg2> don't) (?P<head2>live in|work (?:at|for)|study at))\s+(?P<x>[^,;]{1,60}?),?"
+    r"\s+(?:it's|it is|it was)\s+(?:actually\s+)?(?P<y>[^,;]{1,40})$",
+    _I,
+)
+# What follows "it's" that is no new value but a reason, a person or a doubt: "it's a
+# misdiagnosis", "it's just a cold", "it's probably the shampoo", "it's my sister".
+_NOT_A_VALUE = re.compile(
+    r"^(?:an?|the|just|only|probably|maybe|possibly|likely|not|my|his|her|their|our|your|this|that|"
+    r"too|so|really|more)\b|\b(?:disease|intolerance|syndrome|condition|allergy|misdiagnosis|"
+    r"cold|flu|thing|problem|issue|phase|phobia|rumou?r|lol|haha)\b",
     _I,
 )
 _EN_STATEMENT_FRAME = re.compile(
@@ -891,9 +923,9 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
         if (candidate := match_clause(clean(stmt), True)) is not None:
             return [_correction(candidate, x, True, True)]
         return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
-    if not zh and (m := _EN_NOT_ITS_FRAME.match(sentence)):
-        said = "I'm " if m["neg"] == "'m not" else "I "
-        candidate = _clause_candidate(clean(f"{said}{m['head']} {m['y']}"), _SELF, False)
+    if not zh and (m := _EN_NOT_ITS_FRAME.match(sentence)) and not _NOT_A_VALUE.search(m["y"]):
+        said = f"I'm {m['head']}" if m["neg"] else f"I {m['head2']}"
+        candidate = _clause_candidate(clean(f"{said} {m['y']}"), _SELF, False)
         return [_correction(candidate, m["x"], True, False)] if candidate is not None else None
     m = (_ZH_STATEMENT_FRAME if zh else _EN_STATEMENT_FRAME).match(sentence)
     if m is None or _depth(m["stmt"]) > 0:  # "…cats (but not dogs)": an aside, no frame
@@ -1006,14 +1038,13 @@ def candidates_from_text(text: str) -> list[Candidate]:
             sentence = _en_normalise(sentence)
         sentence, others = with_others(sentence, zh)
         for candidate in _sentence_candidates(sentence, zh, marker):
-            if (joking and candidate.slot == "age") or (
-                vented
-                and (
-                    (candidate.slot or "").startswith("taste:")
-                    or candidate.confidence <= OWN_WORDS_CONFIDENCE
-                )
+            if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
+                continue  # "Lol I'm 12", "Shoe size? I'm 44"
+            if vented and (
+                (candidate.slot or "").startswith("taste:")
+                or candidate.confidence <= OWN_WORDS_CONFIDENCE
             ):
-                continue  # "I hate Mondays lol": a mood; "Lol I'm 12": a joke
+                continue  # "I hate Mondays lol": a mood
             if others and candidate.content:
                 candidate.content += others
             if candidate.content and unsafe_to_store(candidate.content):
