@@ -29,7 +29,12 @@ def test_a_mixed_message_is_read_in_its_sentences_language(said: str, stored: li
 
 @pytest.mark.parametrize(
     "said",
-    ["Python 里 len([1, 2]) 会返回 2。", "12公里大约等于7英里。", "代码里用 i = 0 作为起点。"],
+    [
+        "Python 里 len([1, 2]) 会返回 2。",
+        "12公里大约等于7英里。",
+        "代码里用 i = 0 作为起点。",
+        "我的 deadline 是周三，帮我排一下 plan",  # a date of the week, not the user
+    ],
 )
 def test_a_chinese_clause_about_a_thing_or_a_number_is_not_the_users(said: str) -> None:
     assert _extract(said).new_facts == ()
