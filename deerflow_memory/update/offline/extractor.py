@@ -419,7 +419,13 @@ def _mark_correction(candidate: Candidate, superseded: list[Fact]) -> None:
 
 def _substitute_value(content: str, value: str, wrong: str) -> str:
     index = content.casefold().rfind(value.casefold())
-    return content[:index] + wrong + content[index + len(value) :] if index >= 0 else wrong
+    if index < 0:
+        return wrong
+    before = content[:index]
+    first, _, rest = wrong.partition(" ")
+    if rest and before.casefold().endswith(f" {first.casefold()} "):  # "…from " + "from London"
+        wrong = rest
+    return before + wrong + content[index + len(value) :]
 
 
 def _user_update(

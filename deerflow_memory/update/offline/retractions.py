@@ -62,7 +62,7 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I {ADV_EN}(?:don't|do not) (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
     re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
     re.compile(rf"^I {ADV_EN}no longer (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+)$", _I),
-    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|moved (?:away )?(?:from|out of)|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){_AGO_EN}$", _I),
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s)|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){_AGO_EN}$", _I),
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
     re.compile(r"^I was wrong about (?:me )?(?:being |having |liking |my )?(?:an? |the )?(?P<v>.+)$", _I),
 )
@@ -310,7 +310,14 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
 # --- frames that withdraw one thing and state another ------------------------------------
 
 # fmt: off
-_EN_NOT_BUT = re.compile(r"^I'm {ADV}not (?:an? |the )?(?P<x>[^,;]+?)\s*(?:[,;]|\s-+)\s*(?:(?:but|rather)\s+)?(?:I'm\s+)?(?P<y>(?:an? |the )?[^,;]+)$".replace("{ADV}", ADV_EN), _I)
+_EN_NOT_BUT = re.compile(r"^I'm {ADV}not (?:an? |the )?(?P<x>[^,;]+?)\s*(?:[,;]|\s-+)\s*(?:(?:but|rather)\s+)?(?P<im>I'm\s+)?(?P<y>(?:an? |the )?[^,;]+)$".replace("{ADV}", ADV_EN), _I)
+# After "I'm not X," without "I'm", a clause of its own is no Y the user is: "…, my girlfriend
+# is", "…, I prefer working late", "…, honestly I find it boring" (each read on its own).
+_EN_OWN_CLAUSE = re.compile(
+    r"^(?:I|I've|I'd|I'll|my|he|she|they|we|it|you|his|her|their|our|its|honestly|so|that|this|"
+    r"there|though|and|or|just|which|who)\b",
+    _I,
+)
 _EN_USED_TO = re.compile(r"^I used to (?P<was>\w+) (?P<x>[^,]+?),? (?:but |and )?(?:now|these days|nowadays) (?:I )?(?P<now>[\w' ]+?) (?:them|it|that|those|these|him|her)(?: a lot| too| instead)?$", _I)
 _ZH_NOT_BUT = re.compile(r"^我(?:其实|现在)?不是(?:一个|一名|个|名)?(?P<x>[^，,]+?)[，,]\s*(?:而)?(?:我)?是(?:一个|一名|个|名)?(?P<y>.+)$")
 # fmt: on
@@ -339,7 +346,7 @@ def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
             return None
         stated = _stated(f"我是{m['y']}", m["y"], True)
         wrong = m["x"]
-    elif m := _EN_NOT_BUT.match(sentence):
+    elif (m := _EN_NOT_BUT.match(sentence)) and (m["im"] or not _EN_OWN_CLAUSE.match(m["y"])):
         stated, wrong = _stated(f"I'm {m['y']}", m["y"], False), m["x"]
     elif m := _EN_USED_TO.match(sentence):
         stated, wrong = match_clause(f"I {m['now']} {m['x']}", False), m["x"]

@@ -432,6 +432,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I {ADV_EN}(?:currently |now )?(?:live|reside) in (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     _r(r"^I'm (?:currently |now )?(?:based|living|located|residing|settled) (?:in|out of) (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     _r(r"^I (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
+    _r(r"^I (?:just |recently )?(?:moved|relocated) from (?:[\w' -]{1,40}?) to (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     # "…used to live in Berlin, now I'm in Madrid" (text.py reads "now" so only after a past
     # home), "I'm back home in Cork": where the user lives now
     _r(r"^I'm (?:now |back home |now back home )in (?P<v>[\w'-]+(?: [\w'-]+){0,3})$", C.CONTEXT, 0.9, "location", _render("User lives in {v}"), _proper_name),

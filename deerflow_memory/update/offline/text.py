@@ -363,7 +363,9 @@ _ZH_CLAUSE_SPLIT = re.compile(
     r"|(?=而且|并且|但是|可是|同时|另外|不过(?!敏)))"
 )
 _EN_CONJ = re.compile(r"^(?:(?:and|but|so|plus|also|while|whereas|then)\s+)+", _I)
-_ZH_CONJ = re.compile(r"^(?:而且|并且|但是|可是|同时|另外|不过(?!敏)|然后|也|还(?!有[，,]))+")
+_ZH_CONJ = re.compile(
+    r"^(?:而且|并且|但是|可是|但(?!愿)|同时|另外|不过(?!敏)|然后|也|还(?!有[，,]))+"
+)
 _INTERJECTION = re.compile(r"(?:哈哈+|呵呵+|嘿嘿+|lol|haha+|hehe+|嗯+|哦+|啊+)", _I)
 
 _EN_SELF = re.compile(
