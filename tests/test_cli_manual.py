@@ -27,6 +27,9 @@ def test_remember_and_forget_write_manual_facts_from_the_command_line(tmp_path: 
     spaced = cli(*root, "forget", "--user", "ann", fact.id + " ", cwd=tmp_path)
     assert spaced.returncode == 1 and f"did you mean {fact.id!r}" in spaced.stderr
     assert len(FileMemoryStorage(tmp_path).load("ann").facts) == 1  # nothing guessed
+    bare = cli(*root, "forget", "--user", "ann", fact.id.removeprefix("fact_"), cwd=tmp_path)
+    assert bare.returncode == 1 and f"did you mean {fact.id!r}" in bare.stderr  # prefix left off
+    assert len(FileMemoryStorage(tmp_path).load("ann").facts) == 1
     gone = cli(*root, "forget", "--user", "ann", fact.id, cwd=tmp_path)
     assert gone.returncode == 0, gone.stderr
     document = FileMemoryStorage(tmp_path).load("ann")

@@ -171,9 +171,11 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
 
 
 def _loose_id(fact_id: str) -> str:
-    # What a person reading an id back may get wrong: case, whitespace, Unicode form, and
-    # invisible characters a copy picked up ("fact_1\u200b").
-    return " ".join(unicodedata.normalize("NFC", without_invisible(fact_id)).casefold().split())
+    # What a person reading an id back may get wrong: case, whitespace, Unicode form,
+    # invisible characters a copy picked up ("fact_1\u200b"), and the "fact_" prefix
+    # left off ("2d9689f6" for "fact_2d9689f6").
+    loose = " ".join(unicodedata.normalize("NFC", without_invisible(fact_id)).casefold().split())
+    return loose.removeprefix("fact_")
 
 
 def edit_fact(
