@@ -1,4 +1,4 @@
-"""'I'm not allergic to X, it's Y' corrects X, and the wrong statement goes wherever it is."""
+"""'Not X, it's Y' corrects X; the wrong statement goes, except a need's (kept to be safe)."""
 
 from __future__ import annotations
 
@@ -8,30 +8,15 @@ from tests.test_offline_extractor import _extract, _fact
 CR = FactCategory.CORRECTION
 
 
-def test_not_x_its_y_states_y_and_removes_the_stored_x() -> None:
-    document = MemoryDocument(
-        facts=(_fact("f1", "User is allergic to hazelnuts"), _fact("f2", "User likes rye bread"))
-    )
+def test_not_x_its_y_states_y_and_keeps_a_stored_allergy_to_x() -> None:
+    # a need goes only when said to be over: "…it's pistachios" and then "both, actually"
+    # would otherwise lose a true allergy (attacker 51)
+    document = MemoryDocument(facts=(_fact("f1", "User is allergic to hazelnuts"),))
     update = _extract("Sorry, I'm not allergic to hazelnuts, it's pistachios.", document=document)
     assert [(f.content, f.category, f.source_error) for f in update.new_facts] == [
         ("User is allergic to pistachios", CR, "User is allergic to hazelnuts")
     ]
-    assert [(r.id, r.reason) for r in update.facts_to_remove] == [
-        ("f1", "corrected by the user: User is allergic to pistachios")
-    ]
-
-
-def test_a_slip_corrected_in_the_same_conversation_is_never_stored() -> None:
-    update = _extract(
-        "I'm allergic to hazelnuts.", "Wait, I'm not allergic to hazelnuts, it's pistachios."
-    )
-    assert [f.content for f in update.new_facts] == ["User is allergic to pistachios"]
-
-
-def test_y_not_x_after_a_marker_removes_the_stored_need_it_names() -> None:
-    document = MemoryDocument(facts=(_fact("f1", "User is allergic to hazelnuts"),))
-    update = _extract("Actually I'm allergic to pistachios, not hazelnuts", document=document)
-    assert [r.id for r in update.facts_to_remove] == ["f1"]
+    assert update.facts_to_remove == ()
 
 
 def test_not_in_x_its_y_moves_the_user() -> None:
@@ -39,6 +24,23 @@ def test_not_in_x_its_y_moves_the_user() -> None:
     update = _extract("I don't live in Ghent, it's Bruges", document=document)
     assert [(f.content, f.category) for f in update.new_facts] == [("User lives in Bruges", CR)]
     assert [r.id for r in update.facts_to_remove] == ["f1"]
+
+
+def test_a_corrected_statement_that_is_no_need_goes_when_stored() -> None:
+    document = MemoryDocument(facts=(_fact("f1", "User works at Ikea"),))
+    update = _extract("I don't work at Ikea, it's Lidl", document=document)
+    assert [f.content for f in update.new_facts] == ["User works at Lidl"]
+    assert [r.id for r in update.facts_to_remove] == ["f1"]
+
+
+def test_a_place_said_again_after_its_correction_stays() -> None:
+    document = MemoryDocument(facts=(_fact("f1", "User lives in Braga"),))
+    update = _extract(
+        "Actually I live in Porto, not Braga",
+        "Sorry, no, I live in Braga, not Porto",
+        document=document,
+    )
+    assert update.new_facts == () and update.facts_to_remove == ()
 
 
 def test_a_contrast_without_a_marker_removes_nothing() -> None:

@@ -27,7 +27,6 @@ from tests.test_offline_extractor import _extract
             "My new year's resolution is to run a 10k.",
             [("User's new year's resolution is to run a 10k", FactCategory.GOAL)],
         ),
-        ("I'm divorced and we have twins.", [("User is divorced", FactCategory.CONTEXT)]),
         (
             "Sorry, I meant I live in Lyon, not Lille.",
             [("User lives in Lyon", FactCategory.CORRECTION)],

@@ -17,7 +17,7 @@ from tests.test_offline_extractor import _extract, _fact
             "I was living in Leeds until May, now I'm back home in Galway.",
             ["User was living in Leeds until May", "User lives in Galway"],
         ),
-        ("I'm back home in Galway", ["User lives in Galway"]),
+        ("I'm back home in Galway", []),  # home for a visit, maybe (attacker 51)
         # "now I'm in X" alone, or "now" with nothing said, tells no home
         ("I landed, now I'm in Oslo", []),
         ("I used to smoke, now I don't", []),

@@ -270,22 +270,24 @@ def _build_update(
     new = _latest_per_slot(new)
 
     kept: dict[str, Candidate] = {}  # by fact_key, in the order they were said
-    # Stored facts by text, and those a correction in this conversation removed: said
-    # again later ("…not walnuts" and then "I'm allergic to walnuts too"), one stays.
+    # Stored facts by text: one said again after a correction removed it stays.
     stored_by_key: dict[str, list[str]] = {}
     for fact in document.facts:
         stored_by_key.setdefault(fact_key(fact.content), []).append(fact.id)
-    corrected_ids: set[str] = set()
 
     def drop_wrong(candidate: Candidate) -> None:
-        """Drop the statement ``candidate`` corrects: said earlier here, or stored."""
-        if not candidate.source_error:
+        """Drop the statement ``candidate`` corrects: said earlier here, or stored.
+
+        Not a need's (an allergy, a diet): "…not peanuts, it's sesame" and then "both,
+        actually" or "peanuts as well" keep the peanuts, and no rule reads every way to
+        say so; a need goes only when the user says it is over ("no longer allergic to…").
+        """
+        if not candidate.source_error or candidate.constraint:
             return
         wrong = fact_key(candidate.source_error)
         for fact_id in stored_by_key.get(wrong, ()):
             if fact_id not in removals:
                 removals[fact_id] = f"corrected by the user: {candidate.content}"
-                corrected_ids.add(fact_id)
         kept.pop(wrong, None)
 
     for candidate in new:
@@ -295,10 +297,8 @@ def _build_update(
             continue
         key = fact_key(candidate.content)
         if key in stored_keys:
-            for fact_id in stored_by_key[key]:  # restated after a correction: it stays
-                if fact_id in corrected_ids:
-                    corrected_ids.discard(fact_id)
-                    del removals[fact_id]
+            for fact_id in stored_by_key[key]:  # said again after a correction: it stays
+                removals.pop(fact_id, None)
             if candidate.wrong_value is not None:  # "…walnuts, not almonds": almonds go
                 _mark_correction(candidate, [])
                 drop_wrong(candidate)

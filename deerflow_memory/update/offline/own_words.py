@@ -375,8 +375,9 @@ _ZH_NOT_THE_USER = re.compile(
     r"|^(?:干|做|说|写|讲|答|回答|解释|总结)得(?:真|很|太|非常|特别)?(?:漂亮|好|不错|对|棒|清楚|到位)"
     r"|^(?:信号|网络|网速|手机|电脑|电池|电量|屏幕)|^别(?!人)"  # "别用这个方法": to the assistant
     # a thing worked on or a number is the subject: "Python 里 range(0, 5)…", "代码里用…",
-    # "10公里大约…" (not a year: "2018年被诊断出…")
-    r"|^[A-Za-z]|^\d[\d.]*(?![\d.]*年)|^(?:代码|程序(?!员)|函数|变量|数组|文件|文档|参考文献|文献|表格|报告|论文)"
+    # "10公里大约…" (not a year or an age: "2018年被诊断出…", "35岁了还没结婚"; not a
+    # name the user uses: "Excel用得很熟")
+    r"|^[A-Za-z][\w.+#-]*\s*(?:里|中)|[()=<>{}]|^\d[\d.]*(?![\d.]*(?:年|岁))|^(?:代码|程序(?!员)|函数|变量|数组|文件|文档|参考文献|文献|表格|报告|论文)"
     # a remark or a suggestion, not a fact: "每次都这么麻烦", "以后再说吧"
     r"|这么|这样|那样|不好意思|愉快|(?:吧|呗|嘛|呢|啦)$"
     # a question without its mark, or how the answer should be: "…要多久", "语气正式一点"

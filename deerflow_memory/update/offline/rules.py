@@ -391,8 +391,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I {ADV_EN}(?:watch|limit|cut back on|cut out|cut down on|stay off|keep away from) (?:my )?(?P<v>(?!it\b|this\b|that\b|you\b|the (?:news|game|show|movie)\b).+)$", C.PREFERENCE, 0.85),
     _r(rf"^I {ADV_EN}(?:avoid|stay away from|steer clear of) (?P<v>.+)$", C.PREFERENCE, 0.9),
     # what the user reads, and a wish for some day
-    _r(r"^I (?:mostly |mainly |usually |mostly just )?read (?:mostly |mainly |a lot of |lots of |mostly just )?(?!(?:your|the|this|that|it|an?|my|his|her|their|those|these|about|up)\b)(?P<v>[\w' -]{3,60})$", C.BEHAVIOR, 0.85),
-    _r(r"^I'd (?:really )?(?:like|love) to (?P<v>.+?),? (?:eventually|someday|some day|one day|in the future|in a few years|before I (?:die|turn \d+))$", C.GOAL, 0.85),
+    _r(r"^I (?:mostly |mainly |usually |mostly just )?read (?!(?:(?:mostly|mainly|a lot of|lots of|mostly just) )?(?:your|the|this|that|it|an?|my|his|her|their|those|these|about|up|somewhere|online|in|on)\b)(?:mostly |mainly |a lot of |lots of |mostly just )?(?P<v>[\w' -]{3,60})$", C.BEHAVIOR, 0.85),
+    _r(r"^I'd (?:really )?(?:like|love) to (?!.*\b(?:answer|reply|response|this|that|it|working|back|sleep|pizza|him|her|them|you|your|bug)\b)(?P<v>.+?),? (?:eventually|someday|some day|one day|in the future|in a few years|before I (?:die|turn \d+))$", C.GOAL, 0.85),
     # name
     _r(r"^my (?:full |first |real )?name(?: is|'s) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _name_ok),
     _r(r"^I(?:'m called| go by) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _proper_name),
@@ -434,8 +434,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     _r(r"^I (?:just |recently )?(?:moved|relocated) from (?:[\w' -]{1,40}?) to (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     # "…used to live in Berlin, now I'm in Madrid" (text.py reads "now" so only after a past
-    # home), "I'm back home in Cork": where the user lives now
-    _r(r"^I'm (?:now |back home |now back home )in (?P<v>[\w'-]+(?: [\w'-]+){0,3})$", C.CONTEXT, 0.9, "location", _render("User lives in {v}"), _proper_name),
+    # home of the user's): where the user lives now ("I'm back home in Cork" may be a visit)
+    _r(r"^I'm now (?:back )?(?:home )?in (?P<v>[\w'-]+(?: [\w'-]+){0,3})$", C.CONTEXT, 0.9, "location", _render("User lives in {v}"), _proper_name),
     _r(r"^I'm (?:originally )?from (?P<v>.+)$", C.CONTEXT, 0.9, "origin", None, _place_name),
     _r(r"^I (?:grew up|was born and raised|was raised) in (?P<v>.+)$", C.CONTEXT, 0.9, "origin"),
     _r(r"^I was born in (?P<v>.+)$", C.CONTEXT, 0.9),
@@ -478,8 +478,8 @@ _EN_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
     _r(r"^(?:please\s+)?(?:don't|do not|stop)\s+(?P<v>.+?)\s+(?:anymore|any more|ever again)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     # how the answers should look, said once for all of them: "Please don't use emojis when you
     # reply to me", "Don't use bullet points in your answers", "Please keep explanations simple"
-    _r(r"^(?:please\s+)?(?:don't|do not)\s+(?:use|include|add|put)\s+(?P<v>[\w -]{2,40}?)\s+(?:when(?:ever)? you (?:reply|respond|answer|write|talk)|in (?:your|the|any of your) (?:answers|replies|responses|messages))\b.*$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
-    _r(r"^(?:please\s+)?keep\s+(?:your\s+|the\s+)?(?:answers|explanations|replies|responses)\s+(?P<v>(?:short|simple|brief|concise|plain|jargon-free|to the point|under [\w ]{1,20})\b.*)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+    _r(r"^(?:please\s+)?(?:don't|do not)\s+(?:use|include|add|put)\s+(?P<v>[\w -]{2,40}?)\s+(?:when(?:ever)? you (?:reply|respond|answer|write|talk)(?: to me)?|in (?:your|any of your) (?:answers|replies|responses|messages)(?: to me)?)(?:,? please)?$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+    _r(r"^(?:please\s+)?keep\s+(?:your\s+|the\s+)?(?:answers|explanations|replies|responses)\s+(?P<v>short|simple|brief|concise|plain|jargon-free|to the point)(?:,? please| for me)?$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     _need(r"^(?:no|zero|none) (?!problem|worries|thanks|way|idea|clue|rush|need|doubt|pressure|offen[cs]e|comment|hurry|kidding|joke|big deal|chance|more|one|matter)(?P<v>[\w -]{2,30}?) for me(?:,? (?:please|thanks|thank you))?$", C.PREFERENCE, 0.85, None, _render("User avoids {v}")),
 )
 # fmt: on

@@ -47,7 +47,7 @@ from deerflow_memory.update.offline.shaping import (
     without_ending,
 )
 from deerflow_memory.update.offline.unsafe import unsafe_to_store
-from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH
+from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH, SYMPTOM_EN
 from deerflow_memory.update.validate import without_invisible
 
 __all__ = ["candidates_from_text"]
@@ -347,7 +347,7 @@ _ZH_TRAILING = (
 )
 _EN_CLAUSE_SPLIT = re.compile(
     r"(\s*[,;]\s*|\s+(?=(?:and|but|so|plus|while|whereas)\s+(?:now\s+)?"
-    r"(?:(?:it |as it )?turn(?:s|ed) out (?:that )?)?(?:I|I'm|I've|I'd|my|we|we're|we've)\b"
+    r"(?:(?:it |as it )?turn(?:s|ed) out (?:that )?)?(?:I|I'm|I've|I'd|my)\b"
     # "my name is Olumide but everyone calls me Olu"
     r"|(?:and|but)\s+(?:everyone|everybody|people|most people|(?:my )?friends) calls? me\b)"
     # "I'm vegan and avoid animal products": a second verb of the same subject
@@ -466,6 +466,9 @@ _OWN_ASIDE = re.compile(
 )
 
 
+_ASIDE_END = "()"  # the terminator of such a statement: only a rule's fact is kept from it
+
+
 def _asides_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
     """The sentences, each followed by the statements of the user's own it held in brackets."""
     for sentence, terminator in sentences:
@@ -479,7 +482,7 @@ def _asides_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, s
             continue
         yield rest, terminator
         for aside in asides:
-            yield aside, "."
+            yield aside, _ASIDE_END
 
 
 def _opens_aside(sentence: str) -> bool:
@@ -742,7 +745,7 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         fragment = (_ZH_CONJ if zh else _EN_CONJ).sub("", raw).strip()
         had_conjunction = fragment != raw
         hedged = False
-        if not zh and clauses and (now := _EN_NOW_I.match(fragment)):
+        if not zh and clauses and clauses[-1][1] == _SELF and (now := _EN_NOW_I.match(fragment)):
             # "I used to be vegan, now I eat fish": the present after a past ("now I get
             # it" alone is chat); "now I'm in Madrid" tells a home only after a past one
             rest, before = fragment[now.end() :], clauses[-1][0] or ""
@@ -878,6 +881,46 @@ _NOT_A_VALUE = re.compile(
     r"cold|flu|thing|problem|issue|phase|phobia|rumou?r|lol|haha)\b",
     _I,
 )
+# What can stand in X's place: for a need, something one reacts to (a food, a drug, an
+# animal, a plant: a known word, or one plural noun: "it's cashews"); for a home or work, a
+# name ("it's York", "it's Meta"; not "it's Sunday", "it's nearby").
+_FOOD_WORDS = (
+    r"peanuts?|tree nuts|nuts?|walnuts?|almonds?|cashews?|pecans?|pistachios?|hazelnuts?|sesame|"
+    r"soy|soya|wheat|gluten|milk|dairy|lactose|eggs?|fish|shellfish|shrimps?|prawns?|crabs?|"
+    r"lobsters?|mussels|oysters|clams|squid|mustard|celery|lupin|sulfites|sulphites|corn|kiwis?|"
+    r"mangos?|mangoes|strawberr(?:y|ies)|tomatoes|tomato|garlic|onions?|mushrooms?|coconut|"
+    r"chocolate|caffeine|alcohol|msg|avocados?|bananas?"
+)
+_ALLERGEN = re.compile(
+    rf"^(?:{_FOOD_WORDS}|penicillin|amoxicillin|sulfa(?: drugs)?|aspirin|ibuprofen|codeine|"
+    r"latex|nickel|pollen|grass|dust(?: mites)?|mould|mold|cats?|dogs?|horses?|bees?|wasps?|"
+    r"feathers|wool|perfume|fragrances?|[a-z]+(?:nuts|berries|fish|seeds|beans))$",
+    re.IGNORECASE,
+)
+_A_SYMPTOM = re.compile(rf"\b(?:{SYMPTOM_EN})\b", re.IGNORECASE)
+_NOT_A_NAME = re.compile(
+    r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|"
+    r"april|may|june|july|august|september|october|november|december|today|tomorrow)\b",
+    re.IGNORECASE,
+)
+
+
+def _a_new_value(frame: re.Match[str]) -> bool:
+    """Whether "it's Y" of a "not X, it's Y" frame names a value that can take X's place."""
+    value = frame["y"].strip()
+    if _NOT_A_VALUE.search(value):
+        return False
+    if frame["neg"] and frame["head"].casefold().endswith(" to"):  # allergic, intolerant…
+        plural = re.fullmatch(r"[a-z]{3,}s", value) is not None and not _A_SYMPTOM.search(value)
+        return _ALLERGEN.match(value) is not None or plural
+    words = value.split()
+    return (
+        len(words) <= 4
+        and all(word[:1].isupper() for word in words)
+        and not _NOT_A_NAME.search(value)
+    )
+
+
 _EN_STATEMENT_FRAME = re.compile(
     r"^(?P<stmt>(?:I|my)\b.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>[^,;]+)$", _I
 )
@@ -915,7 +958,7 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
     for frame in _ZH_REPLACE_FRAMES if zh else _EN_REPLACE_FRAMES:
         if m := frame.match(sentence):
             y, x = clean(m["y"]), clean(m["x"])
-            if not zh and _EN_SELF.match(y):
+            if not zh and _EN_SELF.match(y) and not re.match(r"(?:only|just|merely)\b", x, _I):
                 # "I meant I live in Austin, not Houston": the statement corrected
                 return _correction_frame(f"{y}, not {x}", zh, True)
             return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
@@ -925,7 +968,7 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
         if (candidate := match_clause(clean(stmt), True)) is not None:
             return [_correction(candidate, x, True, True)]
         return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
-    if not zh and (m := _EN_NOT_ITS_FRAME.match(sentence)) and not _NOT_A_VALUE.search(m["y"]):
+    if not zh and (m := _EN_NOT_ITS_FRAME.match(sentence)) and _a_new_value(m):
         said = f"I'm {m['head']}" if m["neg"] else f"I {m['head2']}"
         candidate = _clause_candidate(clean(f"{said} {m['y']}"), _SELF, False)
         return [_correction(candidate, m["x"], True, False)] if candidate is not None else None
@@ -1047,6 +1090,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 or candidate.confidence <= OWN_WORDS_CONFIDENCE
             ):
                 continue  # "I hate Mondays lol": a mood
+            if terminator == _ASIDE_END and candidate.confidence <= OWN_WORDS_CONFIDENCE:
+                continue  # "(I'm the one in red)", "(I'm making it for my mom)": chat
             if others and candidate.content:
                 candidate.content += others
             if candidate.content and unsafe_to_store(candidate.content):
