@@ -12,7 +12,7 @@ from tests.test_offline_extractor import _extract, _fact
     ("said", "stored"),
     [
         ("I'm fairly certain I'm allergic to birch pollen.", ["User is allergic to birch pollen"]),
-        ("I guess I'm a morning person.", ["User is a morning person"]),
+        ("I guess I'm a morning person.", []),  # too unsure to keep (attacker 52)
         ("Not sure if this is relevant, but I have epilepsy.", ["User has epilepsy"]),
         ("Had bloods done last week and turns out I'm anaemic.", ["User is anaemic"]),
         ("I saw a dermatologist and it turns out I have rosacea.", ["User has rosacea"]),

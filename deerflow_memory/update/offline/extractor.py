@@ -205,9 +205,18 @@ def _latest_per_slot(candidates: Iterable[Candidate]) -> list[Candidate]:
 
 
 def _resolve_replacement(
-    candidate: Candidate, new: list[Candidate], stored: list[_Stored], removals: dict[str, str]
+    candidate: Candidate,
+    new: list[Candidate],
+    stored: list[_Stored],
+    removals: dict[str, str],
+    is_constraint: Callable[[Fact], bool] | None = None,
 ) -> None:
-    """ "I said Y, not X": rewrite facts (new or stored) that mention X, else record it as said."""
+    """ "I said Y, not X": rewrite facts (new or stored) that mention X, else record it as said.
+
+    A stored need (an allergy, a diet) is never rewritten: "Not milk, oat milk please" is an
+    order, "Not peanuts, it's cashews" may be followed by "both, actually"; a need goes only
+    when the user says it is over.
+    """
     assert candidate.replace is not None
     right, wrong = candidate.replace
     if no_target(wrong) or no_target(right):  # "I said admin, not user": no fact is named
@@ -225,7 +234,9 @@ def _resolve_replacement(
                 earlier.value = normalise_value(right)
             hit = True
     for item in stored:
-        if item.fact.id not in removals and mentions(item.fact.content):
+        if item.fact.id in removals or _is_need(item.fact, is_constraint):
+            continue
+        if mentions(item.fact.content):
             content = _substitute_mention(item.fact.content, wrong, right)
             removals[item.fact.id] = f"corrected by the user: {right}, not {wrong}"
             slot = slot_of(content)
@@ -260,7 +271,7 @@ def _build_update(
     new: list[Candidate] = []
     for candidate in candidates:
         if candidate.replace is not None:
-            _resolve_replacement(candidate, new, stored, removals)
+            _resolve_replacement(candidate, new, stored, removals, is_constraint)
         elif candidate.retract is not None or candidate.retract_slots:
             new = _retract(candidate, new, stored, removals, is_constraint)
             if candidate.content:  # "I'm not a lawyer, I'm a paralegal": the new truth stands
@@ -271,6 +282,7 @@ def _build_update(
 
     kept: dict[str, Candidate] = {}  # by fact_key, in the order they were said
     # Stored facts by text: one said again after a correction removed it stays.
+    facts_by_id = {fact.id: fact for fact in document.facts}
     stored_by_key: dict[str, list[str]] = {}
     for fact in document.facts:
         stored_by_key.setdefault(fact_key(fact.content), []).append(fact.id)
@@ -286,9 +298,10 @@ def _build_update(
             return
         wrong = fact_key(candidate.source_error)
         for fact_id in stored_by_key.get(wrong, ()):
-            if fact_id not in removals:
+            if fact_id not in removals and not _is_need(facts_by_id[fact_id], is_constraint):
                 removals[fact_id] = f"corrected by the user: {candidate.content}"
-        kept.pop(wrong, None)
+        if wrong in kept and not kept[wrong].constraint:
+            del kept[wrong]
 
     for candidate in new:
         # First, before it supersedes anything: whichever rule wrote it (a correction
@@ -298,7 +311,8 @@ def _build_update(
         key = fact_key(candidate.content)
         if key in stored_keys:
             for fact_id in stored_by_key[key]:  # said again after a correction: it stays
-                removals.pop(fact_id, None)
+                if removals.get(fact_id, "").startswith(_REPLACED):
+                    del removals[fact_id]
             if candidate.wrong_value is not None:  # "…walnuts, not almonds": almonds go
                 _mark_correction(candidate, [])
                 drop_wrong(candidate)
@@ -369,7 +383,8 @@ def _retract(
         if not named or not names_retracted(said, what):
             return slot in slots and not constraint
         if constraint:  # a need goes only when named: "no longer allergic to peanuts"
-            return names_need(what, said)
+            # …and not by a correction ("我不是对花生过敏，是对芝麻过敏"): see drop_wrong
+            return retraction.wrong_value is None and names_need(what, said)
         return True
 
     # The user's words stand in the removal reason, unless they hold a secret or an
@@ -384,6 +399,10 @@ def _retract(
         ):
             removals[item.fact.id] = reason
     return [c for c in new if not withdrawn(c.content, c.slot, c.constraint)]
+
+
+# Reasons of removals that a later restatement undoes (a retraction's stays).
+_REPLACED = ("corrected by the user", "superseded by a newer user statement")
 
 
 def _is_need(fact: Fact, is_constraint: Callable[[Fact], bool] | None) -> bool:

@@ -142,13 +142,14 @@ _EN_LEADIN = re.compile(
     _I,
 )
 # A hedge or a preface before the user's own statement, at the start of any clause: "I'm
-# pretty sure I'm allergic to…", "I guess I'm an introvert", "…and it turns out I have…",
+# pretty sure I'm allergic to…", "…and it turns out I have…" (not "I think I'm…", too
+# unsure: "I think I'm pregnant", "I think I'm a terrible cook"),
 # "Since I'm diabetic, can I…" (before a state of the user's only: "I think J. Cole
 # is…", "I think my flight is at 6" stay as they are); "Background: I'm…", "Fun fact:
 # my…" (before any "I …" or "my …"). What follows is read by the rules alone (_HEDGED).
 _EN_PREFACE = re.compile(
     r"^(?:(?:(?:I'm|I am) (?:(?:pretty|fairly|quite|almost|absolutely|\d{1,3} ?%) )?(?:sure|certain|positive)|"
-    r"I (?:think|guess|believe|reckon|suppose)|(?:it |as it )?turns out|it turned out|"
+    r"(?:it |as it )?turns out|it turned out|"
     r"since|because|'?cause|cuz|given that|seeing (?:as|that)|now that)"
     r"(?: that)?\s*[,:—–-]?\s+(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not)\b)|"
     r"(?:the thing (?:about me |with me )?is|(?:some )?background|(?:for |some |quick )?context|fun fact|"
@@ -396,6 +397,10 @@ _SELF, _OTHER = "self", "other"
 # fallback and no retraction (what the hedge hid before was mostly chat and errands).
 _HEDGED = "hedged"
 _EN_NOW_I = re.compile(r"^(?:but |and )?now,?\s+(?P<i>I'm|I)\s+(?!now\b)", _I)
+# "now I don't", "now I can eat them", "now I'm in York on a work trip": nothing lasting said
+_EN_NOW_VAGUE = re.compile(
+    r"\b(?:it|them|there|that|this|again|trip|visit|holiday|vacation|conference|weekend)\b", _I
+)
 _EN_PAST = re.compile(r"\b(?:used to|was|were|had|lived|grew up|before|previously|until)\b", _I)
 _EN_PAST_HOME = re.compile(r"\b(?:used to live|was living|lived|grew up|was based)\b", _I)
 _EN_OPENING = re.compile(r"\s*(?:I|I'm|I've|I'd|I am|my|My)\s+[A-Za-z]")
@@ -622,7 +627,7 @@ def _en_normalise(clause: str) -> str:
 
 def _zh_normalise(clause: str) -> str:
     clause = re.sub(r"\s+", " ", clause).strip()
-    clause = re.sub(r"^(?:本人|俺)", "我", clause)  # "俺是东北人": a northern "I"
+    clause = re.sub(r"^(?:本人|俺|I'm |I am |I )(?=[^A-Za-z])", "我", clause)  # "俺是东北人"
     return _closed(_without_stray_closers(without_ending(clause, _ZH_TRAILING), _ZH_TRAILING))
 
 
@@ -750,7 +755,7 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             # it" alone is chat); "now I'm in Madrid" tells a home only after a past one
             rest, before = fragment[now.end() :], clauses[-1][0] or ""
             past = (_EN_PAST_HOME if rest.startswith("in ") else _EN_PAST).search(before)
-            if past and len(rest.split()) > 1:  # "now I don't": nothing said
+            if past and len(rest.split()) > 1 and not _EN_NOW_VAGUE.search(rest):
                 fragment = f"{now['i']} now {rest}"
         if not zh:  # "it turns out I have…": "I have…", read by the rules alone (_HEDGED)
             said = _without_preface(fragment)
