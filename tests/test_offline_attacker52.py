@@ -63,3 +63,20 @@ def test_a_retraction_is_not_undone_by_a_hedged_restatement() -> None:
 )
 def test_now_and_mixed_openings(said: str, stored: list[str]) -> None:
     assert _run(said)[0] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # someone else after "是" (attacker 52, G5; before this session too)
+        ("我不是老师，是我姐姐", []),
+        ("我对芒果不过敏，是我女儿过敏", ["用户对芒果不过敏"]),
+        ("我不喝酒，是我同事要喝", ["用户不喝酒"]),
+    ],
+)
+def test_someone_else_after_shi_is_not_the_user(said: str, stored: list[str]) -> None:
+    assert _run(said)[0] == stored
+
+
+def test_someone_else_after_shi_rewrites_no_stored_job() -> None:
+    assert _run("我不是老师，是我姐姐", stored=("用户是老师",)) == ([], [])

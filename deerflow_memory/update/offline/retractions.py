@@ -33,6 +33,7 @@ from deerflow_memory.update.offline.rules import (
     normalise_value,
     zh_statement,
 )
+from deerflow_memory.update.offline.vocabulary import KIN_ZH
 
 __all__ = [
     "match_retraction",
@@ -320,6 +321,7 @@ _EN_OWN_CLAUSE = re.compile(
 )
 _EN_USED_TO = re.compile(r"^I used to (?P<was>\w+) (?P<x>[^,]+?),? (?:but |and )?(?:now|these days|nowadays) (?:I )?(?P<now>[\w' ]+?) (?:them|it|that|those|these|him|her)(?: a lot| too| instead)?$", _I)
 _ZH_NOT_BUT = re.compile(r"^我(?:其实|现在)?不是(?:一个|一名|个|名)?(?P<x>[^，,]+?)[，,]\s*(?:而)?(?:我)?是(?:一个|一名|个|名)?(?P<y>.+)$")
+_ZH_SOMEONE = re.compile(rf"^(?:我的?|他的?|她的?)?(?:{KIN_ZH})")
 # fmt: on
 
 
@@ -342,7 +344,8 @@ def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
     when the sentence has neither shape or its new part is no known statement.
     """
     if zh:
-        if (m := _ZH_NOT_BUT.match(sentence)) is None:
+        # "我不是护士，是我妹妹": the other person is, not a new value of the user's
+        if (m := _ZH_NOT_BUT.match(sentence)) is None or _ZH_SOMEONE.match(m["y"]):
             return None
         stated = _stated(f"我是{m['y']}", m["y"], True)
         wrong = m["x"]

@@ -641,11 +641,16 @@ def _subject(clause: str, zh: bool) -> str | None:
     return _OTHER if _EN_OTHER.match(clause) else None
 
 
+_ZH_SOMEONE_ELSE = re.compile(rf"^是?(?:我的?|他的?|她的?)(?:{KIN_ZH})|^是(?:他|她)")
+
+
 def _implied(fragment: str, zh: bool) -> str | None:
     """The fragment with the user as implied subject, when that makes a known statement.
 
     A bare name never does: "I get it, Jon." addresses Jon, it does not name the user.
     """
+    if zh and _ZH_SOMEONE_ELSE.match(fragment):  # "…，是我儿子过敏": someone else is
+        return None
     for prefix in ("我",) if zh else ("I ", "I'm "):
         clause = prefix + fragment
         candidate = match_clause(clause, zh)
@@ -788,6 +793,8 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             clauses.append([fragment, None])
         elif inherited == _SELF and (implied := _implied(fragment, zh)) is not None:
             clauses.append([implied, _SELF])
+        elif zh and _ZH_SOMEONE_ELSE.match(fragment):
+            clauses.append([fragment, _OTHER])  # "…，是我儿子过敏": not joined to the user's
         elif zh and inherited == _SELF and implied_own_words(fragment) is not None:
             clauses.append([fragment, _IMPLIED])  # "失眠好几年了": the user's, in their words
         elif clauses and not had_conjunction and not (not zh and _EN_ASKING.match(fragment)):
@@ -967,7 +974,7 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
                 # "I meant I live in Austin, not Houston": the statement corrected
                 return _correction_frame(f"{y}, not {x}", zh, True)
             return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
-    if zh and (m := _ZH_NOT_BUT_FRAME.match(sentence)):
+    if zh and (m := _ZH_NOT_BUT_FRAME.match(sentence)) and not _ZH_SOMEONE_ELSE.match(m["y"]):
         pre, y, x = m["pre"], clean(m["y"]), clean(m["x"])
         stmt = (pre if pre.startswith("我") else "我" + pre) + "是" + y
         if (candidate := match_clause(clean(stmt), True)) is not None:
