@@ -38,3 +38,19 @@ from tests.test_offline_extractor import _extract
 )
 def test_everyday_phrasings(said: str, stored: list[tuple[str, FactCategory]]) -> None:
     assert [(f.content, f.category) for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a time to come, said first, goes after the statement (newcomer 41)
+        (
+            "Next month I'm running my first triathlon.",
+            "User is running their first triathlon next month",
+        ),
+        ("In June I'm moving to Graz", "User is moving to Graz in June"),
+        ("Most evenings I swim", "User swims most evenings"),
+    ],
+)
+def test_a_time_said_first_goes_after_the_statement(said: str, stored: str) -> None:
+    assert [f.content for f in _extract(said).new_facts] == [stored]
