@@ -693,6 +693,14 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
             f"(confidence {fact.confidence:g}, revision {saved.revision})"
         )
     )
+    from deerflow_memory.update.offline.unsafe import unsafe_to_store
+
+    if unsafe_to_store(fact.content):  # stored as asked, but said: the model reads it every turn
+        _print_error(
+            f"{fact.id} looks like a secret or an instruction to the assistant; it is shown to "
+            f"the model on every turn (remove it with: forget --user {args.user} {fact.id})",
+            "warning",
+        )
     return 0
 
 

@@ -37,3 +37,15 @@ def test_remember_and_forget_write_manual_facts_from_the_command_line(tmp_path: 
     assert document.superseded_facts[-1].reason == USER_DELETED_REASON
     unknown = cli(*root, "forget", "--user", "ann", fact.id, cwd=tmp_path)
     assert unknown.returncode == 1 and "no current fact" in unknown.stderr  # nothing to do
+
+
+def test_remember_warns_when_the_text_looks_like_a_secret(tmp_path: Path) -> None:
+    root = ["--root", str(tmp_path)]
+    secret = cli(*root, "remember", "--user", "ann", "My password is swordfish42", cwd=tmp_path)
+    assert secret.returncode == 0, secret.stderr  # stored as asked…
+    [fact] = FileMemoryStorage(tmp_path).load("ann").facts
+    # …with one line saying the model will read it, and how to remove it
+    assert secret.stderr.count("\n") == 1 and "looks like a secret" in secret.stderr
+    assert f"forget --user ann {fact.id}" in secret.stderr
+    plain = cli(*root, "remember", "--user", "ann", "Prefers green tea", cwd=tmp_path)
+    assert plain.returncode == 0 and plain.stderr == ""
