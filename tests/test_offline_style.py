@@ -32,3 +32,24 @@ from tests.test_offline_extractor import _extract
 )
 def test_standing_wishes_and_negated_tastes(said: str, stored: list[str]) -> None:
     assert [f.content for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # surveyor 2: asked as a question, and the language to answer in
+        (
+            "Can you always answer in numbered lists?",
+            ["User's standing instruction: always answer in numbered lists"],
+        ),
+        ("请用英文回答我。", ["用户的长期要求：请用英文回答我"]),
+        ("以后用中文吧", ["用户的长期要求：以后用中文吧"]),
+        ("用中文", []),  # a one-off answer, maybe
+        ("Can you always check this?", []),
+        # a joke allergy, and how long after the fact
+        ("I'm allergic to mornings haha", []),
+        ("我吃素，已经三年了。", ["用户吃素"]),
+    ],
+)
+def test_survey_two_kinds(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored

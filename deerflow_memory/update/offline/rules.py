@@ -351,7 +351,7 @@ _ZH_INSTRUCTION = "用户的长期要求："
 # fmt: off
 _EN_RULES: tuple[_Rule, ...] = (
     # allergies, intolerances, diet: safety-relevant, highest confidence
-    _need(rf"^I'm {ADV_EN}(?:(?:very|severely|highly|deathly|seriously|quite|mildly|slightly)\s+)*allergic to (?P<v>.+)$", C.CONTEXT, 0.95),
+    _need(rf"^I'm {ADV_EN}(?:(?:very|severely|highly|deathly|seriously|quite|mildly|slightly)\s+)*allergic to (?!(?:mondays?|work|homework|exercise|people|mornings?|school|meetings?|adulting|responsibility|effort|small talk|running|the gym)\b)(?P<v>.+)$", C.CONTEXT, 0.95),
     _need(r"^I have (?:an? |a severe |a mild |severe |mild )?(?P<v>[\w -]+?) allerg(?:y|ies)$", C.CONTEXT, 0.95),
     _need(r"^I have (?:an? )?(?:(?:severe|mild|serious|bad|strong|life-threatening|deadly|slight|food|known|real)\s+)*allerg(?:y|ies) to (?P<v>.+)$", C.CONTEXT, 0.95),
     _need(rf"^I'm {ADV_EN}(?:(?:very|highly|extremely|quite|a bit|slightly|super|really)\s+)*(?:sensitive|intolerant|hypersensitive) to (?P<v>.+)$", C.CONTEXT, 0.95),
@@ -474,6 +474,7 @@ _EN_RULES: tuple[_Rule, ...] = (
 # fmt: off
 _EN_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
     _r(r"^(?:from now on|going forward|moving forward|in the future|in future|henceforth|for future reference|next time)[,:]?\s+(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+    _r(r"^(?:can|could|would|will) you (?:please )?(?P<v>(?:always|never) (?:reply|respond|answer|write|use|include|add|give|format|keep|talk|speak)\b.*)$", C.PREFERENCE, 0.9, None, _render(_EN_INSTRUCTION + "{v}")),
     _r(r"^(?:please\s+)?(?:always|never|don't ever|do not ever)\s+(?!mind\b)(?!(?:an?|the|so|such|too|more|less|been|was|were|is|are|good|great|nice|fun|lovely|wonderful|awesome|cool|interesting|helpful|happy|glad|pleasant|boring|dull|easy|hard|welcome|appreciated|thankful|grateful|a pleasure|enough|better|worse|the same|again|ever|thought|been|had|seen|heard|felt|knew|known|expected|imagined)\b)(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     _r(r"^(?:please\s+)?(?:don't|do not|stop)\s+(?P<v>.+?)\s+(?:anymore|any more|ever again)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     # how the answers should look, said once for all of them: "Please don't use emojis when you
@@ -561,6 +562,8 @@ _ZH_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
     _r(rf"^(?:你)?(?:可以|就)?叫我(?P<v>{NAME_ZH})(?P<suffix>就(?:行|好|可以)了?|吧)?$", C.CONTEXT, 0.95, "name", _render("用户希望被称呼为{v}"), lambda m: bool(m["suffix"]) or m["v"][:1] in set("小老阿") or m["v"][:1].isascii()),
     _r(r"^(?:请|麻烦)?(?:你)?(?:以后|今后|往后|之后|从现在(?:开始|起)|从今以后|接下来|下次)(?:请|麻烦|你|都|就|也|每次)*(?![再吧的有见聊我咱])(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION), lambda m: "再说" not in m["v"]),
     _r(r"^(?:请|麻烦)?(?:你)?(?:总是|始终|永远|每次都|务必)(?![这那很挺好太真是有我咱]|麻烦|打扰|辛苦)(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
+    # the language to answer in: "请用中文回答我", "以后跟我说英文"
+    _r(r"^(?P<pre>请|麻烦|以后|总是)?(?:你)?(?:以后|总是|都)?(?:用|说)(?P<v>中文|英文|英语|简体中文|繁体中文|粤语|日语|法语|德语|西班牙语)(?P<suf>回答|回复|跟我(?:说话|交流|聊)|和我(?:说话|交流|聊))?(?:我)?(?:吧)?$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION), lambda m: bool(m["pre"] or m["suf"])),
     # how the answers should look: "请不要用太多专业术语", "回答别用表情"
     _r(r"^(?:请|麻烦)?(?:你)?(?:回答|回复)?(?:时)?(?:不要|别)(?:用|使用|加|带)(?:太多|那么多|过多)?的?(?P<v>专业术语|术语|表情(?:符号)?|emoji|英文|列表|表格|markdown|废话|长句子?)$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
     _r(r"^(?:请|麻烦)?(?:你)?(?:不要再|别再|永远不要|永远别|千万不要|千万别|以后不要|以后别|再也不要|不许再)(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),

@@ -245,6 +245,11 @@ def _base_form(verb: str) -> str:
     return verb
 
 
+_EN_STANDING_ASK = re.compile(
+    r"(?:can|could|would|will) you (?:please )?(?:always|never) (?:reply|respond|answer|write|use|"
+    r"include|add|give|format|keep|talk|speak)\b",
+    _I,
+)
 _EN_AUXILIARY_FIRST = re.compile(r"\s*(?:do|does|did|would|will|can|could|should|might)\b", _I)
 
 
@@ -1083,6 +1088,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
             question = question or ZH_QUESTION.search(_zh_normalise(sentence)) is not None
         else:
             question = question or _EN_QUESTION_START.match(sentence) is not None
+        if question and not zh and _EN_STANDING_ASK.match(sentence):
+            question = False  # "Can you always reply in bullet points?": asked for good
         if question and not remember:
             asked, sentence = sentence, before_question(sentence, zh)
             if not zh and (described := _described_like_me(asked)):
