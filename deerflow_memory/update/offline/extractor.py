@@ -234,23 +234,25 @@ def _resolve_replacement(
                 earlier.value = normalise_value(right)
             hit = True
     for item in stored:
-        if item.fact.id in removals or _is_need(item.fact, is_constraint):
+        if item.fact.id in removals or not mentions(item.fact.content):
             continue
-        if mentions(item.fact.content):
-            content = _substitute_mention(item.fact.content, wrong, right)
+        content = _substitute_mention(item.fact.content, wrong, right)
+        need = _is_need(item.fact, is_constraint)
+        if not need:  # a need stays, and the corrected one is stored beside it
             removals[item.fact.id] = f"corrected by the user: {right}, not {wrong}"
-            slot = slot_of(content)
-            new.append(
-                Candidate(
-                    content,
-                    FactCategory.CORRECTION,
-                    0.95,
-                    slot[0] if slot else None,
-                    slot[1] if slot else None,
-                    source_error=item.fact.content,
-                )
+        slot = slot_of(content)
+        new.append(
+            Candidate(
+                content,
+                FactCategory.CORRECTION,
+                0.95,
+                None if need else (slot[0] if slot else None),
+                None if need else (slot[1] if slot else None),
+                constraint=need,
+                source_error=item.fact.content,
             )
-            hit = True
+        )
+        hit = True
     if not hit:
         zh = _CJK.search(right + wrong) is not None
         content = (

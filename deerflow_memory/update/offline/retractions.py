@@ -319,7 +319,7 @@ _EN_OWN_CLAUSE = re.compile(
     r"there|though|and|or|just|which|who)\b",
     _I,
 )
-_EN_USED_TO = re.compile(r"^I used to (?P<was>\w+) (?P<x>[^,]+?),? (?:but |and )?(?:now|these days|nowadays) (?:I )?(?P<now>[\w' ]+?) (?:them|it|that|those|these|him|her)(?: a lot| too| instead)?$", _I)
+_EN_USED_TO = re.compile(r"^I used to (?P<was>\w+) (?P<x>[^,]+?),? (?:but |and )?(?:now|these days|nowadays) (?:I )?(?P<now>[\w' ]+?) (?-i:them|it|that|those|these|him|her)(?: a lot| too| instead)?$", _I)
 _ZH_NOT_BUT = re.compile(r"^我(?:其实|现在)?不是(?:一个|一名|个|名)?(?P<x>[^，,]+?)[，,]\s*(?:而)?(?:我)?是(?:一个|一名|个|名)?(?P<y>.+)$")
 _ZH_SOMEONE = re.compile(rf"^(?:我的?|他的?|她的?)?(?:{KIN_ZH})")
 # fmt: on

@@ -102,7 +102,12 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 def bad_object_en(value: str) -> bool:
-    """Whether ``value`` is no object worth storing: a pronoun, a question word, "the other one"."""
+    """Whether ``value`` is no object worth storing: a pronoun, a question word, "the other one".
+
+    Not a short form in capitals: "I work in IT" is a field, not "it".
+    """
+    if re.match(r"[A-Z]{2,4}\b", value):
+        return False
     return bool(
         re.match(
             r"(?:it|this|that|these|those|them|you|your|yours|him|her|how|what|when|where|why|which|"
@@ -420,7 +425,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I know (?P<v>.+?) (?:well|fluently|very well|inside out|pretty well)$", C.KNOWLEDGE, 0.85),
     # work
     _r(r"^I (?:currently |now )?work as (?:an? |the )?(?P<v>.+)$", C.CONTEXT, 0.9, "job"),
-    _r(rf"^I'm (?:now |currently )?(?!(?:an? |the )?(?:(?:really|pretty|very|such an?|quite|total|complete) )?(?:terrible|decent|bad|good|great|awful|lousy|amazing|excellent|horrible|poor|mediocre|natural|born|wannabe|frustrated|aspiring|amateur|failed|crap|rubbish|better|worse|okay|ok)\b)(?!.*\b(?:at heart|in another life|in my dreams)$)(?:an? |the )?(?!not\b|no\b|never\b)(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?(?:\s+(?:at|for|in|on|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^I'm (?:now |currently )?(?!(?:an? |the )?(?:(?:really|pretty|very|such an?|quite|total|complete) )?(?:terrible|bad|awful|lousy|horrible|mediocre|natural|born|wannabe|frustrated|aspiring|amateur|failed|crap|rubbish|worse)\b)(?!.*\b(?:at heart|in another life|in my dreams)$)(?:an? |the )?(?!not\b|no\b|never\b)(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?(?:\s+(?:at|for|in|on|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
     _r(r"^I'm (?:now |currently )?(?P<v>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|mum|dad|parent)|a homemaker)(?: (?:right now|at the moment|for now|these days))?(?: and (?:job hunting|looking for work|looking for a job))?$", C.CONTEXT, 0.9, "job"),
     _was(r"^I used to (?:be|work as) (?:an? |the )?(?P<v>[^,;]+)$", C.CONTEXT, 0.85),
     _r(r"^I (?:currently |now )?work (?:at|for) (?!(?:an? |my |the )?(?:boss|manager|guy|man|woman|person|people|someone|somebody|client|customer)s?\b)(?P<v>(?:(?!\b(?:who|whom|which|that)\b).)+)$", C.CONTEXT, 0.9, "employer"),

@@ -403,12 +403,12 @@ _SELF, _OTHER = "self", "other"
 _HEDGED = "hedged"
 _EN_NOW_I = re.compile(r"^(?:but |and )?now,?\s+(?P<i>I'm|I)\s+(?!now\b)", _I)
 # "now I don't", "now I can eat them", "now I'm in York on a work trip": nothing lasting said
-_EN_NOW_VAGUE = re.compile(
-    r"\b(?:it|them|there|that|this|again|trip|visit|holiday|vacation|conference|weekend)\b", _I
+_EN_NOW_VAGUE = re.compile(  # case kept: "now I work in IT" is a field, not "it"
+    r"\b(?:it|them|there|that|this|again|trip|visit|holiday|vacation|conference|weekend)\b"
 )
 _EN_PAST = re.compile(r"\b(?:used to|was|were|had|lived|grew up|before|previously|until)\b", _I)
 _EN_PAST_HOME = re.compile(r"\b(?:used to live|was living|lived|grew up|was based)\b", _I)
-_EN_OPENING = re.compile(r"\s*(?:I|I'm|I've|I'd|I am|my|My)\s+[A-Za-z]")
+_EN_OPENING = re.compile(r"\s*(?:I am|I'm|I've|I'd|my|My|I(?! am\b))\s+[A-Za-z]")
 _EN_TO_YOU = re.compile(r"\b(?:you|your|yours|u)\b", re.IGNORECASE)
 _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, taken as the user's
 
@@ -632,7 +632,11 @@ def _en_normalise(clause: str) -> str:
 
 def _zh_normalise(clause: str) -> str:
     clause = re.sub(r"\s+", " ", clause).strip()
-    clause = re.sub(r"^(?:本人|俺|I'm |I am |I )(?=[^A-Za-z])", "我", clause)  # "俺是东北人"
+    clause = re.sub(
+        r"^(?:本人|俺|I'm |I am |I )(?=[在住对不没很也已刚想要会喜有叫去来从是])", "我", clause
+    )
+    clause = re.sub(r"^(?:I'm |I am )(?=[^A-Za-z])", "我是", clause)  # "I'm 素食者": 我是素食者
+    clause = re.sub(r"^(?:本人|俺|I )(?=[^A-Za-z])", "我", clause)  # "俺是东北人"
     return _closed(_without_stray_closers(without_ending(clause, _ZH_TRAILING), _ZH_TRAILING))
 
 
@@ -646,6 +650,7 @@ def _subject(clause: str, zh: bool) -> str | None:
     return _OTHER if _EN_OTHER.match(clause) else None
 
 
+_EN_I_INSIDE = re.compile(r"(?:\S+\s+){1,2}I\b")
 _ZH_SOMEONE_ELSE = re.compile(rf"^是?(?:我的?|他的?|她的?)(?:{KIN_ZH})|^是(?:他|她)")
 
 
@@ -655,6 +660,8 @@ def _implied(fragment: str, zh: bool) -> str | None:
     A bare name never does: "I get it, Jon." addresses Jon, it does not name the user.
     """
     if zh and _ZH_SOMEONE_ELSE.match(fragment):  # "…，是我儿子过敏": someone else is
+        return None
+    if not zh and _EN_I_INSIDE.match(fragment):  # "now I visit it": "I" is there already
         return None
     for prefix in ("我",) if zh else ("I ", "I'm "):
         clause = prefix + fragment
