@@ -44,3 +44,14 @@ def test_a_year_before_a_chinese_clause_keeps_it_the_users() -> None:
     assert [f.content for f in _extract("2016年被诊断出克罗恩病").new_facts] == [
         "用户2016年被诊断出克罗恩病"
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I'm 28岁 and just started 游泳.", []),  # half English, half Chinese: garbled, kept out
+        ("我在 New York 工作", ["用户在 New York 工作"]),  # a rule still reads it
+    ],
+)
+def test_a_half_english_chinese_clause_only_by_a_rule(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored

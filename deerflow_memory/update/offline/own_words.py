@@ -140,6 +140,7 @@ _EN_PASSING = re.compile(
     r"|\b(?:lol|lmao|rofl|haha\w*|jk|ugh|omg|smh)\b|[😂🤣😅😭🙄😩😤]",
     _I,
 )
+_TWO_EN_WORDS = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
 _ZH_PASSING = re.compile(
     r"^我(?:今天|现在|真的|真|好|很|太|超|特别|有点|有些|快|都)*(?:累|困|饿|渴|烦|无聊|开心|高兴|难过|伤心|郁闷|紧张|激动|生气|着急|崩溃|懵|晕|忙|闲)(?:了|啊|呀|死了|坏了|极了)?$"
     r"|烦死|累死|困死|饿死|气死|笑死|崩溃了|无语|哈哈|呜呜|[😂🤣😅😭🙄😩😤]"
@@ -262,6 +263,8 @@ def own_words(clause: str, zh: bool) -> Candidate | None:
     if zh:
         chars = len(_CJK.findall(text))
         if not _MIN_ZH_CHARS <= chars <= _MAX_ZH_CHARS or _ZH_PASSING.search(text):
+            return None
+        if _TWO_EN_WORDS.search(text):  # "我30岁 and just started 健身": half English, garbled
             return None
         if _ZH_CUT.search(text):
             return None

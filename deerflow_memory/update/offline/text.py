@@ -635,8 +635,8 @@ def _zh_normalise(clause: str) -> str:
     clause = re.sub(
         r"^(?:本人|俺|I'm |I am |I )(?=[在住对不没很也已刚想要会喜有叫去来从是])", "我", clause
     )
-    clause = re.sub(r"^(?:I'm |I am )(?=[^A-Za-z])", "我是", clause)  # "I'm 素食者": 我是素食者
-    clause = re.sub(r"^(?:本人|俺|I )(?=[^A-Za-z])", "我", clause)  # "俺是东北人"
+    clause = re.sub(r"^(?:I'm |I am )(?=[\u3400-\u9fff])", "我是", clause)  # "I'm 素食者"
+    clause = re.sub(r"^(?:本人|俺|I'm |I am |I )(?=[^A-Za-z])", "我", clause)  # "俺是东北人"
     return _closed(_without_stray_closers(without_ending(clause, _ZH_TRAILING), _ZH_TRAILING))
 
 
