@@ -8,18 +8,19 @@ from tests.test_offline_attacker51 import _run
 
 
 @pytest.mark.parametrize(
-    ("said", "stored_fact", "added"),
+    ("said", "stored_fact", "noted"),
     [
-        # the corrected need is stored as a need beside the one the user called wrong
-        ("Not almonds, it's cashews", "User is allergic to almonds", "User is allergic to cashews"),
-        ("不是芒果，是菠萝", "用户对芒果过敏", "用户对菠萝过敏"),
+        # the stored need stays and the clarification is kept as said: "Not almonds,
+        # cashews" may answer a recipe as well as an allergy (attacker 54)
+        ("Not almonds, it's cashews", "User is allergic to almonds", "cashews, not almonds"),
+        ("不是芒果，是菠萝", "用户对芒果过敏", "是菠萝，不是芒果"),
     ],
 )
-def test_a_short_correction_of_a_need_adds_the_right_one(
-    said: str, stored_fact: str, added: str
+def test_a_short_correction_of_a_need_keeps_it_and_notes_the_words(
+    said: str, stored_fact: str, noted: str
 ) -> None:
     facts, removed = _run(said, stored=(stored_fact,))
-    assert facts == [added] and removed == []
+    assert removed == [] and len(facts) == 1 and noted in facts[0]
 
 
 @pytest.mark.parametrize(

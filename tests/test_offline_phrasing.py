@@ -43,14 +43,11 @@ def test_everyday_phrasings(said: str, stored: list[tuple[str, FactCategory]]) -
 @pytest.mark.parametrize(
     ("said", "stored"),
     [
-        # a time to come, said first, goes after the statement (newcomer 41)
-        (
-            "Next month I'm running my first triathlon.",
-            "User is running their first triathlon next month",
-        ),
-        ("In June I'm moving to Graz", "User is moving to Graz in June"),
-        ("Most evenings I swim", "User swims most evenings"),
+        # a frequency said first goes after the statement; a time to come keeps the statement
+        # out: "Next year I work at Microsoft" must not replace today's job (attacker 54)
+        ("Most evenings I swim", ["User swims most evenings"]),
+        ("Next year I work at Siemens", []),
     ],
 )
-def test_a_time_said_first_goes_after_the_statement(said: str, stored: str) -> None:
-    assert [f.content for f in _extract(said).new_facts] == [stored]
+def test_a_time_said_first(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored

@@ -214,8 +214,8 @@ def _resolve_replacement(
     """ "I said Y, not X": rewrite facts (new or stored) that mention X, else record it as said.
 
     A stored need (an allergy, a diet) is never rewritten: "Not milk, oat milk please" is an
-    order, "Not peanuts, it's cashews" may be followed by "both, actually"; a need goes only
-    when the user says it is over.
+    order, "Not peanuts, almonds" may answer a recipe, and "both, actually" may follow; the
+    clarification is stored as said, and a need goes only when the user says it is over.
     """
     assert candidate.replace is not None
     right, wrong = candidate.replace
@@ -234,25 +234,23 @@ def _resolve_replacement(
                 earlier.value = normalise_value(right)
             hit = True
     for item in stored:
-        if item.fact.id in removals or not mentions(item.fact.content):
-            continue
-        content = _substitute_mention(item.fact.content, wrong, right)
-        need = _is_need(item.fact, is_constraint)
-        if not need:  # a need stays, and the corrected one is stored beside it
+        if item.fact.id in removals or _is_need(item.fact, is_constraint):
+            continue  # a need stays; the clarification below says what was meant
+        if mentions(item.fact.content):
+            content = _substitute_mention(item.fact.content, wrong, right)
             removals[item.fact.id] = f"corrected by the user: {right}, not {wrong}"
-        slot = slot_of(content)
-        new.append(
-            Candidate(
-                content,
-                FactCategory.CORRECTION,
-                0.95,
-                None if need else (slot[0] if slot else None),
-                None if need else (slot[1] if slot else None),
-                constraint=need,
-                source_error=item.fact.content,
+            slot = slot_of(content)
+            new.append(
+                Candidate(
+                    content,
+                    FactCategory.CORRECTION,
+                    0.95,
+                    slot[0] if slot else None,
+                    slot[1] if slot else None,
+                    source_error=item.fact.content,
+                )
             )
-        )
-        hit = True
+            hit = True
     if not hit:
         zh = _CJK.search(right + wrong) is not None
         content = (

@@ -378,8 +378,6 @@ _ZH_NOT_THE_USER = re.compile(
     r"|^(?:干|做|说|写|讲|答|回答|解释|总结)得(?:真|很|太|非常|特别)?(?:漂亮|好|不错|对|棒|清楚|到位)"
     r"|^(?:信号|网络|网速|手机|电脑|电池|电量|屏幕)|^别(?!人)"  # "别用这个方法": to the assistant
     r"|^是(?:我|他|她)"  # "…，是我儿子过敏": someone else is
-    # how long, said after the fact it is of: "我吃素，已经五年了"
-    r"|^(?:已经|都|快)?[\d一二三四五六七八九十两几多半]+(?:年|个月|天|周|星期)(?:多)?了?$"
     # a thing worked on or a number is the subject: "Python 里 range(0, 5)…", "代码里用…",
     # "10公里大约…" (not a year or an age: "2018年被诊断出…", "35岁了还没结婚"; not a
     # name the user uses: "Excel用得很熟")

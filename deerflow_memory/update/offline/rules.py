@@ -104,9 +104,9 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 def bad_object_en(value: str) -> bool:
     """Whether ``value`` is no object worth storing: a pronoun, a question word, "the other one".
 
-    Not a short form in capitals: "I work in IT" is a field, not "it".
+    Not a field's short form in capitals: "I work in IT" is a field, not "it".
     """
-    if re.match(r"[A-Z]{2,4}\b", value):
+    if re.match(r"(?:IT|HR|QA|UX|UI|PR|AI|ML|R&D)\b", value):
         return False
     return bool(
         re.match(
@@ -356,7 +356,7 @@ _ZH_INSTRUCTION = "用户的长期要求："
 # fmt: off
 _EN_RULES: tuple[_Rule, ...] = (
     # allergies, intolerances, diet: safety-relevant, highest confidence
-    _need(rf"^I'm {ADV_EN}(?:(?:very|severely|highly|deathly|seriously|quite|mildly|slightly)\s+)*allergic to (?!(?:mondays?|work|homework|exercise|people|mornings?|school|meetings?|adulting|responsibility|effort|small talk|running|the gym)\b)(?P<v>.+)$", C.CONTEXT, 0.95),
+    _need(rf"^I'm {ADV_EN}(?:(?:very|severely|highly|deathly|seriously|quite|mildly|slightly)\s+)*allergic to (?!(?:mondays?|homework|people|mornings?|meetings?|adulting|responsibility|effort|small talk|work(?!\s+\w))\b)(?P<v>.+)$", C.CONTEXT, 0.95),
     _need(r"^I have (?:an? |a severe |a mild |severe |mild )?(?P<v>[\w -]+?) allerg(?:y|ies)$", C.CONTEXT, 0.95),
     _need(r"^I have (?:an? )?(?:(?:severe|mild|serious|bad|strong|life-threatening|deadly|slight|food|known|real)\s+)*allerg(?:y|ies) to (?P<v>.+)$", C.CONTEXT, 0.95),
     _need(rf"^I'm {ADV_EN}(?:(?:very|highly|extremely|quite|a bit|slightly|super|really)\s+)*(?:sensitive|intolerant|hypersensitive) to (?P<v>.+)$", C.CONTEXT, 0.95),

@@ -130,17 +130,8 @@ _ZH_WITH = re.compile(
 _EN_FREQUENCY_FIRST = re.compile(
     r"^(?P<f>(?:every|each|most) (?:day|morning|evening|night|week|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"days|mornings|evenings|nights|weekends|weekdays)|on (?:weekends|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days)|"
-    r"at weekends|daily|(?:once|twice|\w+ times) a (?:day|week|month)|"
-    # a time to come, fronted: "Next month I'm running my first half marathon"
-    r"(?:next|this coming) (?:week|month|year|spring|summer|autumn|fall|winter)|later this year|"
-    r"in (?:january|february|march|april|may|june|july|august|september|october|november|december)),?\s+"
-    r"(?P<rest>I\b.+)$",
+    r"at weekends|daily|(?:once|twice|\w+ times) a (?:day|week|month)),?\s+(?P<rest>I\b.+)$",
     _I,
-)
-
-
-_MONTH = re.compile(
-    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b"
 )
 
 
@@ -157,8 +148,7 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
             return "我" + rest, f"（和{m['who']}一起）" if m["who"] else ""
         return sentence, ""
     if m := _EN_FREQUENCY_FIRST.match(sentence):
-        when = _MONTH.sub(lambda month: month.group().capitalize(), m["f"].lower())
-        return f"{m['rest']} {when}", ""  # "…every morning", "…in May"
+        return f"{m['rest']} {m['f'].lower()}", ""
     if m := _EN_WITH.match(sentence):
         words = m["rest"].split(" ")
         words[0] = _EN_PLURAL.get(words[0].casefold(), words[0])

@@ -246,8 +246,8 @@ def _base_form(verb: str) -> str:
 
 
 _EN_STANDING_ASK = re.compile(
-    r"(?:can|could|would|will) you (?:please )?(?:always|never) (?:reply|respond|answer|write|use|"
-    r"include|add|give|format|keep|talk|speak)\b",
+    r"(?:can|could) you (?:please )?(?:always|never) (?:reply|respond|answer|write|talk|speak|use) "
+    r"(?:in|using|like)\b",
     _I,
 )
 _EN_AUXILIARY_FIRST = re.compile(r"\s*(?:do|does|did|would|will|can|could|should|might)\b", _I)
@@ -372,6 +372,9 @@ _EN_CONJ = re.compile(r"^(?:(?:and|but|so|plus|also|while|whereas|then)\s+)+", _
 _ZH_CONJ = re.compile(
     r"^(?:而且|并且|但是|可是|但(?!愿)|同时|另外|不过(?!敏)|然后|也|还(?!有[，,]))+"
 )
+_ZH_HOW_LONG = re.compile(
+    r"(?:已经|都|快)?[\d一二三四五六七八九十两几多半]+(?:年|个月|天|周|星期)(?:多)?了?"
+)
 _INTERJECTION = re.compile(r"(?:哈哈+|呵呵+|嘿嘿+|lol|haha+|hehe+|嗯+|哦+|啊+)", _I)
 
 _EN_SELF = re.compile(
@@ -403,8 +406,11 @@ _SELF, _OTHER = "self", "other"
 _HEDGED = "hedged"
 _EN_NOW_I = re.compile(r"^(?:but |and )?now,?\s+(?P<i>I'm|I)\s+(?!now\b)", _I)
 # "now I don't", "now I can eat them", "now I'm in York on a work trip": nothing lasting said
-_EN_NOW_VAGUE = re.compile(  # case kept: "now I work in IT" is a field, not "it"
-    r"\b(?:it|them|there|that|this|again|trip|visit|holiday|vacation|conference|weekend)\b"
+_EN_NOW_VAGUE = re.compile(  # "now I work in IT" is a field, not "it"
+    r"\b(?:[Ii]t|(?i:them|there|that|this|again|trip|visit|holiday|vacation|conference|weekend))\b"
+)
+_EN_AWAY = re.compile(
+    r"\b(?:visit(?:ing)?|trip|holiday|vacation|conference|temporar(?:y|ily)|for now)\b", _I
 )
 _EN_PAST = re.compile(r"\b(?:used to|was|were|had|lived|grew up|before|previously|until)\b", _I)
 _EN_PAST_HOME = re.compile(r"\b(?:used to live|was living|lived|grew up|was based)\b", _I)
@@ -610,6 +616,8 @@ _TYPO = re.compile(rf"\b(?:{'|'.join(_TYPOS)})\b", _I)
 
 
 def _en_normalise(clause: str) -> str:
+    if not any(c.islower() for c in clause) and sum(c.isalpha() for c in clause) > 3:
+        clause = clause.lower()  # "I'M ALLERGIC TO IT": shouted, read as said ("…to it")
     clause = re.sub(r"^i\b", "I", clause)
     clause = re.sub(r"^(?:im|Im|IM)\b|^(?:iam|Iam)\b(?= [a-z])", "I'm", clause)
     clause = re.sub(r"^I hav\b", "I have", clause)
@@ -772,6 +780,8 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             # it" alone is chat); "now I'm in Madrid" tells a home only after a past one
             rest, before = fragment[now.end() :], clauses[-1][0] or ""
             past = (_EN_PAST_HOME if rest.startswith("in ") else _EN_PAST).search(before)
+            if rest.startswith("in ") and _EN_AWAY.search(sentence):
+                past = None  # "…now I'm in Lyon, it's a visit": no new home
             if past and len(rest.split()) > 1 and not _EN_NOW_VAGUE.search(rest):
                 fragment = f"{now['i']} now {rest}"
         if not zh:  # "it turns out I have…": "I have…", read by the rules alone (_HEDGED)
@@ -781,6 +791,8 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         sep, separator = separator, ""
         if not fragment or _INTERJECTION.fullmatch(fragment):
             continue
+        if zh and _ZH_HOW_LONG.fullmatch(fragment):
+            continue  # "我吃素，已经五年了" / "我不吃素了，已经三年了": how long, no fact
         subject = _subject(fragment, zh)
         if subject != _SELF and _owned(fragment, zh):
             subject = (
