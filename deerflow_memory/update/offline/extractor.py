@@ -265,7 +265,6 @@ def _build_update(
     is_constraint: Callable[[Fact], bool] | None = None,
 ) -> MemoryUpdate:
     stored = [_Stored(f, slot_of(f.content)) for f in document.facts]
-    stored_keys = {fact_key(f.content) for f in document.facts}
     removals: dict[str, str] = {}
 
     new: list[Candidate] = []
@@ -309,7 +308,7 @@ def _build_update(
         if any(unsafe_to_store(t) for t in (candidate.content, candidate.wrong_value) if t):
             continue
         key = fact_key(candidate.content)
-        if key in stored_keys:
+        if key in stored_by_key:
             for fact_id in stored_by_key[key]:  # said again after a correction: it stays
                 if removals.get(fact_id, "").startswith(_REPLACED):
                     del removals[fact_id]
