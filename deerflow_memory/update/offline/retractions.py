@@ -314,7 +314,7 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
 _EN_NOT_BUT = re.compile(r"^I'm {ADV}not (?:an? |the )?(?P<x>[^,;]+?)\s*(?:[,;]|\s-+)\s*(?:(?:but|rather)\s+)?(?P<im>I'm\s+)?(?P<y>(?:an? |the )?[^,;]+)$".replace("{ADV}", ADV_EN), _I)
 # After "I'm not X," without "I'm", a clause of its own is no Y the user is: "…, my girlfriend
 # is", "…, I prefer working late", "…, honestly I find it boring" (each read on its own).
-_EN_OWN_CLAUSE = re.compile(
+_EN_CLAUSE_START = re.compile(
     r"^(?:I|I've|I'd|I'll|my|he|she|they|we|it|you|his|her|their|our|its|honestly|so|that|this|"
     r"there|though|and|or|just|which|who)\b",
     _I,
@@ -349,7 +349,7 @@ def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
             return None
         stated = _stated(f"我是{m['y']}", m["y"], True)
         wrong = m["x"]
-    elif (m := _EN_NOT_BUT.match(sentence)) and (m["im"] or not _EN_OWN_CLAUSE.match(m["y"])):
+    elif (m := _EN_NOT_BUT.match(sentence)) and (m["im"] or not _EN_CLAUSE_START.match(m["y"])):
         stated, wrong = _stated(f"I'm {m['y']}", m["y"], False), m["x"]
     elif m := _EN_USED_TO.match(sentence):
         stated, wrong = match_clause(f"I {m['now']} {m['x']}", False), m["x"]

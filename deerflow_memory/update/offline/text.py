@@ -400,9 +400,9 @@ _EN_ASKING = re.compile(
     _I,
 )
 _SELF, _OTHER = "self", "other"
-# The user's, said after a hedge, a preface or as a lead clause ("I think I'm…",
-# "Background: I'm…", "Being vegan, …"): only a rule's fact is kept, no own-words
-# fallback and no retraction (what the hedge hid before was mostly chat and errands).
+# The user's, said after a hedge or a preface (:data:`_EN_PREFACE`: "I'm pretty sure I'm…",
+# "Background: I'm…"): only a rule's fact is kept, no own-words fallback and no retraction
+# (what the hedge hid before was mostly chat and errands).
 _HEDGED = "hedged"
 _EN_NOW_I = re.compile(r"^(?:but |and )?now,?\s+(?P<i>I'm|I)\s+(?!now\b)", _I)
 # "now I don't", "now I can eat them", "now I'm in York on a work trip": nothing lasting said
@@ -638,13 +638,20 @@ def _en_normalise(clause: str) -> str:
     return clause + "." if _DOTTED_END.search(clause) else clause
 
 
+# The user said another way at the start of a Chinese clause: "本人", "俺", or English "I".
+_ZH_I = re.compile(r"^(?P<i>本人|俺|I'm |I am |I )(?=(?P<next>[^A-Za-z]))")
+_ZH_VERB_NEXT = frozenset("在住对不没很也已刚想要会喜有叫去来从是")
+
+
+def _zh_i(match: re.Match[str]) -> str:
+    """ "我", or "我是" for "I'm" before a Chinese noun ("I'm 素食者"; "I'm 在上海工作" is 我在…)."""
+    before_noun = "\u3400" <= match["next"] <= "\u9fff" and match["next"] not in _ZH_VERB_NEXT
+    return "我是" if match["i"] in ("I'm ", "I am ") and before_noun else "我"
+
+
 def _zh_normalise(clause: str) -> str:
     clause = re.sub(r"\s+", " ", clause).strip()
-    clause = re.sub(
-        r"^(?:本人|俺|I'm |I am |I )(?=[在住对不没很也已刚想要会喜有叫去来从是])", "我", clause
-    )
-    clause = re.sub(r"^(?:I'm |I am )(?=[\u3400-\u9fff])", "我是", clause)  # "I'm 素食者"
-    clause = re.sub(r"^(?:本人|俺|I'm |I am |I )(?=[^A-Za-z])", "我", clause)  # "俺是东北人"
+    clause = _ZH_I.sub(_zh_i, clause)  # "俺是东北人", "I'm 素食者", "I'm 在上海工作"
     return _closed(_without_stray_closers(without_ending(clause, _ZH_TRAILING), _ZH_TRAILING))
 
 
