@@ -698,7 +698,8 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     if unsafe_to_store(fact.content):  # stored as asked, but said: the model reads it every turn
         _print_error(
             f"{fact.id} looks like a secret or an instruction to the assistant; it is shown to "
-            f"the model on every turn (the forget command removes it)",
+            f"the model on every turn until you forget it (its text then stays in the "
+            f"memory's history, as every forgotten fact's does, until the memory is cleared)",
             "warning",
         )
     return 0

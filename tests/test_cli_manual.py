@@ -47,5 +47,6 @@ def test_remember_warns_when_the_text_looks_like_a_secret(tmp_path: Path) -> Non
     # …with one line saying the model will read it, and how to remove it
     assert secret.stderr.count("\n") == 1 and "looks like a secret" in secret.stderr
     assert fact.id in secret.stderr and "forget" in secret.stderr
+    assert "history" in secret.stderr  # forgetting keeps the text there (newcomer 42)
     plain = cli(*root, "remember", "--user", "ann", "Prefers green tea", cwd=tmp_path)
     assert plain.returncode == 0 and plain.stderr == ""
