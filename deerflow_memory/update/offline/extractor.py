@@ -226,7 +226,8 @@ def _resolve_replacement(
     hit = False
     mentions = _mention_finder(wrong)
     for earlier in new:
-        if mentions(earlier.content):
+        # not a clarification of the same words said before ("…cashews, not peanuts" twice)
+        if earlier.source_error != wrong and mentions(earlier.content):
             earlier.source_error = earlier.content
             earlier.content = _substitute_mention(earlier.content, wrong, right)
             earlier.category, earlier.confidence = FactCategory.CORRECTION, 0.95
@@ -234,23 +235,25 @@ def _resolve_replacement(
                 earlier.value = normalise_value(right)
             hit = True
     for item in stored:
-        if item.fact.id in removals or _is_need(item.fact, is_constraint):
+        # the mention first: the need test is the dearer one (2,000 facts x 1,500 corrections)
+        if item.fact.id in removals or not mentions(item.fact.content):
+            continue
+        if _is_need(item.fact, is_constraint):
             continue  # a need stays; the clarification below says what was meant
-        if mentions(item.fact.content):
-            content = _substitute_mention(item.fact.content, wrong, right)
-            removals[item.fact.id] = f"corrected by the user: {right}, not {wrong}"
-            slot = slot_of(content)
-            new.append(
-                Candidate(
-                    content,
-                    FactCategory.CORRECTION,
-                    0.95,
-                    slot[0] if slot else None,
-                    slot[1] if slot else None,
-                    source_error=item.fact.content,
-                )
+        content = _substitute_mention(item.fact.content, wrong, right)
+        removals[item.fact.id] = f"corrected by the user: {right}, not {wrong}"
+        slot = slot_of(content)
+        new.append(
+            Candidate(
+                content,
+                FactCategory.CORRECTION,
+                0.95,
+                slot[0] if slot else None,
+                slot[1] if slot else None,
+                source_error=item.fact.content,
             )
-            hit = True
+        )
+        hit = True
     if not hit:
         zh = _CJK.search(right + wrong) is not None
         content = (
