@@ -13,7 +13,7 @@ import json
 import pytest
 
 from deerflow_memory.errors import InvalidDocumentError
-from deerflow_memory.update.import_check import read_import
+from deerflow_memory.update.import_check import MAX_FACT_ID_CHARS, read_import
 
 
 def _file(fact_id: str) -> str:
@@ -40,7 +40,19 @@ def test_an_id_that_cannot_name_its_fact_in_a_url_is_refused(fact_id: str, probl
         read_import(_file(fact_id))
 
 
-@pytest.mark.parametrize("fact_id", ["fact_0a1b2c3d", "fact 1", ".hidden", "事实-1"])
+def test_an_id_too_long_to_type_is_refused_with_its_length() -> None:
+    # One of 200,000 characters imported and could then never be typed to forget (attack 55).
+    with pytest.raises(InvalidDocumentError, match="id is 200,000 characters") as raised:
+        read_import(_file("f" * 200_000))
+    assert len(str(raised.value)) < 200
+    history = {"facts": [], "supersededFacts": [{"id": "g" * 129, "content": "Likes tea"}]}
+    with pytest.raises(InvalidDocumentError, match="longer than 128"):
+        read_import(json.dumps(history))
+
+
+@pytest.mark.parametrize(
+    "fact_id", ["fact_0a1b2c3d", "fact 1", ".hidden", "事实-1", "f" * MAX_FACT_ID_CHARS]
+)
 def test_other_ids_import_unchanged(fact_id: str) -> None:
     assert [f.id for f in read_import(_file(fact_id)).facts] == [fact_id]
 

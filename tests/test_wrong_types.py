@@ -609,6 +609,18 @@ CASES += [
         lambda tmp: {"raw": _doc().to_json(), "name": "alice.json", "config": _config(tmp)},
         {"raw": _ok("str", "bytes"), "name": _ok("str"), "config": _ok("None")},
     ),
+    Case(
+        "brought_back_by_import",
+        _submodule("update.import_check", "brought_back_by_import"),
+        lambda tmp: {"current": _doc(), "incoming": _doc()},
+        {"current": _ok(), "incoming": _ok()},
+    ),
+    Case(
+        "candidates_from_text",
+        _submodule("update.offline.text", "candidates_from_text"),
+        lambda tmp: {"text": "I'm allergic to peanuts"},
+        {"text": _ok("str")},
+    ),
 ]
 
 # Cases whose callable takes the temp folder first (storage and service methods).

@@ -6,7 +6,8 @@ checked as a whole first: the file must be a JSON object shaped like a memory
 document or DeerFlow's ``memory.json`` (``facts`` a list, or the ``user`` /
 ``history`` sections), and every fact must have non-empty content, a unique id
 (history, ``supersededFacts``, may repeat one: each edit keeps the old version)
-that can name it in a URL path (no slash or backslash, not dots only),
+that can name it in a URL path (no slash or backslash, not dots only) and be
+typed to ``forget`` (at most :data:`MAX_FACT_ID_CHARS` characters),
 a confidence in [0, 1] and ISO-8601 dates; no JSON object may repeat a key.
 Stored text follows the rules every update follows
 (:mod:`deerflow_memory.update.validate`): fact text, ids and
@@ -35,7 +36,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from deerflow_memory.arguments import expect, expect_text
+from deerflow_memory.arguments import expect, expect_document, expect_text
 from deerflow_memory.config import DuplicateKeyError, MemoryConfig, json_object_without_duplicates
 from deerflow_memory.config.messages import clipped
 from deerflow_memory.errors import ConfigError, InvalidDocumentError
@@ -58,6 +59,7 @@ from deerflow_memory.update.validate import (
 )
 
 __all__ = [
+    "MAX_FACT_ID_CHARS",
     "brought_back_by_import",
     "brought_back_note",
     "import_onto",
@@ -68,6 +70,9 @@ __all__ = [
 _DOCUMENT_KEYS = frozenset({"facts", "user", "history"})
 _DATE_FIELDS = ("createdAt", "expiresAt", "lastConfirmedAt", "lastAccessedAt", "supersededAt")
 _SHOWN = 3
+MAX_FACT_ID_CHARS = 128
+"""Longest fact id an import accepts (characters). Ours are 13 (``fact_`` and 8 hex
+digits); one of thousands could not be typed to ``forget`` or ``edit``."""
 
 
 def read_import(
@@ -157,6 +162,11 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
                 problems.append(f"{where} has an id of dots only ({fact_id[:20]!r})")
             elif says_nothing(fact_id):  # "ㅤ", a zero-width space: no id a reader can name
                 problems.append(f"{where} has an id with no letter or digit ({fact_id[:20]!a})")
+            elif len(fact_id) > MAX_FACT_ID_CHARS:
+                problems.append(
+                    f"{where} id is {len(fact_id):,} characters, longer than "
+                    f"{MAX_FACT_ID_CHARS} ({fact_id[:20]!r}…)"
+                )
             elif "/" in fact_id or "\\" in fact_id:
                 # The HTTP routes name a fact by its id in the path: one with a slash
                 # could never be edited or deleted there.
@@ -314,7 +324,12 @@ def brought_back_by_import(current: MemoryDocument, incoming: MemoryDocument) ->
     by the user (:data:`~deerflow_memory.models.USER_DELETED_REASON`), case and
     spacing aside (the match extraction uses to keep it out), and the file does
     not record that delete itself.
+
+    Raises:
+        InvalidDocumentError: ``current`` or ``incoming`` is not a :class:`MemoryDocument`.
     """
+    expect_document(current, "current")
+    expect_document(incoming, "incoming")
     deleted = {
         text_key(f.content) for f in current.superseded_facts if f.reason == USER_DELETED_REASON
     }

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from deerflow_memory.arguments import expect_text
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.own_words import (
     OWN_WORDS_CONFIDENCE,
@@ -1090,7 +1091,11 @@ def candidates_from_text(text: str) -> list[Candidate]:
 
     Returns:
         Candidates in the order they appear; empty when nothing qualifies.
+
+    Raises:
+        InvalidArgumentError: ``text`` is not a ``str``.
     """
+    expect_text(text, "text")
     found: list[Candidate] = []
     previous = 0  # where the candidates of the sentence before start in ``found``
     for raw, terminator in _asides_apart(_sentences(_prepare(_own_text(text)))):
