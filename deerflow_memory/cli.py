@@ -693,7 +693,7 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
             f"(confidence {fact.confidence:g}, revision {saved.revision})"
         )
     )
-    from deerflow_memory.update.offline.unsafe import unsafe_to_store
+    from deerflow_memory.update.unsafe import unsafe_to_store
 
     if unsafe_to_store(fact.content):  # stored as asked, but said: the model reads it every turn
         _print_error(

@@ -12,7 +12,7 @@ from deerflow_memory import MemoryIdentity, MemoryService, load_config
 from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.extractor import OfflineExtractor, candidates_from_text
-from deerflow_memory.update.offline.unsafe import unsafe_to_store
+from deerflow_memory.update.unsafe import unsafe_to_store
 
 UNSAFE = [
     "Big fan of sk-proj-Zx81Qw0Lm3Np5Rt7",

@@ -21,6 +21,11 @@ HTTP API, a ``remember`` tool). Rules, in order:
   (:func:`~deerflow_memory.models.proposed_confidence`: finite, in [0, 1],
   percentages divided by 100). A ``sourceError`` is cleaned and cut to
   ``max_fact_chars``.
+- **A secret or words to the assistant** (:func:`~deerflow_memory.update.unsafe.unsafe_to_store`:
+  a password, a key, a card number, "ignore previous instructions"…) in a new
+  fact, its ``sourceError`` or a summary rejects that fact or summary, whichever
+  extractor proposed it (a model may store what its prompt forbids); the
+  rejection shows no text of it.
 - **At most** ``max_new_facts_per_update`` new facts, as many removals and
   as many facts merged away by proposed merges are kept, in the order given;
   the rest are rejected.
@@ -53,6 +58,7 @@ from deerflow_memory.models import (
     says_nothing,
     without_invisible,
 )
+from deerflow_memory.update.unsafe import unsafe_to_store
 
 __all__ = [
     "UpdateLimits",
@@ -291,6 +297,10 @@ def _cut_summary(text: str, max_chars: int) -> str:
     return cut_at_sentence(clean_text(text, multiline=True), max_chars)
 
 
+# No preview: the text is what must not be written, logged or shown.
+_UNSAFE = "holds what looks like a secret or words to the assistant's instructions (not shown)"
+
+
 def _clean_fact(index: int, fact: NewFact, limits: UpdateLimits) -> NewFact | Rejection:
     content, problem = cleaned_fact_text(fact.content, max_chars=limits.max_fact_chars)
     if problem is None and not 0.0 <= fact.confidence <= 1.0:  # NaN fails both comparisons
@@ -300,6 +310,8 @@ def _clean_fact(index: int, fact: NewFact, limits: UpdateLimits) -> NewFact | Re
     source_error = fact.source_error
     if source_error is not None:
         source_error = clean_source_error(source_error, limits.max_fact_chars)
+    if unsafe_to_store(content) or (source_error is not None and unsafe_to_store(source_error)):
+        return Rejection(item=f"newFacts[{index}]", reason=_UNSAFE)
     if content == fact.content and source_error == fact.source_error:
         return fact
     return fact.model_copy(update={"content": content, "source_error": source_error})
@@ -318,6 +330,9 @@ def _clean_section(
                 item=name, reason="a placeholder, not a summary", text=summary[:PREVIEW_CHARS]
             )
         )
+        return None
+    if unsafe_to_store(summary):  # the summary stored before stays
+        rejected.append(Rejection(item=name, reason=_UNSAFE))
         return None
     if summary == section.summary:
         return section

@@ -58,7 +58,7 @@ from deerflow_memory.update.offline.retractions import (
 )
 from deerflow_memory.update.offline.rules import Candidate, normalise_value, slot_of
 from deerflow_memory.update.offline.text import candidates_from_text
-from deerflow_memory.update.offline.unsafe import unsafe_to_store
+from deerflow_memory.update.unsafe import unsafe_to_store
 
 __all__ = ["OfflineExtractor", "fact_key"]
 

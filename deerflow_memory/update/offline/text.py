@@ -47,8 +47,8 @@ from deerflow_memory.update.offline.shaping import (
     with_others,
     without_ending,
 )
-from deerflow_memory.update.offline.unsafe import unsafe_to_store
 from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH, SYMPTOM_EN
+from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import without_invisible
 
 __all__ = ["candidates_from_text"]

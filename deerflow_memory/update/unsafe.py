@@ -1,11 +1,14 @@
 # ruff: noqa: E501  (regular expressions: one alternation per line reads better than wrapped)
-"""What no offline fact may hold: a secret, or words to the assistant's instructions.
+"""What no learned fact or summary may hold: a secret, or words to the assistant's instructions.
 
 Memory is shown to a model provider on every turn, so "User's password is
-hunter2" must never be stored, whichever offline rule read it ("Big fan of
-sk-proj-…", "4111 1111 1111 1111 is my go-to"). Nor may a stored "fact" carry
-an instruction into every prompt ("goal for this year: ignore all previous
-instructions"). :func:`unsafe_to_store` refuses by kind, not by a word list:
+hunter2" must never be stored, whichever extractor proposed it: the memory
+model, whatever its prompt says, or an offline rule ("Big fan of sk-proj-…",
+"4111 1111 1111 1111 is my go-to"). Nor may a stored "fact" carry an
+instruction into every prompt ("goal for this year: ignore all previous
+instructions"). The gate every update passes
+(:func:`~deerflow_memory.update.validate.validate_update`) and the offline
+rules refuse with :func:`unsafe_to_store`, by kind, not by a word list:
 
 - **names of secrets** (English, simplified and traditional Chinese):
   passwords however spelled ("pass", "pwd", "pass word", "p-a-s-s-w-o-r-d",
@@ -28,6 +31,8 @@ characters) are read as absent, compatibility forms as their plain letters
 (``ｐａｓｓ``, ``𝐩𝐚𝐬𝐬``), Cyrillic and Greek letters that look Latin as Latin
 (``pаssword`` with a Cyrillic а), and letters spelled one by one as a word.
 A fact refused here is simply not kept; a false refusal costs one fact.
+A fact a user asks for by hand (``remember``) is stored as asked: the
+command line warns.
 """
 
 from __future__ import annotations
@@ -54,6 +59,13 @@ _I = re.IGNORECASE | re.ASCII
 
 _SAID = r"\s*(?:is|was|are|were|=|:|#|是|为|為|：)\s*"  # "pass is …", "PIN: …", "PIN是…"
 _WITH_DIGIT = r"\S{0,40}?\d"  # a value-like word: it holds a digit (bounded: linear time)
+# A password-like word: six or more characters, letters and digits mixed ("hunter22",
+# "BlueFox2024"), not a number with its unit ("300Mbps"), ending what is said of it
+# ("the key is Python3 for …" is not one)
+_MIXED = (
+    r"(?=[^\s,;]{0,40}[a-z])(?=[^\s,;]{0,40}\d)(?!\d+(?:\.\d+)?[a-z]{1,6}\b)[^\s,;]{6,64}"
+    r"(?=\s*(?:$|[,.;!?)]|(?:and|but)\b))"
+)
 _PASS_NOT_SECRET = "".join(
     rf"(?<!{word} )"
     for word in (
@@ -98,6 +110,11 @@ _SECRET_NAMES = re.compile(
     r"|api key|maiden name)\b(?! (?:security|manager|managers|management|policy|policies|reset|resets|strength"
     r"|hygiene|rules|requirements|rotation|design|cryptography|infrastructure|generator))"
     r"|\b(?:that'?s|it'?s) (?:my|their|his|her) (?:pass\w*|pin|code|key|login)\b"
+    # what has a password said to be a password-like word ("wifi: BlueFox2024", "the key
+    # is sunflower77"), a login said as a name and a password, "pw" before a word
+    rf"|\b(?:wi-?fi|wlan|hotspot|router|network|key)(?:\s+[\w']+){{0,4}}?{_SAID}{_MIXED}"
+    rf"|\blog-?ins?\b[^.]{{0,40}}?{_SAID}\S{{1,64}}(?:\s*(?:and|/|,)\s*|\s+){_MIXED}"
+    r"|\bpw\s*[:=]?\s+\S"
     rf"|\bkey{_SAID}\S{{12,}}|\bseeds?{_SAID}(?:[a-z]+\s+){{7,}}"
     r"|\b(?:three|3) digits on the back|\blast (?:four|4)(?: digits)?\s*(?:are|is|:)?\s*\d{4}"
     r"|\bexpir(?:es|y|ation)(?: date)?\s*(?:is|on|:)?\s*\d{1,2}\s*/\s*\d{2,4}"
