@@ -214,7 +214,9 @@ def _not_an_age(sentence: str, message: str) -> bool:
 
 
 def _as_statement(fragment: str) -> str:
-    """An English lead clause about the user said as "I …"; other text unchanged."""
+    """An English lead clause or cleft about the user said as "I …"; other text unchanged."""
+    if (plain := _en_cleft(fragment)) != fragment:  # "…, it's me who is allergic to shrimp"
+        return plain
     if _EN_BEING.match(fragment):
         return "I'm " + fragment[6:]
     if (one := _EN_AS_ONE.match(fragment)) is None:
@@ -639,6 +641,109 @@ def _en_normalise(clause: str) -> str:
     return clause + "." if _DOTTED_END.search(clause) else clause
 
 
+# "It's me who…", "I'm the one (who)…": who it is, said of the user ("My son is fine, it's
+# me who is allergic to shrimp"), read as the plain statement; a "not my son" beside it
+# names the other person, not a wrong value.
+_EN_CLEFT = re.compile(
+    r"^(?:it(?:'s|’s| is| was)\s+(?:actually\s+|really\s+|just\s+|only\s+)?me\s+(?P<who>who|that)"
+    r"|(?:I'm|I’m|I am)\s+(?:actually\s+|really\s+|just\s+)?the one(?:\s+(?P<who2>who|that))?)"
+    r"(?:(?P<s>'s|’s)\s+|\s+)(?=\S)",
+    _I,
+)
+_EN_NOT_THEM = r"not (?:my|his|her|their|our)\s+[\w'’-]+(?:\s+[\w'’-]+)?|not (?:him|her|them)"
+_EN_CLEFT_AROUND = re.compile(
+    rf"^(?:(?:it's|it’s|it is|it was)\s+)?(?:{_EN_NOT_THEM})\s*[,;:—–-]+\s*(?=(?:it|I))"
+    rf"|,?\s+(?:and\s+|but\s+)?(?:{_EN_NOT_THEM})[.!]?$",
+    _I,
+)
+_CLEFT_VERBS = {"is": "I'm", "am": "I'm", "was": "I was", "has": "I have", "does": "I do",
+                "doesn't": "I don't", "isn't": "I'm not", "with": "I have"}  # fmt: skip
+_CLEFT_CAN = frozenset(["can", "can't", "cannot"])
+_CLEFT_MODAL = frozenset(
+    ["should", "must", "might", "could", "would", "will", "won't", "shall", "need"]
+)
+_CLEFT_ADVERBS = frozenset(
+    ["never", "always", "also", "only", "really", "actually", "still", "usually", "often"]
+)
+_CLEFT_PLACE = frozenset(
+    [
+        "in",
+        "on",
+        "at",
+        "by",
+        "behind",
+        "near",
+        "next",
+        "over",
+        "under",
+        "from",
+        "for",
+        "to",
+        "of",
+        "here",
+        "there",
+    ]
+)
+
+
+def _en_cleft(text: str) -> str:
+    """ "it's me who is allergic to shrimp" → "I'm allergic to shrimp"; other text unchanged."""
+    head = _EN_CLEFT.match(text)
+    if head is None:
+        return text
+    rest = _EN_CLEFT_AROUND.sub("", text[head.end() :])
+    if head["s"]:  # "it's me who's vegan"
+        return "I'm " + rest
+    word, _, after = rest.partition(" ")
+    low = word.casefold().replace("’", "'")
+    if low in _CLEFT_VERBS:
+        return f"{_CLEFT_VERBS[low]} {after}".strip()
+    if low in _CLEFT_CAN:
+        return "I " + rest
+    if low in _CLEFT_MODAL:  # "it's me who should apologise": no lasting fact
+        return text
+    if low in _CLEFT_ADVERBS:  # "who always cooks" → "I always cook"
+        verb, _, after = after.partition(" ")
+        return f"I {word} {_base_form(verb)} {after}".strip()
+    if not (head["who"] or head["who2"]):  # "I'm the one allergic to shrimp"
+        # "I'm the one in the red jacket": where, not what the user is
+        return text if low in _CLEFT_PLACE else "I'm " + rest
+    return f"I {_base_form(word)} {after}".strip()  # "who needs" → "I need"
+
+
+def _cleft(sentence: str, zh: bool) -> str:
+    """A sentence that says the user, not someone else, is the one: said plainly.
+
+    "Not my son, it's me who is allergic to shrimp" → "I'm allergic to shrimp";
+    "不是我儿子，是我对虾过敏", "是我对虾过敏，不是我儿子", "对虾过敏的是我" → "我对虾过敏".
+    """
+    if zh:
+        if (pseudo := _ZH_PSEUDO_CLEFT.match(sentence)) is not None:
+            return "我" + pseudo["what"]
+        if (cleft := _ZH_CLEFT.match(sentence)) is None:
+            return sentence
+        return "我" + _ZH_CLEFT_TAIL.sub("", sentence[cleft.end() :], count=1)
+    lead = _EN_CLEFT_AROUND.match(sentence)
+    if lead is not None and _EN_CLEFT.match(sentence[lead.end() :]):
+        sentence = sentence[lead.end() :]
+    return _en_cleft(sentence)
+
+
+_ZH_THEM = rf"(?:我的?)?(?:{KIN_ZH})|他们|她们|他|她"
+# "是我对虾过敏" (not "是我的…", "是我妹妹…"), after "不是我儿子，" too
+_ZH_CLEFT = re.compile(
+    rf"^(?:其实|实际上|不过|但是?)?(?:(?:而)?不是(?:{_ZH_THEM})[^，,]{{0,4}}[，,]\s*(?:而)?)?"
+    rf"(?:其实|实际上)?(?:就)?是我(?!的|们|{KIN_ZH})(?=\S)"
+)
+# "…，不是我儿子" after a cleft: the other person, no wrong value
+_ZH_CLEFT_TAIL = re.compile(rf"(?<=\S)[，,]\s*(?:而)?不是(?:{_ZH_THEM})[。！!]?$")
+# "对虾过敏的是我", "不吃猪肉的其实是我，不是我老婆"
+_ZH_PSEUDO_CLEFT = re.compile(
+    rf"^(?P<what>[^，,我]{{2,24}}?)的(?:人)?(?:其实|就|才)?是我(?:自己)?"
+    rf"(?:[，,]\s*(?:而)?不是(?:{_ZH_THEM})\S{{0,4}})?[。！!]?$"
+)
+
+
 # The user said another way at the start of a Chinese clause: "本人", "俺", or English "I".
 _ZH_I = re.compile(r"^(?P<i>本人|俺|I'm |I am |I )(?=(?P<next>[^A-Za-z]))")
 _ZH_VERB_NEXT = frozenset("在住对不没很也已刚想要会喜有叫去来从是")
@@ -667,7 +772,9 @@ def _subject(clause: str, zh: bool) -> str | None:
 
 
 _EN_I_INSIDE = re.compile(r"(?:\S+\s+){1,2}I\b")
-_ZH_SOMEONE_ELSE = re.compile(rf"^是?(?:我的?|他的?|她的?)(?:{KIN_ZH})|^是(?:他|她)")
+_ZH_SOMEONE_ELSE = re.compile(
+    rf"^(?:[^，,]{{1,24}}?的(?:人)?(?:其实|就|才)?)?是?(?:我的?|他的?|她的?)(?:{KIN_ZH})|^是(?:他|她)"
+)  # "…，是我儿子过敏", "喜欢猫的是我女儿"
 
 
 def _implied(fragment: str, zh: bool) -> str | None:
@@ -795,7 +902,10 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         if not zh:  # "it turns out I have…": "I have…", read by the rules alone (_HEDGED)
             said = _without_preface(fragment)
             hedged, fragment = said != fragment, _as_statement(said)  # "Being vegan": "I'm vegan"
-        fragment = _zh_normalise(fragment) if zh else _en_normalise(fragment)
+        if zh:  # "我儿子没事，是我对虾过敏"
+            fragment = _zh_normalise(_ZH_CLEFT.sub("我", fragment, count=1))
+        else:
+            fragment = _en_normalise(fragment)
         sep, separator = separator, ""
         if not fragment or _INTERJECTION.fullmatch(fragment):
             continue
@@ -1113,7 +1223,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
             # "I'm allergic to 花生": an English sentence with a Chinese word in it
             zh = zh and _EN_OPENING.match(outside) is None
         sentence, marker, remember = _strip_leadins(raw.strip(), zh)
-        sentence = (_ZH_META_IF if zh else _EN_META_IF).sub("", sentence)
+        sentence = _cleft((_ZH_META_IF if zh else _EN_META_IF).sub("", sentence), zh)
         question = "?" in terminator or "？" in terminator
         if zh:
             question = question or ZH_QUESTION.search(_zh_normalise(sentence)) is not None
