@@ -61,6 +61,7 @@ from deerflow_memory.models import (
 from deerflow_memory.update.unsafe import unsafe_to_store
 
 __all__ = [
+    "LINE_BREAKS",
     "UpdateLimits",
     "check_fact_text",
     "clean_source_error",
@@ -74,8 +75,8 @@ __all__ = [
     "without_invisible",
 ]
 
-# Every character str.splitlines() breaks on, \r\n first.
-_BREAKS = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+LINE_BREAKS = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+"""Every line separator :meth:`str.splitlines` breaks on, ``\\r\\n`` first."""
 _SPACES = re.compile(r"[^\S\n]+")
 _BLANK_LINES = re.compile(r"\n{3,}")
 
@@ -137,7 +138,7 @@ def clean_text(text: str, *, multiline: bool = False) -> str:
         InvalidArgumentError: ``text`` is not a ``str``.
     """
     expect_text(text, "text")
-    text = _BREAKS.sub("\n" if multiline else " ", replace_surrogates(text))
+    text = LINE_BREAKS.sub("\n" if multiline else " ", replace_surrogates(text))
     # NFC after the removals: a zero-width space between a letter and its accent
     # must not leave them decomposed ("pure\u200b\u0301e" is "purée").
     text = unicodedata.normalize("NFC", without_invisible(text))

@@ -49,7 +49,7 @@ from deerflow_memory.update.offline.shaping import (
 )
 from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH, SYMPTOM_EN
 from deerflow_memory.update.unsafe import unsafe_to_store
-from deerflow_memory.update.validate import without_invisible
+from deerflow_memory.update.validate import LINE_BREAKS, without_invisible
 
 __all__ = ["candidates_from_text"]
 
@@ -453,7 +453,8 @@ def _prepare(text: str) -> str:
         text = _LIST_MARK.sub("\n", text)
     # One space for any run of spaces: the patterns' "\s*X" tried each position of a
     # long run (40,000 spaces in one sentence held the updater for 68 s).
-    text = _SPACE_RUN.sub(" ", text)
+    # "\r", U+2028 and the other line separators end a line as "\n" does (not a space).
+    text = _SPACE_RUN.sub(" ", LINE_BREAKS.sub("\n", text))
     return text.replace("’", "'").replace("‘", "'")
 
 
@@ -497,7 +498,10 @@ def _asides_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, s
         asides = [m["a"] for m in _OWN_ASIDE.finditer(sentence)]
         rest = _OWN_ASIDE.sub("", sentence) if asides else sentence
         if asides and not rest.strip(" ,;:-—"):  # "(I'm vegan.)": the whole sentence
-            yield sentence, terminator
+            if len(asides) == 1:
+                yield sentence, terminator
+            else:  # "(I'm a nurse) (I work nights)": one sentence each
+                yield from ((aside, terminator) for aside in asides)
             continue
         yield rest, terminator
         for aside in asides:
