@@ -69,6 +69,7 @@ from deerflow_memory.update.import_check import (
     import_onto,
     read_import,
     replaced_by_import,
+    unsafe_in_import,
 )
 
 if TYPE_CHECKING:
@@ -600,7 +601,23 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
     if back:
         said += f"; brought back {brought_back_note(back)}"
     console.print(Text(said))
+    unsafe = unsafe_in_import(incoming)
+    if unsafe:
+        shown = ", ".join(f.id for f in unsafe[:3]) + (
+            f" and {len(unsafe) - 3} more" if len(unsafe) > 3 else ""
+        )
+        _warn_unsafe(f"{_facts(len(unsafe))} ({shown}) look", "them")
     return 0
+
+
+def _warn_unsafe(what: str, them: str) -> None:
+    """Warn that stored text looks like a secret: the model reads it every turn."""
+    _print_error(
+        f"{what} like a secret or an instruction to the assistant; shown to the model on "
+        f"every turn until you forget {them} (the text then stays in the memory's history, "
+        f"as every forgotten fact's does, until the memory is cleared)",
+        "warning",
+    )
 
 
 def _facts(n: int) -> str:
@@ -696,12 +713,7 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.update.unsafe import unsafe_to_store
 
     if unsafe_to_store(fact.content):  # stored as asked, but said: the model reads it every turn
-        _print_error(
-            f"{fact.id} looks like a secret or an instruction to the assistant; it is shown to "
-            f"the model on every turn until you forget it (its text then stays in the "
-            f"memory's history, as every forgotten fact's does, until the memory is cleared)",
-            "warning",
-        )
+        _warn_unsafe(f"{fact.id} looks", "it")
     return 0
 
 

@@ -107,3 +107,43 @@ def test_the_import_route_names_deleted_facts_it_brings_back(client: TestClient)
     again = client.put("/memory/users/ana?replace=true", content=export, headers=headers)
     assert again.json()["broughtBack"] == []  # the import replaced the history holding the delete
     assert kept["fact"]["id"] in {f["id"] for f in client.get("/memory/users/ana").json()["facts"]}
+
+
+def _file_with_a_secret(tmp_path: Path) -> Path:
+    path = tmp_path / "bo.json"
+    facts = [
+        {"id": "f_pin", "content": "Bank card PIN is 4417", "category": "context"},
+        {"id": "f_home", "content": "Lives in Tromso", "category": "context"},
+        {"id": "f_old", "content": "Moved banks", "category": "correction",
+         "sourceError": "card number 4000 0566 5566 5556"},
+    ]  # fmt: skip
+    path.write_text(json.dumps({"facts": facts}), "utf-8")
+    return path
+
+
+def test_the_command_imports_a_secret_as_given_and_warns_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Like remember: the user's own file, but the model reads each fact every turn.
+    root = tmp_path / "mem"
+    status, out, err = run(
+        capsys, "--root", str(root), "import", "--user", "bo", str(_file_with_a_secret(tmp_path))
+    )
+    assert status == 0 and "imported 3 facts" in out
+    assert err.count("\n") == 1
+    assert "2 facts (f_pin, f_old) look like a secret" in err and "4417" not in err
+    assert len(FileMemoryStorage(root).load("bo", None).facts) == 3
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps({"facts": [{"id": "a", "content": "Lives in Tromso"}]}), "utf-8")
+    status, _, err = run(capsys, "--root", str(root), "import", "--user", "cy", str(plain))
+    assert status == 0 and err == ""
+
+
+def test_the_import_route_names_facts_that_look_like_a_secret(
+    client: TestClient, tmp_path: Path
+) -> None:
+    body = _file_with_a_secret(tmp_path).read_bytes()
+    headers = {"Content-Type": "application/json"}
+    done = client.put("/memory/users/bo", content=body, headers=headers)
+    assert done.status_code == 200
+    assert done.json()["looksUnsafe"] == ["f_pin", "f_old"]

@@ -113,6 +113,7 @@ from deerflow_memory.update.import_check import (
     import_onto,
     read_import,
     replaced_by_import,
+    unsafe_in_import,
 )
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 from deerflow_memory.update.outcome import FailedUpdate
@@ -584,6 +585,9 @@ def memory_routes(
                 "revision": saved.revision,
                 # ids of imported facts the user had deleted (an older export brings them back)
                 "broughtBack": [fact.id for fact in back],
+                # ids of imported facts that look like a secret: imported as given, but
+                # the model reads them every turn
+                "looksUnsafe": [fact.id for fact in unsafe_in_import(incoming)],
             }
         )
 

@@ -23,7 +23,9 @@ cleaned and cut to ``max_fact_chars``, summaries cleaned and cut at a sentence t
 :func:`replaced_by_import` says what an import would replace (the command line
 and the import route refuse, or ask, when there is anything), and
 :func:`brought_back_by_import` which of the file's facts the user deleted from
-the memory since (an older export brings them back: both say so).
+the memory since (an older export brings them back: both say so), and
+:func:`unsafe_in_import` which look like a secret (both warn: they are imported
+as given).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from deerflow_memory.models import (
     utc_now_iso,
 )
 from deerflow_memory.update.hygiene import text_key
+from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import (
     clean_source_error,
     clean_summary,
@@ -65,6 +68,7 @@ __all__ = [
     "import_onto",
     "read_import",
     "replaced_by_import",
+    "unsafe_in_import",
 ]
 
 _DOCUMENT_KEYS = frozenset({"facts", "user", "history"})
@@ -340,6 +344,26 @@ def brought_back_by_import(current: MemoryDocument, incoming: MemoryDocument) ->
     }
     gone = deleted - kept
     return tuple(f for f in incoming.facts if text_key(f.content) in gone)
+
+
+def unsafe_in_import(incoming: MemoryDocument) -> tuple[Fact, ...]:
+    """The facts of ``incoming`` that look like a secret or words to the assistant (file order).
+
+    An import is the user's own file, so they are imported as given (as a
+    manual fact is), but the command line and the import route name them: the
+    model reads every one of them on every turn. The check is
+    :func:`~deerflow_memory.update.unsafe.unsafe_to_store` of the content and
+    the ``sourceError``, the one no update may pass.
+
+    Raises:
+        InvalidDocumentError: ``incoming`` is not a :class:`MemoryDocument`.
+    """
+    expect_document(incoming, "incoming")
+    return tuple(
+        f
+        for f in incoming.facts
+        if unsafe_to_store(f.content) or (f.source_error and unsafe_to_store(f.source_error))
+    )
 
 
 def brought_back_note(facts: tuple[Fact, ...]) -> str:
