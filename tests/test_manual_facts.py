@@ -215,6 +215,21 @@ def test_an_id_that_differs_only_in_case_or_whitespace_is_named_not_guessed(give
     assert caught.value.near is None
 
 
+def test_the_nearest_id_is_named_when_two_are_near(tmp_path: Path) -> None:
+    # " 7" was answered "did you mean 'fact_7'?" when "7" was stored after it (attacker 55).
+    facts = [
+        {"id": "fact_7", "content": "Likes quiet trains"},
+        {"id": "7", "content": "Grows chillies"},
+    ]
+    document = MemoryDocument.model_validate({"facts": facts})
+    with pytest.raises(FactNotFoundError) as caught:
+        delete_fact(document, " 7")
+    assert caught.value.near == "7"
+    with pytest.raises(FactNotFoundError) as caught:
+        delete_fact(document, "FACT_7 ")
+    assert caught.value.near == "fact_7"
+
+
 def test_a_stale_revision_is_a_conflict_and_writes_nothing(tmp_path: Path) -> None:
     storage = FileMemoryStorage(tmp_path)
     saved, _ = save_edit(storage, "u", None, lambda d: add_manual_fact(d, "Likes tea"))

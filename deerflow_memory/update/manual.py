@@ -165,17 +165,25 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
     for index, fact in enumerate(document.facts):
         if fact.id == fact_id:
             return index
-    loose = _loose_id(fact_id)
-    near = next((fact.id for fact in document.facts if _loose_id(fact.id) == loose), None)
+    # The nearest first: an id that differs only in spacing or case (" 1" for "1")
+    # before one that also lacks the prefix ("fact_1"), whatever their order.
+    for loosen in (_loose_id, _without_prefix):
+        loose = loosen(fact_id)
+        near = next((fact.id for fact in document.facts if loosen(fact.id) == loose), None)
+        if near is not None:
+            break
     raise FactNotFoundError(fact_id, near=near)
 
 
 def _loose_id(fact_id: str) -> str:
     # What a person reading an id back may get wrong: case, whitespace, Unicode form,
-    # invisible characters a copy picked up ("fact_1\u200b"), and the "fact_" prefix
-    # left off ("2d9689f6" for "fact_2d9689f6").
-    loose = " ".join(unicodedata.normalize("NFC", without_invisible(fact_id)).casefold().split())
-    return loose.removeprefix("fact_")
+    # invisible characters a copy picked up ("fact_1\u200b").
+    return " ".join(unicodedata.normalize("NFC", without_invisible(fact_id)).casefold().split())
+
+
+def _without_prefix(fact_id: str) -> str:
+    # ...and the "fact_" prefix left off ("2d9689f6" for "fact_2d9689f6").
+    return _loose_id(fact_id).removeprefix("fact_")
 
 
 def edit_fact(
