@@ -44,6 +44,20 @@ def test_the_facts_brought_back_are_those_the_user_deleted_case_and_spacing_asid
     assert brought_back_by_import(MemoryDocument(facts=[_fact("x", "Tea")]), incoming) == ()
 
 
+def test_a_deleted_fact_edited_a_little_in_the_file_is_still_named() -> None:
+    # The match extraction uses to keep a deleted fact out: a full stop or a word
+    # added still names it (attacker 55: one full stop brought it back unnamed).
+    current = MemoryDocument(superseded_facts=[_gone("f1", "Keeps bees on the roof")])
+    incoming = MemoryDocument(
+        facts=[
+            _fact("a", "Keeps bees on the roof."),
+            _fact("b", "Keeps two bees on the roof"),
+            _fact("c", "Keeps a boat at the marina"),
+        ]
+    )
+    assert [f.id for f in brought_back_by_import(current, incoming)] == ["a", "b"]
+
+
 def test_a_file_that_records_the_delete_itself_brings_nothing_back() -> None:
     current = MemoryDocument(superseded_facts=[_gone("f1", "Keeps bees on the roof")])
     incoming = MemoryDocument(

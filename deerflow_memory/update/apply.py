@@ -43,7 +43,7 @@ Nothing here raises on odd input: the update was validated when parsed.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from deerflow_memory.arguments import expect, expect_document, expect_text
@@ -65,13 +65,37 @@ from deerflow_memory.update.consolidate import text_similarity
 from deerflow_memory.update.hygiene import normalise_expiry, text_key
 from deerflow_memory.update.usage import retention_score
 
-__all__ = ["ApplyResult", "apply_update", "apply_update_detailed", "strip_upload_mentions"]
+__all__ = [
+    "ApplyResult",
+    "apply_update",
+    "apply_update_detailed",
+    "deleted_again",
+    "strip_upload_mentions",
+]
 
 # recentMonths holds 4–6 sentences; the model condenses it on its next update,
 # this cap only stops repeated topOfMind rollovers from growing it without bound.
 RECENT_MONTHS_MAX_CHARS = 1200
 DELETED_SIMILARITY = 0.7
 """A new fact this similar to one the user deleted is not learned (0.72: one word added)."""
+
+
+def deleted_again(content: str, deleted: Sequence[str], keys: Collection[str] = ()) -> bool:
+    """Whether ``content`` is a fact the user deleted, said again (extraction never learns it).
+
+    The same text case and spacing aside (:func:`~deerflow_memory.update.hygiene.text_key`),
+    or one at least :data:`DELETED_SIMILARITY` similar ("Lives in Oslo." for "Lives in Oslo").
+
+    Args:
+        content: the fact's text.
+        deleted: texts of the facts the user deleted.
+        keys: their ``text_key`` values, when the caller has them (else computed).
+    """
+    keys = keys or {text_key(text) for text in deleted}
+    return text_key(content) in keys or any(
+        text_similarity(content, text) >= DELETED_SIMILARITY for text in deleted
+    )
+
 
 _UPLOAD_PATTERNS = re.compile(
     "|".join(
@@ -280,9 +304,7 @@ def apply_update_detailed(
             low += 1
             continue
         key = text_key(content)
-        if key in deleted_keys or any(
-            text_similarity(content, text) >= DELETED_SIMILARITY for text in deleted_texts
-        ):
+        if deleted_again(content, deleted_texts, deleted_keys):
             deleted += 1
             continue
         index = index_by_key.get(key)

@@ -52,6 +52,7 @@ from deerflow_memory.models import (
     says_nothing,
     utc_now_iso,
 )
+from deerflow_memory.update.apply import deleted_again
 from deerflow_memory.update.hygiene import text_key
 from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import (
@@ -325,25 +326,29 @@ def brought_back_by_import(current: MemoryDocument, incoming: MemoryDocument) ->
     and the import route name these facts before and after replacing.
 
     A fact counts when its text matches a history entry of ``current`` deleted
-    by the user (:data:`~deerflow_memory.models.USER_DELETED_REASON`), case and
-    spacing aside (the match extraction uses to keep it out), and the file does
-    not record that delete itself.
+    by the user (:data:`~deerflow_memory.models.USER_DELETED_REASON`) as
+    extraction matches it to keep it out
+    (:func:`~deerflow_memory.update.apply.deleted_again`: case and spacing
+    aside, or nearly the same words, "Lives in Oslo." for "Lives in Oslo"), and
+    the file does not record that delete itself.
 
     Raises:
         InvalidDocumentError: ``current`` or ``incoming`` is not a :class:`MemoryDocument`.
     """
     expect_document(current, "current")
     expect_document(incoming, "incoming")
-    deleted = {
-        text_key(f.content) for f in current.superseded_facts if f.reason == USER_DELETED_REASON
-    }
-    if not deleted:
-        return ()
     kept = {
         text_key(f.content) for f in incoming.superseded_facts if f.reason == USER_DELETED_REASON
     }
-    gone = deleted - kept
-    return tuple(f for f in incoming.facts if text_key(f.content) in gone)
+    gone = [
+        f.content
+        for f in current.superseded_facts
+        if f.reason == USER_DELETED_REASON and text_key(f.content) not in kept
+    ]
+    if not gone:
+        return ()
+    keys = {text_key(text) for text in gone}
+    return tuple(f for f in incoming.facts if deleted_again(f.content, gone, keys))
 
 
 def unsafe_in_import(incoming: MemoryDocument) -> tuple[Fact, ...]:
