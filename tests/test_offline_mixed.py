@@ -55,3 +55,20 @@ def test_a_year_before_a_chinese_clause_keeps_it_the_users() -> None:
 )
 def test_a_half_english_chinese_clause_only_by_a_rule(said: str, stored: list[str]) -> None:
     assert [f.content for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # "I'm a <Chinese noun>": the noun is what the user is (it stored nothing)
+        ("I'm a 素食者 but I eat eggs", ["用户是素食者", "User eats eggs"]),
+        ("I am an 工程师", ["用户是工程师"]),
+        # an English clause of the user's after a Chinese part: each in its language
+        ("我住在厦门, and I teach piano", ["用户住在厦门", "User teaches piano"]),
+        ("I'm allergic to 芝麻, I carry antihistamines", [
+            "User is allergic to 芝麻", "User carries antihistamines",
+        ]),
+    ],
+)  # fmt: skip
+def test_a_chinese_noun_then_an_english_clause_are_each_read(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored

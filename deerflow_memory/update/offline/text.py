@@ -417,7 +417,10 @@ _EN_AWAY = re.compile(
 )
 _EN_PAST = re.compile(r"\b(?:used to|was|were|had|lived|grew up|before|previously|until)\b", _I)
 _EN_PAST_HOME = re.compile(r"\b(?:used to live|was living|lived|grew up|was based)\b", _I)
-_EN_OPENING = re.compile(r"\s*(?:I am|I'm|I've|I'd|my|My|I(?! am\b))\s+[A-Za-z]")
+# (not "I'm a 素食者": an English opening before a Chinese noun is read as Chinese)
+_EN_OPENING = re.compile(
+    r"\s*(?:I am|I'm|I've|I'd|my|My|I(?! am\b))\s+(?!(?:an?|the)\s+[\u3400-\u9fff])[A-Za-z]"
+)
 _EN_TO_YOU = re.compile(r"\b(?:you|your|yours|u)\b", re.IGNORECASE)
 _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, taken as the user's
 
@@ -506,6 +509,24 @@ def _asides_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, s
         yield rest, terminator
         for aside in asides:
             yield aside, _ASIDE_END
+
+
+# Where a Chinese word ends and an English clause of the user's begins: "I'm a 素食者 but I
+# eat eggs", "我住在杭州, and I work in tech": each part is read in its own language.
+_EN_AFTER_ZH = re.compile(
+    r"(?<=[\u3400-\u9fff])\s*[,，;；]?\s*(?=(?:(?:but|and|so|though)\s+)?I(?:'m|'ve| am| have)?\s)",
+    _I,
+)
+
+
+def _languages_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """The sentences, one cut where an English clause of the user's follows Chinese."""
+    for sentence, terminator in sentences:
+        if _EN_AFTER_ZH.search(sentence) is None:
+            yield sentence, terminator
+            continue
+        for part in _EN_AFTER_ZH.split(sentence):
+            yield part, terminator
 
 
 def _opens_aside(sentence: str) -> bool:
@@ -749,14 +770,14 @@ _ZH_PSEUDO_CLEFT = re.compile(
 
 
 # The user said another way at the start of a Chinese clause: "本人", "俺", or English "I".
-_ZH_I = re.compile(r"^(?P<i>本人|俺|I'm |I am |I )(?=(?P<next>[^A-Za-z]))")
+_ZH_I = re.compile(r"^(?P<i>本人|俺|I'm (?:an? )?|I am (?:an? )?|I )(?=(?P<next>[^A-Za-z]))")
 _ZH_VERB_NEXT = frozenset("在住对不没很也已刚想要会喜有叫去来从是")
 
 
 def _zh_i(match: re.Match[str]) -> str:
     """ "我", or "我是" for "I'm" before a Chinese noun ("I'm 素食者"; "I'm 在上海工作" is 我在…)."""
     before_noun = "\u3400" <= match["next"] <= "\u9fff" and match["next"] not in _ZH_VERB_NEXT
-    return "我是" if match["i"] in ("I'm ", "I am ") and before_noun else "我"
+    return "我是" if match["i"].startswith(("I'm ", "I am ")) and before_noun else "我"
 
 
 def _zh_normalise(clause: str) -> str:
@@ -1212,7 +1233,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
     expect_text(text, "text")
     found: list[Candidate] = []
     previous = 0  # where the candidates of the sentence before start in ``found``
-    for raw, terminator in _asides_apart(_sentences(_prepare(_own_text(text)))):
+    for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
         if _TAKEN_BACK.fullmatch(raw.strip()) or raw.strip() == "NOT":
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
             continue
