@@ -422,6 +422,8 @@ _EN_OPENING = re.compile(
     r"\s*(?:I am|I'm|I've|I'd|my|My|I(?! am\b))\s+(?!(?:an?|the)\s+[\u3400-\u9fff])[A-Za-z]"
 )
 _EN_TO_YOU = re.compile(r"\b(?:you|your|yours|u)\b", re.IGNORECASE)
+# Words of an order to the assistant, in a clause after someone else's ("我老公不吃辣，以后回答简短")
+_ZH_TO_THE_ASSISTANT = re.compile(r"^(?:请|麻烦|以后|今后|之后)|你|您|回答|回复|答复")
 _IMPLIED = "implied"  # a Chinese clause without a subject that no rule reads, taken as the user's
 
 
@@ -956,7 +958,9 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             inherited = subject
         elif hedged:  # "Context: my laptop just died": the rules alone read it
             clauses.append([fragment, _HEDGED])
-        elif match_instruction(fragment, zh) is not None:
+        elif match_instruction(fragment, zh) is not None and not (
+            zh and inherited == _OTHER and _ZH_TO_THE_ASSISTANT.search(fragment) is None
+        ):  # "我奶奶，总是说粤语": grandma's habit, no order to the assistant
             clauses.append([fragment, None])
         elif inherited == _SELF and (implied := _implied(fragment, zh)) is not None:
             clauses.append([implied, _SELF])

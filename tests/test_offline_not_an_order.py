@@ -1,0 +1,48 @@
+"""Someone's habit is not an order to the assistant.
+
+"My grandpa, always wears a hat" and "我外婆，总是说闽南话" were stored as the
+user's standing instructions ("User's standing instruction: always wears a
+hat"), put in front of the model on every turn.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from deerflow_memory.update.offline.text import candidates_from_text
+
+
+def _contents(text: str) -> list[str]:
+    return [c.content for c in candidates_from_text(text) if c.content]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My grandpa, always wears a hat",
+        "My boss never answers emails",
+        "always forgets her keys",
+        "我外婆，总是说闽南话",
+        "我室友，从来不关灯",
+    ],
+)
+def test_a_habit_said_of_someone_is_no_standing_instruction(said: str) -> None:
+    assert not any("instruction" in c or "长期要求" in c for c in _contents(said))
+
+
+@pytest.mark.parametrize(
+    ("said", "order"),
+    [
+        ("Always show the units", "User's standing instruction: always show the units"),
+        ("Never skip the edge cases", "User's standing instruction: never skip the edge cases"),
+        (
+            "Always discuss the trade-offs",
+            "User's standing instruction: always discuss the trade-offs",
+        ),
+        ("我外婆不识字，以后回答用简单的词", "用户的长期要求：以后回答用简单的词"),
+        ("我外婆，总是说闽南话，请用英文回答我", "用户的长期要求：请用英文回答我"),
+        ("总是用繁体字回答", "用户的长期要求：总是用繁体字回答"),
+    ],
+)
+def test_an_order_to_the_assistant_is_still_one(said: str, order: str) -> None:
+    assert order in _contents(said)
