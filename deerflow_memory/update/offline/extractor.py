@@ -286,8 +286,11 @@ def _build_update(
     # Stored facts by text: one said again after a correction removed it stays.
     facts_by_id = {fact.id: fact for fact in document.facts}
     stored_by_key: dict[str, list[str]] = {}
+    stored_by_head: dict[str, list[str]] = {}  # "User likes jazz, not blues" under "…jazz"
     for fact in document.facts:
         stored_by_key.setdefault(fact_key(fact.content), []).append(fact.id)
+        if (head := _without_contrast(fact.content)) != fact.content:
+            stored_by_head.setdefault(fact_key(head), []).append(fact.id)
 
     def drop_wrong(candidate: Candidate) -> None:
         """Drop the statement ``candidate`` corrects: said earlier here, or stored.
@@ -299,11 +302,14 @@ def _build_update(
         if not candidate.source_error or candidate.constraint:
             return
         wrong = fact_key(candidate.source_error)
-        for fact_id in stored_by_key.get(wrong, ()):
+        # ...with the contrast it was said with: "I like jazz, not blues", then "Actually
+        # I like blues, not jazz" corrects "User likes jazz, not blues"
+        for fact_id in (*stored_by_key.get(wrong, ()), *stored_by_head.get(wrong, ())):
             if fact_id not in removals and not _is_need(facts_by_id[fact_id], is_constraint):
                 removals[fact_id] = f"corrected by the user: {candidate.content}"
-        if wrong in kept and not kept[wrong].constraint:
-            del kept[wrong]
+        for key in [k for k, c in kept.items() if fact_key(_without_contrast(c.content)) == wrong]:
+            if not kept[key].constraint:
+                del kept[key]
 
     for candidate in new:
         # First, before it supersedes anything: whichever rule wrote it (a correction
@@ -407,6 +413,15 @@ def _retract(
 _REPLACED = ("corrected by the user", "superseded by a newer user statement")
 
 
+# The contrast a statement keeps when it corrects nothing ("User likes tea, not coffee":
+# text._correction writes it)
+_CONTRAST = re.compile(r"(?:, not |，不是)[^,，]+$")
+
+
+def _without_contrast(content: str) -> str:
+    return _CONTRAST.sub("", content)
+
+
 def _is_need(fact: Fact, is_constraint: Callable[[Fact], bool] | None) -> bool:
     """A stored fact's constraint test: its flag, a need word, or the updater's own test."""
     return (
@@ -431,11 +446,21 @@ def _mark_correction(candidate: Candidate, superseded: list[Fact]) -> None:
             candidate.source_error = _substitute_value(
                 candidate.content, candidate.value, candidate.wrong_value
             )
+        elif (thing := _slot_object(candidate.slot)) and _contains(candidate.content, thing):
+            # "I like blues, not jazz" (slot taste:blues) → "User likes jazz"
+            candidate.source_error = _substitute_value(
+                candidate.content, thing, candidate.wrong_value
+            )
         else:
             candidate.source_error = candidate.wrong_value
     elif candidate.marker and superseded:
         candidate.category, candidate.confidence = FactCategory.CORRECTION, 0.95
         candidate.source_error = superseded[0].content
+
+
+def _slot_object(slot: str | None) -> str:
+    """What a per-object slot is about ("taste:blues" → "blues"); "" for other slots."""
+    return slot.partition(":")[2] if slot else ""
 
 
 def _substitute_value(content: str, value: str, wrong: str) -> str:
