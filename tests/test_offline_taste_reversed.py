@@ -36,4 +36,4 @@ def test_the_reversed_taste_replaces_the_first(first: str, then: str, now: str) 
 def test_a_need_said_with_a_contrast_is_never_removed_by_a_reversal() -> None:
     stored = ("User is allergic to pecans, not walnuts",)
     facts, removed = _run("Actually I'm allergic to walnuts, not pecans", stored=stored)
-    assert removed == []
+    assert (facts, removed) == (["User is allergic to walnuts"], [])  # both allergies stay
