@@ -347,7 +347,9 @@ def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
         # "我不是护士，是我妹妹": the other person is, not a new value of the user's
         if (m := _ZH_NOT_BUT.match(sentence)) is None or _ZH_SOMEONE.match(m["y"]):
             return None
-        stated = _stated(f"我是{m['y']}", m["y"], True)
+        # Y says what the user does ("我不是对花生过敏，是对芝麻过敏": 我对芝麻过敏), else
+        # what the user is ("我不是医生，是护士": 我是护士)
+        stated = match_clause(f"我{m['y']}", True) or _stated(f"我是{m['y']}", m["y"], True)
         wrong = m["x"]
     elif (m := _EN_NOT_BUT.match(sentence)) and (m["im"] or not _EN_CLAUSE_START.match(m["y"])):
         stated, wrong = _stated(f"I'm {m['y']}", m["y"], False), m["x"]

@@ -1045,7 +1045,7 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
 _EN_REPLACE_FRAMES = (
     re.compile(r"^(?:no,?\s*)?I (?:said|meant|wrote|typed|asked for|asked about|was talking about|was referring to)\s+(?P<y>.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>.+)$", _I),
     re.compile(r"^(?:no,?\s*)?(?:it's|it is|that's|that is|it was)\s+(?P<y>.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>.+)$", _I),
-    re.compile(r"^not\s+(?P<x>.+?),(?!\s*(?:so|and|because|which|please)\b)\s*(?:but\s+|it's\s+|rather\s+)?(?P<y>.+)$", _I),
+    re.compile(r"^not\s+(?P<x>.+?),(?!\s*(?:so|and|because|which|please)\b)\s*(?:but\s+|it's\s+|it is\s+|it was\s+|rather\s+)?(?P<y>.+)$", _I),
 )
 # fmt: on
 # "I'm not allergic to walnuts, it's cashews", "I don't live in Leeds, it's York": the
@@ -1114,6 +1114,11 @@ _ZH_REPLACE_FRAMES = (
 )
 # fmt: on
 _ZH_NOT_BUT_FRAME = re.compile(r"^(?P<pre>.*?)不是(?P<x>[^，,]+?)[，,]\s*(?:而)?是(?P<y>.+)$")
+# "我不住在上海，是杭州", "我不在谷歌工作，是在微软": the statement with Y in X's place
+_ZH_NOT_ITS_FRAME = re.compile(
+    r"^我(?:现在)?不(?P<verb>住在|在)(?P<x>[^，,]{1,20}?)(?P<tail>工作|上班|上学|读书)?[，,]\s*"
+    r"(?:而)?是(?:在|住在)?(?P<y>[^，,的我你他她不很因为]{1,12}?)(?:工作|上班|上学|读书)?$"
+)
 _ZH_STATEMENT_FRAME = re.compile(r"^(?P<stmt>.+?)[，,]\s*(?:而)?不是(?P<x>.+)$")
 _SINGLE_SLOTS = frozenset(
     {"name", "surname", "location", "origin", "job", "employer", "workplace", "marital"}
@@ -1147,10 +1152,19 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
             return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
     if zh and (m := _ZH_NOT_BUT_FRAME.match(sentence)) and not _ZH_SOMEONE_ELSE.match(m["y"]):
         pre, y, x = m["pre"], clean(m["y"]), clean(m["x"])
-        stmt = (pre if pre.startswith("我") else "我" + pre) + "是" + y
-        if (candidate := match_clause(clean(stmt), True)) is not None:
+        said = pre if pre.startswith("我") else "我" + pre
+        # "我不是对花生过敏，是对芝麻过敏": Y says what the user does (我对芝麻过敏), else
+        # what the user is ("我不是医生，是护士": 我是护士)
+        candidate = match_clause(clean(said + y), True) or match_clause(
+            clean(said + "是" + y), True
+        )
+        if candidate is not None:
             return [_correction(candidate, x, True, True)]
         return [Candidate("", FactCategory.CORRECTION, 0.9, replace=(y, x))] if y and x else []
+    if zh and (m := _ZH_NOT_ITS_FRAME.match(sentence)):
+        stmt = f"我{m['verb']}{m['y']}{m['tail'] or ''}"
+        if (candidate := match_clause(clean(stmt), True)) is not None:
+            return [_correction(candidate, m["x"], True, True)]
     if not zh and (m := _EN_NOT_ITS_FRAME.match(sentence)) and _a_new_value(m):
         said = f"I'm {m['head']}" if m["neg"] else f"I {m['head2']}"
         candidate = _clause_candidate(clean(f"{said} {m['y']}"), _SELF, False)
