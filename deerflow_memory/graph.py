@@ -22,9 +22,15 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import MessagesState
 from typing_extensions import TypedDict
 
-from deerflow_memory.arguments import expect, expect_text
+from deerflow_memory.arguments import expect, expect_items, expect_store, expect_text, wrong_type
 from deerflow_memory.config import MemoryConfig
-from deerflow_memory.errors import StateSchemaError, ToolNameError
+from deerflow_memory.config.messages import clipped
+from deerflow_memory.errors import (
+    ConfigError,
+    InvalidArgumentError,
+    StateSchemaError,
+    ToolNameError,
+)
 from deerflow_memory.inject.format import prepend_memory_context
 from deerflow_memory.nodes import (
     MEMORY_CONTEXT_KEY,
@@ -193,6 +199,52 @@ def add_memory_nodes(
     return service
 
 
+def _agent_arguments(
+    model: object,
+    tools: object,
+    service: object,
+    config: object,
+    system_prompt: object,
+    summarize: object,
+    memory_tools: object,
+    checkpointer: object,
+    name: object,
+) -> tuple[Any, ...]:
+    """Check :func:`create_memory_agent`'s arguments before anything is built; ``tools`` as a tuple.
+
+    Each wrong type raises a one-line typed error naming the argument (SPEC §15)
+    instead of an ``AttributeError`` at the first turn.
+    """
+    items = expect_items(tools, object, "tools", "tool")
+    for index, tool in enumerate(items):
+        if not (isinstance(tool, BaseTool) or callable(tool)):
+            raise InvalidArgumentError(
+                f"tools[{index}] is a {type(tool).__name__}, not a LangChain tool or a function"
+            )
+    needs = ("invoke", "bind_tools") if items else ("invoke",)
+    if model is not None and not all(callable(getattr(model, m, None)) for m in needs):
+        wrong_type("model", f"a LangChain chat model (with {' and '.join(needs)}) or None", model)
+    expect(service, MemoryService, "service", "a MemoryService", optional=True)
+    expect(config, MemoryConfig, "config", "a MemoryConfig", ConfigError, optional=True)
+    expect_text(system_prompt, "system_prompt", optional=True)
+    expect(summarize, bool, "summarize", "True or False")
+    if not (memory_tools is None or isinstance(memory_tools, bool)) and memory_tools not in (
+        "search",
+        "read_write",
+    ):
+        raise InvalidArgumentError(
+            f"memory_tools must be True, False, 'search', 'read_write' or None, "
+            f"got {clipped(repr(memory_tools))}"
+        )
+    if not (checkpointer is None or isinstance(checkpointer, bool)):
+        from langgraph.checkpoint.base import BaseCheckpointSaver
+
+        what = "a LangGraph checkpointer (InMemorySaver, SqliteSaver, ...), True, False or None"
+        expect(checkpointer, BaseCheckpointSaver, "checkpointer", what)
+    expect_text(name, "name")
+    return items
+
+
 def create_memory_agent(
     model: BaseChatModel | None = None,
     tools: Sequence[BaseTool | Any] = (),
@@ -237,6 +289,11 @@ def create_memory_agent(
             memory tool's name (rename it, or use ``memory_tool_prefix``), or
             two of ``tools`` share one; or ``memory_tool_prefix`` is not a
             string or makes an invalid tool name.
+        InvalidArgumentError: an argument of the wrong type: ``model`` without
+            ``invoke`` (or ``bind_tools`` when there are tools), ``tools`` not a
+            list of LangChain tools or functions, ``service``, ``system_prompt``,
+            ``summarize``, ``memory_tools``, ``checkpointer``, ``store`` or ``name``.
+        ConfigError: ``config`` is not a :class:`MemoryConfig` (or None).
 
     Example:
         >>> with MemoryService() as memory:
@@ -244,6 +301,10 @@ def create_memory_agent(
         ...     graph.invoke({"messages": [("user", "I'm allergic to peanuts")]},
         ...                  {"configurable": {"user_id": "alice", "thread_id": "1"}})
     """
+    tools = _agent_arguments(
+        model, tools, service, config, system_prompt, summarize, memory_tools, checkpointer, name
+    )
+    expect_store(store, optional=True)
     own_service = service is None
     service = service if service is not None else MemoryService(config)
     if model is None:

@@ -74,6 +74,11 @@ def _service(tmp: Path) -> dm.MemoryService:
     return dm.MemoryService(_config(tmp), register_atexit=False)
 
 
+def _a_tool(city: str) -> str:
+    """The weather in a city."""
+    return f"sunny in {city}"
+
+
 def _builder() -> StateGraph[Any, Any, Any, Any]:
     builder: StateGraph[Any, Any, Any, Any] = StateGraph(dm.MemoryState)
     builder.add_node("agent", lambda state: {})
@@ -341,6 +346,23 @@ CASES += [
         dm.add_memory_nodes,
         lambda tmp: {"builder": _builder(), "service": _service(tmp)},
         {"builder": _ok()},
+    ),
+    Case(
+        "create_memory_agent",
+        dm.create_memory_agent,
+        lambda tmp: {"service": _service(tmp), "tools": [_a_tool]},
+        {
+            "model": _ok("None"),
+            "tools": _ok(),
+            "service": _ok("None"),
+            "config": _ok("None"),
+            "system_prompt": _ok("None", "str"),
+            "summarize": _ok(),
+            "memory_tools": _ok("None"),
+            "checkpointer": _ok("None"),
+            "store": _ok("None"),
+            "name": _ok("str"),
+        },
     ),
     Case(
         "SignalDetector",
