@@ -58,22 +58,59 @@ def test_a_correction_whose_old_value_is_a_secret_is_rejected() -> None:
     assert [r.item for r in checked.rejected] == ["newFacts[0]"]
 
 
-def test_a_summary_holding_a_secret_is_rejected_and_the_others_apply() -> None:
+def test_a_summary_loses_only_its_sentences_holding_a_secret() -> None:
     checked = validate_update(
         _update(
             user={
                 "workContext": {
-                    "summary": "Nurse in Leeds. Rota login: kim_n / Shift2024.",
+                    "summary": "Nurse in Leeds. Rota login: kim_n / Shift2024. Works nights.",
                     "shouldUpdate": True,
                 },
                 "personalContext": {"summary": "Enjoys fell walking.", "shouldUpdate": True},
-            }
+                "topOfMind": {"summary": "Their card PIN is 7730.", "shouldUpdate": True},
+            },
+            history={
+                "recentMonths": {
+                    "summary": "用户在学园艺。他们的门禁密码是5521。他们养了一只猫。",
+                    "shouldUpdate": True,
+                }
+            },
         )
     )
-    assert checked.user.work_context is None
+    assert checked.user.work_context is not None
+    assert checked.user.work_context.summary == "Nurse in Leeds. Works nights."
     assert checked.user.personal_context is not None
     assert checked.user.personal_context.summary == "Enjoys fell walking."
-    assert [(r.item, r.text) for r in checked.rejected] == [("user.workContext", "")]
+    assert checked.user.top_of_mind is None  # nothing left: the stored summary stays
+    assert checked.history.recent_months is not None
+    assert checked.history.recent_months.summary == "用户在学园艺。他们养了一只猫。"
+    assert [(r.item, r.text) for r in checked.rejected] == [
+        ("user.workContext", ""),
+        ("user.topOfMind", ""),
+        ("history.recentMonths", ""),
+    ]
+
+
+def test_no_rejection_and_no_removal_reason_repeats_a_secret() -> None:
+    update = MemoryUpdate.from_mapping(
+        {
+            "newFacts": [
+                {"content": "User's Spotify password is Lantern4471", "confidence": "high"},
+                {"content": "User's bank PIN is 6620. " + "They bank online. " * 40},
+            ],
+            "factsToRemove": [
+                {"id": "f1", "reason": "User changed the router password to Lantern4471"},
+                {"id": "f2", "reason": "User moved to Porto"},
+            ],
+        }
+    )
+    checked = validate_update(update)
+    assert [r.item for r in checked.rejected] == ["newFacts[0]", "newFacts[1]"]
+    assert all(r.text == "" for r in checked.rejected)
+    shown = " ".join(r.model_dump_json() for r in checked.rejected)
+    assert "Lantern4471" not in shown and "6620" not in shown
+    reasons = {r.id: r.reason for r in checked.facts_to_remove}
+    assert "Lantern4471" not in reasons["f1"] and reasons["f2"] == "User moved to Porto"
 
 
 @pytest.mark.parametrize(
@@ -85,6 +122,15 @@ def test_a_summary_holding_a_secret_is_rejected_and_the_others_apply() -> None:
         "User's login for the library site is jdoe and Bramble12",
         "User logs in as jdoe, pw quietfox",
         "用户家的WiFi是 maple2031",
+        "User's PIN for the van is 7730",
+        "User's code for the bike shed at home is 4096",
+        "User's pass to the gym app is Marlin5520",
+        "User's Dropbox credentials: kim_l / Marlin5520",
+        "User's mail account is kim@example.org, Marlin5520",
+        "User's tablet unlocks with Marlin5520",
+        "User's cloud drive is protected by Marlin5520",
+        "用户身份证尾号4471",
+        "用户的车库遥控码是2468",
     ],
 )
 def test_a_password_said_of_what_it_opens_is_refused(text: str) -> None:
@@ -101,6 +147,13 @@ def test_a_password_said_of_what_it_opens_is_refused(text: str) -> None:
         "User's login streak is 45 days",
         "User always logs in with Google",
         "The key is 3 eggs per cup of flour",
+        "User's router IP address is 192.168.1.1",
+        "User's wifi SSID is Harbour_Net5",
+        "User's router model is RT-AC68U",
+        "User's key deadline is 2027-03-01",
+        "User's team uses passphrases for disk encryption",
+        "User likes PW Botha's speeches",
+        "User's home wifi is a mesh of three DECO-M5 units",
     ],
 )
 def test_what_only_looks_like_such_a_password_is_kept(text: str) -> None:

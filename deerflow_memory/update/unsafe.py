@@ -58,13 +58,19 @@ _I = re.IGNORECASE | re.ASCII
 # on every turn.
 
 _SAID = r"\s*(?:is|was|are|were|=|:|#|是|为|為|：)\s*"  # "pass is …", "PIN: …", "PIN是…"
+# what a secret is for, between its name and its value: "PIN for the Tesla is …", "code for
+# the gate at work is …", "pass to Hulu is …"
+_WHOSE = (
+    r"(?:\s+(?:for|at|to|on|of)\s+(?:the\s+|my\s+|their\s+|user's\s+)?[\w'-]+(?![\w'-])"
+    r"(?:\s+[\w'-]+(?![\w'-]))?(?:\s+(?:at|for|of)\s+[\w'-]+(?![\w'-]))?)?"
+)
 _WITH_DIGIT = r"\S{0,40}?\d"  # a value-like word: it holds a digit (bounded: linear time)
-# A password-like word: six or more characters, letters and digits mixed ("hunter22",
-# "BlueFox2024"), not a number with its unit ("300Mbps"), ending what is said of it
-# ("the key is Python3 for …" is not one)
+# A password-like word: six or more characters, lower-case letters and digits mixed
+# ("hunter22", "BlueFox2024"; not a model number such as "RT-AX88U"), not a number with its
+# unit ("300Mbps"), ending what is said of it ("the key is Python3 for …" is not one)
 _MIXED = (
-    r"(?=[^\s,;]{0,40}[a-z])(?=[^\s,;]{0,40}\d)(?!\d+(?:\.\d+)?[a-z]{1,6}\b)[^\s,;]{6,64}"
-    r"(?=\s*(?:$|[,.;!?)]|(?:and|but)\b))"
+    r"(?=(?-i:[^\s,;]{0,40}[a-z]))(?=[^\s,;]{0,40}\d)(?!\d+(?:\.\d+)?[a-z]{1,6}\b)"
+    r"[^\s,;]{6,64}(?=\s*(?:$|[,.;!?)]|(?:and|but)\b))"
 )
 _PASS_NOT_SECRET = "".join(
     rf"(?<!{word} )"
@@ -86,7 +92,7 @@ _SECRET_NAMES = re.compile(
     # names only of secrets: refused when the secret is given ("… is x", "… 4821")
     r"\b(?:pass ?words?|passphrases?|passcodes?|passwd|pwd?|p@ss\w*|passwort|mot de passe|contraseña"
     r"|pin|pin (?:code|number)|pincodes?|one[- ]time (?:code|password)s?|otp|verification codes?"
-    r"|passkeys?|passw|pw\d?|master (?:key|password)s?|secret (?:word|question|answer|phrase)s?"
+    r"|passkeys?|passw|passwrd|p/w|pw\d?|master (?:key|password)s?|secret (?:word|question|answer|phrase)s?"
     r"|aws (?:secret|access)(?: access)?(?: key)?|aadhaar(?: number)?|nric|pan (?:card|number)"
     r"|mrn|medical record (?:number|no)|(?:employee|badge|member(?:ship)?|customer) (?:id|number|no)"
     r"|security (?:code|question|answer)s?|2fa codes?|cvv2?|cvc|log-?ins?"
@@ -100,26 +106,43 @@ _SECRET_NAMES = re.compile(
     r"|ssn|social security (?:number|no)s?|national insurance number|ni number|nhs (?:number|no)"
     r"|passport (?:number|no)|driver'?s? licen[cs]e (?:number|no)|driving licen[cs]e (?:number|no)"
     r"|licen[cs]e (?:number|no)|national id number|id (?:number|card number)|tax (?:id|number)"
-    rf"|medicare number|health (?:card|insurance) number|maiden name)(?:{_SAID}\S|\s*{_WITH_DIGIT})"
+    rf"|medicare number|health (?:card|insurance) number|maiden name)(?:{_WHOSE}{_SAID}\S|\s*{_WITH_DIGIT})"
     # names of secrets and of ordinary things too ("my pass", "social", "passport"):
     # refused with a value holding a digit ("my passport is K8812…", "social is 123 45 6789")
     rf"|\b(?:{_PASS_NOT_SECRET}pass|social|sin|tin|passport|driver'?s? licen[cs]e|driving licen[cs]e"
-    rf"|national id|tokens?|creds|credentials?|seeds?)(?:{_SAID}|\s+){_WITH_DIGIT}"
+    rf"|national id|tokens?|creds|credentials?|seeds?)(?:{_WHOSE}{_SAID}|\s+){_WITH_DIGIT}"
     # secrets by name alone, whatever follows
     r"|\b(?:pass ?word|pass ?phrase|passcode|pin code|seed phrase|recovery phrase|private key|secret key"
     r"|api key|maiden name)\b(?! (?:security|manager|managers|management|policy|policies|reset|resets|strength"
     r"|hygiene|rules|requirements|rotation|design|cryptography|infrastructure|generator))"
     r"|\b(?:that'?s|it'?s) (?:my|their|his|her) (?:pass\w*|pin|code|key|login)\b"
-    # what has a password said to be a password-like word ("wifi: BlueFox2024", "the key
-    # is sunflower77"), a login said as a name and a password, "pw" before a word
-    rf"|\b(?:wi-?fi|wlan|hotspot|router|network|key)(?:\s+[\w']+){{0,4}}?{_SAID}{_MIXED}"
-    rf"|\blog-?ins?\b[^.]{{0,40}}?{_SAID}\S{{1,64}}(?:\s*(?:and|/|,)\s*|\s+){_MIXED}"
-    r"|\bpw\s*[:=]?\s+\S"
     rf"|\bkey{_SAID}\S{{12,}}|\bseeds?{_SAID}(?:[a-z]+\s+){{7,}}"
     r"|\b(?:three|3) digits on the back|\blast (?:four|4)(?: digits)?\s*(?:are|is|:)?\s*\d{4}"
     r"|\bexpir(?:es|y|ation)(?: date)?\s*(?:is|on|:)?\s*\d{1,2}\s*/\s*\d{2,4}"
     rf"|\blog(?:s|ged)?[ -]?in\s+(?:with|using)\s+{_WITH_DIGIT}|\b(?:mysql|psql|mongo\w*)\b[^.]{{0,40}}\s-p\S+"
     rf"|\baccount\b[^.]{{0,24}}\bnumber\s*(?:is|:)?\s*{_WITH_DIGIT}",
+    _I,
+)
+# Credentials said without a secret's name, read as written (not in leetspeak: "192.168.0.1"
+# would spell letters): what has a password said to be a password-like word ("wifi:
+# BlueFox2024", "the wifi at my flat is Kettle9981", "the key is sunflower77"; not "wifi SSID
+# is …", "router model is RT-AX88U"), a login or an account said as a name and a password
+# ("jdoe / Orchid2020", "kim@mail.com, Bramble12"), logging in "using" one, "pw: …".
+_HOLDER = (
+    r"(?:\s+(?:at|in|for|on|of|to)\s+(?:the\s+|my\s+|our\s+|their\s+|user's\s+)?[\w'-]+(?![\w'-])"
+    r"|\s+here|\s+there)?"
+)
+_ACCOUNT = (
+    r"(?:log-?ins?|logs? in(?:to)?|sign-?ins?|signs? in(?:to)?|credentials?|creds|accounts?|"
+    r"usernames?|user names?|emails?|wi-?fi|wlan|hotspot|router|network)"
+)
+_CREDENTIALS = re.compile(
+    rf"\b(?:wi-?fi|wlan|hotspot|router|network|key){_HOLDER}{_SAID}{_MIXED}"
+    rf"|\b{_ACCOUNT}\b[^.]{{0,40}}?(?:{_SAID}|\s)\S{{1,64}}\s*(?:/|,|\band\b)\s*{_MIXED}"
+    rf"|\b{_ACCOUNT}\b[^.]{{0,40}}?\b(?:using|with)\s+{_MIXED}"
+    rf"|\b(?:protected|secured|locked)\s+(?:by|with)\s+{_MIXED}|\bunlocks?\s+with\s+{_MIXED}"
+    rf"|\bsecret(?:\s+(?:is|was))?\s*:?\s+{_MIXED}"
+    r"|\bpw\s*[:=]|\b(?:username|login|log(?:s|ged)? in|email)\b[^.]{0,40}\bpw\s+\S",
     _I,
 )
 # Leetspeak of the names ("p4$$w0rd"): read with these letters, names only (not numbers).
@@ -150,7 +173,9 @@ _OPENING_CODES = re.compile(
     rf"|(?:锁|鎖|柜|櫃|箱|支付|取件|验证|驗證|密)[^，。；,.;]{{0,6}}(?:是|为|為|：|:)\s*{_DIGITS}"
     # a code said by what it opens: "用4821开", "输入4821才能打开", "4821开的"
     rf"|(?:用|输入|輸入|按)?\s*(?<![\dA-Za-z零〇一二三四五六七八九]){_DIGITS}\s*(?:才能|就)?(?:打开|打開|开门|開門|开|開|解锁|解鎖)"
-    r"|(?:卡背面|背面三位|背面的三位|有效期)",
+    rf"|\b{_CODE_NOT_SECRET}code{_WHOSE}\s+(?:is|was)\s+{_DIGITS}(?!\d)"
+    r"|(?:卡背面|背面三位|背面的三位|有效期)|遥控[码碼]|遙控[碼码]"
+    rf"|(?:门禁|門禁)(?:是|为|為|：|:)\s*{_DIGITS}|(?:取款|取钱|支付|付款)[^，。]{{0,6}}(?:输入?|輸入?|按)\s*{_DIGITS}",
     _I,
 )
 
@@ -162,7 +187,9 @@ _ZH_GIVEN = r"(?:号码|號碼|号|號)?(?:\s*(?:是|为|為|：|:)\s*\S|\s*[A-Z
 _ZH_PAPERS = re.compile(
     r"(?:身份[证證]|證件|证件|驾照|駕照|驾驶证|駕駛證|社会安全|社會安全|护照|護照|[卡帳帐账]"
     r"|[密私秘金]钥|[密私秘金]鑰|令牌|[凭憑][证證]|社保|恢复短语|恢復短語|安全问题(?:答案)?|安全問題(?:答案)?"
-    r"|娘家姓)" + _ZH_GIVEN + r"|助记词是|助記詞是|[密私秘金]钥|[密私秘金]鑰"
+    r"|娘家姓)(?:号码?|號碼?)?的?(?:尾号|尾號|后四位|後四位|后4位|末四位|末尾)?"
+    + _ZH_GIVEN
+    + r"|助记词是|助記詞是|[密私秘金]钥|[密私秘金]鑰"
 )
 
 # --- words to the assistant -----------------------------------------------------------------------
@@ -260,6 +287,7 @@ def unsafe_to_store(text: str) -> bool:
     return (
         _SECRET_NAMES.search(read) is not None
         or _SECRET_NAMES.search(read.translate(_LEET)) is not None
+        or _CREDENTIALS.search(read) is not None
         or _OPENING_CODES.search(read) is not None
         or _ZH_PAPERS.search(read) is not None
         or _SECRET_SHAPES.search(read) is not None

@@ -24,8 +24,9 @@ HTTP API, a ``remember`` tool). Rules, in order:
 - **A secret or words to the assistant** (:func:`~deerflow_memory.update.unsafe.unsafe_to_store`:
   a password, a key, a card number, "ignore previous instructions"…) in a new
   fact, its ``sourceError`` or a summary rejects that fact or summary, whichever
-  extractor proposed it (a model may store what its prompt forbids); the
-  rejection shows no text of it.
+  extractor proposed it (a model may store what its prompt forbids); no
+  rejection shows such text, whatever rejected it (parsing, a judge, a
+  length), and a removal's reason that holds one is replaced.
 - **At most** ``max_new_facts_per_update`` new facts, as many removals and
   as many facts merged away by proposed merges are kept, in the order given;
   the rest are rejected.
@@ -298,12 +299,17 @@ def _cut_summary(text: str, max_chars: int) -> str:
     return cut_at_sentence(clean_text(text, multiline=True), max_chars)
 
 
+# Where a summary's sentences end (after their stop, before the next one's first character).
+_SENTENCES = re.compile(r"(?<=[.!?。！？])\s*(?=\S)")
 # No preview: the text is what must not be written, logged or shown.
 _UNSAFE = "holds what looks like a secret or words to the assistant's instructions (not shown)"
+_UNSAFE_REASON = "removed by the memory model (its reason looked like a secret: not kept)"
 
 
 def _clean_fact(index: int, fact: NewFact, limits: UpdateLimits) -> NewFact | Rejection:
     content, problem = cleaned_fact_text(fact.content, max_chars=limits.max_fact_chars)
+    if problem and unsafe_to_store(content):  # whatever else is wrong: not shown either
+        return Rejection(item=f"newFacts[{index}]", reason=f"{problem}; {_UNSAFE}")
     if problem is None and not 0.0 <= fact.confidence <= 1.0:  # NaN fails both comparisons
         problem = f"confidence {fact.confidence!r} is outside [0, 1]"
     if problem:
@@ -332,9 +338,19 @@ def _clean_section(
             )
         )
         return None
-    if unsafe_to_store(summary):  # the summary stored before stays
-        rejected.append(Rejection(item=name, reason=_UNSAFE))
-        return None
+    if unsafe_to_store(summary):
+        # Only the sentences that hold it go ("IT reset their password. They now use a
+        # password manager." keeps the second); none left: the summary stored before stays.
+        kept = [part for part in _SENTENCES.split(summary) if not unsafe_to_store(part)]
+        summary = "".join(
+            part.strip() + ("" if part.strip().endswith(("。", "！", "？")) else " ")
+            for part in kept
+            if part.strip()
+        ).strip()
+        if says_nothing(summary):
+            rejected.append(Rejection(item=name, reason=_UNSAFE))
+            return None
+        rejected.append(Rejection(item=name, reason=f"sentences dropped: {_UNSAFE}"))
     if summary == section.summary:
         return section
     return section.model_copy(update={"summary": summary})
@@ -383,7 +399,11 @@ def validate_update(update: MemoryUpdate, limits: UpdateLimits | None = None) ->
     expect(update, MemoryUpdate, "update", "a MemoryUpdate", UpdateParseError)
     expect(limits, UpdateLimits, "limits", "an UpdateLimits", optional=True)
     limits = limits or UpdateLimits()
-    rejected = list(update.rejected)
+    # What parsing or a judge rejected shows no secret either (its reason stays).
+    rejected = [
+        r.model_copy(update={"text": ""}) if r.text and unsafe_to_store(r.text) else r
+        for r in update.rejected
+    ]
 
     facts: list[NewFact] = []
     positions = original_positions(rejected, "newFacts", len(update.new_facts))
@@ -415,6 +435,8 @@ def validate_update(update: MemoryUpdate, limits: UpdateLimits | None = None) ->
             )
             continue
         reason = cut_at_sentence(clean_text(removal.reason), limits.max_fact_chars)
+        if unsafe_to_store(reason):  # kept in history, shown by search_memory: not this
+            reason = _UNSAFE_REASON
         fact_id = clean_text(removal.id)
         if (fact_id, reason) != (removal.id, removal.reason):
             removal = removal.model_copy(update={"id": fact_id, "reason": reason})
