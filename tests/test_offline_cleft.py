@@ -73,3 +73,36 @@ def test_a_stored_need_is_neither_rewritten_nor_duplicated_by_its_cleft() -> Non
     assert _run("Not my son, it's me who is allergic to kiwi", stored=stored) == ([], [])
     assert _run("不是我儿子，是我对猕猴桃过敏", stored=("用户对猕猴桃过敏",)) == ([], [])
     assert _run("Actually it's me who's vegan, not my partner") == (["User is vegan"], [])
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # attacker 56: adverbs, modals of a need, and the other person said at length
+        ("It's me who no longer drinks milk", "User no longer drinks milk"),
+        ("It's me who hardly sleeps", "User hardly sleeps"),
+        ("It's me who must avoid salt", "User must avoid salt"),
+        ("It's me who is allergic to latex - not my partner", "User is allergic to latex"),
+        ("It's me who is allergic to latex, not the twins", "User is allergic to latex"),
+        ("是我对芒果过敏，不是我女儿的朋友", "用户对芒果过敏"),
+    ],
+)
+def test_a_cleft_read_in_full(said: str, fact: str) -> None:
+    assert _contents(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "It's me who the nurse weighed first",  # a clause with its own subject
+        "It's me that my boss blames",
+        "是我挑的电影",  # moments, places and hearsay: no lasting fact
+        "最后一个下车的是我",
+        "坐在窗边的是我",
+        "是我应该早点说",
+        "大家都说爱吃辣的是我",
+        "是我对芒果过敏吧",
+    ],
+)
+def test_a_cleft_of_a_moment_or_of_hearsay_stores_nothing(said: str) -> None:
+    assert _contents(said) == []

@@ -677,21 +677,29 @@ _EN_CLEFT = re.compile(
     r"(?:(?P<s>'s|’s)\s+|\s+)(?=\S)",
     _I,
 )
-_EN_NOT_THEM = r"not (?:my|his|her|their|our)\s+[\w'’-]+(?:\s+[\w'’-]+)?|not (?:him|her|them)"
+_EN_NOT_THEM = (
+    r"not (?:my|his|her|their|our|the)\s+[\w'’-]+(?:\s+[\w'’-]+){0,3}|not (?:him|her|them)"
+)
 _EN_CLEFT_AROUND = re.compile(
     rf"^(?:(?:it's|it’s|it is|it was)\s+)?(?:{_EN_NOT_THEM})\s*[,;:—–-]+\s*(?=(?:it|I))"
-    rf"|,?\s+(?:and\s+|but\s+)?(?:{_EN_NOT_THEM})[.!]?$",
+    rf"|\s*[,;:—–-]?\s+(?:and\s+|but\s+)?(?:{_EN_NOT_THEM})[.!]?$",
     _I,
 )
 _CLEFT_VERBS = {"is": "I'm", "am": "I'm", "was": "I was", "has": "I have", "does": "I do",
                 "doesn't": "I don't", "isn't": "I'm not", "with": "I have"}  # fmt: skip
-_CLEFT_CAN = frozenset(["can", "can't", "cannot"])
-_CLEFT_MODAL = frozenset(
-    ["should", "must", "might", "could", "would", "will", "won't", "shall", "need"]
-)
-_CLEFT_ADVERBS = frozenset(
-    ["never", "always", "also", "only", "really", "actually", "still", "usually", "often"]
-)
+# fmt: off
+_CLEFT_CAN = frozenset(["can", "can't", "cannot", "must", "won't"])  # "I must avoid sugar"
+_CLEFT_MODAL = frozenset(["should", "might", "could", "would", "will", "shall"])
+_CLEFT_ADVERBS = frozenset([
+    "never", "always", "also", "only", "really", "actually", "still", "usually", "often",
+    "rarely", "hardly", "barely", "already", "just", "sometimes", "mostly", "generally", "seldom",
+])
+# "it's me who the doctor diagnosed…", "…that my doctor says…": a clause with its own subject
+_CLEFT_NOT_A_VERB = frozenset([
+    "the", "a", "an", "my", "his", "her", "their", "our", "your", "they", "he", "she", "we",
+    "you", "it", "this", "that", "these", "those",
+])
+# fmt: on
 _CLEFT_PLACE = frozenset(
     [
         "in",
@@ -721,8 +729,13 @@ def _en_cleft(text: str) -> str:
     rest = _EN_CLEFT_AROUND.sub("", text[head.end() :])
     if head["s"]:  # "it's me who's vegan"
         return "I'm " + rest
+    if rest[:10].casefold() == "no longer ":  # "who no longer eats meat"
+        verb, _, after = rest[10:].partition(" ")
+        return f"I no longer {_base_form(verb)} {after}".strip()
     word, _, after = rest.partition(" ")
     low = word.casefold().replace("’", "'")
+    if low in _CLEFT_NOT_A_VERB:
+        return text
     if low in _CLEFT_VERBS:
         return f"{_CLEFT_VERBS[low]} {after}".strip()
     if low in _CLEFT_CAN:
@@ -746,10 +759,14 @@ def _cleft(sentence: str, zh: bool) -> str:
     """
     if zh:
         if (pseudo := _ZH_PSEUDO_CLEFT.match(sentence)) is not None:
-            return "我" + pseudo["what"]
-        if (cleft := _ZH_CLEFT.match(sentence)) is None:
+            plain = "我" + pseudo["what"]
+        elif (cleft := _ZH_CLEFT.match(sentence)) is not None:
+            plain = "我" + _ZH_CLEFT_TAIL.sub("", sentence[cleft.end() :], count=1)
+        else:
             return sentence
-        return "我" + _ZH_CLEFT_TAIL.sub("", sentence[cleft.end() :], count=1)
+        # only what a rule reads (a need, a taste…): "是我选的餐厅", "站在中间的是我",
+        # "是我应该道歉" are moments, and stay as they were
+        return plain if match_clause(_zh_normalise(plain), True) is not None else sentence
     lead = _EN_CLEFT_AROUND.match(sentence)
     if lead is not None and _EN_CLEFT.match(sentence[lead.end() :]):
         sentence = sentence[lead.end() :]
@@ -763,10 +780,11 @@ _ZH_CLEFT = re.compile(
     rf"(?:其实|实际上)?(?:就)?是我(?!的|们|{KIN_ZH})(?=\S)"
 )
 # "…，不是我儿子" after a cleft: the other person, no wrong value
-_ZH_CLEFT_TAIL = re.compile(rf"(?<=\S)[，,]\s*(?:而)?不是(?:{_ZH_THEM})[。！!]?$")
+_ZH_CLEFT_TAIL = re.compile(rf"(?<=\S)[，,]\s*(?:而)?不是(?:{_ZH_THEM})\S{{0,8}}?[。！!]?$")
 # "对虾过敏的是我", "不吃猪肉的其实是我，不是我老婆"
 _ZH_PSEUDO_CLEFT = re.compile(
-    rf"^(?P<what>[^，,我]{{2,24}}?)的(?:人)?(?:其实|就|才)?是我(?:自己)?"
+    rf"^(?!.*(?:说|觉得|认为|以为|听说))(?P<what>[^，,我你他她]{{2,24}}?)的(?:人|那个)?"
+    rf"(?:其实|就|才)?是我(?:自己)?"
     rf"(?:[，,]\s*(?:而)?不是(?:{_ZH_THEM})\S{{0,4}})?[。！!]?$"
 )
 
@@ -929,10 +947,8 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         if not zh:  # "it turns out I have…": "I have…", read by the rules alone (_HEDGED)
             said = _without_preface(fragment)
             hedged, fragment = said != fragment, _as_statement(said)  # "Being vegan": "I'm vegan"
-        if zh:  # "我儿子没事，是我对虾过敏"
-            fragment = _zh_normalise(_ZH_CLEFT.sub("我", fragment, count=1))
-        else:
-            fragment = _en_normalise(fragment)
+        # (a Chinese cleft after a clause: "我儿子没事，是我对虾过敏")
+        fragment = _zh_normalise(_cleft(fragment, True)) if zh else _en_normalise(fragment)
         sep, separator = separator, ""
         if not fragment or _INTERJECTION.fullmatch(fragment):
             continue
