@@ -46,7 +46,7 @@ from deerflow_memory.arguments import expect
 from deerflow_memory.config import MemoryConfig
 from deerflow_memory.errors import ConfigError, MissingDependencyError, install_hint
 from deerflow_memory.identity import MemoryIdentity, resolve_identity
-from deerflow_memory.nodes import capture_turn, flush_removed, inject_turn
+from deerflow_memory.nodes import capture_turn, flush_removed, inject_turn, state_messages
 from deerflow_memory.service import MemoryService
 
 try:
@@ -132,7 +132,7 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
             return
         identity = _identity(runtime)
         with self._histories_lock:
-            self._histories[identity] = list(state["messages"])
+            self._histories[identity] = list(state_messages(state))
             self._histories.move_to_end(identity)
             while len(self._histories) > _MAX_PENDING_HISTORIES:
                 self._histories.popitem(last=False)
@@ -233,7 +233,7 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
 
     def after_agent(self, state: AgentState[Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
         """Queue the finished turn for a debounced memory update (never waits for the model)."""
-        self._capture(state["messages"], runtime)
+        self._capture(state_messages(state), runtime)
         return None
 
     async def aafter_agent(
@@ -244,5 +244,5 @@ class MemoryMiddleware(AgentMiddleware[AgentState[Any], Any, Any]):
         Enqueueing is quick, but a tenant's first capture opens its service
         (storage, outbox recovery), which must not block the loop.
         """
-        await asyncio.to_thread(self._capture, state["messages"], runtime)
+        await asyncio.to_thread(self._capture, state_messages(state), runtime)
         return None
