@@ -14,10 +14,10 @@ from typing import ClassVar
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
 
 import deerflow_memory.inject.retrieval as retrieval_module
-from deerflow_memory.config import RetrievalConfig
+from deerflow_memory.config import MemoryConfig, RetrievalConfig
+from deerflow_memory.errors import ConfigError
 from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.inject.format import render_memory
 from deerflow_memory.inject.retrieval import (
@@ -434,8 +434,14 @@ def test_tokenize_folds_case_inflections_and_width_and_cuts_chinese_into_ngrams(
     [{"top_k": 0}, {"candidates": 0}, {"similarity_threshold": 1.5}, {"recency_decay_days": 0}],
 )
 def test_out_of_range_config_values_are_rejected(bad: dict[str, float]) -> None:
-    with pytest.raises(ValidationError):
+    # a ConfigError naming the setting, as MemoryConfig's (sweeper 57: pydantic's
+    # multi-line ValidationError before)
+    (name,) = bad
+    with pytest.raises(ConfigError, match=rf"^invalid memory configuration: {name}: ") as raised:
         RetrievalConfig(**bad)
+    assert "\n" not in str(raised.value)
+    with pytest.raises(ConfigError, match=rf"retrieval\.{name}: "):
+        MemoryConfig(retrieval=bad)
 
 
 def test_the_index_is_reused_for_the_same_document_object_only() -> None:

@@ -36,12 +36,31 @@ StorageKind = Literal["file", "store", "sqlite", "postgres"]
 TokenCounting = Literal["tiktoken", "char"]
 
 
+class SettingsConfigError(ConfigError):
+    """Bad values of one settings model; ``parts`` says each (``"top_k: …"``), so that
+    a model holding it (``retrieval``, ``tenants.acme``) can put its own path in front."""
+
+    def __init__(self, parts: list[str], message: str) -> None:
+        super().__init__(message)
+        self.parts = parts
+
+
 class _NumbersNotBooleans(BaseModel):
     """Refuses ``true``/``false`` for a number field (pydantic's lax mode reads them as 1/0).
 
     ``max_facts: true`` in YAML is a mistake, never "one fact". Numbers given as
-    text (``DEERFLOW_MEMORY_MAX_FACTS=50``) still convert as before.
+    text (``DEERFLOW_MEMORY_MAX_FACTS=50``) still convert as before. A bad value
+    given to the constructor raises :class:`ConfigError` (one line per problem,
+    secrets masked), not pydantic's ``ValidationError``.
     """
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as e:
+            secrets = [str(data[k]) for k in SECRET_FIELDS if data.get(k) is not None]
+            parts = _validation_problems(e, type(self))
+            raise SettingsConfigError(parts, redact_secrets(_said(parts, e), secrets)) from e
 
     @field_validator("*", mode="before")
     @classmethod
@@ -128,14 +147,6 @@ class MemoryConfig(_NumbersNotBooleans):
     """Every knob of the memory system, with DeerFlow's names and defaults."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, frozen=False)
-
-    def __init__(self, **data: Any) -> None:
-        """Validate keyword settings; bad values raise :class:`ConfigError`, secrets masked."""
-        try:
-            super().__init__(**data)
-        except ValidationError as e:
-            secrets = [str(data[k]) for k in SECRET_FIELDS if data.get(k) is not None]
-            raise ConfigError(redact_secrets(_format_validation_error(e), secrets)) from e
 
     enabled: bool = Field(True, description="Master switch: capture, update and injection.")
     injection_enabled: bool = Field(True, description="Inject memory into the model input.")
@@ -607,26 +618,37 @@ class MemoryConfig(_NumbersNotBooleans):
 DEERFLOW_ALIASES = {"max_injection_tokens": "injected_memory_max_tokens"}
 
 
-def _format_validation_error(error: ValidationError) -> str:
-    parts = []
+def _format_validation_error(error: ValidationError, model: type[BaseModel] | None = None) -> str:
+    return _said(_validation_problems(error, model), error)
+
+
+def _said(parts: list[str], error: ValidationError) -> str:
+    return redact_secrets(_PREFIX + first_few(parts, len(error.errors()), "errors"))
+
+
+def _validation_problems(error: ValidationError, model: type[BaseModel] | None) -> list[str]:
+    parts: list[str] = []
     errors = error.errors()
     for item in errors[:ERRORS_SHOWN]:
         field = ".".join(clipped(str(p)) for p in item["loc"]) or "<config>"
         if item["type"] == "extra_forbidden":
             # retrieval.<key> or tenants.<tenant_id>.<key>; any other place is a top-level key
             nested = _NESTED_SETTINGS.get(str(item["loc"][0])) if len(item["loc"]) > 1 else None
-            known = (nested or MemoryConfig).model_fields
+            known = (nested or model or MemoryConfig).model_fields
             hint = did_you_mean(str(item["loc"][-1]), known)
             parts.append(f"{field}: unknown setting{hint}")
             continue
         inner = item.get("ctx", {}).get("error")
+        if isinstance(inner, SettingsConfigError):  # a nested model's: its path in front
+            parts += [f"{field}.{part}" for part in inner.parts]
+            continue
         if isinstance(inner, ConfigError):  # already said in these words: not again, not wrapped
             parts.append(str(inner).removeprefix(_PREFIX))
             continue
         got = item.get("input")
         value = "***" if item["loc"] and item["loc"][0] in SECRET_FIELDS else shown(got)
         parts.append(f"{field}: {item['msg']} (got {value})")
-    return redact_secrets(_PREFIX + first_few(parts, len(errors), "errors"))
+    return parts
 
 
 _PREFIX = "invalid memory configuration: "
