@@ -273,7 +273,13 @@ CASES = [
         "load_config",
         dm.load_config,
         lambda tmp: {"path": None},
-        {"path": _ok("None", "str")},
+        {"path": _ok("None", "str"), "environ": _ok("None", "dict")},
+    ),
+    Case(
+        "MemoryConfig.for_tenant",
+        lambda tenant_id: dm.MemoryConfig().for_tenant(tenant_id),
+        lambda tmp: {"tenant_id": "acme"},
+        {"tenant_id": _ok("None", "str")},
     ),
     Case(
         "resolve_identity",

@@ -6,10 +6,12 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from deerflow_memory.arguments import expect
 from deerflow_memory.config.environment import CONFIG_PATH_ENV, environment_values
 from deerflow_memory.config.paths import check_path
 from deerflow_memory.config.settings import MemoryConfig
 from deerflow_memory.config.yaml_file import read_yaml
+from deerflow_memory.errors import ConfigError
 
 
 def load_config(
@@ -33,6 +35,14 @@ def load_config(
         >>> load_config(debounce_seconds=5).debounce_seconds
         5.0
     """
+    expect(
+        environ,
+        Mapping,
+        "environ",
+        "a mapping of variable names to values",
+        ConfigError,
+        optional=True,
+    )
     env = os.environ if environ is None else environ
     values: dict[str, Any] = {}
     if path is None and env.get(CONFIG_PATH_ENV):

@@ -22,6 +22,7 @@ from pydantic import (
     field_validator,
 )
 
+from deerflow_memory.arguments import expect_text
 from deerflow_memory.config.messages import ERRORS_SHOWN, clipped, did_you_mean, first_few, shown
 from deerflow_memory.config.origins import normalize_origin
 from deerflow_memory.config.paths import control_character, spelled_as_folder
@@ -596,7 +597,11 @@ class MemoryConfig(_NumbersNotBooleans):
 
         Returns:
             A new ``MemoryConfig`` when the tenant has overrides, else ``self``.
+
+        Raises:
+            InvalidArgumentError: ``tenant_id`` is neither text nor None.
         """
+        expect_text(tenant_id, "tenant_id", optional=True)
         overrides = self.tenants.get(tenant_id) if tenant_id is not None else None
         if overrides is None:
             return self
