@@ -606,7 +606,10 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
         shown = ", ".join(f.id for f in unsafe[:3]) + (
             f" and {len(unsafe) - 3} more" if len(unsafe) > 3 else ""
         )
-        _warn_unsafe(f"{_facts(len(unsafe))} ({shown}) look", "them")
+        one = len(unsafe) == 1
+        _warn_unsafe(
+            f"{_facts(len(unsafe))} ({shown}) {'looks' if one else 'look'}", "it" if one else "them"
+        )
     return 0
 
 
@@ -738,6 +741,15 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
                     _no_memory(storage, config, args.user, args.agent, args.tenant)
                 ) from e
             raise CommandFailed(str(e)) from e
+    from deerflow_memory.update.unsafe import unsafe_to_store
+
+    if unsafe_to_store(gone.content):  # the model no longer reads it; the history still holds it
+        _print_error(
+            f"{gone.id} looked like a secret: the model no longer reads it, but its text stays "
+            "in the memory's history and in exports until the memory is cleared "
+            "(deerflow-memory clear)",
+            "warning",
+        )
     console.print(
         Text(f"forgot {gone.id}: {gone.content} (kept as history; revision {saved.revision})")
     )

@@ -50,3 +50,18 @@ def test_remember_warns_when_the_text_looks_like_a_secret(tmp_path: Path) -> Non
     assert "history" in secret.stderr  # forgetting keeps the text there (newcomer 42)
     plain = cli(*root, "remember", "--user", "ann", "Prefers green tea", cwd=tmp_path)
     assert plain.returncode == 0 and plain.stderr == ""
+
+
+def test_forget_of_a_secret_says_its_text_stays_in_history(tmp_path: Path) -> None:
+    # The model stops reading it; the history and exports keep it until a clear (newcomer 43).
+    root = ["--root", str(tmp_path)]
+    assert (
+        cli(*root, "remember", "--user", "bo", "My door code is 6021", cwd=tmp_path).returncode == 0
+    )
+    assert cli(*root, "remember", "--user", "bo", "Likes rowing", cwd=tmp_path).returncode == 0
+    secret, plain = FileMemoryStorage(tmp_path).load("bo").facts
+    gone = cli(*root, "forget", "--user", "bo", secret.id, cwd=tmp_path)
+    assert gone.returncode == 0 and gone.stderr.count("\n") == 1
+    assert "looked like a secret" in gone.stderr and "clear" in gone.stderr
+    quiet = cli(*root, "forget", "--user", "bo", plain.id, cwd=tmp_path)
+    assert quiet.returncode == 0 and quiet.stderr == ""

@@ -146,6 +146,7 @@ def test_the_command_imports_a_secret_as_given_and_warns_naming_it(
     assert status == 0 and "imported 3 facts" in out
     assert err.count("\n") == 1
     assert "2 facts (f_pin, f_old) look like a secret" in err and "4417" not in err
+    assert "forget them" in err
     assert len(FileMemoryStorage(root).load("bo", None).facts) == 3
     plain = tmp_path / "plain.json"
     plain.write_text(json.dumps({"facts": [{"id": "a", "content": "Lives in Tromso"}]}), "utf-8")
@@ -161,3 +162,12 @@ def test_the_import_route_names_facts_that_look_like_a_secret(
     done = client.put("/memory/users/bo", content=body, headers=headers)
     assert done.status_code == 200
     assert done.json()["looksUnsafe"] == ["f_pin", "f_old"]
+
+
+def test_one_fact_that_looks_like_a_secret_is_said_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps({"facts": [{"id": "k", "content": "Alarm code is 9183"}]}), "utf-8")
+    status, _, err = run(capsys, "--root", str(tmp_path / "m"), "import", "--user", "di", str(path))
+    assert status == 0 and "1 fact (k) looks like a secret" in err and "forget it" in err

@@ -131,6 +131,7 @@ def test_no_rejection_and_no_removal_reason_repeats_a_secret() -> None:
         "User's cloud drive is protected by Marlin5520",
         "用户身份证尾号4471",
         "用户的车库遥控码是2468",
+        "Wifi: network Heron, key marsh4Tide",
     ],
 )
 def test_a_password_said_of_what_it_opens_is_refused(text: str) -> None:

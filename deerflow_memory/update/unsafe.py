@@ -140,6 +140,7 @@ _CREDENTIALS = re.compile(
     rf"\b(?:wi-?fi|wlan|hotspot|router|network|key){_HOLDER}{_SAID}{_MIXED}"
     rf"|\b{_ACCOUNT}\b[^.]{{0,40}}?(?:{_SAID}|\s)\S{{1,64}}\s*(?:/|,|\band\b)\s*{_MIXED}"
     rf"|\b{_ACCOUNT}\b[^.]{{0,40}}?\b(?:using|with)\s+{_MIXED}"
+    rf"|\b(?:wi-?fi|wlan|hotspot|router|network)\b[^.]{{0,40}}?\bkey\s*[:=]?\s*{_MIXED}"
     rf"|\b(?:protected|secured|locked)\s+(?:by|with)\s+{_MIXED}|\bunlocks?\s+with\s+{_MIXED}"
     rf"|\bsecret(?:\s+(?:is|was))?\s*:?\s+{_MIXED}"
     r"|\bpw\s*[:=]|\b(?:username|login|log(?:s|ged)? in|email)\b[^.]{0,40}\bpw\s+\S",
