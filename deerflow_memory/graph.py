@@ -217,12 +217,20 @@ def _agent_arguments(
     """
     items = expect_items(tools, object, "tools", "tool")
     for index, tool in enumerate(items):
-        if not (isinstance(tool, BaseTool) or callable(tool)):
+        if not (isinstance(tool, BaseTool) or callable(tool)) or isinstance(tool, type):
             raise InvalidArgumentError(
                 f"tools[{index}] is a {type(tool).__name__}, not a LangChain tool or a function"
             )
+        if not isinstance(tool, BaseTool) and not (getattr(tool, "__doc__", None) or "").strip():
+            # LangChain describes a function tool to the model by its docstring
+            raise InvalidArgumentError(
+                f"tools[{index}] ({getattr(tool, '__name__', type(tool).__name__)}) has no "
+                "docstring: the model is told what a tool does by it"
+            )
     needs = ("invoke", "bind_tools") if items else ("invoke",)
-    if model is not None and not all(callable(getattr(model, m, None)) for m in needs):
+    if model is not None and (
+        isinstance(model, type) or not all(callable(getattr(model, m, None)) for m in needs)
+    ):
         wrong_type("model", f"a LangChain chat model (with {' and '.join(needs)}) or None", model)
     expect(service, MemoryService, "service", "a MemoryService", optional=True)
     expect(config, MemoryConfig, "config", "a MemoryConfig", ConfigError, optional=True)

@@ -72,3 +72,15 @@ def test_a_half_english_chinese_clause_only_by_a_rule(said: str, stored: list[st
 )  # fmt: skip
 def test_a_chinese_noun_then_an_english_clause_are_each_read(said: str, stored: list[str]) -> None:
     assert [f.content for f in _extract(said).new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # attacker 58: an English sentence with Chinese words stays English
+        ("I live in 杭州 but I work in 上海", ["User lives in 杭州", "User works in 上海"]),
+        ("I'm a 厨师, not a 服务员", []),
+    ],
+)
+def test_an_english_sentence_with_chinese_words_is_not_cut(said: str, stored: list[str]) -> None:
+    assert [f.content for f in _extract(said).new_facts] == stored

@@ -197,3 +197,61 @@ def test_a_model_that_stores_a_password_leaves_the_memory_without_it(
         assert "Kettle9981" not in service.load(me).model_dump_json()
     finally:
         service.close()
+
+
+# --- attacker 58 --------------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("run", ["\u00b4", "\u00a8", " "])
+def test_a_long_run_of_spaces_or_spacing_marks_is_checked_in_linear_time(run: str) -> None:
+    # "´" decomposes to a space and a mark: 16,000 of them held validate_update for 10 s.
+    update = MemoryUpdate.from_mapping({"newFacts": [{"content": "x" + run * 200_000}]})
+    checked = validate_update(update)
+    assert len(checked.new_facts) + len(checked.rejected) == 1  # kept ("x") or too long
+    assert unsafe_to_store("my pin" + run * 200_000 + "is 4821") in (True, False)
+
+
+@pytest.mark.parametrize(
+    ("summary", "kept"),
+    [
+        ("Their card ends 4000.0566.5566.5556. Likes tea.", "Likes tea."),
+        ("On the U.S. desk (3.5 years). Password rowan77.", "On the U.S. desk (3.5 years)."),
+        ("Joined Acme.\n\n- Uses Go 1.22 daily\n- PIN is 6620\n- Rows at dawn",
+         "Joined Acme.\n\n- Uses Go 1.22 daily\n- Rows at dawn"),
+        ('She said "fine." PIN is 6620. Rows at dawn.', 'She said "fine." Rows at dawn.'),
+        ("他说：“好。”密码是6620。喜欢划船。", "他说：“好。”喜欢划船。"),
+        ("Joined Acme… PIN 6620… Rows at dawn", "Joined Acme… Rows at dawn"),
+    ],
+)  # fmt: skip
+def test_a_summarys_sentences_end_at_a_stop_before_a_space(summary: str, kept: str) -> None:
+    checked = validate_update(
+        _update(user={"workContext": {"summary": summary, "shouldUpdate": True}})
+    )
+    assert checked.user.work_context is not None
+    assert checked.user.work_context.summary == kept
+
+
+def test_a_summary_whose_rest_still_holds_a_secret_keeps_the_stored_one() -> None:
+    checked = validate_update(
+        _update(
+            user={
+                "workContext": {"summary": "Wifi at home is Kettle.9981 now.", "shouldUpdate": True}
+            }
+        )
+    )
+    assert checked.user.work_context is None
+
+
+def test_a_reason_quoting_a_secret_is_not_shown() -> None:
+    update = MemoryUpdate.from_mapping(
+        {"newFacts": [{"content": "Likes tea", "confidence": "PIN 6620"},
+                      {"content": "y" * 60 + " card 4000 0566 5566 5556", "confidence": "high"}]}
+    )  # fmt: skip
+    rejected = validate_update(update).rejected
+    shown = " ".join(r.model_dump_json() for r in rejected)
+    assert "6620" not in shown and "0566" not in shown and len(rejected) == 2
+
+
+def test_digits_of_other_scripts_are_read_as_digits() -> None:
+    assert unsafe_to_store("User's card is 4٠٠٠ ٠٥٦٦ ٥٥٦٦ ٥٥٥٦")

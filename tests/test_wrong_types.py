@@ -749,3 +749,16 @@ def test_the_text_helpers_refuse_a_bad_max_chars_with_a_config_error(limit: obje
             call()
     assert cut_at_sentence(text, 20) == "Lives in Oslo."  # a good limit still cuts
     assert clean_summary(text, 0) == ""
+
+
+def test_create_memory_agent_refuses_a_model_class_and_a_tool_without_docstring(
+    tmp_path: Path,
+) -> None:
+    # attacker 58: both built, then failed at the first turn or in LangChain
+    from deerflow_memory.standin import OfflineStandInModel
+
+    with dm.MemoryService(_config(tmp_path)) as service:
+        with pytest.raises(dm.InvalidArgumentError, match="model must be"):
+            dm.create_memory_agent(OfflineStandInModel, service=service)
+        with pytest.raises(dm.InvalidArgumentError, match=r"tools\[0\] .* has no docstring"):
+            dm.create_memory_agent(OfflineStandInModel(), [lambda city: city], service=service)

@@ -40,6 +40,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from deerflow_memory.arguments import expect_text
+
 __all__ = ["unsafe_to_store"]
 
 # ASCII word rules: to Unicode \b a Chinese character is a word character, so the
@@ -259,17 +261,22 @@ def _unspelled(match: re.Match[str]) -> str:
 _SHOW_NOTHING = frozenset({"Mn", "Me", "Cf", "Cc", "Cn", "Co", "Cs"})
 
 
+_WHITESPACE = re.compile(r"\s{2,}")
+
+
 def _as_read(text: str) -> str:
     """``text`` without what shows nothing, in plain letters, spelled-out words joined."""
     if not text.isascii():
         # Compatibility forms to plain ones (NFKD), then what shows nothing dropped.
         decomposed = unicodedata.normalize("NFKD", text)
         text = "".join(
-            char
+            char if char.isascii() or not char.isdecimal() else str(unicodedata.decimal(char))
             for char in decomposed
             if char.isascii() or unicodedata.category(char) not in _SHOW_NOTHING
         ).translate(_LOOKALIKES)
-    return _SPELLED.sub(_unspelled, text)
+    # One space for any run of whitespace: no pattern counts spaces, and a run of
+    # thousands ("´" decomposes to a space and a mark) made the code patterns quadratic.
+    return _SPELLED.sub(_unspelled, _WHITESPACE.sub(" ", text))
 
 
 def unsafe_to_store(text: str) -> bool:
@@ -284,6 +291,7 @@ def unsafe_to_store(text: str) -> bool:
         lookalike and compatibility letters as plain ones, spelled-out
         letters as a word. Linear in the length of ``text``.
     """
+    expect_text(text, "text")
     read = _as_read(text)
     return (
         _SECRET_NAMES.search(read) is not None

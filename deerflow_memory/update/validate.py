@@ -299,11 +299,40 @@ def _cut_summary(text: str, max_chars: int) -> str:
     return cut_at_sentence(clean_text(text, multiline=True), max_chars)
 
 
-# Where a summary's sentences end (after their stop, before the next one's first character).
-_SENTENCES = re.compile(r"(?<=[.!?。！？])\s*(?=\S)")
+# The end of a sentence in a summary: a stop, the closing quotes or brackets after it, and
+# then a space (not "U.S.", "3.5", "4111.1111") or, after a Chinese stop, anything.
+_SENTENCE_END = re.compile(r"(?:[.!?…]+[\"'”’」』)\]]*(?=\s)|[。！？]+[\"'”’」』)\]]*)\s*")
+
+
+def _without_unsafe_sentences(summary: str) -> str:
+    """``summary`` without the sentences :func:`unsafe_to_store` refuses, its lines kept."""
+    lines = []
+    for line in summary.split("\n"):
+        kept, start = [], 0
+        for end in _SENTENCE_END.finditer(line):
+            kept.append(line[start : end.end()])
+            start = end.end()
+        kept.append(line[start:])
+        said = "".join(part for part in kept if part and not unsafe_to_store(part)).strip()
+        if said or not line.strip():  # a blank line stays; a line left empty goes
+            lines.append(said)
+    return "\n".join(lines).strip()
+
+
 # No preview: the text is what must not be written, logged or shown.
 _UNSAFE = "holds what looks like a secret or words to the assistant's instructions (not shown)"
 _UNSAFE_REASON = "removed by the memory model (its reason looked like a secret: not kept)"
+
+
+def _unsafe_shown(rejection: Rejection) -> Rejection:
+    """``rejection`` without its text or reason when either looks like a secret."""
+    changes: dict[str, str] = {}
+    if rejection.text and unsafe_to_store(rejection.text):
+        changes["text"] = ""
+    if unsafe_to_store(rejection.reason):
+        what = rejection.reason.partition(":")[0][:40]
+        changes["reason"] = f"{what}: not shown (it holds what looks like a secret)"
+    return rejection.model_copy(update=changes) if changes else rejection
 
 
 def _clean_fact(index: int, fact: NewFact, limits: UpdateLimits) -> NewFact | Rejection:
@@ -340,14 +369,10 @@ def _clean_section(
         return None
     if unsafe_to_store(summary):
         # Only the sentences that hold it go ("IT reset their password. They now use a
-        # password manager." keeps the second); none left: the summary stored before stays.
-        kept = [part for part in _SENTENCES.split(summary) if not unsafe_to_store(part)]
-        summary = "".join(
-            part.strip() + ("" if part.strip().endswith(("。", "！", "？")) else " ")
-            for part in kept
-            if part.strip()
-        ).strip()
-        if says_nothing(summary):
+        # password manager." keeps the second); none left, or what is left still holds
+        # one: the summary stored before stays.
+        summary = _without_unsafe_sentences(summary)
+        if says_nothing(summary) or unsafe_to_store(summary):
             rejected.append(Rejection(item=name, reason=_UNSAFE))
             return None
         rejected.append(Rejection(item=name, reason=f"sentences dropped: {_UNSAFE}"))
@@ -399,11 +424,9 @@ def validate_update(update: MemoryUpdate, limits: UpdateLimits | None = None) ->
     expect(update, MemoryUpdate, "update", "a MemoryUpdate", UpdateParseError)
     expect(limits, UpdateLimits, "limits", "an UpdateLimits", optional=True)
     limits = limits or UpdateLimits()
-    # What parsing or a judge rejected shows no secret either (its reason stays).
-    rejected = [
-        r.model_copy(update={"text": ""}) if r.text and unsafe_to_store(r.text) else r
-        for r in update.rejected
-    ]
+    # What parsing or a judge rejected shows no secret either, in its text or its reason
+    # (a reason quotes the bad value: "confidence must be a number, got 'PIN 4821'").
+    rejected = [_unsafe_shown(r) for r in update.rejected]
 
     facts: list[NewFact] = []
     positions = original_positions(rejected, "newFacts", len(update.new_facts))

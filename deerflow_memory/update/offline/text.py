@@ -419,7 +419,9 @@ _EN_PAST = re.compile(r"\b(?:used to|was|were|had|lived|grew up|before|previousl
 _EN_PAST_HOME = re.compile(r"\b(?:used to live|was living|lived|grew up|was based)\b", _I)
 # (not "I'm a 素食者": an English opening before a Chinese noun is read as Chinese)
 _EN_OPENING = re.compile(
-    r"\s*(?:I am|I'm|I've|I'd|my|My|I(?! am\b))\s+(?!(?:an?|the)\s+[\u3400-\u9fff])[A-Za-z]"
+    r"\s*(?:I am|I'm|I've|I'd|my|My|I(?! am\b))\s+"
+    r"(?!(?:an?|the)\s+[\u3400-\u9fff]+(?:[\s,，.。!！]*$|[\s,，]*(?:(?:but|and|so|though)\s+)?I\b))"
+    r"[A-Za-z]"
 )
 _EN_TO_YOU = re.compile(r"\b(?:you|your|yours|u)\b", re.IGNORECASE)
 # Words of an order to the assistant, in a clause after someone else's ("我老公不吃辣，以后回答简短")
@@ -524,7 +526,8 @@ _EN_AFTER_ZH = re.compile(
 def _languages_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
     """The sentences, one cut where an English clause of the user's follows Chinese."""
     for sentence, terminator in sentences:
-        if _EN_AFTER_ZH.search(sentence) is None:
+        # (an English sentence with a Chinese word stays whole: "I live in 北京 but I work…")
+        if _EN_AFTER_ZH.search(sentence) is None or _EN_OPENING.match(sentence):
             yield sentence, terminator
             continue
         for part in _EN_AFTER_ZH.split(sentence):
