@@ -981,17 +981,8 @@ _PART_MODELS: dict[str, tuple[str, type[_Model]]] = {
 
 
 def _preview(value: Any) -> str:
-    """The first 80 characters of a rejected value, or "" when it looks like a secret
-    (checked whole, before the cut: a card number cut short is still most of one)."""
-    from deerflow_memory.update.unsafe import unsafe_to_store  # the gate's check
-
     text = value.get("content", value) if isinstance(value, dict) else value
-    if isinstance(value, dict) and any(
-        isinstance(v, str) and unsafe_to_store(v) for v in value.values()
-    ):
-        return ""
-    shown = str(text)
-    return "" if unsafe_to_store(shown) else shown[:80]
+    return str(text)[:80]
 
 
 def _split_invalid_parts(data: dict[str, Any]) -> tuple[dict[str, Any], list[Rejection]]:

@@ -106,8 +106,8 @@ def state_messages(state: Any) -> Sequence[BaseMessage]:
     """The ``messages`` of a dict-like or attribute-style graph state.
 
     Raises:
-        StateSchemaError: the state has no ``messages``, or they are not a list of
-            LangChain messages (``{"messages": 5}``).
+        StateSchemaError: the state has no ``messages``, or they are no list
+            (``{"messages": 5}``).
     """
     messages = state_value(state, "messages")
     if messages is None:
@@ -115,17 +115,13 @@ def state_messages(state: Any) -> Sequence[BaseMessage]:
             "the memory nodes need a 'messages' key in the graph state "
             "(use deerflow_memory.MemoryState or add `messages: Annotated[list, add_messages]`)"
         )
+    # (its items are checked, or converted as add_messages would, where they are read)
     if isinstance(messages, str | bytes | Mapping) or not isinstance(messages, Sequence):
-        got = type(messages).__name__
-    elif not all(isinstance(m, BaseMessage) for m in messages):
-        got = "a list holding a " + next(
-            type(m).__name__ for m in messages if not isinstance(m, BaseMessage)
+        raise StateSchemaError(
+            "the graph state's 'messages' must be a list of LangChain messages, "
+            f"got {type(messages).__name__}"
         )
-    else:
-        return messages
-    raise StateSchemaError(
-        f"the graph state's 'messages' must be a list of LangChain messages, got {got}"
-    )
+    return messages
 
 
 def _last_update(service: MemoryService, identity: MemoryIdentity) -> dict[str, object] | None:

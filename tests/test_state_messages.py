@@ -22,7 +22,6 @@ BAD_STATES: list[tuple[dict[str, Any], str]] = [
     ({"messages": 5}, "got int"),
     ({"messages": "hello"}, "got str"),
     ({"messages": {"role": "user"}}, "got dict"),
-    ({"messages": [HumanMessage("hi"), None]}, "a list holding a NoneType"),
 ]
 
 
