@@ -209,7 +209,7 @@ def test_a_long_run_of_spaces_or_spacing_marks_is_checked_in_linear_time(run: st
     update = MemoryUpdate.from_mapping({"newFacts": [{"content": "x" + run * 200_000}]})
     checked = validate_update(update)
     assert len(checked.new_facts) + len(checked.rejected) == 1  # kept ("x") or too long
-    assert unsafe_to_store("my pin" + run * 200_000 + "is 4821") in (True, False)
+    assert unsafe_to_store("my pin" + run * 200_000 + "is 4821")  # read as "my pin is 4821"
 
 
 @pytest.mark.parametrize(

@@ -474,3 +474,14 @@ def test_the_block_keeps_the_emoji_storage_keeps() -> None:
 )
 def test_escape_sequences_and_stray_fillers_go_whole(text: str, kept: str) -> None:
     assert clean_text(text) == kept
+
+
+def test_cut_at_sentence_still_cuts_at_a_line_break_and_an_ellipsis() -> None:
+    # The summary secret check's own sentence pattern once shadowed this one's (review of
+    # 9638177..): a line break and "…" stopped counting as sentence ends.
+    from deerflow_memory.update.validate import cut_at_sentence
+
+    assert (
+        cut_at_sentence("Line one is here\nline two is somewhat longer", 30) == "Line one is here"
+    )
+    assert cut_at_sentence("Works at Acme…then moved to a larger firm", 30) == "Works at Acme…"

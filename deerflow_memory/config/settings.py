@@ -623,10 +623,6 @@ class MemoryConfig(_NumbersNotBooleans):
 DEERFLOW_ALIASES = {"max_injection_tokens": "injected_memory_max_tokens"}
 
 
-def _format_validation_error(error: ValidationError, model: type[BaseModel] | None = None) -> str:
-    return _said(_validation_problems(error, model), error)
-
-
 def _said(parts: list[str], error: ValidationError) -> str:
     return redact_secrets(_PREFIX + first_few(parts, len(error.errors()), "errors"))
 

@@ -259,8 +259,6 @@ def _unspelled(match: re.Match[str]) -> str:
 # Categories of what shows nothing, or nothing a reader would read: marks, format
 # characters, controls, unassigned, private-use and surrogate code points.
 _SHOW_NOTHING = frozenset({"Mn", "Me", "Cf", "Cc", "Cn", "Co", "Cs"})
-
-
 _WHITESPACE = re.compile(r"\s{2,}")
 
 
@@ -280,16 +278,19 @@ def _as_read(text: str) -> str:
 
 
 def unsafe_to_store(text: str) -> bool:
-    """Whether an offline fact's ``text`` holds a secret or words to the assistant's instructions.
+    """Whether ``text`` holds a secret or words to the assistant's instructions.
 
     Args:
-        text: a candidate fact's content.
+        text: a proposed fact, ``sourceError``, removal reason or summary sentence.
 
     Returns:
-        True when no offline rule may keep it (the kinds: module docstring),
+        True when no update may store it (the kinds: module docstring),
         read as a model would read it: invisible characters as absent,
         lookalike and compatibility letters as plain ones, spelled-out
         letters as a word. Linear in the length of ``text``.
+
+    Raises:
+        InvalidArgumentError: ``text`` is not a ``str``.
     """
     expect_text(text, "text")
     read = _as_read(text)

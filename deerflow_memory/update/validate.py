@@ -299,9 +299,10 @@ def _cut_summary(text: str, max_chars: int) -> str:
     return cut_at_sentence(clean_text(text, multiline=True), max_chars)
 
 
-# The end of a sentence in a summary: a stop, the closing quotes or brackets after it, and
-# then a space (not "U.S.", "3.5", "4111.1111") or, after a Chinese stop, anything.
-_SENTENCE_END = re.compile(r"(?:[.!?…]+[\"'”’」』)\]]*(?=\s)|[。！？]+[\"'”’」』)\]]*)\s*")
+# Where a summary is cut around a secret: a stop, the closing quotes or brackets after it,
+# and then a space (not "U.S.", "3.5", "4111.1111": a number cut in two keeps its digits)
+# or, after a Chinese stop, anything. Stricter than _SENTENCE_END, which cuts for length.
+_SECRET_CUT = re.compile(r"(?:[.!?…]+[\"'”’」』)\]]*(?=\s)|[。！？]+[\"'”’」』)\]]*)\s*")
 
 
 def _without_unsafe_sentences(summary: str) -> str:
@@ -309,7 +310,7 @@ def _without_unsafe_sentences(summary: str) -> str:
     lines = []
     for line in summary.split("\n"):
         kept, start = [], 0
-        for end in _SENTENCE_END.finditer(line):
+        for end in _SECRET_CUT.finditer(line):
             kept.append(line[start : end.end()])
             start = end.end()
         kept.append(line[start:])

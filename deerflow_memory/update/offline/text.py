@@ -691,7 +691,7 @@ _EN_CLEFT_AROUND = re.compile(
 _CLEFT_VERBS = {"is": "I'm", "am": "I'm", "was": "I was", "has": "I have", "does": "I do",
                 "doesn't": "I don't", "isn't": "I'm not", "with": "I have"}  # fmt: skip
 # fmt: off
-_CLEFT_CAN = frozenset(["can", "can't", "cannot", "must", "won't"])  # "I must avoid sugar"
+_CLEFT_KEPT = frozenset(["can", "can't", "cannot", "must", "won't"])  # "I must avoid sugar"
 _CLEFT_MODAL = frozenset(["should", "might", "could", "would", "will", "shall"])
 _CLEFT_ADVERBS = frozenset([
     "never", "always", "also", "only", "really", "actually", "still", "usually", "often",
@@ -741,7 +741,7 @@ def _en_cleft(text: str) -> str:
         return text
     if low in _CLEFT_VERBS:
         return f"{_CLEFT_VERBS[low]} {after}".strip()
-    if low in _CLEFT_CAN:
+    if low in _CLEFT_KEPT:
         return "I " + rest
     if low in _CLEFT_MODAL:  # "it's me who should apologise": no lasting fact
         return text
