@@ -255,3 +255,24 @@ def test_a_reason_quoting_a_secret_is_not_shown() -> None:
 
 def test_digits_of_other_scripts_are_read_as_digits() -> None:
     assert unsafe_to_store("User's card is 4٠٠٠ ٠٥٦٦ ٥٥٦٦ ٥٥٥٦")
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "Their router password:\nMarlin5520\nThey row at dawn.",
+        "Bike shed code:\n7730\nThey row at dawn.",
+        "Their password? Probably Marlin5520. They row at dawn.",
+        "Their password:\nbluebell\nThey row at dawn.",
+        "密码：\nmarlin5520\n喜欢划船。",
+    ],
+)
+def test_a_secret_named_in_one_sentence_and_given_in_the_next_keeps_the_stored_summary(
+    summary: str,
+) -> None:
+    # attacker 59: dropping the sentence with the name kept the value ("Marlin5520\n…")
+    checked = validate_update(
+        _update(user={"workContext": {"summary": summary, "shouldUpdate": True}})
+    )
+    assert checked.user.work_context is None
+    assert [(r.item, r.text) for r in checked.rejected] == [("user.workContext", "")]

@@ -306,18 +306,35 @@ _SECRET_CUT = re.compile(r"(?:[.!?…]+[\"'”’」』)\]]*(?=\s)|[。！？]+[
 
 
 def _without_unsafe_sentences(summary: str) -> str:
-    """``summary`` without the sentences :func:`unsafe_to_store` refuses, its lines kept."""
-    lines = []
+    """``summary`` without the sentences :func:`unsafe_to_store` refuses, its lines kept.
+
+    ``""`` when a refused sentence is followed by what may be its value ("Their wifi
+    password:" then "Kettle9981", "Gate code:" then "4821"): a digit, or one word.
+    """
+    lines: list[list[str]] = []  # the parts of each line, in order
     for line in summary.split("\n"):
-        kept, start = [], 0
+        parts, start = [], 0
         for end in _SECRET_CUT.finditer(line):
-            kept.append(line[start : end.end()])
+            parts.append(line[start : end.end()])
             start = end.end()
-        kept.append(line[start:])
-        said = "".join(part for part in kept if part and not unsafe_to_store(part)).strip()
-        if said or not line.strip():  # a blank line stays; a line left empty goes
-            lines.append(said)
-    return "\n".join(lines).strip()
+        parts.append(line[start:])
+        lines.append([part for part in parts if part.strip()])
+    flat = [part for parts in lines for part in parts]
+    refused = {index for index, part in enumerate(flat) if unsafe_to_store(part)}
+    if any(i + 1 < len(flat) and _VALUE_LIKE.search(flat[i + 1]) for i in refused):
+        return ""
+    kept, index = [], 0
+    for parts in lines:
+        said = "".join(p for i, p in enumerate(parts, index) if i not in refused).strip()
+        index += len(parts)
+        if said or not parts:  # a blank line stays; a line left empty goes
+            kept.append(said)
+    return "\n".join(kept).strip()
+
+
+# What may be the value of a secret named in the sentence before: a digit, or a part of
+# one word not in Chinese ("swordfish", "It's Bramble2020."; "他们养了一只猫。" is a sentence).
+_VALUE_LIKE = re.compile(r"\d|^\s*[^\s\u3000-\u9fff\uff00-\uffef]+\s*$")
 
 
 # No preview: the text is what must not be written, logged or shown.
