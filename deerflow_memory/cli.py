@@ -70,6 +70,7 @@ from deerflow_memory.update.import_check import (
     read_import,
     replaced_by_import,
     unsafe_in_import,
+    unsafe_summaries_in_import,
 )
 
 if TYPE_CHECKING:
@@ -609,6 +610,17 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
         one = len(unsafe) == 1
         _warn_unsafe(
             f"{_facts(len(unsafe))} ({shown}) {'looks' if one else 'look'}", "it" if one else "them"
+        )
+    summaries = unsafe_summaries_in_import(incoming)
+    if summaries:
+        one = len(summaries) == 1
+        _print_error(
+            f"the {'summary' if one else 'summaries'} {', '.join(summaries)} "
+            f"{'looks' if one else 'look'} like a secret or an instruction to the assistant; "
+            "shown to the model on every turn until an update rewrites "
+            f"{'it' if one else 'them'} or you import the file without "
+            f"{'it' if one else 'them'}",
+            "warning",
         )
     return 0
 

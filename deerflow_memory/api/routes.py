@@ -114,6 +114,7 @@ from deerflow_memory.update.import_check import (
     read_import,
     replaced_by_import,
     unsafe_in_import,
+    unsafe_summaries_in_import,
 )
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 from deerflow_memory.update.outcome import FailedUpdate
@@ -588,6 +589,8 @@ def memory_routes(
                 # ids of imported facts that look like a secret: imported as given, but
                 # the model reads them every turn
                 "looksUnsafe": [fact.id for fact in unsafe_in_import(incoming)],
+                # paths of imported summaries that look like a secret ("user.workContext")
+                "summariesLookUnsafe": list(unsafe_summaries_in_import(incoming)),
             }
         )
 

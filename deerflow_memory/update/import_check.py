@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -40,7 +41,7 @@ from pydantic import ValidationError
 
 from deerflow_memory.arguments import expect, expect_document, expect_text
 from deerflow_memory.config import DuplicateKeyError, MemoryConfig, json_object_without_duplicates
-from deerflow_memory.config.messages import clipped
+from deerflow_memory.config.messages import NAME_SHOWN, clipped
 from deerflow_memory.errors import ConfigError, InvalidDocumentError
 from deerflow_memory.models import (
     USER_DELETED_REASON,
@@ -70,6 +71,7 @@ __all__ = [
     "read_import",
     "replaced_by_import",
     "unsafe_in_import",
+    "unsafe_summaries_in_import",
 ]
 
 _DOCUMENT_KEYS = frozenset({"facts", "user", "history"})
@@ -162,32 +164,51 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
         fact_id = fact.get("id")
         if fact_id is not None:
             if not isinstance(fact_id, str) or not fact_id.strip():
-                problems.append(f"{where} has an invalid id {fact_id!r}")
+                problems.append(f"{where} has an invalid id {_shown(fact_id)}")
             elif not fact_id.strip("."):
-                problems.append(f"{where} has an id of dots only ({fact_id[:20]!r})")
+                problems.append(f"{where} has an id of dots only ({_shown(fact_id, 20)})")
             elif says_nothing(fact_id):  # "ㅤ", a zero-width space: no id a reader can name
-                problems.append(f"{where} has an id with no letter or digit ({fact_id[:20]!a})")
+                problems.append(
+                    f"{where} has an id with no letter or digit ({_shown(fact_id, 20, ascii)})"
+                )
             elif len(fact_id) > MAX_FACT_ID_CHARS:
                 problems.append(
                     f"{where} id is {len(fact_id):,} characters, longer than "
-                    f"{MAX_FACT_ID_CHARS} ({fact_id[:20]!r}…)"
+                    f"{MAX_FACT_ID_CHARS} ({_shown(fact_id, 20)}…)"
                 )
             elif "/" in fact_id or "\\" in fact_id:
                 # The HTTP routes name a fact by its id in the path: one with a slash
                 # could never be edited or deleted there.
-                problems.append(f"{where} id {fact_id[:80]!r} holds a slash")
+                problems.append(f"{where} id {_shown(fact_id, 80)} holds a slash")
             elif unique_ids and fact_id in seen:
-                problems.append(f"{where} repeats id {fact_id!r}")
+                problems.append(f"{where} repeats id {_shown(fact_id)}")
             else:
                 seen.add(fact_id)
         if "confidence" in fact and not _unit_number(fact["confidence"]):
-            shown = clipped(repr(fact["confidence"]))  # a number may have 400 digits
+            shown = _shown(fact["confidence"])  # a number may have 400 digits
             problems.append(f"{where} confidence {shown} is not a number in [0, 1]")
         for field in _DATE_FIELDS:
             value = fact.get(field)
             if value is not None and value != "" and not _iso_date(value):
-                problems.append(f"{where} {field} {value!r} is not an ISO-8601 date")
+                problems.append(f"{where} {field} {_shown(value)} is not an ISO-8601 date")
     return problems
+
+
+_NOT_SHOWN = "(a value that looks like a secret: not shown)"
+
+
+def _shown(value: object, chars: int | None = None, show: Callable[[object], str] = repr) -> str:
+    """``value`` as a problem repeats it: ``show`` of it (text cut to ``chars``), one line.
+
+    Never a value that looks like a secret (``"my PIN is 4821"`` as a
+    confidence): the message goes to a terminal, a log or an HTTP answer.
+    """
+    if isinstance(value, str) and chars is not None:
+        value = value[:chars]
+    text = show(value)  # repr and ascii escape what is not printable
+    if unsafe_to_store(text):
+        return _NOT_SHOWN
+    return text if len(text) <= NAME_SHOWN else f"{text[:NAME_SHOWN]}… ({len(text):,} characters)"
 
 
 def _unit_number(value: Any) -> bool:
@@ -235,7 +256,9 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
                         continue
                     fact[field] = value = replace_surrogates(value)
                 if field == "id" and value != value.strip():  # "f1 " beside "f1": two facts
-                    problems.append(f"{where} id {value[:40]!r} starts or ends with whitespace")
+                    problems.append(
+                        f"{where} id {_shown(value, 40)} starts or ends with whitespace"
+                    )
                     continue
                 cleaned = clean_text(value)
                 if cleaned == value.strip():
@@ -244,12 +267,12 @@ def _clean_texts(data: dict[str, Any], limits: MemoryConfig) -> list[str]:
                     fact[field] = cleaned
                 elif clean_text(composed := unicodedata.normalize("NFC", value)) == composed:
                     problems.append(
-                        f"{where} {field} {value[:40]!r} is not in Unicode NFC form "
+                        f"{where} {field} {_shown(value, 40)} is not in Unicode NFC form "
                         "(write its accents composed)"
                     )
                 else:
                     problems.append(
-                        f"{where} {field} {value[:40]!a} holds control, invisible or "
+                        f"{where} {field} {_shown(value, 40, ascii)} holds control, invisible or "
                         "bidi-override characters, or runs of whitespace"
                     )
     for part in ("user", "history"):
@@ -369,6 +392,27 @@ def unsafe_in_import(incoming: MemoryDocument) -> tuple[Fact, ...]:
         for f in incoming.facts
         if unsafe_to_store(f.content) or (f.source_error and unsafe_to_store(f.source_error))
     )
+
+
+def unsafe_summaries_in_import(incoming: MemoryDocument) -> tuple[str, ...]:
+    """The summaries of ``incoming`` that look like a secret, as ``"user.workContext"`` paths.
+
+    Like :func:`unsafe_in_import` for facts: imported as given, but named,
+    since the model reads every summary on every turn. The check is the one an
+    update's summary passes (:func:`~deerflow_memory.update.unsafe.unsafe_to_store`
+    of the whole summary; an update then drops the sentences holding it).
+
+    Raises:
+        InvalidDocumentError: ``incoming`` is not a :class:`MemoryDocument`.
+    """
+    expect_document(incoming, "incoming")
+    found: list[str] = []
+    for part in ("user", "history"):
+        sections = getattr(incoming, part)
+        for name, field in type(sections).model_fields.items():
+            if unsafe_to_store(getattr(sections, name).summary):
+                found.append(f"{part}.{field.alias or name}")
+    return tuple(found)
 
 
 def brought_back_note(facts: tuple[Fact, ...]) -> str:

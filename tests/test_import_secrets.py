@@ -1,0 +1,137 @@
+"""An import never repeats a secret in its errors, and names summaries that look like one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from deerflow_memory.errors import InvalidDocumentError
+from deerflow_memory.models import MemoryDocument
+from deerflow_memory.update.import_check import read_import, unsafe_summaries_in_import
+from tests.test_cli_errors import assert_one_error_line, run
+
+_PIN = "my PIN is 4821"
+_CARD = "card 4111 1111 1111 1111"
+
+
+def _problem_of(fact: dict[str, object]) -> str:
+    raw = json.dumps({"facts": [{"id": "f1", "content": "Sings in a choir", **fact}]})
+    with pytest.raises(InvalidDocumentError) as caught:
+        read_import(raw, name="upload")
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        {"confidence": _PIN},
+        {"confidence": [_CARD]},
+        {"createdAt": _CARD},
+        {"expiresAt": "the alarm code is 7730"},
+        {"id": "password: Tulip8841 "},  # an id with a trailing space
+        {"id": "/my PIN is 4821"},  # an id holding a slash
+        {"category": "my PIN is 4821\u202e"},  # a bidi override in a category
+    ],
+)
+def test_a_problem_never_repeats_a_value_that_looks_like_a_secret(
+    fact: dict[str, object],
+) -> None:
+    said = _problem_of(fact)
+    assert "not shown" in said
+    for digits in ("4821", "4111", "7730", "8841"):
+        assert digits not in said
+
+
+@pytest.mark.parametrize(
+    ("fact", "shown"),
+    [
+        ({"confidence": "high"}, "'high'"),
+        ({"createdAt": "last spring"}, "'last spring'"),
+        ({"id": "f 2 "}, "'f 2 '"),
+    ],
+)
+def test_a_harmless_bad_value_is_still_named(fact: dict[str, object], shown: str) -> None:
+    said = _problem_of(fact)
+    assert shown in said and "not shown" not in said
+
+
+def test_two_problems_in_one_fact_the_harmless_one_named() -> None:
+    raw = json.dumps(
+        {
+            "facts": [
+                {"id": "f1", "content": "Rows on Sundays", "confidence": _PIN},
+                {"id": "f2", "content": "Keeps chickens", "createdAt": "soon"},
+            ]
+        }
+    )
+    with pytest.raises(InvalidDocumentError, match="'soon' is not an ISO-8601 date") as caught:
+        read_import(raw)
+    assert "4821" not in str(caught.value)
+
+
+def _document(**summaries: str) -> MemoryDocument:
+    user = {k: {"summary": v} for k, v in summaries.items() if k != "recentMonths"}
+    history = {"recentMonths": {"summary": summaries.get("recentMonths", "")}}
+    return MemoryDocument.model_validate({"user": user, "history": history})
+
+
+def test_summaries_that_look_like_a_secret_are_named_by_path() -> None:
+    document = _document(
+        workContext="Runs a small pottery studio.",
+        personalContext="Keeps a spare key under the mat. The garage code is 5512.",
+        recentMonths="Their laptop password is Heron7713.",
+    )
+    assert unsafe_summaries_in_import(document) == (
+        "user.personalContext",
+        "history.recentMonths",
+    )
+    assert unsafe_summaries_in_import(_document(workContext="Teaches piano to kids.")) == ()
+
+
+def _file(tmp_path: Path, work: str) -> Path:
+    path = tmp_path / "memory.json"
+    body = {
+        "facts": [{"id": "a", "content": "Grows tomatoes"}],
+        "user": {"workContext": {"summary": work}},
+    }
+    path.write_text(json.dumps(body), "utf-8")
+    return path
+
+
+def test_the_command_warns_about_a_summary_without_repeating_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = str(tmp_path / "mem")
+    path = _file(tmp_path, "Fixes bikes. The shop alarm code is 3391.")
+    status, out, err = run(capsys, "--root", root, "import", "--user", "ed", str(path))
+    assert status == 0 and "imported 1 fact" in out
+    assert err.count("\n") == 1 and "3391" not in err
+    assert "the summary user.workContext looks like a secret" in err
+    plain = _file(tmp_path, "Fixes bikes in a small shop.")
+    status, _, err = run(capsys, "--root", root, "import", "--user", "fi", str(plain))
+    assert status == 0 and err == ""
+
+
+def test_the_command_refuses_a_bad_file_without_repeating_a_secret(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"facts": [{"content": "Bakes bread", "confidence": _PIN}]}))
+    status, _, err = run(capsys, "--root", str(tmp_path / "m"), "import", "--user", "g", str(path))
+    assert_one_error_line(status, err, "confidence", "not shown")
+    assert "4821" not in err
+
+
+def test_the_import_route_names_summaries_that_look_like_a_secret(
+    client: TestClient, tmp_path: Path
+) -> None:
+    body = _file(tmp_path, "Fixes bikes. The shop alarm code is 3391.").read_bytes()
+    done = client.put(
+        "/memory/users/ed", content=body, headers={"Content-Type": "application/json"}
+    )
+    assert done.status_code == 200
+    assert done.json()["summariesLookUnsafe"] == ["user.workContext"]
+    assert done.json()["looksUnsafe"] == []
