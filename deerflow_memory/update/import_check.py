@@ -18,14 +18,15 @@ a fact that is then empty, a placeholder or longer than ``max_fact_chars`` is a
 problem, as is a file with more than ``max_facts`` facts; a ``sourceError`` is
 cleaned and cut to ``max_fact_chars``, summaries cleaned and cut at a sentence to
 ``max_summary_chars``, as an update's are. Any problem raises
-:class:`InvalidDocumentError` naming the first few problems; nothing is written.
+:class:`InvalidDocumentError` naming the first few problems (never repeating a
+value that looks like a secret); nothing is written.
 
 :func:`replaced_by_import` says what an import would replace (the command line
 and the import route refuse, or ask, when there is anything), and
 :func:`brought_back_by_import` which of the file's facts the user deleted from
 the memory since (an older export brings them back: both say so), and
-:func:`unsafe_in_import` which look like a secret (both warn: they are imported
-as given).
+:func:`unsafe_in_import` and :func:`unsafe_summaries_in_import` which facts and
+summaries look like a secret (all warn: they are imported as given).
 """
 
 from __future__ import annotations
