@@ -718,23 +718,32 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
                 max_fact_chars=config.max_fact_chars,
             ),
         )
+    from deerflow_memory.update.unsafe import unsafe_to_store
+
+    unsafe = unsafe_to_store(fact.content)
     # The stored confidence is said: "2" is read as 2 %, not as a typo for 1.
     console.print(
         Text(
-            f"remembered {fact.id}: {fact.content} "
+            f"remembered {_fact_said(fact.id, fact.content, unsafe)} "
             f"(confidence {fact.confidence:g}, revision {saved.revision})"
         )
     )
-    from deerflow_memory.update.unsafe import unsafe_to_store
-
-    if unsafe_to_store(fact.content):  # stored as asked, but said: the model reads it every turn
+    if unsafe:  # stored as asked, but said: the model reads it every turn
         _warn_unsafe(f"{fact.id} looks", "it")
     return 0
+
+
+def _fact_said(fact_id: str, content: str, unsafe: bool) -> str:
+    """``"fact_1: Likes tea"``; a fact that looks like a secret by its id alone
+    (the output may be logged or on a shared screen)."""
+    return f"{fact_id}, its text not repeated here" if unsafe else f"{fact_id}: {content}"
 
 
 def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.update.manual import delete_fact, save_edit
 
+    if not args.fact_id.strip():  # bad input, not "no such fact": nothing is looked up
+        raise CommandFailed("the fact id is empty (show --user USER lists the ids)", status=2)
     config = _config(args)
     with _storage(args, config) as storage:
         try:
@@ -755,7 +764,8 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
             raise CommandFailed(str(e)) from e
     from deerflow_memory.update.unsafe import unsafe_to_store
 
-    if unsafe_to_store(gone.content):  # the model no longer reads it; the history still holds it
+    unsafe = unsafe_to_store(gone.content)
+    if unsafe:  # the model no longer reads it; the history still holds it
         _print_error(
             f"{gone.id} looked like a secret: the model no longer reads it, but its text stays "
             "in the memory's history and in exports until the memory is cleared "
@@ -763,7 +773,10 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
             "warning",
         )
     console.print(
-        Text(f"forgot {gone.id}: {gone.content} (kept as history; revision {saved.revision})")
+        Text(
+            f"forgot {_fact_said(gone.id, gone.content, unsafe)} "
+            f"(kept as history; revision {saved.revision})"
+        )
     )
     return 0
 

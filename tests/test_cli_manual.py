@@ -46,10 +46,13 @@ def test_remember_warns_when_the_text_looks_like_a_secret(tmp_path: Path) -> Non
     [fact] = FileMemoryStorage(tmp_path).load("ann").facts
     # …with one line saying the model will read it, and how to remove it
     assert secret.stderr.count("\n") == 1 and "looks like a secret" in secret.stderr
+    assert "swordfish42" not in secret.stdout + secret.stderr  # the id names it
+    assert f"remembered {fact.id}, its text not repeated" in secret.stdout
     assert fact.id in secret.stderr and "forget" in secret.stderr
     assert "history" in secret.stderr  # forgetting keeps the text there (newcomer 42)
     plain = cli(*root, "remember", "--user", "ann", "Prefers green tea", cwd=tmp_path)
     assert plain.returncode == 0 and plain.stderr == ""
+    assert ": Prefers green tea (confidence 1" in plain.stdout
 
 
 def test_forget_of_a_secret_says_its_text_stays_in_history(tmp_path: Path) -> None:
@@ -63,5 +66,18 @@ def test_forget_of_a_secret_says_its_text_stays_in_history(tmp_path: Path) -> No
     gone = cli(*root, "forget", "--user", "bo", secret.id, cwd=tmp_path)
     assert gone.returncode == 0 and gone.stderr.count("\n") == 1
     assert "looked like a secret" in gone.stderr and "clear" in gone.stderr
+    assert "6021" not in gone.stdout + gone.stderr and f"forgot {secret.id}," in gone.stdout
     quiet = cli(*root, "forget", "--user", "bo", plain.id, cwd=tmp_path)
     assert quiet.returncode == 0 and quiet.stderr == ""
+    assert f"forgot {plain.id}: Likes rowing" in quiet.stdout
+
+
+def test_forget_of_an_empty_id_is_bad_input(tmp_path: Path) -> None:
+    # Exit 2 like other bad input, not 1 ("no such fact"); nothing is looked up or written.
+    root = ["--root", str(tmp_path)]
+    assert cli(*root, "remember", "--user", "cy", "Keeps a kayak", cwd=tmp_path).returncode == 0
+    for empty in ("", "  "):
+        done = cli(*root, "forget", "--user", "cy", empty, cwd=tmp_path)
+        assert done.returncode == 2 and "fact id is empty" in done.stderr
+        assert done.stderr.count("\n") == 1
+    assert len(FileMemoryStorage(tmp_path).load("cy").facts) == 1
