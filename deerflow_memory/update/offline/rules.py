@@ -600,9 +600,20 @@ _EN_ADVERBS = frozenset(
     barely scarcely nearly seldom quite rather pretty much
     """.split()  # noqa: SIM905
 )
+# The past tense of irregular verbs, kept as said ("I outgrew it" → "User outgrew it", not
+# "outgrews"). Forms that are also the present ("put", "read", "beat", "cost") are left out:
+# the present is the likelier reading after "I".
 _EN_PAST = frozenset(
-    """grew was were had went got made took saw came became began knew spoke wrote ate drank met
+    """was were had did went got made took saw came became began knew spoke wrote ate drank met
     left lost found felt kept taught thought bought brought sold told said ran swam quit resigned
+    arose awoke bent bit blew broke built burnt caught chose clung crept dealt dug dove drew
+    dreamt drove dwelt fell fought flew flung forbade forgot forgave froze gave grew hung heard
+    held hid knelt laid lent leapt learnt lit meant mistook overcame overheard overslept overtook
+    outgrew outran paid rebuilt rode rang rose resold retook rewrote sought sent shook shone shot
+    shrank sang sank sat slept slid slung smelt spelt spent spilt spun spat sprang stood stole
+    stuck stung stank strode struck strove swore swept swung took tore threw trod understood
+    undertook underwent upheld woke wore wove wept won withdrew withheld withstood wrung
+    misunderstood foresaw undid
     """.split()  # noqa: SIM905
 )
 # Verbs in the present that end in "ed" ("I need…" → "User needs…", not "User need…").

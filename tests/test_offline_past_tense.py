@@ -1,0 +1,38 @@
+"""An irregular past tense is kept as said: "I outgrew it" is "User outgrew it", not "outgrews"."""
+
+from __future__ import annotations
+
+import pytest
+
+from deerflow_memory.update.offline.text import candidates_from_text
+
+
+def _contents(text: str) -> list[str]:
+    return [c.content for c in candidates_from_text(text) if c.content]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I outgrew my allergy to shellfish.", "User outgrew their allergy to shellfish"),
+        ("I built a treehouse for my nephews.", "User built a treehouse for their nephews"),
+        ("I spent three winters in Tromso.", "User spent three winters in Tromso"),
+        ("I rode a motorbike across Vietnam.", "User rode a motorbike across Vietnam"),
+        ("I fell off a ladder and hurt my wrist.", "User fell off a ladder and hurt their wrist"),
+        ("I chose a flat near the river.", "User chose a flat near the river"),
+        ("I swore off energy drinks in March.", "User swore off energy drinks in March"),
+    ],
+)
+def test_an_irregular_past_tense_is_not_given_a_present_ending(said: str, fact: str) -> None:
+    assert _contents(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I sing in a gospel choir.", "User sings in a gospel choir"),
+        ("I fix old radios as a hobby.", "User fixes old radios as a hobby"),
+    ],
+)
+def test_a_present_tense_still_takes_the_third_person(said: str, fact: str) -> None:
+    assert _contents(said) == [fact]
