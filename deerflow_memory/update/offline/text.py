@@ -417,6 +417,12 @@ _EN_AWAY = re.compile(
 )
 _EN_PAST = re.compile(r"\b(?:used to|was|were|had|lived|grew up|before|previously|until)\b", _I)
 _EN_PAST_HOME = re.compile(r"\b(?:used to live|was living|lived|grew up|was based)\b", _I)
+# "我以前吃素，现在吃肉了": after what the user used to do, "现在…了" is the new state, not
+# a moment ("现在吃了" alone is one); its 了 goes, so the state is read ("现在吃肉").
+_ZH_PAST = re.compile(r"^我?(?:以前|之前|过去|曾经|从前)")
+_ZH_NOW_CHANGED = re.compile(
+    r"^(?P<now>(?:我)?(?:现在|如今|目前)(?:又|也|开始|改成|改为)?[\u4e00-\u9fff]{2,12}?)了$"
+)
 # (not "I'm a 素食者": an English opening before a Chinese noun is read as Chinese)
 _EN_OPENING = re.compile(
     r"\s*(?:I am|I'm|I've|I'd|my|My|I(?! am\b))\s+"
@@ -947,6 +953,14 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
                 past = None  # "…now I'm in Lyon, it's a visit": no new home
             if past and len(rest.split()) > 1 and not _EN_NOW_VAGUE.search(rest):
                 fragment = f"{now['i']} now {rest}"
+        if (
+            zh
+            and clauses
+            and clauses[-1][1] == _SELF
+            and _ZH_PAST.match(clauses[-1][0] or "")
+            and (changed := _ZH_NOW_CHANGED.match(fragment))
+        ):
+            fragment = "我" + changed["now"].removeprefix("我")  # the subject it dropped
         if not zh:  # "it turns out I have…": "I have…", read by the rules alone (_HEDGED)
             said = _without_preface(fragment)
             hedged, fragment = said != fragment, _as_statement(said)  # "Being vegan": "I'm vegan"

@@ -1,0 +1,81 @@
+# ruff: noqa: E501  (a table of Chinese sentences reads better one case per line)
+"""What a Chinese-speaking user used to be withdraws what was stored, as "I used to be…" does.
+
+"我以前吃素，现在吃肉了" kept the stored "用户吃素" beside "用户以前吃素", and lost
+"现在吃肉": the diet, a constraint shown first on every turn, contradicted itself.
+"""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+from deerflow_memory.models import MemoryDocument
+from deerflow_memory.update.apply import apply_update
+from deerflow_memory.update.extraction import ExtractionRequest
+from deerflow_memory.update.offline.extractor import OfflineExtractor
+from deerflow_memory.update.offline.text import candidates_from_text
+
+
+def _after(*said: str) -> list[str]:
+    document = MemoryDocument()
+    for day, text in enumerate(said, start=1):
+        request = ExtractionRequest(
+            document=document,
+            messages=[HumanMessage(text), AIMessage("好的。")],
+            thread_id=f"t{day}",
+        )
+        update = OfflineExtractor().extract(request)
+        document = apply_update(
+            document, update, thread_id=f"t{day}", now=f"2026-03-0{day}T09:00:00Z"
+        )
+    return [fact.content for fact in document.facts]
+
+
+@pytest.mark.parametrize(
+    ("before", "now", "facts"),
+    [
+        ("我吃素。", "我以前吃素，现在吃肉了。", ["用户以前吃素", "用户现在吃肉"]),
+        ("我吃素。", "我以前吃素。", ["用户以前吃素"]),
+        ("我是一名护士。", "我之前是护士。", ["用户之前是护士"]),
+        ("我对芒果过敏。", "我以前对芒果过敏。", ["用户以前对芒果过敏"]),
+        ("我在一家银行上班。", "我曾经在一家银行上班。", ["用户曾经在一家银行上班"]),
+        ("我喜欢喝可乐。", "我以前喜欢喝可乐，现在改喝茶了。", ["用户以前喜欢喝可乐", "用户现在改喝茶"]),
+    ],
+)  # fmt: skip
+def test_what_the_user_used_to_be_replaces_the_stored_fact(
+    before: str, now: str, facts: list[str]
+) -> None:
+    assert _after(before, now) == facts
+
+
+@pytest.mark.parametrize(
+    ("before", "now"),
+    [
+        ("我喜欢爬山。", "我以前就喜欢爬山。"),  # still so
+        ("我喜欢爬山。", "我以前也喜欢爬山。"),
+        ("我去过冰岛。", "我以前去过冰岛。"),  # an experience, not a past state
+        ("我吃素。", "我以前不吃素。"),  # a negation: not read as a change
+    ],
+)
+def test_a_past_that_still_holds_withdraws_nothing(before: str, now: str) -> None:
+    assert _after(before, now)[0] == "用户" + before.removeprefix("我").removesuffix("。")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "其实我对虾不过敏，之前是误诊",
+        "抱歉，之前打错了，是李娜",
+        "之前说我住在成都，其实我搬走了",
+    ],
+)
+def test_the_conversation_or_a_mistake_is_no_past_of_the_user(said: str) -> None:
+    contents = [c.content for c in candidates_from_text(said)]
+    assert not any("之前" in c or "以前" in c for c in contents), contents
+
+
+def test_now_alone_with_le_is_still_a_moment() -> None:
+    # "现在吃了" ("eating now") is no state; only after what the user used to do is
+    # "现在…了" the new one.
+    assert [c.content for c in candidates_from_text("我现在吃肉了")] == []
