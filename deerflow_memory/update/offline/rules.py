@@ -499,6 +499,8 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _need(rf"^我{ADV_ZH}对(?P<v>[^，,]{{1,12}}?)(?:很|非常|特别|比较|有点|有些|极其|超级)?(?:敏感|不耐受?)$", C.CONTEXT, 0.95, None, _render("用户对{v}敏感")),
     _need(rf"^我{ADV_ZH}{MEAL_TIME_ZH}?(?:平时|一般|从来|从|完全|根本|严格|坚决|绝对|坚持)?(?:不吃|不能吃|不敢吃|吃不了|不碰|不喝|不能喝|忌口|戒了|戒)(?P<v>[^了].*)$", C.PREFERENCE, 0.95),
     _need(rf"^我{ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?:严格的|纯)?(?P<v>吃素|吃全素|吃纯素|吃斋|素食者|素食主义者|纯素食者|纯素主义者|素食|吃清真)(?:的)?(?:人)?{_DURATION_ZH}?$", C.PREFERENCE, 0.95),
+    # a diet begun: "我最近开始吃素", "我已经改吃素了" (了 after the change: it lasts)
+    _need(rf"^我{ADV_ZH}(?:开始|改成|改为|转为|改)(?P<v>吃素|吃全素|吃纯素|吃斋|吃清真)了?$", C.PREFERENCE, 0.95),
     _need(rf"^我{ADV_ZH}{MEAL_TIME_ZH}?只(?:吃|喝)(?P<v>[^了].*)$", C.PREFERENCE, 0.9),
     _need(rf"^我{ADV_ZH}(?:在|正在|一直在|最近在|开始)?(?:控|控制|限制|少吃|少喝)(?P<v>{NUTRIENT_ZH})(?:的?摄入量?)?$", C.PREFERENCE, 0.9),
     # reactions: "我一喝牛奶就拉肚子", "海鲜我不能吃，会起疹子", "花粉会让我打喷嚏"
