@@ -76,6 +76,6 @@ def test_the_conversation_or_a_mistake_is_no_past_of_the_user(said: str) -> None
 
 
 def test_now_alone_with_le_is_still_a_moment() -> None:
-    # "现在吃了" ("eating now") is no state; only after what the user used to do is
-    # "现在…了" the new one.
-    assert [c.content for c in candidates_from_text("我现在吃肉了")] == []
+    # "我现在吃饭了" is a meal; only after what the user used to do is "现在…了" a new state.
+    assert [c.content for c in candidates_from_text("我现在吃饭了")] == []
+    assert [c.content for c in candidates_from_text("我现在去上班了")] == []

@@ -171,6 +171,12 @@ def _was(pattern: str, category: FactCategory, confidence: float) -> _Rule:
     return _Rule(re.compile(pattern, _I), category, confidence, retracts=True)
 
 
+def _no_longer(pattern: str) -> _Rule:
+    """A rule for what the user no longer does: the old fact is withdrawn, nothing is stored
+    (a past habit or home is no fact to keep: "I used to live in Paris")."""
+    return _Rule(re.compile(pattern, _I), C.CONTEXT, 0.85, render=lambda _m, _c: "", retracts=True)
+
+
 def _name_ok(match: re.Match[str]) -> bool:
     words = match["v"].split()
     return 1 <= len(words) <= 4 and not any(
@@ -428,6 +434,10 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I'm (?:now |currently )?(?!(?:an? |the )?(?:(?:really|pretty|very|such an?|quite|total|complete) )?(?:terrible|bad|awful|lousy|horrible|mediocre|natural|born|wannabe|frustrated|aspiring|amateur|failed|crap|rubbish|worse)\b)(?!.*\b(?:at heart|in another life|in my dreams)$)(?:an? |the )?(?!not\b|no\b|never\b)(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?(?:\s+(?:at|for|in|on|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
     _r(r"^I'm (?:now |currently )?(?P<v>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|mum|dad|parent)|a homemaker)(?: (?:right now|at the moment|for now|these days))?(?: and (?:job hunting|looking for work|looking for a job))?$", C.CONTEXT, 0.9, "job"),
     _was(r"^I used to (?:be|work as) (?:an? |the )?(?P<v>[^,;]+)$", C.CONTEXT, 0.85),
+    # "I used to work at Acme", "I used to smoke", "I used to love jazz": the habit or place
+    # with its verb is withdrawn ("works at Acme", "smokes", "loves jazz"), not every
+    # fact naming Acme or jazz. Not "I used to think/say…" (an opinion or the chat).
+    _no_longer(r"^I used to (?P<v>(?!(?:be|think|believe|say|tell|ask|wonder|feel like|get|it|them|this|that)\b)[a-z]+(?: (?:(?! (?:but|and|now|though|until|till)\b)[^,;])+)?)$"),
     _r(r"^I (?:currently |now )?work (?:at|for) (?!(?:an? |my |the )?(?:boss|manager|guy|man|woman|person|people|someone|somebody|client|customer)s?\b)(?P<v>(?:(?!\b(?:who|whom|which|that)\b).)+)$", C.CONTEXT, 0.9, "employer"),
     _r(r"^I (?:currently |now )?work in (?P<v>.+)$", C.CONTEXT, 0.85),
     _r(r"^I (?:currently |now |mostly |usually )?work (?P<v>(?:from home|remotely|remote|part-time|full-time|night shifts?|nights|freelance)\b.*)$", C.CONTEXT, 0.85),
@@ -499,6 +509,8 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _need(rf"^我{ADV_ZH}对(?P<v>[^，,]{{1,12}}?)(?:很|非常|特别|比较|有点|有些|极其|超级)?(?:敏感|不耐受?)$", C.CONTEXT, 0.95, None, _render("用户对{v}敏感")),
     _need(rf"^我{ADV_ZH}{MEAL_TIME_ZH}?(?:平时|一般|从来|从|完全|根本|严格|坚决|绝对|坚持)?(?:不吃|不能吃|不敢吃|吃不了|不碰|不喝|不能喝|忌口|戒了|戒)(?P<v>[^了].*)$", C.PREFERENCE, 0.95),
     _need(rf"^我{ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?:严格的|纯)?(?P<v>吃素|吃全素|吃纯素|吃斋|素食者|素食主义者|纯素食者|纯素主义者|素食|吃清真)(?:的)?(?:人)?{_DURATION_ZH}?$", C.PREFERENCE, 0.95),
+    # meat again ("我又开始吃肉了", "我现在吃鱼了"): the diet it ends is withdrawn (text.py)
+    _r(r"^我(?:现在|又|重新|已经|最近)+(?:开始)?(?P<v>吃(?:肉|鱼|荤|海鲜|鸡肉|牛肉|猪肉))了?$", C.PREFERENCE, 0.85),
     # a diet begun: "我最近开始吃素", "我已经改吃素了" (了 after the change: it lasts)
     _need(rf"^我{ADV_ZH}(?:开始|改成|改为|转为|改)(?P<v>吃素|吃全素|吃纯素|吃斋|吃清真)了?$", C.PREFERENCE, 0.95),
     _need(rf"^我{ADV_ZH}{MEAL_TIME_ZH}?只(?:吃|喝)(?P<v>[^了].*)$", C.PREFERENCE, 0.9),

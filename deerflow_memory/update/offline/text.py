@@ -1339,11 +1339,54 @@ def candidates_from_text(text: str) -> list[Candidate]:
             ):
                 continue  # "I'm a huge fan of": what it is of was never said
             found.append(candidate)
+            found += _diets_given_up(candidate.content, zh, found)
     return found
+
+
+# Eating meat or fish again ends a vegetarian or vegan diet: "I eat meat now", "I've started
+# eating fish again", "我现在吃肉", "我又开始吃鱼了". The stored diet (a constraint shown
+# first on every turn) is withdrawn, as "I'm no longer vegetarian" would.
+_EN_EATS_MEAT_NOW = re.compile(
+    r"^User (?:now |has |had )?(?:(?:started|begun|gone back to|went back to) )?"
+    r"eat(?:s|ing)? (?:meat|fish|chicken|beef|pork|seafood|lamb|poultry)\b"
+    r"(?=.*\b(?:now|again|these days|nowadays)\b|(?<=started eating \w{4})|.*\bstarted\b)",
+    _I,
+)
+_ZH_EATS_MEAT_NOW = re.compile(
+    r"^用户(?:现在|又|重新|已经|最近)+(?:开始)?吃(?:肉|鱼|荤|海鲜|鸡肉|牛肉|猪肉)"
+)
+_MEAT_ENDS = ("vegetarian", "vegan")
+_MEAT_ENDS_ZH = ("吃素", "素食者", "素食主义者", "吃斋")
+
+
+def _diets_given_up(content: str, zh: bool, said: list[Candidate]) -> list[Candidate]:
+    """Retractions of the diets that eating meat now (``content``) ends; [] for other facts.
+
+    A diet already withdrawn by what was ``said`` before ("我以前吃素，现在吃肉了") is not
+    withdrawn again: that would take back the past the user just stated too.
+    """
+    if not (_ZH_EATS_MEAT_NOW if zh else _EN_EATS_MEAT_NOW).match(content):
+        return []
+    done = {candidate.retract for candidate in said}
+    diets = _MEAT_ENDS_ZH if zh else _MEAT_ENDS
+    return [Candidate("", FactCategory.CONTEXT, 0.9, retract=d) for d in diets if d not in done]
+
+
+# "I was vegetarian for years, but not anymore", "I was a smoker; no longer": said as
+# "I'm no longer X" (a retraction), not as a fact with its denial glued on.
+_EN_WAS_NOT_NOW = re.compile(
+    r"^I(?:'m| am| was| used to be)\s+(?P<x>[^,;]+?)"
+    r"(?:\s+for\s+(?:years|ages|decades|a\s+(?:long\s+)?(?:while|time)|(?:\w+\s+){1,2}(?:years?|months?)))?"
+    r"\s*[,;]?\s*(?:but\s+)?(?:not\s+(?:anymore|any\s+more|any\s+longer|these\s+days|nowadays)"
+    r"|no\s+longer|no\s+more)$",
+    _I,
+)
 
 
 def _sentence_candidates(sentence: str, zh: bool, marker: bool) -> list[Candidate]:
     """Candidates of one cleaned sentence: a retraction or correction frame, else its clauses."""
+    if not zh and (was := _EN_WAS_NOT_NOW.match(sentence)):
+        sentence = f"I'm no longer {was['x']}"
     if (changed := retraction_frame(sentence, zh)) is not None:
         return [changed]
     framed = _correction_frame(sentence, zh, marker)

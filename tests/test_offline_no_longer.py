@@ -1,0 +1,73 @@
+"""What the user no longer does or is withdraws the stored fact: memory never contradicts it.
+
+Before: "I used to work at Acme" left "User works at Acme"; "I was vegetarian for
+years, but not anymore" kept the diet and stored the denial glued to it; "I eat
+meat now" left "User is vegetarian" (a constraint shown first on every turn).
+"""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+from deerflow_memory.models import MemoryDocument
+from deerflow_memory.update.apply import apply_update
+from deerflow_memory.update.extraction import ExtractionRequest
+from deerflow_memory.update.offline.extractor import OfflineExtractor
+
+
+def _after(*said: str) -> list[str]:
+    document = MemoryDocument()
+    for day, text in enumerate(said, start=1):
+        request = ExtractionRequest(
+            document=document,
+            messages=[HumanMessage(text), AIMessage("Noted.")],
+            thread_id=f"t{day}",
+        )
+        update = OfflineExtractor().extract(request)
+        document = apply_update(
+            document, update, thread_id=f"t{day}", now=f"2026-04-0{day}T09:00:00Z"
+        )
+    return [fact.content for fact in document.facts]
+
+
+@pytest.mark.parametrize(
+    ("before", "now", "facts"),
+    [
+        ("I work at a brewery.", "I used to work at a brewery.", []),
+        ("I smoke.", "I used to smoke.", []),
+        ("I love heavy metal.", "I used to love heavy metal.", []),
+        ("I play the oboe.", "I used to love heavy metal.", ["User plays the oboe"]),
+        ("I'm vegetarian.", "I was vegetarian for years, but not anymore.", []),
+        ("I'm vegan.", "I'm vegan, but not anymore.", []),
+        ("I'm into crypto.", "I was into crypto but not these days.", []),
+    ],
+)
+def test_what_the_user_no_longer_does_is_withdrawn(before: str, now: str, facts: list[str]) -> None:
+    assert _after(before, now) == facts
+
+
+@pytest.mark.parametrize(
+    ("before", "now", "facts"),
+    [
+        ("I'm vegetarian.", "I eat meat now.", ["User eats meat now"]),
+        ("I'm vegan.", "I've started eating fish again.", ["User has started eating fish again"]),
+        ("我吃素。", "我现在吃肉。", ["用户现在吃肉"]),
+        ("我是素食者。", "我又开始吃鱼了。", ["用户又开始吃鱼了"]),
+    ],
+)
+def test_eating_meat_again_ends_the_diet(before: str, now: str, facts: list[str]) -> None:
+    assert _after(before, now) == facts
+
+
+@pytest.mark.parametrize(
+    ("before", "now"),
+    [
+        ("I'm vegetarian.", "My daughter eats meat now."),  # someone else's plate
+        ("我吃素。", "我女儿现在吃肉了。"),
+        ("I'm allergic to kiwi.", "I eat meat now."),  # no diet that meat ends
+        ("I love heavy metal.", "I used to think heavy metal was noise."),  # an opinion
+    ],
+)
+def test_what_does_not_end_a_fact_keeps_it(before: str, now: str) -> None:
+    assert _after(before, now)[0] == _after(before)[0]
