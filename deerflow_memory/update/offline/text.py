@@ -1346,10 +1346,12 @@ def candidates_from_text(text: str) -> list[Candidate]:
 # Eating meat or fish again ends a vegetarian or vegan diet: "I eat meat now", "I've started
 # eating fish again", "我现在吃肉", "我又开始吃鱼了". The stored diet (a constraint shown
 # first on every turn) is withdrawn, as "I'm no longer vegetarian" would.
+_MEAT_EN = r"(?:meat|fish|chicken|beef|pork|seafood|lamb|poultry)\b"
 _EN_EATS_MEAT_NOW = re.compile(
-    r"^User (?:now |has |had )?(?:(?:started|begun|gone back to|went back to) )?"
-    r"eat(?:s|ing)? (?:meat|fish|chicken|beef|pork|seafood|lamb|poultry)\b"
-    r"(?=.*\b(?:now|again|these days|nowadays)\b|(?<=started eating \w{4})|.*\bstarted\b)",
+    # begun: "User has started eating fish", "User went back to eating meat"
+    rf"^User (?:has |had )?(?:started|begun|gone back to|went back to) eating {_MEAT_EN}"
+    # or said to hold now: "User eats meat now", "User now eats chicken again"
+    rf"|^User (?:now )?eats {_MEAT_EN}(?=.*\b(?:now|again|these days|nowadays)\b)",
     _I,
 )
 _ZH_EATS_MEAT_NOW = re.compile(
