@@ -222,6 +222,10 @@ def test_a_long_run_of_spaces_or_spacing_marks_is_checked_in_linear_time(run: st
         ('She said "fine." PIN is 6620. Rows at dawn.', 'She said "fine." Rows at dawn.'),
         ("他说：“好。”密码是6620。喜欢划船。", "他说：“好。”喜欢划船。"),
         ("Joined Acme… PIN 6620… Rows at dawn", "Joined Acme… Rows at dawn"),
+        # a title's dot ends no sentence: the dropped one takes "Dr." with it
+        ("Dr. Amadi set the gate code to 3390. Rows at dawn.", "Rows at dawn."),
+        ("Sees Mrs. Ito weekly. Mr. Ito's PIN is 6620. Rows at dawn.",
+         "Sees Mrs. Ito weekly. Rows at dawn."),
     ],
 )  # fmt: skip
 def test_a_summarys_sentences_end_at_a_stop_before_a_space(summary: str, kept: str) -> None:

@@ -300,9 +300,14 @@ def _cut_summary(text: str, max_chars: int) -> str:
 
 
 # Where a summary is cut around a secret: a stop, the closing quotes or brackets after it,
-# and then a space (not "U.S.", "3.5", "4111.1111": a number cut in two keeps its digits)
-# or, after a Chinese stop, anything. Stricter than _SENTENCE_END, which cuts for length.
-_SECRET_CUT = re.compile(r"(?:[.!?…]+[\"'”’」』)\]]*(?=\s)|[。！？]+[\"'”’」』)\]]*)\s*")
+# and then a space (not "U.S.", "3.5", "4111.1111": a number cut in two keeps its digits;
+# not a title's dot, "Dr. Lee", which a dropped sentence would leave behind) or, after a
+# Chinese stop, anything. Stricter than _SENTENCE_END, which cuts for length.
+_TITLES = ("Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "St", "Mt", "Jr", "Sr", "No", "vs")
+_SECRET_CUT = re.compile(
+    "".join(rf"(?<!\b{title})" for title in _TITLES)
+    + r"(?:[.!?…]+[\"'”’」』)\]]*(?=\s)|[。！？]+[\"'”’」』)\]]*)\s*"
+)
 
 
 def _without_unsafe_sentences(summary: str) -> str:
