@@ -67,6 +67,8 @@ def test_eating_meat_again_ends_the_diet(before: str, now: str, facts: list[str]
         ("我吃素。", "我女儿现在吃肉了。"),
         ("I'm allergic to kiwi.", "I eat meat now."),  # no diet that meat ends
         ("I love heavy metal.", "I used to think heavy metal was noise."),  # an opinion
+        ("I'm vegetarian.", "I used to be vegetarian and I still am."),  # still so
+        ("我吃素。", "我以前室友吃素，现在吃肉了。"),  # whose plate is unclear
     ],
 )
 def test_what_does_not_end_a_fact_keeps_it(before: str, now: str) -> None:

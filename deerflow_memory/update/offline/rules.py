@@ -546,10 +546,12 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _r(rf"^我{ADV_ZH}(?:正在|在|最近在)?(?:学习|学)了?(?!到|会|过|着|习惯|校|院|生)(?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(rf"^我{ADV_ZH}有(?P<v>(?:\d+|[一二两三四五六七八九十几多]+)年(?:多)?的?.+?经验)$", C.KNOWLEDGE, 0.85),
     # what the user used to be or do ("我以前吃素", "我之前是程序员", "我曾经对鸡蛋过敏"): it
-    # stands as said and withdraws the present fact, as "I used to be…" does. Not "以前就/也/
-    # 一直" (still so), a negation, a habit word, a "过" of experience ("去过日本"), the
-    # conversation or a mistake ("之前说错了", "之前是误诊"), nor a moment ending in 了.
-    _was(r"^我(?:以前|之前|过去|曾经|从前)(?!就|也|一直|都|还|从来|常|经常|总|每|没|不|很少)(?:是|当|做)?(?:一个|一名|一位|个|名)?(?P<v>(?:(?!过(?!敏)|[你您我说讲提问聊]|误诊|[错])[^，,；;]){2,20})(?<!了)$", C.CONTEXT, 0.85),
+    # stands as said and withdraws the present fact, as "I used to be…" does (text.py keeps
+    # the fact when the sentence says it still holds: "…，现在还是"). Not "以前就/也/一直"
+    # (still so), a negation, a habit word, a "过" of experience ("去过日本"), an event
+    # done ("之前买了一辆车"), someone or something of the user's ("我以前的电脑", "我以前
+    # 室友"), the conversation or a mistake ("之前说错了", "之前是误诊"), nor "…的时候/的事".
+    _was(rf"^我(?:以前|之前|过去|曾经|从前)(?!就|也|一直|都|还|从来|常|经常|总|每|没|不|很少|的|(?:{KIN_ZH}))(?:是|当|做)?(?:一个|一名|一位|个|名)?(?P<v>(?:(?!过(?!敏)|[你您我说讲提问聊了错]|误诊|的时候|的事)[^，,；;]){{2,20}})$", C.CONTEXT, 0.85),
     _r(rf"^我{ADV_ZH}(?:是|当)(?:一名|一个|一位|个|名)?(?P<v>.{{0,10}}?(?:{PROF_ZH}))$", C.CONTEXT, 0.9, "job"),
     _r(rf"^我{ADV_ZH}在(?P<v>.{{2,20}}?)(?:工作|上班|任职|实习|打工)$", C.CONTEXT, 0.9, "workplace"),
     _r(rf"^我{ADV_ZH}(?:是)?(?:做|搞|干|负责)(?P<v>{PROF_ZH})(?:的|工作|这行|这一行|方面)?$", C.CONTEXT, 0.9, "job"),
@@ -629,7 +631,7 @@ _EN_PAST = frozenset(
     dreamt drove dwelt fell fought flew flung forbade forgot forgave froze gave grew hung heard
     held hid knelt laid lent leapt learnt lit meant mistook overcame overheard overslept overtook
     outgrew outran paid rebuilt rode rang rose resold retook rewrote sought sent shook shone shot
-    shrank sang sank sat slept slid slung smelt spelt spent spilt spun spat sprang stood stole
+    shrank sang sank sat slept slid slung spelt spent spilt spun spat sprang stood stole
     stuck stung stank strode struck strove swore swept swung took tore threw trod understood
     undertook underwent upheld woke wore wove wept won withdrew withheld withstood wrung
     misunderstood foresaw undid

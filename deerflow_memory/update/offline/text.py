@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from deerflow_memory.arguments import expect_text
+from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.own_words import (
     OWN_WORDS_CONFIDENCE,
@@ -417,9 +418,18 @@ _EN_AWAY = re.compile(
 )
 _EN_PAST = re.compile(r"\b(?:used to|was|were|had|lived|grew up|before|previously|until)\b", _I)
 _EN_PAST_HOME = re.compile(r"\b(?:used to live|was living|lived|grew up|was based)\b", _I)
-# "我以前吃素，现在吃肉了": after what the user used to do, "现在…了" is the new state, not
-# a moment ("现在吃了" alone is one); its 了 goes, so the state is read ("现在吃肉").
-_ZH_PAST = re.compile(r"^我?(?:以前|之前|过去|曾经|从前)")
+# "我以前吃素，现在吃肉了": after what the user used to be or do (a rule's past, not "我之前
+# 问过"), "现在…了" is the new state, not a moment ("现在吃了" alone is one); its 了 goes,
+# so a rule reads the state ("现在吃肉"), or nothing is kept ("现在明白了", "现在坏掉了").
+# What the user used to be, said to hold still ("…，现在还是", "…，至今如此", "and I still
+# am"): the past statement withdraws nothing then.
+_ZH_STILL = re.compile(
+    r"(?:现在|如今|目前|今天|最近)[^，,。]{0,3}?(?:还|也|依旧|依然|仍然|仍|照样|更|同样)"
+    r"|还是|依旧|依然|仍然|至今|到现在|一辈子|一直都?"
+)
+_EN_STILL = re.compile(
+    r"\b(?:still|to this day|even now|as (?:ever|before))\b|\band (?:I )?(?:still )?(?:am|do)\b", _I
+)
 _ZH_NOW_CHANGED = re.compile(
     r"^(?P<now>(?:我)?(?:现在|如今|目前)(?:又|也|开始|改成|改为)?[\u4e00-\u9fff]{2,12}?)了$"
 )
@@ -957,10 +967,12 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             zh
             and clauses
             and clauses[-1][1] == _SELF
-            and _ZH_PAST.match(clauses[-1][0] or "")
             and (changed := _ZH_NOW_CHANGED.match(fragment))
+            and (was := match_clause(_zh_normalise(clauses[-1][0] or ""), True))
+            and was.retract
+            and match_clause(now_said := "我" + changed["now"].removeprefix("我"), True)
         ):
-            fragment = "我" + changed["now"].removeprefix("我")  # the subject it dropped
+            fragment = now_said  # with the subject it dropped
         if not zh:  # "it turns out I have…": "I have…", read by the rules alone (_HEDGED)
             said = _without_preface(fragment)
             hedged, fragment = said != fragment, _as_statement(said)  # "Being vegan": "I'm vegan"
@@ -1318,7 +1330,10 @@ def candidates_from_text(text: str) -> list[Candidate]:
         if not zh:
             sentence = _en_normalise(sentence)
         sentence, others = with_others(sentence, zh)
+        still = (_ZH_STILL if zh else _EN_STILL).search(sentence) is not None
         for candidate in _sentence_candidates(sentence, zh, marker):
+            if still and candidate.content and candidate.wrong_value is None:
+                candidate.retract = None  # "我以前对芒果过敏，现在还是": nothing withdrawn
             if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
                 continue  # "Lol I'm 12", "Shoe size? I'm 44"
             if vented and (
@@ -1338,8 +1353,11 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 and not _EN_OWN_CLAUSE.search(candidate.content)
             ):
                 continue  # "I'm a huge fan of": what it is of was never said
+            given_up = _diets_given_up(candidate.content, zh, found)
+            if given_up and (_ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED).search(raw):
+                continue  # "我以前室友吃素，现在吃肉了": whose plate is unclear
             found.append(candidate)
-            found += _diets_given_up(candidate.content, zh, found)
+            found += given_up
     return found
 
 
@@ -1358,6 +1376,8 @@ _ZH_EATS_MEAT_NOW = re.compile(
     r"^用户(?:现在|又|重新|已经|最近)+(?:开始)?吃(?:肉|鱼|荤|海鲜|鸡肉|牛肉|猪肉)"
 )
 _MEAT_ENDS = ("vegetarian", "vegan")
+_ZH_SOMEONE_NAMED = re.compile(rf"{KIN_ZH}|他|她")
+_EN_SOMEONE_NAMED = re.compile(rf"\b(?:{KIN_EN}|he|she|they)\b", _I)
 _MEAT_ENDS_ZH = ("吃素", "素食者", "素食主义者", "吃斋")
 
 
