@@ -47,6 +47,7 @@ from deerflow_memory.models import (
     MemoryDocument,
     SourceType,
     replace_surrogates,
+    says_nothing,
 )
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import UnreadableDeadLetter
@@ -742,8 +743,11 @@ def _fact_said(fact_id: str, content: str, unsafe: bool) -> str:
 def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.update.manual import delete_fact, save_edit
 
-    if not args.fact_id.strip():  # bad input, not "no such fact": nothing is looked up
-        raise CommandFailed("the fact id is empty (show --user USER lists the ids)", status=2)
+    if says_nothing(args.fact_id):  # "", "  ", a zero-width space: bad input, not "no such fact"
+        raise CommandFailed(
+            "the fact id is empty or has no letter or digit (show --user USER lists the ids)",
+            status=2,
+        )
     config = _config(args)
     with _storage(args, config) as storage:
         try:

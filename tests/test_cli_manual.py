@@ -76,7 +76,7 @@ def test_forget_of_an_empty_id_is_bad_input(tmp_path: Path) -> None:
     # Exit 2 like other bad input, not 1 ("no such fact"); nothing is looked up or written.
     root = ["--root", str(tmp_path)]
     assert cli(*root, "remember", "--user", "cy", "Keeps a kayak", cwd=tmp_path).returncode == 0
-    for empty in ("", "  "):
+    for empty in ("", "  ", "\u200b"):
         done = cli(*root, "forget", "--user", "cy", empty, cwd=tmp_path)
         assert done.returncode == 2 and "fact id is empty" in done.stderr
         assert done.stderr.count("\n") == 1

@@ -9,8 +9,13 @@ import pytest
 from starlette.testclient import TestClient
 
 from deerflow_memory.errors import InvalidDocumentError
-from deerflow_memory.models import MemoryDocument
-from deerflow_memory.update.import_check import read_import, unsafe_summaries_in_import
+from deerflow_memory.models import Fact, MemoryDocument
+from deerflow_memory.update.import_check import (
+    _texts_in,
+    brought_back_note,
+    read_import,
+    unsafe_summaries_in_import,
+)
 from tests.test_cli_errors import assert_one_error_line, run
 
 _PIN = "my PIN is 4821"
@@ -34,6 +39,14 @@ def _problem_of(fact: dict[str, object]) -> str:
         {"id": "password: Tulip8841 "},  # an id with a trailing space
         {"id": "/my PIN is 4821"},  # an id holding a slash
         {"category": "my PIN is 4821\u202e"},  # a bidi override in a category
+        # checked as given, not as escaped or cut (attacker 60)
+        {"category": "验证码是482193\u200b"},
+        {"category": "pass\u200bword: Tulip8841"},
+        {"confidence": "4111 1111\n1111 1111"},
+        {"confidence": {"pin": 4821}},
+        {"confidence": [["nested", "card 4111 1111 1111 1111"]]},
+        {"id": "nnnnnnnnnnnnnnnnnnnnnnnn 4111 1111 1111 1111 "},  # cut inside the number
+        {"id": "my PIN is 4821"},  # an id every command would print
     ],
 )
 def test_a_problem_never_repeats_a_value_that_looks_like_a_secret(
@@ -41,7 +54,7 @@ def test_a_problem_never_repeats_a_value_that_looks_like_a_secret(
 ) -> None:
     said = _problem_of(fact)
     assert "not shown" in said
-    for digits in ("4821", "4111", "7730", "8841"):
+    for digits in ("4821", "4111", "7730", "8841", "482193"):
         assert digits not in said
 
 
@@ -56,6 +69,33 @@ def test_a_problem_never_repeats_a_value_that_looks_like_a_secret(
 def test_a_harmless_bad_value_is_still_named(fact: dict[str, object], shown: str) -> None:
     said = _problem_of(fact)
     assert shown in said and "not shown" not in said
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"facts": [], "my PIN is 4821": 1, "my PIN is 4821": 2}',  # a repeated key
+        '{"facts": [{"id": "a", "content": "x", "my PIN is 4821": '
+        + "[" * 40
+        + "1"
+        + "]" * 40
+        + "}]}",  # a key whose value is nested too deep
+    ],
+)
+def test_a_problem_found_by_another_check_never_repeats_a_secret(raw: str) -> None:
+    with pytest.raises(InvalidDocumentError, match="not shown") as caught:
+        read_import(raw)
+    assert "4821" not in str(caught.value)
+
+
+def test_a_huge_bad_value_is_checked_in_bounded_time() -> None:
+    # 16 MB in one confidence: only what a problem may show is checked (it took 32 s).
+    # Counted, not timed: the check reads at most _CHECKED_CHARS of each text.
+    huge = "a1 " * 5_000_000
+    raw = json.dumps({"facts": [{"id": "a", "content": "x", "confidence": huge}]})
+    with pytest.raises(InvalidDocumentError, match=r"\(15,000,002 characters\)"):
+        read_import(raw)
+    assert all(len(text) <= 2 * 400 + 1 for text in _texts_in([huge, {huge: huge}]))
 
 
 def test_two_problems_in_one_fact_the_harmless_one_named() -> None:
@@ -135,3 +175,13 @@ def test_the_import_route_names_summaries_that_look_like_a_secret(
     assert done.status_code == 200
     assert done.json()["summariesLookUnsafe"] == ["user.workContext"]
     assert done.json()["looksUnsafe"] == []
+
+
+def test_a_deleted_fact_brought_back_is_named_by_its_id_when_it_looks_like_a_secret() -> None:
+    facts = (
+        Fact(id="f_code", content="The shed lock code is 5512", category="context"),
+        Fact(id="f_tea", content="Drinks rooibos", category="preference"),
+    )
+    note = brought_back_note(facts)
+    assert "5512" not in note and "f_code (its text not shown)" in note
+    assert "f_tea: Drinks rooibos" in note

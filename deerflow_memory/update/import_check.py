@@ -118,7 +118,7 @@ def read_import(
     try:
         data = json.loads(raw, object_pairs_hook=json_object_without_duplicates)
     except DuplicateKeyError as e:  # the last one would win silently: which was meant?
-        raise InvalidDocumentError(f"{name}: {e}") from e
+        raise InvalidDocumentError(f"{name}: {_unshown(str(e))}") from e
     except (ValueError, UnicodeDecodeError) as e:
         raise InvalidDocumentError(f"{name} is not JSON: {json_problem(e)}") from e
     except (RecursionError, MemoryError) as e:  # "[[[[…" thousands deep: no document looks so
@@ -144,7 +144,7 @@ def read_import(
     try:
         return MemoryDocument.model_validate(data)
     except ValidationError as e:
-        raise InvalidDocumentError(f"{name}: {first_problem(e, '')}") from e
+        raise InvalidDocumentError(f"{name}: {_unshown(first_problem(e, ''))}") from e
 
 
 def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str]:
@@ -177,6 +177,9 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
                     f"{where} id is {len(fact_id):,} characters, longer than "
                     f"{MAX_FACT_ID_CHARS} ({_shown(fact_id, 20)}…)"
                 )
+            elif unsafe_to_store(fact_id[:_CHECKED_CHARS]):
+                # every command and route prints ids: "forgot my PIN is 4821"
+                problems.append(f"{where} has an id that looks like a secret (not shown)")
             elif "/" in fact_id or "\\" in fact_id:
                 # The HTTP routes name a fact by its id in the path: one with a slash
                 # could never be edited or deleted there.
@@ -196,20 +199,56 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
 
 
 _NOT_SHOWN = "(a value that looks like a secret: not shown)"
+# Of each text a problem may show, this much is checked: more than is ever shown, so a
+# secret cut at the end of what is shown is seen whole; not all of a 16 MB value.
+_CHECKED_CHARS = 400
+_CHECKED_TEXTS = 32  # texts looked at inside a list or an object (only the first are shown)
+
+
+def _texts_in(value: object) -> list[str]:
+    """Texts a problem about ``value`` might show: itself, or the first ones inside a list
+    or an object (keys, values, and ``"key value"`` for a scalar value, as in
+    ``{"pin": 4821}``), each cut to :data:`_CHECKED_CHARS`."""
+    texts: list[str] = []
+    pending: list[object] = [value]
+    while pending and len(texts) < _CHECKED_TEXTS:
+        item = pending.pop(0)
+        if isinstance(item, str):
+            texts.append(item[:_CHECKED_CHARS])
+        elif isinstance(item, dict):
+            for key, inner in list(item.items())[:_CHECKED_TEXTS]:
+                pending.append(key)
+                if isinstance(inner, str | int | float):
+                    texts.append(f"{str(key)[:_CHECKED_CHARS]} {str(inner)[:_CHECKED_CHARS]}")
+                pending.append(inner)
+        elif isinstance(item, list):
+            pending.extend(item[:_CHECKED_TEXTS])
+    return texts
 
 
 def _shown(value: object, chars: int | None = None, show: Callable[[object], str] = repr) -> str:
     """``value`` as a problem repeats it: ``show`` of it (text cut to ``chars``), one line.
 
     Never a value that looks like a secret (``"my PIN is 4821"`` as a
-    confidence): the message goes to a terminal, a log or an HTTP answer.
+    confidence, ``{"pin": 4821}``, ``"验证码是482193"`` with an invisible character):
+    the message goes to a terminal, a log or an HTTP answer. The value is
+    checked as given, before escaping and cutting, and so is what is shown.
     """
+    raw = value
     if isinstance(value, str) and chars is not None:
         value = value[:chars]
     text = show(value)  # repr and ascii escape what is not printable
-    if unsafe_to_store(text):
+    if unsafe_to_store(text[:_CHECKED_CHARS]) or any(map(unsafe_to_store, _texts_in(raw))):
         return _NOT_SHOWN
     return text if len(text) <= NAME_SHOWN else f"{text[:NAME_SHOWN]}… ({len(text):,} characters)"
+
+
+def _unshown(message: str) -> str:
+    """``message`` built from the file by another check (a repeated key, a nested value),
+    or a line saying why it is not shown when it looks like a secret."""
+    if unsafe_to_store(message[: 4 * _CHECKED_CHARS]):
+        return "a problem whose text looks like a secret (not shown): check the file's keys"
+    return message
 
 
 def _unit_number(value: Any) -> bool:
@@ -417,7 +456,13 @@ def unsafe_summaries_in_import(incoming: MemoryDocument) -> tuple[str, ...]:
 
 
 def brought_back_note(facts: tuple[Fact, ...]) -> str:
-    """``"1 fact you deleted (fact_1: Lives in Oslo)"``; a few named, the rest counted."""
-    named = ", ".join(f"{clipped(f.id)}: {clipped(f.content)}" for f in facts[:_SHOWN])
+    """``"1 fact you deleted (fact_1: Lives in Oslo)"``; a few named (one that looks like a
+    secret by its id only), the rest counted."""
+    named = ", ".join(
+        f"{clipped(f.id)} (its text not shown)"
+        if unsafe_to_store(f.content)
+        else f"{clipped(f.id)}: {clipped(f.content)}"
+        for f in facts[:_SHOWN]
+    )
     more = f" and {len(facts) - _SHOWN} more" if len(facts) > _SHOWN else ""
     return f"{_count(len(facts), 'fact')} you deleted ({named}{more})"
