@@ -559,8 +559,9 @@ def memory_routes(
         user_id, agent = target(request)
         config = settings(request)
         raw = await _body(request, config.max_import_bytes, "bytes allowed (max_import_bytes)")
-        # The CLI's check: the whole document is validated before anything is written.
-        incoming = read_import(raw, name="the request body", config=config)
+        # The CLI's check: the whole document is validated before anything is written,
+        # off the event loop (parsing and checking a large body takes a while).
+        incoming = await run_in_threadpool(read_import, raw, name="the request body", config=config)
         replace = request.query_params.get("replace", "").lower() in {"1", "true", "yes"}
         backend = storage(request)
 
