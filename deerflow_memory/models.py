@@ -980,9 +980,21 @@ _PART_MODELS: dict[str, tuple[str, type[_Model]]] = {
 }
 
 
+# Characters of a rejected value kept by parsing: more than a preview shows (80), so that
+# ``validate_update`` checks a secret cut at the end whole before it cuts the preview.
+_PREVIEW_SOURCE_CHARS = 400
+
+
 def _preview(value: Any) -> str:
-    text = value.get("content", value) if isinstance(value, dict) else value
-    return str(text)[:80]
+    """The text of a rejected value as written (its content or summary, else its words),
+    not ``repr``: an escaped ``\\u200b`` would hide a secret from the check."""
+    text = value
+    if isinstance(value, dict):
+        text = value.get("content", value.get("summary"))
+        if not isinstance(text, str):
+            words = (str(v) for v in value.values() if isinstance(v, str | int | float))
+            text = " ".join(words)
+    return str(text)[:_PREVIEW_SOURCE_CHARS]
 
 
 def _split_invalid_parts(data: dict[str, Any]) -> tuple[dict[str, Any], list[Rejection]]:

@@ -18,6 +18,7 @@ from deerflow_memory.config import MemoryConfig
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.models import MemoryUpdate
 from deerflow_memory.service import MemoryService
+from deerflow_memory.update.answer import parse_update
 from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import validate_update
 from tests.openai_server import OpenAIServer, openai_server  # noqa: F401  (fixture)
@@ -280,3 +281,26 @@ def test_a_secret_named_in_one_sentence_and_given_in_the_next_keeps_the_stored_s
     )
     assert checked.user.work_context is None
     assert [(r.item, r.text) for r in checked.rejected] == [("user.workContext", "")]
+
+
+@pytest.mark.parametrize(
+    "part",
+    [
+        # a secret past the preview's 80 characters: checked whole, then cut
+        {"newFacts": [{"content": "y" * 64 + " 4111 1111 1111 1111", "confidence": "sure"}]},
+        # a section that fails parsing: its words, not an escaped repr ("\\u200b")
+        {"user": {"workContext": {"summary": "Their pass\u200bcode is 7713", "shouldUpdate": 2}}},
+        {"user": {"workContext": {"summary": "门禁密\u200b码是 882211", "shouldUpdate": "maybe"}}},
+    ],
+)
+def test_a_part_that_fails_parsing_shows_no_secret(part: dict[str, object]) -> None:
+    answer = {**part, "newFacts": [*part.get("newFacts", []), {"content": "Bakes sourdough"}]}  # type: ignore[list-item]
+    checked = validate_update(parse_update(json.dumps(answer)))
+    [rejection] = checked.rejected
+    assert rejection.text == ""
+
+
+def test_a_harmless_preview_is_cut_to_eighty_characters() -> None:
+    answer = {"newFacts": [{"content": "z" * 300, "confidence": "sure"}, {"content": "Rows"}]}
+    [rejection] = validate_update(parse_update(json.dumps(answer))).rejected
+    assert rejection.text == "z" * 80

@@ -348,10 +348,14 @@ _UNSAFE_REASON = "removed by the memory model (its reason looked like a secret: 
 
 
 def _unsafe_shown(rejection: Rejection) -> Rejection:
-    """``rejection`` without its text or reason when either looks like a secret."""
+    """``rejection`` without its text or reason when either looks like a secret, its
+    text cut to :data:`PREVIEW_CHARS` (parsing keeps more, so a secret cut at the end of
+    the preview is checked whole)."""
     changes: dict[str, str] = {}
     if rejection.text and unsafe_to_store(rejection.text):
         changes["text"] = ""
+    elif len(rejection.text) > PREVIEW_CHARS:
+        changes["text"] = rejection.text[:PREVIEW_CHARS]
     if unsafe_to_store(rejection.reason):
         what = rejection.reason.partition(":")[0][:40]
         changes["reason"] = f"{what}: not shown (it holds what looks like a secret)"
