@@ -8,27 +8,8 @@ meat now" left "User is vegetarian" (a constraint shown first on every turn).
 from __future__ import annotations
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage
 
-from deerflow_memory.models import MemoryDocument
-from deerflow_memory.update.apply import apply_update
-from deerflow_memory.update.extraction import ExtractionRequest
-from deerflow_memory.update.offline.extractor import OfflineExtractor
-
-
-def _after(*said: str) -> list[str]:
-    document = MemoryDocument()
-    for day, text in enumerate(said, start=1):
-        request = ExtractionRequest(
-            document=document,
-            messages=[HumanMessage(text), AIMessage("Noted.")],
-            thread_id=f"t{day}",
-        )
-        update = OfflineExtractor().extract(request)
-        document = apply_update(
-            document, update, thread_id=f"t{day}", now=f"2026-04-0{day}T09:00:00Z"
-        )
-    return [fact.content for fact in document.facts]
+from tests.test_quality_kinds import facts_after
 
 
 @pytest.mark.parametrize(
@@ -44,7 +25,7 @@ def _after(*said: str) -> list[str]:
     ],
 )
 def test_what_the_user_no_longer_does_is_withdrawn(before: str, now: str, facts: list[str]) -> None:
-    assert _after(before, now) == facts
+    assert facts_after(before, now) == facts
 
 
 @pytest.mark.parametrize(
@@ -57,7 +38,7 @@ def test_what_the_user_no_longer_does_is_withdrawn(before: str, now: str, facts:
     ],
 )
 def test_eating_meat_again_ends_the_diet(before: str, now: str, facts: list[str]) -> None:
-    assert _after(before, now) == facts
+    assert facts_after(before, now) == facts
 
 
 @pytest.mark.parametrize(
@@ -72,4 +53,4 @@ def test_eating_meat_again_ends_the_diet(before: str, now: str, facts: list[str]
     ],
 )
 def test_what_does_not_end_a_fact_keeps_it(before: str, now: str) -> None:
-    assert _after(before, now)[0] == _after(before)[0]
+    assert facts_after(before, now)[0] == facts_after(before)[0]

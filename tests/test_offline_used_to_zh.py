@@ -7,28 +7,9 @@
 from __future__ import annotations
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage
 
-from deerflow_memory.models import MemoryDocument
-from deerflow_memory.update.apply import apply_update
-from deerflow_memory.update.extraction import ExtractionRequest
-from deerflow_memory.update.offline.extractor import OfflineExtractor
 from deerflow_memory.update.offline.text import candidates_from_text
-
-
-def _after(*said: str) -> list[str]:
-    document = MemoryDocument()
-    for day, text in enumerate(said, start=1):
-        request = ExtractionRequest(
-            document=document,
-            messages=[HumanMessage(text), AIMessage("好的。")],
-            thread_id=f"t{day}",
-        )
-        update = OfflineExtractor().extract(request)
-        document = apply_update(
-            document, update, thread_id=f"t{day}", now=f"2026-03-0{day}T09:00:00Z"
-        )
-    return [fact.content for fact in document.facts]
+from tests.test_quality_kinds import facts_after
 
 
 @pytest.mark.parametrize(
@@ -47,7 +28,7 @@ def _after(*said: str) -> list[str]:
 def test_what_the_user_used_to_be_replaces_the_stored_fact(
     before: str, now: str, facts: list[str]
 ) -> None:
-    assert _after(before, now) == facts
+    assert facts_after(before, now) == facts
 
 
 @pytest.mark.parametrize(
@@ -67,7 +48,7 @@ def test_what_the_user_used_to_be_replaces_the_stored_fact(
     ],
 )
 def test_a_past_that_still_holds_withdraws_nothing(before: str, now: str) -> None:
-    assert _after(before, now)[0] == "用户" + before.removeprefix("我").removesuffix("。")
+    assert facts_after(before, now)[0] == "用户" + before.removeprefix("我").removesuffix("。")
 
 
 @pytest.mark.parametrize(

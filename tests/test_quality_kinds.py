@@ -123,6 +123,14 @@ def remember(document: MemoryDocument, text: str) -> MemoryDocument:
     return apply_update(document, OfflineExtractor().extract(request), thread_id="t1", now=NOW)
 
 
+def facts_after(*said: str) -> list[str]:
+    """The stored facts once each message was said by the user in turn, from no memory."""
+    document = MemoryDocument()
+    for text in said:
+        document = remember(document, text)
+    return [fact.content for fact in document.facts]
+
+
 @pytest.mark.parametrize(
     ("first", "later", "gone"),
     [
