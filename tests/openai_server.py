@@ -139,6 +139,21 @@ class OpenAIServer:
             **kwargs,
         )
 
+    def memory_config(self, storage_path: Any, **settings: Any) -> Any:
+        """A ``MemoryConfig`` whose memory model is this server: files under
+        ``storage_path``, no debounce, no model-call retries; ``settings`` override."""
+        from deerflow_memory.config import MemoryConfig
+
+        base: dict[str, Any] = {
+            "storage_path": str(storage_path),
+            "debounce_seconds": 0.0,
+            "model_name": "test-model",
+            "base_url": self.url + "/v1",
+            "api_key": "sk-test",
+            "model_call_retries": 0,
+        }
+        return MemoryConfig(**{**base, **settings})
+
     def start(self) -> OpenAIServer:
         """Serve on a daemon thread."""
         self._thread.start()

@@ -17,7 +17,6 @@ from deerflow_memory.capture.messages import (
     has_minimum_dialogue,
     latest_user_text,
 )
-from deerflow_memory.config import MemoryConfig
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.service import MemoryService
 from tests.openai_server import OpenAIServer, openai_server  # noqa: F401  (fixture)
@@ -54,15 +53,7 @@ def test_a_user_chat_message_reaches_the_memory_model(
     openai_server.reply(
         '{"newFacts": [{"content": "Lives in Oslo", "category": "context", "confidence": 0.9}]}'
     )
-    config = MemoryConfig(
-        storage_path=str(tmp_path),
-        debounce_seconds=0.0,
-        model_name="test-model",
-        base_url=openai_server.url + "/v1",
-        api_key="sk-test",
-        model_call_retries=0,
-    )
-    service = MemoryService(config)
+    service = MemoryService(openai_server.memory_config(tmp_path))
     try:
         me = MemoryIdentity(user_id="bob", agent_name=None, thread_id="t1")
         said = [

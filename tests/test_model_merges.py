@@ -133,16 +133,7 @@ def test_the_allergy_stays_injected_after_a_model_answer_merging_it_away(
         ]
     }
     openai_server.reply(json.dumps(first))
-    config = MemoryConfig(
-        storage_path=str(tmp_path),
-        debounce_seconds=0.0,
-        update_gate=False,
-        model_name="test-model",
-        base_url=openai_server.url + "/v1",
-        api_key="sk-test",
-        model_call_retries=0,
-    )
-    service = MemoryService(config)
+    service = MemoryService(openai_server.memory_config(tmp_path, update_gate=False))
     try:
         me = MemoryIdentity(user_id="alice", agent_name=None, thread_id="t1")
         said = "I'm severely allergic to peanuts and I love hiking in the Alps."

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
-from deerflow_memory.config import MemoryConfig
 from deerflow_memory.identity import MemoryIdentity
 from deerflow_memory.models import MemoryUpdate
 from deerflow_memory.service import MemoryService
@@ -177,15 +176,7 @@ def test_a_model_that_stores_a_password_leaves_the_memory_without_it(
         ]
     }
     openai_server.reply(json.dumps(answer))
-    config = MemoryConfig(
-        storage_path=str(tmp_path),
-        debounce_seconds=0.0,
-        model_name="test-model",
-        base_url=openai_server.url + "/v1",
-        api_key="sk-test",
-        model_call_retries=0,
-    )
-    service = MemoryService(config)
+    service = MemoryService(openai_server.memory_config(tmp_path))
     try:
         me = MemoryIdentity(user_id="ana", agent_name=None, thread_id="t1")
         said = [
