@@ -13,8 +13,11 @@ rules refuse with :func:`unsafe_to_store`, by kind, not by a word list:
 - **names of secrets** (English, simplified and traditional Chinese):
   passwords however spelled ("pass", "pwd", "pass word", "p-a-s-s-w-o-r-d",
   "p@$$w0rd"), PINs, keys, tokens, seed phrases, the numbers of cards,
-  accounts and identity papers (passport, SSN, SIN, NHS, a driver's
-  licence, 身份证);
+  accounts and identity papers (passport, SSN, SIN, NHS, EIN, PAN, a PUK, a
+  driver's licence, 身份证), and parts of them ("SSN ends with 2210");
+- **credentials without a name**: a login's name with its password, a
+  password reused "everywhere", the answer to a security question given as a
+  hint, where a house key is hidden;
 - **codes that open something**: a door, a safe, a locker, a bike lock, a
   voicemail box or a payment ("the front door opens with 4821", 门锁是4821,
   支付六位数);
@@ -27,7 +30,8 @@ rules refuse with :func:`unsafe_to_store`, by kind, not by a word list:
 
 The text is read as a model would read it: characters that show nothing
 (format characters such as U+200E, combining marks, variation selectors, tag
-characters) are read as absent, compatibility forms as their plain letters
+characters, blanks such as U+2800) are read as absent, a space between two
+Chinese characters as absent ("密 码"), compatibility forms as their plain letters
 (``ｐａｓｓ``, ``𝐩𝐚𝐬𝐬``), Cyrillic and Greek letters that look Latin as Latin
 (``pаssword`` with a Cyrillic а), and letters spelled one by one as a word.
 A fact refused here is simply not kept; a false refusal costs one fact.
@@ -104,7 +108,8 @@ _SECRET_NAMES = re.compile(
     r" (?:key|pass\w*|code|pin|phrase|seed|words)s?"
     r"|seed (?:phrase|words)|recovery (?:phrase|words|codes?)|mnemonic (?:phrase|words)"
     r"|(?:twelve|12|twenty[- ]four|24|eighteen|18) (?:secret |seed |recovery )?words"
-    r"|card numbers?|account (?:number|no)s?|routing numbers?|sort codes?|swift codes?|iban"
+    r"|card numbers?|account (?:number|no\.?)s?|acct(?:\s*#|\s*no\.?|\s*numbers?)?|routing numbers?|sort codes?|swift codes?|iban"
+    r"|puk(?: codes?)?|ein|employer identification number"
     r"|ssn|social security (?:number|no)s?|national insurance number|ni number|nhs (?:number|no)"
     r"|passport (?:number|no)|driver'?s? licen[cs]e (?:number|no)|driving licen[cs]e (?:number|no)"
     r"|licen[cs]e (?:number|no)|national id number|id (?:number|card number)|tax (?:id|number)"
@@ -118,7 +123,11 @@ _SECRET_NAMES = re.compile(
     r"|api key|maiden name)\b(?! (?:security|manager|managers|management|policy|policies|reset|resets|strength"
     r"|hygiene|rules|requirements|rotation|design|cryptography|infrastructure|generator))"
     r"|\b(?:that'?s|it'?s) (?:my|their|his|her) (?:pass\w*|pin|code|key|login)\b"
-    rf"|\bkey{_SAID}\S{{12,}}|\bseeds?{_SAID}(?:[a-z]+\s+){{7,}}"
+    rf"|\bkey{_SAID}\S{{12,}}|\b(?:seeds?|mnemonic|recovery words){_SAID}(?:[a-z]+\s+){{7,}}"
+    # part of a secret: "SSN ends with 6789", "PIN starts with 99"
+    r"|\b(?:ssn|social|pin|card|account|acct|passcode|password)\b[^.]{0,24}\b(?:ends?|starts?|begins?)\s+(?:in|with)\s+\d"
+    # the answer to a security question, said as a hint: "first pet, used for security questions"
+    r"|\bused (?:for|as|in) (?:a |the |my |their |his |her )?security (?:questions?|answers?)\b"
     r"|\b(?:three|3) digits on the back|\blast (?:four|4)(?: digits)?\s*(?:are|is|:)?\s*\d{4}"
     r"|\bexpir(?:es|y|ation)(?: date)?\s*(?:is|on|:)?\s*\d{1,2}\s*/\s*\d{2,4}"
     rf"|\blog(?:s|ged)?[ -]?in\s+(?:with|using)\s+{_WITH_DIGIT}|\b(?:mysql|psql|mongo\w*)\b[^.]{{0,40}}\s-p\S+"
@@ -141,7 +150,12 @@ _ACCOUNT = (
 _CREDENTIALS = re.compile(
     rf"\b(?:wi-?fi|wlan|hotspot|router|network|key){_HOLDER}{_SAID}{_MIXED}"
     rf"|\b{_ACCOUNT}\b[^.]{{0,40}}?(?:{_SAID}|\s)\S{{1,64}}\s*(?:/|,|\band\b)\s*{_MIXED}"
-    rf"|\b{_ACCOUNT}\b[^.]{{0,40}}?\b(?:using|with)\s+{_MIXED}"
+    rf"|\b{_ACCOUNT}\b(?:[^.]|\.(?=\S)){{0,40}}?\b(?:using|with)\s+{_MIXED}"
+    rf"|(?<![\w.+-])[\w.+-]{{1,64}}@[\w-]{{1,64}}\.[\w.-]{{1,64}}\s*(?:/|,|\band\b)\s*{_MIXED}"
+    rf"|\b(?:wi-?fi|wlan|hotspot|router|network)\b[^.]{{0,30}}?\buses\s+{_MIXED}"
+    r"|\b(?:re)?uses?\s+(?=\S*[a-z])(?=\S*\d)\S{6,40}\s+(?:everywhere|for (?:almost |nearly )?(?:most|all|every)\b[^.]{0,16}\b(?:sites?|accounts?|logins?|apps?|websites?|services?))"
+    r"|\b(?:house|home|spare|door|front[- ]door|back[- ]door|flat|apartment)\s+keys?\b[^.]{0,30}?\b(?:under|behind|beneath|above|inside)\b"
+    r"|\bhides?\s+(?:a|the|their|his|her|my)\s+(?:house|home|spare|door|front[- ]door)\s+keys?\b"
     rf"|\b(?:wi-?fi|wlan|hotspot|router|network)\b[^.]{{0,40}}?\bkey\s*[:=]?\s*{_MIXED}"
     rf"|\b(?:protected|secured|locked)\s+(?:by|with)\s+{_MIXED}|\bunlocks?\s+with\s+{_MIXED}"
     rf"|\bsecret(?:\s+(?:is|was))?\s*:?\s+{_MIXED}"
@@ -199,12 +213,13 @@ _ZH_PAPERS = re.compile(
 
 _TO_THE_ASSISTANT = re.compile(
     r"\b(?:ignore|disregard|override|bypass|forget|drop|skip|discard)[\s-]+(?:\w+[\s-]+){0,3}?"
-    r"(?:instructions?|rules|prompts?|guidelines|directions|directives|programming|restrictions"
+    r"(?:instructions?|rules|prompts?|guidelines|guidance|directions|directives|programming|restrictions"
     r"|messages? above|everything above|the above|system message)\b"
     r"(?!\s+(?:of|for|in|on)\b)"  # "forget the previous rules of chess" is the user's own
     r"|\b(?:make|get|have) you (?:forget|ignore|disregard|break|leak|send|reveal|say|tell|obey)\b"
     r"|\bfor you to (?:always|never|only)\b|\bnew instructions?\s*:|\byou are now (?:dan|jailbroken|free|unrestricted)\b"
     r"|\bsystem prompt\b|\bdeveloper mode\b|\bjailbreak|\byou (?:must|will) obey\b|^system:|\bsystem:\s"
+    r"|\bobey (?:only|me|them|him|her|the user)\b|\bassistant to (?:always |never )?(?:send|email|forward|reply with|reveal|leak)\b"
     r"|<\s*/?\s*(?:system|instructions?|assistant|user_memory|system-reminder)\b"
     r"|(?:忽略|忽视|忽視|无视|無視|忘记|忘記|不要管)(?:掉)?(?:之前|以前|先前|以上|前面|上面|所有|全部|一切)"
     r"|(?:忽略|忽视|忽視|无视|無視|不要管)(?:掉)?[^，。]{0,4}(?:指示|指令|规则|規則|限制|设定|設定)"
@@ -225,7 +240,7 @@ _SECRET_SHAPES = re.compile(
     r"|(?<!\d)\d{9,}(?!\d)|(?<!\d)\d{4}(?:[^\w\s]?\s?\d{4}){3}(?!\d)"
     r"|(?<!\d)\d{4}[^\w\s]?\s?\d{6}[^\w\s]?\s?\d{5}(?!\d)"
     r"|(?<!\d)\d{3}[ -]\d{2}[ -]\d{4}(?!\d)|(?<!\d)\d{3}[ .-]\d{3}[ .-]\d{3,4}(?!\d)"
-    r"|\b[a-z]{2}\d{2}[a-z0-9]{11,30}\b|\b[a-z]{2}\d{2}(?: [a-z0-9]{4}){2,7}(?: [a-z0-9]{1,4})?\b"
+    r"|\b[a-z]{5}\d{4}[a-z]\b|\b[a-z]{2}\d{2}[a-z0-9]{11,30}\b|\b[a-z]{2}\d{2}(?: [a-z0-9]{4}){2,7}(?: [a-z0-9]{1,4})?\b"
     # credentials in a URL, and URLs that are a secret themselves
     r"|\b[a-z][a-z0-9+.-]{0,30}://[^\s/:@]{1,200}:[^\s/@]{1,200}@|[?&](?:token|key|api_?key|secret|sig|signature|access_token|password|pass|auth)="
     r"|hooks\.slack\.com/|discord(?:app)?\.com/api/webhooks/|webhook\.office\.com/",
@@ -259,7 +274,12 @@ def _unspelled(match: re.Match[str]) -> str:
 # Categories of what shows nothing, or nothing a reader would read: marks, format
 # characters, controls, unassigned, private-use and surrogate code points.
 _SHOW_NOTHING = frozenset({"Mn", "Me", "Cf", "Cc", "Cn", "Co", "Cs"})
+# Letters and symbols that print as a blank (the braille blank, Hangul fillers): dropped too,
+# so "pass\u2800word" is "password".
+_BLANKS = frozenset("\u2800\u3164\u115f\u1160\uffa0")
 _WHITESPACE = re.compile(r"\s{2,}")
+# A space between two Chinese characters splits no word a reader sees apart: "密 码".
+_CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])\s(?=[\u3400-\u9fff])")
 
 
 def _as_read(text: str) -> str:
@@ -270,11 +290,15 @@ def _as_read(text: str) -> str:
         text = "".join(
             char if char.isascii() or not char.isdecimal() else str(unicodedata.decimal(char))
             for char in decomposed
-            if char.isascii() or unicodedata.category(char) not in _SHOW_NOTHING
+            if char.isascii()
+            or (unicodedata.category(char) not in _SHOW_NOTHING and char not in _BLANKS)
         ).translate(_LOOKALIKES)
     # One space for any run of whitespace: no pattern counts spaces, and a run of
     # thousands ("´" decomposes to a space and a mark) made the code patterns quadratic.
-    return _SPELLED.sub(_unspelled, _WHITESPACE.sub(" ", text))
+    text = _WHITESPACE.sub(" ", text)
+    if not text.isascii():
+        text = _CJK_GAP.sub("", text)
+    return _SPELLED.sub(_unspelled, text)
 
 
 def unsafe_to_store(text: str) -> bool:
