@@ -301,6 +301,26 @@ def _as_read(text: str) -> str:
     return _SPELLED.sub(_unspelled, text)
 
 
+# A password only mentioned, in a text without a digit: forgotten, reset, changed, rotated,
+# leaked ("User forgot their password and reset it", "User's wifi password was changed by
+# their landlord", "用户经常忘记密码"). Read as "account" then, so the other checks still
+# see any value said with it ("…forgot their password, Heron77" holds a digit: not this).
+_ONLY_MENTIONED = re.compile(
+    r"\b(?:forg[eo]t(?:s|ten)?|reset(?:s|ting)?|chang(?:e|es|ed|ing)|rotat(?:e|es|ed|ing)|lost|updat(?:e|es|ed))"
+    r"\s+(?:their|his|her|my|the|a|an)\s+(?:(?:wi-?fi|email|bank|work|laptop|phone|account|router|old)\s+)?"
+    r"(?:pass ?words?|passcodes?|api keys?|pins?)(?=\s*(?:$|[,.;!)]|\b(?:and|again|often|after|because|when|every|once|twice|regularly|yesterday|today|recently)\b))"
+    r"|\b(?:pass ?words?|passcodes?|api keys?|pins?|recovery codes?)\s+(?:was|were|got|has been|have been|had been|is being|are being|are|is)"
+    r"\s+(?:\w+\s+)?(?:changed|reset|rotated|compromised|leaked|stolen|hacked|expired|updated|stored (?:offline|in (?:a|an|their|the) \w+))\b"
+    r"(?=\s*(?:$|[,.;!)]|\b(?:by|in|after|because|when|and|last|again|recently|yesterday)\b))"
+    r"|(?:忘记|忘了|老是忘|经常忘记|重置|修改|改了|更换|换了)(?:了)?密码(?=$|[，。,.]|了)|密码重置",
+    re.IGNORECASE,
+)
+
+
+# After a mention, what would give the secret a value: "…, it is swordfish", "新密码是…".
+_VALUE_SAID = re.compile(r"\b(?:is|was|are|were|new|to)\b|'s\b|[:=]|是|为|為|：", re.IGNORECASE)
+
+
 def unsafe_to_store(text: str) -> bool:
     """Whether ``text`` holds a secret or words to the assistant's instructions.
 
@@ -318,6 +338,9 @@ def unsafe_to_store(text: str) -> bool:
     """
     expect_text(text, "text")
     read = _as_read(text)
+    mention = None if _DIGIT.search(read) else _ONLY_MENTIONED.search(read)
+    if mention is not None and not _VALUE_SAID.search(read, mention.end()):
+        read = _ONLY_MENTIONED.sub(" account ", read)  # (not "…, the new one is Heron")
     return (
         _SECRET_NAMES.search(read) is not None
         or _SECRET_NAMES.search(read.translate(_LEET)) is not None
