@@ -30,9 +30,26 @@ def _contents(text: str) -> list[str]:
         ("I'm the one who is vegetarian in this house", "User is vegetarian in this house"),
         ("It's me who lives in Bristol, not my brother", "User lives in Bristol"),
         ("I'm the one who always walks the dog", "User always walks the dog"),
+        # who it is not, said in the middle: the allergy was lost
+        ("It's me, not my son, who is allergic to hazelnuts", "User is allergic to hazelnuts"),
+        ("It's me, not him, that can't eat gluten", "User cannot eat gluten"),
     ],
 )
 def test_an_english_cleft_is_the_users_plain_statement(said: str, fact: str) -> None:
+    assert _contents(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I'm allergic to horses (not my sister)", "User is allergic to horses"),
+        ("I'm pescatarian (my partner isn't)", "User is pescatarian"),
+        ("I work at a bakery (not my dad).", "User works at a bakery"),
+        # an aside about the user's own need stays
+        ("I'm vegan (no honey either)", "User is vegan (no honey either)"),
+    ],
+)
+def test_an_aside_on_whom_it_is_not_true_of_is_dropped(said: str, fact: str) -> None:
     assert _contents(said) == [fact]
 
 

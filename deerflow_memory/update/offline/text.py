@@ -690,14 +690,16 @@ def _en_normalise(clause: str) -> str:
 # "It's me who…", "I'm the one (who)…": who it is, said of the user ("My son is fine, it's
 # me who is allergic to shrimp"), read as the plain statement; a "not my son" beside it
 # names the other person, not a wrong value.
+_EN_NOT_THEM = (
+    r"not (?:my|his|her|their|our|the)\s+[\w'’-]+(?:\s+[\w'’-]+){0,3}|not (?:him|her|them)"
+)
 _EN_CLEFT = re.compile(
-    r"^(?:it(?:'s|’s| is| was)\s+(?:actually\s+|really\s+|just\s+|only\s+)?me\s+(?P<who>who|that)"
+    # "it's me who…", "it's me, not my son, who…"
+    r"^(?:it(?:'s|’s| is| was)\s+(?:actually\s+|really\s+|just\s+|only\s+)?me"
+    rf"(?:\s*,\s*(?:{_EN_NOT_THEM})\s*,)?\s+(?P<who>who|that)"
     r"|(?:I'm|I’m|I am)\s+(?:actually\s+|really\s+|just\s+)?the one(?:\s+(?P<who2>who|that))?)"
     r"(?:(?P<s>'s|’s)\s+|\s+)(?=\S)",
     _I,
-)
-_EN_NOT_THEM = (
-    r"not (?:my|his|her|their|our|the)\s+[\w'’-]+(?:\s+[\w'’-]+){0,3}|not (?:him|her|them)"
 )
 _EN_CLEFT_AROUND = re.compile(
     rf"^(?:(?:it's|it’s|it is|it was)\s+)?(?:{_EN_NOT_THEM})\s*[,;:—–-]+\s*(?=(?:it|I))"
@@ -1046,7 +1048,19 @@ _ASIDE = re.compile(r"\s*(?:\([^()]*\)|（[^（）]*）)$")  # a bracketed aside
 _JOKING = re.compile(rf"{_TAKEN_BACK_WORDS}|\b(?:lol|lmao|haha|not really)\b", _I)
 
 
+# An aside saying who else it is not true of: "I'm allergic to cats (not my wife)", "I'm
+# vegan (my husband isn't)". It says nothing of the user: it goes, the fact stays.
+_EN_NOT_THEM_ASIDE = re.compile(
+    rf"\s*[(（]\s*(?:but\s+|though\s+)?(?:{_EN_NOT_THEM}"
+    r"|(?:my|his|her|their|our)\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:isn't|is not|doesn't|does not"
+    r"|aren't|are not|can't|cannot|don't|do not|wasn't|won't))\s*[.!]?\s*[)）]\s*$",
+    _I,
+)
+
+
 def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate | None:
+    if subject == _SELF and not zh:
+        clause = _EN_NOT_THEM_ASIDE.sub("", clause)
     if subject == _SELF and (retraction := match_retraction(clause, zh)) is not None:
         return retraction
     if (_ZH_SHORT_TERM if zh else _EN_SHORT_TERM).search(clause):
