@@ -68,6 +68,10 @@ def test_a_half_english_chinese_clause_only_by_a_rule(said: str, stored: list[st
         ("I'm allergic to 芝麻, I carry antihistamines", [
             "User is allergic to 芝麻", "User carries antihistamines",
         ]),
+        # a Chinese clause of the user's after an English one ("User is a 老师 and 我住在北京")
+        ("I'm a 护士 and 我住在青岛", ["用户是护士", "用户住在青岛"]),
+        ("I'm a dentist, 我养了两只猫", ["User is a dentist", "用户养了两只猫"]),
+        ("I love 我的家乡", ["User loves 我的家乡"]),  # an object, no clause
     ],
 )  # fmt: skip
 def test_a_chinese_noun_then_an_english_clause_are_each_read(said: str, stored: list[str]) -> None:

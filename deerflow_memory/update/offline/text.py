@@ -539,14 +539,27 @@ _EN_AFTER_ZH = re.compile(
 )
 
 
+# A Chinese clause of the user's after an English one, past a comma or a conjunction: "I'm
+# a 老师 and 我住在北京" (not "I love 我的家乡": an object, no clause).
+_ZH_AFTER_EN = re.compile(
+    r"(?:\s*[,，;；]\s*(?:(?:but|and|so|though)\s+)?|\s+(?:but|and|so|though)\s+)"
+    r"(?=我[\u3400-\u9fff])",
+    _I,
+)
+
+
 def _languages_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
-    """The sentences, one cut where an English clause of the user's follows Chinese."""
+    """The sentences, one cut where a clause of the user's in one language follows the other."""
     for sentence, terminator in sentences:
-        # (an English sentence with a Chinese word stays whole: "I live in 北京 but I work…")
-        if _EN_AFTER_ZH.search(sentence) is None or _EN_OPENING.match(sentence):
-            yield sentence, terminator
-            continue
-        for part in _EN_AFTER_ZH.split(sentence):
+        if _EN_OPENING.match(sentence):
+            # (an English sentence with a Chinese word stays whole: "I live in 北京 but I
+            # work…"), a Chinese clause after it goes apart
+            parts = _ZH_AFTER_EN.split(sentence)
+        elif _EN_AFTER_ZH.search(sentence) is not None:
+            parts = _EN_AFTER_ZH.split(sentence)
+        else:
+            parts = [sentence]
+        for part in parts:
             yield part, terminator
 
 
