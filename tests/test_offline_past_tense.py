@@ -36,3 +36,27 @@ def test_an_irregular_past_tense_is_not_given_a_present_ending(said: str, fact: 
 )
 def test_a_present_tense_still_takes_the_third_person(said: str, fact: str) -> None:
     assert _contents(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I recently adopted a three-legged cat.", "User recently adopted a three-legged cat"),
+        ("I just started a new job at a bike shop.", "User just started a new job at a bike shop"),
+        (
+            "I recently graduated from nursing school.",
+            "User recently graduated from nursing school",
+        ),
+        ("I finally retired last spring.", "User finally retired last spring"),
+    ],
+)
+def test_a_change_of_life_said_with_just_or_recently_is_kept(said: str, fact: str) -> None:
+    assert _contents(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I just finished the slides.", "I already tried restarting.", "I just started reading it."],
+)
+def test_an_errand_just_done_is_still_no_fact(said: str) -> None:
+    assert _contents(said) == []

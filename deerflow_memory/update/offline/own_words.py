@@ -134,7 +134,11 @@ _EN_PASSING = re.compile(
     r"|\bin an? (?:\w+ )?mood\b"
     # about someone else: "I work for a boss who…"
     r"|\b(?:boss|manager|colleague|coworker|friend|wife|husband|partner|mother|father|mom|mum|dad|son|daughter|kid|child|brother|sister|neighbou?r|roommate|flatmate|teacher|client|customer)s?\s+who\b"
-    r"|^I\s+(?:just|already|finally|recently)\s+\w+ed\b"
+    # (a change of life is no errand: "I recently adopted a cat", "I just started a new job")
+    r"|^I\s+(?:just|already|finally|recently)\s+(?!(?:adopted|married|moved|relocated|graduated|retired"
+    r"|divorced|joined|switched|converted|emigrated|immigrated|enrolled|qualified|transferred|remarried"
+    r"|started (?:a |my |their )?(?:new )?(?:job|role|position|school|university|college|degree|course"
+    r"|programme|program|business|company))\b)\w+ed\b"
     r"|\b(?:yesterday|last night|earlier today|just now|a minute ago|an hour ago|this morning|this afternoon|this evening|today|tonight|tomorrow|right now|at the moment)\b"
     # a joke or an aside
     r"|\b(?:lol|lmao|rofl|haha\w*|jk|ugh|omg|smh)\b|[😂🤣😅😭🙄😩😤]",
