@@ -60,3 +60,22 @@ def test_a_change_of_life_said_with_just_or_recently_is_kept(said: str, fact: st
 )
 def test_an_errand_just_done_is_still_no_fact(said: str) -> None:
     assert _contents(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I'm a baker and work weekends.", "User is a baker and works weekends"),
+        ("I teach yoga and run a small studio.", "User teaches yoga and runs a small studio"),
+        ("I'm 5'9\" and wear size 8 boots.", "User is 5'9\" and wears size 8 boots"),
+        (
+            "I sold my van and now cycle everywhere.",
+            "User sold their van and now cycles everywhere",
+        ),
+        # bare verbs stay bare: after "to", a modal or a negation, or a noun after "and"
+        ("I love to paint and knit.", "User loves to paint and knit"),
+        ("I like rye bread and cheese.", "User likes rye bread and cheese"),
+    ],
+)
+def test_a_second_verb_of_the_user_takes_the_third_person(said: str, fact: str) -> None:
+    assert _contents(said) == [fact]

@@ -749,6 +749,42 @@ _LY_VERBS = frozenset(
 )
 
 
+# A second verb of the user's, after "and"/"but" ("I'm 6'2\" and wear size 12", "I sold my car
+# and now cycle to work"): common verbs only, so a noun is never given an "s" ("tea and
+# cake"); not after "to", a modal or a negation, whose verbs stay bare ("I love to read
+# and write", "I can't swim and dive").
+_AND_VERBS = frozenset(
+    """wear work live play have do go use eat drink run cycle walk drive speak teach own love
+    like hate prefer need want take make read write cook study sing swim ride hike climb paint
+    knit bake travel commute volunteer coach train practise practice collect grow keep avoid
+    enjoy watch listen attend visit manage lead rent know speak don't""".split()  # noqa: SIM905
+)
+_AND_VERB = re.compile(
+    r"\b(?P<and>and|but)\s+(?P<adv>(?:now|also|still|often|usually|sometimes|always|never|rarely"
+    r"|mostly|even)\s+)?(?P<verb>[a-z']+)\b"
+)
+_BARE_BEFORE = re.compile(
+    r"\b(?:to|can|can't|cannot|could|will|won't|would|should|must|might|may|don't|doesn't|didn't"
+    r"|does not|do not|did not|not)\b",
+    re.IGNORECASE,
+)
+
+
+def _verbs_after_and(said: str, *, after_past: bool = False) -> str:
+    """``said`` with each common verb after "and"/"but" in the third person (see _AND_VERBS);
+    ``after_past`` (the first verb was past: "sold my car and cycle"), only one said to hold
+    now ("…and now cycle")."""
+
+    def third(m: re.Match[str]) -> str:
+        if m["verb"] not in _AND_VERBS or _BARE_BEFORE.search(said, 0, m.start()):
+            return m.group()
+        if after_past and (m["adv"] or "").strip() != "now":
+            return m.group()
+        return f"{m['and']} {m['adv'] or ''}{_third_person_verb(m['verb'])}"
+
+    return _AND_VERB.sub(third, said) if " and " in said or " but " in said else said
+
+
 def en_statement(clause: str) -> str:
     """ "I don't eat seafood" → "User does not eat seafood"; "my name is X" → "User's name is X"."""
     for prefix, replacement in (
@@ -759,7 +795,8 @@ def en_statement(clause: str) -> str:
         ("my ", "User's "),
     ):
         if clause[: len(prefix)].casefold() == prefix.casefold():
-            return replacement + swap_pronouns(clause[len(prefix) :])
+            said = swap_pronouns(clause[len(prefix) :])
+            return replacement + (_verbs_after_and(said) if prefix in ("I'm ", "I've ") else said)
     if not clause.startswith("I "):
         return "User: " + clause
     words = clause[2:].split(" ")
@@ -768,12 +805,12 @@ def en_statement(clause: str) -> str:
         i += 1
     if words[i].casefold() in ("kind", "sort") and i + 2 < len(words):  # "kind of like"
         i += 2
-    words[i] = _third_person_verb(words[i])
-    return (
-        "User "
-        + " ".join(words[: i + 1])
-        + ("" if i + 1 == len(words) else " " + swap_pronouns(" ".join(words[i + 1 :])))
-    )
+    verb = words[i]
+    words[i] = _third_person_verb(verb)
+    low = verb.casefold()
+    past = low in _EN_PAST or (low.endswith("ed") and low not in _EED_VERBS)
+    rest = _verbs_after_and(swap_pronouns(" ".join(words[i + 1 :])), after_past=past)
+    return "User " + " ".join(words[: i + 1]) + ("" if i + 1 == len(words) else " " + rest)
 
 
 def zh_statement(clause: str) -> str:
