@@ -757,7 +757,7 @@ _AND_VERBS = frozenset(
     """wear work live play have do go use eat drink run cycle walk drive speak teach own love
     like hate prefer need want take make read write cook study sing swim ride hike climb paint
     knit bake travel commute volunteer coach train practise practice collect grow keep avoid
-    enjoy watch listen attend visit manage lead rent know speak don't""".split()  # noqa: SIM905
+    enjoy watch listen attend visit manage lead rent know don't""".split()  # noqa: SIM905
 )
 _AND_VERB = re.compile(
     r"\b(?P<and>and|but)\s+(?P<adv>(?:now|also|still|often|usually|sometimes|always|never|rarely"
