@@ -357,6 +357,11 @@ def _zh_topic_allowed(m: re.Match[str]) -> bool:
 
 
 _EN_INSTRUCTION = "User's standing instruction: "
+
+
+def _instruction(m: re.Match[str], _clause: str) -> str:
+    """ "Don't use emojis with me" → "User's standing instruction: don't use emojis"."""
+    return _EN_INSTRUCTION + m["v"][:1].lower() + m["v"][1:]
 _ZH_INSTRUCTION = "用户的长期要求："
 
 # fmt: off
@@ -493,6 +498,11 @@ _EN_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
     # (an order's verb is bare: "always speaks Cantonese" tells someone's habit, not an order)
     _r(r"^(?:please\s+)?(?:always|never|don't ever|do not ever)\s+(?!mind\b)(?!\w+(?<![su])s\b)(?!(?:an?|the|so|such|too|more|less|been|was|were|is|are|good|great|nice|fun|lovely|wonderful|awesome|cool|interesting|helpful|happy|glad|pleasant|boring|dull|easy|hard|welcome|appreciated|thankful|grateful|a pleasure|enough|better|worse|the same|again|ever|thought|been|had|seen|heard|felt|knew|known|expected|imagined)\b)(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     _r(r"^(?:please\s+)?(?:don't|do not|stop)\s+(?P<v>.+?)\s+(?:anymore|any more|ever again)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+    # an order for every answer said last: "Can you keep answers under 100 words from now on?",
+    # "Use metric units going forward"; "Don't use emojis with me" (not "Use the blue one for
+    # me": without "don't", "never" or "always" it is one request)
+    _r(r"^(?:please\s+)?(?:(?:can|could|would|will) you (?:please )?)?(?P<v>(?:don't |do not |never |always )?(?:use|keep|write|reply|respond|answer|give|include|add|format|talk|speak|address|avoid|skip|stop)\b.{2,80}?),?\s+(?:from now on|going forward|moving forward|in (?:the )?future)(?:,? please)?$", C.PREFERENCE, 0.9, None, _instruction),
+    _r(r"^(?:please\s+)?(?P<v>(?:don't|do not|never|always) (?:use|write|reply|respond|answer|give|include|add|talk|speak|send)\b.{2,60}?)\s+(?:with me|when (?:you(?:'re| are)? )?(?:talking|talk|writing|write|replying|reply) to me)(?:,? please)?$", C.PREFERENCE, 0.9, None, _instruction),
     # how the answers should look, said once for all of them: "Please don't use emojis when you
     # reply to me", "Don't use bullet points in your answers", "Please keep explanations simple"
     _r(r"^(?:please\s+)?(?:don't|do not)\s+(?:use|include|add|put)\s+(?P<v>[\w -]{2,40}?)\s+(?:when(?:ever)? you (?:reply|respond|answer|write|talk)(?: to me)?|in (?:your|any of your) (?:answers|replies|responses|messages)(?: to me)?)(?:,? please)?$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),

@@ -251,7 +251,10 @@ def _base_form(verb: str) -> str:
 
 _EN_STANDING_ASK = re.compile(
     r"(?:can|could) you (?:please )?(?:always|never) (?:reply|respond|answer|write|talk|speak|use) "
-    r"(?:in|using|like)\b",
+    r"(?:in|using|like)\b"
+    # "Can you keep answers short from now on?": asked once, for good
+    r"|^(?:please\s+)?(?:can|could|would|will) you\b.{4,90}?,?\s+(?:from now on|going forward"
+    r"|moving forward|in (?:the )?future)(?:,?\s*please)?\W*$",
     _I,
 )
 _EN_AUXILIARY_FIRST = re.compile(r"\s*(?:do|does|did|would|will|can|could|should|might)\b", _I)
