@@ -986,15 +986,21 @@ _PREVIEW_SOURCE_CHARS = 400
 
 
 def _preview(value: Any) -> str:
-    """The text of a rejected value as written (its content or summary, else its words),
-    not ``repr``: an escaped ``\\u200b`` would hide a secret from the check."""
-    text = value
+    """The text of a rejected value as written, not ``repr`` (an escaped ``\\u200b`` would
+    hide a secret from the check): its content or summary, else its keys with their values
+    (``"password: marigold22"``: the key says what the value is), a list's items."""
     if isinstance(value, dict):
         text = value.get("content", value.get("summary"))
-        if not isinstance(text, str):
-            words = (str(v) for v in value.values() if isinstance(v, str | int | float))
-            text = " ".join(words)
-    return str(text)[:_PREVIEW_SOURCE_CHARS]
+        if isinstance(text, str):
+            return text[:_PREVIEW_SOURCE_CHARS]
+        return "; ".join(
+            f"{key}: {inner}"
+            for key, inner in value.items()
+            if isinstance(inner, str | int | float)
+        )[:_PREVIEW_SOURCE_CHARS]
+    if isinstance(value, list):
+        return "; ".join(_preview(item) for item in value[:8])[:_PREVIEW_SOURCE_CHARS]
+    return str(value)[:_PREVIEW_SOURCE_CHARS]
 
 
 def _split_invalid_parts(data: dict[str, Any]) -> tuple[dict[str, Any], list[Rejection]]:

@@ -45,8 +45,10 @@ def test_an_english_cleft_is_the_users_plain_statement(said: str, fact: str) -> 
         ("I'm allergic to horses (not my sister)", "User is allergic to horses"),
         ("I'm pescatarian (my partner isn't)", "User is pescatarian"),
         ("I work at a bakery (not my dad).", "User works at a bakery"),
-        # an aside about the user's own need stays
+        # an aside about the user's own need stays, and one of a thing, not a person
         ("I'm vegan (no honey either)", "User is vegan (no honey either)"),
+        ("I'm allergic to nuts (not the peanuts)", "User is allergic to nuts (not the peanuts)"),
+        ("I'm a doctor (not the medical kind)", "User is a doctor (not the medical kind)"),
     ],
 )
 def test_an_aside_on_whom_it_is_not_true_of_is_dropped(said: str, fact: str) -> None:

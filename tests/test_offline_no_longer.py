@@ -22,6 +22,9 @@ from tests.test_quality_kinds import facts_after
         ("I'm vegetarian.", "I was vegetarian for years, but not anymore.", []),
         ("I'm vegan.", "I'm vegan, but not anymore.", []),
         ("I'm into crypto.", "I was into crypto but not these days.", []),
+        # "play" and "plays" are one word to the match (the stem kept "pla" apart)
+        ("I play the cello.", "I used to play the cello, but not anymore.", []),
+        ("I enjoy sailing.", "I used to enjoy sailing.", []),
     ],
 )
 def test_what_the_user_no_longer_does_is_withdrawn(before: str, now: str, facts: list[str]) -> None:
@@ -49,8 +52,22 @@ def test_eating_meat_again_ends_the_diet(before: str, now: str, facts: list[str]
         ("I'm allergic to kiwi.", "I eat meat now."),  # no diet that meat ends
         ("I love heavy metal.", "I used to think heavy metal was noise."),  # an opinion
         ("I'm vegetarian.", "I used to be vegetarian and I still am."),  # still so
+        ("I drink coffee.", "I used to drink coffee, and I still do."),
+        ("I live in Berlin.", "I used to live in Berlin and I still do."),
         ("我吃素。", "我以前室友吃素，现在吃肉了。"),  # whose plate is unclear
     ],
 )
 def test_what_does_not_end_a_fact_keeps_it(before: str, now: str) -> None:
     assert facts_after(before, now)[0] == facts_after(before)[0]
+
+
+def test_still_about_something_else_keeps_the_retraction() -> None:
+    # "still" of another thing: the diet still goes
+    assert facts_after("I'm vegan.", "I'm no longer vegan but I still eat cheese.") == [
+        "User still eats cheese"
+    ]
+
+
+def test_a_verb_standing_for_one_said_before_is_no_fact() -> None:
+    # "I still do" / "I still am" said alone were "User still does" / "User still is"
+    assert facts_after("I used to swim, and I still do.") == []

@@ -282,6 +282,11 @@ def test_a_secret_named_in_one_sentence_and_given_in_the_next_keeps_the_stored_s
         # a section that fails parsing: its words, not an escaped repr ("\\u200b")
         {"user": {"workContext": {"summary": "Their pass\u200bcode is 7713", "shouldUpdate": 2}}},
         {"user": {"workContext": {"summary": "门禁密\u200b码是 882211", "shouldUpdate": "maybe"}}},
+        # a key that says what its value is, a list for a fact (attacker 61)
+        {"newFacts": [{"password": "marigold22", "category": "preference"}]},
+        {"newFacts": [{"content": None, "secret": "Heron-Blue-77", "category": "context"}]},
+        {"newFacts": [{"pin": 4821, "category": "preference", "confidence": 0.9}]},
+        {"newFacts": [["my pass\u200bword is Heron", "x"]]},
     ],
 )
 def test_a_part_that_fails_parsing_shows_no_secret(part: dict[str, object]) -> None:
@@ -295,3 +300,15 @@ def test_a_harmless_preview_is_cut_to_eighty_characters() -> None:
     answer = {"newFacts": [{"content": "z" * 300, "confidence": "sure"}, {"content": "Rows"}]}
     [rejection] = validate_update(parse_update(json.dumps(answer))).rejected
     assert rejection.text == "z" * 80
+
+
+def test_a_reason_quoting_a_value_as_repr_escaped_it_shows_no_secret() -> None:
+    # pydantic's message quotes the bad value with repr: "pass\u200bword" read back
+    answer = {
+        "newFacts": [
+            {"content": "Likes figs", "confidence": "pass\u200bword Heron"},
+            {"content": "Rows"},
+        ]
+    }
+    [rejection] = validate_update(parse_update(json.dumps(answer))).rejected
+    assert "Heron" not in rejection.reason and "not shown" in rejection.reason

@@ -39,6 +39,14 @@ from deerflow_memory.update.unsafe import unsafe_to_store
         "User changed their password to marigold",
         "用户忘记了密码，新密码是鲸鱼",
         "User reset their password again, Pelican44",
+        # a value anywhere else in the text (attacker 61): the mention is no mention only
+        "User forgot their password again, marigold",
+        "Marigold: user forgot their password",
+        "User's password was recently changed, now Marigold",
+        "User's wifi password was changed by the landlord, please use sunflower",
+        "用户经常忘记密码，向日葵",
+        "向日葵，用户经常忘记密码",
+        "用户重置了密码，现在用向日葵",
     ],
 )
 def test_it_is_refused(text: str) -> None:
@@ -66,6 +74,19 @@ def test_it_is_refused(text: str) -> None:
         "User's API key was rotated after the audit",
         "用户经常忘记密码",
         "用户在公司负责密码重置流程",
+        # the new kinds' look-alikes (attacker 61)
+        "User's Social Security benefits start in 2031",
+        "User's account trial ends in 7 days",
+        "User left the house keys inside the car once",
+        "User hides the house key from their toddler",
+        "User wants the assistant to always reply with bullet points",
+        "User wants the assistant to send a weekly summary email",
+        "User's dog will obey only them",
+        "User uses iPhone15 everywhere",
+        "User's office network uses WiFi6E",
+        "User's mnemonic is every good boy deserves fudge always",
+        "Puk is the name of the user's hamster",
+        "User works at ABCDE1234F Ltd",
     ],
 )
 def test_its_harmless_neighbour_is_kept(text: str) -> None:

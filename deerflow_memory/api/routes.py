@@ -118,6 +118,7 @@ from deerflow_memory.update.import_check import (
 )
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 from deerflow_memory.update.outcome import FailedUpdate
+from deerflow_memory.update.unsafe import unsafe_to_store
 
 if TYPE_CHECKING:
     from langgraph.store.base import BaseStore
@@ -327,6 +328,10 @@ async def _json(request: Request, limit: int) -> Any:
     try:
         return json.loads(raw, object_pairs_hook=json_object_without_duplicates)
     except DuplicateKeyError as e:
+        if unsafe_to_store(e.key[:400]):  # as written, not as repr escaped it
+            raise ApiError(
+                400, "the request body repeats a key (not shown: it looks like a secret)"
+            ) from None
         raise ApiError(400, f"the request body has a {e}") from None
     except ValueError:  # not JSON, or not UTF-8
         raise ApiError(400, "the request body must be JSON") from None

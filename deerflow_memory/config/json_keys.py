@@ -6,7 +6,11 @@ from typing import Any
 
 
 class DuplicateKeyError(ValueError):
-    """A JSON object repeats a key (``{"content": "a", "content": "b"}``)."""
+    """A JSON object repeats a key (``{"content": "a", "content": "b"}``); ``key`` is that key."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        super().__init__(f"duplicate key {key[:80]!r} in a JSON object")
 
 
 def json_object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -23,6 +27,6 @@ def json_object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, An
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise DuplicateKeyError(f"duplicate key {key[:80]!r} in a JSON object")
+                raise DuplicateKeyError(key)
             seen.add(key)
     return data

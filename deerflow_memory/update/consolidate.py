@@ -152,6 +152,8 @@ def _stem(word: str) -> str:
         return word
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "y" and word[-2] in "aeiou":
+                break  # "play", "enjoy": "plays" keeps its y too, so both are "play"
             return word[: -len(suffix)]
     return word
 

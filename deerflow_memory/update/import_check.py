@@ -118,7 +118,10 @@ def read_import(
     try:
         data = json.loads(raw, object_pairs_hook=json_object_without_duplicates)
     except DuplicateKeyError as e:  # the last one would win silently: which was meant?
-        raise InvalidDocumentError(f"{name}: {_unshown(str(e))}") from e
+        said = _unshown(str(e))
+        if unsafe_to_store(e.key[:_CHECKED_CHARS]):  # checked as written, not as repr escaped it
+            said = "a JSON object repeats a key that looks like a secret (not shown)"
+        raise InvalidDocumentError(f"{name}: {said}") from e
     except (ValueError, UnicodeDecodeError) as e:
         raise InvalidDocumentError(f"{name} is not JSON: {json_problem(e)}") from e
     except (RecursionError, MemoryError) as e:  # "[[[[…" thousands deep: no document looks so

@@ -109,25 +109,28 @@ _SECRET_NAMES = re.compile(
     r"|seed (?:phrase|words)|recovery (?:phrase|words|codes?)|mnemonic (?:phrase|words)"
     r"|(?:twelve|12|twenty[- ]four|24|eighteen|18) (?:secret |seed |recovery )?words"
     r"|card numbers?|account (?:number|no\.?)s?|acct(?:\s*#|\s*no\.?|\s*numbers?)?|routing numbers?|sort codes?|swift codes?|iban"
-    r"|puk(?: codes?)?|ein|employer identification number"
+    r"|employer identification number"
     r"|ssn|social security (?:number|no)s?|national insurance number|ni number|nhs (?:number|no)"
     r"|passport (?:number|no)|driver'?s? licen[cs]e (?:number|no)|driving licen[cs]e (?:number|no)"
     r"|licen[cs]e (?:number|no)|national id number|id (?:number|card number)|tax (?:id|number)"
     rf"|medicare number|health (?:card|insurance) number|maiden name)(?:{_WHOSE}{_SAID}\S|\s*{_WITH_DIGIT})"
     # names of secrets and of ordinary things too ("my pass", "social", "passport"):
     # refused with a value holding a digit ("my passport is K8812…", "social is 123 45 6789")
-    rf"|\b(?:{_PASS_NOT_SECRET}pass|social|sin|tin|passport|driver'?s? licen[cs]e|driving licen[cs]e"
+    rf"|\b(?:{_PASS_NOT_SECRET}pass|social|sin|tin|ein|puk(?: code)?|passport|driver'?s? licen[cs]e|driving licen[cs]e"
     rf"|national id|tokens?|creds|credentials?|seeds?)(?:{_WHOSE}{_SAID}|\s+){_WITH_DIGIT}"
     # secrets by name alone, whatever follows
     r"|\b(?:pass ?word|pass ?phrase|passcode|pin code|seed phrase|recovery phrase|private key|secret key"
     r"|api key|maiden name)\b(?! (?:security|manager|managers|management|policy|policies|reset|resets|strength"
     r"|hygiene|rules|requirements|rotation|design|cryptography|infrastructure|generator))"
     r"|\b(?:that'?s|it'?s) (?:my|their|his|her) (?:pass\w*|pin|code|key|login)\b"
-    rf"|\bkey{_SAID}\S{{12,}}|\b(?:seeds?|mnemonic|recovery words){_SAID}(?:[a-z]+\s+){{7,}}"
+    rf"|\bkey{_SAID}\S{{12,}}|\b(?:seeds?|(?:wallet|seed|recovery|crypto|bitcoin) mnemonic|recovery words){_SAID}(?:[a-z]+\s+){{7,}}"
+    rf"|\bmnemonic{_SAID}(?:[a-z]+\s+){{11,}}"
     # part of a secret: "SSN ends with 6789", "PIN starts with 99"
-    r"|\b(?:ssn|social|pin|card|account|acct|passcode|password)\b[^.]{0,24}\b(?:ends?|starts?|begins?)\s+(?:in|with)\s+\d"
+    r"|\b(?:ssn|social security number|pin|card(?: number)?|account number|acct|passcode|password)\s+"
+    r"(?:ends?|starts?|begins?)\s+(?:in|with)\s+\d{2,}(?!\d*\s*(?:days?|weeks?|months?|years?)\b)"
     # the answer to a security question, said as a hint: "first pet, used for security questions"
     r"|\bused (?:for|as|in) (?:a |the |my |their |his |her )?security (?:questions?|answers?)\b"
+    r"(?!\s+(?:design|research|training|courses?|policy|policies|best practices))"
     r"|\b(?:three|3) digits on the back|\blast (?:four|4)(?: digits)?\s*(?:are|is|:)?\s*\d{4}"
     r"|\bexpir(?:es|y|ation)(?: date)?\s*(?:is|on|:)?\s*\d{1,2}\s*/\s*\d{2,4}"
     rf"|\blog(?:s|ged)?[ -]?in\s+(?:with|using)\s+{_WITH_DIGIT}|\b(?:mysql|psql|mongo\w*)\b[^.]{{0,40}}\s-p\S+"
@@ -152,10 +155,11 @@ _CREDENTIALS = re.compile(
     rf"|\b{_ACCOUNT}\b[^.]{{0,40}}?(?:{_SAID}|\s)\S{{1,64}}\s*(?:/|,|\band\b)\s*{_MIXED}"
     rf"|\b{_ACCOUNT}\b(?:[^.]|\.(?=\S)){{0,40}}?\b(?:using|with)\s+{_MIXED}"
     rf"|(?<![\w.+-])[\w.+-]{{1,64}}@[\w-]{{1,64}}\.[\w.-]{{1,64}}\s*(?:/|,|\band\b)\s*{_MIXED}"
-    rf"|\b(?:wi-?fi|wlan|hotspot|router|network)\b[^.]{{0,30}}?\buses\s+{_MIXED}"
-    r"|\b(?:re)?uses?\s+(?=\S*[a-z])(?=\S*\d)\S{6,40}\s+(?:everywhere|for (?:almost |nearly )?(?:most|all|every)\b[^.]{0,16}\b(?:sites?|accounts?|logins?|apps?|websites?|services?))"
-    r"|\b(?:house|home|spare|door|front[- ]door|back[- ]door|flat|apartment)\s+keys?\b[^.]{0,30}?\b(?:under|behind|beneath|above|inside)\b"
-    r"|\bhides?\s+(?:a|the|their|his|her|my)\s+(?:house|home|spare|door|front[- ]door)\s+keys?\b"
+    rf"|\b(?:wi-?fi|wlan|hotspot|router|network)\b[^.]{{0,30}}?\buses\s+(?=\S*\d{{3}}){_MIXED}"
+    r"|\b(?:re)?uses?\s+(?=\S*[a-z])(?=\S*\d{3})\S{6,40}\s+(?:everywhere|for (?:almost |nearly )?(?:most|all|every)\b[^.]{0,16}\b(?:sites?|accounts?|logins?|websites?|services?))"
+    r"|\b(?:house|home|spare|door|front[- ]door|back[- ]door|flat|apartment)\s+keys?\s+(?:is|are|stays|sits|lives)"
+    r"\s+(?:(?:kept|hidden|always|usually)\s+)*(?:under|behind|beneath|above|inside|in)\b"
+    r"|\bhides?\s+(?:a|the|their|his|her|my)\s+(?:spare\s+)?(?:(?:house|home|door|front[- ]door)\s+)?keys?\s+(?:under|behind|beneath|above|inside|in)\b"
     rf"|\b(?:wi-?fi|wlan|hotspot|router|network)\b[^.]{{0,40}}?\bkey\s*[:=]?\s*{_MIXED}"
     rf"|\b(?:protected|secured|locked)\s+(?:by|with)\s+{_MIXED}|\bunlocks?\s+with\s+{_MIXED}"
     rf"|\bsecret(?:\s+(?:is|was))?\s*:?\s+{_MIXED}"
@@ -219,7 +223,8 @@ _TO_THE_ASSISTANT = re.compile(
     r"|\b(?:make|get|have) you (?:forget|ignore|disregard|break|leak|send|reveal|say|tell|obey)\b"
     r"|\bfor you to (?:always|never|only)\b|\bnew instructions?\s*:|\byou are now (?:dan|jailbroken|free|unrestricted)\b"
     r"|\bsystem prompt\b|\bdeveloper mode\b|\bjailbreak|\byou (?:must|will) obey\b|^system:|\bsystem:\s"
-    r"|\bobey (?:only|me|them|him|her|the user)\b|\bassistant to (?:always |never )?(?:send|email|forward|reply with|reveal|leak)\b"
+    r"|\bassistant to (?:always |never )?(?:send|email|forward|reply with|reveal|leak|post|upload)\b[^.]{0,40}?"
+    r"\b(?:memory|memories|conversations?|chat history|messages|passwords?|secrets|contents of)\b"
     r"|<\s*/?\s*(?:system|instructions?|assistant|user_memory|system-reminder)\b"
     r"|(?:忽略|忽视|忽視|无视|無視|忘记|忘記|不要管)(?:掉)?(?:之前|以前|先前|以上|前面|上面|所有|全部|一切)"
     r"|(?:忽略|忽视|忽視|无视|無視|不要管)(?:掉)?[^，。]{0,4}(?:指示|指令|规则|規則|限制|设定|設定)"
@@ -240,7 +245,7 @@ _SECRET_SHAPES = re.compile(
     r"|(?<!\d)\d{9,}(?!\d)|(?<!\d)\d{4}(?:[^\w\s]?\s?\d{4}){3}(?!\d)"
     r"|(?<!\d)\d{4}[^\w\s]?\s?\d{6}[^\w\s]?\s?\d{5}(?!\d)"
     r"|(?<!\d)\d{3}[ -]\d{2}[ -]\d{4}(?!\d)|(?<!\d)\d{3}[ .-]\d{3}[ .-]\d{3,4}(?!\d)"
-    r"|\b[a-z]{5}\d{4}[a-z]\b|\b[a-z]{2}\d{2}[a-z0-9]{11,30}\b|\b[a-z]{2}\d{2}(?: [a-z0-9]{4}){2,7}(?: [a-z0-9]{1,4})?\b"
+    r"|\bpan\b[^.]{0,16}?\b[a-z]{5}\d{4}[a-z]\b|\b[a-z]{2}\d{2}[a-z0-9]{11,30}\b|\b[a-z]{2}\d{2}(?: [a-z0-9]{4}){2,7}(?: [a-z0-9]{1,4})?\b"
     # credentials in a URL, and URLs that are a secret themselves
     r"|\b[a-z][a-z0-9+.-]{0,30}://[^\s/:@]{1,200}:[^\s/@]{1,200}@|[?&](?:token|key|api_?key|secret|sig|signature|access_token|password|pass|auth)="
     r"|hooks\.slack\.com/|discord(?:app)?\.com/api/webhooks/|webhook\.office\.com/",
@@ -301,24 +306,28 @@ def _as_read(text: str) -> str:
     return _SPELLED.sub(_unspelled, text)
 
 
-# A password only mentioned, in a text without a digit: forgotten, reset, changed, rotated,
+# A password only mentioned, the whole text saying nothing else: forgotten, reset, changed or
 # leaked ("User forgot their password and reset it", "User's wifi password was changed by
-# their landlord", "用户经常忘记密码"). Read as "account" then, so the other checks still
-# see any value said with it ("…forgot their password, Heron77" holds a digit: not this).
+# their landlord", "用户经常忘记密码"). Matched whole, so a value anywhere in the text ("…,
+# marigold", "Marigold: …", "…，向日葵") leaves it a secret.
+_OF_WHAT = r"(?:(?:wi-?fi|email|bank|work|laptop|phone|account|router|old|online banking)\s+)?"
+_MENTION_TAIL = (
+    r"(?:\s+(?:and\s+(?:reset|changed|updated|rotated)\s+(?:it|them)|again|often|regularly|frequently"
+    r"|once|twice|a lot|recently|last (?:week|month|year)|every (?:few )?(?:weeks?|months?|years?)"
+    r"|by (?:their|the|a|an)\s+\w+(?:\s+\w+)?|in an? (?:data )?breach|after (?:an?|the)\s+\w+(?:\s+\w+)?"
+    r"|and (?:changed|reset)))*"
+)
 _ONLY_MENTIONED = re.compile(
-    r"\b(?:forg[eo]t(?:s|ten)?|reset(?:s|ting)?|chang(?:e|es|ed|ing)|rotat(?:e|es|ed|ing)|lost|updat(?:e|es|ed))"
-    r"\s+(?:their|his|her|my|the|a|an)\s+(?:(?:wi-?fi|email|bank|work|laptop|phone|account|router|old)\s+)?"
-    r"(?:pass ?words?|passcodes?|api keys?|pins?)(?=\s*(?:$|[,.;!)]|\b(?:and|again|often|after|because|when|every|once|twice|regularly|yesterday|today|recently)\b))"
-    r"|\b(?:pass ?words?|passcodes?|api keys?|pins?|recovery codes?)\s+(?:was|were|got|has been|have been|had been|is being|are being|are|is)"
-    r"\s+(?:\w+\s+)?(?:changed|reset|rotated|compromised|leaked|stolen|hacked|expired|updated|stored (?:offline|in (?:a|an|their|the) \w+))\b"
-    r"(?=\s*(?:$|[,.;!)]|\b(?:by|in|after|because|when|and|last|again|recently|yesterday)\b))"
-    r"|(?:忘记|忘了|老是忘|经常忘记|重置|修改|改了|更换|换了)(?:了)?密码(?=$|[，。,.]|了)|密码重置",
+    r"(?:the )?user(?:'s)?\s+(?:(?:often|always|sometimes|regularly|keeps|frequently|recently|just)\s+)*"
+    r"(?:forg[eo]t(?:s|ten)?|reset(?:s)?|chang(?:e|es|ed)|rotat(?:e|es|ed)|lost|updat(?:e|es|ed))"
+    rf"\s+(?:their|his|her|the|a)\s+{_OF_WHAT}(?:pass ?words?|passcodes?|api keys?|pins?){_MENTION_TAIL}"
+    rf"|(?:the )?user's\s+{_OF_WHAT}(?:pass ?words?|passcodes?|api keys?|pins?|recovery codes?)"
+    r"\s+(?:was|were|got|has been|have been|had been)\s+(?:recently\s+)?"
+    rf"(?:changed|reset|rotated|compromised|leaked|stolen|hacked|expired|updated){_MENTION_TAIL}"
+    r"|(?:该)?用户(?:经常|总是|老是|又|常常|有时)?(?:忘记|忘了|老是忘|重置|修改|更换)了?(?:[\u4e00-\u9fff]{1,4}的)?密码了?"
+    r"|(?:该)?用户在[\u4e00-\u9fff]{1,12}负责密码重置(?:流程|工作)?",
     re.IGNORECASE,
 )
-
-
-# After a mention, what would give the secret a value: "…, it is swordfish", "新密码是…".
-_VALUE_SAID = re.compile(r"\b(?:is|was|are|were|new|to)\b|'s\b|[:=]|是|为|為|：", re.IGNORECASE)
 
 
 def unsafe_to_store(text: str) -> bool:
@@ -338,9 +347,8 @@ def unsafe_to_store(text: str) -> bool:
     """
     expect_text(text, "text")
     read = _as_read(text)
-    mention = None if _DIGIT.search(read) else _ONLY_MENTIONED.search(read)
-    if mention is not None and not _VALUE_SAID.search(read, mention.end()):
-        read = _ONLY_MENTIONED.sub(" account ", read)  # (not "…, the new one is Heron")
+    if _ONLY_MENTIONED.fullmatch(read.strip().rstrip(".。!！")):
+        return False  # nothing but a password forgotten, reset or leaked
     return (
         _SECRET_NAMES.search(read) is not None
         or _SECRET_NAMES.search(read.translate(_LEET)) is not None

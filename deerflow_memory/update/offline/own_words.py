@@ -125,6 +125,8 @@ _EN_PASSING = re.compile(
     # "I'm at the hospital as a resident" a job)
     r"(?:\s+(?:right now|now|rn|at the moment|today|tonight|waiting\b.*|with\b.*|for (?:a|an|my|the) "
     r"(?:flight|train|bus|meeting|appointment|check-?up|scan|interview)\b.*))?$"
+    # a verb with nothing after it, standing for one said before: "…and I still do", "I am too"
+    r"|^I(?:'m)?\s+(?:still\s+|also\s+)?(?:do|does|did|am|was|have|had|can|will)(?:\s+(?:too|as well|now|again))?$"
     # a single event, past or to come
     r"|^I(?:'ll| will|'m gonna| shall)\b|^I just (?:got back|came back|got home|woke up|landed|arrived)\b"
     r"|^I just (?:had|ate|drank) (?:the|a|an|my|some) (?:\w+ ){0,3}?(?:coffee|tea|lunch|dinner|breakfast|"

@@ -362,6 +362,8 @@ _EN_INSTRUCTION = "User's standing instruction: "
 def _instruction(m: re.Match[str], _clause: str) -> str:
     """ "Don't use emojis with me" → "User's standing instruction: don't use emojis"."""
     return _EN_INSTRUCTION + m["v"][:1].lower() + m["v"][1:]
+
+
 _ZH_INSTRUCTION = "用户的长期要求："
 
 # fmt: off

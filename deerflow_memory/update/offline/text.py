@@ -431,7 +431,9 @@ _ZH_STILL = re.compile(
     r"|还是|依旧|依然|仍然|至今|到现在|一辈子|一直都?"
 )
 _EN_STILL = re.compile(
-    r"\b(?:still|to this day|even now|as (?:ever|before))\b|\band (?:I )?(?:still )?(?:am|do)\b", _I
+    r"\b(?:I )?still (?:do|am|does|is)\b(?!\s+\w)|\bto this day\b|\beven now\b|\bas (?:ever|before)\b"
+    r"|\band (?:I )?(?:still )?(?:am|do)\b(?!\s+\w)",
+    _I,
 )
 _ZH_NOW_CHANGED = re.compile(
     r"^(?P<now>(?:我)?(?:现在|如今|目前)(?:又|也|开始|改成|改为)?[\u4e00-\u9fff]{2,12}?)了$"
@@ -551,6 +553,9 @@ _ZH_AFTER_EN = re.compile(
 )
 
 
+_TWO_LATIN_WORDS = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
+
+
 def _languages_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
     """The sentences, one cut where a clause of the user's in one language follows the other."""
     for sentence, terminator in sentences:
@@ -558,6 +563,8 @@ def _languages_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str
             # (an English sentence with a Chinese word stays whole: "I live in 北京 but I
             # work…"), a Chinese clause after it goes apart
             parts = _ZH_AFTER_EN.split(sentence)
+            if any(_TWO_LATIN_WORDS.search(part) for part in parts[1:]):
+                parts = [sentence]  # "…, and 我住在杭州 is the title of my book": no clause
         elif _EN_AFTER_ZH.search(sentence) is not None:
             parts = _EN_AFTER_ZH.split(sentence)
         else:
@@ -1067,8 +1074,8 @@ _JOKING = re.compile(rf"{_TAKEN_BACK_WORDS}|\b(?:lol|lmao|haha|not really)\b", _
 # An aside saying who else it is not true of: "I'm allergic to cats (not my wife)", "I'm
 # vegan (my husband isn't)". It says nothing of the user: it goes, the fact stays.
 _EN_NOT_THEM_ASIDE = re.compile(
-    rf"\s*[(（]\s*(?:but\s+|though\s+)?(?:{_EN_NOT_THEM}"
-    r"|(?:my|his|her|their|our)\s+[\w'’-]+(?:\s+[\w'’-]+)?\s+(?:isn't|is not|doesn't|does not"
+    rf"\s*[(（]\s*(?:but\s+|though\s+)?(?:not (?:my|his|her|their|our)\s+(?:{KIN_EN})|not (?:him|her|them)"
+    rf"|(?:my|his|her|their|our)\s+(?:{KIN_EN})\s+(?:isn't|is not|doesn't|does not"
     r"|aren't|are not|can't|cannot|don't|do not|wasn't|won't))\s*[.!]?\s*[)）]\s*$",
     _I,
 )
@@ -1362,8 +1369,12 @@ def candidates_from_text(text: str) -> list[Candidate]:
         sentence, others = with_others(sentence, zh)
         still = (_ZH_STILL if zh else _EN_STILL).search(sentence) is not None
         for candidate in _sentence_candidates(sentence, zh, marker):
-            if still and candidate.content and candidate.wrong_value is None:
-                candidate.retract = None  # "我以前对芒果过敏，现在还是": nothing withdrawn
+            if still and candidate.retract and candidate.wrong_value is None:
+                # "我以前对芒果过敏，现在还是", "I used to drink coffee, and I still do":
+                # nothing is withdrawn (a bare retraction is no candidate then)
+                if not candidate.content:
+                    continue
+                candidate.retract = None
             if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
                 continue  # "Lol I'm 12", "Shoe size? I'm 44"
             if vented and (
@@ -1427,7 +1438,7 @@ def _diets_given_up(content: str, zh: bool, said: list[Candidate]) -> list[Candi
 # "I was vegetarian for years, but not anymore", "I was a smoker; no longer": said as
 # "I'm no longer X" (a retraction), not as a fact with its denial glued on.
 _EN_WAS_NOT_NOW = re.compile(
-    r"^I(?:'m| am| was| used to be)\s+(?P<x>[^,;]+?)"
+    r"^I(?P<head>'m| am| was| used to be| used to)\s+(?P<x>[^,;]+?)"
     r"(?:\s+for\s+(?:years|ages|decades|a\s+(?:long\s+)?(?:while|time)|(?:\w+\s+){1,2}(?:years?|months?)))?"
     r"\s*[,;]?\s*(?:but\s+)?(?:not\s+(?:anymore|any\s+more|any\s+longer|these\s+days|nowadays)"
     r"|no\s+longer|no\s+more)$",
@@ -1438,7 +1449,9 @@ _EN_WAS_NOT_NOW = re.compile(
 def _sentence_candidates(sentence: str, zh: bool, marker: bool) -> list[Candidate]:
     """Candidates of one cleaned sentence: a retraction or correction frame, else its clauses."""
     if not zh and (was := _EN_WAS_NOT_NOW.match(sentence)):
-        sentence = f"I'm no longer {was['x']}"
+        # "I used to play guitar, but not anymore": the past habit's rule withdraws it
+        used_to = was["head"] == " used to"
+        sentence = f"I used to {was['x']}" if used_to else f"I'm no longer {was['x']}"
     if (changed := retraction_frame(sentence, zh)) is not None:
         return [changed]
     framed = _correction_frame(sentence, zh, marker)

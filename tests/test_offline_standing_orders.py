@@ -1,0 +1,41 @@
+"""A standing order said last in the sentence ("… from now on", "… with me") is kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from deerflow_memory.update.offline.text import candidates_from_text
+
+
+def _contents(text: str) -> list[str]:
+    return [c.content for c in candidates_from_text(text) if c.content]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Can you keep replies under 80 words from now on?",
+         "User's standing instruction: keep replies under 80 words"),
+        ("Use Celsius going forward.", "User's standing instruction: use Celsius"),
+        ("Could you write in plain English from now on, please?",
+         "User's standing instruction: write in plain English"),
+        ("Don't use exclamation marks with me.",
+         "User's standing instruction: don't use exclamation marks"),
+        ("Don't send voice notes when you reply to me.",
+         "User's standing instruction: don't send voice notes"),
+    ],
+)  # fmt: skip
+def test_a_standing_order_said_last_is_kept(said: str, fact: str) -> None:
+    assert _contents(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Use the green one for me.",  # one request, not every answer
+        "Can you help me with my thesis from now on?",  # a request for help, no format
+        "Can you check this for me?",
+    ],
+)
+def test_a_one_off_request_is_no_standing_order(said: str) -> None:
+    assert not any("standing instruction" in c for c in _contents(said))
