@@ -27,6 +27,7 @@ from deerflow_memory.arguments import expect_text
 from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.own_words import (
+    _TWO_EN_WORDS,
     OWN_WORDS_CONFIDENCE,
     described_before_so,
     implied_own_words,
@@ -421,9 +422,6 @@ _EN_AWAY = re.compile(
 )
 _EN_PAST = re.compile(r"\b(?:used to|was|were|had|lived|grew up|before|previously|until)\b", _I)
 _EN_PAST_HOME = re.compile(r"\b(?:used to live|was living|lived|grew up|was based)\b", _I)
-# "我以前吃素，现在吃肉了": after what the user used to be or do (a rule's past, not "我之前
-# 问过"), "现在…了" is the new state, not a moment ("现在吃了" alone is one); its 了 goes,
-# so a rule reads the state ("现在吃肉"), or nothing is kept ("现在明白了", "现在坏掉了").
 # What the user used to be, said to hold still ("…，现在还是", "…，至今如此", "and I still
 # am"): the past statement withdraws nothing then.
 _ZH_STILL = re.compile(
@@ -435,6 +433,9 @@ _EN_STILL = re.compile(
     r"|\band (?:I )?(?:still )?(?:am|do)\b(?!\s+\w)",
     _I,
 )
+# "我以前吃素，现在吃肉了": after what the user used to be or do (a rule's past, not "我之前
+# 问过"), "现在…了" is the new state, not a moment ("现在吃了" alone is one); its 了 goes,
+# so a rule reads the state ("现在吃肉"), or nothing is kept ("现在明白了", "现在坏掉了").
 _ZH_NOW_CHANGED = re.compile(
     r"^(?P<now>(?:我)?(?:现在|如今|目前)(?:又|也|开始|改成|改为)?[\u4e00-\u9fff]{2,12}?)了$"
 )
@@ -553,9 +554,6 @@ _ZH_AFTER_EN = re.compile(
 )
 
 
-_TWO_LATIN_WORDS = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
-
-
 def _languages_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
     """The sentences, one cut where a clause of the user's in one language follows the other."""
     for sentence, terminator in sentences:
@@ -563,7 +561,7 @@ def _languages_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str
             # (an English sentence with a Chinese word stays whole: "I live in 北京 but I
             # work…"), a Chinese clause after it goes apart
             parts = _ZH_AFTER_EN.split(sentence)
-            if any(_TWO_LATIN_WORDS.search(part) for part in parts[1:]):
+            if any(_TWO_EN_WORDS.search(part) for part in parts[1:]):
                 parts = [sentence]  # "…, and 我住在杭州 is the title of my book": no clause
         elif _EN_AFTER_ZH.search(sentence) is not None:
             parts = _EN_AFTER_ZH.split(sentence)
