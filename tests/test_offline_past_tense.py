@@ -75,6 +75,9 @@ def test_an_errand_just_done_is_still_no_fact(said: str) -> None:
         # bare verbs stay bare: after "to", a modal or a negation, or a noun after "and"
         ("I love to paint and knit.", "User loves to paint and knit"),
         ("I like rye bread and cheese.", "User likes rye bread and cheese"),
+        # two things, not a second verb: after a preposition or a verb of taste
+        ("I'm a keen fan of cricket and travel.", "User is a keen fan of cricket and travel"),
+        ("I enjoy climbing and travel.", "User enjoys climbing and travel"),
     ],
 )
 def test_a_second_verb_of_the_user_takes_the_third_person(said: str, fact: str) -> None:

@@ -775,6 +775,14 @@ _AND_VERB = re.compile(
     r"\b(?P<and>and|but)\s+(?P<adv>(?:now|also|still|often|usually|sometimes|always|never|rarely"
     r"|mostly|even)\s+)?(?P<verb>[a-z']+)\b"
 )
+# A list of things ends just before "and": a preposition or a taste verb within its last
+# three words ("fan of football and travel", "enjoys hiking and travel").
+_LIST_OF_THINGS = re.compile(
+    r"\b(?:of|in|about|with|for|like|likes|love|loves|enjoy|enjoys|into|fan|prefer|prefers)"
+    r"(?:\s+[\w'-]+){1,3}\s*,?\s+(?:and|but)\s+[a-z']+$",
+    re.IGNORECASE,
+)
+_TASTE_VERBS = frozenset("like love enjoy prefer hate adore dislike".split())  # noqa: SIM905
 _BARE_BEFORE = re.compile(
     r"\b(?:to|can|can't|cannot|could|will|won't|would|should|must|might|may|don't|doesn't|didn't"
     r"|does not|do not|did not|not)\b",
@@ -790,6 +798,8 @@ def _verbs_after_and(said: str, *, after_past: bool = False) -> str:
     def third(m: re.Match[str]) -> str:
         if m["verb"] not in _AND_VERBS or _BARE_BEFORE.search(said, 0, m.start()):
             return m.group()
+        if _LIST_OF_THINGS.search(said, 0, m.end()):
+            return m.group()  # "a fan of football and travel": two things, no second verb
         if after_past and (m["adv"] or "").strip() != "now":
             return m.group()
         return f"{m['and']} {m['adv'] or ''}{_third_person_verb(m['verb'])}"
@@ -821,7 +831,9 @@ def en_statement(clause: str) -> str:
     words[i] = _third_person_verb(verb)
     low = verb.casefold()
     past = low in _EN_PAST or (low.endswith("ed") and low not in _EED_VERBS)
-    rest = _verbs_after_and(swap_pronouns(" ".join(words[i + 1 :])), after_past=past)
+    rest = swap_pronouns(" ".join(words[i + 1 :]))
+    if low not in _TASTE_VERBS:  # "I enjoy hiking and travel": two things enjoyed
+        rest = _verbs_after_and(rest, after_past=past)
     return "User " + " ".join(words[: i + 1]) + ("" if i + 1 == len(words) else " " + rest)
 
 
