@@ -1178,8 +1178,12 @@ _COMMANDS = {
 
 
 def _print_error(message: str, kind: str = "error") -> None:
-    # One line, written as is: "[postgres]" in a hint or "[weird]" in a path is not markup.
-    line = terminal_safe(" ".join(str(message).split()))
+    # One line, written as is: "[postgres]" in a hint or "[weird]" in a path is not markup;
+    # a quoted value that looks like a secret ("no current fact with id 'my PIN is 1234'")
+    # is not repeated.
+    from deerflow_memory.update.unsafe import secrets_hidden
+
+    line = terminal_safe(secrets_hidden(" ".join(str(message).split())))
     if sys.stderr is None:  # started with stderr closed: the exit status has to say it
         return
     try:

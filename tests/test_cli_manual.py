@@ -81,3 +81,20 @@ def test_forget_of_an_empty_id_is_bad_input(tmp_path: Path) -> None:
         assert done.returncode == 2 and "fact id is empty" in done.stderr
         assert done.stderr.count("\n") == 1
     assert len(FileMemoryStorage(tmp_path).load("cy").facts) == 1
+
+
+def test_no_error_repeats_a_value_that_looks_like_a_secret(tmp_path: Path) -> None:
+    # The fact's text given for its id, a secret given as a user id (newcomer 45): the
+    # error says what is wrong without quoting it.
+    root = ["--root", str(tmp_path)]
+    assert (
+        cli(*root, "remember", "--user", "di", "The shed code is 7431", cwd=tmp_path).returncode
+        == 0
+    )
+    wrong = cli(*root, "forget", "--user", "di", "The shed code is 7431", cwd=tmp_path)
+    assert wrong.returncode == 1 and "no current fact with id" in wrong.stderr
+    assert "7431" not in wrong.stderr and "not shown" in wrong.stderr
+    bad_user = cli(*root, "show", "--user", "my PIN is 5150", cwd=tmp_path)
+    assert bad_user.returncode == 2 and "5150" not in bad_user.stderr
+    plain = cli(*root, "forget", "--user", "di", "fact_nothing", cwd=tmp_path)
+    assert plain.returncode == 1 and "'fact_nothing'" in plain.stderr  # harmless: still named

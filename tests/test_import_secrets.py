@@ -186,3 +186,12 @@ def test_a_deleted_fact_brought_back_is_named_by_its_id_when_it_looks_like_a_sec
     note = brought_back_note(facts)
     assert "5512" not in note and "f_code (its text not shown)" in note
     assert "f_tea: Drinks rooibos" in note
+
+
+def test_a_route_error_never_repeats_a_value_that_looks_like_a_secret(
+    client: TestClient,
+) -> None:
+    gone = client.delete("/memory/users/ed/facts/my PIN is 5150")
+    assert gone.status_code in (404, 400) and "5150" not in gone.text
+    other = client.delete("/memory/users/ed/facts/fact_nothing")
+    assert other.status_code == 404 and "fact_nothing" in other.text

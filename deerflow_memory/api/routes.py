@@ -118,7 +118,7 @@ from deerflow_memory.update.import_check import (
 )
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 from deerflow_memory.update.outcome import FailedUpdate
-from deerflow_memory.update.unsafe import unsafe_to_store
+from deerflow_memory.update.unsafe import secrets_hidden, unsafe_to_store
 
 if TYPE_CHECKING:
     from langgraph.store.base import BaseStore
@@ -181,13 +181,14 @@ def _runtime_store() -> BaseStore | None:
 
 
 def _error(error: Exception) -> JSONResponse:
+    """The answer for ``error``; a quoted value that looks like a secret is not repeated."""
     if isinstance(error, ValidationError):
         first = error.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "body"
         message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
-        return JSONResponse({"error": f"{where}: {message}"}, status_code=422)
+        return JSONResponse({"error": secrets_hidden(f"{where}: {message}")}, status_code=422)
     status, message = status_and_message(error)
-    return JSONResponse({"error": message}, status_code=status)
+    return JSONResponse({"error": secrets_hidden(message)}, status_code=status)
 
 
 def _handled(handler: Handler, check: Callable[[Request], None]) -> Handler:

@@ -46,7 +46,7 @@ import unicodedata
 
 from deerflow_memory.arguments import expect_text
 
-__all__ = ["unsafe_to_store"]
+__all__ = ["NOT_SHOWN", "secrets_hidden", "unsafe_even_escaped", "unsafe_to_store"]
 
 # ASCII word rules: to Unicode \b a Chinese character is a word character, so the
 # names in "我的PIN是4821" or "token是abc123" had no word boundary around them.
@@ -362,3 +362,52 @@ def unsafe_to_store(text: str) -> bool:
             for run in map(re.Match.group, _RUN.finditer(read))
         )
     )
+
+
+# What repr writes for a character it escapes: "\\u200b", "\\x1b", "\\U0001f600".
+_ESCAPED = re.compile(r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
+
+
+def unsafe_even_escaped(text: str) -> bool:
+    """:func:`unsafe_to_store` of ``text``, and of it with ``repr``'s escapes read back
+    (``'pass\\u200bword Heron'`` quoted in a message holds "password Heron").
+
+    Raises:
+        InvalidArgumentError: ``text`` is not a ``str``.
+    """
+    if unsafe_to_store(text):
+        return True
+    unescaped = _ESCAPED.sub(lambda m: chr(int(m.group()[2:], 16)), text)
+    return unescaped != text and unsafe_to_store(unescaped)
+
+
+# A value quoted in a message: '…' or "…", at most 400 characters (no secret check is
+# needed past what an error shows).
+_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.){1,400}'|\"(?:[^\"\\\n]|\\.){1,400}\"")
+NOT_SHOWN = "(not shown: it looks like a secret)"
+
+
+def secrets_hidden(message: str) -> str:
+    """``message`` with each quoted value that looks like a secret replaced by a note.
+
+    For error messages that quote what they were given (``no current fact with id
+    'my PIN is 1234'``, ``user_id 'door code 5512' is not allowed``): the command
+    line and the HTTP routes pass every error through it before showing it.
+
+    Raises:
+        InvalidArgumentError: ``message`` is not a ``str``.
+    """
+    expect_text(message, "message")
+
+    def shown(m: re.Match[str]) -> str:
+        quoted = m.group()[1:-1]
+        if _FILE_PATH.match(quoted):  # a file's path: long runs of letters and digits, no secret
+            return m.group()
+        return NOT_SHOWN if unsafe_even_escaped(quoted) else m.group()
+
+    return _QUOTED.sub(shown, message)
+
+
+# A file system path ("/tmp/…/memory.json", "C:\\…", "./x"), not a URL or a DSN (those
+# may hold credentials: "postgres://bob:s3cr3t@…").
+_FILE_PATH = re.compile(r"^(?:/|~/|\.{1,2}/|[A-Za-z]:[\\/])(?!.*://)[^@]*$")

@@ -59,7 +59,7 @@ from deerflow_memory.models import (
     says_nothing,
     without_invisible,
 )
-from deerflow_memory.update.unsafe import unsafe_to_store
+from deerflow_memory.update.unsafe import unsafe_even_escaped, unsafe_to_store
 
 __all__ = [
     "LINE_BREAKS",
@@ -347,29 +347,16 @@ _UNSAFE = "holds what looks like a secret or words to the assistant's instructio
 _UNSAFE_REASON = "removed by the memory model (its reason looked like a secret: not kept)"
 
 
-# What repr writes for a character it escapes: "\u200b", "\x1b", "\U0001f600".
-_ESCAPED = re.compile(r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})")
-
-
-def _looks_unsafe(text: str) -> bool:
-    """:func:`unsafe_to_store` of ``text``, and of it with repr's escapes read back (a
-    reason quoting a value as ``'pass\\u200bword Heron'`` holds "password Heron")."""
-    if unsafe_to_store(text):
-        return True
-    unescaped = _ESCAPED.sub(lambda m: chr(int(m.group()[2:], 16)), text)
-    return unescaped != text and unsafe_to_store(unescaped)
-
-
 def _unsafe_shown(rejection: Rejection) -> Rejection:
     """``rejection`` without its text or reason when either looks like a secret, its
     text cut to :data:`PREVIEW_CHARS` (parsing keeps more, so a secret cut at the end of
     the preview is checked whole)."""
     changes: dict[str, str] = {}
-    if rejection.text and _looks_unsafe(rejection.text):
+    if rejection.text and unsafe_even_escaped(rejection.text):
         changes["text"] = ""
     elif len(rejection.text) > PREVIEW_CHARS:
         changes["text"] = rejection.text[:PREVIEW_CHARS]
-    if _looks_unsafe(rejection.reason):
+    if unsafe_even_escaped(rejection.reason):
         what = rejection.reason.partition(":")[0][:40]
         changes["reason"] = f"{what}: not shown (it holds what looks like a secret)"
     return rejection.model_copy(update=changes) if changes else rejection
