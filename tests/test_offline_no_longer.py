@@ -71,3 +71,42 @@ def test_still_about_something_else_keeps_the_retraction() -> None:
 def test_a_verb_standing_for_one_said_before_is_no_fact() -> None:
     # "I still do" / "I still am" said alone were "User still does" / "User still is"
     assert facts_after("I used to swim, and I still do.") == []
+
+
+@pytest.mark.parametrize(
+    ("before", "now"),
+    [
+        # someone else's "still", or "still" of something else: the retraction stands
+        ("I'm vegan.", "I'm no longer vegan, but my cousin still is."),
+        ("I live in Derby.", "I don't live in Derby anymore, but my parents still do."),
+        ("我吃素。", "我不再吃素了，但我妈妈还是吃素。"),
+    ],
+)
+def test_a_retraction_stands_whatever_else_is_still_so(before: str, now: str) -> None:
+    gone = before.removeprefix("I'm ").removeprefix("I live in ").removeprefix("我").rstrip(".。")
+    assert not any(gone in fact for fact in facts_after(before, now))
+
+
+@pytest.mark.parametrize(
+    ("before", "now", "kept"),
+    [
+        ("I drink tea.", "I used to drink tea. I still do.", "User drinks tea"),
+        ("I play chess in a club.", "I used to play chess, and I still do on Sundays.",
+         "User plays chess in a club"),
+        ("我住在苏州。", "我以前住在苏州，最近又搬回去了。", "用户住在苏州"),
+    ],
+)  # fmt: skip
+def test_what_still_holds_in_the_next_words_is_kept(before: str, now: str, kept: str) -> None:
+    after = facts_after(before, now)
+    assert kept in after and not any("still does" in fact for fact in after)
+
+
+def test_the_users_meat_is_kept_when_someone_else_is_named_but_no_diet_is_withdrawn() -> None:
+    assert facts_after("I'm vegetarian.", "My son is vegan but I eat meat now.") == [
+        "User is vegetarian",
+        "User eats meat now",
+    ]
+
+
+def test_meat_substitutes_end_no_diet() -> None:
+    assert "User is vegetarian" in facts_after("I'm vegetarian.", "I eat meat substitutes now.")

@@ -82,3 +82,29 @@ def test_an_errand_just_done_is_still_no_fact(said: str) -> None:
 )
 def test_a_second_verb_of_the_user_takes_the_third_person(said: str, fact: str) -> None:
     assert _contents(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # nouns after "and" (attacker 62): no "s"
+        ("I pay the mortgage and rent.", "User pays the mortgage and rent"),
+        ("I split my time between work and play.", "User splits their time between work and play"),
+        ("I juggle work and study.", "User juggles work and study"),
+        ("I'm a teacher and coach.", "User is a teacher and coach"),
+    ],
+)
+def test_a_noun_after_and_is_no_second_verb(said: str, fact: str) -> None:
+    assert _contents(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I just moved my car.",  # an errand with a thing of theirs, not a change of life
+        "I recently retired my old laptop.",
+        "I just enrolled my son in judo.",
+    ],
+)
+def test_a_change_of_life_verb_with_a_thing_of_theirs_is_an_errand(said: str) -> None:
+    assert _contents(said) == []

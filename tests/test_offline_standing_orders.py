@@ -39,3 +39,22 @@ def test_a_standing_order_said_last_is_kept(said: str, fact: str) -> None:
 )
 def test_a_one_off_request_is_no_standing_order(said: str) -> None:
     assert not any("standing instruction" in c for c in _contents(said))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Will you give me a discount in future?",  # favours and errands, not how to answer
+        "Keep an eye on the kids from now on.",
+        "Can you add my wife to the booking from now on?",
+        "Answer the door from now on.",
+    ],
+)
+def test_a_favour_or_an_errand_said_for_the_future_is_no_standing_order(said: str) -> None:
+    assert not any("standing instruction" in c for c in _contents(said))
+
+
+def test_a_standing_order_speaks_of_the_user_in_the_third_person() -> None:
+    assert _contents("Can you keep my replies short from now on?") == [
+        "User's standing instruction: keep their replies short"
+    ]

@@ -91,3 +91,32 @@ def test_it_is_refused(text: str) -> None:
 )
 def test_its_harmless_neighbour_is_kept(text: str) -> None:
     assert not unsafe_to_store(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a value put after "by …" or "after …" in a mention (attacker 62)
+        "User's PIN was changed by the bank 4821",
+        "User's password was reset by the admin Tr0ub4dor",
+        "User's password was changed by their son Zx9k",
+        "User's router password was reset after the outage Kx92mq",
+        "User forgot their password after the jailbreak attempt",
+        "User's password was reset by the system prompt",
+    ],
+)
+def test_a_mention_with_anything_more_is_refused(text: str) -> None:
+    assert unsafe_to_store(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "User's house keys are kept in the kitchen drawer",
+        "User's front door key is under repair",
+        "User wants the assistant to never send messages after 10pm",
+        "User asked the assistant to forward their messages to their manager",
+    ],
+)
+def test_more_ordinary_facts_are_kept(text: str) -> None:
+    assert not unsafe_to_store(text)

@@ -158,8 +158,11 @@ _CREDENTIALS = re.compile(
     rf"|\b(?:wi-?fi|wlan|hotspot|router|network)\b[^.]{{0,30}}?\buses\s+(?=\S*\d{{3}}){_MIXED}"
     r"|\b(?:re)?uses?\s+(?=\S*[a-z])(?=\S*\d{3})\S{6,40}\s+(?:everywhere|for (?:almost |nearly )?(?:most|all|every)\b[^.]{0,16}\b(?:sites?|accounts?|logins?|websites?|services?))"
     r"|\b(?:house|home|spare|door|front[- ]door|back[- ]door|flat|apartment)\s+keys?\s+(?:is|are|stays|sits|lives)"
-    r"\s+(?:(?:kept|hidden|always|usually)\s+)*(?:under|behind|beneath|above|inside|in)\b"
-    r"|\bhides?\s+(?:a|the|their|his|her|my)\s+(?:spare\s+)?(?:(?:house|home|door|front[- ]door)\s+)?keys?\s+(?:under|behind|beneath|above|inside|in)\b"
+    r"\s+(?:(?:kept|hidden|always|usually)\s+)*(?:under|behind|beneath|above|inside)\b"
+    r"(?!\s+(?:repair|warranty|review|construction|lock and key))"
+    r"|\bhides?\s+(?:a|the|their|his|her|my)\s+(?:spare\s+)?(?:(?:house|home|door|front[- ]door)\s+)?keys?\s+(?:under|behind|beneath|above|inside"
+    r"|in (?:a|the|their|his|her|my)\s+(?:\w+\s+)?(?:gnome|rock|plant ?pot|flower ?pot|planter|mailbox|letterbox"
+    r"|bird ?house|gutter|lantern|boot|shoe))\b"
     rf"|\b(?:wi-?fi|wlan|hotspot|router|network)\b[^.]{{0,40}}?\bkey\s*[:=]?\s*{_MIXED}"
     rf"|\b(?:protected|secured|locked)\s+(?:by|with)\s+{_MIXED}|\bunlocks?\s+with\s+{_MIXED}"
     rf"|\bsecret(?:\s+(?:is|was))?\s*:?\s+{_MIXED}"
@@ -224,7 +227,7 @@ _TO_THE_ASSISTANT = re.compile(
     r"|\bfor you to (?:always|never|only)\b|\bnew instructions?\s*:|\byou are now (?:dan|jailbroken|free|unrestricted)\b"
     r"|\bsystem prompt\b|\bdeveloper mode\b|\bjailbreak|\byou (?:must|will) obey\b|^system:|\bsystem:\s"
     r"|\bassistant to (?:always |never )?(?:send|email|forward|reply with|reveal|leak|post|upload)\b[^.]{0,40}?"
-    r"\b(?:memory|memories|conversations?|chat history|messages|passwords?|secrets|contents of)\b"
+    r"\b(?:memory|memories|chat history|conversation history|passwords?|secrets|contents of (?:the |their |its )?memory)\b"
     r"|<\s*/?\s*(?:system|instructions?|assistant|user_memory|system-reminder)\b"
     r"|(?:忽略|忽视|忽視|无视|無視|忘记|忘記|不要管)(?:掉)?(?:之前|以前|先前|以上|前面|上面|所有|全部|一切)"
     r"|(?:忽略|忽视|忽視|无视|無視|不要管)(?:掉)?[^，。]{0,4}(?:指示|指令|规则|規則|限制|设定|設定)"
@@ -314,7 +317,10 @@ _OF_WHAT = r"(?:(?:wi-?fi|email|bank|work|laptop|phone|account|router|old|online
 _MENTION_TAIL = (
     r"(?:\s+(?:and\s+(?:reset|changed|updated|rotated)\s+(?:it|them)|again|often|regularly|frequently"
     r"|once|twice|a lot|recently|last (?:week|month|year)|every (?:few )?(?:weeks?|months?|years?)"
-    r"|by (?:their|the|a|an)\s+\w+(?:\s+\w+)?|in an? (?:data )?breach|after (?:an?|the)\s+\w+(?:\s+\w+)?"
+    # who changed it and after what, from closed lists: a free word there could be the value
+    r"|by (?:their|the|a|an)\s+(?:(?:it|office|bank's)\s+)?(?:landlord|bank|admin|administrator|employer"
+    r"|company|provider|school|university|it desk|it department|it team|help ?desk|it|office|manager)"
+    r"|in an? (?:data )?breach|after (?:an?|the)\s+(?:data\s+)?(?:breach|incident|audit|leak|hack|outage)"
     r"|and (?:changed|reset)))*"
 )
 _ONLY_MENTIONED = re.compile(
@@ -348,7 +354,9 @@ def unsafe_to_store(text: str) -> bool:
     expect_text(text, "text")
     read = _as_read(text)
     if _ONLY_MENTIONED.fullmatch(read.strip().rstrip(".。!！")):
-        return False  # nothing but a password forgotten, reset or leaked
+        # nothing but a password forgotten, reset or leaked: no name of a secret to refuse,
+        # but shapes and words to the assistant are still looked for
+        return _SECRET_SHAPES.search(read) is not None or _TO_THE_ASSISTANT.search(read) is not None
     return (
         _SECRET_NAMES.search(read) is not None
         or _SECRET_NAMES.search(read.translate(_LEET)) is not None

@@ -126,7 +126,8 @@ _EN_PASSING = re.compile(
     r"(?:\s+(?:right now|now|rn|at the moment|today|tonight|waiting\b.*|with\b.*|for (?:a|an|my|the) "
     r"(?:flight|train|bus|meeting|appointment|check-?up|scan|interview)\b.*))?$"
     # a verb with nothing after it, standing for one said before: "…and I still do", "I am too"
-    r"|^I(?:'m)?\s+(?:still\s+|also\s+)?(?:do|does|did|am|was|have|had|can|will)(?:\s+(?:too|as well|now|again))?$"
+    r"|^I(?:'m)?\s+(?:still\s+|also\s+)?(?:do|does|did|am|was|have|had|can|will)"
+    r"(?:\s+(?:too|as well|now|again|sometimes|occasionally|(?:on|at|in|every|most|some)\s+\w+(?:\s+\w+)?))?$"
     # a single event, past or to come
     r"|^I(?:'ll| will|'m gonna| shall)\b|^I just (?:got back|came back|got home|woke up|landed|arrived)\b"
     r"|^I just (?:had|ate|drank) (?:the|a|an|my|some) (?:\w+ ){0,3}?(?:coffee|tea|lunch|dinner|breakfast|"
@@ -137,8 +138,10 @@ _EN_PASSING = re.compile(
     # about someone else: "I work for a boss who…"
     r"|\b(?:boss|manager|colleague|coworker|friend|wife|husband|partner|mother|father|mom|mum|dad|son|daughter|kid|child|brother|sister|neighbou?r|roommate|flatmate|teacher|client|customer)s?\s+who\b"
     # (a change of life is no errand: "I recently adopted a cat", "I just started a new job")
-    r"|^I\s+(?:just|already|finally|recently)\s+(?!(?:adopted|married|moved|relocated|graduated|retired"
-    r"|divorced|joined|switched|converted|emigrated|immigrated|enrolled|qualified|transferred|remarried"
+    # (not with a thing of theirs after it: "I just moved my car", "I recently retired the laptop")
+    r"|^I\s+(?:just|already|finally|recently)\s+(?!(?:(?:adopted|married|moved|relocated|graduated|retired"
+    r"|divorced|switched|converted|emigrated|immigrated|enrolled|qualified|transferred|remarried)"
+    r"(?!\s+(?:my|their|his|her|our|the|them|it|this|that|off)\b)"
     r"|started (?:a |my |their )?(?:new )?(?:job|role|position|school|university|college|degree|course"
     r"|programme|program|business|company))\b)\w+ed\b"
     r"|\b(?:yesterday|last night|earlier today|just now|a minute ago|an hour ago|this morning|this afternoon|this evening|today|tonight|tomorrow|right now|at the moment)\b"

@@ -96,6 +96,7 @@ class Candidate:
     retract_slots: tuple[
         str, ...
     ] = ()  # "I quit my job": stored facts in these slots are withdrawn
+    past: bool = False  # said as what the user used to be or do ("I used to…", "我以前…")
 
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -361,7 +362,31 @@ _EN_INSTRUCTION = "User's standing instruction: "
 
 def _instruction(m: re.Match[str], _clause: str) -> str:
     """ "Don't use emojis with me" → "User's standing instruction: don't use emojis"."""
-    return _EN_INSTRUCTION + m["v"][:1].lower() + m["v"][1:]
+    return _EN_INSTRUCTION + swap_pronouns(m["v"][:1].lower() + m["v"][1:])
+
+
+# What a standing order of how to answer is about (not "keep an eye on the kids", "give me a
+# discount", "answer the door" from now on: one-off favours or errands).
+_ABOUT_ANSWERS = re.compile(
+    r"\b(?:answers?|replies|reply|responses?|messages?|explanations?|emojis?|emoticons?|bullet points?"
+    r"|units?|metric|imperial|celsius|fahrenheit|english|chinese|mandarin|french|spanish|german"
+    r"|language|tone|words|sentences|paragraphs|examples|code|jargon|formal|informal|casual|plain"
+    r"|short|brief|concise|simple|headings?|tables?|lists?|sources|citations|links|summar(?:y|ies)"
+    r"|markdown|format|formatting|voice (?:notes|messages)|audio|gifs?|stickers|exclamation marks?"
+    r"|caps|capitals|first name|full name|nickname|name)\b",
+    re.IGNORECASE,
+)
+
+
+def _about_answers(m: re.Match[str]) -> bool:
+    """Whether the order's object (past its verb: not "answer the door") is about answers."""
+    order = m["v"]
+    if re.match(
+        r"(?:(?:don't|do not|never|always)\s+)?(?:stop|avoid|skip)\s+\w+ing\b", order, re.I
+    ):
+        return True
+    past_verb = re.sub(r"^(?:(?:don't|do not|never|always)\s+)?\S+\s*", "", order, flags=re.I)
+    return _ABOUT_ANSWERS.search(past_verb) is not None
 
 
 _ZH_INSTRUCTION = "用户的长期要求："
@@ -503,11 +528,11 @@ _EN_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
     # an order for every answer said last: "Can you keep answers under 100 words from now on?",
     # "Use metric units going forward"; "Don't use emojis with me" (not "Use the blue one for
     # me": without "don't", "never" or "always" it is one request)
-    _r(r"^(?:please\s+)?(?:(?:can|could|would|will) you (?:please )?)?(?P<v>(?:don't |do not |never |always )?(?:use|keep|write|reply|respond|answer|give|include|add|format|talk|speak|address|avoid|skip|stop)\b.{2,80}?),?\s+(?:from now on|going forward|moving forward|in (?:the )?future)(?:,? please)?$", C.PREFERENCE, 0.9, None, _instruction),
-    _r(r"^(?:please\s+)?(?P<v>(?:don't|do not|never|always) (?:use|write|reply|respond|answer|give|include|add|talk|speak|send)\b.{2,60}?)\s+(?:with me|when (?:you(?:'re| are)? )?(?:talking|talk|writing|write|replying|reply) to me)(?:,? please)?$", C.PREFERENCE, 0.9, None, _instruction),
+    _r(r"^(?:please\s+)?(?:(?:can|could|would|will) you (?:please )?)?(?P<v>(?:don't |do not |never |always )?(?:use|keep|write|reply|respond|answer|give|include|add|format|talk|speak|address|avoid|skip|stop)\b.{2,80}?),?\s+(?:from now on|going forward|moving forward|in (?:the )?future)(?:,? please)?$", C.PREFERENCE, 0.9, None, _instruction, _about_answers),
     # how the answers should look, said once for all of them: "Please don't use emojis when you
     # reply to me", "Don't use bullet points in your answers", "Please keep explanations simple"
     _r(r"^(?:please\s+)?(?:don't|do not)\s+(?:use|include|add|put)\s+(?P<v>[\w -]{2,40}?)\s+(?:when(?:ever)? you (?:reply|respond|answer|write|talk)(?: to me)?|in (?:your|any of your) (?:answers|replies|responses|messages)(?: to me)?)(?:,? please)?$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+    _r(r"^(?:please\s+)?(?P<v>(?:don't|do not|never|always) (?:use|write|reply|respond|answer|give|include|add|talk|speak|send)\b.{2,60}?)\s+(?:with me|when (?:you(?:'re| are)? )?(?:talking|talk|writing|write|replying|reply) to me)(?:,? please)?$", C.PREFERENCE, 0.9, None, _instruction, _about_answers),
     _r(r"^(?:please\s+)?keep\s+(?:your\s+|the\s+)?(?:answers|explanations|replies|responses)\s+(?P<v>short|simple|brief|concise|plain|jargon-free|to the point)(?:,? please| for me)?$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
     _need(r"^(?:no|zero|none) (?!problem|worries|thanks|way|idea|clue|rush|need|doubt|pressure|offen[cs]e|comment|hurry|kidding|joke|big deal|chance|more|one|matter)(?P<v>[\w -]{2,30}?) for me(?:,? (?:please|thanks|thank you))?$", C.PREFERENCE, 0.85, None, _render("User avoids {v}")),
 )
@@ -766,10 +791,21 @@ _LY_VERBS = frozenset(
 # cake"); not after "to", a modal or a negation, whose verbs stay bare ("I love to read
 # and write", "I can't swim and dive").
 _AND_VERBS = frozenset(
-    """wear work live play have do go use eat drink run cycle walk drive speak teach own love
-    like hate prefer need want take make read write cook study sing swim ride hike climb paint
-    knit bake travel commute volunteer coach train practise practice collect grow keep avoid
-    enjoy watch listen attend visit manage lead rent know don't""".split()  # noqa: SIM905
+    """wear have do go eat cycle drive speak teach own like hate prefer need want take make
+    write sing swim knit bake collect grow keep avoid enjoy listen attend manage know live
+    don't""".split()  # noqa: SIM905
+)
+# Verbs that are nouns as often ("work and play", "pay the mortgage and rent", "a teacher and
+# coach"): a second verb only when a preposition, an article or a time follows ("and work
+# nights", "and run a small studio", "and play in a band").
+_AND_VERBS_IF_FOLLOWED = frozenset(
+    """work play run travel study train walk ride hike climb paint cook coach commute practise
+    practice visit lead use watch love read drink""".split()  # noqa: SIM905
+)
+_VERB_FOLLOWED = re.compile(
+    r"\s+(?:at|in|on|for|from|as|with|to|a|an|the|my|their|his|her|every|daily|weekly|nights"
+    r"|weekends|part-time|full-time|remotely|twice|once|most|some|two|three)\b",
+    re.IGNORECASE,
 )
 _AND_VERB = re.compile(
     r"\b(?P<and>and|but)\s+(?P<adv>(?:now|also|still|often|usually|sometimes|always|never|rarely"
@@ -778,7 +814,8 @@ _AND_VERB = re.compile(
 # A list of things ends just before "and": a preposition or a taste verb within its last
 # three words ("fan of football and travel", "enjoys hiking and travel").
 _LIST_OF_THINGS = re.compile(
-    r"\b(?:of|in|about|with|for|like|likes|love|loves|enjoy|enjoys|into|fan|prefer|prefers)"
+    r"\b(?:of|in|about|with|for|between|like|likes|love|loves|enjoy|enjoys|into|fan|prefer|prefers"
+    r"|combines?|juggles?|balances?|splits?|mix(?:es)?)"
     r"(?:\s+[\w'-]+){1,3}\s*,?\s+(?:and|but)\s+[a-z']+$",
     re.IGNORECASE,
 )
@@ -796,7 +833,11 @@ def _verbs_after_and(said: str, *, after_past: bool = False) -> str:
     now ("…and now cycle")."""
 
     def third(m: re.Match[str]) -> str:
-        if m["verb"] not in _AND_VERBS or _BARE_BEFORE.search(said, 0, m.start()):
+        verb = m["verb"]
+        if not (
+            verb in _AND_VERBS
+            or (verb in _AND_VERBS_IF_FOLLOWED and _VERB_FOLLOWED.match(said, m.end()))
+        ) or _BARE_BEFORE.search(said, 0, m.start()):
             return m.group()
         if _LIST_OF_THINGS.search(said, 0, m.end()):
             return m.group()  # "a fan of football and travel": two things, no second verb
@@ -893,6 +934,7 @@ _CUT_VALUE = re.compile(
 _BARE_VERBS = frozenset(
     {"use", "like", "love", "prefer", "enjoy", "hate", "wear", "watch", "play", "eat"}
     | {"using", "doing", "making", "having", "getting", "taking"}
+    | {"do", "did", "still do", "also do", "still did"}  # "I still do on weekends": of what?
     | {"用", "是", "叫"}
 )
 
@@ -923,6 +965,7 @@ def _match(clause: str, rules: tuple[_Rule, ...], zh: bool) -> Candidate | None:
             slot_value,
             constraint=rule.constraint,
             retract=normalise_value(value) if rule.retracts else None,
+            past=rule.retracts,
         )
     return None
 

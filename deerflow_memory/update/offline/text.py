@@ -424,15 +424,18 @@ _EN_PAST = re.compile(r"\b(?:used to|was|were|had|lived|grew up|before|previousl
 _EN_PAST_HOME = re.compile(r"\b(?:used to live|was living|lived|grew up|was based)\b", _I)
 # What the user used to be, said to hold still ("…，现在还是", "…，至今如此", "and I still
 # am"): the past statement withdraws nothing then.
+# Only the user's own "still" (not "my sister still is", "我妈妈还是吃素"), said of what they
+# used to be or do: any other retraction stands.
 _ZH_STILL = re.compile(
-    r"(?:现在|如今|目前|今天|最近)[^，,。]{0,3}?(?:还|也|依旧|依然|仍然|仍|照样|更|同样)"
-    r"|还是|依旧|依然|仍然|至今|到现在|一辈子|一直都?"
+    r"(?:现在|如今|目前|今天|最近)[^，,。]{0,3}?(?:还|也|依旧|依然|仍然|仍|照样|同样)"
+    r"|(?:现在|如今)?更(?:严重|厉害|重|多)|依旧|依然|仍然|至今|到现在|一辈子|又(?:搬回|回到|回去|开始)"
 )
 _EN_STILL = re.compile(
-    r"\b(?:I )?still (?:do|am|does|is)\b(?!\s+\w)|\bto this day\b|\beven now\b|\bas (?:ever|before)\b"
-    r"|\band (?:I )?(?:still )?(?:am|do)\b(?!\s+\w)",
+    r"(?:^|[,;]\s*|\b(?:and|but)\s+)(?:I\s+)?still\s+(?:do|am)\b|\bto this day\b|\beven now\b",
     _I,
 )
+# A sentence saying only that: "I still do.", "And I still am." (after "I used to…")
+_EN_STILL_ALONE = re.compile(r"(?:and\s+|but\s+)?(?:I\s+)?still\s+(?:do|am)\b[^.!?]{0,30}", _I)
 # "我以前吃素，现在吃肉了": after what the user used to be or do (a rule's past, not "我之前
 # 问过"), "现在…了" is the new state, not a moment ("现在吃了" alone is one); its 了 goes,
 # so a rule reads the state ("现在吃肉"), or nothing is kept ("现在明白了", "现在坏掉了").
@@ -1335,6 +1338,10 @@ def candidates_from_text(text: str) -> list[Candidate]:
         if _TAKEN_BACK.fullmatch(raw.strip()) or raw.strip() == "NOT":
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
             continue
+        if _EN_STILL_ALONE.fullmatch(raw.strip().rstrip(".!")):
+            # "I used to drink coffee. I still do.": the sentence before withdraws nothing
+            found[previous:] = _still_so(found[previous:])
+            continue
         previous = len(found)
         if _TAKEN_BACK_AFTER.search(
             raw
@@ -1365,14 +1372,11 @@ def candidates_from_text(text: str) -> list[Candidate]:
         if not zh:
             sentence = _en_normalise(sentence)
         sentence, others = with_others(sentence, zh)
-        still = (_ZH_STILL if zh else _EN_STILL).search(sentence) is not None
-        for candidate in _sentence_candidates(sentence, zh, marker):
-            if still and candidate.retract and candidate.wrong_value is None:
-                # "我以前对芒果过敏，现在还是", "I used to drink coffee, and I still do":
-                # nothing is withdrawn (a bare retraction is no candidate then)
-                if not candidate.content:
-                    continue
-                candidate.retract = None
+        still = (_ZH_STILL if zh else _EN_STILL).search(sentence) is not None and not (
+            _ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED
+        ).search(raw)
+        said = _sentence_candidates(sentence, zh, marker)
+        for candidate in _still_so(said) if still else said:
             if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
                 continue  # "Lol I'm 12", "Shoe size? I'm 44"
             if vented and (
@@ -1394,16 +1398,37 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 continue  # "I'm a huge fan of": what it is of was never said
             given_up = _diets_given_up(candidate.content, zh, found)
             if given_up and (_ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED).search(raw):
-                continue  # "我以前室友吃素，现在吃肉了": whose plate is unclear
+                # someone else named: whose diet ended is unclear, so none is withdrawn;
+                # "我以前室友吃素，现在吃肉了" leaves even whose plate unclear (no subject)
+                if zh:
+                    continue
+                given_up = []
             found.append(candidate)
             found += given_up
     return found
 
 
+def _still_so(said: list[Candidate]) -> list[Candidate]:
+    """``said`` when the user adds that what they used to be or do still holds ("我以前对芒果
+    过敏，现在还是", "I used to drink coffee, and I still do"): nothing is withdrawn, and a
+    bare retraction is no candidate then."""
+    kept = []
+    for candidate in said:
+        if candidate.past and candidate.retract:
+            if not candidate.content:
+                continue
+            candidate.retract = None
+        kept.append(candidate)
+    return kept
+
+
 # Eating meat or fish again ends a vegetarian or vegan diet: "I eat meat now", "I've started
 # eating fish again", "我现在吃肉", "我又开始吃鱼了". The stored diet (a constraint shown
 # first on every turn) is withdrawn, as "I'm no longer vegetarian" would.
-_MEAT_EN = r"(?:meat|fish|chicken|beef|pork|seafood|lamb|poultry)\b"
+_MEAT_EN = (
+    r"(?:meat|fish|chicken|beef|pork|seafood|lamb|poultry)\b"
+    r"(?![\s-]*(?:substitutes?|alternatives?|analogues?|replacements?|free\b|-free))"
+)
 _EN_EATS_MEAT_NOW = re.compile(
     # begun: "User has started eating fish", "User went back to eating meat"
     rf"^User (?:has |had )?(?:started|begun|gone back to|went back to) eating {_MEAT_EN}"
