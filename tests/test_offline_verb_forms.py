@@ -1,4 +1,5 @@
-"""An irregular past tense is kept as said: "I outgrew it" is "User outgrew it", not "outgrews"."""
+"""Verb forms in stored facts: irregular past tenses kept as said ("User outgrew", not
+"outgrews"), a second verb in the third person, a change of life said with "just" kept."""
 
 from __future__ import annotations
 
