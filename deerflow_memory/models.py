@@ -472,7 +472,10 @@ def proposed_confidence(value: Any) -> float:
     if isinstance(value, str):
         text = value.strip()
         if _CONFIDENCE_TEXT.fullmatch(text) is None:  # float() would take "8_5", "50%%"
-            raise ValueError(f"confidence must be a number, got {value[:20]!r}")
+            # A short value is quoted whole (the error's reader checks it for a secret); a
+            # long one is not, since a cut could keep a secret's value and lose its name.
+            said = repr(value) if len(value) <= 24 else f"text of {len(value):,} characters"
+            raise ValueError(f"confidence must be a number, got {said}")
         percent = text.endswith("%")
         number = float(text.rstrip("%").strip())
     else:

@@ -10,12 +10,14 @@ from starlette.testclient import TestClient
 
 from deerflow_memory.errors import InvalidDocumentError
 from deerflow_memory.models import Fact, MemoryDocument
+from deerflow_memory.update.answer import parse_update
 from deerflow_memory.update.import_check import (
     _texts_in,
     brought_back_note,
     read_import,
     unsafe_summaries_in_import,
 )
+from deerflow_memory.update.validate import validate_update
 from tests.test_cli_errors import assert_one_error_line, run
 
 _PIN = "my PIN is 4821"
@@ -195,3 +197,29 @@ def test_a_route_error_never_repeats_a_value_that_looks_like_a_secret(
     assert gone.status_code in (404, 400) and "5150" not in gone.text
     other = client.delete("/memory/users/ed/facts/fact_nothing")
     assert other.status_code == 404 and "fact_nothing" in other.text
+
+
+def test_a_uuid_fact_id_is_imported() -> None:
+    # ids of other tools are UUIDs: no secret (attacker 63; one was refused as a token)
+    raw = json.dumps({"facts": [{"id": "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d", "content": "x y"}]})
+    assert read_import(raw).facts[0].id == "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
+
+
+def test_a_route_error_never_names_a_body_key_that_looks_like_a_secret(
+    client: TestClient,
+) -> None:
+    sent = client.post("/memory/users/ed/facts", json={"content": "Likes tea", "my PIN is 4821": 1})
+    assert sent.status_code == 422 and "4821" not in sent.text
+
+
+def test_a_long_bad_confidence_is_not_quoted_cut() -> None:
+    # Cut to 20 characters, "the card is 4111 1111 1111 1111" kept 12 digits and lost its
+    # name; a short value is quoted whole, and hidden when it looks like a secret.
+    for value, said in (
+        ("the card is 4111 1111 1111 1111", "31 characters"),
+        ("hunter22 is my password", "not shown"),
+    ):
+        answer = {"newFacts": [{"content": "Likes figs", "confidence": value}, {"content": "Rows"}]}
+        [rejection] = validate_update(parse_update(json.dumps(answer))).rejected
+        assert "4111" not in rejection.reason and "hunter22" not in rejection.reason
+        assert said in rejection.reason

@@ -110,3 +110,21 @@ def test_the_users_meat_is_kept_when_someone_else_is_named_but_no_diet_is_withdr
 
 def test_meat_substitutes_end_no_diet() -> None:
     assert "User is vegetarian" in facts_after("I'm vegetarian.", "I eat meat substitutes now.")
+
+
+@pytest.mark.parametrize(
+    ("before", "now", "kept"),
+    [
+        # the next sentence says it still holds, in other words (attacker 63)
+        ("I drink tea.", "I used to drink tea. Honestly, I still do.", "User drinks tea"),
+        ("I love opera.", "I used to love opera. I still love it.", "User loves opera"),
+        ("I have a tortoise.", "I used to have a tortoise. Still have him!", "User has a tortoise"),
+        ("I drink tea.", "I used to drink tea. People frown, but I still do.", "User drinks tea"),
+    ],
+)
+def test_still_said_in_other_words_keeps_the_fact(before: str, now: str, kept: str) -> None:
+    assert kept in facts_after(before, now)
+
+
+def test_a_substitute_some_words_after_the_meat_ends_no_diet() -> None:
+    assert "User is vegan" in facts_after("I'm vegan.", "I eat fish sauce substitutes now.")

@@ -120,3 +120,26 @@ def test_a_mention_with_anything_more_is_refused(text: str) -> None:
 )
 def test_more_ordinary_facts_are_kept(text: str) -> None:
     assert not unsafe_to_store(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "用户在门锁密码是五七三二的公司负责密码重置",  # a secret in the mention's place names
+        "用户忘记了六四零九的密码",
+    ],
+)
+def test_a_chinese_mention_holding_a_value_is_refused(text: str) -> None:
+    assert unsafe_to_store(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d",  # a UUID, an id that is words and numbers
+        "shop_eu_west_production_2027_v2",
+        "claude-3-5-haiku-2024-10-22-tuned",
+    ],
+)
+def test_words_and_numbers_joined_are_no_token(text: str) -> None:
+    assert not unsafe_to_store(text)

@@ -118,7 +118,12 @@ from deerflow_memory.update.import_check import (
 )
 from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
 from deerflow_memory.update.outcome import FailedUpdate
-from deerflow_memory.update.unsafe import secrets_hidden, unsafe_to_store
+from deerflow_memory.update.unsafe import (
+    NOT_SHOWN,
+    secrets_hidden,
+    unsafe_even_escaped,
+    unsafe_to_store,
+)
 
 if TYPE_CHECKING:
     from langgraph.store.base import BaseStore
@@ -184,7 +189,14 @@ def _error(error: Exception) -> JSONResponse:
     """The answer for ``error``; a quoted value that looks like a secret is not repeated."""
     if isinstance(error, ValidationError):
         first = error.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "body"
+        # a key of the body is named unquoted: "my PIN is 4821: Extra inputs are not permitted"
+        where = (
+            ".".join(
+                NOT_SHOWN if isinstance(p, str) and unsafe_even_escaped(p[:400]) else str(p)
+                for p in first.get("loc", ())
+            )
+            or "body"
+        )
         message = str(first.get("msg", "invalid")).removeprefix("Value error, ")
         return JSONResponse({"error": secrets_hidden(f"{where}: {message}")}, status_code=422)
     status, message = status_and_message(error)

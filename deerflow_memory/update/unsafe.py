@@ -256,8 +256,11 @@ _SECRET_SHAPES = re.compile(
 )
 # A long run of letters and digits mixed (keys, tokens, wallet addresses), found in
 # one pass over maximal runs: lookaheads at each word start were quadratic in a run
-# like "a-a-a-…".
+# like "a-a-a-…". Random: one piece between its "_" and "-" mixes letters and digits
+# over 16 characters or more ("sk_live_4eC39HqLyjWDarjtT1zdp7dc"), not words and
+# numbers joined ("acme_corp_production_2026_eu", "gpt-4o-mini-2024-07-18", a UUID).
 _RUN = re.compile(r"[\w-]{24,}")
+_PIECE = re.compile(r"[^\W_]{16,}")
 _DIGIT = re.compile(r"\d")
 _LATIN = re.compile(r"[a-z]", _I)
 
@@ -330,8 +333,9 @@ _ONLY_MENTIONED = re.compile(
     rf"|(?:the )?user's\s+{_OF_WHAT}(?:pass ?words?|passcodes?|api keys?|pins?|recovery codes?)"
     r"\s+(?:was|were|got|has been|have been|had been)\s+(?:recently\s+)?"
     rf"(?:changed|reset|rotated|compromised|leaked|stolen|hacked|expired|updated){_MENTION_TAIL}"
-    r"|(?:该)?用户(?:经常|总是|老是|又|常常|有时)?(?:忘记|忘了|老是忘|重置|修改|更换)了?(?:[\u4e00-\u9fff]{1,4}的)?密码了?"
-    r"|(?:该)?用户在[\u4e00-\u9fff]{1,12}负责密码重置(?:流程|工作)?",
+    r"|(?:该)?用户(?:经常|总是|老是|又|常常|有时)?(?:忘记|忘了|老是忘|重置|修改|更换)了?"
+    r"(?:(?:邮箱|银行卡|银行|电脑|手机|微信|支付宝|路由器|工作|公司|网银)的?)?密码了?"
+    r"|(?:该)?用户在(?:公司|银行|学校|医院|单位|部门|团队|客服部|信息部|技术部)负责密码重置(?:流程|工作)?",
     re.IGNORECASE,
 )
 
@@ -366,8 +370,9 @@ def unsafe_to_store(text: str) -> bool:
         or _SECRET_SHAPES.search(read) is not None
         or _TO_THE_ASSISTANT.search(read) is not None
         or any(
-            _DIGIT.search(run) and _LATIN.search(run)
+            _DIGIT.search(piece) and _LATIN.search(piece)
             for run in map(re.Match.group, _RUN.finditer(read))
+            for piece in map(re.Match.group, _PIECE.finditer(run))
         )
     )
 

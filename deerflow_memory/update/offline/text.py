@@ -435,7 +435,17 @@ _EN_STILL = re.compile(
     _I,
 )
 # A sentence saying only that: "I still do.", "And I still am." (after "I used to…")
-_EN_STILL_ALONE = re.compile(r"(?:and\s+|but\s+)?(?:I\s+)?still\s+(?:do|am)\b[^.!?]{0,30}", _I)
+_EN_STILL_ALONE = re.compile(
+    r"(?:(?:actually|honestly|well|yes|yeah|yep|lol|haha|and|but|though|sadly|ha)[,!]?\s+)*"
+    r"(?:I\s+)?(?:still\s+(?:do|am|have|love|like|play|work|use|own|eat|drink|smoke|go|live)"
+    r"(?:\s+(?:it|him|her|them|there|that|one|some))?|do\s+still)"
+    r"(?:[,\s]+(?:part-time|sometimes|occasionally|a lot|now and then|on weekends|every \w+|sadly"
+    r"|though|lol|haha|too))*",
+    _I,
+)
+# "…, but I still do" ending a sentence about something else ("They say it's bad, but I
+# still do"): what the user used to do, said before, still holds
+_EN_STILL_AFTER = re.compile(r"\b(?:but|and)\s+I\s+still\s+(?:do|am)\W*$", _I)
 # "我以前吃素，现在吃肉了": after what the user used to be or do (a rule's past, not "我之前
 # 问过"), "现在…了" is the new state, not a moment ("现在吃了" alone is one); its 了 goes,
 # so a rule reads the state ("现在吃肉"), or nothing is kept ("现在明白了", "现在坏掉了").
@@ -1338,7 +1348,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
         if _TAKEN_BACK.fullmatch(raw.strip()) or raw.strip() == "NOT":
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
             continue
-        if _EN_STILL_ALONE.fullmatch(raw.strip().rstrip(".!")):
+        if _EN_STILL_ALONE.fullmatch(raw.strip().rstrip(".!")) or _EN_STILL_AFTER.search(raw):
             # "I used to drink coffee. I still do.": the sentence before withdraws nothing
             found[previous:] = _still_so(found[previous:])
             continue
@@ -1427,7 +1437,7 @@ def _still_so(said: list[Candidate]) -> list[Candidate]:
 # first on every turn) is withdrawn, as "I'm no longer vegetarian" would.
 _MEAT_EN = (
     r"(?:meat|fish|chicken|beef|pork|seafood|lamb|poultry)\b"
-    r"(?![\s-]*(?:substitutes?|alternatives?|analogues?|replacements?|free\b|-free))"
+    r"(?![\s-]*(?:[\w'-]+[\s-]+){0,2}(?:substitutes?|alternatives?|analogues?|replacements?|free\b))"
 )
 _EN_EATS_MEAT_NOW = re.compile(
     # begun: "User has started eating fish", "User went back to eating meat"
