@@ -1145,8 +1145,10 @@ def validate_name(name: object, kind: str = "user_id") -> str:
     normalised = unicodedata.normalize("NFC", name)
     problem = _problem(normalised)
     if problem:
-        shown = normalised if len(normalised) <= 40 else normalised[:40] + "…"
-        raise InvalidNameError(f"{kind} {shown!r} is not allowed: it {problem}")
+        # A long one is not quoted cut: the cut could keep a secret's value and lose its name
+        # (the command line and the routes hide a quoted one that looks like a secret).
+        shown = repr(normalised) if len(normalised) <= 40 else f"of {len(normalised):,} characters"
+        raise InvalidNameError(f"{kind} {shown} is not allowed: it {problem}")
     if len(_VALID) < _VALID_MAX:
         _VALID[name] = normalised
     return normalised

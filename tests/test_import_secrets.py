@@ -200,7 +200,8 @@ def test_a_route_error_never_repeats_a_value_that_looks_like_a_secret(
 
 
 def test_a_uuid_fact_id_is_imported() -> None:
-    # ids of other tools are UUIDs: no secret (attacker 63; one was refused as a token)
+    # ids of other tools are UUIDs: no secret (attacker 63; one was refused as a token); an
+    # id is refused only for words that look like one ("my PIN is 4821")
     raw = json.dumps({"facts": [{"id": "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d", "content": "x y"}]})
     assert read_import(raw).facts[0].id == "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"
 

@@ -119,7 +119,6 @@ def test_meat_substitutes_end_no_diet() -> None:
         ("I drink tea.", "I used to drink tea. Honestly, I still do.", "User drinks tea"),
         ("I love opera.", "I used to love opera. I still love it.", "User loves opera"),
         ("I have a tortoise.", "I used to have a tortoise. Still have him!", "User has a tortoise"),
-        ("I drink tea.", "I used to drink tea. People frown, but I still do.", "User drinks tea"),
     ],
 )
 def test_still_said_in_other_words_keeps_the_fact(before: str, now: str, kept: str) -> None:
@@ -128,3 +127,19 @@ def test_still_said_in_other_words_keeps_the_fact(before: str, now: str, kept: s
 
 def test_a_substitute_some_words_after_the_meat_ends_no_diet() -> None:
     assert "User is vegan" in facts_after("I'm vegan.", "I eat fish sauce substitutes now.")
+
+
+@pytest.mark.parametrize(
+    ("before", "now"),
+    [
+        # "still" of something else (attacker 64): the past still withdraws the fact
+        ("I'm a pescatarian.", "I used to be a pescatarian. My kids eat meat, and I still do."),
+        ("I'm a smoker.", "I used to be a smoker. I still drink though."),
+        ("I'm a teacher.", "I used to be a teacher. I still love it."),
+        ("I'm vegan.", "I used to be vegan, and I still am very healthy."),
+    ],
+)
+def test_still_of_something_else_cancels_nothing(before: str, now: str) -> None:
+    assert before.removeprefix("I'm ").rstrip(".") not in " ".join(
+        fact for fact in facts_after(before, now) if not fact.startswith("User used to")
+    )

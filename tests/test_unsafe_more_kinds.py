@@ -136,10 +136,28 @@ def test_a_chinese_mention_holding_a_value_is_refused(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d",  # a UUID, an id that is words and numbers
-        "shop_eu_west_production_2027_v2",
-        "claude-3-5-haiku-2024-10-22-tuned",
+        "shop_eu_west_production_2027_v2",  # words and numbers joined
+        "backup_archive_2027_11_30_full",
     ],
 )
 def test_words_and_numbers_joined_are_no_token(text: str) -> None:
     assert not unsafe_to_store(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # tokens whose pieces are short (attacker 64): a UUID session id, a product key
+        "User's session id is 9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d",
+        "User's bearer is Lm8pQ2wX_zT41cV9_nY7uRkBd3_Gf5hJo1",
+        "User's MFA secret is KRSXG5CT-MVRXEZLU-KRSXG5CT-MVRXEZLU",
+        "User's Office product code Q9W2E-8RT3Y-7UI4O-6PA5S-1DF2G",
+        # a secret's name in quotes or brackets
+        'User\'s bank "PIN" is 7304',
+        "User's [PIN] is 7304",
+        "User’s “PIN” is 7304",
+        "User's tunnel conf has PrivateKey = qF9zUm3xPp0LvN2r8WcTt7bYk5sHd1eJg4aR6oZiQw0=",
+    ],
+)
+def test_short_pieced_tokens_and_quoted_names_are_refused(text: str) -> None:
+    assert unsafe_to_store(text)

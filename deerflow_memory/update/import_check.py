@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import unicodedata
 from collections.abc import Callable
 from datetime import datetime
@@ -180,8 +181,9 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
                     f"{where} id is {len(fact_id):,} characters, longer than "
                     f"{MAX_FACT_ID_CHARS} ({_shown(fact_id, 20)}…)"
                 )
-            elif unsafe_to_store(fact_id[:_CHECKED_CHARS]):
-                # every command and route prints ids: "forgot my PIN is 4821"
+            elif _SAID_IN_WORDS.search(fact_id) and unsafe_to_store(fact_id[:_CHECKED_CHARS]):
+                # every command and route prints ids: "forgot my PIN is 4821" (a UUID or
+                # a token-like id of another tool is an id: it says nothing)
                 problems.append(f"{where} has an id that looks like a secret (not shown)")
             elif "/" in fact_id or "\\" in fact_id:
                 # The HTTP routes name a fact by its id in the path: one with a slash
@@ -202,6 +204,7 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
 
 
 _NOT_SHOWN = "(a value that looks like a secret: not shown)"
+_SAID_IN_WORDS = re.compile(r"\s|[:=]")  # an id that says something: "my PIN is 4821", "pin=4821"
 # Of each text a problem may show, this much is checked: more than is ever shown, so a
 # secret cut at the end of what is shown is seen whole; not all of a 16 MB value.
 _CHECKED_CHARS = 400

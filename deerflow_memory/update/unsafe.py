@@ -102,7 +102,9 @@ _SECRET_NAMES = re.compile(
     r"|aws (?:secret|access)(?: access)?(?: key)?|aadhaar(?: number)?|nric|pan (?:card|number)"
     r"|mrn|medical record (?:number|no)|(?:employee|badge|member(?:ship)?|customer) (?:id|number|no)"
     r"|security (?:code|question|answer)s?|2fa codes?|cvv2?|cvc|log-?ins?"
-    r"|api[ _-]?keys?|access keys?|secret keys?|private keys?|licen[cs]e keys?|product keys?"
+    r"|api[ _-]?keys?|access keys?|secret keys?|private ?keys?|licen[cs]e keys?|product keys?"
+    r"|session (?:ids?|tokens?|cookies?)|auth(?:orization)? (?:cookies?|headers?)|bearer|client secrets?|mfa secrets?"
+    r"|totp (?:secrets?|seeds?)|2fa (?:secrets?|backups?|backup codes?)|master (?:pass\w*|key)"
     r"|(?:auth|access|bearer|refresh|github|slack|api|session) tokens?"
     r"|(?:wi-?fi|wlan|network|router|wallet|encryption|ssh|gpg|pgp|recovery|backup|crypto|bitcoin|btc|eth|ethereum)"
     r" (?:key|pass\w*|code|pin|phrase|seed|words)s?"
@@ -256,11 +258,11 @@ _SECRET_SHAPES = re.compile(
 )
 # A long run of letters and digits mixed (keys, tokens, wallet addresses), found in
 # one pass over maximal runs: lookaheads at each word start were quadratic in a run
-# like "a-a-a-…". Random: one piece between its "_" and "-" mixes letters and digits
-# over 16 characters or more ("sk_live_4eC39HqLyjWDarjtT1zdp7dc"), not words and
-# numbers joined ("acme_corp_production_2026_eu", "gpt-4o-mini-2024-07-18", a UUID).
+# like "a-a-a-…". A token: some piece between its "_" and "-" mixes letters and digits
+# ("Kq7mZ2vX_pQ81nB3", a UUID, "JBSWY3DP-EHPK3PXP"), not words and numbers joined
+# ("acme_corp_production_2026_eu", "memory_export_2026_03_01").
 _RUN = re.compile(r"[\w-]{24,}")
-_PIECE = re.compile(r"[^\W_]{16,}")
+_PIECE = re.compile(r"[^\W_]{4,}")  # ("v2", "4o": a version, no piece of a token)
 _DIGIT = re.compile(r"\d")
 _LATIN = re.compile(r"[a-z]", _I)
 
@@ -289,6 +291,8 @@ _SHOW_NOTHING = frozenset({"Mn", "Me", "Cf", "Cc", "Cn", "Co", "Cs"})
 # so "pass\u2800word" is "password".
 _BLANKS = frozenset("\u2800\u3164\u115f\u1160\uffa0")
 _WHITESPACE = re.compile(r"\s{2,}")
+# One word in quotes or brackets is the word: "User's bank "PIN" is 4821".
+_QUOTED_WORD = re.compile(r"[\"'“”‘’\[(]([^\W\d_]{2,12})[\"'“”‘’\])]")
 # A space between two Chinese characters splits no word a reader sees apart: "密 码".
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])\s(?=[\u3400-\u9fff])")
 
@@ -306,7 +310,7 @@ def _as_read(text: str) -> str:
         ).translate(_LOOKALIKES)
     # One space for any run of whitespace: no pattern counts spaces, and a run of
     # thousands ("´" decomposes to a space and a mark) made the code patterns quadratic.
-    text = _WHITESPACE.sub(" ", text)
+    text = _QUOTED_WORD.sub(r"\1", _WHITESPACE.sub(" ", text))  # 'PIN', "code", [PIN]
     if not text.isascii():
         text = _CJK_GAP.sub("", text)
     return _SPELLED.sub(_unspelled, text)
@@ -423,4 +427,4 @@ def secrets_hidden(message: str) -> str:
 
 # A file system path ("/tmp/…/memory.json", "C:\\…", "./x"), not a URL or a DSN (those
 # may hold credentials: "postgres://bob:s3cr3t@…").
-_FILE_PATH = re.compile(r"^(?:/|~/|\.{1,2}/|[A-Za-z]:[\\/])(?!.*://)[^@]*$")
+_FILE_PATH = re.compile(r"^(?:/|~/|\.{1,2}/|[A-Za-z]:[\\/])(?!.*://)[^@\s]*$")

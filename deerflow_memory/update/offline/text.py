@@ -431,21 +431,20 @@ _ZH_STILL = re.compile(
     r"|(?:现在|如今)?更(?:严重|厉害|重|多)|依旧|依然|仍然|至今|到现在|一辈子|又(?:搬回|回到|回去|开始)"
 )
 _EN_STILL = re.compile(
-    r"(?:^|[,;]\s*|\b(?:and|but)\s+)(?:I\s+)?still\s+(?:do|am)\b|\bto this day\b|\beven now\b",
+    r"(?:^|[,;]\s*|\b(?:and|but)\s+)(?:I\s+)?still\s+(?:do|am)"
+    r"(?:\s+(?:on|at|every)\s+\w+|\s+(?:sometimes|occasionally|now and then|too))*\s*(?:$|[,.;!?])",
     _I,
 )
 # A sentence saying only that: "I still do.", "And I still am." (after "I used to…")
+# A sentence saying only that: "I still do.", "Honestly, I still am.", "I still love it."
+# (its verb is "do"/"am" or the one of what the user used to do: "I still love it" keeps
+# "used to love jazz", not "used to be a teacher").
 _EN_STILL_ALONE = re.compile(
     r"(?:(?:actually|honestly|well|yes|yeah|yep|lol|haha|and|but|though|sadly|ha)[,!]?\s+)*"
-    r"(?:I\s+)?(?:still\s+(?:do|am|have|love|like|play|work|use|own|eat|drink|smoke|go|live)"
-    r"(?:\s+(?:it|him|her|them|there|that|one|some))?|do\s+still)"
-    r"(?:[,\s]+(?:part-time|sometimes|occasionally|a lot|now and then|on weekends|every \w+|sadly"
-    r"|though|lol|haha|too))*",
+    r"(?:I\s+)?(?:still\s+(?P<verb>[a-z]+)(?:\s+(?:it|him|her|them|there|that))?|do\s+still)"
+    r"(?:[,\s]+(?:sometimes|occasionally|a lot|now and then|sadly|though|lol|haha|too))*",
     _I,
 )
-# "…, but I still do" ending a sentence about something else ("They say it's bad, but I
-# still do"): what the user used to do, said before, still holds
-_EN_STILL_AFTER = re.compile(r"\b(?:but|and)\s+I\s+still\s+(?:do|am)\W*$", _I)
 # "我以前吃素，现在吃肉了": after what the user used to be or do (a rule's past, not "我之前
 # 问过"), "现在…了" is the new state, not a moment ("现在吃了" alone is one); its 了 goes,
 # so a rule reads the state ("现在吃肉"), or nothing is kept ("现在明白了", "现在坏掉了").
@@ -1348,9 +1347,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
         if _TAKEN_BACK.fullmatch(raw.strip()) or raw.strip() == "NOT":
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
             continue
-        if _EN_STILL_ALONE.fullmatch(raw.strip().rstrip(".!")) or _EN_STILL_AFTER.search(raw):
+        if (alone := _EN_STILL_ALONE.fullmatch(raw.strip().rstrip(".!"))) is not None:
             # "I used to drink coffee. I still do.": the sentence before withdraws nothing
-            found[previous:] = _still_so(found[previous:])
+            found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
         previous = len(found)
         if _TAKEN_BACK_AFTER.search(
@@ -1386,7 +1385,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
             _ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED
         ).search(raw)
         said = _sentence_candidates(sentence, zh, marker)
-        for candidate in _still_so(said) if still else said:
+        for candidate in _still_so(said, "do") if still else said:
             if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
                 continue  # "Lol I'm 12", "Shoe size? I'm 44"
             if vented and (
@@ -1418,13 +1417,16 @@ def candidates_from_text(text: str) -> list[Candidate]:
     return found
 
 
-def _still_so(said: list[Candidate]) -> list[Candidate]:
+def _still_so(said: list[Candidate], verb: str) -> list[Candidate]:
     """``said`` when the user adds that what they used to be or do still holds ("我以前对芒果
     过敏，现在还是", "I used to drink coffee, and I still do"): nothing is withdrawn, and a
-    bare retraction is no candidate then."""
+    bare retraction is no candidate then. ``verb`` is the one said with "still": "do" and
+    "am" stand for any; another must be the past's own ("I still love it" after "I used to
+    love jazz", not after "I used to be a teacher")."""
     kept = []
     for candidate in said:
-        if candidate.past and candidate.retract:
+        own = verb in ("do", "am", "is") or (candidate.retract or "").split(" ")[0] == verb
+        if candidate.past and candidate.retract and own:
             if not candidate.content:
                 continue
             candidate.retract = None
