@@ -34,7 +34,11 @@ characters, blanks such as U+2800) are read as absent, a space between two
 Chinese characters as absent ("密 码"), compatibility forms as their plain letters
 (``ｐａｓｓ``, ``𝐩𝐚𝐬𝐬``), Cyrillic and Greek letters that look Latin as Latin
 (``pаssword`` with a Cyrillic а), and letters spelled one by one as a word.
-A fact refused here is simply not kept; a false refusal costs one fact.
+A fact refused here is simply not kept; a false refusal costs one fact. A
+password only mentioned, the whole text saying that it was forgotten, reset or
+leaked and nothing else ("User forgot their password and reset it"), is kept.
+:func:`secrets_hidden` applies the same check to the values an error message
+quotes.
 A fact a user asks for by hand (``remember``) is stored as asked: the
 command line warns.
 """
