@@ -161,3 +161,20 @@ def test_words_and_numbers_joined_are_no_token(text: str) -> None:
 )
 def test_short_pieced_tokens_and_quoted_names_are_refused(text: str) -> None:
     assert unsafe_to_store(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "User's wifipassword is Osprey31",  # a name joined to its account, or dotted
+        "User's router_password is Osprey31",
+        "User's P.I.N. is 6082",
+    ],
+)
+def test_joined_and_dotted_names_are_refused(text: str) -> None:
+    assert unsafe_to_store(text)
+
+
+@pytest.mark.parametrize("text", ["User moved to the U.S.A. in 2019", "User works for the U.N."])
+def test_dotted_abbreviations_of_places_are_kept(text: str) -> None:
+    assert not unsafe_to_store(text)

@@ -115,6 +115,7 @@ _SECRET_NAMES = re.compile(
     r"|seed (?:phrase|words)|recovery (?:phrase|words|codes?)|mnemonic (?:phrase|words)"
     r"|(?:twelve|12|twenty[- ]four|24|eighteen|18) (?:secret |seed |recovery )?words"
     r"|card numbers?|account (?:number|no\.?)s?|acct(?:\s*#|\s*no\.?|\s*numbers?)?|routing numbers?|sort codes?|swift codes?|iban"
+    r"|[a-z]{2,12}_?(?:password|passcode|passphrase|pincode)s?"  # "wifipassword", "bank_password"
     r"|employer identification number"
     r"|ssn|social security (?:number|no)s?|national insurance number|ni number|nhs (?:number|no)"
     r"|passport (?:number|no)|driver'?s? licen[cs]e (?:number|no)|driving licen[cs]e (?:number|no)"
@@ -297,6 +298,8 @@ _BLANKS = frozenset("\u2800\u3164\u115f\u1160\uffa0")
 _WHITESPACE = re.compile(r"\s{2,}")
 # One word in quotes or brackets is the word: "User's bank "PIN" is 4821".
 _QUOTED_WORD = re.compile(r"[\"'“”‘’\[(]([^\W\d_]{2,12})[\"'“”‘’\])]")
+# Three letters with dots between them, as an abbreviation is written: "P.I.N.", "S.S.N.".
+_DOTTED_WORD = re.compile(r"\b[a-z]\.[a-z]\.[a-z]\b\.?", re.IGNORECASE)
 # A space between two Chinese characters splits no word a reader sees apart: "密 码".
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])\s(?=[\u3400-\u9fff])")
 
@@ -315,6 +318,7 @@ def _as_read(text: str) -> str:
     # One space for any run of whitespace: no pattern counts spaces, and a run of
     # thousands ("´" decomposes to a space and a mark) made the code patterns quadratic.
     text = _QUOTED_WORD.sub(r"\1", _WHITESPACE.sub(" ", text))  # 'PIN', "code", [PIN]
+    text = _DOTTED_WORD.sub(lambda m: m.group().replace(".", ""), text)  # "P.I.N." is "PIN"
     if not text.isascii():
         text = _CJK_GAP.sub("", text)
     return _SPELLED.sub(_unspelled, text)
