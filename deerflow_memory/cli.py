@@ -73,6 +73,7 @@ from deerflow_memory.update.import_check import (
     unsafe_in_import,
     unsafe_summaries_in_import,
 )
+from deerflow_memory.update.unsafe import secrets_hidden, unsafe_to_store
 
 if TYPE_CHECKING:
     from deerflow_memory.update.forget import Cleared
@@ -719,8 +720,6 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
                 max_fact_chars=config.max_fact_chars,
             ),
         )
-    from deerflow_memory.update.unsafe import unsafe_to_store
-
     unsafe = unsafe_to_store(fact.content)
     # The stored confidence is said: "2" is read as 2 %, not as a typo for 1.
     console.print(
@@ -766,8 +765,6 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
                     _no_memory(storage, config, args.user, args.agent, args.tenant)
                 ) from e
             raise CommandFailed(str(e)) from e
-    from deerflow_memory.update.unsafe import unsafe_to_store
-
     unsafe = unsafe_to_store(gone.content)
     if unsafe:  # the model no longer reads it; the history still holds it
         _print_error(
@@ -1181,8 +1178,6 @@ def _print_error(message: str, kind: str = "error") -> None:
     # One line, written as is: "[postgres]" in a hint or "[weird]" in a path is not markup;
     # a quoted value that looks like a secret ("no current fact with id 'my PIN is 1234'")
     # is not repeated.
-    from deerflow_memory.update.unsafe import secrets_hidden
-
     line = terminal_safe(secrets_hidden(" ".join(str(message).split())))
     if sys.stderr is None:  # started with stderr closed: the exit status has to say it
         return

@@ -57,7 +57,12 @@ from deerflow_memory.models import (
 )
 from deerflow_memory.update.apply import deleted_again
 from deerflow_memory.update.hygiene import text_key
-from deerflow_memory.update.unsafe import unsafe_to_store
+from deerflow_memory.update.unsafe import (
+    NOT_SHOWN,
+    secrets_hidden,
+    unsafe_even_escaped,
+    unsafe_to_store,
+)
 from deerflow_memory.update.validate import (
     clean_source_error,
     clean_summary,
@@ -119,7 +124,7 @@ def read_import(
     try:
         data = json.loads(raw, object_pairs_hook=json_object_without_duplicates)
     except DuplicateKeyError as e:  # the last one would win silently: which was meant?
-        said = _unshown(str(e))
+        said = secrets_hidden(str(e))
         if unsafe_to_store(e.key[:_CHECKED_CHARS]):  # checked as written, not as repr escaped it
             said = "a JSON object repeats a key that looks like a secret (not shown)"
         raise InvalidDocumentError(f"{name}: {said}") from e
@@ -148,7 +153,7 @@ def read_import(
     try:
         return MemoryDocument.model_validate(data)
     except ValidationError as e:
-        raise InvalidDocumentError(f"{name}: {_unshown(first_problem(e, ''))}") from e
+        raise InvalidDocumentError(f"{name}: {secrets_hidden(first_problem(e, ''))}") from e
 
 
 def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str]:
@@ -203,7 +208,6 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
     return problems
 
 
-_NOT_SHOWN = "(a value that looks like a secret: not shown)"
 _SAID_IN_WORDS = re.compile(r"\s|[:=]")  # an id that says something: "my PIN is 4821", "pin=4821"
 # Of each text a problem may show, this much is checked: more than is ever shown, so a
 # secret cut at the end of what is shown is seen whole; not all of a 16 MB value.
@@ -244,17 +248,9 @@ def _shown(value: object, chars: int | None = None, show: Callable[[object], str
     if isinstance(value, str) and chars is not None:
         value = value[:chars]
     text = show(value)  # repr and ascii escape what is not printable
-    if unsafe_to_store(text[:_CHECKED_CHARS]) or any(map(unsafe_to_store, _texts_in(raw))):
-        return _NOT_SHOWN
+    if unsafe_even_escaped(text[:_CHECKED_CHARS]) or any(map(unsafe_to_store, _texts_in(raw))):
+        return NOT_SHOWN
     return text if len(text) <= NAME_SHOWN else f"{text[:NAME_SHOWN]}… ({len(text):,} characters)"
-
-
-def _unshown(message: str) -> str:
-    """``message`` built from the file by another check (a repeated key, a nested value),
-    or a line saying why it is not shown when it looks like a secret."""
-    if unsafe_to_store(message[: 4 * _CHECKED_CHARS]):
-        return "a problem whose text looks like a secret (not shown): check the file's keys"
-    return message
 
 
 def _unit_number(value: Any) -> bool:

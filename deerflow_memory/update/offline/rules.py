@@ -378,15 +378,15 @@ _ABOUT_ANSWERS = re.compile(
 )
 
 
+_STOP_DOING = re.compile(r"(?:(?:don't|do not|never|always)\s+)?(?:stop|avoid|skip)\s+\w+ing\b", _I)
+_ORDER_VERB = re.compile(r"^(?:(?:don't|do not|never|always)\s+)?\S+\s*", _I)
+
+
 def _about_answers(m: re.Match[str]) -> bool:
-    """Whether the order's object (past its verb: not "answer the door") is about answers."""
+    """Whether the order ("stop apologising") or its object, past its verb ("answer the
+    door" is not), is about answers."""
     order = m["v"]
-    if re.match(
-        r"(?:(?:don't|do not|never|always)\s+)?(?:stop|avoid|skip)\s+\w+ing\b", order, re.I
-    ):
-        return True
-    past_verb = re.sub(r"^(?:(?:don't|do not|never|always)\s+)?\S+\s*", "", order, flags=re.I)
-    return _ABOUT_ANSWERS.search(past_verb) is not None
+    return bool(_STOP_DOING.match(order) or _ABOUT_ANSWERS.search(_ORDER_VERB.sub("", order)))
 
 
 _ZH_INSTRUCTION = "用户的长期要求："
