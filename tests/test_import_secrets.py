@@ -224,3 +224,14 @@ def test_a_long_bad_confidence_is_not_quoted_cut() -> None:
         [rejection] = validate_update(parse_update(json.dumps(answer))).rejected
         assert "4111" not in rejection.reason and "hunter22" not in rejection.reason
         assert said in rejection.reason
+
+
+@pytest.mark.parametrize(
+    "key", ["/sk-proj-abcdefghijklmnopqrstuvwx", "~/password=Heron42", "./4111-1111-1111-1111"]
+)
+def test_a_secret_shaped_like_a_path_is_not_shown(key: str) -> None:
+    # attacker 65: a quoted value that looks like a file's path skipped the check
+    raw = json.dumps({"facts": [], key: json.loads("[" * 40 + "]" * 40)})
+    with pytest.raises(InvalidDocumentError) as caught:
+        read_import(raw)
+    assert key not in str(caught.value) and "not shown" in str(caught.value)

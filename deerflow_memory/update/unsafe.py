@@ -368,7 +368,12 @@ def unsafe_to_store(text: str) -> bool:
         InvalidArgumentError: ``text`` is not a ``str``.
     """
     expect_text(text, "text")
-    read = _as_read(text)
+    return _holds_secret(_as_read(text), tokens=True)
+
+
+def _holds_secret(read: str, *, tokens: bool) -> bool:
+    """:func:`unsafe_to_store` of text already read (:func:`_as_read`); ``tokens=False``
+    leaves out long runs of letters and digits (a file's path is made of them)."""
     if _ONLY_MENTIONED.fullmatch(read.strip().rstrip(".。!！")):
         # nothing but a password forgotten, reset or leaked: no name of a secret to refuse,
         # but shapes and words to the assistant are still looked for
@@ -381,10 +386,13 @@ def unsafe_to_store(text: str) -> bool:
         or _ZH_PAPERS.search(read) is not None
         or _SECRET_SHAPES.search(read) is not None
         or _TO_THE_ASSISTANT.search(read) is not None
-        or any(
-            _DIGIT.search(piece) and _LATIN.search(piece)
-            for run in map(re.Match.group, _RUN.finditer(read))
-            for piece in map(re.Match.group, _PIECE.finditer(run))
+        or (
+            tokens
+            and any(
+                _DIGIT.search(piece) and _LATIN.search(piece)
+                for run in map(re.Match.group, _RUN.finditer(read))
+                for piece in map(re.Match.group, _PIECE.finditer(run))
+            )
         )
     )
 
@@ -402,8 +410,12 @@ def unsafe_even_escaped(text: str) -> bool:
     """
     if unsafe_to_store(text):
         return True
-    unescaped = _ESCAPED.sub(lambda m: chr(int(m.group()[2:], 16)), text)
+    unescaped = _unescaped(text)
     return unescaped != text and unsafe_to_store(unescaped)
+
+
+def _unescaped(text: str) -> str:
+    return _ESCAPED.sub(lambda m: chr(int(m.group()[2:], 16)), text)
 
 
 # A value quoted in a message: '…' or "…", at most 400 characters (no secret check is
@@ -426,9 +438,13 @@ def secrets_hidden(message: str) -> str:
 
     def shown(m: re.Match[str]) -> str:
         quoted = m.group()[1:-1]
-        if _FILE_PATH.match(quoted):  # a file's path: long runs of letters and digits, no secret
-            return m.group()
-        return NOT_SHOWN if unsafe_even_escaped(quoted) else m.group()
+        if _FILE_PATH.match(quoted):
+            # a file's path: its long runs of letters and digits are no token, but a
+            # secret's name or shape in it still is ("/sk-proj-…", "~/pin=4821")
+            unsafe = _holds_secret(_as_read(_unescaped(quoted)), tokens=False)
+        else:
+            unsafe = unsafe_even_escaped(quoted)
+        return NOT_SHOWN if unsafe else m.group()
 
     return _QUOTED.sub(shown, message)
 
