@@ -46,13 +46,21 @@ from deerflow_memory.inject.format import escape_memory_text, format_fact_line
 from deerflow_memory.inject.lexical import tokenize
 from deerflow_memory.inject.live import live_document
 from deerflow_memory.models import (
+    USER_DELETED_REASON,
     Fact,
     MemoryDocument,
     SupersededFact,
 )
 from deerflow_memory.service import MemoryService, check_service
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.update.manual import add_manual_fact, delete_fact, edit_fact, save_edit
+from deerflow_memory.update.manual import (
+    EDITED_REASON,
+    add_manual_fact,
+    delete_fact,
+    edit_fact,
+    save_edit,
+)
+from deerflow_memory.update.unsafe import unsafe_to_store
 
 __all__ = [
     "check_tool_names",
@@ -114,7 +122,10 @@ def search_document(
     by ``now`` (epoch seconds; default: the clock) is listed as no longer
     current, as injection leaves it out. The lines are not escaped: put them
     in front of a model only through
-    :func:`~deerflow_memory.inject.blocks.search_results_block`.
+    :func:`~deerflow_memory.inject.blocks.search_results_block`. A fact the
+    user deleted or edited away that looks like a secret (a door code they
+    forgot) is not listed: the model no longer reads it, as ``forget`` says
+    (:func:`~deerflow_memory.update.unsafe.unsafe_to_store`).
     """
     # Expired facts by injection's own rule (and its cached expiries): what it leaves out.
     live = live_document(document, time.time() if now is None else now)
@@ -123,9 +134,15 @@ def search_document(
         current.sort(key=lambda fact: created_seconds(fact.created_at), reverse=True)
     kept = {id(fact) for fact in live.facts}
     expired = [fact for fact in document.facts if id(fact) not in kept]
-    facts = [*current, *reversed(expired), *reversed(document.superseded_facts)]
+    history = [f for f in reversed(document.superseded_facts) if not _taken_out_secret(f)]
+    facts = [*current, *reversed(expired), *history]
     gone = {id(fact) for fact in expired}
     return [_line(fact, id(fact) in gone) for fact in _by_overlap(facts, query, limit)]
+
+
+def _taken_out_secret(fact: SupersededFact) -> bool:
+    """A fact the user deleted or edited away that looks like a secret."""
+    return fact.reason in (USER_DELETED_REASON, EDITED_REASON) and unsafe_to_store(fact.content)
 
 
 def search_superseded(

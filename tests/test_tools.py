@@ -106,3 +106,26 @@ def test_search_memory_looks_in_the_runs_tenant(service: MemoryService) -> None:
     assert "told 2026-07-12 in thread thread-july" in found("shop")
     assert found("travel").startswith("Nothing in memory matches")
     assert found(None).startswith("Nothing in memory matches")
+
+
+def test_a_forgotten_secret_is_not_searched_back_by_the_model() -> None:
+    # forget says the model no longer reads it (newcomer 46): search_memory listed it
+    def gone(fact_id: str, content: str, reason: str = "deleted by the user") -> SupersededFact:
+        return SupersededFact(
+            id=fact_id,
+            content=content,
+            category=FactCategory.CONTEXT,
+            superseded_at="2026-11-02T10:00:00Z",
+            reason=reason,
+        )
+
+    doc = MemoryDocument(
+        superseded_facts=[
+            gone("f_code", "The code for the bike shed is 6093"),
+            gone("f_edit", "The bike shed padlock code is 7714", reason="edited by the user"),
+            gone("f_shed", "Keeps the bike in a shed at the allotment"),
+        ]
+    )
+    lines = search_document(doc, "what is the code for my bike shed")
+    assert len(lines) == 1 and "allotment" in lines[0]
+    assert not any("6093" in line or "7714" in line for line in search_document(doc, ""))
