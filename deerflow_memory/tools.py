@@ -142,7 +142,8 @@ def search_document(
 
 def _taken_out_secret(fact: SupersededFact) -> bool:
     """A fact the user deleted or edited away that looks like a secret."""
-    return fact.reason in (USER_DELETED_REASON, EDITED_REASON) and unsafe_to_store(fact.content)
+    reason = fact.reason.strip().casefold()  # (a hand-edited or imported file may vary it)
+    return reason in (USER_DELETED_REASON, EDITED_REASON) and unsafe_to_store(fact.content)
 
 
 def search_superseded(

@@ -98,3 +98,10 @@ def test_no_error_repeats_a_value_that_looks_like_a_secret(tmp_path: Path) -> No
     assert bad_user.returncode == 2 and "5150" not in bad_user.stderr
     plain = cli(*root, "forget", "--user", "di", "fact_nothing", cwd=tmp_path)
     assert plain.returncode == 1 and "'fact_nothing'" in plain.stderr  # harmless: still named
+
+
+def test_a_real_path_in_an_error_is_shown_whatever_it_looks_like(tmp_path: Path) -> None:
+    # a timestamp or "pin-3.28" in a folder name is no secret (attacker 66)
+    spec = str(tmp_path / "build-1764729600" / "pin-3.28" / "mem")
+    done = cli("migrate", "--from", spec, "--to", f"file:{tmp_path / 'y'}", cwd=tmp_path)
+    assert done.returncode == 2 and spec in done.stderr

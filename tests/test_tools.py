@@ -123,9 +123,11 @@ def test_a_forgotten_secret_is_not_searched_back_by_the_model() -> None:
         superseded_facts=[
             gone("f_code", "The code for the bike shed is 6093"),
             gone("f_edit", "The bike shed padlock code is 7714", reason="edited by the user"),
+            gone("f_pin", "The allotment gate PIN is 3361", reason="Deleted by the user "),
             gone("f_shed", "Keeps the bike in a shed at the allotment"),
         ]
     )
     lines = search_document(doc, "what is the code for my bike shed")
     assert len(lines) == 1 and "allotment" in lines[0]
-    assert not any("6093" in line or "7714" in line for line in search_document(doc, ""))
+    hidden = ("6093", "7714", "3361")  # (a reason written differently in a file too)
+    assert not any(code in line for line in search_document(doc, "") for code in hidden)

@@ -124,7 +124,7 @@ def read_import(
     try:
         data = json.loads(raw, object_pairs_hook=json_object_without_duplicates)
     except DuplicateKeyError as e:  # the last one would win silently: which was meant?
-        said = secrets_hidden(str(e))
+        said = secrets_hidden(str(e), paths=False)  # a key is never a path
         if unsafe_to_store(e.key[:_CHECKED_CHARS]):  # checked as written, not as repr escaped it
             said = "a JSON object repeats a key that looks like a secret (not shown)"
         raise InvalidDocumentError(f"{name}: {said}") from e
@@ -153,7 +153,9 @@ def read_import(
     try:
         return MemoryDocument.model_validate(data)
     except ValidationError as e:
-        raise InvalidDocumentError(f"{name}: {secrets_hidden(first_problem(e, ''))}") from e
+        raise InvalidDocumentError(
+            f"{name}: {secrets_hidden(first_problem(e, ''), paths=False)}"
+        ) from e
 
 
 def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str]:

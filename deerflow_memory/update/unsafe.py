@@ -368,12 +368,11 @@ def unsafe_to_store(text: str) -> bool:
         InvalidArgumentError: ``text`` is not a ``str``.
     """
     expect_text(text, "text")
-    return _holds_secret(_as_read(text), tokens=True)
+    return _holds_secret(_as_read(text))
 
 
-def _holds_secret(read: str, *, tokens: bool) -> bool:
-    """:func:`unsafe_to_store` of text already read (:func:`_as_read`); ``tokens=False``
-    leaves out long runs of letters and digits (a file's path is made of them)."""
+def _holds_secret(read: str) -> bool:
+    """:func:`unsafe_to_store` of text already read (:func:`_as_read`)."""
     if _ONLY_MENTIONED.fullmatch(read.strip().rstrip(".。!！")):
         # nothing but a password forgotten, reset or leaked: no name of a secret to refuse,
         # but shapes and words to the assistant are still looked for
@@ -386,13 +385,10 @@ def _holds_secret(read: str, *, tokens: bool) -> bool:
         or _ZH_PAPERS.search(read) is not None
         or _SECRET_SHAPES.search(read) is not None
         or _TO_THE_ASSISTANT.search(read) is not None
-        or (
-            tokens
-            and any(
-                _DIGIT.search(piece) and _LATIN.search(piece)
-                for run in map(re.Match.group, _RUN.finditer(read))
-                for piece in map(re.Match.group, _PIECE.finditer(run))
-            )
+        or any(
+            _DIGIT.search(piece) and _LATIN.search(piece)
+            for run in map(re.Match.group, _RUN.finditer(read))
+            for piece in map(re.Match.group, _PIECE.finditer(run))
         )
     )
 
@@ -424,12 +420,16 @@ _QUOTED = re.compile(r"'(?:[^'\\\n]|\\.){1,400}'|\"(?:[^\"\\\n]|\\.){1,400}\"")
 NOT_SHOWN = "(not shown: it looks like a secret)"
 
 
-def secrets_hidden(message: str) -> str:
+def secrets_hidden(message: str, *, paths: bool = True) -> str:
     """``message`` with each quoted value that looks like a secret replaced by a note.
 
     For error messages that quote what they were given (``no current fact with id
     'my PIN is 1234'``, ``user_id 'door code 5512' is not allowed``): the command
     line and the HTTP routes pass every error through it before showing it.
+    With ``paths`` (the default), a value shaped like a file's path is shown as it
+    is: error messages name real paths (``--root``, ``--from``, temporary folders)
+    whose parts look like secrets to these rules ("pin-3.28", a timestamp); pass
+    ``paths=False`` where no quoted value is a path (the keys of an import).
 
     Raises:
         InvalidArgumentError: ``message`` is not a ``str``.
@@ -438,13 +438,9 @@ def secrets_hidden(message: str) -> str:
 
     def shown(m: re.Match[str]) -> str:
         quoted = m.group()[1:-1]
-        if _FILE_PATH.match(quoted):
-            # a file's path: its long runs of letters and digits are no token, but a
-            # secret's name or shape in it still is ("/sk-proj-…", "~/pin=4821")
-            unsafe = _holds_secret(_as_read(_unescaped(quoted)), tokens=False)
-        else:
-            unsafe = unsafe_even_escaped(quoted)
-        return NOT_SHOWN if unsafe else m.group()
+        if paths and _FILE_PATH.match(quoted):
+            return m.group()
+        return NOT_SHOWN if unsafe_even_escaped(quoted) else m.group()
 
     return _QUOTED.sub(shown, message)
 
