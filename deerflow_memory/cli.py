@@ -721,10 +721,12 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
             ),
         )
     unsafe = unsafe_to_store(fact.content)
-    # The stored confidence is said: "2" is read as 2 %, not as a typo for 1.
+    # A stored text said again is that fact confirmed (no copy); only a new fact has no
+    # confirmation stamp. The stored confidence is said: "2" is read as 2 %, not as 1.
+    done = "remembered" if fact.last_confirmed_at is None else "already remembered, confirmed"
     console.print(
         Text(
-            f"remembered {_fact_said(fact.id, fact.content, unsafe)} "
+            f"{done} {_fact_said(fact.id, fact.content, unsafe)} "
             f"(confidence {fact.confidence:g}, revision {saved.revision})"
         )
     )
@@ -1174,11 +1176,11 @@ _COMMANDS = {
 }
 
 
-def _print_error(message: str, kind: str = "error") -> None:
+def _print_error(message: str, kind: str = "error", said: Sequence[str] = ()) -> None:
     # One line, written as is: "[postgres]" in a hint or "[weird]" in a path is not markup;
     # a quoted value that looks like a secret ("no current fact with id 'my PIN is 1234'")
-    # is not repeated.
-    line = terminal_safe(secrets_hidden(" ".join(str(message).split())))
+    # is not repeated, even shaped like a path when it was typed as text (``said``).
+    line = terminal_safe(secrets_hidden(" ".join(str(message).split()), said=said))
     if sys.stderr is None:  # started with stderr closed: the exit status has to say it
         return
     try:
@@ -1209,6 +1211,17 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def _typed_as_text(args: argparse.Namespace) -> list[str]:
+    """The arguments given as text, never as a path: ids, names, a fact's text."""
+    said = []
+    for attribute in ("user", "agent", "tenant", *_TEXT_ARGUMENTS):
+        values = getattr(args, attribute, None)
+        for value in values if isinstance(values, list) else [values]:
+            if isinstance(value, str):
+                said.append(value)
+    return said
+
+
 _TEXT_ARGUMENTS = {
     "text": "the fact text",
     "category": "--category",
@@ -1227,6 +1240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog = f"{parser.prog} {command}" if command else parser.prog
         _print_error(f"unrecognized arguments: {' '.join(unknown)} (see {prog} --help)")
         return 2
+    said = _typed_as_text(args)  # checked for secrets in errors even when shaped like a path
     output = GuardedOutput(sys.stdout)
     console = make_console(output)
     try:
@@ -1267,21 +1281,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _stop_on_broken_pipe()
         if args.debug:
             raise
-        _print_error(str(e))
+        _print_error(str(e), said=said)
         return 2
     except Exception as e:  # every failure, of every subcommand, ends as one line
         if args.debug:
             raise
         if isinstance(e, CommandFailed):
-            _print_error(_describe(e))
+            _print_error(_describe(e), said=said)
             return e.status
         if isinstance(e, DeerflowMemoryError):
-            _print_error(_describe(e))
+            _print_error(_describe(e), said=said)
             return 2
         if isinstance(e, OSError):  # permissions, a full disk, a file where a folder should be
-            _print_error(describe_os_error(e))
+            _print_error(describe_os_error(e), said=said)
             return 2
-        _print_error(f"{_describe(e)} (run with --debug for the traceback)")
+        _print_error(f"{_describe(e)} (run with --debug for the traceback)", said=said)
         return 1
 
 

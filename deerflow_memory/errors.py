@@ -113,12 +113,22 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
 
     ``near`` names a current id that differs only in case, whitespace, Unicode form or
     invisible characters (``"f1 "`` given, ``"f1"`` stored): the message then asks
-    whether it was meant.
+    whether it was meant. ``text_of`` names the current fact whose text was given in
+    place of its id (``"Likes tea"`` for ``"fact_1"``).
     """
 
-    def __init__(self, fact_id: str, near: str | None = None) -> None:
+    def __init__(
+        self, fact_id: str, near: str | None = None, *, text_of: str | None = None
+    ) -> None:
         self.fact_id = fact_id
         self.near = near
+        self.text_of = text_of
+        if text_of is not None:
+            super().__init__(
+                f"no current fact with id {fact_id[:80]!r}, but that is the text of "
+                f"{text_of[:80]!r}: give its id"
+            )
+            return
         if near is not None:
             super().__init__(
                 f"no current fact with id {fact_id[:80]!r}; did you mean {near[:80]!r}? "

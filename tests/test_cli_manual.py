@@ -105,3 +105,42 @@ def test_a_real_path_in_an_error_is_shown_whatever_it_looks_like(tmp_path: Path)
     spec = str(tmp_path / "build-1764729600" / "pin-3.28" / "mem")
     done = cli("migrate", "--from", spec, "--to", f"file:{tmp_path / 'y'}", cwd=tmp_path)
     assert done.returncode == 2 and spec in done.stderr
+
+
+def test_a_value_typed_as_text_is_checked_even_when_shaped_like_a_path(tmp_path: Path) -> None:
+    # "/sk_live_…" given as an agent, a user or a fact id is no file's path: the error
+    # hides it like any other secret, while a real path (the test above) stays shown.
+    root = ["--root", str(tmp_path)]
+    token = "/sk_live_Quartz7Heron2Maple9Otter4"
+    assert cli(*root, "remember", "--user", "ed", "Rows on Sundays", cwd=tmp_path).returncode == 0
+    for command in (
+        ("show", "--user", "ed", "--agent", token),
+        ("show", "--user", token),
+        ("forget", "--user", "ed", token),
+        ("remember", "--user", "ed", "--category", token, "Likes kites"),
+    ):
+        done = cli(*root, *command, cwd=tmp_path)
+        assert done.returncode in (1, 2) and done.stderr.count("\n") == 1, command
+        assert "Quartz7" not in done.stderr and "not shown" in done.stderr, command
+    harmless = cli(*root, "forget", "--user", "ed", "/notes/todo", cwd=tmp_path)
+    assert harmless.returncode == 1 and "'/notes/todo'" in harmless.stderr
+
+
+def test_forget_given_a_facts_text_names_its_id(tmp_path: Path) -> None:
+    root = ["--root", str(tmp_path)]
+    assert cli(*root, "remember", "--user", "fay", "Plays the oboe", cwd=tmp_path).returncode == 0
+    [fact] = FileMemoryStorage(tmp_path).load("fay").facts
+    done = cli(*root, "forget", "--user", "fay", "plays the  OBOE", cwd=tmp_path)
+    assert done.returncode == 1 and f"text of {fact.id!r}" in done.stderr
+    assert "never existed" not in done.stderr
+    assert FileMemoryStorage(tmp_path).load("fay").facts == (fact,)  # nothing guessed
+
+
+def test_remember_of_a_stored_text_says_it_was_there(tmp_path: Path) -> None:
+    root = ["--root", str(tmp_path)]
+    first = cli(*root, "remember", "--user", "gus", "Keeps bees", cwd=tmp_path)
+    assert first.returncode == 0 and first.stdout.startswith("remembered fact_")
+    again = cli(*root, "remember", "--user", "gus", "keeps  bees", cwd=tmp_path)
+    assert again.returncode == 0 and again.stdout.startswith("already remembered, confirmed")
+    [fact] = FileMemoryStorage(tmp_path).load("gus").facts
+    assert fact.id in again.stdout and fact.last_confirmed_at is not None

@@ -172,7 +172,9 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
         near = next((fact.id for fact in document.facts if loosen(fact.id) == loose), None)
         if near is not None:
             break
-    raise FactNotFoundError(fact_id, near=near)
+    said = _key(fact_id)  # the fact's text given for its id
+    text_of = next((fact.id for fact in document.facts if _key(fact.content) == said), None)
+    raise FactNotFoundError(fact_id, near=near, text_of=text_of)
 
 
 def _loose_id(fact_id: str) -> str:

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Collection
 
 from deerflow_memory.arguments import expect_text
 
@@ -420,7 +421,7 @@ _QUOTED = re.compile(r"'(?:[^'\\\n]|\\.){1,400}'|\"(?:[^\"\\\n]|\\.){1,400}\"")
 NOT_SHOWN = "(not shown: it looks like a secret)"
 
 
-def secrets_hidden(message: str, *, paths: bool = True) -> str:
+def secrets_hidden(message: str, *, paths: bool = True, said: Collection[str] = ()) -> str:
     """``message`` with each quoted value that looks like a secret replaced by a note.
 
     For error messages that quote what they were given (``no current fact with id
@@ -430,15 +431,20 @@ def secrets_hidden(message: str, *, paths: bool = True) -> str:
     is: error messages name real paths (``--root``, ``--from``, temporary folders)
     whose parts look like secrets to these rules ("pin-3.28", a timestamp); pass
     ``paths=False`` where no quoted value is a path (the keys of an import).
+    ``said`` are values the caller was given as text, never as a path (a fact id,
+    an agent name): a quoted value that is one of them is checked even when it is
+    shaped like a path ("/sk_live_…" typed as an agent name).
 
     Raises:
         InvalidArgumentError: ``message`` is not a ``str``.
     """
     expect_text(message, "message")
+    # as typed, and as ``repr`` quotes it in a message
+    texts = {form for text in said if isinstance(text, str) for form in (text, repr(text)[1:-1])}
 
     def shown(m: re.Match[str]) -> str:
         quoted = m.group()[1:-1]
-        if paths and _FILE_PATH.match(quoted):
+        if paths and _FILE_PATH.match(quoted) and quoted not in texts:
             return m.group()
         return NOT_SHOWN if unsafe_even_escaped(quoted) else m.group()
 
