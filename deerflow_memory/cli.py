@@ -70,6 +70,7 @@ from deerflow_memory.update.import_check import (
     import_onto,
     read_import,
     replaced_by_import,
+    unsafe_history_in_import,
     unsafe_in_import,
     unsafe_summaries_in_import,
 )
@@ -606,12 +607,10 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
     console.print(Text(said))
     unsafe = unsafe_in_import(incoming)
     if unsafe:
-        shown = ", ".join(f.id for f in unsafe[:3]) + (
-            f" and {len(unsafe) - 3} more" if len(unsafe) > 3 else ""
-        )
         one = len(unsafe) == 1
         _warn_unsafe(
-            f"{_facts(len(unsafe))} ({shown}) {'looks' if one else 'look'}", "it" if one else "them"
+            f"{_facts(len(unsafe))} ({_ids([f.id for f in unsafe])}) {'looks' if one else 'look'}",
+            "it" if one else "them",
         )
     summaries = unsafe_summaries_in_import(incoming)
     if summaries:
@@ -624,7 +623,25 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
             f"{'it' if one else 'them'}",
             "warning",
         )
+    history = unsafe_history_in_import(incoming)
+    if history:  # a secret the user forgot elsewhere, copied here (the model never reads it)
+        _print_error(
+            f"{_entries(len(history))} of the file's history ({_ids(history)}) "
+            f"{'looks' if len(history) == 1 else 'look'} like a secret; the model never reads "
+            "the history, but exports list it until the memory is cleared "
+            "(deerflow-memory clear)",
+            "warning",
+        )
     return 0
+
+
+def _ids(ids: Sequence[str]) -> str:
+    """``"fact_1, fact_2, fact_3 and 4 more"``."""
+    return ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+
+
+def _entries(n: int) -> str:
+    return "1 entry" if n == 1 else f"{n} entries"
 
 
 def _warn_unsafe(what: str, them: str) -> None:

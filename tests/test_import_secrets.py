@@ -235,3 +235,30 @@ def test_a_secret_shaped_like_a_path_is_not_shown(key: str) -> None:
     with pytest.raises(InvalidDocumentError) as caught:
         read_import(raw)
     assert key not in str(caught.value) and "not shown" in str(caught.value)
+
+
+def _file_with_history(tmp_path: Path, old: str) -> Path:
+    path = tmp_path / f"history-{len(list(tmp_path.iterdir()))}.json"
+    gone = {"id": "h1", "content": old, "supersededAt": "2026-01-02T00:00:00Z", "reason": "x"}
+    body = {"facts": [{"id": "a", "content": "Grows tomatoes"}], "supersededFacts": [gone]}
+    path.write_text(json.dumps(body), "utf-8")
+    return path
+
+
+def test_history_that_looks_like_a_secret_is_named_by_its_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], client: TestClient
+) -> None:
+    # A secret forgotten in one memory, exported and imported into another (the model
+    # never reads history, but the new memory's exports list it).
+    root = str(tmp_path / "mem")
+    path = _file_with_history(tmp_path, "The bike lock combination is 4471")
+    status, out, err = run(capsys, "--root", root, "import", "--user", "hu", str(path))
+    assert status == 0 and "imported 1 fact" in out
+    assert err.count("\n") == 1 and "(h1)" in err and "history" in err and "4471" not in err
+    plain = _file_with_history(tmp_path, "Grew peppers")
+    status, _, err = run(capsys, "--root", root, "import", "--user", "hv", str(plain))
+    assert status == 0 and err == ""
+    done = client.put(
+        "/memory/users/hw", content=path.read_bytes(), headers={"Content-Type": "application/json"}
+    )
+    assert done.status_code == 200 and done.json()["historyLooksUnsafe"] == ["h1"]

@@ -113,6 +113,7 @@ from deerflow_memory.update.import_check import (
     import_onto,
     read_import,
     replaced_by_import,
+    unsafe_history_in_import,
     unsafe_in_import,
     unsafe_summaries_in_import,
 )
@@ -610,6 +611,9 @@ def memory_routes(
                 "looksUnsafe": [fact.id for fact in unsafe_in_import(incoming)],
                 # paths of imported summaries that look like a secret ("user.workContext")
                 "summariesLookUnsafe": list(unsafe_summaries_in_import(incoming)),
+                # ids of history entries that look like a secret: the model never reads
+                # them, but exports list them until the memory is cleared
+                "historyLooksUnsafe": list(unsafe_history_in_import(incoming)),
             }
         )
 

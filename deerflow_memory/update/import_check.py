@@ -25,8 +25,9 @@ value that looks like a secret); nothing is written.
 and the import route refuse, or ask, when there is anything), and
 :func:`brought_back_by_import` which of the file's facts the user deleted from
 the memory since (an older export brings them back: both say so), and
-:func:`unsafe_in_import` and :func:`unsafe_summaries_in_import` which facts and
-summaries look like a secret (all warn: they are imported as given).
+:func:`unsafe_in_import`, :func:`unsafe_summaries_in_import` and
+:func:`unsafe_history_in_import` which facts, summaries and history entries look
+like a secret (all warn: they are imported as given).
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ __all__ = [
     "import_onto",
     "read_import",
     "replaced_by_import",
+    "unsafe_history_in_import",
     "unsafe_in_import",
     "unsafe_summaries_in_import",
 ]
@@ -457,6 +459,20 @@ def unsafe_summaries_in_import(incoming: MemoryDocument) -> tuple[str, ...]:
             if unsafe_to_store(getattr(sections, name).summary):
                 found.append(f"{part}.{field.alias or name}")
     return tuple(found)
+
+
+def unsafe_history_in_import(incoming: MemoryDocument) -> tuple[str, ...]:
+    """The ids of ``incoming``'s history entries (superseded facts) that look like a secret.
+
+    The model never reads the history, but exports and the user's own views list
+    it until the memory is cleared, so an import that copies a forgotten secret
+    into another memory names it, as :func:`unsafe_in_import` names facts.
+
+    Raises:
+        InvalidDocumentError: ``incoming`` is not a :class:`MemoryDocument`.
+    """
+    expect_document(incoming, "incoming")
+    return tuple(f.id for f in incoming.superseded_facts if unsafe_to_store(f.content))
 
 
 def brought_back_note(facts: tuple[Fact, ...]) -> str:
