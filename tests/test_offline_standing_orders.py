@@ -58,3 +58,37 @@ def test_a_standing_order_speaks_of_the_user_in_the_third_person() -> None:
     assert _contents("Can you keep my replies short from now on?") == [
         "User's standing instruction: keep their replies short"
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # how answers should sound, said by an adverb
+        ("Could you please reply concisely from now on?",
+         "User's standing instruction: reply concisely"),
+        ("Please write formally going forward.", "User's standing instruction: write formally"),
+        # the time frame before a comma, the order after it
+        ("Moving forward, please give prices in euros.",
+         "User's standing instruction: moving forward, please give prices in euros"),
+        ("从现在起，回答里不要用表情。", "用户的长期要求：从现在起，回答里不要用表情"),
+        # "I'd like you to …"
+        ("I'd like you to reply in German from now on.",
+         "User's standing instruction: reply in German"),
+        ("I'd like you to always include sources.",
+         "User's standing instruction: always include sources"),
+    ],
+)  # fmt: skip
+def test_more_ways_of_saying_a_standing_order(said: str, fact: str) -> None:
+    assert _contents(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "From now on, I will walk to work.",  # the user's own plan, not an order
+        "Going forward, my brother pays the rent.",
+        "I'd like you to fetch my parcel from now on.",  # an errand
+    ],
+)
+def test_a_time_frame_before_a_statement_is_no_standing_order(said: str) -> None:
+    assert not any("standing instruction" in c for c in _contents(said))

@@ -371,7 +371,7 @@ _ABOUT_ANSWERS = re.compile(
     r"\b(?:answers?|replies|reply|responses?|messages?|explanations?|emojis?|emoticons?|bullet points?"
     r"|units?|metric|imperial|celsius|fahrenheit|english|chinese|mandarin|french|spanish|german"
     r"|language|tone|words|sentences|paragraphs|examples|code|jargon|formal|informal|casual|plain"
-    r"|short|brief|concise|simple|headings?|tables?|lists?|sources|citations|links|summar(?:y|ies)"
+    r"|short|brief|concise|simple|(?:brief|concise|succinct|formal|casual|plain|polite)ly|headings?|tables?|lists?|sources|citations|links|summar(?:y|ies)"
     r"|markdown|format|formatting|voice (?:notes|messages)|audio|gifs?|stickers|exclamation marks?"
     r"|caps|capitals|first name|full name|nickname|name)\b",
     re.IGNORECASE,
@@ -443,7 +443,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^(?:(?:you can|please|just)\s+)*call me (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User likes to be called {v}"), _proper_name),
     _r(r"^I'm (?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
     # instructions addressed to the assistant, said with "I want you to…"
-    _r(r"^I (?:want|need|would like|'d like) you to (?P<v>(?:always|never) .+)$", C.PREFERENCE, 0.9, None, _render(_EN_INSTRUCTION + "{v}")),
+    _r(r"^I(?: want| need| would like|'d like) you to (?P<v>(?:always|never) .+)$", C.PREFERENCE, 0.9, None, _render(_EN_INSTRUCTION + "{v}")),
+    _r(r"^I(?: want| need| would like|'d like) you to (?P<v>(?:use|keep|write|reply|respond|answer|give|include|format|talk|speak|address|avoid|skip|stop)\b.{2,80}?),?\s+(?:from now on|going forward|moving forward|in (?:the )?future)$", C.PREFERENCE, 0.9, None, _instruction, _about_answers),
     # age: "I'm 29", "I'm 29 years old", "I just turned 40" (a number a person can be)
     _r(r"^I'm (?:now |only |already |just )?(?P<v>\d{1,3})(?: ?(?:years?|yrs?)(?: old)?| ?(?:yo|y/o|y\.o\.))?(?: now)?$", C.CONTEXT, 0.9, "age", _render("User is {v} years old"), _an_age),
     _r(r"^I'm an? (?P<v>\d{1,3})[- ]years?[- ]old(?: [\w-]+){0,2}$", C.CONTEXT, 0.9, "age", None, _an_age),

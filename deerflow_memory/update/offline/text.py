@@ -383,6 +383,13 @@ _ZH_CONJ = re.compile(
 _ZH_HOW_LONG = re.compile(
     r"(?:已经|都|快)?[\d一二三四五六七八九十两几多半]+(?:年|个月|天|周|星期)(?:多)?了?"
 )
+# A time frame said alone before its comma ("Going forward, please use metric units",
+# "从现在开始，回答简短一点"): the order after it is joined to it, for good.
+_FROM_NOW_ALONE = re.compile(
+    r"(?:from now on|going forward|moving forward|in (?:the )?future|henceforth"
+    r"|以后|今后|往后|从现在(?:开始|起)|从今(?:以后|往后|天起))",
+    _I,
+)
 _INTERJECTION = re.compile(r"(?:哈哈+|呵呵+|嘿嘿+|lol|haha+|hehe+|嗯+|哦+|啊+)", _I)
 
 _EN_SELF = re.compile(
@@ -1019,6 +1026,10 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         if zh and _ZH_HOW_LONG.fullmatch(fragment):
             continue  # "我吃素，已经五年了" / "我不吃素了，已经三年了": how long, no fact
         subject = _subject(fragment, zh)
+        if subject is None and clauses and _FROM_NOW_ALONE.fullmatch(clauses[-1][0] or ""):
+            # an order without a subject ("…, please use metric units"), not "…, I will cook"
+            clauses[-1] = [f"{clauses[-1][0]}{sep}{raw}", None]
+            continue
         if subject != _SELF and _owned(fragment, zh):
             subject = (
                 _SELF  # "Penicillin gives me hives", "海鲜我不能吃", "forget the Iceland trip"
