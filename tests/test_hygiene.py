@@ -106,6 +106,40 @@ def test_the_offline_extractor_dates_goals_but_not_preferences() -> None:
     assert all(f.expires_at is None for c, f in facts.items() if "夏天" in c)
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My birthday is on October 9.",  # comes back every year
+        "My wedding anniversary is April 22.",
+        "I was born in August.",
+        "我的生日是11月2号。",
+        "我今年41岁。",  # an age, though "this year" is in it
+    ],
+)
+def test_a_yearly_date_or_an_age_is_a_lasting_fact(said: str) -> None:
+    # An expired fact is removed: a birthday given an end would be lost (attacker 68).
+    from deerflow_memory.update.extraction import ExtractionRequest
+
+    request = ExtractionRequest(
+        MemoryDocument(), [HumanMessage(said), AIMessage("Noted.")], "t1", today="2026-11-30"
+    )
+    [fact] = OfflineExtractor().extract(request).new_facts
+    assert fact.expires_at is None
+
+
+def test_a_birthday_said_of_this_or_next_month_still_ends() -> None:
+    from deerflow_memory.update.extraction import ExtractionRequest
+
+    request = ExtractionRequest(
+        MemoryDocument(),
+        [HumanMessage("我下个月过生日。"), AIMessage("好的")],
+        "t1",
+        today="2026-11-30",
+    )
+    [fact] = OfflineExtractor().extract(request).new_facts
+    assert fact.expires_at is not None
+
+
 # --- expiry: never injected, moved to history at the next update ---------------------------
 
 

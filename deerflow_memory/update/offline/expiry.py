@@ -3,12 +3,16 @@
 "User plans a trip to Sanya next week" gets ``expiresAt`` = the Monday after
 next week; "用户打算明年春节去三亚过年" ends a week after next year's Spring
 Festival. Only goals and context facts are read this way: "Likes summer" is
-a preference, not a plan. The phrase parsing is
+a preference, not a plan. A date that comes back every year ("User's birthday
+is March 3", "用户生日是5月20号", "born in May") and an age ("用户今年30岁")
+are lasting facts, never given an end (an expired fact is removed). The phrase
+parsing is
 :func:`deerflow_memory.update.dates.expiry_for_text`.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from deerflow_memory.models import FactCategory, MemoryUpdate
@@ -17,6 +21,18 @@ from deerflow_memory.update.dates import expiry_for_text
 __all__ = ["with_time_frames"]
 
 _TIMED_CATEGORIES = frozenset({FactCategory.GOAL, FactCategory.CONTEXT})
+
+# A yearly date, unless said of this or next one ("用户下个月生日" ends with that month).
+_YEARLY = re.compile(r"\b(?:birthdays?|anniversary|born)\b|生日|纪念日|出生", re.I)
+_THIS_ONE = re.compile(
+    r"\b(?:next|this|coming|upcoming)\b|下(?:个|周|星期)|这(?:个|周)|明年|今年", re.I
+)
+_AGE = re.compile(r"\d{1,3}\s*(?:周?岁|years? old)|[一二两三四五六七八九十]{1,4}周?岁", re.I)
+
+
+def _lasting(text: str) -> bool:
+    """A birthday, an anniversary or an age: true beyond any year it names."""
+    return bool(_AGE.search(text) or (_YEARLY.search(text) and not _THIS_ONE.search(text)))
 
 
 def with_time_frames(update: MemoryUpdate, today: str) -> MemoryUpdate:
@@ -35,7 +51,11 @@ def with_time_frames(update: MemoryUpdate, today: str) -> MemoryUpdate:
     facts = []
     changed = False
     for fact in update.new_facts:
-        if fact.expires_at is None and fact.category in _TIMED_CATEGORIES:
+        if (
+            fact.expires_at is None
+            and fact.category in _TIMED_CATEGORIES
+            and not _lasting(fact.content)
+        ):
             expires = expiry_for_text(fact.content, now)
             if expires is not None:
                 fact = fact.model_copy(update={"expires_at": expires})
