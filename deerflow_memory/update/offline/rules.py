@@ -47,6 +47,8 @@ from deerflow_memory.update.offline.vocabulary import (
     MEAL_TIME_ZH,
     MEDICATION_EN,
     NAME_ZH,
+    NOT_A_PLACE_EN,
+    NOT_AN_EMPLOYER_EN,
     NOT_NAMES,
     NUM_EN,
     NUTRIENT_ZH,
@@ -179,9 +181,9 @@ def _no_longer(pattern: str) -> _Rule:
 
 
 def _name_ok(match: re.Match[str]) -> bool:
-    words = match["v"].split()
+    words = match["v"].split()  # ("my name is mud": a saying, no name)
     return 1 <= len(words) <= 4 and not any(
-        w.casefold() in {"not", "is", "a", "the"} for w in words
+        w.casefold() in {"not", "is", "a", "the", "mud"} for w in words
     )
 
 
@@ -471,14 +473,14 @@ _EN_RULES: tuple[_Rule, ...] = (
     # with its verb is withdrawn ("works at Acme", "smokes", "loves jazz"), not every
     # fact naming Acme or jazz. Not "I used to think/say…" (an opinion or the chat).
     _no_longer(r"^I used to (?P<v>(?!(?:be|think|believe|say|tell|ask|wonder|feel like|get|it|them|this|that)\b)[a-z]+(?: (?:(?! (?:but|and|now|though|until|till)\b)[^,;])+)?)$"),
-    _r(r"^I (?:currently |now )?work (?:at|for) (?!(?:an? |my |the )?(?:boss|manager|guy|man|woman|person|people|someone|somebody|client|customer)s?\b)(?P<v>(?:(?!\b(?:who|whom|which|that)\b).)+)$", C.CONTEXT, 0.9, "employer"),
+    _r(rf"^I (?:currently |now )?work (?:at|for) (?!(?:an? |my |the )?(?:boss|manager|guy|man|woman|person|people|someone|somebody|client|customer)s?\b)(?!{NOT_AN_EMPLOYER_EN})(?P<v>(?:(?!\b(?:who|whom|which|that)\b).)+)$", C.CONTEXT, 0.9, "employer"),
     _r(r"^I (?:currently |now )?work in (?P<v>.+)$", C.CONTEXT, 0.85),
     _r(r"^I (?:currently |now |mostly |usually )?work (?P<v>(?:from home|remotely|remote|part-time|full-time|night shifts?|nights|freelance)\b.*)$", C.CONTEXT, 0.85),
     _r(r"^my (?:job|profession|occupation|role|job title|title) is (?P<v>.+)$", C.CONTEXT, 0.9, "job"),
     _r(r"^I (?:teach|own|manage) (?P<v>.+)$", C.CONTEXT, 0.85),
     # where the user lives and comes from
-    _r(rf"^I {ADV_EN}(?:currently |now )?(?:live|reside) in (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
-    _r(r"^I'm (?:currently |now )?(?:based|living|located|residing|settled) (?:in|out of) (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
+    _r(rf"^I {ADV_EN}(?:currently |now )?(?:live|reside) in (?!{NOT_A_PLACE_EN})(?P<v>.+)$", C.CONTEXT, 0.9, "location"),
+    _r(rf"^I'm (?:currently |now )?(?:based|living|located|residing|settled) (?:in|out of) (?!{NOT_A_PLACE_EN})(?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     _r(r"^I (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     _r(r"^I (?:just |recently )?(?:moved|relocated) from (?:[\w' -]{1,40}?) to (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     # "…used to live in Berlin, now I'm in Madrid" (text.py reads "now" so only after a past
