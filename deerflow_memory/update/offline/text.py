@@ -1321,10 +1321,27 @@ _PLAYED = re.compile(
 )
 
 
+# A sentence that sets a scene ("In my story, I am a dragon.", "Suppose I'm a teacher.",
+# "如果我是素食者。"): what follows in the message belongs to it, not to the user.
+_FRAME = re.compile(
+    r"(?:^|(?<=[.!?。！？\n]))\s*(?:"
+    r"in (?:my|the|a|this|our) (?:story|novel|book|script|screenplay|game|dream|campaign|fanfic"
+    r"|scenario|world|fantasy)\b|(?:now )?(?:imagine|suppose|supposing|pretend)\b"
+    r"|let['’]s (?:say|imagine|pretend)\b|say (?:I['’]m|I am|I was|I were)\b"
+    r"|hypothetically\b|假设|假如|设想|想象一下|在我的(?:小说|故事|剧本|游戏|梦)里"
+    r"|(?:如果|要是)我是[^，,。！？!?]{1,20}[。！？!?])",
+    _I,
+)
+
+
 def _own_text(text: str) -> str:
-    """``text`` without the material it hands over ("Summarize this: …") or a role-play."""
+    """``text`` without the material it hands over ("Summarize this: …"), a role-play,
+    or what follows a sentence that sets a scene."""
     if _PLAYED.search(text):
         return ""
+    frame = _FRAME.search(text)
+    if frame:
+        text = text[: frame.start()]
     material = _MATERIAL.search(text)
     return text[: material.start()] if material else text
 
