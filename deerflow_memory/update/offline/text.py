@@ -503,7 +503,63 @@ def _prepare(text: str) -> str:
     # long run (40,000 spaces in one sentence held the updater for 68 s).
     # "\r", U+2028 and the other line separators end a line as "\n" does (not a space).
     text = _SPACE_RUN.sub(" ", LINE_BREAKS.sub("\n", text))
-    return text.replace("’", "'").replace("‘", "'")
+    return _run_ons_apart(text.replace("’", "'").replace("‘", "'"))
+
+
+# A message typed without stops ("i live in leeds i work at a bank", "i like thai food my
+# girlfriend prefers italian"): a new subject ("i", "my wife is") starts a new sentence
+# when the one before also began with the user ("i…", "my…"). Not after a word that leads into a
+# clause ("i think i", "what i", "because my", "can i"), nor inside a phrase a determiner
+# opens ("i love the town i grew up in": a relative clause).
+_NEW_SUBJECT = re.compile(
+    r"(?<=[A-Za-z]) (?=(?:i|im|i'm|i've|i'd|I|I'm|I've|I'd) [a-z]"
+    r"|my (?:[a-z]+ ){1,2}(?:is|was|has|does|doesn't|isn't|can't|prefers|likes|loves|hates"
+    r"|works|lives|wants|eats|drinks)\b)"
+)
+_SELF_FIRST = re.compile(
+    r"^(?:(?:hi|hey|hello|ok|okay|so|well|also|btw|and) )*(?:i|im|i'm|i've|i'd|my)\b", _I
+)
+_LEADS_IN = frozenset(
+    """and but or nor so if when whenever where what whatever which who whom whose that than
+    then because cause cuz coz as since until till while though although unless whether before
+    after once how why think thought know knew guess hope feel felt believe mean meant say said
+    says wish wonder bet swear promise suppose reckon like am is are was were be been do does
+    did can could would will should shall may might must have has had not also just only even
+    tell told ask asked all everything something anything nothing one ones thing things stuff
+    way time times place reason kind sort me you he she we they it i im to for of with about
+    in on at by from now sure out actually really""".split()  # noqa: SIM905
+)
+_DETERMINERS = frozenset(
+    """the a an this that these those my your his her our their its some any every all no
+    each which what one another other""".split()  # noqa: SIM905
+)
+
+
+# The same in Chinese: "我住在深圳我爸妈住在长沙", "我吃素我老婆也吃素". Not where "我" is
+# an object ("妈妈让我…", "给我…") or what a verb of thinking says ("我觉得我…").
+_ZH_NEW_SUBJECT = re.compile(
+    r"(?<=[\u4e00-\u9fff])(?<![给让和跟帮叫请对被把使令教问找陪带送向替为与同像比是说猜爱])"
+    r"(?<!觉得|认为|希望|知道|发现|感觉|担心|害怕|以为|相信|记得|忘了|听说|怀疑|确定|保证|猜想|说过|讲过|提过|告诉)"
+    r"(?=我(?!们))"
+)
+
+
+def _run_ons_apart(text: str) -> str:
+    """``text`` with a stop put between the clauses of a message typed without any."""
+    if text.startswith("我") and not any(mark in text for mark in "，。！？,.;；!?、\n "):
+        return _ZH_NEW_SUBJECT.sub("。", text)
+    if any(mark in text for mark in ".,;!?\n") or not _SELF_FIRST.match(text):
+        return text  # a writer who stops sentences stops these too
+    parts, pos = [], 0
+    for m in _NEW_SUBJECT.finditer(text):
+        words = text[max(0, m.start() - 80) : m.start()].rsplit(None, 2)[-2:]
+        if words[-1].casefold() in _LEADS_IN or (
+            len(words) == 2 and words[0].casefold() in _DETERMINERS
+        ):
+            continue
+        parts.append(text[pos : m.start()])
+        pos = m.end()
+    return ". ".join([*parts, text[pos:]])
 
 
 def _sentences(text: str) -> Iterator[tuple[str, str]]:

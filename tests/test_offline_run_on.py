@@ -1,0 +1,58 @@
+"""A message typed without stops is read clause by clause.
+
+"i live in leeds i work at a bank" was one location, "leeds i work at a bank", and a
+clause about someone else was glued to the user's fact (attacker 68). A new subject
+starts a new sentence only in a message with no stop at all, whose first clause is the
+user's, and not where the subject belongs to the clause before ("i think i…", "给我…").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from deerflow_memory.update.offline.text import candidates_from_text
+from tests.test_quality_kinds import facts_after
+
+
+def _contents(text: str) -> list[str]:
+    return [c.content for c in candidates_from_text(text)]
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("i live in derby i teach maths", ["User lives in derby", "User teaches maths"]),
+        ("I live in Derby I teach maths", ["User lives in Derby", "User teaches maths"]),
+        ("i'm vegetarian i'm allergic to sesame",
+         ["User is vegetarian", "User is allergic to sesame"]),
+        ("i love jazz i hate techno", ["User loves jazz", "User hates techno"]),
+        ("i like green tea my husband prefers coffee", ["User likes green tea"]),
+        ("我住在苏州我姐姐住在无锡", ["用户住在苏州"]),
+        ("我爱吃甜食我不吃葱", ["用户爱吃甜食", "用户不吃葱"]),
+    ],
+)  # fmt: skip
+def test_clauses_typed_without_stops_are_apart(said: str, facts: list[str]) -> None:
+    assert _contents(said) == facts
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "i know i should drink more water",  # what a verb of knowing says
+        "I adore the village i grew up in",  # a relative clause
+        "我觉得我对花粉过敏",
+        "我妈让我多喝水",  # "我" as an object
+    ],
+)
+def test_a_subject_that_belongs_to_the_clause_before_is_not_cut_off(said: str) -> None:
+    # cut off, it would be read alone: "User should drink…", "用户对花粉过敏", "用户多喝水"
+    facts = _contents(said)
+    assert len(facts) <= 1 and not any(f.startswith(("User should", "User grew")) for f in facts)
+    assert not any(f in {"用户对花粉过敏", "用户多喝水"} for f in facts)
+
+
+def test_a_run_on_does_not_put_a_job_in_the_location_slot() -> None:
+    assert facts_after("i live in derby i teach maths", "I live in York now") == [
+        "User teaches maths",
+        "User lives in York now",
+    ]
