@@ -8,6 +8,7 @@ subclasses also derive from the closest built-in (``ValueError``, ``OSError``,
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import ClassVar
@@ -171,6 +172,26 @@ class StoreClosedError(StorageError):
     (README: "Close memory before its store"). The store's own error is the
     ``__cause__``.
     """
+
+
+class ForkedServiceError(DeerflowMemoryError, RuntimeError):
+    """A :class:`~deerflow_memory.MemoryService` made before ``os.fork`` used in the child.
+
+    Its threads did not survive the fork and its outbox journal is the parent's,
+    so the child cannot queue or flush updates with it; nothing was queued or
+    written. Make the service in each worker process, after the fork: gunicorn
+    without ``--preload`` (or in ``post_fork``), Celery in
+    ``worker_process_init``, ``multiprocessing`` with the ``spawn`` start method.
+    """
+
+    def __init__(self, made_in: int) -> None:
+        super().__init__(
+            f"this MemoryService was made in process {made_in}, before the fork that made "
+            f"process {os.getpid()}: make one in each worker process, after the fork "
+            "(gunicorn without --preload or in post_fork, Celery in worker_process_init, "
+            "multiprocessing with the 'spawn' start method); nothing was queued"
+        )
+        self.made_in = made_in
 
 
 class RevisionConflictError(StorageError):

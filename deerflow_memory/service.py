@@ -30,6 +30,7 @@ The root keeps them in a :class:`~deerflow_memory.tenants.pool.TenantPool`
 from __future__ import annotations
 
 import atexit
+import os
 import threading
 import time
 import weakref
@@ -55,9 +56,11 @@ from deerflow_memory.capture.messages import check_messages
 from deerflow_memory.capture.signals import SignalDetector, Signals
 from deerflow_memory.config import MemoryConfig, load_config
 from deerflow_memory.daemons import daemon_thread
+from deerflow_memory.daemons.forks import fork_count
 from deerflow_memory.embeddings.keeper import VectorKeeper, store_semantic_scores
 from deerflow_memory.errors import (
     ConfigError,
+    ForkedServiceError,
     InvalidMessagesError,
     InvalidNameError,
     StoreClosedError,
@@ -260,6 +263,9 @@ class MemoryService:
         expect_extractor(extractor, optional=True)
         expect_embedder(embedder, optional=True)
         self.config = config if config is not None else load_config()
+        # The process that made it, and its forks so far: a forked child may not use it
+        # (its threads are gone and its outbox journal is the parent's; daemons.forks).
+        self._made_in = (os.getpid(), fork_count())
         # A tenant's child (see for_tenant) shares its parent's recorders and failure log.
         parent: MemoryService | None = _tenant_of[0] if _tenant_of is not None else None
         self.tenant_id: str | None = _tenant_of[1] if _tenant_of is not None else None
@@ -596,6 +602,11 @@ class MemoryService:
         _check_identity_and_store(identity, store)
         return self._reading(identity, store)[0].load(identity.user_id, identity.agent_name)
 
+    def _in_made_process(self) -> None:
+        """Raise :class:`ForkedServiceError` in a process forked after this service was made."""
+        if fork_count() != self._made_in[1]:
+            raise ForkedServiceError(self._made_in[0])
+
     def _reading(
         self, identity: MemoryIdentity, store: BaseStore | None
     ) -> tuple[MemoryStorage, MemoryService, MemoryConfig]:
@@ -604,6 +615,7 @@ class MemoryService:
         The service is the tenant's when it is open, else the root (whose recorders,
         counter and vectors a tenant's service shares anyway).
         """
+        self._in_made_process()
         if identity.tenant_id == self.tenant_id:
             return self._storage_for(store), self, self.config
         root = self._parent or self
@@ -795,6 +807,7 @@ class MemoryService:
         The capture node calls it with what ``coerce_messages`` returned, and a
         tenant's turn is routed here, so each turn's messages are walked once.
         """
+        self._in_made_process()
         if store is not None and self._storage is None:
             self._storage_for(store)  # record this capture in the store's outbox
         if identity.tenant_id != self.tenant_id or self._slot.evicted:
@@ -1048,6 +1061,7 @@ class MemoryService:
                 as a bare string, ...), or None.
             InvalidNameError: ``user_id`` is not text (or None).
         """
+        self._in_made_process()
         return retry_dead_letters(self.storage, self.updater, letter_ids, user_id=user_id)
 
     def clear_memory(
@@ -1096,6 +1110,7 @@ class MemoryService:
         agent_name = None if agent_name is None else validate_name(agent_name, "agent_name")
         timeout = check_timeout(timeout)
         _check_tenant_and_store(tenant_id, store)
+        self._in_made_process()
         while True:  # leased: a tenant's service is not closed while it deletes
             service = self._for_tenant(tenant_id, store)
             if service._hold():
@@ -1164,6 +1179,7 @@ class MemoryService:
 
     def _collected(self, run: Callable[[list[FailedUpdate]], FlushResult]) -> FlushResult:
         """``run(collector)`` while failures reported by any tenant land in ``collector``."""
+        self._in_made_process()
         collector: list[FailedUpdate] = []
         with self._failures_lock:
             self._failure_collectors.append(collector)
@@ -1355,6 +1371,12 @@ class MemoryService:
 
     def _close(self, timeout: float | None) -> FlushResult:
         """:meth:`close` with ``timeout`` already checked (by :func:`check_timeout`)."""
+        if fork_count() != self._made_in[1]:
+            # A forked child's copy: its queue and outbox are the parent's to finish (no
+            # lock is taken: one a parent's thread held at the fork stays held here).
+            self._closed = True
+            _OPEN_SERVICES.discard(self)
+            return FlushResult(True)
         with self._tenants_lock:
             if self._closed:
                 return FlushResult(True)

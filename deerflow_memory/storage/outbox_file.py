@@ -48,7 +48,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from deerflow_memory.errors import CorruptMemoryError
+from deerflow_memory.daemons.forks import after_fork_in_child
+from deerflow_memory.errors import CorruptMemoryError, StorageError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.file import _fsync_folder, _open_regular, _read_regular
 from deerflow_memory.storage.outbox import (
@@ -190,6 +191,22 @@ class FileOutbox(GroupCommitOutbox):
         self._dead: dict[str, PendingUpdate] = {}
         self._size = 0
         self._refused: set[str] = set()  # special files already warned about
+        self._inherited = False  # True in a forked child: the journal is the parent's
+        after_fork_in_child(self)
+
+    def after_fork_in_child(self) -> None:
+        """In a forked child: let go of the parent's journal and lock, never write them.
+
+        Closing the copies of their descriptors leaves the parent's ``flock`` with
+        the parent alone, so its journal is adopted if the parent dies first; the
+        child's :meth:`close` deletes nothing.
+        """
+        self._inherited = True
+        for fd in (self._fd, self._lock_fd):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._fd = None
 
     def _checked(self) -> Path:
         """The outbox folder, after ``check`` (a tenant's view refuses one reached by a link)."""
@@ -205,6 +222,11 @@ class FileOutbox(GroupCommitOutbox):
     # --- writing ------------------------------------------------------------------------
 
     def _open(self) -> int:
+        if self._inherited:
+            raise StorageError(
+                f"the memory outbox journal {self._path} belongs to the process that forked "
+                "this one: make the memory service in this process"
+            )
         if self._fd is None:
             self._checked()  # this process's words never go into a linked folder
             flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | _NOFOLLOW
@@ -475,6 +497,8 @@ class FileOutbox(GroupCommitOutbox):
         return replay(lines, self._decode)[1]
 
     def close(self) -> None:
+        if self._inherited:  # a forked child's copy: the parent's files stay as they are
+            return
         super().close()
         if self._fd is not None:
             os.close(self._fd)
