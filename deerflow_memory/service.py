@@ -77,6 +77,7 @@ from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter
 from deerflow_memory.storage.names import validate_name
+from deerflow_memory.storage.outbox import Outbox
 from deerflow_memory.tenants.pool import TenantPool, TenantSlot
 from deerflow_memory.update.closed_store import log_closed_store
 from deerflow_memory.update.dead_letter import RetriedLetter, dead_letter_for, retry_dead_letters
@@ -977,6 +978,13 @@ class MemoryService:
             # The outbox already stored this failure as a dead letter (DurableUpdates.run).
             self._report(FailedUpdate(*job.key, error, outcome, attempts, self.tenant_id))
             return
+        # A transient failure's record is still in the outbox (DurableUpdates.run left it):
+        # it is done once the letter is stored, and kept there as dead when that fails.
+        outbox = (
+            self.durable.outbox
+            if self.durable is not None and result.status is UpdateStatus.RETRY
+            else None
+        )
         try:
             self.write_dead_letter(job, error, attempts=1)
             logger.warning(
@@ -986,11 +994,20 @@ class MemoryService:
                 attempts,
                 error,
             )
+            if outbox is not None:
+                outbox.complete(to_pending(job))
         except Exception:
-            outcome = "lost"
-            logger.exception(
-                "memory update for %s lost: the dead letter failed too", job_label(job)
-            )
+            if outbox is not None and _kept_dead(outbox, job, error):
+                logger.exception(
+                    "memory update for %s failed for good and its dead letter could not be "
+                    "stored; kept as a dead record in the outbox",
+                    job_label(job),
+                )
+            else:
+                outcome = "lost"
+                logger.exception(
+                    "memory update for %s lost: the dead letter failed too", job_label(job)
+                )
         self._report(FailedUpdate(*job.key, error, outcome, attempts, self.tenant_id))
 
     def write_dead_letter(self, job: UpdateJob, error: str, *, attempts: int = 1) -> DeadLetter:
@@ -1488,6 +1505,15 @@ class MemoryService:
 # Services not yet closed, so that a process can drain them all on a clean exit
 # (interpreter exit, or a server's shutdown hook). Weak: tracking keeps nothing alive.
 _OPEN_SERVICES: weakref.WeakSet[MemoryService] = weakref.WeakSet()
+
+
+def _kept_dead(outbox: Outbox, job: UpdateJob, error: str) -> bool:
+    """Keep ``job``'s outbox record as dead (never run again by itself); False if it can't be."""
+    try:
+        outbox.dead_letter(to_pending(job), error)
+    except Exception:
+        return False
+    return True
 
 
 def close_open_services(timeout: float | None = None) -> bool:

@@ -205,3 +205,44 @@ def test_stopping_waits_for_a_background_recovery_and_starts_no_poller_after_it(
     finally:
         queue.shutdown(timeout=1)
         outbox.close()
+
+
+def test_a_turn_whose_update_and_dead_letter_both_fail_stays_in_the_outbox(
+    tmp_path: Path,
+) -> None:
+    # A full disk (attacker 67): the save fails with ENOSPC (a transient failure), a flush
+    # does not requeue it, and its dead letter cannot be written either. The outbox kept
+    # the turn durably before; it was marked done anyway, and the turn was gone.
+    import errno
+
+    from deerflow_memory import FileMemoryStorage
+
+    class FullDisk(FileMemoryStorage):
+        full = True
+
+        def save(self, *args: object, **kwargs: object) -> object:  # type: ignore[override]
+            if self.full:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+        def put_dead_letter(self, letter: object) -> None:  # type: ignore[override]
+            if self.full:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            super().put_dead_letter(letter)  # type: ignore[arg-type]
+
+    config = MemoryConfig(storage_path=tmp_path, debounce_seconds=3600)
+    storage = FullDisk(tmp_path)
+    who = MemoryIdentity("ines", None, "t1")
+    memory = MemoryService(config, storage=storage, register_atexit=False)
+    memory.enqueue(who, [HumanMessage("I'm allergic to kiwi."), AIMessage("Noted.")])
+    flushed = memory.flush(timeout=30)
+    assert not flushed and [f.outcome for f in flushed.failed] != ["lost"]
+    storage.full = False  # the space comes back
+    assert memory.flush(timeout=30).drained
+    memory.close()
+    # The next process finds the turn (as a dead letter to retry): not lost.
+    with MemoryService(config, register_atexit=False) as again:
+        letters = again.dead_letters("ines")
+        assert [x.thread_id for x in letters] == ["t1"]
+        assert [r.removed for r in again.retry_dead_letters()] == [True]
+        assert [f.content for f in again.load(who).facts] == ["User is allergic to kiwi"]

@@ -214,7 +214,9 @@ class DurableUpdates:
                 self.outbox.complete(claimed)
             else:  # no dead letters in this backend (or it failed): keep it dead in the outbox
                 self.outbox.dead_letter(claimed, error)
-        elif result.deferred:  # chunks over the call cap left: the record stays for them
+        elif result.deferred or result.status is UpdateStatus.RETRY:
+            # Chunks over the call cap left, or a transient failure: the record stays until
+            # the service requeues it (same record id) or stores its dead letter.
             self.outbox.release(claimed)
         else:
             self.outbox.complete(claimed)
