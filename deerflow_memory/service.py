@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from langchain_core.messages import BaseMessage
 
@@ -60,9 +60,11 @@ from deerflow_memory.daemons.forks import fork_count
 from deerflow_memory.embeddings.keeper import VectorKeeper, store_semantic_scores
 from deerflow_memory.errors import (
     ConfigError,
+    DeerflowMemoryError,
     ForkedServiceError,
     InvalidMessagesError,
     InvalidNameError,
+    StorageError,
     StoreClosedError,
 )
 from deerflow_memory.identity import MemoryIdentity
@@ -297,7 +299,7 @@ class MemoryService:
         if self._owns_storage:
             from deerflow_memory.storage.factory import build_storage
 
-            self._storage = build_storage(self.config)
+            self._storage = _storage_opened(self.config, lambda: build_storage(self.config))
         self.extractor: Extractor = extractor or build_extractor(self.config, model)
         self.embedder = embedder
         # Fact vectors are computed on the updater's threads when facts are written.
@@ -337,7 +339,8 @@ class MemoryService:
         # Updates a closed store stopped (counted by _report under _failures_lock; close() logs it).
         self._store_closed_count = 0
         if self.config.outbox and self._storage is not None:
-            outbox = build_outbox(self._storage, self.config)
+            made = self._storage
+            outbox = _storage_opened(self.config, lambda: build_outbox(made, self.config))
             if outbox is not None:
                 self.durable = DurableUpdates(
                     outbox,
@@ -1505,6 +1508,24 @@ class MemoryService:
 # Services not yet closed, so that a process can drain them all on a clean exit
 # (interpreter exit, or a server's shutdown hook). Weak: tracking keeps nothing alive.
 _OPEN_SERVICES: weakref.WeakSet[MemoryService] = weakref.WeakSet()
+
+
+T = TypeVar("T")
+
+
+def _storage_opened(config: MemoryConfig, make: Callable[[], T]) -> T:
+    """``make()``; an operating-system error (``storage_path`` a file, a name too long, a
+    folder it may not write) is raised as a :class:`StorageError` naming the path."""
+    try:
+        return make()
+    except DeerflowMemoryError:
+        raise
+    except OSError as e:
+        reason = e.strerror or str(e) or type(e).__name__
+        where = f": {e.filename}" if e.filename is not None else ""
+        raise StorageError(
+            f"cannot use the memory storage at {config.storage_path} ({reason}{where})"
+        ) from e
 
 
 def _kept_dead(outbox: Outbox, job: UpdateJob, error: str) -> bool:

@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from deerflow_memory import MemoryConfig, MemoryDocument, format_memory_for_injection
 from deerflow_memory.cli import main
 from deerflow_memory.config import TenantOverrides, load_config, redact_secrets
-from deerflow_memory.errors import ConfigError, InvalidDocumentError
+from deerflow_memory.errors import ConfigError, InvalidDocumentError, StorageError
 from deerflow_memory.service import MemoryService
 from deerflow_memory.update.import_check import read_import
 
@@ -138,3 +138,18 @@ def test_tenant_overrides_have_the_upper_bounds_of_the_global_settings() -> None
     environ = {"DEERFLOW_MEMORY_TENANTS": json.dumps({"shop": {"debounce_seconds": 3601}})}
     with pytest.raises(ConfigError, match="debounce_seconds"):
         load_config(environ=environ)
+
+
+@pytest.mark.parametrize("kind", ["file", "sqlite"])
+def test_a_storage_path_that_cannot_be_a_folder_is_a_storage_error(
+    tmp_path: Path, kind: str
+) -> None:
+    # A file where the folder should be, or a name too long: one typed error naming the
+    # path, not NotADirectoryError or OSError (attacker 67).
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("keep me", "utf-8")
+    for path in (a_file, tmp_path / ("x" * 300)):
+        with pytest.raises(StorageError) as raised:
+            MemoryService(MemoryConfig(storage=kind, storage_path=path), register_atexit=False)
+        assert path.name[:40] in str(raised.value)
+    assert a_file.read_text("utf-8") == "keep me"
