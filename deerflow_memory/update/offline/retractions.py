@@ -66,10 +66,12 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s)|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){_AGO_EN}$", _I),
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
     re.compile(r"^I was wrong about (?:me )?(?:being |having |liking |my )?(?:an? |the )?(?P<v>.+)$", _I),
+    # "I never said I was vegan", "I didn't tell you I'm from Spain": what is denied goes
+    re.compile(r"^I (?:never|didn't|did not|have never|never ever) (?:said|say|told you|tell you|mentioned|mention|claimed|claim) (?:that )?I(?:'m| am| was| were|'d| had| have|'ve| used to be)? (?:(?:liked?|loved?|enjoyed?|hated?|disliked?|preferred|prefer|\w+ed|had|went|ate|drank|drove|ran|swam|grew up) (?:in |at |for |with |on |to )?)?(?:an? |the )?(?P<v>.+)$", _I),
 )
 # Imperatives and topic-first clauses: no subject, but only the user can mean them.
 _EN_WITHDRAWALS = (
-    re.compile(r"^(?:please )?(?:forget|ignore|disregard|scratch|scrap|drop|delete|remove|strike|never mind|nevermind) (?:about )?(?:what I (?:said|told you|mentioned|wrote)|the (?:bit|part|thing) I (?:said|told you|mentioned)|that(?: part| bit)?|everything I said) about (?:me )?(?:being |having |liking |loving |hating |doing |my )?(?:an? |the )?(?P<v>.+)$", _I),
+    re.compile(r"^(?:please )?(?:forget|ignore|disregard|scratch|scrap|drop|delete|remove|strike|never mind|nevermind) (?:about )?(?:what I (?:said|told you|mentioned|wrote)|the (?:bit|part|thing) I (?:said|told you|mentioned)|that(?: part| bit)?|everything I said) about (?:me )?(?:being |having |liking |loving |hating |doing |living in |working at |working for |working as |my )?(?:an? |the )?(?P<v>.+)$", _I),
     re.compile(r"^(?:please )?(?:forget|ignore|disregard|delete|remove) (?:that |the (?:part|bit) (?:where|that|about) )I(?:'m| am|'ve| have| was| said I'm) (?P<v>.+)$", _I),
     re.compile(rf"^(?:please )?(?:forget|scratch|scrap|cancel|drop|ditch) (?:about )?(?:the|my|that) (?P<v>.+?) {_PLAN_EN}(?: (?:too|as well|altogether|entirely))?$", _I),
     re.compile(rf"^(?:the|my) (?P<v>.+?) {_PLAN_EN} (?:is|was|got|has been|'s) (?:now )?(?:cancell?ed|off|called off|scrapped|not happening)$", _I),
@@ -85,7 +87,8 @@ _ZH_RETRACTIONS = (
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在|好久|很久)*(?:不再|不|没再)(?P<v>(?:吃|喝|抽|玩|打|养|开|追|看|用|练|弹|跑|去|做|戴|穿)[\u4e00-\u9fffA-Za-z]{{1,8}}?)了$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*对(?P<a>.+?)(?:已经|早就|现在)?(?:不再|不)(?P<k>过敏|敏感)了$"),
-    re.compile(rf"^我{ADV_ZH}(?:已经|早就)?放弃了?(?P<v>[\u4e00-\u9fffA-Za-z]{{1,10}}?)(?:的)?(?:计划|目标|打算)?了?$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就)?放弃了?(?P<v>[\u4e00-\u9fffA-Za-z]{{1,10}}?)(?:的)?(?:计划|目标|打算)?了?$"),    # "我从来没说过我喜欢吃辣": what is denied goes
+    re.compile(r"^我(?:从来|根本|从|可)?(?:都)?(?:没|没有|并没有|不曾)(?:说过|讲过|提过|告诉过你)(?:我)?(?P<v>[^，,]{2,}?)(?:啊|呀|吧|的|哦)?$"),
 )
 _ZH_WITHDRAWALS = (
     # "之前说我住在南京是说错了", "我说我对花粉过敏那个是搞错了"
