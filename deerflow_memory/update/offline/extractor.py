@@ -65,6 +65,20 @@ __all__ = ["OfflineExtractor", "fact_key"]
 _PERSONAL_SLOTS = ("name", "nickname", "surname", "location", "origin", "marital")
 _WORK_SLOTS = ("job", "employer", "workplace")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+# A detail of the task at hand, not of the user: an amount, a time, a day, "the red one".
+# "It's $40, not $50" or "Tuesday, not Monday" that names no stored fact is no memory.
+_PASSING_DETAIL = re.compile(
+    r"^(?:(?:about |around |at |on |the )?[$€£¥]?\s?\d[\d.,:/-]*\s?(?:%|am|pm|h|hrs?|hours?"
+    r"|minutes?|mins?|secs?|seconds?|days?|weeks?|months?|years?|k|usd|eur|dollars?|euros?|pounds?|bucks"
+    r"|st|nd|rd|th|元|块|点|号|日|月|年|个|次|分钟|小时|天|周)?"
+    r"|(?:on |this |next |last )?(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+    r"|today|tomorrow|yesterday|tonight|(?:this |tomorrow |in the )?(?:morning|afternoon|evening)"
+    r"|noon|midnight|(?:the )?(?:\w+ )?ones?"
+    r"|(?:this|that|the other|the first|the second|the last) \w+"
+    r"|(?:周|星期|礼拜)[一二三四五六日天]|今天|明天|昨天|后天|前天|上午|下午|晚上|中午"
+    r"|(?:这|那|第[一二三四五六七八九十\d]+)个?)$",
+    re.IGNORECASE,
+)
 _KEY_PREFIX = re.compile(r"^(?:(?:the\s+)?user\b|(?:该)?用户)\s*")
 _KEY_EDGES = " \t\n.,;:!?。，；：！？"
 _CONTRACTION_FORMS = {
@@ -274,7 +288,7 @@ def _resolve_replacement(
             )
         )
         hit = True
-    if not hit:
+    if not hit and not (_PASSING_DETAIL.match(right) and _PASSING_DETAIL.match(wrong)):
         zh = _CJK.search(right + wrong) is not None
         content = (
             f"用户更正：是{right}，不是{wrong}" if zh else f"User clarified: {right}, not {wrong}"

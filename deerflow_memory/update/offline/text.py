@@ -1270,6 +1270,8 @@ _EN_STATEMENT_FRAME = re.compile(
 _ZH_REPLACE_FRAMES = (
     re.compile(r"^(?:我)?(?:说|指|要|问)的是(?P<y>.+?)[，,]\s*(?:而)?不是(?P<x>.+)$"),
     re.compile(r"^(?:我)?(?:说|指|要|问)的不是(?P<x>.+?)[，,]\s*(?:而)?是(?P<y>.+)$"),
+    # "其实是周二不是周一": no subject, so a value put right, not what the user is
+    re.compile(r"^(?:应该)?是(?P<y>[^，,]+?)[，,]?\s*(?:而)?不是(?P<x>[^，,]+)$"),
 )
 # fmt: on
 _ZH_NOT_BUT_FRAME = re.compile(r"^(?P<pre>.*?)不是(?P<x>[^，,]+?)[，,]\s*(?:而)?是(?P<y>.+)$")
