@@ -204,7 +204,20 @@ _NEVER = re.compile(
     r"install|print|hear|figure)\b"
     r"|\b(?:kill myself|want to die|end it all|suicid\w*|self[- ]harm)\b|不想活|想死|活不下去|自杀|轻生"
     r"|\b(?:just )?kidding\b|\bjk\b|\bjoking\b|开玩笑"
-    r"|外面|下雨|下雪|天气|心情|排队|被(?:拒|骂|批|开除|裁|甩)",
+    r"|外面|下雨|下雪|天气|心情|排队|被(?:拒|骂|批|开除|裁|甩)"
+    # the task at hand: "I have a dataframe with 3 columns", "I keep getting a 404 error",
+    # "I've tried restarting the server", "I have to go", "我每次运行都报错"
+    r"|\b(?:dataframes?|data frames?|spreadsheets?|csv|json|datasets?|dicts?|dictionar(?:y|ies)"
+    r"|arrays?|regex|stack ?traces?|tracebacks?|\w+error|exceptions?|errors?|endpoints?|localhost)\b"
+    r"|\b(?:table|column|file|folder|function|variable|class|repo|branch|sheet|tab) (?:called|named)\b"
+    r"|\bwhen I (?:run|click|open|call|try|type|compile|build|deploy|execute|submit|press)\b"
+    r"|^I(?:'ve| have)? (?:already )?tried (?!\w+ing (?:food|cuisine|dishes)\b)(?:\w+ing|to)\b"
+    r"|^I (?:have|'ve got|got) to (?:go|run|leave|log off|get going|head out|sign off|dash)\b"
+    r"|^I (?:have|'ve got|got|only have) (?:\d+|a few|few|two|three|five|ten|fifteen|twenty|thirty"
+    r"|forty|fifty) (?:more )?(?:minutes?|mins?|hours?|hrs?|seconds?)\b"
+    r"|^I(?:'m| am) (?:\w+ )?(?:waiting for|dying to)\b|\bbad feeling about\b"
+    r"|报错|出错|^我有(?:个|一个|几个)?(?:问题|疑问)|^我(?:每次|一)?运行|[表文件]叫|导出成|^我需要把"
+    r"|^我正在(?:开车|开会|吃饭|排队|等|弄|调试|跑|处理|改)|^我是认真的|^我是第一次",
     _I,
 )
 

@@ -116,6 +116,8 @@ def bad_object_en(value: str) -> bool:
             r"(?:it|this|that|these|those|them|you|your|yours|him|her|how|what|when|where|why|which|"
             r"who|whether|if|so|too|here|there|both|either|neither|option|"
             r"the (?:first|second|third|last|other|former|latter|one|above|previous|next|same)|"
+            # one of the answer's options: "the old version of the logo", "the shorter draft"
+            r"the (?:\w+ )?(?:version|option|draft|design|layout|answer|reply|response|suggestion)s?|"
             r"one of|all of (?:them|these|those))\b",
             value,
             _I,
@@ -125,7 +127,11 @@ def bad_object_en(value: str) -> bool:
 
 def bad_object_zh(value: str) -> bool:
     """Whether ``value`` is no object worth storing: a particle, a pronoun, "死了" of "烦死了"."""
-    return value[:1] in set("的了过着你您他她它这那就吗吧得啥哪死透") or value.startswith("什么")
+    return (
+        value[:1] in set("的了过着你您他她它这那就吗吧得啥哪死透")
+        or value.startswith("什么")
+        or re.match(r"第[一二三四五六七八九十\d]+[个种版套条款]", value) is not None  # an option
+    )
 
 
 # --- rules ---------------------------------------------------------------------------
