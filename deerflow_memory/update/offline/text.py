@@ -756,6 +756,9 @@ _TYPOS = {
     "vegiterian": "vegetarian", "intollerant": "intolerant", "intolarant": "intolerant",
     "enginer": "engineer", "engeneer": "engineer", "asthama": "asthma", "diabetis": "diabetes",
     "excema": "eczema", "exzema": "eczema", "glutten": "gluten", "pescitarian": "pescatarian",
+    "intolerent": "intolerant", "intollerent": "intolerant",
+    # texting shorthand: "pls always answer in bullet points", "i h8 cilantro"
+    "pls": "please", "plz": "please", "plez": "please", "pleeease": "please", "h8": "hate",
 }  # fmt: skip
 _TYPO = re.compile(rf"\b(?:{'|'.join(_TYPOS)})\b", _I)
 
@@ -764,7 +767,9 @@ def _en_normalise(clause: str) -> str:
     if not any(c.islower() for c in clause) and sum(c.isalpha() for c in clause) > 3:
         clause = clause.lower()  # "I'M ALLERGIC TO IT": shouted, read as said ("…to it")
     clause = re.sub(r"^i\b", "I", clause)
-    clause = re.sub(r"^(?:im|Im|IM)\b|^(?:iam|Iam)\b(?= [a-z])", "I'm", clause)
+    clause = re.sub(r"^(?:im|Im|IM|[iI] m)\b|^(?:iam|Iam)\b(?= [a-z])", "I'm", clause)
+    # "allergic 2 peanuts": a texter's "to"
+    clause = re.sub(r"\b(allergic|intolerant|sensitive|addicted|used) 2\b(?= [a-z])", r"\1 to", clause)
     clause = re.sub(r"^I hav\b", "I have", clause)
     clause = re.sub(r"^(my|My) names(?= \S+$)", r"\1 name is", clause)  # "my names jake"
     clause = _TYPO.sub(lambda m: _TYPOS[m.group().casefold()], clause)
