@@ -769,7 +769,9 @@ def _en_normalise(clause: str) -> str:
     clause = re.sub(r"^i\b", "I", clause)
     clause = re.sub(r"^(?:im|Im|IM|[iI] m)\b|^(?:iam|Iam)\b(?= [a-z])", "I'm", clause)
     # "allergic 2 peanuts": a texter's "to"
-    clause = re.sub(r"\b(allergic|intolerant|sensitive|addicted|used) 2\b(?= [a-z])", r"\1 to", clause)
+    clause = re.sub(
+        r"\b(allergic|intolerant|sensitive|addicted|used) 2\b(?= [a-z])", r"\1 to", clause
+    )
     clause = re.sub(r"^I hav\b", "I have", clause)
     clause = re.sub(r"^(my|My) names(?= \S+$)", r"\1 name is", clause)  # "my names jake"
     clause = _TYPO.sub(lambda m: _TYPOS[m.group().casefold()], clause)
