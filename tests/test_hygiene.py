@@ -127,6 +127,41 @@ def test_a_yearly_date_or_an_age_is_a_lasting_fact(said: str) -> None:
     assert fact.expires_at is None
 
 
+@pytest.mark.parametrize(
+    ("said", "ends"),
+    [
+        # said on Monday 2026-11-30
+        ("I'm away at a conference until Thursday.", "2026-12-04T00:00:00Z"),
+        ("I'm house-sitting till the 12th.", "2026-12-13T00:00:00Z"),
+        ("I'm off sugar for two weeks.", "2026-12-15T00:00:00Z"),
+        ("I'm staying with my sister for a month.", "2026-12-31T00:00:00Z"),
+    ],
+)
+def test_a_state_said_to_last_until_a_day_ends_then(said: str, ends: str) -> None:
+    # Such states were stored with no end and shown for good (attacker 68).
+    from deerflow_memory.update.extraction import ExtractionRequest
+
+    request = ExtractionRequest(
+        MemoryDocument(), [HumanMessage(said), AIMessage("Noted.")], "t1", today="2026-11-30"
+    )
+    [fact] = OfflineExtractor().extract(request).new_facts
+    assert fact.expires_at == ends
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I've been sober for two years.", "I fast for a day every week.", "我下午一般喝茶。"],
+)
+def test_a_duration_that_has_lasted_or_recurs_is_no_end(said: str) -> None:
+    from deerflow_memory.update.extraction import ExtractionRequest
+
+    request = ExtractionRequest(
+        MemoryDocument(), [HumanMessage(said), AIMessage("Noted.")], "t1", today="2026-11-30"
+    )
+    facts = OfflineExtractor().extract(request).new_facts
+    assert facts and all(f.expires_at is None for f in facts)
+
+
 def test_a_birthday_said_of_this_or_next_month_still_ends() -> None:
     from deerflow_memory.update.extraction import ExtractionRequest
 

@@ -45,3 +45,12 @@ def test_task_talk_is_not_stored(said: str) -> None:
 )
 def test_lasting_facts_in_the_same_words_stay(said: str, fact: str) -> None:
     assert facts_after(said) == [fact]
+
+
+@pytest.mark.parametrize("said", ["我下午有个面试", "我晚上要加班"])
+def test_an_event_of_today_is_not_stored(said: str) -> None:
+    assert facts_after(said) == []
+
+
+def test_a_need_at_night_is_still_stored() -> None:
+    assert facts_after("我晚上睡觉要戴牙套") == ["用户晚上睡觉要戴牙套"]

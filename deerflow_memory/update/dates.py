@@ -221,6 +221,32 @@ def _en_weekday(m: re.Match[str], today: date) -> date | None:
     return today + timedelta(days=ahead)
 
 
+def _en_day_of_month(m: re.Match[str], today: date) -> date | None:
+    """ "until the 15th": that day of this month, or of the next when it is past."""
+    day = int(m["d"])
+    this = _valid(today.year, today.month, day)
+    if this is not None and this >= today:
+        return this
+    month = _add_months(date(today.year, today.month, 1), 1)
+    return _valid(month.year, month.month, day)
+
+
+# Said of what has lasted or recurs, "for two weeks" is no end: "I've been vegan for a year",
+# "I fast for a day every week".
+_NOT_AHEAD = re.compile(
+    r"\b(?:been|have|has|had|'ve|since|ago|used to|every|each|per|usually|always|often|once a|"
+    r"twice a)\b",
+    re.IGNORECASE,
+)
+
+
+def _en_for_n(m: re.Match[str], today: date) -> date | None:
+    """ "off caffeine for a month", "staying with my parents for two weeks": from today."""
+    if _NOT_AHEAD.search(m.string):
+        return None
+    return _en_in_n(m, today)
+
+
 def _en_season(m: re.Match[str], today: date) -> date | None:
     which = (m["w"] or "").strip().casefold()
     season = m["season"].casefold()
@@ -323,10 +349,19 @@ _RULES: tuple[tuple[re.Pattern[str], Resolve], ...] = (
     ),
     (
         _en(
-            r"(?P<w>next |this |on |coming )(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+            r"(?:for|for the next) (?P<n>\d+|a couple of|a few|an?|one|two|three|four|five|six"
+            r"|seven|eight|ten) (?P<unit>weeks?|months?)"
+        ),
+        _en_for_n,
+    ),
+    (
+        _en(
+            r"(?P<w>next |this |on |coming |until |till |til |through |thru |by )"
+            r"(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
         ),
         _en_weekday,
     ),
+    (_en(r"(?:until|till|til|through|thru|by) the (?P<d>\d\d?)(?:st|nd|rd|th)"), _en_day_of_month),
     (_en(r"next week(?:end)?"), lambda _m, t: _week_end(t, 1)),
     (_en(r"this week(?:end)?|the weekend"), lambda _m, t: _week_end(t, 0)),
     (_en(r"next month"), lambda _m, t: _next_month_end(t)),
