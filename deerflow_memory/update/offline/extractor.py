@@ -56,7 +56,7 @@ from deerflow_memory.update.offline.retractions import (
     no_target,
     says_need,
 )
-from deerflow_memory.update.offline.rules import Candidate, normalise_value, slot_of
+from deerflow_memory.update.offline.rules import Candidate, base_form, normalise_value, slot_of
 from deerflow_memory.update.offline.text import candidates_from_text
 from deerflow_memory.update.unsafe import unsafe_to_store
 
@@ -369,6 +369,8 @@ def _build_update(
         if any(unsafe_to_store(t) for t in (candidate.content, candidate.wrong_value) if t):
             continue
         key = fact_key(candidate.content)
+        if _NOW_AT_END.sub("", key) in stored_by_key and key not in stored_by_key:
+            continue  # "I'm vegan now" when "User is vegan" is stored: already known
         if key in stored_by_key:
             for fact_id in stored_by_key[key]:  # said again after a correction: it stays
                 if removals.get(fact_id, "").startswith(_REPLACED):
@@ -379,6 +381,11 @@ def _build_update(
             continue
         if key in kept:
             continue
+        for denied in _denials_of(candidate.content):  # "I eat pork now": "…does not eat pork"
+            for fact_id in stored_by_key.get(fact_key(denied), ()):
+                removals.setdefault(
+                    fact_id, f"superseded by a newer user statement: {candidate.content}"
+                )
         superseded: list[Fact] = []
         if candidate.slot is not None:
             same_slot = [
@@ -411,6 +418,23 @@ def _build_update(
         new_facts=tuple(facts),
         facts_to_remove=tuple(FactRemoval(id=i, reason=r) for i, r in removals.items()),
     )
+
+
+_NOW_AT_END = re.compile(r" (?:now|these days|nowadays)$")
+# A habit said to hold now: "User eats pork now", "User drinks again".
+_HOLDS_NOW = re.compile(
+    r"^User (?P<verb>[a-z]+s)(?P<obj>(?: [\w'-]+){0,4}?) (?:now|again|these days|nowadays)$", re.I
+)
+
+
+def _denials_of(content: str) -> tuple[str, ...]:
+    """The stored wordings that ``content``, a habit said to hold now, takes back."""
+    m = _HOLDS_NOW.match(content)
+    if m is None:
+        return ()
+    verb, obj = m["verb"], m["obj"]
+    base = base_form(verb)
+    return (f"User does not {base}{obj}", f"User never {verb}{obj}", f"User no longer {verb}{obj}")
 
 
 def _retract(

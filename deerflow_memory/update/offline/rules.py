@@ -65,6 +65,7 @@ __all__ = [
     "Candidate",
     "bad_object_en",
     "bad_object_zh",
+    "base_form",
     "en_statement",
     "match_clause",
     "match_instruction",
@@ -898,9 +899,23 @@ def zh_statement(clause: str) -> str:
     return "用户" + rest.replace("我的", "自己的")
 
 
+def base_form(verb: str) -> str:
+    """ "cooks" → "cook", "watches" → "watch", "tries" → "try"; other words as they are."""
+    lower = verb.casefold()
+    if lower.endswith("ies") and len(lower) > 4:
+        return verb[:-3] + "y"
+    if lower.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
+        return verb[:-2]
+    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        return verb[:-1]
+    return verb
+
+
 def normalise_value(value: str) -> str:
-    """Casefolded value without articles, edge punctuation or extra spaces, for comparisons."""
+    """Casefolded value without articles, edge punctuation, extra spaces or a trailing "now"
+    ("I love running now" is the taste for running), for comparisons."""
     value = re.sub(r"\s+", " ", value.casefold()).strip(" \t.,;:!?。，；：！？~…'\"")
+    value = re.sub(r"(?<=\w) (?:now|these days|nowadays|again)$", "", value)
     return re.sub(r"^(?:the|a|an) ", "", value)
 
 

@@ -37,6 +37,7 @@ from deerflow_memory.update.offline.own_words import (
 from deerflow_memory.update.offline.retractions import match_retraction, retraction_frame
 from deerflow_memory.update.offline.rules import (
     Candidate,
+    base_form,
     match_clause,
     match_instruction,
     refused,
@@ -231,23 +232,11 @@ def _as_statement(fragment: str) -> str:
         return "I'm " + rest
     said = _AS_I.get(verb.casefold())
     if said is None:  # "doesn't" → "don't", "loves" → "love"
-        said = "I " + ("don't" if verb.casefold() == "doesn't" else _base_form(verb))
+        said = "I " + ("don't" if verb.casefold() == "doesn't" else base_form(verb))
     if verb.casefold() in ("never", "only", "always"):  # "who never cooks" → "I never cook"
         first, _, tail = rest.partition(" ")
-        rest = f"{_base_form(first)} {tail}".strip()
+        rest = f"{base_form(first)} {tail}".strip()
     return f"{said} {rest}"
-
-
-def _base_form(verb: str) -> str:
-    """ "cooks" → "cook", "watches" → "watch", "tries" → "try"; other words as they are."""
-    lower = verb.casefold()
-    if lower.endswith("ies") and len(lower) > 4:
-        return verb[:-3] + "y"
-    if lower.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):
-        return verb[:-2]
-    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
-        return verb[:-1]
-    return verb
 
 
 _EN_STANDING_ASK = re.compile(
@@ -855,7 +844,7 @@ def _en_cleft(text: str) -> str:
         return "I'm " + rest
     if rest[:10].casefold() == "no longer ":  # "who no longer eats meat"
         verb, _, after = rest[10:].partition(" ")
-        return f"I no longer {_base_form(verb)} {after}".strip()
+        return f"I no longer {base_form(verb)} {after}".strip()
     word, _, after = rest.partition(" ")
     low = word.casefold().replace("’", "'")
     if low in _CLEFT_NOT_A_VERB:
@@ -868,11 +857,11 @@ def _en_cleft(text: str) -> str:
         return text
     if low in _CLEFT_ADVERBS:  # "who always cooks" → "I always cook"
         verb, _, after = after.partition(" ")
-        return f"I {word} {_base_form(verb)} {after}".strip()
+        return f"I {word} {base_form(verb)} {after}".strip()
     if not (head["who"] or head["who2"]):  # "I'm the one allergic to shrimp"
         # "I'm the one in the red jacket": where, not what the user is
         return text if low in _CLEFT_PLACE else "I'm " + rest
-    return f"I {_base_form(word)} {after}".strip()  # "who needs" → "I need"
+    return f"I {base_form(word)} {after}".strip()  # "who needs" → "I need"
 
 
 def _cleft(sentence: str, zh: bool) -> str:
@@ -1545,6 +1534,13 @@ _ZH_EATS_MEAT_NOW = re.compile(
     r"^用户(?:现在|又|重新|已经|最近)+(?:开始)?吃(?:肉|鱼|荤|海鲜|鸡肉|牛肉|猪肉)"
 )
 _MEAT_ENDS = ("vegetarian", "vegan")
+# One diet of these said to hold now ends the others: "I'm vegan now" after "I'm vegetarian".
+_PLANT_DIETS = ("vegetarian", "vegan", "pescatarian", "flexitarian")
+_EN_DIET_NOW = re.compile(
+    rf"^User (?:is (?:an? )?(?:strict )?(?P<d>{'|'.join(_PLANT_DIETS)}) (?:now|again|these days)"
+    rf"|(?:went|turned|became|has become|has gone) (?:fully )?(?P<d2>{'|'.join(_PLANT_DIETS)}))$",
+    _I,
+)
 _ZH_SOMEONE_NAMED = re.compile(rf"{KIN_ZH}|他|她")
 _EN_SOMEONE_NAMED = re.compile(rf"\b(?:{KIN_EN}|he|she|they)\b", _I)
 _MEAT_ENDS_ZH = ("吃素", "素食者", "素食主义者", "吃斋")
@@ -1556,9 +1552,13 @@ def _diets_given_up(content: str, zh: bool, said: list[Candidate]) -> list[Candi
     A diet already withdrawn by what was ``said`` before ("我以前吃素，现在吃肉了") is not
     withdrawn again: that would take back the past the user just stated too.
     """
+    done = {candidate.retract for candidate in said}
+    if not zh and (now := _EN_DIET_NOW.match(content)):
+        diet = (now["d"] or now["d2"]).casefold()
+        ended = [d for d in _PLANT_DIETS if d != diet and d not in done]
+        return [Candidate("", FactCategory.CONTEXT, 0.9, retract=d) for d in ended]
     if not (_ZH_EATS_MEAT_NOW if zh else _EN_EATS_MEAT_NOW).match(content):
         return []
-    done = {candidate.retract for candidate in said}
     diets = _MEAT_ENDS_ZH if zh else _MEAT_ENDS
     return [Candidate("", FactCategory.CONTEXT, 0.9, retract=d) for d in diets if d not in done]
 
