@@ -410,6 +410,7 @@ class MemoryService:
 
     def _storage_for(self, store: BaseStore | None) -> MemoryStorage:
         """:meth:`storage_for` with ``store`` known to be a store or None."""
+        self._in_made_process()  # (a forked child's writes would go through the parent's)
         storage, bound = self._storage, self._bound_store
         if storage is not None and (bound is None or store is None or store is bound):
             return storage
@@ -505,6 +506,7 @@ class MemoryService:
 
     def _for_tenant(self, tenant_id: str | None, store: BaseStore | None) -> MemoryService:
         """:meth:`for_tenant` with the argument types checked (a node's identity, ...)."""
+        self._in_made_process()  # (before the pool's lock: one held at a fork stays held)
         root = self._parent or self
         if tenant_id is None:
             return root

@@ -90,3 +90,54 @@ def test_a_service_made_in_the_child_works_there(tmp_path: Path) -> None:
     assert in_child(child) == 0
     with MemoryService(MemoryConfig(storage_path=tmp_path), register_atexit=False) as memory:
         assert len(memory.load(MemoryIdentity("cy", None, "t1")).facts) == 1
+
+
+def test_a_closed_service_leaves_a_later_childs_files_alone(tmp_path: Path) -> None:
+    # Its outbox once closed the lock's old descriptor number again in every later child,
+    # where it named another file (a multiprocessing pool's pipe hung; attacker 69).
+    memory = MemoryService(MemoryConfig(storage_path=tmp_path / "m"), register_atexit=False)
+    memory.close()
+    with open(tmp_path / "mine.txt", "w", encoding="utf-8") as mine:
+
+        def child() -> int:
+            mine.write("still mine\n")
+            mine.flush()
+            return 0
+
+        assert in_child(child) == 0
+    assert (tmp_path / "mine.txt").read_text("utf-8") == "still mine\n"
+
+
+def _square(n: int) -> int:
+    return n * n
+
+
+def test_a_fork_pool_after_a_closed_service_still_works(tmp_path: Path) -> None:
+    import multiprocessing
+
+    with MemoryService(MemoryConfig(storage_path=tmp_path), register_atexit=False) as memory:
+        memory.enqueue(MemoryIdentity("di", None, "t1"), TURN)
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        assert pool.map_async(_square, range(4)).get(timeout=60) == [0, 1, 4, 9]
+
+
+def test_every_way_into_the_parents_storage_refuses_in_the_child(tmp_path: Path) -> None:
+    memory = MemoryService(MemoryConfig(storage_path=tmp_path), register_atexit=False)
+
+    def child() -> int:
+        refused = 0
+        for use in (
+            lambda: memory.for_tenant("acme"),
+            lambda: memory.storage,
+            lambda: memory.dead_letters(),
+            lambda: memory.tenant_storage("acme"),
+        ):
+            try:
+                use()
+            except ForkedServiceError:
+                refused += 1
+        return 0 if refused == 4 else 3
+
+    assert in_child(child) == 0
+    assert memory.for_tenant("acme").tenant_id == "acme"  # the parent goes on
+    memory.close()

@@ -180,7 +180,7 @@ class FileOutbox(GroupCommitOutbox):
         self._dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         # Locked before it gets the name pollers look for (else one could adopt us).
         starting = self._dir / f"{self._owner}{_STARTING}"
-        self._lock_fd = os.open(starting, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600)
+        self._lock_fd: int | None = os.open(starting, os.O_RDWR | os.O_CREAT | _NOFOLLOW, 0o600)
         if _fcntl is not None:
             _fcntl.flock(self._lock_fd, _fcntl.LOCK_EX)
         os.replace(starting, self._dir / f"{self._owner}.lock")
@@ -202,11 +202,11 @@ class FileOutbox(GroupCommitOutbox):
         child's :meth:`close` deletes nothing.
         """
         self._inherited = True
-        for fd in (self._fd, self._lock_fd):
+        for fd in (self._fd, self._lock_fd):  # (None once closed: the number is reused)
             if fd is not None:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-        self._fd = None
+        self._fd = self._lock_fd = None
 
     def _checked(self) -> Path:
         """The outbox folder, after ``check`` (a tenant's view refuses one reached by a link)."""
@@ -509,7 +509,9 @@ class FileOutbox(GroupCommitOutbox):
                 self._path.unlink()
             with contextlib.suppress(FileNotFoundError):
                 (self._dir / f"{self._owner}.lock").unlink()
-        os.close(self._lock_fd)
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
 
 
 def _append_durably(path: Path, lines: list[bytes]) -> None:
