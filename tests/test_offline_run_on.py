@@ -56,3 +56,22 @@ def test_a_run_on_does_not_put_a_job_in_the_location_slot() -> None:
         "User teaches maths",
         "User lives in York now",
     ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "i doubt i'm allergic to walnuts",  # a doubt, not an allergy
+        "my aunt thinks i live in denver",  # someone's belief, not the user's home
+        "我梦见我住在大阪",  # a dream
+        "我不信我对猫过敏",
+    ],
+)
+def test_a_clause_that_leads_into_the_next_is_not_cut_off(said: str) -> None:
+    # cut off, the rest was read as the user's own statement (attacker 69)
+    assert _contents(said) == [] or all("我" in f or " i " in f for f in _contents(said))
+
+
+def test_a_run_on_does_not_lose_an_object_that_is_the_user_themselves() -> None:
+    assert _contents("我很想念我外婆") != ["用户很想念"]
+    assert _contents("我讨厌我的闹钟") == ["用户讨厌自己的闹钟"]

@@ -527,28 +527,39 @@ _DETERMINERS = frozenset(
 # The same in Chinese: "我住在深圳我爸妈住在长沙", "我吃素我老婆也吃素". Not where "我" is
 # an object ("妈妈让我…", "给我…") or what a verb of thinking says ("我觉得我…").
 _ZH_NEW_SUBJECT = re.compile(
-    r"(?<=[\u4e00-\u9fff])(?<![给让和跟帮叫请对被把使令教问找陪带送向替为与同像比是说猜爱])"
+    r"(?<=[\u4e00-\u9fff])(?<![给让和跟帮叫请对被把使令教问找陪带送向替为与同像比是说猜爱念信见到顾恨等欢厌])"
     r"(?<!觉得|认为|希望|知道|发现|感觉|担心|害怕|以为|相信|记得|忘了|听说|怀疑|确定|保证|猜想|说过|讲过|提过|告诉)"
     r"(?=我(?!们))"
 )
 
 
 def _run_ons_apart(text: str) -> str:
-    """``text`` with a stop put between the clauses of a message typed without any."""
-    if text.startswith("我") and not any(mark in text for mark in "，。！？,.;；!?、\n "):
-        return _ZH_NEW_SUBJECT.sub("。", text)
-    if any(mark in text for mark in ".,;!?\n") or not _SELF_FIRST.match(text):
+    """``text`` with a stop put between the clauses of a message typed without any.
+
+    Only after a clause that states a fact by itself ("i live in leeds", "我住在深圳"):
+    one that leads into what follows ("i doubt", "my friend thinks", "我梦见", the
+    "我喜欢" of "我喜欢我的工作") keeps it.
+    """
+    zh = text.startswith("我")
+    if zh:
+        if any(mark in text for mark in "，。！？,.;；!?、\n "):
+            return text
+    elif any(mark in text for mark in ".,;!?\n") or not _SELF_FIRST.match(text):
         return text  # a writer who stops sentences stops these too
     parts, pos = [], 0
-    for m in _NEW_SUBJECT.finditer(text):
-        words = text[max(0, m.start() - 80) : m.start()].rsplit(None, 2)[-2:]
-        if words[-1].casefold() in _LEADS_IN or (
-            len(words) == 2 and words[0].casefold() in _DETERMINERS
-        ):
+    for m in (_ZH_NEW_SUBJECT if zh else _NEW_SUBJECT).finditer(text):
+        if not zh:
+            words = text[max(0, m.start() - 80) : m.start()].rsplit(None, 2)[-2:]
+            if words[-1].casefold() in _LEADS_IN or (
+                len(words) == 2 and words[0].casefold() in _DETERMINERS
+            ):
+                continue
+        said = text[pos : m.start()]
+        if match_clause(_zh_normalise(said) if zh else _en_normalise(said), zh) is None:
             continue
-        parts.append(text[pos : m.start()])
+        parts.append(said)
         pos = m.end()
-    return ". ".join([*parts, text[pos:]])
+    return ("。" if zh else ". ").join([*parts, text[pos:]])
 
 
 def _sentences(text: str) -> Iterator[tuple[str, str]]:
