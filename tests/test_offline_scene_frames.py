@@ -38,3 +38,22 @@ def test_what_is_said_before_the_scene_is_kept() -> None:
     assert [
         c.content for c in candidates_from_text("I'm allergic to kiwi. Imagine I'm a chef.")
     ] == ["User is allergic to kiwi"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Imagine Dragons played here last year. I'm allergic to kiwi.",  # a band's name
+        "In my book club we read crime novels. I'm allergic to kiwi.",
+        "Let's say it's settled. I'm allergic to kiwi.",
+        "In my game of chess I lost a rook. I'm allergic to kiwi.",
+        "如果我是你，我就去。我对猫过敏。",  # advice, not a scene
+        "假设明天下雨怎么办？我对猫过敏。",
+    ],
+)
+def test_everyday_words_like_a_scene_keep_what_follows(said: str) -> None:
+    # They once cut the rest of the message, allergies included (attacker 69).
+    assert [c.content for c in candidates_from_text(said)] in (
+        ["User is allergic to kiwi"],
+        ["用户对猫过敏"],
+    )

@@ -1390,11 +1390,16 @@ _PLAYED = re.compile(
 # "如果我是素食者。"): what follows in the message belongs to it, not to the user.
 _FRAME = re.compile(
     r"(?:^|(?<=[.!?。！？\n]))\s*(?:"
+    # "In my story, I…" (not "In my book club…": the scene is set by what follows it)
     r"in (?:my|the|a|this|our) (?:story|novel|book|script|screenplay|game|dream|campaign|fanfic"
-    r"|scenario|world|fantasy)\b|(?:now )?(?:imagine|suppose|supposing|pretend)\b"
-    r"|let['’]s (?:say|imagine|pretend)\b|say (?:I['’]m|I am|I was|I were)\b"
-    r"|hypothetically\b|假设|假如|设想|想象一下|在我的(?:小说|故事|剧本|游戏|梦)里"
-    r"|(?:如果|要是)我是[^，,。！？!?]{1,20}[。！？!?])",
+    r"|scenario|world|fantasy)(?:,|:|\s+I\b|\s+I['’]m\b)"
+    # "Imagine I'm…", "Suppose I was…" (not "Imagine Dragons is…", "Let's say it's fine")
+    r"|(?:now )?(?:imagine|suppose|supposing|pretend|let['’]s (?:say|imagine|pretend))"
+    r"(?: that)? (?:I|I['’]m|I['’]d|me|we|we['’]re)\b"
+    r"|say (?:I['’]m|I am|I was|I were)\b|hypothetically\b"
+    # "假设我是老师。", "如果我是素食者。" (not "如果我是你", "假设明天下雨")
+    r"|(?:假设|假如|设想|想象一下)我|在我的(?:小说|故事|剧本|游戏|梦)里"
+    r"|(?:如果|要是)我是(?![你您他她])[^，,。！？!?…]{1,20}[。！？!?])",
     _I,
 )
 
