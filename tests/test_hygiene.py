@@ -162,6 +162,25 @@ def test_a_duration_that_has_lasted_or_recurs_is_no_end(said: str) -> None:
     assert facts and all(f.expires_at is None for f in facts)
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I have a birthday lunch on Friday.",  # an event that mentions a birthday
+        "I plan to throw a party for my 4 year old next Sunday.",
+        "我打算下个月带70岁的外公去海南。",
+    ],
+)
+def test_an_event_that_mentions_a_birthday_or_an_age_still_ends(said: str) -> None:
+    # The lasting-date rule once took every mention of one (attacker 69).
+    from deerflow_memory.update.extraction import ExtractionRequest
+
+    request = ExtractionRequest(
+        MemoryDocument(), [HumanMessage(said), AIMessage("Noted.")], "t1", today="2026-11-30"
+    )
+    [fact] = OfflineExtractor().extract(request).new_facts
+    assert fact.expires_at is not None
+
+
 def test_a_birthday_said_of_this_or_next_month_still_ends() -> None:
     from deerflow_memory.update.extraction import ExtractionRequest
 

@@ -22,12 +22,22 @@ __all__ = ["with_time_frames"]
 
 _TIMED_CATEGORIES = frozenset({FactCategory.GOAL, FactCategory.CONTEXT})
 
-# A yearly date, unless said of this or next one ("用户下个月生日" ends with that month).
-_YEARLY = re.compile(r"\b(?:birthdays?|anniversary|born)\b|生日|纪念日|出生", re.I)
+# A fact that states a yearly date ("User's birthday is March 3", "用户生日是5月20号", "born
+# in May"), unless of this or next one ("用户下个月生日"), or the user's age: not an event
+# that mentions one ("a birthday dinner on Saturday", "带80岁的奶奶去三亚").
+_YEARLY = re.compile(
+    r"\b(?:birthday|anniversary) (?:is|falls)\b|\bborn (?:in|on)\b|生日(?:是|在)|纪念日(?:是|在)"
+    r"|出生(?:于|在)",
+    re.I,
+)
 _THIS_ONE = re.compile(
     r"\b(?:next|this|coming|upcoming)\b|下(?:个|周|星期)|这(?:个|周)|明年|今年", re.I
 )
-_AGE = re.compile(r"\d{1,3}\s*(?:周?岁|years? old)|[一二两三四五六七八九十]{1,4}周?岁", re.I)
+_AGE = re.compile(
+    r"^(?:the )?user is (?:now )?\d{1,3} years old|^用户(?:今年|现在|已经)?\d{1,3}周?岁"
+    r"|今年(?:已经)?(?:\d{1,3}|[一二三四五六七八九十]{1,4})周?岁",
+    re.I,
+)
 
 
 def _lasting(text: str) -> bool:
