@@ -88,7 +88,9 @@ def test_more_ways_of_saying_a_standing_order(said: str, fact: str) -> None:
         "From now on, I will walk to work.",  # the user's own plan, not an order
         "Going forward, my brother pays the rent.",
         "I'd like you to fetch my parcel from now on.",  # an errand
+        "从现在起，学校要求穿校服。",  # news, not an order to the assistant (attacker 69)
+        "以后，油价会涨。",
     ],
 )
 def test_a_time_frame_before_a_statement_is_no_standing_order(said: str) -> None:
-    assert not any("standing instruction" in c for c in _contents(said))
+    assert not any("standing instruction" in c or "长期要求" in c for c in _contents(said))

@@ -379,6 +379,14 @@ _FROM_NOW_ALONE = re.compile(
     r"|以后|今后|往后|从现在(?:开始|起)|从今(?:以后|往后|天起))",
     _I,
 )
+# How an order to the assistant starts (a verb, "please", "don't"; "请", "用", "别", "回答").
+_AN_ORDER = re.compile(
+    r"(?:please|kindly|always|never|don't|do not|no|use|keep|write|reply|respond|answer|give"
+    r"|include|add|format|talk|speak|address|avoid|skip|stop|call|be|send|tell|remind|show|list"
+    r"|put|make|stick|switch|limit|cite|ask|let|just)\b"
+    r"|请|麻烦|你|您|回答|回复|用|别|不要|都|就|每次|记得|给我|帮我|少|多|只|尽量|务必|一律|统一|叫我|称呼",
+    _I,
+)
 _INTERJECTION = re.compile(r"(?:哈哈+|呵呵+|嘿嘿+|lol|haha+|hehe+|嗯+|哦+|啊+)", _I)
 
 _EN_SELF = re.compile(
@@ -1089,8 +1097,13 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         if zh and _ZH_HOW_LONG.fullmatch(fragment):
             continue  # "我吃素，已经五年了" / "我不吃素了，已经三年了": how long, no fact
         subject = _subject(fragment, zh)
-        if subject is None and clauses and _FROM_NOW_ALONE.fullmatch(clauses[-1][0] or ""):
-            # an order without a subject ("…, please use metric units"), not "…, I will cook"
+        if (
+            subject is None
+            and clauses
+            and _FROM_NOW_ALONE.fullmatch(clauses[-1][0] or "")
+            and _AN_ORDER.match(fragment)
+        ):
+            # an order ("…, please use metric units"), not "…, I will cook", "以后，房价会涨"
             clauses[-1] = [f"{clauses[-1][0]}{sep}{raw}", None]
             continue
         if subject != _SELF and _owned(fragment, zh):
