@@ -39,3 +39,18 @@ def test_a_place_or_employer_named_like_a_saying_still_replaces(
 ) -> None:
     facts = facts_after(first, later)
     assert old in facts_after(first) and old not in facts and len(facts) == 1
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "old"),
+    [
+        ("I live in Tromsø.", "i live in hope valley now", "User lives in Tromsø"),
+        ("I work at Globex.", "i work at a laptop repair shop now", "User works at Globex"),
+    ],
+)
+def test_a_lower_case_name_that_starts_like_a_saying_still_replaces(
+    first: str, later: str, old: str
+) -> None:
+    # "peace river", "a computer store": a word after the saying makes it a name (attacker 69)
+    facts = facts_after(first, later)
+    assert old not in facts and len(facts) == 1

@@ -45,19 +45,27 @@ ADV_EN = (
 ADV_ZH = r"(?:也|还|都|一直|真的|其实|确实|本来就?|从小就?|现在|目前|已经|平常|向来|本身|去年|前年|最近|上个月|年初|刚)*"
 NAME_ZH = r"[\u4e00-\u9fff·]{1,4}?|[A-Za-z][A-Za-z .'-]{0,30}?"
 
+# Where such a saying ends: the clause's end, "of …", "and …", a comma or an aside; a word
+# after it makes it a name ("i live in peace river", "i work at a computer store").
+_SAYING_ENDS = (
+    r"(?=$|[,.;:!?)]| (?:of|and|with|as|too|lol|haha|tbh|honestly|these days|right now|"
+    r"at the moment|unlike|but|because|so)\b)"
+)
 # "I live in the moment", "I'm based in reality": a way of living, no place (the location
 # slot would replace the real one). Capitalised, it is a place's name ("I live in Hope").
 NOT_A_PLACE_EN = (
     r"(?:(?:the |a |my |constant |perpetual |total )?(?=(?-i:[a-z]))(?:moment|present|past|future|now|fear|dread|"
     r"terror|panic|hope|denial|peace|harmony|luxury|sin|shame|limbo|bubble|dream|dreamland|"
     r"fantasy|fantasy land|la la land|own head|head|own world|world of my own|reality|"
-    r"sweatpants|pajamas|pyjamas|hoodies|jeans|gym clothes)\b)"
+    r"sweatpants|pajamas|pyjamas|hoodies|jeans|gym clothes)"
+    rf"{_SAYING_ENDS})"
 )
 # "I work at my own pace", "I work at a desk": how or where, no employer (capitalised, a
 # company's name: "Pace Logistics").
 NOT_AN_EMPLOYER_EN = (
     r"(?:(?:my own |a \w+ |an \w+ |their own |your own |a |the )?(?=(?-i:[a-z]))"
-    r"(?:pace|speed|rate|rhythm|desk|computer|laptop|standing desk|nights?|weekends?|it|this|that)\b)"
+    r"(?:pace|speed|rate|rhythm|desk|computer|laptop|standing desk|nights?|weekends?|it|this|that)"
+    rf"{_SAYING_ENDS})"
 )
 NOT_NAMES = frozenset(
     """fine good ok okay sorry back here there home ready done busy tired hungry happy sad sure
