@@ -74,7 +74,7 @@ from deerflow_memory.update.import_check import (
     unsafe_in_import,
     unsafe_summaries_in_import,
 )
-from deerflow_memory.update.unsafe import secrets_hidden, unsafe_to_store
+from deerflow_memory.update.unsafe import NOT_SHOWN, secrets_hidden, unsafe_to_store
 
 if TYPE_CHECKING:
     from deerflow_memory.update.forget import Cleared
@@ -636,8 +636,9 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
 
 
 def _ids(ids: Sequence[str]) -> str:
-    """``"fact_1, fact_2, fact_3 and 4 more"``."""
-    return ", ".join(ids[:3]) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
+    """``"fact_1, fact_2, fact_3 and 4 more"``; an id that looks like a secret is not shown."""
+    named = [NOT_SHOWN if unsafe_to_store(i) else i for i in ids[:3]]
+    return ", ".join(named) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
 
 
 def _entries(n: int) -> str:

@@ -144,3 +144,16 @@ def test_remember_of_a_stored_text_says_it_was_there(tmp_path: Path) -> None:
     assert again.returncode == 0 and again.stdout.startswith("already remembered, confirmed")
     [fact] = FileMemoryStorage(tmp_path).load("gus").facts
     assert fact.id in again.stdout and fact.last_confirmed_at is not None
+
+
+def test_a_long_token_typed_as_a_fact_id_is_hidden_though_the_error_cuts_it(
+    tmp_path: Path,
+) -> None:
+    # The error quotes 80 characters, no longer what was typed (attacker 69).
+    token = "/sk_live_" + "Quartz7Heron2Maple9" * 6
+    assert (
+        cli("--root", str(tmp_path), "remember", "--user", "ed", "Rows", cwd=tmp_path).returncode
+        == 0
+    )
+    done = cli("--root", str(tmp_path), "forget", "--user", "ed", token, cwd=tmp_path)
+    assert done.returncode == 1 and "Quartz7" not in done.stderr and "not shown" in done.stderr

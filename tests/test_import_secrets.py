@@ -262,3 +262,20 @@ def test_history_that_looks_like_a_secret_is_named_by_its_id(
         "/memory/users/hw", content=path.read_bytes(), headers={"Content-Type": "application/json"}
     )
     assert done.status_code == 200 and done.json()["historyLooksUnsafe"] == ["h1"]
+
+
+def test_an_id_that_looks_like_a_secret_is_not_shown_in_the_warnings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The warnings name facts and history entries by id; such an id was shown (attacker 69).
+    token = "sk_live_Quartz7Heron2Maple9Otter4"
+    path = tmp_path / "ids.json"
+    gone = {"id": token, "content": "The gate code is 5531", "supersededAt": "2026-01-02T00:00:00Z"}
+    body = {
+        "facts": [{"id": f"{token}x", "content": "The alarm code is 7719"}],
+        "supersededFacts": [{**gone, "reason": "x"}],
+    }
+    path.write_text(json.dumps(body), "utf-8")
+    status, _, err = run(capsys, "--root", str(tmp_path / "m"), "import", "--user", "jo", str(path))
+    assert status == 0 and err.count("\n") == 2
+    assert "Quartz7" not in err and "not shown" in err

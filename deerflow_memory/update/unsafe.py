@@ -439,12 +439,15 @@ def secrets_hidden(message: str, *, paths: bool = True, said: Collection[str] = 
         InvalidArgumentError: ``message`` is not a ``str``.
     """
     expect_text(message, "message")
-    # as typed, and as ``repr`` quotes it in a message
+    # as typed, and as ``repr`` quotes it in a message (an error may cut it: "…"[:80])
     texts = {form for text in said if isinstance(text, str) for form in (text, repr(text)[1:-1])}
+
+    def typed(quoted: str) -> bool:
+        return quoted in texts or (len(quoted) >= 8 and any(t.startswith(quoted) for t in texts))
 
     def shown(m: re.Match[str]) -> str:
         quoted = m.group()[1:-1]
-        if paths and _FILE_PATH.match(quoted) and quoted not in texts:
+        if paths and _FILE_PATH.match(quoted) and not typed(quoted):
             return m.group()
         return NOT_SHOWN if unsafe_even_escaped(quoted) else m.group()
 
