@@ -106,6 +106,16 @@ def test_the_offline_extractor_dates_goals_but_not_preferences() -> None:
     assert all(f.expires_at is None for c, f in facts.items() if "夏天" in c)
 
 
+def facts_said_on_a_monday(said: str) -> tuple[NewFact, ...]:
+    """The offline extractor's new facts for ``said``, on Monday 2026-11-30."""
+    from deerflow_memory.update.extraction import ExtractionRequest
+
+    request = ExtractionRequest(
+        MemoryDocument(), [HumanMessage(said), AIMessage("Noted.")], "t1", today="2026-11-30"
+    )
+    return OfflineExtractor().extract(request).new_facts
+
+
 @pytest.mark.parametrize(
     "said",
     [
@@ -118,12 +128,7 @@ def test_the_offline_extractor_dates_goals_but_not_preferences() -> None:
 )
 def test_a_yearly_date_or_an_age_is_a_lasting_fact(said: str) -> None:
     # An expired fact is removed: a birthday given an end would be lost (attacker 68).
-    from deerflow_memory.update.extraction import ExtractionRequest
-
-    request = ExtractionRequest(
-        MemoryDocument(), [HumanMessage(said), AIMessage("Noted.")], "t1", today="2026-11-30"
-    )
-    [fact] = OfflineExtractor().extract(request).new_facts
+    [fact] = facts_said_on_a_monday(said)
     assert fact.expires_at is None
 
 
@@ -139,12 +144,7 @@ def test_a_yearly_date_or_an_age_is_a_lasting_fact(said: str) -> None:
 )
 def test_a_state_said_to_last_until_a_day_ends_then(said: str, ends: str) -> None:
     # Such states were stored with no end and shown for good (attacker 68).
-    from deerflow_memory.update.extraction import ExtractionRequest
-
-    request = ExtractionRequest(
-        MemoryDocument(), [HumanMessage(said), AIMessage("Noted.")], "t1", today="2026-11-30"
-    )
-    [fact] = OfflineExtractor().extract(request).new_facts
+    [fact] = facts_said_on_a_monday(said)
     assert fact.expires_at == ends
 
 
@@ -153,12 +153,7 @@ def test_a_state_said_to_last_until_a_day_ends_then(said: str, ends: str) -> Non
     ["I've been sober for two years.", "I fast for a day every week.", "我下午一般喝茶。"],
 )
 def test_a_duration_that_has_lasted_or_recurs_is_no_end(said: str) -> None:
-    from deerflow_memory.update.extraction import ExtractionRequest
-
-    request = ExtractionRequest(
-        MemoryDocument(), [HumanMessage(said), AIMessage("Noted.")], "t1", today="2026-11-30"
-    )
-    facts = OfflineExtractor().extract(request).new_facts
+    facts = facts_said_on_a_monday(said)
     assert facts and all(f.expires_at is None for f in facts)
 
 
@@ -172,25 +167,12 @@ def test_a_duration_that_has_lasted_or_recurs_is_no_end(said: str) -> None:
 )
 def test_an_event_that_mentions_a_birthday_or_an_age_still_ends(said: str) -> None:
     # The lasting-date rule once took every mention of one (attacker 69).
-    from deerflow_memory.update.extraction import ExtractionRequest
-
-    request = ExtractionRequest(
-        MemoryDocument(), [HumanMessage(said), AIMessage("Noted.")], "t1", today="2026-11-30"
-    )
-    [fact] = OfflineExtractor().extract(request).new_facts
+    [fact] = facts_said_on_a_monday(said)
     assert fact.expires_at is not None
 
 
 def test_a_birthday_said_of_this_or_next_month_still_ends() -> None:
-    from deerflow_memory.update.extraction import ExtractionRequest
-
-    request = ExtractionRequest(
-        MemoryDocument(),
-        [HumanMessage("我下个月过生日。"), AIMessage("好的")],
-        "t1",
-        today="2026-11-30",
-    )
-    [fact] = OfflineExtractor().extract(request).new_facts
+    [fact] = facts_said_on_a_monday("我下个月过生日。")
     assert fact.expires_at is not None
 
 
