@@ -148,27 +148,35 @@ def _storage(args: argparse.Namespace, config: MemoryConfig) -> Iterator[MemoryS
         yield storage.scoped(getattr(args, "tenant", None))
 
 
-def _facts_table(document: MemoryDocument, title: str) -> Table:
+def _facts_table(document: MemoryDocument, title: str, width: int = 200) -> Table:
+    """The facts as a table for a terminal ``width`` columns wide.
+
+    The id is never folded (it is copied into ``forget``), nor the date, the category
+    or the confidence; the content takes what is left. Under :data:`_WIDE` columns the
+    source thread and the use count are left out (``export`` has them), so the content
+    keeps room to be read at 80 columns.
+    """
+    wide = width >= _WIDE
     table = Table(title=title, show_lines=False)
-    # The id is never folded (it is copied into `forget`), nor the date; on a narrow
-    # terminal the other columns give way.
     table.add_column(
         "id", no_wrap=True, min_width=max((len(f.id) for f in document.facts), default=2)
     )
-    for column in ("category", "confidence", "content", "source", "used"):
-        table.add_column(column)
+    table.add_column("category", no_wrap=True)
+    table.add_column("conf.", no_wrap=True)
+    table.add_column("content", ratio=1, min_width=12)
+    if wide:
+        table.add_column("source", overflow="fold")
+        table.add_column("used", no_wrap=True)
     table.add_column("expires", no_wrap=True, min_width=10)  # a date, whole
     for fact in document.facts:
-        table.add_row(
-            Text(fact.id),
-            fact.category.value,
-            f"{fact.confidence:.2f}",
-            Text(fact.content),
-            Text(fact.source),
-            str(fact.access_count),
-            (fact.expires_at or "")[:10],
-        )
+        cells = [Text(fact.id), fact.category.value, f"{fact.confidence:.2f}", Text(fact.content)]
+        if wide:
+            cells += [Text(fact.source), str(fact.access_count)]
+        table.add_row(*cells, (fact.expires_at or "")[:10])
     return table
+
+
+_WIDE = 110  # terminal columns from which the facts table shows every column
 
 
 def _say(console: Console, who: str, text: str) -> None:
@@ -263,7 +271,9 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
         if not drained:
             console.print(Text("the memory update did not finish in time", style="red"))
         console.print(
-            _facts_table(document, f"facts of {args.user} (revision {document.revision})")
+            _facts_table(
+                document, f"facts of {args.user} (revision {document.revision})", console.width
+            )
         )
 
         console.rule(f"Session 2 (new thread {second})")
@@ -473,6 +483,7 @@ def _cmd_show(args: argparse.Namespace, console: Console) -> int:
         _facts_table(
             document,
             f"{args.user} / {args.agent or 'default agent'} (revision {document.revision})",
+            console.width,
         )
     )
     if document.superseded_facts:

@@ -25,8 +25,11 @@ def test_ids_and_dates_are_not_folded_at_80_columns() -> None:
     )
     out = io.StringIO()
     console = Console(file=out, width=80, force_terminal=True, color_system=None)
-    print_table(console, _facts_table(MemoryDocument(facts=facts), "facts"))
+    print_table(console, _facts_table(MemoryDocument(facts=facts), "facts", 80))
     text = out.getvalue()
     assert max(map(len, text.splitlines())) <= 80
     assert "fact_4489f389" in text and "fact_ff31aa02" in text
     assert text.count("2027-05-01") == 2
+    # the content keeps room to be read: no word is cut (newcomer 47 saw "confiden/ce")
+    for word in ("slow-paced", "planning", "goal", "0.85"):
+        assert word in text
