@@ -49,3 +49,12 @@ def test_a_subcommand_offers_root_and_tenant_only_when_it_reads_them(
     out = capsys.readouterr().out
     offered = "--root ROOT" in out and "--tenant TENANT" in out
     assert offered == (name != "migrate")
+
+
+def test_version_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    from deerflow_memory import __version__
+    from deerflow_memory.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0 and capsys.readouterr().out.strip().endswith(__version__)

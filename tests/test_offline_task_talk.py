@@ -54,3 +54,11 @@ def test_an_event_of_today_is_not_stored(said: str) -> None:
 
 def test_a_need_at_night_is_still_stored() -> None:
     assert facts_after("我晚上睡觉要戴牙套") == ["用户晚上睡觉要戴牙套"]
+
+
+def test_id_like_to_with_a_goal_verb_is_a_goal_and_with_an_errand_nothing() -> None:
+    # (newcomer 47: "I'd like to…" goals were missed; "I want to…" ones were kept)
+    assert facts_after("I'd like to learn the cello someday") == [
+        "User would like to learn the cello someday"
+    ]
+    assert facts_after("I'd like to order a pizza") == []

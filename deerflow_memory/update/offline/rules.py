@@ -513,6 +513,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^(?:(?:goal|resolution|ambition)(?: for (?:this|next|the) (?:year|month|summer|winter|spring|autumn|fall)| for 20\d\d| this (?:year|month|summer|winter|spring|autumn|fall))|new year'?s (?:goal|resolution)): (?P<v>.+)$", C.GOAL, 0.85, None, _render("User's goal: {v}"), _not_a_task),
     _r(rf"^I(?: {ADV_EN}(?:plan|intend|aim|hope)|'m {ADV_EN}(?:planning|hoping|aiming|saving up|saving|preparing|working towards?)) (?:to|on|for|towards?) (?P<v>.+)$", C.GOAL, 0.85, None, None, _not_a_task),
     _r(rf"^I {ADV_EN}(?:want|wanna|would love|'d love|dream of) to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _not_a_task),
+    # "I'd like to run a half marathon next spring" (a goal verb: not "I'd like to order")
+    _r(rf"^I(?:'d| would) {ADV_EN}like to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _not_a_task),
     _r(rf"^I'm {ADV_EN}trying to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _an_effort),
     _r(rf"^I'm {ADV_EN}(?:training|studying|revising|cramming|practi[cs]ing|getting ready|gearing up) for (?P<v>.+)$", C.GOAL, 0.85, None, None, _not_a_task),
     _r(rf"^I'm {ADV_EN}working on (?:my|improving my|getting) (?!(?:code|project|pr|branch|app|script|repo|bug|ticket|report|slides|homework|essay|laptop|computer|car)\b)(?P<v>.+)$", C.GOAL, 0.8),
