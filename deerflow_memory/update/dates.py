@@ -213,7 +213,16 @@ def _en_in_n(m: re.Match[str], today: date) -> date | None:
     return None if n is None else _in_n(today, n, m["unit"].casefold().rstrip("s"))
 
 
+# "Monday through Friday": a weekly range, no end.
+_WEEKDAY_BEFORE = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?\s+$|\b(?:mon|tue|wed|thu|fri|sat|sun)\s+$",
+    re.IGNORECASE,
+)
+
+
 def _en_weekday(m: re.Match[str], today: date) -> date | None:
+    if _WEEKDAY_BEFORE.search(m.string, 0, m.start()):
+        return None
     target = _WEEKDAYS_EN.index(m["wd"].casefold())
     ahead = (target - today.weekday()) % 7 or 7
     if m["w"].strip().casefold() == "next" and ahead <= 6 - today.weekday():
@@ -242,8 +251,8 @@ _NOT_AHEAD = re.compile(
 
 def _en_for_n(m: re.Match[str], today: date) -> date | None:
     """ "off caffeine for a month", "staying with my parents for two weeks": from today."""
-    if _NOT_AHEAD.search(m.string):
-        return None
+    if _NOT_AHEAD.search(m.string) or m.string[m.end() :].lstrip().startswith("now"):
+        return None  # (and "sober for 6 months now": lasted so far)
     return _en_in_n(m, today)
 
 

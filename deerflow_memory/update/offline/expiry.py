@@ -26,8 +26,8 @@ _TIMED_CATEGORIES = frozenset({FactCategory.GOAL, FactCategory.CONTEXT})
 # in May"), unless of this or next one ("用户下个月生日"), or the user's age: not an event
 # that mentions one ("a birthday dinner on Saturday", "带80岁的奶奶去三亚").
 _YEARLY = re.compile(
-    r"\b(?:birthday|anniversary) (?:is|falls)\b|\bborn (?:in|on)\b|生日(?:是|在)|纪念日(?:是|在)"
-    r"|出生(?:于|在)",
+    r"\b(?:birthday|anniversary)(?:'s| is| falls)\b|\bborn\b"
+    r"|(?:生日|纪念日)(?:是|在)?[\d一二三四五六七八九十]|(?:号|日)出生|出生(?:于|在)",
     re.I,
 )
 _THIS_ONE = re.compile(

@@ -52,6 +52,7 @@ from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.expiry import with_time_frames
 from deerflow_memory.update.offline.retractions import (
     names_need,
+    names_only,
     names_retracted,
     no_target,
     says_need,
@@ -288,12 +289,23 @@ def _resolve_replacement(
             )
         )
         hit = True
-    if not hit and not (_PASSING_DETAIL.match(right) and _PASSING_DETAIL.match(wrong)):
+    if not hit and not _passing(right, wrong, stored):
         zh = _CJK.search(right + wrong) is not None
         content = (
             f"用户更正：是{right}，不是{wrong}" if zh else f"User clarified: {right}, not {wrong}"
         )
         new.append(Candidate(content, FactCategory.CORRECTION, 0.9, source_error=wrong))
+
+
+def _passing(right: str, wrong: str, stored: list[_Stored]) -> bool:
+    """A detail of the task put right ("$40, not $50"), unless a stored fact holds the
+    wrong number ("the 12th, not the 21st" of a birthday on March 21)."""
+    if not (_PASSING_DETAIL.match(right) and _PASSING_DETAIL.match(wrong)):
+        return False
+    numbers = re.findall(r"\d+", wrong)
+    return not any(
+        re.search(rf"(?<!\d){n}(?!\d)", item.fact.content) for n in numbers for item in stored
+    )
 
 
 def _build_update(
@@ -466,6 +478,8 @@ def _retract(
         said = content[_subject_end(content) :]
         if not named or not names_retracted(said, what):
             return slot in slots and not constraint
+        if retraction.retract_whole and not names_only(said, what):
+            return False  # "I'm vegan now" keeps "User works at a vegetarian cafe"
         if constraint:  # a need goes only when named: "no longer allergic to peanuts"
             # …and not by a correction ("我不是对花生过敏，是对芝麻过敏"): see drop_wrong
             return retraction.wrong_value is None and names_need(what, said)

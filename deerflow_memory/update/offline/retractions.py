@@ -38,6 +38,7 @@ from deerflow_memory.update.offline.vocabulary import KIN_ZH
 __all__ = [
     "match_retraction",
     "names_need",
+    "names_only",
     "names_retracted",
     "no_target",
     "retraction_frame",
@@ -67,7 +68,7 @@ _EN_RETRACTIONS = (
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
     re.compile(r"^I was wrong about (?:me )?(?:being |having |liking |my )?(?:an? |the )?(?P<v>.+)$", _I),
     # "I never said I was vegan", "I didn't tell you I'm from Spain": what is denied goes
-    re.compile(r"^I (?:never|didn't|did not|have never|never ever) (?:said|say|told you|tell you|mentioned|mention|claimed|claim) (?:that )?I(?:'m| am| was| were|'d| had| have|'ve| used to be)? (?:(?:liked?|loved?|enjoyed?|hated?|disliked?|preferred|prefer|\w+ed|had|went|ate|drank|drove|ran|swam|grew up) (?:in |at |for |with |on |to )?)?(?:an? |the )?(?P<v>.+)$", _I),
+    re.compile(r"^I (?:never|didn't|did not|have never|never ever) (?:said|say|told you|tell you|mentioned|mention|claimed|claim) (?:that )?I(?:'m| am| was| were|'d| had| have|'ve| used to be)? (?:an? |the )?(?P<d>.+)$", _I),
 )
 # Imperatives and topic-first clauses: no subject, but only the user can mean them.
 _EN_WITHDRAWALS = (
@@ -256,6 +257,20 @@ def names_retracted(text: str, what: str) -> bool:
     return all(t in have or _KIND_OF_TERM.get(t, -1) in kinds for t in wanted)
 
 
+# What a fact may say beside the retracted words and still be only about them.
+_BESIDE = terms("strict strictly fully full now again diet")
+
+
+def names_only(text: str, what: str) -> bool:
+    """Whether a fact's ``text`` is about ``what`` and nothing more ("is vegan", not
+    "works at a vegan restaurant"): :func:`names_retracted`, with no other content word."""
+    if _CJK_VALUE.search(what):
+        return names_retracted(text, what)
+    return names_retracted(text, what) and not (
+        _retraction_terms(text) - _retraction_terms(what) - _BESIDE
+    )
+
+
 def _names_retracted_zh(text: str, what: str) -> bool:
     kinds = [kind for kind in _KINDS_ZH if kind.search(what)]
     if not kinds:
@@ -301,6 +316,11 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
         if m := pattern.match(clause):
             groups = m.groupdict()
             # "我对猫不过敏了" withdraws "对猫过敏", not every fact that mentions a cat.
+            if groups.get("d"):  # denied: only a fact that says just that goes
+                value = _withdrawn(_in_present(m["d"]), zh)
+                if value is None or no_target(value):
+                    return Candidate("", C.CONTEXT, 0.9, retract="")
+                return Candidate("", C.CONTEXT, 0.9, retract=value, retract_whole=True)
             raw = f"对{groups['a']}{groups['k']}" if groups.get("a") else m["v"]
             if groups.get("head"):  # "scrap the Iceland trip": the trip is what goes
                 raw = f"{raw} {groups['head']}"
@@ -309,6 +329,21 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
             value = _withdrawn(raw, zh)
             return None if value is None else Candidate("", C.CONTEXT, 0.9, retract=value)
     return None
+
+
+# "I never said I liked shrimp": the verb as a stored fact says it ("likes shrimp"), so an
+# allergy to shrimp is no fact the denial names.
+_PRESENT = {
+    "liked": "like", "loved": "love", "hated": "hate", "enjoyed": "enjoy", "wanted": "want",
+    "preferred": "prefer", "disliked": "dislike", "played": "play", "lived": "live",
+    "worked": "work", "used": "use", "owned": "own", "had": "have", "went": "go", "ate": "eat",
+    "drank": "drink", "drove": "drive", "grew": "grow", "studied": "study", "smoked": "smoke",
+}  # fmt: skip
+
+
+def _in_present(said: str) -> str:
+    first, _, rest = said.partition(" ")
+    return f"{_PRESENT.get(first.casefold(), first)} {rest}".strip()
 
 
 # --- frames that withdraw one thing and state another ------------------------------------

@@ -1585,11 +1585,12 @@ def _diets_given_up(content: str, zh: bool, said: list[Candidate]) -> list[Candi
     if not zh and (now := _EN_DIET_NOW.match(content)):
         diet = (now["d"] or now["d2"]).casefold()
         ended = [d for d in _PLANT_DIETS if d != diet and d not in done]
-        return [Candidate("", FactCategory.CONTEXT, 0.9, retract=d) for d in ended]
-    if not (_ZH_EATS_MEAT_NOW if zh else _EN_EATS_MEAT_NOW).match(content):
+    elif (_ZH_EATS_MEAT_NOW if zh else _EN_EATS_MEAT_NOW).match(content):
+        ended = [d for d in (_MEAT_ENDS_ZH if zh else _MEAT_ENDS) if d not in done]
+    else:
         return []
-    diets = _MEAT_ENDS_ZH if zh else _MEAT_ENDS
-    return [Candidate("", FactCategory.CONTEXT, 0.9, retract=d) for d in diets if d not in done]
+    # the diet itself ("User is vegan"), not "User works at a vegan cafe"
+    return [Candidate("", FactCategory.CONTEXT, 0.9, retract=d, retract_whole=True) for d in ended]
 
 
 # "I was vegetarian for years, but not anymore", "I was a smoker; no longer": said as

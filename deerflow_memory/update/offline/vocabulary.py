@@ -48,8 +48,10 @@ NAME_ZH = r"[\u4e00-\u9fff·]{1,4}?|[A-Za-z][A-Za-z .'-]{0,30}?"
 # Where such a saying ends: the clause's end, "of …", "and …", a comma or an aside; a word
 # after it makes it a name ("i live in peace river", "i work at a computer store").
 _SAYING_ENDS = (
-    r"(?=$|[,.;:!?)]| (?:of|and|with|as|too|lol|haha|tbh|honestly|these days|right now|"
-    r"at the moment|unlike|but|because|so)\b)"
+    r"(?=$|[,.;:!?)]| (?:of|and|or|with|as|too|lol|haha|tbh|honestly|these days|right now|"
+    r"at the moment|unlike|but|because|cause|so|about|all|most|mostly|sometimes|often|always"
+    r"|here|there|every|each|in|at|on|for|from|to|until|till|when|while|since|that|this|these"
+    r"|my|your|our|their|his|her|its|the|a|an|i|we|they|he|she|it|day|days|week|weeks)\b)"
 )
 # "I live in the moment", "I'm based in reality": a way of living, no place (the location
 # slot would replace the real one). Capitalised, it is a place's name ("I live in Hope").
