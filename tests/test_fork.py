@@ -141,3 +141,22 @@ def test_every_way_into_the_parents_storage_refuses_in_the_child(tmp_path: Path)
     assert in_child(child) == 0
     assert memory.for_tenant("acme").tenant_id == "acme"  # the parent goes on
     memory.close()
+
+
+def test_a_child_can_count_tokens_while_the_parent_was_loading_the_vocabulary() -> None:
+    # The parent's warm-up thread holds the counter's lock for ~0.5 s; a fork then left it
+    # held in the child for good, and a service made there (as ForkedServiceError asks)
+    # waited forever (attacker 70).
+    from deerflow_memory.inject.tokens import TiktokenCounter
+
+    counter = TiktokenCounter()
+
+    def child() -> int:
+        import signal
+
+        signal.alarm(60)  # a deadlock ends the child (and fails the test) instead of pytest
+        return 0 if counter.count("I am allergic to hazelnuts") > 0 else 3
+
+    with counter._lock:  # as the warm-up thread holds it while it loads
+        code = in_child(child)
+    assert code == 0

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from deerflow_memory.daemons import daemon_thread
+from deerflow_memory.daemons.forks import after_fork_in_child
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.logs import package_logger
 
@@ -355,6 +356,16 @@ class TiktokenCounter(_CachedCounter):
         self._loaded = False
         self._warming = False
         self._encoding: tiktoken.Encoding | None = None
+        after_fork_in_child(self)
+
+    def after_fork_in_child(self) -> None:
+        """In a forked child: locks the parent's threads held stay held, and a warm load
+        running there never ends here; start over (a service made in the child, as
+        :class:`~deerflow_memory.errors.ForkedServiceError` asks, would wait for good)."""
+        self._lock = threading.Lock()
+        self._cache_lock = threading.Lock()
+        if not self._loaded:
+            self._warming = False
 
     @property
     def ready(self) -> bool:
