@@ -16,6 +16,9 @@ starts does not inherit blocked stop signals (a mask survives fork and exec).
 - :mod:`~deerflow_memory.daemons.threads`: :func:`daemon_thread`,
   :data:`HELD_SIGNALS`, :func:`hold_signals`, :func:`signals_held` and
   :func:`signals_unheld`.
+- :mod:`~deerflow_memory.daemons.forks`: what a forked child may not use of its
+  parent's (:func:`~deerflow_memory.daemons.forks.fork_count`,
+  :func:`~deerflow_memory.daemons.forks.after_fork_in_child`).
 
 This is a leaf: it imports nothing from the package, and every layer may use it.
 """
