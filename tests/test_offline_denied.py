@@ -15,7 +15,7 @@ from tests.test_quality_kinds import facts_after
     ("first", "denial"),
     [
         ("I play golf.", "i never said i played golf"),
-        ("I'm from Porto.", "I didn't tell you I was from Porto, that's my wife"),
+        ("I'm from Porto.", "I never said I was from Porto, that's my wife"),
         ("I love opera.", "I never said I loved opera!"),
         ("I live in Lyon.", "ignore what I said about living in Lyon"),
         ("I work at Umbrella Corp.", "forget what I said about working at Umbrella Corp"),

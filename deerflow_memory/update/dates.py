@@ -221,7 +221,7 @@ _WEEKDAY_BEFORE = re.compile(
 
 
 def _en_weekday(m: re.Match[str], today: date) -> date | None:
-    if _WEEKDAY_BEFORE.search(m.string, 0, m.start()):
+    if _WEEKDAY_BEFORE.search(m.string, 0, m.start()) or _not_due(m):
         return None
     target = _WEEKDAYS_EN.index(m["wd"].casefold())
     ahead = (target - today.weekday()) % 7 or 7
@@ -232,6 +232,8 @@ def _en_weekday(m: re.Match[str], today: date) -> date | None:
 
 def _en_day_of_month(m: re.Match[str], today: date) -> date | None:
     """ "until the 15th": that day of this month, or of the next when it is past."""
+    if _not_due(m):
+        return None
     day = int(m["d"])
     this = _valid(today.year, today.month, day)
     if this is not None and this >= today:
@@ -244,9 +246,21 @@ def _en_day_of_month(m: re.Match[str], today: date) -> date | None:
 # "I fast for a day every week".
 _NOT_AHEAD = re.compile(
     r"\b(?:been|have|has|had|'ve|since|ago|used to|every|each|per|usually|always|often|once a|"
-    r"twice a)\b",
+    r"twice a|was|were|did|went|last|\w+ed)\b",  # (and the past: "I lived in Tokyo for a year")
     re.IGNORECASE,
 )
+# "by Friday" is a deadline only for what must be done ("I need to finish it by Friday");
+# "I pay rent by the 1st" is a habit.
+_DUE = re.compile(
+    r"\b(?:need|needs|have to|has to|must|should|got to|gotta|want to|wants to|will|'ll|going to"
+    r"|gonna|plan to|plans to|due|deadline)\b",
+    re.IGNORECASE,
+)
+
+
+def _not_due(m: re.Match[str]) -> bool:
+    """A "by" frame of a sentence that says nothing must be done by then."""
+    return m.group().split(None, 1)[0].casefold() == "by" and not _DUE.search(m.string)
 
 
 def _en_for_n(m: re.Match[str], today: date) -> date | None:

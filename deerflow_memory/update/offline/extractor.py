@@ -299,13 +299,18 @@ def _resolve_replacement(
 
 def _passing(right: str, wrong: str, stored: list[_Stored]) -> bool:
     """A detail of the task put right ("$40, not $50"), unless a stored fact holds the
-    wrong number ("the 12th, not the 21st" of a birthday on March 21)."""
+    wrong value ("the 12th, not the 21st" of a birthday on March 21, "Tuesday, not
+    Monday" of dialysis on Mondays)."""
     if not (_PASSING_DETAIL.match(right) and _PASSING_DETAIL.match(wrong)):
         return False
-    numbers = re.findall(r"\d+", wrong)
-    return not any(
-        re.search(rf"(?<!\d){n}(?!\d)", item.fact.content) for n in numbers for item in stored
-    )
+    said = [rf"(?<!\d){n}(?!\d)" for n in re.findall(r"\d+", wrong)]
+    said += [re.escape(w) for w in re.findall(r"[a-z]{4,}|[\u4e00-\u9fff]{2,}", wrong.casefold())]
+    said = [w for w in said if w not in _NOT_A_VALUE_WORD]
+    return not any(re.search(w, item.fact.content, re.I) for w in said for item in stored)
+
+
+# Words of a detail that name no value of their own ("the other one", "that file").
+_NOT_A_VALUE_WORD = frozenset({"other", "first", "second", "last", "this", "that", "ones"})
 
 
 def _build_update(

@@ -165,9 +165,9 @@ _ZH_PASSING = re.compile(
     # the conversation itself: "我喜欢你的建议"
     r"|你|您"
     r"|^我(?:马上|待会|一会儿|等下|等会|这就|现在就|明天|今晚|今天|昨天|昨晚|刚)"
-    # an event of today: "我下午有个会", "我晚上要加班" (not "我晚上要戴呼吸机", a need, nor
+    # an event of today: "我下午有个会", "我下午要开会" (not "我晚上要戴呼吸机", a need, nor
     # "我晚上有课", "我晚上要去医院做透析": often a routine)
-    r"|^我(?:上午|下午|中午|晚上)(?:有(?:个|一个)(?:会|约|面试|考试|饭局|聚会|活动)|要(?:加班|开会))"
+    r"|^我(?:上午|下午|中午|晚上)(?:有(?:个|一个)(?:会|约|面试|考试|饭局|聚会|活动)|要开会)"
     # where the user is right now: "我在地铁上", "我在开会"
     r"|^我(?:正|现在|还|正好)?在(?:地铁|公交|公交车|火车|高铁|动车|飞机|车|路|出租车|电梯|船)上(?:呢|了|啊)?$"
     r"|^我(?:正|现在|还|正好)?在(?:开会|上课|排队|等车|等人|吃饭|路上|机场|车站)(?:呢|了|啊)?$"
@@ -213,10 +213,12 @@ _NEVER = re.compile(
     # errors because I'm dyslexic", "I have to go gluten free", "a data scientist working
     # with datasets": a tool of the task must be what the user has or gets)
     r"|^I(?: have|'ve got| got| am getting|'m getting| keep getting| keep seeing| get| see"
-    r"|'m seeing| ran into| hit| wrote| made|'ve \w+ed| have \w+ed)"
+    r"|'m seeing| ran into| hit| wrote| made|(?:'ve| have) (?:combined|highlighted|fixed|removed"
+    r"|merged|updated|edited|cleaned|sorted|filtered|attached|uploaded|formatted|converted))"
     r" (?:(?:a|an|the|this|that|my|some|another|both|all|two|\d+) )?"
     r"(?:[\w-]+ ){0,2}(?:dataframes?|data frames?|spreadsheets?|csv|json|datasets?|dicts?"
-    r"|dictionar(?:y|ies)|arrays?|regex|stack ?traces?|tracebacks?|\w+error|exceptions?|errors?"
+    r"|dictionar(?:y|ies)|arrays?|regex|stack ?traces?|tracebacks?|(?-i:[A-Z]\w*Error)"
+    r"|exceptions?|errors?"
     r"|endpoints?)\b"
     r"|\b(?:table|column|file|folder|function|variable|class|repo|branch|sheet|tab) (?:called|named)\b"
     r"|\bwhen I (?:click|open|compile|build|deploy|execute|submit|press|import|call the)\b"
@@ -225,10 +227,10 @@ _NEVER = re.compile(
     r"|^I (?:have|'ve got|got) to (?:go|run|leave|log off|get going|head out|sign off|dash)"
     r"(?: (?:now|soon|too|bye|in a \w+|for (?:a bit|now|a while|a sec|a minute)))?$"
     r"|^I (?:have|'ve got|got|only have) (?:\d+|a few|few|two|three|five|ten|fifteen|twenty|thirty"
-    r"|forty|fifty) (?:more )?(?:minutes?|mins?|hours?|hrs?|seconds?)\b"
-    r"|^I(?:'m| am) (?:\w+ )?(?:waiting for|dying to)\b|\bbad feeling about\b"
+    r"|forty|fifty) (?:more )?(?:minutes?|mins?|hours?|hrs?|seconds?)(?: left| to spare)?"
+    r"(?: (?:before|until|till|to (?:finish|do|get|decide|answer)) .*)?$|\bbad feeling about\b"
     r"|报错|出错|^我有(?:个|一个|几个)?(?:问题|疑问)|^我(?:每次|一)?运行|(?:表|文件|表格)叫|导出成"
-    r"|^我正在(?:开车|开会|吃饭|排队|等|弄|调试|跑|处理|改)|^我是认真的|^我是第一次",
+    r"|^我正在(?:开车|开会|吃饭|排队|调试)|^我是认真的",
     _I,
 )
 

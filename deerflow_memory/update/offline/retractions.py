@@ -67,8 +67,9 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s)|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){_AGO_EN}$", _I),
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
     re.compile(r"^I was wrong about (?:me )?(?:being |having |liking |my )?(?:an? |the )?(?P<v>.+)$", _I),
-    # "I never said I was vegan", "I didn't tell you I'm from Spain": what is denied goes
-    re.compile(r"^I (?:never|didn't|did not|have never|never ever) (?:said|say|told you|tell you|mentioned|mention|claimed|claim) (?:that )?I(?:'m| am| was| were|'d| had| have|'ve| used to be)? (?:an? |the )?(?P<d>.+)$", _I),
+    # "I never said I was vegan": what is denied goes ("I never told you I'm allergic to
+    # latex" / "I never mentioned…" tell it, they deny nothing)
+    re.compile(r"^I (?:never|didn't|did not|have never|never ever) (?:said|say|claimed|claim) (?:that )?I(?:'m| am| was| were|'d| had| have|'ve| used to be)? (?:an? |the )?(?P<d>.+)$", _I),
 )
 # Imperatives and topic-first clauses: no subject, but only the user can mean them.
 _EN_WITHDRAWALS = (
@@ -89,7 +90,8 @@ _ZH_RETRACTIONS = (
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*对(?P<a>.+?)(?:已经|早就|现在)?(?:不再|不)(?P<k>过敏|敏感)了$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就)?放弃了?(?P<v>[\u4e00-\u9fffA-Za-z]{{1,10}}?)(?:的)?(?:计划|目标|打算)?了?$"),    # "我从来没说过我喜欢吃辣": what is denied goes
-    re.compile(r"^我(?:从来|根本|从|可)?(?:都)?(?:没|没有|并没有|不曾)(?:说过|讲过|提过|告诉过你)(?:我)?(?P<v>[^，,]{2,}?)(?:啊|呀|吧|的|哦)?$"),
+    # (not "我没告诉过你我对青霉素过敏吧": telling it, asking whether it was told)
+    re.compile(r"^我(?:从来|根本|从|可)?(?:都)?(?:没|没有|并没有|不曾)(?:说过|讲过)(?:我)?(?P<v>[^，,]{2,}?)(?:啊|呀|的|哦)?(?<![吧吗])$"),
 )
 _ZH_WITHDRAWALS = (
     # "之前说我住在南京是说错了", "我说我对花粉过敏那个是搞错了"
@@ -257,17 +259,21 @@ def names_retracted(text: str, what: str) -> bool:
     return all(t in have or _KIND_OF_TERM.get(t, -1) in kinds for t in wanted)
 
 
-# What a fact may say beside the retracted words and still be only about them.
-_BESIDE = terms("strict strictly fully full now again diet")
+# What a fact may say beside the retracted words and still be only about them ("follows a
+# strict vegan diet"), and the reason it may give after them ("for ethical reasons").
+_BESIDE = terms("strict strictly fully full now again diet follow follows keep keeps")
+_REASON = re.compile(r"\s+(?:for|because|due to|out of|since|as|ever since)\b.*$", _I)
 
 
 def names_only(text: str, what: str) -> bool:
-    """Whether a fact's ``text`` is about ``what`` and nothing more ("is vegan", not
-    "works at a vegan restaurant"): :func:`names_retracted`, with no other content word."""
+    """Whether a fact's ``text`` is about ``what`` and nothing more ("is vegan", "follows a
+    vegan diet for health reasons"; not "works at a vegan restaurant"):
+    :func:`names_retracted`, with no other content word before a reason."""
     if _CJK_VALUE.search(what):
         return names_retracted(text, what)
-    return names_retracted(text, what) and not (
-        _retraction_terms(text) - _retraction_terms(what) - _BESIDE
+    core = _REASON.sub("", text)
+    return names_retracted(core, what) and not (
+        _retraction_terms(core) - _retraction_terms(what) - _BESIDE
     )
 
 

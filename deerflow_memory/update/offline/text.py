@@ -381,10 +381,10 @@ _FROM_NOW_ALONE = re.compile(
 )
 # How an order to the assistant starts (a verb, "please", "don't"; "请", "用", "别", "回答").
 _AN_ORDER = re.compile(
-    r"(?:please|kindly|always|never|don't|do not|no|use|keep|write|reply|respond|answer|give"
+    r"(?:please|kindly|always|never|don't|do not|use|keep|write|reply|respond|answer|give"
     r"|include|add|format|talk|speak|address|avoid|skip|stop|call|be|send|tell|remind|show|list"
     r"|put|make|stick|switch|limit|cite|ask|let|just)\b"
-    r"|请|麻烦|你|您|回答|回复|用|别|不要|都|就|每次|记得|给我|帮我|少|多|只|尽量|务必|一律|统一|叫我|称呼",
+    r"|请|麻烦|你|您|回答|回复|用|别|不要|都|就|每次|记得|给我|帮我|尽量|务必|一律|统一|叫我|称呼",
     _I,
 )
 _INTERJECTION = re.compile(r"(?:哈哈+|呵呵+|嘿嘿+|lol|haha+|hehe+|嗯+|哦+|啊+)", _I)
@@ -1399,32 +1399,41 @@ _PLAYED = re.compile(
 )
 
 
-# A sentence that sets a scene ("In my story, I am a dragon.", "Suppose I'm a teacher.",
-# "如果我是素食者。"): what follows in the message belongs to it, not to the user.
+# A sentence that sets a scene and casts the user in it ("In my story, I am a dragon.",
+# "Suppose I'm a teacher.", "假设我是厨师。"): what follows in the message belongs to it.
+# A question is no scene ("Suppose I'm vegan, what should I eat? I'm allergic to soy."), nor
+# a plan ("Let's say I move to Denver. I work at Fidelity.": the user's facts follow).
 _FRAME = re.compile(
-    r"(?:^|(?<=[.!?。！？\n]))\s*(?:"
+    r"(?:^|(?<=[.!?。！？\n]))\s*(?=(?:"
     # "In my story, I…" (not "In my book club…": the scene is set by what follows it)
     r"in (?:my|the|a|this|our) (?:story|novel|book|script|screenplay|game|dream|campaign|fanfic"
     r"|scenario|world|fantasy)(?:,|:|\s+I\b|\s+I['’]m\b)"
-    # "Imagine I'm…", "Suppose I was…" (not "Imagine Dragons is…", "Let's say it's fine")
-    r"|(?:now )?(?:imagine|suppose|supposing|pretend|let['’]s (?:say|imagine|pretend))"
-    r"(?: that)? (?:I|I['’]m|I['’]d|me|we|we['’]re)\b"
-    r"|say (?:I['’]m|I am|I was|I were)\b|hypothetically\b"
-    # "假设我是老师。", "如果我是素食者。" (not "如果我是你", "假设明天下雨")
-    r"|(?:假设|假如|设想|想象一下)我|在我的(?:小说|故事|剧本|游戏|梦)里"
-    r"|(?:如果|要是)我是(?![你您他她])[^，,。！？!?…]{1,20}[。！？!?])",
+    # "Imagine I'm…" (not "Imagine Dragons is…", "Let's say it's fine", "Suppose I get…")
+    r"|(?:now )?(?:imagine|suppose|supposing|pretend|let['’]s (?:say|imagine|pretend)|say)"
+    r"(?: that)? (?:I['’]m|I am|I was|I were|we['’]re|we are)\b|hypothetically\b"
+    # "假设我是老师。", "如果我是素食者。" (not "如果我是你", "假设明天下雨", "假设我下个月去…")
+    r"|(?:假设|假如|设想|想象一下)我是|在我的(?:小说|故事|剧本|游戏|梦)里"
+    r"|(?:如果|要是)我是(?![你您他她])"
+    r")[^.!?。！？\n]*(?:[.!](?:\s|$)|[。！]))",
+    _I,
+)
+# A sentence that steps out of the scene again: "…I'm allergic to peanuts btw."
+_REAL_AGAIN = re.compile(
+    r"(?:^|(?<=[.!?。！？\n]))[^.!?。！？\n]*(?:\b(?:btw|by the way|in real life|irl|for real"
+    r"|actually|seriously|real talk)\b|顺便|说真的|现实中|其实我)",
     _I,
 )
 
 
 def _own_text(text: str) -> str:
     """``text`` without the material it hands over ("Summarize this: …"), a role-play,
-    or what follows a sentence that sets a scene."""
+    or what follows a sentence that sets a scene (up to one that steps out of it)."""
     if _PLAYED.search(text):
         return ""
     frame = _FRAME.search(text)
     if frame:
-        text = text[: frame.start()]
+        back = _REAL_AGAIN.search(text, frame.end() + 1)
+        text = text[: frame.start()] + (" " + text[back.start() :] if back else "")
     material = _MATERIAL.search(text)
     return text[: material.start()] if material else text
 
