@@ -213,7 +213,7 @@ _NEVER = re.compile(
     # errors because I'm dyslexic", "I have to go gluten free", "a data scientist working
     # with datasets": a tool of the task must be what the user has or gets)
     r"|^I(?: have|'ve got| got| am getting|'m getting| keep getting| keep seeing| get| see"
-    r"|'m seeing| ran into| hit| wrote| made|(?:'ve| have) (?:combined|highlighted|fixed|removed"
+    r"|'m seeing| ran into| hit|(?:'ve| have) (?:combined|highlighted|fixed|removed"
     r"|merged|updated|edited|cleaned|sorted|filtered|attached|uploaded|formatted|converted))"
     r" (?:(?:a|an|the|this|that|my|some|another|both|all|two|\d+) )?"
     r"(?:[\w-]+ ){0,2}(?:dataframes?|data frames?|spreadsheets?|csv|json|datasets?|dicts?"
@@ -229,7 +229,7 @@ _NEVER = re.compile(
     r"|^I (?:have|'ve got|got|only have) (?:\d+|a few|few|two|three|five|ten|fifteen|twenty|thirty"
     r"|forty|fifty) (?:more )?(?:minutes?|mins?|hours?|hrs?|seconds?)(?: left| to spare)?"
     r"(?: (?:before|until|till|to (?:finish|do|get|decide|answer)) .*)?$|\bbad feeling about\b"
-    r"|报错|出错|^我有(?:个|一个|几个)?(?:问题|疑问)|^我(?:每次|一)?运行|(?:表|文件|表格)叫|导出成"
+    r"|报错|运行\S*出错|^我有(?:个|一个|几个)?(?:问题|疑问)|^我(?:每次|一)?运行|(?:表|文件|表格)叫|导出成"
     r"|^我正在(?:开车|开会|吃饭|排队|调试)|^我是认真的",
     _I,
 )

@@ -260,9 +260,9 @@ def names_retracted(text: str, what: str) -> bool:
 
 
 # What a fact may say beside the retracted words and still be only about them ("follows a
-# strict vegan diet"), and the reason it may give after them ("for ethical reasons").
+# strict vegan diet"), and a reason given without naming anything ("for ethical reasons").
 _BESIDE = terms("strict strictly fully full now again diet follow follows keep keeps")
-_REASON = re.compile(r"\s+(?:for|because|due to|out of|since|as|ever since)\b.*$", _I)
+_REASON = re.compile(r"\s+for (?:\w+ ){0,2}reasons?$", _I)  # (not "since my heart attack")
 
 
 def names_only(text: str, what: str) -> bool:

@@ -1399,28 +1399,24 @@ _PLAYED = re.compile(
 )
 
 
-# A sentence that sets a scene and casts the user in it ("In my story, I am a dragon.",
-# "Suppose I'm a teacher.", "假设我是厨师。"): what follows in the message belongs to it.
-# A question is no scene ("Suppose I'm vegan, what should I eat? I'm allergic to soy."), nor
-# a plan ("Let's say I move to Denver. I work at Fidelity.": the user's facts follow).
+# A short sentence that sets a scene and casts the user as someone in it ("In my story, I am
+# a dragon.", "Imagine I'm a pilot.", "假装我是厨师。"): what follows belongs to the scene.
+# Not a question or a condition ("Suppose I'm vegan, what…?", "Imagine I'm at a restaurant.
+# I'm allergic to nuts, what…", "如果我是坐高铁去…"), nor "the game I'm playing".
 _FRAME = re.compile(
-    r"(?:^|(?<=[.!?。！？\n]))\s*(?=(?:"
-    # "In my story, I…" (not "In my book club…": the scene is set by what follows it)
-    r"in (?:my|the|a|this|our) (?:story|novel|book|script|screenplay|game|dream|campaign|fanfic"
-    r"|scenario|world|fantasy)(?:,|:|\s+I\b|\s+I['’]m\b)"
-    # "Imagine I'm…" (not "Imagine Dragons is…", "Let's say it's fine", "Suppose I get…")
-    r"|(?:now )?(?:imagine|suppose|supposing|pretend|let['’]s (?:say|imagine|pretend)|say)"
-    r"(?: that)? (?:I['’]m|I am|I was|I were|we['’]re|we are)\b|hypothetically\b"
-    # "假设我是老师。", "如果我是素食者。" (not "如果我是你", "假设明天下雨", "假设我下个月去…")
-    r"|(?:假设|假如|设想|想象一下)我是|在我的(?:小说|故事|剧本|游戏|梦)里"
-    r"|(?:如果|要是)我是(?![你您他她])"
-    r")[^.!?。！？\n]*(?:[.!](?:\s|$)|[。！]))",
+    r"(?:^|(?<=[.!?。！？\n]))\s*(?="
+    r"(?:in (?:my|our) (?:story|novel|script|screenplay|game|dream|campaign|fanfic|world),\s*"
+    r"|(?:now )?(?:imagine|pretend|let['’]s (?:say|imagine|pretend)|say|suppose)(?: that)? )"
+    r"(?:I['’]m|I am|we['’]re|we are) (?:an? |the )[\w'’-]+(?: [\w'’-]+){0,3}[.!](?:\s|$)"
+    r"|(?:想象一下|假装)我是[^，,。！？!?\s]{1,8}[。！]"
+    r"|在我的(?:小说|故事|剧本|游戏|梦)里)",
     _I,
 )
-# A sentence that steps out of the scene again: "…I'm allergic to peanuts btw."
+# A sentence that steps out of the scene again: "…I'm allergic to peanuts btw.", "Anyway, …"
 _REAL_AGAIN = re.compile(
     r"(?:^|(?<=[.!?。！？\n]))[^.!?。！？\n]*(?:\b(?:btw|by the way|in real life|irl|for real"
-    r"|actually|seriously|real talk)\b|顺便|说真的|现实中|其实我)",
+    r"|actually|seriously|real talk|anyway|anyways|jokes aside|back to reality|all jokes aside)\b"
+    r"|顺便|说真的|现实中|其实我|言归正传|不开玩笑|说正经的)",
     _I,
 )
 
