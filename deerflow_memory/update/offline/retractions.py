@@ -89,8 +89,9 @@ _ZH_RETRACTIONS = (
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在|好久|很久)*(?:不再|不|没再)(?P<v>(?:吃|喝|抽|玩|打|养|开|追|看|用|练|弹|跑|去|做|戴|穿)[\u4e00-\u9fffA-Za-z]{{1,8}}?)了$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*对(?P<a>.+?)(?:已经|早就|现在)?(?:不再|不)(?P<k>过敏|敏感)了$"),
-    re.compile(rf"^我{ADV_ZH}(?:已经|早就)?放弃了?(?P<v>[\u4e00-\u9fffA-Za-z]{{1,10}}?)(?:的)?(?:计划|目标|打算)?了?$"),    # "我从来没说过我喜欢吃辣": what is denied goes
-    # (not "我没告诉过你我对青霉素过敏吧": telling it, asking whether it was told)
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就)?放弃了?(?P<v>[\u4e00-\u9fffA-Za-z]{{1,10}}?)(?:的)?(?:计划|目标|打算)?了?$"),
+    # "我从来没说过我喜欢吃辣": what is denied goes (not "我没告诉过你我对青霉素过敏吧":
+    # telling it, and asking whether it was told)
     re.compile(r"^我(?:从来|根本|从|可)?(?:都)?(?:没|没有|并没有|不曾)(?:说过|讲过)(?:我)?(?P<v>[^，,]{2,}?)(?:啊|呀|的|哦)?(?<![吧吗])$"),
 )
 _ZH_WITHDRAWALS = (
@@ -321,12 +322,12 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
     for pattern in patterns:
         if m := pattern.match(clause):
             groups = m.groupdict()
-            # "我对猫不过敏了" withdraws "对猫过敏", not every fact that mentions a cat.
             if groups.get("d"):  # denied: only a fact that says just that goes
                 value = _withdrawn(_in_present(m["d"]), zh)
                 if value is None or no_target(value):
                     return Candidate("", C.CONTEXT, 0.9, retract="")
                 return Candidate("", C.CONTEXT, 0.9, retract=value, retract_whole=True)
+            # "我对猫不过敏了" withdraws "对猫过敏", not every fact that mentions a cat.
             raw = f"对{groups['a']}{groups['k']}" if groups.get("a") else m["v"]
             if groups.get("head"):  # "scrap the Iceland trip": the trip is what goes
                 raw = f"{raw} {groups['head']}"
