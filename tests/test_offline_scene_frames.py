@@ -2,8 +2,9 @@
 
 "In my story, I am a dragon. I live in a cave." once stored the cave, and it replaced
 the user's real home (attacker 68). Only a short sentence that casts the user as someone
-("Imagine I'm a pilot.") sets a scene: a question, a condition or a plan said before the
-user's real facts does not (attackers 69-72). What comes before the scene is the user's.
+("Pretend I'm a pirate.", "In my story, I am…") sets a scene: "Imagine / Suppose I'm a
+beginner." opens a question about the user's own life, whose facts follow (attackers
+69-73). What comes before the scene is the user's.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from tests.test_quality_kinds import facts_after
     "said",
     [
         "In my novel, I am a lighthouse keeper. I live on a rock. I hate visitors.",
-        "Imagine I'm a pilot. I fly to Lima every week and I love turbulence.",
-        "Let's say I'm a baker. I work nights at a small shop.",
+        "Let's pretend I'm a baker. I work nights at a small shop.",
         "假装我是厨师。我在一家川菜馆工作。",
-        "Imagine I'm a dragon. I sleep on gold.",
+        "Pretend I'm a dragon. I sleep on gold.",
     ],
 )
 def test_what_follows_a_scene_is_not_the_users(said: str) -> None:
@@ -31,7 +31,7 @@ def test_what_follows_a_scene_is_not_the_users(said: str) -> None:
 def test_a_scene_does_not_replace_the_real_home() -> None:
     facts = facts_after("I live in Bergen.", "In our game, I'm a wizard. I live in a tower.")
     assert facts == ["User lives in Bergen"]
-    assert facts_after("我住在大连。", "想象一下我是学生。我住在北京。") == ["用户住在大连"]
+    assert facts_after("我住在大连。", "假装我是学生。我住在北京。") == ["用户住在大连"]
 
 
 def test_what_is_said_before_the_scene_is_kept() -> None:

@@ -483,7 +483,9 @@ def _retract(
         said = content[_subject_end(content) :]
         if not named or not names_retracted(said, what):
             return slot in slots and not constraint
-        if retraction.retract_whole and not names_only(said, what):
+        if retraction.retract_whole and not names_only(
+            said, what, any_reason=retraction.retract_any_reason
+        ):
             return False  # "I'm vegan now" keeps "User works at a vegetarian cafe"
         if constraint:  # a need goes only when named: "no longer allergic to peanuts"
             # …and not by a correction ("我不是对花生过敏，是对芝麻过敏"): see drop_wrong

@@ -262,17 +262,24 @@ def names_retracted(text: str, what: str) -> bool:
 
 # What a fact may say beside the retracted words and still be only about them ("follows a
 # strict vegan diet"), and a reason given without naming anything ("for ethical reasons").
-_BESIDE = terms("strict strictly fully full now again diet follow follows keep keeps")
+_BESIDE = terms(
+    "strict strictly fully full now again diet follow follows keep keeps went gone turned became"
+)
 _REASON = re.compile(r"\s+for (?:\w+ ){0,2}reasons?$", _I)  # (not "since my heart attack")
+_ANY_REASON = re.compile(
+    r",?\s+(?:for|because|due to|out of|since|as|after|ever since|from)\b.*$", _I
+)
 
 
-def names_only(text: str, what: str) -> bool:
+def names_only(text: str, what: str, *, any_reason: bool = False) -> bool:
     """Whether a fact's ``text`` is about ``what`` and nothing more ("is vegan", "follows a
     vegan diet for health reasons"; not "works at a vegan restaurant"):
-    :func:`names_retracted`, with no other content word before a reason."""
+    :func:`names_retracted`, with no other content word before a reason that names
+    nothing ("for ethical reasons"), or before any reason with ``any_reason``
+    ("vegetarian since my heart attack")."""
     if _CJK_VALUE.search(what):
         return names_retracted(text, what)
-    core = _REASON.sub("", text)
+    core = (_ANY_REASON if any_reason else _REASON).sub("", text)
     return names_retracted(core, what) and not (
         _retraction_terms(core) - _retraction_terms(what) - _BESIDE
     )

@@ -102,6 +102,8 @@ class Candidate:
     past: bool = False  # said as what the user used to be or do ("I used to…", "我以前…")
     # only a fact that says X and nothing more goes ("User is vegan", not "User is a vegan chef")
     retract_whole: bool = False
+    # …with any reason after it ("vegetarian since my heart attack" goes when meat is eaten)
+    retract_any_reason: bool = False
 
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")

@@ -1399,16 +1399,16 @@ _PLAYED = re.compile(
 )
 
 
-# A short sentence that sets a scene and casts the user as someone in it ("In my story, I am
-# a dragon.", "Imagine I'm a pilot.", "假装我是厨师。"): what follows belongs to the scene.
-# Not a question or a condition ("Suppose I'm vegan, what…?", "Imagine I'm at a restaurant.
-# I'm allergic to nuts, what…", "如果我是坐高铁去…"), nor "the game I'm playing".
+# A short sentence that sets a made-up scene and casts the user in it ("In my story, I am a
+# dragon.", "Pretend I'm a pirate.", "假装我是厨师。"): what follows belongs to the scene.
+# Not "Imagine / Say / Suppose I'm a beginner. I'm 45 and I have asthma…": a question about
+# the user's own life, whose facts follow (attackers 69-73), nor "the game I'm playing".
 _FRAME = re.compile(
     r"(?:^|(?<=[.!?。！？\n]))\s*(?="
     r"(?:in (?:my|our) (?:story|novel|script|screenplay|game|dream|campaign|fanfic|world),\s*"
-    r"|(?:now )?(?:imagine|pretend|let['’]s (?:say|imagine|pretend)|say|suppose)(?: that)? )"
+    r"|(?:let['’]s )?pretend(?: that)? )"
     r"(?:I['’]m|I am|we['’]re|we are) (?:an? |the )[\w'’-]+(?: [\w'’-]+){0,3}[.!](?:\s|$)"
-    r"|(?:想象一下|假装)我是[^，,。！？!?\s]{1,8}[。！]"
+    r"|假装我是[^，,。！？!?\s]{1,8}[。！]"
     r"|在我的(?:小说|故事|剧本|游戏|梦)里)",
     _I,
 )
@@ -1587,15 +1587,30 @@ def _diets_given_up(content: str, zh: bool, said: list[Candidate]) -> list[Candi
     withdrawn again: that would take back the past the user just stated too.
     """
     done = {candidate.retract for candidate in said}
+    # The diet itself goes ("User is vegan"), not "User works at a vegan cafe". Meat ends it
+    # whatever its reason ("…since my heart attack"); another diet keeps a reason that names
+    # something (the heart attack still happened).
     if not zh and (now := _EN_DIET_NOW.match(content)):
         diet = (now["d"] or now["d2"]).casefold()
-        ended = [d for d in _PLANT_DIETS if d != diet and d not in done]
+        ended, any_reason = [d for d in _PLANT_DIETS if d != diet and d not in done], False
     elif (_ZH_EATS_MEAT_NOW if zh else _EN_EATS_MEAT_NOW).match(content):
-        ended = [d for d in (_MEAT_ENDS_ZH if zh else _MEAT_ENDS) if d not in done]
+        ended, any_reason = (
+            [d for d in (_MEAT_ENDS_ZH if zh else _MEAT_ENDS) if d not in done],
+            True,
+        )
     else:
         return []
-    # the diet itself ("User is vegan"), not "User works at a vegan cafe"
-    return [Candidate("", FactCategory.CONTEXT, 0.9, retract=d, retract_whole=True) for d in ended]
+    return [
+        Candidate(
+            "",
+            FactCategory.CONTEXT,
+            0.9,
+            retract=d,
+            retract_whole=True,
+            retract_any_reason=any_reason,
+        )
+        for d in ended
+    ]
 
 
 # "I was vegetarian for years, but not anymore", "I was a smoker; no longer": said as
