@@ -38,6 +38,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from deerflow_memory import __version__
 from deerflow_memory.config import MemoryConfig, check_path, load_config, redact_secrets
 from deerflow_memory.errors import DeerflowMemoryError, FactNotFoundError
 from deerflow_memory.models import (
@@ -1099,8 +1100,6 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _global_options(parser, defaults=True)
-    from deerflow_memory import __version__
-
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -1243,15 +1242,15 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def _given(args: argparse.Namespace, attribute: str) -> list[str]:
+    """The text values of ``attribute`` (one, a list of them, or none)."""
+    values = getattr(args, attribute, None)
+    return [v for v in (values if isinstance(values, list) else [values]) if isinstance(v, str)]
+
+
 def _typed_as_text(args: argparse.Namespace) -> list[str]:
     """The arguments given as text, never as a path: ids, names, a fact's text."""
-    said = []
-    for attribute in ("user", "agent", "tenant", *_TEXT_ARGUMENTS):
-        values = getattr(args, attribute, None)
-        for value in values if isinstance(values, list) else [values]:
-            if isinstance(value, str):
-                said.append(value)
-    return said
+    return [v for a in ("user", "agent", "tenant", *_TEXT_ARGUMENTS) for v in _given(args, a)]
 
 
 _TEXT_ARGUMENTS = {
@@ -1290,10 +1289,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Text from argv that was not valid UTF-8 (Python decodes it with surrogateescape)
         # is refused: stored, it would be mojibake at best. Paths may hold any bytes.
         for attribute, what in _TEXT_ARGUMENTS.items():
-            values = getattr(args, attribute, None)
-            for value in values if isinstance(values, list) else [values]:
-                if isinstance(value, str) and replace_surrogates(value) != value:
-                    raise CommandFailed(f"{what} is not valid UTF-8 text", status=2)
+            if any(replace_surrogates(v) != v for v in _given(args, attribute)):
+                raise CommandFailed(f"{what} is not valid UTF-8 text", status=2)
         # Paths: a control character (NUL, \x01...) is a typo, never a file or folder name;
         # an empty one is no "not given" (-o "" printed to stdout); a file's path spelled
         # as a folder (-o newdir/) would name a file "newdir".

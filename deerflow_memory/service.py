@@ -406,11 +406,12 @@ class MemoryService:
             InvalidArgumentError: ``store`` is not a LangGraph ``BaseStore`` or None.
         """
         expect_store(store, optional=True)
+        self._in_made_process()  # (a forked child's writes would go through the parent's)
         return self._storage_for(store)
 
     def _storage_for(self, store: BaseStore | None) -> MemoryStorage:
-        """:meth:`storage_for` with ``store`` known to be a store or None."""
-        self._in_made_process()  # (a forked child's writes would go through the parent's)
+        """:meth:`storage_for` with ``store`` known to be a store or None (callers have
+        checked the process: :meth:`_in_made_process`)."""
         storage, bound = self._storage, self._bound_store
         if storage is not None and (bound is None or store is None or store is bound):
             return storage
@@ -454,6 +455,7 @@ class MemoryService:
     @property
     def storage(self) -> MemoryStorage:
         """The storage in use (bound on first use when ``storage="store"``)."""
+        self._in_made_process()
         return self._storage_for(None)
 
     @property
@@ -525,6 +527,7 @@ class MemoryService:
             InvalidArgumentError: ``store`` is not a LangGraph ``BaseStore`` or None.
         """
         _check_tenant_and_store(tenant_id, store)
+        self._in_made_process()
         root = self._parent or self
         storage = root._storage_for(store)
         return storage if tenant_id is None else storage.scoped(root._tenant_name(tenant_id))
@@ -608,9 +611,13 @@ class MemoryService:
         _check_identity_and_store(identity, store)
         return self._reading(identity, store)[0].load(identity.user_id, identity.agent_name)
 
+    def _forked(self) -> bool:
+        """Whether this process was forked after the service was made (see daemons.forks)."""
+        return fork_count() != self._made_in[1]
+
     def _in_made_process(self) -> None:
         """Raise :class:`ForkedServiceError` in a process forked after this service was made."""
-        if fork_count() != self._made_in[1]:
+        if self._forked():
             raise ForkedServiceError(self._made_in[0])
 
     def _reading(
@@ -1393,7 +1400,7 @@ class MemoryService:
 
     def _close(self, timeout: float | None) -> FlushResult:
         """:meth:`close` with ``timeout`` already checked (by :func:`check_timeout`)."""
-        if fork_count() != self._made_in[1]:
+        if self._forked():
             # A forked child's copy: its queue and outbox are the parent's to finish (no
             # lock is taken: one a parent's thread held at the fork stays held here).
             self._closed = True

@@ -131,6 +131,11 @@ def facts_after(*said: str) -> list[str]:
     return [fact.content for fact in document.facts]
 
 
+def kept_after(first: str, later: str) -> bool:
+    """Whether the fact ``first`` states is still stored once ``later`` was said."""
+    return facts_after(first)[0] in facts_after(first, later)
+
+
 @pytest.mark.parametrize(
     ("first", "later", "gone"),
     [

@@ -57,7 +57,13 @@ from deerflow_memory.update.offline.retractions import (
     no_target,
     says_need,
 )
-from deerflow_memory.update.offline.rules import Candidate, base_form, normalise_value, slot_of
+from deerflow_memory.update.offline.rules import (
+    NOW_WORDS,
+    Candidate,
+    base_form,
+    normalise_value,
+    slot_of,
+)
 from deerflow_memory.update.offline.text import candidates_from_text
 from deerflow_memory.update.unsafe import unsafe_to_store
 
@@ -437,10 +443,10 @@ def _build_update(
     )
 
 
-_NOW_AT_END = re.compile(r" (?:now|these days|nowadays)$")
+_NOW_AT_END = re.compile(rf" {NOW_WORDS}$")
 # A habit said to hold now: "User eats pork now", "User drinks again".
 _HOLDS_NOW = re.compile(
-    r"^User (?P<verb>[a-z]+s)(?P<obj>(?: [\w'-]+){0,4}?) (?:now|again|these days|nowadays)$", re.I
+    rf"^User (?P<verb>[a-z]+s)(?P<obj>(?: [\w'-]+){{0,4}}?) (?:{NOW_WORDS}|again)$", re.I
 )
 
 

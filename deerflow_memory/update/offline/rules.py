@@ -62,6 +62,7 @@ from deerflow_memory.update.offline.vocabulary import (
 )
 
 __all__ = [
+    "NOW_WORDS",
     "Candidate",
     "bad_object_en",
     "bad_object_zh",
@@ -917,11 +918,15 @@ def base_form(verb: str) -> str:
     return verb
 
 
+# Words that say a statement holds now, at its end ("User loves running now").
+NOW_WORDS = r"(?:now|these days|nowadays)"
+
+
 def normalise_value(value: str) -> str:
     """Casefolded value without articles, edge punctuation, extra spaces or a trailing "now"
     ("I love running now" is the taste for running), for comparisons."""
     value = re.sub(r"\s+", " ", value.casefold()).strip(" \t.,;:!?。，；：！？~…'\"")
-    value = re.sub(r"(?<=\w) (?:now|these days|nowadays|again)$", "", value)
+    value = re.sub(rf"(?<=\w) (?:{NOW_WORDS}|again)$", "", value)
     return re.sub(r"^(?:the|a|an) ", "", value)
 
 

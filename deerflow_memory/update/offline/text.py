@@ -504,8 +504,8 @@ def _prepare(text: str) -> str:
 
 
 # A message typed without stops ("i live in leeds i work at a bank", "i like thai food my
-# girlfriend prefers italian"): a new subject ("i", "my wife is") starts a new sentence
-# when the one before also began with the user ("i…", "my…"). Not after a word that leads into a
+# girlfriend prefers italian"): in one that begins with the user ("i…", "my…"), a new
+# subject ("i", "my wife is") starts a new sentence. Not after a word that leads into a
 # clause ("i think i", "what i", "because my", "can i"), nor inside a phrase a determiner
 # opens ("i love the town i grew up in": a relative clause).
 _NEW_SUBJECT = re.compile(
