@@ -115,15 +115,28 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
     ``near`` names a current id that differs only in case, whitespace, Unicode form or
     invisible characters (``"f1 "`` given, ``"f1"`` stored): the message then asks
     whether it was meant. ``text_of`` names the current fact whose text was given in
-    place of its id (``"Likes tea"`` for ``"fact_1"``).
+    place of its id (``"Likes tea"`` for ``"fact_1"``). ``in_history``: the id is of a
+    fact already deleted or edited away (it is in the history).
     """
 
     def __init__(
-        self, fact_id: str, near: str | None = None, *, text_of: str | None = None
+        self,
+        fact_id: str,
+        near: str | None = None,
+        *,
+        text_of: str | None = None,
+        in_history: bool = False,
     ) -> None:
         self.fact_id = fact_id
         self.near = near
         self.text_of = text_of
+        self.in_history = in_history
+        if in_history:
+            super().__init__(
+                f"no current fact with id {fact_id[:80]!r}: it was already deleted or "
+                "replaced (it is kept in the memory's history)"
+            )
+            return
         if text_of is not None:
             super().__init__(
                 f"no current fact with id {fact_id[:80]!r}, but that is the text of "

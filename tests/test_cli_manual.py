@@ -37,6 +37,7 @@ def test_remember_and_forget_write_manual_facts_from_the_command_line(tmp_path: 
     assert document.superseded_facts[-1].reason == USER_DELETED_REASON
     unknown = cli(*root, "forget", "--user", "ann", fact.id, cwd=tmp_path)
     assert unknown.returncode == 1 and "no current fact" in unknown.stderr  # nothing to do
+    assert "already deleted" in unknown.stderr  # (newcomer 48: it said "never existed")
 
 
 def test_remember_warns_when_the_text_looks_like_a_secret(tmp_path: Path) -> None:

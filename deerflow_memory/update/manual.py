@@ -174,7 +174,8 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
             break
     said = _key(fact_id)  # the fact's text given for its id
     text_of = next((fact.id for fact in document.facts if _key(fact.content) == said), None)
-    raise FactNotFoundError(fact_id, near=near, text_of=text_of)
+    gone = any(fact.id == fact_id for fact in document.superseded_facts)
+    raise FactNotFoundError(fact_id, near=near, text_of=text_of, in_history=gone)
 
 
 def _loose_id(fact_id: str) -> str:
