@@ -108,12 +108,15 @@ MASKS = CHILD + textwrap.dedent(
     names = {thread.native_id: thread.name for thread in threading.enumerate()}
     masks = {}
     for tid in os.listdir("/proc/self/task"):
-        with open(f"/proc/self/task/{tid}/comm") as comm:
-            name = names.get(int(tid)) or f"native {tid} {comm.read().strip()}"
-        with open(f"/proc/self/task/{tid}/status") as status:
-            for line in status:
-                if line.startswith("SigBlk:"):
-                    masks[name] = int(line.split()[1], 16)
+        try:  # (a thread that ended meanwhile, the vocabulary's warm-up: nothing to read)
+            with open(f"/proc/self/task/{tid}/comm") as comm:
+                name = names.get(int(tid)) or f"native {tid} {comm.read().strip()}"
+            with open(f"/proc/self/task/{tid}/status") as status:
+                for line in status:
+                    if line.startswith("SigBlk:"):
+                        masks[name] = int(line.split()[1], 16)
+        except FileNotFoundError:
+            continue
     print(json.dumps(masks), flush=True)
     """
 )
