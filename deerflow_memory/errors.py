@@ -115,7 +115,8 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
     ``near`` names a current id that differs only in case, whitespace, Unicode form or
     invisible characters (``"f1 "`` given, ``"f1"`` stored): the message then asks
     whether it was meant. ``text_of`` names the current fact whose text was given in
-    place of its id (``"Likes tea"`` for ``"fact_1"``). ``in_history``: the id is of a
+    place of its id (``"Likes tea"`` for ``"fact_1"``; an id that differs only slightly,
+    ``near``, is named first). ``in_history``: the id is of a
     fact already deleted or edited away (it is in the history).
     """
 
@@ -137,7 +138,7 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
                 "replaced (it is kept in the memory's history)"
             )
             return
-        if text_of is not None:
+        if text_of is not None and near is None:
             super().__init__(
                 f"no current fact with id {fact_id[:80]!r}, but that is the text of "
                 f"{text_of[:80]!r}: give its id"

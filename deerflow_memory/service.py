@@ -461,6 +461,7 @@ class MemoryService:
     @property
     def updater(self) -> MemoryUpdater:
         """The updater the queue's workers call (created once the storage is known)."""
+        self._in_made_process()
         if self._updater is None:
             self._updater = MemoryUpdater(
                 self.storage,

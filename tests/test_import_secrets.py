@@ -279,3 +279,14 @@ def test_an_id_that_looks_like_a_secret_is_not_shown_in_the_warnings(
     status, _, err = run(capsys, "--root", str(tmp_path / "m"), "import", "--user", "jo", str(path))
     assert status == 0 and err.count("\n") == 2
     assert "Quartz7" not in err and "not shown" in err
+
+
+def test_secrets_hidden_takes_one_said_value_or_a_collection_of_them() -> None:
+    from deerflow_memory.errors import InvalidArgumentError
+    from deerflow_memory.update.unsafe import secrets_hidden
+
+    token = "/sk_live_Quartz7Heron2Maple9Otter4"
+    assert "Quartz7" not in secrets_hidden(f"agent {token!r} is bad", said=token)
+    for wrong in (None, 5, [1]):
+        with pytest.raises(InvalidArgumentError, match="said"):
+            secrets_hidden("a message", said=wrong)  # type: ignore[arg-type]

@@ -230,6 +230,17 @@ def test_the_nearest_id_is_named_when_two_are_near(tmp_path: Path) -> None:
     assert caught.value.near == "fact_7"
 
 
+def test_a_near_id_is_named_before_a_fact_whose_text_is_the_id() -> None:
+    # Another fact's text being the id given must not hide the id it nearly is (attacker 74).
+    facts = [
+        {"id": "fact_1", "content": "Likes quiet trains"},
+        {"id": "fact_2", "content": "fact_1"},
+    ]
+    document = MemoryDocument.model_validate({"facts": facts})
+    with pytest.raises(FactNotFoundError, match="did you mean 'fact_1'"):
+        delete_fact(document, "FACT_1")
+
+
 def test_a_stale_revision_is_a_conflict_and_writes_nothing(tmp_path: Path) -> None:
     storage = FileMemoryStorage(tmp_path)
     saved, _ = save_edit(storage, "u", None, lambda d: add_manual_fact(d, "Likes tea"))

@@ -75,3 +75,27 @@ def test_a_clause_that_leads_into_the_next_is_not_cut_off(said: str) -> None:
 def test_a_run_on_does_not_lose_an_object_that_is_the_user_themselves() -> None:
     assert _contents("我很想念我外婆") != ["用户很想念"]
     assert _contents("我讨厌我的闹钟") == ["用户讨厌自己的闹钟"]
+
+
+def test_a_long_run_on_with_no_fact_is_read_once_not_again_for_each_subject(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each "i …" read the whole message so far again: 20 KB took 10 s (attacker 74). A clause
+    # is tried only up to a bound, so the work no longer grows with the square of the length.
+    from deerflow_memory.update.offline import text
+
+    tried: list[str] = []
+    real = text.match_clause
+
+    def counting(clause: str, zh: bool) -> object:
+        tried.append(clause)
+        return real(clause, zh)
+
+    monkeypatch.setattr(text, "match_clause", counting)
+    read = []
+    for times in (1_000, 2_000):  # twice as long: no more read (it grew four times)
+        tried.clear()
+        text._run_ons_apart("i live in leeds " + "i blorp " * times)
+        text._run_ons_apart("我" * (8 * times))
+        read.append(sum(map(len, tried)))
+    assert read[0] == read[1]

@@ -49,7 +49,7 @@ import re
 import unicodedata
 from collections.abc import Collection
 
-from deerflow_memory.arguments import expect_text
+from deerflow_memory.arguments import expect_text, wrong_type
 
 __all__ = ["NOT_SHOWN", "secrets_hidden", "unsafe_even_escaped", "unsafe_to_store"]
 
@@ -436,11 +436,16 @@ def secrets_hidden(message: str, *, paths: bool = True, said: Collection[str] = 
     shaped like a path ("/sk_live_…" typed as an agent name).
 
     Raises:
-        InvalidArgumentError: ``message`` is not a ``str``.
+        InvalidArgumentError: ``message`` is not a ``str``, or ``said`` neither a ``str``
+            (one value) nor a collection of them.
     """
     expect_text(message, "message")
+    if isinstance(said, str):
+        said = (said,)
+    elif not isinstance(said, Collection) or not all(isinstance(t, str) for t in said):
+        wrong_type("said", "a str or a collection of str", said)
     # as typed, and as ``repr`` quotes it in a message (an error may cut it: "…"[:80])
-    texts = {form for text in said if isinstance(text, str) for form in (text, repr(text)[1:-1])}
+    texts = {form for text in said for form in (text, repr(text)[1:-1])}
 
     def typed(quoted: str) -> bool:
         return quoted in texts or (len(quoted) >= 8 and any(t.startswith(quoted) for t in texts))

@@ -541,6 +541,9 @@ _ZH_NEW_SUBJECT = re.compile(
 )
 
 
+_RUN_ON_CLAUSE = 160  # characters a clause of a run-on is read up to, for a fact by itself
+
+
 def _run_ons_apart(text: str) -> str:
     """``text`` with a stop put between the clauses of a message typed without any.
 
@@ -556,6 +559,8 @@ def _run_ons_apart(text: str) -> str:
         return text  # a writer who stops sentences stops these too
     parts, pos = [], 0
     for m in (_ZH_NEW_SUBJECT if zh else _NEW_SUBJECT).finditer(text):
+        if m.start() - pos > _RUN_ON_CLAUSE:
+            break  # no fact said by itself for that long: the rest stays as typed (linear)
         if not zh:
             words = text[max(0, m.start() - 80) : m.start()].rsplit(None, 2)[-2:]
             if words[-1].casefold() in _LEADS_IN or (
