@@ -46,3 +46,51 @@ def test_a_habit_said_of_someone_is_no_standing_instruction(said: str) -> None:
 )
 def test_an_order_to_the_assistant_is_still_one(said: str, order: str) -> None:
     assert order in _contents(said)
+
+
+# A forecast after "from now on" is about the world, not how to answer: "Going forward,
+# fares will go up" was stored as the user's standing instruction.
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Going forward, fares will go up",
+        "From now on the trains are going to run less often",
+        "Moving forward, the rent will probably climb",
+        "In the future, most cars might drive themselves",
+        "From now on, things should get easier at the office",
+        "Going forward, the team is likely to shrink",
+        "Going forward, it'll be colder in the mornings",
+        "以后房租会越来越贵",
+        "从现在开始天气可能会转凉",
+        "今后油价估计还要涨",
+        "往后公司迟早得搬到郊区",
+        "以后会议纪要会越来越长",
+    ],
+)
+def test_a_forecast_after_from_now_on_is_no_fact(said: str) -> None:
+    assert _contents(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "order"),
+    [
+        (
+            "Going forward, answers should include a source",
+            "User's standing instruction: going forward, answers should include a source",
+        ),
+        (
+            "Going forward, replies should stay under 100 words",
+            "User's standing instruction: going forward, replies should stay under 100 words",
+        ),
+        (
+            "From now on, all temperatures should be in Celsius",
+            "User's standing instruction: from now on, all temperatures should be in Celsius",
+        ),
+        ("以后回答要简短一点", "用户的长期要求：以后回答要简短一点"),
+        ("以后每次开会都给我写纪要", "用户的长期要求：以后每次开会都给我写纪要"),
+        ("以后尽可能用表格回答", "用户的长期要求：以后尽可能用表格回答"),
+        ("从现在开始你会用英文回答我", "用户的长期要求：从现在开始你会用英文回答我"),
+    ],
+)
+def test_an_order_after_from_now_on_is_still_one(said: str, order: str) -> None:
+    assert order in _contents(said)

@@ -50,6 +50,7 @@ from deerflow_memory.update.offline.vocabulary import (
     NOT_A_PLACE_EN,
     NOT_AN_EMPLOYER_EN,
     NOT_NAMES,
+    NUISANCES_EN,
     NUM_EN,
     NUTRIENT_ZH,
     PROF_EN,
@@ -331,6 +332,41 @@ def _not_a_gripe(m: re.Match[str]) -> bool:
     return re.fullmatch(GRIPES_EN, m["v"].strip(), _I) is None
 
 
+# A forecast after "from now on" tells of the world, not how to answer ("Going forward, fares
+# will go up", "以后房租会越来越贵"): something other than the assistant or the user, then
+# what is to come. "Answers should include a source" is still an order: "should" counts
+# only before a verb of change ("things should get easier"), and "会" not in a word of its
+# own ("会议", "开会"), nor "可能" in "尽可能".
+_FORECAST_EN = re.compile(
+    r"(?!(?:you|your|please|i|we)\b)(?:[\w-]+\s+){0,5}?(?:"
+    r"(?:will|won't|might|may|could|(?:is|are) (?:going|likely|expected|bound|set) to|(?:is|are) gonna)"
+    r"|should (?:probably |likely |soon )?(?:get|become|improve|rise|fall|drop|go|grow|increase"
+    r"|decrease|change|ease|calm|settle|pick up|slow))\b"
+    r"|(?!(?:you|i|we)'ll\b)[\w-]+'ll\b",
+    _I,
+)
+_FORECAST_ZH = re.compile(
+    r"(?![你您请我咱])[^，,。；;]{1,8}?(?:"
+    r"(?<![开聚约晚大例年宴舞机社学协工体])会(?![议员计话场所长谈客面见费])"
+    r"|将会|(?<!尽)可能|估计|也许|或许|恐怕|迟早)"
+)
+
+
+def _not_a_forecast(m: re.Match[str]) -> bool:
+    """ "From now on, reply in Spanish" is an order; "From now on, fares will go up" a forecast."""
+    return _FORECAST_EN.match(m["v"]) is None
+
+
+def _not_a_forecast_zh(m: re.Match[str]) -> bool:
+    """ "以后回答要简短一点" is an order; "以后房租会越来越贵" a forecast; "以后再说" neither."""
+    return "再说" not in m["v"] and _FORECAST_ZH.match(m["v"]) is None
+
+
+def _not_in_jest(m: re.Match[str]) -> bool:
+    """ "I love tea" is a taste; "I just love waiting in line" is sarcasm."""
+    return re.fullmatch(NUISANCES_EN, m["v"].strip(), _I) is None
+
+
 def _not_a_judgement(m: re.Match[str]) -> bool:
     """ "I'm a morning person" is a trait; "I'm a good person" is an opinion of oneself."""
     return re.fullmatch(JUDGEMENT_EN, m["k"], _I) is None
@@ -507,7 +543,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I {ADV_EN}(?:hate|dislike|detest|loathe|despise) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _not_a_gripe),
     _r(rf"^I'm {ADV_EN}not (?:really |that |very |too |so |much )?(?:a (?:big |huge |great )?fan of|into|keen on|fond of|a lover of) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
     _r(r"^I'm not (?:really |much of )?an? (?P<v>morning|night|people|cat|dog|beach|city|outdoors|party|winter|summer) person(?: at all)?$", C.PREFERENCE, 0.9),
-    _r(rf"^I {ADV_EN}(?:like|love|enjoy|adore|prefer|appreciate) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
+    _r(rf"^I {ADV_EN}(?:like|love|enjoy|adore|prefer|appreciate) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+", None, _not_in_jest),
     _r(r"^I'd (?:much )?rather (?!not (?:say|answer|share|discuss|talk about it|get into it|go into it)\b)(?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(r"^my (?:all-time |absolute )?favou?rite (?P<k>[\w' -]+?) (?:is|are) (?P<v>.+)$", C.PREFERENCE, 0.9, "fav"),
     # "Sci-fi is my jam", "board games are my thing": a taste said of the thing
@@ -537,7 +573,7 @@ _EN_RULES: tuple[_Rule, ...] = (
 # Clauses without a subject: instructions to the assistant.
 # fmt: off
 _EN_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
-    _r(r"^(?:from now on|going forward|moving forward|in the future|in future|henceforth|for future reference|next time)[,:]?\s+(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
+    _r(r"^(?:from now on|going forward|moving forward|in the future|in future|henceforth|for future reference|next time)[,:]?\s+(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION), _not_a_forecast),
     _r(r"^(?:can|could|would|will) you (?:please )?(?P<v>(?:always|never) (?:reply|respond|answer|write|use|include|add|give|format|keep|talk|speak)\b.*)$", C.PREFERENCE, 0.9, None, _render(_EN_INSTRUCTION + "{v}")),
     # (an order's verb is bare: "always speaks Cantonese" tells someone's habit, not an order)
     _r(r"^(?:please\s+)?(?:always|never|don't ever|do not ever)\s+(?!mind\b)(?!\w+(?<![su])s\b)(?!(?:an?|the|so|such|too|more|less|been|was|were|is|are|good|great|nice|fun|lovely|wonderful|awesome|cool|interesting|helpful|happy|glad|pleasant|boring|dull|easy|hard|welcome|appreciated|thankful|grateful|a pleasure|enough|better|worse|the same|again|ever|thought|been|had|seen|heard|felt|knew|known|expected|imagined)\b)(?P<v>.+)$", C.PREFERENCE, 0.9, None, _standing(_EN_INSTRUCTION)),
@@ -641,7 +677,7 @@ _ZH_RULES: tuple[_Rule, ...] = (
 # fmt: off
 _ZH_SUBJECTLESS_RULES: tuple[_Rule, ...] = (
     _r(rf"^(?:你)?(?:可以|就)?叫我(?P<v>{NAME_ZH})(?P<suffix>就(?:行|好|可以)了?|吧)?$", C.CONTEXT, 0.95, "name", _render("用户希望被称呼为{v}"), lambda m: bool(m["suffix"]) or m["v"][:1] in set("小老阿") or m["v"][:1].isascii()),
-    _r(r"^(?:请|麻烦)?(?:你)?(?:以后|今后|往后|之后|从现在(?:开始|起)|从今以后|接下来|下次)(?:请|麻烦|你|都|就|也|每次)*(?![再吧的有见聊我咱])(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION), lambda m: "再说" not in m["v"]),
+    _r(r"^(?:请|麻烦)?(?:你)?(?:以后|今后|往后|之后|从现在(?:开始|起)|从今以后|接下来|下次)(?:请|麻烦|你|都|就|也|每次)*(?![再吧的有见聊我咱])(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION), _not_a_forecast_zh),
     _r(r"^(?:请|麻烦)?(?:你)?(?:总是|始终|永远|每次都|务必)(?![这那很挺好太真是有我咱]|麻烦|打扰|辛苦)(?P<v>.{2,})$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION)),
     # the language to answer in: "请用中文回答我", "以后跟我说英文"
     _r(r"^(?P<pre>请|麻烦|以后|总是)?(?:你)?(?:以后|总是|都)?(?:用|说)(?P<v>中文|英文|英语|简体中文|繁体中文|粤语|日语|法语|德语|西班牙语)(?P<suf>回答|回复|跟我(?:说话|交流|聊)|和我(?:说话|交流|聊))?(?:我)?(?:吧)?$", C.PREFERENCE, 0.9, None, _standing(_ZH_INSTRUCTION), lambda m: bool(m["pre"] or m["suf"])),
@@ -1018,6 +1054,11 @@ def refused(clause: str, zh: bool) -> bool:
         value = _value(m)
         bad = bad_object_zh(value) if zh else bad_object_en(value)
         return (rule.check is not None and not rule.check(m)) or not value or bad
+    # an order's shape that is none ("以后房租会越来越贵": a forecast)
+    for rule in _ZH_SUBJECTLESS_RULES if zh else _EN_SUBJECTLESS_RULES:
+        m = rule.pattern.match(clause)
+        if m is not None:
+            return rule.check is not None and not rule.check(m)
     return False
 
 

@@ -274,6 +274,7 @@ _EN_MARKER = re.compile(
 # at its end ("…, jk", "…（开玩笑的）", "…, or at least I was").
 _TAKEN_BACK_WORDS = (
     r"(?:(?:I'?m\s+)?just\s+(?:kidding|joking)|jk|j/k|kidding|only\s+joking|"
+    r"said\s+no\s*(?:one|body)(?:\s+ever)?|"  # sarcasm: "I love Mondays, said no one ever"
     r"开玩笑的?|开个玩笑|逗你(?:玩)?的|骗你的)"
 )
 _TAKEN_BACK = re.compile(
@@ -281,8 +282,9 @@ _TAKEN_BACK = re.compile(
     _I,
 )
 _TAKEN_BACK_AFTER = re.compile(
-    rf"[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|(?<=[(（])(?:joking|sarcasm)|/s|"
+    rf"(?:[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|(?<=[(（])(?:joking|sarcasm)|/s|"
     r"or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)|至少以前是)"
+    r"|(?<=[\u4e00-\u9fff])才怪(?:呢|啦|了)?)"  # "我喜欢加班才怪": as if
     r"(?:\s+(?:lol|lmao|haha))*(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*$",  # "(jk lol)"
     _I,
 )

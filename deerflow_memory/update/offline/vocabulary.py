@@ -203,9 +203,12 @@ HOBBY_VERBS_EN = (
     r"(?:play|sing|paint|draw|knit|crochet|sew|garden|surf|climb|boulder|cycle|swim|hike|skate|ski|snowboard|"
     r"dance|bake|brew|fish|sail|row|box|volunteer|coach|meditate|jog|kayak|skateboard|golf)"
 )
-# Things everyone grumbles about: "I hate Mondays" is a mood, not a taste worth keeping.
-GRIPES_EN = (
-    r"(?:mondays|traffic(?: jams)?|rush hour|queues|(?:waiting|standing) in (?:line|queues?)|waiting|meetings|"
-    r"paperwork|taxes|deadlines|homework|hangovers|alarm clocks?|(?:this|the) weather|commuting|the commute|"
-    r"being (?:late|stuck|sick|ill|tired)|when .+|it when .+)"
+# Nuisances nobody loves but in jest: "Oh great, I just love waiting in line for hours" is
+# sarcasm, no taste to keep.
+NUISANCES_EN = (
+    r"(?:(?:being stuck in |sitting in )?traffic(?: jams)?|rush hour|queues|(?:waiting|standing) in (?:line|queues?)"
+    r"|waiting|paperwork|taxes|deadlines|hangovers|alarm clocks?|being (?:late|stuck|sick|ill|tired))"
+    r"(?: (?:for (?:hours|ages|ever)|all day|at the (?:dmv|airport|post office)))?"
 )
+# Things everyone grumbles about: "I hate Mondays" is a mood, not a taste worth keeping.
+GRIPES_EN = rf"(?:{NUISANCES_EN}|mondays|meetings|homework|(?:this|the) weather|commuting|the commute|when .+|it when .+)"

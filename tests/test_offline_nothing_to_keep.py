@@ -1,0 +1,77 @@
+"""Sentences shaped like a fact about the user that give nothing to keep.
+
+- Sarcasm: "Oh great, I just love waiting in line for hours" was stored as
+  "User just loves waiting in line for hours"; "…, said no one ever" and
+  "…才怪" did not take back what they followed.
+- A place only pointed at: "I live there now" was stored as "User lives there
+  now", a fact that names no place once the message before it is gone.
+
+The same shapes with something to keep are still stored.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from deerflow_memory.update.offline.text import candidates_from_text
+
+
+def _contents(text: str) -> list[str]:
+    return [c.content for c in candidates_from_text(text) if c.content]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Oh joy, I just adore sitting in traffic.",
+        "I really enjoy waiting in queues at the post office lol",
+        "Wonderful, I love deadlines.",
+        "I simply love paperwork.",
+        "I love hangovers, said no one ever",
+        "Yeah, I enjoy being stuck in traffic all day.",
+        "I love filling in forms. Said nobody ever.",
+        "我最喜欢周末加班了才怪",
+        "我爱排队才怪呢",
+    ],
+)
+def test_sarcasm_is_no_taste(said: str) -> None:
+    assert _contents(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "taste"),
+    [
+        ("I love waiting for the first snow.", "User loves waiting for the first snow"),
+        ("I enjoy long train rides.", "User enjoys long train rides"),
+        ("I adore my allotment.", "User adores their allotment"),
+        ("我喜欢周末去爬山", "用户喜欢周末去爬山"),
+    ],
+)
+def test_a_taste_near_a_nuisance_is_still_kept(said: str, taste: str) -> None:
+    assert taste in _contents(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I live there now.",
+        "I've worked here for six years.",
+        "I still live nearby",
+        "I studied there for a while.",
+        "I have been living over there since March",
+    ],
+)
+def test_a_place_only_pointed_at_is_no_fact(said: str) -> None:
+    assert _contents(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I work there as a paramedic.", "User works there as a paramedic"),
+        ("I live in Tromsø now.", "User lives in Tromsø now"),
+        ("I work from home on Fridays.", "User works from home on Fridays"),
+    ],
+)
+def test_a_place_or_job_said_with_it_is_still_kept(said: str, fact: str) -> None:
+    assert fact in _contents(said)
