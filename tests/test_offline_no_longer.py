@@ -143,3 +143,66 @@ def test_still_of_something_else_cancels_nothing(before: str, now: str) -> None:
     assert before.removeprefix("I'm ").rstrip(".") not in " ".join(
         fact for fact in facts_after(before, now) if not fact.startswith("User used to")
     )
+
+
+# A habit given up, a place left on a date, a taste said to be "not my thing": each left the
+# old fact beside the new one ("User drinks coffee every morning" after "I quit drinking
+# coffee last year"; "User works at Stripe" after "I left Stripe in June").
+@pytest.mark.parametrize(
+    ("before", "now", "facts"),
+    [
+        (
+            "I drink green tea every afternoon.",
+            "I quit drinking green tea last spring.",
+            ["User quit drinking green tea last spring"],
+        ),
+        (
+            "I have two espressos a day.",
+            "I've given up drinking espressos.",
+            ["User has given up drinking espressos"],
+        ),
+        (
+            "I usually eat pork buns for breakfast.",
+            "I stopped eating pork buns.",
+            ["User stopped eating pork buns"],
+        ),
+        ("I work at Quillcraft.", "I left Quillcraft in September.", []),
+        ("I sing in a choir.", "I quit the choir back in 2022.", []),
+        ("I live in Ghent.", "I moved out of Ghent in the autumn.", []),
+        (
+            "I adore musicals.",
+            "Musicals aren't really my thing these days.",
+            ["User does not like musicals"],
+        ),
+        (
+            "I enjoy karaoke.",
+            "Karaoke is not my cup of tea anymore.",
+            ["User does not like karaoke"],
+        ),
+    ],
+)
+def test_a_habit_given_up_a_place_left_or_a_taste_gone_ends_the_old_fact(
+    before: str, now: str, facts: list[str]
+) -> None:
+    assert facts_after(before, now) == facts
+
+
+@pytest.mark.parametrize(
+    ("before", "now", "kept"),
+    [
+        # the thing given up named in something else: a workplace, a drink made of it
+        ("I work in a tea shop.", "I quit drinking tea.", "User works in a tea shop"),
+        ("I drink tea-infused gin.", "I quit drinking tea.", "User drinks tea-infused gin"),
+        (
+            "I drink water instead of soda.",
+            "I stopped drinking soda.",
+            "User drinks water instead of soda",
+        ),
+        # a taste is no habit: quitting it does not undo liking it
+        ("I love dark chocolate.", "I stopped eating dark chocolate.", "User loves dark chocolate"),
+        # a date that is no time of leaving: the place left is not this one
+        ("I live in Lyon.", "I left Paris in May.", "User lives in Lyon"),
+    ],
+)
+def test_what_a_habit_given_up_does_not_name_is_kept(before: str, now: str, kept: str) -> None:
+    assert kept in facts_after(before, now)

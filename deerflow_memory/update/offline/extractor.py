@@ -51,6 +51,7 @@ from deerflow_memory.models import (
 from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.expiry import with_time_frames
 from deerflow_memory.update.offline.retractions import (
+    AGO_EN,
     names_need,
     names_only,
     names_retracted,
@@ -409,6 +410,12 @@ def _build_update(
                 removals.setdefault(
                     fact_id, f"superseded by a newer user statement: {candidate.content}"
                 )
+        if (ended := _habit_ended(candidate.content)) is not None:
+            for item in stored:  # "I quit drinking coffee": "…drinks coffee every morning"
+                if ended.search(item.fact.content) and not _is_need(item.fact, is_constraint):
+                    removals.setdefault(
+                        item.fact.id, f"superseded by a newer user statement: {candidate.content}"
+                    )
         superseded: list[Fact] = []
         if candidate.slot is not None:
             same_slot = [
@@ -458,6 +465,37 @@ def _denials_of(content: str) -> tuple[str, ...]:
     verb, obj = m["verb"], m["obj"]
     base = base_form(verb)
     return (f"User does not {base}{obj}", f"User never {verb}{obj}", f"User no longer {verb}{obj}")
+
+
+# A habit of eating or drinking something that the user has given up ("User quit drinking
+# coffee last year", "User has stopped eating red meat"): what it ends is the same habit said
+# in the present ("User drinks coffee every morning", "User usually has red meat on Sundays").
+_ENDED = re.compile(
+    r"^User (?:has )?(?:stopped|quit|given up|gave up|cut out) (?P<verb>eating|drinking) "
+    rf"(?P<obj>[\w' -]{{2,40}}?){AGO_EN}$",
+    re.I,
+)
+_PRESENT = {"eating": "eats|has|cooks", "drinking": "drinks|has"}
+# Words between the verb and the thing in a habit ("drinks two cups of coffee", "has iced tea").
+_AMOUNT = (
+    r"(?: (?:an?|some|\d+|one|two|three|four|five|a few|several|lots of|a lot of"
+    r"|(?:cups?|glass(?:es)?|mugs?|shots?|pints?|bowls?) of|black|iced|hot|strong|decaf|fresh"
+    r"|fried|grilled))*"
+)
+# Nouns after the thing that make it a place or another thing ("a coffee shop", "tea bar").
+_NOT_THE_THING = r"(?![\w-])(?! (?:shops?|bars?|place|cafe|café|ice cream|beans))"
+
+
+def _habit_ended(content: str) -> re.Pattern[str] | None:
+    """Stored wordings of the habit ``content`` says was given up, or None (see _ENDED)."""
+    m = _ENDED.match(content)
+    if m is None:
+        return None
+    verbs = _PRESENT[m["verb"].casefold()]
+    obj = re.escape(m["obj"]).replace("\\ ", r"\s+")
+    return re.compile(
+        rf"^User (?:\w+ly |often |always |still )*(?:{verbs}){_AMOUNT} {obj}{_NOT_THE_THING}", re.I
+    )
 
 
 def _retract(

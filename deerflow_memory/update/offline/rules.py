@@ -548,6 +548,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^my (?:all-time |absolute )?favou?rite (?P<k>[\w' -]+?) (?:is|are) (?P<v>.+)$", C.PREFERENCE, 0.9, "fav"),
     # "Sci-fi is my jam", "board games are my thing": a taste said of the thing
     _r(rf"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your)\b)(?P<v>[\w'’ -]{{2,40}}?) (?:is|are) {ADV_EN}(?:totally |kind of |kinda )?my (?:jam|thing|go-to|guilty pleasure|happy place|comfort food)$", C.PREFERENCE, 0.9, "taste+", lambda m, _clause: f"User loves {_lower_first(m['v'])}"),
+    # …and its reverse: "Jazz isn't really my thing these days", "opera is not my cup of tea"
+    _r(rf"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your)\b)(?P<v>[\w'’ -]{{2,40}}?) (?:isn't|is not|aren't|are not|'s not|'re not) {ADV_EN}(?:really |exactly |quite |totally )?my (?:thing|jam|cup of tea|scene)(?: (?:anymore|any more|these days|now|lately|nowadays))?$", C.PREFERENCE, 0.9, "taste-", lambda m, _clause: f"User does not like {_lower_first(m['v'])}"),
     # goals
     _r(r"^my (?:main |big |biggest |long-term |ultimate |career |life |new year'?s? )?(?:goal|dream|aim|ambition|plan|objective|resolution)(?: for [\w ]+| this (?:year|month|summer|winter|spring|autumn|fall))?(?: is|'s) (?P<v>.+)$", C.GOAL, 0.85),
     # "goal for this year: read 40 books", "new year's resolution: learn to swim"
