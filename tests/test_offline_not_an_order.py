@@ -94,3 +94,23 @@ def test_a_forecast_after_from_now_on_is_no_fact(said: str) -> None:
 )
 def test_an_order_after_from_now_on_is_still_one(said: str, order: str) -> None:
     assert order in _contents(said)
+
+
+# Attacker 75: a modal anywhere in the first words, or "会" inside another word, made an order
+# a forecast.
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Going forward, ping me whenever a deploy could fail.",
+        "From now on, each answer will end with a short recap.",
+        "Next time, estimate how long the build will take.",
+        "Going forward, all of our invoices will need a VAT line, so add one.",
+        "以后开完周会都帮我整理要点",
+        "以后把我不会念的字标上拼音",
+        "以后给我估计一下每步要多久",
+        "以后例会的纪要发我一份",
+        "以后每次会后都提醒我写总结",
+    ],
+)
+def test_an_order_with_a_modal_or_a_meeting_in_it_is_still_one(said: str) -> None:
+    assert any("instruction" in c or "长期要求" in c for c in _contents(said))

@@ -75,3 +75,39 @@ def test_a_place_only_pointed_at_is_no_fact(said: str) -> None:
 )
 def test_a_place_or_job_said_with_it_is_still_kept(said: str, fact: str) -> None:
     assert fact in _contents(said)
+
+
+# Attacker 75: the sarcasm marker took back the whole sentence, a literal "said nobody" and a
+# name were read as sarcasm, and a sincere or mild liking of a nuisance was dropped.
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I'm a pharmacist, and I adore night shifts, said no one ever.", "User is a pharmacist"),
+        ("我对芒果过敏，外卖店会记得才怪", "用户对芒果过敏"),
+        ("我养了一只仓鼠，它的名字叫才怪", "用户养了一只仓鼠"),
+        (
+            "I'm a chef, and when the critic asked who cooked, my boss said nobody.",
+            "User is a chef",
+        ),
+        ("I honestly love deadlines.", "User honestly loves deadlines"),
+        ("I appreciate queues.", "User appreciates queues"),
+    ],
+)
+def test_sarcasm_takes_back_only_its_own_clause(said: str, kept: str) -> None:
+    assert kept in _contents(said)
+
+
+@pytest.mark.parametrize("said", ["我喜欢开长会，才怪", "I adore paperwork, said nobody, ever."])
+def test_sarcasm_said_after_a_comma_takes_back_the_clause_before(said: str) -> None:
+    assert _contents(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I work nearby, at the library.", "User works at the library"),
+        ("I live here, in Bergen.", "User lives in Bergen"),
+    ],
+)
+def test_a_place_pointed_at_then_named_is_the_named_place(said: str, fact: str) -> None:
+    assert _contents(said) == [fact]

@@ -129,8 +129,8 @@ _EN_PASSING = re.compile(
     # here for years" ("I work there as a nurse" still says the job)
     r"|^I(?:'ve| have)?\s+(?:(?:still|now|currently|also|actually|both|all|been)\s+)*(?:live[sd]?|living"
     r"|work(?:s|ed|ing)?|stud(?:y|ied|ying)|stay(?:ed|ing)?)\s+(?:there|here|nearby|over there|around here"
-    r"|close by)(?:\s+(?:now|too|as well|anymore|still|again|full-time|part-time|for (?:\w+ )?(?:years?"
-    r"|months?|weeks?|a while|ages|decades?)|since [\w ]+))*$"
+    r"|close by)(?:\s+(?:now|too|as well|anymore|still|again|for (?:\w+ )?(?:years?"
+    r"|months?|weeks?|a while|ages|decades?)|since \w+))*$"
     # a verb with nothing after it, standing for one said before: "…and I still do", "I am too"
     r"|^I(?:'m)?\s+(?:still\s+|also\s+)?(?:do|does|did|am|was|have|had|can|will)"
     r"(?:\s+(?:too|as well|now|again|sometimes|occasionally|(?:on|at|in|every|most|some)\s+\w+(?:\s+\w+)?))?$"

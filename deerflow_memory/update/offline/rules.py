@@ -333,22 +333,32 @@ def _not_a_gripe(m: re.Match[str]) -> bool:
 
 
 # A forecast after "from now on" tells of the world, not how to answer ("Going forward, fares
-# will go up", "以后房租会越来越贵"): something other than the assistant or the user, then
-# what is to come. "Answers should include a source" is still an order: "should" counts
-# only before a verb of change ("things should get easier"), and "会" not in a word of its
-# own ("会议", "开会"), nor "可能" in "尽可能".
+# will go up", "以后房租会越来越贵"): a subject first (a word, or a determiner and up to three
+# words: an order starts with its verb, "warn me when a command could fail"), none about the
+# answers or the user ("answers will be shorter" is an order), then what is to come; "should"
+# only before a verb of change ("things should get easier"; "replies should go first" is an
+# order). In Chinese the subject may be left out ("接下来会下雨"), but an order's verb never
+# starts it ("提醒我周会前…", "把可能有风险的操作标红"), and "会" is no word of its own
+# ("开完会", "周会", "不会", "误会", "会议"), nor "可能" in "尽可能" or "可能的话".
+_NO_FORECAST_SUBJECT_EN = (
+    r"answers?|repl(?:y|ies)|responses?|summar(?:y|ies)|explanations?|code|tone|format|output"
+    r"|examples?|messages?|emails?|drafts?|translations?|results?|lists?|tables?|units?"
+    r"|temperatures?|dates?|times?|you|your|yours|me|my|mine|i|we|us|our|please"
+)
 _FORECAST_EN = re.compile(
-    r"(?!(?:you|your|please|i|we)\b)(?:[\w-]+\s+){0,5}?(?:"
-    r"(?:will|won't|might|may|could|(?:is|are) (?:going|likely|expected|bound|set) to|(?:is|are) gonna)"
-    r"|should (?:probably |likely |soon )?(?:get|become|improve|rise|fall|drop|go|grow|increase"
-    r"|decrease|change|ease|calm|settle|pick up|slow))\b"
-    r"|(?!(?:you|i|we)'ll\b)[\w-]+'ll\b",
+    rf"(?!(?:[\w'-]+\s+){{0,3}}?(?:{_NO_FORECAST_SUBJECT_EN})\b)"
+    r"(?:(?:the|a|an|most|many|some|all|our|their|his|her|its|this|that|these|those|every|each|no"
+    r"|my|lots of|a lot of)\s+(?:[\w-]+\s+){0,2}?[\w-]+|[\w-]+)"
+    r"(?:\s+(?:will|won't|would|shall|might|may|could|(?:is|are) (?:going|likely|expected|bound|set)"
+    r" to|(?:is|are) gonna|should (?:probably |likely |soon )?(?:get|become|improve|rise|fall|drop"
+    r"|grow|increase|decrease|ease|calm|settle|pick up|slow))|'ll|'s (?:gonna|going to|likely to))\b",
     _I,
 )
 _FORECAST_ZH = re.compile(
-    r"(?![你您请我咱])[^，,。；;]{1,8}?(?:"
-    r"(?<![开聚约晚大例年宴舞机社学协工体])会(?![议员计话场所长谈客面见费])"
-    r"|将会|(?<!尽)可能|估计|也许|或许|恐怕|迟早)"
+    r"(?!你|您|请|帮|给|把|提醒|遇到|看到|碰到|回答|回复|告诉|记得|每次|直接|别|不要|用|先|都)"
+    r"(?:(?![我你您咱])[\u4e00-\u9fffA-Za-z0-9]){0,6}?"
+    r"(?:(?<![开完周组晨早午晚夜班例年宴舞聚约大机社学协工体不误理领])会(?![议员计话场所长谈客面见费后前上中里])"
+    r"|将会|(?<!尽)可能(?!的话|地)|估计|也许|或许|恐怕|迟早)"
 )
 
 
@@ -357,14 +367,28 @@ def _not_a_forecast(m: re.Match[str]) -> bool:
     return _FORECAST_EN.match(m["v"]) is None
 
 
+_FOR_ME_ZH = re.compile(r"(?:给|帮|发|提醒|告诉|替|通知|回答|回复|跟|和|叫|称呼)我")
+
+
 def _not_a_forecast_zh(m: re.Match[str]) -> bool:
     """ "以后回答要简短一点" is an order; "以后房租会越来越贵" a forecast; "以后再说" neither."""
-    return "再说" not in m["v"] and _FORECAST_ZH.match(m["v"]) is None
+    v = m["v"]
+    return "再说" not in v and (_FORECAST_ZH.match(v) is None or _FOR_ME_ZH.search(v) is not None)
+
+
+_SINCERE = re.compile(r"\b(?:genuinely|honestly|actually|truly|seriously|sincerely)\b", _I)
+_FOND = re.compile(r"\b(?:love|adore|enjoy)\b", _I)
 
 
 def _not_in_jest(m: re.Match[str]) -> bool:
-    """ "I love tea" is a taste; "I just love waiting in line" is sarcasm."""
-    return re.fullmatch(NUISANCES_EN, m["v"].strip(), _I) is None
+    """ "I love tea" is a taste; "I just love waiting in line" is sarcasm, unless said to be
+    meant ("I genuinely love taxes"); liking, preferring or appreciating it is plain."""
+    said = m.group(0)[: m.start("v") - m.start(0)]
+    return (
+        re.fullmatch(NUISANCES_EN, m["v"].strip(), _I) is None
+        or _FOND.search(said) is None
+        or _SINCERE.search(said) is not None
+    )
 
 
 def _not_a_judgement(m: re.Match[str]) -> bool:

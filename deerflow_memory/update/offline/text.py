@@ -274,7 +274,7 @@ _EN_MARKER = re.compile(
 # at its end ("…, jk", "…（开玩笑的）", "…, or at least I was").
 _TAKEN_BACK_WORDS = (
     r"(?:(?:I'?m\s+)?just\s+(?:kidding|joking)|jk|j/k|kidding|only\s+joking|"
-    r"said\s+no\s*(?:one|body)(?:\s+ever)?|"  # sarcasm: "I love Mondays, said no one ever"
+    r"said\s+(?:literally\s+)?(?:no\s*one|nobody),?\s+ever|"  # "I love Mondays. Said no one ever."
     r"开玩笑的?|开个玩笑|逗你(?:玩)?的|骗你的)"
 )
 _TAKEN_BACK = re.compile(
@@ -282,10 +282,18 @@ _TAKEN_BACK = re.compile(
     _I,
 )
 _TAKEN_BACK_AFTER = re.compile(
-    rf"(?:[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|(?<=[(（])(?:joking|sarcasm)|/s|"
+    rf"[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|(?<=[(（])(?:joking|sarcasm|反话)|/s|"
     r"or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)|至少以前是)"
-    r"|(?<=[\u4e00-\u9fff])才怪(?:呢|啦|了)?)"  # "我喜欢加班才怪": as if
     r"(?:\s+(?:lol|lmao|haha))*(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*$",  # "(jk lol)"
+    _I,
+)
+# Sarcasm that takes back one clause, not the sentence: "…, said no one ever" the clause
+# before it, "…才怪" its own or, said alone, the one before ("我对花生过敏，餐厅会注意才怪":
+# the allergy stands; "它的名字叫才怪" is a name).
+_SARCASM = re.compile(
+    r"(?:^|(?<=[,，;；]))[^,，;；]*?(?:[,，]\s*)?"
+    r"(?:said\s+(?:literally\s+)?(?:no\s*one|nobody),?\s+ever|(?<![叫是])才怪(?:呢|啦|了|咧|嘞)?)"
+    r"[\s.!！。~～]*(?=$|[,，;；])",
     _I,
 )
 _ZH_LEADIN = re.compile(
@@ -778,6 +786,14 @@ _TYPOS = {
 _TYPO = re.compile(rf"\b(?:{'|'.join(_TYPOS)})\b", _I)
 
 
+# A place pointed at, then named: "I live nearby, in Leeds" says "I live in Leeds".
+_PLACE_POINTED_THEN_NAMED = re.compile(
+    r"^(?P<said>I(?:'ve| have)?\s+(?:[a-z]+\s+){0,2}?(?:live[sd]?|living|work(?:s|ed|ing)?"
+    r"|stud(?:y|ied|ying)))\s+(?:here|there|nearby|close by|over there),?\s+(?=(?:in|at|near)\s)",
+    _I,
+)
+
+
 def _en_normalise(clause: str) -> str:
     if not any(c.islower() for c in clause) and sum(c.isalpha() for c in clause) > 3:
         clause = clause.lower()  # "I'M ALLERGIC TO IT": shouted, read as said ("…to it")
@@ -799,6 +815,7 @@ def _en_normalise(clause: str) -> str:
     clause = re.sub(r"\bdo not\b", "don't", clause, flags=_I)
     clause = re.sub(r"\b(?:cannot|can not)\b", "can't", clause, flags=_I)
     clause = re.sub(r"\bwill not\b", "won't", clause, flags=_I)
+    clause = _PLACE_POINTED_THEN_NAMED.sub(r"\g<said> ", clause)
     clause = re.sub(r"\s+", " ", clause).strip()
     clause = _closed(_without_stray_closers(without_ending(clause, _EN_TRAILING), _EN_TRAILING))
     # A dotted short form keeps its last full stop: "…in Washington, D.C.", "…at M.I.T."
@@ -1475,6 +1492,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
         previous = len(found)
+        raw = _SARCASM.sub("", raw)
+        if not _LETTER.search(raw):
+            continue
         if _TAKEN_BACK_AFTER.search(
             raw
         ):  # "我对花生过敏，开玩笑的", "I'm vegan, or at least I was"
