@@ -750,6 +750,12 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
                 max_fact_chars=config.max_fact_chars,
             ),
         )
+        # A first fact for a user while others are stored: perhaps the id was mistyped.
+        others = (
+            sorted({u for u, _ in storage.list_documents()} - {args.user})
+            if saved.revision == 1
+            else []
+        )
     unsafe = unsafe_to_store(fact.content)
     # A stored text said again is that fact confirmed (no copy); only a new fact has no
     # confirmation stamp. The stored confidence is said: "2" is read as 2 %, not as 1.
@@ -762,6 +768,12 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     )
     if unsafe:  # stored as asked, but said: the model reads it every turn
         _warn_unsafe(f"{fact.id} looks", "it")
+    if others:
+        _print_error(
+            f"user {args.user!r} had no memory in {_where(config, args.tenant)}; this fact "
+            f"starts one ({_first(others, 'user')})",
+            "note",
+        )
     return 0
 
 

@@ -158,3 +158,15 @@ def test_a_long_token_typed_as_a_fact_id_is_hidden_though_the_error_cuts_it(
     )
     done = cli("--root", str(tmp_path), "forget", "--user", "ed", token, cwd=tmp_path)
     assert done.returncode == 1 and "Quartz7" not in done.stderr and "not shown" in done.stderr
+
+
+def test_remember_for_a_new_user_beside_others_says_so(tmp_path: Path) -> None:
+    # A mistyped id quietly started a second memory (newcomer 48).
+    root = ["--root", str(tmp_path)]
+    assert cli(*root, "remember", "--user", "maeve", "Grows chillies", cwd=tmp_path).stderr == ""
+    typo = cli(*root, "remember", "--user", "meave", "Keeps quail", cwd=tmp_path)
+    assert typo.returncode == 0 and typo.stdout.startswith("remembered fact_")
+    assert typo.stderr.startswith("deerflow-memory: note: user 'meave' had no memory")
+    assert "stored users: maeve" in typo.stderr and typo.stderr.count("\n") == 1
+    again = cli(*root, "remember", "--user", "meave", "Reads sagas", cwd=tmp_path)
+    assert again.returncode == 0 and again.stderr == ""  # only when the memory starts
