@@ -116,8 +116,10 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
     invisible characters (``"f1 "`` given, ``"f1"`` stored): the message then asks
     whether it was meant. ``text_of`` names the current fact whose text was given in
     place of its id (``"Likes tea"`` for ``"fact_1"``; an id that differs only slightly,
-    ``near``, is named first). ``in_history``: the id is of a
-    fact already deleted or edited away (it is in the history).
+    ``near``, is named first). ``text_in`` names the current facts (at most three) whose
+    text holds what was given, when no fact's whole text is it (``"tea"`` for
+    ``"Likes tea"``). ``in_history``: the id is of a fact already deleted or edited away
+    (it is in the history).
     """
 
     def __init__(
@@ -126,11 +128,13 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
         near: str | None = None,
         *,
         text_of: str | None = None,
+        text_in: tuple[str, ...] = (),
         in_history: bool = False,
     ) -> None:
         self.fact_id = fact_id
         self.near = near
         self.text_of = text_of
+        self.text_in = text_in
         self.in_history = in_history
         if in_history:
             super().__init__(
@@ -149,6 +153,13 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
                 f"no current fact with id {fact_id[:80]!r}; did you mean {near[:80]!r}? "
                 "(ids are compared exactly: case, whitespace, Unicode form and invisible "
                 "characters count)"
+            )
+            return
+        if text_in:
+            ids = ", ".join(repr(i[:80]) for i in text_in)
+            super().__init__(
+                f"no current fact with id {fact_id[:80]!r}; it is part of the text of {ids}: "
+                "give the id of the one meant"
             )
             return
         super().__init__(

@@ -170,3 +170,17 @@ def test_remember_for_a_new_user_beside_others_says_so(tmp_path: Path) -> None:
     assert "stored users: maeve" in typo.stderr and typo.stderr.count("\n") == 1
     again = cli(*root, "remember", "--user", "meave", "Reads sagas", cwd=tmp_path)
     assert again.returncode == 0 and again.stderr == ""  # only when the memory starts
+
+
+def test_forget_by_a_part_of_a_facts_text_names_the_facts_holding_it(tmp_path: Path) -> None:
+    # "forget 'green tea'" for "Likes green tea" said only "never existed" (newcomer 48).
+    root = ["--root", str(tmp_path)]
+    for text in ("Brews green tea at dawn", "Dislikes green tea ice cream", "Plays oboe"):
+        assert cli(*root, "remember", "--user", "ida", text, cwd=tmp_path).returncode == 0
+    brews, dislikes, oboe = FileMemoryStorage(tmp_path).load("ida").facts
+    part = cli(*root, "forget", "--user", "ida", "Green  Tea", cwd=tmp_path)
+    assert part.returncode == 1 and "part of the text of" in part.stderr
+    assert brews.id in part.stderr and dislikes.id in part.stderr and oboe.id not in part.stderr
+    assert len(FileMemoryStorage(tmp_path).load("ida").facts) == 3  # nothing guessed
+    short = cli(*root, "forget", "--user", "ida", "o", cwd=tmp_path)  # too short to mean one
+    assert short.returncode == 1 and "never existed" in short.stderr
