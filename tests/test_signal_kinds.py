@@ -205,36 +205,3 @@ def test_confirming_a_result_is_approval(assistant: str, user: str) -> None:
 )
 def test_near_misses_of_confirmation_are_no_approval(assistant: str, user: str) -> None:
     assert verdict(assistant, user) != "approval"
-
-
-# --- a challenge of where the reply got something; an action undone at once -------------
-
-
-@pytest.mark.parametrize(
-    ("assistant", "user"),
-    [
-        ("I moved your dentist visit to Friday.", "since when do I go on Fridays??"),
-        ("Your trip starts on the 9th.", "Since when did I say the 9th"),
-        ("我帮你订了川菜馆。", "你从哪看出来我爱吃辣的？"),
-        ("已经按素食准备了菜单。", "你从哪里知道我吃素的"),
-        ("Done, I emailed the whole team.", "no no, stop, undo that"),
-        ("I've deleted the old branch.", "No! No. Revert it now"),
-        ("已经帮你退掉了酒店。", "不不不，取消退订"),
-        ("我把会议改到了周三。", "不不，别改了"),
-    ],
-)
-def test_a_challenge_or_an_action_undone_at_once_is_a_correction(assistant: str, user: str) -> None:
-    assert verdict(assistant, user) == "correction"
-
-
-@pytest.mark.parametrize(
-    ("assistant", "user"),
-    [
-        ("Here is the lasagne recipe.", "since when is lasagne this easy? love it"),
-        ("I set a reminder for 6 am.", "no, that's fine, cancel nothing"),
-        ("要不要我帮你取消订阅？", "不用，先不取消"),
-        ("The museum opens at 10.", "no way! I'll go early then"),
-    ],
-)
-def test_near_misses_of_a_challenge_or_an_undo_are_no_correction(assistant: str, user: str) -> None:
-    assert verdict(assistant, user) != "correction"
