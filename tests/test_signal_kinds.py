@@ -205,3 +205,44 @@ def test_confirming_a_result_is_approval(assistant: str, user: str) -> None:
 )
 def test_near_misses_of_confirmation_are_no_approval(assistant: str, user: str) -> None:
     assert verdict(assistant, user) != "approval"
+
+
+# --- a belief about the user challenged: where did that come from? -------------------------
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("Since you're a vegetarian, try the lentil curry.", "Who told you I'm vegetarian?"),
+        ("As a Python developer, you'll like this.", "where did you get the idea that I code?"),
+        ("Your commute from Leeds must be long.", "What makes you think I live in Leeds??"),
+        ("Booked seats by the window, as you prefer.", "When did I ever say I like windows"),
+        (
+            "Here are dog-friendly hotels for you and your dog.",
+            "since when did I tell you my dog travels",
+        ),
+        ("给你推荐几家海鲜餐厅。", "谁告诉你我爱吃海鲜的？"),
+        ("按你说的订了周二。", "我什么时候说过要订周二"),
+        ("你是老师，这套教案应该适合你。", "你凭什么认为我是老师？"),
+    ],
+)
+def test_a_belief_about_the_user_challenged_is_a_correction(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("The café on Elm Street opened last week.", "who told you about that café? it's lovely"),
+        ("The train may be delayed.", "what makes you think the train will be late? just curious"),
+        ("Many people enjoy jazz.", "why do you think people like jazz?"),
+        ("You might be ready for the marathon.", "what makes you think I should run it this year?"),
+        ("Insomnia has many causes.", "Why do you think I can't sleep lately?"),
+        ("听说那家店不错。", "谁告诉你这家店的？我也想去"),
+        ("你的建议很有道理。", "我什么时候说过这么好的话，哈哈，谢谢"),
+    ],
+)
+def test_a_question_of_where_something_came_from_that_is_no_challenge(
+    assistant: str, user: str
+) -> None:
+    assert verdict(assistant, user) != "correction"
