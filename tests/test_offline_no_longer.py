@@ -206,3 +206,39 @@ def test_a_habit_given_up_a_place_left_or_a_taste_gone_ends_the_old_fact(
 )
 def test_what_a_habit_given_up_does_not_name_is_kept(before: str, now: str, kept: str) -> None:
     assert kept in facts_after(before, now)
+
+
+# Attacker 76: a habit given up withdrew a pet, a business or another habit said with it;
+# leaving a place withdrew where the user was born; "…isn't just my thing" was a dislike.
+@pytest.mark.parametrize(
+    ("before", "now", "kept"),
+    [
+        ("I have goldfish as pets.", "I quit eating fish.", "User has goldfish as pets"),
+        (
+            "I have two espresso machines.",
+            "I quit drinking espresso.",
+            "User has two espresso machines",
+        ),
+        (
+            "I drink coffee and tea every morning.",
+            "I quit drinking coffee.",
+            "User drinks coffee and tea every morning",
+        ),
+        (
+            "I cook lamb for my parents on Sundays.",
+            "I stopped eating lamb.",
+            "User cooks lamb for their parents on Sundays",
+        ),
+        ("I was born in Galway.", "I left Galway in 2015.", "User was born in Galway"),
+        ("I support Galway United.", "I left Galway in May.", "User supports Galway United"),
+        ("I love baking.", "Baking isn't just my thing, it's my job.", "User loves baking"),
+    ],
+)
+def test_what_a_change_does_not_end_is_kept(before: str, now: str, kept: str) -> None:
+    assert kept in facts_after(before, now)
+
+
+def test_a_reported_dislike_is_not_the_users() -> None:
+    assert not any(
+        "does not like" in f for f in facts_after("My brother says opera isn't my thing.")
+    )

@@ -114,3 +114,34 @@ def test_an_order_after_from_now_on_is_still_one(said: str, order: str) -> None:
 )
 def test_an_order_with_a_modal_or_a_meeting_in_it_is_still_one(said: str) -> None:
     assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+
+
+# Attacker 76: an order said with "will"/"would" about what the answers hold was a forecast;
+# a forecast needs a change that comes by itself.
+@pytest.mark.parametrize(
+    "said",
+    [
+        "From now on, the dinners will need to be dairy-free.",
+        "Going forward, distances will be in miles.",
+        "From now on, snacks won't include sesame.",
+        "Next time, a table would help.",
+        "From now on, shorter ones would be better.",
+        "以后报价都会用美元显示",
+        "以后菜谱会避开花生",
+    ],
+)
+def test_an_order_said_with_will_or_would_is_still_one(said: str) -> None:
+    assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Going forward, bus fares could rise.",
+        "Next time, the wait will be longer.",
+        "接下来要下雪了",
+        "以后电费还得涨",
+    ],
+)
+def test_a_forecast_of_a_change_is_no_order(said: str) -> None:
+    assert _contents(said) == []

@@ -25,10 +25,10 @@ def _contents(text: str) -> list[str]:
     [
         "Oh joy, I just adore sitting in traffic.",
         "I really enjoy waiting in queues at the post office lol",
-        "Wonderful, I love deadlines.",
+        "Wonderful, I just love deadlines.",
         "I simply love paperwork.",
         "I love hangovers, said no one ever",
-        "Yeah, I enjoy being stuck in traffic all day.",
+        "Yeah, I totally enjoy being stuck in traffic all day.",
         "I love filling in forms. Said nobody ever.",
         "我最喜欢周末加班了才怪",
         "我爱排队才怪呢",
@@ -111,3 +111,28 @@ def test_sarcasm_said_after_a_comma_takes_back_the_clause_before(said: str) -> N
 )
 def test_a_place_pointed_at_then_named_is_the_named_place(said: str, fact: str) -> None:
     assert _contents(said) == [fact]
+
+
+# Attacker 76: sarcasm after "and" or said alone took back the user's other facts; a loved
+# nuisance with a reason was dropped; a phrase after a pointed place was read as a place.
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        (
+            "I'm allergic to kiwi and I adore filing taxes, said no one ever.",
+            ["User is allergic to kiwi"],
+        ),
+        ("I live in Cork and I love traffic jams. Said no one ever.", ["User lives in Cork"]),
+        ("我住在苏州，喜欢堵车（反话）。", ["用户住在苏州"]),
+        ("我喜欢京剧，这才怪。", []),
+        ("I live here, in fact.", []),
+        ("I work there, in the evenings.", []),
+        ("I live there, near the harbour.", ["User lives near the harbour"]),
+    ],
+)
+def test_sarcasm_and_pointed_places_keep_the_other_facts(said: str, facts: list[str]) -> None:
+    assert _contents(said) == facts
+
+
+def test_a_nuisance_loved_for_a_reason_is_a_taste() -> None:
+    assert "User loves deadlines" in _contents("I love deadlines, they keep me sharp.")

@@ -475,15 +475,20 @@ _ENDED = re.compile(
     rf"(?P<obj>[\w' -]{{2,40}}?){AGO_EN}$",
     re.I,
 )
-_PRESENT = {"eating": "eats|has|cooks", "drinking": "drinks|has"}
+_PRESENT = {"eating": "eats|has", "drinking": "drinks|has"}
 # Words between the verb and the thing in a habit ("drinks two cups of coffee", "has iced tea").
 _AMOUNT = (
     r"(?: (?:an?|some|\d+|one|two|three|four|five|a few|several|lots of|a lot of"
     r"|(?:cups?|glass(?:es)?|mugs?|shots?|pints?|bowls?) of|black|iced|hot|strong|decaf|fresh"
     r"|fried|grilled))*"
 )
-# Nouns after the thing that make it a place or another thing ("a coffee shop", "tea bar").
-_NOT_THE_THING = r"(?![\w-])(?! (?:shops?|bars?|place|cafe|café|ice cream|beans))"
+# After the thing, only when, how often, where or with what: a noun would make it another
+# thing ("a coffee shop", "milk tea", "fish as pets", "two coffee machines"), and "and"
+# another habit the user keeps ("coffee and tea every morning").
+_NOT_THE_THING = (
+    r"(?=[.!]?$|,|\s+(?:every|each|daily|weekly|a day|a week|twice|once|\d+|most|before|after"
+    r"|at|in|on|with|for|when|during|instead|now|again|too|regularly|sometimes|often)\b)"
+)
 
 
 def _habit_ended(content: str) -> re.Pattern[str] | None:
@@ -525,7 +530,11 @@ def _retract(
 
     def withdrawn(content: str, slot: str | None, constraint: bool) -> bool:
         said = content[_subject_end(content) :]
-        if not named or not names_retracted(said, what):
+        if (
+            not named
+            or not names_retracted(said, what)
+            or (retraction.retract_present and not _TIES_NOW.search(said))
+        ):
             return slot in slots and not constraint
         if retraction.retract_whole and not names_only(
             said, what, any_reason=retraction.retract_any_reason
@@ -548,6 +557,16 @@ def _retract(
         ):
             removals[item.fact.id] = reason
     return [c for c in new if not withdrawn(c.content, c.slot, c.constraint)]
+
+
+# What ties the user to a place, employer or group now: what leaving it ends ("lives in
+# Leeds", "works at Acme", "sings in the choir"; not "was born in Leeds", "supports Leeds").
+_TIES_NOW = re.compile(
+    r"\b(?:lives?|living|resides?|based|works?|working|employed|stud(?:y|ies|ying)|attends?"
+    r"|member|goes to|plays?|sings?|is (?:in|at|on|with|part of)|belongs?|volunteers?|teaches"
+    r"|trains?|rents?|stays?)\b|住|工作|上班|生活|读|上学|成员|会员|加入",
+    re.I,
+)
 
 
 # Reasons of removals that a later restatement undoes (a retraction's stays).

@@ -106,6 +106,9 @@ class Candidate:
     retract_whole: bool = False
     # …with any reason after it ("vegetarian since my heart attack" goes when meat is eaten)
     retract_any_reason: bool = False
+    # only a fact that ties the user to X now ("I left Leeds" withdraws "lives in Leeds", not
+    # "was born in Leeds" or "supports Leeds United")
+    retract_present: bool = False
 
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -333,32 +336,42 @@ def _not_a_gripe(m: re.Match[str]) -> bool:
 
 
 # A forecast after "from now on" tells of the world, not how to answer ("Going forward, fares
-# will go up", "以后房租会越来越贵"): a subject first (a word, or a determiner and up to three
-# words: an order starts with its verb, "warn me when a command could fail"), none about the
-# answers or the user ("answers will be shorter" is an order), then what is to come; "should"
-# only before a verb of change ("things should get easier"; "replies should go first" is an
-# order). In Chinese the subject may be left out ("接下来会下雨"), but an order's verb never
-# starts it ("提醒我周会前…", "把可能有风险的操作标红"), and "会" is no word of its own
-# ("开完会", "周会", "不会", "误会", "会议"), nor "可能" in "尽可能" or "可能的话".
+# will go up", "以后房租会越来越贵"): a subject first (up to two words, or a determiner and up
+# to three: an order starts with its verb, "warn me when a command could fail"), none about
+# the answers or the user, then a modal and a change that comes by itself ("will go up",
+# "should get easier", "is likely to be late"). "The meals will need to be halal", "prices
+# will be in euros" and "replies should go first" are orders. In Chinese the subject may be
+# left out ("接下来会下雨"); a word of guessing says it ("估计", "恐怕"; not "尽可能" or
+# "可能的话"), or "会"/"要"/"得" before a change ("会越来越贵", "要降温"; "以后代码会用Python
+# 写" is an order), and an order's verb never starts it ("提醒我…", "把可能有风险的…标红").
 _NO_FORECAST_SUBJECT_EN = (
     r"answers?|repl(?:y|ies)|responses?|summar(?:y|ies)|explanations?|code|tone|format|output"
     r"|examples?|messages?|emails?|drafts?|translations?|results?|lists?|tables?|units?"
     r"|temperatures?|dates?|times?|you|your|yours|me|my|mine|i|we|us|our|please"
 )
+_CHANGE_EN = (
+    r"(?:go (?:up|down)|rise|fall|drop|climb|soar|increase|decrease|grow|shrink|improve|worsen"
+    r"|(?:get|become|be) (?:colder|warmer|hotter|cheaper|pricier|dearer|higher|lower|harder|easier"
+    r"|busier|quieter|smaller|bigger|shorter|longer|worse|slower|tighter|tougher|scarcer|wetter|drier|more \w+"
+    r"|less \w+|late|delayed|fine|ok|okay|busy|closed"
+    r"|cancell?ed|expensive|cheap|crowded)|change|cost (?:more|less)|rain|snow|replace|run (?:late|less|more)"
+    r"|slow(?: down)?|pick up|ease|settle|calm down|happen|come back|end|expire|disappear|take over)\b"
+)
 _FORECAST_EN = re.compile(
     rf"(?!(?:[\w'-]+\s+){{0,3}}?(?:{_NO_FORECAST_SUBJECT_EN})\b)"
-    r"(?:(?:the|a|an|most|many|some|all|our|their|his|her|its|this|that|these|those|every|each|no"
-    r"|my|lots of|a lot of)\s+(?:[\w-]+\s+){0,2}?[\w-]+|[\w-]+)"
-    r"(?:\s+(?:will|won't|would|shall|might|may|could|(?:is|are) (?:going|likely|expected|bound|set)"
-    r" to|(?:is|are) gonna|should (?:probably |likely |soon )?(?:get|become|improve|rise|fall|drop"
-    r"|grow|increase|decrease|ease|calm|settle|pick up|slow))|'ll|'s (?:gonna|going to|likely to))\b",
+    r"(?:(?:the|a|an|most|many|some|all|their|his|her|its|this|that|these|those|every|each|no"
+    r"|lots of|a lot of)\s+(?:[\w-]+\s+){0,2}?[\w-]+|(?:[\w-]+\s+)?[\w-]+)"
+    r"(?:\s+(?:will|won't|would|shall|might|may|could|should|(?:is|are) (?:going|likely|expected"
+    r"|bound|set) to|(?:is|are) gonna)|'ll|'s (?:gonna|going to|likely to))"
+    rf"\s+(?:(?:probably|likely|soon|surely|eventually|only|keep on|continue to|all|just)\s+)*{_CHANGE_EN}",
     _I,
 )
 _FORECAST_ZH = re.compile(
     r"(?!你|您|请|帮|给|把|提醒|遇到|看到|碰到|回答|回复|告诉|记得|每次|直接|别|不要|用|先|都)"
     r"(?:(?![我你您咱])[\u4e00-\u9fffA-Za-z0-9]){0,6}?"
-    r"(?:(?<![开完周组晨早午晚夜班例年宴舞聚约大机社学协工体不误理领])会(?![议员计话场所长谈客面见费后前上中里])"
-    r"|将会|(?<!尽)可能(?!的话|地)|估计|也许|或许|恐怕|迟早)"
+    r"(?:将会|(?<!尽)可能(?!的话|地)|估计|也许|或许|恐怕|迟早|肯定|"
+    r"(?<![开完周组晨早午晚夜班例年宴舞聚约大机社学协工体不误理领])(?:会|要|得)[还再更都也]*"
+    r"(?:越来越|涨|跌|贵|便宜|下雨|下雪|降温|升温|变|好起来|转凉|转暖|下降|上升|增加|减少|倒闭|裁员|堵|冷|热|忙))"
 )
 
 
@@ -376,19 +389,18 @@ def _not_a_forecast_zh(m: re.Match[str]) -> bool:
     return "再说" not in v and (_FORECAST_ZH.match(v) is None or _FOR_ME_ZH.search(v) is not None)
 
 
-_SINCERE = re.compile(r"\b(?:genuinely|honestly|actually|truly|seriously|sincerely)\b", _I)
-_FOND = re.compile(r"\b(?:love|adore|enjoy)\b", _I)
+# Sarcasm's push on a fond verb ("I just love waiting in line"): without it, "I love
+# deadlines" may be meant ("…, they keep me focused"), and is kept.
+_IN_JEST = re.compile(
+    r"\b(?:just|simply|absolutely|totally|so+|sure do)\s+(?:love|adore|enjoy)\b", _I
+)
 
 
 def _not_in_jest(m: re.Match[str]) -> bool:
-    """ "I love tea" is a taste; "I just love waiting in line" is sarcasm, unless said to be
-    meant ("I genuinely love taxes"); liking, preferring or appreciating it is plain."""
+    """ "I love tea" is a taste; "I just love waiting in line" is sarcasm (a nuisance loved
+    with a push: :data:`_IN_JEST`)."""
     said = m.group(0)[: m.start("v") - m.start(0)]
-    return (
-        re.fullmatch(NUISANCES_EN, m["v"].strip(), _I) is None
-        or _FOND.search(said) is None
-        or _SINCERE.search(said) is not None
-    )
+    return re.fullmatch(NUISANCES_EN, m["v"].strip(), _I) is None or _IN_JEST.search(said) is None
 
 
 def _not_a_judgement(m: re.Match[str]) -> bool:
@@ -573,7 +585,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     # "Sci-fi is my jam", "board games are my thing": a taste said of the thing
     _r(rf"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your)\b)(?P<v>[\w'’ -]{{2,40}}?) (?:is|are) {ADV_EN}(?:totally |kind of |kinda )?my (?:jam|thing|go-to|guilty pleasure|happy place|comfort food)$", C.PREFERENCE, 0.9, "taste+", lambda m, _clause: f"User loves {_lower_first(m['v'])}"),
     # …and its reverse: "Jazz isn't really my thing these days", "opera is not my cup of tea"
-    _r(rf"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your)\b)(?P<v>[\w'’ -]{{2,40}}?) (?:isn't|is not|aren't|are not|'s not|'re not) {ADV_EN}(?:really |exactly |quite |totally )?my (?:thing|jam|cup of tea|scene)(?: (?:anymore|any more|these days|now|lately|nowadays))?$", C.PREFERENCE, 0.9, "taste-", lambda m, _clause: f"User does not like {_lower_first(m['v'])}"),
+    # (not "…isn't just my thing, it's my passion", nor "my wife says jazz isn't my thing")
+    _r(r"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your|my|i|the)\b)(?P<v>(?:(?!\b(?:says?|said|thinks?|think|told|knows?|feels?|really|just)\b)[\w'’ -]){2,40}?) (?:really |honestly )?(?:isn't|is not|aren't|are not|'s not|'re not) (?:really |totally |even )?my (?:thing|jam|cup of tea|scene)(?: (?:anymore|any more|these days|now|lately|nowadays))?$", C.PREFERENCE, 0.9, "taste-", lambda m, _clause: f"User does not like {_lower_first(m['v'])}"),
     # goals
     _r(r"^my (?:main |big |biggest |long-term |ultimate |career |life |new year'?s? )?(?:goal|dream|aim|ambition|plan|objective|resolution)(?: for [\w ]+| this (?:year|month|summer|winter|spring|autumn|fall))?(?: is|'s) (?P<v>.+)$", C.GOAL, 0.85),
     # "goal for this year: read 40 books", "new year's resolution: learn to swim"

@@ -145,6 +145,14 @@ _EN_LEADIN = re.compile(
     r"(?:can|could|would) you (?:please )?(?:remember|note|keep in mind)))(?:\s+that)?\s*[,!:;-]?\s+)+",
     _I,
 )
+# Who or what finds a health fact of the user's ("My allergist said I'm allergic to birch").
+_HEALTH_SOURCE_EN = (
+    r"(?:doctor|doc|gp|physician|allergist|cardiologist|dermatologist|nutritionist|dietitian"
+    r"|dietician|specialist|consultant|nurse|dentist|therapist|psychiatrist|endocrinologist"
+    r"|neurologist|gastroenterologist|optometrist|ophthalmologist|oncologist|surgeon|p(?:a)?ediatrician"
+    r"|physio|physiotherapist|midwife|blood tests?|tests?|test results?|results|scans?|allergy tests?"
+    r"|blood work|check-?up)"
+)
 # A hedge or a preface before the user's own statement, at the start of any clause: "I'm
 # pretty sure I'm allergic to…", "…and it turns out I have…" (not "I think I'm…", too
 # unsure: "I think I'm pregnant", "I think I'm a terrible cook"),
@@ -154,6 +162,11 @@ _EN_LEADIN = re.compile(
 _EN_PREFACE = re.compile(
     r"^(?:(?:(?:I'm|I am) (?:(?:pretty|fairly|quite|almost|absolutely|\d{1,3} ?%) )?(?:sure|certain|positive)|"
     r"(?:it |as it )?turns out|it turned out|"
+    # what a doctor or a test found: "My GP says I'm prediabetic", "I found out I have…"
+    rf"(?:my|the|our) (?:(?:family|new|regular) )?{_HEALTH_SOURCE_EN} (?:says|said|told me|tells me"
+    r"|has told me|confirmed|confirms|found|shows?|showed|revealed|came back saying)|"
+    r"I(?:'ve| have)? (?:just |recently |finally )?(?:found out|learned|learnt|discovered|was told"
+    r"|got told|been told)|"
     r"since|because|'?cause|cuz|given that|seeing (?:as|that)|now that)"
     r"(?: that)?\s*[,:—–-]?\s+(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not)\b)|"
     r"(?:the thing (?:about me |with me )?is|(?:some )?background|(?:for |some |quick )?context|fun fact|"
@@ -191,6 +204,38 @@ _EN_LIKE_ME = re.compile(
     r"mum|dad|parent|student|beginner|vegan|vegetarian|diabetic) like me\b",
     _I,
 )
+
+
+# What a doctor or a check-up found, before the user's own statement: "医生说我有高血压",
+# "体检发现我血糖偏高", "我才发现我对芒果过敏": the statement is the user's.
+_ZH_PREFACE = re.compile(
+    r"^(?:(?:医生|大夫|医师|专家|营养师|过敏科医生)(?:跟我|和我)?(?:说|讲|告诉我|诊断)(?:说)?"
+    r"|(?:体检|检查|化验|验血|过敏原检测)(?:结果|报告)?(?:发现|显示|说|查出)(?:来)?(?:说)?"
+    r"|我(?:才|刚|最近|后来)?(?:发现|得知|查出))(?=我)"
+)
+
+
+# A doctor's order to the user about food, drink or habits, said as the user's: "My GP told
+# me to avoid gluten" → "I've been told to avoid gluten"; "医生不让我喝酒" → "我遵医嘱不喝酒".
+_EN_TOLD_TO = re.compile(
+    rf"^(?:my|the|our) (?:(?:family|new|regular) )?{_HEALTH_SOURCE_EN} (?:has |have )?(?:told|tells"
+    r"|wants|advised|advises|asked|ordered|instructed|recommended|recommends) me to "
+    # …what to eat, drink or do for good ("…to call back on Monday" is an errand)
+    r"(?=(?:avoid|cut (?:out|down on|back on)|stay (?:away from|off)|limit|reduce|watch|stop"
+    r"|give up|quit|not (?:eat|drink|have)|eat|drink|lose weight|exercise|follow|go on|stick to"
+    r"|keep (?:off|away from))\b)",
+    _I,
+)
+_ZH_TOLD_TO = re.compile(
+    r"^(?P<who>医生|大夫|医师|营养师)(?P<no>不让|不许|让|叫|要求|建议|嘱咐)我"
+    r"(?=少|多|别|不要|不能|戒|忌|控制|注意|避免|吃|喝|抽|熬夜|减|坚持)"
+)
+
+
+def _as_told_zh(m: re.Match[str]) -> str:
+    """ "医生不让我" → "我遵医嘱不", "营养师让我" → "我按营养师的要求" (see _ZH_TOLD_TO)."""
+    told = "我遵医嘱" if m["who"] in ("医生", "大夫", "医师") else f"我按{m['who']}的要求"
+    return told + ("不" if m["no"] in ("不让", "不许") else "")
 
 
 def _without_preface(text: str) -> str:
@@ -274,7 +319,6 @@ _EN_MARKER = re.compile(
 # at its end ("…, jk", "…（开玩笑的）", "…, or at least I was").
 _TAKEN_BACK_WORDS = (
     r"(?:(?:I'?m\s+)?just\s+(?:kidding|joking)|jk|j/k|kidding|only\s+joking|"
-    r"said\s+(?:literally\s+)?(?:no\s*one|nobody),?\s+ever|"  # "I love Mondays. Said no one ever."
     r"开玩笑的?|开个玩笑|逗你(?:玩)?的|骗你的)"
 )
 _TAKEN_BACK = re.compile(
@@ -282,20 +326,26 @@ _TAKEN_BACK = re.compile(
     _I,
 )
 _TAKEN_BACK_AFTER = re.compile(
-    rf"[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|(?<=[(（])(?:joking|sarcasm|反话)|/s|"
+    rf"[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|(?<=[(（])(?:joking|sarcasm)|/s|"
     r"or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)|至少以前是)"
     r"(?:\s+(?:lol|lmao|haha))*(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*$",  # "(jk lol)"
     _I,
 )
-# Sarcasm that takes back one clause, not the sentence: "…, said no one ever" the clause
-# before it, "…才怪" its own or, said alone, the one before ("我对花生过敏，餐厅会注意才怪":
-# the allergy stands; "它的名字叫才怪" is a name).
+# Sarcasm that takes back one clause, not the sentence: "…, said no one ever", "（反话）"
+# and "…才怪" the clause before them, or "…才怪" its own ("我对花生过敏，餐厅会注意才怪":
+# the allergy stands; "它的名字叫才怪" is a name). A clause ends at a comma or at "and".
+_SARCASM_MARK = (
+    r"(?:said\s+(?:literally\s+)?(?:no\s*one|nobody),?\s+ever|[(（]\s*(?:反话|sarcasm)\s*[)）]"
+    r"|(?<![叫是])才怪(?:呢|啦|了|咧|嘞)?)"
+)
 _SARCASM = re.compile(
-    r"(?:^|(?<=[,，;；]))[^,，;；]*?(?:[,，]\s*)?"
-    r"(?:said\s+(?:literally\s+)?(?:no\s*one|nobody),?\s+ever|(?<![叫是])才怪(?:呢|啦|了|咧|嘞)?)"
-    r"[\s.!！。~～]*(?=$|[,，;；])",
+    r"(?:^|(?<=[,，;；])|\s+and\s+|并且|而且)(?:(?!\band\b|并且|而且)[^,，;；])*?"
+    rf"(?:[,，]\s*(?:这|那)?|\s*)?{_SARCASM_MARK}[\s.!！。~～]*(?=$|[,，;；])",
     _I,
 )
+# …said alone, after the sentence it takes back: only that sentence's last fact goes, when
+# it is a taste ("I live in Leeds and I love traffic. Said no one ever.").
+_SARCASM_ALONE = re.compile(rf"\s*(?:这|那)?{_SARCASM_MARK}[\s.!！。~～]*", _I)
 _ZH_LEADIN = re.compile(
     r"^(?:(?:对了|另外|而且|并且|顺便说一下|顺便说一句|顺便提一下|补充一下|提醒一下|请记住|你要记住|帮我记住|"
     r"帮我记一下|请记一下|记住|我跟你说|跟你说一下|告诉你|说实话|老实说|然后|所以|但是|可是|同时|首先|其次)"
@@ -786,10 +836,12 @@ _TYPOS = {
 _TYPO = re.compile(rf"\b(?:{'|'.join(_TYPOS)})\b", _I)
 
 
-# A place pointed at, then named: "I live nearby, in Leeds" says "I live in Leeds".
+# A place pointed at, then named: "I live nearby, in Leeds", "I live here now, in Porto" say
+# "I live in Leeds" (a name or "the …": not "I live here, in theory", "…, in case you need me").
 _PLACE_POINTED_THEN_NAMED = re.compile(
     r"^(?P<said>I(?:'ve| have)?\s+(?:[a-z]+\s+){0,2}?(?:live[sd]?|living|work(?:s|ed|ing)?"
-    r"|stud(?:y|ied|ying)))\s+(?:here|there|nearby|close by|over there),?\s+(?=(?:in|at|near)\s)",
+    r"|stud(?:y|ied|ying)))\s+(?:here|there|nearby|close by|over there)(?:\s+(?:now|still|too))?,?\s+"
+    r"(?=(?:in|at|near)\s+(?-i:[A-Z])|(?:at|near)\s+the\s+(?!(?:end|meantime|moment|same)\b)\w)",
     _I,
 )
 
@@ -1111,8 +1163,11 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         ):
             fragment = now_said  # with the subject it dropped
         if not zh:  # "it turns out I have…": "I have…", read by the rules alone (_HEDGED)
+            fragment = _EN_TOLD_TO.sub("I've been told to ", fragment)
             said = _without_preface(fragment)
             hedged, fragment = said != fragment, _as_statement(said)  # "Being vegan": "I'm vegan"
+        else:
+            fragment = _ZH_TOLD_TO.sub(_as_told_zh, _ZH_PREFACE.sub("", fragment))
         # (a Chinese cleft after a clause: "我儿子没事，是我对虾过敏")
         fragment = _zh_normalise(_cleft(fragment, True)) if zh else _en_normalise(fragment)
         sep, separator = separator, ""
@@ -1484,6 +1539,10 @@ def candidates_from_text(text: str) -> list[Candidate]:
     found: list[Candidate] = []
     previous = 0  # where the candidates of the sentence before start in ``found``
     for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
+        if _SARCASM_ALONE.fullmatch(raw):  # a taste said last is what it takes back
+            if len(found) > previous and found[-1].category == FactCategory.PREFERENCE:
+                del found[-1]
+            continue
         if _TAKEN_BACK.fullmatch(raw.strip()) or raw.strip() == "NOT":
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
             continue

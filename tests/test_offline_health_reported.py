@@ -1,0 +1,63 @@
+"""A health fact the user reports as a doctor's finding or a test's result is the user's.
+
+"My doctor says I'm prediabetic", "The allergist said I'm allergic to birch
+pollen", "I found out I'm lactose intolerant" and "医生说我有高血压" stored
+nothing: the clause's subject was the doctor, not the user. A doctor's order
+about food or drink ("My GP told me to avoid gluten", "医生不让我喝酒") was
+lost too. These are the constraints that must reach every later turn.
+
+Errands a doctor gives ("come back next week", "下周复查") and findings that say
+nothing lasting ("I'm fine") stay out.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from deerflow_memory.inject.constraints import is_constraint
+from deerflow_memory.models import Fact
+from deerflow_memory.update.offline.text import candidates_from_text
+
+
+def _contents(text: str) -> list[str]:
+    return [c.content for c in candidates_from_text(text) if c.content]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("My dermatologist said I'm allergic to nickel.", "User is allergic to nickel"),
+        ("My GP says I have asthma.", "User has asthma"),
+        ("The blood tests showed I have coeliac disease.", "User has coeliac disease"),
+        ("I recently found out I'm intolerant to fructose.", "User is intolerant to fructose"),
+        ("I was told I'm allergic to latex.", "User is allergic to latex"),
+        (
+            "My nutritionist told me to cut out refined sugar.",
+            "User has been told to cut out refined sugar",
+        ),
+        ("My doctor wants me to avoid shellfish.", "User has been told to avoid shellfish"),
+        ("医生说我对青霉素过敏。", "用户对青霉素过敏"),
+        ("过敏原检测显示我对尘螨过敏。", "用户对尘螨过敏"),
+        ("体检发现我有高血压。", "用户有高血压"),
+        ("医生不让我喝酒。", "用户遵医嘱不喝酒"),
+        ("营养师不许我吃油炸食品。", "用户按营养师的要求不吃油炸食品"),
+    ],
+)
+def test_a_health_fact_found_by_a_doctor_or_a_test_is_the_users(said: str, fact: str) -> None:
+    assert fact in _contents(said)
+    assert is_constraint(Fact(content=fact))  # shown on every turn, in both modes
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My doctor told me to come back next week.",
+        "The nurse asked me to fill in a form.",
+        "My doctor said I'm fine.",
+        "I found out I'm on the night shift next week.",
+        "医生让我下周复查。",
+        "医生叫我去缴费。",
+    ],
+)
+def test_an_errand_or_a_passing_finding_is_no_fact(said: str) -> None:
+    assert _contents(said) == []
