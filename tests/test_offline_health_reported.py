@@ -61,3 +61,27 @@ def test_a_health_fact_found_by_a_doctor_or_a_test_is_the_users(said: str, fact:
 )
 def test_an_errand_or_a_passing_finding_is_no_fact(said: str) -> None:
     assert _contents(said) == []
+
+
+# Attacker 78: a report the message disputes, an order for a while or refused, a shortfall
+# and a doctor's errand became lasting facts (some of them constraints); a condition no rule
+# names was lost once the report was stripped.
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The allergist said I'm allergic to aspirin, but she was mistaken.",
+        "医生说我对芒果过敏，其实不是",
+        "My doctor told me to avoid coffee until my stomach settles.",
+        "医生不让我喝水，因为明天要手术",
+        "医生叫我戒酒，我才不听",
+        "My doctor says I don't eat enough protein.",
+        "My doctor told me to stop by reception.",
+        "医生让我吃药",
+    ],
+)
+def test_a_disputed_passing_or_refused_report_is_no_fact(said: str) -> None:
+    assert _contents(said) == []
+
+
+def test_a_condition_no_rule_names_is_kept_in_the_users_words() -> None:
+    assert "User has gallstones" in _contents("I was told I have gallstones.")

@@ -242,3 +242,11 @@ def test_a_reported_dislike_is_not_the_users() -> None:
     assert not any(
         "does not like" in f for f in facts_after("My brother says opera isn't my thing.")
     )
+
+
+def test_a_habit_given_up_keeps_one_said_with_another() -> None:
+    # attacker 78: "…cola at lunch and water at dinner" went with "I quit drinking cola"
+    kept = "User drinks cola at lunch and water at dinner"
+    assert kept in facts_after(
+        "I drink cola at lunch and water at dinner.", "I quit drinking cola."
+    )

@@ -56,15 +56,15 @@ def test_an_order_to_the_assistant_is_still_one(said: str, order: str) -> None:
         "Going forward, fares will go up",
         "From now on the trains are going to run less often",
         "Moving forward, the rent will probably climb",
-        "In the future, most cars might drive themselves",
+        "In the future, most jobs might disappear",
         "From now on, things should get easier at the office",
-        "Going forward, the team is likely to shrink",
+        "Going forward, the market is likely to shrink",
         "Going forward, it'll be colder in the mornings",
         "以后房租会越来越贵",
         "从现在开始天气可能会转凉",
         "今后油价估计还要涨",
         "往后公司迟早得搬到郊区",
-        "以后会议纪要会越来越长",
+        "以后菜价会越来越贵",
     ],
 )
 def test_a_forecast_after_from_now_on_is_no_fact(said: str) -> None:
@@ -117,7 +117,8 @@ def test_an_order_with_a_modal_or_a_meeting_in_it_is_still_one(said: str) -> Non
 
 
 # Attacker 76: an order said with "will"/"would" about what the answers hold was a forecast;
-# a forecast needs a change that comes by itself.
+# a forecast needs a change that comes by itself, and (attacker 78: "the recipes will be less
+# spicy", "the font should change to Arial") a subject of the world's own.
 @pytest.mark.parametrize(
     "said",
     [
@@ -138,10 +139,25 @@ def test_an_order_said_with_will_or_would_is_still_one(said: str) -> None:
     "said",
     [
         "Going forward, bus fares could rise.",
-        "Next time, the wait will be longer.",
+        "Next time, the flights will be longer.",
         "接下来要下雪了",
         "以后电费还得涨",
     ],
 )
 def test_a_forecast_of_a_change_is_no_order(said: str) -> None:
     assert _contents(said) == []
+
+
+# Attacker 78: "should be <comparative>" and "要<comparative>" are how an order is said.
+@pytest.mark.parametrize(
+    "said",
+    [
+        "From now on, the soups should be less salty.",
+        "以后推荐的民宿要安静一点",
+        "From now on, the portions will be smaller.",
+        "Going forward, the font should change to Georgia.",
+        "以后周报会越来越短",
+    ],
+)
+def test_an_order_for_something_to_be_otherwise_is_still_one(said: str) -> None:
+    assert any("instruction" in c or "长期要求" in c for c in _contents(said))

@@ -136,3 +136,7 @@ def test_sarcasm_and_pointed_places_keep_the_other_facts(said: str, facts: list[
 
 def test_a_nuisance_loved_for_a_reason_is_a_taste() -> None:
     assert "User loves deadlines" in _contents("I love deadlines, they keep me sharp.")
+
+
+def test_a_time_after_a_pointed_place_is_no_place() -> None:
+    assert _contents("I worked there, in March.") == []  # attacker 78: "User worked in March"

@@ -498,9 +498,9 @@ def _habit_ended(content: str) -> re.Pattern[str] | None:
         return None
     verbs = _PRESENT[m["verb"].casefold()]
     obj = re.escape(m["obj"]).replace("\\ ", r"\s+")
-    return re.compile(
-        rf"^User (?:\w+ly |often |always |still )*(?:{verbs}){_AMOUNT} {obj}{_NOT_THE_THING}", re.I
-    )
+    # (not a habit said with another: "…coffee in the morning and tea at night")
+    alone = r"^(?!.*\band\b)User (?:\w+ly |often |always |still )*"
+    return re.compile(rf"{alone}(?:{verbs}){_AMOUNT} {obj}{_NOT_THE_THING}", re.I)
 
 
 def _retract(

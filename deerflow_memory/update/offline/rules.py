@@ -336,42 +336,48 @@ def _not_a_gripe(m: re.Match[str]) -> bool:
 
 
 # A forecast after "from now on" tells of the world, not how to answer ("Going forward, fares
-# will go up", "以后房租会越来越贵"): a subject first (up to two words, or a determiner and up
-# to three: an order starts with its verb, "warn me when a command could fail"), none about
-# the answers or the user, then a modal and a change that comes by itself ("will go up",
-# "should get easier", "is likely to be late"). "The meals will need to be halal", "prices
-# will be in euros" and "replies should go first" are orders. In Chinese the subject may be
-# left out ("接下来会下雨"); a word of guessing says it ("估计", "恐怕"; not "尽可能" or
-# "可能的话"), or "会"/"要"/"得" before a change ("会越来越贵", "要降温"; "以后代码会用Python
-# 写" is an order), and an order's verb never starts it ("提醒我…", "把可能有风险的…标红").
-_NO_FORECAST_SUBJECT_EN = (
-    r"answers?|repl(?:y|ies)|responses?|summar(?:y|ies)|explanations?|code|tone|format|output"
-    r"|examples?|messages?|emails?|drafts?|translations?|results?|lists?|tables?|units?"
-    r"|temperatures?|dates?|times?|you|your|yours|me|my|mine|i|we|us|our|please"
+# will go up", "以后房租会越来越贵"). The same shape orders what the assistant makes ("the
+# recipes will be less spicy", "the font should change to Arial"), so the subject must be one
+# of the world's own (prices, rates, the weather, things), then a modal of what is to come and
+# a change ("will go up", "is likely to be late", "会越来越贵", "要降温"; "should" and "要"
+# only before a change that comes by itself: "should get easier", not "should be cheaper").
+# Chinese may leave the subject out ("接下来会下雨") or guess ("估计", "恐怕"; not "尽可能").
+_WORLD_EN = (
+    r"(?:(?:the|our|my|all|most|some)\s+)?(?:(?:gas|fuel|petrol|house|housing|food|ticket|energy"
+    r"|electricity|share|stock|train|bus|air|plane)\s+)?(?:prices?|fares?|rents?|rates?|interest rates"
+    r"|costs?|taxes|inflation|the economy|economy|markets?|weather|things|everything|it|traffic"
+    r"|wages|salaries|bills|tickets|trains?|bus(?:es)?|flights?|winters?|summers?|days|nights|ai|jobs"
+    r"|the future|life|business|sales|demand|unemployment)"
 )
-_CHANGE_EN = (
-    r"(?:go (?:up|down)|rise|fall|drop|climb|soar|increase|decrease|grow|shrink|improve|worsen"
-    r"|(?:get|become|be) (?:colder|warmer|hotter|cheaper|pricier|dearer|higher|lower|harder|easier"
-    r"|busier|quieter|smaller|bigger|shorter|longer|worse|slower|tighter|tougher|scarcer|wetter|drier|more \w+"
-    r"|less \w+|late|delayed|fine|ok|okay|busy|closed"
-    r"|cancell?ed|expensive|cheap|crowded)|change|cost (?:more|less)|rain|snow|replace|run (?:late|less|more)"
-    r"|slow(?: down)?|pick up|ease|settle|calm down|happen|come back|end|expire|disappear|take over)\b"
+_CHANGE_VERB_EN = (
+    r"go (?:up|down)|rise|fall|drop|climb|soar|increase|decrease|grow|shrink|improve|worsen"
+    r"|change|cost (?:more|less)|rain|snow|replace|run (?:late|less|more)|slow(?: down)?|pick up"
+    r"|ease|settle|calm down|happen|come back|expire|disappear|take over"
 )
+_CHANGED_STATE_EN = (
+    r"colder|warmer|hotter|cheaper|pricier|dearer|higher|lower|harder|easier|busier|quieter"
+    r"|smaller|bigger|shorter|longer|worse|better|slower|tighter|tougher|scarcer|wetter|drier"
+    r"|more \w+|less \w+|late|delayed|fine|ok|okay|busy|closed|cancell?ed|expensive|cheap|crowded"
+)
+_SOON_EN = r"(?:(?:probably|likely|soon|surely|eventually|only|keep on|continue to|all|just)\s+)*"
 _FORECAST_EN = re.compile(
-    rf"(?!(?:[\w'-]+\s+){{0,3}}?(?:{_NO_FORECAST_SUBJECT_EN})\b)"
-    r"(?:(?:the|a|an|most|many|some|all|their|his|her|its|this|that|these|those|every|each|no"
-    r"|lots of|a lot of)\s+(?:[\w-]+\s+){0,2}?[\w-]+|(?:[\w-]+\s+)?[\w-]+)"
-    r"(?:\s+(?:will|won't|would|shall|might|may|could|should|(?:is|are) (?:going|likely|expected"
-    r"|bound|set) to|(?:is|are) gonna)|'ll|'s (?:gonna|going to|likely to))"
-    rf"\s+(?:(?:probably|likely|soon|surely|eventually|only|keep on|continue to|all|just)\s+)*{_CHANGE_EN}",
+    rf"{_WORLD_EN}(?:(?:\s+(?:will|won't|would|shall|might|may|could|(?:is|are) (?:going|likely"
+    r"|expected|bound|set) to|(?:is|are) gonna)|'ll|'s (?:gonna|going to|likely to))"
+    rf"\s+{_SOON_EN}(?:{_CHANGE_VERB_EN}|(?:get|become|be) (?:{_CHANGED_STATE_EN}))"
+    rf"|\s+should\s+{_SOON_EN}(?:{_CHANGE_VERB_EN}|(?:get|become) (?:{_CHANGED_STATE_EN})))\b",
     _I,
 )
+_WORLD_ZH = (
+    r"(?:房租|房价|油价|物价|价格|天气|经济|工资|利率|汇率|股市|行情|日子|机票|电费|水费|票价|汽油"
+    r"|菜价|学费|通胀|生意|市场|公司|行业|气温|情况|形势|以后的路|未来)"
+)
 _FORECAST_ZH = re.compile(
-    r"(?!你|您|请|帮|给|把|提醒|遇到|看到|碰到|回答|回复|告诉|记得|每次|直接|别|不要|用|先|都)"
-    r"(?:(?![我你您咱])[\u4e00-\u9fffA-Za-z0-9]){0,6}?"
+    rf"(?:(?:{_WORLD_ZH})[还再更都也可能估计恐怕]*)?"
     r"(?:将会|(?<!尽)可能(?!的话|地)|估计|也许|或许|恐怕|迟早|肯定|"
-    r"(?<![开完周组晨早午晚夜班例年宴舞聚约大机社学协工体不误理领])(?:会|要|得)[还再更都也]*"
-    r"(?:越来越|涨|跌|贵|便宜|下雨|下雪|降温|升温|变|好起来|转凉|转暖|下降|上升|增加|减少|倒闭|裁员|堵|冷|热|忙))"
+    r"(?:会|得)[还再更都也]*"
+    r"(?:越来越|涨|跌|贵|便宜|下雨|下雪|降温|升温|变|好起来|转凉|转暖|下降|上升|增加|减少|倒闭|裁员|堵|冷|热|忙"
+    r"|更(?:好|差|难))"
+    r"|要[还再更都也]*(?:涨|跌|下雨|下雪|降温|升温|转凉|转暖))"
 )
 
 

@@ -145,14 +145,6 @@ _EN_LEADIN = re.compile(
     r"(?:can|could|would) you (?:please )?(?:remember|note|keep in mind)))(?:\s+that)?\s*[,!:;-]?\s+)+",
     _I,
 )
-# Who or what finds a health fact of the user's ("My allergist said I'm allergic to birch").
-_HEALTH_SOURCE_EN = (
-    r"(?:doctor|doc|gp|physician|allergist|cardiologist|dermatologist|nutritionist|dietitian"
-    r"|dietician|specialist|consultant|nurse|dentist|therapist|psychiatrist|endocrinologist"
-    r"|neurologist|gastroenterologist|optometrist|ophthalmologist|oncologist|surgeon|p(?:a)?ediatrician"
-    r"|physio|physiotherapist|midwife|blood tests?|tests?|test results?|results|scans?|allergy tests?"
-    r"|blood work|check-?up)"
-)
 # A hedge or a preface before the user's own statement, at the start of any clause: "I'm
 # pretty sure I'm allergic to…", "…and it turns out I have…" (not "I think I'm…", too
 # unsure: "I think I'm pregnant", "I think I'm a terrible cook"),
@@ -162,11 +154,6 @@ _HEALTH_SOURCE_EN = (
 _EN_PREFACE = re.compile(
     r"^(?:(?:(?:I'm|I am) (?:(?:pretty|fairly|quite|almost|absolutely|\d{1,3} ?%) )?(?:sure|certain|positive)|"
     r"(?:it |as it )?turns out|it turned out|"
-    # what a doctor or a test found: "My GP says I'm prediabetic", "I found out I have…"
-    rf"(?:my|the|our) (?:(?:family|new|regular) )?{_HEALTH_SOURCE_EN} (?:says|said|told me|tells me"
-    r"|has told me|confirmed|confirms|found|shows?|showed|revealed|came back saying)|"
-    r"I(?:'ve| have)? (?:just |recently |finally )?(?:found out|learned|learnt|discovered|was told"
-    r"|got told|been told)|"
     r"since|because|'?cause|cuz|given that|seeing (?:as|that)|now that)"
     r"(?: that)?\s*[,:—–-]?\s+(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not)\b)|"
     r"(?:the thing (?:about me |with me )?is|(?:some )?background|(?:for |some |quick )?context|fun fact|"
@@ -206,36 +193,79 @@ _EN_LIKE_ME = re.compile(
 )
 
 
-# What a doctor or a check-up found, before the user's own statement: "医生说我有高血压",
-# "体检发现我血糖偏高", "我才发现我对芒果过敏": the statement is the user's.
-_ZH_PREFACE = re.compile(
-    r"^(?:(?:医生|大夫|医师|专家|营养师|过敏科医生)(?:跟我|和我)?(?:说|讲|告诉我|诊断)(?:说)?"
+# --- health facts reported through a doctor or a test ------------------------------------
+
+# Who or what finds a health fact of the user's ("My allergist said I'm allergic to birch").
+_HEALTH_SOURCE_EN = (
+    r"(?:doctors?|docs?|gps?|pcp|physicians?|allergists?|cardiologist|dermatologist|nutritionist"
+    r"|dietitian|dietician|specialist|nurse|dentist|psychiatrist|endocrinologist|neurologist"
+    r"|gastroenterologist|optometrist|ophthalmologist|oncologist|surgeon|p(?:a)?ediatrician|pharmacist"
+    r"|physio|physiotherapist|midwife|blood tests?|tests?|test results?|results|scans?|allergy tests?"
+    r"|blood work|check-?up)"
+)
+# Where a clause starts: the text's start, or after a stop, a comma or a line break.
+_CLAUSE_START = r"(?:^|(?<=[.!?;,。！？；，\n]))(?P<lead>\s*)"
+# What a doctor or a test found, before the user's own statement: "My GP says I have asthma",
+# "I found out I'm lactose intolerant", "我的医生说我…", "体检发现我…". Only a state of the
+# user's follows ("I'm", "I have", "my …"; not "…I don't drink enough water", a shortfall).
+_EN_REPORTED = re.compile(
+    rf"{_CLAUSE_START}(?:(?:my|the|our) (?:(?:family|new|regular) )?{_HEALTH_SOURCE_EN} (?:says|said|told me"
+    r"|tells me|has told me|have told me|confirmed|confirms|found|shows?|showed|revealed"
+    r"|came back saying)|I(?:'ve| have)? (?:just |recently |finally )?(?:found out|learned|learnt"
+    r"|discovered|was told|got told|been told))(?: that)?,?\s+(?=(?:I'm|I am|I have|I've|my)\b)",
+    _I,
+)
+_ZH_REPORTED = re.compile(
+    rf"{_CLAUSE_START}(?:(?:我的)?(?:医生|大夫|医师|专家|营养师|过敏科医生|牙医|心理医生)(?:跟我|和我)?(?:说|讲|告诉我|诊断)(?:说)?"
     r"|(?:体检|检查|化验|验血|过敏原检测)(?:结果|报告)?(?:发现|显示|说|查出)(?:来)?(?:说)?"
     r"|我(?:才|刚|最近|后来)?(?:发现|得知|查出))(?=我)"
 )
-
-
 # A doctor's order to the user about food, drink or habits, said as the user's: "My GP told
-# me to avoid gluten" → "I've been told to avoid gluten"; "医生不让我喝酒" → "我遵医嘱不喝酒".
+# me to avoid gluten" → "I've been told to avoid gluten"; "医生不让我喝酒" → "我遵医嘱不喝酒"
+# ("…to call back on Monday", "医生让我下周复查" are errands).
 _EN_TOLD_TO = re.compile(
-    rf"^(?:my|the|our) (?:(?:family|new|regular) )?{_HEALTH_SOURCE_EN} (?:has |have )?(?:told|tells"
-    r"|wants|advised|advises|asked|ordered|instructed|recommended|recommends) me to "
-    # …what to eat, drink or do for good ("…to call back on Monday" is an errand)
-    r"(?=(?:avoid|cut (?:out|down on|back on)|stay (?:away from|off)|limit|reduce|watch|stop"
-    r"|give up|quit|not (?:eat|drink|have)|eat|drink|lose weight|exercise|follow|go on|stick to"
-    r"|keep (?:off|away from))\b)",
+    rf"{_CLAUSE_START}(?:my|the|our) (?:(?:family|new|regular) )?{_HEALTH_SOURCE_EN} (?:has |have )?(?:told|tells"
+    r"|wants|advised|advises|asked|ordered|instructed|recommended|recommends) me "
+    r"(?:to (?=(?:avoid|cut (?:out|down on|back on)|stay (?:away from|off)|limit|reduce|give up|quit"
+    r"|stop (?:eating|drinking|smoking)|not (?:eat|drink|have)|eat less|drink less|lose weight)\b)"
+    r"|(?P<no>not to (?:eat|drink|have|touch|consume) ))",
     _I,
 )
 _ZH_TOLD_TO = re.compile(
-    r"^(?P<who>医生|大夫|医师|营养师)(?P<no>不让|不许|让|叫|要求|建议|嘱咐)我"
-    r"(?=少|多|别|不要|不能|戒|忌|控制|注意|避免|吃|喝|抽|熬夜|减|坚持)"
+    rf"{_CLAUSE_START}(?:我的)?(?P<who>医生|大夫|医师|营养师)"
+    r"(?:(?P<no>不让|不许|禁止)我(?=吃|喝|抽|熬夜|碰)|(?:让|叫|要求|要|建议|嘱咐)我(?=少|别|不要|不能|戒|忌|控制|避免|减少))"
 )
+# A report the sentence disputes, or an order for a while or past: nothing of it is the
+# user's for good ("My doctor said I'm allergic to penicillin, but I'm not", "…until the
+# results come back", "医生不让我吃东西，因为明天要做胃镜", "…我才不听呢").
+_DISPUTED = re.compile(
+    r"\b(?:but|though|however|although|actually|turned out|turns out|wasn'?t|weren'?t|isn'?t"
+    r"|not sure|wrong|don'?t believe|doubt|misdiagnos\w*|or was it|until|till|for (?:a|one|two|three"
+    r"|a few|\w+) (?:days?|weeks?|months?)|before|after|years ago|used to|anymore|no longer|lol|jk"
+    r"|kidding|joking|ha(?:ha)+)\b|误诊|其实|不是|但|不过|可是|不信|后来|之前|以前|手术|明天|今天|这几天"
+    r"|暂时|不听|哈哈|开玩笑|术前|术后|之后",
+    _I,
+)
+
+
+def _as_reported(text: str) -> str:
+    """``text`` with each doctor's or test's finding, and each doctor's order about food or
+    drink, said as the user's own (see _EN_REPORTED, _EN_TOLD_TO); unchanged when the
+    message disputes one or limits it in time (_DISPUTED)."""
+    if _DISPUTED.search(text):
+        return text
+    text = _ZH_TOLD_TO.sub(_as_told_zh, _ZH_REPORTED.sub(r"\g<lead>", text))
+    text = _EN_TOLD_TO.sub(
+        lambda m: m["lead"] + ("I've been told to avoid " if m["no"] else "I've been told to "),
+        text,
+    )
+    return _EN_REPORTED.sub(r"\g<lead>", text)
 
 
 def _as_told_zh(m: re.Match[str]) -> str:
     """ "医生不让我" → "我遵医嘱不", "营养师让我" → "我按营养师的要求" (see _ZH_TOLD_TO)."""
     told = "我遵医嘱" if m["who"] in ("医生", "大夫", "医师") else f"我按{m['who']}的要求"
-    return told + ("不" if m["no"] in ("不让", "不许") else "")
+    return m["lead"] + told + ("不" if m["no"] else "")
 
 
 def _without_preface(text: str) -> str:
@@ -841,7 +871,10 @@ _TYPO = re.compile(rf"\b(?:{'|'.join(_TYPOS)})\b", _I)
 _PLACE_POINTED_THEN_NAMED = re.compile(
     r"^(?P<said>I(?:'ve| have)?\s+(?:[a-z]+\s+){0,2}?(?:live[sd]?|living|work(?:s|ed|ing)?"
     r"|stud(?:y|ied|ying)))\s+(?:here|there|nearby|close by|over there)(?:\s+(?:now|still|too))?,?\s+"
-    r"(?=(?:in|at|near)\s+(?-i:[A-Z])|(?:at|near)\s+the\s+(?!(?:end|meantime|moment|same)\b)\w)",
+    r"(?=(?:in|at|near)\s+(?!(?:January|February|March|April|May|June|July|August|September"
+    r"|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Christmas"
+    r"|Easter|English|French|Spanish|German|Chinese|Italian|Japanese)\b)(?-i:[A-Z])|(?:at|near)\s+the\s+"
+    r"(?!(?:end|meantime|moment|same|weekend|time|start|beginning)\b)\w)",
     _I,
 )
 
@@ -1163,11 +1196,8 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         ):
             fragment = now_said  # with the subject it dropped
         if not zh:  # "it turns out I have…": "I have…", read by the rules alone (_HEDGED)
-            fragment = _EN_TOLD_TO.sub("I've been told to ", fragment)
             said = _without_preface(fragment)
             hedged, fragment = said != fragment, _as_statement(said)  # "Being vegan": "I'm vegan"
-        else:
-            fragment = _ZH_TOLD_TO.sub(_as_told_zh, _ZH_PREFACE.sub("", fragment))
         # (a Chinese cleft after a clause: "我儿子没事，是我对虾过敏")
         fragment = _zh_normalise(_cleft(fragment, True)) if zh else _en_normalise(fragment)
         sep, separator = separator, ""
@@ -1538,7 +1568,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
     expect_text(text, "text")
     found: list[Candidate] = []
     previous = 0  # where the candidates of the sentence before start in ``found``
-    for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
+    own = _as_reported(_prepare(_own_text(text)))  # "My GP says I have asthma": the user's
+    for raw, terminator in _languages_apart(_asides_apart(_sentences(own))):
         if _SARCASM_ALONE.fullmatch(raw):  # a taste said last is what it takes back
             if len(found) > previous and found[-1].category == FactCategory.PREFERENCE:
                 del found[-1]
