@@ -85,3 +85,23 @@ def test_a_disputed_passing_or_refused_report_is_no_fact(said: str) -> None:
 
 def test_a_condition_no_rule_names_is_kept_in_the_users_words() -> None:
     assert "User has gallstones" in _contents("I was told I have gallstones.")
+
+
+# Attacker 80: disputes and time limits the first word list missed, and hearsay that names
+# no health matter, became the user's lasting facts.
+@pytest.mark.parametrize(
+    ("said", "not_kept"),
+    [
+        ("The allergist said I'm allergic to latex. The retest was negative.", "allergic to latex"),
+        ("医生说我对芒果过敏，结果搞错了", "对芒果过敏"),
+        ("My doctor told me to avoid alcohol while I'm on antibiotics.", "told to avoid alcohol"),
+        ("医生不让我吃东西，因为下午要做胃镜", "不吃东西"),
+        ("I was told I'm too old for this job.", "too old for this job"),
+    ],
+)
+def test_a_disputed_or_passing_report_or_hearsay_is_not_the_users_fact(
+    said: str, not_kept: str
+) -> None:
+    assert not any(
+        c.startswith(("User is", "User has", "用户")) and not_kept in c for c in _contents(said)
+    )

@@ -250,3 +250,10 @@ def test_a_habit_given_up_keeps_one_said_with_another() -> None:
     assert kept in facts_after(
         "I drink cola at lunch and water at dinner.", "I quit drinking cola."
     )
+
+
+def test_a_thing_kept_is_no_habit_given_up() -> None:
+    # attacker 80: "I have fish in my pond" went with "I quit eating fish"
+    assert "User has fish in their pond" in facts_after(
+        "I have fish in my pond.", "I quit eating fish."
+    )

@@ -57,7 +57,7 @@ def test_an_order_to_the_assistant_is_still_one(said: str, order: str) -> None:
         "From now on the trains are going to run less often",
         "Moving forward, the rent will probably climb",
         "In the future, most jobs might disappear",
-        "From now on, things should get easier at the office",
+        "From now on, things will get easier at the office",
         "Going forward, the market is likely to shrink",
         "Going forward, it'll be colder in the mornings",
         "以后房租会越来越贵",
@@ -160,4 +160,18 @@ def test_a_forecast_of_a_change_is_no_order(said: str) -> None:
     ],
 )
 def test_an_order_for_something_to_be_otherwise_is_still_one(said: str) -> None:
+    assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+
+
+# Attacker 80: "everything", "should" and an opening "估计"/"肯定" are how orders are said.
+@pytest.mark.parametrize(
+    "said",
+    [
+        "From now on, everything will be shorter and simpler.",
+        "Going forward, things should change: use bullet points.",
+        "以后肯定要用中文回答",
+        "以后估计工作量时多留点余量",
+    ],
+)
+def test_an_order_said_as_if_of_the_world_is_still_one(said: str) -> None:
     assert any("instruction" in c or "长期要求" in c for c in _contents(said))

@@ -140,3 +140,23 @@ def test_a_nuisance_loved_for_a_reason_is_a_taste() -> None:
 
 def test_a_time_after_a_pointed_place_is_no_place() -> None:
     assert _contents("I worked there, in March.") == []  # attacker 78: "User worked in March"
+
+
+# Attacker 80: sarcasm crossed "so"/"所以" and took the user's fact before it; a season after
+# a pointed place was read as a place.
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "I'm allergic to kiwi so I love reading every label, said no one ever.",
+            "User is allergic to kiwi",
+        ),
+        ("我对花生过敏所以餐厅会注意才怪", "用户对花生过敏"),
+    ],
+)
+def test_sarcasm_after_so_takes_back_only_its_clause(said: str, kept: str) -> None:
+    assert kept in _contents(said)
+
+
+def test_a_season_after_a_pointed_place_is_no_place() -> None:
+    assert _contents("I worked there, in Summer 2019.") == []

@@ -475,11 +475,11 @@ _ENDED = re.compile(
     rf"(?P<obj>[\w' -]{{2,40}}?){AGO_EN}$",
     re.I,
 )
-_PRESENT = {"eating": "eats|has", "drinking": "drinks|has"}
+_PRESENT = {"eating": "eats", "drinking": "drinks"}
 # Words between the verb and the thing in a habit ("drinks two cups of coffee", "has iced tea").
 _AMOUNT = (
     r"(?: (?:an?|some|\d+|one|two|three|four|five|a few|several|lots of|a lot of"
-    r"|(?:cups?|glass(?:es)?|mugs?|shots?|pints?|bowls?) of|black|iced|hot|strong|decaf|fresh"
+    r"|(?:cups?|glass(?:es)?|mugs?|shots?|pints?|bowls?) of|black|iced|hot|strong|fresh"
     r"|fried|grilled))*"
 )
 # After the thing, only when, how often, where or with what: a noun would make it another
@@ -491,6 +491,13 @@ _NOT_THE_THING = (
 )
 
 
+_AS_A_MEAL = (
+    r"(?=\s+(?:for (?:breakfast|lunch|dinner|supper|dessert)|with (?:meals|breakfast|lunch|dinner)"
+    r"|every|each|daily|a day|a week|twice|once|at (?:breakfast|lunch|dinner|night)"
+    r"|on (?:\w+days|weekends))\b)"
+)
+
+
 def _habit_ended(content: str) -> re.Pattern[str] | None:
     """Stored wordings of the habit ``content`` says was given up, or None (see _ENDED)."""
     m = _ENDED.match(content)
@@ -498,9 +505,13 @@ def _habit_ended(content: str) -> re.Pattern[str] | None:
         return None
     verbs = _PRESENT[m["verb"].casefold()]
     obj = re.escape(m["obj"]).replace("\\ ", r"\s+")
-    # (not a habit said with another: "…coffee in the morning and tea at night")
+    # (not a habit said with another: "…coffee in the morning and tea at night"); "has" only
+    # with a meal or how often ("has two espressos a day", not "has fish in the pond")
     alone = r"^(?!.*\band\b)User (?:\w+ly |often |always |still )*"
-    return re.compile(rf"{alone}(?:{verbs}){_AMOUNT} {obj}{_NOT_THE_THING}", re.I)
+    return re.compile(
+        rf"{alone}(?:(?:{verbs}){_AMOUNT} {obj}{_NOT_THE_THING}|has{_AMOUNT} {obj}{_AS_A_MEAL})",
+        re.I,
+    )
 
 
 def _retract(

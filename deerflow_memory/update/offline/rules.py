@@ -339,13 +339,14 @@ def _not_a_gripe(m: re.Match[str]) -> bool:
 # will go up", "以后房租会越来越贵"). The same shape orders what the assistant makes ("the
 # recipes will be less spicy", "the font should change to Arial"), so the subject must be one
 # of the world's own (prices, rates, the weather, things), then a modal of what is to come and
-# a change ("will go up", "is likely to be late", "会越来越贵", "要降温"; "should" and "要"
-# only before a change that comes by itself: "should get easier", not "should be cheaper").
-# Chinese may leave the subject out ("接下来会下雨") or guess ("估计", "恐怕"; not "尽可能").
+# a change ("will go up", "is likely to be late", "会越来越贵", "要降温"); "should" is an
+# order's word ("things should change: use bullet points"), and "要" one before anything but
+# the weather or a price. Chinese may leave the subject out ("接下来会下雨", "恐怕"; not
+# "尽可能", nor "估计"/"肯定" alone, an order's "estimate"/"be sure to").
 _WORLD_EN = (
     r"(?:(?:the|our|my|all|most|some)\s+)?(?:(?:gas|fuel|petrol|house|housing|food|ticket|energy"
     r"|electricity|share|stock|train|bus|air|plane)\s+)?(?:prices?|fares?|rents?|rates?|interest rates"
-    r"|costs?|taxes|inflation|the economy|economy|markets?|weather|things|everything|it|traffic"
+    r"|costs?|taxes|inflation|the economy|economy|markets?|weather|things|it|traffic"
     r"|wages|salaries|bills|tickets|trains?|bus(?:es)?|flights?|winters?|summers?|days|nights|ai|jobs"
     r"|the future|life|business|sales|demand|unemployment)"
 )
@@ -363,8 +364,7 @@ _SOON_EN = r"(?:(?:probably|likely|soon|surely|eventually|only|keep on|continue 
 _FORECAST_EN = re.compile(
     rf"{_WORLD_EN}(?:(?:\s+(?:will|won't|would|shall|might|may|could|(?:is|are) (?:going|likely"
     r"|expected|bound|set) to|(?:is|are) gonna)|'ll|'s (?:gonna|going to|likely to))"
-    rf"\s+{_SOON_EN}(?:{_CHANGE_VERB_EN}|(?:get|become|be) (?:{_CHANGED_STATE_EN}))"
-    rf"|\s+should\s+{_SOON_EN}(?:{_CHANGE_VERB_EN}|(?:get|become) (?:{_CHANGED_STATE_EN})))\b",
+    rf"\s+{_SOON_EN}(?:{_CHANGE_VERB_EN}|(?:get|become|be) (?:{_CHANGED_STATE_EN})))\b",
     _I,
 )
 _WORLD_ZH = (
@@ -373,7 +373,7 @@ _WORLD_ZH = (
 )
 _FORECAST_ZH = re.compile(
     rf"(?:(?:{_WORLD_ZH})[还再更都也可能估计恐怕]*)?"
-    r"(?:将会|(?<!尽)可能(?!的话|地)|估计|也许|或许|恐怕|迟早|肯定|"
+    r"(?:将会|(?<!尽)可能(?!的话|地)|也许|或许|恐怕|迟早|"
     r"(?:会|得)[还再更都也]*"
     r"(?:越来越|涨|跌|贵|便宜|下雨|下雪|降温|升温|变|好起来|转凉|转暖|下降|上升|增加|减少|倒闭|裁员|堵|冷|热|忙"
     r"|更(?:好|差|难))"

@@ -228,7 +228,8 @@ _EN_TOLD_TO = re.compile(
     r"|wants|advised|advises|asked|ordered|instructed|recommended|recommends) me "
     r"(?:to (?=(?:avoid|cut (?:out|down on|back on)|stay (?:away from|off)|limit|reduce|give up|quit"
     r"|stop (?:eating|drinking|smoking)|not (?:eat|drink|have)|eat less|drink less|lose weight)\b)"
-    r"|(?P<no>not to (?:eat|drink|have|touch|consume) ))",
+    r"|(?P<no>not to (?:eat|drink|have|touch|consume) )(?!(?:for|or|and|anything|until|before|after"
+    r"|any|it|that|this)\b))",
     _I,
 )
 _ZH_TOLD_TO = re.compile(
@@ -240,26 +241,50 @@ _ZH_TOLD_TO = re.compile(
 # results come back", "医生不让我吃东西，因为明天要做胃镜", "…我才不听呢").
 _DISPUTED = re.compile(
     r"\b(?:but|though|however|although|actually|turned out|turns out|wasn'?t|weren'?t|isn'?t"
-    r"|not sure|wrong|don'?t believe|doubt|misdiagnos\w*|or was it|until|till|for (?:a|one|two|three"
-    r"|a few|\w+) (?:days?|weeks?|months?)|before|after|years ago|used to|anymore|no longer|lol|jk"
-    r"|kidding|joking|ha(?:ha)+)\b|误诊|其实|不是|但|不过|可是|不信|后来|之前|以前|手术|明天|今天|这几天"
-    r"|暂时|不听|哈哈|开玩笑|术前|术后|之后",
+    r"|not sure|wrong|don'?t believe|doubt|disagree|misdiagnos\w*|mistaken|mistake|error|mix-?up"
+    r"|negative|false positive|second opinion|or was it|until|till|while|during|for (?:a|an|one|two"
+    r"|three|a few|the next|\d+|\w+) (?:hours?|days?|weeks?|months?)|before|after|years ago|used to"
+    r"|anymore|no longer|as a (?:child|kid|baby|teen)|lol|jk|kidding|joking|ha(?:ha)+)\b"
+    r"|误诊|其实|不是|但|不过|可是|不信|后来|之前|以前|手术|明天|今天|下午|晚上|下周|这周|这几天|最近"
+    r"|暂时|不听|哈哈|开玩笑|术前|术后|之后|搞错|弄错|瞎说|复查|假阳性|阴性|不对|小时候",
+    _I,
+)
+# What a health finding names (it may be a state of the user's that is no health fact: "I was
+# told I'm too old for this job" stays hearsay).
+_HEALTH_WORD = re.compile(
+    r"allerg|intoleran|sensitiv|diabet|asthma|pregnan|deficien|disease|syndrome|disorder|condition"
+    r"|cancer|tumou?r|blood|pressure|cholesterol|an(?:a)?emi|c(?:o)?eliac|sugar|thyroid|heart|kidney"
+    r"|liver|lung|adhd|autis|dyslex|arthritis|migraine|epilep|ibs|gerd|reflux|gout|pcos|ulcer"
+    r"|stones?\b|insomnia|apnea|apnoea|depress|anxiety|hypert|hypot|osteo|eczema|psoriasis|lupus"
+    r"|hernia|scoliosis|glaucoma|tinnitus|murmur|arrhythmi|angina|obes|overweight|allergy"
+    r"|\w+(?:itis|osis|algia|pathy|emia|aemia)\b|\bms\b|covid|immun|colou?r ?blind|deaf|blind"
+    r"|hearing|vision|sighted|carrier|vitamin|iron|b12|fractur|broken|torn|sprain|slipped|avoid"
+    r"|过敏|不耐受|糖尿病|高血压|血糖|血压|血脂|胆固醇|哮喘|怀孕|贫血|缺|病|症|炎|结石|脂肪肝|甲状腺"
+    r"|心脏|肾|肝|胃|痛风|湿疹",
     _I,
 )
 
 
 def _as_reported(text: str) -> str:
-    """``text`` with each doctor's or test's finding, and each doctor's order about food or
-    drink, said as the user's own (see _EN_REPORTED, _EN_TOLD_TO); unchanged when the
-    message disputes one or limits it in time (_DISPUTED)."""
+    """``text`` with each doctor's or test's finding of a health matter (_HEALTH_WORD), and
+    each doctor's order about food or drink, said as the user's own (see _EN_REPORTED,
+    _EN_TOLD_TO); unchanged when the message disputes one or limits it in time (_DISPUTED)."""
     if _DISPUTED.search(text):
         return text
-    text = _ZH_TOLD_TO.sub(_as_told_zh, _ZH_REPORTED.sub(r"\g<lead>", text))
+    text = _ZH_TOLD_TO.sub(_as_told_zh, text)
     text = _EN_TOLD_TO.sub(
         lambda m: m["lead"] + ("I've been told to avoid " if m["no"] else "I've been told to "),
         text,
     )
-    return _EN_REPORTED.sub(r"\g<lead>", text)
+
+    def own(m: re.Match[str]) -> str:  # a finding that names a health matter only
+        found = text[m.end() : m.end() + _FINDING_CHARS]
+        return m["lead"] if _HEALTH_WORD.search(found) else m.group()
+
+    return _EN_REPORTED.sub(own, _ZH_REPORTED.sub(own, text))
+
+
+_FINDING_CHARS = 60  # how far a finding is read for what it names
 
 
 def _as_told_zh(m: re.Match[str]) -> str:
@@ -369,7 +394,8 @@ _SARCASM_MARK = (
     r"|(?<![叫是])才怪(?:呢|啦|了|咧|嘞)?)"
 )
 _SARCASM = re.compile(
-    r"(?:^|(?<=[,，;；])|\s+and\s+|并且|而且)(?:(?!\band\b|并且|而且)[^,，;；])*?"
+    r"(?:^|(?<=[,，;；])|\s+(?:and|so|because|but|where|which)\s+|并且|而且|但是|所以|因为|可是|不过)"
+    r"(?:(?!\b(?:and|so|because|but|where|which)\b|并且|而且|但是|所以|因为|可是|不过)[^,，;；])*?"
     rf"(?:[,，]\s*(?:这|那)?|\s*)?{_SARCASM_MARK}[\s.!！。~～]*(?=$|[,，;；])",
     _I,
 )
@@ -873,8 +899,10 @@ _PLACE_POINTED_THEN_NAMED = re.compile(
     r"|stud(?:y|ied|ying)))\s+(?:here|there|nearby|close by|over there)(?:\s+(?:now|still|too))?,?\s+"
     r"(?=(?:in|at|near)\s+(?!(?:January|February|March|April|May|June|July|August|September"
     r"|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Christmas"
-    r"|Easter|English|French|Spanish|German|Chinese|Italian|Japanese)\b)(?-i:[A-Z])|(?:at|near)\s+the\s+"
-    r"(?!(?:end|meantime|moment|same|weekend|time|start|beginning)\b)\w)",
+    r"|Easter|Thanksgiving|Ramadan|Diwali|Hanukkah|New Year|Summer|Winter|Spring|Autumn|Fall|English"
+    r"|French|Spanish|German|Chinese|Mandarin|Cantonese|Italian|Japanese|Korean|Arabic)\b)(?-i:[A-Z])"
+    r"|(?:at|near)\s+the\s+(?!(?:end|meantime|moment|same|weekend|time|start|beginning|age|request"
+    r"|height|peak)\b)\w)",
     _I,
 )
 
