@@ -1,13 +1,15 @@
-"""A health fact the user reports as a doctor's finding or a test's result is the user's.
+"""A health fact the user reports, as found out or as a doctor's or a test's finding, is kept.
 
-"My doctor says I'm prediabetic", "The allergist said I'm allergic to birch
-pollen", "I found out I'm lactose intolerant" and "医生说我有高血压" stored
-nothing: the clause's subject was the doctor, not the user. A doctor's order
-about food or drink ("My GP told me to avoid gluten", "医生不让我喝酒") was
-lost too. These are the constraints that must reach every later turn.
+"The allergist said I'm allergic to birch pollen", "I found out I'm lactose
+intolerant" and "医生说我对青霉素过敏" stored nothing, and a doctor's order about
+food or drink ("My GP told me to avoid gluten", "医生不让我喝酒") was lost too. These
+are the constraints that must reach every later turn.
 
-Errands a doctor gives ("come back next week", "下周复查") and findings that say
-nothing lasting ("I'm fine") stay out.
+What the user found out is the user's own statement; what a doctor said stays the
+doctor's ("User's allergist said they're allergic to…", "用户被医生告知…"), as "my
+doctor says…" always did: a report can be wrong, and the user may say so. Errands a
+doctor gives ("come back next week", "下周复查"), reports the message disputes or limits
+in time, and findings that name no health matter stay out.
 """
 
 from __future__ import annotations
@@ -26,21 +28,24 @@ def _contents(text: str) -> list[str]:
 @pytest.mark.parametrize(
     ("said", "fact"),
     [
-        ("My dermatologist said I'm allergic to nickel.", "User is allergic to nickel"),
-        ("My GP says I have asthma.", "User has asthma"),
-        ("The blood tests showed I have coeliac disease.", "User has coeliac disease"),
+        (
+            "The dermatologist said I'm allergic to nickel.",
+            "User's dermatologist said they're allergic to nickel",
+        ),
+        ("My GP says I have asthma.", "User's GP says they have asthma"),
         ("I recently found out I'm intolerant to fructose.", "User is intolerant to fructose"),
-        ("I was told I'm allergic to latex.", "User is allergic to latex"),
+        ("I just discovered I'm diabetic.", "User is diabetic"),
         (
             "My nutritionist told me to cut out refined sugar.",
             "User has been told to cut out refined sugar",
         ),
         ("My doctor wants me to avoid shellfish.", "User has been told to avoid shellfish"),
-        ("医生说我对青霉素过敏。", "用户对青霉素过敏"),
+        ("医生说我对青霉素过敏。", "用户被医生告知对青霉素过敏"),
+        ("我的医生说我有哮喘", "用户被医生告知有哮喘"),
         ("过敏原检测显示我对尘螨过敏。", "用户对尘螨过敏"),
         ("体检发现我有高血压。", "用户有高血压"),
-        ("医生不让我喝酒。", "用户遵医嘱不喝酒"),
-        ("营养师不许我吃油炸食品。", "用户按营养师的要求不吃油炸食品"),
+        ("医生不让我喝酒。", "用户被医生要求不喝酒"),
+        ("营养师不许我吃油炸食品。", "用户被营养师要求不吃油炸食品"),
     ],
 )
 def test_a_health_fact_found_by_a_doctor_or_a_test_is_the_users(said: str, fact: str) -> None:
@@ -55,6 +60,7 @@ def test_a_health_fact_found_by_a_doctor_or_a_test_is_the_users(said: str, fact:
         "The nurse asked me to fill in a form.",
         "My doctor said I'm fine.",
         "I found out I'm on the night shift next week.",
+        "I found out I'm getting a refund.",
         "医生让我下周复查。",
         "医生叫我去缴费。",
     ],
@@ -84,7 +90,8 @@ def test_a_disputed_passing_or_refused_report_is_no_fact(said: str) -> None:
 
 
 def test_a_condition_no_rule_names_is_kept_in_the_users_words() -> None:
-    assert "User has gallstones" in _contents("I was told I have gallstones.")
+    assert "User has gallstones" in _contents("I found out I have gallstones.")
+    assert "User was told they have gallstones" in _contents("I was told I have gallstones.")
 
 
 # Attacker 80: disputes and time limits the first word list missed, and hearsay that names

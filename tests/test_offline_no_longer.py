@@ -257,3 +257,30 @@ def test_a_thing_kept_is_no_habit_given_up() -> None:
     assert "User has fish in their pond" in facts_after(
         "I have fish in my pond.", "I quit eating fish."
     )
+
+
+# Attacker 81: a leaving or a giving-up the same message undoes ended the fact anyway.
+@pytest.mark.parametrize(
+    ("before", "now", "kept"),
+    [
+        (
+            "I live in Ghent.",
+            "I left Ghent in May, but came back in August.",
+            "User lives in Ghent",
+        ),
+        (
+            "I drink green tea every afternoon.",
+            "I quit drinking green tea in spring, but now I'm back on it.",
+            "User drinks green tea every afternoon",
+        ),
+        ("I eat pork.", "I stopped eating pork in March, but only for a month.", "User eats pork"),
+    ],
+)
+def test_what_the_same_message_undoes_does_not_end(before: str, now: str, kept: str) -> None:
+    assert kept in facts_after(before, now)
+
+
+def test_an_undoing_elsewhere_leaves_another_retraction() -> None:
+    assert facts_after("I'm vegan.", "I'm no longer vegan. I moved back to Leeds.") == [
+        "User moved back to Leeds"
+    ]

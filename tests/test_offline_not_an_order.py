@@ -57,7 +57,7 @@ def test_an_order_to_the_assistant_is_still_one(said: str, order: str) -> None:
         "From now on the trains are going to run less often",
         "Moving forward, the rent will probably climb",
         "In the future, most jobs might disappear",
-        "From now on, things will get easier at the office",
+        "From now on, things will get worse at the office",
         "Going forward, the market is likely to shrink",
         "Going forward, it'll be colder in the mornings",
         "以后房租会越来越贵",
@@ -139,7 +139,7 @@ def test_an_order_said_with_will_or_would_is_still_one(said: str) -> None:
     "said",
     [
         "Going forward, bus fares could rise.",
-        "Next time, the flights will be longer.",
+        "Next time, the flights will be late.",
         "接下来要下雪了",
         "以后电费还得涨",
     ],
@@ -175,3 +175,16 @@ def test_an_order_for_something_to_be_otherwise_is_still_one(said: str) -> None:
 )
 def test_an_order_said_as_if_of_the_world_is_still_one(said: str) -> None:
     assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+
+
+# Attacker 81: "be more/less …", "lower", "closed" after a subject of the world are orders too.
+@pytest.mark.parametrize(
+    "said",
+    [
+        "From now on, things will be less formal between us.",
+        "Going forward, all invoices will be closed after thirty days.",
+        "From now on, cost will be lower priority than speed.",
+    ],
+)
+def test_an_order_about_a_subject_of_the_world_is_still_one(said: str) -> None:
+    assert any("instruction" in c for c in _contents(said))

@@ -160,3 +160,19 @@ def test_sarcasm_after_so_takes_back_only_its_clause(said: str, kept: str) -> No
 
 def test_a_season_after_a_pointed_place_is_no_place() -> None:
     assert _contents("I worked there, in Summer 2019.") == []
+
+
+# Attacker 81: sarcasm's clause ran past "plus", "who" and "又".
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "I'm allergic to oats plus I love reading labels, said no one ever.",
+            "User is allergic to oats",
+        ),
+        ("I'm a paramedic who loves night shifts, said no one ever.", "User is a paramedic"),
+        ("我对虾过敏又住在海边开心才怪。", "用户对虾过敏"),
+    ],
+)
+def test_sarcasm_ends_at_any_joiner(said: str, kept: str) -> None:
+    assert kept in _contents(said)

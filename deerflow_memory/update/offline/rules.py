@@ -355,10 +355,9 @@ _CHANGE_VERB_EN = (
     r"|change|cost (?:more|less)|rain|snow|replace|run (?:late|less|more)|slow(?: down)?|pick up"
     r"|ease|settle|calm down|happen|come back|expire|disappear|take over"
 )
-_CHANGED_STATE_EN = (
-    r"colder|warmer|hotter|cheaper|pricier|dearer|higher|lower|harder|easier|busier|quieter"
-    r"|smaller|bigger|shorter|longer|worse|better|slower|tighter|tougher|scarcer|wetter|drier"
-    r"|more \w+|less \w+|late|delayed|fine|ok|okay|busy|closed|cancell?ed|expensive|cheap|crowded"
+_CHANGED_STATE_EN = (  # (not "more important", "lower priority", "closed": an order's too)
+    r"colder|warmer|hotter|wetter|drier|cheaper|pricier|dearer|more expensive|busier|quieter|worse"
+    r"|late|delayed|fine|ok|okay|crowded"
 )
 _SOON_EN = r"(?:(?:probably|likely|soon|surely|eventually|only|keep on|continue to|all|just)\s+)*"
 _FORECAST_EN = re.compile(

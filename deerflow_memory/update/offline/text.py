@@ -205,24 +205,33 @@ _HEALTH_SOURCE_EN = (
 )
 # Where a clause starts: the text's start, or after a stop, a comma or a line break.
 _CLAUSE_START = r"(?:^|(?<=[.!?;,。！？；，\n]))(?P<lead>\s*)"
-# What a doctor or a test found, before the user's own statement: "My GP says I have asthma",
-# "I found out I'm lactose intolerant", "我的医生说我…", "体检发现我…". Only a state of the
-# user's follows ("I'm", "I have", "my …"; not "…I don't drink enough water", a shortfall).
-_EN_REPORTED = re.compile(
-    rf"{_CLAUSE_START}(?:(?:my|the|our) (?:(?:family|new|regular) )?{_HEALTH_SOURCE_EN} (?:says|said|told me"
-    r"|tells me|has told me|have told me|confirmed|confirms|found|shows?|showed|revealed"
-    r"|came back saying)|I(?:'ve| have)? (?:just |recently |finally )?(?:found out|learned|learnt"
-    r"|discovered|was told|got told|been told))(?: that)?,?\s+(?=(?:I'm|I am|I have|I've|my)\b)",
+# A health finding the user reports. What the user found out is the user's own statement
+# ("I found out I'm lactose intolerant", "我发现我…", "体检发现我…": a test's result); what a
+# doctor said stays the doctor's, as "my doctor says…" always did ("The allergist said I'm…"
+# → "My allergist said I'm…" → "User's allergist said they're…"; "医生说我对青霉素过敏" →
+# "用户被医生告知对青霉素过敏"): a report can be wrong, and the user may say so. Only a
+# state of the user's follows ("I'm", "I have"; not "…I don't drink enough water").
+_EN_FOUND_OUT = re.compile(
+    rf"{_CLAUSE_START}I(?:'ve| have)? (?:just |recently |finally )?(?:found out|learned|learnt"
+    r"|discovered|realised|realized)(?: that)?,?\s+(?=(?:I'm|I am|I have|I've)\b)",
     _I,
 )
-_ZH_REPORTED = re.compile(
-    rf"{_CLAUSE_START}(?:(?:我的)?(?:医生|大夫|医师|专家|营养师|过敏科医生|牙医|心理医生)(?:跟我|和我)?(?:说|讲|告诉我|诊断)(?:说)?"
-    r"|(?:体检|检查|化验|验血|过敏原检测)(?:结果|报告)?(?:发现|显示|说|查出)(?:来)?(?:说)?"
+_EN_THE_SOURCE = re.compile(
+    rf"{_CLAUSE_START}(?:the|an?|our) (?=(?:{_HEALTH_SOURCE_EN}) (?:says|said|told me|tells me|found"
+    r"|confirmed|showed|shows)(?: that)?,?\s+(?:I'm|I am|I have|I've)\b)",
+    _I,
+)
+_ZH_FOUND_OUT = re.compile(
+    rf"{_CLAUSE_START}(?:(?:体检|检查|化验|验血|过敏原检测)(?:结果|报告)?(?:发现|显示|查出)(?:来)?"
     r"|我(?:才|刚|最近|后来)?(?:发现|得知|查出))(?=我)"
 )
+_ZH_DOCTOR_SAID = re.compile(
+    rf"{_CLAUSE_START}(?:我的)?(?P<who>医生|大夫|医师|营养师|过敏科医生|牙医)(?:跟我|和我)?"
+    r"(?:说|讲|告诉我|诊断)(?:说)?我(?!们)"
+)
 # A doctor's order to the user about food, drink or habits, said as the user's: "My GP told
-# me to avoid gluten" → "I've been told to avoid gluten"; "医生不让我喝酒" → "我遵医嘱不喝酒"
-# ("…to call back on Monday", "医生让我下周复查" are errands).
+# me to avoid gluten" → "I've been told to avoid gluten"; "医生不让我喝酒" → "我被医生要求不
+# 喝酒" ("…to call back on Monday", "医生让我下周复查" are errands).
 _EN_TOLD_TO = re.compile(
     rf"{_CLAUSE_START}(?:my|the|our) (?:(?:family|new|regular) )?{_HEALTH_SOURCE_EN} (?:has |have )?(?:told|tells"
     r"|wants|advised|advises|asked|ordered|instructed|recommended|recommends) me "
@@ -244,9 +253,14 @@ _DISPUTED = re.compile(
     r"|not sure|wrong|don'?t believe|doubt|disagree|misdiagnos\w*|mistaken|mistake|error|mix-?up"
     r"|negative|false positive|second opinion|or was it|until|till|while|during|for (?:a|an|one|two"
     r"|three|a few|the next|\d+|\w+) (?:hours?|days?|weeks?|months?)|before|after|years ago|used to"
-    r"|anymore|no longer|as a (?:child|kid|baby|teen)|lol|jk|kidding|joking|ha(?:ha)+)\b"
+    r"|anymore|no longer|as a (?:child|kid|baby|teen)|lol|lmao|jk|kidding|joking|ha(?:ha)+|nonsense"
+    r"|rubbish|yeah right|skeptical|sceptical|not convinced|supposedly|apparently|glitch|fortnight"
+    r"|prior to|post-\w+|next (?:few|couple)|when I was|in (?:19|20)\d\d|won'?t|ignored|fat chance"
+    r"|not gonna)\b"
     r"|误诊|其实|不是|但|不过|可是|不信|后来|之前|以前|手术|明天|今天|下午|晚上|下周|这周|这几天|最近"
-    r"|暂时|不听|哈哈|开玩笑|术前|术后|之后|搞错|弄错|瞎说|复查|假阳性|阴性|不对|小时候",
+    r"|暂时|不听|哈哈|开玩笑|术前|术后|之后|搞错|弄错|瞎说|复查|假阳性|阴性|不对|小时候|胡说|扯淡"
+    r"|怎么可能|不准|笑死|呵呵|骗|未必|不靠谱|据说|唬|不管|门都没有|期间|直到|等.{0,8}再说|明早|明晚|后天"
+    r"|去年|年轻时|那时",
     _I,
 )
 # What a health finding names (it may be a state of the user's that is no health fact: "I was
@@ -266,9 +280,11 @@ _HEALTH_WORD = re.compile(
 
 
 def _as_reported(text: str) -> str:
-    """``text`` with each doctor's or test's finding of a health matter (_HEALTH_WORD), and
-    each doctor's order about food or drink, said as the user's own (see _EN_REPORTED,
-    _EN_TOLD_TO); unchanged when the message disputes one or limits it in time (_DISPUTED)."""
+    """``text`` with each health finding the user reports said as the user's own, a doctor's
+    kept as the doctor's, and each doctor's order about food or drink as "I've been told to…"
+    (see _EN_FOUND_OUT, _EN_TOLD_TO); unchanged when the message disputes one or limits it in
+    time (_DISPUTED). A finding must name a health matter (_HEALTH_WORD): "I found out I'm
+    getting a refund" is no fact of this kind."""
     if _DISPUTED.search(text):
         return text
     text = _ZH_TOLD_TO.sub(_as_told_zh, text)
@@ -277,20 +293,22 @@ def _as_reported(text: str) -> str:
         text,
     )
 
-    def own(m: re.Match[str]) -> str:  # a finding that names a health matter only
+    def health(m: re.Match[str], said: str) -> str:
         found = text[m.end() : m.end() + _FINDING_CHARS]
-        return m["lead"] if _HEALTH_WORD.search(found) else m.group()
+        return m.group() if _HEALTH_WORD.search(found) is None else said
 
-    return _EN_REPORTED.sub(own, _ZH_REPORTED.sub(own, text))
+    text = _ZH_DOCTOR_SAID.sub(lambda m: health(m, f"{m['lead']}我被{m['who']}告知"), text)
+    text = _ZH_FOUND_OUT.sub(lambda m: health(m, m["lead"]), text)
+    text = _EN_THE_SOURCE.sub(lambda m: health(m, m["lead"] + "My "), text)
+    return _EN_FOUND_OUT.sub(lambda m: health(m, m["lead"]), text)
 
 
 _FINDING_CHARS = 60  # how far a finding is read for what it names
 
 
 def _as_told_zh(m: re.Match[str]) -> str:
-    """ "医生不让我" → "我遵医嘱不", "营养师让我" → "我按营养师的要求" (see _ZH_TOLD_TO)."""
-    told = "我遵医嘱" if m["who"] in ("医生", "大夫", "医师") else f"我按{m['who']}的要求"
-    return m["lead"] + told + ("不" if m["no"] else "")
+    """ "医生不让我" → "我被医生要求不", "营养师让我" → "我被营养师要求" (see _ZH_TOLD_TO)."""
+    return f"{m['lead']}我被{m['who']}要求" + ("不" if m["no"] else "")
 
 
 def _without_preface(text: str) -> str:
@@ -393,9 +411,12 @@ _SARCASM_MARK = (
     r"(?:said\s+(?:literally\s+)?(?:no\s*one|nobody),?\s+ever|[(（]\s*(?:反话|sarcasm)\s*[)）]"
     r"|(?<![叫是])才怪(?:呢|啦|了|咧|嘞)?)"
 )
+# Where a clause of the sarcasm's ends, besides punctuation.
+_JOINERS_EN = r"and|so|because|but|where|which|plus|while|who|whereas|though"
+_JOINERS_ZH = r"并且|而且|但是|所以|因为|可是|不过|又|还|结果|然后"
 _SARCASM = re.compile(
-    r"(?:^|(?<=[,，;；])|\s+(?:and|so|because|but|where|which)\s+|并且|而且|但是|所以|因为|可是|不过)"
-    r"(?:(?!\b(?:and|so|because|but|where|which)\b|并且|而且|但是|所以|因为|可是|不过)[^,，;；])*?"
+    rf"(?:^|(?<=[,，;；:：])|\s+(?:{_JOINERS_EN})\s+|{_JOINERS_ZH})"
+    rf"(?:(?!\b(?:{_JOINERS_EN})\b|{_JOINERS_ZH})[^,，;；:：])*?"
     rf"(?:[,，]\s*(?:这|那)?|\s*)?{_SARCASM_MARK}[\s.!！。~～]*(?=$|[,，;；])",
     _I,
 )
@@ -1675,7 +1696,22 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 given_up = []
             found.append(candidate)
             found += given_up
+    if _UNDONE.search(text):  # "I left Paris in June, but came back in July": nothing ended
+        found = [c for c in found if not (_ENDED_HERE.match(c.content) or c.retract_present)]
     return found
+
+
+# A leaving or a giving-up the same message undoes ("…, but came back in July", "…, but now
+# I'm back on it", "…, but only for a month", "后来又搬回来了"): no fact ends.
+_UNDONE = re.compile(
+    r"\b(?:came back|moved back|went back|back (?:now|again|on it|home)|I'm back|returned|relapsed"
+    r"|started again|again since|only for (?:a|an|one|two|three|a few|\w+) (?:days?|weeks?|months?))\b"
+    r"|回来了|搬回|又开始|复吸|又抽|又喝|只坚持了",
+    _I,
+)
+_ENDED_HERE = re.compile(
+    r"User (?:has )?(?:stopped|quit|given up|gave up|cut out) |用户(?:戒|不再)"
+)
 
 
 def _still_so(said: list[Candidate], verb: str) -> list[Candidate]:
