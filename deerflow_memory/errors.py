@@ -109,6 +109,9 @@ class InvalidFactError(DeerflowMemoryError, ValueError):
     """A fact's text cannot be stored: empty, punctuation-only, a placeholder or too long."""
 
 
+_NAMED_AT_MOST = 3  # facts a FactNotFoundError names for a part of their text
+
+
 class FactNotFoundError(DeerflowMemoryError, LookupError):
     """No current fact has the given id (it may have been deleted or edited meanwhile).
 
@@ -116,10 +119,11 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
     invisible characters (``"f1 "`` given, ``"f1"`` stored): the message then asks
     whether it was meant. ``text_of`` names the current fact whose text was given in
     place of its id (``"Likes tea"`` for ``"fact_1"``; an id that differs only slightly,
-    ``near``, is named first). ``text_in`` names the current facts (at most three) whose
-    text holds what was given, when no fact's whole text is it (``"tea"`` for
-    ``"Likes tea"``). ``in_history``: the id is of a fact already deleted or edited away
-    (it is in the history).
+    ``near``, is named first). ``text_in`` holds the ids of the current facts whose text
+    holds what was given (three or more characters), when no fact's whole text is it
+    (``"tea"`` for ``"Likes tea"``); the message names the first three.
+    ``in_history``: the id is of a fact already deleted or edited away (it is in the
+    history).
     """
 
     def __init__(
@@ -156,7 +160,9 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
             )
             return
         if text_in:
-            ids = ", ".join(repr(i[:80]) for i in text_in)
+            ids = ", ".join(repr(i[:80]) for i in text_in[:_NAMED_AT_MOST])
+            more = len(text_in) - _NAMED_AT_MOST
+            ids += f" and {more} more (show lists them)" if more > 0 else ""
             super().__init__(
                 f"no current fact with id {fact_id[:80]!r}; it is part of the text of {ids}: "
                 "give the id of the one meant"

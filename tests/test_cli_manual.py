@@ -184,3 +184,7 @@ def test_forget_by_a_part_of_a_facts_text_names_the_facts_holding_it(tmp_path: P
     assert len(FileMemoryStorage(tmp_path).load("ida").facts) == 3  # nothing guessed
     short = cli(*root, "forget", "--user", "ida", "o", cwd=tmp_path)  # too short to mean one
     assert short.returncode == 1 and "never existed" in short.stderr
+    for text in ("Drinks green tea cold", "Grows green tea", "Sells green tea"):
+        assert cli(*root, "remember", "--user", "ida", text, cwd=tmp_path).returncode == 0
+    many = cli(*root, "forget", "--user", "ida", "green tea", cwd=tmp_path)  # newcomer 49
+    assert many.returncode == 1 and "and 2 more (show lists them)" in many.stderr

@@ -133,6 +133,24 @@ def test_the_updater_does_not_re_add_a_deleted_fact_from_the_old_messages(tmp_pa
     assert after.superseded_facts[-1].reason == USER_DELETED_REASON
 
 
+def test_a_deleted_fact_said_again_is_not_learned_and_the_log_says_why(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Newcomer 49: the fact was dropped in silence, even at INFO.
+    storage = FileMemoryStorage(tmp_path)
+    updater = MemoryUpdater(storage, OfflineExtractor())
+    told = (HumanMessage("I'm allergic to kiwi."), AIMessage("Noted."))
+    assert updater.update(UpdateJob("t-1", "bo", None, told)).status is UpdateStatus.SAVED
+    kiwi = next(f for f in storage.load("bo").facts if "kiwi" in f.content)
+    save_edit(storage, "bo", None, lambda d: delete_fact(d, kiwi.id))
+    again = (HumanMessage("Just so you know, I'm allergic to kiwi."), AIMessage("Noted."))
+    with caplog.at_level("INFO", logger="deerflow_memory"):
+        updater.update(UpdateJob("t-2", "bo", None, again))
+    assert not any("kiwi" in f.content for f in storage.load("bo").facts)
+    said = [r.getMessage() for r in caplog.records if "not learned again" in r.getMessage()]
+    assert said and "user=bo" in said[0] and "1 fact(s)" in said[0]
+
+
 # --- edits by hand ---------------------------------------------------------------------
 
 

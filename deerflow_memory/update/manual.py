@@ -174,7 +174,7 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
             break
     said = _key(fact_id)  # the fact's text given for its id
     text_of = next((fact.id for fact in document.facts if _key(fact.content) == said), None)
-    # …or a part of it ("green tea" for "Likes green tea"): named when few facts hold it
+    # …or a part of it ("green tea" for "Likes green tea")
     holding = (
         []
         if text_of or len(said) < 3
@@ -185,12 +185,9 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
         fact_id,
         near=near,
         text_of=text_of,
-        text_in=tuple(holding) if len(holding) <= _NAMED_AT_MOST else (),
+        text_in=tuple(holding),
         in_history=gone,
     )
-
-
-_NAMED_AT_MOST = 3  # facts named for a part of their text; more would be a listing
 
 
 def _loose_id(fact_id: str) -> str:

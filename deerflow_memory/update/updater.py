@@ -596,6 +596,15 @@ class MemoryUpdater:
                     max_superseded_facts=config.max_superseded_facts,
                     max_evictions=config.max_new_facts_per_update,
                 )
+                if result.skipped_deleted:  # said again, but the user deleted it: say so
+                    logger.info(
+                        "memory: user=%s agent=%s thread=%s: %d fact(s) not learned again, the "
+                        "user deleted them (add one back by hand if it is true again)",
+                        job.user_id,
+                        job.agent_name or "-",
+                        job.thread_id,
+                        result.skipped_deleted,
+                    )
                 tidied = self._tidy(result.document, update, now, reviewed, result.added_ids)
                 changed = result.changed or tidied.changed
                 facts_added, facts_removed = result.facts_added, result.facts_removed
