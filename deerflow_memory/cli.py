@@ -40,6 +40,7 @@ from rich.text import Text
 
 from deerflow_memory import __version__
 from deerflow_memory.config import MemoryConfig, check_path, load_config, redact_secrets
+from deerflow_memory.config.messages import did_you_mean
 from deerflow_memory.errors import DeerflowMemoryError, FactNotFoundError
 from deerflow_memory.models import (
     CONFIDENCE_RULE,
@@ -419,7 +420,10 @@ def _no_memory(
     agents = sorted(a or "(default agent)" for u, a in stored if u == user)
     if agents:  # the user is there, under other agents: name those
         return f"no memory for {whose} in {_where(config, tenant)}; {_first(agents, 'agent')}"
-    said = f"no memory for {whose} in {_where(config, tenant)}; {_first(users, 'user')}"
+    said = (
+        f"no memory for {whose} in {_where(config, tenant)}; {_first(users, 'user')}"
+        + did_you_mean(user, users)
+    )
     tenants = _other_tenants(config, tenant) if tenant is None else []
     return f"{said}; {_first(tenants, 'tenant')} (pass --tenant NAME)" if tenants else said
 
@@ -771,7 +775,7 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     if others:
         _print_error(
             f"user {args.user!r} had no memory in {_where(config, args.tenant)}; this fact "
-            f"starts one ({_first(others, 'user')})",
+            f"starts one ({_first(others, 'user')}{did_you_mean(args.user, others)})",
             "note",
         )
     return 0

@@ -121,6 +121,9 @@ def test_forget_for_a_user_without_memory_says_so_with_status_1(tmp_path: Path, 
     status, _, err = run("--root", str(tmp_path), "forget", "--user", "nobody", "fact_1")
     assert status == 1
     one_error(err, "no memory for user 'nobody'", "stored users: ann")
+    assert "did you mean" not in err  # nothing close
+    status, _, err = run("--root", str(tmp_path), "forget", "--user", "anna", "fact_1")
+    one_error(err, "no memory for user 'anna'", "did you mean 'ann'?")  # newcomer 49
     status, _, err = run("--root", str(tmp_path), "forget", "--user", "ann", "fact_1")
     assert status == 1
     one_error(err, "no current fact with id 'fact_1'")

@@ -168,6 +168,7 @@ def test_remember_for_a_new_user_beside_others_says_so(tmp_path: Path) -> None:
     assert typo.returncode == 0 and typo.stdout.startswith("remembered fact_")
     assert typo.stderr.startswith("deerflow-memory: note: user 'meave' had no memory")
     assert "stored users: maeve" in typo.stderr and typo.stderr.count("\n") == 1
+    assert "did you mean 'maeve'?" in typo.stderr  # newcomer 49: one letter off
     again = cli(*root, "remember", "--user", "meave", "Reads sagas", cwd=tmp_path)
     assert again.returncode == 0 and again.stderr == ""  # only when the memory starts
 
