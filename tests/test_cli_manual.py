@@ -189,3 +189,16 @@ def test_forget_by_a_part_of_a_facts_text_names_the_facts_holding_it(tmp_path: P
         assert cli(*root, "remember", "--user", "ida", text, cwd=tmp_path).returncode == 0
     many = cli(*root, "forget", "--user", "ida", "green tea", cwd=tmp_path)  # newcomer 49
     assert many.returncode == 1 and "and 2 more (show lists them)" in many.stderr
+
+
+def test_forget_of_an_id_one_character_off_names_the_id_meant(tmp_path: Path) -> None:
+    # Newcomer 49: "fact_264d96c" (the last digit lost) said only "never existed".
+    root = ["--root", str(tmp_path)]
+    for text in ("Bakes sourdough", "Keeps a diary", "Plays chess"):
+        assert cli(*root, "remember", "--user", "ola", text, cwd=tmp_path).returncode == 0
+    facts = FileMemoryStorage(tmp_path).load("ola").facts
+    target = facts[1]
+    cut = cli(*root, "forget", "--user", "ola", target.id[:-1], cwd=tmp_path)
+    assert cut.returncode == 1 and f"did you mean {target.id!r}" in cut.stderr
+    assert all(f.id not in cut.stderr for f in facts if f is not target)
+    assert len(FileMemoryStorage(tmp_path).load("ola").facts) == 3  # nothing guessed

@@ -37,6 +37,7 @@ document, with the same check, up to ``retries`` times.
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -172,6 +173,9 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
         near = next((fact.id for fact in document.facts if loosen(fact.id) == loose), None)
         if near is not None:
             break
+    if near is None and len(fact_id) <= _TYPO_CHARS:  # one character off: "fact_264d96c"
+        close = difflib.get_close_matches(fact_id, [f.id for f in document.facts], 1, _TYPO_RATIO)
+        near = close[0] if close else None
     said = _key(fact_id)  # the fact's text given for its id
     text_of = next((fact.id for fact in document.facts if _key(fact.content) == said), None)
     # …or a part of it ("green tea" for "Likes green tea")
@@ -188,6 +192,12 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
         text_in=tuple(holding),
         in_history=gone,
     )
+
+
+# A typed id this close to a stored one (difflib's ratio) is named as meant: one character
+# off in "fact_" and eight hex digits is 0.96; two stored ids share about 0.5.
+_TYPO_RATIO = 0.9
+_TYPO_CHARS = 200  # longer input is no typed id: not compared
 
 
 def _loose_id(fact_id: str) -> str:
