@@ -5,9 +5,11 @@ intolerant" and "医生说我对青霉素过敏" stored nothing, and a doctor's 
 food or drink ("My GP told me to avoid gluten", "医生不让我喝酒") was lost too. These
 are the constraints that must reach every later turn.
 
-What the user found out is the user's own statement; what a doctor said stays the
-doctor's ("User's allergist said they're allergic to…", "用户被医生告知…"), as "my
-doctor says…" always did: a report can be wrong, and the user may say so. Errands a
+What a doctor said stays the doctor's ("User's allergist said they're allergic
+to…", "用户被医生告知…"), as "my doctor says…" always did: a report can be wrong,
+and the user may say so. (What the user "found out" was tried as the user's own
+statement; jokes and disputes that no word list can name made it a false
+constraint, so it stays as said.) Errands a
 doctor gives ("come back next week", "下周复查"), reports the message disputes or limits
 in time, and findings that name no health matter stay out.
 """
@@ -33,8 +35,6 @@ def _contents(text: str) -> list[str]:
             "User's dermatologist said they're allergic to nickel",
         ),
         ("My GP says I have asthma.", "User's GP says they have asthma"),
-        ("I recently found out I'm intolerant to fructose.", "User is intolerant to fructose"),
-        ("I just discovered I'm diabetic.", "User is diabetic"),
         (
             "My nutritionist told me to cut out refined sugar.",
             "User has been told to cut out refined sugar",
@@ -42,8 +42,6 @@ def _contents(text: str) -> list[str]:
         ("My doctor wants me to avoid shellfish.", "User has been told to avoid shellfish"),
         ("医生说我对青霉素过敏。", "用户被医生告知对青霉素过敏"),
         ("我的医生说我有哮喘", "用户被医生告知有哮喘"),
-        ("过敏原检测显示我对尘螨过敏。", "用户对尘螨过敏"),
-        ("体检发现我有高血压。", "用户有高血压"),
         ("医生不让我喝酒。", "用户被医生要求不喝酒"),
         ("营养师不许我吃油炸食品。", "用户被营养师要求不吃油炸食品"),
     ],
@@ -89,9 +87,28 @@ def test_a_disputed_passing_or_refused_report_is_no_fact(said: str) -> None:
     assert _contents(said) == []
 
 
-def test_a_condition_no_rule_names_is_kept_in_the_users_words() -> None:
-    assert "User has gallstones" in _contents("I found out I have gallstones.")
+def test_hearsay_stays_hearsay() -> None:
     assert "User was told they have gallstones" in _contents("I was told I have gallstones.")
+
+
+# Attacker 82: what the user "found out" became the user's own constraint, jokes and disputes
+# included ("I found out I'm allergic to my boss"); an order followed by a refusal or a time
+# limit became a lasting one; a relative's diagnosis became the user's.
+@pytest.mark.parametrize(
+    ("said", "not_kept"),
+    [
+        ("I found out I'm allergic to my landlord.", "allergic to my landlord"),
+        ("I found out I'm lactose intolerant. Not really.", "lactose intolerant"),
+        ("我发现我对开会过敏", "对开会过敏"),
+        ("My dietitian told me to avoid bread for the next ten days.", "told to avoid bread"),
+        ("医生让我戒酒，我做不到", "戒酒"),
+        ("医生说我女儿对牛奶过敏", "被医生告知女儿"),
+    ],
+)
+def test_a_finding_found_out_an_order_not_kept_or_someone_elses_is_not_made_the_users(
+    said: str, not_kept: str
+) -> None:
+    assert not any(not_kept in c and is_constraint(Fact(content=c)) for c in _contents(said))
 
 
 # Attacker 80: disputes and time limits the first word list missed, and hearsay that names

@@ -352,12 +352,12 @@ _WORLD_EN = (
 )
 _CHANGE_VERB_EN = (
     r"go (?:up|down)|rise|fall|drop|climb|soar|increase|decrease|grow|shrink|improve|worsen"
-    r"|change|cost (?:more|less)|rain|snow|replace|run (?:late|less|more)|slow(?: down)?|pick up"
-    r"|ease|settle|calm down|happen|come back|expire|disappear|take over"
+    r"|cost (?:more|less)|rain|snow|run (?:late|less|more)|slow(?: down)?|pick up|ease|settle"
+    r"|calm down|disappear"
 )
 _CHANGED_STATE_EN = (  # (not "more important", "lower priority", "closed": an order's too)
     r"colder|warmer|hotter|wetter|drier|cheaper|pricier|dearer|more expensive|busier|quieter|worse"
-    r"|late|delayed|fine|ok|okay|crowded"
+    r"|late|delayed|crowded"
 )
 _SOON_EN = r"(?:(?:probably|likely|soon|surely|eventually|only|keep on|continue to|all|just)\s+)*"
 _FORECAST_EN = re.compile(
@@ -374,7 +374,7 @@ _FORECAST_ZH = re.compile(
     rf"(?:(?:{_WORLD_ZH})[还再更都也可能估计恐怕]*)?"
     r"(?:将会|(?<!尽)可能(?!的话|地)|也许|或许|恐怕|迟早|"
     r"(?:会|得)[还再更都也]*"
-    r"(?:越来越|涨|跌|贵|便宜|下雨|下雪|降温|升温|变|好起来|转凉|转暖|下降|上升|增加|减少|倒闭|裁员|堵|冷|热|忙"
+    r"(?:越来越|涨|跌|贵|便宜|下雨|下雪|降温|升温|变(?:冷|热|贵|好|差)|好起来|转凉|转暖|下降|上升|增加|减少|倒闭|裁员|堵|冷|热|忙"
     r"|更(?:好|差|难))"
     r"|要[还再更都也]*(?:涨|跌|下雨|下雪|降温|升温|转凉|转暖))"
 )

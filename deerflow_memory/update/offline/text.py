@@ -205,29 +205,20 @@ _HEALTH_SOURCE_EN = (
 )
 # Where a clause starts: the text's start, or after a stop, a comma or a line break.
 _CLAUSE_START = r"(?:^|(?<=[.!?;,。！？；，\n]))(?P<lead>\s*)"
-# A health finding the user reports. What the user found out is the user's own statement
-# ("I found out I'm lactose intolerant", "我发现我…", "体检发现我…": a test's result); what a
-# doctor said stays the doctor's, as "my doctor says…" always did ("The allergist said I'm…"
-# → "My allergist said I'm…" → "User's allergist said they're…"; "医生说我对青霉素过敏" →
-# "用户被医生告知对青霉素过敏"): a report can be wrong, and the user may say so. Only a
-# state of the user's follows ("I'm", "I have"; not "…I don't drink enough water").
-_EN_FOUND_OUT = re.compile(
-    rf"{_CLAUSE_START}I(?:'ve| have)? (?:just |recently |finally )?(?:found out|learned|learnt"
-    r"|discovered|realised|realized)(?: that)?,?\s+(?=(?:I'm|I am|I have|I've)\b)",
-    _I,
-)
+# A doctor's or a test's health finding stays theirs, as "my doctor says…" always did: "The
+# allergist said I'm…" → "My allergist said I'm…" (→ "User's allergist said they're…");
+# "医生说我对青霉素过敏" → "我被医生告知对青霉素过敏" (not "医生说我女儿…": hers). A report can
+# be wrong and the user may say so, so it is never restated as the user's own. (What the user
+# "found out" was tried as the user's own statement: jokes and disputes no list can name,
+# "I found out I'm allergic to my boss", made it a false constraint. It stays as said.)
 _EN_THE_SOURCE = re.compile(
     rf"{_CLAUSE_START}(?:the|an?|our) (?=(?:{_HEALTH_SOURCE_EN}) (?:says|said|told me|tells me|found"
     r"|confirmed|showed|shows)(?: that)?,?\s+(?:I'm|I am|I have|I've)\b)",
     _I,
 )
-_ZH_FOUND_OUT = re.compile(
-    rf"{_CLAUSE_START}(?:(?:体检|检查|化验|验血|过敏原检测)(?:结果|报告)?(?:发现|显示|查出)(?:来)?"
-    r"|我(?:才|刚|最近|后来)?(?:发现|得知|查出))(?=我)"
-)
 _ZH_DOCTOR_SAID = re.compile(
     rf"{_CLAUSE_START}(?:我的)?(?P<who>医生|大夫|医师|营养师|过敏科医生|牙医)(?:跟我|和我)?"
-    r"(?:说|讲|告诉我|诊断)(?:说)?我(?!们)"
+    rf"(?:说|讲|告诉我|诊断)(?:说)?我(?!们|的|(?:{KIN_ZH}))"
 )
 # A doctor's order to the user about food, drink or habits, said as the user's: "My GP told
 # me to avoid gluten" → "I've been told to avoid gluten"; "医生不让我喝酒" → "我被医生要求不
@@ -251,8 +242,9 @@ _ZH_TOLD_TO = re.compile(
 _DISPUTED = re.compile(
     r"\b(?:but|though|however|although|actually|turned out|turns out|wasn'?t|weren'?t|isn'?t"
     r"|not sure|wrong|don'?t believe|doubt|disagree|misdiagnos\w*|mistaken|mistake|error|mix-?up"
-    r"|negative|false positive|second opinion|or was it|until|till|while|during|for (?:a|an|one|two"
-    r"|three|a few|the next|\d+|\w+) (?:hours?|days?|weeks?|months?)|before|after|years ago|used to"
+    r"|negative|false positive|second opinion|or was it|until|till|while|during|for (?:the next "
+    r"|the coming )?(?:a|an|one|two|three|a few|\d+|\w+) (?:hours?|days?|weeks?|months?)|before|after"
+    r"|years ago|used to"
     r"|anymore|no longer|as a (?:child|kid|baby|teen)|lol|lmao|jk|kidding|joking|ha(?:ha)+|nonsense"
     r"|rubbish|yeah right|skeptical|sceptical|not convinced|supposedly|apparently|glitch|fortnight"
     r"|prior to|post-\w+|next (?:few|couple)|when I was|in (?:19|20)\d\d|won'?t|ignored|fat chance"
@@ -280,16 +272,22 @@ _HEALTH_WORD = re.compile(
 
 
 def _as_reported(text: str) -> str:
-    """``text`` with each health finding the user reports said as the user's own, a doctor's
-    kept as the doctor's, and each doctor's order about food or drink as "I've been told to…"
-    (see _EN_FOUND_OUT, _EN_TOLD_TO); unchanged when the message disputes one or limits it in
-    time (_DISPUTED). A finding must name a health matter (_HEALTH_WORD): "I found out I'm
-    getting a refund" is no fact of this kind."""
+    """``text`` with each doctor's or test's health finding kept as theirs and each doctor's
+    order about food or drink as "I've been told to…" (see _EN_THE_SOURCE, _EN_TOLD_TO);
+    unchanged when the message disputes one or limits it in time (_DISPUTED). A finding must
+    name a health matter (_HEALTH_WORD), and an order must end the message ("…, I won't",
+    "…for the next two weeks" leave it as said)."""
     if _DISPUTED.search(text):
         return text
-    text = _ZH_TOLD_TO.sub(_as_told_zh, text)
+
+    def last(m: re.Match[str], said: str) -> str:
+        return said if _ORDER_ENDS.match(text, m.end()) else m.group()
+
+    text = _ZH_TOLD_TO.sub(lambda m: last(m, _as_told_zh(m)), text)
     text = _EN_TOLD_TO.sub(
-        lambda m: m["lead"] + ("I've been told to avoid " if m["no"] else "I've been told to "),
+        lambda m: last(
+            m, m["lead"] + ("I've been told to avoid " if m["no"] else "I've been told to ")
+        ),
         text,
     )
 
@@ -298,12 +296,12 @@ def _as_reported(text: str) -> str:
         return m.group() if _HEALTH_WORD.search(found) is None else said
 
     text = _ZH_DOCTOR_SAID.sub(lambda m: health(m, f"{m['lead']}我被{m['who']}告知"), text)
-    text = _ZH_FOUND_OUT.sub(lambda m: health(m, m["lead"]), text)
-    text = _EN_THE_SOURCE.sub(lambda m: health(m, m["lead"] + "My "), text)
-    return _EN_FOUND_OUT.sub(lambda m: health(m, m["lead"]), text)
+    return _EN_THE_SOURCE.sub(lambda m: health(m, m["lead"] + "My "), text)
 
 
 _FINDING_CHARS = 60  # how far a finding is read for what it names
+# An order that ends the message: a few words, then at most a full stop.
+_ORDER_ENDS = re.compile(r"[^.!?。！？,，;；:：\n]{1,40}?[.!。！]?\s*$")
 
 
 def _as_told_zh(m: re.Match[str]) -> str:
@@ -414,12 +412,23 @@ _SARCASM_MARK = (
 # Where a clause of the sarcasm's ends, besides punctuation.
 _JOINERS_EN = r"and|so|because|but|where|which|plus|while|who|whereas|though"
 _JOINERS_ZH = r"并且|而且|但是|所以|因为|可是|不过|又|还|结果|然后"
+# Characters of the clause sarcasm takes back: a longer run without a stop is a run-on whose
+# other facts it would take too ("我住在北京天天堵车开心才怪"), left as said.
+_SARCASM_CLAUSE = 40
+_SARCASM_CLAUSE_ZH = 10  # Chinese characters: "我最喜欢周末加班了" is nine
 _SARCASM = re.compile(
     rf"(?:^|(?<=[,，;；:：])|\s+(?:{_JOINERS_EN})\s+|{_JOINERS_ZH})"
-    rf"(?:(?!\b(?:{_JOINERS_EN})\b|{_JOINERS_ZH})[^,，;；:：])*?"
+    rf"(?:(?!\b(?:{_JOINERS_EN})\b|{_JOINERS_ZH})[^,，;；:：]){{0,{_SARCASM_CLAUSE}}}?"
     rf"(?:[,，]\s*(?:这|那)?|\s*)?{_SARCASM_MARK}[\s.!！。~～]*(?=$|[,，;；])",
     _I,
 )
+
+
+def _taken_back(m: re.Match[str]) -> str:
+    """ "" for the clause sarcasm takes back (see _SARCASM), unless it is a Chinese run-on."""
+    return m.group() if len(_CJK.findall(m.group())) > _SARCASM_CLAUSE_ZH + 2 else ""
+
+
 # …said alone, after the sentence it takes back: only that sentence's last fact goes, when
 # it is a taste ("I live in Leeds and I love traffic. Said no one ever.").
 _SARCASM_ALONE = re.compile(rf"\s*(?:这|那)?{_SARCASM_MARK}[\s.!！。~～]*", _I)
@@ -1631,7 +1640,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
         previous = len(found)
-        raw = _SARCASM.sub("", raw)
+        raw = _SARCASM.sub(_taken_back, raw)
         if not _LETTER.search(raw):
             continue
         if _TAKEN_BACK_AFTER.search(
@@ -1698,15 +1707,24 @@ def candidates_from_text(text: str) -> list[Candidate]:
             found += given_up
     if _UNDONE.search(text):  # "I left Paris in June, but came back in July": nothing ended
         found = [c for c in found if not (_ENDED_HERE.match(c.content) or c.retract_present)]
+    if _SOMEONE_ELSES.search(text):  # "Jazz isn't my thing, it's my life": no dislike
+        found = [c for c in found if not (c.slot or "").startswith("taste:") or c.value != "-"]
     return found
 
 
 # A leaving or a giving-up the same message undoes ("…, but came back in July", "…, but now
 # I'm back on it", "…, but only for a month", "后来又搬回来了"): no fact ends.
 _UNDONE = re.compile(
-    r"\b(?:came back|moved back|went back|back (?:now|again|on it|home)|I'm back|returned|relapsed"
+    r"\b(?:came back|moved back|went back|back (?:now|again|on it|home)|I'm back|be back|returned"
+    r"|relapsed|lasted|didn'?t last"
     r"|started again|again since|only for (?:a|an|one|two|three|a few|\w+) (?:days?|weeks?|months?))\b"
     r"|回来了|搬回|又开始|复吸|又抽|又喝|只坚持了",
+    _I,
+)
+# "…isn't my thing, it's my life / my husband's": more than a taste, or someone else's.
+_SOMEONE_ELSES = re.compile(
+    r"(?:isn'?t|is not|'s not|aren'?t|are not) (?:\w+ )?my (?:thing|jam|scene|cup of tea),? (?:it'?s|they'?re)"
+    r" (?:my|our|his|her|their)\b",
     _I,
 )
 _ENDED_HERE = re.compile(
