@@ -284,3 +284,15 @@ def test_an_undoing_elsewhere_leaves_another_retraction() -> None:
     assert facts_after("I'm vegan.", "I'm no longer vegan. I moved back to Leeds.") == [
         "User moved back to Leeds"
     ]
+
+
+# Attacker 83: an unrelated "went back" undid the user's quitting; "…, it's my husband's"
+# dropped every dislike of the message.
+def test_an_undoing_must_be_of_the_same_thing() -> None:
+    said = "I quit smoking in May and went back to the gym."
+    assert "User quit smoking in May and went back to the gym" in facts_after(said)
+
+
+def test_only_the_taste_said_to_be_someone_elses_is_no_dislike() -> None:
+    facts = facts_after("Opera isn't my thing, it's my wife's. I hate turnips.")
+    assert "User hates turnips" in facts and not any("opera" in f for f in facts)

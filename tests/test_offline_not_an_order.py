@@ -63,7 +63,7 @@ def test_an_order_to_the_assistant_is_still_one(said: str, order: str) -> None:
         "以后房租会越来越贵",
         "从现在开始天气可能会转凉",
         "今后油价估计还要涨",
-        "往后公司迟早得搬到郊区",
+        "往后公司恐怕得裁员",
         "以后菜价会越来越贵",
     ],
 )
@@ -188,3 +188,17 @@ def test_an_order_said_as_if_of_the_world_is_still_one(said: str) -> None:
 )
 def test_an_order_about_a_subject_of_the_world_is_still_one(said: str) -> None:
     assert any("instruction" in c for c in _contents(said))
+
+
+# Attacker 83: a change word with somewhere to go after it, a "when" and an opening "迟早".
+@pytest.mark.parametrize(
+    "said",
+    [
+        "From now on, the invoices will go up to my manager for sign-off.",
+        "Going forward, prices will drop out of my weekly digest.",
+        "以后机票会贵的时候提前两周提醒我",
+        "以后迟早要出差，用英文回答吧",
+    ],
+)
+def test_an_order_with_a_change_word_in_it_is_still_one(said: str) -> None:
+    assert any("instruction" in c or "长期要求" in c for c in _contents(said))

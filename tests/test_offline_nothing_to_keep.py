@@ -176,3 +176,15 @@ def test_a_season_after_a_pointed_place_is_no_place() -> None:
 )
 def test_sarcasm_ends_at_any_joiner(said: str, kept: str) -> None:
     assert kept in _contents(said)
+
+
+# Attacker 83: sarcasm's clause ran past "yet", "with", "但".
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I'm coeliac yet I love bakeries, said no one ever.", "User is coeliac"),
+        ("我是素食者但爱吃烤肉才怪", "用户是素食者"),
+    ],
+)
+def test_sarcasm_ends_at_yet_and_but(said: str, kept: str) -> None:
+    assert kept in _contents(said)

@@ -363,7 +363,9 @@ _SOON_EN = r"(?:(?:probably|likely|soon|surely|eventually|only|keep on|continue 
 _FORECAST_EN = re.compile(
     rf"{_WORLD_EN}(?:(?:\s+(?:will|won't|would|shall|might|may|could|(?:is|are) (?:going|likely"
     r"|expected|bound|set) to|(?:is|are) gonna)|'ll|'s (?:gonna|going to|likely to))"
-    rf"\s+{_SOON_EN}(?:{_CHANGE_VERB_EN}|(?:get|become|be) (?:{_CHANGED_STATE_EN})))\b",
+    rf"\s+{_SOON_EN}(?:{_CHANGE_VERB_EN}|(?:get|become|be) (?:{_CHANGED_STATE_EN})))\b"
+    # …and nothing after the change but how much or when ("will go up to my manager" orders)
+    r"(?!\s+(?:to|out|into|from|for|with|on|off|through)\b)",
     _I,
 )
 _WORLD_ZH = (
@@ -372,11 +374,12 @@ _WORLD_ZH = (
 )
 _FORECAST_ZH = re.compile(
     rf"(?:(?:{_WORLD_ZH})[还再更都也可能估计恐怕]*)?"
-    r"(?:将会|(?<!尽)可能(?!的话|地)|也许|或许|恐怕|迟早|"
+    r"(?:将会|(?<!尽)可能(?!的话|地)|也许|或许|恐怕|"
     r"(?:会|得)[还再更都也]*"
     r"(?:越来越|涨|跌|贵|便宜|下雨|下雪|降温|升温|变(?:冷|热|贵|好|差)|好起来|转凉|转暖|下降|上升|增加|减少|倒闭|裁员|堵|冷|热|忙"
     r"|更(?:好|差|难))"
     r"|要[还再更都也]*(?:涨|跌|下雨|下雪|降温|升温|转凉|转暖))"
+    r"(?!的时候|的话)"  # "以后机票会贵的时候提前两周订": when, an order
 )
 
 

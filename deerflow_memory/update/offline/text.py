@@ -193,120 +193,52 @@ _EN_LIKE_ME = re.compile(
 )
 
 
-# --- health facts reported through a doctor or a test ------------------------------------
-
-# Who or what finds a health fact of the user's ("My allergist said I'm allergic to birch").
-_HEALTH_SOURCE_EN = (
-    r"(?:doctors?|docs?|gps?|pcp|physicians?|allergists?|cardiologist|dermatologist|nutritionist"
-    r"|dietitian|dietician|specialist|nurse|dentist|psychiatrist|endocrinologist|neurologist"
-    r"|gastroenterologist|optometrist|ophthalmologist|oncologist|surgeon|p(?:a)?ediatrician|pharmacist"
-    r"|physio|physiotherapist|midwife|blood tests?|tests?|test results?|results|scans?|allergy tests?"
-    r"|blood work|check-?up)"
-)
-# Where a clause starts: the text's start, or after a stop, a comma or a line break.
-_CLAUSE_START = r"(?:^|(?<=[.!?;,。！？；，\n]))(?P<lead>\s*)"
-# A doctor's or a test's health finding stays theirs, as "my doctor says…" always did: "The
-# allergist said I'm…" → "My allergist said I'm…" (→ "User's allergist said they're…");
-# "医生说我对青霉素过敏" → "我被医生告知对青霉素过敏" (not "医生说我女儿…": hers). A report can
-# be wrong and the user may say so, so it is never restated as the user's own. (What the user
-# "found out" was tried as the user's own statement: jokes and disputes no list can name,
-# "I found out I'm allergic to my boss", made it a false constraint. It stays as said.)
-_EN_THE_SOURCE = re.compile(
-    rf"{_CLAUSE_START}(?:the|an?|our) (?=(?:{_HEALTH_SOURCE_EN}) (?:says|said|told me|tells me|found"
-    r"|confirmed|showed|shows)(?: that)?,?\s+(?:I'm|I am|I have|I've)\b)",
+# A hedge or a preface before the user's own statement, at the start of any clause: "I'm
+# pretty sure I'm allergic to…", "…and it turns out I have…" (not "I think I'm…", too
+# unsure: "I think I'm pregnant", "I think I'm a terrible cook"),
+# "Since I'm diabetic, can I…" (before a state of the user's only: "I think J. Cole
+# is…", "I think my flight is at 6" stay as they are); "Background: I'm…", "Fun fact:
+# my…" (before any "I …" or "my …"). What follows is read by the rules alone (_HEDGED).
+_EN_PREFACE = re.compile(
+    r"^(?:(?:(?:I'm|I am) (?:(?:pretty|fairly|quite|almost|absolutely|\d{1,3} ?%) )?(?:sure|certain|positive)|"
+    r"(?:it |as it )?turns out|it turned out|"
+    r"since|because|'?cause|cuz|given that|seeing (?:as|that)|now that)"
+    r"(?: that)?\s*[,:—–-]?\s+(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not)\b)|"
+    r"(?:the thing (?:about me |with me )?is|(?:some )?background|(?:for |some |quick )?context|fun fact|"
+    r"(?:a (?:bit|little) )?about me)(?: that)?\s*[,:—–-]?\s+(?=(?:I|I'm|I've|I'd|my)\b))",
     _I,
 )
-_ZH_DOCTOR_SAID = re.compile(
-    rf"{_CLAUSE_START}(?:我的)?(?P<who>医生|大夫|医师|营养师|过敏科医生|牙医)(?:跟我|和我)?"
-    rf"(?:说|讲|告诉我|诊断)(?:说)?我(?!们|的|(?:{KIN_ZH}))"
-)
-# A doctor's order to the user about food, drink or habits, said as the user's: "My GP told
-# me to avoid gluten" → "I've been told to avoid gluten"; "医生不让我喝酒" → "我被医生要求不
-# 喝酒" ("…to call back on Monday", "医生让我下周复查" are errands).
-_EN_TOLD_TO = re.compile(
-    rf"{_CLAUSE_START}(?:my|the|our) (?:(?:family|new|regular) )?{_HEALTH_SOURCE_EN} (?:has |have )?(?:told|tells"
-    r"|wants|advised|advises|asked|ordered|instructed|recommended|recommends) me "
-    r"(?:to (?=(?:avoid|cut (?:out|down on|back on)|stay (?:away from|off)|limit|reduce|give up|quit"
-    r"|stop (?:eating|drinking|smoking)|not (?:eat|drink|have)|eat less|drink less|lose weight)\b)"
-    r"|(?P<no>not to (?:eat|drink|have|touch|consume) )(?!(?:for|or|and|anything|until|before|after"
-    r"|any|it|that|this)\b))",
+# The main clause after a lead clause without a comma ("Because I'm vegan I need B12"): the
+# two are not told apart, so the lead is kept and the whole is read as before.
+_EN_MAIN_CLAUSE = re.compile(r"\s(?:I|I'm|I've|I'd)\s")
+# A lead clause that describes the user without "I": said as "I …", the rules read it.
+# "Being gluten intolerant, which beers…" → "I'm gluten intolerant" (not "Being honest, …").
+_EN_BEING = re.compile(
+    r"^being (?!(?:honest|fair|realistic|serious|frank|careful|practical|sure|safe|here|there|"
+    r"able|told|asked|so|such|that|this|it|the|my|your|his|her|their|our|with|in|on|at|from|for|"
+    r"like|as|too|very|really|quite|just|new|late|early|stuck|away|busy|nice|kind|polite|"
+    r"curious|lazy|bored|tired|cheap|smart|clever|stupid|silly|picky)\b)(?=\S+(?:\s+\S+){0,5}$)"
+    r"(?!.*\b(?:is|are|was|were|has|have|can|will|would|makes?|feels?|sucks)\b)",  # "Being a parent is hard"
     _I,
 )
-_ZH_TOLD_TO = re.compile(
-    rf"{_CLAUSE_START}(?:我的)?(?P<who>医生|大夫|医师|营养师)"
-    r"(?:(?P<no>不让|不许|禁止)我(?=吃|喝|抽|熬夜|碰)|(?:让|叫|要求|要|建议|嘱咐)我(?=少|别|不要|不能|戒|忌|控制|避免|减少))"
-)
-# A report the sentence disputes, or an order for a while or past: nothing of it is the
-# user's for good ("My doctor said I'm allergic to penicillin, but I'm not", "…until the
-# results come back", "医生不让我吃东西，因为明天要做胃镜", "…我才不听呢").
-_DISPUTED = re.compile(
-    r"\b(?:but|though|however|although|actually|turned out|turns out|wasn'?t|weren'?t|isn'?t"
-    r"|not sure|wrong|don'?t believe|doubt|disagree|misdiagnos\w*|mistaken|mistake|error|mix-?up"
-    r"|negative|false positive|second opinion|or was it|until|till|while|during|for (?:the next "
-    r"|the coming )?(?:a|an|one|two|three|a few|\d+|\w+) (?:hours?|days?|weeks?|months?)|before|after"
-    r"|years ago|used to"
-    r"|anymore|no longer|as a (?:child|kid|baby|teen)|lol|lmao|jk|kidding|joking|ha(?:ha)+|nonsense"
-    r"|rubbish|yeah right|skeptical|sceptical|not convinced|supposedly|apparently|glitch|fortnight"
-    r"|prior to|post-\w+|next (?:few|couple)|when I was|in (?:19|20)\d\d|won'?t|ignored|fat chance"
-    r"|not gonna)\b"
-    r"|误诊|其实|不是|但|不过|可是|不信|后来|之前|以前|手术|明天|今天|下午|晚上|下周|这周|这几天|最近"
-    r"|暂时|不听|哈哈|开玩笑|术前|术后|之后|搞错|弄错|瞎说|复查|假阳性|阴性|不对|小时候|胡说|扯淡"
-    r"|怎么可能|不准|笑死|呵呵|骗|未必|不靠谱|据说|唬|不管|门都没有|期间|直到|等.{0,8}再说|明早|明晚|后天"
-    r"|去年|年轻时|那时",
+# "As someone who doesn't drive, how…" → "I don't drive"; "As a person with ADHD" → "I have ADHD".
+_EN_AS_ONE = re.compile(
+    r"^as (?:someone|somebody|a person|one|a (?:guy|woman|man|girl|mom|mum|dad|parent)) "
+    r"(?:(?P<with>with)|who(?:'s| is)|who (?P<verb>has|doesn't|does not|can't|cannot|never|only|"
+    r"always|hates|loves|lives|works|eats|drinks|uses|suffers from|struggles with|gets)) "
+    r"(?=\S+(?:\s+\S+){0,6}$)",
     _I,
 )
-# What a health finding names (it may be a state of the user's that is no health fact: "I was
-# told I'm too old for this job" stays hearsay).
-_HEALTH_WORD = re.compile(
-    r"allerg|intoleran|sensitiv|diabet|asthma|pregnan|deficien|disease|syndrome|disorder|condition"
-    r"|cancer|tumou?r|blood|pressure|cholesterol|an(?:a)?emi|c(?:o)?eliac|sugar|thyroid|heart|kidney"
-    r"|liver|lung|adhd|autis|dyslex|arthritis|migraine|epilep|ibs|gerd|reflux|gout|pcos|ulcer"
-    r"|stones?\b|insomnia|apnea|apnoea|depress|anxiety|hypert|hypot|osteo|eczema|psoriasis|lupus"
-    r"|hernia|scoliosis|glaucoma|tinnitus|murmur|arrhythmi|angina|obes|overweight|allergy"
-    r"|\w+(?:itis|osis|algia|pathy|emia|aemia)\b|\bms\b|covid|immun|colou?r ?blind|deaf|blind"
-    r"|hearing|vision|sighted|carrier|vitamin|iron|b12|fractur|broken|torn|sprain|slipped|avoid"
-    r"|过敏|不耐受|糖尿病|高血压|血糖|血压|血脂|胆固醇|哮喘|怀孕|贫血|缺|病|症|炎|结石|脂肪肝|甲状腺"
-    r"|心脏|肾|肝|胃|痛风|湿疹",
+_AS_I = {"has": "I have", "does not": "I do not", "suffers from": "I suffer from",
+         "struggles with": "I struggle with"}  # fmt: skip
+# Inside a question: "…for someone with a bad knee like me?" → "I have a bad knee", "…a
+# left-handed person like me…" → "I'm left-handed", "a 40-year-old woman like me" → "I'm a…".
+_EN_LIKE_ME = re.compile(
+    r"\b(?:someone|somebody|a person|people) with (?P<with>(?:[\w'-]+ ){0,4}?[\w'-]+) like me\b|"
+    r"\b(?P<article>an?) (?P<what>(?:[\w'-]+ ){0,3}?[\w'-]+) (?P<who>person|woman|man|guy|girl|lady|mom|"
+    r"mum|dad|parent|student|beginner|vegan|vegetarian|diabetic) like me\b",
     _I,
 )
-
-
-def _as_reported(text: str) -> str:
-    """``text`` with each doctor's or test's health finding kept as theirs and each doctor's
-    order about food or drink as "I've been told to…" (see _EN_THE_SOURCE, _EN_TOLD_TO);
-    unchanged when the message disputes one or limits it in time (_DISPUTED). A finding must
-    name a health matter (_HEALTH_WORD), and an order must end the message ("…, I won't",
-    "…for the next two weeks" leave it as said)."""
-    if _DISPUTED.search(text):
-        return text
-
-    def last(m: re.Match[str], said: str) -> str:
-        return said if _ORDER_ENDS.match(text, m.end()) else m.group()
-
-    text = _ZH_TOLD_TO.sub(lambda m: last(m, _as_told_zh(m)), text)
-    text = _EN_TOLD_TO.sub(
-        lambda m: last(
-            m, m["lead"] + ("I've been told to avoid " if m["no"] else "I've been told to ")
-        ),
-        text,
-    )
-
-    def health(m: re.Match[str], said: str) -> str:
-        found = text[m.end() : m.end() + _FINDING_CHARS]
-        return m.group() if _HEALTH_WORD.search(found) is None else said
-
-    text = _ZH_DOCTOR_SAID.sub(lambda m: health(m, f"{m['lead']}我被{m['who']}告知"), text)
-    return _EN_THE_SOURCE.sub(lambda m: health(m, m["lead"] + "My "), text)
-
-
-_FINDING_CHARS = 60  # how far a finding is read for what it names
-# An order that ends the message: a few words, then at most a full stop.
-_ORDER_ENDS = re.compile(r"[^.!?。！？,，;；:：\n]{1,40}?[.!。！]?\s*$")
-
-
-def _as_told_zh(m: re.Match[str]) -> str:
-    """ "医生不让我" → "我被医生要求不", "营养师让我" → "我被营养师要求" (see _ZH_TOLD_TO)."""
-    return f"{m['lead']}我被{m['who']}要求" + ("不" if m["no"] else "")
 
 
 def _without_preface(text: str) -> str:
@@ -410,8 +342,10 @@ _SARCASM_MARK = (
     r"|(?<![叫是])才怪(?:呢|啦|了|咧|嘞)?)"
 )
 # Where a clause of the sarcasm's ends, besides punctuation.
-_JOINERS_EN = r"and|so|because|but|where|which|plus|while|who|whereas|though"
-_JOINERS_ZH = r"并且|而且|但是|所以|因为|可是|不过|又|还|结果|然后"
+_JOINERS_EN = (
+    r"and|so|because|but|where|which|plus|while|who|whereas|though|that|yet|with|as well as|then|&"
+)
+_JOINERS_ZH = r"并且|而且|但是|所以|因为|可是|不过|又|还|结果|然后|但|却|也|而|和|甚至|同时"
 # Characters of the clause sarcasm takes back: a longer run without a stop is a run-on whose
 # other facts it would take too ("我住在北京天天堵车开心才怪"), left as said.
 _SARCASM_CLAUSE = 40
@@ -1626,8 +1560,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
     expect_text(text, "text")
     found: list[Candidate] = []
     previous = 0  # where the candidates of the sentence before start in ``found``
-    own = _as_reported(_prepare(_own_text(text)))  # "My GP says I have asthma": the user's
-    for raw, terminator in _languages_apart(_asides_apart(_sentences(own))):
+    for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
         if _SARCASM_ALONE.fullmatch(raw):  # a taste said last is what it takes back
             if len(found) > previous and found[-1].category == FactCategory.PREFERENCE:
                 del found[-1]
@@ -1707,24 +1640,24 @@ def candidates_from_text(text: str) -> list[Candidate]:
             found += given_up
     if _UNDONE.search(text):  # "I left Paris in June, but came back in July": nothing ended
         found = [c for c in found if not (_ENDED_HERE.match(c.content) or c.retract_present)]
-    if _SOMEONE_ELSES.search(text):  # "Jazz isn't my thing, it's my life": no dislike
-        found = [c for c in found if not (c.slot or "").startswith("taste:") or c.value != "-"]
+    for mine in _SOMEONE_ELSES.finditer(text):  # "Jazz isn't my thing, it's my life"
+        no_dislike = f"user does not like {mine['what'].strip().casefold()}"
+        found = [c for c in found if c.content.casefold() != no_dislike]
     return found
 
 
 # A leaving or a giving-up the same message undoes ("…, but came back in July", "…, but now
 # I'm back on it", "…, but only for a month", "后来又搬回来了"): no fact ends.
 _UNDONE = re.compile(
-    r"\b(?:came back|moved back|went back|back (?:now|again|on it|home)|I'm back|be back|returned"
-    r"|relapsed|lasted|didn'?t last"
-    r"|started again|again since|only for (?:a|an|one|two|three|a few|\w+) (?:days?|weeks?|months?))\b"
-    r"|回来了|搬回|又开始|复吸|又抽|又喝|只坚持了",
+    r"\b(?:(?:came|moved|went) back (?:in|after|a (?:week|month|year) later)|(?:I'll|I will) be back"
+    r"|back on it|relapsed|started again|that lasted|(?:it )?didn'?t last|only for (?:a|an|one|two"
+    r"|three|a few|\w+) (?:days?|weeks?|months?))\b|又搬回|搬回来了|又开始|复吸|只坚持了",
     _I,
 )
 # "…isn't my thing, it's my life / my husband's": more than a taste, or someone else's.
 _SOMEONE_ELSES = re.compile(
-    r"(?:isn'?t|is not|'s not|aren'?t|are not) (?:\w+ )?my (?:thing|jam|scene|cup of tea),? (?:it'?s|they'?re)"
-    r" (?:my|our|his|her|their)\b",
+    r"(?P<what>\b[\w'’ -]{2,40}?) (?:isn'?t|is not|'s not|aren'?t|are not) (?:\w+ )?my (?:thing|jam|scene"
+    r"|cup of tea),? (?:it'?s|they'?re) (?:my|our|his|her|their)\b",
     _I,
 )
 _ENDED_HERE = re.compile(
