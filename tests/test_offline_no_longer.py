@@ -296,3 +296,18 @@ def test_an_undoing_must_be_of_the_same_thing() -> None:
 def test_only_the_taste_said_to_be_someone_elses_is_no_dislike() -> None:
     facts = facts_after("Opera isn't my thing, it's my wife's. I hate turnips.")
     assert "User hates turnips" in facts and not any("opera" in f for f in facts)
+
+
+# Attacker 84: someone else's undoing undid the user's quitting; leaving a place withdrew a
+# fact that says more than the tie (a diet with it).
+def test_only_the_users_own_undoing_counts() -> None:
+    facts = facts_after(
+        "I eat lamb every week.", "I stopped eating lamb. My brother relapsed, sadly."
+    )
+    assert "User stopped eating lamb" in facts and "User eats lamb every week" not in facts
+
+
+def test_leaving_keeps_a_fact_that_says_more_than_the_tie() -> None:
+    kept = "User is vegan and lives in Derby"
+    assert kept in facts_after("I'm vegan and live in Derby.", "I left Derby in June.")
+    assert facts_after("I live in Derby.", "I left Derby in June.") == []

@@ -57,7 +57,7 @@ def test_an_order_to_the_assistant_is_still_one(said: str, order: str) -> None:
         "From now on the trains are going to run less often",
         "Moving forward, the rent will probably climb",
         "In the future, most jobs might disappear",
-        "From now on, things will get worse at the office",
+        "From now on, things will get worse.",
         "Going forward, the market is likely to shrink",
         "Going forward, it'll be colder in the mornings",
         "以后房租会越来越贵",
@@ -201,4 +201,17 @@ def test_an_order_about_a_subject_of_the_world_is_still_one(said: str) -> None:
     ],
 )
 def test_an_order_with_a_change_word_in_it_is_still_one(said: str) -> None:
+    assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+
+
+# Attacker 84: an order after a forecast's words, and a hedged Chinese order without a subject.
+@pytest.mark.parametrize(
+    "said",
+    [
+        "From now on, the ferry will run late so book me the earlier one.",
+        "Going forward, fares will rise: always show me the cheapest seat.",
+        "以后可能要控制血脂，推荐清淡的菜",
+    ],
+)
+def test_an_order_after_words_of_the_future_is_still_one(said: str) -> None:
     assert any("instruction" in c or "长期要求" in c for c in _contents(said))

@@ -188,3 +188,14 @@ def test_sarcasm_ends_at_any_joiner(said: str, kept: str) -> None:
 )
 def test_sarcasm_ends_at_yet_and_but(said: str, kept: str) -> None:
     assert kept in _contents(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I'm allergic to soy & I love tofu, said no one ever.", "User is allergic to soy"),
+        ("我是素食者然而很爱吃火锅才怪", "用户是素食者"),  # not "…然", cut inside a word
+    ],
+)
+def test_sarcasm_ends_at_an_ampersand_and_whole_joiners(said: str, kept: str) -> None:
+    assert _contents(said)[:1] == [kept]

@@ -544,7 +544,7 @@ def _retract(
         if (
             not named
             or not names_retracted(said, what)
-            or (retraction.retract_present and not _TIES_NOW.search(said))
+            or (retraction.retract_present and not _only_a_tie(said, what))
         ):
             return slot in slots and not constraint
         if retraction.retract_whole and not names_only(
@@ -568,6 +568,25 @@ def _retract(
         ):
             removals[item.fact.id] = reason
     return [c for c in new if not withdrawn(c.content, c.slot, c.constraint)]
+
+
+def _only_a_tie(said: str, what: str) -> bool:
+    """Whether ``said`` only ties the user to ``what`` now ("lives in Leeds", "works at Acme");
+    a fact that says more ("is vegan and lives in Leeds", "…with their two kids") stays."""
+    if not _TIES_NOW.search(said):
+        return False
+    rest = _TIES_NOW.sub(" ", said.casefold())
+    for word in re.findall(r"\w+", what.casefold()):  # (Chinese has no word boundaries)
+        rest = (
+            rest.replace(word, " ")
+            if _CJK.search(word)
+            else re.sub(rf"\b{re.escape(word)}\b", " ", rest)
+        )
+    return not re.search(r"[^\W\d_]{3,}|[\u4e00-\u9fff]", re.sub(_TIE_WORDS, " ", rest))
+
+
+# Words that go with a tie and name nothing more ("in", "at", "the", "of", "now").
+_TIE_WORDS = r"\b(?:in|at|for|of|with|the|a|an|now|currently|still|there|here|out)\b|[在的了]"
 
 
 # What ties the user to a place, employer or group now: what leaving it ends ("lives in

@@ -364,8 +364,11 @@ _FORECAST_EN = re.compile(
     rf"{_WORLD_EN}(?:(?:\s+(?:will|won't|would|shall|might|may|could|(?:is|are) (?:going|likely"
     r"|expected|bound|set) to|(?:is|are) gonna)|'ll|'s (?:gonna|going to|likely to))"
     rf"\s+{_SOON_EN}(?:{_CHANGE_VERB_EN}|(?:get|become|be) (?:{_CHANGED_STATE_EN})))\b"
-    # …and nothing after the change but how much or when ("will go up to my manager" orders)
-    r"(?!\s+(?:to|out|into|from|for|with|on|off|through)\b)",
+    # …and nothing after the change but how much or when ("will go up to my manager", "will
+    # run late so pick me up at 8" are orders)
+    r"(?=\s*(?:$|[.!]|,?\s+(?:by|next|this|soon|again|further|even|a lot|a bit|every|each|over|often"
+    r"|eventually|later|sharply|steadily|in (?:the )?(?:mornings?|evenings?|winter|summer|spring"
+    r"|autumn|fall|future|coming|next)|in \d{4})\b))",
     _I,
 )
 _WORLD_ZH = (
@@ -373,12 +376,14 @@ _WORLD_ZH = (
     r"|菜价|学费|通胀|生意|市场|公司|行业|气温|情况|形势|以后的路|未来)"
 )
 _FORECAST_ZH = re.compile(
-    rf"(?:(?:{_WORLD_ZH})[还再更都也可能估计恐怕]*)?"
-    r"(?:将会|(?<!尽)可能(?!的话|地)|也许|或许|恐怕|"
-    r"(?:会|得)[还再更都也]*"
-    r"(?:越来越|涨|跌|贵|便宜|下雨|下雪|降温|升温|变(?:冷|热|贵|好|差)|好起来|转凉|转暖|下降|上升|增加|减少|倒闭|裁员|堵|冷|热|忙"
-    r"|更(?:好|差|难))"
-    r"|要[还再更都也]*(?:涨|跌|下雨|下雪|降温|升温|转凉|转暖))"
+    # a subject of the world's, a guess or a modal, then a change: "以后房租会越来越贵", "今后
+    # 油价估计还要涨"; without a subject, only the weather: "接下来会下雨" ("以后可能要控制血糖，
+    # 推荐低糖的菜" and "今后得增加代码注释" are orders)
+    rf"(?:(?:{_WORLD_ZH})(?:将会|可能|也许|或许|恐怕|估计|会|得|要|还|再|更|都|也)*"
+    r"(?:越来越|涨|跌|贵|便宜|下雨|下雪|降温|升温|变(?:冷|热|贵|好|差)|好起来|转凉|转暖|下降|上升|增加|减少|倒闭"
+    r"|裁员|堵|冷|热|忙|更(?:好|差|难))"
+    r"|(?:将会|可能|也许|或许|恐怕)?(?:会|要|得)?[还再更都也]*(?:越来越(?:冷|热)|下雨|下雪|降温|升温|转凉"
+    r"|转暖|变(?:冷|热)))"
     r"(?!的时候|的话)"  # "以后机票会贵的时候提前两周订": when, an order
 )
 

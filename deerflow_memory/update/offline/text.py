@@ -345,14 +345,16 @@ _SARCASM_MARK = (
 _JOINERS_EN = (
     r"and|so|because|but|where|which|plus|while|who|whereas|though|that|yet|with|as well as|then|&"
 )
-_JOINERS_ZH = r"并且|而且|但是|所以|因为|可是|不过|又|还|结果|然后|但|却|也|而|和|甚至|同时"
+_JOINERS_ZH = (
+    r"并且|而且|但是|所以|因为|可是|不过|然而|反而|又|还|结果|然后|但|却|也|而|和|甚至|同时"
+)
 # Characters of the clause sarcasm takes back: a longer run without a stop is a run-on whose
 # other facts it would take too ("我住在北京天天堵车开心才怪"), left as said.
 _SARCASM_CLAUSE = 40
 _SARCASM_CLAUSE_ZH = 10  # Chinese characters: "我最喜欢周末加班了" is nine
 _SARCASM = re.compile(
     rf"(?:^|(?<=[,，;；:：])|\s+(?:{_JOINERS_EN})\s+|{_JOINERS_ZH})"
-    rf"(?:(?!\b(?:{_JOINERS_EN})\b|{_JOINERS_ZH})[^,，;；:：]){{0,{_SARCASM_CLAUSE}}}?"
+    rf"(?:(?!\b(?:{_JOINERS_EN})\b|\s&\s|{_JOINERS_ZH})[^,，;；:：]){{0,{_SARCASM_CLAUSE}}}?"
     rf"(?:[,，]\s*(?:这|那)?|\s*)?{_SARCASM_MARK}[\s.!！。~～]*(?=$|[,，;；])",
     _I,
 )
@@ -1646,12 +1648,15 @@ def candidates_from_text(text: str) -> list[Candidate]:
     return found
 
 
-# A leaving or a giving-up the same message undoes ("…, but came back in July", "…, but now
-# I'm back on it", "…, but only for a month", "后来又搬回来了"): no fact ends.
+# A leaving or a giving-up the user undoes in the same message ("…, but I came back in July",
+# "…, but now I'm back on it", "…, but only for a month", "我又搬回…"): no fact ends. Only the
+# user's own undoing counts ("…and my sister relapsed" undoes nothing).
 _UNDONE = re.compile(
-    r"\b(?:(?:came|moved|went) back (?:in|after|a (?:week|month|year) later)|(?:I'll|I will) be back"
-    r"|back on it|relapsed|started again|that lasted|(?:it )?didn'?t last|only for (?:a|an|one|two"
-    r"|three|a few|\w+) (?:days?|weeks?|months?))\b|又搬回|搬回来了|又开始|复吸|只坚持了",
+    r"\b(?:I|but|and) (?:came|moved|went) back (?:in|after|a (?:week|month|year) later)"
+    r"|\bI(?:'ll| will) be back"
+    r"|\b(?:I'm )?back on it\b|\bI relapsed|\bI started again|\bbut (?:only|just) for (?:a|an|one"
+    r"|two|three|a few|\w+) (?:days?|weeks?|months?)\b|\bbut (?:that|it) (?:only )?lasted\b"
+    r"|我又搬回|我搬回来了|我又开始(?:抽|喝|吃)|我复吸|只坚持了",
     _I,
 )
 # "…isn't my thing, it's my life / my husband's": more than a taste, or someone else's.
