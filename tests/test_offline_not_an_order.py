@@ -215,3 +215,25 @@ def test_an_order_with_a_change_word_in_it_is_still_one(said: str) -> None:
 )
 def test_an_order_after_words_of_the_future_is_still_one(said: str) -> None:
     assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+
+
+# Attacker 85: a placement after the change ("later in the thread", "next to each item"), an
+# order after it in the same clause, and a Chinese order after a forecast.
+@pytest.mark.parametrize(
+    "said",
+    [
+        "From now on, tickets will go up later in the channel.",
+        "Going forward, prices will go up next to each photo.",
+        "From now on, the tram will run late again so leave me ten extra minutes.",
+        "以后会降温，推荐衣服时考虑一下",
+    ],
+)
+def test_an_order_said_with_a_forecasts_words_is_still_one(said: str) -> None:
+    assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+
+
+@pytest.mark.parametrize(
+    "said", ["From now on, rent will go up by 5% next year.", "以后电费会越来越贵。"]
+)
+def test_a_forecast_with_how_much_and_when_is_no_order(said: str) -> None:
+    assert _contents(said) == []

@@ -199,3 +199,14 @@ def test_sarcasm_ends_at_yet_and_but(said: str, kept: str) -> None:
 )
 def test_sarcasm_ends_at_an_ampersand_and_whole_joiners(said: str, kept: str) -> None:
     assert _contents(said)[:1] == [kept]
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("我不吃辣，天气暖和才怪", ["用户不吃辣"]),  # 和 of 暖和 is no joiner (attacker 85)
+        ("I'm allergic to cats as a vet nurse, said no one ever.", ["User is allergic to cats"]),
+    ],
+)
+def test_sarcasm_keeps_words_whole_and_ends_at_as(said: str, facts: list[str]) -> None:
+    assert _contents(said) == facts

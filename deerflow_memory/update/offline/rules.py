@@ -359,16 +359,22 @@ _CHANGED_STATE_EN = (  # (not "more important", "lower priority", "closed": an o
     r"colder|warmer|hotter|wetter|drier|cheaper|pricier|dearer|more expensive|busier|quieter|worse"
     r"|late|delayed|crowded"
 )
+_HOW_MUCH_OR_WHEN_EN = (
+    r"by (?:\d+(?:\.\d+)?\s*%?|a lot|much|far|half)|(?:next|this) (?:week|month|year|winter|summer|spring"
+    r"|autumn|fall|quarter)|soon|again|further|even (?:more|further)|a lot|a bit|(?:every|each) (?:day"
+    r"|week|month|year)|over time|over the (?:next|coming) (?:days|weeks|months|years)|eventually"
+    r"|sharply|steadily|often|in (?:the )?(?:mornings?|evenings?|winter|summer|spring|autumn|fall"
+    r"|future)|in \d{4}|for (?:a while|good)"
+)
 _SOON_EN = r"(?:(?:probably|likely|soon|surely|eventually|only|keep on|continue to|all|just)\s+)*"
 _FORECAST_EN = re.compile(
     rf"{_WORLD_EN}(?:(?:\s+(?:will|won't|would|shall|might|may|could|(?:is|are) (?:going|likely"
     r"|expected|bound|set) to|(?:is|are) gonna)|'ll|'s (?:gonna|going to|likely to))"
     rf"\s+{_SOON_EN}(?:{_CHANGE_VERB_EN}|(?:get|become|be) (?:{_CHANGED_STATE_EN})))\b"
-    # …and nothing after the change but how much or when ("will go up to my manager", "will
-    # run late so pick me up at 8" are orders)
-    r"(?=\s*(?:$|[.!]|,?\s+(?:by|next|this|soon|again|further|even|a lot|a bit|every|each|over|often"
-    r"|eventually|later|sharply|steadily|in (?:the )?(?:mornings?|evenings?|winter|summer|spring"
-    r"|autumn|fall|future|coming|next)|in \d{4})\b))",
+    # …and nothing after the change but how much or when, to the clause's end ("will go up
+    # to my manager", "will go up later in the thread", "will run late so pick me up at 8" are
+    # orders)
+    rf"(?=(?:,?\s+(?:{_HOW_MUCH_OR_WHEN_EN}))*\s*[.!]?\s*$)",
     _I,
 )
 _WORLD_ZH = (
@@ -385,6 +391,7 @@ _FORECAST_ZH = re.compile(
     r"|(?:将会|可能|也许|或许|恐怕)?(?:会|要|得)?[还再更都也]*(?:越来越(?:冷|热)|下雨|下雪|降温|升温|转凉"
     r"|转暖|变(?:冷|热)))"
     r"(?!的时候|的话)"  # "以后机票会贵的时候提前两周订": when, an order
+    r"(?=[^，,；;：:]*$)"  # nothing said after it: "以后会变冷，推荐保暖的衣服" is an order
 )
 
 

@@ -343,11 +343,11 @@ _SARCASM_MARK = (
 )
 # Where a clause of the sarcasm's ends, besides punctuation.
 _JOINERS_EN = (
-    r"and|so|because|but|where|which|plus|while|who|whereas|though|that|yet|with|as well as|then|&"
+    r"and|so|because|but|where|which|plus|while|who|whereas|though|that|yet|with|as well as|as|since"
+    r"|then|&"
 )
-_JOINERS_ZH = (
-    r"并且|而且|但是|所以|因为|可是|不过|然而|反而|又|还|结果|然后|但|却|也|而|和|甚至|同时"
-)
+# (one character only where it is seldom inside a word: not 和 of 暖和, 也 of 也许, 还 of 还是)
+_JOINERS_ZH = r"并且|而且|但是|所以|因为|可是|不过|然而|反而|结果|然后|甚至|同时|又|但|却"
 # Characters of the clause sarcasm takes back: a longer run without a stop is a run-on whose
 # other facts it would take too ("我住在北京天天堵车开心才怪"), left as said.
 _SARCASM_CLAUSE = 40
