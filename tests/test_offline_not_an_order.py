@@ -16,6 +16,11 @@ def _contents(text: str) -> list[str]:
     return [c.content for c in candidates_from_text(text) if c.content]
 
 
+def _a_standing_order(said: str) -> bool:
+    """Whether ``said`` is stored as a standing instruction (English or Chinese)."""
+    return any("instruction" in c or "长期要求" in c for c in _contents(said))
+
+
 @pytest.mark.parametrize(
     "said",
     [
@@ -27,7 +32,7 @@ def _contents(text: str) -> list[str]:
     ],
 )
 def test_a_habit_said_of_someone_is_no_standing_instruction(said: str) -> None:
-    assert not any("instruction" in c or "长期要求" in c for c in _contents(said))
+    assert not _a_standing_order(said)
 
 
 @pytest.mark.parametrize(
@@ -113,7 +118,7 @@ def test_an_order_after_from_now_on_is_still_one(said: str, order: str) -> None:
     ],
 )
 def test_an_order_with_a_modal_or_a_meeting_in_it_is_still_one(said: str) -> None:
-    assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+    assert _a_standing_order(said)
 
 
 # Attacker 76: an order said with "will"/"would" about what the answers hold was a forecast;
@@ -132,7 +137,7 @@ def test_an_order_with_a_modal_or_a_meeting_in_it_is_still_one(said: str) -> Non
     ],
 )
 def test_an_order_said_with_will_or_would_is_still_one(said: str) -> None:
-    assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+    assert _a_standing_order(said)
 
 
 @pytest.mark.parametrize(
@@ -160,7 +165,7 @@ def test_a_forecast_of_a_change_is_no_order(said: str) -> None:
     ],
 )
 def test_an_order_for_something_to_be_otherwise_is_still_one(said: str) -> None:
-    assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+    assert _a_standing_order(said)
 
 
 # Attacker 80: "everything", "should" and an opening "估计"/"肯定" are how orders are said.
@@ -174,7 +179,7 @@ def test_an_order_for_something_to_be_otherwise_is_still_one(said: str) -> None:
     ],
 )
 def test_an_order_said_as_if_of_the_world_is_still_one(said: str) -> None:
-    assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+    assert _a_standing_order(said)
 
 
 # Attacker 81: "be more/less …", "lower", "closed" after a subject of the world are orders too.
@@ -201,7 +206,7 @@ def test_an_order_about_a_subject_of_the_world_is_still_one(said: str) -> None:
     ],
 )
 def test_an_order_with_a_change_word_in_it_is_still_one(said: str) -> None:
-    assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+    assert _a_standing_order(said)
 
 
 # Attacker 84: an order after a forecast's words, and a hedged Chinese order without a subject.
@@ -214,7 +219,7 @@ def test_an_order_with_a_change_word_in_it_is_still_one(said: str) -> None:
     ],
 )
 def test_an_order_after_words_of_the_future_is_still_one(said: str) -> None:
-    assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+    assert _a_standing_order(said)
 
 
 # Attacker 85: a placement after the change ("later in the thread", "next to each item"), an
@@ -229,7 +234,7 @@ def test_an_order_after_words_of_the_future_is_still_one(said: str) -> None:
     ],
 )
 def test_an_order_said_with_a_forecasts_words_is_still_one(said: str) -> None:
-    assert any("instruction" in c or "长期要求" in c for c in _contents(said))
+    assert _a_standing_order(said)
 
 
 @pytest.mark.parametrize(

@@ -482,19 +482,20 @@ _AMOUNT = (
     r"|(?:cups?|glass(?:es)?|mugs?|shots?|pints?|bowls?) of|black|iced|hot|strong|fresh"
     r"|fried|grilled))*"
 )
+# How often a habit comes ("every morning", "twice a week").
+_HOW_OFTEN = r"every|each|daily|weekly|a day|a week|twice|once"
 # After the thing, only when, how often, where or with what: a noun would make it another
 # thing ("a coffee shop", "milk tea", "fish as pets", "two coffee machines"), and "and"
 # another habit the user keeps ("coffee and tea every morning").
 _NOT_THE_THING = (
-    r"(?=[.!]?$|,|\s+(?:every|each|daily|weekly|a day|a week|twice|once|\d+|most|before|after"
-    r"|at|in|on|with|for|when|during|instead|now|again|too|regularly|sometimes|often)\b)"
+    rf"(?=[.!]?$|,|\s+(?:{_HOW_OFTEN}|\d+|most|before|after|at|in|on|with|for|when|during|instead"
+    r"|now|again|too|regularly|sometimes|often)\b)"
 )
-
-
+# "Has" is a habit only with a meal or how often ("has two espressos a day", not "has fish in
+# the pond").
 _AS_A_MEAL = (
-    r"(?=\s+(?:for (?:breakfast|lunch|dinner|supper|dessert)|with (?:meals|breakfast|lunch|dinner)"
-    r"|every|each|daily|a day|a week|twice|once|at (?:breakfast|lunch|dinner|night)"
-    r"|on (?:\w+days|weekends))\b)"
+    rf"(?=\s+(?:{_HOW_OFTEN}|for (?:breakfast|lunch|dinner|supper|dessert)|with (?:meals|breakfast"
+    r"|lunch|dinner)|at (?:breakfast|lunch|dinner|night)|on (?:\w+days|weekends))\b)"
 )
 
 
@@ -505,8 +506,7 @@ def _habit_ended(content: str) -> re.Pattern[str] | None:
         return None
     verbs = _PRESENT[m["verb"].casefold()]
     obj = re.escape(m["obj"]).replace("\\ ", r"\s+")
-    # (not a habit said with another: "…coffee in the morning and tea at night"); "has" only
-    # with a meal or how often ("has two espressos a day", not "has fish in the pond")
+    # (not a habit said with another: "…coffee in the morning and tea at night")
     alone = r"^(?!.*\band\b)User (?:\w+ly |often |always |still )*"
     return re.compile(
         rf"{alone}(?:(?:{verbs}){_AMOUNT} {obj}{_NOT_THE_THING}|has{_AMOUNT} {obj}{_AS_A_MEAL})",
@@ -570,6 +570,22 @@ def _retract(
     return [c for c in new if not withdrawn(c.content, c.slot, c.constraint)]
 
 
+# Words that go with a tie and name nothing more ("in", "at", "the", "of", "now").
+_TIE_WORDS = re.compile(
+    r"\b(?:in|at|for|of|with|the|a|an|now|currently|still|there|here|out)\b|[在的了]"
+)
+
+
+# What ties the user to a place, employer or group now: what leaving it ends ("lives in
+# Leeds", "works at Acme", "sings in the choir"; not "was born in Leeds", "supports Leeds").
+_TIES_NOW = re.compile(
+    r"\b(?:lives?|living|resides?|based|works?|working|employed|stud(?:y|ies|ying)|attends?"
+    r"|member|goes to|plays?|sings?|is (?:in|at|on|with|part of)|belongs?|volunteers?|teaches"
+    r"|trains?|rents?|stays?)\b|住|工作|上班|生活|读|上学|成员|会员|加入",
+    re.I,
+)
+
+
 def _only_a_tie(said: str, what: str) -> bool:
     """Whether ``said`` only ties the user to ``what`` now ("lives in Leeds", "works at Acme");
     a fact that says more ("is vegan and lives in Leeds", "…with their two kids") stays."""
@@ -582,21 +598,7 @@ def _only_a_tie(said: str, what: str) -> bool:
             if _CJK.search(word)
             else re.sub(rf"\b{re.escape(word)}\b", " ", rest)
         )
-    return not re.search(r"[^\W\d_]{3,}|[\u4e00-\u9fff]", re.sub(_TIE_WORDS, " ", rest))
-
-
-# Words that go with a tie and name nothing more ("in", "at", "the", "of", "now").
-_TIE_WORDS = r"\b(?:in|at|for|of|with|the|a|an|now|currently|still|there|here|out)\b|[在的了]"
-
-
-# What ties the user to a place, employer or group now: what leaving it ends ("lives in
-# Leeds", "works at Acme", "sings in the choir"; not "was born in Leeds", "supports Leeds").
-_TIES_NOW = re.compile(
-    r"\b(?:lives?|living|resides?|based|works?|working|employed|stud(?:y|ies|ying)|attends?"
-    r"|member|goes to|plays?|sings?|is (?:in|at|on|with|part of)|belongs?|volunteers?|teaches"
-    r"|trains?|rents?|stays?)\b|住|工作|上班|生活|读|上学|成员|会员|加入",
-    re.I,
-)
+    return not re.search(r"[^\W\d_]{3,}|[\u4e00-\u9fff]", _TIE_WORDS.sub(" ", rest))
 
 
 # Reasons of removals that a later restatement undoes (a retraction's stays).

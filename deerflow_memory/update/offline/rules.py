@@ -337,12 +337,12 @@ def _not_a_gripe(m: re.Match[str]) -> bool:
 
 # A forecast after "from now on" tells of the world, not how to answer ("Going forward, fares
 # will go up", "以后房租会越来越贵"). The same shape orders what the assistant makes ("the
-# recipes will be less spicy", "the font should change to Arial"), so the subject must be one
-# of the world's own (prices, rates, the weather, things), then a modal of what is to come and
-# a change ("will go up", "is likely to be late", "会越来越贵", "要降温"); "should" is an
-# order's word ("things should change: use bullet points"), and "要" one before anything but
-# the weather or a price. Chinese may leave the subject out ("接下来会下雨", "恐怕"; not
-# "尽可能", nor "估计"/"肯定" alone, an order's "estimate"/"be sure to").
+# recipes will be less spicy", "the font should change to Arial", "tickets will go up to my
+# manager"), so a forecast needs a subject of the world's own (prices, rates, the weather,
+# things), a modal of what is to come ("should" is an order's word), a change that comes by
+# itself ("will go up", "is likely to be late"), and after it only how much or when, to the
+# clause's end. In Chinese: a world subject, a guess or a modal, a change ("会越来越贵",
+# "估计还要涨"), and nothing said after it; without a subject only the weather ("接下来会下雨").
 _WORLD_EN = (
     r"(?:(?:the|our|my|all|most|some)\s+)?(?:(?:gas|fuel|petrol|house|housing|food|ticket|energy"
     r"|electricity|share|stock|train|bus|air|plane)\s+)?(?:prices?|fares?|rents?|rates?|interest rates"

@@ -193,54 +193,6 @@ _EN_LIKE_ME = re.compile(
 )
 
 
-# A hedge or a preface before the user's own statement, at the start of any clause: "I'm
-# pretty sure I'm allergic to…", "…and it turns out I have…" (not "I think I'm…", too
-# unsure: "I think I'm pregnant", "I think I'm a terrible cook"),
-# "Since I'm diabetic, can I…" (before a state of the user's only: "I think J. Cole
-# is…", "I think my flight is at 6" stay as they are); "Background: I'm…", "Fun fact:
-# my…" (before any "I …" or "my …"). What follows is read by the rules alone (_HEDGED).
-_EN_PREFACE = re.compile(
-    r"^(?:(?:(?:I'm|I am) (?:(?:pretty|fairly|quite|almost|absolutely|\d{1,3} ?%) )?(?:sure|certain|positive)|"
-    r"(?:it |as it )?turns out|it turned out|"
-    r"since|because|'?cause|cuz|given that|seeing (?:as|that)|now that)"
-    r"(?: that)?\s*[,:—–-]?\s+(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not)\b)|"
-    r"(?:the thing (?:about me |with me )?is|(?:some )?background|(?:for |some |quick )?context|fun fact|"
-    r"(?:a (?:bit|little) )?about me)(?: that)?\s*[,:—–-]?\s+(?=(?:I|I'm|I've|I'd|my)\b))",
-    _I,
-)
-# The main clause after a lead clause without a comma ("Because I'm vegan I need B12"): the
-# two are not told apart, so the lead is kept and the whole is read as before.
-_EN_MAIN_CLAUSE = re.compile(r"\s(?:I|I'm|I've|I'd)\s")
-# A lead clause that describes the user without "I": said as "I …", the rules read it.
-# "Being gluten intolerant, which beers…" → "I'm gluten intolerant" (not "Being honest, …").
-_EN_BEING = re.compile(
-    r"^being (?!(?:honest|fair|realistic|serious|frank|careful|practical|sure|safe|here|there|"
-    r"able|told|asked|so|such|that|this|it|the|my|your|his|her|their|our|with|in|on|at|from|for|"
-    r"like|as|too|very|really|quite|just|new|late|early|stuck|away|busy|nice|kind|polite|"
-    r"curious|lazy|bored|tired|cheap|smart|clever|stupid|silly|picky)\b)(?=\S+(?:\s+\S+){0,5}$)"
-    r"(?!.*\b(?:is|are|was|were|has|have|can|will|would|makes?|feels?|sucks)\b)",  # "Being a parent is hard"
-    _I,
-)
-# "As someone who doesn't drive, how…" → "I don't drive"; "As a person with ADHD" → "I have ADHD".
-_EN_AS_ONE = re.compile(
-    r"^as (?:someone|somebody|a person|one|a (?:guy|woman|man|girl|mom|mum|dad|parent)) "
-    r"(?:(?P<with>with)|who(?:'s| is)|who (?P<verb>has|doesn't|does not|can't|cannot|never|only|"
-    r"always|hates|loves|lives|works|eats|drinks|uses|suffers from|struggles with|gets)) "
-    r"(?=\S+(?:\s+\S+){0,6}$)",
-    _I,
-)
-_AS_I = {"has": "I have", "does not": "I do not", "suffers from": "I suffer from",
-         "struggles with": "I struggle with"}  # fmt: skip
-# Inside a question: "…for someone with a bad knee like me?" → "I have a bad knee", "…a
-# left-handed person like me…" → "I'm left-handed", "a 40-year-old woman like me" → "I'm a…".
-_EN_LIKE_ME = re.compile(
-    r"\b(?:someone|somebody|a person|people) with (?P<with>(?:[\w'-]+ ){0,4}?[\w'-]+) like me\b|"
-    r"\b(?P<article>an?) (?P<what>(?:[\w'-]+ ){0,3}?[\w'-]+) (?P<who>person|woman|man|guy|girl|lady|mom|"
-    r"mum|dad|parent|student|beginner|vegan|vegetarian|diabetic) like me\b",
-    _I,
-)
-
-
 def _without_preface(text: str) -> str:
     """``text`` without the hedge or preface it opens with (:data:`_EN_PREFACE`), if any."""
     preface = _EN_PREFACE.match(text)
@@ -336,7 +288,7 @@ _TAKEN_BACK_AFTER = re.compile(
 )
 # Sarcasm that takes back one clause, not the sentence: "…, said no one ever", "（反话）"
 # and "…才怪" the clause before them, or "…才怪" its own ("我对花生过敏，餐厅会注意才怪":
-# the allergy stands; "它的名字叫才怪" is a name). A clause ends at a comma or at "and".
+# the allergy stands; "它的名字叫才怪" is a name). A clause ends at a comma or a joiner.
 _SARCASM_MARK = (
     r"(?:said\s+(?:literally\s+)?(?:no\s*one|nobody),?\s+ever|[(（]\s*(?:反话|sarcasm)\s*[)）]"
     r"|(?<![叫是])才怪(?:呢|啦|了|咧|嘞)?)"
@@ -362,7 +314,8 @@ _SARCASM = re.compile(
 
 def _taken_back(m: re.Match[str]) -> str:
     """ "" for the clause sarcasm takes back (see _SARCASM), unless it is a Chinese run-on."""
-    return m.group() if len(_CJK.findall(m.group())) > _SARCASM_CLAUSE_ZH + 2 else ""
+    clause = m.group().replace("才怪", "")  # the mark itself is no part of the clause
+    return m.group() if len(_CJK.findall(clause)) > _SARCASM_CLAUSE_ZH else ""
 
 
 # …said alone, after the sentence it takes back: only that sentence's last fact goes, when
@@ -1547,6 +1500,28 @@ _EN_CUT_SHORT = re.compile(
 _EN_OWN_CLAUSE = re.compile(r"\b(?:they|they're|their|them|we|you|he|she|it|I)\b")
 
 
+# A leaving or a giving-up the user undoes in the same message ("…, but I came back in July",
+# "…, but now I'm back on it", "…, but only for a month", "我又搬回…"): no fact ends. Only the
+# user's own undoing counts ("…and my sister relapsed" undoes nothing).
+_UNDONE = re.compile(
+    r"\b(?:I|but|and) (?:came|moved|went) back (?:in|after|a (?:week|month|year) later)"
+    r"|\bI(?:'ll| will) be back"
+    r"|\b(?:I'm )?back on it\b|\bI relapsed|\bI started again|\bbut (?:only|just) for (?:a|an|one"
+    r"|two|three|a few|\w+) (?:days?|weeks?|months?)\b|\bbut (?:that|it) (?:only )?lasted\b"
+    r"|我又搬回|我搬回来了|我又开始(?:抽|喝|吃)|我复吸|只坚持了",
+    _I,
+)
+# "…isn't my thing, it's my life / my husband's": more than a taste, or someone else's.
+_SOMEONE_ELSES = re.compile(
+    r"(?P<what>\b[\w'’ -]{2,40}?) (?:isn'?t|is not|'s not|aren'?t|are not) (?:\w+ )?my (?:thing|jam|scene"
+    r"|cup of tea),? (?:it'?s|they'?re) (?:my|our|his|her|their)\b",
+    _I,
+)
+_ENDED_HERE = re.compile(
+    r"User (?:has )?(?:stopped|quit|given up|gave up|cut out) |用户(?:戒|不再)"
+)
+
+
 def candidates_from_text(text: str) -> list[Candidate]:
     """Every candidate fact the user states about themselves in ``text``, in order.
 
@@ -1646,28 +1621,6 @@ def candidates_from_text(text: str) -> list[Candidate]:
         no_dislike = f"user does not like {mine['what'].strip().casefold()}"
         found = [c for c in found if c.content.casefold() != no_dislike]
     return found
-
-
-# A leaving or a giving-up the user undoes in the same message ("…, but I came back in July",
-# "…, but now I'm back on it", "…, but only for a month", "我又搬回…"): no fact ends. Only the
-# user's own undoing counts ("…and my sister relapsed" undoes nothing).
-_UNDONE = re.compile(
-    r"\b(?:I|but|and) (?:came|moved|went) back (?:in|after|a (?:week|month|year) later)"
-    r"|\bI(?:'ll| will) be back"
-    r"|\b(?:I'm )?back on it\b|\bI relapsed|\bI started again|\bbut (?:only|just) for (?:a|an|one"
-    r"|two|three|a few|\w+) (?:days?|weeks?|months?)\b|\bbut (?:that|it) (?:only )?lasted\b"
-    r"|我又搬回|我搬回来了|我又开始(?:抽|喝|吃)|我复吸|只坚持了",
-    _I,
-)
-# "…isn't my thing, it's my life / my husband's": more than a taste, or someone else's.
-_SOMEONE_ELSES = re.compile(
-    r"(?P<what>\b[\w'’ -]{2,40}?) (?:isn'?t|is not|'s not|aren'?t|are not) (?:\w+ )?my (?:thing|jam|scene"
-    r"|cup of tea),? (?:it'?s|they'?re) (?:my|our|his|her|their)\b",
-    _I,
-)
-_ENDED_HERE = re.compile(
-    r"User (?:has )?(?:stopped|quit|given up|gave up|cut out) |用户(?:戒|不再)"
-)
 
 
 def _still_so(said: list[Candidate], verb: str) -> list[Candidate]:
