@@ -1617,9 +1617,12 @@ def candidates_from_text(text: str) -> list[Candidate]:
             found += given_up
     if _UNDONE.search(text):  # "I left Paris in June, but came back in July": nothing ended
         found = [c for c in found if not (_ENDED_HERE.match(c.content) or c.retract_present)]
-    for mine in _SOMEONE_ELSES.finditer(text):  # "Jazz isn't my thing, it's my life"
-        no_dislike = f"user does not like {mine['what'].strip().casefold()}"
-        found = [c for c in found if c.content.casefold() != no_dislike]
+    no_dislike = {  # "Jazz isn't my thing, it's my life": no dislike of jazz
+        f"user does not like {mine['what'].strip().casefold()}"
+        for mine in _SOMEONE_ELSES.finditer(text)
+    }
+    if no_dislike:
+        found = [c for c in found if c.content.casefold() not in no_dislike]
     return found
 
 
@@ -1676,20 +1679,17 @@ def _diets_given_up(content: str, zh: bool, said: list[Candidate]) -> list[Candi
     A diet already withdrawn by what was ``said`` before ("我以前吃素，现在吃肉了") is not
     withdrawn again: that would take back the past the user just stated too.
     """
-    done = {candidate.retract for candidate in said}
     # The diet itself goes ("User is vegan"), not "User works at a vegan cafe". Meat ends it
     # whatever its reason ("…since my heart attack"); another diet keeps a reason that names
     # something (the heart attack still happened).
     if not zh and (now := _EN_DIET_NOW.match(content)):
         diet = (now["d"] or now["d2"]).casefold()
-        ended, any_reason = [d for d in _PLANT_DIETS if d != diet and d not in done], False
+        ended, any_reason = [d for d in _PLANT_DIETS if d != diet], False
     elif (_ZH_EATS_MEAT_NOW if zh else _EN_EATS_MEAT_NOW).match(content):
-        ended, any_reason = (
-            [d for d in (_MEAT_ENDS_ZH if zh else _MEAT_ENDS) if d not in done],
-            True,
-        )
+        ended, any_reason = list(_MEAT_ENDS_ZH if zh else _MEAT_ENDS), True
     else:
-        return []
+        return []  # (before reading what was said: this runs for every candidate)
+    done = {candidate.retract for candidate in said}
     return [
         Candidate(
             "",
@@ -1700,6 +1700,7 @@ def _diets_given_up(content: str, zh: bool, said: list[Candidate]) -> list[Candi
             retract_any_reason=any_reason,
         )
         for d in ended
+        if d not in done
     ]
 
 
