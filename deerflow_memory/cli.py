@@ -250,13 +250,11 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
             )
         graph = create_memory_agent(service=memory, checkpointer=InMemorySaver())
         where = (
-            config.storage_path
+            f"file storage in the folder {config.storage_path}"
             if config.storage == "file"
-            else redact_secrets(config.storage_dsn or "")
+            else f"{config.storage} storage ({redact_secrets(config.storage_dsn or '')})"
         )
-        console.print(
-            Panel(Text(f"user {args.user}, storage {config.storage} ({where})"), title="demo")
-        )
+        console.print(Panel(Text(f"user {args.user}, {where}"), title="demo"))
         first, second = DEMO_THREADS
         run = {"configurable": {"user_id": args.user, "thread_id": first}}
         if args.tenant is not None:
@@ -330,7 +328,10 @@ def _where(config: MemoryConfig, tenant: str | None) -> str:
 
 
 def _first(names: Sequence[str], kind: str) -> str:
-    shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+    # Printed on stderr, which ends up in logs: a stored name that looks like a secret
+    # is not repeated (the typed one is hidden by _print_error).
+    shown = ", ".join(NOT_SHOWN if unsafe_to_store(name) else name for name in names[:10])
+    shown += f" and {len(names) - 10} more" if len(names) > 10 else ""
     return f"stored {kind}s: {shown}"
 
 

@@ -116,7 +116,8 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
     """No current fact has the given id (it may have been deleted or edited meanwhile).
 
     ``near`` names a current id that differs only in case, whitespace, Unicode form or
-    invisible characters (``"f1 "`` given, ``"f1"`` stored): the message then asks
+    invisible characters (``"f1 "`` given, ``"f1"`` stored), or, with ``similar``, by a
+    character or two (``"fact_2d9689f"`` for ``"fact_2d9689f6"``): the message then asks
     whether it was meant. ``text_of`` names the current fact whose text was given in
     place of its id (``"Likes tea"`` for ``"fact_1"``; an id that differs only slightly,
     ``near``, is named first). ``text_in`` holds the ids of the current facts whose text
@@ -134,43 +135,48 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
         text_of: str | None = None,
         text_in: tuple[str, ...] = (),
         in_history: bool = False,
+        similar: bool = False,
     ) -> None:
         self.fact_id = fact_id
         self.near = near
         self.text_of = text_of
         self.text_in = text_in
         self.in_history = in_history
+        shown = str(fact_id)[:80]  # built by hand, the id may be any value: still a message
         if in_history:
             super().__init__(
-                f"no current fact with id {fact_id[:80]!r}: it was already deleted or "
+                f"no current fact with id {shown!r}: it was already deleted or "
                 "replaced (it is kept in the memory's history)"
             )
             return
         if text_of is not None and near is None:
             super().__init__(
-                f"no current fact with id {fact_id[:80]!r}, but that is the text of "
-                f"{text_of[:80]!r}: give its id"
+                f"no current fact with id {shown!r}, but that is the text of "
+                f"{str(text_of)[:80]!r}: give its id"
             )
             return
         if near is not None:
+            why = (
+                "a character or two differ"
+                if similar
+                else "ids are compared exactly: case, whitespace, Unicode form and invisible "
+                "characters count"
+            )
             super().__init__(
-                f"no current fact with id {fact_id[:80]!r}; did you mean {near[:80]!r}? "
-                "(ids are compared exactly: case, whitespace, Unicode form and invisible "
-                "characters count)"
+                f"no current fact with id {shown!r}; did you mean {str(near)[:80]!r}? ({why})"
             )
             return
         if text_in:
-            ids = ", ".join(repr(i[:80]) for i in text_in[:_NAMED_AT_MOST])
+            ids = ", ".join(repr(str(i)[:80]) for i in text_in[:_NAMED_AT_MOST])
             more = len(text_in) - _NAMED_AT_MOST
             ids += f" and {more} more (show lists them)" if more > 0 else ""
             super().__init__(
-                f"no current fact with id {fact_id[:80]!r}; it is part of the text of {ids}: "
+                f"no current fact with id {shown!r}; it is part of the text of {ids}: "
                 "give the id of the one meant"
             )
             return
         super().__init__(
-            f"no current fact with id {fact_id[:80]!r}: it was removed or replaced, "
-            "or never existed"
+            f"no current fact with id {shown!r}: it was removed or replaced, or never existed"
         )
 
 

@@ -44,6 +44,8 @@ def test_the_demo_carries_session_one_preferences_into_session_two(
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "offline" in out
+    # The header names the backend and the folder it writes (it said "storage file").
+    assert "file storage in the folder .deerflow_memory" in out
     injected = out.split("injected memory_context", 1)[1]
     for word in expected:
         assert word in injected, f"{word!r} missing from session 2's injected block"

@@ -173,6 +173,18 @@ def test_remember_for_a_new_user_beside_others_says_so(tmp_path: Path) -> None:
     assert again.returncode == 0 and again.stderr == ""  # only when the memory starts
 
 
+def test_the_new_user_note_does_not_repeat_a_stored_user_id_that_looks_like_a_secret(
+    tmp_path: Path,
+) -> None:
+    # The typed id was hidden, the stored ones listed beside it were not (attacker 86).
+    root = ["--root", str(tmp_path)]
+    token = "sk_live_Quartz7Heron2Maple9Quartz7Heron2"
+    assert cli(*root, "remember", "--user", token, "Grows chillies", cwd=tmp_path).returncode == 0
+    note = cli(*root, "remember", "--user", "maeve", "Keeps quail", cwd=tmp_path)
+    assert note.returncode == 0 and "stored users: (not shown" in note.stderr
+    assert "Quartz7" not in note.stderr
+
+
 def test_forget_by_a_part_of_a_facts_text_names_the_facts_holding_it(tmp_path: Path) -> None:
     # "forget 'green tea'" for "Likes green tea" said only "never existed" (newcomer 48).
     root = ["--root", str(tmp_path)]
@@ -200,5 +212,7 @@ def test_forget_of_an_id_one_character_off_names_the_id_meant(tmp_path: Path) ->
     target = facts[1]
     cut = cli(*root, "forget", "--user", "ola", target.id[:-1], cwd=tmp_path)
     assert cut.returncode == 1 and f"did you mean {target.id!r}" in cut.stderr
+    # The reason given is the one that holds: not case, whitespace or invisible characters.
+    assert "a character or two differ" in cut.stderr and "case" not in cut.stderr
     assert all(f.id not in cut.stderr for f in facts if f is not target)
     assert len(FileMemoryStorage(tmp_path).load("ola").facts) == 3  # nothing guessed

@@ -233,6 +233,12 @@ def test_an_id_that_differs_only_in_case_or_whitespace_is_named_not_guessed(give
     assert caught.value.near is None
 
 
+def test_a_not_found_error_built_by_hand_with_any_id_still_has_a_message() -> None:
+    # A non-text id raised TypeError from inside the error's own message (attacker 86).
+    for given in (7, None, b"fact_1", ("fact_1",)):
+        assert "no current fact with id" in str(FactNotFoundError(given, near=given))  # type: ignore[arg-type]
+
+
 def test_the_nearest_id_is_named_when_two_are_near(tmp_path: Path) -> None:
     # " 7" was answered "did you mean 'fact_7'?" when "7" was stored after it (attacker 55).
     facts = [

@@ -173,7 +173,8 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
         near = next((fact.id for fact in document.facts if loosen(fact.id) == loose), None)
         if near is not None:
             break
-    if near is None and len(fact_id) <= _TYPO_CHARS and len(document.facts) <= _TYPO_FACTS:
+    similar = near is None and len(fact_id) <= _TYPO_CHARS and len(document.facts) <= _TYPO_FACTS
+    if similar:
         close = difflib.get_close_matches(fact_id, [f.id for f in document.facts], 1, _TYPO_RATIO)
         near = close[0] if close else None
     said = _key(fact_id)  # the fact's text given for its id
@@ -191,6 +192,7 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
         text_of=text_of,
         text_in=tuple(holding),
         in_history=gone,
+        similar=similar,
     )
 
 
