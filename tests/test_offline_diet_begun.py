@@ -1,4 +1,5 @@
-"""A diet the user has begun is stored: "我最近开始吃素" and "我已经改吃素了" were lost."""
+"""A diet the user has begun is stored: "我最近开始吃素" and "我已经改吃素了" were lost,
+and "I'm vegan since 2015" (said in the present, as many do) stored nothing."""
 
 from __future__ import annotations
 
@@ -25,3 +26,16 @@ def test_a_diet_begun_is_a_constraint(said: str, fact: str) -> None:
 def test_a_meal_or_a_day_is_no_diet(said: str) -> None:
     # "我吃素了" may be one meal; "今天" makes it the day's; breakfast is no diet.
     assert not any(c.constraint for c in candidates_from_text(said))
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I'm vegan since 2015", "User is vegan since 2015"),
+        ("I'm strictly kosher since 2019.", "User is strictly kosher since 2019"),
+        ("I'm pescatarian since last spring", "User is pescatarian since last spring"),
+    ],
+)
+def test_a_diet_said_in_the_present_since_a_date_is_a_constraint(said: str, fact: str) -> None:
+    [candidate] = candidates_from_text(said)
+    assert (candidate.content, candidate.constraint) == (fact, True)

@@ -293,8 +293,17 @@ def test_an_undoing_must_be_of_the_same_thing() -> None:
     assert "User quit smoking in May and went back to the gym" in facts_after(said)
 
 
-def test_only_the_taste_said_to_be_someone_elses_is_no_dislike() -> None:
-    facts = facts_after("Opera isn't my thing, it's my wife's. I hate turnips.")
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Opera isn't my thing, it's my wife's. I hate turnips.",
+        # …with a time after the taste, as the dislike itself may have (attacker 86)
+        "Opera isn't my thing anymore, it's my wife's. I hate turnips.",
+        "Opera isn't really my thing these days, it's our son's. I hate turnips.",
+    ],
+)
+def test_only_the_taste_said_to_be_someone_elses_is_no_dislike(said: str) -> None:
+    facts = facts_after(said)
     assert "User hates turnips" in facts and not any("opera" in f for f in facts)
 
 

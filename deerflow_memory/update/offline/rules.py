@@ -531,7 +531,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _need(rf"^I(?:'ve| have) {ADV_EN}been (?:an? )?(?P<v>{DIET_EN})(?: (?:for|since) .+)?$", C.PREFERENCE, 0.95),
     _need(rf"^I(?:'m)? {ADV_EN}(?:do|doing|practi[cs]e|practi[cs]ing|follow|following) (?P<v>{FASTING_EN})$", C.PREFERENCE, 0.9),
     _need(rf"^I(?:'ve| have)? {ADV_EN}(?:stopped|quit|given up|gave up|cut out) (?P<v>(?:eating|drinking|consuming) .+?)(?: (?:a few |a couple of |\w+ )?(?:years?|months?|weeks?) ago| (?:last|this) year| recently| a while ago| long ago)?$", C.PREFERENCE, 0.9),
-    _need(rf"^I'm {ADV_EN}(?:(?:a|an|strictly|strict|fully|mostly|pretty much|now)\s+)*(?P<v>{DIET_EN}|teetotal(?:er|ler)?)(?: now| these days| nowadays)?$", C.PREFERENCE, 0.95),
+    _need(rf"^I'm {ADV_EN}(?:(?:a|an|strictly|strict|fully|mostly|pretty much|now)\s+)*(?P<v>{DIET_EN}|teetotal(?:er|ler)?)(?: now| these days| nowadays| since .+)?$", C.PREFERENCE, 0.95),
     _r(rf"^I'm {ADV_EN}(?:teaching myself|picking up|getting into|brushing up on) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _need(r"^I (?:only )?eat (?:only )?(?P<v>halal|kosher|vegetarian|vegan|plant-based)(?: food| meals)?(?: only)?$", C.PREFERENCE, 0.95),
     _need(r"^I (?:strictly |always )?(?:keep|observe|follow) (?P<v>kosher|halal|lent|ramadan)$", C.PREFERENCE, 0.95),

@@ -1514,7 +1514,7 @@ _UNDONE = re.compile(
 # "…isn't my thing, it's my life / my husband's": more than a taste, or someone else's.
 _SOMEONE_ELSES = re.compile(
     r"(?P<what>\b[\w'’ -]{2,40}?) (?:isn'?t|is not|'s not|aren'?t|are not) (?:\w+ )?my (?:thing|jam|scene"
-    r"|cup of tea),? (?:it'?s|they'?re) (?:my|our|his|her|their)\b",
+    r"|cup of tea)(?: (?:anymore|any more|these days|now|lately|nowadays))?,? (?:it'?s|they'?re) (?:my|our|his|her|their)\b",
     _I,
 )
 _ENDED_HERE = re.compile(
