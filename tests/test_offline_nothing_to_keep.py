@@ -210,3 +210,25 @@ def test_sarcasm_ends_at_an_ampersand_and_whole_joiners(said: str, kept: str) ->
 )
 def test_sarcasm_keeps_words_whole_and_ends_at_as(said: str, facts: list[str]) -> None:
     assert _contents(said) == facts
+
+
+# Attacker 86: a mark followed by a joiner or a new clause, with no stop after it, was not
+# read as one, and the taste was kept with the mark in its text.
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I adore Monday mornings said nobody ever and I work in Hull", ["User works in Hull"]),
+        (
+            "I keep bees, I love stings said no one ever so I wear gloves",
+            ["User keeps bees", "User wears gloves"],
+        ),
+        (
+            "I grow leeks and I love slugs said no one ever and I'm vegan",
+            ["User grows leeks", "User is vegan"],
+        ),
+        ("我喜欢排队（反话）我住在成都", ["用户住在成都"]),
+        ("我住在成都但是我喜欢排队（反话）我吃素", ["用户住在成都", "用户吃素"]),
+    ],
+)
+def test_sarcasm_ends_where_a_joiner_or_its_bracket_ends_it(said: str, facts: list[str]) -> None:
+    assert _contents(said) == facts

@@ -288,7 +288,8 @@ _TAKEN_BACK_AFTER = re.compile(
 )
 # Sarcasm that takes back one clause, not the sentence: "…, said no one ever", "（反话）"
 # and "…才怪" the clause before them, or "…才怪" its own ("我对花生过敏，餐厅会注意才怪":
-# the allergy stands; "它的名字叫才怪" is a name). A clause ends at a comma or a joiner.
+# the allergy stands; "它的名字叫才怪" is a name). A clause ends at a comma or a joiner, and
+# the mark's clause after it the same way ("…said no one ever and I live in Leeds").
 _SARCASM_MARK = (
     r"(?:said\s+(?:literally\s+)?(?:no\s*one|nobody),?\s+ever|[(（]\s*(?:反话|sarcasm)\s*[)）]"
     r"|(?<![叫是])才怪(?:呢|啦|了|咧|嘞)?)"
@@ -304,10 +305,13 @@ _JOINERS_ZH = r"并且|而且|但是|所以|因为|可是|不过|然而|反而|�
 # other facts it would take too ("我住在北京天天堵车开心才怪"), left as said.
 _SARCASM_CLAUSE = 40
 _SARCASM_CLAUSE_ZH = 10  # Chinese characters: "我最喜欢周末加班了" is nine
+_CLAUSE_STOPS = ",，;；:："
 _SARCASM = re.compile(
-    rf"(?:^|(?<=[,，;；:：])|\s+(?:{_JOINERS_EN})\s+|{_JOINERS_ZH})"
-    rf"(?:(?!\b(?:{_JOINERS_EN})\b|\s&\s|{_JOINERS_ZH})[^,，;；:：]){{0,{_SARCASM_CLAUSE}}}?"
-    rf"(?:[,，]\s*(?:这|那)?|\s*)?{_SARCASM_MARK}[\s.!！。~～]*(?=$|[,，;；])",
+    rf"(?:^|(?<=[{_CLAUSE_STOPS}])|\s+(?:{_JOINERS_EN})\s+|{_JOINERS_ZH})"
+    rf"(?:(?!\b(?:{_JOINERS_EN})\b|\s&\s|{_JOINERS_ZH})[^{_CLAUSE_STOPS}]){{0,{_SARCASM_CLAUSE}}}?"
+    rf"(?:[,，]\s*(?:这|那)?|\s*)?{_SARCASM_MARK}[\s.!！。~～]*"
+    # …and the mark ends it too: a stop, a joiner, or its own closing bracket
+    rf"(?=$|[,，;；]|(?<=\s)(?:{_JOINERS_EN})\b|{_JOINERS_ZH}|(?<=[)）]))",
     _I,
 )
 
@@ -315,7 +319,14 @@ _SARCASM = re.compile(
 def _taken_back(m: re.Match[str]) -> str:
     """ "" for the clause sarcasm takes back (see _SARCASM), unless it is a Chinese run-on."""
     clause = m.group().replace("才怪", "")  # the mark itself is no part of the clause
-    return m.group() if len(_CJK.findall(clause)) > _SARCASM_CLAUSE_ZH else ""
+    if len(_CJK.findall(clause)) > _SARCASM_CLAUSE_ZH:
+        return m.group()
+    # A clause between two others leaves a clause break: not "Leedsand" (it began with
+    # " and "), nor "北京我吃素" (with "但是").
+    before, after = m.string[m.start() - 1 : m.start()], m.string[m.end() : m.end() + 1]
+    if not before or not after or before in _CLAUSE_STOPS or after in _CLAUSE_STOPS:
+        return ""
+    return "，" if _CJK.search(clause) else " "
 
 
 # …said alone, after the sentence it takes back: only that sentence's last fact goes, when
