@@ -232,3 +232,17 @@ def test_sarcasm_keeps_words_whole_and_ends_at_as(said: str, facts: list[str]) -
 )
 def test_sarcasm_ends_where_a_joiner_or_its_bracket_ends_it(said: str, facts: list[str]) -> None:
     assert _contents(said) == facts
+
+
+# Attacker 86: "with" ended the taken-back clause, so the taste before it stayed ("User
+# loves arguing"). A taste before "with" goes with it; a state before it stays.
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I adore queuing with tourists, said nobody ever", []),
+        ("I knit, and I enjoy ironing with the radio on said no one ever", ["User knits"]),
+        ("I'm coeliac with a passion for baguettes, said no one ever", ["User is coeliac"]),
+    ],
+)
+def test_a_taste_before_with_is_taken_back_with_its_clause(said: str, facts: list[str]) -> None:
+    assert _contents(said) == facts

@@ -329,6 +329,34 @@ def _taken_back(m: re.Match[str]) -> str:
     return "，" if _CJK.search(clause) else " "
 
 
+# A taste before "with" is what the sarcasm of the "with" clause is about: "I love arguing
+# with my landlord, said no one ever" loves no arguing ("I'm vegan with a passion for
+# steak, said…" stays vegan).
+_TASTE_BEFORE_WITH = re.compile(
+    rf"(?:^|(?<=[{_CLAUSE_STOPS}])|\s+(?:{_JOINERS_EN})\s+)"
+    rf"(?:(?!\b(?:{_JOINERS_EN})\b)[^{_CLAUSE_STOPS}])*"
+    r"\b(?:love|loves|adore|adores|enjoy|enjoys|like|likes)\b"
+    rf"(?:(?!\b(?:{_JOINERS_EN})\b)[^{_CLAUSE_STOPS}])*$",
+    _I,
+)
+_WITH = re.compile(r"\s+with\s", _I)
+
+
+def _without_sarcasm(text: str) -> str:
+    """``text`` without the clauses its sarcasm marks take back (see _SARCASM)."""
+    kept: list[str] = []
+    last = 0
+    for m in _SARCASM.finditer(text):
+        before = text[last : m.start()]
+        instead = _taken_back(m)
+        if instead != m.group() and _WITH.match(m.group()):
+            taste = _TASTE_BEFORE_WITH.search(before)
+            before = before if taste is None else before[: taste.start()]
+        kept += (before, instead)
+        last = m.end()
+    return "".join(kept) + text[last:]
+
+
 # …said alone, after the sentence it takes back: only that sentence's last fact goes, when
 # it is a taste ("I live in Leeds and I love traffic. Said no one ever.").
 _SARCASM_ALONE = re.compile(rf"\s*(?:这|那)?{_SARCASM_MARK}[\s.!！。~～]*", _I)
@@ -1561,7 +1589,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
         previous = len(found)
-        raw = _SARCASM.sub(_taken_back, raw)
+        raw = _without_sarcasm(raw)
         if not _LETTER.search(raw):
             continue
         if _TAKEN_BACK_AFTER.search(
