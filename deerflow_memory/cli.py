@@ -535,6 +535,8 @@ def _cmd_stats(args: argparse.Namespace, console: Console) -> int:
         "merged",
         "expired",
         "retired",
+        "judged out",
+        "superseded",
     ):
         table.add_column(column)
     for s in stats:
@@ -550,6 +552,8 @@ def _cmd_stats(args: argparse.Namespace, console: Console) -> int:
             str(s.merged),
             str(s.expired),
             str(s.retired),
+            str(s.judged_out),
+            str(s.superseded),
         )
     console.print(table)
     return _all_read(stats)

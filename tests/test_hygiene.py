@@ -564,6 +564,28 @@ def test_the_stats_command_prints_every_user_and_json(
     assert "alice" in out and "bob" not in out and "4 (100%)" in out
 
 
+def test_the_stats_table_shows_the_judged_out_and_superseded_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The table left out two of the figures --json gives (attacker 86).
+    from deerflow_memory.cli import main
+    from deerflow_memory.models import HygieneCounts
+
+    document = stats_document().model_copy(
+        update={
+            "hygiene": HygieneCounts(merged=3, expired=2, retired=1, judged_out=7),
+            "superseded_facts": (fact("fact_00000005", "Lives in Hull"),),
+        }
+    )
+    FileMemoryStorage(tmp_path).save("alice", None, document)
+    assert main(["--root", str(tmp_path), "stats"]) == 0
+    out = capsys.readouterr().out
+    assert "judged" in out and "superseded" in out
+    [row] = [line for line in out.splitlines() if "alice" in line]
+    cells = [cell.strip() for cell in row.strip("│ ").split("│")]
+    assert cells[-5:] == ["3", "2", "1", "7", "1"]
+
+
 # --- the judge ---------------------------------------------------------------------------------
 
 MOOD_AND_FACT = json.dumps(
