@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from deerflow_memory.update.offline.text import candidates_from_text
+from tests.test_quality_kinds import facts_after
 
 
 @pytest.mark.parametrize(
@@ -39,3 +40,27 @@ def test_a_meal_or_a_day_is_no_diet(said: str) -> None:
 def test_a_diet_said_in_the_present_since_a_date_is_a_constraint(said: str, fact: str) -> None:
     [candidate] = candidates_from_text(said)
     assert (candidate.content, candidate.constraint) == (fact, True)
+
+
+@pytest.mark.parametrize(
+    "said", ["I'm vegan since you asked", "I'm vegan since never", "I'm keto since Monday lol"]
+)
+def test_since_what_is_no_time_makes_no_diet(said: str) -> None:
+    # "since .+" stored these as constraints (attacker 87): only a time a diet began counts.
+    assert not any(c.constraint for c in candidates_from_text(said))
+
+
+@pytest.mark.parametrize(
+    ("first", "now"),
+    [
+        ("I'm vegan since 2015", "I'm no longer vegan"),
+        ("I've been vegetarian since I was 12.", "I stopped being vegetarian."),
+        ("I'm vegan now.", "I'm not vegan anymore."),
+        ("I'm strictly kosher since last spring", "I'm no longer kosher"),
+    ],
+)
+def test_a_diet_with_its_start_or_a_now_is_withdrawn_like_the_bare_diet(
+    first: str, now: str
+) -> None:
+    # "User is vegan since 2015" and "User is vegan now" outlived "I'm no longer vegan".
+    assert facts_after(first, now) == []

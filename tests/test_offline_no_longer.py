@@ -293,18 +293,17 @@ def test_an_undoing_must_be_of_the_same_thing() -> None:
     assert "User quit smoking in May and went back to the gym" in facts_after(said)
 
 
-@pytest.mark.parametrize(
-    "said",
-    [
-        "Opera isn't my thing, it's my wife's. I hate turnips.",
-        # …with a time after the taste, as the dislike itself may have (attacker 86)
-        "Opera isn't my thing anymore, it's my wife's. I hate turnips.",
-        "Opera isn't really my thing these days, it's our son's. I hate turnips.",
-    ],
-)
-def test_only_the_taste_said_to_be_someone_elses_is_no_dislike(said: str) -> None:
-    facts = facts_after(said)
+def test_only_the_taste_said_to_be_someone_elses_is_no_dislike() -> None:
+    facts = facts_after("Opera isn't my thing, it's my wife's. I hate turnips.")
     assert "User hates turnips" in facts and not any("opera" in f for f in facts)
+
+
+@pytest.mark.parametrize("now", ["anymore", "these days"])
+def test_a_taste_ended_is_a_dislike_whoever_has_it_now(now: str) -> None:
+    # "…anymore, it's my wife's" is the user's own taste ended: it still supersedes the
+    # like (made no dislike, it left "User likes opera" standing: attacker 87).
+    facts = facts_after("I like opera.", f"Opera isn't my thing {now}, it's my wife's.")
+    assert facts == ["User does not like opera"]
 
 
 # Attacker 84: someone else's undoing undid the user's quitting; leaving a place withdrew a

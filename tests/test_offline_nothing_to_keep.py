@@ -212,28 +212,6 @@ def test_sarcasm_keeps_words_whole_and_ends_at_as(said: str, facts: list[str]) -
     assert _contents(said) == facts
 
 
-# Attacker 86: a mark followed by a joiner or a new clause, with no stop after it, was not
-# read as one, and the taste was kept with the mark in its text.
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("I adore Monday mornings said nobody ever and I work in Hull", ["User works in Hull"]),
-        (
-            "I keep bees, I love stings said no one ever so I wear gloves",
-            ["User keeps bees", "User wears gloves"],
-        ),
-        (
-            "I grow leeks and I love slugs said no one ever and I'm vegan",
-            ["User grows leeks", "User is vegan"],
-        ),
-        ("我喜欢排队（反话）我住在成都", ["用户住在成都"]),
-        ("我住在成都但是我喜欢排队（反话）我吃素", ["用户住在成都", "用户吃素"]),
-    ],
-)
-def test_sarcasm_ends_where_a_joiner_or_its_bracket_ends_it(said: str, facts: list[str]) -> None:
-    assert _contents(said) == facts
-
-
 # Attacker 86: "with" ended the taken-back clause, so the taste before it stayed ("User
 # loves arguing"). A taste before "with" goes with it; a state before it stays.
 @pytest.mark.parametrize(
@@ -246,3 +224,15 @@ def test_sarcasm_ends_where_a_joiner_or_its_bracket_ends_it(said: str, facts: li
 )
 def test_a_taste_before_with_is_taken_back_with_its_clause(said: str, facts: list[str]) -> None:
     assert _contents(said) == facts
+
+
+# Attacker 87: a bracketed mark taken to end its clause whatever followed it took back the
+# fact before it ("…, (sarcasm) yay me"), so that change was withdrawn; these pin it.
+@pytest.mark.parametrize(
+    ("said", "need"),
+    [("我对虾过敏，（反话）真开心", "虾"), ("I'm allergic to shrimp, (sarcasm) yay me", "shrimp")],
+)
+def test_a_bracketed_mark_before_more_words_takes_back_no_fact_before_it(
+    said: str, need: str
+) -> None:
+    assert any(c.constraint and need in c.content for c in candidates_from_text(said))

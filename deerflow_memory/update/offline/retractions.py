@@ -33,7 +33,7 @@ from deerflow_memory.update.offline.rules import (
     normalise_value,
     zh_statement,
 )
-from deerflow_memory.update.offline.vocabulary import KIN_ZH
+from deerflow_memory.update.offline.vocabulary import KIN_ZH, SINCE_WHEN_EN
 
 __all__ = [
     "AGO_EN",
@@ -164,13 +164,16 @@ def names_need(value: str, need: str) -> bool:
             or _NEED_WORDS_ZH.sub("", need).strip() in named
         )
     named_words = {w for w in re.findall(r"\w+", value) if w not in _NEED_WORDS_EN}
-    need_words = {
-        w for w in re.findall(r"\w+", need) if w not in _NEED_WORDS_EN and w not in _NEED_VERBS_EN
+    need_words = {  # when it began or how strictly is no part of what it is
+        w
+        for w in re.findall(r"\w+", _REASON.sub("", need))
+        if w not in _NEED_WORDS_EN and w not in _NEED_VERBS_EN and w not in _NEED_ASIDES_EN
     }
     kind = any(w in _NEED_KINDS_EN for w in re.findall(r"\w+", value))
     return bool(named_words) and (kind or need_words <= named_words)
 
 
+_NEED_ASIDES_EN = frozenset(("has", "been", "now", "nowadays", "these", "days", "currently", "still", "strictly", "strict", "fully", "mostly", "pretty", "much"))  # fmt: skip
 _NEED_KINDS_EN = frozenset(("allergic", "allergy", "allergies", "intolerant", "intolerance", "sensitive", "sensitivity"))  # fmt: skip
 _NEED_KINDS_ZH = re.compile(r"过敏|敏感|不耐受")
 
@@ -267,7 +270,8 @@ def names_retracted(text: str, what: str) -> bool:
 _BESIDE = terms(
     "strict strictly fully full now again diet follow follows keep keeps went gone turned became"
 )
-_REASON = re.compile(r"\s+for (?:\w+ ){0,2}reasons?$", _I)  # (not "since my heart attack")
+# (not "since my heart attack"; "since 2015" names no thing)
+_REASON = re.compile(rf"\s+for (?:\w+ ){{0,2}}reasons?$|,?\s+(?:ever )?since {SINCE_WHEN_EN}$", _I)
 _ANY_REASON = re.compile(
     r",?\s+(?:for|because|due to|out of|since|as|after|ever since|from)\b.*$", _I
 )

@@ -288,8 +288,7 @@ _TAKEN_BACK_AFTER = re.compile(
 )
 # Sarcasm that takes back one clause, not the sentence: "…, said no one ever", "（反话）"
 # and "…才怪" the clause before them, or "…才怪" its own ("我对花生过敏，餐厅会注意才怪":
-# the allergy stands; "它的名字叫才怪" is a name). A clause ends at a comma or a joiner, and
-# the mark's clause after it the same way ("…said no one ever and I live in Leeds").
+# the allergy stands; "它的名字叫才怪" is a name). A clause ends at a comma or a joiner.
 _SARCASM_MARK = (
     r"(?:said\s+(?:literally\s+)?(?:no\s*one|nobody),?\s+ever|[(（]\s*(?:反话|sarcasm)\s*[)）]"
     r"|(?<![叫是])才怪(?:呢|啦|了|咧|嘞)?)"
@@ -305,13 +304,10 @@ _JOINERS_ZH = r"并且|而且|但是|所以|因为|可是|不过|然而|反而|�
 # other facts it would take too ("我住在北京天天堵车开心才怪"), left as said.
 _SARCASM_CLAUSE = 40
 _SARCASM_CLAUSE_ZH = 10  # Chinese characters: "我最喜欢周末加班了" is nine
-_CLAUSE_STOPS = ",，;；:："
 _SARCASM = re.compile(
-    rf"(?:^|(?<=[{_CLAUSE_STOPS}])|\s+(?:{_JOINERS_EN})\s+|{_JOINERS_ZH})"
-    rf"(?:(?!\b(?:{_JOINERS_EN})\b|\s&\s|{_JOINERS_ZH})[^{_CLAUSE_STOPS}]){{0,{_SARCASM_CLAUSE}}}?"
-    rf"(?:[,，]\s*(?:这|那)?|\s*)?{_SARCASM_MARK}[\s.!！。~～]*"
-    # …and the mark ends it too: a stop, a joiner, or its own closing bracket
-    rf"(?=$|[,，;；]|(?<=\s)(?:{_JOINERS_EN})\b|{_JOINERS_ZH}|(?<=[)）]))",
+    rf"(?:^|(?<=[,，;；:：])|\s+(?:{_JOINERS_EN})\s+|{_JOINERS_ZH})"
+    rf"(?:(?!\b(?:{_JOINERS_EN})\b|\s&\s|{_JOINERS_ZH})[^,，;；:：]){{0,{_SARCASM_CLAUSE}}}?"
+    rf"(?:[,，]\s*(?:这|那)?|\s*)?{_SARCASM_MARK}[\s.!！。~～]*(?=$|[,，;；])",
     _I,
 )
 
@@ -319,39 +315,36 @@ _SARCASM = re.compile(
 def _taken_back(m: re.Match[str]) -> str:
     """ "" for the clause sarcasm takes back (see _SARCASM), unless it is a Chinese run-on."""
     clause = m.group().replace("才怪", "")  # the mark itself is no part of the clause
-    if len(_CJK.findall(clause)) > _SARCASM_CLAUSE_ZH:
-        return m.group()
-    # A clause between two others leaves a clause break: not "Leedsand" (it began with
-    # " and "), nor "北京我吃素" (with "但是").
-    before, after = m.string[m.start() - 1 : m.start()], m.string[m.end() : m.end() + 1]
-    if not before or not after or before in _CLAUSE_STOPS or after in _CLAUSE_STOPS:
-        return ""
-    return "，" if _CJK.search(clause) else " "
+    return m.group() if len(_CJK.findall(clause)) > _SARCASM_CLAUSE_ZH else ""
 
 
 # A taste before "with" is what the sarcasm of the "with" clause is about: "I love arguing
-# with my landlord, said no one ever" loves no arguing ("I'm vegan with a passion for
-# steak, said…" stays vegan).
-_TASTE_BEFORE_WITH = re.compile(
-    rf"(?:^|(?<=[{_CLAUSE_STOPS}])|\s+(?:{_JOINERS_EN})\s+)"
-    rf"(?:(?!\b(?:{_JOINERS_EN})\b)[^{_CLAUSE_STOPS}])*"
-    r"\b(?:love|loves|adore|adores|enjoy|enjoys|like|likes)\b"
-    rf"(?:(?!\b(?:{_JOINERS_EN})\b)[^{_CLAUSE_STOPS}])*$",
-    _I,
+# with my landlord, said no one ever" loves no arguing. Only the user's own taste ("I
+# (really) love / adore / enjoy / like …") at the start of its clause: a state stays ("I'm
+# vegan with a passion for steak, said…"), and so does "I live in Leeds like my parents".
+_CLAUSE_START = re.compile(rf"[,，;；:：]|(?<!\S)(?:{_JOINERS_EN})(?!\S)", _I)
+_MY_TASTE = re.compile(
+    r"\s*I (?:(?:really|just|absolutely|totally|so|do) )?(?:love|adore|enjoy|like)\b", _I
 )
 _WITH = re.compile(r"\s+with\s", _I)
 
 
 def _without_sarcasm(text: str) -> str:
-    """``text`` without the clauses its sarcasm marks take back (see _SARCASM)."""
+    """``text`` without the clauses its sarcasm marks take back (see _SARCASM).
+
+    Linear in ``text``: each stretch before a mark is scanned once for its last clause.
+    """
     kept: list[str] = []
     last = 0
     for m in _SARCASM.finditer(text):
         before = text[last : m.start()]
         instead = _taken_back(m)
         if instead != m.group() and _WITH.match(m.group()):
-            taste = _TASTE_BEFORE_WITH.search(before)
-            before = before if taste is None else before[: taste.start()]
+            cut, start = 0, 0
+            for boundary in _CLAUSE_START.finditer(before):
+                cut, start = boundary.start(), boundary.end()
+            if _MY_TASTE.match(before, start):
+                before = before[:cut]
         kept += (before, instead)
         last = m.end()
     return "".join(kept) + text[last:]
@@ -1550,10 +1543,11 @@ _UNDONE = re.compile(
     r"|我又搬回|我搬回来了|我又开始(?:抽|喝|吃)|我复吸|只坚持了",
     _I,
 )
-# "…isn't my thing, it's my life / my husband's": more than a taste, or someone else's.
+# "…isn't my thing, it's my life / my husband's": more than a taste, or someone else's
+# ("…isn't my thing anymore, it's my wife's" is the user's own taste ended).
 _SOMEONE_ELSES = re.compile(
     r"(?P<what>\b[\w'’ -]{2,40}?) (?:isn'?t|is not|'s not|aren'?t|are not) (?:\w+ )?my (?:thing|jam|scene"
-    r"|cup of tea)(?: (?:anymore|any more|these days|now|lately|nowadays))?,? (?:it'?s|they'?re) (?:my|our|his|her|their)\b",
+    r"|cup of tea),? (?:it'?s|they'?re) (?:my|our|his|her|their)\b",
     _I,
 )
 _ENDED_HERE = re.compile(

@@ -167,6 +167,17 @@ DIET_EN = (
     r"(?:vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|paleo|sober|teetotal|"
     r"(?:dairy|gluten|sugar|alcohol|meat|lactose|nut|egg|soy|wheat)[- ]free|halal|kosher|flexitarian)"
 )
+# "vegan since 2015 / last spring / I was 12 / my teens": a time a state began, naming no thing
+# (the user's words, or the stored fact's, where "I was" is "they were").
+SINCE_WHEN_EN = (
+    r"(?:(?:19|20)\d\d|(?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter)"
+    r"|(?:early |late |mid-?)?(?:january|february|march|april|may|june|july|august|september"
+    r"|october|november|december|spring|summer|autumn|fall|winter)(?: (?:19|20)\d\d)?"
+    r"|childhood|birth|new year|university|uni|college|school"
+    r"|(?:my|their) (?:teens|twenties|thirties|forties|student days|uni days|school days)"
+    r"|(?:I was|they were) (?:a )?(?:kid|child|teenager|teen|student|\d{1,2})"
+    r"|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) (?:years?|months?) ago)"
+)
 FASTING_EN = r"(?:(?:intermittent |alternate[- ]day |16:8 |water |dry )?fasting|whole30|low[- ]carb|low[- ]fodmap|keto|paleo)"
 # "我晚上不吃主食": when a diet rule holds.
 MEAL_TIME_ZH = r"(?:早上|早晨|中午|晚上|夜里|睡前|饭后|空腹|周末|工作日|平时|每天|天天|早餐|早饭|午饭|午餐|晚饭|晚餐)"
