@@ -28,7 +28,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -252,8 +252,10 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
         where = (
             f"file storage in the folder {config.storage_path}"
             if config.storage == "file"
-            else f"{config.storage} storage ({redact_secrets(config.storage_dsn or '')})"
+            else _where(config, None)
         )
+        if args.tenant is not None:
+            where += f", tenant {args.tenant}"
         console.print(Panel(Text(f"user {args.user}, {where}"), title="demo"))
         first, second = DEMO_THREADS
         run = {"configurable": {"user_id": args.user, "thread_id": first}}
@@ -319,12 +321,28 @@ def _no_memory_in(document: MemoryDocument) -> bool:
 
 
 def _where(config: MemoryConfig, tenant: str | None) -> str:
-    where = (
-        os.path.abspath(config.storage_path)  # where it looked, wherever the shell is
-        if config.storage == "file"
-        else f"{config.storage} storage {redact_secrets(config.storage_dsn or '')}".rstrip()
-    )
+    # A path is where it looked, wherever the shell is; a DSN has no credentials.
+    if config.storage == "file":
+        where = os.path.abspath(config.storage_path)
+    elif config.storage == "sqlite":
+        where = f"sqlite storage {os.path.abspath(config.storage_path)}"
+    else:
+        where = f"{config.storage} storage {redact_secrets(config.storage_dsn or '')}".rstrip()
     return where if tenant is None else f"tenant {tenant!r} of {where}"
+
+
+def _hidden(text: str, names: Iterable[str]) -> str:
+    """``text`` with each of ``names`` that looks like a secret replaced by a note, wherever
+    it stands (a user id is also a folder of a path: ".../users/sk_live_…/memory.json")."""
+    for name in names:
+        if name and unsafe_to_store(name):
+            text = text.replace(name, NOT_SHOWN)
+    return text
+
+
+def _did_you_mean(name: str, known: Iterable[str]) -> str:
+    # The id meant is hidden like the stored ids listed beside it (_first).
+    return _hidden(did_you_mean(name, known), known)
 
 
 def _first(names: Sequence[str], kind: str) -> str:
@@ -423,7 +441,7 @@ def _no_memory(
         return f"no memory for {whose} in {_where(config, tenant)}; {_first(agents, 'agent')}"
     said = (
         f"no memory for {whose} in {_where(config, tenant)}; {_first(users, 'user')}"
-        + did_you_mean(user, users)
+        + _did_you_mean(user, users)
     )
     tenants = _other_tenants(config, tenant) if tenant is None else []
     return f"{said}; {_first(tenants, 'tenant')} (pass --tenant NAME)" if tenants else said
@@ -564,10 +582,8 @@ def _all_read(stats: Sequence[MemoryStats]) -> int:
     unreadable = [s for s in stats if s.error]
     if unreadable:
         first = unreadable[0]
-        raise CommandFailed(
-            f"{len(unreadable)} document(s) could not be read; {first.user_id!r}: {first.error}",
-            status=2,
-        )
+        said = f"{len(unreadable)} document(s) could not be read; {first.user_id!r}: {first.error}"
+        raise CommandFailed(_hidden(said, (first.user_id,)), status=2)
     return 0
 
 
@@ -780,7 +796,7 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     if others:
         _print_error(
             f"user {args.user!r} had no memory in {_where(config, args.tenant)}; this fact "
-            f"starts one ({_first(others, 'user')}{did_you_mean(args.user, others)})",
+            f"starts one ({_first(others, 'user')}{_did_you_mean(args.user, others)})",
             "note",
         )
     return 0
@@ -1232,7 +1248,7 @@ def _print_error(message: str, kind: str = "error", said: Sequence[str] = ()) ->
     # One line, written as is: "[postgres]" in a hint or "[weird]" in a path is not markup;
     # a quoted value that looks like a secret ("no current fact with id 'my PIN is 1234'")
     # is not repeated, even shaped like a path when it was typed as text (``said``).
-    line = terminal_safe(secrets_hidden(" ".join(str(message).split()), said=said))
+    line = terminal_safe(_hidden(secrets_hidden(" ".join(str(message).split()), said=said), said))
     if sys.stderr is None:  # started with stderr closed: the exit status has to say it
         return
     try:

@@ -116,11 +116,12 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
     """No current fact has the given id (it may have been deleted or edited meanwhile).
 
     ``near`` names a current id that differs only in case, whitespace, Unicode form or
-    invisible characters (``"f1 "`` given, ``"f1"`` stored), or, with ``similar``, by a
-    character or two (``"fact_2d9689f"`` for ``"fact_2d9689f6"``): the message then asks
-    whether it was meant. ``text_of`` names the current fact whose text was given in
-    place of its id (``"Likes tea"`` for ``"fact_1"``; an id that differs only slightly,
-    ``near``, is named first). ``text_in`` holds the ids of the current facts whose text
+    invisible characters (``"f1 "`` given, ``"f1"`` stored), or otherwise slightly
+    (``"fact_2d9689f"`` for ``"fact_2d9689f6"``; ``why`` then says how, such as
+    ``"1 character differs"``): the message then asks whether it was meant.
+    ``text_of`` names the current fact whose text was given in place of its id
+    (``"Likes tea"`` for ``"fact_1"``; an id that differs only slightly, ``near``, is
+    named first). ``text_in`` holds the ids of the current facts whose text
     holds what was given (three or more characters), when no fact's whole text is it
     (``"tea"`` for ``"Likes tea"``); the message names the first three.
     ``in_history``: the id is of a fact already deleted or edited away (it is in the
@@ -135,7 +136,7 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
         text_of: str | None = None,
         text_in: tuple[str, ...] = (),
         in_history: bool = False,
-        similar: bool = False,
+        why: str | None = None,
     ) -> None:
         self.fact_id = fact_id
         self.near = near
@@ -156,10 +157,8 @@ class FactNotFoundError(DeerflowMemoryError, LookupError):
             )
             return
         if near is not None:
-            why = (
-                "a character or two differ"
-                if similar
-                else "ids are compared exactly: case, whitespace, Unicode form and invisible "
+            why = why or (
+                "ids are compared exactly: case, whitespace, Unicode form and invisible "
                 "characters count"
             )
             super().__init__(

@@ -56,6 +56,14 @@ def test_the_demo_carries_session_one_preferences_into_session_two(
     assert len(stored["facts"]) >= 3
 
 
+def test_the_demo_header_names_the_tenant_it_writes_to(tmp_path: Path) -> None:
+    # It named only the root, while the memory went under tenants/acme (attacker 88).
+    result = cli("demo", "--tenant", "acme", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "file storage in the folder .deerflow_memory, tenant acme" in result.stdout
+    assert (tmp_path / ".deerflow_memory/tenants/acme/users/demo-traveller").is_dir()
+
+
 def test_the_demo_with_json_prints_only_the_document(tmp_path: Path) -> None:
     result = cli("demo", "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr

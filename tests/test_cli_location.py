@@ -145,3 +145,15 @@ def test_the_folder_looked_in_is_named_in_full(
     status, _, err = run("show", "--user", "ann")
     assert status == 1
     one_error(err, f"no memory is stored in {tmp_path / '.deerflow_memory'}")
+
+
+def test_a_sqlite_file_looked_in_is_named(
+    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "in sqlite storage" named no file (its DSN is empty; attacker 88).
+    monkeypatch.setenv("DEERFLOW_MEMORY_STORAGE", "sqlite")
+    monkeypatch.setenv("DEERFLOW_MEMORY_STORAGE_PATH", str(tmp_path / "m.sqlite"))
+    assert run("remember", "--user", "ann", "Rows a skiff")[0] == 0
+    status, _, err = run("show", "--user", "bob")
+    assert status == 1
+    one_error(err, f"no memory for user 'bob' in sqlite storage {tmp_path / 'm.sqlite'};")

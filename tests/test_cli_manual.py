@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from deerflow_memory import FileMemoryStorage
@@ -213,6 +214,64 @@ def test_forget_of_an_id_one_character_off_names_the_id_meant(tmp_path: Path) ->
     cut = cli(*root, "forget", "--user", "ola", target.id[:-1], cwd=tmp_path)
     assert cut.returncode == 1 and f"did you mean {target.id!r}" in cut.stderr
     # The reason given is the one that holds: not case, whitespace or invisible characters.
-    assert "a character or two differ" in cut.stderr and "case" not in cut.stderr
+    assert "(1 character differs)" in cut.stderr and "case" not in cut.stderr
     assert all(f.id not in cut.stderr for f in facts if f is not target)
     assert len(FileMemoryStorage(tmp_path).load("ola").facts) == 3  # nothing guessed
+
+
+def _import_ids(tmp_path: Path, user: str, ids: list[str]) -> None:
+    facts = [{"id": i, "content": f"Fact number {n}"} for n, i in enumerate(ids)]
+    path = tmp_path / "in.json"
+    path.write_text(json.dumps({"facts": facts}), "utf-8")
+    done = cli("--root", str(tmp_path), "import", "--user", user, str(path), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
+def test_forget_names_no_id_when_two_are_equally_close(tmp_path: Path) -> None:
+    # "fact_aaaa1113" was answered "did you mean 'fact_aaaa1112'?" beside "…1111" (attacker
+    # 88): forget deletes, so a guess between two equally close ids names neither.
+    _import_ids(tmp_path, "ivo", ["fact_aaaa1111", "fact_aaaa1112", "fact_bbbb9999"])
+    root = ["--root", str(tmp_path)]
+    tie = cli(*root, "forget", "--user", "ivo", "fact_aaaa1113", cwd=tmp_path)
+    assert tie.returncode == 1 and "did you mean" not in tie.stderr
+    one = cli(*root, "forget", "--user", "ivo", "fact_bbbb999", cwd=tmp_path)
+    assert "did you mean 'fact_bbbb9999'? (1 character differs)" in one.stderr
+
+
+def test_forget_says_how_many_characters_differ_and_that_the_prefix_counts(
+    tmp_path: Path,
+) -> None:
+    _import_ids(tmp_path, "ivo", ["fact_" + "x" * 40 + "abcdefgh"])
+    root = ["--root", str(tmp_path)]
+    far = cli(*root, "forget", "--user", "ivo", "fact_" + "x" * 40 + "abcdzzzz", cwd=tmp_path)
+    assert "(4 characters differ)" in far.stderr  # it said "a character or two"
+    bare = cli(*root, "forget", "--user", "ivo", "x" * 40 + "abcdefgh", cwd=tmp_path)
+    assert "(the 'fact_' prefix is part of the id)" in bare.stderr and "case" not in bare.stderr
+
+
+def test_a_secret_looking_user_id_meant_is_hidden_whatever_the_root_holds(
+    tmp_path: Path,
+) -> None:
+    # An apostrophe in --root paired with the quote of "did you mean '…'", so the stored
+    # secret-looking id meant was printed in full (attacker 88).
+    root = tmp_path / "bob's memory"
+    token = "sk_live_Quartz7Heron2Maple9Quartz7Heron2"
+    assert (
+        cli("--root", str(root), "remember", "--user", token, "Rows", cwd=tmp_path).returncode == 0
+    )
+    for command in (["show", "--user", token + "9"], ["remember", "--user", token + "9", "Rows"]):
+        said = cli("--root", str(root), *command, cwd=tmp_path)
+        assert "Quartz7" not in said.stderr and "not shown" in said.stderr
+
+
+def test_a_secret_looking_user_id_is_hidden_in_the_path_of_an_unreadable_document(
+    tmp_path: Path,
+) -> None:
+    token = "sk_live_Quartz7Heron2Maple9Quartz7Heron2"
+    root = ["--root", str(tmp_path)]
+    assert cli(*root, "remember", "--user", token, "Rows", cwd=tmp_path).returncode == 0
+    (tmp_path / "users" / token / "memory.json").write_text("{broken", "utf-8")
+    for command in (["stats"], ["show", "--user", token]):
+        said = cli(*root, *command, cwd=tmp_path)
+        assert said.returncode == 2 and "corrupt" in said.stderr
+        assert "Quartz7" not in said.stderr and "users/(not shown" in said.stderr

@@ -168,15 +168,15 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
             return index
     # The nearest first: an id that differs only in spacing or case (" 1" for "1")
     # before one that also lacks the prefix ("fact_1"), whatever their order.
-    for loosen in (_loose_id, _without_prefix):
+    why = None
+    for loosen, reason in ((_loose_id, None), (_without_prefix, _PREFIX_COUNTS)):
         loose = loosen(fact_id)
         near = next((fact.id for fact in document.facts if loosen(fact.id) == loose), None)
         if near is not None:
+            why = reason
             break
-    similar = near is None and len(fact_id) <= _TYPO_CHARS and len(document.facts) <= _TYPO_FACTS
-    if similar:
-        close = difflib.get_close_matches(fact_id, [f.id for f in document.facts], 1, _TYPO_RATIO)
-        near = close[0] if close else None
+    if near is None and len(fact_id) <= _TYPO_CHARS and len(document.facts) <= _TYPO_FACTS:
+        near, why = _typo_of(fact_id, [f.id for f in document.facts])
     said = _key(fact_id)  # the fact's text given for its id
     text_of = next((fact.id for fact in document.facts if _key(fact.content) == said), None)
     # …or a part of it ("green tea" for "Likes green tea")
@@ -192,7 +192,7 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
         text_of=text_of,
         text_in=tuple(holding),
         in_history=gone,
-        similar=similar,
+        why=why,
     )
 
 
@@ -203,6 +203,37 @@ _TYPO_CHARS = 200  # longer input is no typed id: not compared
 # One character off ("fact_264d96c") is looked for among this many facts at most: difflib
 # compares each, and 5,000 similar 128-character ids took 4.5 s (attacker 86).
 _TYPO_FACTS = 1000
+
+
+_PREFIX_COUNTS = "the 'fact_' prefix is part of the id"
+
+
+def _typo_of(fact_id: str, ids: list[str]) -> tuple[str | None, str | None]:
+    """The one stored id ``fact_id`` is a typo of, and how many characters differ.
+
+    difflib's ratio >= :data:`_TYPO_RATIO`, as ``get_close_matches`` ranks; when two or
+    more ids are equally close ("fact_aaaa1113" for "…1111" and "…1112"), none is
+    named: ``forget`` deletes, and a guess between them may name the wrong one.
+    """
+    matcher = difflib.SequenceMatcher(b=fact_id)
+    best: list[str] = []
+    top = _TYPO_RATIO
+    for stored in ids:
+        matcher.set_seq1(stored)
+        if matcher.real_quick_ratio() < top or matcher.quick_ratio() < top:
+            continue
+        ratio = matcher.ratio()
+        if ratio > top or (ratio == top and not best):
+            best, top = [stored], ratio
+        elif ratio == top:
+            best.append(stored)
+    if len(best) != 1:
+        return None, None
+    matcher.set_seq1(best[0])
+    differ = sum(
+        max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
+    )
+    return best[0], f"{differ} character{' differs' if differ == 1 else 's differ'}"
 
 
 def _loose_id(fact_id: str) -> str:
