@@ -106,6 +106,25 @@ def test_redaction_masks_dsn_passwords_key_value_pairs_and_api_keys() -> None:
     assert redact_secrets(text) == ("dsn=postgresql://a:***@c/d password=*** api_key: *** host=db")
 
 
+@pytest.mark.parametrize(
+    ("text", "redacted"),
+    [
+        # libpq keywords ending in "password", and a quoted value with a space (attacker 88)
+        ("host=db sslpassword=zz9q user=a", "host=db sslpassword=*** user=a"),
+        ("host=db password = 'wk3 7yh' user=a", "host=db password = '***' user=a"),
+        ("host=db password='wk3 7yh", "host=db password='***"),  # unclosed: to the end
+        # an "@" in the password: it runs to the last "@" before the host
+        ("postgresql://bob:wk3@7yh@db/memory", "postgresql://bob:***@db/memory"),
+        (
+            "postgresql://bob:wk37yh@db/memory mail a@b.example",
+            "postgresql://bob:***@db/memory mail a@b.example",
+        ),
+    ],
+)
+def test_redaction_takes_every_password_whole(text: str, redacted: str) -> None:
+    assert redact_secrets(text) == redacted
+
+
 def test_a_bad_value_beside_a_dsn_is_said_once_without_the_whole_input(tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(

@@ -6,17 +6,30 @@ import re
 from collections.abc import Iterable
 
 SECRET_FIELDS = frozenset({"api_key", "storage_dsn", "base_url"})
-_URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):([^@\s]*)@")
+# The password runs to the last "@" before the host ("bob:pa@ss@db": an "@" in a password
+# that libpq and most drivers accept unescaped).
+_URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):(\S*)@(?=[^@\s/?#]*(?:[/?#\s]|$))")
 _URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
+# "password=…", "sslpassword = 's3 cr3t'" (libpq's keyword form quotes a value with spaces)
 _KEY_VALUE_SECRET = re.compile(
-    r"(?i)\b(password|passwd|pwd|api[_-]?key|secret|(?:access_|refresh_|id_)?token)"
-    r"(\s*[=:]\s*)(['\"]?)[^\s'\",;&]+"
+    r"(?i)\b(\w*(?:password|passwd|pwd|api[_-]?key|secret|token))"
+    r"(\s*[=:]\s*)(?:(['\"])(?:\\.|(?!\3).)*(?:\3|$)|[^\s'\",;&]+)"
 )
 # URL query parameters that carry credentials (?key=, ?access_token=, ?api-key=, ?sig=).
 _QUERY_SECRET = re.compile(
     r"(?i)([?&](?:key|api[_-]?key|[a-z_]*token|secret|client_secret|password|auth|sig|signature)=)"
     r"[^&#\s'\"]+"
 )
+
+
+def _key_value_redacted(m: re.Match[str]) -> str:
+    # A quoted value keeps its quotes; an unclosed one ran to the end of the text.
+    quote = m.group(3) or ""
+    value = m.group()[m.end(2) - m.start() :]
+    closed = quote if len(value) >= 2 and value.endswith(quote) else ""
+    return f"{m.group(1)}{m.group(2)}{quote}***{closed}"
+
+
 _OPENAI_KEY = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
 
 
@@ -35,5 +48,5 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
     text = _URL_PASSWORD.sub(lambda m: f"{m.group(1)}:***@", text)
     text = _URL_TOKEN.sub("***@", text)
     text = _QUERY_SECRET.sub(lambda m: f"{m.group(1)}***", text)
-    text = _KEY_VALUE_SECRET.sub(lambda m: f"{m.group(1)}{m.group(2)}{m.group(3)}***", text)
+    text = _KEY_VALUE_SECRET.sub(_key_value_redacted, text)
     return _OPENAI_KEY.sub("sk-***", text)
