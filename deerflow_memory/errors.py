@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 CHAIN_LIMIT = 10
 """Errors :func:`error_chain` yields at most (an error, then its causes)."""
@@ -41,7 +41,25 @@ def error_chain(
 
 
 class DeerflowMemoryError(Exception):
-    """Base class of every error raised by deerflow_memory."""
+    """Base class of every error raised by deerflow_memory.
+
+    Picklable with its message and attributes (to and from a worker process), also
+    for subclasses whose ``__init__`` takes other arguments than the message: an
+    ``Exception`` is rebuilt by calling its class with ``args``, which those would
+    misread.
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _rebuilt, (type(self), self.args, self.__dict__)
+
+
+def _rebuilt(
+    cls: type[DeerflowMemoryError], args: tuple[Any, ...], state: dict[str, Any]
+) -> DeerflowMemoryError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 class ConfigError(DeerflowMemoryError, ValueError):

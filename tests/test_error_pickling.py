@@ -1,0 +1,38 @@
+"""Errors cross process boundaries (a worker's failure, a multiprocessing pool) intact.
+
+An ``Exception`` is unpickled by calling its class with ``args``, the message, which
+an ``__init__`` that takes other arguments misread: ``FactNotFoundError`` came back
+saying "no current fact with id \"no current fact with id 'fact_1'…\"" (attacker 88).
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from deerflow_memory import errors as E
+
+SAMPLES = [
+    E.FactNotFoundError("fact_1", near="fact_2", why="1 character differs"),
+    E.FactNotFoundError("fact_9", text_in=("fact_3", "fact_4"), in_history=True),
+    E.IdentityMismatchError("user", "mallory", "alice"),
+    E.UnknownTenantError("acme"),
+    E.CorruptMemoryError("/tmp/users/ann/memory.json", "not JSON"),
+    E.ForkedServiceError(1234),
+    E.RevisionConflictError("ann", "coach", 3, 5),
+    E.ToolNameError("bad tool names", ("a b", "c/d")),
+    E.MemoryBusyError("ann", None, 2.5),
+    E.ConfigError("debounce_seconds must be >= 0"),
+]
+
+
+@pytest.mark.parametrize("error", SAMPLES, ids=lambda e: type(e).__name__)
+def test_an_error_keeps_its_class_message_and_attributes_through_pickle(
+    error: E.DeerflowMemoryError,
+) -> None:
+    error.add_note("while saving the memory of ann")
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is type(error)
+    assert str(back) == str(error) and back.args == error.args
+    assert vars(back) == vars(error)  # fields such as ``near`` and the notes
