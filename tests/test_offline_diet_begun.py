@@ -38,7 +38,7 @@ def test_a_meal_or_a_day_is_no_diet(said: str) -> None:
     ],
 )
 def test_a_diet_said_in_the_present_since_a_date_is_a_constraint(said: str, fact: str) -> None:
-    [candidate] = candidates_from_text(said)
+    [candidate] = [c for c in candidates_from_text(said) if c.content]  # (and the diets it ends)
     assert (candidate.content, candidate.constraint) == (fact, True)
 
 
@@ -64,3 +64,17 @@ def test_a_diet_with_its_start_or_a_now_is_withdrawn_like_the_bare_diet(
 ) -> None:
     # "User is vegan since 2015" and "User is vegan now" outlived "I'm no longer vegan".
     assert facts_after(first, now) == []
+
+
+@pytest.mark.parametrize(
+    ("first", "now", "kept"),
+    [
+        ("I'm vegetarian.", "I'm vegan since 2015.", "User is vegan since 2015"),
+        ("I'm vegan.", "I've been pescatarian since May.", "User has been pescatarian since May"),
+    ],
+)
+def test_a_diet_held_since_a_time_ends_the_other_plant_diets(
+    first: str, now: str, kept: str
+) -> None:
+    # Both diets stood, one contradicting the other (attacker 89).
+    assert facts_after(first, now) == [kept]

@@ -212,18 +212,19 @@ def test_sarcasm_keeps_words_whole_and_ends_at_as(said: str, facts: list[str]) -
     assert _contents(said) == facts
 
 
-# Attacker 86: "with" ended the taken-back clause, so the taste before it stayed ("User
-# loves arguing"). A taste before "with" goes with it; a state before it stays.
+# Attacker 89: taking back the user's taste before a sarcastic "with" clause took the need,
+# job or home it carried too ("I love being allergic to cats with…"), so that change was
+# withdrawn; these pin it.
 @pytest.mark.parametrize(
-    ("said", "facts"),
+    ("said", "kept"),
     [
-        ("I adore queuing with tourists, said nobody ever", []),
-        ("I knit, and I enjoy ironing with the radio on said no one ever", ["User knits"]),
-        ("I'm coeliac with a passion for baguettes, said no one ever", ["User is coeliac"]),
+        ("I love being allergic to hay with three rabbits at home, said no one ever.", "hay"),
+        ("I adore my coeliac disease with the office bake-offs, said nobody ever.", "coeliac"),
+        ("I love teaching at Hull College with a class of ninety, said no one ever.", "Hull"),
     ],
 )
-def test_a_taste_before_with_is_taken_back_with_its_clause(said: str, facts: list[str]) -> None:
-    assert _contents(said) == facts
+def test_a_taste_before_a_sarcastic_with_clause_keeps_what_it_names(said: str, kept: str) -> None:
+    assert any(kept in fact for fact in _contents(said))
 
 
 # Attacker 87: a bracketed mark taken to end its clause whatever followed it took back the

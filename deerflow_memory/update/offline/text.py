@@ -50,7 +50,7 @@ from deerflow_memory.update.offline.shaping import (
     with_others,
     without_ending,
 )
-from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH, SYMPTOM_EN
+from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH, SINCE_WHEN_EN, SYMPTOM_EN
 from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import LINE_BREAKS, without_invisible
 
@@ -316,38 +316,6 @@ def _taken_back(m: re.Match[str]) -> str:
     """ "" for the clause sarcasm takes back (see _SARCASM), unless it is a Chinese run-on."""
     clause = m.group().replace("才怪", "")  # the mark itself is no part of the clause
     return m.group() if len(_CJK.findall(clause)) > _SARCASM_CLAUSE_ZH else ""
-
-
-# A taste before "with" is what the sarcasm of the "with" clause is about: "I love arguing
-# with my landlord, said no one ever" loves no arguing. Only the user's own taste ("I
-# (really) love / adore / enjoy / like …") at the start of its clause: a state stays ("I'm
-# vegan with a passion for steak, said…"), and so does "I live in Leeds like my parents".
-_CLAUSE_START = re.compile(rf"[,，;；:：]|(?<!\S)(?:{_JOINERS_EN})(?!\S)", _I)
-_MY_TASTE = re.compile(
-    r"\s*I (?:(?:really|just|absolutely|totally|so|do) )?(?:love|adore|enjoy|like)\b", _I
-)
-_WITH = re.compile(r"\s+with\s", _I)
-
-
-def _without_sarcasm(text: str) -> str:
-    """``text`` without the clauses its sarcasm marks take back (see _SARCASM).
-
-    Linear in ``text``: each stretch before a mark is scanned once for its last clause.
-    """
-    kept: list[str] = []
-    last = 0
-    for m in _SARCASM.finditer(text):
-        before = text[last : m.start()]
-        instead = _taken_back(m)
-        if instead != m.group() and _WITH.match(m.group()):
-            cut, start = 0, 0
-            for boundary in _CLAUSE_START.finditer(before):
-                cut, start = boundary.start(), boundary.end()
-            if _MY_TASTE.match(before, start):
-                before = before[:cut]
-        kept += (before, instead)
-        last = m.end()
-    return "".join(kept) + text[last:]
 
 
 # …said alone, after the sentence it takes back: only that sentence's last fact goes, when
@@ -1583,7 +1551,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
         previous = len(found)
-        raw = _without_sarcasm(raw)
+        raw = _SARCASM.sub(_taken_back, raw)
         if not _LETTER.search(raw):
             continue
         if _TAKEN_BACK_AFTER.search(
@@ -1694,10 +1662,12 @@ _ZH_EATS_MEAT_NOW = re.compile(
     r"^用户(?:现在|又|重新|已经|最近)+(?:开始)?吃(?:肉|鱼|荤|海鲜|鸡肉|牛肉|猪肉)"
 )
 _MEAT_ENDS = ("vegetarian", "vegan")
-# One diet of these said to hold now ends the others: "I'm vegan now" after "I'm vegetarian".
+# One diet of these said to hold now (or since a time) ends the others: "I'm vegan now" or
+# "I'm vegan since 2015" after "I'm vegetarian".
 _PLANT_DIETS = ("vegetarian", "vegan", "pescatarian", "flexitarian")
 _EN_DIET_NOW = re.compile(
-    rf"^User (?:is (?:an? )?(?:strict )?(?P<d>{'|'.join(_PLANT_DIETS)}) (?:now|again|these days)"
+    rf"^User (?:(?:is|has been) (?:an? )?(?:strict )?(?P<d>{'|'.join(_PLANT_DIETS)})"
+    rf" (?:now|again|these days|since {SINCE_WHEN_EN})"
     rf"|(?:went|turned|became|has become|has gone) (?:fully )?(?P<d2>{'|'.join(_PLANT_DIETS)}))$",
     _I,
 )
