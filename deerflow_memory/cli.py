@@ -26,8 +26,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import sys
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -54,7 +56,7 @@ from deerflow_memory.models import (
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import UnreadableDeadLetter
 from deerflow_memory.storage.factory import open_storage, sqlite_path
-from deerflow_memory.storage.names import validate_name
+from deerflow_memory.storage.names import MAPPED_MARK, storage_name, validate_name
 from deerflow_memory.storage.stats import MemoryStats
 from deerflow_memory.terminal import (
     GuardedOutput,
@@ -324,8 +326,8 @@ def _where(config: MemoryConfig, tenant: str | None) -> str:
     # A path is where it looked, wherever the shell is; a DSN has no credentials.
     if config.storage == "file":
         where = os.path.abspath(config.storage_path)
-    elif config.storage == "sqlite":
-        where = f"sqlite storage {os.path.abspath(config.storage_path)}"
+    elif config.storage == "sqlite":  # the database file, inside a folder given as the root
+        where = f"sqlite storage {os.path.abspath(sqlite_path(config.storage_path))}"
     else:
         where = f"{config.storage} storage {redact_secrets(config.storage_dsn or '')}".rstrip()
     return where if tenant is None else f"tenant {tenant!r} of {where}"
@@ -333,10 +335,17 @@ def _where(config: MemoryConfig, tenant: str | None) -> str:
 
 def _hidden(text: str, names: Iterable[str]) -> str:
     """``text`` with each of ``names`` that looks like a secret replaced by a note, wherever
-    it stands (a user id is also a folder of a path: ".../users/sk_live_…/memory.json")."""
+    it stands as a whole: a user id is also a folder of a path (".../users/sk_live_…/
+    memory.json"), under its NFC form or its folder name ("prefix~hash", storage/names.py);
+    a part of a longer word or name ("passw0rd" of "passw0rd-notes") is left."""
     for name in names:
-        if name and unsafe_to_store(name):
-            text = text.replace(name, NOT_SHOWN)
+        if not name or not unsafe_to_store(name):
+            continue
+        nfc = unicodedata.normalize("NFC", name)
+        folder = storage_name(nfc)
+        forms = sorted({name, nfc, folder, folder.split(MAPPED_MARK)[0]} - {""}, key=len)
+        for form in reversed(forms):  # the longest first: a folder holds its prefix
+            text = re.sub(rf"(?<![\w-]){re.escape(form)}(?![\w-])", NOT_SHOWN, text)
     return text
 
 
@@ -1306,7 +1315,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:  # pointed at the subcommand's help, where its options are listed
         command = getattr(args, "command", None)
         prog = f"{parser.prog} {command}" if command else parser.prog
-        _print_error(f"unrecognized arguments: {' '.join(unknown)} (see {prog} --help)")
+        message = f"unrecognized arguments: {' '.join(unknown)} (see {prog} --help)"
+        _print_error(message, said=unknown)  # "my PIN is 4321" given as one more argument
         return 2
     said = _typed_as_text(args)  # checked for secrets in errors even when shaped like a path
     output = GuardedOutput(sys.stdout)

@@ -49,16 +49,21 @@ class DeerflowMemoryError(Exception):
     misread.
     """
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return _rebuilt, (type(self), self.args, self.__dict__)
+    def __reduce__(self) -> str | tuple[Any, ...]:
+        if not _own_init(type(self)):  # the built-in's own way keeps its fields (errno, name)
+            return super().__reduce__()
+        # The attributes go as pickle's state, set after the error exists: one that refers
+        # back to the error (``e.me = e``) is kept too.
+        return _rebuilt, (type(self), self.args), self.__dict__
 
 
-def _rebuilt(
-    cls: type[DeerflowMemoryError], args: tuple[Any, ...], state: dict[str, Any]
-) -> DeerflowMemoryError:
+def _own_init(cls: type) -> bool:
+    return any("__init__" in vars(k) for k in cls.__mro__ if issubclass(k, DeerflowMemoryError))
+
+
+def _rebuilt(cls: type[DeerflowMemoryError], args: tuple[Any, ...]) -> DeerflowMemoryError:
     error = cls.__new__(cls)
     Exception.__init__(error, *args)
-    error.__dict__.update(state)
     return error
 
 

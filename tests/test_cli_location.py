@@ -157,3 +157,14 @@ def test_a_sqlite_file_looked_in_is_named(
     status, _, err = run("show", "--user", "bob")
     assert status == 1
     one_error(err, f"no memory for user 'bob' in sqlite storage {tmp_path / 'm.sqlite'};")
+
+
+def test_a_sqlite_database_in_a_root_folder_is_named(
+    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "in sqlite storage <folder>" named the folder, not the database in it (attacker 90).
+    monkeypatch.setenv("DEERFLOW_MEMORY_STORAGE", "sqlite")
+    assert run("--root", str(tmp_path), "remember", "--user", "ann", "Rows a skiff")[0] == 0
+    status, _, err = run("--root", str(tmp_path), "show", "--user", "bob")
+    assert status == 1
+    one_error(err, f"in sqlite storage {tmp_path / 'memory.sqlite'};")

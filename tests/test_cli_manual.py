@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 
 from deerflow_memory import FileMemoryStorage
@@ -275,3 +276,37 @@ def test_a_secret_looking_user_id_is_hidden_in_the_path_of_an_unreadable_documen
         said = cli(*root, *command, cwd=tmp_path)
         assert said.returncode == 2 and "corrupt" in said.stderr
         assert "Quartz7" not in said.stderr and "users/(not shown" in said.stderr
+
+
+def test_a_secret_looking_user_id_is_hidden_under_its_folder_name_and_its_nfc_form(
+    tmp_path: Path,
+) -> None:
+    # The path names the folder "prefix~hash" of an id ending in "." and the NFC form of
+    # an id typed in NFD: neither was the typed text, so both were printed (attacker 90).
+    root = ["--root", str(tmp_path)]
+    dotted = "ghp_Quartz7Heron2Maple9Quartz7Heron2Lark."
+    nfd = unicodedata.normalize("NFD", "password.hünter2Quartz7")
+    for user in (dotted, nfd):
+        assert cli(*root, "remember", "--user", user, "Rows", cwd=tmp_path).returncode == 0
+    for path in tmp_path.glob("users/*/memory.json"):
+        path.write_text("{broken", "utf-8")
+    for user in (dotted, nfd):
+        said = cli(*root, "show", "--user", user, cwd=tmp_path)
+        assert said.returncode == 2 and "corrupt" in said.stderr
+        assert "Quartz7" not in said.stderr and "users/(not shown" in said.stderr
+
+
+def test_a_typed_secret_is_not_hidden_inside_a_longer_name(tmp_path: Path) -> None:
+    # "passw0rd" typed as the user was cut out of the root "…/passw0rd-notes" (attacker 90).
+    root = tmp_path / "passw0rd-notes"
+    said = cli("--root", str(root), "show", "--user", "passw0rd", cwd=tmp_path)
+    assert said.returncode == 1 and str(root) in said.stderr
+
+
+def test_an_extra_argument_that_looks_like_a_secret_is_not_repeated(tmp_path: Path) -> None:
+    said = cli(
+        "--root", str(tmp_path), "remember", "--user", "ann", "Rows", "my PIN is 4321",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert said.returncode == 2 and "unrecognized arguments" in said.stderr
+    assert "4321" not in said.stderr

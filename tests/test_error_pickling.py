@@ -7,6 +7,7 @@ saying "no current fact with id \"no current fact with id 'fact_1'…\"" (attack
 
 from __future__ import annotations
 
+import errno
 import pickle
 
 import pytest
@@ -36,3 +37,20 @@ def test_an_error_keeps_its_class_message_and_attributes_through_pickle(
     assert type(back) is type(error)
     assert str(back) == str(error) and back.args == error.args
     assert vars(back) == vars(error)  # fields such as ``near`` and the notes
+
+
+def test_the_fields_of_the_built_in_an_error_derives_from_survive() -> None:
+    # The first base-class __reduce__ lost errno and filename, and ImportError's name
+    # (attacker 90).
+    full = E.StorageError(errno.ENOSPC, "No space left on device", "/data/memory.json")
+    back = pickle.loads(pickle.dumps(full))
+    assert (back.errno, back.filename, str(back)) == (full.errno, full.filename, str(full))
+    missing = pickle.loads(pickle.dumps(E.MissingDependencyError("no psycopg", name="psycopg")))
+    assert missing.name == "psycopg"
+
+
+def test_an_attribute_that_refers_back_to_the_error_is_kept() -> None:
+    error = E.FactNotFoundError("fact_1")
+    error.me = error  # type: ignore[attr-defined]
+    back = pickle.loads(pickle.dumps(error))
+    assert back.me is back  # type: ignore[attr-defined]

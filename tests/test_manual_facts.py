@@ -239,6 +239,25 @@ def test_a_not_found_error_built_by_hand_with_any_id_still_has_a_message() -> No
         assert "no current fact with id" in str(FactNotFoundError(given, near=given))  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("stored", "given", "near"),
+    [
+        (["fact_abcdefgX", "fact_abcdefghij"], "fact_abcdefgh", "fact_abcdefgX"),  # 1 beats 2
+        (["fact_aaaa1111", "fact_aaaa111"], "fact_aaaa1113", None),  # both 1 off: neither
+    ],
+)
+def test_the_id_with_the_fewest_characters_off_is_named_and_a_tie_names_none(
+    stored: list[str], given: str, near: str | None
+) -> None:
+    # difflib's ratio ranked a two-off id first, and broke a tie of one-off ids (attacker 90).
+    document = MemoryDocument.model_validate(
+        {"facts": [{"id": i, "content": f"Fact {n}"} for n, i in enumerate(stored)]}
+    )
+    with pytest.raises(FactNotFoundError) as caught:
+        delete_fact(document, given)
+    assert caught.value.near == near
+
+
 def test_the_nearest_id_is_named_when_two_are_near(tmp_path: Path) -> None:
     # " 7" was answered "did you mean 'fact_7'?" when "7" was stored after it (attacker 55).
     facts = [

@@ -8,12 +8,14 @@ from collections.abc import Iterable
 SECRET_FIELDS = frozenset({"api_key", "storage_dsn", "base_url"})
 # The password runs to the last "@" before the host ("bob:pa@ss@db": an "@" in a password
 # that libpq and most drivers accept unescaped).
-_URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):(\S*)@(?=[^@\s/?#]*(?:[/?#\s]|$))")
+_URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):([^\s/?#]*)@(?=[^@\s/?#]*(?:[/?#\s]|$))")
 _URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
-# "password=…", "sslpassword = 's3 cr3t'" (libpq's keyword form quotes a value with spaces)
+# "password=…", "sslpassword = 's3 cr3t'" (libpq's keyword form quotes a value with spaces;
+# an unclosed quote runs to the end of its line). A backslash is read one way only (an
+# escape), so a failed match does not try each split of a run of them.
 _KEY_VALUE_SECRET = re.compile(
-    r"(?i)\b(\w*(?:password|passwd|pwd|api[_-]?key|secret|token))"
-    r"(\s*[=:]\s*)(?:(['\"])(?:\\.|(?!\3).)*(?:\3|$)|[^\s'\",;&]+)"
+    r"(?i)\b(\w*(?:password|passwd|pwd|api[_-]?key|secret|token))(\s*[=:]\s*)"
+    r"(?:(?P<quoted>'(?:\\[^\n]|[^\\'\n])*\\?'?|\"(?:\\[^\n]|[^\\\"\n])*\\?\"?)|[^\s'\",;&]+)"
 )
 # URL query parameters that carry credentials (?key=, ?access_token=, ?api-key=, ?sig=).
 _QUERY_SECRET = re.compile(
@@ -23,10 +25,10 @@ _QUERY_SECRET = re.compile(
 
 
 def _key_value_redacted(m: re.Match[str]) -> str:
-    # A quoted value keeps its quotes; an unclosed one ran to the end of the text.
-    quote = m.group(3) or ""
-    value = m.group()[m.end(2) - m.start() :]
-    closed = quote if len(value) >= 2 and value.endswith(quote) else ""
+    # A quoted value keeps its quotes (an unclosed one ran to the end of its line).
+    quoted = m["quoted"] or ""
+    quote = quoted[:1]
+    closed = quote if len(quoted) >= 2 and quoted.endswith(quote) else ""
     return f"{m.group(1)}{m.group(2)}{quote}***{closed}"
 
 

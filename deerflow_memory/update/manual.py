@@ -211,29 +211,32 @@ _PREFIX_COUNTS = "the 'fact_' prefix is part of the id"
 def _typo_of(fact_id: str, ids: list[str]) -> tuple[str | None, str | None]:
     """The one stored id ``fact_id`` is a typo of, and how many characters differ.
 
-    difflib's ratio >= :data:`_TYPO_RATIO`, as ``get_close_matches`` ranks; when two or
-    more ids are equally close ("fact_aaaa1113" for "…1111" and "…1112"), none is
-    named: ``forget`` deletes, and a guess between them may name the wrong one.
+    Looked for among the ids as close as difflib's ratio >= :data:`_TYPO_RATIO`; the
+    one with the fewest characters changed, added or removed is named. When two or
+    more differ by as few ("fact_aaaa1113" for "…1111" and "…1112"), none is: ``forget``
+    deletes, and a guess between them may name the wrong one.
     """
     matcher = difflib.SequenceMatcher(b=fact_id)
-    best: list[str] = []
-    top = _TYPO_RATIO
+    fewest: list[str] = []
+    least = 0
     for stored in ids:
         matcher.set_seq1(stored)
-        if matcher.real_quick_ratio() < top or matcher.quick_ratio() < top:
+        if (
+            matcher.real_quick_ratio() < _TYPO_RATIO
+            or matcher.quick_ratio() < _TYPO_RATIO
+            or matcher.ratio() < _TYPO_RATIO
+        ):
             continue
-        ratio = matcher.ratio()
-        if ratio > top or (ratio == top and not best):
-            best, top = [stored], ratio
-        elif ratio == top:
-            best.append(stored)
-    if len(best) != 1:
+        differ = sum(
+            max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
+        )
+        if not fewest or differ < least:
+            fewest, least = [stored], differ
+        elif differ == least:
+            fewest.append(stored)
+    if len(fewest) != 1:
         return None, None
-    matcher.set_seq1(best[0])
-    differ = sum(
-        max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
-    )
-    return best[0], f"{differ} character{' differs' if differ == 1 else 's differ'}"
+    return fewest[0], f"{least} character{' differs' if least == 1 else 's differ'}"
 
 
 def _loose_id(fact_id: str) -> str:
