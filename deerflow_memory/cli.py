@@ -336,17 +336,24 @@ def _where(config: MemoryConfig, tenant: str | None) -> str:
 def _hidden(text: str, names: Iterable[str]) -> str:
     """``text`` with each of ``names`` that looks like a secret replaced by a note, wherever
     it stands as a whole: a user id is also a folder of a path (".../users/sk_live_…/
-    memory.json"), under its NFC form or its folder name ("prefix~hash", storage/names.py);
-    a part of a longer word or name ("passw0rd" of "passw0rd-notes") is left."""
+    memory.json"), under its NFC form or its folder name ("prefix~hash", storage/names.py),
+    and a message has its runs of whitespace made one space; a part of a longer word or
+    name ("passw0rd" of "passw0rd-notes") is left. One pass over ``text``."""
+    forms: set[str] = set()
     for name in names:
         if not name or not unsafe_to_store(name):
             continue
         nfc = unicodedata.normalize("NFC", name)
         folder = storage_name(nfc)
-        forms = sorted({name, nfc, folder, folder.split(MAPPED_MARK)[0]} - {""}, key=len)
-        for form in reversed(forms):  # the longest first: a folder holds its prefix
-            text = re.sub(rf"(?<![\w-]){re.escape(form)}(?![\w-])", NOT_SHOWN, text)
-    return text
+        forms.update((name, nfc, " ".join(name.split()), folder))
+        prefix = folder.split(MAPPED_MARK)[0]
+        if unsafe_to_store(prefix):  # (a prefix cut to "a" hides nothing of the name)
+            forms.add(prefix)
+    forms.discard("")
+    if not forms:
+        return text
+    either = "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
+    return re.sub(rf"(?<![\w-])(?:{either})(?![\w-])", NOT_SHOWN, text)
 
 
 def _did_you_mean(name: str, known: Iterable[str]) -> str:
@@ -1316,7 +1323,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = getattr(args, "command", None)
         prog = f"{parser.prog} {command}" if command else parser.prog
         message = f"unrecognized arguments: {' '.join(unknown)} (see {prog} --help)"
-        _print_error(message, said=unknown)  # "my PIN is 4321" given as one more argument
+        # "my PIN is 4321" given as one more argument, or its words as several
+        _print_error(message, said=[" ".join(unknown), *unknown])
         return 2
     said = _typed_as_text(args)  # checked for secrets in errors even when shaped like a path
     output = GuardedOutput(sys.stdout)

@@ -58,7 +58,11 @@ class DeerflowMemoryError(Exception):
 
 
 def _own_init(cls: type) -> bool:
-    return any("__init__" in vars(k) for k in cls.__mro__ if issubclass(k, DeerflowMemoryError))
+    # Whether ``cls`` is built by another ``__init__`` than its first built-in base's (its
+    # own, a base's of ours, or a mixin's): then the built-in's ``cls(*args)`` misreads.
+    builtin = next(k for k in cls.__mro__ if k.__module__ == "builtins")
+    init = next(vars(k)["__init__"] for k in cls.__mro__ if "__init__" in vars(k))
+    return init is not vars(builtin).get("__init__", init)
 
 
 def _rebuilt(cls: type[DeerflowMemoryError], args: tuple[Any, ...]) -> DeerflowMemoryError:

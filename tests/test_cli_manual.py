@@ -310,3 +310,9 @@ def test_an_extra_argument_that_looks_like_a_secret_is_not_repeated(tmp_path: Pa
     )  # fmt: skip
     assert said.returncode == 2 and "unrecognized arguments" in said.stderr
     assert "4321" not in said.stderr
+    # …and its words given unquoted, as several arguments (attacker 91)
+    root = ["--root", str(tmp_path)]
+    words = cli(
+        *root, "remember", "--user", "ann", "my", "door", "code", "is", "5512", cwd=tmp_path
+    )
+    assert words.returncode == 2 and "5512" not in words.stderr

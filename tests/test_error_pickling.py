@@ -54,3 +54,35 @@ def test_an_attribute_that_refers_back_to_the_error_is_kept() -> None:
     error.me = error  # type: ignore[attr-defined]
     back = pickle.loads(pickle.dumps(error))
     assert back.me is back  # type: ignore[attr-defined]
+
+
+class _Coded(Exception):
+    def __init__(self, code: int) -> None:
+        super().__init__(f"code {code}")
+        self.code = code
+
+
+class _Pair:
+    def __init__(self, first: str, second: str) -> None:
+        Exception.__init__(self, f"{first}/{second}")  # type: ignore[arg-type]
+        self.first, self.second = first, second
+
+
+class _CodedError(E.DeerflowMemoryError, _Coded):
+    pass
+
+
+class _PairError(_Pair, E.ConfigError):
+    pass
+
+
+@pytest.mark.parametrize(
+    "error", [_CodedError(5), _PairError("x", "y")], ids=lambda e: type(e).__name__
+)
+def test_a_users_subclass_built_by_an_init_of_its_own_bases_pickles(
+    error: E.DeerflowMemoryError,
+) -> None:
+    # An __init__ from a base outside the package, or a mixin, was missed: "code code 5",
+    # or a TypeError (attacker 91).
+    back = pickle.loads(pickle.dumps(error))
+    assert (type(back), str(back), vars(back)) == (type(error), str(error), vars(error))

@@ -244,6 +244,8 @@ def test_a_not_found_error_built_by_hand_with_any_id_still_has_a_message() -> No
     [
         (["fact_abcdefgX", "fact_abcdefghij"], "fact_abcdefgh", "fact_abcdefgX"),  # 1 beats 2
         (["fact_aaaa1111", "fact_aaaa111"], "fact_aaaa1113", None),  # both 1 off: neither
+        # both one substitution off, though difflib's opcodes count 2 for one (attacker 91)
+        (["fact_76798455", "fact_767984a6"], "fact_767984a5", None),
     ],
 )
 def test_the_id_with_the_fewest_characters_off_is_named_and_a_tie_names_none(

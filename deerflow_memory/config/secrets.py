@@ -6,9 +6,11 @@ import re
 from collections.abc import Iterable
 
 SECRET_FIELDS = frozenset({"api_key", "storage_dsn", "base_url"})
-# The password runs to the last "@" before the host ("bob:pa@ss@db": an "@" in a password
-# that libpq and most drivers accept unescaped).
-_URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):([^\s/?#]*)@(?=[^@\s/?#]*(?:[/?#\s]|$))")
+# The password runs to an "@": past "?", "#" and "/", which libpq (and SQLAlchemy's
+# parser) accept in it unescaped, and past a later "@" too ("bob:pa@ss@db") unless a "/"
+# came between them: then that "@" is in the path or query ("u:pw@db/x?app=bob@corp").
+# Bounded, so a text of many "://" is read in linear time.
+_URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):([^@\s]{0,256}(?:@[^@\s/]{0,256}){0,8})@")
 _URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
 # "password=…", "sslpassword = 's3 cr3t'" (libpq's keyword form quotes a value with spaces;
 # an unclosed quote runs to the end of its line). A backslash is read one way only (an

@@ -38,6 +38,7 @@ document, with the same check, up to ``retries`` times.
 from __future__ import annotations
 
 import difflib
+import heapq
 import unicodedata
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -199,6 +200,7 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
 # A typed id this close to a stored one (difflib's ratio) is named as meant: one character
 # off in "fact_" and eight hex digits is 0.96; two stored ids share about 0.5.
 _TYPO_RATIO = 0.9
+_TYPO_RANKED = 3  # of the closest by ratio, this many are compared by edit distance
 _TYPO_CHARS = 200  # longer input is no typed id: not compared
 # One character off ("fact_264d96c") is looked for among this many facts at most: difflib
 # compares each, and 5,000 similar 128-character ids took 4.5 s (attacker 86).
@@ -211,32 +213,37 @@ _PREFIX_COUNTS = "the 'fact_' prefix is part of the id"
 def _typo_of(fact_id: str, ids: list[str]) -> tuple[str | None, str | None]:
     """The one stored id ``fact_id`` is a typo of, and how many characters differ.
 
-    Looked for among the ids as close as difflib's ratio >= :data:`_TYPO_RATIO`; the
-    one with the fewest characters changed, added or removed is named. When two or
-    more differ by as few ("fact_aaaa1113" for "…1111" and "…1112"), none is: ``forget``
-    deletes, and a guess between them may name the wrong one.
+    The ids as close as difflib's ratio >= :data:`_TYPO_RATIO` are ranked by it, and
+    the closest few by their edit distance (characters changed, added or removed):
+    the one with the fewest is named. When two differ by as few ("fact_aaaa1113" for
+    "…1111" and "…1112"), none is: ``forget`` deletes, and a guess between them may
+    name the wrong one.
     """
     matcher = difflib.SequenceMatcher(b=fact_id)
-    fewest: list[str] = []
-    least = 0
+    close: list[tuple[float, str]] = []
     for stored in ids:
         matcher.set_seq1(stored)
-        if (
-            matcher.real_quick_ratio() < _TYPO_RATIO
-            or matcher.quick_ratio() < _TYPO_RATIO
-            or matcher.ratio() < _TYPO_RATIO
-        ):
-            continue
-        differ = sum(
-            max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"
-        )
-        if not fewest or differ < least:
-            fewest, least = [stored], differ
-        elif differ == least:
-            fewest.append(stored)
-    if len(fewest) != 1:
+        if matcher.real_quick_ratio() >= _TYPO_RATIO and matcher.quick_ratio() >= _TYPO_RATIO:
+            ratio = matcher.ratio()
+            if ratio >= _TYPO_RATIO:
+                close.append((ratio, stored))
+    ranked = sorted(
+        (_edits(fact_id, stored), stored) for _, stored in heapq.nlargest(_TYPO_RANKED, close)
+    )
+    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
         return None, None
-    return fewest[0], f"{least} character{' differs' if least == 1 else 's differ'}"
+    least, meant = ranked[0]
+    return meant, f"{least} character{' differs' if least == 1 else 's differ'}"
+
+
+def _edits(a: str, b: str) -> int:
+    """The Levenshtein distance of ``a`` and ``b`` (one row at a time: O(len(a) * len(b)))."""
+    row = list(range(len(b) + 1))
+    for i, char in enumerate(a, 1):
+        previous, row[0] = row[0], i
+        for j, other in enumerate(b, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (char != other))
+    return row[-1]
 
 
 def _loose_id(fact_id: str) -> str:
