@@ -815,6 +815,11 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
             f"starts one ({_first(others, 'user')}{_did_you_mean(args.user, others)})",
             "note",
         )
+    elif saved.revision == 1:  # the first memory of all there: perhaps the root was mistyped
+        _print_error(
+            f"no memory was stored in {_where(config, args.tenant)}; this fact starts it",
+            "note",
+        )
     return 0
 
 

@@ -168,3 +168,22 @@ def test_a_sqlite_database_in_a_root_folder_is_named(
     status, _, err = run("--root", str(tmp_path), "show", "--user", "bob")
     assert status == 1
     one_error(err, f"in sqlite storage {tmp_path / 'memory.sqlite'};")
+
+
+@pytest.mark.parametrize("given", ["--root=~/mem", "config"])
+def test_a_root_starting_with_a_tilde_is_the_home_folders(
+    given: str, tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "--root=~/mem" (no shell expands that ~) made a folder named "~" here (newcomer 51).
+    home, here = tmp_path / "home", tmp_path / "here"
+    home.mkdir()
+    here.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(here)
+    where = [given]
+    if given == "config":
+        (here / "c.yaml").write_text("memory:\n  storage_path: ~/mem\n", "utf-8")
+        where = ["--config", str(here / "c.yaml")]
+    assert run(*where, "remember", "--user", "bob", "Plays chess on Sundays")[0] == 0
+    assert (home / "mem/users/bob/memory.json").is_file()
+    assert not (here / "~").exists()

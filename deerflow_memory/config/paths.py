@@ -29,7 +29,9 @@ def spelled_as_folder(path: str) -> bool:
 
 
 def check_path(path: str | os.PathLike[str], what: str, *, file: bool = False) -> Path:
-    """``path`` as a :class:`~pathlib.Path` if it holds no control character (NUL, ``\\x01``...).
+    """``path`` as a :class:`~pathlib.Path` if it holds no control character (NUL, ``\\x01``...),
+    with a leading ``~`` or ``~user`` made the home folder, as a shell would (``--root=~/mem``
+    and a quoted ``'~/mem'`` reach us unexpanded; a folder named ``~`` is never meant).
 
     Args:
         path: a file or folder name given by a user (``--root``, a config file...).
@@ -52,4 +54,4 @@ def check_path(path: str | os.PathLike[str], what: str, *, file: bool = False) -
         problem = "names a folder, not a file (give a file name)"
     if problem:
         raise ConfigError(f"{what} {text!r} {problem}")
-    return Path(text)
+    return Path(os.path.expanduser(text))

@@ -525,7 +525,9 @@ class MemoryConfig(_NumbersNotBooleans):
         ):
             # Spelled as a folder ("db.sqlite/"): the database inside it, as for a folder
             # without a suffix; Path would drop the "/" and name a file db.sqlite.
-            return os.path.join(value, SQLITE_FILE_NAME)
+            value = os.path.join(value, SQLITE_FILE_NAME)
+        if isinstance(value, str | os.PathLike):  # "~/mem" is the home folder's (check_path)
+            return os.path.expanduser(value)
         return value
 
     @field_validator("tenants", mode="before")
