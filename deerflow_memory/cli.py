@@ -1269,7 +1269,7 @@ def _print_error(message: str, kind: str = "error", said: Sequence[str] = ()) ->
     # One line, written as is: "[postgres]" in a hint or "[weird]" in a path is not markup;
     # a quoted value that looks like a secret ("no current fact with id 'my PIN is 1234'")
     # is not repeated, even shaped like a path when it was typed as text (``said``).
-    line = terminal_safe(_hidden(secrets_hidden(" ".join(str(message).split()), said=said), said))
+    line = terminal_safe(secrets_hidden(_hidden(" ".join(str(message).split()), said), said=said))
     if sys.stderr is None:  # started with stderr closed: the exit status has to say it
         return
     try:
@@ -1327,9 +1327,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:  # pointed at the subcommand's help, where its options are listed
         command = getattr(args, "command", None)
         prog = f"{parser.prog} {command}" if command else parser.prog
-        message = f"unrecognized arguments: {' '.join(unknown)} (see {prog} --help)"
         # "my PIN is 4321" given as one more argument, or its words as several
-        _print_error(message, said=[" ".join(unknown), *unknown])
+        extra = NOT_SHOWN if unsafe_to_store(" ".join(unknown)) else " ".join(unknown)
+        _print_error(f"unrecognized arguments: {extra} (see {prog} --help)", said=unknown)
         return 2
     said = _typed_as_text(args)  # checked for secrets in errors even when shaped like a path
     output = GuardedOutput(sys.stdout)

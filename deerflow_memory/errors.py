@@ -53,8 +53,16 @@ class DeerflowMemoryError(Exception):
         if not _own_init(type(self)):  # the built-in's own way keeps its fields (errno, name)
             return super().__reduce__()
         # The attributes go as pickle's state, set after the error exists: one that refers
-        # back to the error (``e.me = e``) is kept too.
-        return _rebuilt, (type(self), self.args), self.__dict__
+        # back to the error (``e.me = e``) is kept too, and so are the built-in's fields.
+        state = dict(self.__dict__)
+        for field in _BUILT_IN_FIELDS:
+            if getattr(self, field, None) is not None:  # (a None set shows: "… -> None")
+                state[field] = getattr(self, field)
+        return _rebuilt, (type(self), self.args), state
+
+
+# Fields OSError and ImportError keep outside ``args`` and ``__dict__``.
+_BUILT_IN_FIELDS = ("errno", "strerror", "filename", "filename2", "name", "path")
 
 
 def _own_init(cls: type) -> bool:

@@ -323,3 +323,8 @@ def test_an_extra_argument_that_looks_like_a_secret_is_not_repeated(tmp_path: Pa
         *root, "remember", "--user", "ann", "my", "door", "code", "is", "5512", cwd=tmp_path
     )
     assert words.returncode == 2 and "5512" not in words.stderr
+    # …also beside a quoted one (attacker 92: that one hidden first, the words were not)
+    both = cli(
+        *root, "list", "'password=hunter2'", "my", "door", "code", "is", "5512", cwd=tmp_path
+    )
+    assert both.returncode == 2 and "5512" not in both.stderr and "hunter2" not in both.stderr

@@ -86,3 +86,23 @@ def test_a_users_subclass_built_by_an_init_of_its_own_bases_pickles(
     # or a TypeError (attacker 91).
     back = pickle.loads(pickle.dumps(error))
     assert (type(back), str(back), vars(back)) == (type(error), str(error), vars(error))
+
+
+class _Gone(E.StorageError):
+    def __init__(self, path: str) -> None:
+        super().__init__(errno.ENOENT, "missing", path)
+        self.where = path
+
+
+class _NoModule(E.MissingDependencyError):
+    def __init__(self, module: str) -> None:
+        super().__init__(f"no {module}", name=module, path="/opt/x")
+
+
+def test_a_subclass_with_its_own_init_keeps_the_built_ins_fields() -> None:
+    # errno, strerror, filename, and ImportError's name and path, live outside args and
+    # __dict__: they came back None (attacker 92).
+    gone = pickle.loads(pickle.dumps(_Gone("/tmp/f")))
+    assert (str(gone), gone.errno, gone.filename) == ("[Errno 2] missing: '/tmp/f'", 2, "/tmp/f")
+    module = pickle.loads(pickle.dumps(_NoModule("psycopg")))
+    assert (module.name, module.path) == ("psycopg", "/opt/x")

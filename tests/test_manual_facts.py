@@ -246,6 +246,15 @@ def test_a_not_found_error_built_by_hand_with_any_id_still_has_a_message() -> No
         (["fact_aaaa1111", "fact_aaaa111"], "fact_aaaa1113", None),  # both 1 off: neither
         # both one substitution off, though difflib's opcodes count 2 for one (attacker 91)
         (["fact_76798455", "fact_767984a6"], "fact_767984a5", None),
+        # the tie was missed when the other id ranked below the three closest by ratio
+        (
+            [
+                *("fact_aaaaabbabb", "fact_aaaabbbbb", "fact_aabaaabbacbb"),
+                *("fact_aabaabbabacb", "fact_acababbabb", "fact_babaabbabb"),
+            ],
+            "fact_aabaabbabb",
+            None,
+        ),
     ],
 )
 def test_the_id_with_the_fewest_characters_off_is_named_and_a_tie_names_none(

@@ -6,17 +6,20 @@ import re
 from collections.abc import Iterable
 
 SECRET_FIELDS = frozenset({"api_key", "storage_dsn", "base_url"})
-# The password runs to an "@": past "?", "#" and "/", which libpq (and SQLAlchemy's
-# parser) accept in it unescaped, and past a later "@" too ("bob:pa@ss@db") unless a "/"
-# came between them: then that "@" is in the path or query ("u:pw@db/x?app=bob@corp").
-# Bounded, so a text of many "://" is read in linear time.
-_URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):([^@\s]{0,256}(?:@[^@\s/]{0,256}){0,8})@")
+# The password runs to an "@", however long (an IAM token is about 1 KB): past "?", "#"
+# and "/", which libpq (and SQLAlchemy's parser) accept in it unescaped, and past a later
+# "@" too ("bob:pa@ss@db") unless a "/" came between them: then that "@" is in the path or
+# query ("u:pw@db/x?app=bob@corp"). It stops at the next "://", so a text of many of them
+# is read in linear time.
+_URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):((?:(?!://)[^@\s])*(?:@[^@\s/]{0,256}){0,8})@")
 _URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
-# "password=…", "sslpassword = 's3 cr3t'" (libpq's keyword form quotes a value with spaces;
-# an unclosed quote runs to the end of its line). A backslash is read one way only (an
-# escape), so a failed match does not try each split of a run of them.
+# "password=…", "db_password: …", "sslpassword = 's3 cr3t'" (libpq's keyword form quotes a
+# value with spaces; an unclosed quote runs to the end of its line); not "max_token" or
+# "OLDPWD". A key's prefix is four short words at most ("my-app-db-") and a backslash is
+# read one way only (an escape), so a failed match tries few ways: linear time.
 _KEY_VALUE_SECRET = re.compile(
-    r"(?i)\b(\w*(?:password|passwd|pwd|api[_-]?key|secret|token))(\s*[=:]\s*)"
+    r"(?i)\b((?:[a-z0-9]{1,32}[_-]){0,4}(?:password|passwd|pwd|api[_-]?key|secret)"
+    r"|sslpassword|pgpassword|(?:access_|refresh_|id_|auth_|bearer_)?token)(\s*[=:]\s*)"
     r"(?:(?P<quoted>'(?:\\[^\n]|[^\\'\n])*\\?'?|\"(?:\\[^\n]|[^\\\"\n])*\\?\"?)|[^\s'\",;&]+)"
 )
 # URL query parameters that carry credentials (?key=, ?access_token=, ?api-key=, ?sig=).

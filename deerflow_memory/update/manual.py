@@ -38,8 +38,8 @@ document, with the same check, up to ``retries`` times.
 from __future__ import annotations
 
 import difflib
-import heapq
 import unicodedata
+from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -200,7 +200,7 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
 # A typed id this close to a stored one (difflib's ratio) is named as meant: one character
 # off in "fact_" and eight hex digits is 0.96; two stored ids share about 0.5.
 _TYPO_RATIO = 0.9
-_TYPO_RANKED = 3  # of the closest by ratio, this many are compared by edit distance
+_TYPO_MEASURED = 50  # edit distances worked out at most (each O(length²))
 _TYPO_CHARS = 200  # longer input is no typed id: not compared
 # One character off ("fact_264d96c") is looked for among this many facts at most: difflib
 # compares each, and 5,000 similar 128-character ids took 4.5 s (attacker 86).
@@ -213,11 +213,12 @@ _PREFIX_COUNTS = "the 'fact_' prefix is part of the id"
 def _typo_of(fact_id: str, ids: list[str]) -> tuple[str | None, str | None]:
     """The one stored id ``fact_id`` is a typo of, and how many characters differ.
 
-    The ids as close as difflib's ratio >= :data:`_TYPO_RATIO` are ranked by it, and
-    the closest few by their edit distance (characters changed, added or removed):
-    the one with the fewest is named. When two differ by as few ("fact_aaaa1113" for
-    "…1111" and "…1112"), none is: ``forget`` deletes, and a guess between them may
-    name the wrong one.
+    Of the ids as close as difflib's ratio >= :data:`_TYPO_RATIO`, the one with the
+    fewest characters changed, added or removed (the edit distance) is named. When two
+    differ by as few ("fact_aaaa1113" for "…1111" and "…1112"), none is: ``forget``
+    deletes, and a guess between them may name the wrong one. An id whose characters
+    alone show it differs by more than the best so far is not measured; when more than
+    :data:`_TYPO_MEASURED` must be, none is named either (too many look alike to tell).
     """
     matcher = difflib.SequenceMatcher(b=fact_id)
     close: list[tuple[float, str]] = []
@@ -227,13 +228,26 @@ def _typo_of(fact_id: str, ids: list[str]) -> tuple[str | None, str | None]:
             ratio = matcher.ratio()
             if ratio >= _TYPO_RATIO:
                 close.append((ratio, stored))
-    ranked = sorted(
-        (_edits(fact_id, stored), stored) for _, stored in heapq.nlargest(_TYPO_RANKED, close)
-    )
-    if not ranked or (len(ranked) > 1 and ranked[1][0] == ranked[0][0]):
+    typed = Counter(fact_id)
+    fewest: list[str] = []
+    least = 0
+    measured = 0
+    for _, stored in sorted(close, reverse=True):  # the likeliest first: the bound bites sooner
+        held = Counter(stored)
+        floor = max(sum((typed - held).values()), sum((held - typed).values()))
+        if fewest and floor > least:
+            continue
+        measured += 1
+        if measured > _TYPO_MEASURED:
+            return None, None
+        differ = _edits(fact_id, stored)
+        if not fewest or differ < least:
+            fewest, least = [stored], differ
+        elif differ == least:
+            fewest.append(stored)
+    if len(fewest) != 1:
         return None, None
-    least, meant = ranked[0]
-    return meant, f"{least} character{' differs' if least == 1 else 's differ'}"
+    return fewest[0], f"{least} character{' differs' if least == 1 else 's differ'}"
 
 
 def _edits(a: str, b: str) -> int:
