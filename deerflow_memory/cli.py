@@ -42,7 +42,7 @@ from rich.text import Text
 
 from deerflow_memory import __version__
 from deerflow_memory.config import MemoryConfig, check_path, load_config, redact_secrets
-from deerflow_memory.config.messages import did_you_mean
+from deerflow_memory.config.messages import closest
 from deerflow_memory.errors import DeerflowMemoryError, FactNotFoundError
 from deerflow_memory.models import (
     CONFIDENCE_RULE,
@@ -358,7 +358,10 @@ def _hidden(text: str, names: Iterable[str]) -> str:
 
 def _did_you_mean(name: str, known: Iterable[str]) -> str:
     # The id meant is hidden like the stored ids listed beside it (_first).
-    return _hidden(did_you_mean(name, known), known)
+    meant = closest(name, known)
+    if meant is None:
+        return ""
+    return f"; did you mean {NOT_SHOWN if unsafe_to_store(meant) else repr(meant)}?"
 
 
 def _first(names: Sequence[str], kind: str) -> str:
@@ -1269,7 +1272,9 @@ def _print_error(message: str, kind: str = "error", said: Sequence[str] = ()) ->
     # One line, written as is: "[postgres]" in a hint or "[weird]" in a path is not markup;
     # a quoted value that looks like a secret ("no current fact with id 'my PIN is 1234'")
     # is not repeated, even shaped like a path when it was typed as text (``said``).
-    line = terminal_safe(secrets_hidden(_hidden(" ".join(str(message).split()), said), said=said))
+    # A credential in a path or an option's value ("--config=postgresql://a:pw@h") is masked.
+    line = " ".join(str(message).split())
+    line = terminal_safe(redact_secrets(secrets_hidden(_hidden(line, said), said=said)))
     if sys.stderr is None:  # started with stderr closed: the exit status has to say it
         return
     try:
@@ -1328,8 +1333,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = getattr(args, "command", None)
         prog = f"{parser.prog} {command}" if command else parser.prog
         # "my PIN is 4321" given as one more argument, or its words as several
-        extra = NOT_SHOWN if unsafe_to_store(" ".join(unknown)) else " ".join(unknown)
-        _print_error(f"unrecognized arguments: {extra} (see {prog} --help)", said=unknown)
+        extra = " ".join(unknown)
+        hidden = unsafe_to_store(extra)  # then no part of it is left to look for
+        message = f"unrecognized arguments: {NOT_SHOWN if hidden else extra} (see {prog} --help)"
+        _print_error(message, said=() if hidden else unknown)
         return 2
     said = _typed_as_text(args)  # checked for secrets in errors even when shaped like a path
     output = GuardedOutput(sys.stdout)

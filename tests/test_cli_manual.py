@@ -6,6 +6,8 @@ import json
 import unicodedata
 from pathlib import Path
 
+import pytest
+
 from deerflow_memory import FileMemoryStorage
 from deerflow_memory.models import USER_DELETED_REASON, FactCategory, SourceType
 from tests.test_cli import cli
@@ -328,3 +330,14 @@ def test_an_extra_argument_that_looks_like_a_secret_is_not_repeated(tmp_path: Pa
         *root, "list", "'password=hunter2'", "my", "door", "code", "is", "5512", cwd=tmp_path
     )
     assert both.returncode == 2 and "5512" not in both.stderr and "hunter2" not in both.stderr
+
+
+@pytest.mark.parametrize("option", ["--co=password=Zq9Wv7Rt", "--config=/etc/db_password=Zq9Wv7Rt"])
+def test_a_credential_in_an_option_value_is_masked_in_the_error(
+    option: str, tmp_path: Path
+) -> None:
+    # "config file not found: password=Zq9Wv7Rt" printed it: no error line was masked by
+    # redact_secrets, only by what was typed as text (attacker 93).
+    said = cli("--root", str(tmp_path), "stats", option, cwd=tmp_path)
+    assert said.returncode == 2 and said.stderr.count("\n") == 1
+    assert "Zq9Wv7Rt" not in said.stderr

@@ -121,9 +121,19 @@ def test_redaction_masks_dsn_passwords_key_value_pairs_and_api_keys() -> None:
         ("postgresql://iam:" + "QUJD" * 250 + "@db/memory", "postgresql://iam:***@db/memory"),
         # a key ending in one of the words, not any word holding one
         (
-            "db_password=wk37yh OLDPWD=/home/ann max_token: 512",
-            "db_password=*** OLDPWD=/home/ann max_token: 512",
+            "db_password=wk37yh OLDPWD=/home/ann max_tokens: 512",
+            "db_password=*** OLDPWD=/home/ann max_tokens: 512",
         ),
+        # JSON, a prefixed token or key, an HTTP credential, "://" in a password (attacker 93)
+        (
+            '{"password": "wk37yh", "github_token":"ghp_x"}',
+            '{"password": "***", "github_token":"***"}',
+        ),
+        (
+            "aws_secret_access_key=AKIAx1 Authorization: Bearer eyJhbGci.x1",
+            "aws_secret_access_key=*** Authorization: Bearer ***",
+        ),
+        ("postgresql://app:Zq9W://v7@db/m", "postgresql://app:***@db/m"),
         # "?", "#" and "/" are in the password: libpq reads them so (attacker 91)
         ("postgresql://app:Xy7?kQ9@db/memory", "postgresql://app:***@db/memory"),
         ("postgresql://app:Xy7/kQ9#z@db:5432/memory", "postgresql://app:***@db:5432/memory"),

@@ -12,14 +12,19 @@ SECRET_FIELDS = frozenset({"api_key", "storage_dsn", "base_url"})
 # query ("u:pw@db/x?app=bob@corp"). It stops at the next "://", so a text of many of them
 # is read in linear time.
 _URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):((?:(?!://)[^@\s])*(?:@[^@\s/]{0,256}){0,8})@")
+# …and a password holding "://" itself, as the rule before this one read any (to the first
+# "@"), in a bounded run so this too stays linear.
+_URL_PASSWORD_ANY = re.compile(r"(?<=://)([^:/@\s]*):([^@\s]{0,512})@")
 _URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
-# "password=…", "db_password: …", "sslpassword = 's3 cr3t'" (libpq's keyword form quotes a
-# value with spaces; an unclosed quote runs to the end of its line); not "max_token" or
-# "OLDPWD". A key's prefix is four short words at most ("my-app-db-") and a backslash is
-# read one way only (an escape), so a failed match tries few ways: linear time.
+# "password=…", "db_password: …", "github_token=…", '"api_key": "…"' (JSON), "sslpassword =
+# 's3 cr3t'" (libpq's keyword form quotes a value with spaces; an unclosed quote runs to the
+# end of its line); not "OLDPWD". A key's prefix is four short words at most ("my-app-db-")
+# and a backslash is read one way only (an escape), so a failed match tries few ways:
+# linear time.
 _KEY_VALUE_SECRET = re.compile(
-    r"(?i)\b((?:[a-z0-9]{1,32}[_-]){0,4}(?:password|passwd|pwd|api[_-]?key|secret)"
-    r"|sslpassword|pgpassword|(?:access_|refresh_|id_|auth_|bearer_)?token)(\s*[=:]\s*)"
+    r"(?i)\b((?:[a-z0-9]{1,32}[_-]){0,4}"
+    r"(?:password|passwd|pwd|(?:api|secret|private|access)[_-]?key|secret|token)"
+    r"|sslpassword|pgpassword)(['\"]?\s*[=:]\s*)"
     r"(?:(?P<quoted>'(?:\\[^\n]|[^\\'\n])*\\?'?|\"(?:\\[^\n]|[^\\\"\n])*\\?\"?)|[^\s'\",;&]+)"
 )
 # URL query parameters that carry credentials (?key=, ?access_token=, ?api-key=, ?sig=).
@@ -37,6 +42,7 @@ def _key_value_redacted(m: re.Match[str]) -> str:
     return f"{m.group(1)}{m.group(2)}{quote}***{closed}"
 
 
+_BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}")  # an HTTP credential
 _OPENAI_KEY = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
 
 
@@ -53,7 +59,9 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
         if secret and len(secret) >= 4:
             text = text.replace(secret, "***")
     text = _URL_PASSWORD.sub(lambda m: f"{m.group(1)}:***@", text)
+    text = _URL_PASSWORD_ANY.sub(lambda m: f"{m.group(1)}:***@", text)
     text = _URL_TOKEN.sub("***@", text)
     text = _QUERY_SECRET.sub(lambda m: f"{m.group(1)}***", text)
     text = _KEY_VALUE_SECRET.sub(_key_value_redacted, text)
+    text = _BEARER.sub(lambda m: f"{m.group(1)} ***", text)
     return _OPENAI_KEY.sub("sk-***", text)

@@ -201,7 +201,9 @@ def _find(document: MemoryDocument, fact_id: str) -> int:
 # off in "fact_" and eight hex digits is 0.96; two stored ids share about 0.5.
 _TYPO_RATIO = 0.9
 _TYPO_MEASURED = 50  # edit distances worked out at most (each O(length²))
-_TYPO_CHARS = 200  # longer input is no typed id: not compared
+# Longer input is no id typed by hand: not compared (difflib takes ~2 ms for two ids of
+# 199 characters; the ids this package makes have 13).
+_TYPO_CHARS = 64
 # One character off ("fact_264d96c") is looked for among this many facts at most: difflib
 # compares each, and 5,000 similar 128-character ids took 4.5 s (attacker 86).
 _TYPO_FACTS = 1000
