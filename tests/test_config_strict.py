@@ -134,6 +134,8 @@ def test_redaction_masks_dsn_passwords_key_value_pairs_and_api_keys() -> None:
             "aws_secret_access_key=*** Authorization: Bearer ***",
         ),
         ("postgresql://app:Zq9W://v7@db/m", "postgresql://app:***@db/m"),
+        # …but no English words ("basic" and "bearer" before a word of letters only)
+        ("a basic understanding of bearer bonds", "a basic understanding of bearer bonds"),
         # "?", "#" and "/" are in the password: libpq reads them so (attacker 91)
         ("postgresql://app:Xy7?kQ9@db/memory", "postgresql://app:***@db/memory"),
         ("postgresql://app:Xy7/kQ9#z@db:5432/memory", "postgresql://app:***@db:5432/memory"),

@@ -42,7 +42,9 @@ def _key_value_redacted(m: re.Match[str]) -> str:
     return f"{m.group(1)}{m.group(2)}{quote}***{closed}"
 
 
-_BEARER = re.compile(r"(?i)\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}")  # an HTTP credential
+# An HTTP credential ("Authorization: Bearer eyJ…", "Basic dXNlcjpwdw=="): a digit or a
+# sign in it, so "basic understanding" and "bearer bonds" are no credentials.
+_BEARER = re.compile(r"(?i)\b(bearer|basic)\s+(?=[A-Za-z]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,}")
 _OPENAI_KEY = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}")
 
 
