@@ -857,6 +857,15 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
                 raise CommandFailed(
                     _no_memory(storage, config, args.user, args.agent, args.tenant)
                 ) from e
+            # Nothing nearer to go on: perhaps the id is of another user's fact.
+            hinted = e.near or e.text_of or e.text_in or e.in_history
+            owner = None if hinted else _owner_of(storage, args.fact_id, args.user, args.agent)
+            if owner is not None:
+                named = NOT_SHOWN if unsafe_to_store(owner) else repr(owner)
+                raise CommandFailed(
+                    f"no current fact with id {args.fact_id[:80]!r} in the memory of user "
+                    f"{args.user!r}; it is a fact of user {named} (pass --user with that id)"
+                ) from e
             raise CommandFailed(str(e)) from e
     unsafe = unsafe_to_store(gone.content)
     if unsafe:  # the model no longer reads it; the history still holds it
@@ -873,6 +882,27 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
         )
     )
     return 0
+
+
+# Other memories looked through for the owner of a fact id not found (each is one read).
+_OWNERS_LOOKED_AT = 200
+
+
+def _owner_of(storage: MemoryStorage, fact_id: str, user: str, agent: str | None) -> str | None:
+    """The other user whose memory (of the same agent; among the first
+    :data:`_OWNERS_LOOKED_AT`) holds a current fact ``fact_id``, or None."""
+    for index, (other, other_agent) in enumerate(storage.list_documents()):
+        if index >= _OWNERS_LOOKED_AT:
+            return None
+        if other == user or other_agent != agent:
+            continue
+        try:
+            facts = storage.load(other, other_agent).facts
+        except DeerflowMemoryError:  # an unreadable memory is another command's news
+            continue
+        if any(fact.id == fact_id for fact in facts):
+            return other
+    return None
 
 
 def _backend_place(config: MemoryConfig) -> str:

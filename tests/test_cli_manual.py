@@ -341,3 +341,17 @@ def test_a_credential_in_an_option_value_is_masked_in_the_error(
     said = cli("--root", str(tmp_path), "stats", option, cwd=tmp_path)
     assert said.returncode == 2 and said.stderr.count("\n") == 1
     assert "Zq9Wv7Rt" not in said.stderr
+
+
+def test_forget_of_another_users_fact_names_its_user(tmp_path: Path) -> None:
+    # "…or never existed" for an id of alice's typed with --user bob (newcomer 51).
+    root = ["--root", str(tmp_path)]
+    assert cli(*root, "remember", "--user", "alice", "Plays chess", cwd=tmp_path).returncode == 0
+    assert cli(*root, "remember", "--user", "bob", "Rows", cwd=tmp_path).returncode == 0
+    [chess] = FileMemoryStorage(tmp_path).load("alice").facts
+    wrong = cli(*root, "forget", "--user", "bob", chess.id, cwd=tmp_path)
+    assert wrong.returncode == 1 and wrong.stderr.count("\n") == 1
+    assert "it is a fact of user 'alice'" in wrong.stderr
+    assert len(FileMemoryStorage(tmp_path).load("alice").facts) == 1  # nothing deleted
+    unknown = cli(*root, "forget", "--user", "bob", "fact_0000ffff", cwd=tmp_path)
+    assert unknown.returncode == 1 and "fact of user" not in unknown.stderr
