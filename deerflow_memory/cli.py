@@ -42,7 +42,7 @@ from rich.text import Text
 
 from deerflow_memory import __version__
 from deerflow_memory.config import MemoryConfig, check_path, load_config, redact_secrets
-from deerflow_memory.config.messages import closest
+from deerflow_memory.config.messages import did_you_mean
 from deerflow_memory.errors import DeerflowMemoryError, FactNotFoundError
 from deerflow_memory.models import (
     CONFIDENCE_RULE,
@@ -356,20 +356,26 @@ def _hidden(text: str, names: Iterable[str]) -> str:
     return re.sub(rf"(?<![\w-])(?:{either})(?![\w-])", NOT_SHOWN, text)
 
 
-def _did_you_mean(name: str, known: Iterable[str]) -> str:
-    # The id meant is hidden like the stored ids listed beside it (_first).
-    meant = closest(name, known)
-    if meant is None:
-        return ""
-    return f"; did you mean {NOT_SHOWN if unsafe_to_store(meant) else repr(meant)}?"
+def _shown(name: str, *, quoted: bool = False) -> str:
+    """``name`` (its ``repr`` when ``quoted``), or a note when it looks like a secret: what
+    the CLI prints of stored names ends up in logs (a typed one is hidden by _print_error)."""
+    if unsafe_to_store(name):
+        return NOT_SHOWN
+    return repr(name) if quoted else name
+
+
+def _quoted(name: str) -> str:
+    return _shown(name, quoted=True)
+
+
+def _listed(names: Sequence[str], at_most: int) -> str:
+    """``"a, b, c and 4 more"``: the first ``at_most`` of ``names`` (:func:`_shown`)."""
+    listed = ", ".join(_shown(name) for name in names[:at_most])
+    return listed + (f" and {len(names) - at_most} more" if len(names) > at_most else "")
 
 
 def _first(names: Sequence[str], kind: str) -> str:
-    # Printed on stderr, which ends up in logs: a stored name that looks like a secret
-    # is not repeated (the typed one is hidden by _print_error).
-    shown = ", ".join(NOT_SHOWN if unsafe_to_store(name) else name for name in names[:10])
-    shown += f" and {len(names) - 10} more" if len(names) > 10 else ""
-    return f"stored {kind}s: {shown}"
+    return f"stored {kind}s: {_listed(names, 10)}"
 
 
 def _other_tenants(config: MemoryConfig, tenant: str | None) -> list[str]:
@@ -460,7 +466,7 @@ def _no_memory(
         return f"no memory for {whose} in {_where(config, tenant)}; {_first(agents, 'agent')}"
     said = (
         f"no memory for {whose} in {_where(config, tenant)}; {_first(users, 'user')}"
-        + _did_you_mean(user, users)
+        + did_you_mean(user, users, _quoted)
     )
     tenants = _other_tenants(config, tenant) if tenant is None else []
     return f"{said}; {_first(tenants, 'tenant')} (pass --tenant NAME)" if tenants else said
@@ -665,7 +671,8 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
     if unsafe:
         one = len(unsafe) == 1
         _warn_unsafe(
-            f"{_facts(len(unsafe))} ({_ids([f.id for f in unsafe])}) {'looks' if one else 'look'}",
+            f"{_facts(len(unsafe))} ({_listed([f.id for f in unsafe], 3)}) "
+            + ("looks" if one else "look"),
             "it" if one else "them",
         )
     summaries = unsafe_summaries_in_import(incoming)
@@ -682,19 +689,13 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
     history = unsafe_history_in_import(incoming)
     if history:  # a secret the user forgot elsewhere, copied here (the model never reads it)
         _print_error(
-            f"{_entries(len(history))} of the file's history ({_ids(history)}) "
+            f"{_entries(len(history))} of the file's history ({_listed(history, 3)}) "
             f"{'looks' if len(history) == 1 else 'look'} like a secret; the model never reads "
             "the history, but exports list it until the memory is cleared "
             "(deerflow-memory clear)",
             "warning",
         )
     return 0
-
-
-def _ids(ids: Sequence[str]) -> str:
-    """``"fact_1, fact_2, fact_3 and 4 more"``; an id that looks like a secret is not shown."""
-    named = [NOT_SHOWN if unsafe_to_store(i) else i for i in ids[:3]]
-    return ", ".join(named) + (f" and {len(ids) - 3} more" if len(ids) > 3 else "")
 
 
 def _entries(n: int) -> str:
@@ -815,7 +816,7 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     if others:
         _print_error(
             f"user {args.user!r} had no memory in {_where(config, args.tenant)}; this fact "
-            f"starts one ({_first(others, 'user')}{_did_you_mean(args.user, others)})",
+            f"starts one ({_first(others, 'user')}{did_you_mean(args.user, others, _quoted)})",
             "note",
         )
     elif saved.revision == 1:  # the first memory of all there: perhaps the root was mistyped
@@ -861,10 +862,10 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
             hinted = e.near or e.text_of or e.text_in or e.in_history
             owner = None if hinted else _owner_of(storage, args.fact_id, args.user, args.agent)
             if owner is not None:
-                named = NOT_SHOWN if unsafe_to_store(owner) else repr(owner)
                 raise CommandFailed(
                     f"no current fact with id {args.fact_id[:80]!r} in the memory of user "
-                    f"{args.user!r}; it is a fact of user {named} (pass --user with that id)"
+                    f"{args.user!r}; it is a fact of user {_quoted(owner)} (pass --user with "
+                    "that id)"
                 ) from e
             raise CommandFailed(str(e)) from e
     unsafe = unsafe_to_store(gone.content)

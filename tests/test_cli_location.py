@@ -147,27 +147,19 @@ def test_the_folder_looked_in_is_named_in_full(
     one_error(err, f"no memory is stored in {tmp_path / '.deerflow_memory'}")
 
 
-def test_a_sqlite_file_looked_in_is_named(
-    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("given", ["m.sqlite", "folder"])
+def test_the_sqlite_database_looked_in_is_named(
+    given: str, tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # "in sqlite storage" named no file (its DSN is empty; attacker 88).
+    # "in sqlite storage" named no file (its DSN is empty; attacker 88), and for a root
+    # folder the folder, not the database in it (attacker 90).
     monkeypatch.setenv("DEERFLOW_MEMORY_STORAGE", "sqlite")
-    monkeypatch.setenv("DEERFLOW_MEMORY_STORAGE_PATH", str(tmp_path / "m.sqlite"))
-    assert run("remember", "--user", "ann", "Rows a skiff")[0] == 0
-    status, _, err = run("show", "--user", "bob")
+    root = ["--root", str(tmp_path / given if given != "folder" else tmp_path)]
+    database = tmp_path / ("m.sqlite" if given != "folder" else "memory.sqlite")
+    assert run(*root, "remember", "--user", "ann", "Rows a skiff")[0] == 0
+    status, _, err = run(*root, "show", "--user", "bob")
     assert status == 1
-    one_error(err, f"no memory for user 'bob' in sqlite storage {tmp_path / 'm.sqlite'};")
-
-
-def test_a_sqlite_database_in_a_root_folder_is_named(
-    tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # "in sqlite storage <folder>" named the folder, not the database in it (attacker 90).
-    monkeypatch.setenv("DEERFLOW_MEMORY_STORAGE", "sqlite")
-    assert run("--root", str(tmp_path), "remember", "--user", "ann", "Rows a skiff")[0] == 0
-    status, _, err = run("--root", str(tmp_path), "show", "--user", "bob")
-    assert status == 1
-    one_error(err, f"in sqlite storage {tmp_path / 'memory.sqlite'};")
+    one_error(err, f"no memory for user 'bob' in sqlite storage {database};")
 
 
 @pytest.mark.parametrize("given", ["--root=~/mem", "config"])

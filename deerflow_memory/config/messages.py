@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import reprlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 
@@ -27,9 +27,11 @@ def closest(name: str, known: Iterable[str]) -> str | None:
     return close[0] if close else None
 
 
-def did_you_mean(name: str, known: Iterable[str]) -> str:
+def did_you_mean(name: str, known: Iterable[str], shown: Callable[[str], str] = repr) -> str:
+    """``"; did you mean 'alice'?"`` for the :func:`closest` known name, or ``""``; ``shown``
+    writes the name (a caller may hide one that looks like a secret)."""
     close = closest(name, known)
-    return f"; did you mean {close!r}?" if close else ""
+    return f"; did you mean {shown(close)}?" if close else ""
 
 
 ERRORS_SHOWN = 10  # a file of 300,000 bad items would otherwise make a 40 MB message
