@@ -154,8 +154,11 @@ def test_the_sqlite_database_looked_in_is_named(
     # "in sqlite storage" named no file (its DSN is empty; attacker 88), and for a root
     # folder the folder, not the database in it (attacker 90).
     monkeypatch.setenv("DEERFLOW_MEMORY_STORAGE", "sqlite")
-    root = ["--root", str(tmp_path / given if given != "folder" else tmp_path)]
-    database = tmp_path / ("m.sqlite" if given != "folder" else "memory.sqlite")
+    if given == "folder":
+        root, database = ["--root", str(tmp_path)], tmp_path / "memory.sqlite"
+    else:  # the file named by the environment, as a deployment does
+        root, database = [], tmp_path / given
+        monkeypatch.setenv("DEERFLOW_MEMORY_STORAGE_PATH", str(database))
     assert run(*root, "remember", "--user", "ann", "Rows a skiff")[0] == 0
     status, _, err = run(*root, "show", "--user", "bob")
     assert status == 1

@@ -23,8 +23,10 @@ from tests.test_quality_kinds import facts_after
     ],
 )
 def test_a_diet_begun_is_a_constraint(said: str, fact: str) -> None:
-    [candidate] = [c for c in candidates_from_text(said) if c.content]  # (and the diets it ends)
+    found = candidates_from_text(said)
+    [candidate] = [c for c in found if c.content]
     assert (candidate.content, candidate.constraint) == (fact, True)
+    assert all(c.retract for c in found if not c.content)  # (only the diets it ends)
 
 
 @pytest.mark.parametrize("said", ["我吃素了", "我今天开始吃素了", "我开始吃早饭了"])

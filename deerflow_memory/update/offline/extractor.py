@@ -598,8 +598,7 @@ def _only_a_tie(said: str, what: str) -> bool:
             if _CJK.search(word)
             else re.sub(rf"\b{re.escape(word)}\b", " ", rest)
         )
-    left = _TIE_WORDS.sub(" ", rest)  # a word of three letters, or any Chinese: more said
-    return not (re.search(r"[^\W\d_]{3,}", left) or _CJK.search(left))
+    return not re.search(r"[^\W\d_]{3,}|[\u4e00-\u9fff]", _TIE_WORDS.sub(" ", rest))
 
 
 # Reasons of removals that a later restatement undoes (a retraction's stays).
