@@ -37,12 +37,20 @@ PROF_ZH = (
     r"咨询师|实习生|职员|员工|客服|产品|开发|前端|后端|全栈|测试|HR|UP主|up主|自媒体人"
 )
 NUM_EN = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
+# Adverbs before the verb ("I'm also really…", "我也一直…"), at most ADVERBS_AT_MOST of them.
+# Many rules follow them with a list of their own that shares words ("…very allergic"):
+# two unbounded runs over the same words split a long run every way, and 20,000 "very"
+# held the updater for five minutes. Bounded, each rule tries a run in linear time.
+ADVERBS_AT_MOST = 8
 ADV_EN = (
     r"(?:(?:really|also|just|absolutely|truly|genuinely|definitely|totally|especially|particularly|"
     r"kind of|kinda|do|still|honestly|simply|generally|mostly|very much|actually|now|strongly|strictly|"
-    r"deeply|seriously|completely|entirely|extremely|thoroughly|intensely|very|so)\s+)*"
+    rf"deeply|seriously|completely|entirely|extremely|thoroughly|intensely|very|so)\s+){{0,{ADVERBS_AT_MOST}}}"
 )
-ADV_ZH = r"(?:也|还|都|一直|真的|其实|确实|本来就?|从小就?|现在|目前|已经|平常|向来|本身|去年|前年|最近|上个月|年初|刚)*"
+ADV_ZH = (
+    r"(?:也|还|都|一直|真的|其实|确实|本来就?|从小就?|现在|目前|已经|平常|向来|本身|去年|前年|最近|上个月|年初|刚)"
+    rf"{{0,{ADVERBS_AT_MOST}}}"
+)
 NAME_ZH = r"[\u4e00-\u9fff·]{1,4}?|[A-Za-z][A-Za-z .'-]{0,30}?"
 
 # Where such a saying ends: the clause's end, "of …", "and …", a comma or an aside; a word
