@@ -50,7 +50,14 @@ from deerflow_memory.update.offline.shaping import (
     with_others,
     without_ending,
 )
-from deerflow_memory.update.offline.vocabulary import BODY_EN, KIN_ZH, SINCE_WHEN_EN, SYMPTOM_EN
+from deerflow_memory.update.offline.vocabulary import (
+    ADV_EN,
+    BODY_EN,
+    DIET_EN,
+    KIN_ZH,
+    SINCE_WHEN_EN,
+    SYMPTOM_EN,
+)
 from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import LINE_BREAKS, without_invisible
 
@@ -1010,6 +1017,31 @@ _ZH_SOMEONE_ELSE = re.compile(
 )  # "…，是我儿子过敏", "喜欢猫的是我女儿"
 
 
+# "I'm vegan and gluten-free", "I'm no longer keto and sober": diets said together, each
+# its own fact (one withdrawn later leaves the others). Only diets, to the clause's end:
+# "I'm vegan and allergic to nuts" and "I was vegan and gluten-free" are not lists of this.
+_EN_DIET_LIST = re.compile(
+    rf"^(?P<head>I'm {ADV_EN}(?:no longer\s+)?(?:(?:strictly|strict|fully|mostly|pretty much)\s+)*)"
+    rf"(?P<diets>{DIET_EN}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:also\s+)?{DIET_EN})+)"
+    r"(?P<tail>\s+(?:now|these days|nowadays))?$",
+    _I,
+)
+_EN_DIET_JOINER = re.compile(r"\s*,\s*(?:and\s+)?(?:also\s+)?|\s+and\s+(?:also\s+)?", _I)
+
+
+def _diets_apart(clause: str) -> list[str] | None:
+    """The clauses of each diet of a list the user says they follow, or ``None`` for no such list.
+
+    "I'm strictly vegan and gluten-free now" gives "I'm strictly vegan now" and
+    "I'm strictly gluten-free now": what is said of the list is said of each.
+    """
+    listed = _EN_DIET_LIST.match(clause)
+    if listed is None:
+        return None
+    head, tail = listed["head"], listed["tail"] or ""
+    return [f"{head}{diet}{tail}" for diet in _EN_DIET_JOINER.split(listed["diets"])]
+
+
 def _implied(fragment: str, zh: bool) -> str | None:
     """The fragment with the user as implied subject, when that makes a known statement.
 
@@ -1021,6 +1053,8 @@ def _implied(fragment: str, zh: bool) -> str | None:
         return None
     for prefix in ("我",) if zh else ("I ", "I'm "):
         clause = prefix + fragment
+        if not zh and _diets_apart(clause) is not None:  # "…, gluten-free and sober"
+            return clause
         candidate = match_clause(clause, zh)
         if candidate is not None and candidate.slot not in ("name", "surname"):
             return clause
@@ -1208,7 +1242,9 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
     result: list[tuple[str, str | None]] = []
     for text, subject in clauses:
         assert text is not None
-        result.append(((_zh_normalise(text) if zh else _en_normalise(text)), subject))
+        text = _zh_normalise(text) if zh else _en_normalise(text)
+        diets = _diets_apart(text) if subject == _SELF and not zh else None
+        result += [(diet, subject) for diet in diets] if diets else [(text, subject)]
     return result
 
 
