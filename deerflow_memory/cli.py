@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import signal
 import sys
 import unicodedata
@@ -816,15 +817,31 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     if others:
         _print_error(
             f"user {args.user!r} had no memory in {_where(config, args.tenant)}; this fact "
-            f"starts one ({_first(others, 'user')}{did_you_mean(args.user, others, _quoted)})",
+            f"starts one ({_first(others, 'user')}{did_you_mean(args.user, others, _quoted)})"
+            + _undo(args, "--user was mistyped"),
             "note",
         )
     elif saved.revision == 1:  # the first memory of all there: perhaps the root was mistyped
         _print_error(
-            f"no memory was stored in {_where(config, args.tenant)}; this fact starts it",
+            f"no memory was stored in {_where(config, args.tenant)}; this fact starts it"
+            + _undo(args, "that is not the storage you meant"),
             "note",
         )
     return 0
+
+
+def _undo(args: argparse.Namespace, mistyped: str) -> str:
+    """``"; if <mistyped>, `deerflow-memory clear --user U --yes` deletes it"``: the undo of a
+    first fact (with the storage options given, named, not repeated: a path may need quoting
+    and look like a secret); ``""`` when the user or agent id looks like a secret."""
+    names = [args.user, *([args.agent] if args.agent is not None else [])]
+    if any(unsafe_to_store(name) for name in names):
+        return ""
+    words = ["deerflow-memory", "clear", "--user", args.user]
+    words += ["--agent", args.agent] if args.agent is not None else []
+    given = [f"--{o}" for o in ("config", "root", "tenant") if getattr(args, o, None) is not None]
+    same = f" (with the same {' and '.join(given)})" if given else ""
+    return f"; if {mistyped}, `{shlex.join([*words, '--yes'])}`{same} deletes it"
 
 
 def _fact_said(fact_id: str, content: str, unsafe: bool) -> str:

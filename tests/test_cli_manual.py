@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import unicodedata
 from pathlib import Path
 
@@ -171,9 +173,8 @@ def test_remember_for_a_new_user_beside_others_says_so(tmp_path: Path) -> None:
     root = ["--root", str(tmp_path)]
     first = cli(*root, "remember", "--user", "maeve", "Grows chillies", cwd=tmp_path)
     # The first memory of all in a root is said too: the root may be mistyped (newcomer 51).
-    assert (
-        first.stderr
-        == f"deerflow-memory: note: no memory was stored in {tmp_path}; this fact starts it\n"
+    assert first.stderr.startswith(
+        f"deerflow-memory: note: no memory was stored in {tmp_path}; this fact starts it; "
     )
     typo = cli(*root, "remember", "--user", "meave", "Keeps quail", cwd=tmp_path)
     assert typo.returncode == 0 and typo.stdout.startswith("remembered fact_")
@@ -182,6 +183,28 @@ def test_remember_for_a_new_user_beside_others_says_so(tmp_path: Path) -> None:
     assert "did you mean 'maeve'?" in typo.stderr  # newcomer 49: one letter off
     again = cli(*root, "remember", "--user", "meave", "Reads sagas", cwd=tmp_path)
     assert again.returncode == 0 and again.stderr == ""  # only when the memory starts
+    # The note says how to undo it (newcomer 52): the command, run as printed with the
+    # storage options the note names, does.
+    [undo] = re.findall(r"`([^`]+)` \(with the same --root\) deletes it", typo.stderr)
+    assert undo == "deerflow-memory clear --user meave --yes"
+    assert cli(*shlex.split(undo)[1:], *root, cwd=tmp_path).returncode == 0
+    storage = FileMemoryStorage(tmp_path)
+    assert storage.load("meave").facts == () and len(storage.load("maeve").facts) == 1
+
+
+def test_the_undo_of_a_first_memory_names_the_agent_and_the_options_given(
+    tmp_path: Path,
+) -> None:
+    options = ["--root", str(tmp_path / "bob's notes"), "--tenant", "acme"]
+    first = cli(*options, "remember", "--user", "ivo", "--agent", "coach", "Swims", cwd=tmp_path)
+    assert first.returncode == 0 and first.stderr.endswith(
+        "; if that is not the storage you meant, `deerflow-memory clear --user ivo --agent coach"
+        " --yes` (with the same --root and --tenant) deletes it\n"
+    )
+    token = "sk_live_Quartz7Heron2Maple9Quartz7Heron2"  # an id that looks like a secret:
+    hidden = cli(*options, "remember", "--user", token, "Rows", cwd=tmp_path)  # no command
+    assert hidden.returncode == 0 and "Quartz7" not in hidden.stderr
+    assert "deletes it" not in hidden.stderr
 
 
 def test_the_new_user_note_does_not_repeat_a_stored_user_id_that_looks_like_a_secret(
