@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 
 from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 from deerflow_memory.cli import _facts_table
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument
@@ -33,3 +35,43 @@ def test_ids_and_dates_are_not_folded_at_80_columns() -> None:
     # the content keeps room to be read: no word is cut (newcomer 47 saw "confiden/ce")
     for word in ("slow-paced", "planning", "goal", "0.85"):
         assert word in text
+
+
+def _on_terminal(width: int, table: Table) -> str:
+    out = io.StringIO()
+    print_table(Console(file=out, width=width, force_terminal=True, color_system=None), table)
+    return out.getvalue()
+
+
+def _stats_like() -> Table:
+    table = Table(title="hygiene")
+    for header in ("user", "by category", "superseded"):
+        table.add_column(header)
+    table.add_row(Text("rosalind"), Text("preference 3, goal 1"), "12")
+    table.add_row(Text("tomasz"), Text("-"), "0")
+    return table
+
+
+def test_a_terminal_too_narrow_for_the_columns_gets_one_line_per_value() -> None:
+    # At 30 columns the stats table cut every word ("ros|ali|nd") or showed only its
+    # borders; each row is now "header: value" lines, every value whole.
+    text = _on_terminal(24, _stats_like())
+    assert max(map(len, text.splitlines())) <= 24
+    records = " ".join(text.split()).split(" user: ")
+    assert records == [
+        "hygiene",
+        "rosalind by category: preference 3, goal 1 superseded: 12",
+        "tomasz by category: - superseded: 0",
+    ]
+
+
+def test_a_terminal_wide_enough_for_the_words_keeps_the_table() -> None:
+    text = _on_terminal(40, _stats_like())
+    assert "┃ user" in text and "user:" not in text  # folded cells, words whole
+    assert "rosalind" in text and "superseded" in text
+
+
+def test_the_facts_table_keeps_ids_whole_on_a_very_narrow_terminal() -> None:
+    fact = Fact(id="fact_5e1d0c7a", content="User keeps bees", category=FactCategory.CONTEXT)
+    text = _on_terminal(24, _facts_table(MemoryDocument(facts=(fact,)), "facts", 24))
+    assert "fact_5e1d0c7a" in text and "User keeps bees" in text

@@ -6,7 +6,9 @@
   so the command line can answer each with one line (or, for a broken pipe,
   silently, the Unix way) instead of a traceback at exit.
 - :func:`make_console` gives a rich console that prints text literally (no
-  markup, no highlighting). On a terminal it uses the terminal's width; when
+  markup, no highlighting). On a terminal it uses the terminal's width (one
+  that cannot fit a table's columns without cutting their words gets each row
+  as ``header: value`` lines instead); when
   the output is piped or redirected, plain lines are not wrapped and tables are
   drawn at their natural width, so no cell is cut or folded at 80 columns.
 """
@@ -18,7 +20,8 @@ import io
 import re
 from typing import IO, Any, TextIO, cast
 
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, RenderableType
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
@@ -149,6 +152,9 @@ def print_table(console: Console, table: Table, **kwargs: Any) -> None:
         if column.overflow == "ellipsis":
             column.overflow = "fold"
     if console.is_terminal:
+        if _narrowest(table) > console.width:
+            _print_records(console, table)  # columns would cut words: "ali|ce", "use|r"
+            return
         Console.print(console, table, **kwargs)
         return
     options = console.options.update(max_width=_MEASURE_WIDTH)
@@ -159,3 +165,42 @@ def print_table(console: Console, table: Table, **kwargs: Any) -> None:
         Console.print(console, table, **kwargs)
     finally:
         console.width = width
+
+
+# A word longer than this may be folded in its column (a URL, a hash): it does not
+# make a table a list of records by itself.
+_FOLDED_WORD = 16
+
+
+def _narrowest(table: Table) -> int:
+    """Columns a terminal needs for ``table`` without cutting a word: each column's longest
+    word (up to _FOLDED_WORD; a ``no_wrap`` column's longest line) or its ``min_width``,
+    padding and borders."""
+    total = 3 * len(table.columns) + 1  # a space each side and a border per column, one more
+    for column in table.columns:
+        texts = [_text(column.header).plain, *(_text(cell).plain for cell in column.cells)]
+        if column.no_wrap:
+            needed = max(cell_len(line) for text in texts for line in text.splitlines() or [""])
+        else:
+            words = (min(cell_len(word), _FOLDED_WORD) for text in texts for word in text.split())
+            needed = max(words, default=0)
+        total += max(needed, column.min_width or 0)
+    return total
+
+
+def _print_records(console: Console, table: Table) -> None:
+    """``table`` one row at a time, a ``header: value`` line per column: for a terminal
+    narrower than the columns' longest words, where a table cuts every word ("ali|ce")."""
+    if table.title:
+        Console.print(console, table.title)
+    headers = [_text(column.header) for column in table.columns]
+    rows = zip(*(list(column.cells) for column in table.columns), strict=True)
+    for number, row in enumerate(rows):
+        if number or table.title:
+            Console.print(console)
+        for header, cell in zip(headers, row, strict=True):
+            Console.print(console, Text.assemble(header, ": ", _text(cell)))
+
+
+def _text(cell: RenderableType) -> Text:
+    return cell if isinstance(cell, Text) else Text(str(cell))
