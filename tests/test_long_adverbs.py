@@ -1,12 +1,14 @@
-"""A long run of adverbs in a user message is read in linear time.
+"""A long run of adverbs or linking words in a user message is read in linear time.
 
 Many extractor rules read the adverbs before a verb (``ADV_EN``, ``ADV_ZH``)
 and then a list of their own that shares words with them ("I'm very
 allergic", "I'm strictly vegan"). Both runs were unbounded, so a run of one
 of the shared words was split every way: "very" x 20,000 held the update
 worker for about five minutes, "strictly" x 11,000 for 49 s, "现在" x 25,000
-for 56 s. Each call here is given a minute before the test calls it hung (a
-hang guard, not a speed figure).
+for 56 s. A run of "就会" ("就" + "会", both linking words of a reaction rule)
+could be split 2^n ways: 26 of them took over a minute (attacker 95). Each
+call here is given a minute before the test calls it hung (a hang guard, not
+a speed figure).
 """
 
 from __future__ import annotations
@@ -27,10 +29,14 @@ from tests.test_long_punctuation import finishes
         "I've been " + "totally " * 25_000 + "x",
         "我" + "现在" * 40_000 + "好",
         "我" + "也都还" * 25_000 + "x",
+        "我吃虾" + "就会" * 40 + "脸红",
+        "虾我不能吃，" + "吃就" * 40 + "脸红",
+        "我吃虾" + "就会" * 20_000 + "脸红",
     ],
 )
 def test_the_offline_extractor_reads_a_long_run_of_adverbs(said: str) -> None:
-    assert finishes(lambda: candidates_from_text(said)) == []
+    # (what a short run gives is the business of other tests: here, that it ends)
+    assert isinstance(finishes(lambda: candidates_from_text(said)), list)
 
 
 @pytest.mark.parametrize(

@@ -665,9 +665,11 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _need(rf"^我{ADV_ZH}(?:开始|改成|改为|转为|改)(?P<v>吃素|吃全素|吃纯素|吃斋|吃清真)了?$", C.PREFERENCE, 0.95),
     _need(rf"^我{ADV_ZH}{MEAL_TIME_ZH}?只(?:吃|喝)(?P<v>[^了].*)$", C.PREFERENCE, 0.9),
     _need(rf"^我{ADV_ZH}(?:在|正在|一直在|最近在|开始)?(?:控|控制|限制|少吃|少喝)(?P<v>{NUTRIENT_ZH})(?:的?摄入量?)?$", C.PREFERENCE, 0.9),
-    # reactions: "我一喝牛奶就拉肚子", "海鲜我不能吃，会起疹子", "花粉会让我打喷嚏"
-    _need(rf"^我{ADV_ZH}一?(?P<verb>吃|喝|碰|接触|闻到|用|戴|摸)(?:了|到)?(?P<v>[^，,就会]{{1,10}}?)(?:就|会|都会|就会|容易|总是|总会|必|后|之后)+{BODY_ZH}?(?:会|就)?(?:有点|特别|很)?(?P<s>{SYMPTOM_ZH})$", C.CONTEXT, 0.9, None, _zh_reaction),
-    _need(rf"^(?P<v>[^我你他她它，,]{{1,8}}?)我(?:是|也|都|真的|完全|根本|从来|一点也|一点都|可)?(?P<verb>碰不得|吃不得|喝不得|不能碰|不能吃|不能喝|不敢吃|不敢碰|不吃|不碰|不喝|吃不了|喝不了)(?:[，,]\s*(?:一[吃碰喝]就|[吃碰喝]了?就?|就|会|就会|容易|不然会|否则会)*{BODY_ZH}?(?P<s>{SYMPTOM_ZH}))?$", C.CONTEXT, 0.9, None, _zh_topic, _zh_topic_allowed),
+    # reactions: "我一喝牛奶就拉肚子", "海鲜我不能吃，会起疹子", "花粉会让我打喷嚏" (no word of a
+    # run of linking words is two others joined, "就会" of "就"+"会": a run of n could be
+    # split 2^n ways, and 26 "就会" held the updater over a minute)
+    _need(rf"^我{ADV_ZH}一?(?P<verb>吃|喝|碰|接触|闻到|用|戴|摸)(?:了|到)?(?P<v>[^，,就会]{{1,10}}?)(?:就|会|都会|容易|总是|总会|必|后|之后)+{BODY_ZH}?(?:会|就)?(?:有点|特别|很)?(?P<s>{SYMPTOM_ZH})$", C.CONTEXT, 0.9, None, _zh_reaction),
+    _need(rf"^(?P<v>[^我你他她它，,]{{1,8}}?)我(?:是|也|都|真的|完全|根本|从来|一点也|一点都|可)?(?P<verb>碰不得|吃不得|喝不得|不能碰|不能吃|不能喝|不敢吃|不敢碰|不吃|不碰|不喝|吃不了|喝不了)(?:[，,]\s*(?:一[吃碰喝]就|[吃碰喝]了?|就|会|容易|不然会|否则会)*{BODY_ZH}?(?P<s>{SYMPTOM_ZH}))?$", C.CONTEXT, 0.9, None, _zh_topic, _zh_topic_allowed),
     _need(rf"^(?P<v>[^我你他她它，,]{{1,8}}?)(?:会|总会|都会|容易|总是)?(?:让|使|令)我的?{BODY_ZH}?(?P<s>{SYMPTOM_ZH})$", C.CONTEXT, 0.9, None, _zh_reaction, _zh_topic_allowed),
     _need(rf"^我{ADV_ZH}(?:有|患有|得了|得过)(?P<v>(?:一型|二型|1型|2型)?糖尿病|高血压|哮喘|癫痫|心脏病|痛风|肾病|乳糜泻|胃病|偏头痛|关节炎|听力障碍|视力障碍|残疾)$", C.CONTEXT, 0.95),
     _need(rf"^我{ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?P<v>糖尿病人|糖尿病患者|色盲|盲人|聋人|残疾人|孕妇|视障人士|听障人士)$", C.CONTEXT, 0.95),
