@@ -60,3 +60,33 @@ def test_one_diet_of_a_list_is_withdrawn_alone(first: str, now: str, kept: list[
 )
 def test_a_past_someone_elses_or_an_unsaid_list_is_no_diet_of_the_users(said: str) -> None:
     assert not any(c.constraint and c.content for c in candidates_from_text(said))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # past, given up or negated before a comma: the list is not split into current diets
+        "I'm no longer paleo, halal and teetotal",
+        "I gave up being keto, sugar-free and sober",
+        "I was pescatarian, nut-free and sober back then",
+        "I'm never dairy-free, keto and sober",
+        # a tail that may take the list back leaves it unsplit
+        "I'm keto and dairy-free, not really",
+        "I'm paleo and sober, or at least I was",
+        "I'm halal and nut-free, in my dreams",
+        "I'm kosher and keto, sort of",
+    ],
+)
+def test_a_list_given_up_or_taken_back_stores_no_current_diet(said: str) -> None:
+    # A comma split it, and each diet after it was read as the user's now (attacker 95).
+    assert not any(c.constraint and not c.retract for c in candidates_from_text(said))
+
+
+def test_plant_diets_said_together_do_not_end_each_other() -> None:
+    # Split, "vegetarian now" and "vegan now" each ended the other: nothing was left.
+    assert facts_after("I'm vegan", "I'm pescatarian and vegetarian now") != []
+
+
+def test_a_diet_said_twice_in_a_list_is_one_fact() -> None:
+    found = candidates_from_text("I'm keto, sober and Keto")
+    assert [c.content for c in found] == ["User is keto", "User is sober"]

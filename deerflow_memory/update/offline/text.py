@@ -1026,6 +1026,10 @@ _EN_DIET_LIST = re.compile(
     r"(?P<tail>\s+(?:now|these days|nowadays))?$",
     _I,
 )
+# A diet the user says they follow, which a list may go on from ("I'm vegan, keto and sober").
+_EN_DIET_SAID = re.compile(
+    rf"^I'm {ADV_EN}(?:(?:strictly|strict|fully|mostly|pretty much)\s+)*{DIET_EN}$", _I
+)
 _EN_DIET_JOINER = re.compile(r"\s*,\s*(?:and\s+)?(?:also\s+)?|\s+and\s+(?:also\s+)?", _I)
 
 
@@ -1033,13 +1037,22 @@ def _diets_apart(clause: str) -> list[str] | None:
     """The clauses of each diet of a list the user says they follow, or ``None`` for no such list.
 
     "I'm strictly vegan and gluten-free now" gives "I'm strictly vegan now" and
-    "I'm strictly gluten-free now": what is said of the list is said of each.
+    "I'm strictly gluten-free now": what is said of the list is said of each. A diet
+    said twice is one.
     """
     listed = _EN_DIET_LIST.match(clause)
     if listed is None:
         return None
+    said: dict[str, str] = {}  # each diet once, as first said
+    for diet in _EN_DIET_JOINER.split(listed["diets"]):
+        said.setdefault(diet.casefold(), diet)
+    diets = list(said.values())
+    if len(diets) < 2 or sum(diet in _PLANT_DIETS for diet in said) > 1:
+        # "vegetarian and vegan": two plant diets are one choice said twice, and each
+        # alone would end the other (_diets_given_up)
+        return None
     head, tail = listed["head"], listed["tail"] or ""
-    return [f"{head}{diet}{tail}" for diet in _EN_DIET_JOINER.split(listed["diets"])]
+    return [f"{head}{diet}{tail}" for diet in diets]
 
 
 def _implied(fragment: str, zh: bool) -> str | None:
@@ -1053,8 +1066,6 @@ def _implied(fragment: str, zh: bool) -> str | None:
         return None
     for prefix in ("我",) if zh else ("I ", "I'm "):
         clause = prefix + fragment
-        if not zh and _diets_apart(clause) is not None:  # "…, gluten-free and sober"
-            return clause
         candidate = match_clause(clause, zh)
         if candidate is not None and candidate.slot not in ("name", "surname"):
             return clause
@@ -1144,6 +1155,7 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
     """Split at commas and conjunctions; a fragment that is no statement rejoins the previous clause."""
     parts = _outside_brackets((_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence), zh)
     clauses: list[list[str | None]] = []  # [text, subject]
+    cut_short: set[int] = set()  # clauses a dropped fragment followed
     # Chinese drops the subject freely, so a sentence starting without one is taken as the user's.
     inherited: str | None = _SELF if zh else None
     separator = ""
@@ -1183,6 +1195,7 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         fragment = _zh_normalise(_cleft(fragment, True)) if zh else _en_normalise(fragment)
         sep, separator = separator, ""
         if not fragment or _INTERJECTION.fullmatch(fragment):
+            cut_short.update([len(clauses) - 1] if fragment and clauses else [])
             continue
         if zh and _ZH_HOW_LONG.fullmatch(fragment):
             continue  # "我吃素，已经五年了" / "我不吃素了，已经三年了": how long, no fact
@@ -1219,6 +1232,14 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             zh and inherited == _OTHER and _ZH_TO_THE_ASSISTANT.search(fragment) is None
         ):  # "我奶奶，总是说粤语": grandma's habit, no order to the assistant
             clauses.append([fragment, None])
+        elif (
+            not zh
+            and clauses
+            and clauses[-1][1] == _SELF
+            and _EN_DIET_SAID.match(clauses[-1][0] or "")
+            and _diets_apart(_en_normalise(merged := f"{clauses[-1][0]}{sep}{raw}"))
+        ):
+            clauses[-1][0] = merged  # "I'm vegan, keto and sober": one list, split below
         elif inherited == _SELF and (implied := _implied(fragment, zh)) is not None:
             clauses.append([implied, _SELF])
         elif zh and _ZH_SOMEONE_ELSE.match(fragment):
@@ -1231,19 +1252,24 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             # Past _MAX_CLAUSE characters it is dropped unread: each join reads the whole
             # clause again ("I'm vegan" + "too, " x 4,000 took 9 s).
             merged = f"{clauses[-1][0]}{sep}{raw}"
-            if len(merged) > _MAX_CLAUSE:
-                continue
-            if clauses[-1][1] != _SELF or _owned(
-                _zh_normalise(merged) if zh else _en_normalise(merged), zh
+            if len(merged) <= _MAX_CLAUSE and (
+                clauses[-1][1] != _SELF
+                or _owned(_zh_normalise(merged) if zh else _en_normalise(merged), zh)
             ):
                 clauses[-1][0] = merged
+            else:
+                cut_short.add(len(clauses) - 1)
         else:
             clauses.append([fragment, None])
     result: list[tuple[str, str | None]] = []
-    for text, subject in clauses:
+    for index, (text, subject) in enumerate(clauses):
         assert text is not None
         text = _zh_normalise(text) if zh else _en_normalise(text)
-        diets = _diets_apart(text) if subject == _SELF and not zh else None
+        # a list of diets is split unless words after it were dropped or stand without
+        # a subject: "…, not really", "…, at least I was", "…, in my dreams" may take it back
+        after = clauses[index + 1][1] if index + 1 < len(clauses) else _SELF
+        whole = index not in cut_short and after not in (None, _HEDGED)
+        diets = _diets_apart(text) if subject == _SELF and whole and not zh else None
         result += [(diet, subject) for diet in diets] if diets else [(text, subject)]
     return result
 
