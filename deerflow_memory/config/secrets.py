@@ -15,6 +15,9 @@ _URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):((?:(?!://)[^@\s])*(?:@[^@\s/]{
 # …and a password holding "://" itself, as the rule before this one read any (to the first
 # "@"), in a bounded run so this too stays linear.
 _URL_PASSWORD_ANY = re.compile(r"(?<=://)([^:/@\s]*):([^@\s]{0,512})@")
+# …and in a URL whose "//" a file path made one "/" ("--config postgresql://bob:pw@db" is
+# reported as the path "postgresql:/bob:pw@db"), bounded: a text of many ":/" stays linear.
+_URL_PASSWORD_ONE_SLASH = re.compile(r"(?<=[A-Za-z0-9]:/)(?!/)([^:/@\s]{0,256}):([^@\s]{0,512})@")
 _URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
 # "password=…", "db_password: …", "github_token=…", '"api_key": "…"' (JSON), "sslpassword =
 # 's3 cr3t'" (libpq's keyword form quotes a value with spaces; an unclosed quote runs to the
@@ -62,6 +65,7 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
             text = text.replace(secret, "***")
     text = _URL_PASSWORD.sub(lambda m: f"{m.group(1)}:***@", text)
     text = _URL_PASSWORD_ANY.sub(lambda m: f"{m.group(1)}:***@", text)
+    text = _URL_PASSWORD_ONE_SLASH.sub(lambda m: f"{m.group(1)}:***@", text)
     text = _URL_TOKEN.sub("***@", text)
     text = _QUERY_SECRET.sub(lambda m: f"{m.group(1)}***", text)
     text = _KEY_VALUE_SECRET.sub(_key_value_redacted, text)
