@@ -1,5 +1,6 @@
-"""Diets said together are kept apart: "I'm vegan and gluten-free" stored nothing, and
-"I'm vegan, gluten-free and sober" stored only the first."""
+"""Diets named together are read as each would be alone: "I'm vegan and gluten-free"
+stored nothing, and a list withdrawn later ("I gave up being keto and sober") could not
+be read as withdrawing each (attackers 95 and 96)."""
 
 from __future__ import annotations
 
@@ -8,21 +9,52 @@ import pytest
 from deerflow_memory.update.offline.text import candidates_from_text
 from tests.test_quality_kinds import facts_after
 
+FRAMES = [
+    "I'm {}.",
+    "I am strictly {} these days",
+    "I gave up being {}.",
+    "I'm not {} anymore",
+    "I used to be {}",
+    "My brother is {}.",
+    "We need {} options for the party",
+    "I'm {}, said no one ever",
+    "I live in Porto and I'm {}",
+]
+
+
+def _each_alone(frame: str, diets: list[str]) -> list[tuple[str, object, bool]]:
+    found: list[tuple[str, object, bool]] = []
+    for diet in diets:
+        for c in candidates_from_text(frame.format(diet)):
+            if (c.content, c.retract, c.constraint) not in found:
+                found.append((c.content, c.retract, c.constraint))
+    return found
+
+
+@pytest.mark.parametrize("frame", FRAMES)
+@pytest.mark.parametrize(
+    ("listed", "diets"),
+    [
+        ("paleo and dairy-free", ["paleo", "dairy-free"]),
+        ("kosher, nut-free and teetotal", ["kosher", "nut-free", "teetotal"]),
+        ("halal, sober, keto and egg-free", ["halal", "sober", "keto", "egg-free"]),
+    ],
+)
+def test_a_list_of_diets_says_what_each_diet_would_alone(
+    frame: str, listed: str, diets: list[str]
+) -> None:
+    found = [
+        (c.content, c.retract, c.constraint) for c in candidates_from_text(frame.format(listed))
+    ]
+    assert found == _each_alone(frame, diets)
+
 
 @pytest.mark.parametrize(
     ("said", "facts"),
     [
         ("I'm dairy-free and kosher.", ["User is dairy-free", "User is kosher"]),
         ("I am paleo and also sober", ["User is paleo", "User is sober"]),
-        (
-            "I'm vegetarian, nut-free and teetotal",
-            ["User is vegetarian", "User is nut-free", "User is teetotal"],
-        ),
-        (
-            "I'm mostly plant-based and sugar-free these days",
-            ["User is mostly plant-based these days", "User is mostly sugar-free these days"],
-        ),
-        ("I'm pescatarian and halal too!", ["User is pescatarian", "User is halal"]),
+        ("I'm keto, sober and Keto", ["User is keto", "User is sober"]),  # said twice: one
     ],
 )
 def test_each_diet_of_a_list_is_its_own_constraint(said: str, facts: list[str]) -> None:
@@ -35,58 +67,37 @@ def test_each_diet_of_a_list_is_its_own_constraint(said: str, facts: list[str]) 
     [
         ("I'm keto and alcohol-free.", "I'm no longer keto", ["User is alcohol-free"]),
         (
-            "I'm kosher, vegan and soy-free",
-            "I'm not vegan anymore",
+            "I'm kosher, paleo and soy-free",
+            "I'm not paleo anymore",
             ["User is kosher", "User is soy-free"],
         ),
-        ("I'm vegetarian and dairy-free", "I'm no longer vegetarian and dairy-free", []),
+        ("I'm halal and dairy-free", "I'm no longer halal and dairy-free", []),
+        ("I'm sober and keto.", "I quit being sober and keto.", []),
+        ("I'm paleo and nut-free", "I'm not paleo or nut-free anymore", []),
+        ("I'm keto and halal", "I'm neither keto nor halal anymore.", []),
+        ("I'm paleo, sober and kosher.", "I'm no longer paleo, sober and kosher.", []),
     ],
 )
-def test_one_diet_of_a_list_is_withdrawn_alone(first: str, now: str, kept: list[str]) -> None:
+def test_a_list_is_withdrawn_as_each_diet_would_be(first: str, now: str, kept: list[str]) -> None:
     assert facts_after(first, now) == kept
 
 
 @pytest.mark.parametrize(
     "said",
     [
-        "I was vegan and gluten-free at university",
-        "I used to be keto and sugar-free",
-        "My partner is keto and dairy-free",
-        "I'm not paleo and sugar-free",
-        "Are you vegan and nut-free?",
-        "I'm buying vegan and gluten-free bread",
-        "If I were vegan and soy-free I'd starve",
+        "I'm keto or paleo",  # a choice not yet made
+        "I'm either halal or kosher",
+        "I'm keto and sober and allergic to sesame",  # more coordinated after the diets
     ],
 )
-def test_a_past_someone_elses_or_an_unsaid_list_is_no_diet_of_the_users(said: str) -> None:
-    assert not any(c.constraint and c.content for c in candidates_from_text(said))
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        # past, given up or negated before a comma: the list is not split into current diets
-        "I'm no longer paleo, halal and teetotal",
-        "I gave up being keto, sugar-free and sober",
-        "I was pescatarian, nut-free and sober back then",
-        "I'm never dairy-free, keto and sober",
-        # a tail that may take the list back leaves it unsplit
-        "I'm keto and dairy-free, not really",
-        "I'm paleo and sober, or at least I was",
-        "I'm halal and nut-free, in my dreams",
-        "I'm kosher and keto, sort of",
-    ],
-)
-def test_a_list_given_up_or_taken_back_stores_no_current_diet(said: str) -> None:
-    # A comma split it, and each diet after it was read as the user's now (attacker 95).
-    assert not any(c.constraint and not c.retract for c in candidates_from_text(said))
+def test_a_choice_or_a_longer_list_is_not_split_into_diets(said: str) -> None:
+    assert not any(
+        c.constraint and c.content in ("User is keto", "User is halal")
+        for c in candidates_from_text(said)
+    )
 
 
 def test_plant_diets_said_together_do_not_end_each_other() -> None:
     # Split, "vegetarian now" and "vegan now" each ended the other: nothing was left.
     assert facts_after("I'm vegan", "I'm pescatarian and vegetarian now") != []
-
-
-def test_a_diet_said_twice_in_a_list_is_one_fact() -> None:
-    found = candidates_from_text("I'm keto, sober and Keto")
-    assert [c.content for c in found] == ["User is keto", "User is sober"]
+    assert facts_after("I'm plant-based and vegan.", "I'm no longer vegan.") == []

@@ -51,7 +51,6 @@ from deerflow_memory.update.offline.shaping import (
     without_ending,
 )
 from deerflow_memory.update.offline.vocabulary import (
-    ADV_EN,
     BODY_EN,
     DIET_EN,
     KIN_ZH,
@@ -1017,44 +1016,6 @@ _ZH_SOMEONE_ELSE = re.compile(
 )  # "…，是我儿子过敏", "喜欢猫的是我女儿"
 
 
-# "I'm vegan and gluten-free", "I'm no longer keto and sober": diets said together, each
-# its own fact (one withdrawn later leaves the others). Only diets, to the clause's end:
-# "I'm vegan and allergic to nuts" and "I was vegan and gluten-free" are not lists of this.
-_EN_DIET_LIST = re.compile(
-    rf"^(?P<head>I'm {ADV_EN}(?:no longer\s+)?(?:(?:strictly|strict|fully|mostly|pretty much)\s+)*)"
-    rf"(?P<diets>{DIET_EN}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)(?:also\s+)?{DIET_EN})+)"
-    r"(?P<tail>\s+(?:now|these days|nowadays))?$",
-    _I,
-)
-# A diet the user says they follow, which a list may go on from ("I'm vegan, keto and sober").
-_EN_DIET_SAID = re.compile(
-    rf"^I'm {ADV_EN}(?:(?:strictly|strict|fully|mostly|pretty much)\s+)*{DIET_EN}$", _I
-)
-_EN_DIET_JOINER = re.compile(r"\s*,\s*(?:and\s+)?(?:also\s+)?|\s+and\s+(?:also\s+)?", _I)
-
-
-def _diets_apart(clause: str) -> list[str] | None:
-    """The clauses of each diet of a list the user says they follow, or ``None`` for no such list.
-
-    "I'm strictly vegan and gluten-free now" gives "I'm strictly vegan now" and
-    "I'm strictly gluten-free now": what is said of the list is said of each. A diet
-    said twice is one.
-    """
-    listed = _EN_DIET_LIST.match(clause)
-    if listed is None:
-        return None
-    said: dict[str, str] = {}  # each diet once, as first said
-    for diet in _EN_DIET_JOINER.split(listed["diets"]):
-        said.setdefault(diet.casefold(), diet)
-    diets = list(said.values())
-    if len(diets) < 2 or sum(diet in _PLANT_DIETS for diet in said) > 1:
-        # "vegetarian and vegan": two plant diets are one choice said twice, and each
-        # alone would end the other (_diets_given_up)
-        return None
-    head, tail = listed["head"], listed["tail"] or ""
-    return [f"{head}{diet}{tail}" for diet in diets]
-
-
 def _implied(fragment: str, zh: bool) -> str | None:
     """The fragment with the user as implied subject, when that makes a known statement.
 
@@ -1155,7 +1116,6 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
     """Split at commas and conjunctions; a fragment that is no statement rejoins the previous clause."""
     parts = _outside_brackets((_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence), zh)
     clauses: list[list[str | None]] = []  # [text, subject]
-    cut_short: set[int] = set()  # clauses a dropped fragment followed
     # Chinese drops the subject freely, so a sentence starting without one is taken as the user's.
     inherited: str | None = _SELF if zh else None
     separator = ""
@@ -1195,7 +1155,6 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         fragment = _zh_normalise(_cleft(fragment, True)) if zh else _en_normalise(fragment)
         sep, separator = separator, ""
         if not fragment or _INTERJECTION.fullmatch(fragment):
-            cut_short.update([len(clauses) - 1] if fragment and clauses else [])
             continue
         if zh and _ZH_HOW_LONG.fullmatch(fragment):
             continue  # "我吃素，已经五年了" / "我不吃素了，已经三年了": how long, no fact
@@ -1232,14 +1191,6 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             zh and inherited == _OTHER and _ZH_TO_THE_ASSISTANT.search(fragment) is None
         ):  # "我奶奶，总是说粤语": grandma's habit, no order to the assistant
             clauses.append([fragment, None])
-        elif (
-            not zh
-            and clauses
-            and clauses[-1][1] == _SELF
-            and _EN_DIET_SAID.match(clauses[-1][0] or "")
-            and _diets_apart(_en_normalise(merged := f"{clauses[-1][0]}{sep}{raw}"))
-        ):
-            clauses[-1][0] = merged  # "I'm vegan, keto and sober": one list, split below
         elif inherited == _SELF and (implied := _implied(fragment, zh)) is not None:
             clauses.append([implied, _SELF])
         elif zh and _ZH_SOMEONE_ELSE.match(fragment):
@@ -1252,25 +1203,18 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             # Past _MAX_CLAUSE characters it is dropped unread: each join reads the whole
             # clause again ("I'm vegan" + "too, " x 4,000 took 9 s).
             merged = f"{clauses[-1][0]}{sep}{raw}"
-            if len(merged) <= _MAX_CLAUSE and (
-                clauses[-1][1] != _SELF
-                or _owned(_zh_normalise(merged) if zh else _en_normalise(merged), zh)
+            if len(merged) > _MAX_CLAUSE:
+                continue
+            if clauses[-1][1] != _SELF or _owned(
+                _zh_normalise(merged) if zh else _en_normalise(merged), zh
             ):
                 clauses[-1][0] = merged
-            else:
-                cut_short.add(len(clauses) - 1)
         else:
             clauses.append([fragment, None])
     result: list[tuple[str, str | None]] = []
-    for index, (text, subject) in enumerate(clauses):
+    for text, subject in clauses:
         assert text is not None
-        text = _zh_normalise(text) if zh else _en_normalise(text)
-        # a list of diets is split unless words after it were dropped or stand without
-        # a subject: "…, not really", "…, at least I was", "…, in my dreams" may take it back
-        after = clauses[index + 1][1] if index + 1 < len(clauses) else _SELF
-        whole = index not in cut_short and after not in (None, _HEDGED)
-        diets = _diets_apart(text) if subject == _SELF and whole and not zh else None
-        result += [(diet, subject) for diet in diets] if diets else [(text, subject)]
+        result.append(((_zh_normalise(text) if zh else _en_normalise(text)), subject))
     return result
 
 
@@ -1613,71 +1557,72 @@ def candidates_from_text(text: str) -> list[Candidate]:
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
         previous = len(found)
-        raw = _SARCASM.sub(_taken_back, raw)
-        if not _LETTER.search(raw):
-            continue
-        if _TAKEN_BACK_AFTER.search(
-            raw
-        ):  # "我对花生过敏，开玩笑的", "I'm vegan, or at least I was"
-            continue
-        zh = _CJK.search(raw) is not None
-        if zh and _LETTER.search(outside := _BRACKETED.sub("", raw)):
-            zh = _CJK.search(outside) is not None  # "…peanuts (花生)": English
-            # "I'm allergic to 花生": an English sentence with a Chinese word in it
-            zh = zh and _EN_OPENING.match(outside) is None
-        sentence, marker, remember = _strip_leadins(raw.strip(), zh)
-        sentence = _cleft((_ZH_META_IF if zh else _EN_META_IF).sub("", sentence), zh)
-        question = "?" in terminator or "？" in terminator
-        if zh:
-            question = question or ZH_QUESTION.search(_zh_normalise(sentence)) is not None
-        else:
-            question = question or _EN_QUESTION_START.match(sentence) is not None
-        if question and not zh and _EN_STANDING_ASK.match(sentence):
-            question = False  # "Can you always reply in bullet points?": asked for good
-        if question and not remember:
-            asked, sentence = sentence, before_question(sentence, zh)
-            if not zh and (described := _described_like_me(asked)):
-                sentence = f"{sentence}, {described}" if sentence else described
-        if not sentence or (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence):
-            continue
-        vented = venting(sentence, zh)
-        joking = vented or venting(raw, zh)  # "Lol I'm 12": the lead-in said it
-        if not zh:
-            sentence = _en_normalise(sentence)
-        sentence, others = with_others(sentence, zh)
-        still = (_ZH_STILL if zh else _EN_STILL).search(sentence) is not None and not (
-            _ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED
-        ).search(raw)
-        said = _sentence_candidates(sentence, zh, marker)
-        for candidate in _still_so(said, "do") if still else said:
-            if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
-                continue  # "Lol I'm 12", "Shoe size? I'm 44"
-            if vented and (
-                (candidate.slot or "").startswith("taste:")
-                or candidate.confidence <= OWN_WORDS_CONFIDENCE
-            ):
-                continue  # "I hate Mondays lol": a mood
-            if terminator == _ASIDE_END and candidate.confidence <= OWN_WORDS_CONFIDENCE:
-                continue  # "(I'm the one in red)", "(I'm making it for my mom)": chat
-            if others and candidate.content:
-                candidate.content += others
-            if candidate.content and unsafe_to_store(candidate.content):
-                continue  # "Big fan of sk-proj-…": a secret or an instruction, whatever the rule
-            if (
-                not zh
-                and _EN_CUT_SHORT.search(candidate.content)
-                and not _EN_OWN_CLAUSE.search(candidate.content)
-            ):
-                continue  # "I'm a huge fan of": what it is of was never said
-            given_up = _diets_given_up(candidate.content, zh, found)
-            if given_up and (_ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED).search(raw):
-                # someone else named: whose diet ended is unclear, so none is withdrawn;
-                # "我以前室友吃素，现在吃肉了" leaves even whose plate unclear (no subject)
-                if zh:
-                    continue
-                given_up = []
-            found.append(candidate)
-            found += given_up
+        # a list of diets is read once per diet, as each would be said alone (_each_diet)
+        for said_so in _each_diet(raw) or [raw]:
+            raw = _SARCASM.sub(_taken_back, said_so)
+            if not _LETTER.search(raw):
+                continue
+            if _TAKEN_BACK_AFTER.search(
+                raw
+            ):  # "我对花生过敏，开玩笑的", "I'm vegan, or at least I was"
+                continue
+            zh = _CJK.search(raw) is not None
+            if zh and _LETTER.search(outside := _BRACKETED.sub("", raw)):
+                zh = _CJK.search(outside) is not None  # "…peanuts (花生)": English
+                # "I'm allergic to 花生": an English sentence with a Chinese word in it
+                zh = zh and _EN_OPENING.match(outside) is None
+            sentence, marker, remember = _strip_leadins(raw.strip(), zh)
+            sentence = _cleft((_ZH_META_IF if zh else _EN_META_IF).sub("", sentence), zh)
+            question = "?" in terminator or "？" in terminator
+            if zh:
+                question = question or ZH_QUESTION.search(_zh_normalise(sentence)) is not None
+            else:
+                question = question or _EN_QUESTION_START.match(sentence) is not None
+            if question and not zh and _EN_STANDING_ASK.match(sentence):
+                question = False  # "Can you always reply in bullet points?": asked for good
+            if question and not remember:
+                asked, sentence = sentence, before_question(sentence, zh)
+                if not zh and (described := _described_like_me(asked)):
+                    sentence = f"{sentence}, {described}" if sentence else described
+            if not sentence or (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence):
+                continue
+            vented = venting(sentence, zh)
+            joking = vented or venting(raw, zh)  # "Lol I'm 12": the lead-in said it
+            if not zh:
+                sentence = _en_normalise(sentence)
+            sentence, others = with_others(sentence, zh)
+            still = (_ZH_STILL if zh else _EN_STILL).search(sentence) is not None and not (
+                _ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED
+            ).search(raw)
+            said = _sentence_candidates(sentence, zh, marker)
+            for candidate in _still_so(said, "do") if still else said:
+                if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
+                    continue  # "Lol I'm 12", "Shoe size? I'm 44"
+                if vented and (
+                    (candidate.slot or "").startswith("taste:")
+                    or candidate.confidence <= OWN_WORDS_CONFIDENCE
+                ):
+                    continue  # "I hate Mondays lol": a mood
+                if terminator == _ASIDE_END and candidate.confidence <= OWN_WORDS_CONFIDENCE:
+                    continue  # "(I'm the one in red)", "(I'm making it for my mom)": chat
+                if others and candidate.content:
+                    candidate.content += others
+                if candidate.content and unsafe_to_store(candidate.content):
+                    continue  # "Big fan of sk-proj-…": a secret or an instruction, whatever the rule
+                if (
+                    not zh
+                    and _EN_CUT_SHORT.search(candidate.content)
+                    and not _EN_OWN_CLAUSE.search(candidate.content)
+                ):
+                    continue  # "I'm a huge fan of": what it is of was never said
+                given_up = _diets_given_up(candidate.content, zh, found)
+                if given_up and (_ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED).search(raw):
+                    # someone else named: whose diet ended is unclear, so none is withdrawn;
+                    # "我以前室友吃素，现在吃肉了" leaves even whose plate unclear (no subject)
+                    if zh:
+                        continue
+                    given_up = []
+                found += [c for c in (candidate, *given_up) if c not in found[previous:]]
     if _UNDONE.search(text):  # "I left Paris in June, but came back in July": nothing ended
         found = [c for c in found if not (_ENDED_HERE.match(c.content) or c.retract_present)]
     no_dislike = {  # "Jazz isn't my thing, it's my life": no dislike of jazz
@@ -1778,6 +1723,64 @@ _EN_WAS_NOT_NOW = re.compile(
     r"|no\s+longer|no\s+more)$",
     _I,
 )
+
+
+# Diets named together: "vegan and gluten-free", "keto, sober and halal", "neither vegan
+# nor keto" (not when more is coordinated after them: "vegan and keto and allergic to…",
+# _EN_MORE_COORDINATED).
+_EN_DIET_RUN = re.compile(
+    rf"\b(?P<pre>neither\s+|either\s+|both\s+)?"
+    rf"(?P<diets>{DIET_EN}(?:(?:\s*,\s*(?:and\s+|or\s+|nor\s+)?|\s+(?:and|or|nor|&)\s+)"
+    rf"(?:also\s+)?{DIET_EN})+)(?![\w-])",
+    _I,
+)
+_EN_MORE_COORDINATED = re.compile(r"\s+(?:and|or|nor|&)\s", _I)
+_EN_DIET_SPLIT = re.compile(
+    r"\s*,\s*(?:(?:and|or|nor)\s+)?(?:also\s+)?|\s+(?:and|or|nor|&)\s+(?:also\s+)?", _I
+)
+_EN_OR = re.compile(r"(?:,|\s)\s*or\s", _I)
+_EN_NEGATED = re.compile(r"\b(?:not|no longer|never|neither)\b|n't\b", _I)
+# Plant diets said together are one choice named twice ("vegetarian and vegan"): each
+# alone would end the other.
+_PLANT_DIET_WORDS = frozenset(
+    (
+        "vegetarian",
+        "vegan",
+        "pescatarian",
+        "pescetarian",
+        "flexitarian",
+        "plant-based",
+        "meat-free",
+        "meat free",
+    )
+)
+_DIETS_AT_MOST = 6
+
+
+def _each_diet(sentence: str) -> list[str] | None:
+    """The sentence once per diet of the first list of diets it names, or ``None``.
+
+    "I gave up being vegan and keto" reads as "I gave up being vegan" and "I gave up
+    being keto": each diet is stored, withdrawn or ignored as it would be said alone,
+    and one withdrawn later leaves the others. "Neither X nor Y" is "not X" and "not
+    Y"; an "or" list only under a negation ("not vegan or keto anymore"): "vegan or
+    keto" alone is a choice not yet made. Two plant diets together are left as said.
+    """
+    listed = _EN_DIET_RUN.search(sentence)
+    if listed is None or _EN_MORE_COORDINATED.match(sentence, listed.end()):
+        return None  # (checked after the run: inside it, a long run is read in linear time)
+    pre = (listed["pre"] or "").strip().casefold()
+    negated = _EN_NEGATED.search(sentence, 0, listed.start()) is not None or pre == "neither"
+    if pre == "either" or (_EN_OR.search(listed["diets"]) and not negated):
+        return None
+    said: dict[str, str] = {}  # each diet once, as first said
+    for diet in _EN_DIET_SPLIT.split(listed["diets"]):
+        said.setdefault(diet.casefold(), diet)
+    if not 2 <= len(said) <= _DIETS_AT_MOST or len(_PLANT_DIET_WORDS & said.keys()) > 1:
+        return None
+    before, after = sentence[: listed.start()], sentence[listed.end() :]
+    say = "not " if pre == "neither" else ""
+    return [f"{before}{say}{diet}{after}" for diet in said.values()]
 
 
 def _sentence_candidates(sentence: str, zh: bool, marker: bool) -> list[Candidate]:
