@@ -763,9 +763,9 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
     with _storage(args, config) as storage:
         cleared = _clear(storage, config, args.user, args.agent)
     whose = f"{args.user!r} ({args.agent or 'default agent'})"
-    said = f"deleted the memory of {whose}"
+    said = f"deleted the memory of {whose} in {_where(config, args.tenant)}"
     if not cleared.existed:
-        said = f"{whose} had no memory to delete"
+        said = f"{whose} had no memory to delete in {_where(config, args.tenant)}"
         if not cleared.unattributed:  # "nothing to do": status 1, as show and export say
             raise CommandFailed(said)
     if cleared.unattributed:
@@ -783,25 +783,26 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.update.manual import add_manual_fact, save_edit
 
     config = _config(args)
-    with _storage(args, config) as storage:
-        saved, fact = save_edit(
-            storage,
-            args.user,
-            args.agent,
-            lambda document: add_manual_fact(
-                document,
-                args.text,
-                args.category,
-                args.confidence,
-                max_fact_chars=config.max_fact_chars,
-            ),
+    started: list[bool] = []  # whether the document (as last loaded) held no memory
+
+    def add(document: MemoryDocument) -> tuple[MemoryDocument, Fact]:
+        started.append(document.revision == 0 or document.holds_only_fence())  # (or cleared)
+        return add_manual_fact(
+            document,
+            args.text,
+            args.category,
+            args.confidence,
+            max_fact_chars=config.max_fact_chars,
         )
+
+    with _storage(args, config) as storage:
+        saved, fact = save_edit(storage, args.user, args.agent, add)
         # A first fact for a user while others are stored: perhaps the id was mistyped.
         others = (
-            sorted({u for u, _ in storage.list_documents()} - {args.user})
-            if saved.revision == 1
-            else []
+            sorted({u for u, _ in storage.list_documents()} - {args.user}) if started[-1] else []
         )
+        # clear deletes failed updates too: then no command that seems to undo only this
+        letters = bool(storage.list_dead_letters(args.user)) if started[-1] else True
     unsafe = unsafe_to_store(fact.content)
     # A stored text said again is that fact confirmed (no copy); only a new fact has no
     # confirmation stamp. The stored confidence is said: "2" is read as 2 %, not as 1.
@@ -815,33 +816,40 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     if unsafe:  # stored as asked, but said: the model reads it every turn
         _warn_unsafe(f"{fact.id} looks", "it")
     if others:
-        _print_error(
+        note = (
             f"user {args.user!r} had no memory in {_where(config, args.tenant)}; this fact "
             f"starts one ({_first(others, 'user')}{did_you_mean(args.user, others, _quoted)})"
-            + _undo(args, "--user was mistyped"),
-            "note",
         )
-    elif saved.revision == 1:  # the first memory of all there: perhaps the root was mistyped
-        _print_error(
-            f"no memory was stored in {_where(config, args.tenant)}; this fact starts it"
-            + _undo(args, "that is not the storage you meant"),
-            "note",
-        )
+        undo = "" if letters else _undo(args, config, "--user was mistyped")
+    elif started[-1]:  # the first memory of all there: perhaps the root was mistyped
+        note = f"no memory was stored in {_where(config, args.tenant)}; this fact starts it"
+        undo = "" if letters else _undo(args, config, "that is not the storage you meant")
+    else:
+        return 0
+    # The command is given only as it is, whole: a part hidden, masked or with its spaces
+    # made one (or a quote in a path pairing with one of it) could delete another memory.
+    whole = _as_printed(note + undo) == _as_printed(note) + undo
+    _print_error(note + undo if whole else note, "note")
     return 0
 
 
-def _undo(args: argparse.Namespace, mistyped: str) -> str:
-    """``"; if <mistyped>, `deerflow-memory clear --user U --yes` deletes it"``: the undo of a
-    first fact (with the storage options given, named, not repeated: a path may need quoting
-    and look like a secret); ``""`` when the user or agent id looks like a secret."""
-    names = [args.user, *([args.agent] if args.agent is not None else [])]
-    if any(unsafe_to_store(name) for name in names):
+def _undo(args: argparse.Namespace, config: MemoryConfig, mistyped: str) -> str:
+    """``"; if <mistyped>, `deerflow-memory --root=… clear --user=U --yes` deletes it"``: the
+    undo of a first fact, with the storage options given (paths made absolute: run from
+    anywhere, it deletes this memory and no other; ``--user=U``: an id may start with
+    "-"); ``""`` for an id that looks like a secret."""
+    if any(unsafe_to_store(name) for name in (args.user, args.agent or "")):
         return ""
-    words = ["deerflow-memory", "clear", "--user", args.user]
-    words += ["--agent", args.agent] if args.agent is not None else []
-    given = [f"--{o}" for o in ("config", "root", "tenant") if getattr(args, o, None) is not None]
-    same = f" (with the same {' and '.join(given)})" if given else ""
-    return f"; if {mistyped}, `{shlex.join([*words, '--yes'])}`{same} deletes it"
+    words = ["deerflow-memory"]
+    if getattr(args, "config", None) is not None:
+        words.append(f"--config={Path(args.config).expanduser().absolute()}")
+    if getattr(args, "root", None) is not None:
+        words.append(f"--root={os.path.abspath(config.storage_path)}")
+    if getattr(args, "tenant", None) is not None:
+        words.append(f"--tenant={args.tenant}")
+    words += ["clear", f"--user={args.user}"]
+    words += [f"--agent={args.agent}"] if args.agent is not None else []
+    return f"; if {mistyped}, `{shlex.join([*words, '--yes'])}` deletes it"
 
 
 def _fact_said(fact_id: str, content: str, unsafe: bool) -> str:
@@ -1321,8 +1329,7 @@ def _print_error(message: str, kind: str = "error", said: Sequence[str] = ()) ->
     # a quoted value that looks like a secret ("no current fact with id 'my PIN is 1234'")
     # is not repeated, even shaped like a path when it was typed as text (``said``).
     # A credential in a path or an option's value ("--config=postgresql://a:pw@h") is masked.
-    line = " ".join(str(message).split())
-    line = terminal_safe(redact_secrets(secrets_hidden(_hidden(line, said), said=said)))
+    line = _as_printed(str(message), said)
     if sys.stderr is None:  # started with stderr closed: the exit status has to say it
         return
     try:
@@ -1330,6 +1337,13 @@ def _print_error(message: str, kind: str = "error", said: Sequence[str] = ()) ->
         sys.stderr.flush()
     except (OSError, ValueError):
         pass
+
+
+def _as_printed(message: str, said: Sequence[str] = ()) -> str:
+    """``message`` as :func:`_print_error` writes it: one line, one space between words,
+    secret-looking values hidden (``said``: typed as text) and credentials masked."""
+    line = " ".join(message.split())
+    return terminal_safe(redact_secrets(secrets_hidden(_hidden(line, said), said=said)))
 
 
 def _stop_on_broken_pipe() -> int:
