@@ -74,4 +74,16 @@ def test_a_terminal_wide_enough_for_the_words_keeps_the_table() -> None:
 def test_the_facts_table_keeps_ids_whole_on_a_very_narrow_terminal() -> None:
     fact = Fact(id="fact_5e1d0c7a", content="User keeps bees", category=FactCategory.CONTEXT)
     text = _on_terminal(24, _facts_table(MemoryDocument(facts=(fact,)), "facts", 24))
-    assert "fact_5e1d0c7a" in text and "User keeps bees" in text
+    assert "fact_5e1d0c7a" in text and "User keeps bees" in " ".join(text.split())
+
+
+def test_a_line_break_in_a_value_cannot_pass_for_a_field_or_a_record() -> None:
+    # Stored text (a failed update's error) faked "id: …" lines of a record (attacker 96).
+    table = Table(title="failed")
+    for header in ("id", "error"):
+        table.add_column(header)
+    table.add_row("dl_1", Text("ParseError: bad\n\nid: dl_forged\nuser: root"))
+    text = _on_terminal(14, table)
+    fields = [line for line in text.splitlines() if not line.startswith(" ")]
+    assert [line.split(":")[0] for line in fields] == ["failed", "", "id", "error"]
+    assert "id:dl_forgeduser:root" in "".join(text.split())  # whole, in the value column

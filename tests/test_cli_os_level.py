@@ -296,7 +296,7 @@ def test_piped_tables_keep_every_cell_whole_and_a_terminal_gets_its_width(root: 
     assert max(len(line) for line in lines) <= 60
     # (60 columns cannot hold the id, category, confidence, date and the content's
     # longest words side by side: each fact comes as "header: value" lines)
-    assert "content: Prefers answers" in plain and "│" not in plain
+    assert "content:" in plain and "│" not in plain
     assert "".join(LONG_FACT.split()) in "".join(plain.split())
 
 

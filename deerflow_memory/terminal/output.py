@@ -190,16 +190,22 @@ def _narrowest(table: Table) -> int:
 
 def _print_records(console: Console, table: Table) -> None:
     """``table`` one row at a time, a ``header: value`` line per column: for a terminal
-    narrower than the columns' longest words, where a table cuts every word ("ali|ce")."""
+    narrower than the columns' longest words, where a table cuts every word ("ali|ce").
+    The values stand in a column of their own, so a line of one (its line breaks, or
+    where it wraps) cannot pass for a field or a record."""
     if table.title:
         Console.print(console, table.title)
-    headers = [_text(column.header) for column in table.columns]
+    headers = [_text(column.header) + ":" for column in table.columns]
     rows = zip(*(list(column.cells) for column in table.columns), strict=True)
     for number, row in enumerate(rows):
         if number or table.title:
             Console.print(console)
+        record = Table.grid(padding=(0, 1))
+        record.add_column(no_wrap=True)
+        record.add_column(overflow="fold")
         for header, cell in zip(headers, row, strict=True):
-            Console.print(console, Text.assemble(header, ": ", _text(cell)))
+            record.add_row(header, _text(cell))
+        Console.print(console, record)
 
 
 def _text(cell: RenderableType) -> Text:
