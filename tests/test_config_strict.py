@@ -151,6 +151,13 @@ def test_redaction_masks_dsn_passwords_key_value_pairs_and_api_keys() -> None:
             "not found: /srv/postgresql:/bob:***@db/memory",
         ),
         ("C:/Users/ann/notes.txt and http:/x", "C:/Users/ann/notes.txt and http:/x"),
+        # …to its last "@", as with "//" (attacker 96); a path list is no URL
+        ("found: postgresql:/bob:wk3@7yh@db/memory", "found: postgresql:/bob:***@db/memory"),
+        (
+            "PATH=/usr/bin:/snap:/opt/node/@angular/bin",
+            "PATH=/usr/bin:/snap:/opt/node/@angular/bin",
+        ),
+        ("dirs /srv:/data:/home/me@work", "dirs /srv:/data:/home/me@work"),
     ],
 )
 def test_redaction_takes_every_password_whole(text: str, redacted: str) -> None:
@@ -169,6 +176,8 @@ def test_redaction_reads_runs_of_key_prefixes_and_urls_in_linear_time() -> None:
         "a:/" * 33_333,
     ):
         assert redact_secrets(text) == text
+    for text in ("a:/u:@" * 16_666, "a:/u:" + "@x" * 50_000):  # URL-shaped: masked
+        assert "***" in redact_secrets(text)
 
 
 def test_redaction_reads_a_run_of_backslashes_one_way() -> None:

@@ -16,8 +16,12 @@ _URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):((?:(?!://)[^@\s])*(?:@[^@\s/]{
 # "@"), in a bounded run so this too stays linear.
 _URL_PASSWORD_ANY = re.compile(r"(?<=://)([^:/@\s]*):([^@\s]{0,512})@")
 # …and in a URL whose "//" a file path made one "/" ("--config postgresql://bob:pw@db" is
-# reported as the path "postgresql:/bob:pw@db"), bounded: a text of many ":/" stays linear.
-_URL_PASSWORD_ONE_SLASH = re.compile(r"(?<=[A-Za-z0-9]:/)(?!/)([^:/@\s]{0,256}):([^@\s]{0,512})@")
+# reported as the path "postgresql:/bob:pw@db"): to the last "@" before the host, as above,
+# but no "/" in it ("PATH=/bin:/snap:/lib/@types" holds none), bounded: linear on a text of
+# many ":/".
+_URL_PASSWORD_ONE_SLASH = re.compile(
+    r"(?<=[A-Za-z0-9]:/)(?!/)([^:/@\s]{0,256}):((?:[^@\s/]|@(?=[^@\s/]*@)){0,512})@"
+)
 _URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
 # "password=…", "db_password: …", "github_token=…", '"api_key": "…"' (JSON), "sslpassword =
 # 's3 cr3t'" (libpq's keyword form quotes a value with spaces; an unclosed quote runs to the
