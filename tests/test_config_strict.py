@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -201,3 +203,23 @@ def test_a_bad_value_beside_a_dsn_is_said_once_without_the_whole_input(tmp_path:
     assert message.count("invalid memory configuration") == 1
     assert message.startswith("invalid memory configuration: debounce_seconds:"), message
     assert "secretpw" not in message and "Value error" not in message and "{" not in message
+
+
+def test_a_dsn_given_as_the_config_file_is_masked_even_in_a_traceback(tmp_path: Path) -> None:
+    # "--config postgresql://…" is a path; with --debug the traceback showed the password
+    # twice, from the error and the FileNotFoundError chained to it (newcomer 53).
+    import traceback
+
+    dsn = "postgresql://bob:Wk37yhQp@db.example/mem"
+    with pytest.raises(ConfigError) as raised:
+        load_config(dsn)
+    said = "".join(traceback.format_exception(raised.value))
+    assert "Wk37yhQp" not in said and "bob:***@db.example" in said
+    assert "--config takes a YAML file" in str(raised.value)
+    done = subprocess.run(
+        [sys.executable, "-m", "deerflow_memory.cli", "--config", dsn, "list", "--debug"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode != 0 and "Wk37yhQp" not in done.stderr + done.stdout

@@ -6,6 +6,7 @@ The file is a bare mapping or a DeerFlow ``config.yaml`` with a ``memory:`` sect
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Hashable
 from pathlib import Path
@@ -186,7 +187,7 @@ def _read_config_text(path: Path) -> str:
         raw = handle.read(MAX_CONFIG_BYTES + 1)  # bounded: it may have grown since
     if len(raw) > MAX_CONFIG_BYTES:
         raise ConfigError(
-            f"config file {path} is larger than {MAX_CONFIG_BYTES:,} bytes (1 MiB), "
+            f"config file {_said(path)} is larger than {MAX_CONFIG_BYTES:,} bytes (1 MiB), "
             "the limit for a config file; it was not read"
         )
     return raw.decode("utf-8")
@@ -196,7 +197,7 @@ def _check_regular(path: Path, mode: int) -> None:
     if stat.S_ISREG(mode):
         return
     if stat.S_ISDIR(mode):
-        raise ConfigError(f"config file {path} is a folder, not a file")
+        raise ConfigError(f"config file {_said(path)} is a folder, not a file")
     kind = (
         "a FIFO (named pipe)"
         if stat.S_ISFIFO(mode)
@@ -207,9 +208,18 @@ def _check_regular(path: Path, mode: int) -> None:
         else "not a regular file"
     )
     raise ConfigError(
-        f"config file {path} is {kind}, not a regular file; it was not read "
+        f"config file {_said(path)} is {kind}, not a regular file; it was not read "
         f"(a config file is a regular file of at most 1 MiB)"
     )
+
+
+def _said(path: Path) -> str:
+    """``path`` for a message: credentials masked (a DSN given as the file is a path)."""
+    return redact_secrets(str(path))
+
+
+# A DSN or URL given as the file ("postgresql://…", which a path makes "postgresql:/…").
+_A_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:/")
 
 
 def read_yaml(path: Path) -> dict[str, Any]:
@@ -227,41 +237,54 @@ def read_yaml(path: Path) -> dict[str, Any]:
     import yaml  # deferred: only file-based configuration needs it
 
     check_path(path, "config file")
+    # A path is said with its credentials masked (_said), and its OSError (which holds it
+    # as given) is not chained: "--config postgresql://bob:pw@db" is a path here.
+    shown = _said(path)
     try:
         text = _read_config_text(path)
-    except FileNotFoundError as e:
-        raise ConfigError(f"config file not found: {path}") from e
+    except FileNotFoundError:
+        hint = "; --config takes a YAML file (a DSN goes in its storage_dsn setting)"
+        url = _A_URL.match(str(path)) is not None
+        raise ConfigError(f"config file not found: {shown}{hint if url else ''}") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"config file {path} cannot be read: {e}") from e
+        raise ConfigError(
+            redact_secrets(f"config file {_said(path)} cannot be read: {e}")
+        ) from None
     try:
         data = yaml.load(text, Loader=_strict_loader())
     except (_AliasError, _KeyNotTextError) as e:
-        raise ConfigError(f"config file {path}, line {e.line}: {e.problem}") from None
+        raise ConfigError(f"config file {shown}, line {e.line}: {e.problem}") from None
     except yaml.YAMLError as e:
-        raise ConfigError(redact_secrets(f"config file {path} is not valid YAML: {e}")) from e
+        raise ConfigError(
+            redact_secrets(f"config file {_said(path)} is not valid YAML: {e}")
+        ) from e
     except RecursionError as e:  # "[[[[…" nested thousands deep
-        raise ConfigError(f"config file {path} is nested too deeply to be a configuration") from e
+        raise ConfigError(f"config file {shown} is nested too deeply to be a configuration") from e
     except MemoryError as e:  # within MAX_CONFIG_BYTES, under a tight memory limit
         raise ConfigError(
-            f"config file {path} needs more memory than is available to be read "
+            f"config file {shown} needs more memory than is available to be read "
             "(too large or too deeply nested to be a configuration)"
         ) from e
     except ValueError as e:  # a value YAML parses but Python refuses (an int over 4,300 digits)
-        raise ConfigError(redact_secrets(f"config file {path}: a value cannot be read: {e}")) from e
+        raise ConfigError(
+            redact_secrets(f"config file {_said(path)}: a value cannot be read: {e}")
+        ) from e
     except (KeyError, AttributeError, TypeError) as e:
         # A tagged scalar whose text is not of its tag: PyYAML's bool and timestamp
         # constructors raise these on "!!bool x" and "!!timestamp x".
         raise ConfigError(
-            f"config file {path}: a value tagged with a YAML type (!!bool, !!timestamp...) "
+            f"config file {shown}: a value tagged with a YAML type (!!bool, !!timestamp...) "
             "is not of that type"
         ) from e
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise ConfigError(f"config file {path} must hold a mapping, got {type(data).__name__}")
+        raise ConfigError(
+            f"config file {_said(path)} must hold a mapping, got {type(data).__name__}"
+        )
     section = data.get("memory", data)
     if not isinstance(section, dict):
-        raise ConfigError(f"config file {path}: 'memory' must be a mapping")
+        raise ConfigError(f"config file {_said(path)}: 'memory' must be a mapping")
     _check_text_keys(path, section, "memory" if section is not data else "")
     values = _without_aliases(path, section)
     fields = MemoryConfig.model_fields
@@ -271,7 +294,7 @@ def read_yaml(path: Path) -> dict[str, Any]:
     if typos:  # did-you-mean for the first few only: a file may hold 60,000 typos
         described = [f"{quoted(k)}{did_you_mean(k, fields)}" for k in typos[:ERRORS_SHOWN]]
         problems = first_few(described, len(typos), "unknown settings")
-        raise ConfigError(f"config file {path}: unknown memory setting(s) {problems}")
+        raise ConfigError(f"config file {_said(path)}: unknown memory setting(s) {problems}")
     if ignored:
         logger.warning("config file %s: ignoring DeerFlow settings %s", path, ignored)
     return {k: v for k, v in values.items() if k not in unknown}
@@ -301,7 +324,7 @@ def _check_text_keys(path: Path, section: dict[Any, Any], where: str) -> None:
         for key in mapping:
             if not isinstance(key, str):
                 inside = f"under {place}: " if place else "at the top level: "
-                raise ConfigError(f"config file {path}: {inside}{_not_text(key)}")
+                raise ConfigError(f"config file {_said(path)}: {inside}{_not_text(key)}")
 
 
 def _without_aliases(path: Path, section: dict[str, Any]) -> dict[str, Any]:
@@ -317,7 +340,7 @@ def _without_aliases(path: Path, section: dict[str, Any]) -> dict[str, Any]:
         name = DEERFLOW_ALIASES.get(key, key)
         if name in spelled:
             raise ConfigError(
-                f"config file {path}: {quoted(spelled[name])} and {quoted(key)} are two "
+                f"config file {_said(path)}: {quoted(spelled[name])} and {quoted(key)} are two "
                 f"spellings of one setting ({name}); give it once"
             )
         spelled[name] = key
