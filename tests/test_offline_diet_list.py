@@ -14,7 +14,6 @@ FRAMES = [
     "I am strictly {} these days",
     "I gave up being {}.",
     "I'm not {} anymore",
-    "I used to be {}",
     "My brother is {}.",
     "We need {} options for the party",
     "I'm {}, said no one ever",
@@ -101,3 +100,53 @@ def test_plant_diets_said_together_do_not_end_each_other() -> None:
     # Split, "vegetarian now" and "vegan now" each ended the other: nothing was left.
     assert facts_after("I'm vegan", "I'm pescatarian and vegetarian now") != []
     assert facts_after("I'm plant-based and vegan.", "I'm no longer vegan.") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "now", "kept"),
+    [
+        # a comma ends the clause of the list: what follows is said of something else
+        ("I'm kosher.", "I'm no longer teetotal, kosher though.", ["User is kosher"]),
+        ("I'm paleo.", "I'm not keto, paleo actually.", ["User is paleo"]),
+    ],
+)
+def test_a_diet_after_a_clause_ends_is_not_read_into_the_list(
+    first: str, now: str, kept: list[str]
+) -> None:
+    # "sober, halal though" was read as a list under "no longer": halal was withdrawn
+    # (attacker 97).
+    assert facts_after(first, now) == kept
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("My sister isn't paleo, but I'm keto or halal.", []),  # another clause's negation
+        ("I'm not fussy, I'm kosher or paleo, whatever is easier.", []),
+        ("I like neither keto nor paleo.", []),  # "neither" is "not" only after "I'm"
+        (  # a list that is no complement
+            "I run a halal and kosher catering firm.",
+            ["User runs a halal and kosher catering firm"],
+        ),
+        (
+            "I was never keto and sober at the same time.",
+            ["User was never keto and sober at the same time"],
+        ),
+    ],
+)
+def test_a_list_that_is_not_the_users_own_complement_is_read_as_said(
+    said: str, facts: list[str]
+) -> None:
+    # Each was read once per diet: two constraints from a choice, "User likes not keto",
+    # two catering firms (attacker 97).
+    assert [c.content for c in candidates_from_text(said)] == facts
+
+
+def test_every_list_of_a_sentence_is_read() -> None:
+    # Only the first list was looked at; one refused hid the user's own after it.
+    found = [
+        c.content for c in candidates_from_text("I'm paleo and sober, and I'm halal and kosher.")
+    ]
+    assert sorted(found) == ["User is halal", "User is kosher", "User is paleo", "User is sober"]
+    said = "Keto or paleo recipes please, I'm halal and teetotal."
+    assert {"User is halal", "User is teetotal"} <= {c.content for c in candidates_from_text(said)}

@@ -51,6 +51,7 @@ from deerflow_memory.update.offline.shaping import (
     without_ending,
 )
 from deerflow_memory.update.offline.vocabulary import (
+    ADV_EN,
     BODY_EN,
     DIET_EN,
     KIN_ZH,
@@ -1557,8 +1558,11 @@ def candidates_from_text(text: str) -> list[Candidate]:
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
         previous = len(found)
-        # a list of diets is read once per diet, as each would be said alone (_each_diet)
-        for said_so in _each_diet(raw) or [raw]:
+        # a list of diets is read once per diet, as each would be said alone (_each_diet);
+        # what an earlier reading found is not added again
+        readings = _each_diet(raw) or [raw]
+        for reading, said_so in enumerate(readings):
+            before = {repr(c) for c in found[previous:]} if reading else set()
             raw = _SARCASM.sub(_taken_back, said_so)
             if not _LETTER.search(raw):
                 continue
@@ -1622,7 +1626,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
                     if zh:
                         continue
                     given_up = []
-                found += [c for c in (candidate, *given_up) if c not in found[previous:]]
+                found += [c for c in (candidate, *given_up) if repr(c) not in before]
     if _UNDONE.search(text):  # "I left Paris in June, but came back in July": nothing ended
         found = [c for c in found if not (_ENDED_HERE.match(c.content) or c.retract_present)]
     no_dislike = {  # "Jazz isn't my thing, it's my life": no dislike of jazz
@@ -1725,62 +1729,82 @@ _EN_WAS_NOT_NOW = re.compile(
 )
 
 
-# Diets named together: "vegan and gluten-free", "keto, sober and halal", "neither vegan
-# nor keto" (not when more is coordinated after them: "vegan and keto and allergic to…",
-# _EN_MORE_COORDINATED).
-_EN_DIET_RUN = re.compile(
-    rf"\b(?P<pre>neither\s+|either\s+|both\s+)?"
-    rf"(?P<diets>{DIET_EN}(?:(?:\s*,\s*(?:and\s+|or\s+|nor\s+)?|\s+(?:and|or|nor|&)\s+)"
-    rf"(?:also\s+)?{DIET_EN})+)(?![\w-])",
+# Diets the user says they follow, or no longer follow, named together: a list that is
+# the whole complement of its clause, which ends after it ("…, halal though" and "…, keto
+# now" go on past a clause's end; "a keto and paleo cookbook" names no diet of the user's).
+_EN_DIET_LIST = (
+    rf"{DIET_EN}(?:(?:\s*,\s*(?:(?:and|or|nor)\s+)?|\s+(?:and|or|nor|&)\s+)(?:also\s+)?{DIET_EN})+"
+)
+_EN_DIET_FRAME = re.compile(
+    r"(?:^|(?<=[,;:]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))"
+    rf"(?:(?P<be>I(?:'m|’m| am)\s+{ADV_EN}(?P<neg>(?:no longer|not|never)\s+)?"
+    r"(?:(?:strictly|strict|fully|mostly|pretty much)\s+)*)"
+    r"|I(?:'ve| have)?\s+(?:quit|stopped|gave up|given up)\s+being\s+)"
+    rf"(?P<neither>neither\s+)?(?P<diets>{_EN_DIET_LIST})(?![\w-])"
+    r"(?=(?:\s+(?:now|these days|nowadays|anymore|any more|any longer|either|too|as well))?"
+    r"\s*(?:[,.;!?)]|$))",
     _I,
 )
-_EN_MORE_COORDINATED = re.compile(r"\s+(?:and|or|nor|&)\s", _I)
 _EN_DIET_SPLIT = re.compile(
     r"\s*,\s*(?:(?:and|or|nor)\s+)?(?:also\s+)?|\s+(?:and|or|nor|&)\s+(?:also\s+)?", _I
 )
 _EN_OR = re.compile(r"(?:,|\s)\s*or\s", _I)
-_EN_NEGATED = re.compile(r"\b(?:not|no longer|never|neither)\b|n't\b", _I)
+_EN_JOINED = re.compile(r"\s(?:and|or|nor|&)\s", _I)
 # Plant diets said together are one choice named twice ("vegetarian and vegan"): each
 # alone would end the other.
 _PLANT_DIET_WORDS = frozenset(
-    (
-        "vegetarian",
-        "vegan",
-        "pescatarian",
-        "pescetarian",
-        "flexitarian",
-        "plant-based",
-        "meat-free",
-        "meat free",
-    )
+    {"vegetarian", "vegan", "pescatarian", "pescetarian", "flexitarian", "plant-based"}
+    | {"meat-free", "meat free"}
 )
 _DIETS_AT_MOST = 6
+_DIET_SENTENCE = 600  # characters: a longer sentence is read once, as said
 
 
-def _each_diet(sentence: str) -> list[str] | None:
-    """The sentence once per diet of the first list of diets it names, or ``None``.
-
-    "I gave up being vegan and keto" reads as "I gave up being vegan" and "I gave up
-    being keto": each diet is stored, withdrawn or ignored as it would be said alone,
-    and one withdrawn later leaves the others. "Neither X nor Y" is "not X" and "not
-    Y"; an "or" list only under a negation ("not vegan or keto anymore"): "vegan or
-    keto" alone is a choice not yet made. Two plant diets together are left as said.
-    """
-    listed = _EN_DIET_RUN.search(sentence)
-    if listed is None or _EN_MORE_COORDINATED.match(sentence, listed.end()):
-        return None  # (checked after the run: inside it, a long run is read in linear time)
-    pre = (listed["pre"] or "").strip().casefold()
-    negated = _EN_NEGATED.search(sentence, 0, listed.start()) is not None or pre == "neither"
-    if pre == "either" or (_EN_OR.search(listed["diets"]) and not negated):
+def _diets_of(frame: re.Match[str]) -> list[str] | None:
+    """The diets of one list (_EN_DIET_FRAME), each once, or ``None`` when it is not split:
+    "or" only under the clause's own negation ("I'm not keto or paleo anymore"; "keto or
+    paleo" alone is a choice not yet made), a list of commas alone not under one ("I'm not
+    keto, sober" may say two things), "neither … nor" only after "I'm", two plant diets."""
+    listed, negated = frame["diets"], frame["neg"] is not None
+    if frame["neither"] and (frame["be"] is None or negated):
         return None
-    said: dict[str, str] = {}  # each diet once, as first said
-    for diet in _EN_DIET_SPLIT.split(listed["diets"]):
+    negated = negated or frame["neither"] is not None
+    if (_EN_OR.search(listed) and not negated) or (negated and not _EN_JOINED.search(listed)):
+        return None
+    said: dict[str, str] = {}
+    for diet in _EN_DIET_SPLIT.split(listed):
         said.setdefault(diet.casefold(), diet)
     if not 2 <= len(said) <= _DIETS_AT_MOST or len(_PLANT_DIET_WORDS & said.keys()) > 1:
         return None
-    before, after = sentence[: listed.start()], sentence[listed.end() :]
-    say = "not " if pre == "neither" else ""
-    return [f"{before}{say}{diet}{after}" for diet in said.values()]
+    say = "not " if frame["neither"] else ""
+    return [say + diet for diet in said.values()]
+
+
+def _each_diet(sentence: str) -> list[str] | None:
+    """The sentence once per diet of the lists of diets it names (_EN_DIET_FRAME), or ``None``.
+
+    "I gave up being vegan and keto" reads as "I gave up being vegan" and "I gave up
+    being keto": each diet is stored, withdrawn or ignored as it would be said alone,
+    and one withdrawn later leaves the others. Several lists are read side by side:
+    the n-th reading has the n-th diet of each (the last again for a shorter list).
+    """
+    if len(sentence) > _DIET_SENTENCE:
+        return None
+    lists = [
+        (frame.start("neither") if frame["neither"] else frame.start("diets"), frame.end(), diets)
+        for frame in _EN_DIET_FRAME.finditer(sentence)
+        if (diets := _diets_of(frame)) is not None
+    ]
+    if not lists:
+        return None
+    readings = []
+    for n in range(max(len(diets) for _, _, diets in lists)):
+        parts, at = [], 0
+        for start, end, diets in lists:
+            parts += [sentence[at:start], diets[min(n, len(diets) - 1)]]
+            at = end
+        readings.append("".join(parts) + sentence[at:])
+    return readings
 
 
 def _sentence_candidates(sentence: str, zh: bool, marker: bool) -> list[Candidate]:
