@@ -27,7 +27,6 @@ import argparse
 import json
 import os
 import re
-import shlex
 import signal
 import sys
 import unicodedata
@@ -763,9 +762,11 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
     with _storage(args, config) as storage:
         cleared = _clear(storage, config, args.user, args.agent)
     whose = f"{args.user!r} ({args.agent or 'default agent'})"
-    said = f"deleted the memory of {whose} in {_where(config, args.tenant)}"
+    # where, as an error line would say it: a secret-looking tenant hidden, a credential masked
+    where = _as_printed(_where(config, args.tenant), (args.tenant or "",))
+    said = f"deleted the memory of {whose} in {where}"
     if not cleared.existed:
-        said = f"{whose} had no memory to delete in {_where(config, args.tenant)}"
+        said = f"{whose} had no memory to delete in {where}"
         if not cleared.unattributed:  # "nothing to do": status 1, as show and export say
             raise CommandFailed(said)
     if cleared.unattributed:
@@ -801,8 +802,6 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
         others = (
             sorted({u for u, _ in storage.list_documents()} - {args.user}) if started[-1] else []
         )
-        # clear deletes failed updates too: then no command that seems to undo only this
-        letters = bool(storage.list_dead_letters(args.user)) if started[-1] else True
     unsafe = unsafe_to_store(fact.content)
     # A stored text said again is that fact confirmed (no copy); only a new fact has no
     # confirmation stamp. The stored confidence is said: "2" is read as 2 %, not as 1.
@@ -816,40 +815,17 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     if unsafe:  # stored as asked, but said: the model reads it every turn
         _warn_unsafe(f"{fact.id} looks", "it")
     if others:
-        note = (
+        _print_error(
             f"user {args.user!r} had no memory in {_where(config, args.tenant)}; this fact "
-            f"starts one ({_first(others, 'user')}{did_you_mean(args.user, others, _quoted)})"
+            f"starts one ({_first(others, 'user')}{did_you_mean(args.user, others, _quoted)})",
+            "note",
         )
-        undo = "" if letters else _undo(args, config, "--user was mistyped")
     elif started[-1]:  # the first memory of all there: perhaps the root was mistyped
-        note = f"no memory was stored in {_where(config, args.tenant)}; this fact starts it"
-        undo = "" if letters else _undo(args, config, "that is not the storage you meant")
-    else:
-        return 0
-    # The command is given only as it is, whole: a part hidden, masked or with its spaces
-    # made one (or a quote in a path pairing with one of it) could delete another memory.
-    whole = _as_printed(note + undo) == _as_printed(note) + undo
-    _print_error(note + undo if whole else note, "note")
+        _print_error(
+            f"no memory was stored in {_where(config, args.tenant)}; this fact starts it",
+            "note",
+        )
     return 0
-
-
-def _undo(args: argparse.Namespace, config: MemoryConfig, mistyped: str) -> str:
-    """``"; if <mistyped>, `deerflow-memory --root=… clear --user=U --yes` deletes it"``: the
-    undo of a first fact, with the storage options given (paths made absolute: run from
-    anywhere, it deletes this memory and no other; ``--user=U``: an id may start with
-    "-"); ``""`` for an id that looks like a secret."""
-    if any(unsafe_to_store(name) for name in (args.user, args.agent or "")):
-        return ""
-    words = ["deerflow-memory"]
-    if getattr(args, "config", None) is not None:
-        words.append(f"--config={Path(args.config).expanduser().absolute()}")
-    if getattr(args, "root", None) is not None:
-        words.append(f"--root={os.path.abspath(config.storage_path)}")
-    if getattr(args, "tenant", None) is not None:
-        words.append(f"--tenant={args.tenant}")
-    words += ["clear", f"--user={args.user}"]
-    words += [f"--agent={args.agent}"] if args.agent is not None else []
-    return f"; if {mistyped}, `{shlex.join([*words, '--yes'])}` deletes it"
 
 
 def _fact_said(fact_id: str, content: str, unsafe: bool) -> str:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
-import shlex
 import unicodedata
 from pathlib import Path
 
@@ -173,8 +171,9 @@ def test_remember_for_a_new_user_beside_others_says_so(tmp_path: Path) -> None:
     root = ["--root", str(tmp_path)]
     first = cli(*root, "remember", "--user", "maeve", "Grows chillies", cwd=tmp_path)
     # The first memory of all in a root is said too: the root may be mistyped (newcomer 51).
-    assert first.stderr.startswith(
-        f"deerflow-memory: note: no memory was stored in {tmp_path}; this fact starts it; "
+    assert (
+        first.stderr
+        == f"deerflow-memory: note: no memory was stored in {tmp_path}; this fact starts it\n"
     )
     typo = cli(*root, "remember", "--user", "meave", "Keeps quail", cwd=tmp_path)
     assert typo.returncode == 0 and typo.stdout.startswith("remembered fact_")
@@ -183,94 +182,23 @@ def test_remember_for_a_new_user_beside_others_says_so(tmp_path: Path) -> None:
     assert "did you mean 'maeve'?" in typo.stderr  # newcomer 49: one letter off
     again = cli(*root, "remember", "--user", "meave", "Reads sagas", cwd=tmp_path)
     assert again.returncode == 0 and again.stderr == ""  # only when the memory starts
-    # The note says how to undo it (newcomer 52): the command, run as printed from
-    # anywhere, deletes this memory (without its --root it deleted the one in the working
-    # folder: newcomer 53).
-    [undo] = re.findall(r"`([^`]+)` deletes it", typo.stderr)
-    assert shlex.split(undo) == [
-        "deerflow-memory",
-        f"--root={tmp_path}",
-        "clear",
-        "--user=meave",
-        "--yes",
-    ]
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    done = cli(*shlex.split(undo)[1:], cwd=elsewhere)
-    assert done.returncode == 0 and f"in {tmp_path}" in done.stdout
-    storage = FileMemoryStorage(tmp_path)
-    assert storage.load("meave").facts == () and len(storage.load("maeve").facts) == 1
-    # …and the same typo again is noted again: the cleared memory is no memory
+    # Cleared, the memory is none: the same typo again is noted again (newcomer 53), and
+    # clear says where it deleted.
+    cleared = cli(*root, "clear", "--user", "meave", "--yes", cwd=tmp_path)
+    assert cleared.stdout == f"deleted the memory of 'meave' (default agent) in {tmp_path}\n"
     retyped = cli(*root, "remember", "--user", "meave", "Keeps quail", cwd=tmp_path)
     assert "did you mean 'maeve'?" in retyped.stderr
 
 
-def test_the_undo_of_a_first_memory_names_the_agent_and_the_options_given(
-    tmp_path: Path,
-) -> None:
-    (tmp_path / "notes").mkdir()
-    options = ["--root", "notes", "--tenant", "acme"]  # a relative root: made absolute
-    first = cli(*options, "remember", "--user", "ivo", "--agent", "coach", "Swims", cwd=tmp_path)
-    [undo] = re.findall(r"`([^`]+)` deletes it", first.stderr)
-    assert shlex.split(undo) == [
-        "deerflow-memory",
-        f"--root={tmp_path / 'notes'}",
-        "--tenant=acme",
-        "clear",
-        "--user=ivo",
-        "--agent=coach",
-        "--yes",
-    ]
-    assert cli(*shlex.split(undo)[1:], cwd=tmp_path / "notes").returncode == 0
-    assert FileMemoryStorage(tmp_path / "notes").scoped("acme").load("ivo", "coach").facts == ()
-
-
-def test_no_undo_command_is_given_when_an_error_line_would_change_it(tmp_path: Path) -> None:
-    # An error line makes runs of spaces one: the command would name another folder.
-    first = cli("--root", "two  spaces", "remember", "--user", "ivo", "Swims", cwd=tmp_path)
-    assert first.returncode == 0 and "this fact starts it" in first.stderr
-    assert "deletes it" not in first.stderr
-
-
-@pytest.mark.parametrize("user", ["-ivo", "--yes"])
-def test_the_undo_command_of_an_id_like_an_option_runs(tmp_path: Path, user: str) -> None:
-    # "clear --user -x" read -x as an option and failed (attacker 96).
-    first = cli("--root", str(tmp_path), "remember", f"--user={user}", "Swims", cwd=tmp_path)
-    [undo] = re.findall(r"`([^`]+)` deletes it", first.stderr)
-    assert cli(*shlex.split(undo)[1:], cwd=tmp_path).returncode == 0
-    assert FileMemoryStorage(tmp_path).load(user).facts == ()
-
-
-def test_no_undo_command_when_a_quote_in_the_root_would_pair_with_one_of_it(
-    tmp_path: Path,
-) -> None:
-    # "…/it's pin 1234" paired with the command's quote, and what stood between was hidden.
-    root = tmp_path / "it's pin 1234"
-    first = cli("--root", str(root), "remember", "--user", "zoé", "Swims", cwd=tmp_path)
-    assert first.returncode == 0 and "this fact starts it" in first.stderr
-    assert "deletes it" not in first.stderr
-
-
-def test_no_undo_command_when_clear_would_delete_failed_updates_too(tmp_path: Path) -> None:
-    from langchain_core.messages import HumanMessage
-
-    from deerflow_memory.update.dead_letter import dead_letter_for
-    from deerflow_memory.update.queue import UpdateJob
-
-    job = UpdateJob("t1", "ann", None, (HumanMessage("I keep bees.", id="h1"),))
-    FileMemoryStorage(tmp_path).put_dead_letter(
-        dead_letter_for(job, "ModelCallError: 503", attempts=3)
-    )
-    first = cli("--root", str(tmp_path), "remember", "--user", "ann", "Swims", cwd=tmp_path)
-    assert first.returncode == 0 and "this fact starts it" in first.stderr
-    assert "deletes it" not in first.stderr
-
-
-def test_no_undo_command_is_given_for_an_id_that_looks_like_a_secret(tmp_path: Path) -> None:
-    token = "sk_live_Quartz7Heron2Maple9Quartz7Heron2"
-    hidden = cli("--root", str(tmp_path), "remember", "--user", token, "Rows", cwd=tmp_path)
-    assert hidden.returncode == 0 and "Quartz7" not in hidden.stderr
-    assert "deletes it" not in hidden.stderr
+def test_clear_says_where_it_deleted_as_an_error_line_would(tmp_path: Path) -> None:
+    # The place named a credential of the root and a secret-looking tenant in full (attacker 98).
+    root = tmp_path / "password=Wk37yhQp"
+    tenant = "sk_live_Quartz7Heron2Maple9Quartz7Heron2"
+    options = ["--root", str(root), "--tenant", tenant]
+    assert cli(*options, "remember", "--user", "lee", "Swims", cwd=tmp_path).returncode == 0
+    done = cli(*options, "clear", "--user", "lee", "--yes", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith("deleted the memory of 'lee'")
+    assert "Wk37yhQp" not in done.stdout and "Quartz7" not in done.stdout
 
 
 def test_the_new_user_note_does_not_repeat_a_stored_user_id_that_looks_like_a_secret(
