@@ -87,3 +87,14 @@ def test_a_line_break_in_a_value_cannot_pass_for_a_field_or_a_record() -> None:
     fields = [line for line in text.splitlines() if not line.startswith(" ")]
     assert [line.split(":")[0] for line in fields] == ["failed", "", "id", "error"]
     assert "id:dl_forgeduser:root" in "".join(text.split())  # whole, in the value column
+
+
+def test_a_control_character_in_a_value_is_measured_as_it_is_written() -> None:
+    # ESC measured 0 columns but was written as U+FFFD: lines ran past the edge, and the
+    # terminal wrapped "user: mallory" to column 0 (attacker 98).
+    table = Table(title="failed")
+    for header in ("id", "error"):
+        table.add_column(header)
+    table.add_row("dl_1", Text("timeout " + "\x1b" * 16 + "A" * 6 + " user: mallory"))
+    text = _on_terminal(30, table)
+    assert max(map(len, text.splitlines())) <= 30 and "\x1b" not in text

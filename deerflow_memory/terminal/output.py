@@ -147,10 +147,16 @@ def make_console(stream: TextIO | GuardedOutput) -> Console:
 
 
 def print_table(console: Console, table: Table, **kwargs: Any) -> None:
-    """Print ``table``: long cells fold instead of ending in "…"; at full width when piped."""
+    """Print ``table``: long cells fold instead of ending in "…"; at full width when piped.
+
+    Cells are made terminal-safe before they are measured: a control character measures
+    0 columns but is written as one U+FFFD, and a line then ran past the terminal's edge
+    and wrapped to column 0, where stored text could pass for a row or a field.
+    """
     for column in table.columns:
         if column.overflow == "ellipsis":
             column.overflow = "fold"
+        column._cells = [_safe(cell) for cell in column.cells]  # rich keeps them there
     if console.is_terminal:
         if _narrowest(table) > console.width:
             _print_records(console, table)  # columns would cut words: "ali|ce", "use|r"
@@ -210,3 +216,15 @@ def _print_records(console: Console, table: Table) -> None:
 
 def _text(cell: RenderableType) -> Text:
     return cell if isinstance(cell, Text) else Text(str(cell))
+
+
+def _safe(cell: RenderableType) -> RenderableType:
+    """``cell`` with the characters :func:`terminal_safe` replaces already replaced (one
+    for one: a Text keeps its styles)."""
+    if isinstance(cell, str):
+        return terminal_safe(cell)
+    if isinstance(cell, Text) and terminal_safe(cell.plain) != cell.plain:
+        safe = cell.copy()
+        safe.plain = terminal_safe(cell.plain)
+        return safe
+    return cell
