@@ -223,3 +223,23 @@ def test_a_dsn_given_as_the_config_file_is_masked_even_in_a_traceback(tmp_path: 
         cwd=tmp_path,
     )
     assert done.returncode != 0 and "Wk37yhQp" not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        "postgresql://bob:Wk37yhQp@db.example/",  # spelled as a folder: check_path's error
+        "bad.yaml",  # a YAML error quoting the line holding the password
+    ],
+)
+def test_a_debug_traceback_of_a_config_error_shows_no_password(tmp_path: Path, config: str) -> None:
+    # Both messages were masked on the one line, not in the traceback (attacker 98).
+    (tmp_path / "bad.yaml").write_text("storage_dsn: postgresql://bob:Wk37yhQp@db:5432/x: [oops\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "deerflow_memory.cli", "--config", config, "list", "--debug"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert done.returncode != 0 and "ConfigError" in done.stderr
+    assert "Wk37yhQp" not in done.stderr + done.stdout

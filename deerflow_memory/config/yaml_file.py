@@ -254,10 +254,10 @@ def read_yaml(path: Path) -> dict[str, Any]:
         data = yaml.load(text, Loader=_strict_loader())
     except (_AliasError, _KeyNotTextError) as e:
         raise ConfigError(f"config file {shown}, line {e.line}: {e.problem}") from None
-    except yaml.YAMLError as e:
+    except yaml.YAMLError as e:  # (not chained: it quotes the line, a password as given)
         raise ConfigError(
             redact_secrets(f"config file {_said(path)} is not valid YAML: {e}")
-        ) from e
+        ) from None
     except RecursionError as e:  # "[[[[…" nested thousands deep
         raise ConfigError(f"config file {shown} is nested too deeply to be a configuration") from e
     except MemoryError as e:  # within MAX_CONFIG_BYTES, under a tight memory limit
@@ -268,7 +268,7 @@ def read_yaml(path: Path) -> dict[str, Any]:
     except ValueError as e:  # a value YAML parses but Python refuses (an int over 4,300 digits)
         raise ConfigError(
             redact_secrets(f"config file {_said(path)}: a value cannot be read: {e}")
-        ) from e
+        ) from None
     except (KeyError, AttributeError, TypeError) as e:
         # A tagged scalar whose text is not of its tag: PyYAML's bool and timestamp
         # constructors raise these on "!!bool x" and "!!timestamp x".
@@ -296,7 +296,7 @@ def read_yaml(path: Path) -> dict[str, Any]:
         problems = first_few(described, len(typos), "unknown settings")
         raise ConfigError(f"config file {_said(path)}: unknown memory setting(s) {problems}")
     if ignored:
-        logger.warning("config file %s: ignoring DeerFlow settings %s", path, ignored)
+        logger.warning("config file %s: ignoring DeerFlow settings %s", _said(path), ignored)
     return {k: v for k, v in values.items() if k not in unknown}
 
 
@@ -324,7 +324,9 @@ def _check_text_keys(path: Path, section: dict[Any, Any], where: str) -> None:
         for key in mapping:
             if not isinstance(key, str):
                 inside = f"under {place}: " if place else "at the top level: "
-                raise ConfigError(f"config file {_said(path)}: {inside}{_not_text(key)}")
+                raise ConfigError(
+                    redact_secrets(f"config file {_said(path)}: {inside}{_not_text(key)}")
+                )
 
 
 def _without_aliases(path: Path, section: dict[str, Any]) -> dict[str, Any]:
