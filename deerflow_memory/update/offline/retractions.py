@@ -156,10 +156,14 @@ def names_need(value: str, need: str) -> bool:
     withdraws it. Keeping a need is the safe side.
     """
     value, need = value.strip().casefold(), need.strip().casefold()
+    # A need of several things ("allergic to shellfish and peanuts", "对虾和花生过敏") goes
+    # only when all are named: one of them named ("no longer allergic to peanuts") took the
+    # shellfish allergy with it. Keeping a need is the safe side.
+    listed = _LISTED.search(need) is not None
     if _CJK_VALUE.search(value):
         named = _NEED_WORDS_ZH.sub("", value).strip()
         return bool(named) and (
-            _NEED_KINDS_ZH.search(value) is not None
+            (_NEED_KINDS_ZH.search(value) is not None and not listed)
             or value in _RETRACT_STEMS.values()  # "吃素" → "素" for "素食主义者"
             or _NEED_WORDS_ZH.sub("", need).strip() in named
         )
@@ -169,8 +173,11 @@ def names_need(value: str, need: str) -> bool:
         for w in re.findall(r"\w+", _REASON.sub("", need))
         if w not in _NEED_WORDS_EN and w not in _NEED_VERBS_EN and w not in _NEED_ASIDES_EN
     }
-    kind = any(w in _NEED_KINDS_EN for w in re.findall(r"\w+", value))
+    kind = any(w in _NEED_KINDS_EN for w in re.findall(r"\w+", value)) and not listed
     return bool(named_words) and (kind or need_words <= named_words)
+
+
+_LISTED = re.compile(r",|;|&|\b(?:and|or|plus|as well as)\b|[和及与、，]")
 
 
 _NEED_ASIDES_EN = frozenset(("has", "been", "now", "nowadays", "these", "days", "currently", "still", "strictly", "strict", "fully", "mostly", "pretty", "much"))  # fmt: skip
