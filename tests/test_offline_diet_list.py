@@ -150,3 +150,29 @@ def test_every_list_of_a_sentence_is_read() -> None:
     assert sorted(found) == ["User is halal", "User is kosher", "User is paleo", "User is sober"]
     said = "Keto or paleo recipes please, I'm halal and teetotal."
     assert {"User is halal", "User is teetotal"} <= {c.content for c in candidates_from_text(said)}
+
+
+@pytest.mark.parametrize(
+    ("first", "now", "kept"),
+    [
+        # a diet held now after a list given up is not read into it (attacker 99)
+        ("I'm kosher.", "I'm no longer paleo, and also kosher.", ["User is kosher"]),
+        ("I'm teetotal.", "I gave up being keto, and teetotal too.", ["User is teetotal"]),
+        ("I'm halal.", "I'm not paleo, and halal now.", ["User is halal"]),
+        # a list in any sentence of a message, not only the first
+        ("I'm paleo and kosher.", "Right. I'm no longer paleo and kosher.", []),
+        # what a diet alone may have after it leaves the list split
+        ("I'm paleo and kosher.", "I gave up being paleo and kosher last year.", []),
+        ("I'm teetotal.", "I'm paleo and sober since May. Said no one ever.", ["User is teetotal"]),
+    ],
+)
+def test_a_list_is_read_per_diet_wherever_it_stands_and_however_it_ends(
+    first: str, now: str, kept: list[str]
+) -> None:
+    assert facts_after(first, now) == kept
+
+
+def test_a_diet_spelled_two_ways_is_one() -> None:
+    assert [c.content for c in candidates_from_text("I'm nut free and nut-free.")] == [
+        "User is nut free and nut-free"
+    ]

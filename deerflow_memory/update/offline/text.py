@@ -1545,9 +1545,12 @@ def candidates_from_text(text: str) -> list[Candidate]:
     expect_text(text, "text")
     found: list[Candidate] = []
     previous = 0  # where the candidates of the sentence before start in ``found``
+    listed = False  # whether that sentence was read once per diet of a list
     for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
         if _SARCASM_ALONE.fullmatch(raw):  # a taste said last is what it takes back
-            if len(found) > previous and found[-1].category == FactCategory.PREFERENCE:
+            if listed:  # …or the diets of a list said last (_each_diet): all of them
+                found[previous:] = [c for c in found[previous:] if c.category != _TASTE]
+            elif len(found) > previous and found[-1].category == _TASTE:
                 del found[-1]
             continue
         if _TAKEN_BACK.fullmatch(raw.strip()) or raw.strip() == "NOT":
@@ -1561,6 +1564,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
         # a list of diets is read once per diet, as each would be said alone (_each_diet);
         # what an earlier reading found is not added again
         readings = _each_diet(raw) or [raw]
+        listed = len(readings) > 1
         for reading, said_so in enumerate(readings):
             before = {repr(c) for c in found[previous:]} if reading else set()
             raw = _SARCASM.sub(_taken_back, said_so)
@@ -1736,12 +1740,16 @@ _EN_DIET_LIST = (
     rf"{DIET_EN}(?:(?:\s*,\s*(?:(?:and|or|nor)\s+)?|\s+(?:and|or|nor|&)\s+)(?:also\s+)?{DIET_EN})+"
 )
 _EN_DIET_FRAME = re.compile(
-    r"(?:^|(?<=[,;:]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))"
+    r"(?:^\s*|(?<=[,;:]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))"
     rf"(?:(?P<be>I(?:'m|’m| am)\s+{ADV_EN}(?P<neg>(?:no longer|not|never)\s+)?"
     r"(?:(?:strictly|strict|fully|mostly|pretty much)\s+)*)"
     r"|I(?:'ve| have)?\s+(?:quit|stopped|gave up|given up)\s+being\s+)"
     rf"(?P<neither>neither\s+)?(?P<diets>{_EN_DIET_LIST})(?![\w-])"
-    r"(?=(?:\s+(?:now|these days|nowadays|anymore|any more|any longer|either|too|as well))?"
+    r"(?=(?P<tail>\s+(?:now|these days|nowadays|anymore|any more|any longer|either|too|as well))?"
+    # …and, after a list joined by words alone, what a diet said alone may have after it:
+    # since when, for what, a laugh, an aside ("…keto and sober since May", "…(mostly)")
+    r"(?P<more>\s+(?:since\s[^,.;!?()]{1,30}|last\s+\w+|in\s+(?:19|20)\d\d|for\s+\w+(?:\s+\w+)?"
+    r"|(?:\w+\s+){1,2}ago|lol|haha|lmao|\([^()]{0,30}\)))?"
     r"\s*(?:[,.;!?)]|$))",
     _I,
 )
@@ -1749,14 +1757,16 @@ _EN_DIET_SPLIT = re.compile(
     r"\s*,\s*(?:(?:and|or|nor)\s+)?(?:also\s+)?|\s+(?:and|or|nor|&)\s+(?:also\s+)?", _I
 )
 _EN_OR = re.compile(r"(?:,|\s)\s*or\s", _I)
+_EN_NEW_ITEM = re.compile(r",\s*(?:and|or|nor)\s|\balso\b|,.*\bnor\b|\bnor\b.*,", _I)
+_STILL = ("now", "these days", "nowadays", "too", "as well")
 _EN_JOINED = re.compile(r"\s(?:and|or|nor|&)\s", _I)
 # Plant diets said together are one choice named twice ("vegetarian and vegan"): each
 # alone would end the other.
 _PLANT_DIET_WORDS = frozenset(
-    {"vegetarian", "vegan", "pescatarian", "pescetarian", "flexitarian", "plant-based"}
-    | {"meat-free", "meat free"}
+    {"vegetarian", "vegan", "pescatarian", "pescetarian", "flexitarian", "plant-based", "meat-free"}
 )
 _DIETS_AT_MOST = 6
+_TASTE = FactCategory.PREFERENCE  # (diets are stored as preferences too)
 _DIET_SENTENCE = 600  # characters: a longer sentence is read once, as said
 
 
@@ -1771,9 +1781,16 @@ def _diets_of(frame: re.Match[str]) -> list[str] | None:
     negated = negated or frame["neither"] is not None
     if (_EN_OR.search(listed) and not negated) or (negated and not _EN_JOINED.search(listed)):
         return None
+    if frame["more"] and "," in listed:  # "I'm keto, sober never…": a clause ended at ","
+        return None
+    # Given up or denied, a list ends where a diet held now may begin: "I'm no longer
+    # keto, and also halal", "…, halal now", "I gave up being keto, and halal too".
+    ending = negated or frame["be"] is None
+    if ending and (_EN_NEW_ITEM.search(listed) or (frame["tail"] or "").strip() in _STILL):
+        return None
     said: dict[str, str] = {}
     for diet in _EN_DIET_SPLIT.split(listed):
-        said.setdefault(diet.casefold(), diet)
+        said.setdefault(diet.casefold().replace(" ", "-"), diet)  # "gluten free" is "gluten-free"
     if not 2 <= len(said) <= _DIETS_AT_MOST or len(_PLANT_DIET_WORDS & said.keys()) > 1:
         return None
     say = "not " if frame["neither"] else ""
