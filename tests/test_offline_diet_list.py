@@ -176,3 +176,43 @@ def test_a_diet_spelled_two_ways_is_one() -> None:
     assert [c.content for c in candidates_from_text("I'm nut free and nut-free.")] == [
         "User is nut free and nut-free"
     ]
+
+
+@pytest.mark.parametrize(
+    ("first", "now", "kept"),
+    [
+        # one of several things named keeps the need (newcomer 54: the shellfish allergy went)
+        (
+            "I'm allergic to mussels and walnuts.",
+            "I'm not allergic to walnuts anymore.",
+            ["User is allergic to mussels and walnuts"],
+        ),
+        ("我对螃蟹和芒果过敏", "我对芒果不过敏了", ["用户对螃蟹和芒果过敏"]),
+        # all of them named, joined by "or" too, withdraws it (attacker 100)
+        (
+            "I'm allergic to mussels and walnuts.",
+            "I'm not allergic to mussels or walnuts anymore.",
+            [],
+        ),
+        # one need whatever its words: an aside, a second verb, a thing named with "and"
+        ("I'm allergic to walnuts, badly.", "I'm not allergic to walnuts anymore.", []),
+        ("I'm allergic to sesame and carry an EpiPen.", "I'm no longer allergic to sesame.", []),
+        ("I'm allergic to chilli and lime crisps.", "I'm not allergic to chilli anymore.", []),
+    ],
+)
+def test_a_need_of_several_things_goes_when_all_are_named(
+    first: str, now: str, kept: list[str]
+) -> None:
+    assert facts_after(first, now) == kept
+
+
+@pytest.mark.parametrize(
+    "now",
+    [
+        "I'm no longer paleo, kosher, and sober.",  # an Oxford comma is no new clause
+        "I'm no longer paleo and kosher now.",  # "now" after a list joined by words alone
+        "I stopped being paleo and kosher a couple of years ago.",
+    ],
+)
+def test_a_list_given_up_is_withdrawn_however_it_is_punctuated(now: str) -> None:
+    assert facts_after("I'm paleo. I'm kosher.", now) == []

@@ -33,7 +33,7 @@ from deerflow_memory.update.offline.rules import (
     normalise_value,
     zh_statement,
 )
-from deerflow_memory.update.offline.vocabulary import KIN_ZH, SINCE_WHEN_EN
+from deerflow_memory.update.offline.vocabulary import ALLERGEN_EN, KIN_ZH, SINCE_WHEN_EN
 
 __all__ = [
     "AGO_EN",
@@ -159,7 +159,7 @@ def names_need(value: str, need: str) -> bool:
     # A need of several things ("allergic to shellfish and peanuts", "对虾和花生过敏") goes
     # only when all are named: one of them named ("no longer allergic to peanuts") took the
     # shellfish allergy with it. Keeping a need is the safe side.
-    listed = _LISTED.search(need) is not None
+    listed = _several_things(need)
     if _CJK_VALUE.search(value):
         named = _NEED_WORDS_ZH.sub("", value).strip()
         return bool(named) and (
@@ -167,17 +167,40 @@ def names_need(value: str, need: str) -> bool:
             or value in _RETRACT_STEMS.values()  # "吃素" → "素" for "素食主义者"
             or _NEED_WORDS_ZH.sub("", need).strip() in named
         )
-    named_words = {w for w in re.findall(r"\w+", value) if w not in _NEED_WORDS_EN}
+    named_words = {
+        w for w in re.findall(r"\w+", value) if w not in _NEED_WORDS_EN and w not in _JOINERS
+    }
     need_words = {  # when it began or how strictly is no part of what it is
         w
         for w in re.findall(r"\w+", _REASON.sub("", need))
-        if w not in _NEED_WORDS_EN and w not in _NEED_VERBS_EN and w not in _NEED_ASIDES_EN
+        if w not in _NEED_WORDS_EN
+        and w not in _NEED_VERBS_EN
+        and w not in _NEED_ASIDES_EN
+        and w not in _JOINERS  # "shellfish or peanuts" names "shellfish and peanuts"
     }
     kind = any(w in _NEED_KINDS_EN for w in re.findall(r"\w+", value)) and not listed
     return bool(named_words) and (kind or need_words <= named_words)
 
 
-_LISTED = re.compile(r",|;|&|\b(?:and|or|plus|as well as)\b|[和及与、，]")
+_JOINERS = frozenset(("and", "or", "nor", "either", "both"))
+# What a need is of: "allergic to A, B and C", "对A和B过敏".
+_NEED_OF_EN = re.compile(r"\b(?:allergic|intolerant|sensitive|hypersensitive) to (?P<of>.+)$")
+_NEED_OF_ZH = re.compile(r"对(?P<of>.+?)(?:过敏|不耐受|敏感)")
+_THINGS_EN = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or|&)\s+")
+_THINGS_ZH = re.compile(r"[和及与跟、，,]")
+_A_THING_EN = re.compile(rf"(?:{ALLERGEN_EN})", re.IGNORECASE)
+
+
+def _several_things(need: str) -> bool:
+    """Whether a need is of several things, each one that can be reacted to: "allergic to
+    shellfish and peanuts", "对虾和花生过敏"; not "allergic to peanuts, badly", "…peanuts
+    and carry an EpiPen", "…salt and pepper seasoning" (one need, whatever its words)."""
+    if (zh := _NEED_OF_ZH.search(need)) is not None:
+        return len([t for t in _THINGS_ZH.split(zh["of"]) if t.strip()]) > 1
+    if (en := _NEED_OF_EN.search(need)) is None:
+        return False
+    things = _THINGS_EN.split(en["of"].strip(" ."))
+    return len(things) > 1 and all(_A_THING_EN.fullmatch(thing) for thing in things)
 
 
 _NEED_ASIDES_EN = frozenset(("has", "been", "now", "nowadays", "these", "days", "currently", "still", "strictly", "strict", "fully", "mostly", "pretty", "much"))  # fmt: skip

@@ -52,6 +52,7 @@ from deerflow_memory.update.offline.shaping import (
 )
 from deerflow_memory.update.offline.vocabulary import (
     ADV_EN,
+    ALLERGEN_EN,
     BODY_EN,
     DIET_EN,
     KIN_ZH,
@@ -1309,19 +1310,7 @@ _NOT_A_VALUE = re.compile(
 # What can stand in X's place: for a need, something one reacts to (a food, a drug, an
 # animal, a plant: a known word, or one plural noun: "it's cashews"); for a home or work, a
 # name ("it's York", "it's Meta"; not "it's Sunday", "it's nearby").
-_FOOD_WORDS = (
-    r"peanuts?|tree nuts|nuts?|walnuts?|almonds?|cashews?|pecans?|pistachios?|hazelnuts?|sesame|"
-    r"soy|soya|wheat|gluten|milk|dairy|lactose|eggs?|fish|shellfish|shrimps?|prawns?|crabs?|"
-    r"lobsters?|mussels|oysters|clams|squid|mustard|celery|lupin|sulfites|sulphites|corn|kiwis?|"
-    r"mangos?|mangoes|strawberr(?:y|ies)|tomatoes|tomato|garlic|onions?|mushrooms?|coconut|"
-    r"chocolate|caffeine|alcohol|msg|avocados?|bananas?"
-)
-_ALLERGEN = re.compile(
-    rf"^(?:{_FOOD_WORDS}|penicillin|amoxicillin|sulfa(?: drugs)?|aspirin|ibuprofen|codeine|"
-    r"latex|nickel|pollen|grass|dust(?: mites)?|mould|mold|cats?|dogs?|horses?|bees?|wasps?|"
-    r"feathers|wool|perfume|fragrances?|[a-z]+(?:nuts|berries|fish|seeds|beans))$",
-    re.IGNORECASE,
-)
+_ALLERGEN = re.compile(rf"^(?:{ALLERGEN_EN})$", re.IGNORECASE)
 _A_SYMPTOM = re.compile(rf"\b(?:{SYMPTOM_EN})\b", re.IGNORECASE)
 _NOT_A_NAME = re.compile(
     r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|"
@@ -1749,7 +1738,7 @@ _EN_DIET_FRAME = re.compile(
     # …and, after a list joined by words alone, what a diet said alone may have after it:
     # since when, for what, a laugh, an aside ("…keto and sober since May", "…(mostly)")
     r"(?P<more>\s+(?:since\s[^,.;!?()]{1,30}|last\s+\w+|in\s+(?:19|20)\d\d|for\s+\w+(?:\s+\w+)?"
-    r"|(?:\w+\s+){1,2}ago|lol|haha|lmao|\([^()]{0,30}\)))?"
+    r"|(?:\w+\s+){1,4}ago|lol|haha|lmao|\([^()]{0,30}\)))?"
     r"\s*(?:[,.;!?)]|$))",
     _I,
 )
@@ -1757,7 +1746,6 @@ _EN_DIET_SPLIT = re.compile(
     r"\s*,\s*(?:(?:and|or|nor)\s+)?(?:also\s+)?|\s+(?:and|or|nor|&)\s+(?:also\s+)?", _I
 )
 _EN_OR = re.compile(r"(?:,|\s)\s*or\s", _I)
-_EN_NEW_ITEM = re.compile(r",\s*(?:and|or|nor)\s|\balso\b|,.*\bnor\b|\bnor\b.*,", _I)
 _STILL = ("now", "these days", "nowadays", "too", "as well")
 _EN_JOINED = re.compile(r"\s(?:and|or|nor|&)\s", _I)
 # Plant diets said together are one choice named twice ("vegetarian and vegan"): each
@@ -1785,8 +1773,14 @@ def _diets_of(frame: re.Match[str]) -> list[str] | None:
         return None
     # Given up or denied, a list ends where a diet held now may begin: "I'm no longer
     # keto, and also halal", "…, halal now", "I gave up being keto, and halal too".
+    # (An Oxford comma before the last of three or more is no new clause: "I'm no longer
+    # halal, keto, and sober".)
     ending = negated or frame["be"] is None
-    if ending and (_EN_NEW_ITEM.search(listed) or (frame["tail"] or "").strip() in _STILL):
+    new_item = re.search(r"\balso\b|\bnor\b.*,", listed, _I) is not None or (
+        listed.count(",") == 1 and re.search(r",\s*(?:and|or|nor)\s", listed, _I) is not None
+    )
+    held_now = "," in listed and (frame["tail"] or "").strip().casefold() in _STILL
+    if ending and (new_item or held_now):
         return None
     said: dict[str, str] = {}
     for diet in _EN_DIET_SPLIT.split(listed):

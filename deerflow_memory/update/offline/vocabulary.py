@@ -169,6 +169,23 @@ STATE_EN = (
     r"in recovery|recovering alcoholic|cancer survivor|[\w-]+ (?:sufferer|patient|survivor))"
 )
 
+# --- what one reacts to -------------------------------------------------------------------
+
+# Something one can be allergic or intolerant to: a food, a drug, an animal, a plant or a
+# material (a known word, or a kind of nut, berry, fish, seed or bean).
+_FOOD_WORDS = (
+    r"peanuts?|tree nuts|nuts?|walnuts?|almonds?|cashews?|pecans?|pistachios?|hazelnuts?|sesame|"
+    r"soy|soya|wheat|gluten|milk|dairy|lactose|eggs?|fish|shellfish|shrimps?|prawns?|crabs?|"
+    r"lobsters?|mussels|oysters|clams|squid|mustard|celery|lupin|sulfites|sulphites|corn|kiwis?|"
+    r"mangos?|mangoes|strawberr(?:y|ies)|tomatoes|tomato|garlic|onions?|mushrooms?|coconut|"
+    r"chocolate|caffeine|alcohol|msg|avocados?|bananas?"
+)
+ALLERGEN_EN = (
+    rf"(?:{_FOOD_WORDS}|penicillin|amoxicillin|sulfa(?: drugs)?|aspirin|ibuprofen|codeine|"
+    r"latex|nickel|pollen|grass|dust(?: mites)?|mould|mold|cats?|dogs?|horses?|bees?|wasps?|"
+    r"feathers|wool|perfume|fragrances?|[a-z]+(?:nuts|berries|fish|seeds|beans))"
+)
+
 # --- diet ----------------------------------------------------------------------------------
 
 DIET_EN = (
