@@ -67,9 +67,8 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
     for secret in secrets:
         if secret and len(secret) >= 4:
             text = text.replace(secret, "***")
-    text = _URL_PASSWORD.sub(lambda m: f"{m.group(1)}:***@", text)
-    text = _URL_PASSWORD_ANY.sub(lambda m: f"{m.group(1)}:***@", text)
-    text = _URL_PASSWORD_ONE_SLASH.sub(lambda m: f"{m.group(1)}:***@", text)
+    for password in (_URL_PASSWORD, _URL_PASSWORD_ANY, _URL_PASSWORD_ONE_SLASH):
+        text = password.sub(lambda m: f"{m.group(1)}:***@", text)
     text = _URL_TOKEN.sub("***@", text)
     text = _QUERY_SECRET.sub(lambda m: f"{m.group(1)}***", text)
     text = _KEY_VALUE_SECRET.sub(_key_value_redacted, text)

@@ -247,17 +247,13 @@ def read_yaml(path: Path) -> dict[str, Any]:
         url = _A_URL.match(str(path)) is not None
         raise ConfigError(f"config file not found: {shown}{hint if url else ''}") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(
-            redact_secrets(f"config file {_said(path)} cannot be read: {e}")
-        ) from None
+        raise ConfigError(redact_secrets(f"config file {path} cannot be read: {e}")) from None
     try:
         data = yaml.load(text, Loader=_strict_loader())
     except (_AliasError, _KeyNotTextError) as e:
         raise ConfigError(f"config file {shown}, line {e.line}: {e.problem}") from None
     except yaml.YAMLError as e:  # (not chained: it quotes the line, a password as given)
-        raise ConfigError(
-            redact_secrets(f"config file {_said(path)} is not valid YAML: {e}")
-        ) from None
+        raise ConfigError(redact_secrets(f"config file {path} is not valid YAML: {e}")) from None
     except RecursionError as e:  # "[[[[…" nested thousands deep
         raise ConfigError(f"config file {shown} is nested too deeply to be a configuration") from e
     except MemoryError as e:  # within MAX_CONFIG_BYTES, under a tight memory limit
@@ -267,7 +263,7 @@ def read_yaml(path: Path) -> dict[str, Any]:
         ) from e
     except ValueError as e:  # a value YAML parses but Python refuses (an int over 4,300 digits)
         raise ConfigError(
-            redact_secrets(f"config file {_said(path)}: a value cannot be read: {e}")
+            redact_secrets(f"config file {path}: a value cannot be read: {e}")
         ) from None
     except (KeyError, AttributeError, TypeError) as e:
         # A tagged scalar whose text is not of its tag: PyYAML's bool and timestamp
@@ -279,12 +275,10 @@ def read_yaml(path: Path) -> dict[str, Any]:
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise ConfigError(
-            f"config file {_said(path)} must hold a mapping, got {type(data).__name__}"
-        )
+        raise ConfigError(f"config file {shown} must hold a mapping, got {type(data).__name__}")
     section = data.get("memory", data)
     if not isinstance(section, dict):
-        raise ConfigError(f"config file {_said(path)}: 'memory' must be a mapping")
+        raise ConfigError(f"config file {shown}: 'memory' must be a mapping")
     _check_text_keys(path, section, "memory" if section is not data else "")
     values = _without_aliases(path, section)
     fields = MemoryConfig.model_fields
@@ -294,9 +288,9 @@ def read_yaml(path: Path) -> dict[str, Any]:
     if typos:  # did-you-mean for the first few only: a file may hold 60,000 typos
         described = [f"{quoted(k)}{did_you_mean(k, fields)}" for k in typos[:ERRORS_SHOWN]]
         problems = first_few(described, len(typos), "unknown settings")
-        raise ConfigError(f"config file {_said(path)}: unknown memory setting(s) {problems}")
+        raise ConfigError(f"config file {shown}: unknown memory setting(s) {problems}")
     if ignored:
-        logger.warning("config file %s: ignoring DeerFlow settings %s", _said(path), ignored)
+        logger.warning("config file %s: ignoring DeerFlow settings %s", shown, ignored)
     return {k: v for k, v in values.items() if k not in unknown}
 
 
@@ -324,9 +318,7 @@ def _check_text_keys(path: Path, section: dict[Any, Any], where: str) -> None:
         for key in mapping:
             if not isinstance(key, str):
                 inside = f"under {place}: " if place else "at the top level: "
-                raise ConfigError(
-                    redact_secrets(f"config file {_said(path)}: {inside}{_not_text(key)}")
-                )
+                raise ConfigError(redact_secrets(f"config file {path}: {inside}{_not_text(key)}"))
 
 
 def _without_aliases(path: Path, section: dict[str, Any]) -> dict[str, Any]:

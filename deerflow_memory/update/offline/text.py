@@ -1534,12 +1534,14 @@ def candidates_from_text(text: str) -> list[Candidate]:
     expect_text(text, "text")
     found: list[Candidate] = []
     previous = 0  # where the candidates of the sentence before start in ``found``
-    listed = False  # whether that sentence was read once per diet of a list
+    per_diet = False  # whether that sentence was read once per diet of a list
     for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
         if _SARCASM_ALONE.fullmatch(raw):  # a taste said last is what it takes back
-            if listed:  # …or the diets of a list said last (_each_diet): all of them
-                found[previous:] = [c for c in found[previous:] if c.category != _TASTE]
-            elif len(found) > previous and found[-1].category == _TASTE:
+            if per_diet:  # …or the diets of a list said last (_each_diet): all of them
+                found[previous:] = [
+                    c for c in found[previous:] if c.category != FactCategory.PREFERENCE
+                ]
+            elif len(found) > previous and found[-1].category == FactCategory.PREFERENCE:
                 del found[-1]
             continue
         if _TAKEN_BACK.fullmatch(raw.strip()) or raw.strip() == "NOT":
@@ -1553,73 +1555,10 @@ def candidates_from_text(text: str) -> list[Candidate]:
         # a list of diets is read once per diet, as each would be said alone (_each_diet);
         # what an earlier reading found is not added again
         readings = _each_diet(raw) or [raw]
-        listed = len(readings) > 1
+        per_diet = len(readings) > 1
         for reading, said_so in enumerate(readings):
-            before = {repr(c) for c in found[previous:]} if reading else set()
-            raw = _SARCASM.sub(_taken_back, said_so)
-            if not _LETTER.search(raw):
-                continue
-            if _TAKEN_BACK_AFTER.search(
-                raw
-            ):  # "我对花生过敏，开玩笑的", "I'm vegan, or at least I was"
-                continue
-            zh = _CJK.search(raw) is not None
-            if zh and _LETTER.search(outside := _BRACKETED.sub("", raw)):
-                zh = _CJK.search(outside) is not None  # "…peanuts (花生)": English
-                # "I'm allergic to 花生": an English sentence with a Chinese word in it
-                zh = zh and _EN_OPENING.match(outside) is None
-            sentence, marker, remember = _strip_leadins(raw.strip(), zh)
-            sentence = _cleft((_ZH_META_IF if zh else _EN_META_IF).sub("", sentence), zh)
-            question = "?" in terminator or "？" in terminator
-            if zh:
-                question = question or ZH_QUESTION.search(_zh_normalise(sentence)) is not None
-            else:
-                question = question or _EN_QUESTION_START.match(sentence) is not None
-            if question and not zh and _EN_STANDING_ASK.match(sentence):
-                question = False  # "Can you always reply in bullet points?": asked for good
-            if question and not remember:
-                asked, sentence = sentence, before_question(sentence, zh)
-                if not zh and (described := _described_like_me(asked)):
-                    sentence = f"{sentence}, {described}" if sentence else described
-            if not sentence or (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence):
-                continue
-            vented = venting(sentence, zh)
-            joking = vented or venting(raw, zh)  # "Lol I'm 12": the lead-in said it
-            if not zh:
-                sentence = _en_normalise(sentence)
-            sentence, others = with_others(sentence, zh)
-            still = (_ZH_STILL if zh else _EN_STILL).search(sentence) is not None and not (
-                _ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED
-            ).search(raw)
-            said = _sentence_candidates(sentence, zh, marker)
-            for candidate in _still_so(said, "do") if still else said:
-                if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
-                    continue  # "Lol I'm 12", "Shoe size? I'm 44"
-                if vented and (
-                    (candidate.slot or "").startswith("taste:")
-                    or candidate.confidence <= OWN_WORDS_CONFIDENCE
-                ):
-                    continue  # "I hate Mondays lol": a mood
-                if terminator == _ASIDE_END and candidate.confidence <= OWN_WORDS_CONFIDENCE:
-                    continue  # "(I'm the one in red)", "(I'm making it for my mom)": chat
-                if others and candidate.content:
-                    candidate.content += others
-                if candidate.content and unsafe_to_store(candidate.content):
-                    continue  # "Big fan of sk-proj-…": a secret or an instruction, whatever the rule
-                if (
-                    not zh
-                    and _EN_CUT_SHORT.search(candidate.content)
-                    and not _EN_OWN_CLAUSE.search(candidate.content)
-                ):
-                    continue  # "I'm a huge fan of": what it is of was never said
-                given_up = _diets_given_up(candidate.content, zh, found)
-                if given_up and (_ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED).search(raw):
-                    # someone else named: whose diet ended is unclear, so none is withdrawn;
-                    # "我以前室友吃素，现在吃肉了" leaves even whose plate unclear (no subject)
-                    if zh:
-                        continue
-                    given_up = []
-                found += [c for c in (candidate, *given_up) if repr(c) not in before]
+            before = {repr(c) for c in found[previous:]} if reading else None
+            _read_into(found, said_so, terminator, text, before)
     if _UNDONE.search(text):  # "I left Paris in June, but came back in July": nothing ended
         found = [c for c in found if not (_ENDED_HERE.match(c.content) or c.retract_present)]
     no_dislike = {  # "Jazz isn't my thing, it's my life": no dislike of jazz
@@ -1629,6 +1568,76 @@ def candidates_from_text(text: str) -> list[Candidate]:
     if no_dislike:
         found = [c for c in found if c.content.casefold() not in no_dislike]
     return found
+
+
+def _read_into(
+    found: list[Candidate], raw: str, terminator: str, text: str, before: set[str] | None
+) -> None:
+    """Add to ``found`` the candidates of one sentence ``raw`` of the message ``text``
+    (ended by ``terminator``), but none whose ``repr`` is in ``before`` (what an earlier
+    reading of the same sentence found, :func:`_each_diet`)."""
+    raw = _SARCASM.sub(_taken_back, raw)
+    if not _LETTER.search(raw):
+        return
+    if _TAKEN_BACK_AFTER.search(raw):  # "我对花生过敏，开玩笑的", "I'm vegan, or at least I was"
+        return
+    zh = _CJK.search(raw) is not None
+    if zh and _LETTER.search(outside := _BRACKETED.sub("", raw)):
+        zh = _CJK.search(outside) is not None  # "…peanuts (花生)": English
+        # "I'm allergic to 花生": an English sentence with a Chinese word in it
+        zh = zh and _EN_OPENING.match(outside) is None
+    sentence, marker, remember = _strip_leadins(raw.strip(), zh)
+    sentence = _cleft((_ZH_META_IF if zh else _EN_META_IF).sub("", sentence), zh)
+    question = "?" in terminator or "？" in terminator
+    if zh:
+        question = question or ZH_QUESTION.search(_zh_normalise(sentence)) is not None
+    else:
+        question = question or _EN_QUESTION_START.match(sentence) is not None
+    if question and not zh and _EN_STANDING_ASK.match(sentence):
+        question = False  # "Can you always reply in bullet points?": asked for good
+    if question and not remember:
+        asked, sentence = sentence, before_question(sentence, zh)
+        if not zh and (described := _described_like_me(asked)):
+            sentence = f"{sentence}, {described}" if sentence else described
+    if not sentence or (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence):
+        return
+    vented = venting(sentence, zh)
+    joking = vented or venting(raw, zh)  # "Lol I'm 12": the lead-in said it
+    if not zh:
+        sentence = _en_normalise(sentence)
+    sentence, others = with_others(sentence, zh)
+    still = (_ZH_STILL if zh else _EN_STILL).search(sentence) is not None and not (
+        _ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED
+    ).search(raw)
+    said = _sentence_candidates(sentence, zh, marker)
+    for candidate in _still_so(said, "do") if still else said:
+        if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
+            continue  # "Lol I'm 12", "Shoe size? I'm 44"
+        if vented and (
+            (candidate.slot or "").startswith("taste:")
+            or candidate.confidence <= OWN_WORDS_CONFIDENCE
+        ):
+            continue  # "I hate Mondays lol": a mood
+        if terminator == _ASIDE_END and candidate.confidence <= OWN_WORDS_CONFIDENCE:
+            continue  # "(I'm the one in red)", "(I'm making it for my mom)": chat
+        if others and candidate.content:
+            candidate.content += others
+        if candidate.content and unsafe_to_store(candidate.content):
+            continue  # "Big fan of sk-proj-…": a secret or an instruction, whatever the rule
+        if (
+            not zh
+            and _EN_CUT_SHORT.search(candidate.content)
+            and not _EN_OWN_CLAUSE.search(candidate.content)
+        ):
+            continue  # "I'm a huge fan of": what it is of was never said
+        given_up = _diets_given_up(candidate.content, zh, found)
+        if given_up and (_ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED).search(raw):
+            # someone else named: whose diet ended is unclear, so none is withdrawn;
+            # "我以前室友吃素，现在吃肉了" leaves even whose plate unclear (no subject)
+            if zh:
+                continue
+            given_up = []
+        found += [c for c in (candidate, *given_up) if before is None or repr(c) not in before]
 
 
 def _still_so(said: list[Candidate], verb: str) -> list[Candidate]:
@@ -1725,9 +1734,8 @@ _EN_WAS_NOT_NOW = re.compile(
 # Diets the user says they follow, or no longer follow, named together: a list that is
 # the whole complement of its clause, which ends after it ("…, halal though" and "…, keto
 # now" go on past a clause's end; "a keto and paleo cookbook" names no diet of the user's).
-_EN_DIET_LIST = (
-    rf"{DIET_EN}(?:(?:\s*,\s*(?:(?:and|or|nor)\s+)?|\s+(?:and|or|nor|&)\s+)(?:also\s+)?{DIET_EN})+"
-)
+_EN_DIET_JOINER = r"(?:\s*,\s*(?:(?:and|or|nor)\s+)?|\s+(?:and|or|nor|&)\s+)(?:also\s+)?"
+_EN_DIET_LIST = rf"{DIET_EN}(?:{_EN_DIET_JOINER}{DIET_EN})+"
 _EN_DIET_FRAME = re.compile(
     r"(?:^\s*|(?<=[,;:]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))"
     rf"(?:(?P<be>I(?:'m|’m| am)\s+{ADV_EN}(?P<neg>(?:no longer|not|never)\s+)?"
@@ -1742,19 +1750,16 @@ _EN_DIET_FRAME = re.compile(
     r"\s*(?:[,.;!?)]|$))",
     _I,
 )
-_EN_DIET_SPLIT = re.compile(
-    r"\s*,\s*(?:(?:and|or|nor)\s+)?(?:also\s+)?|\s+(?:and|or|nor|&)\s+(?:also\s+)?", _I
-)
+_EN_DIET_SPLIT = re.compile(_EN_DIET_JOINER, _I)
 _EN_OR = re.compile(r"(?:,|\s)\s*or\s", _I)
 _STILL = ("now", "these days", "nowadays", "too", "as well")
+_EN_NEW_ITEM = re.compile(r"\balso\b|\bnor\b.*,", _I)
+_EN_COMMA_JOINED = re.compile(r",\s*(?:and|or|nor)\s", _I)
 _EN_JOINED = re.compile(r"\s(?:and|or|nor|&)\s", _I)
 # Plant diets said together are one choice named twice ("vegetarian and vegan"): each
 # alone would end the other.
-_PLANT_DIET_WORDS = frozenset(
-    {"vegetarian", "vegan", "pescatarian", "pescetarian", "flexitarian", "plant-based", "meat-free"}
-)
+_PLANT_DIET_WORDS = frozenset(_PLANT_DIETS) | {"pescetarian", "plant-based", "meat-free"}
 _DIETS_AT_MOST = 6
-_TASTE = FactCategory.PREFERENCE  # (diets are stored as preferences too)
 _DIET_SENTENCE = 600  # characters: a longer sentence is read once, as said
 
 
@@ -1776,8 +1781,8 @@ def _diets_of(frame: re.Match[str]) -> list[str] | None:
     # (An Oxford comma before the last of three or more is no new clause: "I'm no longer
     # halal, keto, and sober".)
     ending = negated or frame["be"] is None
-    new_item = re.search(r"\balso\b|\bnor\b.*,", listed, _I) is not None or (
-        listed.count(",") == 1 and re.search(r",\s*(?:and|or|nor)\s", listed, _I) is not None
+    new_item = _EN_NEW_ITEM.search(listed) is not None or (
+        listed.count(",") == 1 and _EN_COMMA_JOINED.search(listed) is not None
     )
     held_now = "," in listed and (frame["tail"] or "").strip().casefold() in _STILL
     if ending and (new_item or held_now):
