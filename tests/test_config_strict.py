@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -243,3 +244,27 @@ def test_a_debug_traceback_of_a_config_error_shows_no_password(tmp_path: Path, c
     )
     assert done.returncode != 0 and "ConfigError" in done.stderr
     assert "Wk37yhQp" not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize(
+    "option", [["--root", "postgresql://bob:Wk37yhQp@db.example/mem"], ["--debug"]]
+)
+def test_a_dsn_given_as_the_storage_folder_is_refused_and_writes_nothing(
+    tmp_path: Path, option: list[str]
+) -> None:
+    # "remember --root postgresql://bob:pw@db/mem" made folders named after the password
+    # and exited 0 (newcomer 55); the environment variable did the same.
+    env = {**os.environ, "DEERFLOW_MEMORY_STORAGE_PATH": "postgresql://bob:Wk37yhQp@db/mem"}
+    done = subprocess.run(
+        [sys.executable, "-m", "deerflow_memory.cli", *option, "remember", "--user", "x", "Rows"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert done.returncode != 0 and "a database's DSN goes in storage_dsn" in done.stderr
+    assert "Wk37yhQp" not in done.stderr + done.stdout and list(tmp_path.iterdir()) == []
+
+
+def test_a_windows_drive_is_no_url() -> None:
+    assert str(MemoryConfig(storage_path="C:/data/mem").storage_path) == "C:/data/mem"

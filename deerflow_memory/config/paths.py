@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from pathlib import Path
 
@@ -27,6 +28,16 @@ def control_character(text: str | bytes) -> str | None:
 def spelled_as_folder(path: str) -> bool:
     """``path`` ends in a separator, ``.`` or ``..``: it can only name a folder."""
     return os.path.basename(path) in ("", ".", "..")
+
+
+# A URL or DSN ("postgresql://…", which a path makes "postgresql:/…"): a scheme of two
+# letters or more, so a Windows drive ("C:/…") is none.
+_A_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:/")
+
+
+def looks_like_url(path: str) -> bool:
+    """Whether a path given by a user is a URL or DSN (``postgresql://bob:…@db/mem``)."""
+    return _A_URL.match(path) is not None
 
 
 def check_path(path: str | os.PathLike[str], what: str, *, file: bool = False) -> Path:

@@ -25,7 +25,7 @@ from pydantic import (
 from deerflow_memory.arguments import expect_text
 from deerflow_memory.config.messages import ERRORS_SHOWN, clipped, did_you_mean, first_few, shown
 from deerflow_memory.config.origins import normalize_origin
-from deerflow_memory.config.paths import control_character, spelled_as_folder
+from deerflow_memory.config.paths import control_character, looks_like_url, spelled_as_folder
 from deerflow_memory.config.secrets import SECRET_FIELDS, redact_secrets
 from deerflow_memory.errors import ConfigError, InvalidNameError
 from deerflow_memory.models import FactCategory, validate_name
@@ -61,7 +61,10 @@ class _NumbersNotBooleans(BaseModel):
         except ValidationError as e:
             secrets = [str(data[k]) for k in SECRET_FIELDS if data.get(k) is not None]
             parts = _validation_problems(e, type(self))
-            raise SettingsConfigError(parts, redact_secrets(_said(parts, e), secrets)) from e
+            error = SettingsConfigError(parts, redact_secrets(_said(parts, e), secrets))
+            if redact_secrets(str(e), secrets) != str(e):  # pydantic's holds the input as given
+                raise error from None
+            raise error from e
 
     @field_validator("*", mode="before")
     @classmethod
@@ -518,6 +521,8 @@ class MemoryConfig(_NumbersNotBooleans):
             problem = control_character(os.fspath(value))
             if problem:
                 raise ValueError(problem)
+            if looks_like_url(os.fspath(value)):  # a folder named after it held the password
+                raise ValueError("is a URL, not a folder (a database's DSN goes in storage_dsn)")
         if (
             isinstance(value, str)
             and info.data.get("storage") == "sqlite"

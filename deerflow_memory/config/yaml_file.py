@@ -6,7 +6,6 @@ The file is a bare mapping or a DeerFlow ``config.yaml`` with a ``memory:`` sect
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Hashable
 from pathlib import Path
@@ -20,7 +19,7 @@ from deerflow_memory.config.messages import (
     quoted,
     shown,
 )
-from deerflow_memory.config.paths import check_path
+from deerflow_memory.config.paths import check_path, looks_like_url
 from deerflow_memory.config.secrets import redact_secrets
 from deerflow_memory.config.settings import DEERFLOW_ALIASES, MemoryConfig
 from deerflow_memory.errors import ConfigError
@@ -218,10 +217,6 @@ def _said(path: Path) -> str:
     return redact_secrets(str(path))
 
 
-# A DSN or URL given as the file ("postgresql://…", which a path makes "postgresql:/…").
-_A_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:/")
-
-
 def read_yaml(path: Path) -> dict[str, Any]:
     """The memory settings of the config file ``path``, by setting name.
 
@@ -239,21 +234,21 @@ def read_yaml(path: Path) -> dict[str, Any]:
     check_path(path, "config file")
     # A path is said with its credentials masked (_said), and its OSError (which holds it
     # as given) is not chained: "--config postgresql://bob:pw@db" is a path here.
-    shown = _said(path)
+    shown = _said(path)  # (masked on its own first: "sk-password: at…" masked whole lost "at")
     try:
         text = _read_config_text(path)
     except FileNotFoundError:
         hint = "; --config takes a YAML file (a DSN goes in its storage_dsn setting)"
-        url = _A_URL.match(str(path)) is not None
+        url = looks_like_url(str(path))
         raise ConfigError(f"config file not found: {shown}{hint if url else ''}") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(redact_secrets(f"config file {path} cannot be read: {e}")) from None
+        raise ConfigError(redact_secrets(f"config file {shown} cannot be read: {e}")) from None
     try:
         data = yaml.load(text, Loader=_strict_loader())
     except (_AliasError, _KeyNotTextError) as e:
         raise ConfigError(f"config file {shown}, line {e.line}: {e.problem}") from None
     except yaml.YAMLError as e:  # (not chained: it quotes the line, a password as given)
-        raise ConfigError(redact_secrets(f"config file {path} is not valid YAML: {e}")) from None
+        raise ConfigError(redact_secrets(f"config file {shown} is not valid YAML: {e}")) from None
     except RecursionError as e:  # "[[[[…" nested thousands deep
         raise ConfigError(f"config file {shown} is nested too deeply to be a configuration") from e
     except MemoryError as e:  # within MAX_CONFIG_BYTES, under a tight memory limit
@@ -263,7 +258,7 @@ def read_yaml(path: Path) -> dict[str, Any]:
         ) from e
     except ValueError as e:  # a value YAML parses but Python refuses (an int over 4,300 digits)
         raise ConfigError(
-            redact_secrets(f"config file {path}: a value cannot be read: {e}")
+            redact_secrets(f"config file {shown}: a value cannot be read: {e}")
         ) from None
     except (KeyError, AttributeError, TypeError) as e:
         # A tagged scalar whose text is not of its tag: PyYAML's bool and timestamp
@@ -318,7 +313,9 @@ def _check_text_keys(path: Path, section: dict[Any, Any], where: str) -> None:
         for key in mapping:
             if not isinstance(key, str):
                 inside = f"under {place}: " if place else "at the top level: "
-                raise ConfigError(redact_secrets(f"config file {path}: {inside}{_not_text(key)}"))
+                raise ConfigError(
+                    redact_secrets(f"config file {_said(path)}: {inside}{_not_text(key)}")
+                )
 
 
 def _without_aliases(path: Path, section: dict[str, Any]) -> dict[str, Any]:
