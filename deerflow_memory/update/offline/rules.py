@@ -72,6 +72,7 @@ __all__ = [
     "en_statement",
     "match_clause",
     "match_instruction",
+    "no_verb_after_adverbs",
     "normalise_value",
     "refused",
     "slot_of",
@@ -917,6 +918,7 @@ _AND_VERBS_IF_FOLLOWED = frozenset(
     """work play run travel study train walk ride hike climb paint cook coach commute practise
     practice visit lead use watch love read drink""".split()  # noqa: SIM905
 )
+_HOBBY_VERB = re.compile(HOBBY_VERBS_EN)
 _VERB_FOLLOWED = re.compile(
     r"\s+(?:at|in|on|for|from|as|with|to|a|an|the|my|their|his|her|every|daily|weekly|nights"
     r"|weekends|part-time|full-time|remotely|twice|once|most|some|two|three)\b",
@@ -961,6 +963,29 @@ def _verbs_after_and(said: str, *, after_past: bool = False) -> str:
         return f"{m['and']} {m['adv'] or ''}{_third_person_verb(m['verb'])}"
 
     return _AND_VERB.sub(third, said) if " and " in said or " but " in said else said
+
+
+def no_verb_after_adverbs(fragment: str) -> bool:
+    """Whether ``fragment`` opens with adverbs and no common verb follows them.
+
+    "mostly sushi", "usually green tea": put after "I", these make no statement
+    ("I mostly sushi" would be "User mostly sushis"). "usually work nights",
+    "never eat pork" and "mostly garden" open with a verb: a common one, as a
+    second verb after "and" is (``_AND_VERBS``; ``_AND_VERBS_IF_FOLLOWED`` when
+    a preposition, an article or a time follows), or a hobby's. A fragment that
+    opens with no adverb is False.
+    """
+    words = fragment.split(" ")
+    i = 0
+    while i < len(words) - 1 and _adverb(words[i]):
+        i += 1
+    if i == 0:
+        return False
+    verb = words[i].casefold()
+    if verb in _AND_VERBS or _HOBBY_VERB.fullmatch(verb):
+        return False
+    end = len(" ".join(words[: i + 1]))
+    return not (verb in _AND_VERBS_IF_FOLLOWED and _VERB_FOLLOWED.match(fragment, end))
 
 
 def en_statement(clause: str) -> str:

@@ -40,6 +40,7 @@ from deerflow_memory.update.offline.rules import (
     base_form,
     match_clause,
     match_instruction,
+    no_verb_after_adverbs,
     refused,
     swap_pronouns,
 )
@@ -1028,6 +1029,8 @@ def _implied(fragment: str, zh: bool) -> str | None:
     if not zh and _EN_I_INSIDE.match(fragment):  # "now I visit it": "I" is there already
         return None
     for prefix in ("我",) if zh else ("I ", "I'm "):
+        if prefix == "I " and no_verb_after_adverbs(fragment):
+            continue  # "…, mostly sushi": no "I mostly sushi"
         clause = prefix + fragment
         candidate = match_clause(clause, zh)
         if candidate is not None and candidate.slot not in ("name", "surname"):
@@ -1074,6 +1077,12 @@ def _taste_said_in_full(taste: re.Match[str]) -> str:
     if taste["stand"]:
         return f"I cannot {taste['stand'].lower().split()[-1]} {rest}"
     return f"I'm {taste['not'].lower()} {rest}"
+
+
+# After a comma, "like" without a joining word gives examples of what came before ("I'm
+# allergic to nuts, like almonds", "I hate seafood, like shrimp"): the user's taste for
+# them is no verb with "I" dropped; the examples stay with their clause.
+_EN_FOR_EXAMPLE = re.compile(r"like\b", _I)
 
 
 def _owned(clause: str, zh: bool) -> bool:
@@ -1193,7 +1202,11 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             zh and inherited == _OTHER and _ZH_TO_THE_ASSISTANT.search(fragment) is None
         ):  # "我奶奶，总是说粤语": grandma's habit, no order to the assistant
             clauses.append([fragment, None])
-        elif inherited == _SELF and (implied := _implied(fragment, zh)) is not None:
+        elif (
+            inherited == _SELF
+            and not (not zh and not had_conjunction and _EN_FOR_EXAMPLE.match(fragment))
+            and (implied := _implied(fragment, zh)) is not None
+        ):
             clauses.append([implied, _SELF])
         elif zh and _ZH_SOMEONE_ELSE.match(fragment):
             clauses.append([fragment, _OTHER])  # "…，是我儿子过敏": not joined to the user's
