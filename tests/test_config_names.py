@@ -4,6 +4,7 @@ names with control characters are each one clear ConfigError."""
 from __future__ import annotations
 
 import json
+import traceback
 from pathlib import Path
 
 import pytest
@@ -167,5 +168,32 @@ def test_a_value_tagged_with_a_yaml_type_it_is_not_is_one_config_error(
     tmp_path: Path, text: str
 ) -> None:
     # Attack 19: PyYAML's bool and timestamp constructors raised KeyError/AttributeError.
-    with pytest.raises(ConfigError, match="tagged with a YAML type"):
+    with pytest.raises(
+        ConfigError, match=r"line \d: a value tagged !!(bool|timestamp) is not of that type"
+    ):
         load_config(write(tmp_path, text), environ={})
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("!!int correct-horse-battery-9", r"line 3: a value tagged !!int is not of that type"),
+        ("!!float correct-horse-battery-9", r"line 3: a value tagged !!float is not of that type"),
+        ("!!bool postgresql://ann:correct-horse-battery-9@db/m", r"line 3: a value tagged !!bool"),
+        ("!!timestamp correct-horse-battery-9", r"line 3: a value tagged !!timestamp"),
+        ("!!binary correct-horse-battery-9x", r"line 3: a value tagged !!binary"),
+        ("!vault correct-horse-battery-9", r"line 3: the tag '!vault' is no YAML type"),
+        ("9" * 4400, r"line 3: a number of more than 4,300 digits cannot be read"),
+    ],
+)
+def test_a_value_that_is_not_of_its_type_is_said_by_line_and_never_quoted(
+    tmp_path: Path, value: str, said: str
+) -> None:
+    # Attacker 101: "api_key: !!int <key>" was quoted in the message ("invalid literal for
+    # int() … '<key>'"), "!!bool <DSN>" in a chained KeyError, "!!binary" under the line.
+    text = f"memory:\n  max_facts: 5\n  api_key: {value}\n"
+    with pytest.raises(ConfigError, match=said) as raised:
+        load_config(write(tmp_path, text), environ={})
+    # neither the message nor the traceback --debug prints holds it
+    told = "".join(traceback.format_exception(raised.value))
+    assert "correct-horse" not in told and "9" * 100 not in told

@@ -227,6 +227,34 @@ def test_a_dsn_given_as_the_config_file_is_masked_even_in_a_traceback(tmp_path: 
 
 
 @pytest.mark.parametrize(
+    ("config", "masked"),
+    [
+        ("bob:Wk37yhQp@db.example", "bob:***@db.example"),  # a DSN without its scheme
+        ("bob:Wk/37y@hQp@db.example/mem", "bob:***@db.example/mem"),
+        ("https://Wk37yhQp@cfg.example/c.yaml", "https:/***@cfg.example/c.yaml"),  # a token
+    ],
+)
+def test_credentials_of_other_urls_given_as_the_config_file_are_masked(
+    tmp_path: Path, config: str, masked: str
+) -> None:
+    # Both were printed as given (attacker 101, newcomer 55); the token too with one "/".
+    for debug in ([], ["--debug"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "deerflow_memory.cli", "--config", config, "list", *debug],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        )
+        assert done.returncode != 0 and masked in done.stderr, done.stderr
+        assert "Wk37yhQp" not in done.stderr + done.stdout and "37y" not in done.stderr
+
+
+def test_text_that_only_looks_like_userinfo_is_left_alone() -> None:
+    for text in ("C:/Users/me@corp/x.yaml", "PATH=/bin:/lib/@types", "at 10:30 @ noon"):
+        assert redact_secrets(text) == text
+
+
+@pytest.mark.parametrize(
     "config",
     [
         "postgresql://bob:Wk37yhQp@db.example/",  # spelled as a folder: check_path's error

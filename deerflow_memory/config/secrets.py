@@ -23,6 +23,16 @@ _URL_PASSWORD_ONE_SLASH = re.compile(
     r"(?<=[A-Za-z0-9]:/)(?!/)([^:/@\s]{0,256}):((?:[^@\s/]|@(?=[^@\s/]*@)){0,512})@"
 )
 _URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
+# …and in a URL made one "/" ("--config https://TOKEN@host/c.yaml" is reported as the path
+# "https:/TOKEN@host/c.yaml"), bounded as the password above.
+_URL_TOKEN_ONE_SLASH = re.compile(r"(?<=[A-Za-z0-9]:/)(?!/)[^:/?#@\s]{1,512}@")
+# A DSN written without its scheme ("--config bob:pw@db" reports the path "bob:pw@db"):
+# userinfo at the start of a word, before a host name. The password runs to the last "@"
+# before it; bounded, so linear.
+_USERINFO_NO_SCHEME = re.compile(
+    r"(?<![^\s'\"(])([A-Za-z0-9._%+-]{1,64}):(?!/)((?:[^\s@'\"]|@(?=[^\s@'\"]*@)){1,512})@"
+    r"(?=[A-Za-z0-9][A-Za-z0-9.-]{0,253}(?:[:/\s'\")]|$))"
+)
 # "password=…", "db_password: …", "github_token=…", '"api_key": "…"' (JSON), "sslpassword =
 # 's3 cr3t'" (libpq's keyword form quotes a value with spaces; an unclosed quote runs to the
 # end of its line); not "OLDPWD". A key's prefix is four short words at most ("my-app-db-")
@@ -67,9 +77,15 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
     for secret in secrets:
         if secret and len(secret) >= 4:
             text = text.replace(secret, "***")
-    for password in (_URL_PASSWORD, _URL_PASSWORD_ANY, _URL_PASSWORD_ONE_SLASH):
+    for password in (
+        _URL_PASSWORD,
+        _URL_PASSWORD_ANY,
+        _URL_PASSWORD_ONE_SLASH,
+        _USERINFO_NO_SCHEME,
+    ):
         text = password.sub(lambda m: f"{m.group(1)}:***@", text)
-    text = _URL_TOKEN.sub("***@", text)
+    for token in (_URL_TOKEN, _URL_TOKEN_ONE_SLASH):
+        text = token.sub("***@", text)
     text = _QUERY_SECRET.sub(lambda m: f"{m.group(1)}***", text)
     text = _KEY_VALUE_SECRET.sub(_key_value_redacted, text)
     text = _BEARER.sub(lambda m: f"{m.group(1)} ***", text)

@@ -61,20 +61,38 @@ of a repeated text counts as a value too (:data:`_ALIASED_CHARACTERS` per value)
 _ALIASED_CHARACTERS = 100  # characters of repeated text that count as one value
 
 
-class _AliasError(Exception):
+class _LineProblem(Exception):
+    """What is wrong at one line of a config file, said without quoting the line."""
+
+    def __init__(self, problem: str, line: int) -> None:
+        super().__init__(problem)
+        self.problem, self.line = problem, line
+
+
+class _AliasError(_LineProblem):
     """A config file's aliases repeat too much, or one holds itself."""
 
-    def __init__(self, problem: str, line: int) -> None:
-        super().__init__(problem)
-        self.problem, self.line = problem, line
 
-
-class _KeyNotTextError(Exception):
+class _KeyNotTextError(_LineProblem):
     """A config file's mapping has a key no dict can hold (a list or a mapping)."""
 
-    def __init__(self, problem: str, line: int) -> None:
-        super().__init__(problem)
-        self.problem, self.line = problem, line
+
+class _ValueNotOfTagError(_LineProblem):
+    """A scalar of a config file cannot be built as its YAML type ("!!int sk-…")."""
+
+
+_YAML_TAG = "tag:yaml.org,2002:"
+
+
+def _unbuilt(node: Any) -> str:
+    """Why the scalar ``node`` could not be built, without its text (it may be a secret)."""
+    tag = str(node.tag)
+    if not tag.startswith(_YAML_TAG):
+        return f"the tag {quoted(tag[:40])} is no YAML type"
+    name = "!!" + tag[len(_YAML_TAG) :]
+    if name == "!!int" and len(str(node.value)) > 4300:
+        return "a number of more than 4,300 digits cannot be read (Python's limit)"
+    return f"a value tagged {name} is not of that type"
 
 
 def _not_text(key: Any) -> str:
@@ -139,6 +157,18 @@ def _strict_loader() -> type:
                     known += sum(self._size(k) + self._size(v) for k, v in node.value)
                 self._sizes[id(node)] = known
             return known
+
+        def construct_object(self, node: Any, deep: bool = False) -> Any:
+            if not isinstance(node, yaml.ScalarNode):
+                return super().construct_object(node, deep=deep)
+            try:
+                return super().construct_object(node, deep=deep)
+            except (ValueError, LookupError, AttributeError, TypeError, yaml.YAMLError):
+                # PyYAML's errors here quote the text ("invalid literal for int(): 'sk-…'",
+                # a KeyError of it, the line under a "!!binary" error): a secret as given.
+                # Said by its line and type only, and not chained.
+                line = node.start_mark.line + 1 if node.start_mark else 0
+                raise _ValueNotOfTagError(_unbuilt(node), line) from None
 
         def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
             seen: dict[Any, Any] = {}
@@ -245,7 +275,7 @@ def read_yaml(path: Path) -> dict[str, Any]:
         raise ConfigError(redact_secrets(f"config file {shown} cannot be read: {e}")) from None
     try:
         data = yaml.load(text, Loader=_strict_loader())
-    except (_AliasError, _KeyNotTextError) as e:
+    except _LineProblem as e:
         raise ConfigError(f"config file {shown}, line {e.line}: {e.problem}") from None
     except yaml.YAMLError as e:  # (not chained: it quotes the line, a password as given)
         raise ConfigError(redact_secrets(f"config file {shown} is not valid YAML: {e}")) from None
@@ -256,17 +286,10 @@ def read_yaml(path: Path) -> dict[str, Any]:
             f"config file {shown} needs more memory than is available to be read "
             "(too large or too deeply nested to be a configuration)"
         ) from e
-    except ValueError as e:  # a value YAML parses but Python refuses (an int over 4,300 digits)
-        raise ConfigError(
-            redact_secrets(f"config file {shown}: a value cannot be read: {e}")
-        ) from None
-    except (KeyError, AttributeError, TypeError) as e:
-        # A tagged scalar whose text is not of its tag: PyYAML's bool and timestamp
-        # constructors raise these on "!!bool x" and "!!timestamp x".
-        raise ConfigError(
-            f"config file {shown}: a value tagged with a YAML type (!!bool, !!timestamp...) "
-            "is not of that type"
-        ) from e
+    except (ValueError, LookupError, AttributeError, TypeError):
+        # Scalars raise _ValueNotOfTagError (by line); this is for any other value whose
+        # constructor fails. Not chained: such errors quote the text, a password as given.
+        raise ConfigError(f"config file {shown}: a value cannot be read as its YAML type") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
