@@ -1,7 +1,9 @@
 """Examples after a clause stay with it: "I'm allergic to nuts, like almonds" stored
 "User likes almonds", "I avoid seafood, like prawns" a taste for prawns, "我对坚果过敏，像
-杏仁" "用户像杏仁", and "I drink tea, usually green tea" "User usually greens tea": the
-fragment was read with the user's "I"/"我" put before it."""
+杏仁" "用户像杏仁", "…，包括虾、蟹和贝类" "用户蟹和贝类", and "I get migraines, usually
+after long flights" "User usually afters long flights": the fragment was read with the
+user's "I"/"我" put before it. Where the fragment is the user's own ("I'm retired, like
+gardening", "I'm busy, rarely cook"), it still is (attacker 102)."""
 
 from __future__ import annotations
 
@@ -70,18 +72,32 @@ def test_chinese_examples_are_no_statement_of_their_own(sentence: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("sentence", "first"),
+    "sentence",
     [
-        ("I drink coffee, usually flat whites.", "User drinks coffee"),
-        ("I get headaches sometimes, mostly after long flights", "User gets headaches sometimes"),
-        ("I listen to podcasts, mainly true crime", "User listens to podcasts"),
-        ("I order takeaway a lot, usually Thai food", "User orders takeaway a lot"),
+        "我对海鲜过敏，包括虾、蟹和贝类",
+        "我有不少爱好，比如钓鱼、下棋和书法",
+        "我对坚果过敏，比方说杏仁",
     ],
 )
-def test_adverbs_before_a_noun_make_no_habit(sentence: str, first: str) -> None:
+def test_chinese_list_items_after_examples_are_no_statement_either(sentence: str) -> None:
+    said = [content for content, _ in _said(sentence)]
+    assert len(said) == 1 and said[0].startswith("用户"), said
+
+
+@pytest.mark.parametrize(
+    ("sentence", "first"),
+    [
+        ("I drink coffee, mostly at the office.", "User drinks coffee"),
+        ("I get headaches sometimes, mostly after long flights", "User gets headaches sometimes"),
+        ("I listen to podcasts, mainly in the car", "User listens to podcasts"),
+        ("I order takeaway a lot, usually Thai food", "User orders takeaway a lot"),
+        ("I go climbing, mostly boulders", "User goes climbing"),
+    ],
+)
+def test_adverbs_before_what_is_surely_no_verb_make_no_habit(sentence: str, first: str) -> None:
     said = [content for content, _ in _said(sentence)]
     assert said and said[0].startswith(first), said
-    # no "User usually flats whites", "User mostly afters long flights"
+    # no "User mostly ats the office", "User mostly afters long flights", "Thais food"
     assert len(said) == 1, said
 
 
@@ -92,8 +108,62 @@ def test_adverbs_before_a_noun_make_no_habit(sentence: str, first: str) -> None:
         ("I live in Bergen, mostly cycle to work", "User mostly cycles to work"),
         ("I'm retired, often swim in the sea", "User often swims in the sea"),
         ("I'm a night owl, usually study at midnight", "User usually studies at midnight"),
+        ("I'm swamped at work, rarely cook", "User rarely cooks"),
+        ("I'm a commuter, usually wake up at five", "User usually wakes up at five"),
+        ("I'm Jain, mostly won't eat root vegetables", "User mostly will not eat root"),
+        ("I'm coeliac, usually can't eat pastry", "User usually cannot eat pastry"),
     ],
 )
-def test_adverbs_before_a_common_verb_still_tell_a_habit(sentence: str, habit: str) -> None:
+def test_adverbs_before_a_verb_still_tell_a_habit(sentence: str, habit: str) -> None:
     said = [content for content, _ in _said(sentence)]
     assert any(content.startswith(habit) for content in said), said
+
+
+def test_a_bare_verb_after_an_adverb_is_no_job_and_keeps_the_job_stored() -> None:
+    assert facts_after("I'm a pastry chef.", "I'm worn out lately, usually cook") == [
+        "User is a pastry chef",
+        "User usually cooks",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "taste"),
+    [
+        ("I'm a midwife, like to bake on Sundays", "User likes to bake on Sundays"),
+        ("I'm retired, like birdwatching", "User likes birdwatching"),
+        ("I live in Tromsø, like cross-country skiing", "User likes cross-country skiing"),
+        ("I'm from Lima, like ceviche", "User likes ceviche"),
+    ],
+)
+def test_like_after_a_place_a_job_or_like_to_is_the_verb(sentence: str, taste: str) -> None:
+    said = [content for content, _ in _said(sentence)]
+    assert taste in said and len(said) == 2, said
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm not into team sports, like rugby",
+        "I'm not allergic to nuts, like hazelnuts",
+        "I'm not a fan of sweets, like fudge and toffee",
+    ],
+)
+def test_examples_after_a_denial_are_no_correction(sentence: str) -> None:
+    said = [content for content, _ in _said(sentence)]
+    # not "User is like rugby", nor a taste for hazelnuts
+    assert not any(" is like " in c or " likes " in c for c in said), said
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "now"),
+    [
+        ("I hate olives, like the green ones", "I love olives now", ["User loves olives now"]),
+        ("I like tea, usually with honey", "I don't like tea anymore", ["User does not like tea"]),
+        ("我讨厌海鲜，比如生蚝", "我喜欢海鲜", ["用户喜欢海鲜"]),
+    ],
+)
+def test_a_taste_with_examples_is_superseded_as_the_taste(
+    first: str, later: str, now: list[str]
+) -> None:
+    assert len(facts_after(first)) == 1
+    assert facts_after(first, later) == now  # the taste said with examples is replaced

@@ -405,10 +405,11 @@ def _in_present(said: str) -> str:
 # fmt: off
 _EN_NOT_BUT = re.compile(r"^I'm {ADV}not (?:an? |the )?(?P<x>[^,;]+?)\s*(?:[,;]|\s-+)\s*(?:(?:but|rather)\s+)?(?P<im>I'm\s+)?(?P<y>(?:an? |the )?[^,;]+)$".replace("{ADV}", ADV_EN), _I)
 # After "I'm not X," without "I'm", a clause of its own is no Y the user is: "…, my girlfriend
-# is", "…, I prefer working late", "…, honestly I find it boring" (each read on its own).
+# is", "…, I prefer working late", "…, honestly I find it boring" (each read on its own); nor
+# are examples of X ("I'm not into sports, like football").
 _EN_CLAUSE_START = re.compile(
     r"^(?:I|I've|I'd|I'll|my|he|she|they|we|it|you|his|her|their|our|its|honestly|so|that|this|"
-    r"there|though|and|or|just|which|who)\b",
+    r"there|though|and|or|just|which|who|like|such as|including|especially|particularly)\b",
     _I,
 )
 _EN_USED_TO = re.compile(r"^I used to (?P<was>\w+) (?P<x>[^,]+?),? (?:but |and )?(?:now|these days|nowadays) (?:I )?(?P<now>[\w' ]+?) (?-i:them|it|that|those|these|him|her)(?: a lot| too| instead)?$", _I)

@@ -918,7 +918,6 @@ _AND_VERBS_IF_FOLLOWED = frozenset(
     """work play run travel study train walk ride hike climb paint cook coach commute practise
     practice visit lead use watch love read drink""".split()  # noqa: SIM905
 )
-_HOBBY_VERB = re.compile(HOBBY_VERBS_EN)
 _VERB_FOLLOWED = re.compile(
     r"\s+(?:at|in|on|for|from|as|with|to|a|an|the|my|their|his|her|every|daily|weekly|nights"
     r"|weekends|part-time|full-time|remotely|twice|once|most|some|two|three)\b",
@@ -966,14 +965,16 @@ def _verbs_after_and(said: str, *, after_past: bool = False) -> str:
 
 
 def no_verb_after_adverbs(fragment: str) -> bool:
-    """Whether ``fragment`` opens with adverbs and no common verb follows them.
+    """Whether ``fragment`` opens with adverbs and surely no verb follows them.
 
-    "mostly sushi", "usually green tea": put after "I", these make no statement
-    ("I mostly sushi" would be "User mostly sushis"). "usually work nights",
-    "never eat pork" and "mostly garden" open with a verb: a common one, as a
-    second verb after "and" is (``_AND_VERBS``; ``_AND_VERBS_IF_FOLLOWED`` when
-    a preposition, an article or a time follows), or a hobby's. A fragment that
-    opens with no adverb is False.
+    "mostly at night", "usually after a long flight", "mostly Thai food",
+    "mostly trails": put after "I", these make no statement ("I mostly at night"
+    would be "User mostly ats night"). Surely no verb: a preposition, an
+    article, a determiner or a number (:data:`_NO_VERB`), a capitalised word
+    (a name), or a plural ("trails", "whites"; not "focus", "discuss"). Any
+    other word may be a verb ("usually cook", "often fly to Tokyo") and is
+    read as one, as a bare word after "I" is. A fragment that opens with no
+    adverb is False.
     """
     words = fragment.split(" ")
     i = 0
@@ -981,11 +982,24 @@ def no_verb_after_adverbs(fragment: str) -> bool:
         i += 1
     if i == 0:
         return False
-    verb = words[i].casefold()
-    if verb in _AND_VERBS or _HOBBY_VERB.fullmatch(verb):
-        return False
-    end = len(" ".join(words[: i + 1]))
-    return not (verb in _AND_VERBS_IF_FOLLOWED and _VERB_FOLLOWED.match(fragment, end))
+    word = words[i]
+    return (
+        word.casefold() in _NO_VERB
+        or word[:1].isdigit()
+        or (word[:1].isupper() and word != "I")
+        or _PLURAL.fullmatch(word) is not None
+    )
+
+
+# Words that are never a verb after "I" (prepositions, articles, determiners, numbers).
+_NO_VERB = frozenset(
+    """after before at in on for from with without by during around about over under near
+    into onto between like than the a an my your his her its our their this that these those
+    some any every each most all both one two three four five six seven eight nine ten""".split()  # noqa: SIM905
+)
+# A plural noun: "trails", "whites", "RPGs"; not a bare verb in "-ss", "-us", "-is" ("discuss",
+# "focus").
+_PLURAL = re.compile(r"[A-Za-z][a-z]+[^\Wsui]s", re.IGNORECASE)
 
 
 def en_statement(clause: str) -> str:
@@ -1043,6 +1057,20 @@ def base_form(verb: str) -> str:
 
 # Words that say a statement holds now, at its end ("User loves running now").
 NOW_WORDS = r"(?:now|these days|nowadays)"
+
+
+# Detail after a taste's object: examples or when ("seafood, like shrimp", "tea, usually
+# with milk", "海鲜，比如虾"). The taste is of the object alone.
+_TASTE_DETAIL = re.compile(
+    r"(?:,\s*(?:like|such as|including|especially|particularly|e\.g\.|usually|mostly|mainly)\b"
+    r"|，\s*(?:比如|例如|譬如|诸如|包括|像|尤其|特别是)).*$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def taste_slot(value: str) -> str:
+    """The slot of a taste for ``value``: ``taste:`` and the object without its detail."""
+    return "taste:" + normalise_value(_TASTE_DETAIL.sub("", value, count=1))
 
 
 def normalise_value(value: str) -> str:
@@ -1112,7 +1140,7 @@ def _match(clause: str, rules: tuple[_Rule, ...], zh: bool) -> Candidate | None:
         )
         slot, slot_value = rule.slot, normalise_value(value)
         if slot in ("taste+", "taste-"):
-            slot, slot_value = "taste:" + normalise_value(value), slot[-1]
+            slot, slot_value = taste_slot(value), slot[-1]
         elif slot == "fav":
             slot = "fav:" + normalise_value(m["k"])
         return Candidate(
@@ -1250,5 +1278,5 @@ def slot_of(content: str) -> tuple[str, str] | None:
     for pattern in _TASTE_PATTERNS:
         if m := pattern.match(content.strip().rstrip(".。")):
             polarity = "-" if m["p"].casefold() in _NEGATIVE_TASTE else "+"
-            return "taste:" + normalise_value(m["v"]), polarity
+            return taste_slot(m["v"]), polarity
     return None

@@ -1079,10 +1079,31 @@ def _taste_said_in_full(taste: re.Match[str]) -> str:
     return f"I'm {taste['not'].lower()} {rest}"
 
 
-# After a comma, "like" without a joining word gives examples of what came before ("I'm
-# allergic to nuts, like almonds", "I hate seafood, like shrimp"): the user's taste for
-# them is no verb with "I" dropped; the examples stay with their clause.
-_EN_FOR_EXAMPLE = re.compile(r"like\b", _I)
+# After a comma, "like" without a joining word may give examples of what came before ("I'm
+# allergic to nuts, like almonds", "I hate seafood, like shrimp"); "like to …" never does.
+_EN_FOR_EXAMPLE = re.compile(r"like\b(?!\s+to\b)", _I)
+
+
+def _gives_examples(fragment: str, before: str) -> bool:
+    """Whether ", like X" after the user's clause ``before`` gives examples of it, so no
+    taste for X is read with "I" put back: after a need, a taste, a habit or a clause that
+    states none ("allergic to nuts, like almonds", "I play sports, like tennis", "I'm not
+    allergic to nuts, like almonds"); not after a place, a job or an age ("I live in Oslo,
+    like skiing", "I'm retired, like gardening": the verb)."""
+    if not _EN_FOR_EXAMPLE.match(fragment):
+        return False
+    said = match_clause(before, False)
+    return said is None or said.constraint or said.category != FactCategory.CONTEXT
+
+
+def _continues(separator: str, fragment: str, before: str, zh: bool) -> bool:
+    """Whether ``fragment``, after ``separator`` and the user's clause ``before``, only
+    continues that clause, so "I"/"我" is not put before it: an item after "、", a list's
+    own comma ("我对海鲜过敏，包括虾、蟹和贝类" has no "我蟹和贝类"), or examples after
+    ", like" with no joining word (:func:`_gives_examples`)."""
+    if zh:
+        return "、" in separator
+    return separator.strip() == "," and _gives_examples(fragment, before)
 
 
 def _owned(clause: str, zh: bool) -> bool:
@@ -1204,13 +1225,15 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             clauses.append([fragment, None])
         elif (
             inherited == _SELF
-            and not (not zh and not had_conjunction and _EN_FOR_EXAMPLE.match(fragment))
+            and not (continues := _continues(sep, raw, clauses[-1][0] or "" if clauses else "", zh))
             and (implied := _implied(fragment, zh)) is not None
         ):
             clauses.append([implied, _SELF])
         elif zh and _ZH_SOMEONE_ELSE.match(fragment):
             clauses.append([fragment, _OTHER])  # "…，是我儿子过敏": not joined to the user's
-        elif zh and inherited == _SELF and implied_own_words(fragment) is not None:
+        elif (
+            zh and inherited == _SELF and not continues and implied_own_words(fragment) is not None
+        ):
             clauses.append([fragment, _IMPLIED])  # "失眠好几年了": the user's, in their words
         elif clauses and not had_conjunction and not (not zh and _EN_ASKING.match(fragment)):
             # "I like hiking, cycling and swimming": an enumeration continues the clause,
