@@ -29,6 +29,7 @@ import os
 import re
 import signal
 import sys
+import traceback
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -1413,24 +1414,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OutputError as e:
         if e.broken_pipe:
             return _stop_on_broken_pipe()
-        if args.debug:
-            raise
-        _print_error(str(e), said=said)
-        return 2
+        return _failed(e, 2, str(e), args.debug, said)
     except Exception as e:  # every failure, of every subcommand, ends as one line
-        if args.debug:
-            raise
         if isinstance(e, CommandFailed):
-            _print_error(_describe(e), said=said)
-            return e.status
+            return _failed(e, e.status, _describe(e), args.debug, said)
         if isinstance(e, DeerflowMemoryError):
-            _print_error(_describe(e), said=said)
-            return 2
+            return _failed(e, 2, _describe(e), args.debug, said)
         if isinstance(e, OSError):  # permissions, a full disk, a file where a folder should be
-            _print_error(describe_os_error(e), said=said)
-            return 2
-        _print_error(f"{_describe(e)} (run with --debug for the traceback)", said=said)
-        return 1
+            return _failed(e, 2, describe_os_error(e), args.debug, said)
+        line = f"{_describe(e)} (run with --debug for the traceback)"
+        return _failed(e, 1, line, args.debug, said)
+
+
+def _failed(error: BaseException, status: int, line: str, debug: bool, said: Sequence[str]) -> int:
+    """Say a failure, as ``line`` or with ``debug`` as its traceback, and return ``status``:
+    the exit status is the same with and without ``--debug``."""
+    if not debug:
+        _print_error(line, said=said)
+    elif sys.stderr is not None:
+        try:
+            traceback.print_exception(error, file=sys.stderr)
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+    return status
 
 
 if __name__ == "__main__":

@@ -318,3 +318,27 @@ def test_the_model_line_shows_no_credentials_of_its_endpoint() -> None:
     ):
         line = _model_at(MemoryConfig(base_url=url, model_name="m"))
         assert secret not in line and "127.0.0.1:9" in line
+
+
+def test_debug_shows_the_traceback_and_keeps_the_exit_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --debug re-raised, so every failure exited 1 where the one line exits 2 (newcomer 55).
+    missing = str(tmp_path / "missing.yaml")
+    empty = str(tmp_path / "nothing-here")
+    import deerflow_memory.cli as cli_module
+
+    def broken(*_: object) -> int:
+        raise RuntimeError("a fault of our own")
+
+    monkeypatch.setitem(cli_module._COMMANDS, "stats", broken)
+    for argv in (
+        ["show", "--config", missing],
+        ["show", "--user", "ann", "--root", empty],
+        ["stats"],
+    ):
+        status, _, err = run(capsys, *argv)
+        assert status in (1, 2) and "Traceback" not in err
+        debug_status, _, debug_err = run(capsys, *argv, "--debug")
+        assert debug_status == status, (argv, debug_err)
+        assert debug_err.startswith("Traceback") and "deerflow-memory: error:" not in debug_err
