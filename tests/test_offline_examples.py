@@ -167,3 +167,44 @@ def test_a_taste_with_examples_is_superseded_as_the_taste(
 ) -> None:
     assert len(facts_after(first)) == 1
     assert facts_after(first, later) == now  # the taste said with examples is replaced
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm allergic to sesame, and sulphites",
+        "I'm allergic to sesame, also sulphites",
+        "I'm allergic to sesame, plus sulphites",
+        "I'm allergic to sesame, and also to sulphites",
+        "I'm allergic to sesame, and to sulphites too",
+    ],
+)
+def test_the_last_thing_of_a_need_after_a_joining_word_is_kept(sentence: str) -> None:
+    # The thing after ", and" / ", also" / ", plus" was read alone and dropped: the
+    # sulphite allergy was lost (attacker 102).
+    said = _said(sentence)
+    assert len(said) == 1 and said[0][1], said
+    assert "sesame" in said[0][0] and "sulphites" in said[0][0]
+    # one of them withdrawn keeps the need; both withdrawn end it
+    assert facts_after(sentence, "I'm not allergic to sesame anymore") == [said[0][0]]
+    assert facts_after(sentence, "I'm no longer allergic to sesame or sulphites") == []
+
+
+def test_the_last_taste_of_a_list_after_an_oxford_comma_is_kept() -> None:
+    assert facts_after("I enjoy rowing, fencing, and archery") == [
+        "User enjoys rowing, fencing, and archery"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("I'm vegan, and proud of it", ["User is vegan"]),
+        ("I'm a welder, and exhausted", ["User is a welder"]),
+        ("I like gin, and can you suggest a tonic", ["User likes gin"]),
+    ],
+)
+def test_a_joining_word_before_no_more_of_the_same_joins_nothing(
+    sentence: str, kept: list[str]
+) -> None:
+    assert facts_after(sentence) == kept

@@ -182,11 +182,15 @@ def names_need(value: str, need: str) -> bool:
     return bool(named_words) and (kind or need_words <= named_words)
 
 
-_JOINERS = frozenset(("and", "or", "nor", "either", "both"))
+_JOINERS = frozenset(("and", "or", "nor", "either", "both", "plus", "also", "too", "as", "well"))
 # What a need is of: "allergic to A, B and C", "对A和B过敏".
 _NEED_OF_EN = re.compile(r"\b(?:allergic|intolerant|sensitive|hypersensitive) to (?P<of>.+)$")
 _NEED_OF_ZH = re.compile(r"对(?P<of>.+?)(?:过敏|不耐受|敏感)")
-_THINGS_EN = re.compile(r"\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or|&)\s+")
+_THINGS_EN = re.compile(
+    r"\s*,\s*(?:(?:and|or|plus|also|as well as)\s+){0,2}|\s+(?:and|or|&|plus|as well as)\s+(?:also\s+)?"
+)
+# What stands around one thing of a list: "…, and also to latex", "…, and shellfish too".
+_THING_EDGES_EN = re.compile(r"^(?:to\s+)|\s+(?:too|as well)$")
 _THINGS_ZH = re.compile(r"[和及与跟、，,]")
 _A_THING_EN = re.compile(rf"(?:{ALLERGEN_EN})", re.IGNORECASE)
 
@@ -199,7 +203,7 @@ def _several_things(need: str) -> bool:
         return len([t for t in _THINGS_ZH.split(zh["of"]) if t.strip()]) > 1
     if (en := _NEED_OF_EN.search(need)) is None:
         return False
-    things = _THINGS_EN.split(en["of"].strip(" ."))
+    things = [_THING_EDGES_EN.sub("", t) for t in _THINGS_EN.split(en["of"].strip(" ."))]
     return len(things) > 1 and all(_A_THING_EN.fullmatch(thing) for thing in things)
 
 

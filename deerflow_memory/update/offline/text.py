@@ -1106,6 +1106,24 @@ def _continues(separator: str, fragment: str, before: str, zh: bool) -> bool:
     return separator.strip() == "," and _gives_examples(fragment, before)
 
 
+# Joining words that add one more thing to a list ("and", "plus", "also", "还有"): not "but".
+_ADDING = re.compile(r"(?:and|plus|also|as well as)\b|(?:还有|以及|和|跟|及)", _I)
+
+
+def _list_goes_on(before: str, merged: str, zh: bool) -> bool:
+    """Whether ``merged`` (the user's clause ``before``, a joining word and a fragment) is
+    still the need or the taste ``before`` states, with one thing more: "I'm allergic to
+    peanuts" + ", and shellfish". At most :data:`_MAX_CLAUSE` characters."""
+    if len(merged) > _MAX_CLAUSE:
+        return False
+    clean = _zh_normalise if zh else _en_normalise
+    said = match_clause(clean(before), zh)
+    if said is None or not (said.constraint or said.category == FactCategory.PREFERENCE):
+        return False
+    now = match_clause(clean(merged), zh)
+    return now is not None and (now.constraint, now.category) == (said.constraint, said.category)
+
+
 def _owned(clause: str, zh: bool) -> bool:
     """Whether a clause without "I"/"我" first is still the user's statement or retraction."""
     return match_clause(clause, zh) is not None or match_retraction(clause, zh) is not None
@@ -1235,6 +1253,17 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             zh and inherited == _SELF and not continues and implied_own_words(fragment) is not None
         ):
             clauses.append([fragment, _IMPLIED])  # "失眠好几年了": the user's, in their words
+        elif (
+            had_conjunction
+            and clauses
+            and clauses[-1][1] == _SELF
+            and _ADDING.match(raw)
+            and not (not zh and _EN_ASKING.match(fragment))
+            and _list_goes_on(clauses[-1][0] or "", merged := f"{clauses[-1][0]}{sep}{raw}", zh)
+        ):
+            # "I'm allergic to peanuts, and shellfish", "I like hiking, cycling, and swimming":
+            # the last thing of a need or a taste, after a joining word (it was dropped)
+            clauses[-1][0] = merged
         elif clauses and not had_conjunction and not (not zh and _EN_ASKING.match(fragment)):
             # "I like hiking, cycling and swimming": an enumeration continues the clause,
             # as long as the longer clause still says something; else the fragment is dropped.
