@@ -208,3 +208,25 @@ def test_a_joining_word_before_no_more_of_the_same_joins_nothing(
     sentence: str, kept: list[str]
 ) -> None:
     assert facts_after(sentence) == kept
+
+
+@pytest.mark.parametrize(
+    ("sentence", "own"),
+    [
+        ("I'm Hindu, never eat beef", "User never eats beef"),
+        ("I'm pregnant, don't drink alcohol", "User does not drink alcohol"),
+        ("I'm a cyclist, always get cramps on hills", "User always gets cramps on hills"),
+    ],
+)
+def test_what_only_a_person_does_after_the_users_clause_is_no_order(
+    sentence: str, own: str
+) -> None:
+    # "I'm Muslim, never eat pork" stored an order to the assistant, no diet (attacker 102)
+    said = _said(sentence)
+    assert own in [content for content, _ in said], said
+    assert not any("instruction" in content for content, _ in said)
+
+
+def test_an_order_after_the_users_clause_stays_an_order() -> None:
+    said = [content for content, _ in _said("I'm Hindu, never suggest beef dishes")]
+    assert said == ["User's standing instruction: never suggest beef dishes"]

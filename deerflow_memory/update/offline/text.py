@@ -1124,6 +1124,15 @@ def _list_goes_on(before: str, merged: str, zh: bool) -> bool:
     return now is not None and (now.constraint, now.category) == (said.constraint, said.category)
 
 
+# After the user's clause, "never eat pork", "always get migraines": what only a person
+# does, with "I" dropped ("I'm Muslim, never eat pork"), no order to the assistant.
+_EN_OWN_HABIT = re.compile(
+    r"(?:never|always|usually|rarely|seldom|don't|do not)\s+"
+    r"(?:eat|drink|touch|smoke|consume|get|feel|wake|sleep)\b",
+    _I,
+)
+
+
 def _owned(clause: str, zh: bool) -> bool:
     """Whether a clause without "I"/"我" first is still the user's statement or retraction."""
     return match_clause(clause, zh) is not None or match_retraction(clause, zh) is not None
@@ -1237,8 +1246,10 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             inherited = subject
         elif hedged:  # "Context: my laptop just died": the rules alone read it
             clauses.append([fragment, _HEDGED])
-        elif match_instruction(fragment, zh) is not None and not (
-            zh and inherited == _OTHER and _ZH_TO_THE_ASSISTANT.search(fragment) is None
+        elif (
+            match_instruction(fragment, zh) is not None
+            and not (zh and inherited == _OTHER and _ZH_TO_THE_ASSISTANT.search(fragment) is None)
+            and not (not zh and inherited == _SELF and _EN_OWN_HABIT.match(fragment))
         ):  # "我奶奶，总是说粤语": grandma's habit, no order to the assistant
             clauses.append([fragment, None])
         elif (
