@@ -230,3 +230,19 @@ def test_what_only_a_person_does_after_the_users_clause_is_no_order(
 def test_an_order_after_the_users_clause_stays_an_order() -> None:
     said = [content for content, _ in _said("I'm Hindu, never suggest beef dishes")]
     assert said == ["User's standing instruction: never suggest beef dishes"]
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        ("I drink green tea every evening", "I'm teetotal now, no longer drink"),
+        ("I smoke cigars at weddings", "I feel great, no longer smoke"),
+    ],
+)
+def test_no_longer_and_a_verb_with_i_dropped_reads_as_said_in_full(first: str, later: str) -> None:
+    # "I'm sober, no longer drink" was read "I'm no longer drink", which withdrew every fact
+    # of drinking, the tea too; said in full ("I no longer drink") it withdraws none.
+    full = "I no longer " + later.split("no longer ")[1]
+    kept = facts_after(first)[0]
+    assert kept in facts_after(first, later)
+    assert (kept in facts_after(first, later)) == (kept in facts_after(first, full))

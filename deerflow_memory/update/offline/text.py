@@ -1046,6 +1046,15 @@ _EN_DROPPED = re.compile(
 )
 
 
+# …"I", not "I'm", before "no longer" and a verb ("I'm sober, no longer drink": not "I'm no
+# longer drink", which withdrew every fact of drinking, coffee too).
+_EN_NO_LONGER_DOING = re.compile(
+    r"no longer (?:drink|smoke|vape|eat|drive|gamble|work|live|play|use|take|need|have|own|do|go"
+    r"|follow|keep|ride|cook|run|travel|study|teach|attend|wear|cycle|swim|eat|train)\b",
+    _I,
+)
+
+
 # …and "I" before a verb of where or how one lives ("moved to Toronto", "run a small
 # bakery", "grew up in Cork"): a verb that tells a life, with a place or an object of
 # one's own; or of what one cannot eat ("can't eat gluten").
@@ -1232,7 +1241,13 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
                 _SELF  # "Penicillin gives me hives", "海鲜我不能吃", "forget the Iceland trip"
             )
         elif subject is None and not zh and _EN_DROPPED.match(fragment):
-            prefix = "I've " if fragment[:5].casefold() == "been " else "I'm "
+            prefix = (
+                "I've "
+                if fragment[:5].casefold() == "been "
+                else "I "
+                if _EN_NO_LONGER_DOING.match(fragment)
+                else "I'm "
+            )
             fragment = prefix + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "Hoping to switch careers next year"
         elif subject is None and not zh and _EN_DROPPED_VERB.match(fragment):
