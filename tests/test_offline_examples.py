@@ -246,3 +246,26 @@ def test_no_longer_and_a_verb_with_i_dropped_reads_as_said_in_full(first: str, l
     kept = facts_after(first)[0]
     assert kept in facts_after(first, later)
     assert (kept in facts_after(first, later)) == (kept in facts_after(first, full))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "need"),
+    [
+        ("芝麻和芒果，我都过敏", "用户对芝麻和芒果过敏"),
+        ("像腰果这类坚果，我都过敏", "用户对腰果这类坚果过敏"),
+        ("贝类我也过敏", "用户对贝类过敏"),
+    ],
+)
+def test_what_one_reacts_to_said_first_is_the_need(sentence: str, need: str) -> None:
+    # "…，我都过敏" stored "用户对都过敏": the adverb was read as the allergen (attacker 102)
+    assert _said(sentence) == [(need, True)]
+
+
+@pytest.mark.parametrize("sentence", ["我都过敏", "我也过敏", "这些我都过敏"])
+def test_an_adverb_or_a_pronoun_is_no_allergen(sentence: str) -> None:
+    assert _said(sentence) == []
+
+
+def test_what_a_habit_usually_is_is_no_habit_of_its_own() -> None:
+    # "用户通常是绿茶": "通常是…" after a taste says which, not what the user does
+    assert _said("我爱喝酒，通常是红酒") == [("用户爱喝酒，通常是红酒", False)]

@@ -952,10 +952,13 @@ def _cleft(sentence: str, zh: bool) -> str:
     """A sentence that says the user, not someone else, is the one: said plainly.
 
     "Not my son, it's me who is allergic to shrimp" → "I'm allergic to shrimp";
-    "不是我儿子，是我对虾过敏", "是我对虾过敏，不是我儿子", "对虾过敏的是我" → "我对虾过敏".
+    "不是我儿子，是我对虾过敏", "是我对虾过敏，不是我儿子", "对虾过敏的是我" → "我对虾过敏";
+    what one reacts to said first: "花生和虾，我都过敏", "海鲜我也过敏" → "我对花生和虾过敏".
     """
     if zh:
-        if (pseudo := _ZH_PSEUDO_CLEFT.match(sentence)) is not None:
+        if (topic := _ZH_TOPIC_FIRST_NEED.match(sentence)) is not None:
+            plain = f"我对{topic['what']}{topic['how'] or ''}过敏"
+        elif (pseudo := _ZH_PSEUDO_CLEFT.match(sentence)) is not None:
             plain = "我" + pseudo["what"]
         elif (cleft := _ZH_CLEFT.match(sentence)) is not None:
             plain = "我" + _ZH_CLEFT_TAIL.sub("", sentence[cleft.end() :], count=1)
@@ -970,6 +973,12 @@ def _cleft(sentence: str, zh: bool) -> str:
     return _en_cleft(sentence)
 
 
+# "花生和虾，我都过敏", "像花生这类坚果，我都过敏", "海鲜我也过敏": what comes first (not a
+# pronoun: "这些我都过敏" names nothing; not someone: "我儿子，我都…")
+_ZH_TOPIC_FIRST_NEED = re.compile(
+    r"^(?:像|比如|对于|至于|说到)?(?!这|那|它|他|她|都|也)(?P<what>[^，,。！？!?我你他她]{1,20}?)"
+    r"(?:[，,]\s*)?我(?:都|也|全都|统统|一概|还)(?P<how>严重|非常|很|有点|特别)?过敏[。！!]?$"
+)
 _ZH_THEM = rf"(?:我的?)?(?:{KIN_ZH})|他们|她们|他|她"
 # "是我对虾过敏" (not "是我的…", "是我妹妹…"), after "不是我儿子，" too
 _ZH_CLEFT = re.compile(
