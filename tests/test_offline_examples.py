@@ -269,3 +269,33 @@ def test_an_adverb_or_a_pronoun_is_no_allergen(sentence: str) -> None:
 def test_what_a_habit_usually_is_is_no_habit_of_its_own() -> None:
     # "用户通常是绿茶": "通常是…" after a taste says which, not what the user does
     assert _said("我爱喝酒，通常是红酒") == [("用户爱喝酒，通常是红酒", False)]
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "kept"),
+    [
+        ("I'm pescatarian", "I was never pescatarian", []),
+        ("I'm lactose intolerant", "Actually I've never been lactose intolerant", []),
+        ("I'm allergic to wasps", "I was never really allergic to wasps", []),
+        # a need of several things goes only when all are named, as with "no longer"
+        ("I'm allergic to wasps and bees", "I was never allergic to wasps", None),
+        ("I'm keto and I live in Hull", "I have never been keto", ["User lives in Hull"]),
+    ],
+)
+def test_a_need_that_never_held_is_withdrawn(
+    first: str, later: str, kept: list[str] | None
+) -> None:
+    # "I was never vegan" stored "User was never vegan" beside "User is vegan"
+    expected = facts_after(first) if kept is None else kept
+    assert facts_after(first, later) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        ("I've never been to Peru", "User has never been to Peru"),
+        ("I was never good at chess", "User was never good at chess"),
+    ],
+)
+def test_what_never_was_that_is_no_need_is_still_a_fact(sentence: str, fact: str) -> None:
+    assert facts_after(sentence) == [fact]

@@ -33,7 +33,7 @@ from deerflow_memory.update.offline.rules import (
     normalise_value,
     zh_statement,
 )
-from deerflow_memory.update.offline.vocabulary import ALLERGEN_EN, KIN_ZH, SINCE_WHEN_EN
+from deerflow_memory.update.offline.vocabulary import ALLERGEN_EN, DIET_EN, KIN_ZH, SINCE_WHEN_EN
 
 __all__ = [
     "AGO_EN",
@@ -72,6 +72,9 @@ _EN_RETRACTIONS = (
     # "I never said I was vegan": what is denied goes ("I never told you I'm allergic to
     # latex" / "I never mentioned…" tell it, they deny nothing)
     re.compile(r"^I (?:never|didn't|did not|have never|never ever) (?:said|say|claimed|claim) (?:that )?I(?:'m| am| was| were|'d| had| have|'ve| used to be)? (?:an? |the )?(?P<d>.+)$", _I),
+    # "I was never vegan", "I've never been allergic to cats": a need that never held goes
+    # (as denied: only a fact that says just that); "I was never good at math" is a fact
+    re.compile(rf"^I(?: was never|'ve never been| have never been| never was)(?: really| actually)? (?P<d>(?:{DIET_EN})|(?:allergic|intolerant) to [^,;]+|(?:lactose|gluten|wheat|dairy|fructose|histamine) intolerant)$", _I),
 )
 # Imperatives and topic-first clauses: no subject, but only the user can mean them.
 _EN_WITHDRAWALS = (
