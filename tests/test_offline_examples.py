@@ -299,3 +299,67 @@ def test_a_need_that_never_held_is_withdrawn(
 )
 def test_what_never_was_that_is_no_need_is_still_a_fact(sentence: str, fact: str) -> None:
     assert facts_after(sentence) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "said"),
+    [
+        ("我是护士、住在苏州、喜欢游泳", ["用户是护士", "用户住在苏州", "用户喜欢游泳"]),
+        ("我对芒果过敏、不吃羊肉", ["用户对芒果过敏", "用户不吃羊肉"]),
+        ("我喜欢下棋、不喜欢跑步", ["用户喜欢下棋", "用户不喜欢跑步"]),
+    ],
+)
+def test_statements_joined_by_the_list_comma_are_each_read(sentence: str, said: list[str]) -> None:
+    # "、" between the user's own statements: only items of a list are no statement (attacker 103)
+    assert [content for content, _ in _said(sentence)] == said
+
+
+@pytest.mark.parametrize(
+    ("sentence", "taste"),
+    [
+        ("I'm an accountant, really like spreadsheets", "User really likes spreadsheets"),
+        ("I don't eat veal, like lamb a lot", "User likes lamb a lot"),
+        ("I'm vegan, like tempeh instead", "User likes tempeh instead"),
+    ],
+)
+def test_like_with_an_adverb_or_saying_more_is_a_taste(sentence: str, taste: str) -> None:
+    assert taste in [content for content, _ in _said(sentence)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "own"),
+    [
+        ("我有药物过敏，比如对阿司匹林过敏", "用户对阿司匹林过敏"),
+        ("我有点挑食，比如不吃芹菜", "用户不吃芹菜"),
+    ],
+)
+def test_a_chinese_example_that_is_a_statement_is_read(sentence: str, own: str) -> None:
+    assert own in [content for content, _ in _said(sentence)]
+
+
+def test_not_x_more_like_a_y_corrects_x() -> None:
+    assert facts_after("I'm a plumber", "I'm not a plumber, more like a handyman") == [
+        "User is a handyman"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "now"),
+    [
+        (
+            "I love cheese, especially brie",
+            "I love cheese, especially feta these days",
+            ["User loves cheese, especially feta these days"],
+        ),
+        (
+            "I love cheese",
+            "I love cheese, mostly goat's cheese",
+            ["User loves cheese, mostly goat's cheese"],
+        ),
+        ("I love cheese, especially brie", "I love cheese", ["User loves cheese, especially brie"]),
+    ],
+)
+def test_a_taste_said_again_with_other_examples_replaces_it(
+    first: str, later: str, now: list[str]
+) -> None:
+    assert facts_after(first, later) == now

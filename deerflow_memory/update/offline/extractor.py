@@ -63,6 +63,7 @@ from deerflow_memory.update.offline.rules import (
     Candidate,
     base_form,
     normalise_value,
+    says_which,
     slot_of,
 )
 from deerflow_memory.update.offline.text import candidates_from_text
@@ -423,8 +424,10 @@ def _build_update(
                 for s in stored
                 if s.slot is not None and s.slot[0] == candidate.slot and s.fact.id not in removals
             ]
-            if any(s.slot is not None and s.slot[1] == candidate.value for s in same_slot):
-                continue  # same value in other words: already known
+            if any(s.slot is not None and s.slot[1] == candidate.value for s in same_slot) and not (
+                candidate.slot.startswith("taste:") and says_which(candidate.content)
+            ):
+                continue  # same value in other words: already known (not other examples)
             for s in same_slot:
                 removals[s.fact.id] = f"superseded by a newer user statement: {candidate.content}"
                 superseded.append(s.fact)

@@ -413,12 +413,13 @@ def _in_present(said: str) -> str:
 _EN_NOT_BUT = re.compile(r"^I'm {ADV}not (?:an? |the )?(?P<x>[^,;]+?)\s*(?:[,;]|\s-+)\s*(?:(?:but|rather)\s+)?(?P<im>I'm\s+)?(?P<y>(?:an? |the )?[^,;]+)$".replace("{ADV}", ADV_EN), _I)
 # After "I'm not X," without "I'm", a clause of its own is no Y the user is: "…, my girlfriend
 # is", "…, I prefer working late", "…, honestly I find it boring" (each read on its own); nor
-# are examples of X ("I'm not into sports, like football").
+# are examples of X ("I'm not into sports, like football"); "like a tutor" is Y, said loosely.
 _EN_CLAUSE_START = re.compile(
     r"^(?:I|I've|I'd|I'll|my|he|she|they|we|it|you|his|her|their|our|its|honestly|so|that|this|"
-    r"there|though|and|or|just|which|who|like|such as|including|especially|particularly)\b",
+    r"there|though|and|or|just|which|who|like(?!\s+an?\s)|such as|including|especially|particularly)\b",
     _I,
 )
+_EN_LOOSELY = re.compile(r"^(?:more\s+)?like\s+(?=an?\s)", _I)
 _EN_USED_TO = re.compile(r"^I used to (?P<was>\w+) (?P<x>[^,]+?),? (?:but |and )?(?:now|these days|nowadays) (?:I )?(?P<now>[\w' ]+?) (?-i:them|it|that|those|these|him|her)(?: a lot| too| instead)?$", _I)
 _ZH_NOT_BUT = re.compile(r"^我(?:其实|现在)?不是(?:一个|一名|个|名)?(?P<x>[^，,]+?)[，,]\s*(?:而)?(?:我)?是(?:一个|一名|个|名)?(?P<y>.+)$")
 _ZH_SOMEONE = re.compile(rf"^(?:我的?|他的?|她的?)?(?:{KIN_ZH})")
@@ -452,7 +453,8 @@ def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
         stated = match_clause(f"我{m['y']}", True) or _stated(f"我是{m['y']}", m["y"], True)
         wrong = m["x"]
     elif (m := _EN_NOT_BUT.match(sentence)) and (m["im"] or not _EN_CLAUSE_START.match(m["y"])):
-        stated, wrong = _stated(f"I'm {m['y']}", m["y"], False), m["x"]
+        y = _EN_LOOSELY.sub("", m["y"], count=1)  # "I'm not a teacher, more like a tutor"
+        stated, wrong = _stated(f"I'm {y}", y, False), m["x"]
     elif m := _EN_USED_TO.match(sentence):
         stated, wrong = match_clause(f"I {m['now']} {m['x']}", False), m["x"]
         if stated is not None:

@@ -75,6 +75,7 @@ __all__ = [
     "no_verb_after_adverbs",
     "normalise_value",
     "refused",
+    "says_which",
     "slot_of",
     "zh_statement",
 ]
@@ -971,7 +972,8 @@ def no_verb_after_adverbs(fragment: str) -> bool:
     "mostly trails": put after "I", these make no statement ("I mostly at night"
     would be "User mostly ats night"). Surely no verb: a preposition, an
     article, a determiner or a number (:data:`_NO_VERB`), a capitalised word
-    (a name), or a plural ("trails", "whites"; not "focus", "discuss"). Any
+    (a name), a plural ("trails", "whites"; not "focus", "discuss") or a
+    possessive ("goat's"). Any
     other word may be a verb ("usually cook", "often fly to Tokyo") and is
     read as one, as a bare word after "I" is. A fragment that opens with no
     adverb is False.
@@ -988,13 +990,14 @@ def no_verb_after_adverbs(fragment: str) -> bool:
         or word[:1].isdigit()
         or (word[:1].isupper() and word != "I")
         or _PLURAL.fullmatch(word) is not None
+        or word.endswith(("'s", "’s"))  # a possessive: "mostly goat's cheese"
     )
 
 
 # Words that are never a verb after "I" (prepositions, articles, determiners, numbers).
 _NO_VERB = frozenset(
     """after before at in on for from with without by during around about over under near
-    into onto between like than the a an my your his her its our their this that these those
+    into onto between than the a an my your his her its our their this that these those
     some any every each most all both one two three four five six seven eight nine ten""".split()  # noqa: SIM905
 )
 # A plural noun: "trails", "whites", "RPGs"; not a bare verb in "-ss", "-us", "-is" ("discuss",
@@ -1066,6 +1069,12 @@ _TASTE_DETAIL = re.compile(
     r"|，\s*(?:比如|例如|譬如|诸如|包括|像|尤其|特别是)).*$",
     re.IGNORECASE | re.DOTALL,
 )
+
+
+def says_which(taste: str) -> bool:
+    """Whether a taste's text gives examples or when after its object ("likes tea, usually
+    green tea"): said again with other ones, it replaces the taste as stored."""
+    return _TASTE_DETAIL.search(taste) is not None
 
 
 def taste_slot(value: str) -> str:

@@ -20,6 +20,7 @@ Nothing here raises; text no rule understands yields no candidate.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 
@@ -1035,6 +1036,8 @@ def _implied(fragment: str, zh: bool) -> str | None:
     """
     if zh and _ZH_SOMEONE_ELSE.match(fragment):  # "…，是我儿子过敏": someone else is
         return None
+    if zh:  # "我有食物过敏，比如对花生过敏": an example that is a statement of its own
+        fragment = _ZH_FOR_EXAMPLE.sub("", fragment, count=1)
     if not zh and _EN_I_INSIDE.match(fragment):  # "now I visit it": "I" is there already
         return None
     for prefix in ("我",) if zh else ("I ", "I'm "):
@@ -1045,6 +1048,9 @@ def _implied(fragment: str, zh: bool) -> str | None:
         if candidate is not None and candidate.slot not in ("name", "surname"):
             return clause
     return None
+
+
+_ZH_FOR_EXAMPLE = re.compile(r"^(?:比如说?|比方说?|例如|譬如|诸如|包括|好比|像是?)")
 
 
 # English drops "I'm" before an effort: "Hoping to…", "Trying to…", "Training for…", "Been vegan…".
@@ -1098,30 +1104,32 @@ def _taste_said_in_full(taste: re.Match[str]) -> str:
 
 
 # After a comma, "like" without a joining word may give examples of what came before ("I'm
-# allergic to nuts, like almonds", "I hate seafood, like shrimp"); "like to …" never does.
-_EN_FOR_EXAMPLE = re.compile(r"like\b(?!\s+to\b)", _I)
+# allergic to nuts, like almonds", "I hate seafood, like shrimp"); "like to …" never does,
+# nor "like X" that says more than X ("…, like beef a lot", "…, like tea though": a taste).
+_EN_FOR_EXAMPLE = re.compile(
+    r"like\b(?!\s+to\b)(?!.*\b(?:though|instead|too|as well|a lot|still|anyway|better|more)\W*$)",
+    _I,
+)
 
 
-def _gives_examples(fragment: str, before: str) -> bool:
+def _gives_examples(separator: str, fragment: str, before: str) -> bool:
     """Whether ", like X" after the user's clause ``before`` gives examples of it, so no
     taste for X is read with "I" put back: after a need, a taste, a habit or a clause that
     states none ("allergic to nuts, like almonds", "I play sports, like tennis", "I'm not
     allergic to nuts, like almonds"); not after a place, a job or an age ("I live in Oslo,
-    like skiing", "I'm retired, like gardening": the verb)."""
-    if not _EN_FOR_EXAMPLE.match(fragment):
+    like skiing", "I'm retired, like gardening": the verb), nor after a joining word."""
+    if separator.strip() != "," or not _EN_FOR_EXAMPLE.match(fragment):
         return False
-    said = match_clause(before, False)
+    return _states_no_context(before)
+
+
+@functools.lru_cache(maxsize=64)
+def _states_no_context(clause: str) -> bool:
+    """Whether the user's ``clause`` states a need, a taste, a habit or nothing, not a place,
+    a job or an age. Kept per clause: a clause that grew past :data:`_MAX_CLAUSE` stays
+    the one before each of its fragments ("I hate …" + ", like x" x 6,000)."""
+    said = match_clause(clause, False)
     return said is None or said.constraint or said.category != FactCategory.CONTEXT
-
-
-def _continues(separator: str, fragment: str, before: str, zh: bool) -> bool:
-    """Whether ``fragment``, after ``separator`` and the user's clause ``before``, only
-    continues that clause, so "I"/"我" is not put before it: an item after "、", a list's
-    own comma ("我对海鲜过敏，包括虾、蟹和贝类" has no "我蟹和贝类"), or examples after
-    ", like" with no joining word (:func:`_gives_examples`)."""
-    if zh:
-        return "、" in separator
-    return separator.strip() == "," and _gives_examples(fragment, before)
 
 
 # Joining words that add one more thing to a list ("and", "plus", "also", "还有"): not "but".
@@ -1278,14 +1286,17 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             clauses.append([fragment, None])
         elif (
             inherited == _SELF
-            and not (continues := _continues(sep, raw, clauses[-1][0] or "" if clauses else "", zh))
+            and not (not zh and _gives_examples(sep, raw, clauses[-1][0] or ""))
             and (implied := _implied(fragment, zh)) is not None
         ):
             clauses.append([implied, _SELF])
         elif zh and _ZH_SOMEONE_ELSE.match(fragment):
             clauses.append([fragment, _OTHER])  # "…，是我儿子过敏": not joined to the user's
         elif (
-            zh and inherited == _SELF and not continues and implied_own_words(fragment) is not None
+            zh
+            and inherited == _SELF
+            and "、" not in sep  # a list's own comma: "…，包括虾、蟹和贝类" has no "我蟹和贝类"
+            and implied_own_words(fragment) is not None
         ):
             clauses.append([fragment, _IMPLIED])  # "失眠好几年了": the user's, in their words
         elif (
