@@ -44,6 +44,7 @@ from rich.text import Text
 from deerflow_memory import __version__
 from deerflow_memory.config import MemoryConfig, check_path, load_config, redact_secrets
 from deerflow_memory.config.messages import did_you_mean
+from deerflow_memory.config.secrets import redact_path
 from deerflow_memory.errors import DeerflowMemoryError, FactNotFoundError
 from deerflow_memory.models import (
     CONFIDENCE_RULE,
@@ -142,7 +143,7 @@ def _config(args: argparse.Namespace) -> MemoryConfig:
         where = "--root" if getattr(args, "root", None) else "storage_path"
         path = Path(config.storage_path)
         if path.exists() and not path.is_dir():
-            raise CommandFailed(f"{where} {path} is not a folder", status=2)
+            raise CommandFailed(f"{where} {redact_path(str(path))} is not a folder", status=2)
     return config
 
 
@@ -253,7 +254,7 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
             )
         graph = create_memory_agent(service=memory, checkpointer=InMemorySaver())
         where = (
-            f"file storage in the folder {config.storage_path}"
+            f"file storage in the folder {redact_path(str(config.storage_path))}"
             if config.storage == "file"
             else _where(config, None)
         )
@@ -326,9 +327,9 @@ def _no_memory_in(document: MemoryDocument) -> bool:
 def _where(config: MemoryConfig, tenant: str | None) -> str:
     # A path is where it looked, wherever the shell is; a DSN has no credentials.
     if config.storage == "file":
-        where = os.path.abspath(config.storage_path)
+        where = redact_path(os.path.abspath(config.storage_path))
     elif config.storage == "sqlite":  # the database file, inside a folder given as the root
-        where = f"sqlite storage {os.path.abspath(sqlite_path(config.storage_path))}"
+        where = f"sqlite storage {redact_path(os.path.abspath(sqlite_path(config.storage_path)))}"
     else:
         where = f"{config.storage} storage {redact_secrets(config.storage_dsn or '')}".rstrip()
     return where if tenant is None else f"tenant {tenant!r} of {where}"
@@ -934,13 +935,17 @@ def _cmd_migrate(args: argparse.Namespace, console: Console) -> int:
     target_config = parse_backend_spec(args.to)
     place, target_place = _backend_place(source_config), _backend_place(target_config)
     if source_config.storage == target_config.storage and place == target_place:
-        raise CommandFailed(f"migrate --from and --to are the same storage ({place})", status=2)
+        raise CommandFailed(
+            f"migrate --from and --to are the same storage ({redact_path(place)})", status=2
+        )
     # A target inside the source folder: the copy would be written into the source's
     # own tree (file:A to file:A/users, sqlite:A putting memory.sqlite in it).
     inside = source_config.storage == "file" and target_config.storage in ("file", "sqlite")
     if inside and Path(target_place).is_relative_to(place):
         raise CommandFailed(
-            f"migrate --to {target_place} is inside the --from folder {place}", status=2
+            f"migrate --to {redact_path(target_place)} is inside the --from folder "
+            f"{redact_path(place)}",
+            status=2,
         )
     # A mistyped source must not read as "0 documents copied" (nor create an empty database).
     if source_config.storage in ("file", "sqlite"):
@@ -949,7 +954,9 @@ def _cmd_migrate(args: argparse.Namespace, console: Console) -> int:
         wanted = path.is_dir() if source_config.storage == "file" else sqlite_path(path).is_file()
         if not wanted:
             kind = "folder" if source_config.storage == "file" else "SQLite file"
-            raise CommandFailed(f"migrate source {path} is not an existing {kind}", status=2)
+            raise CommandFailed(
+                f"migrate source {redact_path(str(path))} is not an existing {kind}", status=2
+            )
     with open_storage(source_config) as source:
         # An existing but wrong folder (the project's, not its .deerflow_memory) holds
         # nothing: say so before the target is created, as list and stats do.

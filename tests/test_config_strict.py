@@ -6,11 +6,13 @@ import logging
 import os
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 import pytest
 
 from deerflow_memory.config import MemoryConfig, load_config, redact_secrets
+from deerflow_memory.config.secrets import redact_path
 from deerflow_memory.errors import ConfigError
 
 DSN = "postgresql://memory:hunter2-secret@db.internal:5432/memory"
@@ -249,9 +251,71 @@ def test_credentials_of_other_urls_given_as_the_config_file_are_masked(
         assert "Wk37yhQp" not in done.stderr + done.stdout and "37y" not in done.stderr
 
 
+@pytest.mark.parametrize(
+    ("path", "masked"),
+    [
+        ("bob:Wk37yhQp@db", "bob:***@db"),
+        ("conf/bob:Wk37yhQp@db", "conf/bob:***@db"),
+        ("/abs/bob:Wk37yhQp@[::1]/m", "/abs/bob:***@[::1]/m"),
+        ("bob:Wk37yhQp@db1,db2/m", "bob:***@db1,db2/m"),
+        ("bob:Wk/37yhQp@/var/run/pg", "bob:***@/var/run/pg"),
+        ("bob:" + "Wk37yhQp" * 100 + "@db", "bob:***@db"),  # an IAM token is ~1 KB
+        ("https:/" + "Wk37yhQp" * 100 + "@cfg.example/c.yaml", "https:/***@cfg.example/c.yaml"),
+        ("postgresql:/bob:Wk37yhQp@db/m", "postgresql:/bob:***@db/m"),
+        ("C:/Users/ann@corp/c.yaml", "C:/Users/ann@corp/c.yaml"),  # no credential
+        ("notes/c.yaml", "notes/c.yaml"),
+    ],
+)
+def test_a_dsn_or_url_given_as_a_path_has_its_credentials_masked(path: str, masked: str) -> None:
+    assert redact_path(path) == masked
+
+
 def test_text_that_only_looks_like_userinfo_is_left_alone() -> None:
-    for text in ("C:/Users/me@corp/x.yaml", "PATH=/bin:/lib/@types", "at 10:30 @ noon"):
+    # masking userinfo without a scheme anywhere took "10:***@office", "mailto:***@…"
+    # and "db:***@replica" in messages (attacker 104): it is for paths alone
+    for text in (
+        "C:/Users/me@corp/x.yaml",
+        "PATH=/bin:/lib/@types",
+        "at 10:30 @ noon",
+        "meeting at 10:30@office",
+        "mailto:ann@example.com",
+        "db:5432@replica",
+    ):
         assert redact_secrets(text) == text
+
+
+def test_paths_are_masked_in_linear_time() -> None:
+    # (no timing: each of these ran the scan once per ":" before; now it is one pass)
+    for text in ("x/" + ":" * 200_000 + "@", "a:/" * 70_000 + "@", "(a:" * 70_000):
+        assert redact_path(text).endswith(("@", "a:"))
+
+
+def test_a_password_that_ends_the_host_early_is_not_in_the_error() -> None:
+    # "https://bob:pw/x@host" reads "pw" as the port: its ValueError quoted it (attacker 104)
+    password = "Wk37" + "yhQp"  # (so the traceback's own source lines do not hold it)
+    with pytest.raises(ConfigError) as raised:
+        load_config(environ={"DEERFLOW_MEMORY_BASE_URL": f"https://bob:{password}/x@host/v1"})
+    assert password not in "".join(traceback.format_exception(raised.value))
+    assert "no port number" in str(raised.value)
+
+
+def test_a_dsn_postgresql_cannot_parse_is_masked_in_the_storage_error(tmp_path: Path) -> None:
+    # psycopg said 'missing "=" after "bob:pw@127.0.0.1"', in the message and with --debug
+    env = {
+        **os.environ,
+        "DEERFLOW_MEMORY_STORAGE": "postgres",
+        "DEERFLOW_MEMORY_STORAGE_DSN": "bob:Wk37yhQp@127.0.0.1",
+    }
+    for debug in ([], ["--debug"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "deerflow_memory.cli", "list", *debug],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+        )
+        assert done.returncode == 2 and "cannot open PostgreSQL" in done.stderr, done.stderr
+        assert "Wk37yhQp" not in done.stderr + done.stdout
 
 
 @pytest.mark.parametrize(

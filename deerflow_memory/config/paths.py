@@ -8,7 +8,7 @@ import unicodedata
 from pathlib import Path
 
 from deerflow_memory.arguments import wrong_type
-from deerflow_memory.config.secrets import redact_secrets
+from deerflow_memory.config.secrets import redact_path
 from deerflow_memory.errors import ConfigError
 
 
@@ -65,5 +65,5 @@ def check_path(path: str | os.PathLike[str], what: str, *, file: bool = False) -
     if not problem and file and spelled_as_folder(text):
         problem = "names a folder, not a file (give a file name)"
     if problem:
-        raise ConfigError(redact_secrets(f"{what} {text!r} {problem}"))  # (a DSN given as one)
+        raise ConfigError(f"{what} {redact_path(repr(text))} {problem}")  # (a DSN given as one)
     return Path(os.path.expanduser(text))

@@ -23,16 +23,6 @@ _URL_PASSWORD_ONE_SLASH = re.compile(
     r"(?<=[A-Za-z0-9]:/)(?!/)([^:/@\s]{0,256}):((?:[^@\s/]|@(?=[^@\s/]*@)){0,512})@"
 )
 _URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
-# …and in a URL made one "/" ("--config https://TOKEN@host/c.yaml" is reported as the path
-# "https:/TOKEN@host/c.yaml"), bounded as the password above.
-_URL_TOKEN_ONE_SLASH = re.compile(r"(?<=[A-Za-z0-9]:/)(?!/)[^:/?#@\s]{1,512}@")
-# A DSN written without its scheme ("--config bob:pw@db" reports the path "bob:pw@db"):
-# userinfo at the start of a word, before a host name. The password runs to the last "@"
-# before it; bounded, so linear.
-_USERINFO_NO_SCHEME = re.compile(
-    r"(?<![^\s'\"(])([A-Za-z0-9._%+-]{1,64}):(?!/)((?:[^\s@'\"]|@(?=[^\s@'\"]*@)){1,512})@"
-    r"(?=[A-Za-z0-9][A-Za-z0-9.-]{0,253}(?:[:/\s'\")]|$))"
-)
 # "password=…", "db_password: …", "github_token=…", '"api_key": "…"' (JSON), "sslpassword =
 # 's3 cr3t'" (libpq's keyword form quotes a value with spaces; an unclosed quote runs to the
 # end of its line); not "OLDPWD". A key's prefix is four short words at most ("my-app-db-")
@@ -77,16 +67,45 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
     for secret in secrets:
         if secret and len(secret) >= 4:
             text = text.replace(secret, "***")
-    for password in (
-        _URL_PASSWORD,
-        _URL_PASSWORD_ANY,
-        _URL_PASSWORD_ONE_SLASH,
-        _USERINFO_NO_SCHEME,
-    ):
+    for password in (_URL_PASSWORD, _URL_PASSWORD_ANY, _URL_PASSWORD_ONE_SLASH):
         text = password.sub(lambda m: f"{m.group(1)}:***@", text)
-    for token in (_URL_TOKEN, _URL_TOKEN_ONE_SLASH):
-        text = token.sub("***@", text)
+    text = _URL_TOKEN.sub("***@", text)
     text = _QUERY_SECRET.sub(lambda m: f"{m.group(1)}***", text)
     text = _KEY_VALUE_SECRET.sub(_key_value_redacted, text)
     text = _BEARER.sub(lambda m: f"{m.group(1)} ***", text)
     return _OPENAI_KEY.sub("sk-***", text)
+
+
+_SCHEME_ONE_SLASH = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}:/(?!/)")
+
+
+def redact_path(path: str) -> str:
+    """``path`` for a message, credentials masked: those :func:`redact_secrets` masks, and
+    the userinfo of a DSN or URL given where a path goes, which a path reads otherwise.
+
+    ``bob:pw@db`` (a DSN without its scheme, in any component: ``conf/bob:pw@db``) and
+    ``https:/TOKEN@host/c.yaml`` (``https://…`` with its ``//`` made one ``/`` by the
+    path) become ``bob:***@db`` and ``https:/***@host/c.yaml``. The userinfo runs to the
+    path's last "@"; its password may hold "/" and ":". Linear time, any length.
+
+    Example:
+        >>> redact_path("conf/bob:hunter2@db.example/mem")
+        'conf/bob:***@db.example/mem'
+    """
+    text = redact_secrets(path)
+    at = text.rfind("@")
+    if at <= 0:
+        return text
+    component, looked = 0, 0  # where the component of the next ":" starts; scanned up to
+    colon = text.find(":", 0, at)
+    while colon >= 0:  # the first "user:" of a component, not "C:/" or "scheme:/"
+        component = max(component, text.rfind("/", looked, colon) + 1)
+        looked = colon
+        user = text[component:colon]
+        if user and not text.startswith("/", colon + 1) and "@" not in user:
+            return text if text[colon + 1 : at] == "***" else f"{text[: colon + 1]}***{text[at:]}"
+        colon = text.find(":", colon + 1, at)
+    scheme = _SCHEME_ONE_SLASH.match(text)
+    if scheme is not None and "/" not in text[scheme.end() : at]:  # "https:/TOKEN@host"
+        return text if text[scheme.end() : at] == "***" else f"{text[: scheme.end()]}***{text[at:]}"
+    return text

@@ -581,11 +581,19 @@ class MemoryConfig(_NumbersNotBooleans):
             return value
         if any(char.isspace() or not char.isprintable() for char in value):
             raise ValueError("holds whitespace or control characters")
+        # (ValueError's own text is not said: it quotes what stands where the port goes, a
+        # password when "/", "?" or "#" in it ended the userinfo early: "https://u:pw/x@h")
         try:
             parts = urlsplit(value)
+        except ValueError:
+            raise ValueError("is not a URL") from None
+        try:
             parts.port  # noqa: B018  # raises ValueError for a port that is no number
-        except ValueError as e:
-            raise ValueError(f"is not a URL ({e})") from None
+        except ValueError:
+            raise ValueError(
+                "is not a URL: what follows the colon after the host is no port number "
+                "(percent-encode a password that holds a slash, a question mark or a hash)"
+            ) from None
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError("is not an http(s) URL with a host")
         return value

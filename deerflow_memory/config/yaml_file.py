@@ -6,6 +6,7 @@ The file is a bare mapping or a DeerFlow ``config.yaml`` with a ``memory:`` sect
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Hashable
 from pathlib import Path
@@ -20,7 +21,7 @@ from deerflow_memory.config.messages import (
     shown,
 )
 from deerflow_memory.config.paths import check_path, looks_like_url
-from deerflow_memory.config.secrets import redact_secrets
+from deerflow_memory.config.secrets import redact_path, redact_secrets
 from deerflow_memory.config.settings import DEERFLOW_ALIASES, MemoryConfig
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.logs import package_logger
@@ -85,14 +86,16 @@ _YAML_TAG = "tag:yaml.org,2002:"
 
 
 def _unbuilt(node: Any) -> str:
-    """Why the scalar ``node`` could not be built, without its text (it may be a secret)."""
+    """Why the scalar ``node`` could not be built, without its text or tag (either may be a
+    secret: "api_key: !!int sk-…", "api_key: !sk-…" reads the key as a tag)."""
     tag = str(node.tag)
     if not tag.startswith(_YAML_TAG):
-        return f"the tag {quoted(tag[:40])} is no YAML type"
+        return "a value has a tag that is no YAML type (quote the value to keep it as text)"
     name = "!!" + tag[len(_YAML_TAG) :]
-    if name == "!!int" and len(str(node.value)) > 4300:
+    digits = str(node.value).strip().lstrip("+-").replace("_", "")
+    if name == "!!int" and len(digits) > 4300 and digits.isdigit():
         return "a number of more than 4,300 digits cannot be read (Python's limit)"
-    return f"a value tagged {name} is not of that type"
+    return f"a value of YAML type {name} cannot be read as one (quote it to keep it as text)"
 
 
 def _not_text(key: Any) -> str:
@@ -164,11 +167,12 @@ def _strict_loader() -> type:
             try:
                 return super().construct_object(node, deep=deep)
             except (ValueError, LookupError, AttributeError, TypeError, yaml.YAMLError):
-                # PyYAML's errors here quote the text ("invalid literal for int(): 'sk-…'",
-                # a KeyError of it, the line under a "!!binary" error): a secret as given.
-                # Said by its line and type only, and not chained.
-                line = node.start_mark.line + 1 if node.start_mark else 0
-                raise _ValueNotOfTagError(_unbuilt(node), line) from None
+                pass
+            # PyYAML's errors here quote the text ("invalid literal for int(): 'sk-…'", a
+            # KeyError of it, the line under a "!!binary" error): a secret as given. Said by
+            # its line and type only, raised outside the handler so it holds none of them.
+            line = node.start_mark.line + 1 if node.start_mark else 0
+            raise _ValueNotOfTagError(_unbuilt(node), line)
 
         def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
             seen: dict[Any, Any] = {}
@@ -242,9 +246,23 @@ def _check_regular(path: Path, mode: int) -> None:
     )
 
 
+# A name a YAML error quotes that the file chose, and may be a secret: "found undefined
+# alias 'sk-…'" ("api_key: *sk-…"), a tag, an anchor.
+_CHOSEN_NAME = re.compile(r"((?:alias|anchor|tag|handle|directive)) '[^'\n]*'")
+
+
+def _placed(error: Any) -> str:
+    """A YAML error by its line and column and its problem, without the quoted line
+    (PyYAML's text shows it under the problem, with any password in it)."""
+    mark = error.problem_mark or error.context_mark
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    said = "; ".join(str(part) for part in (error.context, error.problem) if part)
+    return where + _CHOSEN_NAME.sub(r"\1", said or "a syntax error")
+
+
 def _said(path: Path) -> str:
     """``path`` for a message: credentials masked (a DSN given as the file is a path)."""
-    return redact_secrets(str(path))
+    return redact_path(str(path))
 
 
 def read_yaml(path: Path) -> dict[str, Any]:
@@ -277,7 +295,9 @@ def read_yaml(path: Path) -> dict[str, Any]:
         data = yaml.load(text, Loader=_strict_loader())
     except _LineProblem as e:
         raise ConfigError(f"config file {shown}, line {e.line}: {e.problem}") from None
-    except yaml.YAMLError as e:  # (not chained: it quotes the line, a password as given)
+    except yaml.MarkedYAMLError as e:  # said by its place: its text quotes the line as given
+        raise ConfigError(f"config file {shown} is not valid YAML: {_placed(e)}") from None
+    except yaml.YAMLError as e:  # (not chained: it may quote a password as given)
         raise ConfigError(redact_secrets(f"config file {shown} is not valid YAML: {e}")) from None
     except RecursionError as e:  # "[[[[…" nested thousands deep
         raise ConfigError(f"config file {shown} is nested too deeply to be a configuration") from e

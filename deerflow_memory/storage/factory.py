@@ -27,7 +27,8 @@ from pathlib import Path
 from langgraph.store.base import BaseStore
 
 from deerflow_memory.arguments import expect
-from deerflow_memory.config import SQLITE_FILE_NAME, MemoryConfig
+from deerflow_memory.config import SQLITE_FILE_NAME, MemoryConfig, redact_secrets
+from deerflow_memory.config.secrets import redact_path
 from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError, install_hint
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.store import DEFAULT_NAMESPACE_PREFIX, StoreMemoryStorage
@@ -112,8 +113,15 @@ def _open_postgres(dsn: str | None, prefix: Sequence[str]) -> StoreMemoryStorage
         store.setup()
     except Exception as e:
         resources.close()
-        raise StorageError(f"cannot open PostgreSQL memory store: {e}") from e
-    return StoreMemoryStorage(store, prefix, resources=resources)
+        # psycopg quotes the DSN it could not parse ('missing "=" after "bob:pw@db"'): masked,
+        # and then not chained (its traceback, shown by --debug, would say it as given)
+        said = redact_path(redact_secrets(str(e), (dsn,)))
+        masked = StorageError(f"cannot open PostgreSQL memory store: {said}")
+        if said == str(e):
+            raise masked from e
+    else:
+        return StoreMemoryStorage(store, prefix, resources=resources)
+    raise masked  # outside the handler: it holds none of psycopg's text
 
 
 def build_storage(
