@@ -973,10 +973,9 @@ def no_verb_after_adverbs(fragment: str) -> bool:
     would be "User mostly ats night"). Surely no verb: a preposition, an
     article, a determiner or a number (:data:`_NO_VERB`), a capitalised word
     (a name), a plural ("trails", "whites"; not "focus", "discuss") or a
-    possessive ("goat's"). Any
-    other word may be a verb ("usually cook", "often fly to Tokyo") and is
-    read as one, as a bare word after "I" is. A fragment that opens with no
-    adverb is False.
+    possessive ("goat's"). Any other word may be a verb ("usually cook", "often
+    fly to Tokyo") and is read as one, as a bare word after "I" is. A fragment
+    that opens with no adverb is False.
     """
     words = fragment.split(" ")
     i = 0

@@ -1065,7 +1065,7 @@ _EN_DROPPED = re.compile(
 # longer drink", which withdrew every fact of drinking, coffee too).
 _EN_NO_LONGER_DOING = re.compile(
     r"no longer (?:drink|smoke|vape|eat|drive|gamble|work|live|play|use|take|need|have|own|do|go"
-    r"|follow|keep|ride|cook|run|travel|study|teach|attend|wear|cycle|swim|eat|train)\b",
+    r"|follow|keep|ride|cook|run|travel|study|teach|attend|wear|cycle|swim|train)\b",
     _I,
 )
 
