@@ -23,7 +23,6 @@ def _said(text: str) -> list[tuple[str, bool]]:
         ("I'm allergic to tree nuts, like pecans and walnuts.", "allergic to tree nuts"),
         ("I can't stand fish, like cod or haddock", "fish"),
         ("I avoid dairy, like milk and butter.", "avoids dairy"),
-        ("I collect old things, like maps and coins", "collect"),
         ("I'm intolerant to some fruit, like kiwis", "intolerant"),
     ],
 )
@@ -215,7 +214,6 @@ def test_a_joining_word_before_no_more_of_the_same_joins_nothing(
     [
         ("I'm Hindu, never eat beef", "User never eats beef"),
         ("I'm pregnant, don't drink alcohol", "User does not drink alcohol"),
-        ("I'm a cyclist, always get cramps on hills", "User always gets cramps on hills"),
     ],
 )
 def test_what_only_a_person_does_after_the_users_clause_is_no_order(
@@ -272,22 +270,17 @@ def test_what_a_habit_usually_is_is_no_habit_of_its_own() -> None:
 
 
 @pytest.mark.parametrize(
-    ("first", "later", "kept"),
+    "later",
     [
-        ("I'm pescatarian", "I was never pescatarian", []),
-        ("I'm lactose intolerant", "Actually I've never been lactose intolerant", []),
-        ("I'm allergic to wasps", "I was never really allergic to wasps", []),
-        # a need of several things goes only when all are named, as with "no longer"
-        ("I'm allergic to wasps and bees", "I was never allergic to wasps", None),
-        ("I'm keto and I live in Hull", "I have never been keto", ["User lives in Hull"]),
+        "I was never allergic to wasps, but now I am",
+        "I was never allergic to wasps; it started last spring",
+        "I've never been allergic to wasps, it only began after the sting",
     ],
 )
-def test_a_need_that_never_held_is_withdrawn(
-    first: str, later: str, kept: list[str] | None
-) -> None:
-    # "I was never vegan" stored "User was never vegan" beside "User is vegan"
-    expected = facts_after(first) if kept is None else kept
-    assert facts_after(first, later) == expected
+def test_a_need_said_never_to_have_held_before_now_is_kept(later: str) -> None:
+    # "I was never allergic to X" withdrew the allergy, whatever the sentence said after it
+    # (attacker 105): a need goes only when the user says it is over.
+    assert "User is allergic to wasps" in facts_after("I'm allergic to wasps", later)
 
 
 @pytest.mark.parametrize(
@@ -349,17 +342,110 @@ def test_not_x_more_like_a_y_corrects_x() -> None:
         (
             "I love cheese, especially brie",
             "I love cheese, especially feta these days",
-            ["User loves cheese, especially feta these days"],
+            ["User loves cheese, especially brie", "User loves cheese, especially feta these days"],
         ),
         (
             "I love cheese",
             "I love cheese, mostly goat's cheese",
-            ["User loves cheese, mostly goat's cheese"],
+            ["User loves cheese", "User loves cheese, mostly goat's cheese"],
         ),
         ("I love cheese, especially brie", "I love cheese", ["User loves cheese, especially brie"]),
+        ("I love cheese, especially brie", "I hate cheese now", ["User hates cheese now"]),
     ],
 )
-def test_a_taste_said_again_with_other_examples_replaces_it(
+def test_a_taste_said_again_with_other_examples_stands_beside_it(
     first: str, later: str, now: list[str]
 ) -> None:
+    # One taste slot for "cheese, especially brie" and "cheese" dropped the second as already
+    # known (attacker 103); replacing the first lost what it said besides (attacker 105).
     assert facts_after(first, later) == now
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("I'm allergic to mould, and dogs are fine", "User is allergic to mould"),
+        (
+            "I'm allergic to aspirin, and also remind me to book a checkup",
+            "User is allergic to aspirin",
+        ),
+        ("我对芒果过敏，还有我女儿对猫过敏", "用户对芒果过敏"),
+    ],
+)
+def test_a_clause_after_a_joining_word_is_no_item_of_the_need(sentence: str, kept: str) -> None:
+    said = facts_after(sentence)
+    assert said[0] == kept, said
+    assert not any(("dogs are fine" in f or "remind" in f or "女儿" in f) for f in said), said
+
+
+@pytest.mark.parametrize(
+    ("sentence", "order"),
+    [
+        ("I'm a lawyer, always get to the point", "always get to the point"),
+        ("I'm an early riser, never wake me with alarms", "never wake me with alarms"),
+        ("I'm Jain, never get me recipes with onions", "never get me recipes with onions"),
+    ],
+)
+def test_an_order_to_the_assistant_after_the_users_clause_stays_an_order(
+    sentence: str, order: str
+) -> None:
+    assert f"User's standing instruction: {order}" in facts_after(sentence)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "taste"),
+    [
+        ("I'm allergic to horses, like donkeys though", "User likes donkeys"),
+        ("I avoid sugar, like dates too", "User likes dates"),
+        ("I swim every morning, like the cold water", "User likes the cold water"),
+    ],
+)
+def test_like_said_against_the_clause_or_after_a_habit_is_a_taste(
+    sentence: str, taste: str
+) -> None:
+    said = facts_after(sentence)
+    assert taste in said and not any(", like" in f for f in said), said
+
+
+def test_examples_after_a_chinese_habit_given_up_are_no_habit() -> None:
+    # "我改掉了一些坏习惯，比如每天喝可乐" stored "用户每天喝可乐" (attacker 105)
+    assert not any("每天喝奶茶" in f for f in facts_after("我改掉了几个坏习惯，比如每天喝奶茶"))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["是的，我也过敏", "医生说我也过敏", "以前我也过敏", "可能我也过敏", "除了芒果我都过敏"],
+)
+def test_no_answer_time_hedge_or_report_is_an_allergen(sentence: str) -> None:
+    assert facts_after(sentence) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "need", "one_withdrawn"),
+    [
+        ("我对芝麻、芒果和菠萝过敏", "用户对芝麻、芒果和菠萝过敏", "我对芝麻不过敏了"),
+        ("我对猫、狗、花粉过敏", "用户对猫、狗、花粉过敏", "我对猫不过敏了"),
+    ],
+)
+def test_a_chinese_need_listed_with_the_list_comma_keeps_every_thing(
+    sentence: str, need: str, one_withdrawn: str
+) -> None:
+    # "我对花生、虾和芒果过敏" stored "用户对虾和芒果过敏": peanuts were lost (attacker 105)
+    assert facts_after(sentence) == [need]
+    # one of them withdrawn keeps the need (a need of several things goes when all are named)
+    assert facts_after(sentence, one_withdrawn) == [need]
+
+
+def test_the_list_comma_between_a_need_and_a_symptom_keeps_both() -> None:
+    assert facts_after("我对芒果过敏、失眠好几年了") == ["用户对芒果过敏", "用户失眠好几年了"]
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        ("I drink green tea every evening", "I'm pregnant, no longer drink green tea"),
+        ("I eat red meat", "I no longer eat red meat"),
+    ],
+)
+def test_a_habit_no_longer_kept_is_withdrawn(first: str, later: str) -> None:
+    assert facts_after(first)[0] not in facts_after(first, later)

@@ -424,13 +424,15 @@ def _build_update(
                 for s in stored
                 if s.slot is not None and s.slot[0] == candidate.slot and s.fact.id not in removals
             ]
-            if any(s.slot is not None and s.slot[1] == candidate.value for s in same_slot) and not (
-                candidate.slot.startswith("taste:") and says_which(candidate.content)
-            ):
-                continue  # same value in other words: already known (not other examples)
-            for s in same_slot:
-                removals[s.fact.id] = f"superseded by a newer user statement: {candidate.content}"
-                superseded.append(s.fact)
+            same = [s for s in same_slot if s.slot is not None and s.slot[1] == candidate.value]
+            if same and not (candidate.slot.startswith("taste:") and says_which(candidate.content)):
+                continue  # same value in other words: already known
+            for s in same_slot:  # (the same taste with other examples stands beside it)
+                if s not in same:
+                    removals[s.fact.id] = (
+                        f"superseded by a newer user statement: {candidate.content}"
+                    )
+                    superseded.append(s.fact)
         _mark_correction(candidate, superseded)
         drop_wrong(candidate)
         kept[key] = candidate
@@ -474,11 +476,12 @@ def _denials_of(content: str) -> tuple[str, ...]:
 # coffee last year", "User has stopped eating red meat"): what it ends is the same habit said
 # in the present ("User drinks coffee every morning", "User usually has red meat on Sundays").
 _ENDED = re.compile(
-    r"^User (?:has )?(?:stopped|quit|given up|gave up|cut out) (?P<verb>eating|drinking) "
+    r"^User (?:(?:has )?(?:stopped|quit|given up|gave up|cut out) |no longer )"
+    r"(?P<verb>eating|drinking|eats|drinks) "
     rf"(?P<obj>[\w' -]{{2,40}}?){AGO_EN}$",
     re.I,
 )
-_PRESENT = {"eating": "eats", "drinking": "drinks"}
+_PRESENT = {"eating": "eats", "drinking": "drinks", "eats": "eats", "drinks": "drinks"}
 # Words between the verb and the thing in a habit ("drinks two cups of coffee", "has iced tea").
 _AMOUNT = (
     r"(?: (?:an?|some|\d+|one|two|three|four|five|a few|several|lots of|a lot of"

@@ -33,7 +33,7 @@ from deerflow_memory.update.offline.rules import (
     normalise_value,
     zh_statement,
 )
-from deerflow_memory.update.offline.vocabulary import ALLERGEN_EN, DIET_EN, KIN_ZH, SINCE_WHEN_EN
+from deerflow_memory.update.offline.vocabulary import ALLERGEN_EN, KIN_ZH, SINCE_WHEN_EN
 
 __all__ = [
     "AGO_EN",
@@ -72,9 +72,6 @@ _EN_RETRACTIONS = (
     # "I never said I was vegan": what is denied goes ("I never told you I'm allergic to
     # latex" / "I never mentioned…" tell it, they deny nothing)
     re.compile(r"^I (?:never|didn't|did not|have never|never ever) (?:said|say|claimed|claim) (?:that )?I(?:'m| am| was| were|'d| had| have|'ve| used to be)? (?:an? |the )?(?P<d>.+)$", _I),
-    # "I was never vegan", "I've never been allergic to cats": a need that never held goes
-    # (as denied: only a fact that says just that); "I was never good at math" is a fact
-    re.compile(rf"^I(?: was never|'ve never been| have never been| never was)(?: really| actually)? (?P<d>(?:{DIET_EN})|(?:allergic|intolerant) to [^,;]+|(?:lactose|gluten|wheat|dairy|fructose|histamine) intolerant)$", _I),
 )
 # Imperatives and topic-first clauses: no subject, but only the user can mean them.
 _EN_WITHDRAWALS = (
@@ -413,13 +410,14 @@ def _in_present(said: str) -> str:
 _EN_NOT_BUT = re.compile(r"^I'm {ADV}not (?:an? |the )?(?P<x>[^,;]+?)\s*(?:[,;]|\s-+)\s*(?:(?:but|rather)\s+)?(?P<im>I'm\s+)?(?P<y>(?:an? |the )?[^,;]+)$".replace("{ADV}", ADV_EN), _I)
 # After "I'm not X," without "I'm", a clause of its own is no Y the user is: "…, my girlfriend
 # is", "…, I prefer working late", "…, honestly I find it boring" (each read on its own); nor
-# are examples of X ("I'm not into sports, like football"); "like a tutor" is Y, said loosely.
+# are examples of X ("I'm not into sports, like football", "…, like a marathoner"); "more
+# like a tutor" is Y, said loosely.
 _EN_CLAUSE_START = re.compile(
     r"^(?:I|I've|I'd|I'll|my|he|she|they|we|it|you|his|her|their|our|its|honestly|so|that|this|"
-    r"there|though|and|or|just|which|who|like(?!\s+an?\s)|such as|including|especially|particularly)\b",
+    r"there|though|and|or|just|which|who|like|such as|including|especially|particularly)\b",
     _I,
 )
-_EN_LOOSELY = re.compile(r"^(?:more\s+)?like\s+(?=an?\s)", _I)
+_EN_LOOSELY = re.compile(r"^more\s+like\s+(?=an?\s)", _I)
 _EN_USED_TO = re.compile(r"^I used to (?P<was>\w+) (?P<x>[^,]+?),? (?:but |and )?(?:now|these days|nowadays) (?:I )?(?P<now>[\w' ]+?) (?-i:them|it|that|those|these|him|her)(?: a lot| too| instead)?$", _I)
 _ZH_NOT_BUT = re.compile(r"^我(?:其实|现在)?不是(?:一个|一名|个|名)?(?P<x>[^，,]+?)[，,]\s*(?:而)?(?:我)?是(?:一个|一名|个|名)?(?P<y>.+)$")
 _ZH_SOMEONE = re.compile(rf"^(?:我的?|他的?|她的?)?(?:{KIN_ZH})")

@@ -977,7 +977,9 @@ def _cleft(sentence: str, zh: bool) -> str:
 # "花生和虾，我都过敏", "像花生这类坚果，我都过敏", "海鲜我也过敏": what comes first (not a
 # pronoun: "这些我都过敏" names nothing; not someone: "我儿子，我都…")
 _ZH_TOPIC_FIRST_NEED = re.compile(
-    r"^(?:像|比如|对于|至于|说到)?(?!这|那|它|他|她|都|也)(?P<what>[^，,。！？!?我你他她]{1,20}?)"
+    r"^(?:像|比如|对于|至于|说到)?(?!这|那|它|他|她|都|也|是|对|没|不|好|嗯|哦|真|谢|除了|可能|好像|也许|大概|"
+    r"估计|以前|之前|小时候|从前|过去|原来|现在|最近|今年|去年|医生|听说)"
+    r"(?P<what>[^，,。！？!?我你他她们说对吧吗呢啊]{1,20}?)"
     r"(?:[，,]\s*)?我(?:都|也|全都|统统|一概|还)(?P<how>严重|非常|很|有点|特别)?过敏[。！!]?$"
 )
 _ZH_THEM = rf"(?:我的?)?(?:{KIN_ZH})|他们|她们|他|她"
@@ -1036,7 +1038,10 @@ def _implied(fragment: str, zh: bool) -> str | None:
     """
     if zh and _ZH_SOMEONE_ELSE.match(fragment):  # "…，是我儿子过敏": someone else is
         return None
-    if zh:  # "我有食物过敏，比如对花生过敏": an example that is a statement of its own
+    # "我有食物过敏，比如对花生过敏": an example that is a need of its own (only a need: "我改掉了
+    # 坏习惯，比如每天喝可乐" is no habit the user has)
+    example = zh and _ZH_FOR_EXAMPLE.match(fragment) is not None
+    if example:
         fragment = _ZH_FOR_EXAMPLE.sub("", fragment, count=1)
     if not zh and _EN_I_INSIDE.match(fragment):  # "now I visit it": "I" is there already
         return None
@@ -1046,7 +1051,7 @@ def _implied(fragment: str, zh: bool) -> str | None:
         clause = prefix + fragment
         candidate = match_clause(clause, zh)
         if candidate is not None and candidate.slot not in ("name", "surname"):
-            return clause
+            return clause if candidate.constraint or not example else None
     return None
 
 
@@ -1112,12 +1117,19 @@ _EN_FOR_EXAMPLE = re.compile(
 )
 
 
+_EN_DENIED = re.compile(r"\b(?:not|never|no)\b|n't\b", _I)
+_EN_LIKE_CONTRARY = re.compile(
+    r",\s*like\b(?=[^,;.!?]{0,200}\b(?:though|tho|too|anyway|instead|as well)\W*$)", _I
+)
+
+
 def _gives_examples(separator: str, fragment: str, before: str) -> bool:
     """Whether ", like X" after the user's clause ``before`` gives examples of it, so no
-    taste for X is read with "I" put back: after a need, a taste, a habit or a clause that
-    states none ("allergic to nuts, like almonds", "I play sports, like tennis", "I'm not
-    allergic to nuts, like almonds"); not after a place, a job or an age ("I live in Oslo,
-    like skiing", "I'm retired, like gardening": the verb), nor after a joining word."""
+    taste for X is read with "I" put back: after a need, a taste or a clause that states
+    none ("allergic to nuts, like almonds", "I hate seafood, like prawns", "I'm not
+    allergic to nuts, like almonds"); not after a place, a job, an age or a habit ("I live
+    in Oslo, like skiing", "I run every morning, like the fresh air": the verb), nor after
+    a joining word."""
     if separator.strip() != "," or not _EN_FOR_EXAMPLE.match(fragment):
         return False
     return _states_no_context(before)
@@ -1125,22 +1137,34 @@ def _gives_examples(separator: str, fragment: str, before: str) -> bool:
 
 @functools.lru_cache(maxsize=64)
 def _states_no_context(clause: str) -> bool:
-    """Whether the user's ``clause`` states a need, a taste, a habit or nothing, not a place,
-    a job or an age. Kept per clause: a clause that grew past :data:`_MAX_CLAUSE` stays
+    """Whether the user's ``clause`` states a need, a taste or a denial the rules do not
+    read, not a place, a job, an age or a habit. Kept per clause: a clause that grew past :data:`_MAX_CLAUSE` stays
     the one before each of its fragments ("I hate …" + ", like x" x 6,000)."""
     said = match_clause(clause, False)
-    return said is None or said.constraint or said.category != FactCategory.CONTEXT
+    if said is None:  # a denial ("I'm not allergic to nuts, like almonds"), not a habit
+        return _EN_DENIED.search(clause) is not None
+    return said.constraint or said.category == FactCategory.PREFERENCE
 
 
 # Joining words that add one more thing to a list ("and", "plus", "also", "还有"): not "but".
-_ADDING = re.compile(r"(?:and|plus|also|as well as)\b|(?:还有|以及|和|跟|及)", _I)
+_ADDING = re.compile(r"^(?:(?:and|plus|also|as well as)\b\s*|还有|以及|和|跟|及)+", _I)
+# One thing more: a few words, none a person or a verb of a clause of its own ("…, and dogs
+# are fine", "…, and also remind me", "…，还有我老公对猫过敏" are no item of the list).
+_A_THING_MORE = re.compile(
+    r"(?!.*\b(?:I|me|my|you|your|we|our|he|she|they|it|is|are|am|was|were|be|been|do|does|"
+    r"remind|thank|thanks|please|can|could|would|will|scared|afraid)\b)"
+    r"(?:to\s+)?[A-Za-z'-]+(?:\s+[A-Za-z'-]+){0,3}|[^我你他她们的是在对不没\sA-Za-z]{1,12}",
+    _I,
+)
 
 
 def _list_goes_on(before: str, merged: str, zh: bool) -> bool:
     """Whether ``merged`` (the user's clause ``before``, a joining word and a fragment) is
     still the need or the taste ``before`` states, with one thing more: "I'm allergic to
     peanuts" + ", and shellfish". At most :data:`_MAX_CLAUSE` characters."""
-    if len(merged) > _MAX_CLAUSE:
+    if len(merged) > _MAX_CLAUSE or not _A_THING_MORE.fullmatch(
+        _ADDING.sub("", merged[len(before) :].strip(" ,，、")).strip()
+    ):
         return False
     clean = _zh_normalise if zh else _en_normalise
     said = match_clause(clean(before), zh)
@@ -1150,11 +1174,12 @@ def _list_goes_on(before: str, merged: str, zh: bool) -> bool:
     return now is not None and (now.constraint, now.category) == (said.constraint, said.category)
 
 
-# After the user's clause, "never eat pork", "always get migraines": what only a person
-# does, with "I" dropped ("I'm Muslim, never eat pork"), no order to the assistant.
+# After the user's clause, "never eat pork", "don't drink alcohol": what only a person does,
+# with "I" dropped ("I'm Muslim, never eat pork"), no order to the assistant (which "always
+# get to the point", "never wake me" and "never get me…" are).
 _EN_OWN_HABIT = re.compile(
-    r"(?:never|always|usually|rarely|seldom|don't|do not)\s+"
-    r"(?:eat|drink|touch|smoke|consume|get|feel|wake|sleep)\b",
+    r"(?:never|always|usually|rarely|seldom|don't|do not)\s+(?:eat|drink|touch|smoke|consume|vape)"
+    r"\b(?!\s+(?:up|me|my|us|our|it|them|to|into)\b)",
     _I,
 )
 
@@ -1192,6 +1217,42 @@ def _outside_brackets(parts: list[str], zh: bool) -> list[str]:
     return joined
 
 
+_ZH_CLOSES_NEED = re.compile(r"过敏|不耐|敏感")
+
+
+def _zh_open_need(text: str) -> bool:
+    """Whether ``text`` ends inside a need: a "对" not yet closed by what the need is
+    ("我对花生" of "我对花生、虾和芒果过敏")."""
+    last = text.rfind("对")
+    return last >= 0 and _ZH_CLOSES_NEED.search(text, last) is None
+
+
+def _zh_need_lists(parts: list[str]) -> list[str]:
+    """``[part, separator, …]`` with a need's list joined back across its "、": "我对花生、
+    虾和芒果过敏" is one need of three things, not "我对花生" and "虾和芒果过敏" (which kept
+    the last two alone). Joined only when a later item of the list closes the need."""
+    joined = [parts[0]]
+    i = 1
+    while i < len(parts):
+        separator, part = parts[i], parts[i + 1]
+        if separator.strip() == "、" and _zh_open_need(joined[-1]):
+            # does the list, still after "、", reach the word that closes the need?
+            j = i
+            while j < len(parts) and parts[j].strip() == "、":
+                if _ZH_CLOSES_NEED.search(parts[j + 1]):
+                    joined[-1] += "".join(parts[i : j + 2])
+                    i = j + 2
+                    break
+                j += 2
+            else:
+                joined += [separator, part]
+                i += 2
+            continue
+        joined += [separator, part]
+        i += 2
+    return joined
+
+
 def _depth(text: str) -> int:
     # Openers less closers of any kind: how deep a run of clause parts has gone.
     return sum(text.count(c) for c in _OPENING) - sum(text.count(c) for c in _CLOSING)
@@ -1200,9 +1261,12 @@ def _depth(text: str) -> int:
 def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
     """Split at commas and conjunctions; a fragment that is no statement rejoins the previous clause."""
     parts = _outside_brackets((_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence), zh)
+    if zh and "、" in sentence:
+        parts = _zh_need_lists(parts)
     clauses: list[list[str | None]] = []  # [text, subject]
     # Chinese drops the subject freely, so a sentence starting without one is taken as the user's.
     inherited: str | None = _SELF if zh else None
+    examples = False
     separator = ""
     for i, part in enumerate(parts):
         if i % 2:
@@ -1239,6 +1303,8 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         # (a Chinese cleft after a clause: "我儿子没事，是我对虾过敏")
         fragment = _zh_normalise(_cleft(fragment, True)) if zh else _en_normalise(fragment)
         sep, separator = separator, ""
+        # an item of examples: opening with "比如…", or after one and "、"
+        examples = zh and ((examples and "、" in sep) or _ZH_FOR_EXAMPLE.match(raw) is not None)
         if not fragment or _INTERJECTION.fullmatch(fragment):
             continue
         if zh and _ZH_HOW_LONG.fullmatch(fragment):
@@ -1295,7 +1361,9 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         elif (
             zh
             and inherited == _SELF
-            and "、" not in sep  # a list's own comma: "…，包括虾、蟹和贝类" has no "我蟹和贝类"
+            # a list's own comma after examples or no statement of the user's: "…，包括虾、
+            # 蟹和贝类" has no "我蟹和贝类" (but "我对花生过敏、头疼好几天了" is two)
+            and not ("、" in sep and (examples or not clauses or clauses[-1][1] != _SELF))
             and implied_own_words(fragment) is not None
         ):
             clauses.append([fragment, _IMPLIED])  # "失眠好几年了": the user's, in their words
@@ -1715,7 +1783,9 @@ def _read_into(
     vented = venting(sentence, zh)
     joking = vented or venting(raw, zh)  # "Lol I'm 12": the lead-in said it
     if not zh:
-        sentence = _en_normalise(sentence)
+        # "…, like dogs though" is a taste said against the clause before, not its example:
+        # read as "…, but like dogs" before the ending word goes with normalising
+        sentence = _en_normalise(_EN_LIKE_CONTRARY.sub(", but like", sentence))
     sentence, others = with_others(sentence, zh)
     still = (_ZH_STILL if zh else _EN_STILL).search(sentence) is not None and not (
         _ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED
