@@ -645,7 +645,9 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
     try:
         raw = read_bounded(path, config.max_import_bytes)
     except OSError as e:
-        raise CommandFailed(f"cannot read {path}: {e.strerror or e}", status=2) from e
+        said = redact_path(str(path))  # (a DSN given as the file: then not chained)
+        failed = CommandFailed(f"cannot read {said}: {e.strerror or e}", status=2)
+        raise failed from (e if said == str(path) else None)
     # the whole file is checked before any write, against the tenant's limits
     incoming = read_import(raw, name=str(path), config=config.for_tenant(args.tenant))
     with _storage(args, config) as storage:
@@ -1439,8 +1441,10 @@ def _failed(error: BaseException, status: int, line: str, debug: bool, said: Seq
     if not debug:
         _print_error(line, said=said)
     elif sys.stderr is not None:
-        try:
-            traceback.print_exception(error, file=sys.stderr)
+        try:  # (masked as the line is: an error may quote a key or a DSN as given, and an
+            # OSError its path: "File name too long: 'bob:<password>@db'")
+            lines = redact_secrets("".join(traceback.format_exception(error))).splitlines(True)
+            sys.stderr.write("".join(redact_path(line) if "@" in line else line for line in lines))
             sys.stderr.flush()
         except (OSError, ValueError):
             pass

@@ -184,12 +184,14 @@ def test_a_value_tagged_with_a_yaml_type_it_is_not_is_one_config_error(
         ("!!binary correct-horse-battery-9x", r"line 3: a value of YAML type !!binary"),
         ("!vault correct-horse-battery-9", r"line 3: a value has a tag that is no YAML type"),
         ("!correct-horse-battery-9", r"line 3: a value has a tag that is no YAML type"),
+        ("!!correct-horse-battery-9", r"line 3: a value has a tag that is no YAML type"),
+        ("!<postgresql://ann:correct-horse-battery-9@db'> {a: 1}", r"line 3, column \d+: "),
         ("9" * 4400, r"line 3: a number of more than 4,300 digits cannot be read"),
         ("!!int " + "x" * 4400, r"line 3: a value of YAML type !!int cannot be read"),
         ("!!omap correct-horse-battery-9", r"line 3, column 12: .*expected a sequence"),
         ("!!pairs [correct-horse-battery-9]", r"line 3, column \d+: .*expected a mapping"),
         ("*correct-horse-battery-9", r"line 3, column 12: found undefined alias$"),
-        ("&a x\nb: &a correct-horse-battery-9", r"line 4, column 4: found duplicate anchor"),
+        ("&a x\nb: &a correct-horse-battery-9", r"line 4, column 4: second occurrence \(found dup"),
         ("x\ncorrect-horse-battery-9 y\nz: 1", r"line \d, column \d+: "),
     ],
 )
@@ -204,3 +206,28 @@ def test_a_value_that_is_not_of_its_type_is_said_by_line_and_never_quoted(
     # neither the message nor the traceback --debug prints holds it
     told = "".join(traceback.format_exception(raised.value))
     assert "correct-horse" not in told and "9" * 100 not in told
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # both places of the mistake, as PyYAML gives them (without the quoted lines)
+        (
+            'memory:\n  api_key: "abc\n  max_facts: 3\n',
+            r"line 4, column 1: .* \(while scanning a quoted scalar at line 2, column 12\)",
+        ),
+        (
+            "a: &x 1\nb: &x 2\n",
+            r"line 2, column 4: second occurrence \(found duplicate anchor; first occurrence at "
+            r"line 1, column 4\)",
+        ),
+        (
+            "sk-correct-horse-battery-9: 1\nsk-correct-horse-battery-9: 2\n",
+            r"line 2, column 1: found duplicate key 'sk-\*\*\*'",
+        ),
+    ],
+)
+def test_a_yaml_error_names_its_places_and_no_secret(tmp_path: Path, text: str, said: str) -> None:
+    with pytest.raises(ConfigError, match=said) as raised:
+        load_config(write(tmp_path, text), environ={})
+    assert "correct-horse" not in "".join(traceback.format_exception(raised.value))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import logging
 import os
 import subprocess
@@ -360,3 +362,41 @@ def test_a_dsn_given_as_the_storage_folder_is_refused_and_writes_nothing(
 
 def test_a_windows_drive_is_no_url() -> None:
     assert str(MemoryConfig(storage_path="C:/data/mem").storage_path) == "C:/data/mem"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--root", "https://Wk37yhQp@cfg.example/x", "list"],  # the "is a URL" refusal
+        ["migrate", "--from", "bob:Wk37yhQp@db/mem", "--to", "file:elsewhere"],
+        ["import", "bob:Wk37yhQp@db", "--user", "ann"],
+        ["--root", "bob:" + "x" * 300 + "Wk37yhQp@db", "list"],  # File name too long
+    ],
+)
+def test_a_credential_given_where_a_path_goes_is_never_printed(
+    tmp_path: Path, argv: list[str]
+) -> None:
+    # attacker 106: each of these printed the token or password, some only with --debug
+    statuses = set()
+    for debug in ([], ["--debug"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "deerflow_memory.cli", *argv, *debug],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+        )
+        statuses.add(done.returncode)
+        assert done.returncode != 0 and "Wk37yhQp" not in done.stderr + done.stdout, done.stderr
+    assert len(statuses) == 1  # the same exit status with and without --debug
+
+
+def test_debug_masks_credentials_in_the_traceback(tmp_path: Path) -> None:
+    # --debug printed the traceback as is: a key an error quotes ("Bearer <key>") was shown
+    import deerflow_memory.cli as cli_module
+
+    shown = io.StringIO()
+    error = RuntimeError("upstream said: Authorization: Bearer sk-Wk37yhQpWk37yhQp")
+    with contextlib.redirect_stderr(shown):
+        assert cli_module._failed(error, 1, "the line", True, ()) == 1
+    assert "Traceback" in shown.getvalue() or "RuntimeError" in shown.getvalue()
+    assert "Wk37yhQp" not in shown.getvalue()

@@ -23,6 +23,12 @@ _URL_PASSWORD_ONE_SLASH = re.compile(
     r"(?<=[A-Za-z0-9]:/)(?!/)([^:/@\s]{0,256}):((?:[^@\s/]|@(?=[^@\s/]*@)){0,512})@"
 )
 _URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
+# …and in a URL whose "//" a path made one "/" ("--root https://TOKEN@host/x" is said as
+# "https:/TOKEN@host/x"): a scheme of two letters or more at the start of a word ("D:/me@corp"
+# and "PATH=/bin:/x@y" hold none), bounded: linear.
+_URL_TOKEN_ONE_SLASH = re.compile(
+    r"(?<![\w/.+-])([A-Za-z][A-Za-z0-9+.-]{1,30}:/)(?!/)[^:/?#@\s]{1,512}@"
+)
 # "password=…", "db_password: …", "github_token=…", '"api_key": "…"' (JSON), "sslpassword =
 # 's3 cr3t'" (libpq's keyword form quotes a value with spaces; an unclosed quote runs to the
 # end of its line); not "OLDPWD". A key's prefix is four short words at most ("my-app-db-")
@@ -70,6 +76,7 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
     for password in (_URL_PASSWORD, _URL_PASSWORD_ANY, _URL_PASSWORD_ONE_SLASH):
         text = password.sub(lambda m: f"{m.group(1)}:***@", text)
     text = _URL_TOKEN.sub("***@", text)
+    text = _URL_TOKEN_ONE_SLASH.sub(lambda m: f"{m.group(1)}***@", text)
     text = _QUERY_SECRET.sub(lambda m: f"{m.group(1)}***", text)
     text = _KEY_VALUE_SECRET.sub(_key_value_redacted, text)
     text = _BEARER.sub(lambda m: f"{m.group(1)} ***", text)
@@ -77,16 +84,17 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
 
 
 _SCHEME_ONE_SLASH = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}:/(?!/)")
+_WORD_EDGES = (" ", "\t", "\n", "\r", "'", '"', "(", "<")
 
 
 def redact_path(path: str) -> str:
     """``path`` for a message, credentials masked: those :func:`redact_secrets` masks, and
     the userinfo of a DSN or URL given where a path goes, which a path reads otherwise.
 
-    ``bob:pw@db`` (a DSN without its scheme, in any component: ``conf/bob:pw@db``) and
-    ``https:/TOKEN@host/c.yaml`` (``https://…`` with its ``//`` made one ``/`` by the
-    path) become ``bob:***@db`` and ``https:/***@host/c.yaml``. The userinfo runs to the
-    path's last "@"; its password may hold "/" and ":". Linear time, any length.
+    ``bob:pw@db``, a DSN without its scheme, in any component (``conf/bob:pw@db``),
+    becomes ``bob:***@db``: the userinfo runs to the last "@" of the path (or of the word
+    holding it, in a message), and its password may hold "/" and ":". A token of a URL a
+    path made one "/" (``https:/TOKEN@host``) is masked whatever its length. Linear time.
 
     Example:
         >>> redact_path("conf/bob:hunter2@db.example/mem")
@@ -96,16 +104,27 @@ def redact_path(path: str) -> str:
     at = text.rfind("@")
     if at <= 0:
         return text
-    component, looked = 0, 0  # where the component of the next ":" starts; scanned up to
-    colon = text.find(":", 0, at)
-    while colon >= 0:  # the first "user:" of a component, not "C:/" or "scheme:/"
-        component = max(component, text.rfind("/", looked, colon) + 1)
-        looked = colon
-        user = text[component:colon]
-        if user and not text.startswith("/", colon + 1) and "@" not in user:
-            return text if text[colon + 1 : at] == "***" else f"{text[: colon + 1]}***{text[at:]}"
-        colon = text.find(":", colon + 1, at)
-    scheme = _SCHEME_ONE_SLASH.match(text)
-    if scheme is not None and "/" not in text[scheme.end() : at]:  # "https:/TOKEN@host"
+    # The userinfo is in the word of that "@" (a path quoted in a message, or in a line of a
+    # traceback: "ConfigError: config file not found: bob:***@db" is no password)
+    word = max(text.rfind(edge, 0, at) for edge in _WORD_EDGES) + 1
+    component = word
+    while component < at:  # the first "user:" of a component, not "C:/" or "scheme:/"
+        colon = text.find(":", component, at)
+        if colon < 0:
+            break
+        ends = text.find("/", component, colon)
+        if ends >= 0:  # no ":" in this component: on to the next
+            component = ends + 1
+            continue
+        user = colon > component and text.find("@", component, colon) < 0
+        if user and not text.startswith("/", colon + 1):
+            masked = text[colon + 1 : at] == "***"
+            return text if masked else f"{text[: colon + 1]}***{text[at:]}"
+        ends = text.find("/", colon, at)  # a component holds one userinfo at most
+        if ends < 0:
+            break
+        component = ends + 1
+    scheme = _SCHEME_ONE_SLASH.match(text, word)  # "https:/TOKEN@host", a token of any length
+    if scheme is not None and "/" not in text[scheme.end() : at]:
         return text if text[scheme.end() : at] == "***" else f"{text[: scheme.end()]}***{text[at:]}"
     return text

@@ -83,6 +83,10 @@ class _ValueNotOfTagError(_LineProblem):
 
 
 _YAML_TAG = "tag:yaml.org,2002:"
+_YAML_TYPES = frozenset(
+    "!!" + t
+    for t in "null bool int float binary timestamp omap pairs set str seq map merge value".split()  # noqa: SIM905
+)
 
 
 def _unbuilt(node: Any) -> str:
@@ -92,6 +96,8 @@ def _unbuilt(node: Any) -> str:
     if not tag.startswith(_YAML_TAG):
         return "a value has a tag that is no YAML type (quote the value to keep it as text)"
     name = "!!" + tag[len(_YAML_TAG) :]
+    if name not in _YAML_TYPES:  # "!!<key>": a tag of YAML's own namespace that names none
+        return "a value has a tag that is no YAML type (quote the value to keep it as text)"
     digits = str(node.value).strip().lstrip("+-").replace("_", "")
     if name == "!!int" and len(digits) > 4300 and digits.isdigit():
         return "a number of more than 4,300 digits cannot be read (Python's limit)"
@@ -248,16 +254,28 @@ def _check_regular(path: Path, mode: int) -> None:
 
 # A name a YAML error quotes that the file chose, and may be a secret: "found undefined
 # alias 'sk-…'" ("api_key: *sk-…"), a tag, an anchor.
-_CHOSEN_NAME = re.compile(r"((?:alias|anchor|tag|handle|directive)) '[^'\n]*'")
+_CHOSEN_NAME = re.compile(
+    r"((?:alias|anchor|tag|handle|directive|prefix))\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[!%&*]\S*)"
+)
 
 
 def _placed(error: Any) -> str:
-    """A YAML error by its line and column and its problem, without the quoted line
-    (PyYAML's text shows it under the problem, with any password in it)."""
-    mark = error.problem_mark or error.context_mark
-    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
-    said = "; ".join(str(part) for part in (error.context, error.problem) if part)
-    return where + _CHOSEN_NAME.sub(r"\1", said or "a syntax error")
+    """A YAML error by its place and its problem, without the quoted line (PyYAML's text
+    shows it under the problem, with any password in it) or the names the file chose: "line
+    3, column 1: could not find expected ':' (while scanning a simple key at line 2,
+    column 1)". Masked as a whole too (a duplicate key may be a credential)."""
+
+    def at(mark: Any) -> str:
+        return f"line {mark.line + 1}, column {mark.column + 1}"
+
+    problem, context = error.problem_mark, error.context_mark
+    said = str(error.problem or error.context or "a syntax error")
+    if error.problem and error.context:
+        where = f" at {at(context)}" if context is not None and problem is not None else ""
+        said += f" ({error.context}{where})"
+    mark = problem or context
+    placed = f"{at(mark)}: {said}" if mark is not None else said
+    return redact_secrets(_CHOSEN_NAME.sub(r"\1", placed))
 
 
 def _said(path: Path) -> str:

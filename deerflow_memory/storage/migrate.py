@@ -47,6 +47,7 @@ from typing import Any
 
 from deerflow_memory.arguments import expect, expect_text
 from deerflow_memory.config import MemoryConfig
+from deerflow_memory.config.secrets import redact_path
 from deerflow_memory.errors import ConfigError, StorageError
 from deerflow_memory.models import MemoryDocument, parse_timestamp
 from deerflow_memory.storage.base import MemoryStorage
@@ -206,14 +207,16 @@ def parse_backend_spec(spec: str, base: MemoryConfig | None = None) -> MemoryCon
         scheme, sep, location = spec.partition(":")
         if not sep:
             raise ConfigError(
-                f"backend spec {spec!r} has no scheme: use file:PATH, sqlite:PATH or postgres:DSN"
+                f"backend spec {redact_path(repr(spec))} has no scheme: use file:PATH, "
+                "sqlite:PATH or postgres:DSN"
             )
-    if scheme not in BACKEND_SCHEMES:
+    if scheme not in BACKEND_SCHEMES:  # ("bob:pw@db" is a DSN without its scheme: masked)
         raise ConfigError(
-            f"unknown backend {scheme!r} in {spec!r}: use one of {', '.join(BACKEND_SCHEMES)}"
+            f"unknown backend {scheme!r} in {redact_path(repr(spec))}: use one of "
+            f"{', '.join(BACKEND_SCHEMES)}"
         )
     if not location:
-        raise ConfigError(f"backend spec {spec!r} names no location")
+        raise ConfigError(f"backend spec {redact_path(repr(spec))} names no location")
     values: dict[str, Any] = (base or MemoryConfig()).model_dump()
     values["storage"] = scheme
     if scheme == "postgres":

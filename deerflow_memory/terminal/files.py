@@ -21,6 +21,7 @@ import sys
 import threading
 from pathlib import Path
 
+from deerflow_memory.config.secrets import redact_path
 from deerflow_memory.daemons import daemon_thread
 from deerflow_memory.errors import InvalidDocumentError
 
@@ -149,5 +150,8 @@ def ask_yes_no(question: str) -> bool | None:
 def describe_os_error(error: OSError) -> str:
     """One line for an operating-system error: its reason and the path(s) it concerns."""
     reason = error.strerror or str(error) or type(error).__name__
-    paths = [str(p) for p in (error.filename, error.filename2) if p is not None]
+    # (masked: a DSN given as a path, "File name too long" for a long password, quotes it)
+    paths = [
+        redact_path(os.fsdecode(p)) for p in (error.filename, error.filename2) if p is not None
+    ]
     return f"{reason}: {' -> '.join(paths)}" if paths else reason
