@@ -449,3 +449,20 @@ def test_the_list_comma_between_a_need_and_a_symptom_keeps_both() -> None:
 )
 def test_a_habit_no_longer_kept_is_withdrawn(first: str, later: str) -> None:
     assert facts_after(first)[0] not in facts_after(first, later)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fact"),
+    [
+        (
+            "My allergies are kiwi, sesame, and latex.",
+            "User's allergies are kiwi, sesame, and latex",
+        ),
+        ("我对芒果、腰果，还有花粉过敏。", "用户对芒果、腰果，还有花粉过敏"),
+        ("我的过敏原是芝麻、菠萝和尘螨。", "用户的过敏原是芝麻、菠萝和尘螨"),
+    ],
+)
+def test_every_item_of_a_listed_need_is_kept(sentence: str, fact: str) -> None:
+    # newcomer 56: the last item after ", and", the items before "，还有", and the items after
+    # "、" of a statement no rule reads were each lost (or stored as "用户菠萝和尘螨")
+    assert facts_after(sentence) == [fact]

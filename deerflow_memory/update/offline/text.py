@@ -1158,14 +1158,18 @@ _A_THING_MORE = re.compile(
 )
 
 
-def _list_goes_on(before: str, merged: str, zh: bool) -> bool:
-    """Whether ``merged`` (the user's clause ``before``, a joining word and a fragment) is
-    still the need or the taste ``before`` states, with one thing more: "I'm allergic to
-    peanuts" + ", and shellfish". At most :data:`_MAX_CLAUSE` characters."""
+def _list_goes_on(clause: list[str | None], merged: str, zh: bool) -> bool:
+    """Whether ``merged`` (``clause``'s text, a joining word and a fragment) is still what
+    ``clause`` says with one thing more: "I'm allergic to peanuts" + ", and shellfish" is
+    still the need, "My allergies are cashews, eggs" + ", and mould" one more item of a
+    statement no rule reads. At most :data:`_MAX_CLAUSE` characters."""
+    before = clause[0] or ""
     if len(merged) > _MAX_CLAUSE or not _A_THING_MORE.fullmatch(
         _ADDING.sub("", merged[len(before) :].strip(" ,，、")).strip()
     ):
         return False
+    if clause[1] != _SELF:  # (joined as its enumeration is, below)
+        return True
     clean = _zh_normalise if zh else _en_normalise
     said = match_clause(clean(before), zh)
     if said is None or not (said.constraint or said.category == FactCategory.PREFERENCE):
@@ -1227,6 +1231,14 @@ def _zh_open_need(text: str) -> bool:
     return last >= 0 and _ZH_CLOSES_NEED.search(text, last) is None
 
 
+def _zh_listing(separator: str, part: str) -> bool:
+    """Whether ``part`` is the next item of a list: after "、", or after a comma with "还有",
+    "以及"… ("我对猫毛、尘螨，还有花粉过敏")."""
+    return separator.strip() == "、" or (
+        separator.strip() in ("，", ",") and part.lstrip().startswith(("还有", "以及", "和", "及"))
+    )
+
+
 def _zh_need_lists(parts: list[str]) -> list[str]:
     """``[part, separator, …]`` with a need's list joined back across its "、": "我对花生、
     虾和芒果过敏" is one need of three things, not "我对花生" and "虾和芒果过敏" (which kept
@@ -1235,10 +1247,10 @@ def _zh_need_lists(parts: list[str]) -> list[str]:
     i = 1
     while i < len(parts):
         separator, part = parts[i], parts[i + 1]
-        if separator.strip() == "、" and _zh_open_need(joined[-1]):
+        if _zh_listing(separator, part) and _zh_open_need(joined[-1]):
             # does the list, still after "、", reach the word that closes the need?
             j = i
-            while j < len(parts) and parts[j].strip() == "、":
+            while j < len(parts) and _zh_listing(parts[j], parts[j + 1]):
                 if _ZH_CLOSES_NEED.search(parts[j + 1]):
                     joined[-1] += "".join(parts[i : j + 2])
                     i = j + 2
@@ -1360,6 +1372,17 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             clauses.append([fragment, _OTHER])  # "…，是我儿子过敏": not joined to the user's
         elif (
             zh
+            and "、" in sep
+            and clauses
+            and clauses[-1][1] == _SELF
+            and not examples
+            and len(merged := f"{clauses[-1][0]}{sep}{raw}") <= _MAX_CLAUSE
+            and match_clause(_zh_normalise(clauses[-1][0] or ""), True) is None
+        ):
+            # the next item of a list in the user's own words: "我的过敏原是花生、芒果和猫毛"
+            clauses[-1][0] = merged
+        elif (
+            zh
             and inherited == _SELF
             # a list's own comma after examples or no statement of the user's: "…，包括虾、
             # 蟹和贝类" has no "我蟹和贝类" (but "我对花生过敏、头疼好几天了" is two)
@@ -1370,10 +1393,9 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
         elif (
             had_conjunction
             and clauses
-            and clauses[-1][1] == _SELF
             and _ADDING.match(raw)
             and not (not zh and _EN_ASKING.match(fragment))
-            and _list_goes_on(clauses[-1][0] or "", merged := f"{clauses[-1][0]}{sep}{raw}", zh)
+            and _list_goes_on(clauses[-1], merged := f"{clauses[-1][0]}{sep}{raw}", zh)
         ):
             # "I'm allergic to peanuts, and shellfish", "I like hiking, cycling, and swimming":
             # the last thing of a need or a taste, after a joining word (it was dropped)
