@@ -400,3 +400,15 @@ def test_debug_masks_credentials_in_the_traceback(tmp_path: Path) -> None:
         assert cli_module._failed(error, 1, "the line", True, ()) == 1
     assert "Traceback" in shown.getvalue() or "RuntimeError" in shown.getvalue()
     assert "Wk37yhQp" not in shown.getvalue()
+
+
+def test_a_password_holding_a_bracket_or_quote_is_masked_in_a_path() -> None:
+    # attacker 107: the word edges of redact_path ended the userinfo at "(", so it leaked
+    for path in ("bob:Wk37(yhQp@db", "bob:Wk37'yhQp@db/m", "bob:Wk37<yhQp@db"):
+        assert "yhQp" not in redact_path(path)
+
+
+def test_an_os_error_about_a_file_descriptor_is_described() -> None:
+    from deerflow_memory.terminal.files import describe_os_error
+
+    assert describe_os_error(OSError(9, "Bad file descriptor", 999)) == "Bad file descriptor: 999"

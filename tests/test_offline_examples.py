@@ -395,8 +395,8 @@ def test_an_order_to_the_assistant_after_the_users_clause_stays_an_order(
 @pytest.mark.parametrize(
     ("sentence", "taste"),
     [
-        ("I'm allergic to horses, like donkeys though", "User likes donkeys"),
-        ("I avoid sugar, like dates too", "User likes dates"),
+        ("I hate horses, like donkeys though", "User likes donkeys"),
+        ("I avoid fizzy drinks, like iced tea instead", "User likes iced tea instead"),
         ("I swim every morning, like the cold water", "User likes the cold water"),
     ],
 )
@@ -466,3 +466,53 @@ def test_every_item_of_a_listed_need_is_kept(sentence: str, fact: str) -> None:
     # newcomer 56: the last item after ", and", the items before "，还有", and the items after
     # "、" of a statement no rule reads were each lost (or stored as "用户菠萝和尘螨")
     assert facts_after(sentence) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "need"),
+    [
+        (
+            "I'm allergic to molluscs, like clams and mussels too",
+            "molluscs, like clams and mussels",
+        ),
+        ("I don't eat beef, like steak or burgers though", "beef, like steak or burgers"),
+    ],
+)
+def test_examples_of_a_need_said_with_too_or_though_are_no_taste(sentence: str, need: str) -> None:
+    # attacker 107: ", like X too/though" after a need stored "User likes clams and mussels"
+    said = facts_after(sentence)
+    assert len(said) == 1 and need in said[0] and " likes " not in said[0], said
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "我对这个安排很满意、对花粉过敏",
+        "我对工作很上心、对芒果过敏",
+        "我觉得你说得对、我对花生过敏",
+    ],
+)
+def test_a_chinese_clause_after_the_list_comma_is_no_item_of_a_need(sentence: str) -> None:
+    # any "对" was read as an open need: the allergy was lost or glued (attacker 107)
+    said = facts_after(sentence)
+    assert any(f in ("用户对花粉过敏", "用户对芒果过敏", "用户对花生过敏") for f in said), said
+
+
+def test_examples_after_things_of_a_kind_are_no_taste() -> None:
+    assert not any("likes" in f for f in facts_after("I take a few meds, like lisinopril"))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "need"),
+    [("真菌我也过敏", "用户对真菌过敏"), ("好多坚果我都过敏", "用户对好多坚果过敏")],
+)
+def test_a_topic_that_only_starts_like_an_answer_is_still_the_allergen(
+    sentence: str, need: str
+) -> None:
+    assert facts_after(sentence) == [need]
+
+
+def test_withdrawing_one_example_of_a_need_keeps_the_need() -> None:
+    # "allergic to nuts, like almonds" then "not allergic to almonds anymore" removed it all
+    first = "I'm allergic to tree nuts, like pecans"
+    assert facts_after(first, "I'm not allergic to pecans anymore") == facts_after(first)

@@ -84,7 +84,7 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
 
 
 _SCHEME_ONE_SLASH = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}:/(?!/)")
-_WORD_EDGES = (" ", "\t", "\n", "\r", "'", '"', "(", "<")
+_WORD_EDGES = (" ", "\t", "\n", "\r")
 
 
 def redact_path(path: str) -> str:
@@ -107,15 +107,9 @@ def redact_path(path: str) -> str:
     # The userinfo is in the word of that "@" (a path quoted in a message, or in a line of a
     # traceback: "ConfigError: config file not found: bob:***@db" is no password)
     word = max(text.rfind(edge, 0, at) for edge in _WORD_EDGES) + 1
-    component = word
-    while component < at:  # the first "user:" of a component, not "C:/" or "scheme:/"
-        colon = text.find(":", component, at)
-        if colon < 0:
-            break
-        ends = text.find("/", component, colon)
-        if ends >= 0:  # no ":" in this component: on to the next
-            component = ends + 1
-            continue
+    component, colon = word, text.find(":", word, at)
+    while colon >= 0:  # the first "user:" of a component, not "C:/" or "scheme:/"
+        component = max(component, text.rfind("/", component, colon) + 1)
         user = colon > component and text.find("@", component, colon) < 0
         if user and not text.startswith("/", colon + 1):
             masked = text[colon + 1 : at] == "***"
@@ -124,6 +118,7 @@ def redact_path(path: str) -> str:
         if ends < 0:
             break
         component = ends + 1
+        colon = text.find(":", component, at)
     scheme = _SCHEME_ONE_SLASH.match(text, word)  # "https:/TOKEN@host", a token of any length
     if scheme is not None and "/" not in text[scheme.end() : at]:
         return text if text[scheme.end() : at] == "***" else f"{text[: scheme.end()]}***{text[at:]}"

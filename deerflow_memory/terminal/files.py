@@ -152,6 +152,8 @@ def describe_os_error(error: OSError) -> str:
     reason = error.strerror or str(error) or type(error).__name__
     # (masked: a DSN given as a path, "File name too long" for a long password, quotes it)
     paths = [
-        redact_path(os.fsdecode(p)) for p in (error.filename, error.filename2) if p is not None
+        redact_path(os.fsdecode(p) if isinstance(p, str | bytes) else str(p))  # (an fd: int)
+        for p in (error.filename, error.filename2)
+        if p is not None
     ]
     return f"{reason}: {' -> '.join(paths)}" if paths else reason

@@ -189,8 +189,11 @@ _NEED_OF_ZH = re.compile(r"对(?P<of>.+?)(?:过敏|不耐受|敏感)")
 _THINGS_EN = re.compile(
     r"\s*,\s*(?:(?:and|or|plus|also|as well as)\s+){0,2}|\s+(?:and|or|&|plus|as well as)\s+(?:also\s+)?"
 )
-# What stands around one thing of a list: "…, and also to latex", "…, and shellfish too".
-_THING_EDGES_EN = re.compile(r"^(?:to\s+)|\s+(?:too|as well)$")
+# What stands around one thing of a list: "…, and also to latex", "…, and shellfish too",
+# examples ("allergic to nuts, like almonds" is a need of two things: both named withdraw it).
+_THING_EDGES_EN = re.compile(
+    r"^(?:to|like|such as|especially|including|e\.g\.)\s+|\s+(?:too|as well)$", re.IGNORECASE
+)
 _THINGS_ZH = re.compile(r"[和及与跟、，,]")
 _A_THING_EN = re.compile(rf"(?:{ALLERGEN_EN})", re.IGNORECASE)
 

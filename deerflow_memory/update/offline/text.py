@@ -977,8 +977,9 @@ def _cleft(sentence: str, zh: bool) -> str:
 # "花生和虾，我都过敏", "像花生这类坚果，我都过敏", "海鲜我也过敏": what comes first (not a
 # pronoun: "这些我都过敏" names nothing; not someone: "我儿子，我都…")
 _ZH_TOPIC_FIRST_NEED = re.compile(
-    r"^(?:像|比如|对于|至于|说到)?(?!这|那|它|他|她|都|也|是|对|没|不|好|嗯|哦|真|谢|除了|可能|好像|也许|大概|"
-    r"估计|以前|之前|小时候|从前|过去|原来|现在|最近|今年|去年|医生|听说)"
+    r"^(?:像|比如|对于|至于|说到)?(?!这|那|它|他|她|都|也|是的|是啊|对的|对啊|没错|没有|不是|好的|好吧|嗯|哦|"
+    r"真巧|真的|谢谢|除了|可能|好像|也许|大概|估计|以前|之前|小时候|从前|过去|原来|现在|最近|今年|去年|"
+    r"医生|听说)"
     r"(?P<what>[^，,。！？!?我你他她们说对吧吗呢啊]{1,20}?)"
     r"(?:[，,]\s*)?我(?:都|也|全都|统统|一概|还)(?P<how>严重|非常|很|有点|特别)?过敏[。！!]?$"
 )
@@ -1118,9 +1119,28 @@ _EN_FOR_EXAMPLE = re.compile(
 
 
 _EN_DENIED = re.compile(r"\b(?:not|never|no)\b|n't\b", _I)
-_EN_LIKE_CONTRARY = re.compile(
-    r",\s*like\b(?=[^,;.!?]{0,200}\b(?:though|tho|too|anyway|instead|as well)\W*$)", _I
+# things of a kind, whose examples follow ("I have some conditions, like epilepsy")
+_EN_KINDS_OF = re.compile(
+    r"\b(?:some|a few|several|certain|various|all kinds of|conditions|meds|medications|"
+    r"allergies|illnesses|foods|things|stuff)\b",
+    _I,
 )
+_EN_LIKE_CONTRARY = re.compile(
+    r",\s*like\b(?=[^,;.!?]{0,200}\b(?:though|tho|anyway|instead)\W*$)", _I
+)
+
+
+def _like_said_against(sentence: str) -> str:
+    """``sentence`` with "…, like X though" read as "…, but like X" (a taste said against
+    the clause before), unless that clause states a need: "I don't eat pork, like bacon
+    though" gives examples of the need (a taste for them is the unsafe reading)."""
+    m = _EN_LIKE_CONTRARY.search(sentence)
+    if m is None:
+        return sentence
+    said = match_clause(_en_normalise(sentence[: m.start()]), False)
+    if said is not None and said.constraint:
+        return sentence
+    return f"{sentence[: m.start()]}, but like{sentence[m.end() :]}"
 
 
 def _gives_examples(separator: str, fragment: str, before: str) -> bool:
@@ -1141,8 +1161,8 @@ def _states_no_context(clause: str) -> bool:
     read, not a place, a job, an age or a habit. Kept per clause: a clause that grew past :data:`_MAX_CLAUSE` stays
     the one before each of its fragments ("I hate …" + ", like x" x 6,000)."""
     said = match_clause(clause, False)
-    if said is None:  # a denial ("I'm not allergic to nuts, like almonds"), not a habit
-        return _EN_DENIED.search(clause) is not None
+    if said is None:  # a denial ("I'm not allergic to nuts, like almonds") or things named
+        return _EN_DENIED.search(clause) is not None or _EN_KINDS_OF.search(clause) is not None
     return said.constraint or said.category == FactCategory.PREFERENCE
 
 
@@ -1182,7 +1202,7 @@ def _list_goes_on(clause: list[str | None], merged: str, zh: bool) -> bool:
 # with "I" dropped ("I'm Muslim, never eat pork"), no order to the assistant (which "always
 # get to the point", "never wake me" and "never get me…" are).
 _EN_OWN_HABIT = re.compile(
-    r"(?:never|always|usually|rarely|seldom|don't|do not)\s+(?:eat|drink|touch|smoke|consume|vape)"
+    r"(?:never|always|usually|rarely|seldom|don't|do not)\s+(?:eat|drink|touch|smoke|consume|vape|sleep)"
     r"\b(?!\s+(?:up|me|my|us|our|it|them|to|into)\b)",
     _I,
 )
@@ -1225,15 +1245,26 @@ _ZH_CLOSES_NEED = re.compile(r"过敏|不耐|敏感")
 
 
 def _zh_open_need(text: str) -> bool:
-    """Whether ``text`` ends inside a need: a "对" not yet closed by what the need is
-    ("我对花生" of "我对花生、虾和芒果过敏")."""
+    """Whether ``text`` ends inside the user's need: "我对" (adverbs between) and a thing not
+    yet closed by what the need is ("我对花生" of "我对花生、虾和芒果过敏"; not "我对象…", nor
+    "我对这个方案很满意", which says more than a thing)."""
     last = text.rfind("对")
-    return last >= 0 and _ZH_CLOSES_NEED.search(text, last) is None
+    return (
+        last >= 0
+        and _ZH_NEED_OPENS.search(text, max(0, last - 12), last + 1) is not None
+        and _ZH_A_THING.fullmatch(text, last + 1) is not None
+    )
+
+
+_ZH_NEED_OPENS = re.compile(r"我(?:也|还|都|一直|其实|本来|现在|从小)*对$")
+_ZH_A_THING = re.compile(r"(?!象)[^很非常太挺满意认真感激说好觉得过敏不耐敏感]{1,10}")
 
 
 def _zh_listing(separator: str, part: str) -> bool:
     """Whether ``part`` is the next item of a list: after "、", or after a comma with "还有",
-    "以及"… ("我对猫毛、尘螨，还有花粉过敏")."""
+    "以及"… ("我对猫毛、尘螨，还有花粉过敏"); not a clause of its own ("…、对花粉过敏")."""
+    if part.lstrip().startswith(("对", "我")):
+        return False
     return separator.strip() == "、" or (
         separator.strip() in ("，", ",") and part.lstrip().startswith(("还有", "以及", "和", "及"))
     )
@@ -1243,25 +1274,24 @@ def _zh_need_lists(parts: list[str]) -> list[str]:
     """``[part, separator, …]`` with a need's list joined back across its "、": "我对花生、
     虾和芒果过敏" is one need of three things, not "我对花生" and "虾和芒果过敏" (which kept
     the last two alone). Joined only when a later item of the list closes the need."""
+    # closes[i]: the index of the first part from i on, within one list, that closes a need
+    closes = [-1] * len(parts)
+    for i in range(len(parts) - 1, -1, -2):
+        if _ZH_CLOSES_NEED.search(parts[i]):
+            closes[i] = i
+        elif i + 2 < len(parts) and _zh_listing(parts[i + 1], parts[i + 2]):
+            closes[i] = closes[i + 2]
     joined = [parts[0]]
     i = 1
     while i < len(parts):
         separator, part = parts[i], parts[i + 1]
-        if _zh_listing(separator, part) and _zh_open_need(joined[-1]):
-            # does the list, still after "、", reach the word that closes the need?
-            j = i
-            while j < len(parts) and _zh_listing(parts[j], parts[j + 1]):
-                if _ZH_CLOSES_NEED.search(parts[j + 1]):
-                    joined[-1] += "".join(parts[i : j + 2])
-                    i = j + 2
-                    break
-                j += 2
-            else:
-                joined += [separator, part]
-                i += 2
-            continue
-        joined += [separator, part]
-        i += 2
+        end = closes[i + 1]
+        if end >= 0 and _zh_listing(separator, part) and _zh_open_need(joined[-1]):
+            joined[-1] += "".join(parts[i : end + 1])
+            i = end + 1
+        else:
+            joined += [separator, part]
+            i += 2
     return joined
 
 
@@ -1807,7 +1837,7 @@ def _read_into(
     if not zh:
         # "…, like dogs though" is a taste said against the clause before, not its example:
         # read as "…, but like dogs" before the ending word goes with normalising
-        sentence = _en_normalise(_EN_LIKE_CONTRARY.sub(", but like", sentence))
+        sentence = _en_normalise(_like_said_against(sentence))
     sentence, others = with_others(sentence, zh)
     still = (_ZH_STILL if zh else _EN_STILL).search(sentence) is not None and not (
         _ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED
