@@ -516,3 +516,37 @@ def test_withdrawing_one_example_of_a_need_keeps_the_need() -> None:
     # "allergic to nuts, like almonds" then "not allergic to almonds anymore" removed it all
     first = "I'm allergic to tree nuts, like pecans"
     assert facts_after(first, "I'm not allergic to pecans anymore") == facts_after(first)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "need"),
+    [
+        ("我从小就对芝麻、芒果过敏", "用户对芝麻、芒果过敏"),
+        ("本人对花粉、尘螨过敏", "用户对花粉、尘螨过敏"),
+        ("我对真菌、霉菌过敏", "用户对真菌、霉菌过敏"),
+        ("我对芝麻、对芒果过敏", "用户对芝麻、对芒果过敏"),
+    ],
+)
+def test_a_chinese_need_list_opens_after_any_short_lead(sentence: str, need: str) -> None:
+    # attacker 108: only "我" + a few adverbs + "对" opened a list, so the first item was lost
+    assert facts_after(sentence) == [need]
+
+
+@pytest.mark.parametrize("sentence", ["没想到我也过敏", "好巧，我也过敏", "真倒霉，我也过敏"])
+def test_a_lead_in_is_no_allergen(sentence: str) -> None:
+    assert facts_after(sentence) == []
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "kept"),
+    [
+        ("I'm allergic to shellfish, like shrimp", "I'm not allergic to shellfish anymore", False),
+        ("I'm allergic to tree nuts, like pecans", "I'm no longer allergic to tree nuts", False),
+        ("I'm allergic to fish, especially salmon", "I'm not allergic to salmon anymore", True),
+    ],
+)
+def test_a_need_with_examples_is_withdrawn_by_its_thing_not_by_an_example(
+    first: str, later: str, kept: bool
+) -> None:
+    # attacker 108: examples counted as things of their own, so naming the need kept it
+    assert (facts_after(first)[0] in facts_after(first, later)) is kept

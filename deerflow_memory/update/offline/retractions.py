@@ -170,6 +170,12 @@ def names_need(value: str, need: str) -> bool:
     named_words = {
         w for w in re.findall(r"\w+", value) if w not in _NEED_WORDS_EN and w not in _JOINERS
     }
+    # Its examples alone named ("no longer allergic to almonds" for "…to nuts, like almonds")
+    # withdraw no need: the need is of the nuts (keeping it is the safe side).
+    if (examples := _EXAMPLES_EN.search(need)) is not None:
+        of = set(re.findall(r"\w+", need[: examples.start()]))
+        if named_words and named_words <= set(re.findall(r"\w+", examples["ex"])) - of:
+            return False
     need_words = {  # when it began or how strictly is no part of what it is
         w
         for w in re.findall(r"\w+", _REASON.sub("", need))
@@ -189,10 +195,11 @@ _NEED_OF_ZH = re.compile(r"对(?P<of>.+?)(?:过敏|不耐受|敏感)")
 _THINGS_EN = re.compile(
     r"\s*,\s*(?:(?:and|or|plus|also|as well as)\s+){0,2}|\s+(?:and|or|&|plus|as well as)\s+(?:also\s+)?"
 )
-# What stands around one thing of a list: "…, and also to latex", "…, and shellfish too",
-# examples ("allergic to nuts, like almonds" is a need of two things: both named withdraw it).
-_THING_EDGES_EN = re.compile(
-    r"^(?:to|like|such as|especially|including|e\.g\.)\s+|\s+(?:too|as well)$", re.IGNORECASE
+# What stands around one thing of a list: "…, and also to latex", "…, and shellfish too".
+_THING_EDGES_EN = re.compile(r"^to\s+|\s+(?:too|as well)$", re.IGNORECASE)
+# Examples after what a need is of ("allergic to nuts, like almonds"): not things of its own.
+_EXAMPLES_EN = re.compile(
+    r",\s*(?:like|such as|especially|particularly|including|e\.g\.)\s+(?P<ex>.*)$", re.IGNORECASE
 )
 _THINGS_ZH = re.compile(r"[和及与跟、，,]")
 _A_THING_EN = re.compile(rf"(?:{ALLERGEN_EN})", re.IGNORECASE)
@@ -206,7 +213,8 @@ def _several_things(need: str) -> bool:
         return len([t for t in _THINGS_ZH.split(zh["of"]) if t.strip()]) > 1
     if (en := _NEED_OF_EN.search(need)) is None:
         return False
-    things = [_THING_EDGES_EN.sub("", t) for t in _THINGS_EN.split(en["of"].strip(" ."))]
+    of = _EXAMPLES_EN.sub("", en["of"]).strip(" .")
+    things = [_THING_EDGES_EN.sub("", t) for t in _THINGS_EN.split(of)]
     return len(things) > 1 and all(_A_THING_EN.fullmatch(thing) for thing in things)
 
 

@@ -957,7 +957,10 @@ def _cleft(sentence: str, zh: bool) -> str:
     what one reacts to said first: "花生和虾，我都过敏", "海鲜我也过敏" → "我对花生和虾过敏".
     """
     if zh:
-        if (topic := _ZH_TOPIC_FIRST_NEED.match(sentence)) is not None:
+        topic = _ZH_TOPIC_FIRST_NEED.match(sentence)
+        if topic is not None and topic["comma"] and not _ZH_A_LIST.search(topic["what"]):
+            topic = None if topic["all"] not in ("都", "全都", "统统", "一概") else topic
+        if topic is not None:  # (before a comma, a list or "都": "好巧，我也过敏" names none)
             plain = f"我对{topic['what']}{topic['how'] or ''}过敏"
         elif (pseudo := _ZH_PSEUDO_CLEFT.match(sentence)) is not None:
             plain = "我" + pseudo["what"]
@@ -978,11 +981,12 @@ def _cleft(sentence: str, zh: bool) -> str:
 # pronoun: "这些我都过敏" names nothing; not someone: "我儿子，我都…")
 _ZH_TOPIC_FIRST_NEED = re.compile(
     r"^(?:像|比如|对于|至于|说到)?(?!这|那|它|他|她|都|也|是的|是啊|对的|对啊|没错|没有|不是|好的|好吧|嗯|哦|"
-    r"真巧|真的|谢谢|除了|可能|好像|也许|大概|估计|以前|之前|小时候|从前|过去|原来|现在|最近|今年|去年|"
-    r"医生|听说)"
-    r"(?P<what>[^，,。！？!?我你他她们说对吧吗呢啊]{1,20}?)"
-    r"(?:[，,]\s*)?我(?:都|也|全都|统统|一概|还)(?P<how>严重|非常|很|有点|特别)?过敏[。！!]?$"
+    r"真巧|好巧|真的|谢谢|谢天谢地|除了|可能|好像|也许|大概|估计|以前|之前|小时候|从前|过去|原来|现在|最近|今年|"
+    r"去年|医生|听说|没想到|真倒霉|倒霉|好惨|没办法|不幸|是这样|幸好|还好|其实|结果|后来|然后|所以|因为|但是|不过)"
+    r"(?P<what>[^，,。！？!?我你他她们说对吧吗呢啊]{1,20}?)(?:(?P<comma>[，,])\s*)?"
+    r"我(?P<all>都|也|全都|统统|一概|还)(?P<how>严重|非常|很|有点|特别)?过敏[。！!]?$"
 )
+_ZH_A_LIST = re.compile(r"[和、及与跟]")
 _ZH_THEM = rf"(?:我的?)?(?:{KIN_ZH})|他们|她们|他|她"
 # "是我对虾过敏" (not "是我的…", "是我妹妹…"), after "不是我儿子，" too
 _ZH_CLEFT = re.compile(
@@ -1251,19 +1255,21 @@ def _zh_open_need(text: str) -> bool:
     last = text.rfind("对")
     return (
         last >= 0
-        and _ZH_NEED_OPENS.search(text, max(0, last - 12), last + 1) is not None
+        and _ZH_NEED_OPENS.search(text, max(0, last - 8), last + 1) is not None
         and _ZH_A_THING.fullmatch(text, last + 1) is not None
     )
 
 
-_ZH_NEED_OPENS = re.compile(r"我(?:也|还|都|一直|其实|本来|现在|从小)*对$")
-_ZH_A_THING = re.compile(r"(?!象)[^很非常太挺满意认真感激说好觉得过敏不耐敏感]{1,10}")
+# "我对", "本人对", "我从小就对", "我好像对": the user, a few words at most, "对"
+_ZH_NEED_OPENS = re.compile(r"(?:我|本人)(?!对象)[^，,。！？我你他她]{0,6}对$")
+# a thing, not what the user thinks of it ("我对这个方案很满意"), nor "我对象" (a partner)
+_ZH_A_THING = re.compile(r"(?!象)(?:(?!很|非常|挺|满意|认真|感激|觉得|说|过敏|不耐|敏感).){1,16}")
 
 
 def _zh_listing(separator: str, part: str) -> bool:
     """Whether ``part`` is the next item of a list: after "、", or after a comma with "还有",
     "以及"… ("我对猫毛、尘螨，还有花粉过敏"); not a clause of its own ("…、对花粉过敏")."""
-    if part.lstrip().startswith(("对", "我")):
+    if part.lstrip().startswith("我"):
         return False
     return separator.strip() == "、" or (
         separator.strip() in ("，", ",") and part.lstrip().startswith(("还有", "以及", "和", "及"))
