@@ -550,3 +550,16 @@ def test_a_need_with_examples_is_withdrawn_by_its_thing_not_by_an_example(
 ) -> None:
     # attacker 108: examples counted as things of their own, so naming the need kept it
     assert (facts_after(first)[0] in facts_after(first, later)) is kept
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm allergic to molluscs, like clams and mussels too, so check the menu",
+        "I don't eat beef, like steak though, not even on holiday",
+    ],
+)
+def test_examples_of_a_need_are_no_taste_wherever_the_sentence_ends(sentence: str) -> None:
+    # the need check stood at the sentence's end alone: with more after it, "too" and
+    # "though" made "User likes clams and mussels" (review of this stop)
+    assert not any(" likes " in f for f in facts_after(sentence)), facts_after(sentence)

@@ -1114,14 +1114,13 @@ def _taste_said_in_full(taste: re.Match[str]) -> str:
 
 
 # After a comma, "like" without a joining word may give examples of what came before ("I'm
-# allergic to nuts, like almonds", "I hate seafood, like shrimp"); "like to …" never does,
-# nor "like X" that says more than X ("…, like beef a lot", "…, like tea though": a taste).
-_EN_FOR_EXAMPLE = re.compile(
-    r"like\b(?!\s+to\b)(?!.*\b(?:though|instead|too|as well|a lot|still|anyway|better|more)\W*$)",
-    _I,
-)
-
-
+# allergic to nuts, like almonds", "I hate seafood, like shrimp"); "like to …" never does.
+_EN_LIKE = re.compile(r"like\b(?!\s+to\b)", _I)
+# …nor "like X" that says more than X: a taste ("…, like beef a lot", "…, like tea
+# instead"), or after a taste (not a need: "allergic to shellfish, like shrimp too") a word
+# that may add one ("…, like tea though").
+_EN_A_TASTE_SAID = re.compile(r"\b(?:a lot|instead|better|more)\W*$", _I)
+_EN_SAYS_MORE = re.compile(r"\b(?:though|too|as well|still|anyway)\W*$", _I)
 _EN_DENIED = re.compile(r"\b(?:not|never|no)\b|n't\b", _I)
 # things of a kind, whose examples follow ("I have some conditions, like epilepsy")
 _EN_KINDS_OF = re.compile(
@@ -1137,37 +1136,44 @@ _EN_LIKE_CONTRARY = re.compile(
 def _like_said_against(sentence: str) -> str:
     """``sentence`` with "…, like X though" read as "…, but like X" (a taste said against
     the clause before), unless that clause states a need: "I don't eat pork, like bacon
-    though" gives examples of the need (a taste for them is the unsafe reading)."""
+    though" gives examples of the need (a taste for them is the unsafe reading). Said at
+    the sentence's end, the word goes when the sentence is normalised, so it is read here."""
     m = _EN_LIKE_CONTRARY.search(sentence)
-    if m is None:
-        return sentence
-    said = match_clause(_en_normalise(sentence[: m.start()]), False)
-    if said is not None and said.constraint:
+    if m is None or _before_like(_en_normalise(sentence[: m.start()])) == "need":
         return sentence
     return f"{sentence[: m.start()]}, but like{sentence[m.end() :]}"
 
 
 def _gives_examples(separator: str, fragment: str, before: str) -> bool:
     """Whether ", like X" after the user's clause ``before`` gives examples of it, so no
-    taste for X is read with "I" put back: after a need, a taste or a clause that states
-    none ("allergic to nuts, like almonds", "I hate seafood, like prawns", "I'm not
-    allergic to nuts, like almonds"); not after a place, a job, an age or a habit ("I live
-    in Oslo, like skiing", "I run every morning, like the fresh air": the verb), nor after
-    a joining word."""
-    if separator.strip() != "," or not _EN_FOR_EXAMPLE.match(fragment):
+    taste for X is read with "I" put back, unless X is said as a taste ("…, like lamb a
+    lot"): after a need ("allergic to shellfish, like shrimp too"), and after a taste or a
+    clause that states none unless X says more ("I hate seafood, like prawns", "I'm not
+    allergic to nuts, like almonds"; not "…, like tea though"); never
+    after a place, a job, an age or a habit ("I live in Oslo, like skiing", "I run every
+    morning, like the fresh air": the verb), nor after a joining word."""
+    if separator.strip() != "," or not _EN_LIKE.match(fragment):
         return False
-    return _states_no_context(before)
+    kind = _before_like(before)
+    if kind is None or _EN_A_TASTE_SAID.search(fragment):
+        return False
+    return kind == "need" or _EN_SAYS_MORE.search(fragment) is None
 
 
 @functools.lru_cache(maxsize=64)
-def _states_no_context(clause: str) -> bool:
-    """Whether the user's ``clause`` states a need, a taste or a denial the rules do not
-    read, not a place, a job, an age or a habit. Kept per clause: a clause that grew past :data:`_MAX_CLAUSE` stays
-    the one before each of its fragments ("I hate …" + ", like x" x 6,000)."""
+def _before_like(clause: str) -> str | None:
+    """What the user's ``clause`` is to a ", like X" after it: ``"need"`` (its examples,
+    whatever follows them), ``"examples"`` (a taste, a denial the rules do not read, things
+    of a kind) or ``None`` (a place, a job, an age, a habit: "like" is the verb). Kept per
+    clause: a clause that grew past :data:`_MAX_CLAUSE` stays the one before each of its
+    fragments ("I hate …" + ", like x" x 6,000)."""
     said = match_clause(clause, False)
     if said is None:  # a denial ("I'm not allergic to nuts, like almonds") or things named
-        return _EN_DENIED.search(clause) is not None or _EN_KINDS_OF.search(clause) is not None
-    return said.constraint or said.category == FactCategory.PREFERENCE
+        denied = _EN_DENIED.search(clause) or _EN_KINDS_OF.search(clause)
+        return "examples" if denied else None
+    if said.constraint:
+        return "need"
+    return "examples" if said.category == FactCategory.PREFERENCE else None
 
 
 # Joining words that add one more thing to a list ("and", "plus", "also", "还有"): not "but".
