@@ -23,12 +23,11 @@ _URL_PASSWORD_ONE_SLASH = re.compile(
     r"(?<=[A-Za-z0-9]:/)(?!/)([^:/@\s]{0,256}):((?:[^@\s/]|@(?=[^@\s/]*@)){0,512})@"
 )
 _URL_TOKEN = re.compile(r"(?<=://)[^:/?#@\s]+@")  # http://TOKEN@host: the whole userinfo
+_SCHEME = r"[A-Za-z][A-Za-z0-9+.-]{1,30}"  # a URL's scheme of two letters or more ("C:" is none)
 # …and in a URL whose "//" a path made one "/" ("--root https://TOKEN@host/x" is said as
 # "https:/TOKEN@host/x"): a scheme of two letters or more at the start of a word ("D:/me@corp"
 # and "PATH=/bin:/x@y" hold none), bounded: linear.
-_URL_TOKEN_ONE_SLASH = re.compile(
-    r"(?<![\w/.+-])([A-Za-z][A-Za-z0-9+.-]{1,30}:/)(?!/)[^:/?#@\s]{1,512}@"
-)
+_URL_TOKEN_ONE_SLASH = re.compile(rf"(?<![\w/.+-])({_SCHEME}:/)(?!/)[^:/?#@\s]{{1,512}}@")
 # "password=…", "db_password: …", "github_token=…", '"api_key": "…"' (JSON), "sslpassword =
 # 's3 cr3t'" (libpq's keyword form quotes a value with spaces; an unclosed quote runs to the
 # end of its line); not "OLDPWD". A key's prefix is four short words at most ("my-app-db-")
@@ -83,7 +82,7 @@ def redact_secrets(text: str, secrets: Iterable[str] = ()) -> str:
     return _OPENAI_KEY.sub("sk-***", text)
 
 
-_SCHEME_ONE_SLASH = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,30}:/(?!/)")
+_SCHEME_ONE_SLASH = re.compile(rf"{_SCHEME}:/(?!/)")
 _WORD_EDGES = (" ", "\t", "\n", "\r")
 
 

@@ -42,6 +42,7 @@ from deerflow_memory.update.offline.rules import (
     swap_pronouns,
     zh_statement,
 )
+from deerflow_memory.update.offline.vocabulary import FOR_EXAMPLE_ZH
 
 __all__ = [
     "OWN_WORDS_CONFIDENCE",
@@ -415,7 +416,7 @@ _ZH_NOT_THE_USER = re.compile(
     r"哈哈|嗯|哦|啊|对|是的|不用|没事|没关系|加油|晚安|早安|订|讲|做个|发|打开|关掉|换|改|加|删|买|点|"
     r"搜|算了|以后|下次|每次|总是|又"
     # examples of what the clause before named: "我对坚果过敏，比如杏仁", "…，像虾和蟹"
-    r"|比如|比方|例如|譬如|诸如|包括|好比|像|(?:通常|一般|大多|大部分|主要|多半|基本上?)是)|你|您|我"
+    rf"|{FOR_EXAMPLE_ZH}|(?:通常|一般|大多|大部分|主要|多半|基本上?)是)|你|您|我"
     # praise of the answer, or the signal: "很有帮助", "信号不好"
     r"|^(?:很|非常|太|真|挺|特别|超|蛮)?(?:有帮助|有用|棒|不错|厉害|赞|给力|清楚|详细|到位|完美|专业|贴心|实用)"
     r"|^(?:干|做|说|写|讲|答|回答|解释|总结)得(?:真|很|太|非常|特别)?(?:漂亮|好|不错|对|棒|清楚|到位)"

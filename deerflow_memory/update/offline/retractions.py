@@ -33,7 +33,12 @@ from deerflow_memory.update.offline.rules import (
     normalise_value,
     zh_statement,
 )
-from deerflow_memory.update.offline.vocabulary import ALLERGEN_EN, KIN_ZH, SINCE_WHEN_EN
+from deerflow_memory.update.offline.vocabulary import (
+    ALLERGEN_EN,
+    FOR_EXAMPLE_EN,
+    KIN_ZH,
+    SINCE_WHEN_EN,
+)
 
 __all__ = [
     "AGO_EN",
@@ -198,9 +203,7 @@ _THINGS_EN = re.compile(
 # What stands around one thing of a list: "…, and also to latex", "…, and shellfish too".
 _THING_EDGES_EN = re.compile(r"^to\s+|\s+(?:too|as well)$", re.IGNORECASE)
 # Examples after what a need is of ("allergic to nuts, like almonds"): not things of its own.
-_EXAMPLES_EN = re.compile(
-    r",\s*(?:like|such as|especially|particularly|including|e\.g\.)\s+(?P<ex>.*)$", re.IGNORECASE
-)
+_EXAMPLES_EN = re.compile(rf",\s*{FOR_EXAMPLE_EN}\s+(?P<ex>.*)$", re.IGNORECASE)
 _THINGS_ZH = re.compile(r"[和及与跟、，,]")
 _A_THING_EN = re.compile(rf"(?:{ALLERGEN_EN})", re.IGNORECASE)
 

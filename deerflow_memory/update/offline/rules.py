@@ -39,6 +39,7 @@ from deerflow_memory.update.offline.vocabulary import (
     CONDITION_SUFFIX_ZH,
     DIET_EN,
     FASTING_EN,
+    FOR_EXAMPLE_EN,
     GOAL_VERBS_EN,
     GRIPES_EN,
     HOBBY_VERBS_EN,
@@ -1064,7 +1065,7 @@ NOW_WORDS = r"(?:now|these days|nowadays)"
 # Detail after a taste's object: examples or when ("seafood, like shrimp", "tea, usually
 # with milk", "海鲜，比如虾"). The taste is of the object alone.
 _TASTE_DETAIL = re.compile(
-    r"(?:,\s*(?:like|such as|including|especially|particularly|e\.g\.|usually|mostly|mainly)\b"
+    rf"(?:,\s*(?:{FOR_EXAMPLE_EN}|usually|mostly|mainly)\b"
     r"|，\s*(?:比如|例如|譬如|诸如|包括|像|尤其|特别是)).*$",
     re.IGNORECASE | re.DOTALL,
 )

@@ -57,6 +57,7 @@ from deerflow_memory.update.offline.vocabulary import (
     ALLERGEN_EN,
     BODY_EN,
     DIET_EN,
+    FOR_EXAMPLE_ZH,
     KIN_ZH,
     SINCE_WHEN_EN,
     SYMPTOM_EN,
@@ -1045,9 +1046,10 @@ def _implied(fragment: str, zh: bool) -> str | None:
         return None
     # "我有食物过敏，比如对花生过敏": an example that is a need of its own (only a need: "我改掉了
     # 坏习惯，比如每天喝可乐" is no habit the user has)
-    example = zh and _ZH_FOR_EXAMPLE.match(fragment) is not None
-    if example:
-        fragment = _ZH_FOR_EXAMPLE.sub("", fragment, count=1)
+    opening = _ZH_FOR_EXAMPLE.match(fragment) if zh else None
+    example = opening is not None
+    if opening is not None:
+        fragment = fragment[opening.end() :]
     if not zh and _EN_I_INSIDE.match(fragment):  # "now I visit it": "I" is there already
         return None
     for prefix in ("我",) if zh else ("I ", "I'm "):
@@ -1060,7 +1062,7 @@ def _implied(fragment: str, zh: bool) -> str | None:
     return None
 
 
-_ZH_FOR_EXAMPLE = re.compile(r"^(?:比如说?|比方说?|例如|譬如|诸如|包括|好比|像是?)")
+_ZH_FOR_EXAMPLE = re.compile(FOR_EXAMPLE_ZH)
 
 
 # English drops "I'm" before an effort: "Hoping to…", "Trying to…", "Training for…", "Been vegan…".
@@ -1274,7 +1276,7 @@ _ZH_A_THING = re.compile(r"(?!象)(?:(?!很|非常|挺|满意|认真|感激|觉�
 
 def _zh_listing(separator: str, part: str) -> bool:
     """Whether ``part`` is the next item of a list: after "、", or after a comma with "还有",
-    "以及"… ("我对猫毛、尘螨，还有花粉过敏"); not a clause of its own ("…、对花粉过敏")."""
+    "以及"… ("我对猫毛、尘螨，还有花粉过敏"); not a clause of the user's own ("…、我…")."""
     if part.lstrip().startswith("我"):
         return False
     return separator.strip() == "、" or (

@@ -47,6 +47,10 @@ ADV_EN = (
     r"kind of|kinda|do|still|honestly|simply|generally|mostly|very much|actually|now|strongly|strictly|"
     rf"deeply|seriously|completely|entirely|extremely|thoroughly|intensely|very|so)\s+){{0,{ADVERBS_AT_MOST}}}"
 )
+# Words that open examples of what came before ("allergic to nuts, like almonds", "对坚果
+# 过敏，比如杏仁"): the examples belong to that clause, not a statement of their own.
+FOR_EXAMPLE_EN = r"(?:like|such as|including|especially|particularly|e\.g\.)"
+FOR_EXAMPLE_ZH = r"(?:比如说?|比方说?|例如|譬如|诸如|包括|好比|像是?)"
 ADV_ZH = (
     r"(?:也|还|都|一直|真的|其实|确实|本来就?|从小就?|现在|目前|已经|平常|向来|本身|去年|前年|最近|上个月|年初|刚)"
     rf"{{0,{ADVERBS_AT_MOST}}}"
