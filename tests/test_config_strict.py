@@ -286,10 +286,13 @@ def test_text_that_only_looks_like_userinfo_is_left_alone() -> None:
         assert redact_secrets(text) == text
 
 
+@pytest.mark.timeout(60)
 def test_paths_are_masked_in_linear_time() -> None:
-    # (no timing: each of these ran the scan once per ":" before; now it is one pass)
-    for text in ("x/" + ":" * 200_000 + "@", "a:/" * 70_000 + "@", "(a:" * 70_000):
-        assert redact_path(text).endswith(("@", "a:"))
+    # A hang guard, not a timing: these shapes made the scan quadratic (attackers 106, 107:
+    # 1 MB took 11 s), so 3 MB would take minutes; one pass takes well under a second. They
+    # hold no credential, so they come back as given.
+    for text in ("a@" + ":" * 3_000_000 + "@", "a/" * 1_500_000 + ":@", "(a:" * 1_000_000):
+        assert redact_path(text) == text
 
 
 def test_a_password_that_ends_the_host_early_is_not_in_the_error() -> None:
@@ -398,7 +401,7 @@ def test_debug_masks_credentials_in_the_traceback(tmp_path: Path) -> None:
     error = RuntimeError("upstream said: Authorization: Bearer sk-Wk37yhQpWk37yhQp")
     with contextlib.redirect_stderr(shown):
         assert cli_module._failed(error, 1, "the line", True, ()) == 1
-    assert "Traceback" in shown.getvalue() or "RuntimeError" in shown.getvalue()
+    assert "RuntimeError: upstream said: Authorization: Bearer ***" in shown.getvalue()
     assert "Wk37yhQp" not in shown.getvalue()
 
 
