@@ -563,3 +563,32 @@ def test_examples_of_a_need_are_no_taste_wherever_the_sentence_ends(sentence: st
     # the need check stood at the sentence's end alone: with more after it, "too" and
     # "though" made "User likes clams and mussels" (review of this stop)
     assert not any(" likes " in f for f in facts_after(sentence)), facts_after(sentence)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "need"),
+    [
+        ("我对菠萝，芝麻和花粉过敏", "用户对菠萝，芝麻和花粉过敏"),
+        ("我对菠萝，芝麻，还有花粉过敏", "用户对菠萝，芝麻，还有花粉过敏"),
+        ("我对蜂蜜，牛奶过敏", "用户对蜂蜜，牛奶过敏"),
+    ],
+)
+def test_a_chinese_need_listed_with_plain_commas_keeps_every_thing(
+    sentence: str, need: str
+) -> None:
+    # newcomer 57: "我对芒果，花生和牛奶过敏" stored "用户对花生和牛奶过敏" (mango lost)
+    assert facts_after(sentence) == [need]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I'm allergic to tree nuts, like pecans and more, so check the label.",
+        "I've been allergic to tree nuts since I was ten, like pecans.",
+        "I've been allergic to tree nuts for years, like pecans though.",
+    ],
+)
+def test_examples_of_any_need_are_no_taste(sentence: str) -> None:
+    # attacker 109: "and more" said a taste, and a need read as no constraint ("…since
+    # childhood") let its examples be one: "User likes pecans"
+    assert not any(" likes " in f for f in facts_after(sentence)), facts_after(sentence)

@@ -35,7 +35,11 @@ from deerflow_memory.update.offline.own_words import (
     own_words,
     said_of_user,
 )
-from deerflow_memory.update.offline.retractions import match_retraction, retraction_frame
+from deerflow_memory.update.offline.retractions import (
+    match_retraction,
+    retraction_frame,
+    says_need,
+)
 from deerflow_memory.update.offline.rules import (
     Candidate,
     base_form,
@@ -1121,7 +1125,9 @@ _EN_LIKE = re.compile(r"like\b(?!\s+to\b)", _I)
 # …nor "like X" that says more than X: a taste ("…, like beef a lot", "…, like tea
 # instead"), or after a taste (not a need: "allergic to shellfish, like shrimp too") a word
 # that may add one ("…, like tea though").
-_EN_A_TASTE_SAID = re.compile(r"\b(?:a lot|instead|better|more)\W*$", _I)
+_EN_A_TASTE_SAID = re.compile(
+    r"\b(?:a lot|instead|better|(?<!and )(?<!many )(?<!lots )(?<!much )(?<!even )more)\W*$", _I
+)  # (not a list's "and more", "lots more")
 _EN_SAYS_MORE = re.compile(r"\b(?:though|too|as well|still|anyway)\W*$", _I)
 _EN_DENIED = re.compile(r"\b(?:not|never|no)\b|n't\b", _I)
 # things of a kind, whose examples follow ("I have some conditions, like epilepsy")
@@ -1170,11 +1176,11 @@ def _before_like(clause: str) -> str | None:
     clause: a clause that grew past :data:`_MAX_CLAUSE` stays the one before each of its
     fragments ("I hate …" + ", like x" x 6,000)."""
     said = match_clause(clause, False)
+    if (said is not None and said.constraint) or says_need(clause):  # ("…since childhood")
+        return "need"
     if said is None:  # a denial ("I'm not allergic to nuts, like almonds") or things named
         denied = _EN_DENIED.search(clause) or _EN_KINDS_OF.search(clause)
         return "examples" if denied else None
-    if said.constraint:
-        return "need"
     return "examples" if said.category == FactCategory.PREFERENCE else None
 
 
@@ -1276,12 +1282,19 @@ _ZH_A_THING = re.compile(r"(?!象)(?:(?!很|非常|挺|满意|认真|感激|觉�
 
 def _zh_listing(separator: str, part: str) -> bool:
     """Whether ``part`` is the next item of a list: after "、", or after a comma with "还有",
-    "以及"… ("我对猫毛、尘螨，还有花粉过敏"); not a clause of the user's own ("…、我…")."""
+    "以及"… ("我对猫毛、尘螨，还有花粉过敏"), or after a comma a short thing ("我对芒果，花生
+    和牛奶过敏"); not a clause of the user's own ("…、我…")."""
     if part.lstrip().startswith("我"):
         return False
+    # after a comma, a thing (that may close the need): "我对芒果，花生和牛奶过敏"
     return separator.strip() == "、" or (
-        separator.strip() in ("，", ",") and part.lstrip().startswith(("还有", "以及", "和", "及"))
+        separator.strip() in ("，", ",") and _ZH_ONE_MORE.fullmatch(part.strip()) is not None
     )
+
+
+_ZH_ONE_MORE = re.compile(
+    r"(?:还有|以及|和|及)?[^我你他她们不没也都很就是在，,。]{1,10}?(?:过敏|不耐受?|敏感)?"
+)
 
 
 def _zh_need_lists(parts: list[str]) -> list[str]:
@@ -1317,7 +1330,7 @@ def _depth(text: str) -> int:
 def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
     """Split at commas and conjunctions; a fragment that is no statement rejoins the previous clause."""
     parts = _outside_brackets((_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence), zh)
-    if zh and "、" in sentence:
+    if zh and "对" in sentence:
         parts = _zh_need_lists(parts)
     clauses: list[list[str | None]] = []  # [text, subject]
     # Chinese drops the subject freely, so a sentence starting without one is taken as the user's.
