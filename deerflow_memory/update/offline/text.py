@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator
 from deerflow_memory.arguments import expect_text
 from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.models import FactCategory
+from deerflow_memory.update.offline.ellipsis import need_of, one_more_thing, split_one_more
 from deerflow_memory.update.offline.own_words import (
     _TWO_EN_WORDS,
     OWN_WORDS_CONFIDENCE,
@@ -1809,6 +1810,17 @@ def candidates_from_text(text: str) -> list[Candidate]:
             # "I used to drink coffee. I still do.": the sentence before withdraws nothing
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
+        if (
+            len(found) > previous
+            and "?" not in terminator
+            and "？" not in terminator
+            and (thing := one_more_thing(raw, _CJK.search(raw) is not None)) is not None
+            and (more := need_of(found[-1], thing)) is not None
+        ):
+            # "I'm allergic to peanuts. Shrimp too.": the need of the sentence before, again
+            previous = len(found)
+            found.append(more)
+            continue
         previous = len(found)
         # a list of diets is read once per diet, as each would be said alone (_each_diet);
         # what an earlier reading found is not added again
@@ -2094,6 +2106,13 @@ def _sentence_candidates(sentence: str, zh: bool, marker: bool) -> list[Candidat
     framed = _correction_frame(sentence, zh, marker)
     if framed is not None:
         return framed
+    if (added := split_one_more(sentence, zh)) is not None:
+        # "I'm allergic to peanuts; shrimp too", "我对花生过敏，还有虾": the need, then again
+        # of each thing added (which, read alone, stated nothing or something else)
+        head, things = added
+        said = _sentence_candidates(head, zh, marker)
+        if said and (more := [need_of(said[-1], thing) for thing in things])[0] is not None:
+            return [*said, *(m for m in more if m is not None)]
     found = []
     clauses = _clauses(sentence, zh)
     for clause, subject in clauses:

@@ -189,6 +189,15 @@ ALLERGEN_EN = (
     r"latex|nickel|pollen|grass|dust(?: mites)?|mould|mold|cats?|dogs?|horses?|bees?|wasps?|"
     r"feathers|wool|perfume|fragrances?|[a-z]+(?:nuts|berries|fish|seeds|beans))"
 )
+# What else a diet or a need may leave out: meats, dishes' staples, drinks ("I can't eat pork.
+# Beef either."), besides what one reacts to.
+NEED_THING_EN = (
+    rf"(?:{ALLERGEN_EN}|beef|pork|chicken|lamb|mutton|veal|turkey|duck|goose|bacon|ham|venison|"
+    r"rabbit|meat|red meat|poultry|seafood|cheese|butter|cream|yogh?urt|bread|pasta|rice|oats|"
+    r"barley|rye|sugar|honey|citrus|oranges?|lemons?|limes?|apples?|peaches|cherries|grapes|"
+    r"pineapples?|melons?|papayas?|cilantro|coriander|peppers|chill?i(?:es)?|spicy food|coffee|"
+    r"tea|beer|wine|spirits|liquor|gelatin|eggplant|aubergine|peas|lentils|chickpeas|legumes)"
+)
 
 # --- diet ----------------------------------------------------------------------------------
 
