@@ -181,23 +181,35 @@ def test_a_diet_spelled_two_ways_is_one() -> None:
 @pytest.mark.parametrize(
     ("first", "now", "kept"),
     [
-        # one of several things named keeps the need (newcomer 54: the shellfish allergy went)
+        # one of several things named leaves the others (newcomer 54: the shellfish allergy
+        # went with the walnut one)
         (
             "I'm allergic to mussels and walnuts.",
             "I'm not allergic to walnuts anymore.",
-            ["User is allergic to mussels and walnuts"],
+            ["User is allergic to mussels"],
         ),
-        ("我对螃蟹和芒果过敏", "我对芒果不过敏了", ["用户对螃蟹和芒果过敏"]),
+        ("我对螃蟹和芒果过敏", "我对芒果不过敏了", ["用户对螃蟹过敏"]),
+        # things not all known as what one reacts to: kept whole unless all are named
+        # ("chilli and lime crisps" may be one thing, "kiwis and quinoa" is two)
+        (
+            "I'm allergic to chilli and lime crisps.",
+            "I'm not allergic to chilli anymore.",
+            ["User is allergic to chilli and lime crisps"],
+        ),
+        (
+            "I'm allergic to chilli and lime crisps.",
+            "I'm not allergic to chilli and lime crisps anymore.",
+            [],
+        ),
         # all of them named, joined by "or" too, withdraws it (attacker 100)
         (
             "I'm allergic to mussels and walnuts.",
             "I'm not allergic to mussels or walnuts anymore.",
             [],
         ),
-        # one need whatever its words: an aside, a second verb, a thing named with "and"
+        # one need whatever its words: an aside, a second verb
         ("I'm allergic to walnuts, badly.", "I'm not allergic to walnuts anymore.", []),
         ("I'm allergic to sesame and carry an EpiPen.", "I'm no longer allergic to sesame.", []),
-        ("I'm allergic to chilli and lime crisps.", "I'm not allergic to chilli anymore.", []),
     ],
 )
 def test_a_need_of_several_things_goes_when_all_are_named(

@@ -184,8 +184,10 @@ def test_the_last_thing_of_a_need_after_a_joining_word_is_kept(sentence: str) ->
     said = _said(sentence)
     assert len(said) == 1 and said[0][1], said
     assert "sesame" in said[0][0] and "sulphites" in said[0][0]
-    # one of them withdrawn keeps the need; both withdrawn end it
-    assert facts_after(sentence, "I'm not allergic to sesame anymore") == [said[0][0]]
+    # one of them withdrawn leaves the other; both withdrawn end it
+    assert facts_after(sentence, "I'm not allergic to sesame anymore") == [
+        "User is allergic to sulphites"
+    ]
     assert facts_after(sentence, "I'm no longer allergic to sesame or sulphites") == []
 
 
@@ -421,19 +423,29 @@ def test_no_answer_time_hedge_or_report_is_an_allergen(sentence: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("sentence", "need", "one_withdrawn"),
+    ("sentence", "need", "one_withdrawn", "left"),
     [
-        ("我对芝麻、芒果和菠萝过敏", "用户对芝麻、芒果和菠萝过敏", "我对芝麻不过敏了"),
-        ("我对猫、狗、花粉过敏", "用户对猫、狗、花粉过敏", "我对猫不过敏了"),
+        (
+            "我对芝麻、芒果和菠萝过敏",
+            "用户对芝麻、芒果和菠萝过敏",
+            "我对芝麻不过敏了",
+            ["用户对芒果过敏", "用户对菠萝过敏"],
+        ),
+        (
+            "我对猫、狗、花粉过敏",
+            "用户对猫、狗、花粉过敏",
+            "我对猫不过敏了",
+            ["用户对狗过敏", "用户对花粉过敏"],
+        ),
     ],
 )
 def test_a_chinese_need_listed_with_the_list_comma_keeps_every_thing(
-    sentence: str, need: str, one_withdrawn: str
+    sentence: str, need: str, one_withdrawn: str, left: list[str]
 ) -> None:
     # "我对花生、虾和芒果过敏" stored "用户对虾和芒果过敏": peanuts were lost (attacker 105)
     assert facts_after(sentence) == [need]
-    # one of them withdrawn keeps the need (a need of several things goes when all are named)
-    assert facts_after(sentence, one_withdrawn) == [need]
+    # one of them withdrawn leaves the others, each said alone
+    assert facts_after(sentence, one_withdrawn) == left
 
 
 def test_the_list_comma_between_a_need_and_a_symptom_keeps_both() -> None:

@@ -1,5 +1,5 @@
-"""Verb forms in stored facts: irregular past tenses kept as said ("User outgrew", not
-"outgrews"), a second verb in the third person, a change of life said with "just" kept."""
+"""Verb forms in stored facts: irregular past tenses kept as said ("User overcame", not
+"overcames"), a second verb in the third person, a change of life said with "just" kept."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def _contents(text: str) -> list[str]:
 @pytest.mark.parametrize(
     ("said", "fact"),
     [
-        ("I outgrew my allergy to shellfish.", "User outgrew their allergy to shellfish"),
+        ("I overcame my fear of heights.", "User overcame their fear of heights"),
         ("I built a treehouse for my nephews.", "User built a treehouse for their nephews"),
         ("I spent three winters in Tromso.", "User spent three winters in Tromso"),
         ("I rode a motorbike across Vietnam.", "User rode a motorbike across Vietnam"),

@@ -55,6 +55,7 @@ from deerflow_memory.update.offline.retractions import (
     names_need,
     names_only,
     names_retracted,
+    need_things,
     no_target,
     says_need,
 )
@@ -541,11 +542,17 @@ def _retract(
     "gloves" for an allergy to latex gloves none, and no slot withdraws one.
     Returns the earlier candidates of this conversation that still stand.
     """
-    what = retraction.retract or ""
-    named = not no_target(what)
+    retracted = retraction.retract or ""
+    named = not no_target(retracted)
     slots = set(retraction.retract_slots)
+    # a need of several things withdraws each said alone too ("no longer allergic to
+    # peanuts and walnuts": "User is allergic to walnuts")
+    each = (retracted, *need_things(retracted))
 
     def withdrawn(content: str, slot: str | None, constraint: bool) -> bool:
+        return any(withdrawn_by(what, content, slot, constraint) for what in each)
+
+    def withdrawn_by(what: str, content: str, slot: str | None, constraint: bool) -> bool:
         said = content[_subject_end(content) :]
         if (
             not named
@@ -565,15 +572,42 @@ def _retract(
     # The user's words stand in the removal reason, unless they hold a secret or an
     # instruction: the fact still goes, under a reason that does not repeat them.
     reason = "retracted by the user"
-    if not unsafe_to_store(what):
-        reason += f": no longer {what}"
+    if not unsafe_to_store(retracted):
+        reason += f": no longer {retracted}"
+
+    def left_of(content: str) -> list[str] | None:
+        """What a need of several things still says when some of them are withdrawn
+        ("User is allergic to kiwis and latex", no longer to kiwis: "User is allergic to
+        latex"), one fact per thing left; ``None`` when none or all of them are."""
+        each_one = need_things(content)
+        if not each_one:
+            return None
+        left = [one for one in each_one if not withdrawn(one, None, True)]
+        return left if 0 < len(left) < len(each_one) else None
+
+    still: list[Candidate] = []  # the needs of several things stored, for what is left
     for item in stored:
         slot = item.slot[0] if item.slot else None
-        if item.fact.id not in removals and withdrawn(
-            item.fact.content, slot, _is_need(item.fact, is_constraint)
-        ):
+        if item.fact.id in removals:
+            continue
+        need = _is_need(item.fact, is_constraint)
+        if withdrawn(item.fact.content, slot, need):
             removals[item.fact.id] = reason
-    return [c for c in new if not withdrawn(c.content, c.slot, c.constraint)]
+        elif need and (left := left_of(item.fact.content)) is not None:
+            removals[item.fact.id] = reason
+            fact = item.fact
+            still += [
+                Candidate(one, fact.category, fact.confidence, constraint=True) for one in left
+            ]
+    standing: list[Candidate] = []
+    for candidate in new:
+        if withdrawn(candidate.content, candidate.slot, candidate.constraint):
+            continue
+        if candidate.constraint and (left := left_of(candidate.content)) is not None:
+            standing += [replace(candidate, content=one, value=None) for one in left]
+        else:
+            standing.append(candidate)
+    return standing + still
 
 
 # Words that go with a tie and name nothing more ("in", "at", "the", "of", "now").

@@ -18,8 +18,10 @@ and stores nothing. Nothing here raises; a clause no pattern matches yields ``No
 
 from __future__ import annotations
 
+import functools
 import re
 
+from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.consolidate import terms
 from deerflow_memory.update.offline.rules import (
@@ -72,7 +74,7 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
     re.compile(rf"^I {ADV_EN}no longer (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+)$", _I),
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I),
-    re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
+    re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|grew out of|outgrown|outgrew) (?P<v>.+)$", _I),
     re.compile(r"^I was wrong about (?:me )?(?:being |having |liking |my )?(?:an? |the )?(?P<v>.+)$", _I),
     # "I never said I was vegan": what is denied goes ("I never told you I'm allergic to
     # latex" / "I never mentioned…" tell it, they deny nothing)
@@ -84,6 +86,8 @@ _EN_WITHDRAWALS = (
     re.compile(r"^(?:please )?(?:forget|ignore|disregard|delete|remove) (?:that |the (?:part|bit) (?:where|that|about) )I(?:'m| am|'ve| have| was| said I'm) (?P<v>.+)$", _I),
     re.compile(rf"^(?:please )?(?:forget|scratch|scrap|cancel|drop|ditch) (?:about )?(?:the|my|that) (?P<v>.+?) {_PLAN_EN}(?: (?:too|as well|altogether|entirely))?$", _I),
     re.compile(rf"^(?:the|my) (?P<v>.+?) {_PLAN_EN} (?:is|was|got|has been|'s) (?:now )?(?:cancell?ed|off|called off|scrapped|not happening)$", _I),
+    # "my peanut allergy is gone", "my lactose intolerance went away"
+    re.compile(rf"^my (?!.*\b(?:{KIN_EN})\b)(?P<of>[\w -]{{1,40}}?) (?P<kind>allergy|intolerance|sensitivity) (?:(?:is|'s|has|seems) (?:now |finally |completely |totally )?(?:gone|over|cured|resolved|cleared up|disappeared|gone away)|(?:finally |completely )?(?:went away|cleared up|disappeared|resolved))$", _I),
 )
 _EN_JOB_LOST = re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|lost|resigned from|walked out of) my job{AGO_EN}$|^I(?:'ve| have)? {ADV_EN}(?:resigned|got laid off|was laid off|got fired|was let go|been laid off){AGO_EN}$", _I)
 
@@ -95,7 +99,10 @@ _ZH_RETRACTIONS = (
     # "我早就不追剧了", "我现在不抽烟了": a habit given up; the object is what is withdrawn.
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在|好久|很久)*(?:不再|不|没再)(?P<v>(?:吃|喝|抽|玩|打|养|开|追|看|用|练|弹|跑|去|做|戴|穿)[\u4e00-\u9fffA-Za-z]{{1,8}}?)了$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?P<left>离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
-    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*对(?P<a>.+?)(?:已经|早就|现在)?(?:不再|不)(?P<k>过敏|敏感)了$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*对(?P<a>.+?)(?:已经|早就|现在|都|也)*(?:不再|不)(?P<k>过敏|敏感)了$"),
+    # "我不再对花生过敏了", "我的花生过敏已经好了": the need named as it is said
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)对(?P<a>[^，,]+?)(?P<k>过敏|敏感)了?$"),
+    re.compile(rf"^我的?(?!{KIN_ZH})(?P<a>[^，,我的]{{1,12}}?)(?P<k>过敏)(?:已经|早就|早已|现在|都|也)*(?:好了|痊愈了|治好了|消失了|没了|好彻底了)$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就)?放弃了?(?P<v>[\u4e00-\u9fffA-Za-z]{{1,10}}?)(?:的)?(?:计划|目标|打算)?了?$"),
     # "我从来没说过我喜欢吃辣": what is denied goes (not "我没告诉过你我对青霉素过敏吧":
     # telling it, and asking whether it was told)
@@ -188,11 +195,24 @@ def names_need(value: str, need: str) -> bool:
         and w not in _NEED_VERBS_EN
         and w not in _NEED_ASIDES_EN
         and w not in _JOINERS  # "shellfish or peanuts" names "shellfish and peanuts"
+        and not w.endswith("ly")  # "allergic to peanuts, badly": how, not what
     }
-    kind = any(w in _NEED_KINDS_EN for w in re.findall(r"\w+", value)) and not listed
+    # The kind named ("no longer allergic to X") is enough for a need of one thing; a need
+    # of more ("allergic to kiwis and quinoa", "…and latex since childhood") goes only when
+    # all of it is named: it lost the quinoa allergy with the kiwi one.
+    kind = any(w in _NEED_KINDS_EN for w in re.findall(r"\w+", value)) and not (
+        listed or _JOINED_EN.search(_EXAMPLES_EN.sub("", need))
+    )
     return bool(named_words) and (kind or need_words <= named_words)
 
 
+# What joins the things of a need: "…kiwis and quinoa", "…kiwis, quinoa", "…kiwis or latex";
+# not a clause or a manner after it ("…sesame and carry an EpiPen", "…walnuts, badly").
+_JOINED_EN = re.compile(
+    r"(?:,|&|\b(?:and|or|plus|as well as)\b)(?!\s*(?:carry|carries|have|has|had|need|needs|use|"
+    r"uses|take|takes|keep|keeps|get|gets|avoid|avoids|always|never|so|but|which|that|because|"
+    r"since|it|its|they|i|we|my|\w+ly)\b)"
+)
 _JOINERS = frozenset(("and", "or", "nor", "either", "both", "plus", "also", "too", "as", "well"))
 # What a need is of: "allergic to A, B and C", "对A和B过敏".
 _NEED_OF_EN = re.compile(r"\b(?:allergic|intolerant|sensitive|hypersensitive) to (?P<of>.+)$")
@@ -212,13 +232,26 @@ def _several_things(need: str) -> bool:
     """Whether a need is of several things, each one that can be reacted to: "allergic to
     shellfish and peanuts", "对虾和花生过敏"; not "allergic to peanuts, badly", "…peanuts
     and carry an EpiPen", "…salt and pepper seasoning" (one need, whatever its words)."""
+    return len(need_things(need)) > 1
+
+
+@functools.lru_cache(maxsize=4096)  # each retraction of a message asks again of each need
+def need_things(need: str) -> tuple[str, ...]:
+    """The need said of each of its things when it is of several ("allergic to peanuts and
+    walnuts" → ``("allergic to peanuts", "allergic to walnuts")``, "对花生和虾过敏" →
+    ``("对花生过敏", "对虾过敏")``); ``()`` for a need of one thing, or of words that are
+    not all things one reacts to (see :func:`_several_things`)."""
     if (zh := _NEED_OF_ZH.search(need)) is not None:
-        return len([t for t in _THINGS_ZH.split(zh["of"]) if t.strip()]) > 1
+        things = [t.strip() for t in _THINGS_ZH.split(zh["of"]) if t.strip()]
+        start, end = zh.span("of")
+        return tuple(f"{need[:start]}{t}{need[end:]}" for t in things) if len(things) > 1 else ()
     if (en := _NEED_OF_EN.search(need)) is None:
-        return False
+        return ()
     of = _EXAMPLES_EN.sub("", en["of"]).strip(" .")
     things = [_THING_EDGES_EN.sub("", t) for t in _THINGS_EN.split(of)]
-    return len(things) > 1 and all(_A_THING_EN.fullmatch(thing) for thing in things)
+    if len(things) < 2 or not all(_A_THING_EN.fullmatch(thing) for thing in things):
+        return ()
+    return tuple(f"{need[: en.start('of')]}{thing}" for thing in things)
 
 
 _NEED_ASIDES_EN = frozenset(("has", "been", "now", "nowadays", "these", "days", "currently", "still", "strictly", "strict", "fully", "mostly", "pretty", "much"))  # fmt: skip
@@ -357,7 +390,9 @@ def _withdrawn(raw: str, zh: bool) -> str | None:
     if (
         no_target(value)
         or len(value) > 60
-        or " and " in value  # "I quit the app and restarted": an errand, not one thing
+        # "I quit the app and restarted": an errand, not one thing (but a need may be of
+        # several: "no longer allergic to peanuts and walnuts", "…to chilli and lime crisps")
+        or (" and " in value and not (_NEED_OF_EN.search(value) or _several_things(value)))
         or (bad_object_zh(value) if zh else bad_object_en(value))
     ):
         return None
@@ -389,7 +424,10 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
                     return Candidate("", C.CONTEXT, 0.9, retract="")
                 return Candidate("", C.CONTEXT, 0.9, retract=value, retract_whole=True)
             # "我对猫不过敏了" withdraws "对猫过敏", not every fact that mentions a cat.
-            raw = f"对{groups['a']}{groups['k']}" if groups.get("a") else m["v"]
+            if groups.get("kind"):  # "my lactose intolerance went away": as a need is stored
+                raw = _NEED_AS_STORED[m["kind"].casefold()].format(m["of"])
+            else:
+                raw = f"对{groups['a']}{groups['k']}" if groups.get("a") else m["v"]
             if groups.get("head"):  # "scrap the Iceland trip": the trip is what goes
                 raw = f"{raw} {groups['head']}"
             if no_target(normalise_value(raw)):  # "I'm no longer a user": withdraws nothing
@@ -401,6 +439,13 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
                 "", C.CONTEXT, 0.9, retract=value, retract_present=bool(groups.get("left"))
             )
     return None
+
+
+_NEED_AS_STORED = {
+    "allergy": "allergic to {}",
+    "intolerance": "{} intolerant",
+    "sensitivity": "sensitive to {}",
+}
 
 
 # "I never said I liked shrimp": the verb as a stored fact says it ("likes shrimp"), so an

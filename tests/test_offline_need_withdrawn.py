@@ -1,0 +1,97 @@
+"""A need the user says is over goes, in the words people use for it; the rest of a need of
+several things stays.
+
+Before: "我不再对芒果过敏了", "my kiwi allergy went away" and "no longer allergic to kiwis and
+bananas" withdrew nothing (the old need stood beside its denial); withdrawing one thing of
+"allergic to kiwis and latex" kept the kiwis; and naming one thing of a need the rules could
+not split ("kiwis and quinoa") withdrew the whole need, quinoa with it. Sentences are this
+project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from deerflow_memory.update.offline.retractions import need_things
+from tests.test_quality_kinds import facts_after
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "left"),
+    [
+        # Chinese: "不再对X过敏", "已经不对X过敏", "X过敏好了", "对A和B都不过敏了"
+        ("我对芒果过敏", "我不再对芒果过敏了", []),
+        ("我对芒果过敏", "我已经不对芒果过敏了", []),
+        ("我对芒果过敏", "我的芒果过敏已经好了", []),
+        ("我对芒果和菠萝过敏", "我对芒果和菠萝都不过敏了", []),
+        ("我对芒果过敏，还有菠萝", "我对芒果和菠萝都不过敏了", []),
+        # English: a need of several things named, outgrown, or gone
+        ("I'm allergic to kiwis and bananas.", "I'm no longer allergic to kiwis and bananas.", []),
+        (
+            "I'm allergic to kiwis. I'm allergic to bananas. I'm allergic to latex.",
+            "I'm no longer allergic to kiwis and bananas.",
+            ["User is allergic to latex"],
+        ),
+        ("I'm allergic to kiwis and quinoa.", "I'm no longer allergic to kiwis and quinoa.", []),
+        ("I'm allergic to kiwis.", "I outgrew my kiwi allergy.", []),
+        ("I'm allergic to bees.", "My bee allergy went away.", []),
+        ("I'm lactose intolerant.", "My lactose intolerance cleared up.", []),
+        ("I'm sensitive to gluten.", "My gluten sensitivity is gone.", []),
+        # one thing of several withdrawn: the others stay, each said alone
+        (
+            "I'm allergic to kiwis and latex.",
+            "I'm no longer allergic to kiwis.",
+            ["User is allergic to latex"],
+        ),
+        (
+            "I'm allergic to kiwis, latex and eggs.",
+            "I'm no longer allergic to kiwis.",
+            ["User is allergic to latex", "User is allergic to eggs"],
+        ),
+        ("我对芒果、菠萝和虾过敏", "我对菠萝不过敏了", ["用户对芒果过敏", "用户对虾过敏"]),
+        ("我对芒果过敏，还有菠萝", "我对菠萝不过敏了", ["用户对芒果过敏"]),
+    ],
+)
+def test_a_need_said_to_be_over_goes_and_only_it(first: str, later: str, left: list[str]) -> None:
+    assert facts_after(first) != left  # it was stored
+    assert facts_after(first, later) == left
+
+
+def test_one_thing_withdrawn_in_the_message_that_said_the_need_leaves_the_rest() -> None:
+    assert facts_after("I'm allergic to kiwis and latex.") == [
+        "User is allergic to kiwis and latex"
+    ]
+    assert facts_after("I'm allergic to kiwis and latex. I'm no longer allergic to kiwis.") == [
+        "User is allergic to latex"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        # someone else's need, or none named
+        ("I'm allergic to kiwis.", "My son's kiwi allergy is gone."),
+        ("I'm allergic to kiwis.", "My daughter kiwi allergy went away."),
+        ("我对芒果过敏", "我妈的芒果过敏已经好了"),
+        ("我对芒果过敏", "我儿子不再对芒果过敏了"),
+        ("I'm allergic to kiwis.", "Is my kiwi allergy gone?"),
+        # a thing not named
+        ("I'm allergic to kiwis and latex.", "I'm no longer allergic to bananas."),
+        # things the rules cannot tell apart as one or two: only all of them named ends it
+        ("I'm allergic to kiwis and quinoa.", "I'm no longer allergic to kiwis."),
+        ("I'm allergic to kiwis and latex since childhood.", "I'm no longer allergic to kiwis."),
+        ("I'm allergic to kiwis and latex, badly.", "I'm no longer allergic to kiwis."),
+        # examples of a need are no need of their own
+        ("I'm allergic to nuts, like almonds.", "I'm no longer allergic to almonds."),
+    ],
+)
+def test_what_names_no_need_of_the_user_withdraws_none(first: str, later: str) -> None:
+    need = facts_after(first)
+    assert need and set(need) <= set(facts_after(first, later))
+
+
+def test_the_things_of_a_need() -> None:
+    assert need_things("allergic to kiwis and latex") == ("allergic to kiwis", "allergic to latex")
+    assert need_things("对芒果、菠萝和虾过敏") == ("对芒果过敏", "对菠萝过敏", "对虾过敏")
+    assert need_things("allergic to kiwis") == ()
+    assert need_things("allergic to kiwis and quinoa") == ()  # quinoa: no known allergen
