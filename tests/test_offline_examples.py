@@ -91,6 +91,12 @@ def test_chinese_list_items_after_examples_are_no_statement_either(sentence: str
         ("I listen to podcasts, mainly in the car", "User listens to podcasts"),
         ("I order takeaway a lot, usually Thai food", "User orders takeaway a lot"),
         ("I go climbing, mostly boulders", "User goes climbing"),
+        # a word no habit is said with: a noun or an adjective ("User mostly mackerels")
+        ("I eat a lot of fish, mostly mackerel", "User eats a lot of fish"),
+        ("I drink tea all day, usually white tea", "User drinks tea all day"),
+        ("I listen to audiobooks, mostly historical fiction", "User listens to audiobooks"),
+        ("I watch anime, mostly shonen", "User watches anime"),
+        ("I order in a lot, usually ramen", "User orders in a lot"),
     ],
 )
 def test_adverbs_before_what_is_surely_no_verb_make_no_habit(sentence: str, first: str) -> None:
@@ -111,6 +117,8 @@ def test_adverbs_before_what_is_surely_no_verb_make_no_habit(sentence: str, firs
         ("I'm a commuter, usually wake up at five", "User usually wakes up at five"),
         ("I'm Jain, mostly won't eat root vegetables", "User mostly will not eat root"),
         ("I'm coeliac, usually can't eat pastry", "User usually cannot eat pastry"),
+        ("I'm a student, mostly bake on weekends", "User mostly bakes on weekends"),
+        ("I'm in Oslo, often ski after work", "User often skis after work"),
     ],
 )
 def test_adverbs_before_a_verb_still_tell_a_habit(sentence: str, habit: str) -> None:

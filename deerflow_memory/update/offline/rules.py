@@ -35,6 +35,7 @@ from deerflow_memory.update.offline.vocabulary import (
     BODY_STATE_EN,
     BODY_STATE_ZH,
     BODY_ZH,
+    COMMON_VERBS_EN,
     CONDITION_EN,
     CONDITION_SUFFIX_ZH,
     DIET_EN,
@@ -974,9 +975,11 @@ def no_verb_after_adverbs(fragment: str) -> bool:
     would be "User mostly ats night"). Surely no verb: a preposition, an
     article, a determiner or a number (:data:`_NO_VERB`), a capitalised word
     (a name), a plural ("trails", "whites"; not "focus", "discuss") or a
-    possessive ("goat's"). Any other word may be a verb ("usually cook", "often
-    fly to Tokyo") and is read as one, as a bare word after "I" is. A fragment
-    that opens with no adverb is False.
+    possessive ("goat's"), and any word that is not one of the verbs habits are
+    said with (:data:`~deerflow_memory.update.offline.vocabulary.COMMON_VERBS_EN`:
+    "mostly salmon", "usually green tea"), which "usually cook", "often fly to
+    Tokyo" and "mostly won't touch beef" are. A fragment that opens with no
+    adverb is False.
     """
     words = fragment.split(" ")
     i = 0
@@ -991,6 +994,8 @@ def no_verb_after_adverbs(fragment: str) -> bool:
         or (word[:1].isupper() and word != "I")
         or _PLURAL.fullmatch(word) is not None
         or word.endswith(("'s", "’s"))  # a possessive: "mostly goat's cheese"
+        # a word no habit is said with: "mostly salmon", "usually green tea", "mostly jazz"
+        or word.casefold().replace("’", "'") not in COMMON_VERBS_EN
     )
 
 
