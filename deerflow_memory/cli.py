@@ -201,7 +201,7 @@ def _demo_path(config: MemoryConfig, offline: bool) -> str:
 
 
 def _model_at(config: MemoryConfig) -> str:
-    endpoint = config.base_url or os.environ.get("OPENAI_BASE_URL") or "the provider's default"
+    endpoint = config.endpoint or "the provider's default"
     # Printed on stderr, which ends up in logs: no password, token or key of the URL.
     return f"{config.model_name or 'gpt-4o-mini'} at {redact_secrets(endpoint)}"
 

@@ -342,3 +342,16 @@ def test_debug_shows_the_traceback_and_keeps_the_exit_status(
         debug_status, _, debug_err = run(capsys, *argv, "--debug")
         assert debug_status == status, (argv, debug_err)
         assert debug_err.startswith("Traceback") and "deerflow-memory: error:" not in debug_err
+
+
+def test_a_bad_openai_base_url_is_one_line_without_its_password(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # httpx said "InvalidURL: Invalid port: 'pa'" (exit 1); with a space in the password
+    # the demo printed the whole endpoint on its first line
+    password = "Lx42" + "nRw"
+    for endpoint in (f"https://bob:{password}/x@127.0.0.1:9/v1", f"https://bob:{password} x@h/v1"):
+        monkeypatch.setenv("OPENAI_BASE_URL", endpoint)
+        status, out, err = run(capsys, "--root", str(tmp_path / "m"), "demo")
+        assert_one_error_line(status, err, "OPENAI_BASE_URL")
+        assert status == 2 and password not in out + err

@@ -16,6 +16,7 @@ import pytest
 from deerflow_memory.config import MemoryConfig, load_config, redact_secrets
 from deerflow_memory.config.secrets import redact_path
 from deerflow_memory.errors import ConfigError
+from deerflow_memory.update.llm import build_chat_model
 
 DSN = "postgresql://memory:hunter2-secret@db.internal:5432/memory"
 
@@ -302,6 +303,31 @@ def test_a_password_that_ends_the_host_early_is_not_in_the_error() -> None:
         load_config(environ={"DEERFLOW_MEMORY_BASE_URL": f"https://bob:{password}/x@host/v1"})
     assert password not in "".join(traceback.format_exception(raised.value))
     assert "no port number" in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "said"),
+    [
+        ("https://bob:{pw}/x@127.0.0.1:9/v1", "no port number"),  # httpx: "Invalid port: 'pw'"
+        ("https://bob:{pw} x@127.0.0.1:9/v1", "whitespace"),  # printed whole by the demo
+        ("ftp://bob:{pw}@127.0.0.1/v1", "http(s) URL"),
+    ],
+)
+def test_an_endpoint_from_openai_base_url_is_checked_as_base_url_is(
+    monkeypatch: pytest.MonkeyPatch, endpoint: str, said: str
+) -> None:
+    password = "Qz81" + "mVtd"  # (so the traceback's own source lines do not hold it)
+    monkeypatch.setenv("OPENAI_BASE_URL", endpoint.format(pw=password))
+    with pytest.raises(ConfigError) as raised:
+        build_chat_model(MemoryConfig())
+    assert str(raised.value).startswith("OPENAI_BASE_URL ") and said in str(raised.value)
+    assert password not in "".join(traceback.format_exception(raised.value))
+
+
+def test_a_good_endpoint_from_openai_base_url_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    assert MemoryConfig().endpoint == "http://127.0.0.1:9/v1"
+    assert MemoryConfig(base_url="http://127.0.0.1:8/v1").endpoint == "http://127.0.0.1:8/v1"
 
 
 def test_a_dsn_postgresql_cannot_parse_is_masked_in_the_storage_error(tmp_path: Path) -> None:

@@ -576,26 +576,8 @@ class MemoryConfig(_NumbersNotBooleans):
     @field_validator("base_url")
     @classmethod
     def _endpoint(cls, value: str | None) -> str | None:
-        # A malformed URL failed only when the model was built, as httpx's InvalidURL.
-        if value is None:
-            return value
-        if any(char.isspace() or not char.isprintable() for char in value):
-            raise ValueError("holds whitespace or control characters")
-        # (ValueError's own text is not said: it quotes what stands where the port goes, a
-        # password when "/", "?" or "#" in it ended the userinfo early: "https://u:pw/x@h")
-        try:
-            parts = urlsplit(value)
-        except ValueError:
-            raise ValueError("is not a URL") from None
-        try:
-            parts.port  # noqa: B018  # raises ValueError for a port that is no number
-        except ValueError:
-            raise ValueError(
-                "is not a URL: what follows the colon after the host is no port number "
-                "(percent-encode a password that holds a slash, a question mark or a hash)"
-            ) from None
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError("is not an http(s) URL with a host")
+        if value is not None:
+            _check_endpoint(value)
         return value
 
     def __repr_args__(self) -> Iterable[tuple[str | None, Any]]:
@@ -632,6 +614,45 @@ class MemoryConfig(_NumbersNotBooleans):
         a key exported for other tools must not turn the offline demo online.
         """
         return bool(self.model_name or self.base_url or os.environ.get("OPENAI_BASE_URL"))
+
+    @property
+    def endpoint(self) -> str | None:
+        """The OpenAI-compatible endpoint: ``base_url``, else ``OPENAI_BASE_URL``, else None.
+
+        Raises:
+            ConfigError: ``OPENAI_BASE_URL`` is not an http(s) URL with a host (checked as
+                ``base_url`` is; the message never quotes it: it may hold a password).
+        """
+        if self.base_url is not None:
+            return self.base_url
+        value = os.environ.get("OPENAI_BASE_URL") or None
+        if value is not None:
+            try:
+                _check_endpoint(value)
+            except ValueError as e:
+                raise ConfigError(f"OPENAI_BASE_URL {e}") from None
+        return value
+
+
+def _check_endpoint(value: str) -> None:
+    """Raise ValueError (saying what is wrong, never quoting ``value``) unless ``value`` is
+    an http(s) URL with a host. A malformed URL failed only when the model was built, as
+    httpx's InvalidURL, whose text quotes a password ended early by "/", "?" or "#"."""
+    if any(char.isspace() or not char.isprintable() for char in value):
+        raise ValueError("holds whitespace or control characters")
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        raise ValueError("is not a URL") from None
+    try:
+        parts.port  # noqa: B018  # raises ValueError for a port that is no number
+    except ValueError:
+        raise ValueError(
+            "is not a URL: what follows the colon after the host is no port number "
+            "(percent-encode a password that holds a slash, a question mark or a hash)"
+        ) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("is not an http(s) URL with a host")
 
 
 # DeerFlow names that mean the same as ours.

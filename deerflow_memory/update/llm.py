@@ -303,7 +303,7 @@ def build_chat_model(config: MemoryConfig) -> BaseChatModel | None:
     provider, model_name = split_model_name(config.model_name or DEFAULT_MODEL_NAME)
     if provider != "openai":
         return _init_provider_model(config, provider, model_name)
-    base_url = config.base_url or os.environ.get("OPENAI_BASE_URL") or None
+    base_url = config.endpoint
     if config.api_key is not None:
         api_key: str | None = config.api_key.get_secret_value()
     else:
