@@ -292,8 +292,9 @@ def build_chat_model(config: MemoryConfig) -> BaseChatModel | None:
 
     Raises:
         ConfigError: ``config`` is not a :class:`MemoryConfig`; an OpenAI model name
-            is set but neither an API key nor an endpoint; or the provider's
-            package is missing (the message is the one-line install command).
+            is set but neither an API key nor an endpoint; ``OPENAI_BASE_URL`` is
+            not an http(s) URL with a host; or the provider's package is missing
+            (the message is the one-line install command).
     """
     from deerflow_memory.config import MemoryConfig  # deferred, as for the annotations
 
