@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from deerflow_memory.config import MemoryConfig, load_config, redact_secrets
-from deerflow_memory.config.secrets import redact_path
-from deerflow_memory.errors import ConfigError
+from deerflow_memory.config.secrets import dsn_secret_words, redact_path
+from deerflow_memory.errors import ConfigError, StorageError
+from deerflow_memory.storage.factory import build_storage
 from deerflow_memory.update.llm import build_chat_model
 
 DSN = "postgresql://memory:hunter2-secret@db.internal:5432/memory"
@@ -347,6 +348,32 @@ def test_a_dsn_postgresql_cannot_parse_is_masked_in_the_storage_error(tmp_path: 
         )
         assert done.returncode == 2 and "cannot open PostgreSQL" in done.stderr, done.stderr
         assert "Wk37yhQp" not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize(
+    "dsn",
+    [
+        # libpq read the password's second word as a key: 'missing "=" after "Tq9vRm"'
+        "host=127.0.0.1 port=9 password=Hx5kPw Tq9vRm dbname=m",
+        # …and quoted the whole password: 'unexpected spaces found in "Hx5kPw Tq9vRm"'
+        "postgresql://bob:Hx5kPw Tq9vRm@127.0.0.1:9/m",
+        "postgresql://bob:Hx5kPw%zzTq9vRm@127.0.0.1:9/m",  # 'invalid percent-encoded token'
+    ],
+)
+def test_what_libpq_quotes_of_a_password_is_masked(dsn: str) -> None:
+    config = MemoryConfig(storage="postgres", storage_dsn=dsn)
+    with pytest.raises(StorageError) as raised:
+        build_storage(config)
+    said = "".join(traceback.format_exception(raised.value))
+    assert "cannot open PostgreSQL" in said
+    assert "Hx5kPw" not in said and "Tq9vRm" not in said, said
+
+
+def test_the_words_of_a_dsn_password() -> None:
+    assert dsn_secret_words("host=db password=al pha dbname=m") == ["al pha", "al", "pha"]
+    assert dsn_secret_words("host=db password='al pha' port=5") == ["al pha", "al", "pha"]
+    assert dsn_secret_words("postgresql://bob:p@ss w/x@db/m") == ["p@ss w/x", "p@ss", "w/x"]
+    assert dsn_secret_words("host=db dbname=m") == []
 
 
 @pytest.mark.parametrize(

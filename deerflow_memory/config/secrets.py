@@ -122,3 +122,30 @@ def redact_path(path: str) -> str:
     if scheme is not None and "/" not in text[scheme.end() : at]:
         return text if text[scheme.end() : at] == "***" else f"{text[: scheme.end()]}***{text[at:]}"
     return text
+
+
+# The userinfo of a URL DSN: from "://" to the last "@" before the path (a password may
+# hold "@", "/" and spaces, which libpq then quotes back in its errors).
+_DSN_USERINFO = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.-]*://(?P<info>.*)@[^@]*$", re.DOTALL)
+# A keyword DSN's password: quoted, or its words up to the next "key=" ("password=alpha beta
+# dbname=x": libpq reads "beta" as a key and says 'missing "=" after "beta"').
+_DSN_PASSWORD = re.compile(
+    r"(?i)\bpassword\s*=\s*(?P<pw>'(?:\\.|[^'\\])*'?|(?:(?!\S+\s*=)\S+\s*)+)"
+)
+
+
+def dsn_secret_words(dsn: str) -> list[str]:
+    """The words of a PostgreSQL DSN's credentials, for masking what libpq quotes back of it
+    in an error (``'missing "=" after "beta"'`` of ``password=alpha beta``, ``'unexpected
+    spaces found in "alpha beta"'`` of ``postgresql://bob:alpha beta@db``).
+
+    Example:
+        >>> dsn_secret_words("host=db password=alpha beta dbname=m")
+        ['alpha beta', 'alpha', 'beta']
+    """
+    found: list[str] = []
+    if (url := _DSN_USERINFO.match(dsn)) is not None:
+        found.append(url["info"].partition(":")[2] or url["info"])
+    found += [m["pw"].strip().strip("'") for m in _DSN_PASSWORD.finditer(dsn)]
+    words = [w for secret in found for w in secret.split()]
+    return [s for s in dict.fromkeys([*found, *words]) if s]

@@ -19,6 +19,7 @@ The sqlite and postgres backends own a connection: close the storage
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -28,7 +29,7 @@ from langgraph.store.base import BaseStore
 
 from deerflow_memory.arguments import expect
 from deerflow_memory.config import SQLITE_FILE_NAME, MemoryConfig, redact_secrets
-from deerflow_memory.config.secrets import redact_path
+from deerflow_memory.config.secrets import dsn_secret_words, redact_path
 from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError, install_hint
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.store import DEFAULT_NAMESPACE_PREFIX, StoreMemoryStorage
@@ -115,13 +116,31 @@ def _open_postgres(dsn: str | None, prefix: Sequence[str]) -> StoreMemoryStorage
         resources.close()
         # psycopg quotes the DSN it could not parse ('missing "=" after "bob:pw@db"'): masked,
         # and then not chained (its traceback, shown by --debug, would say it as given)
-        said = redact_path(redact_secrets(str(e), (dsn,)))
+        said = _masked_dsn_error(str(e), dsn)
         masked = StorageError(f"cannot open PostgreSQL memory store: {said}")
         if said == str(e):
             raise masked from e
     else:
         return StoreMemoryStorage(store, prefix, resources=resources)
     raise masked  # outside the handler: it holds none of psycopg's text
+
+
+# A token libpq quotes back in its error: 'missing "=" after "beta"'.
+_QUOTED = re.compile(r'"([^"\n]{0,1000})"')
+
+
+def _masked_dsn_error(text: str, dsn: str) -> str:
+    """libpq's ``text`` about ``dsn`` with its credentials masked: as every message is, and
+    each quoted token that holds, or is held by, a word of the password or userinfo."""
+    words = dsn_secret_words(dsn)
+
+    def masked(m: re.Match[str]) -> str:
+        token = m[1]
+        if token and any(w in token or token in w for w in words):
+            return '"***"'
+        return m[0]
+
+    return redact_path(redact_secrets(_QUOTED.sub(masked, text), (dsn, *words)))
 
 
 def build_storage(
