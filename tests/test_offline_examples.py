@@ -612,3 +612,30 @@ def test_examples_of_any_need_are_no_taste(sentence: str) -> None:
     # attacker 109: "and more" said a taste, and a need read as no constraint ("…since
     # childhood") let its examples be one: "User likes pecans"
     assert not any(" likes " in f for f in facts_after(sentence)), facts_after(sentence)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "need"),
+    [
+        ("我对坚果过敏，比如开心果和碧根果", "用户对坚果过敏，比如开心果和碧根果"),
+        ("我对贝类过敏，像扇贝和生蚝", "用户对贝类过敏，像扇贝和生蚝"),
+        ("我对坚果过敏，例如夏威夷果、杏仁和松子", "用户对坚果过敏，例如夏威夷果、杏仁和松子"),
+    ],
+)
+def test_a_chinese_need_keeps_its_examples_as_an_english_one_does(sentence: str, need: str) -> None:
+    # "我对坚果过敏，比如杏仁和腰果" stored "用户对坚果过敏": which nuts was lost
+    assert facts_after(sentence) == [need]
+    # the examples alone named withdraw nothing; the need named does
+    assert facts_after(sentence, "我对杏仁不过敏了") == [need]
+    assert facts_after(sentence, f"我对{need[3:5]}不过敏了") == []
+
+
+def test_a_thing_added_after_examples_is_no_example_of_its_own() -> None:
+    assert facts_after("我对坚果过敏，比如开心果，还有蛤蜊") == [
+        "用户对坚果过敏，比如开心果",
+        "用户对蛤蜊过敏",
+    ]
+    assert facts_after("I'm allergic to nuts, like pecans. Clams too.") == [
+        "User is allergic to nuts, like pecans",
+        "User is allergic to clams",
+    ]

@@ -85,6 +85,8 @@ _AFTER_A_THING = re.compile(
     r" (?:allergy|allergies|intolerance|intolerant|sensitivity)\b|过敏|不耐|敏感", _I
 )
 
+_AFTER_A_COMMA = re.compile(r"(?:，|, ).*$", re.DOTALL)
+
 # Where an addition starts inside a sentence: after a semicolon, a dash or dots in
 # English (a comma joins the thing to the need's list, as said: "…peanuts, shrimp too"),
 # after any of these or a comma in Chinese.
@@ -164,5 +166,6 @@ def need_of(need: Candidate, thing: str) -> Candidate | None:
     before, after = need.content[:at], need.content[at + len(value) :]
     if not (_BEFORE_A_THING.search(before) or _AFTER_A_THING.match(after)):
         return None  # "User is vegan", "User uses a wheelchair": no thing to add one to
-    content = before + thing + after
+    # (what the need says after a comma is of its own thing: "…对坚果过敏，比如杏仁")
+    content = before + thing + _AFTER_A_COMMA.sub("", after)
     return dataclasses.replace(need, content=content, value=thing)

@@ -1068,6 +1068,20 @@ def _implied(fragment: str, zh: bool) -> str | None:
 
 
 _ZH_FOR_EXAMPLE = re.compile(FOR_EXAMPLE_ZH)
+# A need's examples after it: "…，比如杏仁和腰果", "…，像虾和蟹"
+_ZH_EXAMPLES_AFTER = re.compile(rf"[，,]{FOR_EXAMPLE_ZH}[^，,。]{{1,40}}$")
+
+
+def _zh_need_with_examples(clause: str) -> Candidate | None:
+    """The need a Chinese clause states before its examples, which its content keeps (as
+    "User is allergic to nuts, like almonds" does); ``None`` when no need comes first."""
+    tail = _ZH_EXAMPLES_AFTER.search(clause)
+    if tail is None or (need := match_clause(clause[: tail.start()], True)) is None:
+        return None
+    if not need.constraint:
+        return None
+    need.content += clause[tail.start() :]
+    return need
 
 
 # English drops "I'm" before an effort: "Hoping to…", "Trying to…", "Training for…", "Been vegan…".
@@ -1466,8 +1480,10 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             merged = f"{clauses[-1][0]}{sep}{raw}"
             if len(merged) > _MAX_CLAUSE:
                 continue
-            if clauses[-1][1] != _SELF or _owned(
-                _zh_normalise(merged) if zh else _en_normalise(merged), zh
+            if (
+                clauses[-1][1] != _SELF
+                or _owned(_zh_normalise(merged) if zh else _en_normalise(merged), zh)
+                or (examples and _zh_need_with_examples(_zh_normalise(merged)) is not None)
             ):
                 clauses[-1][0] = merged
         else:
@@ -1521,6 +1537,8 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
             clause = _EN_ANYMORE.sub("", clause)
         if (candidate := match_clause(clause, zh)) is not None:
             return candidate
+        if zh and (candidate := _zh_need_with_examples(clause)) is not None:
+            return candidate  # "我对坚果过敏，比如杏仁和腰果": the need, with its examples
         if (
             (aside := _ASIDE.search(clause))
             and not _JOKING.search(aside.group())
