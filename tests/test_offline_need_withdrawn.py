@@ -95,3 +95,54 @@ def test_the_things_of_a_need() -> None:
     assert need_things("对芒果、菠萝和虾过敏") == ("对芒果过敏", "对菠萝过敏", "对虾过敏")
     assert need_things("allergic to kiwis") == ()
     assert need_things("allergic to kiwis and quinoa") == ()  # quinoa: no known allergen
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        # the need came back, or the withdrawal is taken back
+        ("I'm allergic to kiwis.", "My kiwi allergy went away, then came back."),
+        ("I'm allergic to kiwis.", "My kiwi allergy cleared up, but it's back now."),
+        ("I'm lactose intolerant.", "My lactose intolerance went away, then returned."),
+        ("我对芒果过敏", "我的芒果过敏好了，但又复发了"),
+        ("我对芒果过敏", "我不再对芒果过敏了，但又复发了"),
+        ("I'm allergic to kiwis.", "I outgrew my kiwi allergy, or so I thought."),
+        ("I'm allergic to kiwis.", "My kiwi allergy is gone, said nobody."),
+        # part of a thing's name withdraws no thing of a list
+        ("I'm allergic to peanuts and tree nuts.", "I'm no longer allergic to trees."),
+        ("I'm allergic to peanuts and tree nuts.", "I'm no longer allergic to nuts."),
+        ("I'm allergic to latex and sulfa drugs.", "I'm no longer allergic to drugs."),
+        ("I'm allergic to latex and dust mites.", "I'm no longer allergic to dust."),
+        # someone else's, said short or without the apostrophe
+        ("I'm allergic to eggs.", "My moms egg allergy is gone."),
+        ("I'm allergic to eggs.", "My bf's egg allergy is gone."),
+        # a second need said with an adverb is no manner of the first
+        (
+            "I'm allergic to kiwis and severely allergic to latex.",
+            "I'm no longer allergic to kiwis.",
+        ),
+    ],
+)
+def test_a_need_that_came_back_or_is_named_in_part_stays(first: str, later: str) -> None:
+    need = facts_after(first)
+    assert need and set(need) <= set(facts_after(first, later))
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "left"),
+    [
+        # every thing named, the last after ", and": none left (milk stayed)
+        (
+            "I'm allergic to peanuts, eggs, and milk.",
+            "I'm no longer allergic to peanuts, eggs, and milk.",
+            [],
+        ),
+        # "都" is of the list, not of its last thing ("用户对牛奶都过敏")
+        ("我对鸡蛋和牛奶都过敏", "我对鸡蛋不过敏了", ["用户对牛奶过敏"]),
+        ("我对鸡蛋和牛奶都过敏", "我对鸡蛋和牛奶都不过敏了", []),
+    ],
+)
+def test_a_list_withdrawn_whole_or_in_part_leaves_what_it_should(
+    first: str, later: str, left: list[str]
+) -> None:
+    assert facts_after(first, later) == left

@@ -8,10 +8,11 @@ alone, the addition states nothing ("Shrimp too") or something else ("还有虾�
 new thing: "User is allergic to shrimp", "用户对虾过敏".
 
 Only an addition marked as one ("too", "as well", "either", "also", "and", "plus", "same
-with"; "还有", "以及", "另外") after a need, with nothing but a thing in it, is read so: not
-a person ("My sister too", "还有我老公", a capitalised word that may be a name), a
-condition or a symptom ("Also asthma", "还有头疼": what the user has, not reacts to), or a
-word of a clause of its own. Pure functions over strings.
+with"; "还有", "以及", "另外"), holding nothing but things the vocabulary knows one reacts
+to or leaves out (a food, a drug, an animal, a plant), right after the need's own clause, is
+read so. A name, a person, a place, a time, a mood or a condition is none ("tom too", "还有
+王伟", "还有高血压"), and neither is an addition after a clause that says something else
+("…, but shrimp is fine; crab too"). Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -22,17 +23,14 @@ import re
 from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
 from deerflow_memory.update.offline.rules import Candidate
 from deerflow_memory.update.offline.vocabulary import (
-    CONDITION_EN,
     CONDITION_SUFFIX_ZH,
-    DIET_EN,
+    FOR_EXAMPLE_EN,
+    FOR_EXAMPLE_ZH,
     NEED_THING_EN,
-    NOT_NAMES,
-    STATE_EN,
-    SYMPTOM_EN,
     SYMPTOM_ZH,
 )
 
-__all__ = ["need_of", "one_more_thing", "split_one_more"]
+__all__ = ["need_of", "one_more_thing", "said_last", "split_one_more"]
 
 _I = re.IGNORECASE
 
@@ -44,33 +42,27 @@ _EN_MORE = re.compile(
     r"(?P<post>,?\s+(?:too|as well|also|either))?\s*[.!]*",
     _I,
 )
-# Words no thing one reacts to is made of: people, pronouns and determiners, verbs of a
-# clause, adverbs and prepositions of a time or a manner, and chat.
-_EN_NOT_A_THING = re.compile(
-    rf"\b(?:{KIN_EN}|i|me|my|mine|you|your|we|us|our|he|him|his|she|her|they|them|their|it|its|"
-    r"this|that|these|those|some|any|every|everything|something|anything|nothing|all|both|more|less|"
-    r"same|other|others|else|is|are|am|was|were|be|been|do|does|did|have|has|had|can|could|would|will|"
-    r"should|may|might|must|get|got|go|went|very|really|so|too|just|only|maybe|probably|also|here|there|"
-    r"now|then|today|always|never|sometimes|still|even|again|not|no|yes|ok|okay|since|for|in|at|on|from|"
-    r"after|before|with|without|when|because|about|by|of|if|than|thanks|thank|please|lol|haha|hi|hello|"
-    r"sorry|badly|severely|mildly|slightly|seriously|quite|pretty|super|extremely|especially|though|"
-    r"anyway|apparently|actually|honestly|unfortunately)\b|\w+ly\b",
-    _I,
-)
+# A thing one reacts to or leaves out, as the vocabulary knows it, or a list of them ("peanuts
+# and shrimp"): any other word may be a name ("tom too"), a time ("tonight either"), a mood,
+# a condition or chat, which were stored as allergies when only names were refused.
 _EN_KNOWN = re.compile(rf"(?:{NEED_THING_EN})", _I)
-# What the user is or has, not a thing: "Also asthma", "And diabetic", "And vegan too"
-_EN_HAD = re.compile(rf"(?:{CONDITION_EN}|{SYMPTOM_EN}|{STATE_EN}|{DIET_EN})", _I)
-# A word of how one is or what one does: "And tired", "Also stressed", "And running too"
-_EN_A_STATE_WORD = re.compile(r"\w+(?:ed|ing|ic)\b", _I)
+_EN_AND = re.compile(r"\s+(?:and|or|&)\s+", _I)
 
-# "还有虾", "以及芒果", "另外还有猫毛": a marker, then a short thing (no person, no clause)
+# "还有虾", "以及芒果", "另外还有猫毛": a marker, then a short thing with no clause in it
 _ZH_MORE = re.compile(
-    r"(?:还有|以及|另外还有|另外|再加上|加上)(?P<thing>[^\s，,。！？!?；;、：:我你您他她它们这那些点个一什么其别很都也就是在的了吗呢吧啊嘛呀哦过敏耐感不没有会要想说]{1,10})"
+    r"(?:还有|以及|另外还有|另外|再加上|加上)(?P<thing>[^\s，,。！？!?；;、：:我你您他她它们这那些点个一什么其别很都也就是在的了吗呢吧啊嘛呀哦过敏耐感不没有会要想说吃喝能可爱喜欢用给让被把]{1,10})"
 )
-# (nor what a person is called: "小王", "老李", "阿强")
-_ZH_NOT_A_THING = re.compile(
-    rf"{KIN_ZH}|{CONDITION_SUFFIX_ZH}|{SYMPTOM_ZH}|^[小老阿][\u4e00-\u9fff]$"
+# …each of its things (split at 和, 与…) holding a word of food, a drug, an animal or a plant
+# (names, places, times, work and symptoms hold none: "还有王伟", "还有北京", "还有加班")
+_ZH_AND = re.compile(r"[和与跟及、]")
+_ZH_KNOWN = re.compile(
+    r"虾|蟹|贝|螺|蚌|蛤|蚝|鱼|鱿|海鲜|海产|肉|奶|乳|蛋|豆|麦|麸|面粉|米|花生|坚果|核桃|杏仁|腰果|榛子|"
+    r"松子|开心果|碧根果|芝麻|果|莓|桃|梨|李子|杏|枣|瓜|芒|菠萝|蕉|橘|橙|柑|柚|柠檬|荔枝|葡萄|椰|榴莲|"
+    r"番茄|西红柿|茄|椒|葱|蒜|姜|芹|香菜|菜|菇|菌|笋|薯|玉米|糖|巧克力|可可|咖啡|茶|酒|醋|酱|味精|辣|"
+    r"蜂|蜜|霉素|头孢|阿莫西林|磺胺|阿司匹林|布洛芬|药|猫|狗|螨|尘|花粉|乳胶|镍|香水|羽毛|羊|牛|鸡|鸭|"
+    r"鹅|猪|兔|蚕|鸽"
 )
+_ZH_NOT_A_THING = re.compile(rf"{KIN_ZH}|{CONDITION_SUFFIX_ZH}|{SYMPTOM_ZH}|毛病|方面|表面")
 
 # A need whose value is a thing the user reacts to or leaves out, as the rules word it:
 # "…allergic to X", "…cannot eat X", "…reacts badly to X", "…对X过敏", "…不能吃X" before
@@ -96,33 +88,24 @@ _ADDITION_AT_MOST = 80  # characters: a marker and four words, with room to spar
 
 
 def one_more_thing(text: str, zh: bool) -> str | None:
-    """The thing ``text`` adds to a need just said ("Shrimp too." → "Shrimp", "还有虾和蟹"
-    → "虾和蟹"), or ``None`` when ``text`` is more, or other, than one thing marked as an
-    addition."""
+    """The thing ``text`` adds to a need just said ("Shrimp too." → "shrimp", "还有虾和蟹"
+    → "虾和蟹"), or ``None`` when ``text`` is more, or other, than things one reacts to
+    marked as an addition. At most :data:`_ADDITION_AT_MOST` characters are read."""
     text = text.strip()
+    if len(text) > _ADDITION_AT_MOST:
+        return None
     if zh:
         more = _ZH_MORE.fullmatch(text.rstrip("。！!"))
-        if more is None or _ZH_NOT_A_THING.search(more["thing"]):
+        if more is None or _ZH_NOT_A_THING.search(thing := more["thing"]):
             return None
-        return more["thing"]
+        return thing if all(_ZH_KNOWN.search(t) for t in _ZH_AND.split(thing)) else None
     more = _EN_MORE.fullmatch(text)
     if more is None or not (more["pre"] or more["post"]):
         return None
     thing = more["thing"]
-    known = _EN_KNOWN.fullmatch(thing) is not None
-    if not known and (
-        _EN_NOT_A_THING.search(thing)
-        or _EN_A_STATE_WORD.search(thing)
-        or any(word in NOT_NAMES for word in thing.casefold().split())
-    ):
-        return None  # "My sister too", "Badly too", "And tired"
-    if _EN_HAD.fullmatch(thing):
-        return None  # "Also asthma": a condition the user has, not what they react to
-    if thing[:1].isupper() and not thing.isupper():
-        if not known:
-            return None  # "Sarah too": a name, as far as can be told
-        thing = thing[:1].lower() + thing[1:]  # "Shrimp too": capitalised as a sentence opens
-    return thing
+    if not all(_EN_KNOWN.fullmatch(t) for t in _EN_AND.split(thing)):
+        return None
+    return thing if thing.isupper() and len(thing) > 1 else thing.lower()
 
 
 def split_one_more(sentence: str, zh: bool) -> tuple[str, list[str]] | None:
@@ -143,6 +126,32 @@ def split_one_more(sentence: str, zh: bool) -> tuple[str, list[str]] | None:
         while end > 0 and sentence[end - 1].isspace():
             end -= 1
     return (sentence[:end], things[::-1]) if things else None
+
+
+# What opens a clause of something else between a need and an addition: a contrast, or
+# someone else ("…，但我能吃虾，还有蟹", "…, but shrimp is fine; crab too", "…，我老公爱吃虾")
+_ZH_ANOTHER_CLAUSE = re.compile(rf"但|可是|不过|却|然而|我们|咱们|他|她|你|它|{KIN_ZH}")
+_EN_ANOTHER_CLAUSE = re.compile(
+    rf"\b(?:but|though|although|however|except|he|she|they|we|you|it|it's|his|her|their|our|"
+    rf"{KIN_EN})\b",
+    _I,
+)
+_LAST_CLAUSE_AFTER = (",", "，", ";", "；")
+_EXAMPLES_LAST = re.compile(rf"[，,]\s*(?:{FOR_EXAMPLE_ZH}|{FOR_EXAMPLE_EN}\b)[^，,;；]*$", _I)
+# (the last thing of a need's value: "芒果，花生和牛奶" → "牛奶", "nuts, like almonds" → "almonds")
+_LAST_ITEM = re.compile(r"^.*(?:[,，、和与及]|\s(?:and|or|like)\s)", _I | re.DOTALL)
+
+
+def said_last(head: str, need: Candidate, zh: bool) -> bool:
+    """Whether ``need`` is what the last clause of ``head`` says, so an addition after
+    ``head`` adds to it: that clause names the need's last thing and says nothing of anyone
+    else or against it ("我对花生过敏，但我能吃虾" ends on shrimp being fine)."""
+    head = _EXAMPLES_LAST.sub("", head)  # "我对坚果过敏，比如杏仁": the need's examples
+    last = head[max(head.rfind(b) for b in _LAST_CLAUSE_AFTER) + 1 :]
+    if (_ZH_ANOTHER_CLAUSE if zh else _EN_ANOTHER_CLAUSE).search(last):
+        return False
+    item = _LAST_ITEM.sub("", _EXAMPLES_LAST.sub("", need.value or "")).strip()
+    return bool(item) and item.casefold() in last.casefold()
 
 
 def need_of(need: Candidate, thing: str) -> Candidate | None:

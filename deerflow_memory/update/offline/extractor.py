@@ -55,6 +55,7 @@ from deerflow_memory.update.offline.retractions import (
     names_need,
     names_only,
     names_retracted,
+    names_whole_thing,
     need_things,
     no_target,
     says_need,
@@ -578,12 +579,18 @@ def _retract(
     def left_of(content: str) -> list[str] | None:
         """What a need of several things still says when some of them are withdrawn
         ("User is allergic to kiwis and latex", no longer to kiwis: "User is allergic to
-        latex"), one fact per thing left; ``None`` when none or all of them are."""
+        latex"), one fact per thing left (none when all of them are); ``None`` when it is
+        no need of several things, or none of them is withdrawn."""
         each_one = need_things(content)
         if not each_one:
             return None
-        left = [one for one in each_one if not withdrawn(one, None, True)]
-        return left if 0 < len(left) < len(each_one) else None
+        # (each thing named whole: "no longer allergic to trees" keeps "…tree nuts")
+        left = [
+            one
+            for one in each_one
+            if not (withdrawn(one, None, True) and names_whole_thing(retracted, one))
+        ]
+        return left if len(left) < len(each_one) else None
 
     still: list[Candidate] = []  # the needs of several things stored, for what is left
     for item in stored:

@@ -64,6 +64,11 @@ AGO_EN = r"(?: (?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter
 _PLAN_EN = r"(?:(?P<head>trip|holiday|vacation|move|course|wedding|visit|journey)|plan|plans|idea|goal|diet|thing)"
 _EMPLOYER_SLOTS = ("employer", "workplace")
 
+# Someone else's, said short or without the apostrophe ("my moms egg allergy", "my bf's"),
+# and a kind of allergy that names no thing ("my seasonal allergy is gone").
+_KIN_SAID_SHORT = r"bf|gf|hubby|bestie|sis|bro|roomie|mum|mom|ma|pa|babys?|kids?"
+_NO_ONE_THING = r"(?:food|skin|seasonal|drug|medication|environmental|spring|summer|hay ?fever)"
+
 # fmt: off
 # Clauses whose subject is the user.
 _EN_RETRACTIONS = (
@@ -87,7 +92,7 @@ _EN_WITHDRAWALS = (
     re.compile(rf"^(?:please )?(?:forget|scratch|scrap|cancel|drop|ditch) (?:about )?(?:the|my|that) (?P<v>.+?) {_PLAN_EN}(?: (?:too|as well|altogether|entirely))?$", _I),
     re.compile(rf"^(?:the|my) (?P<v>.+?) {_PLAN_EN} (?:is|was|got|has been|'s) (?:now )?(?:cancell?ed|off|called off|scrapped|not happening)$", _I),
     # "my peanut allergy is gone", "my lactose intolerance went away"
-    re.compile(rf"^my (?!.*\b(?:{KIN_EN})\b)(?P<of>[\w -]{{1,40}}?) (?P<kind>allergy|intolerance|sensitivity) (?:(?:is|'s|has|seems) (?:now |finally |completely |totally )?(?:gone|over|cured|resolved|cleared up|disappeared|gone away)|(?:finally |completely )?(?:went away|cleared up|disappeared|resolved))$", _I),
+    re.compile(rf"^my (?!.*\b(?:{KIN_EN}|{_KIN_SAID_SHORT})s?\b|{_NO_ONE_THING}\b)(?P<of>[\w -]{{1,40}}?) (?P<kind>allergy|intolerance|sensitivity) (?:(?:is|'s|has|seems) (?:now |finally |completely |totally )?(?:gone|over|cured|resolved|cleared up|disappeared|gone away)|(?:finally |completely )?(?:went away|cleared up|disappeared|resolved))$", _I),
 )
 _EN_JOB_LOST = re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|lost|resigned from|walked out of) my job{AGO_EN}$|^I(?:'ve| have)? {ADV_EN}(?:resigned|got laid off|was laid off|got fired|was let go|been laid off){AGO_EN}$", _I)
 
@@ -211,7 +216,7 @@ def names_need(value: str, need: str) -> bool:
 _JOINED_EN = re.compile(
     r"(?:,|&|\b(?:and|or|plus|as well as)\b)(?!\s*(?:carry|carries|have|has|had|need|needs|use|"
     r"uses|take|takes|keep|keeps|get|gets|avoid|avoids|always|never|so|but|which|that|because|"
-    r"since|it|its|they|i|we|my|\w+ly)\b)"
+    r"since|it|its|they|i|we|my)\b|\s*\w+ly\b(?!\s+\w))"
 )
 _JOINERS = frozenset(("and", "or", "nor", "either", "both", "plus", "also", "too", "as", "well"))
 # What a need is of: "allergic to A, B and C", "对A和B过敏".
@@ -242,7 +247,8 @@ def need_things(need: str) -> tuple[str, ...]:
     ``("对花生过敏", "对虾过敏")``); ``()`` for a need of one thing, or of words that are
     not all things one reacts to (see :func:`_several_things`)."""
     if (zh := _NEED_OF_ZH.search(need)) is not None:
-        things = [t.strip() for t in _THINGS_ZH.split(zh["of"]) if t.strip()]
+        # ("对鸡蛋和牛奶都过敏": "都" is of the list, not of its last thing)
+        things = [t.strip() for t in _THINGS_ZH.split(zh["of"].rstrip("都也")) if t.strip()]
         start, end = zh.span("of")
         return tuple(f"{need[:start]}{t}{need[end:]}" for t in things) if len(things) > 1 else ()
     if (en := _NEED_OF_EN.search(need)) is None:
@@ -252,6 +258,25 @@ def need_things(need: str) -> tuple[str, ...]:
     if len(things) < 2 or not all(_A_THING_EN.fullmatch(thing) for thing in things):
         return ()
     return tuple(f"{need[: en.start('of')]}{thing}" for thing in things)
+
+
+def names_whole_thing(value: str, need: str) -> bool:
+    """Whether a retracted ``value`` names every word of what the need of one thing ``need``
+    is of, a plural for a singular ("allergic to peanut" names "…to peanuts"); "trees"
+    names no "tree nuts", "drugs" no "sulfa drugs" (which withdrew one thing of a list)."""
+    if _CJK_VALUE.search(need):
+        thing = _NEED_OF_ZH.search(need)
+        return thing is not None and thing["of"].strip(" 都也") in value
+    said = {_singular(w) for w in re.findall(r"\w+", value.casefold())}
+    return all(
+        _singular(w) in said
+        for w in re.findall(r"\w+", need.casefold())
+        if w not in _NEED_WORDS_EN and w not in _NEED_VERBS_EN
+    )
+
+
+def _singular(word: str) -> str:
+    return word[:-2] if word.endswith(("oes", "ches", "shes")) else word.rstrip("s") or word
 
 
 _NEED_ASIDES_EN = frozenset(("has", "been", "now", "nowadays", "these", "days", "currently", "still", "strictly", "strict", "fully", "mostly", "pretty", "much"))  # fmt: skip
@@ -312,6 +337,7 @@ _EDGES_ZH = re.compile(
 _USER = re.compile(r"\busers?\b", _I)
 
 
+@functools.lru_cache(maxsize=8192)  # each retraction of a message reads each fact again
 def _retraction_terms(text: str) -> frozenset[str]:
     """Consolidation terms, with "user" kept as the word "use".
 

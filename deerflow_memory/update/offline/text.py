@@ -27,7 +27,12 @@ from collections.abc import Iterable, Iterator
 from deerflow_memory.arguments import expect_text
 from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.models import FactCategory
-from deerflow_memory.update.offline.ellipsis import need_of, one_more_thing, split_one_more
+from deerflow_memory.update.offline.ellipsis import (
+    need_of,
+    one_more_thing,
+    said_last,
+    split_one_more,
+)
 from deerflow_memory.update.offline.own_words import (
     _TWO_EN_WORDS,
     OWN_WORDS_CONFIDENCE,
@@ -298,7 +303,7 @@ _TAKEN_BACK = re.compile(
 )
 _TAKEN_BACK_AFTER = re.compile(
     rf"[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|(?<=[(（])(?:joking|sarcasm)|/s|"
-    r"or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)|至少以前是)"
+    r"or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)|or\s+so\s+I\s+thought|至少以前是)"
     r"(?:\s+(?:lol|lmao|haha))*(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*$",  # "(jk lol)"
     _I,
 )
@@ -306,7 +311,7 @@ _TAKEN_BACK_AFTER = re.compile(
 # and "…才怪" the clause before them, or "…才怪" its own ("我对花生过敏，餐厅会注意才怪":
 # the allergy stands; "它的名字叫才怪" is a name). A clause ends at a comma or a joiner.
 _SARCASM_MARK = (
-    r"(?:said\s+(?:literally\s+)?(?:no\s*one|nobody),?\s+ever|[(（]\s*(?:反话|sarcasm)\s*[)）]"
+    r"(?:said\s+(?:literally\s+)?(?:no\s*one|nobody)(?:,?\s+ever)?|[(（]\s*(?:反话|sarcasm)\s*[)）]"
     r"|(?<![叫是])才怪(?:呢|啦|了|咧|嘞)?)"
 )
 # Where a clause of the sarcasm's ends, besides punctuation.
@@ -1225,6 +1230,11 @@ def _list_goes_on(clause: list[str | None], merged: str, zh: bool) -> bool:
         return True
     clean = _zh_normalise if zh else _en_normalise
     said = match_clause(clean(before), zh)
+    if said is None and (gone := match_retraction(clean(before), zh)) is not None:
+        # "I'm no longer allergic to peanuts, eggs" + ", and milk": the need withdrawn is
+        # of one thing more (the milk allergy stayed)
+        now = match_retraction(clean(merged), zh)
+        return bool(gone.retract and says_need(gone.retract) and now is not None and now.retract)
     if said is None or not (said.constraint or said.category == FactCategory.PREFERENCE):
         return False
     now = match_clause(clean(merged), zh)
@@ -1791,6 +1801,16 @@ _SOMEONE_ELSES = re.compile(
     r"|cup of tea),? (?:it'?s|they'?re) (?:my|our|his|her|their)\b",
     _I,
 )
+# A need said to be back after it went: what withdrew it in the same message withdraws nothing.
+# (what came back is the need: "…, then came back", "…, but it's back"; not "the test came
+# back negative")
+_NEED_BACK = re.compile(
+    r"\b(?:(?:then|and|but|now|it|they|allergy|allergies|intolerance|sensitivity|symptoms)\s+"
+    r"(?:has\s+|have\s+)?(?:came|comes|come|is|was|are|were|returned)|it's|they're)\s+back\b"
+    r"|\b(?:then|and|but|it|they|allergy|intolerance|sensitivity)\s+(?:has\s+|have\s+)?returned\b"
+    r"|\bback again\b|\bflared up again\b|\brelapsed\b|复发|又回来|又犯|又开始过敏|又过敏|又有了",
+    _I,
+)
 _ENDED_HERE = re.compile(
     r"User (?:has )?(?:stopped|quit|given up|gave up|cut out) |用户(?:戒|不再)"
 )
@@ -1811,6 +1831,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
     expect_text(text, "text")
     found: list[Candidate] = []
     previous = 0  # where the candidates of the sentence before start in ``found``
+    sentence_before = ""
     per_diet = False  # whether that sentence was read once per diet of a list
     for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
         if _SARCASM_ALONE.fullmatch(raw):  # a taste said last is what it takes back
@@ -1828,18 +1849,22 @@ def candidates_from_text(text: str) -> list[Candidate]:
             # "I used to drink coffee. I still do.": the sentence before withdraws nothing
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
+        zh = _CJK.search(raw) is not None
         if (
             len(found) > previous
             and "?" not in terminator
             and "？" not in terminator
-            and (thing := one_more_thing(raw, _CJK.search(raw) is not None)) is not None
+            and (thing := one_more_thing(raw, zh)) is not None
+            and said_last(sentence_before, found[-1], zh)
             and (more := need_of(found[-1], thing)) is not None
         ):
             # "I'm allergic to peanuts. Shrimp too.": the need of the sentence before, again
-            previous = len(found)
-            found.append(more)
+            if more.content != found[-1].content:  # ("Shrimp too. Shrimp too.": one fact)
+                previous = len(found)
+                found.append(more)
+            sentence_before = raw
             continue
-        previous = len(found)
+        previous, sentence_before = len(found), raw
         # a list of diets is read once per diet, as each would be said alone (_each_diet);
         # what an earlier reading found is not added again
         readings = _each_diet(raw) or [raw]
@@ -1849,6 +1874,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
             _read_into(found, said_so, terminator, text, before)
     if _UNDONE.search(text):  # "I left Paris in June, but came back in July": nothing ended
         found = [c for c in found if not (_ENDED_HERE.match(c.content) or c.retract_present)]
+    if _NEED_BACK.search(text):  # "my kiwi allergy went away, then came back": it stands
+        found = [c for c in found if not (c.retract and says_need(c.retract))]
     no_dislike = {  # "Jazz isn't my thing, it's my life": no dislike of jazz
         f"user does not like {mine['what'].strip().casefold()}"
         for mine in _SOMEONE_ELSES.finditer(text)
@@ -2129,8 +2156,17 @@ def _sentence_candidates(sentence: str, zh: bool, marker: bool) -> list[Candidat
         # of each thing added (which, read alone, stated nothing or something else)
         head, things = added
         said = _sentence_candidates(head, zh, marker)
-        if said and (more := [need_of(said[-1], thing) for thing in things])[0] is not None:
-            return [*said, *(m for m in more if m is not None)]
+        if (
+            said
+            and said_last(head, said[-1], zh)
+            and (more := [need_of(said[-1], thing) for thing in things])[0] is not None
+        ):
+            # (a thing added again is one fact: each is checked for secrets after this)
+            once: dict[str, Candidate] = {}
+            for one in more:
+                if one is not None:
+                    once.setdefault(one.content, one)
+            return [*said, *once.values()]
     found = []
     clauses = _clauses(sentence, zh)
     for clause, subject in clauses:
