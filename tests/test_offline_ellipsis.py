@@ -8,8 +8,12 @@ this project's own.
 from __future__ import annotations
 
 import pytest
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from deerflow_memory.models import MemoryDocument
+from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.ellipsis import need_of, one_more_thing, split_one_more
+from deerflow_memory.update.offline.extractor import OfflineExtractor
 from deerflow_memory.update.offline.text import candidates_from_text
 from tests.test_quality_kinds import facts_after
 
@@ -220,3 +224,41 @@ def test_additions_go_on_across_sentences_and_a_repeat_is_one_fact() -> None:
         "User is allergic to wasps",
         "User is allergic to latex",
     ]
+
+
+@pytest.mark.parametrize(
+    ("messages", "stored"),
+    [
+        (
+            [
+                HumanMessage("I'm allergic to sesame."),
+                AIMessage("Noted."),
+                HumanMessage("Also kiwis."),
+            ],
+            ["User is allergic to sesame", "User is allergic to kiwis"],
+        ),
+        (
+            [HumanMessage("我对芒果过敏。"), AIMessage("好的。"), HumanMessage("还有菠萝。")],
+            ["用户对芒果过敏", "用户对菠萝过敏"],
+        ),
+        # a message of something else between them, or the addition asked: no addition
+        (
+            [
+                HumanMessage("I'm allergic to sesame."),
+                HumanMessage("Thanks!"),
+                HumanMessage("Also kiwis."),
+            ],
+            ["User is allergic to sesame"],
+        ),
+        (
+            [HumanMessage("I'm allergic to sesame."), HumanMessage("And kiwis?")],
+            ["User is allergic to sesame"],
+        ),
+    ],
+)
+def test_an_addition_in_the_next_message_of_one_update_adds_to_the_need(
+    messages: list[BaseMessage], stored: list[str]
+) -> None:
+    # "I'm allergic to shellfish." and then "Also walnuts too." lost the walnuts (newcomer 262)
+    update = OfflineExtractor().extract(ExtractionRequest(MemoryDocument(), messages, "t1"))
+    assert [f.content for f in update.new_facts] == stored

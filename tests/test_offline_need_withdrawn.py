@@ -146,3 +146,34 @@ def test_a_list_withdrawn_whole_or_in_part_leaves_what_it_should(
     first: str, later: str, left: list[str]
 ) -> None:
     assert facts_after(first, later) == left
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "left"),
+    [
+        # found out, not hedged: "turns out", "after all" (the allergy stayed)
+        ("I'm allergic to shellfish.", "Turns out I'm not allergic to shellfish after all.", []),
+        ("I'm allergic to shellfish.", "I'm not allergic to shellfish after all.", []),
+        # a food the user eats again is no longer one they do not eat ("again now", "started")
+        ("I don't eat lamb.", "I eat lamb again now.", ["User eats lamb again now"]),
+        ("I don't eat lamb.", "I started eating lamb again.", ["User started eating lamb again"]),
+        (
+            "I don't drink beer.",
+            "I've started drinking beer again.",
+            ["User has started drinking beer again"],
+        ),
+        # …but an allergy stays whatever the user eats
+        (
+            "I'm allergic to lamb.",
+            "I started eating lamb again.",
+            [
+                "User is allergic to lamb",
+                "User started eating lamb again",
+            ],
+        ),
+    ],
+)
+def test_what_the_user_found_out_or_does_again_replaces_the_old_need(
+    first: str, later: str, left: list[str]
+) -> None:
+    assert facts_after(first, later) == left

@@ -30,7 +30,7 @@ from deerflow_memory.update.offline.vocabulary import (
     SYMPTOM_ZH,
 )
 
-__all__ = ["need_of", "one_more_thing", "said_last", "split_one_more"]
+__all__ = ["added_to", "need_of", "one_more_thing", "said_last", "split_one_more"]
 
 _I = re.IGNORECASE
 
@@ -178,3 +178,17 @@ def need_of(need: Candidate, thing: str) -> Candidate | None:
     # (what the need says after a comma is of its own thing: "…对坚果过敏，比如杏仁")
     content = before + thing + _AFTER_A_COMMA.sub("", after)
     return dataclasses.replace(need, content=content, value=thing)
+
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def added_to(addition: str, said_before: str, need: Candidate) -> Candidate | None:
+    """``need`` said again of the thing ``addition`` adds ("Shrimp too.", "还有虾。"), when
+    ``need`` is what the last clause of ``said_before`` (the sentence or message before)
+    says; else ``None``."""
+    zh = _CJK.search(addition) is not None
+    thing = one_more_thing(addition, zh)
+    if thing is None or not said_last(said_before, need, zh):
+        return None
+    return need_of(need, thing)

@@ -49,6 +49,7 @@ from deerflow_memory.models import (
     UserUpdate,
 )
 from deerflow_memory.update.extraction import ExtractionRequest
+from deerflow_memory.update.offline.ellipsis import added_to
 from deerflow_memory.update.offline.expiry import with_time_frames
 from deerflow_memory.update.offline.retractions import (
     AGO_EN,
@@ -213,9 +214,18 @@ class OfflineExtractor:
     def candidates(messages: Sequence[object]) -> list[Candidate]:
         """Candidate facts of the human messages, in conversation order (no memory checks)."""
         found: list[Candidate] = []
+        said_before: tuple[str, Candidate] | None = None  # the last message and its last fact
         for message in messages:
-            if isinstance(message, HumanMessage):
-                found.extend(candidates_from_text(strip_upload_blocks(message_text(message))))
+            if not isinstance(message, HumanMessage):
+                continue
+            text = strip_upload_blocks(message_text(message))
+            said = candidates_from_text(text)
+            if not said and said_before is not None:
+                # "I'm allergic to shellfish." and then "Also walnuts.": the need again
+                more = added_to(text, *said_before)
+                said = [more] if more is not None else []
+            found.extend(said)
+            said_before = (text, said[-1]) if said else None
         return found
 
 
@@ -460,16 +470,24 @@ def _build_update(
 _NOW_AT_END = re.compile(rf" {NOW_WORDS}$")
 # A habit said to hold now: "User eats pork now", "User drinks again".
 _HOLDS_NOW = re.compile(
-    rf"^User (?P<verb>[a-z]+s)(?P<obj>(?: [\w'-]+){{0,4}}?) (?:{NOW_WORDS}|again)$", re.I
+    rf"^User (?P<verb>[a-z]+s)(?P<obj>(?: [\w'-]+){{0,4}}?)"
+    rf" (?:again(?: {NOW_WORDS})?|{NOW_WORDS})$",
+    re.I,
+)
+# …or said as begun again: "User started eating pork again" ("eating" → "eats")
+_BEGUN_AGAIN = re.compile(
+    r"^User (?:has )?(?:started|begun|began|is) (?P<verb>eating|drinking)"
+    rf"(?P<obj>(?: [\w'-]+){{1,4}}?) again(?: {NOW_WORDS})?$",
+    re.I,
 )
 
 
 def _denials_of(content: str) -> tuple[str, ...]:
     """The stored wordings that ``content``, a habit said to hold now, takes back."""
-    m = _HOLDS_NOW.match(content)
+    m = _BEGUN_AGAIN.match(content) or _HOLDS_NOW.match(content)
     if m is None:
         return ()
-    verb, obj = m["verb"], m["obj"]
+    verb, obj = _PRESENT.get(m["verb"].casefold(), m["verb"]), m["obj"]
     base = base_form(verb)
     return (f"User does not {base}{obj}", f"User never {verb}{obj}", f"User no longer {verb}{obj}")
 

@@ -56,7 +56,7 @@ __all__ = [
 _I = re.IGNORECASE
 C = FactCategory
 
-_ANYMORE_EN = r"(?:anymore|any more|any longer|these days|now)"
+_ANYMORE_EN = r"(?:anymore|any more|any longer|these days|now|after all)"  # ("…not allergic to X after all": it was never so)
 # When a thing ended, said after it ("…last year", "…in June", "…back in 2022"): optional.
 AGO_EN = r"(?: (?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter)| (?:a few |a couple of |a |an |\w+ )?(?:years?|months?|weeks?) ago| recently| a while ago| long ago| (?:in|back in|at the (?:end|start|beginning) of|in (?:early|late|mid-?)) ?(?:the )?(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|(?:19|20)\d\d)(?: (?:19|20)\d\d)?)?"
 # What a plan is: "the Iceland trip" withdraws "Iceland trip" (the trip, not every fact about

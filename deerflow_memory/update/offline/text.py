@@ -28,8 +28,8 @@ from deerflow_memory.arguments import expect_text
 from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.ellipsis import (
+    added_to,
     need_of,
-    one_more_thing,
     said_last,
     split_one_more,
 )
@@ -1535,6 +1535,8 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
     if (_ZH_SHORT_TERM if zh else _EN_SHORT_TERM).search(clause):
         return None
     if subject == _HEDGED:  # not what is said of the chat: "I think I never got your email"
+        if (retraction := match_retraction(clause, zh)) is not None:
+            return retraction  # "Turns out I'm not allergic to X after all"
         return None if _EN_TO_YOU.search(clause) else match_clause(clause, zh)
     if subject == _SELF:
         # "I don't like jazz anymore" / "我不再喜欢爵士乐了" state the new taste, which
@@ -1849,14 +1851,11 @@ def candidates_from_text(text: str) -> list[Candidate]:
             # "I used to drink coffee. I still do.": the sentence before withdraws nothing
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
-        zh = _CJK.search(raw) is not None
         if (
             len(found) > previous
             and "?" not in terminator
             and "？" not in terminator
-            and (thing := one_more_thing(raw, zh)) is not None
-            and said_last(sentence_before, found[-1], zh)
-            and (more := need_of(found[-1], thing)) is not None
+            and (more := added_to(raw, sentence_before, found[-1])) is not None
         ):
             # "I'm allergic to peanuts. Shrimp too.": the need of the sentence before, again
             if more.content != found[-1].content:  # ("Shrimp too. Shrimp too.": one fact)
