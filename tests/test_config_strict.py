@@ -325,6 +325,13 @@ def test_an_endpoint_from_openai_base_url_is_checked_as_base_url_is(
     assert password not in "".join(traceback.format_exception(raised.value))
 
 
+def test_an_endpoint_with_an_at_sign_after_its_host_is_refused() -> None:
+    # "http://TOKEN/x@host/v1": the token made the host and was printed as the endpoint
+    with pytest.raises(ConfigError) as raised:
+        MemoryConfig(base_url="http://Zq7" + "Token/x@127.0.0.1:9/v1")
+    assert "Zq7" not in str(raised.value) and "'@' after its host" in str(raised.value)
+
+
 def test_a_good_endpoint_from_openai_base_url_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     assert MemoryConfig().endpoint == "http://127.0.0.1:9/v1"
@@ -358,6 +365,12 @@ def test_a_dsn_postgresql_cannot_parse_is_masked_in_the_storage_error(tmp_path: 
         # …and quoted the whole password: 'unexpected spaces found in "Hx5kPw Tq9vRm"'
         "postgresql://bob:Hx5kPw Tq9vRm@127.0.0.1:9/m",
         "postgresql://bob:Hx5kPw%zzTq9vRm@127.0.0.1:9/m",  # 'invalid percent-encoded token'
+        # an "=" in the password ended it early, sslpassword was not read, a quote split the
+        # quoted token, and a URL without "@" hid the password (attacker 261)
+        "host=127.0.0.1 port=9 password=Hx5=kPw Tq9vRm dbname=m",
+        "host=127.0.0.1 port=9 sslpassword=Hx5kPw Tq9vRm",
+        'postgresql://bob:Hx5"kPw Tq9vRm@127.0.0.1:9/m',
+        "postgresql://bob:Hx5kPw Tq9vRm/m",
     ],
 )
 def test_what_libpq_quotes_of_a_password_is_masked(dsn: str) -> None:
@@ -366,7 +379,7 @@ def test_what_libpq_quotes_of_a_password_is_masked(dsn: str) -> None:
         build_storage(config)
     said = "".join(traceback.format_exception(raised.value))
     assert "cannot open PostgreSQL" in said
-    assert "Hx5kPw" not in said and "Tq9vRm" not in said, said
+    assert not any(piece in said for piece in ("Hx5", "kPw", "Tq9vRm")), said
 
 
 def test_the_words_of_a_dsn_password() -> None:

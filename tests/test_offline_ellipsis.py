@@ -262,3 +262,48 @@ def test_an_addition_in_the_next_message_of_one_update_adds_to_the_need(
     # "I'm allergic to shellfish." and then "Also walnuts too." lost the walnuts (newcomer 262)
     update = OfflineExtractor().extract(ExtractionRequest(MemoryDocument(), messages, "t1"))
     assert [f.content for f in update.new_facts] == stored
+
+
+@pytest.mark.parametrize(
+    "thing",
+    # a Chinese word is of the kind of its last part: a scientist, a city, a hotel, a phone,
+    # trousers, a result, a symptom, pets counted
+    ["牛顿", "羊城", "酒店", "苹果手机", "牛仔裤", "结果", "鸡皮疙瘩", "两只狗", "茶几"],
+)
+def test_a_chinese_word_that_only_holds_a_food_is_no_addition(thing: str) -> None:
+    assert "用户对" + thing + "过敏" not in facts_after(f"我对花生过敏，还有{thing}")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm allergic to peanuts. Shrimp too. Wait, I'm not allergic to shrimp.",
+        "I'm allergic to peanuts; shrimp too. Actually, I'm not allergic to shrimp.",
+        "I'm allergic to peanuts. Shrimp too. Just kidding about the shrimp.",
+        "I'm allergic to peanuts. Shrimp too... not!",
+        "我对花生过敏。还有虾。不对，我对虾不过敏。",
+        # someone else's need, or a denial, in the need before: what the addition adds to
+        # is unclear
+        "I'm allergic to peanuts and Tom is allergic to eggs. Shrimp too.",
+        "I'm allergic to peanuts and not cashews. Shrimp too.",
+    ],
+)
+def test_an_addition_taken_back_or_after_someone_elses_need_is_no_need(said: str) -> None:
+    assert not any("shrimp" in fact or "虾过敏" in fact for fact in facts_after(said)), said
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a story, a number or an order after 比如 is no example: the need alone (it was lost
+        # with them, refused as a whole)
+        ("我对海鲜过敏，比如说我昨天吃了虾", ["用户对海鲜过敏"]),
+        ("我对坚果过敏，比如我的电话是13912345678", ["用户对坚果过敏"]),
+        ("我对坚果过敏，像我爸一样", ["用户对坚果过敏"]),
+        ("I'm allergic to peanuts. Selfish too.", ["User is allergic to peanuts"]),
+    ],
+)
+def test_what_follows_a_need_as_examples_or_an_addition_must_be_things(
+    said: str, stored: list[str]
+) -> None:
+    assert facts_after(said) == stored

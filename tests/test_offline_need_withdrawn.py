@@ -177,3 +177,28 @@ def test_what_the_user_found_out_or_does_again_replaces_the_old_need(
     first: str, later: str, left: list[str]
 ) -> None:
     assert facts_after(first, later) == left
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "My kiwi allergy is gone, yeah right.",
+        "My kiwi allergy is gone, in my dreams.",
+        "My kiwi allergy is gone, not.",
+        "My kiwi allergy went away, until it didn't.",
+        "My kiwi allergy is gone... I wish.",
+        "My kiwi allergy is gone. Not!",
+    ],
+)
+def test_a_withdrawal_said_not_to_be_so_withdraws_nothing(later: str) -> None:
+    assert facts_after("I'm allergic to kiwis.", later) == ["User is allergic to kiwis"]
+
+
+def test_a_chinese_withdrawal_said_to_be_a_wish_withdraws_nothing() -> None:
+    assert "用户对芒果过敏" in facts_after("我对芒果过敏", "我的芒果过敏已经好了，我希望")
+    assert "用户对芒果过敏" in facts_after("我对芒果过敏", "我的芒果过敏已经好了，可惜没有")
+
+
+def test_outgrowing_is_a_withdrawal_of_a_need_only() -> None:
+    assert facts_after("I outgrew my rain boots.") == ["User outgrew their rain boots"]
+    assert facts_after("I'm allergic to kiwis.", "I outgrew my kiwi allergy.") == []

@@ -129,9 +129,8 @@ def redact_path(path: str) -> str:
 _DSN_USERINFO = re.compile(r"^\s*[A-Za-z][A-Za-z0-9+.-]*://(?P<info>.*)@[^@]*$", re.DOTALL)
 # A keyword DSN's password: quoted, or its words up to the next "key=" ("password=alpha beta
 # dbname=x": libpq reads "beta" as a key and says 'missing "=" after "beta"').
-_DSN_PASSWORD = re.compile(
-    r"(?i)\bpassword\s*=\s*(?P<pw>'(?:\\.|[^'\\])*'?|(?:(?!\S+\s*=)\S+\s*)+)"
-)
+_DSN_PASSWORD = re.compile(r"(?i)(?:\b|ssl)password\s*=\s*(?P<quoted>'(?:\\.|[^'\\])*'?)?")
+_DSN_KEY = re.compile(r"\w+\s*=")  # the next keyword: where an unquoted password ends
 
 
 def dsn_secret_words(dsn: str) -> list[str]:
@@ -146,6 +145,15 @@ def dsn_secret_words(dsn: str) -> list[str]:
     found: list[str] = []
     if (url := _DSN_USERINFO.match(dsn)) is not None:
         found.append(url["info"].partition(":")[2] or url["info"])
-    found += [m["pw"].strip().strip("'") for m in _DSN_PASSWORD.finditer(dsn)]
+    for m in _DSN_PASSWORD.finditer(dsn):
+        if m["quoted"]:
+            found.append(m["quoted"].strip("'"))
+            continue
+        words: list[str] = []  # its words up to the next "key=" ("Tr0ub=4dor horse" holds an "=")
+        for word in dsn[m.end() :].split():
+            if words and _DSN_KEY.match(word):
+                break
+            words.append(word)
+        found.append(" ".join(words))
     words = [w for secret in found for w in secret.split()]
     return [s for s in dict.fromkeys([*found, *words]) if s]

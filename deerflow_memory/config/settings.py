@@ -653,6 +653,12 @@ def _check_endpoint(value: str) -> None:
         ) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ValueError("is not an http(s) URL with a host")
+    if "@" in value[value.index(parts.netloc) + len(parts.netloc) :]:
+        # "http://TOKEN/x@host/v1": a password or token with a "/" made its host
+        raise ValueError(
+            "holds '@' after its host (percent-encode a password that holds a slash, a "
+            "question mark or a hash)"
+        )
 
 
 # DeerFlow names that mean the same as ours.

@@ -136,11 +136,23 @@ def _masked_dsn_error(text: str, dsn: str) -> str:
 
     def masked(m: re.Match[str]) -> str:
         token = m[1]
-        if token and any(w in token or token in w for w in words):
+        if not any(c.isalnum() for c in token):
+            return m[0]  # a mark of the syntax: 'missing "=" after …'
+        if any(w in token or token in w for w in words) or _off_the_host(token, dsn):
             return '"***"'
         return m[0]
 
-    return redact_path(redact_secrets(_QUOTED.sub(masked, text), (dsn, *words)))
+    # the words first: a quote in the password splits the tokens libpq quotes back
+    return redact_path(_QUOTED.sub(masked, redact_secrets(text, (dsn, *words))))
+
+
+def _off_the_host(token: str, dsn: str) -> bool:
+    """Whether a token libpq quotes back is a piece of ``dsn`` other than its host (a
+    password the DSN's shape hid from :func:`dsn_secret_words`: "postgresql://bob:pw x/m")."""
+    if "***" in token or token not in dsn:
+        return False
+    host = re.escape(token)
+    return re.search(rf"(?:@|host\s*=\s*'?|//){host}(?![^\s/:@?,'])", dsn) is None
 
 
 def build_storage(

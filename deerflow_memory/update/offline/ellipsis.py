@@ -30,7 +30,7 @@ from deerflow_memory.update.offline.vocabulary import (
     SYMPTOM_ZH,
 )
 
-__all__ = ["added_to", "need_of", "one_more_thing", "said_last", "split_one_more"]
+__all__ = ["added_to", "need_of", "one_more_thing", "said_last", "split_one_more", "zh_things"]
 
 _I = re.IGNORECASE
 
@@ -55,14 +55,25 @@ _ZH_MORE = re.compile(
 # …each of its things (split at 和, 与…) holding a word of food, a drug, an animal or a plant
 # (names, places, times, work and symptoms hold none: "还有王伟", "还有北京", "还有加班")
 _ZH_AND = re.compile(r"[和与跟及、]")
+# (a Chinese noun is of the kind of its last word: "苹果" is a food, "苹果手机" a phone,
+# "酒店" a hotel, "牛仔裤" trousers, "羊城" a city: the word must end the thing)
 _ZH_KNOWN = re.compile(
-    r"虾|蟹|贝|螺|蚌|蛤|蚝|鱼|鱿|海鲜|海产|肉|奶|乳|蛋|豆|麦|麸|面粉|米|花生|坚果|核桃|杏仁|腰果|榛子|"
-    r"松子|开心果|碧根果|芝麻|果|莓|桃|梨|李子|杏|枣|瓜|芒|菠萝|蕉|橘|橙|柑|柚|柠檬|荔枝|葡萄|椰|榴莲|"
-    r"番茄|西红柿|茄|椒|葱|蒜|姜|芹|香菜|菜|菇|菌|笋|薯|玉米|糖|巧克力|可可|咖啡|茶|酒|醋|酱|味精|辣|"
-    r"蜂|蜜|霉素|头孢|阿莫西林|磺胺|阿司匹林|布洛芬|药|猫|狗|螨|尘|花粉|乳胶|镍|香水|羽毛|羊|牛|鸡|鸭|"
-    r"鹅|猪|兔|蚕|鸽"
+    r"(?:虾|蟹|贝|螺|蚌|蛤|蚝|鱼|鱿|海鲜|海产|肉|奶|乳|蛋|豆|麦|麸|面粉|米|花生|坚果|核桃|杏仁|腰果|"
+    r"榛子|松子|开心果|碧根果|芝麻|果|莓|桃|梨|李子|杏|枣|瓜|芒果|菠萝|蕉|橘|橙|柑|柚|柠檬|荔枝|葡萄|椰子|"
+    r"榴莲|番茄|西红柿|茄子|椒|葱|蒜|姜|芹菜|香菜|菜|菇|菌|笋|薯|玉米|糖|巧克力|可可|咖啡|茶|酒|醋|酱|"
+    r"味精|辣|蜂|蜂蜜|霉素|头孢|阿莫西林|磺胺|阿司匹林|布洛芬|药|猫|狗|螨|尘|花粉|乳胶|镍|香水|羽毛|"
+    r"羊|牛|鸡|鸭|鹅|猪|兔|蚕|鸽|猫咪|狗狗)"
+    # …with what such words take after them: "贝类", "桃子", "麸质", "猫毛", "花生油", "奶制品"
+    r"(?:类|子|质|毛|皮|屑|粉|汁|酱|油|片|干|仁|蜊|制品)?$"
 )
-_ZH_NOT_A_THING = re.compile(rf"{KIN_ZH}|{CONDITION_SUFFIX_ZH}|{SYMPTOM_ZH}|毛病|方面|表面")
+# …and not a word that only ends like one ("结果", "笨蛋", "吹牛"), a number of them ("两只
+# 狗": pets), nor a person, a condition or a symptom
+_ZH_NOT_A_THING = re.compile(
+    rf"{KIN_ZH}|{CONDITION_SUFFIX_ZH}|{SYMPTOM_ZH}|毛病|方面|表面|结果|如果|效果|后果|成果|笨蛋|坏蛋|"
+    r"完蛋|滚蛋|混蛋|吹牛|单身狗|[0-9一二两三四五六七八九十几]+\s*[只个条头匹]"
+    # (nor a clause: someone, a verb, a time, a number: "我昨天吃了虾", "我的电话是138…")
+    r"|[我你您他她它们这那的了是在吃喝有要想说会能爱喜欢就都也很不没时候昨今明天年月0-9@]"
+)
 
 # A need whose value is a thing the user reacts to or leaves out, as the rules word it:
 # "…allergic to X", "…cannot eat X", "…reacts badly to X", "…对X过敏", "…不能吃X" before
@@ -96,16 +107,29 @@ def one_more_thing(text: str, zh: bool) -> str | None:
         return None
     if zh:
         more = _ZH_MORE.fullmatch(text.rstrip("。！!"))
-        if more is None or _ZH_NOT_A_THING.search(thing := more["thing"]):
-            return None
-        return thing if all(_ZH_KNOWN.search(t) for t in _ZH_AND.split(thing)) else None
+        return more["thing"] if more is not None and zh_things(more["thing"]) else None
     more = _EN_MORE.fullmatch(text)
     if more is None or not (more["pre"] or more["post"]):
         return None
     thing = more["thing"]
     if not all(_EN_KNOWN.fullmatch(t) for t in _EN_AND.split(thing)):
         return None
-    return thing if thing.isupper() and len(thing) > 1 else thing.lower()
+    return thing if thing.isupper() and len(thing) <= 4 else thing.lower()  # "MSG", "GRAPES"
+
+
+def zh_things(text: str) -> bool:
+    """Whether Chinese ``text`` is things one reacts to or leaves out, one or a list ("虾和
+    蟹", "杏仁、腰果等"): each ends in a word of food, a drug, an animal or a plant, and none
+    is a person, a condition, a symptom or a number of something."""
+    text = _ZH_ETC.sub("", text.strip())
+    return (
+        bool(text)
+        and _ZH_NOT_A_THING.search(text) is None
+        and all(_ZH_KNOWN.search(t.strip()) for t in _ZH_AND.split(text))
+    )
+
+
+_ZH_ETC = re.compile(r"(?:等等|等|之类的?|什么的)$")
 
 
 def split_one_more(sentence: str, zh: bool) -> tuple[str, list[str]] | None:
@@ -133,7 +157,7 @@ def split_one_more(sentence: str, zh: bool) -> tuple[str, list[str]] | None:
 _ZH_ANOTHER_CLAUSE = re.compile(rf"但|可是|不过|却|然而|我们|咱们|他|她|你|它|{KIN_ZH}")
 _EN_ANOTHER_CLAUSE = re.compile(
     rf"\b(?:but|though|although|however|except|he|she|they|we|you|it|it's|his|her|their|our|"
-    rf"{KIN_EN})\b",
+    rf"{KIN_EN})\b|(?:\b(?:and|or)\s+|,\s*)not\b",
     _I,
 )
 _LAST_CLAUSE_AFTER = (",", "，", ";", "；")
@@ -154,6 +178,13 @@ def said_last(head: str, need: Candidate, zh: bool) -> bool:
     return bool(item) and item.casefold() in last.casefold()
 
 
+# A value that says more than things: someone else's need or a denial in it ("peanuts and
+# Tom is allergic to eggs", "peanuts and not shrimp"): what is added to it is unclear.
+_A_CLAUSE_IN_VALUE = re.compile(
+    r"\b(?:not|no|never|is|are|was|were|has|have|had|does|do|did)\b|[不没是]", _I
+)
+
+
 def need_of(need: Candidate, thing: str) -> Candidate | None:
     """``need`` (an allergy, intolerance or food the user cannot eat, as the rules read it)
     said of ``thing`` in place of its own value, or ``None`` when ``need`` is no plain need
@@ -162,6 +193,7 @@ def need_of(need: Candidate, thing: str) -> Candidate | None:
     if (
         not need.constraint
         or not value
+        or _A_CLAUSE_IN_VALUE.search(value)
         or need.slot is not None
         or need.retract is not None
         or need.wrong_value is not None

@@ -32,6 +32,7 @@ from deerflow_memory.update.offline.ellipsis import (
     need_of,
     said_last,
     split_one_more,
+    zh_things,
 )
 from deerflow_memory.update.offline.own_words import (
     _TWO_EN_WORDS,
@@ -298,7 +299,8 @@ _TAKEN_BACK_WORDS = (
     r"开玩笑的?|开个玩笑|逗你(?:玩)?的|骗你的)"
 )
 _TAKEN_BACK = re.compile(
-    rf"[\s(（]*(?:lol\s+|haha\s+)?{_TAKEN_BACK_WORDS}(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*",
+    rf"[\s(（]*(?:lol\s+|haha\s+)?{_TAKEN_BACK_WORDS}(?:\s+about\s+(?:the\s+|my\s+|that\s+)?[\w' -]{{1,40}}?)?"
+    r"(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*",
     _I,
 )
 _TAKEN_BACK_AFTER = re.compile(
@@ -314,6 +316,19 @@ _SARCASM_MARK = (
     r"(?:said\s+(?:literally\s+)?(?:no\s*one|nobody)(?:,?\s+ever)?|[(（]\s*(?:反话|sarcasm)\s*[)）]"
     r"|(?<![叫是])才怪(?:呢|啦|了|咧|嘞)?)"
 )
+# A need denied plainly: "Wait, I'm not allergic to shrimp", "不对，我对虾不过敏".
+_DENIES_NEED = re.compile(
+    r"(?:(?:wait|actually|no|sorry|oh|hmm|oops|well)[,!.]?\s*)*I'?m not (?:allergic|intolerant|sensitive) to"
+    r" (?P<x>[\w' -]{1,40}?)(?: after all)?[.!]?"
+    r"|(?:不对|等等|其实|哦|不是)?[，,]?\s*我对(?P<y>[^，,。！？]{1,12}?)(?:并|其实)?不过敏[。！!]?",
+    _I,
+)
+# What says a withdrawal is not so, after it ("My kiwi allergy is gone, yeah right", "…, I
+# wish", "…, until it didn't", "我的芒果过敏好了，可惜没有") or as the next sentence ("…gone.
+# Not!", "…gone... I wish"): the need stands.
+_NOT_SO = r"(?:yeah,?\s+right|in\s+(?:my|your)\s+dreams|I\s+wish|until\s+it\s+didn't|not|我希望|可惜没有|想得美|做梦吧?)"
+_NOT_SO_AFTER = re.compile(rf"[,，]\s*{_NOT_SO}[\s.!！。~～]*$", _I)
+_NOT_SO_ALONE = re.compile(rf"\s*{_NOT_SO}[\s.!！。~～]*", _I)
 # Where a clause of the sarcasm's ends, besides punctuation.
 _JOINERS_EN = (
     r"and|so|because|but|where|which|plus|while|who|whereas|though|that|yet|with|as well as|as|since"
@@ -1073,15 +1088,18 @@ def _implied(fragment: str, zh: bool) -> str | None:
 
 
 _ZH_FOR_EXAMPLE = re.compile(FOR_EXAMPLE_ZH)
-# A need's examples after it: "…，比如杏仁和腰果", "…，像虾和蟹"
-_ZH_EXAMPLES_AFTER = re.compile(rf"[，,]{FOR_EXAMPLE_ZH}[^，,。]{{1,40}}$")
+# A need's examples after it: "…，比如杏仁和腰果", "…，像虾和蟹" (things only: "…，比如昨天吃了
+# 虾就住院了" is a story, "…，像我爸一样" someone else)
+_ZH_EXAMPLES_AFTER = re.compile(rf"[，,](?:{FOR_EXAMPLE_ZH})(?P<things>[^，,。]{{1,40}})$")
 
 
 def _zh_need_with_examples(clause: str) -> Candidate | None:
     """The need a Chinese clause states before its examples, which its content keeps (as
     "User is allergic to nuts, like almonds" does); ``None`` when no need comes first."""
     tail = _ZH_EXAMPLES_AFTER.search(clause)
-    if tail is None or (need := match_clause(clause[: tail.start()], True)) is None:
+    if tail is None or not zh_things(tail["things"]):
+        return None
+    if (need := match_clause(clause[: tail.start()], True)) is None:
         return None
     if not need.constraint:
         return None
@@ -1844,7 +1862,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
             elif len(found) > previous and found[-1].category == FactCategory.PREFERENCE:
                 del found[-1]
             continue
-        if _TAKEN_BACK.fullmatch(raw.strip()) or raw.strip() == "NOT":
+        if _TAKEN_BACK.fullmatch(raw.strip()) or _NOT_SO_ALONE.fullmatch(raw):
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
             continue
         if (alone := _EN_STILL_ALONE.fullmatch(raw.strip().rstrip(".!"))) is not None:
@@ -1863,6 +1881,11 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 found.append(more)
             sentence_before = raw
             continue
+        if (denied := _DENIES_NEED.fullmatch(raw.strip())) is not None:
+            # "I'm allergic to peanuts. Shrimp too. Wait, I'm not allergic to shrimp.": the
+            # need said earlier in the message is not so (a stored one stays: see _retract)
+            thing = (denied["x"] or denied["y"]).strip().casefold()
+            found = [c for c in found if not (c.constraint and (c.value or "").casefold() == thing)]
         previous, sentence_before = len(found), raw
         # a list of diets is read once per diet, as each would be said alone (_each_diet);
         # what an earlier reading found is not added again
@@ -1938,6 +1961,8 @@ def _read_into(
             continue  # "(I'm the one in red)", "(I'm making it for my mom)": chat
         if others and candidate.content:
             candidate.content += others
+        if candidate.retract is not None and _NOT_SO_AFTER.search(raw):
+            continue  # "My kiwi allergy is gone, yeah right": nothing is withdrawn
         if candidate.content and unsafe_to_store(candidate.content):
             continue  # "Big fan of sk-proj-…": a secret or an instruction, whatever the rule
         if (

@@ -187,7 +187,7 @@ _FOOD_WORDS = (
 ALLERGEN_EN = (
     rf"(?:{_FOOD_WORDS}|penicillin|amoxicillin|sulfa(?: drugs)?|aspirin|ibuprofen|codeine|"
     r"latex|nickel|pollen|grass|dust(?: mites)?|mould|mold|cats?|dogs?|horses?|bees?|wasps?|"
-    r"feathers|wool|perfume|fragrances?|[a-z]+(?:nuts|berries|fish|seeds|beans))"
+    r"feathers|wool|perfume|fragrances?|(?!selfish\b)[a-z]+(?:nuts|berries|fish|seeds|beans))"
 )
 # What else a diet or a need may leave out: meats, dishes' staples, drinks ("I can't eat pork.
 # Beef either."), besides what one reacts to.
@@ -283,6 +283,9 @@ COMMON_VERBS_EN = frozenset(
     review edit translate drum knit sew crochet brew roast smoke vape chew snack fast diet
     gamble bet game stream post blog film record shoot photograph collect host invite
     celebrate wait hang head move pack plan book check follow forget remember miss choose
-    pick stick goes went gets takes makes keeps uses needs won't wouldn't can't cannot
+    pick stick backpack journal tutor prune sketch present steam strum pedal swing jam spar box
+    row golf bowl sculpt weave carve bead quilt scrapbook doodle compose produce mix dj vlog
+    podcast binge scroll juggle skydive dive snorkel fence ride hunt forage bake boulder
+    goes went gets takes makes keeps uses needs won't wouldn't can't cannot
     couldn't shouldn't mustn't never always will would can could should may might must""".split()  # noqa: SIM905
 )
