@@ -48,9 +48,9 @@ _EN_MORE = re.compile(
 _EN_KNOWN = re.compile(rf"(?:{NEED_THING_EN})", _I)
 _EN_AND = re.compile(r"\s+(?:and|or|&)\s+", _I)
 
-# "还有虾", "以及芒果", "另外还有猫毛": a marker, then a short thing with no clause in it
+# "还有虾", "以及芒果", "另外还有猫毛": a marker, then a short thing (see zh_things)
 _ZH_MORE = re.compile(
-    r"(?:还有|以及|另外还有|另外|再加上|加上)(?P<thing>[^\s，,。！？!?；;、：:我你您他她它们这那些点个一什么其别很都也就是在的了吗呢吧啊嘛呀哦过敏耐感不没有会要想说吃喝能可爱喜欢用给让被把]{1,10})"
+    r"(?:还有|以及|另外还有|另外|再加上|加上)(?P<thing>[^\s，,。！？!?；;：:]{1,10})"
 )
 # …each of its things (split at 和, 与…) holding a word of food, a drug, an animal or a plant
 # (names, places, times, work and symptoms hold none: "还有王伟", "还有北京", "还有加班")
@@ -72,7 +72,7 @@ _ZH_NOT_A_THING = re.compile(
     rf"{KIN_ZH}|{CONDITION_SUFFIX_ZH}|{SYMPTOM_ZH}|毛病|方面|表面|结果|如果|效果|后果|成果|笨蛋|坏蛋|"
     r"完蛋|滚蛋|混蛋|吹牛|单身狗|[0-9一二两三四五六七八九十几]+\s*[只个条头匹]"
     # (nor a clause: someone, a verb, a time, a number: "我昨天吃了虾", "我的电话是138…")
-    r"|[我你您他她它们这那的了是在吃喝有要想说会能爱喜欢就都也很不没时候昨今明天年月0-9@]"
+    r"|[我你您他她它们这那些的了是在吃喝有要想说会能爱喜欢就都也很不没吗呢吧啊嘛呀哦时候昨今明天年月0-9@]"
 )
 
 # A need whose value is a thing the user reacts to or leaves out, as the rules word it:
