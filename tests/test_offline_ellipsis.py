@@ -78,6 +78,7 @@ from tests.test_quality_kinds import facts_after
         ("我对猕猴桃过敏。另外还有桃子。", ["用户对猕猴桃过敏", "用户对桃子过敏"]),
         ("我不吃羊肉，以及鸭肉", ["用户不吃羊肉", "用户不吃鸭肉"]),
         ("我乳糖不耐受，还有麸质", ["用户乳糖不耐受", "用户麸质不耐受"]),
+        ("我对花生过敏，还有可可", ["用户对花生过敏", "用户对可可过敏"]),
     ],
 )
 def test_a_thing_added_to_a_need_is_that_need_too(said: str, stored: list[str]) -> None:
