@@ -308,3 +308,39 @@ def test_what_follows_a_need_as_examples_or_an_addition_must_be_things(
     said: str, stored: list[str]
 ) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # "just kidding about X" takes back what names X, and only that
+        ("I'm allergic to peanuts. Just kidding about the movie.", ["User is allergic to peanuts"]),
+        (
+            "I'm allergic to peanuts. Shrimp too. Just kidding about the peanuts.",
+            ["User is allergic to shrimp"],
+        ),
+        # a denial asked is no denial
+        (
+            "I'm allergic to peanuts. Wait, I'm not allergic to peanuts?",
+            ["User is allergic to peanuts"],
+        ),
+        ("我对芒果过敏。其实我对芒果不过敏？", ["用户对芒果过敏"]),
+        # a little, one of, what one does with a thing, a nickname, an insult: no thing
+        ("我对花生过敏，还有点辣", ["用户对花生过敏"]),
+        ("我对花生过敏，还有钓鱼", ["用户对花生过敏"]),
+        ("我对花生过敏，还有豆豆", ["用户对花生过敏"]),
+        ("我对花生过敏，还有傻瓜", ["用户对花生过敏"]),
+        ("我对花生过敏，还有狗狗", ["用户对花生过敏", "用户对狗狗过敏"]),
+    ],
+)
+def test_what_takes_an_addition_back_or_is_no_thing_is_read_narrowly(
+    said: str, stored: list[str]
+) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.timeout(60)
+def test_many_denials_are_read_in_linear_time() -> None:
+    # each denial read every fact said before it: 400k characters took 17 s (attacker 263)
+    found = candidates_from_text("我对虾过敏。" + "不对，我对虾不过敏。" * 40_000)
+    assert not any(c.constraint for c in found)

@@ -202,3 +202,14 @@ def test_a_chinese_withdrawal_said_to_be_a_wish_withdraws_nothing() -> None:
 def test_outgrowing_is_a_withdrawal_of_a_need_only() -> None:
     assert facts_after("I outgrew my rain boots.") == ["User outgrew their rain boots"]
     assert facts_after("I'm allergic to kiwis.", "I outgrew my kiwi allergy.") == []
+
+
+def test_a_withdrawal_or_a_food_eaten_again_said_not_to_be_so_changes_nothing() -> None:
+    assert facts_after("I don't eat pork.", "I started eating pork again, yeah right.") == [
+        "User does not eat pork"
+    ]
+
+
+@pytest.mark.parametrize("when", ["as a kid", "years ago", "when I was twelve", "finally"])
+def test_a_need_outgrown_at_some_time_is_withdrawn(when: str) -> None:
+    assert facts_after("I'm allergic to milk.", f"I outgrew my milk allergy {when}.") == []

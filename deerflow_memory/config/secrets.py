@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterable
 
@@ -145,15 +146,21 @@ def dsn_secret_words(dsn: str) -> list[str]:
     found: list[str] = []
     if (url := _DSN_USERINFO.match(dsn)) is not None:
         found.append(url["info"].partition(":")[2] or url["info"])
+    tokens = [(t.start(), t.group()) for t in re.finditer(r"\S+", dsn)]  # (split once: linear)
+    starts = [start for start, _ in tokens]
     for m in _DSN_PASSWORD.finditer(dsn):
         if m["quoted"]:
             found.append(m["quoted"].strip("'"))
             continue
-        words: list[str] = []  # its words up to the next "key=" ("Tr0ub=4dor horse" holds an "=")
-        for word in dsn[m.end() :].split():
-            if words and _DSN_KEY.match(word):
-                break
-            words.append(word)
+        # its words up to the next "key=" ("Tr0ub=4dor horse" holds an "="), from the rest of
+        # the token "password=" opens
+        at = bisect.bisect_right(starts, m.end()) - 1
+        start, token = tokens[at] if at >= 0 else (0, "")
+        words = [token[m.end() - start :]] if start + len(token) > m.end() else []
+        following = at + 1  # (an index: a slice or islice would walk from the start)
+        while following < len(tokens) and not (words and _DSN_KEY.match(tokens[following][1])):
+            words.append(tokens[following][1])
+            following += 1
         found.append(" ".join(words))
     words = [w for secret in found for w in secret.split()]
     return [s for s in dict.fromkeys([*found, *words]) if s]

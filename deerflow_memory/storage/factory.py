@@ -125,21 +125,24 @@ def _open_postgres(dsn: str | None, prefix: Sequence[str]) -> StoreMemoryStorage
     raise masked  # outside the handler: it holds none of psycopg's text
 
 
-# A token libpq quotes back in its error: 'missing "=" after "beta"'.
-_QUOTED = re.compile(r'"([^"\n]{0,1000})"')
+# A token libpq quotes back in its error: 'missing "=" after "beta"', "failed to resolve host
+# 'ss@db'" (of "bob:p@ss@db").
+_QUOTED = re.compile(r'"([^"\n]{0,1000})"|\'([^\'\n]{0,1000})\'')
 
 
 def _masked_dsn_error(text: str, dsn: str) -> str:
     """libpq's ``text`` about ``dsn`` with its credentials masked: as every message is, and
     each quoted token that holds, or is held by, a word of the password or userinfo."""
     words = dsn_secret_words(dsn)
+    # (and each part of a word between "@"s: "p@ss" of "bob:p@ss@db" is quoted as "ss@db")
+    pieces = [*words, *(p for w in words if "@" in w for p in w.split("@") if len(p) >= 2)]
 
     def masked(m: re.Match[str]) -> str:
-        token = m[1]
+        token, quote = (m[1], '"') if m[1] is not None else (m[2], "'")
         if not any(c.isalnum() for c in token):
             return m[0]  # a mark of the syntax: 'missing "=" after …'
-        if any(w in token or token in w for w in words) or _off_the_host(token, dsn):
-            return '"***"'
+        if any(w in token or token in w for w in pieces) or _off_the_host(token, dsn):
+            return f"{quote}***{quote}"
         return m[0]
 
     # the words first: a quote in the password splits the tokens libpq quotes back

@@ -72,7 +72,10 @@ _ZH_NOT_A_THING = re.compile(
     rf"{KIN_ZH}|{CONDITION_SUFFIX_ZH}|{SYMPTOM_ZH}|毛病|方面|表面|结果|如果|效果|后果|成果|笨蛋|坏蛋|"
     r"完蛋|滚蛋|混蛋|吹牛|单身狗|[0-9一二两三四五六七八九十几]+\s*[只个条头匹]"
     # (nor a clause: someone, a verb, a time, a number: "我昨天吃了虾", "我的电话是138…")
-    r"|[我你您他她它们这那些的了是在吃喝有要想说会能爱喜欢就都也很不没吗呢吧啊嘛呀哦时候昨今明天年月0-9@]"
+    r"|[我你您他她它们这那些的了是在吃喝有要想说会能爱喜欢就都也很不没吗呢吧啊嘛呀哦时候昨今明天年月点个儿怕啥0-9@]"
+    # (nor what one does with a thing: "钓鱼", "遛狗", "养猫", "买菜"; nor a nickname or an
+    # insult: "豆豆", "果果", "傻瓜", "倒霉蛋", "舔狗")
+    r"|^[钓遛养摸戒买卖做种喂逗抱骑追训送玩看]|^(?!狗狗|猫猫|可可)(?P<twice>.)(?P=twice)$|傻瓜|呆瓜|倒霉蛋|舔狗|菜狗|加班狗|铁公鸡|老鸭|熊猫"
 )
 
 # A need whose value is a thing the user reacts to or leaves out, as the rules word it:

@@ -81,7 +81,7 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I),
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
     # "I outgrew my kiwi allergy" (a need only: "I outgrew my jeans" is said as it is)
-    re.compile(r"^I (?:outgrew|grew out of) (?P<v>[\w' -]{1,60}(?:allerg(?:y|ies)|intolerance|sensitivity|asthma|eczema))$", _I),
+    re.compile(rf"^I (?:outgrew|grew out of) (?P<v>[\w' -]{{1,60}}?(?:allerg(?:y|ies)|intolerance|sensitivity|asthma|eczema))(?: (?:as a (?:kid|child|teen(?:ager)?|baby)|in (?:my teens|childhood|high school)|when I was (?:\w+ ?){{1,3}}|finally|eventually|completely)|{AGO_EN})?$", _I),
     re.compile(r"^I was wrong about (?:me )?(?:being |having |liking |my )?(?:an? |the )?(?P<v>.+)$", _I),
     # "I never said I was vegan": what is denied goes ("I never told you I'm allergic to
     # latex" / "I never mentioned…" tell it, they deny nothing)

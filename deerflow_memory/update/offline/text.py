@@ -299,7 +299,7 @@ _TAKEN_BACK_WORDS = (
     r"开玩笑的?|开个玩笑|逗你(?:玩)?的|骗你的)"
 )
 _TAKEN_BACK = re.compile(
-    rf"[\s(（]*(?:lol\s+|haha\s+)?{_TAKEN_BACK_WORDS}(?:\s+about\s+(?:the\s+|my\s+|that\s+)?[\w' -]{{1,40}}?)?"
+    rf"[\s(（]*(?:lol\s+|haha\s+)?{_TAKEN_BACK_WORDS}(?:\s+about\s+(?:the\s+|my\s+|that\s+)?(?P<about>[\w' -]{{1,40}}?))?"
     r"(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*",
     _I,
 )
@@ -1852,6 +1852,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
     found: list[Candidate] = []
     previous = 0  # where the candidates of the sentence before start in ``found``
     sentence_before = ""
+    needs_said: set[str] = set()  # the values of the needs said so far, for a denial later
     per_diet = False  # whether that sentence was read once per diet of a list
     for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
         if _SARCASM_ALONE.fullmatch(raw):  # a taste said last is what it takes back
@@ -1862,7 +1863,13 @@ def candidates_from_text(text: str) -> list[Candidate]:
             elif len(found) > previous and found[-1].category == FactCategory.PREFERENCE:
                 del found[-1]
             continue
-        if _TAKEN_BACK.fullmatch(raw.strip()) or _NOT_SO_ALONE.fullmatch(raw):
+        if (back := _TAKEN_BACK.fullmatch(raw.strip())) is not None and back["about"]:
+            # "…Shrimp too. Just kidding about the shrimp.": what names it, said in this
+            # message, is no fact ("…about the movie" names none of them: nothing goes)
+            about = back["about"].strip().casefold().rstrip("s")
+            found = [c for c in found if about not in c.content.casefold()]
+            continue
+        if back is not None or _NOT_SO_ALONE.fullmatch(raw):
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
             continue
         if (alone := _EN_STILL_ALONE.fullmatch(raw.strip().rstrip(".!"))) is not None:
@@ -1879,13 +1886,20 @@ def candidates_from_text(text: str) -> list[Candidate]:
             if more.content != found[-1].content:  # ("Shrimp too. Shrimp too.": one fact)
                 previous = len(found)
                 found.append(more)
+                needs_said.add((more.value or "").casefold())
             sentence_before = raw
             continue
-        if (denied := _DENIES_NEED.fullmatch(raw.strip())) is not None:
+        denied = _DENIES_NEED.fullmatch(raw.strip())
+        if denied is not None and "?" not in terminator and "？" not in terminator:
             # "I'm allergic to peanuts. Shrimp too. Wait, I'm not allergic to shrimp.": the
             # need said earlier in the message is not so (a stored one stays: see _retract)
             thing = (denied["x"] or denied["y"]).strip().casefold()
-            found = [c for c in found if not (c.constraint and (c.value or "").casefold() == thing)]
+            if thing in needs_said:  # (each denial would read every fact again: N² time)
+                needs_said.discard(thing)
+                found = [
+                    c for c in found if not (c.constraint and (c.value or "").casefold() == thing)
+                ]
+        needs_said.update((c.value or "").casefold() for c in found[previous:] if c.constraint)
         previous, sentence_before = len(found), raw
         # a list of diets is read once per diet, as each would be said alone (_each_diet);
         # what an earlier reading found is not added again
@@ -1961,8 +1975,10 @@ def _read_into(
             continue  # "(I'm the one in red)", "(I'm making it for my mom)": chat
         if others and candidate.content:
             candidate.content += others
-        if candidate.retract is not None and _NOT_SO_AFTER.search(raw):
-            continue  # "My kiwi allergy is gone, yeah right": nothing is withdrawn
+        if (candidate.retract is not None or not candidate.constraint) and _NOT_SO_AFTER.search(
+            raw
+        ):
+            continue  # "My kiwi allergy is gone, yeah right": nothing is withdrawn (a need stays)
         if candidate.content and unsafe_to_store(candidate.content):
             continue  # "Big fan of sk-proj-…": a secret or an instruction, whatever the rule
         if (
