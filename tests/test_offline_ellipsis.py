@@ -344,3 +344,42 @@ def test_many_denials_are_read_in_linear_time() -> None:
     # each denial read every fact said before it: 400k characters took 17 s (attacker 263)
     found = candidates_from_text("我对虾过敏。" + "不对，我对虾不过敏。" * 40_000)
     assert not any(c.constraint for c in found)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # "just kidding about" one thing of a list keeps the others; words no rule splits
+        # keep the whole need
+        (
+            "I'm allergic to peanuts and shrimp. Just kidding about the shrimp.",
+            ["User is allergic to peanuts"],
+        ),
+        (
+            "I'm allergic to peanuts, shrimp and eggs. Just kidding about the shrimp.",
+            ["User is allergic to peanuts", "User is allergic to eggs"],
+        ),
+        (
+            "I have a peanut allergy and a shrimp allergy. Just kidding about the shrimp.",
+            ["User has a peanut allergy and a shrimp allergy"],
+        ),
+        # one word takes back an addition, a withdrawal or a taste, not a need said in full
+        (
+            "I'm allergic to peanuts. Not! I really am.",
+            ["User is allergic to peanuts", "User really is"],
+        ),
+        (
+            "I'm allergic to peanuts and I can't eat gluten. Not!",
+            [
+                "User is allergic to peanuts",
+                "User cannot eat gluten",
+            ],
+        ),
+        ("I'm allergic to peanuts. Yeah right.", ["User is allergic to peanuts"]),
+        ("I'm allergic to peanuts. Not? lol", ["User is allergic to peanuts"]),
+        ("I'm allergic to peanuts. Shrimp too... not!", ["User is allergic to peanuts"]),
+        ("我对花生过敏，还有虾。不对，我对虾不过敏", ["用户对花生过敏", "用户对虾不过敏"]),
+    ],
+)
+def test_what_is_taken_back_is_only_what_it_names(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

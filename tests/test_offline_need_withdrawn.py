@@ -213,3 +213,44 @@ def test_a_withdrawal_or_a_food_eaten_again_said_not_to_be_so_changes_nothing() 
 @pytest.mark.parametrize("when", ["as a kid", "years ago", "when I was twelve", "finally"])
 def test_a_need_outgrown_at_some_time_is_withdrawn(when: str) -> None:
     assert facts_after("I'm allergic to milk.", f"I outgrew my milk allergy {when}.") == []
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "left"),
+    [
+        # a denial marked as a correction withdraws a stored need too
+        (
+            "I'm allergic to peanuts. Shrimp too.",
+            "Wait, I'm not allergic to shrimp.",
+            ["User is allergic to peanuts"],
+        ),
+        (
+            "I'm allergic to shrimp and peanuts.",
+            "Actually I'm not allergic to shrimp.",
+            ["User is allergic to peanuts"],
+        ),
+        ("我对虾过敏", "不对，我对虾不过敏", ["用户对虾不过敏"]),
+        # …not a bare one, nor one asked
+        ("I'm allergic to shrimp.", "I'm not allergic to shrimp.", ["User is allergic to shrimp"]),
+        (
+            "I'm allergic to shrimp.",
+            "Wait, I'm not allergic to shrimp?",
+            ["User is allergic to shrimp"],
+        ),
+        # hearsay is no withdrawal
+        (
+            "I'm allergic to milk.",
+            "I outgrew my milk allergy as a kid, supposedly.",
+            ["User is allergic to milk"],
+        ),
+        (
+            "I'm allergic to milk.",
+            "I outgrew my milk allergy, or so they say.",
+            ["User is allergic to milk"],
+        ),
+    ],
+)
+def test_a_correction_withdraws_and_hearsay_does_not(
+    first: str, later: str, left: list[str]
+) -> None:
+    assert facts_after(first, later) == left

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from deerflow_memory.arguments import expect_text
 from deerflow_memory.capture.kin import KIN_EN
@@ -44,6 +45,7 @@ from deerflow_memory.update.offline.own_words import (
 )
 from deerflow_memory.update.offline.retractions import (
     match_retraction,
+    need_things,
     retraction_frame,
     says_need,
 )
@@ -53,6 +55,7 @@ from deerflow_memory.update.offline.rules import (
     match_clause,
     match_instruction,
     no_verb_after_adverbs,
+    normalise_value,
     refused,
     swap_pronouns,
 )
@@ -317,16 +320,19 @@ _SARCASM_MARK = (
     r"|(?<![叫是])才怪(?:呢|啦|了|咧|嘞)?)"
 )
 # A need denied plainly: "Wait, I'm not allergic to shrimp", "不对，我对虾不过敏".
+# With a mark of a correction ("Actually, I'm not allergic to shrimp", "不对，我对虾不过敏")
+# it also withdraws a need stored before (a bare denial may say what was never stored).
 _DENIES_NEED = re.compile(
-    r"(?:(?:wait|actually|no|sorry|oh|hmm|oops|well)[,!.]?\s*)*I'?m not (?:allergic|intolerant|sensitive) to"
-    r" (?P<x>[\w' -]{1,40}?)(?: after all)?[.!]?"
-    r"|(?:不对|等等|其实|哦|不是)?[，,]?\s*我对(?P<y>[^，,。！？]{1,12}?)(?:并|其实)?不过敏[。！!]?",
+    r"(?P<mark>(?:(?:wait|actually|no|sorry|oh|hmm|oops|well)[,!.]?\s*)*)I'?m not"
+    r" (?P<kind>allergic|intolerant|sensitive) to (?P<x>[\w' -]{1,40}?)(?: after all)?[.!]?"
+    r"|(?P<mark2>不对|等等|其实|哦|不是)?[，,]?\s*我对(?P<y>[^，,。！？]{1,12}?)(?:并|其实)?不过敏[。！!]?",
     _I,
 )
+_CORRECTION_MARK = re.compile(r"wait|actually|no\b|sorry|oops|不对|其实|不是", _I)
 # What says a withdrawal is not so, after it ("My kiwi allergy is gone, yeah right", "…, I
 # wish", "…, until it didn't", "我的芒果过敏好了，可惜没有") or as the next sentence ("…gone.
 # Not!", "…gone... I wish"): the need stands.
-_NOT_SO = r"(?:yeah,?\s+right|in\s+(?:my|your)\s+dreams|I\s+wish|until\s+it\s+didn't|not|我希望|可惜没有|想得美|做梦吧?)"
+_NOT_SO = r"(?:yeah,?\s+right|in\s+(?:my|your)\s+dreams|I\s+wish|until\s+it\s+didn't|not|supposedly|allegedly|or\s+so\s+(?:they|people)\s+say|我希望|可惜没有|想得美|做梦吧?|据说|听说)"
 _NOT_SO_AFTER = re.compile(rf"[,，]\s*{_NOT_SO}[\s.!！。~～]*$", _I)
 _NOT_SO_ALONE = re.compile(rf"\s*{_NOT_SO}[\s.!！。~～]*", _I)
 # Where a clause of the sarcasm's ends, besides punctuation.
@@ -1853,6 +1859,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
     previous = 0  # where the candidates of the sentence before start in ``found``
     sentence_before = ""
     needs_said: set[str] = set()  # the values of the needs said so far, for a denial later
+    added = False  # whether the sentence before only added a thing to a need ("Shrimp too.")
     per_diet = False  # whether that sentence was read once per diet of a list
     for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
         if _SARCASM_ALONE.fullmatch(raw):  # a taste said last is what it takes back
@@ -1866,11 +1873,17 @@ def candidates_from_text(text: str) -> list[Candidate]:
         if (back := _TAKEN_BACK.fullmatch(raw.strip())) is not None and back["about"]:
             # "…Shrimp too. Just kidding about the shrimp.": what names it, said in this
             # message, is no fact ("…about the movie" names none of them: nothing goes)
-            about = back["about"].strip().casefold().rstrip("s")
-            found = [c for c in found if about not in c.content.casefold()]
+            found = _without(found, back["about"].strip().casefold().rstrip("s"))
             continue
-        if back is not None or _NOT_SO_ALONE.fullmatch(raw):
+        if back is not None or raw.strip() == "NOT":
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
+            continue
+        if _NOT_SO_ALONE.fullmatch(raw) and "?" not in terminator:
+            # "…is gone. Not!", "Shrimp too... not!": no withdrawal, no addition and no
+            # statement but a need said in full stands (one word takes back no allergy)
+            found[previous:] = [
+                c for c in found[previous:] if c.constraint and c.retract is None and not added
+            ]
             continue
         if (alone := _EN_STILL_ALONE.fullmatch(raw.strip().rstrip(".!"))) is not None:
             # "I used to drink coffee. I still do.": the sentence before withdraws nothing
@@ -1887,8 +1900,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 previous = len(found)
                 found.append(more)
                 needs_said.add((more.value or "").casefold())
-            sentence_before = raw
+            sentence_before, added = raw, True
             continue
+        needs_said.update((c.value or "").casefold() for c in found[previous:] if c.constraint)
         denied = _DENIES_NEED.fullmatch(raw.strip())
         if denied is not None and "?" not in terminator and "？" not in terminator:
             # "I'm allergic to peanuts. Shrimp too. Wait, I'm not allergic to shrimp.": the
@@ -1899,8 +1913,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 found = [
                     c for c in found if not (c.constraint and (c.value or "").casefold() == thing)
                 ]
-        needs_said.update((c.value or "").casefold() for c in found[previous:] if c.constraint)
-        previous, sentence_before = len(found), raw
+        previous, sentence_before, added = len(found), raw, False
         # a list of diets is read once per diet, as each would be said alone (_each_diet);
         # what an earlier reading found is not added again
         readings = _each_diet(raw) or [raw]
@@ -1908,6 +1921,15 @@ def candidates_from_text(text: str) -> list[Candidate]:
         for reading, said_so in enumerate(readings):
             before = {repr(c) for c in found[previous:]} if reading else None
             _read_into(found, said_so, terminator, text, before)
+        if (
+            denied is not None
+            and "?" not in terminator
+            and "？" not in terminator
+            and _CORRECTION_MARK.match(denied["mark"] or denied["mark2"] or "")
+        ):
+            # "Actually, I'm not allergic to shrimp": the stored need goes too
+            what = f"{denied['kind']} to {denied['x']}" if denied["x"] else f"对{denied['y']}过敏"
+            found.append(Candidate("", FactCategory.CONTEXT, 0.9, retract=normalise_value(what)))
     if _UNDONE.search(text):  # "I left Paris in June, but came back in July": nothing ended
         found = [c for c in found if not (_ENDED_HERE.match(c.content) or c.retract_present)]
     if _NEED_BACK.search(text):  # "my kiwi allergy went away, then came back": it stands
@@ -1919,6 +1941,24 @@ def candidates_from_text(text: str) -> list[Candidate]:
     if no_dislike:
         found = [c for c in found if c.content.casefold() not in no_dislike]
     return found
+
+
+def _without(found: list[Candidate], thing: str) -> list[Candidate]:
+    """``found`` without what names ``thing`` ("just kidding about the shrimp"): a need of
+    several things keeps the others ("allergic to peanuts and shrimp": "…to peanuts"), and a
+    need that names it among words no rule splits stays whole (keeping a need is safe)."""
+    kept: list[Candidate] = []
+    for candidate in found:
+        if thing not in candidate.content.casefold():
+            kept.append(candidate)
+        elif candidate.constraint:
+            each = need_things(candidate.content)
+            others = [one for one in each if thing not in one.casefold()]
+            if each and len(others) < len(each):
+                kept += [replace(candidate, content=one, value=None) for one in others]
+            elif not each and (candidate.value or "").casefold().rstrip("s") != thing:
+                kept.append(candidate)
+    return kept
 
 
 def _read_into(
