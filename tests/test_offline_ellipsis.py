@@ -273,6 +273,8 @@ def test_an_addition_in_the_next_message_of_one_update_adds_to_the_need(
 )
 def test_a_chinese_word_that_only_holds_a_food_is_no_addition(thing: str) -> None:
     assert "用户对" + thing + "过敏" not in facts_after(f"我对花生过敏，还有{thing}")
+    # (the food itself is one: this test would pass with additions not read at all)
+    assert "用户对苹果过敏" in facts_after("我对花生过敏，还有苹果")
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ import re
 from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
 from deerflow_memory.update.offline.rules import Candidate
 from deerflow_memory.update.offline.vocabulary import (
+    CJK,
     CONDITION_SUFFIX_ZH,
     FOR_EXAMPLE_EN,
     FOR_EXAMPLE_ZH,
@@ -215,14 +216,11 @@ def need_of(need: Candidate, thing: str) -> Candidate | None:
     return dataclasses.replace(need, content=content, value=thing)
 
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-
-
 def added_to(addition: str, said_before: str, need: Candidate) -> Candidate | None:
     """``need`` said again of the thing ``addition`` adds ("Shrimp too.", "还有虾。"), when
     ``need`` is what the last clause of ``said_before`` (the sentence or message before)
     says; else ``None``."""
-    zh = _CJK.search(addition) is not None
+    zh = CJK.search(addition) is not None
     thing = one_more_thing(addition, zh)
     if thing is None or not said_last(said_before, need, zh):
         return None

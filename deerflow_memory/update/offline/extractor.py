@@ -60,6 +60,7 @@ from deerflow_memory.update.offline.retractions import (
     need_things,
     no_target,
     says_need,
+    things_left,
 )
 from deerflow_memory.update.offline.rules import (
     NOW_WORDS,
@@ -595,20 +596,11 @@ def _retract(
         reason += f": no longer {retracted}"
 
     def left_of(content: str) -> list[str] | None:
-        """What a need of several things still says when some of them are withdrawn
-        ("User is allergic to kiwis and latex", no longer to kiwis: "User is allergic to
-        latex"), one fact per thing left (none when all of them are); ``None`` when it is
-        no need of several things, or none of them is withdrawn."""
-        each_one = need_things(content)
-        if not each_one:
-            return None
-        # (each thing named whole: "no longer allergic to trees" keeps "…tree nuts")
-        left = [
-            one
-            for one in each_one
-            if not (withdrawn(one, None, True) and names_whole_thing(retracted, one))
-        ]
-        return left if len(left) < len(each_one) else None
+        # What a need of several things still says, one fact per thing, when some of them
+        # are withdrawn, each named whole ("no longer allergic to trees" keeps "…tree nuts").
+        return things_left(
+            content, lambda one: withdrawn(one, None, True) and names_whole_thing(retracted, one)
+        )
 
     still: list[Candidate] = []  # the needs of several things stored, for what is left
     for item in stored:

@@ -42,7 +42,7 @@ from deerflow_memory.update.offline.rules import (
     swap_pronouns,
     zh_statement,
 )
-from deerflow_memory.update.offline.vocabulary import FOR_EXAMPLE_ZH
+from deerflow_memory.update.offline.vocabulary import CJK, FOR_EXAMPLE_ZH
 
 __all__ = [
     "OWN_WORDS_CONFIDENCE",
@@ -83,7 +83,6 @@ _ZH_CUT = re.compile(
     # "我每天都用", "我特别讨厌": a verb that needs its object, with only adverbs before it
     r"|^我(?:每天|平时|一般|经常|常常|总是|都|也|还|很|特别|非常|比较|最|超级|真的|其实)*(?:用|讨厌)$"
 )
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 # --- what is not a lasting fact -------------------------------------------------------------
 
@@ -303,7 +302,7 @@ def own_words(clause: str, zh: bool) -> Candidate | None:
     if _never(text):
         return None
     if zh:
-        chars = len(_CJK.findall(text))
+        chars = len(CJK.findall(text))
         if not _MIN_ZH_CHARS <= chars <= _MAX_ZH_CHARS or _ZH_PASSING.search(text):
             return None
         if _TWO_EN_WORDS.search(text):  # "我30岁 and just started 健身": half English, garbled

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 
 from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.models import FactCategory
@@ -37,6 +38,7 @@ from deerflow_memory.update.offline.rules import (
 )
 from deerflow_memory.update.offline.vocabulary import (
     ALLERGEN_EN,
+    CJK,
     FOR_EXAMPLE_EN,
     KIN_ZH,
     SINCE_WHEN_EN,
@@ -159,7 +161,7 @@ def no_target(value: str) -> bool:
     value = value.strip().casefold()
     if not value:
         return True
-    if _CJK_VALUE.search(value):
+    if CJK.search(value):
         return _NO_TARGET_ZH.search(value) is not None
     words = re.findall(r"\w+", value)
     return not words or all(w in _NO_TARGET_EN for w in words)
@@ -179,7 +181,7 @@ def names_need(value: str, need: str) -> bool:
     # only when all are named: one of them named ("no longer allergic to peanuts") took the
     # shellfish allergy with it. Keeping a need is the safe side.
     listed = _several_things(need)
-    if _CJK_VALUE.search(value):
+    if CJK.search(value):
         named = _NEED_WORDS_ZH.sub("", value).strip()
         return bool(named) and (
             (_NEED_KINDS_ZH.search(value) is not None and not listed)
@@ -262,11 +264,21 @@ def need_things(need: str) -> tuple[str, ...]:
     return tuple(f"{need[: en.start('of')]}{thing}" for thing in things)
 
 
+def things_left(need: str, gone: Callable[[str], bool]) -> list[str] | None:
+    """The needs of one thing each that stay of the need of several things ``need`` when
+    those for which ``gone`` says so go ("User is allergic to kiwis and latex", kiwis gone:
+    ``["User is allergic to latex"]``; all gone: ``[]``); ``None`` when ``need`` is of one
+    thing (see :func:`need_things`) or none of its things goes."""
+    each = need_things(need)
+    left = [one for one in each if not gone(one)]
+    return left if len(left) < len(each) else None
+
+
 def names_whole_thing(value: str, need: str) -> bool:
     """Whether a retracted ``value`` names every word of what the need of one thing ``need``
     is of, a plural for a singular ("allergic to peanut" names "…to peanuts"); "trees"
     names no "tree nuts", "drugs" no "sulfa drugs" (which withdrew one thing of a list)."""
-    if _CJK_VALUE.search(need):
+    if CJK.search(need):
         thing = _NEED_OF_ZH.search(need)
         return thing is not None and thing["of"].strip(" 都也") in value
     said = {_singular(w) for w in re.findall(r"\w+", value.casefold())}
@@ -299,7 +311,6 @@ def says_need(text: str) -> bool:
 
 # How a need is lived, said in the fact, not in the retraction: "follows a vegan diet".
 _NEED_VERBS_EN = frozenset(("follows", "follow", "eats", "eat", "keeps", "keep", "takes", "take", "uses", "use", "needs", "wears", "wear", "strict", "strictly"))  # fmt: skip
-_CJK_VALUE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 # --- which facts a retraction withdraws ------------------------------------------------
@@ -364,7 +375,7 @@ def names_retracted(text: str, what: str) -> bool:
     not "出生在巴黎"). Plan words name nothing ("Paris trip plans" is the
     Paris trip); ``what`` of plan words only must be in ``text`` whole.
     """
-    if _CJK_VALUE.search(what):
+    if CJK.search(what):
         return _names_retracted_zh(text.casefold(), what.casefold())
     wanted = _retraction_terms(what) - _GENERIC_TERMS
     if not wanted:
@@ -392,7 +403,7 @@ def names_only(text: str, what: str, *, any_reason: bool = False) -> bool:
     :func:`names_retracted`, with no other content word before a reason that names
     nothing ("for ethical reasons"), or before any reason with ``any_reason``
     ("vegetarian since my heart attack")."""
-    if _CJK_VALUE.search(what):
+    if CJK.search(what):
         return names_retracted(text, what)
     core = (_ANY_REASON if any_reason else _REASON).sub("", text)
     return names_retracted(core, what) and not (

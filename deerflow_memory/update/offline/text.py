@@ -48,6 +48,7 @@ from deerflow_memory.update.offline.retractions import (
     need_things,
     retraction_frame,
     says_need,
+    things_left,
 )
 from deerflow_memory.update.offline.rules import (
     Candidate,
@@ -70,6 +71,7 @@ from deerflow_memory.update.offline.vocabulary import (
     ADV_EN,
     ALLERGEN_EN,
     BODY_EN,
+    CJK,
     DIET_EN,
     FOR_EXAMPLE_ZH,
     KIN_ZH,
@@ -82,7 +84,6 @@ from deerflow_memory.update.validate import LINE_BREAKS, without_invisible
 __all__ = ["candidates_from_text"]
 
 _I = re.IGNORECASE
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 # --- cleaning and splitting ----------------------------------------------------------------
 
@@ -357,7 +358,7 @@ _SARCASM = re.compile(
 def _taken_back(m: re.Match[str]) -> str:
     """ "" for the clause sarcasm takes back (see _SARCASM), unless it is a Chinese run-on."""
     clause = m.group().replace("才怪", "")  # the mark itself is no part of the clause
-    return m.group() if len(_CJK.findall(clause)) > _SARCASM_CLAUSE_ZH else ""
+    return m.group() if len(CJK.findall(clause)) > _SARCASM_CLAUSE_ZH else ""
 
 
 # …said alone, after the sentence it takes back: only that sentence's last fact goes, when
@@ -1952,11 +1953,12 @@ def _without(found: list[Candidate], thing: str) -> list[Candidate]:
         if thing not in candidate.content.casefold():
             kept.append(candidate)
         elif candidate.constraint:
-            each = need_things(candidate.content)
-            others = [one for one in each if thing not in one.casefold()]
-            if each and len(others) < len(each):
-                kept += [replace(candidate, content=one, value=None) for one in others]
-            elif not each and (candidate.value or "").casefold().rstrip("s") != thing:
+            left = things_left(candidate.content, lambda one: thing in one.casefold())
+            if left is not None:
+                kept += [replace(candidate, content=one, value=None) for one in left]
+            elif not need_things(candidate.content) and (
+                (candidate.value or "").casefold().rstrip("s") != thing
+            ):
                 kept.append(candidate)
     return kept
 
@@ -1972,9 +1974,9 @@ def _read_into(
         return
     if _TAKEN_BACK_AFTER.search(raw):  # "我对花生过敏，开玩笑的", "I'm vegan, or at least I was"
         return
-    zh = _CJK.search(raw) is not None
+    zh = CJK.search(raw) is not None
     if zh and _LETTER.search(outside := _BRACKETED.sub("", raw)):
-        zh = _CJK.search(outside) is not None  # "…peanuts (花生)": English
+        zh = CJK.search(outside) is not None  # "…peanuts (花生)": English
         # "I'm allergic to 花生": an English sentence with a Chinese word in it
         zh = zh and _EN_OPENING.match(outside) is None
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)

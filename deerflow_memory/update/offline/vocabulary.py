@@ -11,6 +11,8 @@ song gives me chills".
 
 from __future__ import annotations
 
+import re
+
 from deerflow_memory.capture.kin import KIN_ZH as KIN_ZH  # re-exported; the gate reads it too
 
 PROF_EN = (
@@ -263,6 +265,11 @@ NUISANCES_EN = (
 GRIPES_EN = rf"(?:{NUISANCES_EN}|mondays|meetings|homework|(?:this|the) weather|commuting|the commute|when .+|it when .+)"
 
 
+# --- scripts ------------------------------------------------------------------------------
+
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+"""A Chinese character (CJK unified ideographs, extension A, compatibility ideographs)."""
+
 # --- verbs -----------------------------------------------------------------------------------
 
 # Verbs a habit or a plan is said with, in the base form "I usually …" takes, and the
@@ -270,22 +277,22 @@ GRIPES_EN = rf"(?:{NUISANCES_EN}|mondays|meetings|homework|(?:this|the) weather|
 # "I" left out ("…, mostly salmon", "…, usually green tea"), only these are read as a verb:
 # any other word is what the clause before is about ("User mostly salmons" was stored).
 COMMON_VERBS_EN = frozenset(
-    """be do does don't doesn't didn't did have has haven't hasn't had get go come make take give
-    keep let put say see know think want need like love enjoy prefer hate adore dislike
-    avoid skip use try start stop quit finish begin leave stay live work study teach learn
-    read write draw paint sing dance play watch listen hear look feel eat drink cook bake
-    grill fry order buy shop sell pay spend save earn rent own share lend borrow bring carry
-    wear dress wash clean tidy fix build grow plant garden water walk run jog swim cycle
-    bike ride drive fly travel commute hike climb ski surf skate sail row paddle kayak fish
-    hunt camp lift train stretch exercise practise practice meditate pray rest sleep nap
-    wake sit stand lie visit call text email message chat talk speak meet date marry raise
-    feed care help volunteer coach mentor manage lead design code program develop test
-    review edit translate drum knit sew crochet brew roast smoke vape chew snack fast diet
-    gamble bet game stream post blog film record shoot photograph collect host invite
-    celebrate wait hang head move pack plan book check follow forget remember miss choose
-    pick stick backpack journal tutor prune sketch present steam strum pedal swing jam spar box
-    row golf bowl sculpt weave carve bead quilt scrapbook doodle compose produce mix dj vlog
+    """be do don't doesn't didn't did have has haven't hasn't had get go come make take give keep
+    let put say see know think want need like love enjoy prefer hate adore dislike avoid
+    skip use try start stop quit finish begin leave stay live work study teach learn read
+    write draw paint sing dance play watch listen hear look feel eat drink cook bake grill
+    fry order buy shop sell pay spend save earn rent own share lend borrow bring carry wear
+    dress wash clean tidy fix build grow plant garden water walk run jog swim cycle bike
+    ride drive fly travel commute hike climb ski surf skate sail row paddle kayak fish hunt
+    camp lift train stretch exercise practise practice meditate pray rest sleep nap wake sit
+    stand lie visit call text email message chat talk speak meet date marry raise feed care
+    help volunteer coach mentor manage lead design code program develop test review edit
+    translate drum knit sew crochet brew roast smoke vape chew snack fast diet gamble bet
+    game stream post blog film record shoot photograph collect host invite celebrate wait
+    hang head move pack plan book check follow forget remember miss choose pick stick
+    backpack journal tutor prune sketch present steam strum pedal swing jam spar box row
+    golf bowl sculpt weave carve bead quilt scrapbook doodle compose produce mix dj vlog
     podcast binge scroll juggle skydive dive snorkel fence ride hunt forage bake boulder
-    goes went gets takes makes keeps uses needs won't wouldn't can't cannot
-    couldn't shouldn't mustn't never always will would can could should may might must""".split()  # noqa: SIM905
+    went won't wouldn't can't cannot couldn't shouldn't mustn't never will would can could
+    should may might must""".split()  # noqa: SIM905
 )
