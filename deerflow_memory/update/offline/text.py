@@ -2005,6 +2005,7 @@ def _read_into(
         _ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED
     ).search(raw)
     said = _sentence_candidates(sentence, zh, marker)
+    not_so = _NOT_SO_AFTER.search(raw) is not None  # "…is gone, yeah right"
     for candidate in _still_so(said, "do") if still else said:
         if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
             continue  # "Lol I'm 12", "Shoe size? I'm 44"
@@ -2017,9 +2018,7 @@ def _read_into(
             continue  # "(I'm the one in red)", "(I'm making it for my mom)": chat
         if others and candidate.content:
             candidate.content += others
-        if (candidate.retract is not None or not candidate.constraint) and _NOT_SO_AFTER.search(
-            raw
-        ):
+        if not_so and (candidate.retract is not None or not candidate.constraint):
             continue  # "My kiwi allergy is gone, yeah right": nothing is withdrawn (a need stays)
         if candidate.content and unsafe_to_store(candidate.content):
             continue  # "Big fan of sk-proj-…": a secret or an instruction, whatever the rule
