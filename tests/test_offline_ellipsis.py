@@ -385,3 +385,20 @@ def test_many_denials_are_read_in_linear_time() -> None:
 )
 def test_what_is_taken_back_is_only_what_it_names(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.timeout(60)
+def test_additions_denied_again_and_again_are_read_in_linear_time() -> None:
+    # "还有蟹" said the crab need again each time, so each denial read every fact again:
+    # 400k characters took 24 s (attacker 266), 800k would take minutes; each need is now
+    # looked at once
+    found = candidates_from_text(
+        "我对花生过敏。" + "我对虾过敏，还有蟹。不对，我对蟹不过敏。" * 40_000
+    )
+    said = {c.content for c in found if c.content}  # (and the withdrawal of a stored crab need)
+    assert said == {"用户对花生过敏", "用户对虾过敏", "用户对蟹不过敏"}
+
+
+def test_a_chinese_list_that_says_an_item_again_keeps_its_need() -> None:
+    # past about 80 repeats the list grew over what a fact may hold, and nothing was kept
+    assert facts_after("我对花生" + "、虾" * 200 + "过敏。") == ["用户对花生、虾、虾过敏"]

@@ -1364,7 +1364,14 @@ def _zh_need_lists(parts: list[str]) -> list[str]:
         separator, part = parts[i], parts[i + 1]
         end = closes[i + 1]
         if end >= 0 and _zh_listing(separator, part) and _zh_open_need(joined[-1]):
-            joined[-1] += "".join(parts[i : end + 1])
+            # (an item said again is said once: "我对花生、虾、虾…过敏" grew past what a fact
+            # may hold and the peanut allergy was lost)
+            seen: set[str] = set()
+            for at in range(i, end + 1, 2):
+                item = parts[at + 1].strip()
+                if item not in seen or at + 1 == end:
+                    seen.add(item)
+                    joined[-1] += parts[at] + parts[at + 1]
             i = end + 1
         else:
             joined += [separator, part]
@@ -1859,7 +1866,17 @@ def candidates_from_text(text: str) -> list[Candidate]:
     found: list[Candidate] = []
     previous = 0  # where the candidates of the sentence before start in ``found``
     sentence_before = ""
-    needs_said: set[str] = set()  # the values of the needs said so far, for a denial later
+    # The needs said so far by value, for a denial later ("Wait, I'm not allergic to shrimp"),
+    # and those denied (by id, kept alive here): they leave ``found`` once, at the end, so
+    # each need is looked at once however many denials come (they were N² time).
+    by_value: dict[str, list[Candidate]] = {}
+    denied_needs: dict[int, Candidate] = {}
+
+    def said_needs(candidates: Iterable[Candidate]) -> None:
+        for candidate in candidates:
+            if candidate.constraint:
+                by_value.setdefault((candidate.value or "").casefold(), []).append(candidate)
+
     added = False  # whether the sentence before only added a thing to a need ("Shrimp too.")
     per_diet = False  # whether that sentence was read once per diet of a list
     for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
@@ -1894,26 +1911,23 @@ def candidates_from_text(text: str) -> list[Candidate]:
             len(found) > previous
             and "?" not in terminator
             and "？" not in terminator
+            and id(found[-1]) not in denied_needs
             and (more := added_to(raw, sentence_before, found[-1])) is not None
         ):
             # "I'm allergic to peanuts. Shrimp too.": the need of the sentence before, again
             if more.content != found[-1].content:  # ("Shrimp too. Shrimp too.": one fact)
                 previous = len(found)
                 found.append(more)
-                needs_said.add((more.value or "").casefold())
+                said_needs([more])
             sentence_before, added = raw, True
             continue
-        needs_said.update((c.value or "").casefold() for c in found[previous:] if c.constraint)
+        said_needs(found[previous:])
         denied = _DENIES_NEED.fullmatch(raw.strip())
         if denied is not None and "?" not in terminator and "？" not in terminator:
             # "I'm allergic to peanuts. Shrimp too. Wait, I'm not allergic to shrimp.": the
             # need said earlier in the message is not so (a stored one stays: see _retract)
             thing = (denied["x"] or denied["y"]).strip().casefold()
-            if thing in needs_said:  # (each denial would read every fact again: N² time)
-                needs_said.discard(thing)
-                found = [
-                    c for c in found if not (c.constraint and (c.value or "").casefold() == thing)
-                ]
+            denied_needs.update((id(c), c) for c in by_value.pop(thing, ()))
         previous, sentence_before, added = len(found), raw, False
         # a list of diets is read once per diet, as each would be said alone (_each_diet);
         # what an earlier reading found is not added again
@@ -1933,6 +1947,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
             found.append(Candidate("", FactCategory.CONTEXT, 0.9, retract=normalise_value(what)))
     if _UNDONE.search(text):  # "I left Paris in June, but came back in July": nothing ended
         found = [c for c in found if not (_ENDED_HERE.match(c.content) or c.retract_present)]
+    if denied_needs:
+        found = [c for c in found if id(c) not in denied_needs]
     if _NEED_BACK.search(text):  # "my kiwi allergy went away, then came back": it stands
         found = [c for c in found if not (c.retract and says_need(c.retract))]
     no_dislike = {  # "Jazz isn't my thing, it's my life": no dislike of jazz
