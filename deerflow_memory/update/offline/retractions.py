@@ -516,6 +516,15 @@ _EN_CLAUSE_START = re.compile(
     _I,
 )
 _EN_LOOSELY = re.compile(r"^more\s+like\s+(?=an?\s)", _I)
+# Nor is a remark about saying it: "I'm not allergic to kiwi, sorry" ("…, oops", "…, sadly",
+# "…, I'm afraid", "…, I'm sure", "…, sorry to say") is a denial, not "User is sorry".
+_EN_REMARK = re.compile(
+    r"^(?:sorry(?: to say| about that| to disappoint)?|my bad|oops|whoops|ok|okay|alright|"
+    r"sure|kidding|joking|serious|afraid|honest|thanks|thank you|no offen[cs]e|"
+    r"to be (?:honest|fair|clear)|for the record|for real|just saying|"
+    r"(?P<adverb>(?-i:[a-z]+ly)))[\s.!?~…]*$",
+    _I,
+)
 _EN_USED_TO = re.compile(r"^I used to (?P<was>\w+) (?P<x>[^,]+?),? (?:but |and )?(?:now|these days|nowadays) (?:I )?(?P<now>[\w' ]+?) (?-i:them|it|that|those|these|him|her)(?: a lot| too| instead)?$", _I)
 _ZH_NOT_BUT = re.compile(r"^我(?:其实|现在)?不是(?:一个|一名|个|名)?(?P<x>[^，,]+?)[，,]\s*(?:而)?(?:我)?是(?:一个|一名|个|名)?(?P<y>.+)$")
 _ZH_SOMEONE = re.compile(rf"^(?:我的?|他的?|她的?)?(?:{KIN_ZH})")
@@ -548,7 +557,11 @@ def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
         # what the user is ("我不是医生，是护士": 我是护士)
         stated = match_clause(f"我{m['y']}", True) or _stated(f"我是{m['y']}", m["y"], True)
         wrong = m["x"]
-    elif (m := _EN_NOT_BUT.match(sentence)) and (m["im"] or not _EN_CLAUSE_START.match(m["y"])):
+    elif (
+        (m := _EN_NOT_BUT.match(sentence))
+        and (m["im"] or not _EN_CLAUSE_START.match(m["y"]))
+        and not ((aside := _EN_REMARK.match(m["y"])) and not (m["im"] and aside["adverb"]))
+    ):
         y = _EN_LOOSELY.sub("", m["y"], count=1)  # "I'm not a teacher, more like a tutor"
         stated, wrong = _stated(f"I'm {y}", y, False), m["x"]
     elif m := _EN_USED_TO.match(sentence):

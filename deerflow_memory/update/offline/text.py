@@ -323,13 +323,20 @@ _SARCASM_MARK = (
 # A need denied plainly: "Wait, I'm not allergic to shrimp", "不对，我对虾不过敏".
 # With a mark of a correction ("Actually, I'm not allergic to shrimp", "不对，我对虾不过敏")
 # it also withdraws a need stored before (a bare denial may say what was never stored).
+# (an apology after it marks it too: "I'm not allergic to shrimp, sorry", "…不过敏，抱歉")
 _DENIES_NEED = re.compile(
     r"(?P<mark>(?:(?:wait|actually|no|sorry|oh|hmm|oops|well)[,!.]?\s*)*)I'?m not"
-    r" (?P<kind>allergic|intolerant|sensitive) to (?P<x>[\w' -]{1,40}?)(?: after all)?[.!]?"
-    r"|(?P<mark2>不对|等等|其实|哦|不是)?[，,]?\s*我对(?P<y>[^，,。！？]{1,12}?)(?:并|其实)?不过敏[。！!]?",
+    r" (?P<kind>allergic|intolerant|sensitive) to (?P<x>[\w' -]{1,40}?)(?: after all)?"
+    r"(?:,\s*(?P<after>sorry|my bad|oops|whoops|my mistake))?[.!]?"
+    r"|(?P<mark2>不对|等等|其实|哦|不是|抱歉|不好意思|对不起)?[，,]?\s*我对(?P<y>[^，,。！？]{1,12}?)"
+    r"(?:并|其实)?不过敏(?:[，,]\s*(?P<after2>抱歉|不好意思|对不起|我说错了|说错了))?[。！!]?",
     _I,
 )
-_CORRECTION_MARK = re.compile(r"wait|actually|no\b|sorry|oops|不对|其实|不是", _I)
+_CORRECTION_MARK = re.compile(
+    r"wait|actually|no\b|sorry|oops|whoops|my bad|my mistake|不对|其实|不是|抱歉|不好意思|对不起|"
+    r"我?说错了",
+    _I,
+)
 # What says a withdrawal is not so, after it ("My kiwi allergy is gone, yeah right", "…, I
 # wish", "…, until it didn't", "我的芒果过敏好了，可惜没有") or as the next sentence ("…gone.
 # Not!", "…gone... I wish"): the need stands.
@@ -415,6 +422,7 @@ _ZH_SHORT_TERM = re.compile(
 # more text, held the updater for seconds to hours), and the longest such ending goes.
 _EN_TAIL_WORDS = (
     "too|as well|though|anyway|lol|haha|ugh|btw|by the way|thanks|thank you|please|actually|"
+    "sorry|my bad|oops|whoops|"
     "tbh|ngl|fwiw|fyi|imo|"
     "vs"  # a short form left at the end: "I can't eat gluten vs." says "gluten"
 )
@@ -1940,7 +1948,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
             denied is not None
             and "?" not in terminator
             and "？" not in terminator
-            and _CORRECTION_MARK.match(denied["mark"] or denied["mark2"] or "")
+            and _CORRECTION_MARK.match(
+                denied["mark"] or denied["mark2"] or denied["after"] or denied["after2"] or ""
+            )
         ):
             # "Actually, I'm not allergic to shrimp": the stored need goes too
             what = f"{denied['kind']} to {denied['x']}" if denied["x"] else f"对{denied['y']}过敏"

@@ -1,0 +1,103 @@
+"""A remark about saying something ("sorry", "oops", "sadly", "I'm afraid") is no fact.
+
+Before: "I'm not allergic to kiwi, sorry." stored "User is sorry" as a correction (read as
+"I'm not X, [I'm] Y"), "…, oops" stored "User is oops", "…, sadly" "User is sadly";
+"I'm allergic to walnuts, sorry" stored the need of "walnuts, sorry"; and a denial with its
+apology after it ("Wait, I'm not allergic to kiwi, sorry") withdrew nothing, though with
+the apology before it ("Sorry, I'm not allergic to kiwi") it did. Sentences are this
+project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_quality_kinds import facts_after
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm not allergic to kiwi, sorry.",
+        "I'm not a baker, sorry about that.",
+        "I'm not allergic to kiwi, oops.",
+        "I'm not a runner, sadly.",
+        "I'm not allergic to kiwi, obviously.",
+        "I'm not an architect, I'm afraid.",
+        "I'm not an architect, I'm sure.",
+        "I'm not a baker, sorry to say.",
+        "I'm not a baker, my bad.",
+        "I'm not a baker, okay?",
+        "I'm not a baker, to be honest.",
+    ],
+)
+def test_a_remark_after_a_denial_is_nothing_the_user_is(said: str) -> None:
+    stored = " ".join(facts_after(said)).casefold()
+    for remark in ("sorry", "oops", "sadly", "obviously", "afraid", "sure", "bad", "okay"):
+        assert f"user is {remark}" not in stored
+    assert "honest" not in stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # what the user is, said after the denial, is still read
+        ("I'm not a baker, I'm a florist.", "User is a florist"),
+        ("I'm not a baker, I'm friendly.", "User is friendly"),
+    ],
+)
+def test_what_the_user_is_after_a_denial_is_still_read(said: str, stored: str) -> None:
+    assert stored in facts_after(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I'm allergic to walnuts, sorry.", ["User is allergic to walnuts"]),
+        ("I'm allergic to walnuts, oops.", ["User is allergic to walnuts"]),
+        ("I'm allergic to walnuts, my bad.", ["User is allergic to walnuts"]),
+    ],
+)
+def test_an_apology_is_no_part_of_a_need(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "left"),
+    [
+        (
+            "I'm allergic to walnuts and kiwi.",
+            "Wait, I'm not allergic to kiwi, sorry.",
+            ["User is allergic to walnuts"],
+        ),
+        ("I'm allergic to kiwi.", "I'm not allergic to kiwi, my bad.", []),
+        ("I'm allergic to kiwi.", "I'm not allergic to kiwi, whoops.", []),
+        ("我对芒果过敏。", "抱歉，我对芒果不过敏。", ["用户对芒果不过敏"]),
+        (
+            "我对芒果和花生过敏。",
+            "我对芒果不过敏，说错了。",
+            ["用户对芒果不过敏", "用户对花生过敏"],
+        ),
+    ],
+)
+def test_a_denial_with_an_apology_withdraws_the_need(
+    first: str, later: str, left: list[str]
+) -> None:
+    assert facts_after(first, later) == left
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        # a bare denial may say what was never stored: the need stays
+        ("I'm allergic to kiwi.", "I'm not allergic to kiwi."),
+        ("我对芒果过敏。", "我对芒果不过敏。"),
+    ],
+)
+def test_a_bare_denial_still_withdraws_nothing(first: str, later: str) -> None:
+    assert facts_after(first)[0] in facts_after(first, later)
+
+
+def test_an_addition_denied_with_an_apology_is_not_stored() -> None:
+    said = "I'm allergic to walnuts. Kiwi too. I'm not allergic to kiwi, sorry."
+    assert facts_after(said) == ["User is allergic to walnuts"]
