@@ -101,3 +101,69 @@ def test_a_bare_denial_still_withdraws_nothing(first: str, later: str) -> None:
 def test_an_addition_denied_with_an_apology_is_not_stored() -> None:
     said = "I'm allergic to walnuts. Kiwi too. I'm not allergic to kiwi, sorry."
     assert facts_after(said) == ["User is allergic to walnuts"]
+
+
+# --- a need said in its other word order, denied with a mark of correction -------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "left"),
+    [
+        ("I'm gluten intolerant.", "Actually, I'm not gluten intolerant.", []),
+        ("I'm lactose intolerant.", "Wait, I'm not lactose intolerant, sorry.", []),
+        ("I'm penicillin allergic.", "Actually, I'm not penicillin allergic.", []),
+        # a word of degree is no thing: the intolerance stays
+        ("I'm lactose intolerant.", "Actually, I'm not that intolerant.", None),
+        ("I'm lactose intolerant.", "Actually, I'm not very intolerant.", None),
+        # a bare denial withdraws nothing
+        ("I'm lactose intolerant.", "I'm not lactose intolerant.", None),
+    ],
+)
+def test_a_marked_denial_of_an_intolerance_withdraws_it(
+    first: str, later: str, left: list[str] | None
+) -> None:
+    assert facts_after(first, later) == (facts_after(first) if left is None else left)
+
+
+def test_a_denied_intolerance_leaves_an_allergy_to_the_same_thing() -> None:
+    said = "I'm allergic to walnuts. Gluten too. Actually, I'm not gluten intolerant."
+    assert facts_after(said) == ["User is allergic to walnuts", "User is allergic to gluten"]
+    # …which a denial of the allergy itself, later in the message, still takes back
+    said += " Wait, I'm not allergic to gluten."
+    assert facts_after(said) == ["User is allergic to walnuts"]
+
+
+# --- a food said to be possible again -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        ("I can't have dairy.", "I can have dairy now."),
+        ("I'm unable to eat gluten.", "I can eat gluten again."),
+        ("I can no longer eat gluten.", "I can eat gluten again now."),
+        ("I can't drink milk.", "I can drink milk again."),
+        ("I can't eat cashews.", "Actually, I can eat cashews now."),
+    ],
+)
+def test_a_food_said_possible_again_takes_back_cannot_eat_it(first: str, later: str) -> None:
+    assert facts_after(first)[0] not in facts_after(first, later)
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        ("I'm allergic to cashews.", "I can eat cashews now."),  # an allergy stays
+        ("I can't eat pork.", "Can I eat pork now?"),
+        ("I can't eat pork.", "My brother can eat pork now."),
+        ("I can't eat pork.", "I can eat beef now."),
+    ],
+)
+def test_what_is_not_the_user_eating_it_again_takes_nothing_back(first: str, later: str) -> None:
+    assert facts_after(first)[0] in facts_after(first, later)
+
+
+@pytest.mark.timeout(60)
+def test_denials_of_an_intolerance_between_needs_are_read_in_linear_time() -> None:
+    said = "I'm allergic to gluten. Actually, I'm not gluten intolerant. " * 12_000
+    assert facts_after(said) == ["User is allergic to gluten"]

@@ -75,6 +75,7 @@ from deerflow_memory.update.offline.vocabulary import (
     DIET_EN,
     FOR_EXAMPLE_ZH,
     KIN_ZH,
+    NEED_THING_EN,
     SINCE_WHEN_EN,
     SYMPTOM_EN,
 )
@@ -326,12 +327,22 @@ _SARCASM_MARK = (
 # (an apology after it marks it too: "I'm not allergic to shrimp, sorry", "…不过敏，抱歉")
 _DENIES_NEED = re.compile(
     r"(?P<mark>(?:(?:wait|actually|no|sorry|oh|hmm|oops|well)[,!.]?\s*)*)I'?m not"
-    r" (?P<kind>allergic|intolerant|sensitive) to (?P<x>[\w' -]{1,40}?)(?: after all)?"
+    r" (?:(?P<kind>allergic|intolerant|sensitive) to (?P<x>[\w' -]{1,40}?)"
+    rf"|(?P<z>{NEED_THING_EN}) (?P<kind_after>intolerant|allergic|sensitive))(?: after all)?"
     r"(?:,\s*(?P<after>sorry|my bad|oops|whoops|my mistake))?[.!]?"
     r"|(?P<mark2>不对|等等|其实|哦|不是|抱歉|不好意思|对不起)?[，,]?\s*我对(?P<y>[^，,。！？]{1,12}?)"
     r"(?:并|其实)?不过敏(?:[，,]\s*(?P<after2>抱歉|不好意思|对不起|我说错了|说错了))?[。！!]?",
     _I,
 )
+_NEED_KINDS = ("intolerant", "allergic", "sensitive", "")
+
+
+def _kind_of(content: str) -> str:
+    """The first of :data:`_NEED_KINDS` a need's wording holds ("" for none)."""
+    folded = content.casefold()
+    return next(kind for kind in _NEED_KINDS if kind in folded)
+
+
 _CORRECTION_MARK = re.compile(
     r"wait|actually|no\b|sorry|oops|whoops|my bad|my mistake|不对|其实|不是|抱歉|不好意思|对不起|"
     r"我?说错了",
@@ -1877,13 +1888,16 @@ def candidates_from_text(text: str) -> list[Candidate]:
     # The needs said so far by value, for a denial later ("Wait, I'm not allergic to shrimp"),
     # and those denied (by id, kept alive here): they leave ``found`` once, at the end, so
     # each need is looked at once however many denials come (they were N² time).
-    by_value: dict[str, list[Candidate]] = {}
+    # Keyed by value and kind ("intolerant", "allergic", "sensitive" or ""), since "I'm not
+    # gluten intolerant" denies the intolerance only.
+    by_value: dict[tuple[str, str], list[Candidate]] = {}
     denied_needs: dict[int, Candidate] = {}
 
     def said_needs(candidates: Iterable[Candidate]) -> None:
         for candidate in candidates:
             if candidate.constraint:
-                by_value.setdefault((candidate.value or "").casefold(), []).append(candidate)
+                value = (candidate.value or "").casefold()
+                by_value.setdefault((value, _kind_of(candidate.content)), []).append(candidate)
 
     added = False  # whether the sentence before only added a thing to a need ("Shrimp too.")
     per_diet = False  # whether that sentence was read once per diet of a list
@@ -1934,8 +1948,11 @@ def candidates_from_text(text: str) -> list[Candidate]:
         if denied is not None and "?" not in terminator and "？" not in terminator:
             # "I'm allergic to peanuts. Shrimp too. Wait, I'm not allergic to shrimp.": the
             # need said earlier in the message is not so (a stored one stays: see _retract)
-            thing = (denied["x"] or denied["y"]).strip().casefold()
-            denied_needs.update((id(c), c) for c in by_value.pop(thing, ()))
+            thing = (denied["x"] or denied["z"] or denied["y"]).strip().casefold()
+            # "not gluten intolerant" denies that kind only: a gluten allergy stays
+            kinds = (denied["kind_after"].casefold(),) if denied["kind_after"] else _NEED_KINDS
+            for kind in kinds:
+                denied_needs.update((id(c), c) for c in by_value.pop((thing, kind), ()))
         previous, sentence_before, added = len(found), raw, False
         # a list of diets is read once per diet, as each would be said alone (_each_diet);
         # what an earlier reading found is not added again
@@ -1953,7 +1970,12 @@ def candidates_from_text(text: str) -> list[Candidate]:
             )
         ):
             # "Actually, I'm not allergic to shrimp": the stored need goes too
-            what = f"{denied['kind']} to {denied['x']}" if denied["x"] else f"对{denied['y']}过敏"
+            if denied["x"]:
+                what = f"{denied['kind']} to {denied['x']}"
+            elif denied["z"]:  # "Actually, I'm not gluten intolerant"
+                what = f"{denied['z']} {denied['kind_after']}"
+            else:
+                what = f"对{denied['y']}过敏"
             found.append(Candidate("", FactCategory.CONTEXT, 0.9, retract=normalise_value(what)))
     if _UNDONE.search(text):  # "I left Paris in June, but came back in July": nothing ended
         found = [c for c in found if not (_ENDED_HERE.match(c.content) or c.retract_present)]
