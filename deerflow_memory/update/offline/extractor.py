@@ -220,11 +220,10 @@ class OfflineExtractor:
             if not isinstance(message, HumanMessage):
                 continue
             text = strip_upload_blocks(message_text(message))
-            said = candidates_from_text(text)
-            if not said and said_before is not None:
-                # "I'm allergic to shellfish." and then "Also walnuts.": the need again
-                more = added_to(text, *said_before)
-                said = [more] if more is not None else []
+            # "I'm allergic to shellfish." and then "Also walnuts." ("还有开心果。"): the need
+            # again, not what the words would say alone ("用户有开心果")
+            more = added_to(text, *said_before) if said_before is not None else None
+            said = [more] if more is not None else candidates_from_text(text)
             found.extend(said)
             said_before = (text, said[-1]) if said else None
         return found

@@ -498,8 +498,25 @@ _EN_OTHER = re.compile(
     r"somebody|everyone|everybody|people|nobody|one of)\b|^[A-Z][a-z]+\s+(?:is|was|has|had|likes|loves|lives|"
     r"works|does|doesn't|hates|said|says|thinks)\b"
 )
+# A person named before what is said of them ("王伟对虾过敏", "小李不吃辣", "老张喜欢钓鱼"):
+# a common surname and one or two characters of a given name, or 小/老/阿 and the surname,
+# right before a need or a taste. Time words that start like a name ("周末", "夏天",
+# "马上") are no name.
+_ZH_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
+    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
+    "龚邵万钱严覃武戴莫孔向汤"
+)
+_ZH_NAMED = (
+    r"(?!周末|周[一二三四五六日天]|[夏白]天|夏季|曾经|曾|常常|常年|向来|马上|严重|高中|方面|于是|万一"
+    r"|许多|许久|任何|何时|黄油|龙虾)"
+    rf"(?:[小老阿][{_ZH_SURNAMES}]|[{_ZH_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)"
+    r"(?=对[^，,。！？]{1,12}?(?:过敏|不耐受|敏感)|不(?:能|太)?(?:吃|喝)|(?:很|最|也|特别|非常)?"
+    r"(?:喜欢|讨厌|爱吃|爱喝)|住在)"
+)
 _ZH_OTHER = re.compile(
-    rf"^(?:我(?:的)?(?:家(?:里)?的?)?(?:{KIN_ZH}|猫|狗|宠物)|我们|咱们|他|她|它|你|您|大家|别人|有人|人家|(?:{KIN_ZH}))"
+    rf"^(?:我(?:的)?(?:家(?:里)?的?)?(?:{KIN_ZH}|猫|狗|宠物)|我们|咱们|他|她|它|你|您|大家|别人|有人|人家|(?:{KIN_ZH})"
+    rf"|{_ZH_NAMED})"
 )
 # A request or question after a statement ("pescatarian here, give me a lunch idea")
 # is no item of an enumeration: it does not join the clause before it.
