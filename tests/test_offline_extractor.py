@@ -777,7 +777,11 @@ def test_brackets_keep_sentences_and_clauses_whole(
         # facts after apologies, hedges, additions and other clauses (attackers 41-43):
         # there is none, and what follows changes nothing that came before
         ("I'm allergic to wasps. Sorry, to trouble you again.", ["User is allergic to wasps"]),
-        ("I'm allergic to wasps. Sorry, to bees.", ["User is allergic to wasps"]),
+        # (the bees are an allergy whether meant instead or as well: added, the wasps kept)
+        (
+            "I'm allergic to wasps. Sorry, to bees.",
+            ["User is allergic to wasps", "User is allergic to bees"],
+        ),
         ("I'm on a low-fat diet. No, on Sundays too.", ["User is on a low-fat diet"]),
         ("I'm allergic to mould, I mean to some extent.", ["User is allergic to mould"]),
         ("I live in Graz. Correction, in case you need it.", ["User lives in Graz"]),

@@ -31,7 +31,18 @@ from deerflow_memory.update.offline.vocabulary import (
     SYMPTOM_ZH,
 )
 
-__all__ = ["added_to", "need_of", "one_more_thing", "said_last", "split_one_more", "zh_things"]
+__all__ = [
+    "added_to",
+    "instead_of",
+    "need_of",
+    "one_more_thing",
+    "put_right",
+    "said_instead",
+    "said_last",
+    "split_instead",
+    "split_one_more",
+    "zh_things",
+]
 
 _I = re.IGNORECASE
 
@@ -225,3 +236,83 @@ def added_to(addition: str, said_before: str, need: Candidate) -> Candidate | No
     if thing is None or not said_last(said_before, need, zh):
         return None
     return need_of(need, thing)
+
+
+# --- a need's thing put right as soon as it was said ---------------------------------------
+# "I mean cashews", "Sorry, I meant cashews", "make that cashews", "No wait, cashews"; "我是说
+# 腰果", "说错了，应该是腰果", "不对，是腰果": the thing the need was meant of. "I mean" or a mark
+# of correction must say so ("Cashews." alone, or "Actually, cashews", may answer something
+# else). Only "I mean" and its kin ("不对", "说错了": "that's wrong") say the thing before was
+# wrong; after a mark alone ("Sorry, to bees") the user may as well add a thing: the need is
+# said of it and the one before kept.
+_EN_INSTEAD = re.compile(
+    r"(?P<lead>(?:(?:sorry|oops|whoops|my bad|no|wait|er+m*|um+|uh+|actually)[,.!]?\s+)*)"
+    r"(?P<say>(?:I mean|I meant(?: to say)?|make that|or rather|rather),?\s+)?(?:to\s+)?"
+    r"(?P<thing>[A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*){0,3}?)\s*[.!]*",
+    _I,
+)
+_EN_MARKS_INSTEAD = re.compile(r"sorry|oops|whoops|my bad|no\b|wait", _I)
+_ZH_INSTEAD = re.compile(
+    r"(?P<lead>(?:不对|不是|说错了|我说错了|抱歉|不好意思|对不起|哦)?)[，,]?\s*"
+    r"(?:(?P<say>我是说|我的意思是|应该是|其实是)|是)(?:对)?(?P<thing>[^\s，,。！？!?；;：:]{1,10})[。！!]?"
+)
+
+
+def said_instead(text: str, zh: bool) -> tuple[str, bool] | None:
+    """The thing ``text`` says a need just said was meant of ("Sorry, I meant cashews." →
+    "cashews", "不对，是腰果" → "腰果"), and whether it says the thing before was wrong ("I
+    mean", "我是说"; not a mark alone); ``None`` when ``text`` is no such correction of things
+    one reacts to or leaves out. At most :data:`_ADDITION_AT_MOST` characters are read."""
+    text = text.strip()
+    if len(text) > _ADDITION_AT_MOST:
+        return None
+    if zh:
+        m = _ZH_INSTEAD.fullmatch(text)
+        if m is None or not (m["lead"] or m["say"]) or not zh_things(m["thing"]):
+            return None
+        return m["thing"], bool(m["say"]) or m["lead"] in ("不对", "说错了", "我说错了")
+    m = _EN_INSTEAD.fullmatch(text)
+    if m is None or not (m["say"] or _EN_MARKS_INSTEAD.search(m["lead"])):
+        return None
+    thing = m["thing"]
+    if not all(_EN_KNOWN.fullmatch(t) for t in _EN_AND.split(thing)):
+        return None
+    return (thing if thing.isupper() and len(thing) <= 4 else thing.lower()), bool(m["say"])
+
+
+def split_instead(sentence: str, zh: bool) -> tuple[str, str, bool] | None:
+    """``sentence`` as the need it says, the thing it was meant of, said after a break, and
+    whether the thing before was said to be wrong ("I'm allergic to peanuts, I mean cashews"
+    → ``("I'm allergic to peanuts", "cashews", True)``, "我对花生过敏，不对，是腰果"), or
+    ``None``. Only the last :data:`_ADDITION_AT_MOST` characters are searched."""
+    breaks = _ZH_BREAKS if zh else (",", *_EN_BREAKS)
+    end = len(sentence.rstrip())
+    # from the break nearest the need: "…过敏，不对，是腰果" splits before "不对"
+    for at in range(max(1, end - _ADDITION_AT_MOST), end):
+        width = next((len(b) for b in breaks if sentence.startswith(b, at)), 0)
+        if width and (meant := said_instead(sentence[at + width : end], zh)) is not None:
+            return sentence[:at].rstrip(), *meant
+    return None
+
+
+def instead_of(correction: str, said_before: str, need: Candidate) -> tuple[Candidate, bool] | None:
+    """``need`` said of the thing ``correction`` says it was meant of ("Sorry, I meant
+    cashews."), and whether it takes ``need``'s place (see :func:`put_right`), when ``need``
+    is what the last clause of ``said_before`` says; else ``None``."""
+    zh = CJK.search(correction) is not None
+    meant = said_instead(correction, zh)
+    if meant is None or not said_last(said_before, need, zh):
+        return None
+    return put_right(need, *meant)
+
+
+def put_right(need: Candidate, thing: str, wrong: bool) -> tuple[Candidate, bool] | None:
+    """``need`` said of ``thing``, and whether it takes ``need``'s place: only when the
+    user said the thing before was wrong (``wrong``) and ``need`` is of one thing (of a list,
+    which item was wrong is not said, so all are kept). ``None`` when ``need`` is no plain
+    need of a thing (see :func:`need_of`)."""
+    meant = need_of(need, thing)
+    if meant is None:
+        return None
+    value = need.value or ""
+    return meant, wrong and _LAST_ITEM.sub("", value) == value

@@ -49,7 +49,7 @@ from deerflow_memory.models import (
     UserUpdate,
 )
 from deerflow_memory.update.extraction import ExtractionRequest
-from deerflow_memory.update.offline.ellipsis import added_to
+from deerflow_memory.update.offline.ellipsis import added_to, instead_of
 from deerflow_memory.update.offline.expiry import with_time_frames
 from deerflow_memory.update.offline.retractions import (
     AGO_EN,
@@ -221,9 +221,18 @@ class OfflineExtractor:
                 continue
             text = strip_upload_blocks(message_text(message))
             # "I'm allergic to shellfish." and then "Also walnuts." ("还有开心果。"): the need
-            # again, not what the words would say alone ("用户有开心果")
-            more = added_to(text, *said_before) if said_before is not None else None
-            said = [more] if more is not None else candidates_from_text(text)
+            # again, not what the words would say alone ("用户有开心果"); "Sorry, I meant
+            # cashews.": the need was of cashews (of a list, which was wrong is unsaid)
+            said: list[Candidate] | None = None
+            if said_before is not None:
+                if (more := added_to(text, *said_before)) is not None:
+                    said = [more]
+                elif (meant := instead_of(text, *said_before)) is not None:
+                    if meant[1]:
+                        found.pop()  # (said_before[1], the need put right)
+                    said = [meant[0]]
+            if said is None:
+                said = candidates_from_text(text)
             found.extend(said)
             said_before = (text, said[-1]) if said else None
         return found

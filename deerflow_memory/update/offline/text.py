@@ -30,8 +30,11 @@ from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.ellipsis import (
     added_to,
+    instead_of,
     need_of,
+    put_right,
     said_last,
+    split_instead,
     split_one_more,
     zh_things,
 )
@@ -1960,6 +1963,22 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 said_needs([more])
             sentence_before, added = raw, True
             continue
+        if (
+            len(found) > previous
+            and "?" not in terminator
+            and "？" not in terminator
+            and id(found[-1]) not in denied_needs
+            and (meant := instead_of(raw, sentence_before, found[-1])) is not None
+        ):
+            # "I'm allergic to peanuts. Sorry, I meant cashews.": the need was of cashews
+            if meant[1]:
+                found[-1] = meant[0]
+            elif meant[0].content != found[-1].content:
+                previous = len(found)
+                found.append(meant[0])
+                said_needs([meant[0]])
+            sentence_before, added = raw, True
+            continue
         said_needs(found[previous:])
         denied = _DENIES_NEED.fullmatch(raw.strip())
         if denied is not None and "?" not in terminator and "？" not in terminator:
@@ -2286,8 +2305,14 @@ def _each_diet(sentence: str) -> list[str] | None:
     return readings
 
 
-def _sentence_candidates(sentence: str, zh: bool, marker: bool) -> list[Candidate]:
-    """Candidates of one cleaned sentence: a retraction or correction frame, else its clauses."""
+def _sentence_candidates(
+    sentence: str, zh: bool, marker: bool, *, instead: bool = True
+) -> list[Candidate]:
+    """Candidates of one cleaned sentence: a retraction or correction frame, else its clauses.
+
+    With ``instead``, a need put right at the end ("…peanuts, I mean cashews") is read (once
+    per sentence: the head is read without it).
+    """
     if not zh and (was := _EN_WAS_NOT_NOW.match(sentence)):
         # "I used to play guitar, but not anymore": the past habit's rule withdraws it
         used_to = was["head"] == " used to"
@@ -2297,11 +2322,18 @@ def _sentence_candidates(sentence: str, zh: bool, marker: bool) -> list[Candidat
     framed = _correction_frame(sentence, zh, marker)
     if framed is not None:
         return framed
+    if instead and (correction := split_instead(sentence, zh)) is not None:
+        # "I'm allergic to peanuts, I mean cashews", "我对花生过敏，不对，是腰果": the need of
+        # the thing meant (see ellipsis.put_right)
+        head, thing, wrong = correction
+        said = _sentence_candidates(head, zh, marker, instead=False)
+        if said and said_last(head, said[-1], zh) and (meant := put_right(said[-1], thing, wrong)):
+            return [*said[:-1], meant[0]] if meant[1] else [*said, meant[0]]
     if (added := split_one_more(sentence, zh)) is not None:
         # "I'm allergic to peanuts; shrimp too", "我对花生过敏，还有虾": the need, then again
         # of each thing added (which, read alone, stated nothing or something else)
         head, things = added
-        said = _sentence_candidates(head, zh, marker)
+        said = _sentence_candidates(head, zh, marker, instead=False)
         if (
             said
             and said_last(head, said[-1], zh)
