@@ -316,3 +316,79 @@ def put_right(need: Candidate, thing: str, wrong: bool) -> tuple[Candidate, bool
         return None
     value = need.value or ""
     return meant, wrong and _LAST_ITEM.sub("", value) == value
+
+
+# --- someone's need, and "me too" ------------------------------------------------------------
+# "My wife is allergic to eggs. Me too.", "…, and so am I", "My son can't eat gluten.
+# Neither can I.", "我老婆对鸡蛋过敏，我也是": the user has the same need. Only a need is read so
+# (what else someone is or does, the user may share in part: "My wife is a doctor. Me too" is
+# left as said).
+_EN_ME_TOO = re.compile(
+    r"(?:(?:and|but)\s+)?(?:so (?:am|do|have|can't) I|I (?:am|do|have|can't) too|I'm (?:also )?the same|"
+    r"me too|me as well|me also|same here|same (?:for|with) me|same|ditto|"
+    r"(?:neither|nor) (?:am|do|can|have) I|me neither|me either|I can't either|I don't either"
+    # ("…and I am too" once its "too" is read as an ending word: "…and I'm")
+    r"|(?<=and )I(?:'m| am| do| have))"
+    r"(?:,?\s+(?:actually|lol|haha|sadly|unfortunately))?[\s.!~]*",
+    _I,
+)
+_ZH_ME_TOO = re.compile(r"我也(?:是|一样|这样|是这样|过敏|不能吃|不吃|吃不了)[的啊呀哦。！!~～\s]*")
+# Someone's need said as the rules would read the user's ("…is allergic to eggs": "I'm
+# allergic to eggs"); what stands before the verb is one person or group of them.
+_EN_SOMEONE_NEEDS = re.compile(
+    rf"(?:(?:my|our)\s+(?:(?:older|younger|little|big|eldest|youngest|oldest|best|twin)\s+)?(?:{KIN_EN})"
+    r"|(?-i:[A-Z][a-z]{1,20}))"
+    r"\s+(?:(?P<be>is|are)|(?P<has>has|have)|(?P<cant>can't|cannot|can not)|(?P<dont>doesn't|does not|don't|do not)"
+    r"|(?P<reacts>reacts|react))\s+(?P<rest>[^,;]{1,60}?)[.!]*",
+    _I,
+)
+_ZH_SOMEONE_NEEDS = re.compile(
+    rf"(?:我的?|我们家的?)?(?:{KIN_ZH})(?:也|都)?(?P<rest>(?:对|不能吃|不吃|吃不了|不能喝|不喝)[^，,。！？!?；;]{{1,20}}?)[。！!]*"
+)
+
+
+def same_need(me_too: str, said_before: str) -> str | None:
+    """What the user says of themself with ``me_too`` ("Me too.", "So am I", "我也是"), said
+    right after someone's need (``said_before``: "My wife is allergic to eggs") — the need in
+    the user's words ("I'm allergic to eggs", "我对鸡蛋过敏") for the rules to read — or
+    ``None``. At most :data:`_ADDITION_AT_MOST` characters of ``me_too`` are read."""
+    me_too = me_too.strip()
+    if len(me_too) > _ADDITION_AT_MOST:
+        return None
+    if CJK.search(me_too) is not None:
+        if not _ZH_ME_TOO.fullmatch(me_too):
+            return None
+        someone = _ZH_SOMEONE_NEEDS.fullmatch(said_before.strip())
+        return None if someone is None else "我" + someone["rest"]
+    someone = _EN_SOMEONE_NEEDS.fullmatch(said_before.strip())
+    if someone is None or not _EN_ME_TOO.fullmatch(me_too):
+        return None
+    if someone["be"]:
+        verb = "I'm"
+    elif someone["has"]:
+        verb = "I have"
+    elif someone["cant"]:
+        verb = "I can't"
+    elif someone["dont"]:
+        verb = "I don't"
+    else:
+        verb = "I react"
+    return f"{verb} {someone['rest']}"
+
+
+# "…, and so am I", "…; me too", "…，我也是": "me too" said in the sentence of the need
+_EN_ME_TOO_AFTER = re.compile(r"(?:,|;|\s+-+|\s+(?=and\b))\s*(?=\S)")
+_ZH_ME_TOO_AFTER = re.compile(r"[，,；;]\s*(?=我也)")
+
+
+def split_me_too(sentence: str, zh: bool) -> tuple[str, str] | None:
+    """``sentence`` as someone's need and the user's "me too" after it ("My wife is allergic
+    to eggs, and so am I" → ``("My wife is allergic to eggs", "I'm allergic to eggs")``), or
+    ``None``. Only the last :data:`_ADDITION_AT_MOST` characters are searched."""
+    end = len(sentence.rstrip())
+    near = max(1, end - _ADDITION_AT_MOST)
+    for m in (_ZH_ME_TOO_AFTER if zh else _EN_ME_TOO_AFTER).finditer(sentence, near, end):
+        head = sentence[: m.start()]
+        if (same := same_need(sentence[m.end() : end], head)) is not None:
+            return head, same
+    return None

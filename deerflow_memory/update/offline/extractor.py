@@ -49,7 +49,7 @@ from deerflow_memory.models import (
     UserUpdate,
 )
 from deerflow_memory.update.extraction import ExtractionRequest
-from deerflow_memory.update.offline.ellipsis import added_to, instead_of
+from deerflow_memory.update.offline.ellipsis import added_to, instead_of, same_need
 from deerflow_memory.update.offline.expiry import with_time_frames
 from deerflow_memory.update.offline.retractions import (
     AGO_EN,
@@ -216,10 +216,17 @@ class OfflineExtractor:
         """Candidate facts of the human messages, in conversation order (no memory checks)."""
         found: list[Candidate] = []
         said_before: tuple[str, Candidate] | None = None  # the last message and its last fact
+        last_text = ""  # the last message
         for message in messages:
             if not isinstance(message, HumanMessage):
                 continue
             text = strip_upload_blocks(message_text(message))
+            if (same := same_need(text, last_text)) is not None:
+                # "My wife is allergic to eggs." and then "Me too.": her need, the user's too
+                said_before, last_text = None, text
+                found += [c for c in candidates_from_text(same) if c.constraint]
+                continue
+            last_text = text
             # "I'm allergic to shellfish." and then "Also walnuts." ("还有开心果。"): the need
             # again, not what the words would say alone ("用户有开心果"); "Sorry, I meant
             # cashews.": the need was of cashews (of a list, which was wrong is unsaid)

@@ -34,7 +34,9 @@ from deerflow_memory.update.offline.ellipsis import (
     need_of,
     put_right,
     said_last,
+    same_need,
     split_instead,
+    split_me_too,
     split_one_more,
     zh_things,
 )
@@ -1979,6 +1981,18 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 said_needs([meant[0]])
             sentence_before, added = raw, True
             continue
+        if (
+            sentence_before
+            and "?" not in terminator
+            and "？" not in terminator
+            and (same := same_need(raw, sentence_before)) is not None
+        ):
+            # "My wife is allergic to eggs. Me too.": her need, of the user too
+            said_needs(found[previous:])
+            previous = len(found)
+            found += _same_need(same)
+            sentence_before, added = raw, True
+            continue
         said_needs(found[previous:])
         denied = _DENIES_NEED.fullmatch(raw.strip())
         if denied is not None and "?" not in terminator and "？" not in terminator:
@@ -2305,6 +2319,12 @@ def _each_diet(sentence: str) -> list[str] | None:
     return readings
 
 
+def _same_need(said: str) -> list[Candidate]:
+    """The needs of ``said``, someone's need put in the user's words (ellipsis.same_need)."""
+    zh = CJK.search(said) is not None
+    return [c for c in _sentence_candidates(said, zh, False, instead=False) if c.constraint]
+
+
 def _sentence_candidates(
     sentence: str, zh: bool, marker: bool, *, instead: bool = True
 ) -> list[Candidate]:
@@ -2322,6 +2342,10 @@ def _sentence_candidates(
     framed = _correction_frame(sentence, zh, marker)
     if framed is not None:
         return framed
+    if instead and (me_too := split_me_too(sentence, zh)) is not None:
+        # "My wife is allergic to eggs, and so am I", "我老婆对鸡蛋过敏，我也是": the need,
+        # of the user too (only a need: see ellipsis.same_need)
+        return _same_need(me_too[1])
     if instead and (correction := split_instead(sentence, zh)) is not None:
         # "I'm allergic to peanuts, I mean cashews", "我对花生过敏，不对，是腰果": the need of
         # the thing meant (see ellipsis.put_right)
