@@ -402,3 +402,23 @@ def test_additions_denied_again_and_again_are_read_in_linear_time() -> None:
 def test_a_chinese_list_that_says_an_item_again_keeps_its_need() -> None:
     # past about 80 repeats the list grew over what a fact may hold, and nothing was kept
     assert facts_after("我对花生" + "、虾" * 200 + "过敏。") == ["用户对花生、虾、虾过敏"]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a line break, or a blank line, between the need and what follows it (before, the
+        # empty line between them was read as a sentence, after which nothing was added)
+        ("I'm allergic to almonds.\nHazelnuts too.", ["almonds", "hazelnuts"]),
+        ("I'm allergic to almonds.\n\nAlso hazelnuts.", ["almonds", "hazelnuts"]),
+        ("我对杏仁过敏。\n还有榛子。", ["杏仁", "榛子"]),
+    ],
+)
+def test_an_addition_on_the_next_line_adds_to_the_need(said: str, stored: list[str]) -> None:
+    facts = facts_after(said)
+    assert len(facts) == 2
+    assert all(thing in fact for thing, fact in zip(stored, facts, strict=True))
+
+
+def test_a_blank_line_keeps_the_things_of_other_sentences_apart() -> None:
+    assert facts_after("I live in Lyon.\n\nHazelnuts too.") == ["User lives in Lyon"]

@@ -1924,6 +1924,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
     added = False  # whether the sentence before only added a thing to a need ("Shrimp too.")
     per_diet = False  # whether that sentence was read once per diet of a list
     for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
+        if not raw.strip():  # the line break after "…peanuts.": "Shrimp too." follows it
+            continue
         if _SARCASM_ALONE.fullmatch(raw):  # a taste said last is what it takes back
             if per_diet:  # …or the diets of a list said last (_each_diet): all of them
                 found[previous:] = [
