@@ -167,3 +167,35 @@ def test_what_is_not_the_user_eating_it_again_takes_nothing_back(first: str, lat
 def test_denials_of_an_intolerance_between_needs_are_read_in_linear_time() -> None:
     said = "I'm allergic to gluten. Actually, I'm not gluten intolerant. " * 12_000
     assert facts_after(said) == ["User is allergic to gluten"]
+
+
+# --- "not X, just Y": the need of Y's thing ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm not allergic to plums, just to cherries.",
+        "I'm not allergic to plums, only to cherries.",
+        "I'm not allergic to plums but to cherries.",
+        "I'm not allergic to plums after all, just to cherries.",
+        "Turns out I'm not allergic to plums after all, just to cherries.",
+    ],
+)
+def test_not_one_thing_just_another_is_the_need_of_the_other(said: str) -> None:
+    # before: nothing was stored ("just" opened a clause of its own), or "User is only to
+    # cherries"
+    assert facts_after(said) == ["User is allergic to cherries"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm not allergic to plums, just to be clear.",
+        "I'm not allergic to plums, just to my cousin.",
+        "I'm not from Oslo, just from Bergen.",  # not a need: left as before
+    ],
+)
+def test_just_to_what_is_no_thing_is_no_need(said: str) -> None:
+    assert not any("allergic" in fact for fact in facts_after(said))
+    assert "User is just from Bergen" not in facts_after(said)

@@ -41,6 +41,7 @@ from deerflow_memory.update.offline.vocabulary import (
     CJK,
     FOR_EXAMPLE_EN,
     KIN_ZH,
+    NEED_THING_EN,
     SINCE_WHEN_EN,
 )
 
@@ -505,7 +506,7 @@ def _in_present(said: str) -> str:
 # --- frames that withdraw one thing and state another ------------------------------------
 
 # fmt: off
-_EN_NOT_BUT = re.compile(r"^I'm {ADV}not (?:an? |the )?(?P<x>[^,;]+?)\s*(?:[,;]|\s-+)\s*(?:(?:but|rather)\s+)?(?P<im>I'm\s+)?(?P<y>(?:an? |the )?[^,;]+)$".replace("{ADV}", ADV_EN), _I)
+_EN_NOT_BUT = re.compile(r"^I'm {ADV}not (?:an? |the )?(?P<x>[^,;]+?)\s*(?:[,;]|\s-+|(?=\sbut\s+to\s))\s*(?:(?:but|rather)\s+)?(?P<im>I'm\s+)?(?P<y>(?:an? |the )?[^,;]+)$".replace("{ADV}", ADV_EN), _I)
 # After "I'm not X," without "I'm", a clause of its own is no Y the user is: "…, my girlfriend
 # is", "…, I prefer working late", "…, honestly I find it boring" (each read on its own); nor
 # are examples of X ("I'm not into sports, like football", "…, like a marathoner"); "more
@@ -516,6 +517,22 @@ _EN_CLAUSE_START = re.compile(
     _I,
 )
 _EN_LOOSELY = re.compile(r"^more\s+like\s+(?=an?\s)", _I)
+# …nor, but for its object, X again ("I'm not allergic to kiwi, just to mango", "…but to
+# mango", "…only to mango": allergic to mango); "after all" ends no X
+_EN_NEED_OF = re.compile(
+    r"^(?P<need>(?:allergic|intolerant|sensitive|hypersensitive) to)\s+\S.*?(?:\s+after\s+all)?$", _I
+)
+_EN_ONLY_TO = re.compile(rf"^(?:(?:just|only|merely)\s+)?to\s+(?P<thing>{NEED_THING_EN})[.!]*$", _I)
+_AFTER_ALL = re.compile(r"\s+after\s+all$", _I)
+_TURNS_OUT = re.compile(r"^(?:(?:it |as it )?turns out|it turned out)(?: that)?,?\s+(?=I'm\s)", _I)
+
+
+def _need_again(x: str, y: str) -> str | None:
+    """The need X said of Y's thing, when Y is only that thing ("allergic to kiwi", "just to
+    mango" → "allergic to mango"); else ``None``."""
+    if (need := _EN_NEED_OF.match(x)) is None or (only := _EN_ONLY_TO.match(y)) is None:
+        return None
+    return f"{need['need']} {only['thing']}"
 # Nor is a remark about saying it: "I'm not allergic to kiwi, sorry" ("…, oops", "…, sadly",
 # "…, I'm afraid", "…, I'm sure", "…, sorry to say") is a denial, not "User is sorry".
 _EN_REMARK = re.compile(
@@ -558,12 +575,14 @@ def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
         stated = match_clause(f"我{m['y']}", True) or _stated(f"我是{m['y']}", m["y"], True)
         wrong = m["x"]
     elif (
-        (m := _EN_NOT_BUT.match(sentence))
-        and (m["im"] or not _EN_CLAUSE_START.match(m["y"]))
+        (m := _EN_NOT_BUT.match(_TURNS_OUT.sub("", sentence, count=1)))
+        and (m["im"] or not _EN_CLAUSE_START.match(m["y"]) or _need_again(m["x"], m["y"]))
         and not ((aside := _EN_REMARK.match(m["y"])) and not (m["im"] and aside["adverb"]))
     ):
-        y = _EN_LOOSELY.sub("", m["y"], count=1)  # "I'm not a teacher, more like a tutor"
-        stated, wrong = _stated(f"I'm {y}", y, False), m["x"]
+        wrong = _AFTER_ALL.sub("", m["x"])
+        # "I'm not a teacher, more like a tutor"; "…not allergic to kiwi, just to mango"
+        y = _need_again(m["x"], m["y"]) or _EN_LOOSELY.sub("", m["y"], count=1)
+        stated = _stated(f"I'm {y}", y, False)
     elif m := _EN_USED_TO.match(sentence):
         stated, wrong = match_clause(f"I {m['now']} {m['x']}", False), m["x"]
         if stated is not None:
