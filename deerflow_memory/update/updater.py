@@ -249,6 +249,10 @@ class MemoryUpdater:
                 call_timeout=self.config.model_timeout_seconds,
             )
         self.extractor: Extractor = extractor
+        # Context an extractor asks for besides the configured (the offline one reads the
+        # user's last message for what the next adds to: OfflineExtractor.context_wanted)
+        wanted = getattr(extractor, "context_wanted", 0)
+        self._context_wanted = wanted if type(wanted) is int and 0 <= wanted <= 10 else 0
         self._now = now
         self._count = count_tokens
         self._render = render
@@ -323,7 +327,7 @@ class MemoryUpdater:
             before, after = select_new_indices(
                 messages,
                 mark,
-                context_messages=config.update_context_messages,
+                context_messages=max(config.update_context_messages, self._context_wanted),
                 fenced=fenced,
                 keys=keys,
             )

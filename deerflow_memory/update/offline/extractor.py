@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from langchain_core.messages import HumanMessage
 
@@ -195,28 +196,47 @@ class OfflineExtractor:
         ['User is allergic to nuts']
     """
 
+    context_wanted: ClassVar[int] = 2
+    """Already-extracted messages the updater should pass before the new ones (at least):
+    the user's last message and the reply to it, so that a message that only adds to a
+    need said there ("Also walnuts.", "Sorry, I meant cashews.", "Me too.") is read in a
+    later update too. They are never read for facts of their own."""
+
     def extract(self, request: ExtractionRequest) -> MemoryUpdate:
         """Build the update for one conversation.
 
         Args:
-            request: the filtered conversation and the current memory document.
+            request: the filtered conversation and the current memory document;
+                its ``context_messages`` are read only for what the first new
+                message adds to (see :attr:`context_wanted`).
 
         Returns:
             New facts (``user_stated``), removals of superseded facts, and
             refreshed user-context summaries; a no-op update when the user
             stated nothing new.
         """
-        candidates = self.candidates(request.messages)
+        candidates = self.candidates(request.messages, context=request.context_messages)
         return with_time_frames(
             _build_update(candidates, request.document, request.is_constraint), request.today
         )
 
     @staticmethod
-    def candidates(messages: Sequence[object]) -> list[Candidate]:
-        """Candidate facts of the human messages, in conversation order (no memory checks)."""
+    def candidates(
+        messages: Sequence[object], *, context: Sequence[object] = ()
+    ) -> list[Candidate]:
+        """Candidate facts of the human messages, in conversation order (no memory checks).
+
+        ``context`` holds messages already read before these: only the end of the last
+        human one (:data:`_CONTEXT_CHARS`, whole sentences) is read, for what the first
+        message adds to, puts right or says "me too" of; its own facts are not returned.
+        """
         found: list[Candidate] = []
         said_before: tuple[str, Candidate] | None = None  # the last message and its last fact
         last_text = ""  # the last message
+        if before := _last_human_text(context):
+            last_text = before
+            if read := candidates_from_text(before):
+                said_before = (before, read[-1])
         for message in messages:
             if not isinstance(message, HumanMessage):
                 continue
@@ -235,14 +255,33 @@ class OfflineExtractor:
                 if (more := added_to(text, *said_before)) is not None:
                     said = [more]
                 elif (meant := instead_of(text, *said_before)) is not None:
-                    if meant[1]:
-                        found.pop()  # (said_before[1], the need put right)
+                    if meant[1] and found and found[-1] is said_before[1]:
+                        found.pop()  # the need put right (a stored one stays: drop_wrong)
                     said = [meant[0]]
             if said is None:
                 said = candidates_from_text(text)
             found.extend(said)
             said_before = (text, said[-1]) if said else None
         return found
+
+
+# Characters of an already-read message read again for what the next one adds to.
+_CONTEXT_CHARS = 400
+_SENTENCE_END = re.compile(r"[.!?。！？\n]+\s*")
+
+
+def _last_human_text(messages: Sequence[object]) -> str:
+    """The end of the last human message of ``messages``: its whole sentences within the last
+    :data:`_CONTEXT_CHARS` characters ("" when there is none: a cut sentence could say what
+    its start did not, as "…my son is allergic to eggs" cut to "is allergic to eggs")."""
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            text = strip_upload_blocks(message_text(message)).strip()
+            if len(text) <= _CONTEXT_CHARS:
+                return text
+            end = _SENTENCE_END.search(text, len(text) - _CONTEXT_CHARS)
+            return text[end.end() :] if end is not None else ""
+    return ""
 
 
 def _latest_per_slot(candidates: Iterable[Candidate]) -> list[Candidate]:
