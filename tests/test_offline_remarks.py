@@ -139,27 +139,17 @@ def test_a_denied_intolerance_leaves_an_allergy_to_the_same_thing() -> None:
 @pytest.mark.parametrize(
     ("first", "later"),
     [
-        ("I can't have dairy.", "I can have dairy now."),
-        ("I'm unable to eat gluten.", "I can eat gluten again."),
-        ("I can no longer eat gluten.", "I can eat gluten again now."),
-        ("I can't drink milk.", "I can drink milk again."),
-        ("I can't eat cashews.", "Actually, I can eat cashews now."),
-    ],
-)
-def test_a_food_said_possible_again_takes_back_cannot_eat_it(first: str, later: str) -> None:
-    assert facts_after(first)[0] not in facts_after(first, later)
-
-
-@pytest.mark.parametrize(
-    ("first", "later"),
-    [
         ("I'm allergic to cashews.", "I can eat cashews now."),  # an allergy stays
         ("I can't eat pork.", "Can I eat pork now?"),
         ("I can't eat pork.", "My brother can eat pork now."),
         ("I can't eat pork.", "I can eat beef now."),
+        # said with a condition or a limit the stored fact would not keep: the need stays
+        ("I can't eat gluten.", "After the surgery, I can eat gluten again."),
+        ("I can't eat eggs.", "I can eat eggs again, but only baked."),
+        ("I can no longer eat nuts.", "Once my treatment ends, I can eat nuts again."),
     ],
 )
-def test_what_is_not_the_user_eating_it_again_takes_nothing_back(first: str, later: str) -> None:
+def test_a_food_said_possible_again_takes_no_need_back(first: str, later: str) -> None:
     assert facts_after(first)[0] in facts_after(first, later)
 
 

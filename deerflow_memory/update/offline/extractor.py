@@ -536,28 +536,14 @@ _BEGUN_AGAIN = re.compile(
     re.I,
 )
 
-# …or said to be possible again: "User can eat gluten again", "User can have dairy now"
-_CAN_AGAIN = re.compile(
-    r"^User (?:can|is able to) (?P<verb>eat|drink|have)(?P<obj>(?: [\w'-]+){1,4}?)"
-    rf" (?:again(?: {NOW_WORDS})?|{NOW_WORDS})$",
-    re.I,
-)
-
 
 def _denials_of(content: str) -> tuple[str, ...]:
     """The stored wordings that ``content``, a habit said to hold now, takes back.
 
-    A habit ("User eats pork again now") takes back its denial ("User does not eat
-    pork"); a food said to be possible again ("User can eat gluten again") takes back
-    "cannot eat" and its kin. An allergy is never among them.
+    "User can eat gluten again" takes back nothing: the condition or limit it was said with
+    ("after the surgery", "but only baked") is gone from the fact, and a need stays unless
+    the user says it is over (attacker 267).
     """
-    if can := _CAN_AGAIN.match(content):
-        verb, obj = can["verb"].casefold(), can["obj"]
-        return (
-            f"User cannot {verb}{obj}",
-            f"User can no longer {verb}{obj}",
-            f"User is unable to {verb}{obj}",
-        )
     m = _BEGUN_AGAIN.match(content) or _HOLDS_NOW.match(content)
     if m is None:
         return ()
