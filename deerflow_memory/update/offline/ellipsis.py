@@ -28,6 +28,8 @@ from deerflow_memory.update.offline.vocabulary import (
     FOR_EXAMPLE_EN,
     FOR_EXAMPLE_ZH,
     NEED_THING_EN,
+    NOT_A_PERSON_ZH,
+    PERSON_ZH,
     SYMPTOM_ZH,
 )
 
@@ -241,81 +243,113 @@ def added_to(addition: str, said_before: str, need: Candidate) -> Candidate | No
 # --- a need's thing put right as soon as it was said ---------------------------------------
 # "I mean cashews", "Sorry, I meant cashews", "make that cashews", "No wait, cashews"; "我是说
 # 腰果", "说错了，应该是腰果", "不对，是腰果": the thing the need was meant of. "I mean" or a mark
-# of correction must say so ("Cashews." alone, or "Actually, cashews", may answer something
-# else). Only "I mean" and its kin ("不对", "说错了": "that's wrong") say the thing before was
-# wrong; after a mark alone ("Sorry, to bees") the user may as well add a thing: the need is
-# said of it and the one before kept.
+# of correction must say so ("Cashews." alone, "No cashews", or "Actually, cashews", may
+# answer something else). Only "I mean" and its kin ("不对", "说错了": "that's wrong") say the
+# thing before was wrong; after a mark alone ("Sorry, to bees") the user may as well add a
+# thing: the need is said of it and the one before kept. In the next message, only words
+# that speak of what the user said ("I meant", "我是说", "说错了") put it right: "No, chicken"
+# after "Would you like beef?" answers the assistant.
 _EN_INSTEAD = re.compile(
-    r"(?P<lead>(?:(?:sorry|oops|whoops|my bad|no|wait|er+m*|um+|uh+|actually)[,.!]?\s+)*)"
-    r"(?P<say>(?:I mean|I meant(?: to say)?|make that|or rather|rather),?\s+)?(?:to\s+)?"
+    r"(?P<lead>(?:(?:sorry|oops|whoops|my bad|wait|er+m*|um+|uh+|actually)[,.!]?\s+"
+    r"|no(?:[,.!]\s*|\s+wait[,.!]?\s+))*)"
+    r"(?:(?:(?P<own>I mean|I meant(?: to say)?)|(?P<say>make that|or rather)),?\s+)?(?:to\s+)?"
     r"(?P<thing>[A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*){0,3}?)\s*[.!]*",
     _I,
 )
 _EN_MARKS_INSTEAD = re.compile(r"sorry|oops|whoops|my bad|no\b|wait", _I)
+_EN_OWN_SLIP = re.compile(r"oops|whoops|my bad|wait", _I)  # (not "no" or "sorry": answers)
 _ZH_INSTEAD = re.compile(
     r"(?P<lead>(?:不对|不是|说错了|我说错了|抱歉|不好意思|对不起|哦)?)[，,]?\s*"
-    r"(?:(?P<say>我是说|我的意思是|应该是|其实是)|是)(?:对)?(?P<thing>[^\s，,。！？!?；;：:]{1,10})[。！!]?"
+    r"(?:(?P<own>我是说|我的意思是)|(?P<say>应该是)|(?P<actually>其实是)|是)(?:对)?"
+    r"(?P<thing>[^\s，,。！？!?；;：:]{1,10})[。！!]?"
 )
+_ZH_WRONG = ("不对", "说错了", "我说错了")
 
 
-def said_instead(text: str, zh: bool) -> tuple[str, bool] | None:
-    """The thing ``text`` says a need just said was meant of ("Sorry, I meant cashews." →
-    "cashews", "不对，是腰果" → "腰果"), and whether it says the thing before was wrong ("I
-    mean", "我是说"; not a mark alone); ``None`` when ``text`` is no such correction of things
-    one reacts to or leaves out. At most :data:`_ADDITION_AT_MOST` characters are read."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Meant:
+    """What a correction of a need's thing says (see :func:`said_instead`)."""
+
+    thing: str
+    """The thing the need was meant of."""
+    wrong: bool
+    """Whether the thing before was said to be wrong ("I mean", "不对"), not only marked."""
+    own_words: bool
+    """Whether it speaks of what the user said ("I meant", "wait", "oops", "我是说", "说错了"),
+    so it may put right a need of the message before (not only of the sentence before)."""
+
+
+def said_instead(text: str, zh: bool) -> Meant | None:
+    """What ``text`` says a need just said was meant of ("Sorry, I meant cashews." →
+    "cashews", "不对，是腰果" → "腰果"), or ``None`` when ``text`` is no such correction of
+    things one reacts to or leaves out. At most :data:`_ADDITION_AT_MOST` characters are read."""
     text = text.strip()
     if len(text) > _ADDITION_AT_MOST:
         return None
     if zh:
         m = _ZH_INSTEAD.fullmatch(text)
-        if m is None or not (m["lead"] or m["say"]) or not zh_things(m["thing"]):
+        said_so = m is not None and (m["lead"] or m["own"] or m["say"] or m["actually"])
+        if m is None or not said_so or not zh_things(m["thing"]):
             return None
-        return m["thing"], bool(m["say"]) or m["lead"] in ("不对", "说错了", "我说错了")
+        own = bool(m["own"]) or m["lead"] in _ZH_WRONG[1:]
+        return Meant(m["thing"], own or bool(m["say"]) or m["lead"] == "不对", own)
     m = _EN_INSTEAD.fullmatch(text)
-    if m is None or not (m["say"] or _EN_MARKS_INSTEAD.search(m["lead"])):
+    if m is None or not (m["own"] or m["say"] or _EN_MARKS_INSTEAD.search(m["lead"])):
         return None
     thing = m["thing"]
     if not all(_EN_KNOWN.fullmatch(t) for t in _EN_AND.split(thing)):
         return None
-    return (thing if thing.isupper() and len(thing) <= 4 else thing.lower()), bool(m["say"])
+    thing = thing if thing.isupper() and len(thing) <= 4 else thing.lower()  # "MSG"
+    own = bool(m["own"] or _EN_OWN_SLIP.search(m["lead"]))  # "No wait, …", "Oops, …"
+    return Meant(thing, bool(m["own"] or m["say"]), own)
 
 
-def split_instead(sentence: str, zh: bool) -> tuple[str, str, bool] | None:
-    """``sentence`` as the need it says, the thing it was meant of, said after a break, and
-    whether the thing before was said to be wrong ("I'm allergic to peanuts, I mean cashews"
-    → ``("I'm allergic to peanuts", "cashews", True)``, "我对花生过敏，不对，是腰果"), or
-    ``None``. Only the last :data:`_ADDITION_AT_MOST` characters are searched."""
+def split_instead(sentence: str, zh: bool) -> tuple[str, Meant] | None:
+    """``sentence`` as the need it says and what it was meant of, said after a break ("I'm
+    allergic to peanuts, I mean cashews" → ``("I'm allergic to peanuts", Meant("cashews",
+    …))``, "我对花生过敏，不对，是腰果"), or ``None``. Only the last
+    :data:`_ADDITION_AT_MOST` characters are searched."""
     breaks = _ZH_BREAKS if zh else (",", *_EN_BREAKS)
     end = len(sentence.rstrip())
     # from the break nearest the need: "…过敏，不对，是腰果" splits before "不对"
     for at in range(max(1, end - _ADDITION_AT_MOST), end):
         width = next((len(b) for b in breaks if sentence.startswith(b, at)), 0)
         if width and (meant := said_instead(sentence[at + width : end], zh)) is not None:
-            return sentence[:at].rstrip(), *meant
+            return sentence[:at].rstrip(), meant
     return None
 
 
-def instead_of(correction: str, said_before: str, need: Candidate) -> tuple[Candidate, bool] | None:
+def instead_of(
+    correction: str, said_before: str, need: Candidate, *, next_message: bool = False
+) -> tuple[Candidate, bool] | None:
     """``need`` said of the thing ``correction`` says it was meant of ("Sorry, I meant
     cashews."), and whether it takes ``need``'s place (see :func:`put_right`), when ``need``
-    is what the last clause of ``said_before`` says; else ``None``."""
+    is what the last clause of ``said_before`` says; else ``None``. With ``next_message``
+    (``said_before`` is the message before, a reply between them), only a correction in the
+    user's own words counts (see :class:`Meant`)."""
     zh = CJK.search(correction) is not None
     meant = said_instead(correction, zh)
-    if meant is None or not said_last(said_before, need, zh):
+    if meant is None or (next_message and not meant.own_words):
         return None
-    return put_right(need, *meant)
+    return put_right(need, meant) if said_last(said_before, need, zh) else None
 
 
-def put_right(need: Candidate, thing: str, wrong: bool) -> tuple[Candidate, bool] | None:
-    """``need`` said of ``thing``, and whether it takes ``need``'s place: only when the
-    user said the thing before was wrong (``wrong``) and ``need`` is of one thing (of a list,
-    which item was wrong is not said, so all are kept). ``None`` when ``need`` is no plain
-    need of a thing (see :func:`need_of`)."""
-    meant = need_of(need, thing)
-    if meant is None:
+def put_right(need: Candidate, meant: Meant) -> tuple[Candidate, bool] | None:
+    """``need`` said of the thing ``meant``, and whether it takes ``need``'s place: only when
+    the user said the thing before was wrong, ``need`` is of one thing (of a list, which item
+    was wrong is not said, so all are kept), and the thing meant is no kind of it ("nuts, I
+    mean peanuts", "酒，其实是啤酒": the broader need may still hold). ``None`` when ``need``
+    is no plain need of a thing (see :func:`need_of`)."""
+    said = need_of(need, meant.thing)
+    if said is None:
         return None
     value = need.value or ""
-    return meant, wrong and _LAST_ITEM.sub("", value) == value
+    narrower = _singular(meant.thing.casefold()).endswith(_singular(value.casefold()))
+    return said, meant.wrong and not narrower and _LAST_ITEM.sub("", value) == value
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 # --- someone's need, and "me too" ------------------------------------------------------------
@@ -324,34 +358,46 @@ def put_right(need: Candidate, thing: str, wrong: bool) -> tuple[Candidate, bool
 # (what else someone is or does, the user may share in part: "My wife is a doctor. Me too" is
 # left as said).
 _EN_ME_TOO = re.compile(
-    r"(?:(?:and|but)\s+)?(?:so (?:am|do|have|can't) I|I (?:am|do|have|can't) too|I'm (?:also )?the same|"
-    r"me too|me as well|me also|same here|same (?:for|with) me|same|ditto|"
-    r"(?:neither|nor) (?:am|do|can|have) I|me neither|me either|I can't either|I don't either"
-    # ("…and I am too" once its "too" is read as an ending word: "…and I'm")
-    r"|(?<=and )I(?:'m| am| do| have))"
-    r"(?:,?\s+(?:actually|lol|haha|sadly|unfortunately))?[\s.!~]*",
+    r"(?:(?:yeah|yes|oh|haha|lol)[,!]?\s+)?(?:(?:and|but)\s+)?"
+    # said of a need that is so ("is allergic", "has", "reacts")…
+    r"(?:(?P<so>so (?:am|do|have) I|I (?:am|do|have) too|I'm too)"
+    # …of a need that is not ("can't eat", "doesn't eat")…
+    r"|(?P<not>(?:neither|nor) (?:am|do|can|have) I|me neither|me either|I can't either|"
+    r"I don't either|so can't I|I can't too)"
+    # …or of either
+    r"|I'm (?:also )?the same|me too|me as well|me also|same here|same (?:for|with) me|same|ditto)"
+    r"(?:,?\s+(?:actually|lol|haha|sadly|unfortunately|too))?[\s.!~]*",
     _I,
 )
-_ZH_ME_TOO = re.compile(r"我也(?:是|一样|这样|是这样|过敏|不能吃|不吃|吃不了)[的啊呀哦。！!~～\s]*")
+_ZH_ME_TOO = re.compile(
+    r"我也(?:是|一样|这样|是这样|过敏|不能吃|不吃|吃不了|不能|不行)[的啊呀哦]*"
+    r"(?:[，,]\s*(?:很|挺|比较|更|特别)?严重)?[。！!~～\s]*"
+)
 # Someone's need said as the rules would read the user's ("…is allergic to eggs": "I'm
-# allergic to eggs"); what stands before the verb is one person or group of them.
+# allergic to eggs"); what stands before the verb is one person or group of them, never
+# "nobody", "everyone" or a word of the same kind.
 _EN_SOMEONE_NEEDS = re.compile(
     rf"(?:(?:my|our)\s+(?:(?:older|younger|little|big|eldest|youngest|oldest|best|twin)\s+)?(?:{KIN_EN})"
-    r"|(?-i:[A-Z][a-z]{1,20}))"
+    r"|(?!(?:No|Every|Some|Any)(?:body|one)\b|It\b|This\b|That\b|There\b|People\b|Most\b|Many\b|"
+    r"Some\b|All\b|Few\b|Nothing\b|Everything\b|Something\b)(?-i:[A-Z][a-z]{1,20}))"
     r"\s+(?:(?P<be>is|are)|(?P<has>has|have)|(?P<cant>can't|cannot|can not)|(?P<dont>doesn't|does not|don't|do not)"
     r"|(?P<reacts>reacts|react))\s+(?P<rest>[^,;]{1,60}?)[.!]*",
     _I,
 )
 _ZH_SOMEONE_NEEDS = re.compile(
-    rf"(?:我的?|我们家的?)?(?:{KIN_ZH})(?:也|都)?(?P<rest>(?:对|不能吃|不吃|吃不了|不能喝|不喝)[^，,。！？!?；;]{{1,20}}?)[。！!]*"
+    rf"(?:(?:我的?|我们家的?)?(?:{KIN_ZH})|(?P<name>{PERSON_ZH}))(?:也|都)?"
+    r"(?P<rest>(?:对)?[^，,。！？!?；;]{1,20}?(?:过敏|不耐受)|(?:不能吃|不吃|吃不了|不能喝|不喝)[^，,。！？!?；;]{1,20}?)[。！!]*"
 )
+_ZH_NOT_A_NAME = re.compile(NOT_A_PERSON_ZH)
 
 
 def same_need(me_too: str, said_before: str) -> str | None:
     """What the user says of themself with ``me_too`` ("Me too.", "So am I", "我也是"), said
     right after someone's need (``said_before``: "My wife is allergic to eggs") — the need in
     the user's words ("I'm allergic to eggs", "我对鸡蛋过敏") for the rules to read — or
-    ``None``. At most :data:`_ADDITION_AT_MOST` characters of ``me_too`` are read."""
+    ``None``. "So do I" after a need that is not ("My son doesn't eat pork"), or "neither
+    can I" after one that is, says nothing. At most :data:`_ADDITION_AT_MOST` characters of
+    ``me_too`` are read."""
     me_too = me_too.strip()
     if len(me_too) > _ADDITION_AT_MOST:
         return None
@@ -359,9 +405,17 @@ def same_need(me_too: str, said_before: str) -> str | None:
         if not _ZH_ME_TOO.fullmatch(me_too):
             return None
         someone = _ZH_SOMEONE_NEEDS.fullmatch(said_before.strip())
-        return None if someone is None else "我" + someone["rest"]
+        if someone is None or (
+            someone["name"]
+            and (_ZH_NOT_A_NAME.search(someone["name"]) or zh_things(someone["name"]))
+        ):
+            return None
+        return "我" + someone["rest"]
     someone = _EN_SOMEONE_NEEDS.fullmatch(said_before.strip())
-    if someone is None or not _EN_ME_TOO.fullmatch(me_too):
+    if someone is None or (said := _EN_ME_TOO.fullmatch(me_too)) is None:
+        return None
+    negative = bool(someone["cant"] or someone["dont"])
+    if (said["so"] and negative) or (said["not"] and not negative):
         return None
     if someone["be"]:
         verb = "I'm"

@@ -243,8 +243,9 @@ class OfflineExtractor:
             text = strip_upload_blocks(message_text(message))
             if (same := same_need(text, last_text)) is not None:
                 # "My wife is allergic to eggs." and then "Me too.": her need, the user's too
-                said_before, last_text = None, text
-                found += [c for c in candidates_from_text(same) if c.constraint]
+                mine = [c for c in candidates_from_text(same) if c.constraint]
+                found += mine
+                said_before, last_text = ((same, mine[-1]) if mine else None), text
                 continue
             last_text = text
             # "I'm allergic to shellfish." and then "Also walnuts." ("还有开心果。"): the need
@@ -254,7 +255,7 @@ class OfflineExtractor:
             if said_before is not None:
                 if (more := added_to(text, *said_before)) is not None:
                     said = [more]
-                elif (meant := instead_of(text, *said_before)) is not None:
+                elif (meant := instead_of(text, *said_before, next_message=True)) is not None:
                     if meant[1] and found and found[-1] is said_before[1]:
                         found.pop()  # the need put right (a stored one stays: drop_wrong)
                     said = [meant[0]]

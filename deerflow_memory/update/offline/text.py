@@ -81,6 +81,8 @@ from deerflow_memory.update.offline.vocabulary import (
     FOR_EXAMPLE_ZH,
     KIN_ZH,
     NEED_THING_EN,
+    NOT_A_PERSON_ZH,
+    PERSON_ZH,
     SINCE_WHEN_EN,
     SYMPTOM_EN,
 )
@@ -342,10 +344,15 @@ _DENIES_NEED = re.compile(
 _NEED_KINDS = ("intolerant", "allergic", "sensitive", "")
 
 
+_NEED_NOUN = re.compile(r"\s+(?:intolerance|allergy|allergies|sensitivity)$")
+# (each kind by its stem: "intolerance" and "intolerant" are one kind)
+_KIND_STEMS = (("intoleran", "intolerant"), ("allerg", "allergic"), ("sensitiv", "sensitive"))
+
+
 def _kind_of(content: str) -> str:
     """The first of :data:`_NEED_KINDS` a need's wording holds ("" for none)."""
     folded = content.casefold()
-    return next(kind for kind in _NEED_KINDS if kind in folded)
+    return next((kind for stem, kind in _KIND_STEMS if stem in folded), "")
 
 
 _CORRECTION_MARK = re.compile(
@@ -504,24 +511,25 @@ _EN_OTHER = re.compile(
     r"works|does|doesn't|hates|said|says|thinks)\b"
 )
 # A person named before what is said of them ("王伟对虾过敏", "小李不吃辣", "老张喜欢钓鱼"):
-# a common surname and one or two characters of a given name, or 小/老/阿 and the surname,
-# right before a need or a taste. Time words that start like a name ("周末", "夏天",
-# "马上") are no name.
-_ZH_SURNAMES = (
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
-    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
-    "龚邵万钱严覃武戴莫孔向汤"
-)
-_ZH_NAMED = (
-    r"(?!周末|周[一二三四五六日天]|[夏白]天|夏季|曾经|曾|常常|常年|向来|马上|严重|高中|方面|于是|万一"
-    r"|许多|许久|任何|何时|黄油|龙虾)"
-    rf"(?:[小老阿][{_ZH_SURNAMES}]|[{_ZH_SURNAMES}][\u4e00-\u9fff]{{1,2}}?)"
-    r"(?=对[^，,。！？]{1,12}?(?:过敏|不耐受|敏感)|不(?:能|太)?(?:吃|喝)|(?:很|最|也|特别|非常)?"
+# a name (PERSON_ZH) right before a need or a taste, which is no food or illness said first
+# ("黄豆不能吃", "高血压不能吃太咸": see _named_someone).
+_ZH_NAMED = re.compile(
+    rf"(?P<name>{PERSON_ZH})"
+    r"(?=(?:也|都|还)?(?:对[^，,。！？]{1,12}?(?:过敏|不耐受|敏感)|不(?:能|太)?(?:吃|喝))"
+    r"|(?:很|最|也|特别|非常)?"
     r"(?:喜欢|讨厌|爱吃|爱喝)|住在)"
 )
+_ZH_NOT_A_NAME = re.compile(NOT_A_PERSON_ZH)
+
+
+def _named_someone(clause: str) -> bool:
+    """Whether Chinese ``clause`` opens with someone's name before a need or a taste."""
+    m = _ZH_NAMED.match(clause)
+    return m is not None and not (_ZH_NOT_A_NAME.search(m["name"]) or zh_things(m["name"]))
+
+
 _ZH_OTHER = re.compile(
-    rf"^(?:我(?:的)?(?:家(?:里)?的?)?(?:{KIN_ZH}|猫|狗|宠物)|我们|咱们|他|她|它|你|您|大家|别人|有人|人家|(?:{KIN_ZH})"
-    rf"|{_ZH_NAMED})"
+    rf"^(?:我(?:的)?(?:家(?:里)?的?)?(?:{KIN_ZH}|猫|狗|宠物)|我们|咱们|他|她|它|你|您|大家|别人|有人|人家|(?:{KIN_ZH}))"
 )
 # A request or question after a statement ("pescatarian here, give me a lunch idea")
 # is no item of an enumeration: it does not join the clause before it.
@@ -1096,7 +1104,7 @@ def _zh_normalise(clause: str) -> str:
 
 def _subject(clause: str, zh: bool) -> str | None:
     if zh:
-        if _ZH_OTHER.match(clause):
+        if _ZH_OTHER.match(clause) or _named_someone(clause):
             return _OTHER
         return _SELF if clause.startswith(("我", "本人")) else None
     if _EN_SELF.match(clause):
@@ -1918,7 +1926,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
     def said_needs(candidates: Iterable[Candidate]) -> None:
         for candidate in candidates:
             if candidate.constraint:
-                value = (candidate.value or "").casefold()
+                value = _NEED_NOUN.sub(
+                    "", (candidate.value or "").casefold()
+                )  # "gluten intolerance"
                 by_value.setdefault((value, _kind_of(candidate.content)), []).append(candidate)
 
     added = False  # whether the sentence before only added a thing to a need ("Shrimp too.")
@@ -1983,18 +1993,19 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 said_needs([meant[0]])
             sentence_before, added = raw, True
             continue
-        if (
-            sentence_before
-            and "?" not in terminator
-            and "？" not in terminator
-            and (same := same_need(raw, sentence_before)) is not None
-        ):
-            # "My wife is allergic to eggs. Me too.": her need, of the user too
-            said_needs(found[previous:])
-            previous = len(found)
-            found += _same_need(same)
-            sentence_before, added = raw, True
-            continue
+        if "?" not in terminator and "？" not in terminator:
+            # "My wife is allergic to eggs. Me too.", "…, and so am I", "我老婆对鸡蛋过敏，我也是":
+            # her need, of the user too (only a need: see ellipsis.same_need). Read before
+            # the sentence is cleaned, which takes "too" for an ending word.
+            same = same_need(raw, sentence_before) if sentence_before else None
+            if same is None and (in_sentence := split_me_too(raw, CJK.search(raw) is not None)):
+                same = in_sentence[1]
+            if same is not None:
+                said_needs(found[previous:])
+                previous = len(found)
+                found += _same_need(same)
+                sentence_before, added = same, True  # what follows adds to the need said
+                continue
         said_needs(found[previous:])
         denied = _DENIES_NEED.fullmatch(raw.strip())
         if denied is not None and "?" not in terminator and "？" not in terminator:
@@ -2344,16 +2355,12 @@ def _sentence_candidates(
     framed = _correction_frame(sentence, zh, marker)
     if framed is not None:
         return framed
-    if instead and (me_too := split_me_too(sentence, zh)) is not None:
-        # "My wife is allergic to eggs, and so am I", "我老婆对鸡蛋过敏，我也是": the need,
-        # of the user too (only a need: see ellipsis.same_need)
-        return _same_need(me_too[1])
     if instead and (correction := split_instead(sentence, zh)) is not None:
         # "I'm allergic to peanuts, I mean cashews", "我对花生过敏，不对，是腰果": the need of
         # the thing meant (see ellipsis.put_right)
-        head, thing, wrong = correction
+        head, what = correction
         said = _sentence_candidates(head, zh, marker, instead=False)
-        if said and said_last(head, said[-1], zh) and (meant := put_right(said[-1], thing, wrong)):
+        if said and said_last(head, said[-1], zh) and (meant := put_right(said[-1], what)):
             return [*said[:-1], meant[0]] if meant[1] else [*said, meant[0]]
     if (added := split_one_more(sentence, zh)) is not None:
         # "I'm allergic to peanuts; shrimp too", "我对花生过敏，还有虾": the need, then again

@@ -296,3 +296,25 @@ COMMON_VERBS_EN = frozenset(
     went won't wouldn't can't cannot couldn't shouldn't mustn't never will would can could
     should may might must""".split()  # noqa: SIM905
 )
+
+
+# --- people named in Chinese -----------------------------------------------------------------
+
+_SURNAMES_ZH = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程"
+    "苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝"
+    "龚邵万钱严覃武戴莫孔向汤"
+)
+PERSON_ZH = (
+    # time and degree words that start like a name are none ("周末", "夏天", "曾经", "马上")
+    r"(?!周末|周[一二三四五六日天]|[夏白]天|夏季|曾经|曾|常常|常年|向来|马上|严重|高中|方面|于是|万一"
+    r"|许多|许久|任何|何时)"
+    rf"(?:[小老阿][{_SURNAMES_ZH}]|[{_SURNAMES_ZH}](?:(?![也都还就又才只很最不没是在对的了和与跟])"
+    r"[\u4e00-\u9fff]){1,2}?)"
+)
+"""A person's name in Chinese, as a regex (no group): 小/老/阿 and a common surname, or a
+common surname and one or two characters of a given name. A food or an illness may start
+the same way ("黄豆", "杨梅", "高血压"): see :data:`NOT_A_PERSON_ZH`."""
+NOT_A_PERSON_ZH = r"[面梅卜汤饭粥酱醋盐油糕饼酸症病炎癌]|血|胆固醇|过敏"
+"""Characters that make a would-be name a food or an illness ("方便面", "杨梅", "白萝卜",
+"高尿酸", "高血压"), besides the food words of ``ellipsis.zh_things``."""
