@@ -5,10 +5,8 @@ named people, each pinned by kind. Sentences are this project's own, in the shap
 from __future__ import annotations
 
 import pytest
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-from deerflow_memory.update.offline.extractor import OfflineExtractor
-from tests.test_quality_kinds import facts_after
+from tests.test_quality_kinds import facts_after, said_in_one_update
 
 
 @pytest.mark.parametrize(
@@ -69,16 +67,6 @@ def test_what_is_no_me_too_stores_no_need(said: str) -> None:
     assert facts_after(said) == []
 
 
-def _conversation(*turns: str) -> list[str]:
-    messages: list[BaseMessage] = []
-    for turn in turns:
-        if turn.startswith("AI: "):
-            messages.append(AIMessage(turn[4:]))
-        else:
-            messages.append(HumanMessage(turn))
-    return [c.content for c in OfflineExtractor.candidates(messages)]
-
-
 @pytest.mark.parametrize(
     "turns",
     [
@@ -92,7 +80,7 @@ def _conversation(*turns: str) -> list[str]:
     ],
 )
 def test_an_answer_to_the_assistant_puts_no_need_right(turns: tuple[str, ...]) -> None:
-    assert _conversation(*turns) == _conversation(turns[0])
+    assert said_in_one_update(*turns) == said_in_one_update(turns[0])
 
 
 @pytest.mark.parametrize(
@@ -112,7 +100,7 @@ def test_an_answer_to_the_assistant_puts_no_need_right(turns: tuple[str, ...]) -
 def test_the_users_own_slip_is_put_right_in_the_next_message(
     turns: tuple[str, ...], stored: list[str]
 ) -> None:
-    assert _conversation(*turns) == stored
+    assert said_in_one_update(*turns) == stored
 
 
 @pytest.mark.parametrize(

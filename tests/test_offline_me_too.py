@@ -10,11 +10,9 @@ Sentences are this project's own.
 from __future__ import annotations
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage
 
 from deerflow_memory.update.offline.ellipsis import same_need
-from deerflow_memory.update.offline.extractor import OfflineExtractor
-from tests.test_quality_kinds import facts_after
+from tests.test_quality_kinds import facts_after, said_in_one_update
 
 
 @pytest.mark.parametrize(
@@ -53,14 +51,8 @@ def test_what_is_no_me_too_after_a_need_adds_no_need(said: str) -> None:
 
 
 def test_me_too_in_the_next_message() -> None:
-    turns = [
-        HumanMessage("My nephew is allergic to shellfish."),
-        AIMessage("Noted."),
-        HumanMessage("Same here."),
-    ]
-    assert [c.content for c in OfflineExtractor.candidates(turns)] == [
-        "User is allergic to shellfish"
-    ]
+    said = said_in_one_update("My nephew is allergic to shellfish.", "Same here.")
+    assert said == ["User is allergic to shellfish"]
 
 
 def test_the_need_is_put_in_the_users_words() -> None:

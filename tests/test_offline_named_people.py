@@ -10,10 +10,8 @@ project's own.
 from __future__ import annotations
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage
 
-from deerflow_memory.update.offline.extractor import OfflineExtractor
-from tests.test_quality_kinds import facts_after
+from tests.test_quality_kinds import facts_after, said_in_one_update
 
 
 @pytest.mark.parametrize(
@@ -56,13 +54,6 @@ def test_a_word_that_only_starts_like_a_name_is_still_the_users(
         assert stored in facts_after(said)
 
 
-def _contents(*messages: str) -> list[str]:
-    turns: list[HumanMessage | AIMessage] = []
-    for text in messages:
-        turns += [HumanMessage(text), AIMessage("好的。")]
-    return [c.content for c in OfflineExtractor.candidates(turns)]
-
-
 @pytest.mark.parametrize(
     ("messages", "contents"),
     [
@@ -74,7 +65,7 @@ def _contents(*messages: str) -> list[str]:
 def test_an_addition_said_as_its_own_message_adds_to_the_need(
     messages: tuple[str, ...], contents: list[str] | None
 ) -> None:
-    said = _contents(*messages)
+    said = said_in_one_update(*messages)
     if contents is None:
         assert said == ["User is allergic to shellfish", "User is allergic to walnuts"]
     else:
@@ -83,4 +74,4 @@ def test_an_addition_said_as_its_own_message_adds_to_the_need(
 
 def test_an_addition_after_no_need_adds_no_need() -> None:
     # nothing it could add to: the words are read alone
-    assert "用户对开心果过敏" not in _contents("我住在北京。", "还有开心果。")
+    assert "用户对开心果过敏" not in said_in_one_update("我住在北京。", "还有开心果。")

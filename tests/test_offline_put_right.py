@@ -13,10 +13,8 @@ Sentences are this project's own.
 from __future__ import annotations
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage
 
-from deerflow_memory.update.offline.extractor import OfflineExtractor
-from tests.test_quality_kinds import facts_after
+from tests.test_quality_kinds import facts_after, said_in_one_update
 
 
 @pytest.mark.parametrize(
@@ -83,13 +81,6 @@ def test_a_need_put_right_takes_more_after_it() -> None:
     assert facts_after(said) == ["User is allergic to pecans", "User is allergic to kiwi"]
 
 
-def _contents(*messages: str) -> list[str]:
-    turns: list[HumanMessage | AIMessage] = []
-    for text in messages:
-        turns += [HumanMessage(text), AIMessage("Noted.")]
-    return [c.content for c in OfflineExtractor.candidates(turns)]
-
-
 @pytest.mark.parametrize(
     ("messages", "contents"),
     [
@@ -107,7 +98,7 @@ def _contents(*messages: str) -> list[str]:
 def test_a_need_put_right_in_the_next_message(
     messages: tuple[str, ...], contents: list[str]
 ) -> None:
-    assert _contents(*messages) == contents
+    assert said_in_one_update(*messages) == contents
 
 
 @pytest.mark.timeout(60)

@@ -131,6 +131,21 @@ def facts_after(*said: str) -> list[str]:
     return [fact.content for fact in document.facts]
 
 
+def said_in_one_update(*turns: str) -> list[str]:
+    """The candidate facts of one update holding ``turns`` in order: a turn starting with
+    "AI: " is the assistant's, any other the user's (followed by "Noted." when no assistant
+    turn follows it)."""
+    messages: list[AIMessage | HumanMessage] = []
+    for i, turn in enumerate(turns):
+        if turn.startswith("AI: "):
+            messages.append(AIMessage(turn[4:]))
+            continue
+        messages.append(HumanMessage(turn))
+        if not turns[i + 1 : i + 2] or not turns[i + 1].startswith("AI: "):
+            messages.append(AIMessage("Noted."))
+    return [c.content for c in OfflineExtractor.candidates(messages)]
+
+
 def kept_after(first: str, later: str) -> bool:
     """Whether the fact ``first`` states is still stored once ``later`` was said."""
     return facts_after(first)[0] in facts_after(first, later)
