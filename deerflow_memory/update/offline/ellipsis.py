@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (regular expressions: one alternation per line reads better than wrapped)
-"""A need said once more, of one more thing, with its words left out.
+"""A need said once more with its words left out: added to, put right, or shared.
 
 "I'm allergic to peanuts. Shrimp too.", "I can't eat pork; beef either", "我对花生过敏，
 还有虾": the user adds a thing to the need just said and leaves the need's words out. Read
@@ -12,7 +12,12 @@ with"; "还有", "以及", "另外"), holding nothing but things the vocabulary 
 to or leaves out (a food, a drug, an animal, a plant), right after the need's own clause, is
 read so. A name, a person, a place, a time, a mood or a condition is none ("tom too", "还有
 王伟", "还有高血压"), and neither is an addition after a clause that says something else
-("…, but shrimp is fine; crab too"). Pure functions over strings.
+("…, but shrimp is fine; crab too").
+
+The same need is said again, its words left out, when the user puts its thing right ("Sorry,
+I meant cashews", "不对，是腰果": :func:`said_instead`, :func:`put_right`) and when someone's
+need is the user's too ("My wife is allergic to eggs. Me too.", "我老婆对鸡蛋过敏，我也是":
+:func:`same_need`). Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import dataclasses
 import re
 
 from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
+from deerflow_memory.update.offline.retractions import singular
 from deerflow_memory.update.offline.rules import Candidate
 from deerflow_memory.update.offline.vocabulary import (
     CJK,
@@ -34,6 +40,7 @@ from deerflow_memory.update.offline.vocabulary import (
 )
 
 __all__ = [
+    "Meant",
     "added_to",
     "instead_of",
     "need_of",
@@ -41,7 +48,9 @@ __all__ = [
     "put_right",
     "said_instead",
     "said_last",
+    "same_need",
     "split_instead",
+    "split_me_too",
     "split_one_more",
     "zh_things",
 ]
@@ -263,7 +272,7 @@ _ZH_INSTEAD = re.compile(
     r"(?:(?P<own>我是说|我的意思是)|(?P<say>应该是)|(?P<actually>其实是)|是)(?:对)?"
     r"(?P<thing>[^\s，,。！？!?；;：:]{1,10})[。！!]?"
 )
-_ZH_WRONG = ("不对", "说错了", "我说错了")
+_ZH_OWN_SLIP = ("说错了", "我说错了")  # (and "不对", "that's wrong", which may answer)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -291,7 +300,7 @@ def said_instead(text: str, zh: bool) -> Meant | None:
         said_so = m is not None and (m["lead"] or m["own"] or m["say"] or m["actually"])
         if m is None or not said_so or not zh_things(m["thing"]):
             return None
-        own = bool(m["own"]) or m["lead"] in _ZH_WRONG[1:]
+        own = bool(m["own"]) or m["lead"] in _ZH_OWN_SLIP
         return Meant(m["thing"], own or bool(m["say"]) or m["lead"] == "不对", own)
     m = _EN_INSTEAD.fullmatch(text)
     if m is None or not (m["own"] or m["say"] or _EN_MARKS_INSTEAD.search(m["lead"])):
@@ -344,12 +353,8 @@ def put_right(need: Candidate, meant: Meant) -> tuple[Candidate, bool] | None:
     if said is None:
         return None
     value = need.value or ""
-    narrower = _singular(meant.thing.casefold()).endswith(_singular(value.casefold()))
+    narrower = singular(meant.thing.casefold()).endswith(singular(value.casefold()))
     return said, meant.wrong and not narrower and _LAST_ITEM.sub("", value) == value
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
 # --- someone's need, and "me too" ------------------------------------------------------------

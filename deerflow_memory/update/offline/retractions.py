@@ -282,15 +282,16 @@ def names_whole_thing(value: str, need: str) -> bool:
     if CJK.search(need):
         thing = _NEED_OF_ZH.search(need)
         return thing is not None and thing["of"].strip(" 都也") in value
-    said = {_singular(w) for w in re.findall(r"\w+", value.casefold())}
+    said = {singular(w) for w in re.findall(r"\w+", value.casefold())}
     return all(
-        _singular(w) in said
+        singular(w) in said
         for w in re.findall(r"\w+", need.casefold())
         if w not in _NEED_WORDS_EN and w not in _NEED_VERBS_EN
     )
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
+    """``word`` without a plural ending ("mangoes" → "mango", "nuts" → "nut")."""
     return word[:-2] if word.endswith(("oes", "ches", "shes")) else word.rstrip("s") or word
 
 
