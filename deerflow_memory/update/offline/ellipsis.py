@@ -41,6 +41,7 @@ from deerflow_memory.update.offline.vocabulary import (
 
 __all__ = [
     "Meant",
+    "a_person_zh",
     "added_to",
     "instead_of",
     "need_of",
@@ -393,7 +394,13 @@ _ZH_SOMEONE_NEEDS = re.compile(
     rf"(?:(?:我的?|我们家的?)?(?:{KIN_ZH})|(?P<name>{PERSON_ZH}))(?:也|都)?"
     r"(?P<rest>(?:对)?[^，,。！？!?；;]{1,20}?(?:过敏|不耐受)|(?:不能吃|不吃|吃不了|不能喝|不喝)[^，,。！？!?；;]{1,20}?)[。！!]*"
 )
-_ZH_NOT_A_NAME = re.compile(NOT_A_PERSON_ZH)
+_ZH_NOT_A_PERSON = re.compile(NOT_A_PERSON_ZH)
+
+
+def a_person_zh(name: str) -> bool:
+    """Whether ``name``, matched by :data:`~.vocabulary.PERSON_ZH`, is a person's: not a
+    food, a drink or an illness that starts like a name ("黄豆", "杨梅", "高血压")."""
+    return not (_ZH_NOT_A_PERSON.search(name) or zh_things(name))
 
 
 def same_need(me_too: str, said_before: str) -> str | None:
@@ -410,10 +417,7 @@ def same_need(me_too: str, said_before: str) -> str | None:
         if not _ZH_ME_TOO.fullmatch(me_too):
             return None
         someone = _ZH_SOMEONE_NEEDS.fullmatch(said_before.strip())
-        if someone is None or (
-            someone["name"]
-            and (_ZH_NOT_A_NAME.search(someone["name"]) or zh_things(someone["name"]))
-        ):
+        if someone is None or (someone["name"] and not a_person_zh(someone["name"])):
             return None
         return "我" + someone["rest"]
     someone = _EN_SOMEONE_NEEDS.fullmatch(said_before.strip())

@@ -29,6 +29,7 @@ from deerflow_memory.arguments import expect_text
 from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.ellipsis import (
+    a_person_zh,
     added_to,
     instead_of,
     need_of,
@@ -81,7 +82,6 @@ from deerflow_memory.update.offline.vocabulary import (
     FOR_EXAMPLE_ZH,
     KIN_ZH,
     NEED_THING_EN,
-    NOT_A_PERSON_ZH,
     PERSON_ZH,
     SINCE_WHEN_EN,
     SYMPTOM_EN,
@@ -341,12 +341,12 @@ _DENIES_NEED = re.compile(
     r"(?:并|其实)?不过敏(?:[，,]\s*(?P<after2>抱歉|不好意思|对不起|我说错了|说错了))?[。！!]?",
     _I,
 )
+# The kinds of need a denial names (the last: a need of no such word, "对虾过敏"), each
+# found by its stem ("intolerance" and "intolerant" are one kind); a value said with its
+# kind's noun ("gluten intolerance") is of the thing alone.
 _NEED_KINDS = ("intolerant", "allergic", "sensitive", "")
-
-
-_NEED_NOUN = re.compile(r"\s+(?:intolerance|allergy|allergies|sensitivity)$")
-# (each kind by its stem: "intolerance" and "intolerant" are one kind)
 _KIND_STEMS = (("intoleran", "intolerant"), ("allerg", "allergic"), ("sensitiv", "sensitive"))
+_NEED_NOUN = re.compile(r"\s+(?:intolerance|allergy|allergies|sensitivity)$")
 
 
 def _kind_of(content: str) -> str:
@@ -519,13 +519,12 @@ _ZH_NAMED = re.compile(
     r"|(?:很|最|也|特别|非常)?"
     r"(?:喜欢|讨厌|爱吃|爱喝)|住在)"
 )
-_ZH_NOT_A_NAME = re.compile(NOT_A_PERSON_ZH)
 
 
 def _named_someone(clause: str) -> bool:
     """Whether Chinese ``clause`` opens with someone's name before a need or a taste."""
     m = _ZH_NAMED.match(clause)
-    return m is not None and not (_ZH_NOT_A_NAME.search(m["name"]) or zh_things(m["name"]))
+    return m is not None and a_person_zh(m["name"])
 
 
 _ZH_OTHER = re.compile(
@@ -1926,9 +1925,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
     def said_needs(candidates: Iterable[Candidate]) -> None:
         for candidate in candidates:
             if candidate.constraint:
-                value = _NEED_NOUN.sub(
-                    "", (candidate.value or "").casefold()
-                )  # "gluten intolerance"
+                # ("gluten intolerance" is a need of gluten)
+                value = _NEED_NOUN.sub("", (candidate.value or "").casefold())
                 by_value.setdefault((value, _kind_of(candidate.content)), []).append(candidate)
 
     added = False  # whether the sentence before only added a thing to a need ("Shrimp too.")
