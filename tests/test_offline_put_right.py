@@ -106,3 +106,32 @@ def test_many_corrections_in_one_sentence_are_read_without_recursion() -> None:
     said = "I'm allergic to walnuts" + ", I mean pecans" * 50_000 + "."
     # (read once: the need, or the need put right; never both or a recursion error)
     assert facts_after(said) in (["User is allergic to walnuts"], ["User is allergic to pecans"])
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # the need said again in full after "I meant" (before: the lead-in kept the sentence
+        # from being read, and the wrong need stood)
+        ("I'm allergic to walnuts. Sorry, I meant I'm allergic to pecans.", ["pecans"]),
+        ("I can't eat lamb. Oops, I meant I can't eat veal.", ["veal"]),
+        ("我对核桃过敏。说错了，我是对碧根果过敏。", ["碧根果"]),
+        ("我对核桃过敏。我是说我对碧根果过敏。", ["碧根果"]),
+        ("Sorry, I meant I'm allergic to pecans.", ["pecans"]),  # nothing before it: read
+        # a kind of the need, or a need of a list: the need before stays
+        ("I'm allergic to nuts. I meant I'm allergic to peanuts.", ["nuts", "peanuts"]),
+        (
+            "I'm allergic to walnuts and kiwi. Sorry, I meant I'm allergic to pecans.",
+            ["walnuts and kiwi", "pecans"],
+        ),
+    ],
+)
+def test_a_need_said_again_in_full_after_i_meant(said: str, stored: list[str]) -> None:
+    facts = facts_after(said)
+    assert len(facts) == len(stored)
+    assert all(thing in fact for thing, fact in zip(stored, facts, strict=True))
+
+
+def test_a_need_said_again_in_full_in_the_next_message() -> None:
+    said = said_in_one_update("I'm allergic to walnuts.", "Sorry, I meant I'm allergic to pecans.")
+    assert said == ["User is allergic to pecans"]

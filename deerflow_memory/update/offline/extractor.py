@@ -50,7 +50,7 @@ from deerflow_memory.models import (
     UserUpdate,
 )
 from deerflow_memory.update.extraction import ExtractionRequest
-from deerflow_memory.update.offline.ellipsis import added_to, instead_of, same_need
+from deerflow_memory.update.offline.ellipsis import added_to, instead_of, said_last, same_need
 from deerflow_memory.update.offline.expiry import with_time_frames
 from deerflow_memory.update.offline.retractions import (
     AGO_EN,
@@ -71,7 +71,7 @@ from deerflow_memory.update.offline.rules import (
     says_which,
     slot_of,
 )
-from deerflow_memory.update.offline.text import candidates_from_text
+from deerflow_memory.update.offline.text import candidates_from_text, restated, restated_need
 from deerflow_memory.update.unsafe import unsafe_to_store
 
 __all__ = ["OfflineExtractor", "fact_key"]
@@ -255,7 +255,7 @@ class OfflineExtractor:
             if said_before is not None:
                 if (more := added_to(text, *said_before)) is not None:
                     said = [more]
-                elif (meant := instead_of(text, *said_before, next_message=True)) is not None:
+                elif (meant := _put_right(text, *said_before)) is not None:
                     if meant[1] and found and found[-1] is said_before[1]:
                         found.pop()  # the need put right (a stored one stays: drop_wrong)
                     said = [meant[0]]
@@ -264,6 +264,19 @@ class OfflineExtractor:
             found.extend(said)
             said_before = (text, said[-1]) if said else None
         return found
+
+
+def _put_right(text: str, said_before: str, need: Candidate) -> tuple[Candidate, bool] | None:
+    """``need``, said last in the message before, put right by the message ``text`` ("Sorry,
+    I meant pecans.", "Sorry, I meant I'm allergic to pecans."), and whether it takes its
+    place; ``None`` when ``text`` puts nothing right in the user's own words."""
+    if (meant := instead_of(text, said_before, need, next_message=True)) is not None:
+        return meant
+    again = restated(text)
+    zh = _CJK.search(text) is not None
+    if again is None or not said_last(said_before, need, zh):
+        return None
+    return restated_need(again, need)
 
 
 # Characters of an already-read message read again for what the next one adds to.

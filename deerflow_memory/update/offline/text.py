@@ -29,6 +29,7 @@ from deerflow_memory.arguments import expect_text
 from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.ellipsis import (
+    Meant,
     a_person_zh,
     added_to,
     instead_of,
@@ -89,7 +90,7 @@ from deerflow_memory.update.offline.vocabulary import (
 from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import LINE_BREAKS, without_invisible
 
-__all__ = ["candidates_from_text"]
+__all__ = ["candidates_from_text", "restated", "restated_need"]
 
 _I = re.IGNORECASE
 
@@ -1898,6 +1899,43 @@ _ENDED_HERE = re.compile(
 )
 
 
+# A need said again in full after "I meant" ("Sorry, I meant I'm allergic to pecans", "说错了，
+# 我是对碧根果过敏", "我是说我对碧根果过敏"): the statement, which the lead-in kept from being read.
+_EN_RESTATED = re.compile(
+    r"(?:(?:sorry|oops|whoops|my bad|no|wait)[,.!]?\s+)*I meant(?: to say)?,?\s+(?:that\s+)?"
+    r"(?=I(?:'m| am| can't| cannot| don't| do not| have)\s)",
+    _I,
+)
+_ZH_RESTATED = re.compile(
+    r"(?:(?:说错了|我说错了|不对|抱歉|不好意思|对不起)[，,]?\s*)*(?:我是说|我的意思是)[，,]?\s*(?=我)"
+    r"|(?:说错了|我说错了)[，,]?\s*(?=我)"
+)
+_ZH_IS_TO = re.compile(r"^我是(?=对)")  # "我是对碧根果过敏": 我对碧根果过敏
+
+
+def restated(text: str) -> str | None:
+    """The statement ``text`` makes after "I meant" or "说错了" ("Sorry, I meant I'm allergic
+    to pecans." → "I'm allergic to pecans."), or ``None`` when it makes none so."""
+    text = text.strip()
+    if m := _EN_RESTATED.match(text):
+        return text[m.end() :]
+    if m := _ZH_RESTATED.match(text):
+        return _ZH_IS_TO.sub("我", text[m.end() :])
+    return None
+
+
+def restated_need(statement: str, need: Candidate) -> tuple[Candidate, bool] | None:
+    """The need ``statement`` (said after "I meant": :func:`restated`) says again of another
+    thing than ``need`` (said just before it) and worded like it, and whether it takes
+    ``need``'s place (see :func:`~.ellipsis.put_right`): "I'm allergic to walnuts." → "Sorry,
+    I meant I'm allergic to pecans."; else ``None``."""
+    new = [c for c in candidates_from_text(statement) if c.constraint]
+    if len(new) != 1 or not new[0].value:
+        return None
+    meant = put_right(need, Meant(new[0].value, wrong=True, own_words=True))
+    return (new[0], meant[1]) if meant is not None and meant[0].content == new[0].content else None
+
+
 def candidates_from_text(text: str) -> list[Candidate]:
     """Every candidate fact the user states about themselves in ``text``, in order.
 
@@ -1975,6 +2013,22 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 said_needs([more])
             sentence_before, added = raw, True
             continue
+        if (again := restated(raw)) is not None and "?" not in terminator + "？":
+            # "I'm allergic to walnuts. Sorry, I meant I'm allergic to pecans."
+            if (
+                len(found) > previous
+                and id(found[-1]) not in denied_needs
+                and (meant := restated_need(again, found[-1])) is not None
+            ):
+                if meant[1]:
+                    found[-1] = meant[0]
+                elif meant[0].content != found[-1].content:
+                    previous = len(found)
+                    found.append(meant[0])
+                    said_needs([meant[0]])
+                sentence_before, added = raw, True
+                continue
+            raw = again  # the statement, read as said
         if (
             len(found) > previous
             and "?" not in terminator
