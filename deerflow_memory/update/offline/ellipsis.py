@@ -26,15 +26,14 @@ import dataclasses
 import re
 
 from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
-from deerflow_memory.update.offline.retractions import singular
 from deerflow_memory.update.offline.rules import Candidate
 from deerflow_memory.update.offline.vocabulary import (
     CJK,
     CONDITION_SUFFIX_ZH,
     FOR_EXAMPLE_EN,
     FOR_EXAMPLE_ZH,
+    ILLNESS_FIRST_ZH,
     NEED_THING_EN,
-    NOT_A_PERSON_ZH,
     PERSON_ZH,
     SYMPTOM_ZH,
 )
@@ -344,18 +343,29 @@ def instead_of(
     return put_right(need, meant) if said_last(said_before, need, zh) else None
 
 
+# A need's thing that names a kind of things ("nuts", "shellfish", "海鲜", "酒"): what is
+# meant after it may be one of them ("shellfish, I mean shrimp", "酒，其实是啤酒"), and the
+# broader need may still hold.
+_KIND_OF_THINGS = re.compile(
+    r"(?:tree )?nuts?|shellfish|seafood|fish|dairy|(?:red )?meats?|poultry|fruits?|berries|"
+    r"grains?|legumes|beans|alcohol|spices|vegetables|"
+    r"坚果|海鲜|海产|贝类|鱼类?|乳制品|奶制品|肉类?|红肉|水果|豆类|酒类?|蔬菜|香料|菌类|调料",
+    _I,
+)
+
+
 def put_right(need: Candidate, meant: Meant) -> tuple[Candidate, bool] | None:
     """``need`` said of the thing ``meant``, and whether it takes ``need``'s place: only when
     the user said the thing before was wrong, ``need`` is of one thing (of a list, which item
-    was wrong is not said, so all are kept), and the thing meant is no kind of it ("nuts, I
-    mean peanuts", "酒，其实是啤酒": the broader need may still hold). ``None`` when ``need``
-    is no plain need of a thing (see :func:`need_of`)."""
+    was wrong is not said, so all are kept), and that thing names no kind of things ("nuts,
+    I mean peanuts", "shellfish, I mean shrimp", "酒，其实是啤酒": the broader need may still
+    hold). ``None`` when ``need`` is no plain need of a thing (see :func:`need_of`)."""
     said = need_of(need, meant.thing)
     if said is None:
         return None
     value = need.value or ""
-    narrower = singular(meant.thing.casefold()).endswith(singular(value.casefold()))
-    return said, meant.wrong and not narrower and _LAST_ITEM.sub("", value) == value
+    one = _LAST_ITEM.sub("", value) == value
+    return said, meant.wrong and one and _KIND_OF_THINGS.fullmatch(value.strip()) is None
 
 
 # --- someone's need, and "me too" ------------------------------------------------------------
@@ -366,9 +376,9 @@ def put_right(need: Candidate, meant: Meant) -> tuple[Candidate, bool] | None:
 _EN_ME_TOO = re.compile(
     r"(?:(?:yeah|yes|oh|haha|lol)[,!]?\s+)?(?:(?:and|but)\s+)?"
     # said of a need that is so ("is allergic", "has", "reacts")…
-    r"(?:(?P<so>so (?:am|do|have) I|I (?:am|do|have) too|I'm too)"
+    r"(?:(?P<so>so (?:am|do|have) I|as (?:am|do|have) I|I (?:am|do|have) (?:too|as well)|I'm too)"
     # …of a need that is not ("can't eat", "doesn't eat")…
-    r"|(?P<not>(?:neither|nor) (?:am|do|can|have) I|me neither|me either|I can't either|"
+    r"|(?P<not>(?:neither|nor) (?:am|do|can|have|will) I|me neither|me either|I can't either|"
     r"I don't either|so can't I|I can't too)"
     # …or of either
     r"|I'm (?:also )?the same|me too|me as well|me also|same here|same (?:for|with) me|same|ditto)"
@@ -387,6 +397,7 @@ _EN_SOMEONE_NEEDS = re.compile(
     r"|(?!(?:No|Every|Some|Any)(?:body|one)\b|It\b|This\b|That\b|There\b|People\b|Most\b|Many\b|"
     r"Some\b|All\b|Few\b|Nothing\b|Everything\b|Something\b)(?-i:[A-Z][a-z]{1,20}))"
     r"\s+(?:(?P<be>is|are)|(?P<has>has|have)|(?P<cant>can't|cannot|can not)|(?P<dont>doesn't|does not|don't|do not)"
+    r"|(?P<wont>won't|will not)"
     r"|(?P<reacts>reacts|react))\s+(?P<rest>[^,;]{1,60}?)[.!]*",
     _I,
 )
@@ -394,13 +405,27 @@ _ZH_SOMEONE_NEEDS = re.compile(
     rf"(?:(?:我的?|我们家的?)?(?:{KIN_ZH})|(?P<name>{PERSON_ZH}))(?:也|都)?"
     r"(?P<rest>(?:对)?[^，,。！？!?；;]{1,20}?(?:过敏|不耐受)|(?:不能吃|不吃|吃不了|不能喝|不喝)[^，,。！？!?；;]{1,20}?)[。！!]*"
 )
-_ZH_NOT_A_PERSON = re.compile(NOT_A_PERSON_ZH)
+_ZH_ILLNESS_FIRST = re.compile(ILLNESS_FIRST_ZH)
+# What follows a would-be name: a need or a taste of something (对…), or a verb of eating,
+# drinking or liking and what it takes ("不吃辣", "喜欢钓鱼"); nothing after the verb says the
+# word before it is what is (not) eaten ("黄豆不能吃", "杨梅不能吃，会过敏", "白糖很喜欢").
+_ZH_AFTER_A_NAME = re.compile(
+    r"(?:也|都|还)?(?:(?P<of>对|住在)|(?:不(?:能|太)?(?:吃|喝)|(?:很|最|也|特别|非常)?"
+    r"(?:喜欢|讨厌|爱吃|爱喝)))(?P<object>[^，,。！？!?；;\s了的啊呀]*)"
+)
 
 
-def a_person_zh(name: str) -> bool:
-    """Whether ``name``, matched by :data:`~.vocabulary.PERSON_ZH`, is a person's: not a
-    food, a drink or an illness that starts like a name ("黄豆", "杨梅", "高血压")."""
-    return not (_ZH_NOT_A_PERSON.search(name) or zh_things(name))
+def a_person_zh(name: str, after: str) -> bool:
+    """Whether ``name`` (matched by :data:`~.vocabulary.PERSON_ZH`) is a person's, said
+    before ``after``: "王冬梅" before "对虾过敏" or "韩梅梅" before "不吃辣" is, "黄豆" before
+    "不能吃" (a food said first: the verb takes nothing after it) or "高血压" before "不能吃太咸"
+    (an illness) is not."""
+    if _ZH_ILLNESS_FIRST.match(name + after):
+        return False
+    if name[0] in "小老阿":
+        return True
+    said = _ZH_AFTER_A_NAME.match(after)
+    return said is not None and bool(said["of"] or said["object"])
 
 
 def same_need(me_too: str, said_before: str) -> str | None:
@@ -417,13 +442,15 @@ def same_need(me_too: str, said_before: str) -> str | None:
         if not _ZH_ME_TOO.fullmatch(me_too):
             return None
         someone = _ZH_SOMEONE_NEEDS.fullmatch(said_before.strip())
-        if someone is None or (someone["name"] and not a_person_zh(someone["name"])):
+        if someone is None or (
+            someone["name"] and not a_person_zh(someone["name"], someone["rest"])
+        ):
             return None
         return "我" + someone["rest"]
     someone = _EN_SOMEONE_NEEDS.fullmatch(said_before.strip())
     if someone is None or (said := _EN_ME_TOO.fullmatch(me_too)) is None:
         return None
-    negative = bool(someone["cant"] or someone["dont"])
+    negative = bool(someone["cant"] or someone["dont"] or someone["wont"])
     if (said["so"] and negative) or (said["not"] and not negative):
         return None
     if someone["be"]:
@@ -434,6 +461,8 @@ def same_need(me_too: str, said_before: str) -> str | None:
         verb = "I can't"
     elif someone["dont"]:
         verb = "I don't"
+    elif someone["wont"]:
+        verb = "I won't"
     else:
         verb = "I react"
     return f"{verb} {someone['rest']}"

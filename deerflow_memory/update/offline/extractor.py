@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 
 from deerflow_memory.capture.messages import message_text, strip_upload_blocks
 from deerflow_memory.models import (
@@ -237,15 +237,21 @@ class OfflineExtractor:
             last_text = before
             if read := candidates_from_text(before):
                 said_before = (before, read[-1])
+        # "What does your son avoid?" and then "Pecans too.": an answer to the reply, not to
+        # the user's message before it (only the user's own slip is put right then)
+        replied = _replied_to(context)
         for message in messages:
+            if isinstance(message, AIMessage):
+                replied = replied or _OWN_TURN.search(message_text(message)) is not None
             if not isinstance(message, HumanMessage):
                 continue
             text = strip_upload_blocks(message_text(message))
-            if (same := same_need(text, last_text)) is not None:
+            if not replied and (same := same_need(text, last_text)) is not None:
                 # "My wife is allergic to eggs." and then "Me too.": her need, the user's too
                 mine = [c for c in candidates_from_text(same) if c.constraint]
                 found += mine
                 said_before, last_text = ((same, mine[-1]) if mine else None), text
+                replied = False
                 continue
             last_text = text
             # "I'm allergic to shellfish." and then "Also walnuts." ("还有开心果。"): the need
@@ -253,7 +259,7 @@ class OfflineExtractor:
             # cashews.": the need was of cashews (of a list, which was wrong is unsaid)
             said: list[Candidate] | None = None
             if said_before is not None:
-                if (more := added_to(text, *said_before)) is not None:
+                if not replied and (more := added_to(text, *said_before)) is not None:
                     said = [more]
                 elif (meant := _put_right(text, *said_before)) is not None:
                     if meant[1] and found and found[-1] is said_before[1]:
@@ -262,7 +268,7 @@ class OfflineExtractor:
             if said is None:
                 said = candidates_from_text(text)
             found.extend(said)
-            said_before = (text, said[-1]) if said else None
+            said_before, replied = ((text, said[-1]) if said else None), False
         return found
 
 
@@ -277,6 +283,25 @@ def _put_right(text: str, said_before: str, need: Candidate) -> tuple[Candidate,
     if again is None or not said_last(said_before, need, zh):
         return None
     return restated_need(again, need)
+
+
+# A reply that opens a turn of its own: a question, or the assistant's own wish or feeling
+# ("I hope she feels better soon", "I can't wait…"), which "Me too" or "Pecans too" answers.
+_OWN_TURN = re.compile(
+    r"[?？]|\bI(?:'m|'d|'ll| am| hope| can| can't| love| wish| think| feel| would| will)\b"
+    r"|我(?:希望|也|觉得|想|会|能|很)|你(?:呢|还)"
+)
+
+
+def _replied_to(messages: Sequence[object]) -> bool:
+    """Whether a reply after the last human message of ``messages`` opens a turn of its
+    own (:data:`_OWN_TURN`), so the next message answers it."""
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return False
+        if isinstance(message, AIMessage) and _OWN_TURN.search(message_text(message)):
+            return True
+    return False
 
 
 # Characters of an already-read message read again for what the next one adds to.

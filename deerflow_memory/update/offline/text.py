@@ -513,7 +513,7 @@ _EN_OTHER = re.compile(
 )
 # A person named before what is said of them ("王伟对虾过敏", "小李不吃辣", "老张喜欢钓鱼"):
 # a name (PERSON_ZH) right before a need or a taste, which is no food or illness said first
-# ("黄豆不能吃", "高血压不能吃太咸": see _named_someone).
+# ("黄豆不能吃", "高血压不能吃太咸": see ellipsis.a_person_zh).
 _ZH_NAMED = re.compile(
     rf"(?P<name>{PERSON_ZH})"
     r"(?=(?:也|都|还)?(?:对[^，,。！？]{1,12}?(?:过敏|不耐受|敏感)|不(?:能|太)?(?:吃|喝))"
@@ -525,7 +525,7 @@ _ZH_NAMED = re.compile(
 def _named_someone(clause: str) -> bool:
     """Whether Chinese ``clause`` opens with someone's name before a need or a taste."""
     m = _ZH_NAMED.match(clause)
-    return m is not None and a_person_zh(m["name"])
+    return m is not None and a_person_zh(m["name"], clause[m.end() :])
 
 
 _ZH_OTHER = re.compile(

@@ -309,12 +309,10 @@ PERSON_ZH = (
     # time and degree words that start like a name are none ("周末", "夏天", "曾经", "马上")
     r"(?!周末|周[一二三四五六日天]|[夏白]天|夏季|曾经|曾|常常|常年|向来|马上|严重|高中|方面|于是|万一"
     r"|许多|许久|任何|何时)"
-    rf"(?:[小老阿][{_SURNAMES_ZH}]|[{_SURNAMES_ZH}](?:(?![也都还就又才只很最不没是在对的了和与跟])"
-    r"[\u4e00-\u9fff]){1,2}?)"
+    rf"(?:[小老阿][{_SURNAMES_ZH}]|[{_SURNAMES_ZH}][\u4e00-\u9fff]{{1,2}}?)"
 )
 """A person's name in Chinese, as a regex (no group): 小/老/阿 and a common surname, or a
 common surname and one or two characters of a given name. A food or an illness may start
-the same way ("黄豆", "杨梅", "高血压"): see :data:`NOT_A_PERSON_ZH`."""
-NOT_A_PERSON_ZH = r"[面梅卜汤饭粥酱醋盐油糕饼酸症病炎癌]|血|胆固醇|过敏"
-"""Characters that make a would-be name a food or an illness ("方便面", "杨梅", "白萝卜",
-"高尿酸", "高血压"), besides the food words of ``ellipsis.zh_things``."""
+the same way ("黄豆", "杨梅", "高血压"): see ``ellipsis.a_person_zh``."""
+ILLNESS_FIRST_ZH = r"高血[压糖脂]|高尿酸|高烧|高热|白内障|黄疸|白癜风|糖尿病|痛风"
+"""Illnesses said first that start like a name ("高血压不能吃太咸")."""
