@@ -37,6 +37,7 @@ from typing import ClassVar
 
 from langchain_core.messages import AIMessage, HumanMessage
 
+from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
 from deerflow_memory.capture.messages import message_text, strip_upload_blocks
 from deerflow_memory.models import (
     Fact,
@@ -285,11 +286,17 @@ def _put_right(text: str, said_before: str, need: Candidate) -> tuple[Candidate,
     return restated_need(again, need)
 
 
-# A reply that opens a turn of its own: a question, or the assistant's own wish or feeling
-# ("I hope she feels better soon", "I can't wait…"), which "Me too" or "Pecans too" answers.
+# A reply that opens a turn of its own, which "Me too" or "Pecans too" answers: the
+# assistant's own wish or feeling ("I hope she feels better soon", "I can't wait…"), a
+# question of someone else ("What does your son avoid?") or of what the user likes ("Which
+# fruits do you like?"). An acknowledgement or "Any other allergies?" opens none.
 _OWN_TURN = re.compile(
-    r"[?？]|\bI(?:'m|'d|'ll| am| hope| can| can't| love| wish| think| feel| would| will)\b"
-    r"|我(?:希望|也|觉得|想|会|能|很)|你(?:呢|还)"
+    r"\bI(?: hope| wish| can't wait| love|'d love| would love|'m glad|'m so glad| am glad)\b"
+    r"|我(?:希望|也)"
+    rf"|\byour (?:{KIN_EN})\b|\b(?:he|she|they)\b[^.!]*\?"
+    r"|\b(?:like|love|enjoy|prefer|favou?rite)\b[^.!]*\?|(?:喜欢|爱吃|爱喝)[^。！]*[？?]"
+    rf"|你的?(?:{KIN_ZH})",
+    re.I,
 )
 
 
