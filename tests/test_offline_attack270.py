@@ -54,19 +54,20 @@ def test_an_acknowledgement_lets_the_next_message_add_to_the_need(
 @pytest.mark.parametrize(
     ("said", "stored"),
     [
-        # a kind of things put right with a thing of another kind: put right
-        ("I'm allergic to nuts, I mean eggs.", ["eggs"]),
-        ("I'm allergic to shellfish, I mean sesame.", ["sesame"]),
-        ("I'm allergic to dairy. Oops, I meant soy.", ["soy"]),
-        ("我对海鲜过敏，我是说花生。", ["花生"]),
-        ("我对鱼过敏，我是说鸡蛋。", ["鸡蛋"]),
-        # …with a thing of that kind: both stay
-        ("I'm allergic to nuts, I mean peanuts.", ["nuts", "peanuts"]),
+        # a need of a kind of things stays whatever is meant after it: no table tells every
+        # thing of a kind (attacker 271: "crawfish", "三文鱼", "猪肉" of "肉类"), and a wrong need
+        # kept is the safer error than a need lost ("nuts, I mean eggs" keeps the nuts too)
+        ("I'm allergic to nuts, I mean eggs.", ["nuts", "eggs"]),
+        ("I'm allergic to shellfish, I mean crawfish.", ["shellfish", "crawfish"]),
+        ("我对海鲜过敏，我是说三文鱼。", ["海鲜", "三文鱼"]),
+        ("我对肉类过敏，我是说猪肉。", ["肉类", "猪肉"]),
         ("I'm allergic to dairy, I mean milk.", ["dairy", "milk"]),
-        ("我不吃鱼，我是说鱿鱼。", ["鱼", "鱿鱼"]),
+        # a thing that names no kind is put right
+        ("I'm allergic to walnuts, I mean pecans.", ["pecans"]),
+        ("我对核桃过敏，我是说碧根果。", ["碧根果"]),
     ],
 )
-def test_a_kind_is_kept_only_for_a_thing_of_that_kind(said: str, stored: list[str]) -> None:
+def test_a_kind_stays_whatever_is_meant_after_it(said: str, stored: list[str]) -> None:
     facts = facts_after(said)
     assert len(facts) == len(stored)
     assert all(thing in fact for thing, fact in zip(stored, facts, strict=True))
@@ -114,3 +115,63 @@ def test_me_too_after_a_three_character_name(said: str, stored: list[str]) -> No
 )
 def test_what_someone_will_not_do_is_no_need_of_the_users(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+# --- attacker 271 ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # a question of what or who: what follows answers it
+        ("I'm allergic to sesame.", "AI: What did you have for lunch?", "Chicken too."),
+        ("I'm lactose intolerant.", "AI: What do you drink in the morning?", "Coffee too."),
+        ("我不吃羊肉。", "AI: 你平时吃什么肉？", "还有鸡肉。"),
+        ("My husband can't eat gluten.", "AI: Noted. Who else will be at the dinner?", "Me too."),
+    ],
+)
+def test_an_answer_to_a_question_of_what_or_who_adds_no_need(turns: tuple[str, ...]) -> None:
+    assert said_in_one_update(*turns) == said_in_one_update(turns[0])
+
+
+@pytest.mark.parametrize(
+    ("turns", "stored"),
+    [
+        # an acknowledgement naming someone, or a yes-no question, opens no turn
+        (
+            ("My aunt is allergic to eggs.", "AI: Noted, your aunt's allergy is saved.", "Me too."),
+            ["User is allergic to eggs"],
+        ),
+        (
+            ("I'm allergic to sesame.", "AI: Do you carry an EpiPen?", "Also walnuts."),
+            ["User is allergic to sesame", "User is allergic to walnuts"],
+        ),
+    ],
+)
+def test_an_acknowledgement_or_yes_no_question_opens_no_turn(
+    turns: tuple[str, ...], stored: list[str]
+) -> None:
+    assert said_in_one_update(*turns) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a name before a verb that takes a thing, however it starts: someone else
+        ("韩梅梅不能吃生鱼片，我也是。", ["用户不能吃生鱼片"]),
+        ("韩梅梅不喝冷饮。", []),
+        ("老王不吃生葱。", []),
+        ("陈思炎不能吃海鲜，我也是。", ["用户不能吃海鲜"]),
+        ("张宏炎对青霉素过敏。", []),
+        ("李雷很喜欢吃苹果，我对苹果过敏。", ["用户对苹果过敏"]),
+    ],
+)
+def test_a_name_before_a_thing_of_any_start_is_someone_else(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.timeout(60)
+def test_a_long_reply_without_a_sentence_end_is_read_in_linear_time() -> None:
+    turns = ("I'm allergic to sesame.", "AI: " + "he said so, " * 40_000, "Also walnuts.")
+    assert "User is allergic to walnuts" in said_in_one_update(*turns)
+    assert said_in_one_update("我对芝麻过敏。", "AI: " + "喜欢，" * 80_000, "还有核桃。")

@@ -343,71 +343,30 @@ def instead_of(
     return put_right(need, meant) if said_last(said_before, need, zh) else None
 
 
-# A need's thing that names a kind of things, with the things of that kind one may mean
-# after it ("shellfish, I mean shrimp", "海鲜，我是说虾", "酒，其实是啤酒": the broader need may
-# still hold). A thing of the kind also ends like it ("peanuts", "goat cheese", "鱿鱼", "猪肉").
-_KIND_MEMBERS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
-    (re.compile(kind, _I), re.compile(members, _I))
-    for kind, members in (
-        (
-            r"(?:tree )?nuts?",
-            r"almonds?|cashews?|pecans?|pistachios?|hazelnuts?|macadamias?|walnuts?|chestnuts?",
-        ),
-        (
-            r"shellfish|seafood",
-            r"shrimps?|prawns?|crabs?|lobsters?|crayfish|mussels?|oysters?|clams?|scallops?|squid|octopus|fish|salmon|tuna|cod",
-        ),
-        (r"fish", r"salmon|tuna|cod|trout|sardines?|anchov(?:y|ies)|mackerel|haddock|halibut"),
-        (r"dairy", r"milk|cheese|butter|cream|yogh?urt|whey|casein|lactose"),
-        (
-            r"(?:red )?meats?",
-            r"beef|pork|lamb|mutton|veal|venison|bacon|ham|goat|chicken|turkey|duck",
-        ),
-        (r"poultry", r"chicken|turkey|duck|goose"),
-        (
-            r"fruits?|berries",
-            r"\w+berr(?:y|ies)|apples?|bananas?|kiwis?|mangos?|mangoes|peach(?:es)?|cherr(?:y|ies)|grapes?|oranges?|pineapples?|melons?",
-        ),
-        (r"grains?", r"wheat|barley|rye|oats|rice|corn|spelt"),
-        (r"legumes|beans", r"peanuts?|soy|soybeans?|lentils|chickpeas|peas|\w+ beans"),
-        (r"alcohol", r"beer|wine|spirits|liquor|vodka|whisky|whiskey|gin|rum|sake"),
-        (r"坚果", r"花生|核桃|杏仁|腰果|榛子|开心果|碧根果|松子|栗子|夏威夷果"),
-        (r"海鲜|海产", r"虾|蟹|贝|螺|蚝|蛤蜊|鱿鱼|章鱼|鱼|龙虾|扇贝|生蚝|海参"),
-        (r"贝类", r"扇贝|生蚝|蛤蜊|青口|牡蛎|螺"),
-        (r"乳制品|奶制品", r"牛奶|奶酪|黄油|酸奶|奶油|乳糖|羊奶"),
-        (r"豆类", r"黄豆|大豆|花生|豆腐|豆浆|绿豆|红豆"),
-        (r"水果", r"\w{1,3}"),
-        (r"鱼类?|肉类?|红肉|酒类?|蔬菜|菌类|香料|调料", r"(?!)"),  # (only what ends like it)
-    )
+# A need's thing that names a kind of things ("nuts", "shellfish", "海鲜", "酒"): what is
+# meant after it may be one of them ("shellfish, I mean shrimp", "酒，其实是啤酒"), and the
+# broader need may still hold, so it stays whatever is meant (no table can tell every thing
+# of a kind: "crawfish", "三文鱼"; a wrong need kept is the safer error than a need lost).
+_KIND_OF_THINGS = re.compile(
+    r"(?:tree )?nuts?|shellfish|seafood|fish|dairy|(?:red )?meats?|poultry|fruits?|berries|"
+    r"grains?|legumes|beans|alcohol|spices|vegetables|"
+    r"坚果|海鲜|海产|贝类|鱼类?|乳制品|奶制品|肉类?|红肉|水果|豆类|酒类?|蔬菜|香料|菌类|调料",
+    _I,
 )
-
-
-def _of_its_kind(thing: str, kind: str) -> bool:
-    """Whether ``thing`` may be one of the things ``kind`` names ("shrimp" of "shellfish",
-    "鱿鱼" of "鱼"); False when ``kind`` names no kind of things."""
-    kind = kind.strip()
-    for names, members in _KIND_MEMBERS:
-        if names.fullmatch(kind):
-            last, folded = kind.split()[-1].casefold(), thing.casefold()
-            return members.fullmatch(thing) is not None or folded.endswith(
-                (last, last.removesuffix("s"))
-            )
-    return False
 
 
 def put_right(need: Candidate, meant: Meant) -> tuple[Candidate, bool] | None:
     """``need`` said of the thing ``meant``, and whether it takes ``need``'s place: only when
     the user said the thing before was wrong, ``need`` is of one thing (of a list, which item
-    was wrong is not said, so all are kept), and the thing meant is not one of the kind that
-    thing names ("nuts, I mean peanuts", "shellfish, I mean shrimp", "酒，其实是啤酒": the
-    broader need may still hold; "nuts, I mean eggs" puts it right). ``None`` when ``need``
-    is no plain need of a thing (see :func:`need_of`)."""
+    was wrong is not said, so all are kept), and that thing names no kind of things ("nuts,
+    I mean peanuts", "shellfish, I mean shrimp", "酒，其实是啤酒": the broader need may still
+    hold). ``None`` when ``need`` is no plain need of a thing (see :func:`need_of`)."""
     said = need_of(need, meant.thing)
     if said is None:
         return None
     value = need.value or ""
     one = _LAST_ITEM.sub("", value) == value
-    return said, meant.wrong and one and not _of_its_kind(meant.thing, value)
+    return said, meant.wrong and one and _KIND_OF_THINGS.fullmatch(value.strip()) is None
 
 
 # --- someone's need, and "me too" ------------------------------------------------------------
@@ -454,21 +413,24 @@ _ZH_AFTER_A_NAME = re.compile(
     r"(?:也|都|还)?(?:(?P<of>对|住在)|(?P<like>(?:很|最|也|特别|非常)?(?:喜欢|讨厌|爱吃|爱喝))"
     r"|不(?:能|太|敢)?(?:吃|喝))(?P<object>[^，,。！？!?；;\s]*)"
 )
-# What a verb of eating may take that is no thing: how much, how cooked, a particle ("杨梅不能
-# 吃太多", "龙虾不能吃生的", "黄瓜不吃滴"); and the tastes it takes that are ("不吃辣")
-_ZH_NO_OBJECT = re.compile(r"[太多少一了的啊呀滴咯啦哦嘛吧过完掉得几]|生|熟|凉|冷|热|那么|这么")
-_ZH_TASTE = re.compile(r"辣|甜|咸|酸|苦|油腻|生冷|荤|素|肉|海鲜|香菜|葱|蒜|姜")
-_ZH_ILLNESS_END = "病症炎癌"
+# What a verb of eating or drinking may take that is no thing: how much, how cooked, a
+# particle ("杨梅不能吃太多", "龙虾不能吃生的", "白酒不能喝一滴", "黄瓜不吃滴"); anything
+# else it takes is a thing or a taste ("韩梅梅不吃生鱼片", "…不吃太辣的", "…不吃折耳根")
+_ZH_NO_OBJECT = re.compile(
+    r"(?:太多|太少|多|少|一点点?|一滴|一口|太多了|过多|生的|熟的|凉的|冷的|热的|[了的啊呀滴咯啦哦嘛吧过完掉])"
+    r"[了的啊呀哦]*"
+)
 
 
 def a_person_zh(name: str, after: str) -> bool:
     """Whether ``name`` (matched by :data:`~.vocabulary.PERSON_ZH`) is a person's, said
     before ``after``: before 对… it is ("王冬梅对虾过敏"); before a verb of eating or drinking
-    only when the verb takes a thing or a taste ("韩梅梅不吃辣", "王炎不能吃海鲜"), not when it
-    takes nothing, an amount or a way of cooking ("黄豆不能吃", "杨梅不能吃太多", "老姜不能
-    吃": a food said first); before a verb of liking when it takes something but eating
-    ("老张喜欢钓鱼"; "黄鱼很喜欢吃" is a food). An illness said first ("高血压", "白血病") is none."""
-    if _ZH_ILLNESS_FIRST.match(name + after) or (len(name) > 2 and name[-1] in _ZH_ILLNESS_END):
+    only when the verb takes something but an amount, a way of cooking or a particle ("韩梅梅
+    不吃辣", "…不能吃生鱼片"), not when it takes nothing or only those ("黄豆不能吃", "杨梅不能
+    吃太多", "老姜不能吃": a food said first); before a verb of liking when it takes more than
+    "吃" ("老张喜欢钓鱼", "李雷很喜欢吃苹果"; "黄鱼很喜欢吃" is a food). An illness said first
+    (:data:`~.vocabulary.ILLNESS_FIRST_ZH`: "高血压", "白血病") is none."""
+    if _ZH_ILLNESS_FIRST.match(name + after):
         return False
     said = _ZH_AFTER_A_NAME.match(after)
     if said is None:
@@ -477,10 +439,8 @@ def a_person_zh(name: str, after: str) -> bool:
         return True
     thing = said["object"]
     if said["like"]:
-        return bool(thing) and not thing.startswith(("吃", "喝"))
-    if not thing or _ZH_NO_OBJECT.match(thing):
-        return False
-    return zh_things(thing) or _ZH_TASTE.match(thing) is not None
+        return bool(thing) and thing not in ("吃", "喝", "吃的", "喝的")
+    return bool(thing) and _ZH_NO_OBJECT.fullmatch(thing) is None
 
 
 def same_need(me_too: str, said_before: str) -> str | None:

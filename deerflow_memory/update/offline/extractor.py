@@ -37,7 +37,6 @@ from typing import ClassVar
 
 from langchain_core.messages import AIMessage, HumanMessage
 
-from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
 from deerflow_memory.capture.messages import message_text, strip_upload_blocks
 from deerflow_memory.models import (
     Fact,
@@ -243,7 +242,7 @@ class OfflineExtractor:
         replied = _replied_to(context)
         for message in messages:
             if isinstance(message, AIMessage):
-                replied = replied or _OWN_TURN.search(message_text(message)) is not None
+                replied = replied or _opens_a_turn(message_text(message))
             if not isinstance(message, HumanMessage):
                 continue
             text = strip_upload_blocks(message_text(message))
@@ -286,18 +285,29 @@ def _put_right(text: str, said_before: str, need: Candidate) -> tuple[Candidate,
     return restated_need(again, need)
 
 
-# A reply that opens a turn of its own, which "Me too" or "Pecans too" answers: the
-# assistant's own wish or feeling ("I hope she feels better soon", "I can't wait…"), a
-# question of someone else ("What does your son avoid?") or of what the user likes ("Which
-# fruits do you like?"). An acknowledgement or "Any other allergies?" opens none.
+# A reply that opens a turn of its own, which "Me too" or "Chicken too" answers: a question
+# asking what or who ("What did you have for lunch?", "Who else is coming?", "你平时吃什么
+# 肉？") but for more of what the user said ("Any other allergies?", "还有别的忌口吗？"), or
+# the assistant's own wish or feeling ("I hope she feels better soon", "我希望…"). Only the
+# end of the reply is read (:data:`_REPLY_CHARS`), and a question within a sentence.
 _OWN_TURN = re.compile(
-    r"\bI(?: hope| wish| can't wait| love|'d love| would love|'m glad|'m so glad| am glad)\b"
-    r"|我(?:希望|也)"
-    rf"|\byour (?:{KIN_EN})\b|\b(?:he|she|they)\b[^.!]*\?"
-    r"|\b(?:like|love|enjoy|prefer|favou?rite)\b[^.!]*\?|(?:喜欢|爱吃|爱喝)[^。！]*[？?]"
-    rf"|你的?(?:{KIN_ZH})",
+    r"\b(?:what|which|who|whom|whose|where|when|how|why)\b[^.!?]{0,120}\?"
+    r"|(?:什么|哪|谁|怎么|几|多少)[^。！？?]{0,60}[？?]"
+    r"|\bI(?: hope| wish| can't wait| love|'d love| would love|'m glad|'m so glad| am glad)\b"
+    r"|我希望",
     re.I,
 )
+_MORE_OF_IT = re.compile(
+    r"\b(?:any|anything|something|what|which) (?:other|else|more)\b|还有(?:别的|其他|什么)",
+    re.I,
+)
+_REPLY_CHARS = 300
+
+
+def _opens_a_turn(reply: str) -> bool:
+    """Whether ``reply``, the assistant's, opens a turn of its own (:data:`_OWN_TURN`)."""
+    end = reply[-_REPLY_CHARS:]
+    return _OWN_TURN.search(end) is not None and _MORE_OF_IT.search(end) is None
 
 
 def _replied_to(messages: Sequence[object]) -> bool:
@@ -306,7 +316,7 @@ def _replied_to(messages: Sequence[object]) -> bool:
     for message in reversed(messages):
         if isinstance(message, HumanMessage):
             return False
-        if isinstance(message, AIMessage) and _OWN_TURN.search(message_text(message)):
+        if isinstance(message, AIMessage) and _opens_a_turn(message_text(message)):
             return True
     return False
 

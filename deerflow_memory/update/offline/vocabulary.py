@@ -314,5 +314,8 @@ PERSON_ZH = (
 """A person's name in Chinese, as a regex (no group): 小/老/阿 and a common surname, or a
 common surname and one or two characters of a given name. A food or an illness may start
 the same way ("黄豆", "杨梅", "高血压"): see ``ellipsis.a_person_zh``."""
-ILLNESS_FIRST_ZH = r"高血[压糖脂]|高尿酸|高烧|高热|白内障|黄疸|白癜风|糖尿病|痛风"
+ILLNESS_FIRST_ZH = (
+    r"高血[压糖脂]|高尿酸|高胆固醇|高烧|高热|高反|白内障|白血病|白癜风|黄疸|毛囊炎|胆结石|胆囊炎|"
+    r"石淋|贾第虫"
+)
 """Illnesses said first that start like a name ("高血压不能吃太咸")."""
