@@ -54,10 +54,13 @@ def test_an_acknowledgement_lets_the_next_message_add_to_the_need(
 @pytest.mark.parametrize(
     ("said", "stored"),
     [
-        # a need of a kind of things stays whatever is meant after it: no table tells every
-        # thing of a kind (attacker 271: "crawfish", "三文鱼", "猪肉" of "肉类"), and a wrong need
-        # kept is the safer error than a need lost ("nuts, I mean eggs" keeps the nuts too)
-        ("I'm allergic to nuts, I mean eggs.", ["nuts", "eggs"]),
+        # a need of a kind of things stays whatever food is meant after it: no table tells
+        # every thing of a kind (attacker 271: "crawfish", "三文鱼", "猪肉" of "肉类"), and a
+        # wrong need kept is the safer error than a need lost; eggs, a drug, latex or pollen
+        # are of no such kind (attacker 272): put right
+        ("I'm allergic to nuts, I mean eggs.", ["eggs"]),
+        ("I'm allergic to seafood, I mean penicillin.", ["penicillin"]),
+        ("我对海鲜过敏，我是说鸡蛋。", ["鸡蛋"]),
         ("I'm allergic to shellfish, I mean crawfish.", ["shellfish", "crawfish"]),
         ("我对海鲜过敏，我是说三文鱼。", ["海鲜", "三文鱼"]),
         ("我对肉类过敏，我是说猪肉。", ["肉类", "猪肉"]),
@@ -175,3 +178,65 @@ def test_a_long_reply_without_a_sentence_end_is_read_in_linear_time() -> None:
     turns = ("I'm allergic to sesame.", "AI: " + "he said so, " * 40_000, "Also walnuts.")
     assert "User is allergic to walnuts" in said_in_one_update(*turns)
     assert said_in_one_update("我对芝麻过敏。", "AI: " + "喜欢，" * 80_000, "还有核桃。")
+
+
+# --- attacker 272 ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("turns", "stored"),
+    [
+        # a question of anything but someone else or what the user eats or likes: what follows
+        # still adds to the need
+        (
+            ("I'm allergic to sesame.", "AI: Got it. How else can I help you today?", "Kiwi too."),
+            ["User is allergic to sesame", "User is allergic to kiwi"],
+        ),
+        (
+            ("I'm allergic to sesame.", "AI: Noted. Which nuts exactly?", "Cashews too."),
+            ["User is allergic to sesame", "User is allergic to cashews"],
+        ),
+        (
+            ("我对芝麻过敏。", "AI: 好的。是什么时候发现的？", "还有虾。"),
+            ["用户对芝麻过敏", "用户对虾过敏"],
+        ),
+        (
+            ("我对芝麻过敏。", "AI: 好的。还有哪些食物需要避开？", "还有虾。"),
+            ["用户对芝麻过敏", "用户对虾过敏"],
+        ),
+        # "me too" after the assistant's own wish or liking, wherever in the reply's end
+        (("My aunt is allergic to kiwi.", "AI: I hope she's okay! Anything else?", "Me too."), []),
+        (("我儿子对花生过敏。", "AI: 我也很喜欢花生！", "我也是。"), []),
+        # a question of someone else, of what the user likes, or of who
+        (
+            (
+                "I'm allergic to sesame.",
+                "AI: Should I note anything for your husband?",
+                "Kiwi too.",
+            ),
+            ["User is allergic to sesame"],
+        ),
+        (("My aunt is allergic to kiwi.", "AI: Noted. Does she carry an EpiPen?", "Me too."), []),
+        (("My aunt is allergic to kiwi.", "AI: Noted. Do you like spicy food?", "Me too."), []),
+        (("My aunt can't eat gluten.", "AI: Noted. Who else is coming to dinner?", "Me too."), []),
+    ],
+)
+def test_which_reply_opens_a_turn_of_its_own(turns: tuple[str, ...], stored: list[str]) -> None:
+    assert said_in_one_update(*turns) == stored
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a food said first, before an amount, a way of cooking or a time: the user's
+        "杨梅不能吃得太多，我会过敏。",
+        "杨梅不能吃那么多。",
+        "杨梅不能吃两个以上，我会过敏。",
+        "白酒不能喝半杯。",
+        "田螺不能吃没煮熟的。",
+        "黄鱼不能吃隔夜的。",
+    ],
+)
+def test_a_food_before_any_amount_or_way_of_cooking_is_the_users(said: str) -> None:
+    facts = facts_after(said)
+    assert facts and facts[0].startswith("用户") and len(facts[0]) > 4

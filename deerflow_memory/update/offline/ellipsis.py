@@ -355,18 +355,33 @@ _KIND_OF_THINGS = re.compile(
 )
 
 
+# …but eggs, a drug, latex, pollen, dust, an animal or an insect is of no such kind ("dairy,
+# I mean eggs", "seafood, I mean penicillin", "海鲜，我是说鸡蛋"): the need is put right.
+_OF_NO_KIND = re.compile(
+    r"eggs?|penicillin|amoxicillin|sulfa(?: drugs)?|aspirin|ibuprofen|codeine|latex|nickel|"
+    r"pollen|grass|dust(?: mites)?|mould|mold|cats?|dogs?|horses?|bees?|wasps?|feathers|wool|"
+    r"perfume|fragrances?|"
+    r"鸡蛋|蛋|青霉素|头孢|阿莫西林|磺胺|阿司匹林|布洛芬|药|乳胶|镍|花粉|尘螨|螨虫|猫毛?|狗毛?|蜂|羽毛|香水",
+    _I,
+)
+
+
 def put_right(need: Candidate, meant: Meant) -> tuple[Candidate, bool] | None:
     """``need`` said of the thing ``meant``, and whether it takes ``need``'s place: only when
     the user said the thing before was wrong, ``need`` is of one thing (of a list, which item
     was wrong is not said, so all are kept), and that thing names no kind of things ("nuts,
     I mean peanuts", "shellfish, I mean shrimp", "酒，其实是啤酒": the broader need may still
-    hold). ``None`` when ``need`` is no plain need of a thing (see :func:`need_of`)."""
+    hold; "dairy, I mean eggs" is put right: :data:`_OF_NO_KIND`). ``None`` when ``need`` is
+    no plain need of a thing (see :func:`need_of`)."""
     said = need_of(need, meant.thing)
     if said is None:
         return None
     value = need.value or ""
     one = _LAST_ITEM.sub("", value) == value
-    return said, meant.wrong and one and _KIND_OF_THINGS.fullmatch(value.strip()) is None
+    kind = _KIND_OF_THINGS.fullmatch(value.strip()) is not None
+    return said, meant.wrong and one and (
+        not kind or _OF_NO_KIND.fullmatch(meant.thing) is not None
+    )
 
 
 # --- someone's need, and "me too" ------------------------------------------------------------
@@ -413,21 +428,22 @@ _ZH_AFTER_A_NAME = re.compile(
     r"(?:也|都|还)?(?:(?P<of>对|住在)|(?P<like>(?:很|最|也|特别|非常)?(?:喜欢|讨厌|爱吃|爱喝))"
     r"|不(?:能|太|敢)?(?:吃|喝))(?P<object>[^，,。！？!?；;\s]*)"
 )
-# What a verb of eating or drinking may take that is no thing: how much, how cooked, a
-# particle ("杨梅不能吃太多", "龙虾不能吃生的", "白酒不能喝一滴", "黄瓜不吃滴"); anything
-# else it takes is a thing or a taste ("韩梅梅不吃生鱼片", "…不吃太辣的", "…不吃折耳根")
-_ZH_NO_OBJECT = re.compile(
-    r"(?:太多|太少|多|少|一点点?|一滴|一口|太多了|过多|生的|熟的|凉的|冷的|热的|[了的啊呀滴咯啦哦嘛吧过完掉])"
-    r"[了的啊呀哦]*"
+# What a verb of eating or drinking may take that is no thing: how much, how cooked, when,
+# a particle ("杨梅不能吃得太多", "…吃两个以上", "龙虾不能吃生的", "田螺不能吃没煮熟的", "黄瓜不吃
+# 滴"). What is left of the object without these is a thing or a taste ("韩梅梅不吃生鱼片",
+# "…不吃太辣的", "…不喝冷饮"), which makes the word before the verb a person.
+_ZH_AMOUNT_OR_WAY = re.compile(
+    r"得|那么|这么|很|太|过|没|隔夜|煮|炒|[一两二三四五六七八九十半几]+[个颗杯口块片碗瓶粒根只次顿]?"
+    r"|多|少|点|生|熟|凉|冷|热|以上|以下|左右|[的了啊呀哦滴咯啦嘛吧完掉]"
 )
 
 
 def a_person_zh(name: str, after: str) -> bool:
     """Whether ``name`` (matched by :data:`~.vocabulary.PERSON_ZH`) is a person's, said
     before ``after``: before 对… it is ("王冬梅对虾过敏"); before a verb of eating or drinking
-    only when the verb takes something but an amount, a way of cooking or a particle ("韩梅梅
-    不吃辣", "…不能吃生鱼片"), not when it takes nothing or only those ("黄豆不能吃", "杨梅不能
-    吃太多", "老姜不能吃": a food said first); before a verb of liking when it takes more than
+    only when the verb takes something besides an amount, a way of cooking or a particle
+    ("韩梅梅不吃辣", "…不能吃生鱼片"), not when it takes nothing else ("黄豆不能吃", "杨梅不能吃
+    得太多", "老姜不能吃": a food said first); before a verb of liking when it takes more than
     "吃" ("老张喜欢钓鱼", "李雷很喜欢吃苹果"; "黄鱼很喜欢吃" is a food). An illness said first
     (:data:`~.vocabulary.ILLNESS_FIRST_ZH`: "高血压", "白血病") is none."""
     if _ZH_ILLNESS_FIRST.match(name + after):
@@ -440,7 +456,7 @@ def a_person_zh(name: str, after: str) -> bool:
     thing = said["object"]
     if said["like"]:
         return bool(thing) and thing not in ("吃", "喝", "吃的", "喝的")
-    return bool(thing) and _ZH_NO_OBJECT.fullmatch(thing) is None
+    return bool(_ZH_AMOUNT_OR_WAY.sub("", thing))
 
 
 def same_need(me_too: str, said_before: str) -> str | None:

@@ -37,6 +37,7 @@ from typing import ClassVar
 
 from langchain_core.messages import AIMessage, HumanMessage
 
+from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
 from deerflow_memory.capture.messages import message_text, strip_upload_blocks
 from deerflow_memory.models import (
     Fact,
@@ -237,21 +238,24 @@ class OfflineExtractor:
             last_text = before
             if read := candidates_from_text(before):
                 said_before = (before, read[-1])
-        # "What does your son avoid?" and then "Pecans too.": an answer to the reply, not to
-        # the user's message before it (only the user's own slip is put right then)
-        replied = _replied_to(context)
+        # "What did you have for lunch?" and then "Chicken too.": an answer to the reply, not
+        # to the user's message before it (only the user's own slip is put right then)
+        reply = _reply_after(context)
         for message in messages:
             if isinstance(message, AIMessage):
-                replied = replied or _opens_a_turn(message_text(message))
+                reply = f"{reply} {message_text(message)[-_REPLY_CHARS:]}"[-2 * _REPLY_CHARS :]
             if not isinstance(message, HumanMessage):
                 continue
             text = strip_upload_blocks(message_text(message))
-            if not replied and (same := same_need(text, last_text)) is not None:
+            replied = _opens_a_turn(reply)
+            if (
+                not _opens_a_turn(reply, me_too=True)
+                and (same := same_need(text, last_text)) is not None
+            ):
                 # "My wife is allergic to eggs." and then "Me too.": her need, the user's too
                 mine = [c for c in candidates_from_text(same) if c.constraint]
                 found += mine
-                said_before, last_text = ((same, mine[-1]) if mine else None), text
-                replied = False
+                said_before, last_text, reply = ((same, mine[-1]) if mine else None), text, ""
                 continue
             last_text = text
             # "I'm allergic to shellfish." and then "Also walnuts." ("还有开心果。"): the need
@@ -268,7 +272,7 @@ class OfflineExtractor:
             if said is None:
                 said = candidates_from_text(text)
             found.extend(said)
-            said_before, replied = ((text, said[-1]) if said else None), False
+            said_before, reply = ((text, said[-1]) if said else None), ""
         return found
 
 
@@ -285,40 +289,50 @@ def _put_right(text: str, said_before: str, need: Candidate) -> tuple[Candidate,
     return restated_need(again, need)
 
 
-# A reply that opens a turn of its own, which "Me too" or "Chicken too" answers: a question
-# asking what or who ("What did you have for lunch?", "Who else is coming?", "你平时吃什么
-# 肉？") but for more of what the user said ("Any other allergies?", "还有别的忌口吗？"), or
-# the assistant's own wish or feeling ("I hope she feels better soon", "我希望…"). Only the
-# end of the reply is read (:data:`_REPLY_CHARS`), and a question within a sentence.
-_OWN_TURN = re.compile(
-    r"\b(?:what|which|who|whom|whose|where|when|how|why)\b[^.!?]{0,120}\?"
-    r"|(?:什么|哪|谁|怎么|几|多少)[^。！？?]{0,60}[？?]"
-    r"|\bI(?: hope| wish| can't wait| love|'d love| would love|'m glad|'m so glad| am glad)\b"
-    r"|我希望",
+# A reply that opens a turn of its own, which the next message answers: its last sentence
+# asks of someone else ("Should I note anything for your husband?", "Does she carry an
+# EpiPen?", "Who else is coming?") or of what the user eats, drinks or likes ("What did
+# you have for lunch?", "你平时吃什么肉？", "Do you like spicy food?"). Any other question
+# ("Which nuts exactly?", "Any other allergies?", "有什么需要我注意的吗？") or an
+# acknowledgement opens none: what follows still adds to the need before it (a wrong need is
+# the safer error than a lost one). "Me too" answers the assistant's own wish or liking,
+# said anywhere in the reply's end ("I hope she's okay! Anything else?", "我也很喜欢花生！").
+_ASKS_OF_OTHERS = re.compile(
+    rf"\b(?:your (?:{KIN_EN})|he|she|they|him|her|them|his|who|whom|whose)\b"
+    r"|\b(?:eat|eats|ate|eating|drink|drinks|drank|have for|had for|like|likes|love|enjoy|"
+    r"prefer|favou?rite|cook|order|buy)\b"
+    rf"|你的?(?:{KIN_ZH})|他|她|谁|吃什么|喝什么|吃了|喝了|喜欢|爱吃|爱喝|平时吃|平时喝",
     re.I,
 )
-_MORE_OF_IT = re.compile(
-    r"\b(?:any|anything|something|what|which) (?:other|else|more)\b|还有(?:别的|其他|什么)",
+_OWN_WISH = re.compile(
+    r"\bI(?: hope| wish| can't wait|'d love| would love|'m glad| am glad| love| like| also like)\b"
+    r"|我希望|我也(?:很|特别)?(?:喜欢|爱)",
     re.I,
 )
+_LAST_SENTENCE = re.compile(r"[^.!?。！？]*[.!?。！？]*\s*$")
 _REPLY_CHARS = 300
 
 
-def _opens_a_turn(reply: str) -> bool:
-    """Whether ``reply``, the assistant's, opens a turn of its own (:data:`_OWN_TURN`)."""
-    end = reply[-_REPLY_CHARS:]
-    return _OWN_TURN.search(end) is not None and _MORE_OF_IT.search(end) is None
+def _opens_a_turn(reply: str, *, me_too: bool = False) -> bool:
+    """Whether the assistant's ``reply`` opens a turn of its own (see :data:`_ASKS_OF_OTHERS`;
+    with ``me_too``, :data:`_OWN_WISH` too). Only its last :data:`_REPLY_CHARS` are read."""
+    end = reply[-_REPLY_CHARS:].rstrip()
+    last = _LAST_SENTENCE.search(end)
+    question = last is not None and last[0].rstrip().endswith(("?", "？"))
+    if question and last is not None and _ASKS_OF_OTHERS.search(last[0]):
+        return True
+    return me_too and _OWN_WISH.search(end) is not None
 
 
-def _replied_to(messages: Sequence[object]) -> bool:
-    """Whether a reply after the last human message of ``messages`` opens a turn of its
-    own (:data:`_OWN_TURN`), so the next message answers it."""
+def _reply_after(messages: Sequence[object]) -> str:
+    """The assistant's replies after the last human message of ``messages``, joined."""
+    replies: list[str] = []
     for message in reversed(messages):
         if isinstance(message, HumanMessage):
-            return False
-        if isinstance(message, AIMessage) and _opens_a_turn(message_text(message)):
-            return True
-    return False
+            break
+        if isinstance(message, AIMessage):
+            replies.append(message_text(message)[-_REPLY_CHARS:])
+    return " ".join(reversed(replies))
 
 
 # Characters of an already-read message read again for what the next one adds to.
