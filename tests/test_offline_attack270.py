@@ -240,3 +240,91 @@ def test_which_reply_opens_a_turn_of_its_own(turns: tuple[str, ...], stored: lis
 def test_a_food_before_any_amount_or_way_of_cooking_is_the_users(said: str) -> None:
     facts = facts_after(said)
     assert facts and facts[0].startswith("用户") and len(facts[0]) > 4
+
+
+# --- attacker 273 ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("turns", "stored"),
+    [
+        # a question for more of the same, or one that only holds "like", "cook", "they" or
+        # 其他 in passing, opens no turn: what follows adds to the need
+        (
+            (
+                "I'm allergic to sesame.",
+                "AI: Got it. Would you like me to remember that?",
+                "Kiwi too.",
+            ),
+            ["User is allergic to sesame", "User is allergic to kiwi"],
+        ),
+        (
+            (
+                "I'm allergic to sesame.",
+                "AI: Anything else to keep in mind when I order?",
+                "Also kiwi.",
+            ),
+            ["User is allergic to sesame", "User is allergic to kiwi"],
+        ),
+        (
+            (
+                "I'm allergic to sesame.",
+                "AI: Shall I let the kitchen know so they can prepare?",
+                "Also kiwi.",
+            ),
+            ["User is allergic to sesame", "User is allergic to kiwi"],
+        ),
+        (
+            ("我对芝麻过敏。", "AI: 好的，已记下。还有其他过敏的吗？", "还有芒果。"),
+            ["用户对芝麻过敏", "用户对芒果过敏"],
+        ),
+        (("我舅舅对虾过敏。", "AI: 好的，记下了。还有其他的吗？", "我也是。"), ["用户对虾过敏"]),
+        (
+            (
+                "My aunt is allergic to eggs.",
+                "AI: Noted. Anything else they should know?",
+                "Me too.",
+            ),
+            ["User is allergic to eggs"],
+        ),
+        (
+            (
+                "My aunt is allergic to eggs.",
+                "AI: I like to double-check: is it all eggs?",
+                "Me too.",
+            ),
+            ["User is allergic to eggs"],
+        ),
+        # a question of what the user ate, wherever in the reply's end: what follows answers it
+        (
+            (
+                "I'm allergic to sesame.",
+                "AI: What did you have for lunch? I can plan dinner.",
+                "Rice too.",
+            ),
+            ["User is allergic to sesame"],
+        ),
+        (
+            ("I'm allergic to sesame.", "AI: What did you have for lunch today? 🙂", "Rice too."),
+            ["User is allergic to sesame"],
+        ),
+    ],
+)
+def test_which_reply_opens_a_turn_after_attacker_273(
+    turns: tuple[str, ...], stored: list[str]
+) -> None:
+    assert said_in_one_update(*turns) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # an animal may be meat: the kind stays
+        ("I don't eat red meat, I mean horse.", ["red meat", "horse"]),
+        ("我不吃肉，我是说狗。", ["肉", "狗"]),
+    ],
+)
+def test_an_animal_meant_after_meat_keeps_the_kind(said: str, stored: list[str]) -> None:
+    facts = facts_after(said)
+    assert len(facts) == len(stored)
+    assert all(thing in fact for thing, fact in zip(stored, facts, strict=True))

@@ -355,13 +355,13 @@ _KIND_OF_THINGS = re.compile(
 )
 
 
-# …but eggs, a drug, latex, pollen, dust, an animal or an insect is of no such kind ("dairy,
-# I mean eggs", "seafood, I mean penicillin", "海鲜，我是说鸡蛋"): the need is put right.
+# …but eggs, a drug, latex, pollen, dust or an insect is of no such kind ("dairy, I mean
+# eggs", "seafood, I mean penicillin", "海鲜，我是说鸡蛋"): the need is put right. (An animal
+# may be meat: "meat, I mean horse" keeps both.)
 _OF_NO_KIND = re.compile(
     r"eggs?|penicillin|amoxicillin|sulfa(?: drugs)?|aspirin|ibuprofen|codeine|latex|nickel|"
-    r"pollen|grass|dust(?: mites)?|mould|mold|cats?|dogs?|horses?|bees?|wasps?|feathers|wool|"
-    r"perfume|fragrances?|"
-    r"鸡蛋|蛋|青霉素|头孢|阿莫西林|磺胺|阿司匹林|布洛芬|药|乳胶|镍|花粉|尘螨|螨虫|猫毛?|狗毛?|蜂|羽毛|香水",
+    r"pollen|grass|dust(?: mites)?|mould|mold|bees?|wasps?|feathers|wool|perfume|fragrances?|"
+    r"鸡蛋|蛋|青霉素|头孢|阿莫西林|磺胺|阿司匹林|布洛芬|药|乳胶|镍|花粉|尘螨|螨虫|蜂|羽毛|香水",
     _I,
 )
 

@@ -289,39 +289,54 @@ def _put_right(text: str, said_before: str, need: Candidate) -> tuple[Candidate,
     return restated_need(again, need)
 
 
-# A reply that opens a turn of its own, which the next message answers: its last sentence
-# asks of someone else ("Should I note anything for your husband?", "Does she carry an
-# EpiPen?", "Who else is coming?") or of what the user eats, drinks or likes ("What did
-# you have for lunch?", "你平时吃什么肉？", "Do you like spicy food?"). Any other question
-# ("Which nuts exactly?", "Any other allergies?", "有什么需要我注意的吗？") or an
-# acknowledgement opens none: what follows still adds to the need before it (a wrong need is
-# the safer error than a lost one). "Me too" answers the assistant's own wish or liking,
-# said anywhere in the reply's end ("I hope she's okay! Anything else?", "我也很喜欢花生！").
-_ASKS_OF_OTHERS = re.compile(
-    rf"\b(?:your (?:{KIN_EN})|he|she|they|him|her|them|his|who|whom|whose)\b"
-    r"|\b(?:eat|eats|ate|eating|drink|drinks|drank|have for|had for|like|likes|love|enjoy|"
-    r"prefer|favou?rite|cook|order|buy)\b"
-    rf"|你的?(?:{KIN_ZH})|他|她|谁|吃什么|喝什么|吃了|喝了|喜欢|爱吃|爱喝|平时吃|平时喝",
+# A reply that opens a turn of its own, which the next message answers rather than adds to
+# the need before it: a question of who, or of someone of the user's ("Who else is coming?",
+# "Should I note anything for your husband?", "你老公呢？"), of what the user ate or drank
+# ("What did you have for lunch?", "你平时吃什么肉？"), or of what the user likes ("Which
+# fruits do you like?", "你喜欢什么水果？"). A question for more of the same ("Any other
+# allergies?", "Would you like me to remember that?", "还有其他过敏的吗？") opens none, nor does
+# an acknowledgement: a wrong need is the safer error than a lost one. "Me too" also answers
+# the assistant's own wish ("I hope she's okay! Anything else?", "我也很喜欢花生！").
+_ASKS_ANOTHER_TURN = re.compile(
+    rf"\b(?:who|whom|whose)\b[^.!?]{{0,80}}\?|\byour (?:{KIN_EN})\b[^.!?]{{0,80}}\?"
+    r"|\b(?:what|which)\b[^.!?]{0,60}\b(?:eat|eats|ate|eating|drink|drinks|drank|have for|had for|"
+    r"like|love|enjoy|prefer)\b[^.!?]{0,60}\?"
+    rf"|谁[^。！？?]{{0,30}}[？?]|你的?(?:{KIN_ZH})[^。！？?]{{0,30}}[？?]"
+    r"|(?:吃|喝|喜欢|爱吃|爱喝)[^。！？?]{0,6}什么[^。！？?]{0,20}[？?]"
+    r"|什么[^。！？?]{0,10}(?:喜欢|爱吃|爱喝)[^。！？?]{0,20}[？?]",
+    re.I,
+)
+_MORE_OF_IT = re.compile(
+    r"\b(?:any|anything|something|some|what) (?:other|else|more)\b|\bother (?:foods?|allerg)"
+    r"|其他|其它|别的|还有什么",
+    re.I,
+)
+# …and, for "Me too", a question of him or her ("Does she carry an EpiPen?") or of a liking
+# ("Do you like spicy food?"), which it answers in the user's name.
+_ASKS_OF_THEM = re.compile(
+    r"\b(?:he|she|they|him|her|them|his|you (?:like|love|enjoy))\b[^.!?]{0,60}\?"
+    r"|(?<!其)[他她][^。！？?]{0,20}[？?]",
     re.I,
 )
 _OWN_WISH = re.compile(
-    r"\bI(?: hope| wish| can't wait|'d love| would love|'m glad| am glad| love| like| also like)\b"
+    r"\bI(?: hope| wish| can't wait|'d love| would love|'m glad| am glad| also like| also love)\b"
     r"|我希望|我也(?:很|特别)?(?:喜欢|爱)",
     re.I,
 )
-_LAST_SENTENCE = re.compile(r"[^.!?。！？]*[.!?。！？]*\s*$")
 _REPLY_CHARS = 300
 
 
 def _opens_a_turn(reply: str, *, me_too: bool = False) -> bool:
-    """Whether the assistant's ``reply`` opens a turn of its own (see :data:`_ASKS_OF_OTHERS`;
-    with ``me_too``, :data:`_OWN_WISH` too). Only its last :data:`_REPLY_CHARS` are read."""
-    end = reply[-_REPLY_CHARS:].rstrip()
-    last = _LAST_SENTENCE.search(end)
-    question = last is not None and last[0].rstrip().endswith(("?", "？"))
-    if question and last is not None and _ASKS_OF_OTHERS.search(last[0]):
+    """Whether the assistant's ``reply`` opens a turn of its own (see
+    :data:`_ASKS_ANOTHER_TURN`; with ``me_too``, :data:`_ASKS_OF_THEM` and :data:`_OWN_WISH`
+    too). Only its last :data:`_REPLY_CHARS` are read, with bounded patterns."""
+    end = reply[-_REPLY_CHARS:]
+    more = _MORE_OF_IT.search(end) is not None
+    if not more and _ASKS_ANOTHER_TURN.search(end):
         return True
-    return me_too and _OWN_WISH.search(end) is not None
+    if not me_too:
+        return False
+    return (not more and _ASKS_OF_THEM.search(end) is not None) or bool(_OWN_WISH.search(end))
 
 
 def _reply_after(messages: Sequence[object]) -> str:
