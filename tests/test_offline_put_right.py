@@ -135,3 +135,11 @@ def test_a_need_said_again_in_full_after_i_meant(said: str, stored: list[str]) -
 def test_a_need_said_again_in_full_in_the_next_message() -> None:
     said = said_in_one_update("I'm allergic to walnuts.", "Sorry, I meant I'm allergic to pecans.")
     assert said == ["User is allergic to pecans"]
+
+
+def test_a_need_said_again_as_a_question_puts_nothing_right() -> None:
+    # (the Chinese question mark was not read as one: the need was put right by a question)
+    assert facts_after("我对核桃过敏。说错了，我是对碧根果过敏？") == ["用户对核桃过敏"]
+    assert facts_after("I'm allergic to walnuts. Sorry, I meant I'm allergic to pecans?") == [
+        "User is allergic to walnuts"
+    ]

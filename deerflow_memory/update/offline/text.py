@@ -2013,7 +2013,11 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 said_needs([more])
             sentence_before, added = raw, True
             continue
-        if (again := restated(raw)) is not None and "?" not in terminator + "？":
+        if (
+            (again := restated(raw)) is not None
+            and "?" not in terminator
+            and "？" not in terminator
+        ):
             # "I'm allergic to walnuts. Sorry, I meant I'm allergic to pecans."
             if (
                 len(found) > previous
