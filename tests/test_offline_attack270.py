@@ -177,7 +177,8 @@ def test_a_name_before_a_thing_of_any_start_is_someone_else(said: str, stored: l
 def test_a_long_reply_without_a_sentence_end_is_read_in_linear_time() -> None:
     turns = ("I'm allergic to sesame.", "AI: " + "he said so, " * 40_000, "Also walnuts.")
     assert "User is allergic to walnuts" in said_in_one_update(*turns)
-    assert said_in_one_update("我对芝麻过敏。", "AI: " + "喜欢，" * 80_000, "还有核桃。")
+    turns = ("我对芝麻过敏。", "AI: " + "喜欢，" * 80_000, "还有核桃。")
+    assert said_in_one_update(*turns) == ["用户对芝麻过敏", "用户对核桃过敏"]
 
 
 # --- attacker 272 ------------------------------------------------------------------------------

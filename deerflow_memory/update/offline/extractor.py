@@ -72,7 +72,12 @@ from deerflow_memory.update.offline.rules import (
     says_which,
     slot_of,
 )
-from deerflow_memory.update.offline.text import candidates_from_text, restated, restated_need
+from deerflow_memory.update.offline.text import (
+    candidates_from_text,
+    needs_said,
+    restated,
+    restated_need,
+)
 from deerflow_memory.update.unsafe import unsafe_to_store
 
 __all__ = ["OfflineExtractor", "fact_key"]
@@ -253,7 +258,7 @@ class OfflineExtractor:
                 and (same := same_need(text, last_text)) is not None
             ):
                 # "My wife is allergic to eggs." and then "Me too.": her need, the user's too
-                mine = [c for c in candidates_from_text(same) if c.constraint]
+                mine = needs_said(same)
                 found += mine
                 said_before, last_text, reply = ((same, mine[-1]) if mine else None), text, ""
                 continue

@@ -90,7 +90,7 @@ from deerflow_memory.update.offline.vocabulary import (
 from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import LINE_BREAKS, without_invisible
 
-__all__ = ["candidates_from_text", "restated", "restated_need"]
+__all__ = ["candidates_from_text", "needs_said", "restated", "restated_need"]
 
 _I = re.IGNORECASE
 
@@ -1969,6 +1969,20 @@ def candidates_from_text(text: str) -> list[Candidate]:
 
     added = False  # whether the sentence before only added a thing to a need ("Shrimp too.")
     per_diet = False  # whether that sentence was read once per diet of a list
+
+    def said_again(need: Candidate, replaces: bool, sentence: str) -> None:
+        """``need``, the last need said again by ``sentence`` ("Shrimp too.", "I meant
+        cashews"): in its place, or after it as a fact of its own ("Shrimp too. Shrimp
+        too.": one fact)."""
+        nonlocal previous, sentence_before, added
+        if replaces:
+            found[-1] = need
+        elif need.content != found[-1].content:
+            previous = len(found)
+            found.append(need)
+            said_needs([need])
+        sentence_before, added = sentence, True
+
     for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
         if not raw.strip():  # the line break after "…peanuts.": "Shrimp too." follows it
             continue
@@ -1999,57 +2013,26 @@ def candidates_from_text(text: str) -> list[Candidate]:
             # "I used to drink coffee. I still do.": the sentence before withdraws nothing
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
-        if (
-            len(found) > previous
-            and "?" not in terminator
-            and "？" not in terminator
-            and id(found[-1]) not in denied_needs
-            and (more := added_to(raw, sentence_before, found[-1])) is not None
-        ):
+        asked = "?" in terminator or "？" in terminator
+        # the need said last in the sentence before, which this one may add to or put right
+        last = found[-1] if len(found) > previous and not asked else None
+        if last is not None and id(last) in denied_needs:
+            last = None
+        if last is not None and (more := added_to(raw, sentence_before, last)) is not None:
             # "I'm allergic to peanuts. Shrimp too.": the need of the sentence before, again
-            if more.content != found[-1].content:  # ("Shrimp too. Shrimp too.": one fact)
-                previous = len(found)
-                found.append(more)
-                said_needs([more])
-            sentence_before, added = raw, True
+            said_again(more, False, raw)
             continue
-        if (
-            (again := restated(raw)) is not None
-            and "?" not in terminator
-            and "？" not in terminator
-        ):
+        if (again := None if asked else restated(raw)) is not None:
             # "I'm allergic to walnuts. Sorry, I meant I'm allergic to pecans."
-            if (
-                len(found) > previous
-                and id(found[-1]) not in denied_needs
-                and (meant := restated_need(again, found[-1])) is not None
-            ):
-                if meant[1]:
-                    found[-1] = meant[0]
-                elif meant[0].content != found[-1].content:
-                    previous = len(found)
-                    found.append(meant[0])
-                    said_needs([meant[0]])
-                sentence_before, added = raw, True
+            if last is not None and (meant := restated_need(again, last)) is not None:
+                said_again(*meant, raw)
                 continue
             raw = again  # the statement, read as said
-        if (
-            len(found) > previous
-            and "?" not in terminator
-            and "？" not in terminator
-            and id(found[-1]) not in denied_needs
-            and (meant := instead_of(raw, sentence_before, found[-1])) is not None
-        ):
+        if last is not None and (meant := instead_of(raw, sentence_before, last)) is not None:
             # "I'm allergic to peanuts. Sorry, I meant cashews.": the need was of cashews
-            if meant[1]:
-                found[-1] = meant[0]
-            elif meant[0].content != found[-1].content:
-                previous = len(found)
-                found.append(meant[0])
-                said_needs([meant[0]])
-            sentence_before, added = raw, True
+            said_again(*meant, raw)
             continue
-        if "?" not in terminator and "？" not in terminator:
+        if not asked:
             # "My wife is allergic to eggs. Me too.", "…, and so am I", "我老婆对鸡蛋过敏，我也是":
             # her need, of the user too (only a need: see ellipsis.same_need). Read before
             # the sentence is cleaned, which takes "too" for an ending word.
@@ -2059,12 +2042,12 @@ def candidates_from_text(text: str) -> list[Candidate]:
             if same is not None:
                 said_needs(found[previous:])
                 previous = len(found)
-                found += _same_need(same)
+                found += needs_said(same)
                 sentence_before, added = same, True  # what follows adds to the need said
                 continue
         said_needs(found[previous:])
         denied = _DENIES_NEED.fullmatch(raw.strip())
-        if denied is not None and "?" not in terminator and "？" not in terminator:
+        if denied is not None and not asked:
             # "I'm allergic to peanuts. Shrimp too. Wait, I'm not allergic to shrimp.": the
             # need said earlier in the message is not so (a stored one stays: see _retract)
             thing = (denied["x"] or denied["z"] or denied["y"]).strip().casefold()
@@ -2082,8 +2065,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
             _read_into(found, said_so, terminator, text, before)
         if (
             denied is not None
-            and "?" not in terminator
-            and "？" not in terminator
+            and not asked
             and _CORRECTION_MARK.match(
                 denied["mark"] or denied["mark2"] or denied["after"] or denied["after2"] or ""
             )
@@ -2388,8 +2370,9 @@ def _each_diet(sentence: str) -> list[str] | None:
     return readings
 
 
-def _same_need(said: str) -> list[Candidate]:
-    """The needs of ``said``, someone's need put in the user's words (ellipsis.same_need)."""
+def needs_said(said: str) -> list[Candidate]:
+    """The needs ``said`` states: someone's need put in the user's words ("I'm allergic to
+    eggs", from "My wife is allergic to eggs. Me too.": ellipsis.same_need)."""
     zh = CJK.search(said) is not None
     return [c for c in _sentence_candidates(said, zh, False, instead=False) if c.constraint]
 
