@@ -67,3 +67,20 @@ def test_the_need_is_put_in_the_users_words() -> None:
 def test_many_me_toos_are_read_in_linear_time() -> None:
     said = "My wife is allergic to eggs, and so am I. " * 20_000
     assert facts_after(said) == ["User is allergic to eggs"]
+
+
+@pytest.mark.parametrize(
+    ("before", "stored"),
+    [
+        # the message before says more after the need: it is read as a message (attacker 275:
+        # read as one sentence, it stored "User is allergic to eggs. Shrimp")
+        ("My aunt is allergic to kiwi. Shrimp too.", ["kiwi", "shrimp"]),
+        ("My aunt can't eat gluten. Or dairy", ["gluten", "dairy"]),
+        ("My aunt is vegan. Strictly", ["vegan"]),
+        ("My aunt is allergic to kiwi? Really", []),
+    ],
+)
+def test_me_too_after_a_message_that_says_more(before: str, stored: list[str]) -> None:
+    said = said_in_one_update(before, "Me too.")
+    assert len(said) == len(stored)
+    assert all(thing in fact for thing, fact in zip(stored, said, strict=True))

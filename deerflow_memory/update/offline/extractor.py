@@ -72,12 +72,7 @@ from deerflow_memory.update.offline.rules import (
     says_which,
     slot_of,
 )
-from deerflow_memory.update.offline.text import (
-    candidates_from_text,
-    needs_said,
-    restated,
-    restated_need,
-)
+from deerflow_memory.update.offline.text import candidates_from_text, restated, restated_need
 from deerflow_memory.update.unsafe import unsafe_to_store
 
 __all__ = ["OfflineExtractor", "fact_key"]
@@ -258,7 +253,9 @@ class OfflineExtractor:
                 and (same := same_need(text, last_text)) is not None
             ):
                 # "My wife is allergic to eggs." and then "Me too.": her need, the user's too
-                mine = needs_said(same)
+                # (read as a message: "same" is the whole message before, which may say more
+                # after the need, "My wife is allergic to eggs. Shrimp too.")
+                mine = [c for c in candidates_from_text(same) if c.constraint]
                 found += mine
                 said_before, last_text, reply = ((same, mine[-1]) if mine else None), text, ""
                 continue

@@ -90,7 +90,7 @@ from deerflow_memory.update.offline.vocabulary import (
 from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import LINE_BREAKS, without_invisible
 
-__all__ = ["candidates_from_text", "needs_said", "restated", "restated_need"]
+__all__ = ["candidates_from_text", "restated", "restated_need"]
 
 _I = re.IGNORECASE
 
@@ -2042,7 +2042,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
             if same is not None:
                 said_needs(found[previous:])
                 previous = len(found)
-                found += needs_said(same)
+                found += _same_need(same)
                 sentence_before, added = same, True  # what follows adds to the need said
                 continue
         said_needs(found[previous:])
@@ -2370,9 +2370,11 @@ def _each_diet(sentence: str) -> list[str] | None:
     return readings
 
 
-def needs_said(said: str) -> list[Candidate]:
-    """The needs ``said`` states: someone's need put in the user's words ("I'm allergic to
-    eggs", from "My wife is allergic to eggs. Me too.": ellipsis.same_need)."""
+def _same_need(said: str) -> list[Candidate]:
+    """The needs ``said`` states, one sentence: someone's need put in the user's words ("I'm
+    allergic to eggs", from "My wife is allergic to eggs. Me too.": ellipsis.same_need). (The
+    next message's "Me too" reads the whole message before: extractor.candidates reads it
+    as a message.)"""
     zh = CJK.search(said) is not None
     return [c for c in _sentence_candidates(said, zh, False, instead=False) if c.constraint]
 
