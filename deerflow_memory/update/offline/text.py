@@ -367,6 +367,36 @@ _CORRECTION_MARK = re.compile(
 _NOT_SO = r"(?:yeah,?\s+right|in\s+(?:my|your)\s+dreams|I\s+wish|until\s+it\s+didn't|not|supposedly|allegedly|or\s+so\s+(?:they|people)\s+say|我希望|可惜没有|想得美|做梦吧?|据说|听说)"
 _NOT_SO_AFTER = re.compile(rf"[,，]\s*{_NOT_SO}[\s.!！。~～]*$", _I)
 _NOT_SO_ALONE = re.compile(rf"\s*{_NOT_SO}[\s.!！。~～]*", _I)
+# A hedge said after a withdrawal ("My kiwi allergy is gone, I think", "…anymore, not sure",
+# "我的芒果过敏好了，我觉得") or as the next sentence ("…gone. Maybe.", "…好了。不确定。"): the
+# user does not say it is over, so nothing is withdrawn (a stored need goes only when the
+# user says so; "I think my kiwi allergy is gone" already withdrew nothing). The hedge
+# itself is no fact ("User is not sure"). A statement said with it stays, as before.
+_EN_HEDGE = (
+    r"(?:I\s+(?:really\s+)?(?:think|guess|believe|suppose|reckon|hope|assume|imagine|doubt)(?:\s+so)?"
+    r"|I'm\s+not\s+(?:(?:really|totally|entirely|100%|that)\s+)?(?:sure|certain|positive)"
+    r"|I\s+am\s+not\s+(?:sure|certain)|not\s+(?:(?:really|totally|entirely|100%)\s+)?(?:sure|certain)"
+    r"|I\s+(?:don't|do\s+not)\s+know|I\s+dunno|dunno|idk|it\s+seems|seems\s+like|I\s+hear"
+    r"|maybe|perhaps|probably|possibly|hopefully|presumably|fingers\s+crossed)"
+    r"(?:\s+(?:though|tbh|anyway|yet|lol|haha))*"
+)
+_ZH_HEDGE = (
+    r"(?:我(?:也)?(?:觉得|想|猜|估计|感觉|认为|不太?确定|不知道|说不准)(?:的|是)?"
+    r"|(?:好像|应该|大概|可能|也许|或许|估计|似乎|说不定)(?:是|吧|是吧)?|不太?确定|不知道|说不准|吧)"
+)
+_HEDGE_AFTER_EN = re.compile(rf"(?:,\s*|\s+)\b{_EN_HEDGE}[\s.!?~…]*$", _I)
+_HEDGE_AFTER_ZH = re.compile(rf"[,，]\s*{_ZH_HEDGE}[\s.!?！？。~～…]*$")
+# Said sure after it ("…anymore, I'm pretty sure"): the statement stands, the remark is no fact.
+_SURE_AFTER_EN = re.compile(
+    r",\s*(?:I'm|I\s+am)\s+(?:(?:pretty|fairly|quite|very|totally|absolutely|100%|dead)\s+)?"
+    r"(?:sure|certain|positive)(?:\s+(?:of\s+it|about\s+(?:it|that)))?[\s.!~…]*$",
+    _I,
+)
+_HEDGE_ALONE = re.compile(
+    rf"\s*(?:(?:but|though|well|hmm+|um+|uh+|then again)[,\s]+)?{_EN_HEDGE}[\s.!?~…]*"
+    rf"|\s*(?:不过|但是?|嗯+)?[,，]?{_ZH_HEDGE}[\s.!?！？。~～…]*",
+    _I,
+)
 # Where a clause of the sarcasm's ends, besides punctuation.
 _JOINERS_EN = (
     r"and|so|because|but|where|which|plus|while|who|whereas|though|that|yet|with|as well as|as|since"
@@ -2009,6 +2039,10 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 c for c in found[previous:] if c.constraint and c.retract is None and not added
             ]
             continue
+        if _HEDGE_ALONE.fullmatch(raw):
+            # "My kiwi allergy is gone. I think.": the sentence before withdraws nothing
+            found[previous:] = [c for c in found[previous:] if not _withdraws(c)]
+            continue
         if (alone := _EN_STILL_ALONE.fullmatch(raw.strip().rstrip(".!"))) is not None:
             # "I used to drink coffee. I still do.": the sentence before withdraws nothing
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
@@ -2129,6 +2163,10 @@ def _read_into(
         # "I'm allergic to 花生": an English sentence with a Chinese word in it
         zh = zh and _EN_OPENING.match(outside) is None
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
+    if hedged := (_HEDGE_AFTER_ZH if zh else _HEDGE_AFTER_EN).search(sentence):
+        sentence = sentence[: hedged.start()]  # "…is gone, I think": withdraws nothing
+    elif not zh and (sure := _SURE_AFTER_EN.search(sentence)):
+        sentence = sentence[: sure.start()]
     sentence = _cleft((_ZH_META_IF if zh else _EN_META_IF).sub("", sentence), zh)
     question = "?" in terminator or "？" in terminator
     if zh:
@@ -2169,6 +2207,8 @@ def _read_into(
             candidate.content += others
         if not_so and (candidate.retract is not None or not candidate.constraint):
             continue  # "My kiwi allergy is gone, yeah right": nothing is withdrawn (a need stays)
+        if hedged and _withdraws(candidate):
+            continue
         if candidate.content and unsafe_to_store(candidate.content):
             continue  # "Big fan of sk-proj-…": a secret or an instruction, whatever the rule
         if (
@@ -2185,6 +2225,11 @@ def _read_into(
                 continue
             given_up = []
         found += [c for c in (candidate, *given_up) if before is None or repr(c) not in before]
+
+
+def _withdraws(candidate: Candidate) -> bool:
+    """Whether ``candidate`` withdraws stored facts (by what it names or by their slots)."""
+    return candidate.retract is not None or bool(candidate.retract_slots)
 
 
 def _still_so(said: list[Candidate], verb: str) -> list[Candidate]:
