@@ -18,6 +18,7 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from deerflow_memory.config import MemoryConfig
+from deerflow_memory.errors import InvalidMessagesError
 from deerflow_memory.models import MemoryDocument, MemoryUpdate
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.update.extraction import ExtractionRequest
@@ -122,3 +123,18 @@ def test_an_extractor_gets_the_context_it_asks_for_and_no_less_than_configured(
         updater.update(UpdateJob("t1", "alice", None, tuple(thread)))
     # (the second update has two messages before it, the third four)
     assert recording.contexts == [0, min(passed, 2), min(passed, 4)]
+
+
+@pytest.mark.parametrize("bad", [None, "I'm vegan.", 5, {"role": "user"}])
+def test_messages_or_context_that_are_no_sequence_raise_a_typed_error(bad: object) -> None:
+    said = [HumanMessage("I'm vegan.")]
+    with pytest.raises(InvalidMessagesError, match="messages must be a list of messages"):
+        OfflineExtractor.candidates(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidMessagesError, match="context must be a list of messages"):
+        OfflineExtractor.candidates(said, context=bad)  # type: ignore[arg-type]
+
+
+def test_items_that_are_no_chat_messages_are_skipped() -> None:
+    odd: list[object] = [None, "I'm vegan.", object(), HumanMessage("I'm vegan.")]
+    found = OfflineExtractor.candidates(odd, context=[None, 3])
+    assert [c.content for c in found] == ["User is vegan"]

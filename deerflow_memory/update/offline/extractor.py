@@ -37,8 +37,10 @@ from typing import ClassVar
 
 from langchain_core.messages import AIMessage, HumanMessage
 
+from deerflow_memory.arguments import expect_items
 from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
 from deerflow_memory.capture.messages import message_text, strip_upload_blocks
+from deerflow_memory.errors import InvalidMessagesError
 from deerflow_memory.models import (
     Fact,
     FactCategory,
@@ -230,7 +232,14 @@ class OfflineExtractor:
         ``context`` holds messages already read before these: only the end of the last
         human one (:data:`_CONTEXT_CHARS`, whole sentences) is read, for what the first
         message adds to, puts right or says "me too" of; its own facts are not returned.
+        Items of either that are no ``HumanMessage`` or ``AIMessage`` are skipped.
+
+        Raises:
+            InvalidMessagesError: ``messages`` or ``context`` is no sequence (``None``, a
+                string, a mapping, a number).
         """
+        messages = expect_items(messages, object, "messages", "message", InvalidMessagesError)
+        context = expect_items(context, object, "context", "message", InvalidMessagesError)
         found: list[Candidate] = []
         said_before: tuple[str, Candidate] | None = None  # the last message and its last fact
         last_text = ""  # the last message
