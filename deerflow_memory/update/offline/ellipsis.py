@@ -408,16 +408,41 @@ _ZH_ME_TOO = re.compile(
 # Someone's need said as the rules would read the user's ("…is allergic to eggs": "I'm
 # allergic to eggs"); what stands before the verb is one person or group of them, never
 # "nobody", "everyone" or a word of the same kind.
-_EN_SOMEONE_NEEDS = re.compile(
-    rf"(?:(?:my|our)\s+(?:(?:older|younger|little|big|eldest|youngest|oldest|best|twin)\s+)?(?:{KIN_EN})"
+_EN_SOMEONE = (
+    rf"(?:(?:(?:my|our)\s+)?(?:(?:older|younger|little|big|eldest|youngest|oldest|best|twin)\s+)?(?:{KIN_EN})"
     r"|(?!(?:No|Every|Some|Any)(?:body|one)\b|It\b|This\b|That\b|There\b|People\b|Most\b|Many\b|"
-    r"Some\b|All\b|Few\b|Nothing\b|Everything\b|Something\b)(?-i:[A-Z][a-z]{1,20}))"
-    r"\s+(?:(?P<be>is|are)|(?P<has>has|have)|(?P<cant>can't|cannot|can not)|(?P<dont>doesn't|does not|don't|do not)"
-    r"|(?P<reacts>reacts|react))\s+(?P<rest>[^,;]{1,60}?)[.!]*",
+    r"Some\b|All\b|Few\b|Nothing\b|Everything\b|Something\b|I\b)(?-i:[A-Z][a-z]{1,20}))"
+)
+# …or several of them ("My wife and son", "Tom, Anna and my dad"); the first is "my…" or a
+# name, so "I" and the user's own words never start it.
+_EN_SOMEONE_NEEDS = re.compile(
+    rf"(?=my\s|our\s|(?-i:[A-Z]))(?:both\s+)?{_EN_SOMEONE}(?:(?:\s*,\s*|\s+and\s+|\s*&\s*){_EN_SOMEONE}){{0,3}}"
+    r"(?:\s+both)?\s+(?:(?P<be>is|are)|(?P<has>has|have)|(?P<cant>can't|cannot|can not)|(?P<dont>doesn't|does not|don't|do not)"
+    r"|(?P<reacts>reacts|react)|(?P<never>never)\s+(?P<verb>[a-z]+))(?:\s+(?P<rest>[^,;]{1,60}?))?[.!]*",
     _I,
 )
+# The form of a verb said after "I" ("never eats" → "never eat"): "has", "does", "goes" and
+# a verb ending in -es after s, x, z, ch or sh ("touches") drop more than the "s".
+_EN_BASE_FORM = {"has": "have", "does": "do", "goes": "go", "is": "am"}
+_EN_ES = re.compile(r"(?:[sxz]|ch|sh)es$")
+
+
+def _said_by_me(verb: str) -> str:
+    """``verb`` as said after "I" ("eats" → "eat", "touches" → "touch", "has" → "have")."""
+    folded = verb.casefold()
+    if folded in _EN_BASE_FORM:
+        return _EN_BASE_FORM[folded]
+    if _EN_ES.search(folded):
+        return verb[:-2]
+    if folded.endswith("ies") and len(folded) > 4:
+        return verb[:-3] + "y"
+    return verb[:-1] if folded.endswith("s") and not folded.endswith("ss") else verb
+
+
+_ZH_KIN = rf"(?:我的?|我们家的?)?(?:{KIN_ZH})"
 _ZH_SOMEONE_NEEDS = re.compile(
-    rf"(?:(?:我的?|我们家的?)?(?:{KIN_ZH})|(?P<name>{PERSON_ZH}))(?:也|都)?"
+    rf"(?:{_ZH_KIN}|(?P<name>{PERSON_ZH}))(?:[和跟与、](?:{_ZH_KIN}|{PERSON_ZH})){{0,3}}(?:也|都)?"
+    r"(?:从来|从|一直|向来|也)?"  # "我老婆从来不吃猪肉"
     r"(?P<rest>对[^，,。！？!?；;]{1,20}?(?:过敏|不耐受)|[^对，,。！？!?；;]{1,12}?不耐受"
     r"|(?:不能吃|不吃|吃不了|不能喝|不喝)[^，,。！？!?；;]{1,20}?)[。！!]*"
 )
@@ -481,7 +506,10 @@ def same_need(me_too: str, said_before: str) -> str | None:
     someone = _EN_SOMEONE_NEEDS.fullmatch(said_before.strip())
     if someone is None or (said := _EN_ME_TOO.fullmatch(me_too)) is None:
         return None
-    negative = bool(someone["cant"] or someone["dont"])
+    rest = someone["rest"] or ""
+    if not rest and not someone["never"]:  # ("My wife never drinks": the verb is the need)
+        return None
+    negative = bool(someone["cant"] or someone["dont"] or someone["never"])
     if (said["so"] and negative) or (said["not"] and not negative):
         return None
     if someone["be"]:
@@ -492,9 +520,11 @@ def same_need(me_too: str, said_before: str) -> str | None:
         verb = "I can't"
     elif someone["dont"]:
         verb = "I don't"
+    elif someone["never"]:
+        verb = f"I never {_said_by_me(someone['verb'])}"
     else:
         verb = "I react"
-    return f"{verb} {someone['rest']}"
+    return f"{verb} {rest}".rstrip()
 
 
 # "…, and so am I", "…; me too", "…，我也是": "me too" said in the sentence of the need

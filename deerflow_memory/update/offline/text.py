@@ -545,7 +545,7 @@ _EN_OTHER = re.compile(
 # a name (PERSON_ZH) right before a need or a taste, which is no food or illness said first
 # ("黄豆不能吃", "高血压不能吃太咸": see ellipsis.a_person_zh).
 _ZH_NAMED = re.compile(
-    rf"(?P<name>{PERSON_ZH})"
+    rf"(?P<name>{PERSON_ZH})(?:[和跟与、](?:{PERSON_ZH}|(?:我的?)?(?:{KIN_ZH}))){{0,3}}"  # "王伟和李娜"
     r"(?=(?:也|都|还)?(?:对[^，,。！？]{1,12}?(?:过敏|不耐受|敏感)|不(?:能|太)?(?:吃|喝))"
     r"|(?:很|最|也|特别|非常)?"
     r"(?:喜欢|讨厌|爱吃|爱喝)|住在)"
