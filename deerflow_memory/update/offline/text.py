@@ -186,9 +186,24 @@ _EN_LEADIN = re.compile(
 # "Since I'm diabetic, can I…" (before a state of the user's only: "I think J. Cole
 # is…", "I think my flight is at 6" stay as they are); "Background: I'm…", "Fun fact:
 # my…" (before any "I …" or "my …"). What follows is read by the rules alone (_HEDGED).
+# What the user found out or was told by a doctor or a test ("I just found out I'm allergic
+# to latex", "My allergist said I'm…", "The tests showed I have…") is so too (not what anyone
+# else says of the user: "My wife says I'm stubborn", "My mom says I'm allergic to walnuts,
+# but she's wrong").
+_EN_TOLD_BY = (
+    r"(?:my|the|our|a|an)\s+(?:(?:family|new|old|regular|own)\s+)?(?:doctor|doc|gp|allergist|"
+    r"dermatologist|immunologist|gastroenterologist|nurse|dietitian|dietician|nutritionist|"
+    r"specialist|physician|pediatrician|paediatrician|cardiologist|endocrinologist|"
+    r"(?:allergy |blood |skin |prick )?tests?|blood\s?work|results?|scans?|biopsy)"
+)
+_EN_SAID_SO = (
+    r"(?:says|said|told me|tells me|confirmed|has confirmed|showed|shows|found|came back saying)"
+)
 _EN_PREFACE = re.compile(
     r"^(?:(?:(?:I'm|I am) (?:(?:pretty|fairly|quite|almost|absolutely|\d{1,3} ?%) )?(?:sure|certain|positive)|"
     r"(?:it |as it )?turns out|it turned out|"
+    r"I(?:'ve| have)?\s+(?:(?:just|recently|finally|only|then|since)\s+)?(?:found out|learned|learnt|"
+    r"discovered|realized|realised|was told|got told|been told)|"
     r"since|because|'?cause|cuz|given that|seeing (?:as|that)|now that)"
     r"(?: that)?\s*[,:—–-]?\s+(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not)\b)|"
     r"(?:the thing (?:about me |with me )?is|(?:some )?background|(?:for |some |quick )?context|fun fact|"
@@ -226,6 +241,47 @@ _EN_LIKE_ME = re.compile(
     r"mum|dad|parent|student|beginner|vegan|vegetarian|diabetic) like me\b",
     _I,
 )
+
+
+# What a doctor or a test says of the user is the user's, read as if the user said it: "My
+# allergist said I'm allergic to…", "The tests showed I have…", "My doctor told me to avoid
+# gluten" ("I need to avoid gluten").
+_EN_TOLD = re.compile(
+    rf"^{_EN_TOLD_BY}\s+(?:(?:just|recently|finally|also|has|have)\s+)?(?:{_EN_SAID_SO}(?: that)?\s*[,:—–-]?\s+"
+    r"(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not|I need|I must|I should)\b)"
+    r"|(?P<to>(?:told|tells|advised|advises|asked|wants|recommended|recommends)\s+me\s+to\s+)"
+    r"(?=(?:avoid|stay away from|cut out|cut down on|stop|limit|give up|quit|reduce|not eat|not drink)\b))",
+    _I,
+)
+
+
+# …in Chinese: "医生说我对青霉素过敏", "检查结果显示我对尘螨过敏", "医生让我少吃盐" ("我需要少吃盐").
+_ZH_TOLD = re.compile(
+    r"^(?:我的)?(?:医生|大夫|过敏科(?:医生)?|营养师|检查(?:结果)?|化验(?:结果)?|体检(?:结果)?|"
+    r"过敏原?(?:检测|测试)(?:结果)?|报告)(?:也|都|已经)?(?:(?:说|告诉我|跟我说|显示|表明|确诊)了?[，,：:]?\s*"
+    r"(?=我(?:对|有|不能|不可以|吃不了|得了|是|要|得|需要|必须|应该|不耐受))|(?P<to>让我|叫我|建议我|要我|嘱咐我)"
+    r"(?=少吃|少喝|别吃|别喝|不要吃|不要喝|不能吃|不能喝|戒|忌))"
+)
+_ZH_DONT = re.compile("^(?:别|不要)")
+# What the user found out ("我发现我对芒果过敏", "原来我对芒果过敏"): read by the rules alone.
+_ZH_FOUND = re.compile(
+    r"^(?:我(?:最近|后来|才|刚|刚刚|今天)*(?:发现|知道|得知|查出来?)了?|原来|结果)[，,：:]?\s*(?=我)"
+)
+
+
+def _told_by_doctor(text: str) -> str | None:
+    """What a doctor or a test told the user, said by the user (:data:`_EN_TOLD`,
+    :data:`_ZH_TOLD`), or ``None``."""
+    if (zh_told := _ZH_TOLD.match(text)) is not None:
+        told_to = text[zh_told.end() :]
+        if not zh_told["to"]:
+            return told_to
+        # "别吃海鲜" is a need ("我不能吃海鲜"), "少吃盐" something to do ("我需要少吃盐")
+        return "我" + (_ZH_DONT.sub("不能", told_to) if told_to[0] in "别不" else f"需要{told_to}")
+    told = _EN_TOLD.match(text)
+    if told is None or _EN_MAIN_CLAUSE.search(text, told.end() + 1):
+        return None
+    return f"I need to {text[told.end() :]}" if told["to"] else text[told.end() :]
 
 
 def _without_preface(text: str) -> str:
@@ -1502,7 +1558,11 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             and match_clause(now_said := "我" + changed["now"].removeprefix("我"), True)
         ):
             fragment = now_said  # with the subject it dropped
-        if not zh:  # "it turns out I have…": "I have…", read by the rules alone (_HEDGED)
+        if (told := _told_by_doctor(fragment)) is not None:
+            fragment = told  # "My allergist said I'm allergic to…": the user's own words
+        elif zh and (found := _ZH_FOUND.match(fragment)) is not None:
+            hedged, fragment = True, fragment[found.end() :]  # "我发现我对芒果过敏"
+        elif not zh:  # "it turns out I have…": "I have…", read by the rules alone (_HEDGED)
             said = _without_preface(fragment)
             hedged, fragment = said != fragment, _as_statement(said)  # "Being vegan": "I'm vegan"
         # (a Chinese cleft after a clause: "我儿子没事，是我对虾过敏")
