@@ -71,9 +71,11 @@ _EN_MORE = re.compile(
 _EN_KNOWN = re.compile(rf"(?:{NEED_THING_EN})", _I)
 _EN_AND = re.compile(r"\s+(?:and|or|&)\s+", _I)
 
-# "还有虾", "以及芒果", "另外还有猫毛": a marker, then a short thing (see zh_things)
+# "还有虾", "以及芒果", "另外还有猫毛": a marker, then a short thing (see zh_things); or the
+# thing, then "也是" ("海鲜也是", "牛肉也一样", "虾也不行")
 _ZH_MORE = re.compile(
     r"(?:还有|以及|另外还有|另外|再加上|加上)(?P<thing>[^\s，,。！？!?；;：:]{1,10})"
+    r"|(?:其实|而且|并且|另外|连|就连|甚至)?(?P<first>[^\s，,。！？!?；;：:也]{1,10}?)也(?:是|一样|不行|不可以)[的啊呀哦]*"
 )
 # …each of its things (split at 和, 与…) holding a word of food, a drug, an animal or a plant
 # (names, places, times, work and symptoms hold none: "还有王伟", "还有北京", "还有加班")
@@ -133,7 +135,8 @@ def one_more_thing(text: str, zh: bool) -> str | None:
         return None
     if zh:
         more = _ZH_MORE.fullmatch(text.rstrip("。！!"))
-        return more["thing"] if more is not None and zh_things(more["thing"]) else None
+        thing = None if more is None else more["thing"] or more["first"]
+        return thing if thing is not None and zh_things(thing) else None
     more = _EN_MORE.fullmatch(text)
     if more is None or not (more["pre"] or more["post"]):
         return None

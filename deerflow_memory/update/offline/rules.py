@@ -49,6 +49,7 @@ from deerflow_memory.update.offline.vocabulary import (
     MEAL_TIME_ZH,
     MEDICATION_EN,
     NAME_ZH,
+    NEED_THING_EN,
     NOT_A_PLACE_EN,
     NOT_AN_EMPLOYER_EN,
     NOT_NAMES,
@@ -529,6 +530,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _need(r"^I (?:have|get) (?:an? )?(?:(?:bad|severe|allergic|terrible|awful|nasty|serious|skin)\s+)+reactions? to (?P<v>.+)$", C.CONTEXT, 0.9),
     _need(r"^I have (?P<v>celiac|coeliac)(?: disease)?$", C.CONTEXT, 0.95),
     _need(rf"^I {ADV_EN}(?:don't|never|can't|won't|no longer) (?:eat|drink|consume|touch|handle|tolerate|digest) (?P<v>.+)$", C.PREFERENCE, 0.95),
+    # "I can't have dairy": of a thing one eats or reacts to only ("I can't have pets" is no diet)
+    _need(rf"^I {ADV_EN}(?:can't|cannot|can not|must not|mustn't) have (?:any )?(?P<v>(?:{NEED_THING_EN})(?:(?:,\s*(?:and |or )?|\s+(?:and|or|nor)\s+)(?:{NEED_THING_EN}))*)(?: anymore| at all| either| now)?$", C.PREFERENCE, 0.95),
     _need(rf"^I {ADV_EN}(?:don't|never|no longer) (?P<v>drink|smoke|vape|drink alcohol|drink caffeine)$", C.PREFERENCE, 0.9),
     _need(rf"^I(?:'ve| have) {ADV_EN}been (?:an? )?(?P<v>{DIET_EN})(?: (?:for|since) .+)?$", C.PREFERENCE, 0.95),
     _need(rf"^I(?:'m)? {ADV_EN}(?:do|doing|practi[cs]e|practi[cs]ing|follow|following) (?P<v>{FASTING_EN})$", C.PREFERENCE, 0.9),
