@@ -429,23 +429,27 @@ _NOT_SO_ALONE = re.compile(rf"\s*{_NOT_SO}[\s.!！。~～]*", _I)
 # user says so; "I think my kiwi allergy is gone" already withdrew nothing). The hedge
 # itself is no fact ("User is not sure"). A statement said with it stays, as before.
 _EN_HEDGE = (
-    r"(?:I\s+(?:really\s+)?(?:think|guess|believe|suppose|reckon|hope|assume|imagine|doubt)(?:\s+so)?"
-    r"|I'm\s+not\s+(?:(?:really|totally|entirely|100%|that)\s+)?(?:sure|certain|positive)"
-    r"|I\s+am\s+not\s+(?:sure|certain)|not\s+(?:(?:really|totally|entirely|100%)\s+)?(?:sure|certain)"
-    r"|I\s+(?:don't|do\s+not)\s+know|I\s+dunno|dunno|idk|it\s+seems|seems\s+like|I\s+hear"
-    r"|maybe|perhaps|probably|possibly|hopefully|presumably|fingers\s+crossed)"
+    r"(?:I\s+(?:really\s+)?(?:think|guess|believe|suppose|reckon|hope|assume|imagine|doubt|suspect|"
+    r"gather)(?:\s+(?:so|not|it))?|I\s+(?:don't|do\s+not)\s+think\s+so|I'd\s+say|I'm\s+guessing"
+    r"|(?:I'm\s+|I\s+am\s+)?not\s+(?:(?:really|totally|entirely|completely|quite|exactly|fully|so|that|too|100%)\s+)?"
+    r"(?:sure|certain|positive)|not\s+that\s+I'm\s+sure|(?:I'm\s+)?unsure"
+    r"|I\s+(?:don't|do\s+not)\s+know|I\s+dunno|dunno|idk|(?:it\s+)?(?:seems|looks)(?:\s+like)?"
+    r"|I\s+feel\s+like|I\s+hear|could\s+be|might\s+be|we'll\s+see|who\s+knows"
+    r"|(?:maybe|perhaps|probably|possibly|hopefully|presumably)(?:\s+not)?|fingers\s+crossed)"
     r"(?:\s+(?:though|tbh|anyway|yet|lol|haha))*"
 )
 _ZH_HEDGE = (
-    r"(?:我(?:也)?(?:觉得|想|猜|估计|感觉|认为|不太?确定|不知道|说不准)(?:的|是)?"
-    r"|(?:好像|应该|大概|可能|也许|或许|估计|似乎|说不定)(?:是|吧|是吧)?|不太?确定|不知道|说不准|吧)"
+    r"(?:我(?:也)?(?:觉得|想|猜|估计|感觉|认为)(?:是)?(?:的|吧|是的|是吧)?|我?(?:也|还)?(?:不太?|不敢)确定|我?不知道"
+    r"|说不准|不一定|谁知道呢?|(?:好像|应该|大概|可能|也许|或许|估计|似乎|貌似|说不定)(?:是|吧|是吧)?|吧)"
 )
-_HEDGE_AFTER_EN = re.compile(rf"(?:,\s*|\s+)\b{_EN_HEDGE}[\s.!?~…]*$", _I)
-_HEDGE_AFTER_ZH = re.compile(rf"[,，]\s*{_ZH_HEDGE}[\s.!?！？。~～…]*$")
-# Said sure after it ("…anymore, I'm pretty sure"): the statement stands, the remark is no fact.
+# (after a comma: "…foods I don't know", "…the band Hopefully" end a fact with such words)
+_HEDGE_AFTER_EN = re.compile(rf",\s*\b{_EN_HEDGE}[\s.!?~…]*$", _I)
+_HEDGE_AFTER_ZH = re.compile(rf"(?:[,，]|\s)\s*{_ZH_HEDGE}[\s.!?！？。~～…]*$")
+# Said sure after it ("…anymore, I'm pretty sure"): the statement stands, the remark is no fact
+# ("…, I'm positive" is not read so: "My blood type is O, I'm positive").
 _SURE_AFTER_EN = re.compile(
     r",\s*(?:I'm|I\s+am)\s+(?:(?:pretty|fairly|quite|very|totally|absolutely|100%|dead)\s+)?"
-    r"(?:sure|certain|positive)(?:\s+(?:of\s+it|about\s+(?:it|that)))?[\s.!~…]*$",
+    r"(?:sure|certain)(?:\s+(?:of\s+it|about\s+(?:it|that)))?[\s.!~…]*$",
     _I,
 )
 _HEDGE_ALONE = re.compile(
@@ -511,6 +515,11 @@ _ZH_META_IF = re.compile(
 _ZH_HYPOTHETICAL = re.compile(
     r"如果|假如|假设|要是|万一|倘若|假使|若是|想象一下|的话|说不定|也许|或许|没准|指不定|搞不好|但愿|就好了|可能会"
 )
+# Where the clause before a hypothetical ends (_read_into keeps the needs said before it).
+_EN_CLAUSE_BREAK = re.compile(
+    r"\s*(?:[,;:]|\s+(?:and|but|so|because|though|although)\s+|\s+[-—–]+\s+)", _I
+)
+_ZH_CLAUSE_BREAK = re.compile(r"[，,；;：:]")
 # "Can't stand cilantro" starts with "can" but asks nothing ("can't" is a word of its own).
 _EN_QUESTION_START = re.compile(
     r"^(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|has|what|how|why|"
@@ -2101,7 +2110,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
             continue
         if _HEDGE_ALONE.fullmatch(raw):
             # "My kiwi allergy is gone. I think.": the sentence before withdraws nothing
-            found[previous:] = [c for c in found[previous:] if not _withdraws(c)]
+            found[previous:] = [c for c in map(_not_withdrawing, found[previous:]) if c]
             continue
         if (alone := _EN_STILL_ALONE.fullmatch(raw.strip().rstrip(".!"))) is not None:
             # "I used to drink coffee. I still do.": the sentence before withdraws nothing
@@ -2223,12 +2232,16 @@ def _read_into(
         # "I'm allergic to 花生": an English sentence with a Chinese word in it
         zh = zh and _EN_OPENING.match(outside) is None
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
-    if hedged := (_HEDGE_AFTER_ZH if zh else _HEDGE_AFTER_EN).search(sentence):
-        sentence = sentence[: hedged.start()]  # "…is gone, I think": withdraws nothing
-    elif not zh and (sure := _SURE_AFTER_EN.search(sentence)):
-        sentence = sentence[: sure.start()]
+    # a hedge or a sure after it ("…is gone, I think": withdraws nothing) is no part of it
+    tag = (_HEDGE_AFTER_ZH if zh else _HEDGE_AFTER_EN).search(sentence)
+    hedged = tag is not None
+    if tag is None and not zh:
+        tag = _SURE_AFTER_EN.search(sentence)
+    if tag is not None:
+        sentence = sentence[: tag.start()]
     sentence = _cleft((_ZH_META_IF if zh else _EN_META_IF).sub("", sentence), zh)
-    question = "?" in terminator or "？" in terminator
+    # ("I'm allergic to eggs, I think?": the mark asks of the tag, not of the statement)
+    question = ("?" in terminator or "？" in terminator) and tag is None
     if zh:
         question = question or ZH_QUESTION.search(_zh_normalise(sentence)) is not None
     else:
@@ -2239,8 +2252,18 @@ def _read_into(
         asked, sentence = sentence, before_question(sentence, zh)
         if not zh and (described := _described_like_me(asked)):
             sentence = f"{sentence}, {described}" if sentence else described
-    if not sentence or (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence):
+    if not sentence:
         return
+    needs_only = False
+    if (supposed := (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence)) is not None:
+        # "I'm allergic to penicillin, so check if the drug has it", "我对花生过敏，如果菜里有
+        # 花生请告诉我": the need said before the clause of the "if" stands; the rest is no fact
+        breaks = list(
+            (_ZH_CLAUSE_BREAK if zh else _EN_CLAUSE_BREAK).finditer(sentence, 0, supposed.start())
+        )
+        if not breaks or not (sentence := sentence[: breaks[-1].start()].strip()):
+            return
+        needs_only = True
     vented = venting(sentence, zh)
     joking = vented or venting(raw, zh)  # "Lol I'm 12": the lead-in said it
     if not zh:
@@ -2267,8 +2290,14 @@ def _read_into(
             candidate.content += others
         if not_so and (candidate.retract is not None or not candidate.constraint):
             continue  # "My kiwi allergy is gone, yeah right": nothing is withdrawn (a need stays)
-        if hedged and _withdraws(candidate):
-            continue
+        if hedged:  # "I quit my job, I guess": said, but nothing stored is withdrawn
+            if (kept := _not_withdrawing(candidate)) is None:
+                continue
+            candidate = kept
+        if needs_only and (
+            not candidate.constraint or _not_withdrawing(candidate) is not candidate
+        ):
+            continue  # "…, so check if the drug has it": only the need said first
         if candidate.content and unsafe_to_store(candidate.content):
             continue  # "Big fan of sk-proj-…": a secret or an instruction, whatever the rule
         if (
@@ -2287,9 +2316,15 @@ def _read_into(
         found += [c for c in (candidate, *given_up) if before is None or repr(c) not in before]
 
 
-def _withdraws(candidate: Candidate) -> bool:
-    """Whether ``candidate`` withdraws stored facts (by what it names or by their slots)."""
-    return candidate.retract is not None or bool(candidate.retract_slots)
+def _not_withdrawing(candidate: Candidate) -> Candidate | None:
+    """``candidate`` without the stored facts it withdraws (by what it names or by their
+    slots): a bare withdrawal is ``None``; "User quit their job", "User used to be vegan"
+    stay as statements."""
+    if candidate.retract is None and not candidate.retract_slots:
+        return candidate
+    if not candidate.content:
+        return None
+    return replace(candidate, retract=None, retract_slots=(), retract_present=False)
 
 
 def _still_so(said: list[Candidate], verb: str) -> list[Candidate]:
