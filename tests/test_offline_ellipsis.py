@@ -99,7 +99,10 @@ def test_a_thing_added_to_a_need_is_that_need_too(said: str, stored: list[str]) 
         ("我对花生过敏，还有点头疼", ["用户对花生过敏", "用户有点头疼"]),
         ("I'm allergic to peanuts. Also eczema.", ["User is allergic to peanuts"]),
         ("I'm allergic to peanuts. And exhausted.", ["User is allergic to peanuts"]),
-        ("I'm allergic to peanuts. And diabetic too.", ["User is allergic to peanuts"]),
+        (  # no allergy to "diabetic": a need of its own (said without "I'm")
+            "I'm allergic to peanuts. And diabetic too.",
+            ["User is allergic to peanuts", "User is diabetic"],
+        ),
         ("I'm allergic to peanuts. And pregnant.", ["User is allergic to peanuts"]),
         # how, when or chat: no thing
         ("I'm allergic to peanuts. Badly too.", ["User is allergic to peanuts"]),

@@ -205,7 +205,7 @@ def test_a_chinese_clause_about_something_else_is_not_the_users(sentence: str) -
         # a request after a description does not join it
         ("vegan here, give me a dinner idea", "User: vegan"),
         # a description that justifies what follows
-        ("coeliac, so no regular pasta please", "User: coeliac"),
+        ("coeliac, so no regular pasta please", "User is coeliac"),
         ("Not much of a cook, so keep recipes simple", "User: Not much of a cook"),
         # an effort, not a task
         ("I'm working on cutting down caffeine", "User is working on cutting down caffeine"),

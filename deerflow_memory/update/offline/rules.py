@@ -127,7 +127,9 @@ def bad_object_en(value: str) -> bool:
     return bool(
         re.match(
             r"(?:it|this|that|these|those|them|you|your|yours|him|her|how|what|when|where|why|which|"
-            r"who|whether|if|so|too|here|there|both|either|neither|option|"
+            r"who|whether|if|so|too|here|there|neither|option|"
+            # ("both", not "both peanuts and shrimp": the things follow)
+            r"(?:both|either)(?=\s+of\b|\s+(?:ones?|options?|sides?|ways?|kinds?)\b|\W*$)|"
             r"the (?:first|second|third|last|other|former|latter|one|above|previous|next|same)|"
             # one of the answer's options: "the old version of the logo", "the shorter draft"
             r"the (?:\w+ )?(?:version|option|draft|design|layout|answer|reply|response|suggestion)s?|"

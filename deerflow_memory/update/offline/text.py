@@ -1266,6 +1266,14 @@ _EN_DROPPED = re.compile(
 )
 
 
+# A need said without "I'm" ("Allergic to peanuts.", "Severely allergic to bees", "Lactose
+# intolerant.", "Celiac."): not a diet word alone ("Vegetarian restaurants near me").
+_EN_DROPPED_NEED = re.compile(
+    r"^(?:(?:very|really|severely|highly|mildly|deathly|super|also|extremely|slightly)\s+)*"
+    r"(?:(?:allergic|intolerant|hypersensitive)\s+to\s+(?=\w)|(?:lactose|gluten|fructose|histamine|dairy|"
+    r"wheat|soy)\s+intolerant\W*$|(?:celiac|coeliac|diabetic)\W*$)",
+    _I,
+)
 # …"I", not "I'm", before "no longer" and a verb ("I'm sober, no longer drink": not "I'm no
 # longer drink", which withdrew every fact of drinking, coffee too).
 _EN_NO_LONGER_DOING = re.compile(
@@ -1607,6 +1615,9 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             )
             fragment = prefix + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "Hoping to switch careers next year"
+        elif subject is None and not zh and _EN_DROPPED_NEED.match(fragment):
+            fragment = "I'm " + fragment[:1].lower() + fragment[1:]
+            subject = _SELF  # "Allergic to peanuts", "Lactose intolerant"
         elif subject is None and not zh and _EN_DROPPED_VERB.match(fragment):
             fragment = "I " + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "moved to Leeds two years ago", "run a small bakery"

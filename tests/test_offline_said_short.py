@@ -1,0 +1,58 @@
+"""A need said without "I'm" ("Allergic to walnuts."), or of "both" things, is stored.
+
+Before: "Allergic to walnuts.", "Severely allergic to wasps", "Lactose intolerant.",
+"Celiac." and "Translator at a pharma firm, allergic to sulfa drugs" stored nothing, though
+"Vegan here." and "Can't eat shellfish." were read; "I'm allergic to both walnuts and
+pecans" stored nothing either ("both" was taken for an object of its own, as in "I like
+both"). Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_quality_kinds import facts_after
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Allergic to walnuts.", ["User is allergic to walnuts"]),
+        ("Severely allergic to wasps.", ["User is severely allergic to wasps"]),
+        ("Lactose intolerant.", ["User is lactose intolerant"]),
+        ("Gluten intolerant, fyi.", ["User is gluten intolerant"]),
+        ("Celiac.", ["User is celiac"]),
+        ("Also allergic to sesame.", ["User is allergic to sesame"]),
+        (
+            "Translator at a pharma firm, allergic to sulfa drugs",
+            ["User is allergic to sulfa drugs"],
+        ),
+        (
+            "Allergic to walnuts and pecans, any snack ideas?",
+            ["User is allergic to walnuts and pecans"],
+        ),
+        (
+            "I'm allergic to both walnuts and pecans.",
+            ["User is allergic to both walnuts and pecans"],
+        ),
+        ("I can't eat either rye or barley.", ["User cannot eat either rye or barley"]),
+    ],
+)
+def test_a_need_said_short_is_stored(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Diabetic friendly recipes?",
+        "Allergic reactions can be scary.",
+        "Vegetarian restaurants near the station?",
+        "I like both.",
+        "I'm allergic to both.",
+        "I can't eat either.",
+        "I like neither rye nor barley.",
+    ],
+)
+def test_no_need_or_no_thing_is_stored(said: str) -> None:
+    assert facts_after(said) == []
