@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.update.offline.vocabulary import KIN_ZH
 
 __all__ = ["ZH_QUESTION", "before_question", "venting", "with_others", "without_ending"]
@@ -101,9 +102,10 @@ def venting(sentence: str, zh: bool) -> bool:
 # --- who else the sentence is about: "My wife and I live in Leeds" -----------------------------
 
 _EN_WITH = re.compile(
-    r"^(?:[Mm]y (?P<who>(?:[\w-]+ ){0,2}?(?:wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|family|"
-    r"kids|children|parents|roommate|flatmate|dog|cat))|(?P<name>[A-Z][a-z]+)) and I (?P<rest>.+)$"
+    rf"^(?:[Mm]y (?P<who>(?:[\w-]+ ){{0,2}}?(?:{KIN_EN}|flatmate|dog|cat))|(?P<name>[A-Z][a-z]+)) and I (?P<rest>.+)$"
 )
+# ("My son and I are both allergic…", "…and I both love jazz": "I'm allergic…", "I love…")
+_BOTH = frozenset(("both", "all"))
 _EN_WE = re.compile(
     r"^we(?P<rest>(?:'ve| have)? (?:(?:just|recently|currently|now|both|still|already)\s+)*"
     r"(?:live in (?!(?:an? |the )?(?:\w+ )?(?:world|society|times?|age|era|bubble|simulation)\b)|moved to |"
@@ -151,7 +153,11 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
         return f"{m['rest']} {m['f'].lower()}", ""
     if m := _EN_WITH.match(sentence):
         words = m["rest"].split(" ")
+        if len(words) > 1 and words[0].casefold() in _BOTH:
+            del words[0]  # "…and I both love jazz"
         words[0] = _EN_PLURAL.get(words[0].casefold(), words[0])
+        if len(words) > 2 and words[1].casefold() in _BOTH:
+            del words[1]  # "…and I are both allergic…"
         rest = " ".join(words)
         clause = f"I{rest}" if rest.startswith("'") else f"I {rest}"
         who = f"their {m['who']}" if m["who"] else m["name"]
