@@ -1,10 +1,12 @@
-"""A need said without "I'm" ("Allergic to walnuts."), or of "both" things, is stored.
+"""A need said without "I'm" ("Allergic to walnuts."), as a field ("Allergies: walnuts") or of
+"both" things is stored.
 
 Before: "Allergic to walnuts.", "Severely allergic to wasps", "Lactose intolerant.",
 "Celiac." and "Translator at a pharma firm, allergic to sulfa drugs" stored nothing, though
 "Vegan here." and "Can't eat shellfish." were read; "I'm allergic to both walnuts and
 pecans" stored nothing either ("both" was taken for an object of its own, as in "I like
-both"). Sentences are this project's own.
+both"); nor did a need said as a form's field ("Allergies: walnuts, sesame"). Sentences
+are this project's own.
 """
 
 from __future__ import annotations
@@ -55,4 +57,26 @@ def test_a_need_said_short_is_stored(said: str, stored: list[str]) -> None:
     ],
 )
 def test_no_need_or_no_thing_is_stored(said: str) -> None:
+    assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Allergies: walnuts, sesame.", ["User is allergic to walnuts, sesame"]),
+        ("Allergy: amoxicillin", ["User is allergic to amoxicillin"]),
+        ("Food allergies - walnuts", ["User is allergic to walnuts"]),
+        ("Intolerances: lactose.", ["User is intolerant to lactose"]),
+        ("Name: Ines. Allergies: sesame.", ["User is allergic to sesame"]),
+        ("Dietary restrictions: vegan, no soy.", ["User's dietary restrictions: vegan, no soy"]),
+    ],
+)
+def test_a_need_said_as_a_forms_field_is_stored(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    "said", ["Allergies: none", "Allergies: N/A", "Allergies: not sure", "Allergies - -"]
+)
+def test_an_empty_field_is_no_need(said: str) -> None:
     assert facts_after(said) == []

@@ -1266,6 +1266,30 @@ _EN_DROPPED = re.compile(
 )
 
 
+# A need said as a form's field ("Allergies: peanuts, shellfish", "Food allergies - sesame",
+# "Dietary restrictions: vegan, no soy"), not one that is empty ("Allergies: none").
+_EN_NEED_LABEL = re.compile(
+    r"^(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:(?P<allergy>allerg(?:y|ies)|allergens?)"
+    r"|(?P<intolerance>intolerances?)|(?P<other>dietary\s+(?:restrictions?|needs?|requirements?)|diet))"
+    r"\s*(?::|\s[-–—])(?!\s*(?:none|nothing|nil|n/?a|no|not\s+sure|unknown|tbd|idk)\b|\s*-|\W*$)\s*",
+    _I,
+)
+
+
+def _said_as_field(sentence: str) -> str:
+    """``sentence`` with a need said as a form's field said as the user would say it
+    ("Allergies: peanuts" → "I'm allergic to peanuts", "Diet: vegan" → "My diet: vegan")."""
+    label = _EN_NEED_LABEL.match(sentence)
+    if label is None:
+        return sentence
+    rest = sentence[label.end() :]
+    if label["allergy"]:
+        return f"I'm allergic to {rest}"
+    if label["intolerance"]:
+        return f"I'm intolerant to {rest}"
+    return f"My {label['other'].casefold()}: {rest}"
+
+
 # A need said without "I'm" ("Allergic to peanuts.", "Severely allergic to bees", "Lactose
 # intolerant.", "Celiac."): not a diet word alone ("Vegetarian restaurants near me").
 _EN_DROPPED_NEED = re.compile(
@@ -2243,6 +2267,8 @@ def _read_into(
         # "I'm allergic to 花生": an English sentence with a Chinese word in it
         zh = zh and _EN_OPENING.match(outside) is None
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
+    if not zh:
+        sentence = _said_as_field(sentence)  # "Allergies: peanuts"
     # a hedge or a sure after it ("…is gone, I think": withdraws nothing) is no part of it
     tag = (_HEDGE_AFTER_ZH if zh else _HEDGE_AFTER_EN).search(sentence)
     hedged = tag is not None
