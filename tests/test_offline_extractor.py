@@ -659,7 +659,10 @@ def test_a_statement_taken_back_is_no_fact(said: str, stored: list[str]) -> None
         # a capital alone after a lower-case word, then a capitalised word before a verb:
         # a new sentence, not a name going on (attacker 39)
         ("I'm allergic to vitamin C. Kiwis are fine though.", ["User is allergic to vitamin C"]),
-        ("I had hepatitis A. Alcohol is off the table for me.", ["User had hepatitis A"]),
+        (
+            "I had hepatitis A. Alcohol is off the table for me.",
+            ["User had hepatitis A", "User avoids alcohol"],
+        ),
         # ... or an opener after an initial, also an adverb before one, or after a bracket
         (
             "I take Vitamin D. Sadly I am lactose intolerant.",

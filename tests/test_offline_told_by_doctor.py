@@ -31,7 +31,6 @@ from tests.test_quality_kinds import facts_after
         ("My doctor said I need to avoid caffeine.", ["User needs to avoid caffeine"]),
         ("I just found out I'm allergic to latex.", ["User is allergic to latex"]),
         ("I've recently learned that I'm allergic to kiwi.", ["User is allergic to kiwi"]),
-        ("I was told I'm allergic to sulfa drugs.", ["User is allergic to sulfa drugs"]),
         ("I recently discovered I can't eat onions.", ["User cannot eat onions"]),
         ("医生说我对青霉素过敏。", ["用户对青霉素过敏"]),
         ("检查结果显示我对尘螨过敏。", ["用户对尘螨过敏"]),
@@ -64,10 +63,29 @@ def test_what_others_say_of_the_user_is_not_stored(said: str) -> None:
     assert facts_after(said) == []
 
 
-def test_a_doctor_saying_a_need_is_over_withdraws_it() -> None:
-    first = "I'm allergic to sesame."
-    assert facts_after(first) == ["User is allergic to sesame"]
-    assert facts_after(first, "My allergist said I'm no longer allergic to sesame.") == []
-    assert facts_after(first, "My allergist said I'm no longer allergic to sesame, I think.") == [
-        "User is allergic to sesame"
-    ]
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        ("I'm allergic to sesame.", "My allergist said I'm no longer allergic to sesame."),
+        (
+            "I'm allergic to sesame.",
+            "My allergist says I'm no longer allergic to sesame, but she's wrong.",
+        ),
+        (
+            "I'm allergic to sesame.",
+            "The tests showed I'm no longer allergic to sesame, but I doubt it.",
+        ),
+        ("我对芝麻过敏。", "医生说我对芝麻不过敏了，但我不信。"),
+        ("我对芝麻过敏。", "检查结果显示我对芝麻不过敏了。"),
+    ],
+)
+def test_a_doctor_saying_a_need_is_over_withdraws_nothing(first: str, later: str) -> None:
+    # a need goes when the user says it is over (attacker 277: "My allergist says I'm no
+    # longer allergic to sesame, but she's wrong" lost it)
+    (need,) = facts_after(first)
+    assert need in facts_after(first, later)
+
+
+def test_the_user_saying_a_need_is_over_withdraws_it() -> None:
+    assert facts_after("I'm allergic to sesame.", "I'm no longer allergic to sesame.") == []
+    assert facts_after("我对芝麻过敏。", "我对芝麻不过敏了。") == []

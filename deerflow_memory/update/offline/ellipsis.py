@@ -75,7 +75,9 @@ _EN_AND = re.compile(r"\s+(?:and|or|&)\s+", _I)
 # thing, then "也是" ("海鲜也是", "牛肉也一样", "虾也不行")
 _ZH_MORE = re.compile(
     r"(?:还有|以及|另外还有|另外|再加上|加上)(?P<thing>[^\s，,。！？!?；;：:]{1,10})"
-    r"|(?:其实|而且|并且|另外|连|就连|甚至)?(?P<first>[^\s，,。！？!?；;：:也]{1,10}?)也(?:是|一样|不行|不可以)[的啊呀哦]*"
+    # (a hedge before it keeps it, "好像鸡蛋也是"; a time does not, "以前海鲜也是": it was so)
+    r"|(?:其实|而且|并且|另外|连|就连|甚至|好像|可能|也许|大概|似乎|应该)?(?!以前|之前|小时候|过去|原来|曾经|从前)"
+    r"(?P<first>[^\s，,。！？!?；;：:也]{1,10}?)也(?:是|一样|不行|不可以)[的啊呀哦]*"
 )
 # …each of its things (split at 和, 与…) holding a word of food, a drug, an animal or a plant
 # (names, places, times, work and symptoms hold none: "还有王伟", "还有北京", "还有加班")
@@ -97,7 +99,7 @@ _ZH_NOT_A_THING = re.compile(
     rf"{KIN_ZH}|{CONDITION_SUFFIX_ZH}|{SYMPTOM_ZH}|毛病|方面|表面|结果|如果|效果|后果|成果|笨蛋|坏蛋|"
     r"完蛋|滚蛋|混蛋|吹牛|单身狗|[0-9一二两三四五六七八九十几]+\s*[只个条头匹]"
     # (nor a clause: someone, a verb, a time, a number: "我昨天吃了虾", "我的电话是138…")
-    r"|[我你您他她它们这那些的了是在吃喝有要想说会能爱喜欢就都也很不没吗呢吧啊嘛呀哦时候昨今明天年月点个儿怕啥0-9@]"
+    r"|[我你您他她它们这那些的了是在吃喝有要想说会能爱喜欢就都也很不没吗呢吧啊嘛呀哦时候昨今明天年月点个儿怕啥闻碰摸到0-9@]"
     # (nor what one does with a thing: "钓鱼", "遛狗", "养猫", "买菜"; nor a nickname or an
     # insult: "豆豆", "果果", "傻瓜", "倒霉蛋", "舔狗")
     r"|^[钓遛养摸戒买卖做种喂逗抱骑追训送玩看]|^(?!狗狗|猫猫|可可)(?P<twice>.)(?P=twice)$|傻瓜|呆瓜|倒霉蛋|舔狗|菜狗|加班狗|铁公鸡|老鸭|熊猫"
@@ -421,13 +423,26 @@ _EN_SOMEONE = (
 _EN_SOMEONE_NEEDS = re.compile(
     rf"(?=my\s|our\s|(?-i:[A-Z]))(?:both\s+)?{_EN_SOMEONE}(?:(?:\s*,\s*|\s+and\s+|\s*&\s*){_EN_SOMEONE}){{0,3}}"
     r"(?:\s+both)?\s+(?:(?P<be>is|are)|(?P<has>has|have)|(?P<cant>can't|cannot|can not)|(?P<dont>doesn't|does not|don't|do not)"
-    r"|(?P<reacts>reacts|react)|(?P<never>never)\s+(?P<verb>[a-z]+))(?:\s+(?P<rest>[^,;]{1,60}?))?[.!]*",
+    r"|(?P<reacts>reacts|react)|(?P<never>never)\s+(?P<verb>eats?|drinks?|touch(?:es)?|has|have|takes?|consumes?|smokes?|uses?))"
+    r"(?:\s+(?P<rest>[^,;]{1,60}?))?[.!]*",
     _I,
 )
 # The form of a verb said after "I" ("never eats" → "never eat"): "has", "does", "goes" and
 # a verb ending in -es after s, x, z, ch or sh ("touches") drop more than the "s".
 _EN_BASE_FORM = {"has": "have", "does": "do", "goes": "go", "is": "am"}
 _EN_ES = re.compile(r"(?:[sxz]|ch|sh)es$")
+
+
+# What makes someone's need no need the user can share as said: a condition, the people
+# themselves, or a clause of something else after it.
+_NOT_THE_SAME_EN = re.compile(
+    r"\b(?:if|unless|when|whenever|except|me|us|each other|one another|my|our|him|her|them|"
+    r"themselves|himself|herself)\b|\s(?:and|but)\s+(?:love|loves|like|likes|hate|hates|live|lives|"
+    r"work|works|are|is|have|has|enjoy|enjoys|play|plays|go|goes)\b",
+    _I,
+)
+# Idioms of 吃 that are no food: "不吃亏" (takes no loss), "不吃醋" (is not jealous).
+_ZH_EAT_IDIOM = re.compile("^(?:不能吃|不吃|吃不了)(?:亏|醋|苦|惊|力|香|瘪|软饭|闲饭|老本|独食)")
 
 
 def _said_by_me(verb: str) -> str:
@@ -501,8 +516,10 @@ def same_need(me_too: str, said_before: str) -> str | None:
         if not _ZH_ME_TOO.fullmatch(me_too):
             return None
         someone = _ZH_SOMEONE_NEEDS.fullmatch(said_before.strip())
-        if someone is None or (
-            someone["name"] and not a_person_zh(someone["name"], someone["rest"])
+        if (
+            someone is None
+            or (someone["name"] and not a_person_zh(someone["name"], someone["rest"]))
+            or _ZH_EAT_IDIOM.match(someone["rest"])
         ):
             return None
         return "我" + someone["rest"]
@@ -512,6 +529,8 @@ def same_need(me_too: str, said_before: str) -> str | None:
     rest = someone["rest"] or ""
     if not rest and not someone["never"]:  # ("My wife never drinks": the verb is the need)
         return None
+    if _NOT_THE_SAME_EN.search(rest):
+        return None  # "…allergic to peanuts if they eat a lot", "…to each other", "…and love jazz"
     negative = bool(someone["cant"] or someone["dont"] or someone["never"])
     if (said["so"] and negative) or (said["not"] and not negative):
         return None

@@ -538,7 +538,7 @@ def _need_again(x: str, y: str) -> str | None:
 # "…, I'm afraid", "…, I'm sure", "…, sorry to say") is a denial, not "User is sorry".
 _EN_REMARK = re.compile(
     r"^(?:sorry(?: to say| about that| to disappoint)?|my bad|oops|whoops|ok|okay|alright|"
-    r"sure|kidding|joking|serious|afraid|honest|thanks|thank you|no offen[cs]e|"
+    r"sure|positive|certain|kidding|joking|serious|afraid|honest|thanks|thank you|no offen[cs]e|"
     r"to be (?:honest|fair|clear)|for the record|for real|just saying|"
     r"(?P<adverb>(?-i:[a-z]+ly)))[\s.!?~…]*$",
     _I,

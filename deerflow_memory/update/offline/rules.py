@@ -117,6 +117,10 @@ class Candidate:
     retract_present: bool = False
 
 
+# Animals one keeps (not a food): "I can't have cats" is no diet.
+_PETS_EN = r"(?:cats?|kittens?|dogs?|puppies|puppy|horses?|bees?|wasps?|pets?|birds?|rabbits?|hamsters?|animals?|parrots?)\b"
+
+
 def bad_object_en(value: str) -> bool:
     """Whether ``value`` is no object worth storing: a pronoun, a question word, "the other one".
 
@@ -532,8 +536,11 @@ _EN_RULES: tuple[_Rule, ...] = (
     _need(r"^I (?:have|get) (?:an? )?(?:(?:bad|severe|allergic|terrible|awful|nasty|serious|skin)\s+)+reactions? to (?P<v>.+)$", C.CONTEXT, 0.9),
     _need(r"^I have (?P<v>celiac|coeliac)(?: disease)?$", C.CONTEXT, 0.95),
     _need(rf"^I {ADV_EN}(?:don't|never|can't|won't|no longer) (?:eat|drink|consume|touch|handle|tolerate|digest) (?P<v>.+)$", C.PREFERENCE, 0.95),
-    # "I can't have dairy": of a thing one eats or reacts to only ("I can't have pets" is no diet)
-    _need(rf"^I {ADV_EN}(?:can't|cannot|can not|must not|mustn't) have (?:any )?(?P<v>(?:{NEED_THING_EN})(?:(?:,\s*(?:and |or )?|\s+(?:and|or|nor)\s+)(?:{NEED_THING_EN}))*)(?: anymore| at all| either| now)?$", C.PREFERENCE, 0.95),
+    # "Shellfish is off limits for me", "Peanuts are a no-go for me": "User avoids shellfish"
+    _need(rf"^(?P<v>(?:{NEED_THING_EN})(?:(?:,\s*(?:and |or )?|\s+(?:and|or)\s+)(?:{NEED_THING_EN}))*) (?:is|are|'s) {ADV_EN}(?:strictly |totally |completely )?(?:off[- ]limits|an? (?:hard |big )?no[- ]go|forbidden|not allowed|out of the question|off the (?:menu|table)) for me$", C.PREFERENCE, 0.9, None, lambda m, _c: f"User avoids {_lower_first(m['v'].strip())}"),
+    # "I can't have dairy": of a thing one eats or reacts to only ("I can't have pets" is no
+    # diet, nor "I can't have cats": a landlord's rule as often as an allergy)
+    _need(rf"^I {ADV_EN}(?:can't|cannot|can not|must not|mustn't) have (?:any )?(?=(?-i:[a-z]))(?!{_PETS_EN})(?P<v>(?:{NEED_THING_EN})(?:(?:,\s*(?:and |or )?|\s+(?:and|or|nor)\s+)(?:{NEED_THING_EN}))*)(?: anymore| at all| either| now)?$", C.PREFERENCE, 0.95),
     _need(rf"^I {ADV_EN}(?:don't|never|no longer) (?P<v>drink|smoke|vape|drink alcohol|drink caffeine)$", C.PREFERENCE, 0.9),
     _need(rf"^I(?:'ve| have) {ADV_EN}been (?:an? )?(?P<v>{DIET_EN})(?: (?:for|since) .+)?$", C.PREFERENCE, 0.95),
     _need(rf"^I(?:'m)? {ADV_EN}(?:do|doing|practi[cs]e|practi[cs]ing|follow|following) (?P<v>{FASTING_EN})$", C.PREFERENCE, 0.9),

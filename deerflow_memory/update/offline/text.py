@@ -186,10 +186,6 @@ _EN_LEADIN = re.compile(
 # "Since I'm diabetic, can I…" (before a state of the user's only: "I think J. Cole
 # is…", "I think my flight is at 6" stay as they are); "Background: I'm…", "Fun fact:
 # my…" (before any "I …" or "my …"). What follows is read by the rules alone (_HEDGED).
-# What the user found out or was told by a doctor or a test ("I just found out I'm allergic
-# to latex", "My allergist said I'm…", "The tests showed I have…") is so too (not what anyone
-# else says of the user: "My wife says I'm stubborn", "My mom says I'm allergic to walnuts,
-# but she's wrong").
 _EN_TOLD_BY = (
     r"(?:my|the|our|a|an)\s+(?:(?:family|new|old|regular|own)\s+)?(?:doctor|doc|gp|allergist|"
     r"dermatologist|immunologist|gastroenterologist|nurse|dietitian|dietician|nutritionist|"
@@ -202,8 +198,6 @@ _EN_SAID_SO = (
 _EN_PREFACE = re.compile(
     r"^(?:(?:(?:I'm|I am) (?:(?:pretty|fairly|quite|almost|absolutely|\d{1,3} ?%) )?(?:sure|certain|positive)|"
     r"(?:it |as it )?turns out|it turned out|"
-    r"I(?:'ve| have)?\s+(?:(?:just|recently|finally|only|then|since)\s+)?(?:found out|learned|learnt|"
-    r"discovered|realized|realised|was told|got told|been told)|"
     r"since|because|'?cause|cuz|given that|seeing (?:as|that)|now that)"
     r"(?: that)?\s*[,:—–-]?\s+(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not)\b)|"
     r"(?:the thing (?:about me |with me )?is|(?:some )?background|(?:for |some |quick )?context|fun fact|"
@@ -243,45 +237,104 @@ _EN_LIKE_ME = re.compile(
 )
 
 
-# What a doctor or a test says of the user is the user's, read as if the user said it: "My
-# allergist said I'm allergic to…", "The tests showed I have…", "My doctor told me to avoid
-# gluten" ("I need to avoid gluten").
+# What a doctor or a test told the user, or the user found out, is the user's need ("My
+# allergist said I'm allergic to…", "The tests showed I have celiac disease", "I just found
+# out I'm allergic to latex", "医生说我对青霉素过敏", "我发现我对芒果过敏"): only a need is read
+# so, never a withdrawal (a doctor's "no longer" is the user's to say) or another fact ("The
+# tests showed I have two kids"); what anyone else says of the user stays unsaid ("My wife
+# says I'm stubborn"). See _TOLD.
+_EN_TOLD_BY = (
+    r"(?:my|the|our|a|an)\s+(?:(?:family|new|old|regular|own)\s+)?(?:doctor|doc|gp|allergist|"
+    r"dermatologist|immunologist|gastroenterologist|nurse|dietitian|dietician|nutritionist|"
+    r"specialist|physician|pediatrician|paediatrician|cardiologist|endocrinologist|"
+    r"(?:allergy |blood |skin |prick )?tests?|blood\s?work|results?|scans?|biopsy)"
+)
+_EN_SAID_SO = (
+    r"(?:says|said|told me|tells me|confirmed|has confirmed|showed|shows|found|came back saying)"
+)
 _EN_TOLD = re.compile(
-    rf"^{_EN_TOLD_BY}\s+(?:(?:just|recently|finally|also|has|have)\s+)?(?:{_EN_SAID_SO}(?: that)?\s*[,:—–-]?\s+"
-    r"(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not|I need|I must|I should)\b)"
-    r"|(?P<to>(?:told|tells|advised|advises|asked|wants|recommended|recommends)\s+me\s+to\s+)"
-    r"(?=(?:avoid|stay away from|cut out|cut down on|stop|limit|give up|quit|reduce|not eat|not drink)\b))",
+    rf"^(?:{_EN_TOLD_BY}\s+(?:(?:just|recently|finally|also|has|have)\s+)?{_EN_SAID_SO}"
+    r"|I(?:'ve| have)?\s+(?:(?:just|recently|finally|only|then)\s+)?(?:found out|learned|learnt|"
+    r"discovered|realized|realised))(?: that)?\s*[,:—–-]?\s+(?=I\b|I'm\b|I've\b)",
+    _I,
+)
+# "My doctor told me to avoid gluten": "I need to avoid gluten" (of food, a drink or a drug).
+_EN_LEAVE_OUT = (
+    r"(?=(?:avoid|stay away from|cut out|cut down on|limit|reduce|give up|quit|stop eating|stop drinking|"
+    rf"not eat|not drink)\s+(?:any\s+|all\s+)?(?:{NEED_THING_EN}|salt|sodium|sugar|sweets|carbs|fat|"
+    r"fatty food|fried food|processed food|smoking|drinking|red meat)\b)"
+)
+_EN_TOLD_TO = re.compile(
+    rf"^{_EN_TOLD_BY}\s+(?:(?:just|recently|also|has|have)\s+)?(?:told|tells|advised|advises|"
+    rf"asked|wants|recommended|recommends)\s+me\s+to\s+{_EN_LEAVE_OUT}",
+    _I,
+)
+_EN_NEED_TO = re.compile(
+    rf"I\s+(?:really\s+)?(?:need to|have to|should|must|ought to|am supposed to|'m supposed to)\s+{_EN_LEAVE_OUT}",
+    _I,
+)
+# …in Chinese: "医生说我对青霉素过敏", "检查结果显示我对尘螨过敏", "我发现我对芒果过敏"; and
+# "医生让我少吃盐" ("我需要少吃盐"), "医生叫我别吃海鲜" ("我不能吃海鲜").
+_ZH_TOLD = re.compile(
+    r"^(?:(?:我的)?(?:医生|大夫|过敏科(?:医生)?|营养师|检查(?:结果)?|化验(?:结果)?|体检(?:结果)?|"
+    r"过敏原?(?:检测|测试)(?:结果)?|报告)(?:也|都|已经)?(?:说|告诉我|跟我说|显示|表明|确诊)了?"
+    r"|我(?:最近|后来|才|刚|刚刚|今天)*(?:发现|知道|得知|查出来?)了?|原来)[，,：:]?\s*(?=我)"
+)
+_ZH_TOLD_TO = re.compile(
+    r"^(?:我的)?(?:医生|大夫|营养师)(?:也|都|已经)?(?:让我|叫我|建议我|要我|嘱咐我)"
+    r"(?P<dont>别|不要|不能)?(?P<less>少)?(?:吃|喝)(?P<thing>[^，,。！？!?；;\s]{1,10})$"
+)
+
+
+# Doubt of what was told, anywhere in the message ("…, but I doubt it", "She was wrong.",
+# "…a false positive", "但我不信", "误诊了"): nothing told is read then.
+_DOUBTED = re.compile(
+    r"\b(?:doubt|don't (?:believe|buy|trust|think so)|do not believe|not (?:true|convinced|so sure|sure)|"
+    r"wrong|mistaken|mistake|false (?:positive|alarm)|misdiagnos\w*|negative|but I(?:'m| am) not|"
+    r"I'm not(?: though| really)?(?=\W*$|[.!])|(?:turns|turned) out|grew out|outgrew|I still (?:eat|do|have|drink)|"
+    r"is that (?:true|right|so)|really\?)|不信|不相信|误诊|搞错|弄错|错了|不准|其实不是|其实没有|其实我没有|"
+    r"后来发现|并不是|假阳性|阴性|怀疑|真的吗",
     _I,
 )
 
 
-# …in Chinese: "医生说我对青霉素过敏", "检查结果显示我对尘螨过敏", "医生让我少吃盐" ("我需要少吃盐").
-_ZH_TOLD = re.compile(
-    r"^(?:我的)?(?:医生|大夫|过敏科(?:医生)?|营养师|检查(?:结果)?|化验(?:结果)?|体检(?:结果)?|"
-    r"过敏原?(?:检测|测试)(?:结果)?|报告)(?:也|都|已经)?(?:(?:说|告诉我|跟我说|显示|表明|确诊)了?[，,：:]?\s*"
-    r"(?=我(?:对|有|不能|不可以|吃不了|得了|是|要|得|需要|必须|应该|不耐受))|(?P<to>让我|叫我|建议我|要我|嘱咐我)"
-    r"(?=少吃|少喝|别吃|别喝|不要吃|不要喝|不能吃|不能喝|戒|忌))"
+# How it was found out, after the need: no part of it.
+_HOW_TOLD = re.compile(
+    r"\s+(?:from|through|via|thanks to|by)\s+(?:my|the|a|an|his|her|our|google|reddit|chatgpt)\b.*$",
+    _I,
 )
-_ZH_DONT = re.compile("^(?:别|不要)")
-# What the user found out ("我发现我对芒果过敏", "原来我对芒果过敏"): read by the rules alone.
-_ZH_FOUND = re.compile(
-    r"^(?:我(?:最近|后来|才|刚|刚刚|今天)*(?:发现|知道|得知|查出来?)了?|原来|结果)[，,：:]?\s*(?=我)"
-)
+# What a doctor may tell the user to eat less of that no vocabulary names as a thing.
+_ZH_LESS_OF = re.compile("(?:盐|油|糖|甜食?|咸的?|辣的?|油腻的?|肉|酒|咖啡|浓茶)")
 
 
-def _told_by_doctor(text: str) -> str | None:
-    """What a doctor or a test told the user, said by the user (:data:`_EN_TOLD`,
-    :data:`_ZH_TOLD`), or ``None``."""
-    if (zh_told := _ZH_TOLD.match(text)) is not None:
-        told_to = text[zh_told.end() :]
-        if not zh_told["to"]:
-            return told_to
-        # "别吃海鲜" is a need ("我不能吃海鲜"), "少吃盐" something to do ("我需要少吃盐")
-        return "我" + (_ZH_DONT.sub("不能", told_to) if told_to[0] in "别不" else f"需要{told_to}")
-    told = _EN_TOLD.match(text)
-    if told is None or _EN_MAIN_CLAUSE.search(text, told.end() + 1):
+def _told_need(text: str, zh: bool) -> str | None:
+    """The user's words of what a doctor or a test told them, or they found out
+    (:data:`_EN_TOLD`, :data:`_ZH_TOLD`), when they state a need; else ``None``."""
+    told = (_ZH_TOLD if zh else _EN_TOLD).match(text)
+    if told is None or (not zh and _EN_MAIN_CLAUSE.search(text, told.end() + 1)):
         return None
-    return f"I need to {text[told.end() :]}" if told["to"] else text[told.end() :]
+    said = _HOW_TOLD.sub("", text[told.end() :])  # "…allergic to sesame from my mom"
+    need = match_clause(_zh_normalise(said) if zh else _en_normalise(said), zh)
+    ok = need is not None and need.constraint and need.retract is None and not need.retract_slots
+    return said if ok else None
+
+
+def _told_to(text: str, zh: bool) -> str | None:
+    """What a doctor told the user to leave out, as the user would say it ("My doctor told me
+    to avoid gluten" → "I need to avoid gluten", "医生叫我别吃海鲜" → "我不能吃海鲜"), or ``None``."""
+    if zh:
+        told = _ZH_TOLD_TO.match(text)
+        thing = told["thing"] if told else ""
+        if told is None or "药" in thing or not (zh_things(thing) or _ZH_LESS_OF.fullmatch(thing)):
+            return None  # ("别吃太多", "别吃药": no thing to leave out)
+        verb = "吃" if "吃" in text[told.start("thing") - 1] else "喝"
+        if told["dont"]:
+            return f"我不能{verb}{told['thing']}"
+        return f"我需要少{verb}{told['thing']}" if told["less"] else None
+    told = _EN_TOLD_TO.match(text)
+    if told is None and (said := _EN_TOLD.match(text)) is not None:
+        told = _EN_NEED_TO.match(text, said.end())  # "My doctor said I need to avoid caffeine"
+    return None if told is None else f"I need to {text[told.end() :]}"
 
 
 def _without_preface(text: str) -> str:
@@ -443,7 +496,13 @@ _ZH_HEDGE = (
     r"|说不准|不一定|谁知道呢?|(?:好像|应该|大概|可能|也许|或许|估计|似乎|貌似|说不定)(?:是|吧|是吧)?|吧)"
 )
 # (after a comma: "…foods I don't know", "…the band Hopefully" end a fact with such words)
-_HEDGE_AFTER_EN = re.compile(rf",\s*\b{_EN_HEDGE}[\s.!?~…]*$", _I)
+_HEDGE_AFTER_EN = re.compile(
+    rf",\s*\b{_EN_HEDGE}[\s.!?~…]*$"
+    # …or "I think" with no comma, but not as the end of a clause ("…what I think", "…than I guess")
+    r"|(?<!\bwhat)(?<!\bhow)(?<!\bwho)(?<!\bthat)(?<!\bwhich)(?<!\bthan)(?<!\bso)(?<!\bas)(?<!\bwhatever)"
+    r"\s+I\s+(?:think|guess|believe|suppose|reckon)[\s.!?~…]*$",
+    _I,
+)
 _HEDGE_AFTER_ZH = re.compile(rf"(?:[,，]|\s)\s*{_ZH_HEDGE}[\s.!?！？。~～…]*$")
 # Said sure after it ("…anymore, I'm pretty sure"): the statement stands, the remark is no fact
 # ("…, I'm positive" is not read so: "My blood type is O, I'm positive").
@@ -516,9 +575,17 @@ _ZH_HYPOTHETICAL = re.compile(
     r"如果|假如|假设|要是|万一|倘若|假使|若是|想象一下|的话|说不定|也许|或许|没准|指不定|搞不好|但愿|就好了|可能会"
 )
 # Where the clause before a hypothetical ends (_read_into keeps the needs said before it).
+# (a joiner only before a clause of its own: "…peanuts and tree nuts unless…" is one list)
 _EN_CLAUSE_BREAK = re.compile(
-    r"\s*(?:[,;:]|\s+(?:and|but|so|because|though|although)\s+|\s+[-—–]+\s+)", _I
+    r"\s*(?:[,;:]|\s+(?:and|but|so|because|though|although)\s+(?=(?:I|I'm|I've|I'd|my|it|it's|if|maybe|"
+    r"perhaps|possibly|please|pls|let|check|tell|you|we|they|he|she|there)\b)|\s+[-—–]+\s+)",
+    _I,
 )
+# (…or taken back in a clause of its own: "…, or at least I was as a kid, if…")
+_TAKEN_BACK_IN = re.compile(
+    r"[,，;；]\s*(?:not really|or at least I (?:was|used to)|or so I thought|至少以前是)\b", _I
+)
+_DANGLING_JOINER = re.compile(r"(?:[\s,;]+(?:and|or|but|so|plus))*[\s,;:—–-]*$", _I)
 _ZH_CLAUSE_BREAK = re.compile(r"[，,；;：:]")
 # "Can't stand cilantro" starts with "can" but asks nothing ("can't" is a word of its own).
 _EN_QUESTION_START = re.compile(
@@ -638,6 +705,8 @@ _SELF, _OTHER = "self", "other"
 # "Background: I'm…"): only a rule's fact is kept, no own-words fallback and no retraction
 # (what the hedge hid before was mostly chat and errands).
 _HEDGED = "hedged"
+# The user's need, as a doctor or a test told it (_told_need): the rules' need alone is kept.
+_TOLD = "told"
 _EN_NOW_I = re.compile(r"^(?:but |and )?now,?\s+(?P<i>I'm|I)\s+(?!now\b)", _I)
 # "now I don't", "now I can eat them", "now I'm in York on a work trip": nothing lasting said
 _EN_NOW_VAGUE = re.compile(  # "now I work in IT" is a field, not "it"
@@ -1560,8 +1629,9 @@ def _depth(text: str) -> int:
     return sum(text.count(c) for c in _OPENING) - sum(text.count(c) for c in _CLOSING)
 
 
-def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
-    """Split at commas and conjunctions; a fragment that is no statement rejoins the previous clause."""
+def _clauses(sentence: str, zh: bool, *, told: bool = True) -> list[tuple[str, str | None]]:
+    """Split at commas and conjunctions; a fragment that is no statement rejoins the previous
+    clause. With ``told``, a need a doctor told the user of is theirs (:func:`_told_need`)."""
     parts = _outside_brackets((_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence), zh)
     if zh and "对" in sentence:
         parts = _zh_need_lists(parts)
@@ -1599,10 +1669,11 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             and match_clause(now_said := "我" + changed["now"].removeprefix("我"), True)
         ):
             fragment = now_said  # with the subject it dropped
-        if (told := _told_by_doctor(fragment)) is not None:
-            fragment = told  # "My allergist said I'm allergic to…": the user's own words
-        elif zh and (found := _ZH_FOUND.match(fragment)) is not None:
-            hedged, fragment = True, fragment[found.end() :]  # "我发现我对芒果过敏"
+        was_told = False
+        if told and (said := _told_need(fragment, zh)) is not None:
+            fragment, was_told = said, True  # "My allergist said I'm allergic to…": a need
+        elif told and (said := _told_to(fragment, zh)) is not None:
+            fragment = said  # "My doctor told me to avoid gluten": "I need to avoid gluten"
         elif not zh:  # "it turns out I have…": "I have…", read by the rules alone (_HEDGED)
             said = _without_preface(fragment)
             hedged, fragment = said != fragment, _as_statement(said)  # "Being vegan": "I'm vegan"
@@ -1649,7 +1720,7 @@ def _clauses(sentence: str, zh: bool) -> list[tuple[str, str | None]]:
             fragment = _taste_said_in_full(taste)
             subject = _SELF  # "Big fan of slow travel", "can't stand cilantro"
         if subject is not None:
-            clauses.append([fragment, _HEDGED if hedged else subject])
+            clauses.append([fragment, _TOLD if was_told else _HEDGED if hedged else subject])
             inherited = subject
         elif hedged:  # "Context: my laptop just died": the rules alone read it
             clauses.append([fragment, _HEDGED])
@@ -1749,6 +1820,9 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
         return retraction
     if (_ZH_SHORT_TERM if zh else _EN_SHORT_TERM).search(clause):
         return None
+    if subject == _TOLD:
+        told = match_clause(clause, zh)
+        return told if told is not None and told.constraint and told.retract is None else None
     if subject == _HEDGED:  # not what is said of the chat: "I think I never got your email"
         if (retraction := match_retraction(clause, zh)) is not None:
             return retraction  # "Turns out I'm not allergic to X after all"
@@ -2093,6 +2167,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
     # gluten intolerant" denies the intolerance only.
     by_value: dict[tuple[str, str], list[Candidate]] = {}
     denied_needs: dict[int, Candidate] = {}
+    told = _DOUBTED.search(text) is None  # (see _told_need: not when doubted in the message)
 
     def said_needs(candidates: Iterable[Candidate]) -> None:
         for candidate in candidates:
@@ -2200,7 +2275,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
         per_diet = len(readings) > 1
         for reading, said_so in enumerate(readings):
             before = {repr(c) for c in found[previous:]} if reading else None
-            _read_into(found, said_so, terminator, text, before)
+            _read_into(found, said_so, terminator, text, before, told=told)
         if (
             denied is not None
             and not asked
@@ -2251,11 +2326,18 @@ def _without(found: list[Candidate], thing: str) -> list[Candidate]:
 
 
 def _read_into(
-    found: list[Candidate], raw: str, terminator: str, text: str, before: set[str] | None
+    found: list[Candidate],
+    raw: str,
+    terminator: str,
+    text: str,
+    before: set[str] | None,
+    *,
+    told: bool = True,
 ) -> None:
     """Add to ``found`` the candidates of one sentence ``raw`` of the message ``text``
     (ended by ``terminator``), but none whose ``repr`` is in ``before`` (what an earlier
-    reading of the same sentence found, :func:`_each_diet`)."""
+    reading of the same sentence found, :func:`_each_diet`). With ``told``, a need a doctor
+    told the user of is read (:func:`_told_need`)."""
     raw = _SARCASM.sub(_taken_back, raw)
     if not _LETTER.search(raw):
         return
@@ -2298,8 +2380,15 @@ def _read_into(
         breaks = list(
             (_ZH_CLAUSE_BREAK if zh else _EN_CLAUSE_BREAK).finditer(sentence, 0, supposed.start())
         )
-        if not breaks or not (sentence := sentence[: breaks[-1].start()].strip()):
+        if not breaks:
             return
+        sentence = _DANGLING_JOINER.sub(
+            "", sentence[: breaks[-1].start()]
+        )  # "…penicillin and, if…"
+        if not sentence or any(
+            taken.search(sentence) for taken in (_TAKEN_BACK_AFTER, _NOT_SO_AFTER, _TAKEN_BACK_IN)
+        ):
+            return  # "I'm allergic to peanuts, not really, if you must know": taken back
         needs_only = True
     vented = venting(sentence, zh)
     joking = vented or venting(raw, zh)  # "Lol I'm 12": the lead-in said it
@@ -2311,7 +2400,8 @@ def _read_into(
     still = (_ZH_STILL if zh else _EN_STILL).search(sentence) is not None and not (
         _ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED
     ).search(raw)
-    said = _sentence_candidates(sentence, zh, marker)
+    # (what a doctor told is read only as said: not asked, nor doubted in the message)
+    said = _sentence_candidates(sentence, zh, marker, told=told and not question)
     not_so = _NOT_SO_AFTER.search(raw) is not None  # "…is gone, yeah right"
     for candidate in _still_so(said, "do") if still else said:
         if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
@@ -2557,12 +2647,13 @@ def _same_need(said: str) -> list[Candidate]:
 
 
 def _sentence_candidates(
-    sentence: str, zh: bool, marker: bool, *, instead: bool = True
+    sentence: str, zh: bool, marker: bool, *, instead: bool = True, told: bool = True
 ) -> list[Candidate]:
     """Candidates of one cleaned sentence: a retraction or correction frame, else its clauses.
 
     With ``instead``, a need put right at the end ("…peanuts, I mean cashews") is read (once
-    per sentence: the head is read without it).
+    per sentence: the head is read without it); with ``told``, a need a doctor told the user
+    of (see :func:`_clauses`).
     """
     if not zh and (was := _EN_WAS_NOT_NOW.match(sentence)):
         # "I used to play guitar, but not anymore": the past habit's rule withdraws it
@@ -2577,14 +2668,14 @@ def _sentence_candidates(
         # "I'm allergic to peanuts, I mean cashews", "我对花生过敏，不对，是腰果": the need of
         # the thing meant (see ellipsis.put_right)
         head, what = correction
-        said = _sentence_candidates(head, zh, marker, instead=False)
+        said = _sentence_candidates(head, zh, marker, instead=False, told=told)
         if said and said_last(head, said[-1], zh) and (meant := put_right(said[-1], what)):
             return [*said[:-1], meant[0]] if meant[1] else [*said, meant[0]]
     if (added := split_one_more(sentence, zh)) is not None:
         # "I'm allergic to peanuts; shrimp too", "我对花生过敏，还有虾": the need, then again
         # of each thing added (which, read alone, stated nothing or something else)
         head, things = added
-        said = _sentence_candidates(head, zh, marker, instead=False)
+        said = _sentence_candidates(head, zh, marker, instead=False, told=told)
         if (
             said
             and said_last(head, said[-1], zh)
@@ -2597,7 +2688,7 @@ def _sentence_candidates(
                     once.setdefault(one.content, one)
             return [*said, *once.values()]
     found = []
-    clauses = _clauses(sentence, zh)
+    clauses = _clauses(sentence, zh, told=told)
     for clause, subject in clauses:
         if (candidate := _clause_candidate(clause, subject, zh)) is not None:
             candidate.marker = marker
