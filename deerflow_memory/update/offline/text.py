@@ -282,7 +282,7 @@ _ZH_TOLD = re.compile(
 )
 _ZH_TOLD_TO = re.compile(
     r"^(?:我的)?(?:医生|大夫|营养师)(?:也|都|已经)?(?:让我|叫我|建议我|要我|嘱咐我)"
-    r"(?P<dont>别|不要|不能)?(?P<less>少)?(?:吃|喝)(?P<thing>[^，,。！？!?；;\s]{1,10})$"
+    r"(?P<dont>别|不要|不能)?(?P<less>少)?(?P<verb>吃|喝)(?P<thing>[^，,。！？!?；;\s]{1,10})$"
 )
 
 
@@ -327,10 +327,9 @@ def _told_to(text: str, zh: bool) -> str | None:
         thing = told["thing"] if told else ""
         if told is None or "药" in thing or not (zh_things(thing) or _ZH_LESS_OF.fullmatch(thing)):
             return None  # ("别吃太多", "别吃药": no thing to leave out)
-        verb = "吃" if "吃" in text[told.start("thing") - 1] else "喝"
         if told["dont"]:
-            return f"我不能{verb}{told['thing']}"
-        return f"我需要少{verb}{told['thing']}" if told["less"] else None
+            return f"我不能{told['verb']}{thing}"
+        return f"我需要少{told['verb']}{thing}" if told["less"] else None
     told = _EN_TOLD_TO.match(text)
     if told is None and (said := _EN_TOLD.match(text)) is not None:
         told = _EN_NEED_TO.match(text, said.end())  # "My doctor said I need to avoid caffeine"
@@ -505,7 +504,8 @@ _HEDGE_AFTER_EN = re.compile(
 )
 _HEDGE_AFTER_ZH = re.compile(rf"(?:[,，]|\s)\s*{_ZH_HEDGE}[\s.!?！？。~～…]*$")
 # Said sure after it ("…anymore, I'm pretty sure"): the statement stands, the remark is no fact
-# ("…, I'm positive" is not read so: "My blood type is O, I'm positive").
+# ("…, I'm positive" is not read so, "My blood type is O, I'm positive", but after a denial:
+# retractions._EN_REMARK).
 _SURE_AFTER_EN = re.compile(
     r",\s*(?:I'm|I\s+am)\s+(?:(?:pretty|fairly|quite|very|totally|absolutely|100%|dead)\s+)?"
     r"(?:sure|certain)(?:\s+(?:of\s+it|about\s+(?:it|that)))?[\s.!~…]*$",
