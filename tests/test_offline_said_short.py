@@ -38,6 +38,13 @@ from tests.test_quality_kinds import facts_after
             ["User is allergic to both walnuts and pecans"],
         ),
         ("I can't eat either rye or barley.", ["User cannot eat either rye or barley"]),
+        # a diet word or an allergy said alone (newcomer 279)
+        ("Vegan.", ["User is vegan"]),
+        ("Strictly vegetarian.", ["User is strictly vegetarian"]),
+        ("Gluten-free.", ["User is gluten-free"]),
+        ("Sesame allergy.", ["User has a sesame allergy"]),
+        ("Severe walnut allergy.", ["User has a severe walnut allergy"]),
+        ("Seasonal allergies.", ["User has seasonal allergies"]),
     ],
 )
 def test_a_need_said_short_is_stored(said: str, stored: list[str]) -> None:
@@ -54,6 +61,9 @@ def test_a_need_said_short_is_stored(said: str, stored: list[str]) -> None:
         "I'm allergic to both.",
         "I can't eat either.",
         "I like neither rye nor barley.",
+        "A real allergy.",
+        "Sesame allergy is common.",
+        "Vegan bakeries near the station?",
     ],
 )
 def test_no_need_or_no_thing_is_stored(said: str) -> None:

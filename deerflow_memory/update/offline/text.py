@@ -281,16 +281,17 @@ _ZH_TOLD = re.compile(
     r"|我(?:最近|后来|才|刚|刚刚|今天)*(?:发现|知道|得知|查出来?)了?|原来)[，,：:]?\s*(?=我)"
 )
 _ZH_TOLD_TO = re.compile(
-    r"^(?:我的)?(?:医生|大夫|营养师)(?:也|都|已经)?(?:让我|叫我|建议我|要我|嘱咐我)"
-    r"(?P<dont>别|不要|不能)?(?P<less>少)?(?P<verb>吃|喝)(?P<thing>[^，,。！？!?；;\s]{1,10})$"
+    r"^(?:我的)?(?:医生|大夫|营养师)(?:也|都|已经)?(?:让我|叫我|建议我|要我|嘱咐我|告诉我要?|"
+    r"说我(?:得|要|需要|必须|应该))(?P<dont>别|不要|不能)?(?P<less>少)?(?P<verb>吃|喝|戒)"
+    r"(?P<thing>[^，,。！？!?；;\s]{1,10})$"
 )
 
 
 # Doubt of what was told, anywhere in the message ("…, but I doubt it", "She was wrong.",
 # "…a false positive", "但我不信", "误诊了"): nothing told is read then.
 _DOUBTED = re.compile(
-    r"\b(?:doubt|don't (?:believe|buy|trust|think so)|do not believe|not (?:true|convinced|so sure|sure)|"
-    r"wrong|mistaken|mistake|false (?:positive|alarm)|misdiagnos\w*|negative|but I(?:'m| am) not|"
+    r"\b(?:doubt|don't (?:believe|buy|trust|think so)|do not believe|not (?:true|convinced)|"
+    r"wrong|mistaken|mistake|false (?:positive|alarm)|misdiagnos\w*|negative|but I(?:'m| am) not(?!\s+(?:sure|certain|positive))|"
     r"I'm not(?: though| really)?(?=\W*$|[.!])|(?:turns|turned) out|grew out|outgrew|I still (?:eat|do|have|drink)|"
     r"is that (?:true|right|so)|really\?)|不信|不相信|误诊|搞错|弄错|错了|不准|其实不是|其实没有|其实我没有|"
     r"后来发现|并不是|假阳性|阴性|怀疑|真的吗",
@@ -304,7 +305,7 @@ _HOW_TOLD = re.compile(
     _I,
 )
 # What a doctor may tell the user to eat less of that no vocabulary names as a thing.
-_ZH_LESS_OF = re.compile("(?:盐|油|糖|甜食?|咸的?|辣的?|油腻的?|肉|酒|咖啡|浓茶)")
+_ZH_LESS_OF = re.compile("(?:盐|油|糖|甜食?|咸的?|辣的?|油腻的?|肉|酒|咖啡|浓茶|烟)")
 
 
 def _told_need(text: str, zh: bool) -> str | None:
@@ -327,6 +328,8 @@ def _told_to(text: str, zh: bool) -> str | None:
         thing = told["thing"] if told else ""
         if told is None or "药" in thing or not (zh_things(thing) or _ZH_LESS_OF.fullmatch(thing)):
             return None  # ("别吃太多", "别吃药": no thing to leave out)
+        if told["verb"] == "戒":  # "医生让我戒酒": "我需要戒酒"
+            return None if told["dont"] or told["less"] else f"我需要戒{thing}"
         if told["dont"]:
             return f"我不能{told['verb']}{thing}"
         return f"我需要少{told['verb']}{thing}" if told["less"] else None
@@ -1360,11 +1363,22 @@ def _said_as_field(sentence: str) -> str:
 
 
 # A need said without "I'm" ("Allergic to peanuts.", "Severely allergic to bees", "Lactose
-# intolerant.", "Celiac."): not a diet word alone ("Vegetarian restaurants near me").
+# intolerant.", "Celiac.", "Vegan."): a diet word only when it is all that is said ("Vegetarian
+# restaurants near me" is no diet).
 _EN_DROPPED_NEED = re.compile(
-    r"^(?:(?:very|really|severely|highly|mildly|deathly|super|also|extremely|slightly)\s+)*"
+    r"^(?:(?:very|really|severely|highly|mildly|deathly|super|also|extremely|slightly|strictly|fully)\s+)*"
     r"(?:(?:allergic|intolerant|hypersensitive)\s+to\s+(?=\w)|(?:lactose|gluten|fructose|histamine|dairy|"
-    r"wheat|soy)\s+intolerant\W*$|(?:celiac|coeliac|diabetic)\W*$)",
+    r"wheat|soy)\s+intolerant\W*$|(?:celiac|coeliac|diabetic|vegan|vegetarian|pescatarian|"
+    r"(?:gluten|dairy|lactose|nut)[- ]free|halal|kosher)\W*$)",
+    _I,
+)
+# …or an allergy said as a noun alone ("Nut allergy.", "Severe peanut allergy."): "I have a…".
+_EN_DROPPED_ALLERGY = re.compile(
+    r"^(?P<article>an?\s+)?(?:(?:severe|mild|bad|serious|life-threatening|deadly|slight)\s+)?"
+    # (the thing first: not "a real allergy", "some allergies", "the allergy")
+    r"(?!(?:real|true|actual|genuine|proper|big|huge|major|minor|little|small|weird|strange|rare|common|"
+    r"new|old|an?|the|this|that|some|any|no|my|your|his|her|their|our)\b)"
+    r"[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:allerg(?P<one>y)|allergies|intoleranc(?P<one2>e)|intolerances)\W*$",
     _I,
 )
 # …"I", not "I'm", before "no longer" and a verb ("I'm sober, no longer drink": not "I'm no
@@ -1713,6 +1727,10 @@ def _clauses(sentence: str, zh: bool, *, told: bool = True) -> list[tuple[str, s
         elif subject is None and not zh and _EN_DROPPED_NEED.match(fragment):
             fragment = "I'm " + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "Allergic to peanuts", "Lactose intolerant"
+        elif subject is None and not zh and (noun := _EN_DROPPED_ALLERGY.match(fragment)):
+            one = (noun["one"] or noun["one2"]) and not noun["article"]
+            fragment = ("I have a " if one else "I have ") + fragment[:1].lower() + fragment[1:]
+            subject = _SELF  # "Nut allergy." → "I have a nut allergy"
         elif subject is None and not zh and _EN_DROPPED_VERB.match(fragment):
             fragment = "I " + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "moved to Leeds two years ago", "run a small bakery"
