@@ -103,7 +103,10 @@ def test_a_thing_added_to_a_need_is_that_need_too(said: str, stored: list[str]) 
             "I'm allergic to peanuts. And diabetic too.",
             ["User is allergic to peanuts", "User is diabetic"],
         ),
-        ("I'm allergic to peanuts. And pregnant.", ["User is allergic to peanuts"]),
+        (  # no allergy to "pregnant": a state of its own (said without "I'm")
+            "I'm allergic to peanuts. And pregnant.",
+            ["User is allergic to peanuts", "User is pregnant"],
+        ),
         # how, when or chat: no thing
         ("I'm allergic to peanuts. Badly too.", ["User is allergic to peanuts"]),
         ("I'm allergic to peanuts. Since birth too.", ["User is allergic to peanuts"]),

@@ -45,6 +45,12 @@ from tests.test_quality_kinds import facts_after
         ("Sesame allergy.", ["User has a sesame allergy"]),
         ("Severe walnut allergy.", ["User has a severe walnut allergy"]),
         ("Seasonal allergies.", ["User has seasonal allergies"]),
+        # what a need keeps the user from, said after it (newcomer 279)
+        ("I'm pregnant, so no raw fish.", ["User is pregnant", "User avoids raw fish"]),
+        ("Pregnant, so no raw oysters.", ["User is pregnant", "User avoids raw oysters"]),
+        ("I'm diabetic, so no sugar please.", ["User is diabetic", "User avoids sugar"]),
+        ("I work from home, no commute.", ["User works from home, no commute"]),  # no need
+        ("I'm vegan, no big deal.", ["User is vegan"]),
     ],
 )
 def test_a_need_said_short_is_stored(said: str, stored: list[str]) -> None:

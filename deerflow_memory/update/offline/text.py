@@ -1368,10 +1368,18 @@ def _said_as_field(sentence: str) -> str:
 _EN_DROPPED_NEED = re.compile(
     r"^(?:(?:very|really|severely|highly|mildly|deathly|super|also|extremely|slightly|strictly|fully)\s+)*"
     r"(?:(?:allergic|intolerant|hypersensitive)\s+to\s+(?=\w)|(?:lactose|gluten|fructose|histamine|dairy|"
-    r"wheat|soy)\s+intolerant\W*$|(?:celiac|coeliac|diabetic|vegan|vegetarian|pescatarian|"
+    r"wheat|soy)\s+intolerant\W*$|(?:celiac|coeliac|diabetic|pregnant|vegan|vegetarian|pescatarian|"
     r"(?:gluten|dairy|lactose|nut)[- ]free|halal|kosher)\W*$)",
     _I,
 )
+# …or what the user's need keeps them from, after it ("I'm pregnant, so no raw fish").
+_EN_SO_NO = re.compile(
+    r"^(?:(?:so|and|but|hence|therefore|which means)\s+)?no\s+(?!(?:problem|worries|thanks|way|idea|clue|"
+    r"rush|need|doubt|pressure|offen[cs]e|comment|hurry|kidding|joke|big deal|chance|more|one|matter|kids?|"
+    r"car|pets?|time|money|job|plans?|reason|wonder|longer|judgement|judgment)\b)(?P<x>[\w -]{2,30}?)\W*$",
+    _I,
+)
+_EN_EXPECTING = re.compile(r"\b(?:pregnant|breastfeeding|nursing|expecting)\b", _I)
 # …or an allergy said as a noun alone ("Nut allergy.", "Severe peanut allergy."): "I have a…".
 _EN_DROPPED_ALLERGY = re.compile(
     r"^(?P<article>an?\s+)?(?:(?:severe|mild|bad|serious|life-threatening|deadly|slight)\s+)?"
@@ -1727,6 +1735,16 @@ def _clauses(sentence: str, zh: bool, *, told: bool = True) -> list[tuple[str, s
         elif subject is None and not zh and _EN_DROPPED_NEED.match(fragment):
             fragment = "I'm " + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "Allergic to peanuts", "Lactose intolerant"
+        elif (
+            subject is None
+            and not zh
+            and inherited == _SELF
+            and (no := _EN_SO_NO.match(fragment))
+            and (need := match_clause(clauses[-1][0] or "", False)) is not None
+            and (need.constraint or _EN_EXPECTING.search(need.content) is not None)
+        ):
+            fragment = f"I avoid {no['x']}"
+            subject = _SELF  # "I'm pregnant, so no raw fish": "User avoids raw fish"
         elif subject is None and not zh and (noun := _EN_DROPPED_ALLERGY.match(fragment)):
             one = (noun["one"] or noun["one2"]) and not noun["article"]
             fragment = ("I have a " if one else "I have ") + fragment[:1].lower() + fragment[1:]
