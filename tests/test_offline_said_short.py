@@ -84,7 +84,8 @@ def test_no_need_or_no_thing_is_stored(said: str) -> None:
         ("Food allergies - walnuts", ["User is allergic to walnuts"]),
         ("Intolerances: lactose.", ["User is intolerant to lactose"]),
         ("Name: Ines. Allergies: sesame.", ["User is allergic to sesame"]),
-        ("Dietary restrictions: vegan, no soy.", ["User's dietary restrictions: vegan, no soy"]),
+        ("Dietary restrictions: vegan, no soy.", ["User is vegan", "User avoids soy"]),
+        ("Diet: pescatarian", ["User is pescatarian"]),
     ],
 )
 def test_a_need_said_as_a_forms_field_is_stored(said: str, stored: list[str]) -> None:

@@ -441,6 +441,10 @@ _NOT_THE_SAME_EN = re.compile(
     r"work|works|are|is|have|has|enjoy|enjoys|play|plays|go|goes)\b",
     _I,
 )
+# …nor, after "never", a meal or a time ("My husband never eats breakfast": a habit).
+_EN_MEAL_OR_TIME = re.compile(
+    r"(?:breakfast|lunch|dinner|supper|brunch|out|before|after|late|early|much|enough|water)\b", _I
+)
 # Idioms of 吃 that are no food: "不吃亏" (takes no loss), "不吃醋" (is not jealous).
 _ZH_EAT_IDIOM = re.compile("^(?:不能吃|不吃|吃不了)(?:亏|醋|苦|惊|力|香|瘪|软饭|闲饭|老本|独食)")
 
@@ -529,7 +533,7 @@ def same_need(me_too: str, said_before: str) -> str | None:
     rest = someone["rest"] or ""
     if not rest and not someone["never"]:  # ("My wife never drinks": the verb is the need)
         return None
-    if _NOT_THE_SAME_EN.search(rest):
+    if _NOT_THE_SAME_EN.search(rest) or (someone["never"] and _EN_MEAL_OR_TIME.match(rest)):
         return None  # "…allergic to peanuts if they eat a lot", "…to each other", "…and love jazz"
     negative = bool(someone["cant"] or someone["dont"] or someone["never"])
     if (said["so"] and negative) or (said["not"] and not negative):

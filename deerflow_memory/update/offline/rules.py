@@ -131,7 +131,7 @@ def bad_object_en(value: str) -> bool:
     return bool(
         re.match(
             r"(?:it|this|that|these|those|them|you|your|yours|him|her|how|what|when|where|why|which|"
-            r"who|whether|if|so|too|here|there|neither|option|"
+            r"who|whether|if|so|too|here|there|neither|option|(?:nothing|everything|anything)(?=\W*$)|"
             # ("both", not "both peanuts and shrimp": the things follow)
             r"(?:both|either)(?=\s+of\b|\s+(?:ones?|options?|sides?|ways?|kinds?)\b|\W*$)|"
             r"the (?:first|second|third|last|other|former|latter|one|above|previous|next|same)|"

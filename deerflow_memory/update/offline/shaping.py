@@ -121,7 +121,12 @@ _EN_WE = re.compile(
     r"homeschool (?:our|the) ).*)$",
     _I,
 )
-_EN_PLURAL = {"are": "'m", "were": "was", "'re": "'m"}
+_EN_PLURAL = {"are": "'m", "were": "was", "'re": "'m", "aren't": "'m not", "weren't": "wasn't"}
+# What is said of the two together, not of the user ("…are allergic to each other", "…are
+# both engineers"): said as "We …", which the user's rules do not read.
+_EN_TOGETHER = re.compile(
+    r"\b(?:each other|one another|different)\b|^(?:are|were) (?:\w+ )?\w+s$", _I
+)
 _WE_ARE = re.compile(r"^we['’]re\b", _I)
 _OUR = re.compile(r"\b(?:our|ours|ourselves)\b", _I)
 _MY = {"our": "my", "ours": "mine", "ourselves": "myself"}
@@ -153,6 +158,8 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
         return f"{m['rest']} {m['f'].lower()}", ""
     if m := _EN_WITH.match(sentence):
         words = m["rest"].split(" ")
+        if _EN_TOGETHER.search(" ".join(w for w in words if w.casefold() not in _BOTH)):
+            return f"We {m['rest']}", ""  # said of the two: no fact of the user's alone
         if len(words) > 1 and words[0].casefold() in _BOTH:
             del words[0]  # "…and I both love jazz"
         words[0] = _EN_PLURAL.get(words[0].casefold(), words[0])

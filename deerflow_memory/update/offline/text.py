@@ -287,13 +287,15 @@ _ZH_TOLD_TO = re.compile(
 )
 
 
-# Doubt of what was told, anywhere in the message ("…, but I doubt it", "She was wrong.",
+# Doubt of what was told, in its sentence or the next ("…, but I doubt it", "She was wrong.",
 # "…a false positive", "但我不信", "误诊了"): nothing told is read then.
 _DOUBTED = re.compile(
     r"\b(?:doubt|don't (?:believe|buy|trust|think so)|do not believe|not (?:true|convinced)|"
-    r"wrong|mistaken|mistake|false (?:positive|alarm)|misdiagnos\w*|negative|but I(?:'m| am) not(?!\s+(?:sure|certain|positive))|"
+    r"wrong|mistaken|mistake|false (?:positive|alarm)|misdiagnos\w*|but I(?:'m| am) not(?!\s+(?:sure|certain|positive))|"
     r"I'm not(?: though| really)?(?=\W*$|[.!])|(?:turns|turned) out|grew out|outgrew|I still (?:eat|do|have|drink)|"
-    r"is that (?:true|right|so)|really\?)|不信|不相信|误诊|搞错|弄错|错了|不准|其实不是|其实没有|其实我没有|"
+    r"is that (?:true|right|so)|really\?|disagree|skeptic\w*|sceptic\w*|hard to believe|confused|"
+    r"second opinion|unreliable|(?:lol|haha),? no|yeah,? right|for years with no|no problems?)|"
+    r"不信|不相信|误诊|搞错|弄错|错了|不准|其实不是|其实没有|其实我没有|"
     r"后来发现|并不是|假阳性|阴性|怀疑|真的吗",
     _I,
 )
@@ -586,9 +588,21 @@ _EN_CLAUSE_BREAK = re.compile(
 )
 # (…or taken back in a clause of its own: "…, or at least I was as a kid, if…")
 _TAKEN_BACK_IN = re.compile(
-    r"[,，;；]\s*(?:not really|or at least I (?:was|used to)|or so I thought|至少以前是)\b", _I
+    r"[,，;；]\s*(?:not really|or at least I (?:was|used to)|or so I thought|(?:haha|lol|lmao),?\s*no|"
+    r"sarcasm|至少以前是)\b|\b(?:lol|lmao|haha|jk)\W*$",
+    _I,
 )
 _DANGLING_JOINER = re.compile(r"(?:[\s,;]+(?:and|or|but|so|plus))*[\s,;:—–-]*$", _I)
+
+
+def _without_dangling_joiner(head: str) -> str:
+    """``head`` without the joiners and separators it ends with ("…penicillin and,"). Only
+    its last 80 characters are searched: the pattern from every place of a long run of
+    separators was quadratic (attacker 278: 9 s at 20k characters)."""
+    cut = max(0, len(head) - 80)
+    return (head[:cut] + _DANGLING_JOINER.sub("", head[cut:])).rstrip(" ,;:—–-")
+
+
 _ZH_CLAUSE_BREAK = re.compile(r"[，,；;：:]")
 # "Can't stand cilantro" starts with "can" but asks nothing ("can't" is a word of its own).
 _EN_QUESTION_START = re.compile(
@@ -1339,7 +1353,7 @@ _EN_DROPPED = re.compile(
 
 
 # A need said as a form's field ("Allergies: peanuts, shellfish", "Food allergies - sesame",
-# "Dietary restrictions: vegan, no soy"), not one that is empty ("Allergies: none").
+# "Diet: vegan"), not one that is empty ("Allergies: none").
 _EN_NEED_LABEL = re.compile(
     r"^(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:(?P<allergy>allerg(?:y|ies)|allergens?)"
     r"|(?P<intolerance>intolerances?)|(?P<other>dietary\s+(?:restrictions?|needs?|requirements?)|diet))"
@@ -1348,18 +1362,30 @@ _EN_NEED_LABEL = re.compile(
 )
 
 
+_FIELD_ITEMS = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b)\s*", _I)
+_NEED_THING = re.compile(rf"(?:{NEED_THING_EN})", _I)
+_DIET = re.compile(rf"(?:{DIET_EN})|no\s+(?:{NEED_THING_EN})", _I)  # ("Diet: vegan, no soy")
+
+
 def _said_as_field(sentence: str) -> str:
     """``sentence`` with a need said as a form's field said as the user would say it
-    ("Allergies: peanuts" → "I'm allergic to peanuts", "Diet: vegan" → "My diet: vegan")."""
+    ("Allergies: peanuts" → "I'm allergic to peanuts", "Diet: vegan" → "I'm vegan"), when
+    every item of the field is a thing one reacts to or a diet the vocabulary knows; any
+    other field is left as said ("Allergies: my sister has them", "Diet: starts Monday",
+    "Allergies: NKDA": attacker 278)."""
     label = _EN_NEED_LABEL.match(sentence)
     if label is None:
         return sentence
     rest = sentence[label.end() :]
+    items = [item for item in _FIELD_ITEMS.split(rest.rstrip(" .!")) if item]
+    known = _DIET if label["other"] else _NEED_THING
+    if not items or not all(known.fullmatch(item) for item in items):
+        return sentence
     if label["allergy"]:
         return f"I'm allergic to {rest}"
     if label["intolerance"]:
         return f"I'm intolerant to {rest}"
-    return f"My {label['other'].casefold()}: {rest}"
+    return f"I'm {rest}"
 
 
 # A need said without "I'm" ("Allergic to peanuts.", "Severely allergic to bees", "Lactose
@@ -1367,9 +1393,14 @@ def _said_as_field(sentence: str) -> str:
 # restaurants near me" is no diet).
 _EN_DROPPED_NEED = re.compile(
     r"^(?:(?:very|really|severely|highly|mildly|deathly|super|also|extremely|slightly|strictly|fully)\s+)*"
-    r"(?:(?:allergic|intolerant|hypersensitive)\s+to\s+(?=\w)|(?:lactose|gluten|fructose|histamine|dairy|"
+    rf"(?:(?:allergic|intolerant|hypersensitive)\s+to\s+(?=(?:{NEED_THING_EN})\b)|(?:lactose|gluten|fructose|histamine|dairy|"
     r"wheat|soy)\s+intolerant\W*$|(?:celiac|coeliac|diabetic|pregnant|vegan|vegetarian|pescatarian|"
     r"(?:gluten|dairy|lactose|nut)[- ]free|halal|kosher)\W*$)",
+    _I,
+)
+_EN_ANOTHER_PERSON = re.compile(
+    rf"\b(?:my|his|her|their|our)\s+(?:\w+\s+)?(?:{KIN_EN}|dog|cat|pet|roommate|flatmate|guests?)\b"
+    r"|\bnot me\b|\b(?:he|she|they|him|her|them)\b|(?-i:\b[A-Z][a-z]+\s+(?:is|has|can't|says|said)\b)",
     _I,
 )
 # …or what the user's need keeps them from, after it ("I'm pregnant, so no raw fish").
@@ -1651,15 +1682,21 @@ def _depth(text: str) -> int:
     return sum(text.count(c) for c in _OPENING) - sum(text.count(c) for c in _CLOSING)
 
 
-def _clauses(sentence: str, zh: bool, *, told: bool = True) -> list[tuple[str, str | None]]:
+def _clauses(
+    sentence: str, zh: bool, *, told: bool = True, mine: bool = True
+) -> list[tuple[str, str | None]]:
     """Split at commas and conjunctions; a fragment that is no statement rejoins the previous
-    clause. With ``told``, a need a doctor told the user of is theirs (:func:`_told_need`)."""
+    clause. With ``told``, a need a doctor told the user of is theirs (:func:`_told_need`);
+    without ``mine``, a need said without "I'm" is not (someone else is named)."""
     parts = _outside_brackets((_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence), zh)
     if zh and "对" in sentence:
         parts = _zh_need_lists(parts)
     clauses: list[list[str | None]] = []  # [text, subject]
     # Chinese drops the subject freely, so a sentence starting without one is taken as the user's.
     inherited: str | None = _SELF if zh else None
+    # (a need said without "I'm" is the user's only when no one else is named in the sentence:
+    # "My wife is vegan, allergic to nuts", "Diabetic, my dad.": attacker 278)
+    mine = mine and (zh or _EN_ANOTHER_PERSON.search(sentence) is None)
     examples = False
     separator = ""
     for i, part in enumerate(parts):
@@ -1732,12 +1769,13 @@ def _clauses(sentence: str, zh: bool, *, told: bool = True) -> list[tuple[str, s
             )
             fragment = prefix + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "Hoping to switch careers next year"
-        elif subject is None and not zh and _EN_DROPPED_NEED.match(fragment):
+        elif subject is None and not zh and mine and _EN_DROPPED_NEED.match(fragment):
             fragment = "I'm " + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "Allergic to peanuts", "Lactose intolerant"
         elif (
             subject is None
             and not zh
+            and mine
             and inherited == _SELF
             and (no := _EN_SO_NO.match(fragment))
             and (need := match_clause(clauses[-1][0] or "", False)) is not None
@@ -1745,7 +1783,7 @@ def _clauses(sentence: str, zh: bool, *, told: bool = True) -> list[tuple[str, s
         ):
             fragment = f"I avoid {no['x']}"
             subject = _SELF  # "I'm pregnant, so no raw fish": "User avoids raw fish"
-        elif subject is None and not zh and (noun := _EN_DROPPED_ALLERGY.match(fragment)):
+        elif subject is None and not zh and mine and (noun := _EN_DROPPED_ALLERGY.match(fragment)):
             one = (noun["one"] or noun["one2"]) and not noun["article"]
             fragment = ("I have a " if one else "I have ") + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "Nut allergy." → "I have a nut allergy"
@@ -2203,7 +2241,6 @@ def candidates_from_text(text: str) -> list[Candidate]:
     # gluten intolerant" denies the intolerance only.
     by_value: dict[tuple[str, str], list[Candidate]] = {}
     denied_needs: dict[int, Candidate] = {}
-    told = _DOUBTED.search(text) is None  # (see _told_need: not when doubted in the message)
 
     def said_needs(candidates: Iterable[Candidate]) -> None:
         for candidate in candidates:
@@ -2228,7 +2265,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
             said_needs([need])
         sentence_before, added = sentence, True
 
-    for raw, terminator in _languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))):
+    said_in_order = list(_languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))))
+    for at, (raw, terminator) in enumerate(said_in_order):
         if not raw.strip():  # the line break after "…peanuts.": "Shrimp too." follows it
             continue
         if _SARCASM_ALONE.fullmatch(raw):  # a taste said last is what it takes back
@@ -2305,6 +2343,10 @@ def candidates_from_text(text: str) -> list[Candidate]:
             for kind in kinds:
                 denied_needs.update((id(c), c) for c in by_value.pop((thing, kind), ()))
         previous, sentence_before, added = len(found), raw, False
+        # what a doctor told is read unless this sentence or the next doubts it (see _told_need)
+        told = _DOUBTED.search(raw) is None and (
+            at + 1 == len(said_in_order) or _DOUBTED.search(said_in_order[at + 1][0]) is None
+        )
         # a list of diets is read once per diet, as each would be said alone (_each_diet);
         # what an earlier reading found is not added again
         readings = _each_diet(raw) or [raw]
@@ -2418,9 +2460,7 @@ def _read_into(
         )
         if not breaks:
             return
-        sentence = _DANGLING_JOINER.sub(
-            "", sentence[: breaks[-1].start()]
-        )  # "…penicillin and, if…"
+        sentence = _without_dangling_joiner(sentence[: breaks[-1].start()])  # "…and, if…"
         if not sentence or any(
             taken.search(sentence) for taken in (_TAKEN_BACK_AFTER, _NOT_SO_AFTER, _TAKEN_BACK_IN)
         ):
@@ -2437,7 +2477,13 @@ def _read_into(
         _ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED
     ).search(raw)
     # (what a doctor told is read only as said: not asked, nor doubted in the message)
-    said = _sentence_candidates(sentence, zh, marker, told=told and not question)
+    said = _sentence_candidates(
+        sentence,
+        zh,
+        marker,
+        told=told and not question,
+        mine=zh or _EN_ANOTHER_PERSON.search(raw) is None,  # ("For my daughter: allergic to…")
+    )
     not_so = _NOT_SO_AFTER.search(raw) is not None  # "…is gone, yeah right"
     for candidate in _still_so(said, "do") if still else said:
         if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
@@ -2683,13 +2729,19 @@ def _same_need(said: str) -> list[Candidate]:
 
 
 def _sentence_candidates(
-    sentence: str, zh: bool, marker: bool, *, instead: bool = True, told: bool = True
+    sentence: str,
+    zh: bool,
+    marker: bool,
+    *,
+    instead: bool = True,
+    told: bool = True,
+    mine: bool = True,
 ) -> list[Candidate]:
     """Candidates of one cleaned sentence: a retraction or correction frame, else its clauses.
 
     With ``instead``, a need put right at the end ("…peanuts, I mean cashews") is read (once
-    per sentence: the head is read without it); with ``told``, a need a doctor told the user
-    of (see :func:`_clauses`).
+    per sentence: the head is read without it); ``told`` and ``mine`` as :func:`_clauses`
+    takes them.
     """
     if not zh and (was := _EN_WAS_NOT_NOW.match(sentence)):
         # "I used to play guitar, but not anymore": the past habit's rule withdraws it
@@ -2704,14 +2756,14 @@ def _sentence_candidates(
         # "I'm allergic to peanuts, I mean cashews", "我对花生过敏，不对，是腰果": the need of
         # the thing meant (see ellipsis.put_right)
         head, what = correction
-        said = _sentence_candidates(head, zh, marker, instead=False, told=told)
+        said = _sentence_candidates(head, zh, marker, instead=False, told=told, mine=mine)
         if said and said_last(head, said[-1], zh) and (meant := put_right(said[-1], what)):
             return [*said[:-1], meant[0]] if meant[1] else [*said, meant[0]]
     if (added := split_one_more(sentence, zh)) is not None:
         # "I'm allergic to peanuts; shrimp too", "我对花生过敏，还有虾": the need, then again
         # of each thing added (which, read alone, stated nothing or something else)
         head, things = added
-        said = _sentence_candidates(head, zh, marker, instead=False, told=told)
+        said = _sentence_candidates(head, zh, marker, instead=False, told=told, mine=mine)
         if (
             said
             and said_last(head, said[-1], zh)
@@ -2724,7 +2776,7 @@ def _sentence_candidates(
                     once.setdefault(one.content, one)
             return [*said, *once.values()]
     found = []
-    clauses = _clauses(sentence, zh, told=told)
+    clauses = _clauses(sentence, zh, told=told, mine=mine)
     for clause, subject in clauses:
         if (candidate := _clause_candidate(clause, subject, zh)) is not None:
             candidate.marker = marker
