@@ -98,7 +98,8 @@ _I = re.IGNORECASE
 
 _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』|‘[^’\n]*’")
-_QUOTE_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
+# (spaces before ">", no line break: "\s*" from each line start of a run of breaks was quadratic)
+_QUOTE_LINE = re.compile(r"^[^\S\n]*>.*$", re.MULTILINE)
 # Emoji and pictographs: "我对尘螨过敏😷" says the same without them.
 _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3]+"
@@ -2108,7 +2109,9 @@ _PLAYED = re.compile(
 # Not "Imagine / Say / Suppose I'm a beginner. I'm 45 and I have asthma…": a question about
 # the user's own life, whose facts follow (attackers 69-73), nor "the game I'm playing".
 _FRAME = re.compile(
-    r"(?:^|(?<=[.!?。！？\n]))\s*(?="
+    # (spaces after a stop, but no run of line breaks: searched from each of them, "\s*" was
+    # quadratic, 2.6 s at 10k line breaks; a later line starts where its break ends)
+    r"(?:^\s*|(?<=[.!?。！？\n])[^\S\n]*)(?="
     r"(?:in (?:my|our) (?:story|novel|script|screenplay|game|dream|campaign|fanfic|world),\s*"
     r"|(?:let['’]s )?pretend(?: that)? )"
     r"(?:I['’]m|I am|we['’]re|we are) (?:an? |the )[\w'’-]+(?: [\w'’-]+){0,3}[.!](?:\s|$)"
