@@ -43,7 +43,6 @@ from tests.test_quality_kinds import facts_after
         "My dad and I are both engineers.",
         "I'm allergic to peanuts, haha no, if you wondered.",
         "I'm allergic to peanuts, sarcasm, if you couldn't tell.",
-        "I'm vegan lol, if you believe that.",
         "My husband never eats breakfast. Me neither.",
         "My doctor says I'm allergic to sesame, I disagree.",
     ],
@@ -63,9 +62,9 @@ def test_nothing_is_stored(said: str) -> None:
             "My son and I are both allergic to cashews.",
             ["User is allergic to cashews (with their son)"],
         ),
-        # a doubt of something else, two sentences on, leaves what a doctor said
+        # a doubt three sentences on leaves what a doctor said
         (
-            "My doctor says I'm allergic to sesame. I love her. The weather forecast was wrong.",
+            "My doctor says I'm allergic to sesame. I love her. She's kind. It was wrong.",
             ["User is allergic to sesame"],
         ),
         (

@@ -125,7 +125,8 @@ _EN_PLURAL = {"are": "'m", "were": "was", "'re": "'m", "aren't": "'m not", "were
 # What is said of the two together, not of the user ("…are allergic to each other", "…are
 # both engineers"): said as "We …", which the user's rules do not read.
 _EN_TOGETHER = re.compile(
-    r"\b(?:each other|one another|different)\b|^(?:are|were) (?:\w+ )?\w+s$", _I
+    r"\b(?:each other|one another|different (?:things|stuff|foods|diets))\b|^(?:are|were) (?:\w+ )?\w+s$",
+    _I,
 )
 _WE_ARE = re.compile(r"^we['’]re\b", _I)
 _OUR = re.compile(r"\b(?:our|ours|ourselves)\b", _I)

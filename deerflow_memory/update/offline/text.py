@@ -288,14 +288,14 @@ _ZH_TOLD_TO = re.compile(
 )
 
 
-# Doubt of what was told, in its sentence or the next ("…, but I doubt it", "She was wrong.",
+# Doubt of what was told, in its sentence or the next two ("…, but I doubt it", "She was wrong.",
 # "…a false positive", "但我不信", "误诊了"): nothing told is read then.
 _DOUBTED = re.compile(
     r"\b(?:doubt|don't (?:believe|buy|trust|think so)|do not believe|not (?:true|convinced)|"
     r"wrong|mistaken|mistake|false (?:positive|alarm)|misdiagnos\w*|but I(?:'m| am) not(?!\s+(?:sure|certain|positive))|"
     r"I'm not(?: though| really)?(?=\W*$|[.!])|(?:turns|turned) out|grew out|outgrew|I still (?:eat|do|have|drink)|"
-    r"is that (?:true|right|so)|really\?|disagree|skeptic\w*|sceptic\w*|hard to believe|confused|"
-    r"second opinion|unreliable|(?:lol|haha),? no|yeah,? right|for years with no|no problems?)|"
+    r"is that (?:true|right|so)|really\?|disagree|skeptic\w*|sceptic\w*|hard to believe|"
+    r"(?:lol|haha),? no(?!\s+joke)|yeah,? right|for years with no)|"
     r"不信|不相信|误诊|搞错|弄错|错了|不准|其实不是|其实没有|其实我没有|"
     r"后来发现|并不是|假阳性|阴性|怀疑|真的吗",
     _I,
@@ -589,8 +589,8 @@ _EN_CLAUSE_BREAK = re.compile(
 )
 # (…or taken back in a clause of its own: "…, or at least I was as a kid, if…")
 _TAKEN_BACK_IN = re.compile(
-    r"[,，;；]\s*(?:not really|or at least I (?:was|used to)|or so I thought|(?:haha|lol|lmao),?\s*no|"
-    r"sarcasm|至少以前是)\b|\b(?:lol|lmao|haha|jk)\W*$",
+    r"[,，;；]\s*(?:not really|or at least I (?:was|used to)|or so I thought|(?:haha|lol|lmao),?\s*no(?!\s+joke)|"
+    r"sarcasm|至少以前是)\b|\bjk\W*$",
     _I,
 )
 _DANGLING_JOINER = re.compile(r"(?:[\s,;]+(?:and|or|but|so|plus))*[\s,;:—–-]*$", _I)
@@ -1364,29 +1364,41 @@ _EN_NEED_LABEL = re.compile(
 
 
 _FIELD_ITEMS = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b)\s*", _I)
-_NEED_THING = re.compile(rf"(?:{NEED_THING_EN})", _I)
-_DIET = re.compile(rf"(?:{DIET_EN})|no\s+(?:{NEED_THING_EN})", _I)  # ("Diet: vegan, no soy")
+# An item that is no thing: a clause, someone, an empty answer or a remark ("my sister has
+# them", "NKDA", "nope", "see chart", "acting up again", "people who chew loudly").
+_NO_FIELD_ITEM = re.compile(
+    r"\b(?:I|I'm|my|his|her|their|our|you|he|she|they|them|it|is|are|was|were|has|have|had|who|which|"
+    r"that|not|no(?!\s+(?:known\s+)?\w)|none|nope|nah|nada|zero|nil|nkda|nka|nkfa|n/?a|unknown|unsure|dunno|"
+    r"idk|tbd|see|ask|same|usual|worst|getting|acting|season|today|again|lol|haha|starts?|started|going|"
+    r"goes|went|begins?|whatever|suggest|badly|over)\b|[:?]",
+    _I,
+)
+_DIET = re.compile(
+    rf"(?:{DIET_EN})|low[- ](?:carb|fodmap|sodium|salt|fat|sugar|gi)|diabetic|no\s+(?:{NEED_THING_EN})",
+    _I,
+)
 
 
 def _said_as_field(sentence: str) -> str:
     """``sentence`` with a need said as a form's field said as the user would say it
-    ("Allergies: peanuts" → "I'm allergic to peanuts", "Diet: vegan" → "I'm vegan"), when
-    every item of the field is a thing one reacts to or a diet the vocabulary knows; any
-    other field is left as said ("Allergies: my sister has them", "Diet: starts Monday",
-    "Allergies: NKDA": attacker 278)."""
+    ("Allergies: peanuts" → "I'm allergic to peanuts", "Diet: vegan" → "I'm vegan", "Diet:
+    low FODMAP" → "My diet: low FODMAP"), unless an item is no thing: a clause, someone, an
+    empty answer or a remark ("Allergies: my sister has them", "NKDA", "Diet: starts
+    Monday": attacker 278), then it is left as said."""
     label = _EN_NEED_LABEL.match(sentence)
     if label is None:
         return sentence
     rest = sentence[label.end() :]
     items = [item for item in _FIELD_ITEMS.split(rest.rstrip(" .!")) if item]
-    known = _DIET if label["other"] else _NEED_THING
-    if not items or not all(known.fullmatch(item) for item in items):
+    if not items or any(len(item.split()) > 4 or _NO_FIELD_ITEM.search(item) for item in items):
         return sentence
     if label["allergy"]:
         return f"I'm allergic to {rest}"
     if label["intolerance"]:
         return f"I'm intolerant to {rest}"
-    return f"I'm {rest}"
+    if all(_DIET.fullmatch(item) for item in items) and not items[0].casefold().startswith("no "):
+        return f"I'm {rest}"  # "Diet: vegan, no soy"
+    return f"My {label['other'].casefold()}: {rest}"
 
 
 # A need said without "I'm" ("Allergic to peanuts.", "Severely allergic to bees", "Lactose
@@ -1394,14 +1406,19 @@ def _said_as_field(sentence: str) -> str:
 # restaurants near me" is no diet).
 _EN_DROPPED_NEED = re.compile(
     r"^(?:(?:very|really|severely|highly|mildly|deathly|super|also|extremely|slightly|strictly|fully)\s+)*"
-    rf"(?:(?:allergic|intolerant|hypersensitive)\s+to\s+(?=(?:{NEED_THING_EN})\b)|(?:lactose|gluten|fructose|histamine|dairy|"
+    r"(?:(?:allergic|intolerant|hypersensitive)\s+to\s+(?!(?:nothing|everything|anything|each other|one another|"
+    r"people|work|hard work|mondays?|math|drama|commitment|exercise|life|criticism|fools|you|me|him|her|them)\b)(?=\w)"
+    r"|(?:lactose|gluten|fructose|histamine|dairy|"
     r"wheat|soy)\s+intolerant\W*$|(?:celiac|coeliac|diabetic|pregnant|vegan|vegetarian|pescatarian|"
     r"(?:gluten|dairy|lactose|nut)[- ]free|halal|kosher)\W*$)",
     _I,
 )
 _EN_ANOTHER_PERSON = re.compile(
-    rf"\b(?:my|his|her|their|our)\s+(?:\w+\s+)?(?:{KIN_EN}|dog|cat|pet|roommate|flatmate|guests?)\b"
-    r"|\bnot me\b|\b(?:he|she|they|him|her|them)\b|(?-i:\b[A-Z][a-z]+\s+(?:is|has|can't|says|said)\b)",
+    # who the need is of, said after it or for it: "Diabetic, my dad.", "Allergic to peanuts:
+    # my son.", "…not me, my son", "For my daughter: …", "…, says my sister"; not one said
+    # beside it ("Vegan, like my mom", "Allergic to peanuts, my son is too")
+    rf"\bnot me\b|\b(?:for|says|said)\s+(?:my|his|her|our)\s+(?:\w+\s+)?(?:{KIN_EN}|roommate|flatmate)\b"
+    rf"|(?:^|[,;:—–-])\s*(?:my|his|her|our)\s+(?:\w+\s+)?(?:{KIN_EN}|dog|cat|roommate|flatmate)\W*$",
     _I,
 )
 # …or what the user's need keeps them from, after it ("I'm pregnant, so no raw fish").
@@ -1770,7 +1787,13 @@ def _clauses(
             )
             fragment = prefix + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "Hoping to switch careers next year"
-        elif subject is None and not zh and mine and _EN_DROPPED_NEED.match(fragment):
+        elif (
+            subject is None
+            and not zh
+            and mine
+            and inherited != _OTHER
+            and _EN_DROPPED_NEED.match(fragment)
+        ):
             fragment = "I'm " + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "Allergic to peanuts", "Lactose intolerant"
         elif (
@@ -1784,7 +1807,13 @@ def _clauses(
         ):
             fragment = f"I avoid {no['x']}"
             subject = _SELF  # "I'm pregnant, so no raw fish": "User avoids raw fish"
-        elif subject is None and not zh and mine and (noun := _EN_DROPPED_ALLERGY.match(fragment)):
+        elif (
+            subject is None
+            and not zh
+            and mine
+            and inherited != _OTHER
+            and (noun := _EN_DROPPED_ALLERGY.match(fragment))
+        ):
             one = (noun["one"] or noun["one2"]) and not noun["article"]
             fragment = ("I have a " if one else "I have ") + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "Nut allergy." → "I have a nut allergy"
@@ -2346,10 +2375,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
             for kind in kinds:
                 denied_needs.update((id(c), c) for c in by_value.pop((thing, kind), ()))
         previous, sentence_before, added = len(found), raw, False
-        # what a doctor told is read unless this sentence or the next doubts it (see _told_need)
-        told = _DOUBTED.search(raw) is None and (
-            at + 1 == len(said_in_order) or _DOUBTED.search(said_in_order[at + 1][0]) is None
-        )
+        # what a doctor told is read unless this sentence or the next two doubt it (_told_need)
+        told = not any(_DOUBTED.search(later) for later, _ in said_in_order[at : at + 3])
         # a list of diets is read once per diet, as each would be said alone (_each_diet);
         # what an earlier reading found is not added again
         readings = _each_diet(raw) or [raw]
