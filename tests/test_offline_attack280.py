@@ -56,3 +56,20 @@ def test_the_need_is_kept(said: str, stored: list[str]) -> None:
 )
 def test_nothing_is_stored(said: str) -> None:
     assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # attacker 281 (against 38fc170): a joke or someone in a field, a joke after "Allergic to"
+        "Allergies: commitment",
+        "Allergies: taxes",
+        "Allergies: nuts lmao",
+        "Allergies: peanuts (son)",
+        "Allergies: eggs, baby",
+        "Allergic to small talk.",
+        "Allergic to Tuesdays.",
+    ],
+)
+def test_a_joke_or_someone_else_is_no_need(said: str) -> None:
+    assert facts_after(said) == []

@@ -1363,14 +1363,23 @@ _EN_NEED_LABEL = re.compile(
 )
 
 
+# What a joke says one is allergic to (no need): "Allergic to commitment", "Allergies: taxes".
+_NOT_A_NEED_EN = (
+    r"(?:nothing|everything|anything|each other|one another|people|idiots|fools|stupidity|work|hard work|"
+    r"school|homework|effort|life|fun|drama|commitment|responsibility|exercise|cardio|running|the gym|gym|"
+    r"waking up|early mornings?|mornings?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|weekdays|"
+    r"math|taxes|traffic|criticism|small talk|bad jokes|bad vibes|nonsense|mediocrity|stuff|decisions|"
+    r"meetings|zoom calls|spreadsheets|excel|python|javascript|jira|being on time)\b"
+)
 _FIELD_ITEMS = re.compile(r"\s*(?:[,;/&]|\band\b|\bor\b)\s*", _I)
 # An item that is no thing: a clause, someone, an empty answer or a remark ("my sister has
 # them", "NKDA", "nope", "see chart", "acting up again", "people who chew loudly").
 _NO_FIELD_ITEM = re.compile(
     r"\b(?:I|I'm|my|his|her|their|our|you|he|she|they|them|it|is|are|was|were|has|have|had|who|which|"
     r"that|not|no(?!\s+(?:known\s+)?\w)|none|nope|nah|nada|zero|nil|nkda|nka|nkfa|n/?a|unknown|unsure|dunno|"
-    r"idk|tbd|see|ask|same|usual|worst|getting|acting|season|today|again|lol|haha|starts?|started|going|"
-    r"goes|went|begins?|whatever|suggest|badly|over)\b|[:?]",
+    r"idk|tbd|see|ask|same|usual|worst|getting|acting|season|today|again|lol|haha|lmao|rofl|starts?|started|"
+    r"going|goes|went|begins?|whatever|suggest|badly|over|hmm+|ok|okay|hubby|kiddo|missus|"
+    rf"{KIN_EN})\b|[:?]|{_NOT_A_NEED_EN}",
     _I,
 )
 _DIET = re.compile(
@@ -1406,8 +1415,7 @@ def _said_as_field(sentence: str) -> str:
 # restaurants near me" is no diet).
 _EN_DROPPED_NEED = re.compile(
     r"^(?:(?:very|really|severely|highly|mildly|deathly|super|also|extremely|slightly|strictly|fully)\s+)*"
-    r"(?:(?:allergic|intolerant|hypersensitive)\s+to\s+(?!(?:nothing|everything|anything|each other|one another|"
-    r"people|work|hard work|mondays?|math|drama|commitment|exercise|life|criticism|fools|you|me|him|her|them)\b)(?=\w)"
+    rf"(?:(?:allergic|intolerant|hypersensitive)\s+to\s+(?!{_NOT_A_NEED_EN}|(?:you|me|him|her|them)\b)(?=\w)"
     r"|(?:lactose|gluten|fructose|histamine|dairy|"
     r"wheat|soy)\s+intolerant\W*$|(?:celiac|coeliac|diabetic|pregnant|vegan|vegetarian|pescatarian|"
     r"(?:gluten|dairy|lactose|nut)[- ]free|halal|kosher)\W*$)",
