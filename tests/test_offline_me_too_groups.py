@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from deerflow_memory.update.offline.rules import base_form
 from tests.test_quality_kinds import facts_after, said_in_one_update
 
 
@@ -63,3 +64,12 @@ def test_me_too_in_the_next_message(first: str, later: str, stored: list[str]) -
 )
 def test_what_is_not_the_users_need_stays_unsaid(said: str) -> None:
     assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "verb"),
+    [("eats", "eat"), ("touches", "touch"), ("has", "have"), ("uses", "use"), ("drinks", "drink")],
+)
+def test_the_verb_after_never_is_said_as_the_users(said: str, verb: str) -> None:
+    # "never eats" is said again as "I never eat" (rules.base_form, which gave "ha" for "has")
+    assert base_form(said) == verb

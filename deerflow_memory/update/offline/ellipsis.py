@@ -26,7 +26,7 @@ import dataclasses
 import re
 
 from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
-from deerflow_memory.update.offline.rules import Candidate
+from deerflow_memory.update.offline.rules import Candidate, base_form
 from deerflow_memory.update.offline.vocabulary import (
     CJK,
     CONDITION_SUFFIX_ZH,
@@ -427,12 +427,6 @@ _EN_SOMEONE_NEEDS = re.compile(
     r"(?:\s+(?P<rest>[^,;]{1,60}?))?[.!]*",
     _I,
 )
-# The form of a verb said after "I" ("never eats" → "never eat"): "has", "does", "goes" and
-# a verb ending in -es after s, x, z, ch or sh ("touches") drop more than the "s".
-_EN_BASE_FORM = {"has": "have", "does": "do", "goes": "go", "is": "am"}
-_EN_ES = re.compile(r"(?:[sxz]|ch|sh)es$")
-
-
 # What makes someone's need no need the user can share as said: a condition, the people
 # themselves, or a clause of something else after it.
 _NOT_THE_SAME_EN = re.compile(
@@ -447,18 +441,6 @@ _EN_MEAL_OR_TIME = re.compile(
 )
 # Idioms of 吃 that are no food: "不吃亏" (takes no loss), "不吃醋" (is not jealous).
 _ZH_EAT_IDIOM = re.compile("^(?:不能吃|不吃|吃不了)(?:亏|醋|苦|惊|力|香|瘪|软饭|闲饭|老本|独食)")
-
-
-def _said_by_me(verb: str) -> str:
-    """``verb`` as said after "I" ("eats" → "eat", "touches" → "touch", "has" → "have")."""
-    folded = verb.casefold()
-    if folded in _EN_BASE_FORM:
-        return _EN_BASE_FORM[folded]
-    if _EN_ES.search(folded):
-        return verb[:-2]
-    if folded.endswith("ies") and len(folded) > 4:
-        return verb[:-3] + "y"
-    return verb[:-1] if folded.endswith("s") and not folded.endswith("ss") else verb
 
 
 _ZH_KIN = rf"(?:我的?|我们家的?)?(?:{KIN_ZH})"
@@ -547,7 +529,7 @@ def same_need(me_too: str, said_before: str) -> str | None:
     elif someone["dont"]:
         verb = "I don't"
     elif someone["never"]:
-        verb = f"I never {_said_by_me(someone['verb'])}"
+        verb = f"I never {base_form(someone['verb'])}"
     else:
         verb = "I react"
     return f"{verb} {rest}".rstrip()

@@ -1043,8 +1043,11 @@ def zh_statement(clause: str) -> str:
 
 
 def base_form(verb: str) -> str:
-    """ "cooks" → "cook", "watches" → "watch", "tries" → "try"; other words as they are."""
+    """ "cooks" → "cook", "watches" → "watch", "tries" → "try", "has" → "have"; other words
+    as they are."""
     lower = verb.casefold()
+    if lower == "has":
+        return verb[0] + "ave"
     if lower.endswith("ies") and len(lower) > 4:
         return verb[:-3] + "y"
     if lower.endswith(("ches", "shes", "sses", "xes", "zes", "oes")):

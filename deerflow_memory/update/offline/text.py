@@ -342,6 +342,25 @@ def _told_to(text: str, zh: bool) -> str | None:
     return None if told is None else f"I need to {text[told.end() :]}"
 
 
+def _need_said_short(fragment: str, before: str | None) -> str | None:
+    """``fragment``, a need said without its subject, said as the user would ("Allergic to
+    peanuts" → "I'm allergic to peanuts", "Nut allergy." → "I have a nut allergy", "so no raw
+    fish" after the user's need ``before`` → "I avoid raw fish"), or ``None``."""
+    if _EN_DROPPED_NEED.match(fragment):
+        return "I'm " + fragment[:1].lower() + fragment[1:]
+    if (noun := _EN_DROPPED_ALLERGY.match(fragment)) is not None:
+        one = (noun["one"] or noun["one2"]) and not noun["article"]
+        return ("I have a " if one else "I have ") + fragment[:1].lower() + fragment[1:]
+    if (
+        before is not None
+        and (no := _EN_SO_NO.match(fragment)) is not None
+        and (need := match_clause(before, False)) is not None
+        and (need.constraint or _EN_EXPECTING.search(need.content) is not None)
+    ):
+        return f"I avoid {no['x']}"  # "I'm pregnant, so no raw fish": "User avoids raw fish"
+    return None
+
+
 def _without_preface(text: str) -> str:
     """``text`` without the hedge or preface it opens with (:data:`_EN_PREFACE`), if any."""
     preface = _EN_PREFACE.match(text)
@@ -1358,7 +1377,7 @@ _EN_DROPPED = re.compile(
 _EN_NEED_LABEL = re.compile(
     r"^(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:(?P<allergy>allerg(?:y|ies)|allergens?)"
     r"|(?P<intolerance>intolerances?)|(?P<other>dietary\s+(?:restrictions?|needs?|requirements?)|diet))"
-    r"\s*(?::|\s[-–—])(?!\s*(?:none|nothing|nil|n/?a|no|not\s+sure|unknown|tbd|idk)\b|\s*-|\W*$)\s*",
+    r"\s*(?::|\s[-–—])(?!\s*-|\W*$)\s*",  # (an empty answer: _NO_FIELD_ITEM)
     _I,
 )
 
@@ -1399,7 +1418,7 @@ def _said_as_field(sentence: str) -> str:
         return sentence
     rest = sentence[label.end() :]
     items = [item for item in _FIELD_ITEMS.split(rest.rstrip(" .!")) if item]
-    if not items or any(len(item.split()) > 4 or _NO_FIELD_ITEM.search(item) for item in items):
+    if not items or _NO_FIELD_ITEM.search(rest) or any(len(item.split()) > 4 for item in items):
         return sentence
     if label["allergy"]:
         return f"I'm allergic to {rest}"
@@ -1800,31 +1819,9 @@ def _clauses(
             and not zh
             and mine
             and inherited != _OTHER
-            and _EN_DROPPED_NEED.match(fragment)
+            and (said := _need_said_short(fragment, clauses[-1][0] if clauses else None))
         ):
-            fragment = "I'm " + fragment[:1].lower() + fragment[1:]
-            subject = _SELF  # "Allergic to peanuts", "Lactose intolerant"
-        elif (
-            subject is None
-            and not zh
-            and mine
-            and inherited == _SELF
-            and (no := _EN_SO_NO.match(fragment))
-            and (need := match_clause(clauses[-1][0] or "", False)) is not None
-            and (need.constraint or _EN_EXPECTING.search(need.content) is not None)
-        ):
-            fragment = f"I avoid {no['x']}"
-            subject = _SELF  # "I'm pregnant, so no raw fish": "User avoids raw fish"
-        elif (
-            subject is None
-            and not zh
-            and mine
-            and inherited != _OTHER
-            and (noun := _EN_DROPPED_ALLERGY.match(fragment))
-        ):
-            one = (noun["one"] or noun["one2"]) and not noun["article"]
-            fragment = ("I have a " if one else "I have ") + fragment[:1].lower() + fragment[1:]
-            subject = _SELF  # "Nut allergy." → "I have a nut allergy"
+            fragment, subject = said, _SELF  # "Allergic to peanuts", "Nut allergy."
         elif subject is None and not zh and _EN_DROPPED_VERB.match(fragment):
             fragment = "I " + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "moved to Leeds two years ago", "run a small bakery"
