@@ -73,3 +73,19 @@ def test_nothing_is_stored(said: str) -> None:
 )
 def test_a_joke_or_someone_else_is_no_need(said: str) -> None:
     assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # attacker 283: each opener left open was closed in the fact, 2N characters long
+        ("I'm allergic to peanuts " + "(" * 20_000, ["User is allergic to peanuts"]),
+        (
+            "Allergies: peanuts, shellfish " + "([" * 3_000,
+            ["User is allergic to peanuts, shellfish"],
+        ),
+        ("I am vegan (no dairy)", ["User is vegan (no dairy)"]),
+    ],
+)
+def test_a_run_of_brackets_is_no_part_of_a_fact(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

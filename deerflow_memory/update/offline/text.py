@@ -815,6 +815,9 @@ _EMOTICON = re.compile(
 )
 
 
+_BRACKET_RUN = re.compile(r"[(\[{（【「『<]{3,}|[)\]}）】」』>]{3,}")
+
+
 def _prepare(text: str) -> str:
     text = without_invisible(text)  # read as stored: "so\u00adba" is "soba"
     text = _CODE.sub(" ", text)
@@ -822,6 +825,9 @@ def _prepare(text: str) -> str:
     text = _QUOTED.sub(" ", text)
     text = _EMOJI.sub(" ", text)
     text = _EMOTICON.sub(".", text)  # a face ends what it follows, like a full stop
+    # A run of brackets says nothing, and each opener left open was closed in the fact
+    # ("…peanuts " + "(" * 20000 stored 40,028 characters: attacker 283)
+    text = _BRACKET_RUN.sub(" ", text)
     if _LIST_ITEM_OF_MINE.search(text):  # "1) I'm vegan 2) I live in Oslo": one item a line
         text = _LIST_MARK.sub("\n", text)
     # One space for any run of spaces: the patterns' "\s*X" tried each position of a
