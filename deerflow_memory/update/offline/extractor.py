@@ -57,6 +57,7 @@ from deerflow_memory.update.offline.ellipsis import added_to, instead_of, said_l
 from deerflow_memory.update.offline.expiry import with_time_frames
 from deerflow_memory.update.offline.retractions import (
     AGO_EN,
+    NO_LONGER_ALONE,
     names_need,
     names_only,
     names_retracted,
@@ -65,6 +66,7 @@ from deerflow_memory.update.offline.retractions import (
     no_target,
     says_need,
     things_left,
+    withdrawal_of,
 )
 from deerflow_memory.update.offline.rules import (
     NOW_WORDS,
@@ -280,11 +282,26 @@ class OfflineExtractor:
                     if meant[1] and found and found[-1] is said_before[1]:
                         found.pop()  # the need put right (a stored one stays: drop_wrong)
                     said = [meant[0]]
+            if said is None and said_before is not None and _no_longer(text, reply):
+                # "I'm allergic to peanuts." and then "Actually, not anymore.": it is over
+                # (not after a question of the assistant's, which "not anymore" may answer)
+                said = withdrawal_of(said_before[1])
+                if said and found and found[-1] is said_before[1]:
+                    found.pop()  # said in this update: no fact to store
             if said is None:
                 said = candidates_from_text(text)
             found.extend(said)
             said_before, reply = ((text, said[-1]) if said else None), ""
         return found
+
+
+def _no_longer(text: str, reply: str) -> bool:
+    """Whether the message ``text`` says only that what the user said before holds no more
+    (:data:`~deerflow_memory.update.offline.retractions.NO_LONGER_ALONE`), after a
+    ``reply`` that asks nothing."""
+    if "?" in reply or "？" in reply:
+        return False
+    return NO_LONGER_ALONE.fullmatch(text.replace("’", "'")) is not None
 
 
 def _put_right(text: str, said_before: str, need: Candidate) -> tuple[Candidate, bool] | None:

@@ -93,6 +93,15 @@ _EN_FEELING = (
     r"not sure|impressed|grateful|thankful|relieved|nervous|worried|frustrated|angry|mad|"
     r"in a hurry|on my way|at work|at home|outside|online|free|available|almost there|new here"
 )
+# A short clause whose only object is a word for what was said before: "I outgrew it", "I sold
+# it", "I got over him", "I recovered from that": alone it says nothing one could store ("User
+# outgrew it"); what it refers to is read with the sentence before (retractions.withdrawal_of).
+_EN_REFERS_BACK = re.compile(
+    r"^(?:\S+\s+){1,4}(?:it|that|this|them|him|her|these|those)"
+    r"(?:\s+(?:too|again|already|now|then|anyway|finally|completely|entirely|recently|yesterday"
+    r"|today|lol|haha|a\s+lot|so\s+much|at\s+last))*$",
+    _I,
+)
 _EN_PASSING = re.compile(
     # a state of the moment: "I'm so tired", "I'm not sure", "I'm at work"
     r"^I (?:didn't|did not|have (?:an? )?(?:cold|flu|fever|meeting|appointment|call|exam|test|date|interview)\b)|"
@@ -314,7 +323,7 @@ def own_words(clause: str, zh: bool) -> Candidate | None:
         words = len(text.split())
         if not _MIN_EN_WORDS <= words <= _MAX_EN_WORDS or not _EN_SUBJECT.match(text):
             return None
-        if _EN_PASSING.search(text) or _EN_CUT.search(text):
+        if _EN_PASSING.search(text) or _EN_CUT.search(text) or _EN_REFERS_BACK.match(text):
             return None
         content = en_statement(text)
     return Candidate(content, _category(text), OWN_WORDS_CONFIDENCE)

@@ -31,6 +31,7 @@ from deerflow_memory.update.offline.rules import (
     Candidate,
     bad_object_en,
     bad_object_zh,
+    base_form,
     en_statement,
     match_clause,
     normalise_value,
@@ -47,6 +48,7 @@ from deerflow_memory.update.offline.vocabulary import (
 
 __all__ = [
     "AGO_EN",
+    "NO_LONGER_ALONE",
     "match_retraction",
     "names_need",
     "names_only",
@@ -54,6 +56,7 @@ __all__ = [
     "no_target",
     "retraction_frame",
     "says_need",
+    "withdrawal_of",
 ]
 
 _I = re.IGNORECASE
@@ -597,3 +600,49 @@ def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
     stated.category, stated.confidence = C.CORRECTION, 0.95
     stated.wrong_value, stated.retract = normalise_value(wrong), withdrawn
     return stated
+
+
+# --- "Not anymore.": the statement just said, withdrawn -------------------------------------
+
+# A sentence that says only that what was just said holds no more: "Not anymore.", "Actually,
+# no longer.", "But I outgrew it.", "现在不是了", "已经好了". In Chinese a time word is asked
+# for: "不了" alone declines an offer, "没有了" alone answers "anything else?", "好了" is "done".
+NO_LONGER_ALONE = re.compile(
+    r"\s*(?:(?:actually|but|well|though|although|and|oh|um+|uh+|hmm+|haha|lol|sadly|luckily|thankfully)[,!]?\s+)*"
+    r"(?:not\s+any\s*more|not\s+any\s+longer|no\s+longer"
+    r"|I(?:\s+outgrew|\s+have\s+outgrown|'ve\s+outgrown|\s+grew\s+out\s+of)\s+(?:it|that|them|the\s+allergy))"
+    r"(?:[,\s]+(?:though|luckily|thankfully|thank god|haha|lol|now|actually))*[\s.!~…]*"
+    r"|\s*(?:其实|不过|但是?|可是)?[,，]?(?:我)?(?:现在|如今|目前|已经|早就|后来)(?:已经)?"
+    r"(?:不再是?了|不是了|不了|没有了|没了|好了|不会了)[啦啊呀哦]*[\s.!！。~～…]*",
+    _I,
+)
+# A statement that already says "not" ("I don't eat meat. Not anymore." is the same said twice).
+_NEGATED = re.compile(
+    r"\b(?:not|never|no longer|doesn't|don't|can't|cannot|won't)\b|^用户(?:不|没|从不|从来不)"
+)
+_EN_SAID = re.compile(r"^User (?P<verb>is|has|[a-z]+s) (?P<rest>\S.*)$")
+
+
+def withdrawal_of(said: Candidate) -> list[Candidate]:
+    """The retraction of ``said`` when the user adds "not anymore" to it (:data:`NO_LONGER_ALONE`).
+
+    ``said`` is read as the user would say it withdrawn ("User is allergic to peanuts" as
+    "I'm no longer allergic to peanuts", "用户住在上海" as "我不再住在上海了") by
+    :func:`match_retraction`. Nothing (an empty list) for a statement that says "not" already,
+    one of the past, a retraction, or one that no retraction pattern reads: the statement
+    then stands (a wrong need kept is the safer error).
+    """
+    content = said.content
+    if not content or said.past or said.retract is not None or _NEGATED.search(content):
+        return []
+    if content.startswith("用户"):
+        withdrawn = match_retraction(f"我不再{content[2:]}了", True)
+    elif (m := _EN_SAID.match(content)) is not None:
+        verb = m["verb"]
+        head = "I'm no longer" if verb == "is" else f"I no longer {base_form(verb)}"
+        withdrawn = match_retraction(f"{head} {m['rest']}", False)
+    else:
+        return []
+    if withdrawn is None or withdrawn.content or not withdrawn.retract:
+        return []
+    return [withdrawn]

@@ -51,11 +51,13 @@ from deerflow_memory.update.offline.own_words import (
     said_of_user,
 )
 from deerflow_memory.update.offline.retractions import (
+    NO_LONGER_ALONE,
     match_retraction,
     need_things,
     retraction_frame,
     says_need,
     things_left,
+    withdrawal_of,
 )
 from deerflow_memory.update.offline.rules import (
     Candidate,
@@ -991,6 +993,36 @@ def _languages_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str
             parts = [sentence]
         for part in parts:
             yield part, terminator
+
+
+# "…, but not anymore", "…, but I outgrew it", "…，不过现在好了": the withdrawal of what the
+# clause before it said (see NO_LONGER_ALONE), said in the same sentence.
+_NO_LONGER_TAIL = re.compile(
+    rf"(?P<head>.*\S)\s*[,;，；—–-]\s*(?P<tail>(?:{NO_LONGER_ALONE.pattern}))", _I | re.DOTALL
+)
+
+
+# …not after what was so once ("I was vegetarian for years, but not anymore", "小时候对牛奶
+# 过敏，后来好了"): the sentence whole says what ended, as the rules of the past read it.
+_SAID_OF_THE_PAST = re.compile(
+    r"\b(?:was|were|used to|had|as an? (?:kid|child|baby|teen|teenager)|when I was|years ago"
+    r"|back then|for (?:years|a while|a long time))\b|小时候|以前|之前|过去|曾经|原来|当时|那时",
+    _I,
+)
+
+
+def _no_longer_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """The sentences, one cut before a last clause that says the rest holds no more."""
+    for sentence, terminator in sentences:
+        if (
+            not NO_LONGER_ALONE.fullmatch(sentence)
+            and (m := _NO_LONGER_TAIL.fullmatch(sentence)) is not None
+            and not _SAID_OF_THE_PAST.search(m["head"])
+        ):
+            yield m["head"], ""
+            yield m["tail"], terminator
+        else:
+            yield sentence, terminator
 
 
 def _opens_aside(sentence: str) -> bool:
@@ -2308,7 +2340,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
             said_needs([need])
         sentence_before, added = sentence, True
 
-    said_in_order = list(_languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))))
+    said_in_order = list(
+        _no_longer_apart(_languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))))
+    )
     for at, (raw, terminator) in enumerate(said_in_order):
         if not raw.strip():  # the line break after "…peanuts.": "Shrimp too." follows it
             continue
@@ -2344,6 +2378,13 @@ def candidates_from_text(text: str) -> list[Candidate]:
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
         asked = "?" in terminator or "？" in terminator
+        if not asked and NO_LONGER_ALONE.fullmatch(raw):
+            # "I'm allergic to peanuts. Actually, not anymore.": what the sentence before said
+            # last holds no more (withdrawn, a stored copy too); a statement that says "not"
+            # already ("I don't eat meat. Not anymore.") stands
+            if len(found) > previous:
+                found[-1:] = withdrawal_of(found[-1]) or found[-1:]
+            continue
         # the need said last in the sentence before, which this one may add to or put right
         last = found[-1] if len(found) > previous and not asked else None
         if last is not None and id(last) in denied_needs:

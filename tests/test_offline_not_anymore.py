@@ -1,0 +1,114 @@
+""" "Not anymore." said of what the user just said: the statement is over, never a fact.
+
+Before: "I'm allergic to sesame. Actually, not anymore." (in one message, or the second
+sentence in the next turn of the thread) kept the allergy, so the assistant went on
+refusing sesame; "…, but I outgrew it" kept it and stored "User outgrew it" as well. Now
+the sentence that says only that the one before holds no more ("not anymore", "no longer",
+"I outgrew it", "现在好了", "已经不是了") withdraws what that sentence said last, the way
+"I'm no longer allergic to sesame" does; not after a question of the assistant's (which
+"not anymore" answers), not for a statement that says "not" already, and not in Chinese
+without a time word ("好了" alone is "done"). A short clause whose only object is "it" or
+"him" ("I sold it", "I got over him") is no fact of its own. Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.test_offline_attacker51 import _run
+from tests.test_offline_context import _said_in_turns
+from tests.test_quality_kinds import facts_after, said_in_one_update
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm allergic to sesame. Actually, not anymore.",
+        "I'm allergic to sesame. Not any more!",
+        "I'm allergic to sesame, but not anymore.",
+        "I'm allergic to sesame, but I outgrew it.",
+        "I'm allergic to sesame. Well, I've outgrown it, thankfully.",
+        "I'm lactose intolerant - no longer, actually.",
+        "我对芝麻过敏。现在已经好了。",
+        "我对芝麻过敏，不过现在好了",
+    ],
+)
+def test_a_need_said_over_in_the_same_message_is_not_stored(said: str) -> None:
+    assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I'm allergic to sesame. Actually, not anymore.", "User is allergic to sesame"),
+        ("I live in Bristol, but not any more.", "User lives in Bristol"),
+        ("我住在成都。现在不是了。", "用户住在成都"),
+    ],
+)
+def test_said_over_withdraws_the_stored_fact_too(said: str, stored: str) -> None:
+    assert _run(said, stored=(stored,)) == ([], ["f0"])
+
+
+def test_the_next_message_withdraws_what_the_one_before_said(tmp_path: Path) -> None:
+    assert said_in_one_update("I'm allergic to sesame.", "Actually, not anymore.") == [""]
+    said = ("I'm allergic to sesame.", "Hmm, not anymore, actually.")
+    assert _said_in_turns(tmp_path, *said) == []
+
+
+def test_the_next_turn_of_the_thread_withdraws_it(tmp_path: Path) -> None:
+    assert _said_in_turns(tmp_path, "我对芝麻过敏。", "现在已经好了") == []
+    assert _said_in_turns(tmp_path / "b", "I'm allergic to kiwi.", "But I outgrew it.") == []
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # an answer to the assistant's question, not of the need before it
+        ("I'm allergic to sesame.", "AI: Do you still smoke?", "Not anymore."),
+        ("我对芝麻过敏。", "AI: 你还住在北京吗？", "现在不是了"),
+    ],
+)
+def test_an_answer_to_the_assistant_withdraws_nothing(turns: tuple[str, ...]) -> None:
+    assert said_in_one_update(*turns)[0] in ("User is allergic to sesame", "用户对芝麻过敏")
+    assert "" not in said_in_one_update(*turns)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # the same said twice: "not anymore" stresses it
+        ("I don't drink alcohol. Not anymore.", ["User does not drink alcohol"]),
+        # what was so once reads as before (the past's own rules)
+        ("I was vegetarian for years. Not anymore.", ["User was vegetarian for years"]),
+        # "好了" and "没有了" alone say "done" and "nothing else"
+        ("我对芝麻过敏。好了。", ["用户对芝麻过敏"]),
+        ("我对芝麻过敏。没有了。", ["用户对芝麻过敏"]),
+        # a question is no withdrawal
+        ("I'm allergic to sesame. Not anymore?", ["User is allergic to sesame"]),
+        # only the sentence right before is withdrawn from
+        ("I'm allergic to sesame. I used to smoke. Not anymore.", ["User is allergic to sesame"]),
+    ],
+)
+def test_what_stands(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+def test_what_was_so_once_is_still_withdrawn_whole() -> None:
+    assert _run("I was vegan for years, but no longer.", stored=("User is vegan",)) == (
+        [],
+        ["f0"],
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I outgrew it", "I got over him", "I sold it yesterday", "I recovered from that", "I beat it"],
+)
+def test_a_clause_whose_only_object_refers_back_is_no_fact(said: str) -> None:
+    assert facts_after(said) == []
+
+
+def test_a_clause_with_its_own_object_is_still_read() -> None:
+    assert facts_after("I sold my bakery to fund a climbing gym") != []
