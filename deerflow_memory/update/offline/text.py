@@ -294,14 +294,39 @@ _ZH_TOLD_TO = re.compile(
 # "…a false positive", "但我不信", "误诊了"): nothing told is read then.
 _DOUBTED = re.compile(
     r"\b(?:doubt|don't (?:believe|buy|trust|think so)|do not believe|not (?:true|convinced)|"
-    r"wrong|mistaken|mistake|false (?:positive|alarm)|misdiagnos\w*|but I(?:'m| am) not(?!\s+(?:sure|certain|positive))|"
-    r"I'm not(?: though| really)?(?=\W*$|[.!])|(?:turns|turned) out|grew out|outgrew|I still (?:eat|do|have|drink)|"
+    r"false (?:positive|alarm)|misdiagnos\w*|but I(?:'m| am) not(?!\s+(?:sure|certain|positive))|"
+    r"I'm not(?: though| really)?(?=\W*$|[.!])|grew out|outgrew|I still (?:eat|do|have|drink)|"
     r"is that (?:true|right|so)|really\?|disagree|skeptic\w*|sceptic\w*|hard to believe|"
     r"(?:lol|haha),? no(?!\s+joke)|yeah,? right|for years with no)|"
-    r"不信|不相信|误诊|搞错|弄错|错了|不准|其实不是|其实没有|其实我没有|"
-    r"后来发现|并不是|假阳性|阴性|怀疑|真的吗",
+    r"不信|不相信|误诊|其实不是|其实没有|其实我没有|假阳性|阴性|怀疑|真的吗",
     _I,
 )
+# Words of doubt that say it of anything ("Something went wrong with my car", "I made a
+# mistake at work", "我算错了账"): in its own sentence they doubt what was told; in the next
+# two only when that sentence speaks of it (:data:`_OF_WHAT_WAS_TOLD`: "She was wrong.",
+# "Turns out it was nothing.", "Wrong!", "医生搞错了", "结果不准").
+_DOUBTED_IF_OF_IT = re.compile(
+    r"\b(?:wrong|mistaken|mistake|(?:turns|turned) out)\b|搞错|弄错|错了|不准|后来发现|并不是", _I
+)
+_OF_WHAT_WAS_TOLD = re.compile(
+    r"^\W*(?:(?:but|and|so|well|honestly|though|actually|i think|i'm (?:pretty )?sure|pretty sure"
+    r"|i bet|maybe|probably|obviously|clearly)\W+)*"
+    r"(?:(?:she|he|they|it|that|this|which)\b|the (?:doctor|doc|allergist|test|tests|results?|lab"
+    r"|diagnosis|nurse|gp|dermatologist|specialist)\b|(?:my )?(?:doctor|doc|allergist|gp)\b"
+    r"|(?:turns|turned) out\b|wrong\b|mistake\b)"
+    r"|医生|大夫|检查|结果|报告|化验|诊断|[他她它这那]|^\W*(?:其实)?(?:搞错|弄错|错)了",
+    _I,
+)
+
+
+def _doubts_it(sentence: str, told_in_it: bool) -> bool:
+    """Whether ``sentence`` doubts what a doctor or a test told (said in it, or in the
+    sentence before it or the one before that)."""
+    if _DOUBTED.search(sentence):
+        return True
+    return _DOUBTED_IF_OF_IT.search(sentence) is not None and (
+        told_in_it or _OF_WHAT_WAS_TOLD.search(sentence) is not None
+    )
 
 
 # How it was found out, after the need: no part of it.
@@ -2428,7 +2453,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 denied_needs.update((id(c), c) for c in by_value.pop((thing, kind), ()))
         previous, sentence_before, added = len(found), raw, False
         # what a doctor told is read unless this sentence or the next two doubt it (_told_need)
-        told = not any(_DOUBTED.search(later) for later, _ in said_in_order[at : at + 3])
+        told = not any(
+            _doubts_it(later, i == 0) for i, (later, _) in enumerate(said_in_order[at : at + 3])
+        )
         # a list of diets is read once per diet, as each would be said alone (_each_diet);
         # what an earlier reading found is not added again
         readings = _each_diet(raw) or [raw]
