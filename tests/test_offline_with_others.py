@@ -31,3 +31,23 @@ from tests.test_quality_kinds import facts_after
 )
 def test_a_need_or_taste_shared_with_someone_is_the_users(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+# A diet said of the two as a plural noun was read as a role held together ("are both
+# engineers") and stored nothing: it is each one's diet, so the user's.
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("My partner and I are vegetarians.", ["User is vegetarian (with their partner)"]),
+        ("My daughter and I are both coeliacs", ["User is coeliac (with their daughter)"]),
+        ("Priya and I are vegans", ["User is vegan (with Priya)"]),
+        ("We're pescatarians.", ["User is pescatarian"]),
+        ("We are both vegans", ["User is vegan"]),
+        ("We are both vegan", ["User is vegan"]),
+        # a role held together stays no fact of the user's alone
+        ("My partner and I are both architects.", []),
+        ("We're both nurses", []),
+    ],
+)
+def test_a_diet_said_as_a_plural_is_the_users(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

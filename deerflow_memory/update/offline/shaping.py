@@ -116,7 +116,8 @@ _EN_WE = re.compile(
     r"(?:don't|do not|never) eat (?!(?:out|at|in|before|after|until|much|late|early|there|here|"
     r"together|with|breakfast|lunch|dinner|anything|that|this|it)\b)\w|keep kosher\b|"
     r"eat (?:mostly |only )?(?:plant-based|vegan|vegetarian|halal|kosher|gluten-free|dairy-free|"
-    r"pescatarian|meat-free)\b|are (?:an? )?(?:vegan|vegetarian|pescatarian|plant-based|gluten-free|dairy-free)\b|"
+    r"pescatarian|meat-free)\b|are (?:both |all )?(?:an? )?(?:vegan|vegetarian|pescatarian|plant-based|gluten-free|dairy-free"
+    r"|celiac|coeliac|diabetic)\b|"
     # children taught at home
     r"homeschool (?:our|the) ).*)$",
     _I,
@@ -129,6 +130,14 @@ _EN_TOGETHER = re.compile(
     _I,
 )
 _WE_ARE = re.compile(r"^we['’]re\b", _I)
+# A diet said of the two as a plural noun ("My wife and I are vegetarians", "We're vegans"):
+# each one's diet, said of the user as "I'm vegetarian" (not a role held together, as "are
+# both engineers").
+_EN_DIET_PLURAL = re.compile(
+    r"(?<=\bare |'re |’re )(?:(?:both|all) )?(?P<diet>(?:(?:strict|lifelong|committed) )?"
+    r"(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|celiac|coeliac|diabetic))s\b",
+    _I,
+)
 _OUR = re.compile(r"\b(?:our|ours|ourselves)\b", _I)
 _MY = {"our": "my", "ours": "mine", "ourselves": "myself"}
 _CLAUSE_END = re.compile(r"[,;:.!?]|\s(?:and|but|so|where|which|who|while|because)\b", _I)
@@ -157,6 +166,7 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
         return sentence, ""
     if m := _EN_FREQUENCY_FIRST.match(sentence):
         return f"{m['rest']} {m['f'].lower()}", ""
+    sentence = _EN_DIET_PLURAL.sub(r"\g<diet>", sentence)
     if m := _EN_WITH.match(sentence):
         words = m["rest"].split(" ")
         if _EN_TOGETHER.search(" ".join(w for w in words if w.casefold() not in _BOTH)):
@@ -177,5 +187,5 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
         end = _CLAUSE_END.search(rest)
         cut = end.start() if end else len(rest)
         rest = _OUR.sub(lambda w: _MY[w.group().casefold()], rest[:cut]) + rest[cut:]
-        return re.sub(r"^I are\b", "I'm", f"I{rest}"), ""
+        return re.sub(r"^I are(?: both| all)?\b", "I'm", f"I{rest}"), ""
     return sentence, ""
