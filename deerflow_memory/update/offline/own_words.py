@@ -374,6 +374,9 @@ _EN_HERE = re.compile(
     r"(?P<x>[a-z][\w'()-]*(?:\s+[\w'()-]+){0,5})\s+here$",
     _I,
 )
+# What heads a list of the user's ("A few things about me:", "Quick facts about myself"):
+# no fact of its own.
+_HEADS_A_LIST = re.compile(r"\babout (?:me|myself)$", _I)
 _EN_AS_A = re.compile(
     r"^as an?\s+(?!(?:reminder|note|side note|matter|result|rule|example|aside|bonus|test|joke|"
     r"favou?r|follow[- ]up|heads[- ]up|fyi|quick|ai|assistant|bot)\b)"
@@ -408,7 +411,7 @@ def said_of_user(clause: str, zh: bool) -> Candidate | None:
         content = f"User is {text.split()[1].lower()} {match['x']}"
     elif match := _EN_HERE.match(text):
         content = "User: " + swap_pronouns(match["x"])
-    elif words >= _MIN_EN_WORDS and _EN_TO_ME.match(text):
+    elif words >= _MIN_EN_WORDS and _EN_TO_ME.match(text) and not _HEADS_A_LIST.search(text):
         content = "User: " + swap_pronouns(text[:1].lower() + text[1:])
     else:
         return None

@@ -843,12 +843,92 @@ _EMOTICON = re.compile(
 
 
 _BRACKET_RUN = re.compile(r"[(\[{（【「『<]{3,}|[)\]}）】」』>]{3,}")
+# A bullet that opens a line of a list ("- I live in Oslo", "* vegan", "• 对花生过敏"): no word
+# of the item, which is read as the line it is (a bulleted list stored nothing at all).
+_BULLET = re.compile(r"^[^\S\n]*[-*+•·‣◦▪▫●○■□➤►▸–—][^\S\n]+", re.MULTILINE)
+
+# A line that heads what follows with someone else ("My son:", "For my wife:", "Dad:", "我儿子：")
+# and the lines under it, to a blank line or the next heading: theirs, though said without a
+# subject ("My son:\nallergic to eggs\nvegan" stored both as the user's). Not "My family:"
+# (the user is one of it), nor a line of the user's own under it ("I'm worried about him").
+_SOMEONE_ELSES_HEADING = re.compile(
+    rf"[^\S\n]*(?:(?:for|about)\s+)?(?:(?:my|our)\s+)?(?:[\w-]+\s+)?(?!family\b)(?:{KIN_EN})"
+    rf"(?:\s+[A-Z][a-z]+)?[^\S\n]*[:：][^\S\n]*|[^\S\n]*(?:我的?|我们的?)?(?:{KIN_ZH})[^\S\n]*[:：][^\S\n]*",
+    _I,
+)
+_OWN_LINE = re.compile(rf"\s*(?:(?:{_I_FORMS}|my|me)\b|我(?!的?(?:{KIN_ZH})))", _I)
+_HEADING = re.compile(r".*[:：]\s*")
+
+
+def _others_lines_out(text: str) -> str:
+    """``text`` without the subjectless lines under a heading of someone else's."""
+    if not any(_SOMEONE_ELSES_HEADING.fullmatch(line) for line in text.split("\n")):
+        return text
+    kept: list[str] = []
+    theirs = False
+    for line in text.split("\n"):
+        if not line.strip():
+            theirs = False
+        elif _HEADING.fullmatch(line):  # theirs still under "Allergies:", not under "Me:"
+            theirs = _SOMEONE_ELSES_HEADING.fullmatch(line) is not None or (
+                theirs and not _OWN_LINE.match(line)
+            )
+        elif theirs and not _OWN_LINE.match(line):
+            continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
+# A field of needs whose answers are the lines under it ("Allergies:\n- peanuts\n- shellfish",
+# "忌口：\n海鲜"): one line, as the field is read when written on one ("Allergies: peanuts,
+# shellfish"). The answers run to a blank line, the next heading or a sentence of the user's.
+_FIELD_LINE = re.compile(
+    r"[^\S\n]*(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:allerg(?:y|ies)|allergens?"
+    r"|intolerances?|dietary\s+(?:restrictions?|needs?|requirements?)|diet)[^\S\n]*:[^\S\n]*"
+    r"|[^\S\n]*(?:食物|药物)?(?:过敏原?|忌口|饮食禁忌)[^\S\n]*[:：][^\S\n]*",
+    _I,
+)
+_FIELD_ANSWER_WORDS = 5
+
+
+def _fields_joined(text: str) -> str:
+    """``text`` with each field of needs written over lines written on one (see _FIELD_LINE)."""
+    lines = text.split("\n")
+    if not any(_FIELD_LINE.fullmatch(line) for line in lines):
+        return text
+    joined: list[str] = []
+    answers: list[str] | None = None  # of the field written last, while its lines go on
+    for line in lines:
+        answer = line.strip()
+        if (
+            answers is not None
+            and answer
+            and not _HEADING.fullmatch(line)
+            and not _OWN_LINE.match(line)
+            and len(answer.split()) <= _FIELD_ANSWER_WORDS
+        ):
+            answers.append(answer.rstrip(".,;，。；"))
+            continue
+        if answers:
+            joined[-1] = _with_answers(joined[-1], answers)
+        answers = [] if _FIELD_LINE.fullmatch(line) else None
+        joined.append(line)
+    if answers:
+        joined[-1] = _with_answers(joined[-1], answers)
+    return "\n".join(joined)
+
+
+def _with_answers(field: str, answers: list[str]) -> str:
+    if CJK.search(field):
+        return field.strip() + "，".join(answers)
+    return f"{field.strip()} {', '.join(answers)}"
 
 
 def _prepare(text: str) -> str:
     text = without_invisible(text)  # read as stored: "so\u00adba" is "soba"
     text = _CODE.sub(" ", text)
     text = _QUOTE_LINE.sub(" ", text)
+    text = _fields_joined(_others_lines_out(_BULLET.sub("", text)))
     text = _QUOTED.sub(" ", text)
     text = _EMOJI.sub(" ", text)
     text = _EMOTICON.sub(".", text)  # a face ends what it follows, like a full stop

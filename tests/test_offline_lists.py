@@ -1,0 +1,77 @@
+"""What the user writes as a list: bulleted lines, fields answered on the lines under them,
+and lines under a heading of someone else's.
+
+Before: a bulleted line stored nothing ("- I live in Lisbon", "* vegan", "• 我对花生过敏": the
+bullet stood where the user's "I" or the short need was looked for), so a whole "About me"
+list was lost; "Allergies:" with its answers on the lines under it stored nothing; and the
+subjectless lines under "My daughter:" were stored as the user's ("allergic to eggs"). Now a
+bullet is no word of its item, a field's answer lines are read as the field written on one
+line, and the subjectless lines under someone else's heading (to a blank line or a heading of
+the user's, "Me:") are theirs. Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_quality_kinds import facts_after
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("- I live in Lisbon", ["User lives in Lisbon"]),
+        (
+            "A few things about me:\n- I live in Lisbon\n- I'm a dentist",
+            ["User lives in Lisbon", "User is a dentist"],
+        ),
+        ("* I'm vegan\n* I have two cats", ["User is vegan", "User has two cats"]),
+        (
+            "About me:\n• lactose intolerant\n• work at a bakery",
+            ["User is lactose intolerant", "User works at a bakery"],
+        ),
+        ("关于我：\n- 我对芒果过敏\n- 我住在杭州", ["用户对芒果过敏", "用户住在杭州"]),
+        # a list of things that are no statement stays none
+        ("Shopping list:\n- oat milk\n- rye bread", []),
+    ],
+)
+def test_a_bulleted_line_is_read_as_the_line_it_is(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Allergies:\n- walnuts\n- sesame", ["User is allergic to walnuts, sesame"]),
+        ("Allergies:\nwalnuts", ["User is allergic to walnuts"]),
+        ("Dietary restrictions:\n- vegan\n- no soy", ["User is vegan", "User avoids soy"]),
+        ("忌口：\n- 羊肉", ["用户忌口：羊肉"]),
+        (
+            "Allergies:\n- walnuts\n\nI live in Lisbon",
+            ["User is allergic to walnuts", "User lives in Lisbon"],
+        ),
+        ("Allergies:\n- none", []),
+    ],
+)
+def test_a_field_answered_on_the_lines_under_it(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("My daughter:\nallergic to eggs\nvegetarian", []),
+        ("For my husband:\n- diabetic\n- no sugar", []),
+        ("我女儿：\n对鸡蛋过敏", []),
+        ("My daughter:\nAllergies:\n- eggs", []),
+        # the user's own line under it, and what follows a blank line or "Me:", are the user's
+        ("My daughter:\n- allergic to eggs\nI'm vegan", ["User is vegan"]),
+        ("My daughter:\nallergic to eggs\n\nallergic to kiwi", ["User is allergic to kiwi"]),
+        ("Grandpa:\n- diabetic\nMe:\n- allergic to kiwi", ["User is allergic to kiwi"]),
+        ("我女儿：\n- 对鸡蛋过敏\n我：\n- 对猕猴桃过敏", ["用户对猕猴桃过敏"]),
+        # the user is one of a family
+        ("My family:\n- vegetarian", ["User is vegetarian"]),
+    ],
+)
+def test_the_lines_under_someone_elses_heading_are_theirs(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
