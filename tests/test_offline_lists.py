@@ -75,3 +75,27 @@ def test_a_field_answered_on_the_lines_under_it(said: str, stored: list[str]) ->
 )
 def test_the_lines_under_someone_elses_heading_are_theirs(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+# A line broken inside a sentence (text wrapped by a mail client or a narrow box) lost the
+# end of the need ("User is allergic to peanuts and", shellfish lost) or all of it; any line
+# separator (U+2028, a form feed) is a line break here.
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        (
+            "Hello,\n\nI'm allergic to hazelnuts and\nshrimp, and I live in Porto.\n\nBest,\nJo",
+            ["User is allergic to hazelnuts and shrimp", "User lives in Porto"],
+        ),
+        ("I'm allergic to\nhazelnuts", ["User is allergic to hazelnuts"]),
+        ("I'm allergic\nto hazelnuts", ["User is allergic to hazelnuts"]),
+        ("I'm allergic\u2028to hazelnuts", ["User is allergic to hazelnuts"]),
+        ("I'm allergic\r\nto hazelnuts", ["User is allergic to hazelnuts"]),
+        ("I am\x0cvegan", ["User is vegan"]),
+        ("Allergies:\n- hazelnuts and\n- shrimp", ["User is allergic to hazelnuts, shrimp"]),
+        # a line ended by any other word is a sentence of its own
+        ("I'm vegan\nI live in Porto", ["User is vegan", "User lives in Porto"]),
+    ],
+)
+def test_a_line_broken_inside_a_sentence_is_one_sentence(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

@@ -889,6 +889,7 @@ _FIELD_LINE = re.compile(
     _I,
 )
 _FIELD_ANSWER_WORDS = 5
+_LAST_JOINER = re.compile(r"\s+(?:and|or|&)$|[和及]$", _I)  # "- peanuts and" (the list's end)
 
 
 def _fields_joined(text: str) -> str:
@@ -907,7 +908,7 @@ def _fields_joined(text: str) -> str:
             and not _OWN_LINE.match(line)
             and len(answer.split()) <= _FIELD_ANSWER_WORDS
         ):
-            answers.append(answer.rstrip(".,;，。；"))
+            answers.append(_LAST_JOINER.sub("", answer.rstrip(".,;，。；")))
             continue
         if answers:
             joined[-1] = _with_answers(joined[-1], answers)
@@ -924,11 +925,24 @@ def _with_answers(field: str, answers: list[str]) -> str:
     return f"{field.strip()} {', '.join(answers)}"
 
 
+# A line broken inside a sentence (text wrapped by a mail client or a narrow box: "I'm
+# allergic to peanuts and\nshellfish", "I'm allergic\nto sesame"): one line where the line
+# before ends on a word that goes on, or the next starts with one. A line ended by any other
+# word stays its own sentence ("I'm vegan\nI live in Oslo").
+_WRAPPED = re.compile(
+    r"(?<![^\W\d_])(?P<end>and|or|but|to|of|the|a|an|with|without|my|for|in|at|from|on|by|as|"
+    r"am|is|are|was|were|be|very|so|than|that|because|since|I|I'm)[^\S\n]*\n[^\S\n]*"
+    r"(?=[^\W\d_])|(?<=[^\W\d_])[^\S\n]*\n[^\S\n]*(?=(?:to|and|or|of|with|but|because|than)\b)"
+)
+
+
 def _prepare(text: str) -> str:
     text = without_invisible(text)  # read as stored: "so\u00adba" is "soba"
-    text = _CODE.sub(" ", text)
+    # "\r", U+2028 and the other line separators end a line as "\n" does (not a space).
+    text = _CODE.sub(" ", LINE_BREAKS.sub("\n", text))
     text = _QUOTE_LINE.sub(" ", text)
     text = _fields_joined(_others_lines_out(_BULLET.sub("", text)))
+    text = _WRAPPED.sub(lambda m: f"{m['end'] or ''} ", text)
     text = _QUOTED.sub(" ", text)
     text = _EMOJI.sub(" ", text)
     text = _EMOTICON.sub(".", text)  # a face ends what it follows, like a full stop
@@ -939,8 +953,7 @@ def _prepare(text: str) -> str:
         text = _LIST_MARK.sub("\n", text)
     # One space for any run of spaces: the patterns' "\s*X" tried each position of a
     # long run (40,000 spaces in one sentence held the updater for 68 s).
-    # "\r", U+2028 and the other line separators end a line as "\n" does (not a space).
-    text = _SPACE_RUN.sub(" ", LINE_BREAKS.sub("\n", text))
+    text = _SPACE_RUN.sub(" ", text)
     return _run_ons_apart(text.replace("’", "'").replace("‘", "'"))
 
 
