@@ -98,12 +98,16 @@ def message_text(message: BaseMessage) -> str:
     Returns:
         The string content as is; for list (multimodal) content, the plain
         strings and ``{"type": "text", "text": ...}`` parts joined with
-        newlines. Images and other parts contribute nothing. A lone surrogate
-        (not valid Unicode, e.g. a ``"\\ud800"`` JSON escape) becomes U+FFFD.
+        newlines. Images and other parts contribute nothing, and so does content
+        of any other type (``None`` in a message built with ``model_construct``,
+        which skips LangChain's validation). A lone surrogate (not valid Unicode,
+        e.g. a ``"\\ud800"`` JSON escape) becomes U+FFFD.
     """
     content = message.content
     if isinstance(content, str):
         return replace_surrogates(content)
+    if not isinstance(content, list | tuple):
+        return ""
     parts: list[str] = []
     for part in content:
         if isinstance(part, str):
@@ -151,6 +155,8 @@ def _without_upload_blocks(message: HumanMessage) -> HumanMessage | None:
             return message if content.strip() else None
         stripped = _UPLOAD_BLOCK.sub("", content).strip()
         return message.model_copy(update={"content": stripped}) if stripped else None
+    if not isinstance(content, list | tuple):  # no text (see message_text)
+        return None
     changed = False
     new_parts: list[Any] = []
     has_text = False
@@ -412,12 +418,21 @@ def check_messages(messages: object, name: str = "messages") -> tuple[BaseMessag
         name: the argument's name, for the message.
 
     Raises:
-        InvalidMessagesError: a string, mapping or other non-sequence, or an
-            element that is not a ``BaseMessage`` (a dict, a tuple, a string).
+        InvalidMessagesError: a string, mapping or other non-sequence, an
+            element that is not a ``BaseMessage`` (a dict, a tuple, a string), or
+            one whose content is neither text nor a list of parts (``None``, left
+            by ``model_construct``, which skips LangChain's validation).
     """
-    return expect_items(
+    items = expect_items(
         messages, BaseMessage, name, "LangChain message", InvalidMessagesError, hint=_CONVERT
     )
+    for index, message in enumerate(items):
+        if not isinstance(message.content, str | list):
+            raise InvalidMessagesError(
+                f"{name}[{index}] has content of type {type(message.content).__name__}; "
+                "a message's content is a str or a list of parts"
+            )
+    return items
 
 
 def coerce_messages(messages: Sequence[Any]) -> Sequence[BaseMessage]:
