@@ -52,3 +52,12 @@ def test_the_public_entry_names_it_and_queues_nothing(
         filter_messages_for_memory(said)
     service.flush()
     assert service.load(MemoryIdentity("alice", None, "t1")).facts == ()
+
+
+def test_what_could_not_be_read_is_no_part_of_a_fact() -> None:
+    # a lone surrogate (a bad JSON escape) reads as U+FFFD: not a character of the need
+    said = [HumanMessage("I'm allergic to sesame \ud800 and I live in Porto"), AIMessage("Ok.")]
+    assert [c.content for c in OfflineExtractor.candidates(said)] == [
+        "User is allergic to sesame",
+        "User lives in Porto",
+    ]

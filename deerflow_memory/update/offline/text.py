@@ -938,6 +938,8 @@ _WRAPPED = re.compile(
 
 def _prepare(text: str) -> str:
     text = without_invisible(text)  # read as stored: "so\u00adba" is "soba"
+    # U+FFFD stands for what could not be read (a lone surrogate: capture.messages.message_text)
+    text = text.replace("\ufffd", " ")
     # "\r", U+2028 and the other line separators end a line as "\n" does (not a space).
     text = _CODE.sub(" ", LINE_BREAKS.sub("\n", text))
     text = _QUOTE_LINE.sub(" ", text)
