@@ -99,3 +99,22 @@ def test_the_lines_under_someone_elses_heading_are_theirs(said: str, stored: lis
 )
 def test_a_line_broken_inside_a_sentence_is_one_sentence(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+# A product's label pasted in: its "Allergens:" is what the product holds (the user's own
+# allergies said beside it, "My allergens:" and a bare field are read as before).
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Can I eat this? Ingredients: oats, honey. Allergens: milk, almonds.", []),
+        ("Ingredients: rice, water\nAllergens:\n- soy\n- fish", []),
+        (
+            "I'm allergic to lupin. Ingredients: wheat, lupin flour. Allergens: lupin, egg.",
+            ["User is allergic to lupin"],
+        ),
+        ("My allergens: lupin, celery", ["User is allergic to lupin, celery"]),
+        ("Allergens: lupin, celery", ["User is allergic to lupin, celery"]),
+    ],
+)
+def test_a_pasted_labels_allergens_are_the_products(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

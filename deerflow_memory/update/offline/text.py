@@ -936,6 +936,17 @@ _WRAPPED = re.compile(
 )
 
 
+# A product's label pasted in ("Ingredients: wheat flour, sugar. Allergens: milk, soy."): its
+# "Allergens:" says what the product holds, not what the user reacts to (the user's own,
+# "My allergens: sesame", and a message with no label are read as before).
+_PRODUCT_LABEL = re.compile(
+    r"\b(?:ingredients|may contain|nutrition(?:al)? (?:facts|information|info)|per 100 ?(?:g|ml)"
+    r"|allergy advice|best before)\b|配料|成分表|营养成分",
+    _I,
+)
+_LABEL_ALLERGENS = re.compile(r"(?<!\bmy )\ballergens?(?=\s*:)", _I)
+
+
 def _prepare(text: str) -> str:
     text = without_invisible(text)  # read as stored: "so\u00adba" is "soba"
     # U+FFFD stands for what could not be read (a lone surrogate: capture.messages.message_text)
@@ -943,6 +954,8 @@ def _prepare(text: str) -> str:
     # "\r", U+2028 and the other line separators end a line as "\n" does (not a space).
     text = _CODE.sub(" ", LINE_BREAKS.sub("\n", text))
     text = _QUOTE_LINE.sub(" ", text)
+    if _PRODUCT_LABEL.search(text):
+        text = _LABEL_ALLERGENS.sub("Contains", text)
     text = _fields_joined(_others_lines_out(_BULLET.sub("", text)))
     text = _WRAPPED.sub(lambda m: f"{m['end'] or ''} ", text)
     text = _QUOTED.sub(" ", text)
