@@ -28,7 +28,7 @@ CX, CR = FactCategory.CONTEXT, FactCategory.CORRECTION
         ("I'm 3", []),
         ("I'm 450", []),
         ("I'm 10 minutes late", []),
-        ("I'm 6 months pregnant", []),
+        ("I'm 6 months pregnant", ["User is 6 months pregnant"]),  # a need, no age
     ],
 )
 def test_the_users_age_is_a_fact(said: str, stored: list[str]) -> None:

@@ -573,7 +573,10 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I have (?P<v>{NUM_EN} (?:(?:young|little|small|grown|grown-up|teenage|adult|baby|twin|new|lovely|beautiful|adopted|older|younger|big|elder)\s+)*(?:kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby|grandchildren|grandkids|twins|toddlers?|teenagers?|wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|brothers?|sisters?|siblings?|dogs?|cats?|puppy|puppies|kittens?|pets?|parrot|rabbit|hamster)\b.*)$", C.CONTEXT, 0.9),
     _r(r"^I'm (?:happily |recently |newly )?(?P<v>married|divorced|single|engaged|widowed|separated)(?: (?:to|with) .+)?$", C.CONTEXT, 0.9, "marital"),
     _r(r"^I'm (?:a |an )?(?:proud |single |new |first-time |working |full-time |busy )*(?P<v>mom|mum|mother|dad|father|parent|grandmother|grandfather|grandma|grandpa)(?: of .+)?$", C.CONTEXT, 0.9),
-    _r(r"^I'm (?P<v>pregnant|expecting a baby)$", C.CONTEXT, 0.9),
+    # ("20 weeks pregnant", "pregnant with twins", "breastfeeding": what to eat and take follows)
+    _r(r"^I'm (?:(?:about |almost |nearly |over )?(?:\d{1,2}|a few|a couple of|[a-z]+) (?:weeks?|months?) )?"
+       r"(?P<v>pregnant|expecting a baby|breastfeeding|nursing(?= (?:my|our) (?:baby|newborn|infant|son|daughter|little one)$))"
+       r"(?: (?:with (?:twins|triplets|(?:my|our) (?:first|second|third|fourth) (?:child|baby|kid))|(?:my|our) (?:baby|newborn|infant|son|daughter|little one)|again|right now|now|at the moment|currently))?$", C.CONTEXT, 0.9),
     # knowledge and skills
     _r(rf"^I'm {ADV_EN}(?:a |an )?(?:complete |total |absolute |relative )?(?:beginner|novice|newbie|new|expert|proficient|fluent|experienced|familiar|comfortable|good|great|bad|terrible|rusty|self-taught) (?:at|in|with|to) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(r"^I (?:can )?speak (?P<v>.+)$", C.KNOWLEDGE, 0.9),

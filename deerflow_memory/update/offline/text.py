@@ -626,6 +626,68 @@ _ZH_META_IF = re.compile(
 _ZH_HYPOTHETICAL = re.compile(
     r"如果|假如|假设|要是|万一|倘若|假使|若是|想象一下|的话|说不定|也许|或许|没准|指不定|搞不好|但愿|就好了|可能会"
 )
+# A reaction said with when it comes ("I break out if I eat shrimp", "Whenever I drink milk I
+# get sick", "I swell up when I touch latex"): no hypothetical but a need, said as the rules
+# read a reaction ("Shrimp makes me break out"). Of a thing only: "I feel sick when I eat too
+# fast", "…when I eat late" say when, not what; "have" takes a thing the vocabulary knows.
+_EN_REACTION = (
+    r"(?:break out(?: in (?:hives|a rash|spots))?|get (?:sick|ill|hives|a rash|rashes|migraines?|"
+    r"headaches?|a headache|a stomach ?ache|stomach ?aches|stomach cramps|cramps|bloated|"
+    r"diarrh(?:o)?ea|eczema|itchy|wheezy)|feel (?:sick|ill|awful|terrible|nauseous)|throw up|"
+    r"vomit|puke|swell(?: up)?|itch|wheeze|can't breathe|cannot breathe|"
+    r"go into (?:anaphylaxis|anaphylactic shock)|end up in (?:the )?(?:hospital|er|a&e)|"
+    r"have (?:a reaction|an allergic reaction|a bad reaction)|react(?: badly)?)"
+    r"(?:\s+(?:badly|really badly|every time|straight away|right away|immediately|instantly))?"
+)
+_EN_ON_CONTACT = (
+    r"(?:if|when|whenever|every time|each time|after|as soon as) I (?:even )?(?P<verb>eat|drink|touch|"
+    r"take|smell|consume|have) (?:any |even a little |a little |some |a bit of |just a bit of )?"
+    r"(?P<x>[a-z][\w'-]*(?: [a-z][\w'-]*){0,2}?)"
+)
+_EN_REACTS_WHEN = (
+    re.compile(
+        rf"I (?:always |usually |often |sometimes |also )?(?P<r>{_EN_REACTION}),? {_EN_ON_CONTACT}",
+        _I,
+    ),
+    re.compile(
+        rf"{_EN_ON_CONTACT},? (?:then )?I (?:always |usually |often |also )?(?P<r>{_EN_REACTION})",
+        _I,
+    ),
+)
+_NOT_A_THING = re.compile(
+    r"(?:too|so|very|late|early|fast|quickly|out|in|at|on|with|before|after|while|anything|"
+    r"something|it|that|this|them|much|a lot|lots|too much|dinner|lunch|breakfast)\b",
+    _I,
+)
+_KNOWN_THING = re.compile(rf"(?:{NEED_THING_EN})$", _I)
+
+
+def _reaction_said_when(sentence: str) -> str | None:
+    """ "I break out if I eat shrimp" → "Shrimp makes me break out" (see _EN_REACTS_WHEN)."""
+    said = sentence.rstrip(" .!")
+    if (m := _EN_REACTS_WHEN[0].fullmatch(said) or _EN_REACTS_WHEN[1].fullmatch(said)) is None:
+        return None
+    thing = m["x"]
+    if _NOT_A_THING.match(thing) or (
+        m["verb"].casefold() == "have" and not _KNOWN_THING.match(thing)
+    ):
+        return None
+    # as a reaction is said of what causes it: "makes me sick", "gives me hives"
+    verb, reaction = "make", m["r"]
+    if _NO_BREATH.match(reaction):
+        reaction = "short of breath"
+    elif (got := _GOT.match(reaction)) is not None:
+        reaction = got["what"]
+        verb = "make" if _FELT.fullmatch(reaction) else "give"
+    plural = thing.casefold().endswith("s") and not thing.casefold().endswith("ss")
+    return f"{thing[:1].upper()}{thing[1:]} {verb}{'' if plural else 's'} me {reaction}"
+
+
+_GOT = re.compile(r"(?:get|feel|have)\s+(?P<what>.+)", _I)
+_NO_BREATH = re.compile(r"can(?:'t|not) breathe", _I)
+_FELT = re.compile(r"(?:sick|ill|nauseous|bloated|itchy|wheezy|awful|terrible)\b.*", _I)
+
+
 # Where the clause before a hypothetical ends (_read_into keeps the needs said before it).
 # (a joiner only before a clause of its own: "…peanuts and tree nuts unless…" is one list)
 _EN_CLAUSE_BREAK = re.compile(
@@ -2669,6 +2731,8 @@ def _read_into(
     if not sentence:
         return
     needs_only = False
+    if not zh and (reaction := _reaction_said_when(sentence)) is not None:
+        sentence = reaction  # "I break out if I eat shrimp": no hypothetical
     if (supposed := (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence)) is not None:
         # "I'm allergic to penicillin, so check if the drug has it", "我对花生过敏，如果菜里有
         # 花生请告诉我": the need said before the clause of the "if" stands; the rest is no fact
