@@ -73,3 +73,20 @@ def test_when_it_comes_with_no_thing_is_no_need(said: str) -> None:
 def test_a_pregnancy_said_with_its_details(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
     assert all(is_constraint(fact) for fact in remember(MemoryDocument(), said).facts)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("如果我吃芒果就会过敏", ["用户对芒果过敏"]),
+        ("吃芒果的话我会过敏", ["用户对芒果过敏"]),
+        ("我只要吃芒果就过敏", ["用户对芒果过敏"]),  # (was "用户对只要吃芒果就过敏")
+        ("每次喝豆浆我都拉肚子", ["用户喝豆浆会拉肚子"]),
+        ("只要碰到猫毛我就打喷嚏", ["用户碰猫毛会打喷嚏"]),
+        # when it comes with no thing
+        ("如果我吃太多就会胃疼", []),
+        ("每次吃完饭我都想吐", []),
+    ],
+)
+def test_a_chinese_reaction_said_with_when_it_comes(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

@@ -88,6 +88,7 @@ from deerflow_memory.update.offline.vocabulary import (
     PERSON_ZH,
     SINCE_WHEN_EN,
     SYMPTOM_EN,
+    SYMPTOM_ZH,
 )
 from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import LINE_BREAKS, without_invisible
@@ -681,6 +682,25 @@ def _reaction_said_when(sentence: str) -> str | None:
         verb = "make" if _FELT.fullmatch(reaction) else "give"
     plural = thing.casefold().endswith("s") and not thing.casefold().endswith("ss")
     return f"{thing[:1].upper()}{thing[1:]} {verb}{'' if plural else 's'} me {reaction}"
+
+
+# …in Chinese: "如果我吃海鲜就会过敏", "每次喝牛奶我都拉肚子", "只要吃鸡蛋我就起疹子", "吃海鲜的话我会
+# 过敏": said as the rules read it, "我一吃海鲜就过敏".
+_ZH_REACTS_WHEN = re.compile(
+    rf"(?:如果|要是|假如|只要|每次|每回|一旦)?我?(?:只要|每次|每回|一)?(?P<verb>吃|喝|碰|接触|闻到|摸)(?:了|到)?"
+    rf"(?P<x>[^，,。就会都我的了]{{1,10}}?)(?:的话)?[，,]?\s*我?(?:就|都|会|也|肯定|一定|马上|立刻)*"
+    rf"(?P<s>{SYMPTOM_ZH})了?[。！!]*"
+)
+
+
+_ZH_NOT_A_THING = re.compile(r"太|多了|饱|完?饭|东西|早餐|午餐|晚餐|夜宵|得|快|慢")
+
+
+def _zh_reaction_said_when(sentence: str) -> str | None:
+    """ "如果我吃海鲜就会过敏" → "我一吃海鲜就过敏" (see _ZH_REACTS_WHEN)."""
+    if (m := _ZH_REACTS_WHEN.fullmatch(sentence)) is None or _ZH_NOT_A_THING.match(m["x"]):
+        return None
+    return f"我一{m['verb']}{m['x']}就{m['s']}"
 
 
 _GOT = re.compile(r"(?:get|feel|have)\s+(?P<what>.+)", _I)
@@ -2731,8 +2751,10 @@ def _read_into(
     if not sentence:
         return
     needs_only = False
-    if not zh and (reaction := _reaction_said_when(sentence)) is not None:
-        sentence = reaction  # "I break out if I eat shrimp": no hypothetical
+    if (reaction := (_zh_reaction_said_when if zh else _reaction_said_when)(sentence)) is not None:
+        sentence = (
+            reaction  # "I break out if I eat shrimp", "如果我吃海鲜就会过敏": no hypothetical
+        )
     if (supposed := (_ZH_HYPOTHETICAL if zh else _EN_HYPOTHETICAL).search(sentence)) is not None:
         # "I'm allergic to penicillin, so check if the drug has it", "我对花生过敏，如果菜里有
         # 花生请告诉我": the need said before the clause of the "if" stands; the rest is no fact
