@@ -90,3 +90,22 @@ def test_a_pregnancy_said_with_its_details(said: str, stored: list[str]) -> None
 )
 def test_a_chinese_reaction_said_with_when_it_comes(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Gluten and I don't get along", ["User reacts to gluten: it doesn't agree with them"]),
+        ("Fried food and I don't mix.", ["User reacts to fried food: it doesn't agree with them"]),
+        (
+            "Dairy and I really don't get along",
+            ["User reacts to dairy: it doesn't agree with them"],
+        ),
+        # a person, a time of day or a subject is no thing one eats or reacts to
+        ("My cousin and I don't get along", []),
+        ("Mondays and I don't get along", []),
+        ("Chemistry and I don't get along", []),
+    ],
+)
+def test_a_thing_the_user_does_not_get_along_with(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

@@ -168,7 +168,10 @@ _OBJECTS = frozenset("me my us our him her them it the a an".split())  # noqa: S
 # "For the trip, …", "quick q — …", "heads up before you plan: …": what the statement is for.
 _EN_TOPIC = re.compile(
     r"^(?:for (?:the|my|our|this|that|a|an|any|tomorrow's|next week's) [^,:—–]{1,40}|"
-    r"quick (?:q|question|one|note)|heads[- ]up[^,:—–]{0,40}|side note|one thing|ps|p\.s\.)"
+    r"quick (?:q|question|one|note)|heads[- ]up[^,:—–]{0,40}|side note|one thing|ps|p\.s\.|"
+    # a label before what the user tells ("Bad news: I'm allergic to cats", "Important: …")
+    r"(?:bad|good|sad|big|great|some|the|other) news|(?:(?:also|very|super|really) )?important|"
+    r"warning|reminder|(?:one more|another|(?:the )?last|(?:the )?main) thing|update|edit|disclaimer|caveat)"
     r"\s*(?:[,:—–]|\s-)\s*",
     _I,
 )
@@ -666,6 +669,8 @@ _KNOWN_THING = re.compile(rf"(?:{NEED_THING_EN})$", _I)
 def _reaction_said_when(sentence: str) -> str | None:
     """ "I break out if I eat shrimp" → "Shrimp makes me break out" (see _EN_REACTS_WHEN)."""
     said = sentence.rstrip(" .!")
+    if (apart := _EN_THING_AND_I.fullmatch(said)) is not None:
+        return f"{apart['x']} doesn't agree with me"
     if (m := _EN_REACTS_WHEN[0].fullmatch(said) or _EN_REACTS_WHEN[1].fullmatch(said)) is None:
         return None
     thing = m["x"]
@@ -701,6 +706,17 @@ def _zh_reaction_said_when(sentence: str) -> str | None:
     if (m := _ZH_REACTS_WHEN.fullmatch(sentence)) is None or _ZH_NOT_A_THING.match(m["x"]):
         return None
     return f"我一{m['verb']}{m['x']}就{m['s']}"
+
+
+# "Gluten and I don't get along", "Spicy food and I don't mix": of a thing one eats or reacts to
+# ("My sister and I don't get along", "Mornings and I…" are no need), said as the rules read
+# it: "Gluten doesn't agree with me".
+_EN_THING_AND_I = re.compile(
+    rf"(?P<x>{NEED_THING_EN}|(?:spicy|fried|greasy|oily|rich|fatty|processed|junk|hot) foods?) and I "
+    r"(?:just |really |really just )?(?:don't|do not) (?:get along|mix|agree|go together|get on)"
+    r"(?: (?:very |too |that )?well)?(?: at all)?[.!]*",
+    _I,
+)
 
 
 _GOT = re.compile(r"(?:get|feel|have)\s+(?P<what>.+)", _I)
