@@ -57,3 +57,20 @@ def test_doubt_of_what_was_told_still_drops_it(said: str) -> None:
     facts = facts_after(said)
     assert "User is allergic to penicillin" not in facts
     assert "用户对青霉素过敏" not in facts
+
+
+# Attacker 284: doubt said of what was told in words the first version did not read.
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My doctor says I'm allergic to penicillin. Obviously a mistake.",
+        "My doctor says I'm allergic to penicillin. My mom thinks she's wrong.",
+        "My doctor says I'm allergic to penicillin. The guy is clueless, totally wrong.",
+        "医生说我对青霉素过敏。我觉得不准。",
+        "医生说我对青霉素过敏。我觉得搞错了。",
+    ],
+)
+def test_doubt_in_other_words_still_drops_it(said: str) -> None:
+    facts = facts_after(said)
+    assert "User is allergic to penicillin" not in facts
+    assert "用户对青霉素过敏" not in facts

@@ -118,3 +118,55 @@ def test_a_line_broken_inside_a_sentence_is_one_sentence(said: str, stored: list
 )
 def test_a_pasted_labels_allergens_are_the_products(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+# Attacker 284 and newcomer 285: what a heading or a field took that was not theirs.
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a field's answers are its items, or one line: the next field is a field of its own
+        (
+            "Allergies:\n- walnuts\n- sesame\nDiet: vegetarian",
+            ["User is allergic to walnuts, sesame", "User is vegetarian"],
+        ),
+        ("Allergies:\nwalnuts\nDiet: vegan", ["User is allergic to walnuts", "User is vegan"]),
+        ("Allergies:\nnone\nDiet: vegan", ["User is vegan"]),
+        ("Allergies:\nNone that I know of\nDiet:\nvegetarian", ["User is vegetarian"]),
+        ("Allergies:\n- walnuts\nCan you suggest a restaurant?", ["User is allergic to walnuts"]),
+        ("Allergies:\nwalnuts\nthanks for asking!", ["User is allergic to walnuts"]),
+        ("Allergies:\n1. walnuts\n2. sesame", ["User is allergic to walnuts, sesame"]),
+        ("过敏：\n没有\n忌口：羊肉", ["用户忌口：羊肉"]),
+        ("过敏：\n无\n忌口：\n不吃香菜", ["用户不吃香菜"]),
+        # a bare "Kids:" or "Spouse:" is a field answered by names, not a heading of theirs
+        (
+            "Kids:\n- Tom, 5\n- Ana, 3\nAllergies: walnuts\nDiet: vegan",
+            ["User is allergic to walnuts", "User is vegan"],
+        ),
+        ("Spouse:\nAna\nSelf:\nallergic to walnuts", ["User is allergic to walnuts"]),
+        # the user's own line under someone else's heading stays the user's
+        (
+            "My son:\nallergic to eggs\nAlso I'm allergic to shellfish.",
+            ["User is allergic to shellfish"],
+        ),
+        ("我儿子：\n对鸡蛋过敏\n本人对花生过敏", ["用户对花生过敏"]),
+        (
+            "My daughter:\nallergic to eggs\nFor me:\nallergic to walnuts",
+            ["User is allergic to walnuts"],
+        ),
+        # items under a heading that is no statement of the user's are not the user's
+        ("Make a poll with these options:\n- vegan\n- vegetarian", []),
+        ("Which of these are most common?\n- allergic to nuts\n- coeliac", []),
+        ("- My son is allergic to eggs\n- vegetarian", []),
+        # a statement cut at its colon ends with its items
+        ("I'm allergic to:\n- walnuts\n- sesame", ["User is allergic to walnuts and sesame"]),
+        ("我对以下食物过敏：\n- 花生\n- 虾", ["用户对花生、虾过敏"]),
+        # a line that starts anew is no line broken inside a sentence
+        ("oh my\nI'm allergic to shrimp!", ["User is allergic to shrimp"]),
+        (
+            "Allergies: walnuts\nto summarize, I'm vegan",
+            ["User is allergic to walnuts", "User is vegan"],
+        ),
+    ],
+)
+def test_a_list_reads_only_what_it_holds(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

@@ -112,3 +112,61 @@ def test_a_clause_whose_only_object_refers_back_is_no_fact(said: str) -> None:
 
 def test_a_clause_with_its_own_object_is_still_read() -> None:
     assert facts_after("I sold my bakery to fund a climbing gym") != []
+
+
+# Attacker 284: "not anymore" after a sentence of two clauses, or after a reply of the
+# assistant's that is more than an acknowledgement, may be of something else: the need stays.
+@pytest.mark.parametrize(
+    ("said", "need"),
+    [
+        ("I'm allergic to sesame, and the app kept crashing. Not anymore.", "allergic to sesame"),
+        ("I'm coeliac and I'm seeing someone. Not anymore.", "coeliac"),
+        (
+            "I'm allergic to sesame and my son is allergic to eggs. Not anymore.",
+            "allergic to sesame",
+        ),
+        ("我对芝麻过敏，前几天感冒了。现在已经好了。", "对芝麻过敏"),
+        ("我是素食者，昨天头疼得厉害，现在好了。", "素食者"),
+    ],
+)
+def test_not_anymore_after_two_clauses_withdraws_nothing(said: str, need: str) -> None:
+    assert any(need in fact for fact in facts_after(said))
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        (
+            "I'm allergic to sesame.",
+            "AI: I remember you were training for a marathon.",
+            "Not anymore.",
+        ),
+        ("I'm allergic to sesame.", "AI: Tell me if you still smoke.", "Not anymore."),
+        ("I'm allergic to sesame.", "AI: Noted. Do you still live in Boston", "Not anymore."),
+        ("I'm allergic to sesame and my son is vegan.", "Not anymore."),
+        ("我对芝麻过敏。", "AI: 好的，你还住在上海吗", "现在不是了。"),
+    ],
+)
+def test_not_anymore_of_something_else_in_the_thread_withdraws_nothing(
+    turns: tuple[str, ...],
+) -> None:
+    assert "" not in said_in_one_update(*turns)
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        ("I'm allergic to sesame.", "AI: Got it, I'll remember that!", "Not anymore."),
+        ("I'm allergic to sesame.", "AI: Thanks for letting me know.", "I outgrew it."),
+        ("我对芝麻过敏。", "AI: 好的，记住了。", "现在好了"),
+    ],
+)
+def test_not_anymore_after_an_acknowledgement_withdraws(turns: tuple[str, ...]) -> None:
+    assert said_in_one_update(*turns) == [""]
+
+
+def test_a_line_that_goes_on_is_no_withdrawal() -> None:
+    # "no longer" alone needs what follows it ("…\nand no longer\ntake insulin")
+    assert facts_after("I'm allergic to sesame\nand no longer\ntake insulin")[:1] == [
+        "User is allergic to sesame"
+    ]

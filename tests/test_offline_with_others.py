@@ -51,3 +51,12 @@ def test_a_need_or_taste_shared_with_someone_is_the_users(said: str, stored: lis
 )
 def test_a_diet_said_as_a_plural_is_the_users(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+# Attacker 284: a diet word that is no diet said at the clause's end is read as before.
+@pytest.mark.parametrize(
+    "said",
+    ["We are diabetic nurses at the clinic.", "We're celiacs' best friend: a gluten-free bakery."],
+)
+def test_a_diet_word_before_more_is_no_diet_of_the_user(said: str) -> None:
+    assert not [fact for fact in facts_after(said) if fact.startswith("User is")]

@@ -64,6 +64,7 @@ from deerflow_memory.update.offline.retractions import (
     names_whole_thing,
     need_things,
     no_target,
+    said_alone,
     says_need,
     things_left,
     withdrawal_of,
@@ -282,7 +283,7 @@ class OfflineExtractor:
                     if meant[1] and found and found[-1] is said_before[1]:
                         found.pop()  # the need put right (a stored one stays: drop_wrong)
                     said = [meant[0]]
-            if said is None and said_before is not None and _no_longer(text, reply):
+            if said is None and said_before is not None and _no_longer(text, said_before[0], reply):
                 # "I'm allergic to peanuts." and then "Actually, not anymore.": it is over
                 # (not after a question of the assistant's, which "not anymore" may answer)
                 said = withdrawal_of(said_before[1])
@@ -295,13 +296,40 @@ class OfflineExtractor:
         return found
 
 
-def _no_longer(text: str, reply: str) -> bool:
-    """Whether the message ``text`` says only that what the user said before holds no more
-    (:data:`~deerflow_memory.update.offline.retractions.NO_LONGER_ALONE`), after a
-    ``reply`` that asks nothing."""
-    if "?" in reply or "？" in reply:
-        return False
-    return NO_LONGER_ALONE.fullmatch(text.replace("’", "'")) is not None
+def _no_longer(text: str, said_before: str, reply: str) -> bool:
+    """Whether the message ``text`` says only that what the user said in the message before,
+    ``said_before``, holds no more
+    (:data:`~deerflow_memory.update.offline.retractions.NO_LONGER_ALONE`): that message is
+    one statement (:func:`~deerflow_memory.update.offline.retractions.said_alone`) and the
+    assistant's ``reply`` between them only acknowledged it (after "Do you still smoke?",
+    "I remember you were training for a marathon." or "Let me know if you still run",
+    "not anymore" answers the assistant)."""
+    return (
+        NO_LONGER_ALONE.fullmatch(text.replace("’", "'")) is not None
+        and said_alone(said_before)
+        and _only_acknowledges(reply)
+    )
+
+
+# An assistant's reply that only acknowledges what the user said: "Noted.", "Got it, I'll
+# remember that!", "Thanks for letting me know.", "好的，记住了。"
+_ACKNOWLEDGES = re.compile(
+    r"(?:(?:ok(?:ay)?|alright|all right|sure|noted|got it|understood|i see|good to know|great|"
+    r"perfect|"
+    r"thanks?(?: you)?(?: for (?:telling|letting) me(?: know)?)?|of course|no problem|will do|"
+    r"i(?:'ll| will) (?:remember|keep|note|make a note of)\b[^.!?]*|"
+    r"i(?:'ve| have) (?:noted|saved)\b[^.!?]*|"
+    r"好的?|好嘞|明白了?|知道了|了解|收到|记住了|记下了|没问题)[\s,，!！.。~]*)+",
+    re.I,
+)
+_REPLY_SENTENCES = re.compile(r"(?<=[.!。！])\s*")
+
+
+def _only_acknowledges(reply: str) -> bool:
+    """Whether every sentence of the assistant's ``reply`` only acknowledges (no question, no
+    topic of its own; "" when there was none)."""
+    sentences = [s for s in _REPLY_SENTENCES.split(reply.strip()) if s]
+    return len(sentences) <= 3 and all(_ACKNOWLEDGES.fullmatch(s) for s in sentences)
 
 
 def _put_right(text: str, said_before: str, need: Candidate) -> tuple[Candidate, bool] | None:

@@ -55,6 +55,7 @@ __all__ = [
     "names_retracted",
     "no_target",
     "retraction_frame",
+    "said_alone",
     "says_need",
     "withdrawal_of",
 ]
@@ -605,17 +606,34 @@ def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
 # --- "Not anymore.": the statement just said, withdrawn -------------------------------------
 
 # A sentence that says only that what was just said holds no more: "Not anymore.", "Actually,
-# no longer.", "But I outgrew it.", "现在不是了", "已经好了". In Chinese a time word is asked
+# not any longer.", "But I outgrew it.", "现在不是了", "已经好了". In Chinese a time word is asked
 # for: "不了" alone declines an offer, "没有了" alone answers "anything else?", "好了" is "done".
 NO_LONGER_ALONE = re.compile(
     r"\s*(?:(?:actually|but|well|though|although|and|oh|um+|uh+|hmm+|haha|lol|sadly|luckily|thankfully)[,!]?\s+)*"
-    r"(?:not\s+any\s*more|not\s+any\s+longer|no\s+longer"
+    r"(?:not\s+any\s*more|not\s+any\s+longer"
     r"|I(?:\s+outgrew|\s+have\s+outgrown|'ve\s+outgrown|\s+grew\s+out\s+of)\s+(?:it|that|them|the\s+allergy))"
     r"(?:[,\s]+(?:though|luckily|thankfully|thank god|haha|lol|now|actually))*[\s.!~…]*"
     r"|\s*(?:其实|不过|但是?|可是)?[,，]?(?:我)?(?:现在|如今|目前|已经|早就|后来)(?:已经)?"
     r"(?:不再是?了|不是了|不了|没有了|没了|好了|不会了)[啦啊呀哦]*[\s.!！。~～…]*",
     _I,
 )
+# What joins a clause to another: "not anymore" after a sentence of two clauses ("I'm allergic
+# to penicillin, and the app kept crashing.", "我对青霉素过敏，前几天感冒了。") may be of either.
+_JOINED = re.compile(
+    r"[,;:，；：、]|\s(?:and|but|or|so|while|though|although|because|then|plus)\s", _I
+)
+_STOPS = re.compile(r"[.!?。！？\n]+")
+
+
+def said_alone(text: str) -> bool:
+    """Whether ``text`` is one statement: one sentence (its end aside), no clause joined to it.
+
+    Only then is "not anymore" after it (:data:`NO_LONGER_ALONE`) sure to be of what it says.
+    """
+    body = text.strip().rstrip(".!。！~… ")
+    return not _STOPS.search(body) and not _JOINED.search(body)
+
+
 # A statement that already says "not" ("I don't eat meat. Not anymore." is the same said twice).
 _NEGATED = re.compile(
     r"\b(?:not|never|no longer|doesn't|don't|can't|cannot|won't)\b|^用户(?:不|没|从不|从来不)"

@@ -116,8 +116,9 @@ _EN_WE = re.compile(
     r"(?:don't|do not|never) eat (?!(?:out|at|in|before|after|until|much|late|early|there|here|"
     r"together|with|breakfast|lunch|dinner|anything|that|this|it)\b)\w|keep kosher\b|"
     r"eat (?:mostly |only )?(?:plant-based|vegan|vegetarian|halal|kosher|gluten-free|dairy-free|"
-    r"pescatarian|meat-free)\b|are (?:both |all )?(?:an? )?(?:vegan|vegetarian|pescatarian|plant-based|gluten-free|dairy-free"
-    r"|celiac|coeliac|diabetic)\b|"
+    r"pescatarian|meat-free)\b|are (?:both |all )?(?:an? )?(?:vegan|vegetarian|pescatarian|plant-based|gluten-free|dairy-free)\b|"
+    # (not "We are diabetic nurses": the need at the clause's end)
+    r"are (?:both |all )?(?:celiac|coeliac|diabetic)(?=\s*(?:[.,;!]|$|\s+(?:too|now|both)\b))|"
     # children taught at home
     r"homeschool (?:our|the) ).*)$",
     _I,
@@ -135,7 +136,8 @@ _WE_ARE = re.compile(r"^we['’]re\b", _I)
 # both engineers").
 _EN_DIET_PLURAL = re.compile(
     r"(?<=\bare |'re |’re )(?:(?:both|all) )?(?P<diet>(?:(?:strict|lifelong|committed) )?"
-    r"(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|celiac|coeliac|diabetic))s\b",
+    r"(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|celiac|coeliac|diabetic))s"
+    r"(?=\s*(?:[.,;!]|$|\s+(?:too|now|both|here|at home)\b))",  # (not "celiacs' best friend")
     _I,
 )
 _OUR = re.compile(r"\b(?:our|ours|ourselves)\b", _I)

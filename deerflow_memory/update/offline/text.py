@@ -42,6 +42,7 @@ from deerflow_memory.update.offline.ellipsis import (
     split_one_more,
     zh_things,
 )
+from deerflow_memory.update.offline.lists import lists_read
 from deerflow_memory.update.offline.own_words import (
     _TWO_EN_WORDS,
     OWN_WORDS_CONFIDENCE,
@@ -55,6 +56,7 @@ from deerflow_memory.update.offline.retractions import (
     match_retraction,
     need_things,
     retraction_frame,
+    said_alone,
     says_need,
     things_left,
     withdrawal_of,
@@ -316,9 +318,10 @@ _OF_WHAT_WAS_TOLD = re.compile(
     r"^\W*(?:(?:but|and|so|well|honestly|though|actually|i think|i'm (?:pretty )?sure|pretty sure"
     r"|i bet|maybe|probably|obviously|clearly)\W+)*"
     r"(?:(?:she|he|they|it|that|this|which)\b|the (?:doctor|doc|allergist|test|tests|results?|lab"
-    r"|diagnosis|nurse|gp|dermatologist|specialist)\b|(?:my )?(?:doctor|doc|allergist|gp)\b"
-    r"|(?:turns|turned) out\b|wrong\b|mistake\b)"
-    r"|医生|大夫|检查|结果|报告|化验|诊断|[他她它这那]|^\W*(?:其实)?(?:搞错|弄错|错)了",
+    r"|diagnosis|nurse|gp|dermatologist|specialist|guy|man|woman|lady)\b|(?:my )?(?:doctor|doc|allergist|gp)\b"
+    r"|(?:turns|turned) out\b|wrong\b|(?:a |an |total |big )?(?:mistake|error)\b"
+    r"|(?:my )?\w+ (?:thinks|says|said|thought) (?:that )?(?:she|he|they|it|that)\b)"
+    r"|医生|大夫|检查|结果|报告|化验|诊断|[他她它这那]|^\W*(?:其实|我觉得|我认为|我感觉|感觉)?(?:搞错|弄错|错|不准)",
     _I,
 )
 
@@ -941,96 +944,16 @@ _EMOTICON = re.compile(
 
 
 _BRACKET_RUN = re.compile(r"[(\[{（【「『<]{3,}|[)\]}）】」』>]{3,}")
-# A bullet that opens a line of a list ("- I live in Oslo", "* vegan", "• 对花生过敏"): no word
-# of the item, which is read as the line it is (a bulleted list stored nothing at all).
-_BULLET = re.compile(r"^[^\S\n]*[-*+•·‣◦▪▫●○■□➤►▸–—][^\S\n]+", re.MULTILINE)
-
-# A line that heads what follows with someone else ("My son:", "For my wife:", "Dad:", "我儿子：")
-# and the lines under it, to a blank line or the next heading: theirs, though said without a
-# subject ("My son:\nallergic to eggs\nvegan" stored both as the user's). Not "My family:"
-# (the user is one of it), nor a line of the user's own under it ("I'm worried about him").
-_SOMEONE_ELSES_HEADING = re.compile(
-    rf"[^\S\n]*(?:(?:for|about)\s+)?(?:(?:my|our)\s+)?(?:[\w-]+\s+)?(?!family\b)(?:{KIN_EN})"
-    rf"(?:\s+[A-Z][a-z]+)?[^\S\n]*[:：][^\S\n]*|[^\S\n]*(?:我的?|我们的?)?(?:{KIN_ZH})[^\S\n]*[:：][^\S\n]*",
-    _I,
-)
-_OWN_LINE = re.compile(rf"\s*(?:(?:{_I_FORMS}|my|me)\b|我(?!的?(?:{KIN_ZH})))", _I)
-_HEADING = re.compile(r".*[:：]\s*")
-
-
-def _others_lines_out(text: str) -> str:
-    """``text`` without the subjectless lines under a heading of someone else's."""
-    if not any(_SOMEONE_ELSES_HEADING.fullmatch(line) for line in text.split("\n")):
-        return text
-    kept: list[str] = []
-    theirs = False
-    for line in text.split("\n"):
-        if not line.strip():
-            theirs = False
-        elif _HEADING.fullmatch(line):  # theirs still under "Allergies:", not under "Me:"
-            theirs = _SOMEONE_ELSES_HEADING.fullmatch(line) is not None or (
-                theirs and not _OWN_LINE.match(line)
-            )
-        elif theirs and not _OWN_LINE.match(line):
-            continue
-        kept.append(line)
-    return "\n".join(kept)
-
-
-# A field of needs whose answers are the lines under it ("Allergies:\n- peanuts\n- shellfish",
-# "忌口：\n海鲜"): one line, as the field is read when written on one ("Allergies: peanuts,
-# shellfish"). The answers run to a blank line, the next heading or a sentence of the user's.
-_FIELD_LINE = re.compile(
-    r"[^\S\n]*(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:allerg(?:y|ies)|allergens?"
-    r"|intolerances?|dietary\s+(?:restrictions?|needs?|requirements?)|diet)[^\S\n]*:[^\S\n]*"
-    r"|[^\S\n]*(?:食物|药物)?(?:过敏原?|忌口|饮食禁忌)[^\S\n]*[:：][^\S\n]*",
-    _I,
-)
-_FIELD_ANSWER_WORDS = 5
-_LAST_JOINER = re.compile(r"\s+(?:and|or|&)$|[和及]$", _I)  # "- peanuts and" (the list's end)
-
-
-def _fields_joined(text: str) -> str:
-    """``text`` with each field of needs written over lines written on one (see _FIELD_LINE)."""
-    lines = text.split("\n")
-    if not any(_FIELD_LINE.fullmatch(line) for line in lines):
-        return text
-    joined: list[str] = []
-    answers: list[str] | None = None  # of the field written last, while its lines go on
-    for line in lines:
-        answer = line.strip()
-        if (
-            answers is not None
-            and answer
-            and not _HEADING.fullmatch(line)
-            and not _OWN_LINE.match(line)
-            and len(answer.split()) <= _FIELD_ANSWER_WORDS
-        ):
-            answers.append(_LAST_JOINER.sub("", answer.rstrip(".,;，。；")))
-            continue
-        if answers:
-            joined[-1] = _with_answers(joined[-1], answers)
-        answers = [] if _FIELD_LINE.fullmatch(line) else None
-        joined.append(line)
-    if answers:
-        joined[-1] = _with_answers(joined[-1], answers)
-    return "\n".join(joined)
-
-
-def _with_answers(field: str, answers: list[str]) -> str:
-    if CJK.search(field):
-        return field.strip() + "，".join(answers)
-    return f"{field.strip()} {', '.join(answers)}"
-
-
 # A line broken inside a sentence (text wrapped by a mail client or a narrow box: "I'm
 # allergic to peanuts and\nshellfish", "I'm allergic\nto sesame"): one line where the line
-# before ends on a word that goes on, or the next starts with one. A line ended by any other
-# word stays its own sentence ("I'm vegan\nI live in Oslo").
+# before ends on a word that goes on and the next goes on in lower case, or the next starts
+# with "to" (not "to be honest"). A line ended by any other word stays its own sentence ("I'm
+# vegan\nI live in Oslo", "oh my\nI'm allergic…").
 _WRAPPED = re.compile(
     r"(?<![^\W\d_])(?P<end>and|or|but|to|of|the|a|an|with|without|my|for|in|at|from|on|by|as|"
     r"am|is|are|was|were|be|very|so|than|that|because|since|I|I'm)[^\S\n]*\n[^\S\n]*"
-    r"(?=[^\W\d_])|(?<=[^\W\d_])[^\S\n]*\n[^\S\n]*(?=(?:to|and|or|of|with|but|because|than)\b)"
+    r"(?=[a-z])|(?<=[^\W\d_])[^\S\n]*\n[^\S\n]*"
+    r"(?=to (?!(?:summari[sz]e|sum up|be (?:honest|fair|clear)|clarify|recap|conclude|me|you)\b))"
 )
 
 
@@ -1054,7 +977,7 @@ def _prepare(text: str) -> str:
     text = _QUOTE_LINE.sub(" ", text)
     if _PRODUCT_LABEL.search(text):
         text = _LABEL_ALLERGENS.sub("Contains", text)
-    text = _fields_joined(_others_lines_out(_BULLET.sub("", text)))
+    text = lists_read(text)
     text = _WRAPPED.sub(lambda m: f"{m['end'] or ''} ", text)
     text = _QUOTED.sub(" ", text)
     text = _EMOJI.sub(" ", text)
@@ -1227,10 +1150,11 @@ def _languages_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str
 
 
 # "…, but not anymore", "…, but I outgrew it", "…，不过现在好了": the withdrawal of what the
-# clause before it said (see NO_LONGER_ALONE), said in the same sentence.
-_NO_LONGER_TAIL = re.compile(
-    rf"(?P<head>.*\S)\s*[,;，；—–-]\s*(?P<tail>(?:{NO_LONGER_ALONE.pattern}))", _I | re.DOTALL
-)
+# clause before it said (see NO_LONGER_ALONE), said in the same sentence: looked for after a
+# break within the last _TAIL_CHARS characters only (tried at every comma of a long run of
+# ", actually" it took quadratic time).
+_TAIL_BREAK = re.compile(r"\s*[,;，；—–-]\s*")
+_TAIL_CHARS = 80
 
 
 # …not after what was so once ("I was vegetarian for years, but not anymore", "小时候对牛奶
@@ -1245,13 +1169,16 @@ _SAID_OF_THE_PAST = re.compile(
 def _no_longer_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
     """The sentences, one cut before a last clause that says the rest holds no more."""
     for sentence, terminator in sentences:
-        if (
-            not NO_LONGER_ALONE.fullmatch(sentence)
-            and (m := _NO_LONGER_TAIL.fullmatch(sentence)) is not None
-            and not _SAID_OF_THE_PAST.search(m["head"])
-        ):
-            yield m["head"], ""
-            yield m["tail"], terminator
+        tail = None
+        if len(sentence) > 1 and not NO_LONGER_ALONE.fullmatch(sentence):
+            start = max(1, len(sentence) - _TAIL_CHARS)
+            for cut in _TAIL_BREAK.finditer(sentence, start):
+                if cut.start() > 0 and NO_LONGER_ALONE.fullmatch(sentence, cut.end()):
+                    tail = cut
+                    break
+        if tail is not None and not _SAID_OF_THE_PAST.search(sentence, 0, tail.start()):
+            yield sentence[: tail.start()], ""
+            yield sentence[tail.end() :], terminator
         else:
             yield sentence, terminator
 
@@ -2613,7 +2540,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
             # "I'm allergic to peanuts. Actually, not anymore.": what the sentence before said
             # last holds no more (withdrawn, a stored copy too); a statement that says "not"
             # already ("I don't eat meat. Not anymore.") stands
-            if len(found) > previous:
+            if len(found) == previous + 1 and said_alone(sentence_before):
                 found[-1:] = withdrawal_of(found[-1]) or found[-1:]
             continue
         # the need said last in the sentence before, which this one may add to or put right
