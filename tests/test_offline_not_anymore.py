@@ -170,3 +170,31 @@ def test_a_line_that_goes_on_is_no_withdrawal() -> None:
     assert facts_after("I'm allergic to sesame\nand no longer\ntake insulin")[:1] == [
         "User is allergic to sesame"
     ]
+
+
+# Newcomer 285: "not allergic anymore" says it of an allergy only.
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm allergic to sesame. Not allergic anymore.",
+        "I'm lactose intolerant. Not intolerant anymore!",
+        "我对芝麻过敏。现在不过敏了。",
+    ],
+)
+def test_not_allergic_anymore_withdraws_the_allergy(said: str) -> None:
+    assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I live in Bristol. Not allergic anymore.", ["User lives in Bristol"]),
+        ("我住在成都。现在不过敏了。", ["用户住在成都"]),
+    ],
+)
+def test_not_allergic_anymore_withdraws_nothing_else(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+def test_not_allergic_anymore_in_the_next_turn(tmp_path: Path) -> None:
+    assert _said_in_turns(tmp_path, "我对芝麻过敏。", "现在已经不过敏了") == []

@@ -283,10 +283,14 @@ class OfflineExtractor:
                     if meant[1] and found and found[-1] is said_before[1]:
                         found.pop()  # the need put right (a stored one stays: drop_wrong)
                     said = [meant[0]]
-            if said is None and said_before is not None and _no_longer(text, said_before[0], reply):
+            if (
+                said is None
+                and said_before is not None
+                and (no_longer := _no_longer(text, said_before[0], reply)) is not None
+            ):
                 # "I'm allergic to peanuts." and then "Actually, not anymore.": it is over
                 # (not after a question of the assistant's, which "not anymore" may answer)
-                said = withdrawal_of(said_before[1])
+                said = withdrawal_of(said_before[1], no_longer)
                 if said and found and found[-1] is said_before[1]:
                     found.pop()  # said in this update: no fact to store
             if said is None:
@@ -296,7 +300,7 @@ class OfflineExtractor:
         return found
 
 
-def _no_longer(text: str, said_before: str, reply: str) -> bool:
+def _no_longer(text: str, said_before: str, reply: str) -> re.Match[str] | None:
     """Whether the message ``text`` says only that what the user said in the message before,
     ``said_before``, holds no more
     (:data:`~deerflow_memory.update.offline.retractions.NO_LONGER_ALONE`): that message is
@@ -304,11 +308,9 @@ def _no_longer(text: str, said_before: str, reply: str) -> bool:
     assistant's ``reply`` between them only acknowledged it (after "Do you still smoke?",
     "I remember you were training for a marathon." or "Let me know if you still run",
     "not anymore" answers the assistant)."""
-    return (
-        NO_LONGER_ALONE.fullmatch(text.replace("’", "'")) is not None
-        and said_alone(said_before)
-        and _only_acknowledges(reply)
-    )
+    if not (said_alone(said_before) and _only_acknowledges(reply)):
+        return None
+    return NO_LONGER_ALONE.fullmatch(text.replace("’", "'"))
 
 
 # An assistant's reply that only acknowledges what the user said: "Noted.", "Got it, I'll

@@ -610,11 +610,11 @@ def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
 # for: "不了" alone declines an offer, "没有了" alone answers "anything else?", "好了" is "done".
 NO_LONGER_ALONE = re.compile(
     r"\s*(?:(?:actually|but|well|though|although|and|oh|um+|uh+|hmm+|haha|lol|sadly|luckily|thankfully)[,!]?\s+)*"
-    r"(?:not\s+any\s*more|not\s+any\s+longer"
+    r"(?:not\s+(?:(?P<kind>allergic|intolerant)\s+)?any\s*more|not\s+any\s+longer"
     r"|I(?:\s+outgrew|\s+have\s+outgrown|'ve\s+outgrown|\s+grew\s+out\s+of)\s+(?:it|that|them|the\s+allergy))"
     r"(?:[,\s]+(?:though|luckily|thankfully|thank god|haha|lol|now|actually))*[\s.!~…]*"
     r"|\s*(?:其实|不过|但是?|可是)?[,，]?(?:我)?(?:现在|如今|目前|已经|早就|后来)(?:已经)?"
-    r"(?:不再是?了|不是了|不了|没有了|没了|好了|不会了)[啦啊呀哦]*[\s.!！。~～…]*",
+    r"(?:不再是?了|不是了|不了|没有了|没了|好了|不会了|(?:不再|不)(?P<zh_kind>过敏)了)[啦啊呀哦]*[\s.!！。~～…]*",
     _I,
 )
 # What joins a clause to another: "not anymore" after a sentence of two clauses ("I'm allergic
@@ -641,17 +641,22 @@ _NEGATED = re.compile(
 _EN_SAID = re.compile(r"^User (?P<verb>is|has|[a-z]+s) (?P<rest>\S.*)$")
 
 
-def withdrawal_of(said: Candidate) -> list[Candidate]:
-    """The retraction of ``said`` when the user adds "not anymore" to it (:data:`NO_LONGER_ALONE`).
+def withdrawal_of(said: Candidate, no_longer: re.Match[str]) -> list[Candidate]:
+    """The retraction of ``said`` when the user adds ``no_longer`` to it (a match of
+    :data:`NO_LONGER_ALONE`: "Not anymore.", "Not allergic anymore.", "现在不过敏了").
 
     ``said`` is read as the user would say it withdrawn ("User is allergic to peanuts" as
     "I'm no longer allergic to peanuts", "用户住在上海" as "我不再住在上海了") by
     :func:`match_retraction`. Nothing (an empty list) for a statement that says "not" already,
-    one of the past, a retraction, or one that no retraction pattern reads: the statement
-    then stands (a wrong need kept is the safer error).
+    one of the past, a retraction, one of another kind than ``no_longer`` names ("我住在上海。
+    现在不过敏了。"), or one that no retraction pattern reads: the statement then stands (a
+    wrong need kept is the safer error).
     """
     content = said.content
     if not content or said.past or said.retract is not None or _NEGATED.search(content):
+        return []
+    kind = no_longer["kind"] or no_longer["zh_kind"]
+    if kind and kind.casefold() not in content.casefold():
         return []
     if content.startswith("用户"):
         withdrawn = match_retraction(f"我不再{content[2:]}了", True)

@@ -2536,12 +2536,12 @@ def candidates_from_text(text: str) -> list[Candidate]:
             found[previous:] = _still_so(found[previous:], (alone["verb"] or "do").casefold())
             continue
         asked = "?" in terminator or "？" in terminator
-        if not asked and NO_LONGER_ALONE.fullmatch(raw):
+        if not asked and (no_longer := NO_LONGER_ALONE.fullmatch(raw)) is not None:
             # "I'm allergic to peanuts. Actually, not anymore.": what the sentence before said
             # last holds no more (withdrawn, a stored copy too); a statement that says "not"
             # already ("I don't eat meat. Not anymore.") stands
             if len(found) == previous + 1 and said_alone(sentence_before):
-                found[-1:] = withdrawal_of(found[-1]) or found[-1:]
+                found[-1:] = withdrawal_of(found[-1], no_longer) or found[-1:]
             continue
         # the need said last in the sentence before, which this one may add to or put right
         last = found[-1] if len(found) > previous and not asked else None
