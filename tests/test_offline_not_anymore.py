@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from deerflow_memory.update.offline.text import candidates_from_text
 from tests.test_offline_attacker51 import _run
 from tests.test_offline_context import _said_in_turns
 from tests.test_quality_kinds import facts_after, said_in_one_update
@@ -198,3 +199,12 @@ def test_not_allergic_anymore_withdraws_nothing_else(said: str, stored: list[str
 
 def test_not_allergic_anymore_in_the_next_turn(tmp_path: Path) -> None:
     assert _said_in_turns(tmp_path, "我对芝麻过敏。", "现在已经不过敏了") == []
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("run", [", actually", ", but", ", lol"])
+def test_a_long_run_of_lead_words_is_read_in_linear_time(run: str) -> None:
+    # attacker 284: the last clause was looked for after every comma, each try reading the
+    # run to its end (10k ", actually" took 25 s, 200k would take hours)
+    said = "I'm vegan" + run * 20_000
+    assert [c.content for c in candidates_from_text(said)][:1] == ["User is vegan"]
