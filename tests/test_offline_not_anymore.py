@@ -208,3 +208,69 @@ def test_a_long_run_of_lead_words_is_read_in_linear_time(run: str) -> None:
     # run to its end (10k ", actually" took 25 s, 200k would take hours)
     said = "I'm vegan" + run * 20_000
     assert [c.content for c in candidates_from_text(said)][:1] == ["User is vegan"]
+
+
+# A liking or habit said over in the next sentence: no retraction reads "I no longer love
+# sushi", and the statement was kept as if it still held. A statement that is no need and
+# is said over right away is no fact; a need no retraction reads still stands (the safer error).
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I love sushi. Not anymore.",
+        "I really enjoy trail running. Not any more, sadly.",
+        "My favourite band is Muse. Not anymore.",
+        "I drink two espressos every morning. Not anymore.",
+        "I love sushi. I don't anymore.",
+        "I like jazz. I don't love it anymore.",
+        "I love sushi, but I don't like it anymore.",
+        "我喜欢爵士乐。现在不喜欢了。",
+        "我很喜欢吃榴莲。现在不爱了。",
+        "我爱喝奶茶，不过现在不喜欢了",
+    ],
+)
+def test_a_liking_said_over_is_not_stored(said: str) -> None:
+    assert facts_after(said) == []
+
+
+def test_a_liking_said_over_in_the_next_message(tmp_path: Path) -> None:
+    turns = ("I love sushi.", "AI: Noted!", "Not anymore.")
+    assert said_in_one_update(*turns) == [""]  # a retraction, no fact
+    assert _said_in_turns(tmp_path, "我喜欢爵士乐。", "现在不喜欢了") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # "I don't like it anymore" says a liking is over, not a habit or a need
+        ("I play chess. I don't like it anymore.", ["User plays chess"]),
+        ("I live in Ghent. I don't like it anymore.", ["User lives in Ghent"]),
+        ("I'm allergic to kiwi. I don't like it anymore.", ["User is allergic to kiwi"]),
+        ("我对花生过敏。现在不喜欢了。", ["用户对花生过敏"]),
+        # an answer to the assistant's question is of that question
+        (("I love sushi.", "AI: Do you still go climbing?", "Not anymore."), ["User loves sushi"]),
+    ],
+)
+def test_a_liking_said_over_takes_nothing_else(
+    said: str | tuple[str, ...], stored: list[str]
+) -> None:
+    if isinstance(said, tuple):
+        assert said_in_one_update(*said) == stored
+    else:
+        assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I love sushi. Not anymore.", ("User loves sushi", "User loves sushi in Osaka")),
+        ("我喜欢爵士乐。现在不喜欢了。", ("用户喜欢爵士乐", "用户在爵士乐队工作")),
+        (
+            "My favourite band is Muse. Not anymore.",
+            ("User's favourite band is Muse", "User's favourite band is Blur"),
+        ),
+    ],
+)
+def test_a_liking_said_over_withdraws_the_stored_fact_that_says_just_that(
+    said: str, stored: tuple[str, ...]
+) -> None:
+    assert _run(said, stored=stored) == ([], ["f0"])

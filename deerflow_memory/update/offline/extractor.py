@@ -290,8 +290,9 @@ class OfflineExtractor:
             ):
                 # "I'm allergic to peanuts." and then "Actually, not anymore.": it is over
                 # (not after a question of the assistant's, which "not anymore" may answer)
-                said = withdrawal_of(said_before[1], no_longer)
-                if said and found and found[-1] is said_before[1]:
+                over = withdrawal_of(said_before[1], no_longer)
+                said = [] if over is None else [over]
+                if over is not None and found and found[-1] is said_before[1]:
                     found.pop()  # said in this update: no fact to store
             if said is None:
                 said = candidates_from_text(text)

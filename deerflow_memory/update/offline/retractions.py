@@ -611,10 +611,11 @@ def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
 NO_LONGER_ALONE = re.compile(
     r"\s*(?:(?:actually|but|well|though|although|and|oh|um+|uh+|hmm+|haha|lol|sadly|luckily|thankfully)[,!]?\s+)*"
     r"(?:not\s+(?:(?P<kind>allergic|intolerant)\s+)?any\s*more|not\s+any\s+longer"
-    r"|I(?:\s+outgrew|\s+have\s+outgrown|'ve\s+outgrown|\s+grew\s+out\s+of)\s+(?:it|that|them|the\s+allergy))"
-    r"(?:[,\s]+(?:though|luckily|thankfully|thank god|haha|lol|now|actually))*[\s.!~…]*"
+    r"|I(?:\s+outgrew|\s+have\s+outgrown|'ve\s+outgrown|\s+grew\s+out\s+of)\s+(?:it|that|them|the\s+allergy)"
+    r"|I\s+(?:don't|do\s+not)(?:\s+(?P<verb>like|love|enjoy)\s+(?:it|that|them))?\s+any\s*more)"
+    r"(?:[,\s]+(?:though|luckily|thankfully|thank god|sadly|unfortunately|haha|lol|now|actually))*[\s.!~…]*"
     r"|\s*(?:其实|不过|但是?|可是)?[,，]?(?:我)?(?:现在|如今|目前|已经|早就|后来)(?:已经)?"
-    r"(?:不再是?了|不是了|不了|没有了|没了|好了|不会了|(?:不再|不)(?P<zh_kind>过敏)了)[啦啊呀哦]*[\s.!！。~～…]*",
+    r"(?:不再是?了|不是了|不了|没有了|没了|好了|不会了|(?:不再|不)(?P<zh_kind>过敏|喜欢|爱)了)[啦啊呀哦]*[\s.!！。~～…]*",
     _I,
 )
 # What joins a clause to another: "not anymore" after a sentence of two clauses ("I'm allergic
@@ -638,26 +639,45 @@ def said_alone(text: str) -> bool:
 _NEGATED = re.compile(
     r"\b(?:not|never|no longer|doesn't|don't|can't|cannot|won't)\b|^用户(?:不|没|从不|从来不)"
 )
+# A statement of what was so once ("User was vegetarian for years", "用户以前住在上海").
+_OF_THE_PAST = re.compile(r"User (?:was|were|had|used to)\b|用户(?:以前|曾经|过去|小时候)")
+_SUBJECT = re.compile(r"^(?:User|用户)\s*")  # as the stored fact is read: "'s favourite…" stays
+# A liking, which "I don't love it anymore" and "现在不喜欢了" say is over, whichever word said it.
+_LIKED = re.compile(r"^User (?:\w+ )?(?:likes|loves|enjoys)\b|^用户(?:很|特别|非常)?(?:喜欢|爱)")
 _EN_SAID = re.compile(r"^User (?P<verb>is|has|[a-z]+s) (?P<rest>\S.*)$")
 
 
-def withdrawal_of(said: Candidate, no_longer: re.Match[str]) -> list[Candidate]:
-    """The retraction of ``said`` when the user adds ``no_longer`` to it (a match of
+def withdrawal_of(said: Candidate, no_longer: re.Match[str]) -> Candidate | None:
+    """What takes the place of ``said`` when the user adds ``no_longer`` to it (a match of
     :data:`NO_LONGER_ALONE`: "Not anymore.", "Not allergic anymore.", "现在不过敏了").
 
     ``said`` is read as the user would say it withdrawn ("User is allergic to peanuts" as
     "I'm no longer allergic to peanuts", "用户住在上海" as "我不再住在上海了") by
-    :func:`match_retraction`. Nothing (an empty list) for a statement that says "not" already,
-    one of the past, a retraction, one of another kind than ``no_longer`` names ("我住在上海。
-    现在不过敏了。"), or one that no retraction pattern reads: the statement then stands (a
-    wrong need kept is the safer error).
+    :func:`match_retraction`: that retraction, which also withdraws a stored copy.
+
+    Returns:
+        That retraction; when no retraction pattern reads it and ``said`` is no need ("I
+        love sushi. Not anymore."), one that withdraws the statement whole (a stored fact
+        that says just "User loves sushi" goes); ``None`` when ``said`` stands:
+        a statement that says "not" already, one of the past, a retraction, one of another
+        kind than ``no_longer`` names ("我住在上海。现在不过敏了。"), or a need no retraction
+        pattern reads (a wrong need kept is the safer error).
     """
     content = said.content
-    if not content or said.past or said.retract is not None or _NEGATED.search(content):
-        return []
+    if (
+        not content
+        or said.past
+        or said.retract is not None
+        or _NEGATED.search(content)
+        or _OF_THE_PAST.match(content)
+    ):
+        return None
     kind = no_longer["kind"] or no_longer["zh_kind"]
-    if kind and kind.casefold() not in content.casefold():
-        return []
+    if no_longer["verb"] or kind in ("喜欢", "爱"):  # "I don't like it anymore", "现在不爱了"
+        if not _LIKED.search(content):
+            return None
+    elif kind and kind.casefold() not in content.casefold():
+        return None
     if content.startswith("用户"):
         withdrawn = match_retraction(f"我不再{content[2:]}了", True)
     elif (m := _EN_SAID.match(content)) is not None:
@@ -665,7 +685,11 @@ def withdrawal_of(said: Candidate, no_longer: re.Match[str]) -> list[Candidate]:
         head = "I'm no longer" if verb == "is" else f"I no longer {base_form(verb)}"
         withdrawn = match_retraction(f"{head} {m['rest']}", False)
     else:
-        return []
-    if withdrawn is None or withdrawn.content or not withdrawn.retract:
-        return []
-    return [withdrawn]
+        withdrawn = None
+    if withdrawn is not None and not withdrawn.content and withdrawn.retract:
+        return withdrawn
+    if said.constraint:
+        return None
+    # No pattern reads it withdrawn ("I no longer love sushi"): the statement itself goes,
+    # and a stored fact that says just that ("User loves sushi", not "…sushi in Osaka").
+    return Candidate("", C.CONTEXT, 0.9, retract=_SUBJECT.sub("", content), retract_whole=True)

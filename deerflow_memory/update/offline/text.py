@@ -2541,7 +2541,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
             # last holds no more (withdrawn, a stored copy too); a statement that says "not"
             # already ("I don't eat meat. Not anymore.") stands
             if len(found) == previous + 1 and said_alone(sentence_before):
-                found[-1:] = withdrawal_of(found[-1], no_longer) or found[-1:]
+                over = withdrawal_of(found[-1], no_longer)
+                if over is not None:
+                    found[-1] = over
             continue
         # the need said last in the sentence before, which this one may add to or put right
         last = found[-1] if len(found) > previous and not asked else None
