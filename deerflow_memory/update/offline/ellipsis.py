@@ -267,7 +267,9 @@ _EN_INSTEAD = re.compile(
     r"(?P<lead>(?:(?:sorry|oops|whoops|my bad|wait|er+m*|um+|uh+|actually)[,.!]?\s+"
     r"|no(?:[,.!]\s*|\s+wait[,.!]?\s+))*)"
     r"(?:(?:(?P<own>I mean|I meant(?: to say)?)|(?P<say>make that|or rather)),?\s+)?(?:to\s+)?"
-    r"(?P<thing>[A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*){0,3}?)\s*[.!]*",
+    r"(?P<it>it(?:'s|\s+is|\s+was)\s+)?"
+    r"(?P<thing>[A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*){0,3}?)"
+    r"(?:,?\s+not\s+(?P<not>[A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*){0,3}?))?\s*[.!]*",
     _I,
 )
 _EN_MARKS_INSTEAD = re.compile(r"sorry|oops|whoops|my bad|no\b|wait", _I)
@@ -275,7 +277,7 @@ _EN_OWN_SLIP = re.compile(r"oops|whoops|my bad|wait", _I)  # (not "no" or "sorry
 _ZH_INSTEAD = re.compile(
     r"(?P<lead>(?:不对|不是|说错了|我说错了|抱歉|不好意思|对不起|哦)?)[，,]?\s*"
     r"(?:(?P<own>我是说|我的意思是)|(?P<say>应该是)|(?P<actually>其实是)|是)(?:对)?"
-    r"(?P<thing>[^\s，,。！？!?；;：:]{1,10})[。！!]?"
+    r"(?P<thing>[^\s，,。！？!?；;：:]{1,10})(?:[，,]\s*(?:而)?不是(?P<not>[^\s，,。！？!?；;：:]{1,10}))?[。！!]?"
 )
 _ZH_OWN_SLIP = ("说错了", "我说错了")  # (and "不对", "that's wrong", which may answer)
 
@@ -291,6 +293,9 @@ class Meant:
     own_words: bool
     """Whether it speaks of what the user said ("I meant", "wait", "oops", "我是说", "说错了"),
     so it may put right a need of the message before (not only of the sentence before)."""
+    not_of: str | None = None
+    """The thing it says was wrong ("pecans, not walnuts" → "walnuts", "不是青霉素"), which
+    must be the need's; ``None`` when it names none."""
 
 
 def said_instead(text: str, zh: bool) -> Meant | None:
@@ -306,16 +311,21 @@ def said_instead(text: str, zh: bool) -> Meant | None:
         if m is None or not said_so or not zh_things(m["thing"]):
             return None
         own = bool(m["own"]) or m["lead"] in _ZH_OWN_SLIP
-        return Meant(m["thing"], own or bool(m["say"]) or m["lead"] == "不对", own)
+        wrong = own or bool(m["say"] or m["not"]) or m["lead"] == "不对"
+        return Meant(m["thing"], wrong, own, m["not"])
     m = _EN_INSTEAD.fullmatch(text)
-    if m is None or not (m["own"] or m["say"] or _EN_MARKS_INSTEAD.search(m["lead"])):
+    if m is None or not (
+        m["own"] or m["say"] or m["not"] or _EN_MARKS_INSTEAD.search(m["lead"])
+    ):
         return None
+    if m["it"] and not m["not"]:
+        return None  # "Actually it's amoxicillin" alone may be of anything
     thing = m["thing"]
     if not all(_EN_KNOWN.fullmatch(t) for t in _EN_AND.split(thing)):
         return None
     thing = thing if thing.isupper() and len(thing) <= 4 else thing.lower()  # "MSG"
     own = bool(m["own"] or _EN_OWN_SLIP.search(m["lead"]))  # "No wait, …", "Oops, …"
-    return Meant(thing, bool(m["own"] or m["say"]), own)
+    return Meant(thing, bool(m["own"] or m["say"] or m["not"]), own, m["not"])
 
 
 def split_instead(sentence: str, zh: bool) -> tuple[str, Meant] | None:
@@ -381,6 +391,8 @@ def put_right(need: Candidate, meant: Meant) -> tuple[Candidate, bool] | None:
     said = need_of(need, meant.thing)
     if said is None:
         return None
+    if meant.not_of is not None and meant.not_of.casefold() != (need.value or "").casefold():
+        return None  # "…, not walnuts" after a need of peanuts: of something else
     value = need.value or ""
     one = _LAST_ITEM.sub("", value) == value
     kind = _KIND_OF_THINGS.fullmatch(value.strip()) is not None

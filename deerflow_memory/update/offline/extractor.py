@@ -279,7 +279,7 @@ class OfflineExtractor:
             if said_before is not None:
                 if not replied and (more := added_to(text, *said_before)) is not None:
                     said = [more]
-                elif (meant := _put_right(text, *said_before)) is not None:
+                elif (meant := _put_right(text, *said_before, reply)) is not None:
                     if meant[1] and found and found[-1] is said_before[1]:
                         found.pop()  # the need put right (a stored one stays: drop_wrong)
                     said = [meant[0]]
@@ -335,11 +335,17 @@ def _only_acknowledges(reply: str) -> bool:
     return len(sentences) <= 3 and all(_ACKNOWLEDGES.fullmatch(s) for s in sentences)
 
 
-def _put_right(text: str, said_before: str, need: Candidate) -> tuple[Candidate, bool] | None:
+def _put_right(
+    text: str, said_before: str, need: Candidate, reply: str
+) -> tuple[Candidate, bool] | None:
     """``need``, said last in the message before, put right by the message ``text`` ("Sorry,
     I meant pecans.", "Sorry, I meant I'm allergic to pecans."), and whether it takes its
-    place; ``None`` when ``text`` puts nothing right in the user's own words."""
-    if (meant := instead_of(text, said_before, need, next_message=True)) is not None:
+    place; ``None`` when ``text`` puts nothing right in the user's own words. After an
+    assistant's ``reply`` that only acknowledged, any correction of the thing is of the
+    need ("Sorry, amoxicillin, not penicillin."); after one that asks, only words of what
+    the user said ("Pecans, not walnuts." answers "Walnut or pecan cookies?")."""
+    acknowledged = _only_acknowledges(reply)
+    if (meant := instead_of(text, said_before, need, next_message=not acknowledged)) is not None:
         return meant
     again = restated(text)
     zh = _CJK.search(text) is not None

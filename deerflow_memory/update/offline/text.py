@@ -2997,16 +2997,16 @@ def _sentence_candidates(
         sentence = f"I used to {was['x']}" if used_to else f"I'm no longer {was['x']}"
     if (changed := retraction_frame(sentence, zh)) is not None:
         return [changed]
-    framed = _correction_frame(sentence, zh, marker)
-    if framed is not None:
-        return framed
     if instead and (correction := split_instead(sentence, zh)) is not None:
-        # "I'm allergic to peanuts, I mean cashews", "我对花生过敏，不对，是腰果": the need of
-        # the thing meant (see ellipsis.put_right)
+        # "I'm allergic to peanuts, I mean cashews", "我对花生过敏，不对，是腰果", "…, I mean
+        # cashews, not peanuts": the need of the thing meant (see ellipsis.put_right)
         head, what = correction
         said = _sentence_candidates(head, zh, marker, instead=False, told=told, mine=mine)
         if said and said_last(head, said[-1], zh) and (meant := put_right(said[-1], what)):
             return [*said[:-1], meant[0]] if meant[1] else [*said, meant[0]]
+    framed = _correction_frame(sentence, zh, marker)
+    if framed is not None:
+        return framed
     if (added := split_one_more(sentence, zh)) is not None:
         # "I'm allergic to peanuts; shrimp too", "我对花生过敏，还有虾": the need, then again
         # of each thing added (which, read alone, stated nothing or something else)
