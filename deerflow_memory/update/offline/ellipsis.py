@@ -314,9 +314,7 @@ def said_instead(text: str, zh: bool) -> Meant | None:
         wrong = own or bool(m["say"] or m["not"]) or m["lead"] == "不对"
         return Meant(m["thing"], wrong, own, m["not"])
     m = _EN_INSTEAD.fullmatch(text)
-    if m is None or not (
-        m["own"] or m["say"] or m["not"] or _EN_MARKS_INSTEAD.search(m["lead"])
-    ):
+    if m is None or not (m["own"] or m["say"] or m["not"] or _EN_MARKS_INSTEAD.search(m["lead"])):
         return None
     if m["it"] and not m["not"]:
         return None  # "Actually it's amoxicillin" alone may be of anything

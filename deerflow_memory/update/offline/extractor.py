@@ -58,6 +58,7 @@ from deerflow_memory.update.offline.expiry import with_time_frames
 from deerflow_memory.update.offline.retractions import (
     AGO_EN,
     NO_LONGER_ALONE,
+    WITHDRAWAL_UNDONE,
     names_need,
     names_only,
     names_retracted,
@@ -253,12 +254,20 @@ class OfflineExtractor:
         # "What did you have for lunch?" and then "Chicken too.": an answer to the reply, not
         # to the user's message before it (only the user's own slip is put right then)
         reply = _reply_after(context)
+        undo: tuple[Candidate, Candidate | None] | None = None  # a withdrawal, what it popped
         for message in messages:
             if isinstance(message, AIMessage):
                 reply = f"{reply} {message_text(message)[-_REPLY_CHARS:]}"[-2 * _REPLY_CHARS :]
             if not isinstance(message, HumanMessage):
                 continue
             text = strip_upload_blocks(message_text(message))
+            if undo is not None:
+                (withdrawal, popped), undo = undo, None
+                if WITHDRAWAL_UNDONE.fullmatch(text):
+                    # "Not anymore." and then "Just kidding!": the need stands
+                    found = [c for c in found if c is not withdrawal] + ([popped] if popped else [])
+                    said_before, last_text, reply = None, text, ""
+                    continue
             replied = _opens_a_turn(reply)
             if (
                 not _opens_a_turn(reply, me_too=True)
@@ -292,8 +301,11 @@ class OfflineExtractor:
                 # (not after a question of the assistant's, which "not anymore" may answer)
                 over = withdrawal_of(said_before[1], no_longer)
                 said = [] if over is None else [over]
-                if over is not None and found and found[-1] is said_before[1]:
-                    found.pop()  # said in this update: no fact to store
+                if over is not None:
+                    popped = found[-1] if found and found[-1] is said_before[1] else None
+                    if popped is not None:
+                        found.pop()  # said in this update: no fact to store
+                    undo = (over, popped)
             if said is None:
                 said = candidates_from_text(text)
             found.extend(said)

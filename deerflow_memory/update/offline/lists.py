@@ -48,13 +48,41 @@ _ABOUT_SOMEONE_ELSE = re.compile(
     rf"\s*(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})\b(?!\s*[:：])|\s*我的?(?!家人|家里人)(?:{KIN_ZH})(?![:：])",
     _I,
 )
-# …of the user's own: "Me:", "About me:", "For me:", "Self:", "本人：", "我：".
-_SELF = re.compile(r".*\b(?:me|myself|self|mine)\b.*|.*(?:关于我|本人|我[:：]).*", _I)
-# …of what the user tells of themselves, or of whom the heading before is about ("Things to
-# remember:", "My info:", "Medical:", "健康：" — under "My son:", of him).
+# …of someone else's wherever it names them: "My wife's diet:", "Facts about my son:", "Diets my
+# friends follow:", "我儿子的饮食：".
+_NAMES_SOMEONE = re.compile(
+    rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})(?:'s?)?(?!\w)"
+    rf"|我的?(?!家人|家里人)(?:{KIN_ZH})",
+    _I,
+)
+# …of the user's own: "Me:", "About me:", "A bit about myself:", "I am:", "本人：", "我：".
+_SELF = re.compile(
+    r".*\babout\s+(?:me|myself)\b.*|\s*(?:for\s+)?(?:me|myself|self|mine)\s*[:：]\s*"
+    r"|\s*(?:I\s+am|I'm)\s*[:：]\s*|.*关于我.*|\s*(?:本人|我)\s*[:：]\s*",
+    _I,
+)
+# …of what the user asks to be kept ("Things I'd like you to remember:", "请记住：").
+_KEEP = re.compile(r".*\b(?:remember|know|note|keep in mind)\b.*|.*(?:记住|记一下|注意).*", _I)
+# …of what the user tells of themselves ("My info:", "Medical:", "健康："; under "My son:", of
+# him): a note of the user's, not "My New Year's resolutions:" or "Diet options:".
 _ABOUT = re.compile(
-    r".*\b(?:my|remember|know|note|notes|profile|info|details|intro|introduction|"
-    r"health|medical|diet\w*|allerg\w*|intolerances?|restrictions?)\b.*|.*(?:个人|我的|记住|健康|饮食|过敏|忌口).*",
+    r".*\b(?:remember|know|note|notes|profile|info|details|intro|introduction)\b.*"
+    r"|\s*(?:(?:my|about|some|a few|quick)\s+)*(?:health|medical(?:\s+history)?|diet|dietary"
+    r"|allerg(?:y|ies)|intolerances?|restrictions?|background|facts|bio|stats)\s*[:：]\s*"
+    r"|\s*(?:(?:my|our)\s+(?:family|household)|we|us)\s*[:：]\s*"  # the family the user is one of
+    r"|.*(?:个人|我的信息|资料|记住|健康|饮食|过敏|忌口).*",
+    _I,
+)
+# A heading that asks ("Which should I pick?", "Poll: what's your diet?", "Should I go:") or
+# names what the user wants, tried or dislikes ("Diets I want to try:", "Diets I hate:", "Not
+# for me:") heads options, not what the user is.
+_ASKS = re.compile(
+    r".*[?？]\s*|\s*(?:which|what|should|shall|can|could|would|do|does|is|are|how)\b.*"
+    r"|.*\b(?:want|wanna|would like|'d like|hope|plan|planning|try|tried|trying|hate|dislike"
+    r"|never|considering|thinking|resolutions?|goals?|wish|ideas?|options?|not for me"
+    r"|examples?|template|sample|poll|survey|form|questionnaire|recipe|menu|label|packaging)\b.*"
+    r"|.*(?:想|打算|计划|尝试|试过|讨厌|不喜欢|考虑|选项|哪个|什么|问卷|模板|示例|例如|比如|表格|填"
+    r"|包装|产品|配料|菜单|统计|写着).*",
     _I,
 )
 # A line with the user as a subject is the user's wherever it stands.
@@ -74,12 +102,17 @@ _NONE = re.compile(r"(?:none|n/?a|no|nothing|nope|nil|nkda|没有|无|暂无|没
 # A statement of the user's cut at its colon, its things the items under it: "I'm allergic
 # to:", "I can't eat:", "I avoid:", "我对以下食物过敏：", "我不吃："
 _STATED = re.compile(
-    r"\s*(?:I|I'm|I am)\b[^:：\n]{0,60}\b(?:to|of|from|eat|drink|take|avoid|have|with)\s*[:：]\s*"
+    r"\s*(?:(?:things|foods?|stuff|drinks|drugs|medications?|medicines|what)\s+)?"
+    r"(?P<stated>(?:I|I'm|I am)\b[^:：\n]{0,60}\b(?:to|of|from|eat|drink|take|avoid|have|with))"
+    r"\s*[:：]\s*"
     r"|\s*我[^:：\n]{0,20}(?:过敏|不耐受|不吃|不能吃|不喝|不能喝|忌口|忌)\s*[:：]\s*",
     _I,
 )
+# …in Chinese, where the things go between 对 and the need: "我对以下食物过敏：", "我乳糖不耐受，
+# 还对下面这几样东西严重过敏："
 _ZH_STATED_NEED = re.compile(
-    r"\s*我对(?:以下|下面|这些)?的?(?:食物|东西|药物|药品|药)?(?P<need>过敏|不耐受)\s*[:：]\s*"
+    r"对(?:以下|下面|下列|这些|如下)?(?:这)?(?:几样|几种|几个)?的?(?:食物|东西|药物|药品|药)?"
+    r"(?P<need>(?:严重|轻微|有点|都)?(?:过敏|不耐受))\s*[:：]\s*$"
 )
 _LAST_JOINER = re.compile(r"\s+(?:and|or|&)$|[和及]$", _I)  # "- peanuts and" (the list's end)
 
@@ -94,11 +127,17 @@ def lists_read(text: str) -> str:
     if not any(_ITEM.match(line) or _HEADING.fullmatch(line) for line in lines):
         return text
     out: list[str] = []
-    heads: str | None = None  # "theirs", "field", "other" or None (the user's, or nothing)
+    # "theirs", "field", "options" (a question's, a wish's, a template's), "other" (a heading
+    # of no statement of the user's) or None (the user's, or nothing)
+    heads: str | None = None
     answers: list[str] = []
+    just_headed = False  # the line before was the heading
     for line in lines:
         item = _ITEM.match(line)
         body = line[item.end() :] if item else line
+        if not line.strip() and heads is not None and just_headed:
+            continue  # "Allergies:\n\n- peanuts": the heading still heads what follows
+        just_headed = False
         if heads == "field":
             if item and not _NOT_AN_ANSWER.search(body):
                 answers.append(_LAST_JOINER.sub("", body.strip().rstrip(".,;，。；")))
@@ -117,17 +156,24 @@ def lists_read(text: str) -> str:
         own = _OWN.search(body) is not None
         if _HEADING.fullmatch(line) and not item:
             heads = _heading(line, heads, own)
+            just_headed = True
             answers = []
-            out.append(line)
+            # "My wife's diet:", "Diets I want to try:": no statement of the user's (a
+            # question is read as one, as it would be alone)
+            theirs = heads in ("theirs", "options") and line.rstrip()[-1:] in ":："
+            out.append("" if theirs else line)
             continue
-        if heads == "theirs" and not own and (item or _short(body)):
-            continue  # their item, without a subject: theirs
-        if heads == "other" and not own and item:
+        if heads == "theirs" and not own and (item or _short(body) or _FIELD.match(body)):
+            continue  # their item, without a subject, or their field: theirs
+        if heads in ("other", "options") and not own and item:
             continue  # an option or a label, not what the user is
+        if heads == "options" and not own and _FIELD.match(body):
+            continue  # a template's or an example's field
         if item and _ABOUT_SOMEONE_ELSE.match(body):
             heads = "theirs"  # "- My son is allergic to eggs\n- vegetarian": his
         elif not item:
-            heads = None
+            # "病人：我妈", "Here is my husband's info" (no colon): what follows is theirs
+            heads = "theirs" if not own and _NAMES_SOMEONE.search(body) else None
         out.append(body)
     if heads == "field":
         _close_field(out, answers)
@@ -138,15 +184,25 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
     """What the heading ``line`` (``own``: with the user as its subject) heads, after one that
     headed ``heads``: "theirs" (someone else's, to a heading of the user's own), "field" (a
     field of needs, or a statement of the user's cut at its colon, "I'm allergic to:"), None
-    (the user's) or "other" (no statement of the user's)."""
+    (the user's), "options" (a question's, a wish's, a template's: no statement of the
+    user's, nor are the fields under it) or "other" (a heading of no statement of the user's,
+    under which a field is still the user's: "Kids:\n- Tom, 5\nAllergies: walnuts")."""
     if own:
-        return "field" if _STATED.fullmatch(line) else None
-    if _SOMEONE_ELSES.fullmatch(line):
+        if _STATED.fullmatch(line):
+            return "field"
+        if _SELF.fullmatch(line) or _KEEP.fullmatch(line):
+            return None
+        if _ABOUT.fullmatch(line) and not _ASKS.fullmatch(line):
+            return None  # "我的信息：", "我的饮食：" (not "我想尝试的饮食：")
+        return "options"  # "Diets I want to try:", "Which should I pick?"
+    if _SOMEONE_ELSES.fullmatch(line) or _NAMES_SOMEONE.search(line):
         return "theirs"
     if _SELF.fullmatch(line):
         return None
-    if heads == "theirs":
-        return "theirs"  # "My son:\nAllergies:\n- eggs": his
+    if heads in ("theirs", "options"):
+        return heads  # "My son:\nAllergies:\n- eggs": his; "Template:\nAllergies:": no one's
+    if _ASKS.fullmatch(line):
+        return "options"
     if _FIELD.fullmatch(line):
         return "field"
     return None if _ABOUT.fullmatch(line) else "other"
@@ -172,14 +228,15 @@ def _close_field(out: list[str], answers: list[str]) -> None:
     field = out[-1].strip()
     if all(_NONE.fullmatch(answer) for answer in kept):
         out[-1] = ""
-    elif (zh_need := _ZH_STATED_NEED.fullmatch(field)) is not None:
-        out[-1] = f"我对{'、'.join(kept)}{zh_need['need']}"
-    elif _STATED.fullmatch(field) and not CJK.search(field):
+    elif (zh_need := _ZH_STATED_NEED.search(field)) is not None and field.startswith("我"):
+        out[-1] = f"{field[: zh_need.start()]}对{'、'.join(kept)}{zh_need['need']}"
+    elif (stated := _STATED.fullmatch(field)) is not None and stated["stated"]:
         things = ", ".join(kept[:-1]) + f" and {kept[-1]}" if len(kept) > 1 else kept[0]
-        out[-1] = f"{field.rstrip(' :')} {things}"
+        out[-1] = f"{stated['stated']} {things}"  # "Foods I can't eat:": "I can't eat …"
     elif CJK.search(field):
-        stated = _STATED.fullmatch(field) is not None  # "我不吃：" + 香菜: "我不吃香菜"
-        out[-1] = field.rstrip(":：") + "、".join(kept) if stated else field + "，".join(kept)
+        # "我不吃：" + 香菜: "我不吃香菜"
+        joined = "、".join(kept) if stated is not None else "，".join(kept)
+        out[-1] = field.rstrip(":：") + joined if stated is not None else field + joined
     else:
         out[-1] = f"{field} {', '.join(kept)}"
     answers.clear()

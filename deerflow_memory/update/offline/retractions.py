@@ -44,11 +44,13 @@ from deerflow_memory.update.offline.vocabulary import (
     KIN_ZH,
     NEED_THING_EN,
     SINCE_WHEN_EN,
+    TAKEN_BACK,
 )
 
 __all__ = [
     "AGO_EN",
     "NO_LONGER_ALONE",
+    "WITHDRAWAL_UNDONE",
     "match_retraction",
     "names_need",
     "names_only",
@@ -608,6 +610,9 @@ def retraction_frame(sentence: str, zh: bool) -> Candidate | None:
 # A sentence that says only that what was just said holds no more: "Not anymore.", "Actually,
 # not any longer.", "But I outgrew it.", "现在不是了", "已经好了". In Chinese a time word is asked
 # for: "不了" alone declines an offer, "没有了" alone answers "anything else?", "好了" is "done".
+# Those weak ones ("现在好了", "现在没有了", "现在不会了") withdraw a need only when nothing
+# follows them ("现在好了！以后连宫保鸡丁都吃不了了" is a complaint), and of a need only an
+# allergy or intolerance (after a reaction, the rash is what is gone).
 NO_LONGER_ALONE = re.compile(
     r"\s*(?:(?:actually|but|well|though|although|and|oh|um+|uh+|hmm+|haha|lol|sadly|luckily|thankfully)[,!]?\s+)*"
     r"(?:not\s+(?:(?P<kind>allergic|intolerant)\s+)?any\s*more|not\s+any\s+longer"
@@ -615,7 +620,17 @@ NO_LONGER_ALONE = re.compile(
     r"|I\s+(?:don't|do\s+not)(?:\s+(?P<verb>like|love|enjoy)\s+(?:it|that|them))?\s+any\s*more)"
     r"(?:[,\s]+(?:though|luckily|thankfully|thank god|sadly|unfortunately|haha|lol|now|actually))*[\s.!~…]*"
     r"|\s*(?:其实|不过|但是?|可是)?[,，]?(?:我)?(?:现在|如今|目前|已经|早就|后来)(?:已经)?"
-    r"(?:不再是?了|不是了|不了|没有了|没了|好了|不会了|(?:不再|不)(?P<zh_kind>过敏|喜欢|爱)了)[啦啊呀哦]*[\s.!！。~～…]*",
+    r"(?:不再是?了|不是了|不了|(?P<weak>没有了|没了|好了|不会了)|(?:不再|不)(?P<zh_kind>过敏|喜欢|爱)了)"
+    r"[啦啊呀哦]*[\s.!！。~～…]*",
+    _I,
+)
+# What says "not anymore" just said was not meant ("I'm allergic to peanuts. Not anymore.
+# Just kidding!", "…I wish!", "…Wait, yes I am.", "…现在好了。开玩笑的"): the need stands.
+WITHDRAWAL_UNDONE = re.compile(
+    r"[\s(（]*(?:(?:lol|haha|wait|oh|no|nah|ok(?:ay)?)[,!.]?\s+)*"
+    rf"(?:{TAKEN_BACK}|I\s+wish|if\s+only|yes|yeah|yep|我倒希望(?:是)?|要是就好了)"
+    r"(?:[\s,，]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am|我还是\w{0,4}))?"
+    r"[\s)）.!！。~～]*",
     _I,
 )
 # What joins a clause to another: "not anymore" after a sentence of two clauses ("I'm allergic
@@ -639,6 +654,7 @@ def said_alone(text: str) -> bool:
 _NEGATED = re.compile(
     r"\b(?:not|never|no longer|doesn't|don't|can't|cannot|won't)\b|^用户(?:不|没|从不|从来不)"
 )
+_ZH_ALLERGY = re.compile(r"过敏|不耐受")
 # A statement of what was so once ("User was vegetarian for years", "用户以前住在上海").
 _OF_THE_PAST = re.compile(r"User (?:was|were|had|used to)\b|用户(?:以前|曾经|过去|小时候)")
 _SUBJECT = re.compile(r"^(?:User|用户)\s*")  # as the stored fact is read: "'s favourite…" stays
@@ -672,6 +688,8 @@ def withdrawal_of(said: Candidate, no_longer: re.Match[str]) -> Candidate | None
         or _OF_THE_PAST.match(content)
     ):
         return None
+    if no_longer["weak"] and said.constraint and not _ZH_ALLERGY.search(content):
+        return None  # "我一吃虾就起疹子。现在好了。": the rash is gone, not the need
     kind = no_longer["kind"] or no_longer["zh_kind"]
     if no_longer["verb"] or kind in ("喜欢", "爱"):  # "I don't like it anymore", "现在不爱了"
         if not _LIKED.search(content):

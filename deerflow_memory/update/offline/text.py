@@ -53,6 +53,7 @@ from deerflow_memory.update.offline.own_words import (
 )
 from deerflow_memory.update.offline.retractions import (
     NO_LONGER_ALONE,
+    WITHDRAWAL_UNDONE,
     match_retraction,
     need_things,
     retraction_frame,
@@ -91,6 +92,7 @@ from deerflow_memory.update.offline.vocabulary import (
     SINCE_WHEN_EN,
     SYMPTOM_EN,
     SYMPTOM_ZH,
+    TAKEN_BACK,
 )
 from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import LINE_BREAKS, without_invisible
@@ -298,13 +300,21 @@ _ZH_TOLD_TO = re.compile(
 
 # Doubt of what was told, in its sentence or the next two ("…, but I doubt it", "She was wrong.",
 # "…a false positive", "但我不信", "误诊了"): nothing told is read then.
+# (Of the diagnosis, not of anything: "I doubt it", not "I doubt the pills will help"; "I
+# outgrew it", not "My son outgrew his allergy"; "I still eat it", not "I still do a lot of
+# baking"; "我不信", not "我妈不信".)
 _DOUBTED = re.compile(
-    r"\b(?:doubt|don't (?:believe|buy|trust|think so)|do not believe|not (?:true|convinced)|"
+    r"\b(?:doubt(?:s|ful)?(?:\s+(?:it|that|this|the (?:diagnosis|test|results?)))?"
+    r"(?=\s*(?:$|[.!?,;)]|\s+(?:but|though|honestly|lol|haha|tbh|tho)\b))"
+    r"|don't (?:believe|buy|trust|think so)|do not believe|not (?:true|convinced)|"
     r"false (?:positive|alarm)|misdiagnos\w*|but I(?:'m| am) not(?!\s+(?:sure|certain|positive))|"
-    r"I'm not(?: though| really)?(?=\W*$|[.!])|grew out|outgrew|I still (?:eat|do|have|drink)|"
-    r"is that (?:true|right|so)|really\?|disagree|skeptic\w*|sceptic\w*|hard to believe|"
+    r"I'm not(?: though| really)?(?=\W*$|[.!])|I(?:'ve| have)? (?:grew out|outgrew|outgrown)|"
+    r"I still (?:eat|have|drink) (?:it|them|that)\b|I still do(?=\W*$|[.!,])|"
+    r"is that (?:true|right|so)|really\?|disagree|I(?:'m| am) (?:\w+ )?(?:skeptic|sceptic)\w*|"
+    r"(?:skeptic|sceptic)\w* (?:of|about) (?:it|that|this|the (?:diagnosis|test|results?))\b|"
+    r"hard to believe(?:\s+(?:it|that))?(?=\s*(?:$|[.!?]))|"
     r"(?:lol|haha),? no(?!\s+joke)|yeah,? right|for years with no)|"
-    r"不信|不相信|误诊|其实不是|其实没有|其实我没有|假阳性|阴性|怀疑|真的吗",
+    r"(?<![妈爸他她们婆公子友人])不(?:相)?信|误诊|其实不是|其实没有|其实我没有|假阳性|阴性|怀疑|真的吗",
     _I,
 )
 # Words of doubt that say it of anything ("Something went wrong with my car", "I made a
@@ -312,7 +322,9 @@ _DOUBTED = re.compile(
 # two only when that sentence speaks of it (:data:`_OF_WHAT_WAS_TOLD`: "She was wrong.",
 # "Turns out it was nothing.", "Wrong!", "医生搞错了", "结果不准").
 _DOUBTED_IF_OF_IT = re.compile(
-    r"\b(?:wrong|mistaken|mistake|(?:turns|turned) out)\b|搞错|弄错|错了|不准|后来发现|并不是", _I
+    r"\b(?:wrong(?!\s+with)|mistaken|mistake|(?:turns|turned) out)\b|搞错|弄错|错了"
+    r"|(?<!说)不准(?![我吃喝用再碰])|后来发现|并不是",  # (not "不准我喝牛奶", "说不准")
+    _I,
 )
 _OF_WHAT_WAS_TOLD = re.compile(
     r"^\W*(?:(?:but|and|so|well|honestly|though|actually|i think|i'm (?:pretty )?sure|pretty sure"
@@ -474,17 +486,13 @@ _EN_MARKER = re.compile(
 )
 # A statement taken back: by a sentence of its own ("Just kidding."), or by a clause
 # at its end ("…, jk", "…（开玩笑的）", "…, or at least I was").
-_TAKEN_BACK_WORDS = (
-    r"(?:(?:I'?m\s+)?just\s+(?:kidding|joking)|jk|j/k|kidding|only\s+joking|"
-    r"开玩笑的?|开个玩笑|逗你(?:玩)?的|骗你的)"
-)
 _TAKEN_BACK = re.compile(
-    rf"[\s(（]*(?:lol\s+|haha\s+)?{_TAKEN_BACK_WORDS}(?:\s+about\s+(?:the\s+|my\s+|that\s+)?(?P<about>[\w' -]{{1,40}}?))?"
+    rf"[\s(（]*(?:lol\s+|haha\s+)?{TAKEN_BACK}(?:\s+about\s+(?:the\s+|my\s+|that\s+)?(?P<about>[\w' -]{{1,40}}?))?"
     r"(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*",
     _I,
 )
 _TAKEN_BACK_AFTER = re.compile(
-    rf"[,，;；(（\s]\s*(?:{_TAKEN_BACK_WORDS}|(?<=[(（])(?:joking|sarcasm)|/s|"
+    rf"[,，;；(（\s]\s*(?:{TAKEN_BACK}|(?<=[(（])(?:joking|sarcasm)|/s|"
     r"or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)|or\s+so\s+I\s+thought|至少以前是)"
     r"(?:\s+(?:lol|lmao|haha))*(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*$",  # "(jk lol)"
     _I,
@@ -693,9 +701,9 @@ def _reaction_said_when(sentence: str) -> str | None:
 
 
 # …in Chinese: "如果我吃海鲜就会过敏", "每次喝牛奶我都拉肚子", "只要吃鸡蛋我就起疹子", "吃海鲜的话我会
-# 过敏": said as the rules read it, "我一吃海鲜就过敏".
+# 过敏": said as the rules read it, "我一吃海鲜就过敏". ("假如", "suppose", is a hypothetical.)
 _ZH_REACTS_WHEN = re.compile(
-    rf"(?:如果|要是|假如|只要|每次|每回|一旦)?我?(?:只要|每次|每回|一)?(?P<verb>吃|喝|碰|接触|闻到|摸)(?:了|到)?"
+    rf"(?:如果|要是|只要|每次|每回|一旦)?我?(?:只要|每次|每回|一)?(?P<verb>吃|喝|碰|接触|闻到|摸)(?:了|到)?"
     rf"(?P<x>[^，,。就会都我的了]{{1,10}}?)(?:的话)?[，,]?\s*我?(?:就|都|会|也|肯定|一定|马上|立刻)*"
     rf"(?P<s>{SYMPTOM_ZH})了?[。！!]*"
 )
@@ -968,16 +976,36 @@ _PRODUCT_LABEL = re.compile(
 _LABEL_ALLERGENS = re.compile(r"(?<!\bmy )\ballergens?(?=\s*:)", _I)
 
 
+# …inside Chinese, where no space parts words ("我对花\ufffd生过敏" is "我对花生过敏")
+_UNREAD_IN_CJK = re.compile("(?<=[\u3400-\u9fff])\ufffd+(?=[\u3400-\u9fff])")
+# …between a word and the end of a contraction ("don\ufffdt", "I\ufffdve", "Sam\ufffds")
+_UNREAD_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\ufffd(?=(?:t|s|m|d|re|ve|ll)\b)")
+
+
+# Who told it, said after the need: "I'm allergic to sesame, says the allergist" is read as
+# "the allergist says I'm allergic to sesame" (what was told, which a doubt may put in question).
+_TOLD_AFTER = re.compile(
+    r"(?<![\w,])(?P<said>I(?:'m| am| have)\b[^,.!?\n]{3,80}),\s*(?:says|said|according to)\s+"
+    r"(?P<who>(?:my|the|our)\s+(?:doctor|doc|allergist|gp|dermatologist|specialist|nurse"
+    r"|(?:blood |allergy |skin )?tests?))\b",
+    _I,
+)
+
+
 def _prepare(text: str) -> str:
     text = without_invisible(text)  # read as stored: "so\u00adba" is "soba"
-    # U+FFFD stands for what could not be read (a lone surrogate: capture.messages.message_text)
-    text = text.replace("\ufffd", " ")
+    # U+FFFD stands for what could not be read (a lone surrogate: capture.messages.message_text,
+    # or a curly apostrophe decoded as the wrong charset: "I don\ufffdt eat pork")
+    if "\ufffd" in text:
+        text = _UNREAD_APOSTROPHE.sub("'", _UNREAD_IN_CJK.sub("", text))
+        text = text.replace("\ufffd", " ")
     # "\r", U+2028 and the other line separators end a line as "\n" does (not a space).
     text = _CODE.sub(" ", LINE_BREAKS.sub("\n", text))
     text = _QUOTE_LINE.sub(" ", text)
     if _PRODUCT_LABEL.search(text):
         text = _LABEL_ALLERGENS.sub("Contains", text)
     text = lists_read(text)
+    text = _TOLD_AFTER.sub(r"\g<who> says \g<said>", text)
     text = _WRAPPED.sub(lambda m: f"{m['end'] or ''} ", text)
     text = _QUOTED.sub(" ", text)
     text = _EMOJI.sub(" ", text)
@@ -1864,7 +1892,9 @@ def _zh_open_need(text: str) -> bool:
 
 
 # "我对", "本人对", "我从小就对", "我好像对": the user, a few words at most, "对"
-_ZH_NEED_OPENS = re.compile(r"(?:我|本人)(?!对象)[^，,。！？我你他她]{0,6}对$")
+_ZH_NEED_OPENS = re.compile(
+    r"(?:(?:我|本人)(?!对象)[^，,。！？我你他她]{0,6}|^\s*(?:还|也|而且|并且|另外|同时)?)对$"
+)  # (or a clause that drops the subject: "我乳糖不耐受，还对花生、虾过敏")
 # a thing, not what the user thinks of it ("我对这个方案很满意"), nor "我对象" (a partner)
 _ZH_A_THING = re.compile(r"(?!象)(?:(?!很|非常|挺|满意|认真|感激|觉得|说|过敏|不耐|敏感).){1,16}")
 
@@ -2105,7 +2135,7 @@ _ZH_ANYMORE = re.compile(
 
 _ASIDE = re.compile(r"\s*(?:\([^()]*\)|（[^（）]*）)$")  # a bracketed aside ending the clause
 # An aside that takes the statement back: "I'm vegetarian (jk)", "(lol no)", "(not really)".
-_JOKING = re.compile(rf"{_TAKEN_BACK_WORDS}|\b(?:lol|lmao|haha|not really)\b", _I)
+_JOKING = re.compile(rf"{TAKEN_BACK}|\b(?:lol|lmao|haha|not really)\b", _I)
 
 
 # An aside saying who else it is not true of: "I'm allergic to cats (not my wife)", "I'm
@@ -2501,9 +2531,15 @@ def candidates_from_text(text: str) -> list[Candidate]:
     said_in_order = list(
         _no_longer_apart(_languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))))
     )
+    withdrew: tuple[int, Candidate] | None = None  # what "Not anymore." just replaced, and where
     for at, (raw, terminator) in enumerate(said_in_order):
         if not raw.strip():  # the line break after "…peanuts.": "Shrimp too." follows it
             continue
+        if withdrew is not None:
+            (where, was_said), withdrew = withdrew, None
+            if WITHDRAWAL_UNDONE.fullmatch(raw) and where < len(found):
+                found[where] = was_said  # "…Not anymore. Just kidding!": it stands
+                continue
         if _SARCASM_ALONE.fullmatch(raw):  # a taste said last is what it takes back
             if per_diet:  # …or the diets of a list said last (_each_diet): all of them
                 found[previous:] = [
@@ -2541,8 +2577,11 @@ def candidates_from_text(text: str) -> list[Candidate]:
             # last holds no more (withdrawn, a stored copy too); a statement that says "not"
             # already ("I don't eat meat. Not anymore.") stands
             if len(found) == previous + 1 and said_alone(sentence_before):
+                # (a "Just kidding!" next is of this sentence, whatever it withdrew)
+                withdrew = (len(found) - 1, found[-1])
+                last_said = not any(s.strip() for s, _ in said_in_order[at + 1 :])
                 over = withdrawal_of(found[-1], no_longer)
-                if over is not None:
+                if over is not None and (last_said or not no_longer["weak"]):
                     found[-1] = over
             continue
         # the need said last in the sentence before, which this one may add to or put right

@@ -1,0 +1,179 @@
+"""Attackers 287 (English) and 288 (Chinese), against 775e6d4: what the list, withdrawal and
+doubt readings of the offline extractor took that was not the user's, or lost what was.
+
+- A list's heading that asks, wishes or is a template ("Which should I pick?", "Diets I want to
+  try:", "Example:", "帮我做个问卷：", "包装上写着：") heads options: its items and fields are no
+  statement of the user's; a heading that names someone of the user's anywhere ("My wife's
+  diet:", "Facts about my son:", "我妈的情况：", "病人：我妈") heads their lines, fields too; a
+  blank line right after a heading does not end it; "Foods I can't eat:" and "我乳糖不耐受，还
+  对以下食物过敏：" end with their items.
+- "Not anymore." taken back by the next sentence or message ("Just kidding!", "I wish!", "开玩笑
+  的") withdraws nothing; "现在好了" and the other weak forms withdraw a need only when nothing
+  follows them, and of a need only an allergy or intolerance.
+- A word of doubt doubts the diagnosis only when it is of it ("I doubt it", not "I doubt the
+  pills will help"; "I outgrew it", not "My son outgrew his allergy"; "不准我喝牛奶" forbids);
+  "…, says the allergist" is what the allergist told.
+- U+FFFD in a contraction is an apostrophe ("don\\ufffdt"), inside Chinese nothing.
+- "假如" supposes: "假如我吃海鲜就会过敏，…？" is no need.
+Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_quality_kinds import facts_after, said_in_one_update
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Which one should I choose?\n- vegan\n- pescatarian",
+        "Should I try:\n- keto\n- vegan",
+        "Poll: what diet do you follow?\n- vegan\n- omnivore",
+        "Diets I'd like to try this year:\n- paleo\n- vegan",
+        "Diets I can't stand:\n- keto\n- vegan",
+        "Not for me:\n- vegan\n- keto",
+        "Sample form:\nAllergies: walnuts\nDiet: vegan",
+        "My partner's diet:\n- vegetarian",
+        "Things my kids eat:\n- vegan nuggets",
+        "Notes about my husband:\n- vegan\n- allergic to kiwi",
+        "For my daughter:\nAllergies: sesame\nDiet: vegetarian",
+        "我婆婆的情况：\n过敏：\n- 青霉素",
+        "就诊人：我爸\n过敏：\n- 头孢",
+        "帮我女儿填一下：\n过敏：\n- 芒果",
+        "我儿子：\n\n过敏：\n- 花生\n- 鸡蛋",
+        "帮我做个调查问卷：\n过敏：\n- 花生\n- 其他",
+        "饼干包装上写着：\n过敏原：\n- 花生\n- 牛奶",
+    ],
+)
+def test_a_list_that_is_not_the_users_stores_nothing(said: str) -> None:
+    assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Foods I can't eat:\n- kiwi\n- mango", ["User cannot eat kiwi and mango"]),
+        ("Things I'm allergic to:\n- kiwi\n- latex", ["User is allergic to kiwi and latex"]),
+        ("I'm allergic to:\n\n- kiwi\n- latex", ["User is allergic to kiwi and latex"]),
+        ("Allergies:\n\n- kiwi\n- sesame", ["User is allergic to kiwi, sesame"]),
+        (
+            "A bit about me:\n- vegan\n- allergic to kiwi",
+            ["User is vegan", "User is allergic to kiwi"],
+        ),
+        (
+            "我乳糖不耐受，还对以下食物过敏：\n- 芒果\n- 虾",
+            ["用户乳糖不耐受", "用户对芒果、虾过敏"],
+        ),
+        ("我对下面这几样东西严重过敏：\n- 芒果\n- 虾", ["用户对芒果、虾过敏"]),
+        ("我的信息：\n- 素食\n- 对芒果过敏", ["用户素食", "用户对芒果过敏"]),
+        # a subjectless list after a clause keeps its first item
+        ("我乳糖不耐受，对芒果、虾过敏", ["用户乳糖不耐受", "用户对芒果、虾过敏"]),
+    ],
+)
+def test_a_list_of_the_users_is_read_whole(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm allergic to kiwi. Not anymore. Just kidding!",
+        "I'm allergic to kiwi. Not anymore. Wait, yes I am.",
+        "I'm allergic to kiwi. Not anymore... I wish.",
+        "我对芒果过敏。现在好了。开玩笑的。",
+    ],
+)
+def test_a_withdrawal_taken_back_leaves_the_need(said: str) -> None:
+    assert facts_after(said)[:1] in (["User is allergic to kiwi"], ["用户对芒果过敏"])
+
+
+def test_a_withdrawal_taken_back_in_the_next_message() -> None:
+    turns = ("I'm allergic to kiwi.", "AI: Noted.", "Not anymore.", "AI: Noted.", "Jk, I still am.")
+    assert said_in_one_update(*turns) == ["User is allergic to kiwi"]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a complaint after "现在好了" : the need stands
+        ("我对芒果过敏。现在好了！以后连芒果冰都吃不了了。", "用户对芒果过敏"),
+        ("医生说我对麸质过敏。现在好了！面包都不能吃了", "用户对麸质过敏"),
+        # after a reaction, what is better is the rash
+        ("我一吃虾就起疹子。现在好了。", "用户吃虾会起疹子"),
+    ],
+)
+def test_a_weak_withdrawal_with_more_after_it_or_of_a_reaction_keeps_the_need(
+    said: str, stored: str
+) -> None:
+    assert facts_after(said)[:1] == [stored]
+
+
+def test_a_weak_withdrawal_said_last_still_withdraws_an_allergy() -> None:
+    assert facts_after("我对芒果过敏。现在已经好了。") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("My doctor says I'm coeliac, but I doubt I'll stop baking.", "User is coeliac"),
+        (
+            "The allergist says I'm allergic to kiwi. I doubt the café has a kiwi-free menu.",
+            "User is allergic to kiwi",
+        ),
+        (
+            "My GP says I'm lactose intolerant. My brother outgrew his lactose intolerance.",
+            "User is lactose intolerant",
+        ),
+        (
+            "My doctor says I'm lactose intolerant. That explains what was wrong with my gut.",
+            "User is lactose intolerant",
+        ),
+        (
+            "A blood test showed I'm allergic to kiwi. Hard to believe I ate them for years.",
+            "User is allergic to kiwi",
+        ),
+        ("医生说我乳糖不耐受。我爸不信。", "用户乳糖不耐受"),
+    ],
+)
+def test_a_doubt_of_something_else_keeps_the_need(said: str, stored: str) -> None:
+    assert facts_after(said)[:1] == [stored]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My doctor says I'm coeliac, but I doubt it.",
+        "The allergist says I'm allergic to kiwi. I'm skeptical.",
+        "My doctor says I'm lactose intolerant but I outgrew it.",
+        "I'm allergic to kiwi, says the allergist, but I doubt it.",
+        "Bad news: I'm allergic to kiwi, says my doctor, but I doubt it.",
+        "医生说我乳糖不耐受，我不信。",
+    ],
+)
+def test_a_doubt_of_the_diagnosis_stores_nothing(said: str) -> None:
+    assert facts_after(said) == []
+
+
+def test_who_told_it_said_after_the_need_is_no_part_of_it() -> None:
+    assert facts_after("I'm allergic to kiwi, says the allergist.") == ["User is allergic to kiwi"]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I can\ufffdt eat gluten.", ["User cannot eat gluten"]),
+        ("I don\ufffdt eat pork.", ["User does not eat pork"]),
+        ("I\ufffdve been vegan for years.", ["User has been vegan for years"]),
+        ("我对芒\ufffd果过敏", ["用户对芒果过敏"]),
+        ("我乳糖不\ufffd耐受", ["用户乳糖不耐受"]),
+    ],
+)
+def test_an_unreadable_character_in_a_word_is_no_space(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+def test_a_supposition_is_no_need() -> None:
+    assert facts_after("假如我吃芒果就会过敏，你会推荐什么水果？") == []
+    assert facts_after("如果我吃芒果就会过敏") == ["用户对芒果过敏"]
