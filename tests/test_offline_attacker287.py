@@ -20,8 +20,11 @@ Sentences are this project's own.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from tests.test_offline_context import _said_in_turns
 from tests.test_quality_kinds import facts_after, said_in_one_update
 
 
@@ -177,3 +180,63 @@ def test_an_unreadable_character_in_a_word_is_no_space(said: str, stored: list[s
 def test_a_supposition_is_no_need() -> None:
     assert facts_after("假如我吃芒果就会过敏，你会推荐什么水果？") == []
     assert facts_after("如果我吃芒果就会过敏") == ["用户对芒果过敏"]
+
+
+# The older faults the two attackers found (the same at f556219).
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "我老公芒果过敏",
+        "我妈头孢过敏",
+        "我女儿：芒果过敏",
+        "我老公：虾过敏，不吃香菜",
+        "我对象对芒果过敏",
+        "我闺女：\n- 鸡蛋过敏",
+        "我婆婆：\n- 不吃猪肉",
+        "我儿子对\n芒果过敏",
+        "我儿子\n对芒果过敏",
+    ],
+)
+def test_someone_elses_need_without_dui_is_theirs(said: str) -> None:
+    assert facts_after(said) == []
+
+
+def test_a_chinese_allergy_field_is_a_need_of_each_thing(tmp_path: Path) -> None:
+    assert facts_after("过敏：芒果，芝麻") == ["用户对芒果、芝麻过敏"]
+    assert facts_after("过敏：\n- 芒果\n- 芝麻") == ["用户对芒果、芝麻过敏"]
+    assert facts_after("过敏：无") == []
+    assert _said_in_turns(tmp_path, "过敏：芒果，芝麻", "我对芝麻不过敏了。") == ["用户对芒果过敏"]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Allergies: none except latex", ["User is allergic to latex"]),
+        ("Allergies: nothing, except for latex", ["User is allergic to latex"]),
+        ("Allergies: no food allergies, but latex", ["User is allergic to latex"]),
+        ("Allergies: no known allergies", []),
+        ("Allergies: please let the kitchen know", []),
+        ("Allergies: [fill in]", []),
+        ("Quick update: I'm allergic to latex.", ["User is allergic to latex"]),
+        ("Confession: I'm allergic to latex.", ["User is allergic to latex"]),
+        ("Medical update: I have type 1 diabetes.", ["User has type 1 diabetes"]),
+        (
+            "Dairy and I don't really get along.",
+            ["User reacts to dairy: it doesn't agree with them"],
+        ),
+        (
+            "Me and gluten don't get along anymore.",
+            ["User reacts to gluten: it doesn't agree with them"],
+        ),
+        ("Me and my brother don't get along.", []),
+        ("I'm not\nallergic to latex", []),
+        ("我对芒果\n过敏", ["用户对芒果过敏"]),
+        ("我乳糖\n不耐受", ["用户乳糖不耐受"]),
+        ("过敏：芒果、\n芝麻", ["用户对芒果、芝麻过敏"]),
+        ("今天好累\n我对芒果过敏", ["用户对芒果过敏"]),
+    ],
+)
+def test_older_faults(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

@@ -174,7 +174,9 @@ _EN_TOPIC = re.compile(
     r"^(?:for (?:the|my|our|this|that|a|an|any|tomorrow's|next week's) [^,:—–]{1,40}|"
     r"quick (?:q|question|one|note)|heads[- ]up[^,:—–]{0,40}|side note|one thing|ps|p\.s\.|"
     # a label before what the user tells ("Bad news: I'm allergic to cats", "Important: …")
-    r"(?:bad|good|sad|big|great|some|the|other) news|(?:(?:also|very|super|really) )?important|"
+    r"(?:bad|good|sad|big|great|some|the|other|terrible|awful|sad|exciting|medical|health) news|"
+    r"(?:(?:also|very|super|really) )?important|confession|true story|fun fact|"
+    r"(?:quick|small|health|medical|life|diet|allergy) update|"
     r"warning|reminder|(?:one more|another|(?:the )?last|(?:the )?main) thing|update|edit|disclaimer|caveat)"
     r"\s*(?:[,:—–]|\s-)\s*",
     _I,
@@ -681,7 +683,7 @@ def _reaction_said_when(sentence: str) -> str | None:
     """ "I break out if I eat shrimp" → "Shrimp makes me break out" (see _EN_REACTS_WHEN)."""
     said = sentence.rstrip(" .!")
     if (apart := _EN_THING_AND_I.fullmatch(said)) is not None:
-        return f"{apart['x']} doesn't agree with me"
+        return f"{apart['x'] or apart['y']} doesn't agree with me"
     if (m := _EN_REACTS_WHEN[0].fullmatch(said) or _EN_REACTS_WHEN[1].fullmatch(said)) is None:
         return None
     thing = m["x"]
@@ -719,13 +721,17 @@ def _zh_reaction_said_when(sentence: str) -> str | None:
     return f"我一{m['verb']}{m['x']}就{m['s']}"
 
 
+_A_THING_ONE_EATS = (
+    rf"{NEED_THING_EN}|(?:spicy|fried|greasy|oily|rich|fatty|processed|junk|hot) foods?"
+)
 # "Gluten and I don't get along", "Spicy food and I don't mix": of a thing one eats or reacts to
 # ("My sister and I don't get along", "Mornings and I…" are no need), said as the rules read
 # it: "Gluten doesn't agree with me".
 _EN_THING_AND_I = re.compile(
-    rf"(?P<x>{NEED_THING_EN}|(?:spicy|fried|greasy|oily|rich|fatty|processed|junk|hot) foods?) and I "
-    r"(?:just |really |really just )?(?:don't|do not) (?:get along|mix|agree|go together|get on)"
-    r"(?: (?:very |too |that )?well)?(?: at all)?[.!]*",
+    rf"(?:(?P<x>{_A_THING_ONE_EATS}) and (?:I|me)|(?:me|I) and (?P<y>{_A_THING_ONE_EATS})) "
+    r"(?:just |really |really just )?(?:don't|do not) (?:really |just )?"
+    r"(?:get along|mix|agree|go together|get on)(?: (?:very |too |that )?well)?"
+    r"(?: at all| anymore| any more| these days| lately)?(?:,? (?:lol|haha|sadly|tbh))?[.!]*",
     _I,
 )
 
@@ -959,9 +965,19 @@ _BRACKET_RUN = re.compile(r"[(\[{（【「『<]{3,}|[)\]}）】」』>]{3,}")
 # vegan\nI live in Oslo", "oh my\nI'm allergic…").
 _WRAPPED = re.compile(
     r"(?<![^\W\d_])(?P<end>and|or|but|to|of|the|a|an|with|without|my|for|in|at|from|on|by|as|"
-    r"am|is|are|was|were|be|very|so|than|that|because|since|I|I'm)[^\S\n]*\n[^\S\n]*"
+    r"am|is|are|was|were|be|very|so|than|that|because|since|I|I'm|not|never|also|really)"
+    r"[^\S\n]*\n[^\S\n]*"
     r"(?=[a-z])|(?<=[^\W\d_])[^\S\n]*\n[^\S\n]*"
     r"(?=to (?!(?:summari[sz]e|sum up|be (?:honest|fair|clear)|clarify|recap|conclude|me|you)\b))"
+)
+
+
+# …in Chinese, where a line goes on after a word that needs what follows ("我儿子对\n花生过
+# 敏", "花生、\n芝麻") or the next line starts with one that needs what came before ("我儿子\n
+# 对花生过敏", "我乳糖\n不耐受"): joined with nothing between.
+_ZH_WRAPPED = re.compile(
+    r"(?<=[\u3400-\u9fff])[^\S\n]*\n[^\S\n]*(?=(?:对|和|及|与|跟|或|、|过敏|不耐受)[\u3400-\u9fff]?)"
+    r"|(?<=[对不和及与跟、])[^\S\n]*\n[^\S\n]*(?=[\u3400-\u9fff])"
 )
 
 
@@ -1004,7 +1020,7 @@ def _prepare(text: str) -> str:
     text = _QUOTE_LINE.sub(" ", text)
     if _PRODUCT_LABEL.search(text):
         text = _LABEL_ALLERGENS.sub("Contains", text)
-    text = lists_read(text)
+    text = lists_read(_ZH_WRAPPED.sub("", text))  # (a bulleted line is no line that goes on)
     text = _TOLD_AFTER.sub(r"\g<who> says \g<said>", text)
     text = _WRAPPED.sub(lambda m: f"{m['end'] or ''} ", text)
     text = _QUOTED.sub(" ", text)
@@ -1621,8 +1637,15 @@ _NO_FIELD_ITEM = re.compile(
     r"\b(?:I|I'm|my|his|her|their|our|you|he|she|they|them|it|is|are|was|were|has|have|had|who|which|"
     r"that|not|no(?!\s+(?:known\s+)?\w)|none|nope|nah|nada|zero|nil|nkda|nka|nkfa|n/?a|unknown|unsure|dunno|"
     r"idk|tbd|see|ask|same|usual|worst|getting|acting|season|today|again|lol|haha|lmao|rofl|starts?|started|"
-    r"going|goes|went|begins?|whatever|suggest|badly|over|hmm+|ok|okay|hubby|kiddo|missus|"
-    rf"{KIN_EN})\b|[:?]|{_NOT_A_NEED_EN}",
+    r"going|goes|went|begins?|whatever|suggest|badly|over|hmm+|ok|okay|hubby|kiddo|missus|please|"
+    r"list|here|inform|notify|insert|enter|fill|allerg(?:y|ies)|"
+    rf"{KIN_EN})\b|[:?\[\]_<>]|{_NOT_A_NEED_EN}",
+    _I,
+)
+# "Allergies: none except penicillin", "Allergies: nothing but latex": the exception is the need.
+_NONE_EXCEPT = re.compile(
+    r"(?:none|nothing|no(?:ne)? (?:known |other |food |drug )?allergies)\s*,?\s*"
+    r"(?:except(?: for)?|but|apart from|other than|besides|save)\s+",
     _I,
 )
 _DIET = re.compile(
@@ -1641,6 +1664,8 @@ def _said_as_field(sentence: str) -> str:
     if label is None:
         return sentence
     rest = sentence[label.end() :]
+    if (but := _NONE_EXCEPT.match(rest)) is not None:
+        rest = rest[but.end() :]
     items = [item for item in _FIELD_ITEMS.split(rest.rstrip(" .!")) if item]
     if not items or _NO_FIELD_ITEM.search(rest) or any(len(item.split()) > 4 for item in items):
         return sentence
@@ -1651,6 +1676,24 @@ def _said_as_field(sentence: str) -> str:
     if all(_DIET.fullmatch(item) for item in items) and not items[0].casefold().startswith("no "):
         return f"I'm {rest}"  # "Diet: vegan, no soy"
     return f"My {label['other'].casefold()}: {rest}"
+
+
+# …in Chinese: "过敏：花生，芝麻" is "我对花生、芝麻过敏" (so "我对芝麻不过敏了" withdraws one).
+_ZH_NEED_LABEL = re.compile(r"\s*(?:食物|药物)?过敏(?:原|源)?\s*[:：]\s*")
+_ZH_FIELD_ITEMS = re.compile(r"\s*[，,、/和及]\s*")
+_ZH_NO_THING = re.compile(r"[我你他她它不没无未请见详吗呢？?：:]")
+
+
+def _zh_said_as_field(sentence: str) -> str:
+    """``sentence`` with a Chinese allergy field said as the user would say it ("过敏：花生，
+    芝麻" → "我对花生、芝麻过敏"), unless an item is no thing (someone, a clause, "无", "不详")."""
+    label = _ZH_NEED_LABEL.match(sentence)
+    if label is None:
+        return sentence
+    items = [i for i in _ZH_FIELD_ITEMS.split(sentence[label.end() :].rstrip("。！!. ")) if i]
+    if not items or any(len(item) > 8 or _ZH_NO_THING.search(item) for item in items):
+        return sentence
+    return f"我对{'、'.join(items)}过敏"
 
 
 # A need said without "I'm" ("Allergic to peanuts.", "Severely allergic to bees", "Lactose
@@ -2710,8 +2753,7 @@ def _read_into(
         # "I'm allergic to 花生": an English sentence with a Chinese word in it
         zh = zh and _EN_OPENING.match(outside) is None
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
-    if not zh:
-        sentence = _said_as_field(sentence)  # "Allergies: peanuts"
+    sentence = (_zh_said_as_field if zh else _said_as_field)(sentence)  # "Allergies: peanuts"
     # a hedge or a sure after it ("…is gone, I think": withdraws nothing) is no part of it
     tag = (_HEDGE_AFTER_ZH if zh else _HEDGE_AFTER_EN).search(sentence)
     hedged = tag is not None
