@@ -8,12 +8,14 @@ it. :func:`lists_read` rewrites a message's lines before its sentences are read:
 - a field of needs whose answers are the items under it ("Allergies:" then "- walnuts") is
   written on one line ("Allergies: walnuts, sesame"), as it is read when written so; one
   answer line without a bullet is taken, no more, and a field answered "none" says nothing;
-- the items without a subject of their own under a heading of someone else's ("My daughter:",
-  "For my husband:", "我女儿："), or after an item about them ("- My son is allergic to
-  eggs"), are theirs and left out; so are the items under a heading that is no statement of
-  the user's ("Make a poll with these options:", "Which of these are most common?");
+- the items without a subject of their own and the fields under a heading that names someone
+  of the user's ("My daughter:", "My wife's diet:", "我妈的情况：", a line "病人：我妈"), or
+  after an item about them ("- My son is allergic to eggs"), are theirs and left out; so are
+  the items and fields under a heading that asks, wishes or shows ("Which should I pick?",
+  "Diets I want to try:", "Example:", "帮我做个问卷："), and the items under any other heading
+  that is no statement of the user's ("Make a poll with these options:");
 - a line that holds the user as a subject ("I", "me", "本人", "我") is always the user's, and
-  a blank line ends what a heading heads.
+  a blank line ends what a heading heads (one right after the heading does not).
 
 Pure functions over strings; linear in the text.
 """
@@ -35,21 +37,15 @@ _ITEM = re.compile(
 )
 # A line that heads what follows: it ends in a colon or asks.
 _HEADING = re.compile(r".*(?:[:：]|[?？])\s*")
-# …of someone else's, named as the user's own: "My son:", "For my wife:", "My son Tom:", "我儿子：".
-# Not the family the user is one of ("My family:", "我们家：", "家人："), nor a bare "Mom:" or
-# "Kids:", which may be a field answered by names or a greeting ("Dear Mom:").
-_SOMEONE_ELSES = re.compile(
-    rf"\s*(?:(?:for|about)\s+)?(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})(?:\s+[A-Z][a-z]+)?\s*[:：]\s*"
-    rf"|\s*(?:给|关于)?我的?(?!家人|家里人)(?:{KIN_ZH})\s*[:：]\s*",
-    _I,
-)
 # …or an item about them, after which the items without a subject are theirs too.
 _ABOUT_SOMEONE_ELSE = re.compile(
     rf"\s*(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})\b(?!\s*[:：])|\s*我的?(?!家人|家里人)(?:{KIN_ZH})(?![:：])",
     _I,
 )
-# …of someone else's wherever it names them: "My wife's diet:", "Facts about my son:", "Diets my
-# friends follow:", "我儿子的饮食：".
+# …of someone else's, named as the user's own anywhere in it: "My son:", "For my wife:", "My
+# wife's diet:", "Facts about my son:", "Diets my friends follow:", "我儿子：", "我妈的情况：".
+# Not the family the user is one of ("My family:", "我们家：", "家人："), nor a bare "Mom:" or
+# "Kids:", which may be a field answered by names or a greeting ("Dear Mom:").
 _NAMES_SOMEONE = re.compile(
     rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})(?:'s?)?(?!\w)"
     rf"|我的?(?!家人|家里人)(?:{KIN_ZH})",
@@ -195,7 +191,7 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
         if _ABOUT.fullmatch(line) and not _ASKS.fullmatch(line):
             return None  # "我的信息：", "我的饮食：" (not "我想尝试的饮食：")
         return "options"  # "Diets I want to try:", "Which should I pick?"
-    if _SOMEONE_ELSES.fullmatch(line) or _NAMES_SOMEONE.search(line):
+    if _NAMES_SOMEONE.search(line):
         return "theirs"
     if _SELF.fullmatch(line):
         return None
