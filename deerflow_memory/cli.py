@@ -765,6 +765,12 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
     config = _config(args)
     with _storage(args, config) as storage:
         cleared = _clear(storage, config, args.user, args.agent)
+        # nothing to do: what is stored instead, as show and export say it ("did you mean")
+        nothing = (
+            None
+            if cleared.existed
+            else _no_memory(storage, config, args.user, args.agent, args.tenant)
+        )
     whose = f"{args.user!r} ({args.agent or 'default agent'})"
     # where, as an error line would say it: a secret-looking tenant hidden, a credential masked
     where = _as_printed(_where(config, args.tenant), (args.tenant or "",))
@@ -772,7 +778,7 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
     if not cleared.existed:
         said = f"{whose} had no memory to delete in {where}"
         if not cleared.unattributed:  # "nothing to do": status 1, as show and export say
-            raise CommandFailed(said)
+            raise CommandFailed(f"{whose} had no memory to delete: {nothing}")
     if cleared.unattributed:
         n = len(cleared.unattributed)
         where = ", ".join(bad.location for bad in cleared.unattributed)

@@ -133,7 +133,11 @@ def test_clear_of_a_user_without_memory_is_a_nothing_to_do_answer(tmp_path: Path
     store(tmp_path, "ann", "Likes tea")
     status, _, err = run("--root", str(tmp_path), "clear", "--user", "nobody", "--yes")
     assert status == 1
-    one_error(err, "'nobody' (default agent) had no memory to delete")
+    one_error(err, "'nobody' (default agent) had no memory to delete", "stored users: ann")
+    assert "did you mean" not in err  # nothing close
+    status, _, err = run("--root", str(tmp_path), "clear", "--user", "anna", "--yes")
+    assert status == 1  # newcomer 289: as show, export and forget say it
+    one_error(err, "'anna' (default agent) had no memory to delete", "did you mean 'ann'?")
     status, out, _ = run("--root", str(tmp_path), "clear", "--user", "ann", "--yes")
     assert status == 0 and "deleted the memory of 'ann'" in out
 
