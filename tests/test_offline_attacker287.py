@@ -240,3 +240,23 @@ def test_a_chinese_allergy_field_is_a_need_of_each_thing(tmp_path: Path) -> None
 )
 def test_older_faults(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # an aside of doubt goes, the need stays (the safer error)
+        ("Allergies:\n- kiwi (maybe)\n- latex", ["User is allergic to kiwi, latex"]),
+        ("Allergies:\n- kiwi (Suspected)", ["User is allergic to kiwi"]),
+        ("过敏：\n- 芒果（可能）\n- 芝麻", ["用户对芒果、芝麻过敏"]),
+        # an aside of how bad it is stays
+        ("Allergies:\n- kiwi (severe)\n- latex", ["User is allergic to kiwi (severe), latex"]),
+        # an answer said over or someone else's is none of the user's
+        ("Allergies:\n- kiwi (outgrew it)\n- latex", ["User is allergic to latex"]),
+        ("Allergies:\n- kiwi (my daughter)\n- latex", ["User is allergic to latex"]),
+        ("Guests\nAllergies:\n- kiwi (Omar)\n- latex (Ines)", []),
+        ("过敏：\n- 芒果（小时候）\n- 芝麻", ["用户对芝麻过敏"]),
+    ],
+)
+def test_an_aside_after_a_fields_answer(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

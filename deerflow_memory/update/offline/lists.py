@@ -136,10 +136,10 @@ def lists_read(text: str) -> str:
         just_headed = False
         if heads == "field":
             if item and not _NOT_AN_ANSWER.search(body):
-                answers.append(_LAST_JOINER.sub("", body.strip().rstrip(".,;，。；")))
+                answers.append(_answer(_LAST_JOINER.sub("", body.strip().rstrip(".,;，。；"))))
                 continue
             if not item and not answers and _single_answer(body):
-                answers.append(body.strip().rstrip(".,;，。；"))
+                answers.append(_answer(body.strip().rstrip(".,;，。；")))
                 _close_field(out, answers)
                 heads = None
                 continue
@@ -213,6 +213,38 @@ def _single_answer(text: str) -> bool:
     return (
         bool(answer) and len(answer.split()) <= _ANSWER_WORDS and not _NOT_AN_ANSWER.search(answer)
     )
+
+
+# An aside after a field's answer ("- peanuts (severe)", "- peanuts (my son)", "- 花生（好了）").
+_ASIDE = re.compile(r"\s*[(（](?P<aside>[^()（）]{1,40})[)）]\s*$")
+# …that says it is over, or someone else's: the answer is no need of the user's
+_ASIDE_NOT_MINE = re.compile(
+    rf"outgr[eo]w|not any\s*more|no longer|gone|cured|used to|as a (?:kid|child|baby)"
+    rf"|\b(?:my|our|his|her|their|for)\b|\b(?:{KIN_EN})\b"
+    rf"|以前|小时候|已经好了|好了|不过敏了|(?:{KIN_ZH})",
+    _I,
+)
+_ASIDE_HEDGED = re.compile(
+    r"maybe|possibly|probably|likely|suspected|unsure|not sure|unconfirmed|I think|\?"
+    r"|可能|好像|疑似",
+    _I,
+)
+# …that says how bad it is, which stays; any other ("maybe", "suspected") goes, the need kept.
+_ASIDE_KEPT = re.compile(
+    r"severe|mild|serious|anaphyla\w*|life[- ]threatening|epipen|严重|轻微", _I
+)
+
+
+def _answer(text: str) -> str:
+    """A field's answer as a need's thing: "" when its aside says it is not the user's now."""
+    aside = _ASIDE.search(text)
+    if aside is None or _ASIDE_KEPT.search(aside["aside"]):
+        return text
+    said = aside["aside"].strip()
+    if _ASIDE_HEDGED.search(said):
+        return text[: aside.start()]  # "(maybe)", "(Suspected)": a wrong need is the safer error
+    named = said.istitle() and said.isalpha()  # "(Tom)": his
+    return "" if named or _ASIDE_NOT_MINE.search(said) else text[: aside.start()]
 
 
 def _close_field(out: list[str], answers: list[str]) -> None:
