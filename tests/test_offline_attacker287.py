@@ -260,3 +260,53 @@ def test_older_faults(said: str, stored: list[str]) -> None:
 )
 def test_an_aside_after_a_fields_answer(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+# Attacker 290 (against c558e33): what the heading, line-joining and U+FFFD readings above
+# took from the user.
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a heading that only names someone, or holds the user too, heads the user's lines
+        (
+            "For my husband's reference:\nAllergies: latex\nDiet: vegetarian",
+            ["User is allergic to latex", "User is vegetarian"],
+        ),
+        ("My partner and I:\nAllergies: latex", ["User is allergic to latex"]),
+        ("我和我老婆：\n过敏：芒果", ["用户对芒果过敏"]),
+        ("给我老婆看的：\n过敏：头孢\n饮食：素食", ["用户对头孢过敏", "用户饮食：素食"]),
+        ("姓名：李娜\n紧急联系人：我老公\n过敏：头孢", ["用户姓名：李娜", "用户对头孢过敏"]),
+        # a question for help: its fields, and its items that say a need, are the user's
+        ("Is this cake okay for me?\nAllergies: latex", ["User is allergic to latex"]),
+        ("能帮我推荐点水果吗？\n过敏：芒果，菠萝", ["用户对芒果、菠萝过敏"]),
+        (
+            "Any snack ideas? Some info:\n- I'm vegan\n- allergic to kiwi",
+            ["User is vegan", "User is allergic to kiwi"],
+        ),
+        ("帮我推荐几道菜：\n- 我对芒果过敏\n- 不吃辣", ["用户对芒果过敏", "用户不吃辣"]),
+        # the user's own situation, a heading with 我
+        ("我的情况：\n- 对头孢过敏\n- 乳糖不耐受", ["用户对头孢过敏", "用户乳糖不耐受"]),
+        ("病人：我\n过敏：头孢\n饮食：低盐", ["用户对头孢过敏", "用户饮食：低盐"]),
+        # a line of a form that names them
+        ("Patient: my daughter\nAllergies: latex", []),
+        # a field line is a line of its own, not a wrapped one
+        ("饮食：素食\n过敏：头孢", ["用户饮食：素食", "用户对头孢过敏"]),
+        ("我叫李娜\n过敏：头孢", ["用户叫李娜", "用户对头孢过敏"]),
+        ("我吃素\n不耐受乳糖", ["用户吃素", "用户不耐受乳糖"]),
+        # an unreadable character before a clause of the user's is a lost full stop
+        ("我女儿对虾过敏\ufffd我对芒果过敏", ["用户对芒果过敏"]),
+        # fields said without "I"
+        ("Allergic to:\n- kiwi\n- latex", ["User is allergic to kiwi and latex"]),
+        ("Can't eat:\n- rye\n- barley", ["User cannot eat rye and barley"]),
+        ("过敏：无，除了头孢", ["用户对头孢过敏"]),
+    ],
+)
+def test_attacker_290(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+def test_a_chinese_correction_after_an_acknowledgement_needs_no_lead_word() -> None:
+    turns = ("我对核桃过敏。", "AI: 好的，记下了。", "是碧根果，不是核桃。")
+    assert said_in_one_update(*turns) == ["用户对碧根果过敏"]
+    asked = ("我对核桃过敏。", "AI: 你要核桃饼干还是碧根果饼干？", "是碧根果，不是核桃。")
+    assert said_in_one_update(*asked)[:1] == ["用户对核桃过敏"]

@@ -307,7 +307,7 @@ def said_instead(text: str, zh: bool) -> Meant | None:
         return None
     if zh:
         m = _ZH_INSTEAD.fullmatch(text)
-        said_so = m is not None and (m["lead"] or m["own"] or m["say"] or m["actually"])
+        said_so = m is not None and (m["lead"] or m["own"] or m["say"] or m["actually"] or m["not"])
         if m is None or not said_so or not zh_things(m["thing"]):
             return None
         own = bool(m["own"]) or m["lead"] in _ZH_OWN_SLIP

@@ -42,13 +42,31 @@ _ABOUT_SOMEONE_ELSE = re.compile(
     rf"\s*(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})\b(?!\s*[:：])|\s*我的?(?!家人|家里人)(?:{KIN_ZH})(?![:：])",
     _I,
 )
-# …of someone else's, named as the user's own anywhere in it: "My son:", "For my wife:", "My
-# wife's diet:", "Facts about my son:", "Diets my friends follow:", "我儿子：", "我妈的情况：".
-# Not the family the user is one of ("My family:", "我们家：", "家人："), nor a bare "Mom:" or
-# "Kids:", which may be a field answered by names or a greeting ("Dear Mom:").
+# …of someone else's: a heading whose topic is someone of the user's ("My son:", "For my wife:",
+# "My wife's diet:", "Facts about my son:", "我儿子：", "我妈的情况："), not one that only names
+# them ("Info for my wife:", "For my mom's dinner party, my info:", "给我老公看的："). Not the
+# family the user is one of ("My family:", "我们家：", "家人："), nor a bare "Mom:" or "Kids:",
+# which may be a field answered by names or a greeting ("Dear Mom:").
+_PROFILE_EN = (
+    r"diet|allerg(?:y|ies)|info(?:rmation)?|details|needs|restrictions|medical\s+history"
+    r"|health|profile|list"
+)
 _NAMES_SOMEONE = re.compile(
-    rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})(?:'s?)?(?!\w)"
-    rf"|我的?(?!家人|家里人)(?:{KIN_ZH})",
+    r"\s*(?:(?:here's|here\s+is|this\s+is)\s+)?"
+    r"(?:(?:(?:some\s+)?(?:notes|facts|info|details|things)\s+)?(?:about|on)\s+|for\s+)?"
+    rf"(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})(?:'s?)?(?:\s+(?-i:[A-Z][a-z]+))?"
+    rf"(?:\s+(?:{_PROFILE_EN}))?\s*[:：]\s*"
+    rf"|\s*(?:给|关于|下面是|以下是|这是)?我的?(?!家人|家里人)(?:{KIN_ZH})(?:的)?"
+    r"(?:情况|信息|资料|饮食|过敏|病历|忌口|病史)?\s*[:：]?\s*",
+    _I,
+)
+# A line of a form that names them as whom it is of: "病人：我妈", "Patient: my son", "下面是我老公
+# 的资料" (not "紧急联系人：我老婆", an emergency contact).
+_THEIRS_LINE = re.compile(
+    rf"\s*(?:病人|患者|就诊人|patient|name)\s*[:：]\s*(?:my|我的?)\s*(?:{KIN_EN}|{KIN_ZH})\W*"
+    r"|\s*(?:下面是|以下是|这是|here(?:'s|\s+is)|this\s+is)\s*(?:my|我的?)"
+    rf"\s*(?:{KIN_EN}|{KIN_ZH})(?:'s)?\s*(?:的)?"
+    rf"\s*(?:{_PROFILE_EN}|资料|信息|情况|病历)\W*",
     _I,
 )
 # …of the user's own: "Me:", "About me:", "A bit about myself:", "I am:", "本人：", "我：".
@@ -75,10 +93,33 @@ _ABOUT = re.compile(
 _ASKS = re.compile(
     r".*[?？]\s*|\s*(?:which|what|should|shall|can|could|would|do|does|is|are|how)\b.*"
     r"|.*\b(?:want|wanna|would like|'d like|hope|plan|planning|try|tried|trying|hate|dislike"
-    r"|never|considering|thinking|resolutions?|goals?|wish|ideas?|options?|not for me"
-    r"|examples?|template|sample|poll|survey|form|questionnaire|recipe|menu|label|packaging)\b.*"
-    r"|.*(?:想|打算|计划|尝试|试过|讨厌|不喜欢|考虑|选项|哪个|什么|问卷|模板|示例|例如|比如|表格|填"
-    r"|包装|产品|配料|菜单|统计|写着).*",
+    r"|can't stand|don't like|never|considering|thinking|resolutions?|goals?|wish|ideas?"
+    r"|options?|not for me|poll)\b.*"
+    r"|.*(?:想|打算|计划|尝试|试过|讨厌|不喜欢|考虑|选项|哪个|什么).*",
+    _I,
+)
+# A heading that shows what is not the user's at all: a template, an example, a form to fill
+# for someone, a label ("Example:", "Template:", "帮我做个问卷：", "包装上写着：").
+_SHOWS = re.compile(
+    r".*\b(?:examples?|template|sample|survey|form|questionnaire|recipe|menu|label|packaging"
+    r"|ingredients)\b.*"
+    r"|.*(?:问卷|模板|示例|例如|比如|表格|填|包装|产品|配料|菜单|统计|写着).*",
+    _I,
+)
+# …or asks which of its items to pick ("Which of these are most common?", "Poll:"): none of
+# them is the user's, needs included.
+_PICK = re.compile(
+    r".*\b(?:which|what)\b.*\b(?:these|those|following|them|ones?)\b.*"
+    r"|.*\b(?:pick|choose|poll|vote|rank|options?)\b.*|.*(?:哪个|哪些|哪一|选项|选哪|投票).*",
+    _I,
+)
+# An item that says a need ("allergic to sesame", "can't have gluten", "不吃辣"): under a
+# question it is what the user tells of themselves ("Could you suggest a restaurant?\n- allergic
+# to sesame"), not one of the options ("Which should I pick?\n- vegan").
+_NEED_ITEM = re.compile(
+    r"\s*(?:severely\s+|very\s+|mildly\s+)?(?:allergic|intolerant|sensitive)\b"
+    r"|\s*(?:can't|cannot|can not|don't|do not|must not|mustn't)\s+(?:eat|have|drink|take)\b"
+    r"|.*(?:过敏|不耐受)|\s*(?:不吃|不能吃|不喝|不能喝|忌口|吃不了)",
     _I,
 )
 # A line with the user as a subject is the user's wherever it stands.
@@ -99,7 +140,8 @@ _NONE = re.compile(r"(?:none|n/?a|no|nothing|nope|nil|nkda|没有|无|暂无|没
 # to:", "I can't eat:", "I avoid:", "我对以下食物过敏：", "我不吃："
 _STATED = re.compile(
     r"\s*(?:(?:things|foods?|stuff|drinks|drugs|medications?|medicines|what)\s+)?"
-    r"(?P<stated>(?:I|I'm|I am)\b[^:：\n]{0,60}\b(?:to|of|from|eat|drink|take|avoid|have|with))"
+    r"(?P<stated>(?:I|I'm|I am)\b[^:：\n]{0,60}\b(?:to|of|from|eat|drink|take|avoid|have|with)"
+    r"|(?:severely\s+)?(?:allergic|intolerant)\s+to|(?:can't|cannot)\s+(?:eat|have|drink))"
     r"\s*[:：]\s*"
     r"|\s*我[^:：\n]{0,20}(?:过敏|不耐受|不吃|不能吃|不喝|不能喝|忌口|忌)\s*[:：]\s*",
     _I,
@@ -120,11 +162,13 @@ def lists_read(text: str) -> str:
     item, field or heading line is returned as it is.
     """
     lines = text.split("\n")
-    if not any(_ITEM.match(line) or _HEADING.fullmatch(line) for line in lines):
+    if not any(
+        _ITEM.match(line) or _HEADING.fullmatch(line) or _THEIRS_LINE.fullmatch(line)
+        for line in lines
+    ):
         return text
     out: list[str] = []
-    # "theirs", "field", "options" (a question's, a wish's, a template's), "other" (a heading
-    # of no statement of the user's) or None (the user's, or nothing)
+    # what the last heading heads (see _heading), or None (the user's, or nothing)
     heads: str | None = None
     answers: list[str] = []
     just_headed = False  # the line before was the heading
@@ -156,20 +200,24 @@ def lists_read(text: str) -> str:
             answers = []
             # "My wife's diet:", "Diets I want to try:": no statement of the user's (a
             # question is read as one, as it would be alone)
-            theirs = heads in ("theirs", "options") and line.rstrip()[-1:] in ":："
+            theirs = heads in ("theirs", "pick", "options", "shown") and line.rstrip()[-1:] in ":："
             out.append("" if theirs else line)
             continue
         if heads == "theirs" and not own and (item or _short(body) or _FIELD.match(body)):
             continue  # their item, without a subject, or their field: theirs
-        if heads in ("other", "options") and not own and item:
-            continue  # an option or a label, not what the user is
-        if heads == "options" and not own and _FIELD.match(body):
-            continue  # a template's or an example's field
+        if heads == "shown" and not own and (item or _FIELD.match(body)):
+            continue  # a template's, an example's or a label's item or field
+        if heads == "pick" and not own and item:
+            continue  # an option to pick, not what the user is
+        if heads == "options" and not own and item and not _NEED_ITEM.match(body):
+            continue  # an option, not what the user is
+        if heads == "other" and not own and item:
+            continue  # an item under a heading that is no statement of the user's
         if item and _ABOUT_SOMEONE_ELSE.match(body):
             heads = "theirs"  # "- My son is allergic to eggs\n- vegetarian": his
         elif not item:
             # "病人：我妈", "Here is my husband's info" (no colon): what follows is theirs
-            heads = "theirs" if not own and _NAMES_SOMEONE.search(body) else None
+            heads = "theirs" if not own and _THEIRS_LINE.fullmatch(body) else None
         out.append(body)
     if heads == "field":
         _close_field(out, answers)
@@ -180,25 +228,35 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
     """What the heading ``line`` (``own``: with the user as its subject) heads, after one that
     headed ``heads``: "theirs" (someone else's, to a heading of the user's own), "field" (a
     field of needs, or a statement of the user's cut at its colon, "I'm allergic to:"), None
-    (the user's), "options" (a question's, a wish's, a template's: no statement of the
-    user's, nor are the fields under it) or "other" (a heading of no statement of the user's,
-    under which a field is still the user's: "Kids:\n- Tom, 5\nAllergies: walnuts")."""
+    (the user's), "shown" (a template's, an example's, a label's: nothing under it is the
+    user's), "pick" (a question of which item to pick: no item is the user's), "options" (a
+    question or a wish: an item is the user's only when it says a need, a field always) or
+    "other" (a heading of no statement of the user's: its items are not the user's, a field
+    under it is: "Kids:\n- Tom, 5\nAllergies: walnuts")."""
     if own:
         if _STATED.fullmatch(line):
             return "field"
         if _SELF.fullmatch(line) or _KEEP.fullmatch(line):
             return None
-        if _ABOUT.fullmatch(line) and not _ASKS.fullmatch(line):
-            return None  # "我的信息：", "我的饮食：" (not "我想尝试的饮食：")
-        return "options"  # "Diets I want to try:", "Which should I pick?"
-    if _NAMES_SOMEONE.search(line):
+        if _SHOWS.fullmatch(line):
+            return "shown"  # "Here's an example I wrote:"
+        if _PICK.fullmatch(line):
+            return "pick"  # "Which should I pick?"
+        return "options" if _ASKS.fullmatch(line) else None  # "Diets I want to try:"
+    if _NAMES_SOMEONE.fullmatch(line):
         return "theirs"
     if _SELF.fullmatch(line):
         return None
-    if heads in ("theirs", "options"):
+    if heads in ("theirs", "shown"):
         return heads  # "My son:\nAllergies:\n- eggs": his; "Template:\nAllergies:": no one's
+    if _SHOWS.fullmatch(line):
+        return "shown"
+    if _PICK.fullmatch(line):
+        return "pick"
+    if _STATED.fullmatch(line):
+        return "field"  # "Allergic to:", "Can't eat:"
     if _ASKS.fullmatch(line):
-        return "options"
+        return "options"  # its fields, and its items that say a need, are still the user's
     if _FIELD.fullmatch(line):
         return "field"
     return None if _ABOUT.fullmatch(line) else "other"

@@ -975,10 +975,29 @@ _WRAPPED = re.compile(
 # …in Chinese, where a line goes on after a word that needs what follows ("我儿子对\n花生过
 # 敏", "花生、\n芝麻") or the next line starts with one that needs what came before ("我儿子\n
 # 对花生过敏", "我乳糖\n不耐受"): joined with nothing between.
-_ZH_WRAPPED = re.compile(
-    r"(?<=[\u3400-\u9fff])[^\S\n]*\n[^\S\n]*(?=(?:对|和|及|与|跟|或|、|过敏|不耐受)[\u3400-\u9fff]?)"
-    r"|(?<=[对不和及与跟、])[^\S\n]*\n[^\S\n]*(?=[\u3400-\u9fff])"
-)
+_ZH_BREAK = re.compile(r"(?<=[\u3400-\u9fff、])[^\S\n]*\n[^\S\n]*(?=[\u3400-\u9fff])")
+_ZH_GOES_ON = "对不和及与跟、"  # a line ending so goes on
+_ZH_WENT_ON = re.compile(r"(?:对|和|及|与|跟|或|、)")  # a line starting so went on
+_ZH_NEED_AFTER = re.compile(r"过敏|不耐")  # …and a need after an open "对…", "乳糖"
+_ZH_OPEN_NEED = re.compile(r"对[^，,。：:]{1,12}$|(?:乳糖|麸质|酒精)$")
+_ZH_FIELD_AHEAD = re.compile(r"[^\n]{0,8}[:：]")  # "过敏：青霉素" is a line of its own
+
+
+def _zh_unwrapped(text: str) -> str:
+    """``text`` with a Chinese line that goes on joined to the next, with nothing between."""
+
+    def join(m: re.Match[str]) -> str:
+        before = text[max(0, m.start() - 13) : m.start()].rsplit("\n", 1)[-1]
+        after = text[m.end() : m.end() + 10]
+        if before[-1:] in _ZH_GOES_ON:
+            return ""
+        if _ZH_FIELD_AHEAD.match(after):
+            return m[0]
+        if _ZH_WENT_ON.match(after):
+            return ""
+        return "" if _ZH_NEED_AFTER.match(after) and _ZH_OPEN_NEED.search(before) else m[0]
+
+    return _ZH_BREAK.sub(join, text) if "\n" in text else text
 
 
 # A product's label pasted in ("Ingredients: wheat flour, sugar. Allergens: milk, soy."): its
@@ -992,8 +1011,15 @@ _PRODUCT_LABEL = re.compile(
 _LABEL_ALLERGENS = re.compile(r"(?<!\bmy )\ballergens?(?=\s*:)", _I)
 
 
-# …inside Chinese, where no space parts words ("我对花\ufffd生过敏" is "我对花生过敏")
-_UNREAD_IN_CJK = re.compile("(?<=[\u3400-\u9fff])\ufffd+(?=[\u3400-\u9fff])")
+# …inside Chinese, where no space parts words ("我对花\ufffd生过敏" is "我对花生过敏"), unless a
+# clause of the user's starts after it: a lost full stop ("我儿子对海鲜过敏\ufffd我对花生过敏")
+_UNREAD_IN_CJK = re.compile("(?<=[\u3400-\u9fff])\ufffd+(?P<next>[\u3400-\u9fff])")
+
+
+def _unread_in_cjk(m: re.Match[str]) -> str:
+    return ("。" if m["next"] in "我本" else "") + m["next"]
+
+
 # …between a word and the end of a contraction ("don\ufffdt", "I\ufffdve", "Sam\ufffds")
 _UNREAD_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\ufffd(?=(?:t|s|m|d|re|ve|ll)\b)")
 
@@ -1013,14 +1039,14 @@ def _prepare(text: str) -> str:
     # U+FFFD stands for what could not be read (a lone surrogate: capture.messages.message_text,
     # or a curly apostrophe decoded as the wrong charset: "I don\ufffdt eat pork")
     if "\ufffd" in text:
-        text = _UNREAD_APOSTROPHE.sub("'", _UNREAD_IN_CJK.sub("", text))
+        text = _UNREAD_APOSTROPHE.sub("'", _UNREAD_IN_CJK.sub(_unread_in_cjk, text))
         text = text.replace("\ufffd", " ")
     # "\r", U+2028 and the other line separators end a line as "\n" does (not a space).
     text = _CODE.sub(" ", LINE_BREAKS.sub("\n", text))
     text = _QUOTE_LINE.sub(" ", text)
     if _PRODUCT_LABEL.search(text):
         text = _LABEL_ALLERGENS.sub("Contains", text)
-    text = lists_read(_ZH_WRAPPED.sub("", text))  # (a bulleted line is no line that goes on)
+    text = lists_read(_zh_unwrapped(text))  # (a bulleted line is no line that goes on)
     text = _TOLD_AFTER.sub(r"\g<who> says \g<said>", text)
     text = _WRAPPED.sub(lambda m: f"{m['end'] or ''} ", text)
     text = _QUOTED.sub(" ", text)
@@ -1681,7 +1707,10 @@ def _said_as_field(sentence: str) -> str:
 # …in Chinese: "过敏：花生，芝麻" is "我对花生、芝麻过敏" (so "我对芝麻不过敏了" withdraws one).
 _ZH_NEED_LABEL = re.compile(r"\s*(?:食物|药物)?过敏(?:原|源)?\s*[:：]\s*")
 _ZH_FIELD_ITEMS = re.compile(r"\s*[，,、/和及]\s*")
-_ZH_NO_THING = re.compile(r"[我你他她它不没无未请见详吗呢？?：:]")
+_ZH_NO_THING = re.compile(r"[我你他她它不没无未请见详待查吗呢？?：:]")
+_ZH_NONE_BUT = re.compile(
+    r"(?:无|没有|暂无)\s*[，,]?\s*(?:除了|只有|就|但)(?:对)?"
+)  # "无，除了青霉素"
 
 
 def _zh_said_as_field(sentence: str) -> str:
@@ -1690,7 +1719,10 @@ def _zh_said_as_field(sentence: str) -> str:
     label = _ZH_NEED_LABEL.match(sentence)
     if label is None:
         return sentence
-    items = [i for i in _ZH_FIELD_ITEMS.split(sentence[label.end() :].rstrip("。！!. ")) if i]
+    rest = sentence[label.end() :].rstrip("。！!. ")
+    if (but := _ZH_NONE_BUT.match(rest)) is not None:
+        rest = re.sub(r"(?:以外|之外|过敏)$", "", rest[but.end() :])
+    items = [i for i in _ZH_FIELD_ITEMS.split(rest) if i]
     if not items or any(len(item) > 8 or _ZH_NO_THING.search(item) for item in items):
         return sentence
     return f"我对{'、'.join(items)}过敏"
