@@ -310,3 +310,17 @@ def test_a_chinese_correction_after_an_acknowledgement_needs_no_lead_word() -> N
     assert said_in_one_update(*turns) == ["用户对碧根果过敏"]
     asked = ("我对核桃过敏。", "AI: 你要核桃饼干还是碧根果饼干？", "是碧根果，不是核桃。")
     assert said_in_one_update(*asked)[:1] == ["用户对核桃过敏"]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a heading is no fact of its own ("User's info", "User: info for their wife")
+        ("My details:\n- vegan\n- allergic to kiwi", ["User is vegan", "User is allergic to kiwi"]),
+        ("Info for my wife:\nAllergies: latex", ["User is allergic to latex"]),
+        # …unless the user says something in it
+        ("I have two cats:\n- Miso\n- Tofu", ["User has two cats"]),
+    ],
+)
+def test_a_heading_is_no_fact_of_its_own(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

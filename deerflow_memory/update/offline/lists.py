@@ -198,10 +198,11 @@ def lists_read(text: str) -> str:
             heads = _heading(line, heads, own)
             just_headed = True
             answers = []
-            # "My wife's diet:", "Diets I want to try:": no statement of the user's (a
-            # question is read as one, as it would be alone)
-            theirs = heads in ("theirs", "pick", "options", "shown") and line.rstrip()[-1:] in ":："
-            out.append("" if theirs else line)
+            # "My wife's diet:", "Diets I want to try:", "My info:": no statement of the
+            # user's (a question is read as one, as it would be alone; a heading with the user
+            # as its subject too, "I have two kids:")
+            label = line.rstrip()[-1:] in ":：" and heads != "field"
+            out.append("" if label and (not own or heads is not None) else line)
             continue
         if heads == "theirs" and not own and (item or _short(body) or _FIELD.match(body)):
             continue  # their item, without a subject, or their field: theirs
