@@ -254,7 +254,13 @@ def test_older_faults(said: str, stored: list[str]) -> None:
         # an answer said over or someone else's is none of the user's
         ("Allergies:\n- kiwi (outgrew it)\n- latex", ["User is allergic to latex"]),
         ("Allergies:\n- kiwi (my daughter)\n- latex", ["User is allergic to latex"]),
-        ("Guests\nAllergies:\n- kiwi (Omar)\n- latex (Ines)", []),
+        # any other aside stays as said: no table tells a name from a reaction or a brand
+        (
+            "Allergies:\n- Penicillin (Rash)\n- latex",
+            ["User is allergic to Penicillin (Rash), latex"],
+        ),
+        ("Allergies:\n- ibuprofen (Advil)", ["User is allergic to ibuprofen (Advil)"]),
+        ("Allergies:\n- nuts (for now)", ["User is allergic to nuts"]),
         ("过敏：\n- 芒果（小时候）\n- 芝麻", ["用户对芝麻过敏"]),
     ],
 )
@@ -323,4 +329,45 @@ def test_a_chinese_correction_after_an_acknowledgement_needs_no_lead_word() -> N
     ],
 )
 def test_a_heading_is_no_fact_of_its_own(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+# Attacker 291 (against 06ef0ef).
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a question about someone of the user's is theirs; so is a heading of him or her
+        ("Dinner ideas for my son?\n- allergic to kiwi\n- vegetarian", []),
+        ("能帮我女儿推荐点零食吗？\n- 对芒果过敏", []),
+        ("My dad is staying with us. His info:\nAllergies: latex", []),
+        ("Ana (my daughter):\nAllergies: kiwi", []),
+        ("我爸来住几天，他的情况：\n过敏：头孢", []),
+        ("我女儿：\n过敏：芒果\n病史：哮喘", []),
+        # the user's own form, and a question about the user's own case
+        ("My intake form:\nAllergies: latex\nConditions: asthma", ["User is allergic to latex"]),
+        ("Fruits I'm allergic to:\n- kiwi\n- mango", ["User is allergic to kiwi and mango"]),
+        (
+            "我对很多水果过敏，比如：\n- 芒果\n- 菠萝",
+            ["用户对很多水果过敏", "用户对芒果、菠萝过敏"],
+        ),
+        (
+            "Is this cake safe for me?\n- coeliac\n- kiwi allergy",
+            ["User is coeliac", "User has a kiwi allergy"],
+        ),
+        ("My daughter:\nAllergies: kiwi\nMy allergies: latex", ["User is allergic to latex"]),
+        ("Allergies (if any):\n- latex\n- kiwi", ["User is allergic to latex, kiwi"]),
+        # lines labelled with the user or someone of theirs
+        ("Daughter: allergic to kiwi\nMe: allergic to latex", ["User is allergic to latex"]),
+        ("我：对头孢过敏", ["用户对头孢过敏"]),
+        ("老婆：芒果过敏\n我：不吃香菜", ["用户不吃香菜"]),
+        # "对了" (by the way) starts a line of its own; a line that said its all is not joined
+        ("好的谢谢\n对了我不吃香菜", ["用户不吃香菜"]),
+        ("我对芒果过敏\n和我妈一样", ["用户对芒果过敏"]),
+        ("我老婆和\n我都对芒果过敏", ["用户对芒果过敏"]),
+        # a Chinese field's answers apart by spaces; none but a clause is no thing
+        ("过敏：芒果 菠萝 虾", ["用户对芒果、菠萝、虾过敏"]),
+        ("过敏：没有，就是有点花粉过敏", ["用户过敏：没有", "用户就是有点花粉过敏"]),
+    ],
+)
+def test_attacker_291(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored

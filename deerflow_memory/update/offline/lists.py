@@ -60,6 +60,19 @@ _NAMES_SOMEONE = re.compile(
     r"(?:情况|信息|资料|饮食|过敏|病历|忌口|病史)?\s*[:：]?\s*",
     _I,
 )
+# …or of him or her ("His info:", "她的情况：", "Tom (my son):", "…Her info:").
+_THEIRS_HEAD = re.compile(
+    rf".*\b(?:his|her|their)\s+(?:{_PROFILE_EN})\s*[:：]\s*|.*[他她]的?(?:情况|信息|资料|饮食|病历)\s*[:：]\s*"
+    rf"|.*[(（](?:my|我的?)\s*(?:{KIN_EN}|{KIN_ZH})[)）]\s*[:：]\s*",
+    _I,
+)
+# Someone of the user's named anywhere (a question about them is theirs).
+_KIN_IN = re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{KIN_EN})\b|(?:{KIN_ZH})", _I)
+# A heading of the user's own after theirs: "My allergies:", "My own:", "As for me:".
+_MINE_HEAD = re.compile(
+    rf"\s*(?:my|as\s+for\s+me|for\s+me|me)\b(?!\s+(?:[\w-]+\s+)?(?:{KIN_EN})\b)|\s*(?:我自己|本人|我的(?!(?:{KIN_ZH})))",
+    _I,
+)
 # A line of a form that names them as whom it is of: "病人：我妈", "Patient: my son", "下面是我老公
 # 的资料" (not "紧急联系人：我老婆", an emergency contact).
 _THEIRS_LINE = re.compile(
@@ -101,11 +114,13 @@ _ASKS = re.compile(
 # A heading that shows what is not the user's at all: a template, an example, a form to fill
 # for someone, a label ("Example:", "Template:", "帮我做个问卷：", "包装上写着：").
 _SHOWS = re.compile(
-    r".*\b(?:examples?|template|sample|survey|form|questionnaire|recipe|menu|label|packaging"
+    r"(?!.*[?？]\s*$).*\b(?:examples?|template|sample|survey|form|questionnaire|recipe|menu|label|packaging"
     r"|ingredients)\b.*"
-    r"|.*(?:问卷|模板|示例|例如|比如|表格|填|包装|产品|配料|菜单|统计|写着).*",
+    r"|(?!.*[?？]\s*$).*(?:问卷|模板|示例|例如|比如|表格|填|包装|产品|配料|菜单|统计|写着).*",
     _I,
 )
+_MY = re.compile(r"\b(?:my|mine)\b|我的", _I)
+_I_FIRST = re.compile(r"\s*(?:I|I'm|I've|我)(?![\w'])", _I)
 # …or asks which of its items to pick ("Which of these are most common?", "Poll:"): none of
 # them is the user's, needs included.
 _PICK = re.compile(
@@ -119,6 +134,7 @@ _PICK = re.compile(
 _NEED_ITEM = re.compile(
     r"\s*(?:severely\s+|very\s+|mildly\s+)?(?:allergic|intolerant|sensitive)\b"
     r"|\s*(?:can't|cannot|can not|don't|do not|must not|mustn't)\s+(?:eat|have|drink|take)\b"
+    r"|.*\b(?:allerg\w*|intoleran\w*)|\s*(?:celiac|coeliac|diabetic|gluten[- ]free|nut[- ]free)\b"
     r"|.*(?:过敏|不耐受)|\s*(?:不吃|不能吃|不喝|不能喝|忌口|吃不了)",
     _I,
 )
@@ -127,10 +143,12 @@ _OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|myself)\b|本人|我(?!的?(?:" 
 # A field of needs: "Allergies:", "Food allergies:", "Dietary restrictions:", "过敏：", "忌口：".
 _FIELD = re.compile(
     r"\s*(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:allerg(?:y|ies)|allergens?|intolerances?"
-    r"|dietary\s+(?:restrictions?|needs?|requirements?)|diet)\s*:\s*"
-    r"|\s*(?:食物|药物)?(?:过敏原?|忌口|饮食禁忌)\s*[:：]\s*",
+    r"|dietary\s+(?:restrictions?|needs?|requirements?)|diet)(?:\s*\([^()\n]{0,30}\))?\s*:\s*"
+    r"|\s*(?:食物|药物)?(?:过敏原?|忌口|饮食禁忌)(?:[(（][^()（）\n]{0,20}[)）])?\s*[:：]\s*",
     _I,
 )
+# Any field of a form, answered on its line ("Bedtime: 8pm", "病史：哮喘").
+_ANY_FIELD = re.compile(r"\s*[^\s:：]{1,12}(?:\s+[^\s:：]{1,12}){0,2}\s*[:：]\s*\S")
 # One answer line without a bullet: short, no field or question of its own, and in Chinese no
 # clause ("不吃香菜" is read as said).
 _ANSWER_WORDS = 5
@@ -139,11 +157,13 @@ _NONE = re.compile(r"(?:none|n/?a|no|nothing|nope|nil|nkda|没有|无|暂无|没
 # A statement of the user's cut at its colon, its things the items under it: "I'm allergic
 # to:", "I can't eat:", "I avoid:", "我对以下食物过敏：", "我不吃："
 _STATED = re.compile(
-    r"\s*(?:(?:things|foods?|stuff|drinks|drugs|medications?|medicines|what)\s+)?"
+    r"\s*(?:(?:things|foods?|stuff|drinks|drugs|medications?|medicines|what|ingredients"
+    r"|(?:menu\s+)?items|dishes|fruits?|nuts|meds)\s+)?"
     r"(?P<stated>(?:I|I'm|I am)\b[^:：\n]{0,60}\b(?:to|of|from|eat|drink|take|avoid|have|with)"
     r"|(?:severely\s+)?(?:allergic|intolerant)\s+to|(?:can't|cannot)\s+(?:eat|have|drink))"
     r"\s*[:：]\s*"
-    r"|\s*我[^:：\n]{0,20}(?:过敏|不耐受|不吃|不能吃|不喝|不能喝|忌口|忌)\s*[:：]\s*",
+    r"|\s*我[^:：\n]{0,20}(?:过敏|不耐受|不吃|不能吃|不喝|不能喝|忌口|忌)"
+    r"(?:[，,]\s*(?:比如|例如|像是?|包括))?\s*[:：]\s*",
     _I,
 )
 # …in Chinese, where the things go between 对 and the need: "我对以下食物过敏：", "我乳糖不耐受，
@@ -193,7 +213,9 @@ def lists_read(text: str) -> str:
             heads = None
             out.append(line)
             continue
-        own = _OWN.search(body) is not None
+        # (a line of the user's: with "I", "me", "我", or "My …" of no one else: "My allergies:")
+        subject = _OWN.search(body) is not None
+        own = subject or _MINE_HEAD.match(body) is not None
         if _HEADING.fullmatch(line) and not item:
             heads = _heading(line, heads, own)
             just_headed = True
@@ -202,11 +224,11 @@ def lists_read(text: str) -> str:
             # user's (a question is read as one, as it would be alone; a heading with the user
             # as its subject too, "I have two kids:")
             label = line.rstrip()[-1:] in ":：" and heads != "field"
-            out.append("" if label and (not own or heads is not None) else line)
+            out.append("" if label and (not subject or heads is not None) else line)
             continue
-        if heads == "theirs" and not own and (item or _short(body) or _FIELD.match(body)):
+        if heads == "theirs" and not own and (item or _short(body) or _ANY_FIELD.match(body)):
             continue  # their item, without a subject, or their field: theirs
-        if heads == "shown" and not own and (item or _FIELD.match(body)):
+        if heads == "shown" and not own and (item or _ANY_FIELD.match(body)):
             continue  # a template's, an example's or a label's item or field
         if heads == "pick" and not own and item:
             continue  # an option to pick, not what the user is
@@ -239,19 +261,23 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
             return "field"
         if _SELF.fullmatch(line) or _KEEP.fullmatch(line):
             return None
-        if _SHOWS.fullmatch(line):
-            return "shown"  # "Here's an example I wrote:"
+        if _SHOWS.fullmatch(line) and not _MY.search(line) and not _I_FIRST.match(line):
+            return "shown"  # "帮我做个问卷：" (not "I filled in the form:", "我填一下我的信息：")
         if _PICK.fullmatch(line):
             return "pick"  # "Which should I pick?"
         return "options" if _ASKS.fullmatch(line) else None  # "Diets I want to try:"
-    if _NAMES_SOMEONE.fullmatch(line):
+    if _NAMES_SOMEONE.fullmatch(line) or _THEIRS_HEAD.fullmatch(line):
         return "theirs"
+    if _ASKS.fullmatch(line) and _KIN_IN.search(line):
+        return "theirs"  # "Lunch ideas for my son?", "能帮我儿子推荐点零食吗？"
+    if heads in ("theirs", "shown") and _MINE_HEAD.match(line):
+        return "field" if _FIELD.fullmatch(line) else None  # "My son:\n…\nMy allergies:"
     if _SELF.fullmatch(line):
         return None
     if heads in ("theirs", "shown"):
         return heads  # "My son:\nAllergies:\n- eggs": his; "Template:\nAllergies:": no one's
-    if _SHOWS.fullmatch(line):
-        return "shown"
+    if _SHOWS.fullmatch(line) and not _MY.search(line):
+        return "shown"  # (not "My health form:", "Here's my info for the form:")
     if _PICK.fullmatch(line):
         return "pick"
     if _STATED.fullmatch(line):
@@ -279,13 +305,13 @@ _ASIDE = re.compile(r"\s*[(（](?P<aside>[^()（）]{1,40})[)）]\s*$")
 # …that says it is over, or someone else's: the answer is no need of the user's
 _ASIDE_NOT_MINE = re.compile(
     rf"outgr[eo]w|not any\s*more|no longer|gone|cured|used to|as a (?:kid|child|baby)"
-    rf"|\b(?:my|our|his|her|their|for)\b|\b(?:{KIN_EN})\b"
+    rf"|\b(?:my|our|his|her|their)\b|\b(?:{KIN_EN})\b"
     rf"|以前|小时候|已经好了|好了|不过敏了|(?:{KIN_ZH})",
     _I,
 )
 _ASIDE_HEDGED = re.compile(
     r"maybe|possibly|probably|likely|suspected|unsure|not sure|unconfirmed|I think|\?"
-    r"|可能|好像|疑似",
+    r"|for now|currently|still|at the moment|可能|好像|疑似|目前|现在",
     _I,
 )
 # …that says how bad it is, which stays; any other ("maybe", "suspected") goes, the need kept.
@@ -300,10 +326,20 @@ def _answer(text: str) -> str:
     if aside is None or _ASIDE_KEPT.search(aside["aside"]):
         return text
     said = aside["aside"].strip()
-    if _ASIDE_HEDGED.search(said):
-        return text[: aside.start()]  # "(maybe)", "(Suspected)": a wrong need is the safer error
-    named = said.istitle() and said.isalpha()  # "(Tom)": his
-    return "" if named or _ASIDE_NOT_MINE.search(said) else text[: aside.start()]
+    if _ASIDE_NOT_MINE.search(said):
+        return ""
+    # "(maybe)", "(Suspected)": a wrong need is the safer error; any other aside ("(Rash)",
+    # "(Advil)", "(Tom)": no table tells a reaction or a brand from a name) stays as said
+    return text[: aside.start()] if _ASIDE_HEDGED.search(said) else text
+
+
+_FIELD_NOTE = re.compile(r"\s*[(（][^()（）\n]{0,30}[)）](?=\s*[:：]\s*$)")
+
+
+_ZH_FOR_EXAMPLE_FIELD = re.compile(
+    r"(?P<head>我[^:：\n]*?(?P<need>过敏|不耐受|忌口|不吃|不能吃)[^:：\n]*?)[，,]\s*(?:比如|例如|像是?|包括)"
+    r"\s*[:：]\s*"
+)
 
 
 def _close_field(out: list[str], answers: list[str]) -> None:
@@ -312,9 +348,15 @@ def _close_field(out: list[str], answers: list[str]) -> None:
     kept = [answer for answer in answers if answer]
     if not kept:
         return
-    field = out[-1].strip()
+    field = _FIELD_NOTE.sub("", out[-1].strip())  # "Allergies (if any):" is "Allergies:"
     if all(_NONE.fullmatch(answer) for answer in kept):
         out[-1] = ""
+    elif (example := _ZH_FOR_EXAMPLE_FIELD.fullmatch(field)) is not None:
+        # "我对很多东西过敏，比如：" + 花生、芒果: "我对很多东西过敏。我对花生、芒果过敏"
+        need = example["need"]
+        things = "、".join(kept)
+        said = f"我对{things}{need}" if need in ("过敏", "不耐受") else f"我不吃{things}"
+        out[-1] = f"{example['head']}。{said}"
     elif (zh_need := _ZH_STATED_NEED.search(field)) is not None and field.startswith("我"):
         out[-1] = f"{field[: zh_need.start()]}对{'、'.join(kept)}{zh_need['need']}"
     elif (stated := _STATED.fullmatch(field)) is not None and stated["stated"]:

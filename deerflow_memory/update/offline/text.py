@@ -977,7 +977,9 @@ _WRAPPED = re.compile(
 # 对花生过敏", "我乳糖\n不耐受"): joined with nothing between.
 _ZH_BREAK = re.compile(r"(?<=[\u3400-\u9fff、])[^\S\n]*\n[^\S\n]*(?=[\u3400-\u9fff])")
 _ZH_GOES_ON = "对不和及与跟、"  # a line ending so goes on
-_ZH_WENT_ON = re.compile(r"(?:对|和|及|与|跟|或|、)")  # a line starting so went on
+# a line starting so went on (not "对了", "by the way", nor a clause of its own: "和我妈一样")
+_ZH_WENT_ON = re.compile(r"(?:对(?!了|我|于我)|和(?!我)|及|与(?!生俱来)|跟(?!我)|、)")
+_ZH_CLOSED = re.compile(r"(?:过敏|不耐受|了|吧|的|呢|啊)$")  # …after a line that said its all
 _ZH_NEED_AFTER = re.compile(r"过敏|不耐")  # …and a need after an open "对…", "乳糖"
 _ZH_OPEN_NEED = re.compile(r"对[^，,。：:]{1,12}$|(?:乳糖|麸质|酒精)$")
 _ZH_FIELD_AHEAD = re.compile(r"[^\n]{0,8}[:：]")  # "过敏：青霉素" is a line of its own
@@ -989,11 +991,11 @@ def _zh_unwrapped(text: str) -> str:
     def join(m: re.Match[str]) -> str:
         before = text[max(0, m.start() - 13) : m.start()].rsplit("\n", 1)[-1]
         after = text[m.end() : m.end() + 10]
-        if before[-1:] in _ZH_GOES_ON:
-            return ""
+        if before[-1:] in _ZH_GOES_ON and not after.startswith("我"):
+            return ""  # ("我老公和\n我都…": a clause of the user's starts)
         if _ZH_FIELD_AHEAD.match(after):
             return m[0]
-        if _ZH_WENT_ON.match(after):
+        if _ZH_WENT_ON.match(after) and not _ZH_CLOSED.search(before):
             return ""
         return "" if _ZH_NEED_AFTER.match(after) and _ZH_OPEN_NEED.search(before) else m[0]
 
@@ -1034,6 +1036,24 @@ _TOLD_AFTER = re.compile(
 )
 
 
+# A line labelled with the user ("Me: allergic to shellfish", "我：对青霉素过敏") says it of the
+# user; one labelled with someone of theirs ("Son: allergic to eggs", "老公：海鲜过敏") of them.
+_SELF_LABEL = re.compile(
+    r"^[^\S\n]*(?P<who>me|myself|self|本人|我)[^\S\n]*(?:[:：]|[-–—](?=[^\S\n]))[^\S\n]*(?=\S)",
+    re.I | re.M,
+)
+_KIN_LABEL_LINE = re.compile(
+    r"^[^\S\n]*(?:son|daughter|wife|husband|mom|mum|dad|mother|father|partner|boyfriend"
+    r"|girlfriend|brother|sister|baby|toddler|老公|老婆|儿子|女儿|妈妈|爸爸|我妈|我爸|孩子)"
+    r"[^\S\n]*[:：][^\S\n]*\S[^\n]*",
+    re.I | re.M,
+)
+
+
+def _self_label(m: re.Match[str]) -> str:
+    return "我" if m["who"] in ("本人", "我") else ""
+
+
 def _prepare(text: str) -> str:
     text = without_invisible(text)  # read as stored: "so\u00adba" is "soba"
     # U+FFFD stands for what could not be read (a lone surrogate: capture.messages.message_text,
@@ -1046,6 +1066,7 @@ def _prepare(text: str) -> str:
     text = _QUOTE_LINE.sub(" ", text)
     if _PRODUCT_LABEL.search(text):
         text = _LABEL_ALLERGENS.sub("Contains", text)
+    text = _KIN_LABEL_LINE.sub("", _SELF_LABEL.sub(_self_label, text))  # "Me: …", "Son: …"
     text = lists_read(_zh_unwrapped(text))  # (a bulleted line is no line that goes on)
     text = _TOLD_AFTER.sub(r"\g<who> says \g<said>", text)
     text = _WRAPPED.sub(lambda m: f"{m['end'] or ''} ", text)
@@ -1706,11 +1727,9 @@ def _said_as_field(sentence: str) -> str:
 
 # …in Chinese: "过敏：花生，芝麻" is "我对花生、芝麻过敏" (so "我对芝麻不过敏了" withdraws one).
 _ZH_NEED_LABEL = re.compile(r"\s*(?:食物|药物)?过敏(?:原|源)?\s*[:：]\s*")
-_ZH_FIELD_ITEMS = re.compile(r"\s*[，,、/和及]\s*")
-_ZH_NO_THING = re.compile(r"[我你他她它不没无未请见详待查吗呢？?：:]")
-_ZH_NONE_BUT = re.compile(
-    r"(?:无|没有|暂无)\s*[，,]?\s*(?:除了|只有|就|但)(?:对)?"
-)  # "无，除了青霉素"
+_ZH_FIELD_ITEMS = re.compile(r"\s*[，,、/和及]\s*|\s+")
+_ZH_NO_THING = re.compile(r"[我你他她它不没无未请见详待查吗呢吧是有点？?：:（）()]|好像|反应")
+_ZH_NONE_BUT = re.compile(r"(?:无|没有|暂无)\s*[，,]?\s*(?:除了|只有)(?:对)?")  # "无，除了青霉素"
 
 
 def _zh_said_as_field(sentence: str) -> str:
