@@ -371,3 +371,35 @@ def test_a_heading_is_no_fact_of_its_own(said: str, stored: list[str]) -> None:
 )
 def test_attacker_291(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+# Attacker 292 (against 99384e2).
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a request to choose for the user: its needs are the user's constraints
+        ("Help me choose a café:\n- allergic to kiwi\n- cheap", ["User is allergic to kiwi"]),
+        ("帮我看看选哪家店？\n- 对芒果过敏\n- 预算100", ["用户对芒果过敏"]),
+        ("Pick a dessert for me:\n- gluten-free\n- vegetarian", ["User is gluten-free"]),
+        # a question for the user's own case: a diet is the user's too; a plan is no wish
+        (
+            "Dinner ideas for me?\n- allergic to kiwi\n- vegetarian",
+            ["User is allergic to kiwi", "User is vegetarian"],
+        ),
+        ("帮我推荐晚餐？\n- 素食\n- 对芒果过敏", ["用户素食", "用户对芒果过敏"]),
+        ("这周的饮食计划：\n- 吃素\n- 对芒果过敏", ["用户吃素", "用户对芒果过敏"]),
+        # a Chinese line that holds a whole need is a clause of its own
+        ("我吃素\n对芒果过敏", ["用户吃素", "用户对芒果过敏"]),
+        ("我是老师\n对乳胶过敏", ["用户是老师", "用户对乳胶过敏"]),
+        ("我女儿\n对芒果过敏", []),
+        # "Me:" in a chat sent on or in a script is someone else's
+        ("Write a dialogue for my class play:\nMe: I'm allergic to kiwi!\nChef: Oh no!", []),
+    ],
+)
+def test_attacker_292(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+def test_me_in_a_chat_sent_on_is_not_the_user() -> None:
+    said = "My friend sent me her chat with the nurse:\nMe: I'm allergic to latex\nNurse: noted"
+    assert not any("latex" in fact for fact in facts_after(said))

@@ -105,17 +105,22 @@ _ABOUT = re.compile(
 # for me:") heads options, not what the user is.
 _ASKS = re.compile(
     r".*[?？]\s*|\s*(?:which|what|should|shall|can|could|would|do|does|is|are|how)\b.*"
-    r"|.*\b(?:want|wanna|would like|'d like|hope|plan|planning|try|tried|trying|hate|dislike"
-    r"|can't stand|don't like|never|considering|thinking|resolutions?|goals?|wish|ideas?"
-    r"|options?|not for me|poll)\b.*"
-    r"|.*(?:想|打算|计划|尝试|试过|讨厌|不喜欢|考虑|选项|哪个|什么).*",
+    r"|.*\b(?:ideas?|options?|poll)\b.*|.*(?:选项|哪个|什么).*",
+    _I,
+)
+# …or a wish ("Diets I want to try:", "Diets I hate:", "Not for me:", "My resolutions:"): its
+# items are what the user wishes, not is, but for an item that says a need.
+_WISHES = re.compile(
+    r".*\b(?:want|wanna|would like|'d like|hope|try|tried|trying|hate|dislike|can't stand"
+    r"|don't like|never|considering|thinking|resolutions?|goals?|wish|not for me)\b.*"
+    r"|.*(?:想|打算|尝试|试过|讨厌|不喜欢|考虑).*",
     _I,
 )
 # A heading that shows what is not the user's at all: a template, an example, a form to fill
 # for someone, a label ("Example:", "Template:", "帮我做个问卷：", "包装上写着：").
 _SHOWS = re.compile(
-    r"(?!.*[?？]\s*$).*\b(?:examples?|template|sample|survey|form|questionnaire|recipe|menu|label|packaging"
-    r"|ingredients)\b.*"
+    r"(?!.*[?？]\s*$).*\b(?:examples?|template|sample|survey|form|questionnaire|label|packaging)\b.*"
+    r"|\s*(?:(?:the|a|this|that)\s+)?(?:recipe|menu|ingredients)\b.*"
     r"|(?!.*[?？]\s*$).*(?:问卷|模板|示例|例如|比如|表格|填|包装|产品|配料|菜单|统计|写着).*",
     _I,
 )
@@ -126,6 +131,12 @@ _I_FIRST = re.compile(r"\s*(?:I|I'm|I've|我)(?![\w'])", _I)
 _PICK = re.compile(
     r".*\b(?:which|what)\b.*\b(?:these|those|following|them|ones?)\b.*"
     r"|.*\b(?:pick|choose|poll|vote|rank|options?)\b.*|.*(?:哪个|哪些|哪一|选项|选哪|投票).*",
+    _I,
+)
+# …and under a question, a diet or a state of the user's too ("Lunch ideas for me?\n- vegetarian").
+_DIET_ITEM = re.compile(
+    r"\s*(?:vegetarian|vegan|pescatarian|halal|kosher|keto|paleo|pregnant|breastfeeding"
+    r"|wheelchair\s+user|lactose[- ]free|dairy[- ]free|no\s+\w+)\b|\s*(?:素食|吃素|清真|纯素|怀孕)",
     _I,
 )
 # An item that says a need ("allergic to sesame", "can't have gluten", "不吃辣"): under a
@@ -223,7 +234,7 @@ def lists_read(text: str) -> str:
             # "My wife's diet:", "Diets I want to try:", "My info:": no statement of the
             # user's (a question is read as one, as it would be alone; a heading with the user
             # as its subject too, "I have two kids:")
-            label = line.rstrip()[-1:] in ":：" and heads != "field"
+            label = line.rstrip()[-1:] in ":：" and heads != "field"  # (not "I'm allergic to:")
             out.append("" if label and (not subject or heads is not None) else line)
             continue
         if heads == "theirs" and not own and (item or _short(body) or _ANY_FIELD.match(body)):
@@ -232,7 +243,10 @@ def lists_read(text: str) -> str:
             continue  # a template's, an example's or a label's item or field
         if heads == "pick" and not own and item:
             continue  # an option to pick, not what the user is
-        if heads == "options" and not own and item and not _NEED_ITEM.match(body):
+        if heads == "wish" and not own and item and not _NEED_ITEM.match(body):
+            continue  # a wish, not what the user is
+        said_of_me = _NEED_ITEM.match(body) or _DIET_ITEM.match(body)
+        if heads == "options" and not own and item and not said_of_me:
             continue  # an option, not what the user is
         if heads == "other" and not own and item:
             continue  # an item under a heading that is no statement of the user's
@@ -252,8 +266,9 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
     headed ``heads``: "theirs" (someone else's, to a heading of the user's own), "field" (a
     field of needs, or a statement of the user's cut at its colon, "I'm allergic to:"), None
     (the user's), "shown" (a template's, an example's, a label's: nothing under it is the
-    user's), "pick" (a question of which item to pick: no item is the user's), "options" (a
-    question or a wish: an item is the user's only when it says a need, a field always) or
+    user's), "pick" (a question of which item to pick: no item is the user's), "wish" (what
+    the user wishes or picks from: an item is the user's only when it says a need), "options"
+    (a question: an item is the user's when it says a need or a diet; a field always) or
     "other" (a heading of no statement of the user's: its items are not the user's, a field
     under it is: "Kids:\n- Tom, 5\nAllergies: walnuts")."""
     if own:
@@ -263,9 +278,11 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
             return None
         if _SHOWS.fullmatch(line) and not _MY.search(line) and not _I_FIRST.match(line):
             return "shown"  # "帮我做个问卷：" (not "I filled in the form:", "我填一下我的信息：")
-        if _PICK.fullmatch(line):
-            return "pick"  # "Which should I pick?"
-        return "options" if _ASKS.fullmatch(line) else None  # "Diets I want to try:"
+        if _WISHES.fullmatch(line) or _PICK.fullmatch(line):
+            # "Diets I want to try:", "Which should I pick?" ("- vegan" is an option); "Help
+            # me choose a restaurant:\n- allergic to shellfish": a need is the user's
+            return "wish"
+        return "options" if _ASKS.fullmatch(line) else None
     if _NAMES_SOMEONE.fullmatch(line) or _THEIRS_HEAD.fullmatch(line):
         return "theirs"
     if _ASKS.fullmatch(line) and _KIN_IN.search(line):
@@ -279,11 +296,13 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
     if _SHOWS.fullmatch(line) and not _MY.search(line):
         return "shown"  # (not "My health form:", "Here's my info for the form:")
     if _PICK.fullmatch(line):
-        return "pick"
+        return "pick"  # "Which of these are most common?": of the items, not the user
     if _STATED.fullmatch(line):
         return "field"  # "Allergic to:", "Can't eat:"
+    if _WISHES.fullmatch(line):
+        return "wish"
     if _ASKS.fullmatch(line):
-        return "options"  # its fields, and its items that say a need, are still the user's
+        return "options"  # its fields, and its items that say a need or a diet, are the user's
     if _FIELD.fullmatch(line):
         return "field"
     return None if _ABOUT.fullmatch(line) else "other"

@@ -979,6 +979,8 @@ _ZH_BREAK = re.compile(r"(?<=[\u3400-\u9fff、])[^\S\n]*\n[^\S\n]*(?=[\u3400-\u9
 _ZH_GOES_ON = "对不和及与跟、"  # a line ending so goes on
 # a line starting so went on (not "对了", "by the way", nor a clause of its own: "和我妈一样")
 _ZH_WENT_ON = re.compile(r"(?:对(?!了|我|于我)|和(?!我)|及|与(?!生俱来)|跟(?!我)|、)")
+_ZH_WHOLE_NEED = re.compile(r"对[^，,。：:]{1,16}?(?:过敏|不耐受|敏感)")
+_ZH_SUBJECT_ALONE = re.compile(rf"(?:我的?)?(?:{KIN_ZH})|我|本人")
 _ZH_CLOSED = re.compile(r"(?:过敏|不耐受|了|吧|的|呢|啊)$")  # …after a line that said its all
 _ZH_NEED_AFTER = re.compile(r"过敏|不耐")  # …and a need after an open "对…", "乳糖"
 _ZH_OPEN_NEED = re.compile(r"对[^，,。：:]{1,12}$|(?:乳糖|麸质|酒精)$")
@@ -990,13 +992,16 @@ def _zh_unwrapped(text: str) -> str:
 
     def join(m: re.Match[str]) -> str:
         before = text[max(0, m.start() - 13) : m.start()].rsplit("\n", 1)[-1]
-        after = text[m.end() : m.end() + 10]
+        after = text[m.end() : m.end() + 20].split("\n", 1)[0]
         if before[-1:] in _ZH_GOES_ON and not after.startswith("我"):
             return ""  # ("我老公和\n我都…": a clause of the user's starts)
         if _ZH_FIELD_AHEAD.match(after):
             return m[0]
         if _ZH_WENT_ON.match(after) and not _ZH_CLOSED.search(before):
-            return ""
+            # a line "对X过敏" is a need of its own ("我吃素\n对鸡蛋过敏"), after a bare subject
+            # its end ("我儿子\n对鸡蛋过敏")
+            whole = _ZH_WHOLE_NEED.match(after) is not None
+            return "" if not whole or _ZH_SUBJECT_ALONE.fullmatch(before) else m[0]
         return "" if _ZH_NEED_AFTER.match(after) and _ZH_OPEN_NEED.search(before) else m[0]
 
     return _ZH_BREAK.sub(join, text) if "\n" in text else text
@@ -1050,6 +1055,15 @@ _KIN_LABEL_LINE = re.compile(
 )
 
 
+# …which a chat sent on or a script has in someone else's name ("My sister sent me her chat with
+# the doctor:", "Write a dialogue for my kid's play:", "我朋友发给我的聊天记录：").
+_SOMEONE_ELSES_WORDS = re.compile(
+    r"\b(?:chat|conversation|dialogue|dialog|script|play|transcript|scene|story|forwarded|sent me)\b"
+    r"|聊天记录|对话|剧本|台词|故事|转发",
+    re.I,
+)
+
+
 def _self_label(m: re.Match[str]) -> str:
     return "我" if m["who"] in ("本人", "我") else ""
 
@@ -1066,7 +1080,10 @@ def _prepare(text: str) -> str:
     text = _QUOTE_LINE.sub(" ", text)
     if _PRODUCT_LABEL.search(text):
         text = _LABEL_ALLERGENS.sub("Contains", text)
-    text = _KIN_LABEL_LINE.sub("", _SELF_LABEL.sub(_self_label, text))  # "Me: …", "Son: …"
+    if not _SOMEONE_ELSES_WORDS.search(
+        text
+    ):  # "Me: …", "Son: …" (not in a script or a chat sent on)
+        text = _KIN_LABEL_LINE.sub("", _SELF_LABEL.sub(_self_label, text))
     text = lists_read(_zh_unwrapped(text))  # (a bulleted line is no line that goes on)
     text = _TOLD_AFTER.sub(r"\g<who> says \g<said>", text)
     text = _WRAPPED.sub(lambda m: f"{m['end'] or ''} ", text)
