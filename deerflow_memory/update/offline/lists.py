@@ -8,12 +8,16 @@ it. :func:`lists_read` rewrites a message's lines before its sentences are read:
 - a field of needs whose answers are the items under it ("Allergies:" then "- walnuts") is
   written on one line ("Allergies: walnuts, sesame"), as it is read when written so; one
   answer line without a bullet is taken, no more, and a field answered "none" says nothing;
-- the items without a subject of their own and the fields under a heading that names someone
-  of the user's ("My daughter:", "My wife's diet:", "我妈的情况：", a line "病人：我妈"), or
-  after an item about them ("- My son is allergic to eggs"), are theirs and left out; so are
-  the items and fields under a heading that asks, wishes or shows ("Which should I pick?",
-  "Diets I want to try:", "Example:", "帮我做个问卷："), and the items under any other heading
-  that is no statement of the user's ("Make a poll with these options:");
+- the items without a subject of their own and the fields under a heading of someone of the
+  user's ("My daughter:", "My wife's diet:", "His info:", "我妈的情况：", a line "病人：我妈", a
+  question about them), or after an item about them ("- My son is allergic to eggs"), are
+  theirs and left out; so is all under a heading that shows (a template, an example, a label,
+  a form to fill for someone), and every item under one that asks which to pick ("Which of
+  these are most common?"); under a wish or a choice for the user ("Diets I want to try:",
+  "Help me choose a restaurant:") only an item that says a need is the user's, under any other
+  question ("Lunch ideas for me?") one that says a diet too, and under any other heading that
+  is no statement of the user's ("Kids:") no item, though a field is;
+- a heading is no fact of its own, unless the user says something in it ("I have two cats:");
 - a line that holds the user as a subject ("I", "me", "本人", "我") is always the user's, and
   a blank line ends what a heading heads (one right after the heading does not).
 
@@ -37,11 +41,6 @@ _ITEM = re.compile(
 )
 # A line that heads what follows: it ends in a colon or asks.
 _HEADING = re.compile(r".*(?:[:：]|[?？])\s*")
-# …or an item about them, after which the items without a subject are theirs too.
-_ABOUT_SOMEONE_ELSE = re.compile(
-    rf"\s*(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})\b(?!\s*[:：])|\s*我的?(?!家人|家里人)(?:{KIN_ZH})(?![:：])",
-    _I,
-)
 # …of someone else's: a heading whose topic is someone of the user's ("My son:", "For my wife:",
 # "My wife's diet:", "Facts about my son:", "我儿子：", "我妈的情况："), not one that only names
 # them ("Info for my wife:", "For my mom's dinner party, my info:", "给我老公看的："). Not the
@@ -82,7 +81,12 @@ _THEIRS_LINE = re.compile(
     rf"\s*(?:{_PROFILE_EN}|资料|信息|情况|病历)\W*",
     _I,
 )
-# …of the user's own: "Me:", "About me:", "A bit about myself:", "I am:", "本人：", "我：".
+# An item about them,, after which the items without a subject are theirs too.
+_ABOUT_SOMEONE_ELSE = re.compile(
+    rf"\s*(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})\b(?!\s*[:：])|\s*我的?(?!家人|家里人)(?:{KIN_ZH})(?![:：])",
+    _I,
+)
+# A heading of the user's own: "Me:", "About me:", "A bit about myself:", "I am:", "本人：", "我：".
 _SELF = re.compile(
     r".*\babout\s+(?:me|myself)\b.*|\s*(?:for\s+)?(?:me|myself|self|mine)\s*[:：]\s*"
     r"|\s*(?:I\s+am|I'm)\s*[:：]\s*|.*关于我.*|\s*(?:本人|我)\s*[:：]\s*",
@@ -100,9 +104,7 @@ _ABOUT = re.compile(
     r"|.*(?:个人|我的信息|资料|记住|健康|饮食|过敏|忌口).*",
     _I,
 )
-# A heading that asks ("Which should I pick?", "Poll: what's your diet?", "Should I go:") or
-# names what the user wants, tried or dislikes ("Diets I want to try:", "Diets I hate:", "Not
-# for me:") heads options, not what the user is.
+# A heading that asks ("Lunch ideas for me?", "Is this safe?", "Should I go:").
 _ASKS = re.compile(
     r".*[?？]\s*|\s*(?:which|what|should|shall|can|could|would|do|does|is|are|how)\b.*"
     r"|.*\b(?:ideas?|options?|poll)\b.*|.*(?:选项|哪个|什么).*",
