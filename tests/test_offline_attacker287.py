@@ -380,7 +380,10 @@ def test_attacker_291(said: str, stored: list[str]) -> None:
         # a request to choose for the user: its needs are the user's constraints
         ("Help me choose a café:\n- allergic to kiwi\n- cheap", ["User is allergic to kiwi"]),
         ("帮我看看选哪家店？\n- 对芒果过敏\n- 预算100", ["用户对芒果过敏"]),
-        ("Pick a dessert for me:\n- gluten-free\n- vegetarian", ["User is gluten-free"]),
+        (
+            "Pick a dessert for me:\n- gluten-free\n- vegetarian",
+            ["User is gluten-free", "User is vegetarian"],
+        ),
         # a question for the user's own case: a diet is the user's too; a plan is no wish
         (
             "Dinner ideas for me?\n- allergic to kiwi\n- vegetarian",
@@ -403,3 +406,43 @@ def test_attacker_292(said: str, stored: list[str]) -> None:
 def test_me_in_a_chat_sent_on_is_not_the_user() -> None:
     said = "My friend sent me her chat with the nurse:\nMe: I'm allergic to latex\nNurse: noted"
     assert not any("latex" in fact for fact in facts_after(said))
+
+
+# Attacker 293 (against 8abca92).
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # under a heading of the user's own matters, a need or a diet is the user's
+        (
+            "For my trip to Lima:\n- vegetarian\n- allergic to latex",
+            ["User is vegetarian", "User is allergic to latex"],
+        ),
+        (
+            "Medical stuff:\n- asthma\n- allergic to latex",
+            ["User is allergic to latex"],
+        ),
+        # the user's own form is no template
+        ("Intake form:\nAllergies: latex\nConditions: asthma", ["User is allergic to latex"]),
+        ("帮我填一下表格：\n过敏：头孢\n饮食：素食", ["用户对头孢过敏", "用户饮食：素食"]),
+        # a choice asked for the user, of a thing named: its diets are the user's too
+        (
+            "Help me choose a café:\n- vegetarian\n- allergic to kiwi",
+            ["User is vegetarian", "User is allergic to kiwi"],
+        ),
+        # a heading that only says what the user feels is no wish list
+        ("我想问一下：\n- 对头孢过敏\n- 有哮喘", ["用户对头孢过敏", "用户有哮喘"]),
+        # a bare kin heading heads no item of the user's
+        ("Grandma:\n- diabetic\nMe:\n- allergic to kiwi", ["User is allergic to kiwi"]),
+        # "Me:" in a message copied from someone else's phone is theirs
+        ("Screenshot from my sister's phone:\nMe: I'm vegan now\nFriend: cool", []),
+        # how bad it is is no thing of the field
+        ("过敏：头孢 严重", ["用户对头孢过敏"]),
+    ],
+)
+def test_attacker_293(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+def test_a_heading_of_a_feeling_is_no_wish_list() -> None:
+    facts = facts_after("I hate to be picky, but:\n- vegetarian\n- allergic to kiwi")
+    assert {"User is vegetarian", "User is allergic to kiwi"} <= set(facts)

@@ -65,6 +65,8 @@ _THEIRS_HEAD = re.compile(
     rf"|.*[(（](?:my|我的?)\s*(?:{KIN_EN}|{KIN_ZH})[)）]\s*[:：]\s*",
     _I,
 )
+_KIN_WORD = re.compile(rf"\b(?:{KIN_EN})\b", _I)
+_ZH_FOR_THEM = re.compile(rf"(?:帮|替)我的?(?:{KIN_ZH})")  # (not "给我老婆看的": to show her)
 # Someone of the user's named anywhere (a question about them is theirs).
 _KIN_IN = re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{KIN_EN})\b|(?:{KIN_ZH})", _I)
 # A heading of the user's own after theirs: "My allergies:", "My own:", "As for me:".
@@ -113,17 +115,26 @@ _ASKS = re.compile(
 # …or a wish ("Diets I want to try:", "Diets I hate:", "Not for me:", "My resolutions:"): its
 # items are what the user wishes, not is, but for an item that says a need.
 _WISHES = re.compile(
-    r".*\b(?:want|wanna|would like|'d like|hope|try|tried|trying|hate|dislike|can't stand"
-    r"|don't like|never|considering|thinking|resolutions?|goals?|wish|not for me)\b.*"
-    r"|.*(?:想|打算|尝试|试过|讨厌|不喜欢|考虑).*",
+    r".*\b\w+\s+(?:I|I'd|I've|I'm)\s+(?:(?:really|still|would)\s+)?(?:want|wanna|would\s+like"
+    r"|'d\s+like|like\s+to|hope|try|tried|hate|dislike|can't\s+stand|don't\s+like|never"
+    r"|considering|am\s+considering|thinking\s+of|am\s+thinking\s+of)\b.*"
+    r"|.*\b(?:resolutions?|goals?|wish\s*list|bucket\s+list|not\s+for\s+me)\b.*"
+    r"|.*(?:想(?:尝试|试试?|吃)的|打算(?:尝试|试)的|试过的|讨厌的|不喜欢的).*",
+    _I,
+)
+# …a choice the user asks for, of a thing named ("Help me choose a restaurant:", "Pick a dish
+# for me:", "帮我看看选哪家餐厅？"): what follows are the user's constraints.
+_CHOOSE_FOR = re.compile(
+    r".*\b(?:choose|pick|find|recommend|suggest|plan)\s+(?:me\s+)?(?:a|an|the|some|my|\d+)\s+\w+.*"
+    r"|.*(?:选哪家|推荐|帮我选|帮我挑).*",
     _I,
 )
 # A heading that shows what is not the user's at all: a template, an example, a form to fill
 # for someone, a label ("Example:", "Template:", "帮我做个问卷：", "包装上写着：").
 _SHOWS = re.compile(
-    r"(?!.*[?？]\s*$).*\b(?:examples?|template|sample|survey|form|questionnaire|label|packaging)\b.*"
-    r"|\s*(?:(?:the|a|this|that)\s+)?(?:recipe|menu|ingredients)\b.*"
-    r"|(?!.*[?？]\s*$).*(?:问卷|模板|示例|例如|比如|表格|填|包装|产品|配料|菜单|统计|写着).*",
+    r"(?!.*[?？]\s*$).*\b(?:examples?|template|sample|label|packaging)\b.*"
+    r"|\s*(?:(?:the|a|this|that)\s+)?(?:recipe|ingredients)\b.*"
+    r"|(?!.*[?？]\s*$).*(?:问卷|模板|示例|例如|比如|包装|产品|配料|统计|写着).*",
     _I,
 )
 _MY = re.compile(r"\b(?:my|mine)\b|我的", _I)
@@ -131,14 +142,15 @@ _I_FIRST = re.compile(r"\s*(?:I|I'm|I've|我)(?![\w'])", _I)
 # …or asks which of its items to pick ("Which of these are most common?", "Poll:"): none of
 # them is the user's, needs included.
 _PICK = re.compile(
-    r".*\b(?:which|what)\b.*\b(?:these|those|following|them|ones?)\b.*"
+    r"(?=.*\b(?:which|what)\b)(?=.*\b(?:these|those|following|them|ones?)\b).*"  # (linear)
     r"|.*\b(?:pick|choose|poll|vote|rank|options?)\b.*|.*(?:哪个|哪些|哪一|选项|选哪|投票).*",
     _I,
 )
 # …and under a question, a diet or a state of the user's too ("Lunch ideas for me?\n- vegetarian").
 _DIET_ITEM = re.compile(
     r"\s*(?:vegetarian|vegan|pescatarian|halal|kosher|keto|paleo|pregnant|breastfeeding"
-    r"|wheelchair\s+user|lactose[- ]free|dairy[- ]free|no\s+\w+)\b|\s*(?:素食|吃素|清真|纯素|怀孕)",
+    r"|wheelchair\s+user|lactose[- ]free|dairy[- ]free|no\s+\w+|asthma\w*|diabet\w*|epilep\w*"
+    r"|anemic|anaemic|hypertension)\b|\s*(?:素食|吃素|清真|纯素|怀孕|有?哮喘|有?糖尿病|有?高血压)",
     _I,
 )
 # An item that says a need ("allergic to sesame", "can't have gluten", "不吃辣"): under a
@@ -250,7 +262,7 @@ def lists_read(text: str) -> str:
         said_of_me = _NEED_ITEM.match(body) or _DIET_ITEM.match(body)
         if heads == "options" and not own and item and not said_of_me:
             continue  # an option, not what the user is
-        if heads == "other" and not own and item:
+        if heads == "other" and not own and item and not said_of_me:
             continue  # an item under a heading that is no statement of the user's
         if item and _ABOUT_SOMEONE_ELSE.match(body):
             heads = "theirs"  # "- My son is allergic to eggs\n- vegetarian": his
@@ -280,15 +292,15 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
             return None
         if _SHOWS.fullmatch(line) and not _MY.search(line) and not _I_FIRST.match(line):
             return "shown"  # "帮我做个问卷：" (not "I filled in the form:", "我填一下我的信息：")
+        if _CHOOSE_FOR.fullmatch(line):
+            return "options"  # "Help me choose a restaurant:\n- vegetarian": the user's
         if _WISHES.fullmatch(line) or _PICK.fullmatch(line):
-            # "Diets I want to try:", "Which should I pick?" ("- vegan" is an option); "Help
-            # me choose a restaurant:\n- allergic to shellfish": a need is the user's
-            return "wish"
+            return "wish"  # "Diets I want to try:", "Which should I pick?": "- vegan" an option
         return "options" if _ASKS.fullmatch(line) else None
     if _NAMES_SOMEONE.fullmatch(line) or _THEIRS_HEAD.fullmatch(line):
         return "theirs"
-    if _ASKS.fullmatch(line) and _KIN_IN.search(line):
-        return "theirs"  # "Lunch ideas for my son?", "能帮我儿子推荐点零食吗？"
+    if (_ASKS.fullmatch(line) or _ZH_FOR_THEM.search(line)) and _KIN_IN.search(line):
+        return "theirs"  # "Lunch ideas for my son?", "能帮我儿子推荐点零食吗？", "帮我女儿填一下："
     if heads in ("theirs", "shown") and _MINE_HEAD.match(line):
         return "field" if _FIELD.fullmatch(line) else None  # "My son:\n…\nMy allergies:"
     if _SELF.fullmatch(line):
@@ -307,7 +319,10 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
         return "options"  # its fields, and its items that say a need or a diet, are the user's
     if _FIELD.fullmatch(line):
         return "field"
-    return None if _ABOUT.fullmatch(line) else "other"
+    if _ABOUT.fullmatch(line):
+        return None
+    # "Grandpa:", "Kids:" (a field answered by names, or someone's): no item is the user's
+    return "pick" if _KIN_IN.search(line) or _KIN_WORD.search(line) else "other"
 
 
 def _short(text: str) -> bool:

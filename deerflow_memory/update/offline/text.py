@@ -1058,8 +1058,9 @@ _KIN_LABEL_LINE = re.compile(
 # …which a chat sent on or a script has in someone else's name ("My sister sent me her chat with
 # the doctor:", "Write a dialogue for my kid's play:", "我朋友发给我的聊天记录：").
 _SOMEONE_ELSES_WORDS = re.compile(
-    r"\b(?:chat|conversation|dialogue|dialog|script|play|transcript|scene|story|forwarded|sent me)\b"
-    r"|聊天记录|对话|剧本|台词|故事|转发",
+    r"\b(?:chat|conversation|dialogue|dialog|script|play|transcript|scene|story|forwarded|sent me"
+    r"|texts?|texted|messages?|screenshot|copying|copied|pasting|pasted|thread)\b"
+    r"|聊天记录|对话|剧本|台词|故事|转发|截图|消息|短信",
     re.I,
 )
 
@@ -1744,6 +1745,7 @@ def _said_as_field(sentence: str) -> str:
 
 # …in Chinese: "过敏：花生，芝麻" is "我对花生、芝麻过敏" (so "我对芝麻不过敏了" withdraws one).
 _ZH_NEED_LABEL = re.compile(r"\s*(?:食物|药物)?过敏(?:原|源)?\s*[:：]\s*")
+_ZH_HOW_BAD = re.compile(r"(?:很|非常|特别)?(?:严重|轻微|轻度|重度|中度)")  # "过敏：青霉素 严重"
 _ZH_FIELD_ITEMS = re.compile(r"\s*[，,、/和及]\s*|\s+")
 _ZH_NO_THING = re.compile(r"[我你他她它不没无未请见详待查吗呢吧是有点？?：:（）()]|好像|反应")
 _ZH_NONE_BUT = re.compile(r"(?:无|没有|暂无)\s*[，,]?\s*(?:除了|只有)(?:对)?")  # "无，除了青霉素"
@@ -1758,7 +1760,7 @@ def _zh_said_as_field(sentence: str) -> str:
     rest = sentence[label.end() :].rstrip("。！!. ")
     if (but := _ZH_NONE_BUT.match(rest)) is not None:
         rest = re.sub(r"(?:以外|之外|过敏)$", "", rest[but.end() :])
-    items = [i for i in _ZH_FIELD_ITEMS.split(rest) if i]
+    items = [i for i in _ZH_FIELD_ITEMS.split(rest) if i and not _ZH_HOW_BAD.fullmatch(i)]
     if not items or any(len(item) > 8 or _ZH_NO_THING.search(item) for item in items):
         return sentence
     return f"我对{'、'.join(items)}过敏"
