@@ -406,6 +406,8 @@ def test_attacker_292(said: str, stored: list[str]) -> None:
 def test_me_in_a_chat_sent_on_is_not_the_user() -> None:
     said = "My friend sent me her chat with the nurse:\nMe: I'm allergic to latex\nNurse: noted"
     assert not any("latex" in fact for fact in facts_after(said))
+    # …while the same "Me:" line in the user's own message is the user's
+    assert facts_after("Me: allergic to latex\nNurse: noted") == ["User is allergic to latex"]
 
 
 # Attacker 293 (against 8abca92).

@@ -18,6 +18,9 @@ it. :func:`lists_read` rewrites a message's lines before its sentences are read:
   question ("Lunch ideas for me?") one that says a diet too, and under any other heading that
   is no statement of the user's ("Kids:") no item, though a field is;
 - a heading is no fact of its own, unless the user says something in it ("I have two cats:");
+- a line labelled with the user ("Me: allergic to shellfish", "我：…") is the user's, one
+  labelled with someone of theirs ("Son: …", "老公：…") theirs, unless the message is a chat
+  sent on or a script ("Me:" is someone else there);
 - a line that holds the user as a subject ("I", "me", "本人", "我") is always the user's, and
   a blank line ends what a heading heads (one right after the heading does not).
 
@@ -65,7 +68,7 @@ _THEIRS_HEAD = re.compile(
     rf"|.*[(（](?:my|我的?)\s*(?:{KIN_EN}|{KIN_ZH})[)）]\s*[:：]\s*",
     _I,
 )
-_KIN_WORD = re.compile(rf"\b(?:{KIN_EN})\b", _I)
+_KIN_ANY = re.compile(rf"\b(?:{KIN_EN})\b|(?:{KIN_ZH})", _I)
 _ZH_FOR_THEM = re.compile(rf"(?:帮|替)我的?(?:{KIN_ZH})")  # (not "给我老婆看的": to show her)
 # Someone of the user's named anywhere (a question about them is theirs).
 _KIN_IN = re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{KIN_EN})\b|(?:{KIN_ZH})", _I)
@@ -83,7 +86,7 @@ _THEIRS_LINE = re.compile(
     rf"\s*(?:{_PROFILE_EN}|资料|信息|情况|病历)\W*",
     _I,
 )
-# An item about them,, after which the items without a subject are theirs too.
+# An item about them, after which the items without a subject are theirs too.
 _ABOUT_SOMEONE_ELSE = re.compile(
     rf"\s*(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})\b(?!\s*[:：])|\s*我的?(?!家人|家里人)(?:{KIN_ZH})(?![:：])",
     _I,
@@ -200,12 +203,44 @@ _ZH_STATED_NEED = re.compile(
 _LAST_JOINER = re.compile(r"\s+(?:and|or|&)$|[和及]$", _I)  # "- peanuts and" (the list's end)
 
 
+# A line labelled with the user ("Me: allergic to shellfish", "我：对青霉素过敏") says it of the
+# user; one labelled with someone of theirs ("Son: allergic to eggs", "老公：海鲜过敏") of them.
+_SELF_LABEL = re.compile(
+    r"^[^\S\n]*(?P<who>me|myself|self|本人|我)[^\S\n]*(?:[:：]|[-–—](?=[^\S\n]))[^\S\n]*(?=\S)",
+    re.I | re.M,
+)
+# (Named one by one, not by KIN_EN/KIN_ZH: a line "Kids: 2", "Family: vegetarian" or "朋友：…"
+# may be the user's own.)
+_KIN_LABEL_LINE = re.compile(
+    r"^[^\S\n]*(?:son|daughter|wife|husband|mom|mum|dad|mother|father|partner|boyfriend"
+    r"|girlfriend|brother|sister|baby|toddler|老公|老婆|儿子|女儿|妈妈|爸爸|我妈|我爸|孩子)"
+    r"[^\S\n]*[:：][^\S\n]*\S[^\n]*",
+    re.I | re.M,
+)
+
+
+# …which a chat sent on or a script has in someone else's name ("My sister sent me her chat with
+# the doctor:", "Write a dialogue for my kid's play:", "我朋友发给我的聊天记录：").
+_SOMEONE_ELSES_WORDS = re.compile(
+    r"\b(?:chat|conversation|dialogue|dialog|script|play|transcript|scene|story|forwarded|sent me"
+    r"|texts?|texted|messages?|screenshot|copying|copied|pasting|pasted|thread)\b"
+    r"|聊天记录|对话|剧本|台词|故事|转发|截图|消息|短信",
+    re.I,
+)
+
+
+def _self_label(m: re.Match[str]) -> str:
+    return "我" if m["who"] in ("本人", "我") else ""
+
+
 def lists_read(text: str) -> str:
     """``text`` with its lists written as their items are said (see the module docstring).
 
     Lines are ``"\\n"``-separated (other line separators already made so). A text with no
-    item, field or heading line is returned as it is.
+    item, field, heading or labelled line is returned as it is.
     """
+    if not _SOMEONE_ELSES_WORDS.search(text):  # "Me: …", "Son: …" (not in a chat sent on)
+        text = _KIN_LABEL_LINE.sub("", _SELF_LABEL.sub(_self_label, text))
     lines = text.split("\n")
     if not any(
         _ITEM.match(line) or _HEADING.fullmatch(line) or _THEIRS_LINE.fullmatch(line)
@@ -251,19 +286,8 @@ def lists_read(text: str) -> str:
             label = line.rstrip()[-1:] in ":：" and heads != "field"  # (not "I'm allergic to:")
             out.append("" if label and (not subject or heads is not None) else line)
             continue
-        if heads == "theirs" and not own and (item or _short(body) or _ANY_FIELD.match(body)):
-            continue  # their item, without a subject, or their field: theirs
-        if heads == "shown" and not own and (item or _ANY_FIELD.match(body)):
-            continue  # a template's, an example's or a label's item or field
-        if heads == "pick" and not own and item:
-            continue  # an option to pick, not what the user is
-        if heads == "wish" and not own and item and not _NEED_ITEM.match(body):
-            continue  # a wish, not what the user is
-        said_of_me = _NEED_ITEM.match(body) or _DIET_ITEM.match(body)
-        if heads == "options" and not own and item and not said_of_me:
-            continue  # an option, not what the user is
-        if heads == "other" and not own and item and not said_of_me:
-            continue  # an item under a heading that is no statement of the user's
+        if heads is not None and not own and _not_the_users(heads, item is not None, body):
+            continue
         if item and _ABOUT_SOMEONE_ELSE.match(body):
             heads = "theirs"  # "- My son is allergic to eggs\n- vegetarian": his
         elif not item:
@@ -280,11 +304,11 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
     headed ``heads``: "theirs" (someone else's, to a heading of the user's own), "field" (a
     field of needs, or a statement of the user's cut at its colon, "I'm allergic to:"), None
     (the user's), "shown" (a template's, an example's, a label's: nothing under it is the
-    user's), "pick" (a question of which item to pick: no item is the user's), "wish" (what
-    the user wishes or picks from: an item is the user's only when it says a need), "options"
-    (a question: an item is the user's when it says a need or a diet; a field always) or
-    "other" (a heading of no statement of the user's: its items are not the user's, a field
-    under it is: "Kids:\n- Tom, 5\nAllergies: walnuts")."""
+    user's), "pick" (which item to pick, or a bare "Grandpa:": no item is the user's), "wish"
+    (what the user wishes or picks from: an item is the user's only when it says a need) or
+    "other" (a question, a choice asked for, any other heading of no statement of the
+    user's: an item is the user's when it says a need or a diet, a field always: "Kids:\n- Tom,
+    5\nAllergies: walnuts")."""
     if own:
         if _STATED.fullmatch(line):
             return "field"
@@ -293,10 +317,10 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
         if _SHOWS.fullmatch(line) and not _MY.search(line) and not _I_FIRST.match(line):
             return "shown"  # "帮我做个问卷：" (not "I filled in the form:", "我填一下我的信息：")
         if _CHOOSE_FOR.fullmatch(line):
-            return "options"  # "Help me choose a restaurant:\n- vegetarian": the user's
+            return "other"  # "Help me choose a restaurant:\n- vegetarian": the user's
         if _WISHES.fullmatch(line) or _PICK.fullmatch(line):
             return "wish"  # "Diets I want to try:", "Which should I pick?": "- vegan" an option
-        return "options" if _ASKS.fullmatch(line) else None
+        return "other" if _ASKS.fullmatch(line) else None
     if _NAMES_SOMEONE.fullmatch(line) or _THEIRS_HEAD.fullmatch(line):
         return "theirs"
     if (_ASKS.fullmatch(line) or _ZH_FOR_THEM.search(line)) and _KIN_IN.search(line):
@@ -316,13 +340,30 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
     if _WISHES.fullmatch(line):
         return "wish"
     if _ASKS.fullmatch(line):
-        return "options"  # its fields, and its items that say a need or a diet, are the user's
+        return "other"  # its fields, and its items that say a need or a diet, are the user's
     if _FIELD.fullmatch(line):
         return "field"
     if _ABOUT.fullmatch(line):
         return None
     # "Grandpa:", "Kids:" (a field answered by names, or someone's): no item is the user's
-    return "pick" if _KIN_IN.search(line) or _KIN_WORD.search(line) else "other"
+    return "pick" if _KIN_ANY.search(line) else "other"
+
+
+def _not_the_users(heads: str, item: bool, body: str) -> bool:
+    """Whether the line ``body`` (an item or not), without the user as its subject, is none of
+    the user's under a heading that heads ``heads`` (see :func:`_heading`)."""
+    if heads == "theirs":  # their item, their short line or their field
+        return item or _short(body) or _ANY_FIELD.match(body) is not None
+    if heads == "shown":  # a template's, an example's or a label's item or field
+        return item or _ANY_FIELD.match(body) is not None
+    if not item:
+        return False
+    if heads == "pick":  # an option to pick
+        return True
+    if heads == "wish":  # a wish, unless it says a need
+        return _NEED_ITEM.match(body) is None
+    # under a question or any other heading, unless it says a need or a diet
+    return _NEED_ITEM.match(body) is None and _DIET_ITEM.match(body) is None
 
 
 def _short(text: str) -> bool:

@@ -1041,34 +1041,6 @@ _TOLD_AFTER = re.compile(
 )
 
 
-# A line labelled with the user ("Me: allergic to shellfish", "我：对青霉素过敏") says it of the
-# user; one labelled with someone of theirs ("Son: allergic to eggs", "老公：海鲜过敏") of them.
-_SELF_LABEL = re.compile(
-    r"^[^\S\n]*(?P<who>me|myself|self|本人|我)[^\S\n]*(?:[:：]|[-–—](?=[^\S\n]))[^\S\n]*(?=\S)",
-    re.I | re.M,
-)
-_KIN_LABEL_LINE = re.compile(
-    r"^[^\S\n]*(?:son|daughter|wife|husband|mom|mum|dad|mother|father|partner|boyfriend"
-    r"|girlfriend|brother|sister|baby|toddler|老公|老婆|儿子|女儿|妈妈|爸爸|我妈|我爸|孩子)"
-    r"[^\S\n]*[:：][^\S\n]*\S[^\n]*",
-    re.I | re.M,
-)
-
-
-# …which a chat sent on or a script has in someone else's name ("My sister sent me her chat with
-# the doctor:", "Write a dialogue for my kid's play:", "我朋友发给我的聊天记录：").
-_SOMEONE_ELSES_WORDS = re.compile(
-    r"\b(?:chat|conversation|dialogue|dialog|script|play|transcript|scene|story|forwarded|sent me"
-    r"|texts?|texted|messages?|screenshot|copying|copied|pasting|pasted|thread)\b"
-    r"|聊天记录|对话|剧本|台词|故事|转发|截图|消息|短信",
-    re.I,
-)
-
-
-def _self_label(m: re.Match[str]) -> str:
-    return "我" if m["who"] in ("本人", "我") else ""
-
-
 def _prepare(text: str) -> str:
     text = without_invisible(text)  # read as stored: "so\u00adba" is "soba"
     # U+FFFD stands for what could not be read (a lone surrogate: capture.messages.message_text,
@@ -1081,10 +1053,6 @@ def _prepare(text: str) -> str:
     text = _QUOTE_LINE.sub(" ", text)
     if _PRODUCT_LABEL.search(text):
         text = _LABEL_ALLERGENS.sub("Contains", text)
-    if not _SOMEONE_ELSES_WORDS.search(
-        text
-    ):  # "Me: …", "Son: …" (not in a script or a chat sent on)
-        text = _KIN_LABEL_LINE.sub("", _SELF_LABEL.sub(_self_label, text))
     text = lists_read(_zh_unwrapped(text))  # (a bulleted line is no line that goes on)
     text = _TOLD_AFTER.sub(r"\g<who> says \g<said>", text)
     text = _WRAPPED.sub(lambda m: f"{m['end'] or ''} ", text)
