@@ -448,3 +448,27 @@ def test_attacker_293(said: str, stored: list[str]) -> None:
 def test_a_heading_of_a_feeling_is_no_wish_list() -> None:
     facts = facts_after("I hate to be picky, but:\n- vegetarian\n- allergic to kiwi")
     assert {"User is vegetarian", "User is allergic to kiwi"} <= set(facts)
+
+
+# Attacker 295 (bad input, against 7897f37).
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a field heading of the user's own heads its items ("My …" made it the user's heading,
+        # which was never read as a field: the items were left bare and lost)
+        ("My allergies:\n- kiwi\n- latex", ["User is allergic to kiwi, latex"]),
+        ("My allergies:\nlatex", ["User is allergic to latex"]),
+        ("My dietary restrictions:\n- vegan\n- no nuts", ["User is vegan", "User avoids nuts"]),
+        ("My daughter:\n- kiwi\nMy allergies:\n- latex", ["User is allergic to latex"]),
+        # a NUL before what starts a line parts two lines; inside a word it is nothing
+        ("Me: I'm vegan\x00Son: I'm allergic to eggs", ["User is vegan"]),
+        (
+            "I'm allergic to kiwi\x00I live in Ghent",
+            ["User is allergic to kiwi", "User lives in Ghent"],
+        ),
+        ("I'm allergic to ki\x00wi", ["User is allergic to kiwi"]),
+        ("我对芒果过敏\x00我住在杭州", ["用户对芒果过敏", "用户住在杭州"]),
+    ],
+)
+def test_attacker_295(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

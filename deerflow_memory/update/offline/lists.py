@@ -310,8 +310,8 @@ def _heading(line: str, heads: str | None, own: bool) -> str | None:
     user's: an item is the user's when it says a need or a diet, a field always: "Kids:\n- Tom,
     5\nAllergies: walnuts")."""
     if own:
-        if _STATED.fullmatch(line):
-            return "field"
+        if _STATED.fullmatch(line) or _FIELD.fullmatch(line):
+            return "field"  # "I'm allergic to:", "My allergies:"
         if _SELF.fullmatch(line) or _KEEP.fullmatch(line):
             return None
         if _SHOWS.fullmatch(line) and not _MY.search(line) and not _I_FIRST.match(line):

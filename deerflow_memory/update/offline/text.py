@@ -1041,8 +1041,13 @@ _TOLD_AFTER = re.compile(
 )
 
 
+_NUL_BREAK = re.compile(r"\x00+(?=[A-Z\-*•]|我|本人)")
+
+
 def _prepare(text: str) -> str:
-    text = without_invisible(text)  # read as stored: "so\u00adba" is "soba"
+    # read as stored ("so\u00adba" is "soba"); a NUL before what starts a line parts two as a
+    # line break does ("I'm vegan.\x00I live in Ghent" was one garbled fact; "pea\x00nuts" stays)
+    text = without_invisible(_NUL_BREAK.sub("\n", text) if "\x00" in text else text)
     # U+FFFD stands for what could not be read (a lone surrogate: capture.messages.message_text,
     # or a curly apostrophe decoded as the wrong charset: "I don\ufffdt eat pork")
     if "\ufffd" in text:
