@@ -730,10 +730,15 @@ def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str |
     only what it captured in its last group-commit window (milliseconds) is
     out of reach from here.
     """
+    from deerflow_memory.storage.file import FileMemoryStorage
     from deerflow_memory.storage.outbox_file import FileOutbox
     from deerflow_memory.update.durable import build_outbox
-    from deerflow_memory.update.forget import clear_memory, outbox_leftovers
+    from deerflow_memory.update.forget import Cleared, clear_memory, outbox_leftovers
 
+    if isinstance(storage, FileMemoryStorage) and not storage.root.exists():
+        # No process ever stored or queued anything here (a mistyped --root or
+        # --tenant): nothing to delete or fence, and no folder is made for it.
+        return Cleared(existed=False)
     outbox = build_outbox(storage, config) if config.outbox else None
 
     def collect() -> list[tuple[str, Sequence[Any]]]:

@@ -142,6 +142,26 @@ def test_clear_of_a_user_without_memory_is_a_nothing_to_do_answer(tmp_path: Path
     assert status == 0 and "deleted the memory of 'ann'" in out
 
 
+def test_clear_where_nothing_was_ever_stored_makes_no_folder(tmp_path: Path, run: Run) -> None:
+    # A mistyped --tenant or --root made an outbox, locks and a fence key there:
+    # a tenant folder (or a root) for a typo, where nothing was stored.
+    store(tmp_path, "ann", "Likes tea")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    status, _, err = run(
+        "--root", str(tmp_path), "--tenant", "shpo", "clear", "--user", "ann", "--yes"
+    )
+    assert status == 1
+    one_error(err, "'ann' (default agent) had no memory to delete", "tenant 'shpo'")
+    missing = tmp_path / "elsewhere"
+    status, _, err = run("--root", str(missing), "clear", "--user", "ann", "--yes")
+    assert status == 1
+    one_error(err, "had no memory to delete", "no memory is stored in")
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    # where memory is stored, clear still deletes it
+    status, out, _ = run("--root", str(tmp_path), "clear", "--user", "ann", "--yes")
+    assert status == 0 and "deleted the memory of 'ann'" in out
+
+
 def test_the_folder_looked_in_is_named_in_full(
     tmp_path: Path, run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
