@@ -344,7 +344,10 @@ def test_a_heading_is_no_fact_of_its_own(said: str, stored: list[str]) -> None:
         ("我爸来住几天，他的情况：\n过敏：头孢", []),
         ("我女儿：\n过敏：芒果\n病史：哮喘", []),
         # the user's own form, and a question about the user's own case
-        ("My intake form:\nAllergies: latex\nConditions: asthma", ["User is allergic to latex"]),
+        (
+            "My intake form:\nAllergies: latex\nConditions: asthma",
+            ["User is allergic to latex", "User has asthma"],  # (a condition field: stop 45)
+        ),
         ("Fruits I'm allergic to:\n- kiwi\n- mango", ["User is allergic to kiwi and mango"]),
         (
             "我对很多水果过敏，比如：\n- 芒果\n- 菠萝",
@@ -424,7 +427,10 @@ def test_me_in_a_chat_sent_on_is_not_the_user() -> None:
             ["User is allergic to latex"],
         ),
         # the user's own form is no template
-        ("Intake form:\nAllergies: latex\nConditions: asthma", ["User is allergic to latex"]),
+        (
+            "Intake form:\nAllergies: latex\nConditions: asthma",
+            ["User is allergic to latex", "User has asthma"],  # (a condition field: stop 45)
+        ),
         ("帮我填一下表格：\n过敏：头孢\n饮食：素食", ["用户对头孢过敏", "用户饮食：素食"]),
         # a choice asked for the user, of a thing named: its diets are the user's too
         (

@@ -168,11 +168,19 @@ _NEED_ITEM = re.compile(
 )
 # A line with the user as a subject is the user's wherever it stands.
 _OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|myself)\b|本人|我(?!的?(?:" + KIN_ZH + "))")
-# A field of needs: "Allergies:", "Food allergies:", "Dietary restrictions:", "过敏：", "忌口：".
+# A field of needs: "Allergies:", "Food allergies:", "Dietary restrictions:", "Conditions:",
+# "Medications:", "Accessibility:", "过敏：", "忌口：" (text.py reads its answers: a condition or
+# a medication only from its vocabularies).
 _FIELD = re.compile(
     r"\s*(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:allerg(?:y|ies)|allergens?|intolerances?"
-    r"|dietary\s+(?:restrictions?|needs?|requirements?)|diet)(?:\s*\([^()\n]{0,30}\))?\s*:\s*"
-    r"|\s*(?:食物|药物)?(?:过敏原?|忌口|饮食禁忌)(?:[(（][^()（）\n]{0,20}[)）])?\s*[:：]\s*",
+    r"|dietary\s+(?:restrictions?|needs?|requirements?)|diet"
+    r"|(?:(?:medical|health|chronic|existing|pre-existing|underlying|current)\s+)?(?:conditions?|diagnos[ie]s)"
+    r"|medical\s+(?:history|issues|problems)|health(?:\s+(?:issues|problems))?|medical"
+    r"|(?:current\s+)?(?:medications?|meds|medicines?|prescriptions?)"
+    r"|(?:accessibility|mobility)(?:\s+(?:needs?|requirements?))?)"
+    r"(?:\s*\([^()\n]{0,30}\))?\s*:\s*"
+    r"|\s*(?:(?:食物|药物)?(?:过敏(?:原|史)?|忌口|饮食禁忌)|病史|既往史|既往病史|慢性病|基础病|疾病|健康状况)"
+    r"(?:[(（][^()（）\n]{0,20}[)）])?\s*[:：]\s*",
     _I,
 )
 # Any field of a form, answered on its line ("Bedtime: 8pm", "病史：哮喘").
@@ -259,7 +267,9 @@ def lists_read(text: str) -> str:
             continue  # "Allergies:\n\n- peanuts": the heading still heads what follows
         just_headed = False
         if heads == "field":
-            if item and not _NOT_AN_ANSWER.search(body):
+            # (an item with the user as its subject is a statement of its own: "Allergies:\n-
+            # I'm allergic to peanuts\n- I can't eat shellfish" lost the peanuts)
+            if item and not _NOT_AN_ANSWER.search(body) and not _OWN.search(_ASIDE.sub("", body)):
                 answers.append(_answer(_LAST_JOINER.sub("", body.strip().rstrip(".,;，。；"))))
                 continue
             if not item and not answers and _single_answer(body):

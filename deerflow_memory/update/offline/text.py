@@ -84,9 +84,12 @@ from deerflow_memory.update.offline.vocabulary import (
     ALLERGEN_EN,
     BODY_EN,
     CJK,
+    CONDITION_EN,
+    CONDITION_SUFFIX_ZH,
     DIET_EN,
     FOR_EXAMPLE_ZH,
     KIN_ZH,
+    MEDICATION_EN,
     NEED_THING_EN,
     PERSON_ZH,
     SINCE_WHEN_EN,
@@ -177,7 +180,10 @@ _EN_TOPIC = re.compile(
     r"(?:bad|good|sad|big|great|some|the|other|terrible|awful|sad|exciting|medical|health) news|"
     r"(?:(?:also|very|super|really) )?important|confession|true story|fun fact|"
     r"(?:quick|small|health|medical|life|diet|allergy) update|"
-    r"warning|reminder|(?:one more|another|(?:the )?last|(?:the )?main) thing|update|edit|disclaimer|caveat)"
+    r"warning|reminder|(?:one more|another|(?:the )?last|(?:the )?main) thing|update|edit|disclaimer|caveat|"
+    # a need's field label before a statement of the user's ("Allergies: I react to peanuts")
+    r"(?:allerg(?:y|ies)|health|medical|diet|conditions?|medications?|meds|accessibility)"
+    r"(?=\s*:\s*(?:I|I'm|I've|I'd|my)\b))"
     r"\s*(?:[,:—–]|\s-)\s*",
     _I,
 )
@@ -191,6 +197,13 @@ _EN_LEADIN = re.compile(
     r"just so you know|for the record|for your information|to be honest|honestly|as you know|"
     r"(?P<remember>remember|please remember|note|please note|keep in mind|don't forget|do not forget|"
     r"(?:can|could|would) you (?:please )?(?:remember|note|keep in mind)))(?:\s+that)?\s*[,!:;-]?\s+)+",
+    _I,
+)
+# A politeness before a request or a need, or all that is said ("I hate to be picky, but…",
+# "Sorry to be a pain, but:"): no taste of the user's.
+_EN_POLITENESS = re.compile(
+    r"^(?:I hate to|I don't mean to|I don't want to|sorry to|not to) (?:be (?:picky|fussy|a pain|"
+    r"difficult|rude|that (?:guy|person)|annoying|demanding)|bother you|ask|complain|nag)\s*,?\s+but\b\W*",
     _I,
 )
 # A hedge or a preface before the user's own statement, at the start of any clause: "I'm
@@ -1651,11 +1664,26 @@ _EN_DROPPED = re.compile(
 
 
 # A need said as a form's field ("Allergies: peanuts, shellfish", "Food allergies - sesame",
-# "Diet: vegan"), not one that is empty ("Allergies: none").
+# "Diet: vegan", "Conditions: asthma", "Medications: metformin", "Accessibility: wheelchair
+# user"), not one that is empty ("Allergies: none").
 _EN_NEED_LABEL = re.compile(
     r"^(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:(?P<allergy>allerg(?:y|ies)|allergens?)"
-    r"|(?P<intolerance>intolerances?)|(?P<other>dietary\s+(?:restrictions?|needs?|requirements?)|diet))"
+    r"|(?P<intolerance>intolerances?)|(?P<other>dietary\s+(?:restrictions?|needs?|requirements?)|diet"
+    r"|(?P<access>accessibility|mobility)(?:\s+(?:needs?|requirements?))?)"
+    r"|(?P<condition>(?:(?:medical|health|chronic|existing|pre-existing|underlying|current)\s+)?"
+    r"(?:conditions?|diagnos[ie]s)|medical\s+(?:history|issues|problems)|health(?:\s+(?:issues|problems))?"
+    r"|medical)|(?P<medication>(?:current\s+)?(?:medications?|meds|medicines?|prescriptions?)))"
     r"\s*(?::|\s[-–—])(?!\s*-|\W*$)\s*",  # (an empty answer: _NO_FIELD_ITEM)
+    _I,
+)
+# A condition or a medication a form's field names: from the vocabularies, or a drug's name by
+# its ending ("lisinopril", "atorvastatin"); anything else ("Conditions: sunny", "Health:
+# good", "Meds: later") is no need.
+_CONDITION_ITEM = re.compile(CONDITION_EN, _I)
+_MEDICATION_ITEM = re.compile(
+    rf"{MEDICATION_EN}|[a-z]{{3,}}(?:pril|sartan|statin|olol|azole|cillin|cycline|mycin|prazole|"
+    r"oxetine|pramine|tidine|dipine|formin|thyroxine|profen|amol|phen|xaban|arin|asone|isone|olone)"
+    r"(?:\s+\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|iu|units?))?",
     _I,
 )
 
@@ -1711,13 +1739,33 @@ def _said_as_field(sentence: str) -> str:
         return f"I'm allergic to {rest}"
     if label["intolerance"]:
         return f"I'm intolerant to {rest}"
+    if label["condition"] or label["medication"]:
+        # (one item ruled out rules the field out: "Conditions: asthma, sunny" is no form)
+        known = _CONDITION_ITEM if label["condition"] else _MEDICATION_ITEM
+        if not all(known.fullmatch(item) for item in items):
+            return sentence
+        things = ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else items[0]
+        return f"I have {things}" if label["condition"] else f"I take {things}"
+    if label["access"]:
+        return f"My accessibility needs: {rest}"
     if all(_DIET.fullmatch(item) for item in items) and not items[0].casefold().startswith("no "):
         return f"I'm {rest}"  # "Diet: vegan, no soy"
     return f"My {label['other'].casefold()}: {rest}"
 
 
-# …in Chinese: "过敏：花生，芝麻" is "我对花生、芝麻过敏" (so "我对芝麻不过敏了" withdraws one).
-_ZH_NEED_LABEL = re.compile(r"\s*(?:食物|药物)?过敏(?:原|源)?\s*[:：]\s*")
+# …in Chinese: "过敏：花生，芝麻" is "我对花生、芝麻过敏" (so "我对芝麻不过敏了" withdraws one),
+# "病史：哮喘，高血压" is "我有哮喘和高血压"; an answer that is none or not known yet ("过敏：待查",
+# "病史：不详", "忌口：无") says nothing.
+_ZH_NEED_LABEL = re.compile(r"\s*(?:食物|药物)?过敏(?:原|源|史)?\s*[:：]\s*")
+_ZH_CONDITION_LABEL = re.compile(
+    r"\s*(?:病史|既往史|既往病史|慢性病|基础病|疾病|健康状况)\s*[:：]\s*"
+)
+_ZH_CONDITION_ITEM = re.compile(rf"[\u4e00-\u9fff]{{0,6}}(?:{CONDITION_SUFFIX_ZH}|高血压)")
+_ZH_NO_ANSWER = re.compile(
+    r"\s*(?:(?:食物|药物)?过敏(?:原|源|史)?|病史|既往史|既往病史|慢性病|基础病|疾病|健康状况|忌口|饮食禁忌"
+    r"|用药|服药)\s*[:：]\s*(?:无|没有|暂无|不详|不清楚|不确定|不知道|未知|待查|待定|未查|没查过?|还没查"
+    r"|尚未检查|未检查)[\s。.！!]*"
+)
 _ZH_HOW_BAD = re.compile(r"(?:很|非常|特别)?(?:严重|轻微|轻度|重度|中度)")  # "过敏：青霉素 严重"
 _ZH_FIELD_ITEMS = re.compile(r"\s*[，,、/和及]\s*|\s+")
 _ZH_NO_THING = re.compile(r"[我你他她它不没无未请见详待查吗呢吧是有点？?：:（）()]|好像|反应")
@@ -1726,7 +1774,18 @@ _ZH_NONE_BUT = re.compile(r"(?:无|没有|暂无)\s*[，,]?\s*(?:除了|只有)(
 
 def _zh_said_as_field(sentence: str) -> str:
     """``sentence`` with a Chinese allergy field said as the user would say it ("过敏：花生，
-    芝麻" → "我对花生、芝麻过敏"), unless an item is no thing (someone, a clause, "无", "不详")."""
+    芝麻" → "我对花生、芝麻过敏"), unless an item is no thing (someone, a clause, "无", "不详");
+    a condition field ("病史：哮喘" → "我有哮喘"), when each item names one; "" for a need field
+    answered with none or not known ("过敏：待查")."""
+    if _ZH_NO_ANSWER.fullmatch(sentence):
+        return ""
+    if (condition := _ZH_CONDITION_LABEL.match(sentence)) is not None:
+        rest = sentence[condition.end() :].rstrip("。！!. ")
+        items = [i for i in _ZH_FIELD_ITEMS.split(rest) if i]
+        if not items or not all(_ZH_CONDITION_ITEM.fullmatch(item) for item in items):
+            return sentence
+        said = "、".join(items[:-1]) + "和" + items[-1] if len(items) > 1 else items[0]
+        return f"我有{said}"
     label = _ZH_NEED_LABEL.match(sentence)
     if label is None:
         return sentence
@@ -2039,12 +2098,30 @@ def _depth(text: str) -> int:
     return sum(text.count(c) for c in _OPENING) - sum(text.count(c) for c in _CLOSING)
 
 
+# The user's conditions listed after one verb ("我患有糖尿病、高血压、痛风", "我有哮喘，湿疹和鼻炎"): each
+# is said with the verb (the later ones were lost, or stored as "用户高血压和痛风").
+_ZH_ONE_CONDITION = rf"(?:(?![和及])[\u4e00-\u9fff]){{0,6}}?(?:{CONDITION_SUFFIX_ZH}|高血压)"
+_ZH_CONDITIONS = re.compile(
+    rf"(?P<said>我[^，,。！？!?\s]{{0,4}}?(?:有|患有|得了|得过|查出了?|确诊了?))"
+    rf"(?P<items>{_ZH_ONE_CONDITION}(?:\s*[、，,和及]\s*{_ZH_ONE_CONDITION})+)"
+    r"(?![\u4e00-\u9fff])"
+)
+_ZH_CONDITION_SEPARATOR = re.compile(r"\s*[、，,和及]\s*")
+
+
+def _zh_each_condition(m: re.Match[str]) -> str:
+    said = m["said"]
+    return "，".join(said + item for item in _ZH_CONDITION_SEPARATOR.split(m["items"]))
+
+
 def _clauses(
     sentence: str, zh: bool, *, told: bool = True, mine: bool = True
 ) -> list[tuple[str, str | None]]:
     """Split at commas and conjunctions; a fragment that is no statement rejoins the previous
     clause. With ``told``, a need a doctor told the user of is theirs (:func:`_told_need`);
     without ``mine``, a need said without "I'm" is not (someone else is named)."""
+    if zh:
+        sentence = _ZH_CONDITIONS.sub(_zh_each_condition, sentence)
     parts = _outside_brackets((_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence), zh)
     if zh and "对" in sentence:
         parts = _zh_need_lists(parts)
@@ -2423,7 +2500,7 @@ def _strip_leadins(sentence: str, zh: bool) -> tuple[str, bool, bool]:
     sentence = _unbracketed(sentence)
     while True:
         before = sentence
-        if not zh and (m := _EN_TOPIC.match(sentence)):
+        if not zh and (m := _EN_TOPIC.match(sentence) or _EN_POLITENESS.match(sentence)):
             sentence = sentence[m.end() :]
         if m := leadin.match(sentence):
             remember = remember or bool(m.groupdict().get("remember")) or "记" in m.group()

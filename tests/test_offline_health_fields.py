@@ -1,0 +1,101 @@
+"""Conditions, medications and accessibility said as a form's fields, and lists of conditions.
+
+Before: "Conditions: asthma", "Medical history:\\n- type 2 diabetes", "Meds: metformin",
+"Accessibility: wheelchair user" stored nothing (only allergy and diet fields were read); an
+item with the user as its subject under a field was glued into the field ("Allergies:\\n- I'm
+allergic to peanuts\\n- I can't eat shellfish" lost the peanuts); "过敏：待查" and "病史：不详"
+were stored as facts; "我患有糖尿病、高血压、痛风" kept only the first; "I hate to be picky,
+but" was stored as a taste. Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_quality_kinds import facts_after
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Conditions: asthma", ["User has asthma"]),
+        ("Medical conditions: eczema, hay fever", ["User has eczema and hay fever"]),
+        ("Health: migraines", ["User has migraines"]),
+        ("Diagnosis: ADHD.", ["User has ADHD"]),
+        ("Medications: levothyroxine", ["User takes levothyroxine"]),
+        (
+            "Current meds: warfarin, atorvastatin 20mg",
+            ["User takes warfarin and atorvastatin 20mg"],
+        ),
+        ("Accessibility: step-free access", ["User's accessibility needs: step-free access"]),
+        ("Conditions:\n- gout\n- sleep apnea", ["User has gout and sleep apnea"]),
+        ("My medical history:\n- epilepsy", ["User has epilepsy"]),
+        ("Medications:\n- insulin\n- lisinopril", ["User takes insulin and lisinopril"]),
+        (
+            "Allergies:\n- I'm allergic to cashews\n- I can't eat mussels",
+            ["User is allergic to cashews", "User cannot eat mussels"],
+        ),
+        (
+            "Health:\n- I have psoriasis\n- I take metformin",
+            ["User has psoriasis", "User takes metformin"],
+        ),
+        ("Allergies:\n- cashews (I think)\n- kiwi", ["User is allergic to cashews, kiwi"]),
+        ("Allergies: I react badly to shellfish", ["User reacts badly to shellfish"]),
+        ("Medical: I have a pacemaker.", ["User has a pacemaker"]),
+        ("I hate to be picky, but I'm allergic to celery.", ["User is allergic to celery"]),
+        ("Sorry to be a pain, but I'm pescatarian.", ["User is pescatarian"]),
+        ("病史：痛风", ["用户有痛风"]),
+        ("既往史：胃溃疡，高血压", ["用户有胃溃疡", "用户有高血压"]),
+        ("健康状况：\n- 湿疹\n- 鼻炎", ["用户有湿疹", "用户有鼻炎"]),
+        ("过敏史：头孢", ["用户对头孢过敏"]),
+        ("我患有胃炎、痛风、高血压。", ["用户患有胃炎", "用户患有痛风", "用户患有高血压"]),
+        ("我有鼻炎和湿疹，不能吃辣。", ["用户有鼻炎", "用户有湿疹", "用户不能吃辣"]),
+    ],
+)
+def test_a_health_field_or_list_is_the_users(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Conditions: sunny and windy",
+        "Health: good",
+        "Meds: later",
+        "Medications: none",
+        "Weather conditions: icy",
+        "Health:\n- walk every day\n- drink more water",
+        "My daughter:\nConditions:\n- asthma",
+        "I hate to be picky, but:",
+        "Sorry to bother you, but could you check again?",
+        "过敏：待查",
+        "过敏：不确定",
+        "过敏史：不清楚",
+        "病史：不详",
+        "忌口：无",
+        "我女儿：\n病史：哮喘",
+    ],
+)
+def test_what_is_no_health_field_of_the_users_stores_nothing(said: str) -> None:
+    assert facts_after(said) == []
+
+
+def test_a_politeness_is_no_taste_but_a_hate_is() -> None:
+    assert facts_after("I hate to be picky, but no onions please.") == []
+    assert facts_after("I hate to be late.") == ["User hates to be late"]
+
+
+def test_a_condition_said_in_a_field_is_withdrawn_like_one_said_in_words() -> None:
+    assert facts_after("Conditions: asthma", "I don't have asthma anymore.") == []
+    assert facts_after("病史：痛风", "我已经没有痛风了。") == []
+
+
+@pytest.mark.parametrize("over", ["我已经没有胃炎了。", "我的胃炎好了", "我的胃炎已经治好了。"])
+def test_a_condition_said_over_in_chinese_is_withdrawn(over: str) -> None:
+    # (before, "我的X好了" withdrew only an allergy: the condition stayed stored)
+    assert facts_after("我有胃炎，对芒果过敏。", over) == ["用户对芒果过敏"]
+
+
+@pytest.mark.parametrize("said", ["我没有胃炎。", "我儿子的胃炎好了", "我的胃炎好像好了？"])
+def test_what_says_no_condition_of_the_users_over_withdraws_nothing(said: str) -> None:
+    assert facts_after("我有胃炎。", said) == ["用户有胃炎"]
