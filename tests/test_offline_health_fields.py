@@ -99,3 +99,37 @@ def test_a_condition_said_over_in_chinese_is_withdrawn(over: str) -> None:
 @pytest.mark.parametrize("said", ["我没有胃炎。", "我儿子的胃炎好了", "我的胃炎好像好了？"])
 def test_what_says_no_condition_of_the_users_over_withdraws_nothing(said: str) -> None:
     assert facts_after("我有胃炎。", said) == ["用户有胃炎"]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I'm T2D.", ["User has T2D"]),
+        ("Hey, I'm PCOS and need meal ideas.", ["User has PCOS"]),
+        ("I'm ADHD.", ["User has ADHD"]),
+        ("I'm Jo.", ["User's name is Jo"]),
+        ("I'm Mary-Jane.", ["User's name is Mary-Jane"]),
+    ],
+)
+def test_a_condition_said_by_its_short_form_is_no_name(said: str, stored: list[str]) -> None:
+    # "I'm T1D" was stored as the user's name
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    "said", ["I'm R2D2.", "I'm GF.", "I'm IBS-prone.", "I'm OCD about tidying."]
+)
+def test_what_is_no_name_and_no_condition_stores_nothing(said: str) -> None:
+    assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Allergic: pistachios", ["User is allergic to pistachios"]),
+        ("Allergic to: pistachios, figs", ["User is allergic to pistachios, figs"]),
+        ("Allergic:\n- pistachios\n- figs", ["User is allergic to pistachios, figs"]),
+    ],
+)
+def test_allergic_as_a_field_label(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

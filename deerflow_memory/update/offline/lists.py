@@ -172,7 +172,7 @@ _OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|myself)\b|本人|我(?!的?(?:" 
 # "Medications:", "Accessibility:", "过敏：", "忌口：" (text.py reads its answers: a condition or
 # a medication only from its vocabularies).
 _FIELD = re.compile(
-    r"\s*(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:allerg(?:y|ies)|allergens?|intolerances?"
+    r"\s*(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:allerg(?:y|ies|ic)|allergens?|intolerances?"
     r"|dietary\s+(?:restrictions?|needs?|requirements?)|diet"
     r"|(?:(?:medical|health|chronic|existing|pre-existing|underlying|current)\s+)?(?:conditions?|diagnos[ie]s)"
     r"|medical\s+(?:history|issues|problems)|health(?:\s+(?:issues|problems))?|medical"

@@ -212,12 +212,24 @@ def _name_ok(match: re.Match[str]) -> bool:
     )
 
 
+# What "I'm X" says that is no name: a condition's short form ("I'm T1D", "I'm ADHD",
+# "I'm PCOS"), a word with a digit ("R2D2"), or a state of a compound ("IBS-prone", "GF-only").
+_CONDITION_SHORT = (
+    r"t[12]d|adhd|audhd|add|ocd|ptsd|c-?ptsd|bpd|asd|pcos|ibs|ibd|copd|ckd|gerd|pots|eds|cfs|"
+    r"me/cfs|mcas|hiv\+?|gad|mdd|bipolar|sad|pmdd|nd|gf|df"
+)
+_NO_NAME_WORD = re.compile(
+    rf"(?:{_CONDITION_SHORT})|\S*\d\S*|\S+-(?:prone|free|only|friendly|sensitive|intolerant|positive|negative)",
+    _I,
+)
+
+
 def _proper_name(match: re.Match[str]) -> bool:
     words = match["v"].split()
     return (
         1 <= len(words) <= 3
         and all(w[:1].isupper() for w in words)
-        and not any(w.casefold() in NOT_NAMES for w in words)
+        and not any(w.casefold() in NOT_NAMES or _NO_NAME_WORD.fullmatch(w) for w in words)
         and not words[-1].casefold().endswith(("ese", "ish", "ian"))
     )
 
@@ -562,6 +574,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^(?:everyone|everybody|people|my friends|friends) calls? me (?P<v>.+)$", C.CONTEXT, 0.9, "nickname", _render("User goes by {v}"), _proper_name),
     _r(r"^(?:(?:you can|please|just)\s+)*call me (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User likes to be called {v}"), _proper_name),
     _r(r"^I'm (?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
+    # a condition said by its short form: "I'm T1D", "I'm ADHD" (not "I'm ADD" of "add")
+    _need(r"^I'm (?P<v>T[12]D|ADHD|AuDHD|OCD|PTSD|C-?PTSD|BPD|ASD|PCOS|IBS|COPD|GERD|POTS|EDS|MCAS|HIV\+?)$", C.CONTEXT, 0.9, None, _render("User has {v}")),
     # instructions addressed to the assistant, said with "I want you to…"
     _r(r"^I(?: want| need| would like|'d like) you to (?P<v>(?:always|never) .+)$", C.PREFERENCE, 0.9, None, _render(_EN_INSTRUCTION + "{v}")),
     _r(r"^I(?: want| need| would like|'d like) you to (?P<v>(?:use|keep|write|reply|respond|answer|give|include|format|talk|speak|address|avoid|skip|stop)\b.{2,80}?),?\s+(?:from now on|going forward|moving forward|in (?:the )?future)$", C.PREFERENCE, 0.9, None, _instruction, _about_answers),

@@ -1667,7 +1667,7 @@ _EN_DROPPED = re.compile(
 # "Diet: vegan", "Conditions: asthma", "Medications: metformin", "Accessibility: wheelchair
 # user"), not one that is empty ("Allergies: none").
 _EN_NEED_LABEL = re.compile(
-    r"^(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:(?P<allergy>allerg(?:y|ies)|allergens?)"
+    r"^(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:(?P<allergy>allerg(?:y|ies|ic(?:\s+to)?)|allergens?)"
     r"|(?P<intolerance>intolerances?)|(?P<other>dietary\s+(?:restrictions?|needs?|requirements?)|diet"
     r"|(?P<access>accessibility|mobility)(?:\s+(?:needs?|requirements?))?)"
     r"|(?P<condition>(?:(?:medical|health|chronic|existing|pre-existing|underlying|current)\s+)?"
