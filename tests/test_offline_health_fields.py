@@ -133,3 +133,39 @@ def test_what_is_no_name_and_no_condition_stores_nothing(said: str) -> None:
 )
 def test_allergic_as_a_field_label(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("我痛风，不能吃海鲜。", ["用户有痛风", "用户不能吃海鲜"]),
+        ("我也高血压", ["用户有高血压"]),
+        ("我一直失眠", ["用户有失眠"]),
+        ("医生不让我吃糖。", ["用户不能吃糖"]),
+        ("医生不许我喝酒", ["用户不能喝酒"]),
+        ("医生说不能吃辣。", ["用户不能吃辣"]),
+        ("大夫禁止我吃甜食", ["用户不能吃甜食"]),
+    ],
+)
+def test_a_chinese_condition_said_bare_or_a_doctor_forbidding_is_the_users(
+    said: str, stored: list[str]
+) -> None:
+    # "我痛风" (I have gout) and "医生不让我吃糖" (the doctor won't let me eat sugar) were lost
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "我生病了",
+        "我看病去了",
+        "我有病吧",
+        "我妈高血压",
+        "我儿子哮喘",
+        "我不痛风",
+        "医生不让我戒酒",
+        "医生不让我少吃盐",
+    ],
+)
+def test_what_is_no_condition_or_need_of_the_users_in_chinese_stores_nothing(said: str) -> None:
+    assert facts_after(said) == []

@@ -307,8 +307,9 @@ _ZH_TOLD = re.compile(
     r"|我(?:最近|后来|才|刚|刚刚|今天)*(?:发现|知道|得知|查出来?)了?|原来)[，,：:]?\s*(?=我)"
 )
 _ZH_TOLD_TO = re.compile(
-    r"^(?:我的)?(?:医生|大夫|营养师)(?:也|都|已经)?(?:让我|叫我|建议我|要我|嘱咐我|告诉我要?|"
-    r"说我(?:得|要|需要|必须|应该))(?P<dont>别|不要|不能)?(?P<less>少)?(?P<verb>吃|喝|戒)"
+    r"^(?:我的)?(?:医生|大夫|营养师)(?:也|都|已经)?(?:(?P<forbid>不让|不许|禁止|不准)我|让我|叫我|建议我|"
+    r"要我|嘱咐我|告诉我要?|说我(?:得|要|需要|必须|应该)|说(?:我)?(?=别|不要|不能))"
+    r"(?P<dont>别|不要|不能)?(?P<less>少)?(?P<verb>吃|喝|戒)"
     r"(?P<thing>[^，,。！？!?；;\s]{1,10})$"
 )
 
@@ -393,7 +394,9 @@ def _told_to(text: str, zh: bool) -> str | None:
         if told is None or "药" in thing or not (zh_things(thing) or _ZH_LESS_OF.fullmatch(thing)):
             return None  # ("别吃太多", "别吃药": no thing to leave out)
         if told["verb"] == "戒":  # "医生让我戒酒": "我需要戒酒"
-            return None if told["dont"] or told["less"] else f"我需要戒{thing}"
+            return None if told["dont"] or told["less"] or told["forbid"] else f"我需要戒{thing}"
+        if told["forbid"]:  # "医生不让我吃糖": "我不能吃糖" (not "…不让我别吃", "…不让我少吃")
+            return None if told["dont"] or told["less"] else f"我不能{told['verb']}{thing}"
         if told["dont"]:
             return f"我不能{told['verb']}{thing}"
         return f"我需要少{told['verb']}{thing}" if told["less"] else None
