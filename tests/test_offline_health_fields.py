@@ -169,3 +169,29 @@ def test_a_chinese_condition_said_bare_or_a_doctor_forbidding_is_the_users(
 )
 def test_what_is_no_condition_or_need_of_the_users_in_chinese_stores_nothing(said: str) -> None:
     assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("My doctor won't let me eat sugar.", ["User needs to avoid sugar"]),
+        ("My GP says no more alcohol for me.", ["User needs to avoid alcohol"]),
+        ("The allergist banned me from shellfish.", ["User needs to avoid shellfish"]),
+        (
+            "Diagnosed with coeliac disease in May.",
+            ["User was diagnosed with coeliac disease in May"],
+        ),
+        ("Got diagnosed with ADHD last week.", ["User was diagnosed with ADHD last week"]),
+        ("Just diagnosed with PCOS, any tips?", ["User was just diagnosed with PCOS"]),
+    ],
+)
+def test_a_doctor_forbidding_or_a_diagnosis_without_i_is_the_users(
+    said: str, stored: list[str]
+) -> None:
+    # each was lost, or kept as "User: their doctor won't let them eat sugar"
+    assert facts_after(said) == stored
+
+
+def test_someone_else_forbidding_or_a_doctor_saying_no_to_a_thing_is_no_need() -> None:
+    assert not any("avoid" in fact for fact in facts_after("My mom won't let me eat sugar."))
+    assert facts_after("My doctor said no to surgery.") == []

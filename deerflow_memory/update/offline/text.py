@@ -285,10 +285,22 @@ _EN_TOLD = re.compile(
     _I,
 )
 # "My doctor told me to avoid gluten": "I need to avoid gluten" (of food, a drink or a drug).
+_EN_LEFT_OUT = (
+    rf"(?:{NEED_THING_EN}|salt|sodium|sugar|sweets|carbs|fat|fatty food|fried food|processed food|"
+    r"smoking|drinking|red meat)"
+)
 _EN_LEAVE_OUT = (
     r"(?=(?:avoid|stay away from|cut out|cut down on|limit|reduce|give up|quit|stop eating|stop drinking|"
-    rf"not eat|not drink)\s+(?:any\s+|all\s+)?(?:{NEED_THING_EN}|salt|sodium|sugar|sweets|carbs|fat|"
-    r"fatty food|fried food|processed food|smoking|drinking|red meat)\b)"
+    rf"not eat|not drink)\s+(?:any\s+|all\s+)?{_EN_LEFT_OUT}\b)"
+)
+# …or forbade it: "My doctor won't let me eat sugar", "The doctor banned me from caffeine",
+# "My GP says no more alcohol for me": "I need to avoid sugar".
+_EN_FORBIDDEN = re.compile(
+    rf"^{_EN_TOLD_BY}\s+(?:(?:just|recently|also|has|have)\s+)?(?:(?:won't|will not|doesn't|does not|"
+    r"wouldn't) (?:let|allow) me (?:to )?(?:eat|drink|have|take)|(?:banned|forbade|forbidden|barred) me "
+    r"from(?: eating| drinking| having)?|(?:says|said) no(?: more)?)\s+(?:any\s+|all\s+)?"
+    rf"(?P<thing>{_EN_LEFT_OUT})(?:\s+(?:for me|anymore|any more|at all))*\W*$",
+    _I,
 )
 _EN_TOLD_TO = re.compile(
     rf"^{_EN_TOLD_BY}\s+(?:(?:just|recently|also|has|have)\s+)?(?:told|tells|advised|advises|"
@@ -400,6 +412,8 @@ def _told_to(text: str, zh: bool) -> str | None:
         if told["dont"]:
             return f"我不能{told['verb']}{thing}"
         return f"我需要少{told['verb']}{thing}" if told["less"] else None
+    if (forbidden := _EN_FORBIDDEN.match(text)) is not None:
+        return f"I need to avoid {forbidden['thing']}"
     told = _EN_TOLD_TO.match(text)
     if told is None and (said := _EN_TOLD.match(text)) is not None:
         told = _EN_NEED_TO.match(text, said.end())  # "My doctor said I need to avoid caffeine"
@@ -1658,10 +1672,13 @@ def _zh_need_with_examples(clause: str) -> Candidate | None:
     return need
 
 
-# English drops "I'm" before an effort: "Hoping to…", "Trying to…", "Training for…", "Been vegan…".
+_EN_GOT = re.compile(r"^(?:got|was) (?=(?:just |recently |finally |officially )*diagnosed)", _I)
+# English drops "I'm" before an effort: "Hoping to…", "Trying to…", "Training for…", "Been vegan…",
+# and "I was" before a diagnosis: "Diagnosed with celiac in May".
 _EN_DROPPED = re.compile(
     r"^(?:based in|living in|(?:hoping|planning|trying|aiming|learning) to|(?:aiming|training|studying|saving up) for|"
-    r"working (?:towards?|on my)|been|no longer|not (?=.+ (?:anymore|any more|any longer)$))\b",
+    r"working (?:towards?|on my)|been|no longer|not (?=.+ (?:anymore|any more|any longer)$)|"
+    r"(?:just |recently |finally |got |was |officially )*diagnosed with)\b",
     _I,
 )
 
@@ -2202,9 +2219,11 @@ def _clauses(
                 if fragment[:5].casefold() == "been "
                 else "I "
                 if _EN_NO_LONGER_DOING.match(fragment)
+                else "I was "  # "Diagnosed with ADHD last year", "Got diagnosed with…"
+                if "diagnosed" in fragment[:40].casefold()
                 else "I'm "
             )
-            fragment = prefix + fragment[:1].lower() + fragment[1:]
+            fragment = prefix + _EN_GOT.sub("", fragment[:1].lower() + fragment[1:], count=1)
             subject = _SELF  # "Hoping to switch careers next year"
         elif (
             subject is None
