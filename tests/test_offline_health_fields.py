@@ -195,3 +195,5 @@ def test_a_doctor_forbidding_or_a_diagnosis_without_i_is_the_users(
 def test_someone_else_forbidding_or_a_doctor_saying_no_to_a_thing_is_no_need() -> None:
     assert not any("avoid" in fact for fact in facts_after("My mom won't let me eat sugar."))
     assert facts_after("My doctor said no to surgery.") == []
+    assert facts_after("Diagnosed with ADHD, my son.") == []  # his
+    assert facts_after("Diagnosed with ADHD as an adult: a guide") == []  # a title

@@ -2134,6 +2134,22 @@ def _zh_each_condition(m: re.Match[str]) -> str:
     return "，".join(said + item for item in _ZH_CONDITION_SEPARATOR.split(m["items"]))
 
 
+def _dropped_subject(fragment: str, sentence: str, mine: bool) -> str | None:
+    """What English dropped before ``fragment`` (:data:`_EN_DROPPED`), or ``None``: "I've "
+    ("Been vegan…"), "I " ("No longer drink…"), "I was " before a diagnosis of the user's
+    ("Diagnosed with ADHD last year"; not "…, my son", nor a title: "Diagnosed with cancer:
+    what to say"), else "I'm "."""
+    if not _EN_DROPPED.match(fragment):
+        return None
+    if fragment[:5].casefold() == "been ":
+        return "I've "
+    if _EN_NO_LONGER_DOING.match(fragment):
+        return "I "
+    if "diagnosed" in fragment[:40].casefold():
+        return "I was " if mine and ":" not in sentence else None
+    return "I'm "
+
+
 def _clauses(
     sentence: str, zh: bool, *, told: bool = True, mine: bool = True
 ) -> list[tuple[str, str | None]]:
@@ -2213,16 +2229,7 @@ def _clauses(
             subject = (
                 _SELF  # "Penicillin gives me hives", "海鲜我不能吃", "forget the Iceland trip"
             )
-        elif subject is None and not zh and _EN_DROPPED.match(fragment):
-            prefix = (
-                "I've "
-                if fragment[:5].casefold() == "been "
-                else "I "
-                if _EN_NO_LONGER_DOING.match(fragment)
-                else "I was "  # "Diagnosed with ADHD last year", "Got diagnosed with…"
-                if "diagnosed" in fragment[:40].casefold()
-                else "I'm "
-            )
+        elif subject is None and not zh and (prefix := _dropped_subject(fragment, sentence, mine)):
             fragment = prefix + _EN_GOT.sub("", fragment[:1].lower() + fragment[1:], count=1)
             subject = _SELF  # "Hoping to switch careers next year"
         elif (
