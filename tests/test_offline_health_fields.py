@@ -90,13 +90,23 @@ def test_a_condition_said_in_a_field_is_withdrawn_like_one_said_in_words() -> No
     assert facts_after("病史：痛风", "我已经没有痛风了。") == []
 
 
-@pytest.mark.parametrize("over", ["我已经没有胃炎了。", "我的胃炎好了", "我的胃炎已经治好了。"])
+@pytest.mark.parametrize("over", ["我已经没有胃炎了。", "我的胃炎已经治好了。"])
 def test_a_condition_said_over_in_chinese_is_withdrawn(over: str) -> None:
-    # (before, "我的X好了" withdrew only an allergy: the condition stayed stored)
+    # (before, only an allergy was withdrawn so: the condition stayed stored)
     assert facts_after("我有胃炎，对芒果过敏。", over) == ["用户对芒果过敏"]
 
 
-@pytest.mark.parametrize("said", ["我没有胃炎。", "我儿子的胃炎好了", "我的胃炎好像好了？"])
+@pytest.mark.parametrize(
+    "said",
+    [
+        "我没有胃炎。",
+        "我儿子的胃炎好了",
+        "我的胃炎好像好了？",
+        "我的胃炎好了，这次疼了一周",  # a flare that ended (attacker 296)
+        "我已经没有胃炎了。怎么可能",  # sarcasm
+        "我的胃炎治好了。——开玩笑",
+    ],
+)
 def test_what_says_no_condition_of_the_users_over_withdraws_nothing(said: str) -> None:
     assert facts_after("我有胃炎。", said) == ["用户有胃炎"]
 
@@ -197,3 +207,70 @@ def test_someone_else_forbidding_or_a_doctor_saying_no_to_a_thing_is_no_need() -
     assert facts_after("My doctor said no to surgery.") == []
     assert facts_after("Diagnosed with ADHD, my son.") == []  # his
     assert facts_after("Diagnosed with ADHD as an adult: a guide") == []  # a title
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # someone else's conditions, or a pet's, a patient's, a character's (attacker 296)
+        "我有个同事得了胃炎和痛风",
+        "我有只猫得了肾病和皮肤病",
+        "My daughter saw the GP today. Diagnosis: eczema.",
+        "Took the dog to the vet.\nDiagnosis: arthritis\nMedications: carprofen",
+        "Case study for my pharmacology exam:\nConditions: gout\nMedications: allopurinol",
+        "My husband's intake form:\nConditions: asthma",
+        "Guest 2:\nAccessibility: wheelchair user",
+        # words the endings take in, denials, ratings
+        "Conditions: nostalgia",
+        "Diagnosis: prognosis",
+        "Medications: Stephen",
+        "Meds: no meds",
+        "Conditions: denies heart disease",
+        "Accessibility: great",
+        "Accessibility: 92",
+        "既往史：否认高血压，糖尿病",
+        "病史：无糖尿病，无高血压",
+        "病史：懒癌",
+        "Allergies: I'm not sure, haven't been tested",
+    ],
+)
+def test_what_is_no_health_need_of_the_users_after_review_stores_nothing(said: str) -> None:
+    assert not any(
+        word in fact
+        for fact in facts_after(said)
+        for word in ("has", "takes", "needs", "用户有", "患有", "得了")
+    ), facts_after(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        (
+            "Allergies:\n- eggs\n- I'm allergic to cashews\n- milk",
+            ["User is allergic to eggs, milk", "User is allergic to cashews"],
+        ),
+        (
+            "Allergies:\n- peanuts, I carry an EpiPen\n- shellfish",
+            ["User is allergic to peanuts, shellfish", "User carries an EpiPen"],
+        ),
+        ("过敏：\n- 花生，我吃了会起疹子\n- 芒果", ["用户对花生、芒果过敏"]),
+        ("过敏：\n- 我对花生过敏\n- 芒果", ["用户对芒果过敏", "用户对花生过敏"]),
+        ("Medications: warfarin, heparin", ["User takes warfarin and heparin"]),
+        ("Mobility: uses a cane", ["User's accessibility needs: uses a cane"]),
+    ],
+)
+def test_a_field_keeps_its_answers_beside_the_users_own_lines(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+def test_a_long_chinese_run_of_conditions_is_read_in_linear_time() -> None:
+    # "我有胃炎和" x 10,000 took 38 s (attacker 296); a guard, not a timing
+    assert facts_after("我有胃炎和" * 10_000 + "胃炎的") is not None
+
+
+@pytest.mark.parametrize(
+    "said", ["我有个朋友有胃炎、痛风", "我得了解一下胃炎和痛风", "我有点担心胃炎和痛风"]
+)
+def test_a_chinese_list_of_conditions_not_of_the_user_gives_none_apart(said: str) -> None:
+    # "用户有痛风" was stored apart (attacker 296); the sentence as said may stay
+    assert not {"用户有痛风", "用户得了痛风"} & set(facts_after(said))

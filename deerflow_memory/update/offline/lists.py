@@ -168,6 +168,16 @@ _NEED_ITEM = re.compile(
 )
 # A line with the user as a subject is the user's wherever it stands.
 _OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|myself)\b|本人|我(?!的?(?:" + KIN_ZH + "))")
+# …as what an item opens with: a statement, not an answer with a remark ("- peanuts, I carry
+# an EpiPen", "- 花生，我吃了会起疹子" are answers)
+_OWN_REMARK = re.compile(
+    r"\s*(?P<answer>[^,，;；:：()（）\n]{1,40}?)\s*(?:[,，;；:：]|\s[-—–]+)\s*"
+    r"(?P<remark>(?:(?:I|I'm|I've|I'd)\b|我(?!的?(?:" + KIN_ZH + r")))[^\n]*)",
+    re.I,
+)
+_OWN_FIRST = re.compile(
+    r"\s*(?:(?:I|I'm|I've|I'd|me|myself)\b|本人|我(?!的?(?:" + KIN_ZH + ")))", re.I
+)
 # A field of needs: "Allergies:", "Food allergies:", "Dietary restrictions:", "Conditions:",
 # "Medications:", "Accessibility:", "过敏：", "忌口：" (text.py reads its answers: a condition or
 # a medication only from its vocabularies).
@@ -259,6 +269,7 @@ def lists_read(text: str) -> str:
     # what the last heading heads (see _heading), or None (the user's, or nothing)
     heads: str | None = None
     answers: list[str] = []
+    statements: list[str] = []  # the user's own lines among a field's answers
     just_headed = False  # the line before was the heading
     for line in lines:
         item = _ITEM.match(line)
@@ -267,17 +278,26 @@ def lists_read(text: str) -> str:
             continue  # "Allergies:\n\n- peanuts": the heading still heads what follows
         just_headed = False
         if heads == "field":
-            # (an item with the user as its subject is a statement of its own: "Allergies:\n-
-            # I'm allergic to peanuts\n- I can't eat shellfish" lost the peanuts)
-            if item and not _NOT_AN_ANSWER.search(body) and not _OWN.search(_ASIDE.sub("", body)):
+            if item and _OWN_FIRST.match(body):
+                # a statement of its own, said after the field: "Allergies:\n- I'm allergic to
+                # peanuts\n- milk" (the peanuts were lost), while the field goes on
+                statements.append(body)
+                continue
+            if item and (remark := _OWN_REMARK.fullmatch(body)) is not None:
+                # "- peanuts, I carry an EpiPen", "- 花生，我吃了会起疹子": the answer, and the
+                # user's remark said as its own line (the peanuts were lost)
+                answers.append(_answer(remark["answer"]))
+                statements.append(remark["remark"])
+                continue
+            if item and not _NOT_AN_ANSWER.search(body):
                 answers.append(_answer(_LAST_JOINER.sub("", body.strip().rstrip(".,;，。；"))))
                 continue
             if not item and not answers and _single_answer(body):
                 answers.append(_answer(body.strip().rstrip(".,;，。；")))
-                _close_field(out, answers)
+                _close_field(out, answers, statements)
                 heads = None
                 continue
-            _close_field(out, answers)
+            _close_field(out, answers, statements)
             heads = None
         if not line.strip():
             heads = None
@@ -305,7 +325,7 @@ def lists_read(text: str) -> str:
             heads = "theirs" if not own and _THEIRS_LINE.fullmatch(body) else None
         out.append(body)
     if heads == "field":
-        _close_field(out, answers)
+        _close_field(out, answers, statements)
     return "\n".join(out)
 
 
@@ -429,9 +449,16 @@ _ZH_FOR_EXAMPLE_FIELD = re.compile(
 )
 
 
-def _close_field(out: list[str], answers: list[str]) -> None:
+def _close_field(out: list[str], answers: list[str], statements: list[str]) -> None:
     """Write ``answers`` after the field line last written (an answer of "none": no field);
-    after a statement cut at its colon ("I'm allergic to:", "我对以下食物过敏："), as its end."""
+    after a statement cut at its colon ("I'm allergic to:", "我对以下食物过敏："), as its end.
+    Then the user's own ``statements`` said among them, each a line."""
+    _write_answers(out, answers)
+    out.extend(statements)
+    statements.clear()
+
+
+def _write_answers(out: list[str], answers: list[str]) -> None:
     kept = [answer for answer in answers if answer]
     if not kept:
         return

@@ -40,7 +40,7 @@ from deerflow_memory.update.offline.rules import (
 from deerflow_memory.update.offline.vocabulary import (
     ALLERGEN_EN,
     CJK,
-    CONDITION_SUFFIX_ZH,
+    CONDITION_ZH,
     FOR_EXAMPLE_EN,
     KIN_ZH,
     NEED_THING_EN,
@@ -120,9 +120,10 @@ _ZH_RETRACTIONS = (
     # "我不再对花生过敏了", "我的花生过敏已经好了": the need named as it is said
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)对(?P<a>[^，,]+?)(?P<k>过敏|敏感)了?$"),
     re.compile(rf"^我的?(?!{KIN_ZH})(?P<a>[^，,我的]{{1,12}}?)(?P<k>过敏)(?:已经|早就|早已|现在|都|也)*(?:好了|痊愈了|治好了|消失了|没了|好彻底了)$"),
-    # "我已经没有痛风了", "我的哮喘好了", "我的胃炎治好了": a condition over
-    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再有|没有|没)(?:再)?(?P<v>[\u4e00-\u9fff]{{0,6}}?(?:{CONDITION_SUFFIX_ZH}|高血压))了$"),
-    re.compile(rf"^我的(?!{KIN_ZH})(?P<v>[\u4e00-\u9fff]{{0,6}}?(?:{CONDITION_SUFFIX_ZH}|高血压))(?:已经|早就|早已|现在|都|也)*(?:好了|痊愈了|治好了|消失了|没了|好彻底了)$"),
+    # "我已经没有痛风了", "我的胃炎治好了": a condition over (not "我的湿疹好了", which may be a
+    # flare that ended)
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再有|没有|没)(?:再)?(?P<v>{CONDITION_ZH})了$"),
+    re.compile(rf"^我的(?!{KIN_ZH})(?P<v>{CONDITION_ZH})(?:已经|早就|早已|现在|都|也)*(?:痊愈了|治好了|根治了|好彻底了)$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就)?放弃了?(?P<v>[\u4e00-\u9fffA-Za-z]{{1,10}}?)(?:的)?(?:计划|目标|打算)?了?$"),
     # "我从来没说过我喜欢吃辣": what is denied goes (not "我没告诉过你我对青霉素过敏吧":
     # telling it, and asking whether it was told)
@@ -631,8 +632,8 @@ NO_LONGER_ALONE = re.compile(
 # What says "not anymore" just said was not meant ("I'm allergic to peanuts. Not anymore.
 # Just kidding!", "…I wish!", "…Wait, yes I am.", "…现在好了。开玩笑的"): the need stands.
 WITHDRAWAL_UNDONE = re.compile(
-    r"[\s(（]*(?:(?:lol|haha|wait|oh|no|nah|ok(?:ay)?)[,!.]?\s+)*"
-    rf"(?:{TAKEN_BACK}|I\s+wish|if\s+only|yes|yeah|yep|我倒希望(?:是)?|要是就好了)"
+    r"[\s(（—–-]*(?:(?:lol|haha|wait|oh|no|nah|ok(?:ay)?|哈{2,})[,!.，]?\s*)*"
+    rf"(?:{TAKEN_BACK}|I\s+wish|if\s+only|yes|yeah|yep|我倒希望(?:是)?|要是就好了|怎么可能|才怪)"
     r"(?:[\s,，]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am|我还是\w{0,4}))?"
     r"[\s)）.!！。~～]*",
     _I,

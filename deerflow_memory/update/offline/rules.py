@@ -38,6 +38,7 @@ from deerflow_memory.update.offline.vocabulary import (
     COMMON_VERBS_EN,
     CONDITION_EN,
     CONDITION_SUFFIX_ZH,
+    CONDITION_ZH,
     DIET_EN,
     FASTING_EN,
     FOR_EXAMPLE_EN,
@@ -709,7 +710,7 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _need(rf"^我{ADV_ZH}是(?:一名|一个|一位|个|名)?(?P<v>[\u4e00-\u9fff]{{1,8}}?)(?:患者|病人|病患)$", C.CONTEXT, 0.9),
     _need(rf"^我{ADV_ZH}(?:有|患有|得了|得过|患了|查出了?|确诊了?|被诊断(?:出|为)了?)(?:很|比较|挺)?(?:严重的|轻微的|轻度|重度|中度|慢性|急性|过敏性)?(?![点些一个])(?=[\u4e00-\u9fff]{{2}})(?P<v>[\u4e00-\u9fff]{{0,6}}?{CONDITION_SUFFIX_ZH})$", C.CONTEXT, 0.9),
     # a condition said as what the user is ("我痛风", "我高血压，不能吃咸的"), not a doing ("我生病了", "我看病")
-    _need(rf"^我{ADV_ZH}(?:也|还|一直)?(?![生看得发犯治装养探消防怕有是没不的])(?!(?:{KIN_ZH}))(?P<v>(?:(?![有就是在过了的前后时候常经用户自己曾还又都也很太比较点些要无不没会能想得让被把给去来做出行])[\u4e00-\u9fff]){{0,4}}?(?:{CONDITION_SUFFIX_ZH}|高血压))$", C.CONTEXT, 0.9, None, _render("用户有{v}")),
+    _need(rf"^我{ADV_ZH}(?:也|还|一直)?(?![生看得发犯治装养探消防怕有是没不的])(?!(?:{KIN_ZH}))(?P<v>{CONDITION_ZH})$", C.CONTEXT, 0.9, None, _render("用户有{v}")),
     _need(rf"^我的?{ADV_ZH}(?P<v>{BODY_PART_ZH})(?:一直|从小|本来|有点|有些|比较|很|特别|非常|也|不太|都|一向)*{BODY_STATE_ZH}$", C.CONTEXT, 0.9),
     _need(rf"^我{ADV_ZH}(?:有)?(?:\d+度的?)?(?P<v>近视|远视|散光|老花|色弱|弱视|耳背)(?:眼)?(?:很|非常|特别|比较|有点|挺|越来越)?(?:严重|厉害|深|重|\d+度|[一二两三四五六七八九]百多?度)?了?$", C.CONTEXT, 0.9),
     _need(rf"^我{ADV_ZH}(?:长期|常年|经常)?(?P<v>失眠|便秘|耳鸣|贫血|低血糖|脱发|偏头痛|头痛|头疼|胃疼|腰疼){_DURATION_ZH}$", C.CONTEXT, 0.9),

@@ -81,11 +81,12 @@ from deerflow_memory.update.offline.shaping import (
 )
 from deerflow_memory.update.offline.vocabulary import (
     ADV_EN,
+    ADV_ZH,
     ALLERGEN_EN,
     BODY_EN,
     CJK,
     CONDITION_EN,
-    CONDITION_SUFFIX_ZH,
+    CONDITION_ZH,
     DIET_EN,
     FOR_EXAMPLE_ZH,
     KIN_ZH,
@@ -183,7 +184,7 @@ _EN_TOPIC = re.compile(
     r"warning|reminder|(?:one more|another|(?:the )?last|(?:the )?main) thing|update|edit|disclaimer|caveat|"
     # a need's field label before a statement of the user's ("Allergies: I react to peanuts")
     r"(?:allerg(?:y|ies)|health|medical|diet|conditions?|medications?|meds|accessibility)"
-    r"(?=\s*:\s*(?:I|I'm|I've|I'd|my)\b))"
+    r"(?=\s*:\s*(?:I|I'm|I've|I'd|my)\b)(?!\s*:\s*I(?:'m| am) (?:not sure|unsure)|\s*:\s*I (?:don't|do not) know))"
     r"\s*(?:[,:—–]|\s-)\s*",
     _I,
 )
@@ -519,12 +520,12 @@ _EN_MARKER = re.compile(
 # A statement taken back: by a sentence of its own ("Just kidding."), or by a clause
 # at its end ("…, jk", "…（开玩笑的）", "…, or at least I was").
 _TAKEN_BACK = re.compile(
-    rf"[\s(（]*(?:lol\s+|haha\s+)?{TAKEN_BACK}(?:\s+about\s+(?:the\s+|my\s+|that\s+)?(?P<about>[\w' -]{{1,40}}?))?"
+    rf"[\s(（—–-]*(?:lol\s+|haha\s+|哈{{2,}}[，,]?\s*)?(?:{TAKEN_BACK}|怎么可能)(?:\s+about\s+(?:the\s+|my\s+|that\s+)?(?P<about>[\w' -]{{1,40}}?))?"
     r"(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*",
     _I,
 )
 _TAKEN_BACK_AFTER = re.compile(
-    rf"[,，;；(（\s]\s*(?:{TAKEN_BACK}|(?<=[(（])(?:joking|sarcasm)|/s|"
+    rf"[,，;；(（\s]\s*(?:(?:哈{{2,}}[，,]\s*)?(?:{TAKEN_BACK}|怎么可能)|(?<=[(（])(?:joking|sarcasm)|/s|"
     r"or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)|or\s+so\s+I\s+thought|至少以前是)"
     r"(?:\s+(?:lol|lmao|haha))*(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*$",  # "(jk lol)"
     _I,
@@ -1653,6 +1654,7 @@ def _implied(fragment: str, zh: bool) -> str | None:
 
 
 _ZH_FOR_EXAMPLE = re.compile(FOR_EXAMPLE_ZH)
+_ZH_BARE_CONDITION = re.compile(rf"\s*(?:和|及|还有)?{CONDITION_ZH}\s*")
 # A need's examples after it: "…，比如杏仁和腰果", "…，像虾和蟹" (things only: "…，比如昨天吃了
 # 虾就住院了" is a story, "…，像我爸一样" someone else)
 _ZH_EXAMPLES_AFTER = re.compile(rf"[，,](?:{FOR_EXAMPLE_ZH})(?P<things>[^，,。]{{1,40}})$")
@@ -1672,7 +1674,10 @@ def _zh_need_with_examples(clause: str) -> Candidate | None:
     return need
 
 
-_EN_GOT = re.compile(r"^(?:got|was) (?=(?:just |recently |finally |officially )*diagnosed)", _I)
+_EN_GOT = re.compile(
+    r"^((?:just |recently |finally )*)(?:got|was) (?=(?:just |recently |finally |officially )*diagnosed)",
+    _I,
+)
 # English drops "I'm" before an effort: "Hoping to…", "Trying to…", "Training for…", "Been vegan…",
 # and "I was" before a diagnosis: "Diagnosed with celiac in May".
 _EN_DROPPED = re.compile(
@@ -1696,14 +1701,50 @@ _EN_NEED_LABEL = re.compile(
     r"\s*(?::|\s[-–—])(?!\s*-|\W*$)\s*",  # (an empty answer: _NO_FIELD_ITEM)
     _I,
 )
+# Someone or something else a message is about, whose conditions, medications or access needs a
+# form's fields may be: kin and others of the user's, a pet, a patient, a guest, a character, a
+# case study, a quiz ("My dad saw the cardiologist.\nDiagnosis: hypertension").
+_OTHERS_IN_MESSAGE = re.compile(
+    rf"\b(?:{KIN_EN}|partner|friend|colleague|coworker|roommate|flatmate|guest|traveller|traveler|"
+    r"passenger|patient|client|resident|student|child|kid|baby|pet|dog|cat|vet|character|hero|heroine|"
+    r"novel|story|episode|season|case study|exam|quiz|question|homework|assignment|scenario|example|"
+    r"sample|template|he|she|his|her|him|they|their|them)s?\b|"
+    rf"(?:{KIN_ZH})|朋友|同事|室友|病人|患者|客人|宠物|狗|猫|角色|小说|案例|考试|题目|作业|例子|(?<!其)他|她",
+    _I,
+)
+
+
+@functools.lru_cache(maxsize=8)  # asked once per sentence of the same message
+def _names_others(message: str) -> bool:
+    return _OTHERS_IN_MESSAGE.search(message) is not None
+
+
 # A condition or a medication a form's field names: from the vocabularies, or a drug's name by
 # its ending ("lisinopril", "atorvastatin"); anything else ("Conditions: sunny", "Health:
 # good", "Meds: later") is no need.
-_CONDITION_ITEM = re.compile(CONDITION_EN, _I)
+# (not a word the endings take in: "nostalgia", "empathy", "prognosis", "Mondayitis", "add";
+# not a denial: "no meds", "denies heart disease")
+_NOT_A_HEALTH_ITEM = (
+    r"(?!(?:no|not|none|denies|denied|negative)\b|(?:nostalgia|empathy|sympathy|apathy|telepathy|"
+    r"academia|hypnosis|prognosis|diagnosis|osmosis|symbiosis|metamorphosis|apotheosis|add|\w*lol\w*|"
+    r"(?:monday|friday|senior|lazy|couch|google|phone|screen|exam|test|work)itis)$)"
+)
+_CONDITION_ITEM = re.compile(rf"{_NOT_A_HEALTH_ITEM}(?:{CONDITION_EN})", _I)
 _MEDICATION_ITEM = re.compile(
-    rf"{MEDICATION_EN}|[a-z]{{3,}}(?:pril|sartan|statin|olol|azole|cillin|cycline|mycin|prazole|"
-    r"oxetine|pramine|tidine|dipine|formin|thyroxine|profen|amol|phen|xaban|arin|asone|isone|olone)"
-    r"(?:\s+\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|iu|units?))?",
+    rf"{_NOT_A_HEALTH_ITEM}(?:{MEDICATION_EN}|[a-z]{{2,}}(?:pril|sartan|statin|olol|azole|cillin|"
+    r"cycline|mycin|prazole|oxetine|pramine|tidine|dipine|thyroxine|profen|amol|ophen|xaban|farin|"
+    r"parin|asone|isone|olone)(?:\s+\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|iu|units?))?)",
+    _I,
+)
+# An access need: "wheelchair user", "step-free access", "a hearing loop" (not "great", "92",
+# "WCAG AA compliance", "car").
+_ACCESS_ITEM = re.compile(
+    r"(?:(?:uses?|needs?|requires?|with)\s+)?(?:an?\s+|the\s+)?(?:wheelchair(?:\s+(?:user|access(?:ible)?))?"
+    r"|step-free(?:\s+access)?|level access|ramps?|lifts?|elevators?|(?:walking\s+)?(?:cane|stick|frame|walker|"
+    r"rollator|crutches|aid)|mobility scooter|hearing loop|sign language(?: interpreter)?|bsl|asl|large print|"
+    r"braille|screen reader|(?:service|guide|assistance) (?:dog|animal)|ground[- ]floor(?: room)?|"
+    r"accessible (?:room|bathroom|toilet|parking|entrance|seating)|no stairs|captions|subtitles|blue badge|"
+    r"disabled parking|hearing aids?)",
     _I,
 )
 
@@ -1740,7 +1781,7 @@ _DIET = re.compile(
 )
 
 
-def _said_as_field(sentence: str) -> str:
+def _said_as_field(sentence: str, health: bool = True) -> str:
     """``sentence`` with a need said as a form's field said as the user would say it
     ("Allergies: peanuts" → "I'm allergic to peanuts", "Diet: vegan" → "I'm vegan", "Diet:
     low FODMAP" → "My diet: low FODMAP"), unless an item is no thing: a clause, someone, an
@@ -1759,6 +1800,8 @@ def _said_as_field(sentence: str) -> str:
         return f"I'm allergic to {rest}"
     if label["intolerance"]:
         return f"I'm intolerant to {rest}"
+    if not health and (label["condition"] or label["medication"] or label["access"]):
+        return sentence  # (maybe someone else's: see _OTHERS_IN_MESSAGE)
     if label["condition"] or label["medication"]:
         # (one item ruled out rules the field out: "Conditions: asthma, sunny" is no form)
         known = _CONDITION_ITEM if label["condition"] else _MEDICATION_ITEM
@@ -1767,7 +1810,11 @@ def _said_as_field(sentence: str) -> str:
         things = ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else items[0]
         return f"I have {things}" if label["condition"] else f"I take {things}"
     if label["access"]:
-        return f"My accessibility needs: {rest}"
+        return (
+            f"My accessibility needs: {rest}"
+            if all(map(_ACCESS_ITEM.fullmatch, items))
+            else sentence
+        )
     if all(_DIET.fullmatch(item) for item in items) and not items[0].casefold().startswith("no "):
         return f"I'm {rest}"  # "Diet: vegan, no soy"
     return f"My {label['other'].casefold()}: {rest}"
@@ -1780,7 +1827,8 @@ _ZH_NEED_LABEL = re.compile(r"\s*(?:食物|药物)?过敏(?:原|源|史)?\s*[:�
 _ZH_CONDITION_LABEL = re.compile(
     r"\s*(?:病史|既往史|既往病史|慢性病|基础病|疾病|健康状况)\s*[:：]\s*"
 )
-_ZH_CONDITION_ITEM = re.compile(rf"[\u4e00-\u9fff]{{0,6}}(?:{CONDITION_SUFFIX_ZH}|高血压)")
+_ZH_CONDITION_ITEM = re.compile(CONDITION_ZH)
+_ZH_DENIED = re.compile(r"(?:否认|无|没有|未见|未发现|未患)")
 _ZH_NO_ANSWER = re.compile(
     r"\s*(?:(?:食物|药物)?过敏(?:原|源|史)?|病史|既往史|既往病史|慢性病|基础病|疾病|健康状况|忌口|饮食禁忌"
     r"|用药|服药)\s*[:：]\s*(?:无|没有|暂无|不详|不清楚|不确定|不知道|未知|待查|待定|未查|没查过?|还没查"
@@ -1792,15 +1840,17 @@ _ZH_NO_THING = re.compile(r"[我你他她它不没无未请见详待查吗呢吧
 _ZH_NONE_BUT = re.compile(r"(?:无|没有|暂无)\s*[，,]?\s*(?:除了|只有)(?:对)?")  # "无，除了青霉素"
 
 
-def _zh_said_as_field(sentence: str) -> str:
+def _zh_said_as_field(sentence: str, health: bool = True) -> str:
     """``sentence`` with a Chinese allergy field said as the user would say it ("过敏：花生，
     芝麻" → "我对花生、芝麻过敏"), unless an item is no thing (someone, a clause, "无", "不详");
     a condition field ("病史：哮喘" → "我有哮喘"), when each item names one; "" for a need field
     answered with none or not known ("过敏：待查")."""
     if _ZH_NO_ANSWER.fullmatch(sentence):
         return ""
-    if (condition := _ZH_CONDITION_LABEL.match(sentence)) is not None:
+    if health and (condition := _ZH_CONDITION_LABEL.match(sentence)) is not None:
         rest = sentence[condition.end() :].rstrip("。！!. ")
+        if _ZH_DENIED.match(rest):
+            return ""  # "既往史：否认高血压，糖尿病", "病史：无糖尿病，无高血压": none of them
         items = [i for i in _ZH_FIELD_ITEMS.split(rest) if i]
         if not items or not all(_ZH_CONDITION_ITEM.fullmatch(item) for item in items):
             return sentence
@@ -2120,12 +2170,14 @@ def _depth(text: str) -> int:
 
 # The user's conditions listed after one verb ("我患有糖尿病、高血压、痛风", "我有哮喘，湿疹和鼻炎"): each
 # is said with the verb (the later ones were lost, or stored as "用户高血压和痛风").
-_ZH_ONE_CONDITION = rf"(?:(?![和及])[\u4e00-\u9fff]){{0,6}}?(?:{CONDITION_SUFFIX_ZH}|高血压)"
+# (The verb right after 我: "我有个同事得了胃炎和痛风" is a colleague's. Only in a short sentence:
+# the items' search is not linear, and no list of conditions is long.)
 _ZH_CONDITIONS = re.compile(
-    rf"(?P<said>我[^，,。！？!?\s]{{0,4}}?(?:有|患有|得了|得过|查出了?|确诊了?))"
-    rf"(?P<items>{_ZH_ONE_CONDITION}(?:\s*[、，,和及]\s*{_ZH_ONE_CONDITION})+)"
+    rf"(?P<said>我{ADV_ZH}(?:也|还|一直)?(?:有|患有|得了|得过|查出了?|确诊了?))"
+    rf"(?P<items>{CONDITION_ZH}(?:\s*[、，,和及]\s*{CONDITION_ZH})+)"
     r"(?![\u4e00-\u9fff])"
 )
+_ZH_CONDITIONS_MOST = 120  # characters of a sentence searched for such a list
 _ZH_CONDITION_SEPARATOR = re.compile(r"\s*[、，,和及]\s*")
 
 
@@ -2156,7 +2208,7 @@ def _clauses(
     """Split at commas and conjunctions; a fragment that is no statement rejoins the previous
     clause. With ``told``, a need a doctor told the user of is theirs (:func:`_told_need`);
     without ``mine``, a need said without "I'm" is not (someone else is named)."""
-    if zh:
+    if zh and len(sentence) <= _ZH_CONDITIONS_MOST:
         sentence = _ZH_CONDITIONS.sub(_zh_each_condition, sentence)
     parts = _outside_brackets((_ZH_CLAUSE_SPLIT if zh else _EN_CLAUSE_SPLIT).split(sentence), zh)
     if zh and "对" in sentence:
@@ -2230,7 +2282,7 @@ def _clauses(
                 _SELF  # "Penicillin gives me hives", "海鲜我不能吃", "forget the Iceland trip"
             )
         elif subject is None and not zh and (prefix := _dropped_subject(fragment, sentence, mine)):
-            fragment = prefix + _EN_GOT.sub("", fragment[:1].lower() + fragment[1:], count=1)
+            fragment = prefix + _EN_GOT.sub(r"\1", fragment[:1].lower() + fragment[1:], count=1)
             subject = _SELF  # "Hoping to switch careers next year"
         elif (
             subject is None
@@ -2260,6 +2312,9 @@ def _clauses(
         elif (
             inherited == _SELF
             and not (not zh and _gives_examples(sep, raw, clauses[-1][0] or ""))
+            # (a bare condition after a clause: "我有个朋友有胃炎、痛风" is the friend's; the
+            # user's own lists are said each with the verb: _ZH_CONDITIONS)
+            and not (zh and clauses and _ZH_BARE_CONDITION.fullmatch(fragment))
             and (implied := _implied(fragment, zh)) is not None
         ):
             clauses.append([implied, _SELF])
@@ -2902,7 +2957,10 @@ def _read_into(
         # "I'm allergic to 花生": an English sentence with a Chinese word in it
         zh = zh and _EN_OPENING.match(outside) is None
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
-    sentence = (_zh_said_as_field if zh else _said_as_field)(sentence)  # "Allergies: peanuts"
+    # "Allergies: peanuts"; a condition, medication or accessibility field only in a message
+    # naming no one else, no pet and no story, case or quiz ("My son saw the GP. Diagnosis: …")
+    health = not _names_others(text)
+    sentence = (_zh_said_as_field if zh else _said_as_field)(sentence, health)
     # a hedge or a sure after it ("…is gone, I think": withdraws nothing) is no part of it
     tag = (_HEDGE_AFTER_ZH if zh else _HEDGE_AFTER_EN).search(sentence)
     hedged = tag is not None

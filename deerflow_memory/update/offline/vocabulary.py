@@ -170,6 +170,16 @@ CONDITION_SUFFIX_ZH = (
     r"痛风|哮喘|湿疹|近视|散光|耳鸣|失眠|偏头痛|甲亢|甲减|三高|痔疮|白癜风|牛皮癣|脂肪肝|高血脂|高尿酸|低血压|"
     r"高血糖|低血糖)"
 )
+# One condition named as a thing ("痛风", "胃溃疡", "腰椎间盘突出", "2型糖尿病"): a few characters
+# before a condition's ending, none that makes it a doing, a time, someone, a denial or a doubt
+# ("个同事得了胃炎", "否认高血压", "疑似胃炎", "曾患肺炎", "父亲糖尿病", "以前就有高血压"), and no joke
+# ("懒癌", "相思病", "中二病").
+CONDITION_ZH = (
+    r"(?!懒癌|相思病|中二病|公主病|拖延症)"
+    r"(?:(?![有就是在过了的前后时候常经用户自己曾还又都也很太比较点些要无不没会能想得让被把给去来做出行个只空本篇"
+    r"位条张担心解兴趣研究否认疑似患家族父母亲妈爸哥姐弟妹儿女朋友同事])[\u4e00-\u9fff0-9]){0,5}?"
+    rf"(?:{CONDITION_SUFFIX_ZH}|高血压)"
+)
 # Lasting states said as adjectives ("I'm short-sighted", "我近视很深").
 STATE_EN = (
     r"(?:diabetic|pre-diabetic|prediabetic|celiac|coeliac|epileptic|asthmatic|deaf|blind|hard of hearing|"
