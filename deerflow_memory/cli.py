@@ -200,6 +200,15 @@ def _demo_path(config: MemoryConfig, offline: bool) -> str:
     return f"model path: {_model_at(config)} (updates and replies)"
 
 
+def _update_path(config: MemoryConfig, offline: bool) -> str:
+    if offline:
+        return (
+            "rule-based extractor: no model is configured (set DEERFLOW_MEMORY_MODEL_NAME or "
+            "base_url to rerun with a model)"
+        )
+    return f"model {_model_at(config)}"
+
+
 def _model_at(config: MemoryConfig) -> str:
     endpoint = config.endpoint or "the provider's default"
     # Printed on stderr, which ends up in logs: no password, token or key of the URL.
@@ -1108,6 +1117,10 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
         if args.id:
             _check_letter_ids(scoped.storage, args.id, args.user)
         retried = scoped.retry_dead_letters(args.id or None, user_id=args.user)
+        if any(item.unrunnable is None and not item.busy for item in retried):
+            # Which extractor reran them, said first: a shell without the model's settings
+            # reruns them offline, and a letter applied is gone (newcomer 297).
+            console.print(Text(f"retried with the {_update_path(config, memory.is_offline)}"))
         # Letters named by id were checked above; a whole retry says what it could not read.
         damaged = [] if args.id else _unreadable_of(scoped.storage, args.user)
     if not retried and not damaged:  # the words pending uses, not "0 applied, 0 still failing"

@@ -197,6 +197,9 @@ def test_pending_lists_dead_letters_and_retry_applies_them(tmp_path: Path) -> No
     retried = cli("--root", str(root), "retry", cwd=tmp_path)
     assert retried.returncode == 0, retried.stdout + retried.stderr
     assert "1 applied, 0 still failing" in retried.stdout
+    # which extractor ran is said first (newcomer 297: a shell without the model's
+    # settings reran a letter offline, and the letter was gone)
+    assert retried.stdout.startswith("retried with the rule-based extractor: no model is")
     assert "no failed memory updates" in cli("--root", str(root), "pending", cwd=tmp_path).stdout
     assert "peanut" in cli("--root", str(root), "show", "--user", "ann", cwd=tmp_path).stdout
 
@@ -224,4 +227,5 @@ def test_retry_with_the_model_still_unreachable_says_failed_again(tmp_path: Path
     assert retried.returncode == 1, retried.stdout + retried.stderr
     assert "failed again" in retried.stdout and "applied in part" not in retried.stdout
     assert "0 applied, 1 still failing" in retried.stdout
+    assert retried.stdout.startswith("retried with the model local-model at http://127.0.0.1:9/v1")
     assert "1 failed memory update" in cli("--root", str(root), "pending", cwd=tmp_path).stdout
