@@ -445,7 +445,7 @@ def _unknown_user(
     users.update(letter.user_id for letter in storage.list_dead_letters())
     return (
         f"no memory or failed update for user {user!r} in {_where(config, args.tenant)}; "
-        f"{_first(sorted(users), 'user')}"
+        f"{_first(sorted(users), 'user')}{did_you_mean(user, sorted(users), _quoted)}"
     )
 
 
@@ -675,11 +675,14 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
                 raise CommandFailed(f"nothing imported; {has}")
         # Based on what is stored now: a store backend then removes the old facts.
         replacing = import_onto(current, incoming)
+        first = current.revision == 0 or current.holds_only_fence()  # (or cleared)
+        others = sorted({u for u, _ in storage.list_documents()} - {args.user}) if first else []
         saved = storage.save(args.user, args.agent, replacing, expected_revision=current.revision)
     said = f"imported {_facts(len(saved.facts))} into {args.user} (revision {saved.revision})"
     if back:
         said += f"; brought back {brought_back_note(back)}"
     console.print(Text(said))
+    _note_a_first_memory(args, config, first, others, "this import")
     unsafe = unsafe_in_import(incoming)
     if unsafe:
         one = len(unsafe) == 1
@@ -838,18 +841,27 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     )
     if unsafe:  # stored as asked, but said: the model reads it every turn
         _warn_unsafe(f"{fact.id} looks", "it")
+    _note_a_first_memory(args, config, started[-1], others, "this fact")
+    return 0
+
+
+def _note_a_first_memory(
+    args: argparse.Namespace, config: MemoryConfig, first: bool, others: list[str], what: str
+) -> None:
+    """A note when ``what`` (a fact, an import) starts the memory of ``--user`` (``first``):
+    beside other users, perhaps the id was mistyped; alone, perhaps the root or tenant."""
+    if not first:
+        return
     if others:
         _print_error(
-            f"user {args.user!r} had no memory in {_where(config, args.tenant)}; this fact "
+            f"user {args.user!r} had no memory in {_where(config, args.tenant)}; {what} "
             f"starts one ({_first(others, 'user')}{did_you_mean(args.user, others, _quoted)})",
             "note",
         )
-    elif started[-1]:  # the first memory of all there: perhaps the root was mistyped
+    else:
         _print_error(
-            f"no memory was stored in {_where(config, args.tenant)}; this fact starts it",
-            "note",
+            f"no memory was stored in {_where(config, args.tenant)}; {what} starts it", "note"
         )
-    return 0
 
 
 def _fact_said(fact_id: str, content: str, unsafe: bool) -> str:

@@ -123,7 +123,9 @@ def test_an_unknown_user_is_said_plainly_by_pending_and_retry_too(
         assert_one_error_line(
             status, err, "no memory or failed update for user 'nobody'", "stored users: ann"
         )
-        assert out == ""
+        assert out == "" and "did you mean" not in err  # nothing close
+        status, out, err = run(capsys, command, "--user", "anne", "--root", root)
+        assert_one_error_line(status, err, "did you mean 'ann'?")  # newcomer 297
     status, out, _ = run(capsys, "pending", "--user", "nobody", "--json", "--root", root)
     assert status == 1 and json.loads(out) == []  # the output keeps its shape
     status, out, _ = run(capsys, "pending", "--user", "ann", "--root", root)
