@@ -187,17 +187,9 @@ def test_what_is_no_condition_or_need_of_the_users_in_chinese_stores_nothing(sai
         ("My doctor won't let me eat sugar.", ["User needs to avoid sugar"]),
         ("My GP says no more alcohol for me.", ["User needs to avoid alcohol"]),
         ("The allergist banned me from shellfish.", ["User needs to avoid shellfish"]),
-        (
-            "Diagnosed with coeliac disease in May.",
-            ["User was diagnosed with coeliac disease in May"],
-        ),
-        ("Got diagnosed with ADHD last week.", ["User was diagnosed with ADHD last week"]),
-        ("Just diagnosed with PCOS, any tips?", ["User was just diagnosed with PCOS"]),
     ],
 )
-def test_a_doctor_forbidding_or_a_diagnosis_without_i_is_the_users(
-    said: str, stored: list[str]
-) -> None:
+def test_a_doctor_forbidding_is_the_users(said: str, stored: list[str]) -> None:
     # each was lost, or kept as "User: their doctor won't let them eat sugar"
     assert facts_after(said) == stored
 
@@ -205,8 +197,10 @@ def test_a_doctor_forbidding_or_a_diagnosis_without_i_is_the_users(
 def test_someone_else_forbidding_or_a_doctor_saying_no_to_a_thing_is_no_need() -> None:
     assert not any("avoid" in fact for fact in facts_after("My mom won't let me eat sugar."))
     assert facts_after("My doctor said no to surgery.") == []
-    assert facts_after("Diagnosed with ADHD, my son.") == []  # his
-    assert facts_after("Diagnosed with ADHD as an adult: a guide") == []  # a title
+    # a diagnosis said without "I" is not read: "Diagnosed with ADHD. My son, that is.",
+    # "Diagnosed with a bad case of Mondays" (attacker 298)
+    assert facts_after("Diagnosed with ADHD, my son.") == []
+    assert facts_after("Diagnosed with a bad case of Mondays.") == []
 
 
 @pytest.mark.parametrize(
@@ -274,3 +268,56 @@ def test_a_long_chinese_run_of_conditions_is_read_in_linear_time() -> None:
 def test_a_chinese_list_of_conditions_not_of_the_user_gives_none_apart(said: str) -> None:
     # "用户有痛风" was stored apart (attacker 296); the sentence as said may stay
     assert not {"用户有痛风", "用户得了痛风"} & set(facts_after(said))
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a bare list of conditions by name (attacker 298: only the first was kept)
+        ("我高血压、糖尿病", ["用户有高血压", "用户有糖尿病"]),
+        ("我一直痛风、高血脂，不能吃海鲜", ["用户有痛风", "用户有高血脂", "用户不能吃海鲜"]),
+        ("我有胃炎、痛风和过敏性鼻炎", ["用户有胃炎", "用户有痛风", "用户有过敏性鼻炎"]),
+        ("我有高血压和心脏病", ["用户有高血压", "用户有心脏病"]),
+        # a remark that says it is over leaves no answer
+        ("Allergies:\n- cashews, I outgrew it\n- kiwi", ["User is allergic to kiwi"]),
+        ("过敏：\n- 腰果，我已经不过敏了\n- 芒果", ["用户对芒果过敏"]),
+        # names that look like short forms are names
+        ("I'm Gad.", ["User's name is Gad"]),
+        ("I'm Pots.", ["User's name is Pots"]),
+    ],
+)
+def test_round_two_readings(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # not the user's statement, or no condition by name (attacker 298)
+        "他以为我有胃炎、痛风、高血压",
+        "我没说我有胃炎、痛风",
+        "我以为我高血压",
+        "我猜高血压",
+        "我昨晚失眠",
+        "我猫肾病",
+        "我尴尬癌",
+        "病史：直男癌",
+        # a label before no statement of a need
+        "Allergies: I have none",
+        "Medications: I take nothing",
+        "Allergies: I have to check with my mum",
+        "Accessibility: wheelchair accessible",
+    ],
+)
+def test_round_two_no_condition_of_the_users(said: str) -> None:
+    assert not any(
+        fact.startswith(("用户有", "User has", "User takes", "User's accessibility"))
+        for fact in facts_after(said)
+    ), facts_after(said)
+
+
+@pytest.mark.parametrize(
+    "later", ["我的胃炎治好了，又复发了", "我的胃炎治好了，但又复发了", "我已经没有胃炎了。才怪"]
+)
+def test_a_condition_back_or_a_sarcastic_over_withdraws_nothing(later: str) -> None:
+    assert facts_after("我有胃炎。", later) == ["用户有胃炎"]

@@ -285,9 +285,11 @@ def lists_read(text: str) -> str:
                 continue
             if item and (remark := _OWN_REMARK.fullmatch(body)) is not None:
                 # "- peanuts, I carry an EpiPen", "- 花生，我吃了会起疹子": the answer, and the
-                # user's remark said as its own line (the peanuts were lost)
-                answers.append(_answer(remark["answer"]))
-                statements.append(remark["remark"])
+                # user's remark said as its own line (the peanuts were lost); a remark that
+                # says it is over ("- peanuts, I outgrew it") leaves no answer
+                if _ASIDE_NOT_MINE.search(remark["remark"]) is None:
+                    answers.append(_answer(remark["answer"]))
+                    statements.append(remark["remark"])
                 continue
             if item and not _NOT_AN_ANSWER.search(body):
                 answers.append(_answer(_LAST_JOINER.sub("", body.strip().rstrip(".,;，。；"))))
@@ -411,7 +413,8 @@ def _single_answer(text: str) -> bool:
 _ASIDE = re.compile(r"\s*[(（](?P<aside>[^()（）]{1,40})[)）]\s*$")
 # …that says it is over, or someone else's: the answer is no need of the user's
 _ASIDE_NOT_MINE = re.compile(
-    rf"outgr[eo]w|not any\s*more|no longer|gone|cured|used to|as a (?:kid|child|baby)"
+    rf"outgr[eo]w|grew out|not any\s*more|no longer|gone|cured|used to|as a (?:kid|child|baby)"
+    r"|over it"
     rf"|\b(?:my|our|his|her|their)\b|\b(?:{KIN_EN})\b"
     rf"|以前|小时候|已经好了|好了|不过敏了|(?:{KIN_ZH})",
     _I,

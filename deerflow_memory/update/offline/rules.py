@@ -37,8 +37,8 @@ from deerflow_memory.update.offline.vocabulary import (
     BODY_ZH,
     COMMON_VERBS_EN,
     CONDITION_EN,
+    CONDITION_NAME_ZH,
     CONDITION_SUFFIX_ZH,
-    CONDITION_ZH,
     DIET_EN,
     FASTING_EN,
     FOR_EXAMPLE_EN,
@@ -215,13 +215,13 @@ def _name_ok(match: re.Match[str]) -> bool:
 
 # What "I'm X" says that is no name: a condition's short form ("I'm T1D", "I'm ADHD",
 # "I'm PCOS"), a word with a digit ("R2D2"), or a state of a compound ("IBS-prone", "GF-only").
+# (Short forms in capitals only: "I'm Gad", "I'm Eds" are names.)
 _CONDITION_SHORT = (
-    r"t[12]d|adhd|audhd|add|ocd|ptsd|c-?ptsd|bpd|asd|pcos|ibs|ibd|copd|ckd|gerd|pots|eds|cfs|"
-    r"me/cfs|mcas|hiv\+?|gad|mdd|bipolar|sad|pmdd|nd|gf|df"
+    r"T[12]D|ADHD|AuDHD|ADD|OCD|PTSD|C-?PTSD|BPD|ASD|PCOS|IBS|IBD|COPD|CKD|GERD|POTS|EDS|CFS|"
+    r"ME/CFS|MCAS|HIV\+?|GAD|MDD|PMDD|ND|GF|DF"
 )
 _NO_NAME_WORD = re.compile(
-    rf"(?:{_CONDITION_SHORT})|\S*\d\S*|\S+-(?:prone|free|only|friendly|sensitive|intolerant|positive|negative)",
-    _I,
+    rf"(?:{_CONDITION_SHORT})|\S*\d\S*|(?i:\S+-(?:prone|free|only|friendly|sensitive|intolerant|positive|negative))"
 )
 
 
@@ -576,7 +576,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^(?:(?:you can|please|just)\s+)*call me (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User likes to be called {v}"), _proper_name),
     _r(r"^I'm (?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
     # a condition said by its short form: "I'm T1D", "I'm ADHD" (not "I'm ADD" of "add")
-    _need(r"^I'm (?P<v>T[12]D|ADHD|AuDHD|OCD|PTSD|C-?PTSD|BPD|ASD|PCOS|IBS|COPD|GERD|POTS|EDS|MCAS|HIV\+?)$", C.CONTEXT, 0.9, None, _render("User has {v}")),
+    _need(r"^I'm (?P<v>(?-i:T[12]D|ADHD|AuDHD|OCD|PTSD|C-?PTSD|BPD|ASD|PCOS|IBS|COPD|GERD|POTS|EDS|MCAS|HIV\+?))$", C.CONTEXT, 0.9, None, _render("User has {v}")),
     # instructions addressed to the assistant, said with "I want you to…"
     _r(r"^I(?: want| need| would like|'d like) you to (?P<v>(?:always|never) .+)$", C.PREFERENCE, 0.9, None, _render(_EN_INSTRUCTION + "{v}")),
     _r(r"^I(?: want| need| would like|'d like) you to (?P<v>(?:use|keep|write|reply|respond|answer|give|include|format|talk|speak|address|avoid|skip|stop)\b.{2,80}?),?\s+(?:from now on|going forward|moving forward|in (?:the )?future)$", C.PREFERENCE, 0.9, None, _instruction, _about_answers),
@@ -709,8 +709,8 @@ _ZH_RULES: tuple[_Rule, ...] = (
     # conditions: "我是哮喘患者", "我有慢性咽炎", "我腰椎不好", "我近视很深", "偏头痛是我的老毛病了"
     _need(rf"^我{ADV_ZH}是(?:一名|一个|一位|个|名)?(?P<v>[\u4e00-\u9fff]{{1,8}}?)(?:患者|病人|病患)$", C.CONTEXT, 0.9),
     _need(rf"^我{ADV_ZH}(?:有|患有|得了|得过|患了|查出了?|确诊了?|被诊断(?:出|为)了?)(?:很|比较|挺)?(?:严重的|轻微的|轻度|重度|中度|慢性|急性|过敏性)?(?![点些一个])(?=[\u4e00-\u9fff]{{2}})(?P<v>[\u4e00-\u9fff]{{0,6}}?{CONDITION_SUFFIX_ZH})$", C.CONTEXT, 0.9),
-    # a condition said as what the user is ("我痛风", "我高血压，不能吃咸的"), not a doing ("我生病了", "我看病")
-    _need(rf"^我{ADV_ZH}(?:也|还|一直)?(?![生看得发犯治装养探消防怕有是没不的])(?!(?:{KIN_ZH}))(?P<v>{CONDITION_ZH})$", C.CONTEXT, 0.9, None, _render("用户有{v}")),
+    # a condition said as what the user is, by its name ("我痛风", "我高血压，不能吃咸的")
+    _need(rf"^我{ADV_ZH}(?:也|还|一直)?(?P<v>{CONDITION_NAME_ZH})$", C.CONTEXT, 0.9, None, _render("用户有{v}")),
     _need(rf"^我的?{ADV_ZH}(?P<v>{BODY_PART_ZH})(?:一直|从小|本来|有点|有些|比较|很|特别|非常|也|不太|都|一向)*{BODY_STATE_ZH}$", C.CONTEXT, 0.9),
     _need(rf"^我{ADV_ZH}(?:有)?(?:\d+度的?)?(?P<v>近视|远视|散光|老花|色弱|弱视|耳背)(?:眼)?(?:很|非常|特别|比较|有点|挺|越来越)?(?:严重|厉害|深|重|\d+度|[一二两三四五六七八九]百多?度)?了?$", C.CONTEXT, 0.9),
     _need(rf"^我{ADV_ZH}(?:长期|常年|经常)?(?P<v>失眠|便秘|耳鸣|贫血|低血糖|脱发|偏头痛|头痛|头疼|胃疼|腰疼){_DURATION_ZH}$", C.CONTEXT, 0.9),

@@ -86,6 +86,7 @@ from deerflow_memory.update.offline.vocabulary import (
     BODY_EN,
     CJK,
     CONDITION_EN,
+    CONDITION_NAME_ZH,
     CONDITION_ZH,
     DIET_EN,
     FOR_EXAMPLE_ZH,
@@ -184,7 +185,8 @@ _EN_TOPIC = re.compile(
     r"warning|reminder|(?:one more|another|(?:the )?last|(?:the )?main) thing|update|edit|disclaimer|caveat|"
     # a need's field label before a statement of the user's ("Allergies: I react to peanuts")
     r"(?:allerg(?:y|ies)|health|medical|diet|conditions?|medications?|meds|accessibility)"
-    r"(?=\s*:\s*(?:I|I'm|I've|I'd|my)\b)(?!\s*:\s*I(?:'m| am) (?:not sure|unsure)|\s*:\s*I (?:don't|do not) know))"
+    r"(?=\s*:\s*(?:I|I'm|I've|I'd|my)\b)(?!\s*:\s*(?:I(?:'m| am) (?:not sure|unsure)|I (?:don't|do not) know"
+    r"|I (?:have|take|need|use) (?:none|nothing|no\b)|I (?:have|need) to\b)))"
     r"\s*(?:[,:—–]|\s-)\s*",
     _I,
 )
@@ -520,12 +522,13 @@ _EN_MARKER = re.compile(
 # A statement taken back: by a sentence of its own ("Just kidding."), or by a clause
 # at its end ("…, jk", "…（开玩笑的）", "…, or at least I was").
 _TAKEN_BACK = re.compile(
-    rf"[\s(（—–-]*(?:lol\s+|haha\s+|哈{{2,}}[，,]?\s*)?(?:{TAKEN_BACK}|怎么可能)(?:\s+about\s+(?:the\s+|my\s+|that\s+)?(?P<about>[\w' -]{{1,40}}?))?"
+    rf"[\s(（—–-]*(?:lol\s+|haha\s+|哈{{2,}}[，,]?\s*)?(?:{TAKEN_BACK}|怎么可能|[…。.]*才怪)(?:\s+about\s+(?:the\s+|my\s+|that\s+)?(?P<about>[\w' -]{{1,40}}?))?"
     r"(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*",
     _I,
 )
 _TAKEN_BACK_AFTER = re.compile(
-    rf"[,，;；(（\s]\s*(?:(?:哈{{2,}}[，,]\s*)?(?:{TAKEN_BACK}|怎么可能)|(?<=[(（])(?:joking|sarcasm)|/s|"
+    rf"[,，;；(（\s]\s*(?:(?:哈{{2,}}[，,]\s*)?(?:{TAKEN_BACK}|怎么可能|(?:但|可是|不过)?又复发了)"
+    r"|(?<=[(（])(?:joking|sarcasm)|/s|"
     r"or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)|or\s+so\s+I\s+thought|至少以前是)"
     r"(?:\s+(?:lol|lmao|haha))*(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*$",  # "(jk lol)"
     _I,
@@ -1674,16 +1677,10 @@ def _zh_need_with_examples(clause: str) -> Candidate | None:
     return need
 
 
-_EN_GOT = re.compile(
-    r"^((?:just |recently |finally )*)(?:got|was) (?=(?:just |recently |finally |officially )*diagnosed)",
-    _I,
-)
-# English drops "I'm" before an effort: "Hoping to…", "Trying to…", "Training for…", "Been vegan…",
-# and "I was" before a diagnosis: "Diagnosed with celiac in May".
+# English drops "I'm" before an effort: "Hoping to…", "Trying to…", "Training for…", "Been vegan…".
 _EN_DROPPED = re.compile(
     r"^(?:based in|living in|(?:hoping|planning|trying|aiming|learning) to|(?:aiming|training|studying|saving up) for|"
-    r"working (?:towards?|on my)|been|no longer|not (?=.+ (?:anymore|any more|any longer)$)|"
-    r"(?:just |recently |finally |got |was |officially )*diagnosed with)\b",
+    r"working (?:towards?|on my)|been|no longer|not (?=.+ (?:anymore|any more|any longer)$))\b",
     _I,
 )
 
@@ -1739,7 +1736,7 @@ _MEDICATION_ITEM = re.compile(
 # An access need: "wheelchair user", "step-free access", "a hearing loop" (not "great", "92",
 # "WCAG AA compliance", "car").
 _ACCESS_ITEM = re.compile(
-    r"(?:(?:uses?|needs?|requires?|with)\s+)?(?:an?\s+|the\s+)?(?:wheelchair(?:\s+(?:user|access(?:ible)?))?"
+    r"(?:(?:uses?|needs?|requires?|with)\s+)?(?:an?\s+|the\s+)?(?:wheelchair(?:\s+(?:user|access))?"
     r"|step-free(?:\s+access)?|level access|ramps?|lifts?|elevators?|(?:walking\s+)?(?:cane|stick|frame|walker|"
     r"rollator|crutches|aid)|mobility scooter|hearing loop|sign language(?: interpreter)?|bsl|asl|large print|"
     r"braille|screen reader|(?:service|guide|assistance) (?:dog|animal)|ground[- ]floor(?: room)?|"
@@ -2170,11 +2167,14 @@ def _depth(text: str) -> int:
 
 # The user's conditions listed after one verb ("我患有糖尿病、高血压、痛风", "我有哮喘，湿疹和鼻炎"): each
 # is said with the verb (the later ones were lost, or stored as "用户高血压和痛风").
-# (The verb right after 我: "我有个同事得了胃炎和痛风" is a colleague's. Only in a short sentence:
-# the items' search is not linear, and no list of conditions is long.)
+# (At a clause's start, the verb right after 我: "我有个同事得了胃炎和痛风" is a colleague's, "他以为
+# 我有胃炎、痛风" no statement of the user's; without a verb, conditions by name: "我高血压、糖尿病".
+# Only in a short sentence: the items' search is not linear, and no list of conditions is long.)
 _ZH_CONDITIONS = re.compile(
-    rf"(?P<said>我{ADV_ZH}(?:也|还|一直)?(?:有|患有|得了|得过|查出了?|确诊了?))"
+    rf"(?:^|(?<=[，,；;。！!\s]))(?:(?P<said>我{ADV_ZH}(?:也|还|一直)?(?:有|患有|得了|得过|查出了?|确诊了?))"
     rf"(?P<items>{CONDITION_ZH}(?:\s*[、，,和及]\s*{CONDITION_ZH})+)"
+    rf"|(?P<bare>我{ADV_ZH}(?:也|还|一直)?)"
+    rf"(?P<names>{CONDITION_NAME_ZH}(?:\s*[、，,和及]\s*{CONDITION_NAME_ZH})+))"
     r"(?![\u4e00-\u9fff])"
 )
 _ZH_CONDITIONS_MOST = 120  # characters of a sentence searched for such a list
@@ -2182,24 +2182,18 @@ _ZH_CONDITION_SEPARATOR = re.compile(r"\s*[、，,和及]\s*")
 
 
 def _zh_each_condition(m: re.Match[str]) -> str:
-    said = m["said"]
-    return "，".join(said + item for item in _ZH_CONDITION_SEPARATOR.split(m["items"]))
+    said, items = (m["said"], m["items"]) if m["said"] else (m["bare"], m["names"])
+    return "，".join(said + item for item in _ZH_CONDITION_SEPARATOR.split(items))
 
 
-def _dropped_subject(fragment: str, sentence: str, mine: bool) -> str | None:
+def _dropped_subject(fragment: str) -> str | None:
     """What English dropped before ``fragment`` (:data:`_EN_DROPPED`), or ``None``: "I've "
-    ("Been vegan…"), "I " ("No longer drink…"), "I was " before a diagnosis of the user's
-    ("Diagnosed with ADHD last year"; not "…, my son", nor a title: "Diagnosed with cancer:
-    what to say"), else "I'm "."""
+    ("Been vegan…"), "I " ("No longer drink…"), else "I'm " ("Hoping to…")."""
     if not _EN_DROPPED.match(fragment):
         return None
     if fragment[:5].casefold() == "been ":
         return "I've "
-    if _EN_NO_LONGER_DOING.match(fragment):
-        return "I "
-    if "diagnosed" in fragment[:40].casefold():
-        return "I was " if mine and ":" not in sentence else None
-    return "I'm "
+    return "I " if _EN_NO_LONGER_DOING.match(fragment) else "I'm "
 
 
 def _clauses(
@@ -2281,8 +2275,8 @@ def _clauses(
             subject = (
                 _SELF  # "Penicillin gives me hives", "海鲜我不能吃", "forget the Iceland trip"
             )
-        elif subject is None and not zh and (prefix := _dropped_subject(fragment, sentence, mine)):
-            fragment = prefix + _EN_GOT.sub(r"\1", fragment[:1].lower() + fragment[1:], count=1)
+        elif subject is None and not zh and (prefix := _dropped_subject(fragment)):
+            fragment = prefix + fragment[:1].lower() + fragment[1:]
             subject = _SELF  # "Hoping to switch careers next year"
         elif (
             subject is None
@@ -2792,8 +2786,10 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 found[previous:] = [
                     c for c in found[previous:] if c.category != FactCategory.PREFERENCE
                 ]
-            elif len(found) > previous and found[-1].category == FactCategory.PREFERENCE:
-                del found[-1]
+            elif len(found) > previous and (
+                found[-1].category == FactCategory.PREFERENCE or found[-1].retract is not None
+            ):
+                del found[-1]  # (a withdrawal too: "我已经没有痛风了。才怪")
             continue
         if (back := _TAKEN_BACK.fullmatch(raw.strip())) is not None and back["about"]:
             # "…Shrimp too. Just kidding about the shrimp.": what names it, said in this
