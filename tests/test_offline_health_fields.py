@@ -321,3 +321,21 @@ def test_round_two_no_condition_of_the_users(said: str) -> None:
 )
 def test_a_condition_back_or_a_sarcastic_over_withdraws_nothing(later: str) -> None:
     assert facts_after("我有胃炎。", later) == ["用户有胃炎"]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        (
+            "Allergies: hazelnuts, I carry an EpiPen",
+            ["User is allergic to hazelnuts", "User carries an EpiPen"],
+        ),
+        ("Allergies: amoxicillin, I think", ["User is allergic to amoxicillin"]),
+        ("Allergies: sulfa drugs, I was told as a kid", ["User is allergic to sulfa drugs"]),
+    ],
+)
+def test_a_field_answered_on_one_line_with_a_remark_keeps_the_answer(
+    said: str, stored: list[str]
+) -> None:
+    # the remark was all that was kept (attacker 298; the same on one line as in a list)
+    assert facts_after(said) == stored

@@ -1766,6 +1766,15 @@ _NO_FIELD_ITEM = re.compile(
     rf"{KIN_EN})\b|[:?\[\]_<>]|{_NOT_A_NEED_EN}",
     _I,
 )
+# The user's own remark after a field's answers ("Allergies: peanuts, I carry an EpiPen"), one
+# that says it is over ("…, I outgrew it"), and a hedge ("…, I think": the need is kept).
+_FIELD_OWN_REMARK = re.compile(r"\s*[,;]\s*(?P<remark>(?:I|I'm|I've|I'd)\b.*)$")
+_FIELD_REMARK_OVER = re.compile(
+    r"outgr[eo]w|grew out|not any\s*more|no longer|not allergic|over it|cured|gone", _I
+)
+_FIELD_REMARK_HEDGE = re.compile(
+    r"I (?:think|believe|guess|reckon)|I'm (?:not sure|unsure)|I'm told|I was told.*", _I
+)
 # "Allergies: none except penicillin", "Allergies: nothing but latex": the exception is the need.
 _NONE_EXCEPT = re.compile(
     r"(?:none|nothing|no(?:ne)? (?:known |other |food |drug )?allergies)\s*,?\s*"
@@ -1790,13 +1799,24 @@ def _said_as_field(sentence: str, health: bool = True) -> str:
     rest = sentence[label.end() :]
     if (but := _NONE_EXCEPT.match(rest)) is not None:
         rest = rest[but.end() :]
+    remark = ""
+    if (own := _FIELD_OWN_REMARK.search(rest)) is not None:
+        # "Allergies: peanuts, I carry an EpiPen": the answer, then the user's remark (the
+        # peanuts were lost); "…, I think" hedges, "…, I outgrew it" says it is over
+        if _FIELD_REMARK_OVER.search(own["remark"]):
+            return ""  # no need of the user's now
+        rest, remark = rest[: own.start()], f", {own['remark']}"
+        if _FIELD_REMARK_HEDGE.fullmatch(own["remark"]):
+            remark = ""
     items = [item for item in _FIELD_ITEMS.split(rest.rstrip(" .!")) if item]
     if not items or _NO_FIELD_ITEM.search(rest) or any(len(item.split()) > 4 for item in items):
         return sentence
     if label["allergy"]:
-        return f"I'm allergic to {rest}"
+        return f"I'm allergic to {rest}{remark}"
     if label["intolerance"]:
-        return f"I'm intolerant to {rest}"
+        return f"I'm intolerant to {rest}{remark}"
+    if remark:
+        return sentence
     if not health and (label["condition"] or label["medication"] or label["access"]):
         return sentence  # (maybe someone else's: see _OTHERS_IN_MESSAGE)
     if label["condition"] or label["medication"]:
