@@ -331,6 +331,10 @@ def test_a_condition_back_or_a_sarcastic_over_withdraws_nothing(later: str) -> N
             ["User is allergic to hazelnuts", "User carries an EpiPen"],
         ),
         ("Allergies: amoxicillin, I think", ["User is allergic to amoxicillin"]),
+        (
+            "Allergies:\n- hazelnuts, I carry my EpiPen\n- kiwi",  # "my" is no one else here
+            ["User is allergic to hazelnuts, kiwi", "User carries their EpiPen"],
+        ),
         ("Allergies: sulfa drugs, I was told as a kid", ["User is allergic to sulfa drugs"]),
     ],
 )

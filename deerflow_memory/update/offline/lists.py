@@ -34,7 +34,7 @@ import re
 from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.update.offline.vocabulary import CJK, KIN_ZH
 
-__all__ = ["lists_read"]
+__all__ = ["REMARK_OVER", "lists_read"]
 
 _I = re.IGNORECASE
 
@@ -168,15 +168,21 @@ _NEED_ITEM = re.compile(
 )
 # A line with the user as a subject is the user's wherever it stands.
 _OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|myself)\b|本人|我(?!的?(?:" + KIN_ZH + "))")
-# …as what an item opens with: a statement, not an answer with a remark ("- peanuts, I carry
-# an EpiPen", "- 花生，我吃了会起疹子" are answers)
+# …as what an item opens with: a statement, not an answer ("- I'm allergic to peanuts")
+_OWN_FIRST = re.compile(
+    r"\s*(?:(?:I|I'm|I've|I'd|me|myself)\b|本人|我(?!的?(?:" + KIN_ZH + ")))", re.I
+)
+# …or a remark of the user's after an answer ("- peanuts, I carry an EpiPen", "- 花生，我吃了会
+# 起疹子"), and one that says the need is over ("- peanuts, I outgrew it": no answer then)
 _OWN_REMARK = re.compile(
     r"\s*(?P<answer>[^,，;；:：()（）\n]{1,40}?)\s*(?:[,，;；:：]|\s[-—–]+)\s*"
     r"(?P<remark>(?:(?:I|I'm|I've|I'd)\b|我(?!的?(?:" + KIN_ZH + r")))[^\n]*)",
     re.I,
 )
-_OWN_FIRST = re.compile(
-    r"\s*(?:(?:I|I'm|I've|I'd|me|myself)\b|本人|我(?!的?(?:" + KIN_ZH + ")))", re.I
+REMARK_OVER = re.compile(
+    r"outgr[eo]w|grew out|not any\s*more|no longer|not allergic|over it|cured|gone"
+    r"|不过敏了|已经好了",
+    re.I,
 )
 # A field of needs: "Allergies:", "Food allergies:", "Dietary restrictions:", "Conditions:",
 # "Medications:", "Accessibility:", "过敏：", "忌口：" (text.py reads its answers: a condition or
@@ -287,7 +293,7 @@ def lists_read(text: str) -> str:
                 # "- peanuts, I carry an EpiPen", "- 花生，我吃了会起疹子": the answer, and the
                 # user's remark said as its own line (the peanuts were lost); a remark that
                 # says it is over ("- peanuts, I outgrew it") leaves no answer
-                if _ASIDE_NOT_MINE.search(remark["remark"]) is None:
+                if REMARK_OVER.search(remark["remark"]) is None:
                     answers.append(_answer(remark["answer"]))
                     statements.append(remark["remark"])
                 continue
@@ -413,8 +419,7 @@ def _single_answer(text: str) -> bool:
 _ASIDE = re.compile(r"\s*[(（](?P<aside>[^()（）]{1,40})[)）]\s*$")
 # …that says it is over, or someone else's: the answer is no need of the user's
 _ASIDE_NOT_MINE = re.compile(
-    rf"outgr[eo]w|grew out|not any\s*more|no longer|gone|cured|used to|as a (?:kid|child|baby)"
-    r"|over it"
+    rf"outgr[eo]w|not any\s*more|no longer|gone|cured|used to|as a (?:kid|child|baby)"
     rf"|\b(?:my|our|his|her|their)\b|\b(?:{KIN_EN})\b"
     rf"|以前|小时候|已经好了|好了|不过敏了|(?:{KIN_ZH})",
     _I,

@@ -42,7 +42,7 @@ from deerflow_memory.update.offline.ellipsis import (
     split_one_more,
     zh_things,
 )
-from deerflow_memory.update.offline.lists import lists_read
+from deerflow_memory.update.offline.lists import REMARK_OVER, lists_read
 from deerflow_memory.update.offline.own_words import (
     _TWO_EN_WORDS,
     OWN_WORDS_CONFIDENCE,
@@ -1769,9 +1769,6 @@ _NO_FIELD_ITEM = re.compile(
 # The user's own remark after a field's answers ("Allergies: peanuts, I carry an EpiPen"), one
 # that says it is over ("…, I outgrew it"), and a hedge ("…, I think": the need is kept).
 _FIELD_OWN_REMARK = re.compile(r"\s*[,;]\s*(?P<remark>(?:I|I'm|I've|I'd)\b.*)$")
-_FIELD_REMARK_OVER = re.compile(
-    r"outgr[eo]w|grew out|not any\s*more|no longer|not allergic|over it|cured|gone", _I
-)
 _FIELD_REMARK_HEDGE = re.compile(
     r"I (?:think|believe|guess|reckon)|I'm (?:not sure|unsure)|I'm told|I was told.*", _I
 )
@@ -1803,7 +1800,7 @@ def _said_as_field(sentence: str, health: bool = True) -> str:
     if (own := _FIELD_OWN_REMARK.search(rest)) is not None:
         # "Allergies: peanuts, I carry an EpiPen": the answer, then the user's remark (the
         # peanuts were lost); "…, I think" hedges, "…, I outgrew it" says it is over
-        if _FIELD_REMARK_OVER.search(own["remark"]):
+        if REMARK_OVER.search(own["remark"]):
             return ""  # no need of the user's now
         rest, remark = rest[: own.start()], f", {own['remark']}"
         if _FIELD_REMARK_HEDGE.fullmatch(own["remark"]):
