@@ -1716,16 +1716,16 @@ def _names_others(message: str) -> bool:
     return _OTHERS_IN_MESSAGE.search(message) is not None
 
 
-# A condition or a medication a form's field names: from the vocabularies, or a drug's name by
-# its ending ("lisinopril", "atorvastatin"); anything else ("Conditions: sunny", "Health:
-# good", "Meds: later") is no need.
-# (not a word the endings take in: "nostalgia", "empathy", "prognosis", "Mondayitis", "add";
-# not a denial: "no meds", "denies heart disease")
+# A word the endings below take in ("nostalgia", "empathy", "prognosis", "Mondayitis", "add"),
+# or a denial ("no meds", "denies heart disease"): no health item.
 _NOT_A_HEALTH_ITEM = (
     r"(?!(?:no|not|none|denies|denied|negative)\b|(?:nostalgia|empathy|sympathy|apathy|telepathy|"
     r"academia|hypnosis|prognosis|diagnosis|osmosis|symbiosis|metamorphosis|apotheosis|add|\w*lol\w*|"
     r"(?:monday|friday|senior|lazy|couch|google|phone|screen|exam|test|work)itis)$)"
 )
+# A condition or a medication a form's field names: from the vocabularies, or a drug's name by
+# its ending ("lisinopril", "atorvastatin"); anything else ("Conditions: sunny", "Health:
+# good", "Meds: later") is no need.
 _CONDITION_ITEM = re.compile(rf"{_NOT_A_HEALTH_ITEM}(?:{CONDITION_EN})", _I)
 _MEDICATION_ITEM = re.compile(
     rf"{_NOT_A_HEALTH_ITEM}(?:{MEDICATION_EN}|[a-z]{{2,}}(?:pril|sartan|statin|olol|azole|cillin|"
