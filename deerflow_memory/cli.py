@@ -675,14 +675,11 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
                 raise CommandFailed(f"nothing imported; {has}")
         # Based on what is stored now: a store backend then removes the old facts.
         replacing = import_onto(current, incoming)
-        first = current.revision == 0 or current.holds_only_fence()  # (or cleared)
-        others = sorted({u for u, _ in storage.list_documents()} - {args.user}) if first else []
         saved = storage.save(args.user, args.agent, replacing, expected_revision=current.revision)
     said = f"imported {_facts(len(saved.facts))} into {args.user} (revision {saved.revision})"
     if back:
         said += f"; brought back {brought_back_note(back)}"
     console.print(Text(said))
-    _note_a_first_memory(args, config, first, others, "this import")
     unsafe = unsafe_in_import(incoming)
     if unsafe:
         one = len(unsafe) == 1
@@ -841,27 +838,18 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     )
     if unsafe:  # stored as asked, but said: the model reads it every turn
         _warn_unsafe(f"{fact.id} looks", "it")
-    _note_a_first_memory(args, config, started[-1], others, "this fact")
-    return 0
-
-
-def _note_a_first_memory(
-    args: argparse.Namespace, config: MemoryConfig, first: bool, others: list[str], what: str
-) -> None:
-    """A note when ``what`` (a fact, an import) starts the memory of ``--user`` (``first``):
-    beside other users, perhaps the id was mistyped; alone, perhaps the root or tenant."""
-    if not first:
-        return
     if others:
         _print_error(
-            f"user {args.user!r} had no memory in {_where(config, args.tenant)}; {what} "
+            f"user {args.user!r} had no memory in {_where(config, args.tenant)}; this fact "
             f"starts one ({_first(others, 'user')}{did_you_mean(args.user, others, _quoted)})",
             "note",
         )
-    else:
+    elif started[-1]:  # the first memory of all there: perhaps the root was mistyped
         _print_error(
-            f"no memory was stored in {_where(config, args.tenant)}; {what} starts it", "note"
+            f"no memory was stored in {_where(config, args.tenant)}; this fact starts it",
+            "note",
         )
+    return 0
 
 
 def _fact_said(fact_id: str, content: str, unsafe: bool) -> str:
