@@ -173,15 +173,20 @@ _OWN_FIRST = re.compile(
     r"\s*(?:(?:I|I'm|I've|I'd|me|myself)\b|本人|我(?!的?(?:" + KIN_ZH + ")))", re.I
 )
 # …or a remark of the user's after an answer ("- peanuts, I carry an EpiPen", "- 花生，我吃了会
-# 起疹子"), and one that says the need is over ("- peanuts, I outgrew it": no answer then)
+# 起疹子"), and one that says just that the need is over ("- peanuts, I outgrew it": no answer
+# then; not "I haven't outgrown it", "我以为不过敏了，结果…")
 _OWN_REMARK = re.compile(
     r"\s*(?P<answer>[^,，;；:：()（）\n]{1,40}?)\s*(?:[,，;；:：]|\s[-—–]+)\s*"
     r"(?P<remark>(?:(?:I|I'm|I've|I'd)\b|我(?!的?(?:" + KIN_ZH + r")))[^\n]*)",
     re.I,
 )
 REMARK_OVER = re.compile(
-    r"outgr[eo]w|grew out|not any\s*more|no longer|not allergic|over it|cured|gone"
-    r"|不过敏了|已经好了",
+    r"I(?:'ve| have)?\s+(?:outgr[eo]wn?|grew out of)(?:\s+(?:it|them|that|this))?"
+    r"|I(?:'m| am)\s+(?:no longer|not)\s+(?:allergic|intolerant|sensitive)"
+    r"(?:\s+(?:to\s+)?(?:it|them))?(?:\s+(?:anymore|any more))?"
+    r"|I(?:'m| am|'ve| have)\s+(?:(?:been|got)\s+)?over it"
+    r"|我(?:已经|现在)?(?:不过敏了|好了|没事了)"
+    r"[\s.!。！]*",
     re.I,
 )
 # A field of needs: "Allergies:", "Food allergies:", "Dietary restrictions:", "Conditions:",
@@ -293,7 +298,7 @@ def lists_read(text: str) -> str:
                 # "- peanuts, I carry an EpiPen", "- 花生，我吃了会起疹子": the answer, and the
                 # user's remark said as its own line (the peanuts were lost); a remark that
                 # says it is over ("- peanuts, I outgrew it") leaves no answer
-                if REMARK_OVER.search(remark["remark"]) is None:
+                if REMARK_OVER.fullmatch(remark["remark"]) is None:
                     answers.append(_answer(remark["answer"]))
                     statements.append(remark["remark"])
                 continue

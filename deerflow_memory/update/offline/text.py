@@ -527,7 +527,7 @@ _TAKEN_BACK = re.compile(
     _I,
 )
 _TAKEN_BACK_AFTER = re.compile(
-    rf"[,，;；(（\s]\s*(?:(?:哈{{2,}}[，,]\s*)?(?:{TAKEN_BACK}|怎么可能|(?:但|可是|不过)?又复发了)"
+    rf"[,，;；(（\s]\s*(?:(?:哈{{2,}}[，,]\s*)?(?:{TAKEN_BACK}|怎么可能)"
     r"|(?<=[(（])(?:joking|sarcasm)|/s|"
     r"or\s+at\s+least\s+I\s+(?:was|used\s+to(?:\s+be)?)|or\s+so\s+I\s+thought|至少以前是)"
     r"(?:\s+(?:lol|lmao|haha))*(?:[\s,]+(?:I'm not|I am not))?[\s)）.!！。~～]*$",  # "(jk lol)"
@@ -1766,12 +1766,8 @@ _NO_FIELD_ITEM = re.compile(
     rf"{KIN_EN})\b|[:?\[\]_<>]|{_NOT_A_NEED_EN}",
     _I,
 )
-# The user's own remark after a field's answers ("Allergies: peanuts, I carry an EpiPen"), one
-# that says it is over ("…, I outgrew it"), and a hedge ("…, I think": the need is kept).
+# The user's own remark after a field's answers ("Allergies: peanuts, I carry an EpiPen").
 _FIELD_OWN_REMARK = re.compile(r"\s*[,;]\s*(?P<remark>(?:I|I'm|I've|I'd)\b.*)$")
-_FIELD_REMARK_HEDGE = re.compile(
-    r"I (?:think|believe|guess|reckon)|I'm (?:not sure|unsure)|I'm told|I was told.*", _I
-)
 # "Allergies: none except penicillin", "Allergies: nothing but latex": the exception is the need.
 _NONE_EXCEPT = re.compile(
     r"(?:none|nothing|no(?:ne)? (?:known |other |food |drug )?allergies)\s*,?\s*"
@@ -1796,22 +1792,20 @@ def _said_as_field(sentence: str, health: bool = True) -> str:
     rest = sentence[label.end() :]
     if (but := _NONE_EXCEPT.match(rest)) is not None:
         rest = rest[but.end() :]
-    remark = ""
+    remark = False
     if (own := _FIELD_OWN_REMARK.search(rest)) is not None:
-        # "Allergies: peanuts, I carry an EpiPen": the answer, then the user's remark (the
-        # peanuts were lost); "…, I think" hedges, "…, I outgrew it" says it is over
-        if REMARK_OVER.search(own["remark"]):
+        # "Allergies: peanuts, I carry an EpiPen": the answer without the user's remark (the
+        # peanuts were lost); "…, I outgrew it" says it is over
+        if REMARK_OVER.fullmatch(own["remark"]):
             return ""  # no need of the user's now
-        rest, remark = rest[: own.start()], f", {own['remark']}"
-        if _FIELD_REMARK_HEDGE.fullmatch(own["remark"]):
-            remark = ""
+        rest, remark = rest[: own.start()], True
     items = [item for item in _FIELD_ITEMS.split(rest.rstrip(" .!")) if item]
     if not items or _NO_FIELD_ITEM.search(rest) or any(len(item.split()) > 4 for item in items):
         return sentence
     if label["allergy"]:
-        return f"I'm allergic to {rest}{remark}"
+        return f"I'm allergic to {rest}"
     if label["intolerance"]:
-        return f"I'm intolerant to {rest}{remark}"
+        return f"I'm intolerant to {rest}"
     if remark:
         return sentence
     if not health and (label["condition"] or label["medication"] or label["access"]):
@@ -2188,7 +2182,8 @@ def _depth(text: str) -> int:
 # 我有胃炎、痛风" no statement of the user's; without a verb, conditions by name: "我高血压、糖尿病".
 # Only in a short sentence: the items' search is not linear, and no list of conditions is long.)
 _ZH_CONDITIONS = re.compile(
-    rf"(?:^|(?<=[，,；;。！!\s]))(?:(?P<said>我{ADV_ZH}(?:也|还|一直)?(?:有|患有|得了|得过|查出了?|确诊了?))"
+    rf"(?:^|(?<=[，,；;。！!\s])|(?<=但)|(?<=不过)|(?<=而且)|(?<=其实)|(?<=另外)|(?<=嗯)|(?<=对了))"
+    rf"(?:(?P<said>我{ADV_ZH}(?:也|还|一直)?(?:有|患有|得了|得过|查出了?|确诊了?))"
     rf"(?P<items>{CONDITION_ZH}(?:\s*[、，,和及]\s*{CONDITION_ZH})+)"
     rf"|(?P<bare>我{ADV_ZH}(?:也|还|一直)?)"
     rf"(?P<names>{CONDITION_NAME_ZH}(?:\s*[、，,和及]\s*{CONDITION_NAME_ZH})+))"
