@@ -257,9 +257,11 @@ def test_a_field_keeps_its_answers_beside_the_users_own_lines(said: str, stored:
     assert facts_after(said) == stored
 
 
+@pytest.mark.timeout(60)
 def test_a_long_chinese_run_of_conditions_is_read_in_linear_time() -> None:
-    # "我有胃炎和" x 10,000 took 38 s (attacker 296); a guard, not a timing
-    assert facts_after("我有胃炎和" * 10_000 + "胃炎的") is not None
+    # "我有胃炎和" x 10,000 took 38 s (attacker 296); a guard, not a timing. The run says no
+    # condition of its own (it is one garbled clause), and nothing of it is stored.
+    assert facts_after("我有胃炎和" * 10_000 + "胃炎的") == []
 
 
 @pytest.mark.parametrize(

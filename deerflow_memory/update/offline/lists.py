@@ -32,7 +32,16 @@ from __future__ import annotations
 import re
 
 from deerflow_memory.capture.kin import KIN_EN
-from deerflow_memory.update.offline.vocabulary import CJK, KIN_ZH
+from deerflow_memory.update.offline.vocabulary import (
+    ACCESS_FIELD_EN,
+    CJK,
+    CONDITION_FIELD_EN,
+    CONDITION_FIELD_ZH,
+    DIET_FIELD_EN,
+    KIN_ZH,
+    MEDICATION_FIELD_EN,
+    NEED_FIELD_BEFORE_EN,
+)
 
 __all__ = ["REMARK_OVER", "lists_read"]
 
@@ -167,17 +176,16 @@ _NEED_ITEM = re.compile(
     _I,
 )
 # A line with the user as a subject is the user's wherever it stands.
-_OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|myself)\b|本人|我(?!的?(?:" + KIN_ZH + "))")
+_ZH_ME = "我(?!的?(?:" + KIN_ZH + "))"  # the user, not "我妈", "我的儿子"
+_OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|myself)\b|本人|" + _ZH_ME)
 # …as what an item opens with: a statement, not an answer ("- I'm allergic to peanuts")
-_OWN_FIRST = re.compile(
-    r"\s*(?:(?:I|I'm|I've|I'd|me|myself)\b|本人|我(?!的?(?:" + KIN_ZH + ")))", re.I
-)
+_OWN_FIRST = re.compile(r"\s*(?:(?:I|I'm|I've|I'd|me|myself)\b|本人|" + _ZH_ME + ")", re.I)
 # …or a remark of the user's after an answer ("- peanuts, I carry an EpiPen", "- 花生，我吃了会
 # 起疹子"), and one that says just that the need is over ("- peanuts, I outgrew it": no answer
 # then; not "I haven't outgrown it", "我以为不过敏了，结果…")
 _OWN_REMARK = re.compile(
     r"\s*(?P<answer>[^,，;；:：()（）\n]{1,40}?)\s*(?:[,，;；:：]|\s[-—–]+)\s*"
-    r"(?P<remark>(?:(?:I|I'm|I've|I'd)\b|我(?!的?(?:" + KIN_ZH + r")))[^\n]*)",
+    r"(?P<remark>(?:(?:I|I'm|I've|I'd)\b|" + _ZH_ME + r")[^\n]*)",
     re.I,
 )
 REMARK_OVER = re.compile(
@@ -193,14 +201,10 @@ REMARK_OVER = re.compile(
 # "Medications:", "Accessibility:", "过敏：", "忌口：" (text.py reads its answers: a condition or
 # a medication only from its vocabularies).
 _FIELD = re.compile(
-    r"\s*(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:allerg(?:y|ies|ic)|allergens?|intolerances?"
-    r"|dietary\s+(?:restrictions?|needs?|requirements?)|diet"
-    r"|(?:(?:medical|health|chronic|existing|pre-existing|underlying|current)\s+)?(?:conditions?|diagnos[ie]s)"
-    r"|medical\s+(?:history|issues|problems)|health(?:\s+(?:issues|problems))?|medical"
-    r"|(?:current\s+)?(?:medications?|meds|medicines?|prescriptions?)"
-    r"|(?:accessibility|mobility)(?:\s+(?:needs?|requirements?))?)"
+    rf"\s*{NEED_FIELD_BEFORE_EN}(?:allerg(?:y|ies|ic)|allergens?|intolerances?|{DIET_FIELD_EN}"
+    rf"|{CONDITION_FIELD_EN}|{MEDICATION_FIELD_EN}|{ACCESS_FIELD_EN})"
     r"(?:\s*\([^()\n]{0,30}\))?\s*:\s*"
-    r"|\s*(?:(?:食物|药物)?(?:过敏(?:原|史)?|忌口|饮食禁忌)|病史|既往史|既往病史|慢性病|基础病|疾病|健康状况)"
+    rf"|\s*(?:(?:食物|药物)?(?:过敏(?:原|史)?|忌口|饮食禁忌)|{CONDITION_FIELD_ZH})"
     r"(?:[(（][^()（）\n]{0,20}[)）])?\s*[:：]\s*",
     _I,
 )

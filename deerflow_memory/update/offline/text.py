@@ -80,18 +80,24 @@ from deerflow_memory.update.offline.shaping import (
     without_ending,
 )
 from deerflow_memory.update.offline.vocabulary import (
+    ACCESS_FIELD_EN,
     ADV_EN,
     ADV_ZH,
     ALLERGEN_EN,
     BODY_EN,
     CJK,
     CONDITION_EN,
+    CONDITION_FIELD_EN,
+    CONDITION_FIELD_ZH,
     CONDITION_NAME_ZH,
     CONDITION_ZH,
     DIET_EN,
+    DIET_FIELD_EN,
     FOR_EXAMPLE_ZH,
     KIN_ZH,
     MEDICATION_EN,
+    MEDICATION_FIELD_EN,
+    NEED_FIELD_BEFORE_EN,
     NEED_THING_EN,
     PERSON_ZH,
     SINCE_WHEN_EN,
@@ -1689,12 +1695,9 @@ _EN_DROPPED = re.compile(
 # "Diet: vegan", "Conditions: asthma", "Medications: metformin", "Accessibility: wheelchair
 # user"), not one that is empty ("Allergies: none").
 _EN_NEED_LABEL = re.compile(
-    r"^(?:(?:my|food|drug|medication|known|severe|main)\s+)*(?:(?P<allergy>allerg(?:y|ies|ic(?:\s+to)?)|allergens?)"
-    r"|(?P<intolerance>intolerances?)|(?P<other>dietary\s+(?:restrictions?|needs?|requirements?)|diet"
-    r"|(?P<access>accessibility|mobility)(?:\s+(?:needs?|requirements?))?)"
-    r"|(?P<condition>(?:(?:medical|health|chronic|existing|pre-existing|underlying|current)\s+)?"
-    r"(?:conditions?|diagnos[ie]s)|medical\s+(?:history|issues|problems)|health(?:\s+(?:issues|problems))?"
-    r"|medical)|(?P<medication>(?:current\s+)?(?:medications?|meds|medicines?|prescriptions?)))"
+    rf"^{NEED_FIELD_BEFORE_EN}(?:(?P<allergy>allerg(?:y|ies|ic(?:\s+to)?)|allergens?)"
+    rf"|(?P<intolerance>intolerances?)|(?P<other>{DIET_FIELD_EN}|(?P<access>{ACCESS_FIELD_EN}))"
+    rf"|(?P<condition>{CONDITION_FIELD_EN})|(?P<medication>{MEDICATION_FIELD_EN}))"
     r"\s*(?::|\s[-–—])(?!\s*-|\W*$)\s*",  # (an empty answer: _NO_FIELD_ITEM)
     _I,
 )
@@ -1709,11 +1712,6 @@ _OTHERS_IN_MESSAGE = re.compile(
     rf"(?:{KIN_ZH})|朋友|同事|室友|病人|患者|客人|宠物|狗|猫|角色|小说|案例|考试|题目|作业|例子|(?<!其)他|她",
     _I,
 )
-
-
-@functools.lru_cache(maxsize=8)  # asked once per sentence of the same message
-def _names_others(message: str) -> bool:
-    return _OTHERS_IN_MESSAGE.search(message) is not None
 
 
 # A word the endings below take in ("nostalgia", "empathy", "prognosis", "Mondayitis", "add"),
@@ -1832,13 +1830,11 @@ def _said_as_field(sentence: str, health: bool = True) -> str:
 # "病史：哮喘，高血压" is "我有哮喘和高血压"; an answer that is none or not known yet ("过敏：待查",
 # "病史：不详", "忌口：无") says nothing.
 _ZH_NEED_LABEL = re.compile(r"\s*(?:食物|药物)?过敏(?:原|源|史)?\s*[:：]\s*")
-_ZH_CONDITION_LABEL = re.compile(
-    r"\s*(?:病史|既往史|既往病史|慢性病|基础病|疾病|健康状况)\s*[:：]\s*"
-)
+_ZH_CONDITION_LABEL = re.compile(rf"\s*(?:{CONDITION_FIELD_ZH})\s*[:：]\s*")
 _ZH_CONDITION_ITEM = re.compile(CONDITION_ZH)
 _ZH_DENIED = re.compile(r"(?:否认|无|没有|未见|未发现|未患)")
 _ZH_NO_ANSWER = re.compile(
-    r"\s*(?:(?:食物|药物)?过敏(?:原|源|史)?|病史|既往史|既往病史|慢性病|基础病|疾病|健康状况|忌口|饮食禁忌"
+    rf"\s*(?:(?:食物|药物)?过敏(?:原|源|史)?|{CONDITION_FIELD_ZH}|忌口|饮食禁忌"
     r"|用药|服药)\s*[:：]\s*(?:无|没有|暂无|不详|不清楚|不确定|不知道|未知|待查|待定|未查|没查过?|还没查"
     r"|尚未检查|未检查)[\s。.！!]*"
 )
@@ -2785,6 +2781,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
         _no_longer_apart(_languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))))
     )
     withdrew: tuple[int, Candidate] | None = None  # what "Not anymore." just replaced, and where
+    # a condition, medication or accessibility field is read only in a message naming no one
+    # else, no pet and no story, case or quiz ("My son saw the GP. Diagnosis: …")
+    health = _OTHERS_IN_MESSAGE.search(text) is None
     for at, (raw, terminator) in enumerate(said_in_order):
         if not raw.strip():  # the line break after "…peanuts.": "Shrimp too." follows it
             continue
@@ -2891,7 +2890,7 @@ def candidates_from_text(text: str) -> list[Candidate]:
         per_diet = len(readings) > 1
         for reading, said_so in enumerate(readings):
             before = {repr(c) for c in found[previous:]} if reading else None
-            _read_into(found, said_so, terminator, text, before, told=told)
+            _read_into(found, said_so, terminator, text, before, told=told, health=health)
         if (
             denied is not None
             and not asked
@@ -2949,11 +2948,13 @@ def _read_into(
     before: set[str] | None,
     *,
     told: bool = True,
+    health: bool = True,
 ) -> None:
     """Add to ``found`` the candidates of one sentence ``raw`` of the message ``text``
     (ended by ``terminator``), but none whose ``repr`` is in ``before`` (what an earlier
     reading of the same sentence found, :func:`_each_diet`). With ``told``, a need a doctor
-    told the user of is read (:func:`_told_need`)."""
+    told the user of is read (:func:`_told_need`); with ``health``, a condition, medication
+    or accessibility field (the message names no one else: :data:`_OTHERS_IN_MESSAGE`)."""
     raw = _SARCASM.sub(_taken_back, raw)
     if not _LETTER.search(raw):
         return
@@ -2965,10 +2966,7 @@ def _read_into(
         # "I'm allergic to 花生": an English sentence with a Chinese word in it
         zh = zh and _EN_OPENING.match(outside) is None
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
-    # "Allergies: peanuts"; a condition, medication or accessibility field only in a message
-    # naming no one else, no pet and no story, case or quiz ("My son saw the GP. Diagnosis: …")
-    health = not _names_others(text)
-    sentence = (_zh_said_as_field if zh else _said_as_field)(sentence, health)
+    sentence = (_zh_said_as_field if zh else _said_as_field)(sentence, health)  # "Allergies: …"
     # a hedge or a sure after it ("…is gone, I think": withdraws nothing) is no part of it
     tag = (_HEDGE_AFTER_ZH if zh else _HEDGE_AFTER_EN).search(sentence)
     hedged = tag is not None

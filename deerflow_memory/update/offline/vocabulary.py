@@ -170,6 +170,19 @@ CONDITION_SUFFIX_ZH = (
     r"痛风|哮喘|湿疹|近视|散光|耳鸣|失眠|偏头痛|甲亢|甲减|三高|痔疮|白癜风|牛皮癣|脂肪肝|高血脂|高尿酸|低血压|"
     r"高血糖|低血糖)"
 )
+# A form's field labels of needs, shared by the list reading (lists.py) and the field reading
+# (text.py): what stands before a need's label ("Food allergies:", "My diet:"), and the labels
+# of conditions, medications, access needs and diets ("Medical history:", "Current meds:",
+# "Accessibility needs:", "Dietary restrictions:", "病史：", "健康状况：").
+NEED_FIELD_BEFORE_EN = r"(?:(?:my|food|drug|medication|known|severe|main)\s+)*"
+CONDITION_FIELD_EN = (
+    r"(?:(?:medical|health|chronic|existing|pre-existing|underlying|current)\s+)?(?:conditions?|diagnos[ie]s)"
+    r"|medical\s+(?:history|issues|problems)|health(?:\s+(?:issues|problems))?|medical"
+)
+MEDICATION_FIELD_EN = r"(?:current\s+)?(?:medications?|meds|medicines?|prescriptions?)"
+ACCESS_FIELD_EN = r"(?:accessibility|mobility)(?:\s+(?:needs?|requirements?))?"
+DIET_FIELD_EN = r"dietary\s+(?:restrictions?|needs?|requirements?)|diet"
+CONDITION_FIELD_ZH = r"病史|既往史|既往病史|慢性病|基础病|疾病|健康状况"
 # One condition named as a thing ("痛风", "胃溃疡", "腰椎间盘突出", "2型糖尿病"): a few characters
 # before a condition's ending, none that makes it a doing, a time, someone, a denial or a doubt
 # ("个同事得了胃炎", "否认高血压", "疑似胃炎", "曾患肺炎", "父亲糖尿病", "以前就有高血压"), and no joke
