@@ -371,3 +371,16 @@ def test_a_field_answered_on_one_line_with_a_remark_keeps_the_answer(
 )
 def test_round_three_readings(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a condition known by its name but no ending (癫痫, 乳糜泻) cut a list (attacker 301)
+        ("病史：痛风、癫痫、银屑病", ["用户有痛风", "用户有癫痫", "用户有银屑病"]),
+        ("我有癫痫、哮喘", ["用户有癫痫", "用户有哮喘"]),
+        ("我有痛风、乳糜泻", ["用户有痛风", "用户有乳糜泻"]),
+    ],
+)
+def test_a_list_of_conditions_by_name_or_ending_keeps_each(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

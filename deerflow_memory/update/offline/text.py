@@ -1831,7 +1831,8 @@ def _said_as_field(sentence: str, health: bool = True) -> str:
 # "病史：不详", "忌口：无") says nothing.
 _ZH_NEED_LABEL = re.compile(r"\s*(?:食物|药物)?过敏(?:原|源|史)?\s*[:：]\s*")
 _ZH_CONDITION_LABEL = re.compile(rf"\s*(?:{CONDITION_FIELD_ZH})\s*[:：]\s*")
-_ZH_CONDITION_ITEM = re.compile(CONDITION_ZH)
+_ZH_ONE_CONDITION = rf"(?:{CONDITION_NAME_ZH}|{CONDITION_ZH})"  # by its name or its ending
+_ZH_CONDITION_ITEM = re.compile(_ZH_ONE_CONDITION)
 _ZH_DENIED = re.compile(r"(?:否认|无|没有|未见|未发现|未患)")
 _ZH_NO_ANSWER = re.compile(
     rf"\s*(?:(?:食物|药物)?过敏(?:原|源|史)?|{CONDITION_FIELD_ZH}|忌口|饮食禁忌"
@@ -2180,7 +2181,7 @@ def _depth(text: str) -> int:
 _ZH_CONDITIONS = re.compile(
     rf"(?:^|(?<=[，,；;。！!\s])|(?<=但)|(?<=不过)|(?<=而且)|(?<=其实)|(?<=另外)|(?<=嗯)|(?<=对了))"
     rf"(?:(?P<said>我{ADV_ZH}(?:也|还|一直)?(?:有|患有|得了|得过|查出了?|确诊了?))"
-    rf"(?P<items>{CONDITION_ZH}(?:\s*[、，,和及]\s*{CONDITION_ZH})+)"
+    rf"(?P<items>{_ZH_ONE_CONDITION}(?:\s*[、，,和及]\s*{_ZH_ONE_CONDITION})+)"
     rf"|(?P<bare>我{ADV_ZH}(?:也|还|一直)?)"
     rf"(?P<names>{CONDITION_NAME_ZH}(?:\s*[、，,和及]\s*{CONDITION_NAME_ZH})+))"
     r"(?![\u4e00-\u9fff])"
