@@ -67,6 +67,7 @@ from deerflow_memory.terminal import (
     describe_os_error,
     make_console,
     read_bounded,
+    read_stream_bounded,
     terminal_safe,
     write_text_replacing,
 )
@@ -467,11 +468,19 @@ def _no_memory(
     agent: str | None,
     tenant: str | None = None,
 ) -> str:
+    whose = f"user {user!r}" + (f" (agent {agent!r})" if agent else "")
+    failed = _failed_updates_of(storage, user, agent)
+    if failed:  # what the user said is there, in updates that failed: say where
+        n = len(failed)
+        return (
+            f"no memory for {whose} in {_where(config, tenant)} yet; {n} failed "
+            f"update{'' if n == 1 else 's'} of theirs {'is' if n == 1 else 'are'} kept "
+            "(deerflow-memory pending lists them, retry runs them again)"
+        )
     stored = list(storage.list_documents())
     if not stored:
         return _nothing_stored(config, tenant)
     users = sorted({u for u, _ in stored})
-    whose = f"user {user!r}" + (f" (agent {agent!r})" if agent else "")
     agents = sorted(a or "(default agent)" for u, a in stored if u == user)
     if agents:  # the user is there, under other agents: name those
         return f"no memory for {whose} in {_where(config, tenant)}; {_first(agents, 'agent')}"
@@ -481,6 +490,15 @@ def _no_memory(
     )
     tenants = _other_tenants(config, tenant) if tenant is None else []
     return f"{said}; {_first(tenants, 'tenant')} (pass --tenant NAME)" if tenants else said
+
+
+def _failed_updates_of(storage: MemoryStorage, user: str, agent: str | None) -> list[str]:
+    """Ids of the dead letters of ``user`` and ``agent`` (none where a backend keeps none)."""
+    try:
+        letters = storage.list_dead_letters(user)
+    except NotImplementedError:
+        return []
+    return [letter.id for letter in letters if letter.agent_name == agent]
 
 
 def _no_agent(storage: MemoryStorage, config: MemoryConfig, agent: str, tenant: str | None) -> str:
@@ -648,17 +666,39 @@ def _cmd_export(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _cmd_import(args: argparse.Namespace, console: Console) -> int:
-    path = Path(args.file)
-    config = _config(args)
+def _read_stdin(limit: int) -> bytes:
+    """The file to import as piped in (``import -``), at most ``limit`` bytes."""
+    stream = sys.stdin
+    if stream is None or stream.closed:
+        raise CommandFailed("import -: stdin is closed; pipe the file in or name it", status=2)
+    if stream.isatty():  # a typed document is no import: waiting for one looks like a hang
+        raise CommandFailed(
+            "import - reads the file from stdin, which is a terminal: "
+            "pipe it in (deerflow-memory import --user ID - < memory.json) or name the file",
+            status=2,
+        )
     try:
-        raw = read_bounded(path, config.max_import_bytes)
+        return read_stream_bounded(stream.buffer, limit)
     except OSError as e:
-        said = redact_path(str(path))  # (a DSN given as the file: then not chained)
-        failed = CommandFailed(f"cannot read {said}: {e.strerror or e}", status=2)
-        raise failed from (e if said == str(path) else None)
+        raise CommandFailed(f"cannot read stdin: {e.strerror or e}", status=2) from e
+
+
+def _cmd_import(args: argparse.Namespace, console: Console) -> int:
+    config = _config(args)
+    if args.file == "-":  # "-" is stdin, as in other command-line tools
+        name = "stdin"
+        raw = _read_stdin(config.max_import_bytes)
+    else:
+        path = Path(args.file)
+        name = str(path)
+        try:
+            raw = read_bounded(path, config.max_import_bytes)
+        except OSError as e:
+            said = redact_path(name)  # (a DSN given as the file: then not chained)
+            failed = CommandFailed(f"cannot read {said}: {e.strerror or e}", status=2)
+            raise failed from (e if said == name else None)
     # the whole file is checked before any write, against the tenant's limits
-    incoming = read_import(raw, name=str(path), config=config.for_tenant(args.tenant))
+    incoming = read_import(raw, name=name, config=config.for_tenant(args.tenant))
     with _storage(args, config) as storage:
         current = storage.load(args.user, args.agent)
         replaced = replaced_by_import(current)
@@ -676,6 +716,9 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
         # Based on what is stored now: a store backend then removes the old facts.
         replacing = import_onto(current, incoming)
         saved = storage.save(args.user, args.agent, replacing, expected_revision=current.revision)
+        # A first memory for a user while others are stored: perhaps the id was mistyped.
+        started = current.revision == 0 or current.holds_only_fence()  # (or cleared)
+        others = sorted({u for u, _ in storage.list_documents()} - {args.user}) if started else []
     said = f"imported {_facts(len(saved.facts))} into {args.user} (revision {saved.revision})"
     if back:
         said += f"; brought back {brought_back_note(back)}"
@@ -708,6 +751,8 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
             "(deerflow-memory clear)",
             "warning",
         )
+    if started and saved.facts:
+        _note_new_memory(config, args, others, "this import")
     return 0
 
 
@@ -838,18 +883,25 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     )
     if unsafe:  # stored as asked, but said: the model reads it every turn
         _warn_unsafe(f"{fact.id} looks", "it")
+    if started[-1]:
+        _note_new_memory(config, args, others, "this fact")
+    return 0
+
+
+def _note_new_memory(
+    config: MemoryConfig, args: argparse.Namespace, others: Sequence[str], what: str
+) -> None:
+    """A note on stderr that ``what`` started a memory: perhaps ``--user`` or ``--root``
+    was mistyped (``others`` are the other users stored there)."""
+    where = _where(config, args.tenant)
     if others:
         _print_error(
-            f"user {args.user!r} had no memory in {_where(config, args.tenant)}; this fact "
-            f"starts one ({_first(others, 'user')}{did_you_mean(args.user, others, _quoted)})",
+            f"user {args.user!r} had no memory in {where}; {what} starts one "
+            f"({_first(others, 'user')}{did_you_mean(args.user, others, _quoted)})",
             "note",
         )
-    elif started[-1]:  # the first memory of all there: perhaps the root was mistyped
-        _print_error(
-            f"no memory was stored in {_where(config, args.tenant)}; this fact starts it",
-            "note",
-        )
-    return 0
+    else:  # the first memory of all there: perhaps the root was mistyped
+        _print_error(f"no memory was stored in {where}; {what} starts it", "note")
 
 
 def _fact_said(fact_id: str, content: str, unsafe: bool) -> str:
@@ -1266,7 +1318,9 @@ def _parser() -> argparse.ArgumentParser:
         if name == "export":
             cmd.add_argument("--output", "-o", help="write to this file (default or -: stdout)")
         if name == "import":
-            cmd.add_argument("file", help="a memory document or DeerFlow memory.json")
+            cmd.add_argument(
+                "file", help="a memory document or DeerFlow memory.json (- reads stdin)"
+            )
         if name in {"import", "clear", "export"}:
             cmd.add_argument("--yes", action="store_true", help="do not ask")
 
@@ -1436,7 +1490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for attribute, what in (("root", "--root"), ("config", "--config"), ("output", "--output")):
             if getattr(args, attribute, None) is not None:
                 check_path(getattr(args, attribute), what, file=attribute != "root")
-        if args.command == "import":
+        if args.command == "import" and args.file != "-":
             check_path(args.file, "the file to import", file=True)
         status = _COMMANDS[args.command](args, console)
         output.flush()  # a full disk or a closed pipe is found here, not at exit

@@ -194,6 +194,14 @@ def test_pending_lists_dead_letters_and_retry_applies_them(tmp_path: Path) -> No
         "attempts"
     ] == 8
 
+    # Before the retry, ann has no memory but her words are kept: show and export say
+    # where (they said "no memory is stored here, check --root").
+    for command in ("show", "export"):
+        shown = cli("--root", str(root), command, "--user", "ann", cwd=tmp_path)
+        assert shown.returncode == 1 and shown.stderr.count("\n") == 1, shown.stderr
+        assert "1 failed update of theirs is kept" in shown.stderr
+        assert "deerflow-memory pending lists them" in shown.stderr
+
     retried = cli("--root", str(root), "retry", cwd=tmp_path)
     assert retried.returncode == 0, retried.stdout + retried.stderr
     assert "1 applied, 0 still failing" in retried.stdout

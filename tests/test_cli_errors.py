@@ -219,6 +219,11 @@ def test_export_to_a_missing_folder_is_one_line(
         ({"facts": [{"content": "a", "confidence": "high"}]}, ["confidence 'high'"]),
         ({"facts": [{"content": "a", "createdAt": "last tuesday"}]}, ["createdAt", "ISO-8601"]),
         ({"facts": [{"content": "  "}]}, ["no content"]),
+        ({"facts": [{"category": "preference"}]}, ["facts[0] has no content"]),
+        # there but not text: said as such, not as missing
+        ({"facts": [{"content": 5}]}, ["facts[0] content must be text, got a number"]),
+        ({"facts": [{"content": ["a"]}]}, ["facts[0] content must be text, got a list"]),
+        ({"facts": [{"content": True}]}, ["content must be text, got true/false"]),
     ],
 )
 def test_import_checks_the_whole_file_and_writes_nothing_when_it_is_bad(

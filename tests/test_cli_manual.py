@@ -372,3 +372,25 @@ def test_forget_of_another_users_fact_names_its_user(tmp_path: Path) -> None:
     assert len(FileMemoryStorage(tmp_path).load("alice").facts) == 1  # nothing deleted
     unknown = cli(*root, "forget", "--user", "bob", "fact_0000ffff", cwd=tmp_path)
     assert unknown.returncode == 1 and "fact of user" not in unknown.stderr
+
+
+def test_import_that_starts_a_memory_says_so_as_remember_does(tmp_path: Path) -> None:
+    # An import into a mistyped --user or --root quietly made a second memory (stop 45's gap).
+    source = tmp_path / "tea.json"
+    source.write_text(
+        '{"facts": [{"content": "Drinks oolong", "category": "preference"}]}', encoding="utf-8"
+    )
+    root = ["--root", str(tmp_path / "mem")]
+    first = cli(*root, "import", "--user", "nora", str(source), cwd=tmp_path)
+    assert first.returncode == 0 and first.stdout.startswith("imported 1 fact into nora")
+    assert first.stderr == (
+        f"deerflow-memory: note: no memory was stored in {tmp_path / 'mem'}; "
+        "this import starts it\n"
+    )
+    typo = cli(*root, "import", "--user", "norra", str(source), cwd=tmp_path)
+    assert typo.returncode == 0 and typo.stderr.count("\n") == 1
+    assert typo.stderr.startswith("deerflow-memory: note: user 'norra' had no memory")
+    assert "this import starts one" in typo.stderr and "did you mean 'nora'?" in typo.stderr
+    # Replacing a memory that exists is no new memory: no note.
+    again = cli(*root, "import", "--user", "norra", str(source), "--yes", cwd=tmp_path)
+    assert again.returncode == 0 and again.stderr == ""

@@ -202,6 +202,51 @@ def test_export_to_a_dash_writes_to_stdout_and_no_file_named_dash(
     assert not (root.parent / "-").exists()
 
 
+@pytest.mark.slow
+def test_import_of_a_dash_reads_stdin_so_an_export_pipes_into_another_user(root: Path) -> None:
+    script = (
+        '$CLI --root "$ROOT" export --user ann | $CLI --root "$ROOT" import --user bob -; '
+        'echo "piped $?"\n'
+        # stdin closed, stdin over the limit, stdin empty: one line each, nothing written
+        '$CLI --root "$ROOT" import --user cat - <&- 2>"$ROOT/../closed.err"; echo "closed $?"\n'
+        "head -c 9000 /dev/zero | DEERFLOW_MEMORY_MAX_IMPORT_BYTES=4096 "
+        '$CLI --root "$ROOT" import --user cat - 2>"$ROOT/../big.err"; echo "big $?"\n'
+        '$CLI --root "$ROOT" import --user cat - </dev/null 2>"$ROOT/../empty.err"; '
+        'echo "empty $?"\n'
+    )
+    status, out, err = shell(script, root)
+    assert status == 0, err
+    codes = dict(line.split() for line in out.splitlines() if line.split()[0] in {
+        "piped", "closed", "big", "empty"})  # fmt: skip
+    assert codes == {"piped": "0", "closed": "2", "big": "2", "empty": "2"}, (out, err)
+    assert "imported 4 facts into bob" in out
+    assert len(FileMemoryStorage(root).load("bob", None).facts) == 4
+    for name, words in (
+        ("closed", ("stdin is closed",)),
+        ("big", ("stdin", "import limit", "max_import_bytes=4096")),
+        ("empty", ("stdin is not JSON",)),
+    ):
+        error = (root.parent / f"{name}.err").read_text(encoding="utf-8")
+        assert_one_error_line(2, error, *words)
+    assert FileMemoryStorage(root).load("cat", None).revision == 0  # nothing written for cat
+    assert not (root.parent / "-").exists()
+
+
+def test_import_of_a_dash_from_a_terminal_says_to_pipe_the_file_in(
+    root: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Terminal:
+        closed = False
+
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    status, _, err = run(capsys, "--root", str(root), "import", "--user", "bob", "-")
+    assert_one_error_line(status, err, "stdin, which is a terminal", "pipe it in")
+    assert status == 2 and FileMemoryStorage(root).load("bob", None).revision == 0
+
+
 def test_export_asks_on_a_terminal_and_keeps_the_file_on_no(
     root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], terminal: Callable[[str], None]
 ) -> None:

@@ -14,6 +14,7 @@ from deerflow_memory.terminal.files import (
     ask_yes_no,
     describe_os_error,
     read_bounded,
+    read_stream_bounded,
     write_text_replacing,
 )
 from deerflow_memory.terminal.output import (
@@ -32,6 +33,7 @@ __all__ = [
     "make_console",
     "print_table",
     "read_bounded",
+    "read_stream_bounded",
     "terminal_safe",
     "write_text_replacing",
 ]

@@ -3,6 +3,7 @@
 - :func:`read_bounded` reads at most a limit, so an import of a huge file (or
   of ``/dev/zero``) fails with one clear error instead of filling memory; a
   named pipe's writer is waited for a few seconds, not forever.
+  :func:`read_stream_bounded` does the same for an open stream (stdin).
 - :func:`write_text_replacing` writes next to the target and renames over it,
   so a full disk or a crash never leaves a half-written export in place of the
   old file. Devices and FIFOs (``/dev/stdout``, ``/dev/full``) are written directly.
@@ -20,12 +21,19 @@ import stat
 import sys
 import threading
 from pathlib import Path
+from typing import BinaryIO
 
 from deerflow_memory.config.secrets import redact_path
 from deerflow_memory.daemons import daemon_thread
 from deerflow_memory.errors import InvalidDocumentError
 
-__all__ = ["ask_yes_no", "describe_os_error", "read_bounded", "write_text_replacing"]
+__all__ = [
+    "ask_yes_no",
+    "describe_os_error",
+    "read_bounded",
+    "read_stream_bounded",
+    "write_text_replacing",
+]
 
 _CHUNK = 1 << 20
 
@@ -65,19 +73,34 @@ def read_bounded(
         os.close(fd)
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     with open(fd, "rb", closefd=True) as handle:
-        data = bytearray()
-        while len(data) <= limit:
-            piece = handle.read(min(_CHUNK, limit + 1 - len(data)))
-            if not piece:
-                if not data and waited.is_set():
-                    raise InvalidDocumentError(
-                        f"{path} is a named pipe and no writer opened it within "
-                        f"{writer_wait:g} s; nothing was imported"
-                    )
-                return bytes(data)
-            data += piece
+        data = read_stream_bounded(handle, limit, name=str(path), setting=setting)
+    if not data and waited.is_set():
+        raise InvalidDocumentError(
+            f"{path} is a named pipe and no writer opened it within "
+            f"{writer_wait:g} s; nothing was imported"
+        )
+    return data
+
+
+def read_stream_bounded(
+    stream: BinaryIO, limit: int, *, name: str = "stdin", setting: str = "max_import_bytes"
+) -> bytes:
+    """At most ``limit`` bytes of an open binary ``stream``, read to its end.
+
+    Raises:
+        InvalidDocumentError: the stream holds more than ``limit`` bytes (names
+            ``setting``, the knob that raises the limit); nothing past the
+            limit is read.
+        OSError: the stream cannot be read.
+    """
+    data = bytearray()
+    while len(data) <= limit:
+        piece = stream.read(min(_CHUNK, limit + 1 - len(data)))
+        if not piece:
+            return bytes(data)
+        data += piece
     raise InvalidDocumentError(
-        f"{path} is larger than the import limit of {_size(limit)} "
+        f"{name} is larger than the import limit of {_size(limit)} "
         f"({setting}={limit}); nothing was imported"
     )
 

@@ -173,7 +173,10 @@ def _fact_problems(facts: Any, key: str, *, unique_ids: bool = True) -> list[str
             problems.append(f"{where} is not an object")
             continue
         content = fact.get("content")
-        if not isinstance(content, str) or not content.strip():
+        if content is not None and not isinstance(content, str):
+            # 5, a list or an object: there, but not text ("no content" sent people looking)
+            problems.append(f"{where} content must be text, got {_json_type(content)}")
+        elif content is None or not content.strip():
             problems.append(f"{where} has no content")
         fact_id = fact.get("id")
         if fact_id is not None:
@@ -255,6 +258,19 @@ def _shown(value: object, chars: int | None = None, show: Callable[[object], str
     if unsafe_even_escaped(text[:_CHECKED_CHARS]) or any(map(unsafe_to_store, _texts_in(raw))):
         return NOT_SHOWN
     return text if len(text) <= NAME_SHOWN else f"{text[:NAME_SHOWN]}… ({len(text):,} characters)"
+
+
+def _json_type(value: object) -> str:
+    """How JSON names the type of a parsed value (a number, not an ``int``)."""
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
 
 
 def _unit_number(value: Any) -> bool:
