@@ -384,3 +384,55 @@ def test_round_three_readings(said: str, stored: list[str]) -> None:
 )
 def test_a_list_of_conditions_by_name_or_ending_keeps_each(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a field with one item the vocabulary lacks kept nothing ("Conditions: gout, migraine")
+        ("Conditions: gout, migraine", ["User has gout and migraine"]),
+        ("Medical history: tinnitus, Crohn's, Hashimoto's", ["User has tinnitus and Crohn's"]),
+        ("Current meds: metformin, ramipril, fish oil", ["User takes metformin and ramipril"]),
+        # blank lines between a field's items ended the field after its first item
+        ("Conditions:\n\n- coeliac\n\n- vertigo", ["User has coeliac and vertigo"]),
+        ("Allergies:\n- kiwi\n\n- latex\n\n\n- figs", ["User is allergic to kiwi, latex, figs"]),
+        ("过敏：\n1. 芒果\n\n2. 虾", ["用户对芒果、虾过敏"]),
+        # …but a blank line and then no item of the list still ends it
+        ("Allergies:\n- kiwi\n\nI like rowing.", ["User is allergic to kiwi", "User likes rowing"]),
+    ],
+)
+def test_a_field_keeps_its_known_items_and_goes_on_over_blank_lines(
+    said: str, stored: list[str]
+) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Conditions: humid, asthma",  # half the items no condition: no form
+        "Conditions: sunny, windy, gout",
+        "Meds: later, warfarin",
+        "Conditions: gout, Hashimoto's",
+    ],
+)
+def test_a_field_whose_items_are_mostly_unknown_stores_nothing(said: str) -> None:
+    assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("told", "over"),
+    [
+        ("我患有痛风。", "我已经没有痛风了。"),  # 用户患有痛风 stayed (only 用户有… was matched)
+        ("我患有银屑病。", "我的银屑病治好了。"),
+        ("我得了胃炎。", "我已经没有胃炎了。"),
+    ],
+)
+def test_a_condition_stored_as_suffered_is_withdrawn_too(told: str, over: str) -> None:
+    assert facts_after(told) != []
+    assert facts_after(told, over) == []
+
+
+def test_withdrawing_one_suffered_condition_keeps_the_others() -> None:
+    assert facts_after("我患有胃炎和痛风。", "我的胃炎治好了。") == ["用户患有痛风"]
+    assert facts_after("我患有痛风。", "我已经没有胃炎了。") == ["用户患有痛风"]

@@ -286,13 +286,28 @@ def lists_read(text: str) -> str:
     answers: list[str] = []
     statements: list[str] = []  # the user's own lines among a field's answers
     just_headed = False  # the line before was the heading
+    gap: list[str] = []  # blank lines after a field's answer, held until what follows shows
+    marker = ""  # the bullet of the field's last answer
     for line in lines:
         item = _ITEM.match(line)
         body = line[item.end() :] if item else line
         if not line.strip() and heads is not None and just_headed:
             continue  # "Allergies:\n\n- peanuts": the heading still heads what follows
         just_headed = False
+        if heads == "field" and answers:
+            if not line.strip():
+                gap.append(line)
+                continue
+            if gap and not (item and _marker(item) == marker):
+                # the blank line ended the field: what follows is no answer of it
+                _close_field(out, answers, statements)
+                heads = None
+            # else "Conditions:\n- asthma\n\n- eczema": the list goes on (eczema was lost)
+            out.extend(gap if heads is None else ())
+            gap.clear()
         if heads == "field":
+            if item:
+                marker = _marker(item)
             if item and _OWN_FIRST.match(body):
                 # a statement of its own, said after the field: "Allergies:\n- I'm allergic to
                 # peanuts\n- milk" (the peanuts were lost), while the field goes on
@@ -343,7 +358,14 @@ def lists_read(text: str) -> str:
         out.append(body)
     if heads == "field":
         _close_field(out, answers, statements)
+    out.extend(gap)
     return "\n".join(out)
+
+
+def _marker(item: re.Match[str]) -> str:
+    """The kind of bullet an item has: its sign ("-", "•"), or "1" for any number or letter."""
+    sign = item.group().strip()[:1]
+    return "1" if sign.isalnum() or sign in "(（" else sign
 
 
 def _heading(line: str, heads: str | None, own: bool) -> str | None:

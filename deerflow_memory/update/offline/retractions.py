@@ -159,7 +159,7 @@ _NO_TARGET_ZH = re.compile(
 # Words of a need that name no particular one: "no longer allergic" names no allergen.
 _NEED_WORDS_EN = frozenset(("allergic", "allergy", "allergies", "severely", "severe", "mildly", "mild", "very", "really", "highly", "extremely", "deathly", "seriously", "to", "is", "am", "are", "be", "being", "was", "a", "an", "the", "of", "on", "with", "have", "has", "having", "had", "intolerant", "intolerance", "intolerances", "sensitive", "sensitivity", "diet", "diets", "dietary", "restriction", "restrictions", "condition", "conditions", "need", "needs", "medical", "medication", "medications", "health", "issue", "issues", "problem", "problems", "any", "some", "my", "user"))  # fmt: skip
 _NEED_WORDS_ZH = re.compile(
-    r"对|过敏|敏感|不耐受|严重|非常|特别|很|有点|有|是|用户|我|的|饮食|限制|忌口|病|症|问题"
+    r"患有|罹患|患了|得了|对|过敏|敏感|不耐受|严重|非常|特别|很|有点|有|是|用户|我|的|饮食|限制|忌口|病|症|问题"
 )
 
 

@@ -1809,10 +1809,14 @@ def _said_as_field(sentence: str, health: bool = True) -> str:
     if not health and (label["condition"] or label["medication"] or label["access"]):
         return sentence  # (maybe someone else's: see _OTHERS_IN_MESSAGE)
     if label["condition"] or label["medication"]:
-        # (one item ruled out rules the field out: "Conditions: asthma, sunny" is no form)
-        known = _CONDITION_ITEM if label["condition"] else _MEDICATION_ITEM
-        if not all(known.fullmatch(item) for item in items):
+        # Items the vocabulary knows are the need; one it does not know is left out when
+        # most are known ("Conditions: gout, Hashimoto's"), else the field is no form
+        # ("Conditions: asthma, sunny", "Meds: later").
+        vocabulary = _CONDITION_ITEM if label["condition"] else _MEDICATION_ITEM
+        known = [item for item in items if vocabulary.fullmatch(item)]
+        if 2 * len(known) <= len(items):
             return sentence
+        items = known
         things = ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else items[0]
         return f"I have {things}" if label["condition"] else f"I take {things}"
     if label["access"]:
