@@ -436,3 +436,37 @@ def test_a_condition_stored_as_suffered_is_withdrawn_too(told: str, over: str) -
 def test_withdrawing_one_suffered_condition_keeps_the_others() -> None:
     assert facts_after("我患有胃炎和痛风。", "我的胃炎治好了。") == ["用户患有痛风"]
     assert facts_after("我患有痛风。", "我已经没有胃炎了。") == ["用户患有痛风"]
+
+
+@pytest.mark.parametrize(
+    ("said", "need"),
+    [
+        # an allergy or diet field after someone of the user's was named, in a message without
+        # the user as a subject, was stored as the user's need
+        ("My daughter saw the allergist on Monday. Allergies: sesame.", "sesame"),
+        ("My nephew's camp form.\nAllergies:\n- walnuts\n- kiwi", "walnuts"),
+        ("Reserving for my colleague. Diet: halal.", "halal"),
+        ("我女儿的入园登记。过敏：芒果", "芒果"),
+        ("我老公的体检单。\n过敏：\n- 青霉素\n- 海鲜", "青霉素"),
+    ],
+)
+def test_a_need_field_after_someone_of_the_users_is_named_is_theirs(said: str, need: str) -> None:
+    assert not [fact for fact in facts_after(said) if need in fact]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # the user as a subject too: theirs or the user's, a need kept is the safer error
+        ("My sister and I are both coming. Allergies: sesame.", ["User is allergic to sesame"]),
+        # named after the field, or only in a form's answer: the user's own form
+        ("Allergies: sesame. My daughter has none.", ["User is allergic to sesame"]),
+        (
+            "Emergency contact: my brother\nAllergies: sulfa drugs",
+            ["User is allergic to sulfa drugs"],
+        ),
+        ("紧急联系人：我姐姐\n过敏：磺胺类药物", ["用户对磺胺类药物过敏"]),
+    ],
+)
+def test_a_need_field_of_the_users_own_stays_hers(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

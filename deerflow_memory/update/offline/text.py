@@ -1714,6 +1714,20 @@ _OTHERS_IN_MESSAGE = re.compile(
 )
 
 
+# Someone of the user's named ("My son's intake form.", "Booking for my husband.", "我儿子的
+# 体检表"), and the user as a subject ("I", "we", "我", not "我儿子"): see candidates_from_text.
+_SOMEONE_OF_THE_USERS = re.compile(
+    rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{KIN_EN}|partner|friend|colleague|coworker|roommate|"
+    r"flatmate|guest|patient|client|student|child|kid|baby|dog|cat)s?\b|"
+    rf"(?:{KIN_ZH})|朋友|同事|室友|客人|病人|患者",
+    _I,
+)
+_A_FIELDS_LABEL = re.compile(r"\s*[^\s:：]{1,12}(?:\s+[^\s:：]{1,12}){0,3}\s*[:：]")
+_USER_AS_SUBJECT = re.compile(
+    rf"\b(?:I|I'm|I've|I'd|I'll|me|myself|we|we're|we've|us)\b|我(?!的?(?:{KIN_ZH}))", _I
+)
+
+
 # A word the endings below take in ("nostalgia", "empathy", "prognosis", "Mondayitis", "add"),
 # or a denial ("no meds", "denies heart disease"): no health item.
 _NOT_A_HEALTH_ITEM = (
@@ -2789,9 +2803,17 @@ def candidates_from_text(text: str) -> list[Candidate]:
     # a condition, medication or accessibility field is read only in a message naming no one
     # else, no pet and no story, case or quiz ("My son saw the GP. Diagnosis: …")
     health = _OTHERS_IN_MESSAGE.search(text) is None
+    # an allergy or diet field is theirs after someone of the user's was named, in a message
+    # without the user as a subject ("My son's intake form.\nAllergies: peanuts")
+    user_said = _USER_AS_SUBJECT.search(text) is not None
+    someone_named = False
     for at, (raw, terminator) in enumerate(said_in_order):
         if not raw.strip():  # the line break after "…peanuts.": "Shrimp too." follows it
             continue
+        needs = user_said or not someone_named
+        if not someone_named:  # (in a form's answer it is no topic: "紧急联系人：我老公")
+            label = _A_FIELDS_LABEL.match(raw)
+            someone_named = _SOMEONE_OF_THE_USERS.search(label[0] if label else raw) is not None
         if withdrew is not None:
             (where, was_said), withdrew = withdrew, None
             if WITHDRAWAL_UNDONE.fullmatch(raw) and where < len(found):
@@ -2895,7 +2917,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
         per_diet = len(readings) > 1
         for reading, said_so in enumerate(readings):
             before = {repr(c) for c in found[previous:]} if reading else None
-            _read_into(found, said_so, terminator, text, before, told=told, health=health)
+            _read_into(
+                found, said_so, terminator, text, before, told=told, health=health, needs=needs
+            )
         if (
             denied is not None
             and not asked
@@ -2954,12 +2978,15 @@ def _read_into(
     *,
     told: bool = True,
     health: bool = True,
+    needs: bool = True,
 ) -> None:
     """Add to ``found`` the candidates of one sentence ``raw`` of the message ``text``
     (ended by ``terminator``), but none whose ``repr`` is in ``before`` (what an earlier
     reading of the same sentence found, :func:`_each_diet`). With ``told``, a need a doctor
     told the user of is read (:func:`_told_need`); with ``health``, a condition, medication
-    or accessibility field (the message names no one else: :data:`_OTHERS_IN_MESSAGE`)."""
+    or accessibility field (the message names no one else: :data:`_OTHERS_IN_MESSAGE`); with
+    ``needs``, an allergy, intolerance or diet field (no one of the user's was named before
+    it in a message without the user as a subject: :data:`_SOMEONE_OF_THE_USERS`)."""
     raw = _SARCASM.sub(_taken_back, raw)
     if not _LETTER.search(raw):
         return
@@ -2971,7 +2998,10 @@ def _read_into(
         # "I'm allergic to 花生": an English sentence with a Chinese word in it
         zh = zh and _EN_OPENING.match(outside) is None
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
-    sentence = (_zh_said_as_field if zh else _said_as_field)(sentence, health)  # "Allergies: …"
+    field = (_zh_said_as_field if zh else _said_as_field)(sentence, health)  # "Allergies: …"
+    if field != sentence and not needs:
+        return  # a field of someone else's needs ("My son's form.\nAllergies: peanuts")
+    sentence = field
     # a hedge or a sure after it ("…is gone, I think": withdraws nothing) is no part of it
     tag = (_HEDGE_AFTER_ZH if zh else _HEDGE_AFTER_EN).search(sentence)
     hedged = tag is not None
