@@ -389,10 +389,16 @@ def test_a_list_of_conditions_by_name_or_ending_keeps_each(said: str, stored: li
 @pytest.mark.parametrize(
     ("said", "stored"),
     [
-        # a field with one item the vocabulary lacks kept nothing ("Conditions: gout, migraine")
+        # a field with one item the vocabulary lacked kept nothing ("Conditions: gout, migraine")
         ("Conditions: gout, migraine", ["User has gout and migraine"]),
-        ("Medical history: tinnitus, Crohn's, Hashimoto's", ["User has tinnitus and Crohn's"]),
-        ("Current meds: metformin, ramipril, fish oil", ["User takes metformin and ramipril"]),
+        (
+            "Medical history: tinnitus, Crohn's, Hashimoto's",
+            ["User has tinnitus, Crohn's and Hashimoto's"],
+        ),
+        (
+            "Current meds: metformin, ramipril, fish oil",
+            ["User takes metformin, ramipril and fish oil"],
+        ),
         # blank lines between a field's items ended the field after its first item
         ("Conditions:\n\n- coeliac\n\n- vertigo", ["User has coeliac and vertigo"]),
         ("Allergies:\n- kiwi\n\n- latex\n\n\n- figs", ["User is allergic to kiwi, latex, figs"]),
@@ -401,7 +407,7 @@ def test_a_list_of_conditions_by_name_or_ending_keeps_each(said: str, stored: li
         ("Allergies:\n- kiwi\n\nI like rowing.", ["User is allergic to kiwi", "User likes rowing"]),
     ],
 )
-def test_a_field_keeps_its_known_items_and_goes_on_over_blank_lines(
+def test_a_field_knows_more_conditions_and_goes_on_over_blank_lines(
     said: str, stored: list[str]
 ) -> None:
     assert facts_after(said) == stored
@@ -410,14 +416,48 @@ def test_a_field_keeps_its_known_items_and_goes_on_over_blank_lines(
 @pytest.mark.parametrize(
     "said",
     [
-        "Conditions: humid, asthma",  # half the items no condition: no form
-        "Conditions: sunny, windy, gout",
+        "Conditions: humid, asthma",  # an item no condition: no form
         "Meds: later, warfarin",
-        "Conditions: gout, Hashimoto's",
+        # an item that says the others are over, unsure or someone else's (attacker 302: they
+        # were stored as the user's when most items were known)
+        "Conditions: asthma, eczema, outgrown",
+        "Conditions: vertigo, gout, ruled out",
+        "Medications: insulin, metformin, avoid",
+        "Medications: ibuprofen, naproxen, discontinued",
+        "Conditions: gout, migraine, Nana's",
+        "Medical history: gout, angina, maternal",
+        # someone of the user's named as family say it, or cared for
+        "My nan moves in on Sunday. Conditions: dementia, angina.",
+        "Notes for Mrs Okafor. Conditions: COPD, gout.",
+        "I look after my grandad. Conditions: Parkinson's.",
     ],
 )
-def test_a_field_whose_items_are_mostly_unknown_stores_nothing(said: str) -> None:
-    assert facts_after(said) == []
+def test_a_field_with_an_item_that_is_no_need_of_the_users_stores_no_condition(
+    said: str,
+) -> None:
+    assert not [fact for fact in facts_after(said) if fact.startswith(("User has", "User takes"))]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a list after a blank line is no answer of the field before it: the field keeps its
+        # answers (attacker 302: it was merged in and the need lost, or nonsense stored)
+        (
+            "Allergies:\n- hazelnuts\n- figs\n\n- plan me a picnic\n- nothing spicy",
+            ["User is allergic to hazelnuts, figs"],
+        ),
+        ("Allergies:\n- hazelnuts\n\n- tacos\n- ramen\n- curry", ["User is allergic to hazelnuts"]),
+        ("Diet:\n- vegan\n\n- lunch for 8 people\n- under $40", ["User is vegan"]),
+        ("Allergies:\n- kiwi\n\n- my brother is allergic to eggs", ["User is allergic to kiwi"]),
+        ("Medications:\n- insulin\n\n- metformin (stopped in May)", ["User takes insulin"]),
+        ("Allergies:\n- hazelnuts\n\n- Thanks", ["User is allergic to hazelnuts"]),
+        ("Allergies:\n- hazelnuts\n- figs\n\n- latex", ["User is allergic to hazelnuts, figs"]),
+        ("过敏：\n- 花生\n\n- 周三\n- 周四", ["用户对花生过敏"]),
+    ],
+)
+def test_a_list_after_a_blank_line_is_no_answer_of_the_field(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
 
 
 @pytest.mark.parametrize(

@@ -287,8 +287,9 @@ def lists_read(text: str) -> str:
     statements: list[str] = []  # the user's own lines among a field's answers
     just_headed = False  # the line before was the heading
     gap: list[str] = []  # blank lines after a field's answer, held until what follows shows
+    loose = True  # the field's answers so far each stand between blank lines
     marker = ""  # the bullet of the field's last answer
-    for line in lines:
+    for at, line in enumerate(lines):
         item = _ITEM.match(line)
         body = line[item.end() :] if item else line
         if not line.strip() and heads is not None and just_headed:
@@ -298,11 +299,15 @@ def lists_read(text: str) -> str:
             if not line.strip():
                 gap.append(line)
                 continue
-            if gap and not (item and _marker(item) == marker):
+            if gap and not (
+                loose and item and _marker(item) == marker and _loose_answer(body, lines, at)
+            ):
                 # the blank line ended the field: what follows is no answer of it
+                # ("Allergies:\n- peanuts\n\n- suggest a menu\n- something easy")
                 _close_field(out, answers, statements)
                 heads = None
-            # else "Conditions:\n- asthma\n\n- eczema": the list goes on (eczema was lost)
+            # else "Conditions:\n\n- asthma\n\n- eczema": a loose list goes on (eczema was lost)
+            loose = loose and bool(gap)
             out.extend(gap if heads is None else ())
             gap.clear()
         if heads == "field":
@@ -340,7 +345,7 @@ def lists_read(text: str) -> str:
         own = subject or _MINE_HEAD.match(body) is not None
         if _HEADING.fullmatch(line) and not item:
             heads = _heading(line, heads, own)
-            just_headed = True
+            just_headed, loose = True, True
             answers = []
             # "My wife's diet:", "Diets I want to try:", "My info:": no statement of the
             # user's (a question is read as one, as it would be alone; a heading with the user
@@ -360,6 +365,30 @@ def lists_read(text: str) -> str:
         _close_field(out, answers, statements)
     out.extend(gap)
     return "\n".join(out)
+
+
+def _loose_answer(body: str, lines: list[str], at: int) -> bool:
+    """Whether the item ``body`` at ``lines[at]``, after a blank line, is one more answer of a
+    loose list: a thing (short, no clause, no one named) standing alone, with a blank line or
+    the end after it (a list of its own that follows is no answer: "- pizza\n- pasta")."""
+    after = lines[at + 1] if at + 1 < len(lines) else ""
+    return (
+        not after.strip()
+        and len(body.split()) <= 4
+        and not _NOT_AN_ANSWER.search(body)
+        and _OWN.search(body) is None
+        and _KIN_ANY.search(body) is None
+        and _LOOSE_NO_ANSWER.search(body) is None
+    )
+
+
+# What ends a message, not a list ("- Thanks", "- Cheers, Sam"), or an answer with an aside
+# ("- metformin (stopped last year)"), which may rule the whole field out.
+_LOOSE_NO_ANSWER = re.compile(
+    r"\b(?:thanks?|thank you|thx|ty|cheers|regards|best|bye|please|pls|hi|hello|hey)\b"
+    r"|[!,()（）]",
+    _I,
+)
 
 
 def _marker(item: re.Match[str]) -> str:

@@ -136,8 +136,13 @@ CONDITION_EN = (
     r"thyroid|genetic|rare|autoimmune|kidney|liver|eye|neurological) condition|(?:an? )?(?:under|over)active \w+|"
     r"(?:back|knee|heart|stomach|gut|skin|sleep|thyroid|kidney|liver|joint|hip|eye|vision|hearing|digestive|"
     r"breathing|mobility|memory|mental health|bladder|blood pressure) (?:problems|issues|trouble)|"
-    r"eczema|psoriasis|acne|rosacea|asthma|diabetes|migraines?|crohn's|coeliac|celiac|pcos|copd|bipolar|"
-    r"endometriosis|fibromyalgia|dementia|parkinson's|sickle cell|cystic fibrosis|ha?emophilia|afib|angina|adhd|add|ocd|ptsd|autism|anxiety|depression|"
+    r"eczema|psoriasis|acne|rosacea|asthma|diabetes|migraines?|coeliac|celiac|pcos|copd|bipolar|"
+    r"endometriosis|fibromyalgia|dementia|sickle cell|cystic fibrosis|ha?emophilia|afib|angina|adhd|"
+    # a condition named after someone, said short ("Crohn's"; not a surname that is also a
+    # first name, "I have Addison's number": "Addison's disease" is read as any disease is)
+    r"(?:crohn|parkinson|alzheimer|hashimoto|raynaud|sj[oö]gren|m[eé]ni[eè]re|tourette|asperger|"
+    r"hodgkin|huntington)(?:'s|’s)(?: (?:disease|syndrome|thyroiditis|phenomenon|lymphoma))?|"
+    r"bell's palsy|add|ocd|ptsd|autism|anxiety|depression|"
     r"insomnia|gerd|ibs|tinnitus|scoliosis|sciatica|vertigo|glaucoma|cataracts?|lupus|ms|cancer|hiv|long covid|"
     r"(?:high|low) (?:blood pressure|cholesterol|blood sugar|iron)|hypertension|epilepsy|dyslexia|dyspraxia|"
     r"gout|(?:acid )?reflux|heartburn|sleep apn(?:o)?ea|hay fever|allergies|chronic pain|back pain|hearing loss|"
