@@ -24,6 +24,7 @@ for scripts).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import re
@@ -56,7 +57,7 @@ from deerflow_memory.models import (
     says_nothing,
 )
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.dead_letters import UnreadableDeadLetter
+from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.factory import open_storage, sqlite_path
 from deerflow_memory.storage.names import MAPPED_MARK, storage_name, validate_name
 from deerflow_memory.storage.stats import MemoryStats
@@ -398,8 +399,13 @@ def _other_tenants(config: MemoryConfig, tenant: str | None) -> list[str]:
         return [t for t in stored_tenants(root) if t != tenant]
 
 
-def _nothing_stored(config: MemoryConfig, tenant: str | None) -> str:
-    """What to say when no document is stored where the command looked."""
+def _nothing_stored(
+    config: MemoryConfig, tenant: str | None, storage: MemoryStorage | None = None
+) -> str:
+    """What to say when no document is stored where the command looked (in ``storage``,
+    when given, failed updates may be kept: then that is said, not "check --root")."""
+    if storage is not None and (letters := _dead_letters(storage)):
+        return f"no memory is stored in {_where(config, tenant)} yet; {_kept(len(letters))}"
     tenants = _other_tenants(config, tenant)
     if tenants:  # the memory is there, in tenants: say so, not "check --root"
         scope = "without a tenant" if tenant is None else f"for tenant {tenant!r}"
@@ -469,21 +475,24 @@ def _no_memory(
     tenant: str | None = None,
 ) -> str:
     whose = f"user {user!r}" + (f" (agent {agent!r})" if agent else "")
-    failed = _failed_updates_of(storage, user, agent)
-    if failed:  # what the user said is there, in updates that failed: say where
-        n = len(failed)
-        return (
-            f"no memory for {whose} in {_where(config, tenant)} yet; {n} failed "
-            f"update{'' if n == 1 else 's'} of theirs {'is' if n == 1 else 'are'} kept "
-            "(deerflow-memory pending lists them, retry runs them again)"
-        )
+    # what the user said may be there, in updates that failed: say so, and where
+    letters = _dead_letters(storage, user)
+    mine = [letter for letter in letters if letter.agent_name == agent]
+    kept = _kept(len(mine), " of theirs") if mine else ""
+    if letters and not mine:  # kept under other agents: name them (--agent may be missing)
+        names = {letter.agent_name for letter in letters}
+        others = sorted(f"agent {_shown(a)}" if a else "the default agent" for a in names)
+        kept = _kept(len(letters), f" of theirs for {', '.join(others[:3])}")
     stored = list(storage.list_documents())
-    if not stored:
-        return _nothing_stored(config, tenant)
-    users = sorted({u for u, _ in stored})
     agents = sorted(a or "(default agent)" for u, a in stored if u == user)
     if agents:  # the user is there, under other agents: name those
-        return f"no memory for {whose} in {_where(config, tenant)}; {_first(agents, 'agent')}"
+        kept = f"; {kept}" if kept else ""
+        return f"no memory for {whose} in {_where(config, tenant)}{kept}; {_first(agents, 'agent')}"
+    if kept:
+        return f"no memory for {whose} in {_where(config, tenant)} yet; {kept}"
+    if not stored:
+        return _nothing_stored(config, tenant, storage)
+    users = sorted({u for u, _ in stored})
     said = (
         f"no memory for {whose} in {_where(config, tenant)}; {_first(users, 'user')}"
         + did_you_mean(user, users, _quoted)
@@ -492,13 +501,22 @@ def _no_memory(
     return f"{said}; {_first(tenants, 'tenant')} (pass --tenant NAME)" if tenants else said
 
 
-def _failed_updates_of(storage: MemoryStorage, user: str, agent: str | None) -> list[str]:
-    """Ids of the dead letters of ``user`` and ``agent`` (none where a backend keeps none)."""
+def _dead_letters(storage: MemoryStorage, user: str | None = None) -> list[DeadLetter]:
+    """The failed updates kept in ``storage`` (``user``'s only when given), for a hint: none
+    where a backend keeps none or they cannot be listed (that is another command's error)."""
     try:
-        letters = storage.list_dead_letters(user)
-    except NotImplementedError:
+        return storage.list_dead_letters(user)
+    except (NotImplementedError, OSError):  # (a StorageError is an OSError)
         return []
-    return [letter.id for letter in letters if letter.agent_name == agent]
+
+
+def _kept(n: int, which: str = "") -> str:
+    """``"2 failed updates of theirs are kept (…)"``: where what was said waits, and how to
+    see and rerun it."""
+    return (
+        f"{n} failed update{'' if n == 1 else 's'}{which} {'is' if n == 1 else 'are'} kept "
+        "(deerflow-memory pending lists them, retry runs them again)"
+    )
 
 
 def _no_agent(storage: MemoryStorage, config: MemoryConfig, agent: str, tenant: str | None) -> str:
@@ -529,6 +547,7 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     config = _config(args)
     with _storage(args, config) as storage:
         documents = list(storage.list_documents())  # what only a delete left is not listed
+        nothing = None if documents else _nothing_stored(config, args.tenant, storage)
     if args.json:
         rows = [{"user": user_id, "agent": agent_name} for user_id, agent_name in documents]
         console.file.write(json.dumps(rows, ensure_ascii=False) + "\n")
@@ -536,8 +555,8 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
         for user_id, agent_name in documents:
             # Written as is: tab-separated for scripts (rich would expand the tab).
             console.file.write(f"{user_id}\t{agent_name or '(default agent)'}\n")
-    if not documents:  # a mistyped --root must not look like "no users yet" without a word
-        raise CommandFailed(_nothing_stored(config, args.tenant))
+    if nothing is not None:  # a mistyped --root must not look like "no users yet" without a word
+        raise CommandFailed(nothing)
     return 0
 
 
@@ -592,7 +611,7 @@ def _cmd_stats(args: argparse.Namespace, console: Console) -> int:
             if args.user is None and args.agent is not None:
                 raise CommandFailed(_no_agent(storage, config, args.agent, args.tenant))
             if args.user is None:
-                raise CommandFailed(_nothing_stored(config, args.tenant))
+                raise CommandFailed(_nothing_stored(config, args.tenant, storage))
             raise CommandFailed(_no_memory(storage, config, args.user, args.agent, args.tenant))
     if args.json:
         console.print_json(data=[s.to_dict() for s in stats])
@@ -678,7 +697,13 @@ def _read_stdin(limit: int) -> bytes:
             status=2,
         )
     try:
-        return read_stream_bounded(stream.buffer, limit)
+        buffer = getattr(stream, "buffer", None)
+        if buffer is not None:
+            return read_stream_bounded(buffer, limit)
+        # a text stream put in its place (main() called with sys.stdin = io.StringIO(…)):
+        # its characters as UTF-8, each at most 4 bytes, so reading limit + 1 is enough
+        text = stream.read(limit + 1)
+        return read_stream_bounded(io.BytesIO(text.encode("utf-8", "surrogatepass")), limit)
     except OSError as e:
         raise CommandFailed(f"cannot read stdin: {e.strerror or e}", status=2) from e
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import sys
 import threading
 import time
 from pathlib import Path
@@ -362,3 +363,70 @@ def test_a_bad_openai_base_url_is_one_line_without_its_password(
         status, out, err = run(capsys, "--root", str(tmp_path / "m"), "demo")
         assert_one_error_line(status, err, "OPENAI_BASE_URL")
         assert status == 2 and password not in out + err
+
+
+def _letter(root: Path, user: str, agent: str | None, said: str) -> None:
+    from langchain_core.messages import HumanMessage
+
+    from deerflow_memory.storage.file import FileMemoryStorage
+    from deerflow_memory.update.dead_letter import dead_letter_for
+    from deerflow_memory.update.queue import UpdateJob
+
+    job = UpdateJob(f"t-{user}", user, agent, (HumanMessage(said, id=f"h-{user}"),))
+    FileMemoryStorage(root).put_dead_letter(dead_letter_for(job, "ModelCallError: 503", attempts=8))
+
+
+def test_where_only_failed_updates_are_kept_every_command_points_to_pending(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # They said "no memory is stored here (check --root)" or named only other agents
+    # (attacker 302): what the user said waits in a failed update.
+    root = tmp_path / "mem"
+    _letter(root, "ann", None, "I keep bees.")
+    _letter(root, "bob", "coder", "I write Go.")
+    hints = {
+        ("show", "--user", "ann"): "for user 'ann' in",
+        ("export", "--user", "bob"): "1 failed update of theirs for agent coder is kept",
+        ("show", "--user", "ann", "--agent", "coder"): "of theirs for the default agent is kept",
+        ("list",): "no memory is stored in",
+        ("stats",): "2 failed updates are kept",
+        ("show", "--user", "zed"): "2 failed updates are kept",
+    }
+    for argv, words in hints.items():
+        status, _, err = run(capsys, "--root", str(root), *argv)
+        assert_one_error_line(status, err, words, "deerflow-memory pending lists them")
+        assert status == 1
+    # With memory under another agent, both are said: the letter and the agents stored.
+    source = write(tmp_path, "tea.json", {"facts": [{"content": "Drinks oolong"}]})
+    assert main(["--root", str(root), "import", "--user", "ann", "--agent", "tea", source]) == 0
+    capsys.readouterr()
+    status, _, err = run(capsys, "--root", str(root), "show", "--user", "ann")
+    assert_one_error_line(status, err, "1 failed update of theirs is kept", "stored agents: tea")
+
+
+def test_failed_updates_that_cannot_be_listed_leave_the_usual_answer(
+    root: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A dead_letters path that is a file made show exit 2 with "Not a directory" (attacker 302).
+    (Path(root) / "dead_letters").write_text("", encoding="utf-8")
+    status, _, err = run(capsys, "--root", root, "show", "--user", "bea")
+    assert_one_error_line(status, err, "no memory for user 'bea'", "stored users: ann")
+    assert status == 1
+
+
+def test_import_of_a_dash_reads_a_text_stream_put_in_place_of_stdin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # main() called with sys.stdin = io.StringIO(…) failed: a StringIO has no .buffer.
+    import io
+
+    from deerflow_memory.storage.file import FileMemoryStorage
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO('{"facts": [{"content": "Rides a tandem"}]}'))
+    status, out, _ = run(capsys, "--root", str(tmp_path), "import", "--user", "cy", "-")
+    assert status == 0 and "imported 1 fact into cy" in out
+    assert [f.content for f in FileMemoryStorage(tmp_path).load("cy").facts] == ["Rides a tandem"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("{" * 10 + "x" * 5000))
+    monkeypatch.setenv("DEERFLOW_MEMORY_MAX_IMPORT_BYTES", "4096")
+    status, _, err = run(capsys, "--root", str(tmp_path), "import", "--user", "dee", "-")
+    assert_one_error_line(status, err, "stdin", "import limit")
