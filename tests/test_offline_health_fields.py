@@ -401,7 +401,10 @@ def test_a_list_of_conditions_by_name_or_ending_keeps_each(said: str, stored: li
         ),
         # blank lines between a field's items ended the field after its first item
         ("Conditions:\n\n- coeliac\n\n- vertigo", ["User has coeliac and vertigo"]),
-        ("Allergies:\n- kiwi\n\n- latex\n\n\n- figs", ["User is allergic to kiwi, latex, figs"]),
+        (
+            "Allergies:\n- kiwi\n\n- latex\n\n\n- sesame",
+            ["User is allergic to kiwi, latex, sesame"],
+        ),
         ("过敏：\n1. 芒果\n\n2. 虾", ["用户对芒果、虾过敏"]),
         # …but a blank line and then no item of the list still ends it
         ("Allergies:\n- kiwi\n\nI like rowing.", ["User is allergic to kiwi", "User likes rowing"]),
@@ -428,7 +431,6 @@ def test_a_field_knows_more_conditions_and_goes_on_over_blank_lines(
         "Medical history: gout, angina, maternal",
         # someone of the user's named as family say it, or cared for
         "My nan moves in on Sunday. Conditions: dementia, angina.",
-        "Notes for Mrs Okafor. Conditions: COPD, gout.",
         "I look after my grandad. Conditions: Parkinson's.",
     ],
 )
@@ -481,32 +483,114 @@ def test_withdrawing_one_suffered_condition_keeps_the_others() -> None:
 @pytest.mark.parametrize(
     ("said", "need"),
     [
-        # an allergy or diet field after someone of the user's was named, in a message without
-        # the user as a subject, was stored as the user's need
-        ("My daughter saw the allergist on Monday. Allergies: sesame.", "sesame"),
+        # an allergy or diet field after a sentence that heads someone else's record was
+        # stored as the user's need
         ("My nephew's camp form.\nAllergies:\n- walnuts\n- kiwi", "walnuts"),
-        ("Reserving for my colleague. Diet: halal.", "halal"),
+        ("Here are my wife's details.\nDiet: halal", "halal"),
+        ("My daughter's school registration. Allergies: sesame.", "sesame"),
         ("我女儿的入园登记。过敏：芒果", "芒果"),
         ("我老公的体检单。\n过敏：\n- 青霉素\n- 海鲜", "青霉素"),
+        ("帮我妈妈填个表。过敏：花生", "花生"),
     ],
 )
-def test_a_need_field_after_someone_of_the_users_is_named_is_theirs(said: str, need: str) -> None:
+def test_a_need_field_under_someone_elses_record_is_theirs(said: str, need: str) -> None:
     assert not [fact for fact in facts_after(said) if need in fact]
 
 
 @pytest.mark.parametrize(
     ("said", "stored"),
     [
-        # the user as a subject too: theirs or the user's, a need kept is the safer error
+        # the user's own field beside someone named as company, a referrer or a modifier: a
+        # need kept is the safer error (attacker 303: they were lost when anyone was named)
         ("My sister and I are both coming. Allergies: sesame.", ["User is allergic to sesame"]),
-        # named after the field, or only in a form's answer: the user's own form
+        ("My colleague recommended this cafe. Allergies: sesame", ["User is allergic to sesame"]),
+        ("Booking for 3 incl. my twins. Allergies: sesame.", ["User is allergic to sesame"]),
+        (
+            "Staying with my parents this week. Please note my diet: vegan",
+            ["User is vegan"],
+        ),
         ("Allergies: sesame. My daughter has none.", ["User is allergic to sesame"]),
         (
             "Emergency contact: my brother\nAllergies: sulfa drugs",
             ["User is allergic to sulfa drugs"],
         ),
         ("紧急联系人：我姐姐\n过敏：磺胺类药物", ["用户对磺胺类药物过敏"]),
+        ("老师好！过敏：芒果", ["用户对芒果过敏"]),  # a greeting, no record of the teacher's
+        ("去哥伦比亚玩几天。过敏：花生", ["用户对花生过敏"]),  # 哥 in a place's name
     ],
 )
 def test_a_need_field_of_the_users_own_stays_hers(said: str, stored: list[str]) -> None:
+    assert [fact for fact in facts_after(said) if "过敏" in fact or "User is" in fact] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a title, a place, a job or NaN is no one else (attacker 303: "Mrs", "Gran", "carer"
+        # and "nan" ruled the user's conditions out)
+        ("Name: Mrs Ada Obi\nConditions: asthma", ["User has asthma"]),
+        ("Off to Gran Canaria soon. Conditions: gout", ["User has gout"]),
+        ("I work as a carer. Conditions: asthma", ["User works as a carer", "User has asthma"]),
+    ],
+)
+def test_a_title_a_place_or_a_job_is_no_one_else(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # one short bullet after a blank line that is no need's thing ends the field, which
+        # keeps its answer (attacker 303: "- suggest a menu" voided the field)
+        ("Allergies:\n- hazelnuts\n\n- suggest a menu", ["User is allergic to hazelnuts"]),
+        ("Allergies:\n- hazelnuts\n\n- lol", ["User is allergic to hazelnuts"]),
+        ("Conditions:\n- asthma\n\n- quick lunches", ["User has asthma"]),
+        ("过敏：\n- 花生\n\n- 推荐菜谱", ["用户对花生过敏"]),
+    ],
+)
+def test_a_bullet_after_a_blank_line_goes_on_only_as_a_need_thing(
+    said: str, stored: list[str]
+) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("told", "over", "stored"),
+    [
+        # a medication stopped kept the need and added "User no longer takes …"
+        ("I take warfarin.", "I no longer take warfarin.", []),
+        ("I take warfarin.", "I don't take warfarin anymore.", []),
+        ("I'm on lisinopril 10mg.", "I came off lisinopril last year.", []),
+        ("Meds: warfarin, metformin", "I'm off warfarin now.", ["User takes metformin"]),
+        # a condition cured, said of the user or of the condition
+        ("I have gout.", "I'm cured of gout.", []),
+        ("I have gout and migraine.", "My gout is cured.", ["User has migraine"]),
+        # one condition of several over keeps the others (all were kept)
+        ("Conditions: asthma, eczema", "I don't have eczema anymore.", ["User has asthma"]),
+        ("I take warfarin and metformin.", "I stopped taking warfarin.", ["User takes metformin"]),
+    ],
+)
+def test_a_medication_stopped_or_a_condition_cured_is_withdrawn(
+    told: str, over: str, stored: list[str]
+) -> None:
+    assert facts_after(told, over) == stored
+
+
+@pytest.mark.parametrize(
+    ("told", "later", "kept"),
+    [
+        # an attack or a flare over is no condition over
+        ("I have migraines.", "My migraine is gone.", "User has migraines"),
+        ("I have eczema.", "My eczema cleared up.", "User has eczema"),
+        # what is no medication is said as it was (a statement, not a withdrawal)
+        (
+            "I take sugar in my tea.",
+            "I don't take sugar in my tea anymore.",
+            "User does not take sugar in their tea",
+        ),
+    ],
+)
+def test_what_is_no_medication_stopped_or_condition_cured_withdraws_nothing(
+    told: str, later: str, kept: str
+) -> None:
+    assert kept in facts_after(told, later)

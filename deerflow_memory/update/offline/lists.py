@@ -32,15 +32,23 @@ from __future__ import annotations
 import re
 
 from deerflow_memory.capture.kin import KIN_EN
+from deerflow_memory.update.offline.ellipsis import zh_things
 from deerflow_memory.update.offline.vocabulary import (
     ACCESS_FIELD_EN,
     CJK,
+    CONDITION_EN,
     CONDITION_FIELD_EN,
     CONDITION_FIELD_ZH,
+    CONDITION_NAME_ZH,
+    CONDITION_ZH,
+    DIET_EN,
     DIET_FIELD_EN,
+    DRUG_NAME_EN,
     KIN_ZH,
+    MEDICATION_EN,
     MEDICATION_FIELD_EN,
     NEED_FIELD_BEFORE_EN,
+    NEED_THING_EN,
 )
 
 __all__ = ["REMARK_OVER", "lists_read"]
@@ -369,26 +377,22 @@ def lists_read(text: str) -> str:
 
 def _loose_answer(body: str, lines: list[str], at: int) -> bool:
     """Whether the item ``body`` at ``lines[at]``, after a blank line, is one more answer of a
-    loose list: a thing (short, no clause, no one named) standing alone, with a blank line or
+    loose list: a known need's thing (an allergen, a food, a condition, a medication, a diet:
+    "- latex", not "- suggest a menu", "- lol", "- Sam") standing alone, with a blank line or
     the end after it (a list of its own that follows is no answer: "- pizza\n- pasta")."""
     after = lines[at + 1] if at + 1 < len(lines) else ""
-    return (
-        not after.strip()
-        and len(body.split()) <= 4
-        and not _NOT_AN_ANSWER.search(body)
-        and _OWN.search(body) is None
-        and _KIN_ANY.search(body) is None
-        and _LOOSE_NO_ANSWER.search(body) is None
+    thing = body.strip().rstrip(".,;，。；")
+    return not after.strip() and (
+        zh_things(thing) or _CONDITION_ZH_ITEM.fullmatch(thing) is not None
+        if CJK.search(thing)
+        else _KNOWN_THING_EN.fullmatch(thing) is not None
     )
 
 
-# What ends a message, not a list ("- Thanks", "- Cheers, Sam"), or an answer with an aside
-# ("- metformin (stopped last year)"), which may rule the whole field out.
-_LOOSE_NO_ANSWER = re.compile(
-    r"\b(?:thanks?|thank you|thx|ty|cheers|regards|best|bye|please|pls|hi|hello|hey)\b"
-    r"|[!,()（）]",
-    _I,
+_KNOWN_THING_EN = re.compile(
+    rf"(?:{NEED_THING_EN}|{CONDITION_EN}|{MEDICATION_EN}|{DRUG_NAME_EN}|{DIET_EN})", _I
 )
+_CONDITION_ZH_ITEM = re.compile(rf"(?:{CONDITION_NAME_ZH}|{CONDITION_ZH})")
 
 
 def _marker(item: re.Match[str]) -> str:

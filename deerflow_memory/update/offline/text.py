@@ -93,6 +93,7 @@ from deerflow_memory.update.offline.vocabulary import (
     CONDITION_ZH,
     DIET_EN,
     DIET_FIELD_EN,
+    DRUG_NAME_EN,
     FOR_EXAMPLE_ZH,
     KIN_ZH,
     MEDICATION_EN,
@@ -1701,37 +1702,41 @@ _EN_NEED_LABEL = re.compile(
     r"\s*(?::|\s[-–—])(?!\s*-|\W*$)\s*",  # (an empty answer: _NO_FIELD_ITEM)
     _I,
 )
-# Kin said as family say it, and those cared for (a condition field after them is theirs:
-# "My gran is coming to stay. Conditions: dementia", "Carer's notes for Mrs Patel"); beside
-# KIN_EN, which other readings share.
+# Kin said as family say it: someone else only as the user's ("My gran is coming to stay.
+# Conditions: dementia"; not "Gran Canaria", "NaN", a title: "Name: Mrs Jane Smith").
 _KIN_MORE_EN = (
-    r"gran|granny|grannie|nan|nana|nanna|nanny|grandad|granddad|gramps|grampa|gramma|oma|opa|"
-    r"abuela|abuelo|mrs|mr|carer|caregiver|care home|in-laws?|mother-in-law|father-in-law"
+    r"gran|granny|grannie|nan|nana|nanna|grandad|granddad|gramps|grampa|gramma|oma|opa|abuela|"
+    r"abuelo|in-laws|mother-in-law|father-in-law|stepson|stepdaughter|step-son|step-daughter|"
+    r"hubby|missus"
 )
+_MY_KIN_MORE_EN = rf"(?:my|our)\s+(?:{_KIN_MORE_EN})"
 # Someone or something else a message is about, whose conditions, medications or access needs a
 # form's fields may be: kin and others of the user's, a pet, a patient, a guest, a character, a
 # case study, a quiz ("My dad saw the cardiologist.\nDiagnosis: hypertension").
 _OTHERS_IN_MESSAGE = re.compile(
-    rf"\b(?:{KIN_EN}|{_KIN_MORE_EN}|partner|friend|colleague|coworker|roommate|flatmate|guest|traveller|traveler|"
-    r"passenger|patient|client|resident|student|child|kid|baby|pet|dog|cat|vet|character|hero|heroine|"
-    r"novel|story|episode|season|case study|exam|quiz|question|homework|assignment|scenario|example|"
-    r"sample|template|he|she|his|her|him|they|their|them)s?\b|"
+    rf"\b(?:{KIN_EN}|{_MY_KIN_MORE_EN}|partner|friend|colleague|coworker|roommate|flatmate|guest|"
+    r"traveller|traveler|passenger|patient|client|resident|student|child|kid|baby|pet|dog|cat|vet|"
+    r"character|hero|heroine|novel|story|episode|season|case study|exam|quiz|question|homework|"
+    r"assignment|scenario|example|sample|template|he|she|his|her|him|they|their|them)s?\b|"
     rf"(?:{KIN_ZH})|朋友|同事|室友|病人|患者|客人|宠物|狗|猫|角色|小说|案例|考试|题目|作业|例子|(?<!其)他|她",
     _I,
 )
 
 
-# Someone of the user's named ("My son's intake form.", "Booking for my husband.", "我儿子的
-# 体检表"), and the user as a subject ("I", "we", "我", not "我儿子"): see candidates_from_text.
-_SOMEONE_OF_THE_USERS = re.compile(
-    rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{KIN_EN}|{_KIN_MORE_EN}|partner|friend|colleague|coworker|roommate|"
-    r"flatmate|guest|patient|client|student|child|kid|baby|dog|cat)s?\b|"
-    rf"(?:{KIN_ZH})|朋友|同事|室友|客人|病人|患者",
+# A sentence that heads someone else's record, after which an allergy or diet field is theirs:
+# "My son's intake form.", "Here are my wife's details", "Filling this in for my dad",
+# "我女儿的入园登记", "帮我老公填个表" (not "My colleague recommended this place", "Hiking with
+# my dad", "Booking for my husband and me": the user's own field there, kept).
+_THEIR_RECORD = re.compile(
+    r"(?:(?:here(?:'s| is| are)|this is|these are|below (?:is|are)|attached (?:is|are))\s+)?"
+    rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?:{KIN_EN}|{_KIN_MORE_EN}|guest|patient|"
+    r"client|student)(?:'s|s'|’s)\s+(?:[\w-]+\s+){0,2}?(?:forms?|details|profile|chart|records?|"
+    r"info|information|notes|registration|application|sign-?up|intake|sheet|card)"
+    r"|(?:filling|fill)\s+(?:this|it|these|the\s+form)\s+(?:in|out)\s+for\s+(?:my|our)\s+"
+    rf"(?:[\w-]+\s+)?(?:{KIN_EN})(?!.*\b(?:me|myself|us|I)\b)"
+    rf"|(?:这是|下面是|以下是|帮|替|给)?我的?(?:{KIN_ZH})的?[\u4e00-\u9fff]{{0,4}}?"
+    r"(?:表|单|登记|病历|资料|信息|档案|情况)",
     _I,
-)
-_A_FIELDS_LABEL = re.compile(r"\s*[^\s:：]{1,12}(?:\s+[^\s:：]{1,12}){0,3}\s*[:：]")
-_USER_AS_SUBJECT = re.compile(
-    rf"\b(?:I|I'm|I've|I'd|I'll|me|myself|we|we're|we've|us)\b|我(?!的?(?:{KIN_ZH}))", _I
 )
 
 
@@ -1753,10 +1758,7 @@ _SUPPLEMENT = (
 )
 _CONDITION_ITEM = re.compile(rf"{_NOT_A_HEALTH_ITEM}(?:{CONDITION_EN})", _I)
 _MEDICATION_ITEM = re.compile(
-    rf"{_NOT_A_HEALTH_ITEM}(?:{MEDICATION_EN}|{_SUPPLEMENT}|[a-z]{{2,}}(?:pril|sartan|statin|olol|azole|cillin|"
-    r"cycline|mycin|prazole|oxetine|pramine|tidine|dipine|thyroxine|profen|amol|ophen|xaban|farin|"
-    r"parin|asone|isone|olone)(?:\s+\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|iu|units?))?)",
-    _I,
+    rf"{_NOT_A_HEALTH_ITEM}(?:{MEDICATION_EN}|{_SUPPLEMENT}|{DRUG_NAME_EN})", _I
 )
 # An access need: "wheelchair user", "step-free access", "a hearing loop" (not "great", "92",
 # "WCAG AA compliance", "car").
@@ -2814,17 +2816,14 @@ def candidates_from_text(text: str) -> list[Candidate]:
     # a condition, medication or accessibility field is read only in a message naming no one
     # else, no pet and no story, case or quiz ("My son saw the GP. Diagnosis: …")
     health = _OTHERS_IN_MESSAGE.search(text) is None
-    # an allergy or diet field is theirs after someone of the user's was named, in a message
-    # without the user as a subject ("My son's intake form.\nAllergies: peanuts")
-    user_said = _USER_AS_SUBJECT.search(text) is not None
-    someone_named = False
+    # an allergy or diet field is theirs after a sentence that heads their record ("My son's
+    # intake form.\nAllergies: peanuts")
+    theirs = False
     for at, (raw, terminator) in enumerate(said_in_order):
         if not raw.strip():  # the line break after "…peanuts.": "Shrimp too." follows it
             continue
-        needs = user_said or not someone_named
-        if not someone_named:  # (in a form's answer it is no topic: "紧急联系人：我老公")
-            label = _A_FIELDS_LABEL.match(raw)
-            someone_named = _SOMEONE_OF_THE_USERS.search(label[0] if label else raw) is not None
+        needs = not theirs
+        theirs = theirs or _THEIR_RECORD.fullmatch(raw.strip().rstrip(".!:：。！")) is not None
         if withdrew is not None:
             (where, was_said), withdrew = withdrew, None
             if WITHDRAWAL_UNDONE.fullmatch(raw) and where < len(found):
@@ -2996,8 +2995,8 @@ def _read_into(
     reading of the same sentence found, :func:`_each_diet`). With ``told``, a need a doctor
     told the user of is read (:func:`_told_need`); with ``health``, a condition, medication
     or accessibility field (the message names no one else: :data:`_OTHERS_IN_MESSAGE`); with
-    ``needs``, an allergy, intolerance or diet field (no one of the user's was named before
-    it in a message without the user as a subject: :data:`_SOMEONE_OF_THE_USERS`)."""
+    ``needs``, an allergy, intolerance or diet field (no sentence before it headed someone
+    else's record: :data:`_THEIR_RECORD`)."""
     raw = _SARCASM.sub(_taken_back, raw)
     if not _LETTER.search(raw):
         return

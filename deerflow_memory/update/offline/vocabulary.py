@@ -156,6 +156,13 @@ MEDICATION_EN = (
     r"birth control|immunosuppressants|antihistamines|painkillers|lithium|metformin|warfarin|levothyroxine|"
     r"ssris?|an ssri|methadone|inhalers?)"
 )
+# A drug by its name's ending ("lisinopril", "atorvastatin 20mg"): with MEDICATION_EN, what a
+# medication field's item or a medication stopped may be.
+DRUG_NAME_EN = (
+    r"[a-z]{2,}(?:pril|sartan|statin|olol|azole|cillin|cycline|mycin|prazole|oxetine|pramine|"
+    r"tidine|dipine|thyroxine|profen|amol|ophen|xaban|farin|parin|asone|isone|olone)"
+    r"(?:\s+\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|iu|units?))?"
+)
 # "my blood pressure is high": what of the body a state can be said of, and the states.
 BODY_EN = (
     r"(?:cholesterol|blood pressure|blood sugar|iron(?: levels?)?|vitamin d(?: levels?)?|thyroid|resting heart rate|"
