@@ -432,6 +432,10 @@ def test_a_field_knows_more_conditions_and_goes_on_over_blank_lines(
         # someone of the user's named as family say it, or cared for
         "My nan moves in on Sunday. Conditions: dementia, angina.",
         "I look after my grandad. Conditions: Parkinson's.",
+        # kin said bare with a capital, or someone cared for by title (attacker 305)
+        "Gran is coming to stay.\nConditions: dementia",
+        "Carer's notes for Mrs Patel.\nConditions: dementia\nMedication: donepezil",
+        "Nana's meds list:\nMedication: warfarin",
     ],
 )
 def test_a_field_with_an_item_that_is_no_need_of_the_users_stores_no_condition(
@@ -491,6 +495,13 @@ def test_withdrawing_one_suffered_condition_keeps_the_others() -> None:
         ("我女儿的入园登记。过敏：芒果", "芒果"),
         ("我老公的体检单。\n过敏：\n- 青霉素\n- 海鲜", "青霉素"),
         ("帮我妈妈填个表。过敏：花生", "花生"),
+        # said as for them alone (attacker 305: stored as the user's)
+        ("Booking for my husband.\nAllergies: shellfish", "shellfish"),
+        ("This is for my dad.\nAllergies: penicillin", "penicillin"),
+        ("Registering my son for nursery.\nAllergies: eggs", "eggs"),
+        ("My daughter starts school. Here's her form.\nAllergies: eggs", "eggs"),
+        ("My son Tom's intake form.\nAllergies: peanuts", "peanuts"),
+        ("帮我儿子报名夏令营。\n过敏：花生", "花生"),
     ],
 )
 def test_a_need_field_under_someone_elses_record_is_theirs(said: str, need: str) -> None:
@@ -530,6 +541,10 @@ def test_a_need_field_of_the_users_own_stays_hers(said: str, stored: list[str]) 
         # and "nan" ruled the user's conditions out)
         ("Name: Mrs Ada Obi\nConditions: asthma", ["User has asthma"]),
         ("Off to Gran Canaria soon. Conditions: gout", ["User has gout"]),
+        (
+            "Booking for my husband and me.\nAllergies: shellfish",
+            ["User: booking for their husband and them", "User is allergic to shellfish"],
+        ),
         ("I work as a carer. Conditions: asthma", ["User works as a carer", "User has asthma"]),
     ],
 )
@@ -546,6 +561,10 @@ def test_a_title_a_place_or_a_job_is_no_one_else(said: str, stored: list[str]) -
         ("Allergies:\n- hazelnuts\n\n- lol", ["User is allergic to hazelnuts"]),
         ("Conditions:\n- asthma\n\n- quick lunches", ["User has asthma"]),
         ("过敏：\n- 花生\n\n- 推荐菜谱", ["用户对花生过敏"]),
+        # …a need's thing with a word before it, a supplement or a "no" of a diet goes on
+        ("Allergies:\n- walnuts\n\n- bee stings", ["User is allergic to walnuts, bee stings"]),
+        ("Medications:\n- metformin\n\n- vitamin D", ["User takes metformin and vitamin D"]),
+        ("Diet:\n- vegetarian\n\n- no pork", ["User is vegetarian", "User avoids pork"]),
     ],
 )
 def test_a_bullet_after_a_blank_line_goes_on_only_as_a_need_thing(
@@ -557,23 +576,41 @@ def test_a_bullet_after_a_blank_line_goes_on_only_as_a_need_thing(
 @pytest.mark.parametrize(
     ("told", "over", "stored"),
     [
-        # a medication stopped kept the need and added "User no longer takes …"
-        ("I take warfarin.", "I no longer take warfarin.", []),
-        ("I take warfarin.", "I don't take warfarin anymore.", []),
-        ("I'm on lisinopril 10mg.", "I came off lisinopril last year.", []),
-        ("Meds: warfarin, metformin", "I'm off warfarin now.", ["User takes metformin"]),
-        # a condition cured, said of the user or of the condition
-        ("I have gout.", "I'm cured of gout.", []),
-        ("I have gout and migraine.", "My gout is cured.", ["User has migraine"]),
-        # one condition of several over keeps the others (all were kept)
+        # one condition or medication of several said over keeps the others (all were kept)
         ("Conditions: asthma, eczema", "I don't have eczema anymore.", ["User has asthma"]),
+        ("I have gout and migraines.", "I no longer have gout.", ["User has migraines"]),
         ("I take warfarin and metformin.", "I stopped taking warfarin.", ["User takes metformin"]),
     ],
 )
-def test_a_medication_stopped_or_a_condition_cured_is_withdrawn(
+def test_one_need_of_several_said_over_keeps_the_others(
     told: str, over: str, stored: list[str]
 ) -> None:
     assert facts_after(told, over) == stored
+
+
+@pytest.mark.parametrize(
+    ("told", "later", "kept"),
+    [
+        # a drug stopped is no allergy over, nor a stop for good (attacker 305: "I'm off X"
+        # withdrew an allergy to X, and "…for now", "…back on it Monday" the medication)
+        (
+            "I'm allergic to penicillin.",
+            "I'm off penicillin now.",
+            "User is allergic to penicillin",
+        ),
+        ("I take warfarin.", "I'm off warfarin now, until Tuesday.", "User takes warfarin"),
+        ("I take warfarin.", "I'm done with warfarin!", "User takes warfarin"),
+        (
+            "I have asthma.",
+            "My asthma is no longer a problem, thanks to my inhaler.",
+            "User has asthma",
+        ),
+        # "A or B" says neither for sure: not split into "User has asthma"
+        ("I have asthma or COPD.", "I don't have COPD anymore.", "User has asthma or COPD"),
+    ],
+)
+def test_what_is_not_plainly_over_keeps_the_need(told: str, later: str, kept: str) -> None:
+    assert kept in facts_after(told, later)
 
 
 @pytest.mark.parametrize(

@@ -49,6 +49,7 @@ from deerflow_memory.update.offline.vocabulary import (
     MEDICATION_FIELD_EN,
     NEED_FIELD_BEFORE_EN,
     NEED_THING_EN,
+    SUPPLEMENT_EN,
 )
 
 __all__ = ["REMARK_OVER", "lists_read"]
@@ -390,7 +391,10 @@ def _loose_answer(body: str, lines: list[str], at: int) -> bool:
 
 
 _KNOWN_THING_EN = re.compile(
-    rf"(?:{NEED_THING_EN}|{CONDITION_EN}|{MEDICATION_EN}|{DRUG_NAME_EN}|{DIET_EN})", _I
+    # (a word before it: "pine nuts", "bee stings"; "no pork" in a diet)
+    rf"(?:no\s+|[\w-]+\s+)?(?:{NEED_THING_EN}|{CONDITION_EN}|{MEDICATION_EN}|{DRUG_NAME_EN}"
+    rf"|{SUPPLEMENT_EN}|{DIET_EN}|stings?|dyes?|iodine|morphine|nightshades)",
+    _I,
 )
 _CONDITION_ZH_ITEM = re.compile(rf"(?:{CONDITION_NAME_ZH}|{CONDITION_ZH})")
 

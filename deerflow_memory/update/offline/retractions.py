@@ -91,12 +91,6 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I {ADV_EN}(?:don't|do not) (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
     re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
     re.compile(rf"^I {ADV_EN}no longer (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+)$", _I),
-    # a medication stopped: "I no longer take warfarin", "I'm off warfarin now", "I came off
-    # the statins" (not "I'm off work", "I don't take sugar anymore": said as it is)
-    re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) take (?:my |the )?(?P<v>{MEDICATION_EN}|{DRUG_NAME_EN})(?: {_ANYMORE_EN})?$", _I),
-    re.compile(rf"^I(?:'m| am|'ve| have)? {ADV_EN}(?:off|come off|came off|been taken off|done with) (?:the |my )?(?P<v>{MEDICATION_EN}|{DRUG_NAME_EN})(?: (?:now|for good)| {_ANYMORE_EN}|{AGO_EN})?$", _I),
-    # "I'm cured of gout", "I've been cured of my eczema"
-    re.compile(rf"^I(?:'m| am|'ve been| have been| was| got)? {ADV_EN}(?:fully |completely )?cured of (?:my )?(?P<v>{CONDITION_EN})(?: (?:now|for good)|{AGO_EN})?$", _I),
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I),
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
     # "I outgrew my kiwi allergy" (a need only: "I outgrew my jeans" is said as it is)
@@ -112,9 +106,6 @@ _EN_WITHDRAWALS = (
     re.compile(r"^(?:please )?(?:forget|ignore|disregard|delete|remove) (?:that |the (?:part|bit) (?:where|that|about) )I(?:'m| am|'ve| have| was| said I'm) (?P<v>.+)$", _I),
     re.compile(rf"^(?:please )?(?:forget|scratch|scrap|cancel|drop|ditch) (?:about )?(?:the|my|that) (?P<v>.+?) {_PLAN_EN}(?: (?:too|as well|altogether|entirely))?$", _I),
     re.compile(rf"^(?:the|my) (?P<v>.+?) {_PLAN_EN} (?:is|was|got|has been|'s) (?:now )?(?:cancell?ed|off|called off|scrapped|not happening)$", _I),
-    # "my gout is cured", "my asthma is gone for good" (not "my migraine is gone", "my eczema
-    # cleared up": an attack or a flare over)
-    re.compile(rf"^my (?P<v>{CONDITION_EN}) (?:is|'s|has been|was|got) (?:now |finally |completely |fully )?(?:cured|gone for good|healed for good|no longer a (?:problem|thing))$", _I),
     # "my peanut allergy is gone", "my lactose intolerance went away"
     re.compile(rf"^my (?!.*\b(?:{KIN_EN}|{_KIN_SAID_SHORT})s?\b|{_NO_ONE_THING}\b)(?P<of>[\w -]{{1,40}}?) (?P<kind>allergy|intolerance|sensitivity) (?:(?:is|'s|has|seems) (?:now |finally |completely |totally )?(?:gone|over|cured|resolved|cleared up|disappeared|gone away)|(?:finally |completely )?(?:went away|cleared up|disappeared|resolved))$", _I),
 )
@@ -287,8 +278,11 @@ def need_things(need: str) -> tuple[str, ...]:
         of, known = _EXAMPLES_EN.sub("", en["of"]).strip(" ."), _A_THING_EN
     elif (en := _HAS_OF_EN.search(need)) is not None:
         # "User has asthma and eczema", "User takes warfarin and metformin": one condition
-        # or medication each (so "I don't have eczema anymore" keeps the asthma)
+        # or medication each (so "I don't have eczema anymore" keeps the asthma; not "…asthma
+        # or COPD", which says neither for sure)
         of = en["of"].strip(" .")
+        if re.search(r"\bor\b", of, re.IGNORECASE):
+            return ()
         known = _A_CONDITION_EN if en["verb"].casefold() == "has" else _A_MEDICATION_EN
     else:
         return ()

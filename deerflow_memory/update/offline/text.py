@@ -102,6 +102,7 @@ from deerflow_memory.update.offline.vocabulary import (
     NEED_THING_EN,
     PERSON_ZH,
     SINCE_WHEN_EN,
+    SUPPLEMENT_EN,
     SYMPTOM_EN,
     SYMPTOM_ZH,
     TAKEN_BACK,
@@ -1714,6 +1715,10 @@ _MY_KIN_MORE_EN = rf"(?:my|our)\s+(?:{_KIN_MORE_EN})"
 # form's fields may be: kin and others of the user's, a pet, a patient, a guest, a character, a
 # case study, a quiz ("My dad saw the cardiologist.\nDiagnosis: hypertension").
 _OTHERS_IN_MESSAGE = re.compile(
+    # "Gran is coming to stay", "Nana's meds list", "Carer's notes for Mrs Patel" (not "Gran
+    # Canaria", "NaN", "Name: Mrs Ada Obi": the user's own title)
+    r"(?-i:\b(?:Gran|Granny|Nan|Nana|Nanna|Grandad|Gramps)\b)(?!\s+(?:Canaria|Turismo|Torino|Paradiso))|"
+    r"\b(?:carer|caregiver)'s\b|\b(?:for|visiting|caring for|looking after)\s+(?-i:M(?:rs|r|s|iss)\.?\s+[A-Z])|"
     rf"\b(?:{KIN_EN}|{_MY_KIN_MORE_EN}|partner|friend|colleague|coworker|roommate|flatmate|guest|"
     r"traveller|traveler|passenger|patient|client|resident|student|child|kid|baby|pet|dog|cat|vet|"
     r"character|hero|heroine|novel|story|episode|season|case study|exam|quiz|question|homework|"
@@ -1727,15 +1732,31 @@ _OTHERS_IN_MESSAGE = re.compile(
 # "My son's intake form.", "Here are my wife's details", "Filling this in for my dad",
 # "我女儿的入园登记", "帮我老公填个表" (not "My colleague recommended this place", "Hiking with
 # my dad", "Booking for my husband and me": the user's own field there, kept).
+_THEIRS_WHO = (
+    rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?:{KIN_EN}|{_KIN_MORE_EN}|guest|patient|client|student|carer)"
+    r"(?:\s+(?-i:[A-Z][a-z]+))?"  # "my son Tom"
+)
+_RECORD = (
+    r"(?:forms?|details|profile|chart|records?|info|information|notes|registration|application"
+    r"|sign-?up|intake|sheet|card|meds\s+list)"
+)
 _THEIR_RECORD = re.compile(
+    # "My son's intake form", "Here are my wife's details", "My son Tom's form, he's 6"
     r"(?:(?:here(?:'s| is| are)|this is|these are|below (?:is|are)|attached (?:is|are))\s+)?"
-    rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?:{KIN_EN}|{_KIN_MORE_EN}|guest|patient|"
-    r"client|student)(?:'s|s'|’s)\s+(?:[\w-]+\s+){0,2}?(?:forms?|details|profile|chart|records?|"
-    r"info|information|notes|registration|application|sign-?up|intake|sheet|card)"
-    r"|(?:filling|fill)\s+(?:this|it|these|the\s+form)\s+(?:in|out)\s+for\s+(?:my|our)\s+"
-    rf"(?:[\w-]+\s+)?(?:{KIN_EN})(?!.*\b(?:me|myself|us|I)\b)"
+    rf"{_THEIRS_WHO}(?:'s|s'|’s)\s+(?:[\w-]+\s+){{0,2}}?{_RECORD}(?:\s*,\s*(?:he|she)'s\s+\d+)?"
+    # "Here's her form", "This is his info"
+    rf"|(?:here(?:'s| is)|this is|attached is)\s+(?:his|her)\s+(?:[\w-]+\s+)?{_RECORD}"
+    # "Booking for my husband", "This is for my dad", "Details for my wife": for them alone
+    r"|(?:(?:this is|it's|booking|a booking|reservation|a reservation|a table|order|details|info"
+    r"|notes|filling (?:this|it) (?:in|out))\s+)?(?:for|on behalf of)\s+"
+    rf"{_THEIRS_WHO}"
+    # "Signing up my daughter for camp", "Registering my son for nursery"
+    rf"|(?:signing up|registering|enrolling|enroling|booking in)\s+{_THEIRS_WHO}"
+    r"(?:\s+(?:for|at|in|on|with)\s+[\w' -]{1,30})?"
+    # "我女儿的入园登记", "帮我妈妈填个表", "帮我儿子报名夏令营", "替我爸报名体检"
     rf"|(?:这是|下面是|以下是|帮|替|给)?我的?(?:{KIN_ZH})的?[\u4e00-\u9fff]{{0,4}}?"
-    r"(?:表|单|登记|病历|资料|信息|档案|情况)",
+    r"(?:表|单|登记|病历|资料|信息|档案|情况)"
+    rf"|(?:帮|替|给)我的?(?:{KIN_ZH})(?:报名|预约|登记|订)[\u4e00-\u9fff]{{0,8}}",
     _I,
 )
 
@@ -1750,15 +1771,9 @@ _NOT_A_HEALTH_ITEM = (
 # A condition or a medication a form's field names: from the vocabularies, or a drug's name by
 # its ending ("lisinopril", "atorvastatin"); anything else ("Conditions: sunny", "Health:
 # good", "Meds: later") is no need.
-# A supplement, in a list of medications ("Meds: metformin, fish oil"; "I take iron" alone is no
-# medical need).
-_SUPPLEMENT = (
-    r"fish oil|cod liver oil|omega[- ]?3s?|(?:multi)?vitamins?(?: [a-e]\d{0,2})?|iron(?: tablets)?|"
-    r"magnesium|zinc|folic acid|melatonin|probiotics|supplements"
-)
 _CONDITION_ITEM = re.compile(rf"{_NOT_A_HEALTH_ITEM}(?:{CONDITION_EN})", _I)
 _MEDICATION_ITEM = re.compile(
-    rf"{_NOT_A_HEALTH_ITEM}(?:{MEDICATION_EN}|{_SUPPLEMENT}|{DRUG_NAME_EN})", _I
+    rf"{_NOT_A_HEALTH_ITEM}(?:{MEDICATION_EN}|{SUPPLEMENT_EN}|{DRUG_NAME_EN})", _I
 )
 # An access need: "wheelchair user", "step-free access", "a hearing loop" (not "great", "92",
 # "WCAG AA compliance", "car").

@@ -163,6 +163,12 @@ DRUG_NAME_EN = (
     r"tidine|dipine|thyroxine|profen|amol|ophen|xaban|farin|parin|asone|isone|olone)"
     r"(?:\s+\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|iu|units?))?"
 )
+# A supplement: an item of a medication field ("Meds: metformin, fish oil"), though "I take
+# iron" alone is no medical need.
+SUPPLEMENT_EN = (
+    r"(?:fish oil|cod liver oil|omega[- ]?3s?|(?:multi)?vitamins?(?: [a-e]\d{0,2})?|iron(?: tablets)?|"
+    r"magnesium|zinc|folic acid|melatonin|probiotics|supplements)"
+)
 # "my blood pressure is high": what of the body a state can be said of, and the states.
 BODY_EN = (
     r"(?:cholesterol|blood pressure|blood sugar|iron(?: levels?)?|vitamin d(?: levels?)?|thyroid|resting heart rate|"
