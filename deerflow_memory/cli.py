@@ -252,7 +252,11 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
             own = _written_by_demo(existing)
             if not own and not args.yes:
                 others = sum(not _by_demo(fact) for fact in existing.facts)
-                which = f"{others} of its {_facts(len(existing.facts))}" if others else "past facts"
+                which = (
+                    f"{others} of its {_facts(len(existing.facts))}"
+                    if others
+                    else "facts deleted or edited by hand, kept as its history"
+                )
                 raise CommandFailed(
                     f"user {args.user!r} has memory the demo did not write ({which}); pass "
                     "--yes to replace it, --keep to build on it, or --user to pick another user"
@@ -463,7 +467,7 @@ def _user_needed(
     users = sorted({u for u, _ in storage.list_documents()})
     said = f"{command} needs --user USER (whose memory)"
     if not users:
-        return f"{said}; {_nothing_stored(config, tenant)}"
+        return f"{said}; {_nothing_stored(config, tenant, storage)}"
     return f"{said}; {_first(users, 'user')} (deerflow-memory list shows them all)"
 
 
@@ -838,7 +842,34 @@ def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str |
             outbox.close()
 
 
+def _nothing_to_clear(
+    storage: MemoryStorage, config: MemoryConfig, args: argparse.Namespace
+) -> str | None:
+    """Why ``clear`` has nothing to delete, said before it asks (a mistyped ``--user`` was
+    asked about, then fenced): no memory, failed update or waiting update of the user's.
+    None while any update waits or a letter cannot be read (whose cannot be told). Reads only."""
+    from deerflow_memory.storage.file import FileMemoryStorage
+    from deerflow_memory.storage.migrate_pending import waiting_updates
+
+    if not (isinstance(storage, FileMemoryStorage) and not storage.root.exists()):
+        document = storage.load(args.user, args.agent)
+        if document.revision and not document.holds_only_fence():
+            return None
+        letters = _dead_letters(storage, args.user)
+        if any(letter.agent_name == args.agent for letter in letters):
+            return None
+        if storage.unreadable_dead_letters() or any(waiting_updates(storage) or ()):
+            return None
+    return _no_memory(storage, config, args.user, args.agent, args.tenant)
+
+
 def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
+    whose = f"{args.user!r} ({args.agent or 'default agent'})"
+    config = _config(args)
+    with _storage(args, config) as storage:
+        nothing = _nothing_to_clear(storage, config, args)
+    if nothing is not None:  # "nothing to do": status 1, as show and export say
+        raise CommandFailed(f"{whose} had no memory to delete: {nothing}")
     if not args.yes:
         question = f"Delete the memory of {args.user!r} ({args.agent or 'default agent'})? [y/N] "
         answer = ask_yes_no(question)
@@ -846,7 +877,6 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
             raise CommandFailed("not deleting without an answer: pass --yes (no terminal to ask)")
         if not answer:
             raise CommandFailed("nothing deleted")
-    config = _config(args)
     with _storage(args, config) as storage:
         cleared = _clear(storage, config, args.user, args.agent)
         # nothing to do: what is stored instead, as show and export say it ("did you mean")
@@ -855,7 +885,6 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
             if cleared.existed
             else _no_memory(storage, config, args.user, args.agent, args.tenant)
         )
-    whose = f"{args.user!r} ({args.agent or 'default agent'})"
     # where, as an error line would say it: a secret-looking tenant hidden, a credential masked
     where = _as_printed(_where(config, args.tenant), (args.tenant or "",))
     said = f"deleted the memory of {whose} in {where}"

@@ -430,3 +430,37 @@ def test_import_of_a_dash_reads_a_text_stream_put_in_place_of_stdin(
     monkeypatch.setenv("DEERFLOW_MEMORY_MAX_IMPORT_BYTES", "4096")
     status, _, err = run(capsys, "--root", str(tmp_path), "import", "--user", "dee", "-")
     assert_one_error_line(status, err, "stdin", "import limit")
+
+
+def test_clear_of_a_user_with_nothing_stored_says_so_before_asking_and_writes_nothing(
+    root: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A mistyped --user was asked about, then its fence and locks were written (newcomer 304).
+    before = sorted(str(p) for p in Path(root).rglob("*"))
+    for argv in (("clear", "--user", "anne"), ("clear", "--user", "anne", "--yes")):
+        status, _, err = run(capsys, "--root", root, *argv)
+        assert_one_error_line(status, err, "'anne' (default agent) had no memory to delete")
+        assert status == 1 and "did you mean 'ann'?" in err
+    assert sorted(str(p) for p in Path(root).rglob("*")) == before
+    # a user with memory is still asked (no terminal here: --yes is needed)
+    status, _, err = run(capsys, "--root", root, "clear", "--user", "ann")
+    assert_one_error_line(status, err, "pass --yes")
+
+
+def test_show_without_a_user_where_only_failed_updates_are_kept_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "mem"
+    _letter(root, "ann", None, "I keep bees.")
+    status, _, err = run(capsys, "--root", str(root), "show")
+    assert_one_error_line(status, err, "show needs --user", "1 failed update is kept")
+    assert "check --root" not in err
+
+
+def test_an_empty_file_to_import_is_said_to_be_empty(
+    root: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for text in ("", "  \n"):
+        empty = write(tmp_path, "empty.json", text)
+        status, _, err = run(capsys, "--root", root, "import", "--user", "ann", empty, "--yes")
+        assert_one_error_line(status, err, "empty.json is empty: nothing to import")

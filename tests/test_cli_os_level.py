@@ -224,7 +224,7 @@ def test_import_of_a_dash_reads_stdin_so_an_export_pipes_into_another_user(root:
     for name, words in (
         ("closed", ("stdin is closed",)),
         ("big", ("stdin", "import limit", "max_import_bytes=4096")),
-        ("empty", ("stdin is not JSON",)),
+        ("empty", ("stdin is empty: nothing to import",)),
     ):
         error = (root.parent / f"{name}.err").read_text(encoding="utf-8")
         assert_one_error_line(2, error, *words)
@@ -302,6 +302,17 @@ def test_the_demo_refuses_to_reset_its_user_once_it_holds_facts_the_demo_did_not
     assert [f.content for f in facts] == ["Has a cat"]
     status, out, _ = run(capsys, "--root", root, "demo", "--yes")
     assert status == 0 and "1 fact from before (--yes) removed" in out
+    # A fact added and then forgotten leaves history only: said as such ("past facts"
+    # puzzled newcomer 304).
+    other = str(tmp_path / "other")
+    assert run(capsys, "--root", other, "demo")[0] == 0
+    assert run(capsys, "--root", other, "remember", "--user", "demo-traveller", "Has a dog")[0] == 0
+    [dog] = [
+        f for f in FileMemoryStorage(other).load("demo-traveller", None).facts if "dog" in f.content
+    ]
+    assert run(capsys, "--root", other, "forget", "--user", "demo-traveller", dog.id)[0] == 0
+    status, _, err = run(capsys, "--root", other, "demo")
+    assert_one_error_line(status, err, "facts deleted or edited by hand, kept as its history")
 
 
 @pytest.mark.slow

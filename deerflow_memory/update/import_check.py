@@ -123,6 +123,8 @@ def read_import(
             f"{name} is {size:,} bytes, over the import limit "
             f"(max_import_bytes={limits.max_import_bytes})"
         )
+    if not raw.strip():  # (said plainly: "Expecting value: line 1 column 1" for nothing at all)
+        raise InvalidDocumentError(f"{name} is empty: nothing to import")
     try:
         data = json.loads(raw, object_pairs_hook=json_object_without_duplicates)
     except DuplicateKeyError as e:  # the last one would win silently: which was meant?
