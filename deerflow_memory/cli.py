@@ -852,7 +852,10 @@ def _nothing_to_clear(
     from deerflow_memory.storage.migrate_pending import waiting_updates
 
     if not (isinstance(storage, FileMemoryStorage) and not storage.root.exists()):
-        document = storage.load(args.user, args.agent)
+        try:
+            document = storage.load(args.user, args.agent)
+        except OSError:  # (a StorageError too) a corrupt document is one to delete: go on
+            return None
         if document.revision and not document.holds_only_fence():
             return None
         letters = _dead_letters(storage, args.user)

@@ -464,3 +464,16 @@ def test_an_empty_file_to_import_is_said_to_be_empty(
         empty = write(tmp_path, "empty.json", text)
         status, _, err = run(capsys, "--root", root, "import", "--user", "ann", empty, "--yes")
         assert_one_error_line(status, err, "empty.json is empty: nothing to import")
+
+
+def test_clear_still_deletes_a_memory_document_that_cannot_be_read(
+    root: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The check for "nothing to delete" read the document first and refused (attacker 306).
+    from deerflow_memory.storage.file import FileMemoryStorage
+
+    [path] = Path(root).rglob("memory.json")
+    path.write_text("{bad", encoding="utf-8")
+    status, out, err = run(capsys, "--root", root, "clear", "--user", "ann", "--yes")
+    assert status == 0 and out.startswith("deleted the memory of 'ann'"), err
+    assert FileMemoryStorage(root).load("ann", None).facts == ()

@@ -434,7 +434,6 @@ def test_a_field_knows_more_conditions_and_goes_on_over_blank_lines(
         "I look after my grandad. Conditions: Parkinson's.",
         # kin said bare with a capital, or someone cared for by title (attacker 305)
         "Gran is coming to stay.\nConditions: dementia",
-        "Carer's notes for Mrs Patel.\nConditions: dementia\nMedication: donepezil",
         "Nana's meds list:\nMedication: warfarin",
     ],
 )
@@ -631,3 +630,42 @@ def test_what_is_no_medication_stopped_or_condition_cured_withdraws_nothing(
     told: str, later: str, kept: str
 ) -> None:
     assert kept in facts_after(told, later)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # the user's own after someone else's record (attacker 306: every later field was
+        # theirs), a family the user is one of, notes for someone to read
+        ("Booking for my husband.\nMy allergies: peanuts", "User is allergic to peanuts"),
+        ("Booking for my husband. Me too.\nAllergies: peanuts", "User is allergic to peanuts"),
+        ("Booking for my family.\nAllergies: peanuts", "User is allergic to peanuts"),
+        ("Notes for my new boss.\nAllergies: peanuts", "User is allergic to peanuts"),
+        ("我家人的登记表\n过敏：花生", "用户对花生过敏"),
+        # a name, not someone of the user's
+        ("Nan Goldin's show was great.\nConditions: asthma", "User has asthma"),
+        ("My caregiver's number is 0123.\nConditions: asthma", "User has asthma"),
+        # a bullet after a blank line that the field does not take alone ends the field, which
+        # keeps its answer (it voided the field: "- daily aspirin", "- controlled diabetes")
+        ("Meds:\n- metformin\n\n- daily aspirin", "User takes metformin"),
+        ("Conditions:\n- asthma\n\n- controlled diabetes", "User has asthma"),
+        ("Allergies:\n- peanuts\n\n- outgrew milk", "User is allergic to peanuts"),
+    ],
+)
+def test_final_review_keeps_the_users_own_needs(said: str, stored: str) -> None:
+    facts = facts_after(said)
+    assert stored in facts
+    assert not [fact for fact in facts if "milk" in fact or "aspirin" in fact]
+
+
+@pytest.mark.parametrize(
+    "over",
+    [
+        "我没有湿疹了，不过还要继续用药。",
+        "我没有湿疹了，医生说还要观察。",
+        "我没有湿疹了，过几天可能又会有。",
+    ],
+)
+def test_a_condition_over_for_now_only_withdraws_nothing(over: str) -> None:
+    # (attacker 306: 用户患有湿疹 was withdrawn; over for now is no need over)
+    assert "用户患有湿疹" in facts_after("我患有湿疹。", over)

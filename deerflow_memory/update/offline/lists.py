@@ -309,7 +309,10 @@ def lists_read(text: str) -> str:
                 gap.append(line)
                 continue
             if gap and not (
-                loose and item and _marker(item) == marker and _loose_answer(body, lines, at)
+                loose
+                and item
+                and _marker(item) == marker
+                and _loose_answer(body, lines, at, out[-1])
             ):
                 # the blank line ended the field: what follows is no answer of it
                 # ("Allergies:\n- peanuts\n\n- suggest a menu\n- something easy")
@@ -376,24 +379,39 @@ def lists_read(text: str) -> str:
     return "\n".join(out)
 
 
-def _loose_answer(body: str, lines: list[str], at: int) -> bool:
+def _loose_answer(body: str, lines: list[str], at: int, field: str) -> bool:
     """Whether the item ``body`` at ``lines[at]``, after a blank line, is one more answer of a
-    loose list: a known need's thing (an allergen, a food, a condition, a medication, a diet:
-    "- latex", not "- suggest a menu", "- lol", "- Sam") standing alone, with a blank line or
-    the end after it (a list of its own that follows is no answer: "- pizza\n- pasta")."""
+    loose list under ``field``: a thing the field takes by itself (a condition under
+    "Conditions:", a medication under "Meds:", an allergen, a food or a diet under the others:
+    "- latex", not "- suggest a menu", "- lol", "- daily aspirin"), standing alone, with a
+    blank line or the end after it (a list of its own that follows is no answer: "- pizza\n-
+    pasta")."""
     after = lines[at + 1] if at + 1 < len(lines) else ""
     thing = body.strip().rstrip(".,;，。；")
-    return not after.strip() and (
-        zh_things(thing) or _CONDITION_ZH_ITEM.fullmatch(thing) is not None
-        if CJK.search(thing)
-        else _KNOWN_THING_EN.fullmatch(thing) is not None
-    )
+    if after.strip():
+        return False
+    if CJK.search(thing):
+        if _CONDITION_LABEL.match(field):
+            return _CONDITION_ZH_ITEM.fullmatch(thing) is not None
+        return zh_things(thing)
+    if _CONDITION_LABEL.match(field):
+        known = _A_CONDITION
+    elif _MEDICATION_LABEL.match(field):
+        known = _A_MEDICATION
+    else:
+        known = _A_NEED_THING
+    return known.fullmatch(thing) is not None
 
 
-_KNOWN_THING_EN = re.compile(
-    # (a word before it: "pine nuts", "bee stings"; "no pork" in a diet)
-    rf"(?:no\s+|[\w-]+\s+)?(?:{NEED_THING_EN}|{CONDITION_EN}|{MEDICATION_EN}|{DRUG_NAME_EN}"
-    rf"|{SUPPLEMENT_EN}|{DIET_EN}|stings?|dyes?|iodine|morphine|nightshades)",
+_CONDITION_LABEL = re.compile(
+    rf"\s*{NEED_FIELD_BEFORE_EN}(?:{CONDITION_FIELD_EN})\b|\s*(?:{CONDITION_FIELD_ZH})", _I
+)
+_MEDICATION_LABEL = re.compile(rf"\s*{NEED_FIELD_BEFORE_EN}(?:{MEDICATION_FIELD_EN})\b", _I)
+_A_CONDITION = re.compile(rf"(?:{CONDITION_EN})", _I)
+_A_MEDICATION = re.compile(rf"(?:{MEDICATION_EN}|{DRUG_NAME_EN}|{SUPPLEMENT_EN})", _I)
+_A_NEED_THING = re.compile(
+    rf"(?:no\s+)?(?:{NEED_THING_EN})|{DIET_EN}|pine\s+nuts|(?:bee|wasp|insect)\s+stings?"
+    r"|(?:contrast|red)\s+dye(?:\s+\d+)?|iodine|morphine|nightshades",
     _I,
 )
 _CONDITION_ZH_ITEM = re.compile(rf"(?:{CONDITION_NAME_ZH}|{CONDITION_ZH})")

@@ -605,6 +605,10 @@ _ZH_HEDGE = (
     r"(?:我(?:也)?(?:觉得|想|猜|估计|感觉|认为)(?:是)?(?:的|吧|是的|是吧)?|我?(?:也|还)?(?:不太?|不敢)确定|我?不知道"
     r"|说不准|不一定|谁知道呢?|(?:好像|应该|大概|可能|也许|或许|估计|似乎|貌似|说不定)(?:是|吧|是吧)?|吧)"
 )
+# A clause after a comma that says what was said over is so for now only, or still treated.
+_ZH_NOT_FOR_GOOD = re.compile(
+    r"[，,][^，,。！!？?]*(?:暂时|还要|还得|继续|观察|复发|又会|又有|可能又|过几天|随时)"
+)
 # (after a comma: "…foods I don't know", "…the band Hopefully" end a fact with such words)
 _HEDGE_AFTER_EN = re.compile(
     rf",\s*\b{_EN_HEDGE}[\s.!?~…]*$"
@@ -1715,10 +1719,9 @@ _MY_KIN_MORE_EN = rf"(?:my|our)\s+(?:{_KIN_MORE_EN})"
 # form's fields may be: kin and others of the user's, a pet, a patient, a guest, a character, a
 # case study, a quiz ("My dad saw the cardiologist.\nDiagnosis: hypertension").
 _OTHERS_IN_MESSAGE = re.compile(
-    # "Gran is coming to stay", "Nana's meds list", "Carer's notes for Mrs Patel" (not "Gran
-    # Canaria", "NaN", "Name: Mrs Ada Obi": the user's own title)
-    r"(?-i:\b(?:Gran|Granny|Nan|Nana|Nanna|Grandad|Gramps)\b)(?!\s+(?:Canaria|Turismo|Torino|Paradiso))|"
-    r"\b(?:carer|caregiver)'s\b|\b(?:for|visiting|caring for|looking after)\s+(?-i:M(?:rs|r|s|iss)\.?\s+[A-Z])|"
+    # "Gran is coming to stay", "Nana's meds list" (not "Gran Canaria", "Nan Goldin", "NaN"; a
+    # title or a carer named is no one else: "Name: Mrs Ada Obi", "My caregiver's number")
+    r"(?-i:\b(?:Gran|Granny|Nan|Nana|Nanna|Grandad|Gramps)\b(?!\s+[A-Z]))|"
     rf"\b(?:{KIN_EN}|{_MY_KIN_MORE_EN}|partner|friend|colleague|coworker|roommate|flatmate|guest|"
     r"traveller|traveler|passenger|patient|client|resident|student|child|kid|baby|pet|dog|cat|vet|"
     r"character|hero|heroine|novel|story|episode|season|case study|exam|quiz|question|homework|"
@@ -1732,9 +1735,9 @@ _OTHERS_IN_MESSAGE = re.compile(
 # "My son's intake form.", "Here are my wife's details", "Filling this in for my dad",
 # "我女儿的入园登记", "帮我老公填个表" (not "My colleague recommended this place", "Hiking with
 # my dad", "Booking for my husband and me": the user's own field there, kept).
-_THEIRS_WHO = (
-    rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?:{KIN_EN}|{_KIN_MORE_EN}|guest|patient|client|student|carer)"
-    r"(?:\s+(?-i:[A-Z][a-z]+))?"  # "my son Tom"
+_THEIRS_WHO = (  # (not "my family", which the user is one of)
+    rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?!family\b|household\b)(?:{KIN_EN}|{_KIN_MORE_EN}|guest"
+    r"|patient|client|student)(?:\s+(?-i:[A-Z][a-z]+))?"  # "my son Tom"
 )
 _RECORD = (
     r"(?:forms?|details|profile|chart|records?|info|information|notes|registration|application"
@@ -1746,19 +1749,24 @@ _THEIR_RECORD = re.compile(
     rf"{_THEIRS_WHO}(?:'s|s'|’s)\s+(?:[\w-]+\s+){{0,2}}?{_RECORD}(?:\s*,\s*(?:he|she)'s\s+\d+)?"
     # "Here's her form", "This is his info"
     rf"|(?:here(?:'s| is)|this is|attached is)\s+(?:his|her)\s+(?:[\w-]+\s+)?{_RECORD}"
-    # "Booking for my husband", "This is for my dad", "Details for my wife": for them alone
-    r"|(?:(?:this is|it's|booking|a booking|reservation|a reservation|a table|order|details|info"
-    r"|notes|filling (?:this|it) (?:in|out))\s+)?(?:for|on behalf of)\s+"
+    # "Booking for my husband", "This is for my dad": for them alone (not "Notes for my boss":
+    # the user's own, for someone to read)
+    r"|(?:(?:this is|it's|booking|a booking|reservation|a reservation|a table|order"
+    r"|filling (?:this|it) (?:in|out))\s+)?(?:for|on behalf of)\s+"
     rf"{_THEIRS_WHO}"
     # "Signing up my daughter for camp", "Registering my son for nursery"
     rf"|(?:signing up|registering|enrolling|enroling|booking in)\s+{_THEIRS_WHO}"
     r"(?:\s+(?:for|at|in|on|with)\s+[\w' -]{1,30})?"
     # "我女儿的入园登记", "帮我妈妈填个表", "帮我儿子报名夏令营", "替我爸报名体检"
-    rf"|(?:这是|下面是|以下是|帮|替|给)?我的?(?:{KIN_ZH})的?[\u4e00-\u9fff]{{0,4}}?"
+    rf"|(?:这是|下面是|以下是|帮|替|给)?我的?(?!家人|家里人|全家)(?:{KIN_ZH})的?[\u4e00-\u9fff]{{0,4}}?"
     r"(?:表|单|登记|病历|资料|信息|档案|情况)"
-    rf"|(?:帮|替|给)我的?(?:{KIN_ZH})(?:报名|预约|登记|订)[\u4e00-\u9fff]{{0,8}}",
+    rf"|(?:帮|替|给)我的?(?!家人|家里人|全家)(?:{KIN_ZH})(?:报名|预约|登记|订)[\u4e00-\u9fff]{{0,8}}",
     _I,
 )
+
+
+# …until the user speaks of their own ("My allergies:", "Me:", "Mine", "(me)", "我的过敏").
+_USERS_OWN = re.compile(rf"\b(?:my|me|mine|myself|I|I'm|I've)\b|我(?!的?(?:{KIN_ZH}))", _I)
 
 
 # A word the endings below take in ("nostalgia", "empathy", "prognosis", "Mondayitis", "add"),
@@ -2837,6 +2845,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
     for at, (raw, terminator) in enumerate(said_in_order):
         if not raw.strip():  # the line break after "…peanuts.": "Shrimp too." follows it
             continue
+        if theirs and _USERS_OWN.search(raw):
+            theirs = False  # "Booking for my husband.\nMy allergies: peanuts", "…Me too."
         needs = not theirs
         theirs = theirs or _THEIR_RECORD.fullmatch(raw.strip().rstrip(".!:：。！")) is not None
         if withdrew is not None:
@@ -3029,7 +3039,8 @@ def _read_into(
     sentence = field
     # a hedge or a sure after it ("…is gone, I think": withdraws nothing) is no part of it
     tag = (_HEDGE_AFTER_ZH if zh else _HEDGE_AFTER_EN).search(sentence)
-    hedged = tag is not None
+    # (…and "我没有哮喘了，只是暂时的", "…，不过还要继续用药": over for now only, withdraws nothing)
+    hedged = tag is not None or (zh and _ZH_NOT_FOR_GOOD.search(sentence) is not None)
     if tag is None and not zh:
         tag = _SURE_AFTER_EN.search(sentence)
     if tag is not None:
