@@ -669,3 +669,20 @@ def test_final_review_keeps_the_users_own_needs(said: str, stored: str) -> None:
 def test_a_condition_over_for_now_only_withdraws_nothing(over: str) -> None:
     # (attacker 306: 用户患有湿疹 was withdrawn; over for now is no need over)
     assert "用户患有湿疹" in facts_after("我患有湿疹。", over)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a supplement in a list was read as a verb ("User fishes oil and melatonin") or cut
+        # the list after it (attacker 306)
+        ("Meds: metformin, fish oil, melatonin", ["User takes metformin, fish oil and melatonin"]),
+        ("Meds: fish oil, metformin, zinc", ["User takes metformin, fish oil and zinc"]),
+        (
+            "I take metformin, fish oil and melatonin.",
+            ["User takes metformin, fish oil and melatonin"],
+        ),
+    ],
+)
+def test_a_supplement_in_a_list_is_no_verb(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

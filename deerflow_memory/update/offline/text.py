@@ -1658,6 +1658,8 @@ def _implied(fragment: str, zh: bool) -> str | None:
         fragment = fragment[opening.end() :]
     if not zh and _EN_I_INSIDE.match(fragment):  # "now I visit it": "I" is there already
         return None
+    if not zh and _A_SUPPLEMENT_FIRST.match(fragment):
+        return None  # "I take metformin, fish oil and melatonin": no "I fish oil"
     for prefix in ("我",) if zh else ("I ", "I'm "):
         if prefix == "I " and no_verb_after_adverbs(fragment):
             continue  # "…, mostly sushi": no "I mostly sushi"
@@ -1669,6 +1671,7 @@ def _implied(fragment: str, zh: bool) -> str | None:
 
 
 _ZH_FOR_EXAMPLE = re.compile(FOR_EXAMPLE_ZH)
+_A_SUPPLEMENT_FIRST = re.compile(rf"(?:{SUPPLEMENT_EN})\b", _I)
 _ZH_BARE_CONDITION = re.compile(rf"\s*(?:和|及|还有)?{CONDITION_ZH}\s*")
 # A need's examples after it: "…，比如杏仁和腰果", "…，像虾和蟹" (things only: "…，比如昨天吃了
 # 虾就住院了" is a story, "…，像我爸一样" someone else)
@@ -1867,6 +1870,8 @@ def _said_as_field(sentence: str, health: bool = True) -> str:
         known = _CONDITION_ITEM if label["condition"] else _MEDICATION_ITEM
         if not all(known.fullmatch(item) for item in items):
             return sentence
+        if label["medication"]:  # the supplements last: "I take fish oil, metformin…" kept
+            items.sort(key=lambda item: _A_SUPPLEMENT_FIRST.match(item) is not None)
         things = ", ".join(items[:-1]) + f" and {items[-1]}" if len(items) > 1 else items[0]
         return f"I have {things}" if label["condition"] else f"I take {things}"
     if label["access"]:
