@@ -746,8 +746,8 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
         replacing = import_onto(current, incoming)
         saved = storage.save(args.user, args.agent, replacing, expected_revision=current.revision)
         # A first memory for a user while others are stored: perhaps the id was mistyped.
-        started = current.revision == 0 or current.holds_only_fence()  # (or cleared)
-        others = sorted({u for u, _ in storage.list_documents()} - {args.user}) if started else []
+        started = _no_memory_in(current)
+        others = _other_users(storage, args.user) if started else []
     said = f"imported {_facts(len(saved.facts))} into {args.user} (revision {saved.revision})"
     if back:
         said += f"; brought back {brought_back_note(back)}"
@@ -804,7 +804,8 @@ def _facts(n: int) -> str:
 
 
 def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str | None) -> Cleared:
-    """Delete a memory as a running service would (see ``MemoryService.clear_memory``).
+    """Delete a memory as a running service would (see ``MemoryService.clear_memory``),
+    once :func:`_nothing_to_clear` found something there (a file root that exists).
 
     What stopped processes left in the outbox for this memory is dropped and
     fenced too (a dead process's journal on the file backend, any process's
@@ -813,15 +814,10 @@ def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str |
     only what it captured in its last group-commit window (milliseconds) is
     out of reach from here.
     """
-    from deerflow_memory.storage.file import FileMemoryStorage
     from deerflow_memory.storage.outbox_file import FileOutbox
     from deerflow_memory.update.durable import build_outbox
-    from deerflow_memory.update.forget import Cleared, clear_memory, outbox_leftovers
+    from deerflow_memory.update.forget import clear_memory, outbox_leftovers
 
-    if isinstance(storage, FileMemoryStorage) and not storage.root.exists():
-        # No process ever stored or queued anything here (a mistyped --root or
-        # --tenant): nothing to delete or fence, and no folder is made for it.
-        return Cleared(existed=False)
     outbox = build_outbox(storage, config) if config.outbox else None
 
     def collect() -> list[tuple[str, Sequence[Any]]]:
@@ -852,14 +848,15 @@ def _nothing_to_clear(
     from deerflow_memory.storage.migrate_pending import waiting_updates
 
     if not (isinstance(storage, FileMemoryStorage) and not storage.root.exists()):
+        # (a root that does not exist, a mistyped --root or --tenant: no process ever stored
+        # or queued anything there, and no folder is made for it)
         try:
             document = storage.load(args.user, args.agent)
         except OSError:  # (a StorageError too) a corrupt document is one to delete: go on
             return None
-        if document.revision and not document.holds_only_fence():
+        if not _no_memory_in(document):
             return None
-        letters = _dead_letters(storage, args.user)
-        if any(letter.agent_name == args.agent for letter in letters):
+        if any(letter.agent_name == args.agent for letter in _dead_letters(storage, args.user)):
             return None
         if storage.unreadable_dead_letters() or any(waiting_updates(storage) or ()):
             return None
@@ -913,7 +910,7 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     started: list[bool] = []  # whether the document (as last loaded) held no memory
 
     def add(document: MemoryDocument) -> tuple[MemoryDocument, Fact]:
-        started.append(document.revision == 0 or document.holds_only_fence())  # (or cleared)
+        started.append(_no_memory_in(document))
         return add_manual_fact(
             document,
             args.text,
@@ -925,9 +922,7 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     with _storage(args, config) as storage:
         saved, fact = save_edit(storage, args.user, args.agent, add)
         # A first fact for a user while others are stored: perhaps the id was mistyped.
-        others = (
-            sorted({u for u, _ in storage.list_documents()} - {args.user}) if started[-1] else []
-        )
+        others = _other_users(storage, args.user) if started[-1] else []
     unsafe = unsafe_to_store(fact.content)
     # A stored text said again is that fact confirmed (no copy); only a new fact has no
     # confirmation stamp. The stored confidence is said: "2" is read as 2 %, not as 1.
@@ -943,6 +938,11 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     if started[-1]:
         _note_new_memory(config, args, others, "this fact")
     return 0
+
+
+def _other_users(storage: MemoryStorage, user: str) -> list[str]:
+    """The users with a memory in ``storage`` besides ``user``, sorted."""
+    return sorted({u for u, _ in storage.list_documents()} - {user})
 
 
 def _note_new_memory(

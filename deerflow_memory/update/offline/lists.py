@@ -36,20 +36,18 @@ from deerflow_memory.update.offline.ellipsis import zh_things
 from deerflow_memory.update.offline.vocabulary import (
     ACCESS_FIELD_EN,
     CJK,
-    CONDITION_EN,
     CONDITION_FIELD_EN,
     CONDITION_FIELD_ZH,
-    CONDITION_NAME_ZH,
-    CONDITION_ZH,
+    CONDITION_ITEM_EN,
+    CONDITION_ITEM_ZH,
     DIET_EN,
     DIET_FIELD_EN,
-    DRUG_NAME_EN,
     KIN_ZH,
-    MEDICATION_EN,
+    ME_ZH,
     MEDICATION_FIELD_EN,
+    MEDICATION_ITEM_EN,
     NEED_FIELD_BEFORE_EN,
     NEED_THING_EN,
-    SUPPLEMENT_EN,
 )
 
 __all__ = ["REMARK_OVER", "lists_read"]
@@ -185,16 +183,15 @@ _NEED_ITEM = re.compile(
     _I,
 )
 # A line with the user as a subject is the user's wherever it stands.
-_ZH_ME = "我(?!的?(?:" + KIN_ZH + "))"  # the user, not "我妈", "我的儿子"
-_OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|myself)\b|本人|" + _ZH_ME)
+_OWN = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|me|myself)\b|本人|" + ME_ZH)
 # …as what an item opens with: a statement, not an answer ("- I'm allergic to peanuts")
-_OWN_FIRST = re.compile(r"\s*(?:(?:I|I'm|I've|I'd|me|myself)\b|本人|" + _ZH_ME + ")", re.I)
+_OWN_FIRST = re.compile(r"\s*(?:(?:I|I'm|I've|I'd|me|myself)\b|本人|" + ME_ZH + ")", re.I)
 # …or a remark of the user's after an answer ("- peanuts, I carry an EpiPen", "- 花生，我吃了会
 # 起疹子"), and one that says just that the need is over ("- peanuts, I outgrew it": no answer
 # then; not "I haven't outgrown it", "我以为不过敏了，结果…")
 _OWN_REMARK = re.compile(
     r"\s*(?P<answer>[^,，;；:：()（）\n]{1,40}?)\s*(?:[,，;；:：]|\s[-—–]+)\s*"
-    r"(?P<remark>(?:(?:I|I'm|I've|I'd)\b|" + _ZH_ME + r")[^\n]*)",
+    r"(?P<remark>(?:(?:I|I'm|I've|I'd)\b|" + ME_ZH + r")[^\n]*)",
     re.I,
 )
 REMARK_OVER = re.compile(
@@ -320,7 +317,8 @@ def lists_read(text: str) -> str:
                 heads = None
             # else "Conditions:\n\n- asthma\n\n- eczema": a loose list goes on (eczema was lost)
             loose = loose and bool(gap)
-            out.extend(gap if heads is None else ())
+            if heads is None:
+                out.extend(gap)
             gap.clear()
         if heads == "field":
             if item:
@@ -392,12 +390,12 @@ def _loose_answer(body: str, lines: list[str], at: int, field: str) -> bool:
         return False
     if CJK.search(thing):
         if _CONDITION_LABEL.match(field):
-            return _CONDITION_ZH_ITEM.fullmatch(thing) is not None
+            return CONDITION_ITEM_ZH.fullmatch(thing) is not None
         return zh_things(thing)
     if _CONDITION_LABEL.match(field):
-        known = _A_CONDITION
+        known = CONDITION_ITEM_EN
     elif _MEDICATION_LABEL.match(field):
-        known = _A_MEDICATION
+        known = MEDICATION_ITEM_EN
     else:
         known = _A_NEED_THING
     return known.fullmatch(thing) is not None
@@ -407,14 +405,11 @@ _CONDITION_LABEL = re.compile(
     rf"\s*{NEED_FIELD_BEFORE_EN}(?:{CONDITION_FIELD_EN})\b|\s*(?:{CONDITION_FIELD_ZH})", _I
 )
 _MEDICATION_LABEL = re.compile(rf"\s*{NEED_FIELD_BEFORE_EN}(?:{MEDICATION_FIELD_EN})\b", _I)
-_A_CONDITION = re.compile(rf"(?:{CONDITION_EN})", _I)
-_A_MEDICATION = re.compile(rf"(?:{MEDICATION_EN}|{DRUG_NAME_EN}|{SUPPLEMENT_EN})", _I)
 _A_NEED_THING = re.compile(
     rf"(?:no\s+)?(?:{NEED_THING_EN})|{DIET_EN}|pine\s+nuts|(?:bee|wasp|insect)\s+stings?"
     r"|(?:contrast|red)\s+dye(?:\s+\d+)?|iodine|morphine|nightshades",
     _I,
 )
-_CONDITION_ZH_ITEM = re.compile(rf"(?:{CONDITION_NAME_ZH}|{CONDITION_ZH})")
 
 
 def _marker(item: re.Match[str]) -> str:

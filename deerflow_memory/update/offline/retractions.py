@@ -40,12 +40,11 @@ from deerflow_memory.update.offline.rules import (
 from deerflow_memory.update.offline.vocabulary import (
     ALLERGEN_EN,
     CJK,
-    CONDITION_EN,
+    CONDITION_ITEM_EN,
     CONDITION_ZH,
-    DRUG_NAME_EN,
     FOR_EXAMPLE_EN,
     KIN_ZH,
-    MEDICATION_EN,
+    MEDICATION_NAME_EN,
     NEED_THING_EN,
     SINCE_WHEN_EN,
     TAKEN_BACK,
@@ -252,8 +251,7 @@ _THINGS_ZH = re.compile(r"[和及与跟、，,]")
 _A_THING_EN = re.compile(rf"(?:{ALLERGEN_EN})", re.IGNORECASE)
 # What a condition or a medication need is of: "has A and B", "takes A, B and C".
 _HAS_OF_EN = re.compile(r"^(?:User\s+)?(?P<verb>has|takes)\s+(?P<of>.+)$", re.IGNORECASE)
-_A_CONDITION_EN = re.compile(rf"(?:{CONDITION_EN})", re.IGNORECASE)
-_A_MEDICATION_EN = re.compile(rf"(?:{MEDICATION_EN}|{DRUG_NAME_EN})", re.IGNORECASE)
+_A_MEDICATION_EN = re.compile(MEDICATION_NAME_EN, re.IGNORECASE)  # (not a supplement)
 
 
 def _several_things(need: str) -> bool:
@@ -283,7 +281,7 @@ def need_things(need: str) -> tuple[str, ...]:
         of = en["of"].strip(" .")
         if re.search(r"\bor\b", of, re.IGNORECASE):
             return ()
-        known = _A_CONDITION_EN if en["verb"].casefold() == "has" else _A_MEDICATION_EN
+        known = CONDITION_ITEM_EN if en["verb"].casefold() == "has" else _A_MEDICATION_EN
     else:
         return ()
     things = [_THING_EDGES_EN.sub("", t) for t in _THINGS_EN.split(of)]

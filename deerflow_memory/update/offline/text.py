@@ -86,18 +86,20 @@ from deerflow_memory.update.offline.vocabulary import (
     ALLERGEN_EN,
     BODY_EN,
     CJK,
-    CONDITION_EN,
     CONDITION_FIELD_EN,
     CONDITION_FIELD_ZH,
+    CONDITION_ITEM_EN,
+    CONDITION_ITEM_ZH,
     CONDITION_NAME_ZH,
+    CONDITION_ONE_ZH,
     CONDITION_ZH,
     DIET_EN,
     DIET_FIELD_EN,
-    DRUG_NAME_EN,
     FOR_EXAMPLE_ZH,
     KIN_ZH,
-    MEDICATION_EN,
+    ME_ZH,
     MEDICATION_FIELD_EN,
+    MEDICATION_ITEM_EN,
     NEED_FIELD_BEFORE_EN,
     NEED_THING_EN,
     PERSON_ZH,
@@ -1769,23 +1771,9 @@ _THEIR_RECORD = re.compile(
 
 
 # …until the user speaks of their own ("My allergies:", "Me:", "Mine", "(me)", "我的过敏").
-_USERS_OWN = re.compile(rf"\b(?:my|me|mine|myself|I|I'm|I've)\b|我(?!的?(?:{KIN_ZH}))", _I)
+_USERS_OWN = re.compile(rf"\b(?:my|me|mine|myself|I|I'm|I've)\b|{ME_ZH}", _I)
 
 
-# A word the endings below take in ("nostalgia", "empathy", "prognosis", "Mondayitis", "add"),
-# or a denial ("no meds", "denies heart disease"): no health item.
-_NOT_A_HEALTH_ITEM = (
-    r"(?!(?:no|not|none|denies|denied|negative)\b|(?:nostalgia|empathy|sympathy|apathy|telepathy|"
-    r"academia|hypnosis|prognosis|diagnosis|osmosis|symbiosis|metamorphosis|apotheosis|add|\w*lol\w*|"
-    r"(?:monday|friday|senior|lazy|couch|google|phone|screen|exam|test|work)itis)$)"
-)
-# A condition or a medication a form's field names: from the vocabularies, or a drug's name by
-# its ending ("lisinopril", "atorvastatin"); anything else ("Conditions: sunny", "Health:
-# good", "Meds: later") is no need.
-_CONDITION_ITEM = re.compile(rf"{_NOT_A_HEALTH_ITEM}(?:{CONDITION_EN})", _I)
-_MEDICATION_ITEM = re.compile(
-    rf"{_NOT_A_HEALTH_ITEM}(?:{MEDICATION_EN}|{SUPPLEMENT_EN}|{DRUG_NAME_EN})", _I
-)
 # An access need: "wheelchair user", "step-free access", "a hearing loop" (not "great", "92",
 # "WCAG AA compliance", "car").
 _ACCESS_ITEM = re.compile(
@@ -1867,7 +1855,7 @@ def _said_as_field(sentence: str, health: bool = True) -> str:
         # (one item ruled out rules the field out: "Conditions: asthma, sunny" is no form, and
         # "…, cured", "…, suspected", "…, Nana's", "Meds: insulin, avoid" say it is no need
         # of the user's now: attacker 302)
-        known = _CONDITION_ITEM if label["condition"] else _MEDICATION_ITEM
+        known = CONDITION_ITEM_EN if label["condition"] else MEDICATION_ITEM_EN
         if not all(known.fullmatch(item) for item in items):
             return sentence
         if label["medication"]:  # the supplements last: "I take fish oil, metformin…" kept
@@ -1890,8 +1878,6 @@ def _said_as_field(sentence: str, health: bool = True) -> str:
 # "病史：不详", "忌口：无") says nothing.
 _ZH_NEED_LABEL = re.compile(r"\s*(?:食物|药物)?过敏(?:原|源|史)?\s*[:：]\s*")
 _ZH_CONDITION_LABEL = re.compile(rf"\s*(?:{CONDITION_FIELD_ZH})\s*[:：]\s*")
-_ZH_ONE_CONDITION = rf"(?:{CONDITION_NAME_ZH}|{CONDITION_ZH})"  # by its name or its ending
-_ZH_CONDITION_ITEM = re.compile(_ZH_ONE_CONDITION)
 _ZH_DENIED = re.compile(r"(?:否认|无|没有|未见|未发现|未患)")
 _ZH_NO_ANSWER = re.compile(
     rf"\s*(?:(?:食物|药物)?过敏(?:原|源|史)?|{CONDITION_FIELD_ZH}|忌口|饮食禁忌"
@@ -1916,7 +1902,7 @@ def _zh_said_as_field(sentence: str, health: bool = True) -> str:
         if _ZH_DENIED.match(rest):
             return ""  # "既往史：否认高血压，糖尿病", "病史：无糖尿病，无高血压": none of them
         items = [i for i in _ZH_FIELD_ITEMS.split(rest) if i]
-        if not items or not all(_ZH_CONDITION_ITEM.fullmatch(item) for item in items):
+        if not items or not all(CONDITION_ITEM_ZH.fullmatch(item) for item in items):
             return sentence
         said = "、".join(items[:-1]) + "和" + items[-1] if len(items) > 1 else items[0]
         return f"我有{said}"
@@ -2240,7 +2226,7 @@ def _depth(text: str) -> int:
 _ZH_CONDITIONS = re.compile(
     rf"(?:^|(?<=[，,；;。！!\s])|(?<=但)|(?<=不过)|(?<=而且)|(?<=其实)|(?<=另外)|(?<=嗯)|(?<=对了))"
     rf"(?:(?P<said>我{ADV_ZH}(?:也|还|一直)?(?:有|患有|得了|得过|查出了?|确诊了?))"
-    rf"(?P<items>{_ZH_ONE_CONDITION}(?:\s*[、，,和及]\s*{_ZH_ONE_CONDITION})+)"
+    rf"(?P<items>{CONDITION_ONE_ZH}(?:\s*[、，,和及]\s*{CONDITION_ONE_ZH})+)"
     rf"|(?P<bare>我{ADV_ZH}(?:也|还|一直)?)"
     rf"(?P<names>{CONDITION_NAME_ZH}(?:\s*[、，,和及]\s*{CONDITION_NAME_ZH})+))"
     r"(?![\u4e00-\u9fff])"

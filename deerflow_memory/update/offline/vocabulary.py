@@ -15,6 +15,8 @@ import re
 
 from deerflow_memory.capture.kin import KIN_ZH as KIN_ZH  # re-exported; the gate reads it too
 
+ME_ZH = rf"我(?!的?(?:{KIN_ZH}))"  # the user, not "我妈", "我的儿子"
+
 PROF_EN = (
     r"engineer|developer|programmer|coder|designer|teacher|professor|lecturer|doctor|physician|"
     r"surgeon|nurse|dentist|pharmacist|lawyer|attorney|accountant|student|researcher|scientist|"
@@ -169,6 +171,24 @@ SUPPLEMENT_EN = (
     r"(?:fish oil|cod liver oil|omega[- ]?3s?|(?:multi)?vitamins?(?: [a-e]\d{0,2})?|iron(?: tablets)?|"
     r"magnesium|zinc|folic acid|melatonin|probiotics|supplements)"
 )
+# A medication by its name: from the list, or by a drug name's ending.
+MEDICATION_NAME_EN = rf"(?:{MEDICATION_EN}|{DRUG_NAME_EN})"
+# A word the condition endings take in ("nostalgia", "empathy", "prognosis", "Mondayitis",
+# "add"), or a denial ("no meds", "denies heart disease"): no health item.
+_NOT_A_HEALTH_ITEM = (
+    r"(?!(?:no|not|none|denies|denied|negative)\b|(?:nostalgia|empathy|sympathy|apathy|telepathy|"
+    r"academia|hypnosis|prognosis|diagnosis|osmosis|symbiosis|metamorphosis|apotheosis|add|\w*lol\w*|"
+    r"(?:monday|friday|senior|lazy|couch|google|phone|screen|exam|test|work)itis)$)"
+)
+# What a form's condition or medication field may list (fullmatch each item): a condition or
+# a medication from the vocabularies, a drug's name by its ending ("lisinopril") or a
+# supplement; anything else ("Conditions: sunny", "Health: good", "Meds: later") is no need.
+# text.py reads such a field, lists.py lets a loose list of it go on, retractions.py splits a
+# need of several of them.
+CONDITION_ITEM_EN = re.compile(rf"{_NOT_A_HEALTH_ITEM}(?:{CONDITION_EN})", re.IGNORECASE)
+MEDICATION_ITEM_EN = re.compile(
+    rf"{_NOT_A_HEALTH_ITEM}(?:{MEDICATION_NAME_EN}|{SUPPLEMENT_EN})", re.IGNORECASE
+)
 # "my blood pressure is high": what of the body a state can be said of, and the states.
 BODY_EN = (
     r"(?:cholesterol|blood pressure|blood sugar|iron(?: levels?)?|vitamin d(?: levels?)?|thyroid|resting heart rate|"
@@ -221,6 +241,9 @@ CONDITION_NAME_ZH = (
     r"偏头痛|失眠|近视|远视|散光|贫血|抑郁症|焦虑症|甲亢|甲减|脂肪肝|胃溃疡|腰椎间盘突出|颈椎病|肩周炎|"
     r"关节炎|心脏病|冠心病|癫痫|乳糜泻|银屑病|牛皮癣|白癜风|痔疮|耳鸣|肠易激综合征)"
 )
+# A Chinese condition by its name or its ending.
+CONDITION_ONE_ZH = rf"(?:{CONDITION_NAME_ZH}|{CONDITION_ZH})"
+CONDITION_ITEM_ZH = re.compile(CONDITION_ONE_ZH)  # (fullmatch: a condition field's item)
 # Lasting states said as adjectives ("I'm short-sighted", "我近视很深").
 STATE_EN = (
     r"(?:diabetic|pre-diabetic|prediabetic|celiac|coeliac|epileptic|asthmatic|deaf|blind|hard of hearing|"
