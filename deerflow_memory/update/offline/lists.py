@@ -36,18 +36,19 @@ from deerflow_memory.update.offline.ellipsis import zh_things
 from deerflow_memory.update.offline.vocabulary import (
     ACCESS_FIELD_EN,
     CJK,
+    CONDITION_EN,
     CONDITION_FIELD_EN,
     CONDITION_FIELD_ZH,
-    CONDITION_ITEM_EN,
     CONDITION_ITEM_ZH,
     DIET_EN,
     DIET_FIELD_EN,
     KIN_ZH,
     ME_ZH,
     MEDICATION_FIELD_EN,
-    MEDICATION_ITEM_EN,
+    MEDICATION_NAME_EN,
     NEED_FIELD_BEFORE_EN,
     NEED_THING_EN,
+    SUPPLEMENT_EN,
 )
 
 __all__ = ["REMARK_OVER", "lists_read"]
@@ -393,9 +394,9 @@ def _loose_answer(body: str, lines: list[str], at: int, field: str) -> bool:
             return CONDITION_ITEM_ZH.fullmatch(thing) is not None
         return zh_things(thing)
     if _CONDITION_LABEL.match(field):
-        known = CONDITION_ITEM_EN
+        known = _A_CONDITION
     elif _MEDICATION_LABEL.match(field):
-        known = MEDICATION_ITEM_EN
+        known = _A_MEDICATION
     else:
         known = _A_NEED_THING
     return known.fullmatch(thing) is not None
@@ -405,6 +406,9 @@ _CONDITION_LABEL = re.compile(
     rf"\s*{NEED_FIELD_BEFORE_EN}(?:{CONDITION_FIELD_EN})\b|\s*(?:{CONDITION_FIELD_ZH})", _I
 )
 _MEDICATION_LABEL = re.compile(rf"\s*{NEED_FIELD_BEFORE_EN}(?:{MEDICATION_FIELD_EN})\b", _I)
+# (the vocabularies bare: an item the field reading refuses, "no X", "nostalgia", ends no list)
+_A_CONDITION = re.compile(CONDITION_EN, _I)
+_A_MEDICATION = re.compile(rf"{MEDICATION_NAME_EN}|{SUPPLEMENT_EN}", _I)
 _A_NEED_THING = re.compile(
     rf"(?:no\s+)?(?:{NEED_THING_EN})|{DIET_EN}|pine\s+nuts|(?:bee|wasp|insect)\s+stings?"
     r"|(?:contrast|red)\s+dye(?:\s+\d+)?|iodine|morphine|nightshades",

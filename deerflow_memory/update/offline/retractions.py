@@ -40,7 +40,7 @@ from deerflow_memory.update.offline.rules import (
 from deerflow_memory.update.offline.vocabulary import (
     ALLERGEN_EN,
     CJK,
-    CONDITION_ITEM_EN,
+    CONDITION_EN,
     CONDITION_ZH,
     FOR_EXAMPLE_EN,
     KIN_ZH,
@@ -251,6 +251,7 @@ _THINGS_ZH = re.compile(r"[和及与跟、，,]")
 _A_THING_EN = re.compile(rf"(?:{ALLERGEN_EN})", re.IGNORECASE)
 # What a condition or a medication need is of: "has A and B", "takes A, B and C".
 _HAS_OF_EN = re.compile(r"^(?:User\s+)?(?P<verb>has|takes)\s+(?P<of>.+)$", re.IGNORECASE)
+_A_CONDITION_EN = re.compile(CONDITION_EN, re.IGNORECASE)
 _A_MEDICATION_EN = re.compile(MEDICATION_NAME_EN, re.IGNORECASE)  # (not a supplement)
 
 
@@ -281,7 +282,7 @@ def need_things(need: str) -> tuple[str, ...]:
         of = en["of"].strip(" .")
         if re.search(r"\bor\b", of, re.IGNORECASE):
             return ()
-        known = CONDITION_ITEM_EN if en["verb"].casefold() == "has" else _A_MEDICATION_EN
+        known = _A_CONDITION_EN if en["verb"].casefold() == "has" else _A_MEDICATION_EN
     else:
         return ()
     things = [_THING_EDGES_EN.sub("", t) for t in _THINGS_EN.split(of)]
