@@ -692,3 +692,24 @@ def test_a_condition_over_for_now_only_withdraws_nothing(over: str) -> None:
 )
 def test_a_supplement_in_a_list_is_no_verb(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a beta-blocker's "-olol" was taken for "lol" and ADD for the verb "add": the whole
+        # field was lost (attacker 309)
+        ("Meds: metformin, atenolol", ["User takes metformin and atenolol"]),
+        ("Medications:\n- propranolol\n- lisinopril", ["User takes propranolol and lisinopril"]),
+        ("Conditions: asthma, ADD", ["User has asthma and ADD"]),
+    ],
+)
+def test_a_drug_ending_in_olol_and_add_in_capitals_are_field_items(
+    said: str, stored: list[str]
+) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize("said", ["Conditions: add", "Conditions: asthma, lolitis", "Meds: lol"])
+def test_the_verb_add_and_a_lol_stay_no_field_items(said: str) -> None:
+    assert facts_after(said) == []

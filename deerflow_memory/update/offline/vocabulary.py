@@ -177,7 +177,9 @@ MEDICATION_NAME_EN = rf"(?:{MEDICATION_EN}|{DRUG_NAME_EN})"
 # "add"), or a denial ("no meds", "denies heart disease"): no health item.
 _NOT_A_HEALTH_ITEM = (
     r"(?!(?:no|not|none|denies|denied|negative)\b|(?:nostalgia|empathy|sympathy|apathy|telepathy|"
-    r"academia|hypnosis|prognosis|diagnosis|osmosis|symbiosis|metamorphosis|apotheosis|add|\w*lol\w*|"
+    # ("add" in lower case only: "ADD" is a condition; "lol" not in a drug's "-olol": atenolol)
+    r"academia|hypnosis|prognosis|diagnosis|osmosis|symbiosis|metamorphosis|apotheosis|(?-i:add)|"
+    r"(?!\w+olol$)\w*lol\w*|"
     r"(?:monday|friday|senior|lazy|couch|google|phone|screen|exam|test|work)itis)$)"
 )
 # What a form's condition or medication field may list (fullmatch each item): a condition or
