@@ -53,7 +53,13 @@ from deerflow_memory.models import (
     UserUpdate,
 )
 from deerflow_memory.update.extraction import ExtractionRequest
-from deerflow_memory.update.offline.ellipsis import added_to, instead_of, said_last, same_need
+from deerflow_memory.update.offline.ellipsis import (
+    added_to,
+    instead_of,
+    meant_someone_else,
+    said_last,
+    same_need,
+)
 from deerflow_memory.update.offline.expiry import with_time_frames
 from deerflow_memory.update.offline.retractions import (
     AGO_EN,
@@ -255,19 +261,34 @@ class OfflineExtractor:
         # to the user's message before it (only the user's own slip is put right then)
         reply = _reply_after(context)
         undo: tuple[Candidate, Candidate | None] | None = None  # a withdrawal, what it popped
+        last_said: list[Candidate] = []  # what the last message said
         for message in messages:
             if isinstance(message, AIMessage):
                 reply = f"{reply} {message_text(message)[-_REPLY_CHARS:]}"[-2 * _REPLY_CHARS :]
             if not isinstance(message, HumanMessage):
                 continue
             text = strip_upload_blocks(message_text(message))
+            popped = None
             if undo is not None:
                 (withdrawal, popped), undo = undo, None
                 if WITHDRAWAL_UNDONE.fullmatch(text):
                     # "Not anymore." and then "Just kidding!": the need stands
                     found = [c for c in found if c is not withdrawal] + ([popped] if popped else [])
-                    said_before, last_text, reply = None, text, ""
+                    last_said, said_before, last_text, reply = [], None, text, ""
                     continue
+            if (
+                last_said
+                and _only_acknowledges(reply)
+                and (whose := meant_someone_else(text)) is not None
+                and whose[0] == 0
+            ):
+                # "I don't have asthma anymore." and then "Sorry, I meant my mom.": what the
+                # message before said is hers (a need it withdrew stands again)
+                found = [c for c in found if all(c is not s for s in last_said)]
+                last_said = candidates_from_text(whose[1]) if whose[1] else []
+                found += ([popped] if popped else []) + last_said
+                said_before, last_text, reply = None, text, ""
+                continue
             replied = _opens_a_turn(reply)
             if (
                 not _opens_a_turn(reply, me_too=True)
@@ -278,6 +299,7 @@ class OfflineExtractor:
                 # after the need, "My wife is allergic to eggs. Shrimp too.")
                 mine = [c for c in candidates_from_text(same) if c.constraint]
                 found += mine
+                last_said = mine
                 said_before, last_text, reply = ((same, mine[-1]) if mine else None), text, ""
                 continue
             last_text = text
@@ -309,6 +331,7 @@ class OfflineExtractor:
             if said is None:
                 said = candidates_from_text(text)
             found.extend(said)
+            last_said = said
             said_before, reply = ((text, said[-1]) if said else None), ""
         return found
 

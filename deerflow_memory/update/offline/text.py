@@ -33,6 +33,7 @@ from deerflow_memory.update.offline.ellipsis import (
     a_person_zh,
     added_to,
     instead_of,
+    meant_someone_else,
     need_of,
     put_right,
     said_last,
@@ -2863,6 +2864,21 @@ def candidates_from_text(text: str) -> list[Candidate]:
         if back is not None or raw.strip() == "NOT":
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
             continue
+        if (
+            "?" not in terminator
+            and "？" not in terminator
+            and (whose := meant_someone_else(raw)) is not None
+        ):
+            # "I'm allergic to peanuts. I mean my son is.", "我已经没有哮喘了，我是说我妈": what
+            # was said is theirs, no fact and no withdrawal (the sentence before, or this one
+            # up to the break); what is said of them in full is read in its place
+            start, clause = whose
+            if start == 0:
+                del found[previous:]
+            if not clause:
+                previous, sentence_before, added = len(found), "", False
+                continue
+            raw = clause
         if _NOT_SO_ALONE.fullmatch(raw) and "?" not in terminator:
             # "…is gone. Not!", "Shrimp too... not!": no withdrawal, no addition and no
             # statement but a need said in full stands (one word takes back no allergy)

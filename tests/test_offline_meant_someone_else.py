@@ -1,0 +1,137 @@
+"""What the user just said, then said to be someone else's ("I mean my son is").
+
+Before: "I'm allergic to sesame, I mean my nephew is." stored the allergy as the user's;
+"I don't have eczema anymore, I mean my dad." withdrew the user's stored eczema (a need lost);
+"我已经不对芒果过敏了，我是说我女儿。" withdrew it and stored "用户是说我女儿". Said short (the
+person, a verb like "is", "not me"), the words say so; said in full, only a slip ("sorry",
+"I meant", "说错了") or "not me" does, since "I mean" as often goes on. Sentences are this
+project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from deerflow_memory.update.offline.ellipsis import meant_someone_else
+from tests.test_quality_kinds import facts_after, said_in_one_update
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm allergic to sesame, I mean my nephew is.",
+        "I'm allergic to sesame, I mean my nephew.",
+        "I'm allergic to sesame. I mean my nephew is, not me.",
+        "I'm allergic to sesame — sorry, I meant my nephew.",
+        "I'm gluten-free, I mean my girlfriend is.",
+        "I play the cello, I mean my sister does.",
+        "I'm lactose intolerant, I mean Priya is.",
+        "I'm allergic to sesame. Not me, my nephew.",
+        "I'm allergic to sesame. My nephew is, not me.",
+        "I'm allergic to sesame. Sorry, I meant my nephew is allergic to sesame.",
+        "我对芝麻过敏，我是说我外甥。",
+        "我对芝麻过敏，我说的是我外甥。",
+        "我不吃香菜，我指的是我老公。",
+        "我对芝麻过敏。不是我，是我外甥。",
+        "我对芝麻过敏。说错了，是我外甥对芝麻过敏，不是我。",
+    ],
+)
+def test_a_statement_said_to_be_someone_elses_is_not_the_users(said: str) -> None:
+    assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("stored", "said"),
+    [
+        ("I have eczema.", "I don't have eczema anymore, I mean my dad."),
+        ("I have eczema.", "I don't have eczema anymore — oops, I meant my dad."),
+        ("I have eczema.", "I don't have eczema anymore. I mean my dad doesn't."),
+        ("I'm allergic to kiwi.", "I'm not allergic to kiwi anymore, I mean my son isn't."),
+        ("我有湿疹。", "我已经没有湿疹了，我是说我爸。"),
+        ("我对芒果过敏。", "我已经不对芒果过敏了，我是说我女儿。"),
+    ],
+)
+def test_a_withdrawal_said_to_be_someone_elses_withdraws_nothing(stored: str, said: str) -> None:
+    kept = facts_after(stored)
+    assert len(kept) == 1
+    assert facts_after(stored, said) == kept  # the user's need stands, nothing is added
+
+
+@pytest.mark.parametrize(
+    ("turns", "stored"),
+    [
+        (("I have eczema.", "AI: Noted.", "Sorry, I meant my dad."), []),
+        (("I'm allergic to sesame.", "I meant my nephew is."), []),
+        (("I'm into birdwatching.", "I mean my wife is."), []),
+        (("我对芝麻过敏。", "AI: 好的。", "说错了，我是说我外甥。"), []),
+        # withdrawn and then said to be his: the user's need stands
+        (("I have eczema.", "Not anymore.", "Sorry, I meant my dad."), ["User has eczema"]),
+        # after a question, "Not me, my nephew." answers it
+        (
+            (
+                "I'm allergic to sesame.",
+                "AI: Who else at home has allergies?",
+                "Not me, my nephew.",
+            ),
+            ["User is allergic to sesame"],
+        ),
+    ],
+)
+def test_a_message_can_say_the_one_before_was_someone_elses(
+    turns: tuple[str, ...], stored: list[str]
+) -> None:
+    assert said_in_one_update(*turns) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # the user is still in it
+        ("I'm allergic to sesame, I mean my nephew too.", ["User is allergic to sesame"]),
+        ("I'm allergic to sesame, I mean my nephew and I are.", ["User is allergic to sesame"]),
+        ("I'm allergic to sesame, I mean my whole family is.", ["User is allergic to sesame"]),
+        ("我对芝麻过敏，我是说我外甥也是。", ["用户对芝麻过敏"]),
+        # "I mean" going on, not putting right
+        ("I love sailing, I mean my uncle taught me.", ["User loves sailing"]),
+        ("我喜欢滑雪，我是说我舅舅教我的。", ["用户喜欢滑雪"]),
+        # a thing put right, not a person
+        ("I'm allergic to walnuts, I mean pecans.", ["User is allergic to pecans"]),
+        # "不是我妈" is "not my mom"; "he … not me" is a sentence of its own
+        ("不吃羊肉的其实是我，不是我妈", ["用户不吃羊肉"]),
+        ("I collect stamps. He is allergic to sesame, not me.", ["User collects stamps"]),
+    ],
+)
+def test_what_is_not_said_to_be_someone_elses_stays(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("I mean my nephew is.", (0, "")),
+        ("Sorry, I meant my nephew has it.", (0, "My nephew has it")),
+        ("I'm vegan, I mean Priya is.", (9, "")),
+        ("不是我，是我外甥对芝麻过敏", (0, "我外甥对芝麻过敏")),
+    ],
+)
+def test_where_it_is_said_and_what_it_says_of_them(text: str, where: tuple[int, str]) -> None:
+    assert meant_someone_else(text) == where
+
+
+def test_what_the_user_meant_is_no_fact_of_its_own() -> None:
+    # "我是说…" once read as "用户是说…"
+    assert facts_after("我喜欢划船，我的意思是周末去。") == ["用户喜欢划船"]
+    assert facts_after("我指的是上周那家店。") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Meds: carvedilol, sertraline", ["User takes carvedilol and sertraline"]),
+        ("Medications:\n- labetalol\n- insulin", ["User takes labetalol and insulin"]),
+        ("Meds: escitalopram, gabapentin", ["User takes escitalopram and gabapentin"]),
+        ("Meds: insulin, lolol", []),  # a laugh is no medication: the field is no need
+    ],
+)
+def test_drugs_by_more_of_their_endings(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
