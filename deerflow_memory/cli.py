@@ -151,9 +151,17 @@ def _config(args: argparse.Namespace) -> MemoryConfig:
 
 @contextmanager
 def _storage(args: argparse.Namespace, config: MemoryConfig) -> Iterator[MemoryStorage]:
-    """The storage of ``config`` seen from ``--tenant`` (itself without one)."""
-    with open_storage(config) as storage:
+    """The storage of ``config`` seen from ``--tenant`` (itself without one).
+
+    Only the commands that add memory make a SQLite database that does not exist
+    yet; the others look at an empty stand-in (a mistyped path is not created).
+    """
+    creates = args.command in _CREATING
+    with open_storage(config, create=creates) as storage:
         yield storage.scoped(getattr(args, "tenant", None))
+
+
+_CREATING = frozenset({"demo", "import", "remember"})  # the commands that add memory
 
 
 def _facts_table(document: MemoryDocument, title: str, width: int = 200) -> Table:
@@ -404,7 +412,7 @@ def _other_tenants(config: MemoryConfig, tenant: str | None) -> list[str]:
     """The tenants holding data besides ``tenant`` (None: besides the untenanted memory)."""
     from deerflow_memory.storage.tenants import stored_tenants
 
-    with open_storage(config) as root:
+    with open_storage(config, create=False) as root:
         return [t for t in stored_tenants(root) if t != tenant]
 
 
@@ -543,7 +551,7 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
         from deerflow_memory.storage.tenants import stored_tenants
 
         config = _config(args)
-        with open_storage(config) as storage:
+        with open_storage(config, create=False) as storage:
             tenants = list(stored_tenants(storage))
         if args.json:
             console.file.write(json.dumps(tenants, ensure_ascii=False) + "\n")

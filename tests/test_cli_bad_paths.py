@@ -128,3 +128,43 @@ def test_a_sqlite_storage_path_spelled_as_a_folder_in_config_means_the_database_
     config = load_config(environ=env)
     assert config.storage_path == inside
     assert MemoryConfig(**config.model_dump()).storage_path == inside  # not appended twice
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("show", "--user", "ann"),
+        ("export", "--user", "ann"),
+        ("list",),
+        ("list", "--tenants"),
+        ("stats",),
+        ("pending",),
+        ("retry",),
+        ("forget", "--user", "ann", "fact_0"),
+        ("clear", "--user", "ann", "--yes"),
+        ("--tenant", "acme", "show", "--user", "ann"),
+    ],
+    ids=lambda argv: "-".join(a.lstrip("-") for a in argv[:2]),
+)
+def test_a_mistyped_sqlite_path_is_looked_at_without_making_the_database(
+    argv: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "memory.yaml"
+    config.write_text(f"storage: sqlite\nstorage_path: {tmp_path}/dbs/mem.sqlite\n", "utf-8")
+    status, _, err = run(capsys, "--config", str(config), *argv)
+    assert_one_error_line(status, err, "sqlite storage", "mem.sqlite")
+    assert status == 1
+    assert sorted(os.listdir(tmp_path)) == ["memory.yaml"]  # no database, folder or locks
+
+
+def test_a_sqlite_database_is_made_by_the_commands_that_add_memory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "memory.yaml"
+    config.write_text(f"storage: sqlite\nstorage_path: {tmp_path}/dbs/mem.sqlite\n", "utf-8")
+    status, _, _ = run(capsys, "--config", str(config), "remember", "--user", "ann", "Plays oboe")
+    assert status == 0
+    assert (tmp_path / "dbs" / "mem.sqlite").is_file()
+    status, out, _ = run(capsys, "--config", str(config), "show", "--user", "ann")
+    assert status == 0
+    assert "Plays oboe" in out

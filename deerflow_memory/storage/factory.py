@@ -206,12 +206,23 @@ def open_storage(
     *,
     store: BaseStore | None = None,
     namespace_prefix: Sequence[str] = DEFAULT_NAMESPACE_PREFIX,
+    create: bool = True,
 ) -> Iterator[MemoryStorage]:
     """:func:`build_storage` as a context manager that closes what it opened.
 
     A store passed in is not closed: its owner (e.g. the LangGraph server) keeps it.
+    With ``create=False``, a SQLite database file that does not exist is not made
+    (nor its folder or ``.locks`` folder): an empty in-memory store stands in for
+    it, so a look at a mistyped path writes nothing (what is written to that
+    stand-in is lost). Other backends are opened as usual (the file backend makes
+    no folder until it saves).
     """
-    storage = build_storage(config, store=store, namespace_prefix=namespace_prefix)
+    if create or config.storage != "sqlite" or sqlite_path(config.storage_path).exists():
+        storage = build_storage(config, store=store, namespace_prefix=namespace_prefix)
+    else:
+        from langgraph.store.memory import InMemoryStore
+
+        storage = StoreMemoryStorage(InMemoryStore(), namespace_prefix)
     try:
         yield storage
     finally:
