@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
@@ -477,3 +478,30 @@ def test_clear_still_deletes_a_memory_document_that_cannot_be_read(
     status, out, err = run(capsys, "--root", root, "clear", "--user", "ann", "--yes")
     assert status == 0 and out.startswith("deleted the memory of 'ann'"), err
     assert FileMemoryStorage(root).load("ann", None).facts == ()
+
+
+class _Terminal(io.StringIO):
+    """A terminal whose person types ``self.getvalue()`` (``""``: Ctrl-D at once)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("typed", "said"), [("", "nothing deleted"), ("y\n", None)])
+def test_clear_asks_a_terminal_and_ctrl_d_there_is_no(
+    typed: str,
+    said: str | None,
+    root: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("sys.stdin", _Terminal(typed))
+    status, _, err = run(capsys, "clear", "--user", "ann", "--root", root)
+    assert "Delete the memory of 'ann'" in err
+    if said is None:
+        assert status == 0
+        assert run(capsys, "show", "--user", "ann", "--root", root)[0] == 1
+    else:  # one line after the question, and not "no terminal to ask": there was one
+        assert status == 1
+        assert err.splitlines()[-1] == f"deerflow-memory: error: {said}"
+        assert run(capsys, "show", "--user", "ann", "--root", root)[0] == 0

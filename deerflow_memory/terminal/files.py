@@ -7,8 +7,8 @@
 - :func:`write_text_replacing` writes next to the target and renames over it,
   so a full disk or a crash never leaves a half-written export in place of the
   old file. Devices and FIFOs (``/dev/stdout``, ``/dev/full``) are written directly.
-- :func:`ask_yes_no` asks on stderr when stdin is a terminal; otherwise (or at
-  end-of-file) the answer is "none" (``None``), never an exception.
+- :func:`ask_yes_no` asks on stderr when stdin is a terminal (Ctrl-D there is
+  "no"); otherwise the answer is "none" (``None``), never an exception.
 - :func:`describe_os_error` turns any ``OSError`` into one line (reason and path).
 """
 
@@ -151,9 +151,9 @@ def ask_yes_no(question: str) -> bool | None:
     """Ask ``question`` on stderr and read the answer, only when stdin is a terminal.
 
     Returns:
-        True for "y"/"yes", False for any other answer, None when there is no
-        one to ask (stdin closed, a pipe or a file: scripts pass ``--yes``) or
-        the terminal sent end-of-file.
+        True for "y"/"yes", False for any other answer or for end-of-file typed
+        at the terminal (Ctrl-D: the person there said no), None when there is no
+        one to ask (stdin closed, a pipe or a file: scripts pass ``--yes``).
     """
     stdin, stderr = sys.stdin, sys.stderr
     try:
@@ -164,7 +164,7 @@ def ask_yes_no(question: str) -> bool | None:
         line = stdin.readline()
         if not line:
             stderr.write("\n")  # Ctrl-D: the error that follows starts its own line
-            return None
+            return False
     except (OSError, ValueError):
         return None
     return line.strip().lower() in {"y", "yes"}
