@@ -484,6 +484,18 @@ def _user_needed(
     return f"{said}; {_first(users, 'user')} (deerflow-memory list shows them all)"
 
 
+def _deleted_at(storage: MemoryStorage, user: str, agent: str | None) -> str | None:
+    """When the memory of ``user`` was deleted (``clear``, the HTTP API, ``service.clear``),
+    as stored, or ``None`` when no delete left its mark there (or it cannot be read)."""
+    try:
+        document = storage.load(user, agent)
+    except (OSError, DeerflowMemoryError):  # a corrupt document is said elsewhere
+        return None
+    if not document.holds_only_fence():
+        return None
+    return document.deleted_at or document.cleared_at
+
+
 def _no_memory(
     storage: MemoryStorage,
     config: MemoryConfig,
@@ -507,6 +519,8 @@ def _no_memory(
         return f"no memory for {whose} in {_where(config, tenant)}{kept}; {_first(agents, 'agent')}"
     if kept:
         return f"no memory for {whose} in {_where(config, tenant)} yet; {kept}"
+    if (deleted := _deleted_at(storage, user, agent)) is not None:  # not "check --root"
+        return f"the memory of {whose} in {_where(config, tenant)} was deleted at {deleted}"
     if not stored:
         return _nothing_stored(config, tenant, storage)
     users = sorted({u for u, _ in stored})

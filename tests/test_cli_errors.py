@@ -505,3 +505,18 @@ def test_clear_asks_a_terminal_and_ctrl_d_there_is_no(
         assert status == 1
         assert err.splitlines()[-1] == f"deerflow-memory: error: {said}"
         assert run(capsys, "show", "--user", "ann", "--root", root)[0] == 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("show",), ("export",), ("stats",), ("forget", "fact_1"), ("clear", "--yes")],
+    ids=lambda argv: argv[0],
+)
+def test_a_user_whose_memory_was_deleted_is_told_so_not_check_the_root(
+    argv: tuple[str, ...], root: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "clear", "--user", "ann", "--yes", "--root", root)[0] == 0
+    status, _, err = run(capsys, *argv, "--user", "ann", "--root", root)
+    assert_one_error_line(status, err, "the memory of user 'ann'", "was deleted at 20")
+    assert status == 1
+    assert "check --root" not in err
