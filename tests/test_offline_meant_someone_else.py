@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from deerflow_memory.update.offline.ellipsis import meant_someone_else
+from deerflow_memory.update.offline.ellipsis import Theirs, theirs, theirs_after
 from tests.test_quality_kinds import facts_after, said_in_one_update
 
 
@@ -25,7 +25,7 @@ from tests.test_quality_kinds import facts_after, said_in_one_update
         "I'm allergic to sesame — sorry, I meant my nephew.",
         "I'm gluten-free, I mean my girlfriend is.",
         "I play the cello, I mean my sister does.",
-        "I'm lactose intolerant, I mean Priya is.",
+        "I'm lactose intolerant, I mean Priya is, not me.",
         "I'm allergic to sesame. Not me, my nephew.",
         "I'm allergic to sesame. My nephew is, not me.",
         "I'm allergic to sesame. Sorry, I meant my nephew is allergic to sesame.",
@@ -106,16 +106,25 @@ def test_what_is_not_said_to_be_someone_elses_stays(said: str, stored: list[str]
 
 
 @pytest.mark.parametrize(
-    ("text", "where"),
+    ("text", "said"),
     [
-        ("I mean my nephew is.", (0, "")),
-        ("Sorry, I meant my nephew has it.", (0, "My nephew has it")),
-        ("I'm vegan, I mean Priya is.", (9, "")),
-        ("不是我，是我外甥对芝麻过敏", (0, "我外甥对芝麻过敏")),
+        ("I mean my nephew is.", Theirs("", False)),
+        ("I mean my dad doesn't.", Theirs("", True)),
+        ("Sorry, I meant my nephew has it.", Theirs("My nephew has it", None)),
+        ("Not me, it's my nephew who has it", Theirs("My nephew who has it", None)),
+        ("不是我，是我外甥对芝麻过敏", Theirs("我外甥对芝麻过敏", None)),
+        ("Sorry, I meant Cipro is.", None),  # a thing put right, not a person
+        ("I mean my uncle taught me.", None),  # going on
+        ("是我外甥。", None),  # may answer "who?"
     ],
 )
-def test_where_it_is_said_and_what_it_says_of_them(text: str, where: tuple[int, str]) -> None:
-    assert meant_someone_else(text) == where
+def test_what_words_say_of_someone_else(text: str, said: Theirs | None) -> None:
+    assert theirs(text) == said
+
+
+def test_where_in_a_sentence_it_starts() -> None:
+    assert theirs_after("I'm vegan, I mean Priya is, not me.") == (9, 10)
+    assert theirs_after("Oops, I meant my nephew is.") is None  # all of it, no break
 
 
 def test_what_the_user_meant_is_no_fact_of_its_own() -> None:
@@ -130,8 +139,88 @@ def test_what_the_user_meant_is_no_fact_of_its_own() -> None:
         ("Meds: carvedilol, sertraline", ["User takes carvedilol and sertraline"]),
         ("Medications:\n- labetalol\n- insulin", ["User takes labetalol and insulin"]),
         ("Meds: escitalopram, gabapentin", ["User takes escitalopram and gabapentin"]),
-        ("Meds: insulin, lolol", []),  # a laugh is no medication: the field is no need
+        ("Meds: aspirin, pregabalin", ["User takes aspirin and pregabalin"]),
+        # a drug known by its ending first no longer ends a list of three
+        (
+            "Meds: atorvastatin, lisinopril, metformin",
+            ["User takes atorvastatin, lisinopril and metformin"],
+        ),
+        ("I take ramipril, insulin and fish oil.", ["User takes ramipril, insulin and fish oil"]),
+        # a laugh or a word with a drug's ending is no medication: the field is no need
+        ("Meds: insulin, lolol", []),
+        ("Meds: insulin, hahalol", []),
     ],
 )
 def test_drugs_by_more_of_their_endings(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # only the last of what was said is theirs when said short…
+        (
+            "I'm allergic to hazelnuts and I'm pescatarian, I mean my partner is.",
+            ["User is allergic to hazelnuts"],
+        ),
+        ("我对榛子过敏，也吃素，我是说我老公。", ["用户对榛子过敏"]),
+        # (…when the last clause said it: the wife's diet was hers already)
+        ("我对榛子过敏，我老婆吃素，我是说我老婆。", ["用户对榛子过敏"]),
+        # …and only what it names when said in full, one thing of a need of several
+        (
+            "I'm allergic to hazelnuts and I'm pescatarian. Sorry, I meant my partner is "
+            "pescatarian.",
+            ["User is allergic to hazelnuts"],
+        ),
+        (
+            "I'm allergic to hazelnuts and mussels. Oops, I meant my daughter is allergic to "
+            "mussels.",
+            ["User is allergic to hazelnuts"],
+        ),
+        ("我对榛子过敏，我吃素。说错了，我是说我老公吃素。", ["用户对榛子过敏"]),
+        # "me too" after it: the user's as well
+        ("I'm allergic to mussels, I mean my son is. So am I.", ["User is allergic to mussels"]),
+    ],
+)
+def test_only_what_was_said_of_them_goes(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a contrast, not a correction: the verb says the other way round, or "either"
+        ("I can't have soy. I mean my brother can't either.", ["User cannot have soy"]),
+        ("I don't eat lamb, I mean my husband does.", ["User does not eat lamb"]),
+        ("I can't have dairy. My daughter can, not me.", ["User cannot have dairy"]),
+        ("I'm vegetarian, I mean my husband isn't.", ["User is vegetarian"]),
+        # a name or a pet without "not me" may be a thing
+        ("I'm allergic to Keflex. Sorry, I meant Cipro is.", ["User is allergic to Keflex"]),
+        ("I'm allergic to horses. I mean, Bella is.", ["User is allergic to horses"]),
+        # what the user says they meant, of themselves
+        ("我指的是我对榛子过敏。", ["用户对榛子过敏"]),
+        ("我讲的是粤语。", ["用户讲的是粤语"]),
+    ],
+)
+def test_a_contrast_or_a_thing_put_right_is_no_one_elses(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+def test_a_withdrawal_with_someone_else_still_so_withdraws() -> None:
+    # "My sister does, not me": hers is the asthma that stays, the user's is over
+    assert (
+        facts_after("I have asthma.", "I don't have asthma anymore. My sister does, not me.") == []
+    )
+    assert (
+        facts_after("I'm vegetarian.", "I'm not vegetarian anymore. Not me, my wife still is.")
+        == []
+    )
+
+
+def test_in_one_update_only_what_is_named_goes() -> None:
+    turns = (
+        "I'm allergic to hazelnuts and I have eczema.",
+        "AI: Noted.",
+        "Sorry, I meant my mom has eczema.",
+    )
+    assert said_in_one_update(*turns) == ["User is allergic to hazelnuts"]

@@ -40,10 +40,11 @@ from deerflow_memory.update.offline.vocabulary import (
 
 __all__ = [
     "Meant",
+    "Theirs",
     "a_person_zh",
     "added_to",
     "instead_of",
-    "meant_someone_else",
+    "me_too_alone",
     "need_of",
     "one_more_thing",
     "put_right",
@@ -53,6 +54,8 @@ __all__ = [
     "split_instead",
     "split_me_too",
     "split_one_more",
+    "theirs",
+    "theirs_after",
     "zh_things",
 ]
 
@@ -568,38 +571,41 @@ def split_me_too(sentence: str, zh: bool) -> tuple[str, str] | None:
 # "I'm allergic to peanuts, I mean my son is", "…anymore. Sorry, I meant my mom.", "Not me,
 # my husband.", "我已经没有哮喘了，我是说我妈", "不是我，是我儿子": what was just said is
 # someone else's, neither a fact of the user's nor a withdrawal of one. Said short (the
-# person, a verb like "is" or "does", "not me"), the words say so. Said in full ("I mean my
-# brother got me into it"), "I mean" as often goes on as puts right, so only a mark of a slip
-# ("sorry", "oops", "I meant", "说错了") or "not me" before it says so; and never while the
-# user is still in it ("I mean my son too", "…my son and me", "我是说我儿子也是").
+# person, and a verb like "is" or "does" or "not me"), the words say so. Said in full ("I mean
+# my brother got me into it"), "I mean" as often goes on as puts right, so only a mark of a
+# slip ("sorry", "oops", "I meant", "说错了") or "not me" says so. Never while the user is
+# still in it ("I mean my son too", "…my son and me", "my sister can't either", "我是说我儿子
+# 也是"). A name or a pet counts only with "not me" ("Sorry, I meant Tylenol is" puts a thing
+# right, "I mean, Max is" may be the dog one is allergic to).
 _EN_SLIP = r"(?:sorry|oops|whoops|my bad|wait|no|nope|actually|er+m*|um+|uh+)[,.!]?\s+"
 _EN_SLIP_MARK = re.compile(r"sorry|oops|whoops|my bad|wait|\bno\b|nope|actually", _I)
 _EN_AUX = (
     r"(?:is|was|are|were|does|did|do|has|had|have|can|will|would|isn't|wasn't|aren't|doesn't|"
     r"didn't|don't|hasn't|hadn't|can't|cannot|won't|wouldn't)"
 )
-_EN_WHO_ELSE = (
-    r"(?:(?:my|our)\s+(?:(?:older|younger|little|big|eldest|youngest|oldest|best|twin)\s+)?"
-    rf"(?!family\b)(?:{KIN_EN})\b|he\b|she\b|him\b|her\b"
-    # a pet or a name only before a verb or "not me" ("I mean Paris" puts a place right)
-    r"|(?:(?:my|our)\s+(?:dog|cat|puppy|kitten|pet)"
-    r"|(?!(?:It|This|That|There|They|We|You|Not|No|Sorry|Actually|Yes)\b)(?-i:[A-Z][a-z]{1,20}))"
-    rf"(?=\s+{_EN_AUX}\b|,?\s+not me\b))"
+_EN_NOT_A_NAME = (
+    r"It|This|That|There|They|We|You|Not|No|Sorry|Actually|Yes|Everyone|Everybody|Nobody|"
+    r"Someone|Somebody|Anyone|Anybody|All|Both|None"
 )
 _EN_MEANT_SOMEONE = re.compile(
     rf"(?P<lead>(?:{_EN_SLIP})*)"
     r"(?:(?P<mean>I mean|I meant(?: to say)?|I'm talking about|I was talking about)[,:]?\s+"
     r"|(?P<not_me>not me)\s*[,.;:—–-]\s*(?:(?:I mean|it's|it is)\s+)?)?"
-    rf"(?P<who>{_EN_WHO_ELSE})(?P<rest>\s+[^.!?]{{1,100}}?)??(?P<not_me_after>,?\s+not me)?[.!]*",
+    r"(?P<who>(?:my|our)\s+(?:(?:older|younger|little|big|eldest|youngest|oldest|best|twin)\s+)?"
+    rf"(?!family\b)(?:{KIN_EN})\b|he\b|she\b|him\b|her\b"
+    rf"|(?P<name>(?:my|our)\s+(?:dog|cat|puppy|kitten|pet)\b|(?!(?:{_EN_NOT_A_NAME})\b)(?-i:[A-Z][a-z]{{1,20}})\b))"
+    r"(?P<rest>\s+[^.!?]{1,100}?)??(?P<not_me_after>,?\s+not me)?[.!]*",
     _I,
 )
-_EN_SHORT = re.compile(rf"\s+{_EN_AUX}(?:\s+not)?(?:\s+(?:either|though))?", _I)
+_EN_SHORT = re.compile(rf"\s+(?P<aux>{_EN_AUX})(?P<not>\s+not)?", _I)
 _EN_USER_IN_IT = re.compile(
-    r"\b(?:I|me|my|mine|myself|we|us|our|too|also|both)\b|\bas well\b|^\s*(?:and|or|&)\b", _I
+    r"\b(?:I|me|my|mine|myself|we|us|our|too|also|both|either|neither)\b|\bas well\b"
+    r"|^\s*(?:and|or|&)\b",
+    _I,
 )
-_ZH_SLIP = ("说错了", "我说错了", "不对", "抱歉", "不好意思", "对不起")
+_ZH_SLIP = ("说错了", "我说错了", "不对", "抱歉", "不好意思", "对不起", "口误", "搞错了")
 _ZH_MEANT_SOMEONE = re.compile(
-    r"(?P<lead>(?:(?:说错了|我说错了|不对|抱歉|不好意思|对不起|哦)[，,]?\s*)*)"
+    r"(?P<lead>(?:(?:说错了|我说错了|不对|抱歉|不好意思|对不起|口误|我搞错了|搞错了|哦)[，,]?\s*)*)"
     r"(?:(?P<mean>我是说|我说的是|我指的是|我的意思是|我讲的是|说的是|是)[，,]?"
     r"|(?P<not_me>不是我)[，,]\s*(?:是|而是)?)"
     rf"(?P<who>(?:我的?|我们家的?)?(?!家人|家里人)(?:{KIN_ZH})|他|她)"
@@ -607,52 +613,69 @@ _ZH_MEANT_SOMEONE = re.compile(
 )
 _ZH_SHORT = ("是", "啊", "呀", "哦", "啦", "吧")
 _ZH_USER_IN_IT = re.compile("我|也|都|一起|俩")
-_MEANT_AT_MOST = 160  # characters of a sentence's end searched for it after a break
+_THEIRS_AT_MOST = 160  # characters of a sentence's end searched for it after a break
 
 
-def meant_someone_else(text: str) -> tuple[int, str] | None:
-    """Whether ``text`` says that what was just said is someone else's ("I mean my son is.",
-    "Sorry, I meant my mom.", "Not me, my husband.", "我是说我儿子", "不是我，是我妈").
+@dataclasses.dataclass(frozen=True, slots=True)
+class Theirs:
+    """What words that say the user's last words were someone else's say (see :func:`theirs`)."""
 
-    Args:
-        text: a sentence, or a message.
-
-    Returns:
-        ``None`` when it says no such thing, else ``(start, clause)``: ``start`` is ``0``
-        when the whole of ``text`` says it (of the sentence or message before), else where
-        it starts after a break (``text[:start]`` is theirs: "I'm allergic to peanuts, I
-        mean my son is"); ``clause`` is what it says of them in full, to be read in its
-        place ("My son is allergic to peanuts"), or ``""``. Only the last
-        :data:`_MEANT_AT_MOST` characters are searched for a break.
-    """
-    zh = CJK.search(text) is not None
-    end = len(text.rstrip())
-    if (clause := _said_of_someone_else(text[:end], zh)) is not None:
-        return 0, clause
-    breaks = _ZH_BREAKS if zh else (",", *_EN_BREAKS)
-    for at in range(max(1, end - _MEANT_AT_MOST), end):
-        width = next((len(b) for b in breaks if text.startswith(b, at)), 0)
-        if width and (clause := _said_of_someone_else(text[at + width : end], zh)) is not None:
-            return at, clause
-    return None
+    clause: str
+    """What they say of them in full, to be read in place of the words ("My son is allergic to
+    peanuts", "我儿子对花生过敏"), or ``""`` when said short ("I mean my son is")."""
+    negative: bool | None
+    """Said short with a verb: whether it is negated ("my dad doesn't"); else ``None``."""
 
 
-def _said_of_someone_else(text: str, zh: bool) -> str | None:
-    # The clause said of them ("" when said short), or None (see meant_someone_else).
+def theirs(text: str) -> Theirs | None:
+    """Whether ``text`` (a sentence or a message) says that what the user just said is someone
+    else's ("I mean my son is.", "Sorry, I meant my mom.", "Not me, my husband.", "我是说我儿
+    子", "不是我，是我妈"), and what; ``None`` when it does not."""
     text = text.strip()
+    zh = CJK.search(text) is not None
     m = (_ZH_MEANT_SOMEONE if zh else _EN_MEANT_SOMEONE).fullmatch(text)
     if m is None or not (m["mean"] or m["not_me"] or m["not_me_after"]):
         return None
     slip = (
         any(mark in m["lead"] for mark in _ZH_SLIP) if zh else bool(_EN_SLIP_MARK.search(m["lead"]))
     )
-    if m["mean"] == "是" and not (slip or m["not_me_after"]):
+    if zh and m["mean"] == "是" and not (slip or m["not_me_after"]):
         return None  # "是我儿子" alone may answer who
+    if not zh and m["name"] and not (m["not_me"] or m["not_me_after"]):
+        return None  # "Sorry, I meant Tylenol is": a thing put right
     rest = m["rest"] or ""
-    if not rest or (rest in _ZH_SHORT if zh else _EN_SHORT.fullmatch(rest) is not None):
-        return ""
+    if not rest:
+        return Theirs("", None)
+    if zh and rest in _ZH_SHORT:
+        return Theirs("", None)
+    if not zh and (short := _EN_SHORT.fullmatch(rest)) is not None:
+        aux = short["aux"].casefold()
+        return Theirs("", bool(short["not"]) or aux.endswith("n't") or aux == "cannot")
     past = bool(m["mean"]) and m["mean"].casefold().startswith("i meant")
     if not (slip or past or m["not_me"]) or (_ZH_USER_IN_IT if zh else _EN_USER_IN_IT).search(rest):
         return None
     clause = text[m.start("who") : m.end("rest")]
-    return clause[:1].upper() + clause[1:]
+    return Theirs(clause[:1].upper() + clause[1:], None)
+
+
+def theirs_after(sentence: str) -> tuple[int, int] | None:
+    """Where, after a break in ``sentence``, words start that say what it said before them is
+    someone else's ("I'm allergic to peanuts, I mean my son is": the break's span, ``(23,
+    24)``), or ``None``. Only the last :data:`_THEIRS_AT_MOST` characters are searched."""
+    if theirs(sentence) is not None:  # all of it ("Oops, I meant my son is"): no break
+        return None
+    zh = CJK.search(sentence) is not None
+    end = len(sentence.rstrip())
+    breaks = _ZH_BREAKS if zh else (",", *_EN_BREAKS)
+    for at in range(max(1, end - _THEIRS_AT_MOST), end):
+        width = next((len(b) for b in breaks if sentence.startswith(b, at)), 0)
+        if width and sentence[:at].strip() and theirs(sentence[at + width : end]) is not None:
+            return at, at + width
+    return None
+
+
+def me_too_alone(text: str) -> bool:
+    """Whether ``text`` only says the user shares what was just said ("So am I.", "Me too",
+    "我也是")."""
+    text = text.strip()
+    return (_ZH_ME_TOO if CJK.search(text) else _EN_ME_TOO).fullmatch(text) is not None

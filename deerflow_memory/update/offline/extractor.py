@@ -56,9 +56,9 @@ from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.ellipsis import (
     added_to,
     instead_of,
-    meant_someone_else,
     said_last,
     same_need,
+    theirs,
 )
 from deerflow_memory.update.offline.expiry import with_time_frames
 from deerflow_memory.update.offline.retractions import (
@@ -84,7 +84,12 @@ from deerflow_memory.update.offline.rules import (
     says_which,
     slot_of,
 )
-from deerflow_memory.update.offline.text import candidates_from_text, restated, restated_need
+from deerflow_memory.update.offline.text import (
+    candidates_from_text,
+    restated,
+    restated_need,
+    still_the_users,
+)
 from deerflow_memory.update.unsafe import unsafe_to_store
 
 __all__ = ["OfflineExtractor", "fact_key"]
@@ -276,17 +281,18 @@ class OfflineExtractor:
                     found = [c for c in found if c is not withdrawal] + ([popped] if popped else [])
                     last_said, said_before, last_text, reply = [], None, text, ""
                     continue
-            if (
-                last_said
-                and _only_acknowledges(reply)
-                and (whose := meant_someone_else(text)) is not None
-                and whose[0] == 0
-            ):
+            whose = theirs(text) if last_said and _only_acknowledges(reply) else None
+            if whose is not None:
                 # "I don't have asthma anymore." and then "Sorry, I meant my mom.": what the
                 # message before said is hers (a need it withdrew stands again)
-                found = [c for c in found if all(c is not s for s in last_said)]
-                last_said = candidates_from_text(whose[1]) if whose[1] else []
-                found += ([popped] if popped else []) + last_said
+                kept = still_the_users(last_said, last_text, whose)
+                if kept is not None:
+                    gone = [c for c in last_said if all(c is not k for k in kept)]
+                    found = [c for c in found if all(c is not g for g in gone)]
+                    if popped is not None and gone:  # ("Not anymore." just withdrew it)
+                        found.append(popped)
+                last_said = candidates_from_text(whose.clause) if whose.clause else []
+                found += last_said
                 said_before, last_text, reply = None, text, ""
                 continue
             replied = _opens_a_turn(reply)

@@ -246,8 +246,9 @@ _NEVER = re.compile(
     r"(?: (?:before|until|till|to (?:finish|do|get|decide|answer)) .*)?$|\bbad feeling about\b"
     r"|报错|运行\S*出错|^我有(?:个|一个|几个)?(?:问题|疑问)|^我(?:每次|一)?运行|(?:表|文件|表格)叫|导出成"
     r"|^我正在(?:开车|开会|吃饭|排队|调试)|^我是认真的"
-    # what the user meant by words said before ("我是说我哥带我去的"), no fact ("说唱": rap)
-    r"|^我(?:是说(?!唱)|的意思是|指的是|说的是|讲的是)",
+    # what the user meant by words said before ("我是说他们那家店"), no fact ("说唱": rap;
+    # "我讲的是粤语" is; a sentence "我指的是我对花生过敏" is read as what it says: text.restated)
+    r"|^我(?:是说(?!唱)|的意思是|指的是|说的是(?=我))",
     _I,
 )
 

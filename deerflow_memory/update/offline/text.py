@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 
 from deerflow_memory.arguments import expect_text
@@ -30,10 +30,11 @@ from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.ellipsis import (
     Meant,
+    Theirs,
     a_person_zh,
     added_to,
     instead_of,
-    meant_someone_else,
+    me_too_alone,
     need_of,
     put_right,
     said_last,
@@ -41,6 +42,8 @@ from deerflow_memory.update.offline.ellipsis import (
     split_instead,
     split_me_too,
     split_one_more,
+    theirs,
+    theirs_after,
     zh_things,
 )
 from deerflow_memory.update.offline.lists import REMARK_OVER, lists_read
@@ -1310,6 +1313,17 @@ def _no_longer_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str
         if tail is not None and not _SAID_OF_THE_PAST.search(sentence, 0, tail.start()):
             yield sentence[: tail.start()], ""
             yield sentence[tail.end() :], terminator
+        else:
+            yield sentence, terminator
+
+
+def _theirs_apart(sentences: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
+    """The sentences, one cut before words that say the rest was someone else's ("I'm allergic
+    to peanuts, I mean my son is": :func:`~.ellipsis.theirs_after`)."""
+    for sentence, terminator in sentences:
+        if (cut := theirs_after(sentence)) is not None:
+            yield sentence[: cut[0]], ""
+            yield sentence[cut[1] :], terminator
         else:
             yield sentence, terminator
 
@@ -2748,7 +2762,7 @@ _EN_RESTATED = re.compile(
     _I,
 )
 _ZH_RESTATED = re.compile(
-    r"(?:(?:说错了|我说错了|不对|抱歉|不好意思|对不起)[，,]?\s*)*(?:我是说|我的意思是)[，,]?\s*(?=我)"
+    r"(?:(?:说错了|我说错了|不对|抱歉|不好意思|对不起)[，,]?\s*)*(?:我是说|我的意思是|我指的是|我说的是)[，,]?\s*(?=我)"
     r"|(?:说错了|我说错了)[，,]?\s*(?=我)"
 )
 _ZH_IS_TO = re.compile(r"^我是(?=对)")  # "我是对碧根果过敏": 我对碧根果过敏
@@ -2775,6 +2789,89 @@ def restated_need(statement: str, need: Candidate) -> tuple[Candidate, bool] | N
         return None
     meant = put_right(need, Meant(new[0].value, wrong=True, own_words=True))
     return (new[0], meant[1]) if meant is not None and meant[0].content == new[0].content else None
+
+
+# A sentence that says something is not so ("I don't eat pork", "I can't have gluten"):
+# "I mean my husband does" after it says he does, not that the sentence was his.
+_EN_NEGATED = re.compile(r"\b(?:not|never|no longer|cannot)\b|n't\b|n’t\b", _I)
+
+
+def still_the_users(said: list[Candidate], sentence: str, whose: Theirs) -> list[Candidate] | None:
+    """What of ``said`` (the candidates of ``sentence``, said just before) is still the
+    user's when the next words say it was someone else's (``whose``: see
+    :func:`~.ellipsis.theirs`): said short, all but the last ("I'm allergic to peanuts and
+    I'm vegan. I mean my wife is.": the peanuts stay); said in full, all but what it names,
+    one thing of a need of several ("…peanuts and shellfish. Sorry, I meant my son is
+    allergic to shellfish."), and all when it names none of them (a need kept is the safer
+    error). ``None`` when said short against what ``sentence`` said ("I don't eat pork. I
+    mean my husband does.", "I can't have dairy. My daughter can, not me."): he does, it
+    was no correction."""
+    if not whose.clause:
+        negated = _EN_NEGATED.search(sentence) is not None
+        if whose.negative is not None and whose.negative != negated:
+            return None
+        # the last fact, unless the last clause was someone else's already ("我对花生过敏，我老
+        # 婆吃素，我是说我老婆": the wife's diet was hers, the peanuts stay)
+        last = _LAST_CLAUSE.split(sentence)[-1]
+        return said if _SOMEONE_IN_IT.search(last) else said[:-1]
+    named = whose.clause.casefold()
+    kept: list[Candidate] = []
+    for candidate in said:
+        if each := need_things(candidate.content):
+            named_things = {one for one, thing in _things_of(each).items() if _named(named, thing)}
+            left = things_left(candidate.content, named_things.__contains__)
+            if left is not None:
+                kept += [replace(candidate, content=one, value=None) for one in left]
+                continue
+        elif (key := _key_of(candidate)) is not None and _named(named, key):
+            continue
+        kept.append(candidate)
+    return kept
+
+
+# Where a sentence's last clause starts: after a comma, a semicolon, "and" or "but";
+# and who besides the user a clause may speak of.
+_LAST_CLAUSE = re.compile(r"[,;，；、]|\b(?:and|but|plus)\b|而且|并且|但是?", _I)
+_SOMEONE_IN_IT = re.compile(
+    rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN_EN})\b|\b(?:he|she)\b|{KIN_ZH}|[他她]", _I
+)
+
+
+def _key_of(candidate: Candidate) -> str | None:
+    """What ``candidate`` is of, for words to name it: the thing withdrawn, the taste's
+    thing, or the value ("peanuts", "jazz", "vegan"); ``None`` when it has none."""
+    slot = candidate.slot or ""
+    key = candidate.retract or (slot.partition(":")[2] if slot.startswith("taste:") else None)
+    return key or (candidate.value if candidate.value not in (None, "+", "-") else None)
+
+
+def _things_of(needs: tuple[str, ...]) -> dict[str, str]:
+    """Each need of one thing (:func:`~.retractions.need_things`) → its thing: what is left of
+    it without what all of them share before and after ("allergic to peanuts" → "peanuts",
+    "用户对虾过敏" → "虾")."""
+    head = _shared_start(needs)
+    tail = _shared_start([need[::-1] for need in needs])
+    return {need: need[head : len(need) - tail] or need for need in needs}
+
+
+def _shared_start(texts: Sequence[str]) -> int:
+    """How many characters all of ``texts`` start with alike."""
+    first, last = min(texts), max(texts)  # (any difference shows between these two)
+    pairs = zip(first, last, strict=False)  # (first is the shorter when one starts the other)
+    return next((i for i, (a, b) in enumerate(pairs) if a != b), len(first))
+
+
+def _named(clause: str, thing: str) -> bool:
+    """Whether ``clause`` (case-folded) names ``thing``: Chinese as written, English by its last
+    word, a plural for a singular ("allergic to kiwi" is named by "…kiwis")."""
+    thing = thing.casefold().strip()
+    if CJK.search(thing):
+        return thing in clause
+    words = thing.split()
+    if not words:
+        return False
+    stem = words[-1].rstrip("s") or words[-1]
+    return re.search(rf"(?<!\w){re.escape(stem)}", clause) is not None
 
 
 def candidates_from_text(text: str) -> list[Candidate]:
@@ -2825,7 +2922,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
         sentence_before, added = sentence, True
 
     said_in_order = list(
-        _no_longer_apart(_languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))))
+        _theirs_apart(
+            _no_longer_apart(_languages_apart(_asides_apart(_sentences(_prepare(_own_text(text))))))
+        )
     )
     withdrew: tuple[int, Candidate] | None = None  # what "Not anymore." just replaced, and where
     # a condition, medication or accessibility field is read only in a message naming no one
@@ -2833,14 +2932,17 @@ def candidates_from_text(text: str) -> list[Candidate]:
     health = _OTHERS_IN_MESSAGE.search(text) is None
     # an allergy or diet field is theirs after a sentence that heads their record ("My son's
     # intake form.\nAllergies: peanuts")
-    theirs = False
+    their_record = False
+    theirs_before: list[Candidate] = []  # what was just said to be someone else's
     for at, (raw, terminator) in enumerate(said_in_order):
         if not raw.strip():  # the line break after "…peanuts.": "Shrimp too." follows it
             continue
-        if theirs and _USERS_OWN.search(raw):
-            theirs = False  # "Booking for my husband.\nMy allergies: peanuts", "…Me too."
-        needs = not theirs
-        theirs = theirs or _THEIR_RECORD.fullmatch(raw.strip().rstrip(".!:：。！")) is not None
+        if their_record and _USERS_OWN.search(raw):
+            their_record = False  # "Booking for my husband.\nMy allergies: peanuts", "…Me too."
+        needs = not their_record
+        their_record = (
+            their_record or _THEIR_RECORD.fullmatch(raw.strip().rstrip(".!:：。！")) is not None
+        )
         if withdrew is not None:
             (where, was_said), withdrew = withdrew, None
             if WITHDRAWAL_UNDONE.fullmatch(raw) and where < len(found):
@@ -2864,21 +2966,21 @@ def candidates_from_text(text: str) -> list[Candidate]:
         if back is not None or raw.strip() == "NOT":
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
             continue
-        if (
-            "?" not in terminator
-            and "？" not in terminator
-            and (whose := meant_someone_else(raw)) is not None
-        ):
+        restore, theirs_before = theirs_before, []
+        if restore and me_too_alone(raw):
+            found += restore  # "I'm allergic to shrimp, I mean my son is. So am I.": the user's too
+            continue
+        if "?" not in terminator and "？" not in terminator and (whose := theirs(raw)) is not None:
             # "I'm allergic to peanuts. I mean my son is.", "我已经没有哮喘了，我是说我妈": what
-            # was said is theirs, no fact and no withdrawal (the sentence before, or this one
-            # up to the break); what is said of them in full is read in its place
-            start, clause = whose
-            if start == 0:
-                del found[previous:]
-            if not clause:
-                previous, sentence_before, added = len(found), "", False
+            # the sentence before said is theirs, no fact and no withdrawal of the user's
+            # (said in full, only what it names); what is said of them in full is read
+            if (kept := still_the_users(found[previous:], sentence_before, whose)) is not None:
+                theirs_before = [c for c in found[previous:] if all(c is not k for k in kept)]
+                found[previous:] = kept
+            previous, sentence_before, added = len(found), "", False
+            if not whose.clause:
                 continue
-            raw = clause
+            raw = whose.clause
         if _NOT_SO_ALONE.fullmatch(raw) and "?" not in terminator:
             # "…is gone. Not!", "Shrimp too... not!": no withdrawal, no addition and no
             # statement but a need said in full stands (one word takes back no allergy)

@@ -156,14 +156,14 @@ MEDICATION_EN = (
     r"(?:(?:\w+ )?(?:medication|meds|medicine|pills|tablets)|antidepressants|antibiotics|insulin|blood thinners|"
     r"anticoagulants|statins|beta[- ]blockers|steroids|chemo(?:therapy)?|dialysis|the pill|hrt|hormone therapy|"
     r"birth control|immunosuppressants|antihistamines|painkillers|lithium|metformin|warfarin|levothyroxine|"
-    r"ssris?|an ssri|methadone|inhalers?)"
+    r"ssris?|an ssri|methadone|inhalers?|aspirin|labetalol|carvedilol|gabapentin|pregabalin)"
 )
 # A drug by its name's ending ("lisinopril", "atorvastatin 20mg"): with MEDICATION_EN, what a
 # medication field's item or a medication stopped may be.
 DRUG_NAME_EN = (
-    r"[a-z]{2,}(?:pril|sartan|statin|[aio]lol|azole|cillin|cycline|mycin|prazole|oxetine|pramine|"
+    r"[a-z]{2,}(?:pril|sartan|statin|olol|azole|cillin|cycline|mycin|prazole|oxetine|pramine|"
     r"tidine|dipine|thyroxine|profen|amol|ophen|xaban|farin|parin|asone|isone|olone|"
-    r"traline|alopram|faxine|pentin|gabalin)"
+    r"traline|alopram|faxine)"
     r"(?:\s+\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|iu|units?))?"
 )
 # A supplement: an item of a medication field ("Meds: metformin, fish oil"), though "I take
@@ -178,10 +178,10 @@ MEDICATION_NAME_EN = rf"(?:{MEDICATION_EN}|{DRUG_NAME_EN})"
 # "add"), or a denial ("no meds", "denies heart disease"): no health item.
 _NOT_A_HEALTH_ITEM = (
     r"(?!(?:no|not|none|denies|denied|negative)\b|(?:nostalgia|empathy|sympathy|apathy|telepathy|"
-    # ("add" in lower case only: "ADD" is a condition; "lol" not in a beta-blocker's "-olol",
-    # "-alol" or "-ilol": atenolol, labetalol, carvedilol; "lolol" is a laugh)
+    # ("add" in lower case only: "ADD" is a condition; "lol" not in a beta-blocker's name:
+    # atenolol, labetalol, carvedilol; "lolol" is a laugh)
     r"academia|hypnosis|prognosis|diagnosis|osmosis|symbiosis|metamorphosis|apotheosis|(?-i:add)|"
-    r"(?:lo+)+l|(?!\w+[aio]lol$)\w*lol\w*|"
+    r"(?:lo+)+l|(?!\w+olol$|labetalol$|carvedilol$)\w*lol\w*|"
     r"(?:monday|friday|senior|lazy|couch|google|phone|screen|exam|test|work)itis)$)"
 )
 # What a form's condition or medication field may list (fullmatch each item): a condition or
