@@ -870,9 +870,10 @@ def _nothing_to_clear(
 ) -> str | None:
     """Why ``clear`` has nothing to delete, said before it asks (a mistyped ``--user`` was
     asked about, then fenced): no memory, failed update or waiting update of the user's.
-    None while any update waits or a letter cannot be read (whose cannot be told). Reads only."""
+    None while an update of theirs waits, or a letter or waiting update cannot be read (whose
+    cannot be told). Reads only."""
     from deerflow_memory.storage.file import FileMemoryStorage
-    from deerflow_memory.storage.migrate_pending import waiting_updates
+    from deerflow_memory.storage.migrate_pending import waits_for
 
     if not (isinstance(storage, FileMemoryStorage) and not storage.root.exists()):
         # (a root that does not exist, a mistyped --root or --tenant: no process ever stored
@@ -885,7 +886,7 @@ def _nothing_to_clear(
             return None
         if any(letter.agent_name == args.agent for letter in _dead_letters(storage, args.user)):
             return None
-        if storage.unreadable_dead_letters() or any(waiting_updates(storage) or ()):
+        if storage.unreadable_dead_letters() or waits_for(storage, args.user, args.agent):
             return None
     return _no_memory(storage, config, args.user, args.agent, args.tenant)
 

@@ -520,3 +520,23 @@ def test_a_user_whose_memory_was_deleted_is_told_so_not_check_the_root(
     assert_one_error_line(status, err, "the memory of user 'ann'", "was deleted at 20")
     assert status == 1
     assert "check --root" not in err
+
+
+def test_clear_of_a_mistyped_user_writes_nothing_while_another_users_update_waits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from deerflow_memory.storage.outbox_file import FileOutbox
+    from deerflow_memory.update.durable import decode_messages, encode_messages
+    from tests.test_migrate_pending import a_pending_update, left_by_a_stopped_process
+
+    root = tmp_path / "mem"
+    assert run(capsys, "--root", str(root), "remember", "--user", "alice", "Plays oboe")[0] == 0
+    outbox = FileOutbox(root, encode_messages, decode_messages)
+    left_by_a_stopped_process(outbox, a_pending_update())  # alice's, waiting
+    files = sorted(p.relative_to(root) for p in root.rglob("*"))
+    status, _, err = run(capsys, "clear", "--user", "alcie", "--yes", "--root", str(root))
+    assert_one_error_line(status, err, "'alcie'", "did you mean 'alice'")
+    assert status == 1
+    assert sorted(p.relative_to(root) for p in root.rglob("*")) == files  # no fence, no lock
+    # the user whose update waits is cleared, the update with it
+    assert run(capsys, "clear", "--user", "alice", "--yes", "--root", str(root))[0] == 0

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -186,6 +187,26 @@ def waiting_updates(storage: MemoryStorage) -> tuple[int, int, int] | None:
         return None
     free, held = found
     return len(free), len(held), len(failed)
+
+
+def waits_for(storage: MemoryStorage, user_id: str, agent_name: str | None) -> bool:
+    """Whether an update of ``user_id`` and ``agent_name`` waits in ``storage``'s durable
+    outbox, or a record there cannot be read (it may be theirs). Only reads; False when
+    the storage has no durable outbox. Ids are compared NFC-normalised, as stored."""
+    failed: list[tuple[str, str]] = []
+    found = _pending(storage, failed)
+    if found is None:
+        return False
+    user, agent = _nfc(user_id), None if agent_name is None else _nfc(agent_name)
+    mine = (
+        _nfc(p.user_id) == user and (None if p.agent_name is None else _nfc(p.agent_name)) == agent
+        for p in (*found[0], *found[1])
+    )
+    return bool(failed) or any(mine)
+
+
+def _nfc(name: str) -> str:
+    return unicodedata.normalize("NFC", name)
 
 
 def _pending(
