@@ -343,13 +343,10 @@ def _load(args: argparse.Namespace) -> MemoryDocument:
 
 
 def _no_memory_in(document: MemoryDocument) -> bool:
-    """True for a document never saved, or holding only what a delete left."""
-    return _unsaved_or_cleared(document) and document.is_empty()
-
-
-def _unsaved_or_cleared(document: MemoryDocument) -> bool:
-    """True for a document at revision 0 (never saved here) or holding only a fence."""
-    return document.revision == 0 or document.holds_only_fence()
+    """True for a document that holds no memory: never saved here (revision 0) or holding
+    only what a delete left, and empty either way (a DeerFlow memory.json put in place by
+    hand is at revision 0, with facts: memory to show, clear or add to)."""
+    return (document.revision == 0 or document.holds_only_fence()) and document.is_empty()
 
 
 def _where(config: MemoryConfig, tenant: str | None) -> str:
@@ -773,7 +770,7 @@ def _cmd_import(args: argparse.Namespace, console: Console) -> int:
         replacing = import_onto(current, incoming)
         saved = storage.save(args.user, args.agent, replacing, expected_revision=current.revision)
         # A first memory for a user while others are stored: perhaps the id was mistyped.
-        started = _unsaved_or_cleared(current)
+        started = _no_memory_in(current)
         others = _other_users(storage, args.user) if started else []
     said = f"imported {_facts(len(saved.facts))} into {args.user} (revision {saved.revision})"
     if back:
@@ -882,7 +879,7 @@ def _nothing_to_clear(
             document = storage.load(args.user, args.agent)
         except OSError:  # (a StorageError too) a corrupt document is one to delete: go on
             return None
-        if not _unsaved_or_cleared(document):
+        if not _no_memory_in(document):
             return None
         if any(letter.agent_name == args.agent for letter in _dead_letters(storage, args.user)):
             return None
@@ -938,7 +935,7 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     started: list[bool] = []  # whether the document (as last loaded) held no memory
 
     def add(document: MemoryDocument) -> tuple[MemoryDocument, Fact]:
-        started.append(_unsaved_or_cleared(document))
+        started.append(_no_memory_in(document))
         return add_manual_fact(
             document,
             args.text,

@@ -540,3 +540,22 @@ def test_clear_of_a_mistyped_user_writes_nothing_while_another_users_update_wait
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == files  # no fence, no lock
     # the user whose update waits is cleared, the update with it
     assert run(capsys, "clear", "--user", "alice", "--yes", "--root", str(root))[0] == 0
+
+
+def test_a_deerflow_memory_json_put_in_place_by_hand_is_memory_to_clear_and_add_to(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # DeerFlow's memory.json has no revision (0 here): it was refused by clear ("no memory
+    # to delete") and remember said "this fact starts it"
+    root = tmp_path / "mem"
+    (root / "users" / "ann").mkdir(parents=True)
+    (root / "users" / "ann" / "memory.json").write_text(json.dumps(DEERFLOW_V1), "utf-8")
+    status, _, err = run(capsys, "remember", "--user", "ann", "Plays oboe", "--root", str(root))
+    assert status == 0 and "starts it" not in err
+    status, out, _ = run(capsys, "clear", "--user", "ann", "--yes", "--root", str(root))
+    assert status == 0 and "deleted the memory of 'ann'" in out
+    (root / "users" / "bob").mkdir()
+    (root / "users" / "bob" / "memory.json").write_text(json.dumps(DEERFLOW_V1), "utf-8")
+    status, out, _ = run(capsys, "clear", "--user", "bob", "--yes", "--root", str(root))
+    assert status == 0 and "deleted the memory of 'bob'" in out
+    assert run(capsys, "show", "--user", "bob", "--root", str(root))[0] == 1
