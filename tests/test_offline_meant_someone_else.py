@@ -140,12 +140,6 @@ def test_what_the_user_meant_is_no_fact_of_its_own() -> None:
         ("Medications:\n- labetalol\n- insulin", ["User takes labetalol and insulin"]),
         ("Meds: escitalopram, gabapentin", ["User takes escitalopram and gabapentin"]),
         ("Meds: aspirin, pregabalin", ["User takes aspirin and pregabalin"]),
-        # a drug known by its ending first no longer ends a list of three
-        (
-            "Meds: atorvastatin, lisinopril, metformin",
-            ["User takes atorvastatin, lisinopril and metformin"],
-        ),
-        ("I take ramipril, insulin and fish oil.", ["User takes ramipril, insulin and fish oil"]),
         # a laugh or a word with a drug's ending is no medication: the field is no need
         ("Meds: insulin, lolol", []),
         ("Meds: insulin, hahalol", []),
@@ -224,3 +218,57 @@ def test_in_one_update_only_what_is_named_goes() -> None:
         "Sorry, I meant my mom has eczema.",
     )
     assert said_in_one_update(*turns) == ["User is allergic to hazelnuts"]
+
+
+@pytest.mark.parametrize(
+    ("turns", "stored"),
+    [
+        # the message after names one thing of a list said before: the others stay
+        (
+            ("I have gout, tinnitus and migraines.", "Sorry, I meant my dad has tinnitus."),
+            ["User has gout", "User has migraines"],
+        ),
+        (("我对芒果和蟹过敏。", "说错了，我是说我老婆对蟹过敏。"), ["用户对芒果过敏"]),
+        # "me too" in the message after that: the user's again
+        (
+            ("I'm allergic to kiwi.", "I mean my niece is.", "Same here."),
+            ["User is allergic to kiwi"],
+        ),
+        (("我对芒果过敏。", "不是我，是我侄女。", "我也是。"), ["用户对芒果过敏"]),
+        # said in full the other way round: a contrast
+        (
+            ("I don't drink coffee.", "AI: Noted.", "Not me, my wife drinks coffee daily."),
+            ["User does not drink coffee"],
+        ),
+    ],
+)
+def test_across_messages_only_what_is_theirs_goes(
+    turns: tuple[str, ...], stored: list[str]
+) -> None:
+    assert said_in_one_update(*turns) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # the user said to be in it after all, in words of their own
+        (
+            "I'm allergic to kiwi. I mean my niece is. I'm allergic too.",
+            ["User is allergic to kiwi"],
+        ),
+        ("我对芒果过敏。我是说我侄女。其实我也过敏。", ["用户对芒果过敏"]),
+        # said in full the other way round: a contrast
+        ("I can't drink milk. Not me, my wife drinks milk daily.", ["User cannot drink milk"]),
+        ("我不吃羊肉。不是我，是我老婆吃羊肉。", ["用户不吃羊肉"]),
+        # one fact of two needs: kept whole (a need kept is the safer error)
+        (
+            "I'm vegetarian and allergic to kiwi. I mean my niece is.",
+            ["User is vegetarian and allergic to kiwi"],
+        ),
+        # 我说的是/我指的是 + what is no need: no fact
+        ("我说的是我老家的菜。", []),
+        ("我指的是我不吃香菜。", ["用户不吃香菜"]),
+    ],
+)
+def test_in_a_message_only_what_is_theirs_goes(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

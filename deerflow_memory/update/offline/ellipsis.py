@@ -44,6 +44,7 @@ __all__ = [
     "a_person_zh",
     "added_to",
     "instead_of",
+    "me_as_well",
     "me_too_alone",
     "need_of",
     "one_more_thing",
@@ -679,3 +680,24 @@ def me_too_alone(text: str) -> bool:
     "我也是")."""
     text = text.strip()
     return (_ZH_ME_TOO if CJK.search(text) else _EN_ME_TOO).fullmatch(text) is not None
+
+
+# The user too, said in a short sentence of its own: "I'm allergic too.", "We both are.",
+# "And me.", "But I am also allergic.", "其实我也过敏", "我们俩都是".
+_EN_ME_AS_WELL = re.compile(
+    r"\b(?:I|I'm|me|we|we're|us)\b.*\b(?:too|also|as well|both)\b|\bboth of us\b|^(?:and|but) me\b",
+    _I,
+)
+_ZH_ME_AS_WELL = re.compile("我也|我们(?:俩|两个)?都|我俩都")
+
+
+def me_as_well(text: str) -> bool:
+    """Whether ``text`` says the user shares what was just said: "me too" alone
+    (:func:`me_too_alone`), or a short sentence saying so ("I'm allergic too.", "We both
+    are.", "其实我也过敏"; at most :data:`_ADDITION_AT_MOST` characters)."""
+    text = text.strip()
+    if me_too_alone(text):
+        return True
+    if len(text) > _ADDITION_AT_MOST:
+        return False
+    return (_ZH_ME_AS_WELL if CJK.search(text) else _EN_ME_AS_WELL).search(text) is not None

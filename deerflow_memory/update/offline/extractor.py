@@ -56,6 +56,8 @@ from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.ellipsis import (
     added_to,
     instead_of,
+    me_as_well,
+    me_too_alone,
     said_last,
     same_need,
     theirs,
@@ -267,6 +269,7 @@ class OfflineExtractor:
         reply = _reply_after(context)
         undo: tuple[Candidate, Candidate | None] | None = None  # a withdrawal, what it popped
         last_said: list[Candidate] = []  # what the last message said
+        theirs_before: list[Candidate] = []  # what it said was someone else's
         for message in messages:
             if isinstance(message, AIMessage):
                 reply = f"{reply} {message_text(message)[-_REPLY_CHARS:]}"[-2 * _REPLY_CHARS :]
@@ -281,15 +284,21 @@ class OfflineExtractor:
                     found = [c for c in found if c is not withdrawal] + ([popped] if popped else [])
                     last_said, said_before, last_text, reply = [], None, text, ""
                     continue
+            restore, theirs_before = theirs_before, []
+            if restore and me_as_well(text):
+                found += restore  # "…I mean my son is." and then "So am I.": the user's too
+                if me_too_alone(text):
+                    last_said, said_before, last_text, reply = restore, None, text, ""
+                    continue
             whose = theirs(text) if last_said and _only_acknowledges(reply) else None
             if whose is not None:
                 # "I don't have asthma anymore." and then "Sorry, I meant my mom.": what the
                 # message before said is hers (a need it withdrew stands again)
                 kept = still_the_users(last_said, last_text, whose)
                 if kept is not None:
-                    gone = [c for c in last_said if all(c is not k for k in kept)]
-                    found = [c for c in found if all(c is not g for g in gone)]
-                    if popped is not None and gone:  # ("Not anymore." just withdrew it)
+                    theirs_before = [c for c in last_said if all(c is not k for k in kept)]
+                    found = [c for c in found if all(c is not s for s in last_said)] + kept
+                    if popped is not None and theirs_before:  # ("Not anymore." withdrew it)
                         found.append(popped)
                 last_said = candidates_from_text(whose.clause) if whose.clause else []
                 found += last_said

@@ -48,7 +48,7 @@ from deerflow_memory.update.offline.vocabulary import (
     JUDGEMENT_EN,
     KIN_ZH,
     MEAL_TIME_ZH,
-    MEDICATION_NAME_EN,
+    MEDICATION_EN,
     NAME_ZH,
     NEED_THING_EN,
     NOT_A_PLACE_EN,
@@ -535,8 +535,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     # conditions and medication: "I have psoriasis", "I've had insomnia for years", "I'm on blood thinners"
     _need(rf"^I(?:'ve)? {ADV_EN}(?:have|had|suffer(?:ed)? from|live with|lived with|struggle with|battle|(?:was|got|have been|been) diagnosed with|been (?:living with|dealing with|suffering from|struggling with)) (?P<v>{CONDITION_EN})\b.*$", C.CONTEXT, 0.9),
     _need(rf"^I {ADV_EN}(?:suffer from|was diagnosed with|got diagnosed with) (?P<v>.+)$", C.CONTEXT, 0.9),
-    _need(rf"^I'm {ADV_EN}(?:on|taking) (?P<v>{MEDICATION_NAME_EN})\b.*$", C.CONTEXT, 0.9),
-    _need(rf"^I {ADV_EN}(?:take|use|need) (?P<v>{MEDICATION_NAME_EN})\b.*$", C.CONTEXT, 0.9),
+    _need(rf"^I'm {ADV_EN}(?:on|taking) (?P<v>{MEDICATION_EN})\b.*$", C.CONTEXT, 0.9),
+    _need(rf"^I {ADV_EN}(?:take|use|need) (?P<v>{MEDICATION_EN})\b.*$", C.CONTEXT, 0.9),
     _need(rf"^I {ADV_EN}take (?P<v>[\w -]{{2,40}}?) (?:daily |every day |every morning |every night )?(?:for|to (?:manage|control|treat)) my (?:\w+ )?(?:{CONDITION_EN}|heart|blood pressure|thyroid|cholesterol|pain|back|joints|sleep|blood sugar)$", C.CONTEXT, 0.9),
     _need(rf"^my (?P<v>{BODY_EN}) (?:is|are|has been|have been|'s) {ADV_EN}(?:(?:a bit|quite|pretty|really|very|too|always|a little)\s+)*{BODY_STATE_EN}\b.*$", C.CONTEXT, 0.9),
     # reactions: "Penicillin gives me hives", "I get a rash from nickel", "I react badly to codeine"

@@ -34,6 +34,7 @@ from deerflow_memory.update.offline.ellipsis import (
     a_person_zh,
     added_to,
     instead_of,
+    me_as_well,
     me_too_alone,
     need_of,
     put_right,
@@ -2762,9 +2763,12 @@ _EN_RESTATED = re.compile(
     _I,
 )
 _ZH_RESTATED = re.compile(
-    r"(?:(?:说错了|我说错了|不对|抱歉|不好意思|对不起)[，,]?\s*)*(?:我是说|我的意思是|我指的是|我说的是)[，,]?\s*(?=我)"
+    r"(?:(?:说错了|我说错了|不对|抱歉|不好意思|对不起)[，,]?\s*)*(?:我是说|我的意思是)[，,]?\s*(?=我)"
     r"|(?:说错了|我说错了)[，,]?\s*(?=我)"
 )
+# …and "我指的是我对花生过敏", "我说的是我不吃猪肉": only a need said so (what else follows
+# them names something: "我说的是我老家的方言").
+_ZH_MEANT_NEED = re.compile(r"(?:我指的是|我说的是)[，,]?\s*(?=我)")
 _ZH_IS_TO = re.compile(r"^我是(?=对)")  # "我是对碧根果过敏": 我对碧根果过敏
 
 
@@ -2776,6 +2780,9 @@ def restated(text: str) -> str | None:
         return text[m.end() :]
     if m := _ZH_RESTATED.match(text):
         return _ZH_IS_TO.sub("我", text[m.end() :])
+    if (m := _ZH_MEANT_NEED.match(text)) is not None:
+        said = text[m.end() :]
+        return said if any(c.constraint for c in candidates_from_text(said)) else None
     return None
 
 
@@ -2791,9 +2798,13 @@ def restated_need(statement: str, need: Candidate) -> tuple[Candidate, bool] | N
     return (new[0], meant[1]) if meant is not None and meant[0].content == new[0].content else None
 
 
-# A sentence that says something is not so ("I don't eat pork", "I can't have gluten"):
-# "I mean my husband does" after it says he does, not that the sentence was his.
-_EN_NEGATED = re.compile(r"\b(?:not|never|no longer|cannot)\b|n't\b|n’t\b", _I)
+# A sentence that says something is not so ("I don't eat pork", "I can't have gluten",
+# "我不吃猪肉"): "I mean my husband does" after it says he does, not that it was his.
+_NEGATED = re.compile(r"\b(?:not|never|no longer|cannot)\b|n't\b|n’t\b|[不没别]", _I)
+
+
+def _negated(text: str) -> bool:
+    return _NEGATED.search(text) is not None
 
 
 def still_the_users(said: list[Candidate], sentence: str, whose: Theirs) -> list[Candidate] | None:
@@ -2807,13 +2818,18 @@ def still_the_users(said: list[Candidate], sentence: str, whose: Theirs) -> list
     mean my husband does.", "I can't have dairy. My daughter can, not me."): he does, it
     was no correction."""
     if not whose.clause:
-        negated = _EN_NEGATED.search(sentence) is not None
-        if whose.negative is not None and whose.negative != negated:
+        if whose.negative is not None and whose.negative != _negated(sentence):
             return None
         # the last fact, unless the last clause was someone else's already ("我对花生过敏，我老
-        # 婆吃素，我是说我老婆": the wife's diet was hers, the peanuts stay)
+        # 婆吃素，我是说我老婆": the wife's diet was hers, the peanuts stay) or it is a need of
+        # several clauses or things ("I'm vegan and allergic to peanuts. I mean my son is.")
         last = _LAST_CLAUSE.split(sentence)[-1]
-        return said if _SOMEONE_IN_IT.search(last) else said[:-1]
+        if not said or _SOMEONE_IN_IT.search(last):
+            return said
+        need = said[-1].constraint or says_need(said[-1].content)
+        return said if need and len(_LAST_CLAUSE.split(said[-1].content)) > 1 else said[:-1]
+    if _negated(whose.clause) != _negated(sentence):
+        return None  # "I can't eat gluten. Not me, my sister eats it all the time."
     named = whose.clause.casefold()
     kept: list[Candidate] = []
     for candidate in said:
@@ -2967,9 +2983,12 @@ def candidates_from_text(text: str) -> list[Candidate]:
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
             continue
         restore, theirs_before = theirs_before, []
-        if restore and me_too_alone(raw):
-            found += restore  # "I'm allergic to shrimp, I mean my son is. So am I.": the user's too
-            continue
+        if restore and me_as_well(raw):
+            # "I'm allergic to shrimp, I mean my son is. So am I." (or "I'm allergic too."):
+            # the user's too
+            found += restore
+            if me_too_alone(raw):
+                continue
         if "?" not in terminator and "？" not in terminator and (whose := theirs(raw)) is not None:
             # "I'm allergic to peanuts. I mean my son is.", "我已经没有哮喘了，我是说我妈": what
             # the sentence before said is theirs, no fact and no withdrawal of the user's
