@@ -517,7 +517,9 @@ def _no_memory(
     if kept:
         return f"no memory for {whose} in {_where(config, tenant)} yet; {kept}"
     if (deleted := _deleted_at(storage, user, agent)) is not None:  # not "check --root"
-        return f"the memory of {whose} in {_where(config, tenant)} was deleted at {deleted}"
+        said = f"no memory for {whose} in {_where(config, tenant)}: it was deleted at {deleted}"
+        users = sorted({u for u, _ in stored})
+        return f"{said}; {_first(users, 'user')}" if users else said
     if not stored:
         return _nothing_stored(config, tenant, storage)
     users = sorted({u for u, _ in stored})

@@ -517,7 +517,7 @@ def test_a_user_whose_memory_was_deleted_is_told_so_not_check_the_root(
 ) -> None:
     assert run(capsys, "clear", "--user", "ann", "--yes", "--root", root)[0] == 0
     status, _, err = run(capsys, *argv, "--user", "ann", "--root", root)
-    assert_one_error_line(status, err, "the memory of user 'ann'", "was deleted at 20")
+    assert_one_error_line(status, err, "no memory for user 'ann'", "it was deleted at 20")
     assert status == 1
     assert "check --root" not in err
 
