@@ -55,6 +55,7 @@ from deerflow_memory.models import (
     SourceType,
     replace_surrogates,
     says_nothing,
+    stored_timestamp,
 )
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
@@ -343,10 +344,12 @@ def _load(args: argparse.Namespace) -> MemoryDocument:
 
 
 def _no_memory_in(document: MemoryDocument) -> bool:
-    """True for a document that holds no memory: never saved here (revision 0) or holding
-    only what a delete left, and empty either way (a DeerFlow memory.json put in place by
-    hand is at revision 0, with facts: memory to show, clear or add to)."""
-    return (document.revision == 0 or document.holds_only_fence()) and document.is_empty()
+    """True for a document that holds no memory: never saved here (revision 0, no history)
+    or holding only what a delete left, and empty either way (a DeerFlow memory.json put in
+    place by hand is at revision 0, with facts or deleted facts' history: memory to show,
+    clear or add to)."""
+    unsaved = document.revision == 0 and not document.superseded_facts
+    return (unsaved or document.holds_only_fence()) and document.is_empty()
 
 
 def _where(config: MemoryConfig, tenant: str | None) -> str:
@@ -483,14 +486,16 @@ def _user_needed(
 
 def _deleted_at(storage: MemoryStorage, user: str, agent: str | None) -> str | None:
     """When the memory of ``user`` was deleted (``clear``, the HTTP API, ``service.clear``),
-    as stored, or ``None`` when no delete left its mark there (or it cannot be read)."""
+    as stored (``""`` when the mark holds no moment: it is printed, so only a timestamp is),
+    or ``None`` when no delete left its mark there (or it cannot be read)."""
     try:
         document = storage.load(user, agent)
     except (OSError, DeerflowMemoryError):  # a corrupt document is said elsewhere
         return None
     if not document.holds_only_fence():
         return None
-    return document.deleted_at or document.cleared_at
+    when = document.deleted_at or document.cleared_at or ""
+    return when if len(when) <= 64 and stored_timestamp(when) is not None else ""
 
 
 def _no_memory(
@@ -517,7 +522,8 @@ def _no_memory(
     if kept:
         return f"no memory for {whose} in {_where(config, tenant)} yet; {kept}"
     if (deleted := _deleted_at(storage, user, agent)) is not None:  # not "check --root"
-        said = f"no memory for {whose} in {_where(config, tenant)}: it was deleted at {deleted}"
+        when = f" at {deleted}" if deleted else ""
+        said = f"no memory for {whose} in {_where(config, tenant)}: it was deleted{when}"
         users = sorted({u for u, _ in stored})
         return f"{said}; {_first(users, 'user')}" if users else said
     if not stored:

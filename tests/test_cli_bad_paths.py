@@ -168,3 +168,20 @@ def test_a_sqlite_database_is_made_by_the_commands_that_add_memory(
     status, out, _ = run(capsys, "--config", str(config), "show", "--user", "ann")
     assert status == 0
     assert "Plays oboe" in out
+
+
+@pytest.mark.parametrize("where", ["{file}/mem.sqlite", "{file}", "{dangling}"])
+def test_a_sqlite_path_that_cannot_be_a_database_is_a_storage_error_for_every_command(
+    where: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # not "no memory is stored there": the setting is wrong, as remember says too
+    (tmp_path / "plain").write_text("not a folder", "utf-8")
+    (tmp_path / "gone.sqlite").symlink_to(tmp_path / "nowhere" / "x.sqlite")
+    path = where.format(file=tmp_path / "plain", dangling=tmp_path / "gone.sqlite")
+    config = tmp_path / "memory.yaml"
+    config.write_text(f"storage: sqlite\nstorage_path: {path}\n", "utf-8")
+    for argv in (("show", "--user", "ann"), ("remember", "--user", "ann", "Plays oboe")):
+        status, _, err = run(capsys, "--config", str(config), *argv)
+        assert_one_error_line(status, err, "SQLite memory database")
+        assert status == 2
+    assert sorted(os.listdir(tmp_path)) == ["gone.sqlite", "memory.yaml", "plain"]

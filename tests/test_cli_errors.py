@@ -559,3 +559,37 @@ def test_a_deerflow_memory_json_put_in_place_by_hand_is_memory_to_clear_and_add_
     status, out, _ = run(capsys, "clear", "--user", "bob", "--yes", "--root", str(root))
     assert status == 0 and "deleted the memory of 'bob'" in out
     assert run(capsys, "show", "--user", "bob", "--root", str(root))[0] == 1
+
+
+@pytest.mark.parametrize("mark", ["\x1b[8m", "Z" * 5000, "", "yesterday"])
+def test_a_delete_mark_that_is_no_moment_is_not_printed(
+    mark: str, root: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "clear", "--user", "ann", "--yes", "--root", root)[0] == 0
+    path = Path(root) / "users" / "ann" / "memory.json"
+    document = json.loads(path.read_text("utf-8"))
+    document["deletedAt"] = document["clearedAt"] = mark
+    path.write_text(json.dumps(document), "utf-8")
+    status, _, err = run(capsys, "show", "--user", "ann", "--root", root)
+    assert_one_error_line(status, err, "no memory for user 'ann'", "it was deleted")
+    assert "\x1b" not in err and len(err) < 300
+
+
+def test_a_hand_placed_document_holding_only_deleted_facts_history_can_be_cleared(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "mem"
+    assert run(capsys, "--root", str(root), "remember", "--user", "ann", "Plays oboe")[0] == 0
+    from deerflow_memory.storage.file import FileMemoryStorage
+
+    path = root / "users" / "ann" / "memory.json"
+    fact_id = FileMemoryStorage(root).load("ann").facts[0].id
+    assert run(capsys, "--root", str(root), "forget", "--user", "ann", fact_id)[0] == 0
+    document = FileMemoryStorage(root).load("ann").to_dict()
+    assert document["supersededFacts"] and not document["facts"]
+    document["revision"] = 0  # as if put in place by hand
+    for name in path.parent.glob("memory.journal*"):
+        name.unlink()
+    path.write_text(json.dumps(document), "utf-8")
+    status, out, _ = run(capsys, "clear", "--user", "ann", "--yes", "--root", str(root))
+    assert status == 0 and "deleted the memory of 'ann'" in out

@@ -19,6 +19,7 @@ The sqlite and postgres backends own a connection: close the storage
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -44,6 +45,20 @@ POSTGRES_INSTALL_HINT = install_hint("postgres")
 def sqlite_path(path: Path) -> Path:
     """The database file for ``storage_path``: itself, or ``memory.sqlite`` inside a directory."""
     return path / SQLITE_FILE_NAME if path.is_dir() or not path.suffix else path
+
+
+def _could_be_made(path: Path) -> bool:
+    """Whether nothing is at the SQLite database path of ``storage_path`` (not even a broken
+    link) and the nearest thing above it that exists is a folder: a database that is not
+    there yet. A path under a file, a dangling link or a loop is no such path (opening it
+    says what is wrong)."""
+    db = sqlite_path(path)
+    if os.path.lexists(db):
+        return False
+    above = db.parent
+    while not os.path.lexists(above) and above != above.parent:
+        above = above.parent
+    return above.is_dir()
 
 
 def _open_sqlite(path: Path, prefix: Sequence[str]) -> StoreMemoryStorage:
@@ -211,13 +226,15 @@ def open_storage(
     """:func:`build_storage` as a context manager that closes what it opened.
 
     A store passed in is not closed: its owner (e.g. the LangGraph server) keeps it.
-    With ``create=False``, a SQLite database file that does not exist is not made
-    (nor its folder or ``.locks`` folder): an empty in-memory store stands in for
-    it, so a look at a mistyped path writes nothing (what is written to that
-    stand-in is lost). Other backends are opened as usual (the file backend makes
-    no folder until it saves).
+    With ``create=False``, a SQLite database file that is not there yet (nothing at
+    its path, a folder above it) is not made, nor its folder or ``.locks`` folder:
+    an empty in-memory store stands in for it, so a look at a mistyped path writes
+    nothing (what is written to that stand-in is lost). A path that cannot be a
+    database (under a file, a dangling link) is opened as usual, which raises
+    ``StorageError``. Other backends are opened as usual (the file backend makes no
+    folder until it saves).
     """
-    if create or config.storage != "sqlite" or sqlite_path(config.storage_path).exists():
+    if create or config.storage != "sqlite" or not _could_be_made(config.storage_path):
         storage = build_storage(config, store=store, namespace_prefix=namespace_prefix)
     else:
         from langgraph.store.memory import InMemoryStore
