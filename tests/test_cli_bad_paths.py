@@ -184,4 +184,6 @@ def test_a_sqlite_path_that_cannot_be_a_database_is_a_storage_error_for_every_co
         status, _, err = run(capsys, "--config", str(config), *argv)
         assert_one_error_line(status, err, "SQLite memory database")
         assert status == 2
+        if "plain" in path:  # said as the --root of the file backend is, not "File exists"
+            assert "plain is not a folder" in err
     assert sorted(os.listdir(tmp_path)) == ["gone.sqlite", "memory.yaml", "plain"]

@@ -68,6 +68,10 @@ def _open_sqlite(path: Path, prefix: Sequence[str]) -> StoreMemoryStorage:
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(db), check_same_thread=False, isolation_level=None)
+    except (FileExistsError, NotADirectoryError) as e:  # a file where a folder should be
+        above = next((p for p in db.parents if os.path.lexists(p)), db.parent)
+        said = f"cannot open SQLite memory database {db}: {above} is not a folder"
+        raise StorageError(said) from e
     except (OSError, sqlite3.Error) as e:
         raise StorageError(f"cannot open SQLite memory database {db}: {e}") from e
     resources = ExitStack()
