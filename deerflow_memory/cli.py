@@ -1158,7 +1158,8 @@ def _global_options(
     parser.add_argument(
         "--root",
         default=default,
-        help="storage folder for the file backend (overrides config)"
+        help="storage folder, overriding the config's storage_path (the file backend's root; "
+        "with storage: sqlite, the folder holding memory.sqlite)"
         if storage
         else argparse.SUPPRESS,
     )
