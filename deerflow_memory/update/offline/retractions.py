@@ -268,11 +268,25 @@ def need_things(need: str) -> tuple[str, ...]:
     walnuts" → ``("allergic to peanuts", "allergic to walnuts")``, "对花生和虾过敏" →
     ``("对花生过敏", "对虾过敏")``); ``()`` for a need of one thing, or of words that are
     not all things one reacts to (see :func:`_several_things`)."""
+    split = _need_split(need)
+    return () if split is None else tuple(f"{split[0]}{t}{split[2]}" for t in split[1])
+
+
+def things_of(need: str) -> tuple[str, ...]:
+    """The things of a need of several, in the order of :func:`need_things` ("allergic to
+    peanuts and walnuts" → ``("peanuts", "walnuts")``); ``()`` where that gives none."""
+    split = _need_split(need)
+    return () if split is None else split[1]
+
+
+def _need_split(need: str) -> tuple[str, tuple[str, ...], str] | None:
+    """``need`` as the words before its things, its things (two or more), and the words
+    after them; ``None`` for a need of one thing or of words that are not all things."""
     if (zh := _NEED_OF_ZH.search(need)) is not None:
         # ("对鸡蛋和牛奶都过敏": "都" is of the list, not of its last thing)
         things = [t.strip() for t in _THINGS_ZH.split(zh["of"].rstrip("都也")) if t.strip()]
         start, end = zh.span("of")
-        return tuple(f"{need[:start]}{t}{need[end:]}" for t in things) if len(things) > 1 else ()
+        return (need[:start], tuple(things), need[end:]) if len(things) > 1 else None
     if (en := _NEED_OF_EN.search(need)) is not None:
         of, known = _EXAMPLES_EN.sub("", en["of"]).strip(" ."), _A_THING_EN
     elif (en := _HAS_OF_EN.search(need)) is not None:
@@ -281,14 +295,14 @@ def need_things(need: str) -> tuple[str, ...]:
         # or COPD", which says neither for sure)
         of = en["of"].strip(" .")
         if re.search(r"\bor\b", of, re.IGNORECASE):
-            return ()
+            return None
         known = _A_CONDITION_EN if en["verb"].casefold() == "has" else _A_MEDICATION_EN
     else:
-        return ()
+        return None
     things = [_THING_EDGES_EN.sub("", t) for t in _THINGS_EN.split(of)]
     if len(things) < 2 or not all(known.fullmatch(thing) for thing in things):
-        return ()
-    return tuple(f"{need[: en.start('of')]}{thing}" for thing in things)
+        return None
+    return need[: en.start("of")], tuple(things), ""
 
 
 def things_left(need: str, gone: Callable[[str], bool]) -> list[str] | None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from deerflow_memory.arguments import expect_text
@@ -65,6 +65,7 @@ from deerflow_memory.update.offline.retractions import (
     said_alone,
     says_need,
     things_left,
+    things_of,
     withdrawal_of,
 )
 from deerflow_memory.update.offline.rules import (
@@ -2834,7 +2835,8 @@ def still_the_users(said: list[Candidate], sentence: str, whose: Theirs) -> list
     kept: list[Candidate] = []
     for candidate in said:
         if each := need_things(candidate.content):
-            named_things = {one for one, thing in _things_of(each).items() if _named(named, thing)}
+            things = zip(each, things_of(candidate.content), strict=True)
+            named_things = {one for one, thing in things if _named(named, thing)}
             left = things_left(candidate.content, named_things.__contains__)
             if left is not None:
                 kept += [replace(candidate, content=one, value=None) for one in left]
@@ -2859,22 +2861,6 @@ def _key_of(candidate: Candidate) -> str | None:
     slot = candidate.slot or ""
     key = candidate.retract or (slot.partition(":")[2] if slot.startswith("taste:") else None)
     return key or (candidate.value if candidate.value not in (None, "+", "-") else None)
-
-
-def _things_of(needs: tuple[str, ...]) -> dict[str, str]:
-    """Each need of one thing (:func:`~.retractions.need_things`) → its thing: what is left of
-    it without what all of them share before and after ("allergic to peanuts" → "peanuts",
-    "用户对虾过敏" → "虾")."""
-    head = _shared_start(needs)
-    tail = _shared_start([need[::-1] for need in needs])
-    return {need: need[head : len(need) - tail] or need for need in needs}
-
-
-def _shared_start(texts: Sequence[str]) -> int:
-    """How many characters all of ``texts`` start with alike."""
-    first, last = min(texts), max(texts)  # (any difference shows between these two)
-    pairs = zip(first, last, strict=False)  # (first is the shorter when one starts the other)
-    return next((i for i, (a, b) in enumerate(pairs) if a != b), len(first))
 
 
 def _named(clause: str, thing: str) -> bool:
