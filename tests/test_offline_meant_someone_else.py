@@ -278,3 +278,29 @@ def test_across_messages_only_what_is_theirs_goes(
 )
 def test_in_a_message_only_what_is_theirs_goes(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a thing is named whole: not inside a longer thing of the list, nor a word for kin…
+        ("我对蟹和蟹黄过敏。不好意思，我是说我女儿对蟹黄过敏。", ["用户对蟹过敏"]),
+        ("我对芝麻和奶过敏。不好意思，我是说我奶奶对芝麻过敏。", ["用户对奶过敏"]),
+        # …nor by a longer word starting with it; a need of things the vocabulary cannot
+        # tell apart goes only when each is named, else it stays whole
+        (
+            "I'm allergic to oats and oatcakes. Sorry, I meant my son is allergic to oatcakes.",
+            ["User is allergic to oats and oatcakes"],
+        ),
+        (
+            "I'm allergic to kiwis and latex. Sorry, I meant my son is allergic to kiwis.",
+            ["User is allergic to latex"],
+        ),
+        (
+            "I'm allergic to lentils and lemons. Sorry, I meant my son is allergic to lemons.",
+            ["User is allergic to lentils and lemons"],
+        ),
+    ],
+)
+def test_a_correction_names_a_thing_whole(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

@@ -2835,14 +2835,20 @@ def still_the_users(said: list[Candidate], sentence: str, whose: Theirs) -> list
     kept: list[Candidate] = []
     for candidate in said:
         if each := need_things(candidate.content):
-            things = zip(each, things_of(candidate.content), strict=True)
-            named_things = {one for one, thing in things if _named(named, thing)}
+            things = things_of(candidate.content)
+            named_things = {
+                one for one, thing in zip(each, things, strict=True) if _named(named, thing, things)
+            }
             left = things_left(candidate.content, named_things.__contains__)
             if left is not None:
                 kept += [replace(candidate, content=one, value=None) for one in left]
                 continue
-        elif (key := _key_of(candidate)) is not None and _named(named, key):
-            continue
+        elif (key := _key_of(candidate)) is not None:
+            # a need of several things the vocabulary cannot tell apart ("oats and oatcakes")
+            # goes only when each is named (a need kept is the safer error)
+            parts = [part for part in _THINGS_IN_KEY.split(key) if part.strip()]
+            if all(_named(named, part, parts) for part in parts):
+                continue
         kept.append(candidate)
     return kept
 
@@ -2863,17 +2869,26 @@ def _key_of(candidate: Candidate) -> str | None:
     return key or (candidate.value if candidate.value not in (None, "+", "-") else None)
 
 
-def _named(clause: str, thing: str) -> bool:
-    """Whether ``clause`` (case-folded) names ``thing``: Chinese as written, English by its last
-    word, a plural for a singular ("allergic to kiwi" is named by "…kiwis")."""
+def _named(clause: str, thing: str, listed: Iterable[str] = ()) -> bool:
+    """Whether ``clause`` (case-folded) names ``thing`` whole. English by its last word, a
+    plural for a singular, with no letter after it ("kiwi" is named by "…kiwis", "soy" not by
+    "soybeans", "pea" not by "peanuts"); Chinese as written, but not inside a longer thing
+    ``listed`` with it or a word for kin ("虾" is not named by "虾皮", "奶" not by "奶奶")."""
     thing = thing.casefold().strip()
     if CJK.search(thing):
-        return thing in clause
+        for longer in listed:
+            if thing in longer and thing != longer:
+                clause = clause.replace(longer.casefold(), " ")
+        return thing in _KIN_ZH_WORD.sub(" ", clause)
     words = thing.split()
     if not words:
         return False
     stem = words[-1].rstrip("s") or words[-1]
-    return re.search(rf"(?<!\w){re.escape(stem)}", clause) is not None
+    return re.search(rf"(?<!\w){re.escape(stem)}(?:e?s)?(?!\w)", clause) is not None
+
+
+_KIN_ZH_WORD = re.compile(KIN_ZH)
+_THINGS_IN_KEY = re.compile(r",|;|&|\b(?:and|or)\b|[和与及、，]", _I)
 
 
 def candidates_from_text(text: str) -> list[Candidate]:
