@@ -19,6 +19,10 @@ KIN_ZH = (
 """A regex alternation (no group) of the words."""
 
 KIN_EN = (
+    # step-, half- and in-law kin first, so "my son-in-law" is not read as "my son"
+    r"step-?(?:mother|mom|mum|father|dad|parents?|sons?|daughters?|kids?|child(?:ren)?|"
+    r"brothers?|sisters?|siblings?)|half-?(?:brothers?|sisters?|siblings?)|"
+    r"(?:mothers?|fathers?|parents|sisters?|brothers?|sons?|daughters?)-in-law|in-laws|"
     r"mother|mom|mum|mommy|father|dad|daddy|parents?|wife|husband|spouse|partner|fianc[eé]e?|"
     r"girlfriend|boyfriend|sons?|daughters?|kids?|child|children|bab(?:y|ies)|toddler|"
     r"brothers?|sisters?|siblings?|grandmother|grandma|grandfather|grandpa|grandparents?|"

@@ -574,7 +574,11 @@ def split_me_too(sentence: str, zh: bool) -> tuple[str, str] | None:
 # someone else's, neither a fact of the user's nor a withdrawal of one. Said short (the
 # person, and a verb like "is" or "does" or "not me"), the words say so. Said in full ("I mean
 # my brother got me into it"), "I mean" as often goes on as puts right, so only a mark of a
-# slip ("sorry", "oops", "I meant", "说错了") or "not me" says so. Never while the user is
+# slip ("sorry", "oops", "I meant", "说错了") or "not me" says so. Without "I mean", a slip
+# mark before a short form ("Actually, my son is.") or a cleft ("Sorry, it's my son who is",
+# "不对，过敏的是我外甥") says so too, and words in full after the user's own slip ("Oops, my
+# son is allergic to it", "口误，我外甥对虾过敏"); step-, half- and in-law kin and a name after
+# the kin word ("my son Leo") are people. Never while the user is
 # still in it ("I mean my son too", "…my son and me", "my sister can't either", "我是说我儿子
 # 也是"). A name or a pet counts only with "not me" ("Sorry, I meant Tylenol is" puts a thing
 # right, "I mean, Max is" may be the dog one is allergic to).
@@ -591,11 +595,14 @@ _EN_NOT_A_NAME = (
 _EN_MEANT_SOMEONE = re.compile(
     rf"(?P<lead>(?:{_EN_SLIP})*)"
     r"(?:(?P<mean>I mean|I meant(?: to say)?|I'm talking about|I was talking about)[,:]?\s+"
-    r"|(?P<not_me>not me)\s*[,.;:—–-]\s*(?:(?:I mean|it's|it is)\s+)?)?"
+    r"|(?P<not_me>not me)\s*[,.;:—–-]\s*(?:I mean\s+)?)?"
+    # "It's my son who's allergic", "it was my wife who is": the person said first
+    r"(?P<cleft>(?:it's|it’s|it is|it was)\s+)?"
     r"(?P<who>(?:my|our)\s+(?:(?:older|younger|little|big|eldest|youngest|oldest|best|twin)\s+)?"
-    rf"(?!family\b)(?:{KIN_EN})\b|he\b|she\b|him\b|her\b"
+    rf"(?!family\b)(?:{KIN_EN})\b(?:\s+(?!(?:{_EN_NOT_A_NAME})\b)(?-i:[A-Z][a-z]{{1,20}})\b)?|he\b|she\b|him\b|her\b"
     rf"|(?P<name>(?:my|our)\s+(?:dog|cat|puppy|kitten|pet)\b|(?!(?:{_EN_NOT_A_NAME})\b)(?-i:[A-Z][a-z]{{1,20}})\b))"
-    r"(?P<rest>\s+[^.!?]{1,100}?)??(?P<not_me_after>,?\s+not me)?[.!]*",
+    r"(?(cleft)(?:\s+(?:who|that)(?=\s|['’]s\s))?)"
+    r"(?P<rest>(?:\s+|['’]s\s+)[^.!?]{1,100}?)??(?P<not_me_after>,?\s+not me)?[.!]*",
     _I,
 )
 _EN_SHORT = re.compile(rf"\s+(?P<aux>{_EN_AUX})(?P<not>\s+not)?", _I)
@@ -605,15 +612,26 @@ _EN_USER_IN_IT = re.compile(
     _I,
 )
 _ZH_SLIP = ("说错了", "我说错了", "不对", "抱歉", "不好意思", "对不起", "口误", "搞错了")
+_ZH_OWN_SLIP_MARKS = ("说错了", "口误", "搞错了")  # (the user's own slip, not an answer's)
 _ZH_MEANT_SOMEONE = re.compile(
     r"(?P<lead>(?:(?:说错了|我说错了|不对|抱歉|不好意思|对不起|口误|我搞错了|搞错了|哦)[，,]?\s*)*)"
     r"(?:(?P<mean>我是说|我说的是|我指的是|我的意思是|我讲的是|说的是|是)[，,]?"
-    r"|(?P<not_me>不是我)[，,]\s*(?:是|而是)?)"
+    r"|(?P<not_me>不是我)[，,]\s*(?:是|而是)?"
+    # "过敏的是我外甥", "对虾过敏的其实是我儿子": what was said first, the person after
+    r"|(?P<cleft>[^，,。！？!?；;的]{1,15})的(?:其实)?是)?"
     rf"(?P<who>(?:我的?|我们家的?)?(?!家人|家里人)(?:{KIN_ZH})|他|她)"
     r"(?P<rest>[^，,。！？!?；;]{1,40}?)??(?P<not_me_after>[，,]\s*(?:而)?不是我)?[。！!~～]*"
 )
-_ZH_SHORT = ("是", "啊", "呀", "哦", "啦", "吧")
+_ZH_SHORT = ("是", "才是", "啊", "呀", "哦", "啦", "吧")
 _ZH_USER_IN_IT = re.compile("我|也|都|一起|俩")
+# Being allergic, said of the person alone, names no thing: it means what was just said
+# ("It's my son who's allergic", "过敏的是我外甥").
+_EN_BARE = re.compile(
+    rf"(?:\s+|['’]s\s+)(?:(?:{_EN_AUX})\s+)?(?:the\s+)?"
+    r"(?:allergic|intolerant|sensitive|allergic one|one with (?:the|an|that) allergy|one)",
+    _I,
+)
+_ZH_BARE = ("过敏", "有过敏", "会过敏", "不耐受", "有这个过敏", "对这个过敏")
 _THEIRS_AT_MOST = 160  # characters of a sentence's end searched for it after a break
 
 
@@ -630,32 +648,51 @@ class Theirs:
 
 def theirs(text: str) -> Theirs | None:
     """Whether ``text`` (a sentence or a message) says that what the user just said is someone
-    else's ("I mean my son is.", "Sorry, I meant my mom.", "Not me, my husband.", "我是说我儿
-    子", "不是我，是我妈"), and what; ``None`` when it does not."""
+    else's ("I mean my son is.", "Sorry, I meant my mom.", "Not me, my husband.", "Actually,
+    my nephew is.", "It's my son who's allergic, not me.", "我是说我儿子", "不是我，是我妈",
+    "过敏的是我外甥"), and what; ``None`` when it does not.
+
+    "I mean" or "not me" says so. Without them, a mark of a slip ("sorry", "actually", "不对")
+    says so before a short form ("my nephew is") or a cleft ("it's my son who…", "…的是我
+    儿子"), and a mark of the user's own slip ("oops", "口误") before words in full too."""
     text = text.strip()
     zh = CJK.search(text) is not None
     m = (_ZH_MEANT_SOMEONE if zh else _EN_MEANT_SOMEONE).fullmatch(text)
-    if m is None or not (m["mean"] or m["not_me"] or m["not_me_after"]):
+    if m is None:
         return None
-    slip = (
-        any(mark in m["lead"] for mark in _ZH_SLIP) if zh else bool(_EN_SLIP_MARK.search(m["lead"]))
-    )
+    lead, cleft = m["lead"], m["cleft"]
+    if zh:
+        slip = any(mark in lead for mark in _ZH_SLIP)
+        own_slip = any(mark in lead for mark in _ZH_OWN_SLIP_MARKS)
+    else:
+        slip = _EN_SLIP_MARK.search(lead) is not None
+        own_slip = _EN_OWN_SLIP.search(lead) is not None
+    said_so = bool(m["mean"] or m["not_me"] or m["not_me_after"])
+    if not (said_so or own_slip or (slip and (cleft or m["rest"]))):
+        return None  # ("Actually, my son." may go on; "Actually, my son is." is short)
     if zh and m["mean"] == "是" and not (slip or m["not_me_after"]):
         return None  # "是我儿子" alone may answer who
     if not zh and m["name"] and not (m["not_me"] or m["not_me_after"]):
         return None  # "Sorry, I meant Tylenol is": a thing put right
     rest = m["rest"] or ""
-    if not rest:
+    if zh:
+        said = (cleft or "") if not rest else rest if not cleft else None
+        if said is not None and (not said or said in _ZH_SHORT or said in _ZH_BARE):
+            return Theirs("", None)
+    elif not rest or _EN_BARE.fullmatch(rest):
         return Theirs("", None)
-    if zh and rest in _ZH_SHORT:
-        return Theirs("", None)
-    if not zh and (short := _EN_SHORT.fullmatch(rest)) is not None:
+    elif (short := _EN_SHORT.fullmatch(rest)) is not None:
         aux = short["aux"].casefold()
         return Theirs("", bool(short["not"]) or aux.endswith("n't") or aux == "cannot")
+    if not (said_so or own_slip or cleft):
+        return None  # "Actually, my son is allergic to eggs" may tell of him besides
     past = bool(m["mean"]) and m["mean"].casefold().startswith("i meant")
-    if not (slip or past or m["not_me"]) or (_ZH_USER_IN_IT if zh else _EN_USER_IN_IT).search(rest):
+    marked = slip or past or m["not_me"] or m["not_me_after"] or cleft
+    if not marked or (_ZH_USER_IN_IT if zh else _EN_USER_IN_IT).search(rest):
         return None
-    clause = text[m.start("who") : m.end("rest")]
+    clause = text[m.start("who") : m.end("rest")] if rest else m["who"]
+    if zh and cleft:
+        clause += cleft
     return Theirs(clause[:1].upper() + clause[1:], None)
 
 

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 
+from deerflow_memory.capture.kin import KIN_EN
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.rules import (
     Candidate,
@@ -335,11 +336,8 @@ def own_words(clause: str, zh: bool) -> Candidate | None:
 # --- about the user without "I" ----------------------------------------------------------------
 
 _EN_PEOPLE = (
-    r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|spouse|son|daughter|sons|daughters|"
-    r"kid|kids|child|children|baby|mom|mum|mother|dad|father|parents?|brother|sister|siblings?|"
-    r"grand(?:ma|pa|mother|father|parents?)|aunt|uncle|cousin|niece|nephew|friends?|boss|manager|"
-    r"colleagues?|coworkers?|roommates?|flatmates?|neighbou?rs?|teacher|doctor|team|family|"
-    r"in-laws|dog|cat|pets?|client|customers?|students?"
+    rf"{KIN_EN}|manager|roommates?|flatmates?|teacher|doctor|team|dog|cat|pets?|client|"
+    r"customers?|students?"
 )
 _EN_MY_THING = re.compile(
     rf"^my\s+(?!(?:{_EN_PEOPLE}|bad|pleasure|apologies|mistake|god|goodness|gosh|word|turn|fault|"
