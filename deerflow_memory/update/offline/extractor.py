@@ -845,7 +845,9 @@ def _retract(
             return False  # "I'm vegan now" keeps "User works at a vegetarian cafe"
         if constraint:  # a need goes only when named: "no longer allergic to peanuts"
             # …and not by a correction ("我不是对花生过敏，是对芝麻过敏"): see drop_wrong
-            return retraction.wrong_value is None and names_need(what, said)
+            return retraction.wrong_value is None and names_need(
+                what, said, by_thing=retraction.retract_said
+            )
         return True
 
     # The user's words stand in the removal reason, unless they hold a secret or an

@@ -91,20 +91,24 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
     re.compile(rf"^I {ADV_EN}no longer (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+)$", _I),
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I),
+    # a medication given up: "I don't take metformin anymore" (not "I'm off warfarin now",
+    # which may be for a while: attacker 305)
+    re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:take|use) (?:my )?(?P<v>{MEDICATION_NAME_EN})(?: {_ANYMORE_EN})$", _I),
+    re.compile(rf"^I {ADV_EN}no longer (?:take|use) (?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
+    re.compile(rf"^I'm {ADV_EN}not on (?:my )?(?P<v>{MEDICATION_NAME_EN}) {_ANYMORE_EN}$", _I),
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
     # "I outgrew my kiwi allergy" (a need only: "I outgrew my jeans" is said as it is)
     re.compile(rf"^I (?:outgrew|grew out of) (?P<v>[\w' -]{{1,60}}?(?:allerg(?:y|ies)|intolerance|sensitivity|asthma|eczema))(?: (?:as a (?:kid|child|teen(?:ager)?|baby)|in (?:my teens|childhood|high school)|when I was (?:\w+ ?){{1,3}}|finally|eventually|completely)|{AGO_EN})?$", _I),
-    re.compile(r"^I was wrong about (?:me )?(?:being |having |liking |my )?(?:an? |the )?(?P<v>.+)$", _I),
     # "I never said I was vegan": what is denied goes ("I never told you I'm allergic to
     # latex" / "I never mentioned…" tell it, they deny nothing)
     re.compile(r"^I (?:never|didn't|did not|have never|never ever) (?:said|say|claimed|claim) (?:that )?I(?:'m| am| was| were|'d| had| have|'ve| used to be)? (?:an? |the )?(?P<d>.+)$", _I),
 )
 # Imperatives and topic-first clauses: no subject, but only the user can mean them.
 _EN_WITHDRAWALS = (
-    re.compile(r"^(?:please )?(?:forget|ignore|disregard|scratch|scrap|drop|delete|remove|strike|never mind|nevermind) (?:about )?(?:what I (?:said|told you|mentioned|wrote)|the (?:bit|part|thing) I (?:said|told you|mentioned)|that(?: part| bit)?|everything I said) about (?:me )?(?:being |having |liking |loving |hating |doing |living in |working at |working for |working as |my )?(?:an? |the )?(?P<v>.+)$", _I),
-    re.compile(r"^(?:please )?(?:forget|ignore|disregard|delete|remove) (?:that |the (?:part|bit) (?:where|that|about) )I(?:'m| am|'ve| have| was| said I'm) (?P<v>.+)$", _I),
     re.compile(rf"^(?:please )?(?:forget|scratch|scrap|cancel|drop|ditch) (?:about )?(?:the|my|that) (?P<v>.+?) {_PLAN_EN}(?: (?:too|as well|altogether|entirely))?$", _I),
     re.compile(rf"^(?:the|my) (?P<v>.+?) {_PLAN_EN} (?:is|was|got|has been|'s) (?:now )?(?:cancell?ed|off|called off|scrapped|not happening)$", _I),
+    # "My doctor took me off warfarin": a medication given up on someone's word
+    re.compile(rf"^(?:my |the )?(?:doctor|gp|physician|psychiatrist|cardiologist|endocrinologist|neurologist|rheumatologist|specialist) (?:took|has taken|'s taken) me off (?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
     # "my peanut allergy is gone", "my lactose intolerance went away"
     re.compile(rf"^my (?!.*\b(?:{KIN_EN}|{_KIN_SAID_SHORT})s?\b|{_NO_ONE_THING}\b)(?P<of>[\w -]{{1,40}}?) (?P<kind>allergy|intolerance|sensitivity) (?:(?:is|'s|has|seems) (?:now |finally |completely |totally )?(?:gone|over|cured|resolved|cleared up|disappeared|gone away)|(?:finally |completely )?(?:went away|cleared up|disappeared|resolved))$", _I),
 )
@@ -118,6 +122,9 @@ _ZH_RETRACTIONS = (
     # "我早就不追剧了", "我现在不抽烟了": a habit given up; the object is what is withdrawn.
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在|好久|很久)*(?:不再|不|没再)(?P<v>(?:吃|喝|抽|玩|打|养|开|追|看|用|练|弹|跑|去|做|戴|穿)[\u4e00-\u9fffA-Za-z]{{1,8}}?)了$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?P<left>离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
+    # a medicine stopped: "我已经停了二甲双胍", "医生让我停了阿司匹林" (known by its name's
+    # ending: "我停了车" stops no medicine)
+    re.compile(rf"^(?:我{ADV_ZH}|医生(?:已经)?(?:让|叫)我)(?:已经|早就|早已|现在)*(?:停了|停掉了|停用了|停用|不再吃|不再用)(?P<v>[\u4e00-\u9fff]{{0,8}}?(?:药|胰岛素|激素|维生素|胶囊|胍|匹林|地平|他汀|洛尔|沙坦|普利|西汀))了?$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*对(?P<a>.+?)(?:已经|早就|现在|都|也)*(?:不再|不)(?P<k>过敏|敏感)了$"),
     # "我不再对花生过敏了", "我的花生过敏已经好了": the need named as it is said
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)对(?P<a>[^，,]+?)(?P<k>过敏|敏感)了?$"),
@@ -127,17 +134,26 @@ _ZH_RETRACTIONS = (
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再有|没有|没)(?:再)?(?P<v>{CONDITION_ZH})了$"),
     re.compile(rf"^我的(?!{KIN_ZH})(?P<v>{CONDITION_ZH})(?:已经|早就|早已|现在|都|也)*(?:痊愈了|治好了|根治了|好彻底了)$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就)?放弃了?(?P<v>[\u4e00-\u9fffA-Za-z]{{1,10}}?)(?:的)?(?:计划|目标|打算)?了?$"),
+)
+_ZH_WITHDRAWALS = (
+    # "健身计划放弃了", "我的减肥计划取消了"
+    re.compile(r"^(?:我的?)?(?P<v>(?!我)[\u4e00-\u9fffA-Za-z]{1,8}?)(?:的)?(?:计划|目标|打算)(?:已经|也|就)?(?:被我)?(?:放弃了|取消了|不搞了|不做了|泡汤了|黄了|作罢了|搁置了|停了)$"),
+)
+# What the user said of X, taken back ("forget what I said about peanuts", "I was wrong about
+# X", "之前说我住在南京是说错了"): unlike X given up, X alone withdraws an allergy to it.
+_EN_SAID_WRONG = (
+    re.compile(r"^(?:please )?(?:forget|ignore|disregard|scratch|scrap|drop|delete|remove|strike|never mind|nevermind) (?:about )?(?:what I (?:said|told you|mentioned|wrote)|the (?:bit|part|thing) I (?:said|told you|mentioned)|that(?: part| bit)?|everything I said) about (?:me )?(?:being |having |liking |loving |hating |doing |living in |working at |working for |working as |my )?(?:an? |the )?(?P<v>.+)$", _I),
+    re.compile(r"^(?:please )?(?:forget|ignore|disregard|delete|remove) (?:that |the (?:part|bit) (?:where|that|about) )I(?:'m| am|'ve| have| was| said I'm) (?P<v>.+)$", _I),
+    re.compile(r"^I was wrong about (?:me )?(?:being |having |liking |my )?(?:an? |the )?(?P<v>.+)$", _I),
+)
+_ZH_SAID_WRONG = (
+    # "之前说我住在南京是说错了", "我说我对花粉过敏那个是搞错了"
+    re.compile(r"^(?:我)?(?:之前|以前|刚才|上次|刚刚|先前)?(?:说|讲|提到|告诉你)(?:过)?(?:的)?(?:我)?(?P<v>[^，,]+?)(?:那个|这个|那件事|这件事|那条|这条|的事|的话)?(?:[，,]\s*)?(?:是|都是|其实是)?(?:我)?(?:说错了|搞错了|弄错了|记错了|错了|不对|不准确|有误|是错的|不是真的|不算数)$"),
+    # "忘掉我说的对花粉过敏", "别记我是学生那条了"
+    re.compile(r"^(?:请)?(?:忘掉|忘了|忘记|删掉|删了|删除|别记|不要记)(?:我(?:之前)?说(?:过)?的)?(?:我)?(?P<v>[^，,]+?)(?:那条|这条|那个|这个|的事)?了?$"),
     # "我从来没说过我喜欢吃辣": what is denied goes (not "我没告诉过你我对青霉素过敏吧":
     # telling it, and asking whether it was told)
     re.compile(r"^我(?:从来|根本|从|可)?(?:都)?(?:没|没有|并没有|不曾)(?:说过|讲过)(?:我)?(?P<v>[^，,]{2,}?)(?:啊|呀|的|哦)?(?<![吧吗])$"),
-)
-_ZH_WITHDRAWALS = (
-    # "之前说我住在南京是说错了", "我说我对花粉过敏那个是搞错了"
-    re.compile(r"^(?:我)?(?:之前|以前|刚才|上次|刚刚|先前)?(?:说|讲|提到|告诉你)(?:过)?(?:的)?(?:我)?(?P<v>[^，,]+?)(?:那个|这个|那件事|这件事|那条|这条|的事|的话)?(?:[，,]\s*)?(?:是|都是|其实是)?(?:我)?(?:说错了|搞错了|弄错了|记错了|错了|不对|不准确|有误|是错的|不是真的|不算数)$"),
-    # "健身计划放弃了", "我的减肥计划取消了"
-    re.compile(r"^(?:我的?)?(?P<v>(?!我)[\u4e00-\u9fffA-Za-z]{1,8}?)(?:的)?(?:计划|目标|打算)(?:已经|也|就)?(?:被我)?(?:放弃了|取消了|不搞了|不做了|泡汤了|黄了|作罢了|搁置了|停了)$"),
-    # "忘掉我说的对花粉过敏", "别记我是学生那条了"
-    re.compile(r"^(?:请)?(?:忘掉|忘了|忘记|删掉|删了|删除|别记|不要记)(?:我(?:之前)?说(?:过)?的)?(?:我)?(?P<v>[^，,]+?)(?:那条|这条|那个|这个|的事)?了?$"),
 )
 _ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?P<v>辞职|离职|被裁员?|被辞退|失业)了$")
 # fmt: on
@@ -181,16 +197,22 @@ def no_target(value: str) -> bool:
     return not words or all(w in _NO_TARGET_EN for w in words)
 
 
-def names_need(value: str, need: str) -> bool:
+def names_need(value: str, need: str, *, by_thing: bool = False) -> bool:
     """Whether a retracted ``value`` names the constraint ``need`` (its text after the subject).
 
     The value must name something beyond need words, and either say what kind
     of need it was ("allergic to peanuts", "对海鲜过敏") or name all of the
     need ("vegan" for "is vegan"). So "no longer allergic" and "no longer use
     gloves" keep "allergic to latex gloves"; "no longer allergic to latex"
-    withdraws it. Keeping a need is the safe side.
+    withdraws it. A reaction (an allergy, intolerance or sensitivity) goes by
+    its thing alone only ``by_thing``, when what the user said of it is taken
+    back ("forget what I said about peanuts"): giving the thing up ("I gave
+    up peanuts", "I stopped taking penicillin") says nothing of the allergy.
+    Keeping a need is the safe side.
     """
     value, need = value.strip().casefold(), need.strip().casefold()
+    if not by_thing and says_need(need) and not says_need(value):
+        return False
     # A need of several things ("allergic to shellfish and peanuts", "对虾和花生过敏") goes
     # only when all are named: one of them named ("no longer allergic to peanuts") took the
     # shellfish allergy with it. Keeping a need is the safe side.
@@ -496,14 +518,17 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
         lost = job.groupdict().get("v") or "job"
         return Candidate(content, C.CONTEXT, 0.9, retract=lost, retract_slots=_EMPLOYER_SLOTS)
     patterns = _ZH_RETRACTIONS + _ZH_WITHDRAWALS if zh else _EN_RETRACTIONS + _EN_WITHDRAWALS
-    for pattern in patterns:
+    said_wrong = _ZH_SAID_WRONG if zh else _EN_SAID_WRONG
+    for pattern in (*patterns, *said_wrong):
         if m := pattern.match(clause):
             groups = m.groupdict()
             if groups.get("d"):  # denied: only a fact that says just that goes
                 value = _withdrawn(_in_present(m["d"]), zh)
                 if value is None or no_target(value):
                     return Candidate("", C.CONTEXT, 0.9, retract="")
-                return Candidate("", C.CONTEXT, 0.9, retract=value, retract_whole=True)
+                return Candidate(
+                    "", C.CONTEXT, 0.9, retract=value, retract_whole=True, retract_said=True
+                )
             # "我对猫不过敏了" withdraws "对猫过敏", not every fact that mentions a cat.
             if groups.get("kind"):  # "my lactose intolerance went away": as a need is stored
                 raw = _NEED_AS_STORED[m["kind"].casefold()].format(m["of"])
@@ -517,7 +542,12 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
             if value is None:
                 return None
             return Candidate(
-                "", C.CONTEXT, 0.9, retract=value, retract_present=bool(groups.get("left"))
+                "",
+                C.CONTEXT,
+                0.9,
+                retract=value,
+                retract_present=bool(groups.get("left")),
+                retract_said=pattern in said_wrong,
             )
     return None
 

@@ -116,6 +116,10 @@ class Candidate:
     # only a fact that ties the user to X now ("I left Leeds" withdraws "lives in Leeds", not
     # "was born in Leeds" or "supports Leeds United")
     retract_present: bool = False
+    # what the user said of X is taken back ("forget what I said about peanuts", "I was wrong
+    # about X", "我说对花生过敏是说错了"), not X given up ("I gave up peanuts", "I stopped
+    # taking penicillin"): only then may X alone withdraw an allergy to it
+    retract_said: bool = False
 
 
 # Animals one keeps (not a food): "I can't have cats" is no diet.

@@ -617,6 +617,14 @@ _ZH_HEDGE = (
 _ZH_NOT_FOR_GOOD = re.compile(
     r"[，,][^，,。！!？?]*(?:暂时|还要|还得|继续|观察|复发|又会|又有|可能又|过几天|随时)"
 )
+# …and said in English: "I don't take warfarin anymore, just until the surgery", "My doctor
+# took me off it for now" (not "I was vegan until last year": a time gone by)
+_EN_NOT_FOR_GOOD = re.compile(
+    r"\b(?:for now|for the time being|for a (?:while|bit|few (?:days|weeks))|temporarily"
+    r"|(?:until|till)\b(?!\s+(?:last|recently|\d{4}|a few|a couple|(?:\w+\s+){1,2}ago)\b)"
+    r"|(?:just|only)\s+(?:for|before|during|around|after)\s+(?:the|my|a|this)\s+\w+)",
+    re.IGNORECASE,
+)
 # (after a comma: "…foods I don't know", "…the band Hopefully" end a fact with such words)
 _HEDGE_AFTER_EN = re.compile(
     rf",\s*\b{_EN_HEDGE}[\s.!?~…]*$"
@@ -3169,7 +3177,7 @@ def _read_into(
     # a hedge or a sure after it ("…is gone, I think": withdraws nothing) is no part of it
     tag = (_HEDGE_AFTER_ZH if zh else _HEDGE_AFTER_EN).search(sentence)
     # (…and "我没有哮喘了，只是暂时的", "…，不过还要继续用药": over for now only, withdraws nothing)
-    hedged = tag is not None or (zh and _ZH_NOT_FOR_GOOD.search(sentence) is not None)
+    hedged = tag is not None or (_ZH_NOT_FOR_GOOD if zh else _EN_NOT_FOR_GOOD).search(sentence)
     if tag is None and not zh:
         tag = _SURE_AFTER_EN.search(sentence)
     if tag is not None:

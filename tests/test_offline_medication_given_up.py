@@ -1,0 +1,71 @@
+"""A medication given up, and a thing given up that is no allergy over.
+
+Before: "I don't take lisinopril anymore" stored "User does not take lisinopril" beside "User
+takes lisinopril", and "My cardiologist took me off atorvastatin" and "我已经停了阿司匹林"
+withdrew nothing. Worse, giving a thing up withdrew an allergy to it: "I stopped taking
+amoxicillin", "I gave up walnuts" and "I no longer have dogs" each lost the allergy (a need
+lost). Now a medication given up withdraws the medication; an allergy, intolerance or
+sensitivity goes by its thing alone only when what was said of it is taken back ("Forget what
+I said about walnuts"). Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_quality_kinds import facts_after
+
+
+@pytest.mark.parametrize(
+    ("told", "later", "stored"),
+    [
+        ("I take lisinopril.", "I don't take lisinopril anymore.", []),
+        ("I take insulin and metformin.", "I no longer take insulin.", ["User takes metformin"]),
+        ("I take sertraline.", "I'm not on sertraline anymore.", []),
+        ("I take atorvastatin.", "My cardiologist took me off atorvastatin last month.", []),
+        ("我在吃阿司匹林。", "我已经停了阿司匹林。", []),
+        ("我每天打胰岛素。", "医生让我停用胰岛素了。", []),
+    ],
+)
+def test_a_medication_given_up_is_withdrawn(told: str, later: str, stored: list[str]) -> None:
+    assert facts_after(told) != []  # (so the test cannot pass by nothing being read)
+    assert facts_after(told, later) == stored
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        # for a while only
+        ("I take lisinopril.", "I don't take lisinopril anymore, only until the scan."),
+        ("I take lisinopril.", "My doctor took me off lisinopril for now."),
+        ("I take lisinopril.", "I'm off lisinopril now."),
+        # a thing given up is no allergy over
+        ("I'm allergic to amoxicillin.", "I stopped taking amoxicillin."),
+        ("I'm allergic to amoxicillin.", "I'm no longer taking amoxicillin."),
+        ("I'm allergic to walnuts.", "I gave up walnuts."),
+        ("I'm allergic to dogs.", "I no longer have dogs."),
+        ("I'm allergic to ibuprofen.", "I don't take ibuprofen anymore."),
+        ("我对阿司匹林过敏。", "我已经停了阿司匹林。"),
+        # no medicine ("停了" a bicycle is parking it)
+        ("我有一辆自行车。", "我停了自行车。"),
+    ],
+)
+def test_what_is_not_given_up_for_good_stays(told: str, later: str) -> None:
+    stored = facts_after(told)
+    assert stored != []
+    assert all(fact in facts_after(told, later) for fact in stored)
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        ("I'm allergic to walnuts.", "Forget what I said about walnuts."),
+        ("I'm allergic to walnuts.", "I was wrong about walnuts."),
+        ("I'm allergic to walnuts.", "I'm no longer allergic to walnuts."),
+        ("我对核桃过敏。", "忘掉我说的核桃那条。"),
+        ("我对核桃过敏。", "我之前说对核桃过敏是说错了。"),
+    ],
+)
+def test_what_was_said_of_an_allergy_taken_back_withdraws_it(told: str, later: str) -> None:
+    assert facts_after(told) != []
+    assert facts_after(told, later) == []
