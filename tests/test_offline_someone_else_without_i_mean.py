@@ -138,3 +138,21 @@ def test_step_half_and_in_law_kin_are_someone_else(said: str) -> None:
     stored = facts_after(said)
     assert all("step" not in fact and "law" not in fact and "half" not in fact for fact in stored)
     assert stored == (["User is allergic to eggs"] if said.startswith("I'm") else [])
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # "其实" (actually) is a slip mark, and no part of the clause after it
+        ("我对腰果和芒果过敏，其实是我表妹对芒果过敏。", ["用户对腰果过敏"]),
+        ("我吃素。其实是我表妹吃素。", []),
+        ("我对腰果过敏，其实我表妹对芒果过敏。", ["用户对腰果过敏"]),
+        ("我对腰果过敏，而我表妹对芒果过敏。", ["用户对腰果过敏"]),
+        ("我对腰果过敏。其实我表妹也过敏。", ["用户对腰果过敏"]),
+        # …a slip put right in the user's own words
+        ("之前说对腰果过敏是我搞错了，其实是对榛子过敏", ["用户对榛子过敏"]),
+        ("我住在苏州，其实我住在无锡。", ["用户住在无锡"]),
+    ],
+)
+def test_actually_in_chinese(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

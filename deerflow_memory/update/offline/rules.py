@@ -40,6 +40,7 @@ from deerflow_memory.update.offline.vocabulary import (
     CONDITION_NAME_ZH,
     CONDITION_SUFFIX_ZH,
     DIET_EN,
+    DRUG_NAME_EN,
     FASTING_EN,
     FOR_EXAMPLE_EN,
     GOAL_VERBS_EN,
@@ -541,6 +542,9 @@ _EN_RULES: tuple[_Rule, ...] = (
     _need(rf"^I {ADV_EN}(?:suffer from|was diagnosed with|got diagnosed with) (?P<v>.+)$", C.CONTEXT, 0.9),
     _need(rf"^I'm {ADV_EN}(?:on|taking) (?P<v>{MEDICATION_EN})\b.*$", C.CONTEXT, 0.9),
     _need(rf"^I {ADV_EN}(?:take|use|need) (?P<v>{MEDICATION_EN})\b.*$", C.CONTEXT, 0.9),
+    # a list of drugs whose first is known only by its ending, a later one by name ("I take
+    # lisinopril, metformin and insulin"; "I take lisinopril" alone is no need: attacker 311)
+    _need(rf"^I {ADV_EN}(?:take|use) (?P<v>{DRUG_NAME_EN}(?:(?:,\s*|\s+and\s+|,\s*and\s+)[\w-]+){{0,4}}?(?:,\s*|\s+and\s+|,\s*and\s+)(?:{MEDICATION_EN})\b.*)$", C.CONTEXT, 0.9),
     _need(rf"^I {ADV_EN}take (?P<v>[\w -]{{2,40}}?) (?:daily |every day |every morning |every night )?(?:for|to (?:manage|control|treat)) my (?:\w+ )?(?:{CONDITION_EN}|heart|blood pressure|thyroid|cholesterol|pain|back|joints|sleep|blood sugar)$", C.CONTEXT, 0.9),
     _need(rf"^my (?P<v>{BODY_EN}) (?:is|are|has been|have been|'s) {ADV_EN}(?:(?:a bit|quite|pretty|really|very|too|always|a little)\s+)*{BODY_STATE_EN}\b.*$", C.CONTEXT, 0.9),
     # reactions: "Penicillin gives me hives", "I get a rash from nickel", "I react badly to codeine"

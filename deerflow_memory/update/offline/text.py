@@ -106,6 +106,7 @@ from deerflow_memory.update.offline.vocabulary import (
     ME_ZH,
     MEDICATION_FIELD_EN,
     MEDICATION_ITEM_EN,
+    MEDICATION_NAME_EN,
     NEED_FIELD_BEFORE_EN,
     NEED_THING_EN,
     PERSON_ZH,
@@ -880,7 +881,7 @@ _ZH_CLAUSE_SPLIT = re.compile(
 )
 _EN_CONJ = re.compile(r"^(?:(?:and|but|so|plus|also|while|whereas|then)\s+)+", _I)
 _ZH_CONJ = re.compile(
-    r"^(?:而且|并且|但是|可是|但(?!愿)|同时|另外|不过(?!敏)|然后|也|还(?!有[，,]))+"
+    r"^(?:而且|并且|但是|可是|但(?!愿)|同时|另外|不过(?!敏)|然后|也|还(?!有[，,])|其实(?:是(?=对|我))?|而(?=我))+"
 )
 _ZH_HOW_LONG = re.compile(
     r"(?:已经|都|快)?[\d一二三四五六七八九十两几多半]+(?:年|个月|天|周|星期)(?:多)?了?"
@@ -1685,7 +1686,7 @@ def _implied(fragment: str, zh: bool) -> str | None:
         fragment = fragment[opening.end() :]
     if not zh and _EN_I_INSIDE.match(fragment):  # "now I visit it": "I" is there already
         return None
-    if not zh and _A_SUPPLEMENT_FIRST.match(fragment):
+    if not zh and _A_PILL_FIRST.match(fragment):
         return None  # "I take metformin, fish oil and melatonin": no "I fish oil"
     for prefix in ("我",) if zh else ("I ", "I'm "):
         if prefix == "I " and no_verb_after_adverbs(fragment):
@@ -1699,6 +1700,8 @@ def _implied(fragment: str, zh: bool) -> str | None:
 
 _ZH_FOR_EXAMPLE = re.compile(FOR_EXAMPLE_ZH)
 _A_SUPPLEMENT_FIRST = re.compile(rf"(?:{SUPPLEMENT_EN})\b", _I)
+# ("…, atorvastatin and metformin daily": no "I atorvastatin" either)
+_A_PILL_FIRST = re.compile(rf"(?:{SUPPLEMENT_EN}|{MEDICATION_NAME_EN})\b", _I)
 _ZH_BARE_CONDITION = re.compile(rf"\s*(?:和|及|还有)?{CONDITION_ZH}\s*")
 # A need's examples after it: "…，比如杏仁和腰果", "…，像虾和蟹" (things only: "…，比如昨天吃了
 # 虾就住院了" is a story, "…，像我爸一样" someone else)
