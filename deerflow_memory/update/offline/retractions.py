@@ -145,10 +145,15 @@ _EN_SAID_WRONG = (
     re.compile(r"^(?:please )?(?:forget|ignore|disregard|scratch|scrap|drop|delete|remove|strike|never mind|nevermind) (?:about )?(?:what I (?:said|told you|mentioned|wrote)|the (?:bit|part|thing) I (?:said|told you|mentioned)|that(?: part| bit)?|everything I said) about (?:me )?(?:being |having |liking |loving |hating |doing |living in |working at |working for |working as |my )?(?:an? |the )?(?P<v>.+)$", _I),
     re.compile(r"^(?:please )?(?:forget|ignore|disregard|delete|remove) (?:that |the (?:part|bit) (?:where|that|about) )I(?:'m| am|'ve| have| was| said I'm) (?P<v>.+)$", _I),
     re.compile(r"^I was wrong about (?:me )?(?:being |having |liking |my )?(?:an? |the )?(?P<v>.+)$", _I),
+    # "I was only joking about being vegan", "Just kidding about the shellfish" (not "No
+    # kidding about…", which means it)
+    re.compile(r"^(?:(?:I was|I'm|I am) (?:just |only )?|just |only )(?:kidding|joking) about (?:me )?(?:being |having |liking |loving |hating |my )?(?:an? |the )?(?P<v>.+)$", _I),
 )
 _ZH_SAID_WRONG = (
     # "之前说我住在南京是说错了", "我说我对花粉过敏那个是搞错了"
     re.compile(r"^(?:我)?(?:之前|以前|刚才|上次|刚刚|先前)?(?:说|讲|提到|告诉你)(?:过)?(?:的)?(?:我)?(?P<v>[^，,]+?)(?:那个|这个|那件事|这件事|那条|这条|的事|的话)?(?:[，,]\s*)?(?:是|都是|其实是)?(?:我)?(?:说错了|搞错了|弄错了|记错了|错了|不对|不准确|有误|是错的|不是真的|不算数)$"),
+    # "我说对虾过敏是开玩笑的", "海鲜那个是逗你的"
+    re.compile(r"^(?:我)?(?:之前|刚才|刚刚)?(?:说|讲)?(?:的)?(?:我)?(?P<v>[^，,]+?)(?:那个|这个|那条|这条|的事|的话)?(?:[，,]\s*)?(?:是|都是|其实是)?(?:我)?(?:开玩笑的?|开个玩笑|逗你(?:玩)?的|骗你的)$"),
     # "忘掉我说的对花粉过敏", "别记我是学生那条了"
     re.compile(r"^(?:请)?(?:忘掉|忘了|忘记|删掉|删了|删除|别记|不要记)(?:我(?:之前)?说(?:过)?的)?(?:我)?(?P<v>[^，,]+?)(?:那条|这条|那个|这个|的事)?了?$"),
     # "我从来没说过我喜欢吃辣": what is denied goes (not "我没告诉过你我对青霉素过敏吧":

@@ -1790,6 +1790,15 @@ _THEIR_RECORD = re.compile(
     # "Signing up my daughter for camp", "Registering my son for nursery"
     rf"|(?:signing up|registering|enrolling|enroling|booking in)\s+{_THEIRS_WHO}"
     r"(?:\s+(?:for|at|in|on|with)\s+[\w' -]{1,30})?"
+    # "My daughter saw the allergist", "My son had his allergy test": a visit of theirs
+    rf"|{_THEIRS_WHO}\s+(?:just\s+|finally\s+)?(?:saw|visited|went to(?:\s+see)?|was seen by"
+    r"|(?:got|was) tested by)\s+(?:the\s+|an?\s+|(?:his|her|their)\s+)?(?:allergist|doctor"
+    r"|paediatrician|pediatrician|gp|dermatologist|immunologist|specialist)(?:\s+today|\s+yesterday)?"
+    rf"|{_THEIRS_WHO}\s+(?:just\s+)?(?:had|got)\s+(?:(?:his|her|their|an?)\s+)?(?:allergy\s+)?"
+    r"(?:tests?|test results|check-?up|skin[- ]prick test)(?:\s+(?:done|back))?(?:\s+today|\s+yesterday)?"
+    # "我女儿今天去看了过敏科", "我儿子做了过敏原检测"
+    rf"|我的?(?!家人|家里人|全家)(?:{KIN_ZH})(?:今天|刚|刚刚|昨天)?(?:去)?(?:看了|做了)"
+    r"(?:过敏科|医生|儿科|皮肤科|过敏测试|过敏原检测|体检)"
     # "我女儿的入园登记", "帮我妈妈填个表", "帮我儿子报名夏令营", "替我爸报名体检"
     rf"|(?:这是|下面是|以下是|帮|替|给)?我的?(?!家人|家里人|全家)(?:{KIN_ZH})的?[\u4e00-\u9fff]{{0,4}}?"
     r"(?:表|单|登记|病历|资料|信息|档案|情况)"
@@ -2988,8 +2997,13 @@ def candidates_from_text(text: str) -> list[Candidate]:
             continue
         if (back := _TAKEN_BACK.fullmatch(raw.strip())) is not None and back["about"]:
             # "…Shrimp too. Just kidding about the shrimp.": what names it, said in this
-            # message, is no fact ("…about the movie" names none of them: nothing goes)
-            found = _without(found, back["about"].strip().casefold().rstrip("s"))
+            # message, is no fact; naming none of them, it takes back what was said before
+            # (a withdrawal of what is stored about it; "…about the movie" may name nothing)
+            left = _without(found, back["about"].strip().casefold().rstrip("s"))
+            if left == found:
+                joke = match_retraction(f"I was joking about {back['about'].strip()}", False)
+                left += [joke] if joke is not None and joke.retract else []
+            found = left
             continue
         if back is not None or raw.strip() == "NOT":
             del found[previous:]  # "I'm vegan. Just kidding.": the sentence before is no fact
