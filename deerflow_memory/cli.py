@@ -155,7 +155,8 @@ def _storage(args: argparse.Namespace, config: MemoryConfig) -> Iterator[MemoryS
     """The storage of ``config`` seen from ``--tenant`` (itself without one).
 
     Only the commands that add memory make a SQLite database that does not exist
-    yet; the others look at an empty stand-in (a mistyped path is not created).
+    yet, or set up an empty database file; the others look at an empty stand-in (a
+    mistyped path is not created, an empty file not written).
     """
     creates = args.command in _CREATING
     with open_storage(config, create=creates) as storage:

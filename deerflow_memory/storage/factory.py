@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
+import stat
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -59,6 +60,31 @@ def _could_be_made(path: Path) -> bool:
     while not os.path.lexists(above) and above != above.parent:
         above = above.parent
     return above.is_dir()
+
+
+def _empty_database_file(path: Path) -> bool:
+    """Whether the SQLite database path of ``storage_path`` is a file of 0 bytes whose
+    write-ahead log (if any) is empty too: a database nothing was ever written to (``touch
+    memory.sqlite``). Opening it as usual would write the schema into it."""
+    db = sqlite_path(path)
+    try:
+        found = os.stat(db)
+    except OSError:  # not there, or not to be looked at: opening it says which
+        return False
+    if not stat.S_ISREG(found.st_mode) or found.st_size:
+        return False
+    try:  # a log's frames would be the database then
+        return os.stat(f"{db}-wal").st_size == 0
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
+def _holds_nothing_yet(path: Path) -> bool:
+    """Whether the SQLite database of ``storage_path`` holds nothing and may be stood in for
+    by an empty store when only looked at: not there yet, or an empty file."""
+    return _could_be_made(path) or _empty_database_file(path)
 
 
 def _open_sqlite(path: Path, prefix: Sequence[str]) -> StoreMemoryStorage:
@@ -231,14 +257,15 @@ def open_storage(
 
     A store passed in is not closed: its owner (e.g. the LangGraph server) keeps it.
     With ``create=False``, a SQLite database file that is not there yet (nothing at
-    its path, a folder above it) is not made, nor its folder or ``.locks`` folder:
-    an empty in-memory store stands in for it, so a look at a mistyped path writes
-    nothing (what is written to that stand-in is lost). A path that cannot be a
+    its path, a folder above it) is not made, nor its folder or ``.locks`` folder,
+    and an empty file (0 bytes, no write-ahead log) is not set up: an empty
+    in-memory store stands in for it, so a look at a mistyped path or an empty
+    file writes nothing (what is written to that stand-in is lost). A path that cannot be a
     database (under a file, a dangling link) is opened as usual, which raises
     ``StorageError``. Other backends are opened as usual (the file backend makes no
     folder until it saves).
     """
-    if create or config.storage != "sqlite" or not _could_be_made(config.storage_path):
+    if create or config.storage != "sqlite" or not _holds_nothing_yet(config.storage_path):
         storage = build_storage(config, store=store, namespace_prefix=namespace_prefix)
     else:
         from langgraph.store.memory import InMemoryStore
