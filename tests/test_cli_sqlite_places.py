@@ -44,3 +44,28 @@ def test_an_empty_database_file_is_set_up_by_the_commands_that_add_memory(
     assert run(capsys, "--config", str(config), "remember", "--user", "ann", "Plays oboe")[0] == 0
     status, out, _ = run(capsys, "--config", str(config), "show", "--user", "ann")
     assert status == 0 and "Plays oboe" in out
+
+
+@pytest.mark.parametrize("command", [("show", "--user", "ann"), ("remember", "--user", "ann", "x")])
+@pytest.mark.parametrize("how", ["root", "config"])
+def test_a_file_that_is_no_sqlite_database_is_one_error_line_and_nothing_is_made_beside_it(
+    command: tuple[str, ...],
+    how: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # --root notes.txt made notes.txt.locks/ before "file is not a database"
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping: eggs, milk\n", "utf-8")
+    if how == "root":
+        monkeypatch.setenv("DEERFLOW_MEMORY_STORAGE", "sqlite")
+        where = ["--root", str(notes)]
+    else:
+        where = ["--config", str(sqlite_config(tmp_path, notes))]
+    status, _, err = run(capsys, *where, *command)
+    assert_one_error_line(status, err, "SQLite memory database", "notes.txt", "not a database")
+    assert status == 2
+    made = sorted(os.listdir(tmp_path))
+    assert made == (["notes.txt"] if how == "root" else ["memory.yaml", "notes.txt"])
+    assert notes.read_text("utf-8") == "shopping: eggs, milk\n"

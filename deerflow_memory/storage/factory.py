@@ -105,6 +105,7 @@ def _open_sqlite(path: Path, prefix: Sequence[str]) -> StoreMemoryStorage:
     locks = f"{db}.locks"
     try:
         conn.execute("PRAGMA busy_timeout=30000")
+        _check_is_database(conn)  # before anything is made beside it
         # Processes opening a new file together would race on the migrations
         # (duplicate rows, duplicate columns): one sets it up at a time.
         with _setup_lock(locks):
@@ -124,6 +125,12 @@ def _open_sqlite(path: Path, prefix: Sequence[str]) -> StoreMemoryStorage:
         document_lock=FlockDocumentLock(locks),
         update_locks=FlockUpdateLocks(locks),
     )
+
+
+def _check_is_database(conn: sqlite3.Connection) -> None:
+    """Read the file's header (a read, nothing written): a file that is not a SQLite
+    database raises ``sqlite3.DatabaseError`` here, before its ``.locks`` folder is made."""
+    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
 
 
 @contextmanager
