@@ -944,7 +944,6 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
     started: list[bool] = []  # whether the document (as last loaded) held no memory
 
     def add(document: MemoryDocument) -> tuple[MemoryDocument, Fact]:
-        started.append(_no_memory_in(document))
         return add_manual_fact(
             document,
             args.text,
@@ -953,8 +952,16 @@ def _cmd_remember(args: argparse.Namespace, console: Console) -> int:
             max_fact_chars=config.max_fact_chars,
         )
 
+    # Bad text, category or confidence is refused before the storage is opened: a missing
+    # database or folder is made for a fact that is stored, never for one refused.
+    add(MemoryDocument())
+
+    def started_and_add(document: MemoryDocument) -> tuple[MemoryDocument, Fact]:
+        started.append(_no_memory_in(document))
+        return add(document)
+
     with _storage(args, config) as storage:
-        saved, fact = save_edit(storage, args.user, args.agent, add)
+        saved, fact = save_edit(storage, args.user, args.agent, started_and_add)
         # A first fact for a user while others are stored: perhaps the id was mistyped.
         others = _other_users(storage, args.user) if started[-1] else []
     unsafe = unsafe_to_store(fact.content)

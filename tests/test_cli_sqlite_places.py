@@ -69,3 +69,33 @@ def test_a_file_that_is_no_sqlite_database_is_one_error_line_and_nothing_is_made
     made = sorted(os.listdir(tmp_path))
     assert made == (["notes.txt"] if how == "root" else ["memory.yaml", "notes.txt"])
     assert notes.read_text("utf-8") == "shopping: eggs, milk\n"
+
+
+@pytest.mark.parametrize(
+    ("given", "words"),
+    [
+        (("",), "fact rejected"),
+        (("\u200b",), "fact rejected"),
+        (("x" * 5000,), "fact rejected"),
+        (("--category", "bogus", "Plays oboe"), "unknown category 'bogus'"),
+        (("--confidence", "abc", "Plays oboe"), "confidence must be a number"),
+        (("--confidence", "101", "Plays oboe"), "outside the allowed range"),
+    ],
+    ids=["empty", "invisible", "too-long", "category", "confidence", "confidence-range"],
+)
+@pytest.mark.parametrize("storage", ["sqlite", "file"])
+def test_remember_refusing_its_input_makes_no_database_or_folder(
+    given: tuple[str, ...],
+    words: str,
+    storage: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # remember --user ann '' said "fact rejected: empty" after making db/memory.sqlite
+    monkeypatch.setenv("DEERFLOW_MEMORY_STORAGE", storage)
+    root = tmp_path / "db"
+    status, out, err = run(capsys, "--root", str(root), "remember", "--user", "ann", *given)
+    assert_one_error_line(status, err, words)
+    assert status == 2 and out == ""
+    assert os.listdir(tmp_path) == []
