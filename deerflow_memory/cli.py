@@ -156,14 +156,18 @@ def _storage(args: argparse.Namespace, config: MemoryConfig) -> Iterator[MemoryS
 
     Only the commands that add memory make a SQLite database that does not exist
     yet, or set up an empty database file; the others look at an empty stand-in (a
-    mistyped path is not created, an empty file not written).
+    mistyped path is not created, an empty file not written). The commands that
+    only read open a database they cannot write (a read-only folder) read-only.
     """
     creates = args.command in _CREATING
-    with open_storage(config, create=creates) as storage:
+    writes = args.command not in _ONLY_READING
+    with open_storage(config, create=creates, write=writes) as storage:
         yield storage.scoped(getattr(args, "tenant", None))
 
 
 _CREATING = frozenset({"demo", "import", "remember"})  # the commands that add memory
+# The commands that never write: a database this process cannot write is read read-only.
+_ONLY_READING = frozenset({"show", "export", "list", "stats", "pending"})
 
 
 def _facts_table(document: MemoryDocument, title: str, width: int = 200) -> Table:
@@ -413,7 +417,7 @@ def _other_tenants(config: MemoryConfig, tenant: str | None) -> list[str]:
     """The tenants holding data besides ``tenant`` (None: besides the untenanted memory)."""
     from deerflow_memory.storage.tenants import stored_tenants
 
-    with open_storage(config, create=False) as root:
+    with open_storage(config, create=False, write=False) as root:
         return [t for t in stored_tenants(root) if t != tenant]
 
 
@@ -571,7 +575,7 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
         from deerflow_memory.storage.tenants import stored_tenants
 
         config = _config(args)
-        with open_storage(config, create=False) as storage:
+        with open_storage(config, create=False, write=False) as storage:
             tenants = list(stored_tenants(storage))
         if args.json:
             console.file.write(json.dumps(tenants, ensure_ascii=False) + "\n")

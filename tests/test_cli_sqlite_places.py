@@ -4,6 +4,8 @@ read-only folder. A look writes nothing there; a change that cannot be written i
 from __future__ import annotations
 
 import os
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -99,3 +101,95 @@ def test_remember_refusing_its_input_makes_no_database_or_folder(
     assert_one_error_line(status, err, words)
     assert status == 2 and out == ""
     assert os.listdir(tmp_path) == []
+
+
+def database_of_ann(tmp_path: Path, capsys: pytest.CaptureFixture[str], locks: bool) -> Path:
+    """A SQLite memory database in ``tmp_path/ro`` holding ann's fact (without its
+    ``.locks`` folder unless ``locks``, as after a copy): the config file naming it."""
+    folder = tmp_path / "ro"
+    config = sqlite_config(tmp_path, folder / "mem.sqlite")
+    assert run(capsys, "--config", str(config), "remember", "--user", "ann", "Plays oboe")[0] == 0
+    if not locks:
+        shutil.rmtree(folder / "mem.sqlite.locks")
+    return config
+
+
+@pytest.fixture(params=["copied", "made-here"])
+def read_only_database(
+    request: pytest.FixtureRequest, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> Iterator[Path]:
+    """:func:`database_of_ann` in a folder chmod-ed 0o555."""
+    if os.geteuid() == 0:
+        pytest.skip("root ignores permissions")
+    config = database_of_ann(tmp_path, capsys, locks=request.param == "made-here")
+    folder = tmp_path / "ro"
+    folder.chmod(0o555)
+    try:
+        yield config
+    finally:
+        folder.chmod(0o755)
+
+
+READS = [
+    (("show", "--user", "ann"), "Plays oboe"),
+    (("export", "--user", "ann"), "Plays oboe"),
+    (("list",), "ann"),
+    (("stats",), "ann"),
+    (("pending",), "no failed memory updates"),
+]
+READ_IDS = ["show", "export", "list", "stats", "pending"]
+
+
+@pytest.mark.parametrize(("argv", "said"), READS, ids=READ_IDS)
+def test_a_database_in_a_read_only_folder_is_read_by_the_commands_that_only_look(
+    argv: tuple[str, ...], said: str, read_only_database: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # show said "cannot set up SQLite memory database …: [Errno 13] Permission denied"
+    # (no .locks folder) or "…: attempt to write a readonly database"
+    folder = read_only_database.parent / "ro"
+    before = sorted(os.listdir(folder))
+    status, out, err = run(capsys, "--config", str(read_only_database), *argv)
+    assert status == 0, err
+    assert said in out
+    assert sorted(os.listdir(folder)) == before
+
+
+@pytest.mark.parametrize(("argv", "said"), READS, ids=READ_IDS)
+def test_a_database_said_not_writable_is_read_read_only_without_its_lock_folder(
+    argv: tuple[str, ...],
+    said: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # (the read-only open, also where the tests run as root: the system is asked no more)
+    from deerflow_memory.storage import factory
+
+    config = database_of_ann(tmp_path, capsys, locks=False)
+    monkeypatch.setattr(factory, "unwritable", lambda db: f"its folder {db.parent} is not writable")
+    status, out, err = run(capsys, "--config", str(config), *argv)
+    assert status == 0, err
+    assert said in out
+    # (SQLite's reader may leave its -shm and -wal files where the folder lets it)
+    assert "mem.sqlite.locks" not in os.listdir(tmp_path / "ro")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("remember", "--user", "ann", "Plays piano"),
+        ("forget", "--user", "ann", "fact_0"),
+        ("clear", "--user", "ann", "--yes"),
+        ("retry",),
+    ],
+    ids=look_id,
+)
+def test_a_change_to_a_database_in_a_read_only_folder_is_one_line_saying_so(
+    argv: tuple[str, ...], read_only_database: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = read_only_database.parent / "ro"
+    before = sorted(os.listdir(folder))
+    status, out, err = run(capsys, "--config", str(read_only_database), *argv)
+    assert_one_error_line(status, err, "cannot write SQLite memory database", "not writable")
+    assert status == 2 and out == ""
+    assert sorted(os.listdir(folder)) == before

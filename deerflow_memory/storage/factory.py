@@ -34,6 +34,7 @@ from deerflow_memory.config import SQLITE_FILE_NAME, MemoryConfig, redact_secret
 from deerflow_memory.config.secrets import dsn_secret_words, redact_path
 from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError, install_hint
 from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.sqlite_read_only import open_read_only, unwritable
 from deerflow_memory.storage.store import DEFAULT_NAMESPACE_PREFIX, StoreMemoryStorage
 from deerflow_memory.storage.store_locks import FlockDocumentLock
 from deerflow_memory.storage.update_locks import HAS_FLOCK, FlockUpdateLocks, poll_flock
@@ -87,10 +88,15 @@ def _holds_nothing_yet(path: Path) -> bool:
     return _could_be_made(path) or _empty_database_file(path)
 
 
-def _open_sqlite(path: Path, prefix: Sequence[str]) -> StoreMemoryStorage:
+def _open_sqlite(path: Path, prefix: Sequence[str], *, write: bool = True) -> StoreMemoryStorage:
+    """The SQLite backend on the database of ``path``, made and set up when it needs to be.
+    Without ``write`` (the caller only reads), a database this process cannot write is
+    opened read-only instead (its setup, lock folder and WAL switch are writes)."""
     from langgraph.store.sqlite import SqliteStore
 
     db = sqlite_path(path)
+    if not write and os.path.isfile(db) and (why := unwritable(db)) is not None:
+        return open_read_only(db, prefix, why)
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(db), check_same_thread=False, isolation_level=None)
@@ -99,7 +105,7 @@ def _open_sqlite(path: Path, prefix: Sequence[str]) -> StoreMemoryStorage:
         said = f"cannot open SQLite memory database {db}: {above} is not a folder"
         raise StorageError(said) from e
     except (OSError, sqlite3.Error) as e:
-        raise StorageError(f"cannot open SQLite memory database {db}: {e}") from e
+        raise StorageError(_cannot(db, "open", e)) from e
     resources = ExitStack()
     resources.callback(conn.close)
     locks = f"{db}.locks"
@@ -116,7 +122,7 @@ def _open_sqlite(path: Path, prefix: Sequence[str]) -> StoreMemoryStorage:
             store.setup()
     except (sqlite3.Error, OSError) as e:
         resources.close()
-        raise StorageError(f"cannot set up SQLite memory database {db}: {e}") from e
+        raise StorageError(_cannot(db, "set up", e)) from e
     # Saves check and write under a file lock shared by every process on this file.
     return StoreMemoryStorage(
         store,
@@ -125,6 +131,18 @@ def _open_sqlite(path: Path, prefix: Sequence[str]) -> StoreMemoryStorage:
         document_lock=FlockDocumentLock(locks),
         update_locks=FlockUpdateLocks(locks),
     )
+
+
+def _cannot(db: Path, what: str, error: BaseException) -> str:
+    """Why the database ``db`` could not be opened or set up: that it cannot be written
+    here, when so (then reading it works, changing it does not), else the error."""
+    why = unwritable(db)
+    not_a_database = isinstance(error, sqlite3.DatabaseError) and not isinstance(
+        error, sqlite3.OperationalError
+    )
+    if why is None or not_a_database:  # ("file is not a database" is so wherever it is)
+        return f"cannot {what} SQLite memory database {db}: {error}"
+    return f"cannot write SQLite memory database {db}: {why}; it can be read, not changed"
 
 
 def _check_is_database(conn: sqlite3.Connection) -> None:
@@ -215,6 +233,7 @@ def build_storage(
     *,
     store: BaseStore | None = None,
     namespace_prefix: Sequence[str] = DEFAULT_NAMESPACE_PREFIX,
+    write: bool = True,
 ) -> MemoryStorage:
     """Return the backend ``config.storage`` selects; close it when done (see :func:`open_storage`).
 
@@ -222,6 +241,8 @@ def build_storage(
         config: settings; reads ``storage``, ``storage_path`` and ``storage_dsn``.
         store: the graph's store, required for ``storage=store``.
         namespace_prefix: first namespace labels for the store-backed backends.
+        write: False when the caller only reads: a SQLite database this process
+            cannot write (a read-only folder) is then opened read-only.
 
     Raises:
         ConfigError: ``config`` is not a :class:`MemoryConfig`, ``storage=store``
@@ -246,7 +267,7 @@ def build_storage(
             )
         return StoreMemoryStorage(store, namespace_prefix)
     if kind == "sqlite":
-        return _open_sqlite(config.storage_path, namespace_prefix)
+        return _open_sqlite(config.storage_path, namespace_prefix, write=write)
     if kind == "postgres":
         return _open_postgres(config.storage_dsn, namespace_prefix)
     raise ConfigError(f"unknown storage {kind!r}: use file, store, sqlite or postgres")
@@ -259,6 +280,7 @@ def open_storage(
     store: BaseStore | None = None,
     namespace_prefix: Sequence[str] = DEFAULT_NAMESPACE_PREFIX,
     create: bool = True,
+    write: bool = True,
 ) -> Iterator[MemoryStorage]:
     """:func:`build_storage` as a context manager that closes what it opened.
 
@@ -270,10 +292,12 @@ def open_storage(
     file writes nothing (what is written to that stand-in is lost). A path that cannot be a
     database (under a file, a dangling link) is opened as usual, which raises
     ``StorageError``. Other backends are opened as usual (the file backend makes no
-    folder until it saves).
+    folder until it saves). With ``write=False`` (the caller only reads), a SQLite
+    database this process cannot write (a read-only folder or mount) is opened
+    read-only, without its setup lock; a writer there gets ``StorageError`` saying so.
     """
     if create or config.storage != "sqlite" or not _holds_nothing_yet(config.storage_path):
-        storage = build_storage(config, store=store, namespace_prefix=namespace_prefix)
+        storage = build_storage(config, store=store, namespace_prefix=namespace_prefix, write=write)
     else:
         from langgraph.store.memory import InMemoryStore
 

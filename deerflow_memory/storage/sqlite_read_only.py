@@ -1,0 +1,119 @@
+"""A SQLite memory database this process cannot write, opened to be read.
+
+A database in a read-only folder or on a read-only mount, or one of another
+user's files, cannot be set up as :func:`~deerflow_memory.storage.factory.open_storage`
+does for a writer (its ``.locks`` folder, the WAL switch, the migrations are
+writes). A caller that only reads gets it opened read-only instead
+(:func:`open_read_only`): no lock file, no setup, nothing written; a write
+through it fails with ``StorageError``. :func:`unwritable` says what keeps a
+process from writing, for the error a writer gets.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Sequence
+from contextlib import ExitStack
+from pathlib import Path
+
+from deerflow_memory.errors import StorageError
+from deerflow_memory.storage.store import StoreMemoryStorage
+
+__all__ = ["open_read_only", "unwritable"]
+
+
+def unwritable(db: Path) -> str | None:
+    """What keeps this process from writing the SQLite database ``db`` (and the files
+    SQLite and the locks make beside it), as words for an error, or None.
+
+    Asked of the system (``os.access``): a read-only folder or mount, a file or
+    lock folder without write permission. A path whose nearest existing parent is
+    no folder is left to opening, which says that (None here).
+    """
+    folder = db.parent
+    while not os.path.lexists(folder) and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        return None
+    if os.path.isfile(db) and not os.access(db, os.W_OK):
+        return f"the file {db} is not writable"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"its folder {folder} is not writable"
+    locks = Path(f"{db}.locks")
+    if locks.is_dir() and not os.access(locks, os.W_OK | os.X_OK):
+        return f"its lock folder {locks} is not writable"
+    return None
+
+
+def open_read_only(db: Path, prefix: Sequence[str], why: str) -> StoreMemoryStorage:
+    """The memory in ``db`` (an existing, set-up database this process cannot write,
+    ``why``), to read: opened read-only, never set up, no lock taken or made.
+
+    Raises:
+        StorageError: it cannot be read, or is not set up as this version needs (a
+            setup is a write): said with ``why``.
+    """
+    from langgraph.store.sqlite import SqliteStore
+
+    resources = ExitStack()
+    try:
+        conn = _connect_read_only(db)
+        resources.callback(conn.close)
+        store = SqliteStore(conn)
+        _check_set_up(conn, len(store.MIGRATIONS))
+    except sqlite3.Error as e:
+        resources.close()
+        raise StorageError(f"cannot read SQLite memory database {db} ({why}): {e}") from e
+    except StorageError as e:
+        resources.close()
+        raise StorageError(f"cannot read SQLite memory database {db}: {e} ({why})") from e
+    store.is_setup = True  # checked above; its setup() would write
+    # No file lock: this process writes nothing here (a write fails in SQLite).
+    return StoreMemoryStorage(store, prefix, resources=resources, document_lock=None)
+
+
+def _connect_read_only(db: Path) -> sqlite3.Connection:
+    """A read-only connection to ``db``. A database in WAL mode whose shared-memory file
+    is not there cannot make it in a read-only folder: it is then read as immutable,
+    which is what it holds when no write-ahead log holds more (else the error stays)."""
+    uri = db.absolute().as_uri()
+    conn = _connect(f"{uri}?mode=ro")
+    try:
+        conn.execute("PRAGMA busy_timeout=30000")
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return conn
+    except sqlite3.OperationalError:
+        conn.close()
+        if _log_holds_data(db):
+            raise
+    conn = _connect(f"{uri}?immutable=1")
+    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    return conn
+
+
+def _connect(uri: str) -> sqlite3.Connection:
+    # (autocommit, as the writer's: the store begins and commits its own transactions)
+    return sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
+
+
+def _log_holds_data(db: Path) -> bool:
+    """Whether a write-ahead log beside ``db`` may hold what is not in ``db`` yet."""
+    try:
+        return os.stat(f"{db}-wal").st_size > 0
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True
+
+
+def _check_set_up(conn: sqlite3.Connection, migrations: int) -> None:
+    """Refuse a database the store has not set up as far as ``migrations`` go."""
+    try:
+        row = conn.execute("SELECT max(v) FROM store_migrations").fetchone()
+    except sqlite3.OperationalError as e:
+        if "no such table" not in str(e):
+            raise
+        row = None
+    if row is None or row[0] is None or row[0] + 1 < migrations:
+        raise StorageError("it is not set up for this version, and setting it up is a write")
