@@ -60,7 +60,7 @@ from deerflow_memory.models import (
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.factory import open_storage, sqlite_path
-from deerflow_memory.storage.names import MAPPED_MARK, storage_name, validate_name
+from deerflow_memory.storage.names import MAPPED_MARK, of_memory, storage_name, validate_name
 from deerflow_memory.storage.stats import MemoryStats
 from deerflow_memory.terminal import (
     GuardedOutput,
@@ -863,7 +863,7 @@ def _clear(storage: MemoryStorage, config: MemoryConfig, user: str, agent: str |
         # A dead process's journal is adopted into this process's (the others'
         # records stay there for the next start); a store outbox is shared.
         adopted = outbox.recover() if isinstance(outbox, FileOutbox) else []
-        mine = [u for u in adopted if u.user_id == user and u.agent_name == agent]
+        mine = [u for u in adopted if of_memory(u.user_id, u.agent_name, user, agent)]
         return outbox_leftovers(outbox, user, agent, mine)
 
     try:
@@ -894,7 +894,8 @@ def _nothing_to_clear(
             return None
         if not _no_memory_in(document):
             return None
-        if any(letter.agent_name == args.agent for letter in _dead_letters(storage, args.user)):
+        letters = _dead_letters(storage, args.user)
+        if any(of_memory(x.user_id, x.agent_name, args.user, args.agent) for x in letters):
             return None
         if storage.unreadable_dead_letters() or waits_for(storage, args.user, args.agent):
             return None

@@ -78,7 +78,7 @@ from deerflow_memory.logs import package_logger
 from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter
-from deerflow_memory.storage.names import validate_name
+from deerflow_memory.storage.names import of_memory, validate_name
 from deerflow_memory.storage.outbox import Outbox
 from deerflow_memory.tenants.pool import TenantPool, TenantSlot
 from deerflow_memory.update.closed_store import log_closed_store
@@ -1162,7 +1162,7 @@ class MemoryService:
         wait = service.config.update_lock_timeout_seconds if timeout is None else timeout
 
         def mine(job: UpdateJob) -> bool:
-            return job.user_id == user_id and job.agent_name == agent_name
+            return of_memory(job.user_id, job.agent_name, user_id, agent_name)
 
         def collect() -> list[tuple[str, Sequence[BaseMessage]]]:
             # Under the update lock: no update of this memory runs in any process.

@@ -193,3 +193,51 @@ def test_a_change_to_a_database_in_a_read_only_folder_is_one_line_saying_so(
     assert_one_error_line(status, err, "cannot write SQLite memory database", "not writable")
     assert status == 2 and out == ""
     assert sorted(os.listdir(folder)) == before
+
+
+NFD_AGENT = "cafe\u0301"  # "café" as e + combining acute accent
+
+
+@pytest.mark.parametrize("typed", ["NFD", "NFC"])
+@pytest.mark.parametrize("storage", ["file", "sqlite"])
+def test_clear_of_an_agent_spelled_in_nfd_drops_its_waiting_update_and_letter(
+    storage: str,
+    typed: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # An update (and a failed one) kept under the NFD spelling of the agent: clear wrote
+    # the fence but left them, though waits_for (NFC) had counted the update as theirs.
+    import time
+    import unicodedata
+
+    from deerflow_memory.config import MemoryConfig
+    from deerflow_memory.storage.factory import open_storage
+    from deerflow_memory.storage.migrate_pending import waiting_updates
+    from deerflow_memory.storage.outbox import PendingUpdate
+    from deerflow_memory.update.durable import build_outbox
+    from tests.test_migrate_pending import SAID, a_letter, left_by_a_stopped_process
+
+    monkeypatch.setenv("DEERFLOW_MEMORY_STORAGE", storage)
+    root = tmp_path / "mem"
+    agent = unicodedata.normalize(typed, NFD_AGENT)
+    whose = ("--root", str(root), "--user", "alice", "--agent", agent)
+    assert run(capsys, "remember", *whose, "Plays oboe")[0] == 0
+    config = MemoryConfig(storage=storage, storage_path=root)
+    now = time.time()
+    update = PendingUpdate(
+        "t1", "alice", NFD_AGENT, tuple(SAID), due_at=now, record_id="r-t1", captured_at=now
+    )
+    with open_storage(config) as stored:
+        outbox = build_outbox(stored, config)
+        assert outbox is not None
+        left_by_a_stopped_process(outbox, update)
+        stored.put_dead_letter(a_letter().model_copy(update={"agent_name": NFD_AGENT}))
+        assert waiting_updates(stored) == (1, 0, 0)
+    status, out, err = run(capsys, "clear", *whose, "--yes")
+    assert status == 0, err
+    assert "deleted the memory of 'alice'" in out
+    with open_storage(config) as stored:
+        assert not any(waiting_updates(stored) or ())
+        assert stored.list_dead_letters() == []

@@ -304,3 +304,35 @@ def test_a_migration_keeps_a_target_key_and_says_so_and_makes_none_from_nothing(
     assert migrate(empty, fresh).fence_keys_kept == []
     assert empty.stored_fence_key() is None and fresh.stored_fence_key() is None
     assert not (tmp_path / "c/fence.key").exists()
+
+
+@pytest.mark.parametrize("kind", ["file", "sqlite"])
+def test_a_service_clear_drops_an_update_kept_under_the_nfd_spelling_of_the_agent(
+    kind: str, tmp_path: Path
+) -> None:
+    # A stopped process left an update of agent "cafe\u0301" (as written, not NFC): the
+    # service adopts it into its queue, and clear_memory("alice", "café") dropped it only
+    # when the spelling matched.
+    import time
+
+    from deerflow_memory.storage.factory import open_storage
+    from deerflow_memory.storage.migrate_pending import waiting_updates
+    from deerflow_memory.storage.outbox import PendingUpdate
+    from deerflow_memory.update.durable import build_outbox
+    from tests.test_migrate_pending import SAID, left_by_a_stopped_process
+
+    config = MemoryConfig(storage=kind, storage_path=tmp_path / "m", debounce_seconds=3600)
+    now = time.time()
+    update = PendingUpdate(
+        "t1", "alice", "cafe\u0301", tuple(SAID), due_at=now + 3600, record_id="r1", captured_at=now
+    )
+    with open_storage(config) as stored:
+        outbox = build_outbox(stored, config)
+        assert outbox is not None
+        left_by_a_stopped_process(outbox, update)
+    with MemoryService(config, register_atexit=False) as memory:
+        assert memory.clear_memory("alice", "caf\u00e9") is True
+        assert memory.flush(timeout=30)
+    with open_storage(config) as stored:
+        assert not any(waiting_updates(stored) or ())
+        assert stored.load("alice", "caf\u00e9").facts == ()

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
 from deerflow_memory.models import first_problem, utc_now_iso
+from deerflow_memory.storage.names import same_name
 
 __all__ = [
     "DEAD_LETTER_ID",
@@ -241,7 +242,8 @@ def readable_letters(
     letters = [
         letter
         for letter in found
-        if isinstance(letter, DeadLetter) and (user_id is None or letter.user_id == user_id)
+        if isinstance(letter, DeadLetter)
+        and (user_id is None or same_name(letter.user_id, user_id))
     ]
     letters.sort(key=lambda letter: (letter.first_failed_at, letter.id))
     return letters

@@ -30,13 +30,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from deerflow_memory.errors import CorruptMemoryError
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter
+from deerflow_memory.storage.names import of_memory
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate, is_volatile, merge_captures
 
 if TYPE_CHECKING:
@@ -197,16 +197,8 @@ def waits_for(storage: MemoryStorage, user_id: str, agent_name: str | None) -> b
     found = _pending(storage, failed)
     if found is None:
         return False
-    user, agent = _nfc(user_id), None if agent_name is None else _nfc(agent_name)
-    mine = (
-        _nfc(p.user_id) == user and (None if p.agent_name is None else _nfc(p.agent_name)) == agent
-        for p in (*found[0], *found[1])
-    )
+    mine = (of_memory(p.user_id, p.agent_name, user_id, agent_name) for p in (*found[0], *found[1]))
     return bool(failed) or any(mine)
-
-
-def _nfc(name: str) -> str:
-    return unicodedata.normalize("NFC", name)
 
 
 def _pending(

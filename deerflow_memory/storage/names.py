@@ -22,6 +22,7 @@ backend records the real name next to a mapped folder so listing gives it back.
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 
 from deerflow_memory.models import MAX_NAME_LENGTH, validate_name
 
@@ -30,6 +31,8 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "MAX_PLAIN_BYTES",
     "is_mapped",
+    "of_memory",
+    "same_name",
     "storage_name",
     "validate_name",
 ]
@@ -69,3 +72,20 @@ def storage_name(name: str) -> str:
 def is_mapped(folder_name: str) -> bool:
     """True for a folder name made by :func:`storage_name` for a non-plain name."""
     return MAPPED_MARK in folder_name
+
+
+def same_name(name: str, other: str) -> bool:
+    """Whether two ids are the same once NFC-normalised, as :func:`validate_name` makes
+    them ("cafe\u0301" is "café"): an id kept as written (perhaps not NFC) against another."""
+    return unicodedata.normalize("NFC", name) == unicodedata.normalize("NFC", other)
+
+
+def of_memory(user_id: str, agent_name: str | None, of_user: str, of_agent: str | None) -> bool:
+    """Whether a record kept for ``(user_id, agent_name)`` (an outbox record, a dead letter,
+    a queued job: as written, perhaps not NFC) is of the memory ``(of_user, of_agent)``,
+    ids compared by :func:`same_name`."""
+    if agent_name is None or of_agent is None:
+        same_agent = agent_name is None and of_agent is None
+    else:
+        same_agent = same_name(agent_name, of_agent)
+    return same_agent and same_name(user_id, of_user)

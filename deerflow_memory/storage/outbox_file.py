@@ -52,6 +52,7 @@ from deerflow_memory.daemons.forks import after_fork_in_child
 from deerflow_memory.errors import CorruptMemoryError, StorageError
 from deerflow_memory.logs import package_logger
 from deerflow_memory.storage.file import _fsync_folder, _open_regular, _read_regular
+from deerflow_memory.storage.names import of_memory
 from deerflow_memory.storage.outbox import (
     DEFAULT_COMMIT_INTERVAL,
     Decode,
@@ -381,7 +382,9 @@ class FileOutbox(GroupCommitOutbox):
                 continue
             pending, _ = replay(lines, self._decode, unreadable=[])
             held += [
-                u for u in pending.values() if u.user_id == user_id and u.agent_name == agent_name
+                u
+                for u in pending.values()
+                if of_memory(u.user_id, u.agent_name, user_id, agent_name)
             ]
         return held
 

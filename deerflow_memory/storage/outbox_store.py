@@ -40,6 +40,7 @@ from typing import Any
 from langgraph.store.base import GetOp, PutOp, SearchOp
 
 from deerflow_memory.logs import package_logger
+from deerflow_memory.storage.names import of_memory
 from deerflow_memory.storage.outbox import (
     DEFAULT_COMMIT_INTERVAL,
     Decode,
@@ -316,7 +317,7 @@ class StoreOutbox(GroupCommitOutbox):
         """Delete the items of one memory, whoever captured them (a deleted memory's)."""
         gone = []
         for update, _ in self._scan():
-            if update.user_id != user_id or update.agent_name != agent_name:
+            if not of_memory(update.user_id, update.agent_name, user_id, agent_name):
                 continue
             key = self._key(update)
             with self._hold(key):

@@ -46,6 +46,7 @@ from deerflow_memory.errors import (
 from deerflow_memory.models import Fact, MemoryDocument, utc_now_iso
 from deerflow_memory.storage.base import MemoryStorage, validate_name
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
+from deerflow_memory.storage.names import of_memory
 from deerflow_memory.storage.outbox import Outbox, PendingUpdate
 from deerflow_memory.update.incremental import advance_watermark, with_keys
 from deerflow_memory.update.letter_keys import letter_keys
@@ -213,8 +214,7 @@ def _clear_locked(
         letter
         for letter in stored
         if isinstance(letter, DeadLetter)
-        and letter.user_id == user_id
-        and letter.agent_name == agent_name
+        and of_memory(letter.user_id, letter.agent_name, user_id, agent_name)
     ]
     for letter in letters:
         storage.delete_dead_letter(letter.id)
@@ -222,7 +222,9 @@ def _clear_locked(
     removed = [
         bad
         for bad in damaged
-        if bad.owner == (user_id, agent_name) and storage.delete_unreadable_dead_letter(bad)
+        if bad.owner is not None
+        and of_memory(*bad.owner, user_id, agent_name)
+        and storage.delete_unreadable_dead_letter(bad)
     ]
     # The thread's next turn re-sends a letter's messages (a retry may hold a copy): fenced.
     written = [(letter.thread_id, letter_keys(letter)) for letter in letters]
