@@ -902,13 +902,19 @@ def _nothing_to_clear(
     return _no_memory(storage, config, args.user, args.agent, args.tenant)
 
 
+def _nothing_deleted(why: str) -> str:
+    """The line of a ``clear`` that found nothing: ``why`` (as show says it: whose memory is
+    missing where, what is stored instead) said once, not after "had no memory to delete"."""
+    return f"nothing to delete: {why}"
+
+
 def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
     whose = f"{args.user!r} ({args.agent or 'default agent'})"
     config = _config(args)
     with _storage(args, config) as storage:
         nothing = _nothing_to_clear(storage, config, args)
     if nothing is not None:  # "nothing to do": status 1, as show and export say
-        raise CommandFailed(f"{whose} had no memory to delete: {nothing}")
+        raise CommandFailed(_nothing_deleted(nothing))
     if not args.yes:
         question = f"Delete the memory of {args.user!r} ({args.agent or 'default agent'})? [y/N] "
         answer = ask_yes_no(question)
@@ -918,19 +924,15 @@ def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
             raise CommandFailed("nothing deleted")
     with _storage(args, config) as storage:
         cleared = _clear(storage, config, args.user, args.agent)
-        # nothing to do: what is stored instead, as show and export say it ("did you mean")
-        nothing = (
-            None
-            if cleared.existed
-            else _no_memory(storage, config, args.user, args.agent, args.tenant)
-        )
+        if not cleared.existed and not cleared.unattributed:  # "nothing to do": status 1
+            # what is stored instead, as show and export say it ("did you mean")
+            nothing = _no_memory(storage, config, args.user, args.agent, args.tenant)
+            raise CommandFailed(_nothing_deleted(nothing))
     # where, as an error line would say it: a secret-looking tenant hidden, a credential masked
     where = _as_printed(_where(config, args.tenant), (args.tenant or "",))
     said = f"deleted the memory of {whose} in {where}"
     if not cleared.existed:
         said = f"{whose} had no memory to delete in {where}"
-        if not cleared.unattributed:  # "nothing to do": status 1, as show and export say
-            raise CommandFailed(f"{whose} had no memory to delete: {nothing}")
     if cleared.unattributed:
         n = len(cleared.unattributed)
         where = ", ".join(bad.location for bad in cleared.unattributed)

@@ -440,7 +440,7 @@ def test_clear_of_a_user_with_nothing_stored_says_so_before_asking_and_writes_no
     before = sorted(str(p) for p in Path(root).rglob("*"))
     for argv in (("clear", "--user", "anne"), ("clear", "--user", "anne", "--yes")):
         status, _, err = run(capsys, "--root", root, *argv)
-        assert_one_error_line(status, err, "'anne' (default agent) had no memory to delete")
+        assert_one_error_line(status, err, "nothing to delete: no memory for user 'anne'")
         assert status == 1 and "did you mean 'ann'?" in err
     assert sorted(str(p) for p in Path(root).rglob("*")) == before
     # a user with memory is still asked (no terminal here: --yes is needed)

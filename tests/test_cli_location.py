@@ -133,11 +133,11 @@ def test_clear_of_a_user_without_memory_is_a_nothing_to_do_answer(tmp_path: Path
     store(tmp_path, "ann", "Likes tea")
     status, _, err = run("--root", str(tmp_path), "clear", "--user", "nobody", "--yes")
     assert status == 1
-    one_error(err, "'nobody' (default agent) had no memory to delete", "stored users: ann")
+    one_error(err, "nothing to delete: no memory for user 'nobody'", "stored users: ann")
     assert "did you mean" not in err  # nothing close
     status, _, err = run("--root", str(tmp_path), "clear", "--user", "anna", "--yes")
     assert status == 1  # newcomer 289: as show, export and forget say it
-    one_error(err, "'anna' (default agent) had no memory to delete", "did you mean 'ann'?")
+    one_error(err, "nothing to delete: no memory for user 'anna'", "did you mean 'ann'?")
     status, out, _ = run("--root", str(tmp_path), "clear", "--user", "ann", "--yes")
     assert status == 0 and "deleted the memory of 'ann'" in out
 
@@ -151,11 +151,11 @@ def test_clear_where_nothing_was_ever_stored_makes_no_folder(tmp_path: Path, run
         "--root", str(tmp_path), "--tenant", "shpo", "clear", "--user", "ann", "--yes"
     )
     assert status == 1
-    one_error(err, "'ann' (default agent) had no memory to delete", "tenant 'shpo'")
+    one_error(err, "nothing to delete: no memory is stored", "tenant 'shpo'")
     missing = tmp_path / "elsewhere"
     status, _, err = run("--root", str(missing), "clear", "--user", "ann", "--yes")
     assert status == 1
-    one_error(err, "had no memory to delete", "no memory is stored in")
+    one_error(err, "nothing to delete: no memory is stored in")
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
     # where memory is stored, clear still deletes it
     status, out, _ = run("--root", str(tmp_path), "clear", "--user", "ann", "--yes")

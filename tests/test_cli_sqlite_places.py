@@ -241,3 +241,27 @@ def test_clear_of_an_agent_spelled_in_nfd_drops_its_waiting_update_and_letter(
     with open_storage(config) as stored:
         assert not any(waiting_updates(stored) or ())
         assert stored.list_dead_letters() == []
+
+
+@pytest.mark.parametrize("storage", ["file", "sqlite"])
+def test_clear_that_finds_nothing_says_so_once(
+    storage: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # "'ann' (x) had no memory to delete: no memory for user 'ann' (agent 'x') in …": the
+    # same statement twice, for a user with memory under another agent, or cleared before.
+    monkeypatch.setenv("DEERFLOW_MEMORY_STORAGE", storage)
+    root = ("--root", str(tmp_path / "mem"))
+    assert run(capsys, *root, "remember", "--user", "ann", "Plays oboe")[0] == 0
+    status, out, err = run(capsys, *root, "clear", "--user", "ann", "--agent", "x", "--yes")
+    assert_one_error_line(status, err, "nothing to delete: no memory for user 'ann' (agent 'x')")
+    assert status == 1 and out == "" and err.count("no memory") == 1
+    assert "stored agents: (default agent)" in err
+    status, out, err = run(capsys, *root, "clear", "--user", "ann", "--yes")
+    assert status == 0 and out.count("deleted") == 1
+    assert out.startswith("deleted the memory of 'ann' (default agent) in ")
+    status, out, err = run(capsys, *root, "clear", "--user", "ann", "--yes")
+    assert_one_error_line(status, err, "nothing to delete: no memory for user 'ann'", "deleted at")
+    assert status == 1 and err.count("no memory") == 1
