@@ -113,8 +113,8 @@ def test_what_is_not_said_to_be_someone_elses_stays(said: str, stored: list[str]
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("I mean my nephew is.", Theirs("", False)),
-        ("I mean my dad doesn't.", Theirs("", True)),
+        ("I mean my nephew is.", Theirs("", False, "is")),
+        ("I mean my dad doesn't.", Theirs("", True, "doesn't")),
         ("Sorry, I meant my nephew has it.", Theirs("My nephew has it", None)),
         ("Not me, it's my nephew who has it", Theirs("My nephew who has it", None)),
         ("不是我，是我外甥对芝麻过敏", Theirs("我外甥对芝麻过敏", None)),

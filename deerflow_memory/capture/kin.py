@@ -26,7 +26,7 @@ KIN_EN = (
     r"mother|mom|mum|mommy|father|dad|daddy|parents?|wife|husband|spouse|partner|fianc[eé]e?|"
     r"girlfriend|boyfriend|sons?|daughters?|kids?|child|children|bab(?:y|ies)|toddler|"
     r"brothers?|sisters?|siblings?|grandmother|grandma|grandfather|grandpa|grandparents?|"
-    r"grand(?:son|daughter|child|kid)s?|aunt|uncle|cousins?|nephew|niece|friends?|roommate|"
+    r"grand?dad|granny|grand(?:son|daughter|child|kid)s?|aunt|uncle|cousins?|nephew|niece|friends?|roommate|"
     r"colleagues?|coworkers?|boss|neighbou?rs?|family"
 )
 """A regex alternation (no group) of the English words, lower case, plurals included."""

@@ -29,7 +29,9 @@ from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
 from deerflow_memory.update.offline.rules import Candidate, base_form
 from deerflow_memory.update.offline.vocabulary import (
     CJK,
+    CONDITION_EN,
     CONDITION_SUFFIX_ZH,
+    CONDITION_ZH,
     FOR_EXAMPLE_EN,
     FOR_EXAMPLE_ZH,
     ILLNESS_FIRST_ZH,
@@ -632,6 +634,20 @@ _EN_BARE = re.compile(
     _I,
 )
 _ZH_BARE = ("过敏", "有过敏", "会过敏", "不耐受", "有这个过敏", "对这个过敏")
+# Words in full after a slip of the user's own that put a need right say someone has it
+# ("Oops, my son is allergic to it", "…is vegan", "口误，我外甥对虾过敏"), not what they did
+# or have ("Oops, my son just dropped the eggs", "Wait, my sister has two cats", "口误，我老公
+# 刚买了虾").
+_EN_A_STATE = re.compile(rf"\s+(?:{_EN_AUX})\b|['’]s\s", _I)
+_EN_A_NEED = re.compile(
+    r"\b(?:allerg\w*|intoleran\w*|sensitive|can't|cannot|avoids?|vegan|vegetarian|pescatarian"
+    rf"|diabetic|celiac|coeliac|halal|kosher|gluten[- ]free|dairy[- ]free|{CONDITION_EN})\b",
+    _I,
+)
+_ZH_A_STATE = re.compile("(?:也|才|其实)?(?:对|有|是|不|没|吃素|吃斋|得了|患|过敏|忌)")
+_ZH_A_NEED = re.compile(
+    rf"过敏|不耐受|敏感|吃素|吃斋|素食|不能吃|不能喝|不吃|不喝|忌口|{CONDITION_ZH}"
+)
 _THEIRS_AT_MOST = 160  # characters of a sentence's end searched for it after a break
 
 
@@ -644,6 +660,11 @@ class Theirs:
     peanuts", "我儿子对花生过敏"), or ``""`` when said short ("I mean my son is")."""
     negative: bool | None
     """Said short with a verb: whether it is negated ("my dad doesn't"); else ``None``."""
+    aux: str = ""
+    """Said short with a verb: the verb, case-folded ("is", "doesn't", "was"); else ``""``."""
+    reaction: bool = False
+    """Said of a reaction alone ("It's my son who's allergic", "过敏的是我外甥"): what was said
+    of the user's last allergy, intolerance or sensitivity is theirs, nothing else."""
 
 
 def theirs(text: str) -> Theirs | None:
@@ -677,15 +698,25 @@ def theirs(text: str) -> Theirs | None:
     rest = m["rest"] or ""
     if zh:
         said = (cleft or "") if not rest else rest if not cleft else None
-        if said is not None and (not said or said in _ZH_SHORT or said in _ZH_BARE):
+        if said is not None and (not said or said in _ZH_SHORT):
             return Theirs("", None)
-    elif not rest or _EN_BARE.fullmatch(rest):
+        if said in _ZH_BARE:
+            return Theirs("", None, reaction=True)
+    elif not rest:
         return Theirs("", None)
+    elif _EN_BARE.fullmatch(rest):
+        return Theirs("", None, reaction=True)
     elif (short := _EN_SHORT.fullmatch(rest)) is not None:
         aux = short["aux"].casefold()
-        return Theirs("", bool(short["not"]) or aux.endswith("n't") or aux == "cannot")
+        negative = bool(short["not"]) or aux.endswith("n't") or aux == "cannot"
+        return Theirs("", negative, aux)
     if not (said_so or own_slip or cleft):
         return None  # "Actually, my son is allergic to eggs" may tell of him besides
+    if not (said_so or cleft) and not (
+        (_ZH_A_STATE if zh else _EN_A_STATE).match(rest)
+        and (_ZH_A_NEED if zh else _EN_A_NEED).search(rest)
+    ):
+        return None  # "Oops, my son just dropped the eggs", "口误，我老公刚买了虾": a remark
     past = bool(m["mean"]) and m["mean"].casefold().startswith("i meant")
     marked = slip or past or m["not_me"] or m["not_me_after"] or cleft
     if not marked or (_ZH_USER_IN_IT if zh else _EN_USER_IN_IT).search(rest):

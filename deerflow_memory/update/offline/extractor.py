@@ -73,6 +73,7 @@ from deerflow_memory.update.offline.retractions import (
     names_whole_thing,
     need_things,
     no_target,
+    reaction_or_limit,
     said_alone,
     says_need,
     things_left,
@@ -291,10 +292,11 @@ class OfflineExtractor:
                     last_said, said_before, last_text, reply = restore, None, text, ""
                     continue
             whose = theirs(text) if last_said and _only_acknowledges(reply) else None
-            if whose is not None:
+            kept = still_the_users(last_said, last_text, whose) if whose is not None else None
+            if whose is not None and not (whose.clause and kept == last_said):
                 # "I don't have asthma anymore." and then "Sorry, I meant my mom.": what the
-                # message before said is hers (a need it withdrew stands again)
-                kept = still_the_users(last_said, last_text, whose)
+                # message before said is hers (a need it withdrew stands again); words in full
+                # that name nothing of it are read as said ("Wait, my son is here.")
                 if kept is not None:
                     theirs_before = [c for c in last_said if all(c is not k for k in kept)]
                     found = [c for c in found if all(c is not s for s in last_said)] + kept
@@ -839,15 +841,15 @@ def _retract(
             or (retraction.retract_present and not _only_a_tie(said, what))
         ):
             return slot in slots and not constraint
+        if not retraction.retract_said and reaction_or_limit(said) and not reaction_or_limit(what):
+            return False  # "I stopped taking penicillin" keeps "allergic to penicillin"
         if retraction.retract_whole and not names_only(
             said, what, any_reason=retraction.retract_any_reason
         ):
             return False  # "I'm vegan now" keeps "User works at a vegetarian cafe"
         if constraint:  # a need goes only when named: "no longer allergic to peanuts"
             # …and not by a correction ("我不是对花生过敏，是对芝麻过敏"): see drop_wrong
-            return retraction.wrong_value is None and names_need(
-                what, said, by_thing=retraction.retract_said
-            )
+            return retraction.wrong_value is None and names_need(what, said)
         return True
 
     # The user's words stand in the removal reason, unless they hold a secret or an

@@ -59,6 +59,7 @@ __all__ = [
     "names_only",
     "names_retracted",
     "no_target",
+    "reaction_or_limit",
     "retraction_frame",
     "said_alone",
     "says_need",
@@ -91,11 +92,6 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
     re.compile(rf"^I {ADV_EN}no longer (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+)$", _I),
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I),
-    # a medication given up: "I don't take metformin anymore" (not "I'm off warfarin now",
-    # which may be for a while: attacker 305)
-    re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:take|use) (?:my )?(?P<v>{MEDICATION_NAME_EN})(?: {_ANYMORE_EN})$", _I),
-    re.compile(rf"^I {ADV_EN}no longer (?:take|use) (?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
-    re.compile(rf"^I'm {ADV_EN}not on (?:my )?(?P<v>{MEDICATION_NAME_EN}) {_ANYMORE_EN}$", _I),
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
     # "I outgrew my kiwi allergy" (a need only: "I outgrew my jeans" is said as it is)
     re.compile(rf"^I (?:outgrew|grew out of) (?P<v>[\w' -]{{1,60}}?(?:allerg(?:y|ies)|intolerance|sensitivity|asthma|eczema))(?: (?:as a (?:kid|child|teen(?:ager)?|baby)|in (?:my teens|childhood|high school)|when I was (?:\w+ ?){{1,3}}|finally|eventually|completely)|{AGO_EN})?$", _I),
@@ -105,10 +101,7 @@ _EN_RETRACTIONS = (
 )
 # Imperatives and topic-first clauses: no subject, but only the user can mean them.
 _EN_WITHDRAWALS = (
-    re.compile(rf"^(?:please )?(?:forget|scratch|scrap|cancel|drop|ditch) (?:about )?(?:the|my|that) (?P<v>.+?) {_PLAN_EN}(?: (?:too|as well|altogether|entirely))?$", _I),
     re.compile(rf"^(?:the|my) (?P<v>.+?) {_PLAN_EN} (?:is|was|got|has been|'s) (?:now )?(?:cancell?ed|off|called off|scrapped|not happening)$", _I),
-    # "My doctor took me off warfarin": a medication given up on someone's word
-    re.compile(rf"^(?:my |the )?(?:doctor|gp|physician|psychiatrist|cardiologist|endocrinologist|neurologist|rheumatologist|specialist) (?:took|has taken|'s taken) me off (?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
     # "my peanut allergy is gone", "my lactose intolerance went away"
     re.compile(rf"^my (?!.*\b(?:{KIN_EN}|{_KIN_SAID_SHORT})s?\b|{_NO_ONE_THING}\b)(?P<of>[\w -]{{1,40}}?) (?P<kind>allergy|intolerance|sensitivity) (?:(?:is|'s|has|seems) (?:now |finally |completely |totally )?(?:gone|over|cured|resolved|cleared up|disappeared|gone away)|(?:finally |completely )?(?:went away|cleared up|disappeared|resolved))$", _I),
 )
@@ -122,9 +115,6 @@ _ZH_RETRACTIONS = (
     # "我早就不追剧了", "我现在不抽烟了": a habit given up; the object is what is withdrawn.
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在|好久|很久)*(?:不再|不|没再)(?P<v>(?:吃|喝|抽|玩|打|养|开|追|看|用|练|弹|跑|去|做|戴|穿)[\u4e00-\u9fffA-Za-z]{{1,8}}?)了$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?P<left>离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
-    # a medicine stopped: "我已经停了二甲双胍", "医生让我停了阿司匹林" (known by its name's
-    # ending: "我停了车" stops no medicine)
-    re.compile(rf"^(?:我{ADV_ZH}|医生(?:已经)?(?:让|叫)我)(?:已经|早就|早已|现在)*(?:停了|停掉了|停用了|停用|不再吃|不再用)(?P<v>[\u4e00-\u9fff]{{0,8}}?(?:药|胰岛素|激素|维生素|胶囊|胍|匹林|地平|他汀|洛尔|沙坦|普利|西汀))了?$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*对(?P<a>.+?)(?:已经|早就|现在|都|也)*(?:不再|不)(?P<k>过敏|敏感)了$"),
     # "我不再对花生过敏了", "我的花生过敏已经好了": the need named as it is said
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)对(?P<a>[^，,]+?)(?P<k>过敏|敏感)了?$"),
@@ -145,6 +135,8 @@ _EN_SAID_WRONG = (
     re.compile(r"^(?:please )?(?:forget|ignore|disregard|scratch|scrap|drop|delete|remove|strike|never mind|nevermind) (?:about )?(?:what I (?:said|told you|mentioned|wrote)|the (?:bit|part|thing) I (?:said|told you|mentioned)|that(?: part| bit)?|everything I said) about (?:me )?(?:being |having |liking |loving |hating |doing |living in |working at |working for |working as |my )?(?:an? |the )?(?P<v>.+)$", _I),
     re.compile(r"^(?:please )?(?:forget|ignore|disregard|delete|remove) (?:that |the (?:part|bit) (?:where|that|about) )I(?:'m| am|'ve| have| was| said I'm) (?P<v>.+)$", _I),
     re.compile(r"^I was wrong about (?:me )?(?:being |having |liking |my )?(?:an? |the )?(?P<v>.+)$", _I),
+    # "Forget the walnuts thing", "scrap the Iceland trip"
+    re.compile(rf"^(?:please )?(?:forget|scratch|scrap|cancel|drop|ditch) (?:about )?(?:the|my|that) (?P<v>.+?) {_PLAN_EN}(?: (?:too|as well|altogether|entirely))?$", _I),
     # "I was only joking about being vegan", "Just kidding about the shellfish" (not "No
     # kidding about…", which means it)
     re.compile(r"^(?:(?:I was|I'm|I am) (?:just |only )?|just |only )(?:kidding|joking) about (?:me )?(?:being |having |liking |loving |hating |my )?(?:an? |the )?(?P<v>.+)$", _I),
@@ -159,6 +151,20 @@ _ZH_SAID_WRONG = (
     # "我从来没说过我喜欢吃辣": what is denied goes (not "我没告诉过你我对青霉素过敏吧":
     # telling it, and asking whether it was told)
     re.compile(r"^我(?:从来|根本|从|可)?(?:都)?(?:没|没有|并没有|不曾)(?:说过|讲过)(?:我)?(?P<v>[^，,]{2,}?)(?:啊|呀|的|哦)?(?<![吧吗])$"),
+)
+# A medication given up: "I don't take metformin anymore", "My doctor took me off warfarin",
+# "我已经停了二甲双胍", "医生让我停了阿司匹林" (by name or its name's ending: "我停了车" stops
+# no medicine; not "I'm off warfarin now", which may be for a while: attacker 305). Only a fact
+# of that medication alone goes: "takes lisinopril and metformin" is split as a need is, or
+# kept whole (a need kept is the safer error).
+_EN_MEDICATION_STOPPED = (
+    re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:take|use) (?:my )?(?P<v>{MEDICATION_NAME_EN})(?: {_ANYMORE_EN})$", _I),
+    re.compile(rf"^I {ADV_EN}no longer (?:take|use) (?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
+    re.compile(rf"^I'm {ADV_EN}not on (?:my )?(?P<v>{MEDICATION_NAME_EN}) {_ANYMORE_EN}$", _I),
+    re.compile(rf"^(?:my |the )?(?:doctor|gp|physician|psychiatrist|cardiologist|endocrinologist|neurologist|rheumatologist|specialist) (?:took|has taken|'s taken) me off (?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
+)
+_ZH_MEDICATION_STOPPED = (
+    re.compile(rf"^(?:我{ADV_ZH}|医生(?:已经)?(?:让|叫)我)(?:已经|早就|早已|现在)*(?:停了|停掉了|停用了|停用|不再吃|不再用)(?P<v>[\u4e00-\u9fff]{{0,8}}?(?:药|胰岛素|激素|维生素|胶囊|胍|匹林|地平|他汀|洛尔|沙坦|普利|西汀))了?$"),
 )
 _ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?P<v>辞职|离职|被裁员?|被辞退|失业)了$")
 # fmt: on
@@ -202,22 +208,16 @@ def no_target(value: str) -> bool:
     return not words or all(w in _NO_TARGET_EN for w in words)
 
 
-def names_need(value: str, need: str, *, by_thing: bool = False) -> bool:
+def names_need(value: str, need: str) -> bool:
     """Whether a retracted ``value`` names the constraint ``need`` (its text after the subject).
 
     The value must name something beyond need words, and either say what kind
     of need it was ("allergic to peanuts", "对海鲜过敏") or name all of the
     need ("vegan" for "is vegan"). So "no longer allergic" and "no longer use
     gloves" keep "allergic to latex gloves"; "no longer allergic to latex"
-    withdraws it. A reaction (an allergy, intolerance or sensitivity) goes by
-    its thing alone only ``by_thing``, when what the user said of it is taken
-    back ("forget what I said about peanuts"): giving the thing up ("I gave
-    up peanuts", "I stopped taking penicillin") says nothing of the allergy.
-    Keeping a need is the safe side.
+    withdraws it. Keeping a need is the safe side.
     """
     value, need = value.strip().casefold(), need.strip().casefold()
-    if not by_thing and says_need(need) and not says_need(value):
-        return False
     # A need of several things ("allergic to shellfish and peanuts", "对虾和花生过敏") goes
     # only when all are named: one of them named ("no longer allergic to peanuts") took the
     # shellfish allergy with it. Keeping a need is the safe side.
@@ -367,6 +367,23 @@ _NEED_KINDS_EN = frozenset(("allergic", "allergy", "allergies", "intolerant", "i
 _NEED_KINDS_ZH = re.compile(r"过敏|敏感|不耐受")
 
 
+# A need that limits what the user may have: "cannot take ibuprofen", "must avoid NSAIDs",
+# "不能吃海鲜", "忌辛辣". Giving the thing up ("I don't take ibuprofen anymore") ends no limit.
+_LIMIT = re.compile(
+    r"\b(?:can't|cannot|can not|could not|couldn't|avoids?|must not|mustn't|shouldn't|should not"
+    r"|not allowed|never)\b|不能|不可以|不宜|忌|避免|禁",
+    re.IGNORECASE,
+)
+
+
+def reaction_or_limit(text: str) -> bool:
+    """Whether ``text`` says a reaction (:func:`says_need`: "allergic to penicillin") or a
+    limit ("cannot take ibuprofen", "不能吃海鲜"). Giving a thing up ("I stopped taking
+    penicillin", "I gave up walnuts") ends neither: only words that name the reaction or
+    limit, or take back what was said of it ("forget what I said about walnuts"), do."""
+    return says_need(text) or _LIMIT.search(text) is not None
+
+
 def says_need(text: str) -> bool:
     """Whether a fact's ``text`` names an allergy, intolerance or sensitivity by its words.
 
@@ -458,6 +475,7 @@ def names_retracted(text: str, what: str) -> bool:
 # strict vegan diet"), and a reason given without naming anything ("for ethical reasons").
 _BESIDE = terms(
     "strict strictly fully full now again diet follow follows keep keeps went gone turned became"
+    " take takes taking use uses using daily every day morning night"
 )
 # (not "since my heart attack"; "since 2015" names no thing)
 _REASON = re.compile(rf"\s+for (?:\w+ ){{0,2}}reasons?$|,?\s+(?:ever )?since {SINCE_WHEN_EN}$", _I)
@@ -466,14 +484,17 @@ _ANY_REASON = re.compile(
 )
 
 
+_ZH_LISTED = re.compile("[和、与及跟]")
+
+
 def names_only(text: str, what: str, *, any_reason: bool = False) -> bool:
     """Whether a fact's ``text`` is about ``what`` and nothing more ("is vegan", "follows a
     vegan diet for health reasons"; not "works at a vegan restaurant"):
     :func:`names_retracted`, with no other content word before a reason that names
     nothing ("for ethical reasons"), or before any reason with ``any_reason``
     ("vegetarian since my heart attack")."""
-    if CJK.search(what):
-        return names_retracted(text, what)
+    if CJK.search(what):  # (not "在吃阿司匹林和二甲双胍" for "阿司匹林": another thing listed)
+        return names_retracted(text, what) and _ZH_LISTED.search(text.replace(what, "")) is None
     core = (_ANY_REASON if any_reason else _REASON).sub("", text)
     return names_retracted(core, what) and not (
         _retraction_terms(core) - _retraction_terms(what) - _BESIDE
@@ -524,7 +545,8 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
         return Candidate(content, C.CONTEXT, 0.9, retract=lost, retract_slots=_EMPLOYER_SLOTS)
     patterns = _ZH_RETRACTIONS + _ZH_WITHDRAWALS if zh else _EN_RETRACTIONS + _EN_WITHDRAWALS
     said_wrong = _ZH_SAID_WRONG if zh else _EN_SAID_WRONG
-    for pattern in (*patterns, *said_wrong):
+    stopped = _ZH_MEDICATION_STOPPED if zh else _EN_MEDICATION_STOPPED
+    for pattern in (*patterns, *stopped, *said_wrong):
         if m := pattern.match(clause):
             groups = m.groupdict()
             if groups.get("d"):  # denied: only a fact that says just that goes
@@ -553,6 +575,7 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
                 retract=value,
                 retract_present=bool(groups.get("left")),
                 retract_said=pattern in said_wrong,
+                retract_whole=pattern in stopped,
             )
     return None
 

@@ -119,7 +119,8 @@ class Candidate:
     retract_present: bool = False
     # what the user said of X is taken back ("forget what I said about peanuts", "I was wrong
     # about X", "我说对花生过敏是说错了"), not X given up ("I gave up peanuts", "I stopped
-    # taking penicillin"): only then may X alone withdraw an allergy to it
+    # taking penicillin"): only then may X alone withdraw an allergy or a limit ("cannot take
+    # X") of it (retractions.reaction_or_limit)
     retract_said: bool = False
 
 

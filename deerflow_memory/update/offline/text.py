@@ -616,14 +616,28 @@ _ZH_HEDGE = (
 )
 # A clause after a comma that says what was said over is so for now only, or still treated.
 _ZH_NOT_FOR_GOOD = re.compile(
-    r"[，,][^，,。！!？?]*(?:暂时|还要|还得|继续|观察|复发|又会|又有|可能又|过几天|随时)"
+    r"[，,][^，,。！!？?]*(?:暂时|还要|还得|继续|观察|复发|又会|又有|可能又|过几天|随时|再吃|再用|先停"
+    r"|停几天|停[一两三几]?(?:天|周|个?月)|等[^，,。]{0,10}再)"
 )
-# …and said in English: "I don't take warfarin anymore, just until the surgery", "My doctor
-# took me off it for now" (not "I was vegan until last year": a time gone by)
+# …and said in English: a clause of its own that opens with it ("I don't take warfarin
+# anymore, just until the surgery", "…, at least for the next week", "…, I'll restart after the
+# trip"), or the sentence's end ("My doctor took me off it for now"); not "I'm freelancing for
+# now" after a withdrawal, "…, just for the record" or "I was one until I got pregnant"
+_EN_FOR_A_WHILE = (
+    r"for now|for the time being|temporarily|for a (?:while|bit|few (?:days|weeks))"
+    r"|(?:at least )?for the (?:next|coming) (?:few )?(?:days?|weeks?|months?)"
+)
 _EN_NOT_FOR_GOOD = re.compile(
-    r"\b(?:for now|for the time being|for a (?:while|bit|few (?:days|weeks))|temporarily"
-    r"|(?:until|till)\b(?!\s+(?:last|recently|\d{4}|a few|a couple|(?:\w+\s+){1,2}ago)\b)"
-    r"|(?:just|only)\s+(?:for|before|during|around|after)\s+(?:the|my|a|this)\s+\w+)",
+    r"[,;]\s*(?:(?:but|though|and)\s+)?(?:(?:just|only)\s+)?"
+    rf"(?:{_EN_FOR_A_WHILE}|(?:until|till|before|during|around)\s+(?:the|my|this|next)\b"
+    r"|while (?:I'm|I am)\b|I(?:'ll| will) (?:restart|resume|go back on|be back on|start (?:it )?again))"
+    rf"|^(?![^,;]*\s(?:and|but|so|while)\s+I\b)[^,;]*\s(?:{_EN_FOR_A_WHILE})[\s.!]*$"
+    r"|\swhile (?:I'm|I am) (?:pregnant|breastfeeding|nursing|recovering|away|travell?ing)\b",
+    re.IGNORECASE,
+)
+_FOR_A_WHILE_ALONE = re.compile(
+    rf"\s*(?:but\s+)?(?:(?:just|only)\s+)?(?:{_EN_FOR_A_WHILE}|(?:until|till)\s+(?:the|my|this|next"
+    r"|after)\b[^.!?]{0,40}|while (?:I'm|I am)\s+\w+)(?:,?\s+though)?[\s.!]*",
     re.IGNORECASE,
 )
 # (after a comma: "…foods I don't know", "…the band Hopefully" end a fact with such words)
@@ -2839,8 +2853,15 @@ def still_the_users(said: list[Candidate], sentence: str, whose: Theirs) -> list
     mean my husband does.", "I can't have dairy. My daughter can, not me."): he does, it
     was no correction."""
     if not whose.clause:
+        if whose.reaction:  # "It's my son who's allergic": the last allergy said, not a diet
+            at = next((i for i in reversed(range(len(said))) if says_need(said[i].content)), None)
+            if at is None or len(_LAST_CLAUSE.split(said[at].content)) > 1:
+                return said  # (a need joined to another stays whole)
+            return said[:at] + said[at + 1 :]
         if whose.negative is not None and whose.negative != _negated(sentence):
             return None
+        if whose.aux and not _agrees(whose.aux, sentence):
+            return None  # "I'm diabetic. Actually, my dad was.": another time, no correction
         # the last fact, unless the last clause was someone else's already ("我对花生过敏，我老
         # 婆吃素，我是说我老婆": the wife's diet was hers, the peanuts stay) or it is a need of
         # several clauses or things ("I'm vegan and allergic to peanuts. I mean my son is.")
@@ -2871,6 +2892,33 @@ def still_the_users(said: list[Candidate], sentence: str, whose: Theirs) -> list
                 continue
         kept.append(candidate)
     return kept
+
+
+# What the user said, for a verb said short after it to put right: "I'm…" for "is", "I have…"
+# for "has", "I eat…" for "does", in the past for "was", "can't" for "can't".
+_SAID_IN_PAST = re.compile(r"\b(?:was|were|did|had|used to)\b|\bI'd\b", _I)
+_SAID_BE = re.compile(r"\bI(?:'m|’m| am| was)\b|\b(?:am|was) I\b", _I)
+_SAID_HAVE = re.compile(r"\bI(?:'ve|’ve| have| had| (?:also |still )?(?:have|had))\b", _I)
+_SAID_DO = re.compile(r"\bI\s+(?!(?:'m|’m|am|was|can|can't|cannot|will|won't|would)\b)\w", _I)
+_SAID_CAN = re.compile(r"\b(?:can|can't|cannot|could|couldn't)\b", _I)
+_SAID_WILL = re.compile(r"\b(?:will|won't|would|wouldn't)\b", _I)
+
+
+def _agrees(aux: str, sentence: str) -> bool:
+    """Whether the verb ``aux`` said short ("is", "does", "was") can stand for what
+    ``sentence`` said: the same kind of verb, at the same time."""
+    past = aux in ("was", "were", "did", "had", "wasn't", "weren't", "didn't", "hadn't")
+    if past != (_SAID_IN_PAST.search(sentence) is not None):
+        return False
+    if aux.startswith(("is", "are", "was", "were")):
+        return _SAID_BE.search(sentence) is not None
+    if aux.startswith(("has", "have", "had")):
+        return _SAID_HAVE.search(sentence) is not None
+    if aux.startswith(("do", "did")):
+        return _SAID_DO.search(sentence) is not None
+    if aux.startswith("can"):
+        return _SAID_CAN.search(sentence) is not None
+    return _SAID_WILL.search(sentence) is not None
 
 
 # Where a sentence's last clause starts: after a comma, a semicolon, "and" or "but";
@@ -3019,13 +3067,17 @@ def candidates_from_text(text: str) -> list[Candidate]:
             # "I'm allergic to peanuts. I mean my son is.", "我已经没有哮喘了，我是说我妈": what
             # the sentence before said is theirs, no fact and no withdrawal of the user's
             # (said in full, only what it names); what is said of them in full is read
-            if (kept := still_the_users(found[previous:], sentence_before, whose)) is not None:
-                theirs_before = [c for c in found[previous:] if all(c is not k for k in kept)]
-                found[previous:] = kept
-            previous, sentence_before, added = len(found), "", False
-            if not whose.clause:
-                continue
-            raw = whose.clause
+            kept = still_the_users(found[previous:], sentence_before, whose)
+            if whose.clause and found[previous:] and kept == found[previous:]:
+                pass  # "Wait, my son is here.": it names nothing the user said; read as said
+            else:
+                if kept is not None:
+                    theirs_before = [c for c in found[previous:] if all(c is not k for k in kept)]
+                    found[previous:] = kept
+                previous, sentence_before, added = len(found), "", False
+                if not whose.clause:
+                    continue
+                raw = whose.clause
         if _NOT_SO_ALONE.fullmatch(raw) and "?" not in terminator:
             # "…is gone. Not!", "Shrimp too... not!": no withdrawal, no addition and no
             # statement but a need said in full stands (one word takes back no allergy)
@@ -3033,8 +3085,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 c for c in found[previous:] if c.constraint and c.retract is None and not added
             ]
             continue
-        if _HEDGE_ALONE.fullmatch(raw):
-            # "My kiwi allergy is gone. I think.": the sentence before withdraws nothing
+        if _HEDGE_ALONE.fullmatch(raw) or _FOR_A_WHILE_ALONE.fullmatch(raw):
+            # "My kiwi allergy is gone. I think.", "I don't take warfarin anymore. Only until
+            # the surgery.": the sentence before withdraws nothing
             found[previous:] = [c for c in map(_not_withdrawing, found[previous:]) if c]
             continue
         if (alone := _EN_STILL_ALONE.fullmatch(raw.strip().rstrip(".!"))) is not None:
