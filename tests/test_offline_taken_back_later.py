@@ -93,3 +93,14 @@ def test_a_field_after_a_visit_of_someone_elses_is_theirs(said: str) -> None:
 )
 def test_the_users_own_after_it_stays(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["My nephew is here.", "Hold on, my nephew is here.", "The courier's here."],
+)
+def test_someone_arriving_is_no_description_of_the_user(said: str) -> None:
+    # "<description> here" ("Pescatarian here.") told of the user; "my nephew is here" stored
+    # "User: My nephew is"
+    assert facts_after(said) == []
+    assert facts_after("Pescatarian here.") == ["User: Pescatarian"]

@@ -371,7 +371,9 @@ _EN_MOVED = re.compile(
 _EN_HERE = re.compile(
     r"^(?!(?:nothing|everything|anything|something|nobody|someone|somebody|all|same|done|back|"
     r"new|over|stuck|lost|still|just|you|we|they|it|that|this|quick|question|quick question|"
-    r"problem|issue|help|hello|hi|hey|thanks|same question|nobody|anyone)\b)"
+    r"problem|issue|help|hello|hi|hey|thanks|same question|nobody|anyone"
+    # ("my son is here", "the plumber's here": someone else arrived, no description)
+    r"|my|our|his|her|their|your|the)\b)(?!.*\b(?:is|are|am|was|were|'s)\s+here$)"
     r"(?P<x>[a-z][\w'()-]*(?:\s+[\w'()-]+){0,5})\s+here$",
     _I,
 )
