@@ -614,6 +614,8 @@ _EN_USER_IN_IT = re.compile(
     _I,
 )
 _ZH_SLIP = ("说错了", "我说错了", "不对", "抱歉", "不好意思", "对不起", "口误", "搞错了", "其实")
+# (not "wait", which as often opens a remark: "Wait, my son is diabetic too")
+_EN_MY_SLIP = re.compile(r"oops|whoops|my bad", _I)
 _ZH_OWN_SLIP_MARKS = ("说错了", "口误", "搞错了")  # (the user's own slip, not an answer's)
 _ZH_MEANT_SOMEONE = re.compile(
     r"(?P<lead>(?:(?:说错了|我说错了|不对|抱歉|不好意思|对不起|口误|我搞错了|搞错了|哦|其实)[，,]?\s*)*)"
@@ -630,7 +632,7 @@ _ZH_USER_IN_IT = re.compile("我|也|都|一起|俩")
 # ("It's my son who's allergic", "过敏的是我外甥").
 _EN_BARE = re.compile(
     rf"(?:\s+|['’]s\s+)(?:(?:{_EN_AUX})\s+)?(?:the\s+)?"
-    r"(?:allergic|intolerant|sensitive|allergic one|one with (?:the|an|that) allergy|one)",
+    r"(?:(?:allergic|intolerant|sensitive)(?:\s+one)?|one with (?:the|an|that) allergy|one)",
     _I,
 )
 _ZH_BARE = ("过敏", "有过敏", "会过敏", "不耐受", "有这个过敏", "对这个过敏")
@@ -662,9 +664,10 @@ class Theirs:
     """Said short with a verb: whether it is negated ("my dad doesn't"); else ``None``."""
     aux: str = ""
     """Said short with a verb: the verb, case-folded ("is", "doesn't", "was"); else ``""``."""
-    reaction: bool = False
-    """Said of a reaction alone ("It's my son who's allergic", "过敏的是我外甥"): what was said
-    of the user's last allergy, intolerance or sensitivity is theirs, nothing else."""
+    reaction: str = ""
+    """Said of a reaction alone ("It's my son who's allergic", "过敏的是我外甥"): the reaction's
+    word ("allerg", "intoleran", "sensitiv", "过敏", "不耐受", "敏感"; "any" for "the one"):
+    the user's last need of that reaction is theirs, nothing else."""
 
 
 def theirs(text: str) -> Theirs | None:
@@ -687,7 +690,7 @@ def theirs(text: str) -> Theirs | None:
         own_slip = any(mark in lead for mark in _ZH_OWN_SLIP_MARKS)
     else:
         slip = _EN_SLIP_MARK.search(lead) is not None
-        own_slip = _EN_OWN_SLIP.search(lead) is not None
+        own_slip = _EN_MY_SLIP.search(lead) is not None
     said_so = bool(m["mean"] or m["not_me"] or m["not_me_after"])
     if not (said_so or own_slip or (slip and (cleft or m["rest"]))):
         return None  # ("Actually, my son." may go on; "Actually, my son is." is short)
@@ -701,11 +704,11 @@ def theirs(text: str) -> Theirs | None:
         if said is not None and (not said or said in _ZH_SHORT):
             return Theirs("", None)
         if said in _ZH_BARE:
-            return Theirs("", None, reaction=True)
+            return Theirs("", None, reaction=_reaction_in(said))
     elif not rest:
         return Theirs("", None)
     elif _EN_BARE.fullmatch(rest):
-        return Theirs("", None, reaction=True)
+        return Theirs("", None, reaction=_reaction_in(rest))
     elif (short := _EN_SHORT.fullmatch(rest)) is not None:
         aux = short["aux"].casefold()
         negative = bool(short["not"]) or aux.endswith("n't") or aux == "cannot"
@@ -725,6 +728,15 @@ def theirs(text: str) -> Theirs | None:
     if zh and cleft:
         clause += cleft
     return Theirs(clause[:1].upper() + clause[1:], None)
+
+
+_REACTIONS = re.compile(r"allerg|intoleran|sensitiv|过敏|不耐受|敏感", _I)
+
+
+def _reaction_in(words: str) -> str:
+    """The word of the reaction ``words`` name (see :attr:`Theirs.reaction`), "any" if none."""
+    found = _REACTIONS.search(words)
+    return found.group().casefold() if found else "any"
 
 
 def theirs_after(sentence: str) -> tuple[int, int] | None:

@@ -841,7 +841,12 @@ def _retract(
             or (retraction.retract_present and not _only_a_tie(said, what))
         ):
             return slot in slots and not constraint
-        if not retraction.retract_said and reaction_or_limit(said) and not reaction_or_limit(what):
+        if (
+            (constraint or retraction.medication_stopped)
+            and not retraction.retract_said
+            and reaction_or_limit(said)
+            and not reaction_or_limit(what)
+        ):
             return False  # "I stopped taking penicillin" keeps "allergic to penicillin"
         if retraction.retract_whole and not names_only(
             said, what, any_reason=retraction.retract_any_reason

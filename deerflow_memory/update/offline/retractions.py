@@ -370,7 +370,7 @@ _NEED_KINDS_ZH = re.compile(r"过敏|敏感|不耐受")
 # A need that limits what the user may have: "cannot take ibuprofen", "must avoid NSAIDs",
 # "不能吃海鲜", "忌辛辣". Giving the thing up ("I don't take ibuprofen anymore") ends no limit.
 _LIMIT = re.compile(
-    r"\b(?:can't|cannot|can not|could not|couldn't|avoids?|must not|mustn't|shouldn't|should not"
+    r"\b(?:can't|cannot|can not|could not|couldn't|avoid(?:s|ing)?|must not|mustn't|shouldn't|should not"
     r"|not allowed|never)\b|不能|不可以|不宜|忌|避免|禁",
     re.IGNORECASE,
 )
@@ -475,7 +475,8 @@ def names_retracted(text: str, what: str) -> bool:
 # strict vegan diet"), and a reason given without naming anything ("for ethical reasons").
 _BESIDE = terms(
     "strict strictly fully full now again diet follow follows keep keeps went gone turned became"
-    " take takes taking use uses using daily every day morning night"
+    " take takes taking use uses using daily every day morning night been for years months"
+    " weeks ages long time"
 )
 # (not "since my heart attack"; "since 2015" names no thing)
 _REASON = re.compile(rf"\s+for (?:\w+ ){{0,2}}reasons?$|,?\s+(?:ever )?since {SINCE_WHEN_EN}$", _I)
@@ -546,7 +547,7 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
     patterns = _ZH_RETRACTIONS + _ZH_WITHDRAWALS if zh else _EN_RETRACTIONS + _EN_WITHDRAWALS
     said_wrong = _ZH_SAID_WRONG if zh else _EN_SAID_WRONG
     stopped = _ZH_MEDICATION_STOPPED if zh else _EN_MEDICATION_STOPPED
-    for pattern in (*patterns, *stopped, *said_wrong):
+    for pattern in (*stopped, *patterns, *said_wrong):  # (a medication's stop read as one)
         if m := pattern.match(clause):
             groups = m.groupdict()
             if groups.get("d"):  # denied: only a fact that says just that goes
@@ -576,6 +577,7 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
                 retract_present=bool(groups.get("left")),
                 retract_said=pattern in said_wrong,
                 retract_whole=pattern in stopped,
+                medication_stopped=pattern in stopped,
             )
     return None
 

@@ -122,6 +122,9 @@ class Candidate:
     # taking penicillin"): only then may X alone withdraw an allergy or a limit ("cannot take
     # X") of it (retractions.reaction_or_limit)
     retract_said: bool = False
+    # a medication given up ("I don't take metformin anymore", "我已经停了阿司匹林"): a word of
+    # a while anywhere in the message ("…until the surgery", "Just for a week.") keeps it
+    medication_stopped: bool = False
 
 
 # Animals one keeps (not a food): "I can't have cats" is no diet.

@@ -616,28 +616,26 @@ _ZH_HEDGE = (
 )
 # A clause after a comma that says what was said over is so for now only, or still treated.
 _ZH_NOT_FOR_GOOD = re.compile(
-    r"[，,][^，,。！!？?]*(?:暂时|还要|还得|继续|观察|复发|又会|又有|可能又|过几天|随时|再吃|再用|先停"
-    r"|停几天|停[一两三几]?(?:天|周|个?月)|等[^，,。]{0,10}再)"
+    r"[，,][^，,。！!？?]*(?:暂时|还要|还得|继续|观察|复发|又会|又有|可能又|过几天|随时)"
 )
-# …and said in English: a clause of its own that opens with it ("I don't take warfarin
-# anymore, just until the surgery", "…, at least for the next week", "…, I'll restart after the
-# trip"), or the sentence's end ("My doctor took me off it for now"); not "I'm freelancing for
-# now" after a withdrawal, "…, just for the record" or "I was one until I got pregnant"
-_EN_FOR_A_WHILE = (
-    r"for now|for the time being|temporarily|for a (?:while|bit|few (?:days|weeks))"
-    r"|(?:at least )?for the (?:next|coming) (?:few )?(?:days?|weeks?|months?)"
-)
-_EN_NOT_FOR_GOOD = re.compile(
-    r"[,;]\s*(?:(?:but|though|and)\s+)?(?:(?:just|only)\s+)?"
-    rf"(?:{_EN_FOR_A_WHILE}|(?:until|till|before|during|around)\s+(?:the|my|this|next)\b"
-    r"|while (?:I'm|I am)\b|I(?:'ll| will) (?:restart|resume|go back on|be back on|start (?:it )?again))"
-    rf"|^(?![^,;]*\s(?:and|but|so|while)\s+I\b)[^,;]*\s(?:{_EN_FOR_A_WHILE})[\s.!]*$"
-    r"|\swhile (?:I'm|I am) (?:pregnant|breastfeeding|nursing|recovering|away|travell?ing)\b",
-    re.IGNORECASE,
-)
-_FOR_A_WHILE_ALONE = re.compile(
-    rf"\s*(?:but\s+)?(?:(?:just|only)\s+)?(?:{_EN_FOR_A_WHILE}|(?:until|till)\s+(?:the|my|this|next"
-    r"|after)\b[^.!?]{0,40}|while (?:I'm|I am)\s+\w+)(?:,?\s+though)?[\s.!]*",
+# A medication given up for a while only, said anywhere in the message: "I don't take warfarin
+# anymore, until after the surgery", "My doctor took me off it. Just for a week.", "我已经停了
+# 阿司匹林，手术后再吃". The stop withdraws nothing then (a need kept is the safer error); only
+# a medication stopped is read so (attacker 318: "I'm not vegan anymore. Until the pandemic I
+# was." and "我不住在北京了，等结果出来再告诉你" are over for good).
+_FOR_A_WHILE = re.compile(
+    # (not "Until the pandemic I was": a time gone by; not "while I'm thinking of it")
+    r"\b(?:(?:until|till|til)\b(?!\s+(?:last|recently|(?:19|20)\d\d)\b)"
+    r"(?![^.!?,]*\b(?:I was|I did|I had|I used|came|was|were|got|went)\b)"
+    r"|while (?:I'm|I am) (?:pregnant|breastfeeding|nursing|recovering|away|travell?ing|in hospital)"
+    r"|during (?:the|my) (?:pregnancy|surgery|operation|procedure|treatment|recovery|fast|trip)"
+    r"|before|pending|temporar(?:y|ily)|for now|for the time being"
+    r"|for (?:a|one|two|three|four|a few|a couple of|the next|\d+) (?:\w+ )?(?:days?|weeks?|months?)"
+    r"|(?:a|one|two|three|four|a few|a couple of|\d+) (?:days?|weeks?|months?|fortnight)(?! ago)"
+    r"|(?:a|short|little) (?:break|pause)|restart\w*|resum\w*|back on|again|next (?:week|month|year))\b"
+    r"|暂时|先停|先不|停几天|停[一两三几\d]+(?:天|周|个?星期|个?月)|手术|复查|检查|期间"
+    r"|(?<!不)(?<!不用)再(?:吃|用)|等[^。！？]{0,12}再"
+    r"|过几天|一阵子|一段时间",
     re.IGNORECASE,
 )
 # (after a comma: "…foods I don't know", "…the band Hopefully" end a fact with such words)
@@ -2854,7 +2852,12 @@ def still_the_users(said: list[Candidate], sentence: str, whose: Theirs) -> list
     was no correction."""
     if not whose.clause:
         if whose.reaction:  # "It's my son who's allergic": the last allergy said, not a diet
-            at = next((i for i in reversed(range(len(said))) if says_need(said[i].content)), None)
+            kind = whose.reaction
+
+            def of_kind(content: str) -> bool:
+                return says_need(content) if kind == "any" else kind in content.casefold()
+
+            at = next((i for i in reversed(range(len(said))) if of_kind(said[i].content)), None)
             if at is None or len(_LAST_CLAUSE.split(said[at].content)) > 1:
                 return said  # (a need joined to another stays whole)
             return said[:at] + said[at + 1 :]
@@ -3043,7 +3046,10 @@ def candidates_from_text(text: str) -> list[Candidate]:
             ):
                 del found[-1]  # (a withdrawal too: "我已经没有痛风了。才怪")
             continue
-        if (back := _TAKEN_BACK.fullmatch(raw.strip())) is not None and back["about"]:
+        back = _TAKEN_BACK.fullmatch(raw.strip())
+        if back is not None and back["about"] and ("?" in terminator or "？" in terminator):
+            continue  # "Kidding about the peanuts? No, I'm serious.": asked, nothing taken back
+        if back is not None and back["about"]:
             # "…Shrimp too. Just kidding about the shrimp.": what names it, said in this
             # message, is no fact; naming none of them, it takes back what was said before
             # (a withdrawal of what is stored about it; "…about the movie" may name nothing)
@@ -3067,13 +3073,16 @@ def candidates_from_text(text: str) -> list[Candidate]:
             # "I'm allergic to peanuts. I mean my son is.", "我已经没有哮喘了，我是说我妈": what
             # the sentence before said is theirs, no fact and no withdrawal of the user's
             # (said in full, only what it names); what is said of them in full is read
-            kept = still_the_users(found[previous:], sentence_before, whose)
-            if whose.clause and found[previous:] and kept == found[previous:]:
+            # (a reaction named, "It's my son who's intolerant", is looked for in all the
+            # message said: the user's last intolerance, wherever it was)
+            scope = 0 if whose.reaction else previous
+            kept = still_the_users(found[scope:], sentence_before, whose)
+            if whose.clause and found[scope:] and kept == found[scope:]:
                 pass  # "Wait, my son is here.": it names nothing the user said; read as said
             else:
                 if kept is not None:
-                    theirs_before = [c for c in found[previous:] if all(c is not k for k in kept)]
-                    found[previous:] = kept
+                    theirs_before = [c for c in found[scope:] if all(c is not k for k in kept)]
+                    found[scope:] = kept
                 previous, sentence_before, added = len(found), "", False
                 if not whose.clause:
                     continue
@@ -3085,9 +3094,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
                 c for c in found[previous:] if c.constraint and c.retract is None and not added
             ]
             continue
-        if _HEDGE_ALONE.fullmatch(raw) or _FOR_A_WHILE_ALONE.fullmatch(raw):
-            # "My kiwi allergy is gone. I think.", "I don't take warfarin anymore. Only until
-            # the surgery.": the sentence before withdraws nothing
+        if _HEDGE_ALONE.fullmatch(raw):
+            # "My kiwi allergy is gone. I think.": the sentence before withdraws nothing
             found[previous:] = [c for c in map(_not_withdrawing, found[previous:]) if c]
             continue
         if (alone := _EN_STILL_ALONE.fullmatch(raw.strip().rstrip(".!"))) is not None:
@@ -3183,6 +3191,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
         found = [c for c in found if id(c) not in denied_needs]
     if _NEED_BACK.search(text):  # "my kiwi allergy went away, then came back": it stands
         found = [c for c in found if not (c.retract and says_need(c.retract))]
+    if _FOR_A_WHILE.search(text):  # "…off warfarin. Just for a week.": no stop for good
+        found = [c for c in found if not c.medication_stopped]
     no_dislike = {  # "Jazz isn't my thing, it's my life": no dislike of jazz
         f"user does not like {mine['what'].strip().casefold()}"
         for mine in _SOMEONE_ELSES.finditer(text)
@@ -3247,7 +3257,7 @@ def _read_into(
     # a hedge or a sure after it ("…is gone, I think": withdraws nothing) is no part of it
     tag = (_HEDGE_AFTER_ZH if zh else _HEDGE_AFTER_EN).search(sentence)
     # (…and "我没有哮喘了，只是暂时的", "…，不过还要继续用药": over for now only, withdraws nothing)
-    hedged = tag is not None or (_ZH_NOT_FOR_GOOD if zh else _EN_NOT_FOR_GOOD).search(sentence)
+    hedged = tag is not None or (zh and _ZH_NOT_FOR_GOOD.search(sentence) is not None)
     if tag is None and not zh:
         tag = _SURE_AFTER_EN.search(sentence)
     if tag is not None:

@@ -1,0 +1,85 @@
+"""Attacker 318's findings against f3705a1, each with sentences of this project's own.
+
+- A medication stopped for a while was withdrawn unless one of a few phrases said so: now a
+  word of a while anywhere in the message ("until", "before", "for a week", "temporary",
+  "restarting", "复查", "手术", "再吃") keeps a medication's stop from withdrawing it.
+- The broad "for a while" guards read every withdrawal ("I don't live in Hull anymore, before
+  the pandemic.", "I'm not vegan anymore. Until the pandemic I was.", "我不住在南京了，等结果
+  出来再告诉你"): they are gone; only a medication's stop is read so.
+- "Kidding about the figs? No, I'm serious." took the allergy back: a question takes nothing.
+- "…is allergic" said of someone took the user's last intolerance: it takes the last allergy,
+  "…intolerant" the last intolerance.
+- "can't" or "avoid" in any fact kept it from every withdrawal ("I play squash but can't
+  serve well."): only a need, or a fact a medication's stop names, is kept so.
+- "Wait, my son is diabetic." after "I'm diabetic." took the user's diabetes.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_quality_kinds import facts_after
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "I don't take atenolol anymore, until after the operation.",
+        "My GP took me off atenolol. Just two weeks, she said.",
+        "My GP took me off atenolol. It's temporary.",
+        "I no longer take atenolol. I'm restarting after the holidays.",
+        "I'm not on atenolol anymore, just till Monday.",
+    ],
+)
+def test_a_medication_stopped_for_a_while_stays(later: str) -> None:
+    assert "User takes atenolol" in facts_after("I take atenolol.", later)
+
+
+@pytest.mark.parametrize(
+    "later", ["我已经停了阿司匹林，下周复查完再说。", "医生让我停用阿司匹林了，只是手术前几天。"]
+)
+def test_a_medicine_stopped_for_a_while_stays_in_chinese(later: str) -> None:
+    assert "用户在吃阿司匹林" in facts_after("我在吃阿司匹林。", later)
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        ("I take atenolol.", "I'm not on atenolol anymore."),
+        ("I live in Hull.", "I don't live in Hull anymore, before the pandemic."),
+        ("I'm pescatarian.", "I'm not pescatarian anymore. Until the pandemic I was."),
+        ("我住在南京。", "我不住在南京了，等结果出来再告诉你细节。"),
+        ("I play squash but can't serve well.", "I don't play squash anymore."),
+    ],
+)
+def test_a_withdrawal_for_good_still_withdraws(told: str, later: str) -> None:
+    assert facts_after(told) != []
+    assert facts_after(told, later) == []
+
+
+def test_a_question_about_a_joke_takes_nothing_back() -> None:
+    assert facts_after("I'm allergic to figs.", "Kidding about the figs? No, I'm serious.") == [
+        "User is allergic to figs"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        (
+            "I'm allergic to wasps. I'm fructose intolerant. Actually, my niece is allergic.",
+            ["User is fructose intolerant"],
+        ),
+        (
+            "I'm fructose intolerant. I'm allergic to wasps. No, my niece is the intolerant one.",
+            ["User is allergic to wasps"],
+        ),
+        ("我对黄蜂过敏，我乳糖不耐受。不对，过敏的是我外甥女。", ["用户乳糖不耐受"]),
+    ],
+)
+def test_the_reaction_named_is_the_one_taken(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+def test_wait_before_someone_elses_need_is_no_correction() -> None:
+    assert facts_after("I'm diabetic. Wait, my nephew is diabetic.") == ["User is diabetic"]
