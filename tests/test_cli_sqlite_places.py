@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -118,16 +119,37 @@ def database_of_ann(tmp_path: Path, capsys: pytest.CaptureFixture[str], locks: b
 def read_only_database(
     request: pytest.FixtureRequest, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> Iterator[Path]:
-    """:func:`database_of_ann` in a folder chmod-ed 0o555."""
-    if os.geteuid() == 0:
-        pytest.skip("root ignores permissions")
+    """:func:`database_of_ann` in a folder this process cannot write: chmod-ed 0o555, or, as
+    root (whom permissions do not stop, as in CI), made immutable with ``chattr +i``, folder
+    and files, as a read-only mount is (skipped where neither can be done)."""
     config = database_of_ann(tmp_path, capsys, locks=request.param == "made-here")
     folder = tmp_path / "ro"
-    folder.chmod(0o555)
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield config
+        finally:
+            folder.chmod(0o755)
+        return
+    frozen = [*sorted(folder.iterdir()), folder]
+    if not _chattr("+i", frozen):
+        _chattr("-i", frozen)
+        pytest.skip("root ignores permissions, and chattr +i is not available here")
     try:
         yield config
     finally:
-        folder.chmod(0o755)
+        _chattr("-i", frozen)
+
+
+def _chattr(flag: str, paths: list[Path]) -> bool:
+    """Whether ``chattr flag`` worked on each of ``paths`` (ext2/3/4, CAP_LINUX_IMMUTABLE)."""
+    try:
+        done = subprocess.run(
+            ["chattr", flag, *map(str, paths)], capture_output=True, timeout=30, check=False
+        )
+    except OSError:  # no chattr
+        return False
+    return done.returncode == 0
 
 
 READS = [
