@@ -3,8 +3,10 @@ read-only folder. A look writes nothing there; a change that cannot be written i
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -152,6 +154,30 @@ def _chattr(flag: str, paths: list[Path]) -> bool:
     return done.returncode == 0
 
 
+@contextlib.contextmanager
+def not_writable(*paths: Path) -> Iterator[None]:
+    """``paths`` made unwritable for this process while inside: ``chattr +i`` as root
+    (whom permissions do not stop), else their write bits taken (skipped where neither
+    can be done)."""
+    if os.geteuid() == 0:
+        if not _chattr("+i", list(paths)):
+            _chattr("-i", list(paths))
+            pytest.skip("root ignores permissions, and chattr +i is not available here")
+        try:
+            yield
+        finally:
+            _chattr("-i", list(paths))
+        return
+    modes = [p.stat().st_mode for p in paths]
+    for p in paths:
+        p.chmod(p.stat().st_mode & ~0o222)
+    try:
+        yield
+    finally:
+        for p, mode in zip(paths, modes, strict=True):
+            p.chmod(mode)
+
+
 READS = [
     (("show", "--user", "ann"), "Plays oboe"),
     (("export", "--user", "ann"), "Plays oboe"),
@@ -287,3 +313,103 @@ def test_clear_that_finds_nothing_says_so_once(
     status, out, err = run(capsys, *root, "clear", "--user", "ann", "--yes")
     assert_one_error_line(status, err, "nothing to delete: no memory for user 'ann'", "deleted at")
     assert status == 1 and err.count("no memory") == 1
+
+
+def test_a_look_makes_no_file_beside_a_database_it_cannot_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # In a folder the reader may write, SQLite's read-only mode made memory.sqlite-wal and
+    # -shm there, owned by the reader, and the owner's next save failed ("attempt to write
+    # a readonly database"): attacker 319. The file and its .locks are the owner's alone.
+    config = database_of_ann(tmp_path, capsys, locks=True)
+    folder = tmp_path / "ro"
+    for leftover in folder.glob("mem.sqlite-*"):  # (a clean close leaves none)
+        leftover.unlink()
+    before = sorted(os.listdir(folder))
+    with not_writable(folder / "mem.sqlite", folder / "mem.sqlite.locks"):
+        status, out, err = run(capsys, "--config", str(config), "show", "--user", "ann")
+        assert status == 0, err
+        assert "Plays oboe" in out
+        assert sorted(os.listdir(folder)) == before
+    # …and the owner saves as before
+    assert run(capsys, "--config", str(config), "remember", "--user", "ann", "Plays harp")[0] == 0
+
+
+def test_a_change_to_a_database_file_it_cannot_write_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a file without write permission, its folder and .locks writable: remember said
+    # "SqliteStore failed: attempt to write a readonly database", retry printed tracebacks
+    config = database_of_ann(tmp_path, capsys, locks=True)
+    with not_writable(tmp_path / "ro" / "mem.sqlite"):
+        for argv in (("remember", "--user", "ann", "Plays harp"), ("retry",)):
+            status, _, err = run(capsys, "--config", str(config), *argv)
+            assert_one_error_line(
+                status, err, "cannot write SQLite memory database", "not writable"
+            )
+            assert status == 2
+
+
+def test_a_database_not_there_in_a_folder_it_cannot_write_is_not_said_readable(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    config = sqlite_config(tmp_path, folder / "sub" / "mem.sqlite")
+    with not_writable(folder):
+        status, _, err = run(capsys, "--config", str(config), "remember", "--user", "ann", "x")
+    assert_one_error_line(status, err, "cannot make SQLite memory database", "not writable")
+    assert "can be read" not in err
+
+
+def _log_with_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, Path]:
+    """A copy of ann's database whose write-ahead log holds a fact not in the database file,
+    without its ``-shm`` file (a backup that skipped it): the folder and the config."""
+    database_of_ann(tmp_path, capsys, locks=False)
+    source = tmp_path / "ro" / "mem.sqlite"
+    writer = sqlite3.connect(source)
+    try:
+        writer.execute("PRAGMA wal_autocheckpoint=0")
+        writer.execute("CREATE TABLE kept_in_the_log (x)")
+        copy = tmp_path / "copy"
+        copy.mkdir()
+        shutil.copy(source, copy / "mem.sqlite")
+        shutil.copy(f"{source}-wal", copy / "mem.sqlite-wal")
+    finally:
+        writer.close()
+    assert (copy / "mem.sqlite-wal").stat().st_size > 0
+    return copy, sqlite_config(copy, copy / "mem.sqlite")
+
+
+@pytest.mark.parametrize("through", ["path", "link"])
+def test_a_log_that_cannot_be_read_without_writing_is_refused(
+    through: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Through a link, the log was looked for beside the link, not where SQLite keeps it
+    # (beside the file linked to): the database was read as immutable, the log's data
+    # silently left out (attacker 319).
+    copy, config = _log_with_data(tmp_path, capsys)
+    if through == "link":
+        linked = tmp_path / "linked"
+        linked.mkdir()
+        (linked / "mem.sqlite").symlink_to(copy / "mem.sqlite")
+        config = sqlite_config(linked, linked / "mem.sqlite")
+    before = sorted(os.listdir(copy))
+    with not_writable(copy, *copy.iterdir()):
+        status, _, err = run(capsys, "--config", str(config), "export", "--user", "ann")
+    assert_one_error_line(status, err, "write-ahead log holds data")
+    assert status == 2
+    assert sorted(os.listdir(copy)) == before
+
+
+def test_a_rollback_journal_left_by_a_crash_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an unfinished write's journal was read past (immutable), showing what was never stored
+    config = database_of_ann(tmp_path, capsys, locks=False)
+    folder = tmp_path / "ro"
+    (folder / "mem.sqlite-journal").write_bytes(b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7" * 64)
+    with not_writable(folder, *folder.iterdir()):
+        status, _, err = run(capsys, "--config", str(config), "show", "--user", "ann")
+    assert_one_error_line(status, err, "rollback journal")
+    assert status == 2

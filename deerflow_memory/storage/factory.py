@@ -95,8 +95,13 @@ def _open_sqlite(path: Path, prefix: Sequence[str], *, write: bool = True) -> St
     from langgraph.store.sqlite import SqliteStore
 
     db = sqlite_path(path)
-    if not write and os.path.isfile(db) and (why := unwritable(db)) is not None:
-        return open_read_only(db, prefix, why)
+    if os.path.isfile(db) and (why := unwritable(db)) is not None:
+        if not write:
+            return open_read_only(db, prefix, why)
+        # (said before SQLite fails on the first save, or an outbox loses its records)
+        raise StorageError(
+            f"cannot write SQLite memory database {db}: {why}; it can be read, not changed"
+        )
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(db), check_same_thread=False, isolation_level=None)
@@ -142,6 +147,8 @@ def _cannot(db: Path, what: str, error: BaseException) -> str:
     )
     if why is None or not_a_database:  # ("file is not a database" is so wherever it is)
         return f"cannot {what} SQLite memory database {db}: {error}"
+    if not os.path.isfile(db):  # (nothing there to read)
+        return f"cannot make SQLite memory database {db}: {why}"
     return f"cannot write SQLite memory database {db}: {why}; it can be read, not changed"
 
 

@@ -3,9 +3,10 @@
 A database in a read-only folder or on a read-only mount, or one of another
 user's files, cannot be set up as :func:`~deerflow_memory.storage.factory.open_storage`
 does for a writer (its ``.locks`` folder, the WAL switch, the migrations are
-writes). A caller that only reads gets it opened read-only instead
-(:func:`open_read_only`): no lock file, no setup, nothing written; a write
-through it fails with ``StorageError``. :func:`unwritable` says what keeps a
+writes). A caller that only reads gets it opened to be read instead
+(:func:`open_read_only`): no lock file, no setup, no file made beside it (as
+immutable, or read-only where its write-ahead log holds data); a write through
+it fails with ``StorageError``. :func:`unwritable` says what keeps a
 process from writing, for the error a writer gets.
 """
 
@@ -74,33 +75,43 @@ def open_read_only(db: Path, prefix: Sequence[str], why: str) -> StoreMemoryStor
 
 
 def _connect_read_only(db: Path) -> sqlite3.Connection:
-    """A read-only connection to ``db``. A database in WAL mode whose shared-memory file
-    is not there cannot make it in a read-only folder: it is then read as immutable,
-    which is what it holds when no write-ahead log holds more (else the error stays)."""
-    uri = db.absolute().as_uri()
-    conn = _connect(f"{uri}?mode=ro")
+    """A connection to ``db`` that reads it and makes nothing beside it.
+
+    SQLite's read-only mode still makes the ``-wal`` and ``-shm`` files of a database in
+    WAL mode where the folder lets it, owned by this process, and the owner's next write
+    then fails (attacker 319). So the database is read as immutable (no files, no locks)
+    unless its write-ahead log holds data, which only its ``-shm`` file lets be read: then
+    read-only, with both files there already. The files are looked for beside the file a
+    link points to (where SQLite keeps them); a rollback journal holding an unfinished
+    write, or a log that cannot be read without making a file, is refused (reading past
+    them would show what was never stored, or hide what was).
+    """
+    real = Path(os.path.realpath(db))
+    if _holds_data(f"{real}-journal"):
+        raise StorageError("a rollback journal beside it holds a write not finished")
+    if not _holds_data(f"{real}-wal"):
+        return _opened(f"{real.as_uri()}?immutable=1")
+    if not os.path.exists(f"{real}-shm"):
+        raise StorageError("its write-ahead log holds data that cannot be read without writing")
+    return _opened(f"{real.as_uri()}?mode=ro")
+
+
+def _opened(uri: str) -> sqlite3.Connection:
+    # (autocommit, as the writer's: the store begins and commits its own transactions)
+    conn = sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
     try:
         conn.execute("PRAGMA busy_timeout=30000")
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        return conn
-    except sqlite3.OperationalError:
+    except sqlite3.Error:
         conn.close()
-        if _log_holds_data(db):
-            raise
-    conn = _connect(f"{uri}?immutable=1")
-    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        raise
     return conn
 
 
-def _connect(uri: str) -> sqlite3.Connection:
-    # (autocommit, as the writer's: the store begins and commits its own transactions)
-    return sqlite3.connect(uri, uri=True, check_same_thread=False, isolation_level=None)
-
-
-def _log_holds_data(db: Path) -> bool:
-    """Whether a write-ahead log beside ``db`` may hold what is not in ``db`` yet."""
+def _holds_data(path: str) -> bool:
+    """Whether the file ``path`` (a log or journal beside a database) may hold data."""
     try:
-        return os.stat(f"{db}-wal").st_size > 0
+        return os.stat(path).st_size > 0
     except FileNotFoundError:
         return False
     except OSError:
