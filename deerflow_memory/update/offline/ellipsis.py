@@ -700,8 +700,8 @@ def theirs(text: str) -> Theirs | None:
         return None  # "Sorry, I meant Tylenol is": a thing put right
     rest = m["rest"] or ""
     if zh:
-        said = (cleft or "") if not rest else rest if not cleft else None
-        if said is not None and (not said or said in _ZH_SHORT):
+        said = rest or cleft or ""  # ("过敏的是我外甥": what the cleft says, said short)
+        if not said or said in _ZH_SHORT:
             return Theirs("", None)
         if said in _ZH_BARE:
             return Theirs("", None, reaction=_reaction_in(said))

@@ -3077,9 +3077,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
             # message said: the user's last intolerance, wherever it was)
             scope = 0 if whose.reaction else previous
             kept = still_the_users(found[scope:], sentence_before, whose)
-            if whose.clause and found[scope:] and kept == found[scope:]:
-                pass  # "Wait, my son is here.": it names nothing the user said; read as said
-            else:
+            # ("Wait, my son is here." names nothing the user said: read as it is said)
+            if not (whose.clause and found[scope:] and kept == found[scope:]):
                 if kept is not None:
                     theirs_before = [c for c in found[scope:] if all(c is not k for k in kept)]
                     found[scope:] = kept
