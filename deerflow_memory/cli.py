@@ -1136,7 +1136,7 @@ def _cmd_migrate(args: argparse.Namespace, console: Console) -> int:
             raise CommandFailed(
                 f"migrate source {redact_path(str(path))} is not an existing {kind}", status=2
             )
-    with open_storage(source_config) as source:
+    with open_storage(source_config, create=False, write=False) as source:  # (read, never set up)
         # An existing but wrong folder (the project's, not its .deerflow_memory) holds
         # nothing: say so before the target is created, as list and stats do.
         if (

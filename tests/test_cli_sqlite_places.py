@@ -413,3 +413,26 @@ def test_a_rollback_journal_left_by_a_crash_is_refused(
         status, _, err = run(capsys, "--config", str(config), "show", "--user", "ann")
     assert_one_error_line(status, err, "rollback journal")
     assert status == 2
+
+
+def test_migrate_reads_its_source_and_never_sets_it_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # migrate opened its source as a writer: a read-only source could not be backed up
+    # ("cannot write … it can be read"), and an empty file got the schema (attacker 319)
+    database_of_ann(tmp_path, capsys, locks=False)
+    folder = tmp_path / "ro"
+    before = sorted(os.listdir(folder))
+    with not_writable(folder, *folder.iterdir()):
+        copied = tmp_path / "copy"
+        status, _, err = run(
+            capsys, "migrate", "--from", f"sqlite:{folder}/mem.sqlite", "--to", f"file:{copied}"
+        )
+        assert status == 0, err
+        assert sorted(os.listdir(folder)) == before
+    assert "Plays oboe" in run(capsys, "--root", str(copied), "show", "--user", "ann")[1]
+    empty = tmp_path / "empty.sqlite"
+    empty.touch()
+    status, _, err = run(capsys, "migrate", "--from", f"sqlite:{empty}", "--to", f"file:{copied}2")
+    assert_one_error_line(status, err, "nothing to migrate")
+    assert empty.stat().st_size == 0 and not (tmp_path / "empty.sqlite.locks").exists()
