@@ -83,3 +83,25 @@ def test_the_reaction_named_is_the_one_taken(said: str, stored: list[str]) -> No
 
 def test_wait_before_someone_elses_need_is_no_correction() -> None:
     assert facts_after("I'm diabetic. Wait, my nephew is diabetic.") == ["User is diabetic"]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # "It's not me who…, it's my son" (attacker 318: kept as the user's)
+        ("I'm allergic to wasps. It's not me who's allergic, it's my niece.", []),
+        ("I'm allergic to wasps. It's not me, it's my niece.", []),
+        ("I'm pescatarian. It's not me who's pescatarian, it's my niece.", []),
+        (
+            "I'm allergic to wasps and kiwi. It's not me who is allergic to kiwi, it's my niece.",
+            ["User is allergic to wasps"],
+        ),
+        # naming what the user did not say takes nothing
+        (
+            "I'm allergic to wasps. It's not me who's pescatarian, it's my niece.",
+            ["User is allergic to wasps"],
+        ),
+    ],
+)
+def test_not_me_who_it_is_someone_else(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

@@ -597,7 +597,9 @@ _EN_NOT_A_NAME = (
 _EN_MEANT_SOMEONE = re.compile(
     rf"(?P<lead>(?:{_EN_SLIP})*)"
     r"(?:(?P<mean>I mean|I meant(?: to say)?|I'm talking about|I was talking about)[,:]?\s+"
-    r"|(?P<not_me>not me)\s*[,.;:—–-]\s*(?:I mean\s+)?)?"
+    # "Not me, my husband.", "It's not me who's allergic, it's my son."
+    r"|(?:(?:it's|it’s|it is|it was)\s+)?(?P<not_me>not me)(?P<not_me_who>\s+who[^,.;:]{1,40})?"
+    r"\s*[,.;:—–-]\s*(?:I mean\s+)?)?"
     # "It's my son who's allergic", "it was my wife who is": the person said first
     r"(?P<cleft>(?:it's|it’s|it is|it was)\s+)?"
     r"(?P<who>(?:my|our)\s+(?:(?:older|younger|little|big|eldest|youngest|oldest|best|twin)\s+)?"
@@ -699,6 +701,12 @@ def theirs(text: str) -> Theirs | None:
     if not zh and m["name"] and not (m["not_me"] or m["not_me_after"]):
         return None  # "Sorry, I meant Tylenol is": a thing put right
     rest = m["rest"] or ""
+    if not zh and not rest and (said_first := m["not_me_who"]):
+        # "It's not me who's allergic, it's my son": as "It's my son who's allergic"
+        if _EN_BARE.fullmatch(said_first.removeprefix(" who").removeprefix(" that")):
+            return Theirs("", None, reaction=_reaction_in(said_first))
+        clause = f"{m['who']}{said_first}"
+        return Theirs(clause[:1].upper() + clause[1:], None)
     if zh:
         said = rest or cleft or ""  # ("过敏的是我外甥": what the cleft says, said short)
         if not said or said in _ZH_SHORT:
