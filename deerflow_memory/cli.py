@@ -1518,16 +1518,22 @@ def _as_printed(message: str, said: Sequence[str] = ()) -> str:
 
 def _stop_on_broken_pipe() -> int:
     """The reader of our output went away: stop quietly, with the status SIGPIPE would give."""
+    _silence_stdout()
+    return 128 + int(getattr(signal, "SIGPIPE", 13))
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null once writing to it failed (a closed pipe, a full
+    disk): Python flushes it once more at exit, and that flush failing printed "Exception
+    ignored …" and made the exit status 120 instead of the one line and status 2."""
     stdout = sys.stdout
     if stdout is sys.__stdout__ and stdout is not None:
-        # Python flushes stdout once more at exit; send that to /dev/null so it cannot fail.
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, stdout.fileno())
             os.close(devnull)
         except (OSError, ValueError):
             pass
-    return 128 + int(getattr(signal, "SIGPIPE", 13))
 
 
 def _describe(error: BaseException) -> str:
@@ -1607,6 +1613,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OutputError as e:
         if e.broken_pipe:
             return _stop_on_broken_pipe()
+        _silence_stdout()  # (a full disk: the flush at exit would fail again)
         return _failed(e, 2, str(e), args.debug, said)
     except Exception as e:  # every failure, of every subcommand, ends as one line
         if isinstance(e, CommandFailed):
