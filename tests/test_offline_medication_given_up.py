@@ -69,3 +69,17 @@ def test_what_is_not_given_up_for_good_stays(told: str, later: str) -> None:
 def test_what_was_said_of_an_allergy_taken_back_withdraws_it(told: str, later: str) -> None:
     assert facts_after(told) != []
     assert facts_after(told, later) == []
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        # "I stopped taking X" is a medication's stop too: a limit stays, a while keeps it
+        ("I can't take naproxen or ibuprofen.", "I stopped taking ibuprofen."),
+        ("I take atenolol.", "I stopped taking atenolol. Only for a fortnight."),
+    ],
+)
+def test_stopped_taking_is_a_medications_stop(told: str, later: str) -> None:
+    stored = facts_after(told)
+    assert stored != []
+    assert facts_after(told, later) == stored

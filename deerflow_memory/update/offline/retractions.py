@@ -161,6 +161,7 @@ _EN_MEDICATION_STOPPED = (
     re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:take|use) (?:my )?(?P<v>{MEDICATION_NAME_EN})(?: {_ANYMORE_EN})$", _I),
     re.compile(rf"^I {ADV_EN}no longer (?:take|use) (?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
     re.compile(rf"^I'm {ADV_EN}not on (?:my )?(?P<v>{MEDICATION_NAME_EN}) {_ANYMORE_EN}$", _I),
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:stopped|quit) (?:taking |using )?(?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
     re.compile(rf"^(?:my |the )?(?:doctor|gp|physician|psychiatrist|cardiologist|endocrinologist|neurologist|rheumatologist|specialist) (?:took|has taken|'s taken) me off (?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
 )
 _ZH_MEDICATION_STOPPED = (
