@@ -113,11 +113,11 @@ def test_what_is_not_said_to_be_someone_elses_stays(said: str, stored: list[str]
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("I mean my nephew is.", Theirs("", False, "is")),
-        ("I mean my dad doesn't.", Theirs("", True, "doesn't")),
-        ("Sorry, I meant my nephew has it.", Theirs("My nephew has it", None)),
-        ("Not me, it's my nephew who has it", Theirs("My nephew who has it", None)),
-        ("不是我，是我外甥对芝麻过敏", Theirs("我外甥对芝麻过敏", None)),
+        ("I mean my nephew is.", Theirs("", "is")),
+        ("I mean my dad doesn't.", Theirs("", "doesn't")),
+        ("Sorry, I meant my nephew has it.", Theirs("My nephew has it")),
+        ("Not me, it's my nephew who has it", Theirs("My nephew who has it")),
+        ("不是我，是我外甥对芝麻过敏", Theirs("我外甥对芝麻过敏")),
         ("Sorry, I meant Cipro is.", None),  # a thing put right, not a person
         ("I mean my uncle taught me.", None),  # going on
         ("是我外甥。", None),  # may answer "who?"
@@ -304,3 +304,17 @@ def test_in_a_message_only_what_is_theirs_goes(said: str, stored: list[str]) -> 
 )
 def test_a_correction_names_a_thing_whole(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("text", "negative"),
+    [
+        ("I mean my dad doesn't.", True),
+        ("I mean my dad is not.", True),
+        ("I mean my dad is.", False),
+    ],
+)
+def test_a_verb_said_short_says_whether_it_is_negated(text: str, negative: bool) -> None:
+    said = theirs(text)
+    assert said is not None and said.negative is negative
+    assert theirs("Sorry, I meant my nephew has it.").negative is None  # (said in full)

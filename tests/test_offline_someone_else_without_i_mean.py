@@ -110,12 +110,12 @@ def test_across_messages_after_a_reply_that_only_acknowledged() -> None:
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("Actually, my niece is.", Theirs("", False, "is")),
-        ("Sorry, my uncle doesn't.", Theirs("", True, "doesn't")),
-        ("It's my niece who's allergic, not me.", Theirs("", None, reaction="allerg")),
-        ("It's my niece who has it, not me", Theirs("My niece who has it", None)),
-        ("口误，我表妹对核桃过敏", Theirs("我表妹对核桃过敏", None)),
-        ("对核桃过敏的是我表妹，不是我", Theirs("我表妹对核桃过敏", None)),
+        ("Actually, my niece is.", Theirs("", "is")),
+        ("Sorry, my uncle doesn't.", Theirs("", "doesn't")),
+        ("It's my niece who's allergic, not me.", Theirs("", reaction="allerg")),
+        ("It's my niece who has it, not me", Theirs("My niece who has it")),
+        ("口误，我表妹对核桃过敏", Theirs("我表妹对核桃过敏")),
+        ("对核桃过敏的是我表妹，不是我", Theirs("我表妹对核桃过敏")),
         ("过敏的是我表妹", None),  # may answer "who is allergic?"
         ("It's my niece who's allergic.", None),
         ("Actually, my niece is allergic to kiwi.", None),

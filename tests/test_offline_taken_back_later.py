@@ -9,13 +9,8 @@ son's intake form. Allergies: kiwi." did not. Sentences are this project's own.
 from __future__ import annotations
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage
 
-from deerflow_memory.models import MemoryDocument
-from deerflow_memory.update.apply import apply_update
-from deerflow_memory.update.extraction import ExtractionRequest
-from deerflow_memory.update.offline.extractor import OfflineExtractor
-from tests.test_quality_kinds import NOW, facts_after
+from tests.test_quality_kinds import facts_after, facts_of_one_update
 
 
 @pytest.mark.parametrize(
@@ -55,17 +50,8 @@ def test_what_takes_nothing_back_keeps_it(later: str) -> None:
 
 
 def test_in_one_update_after_a_reply() -> None:
-    messages = [
-        HumanMessage("I'm allergic to kiwi and lupin."),
-        AIMessage("Noted."),
-        HumanMessage("Just kidding about the kiwi."),
-        AIMessage("Ha, okay."),
-    ]
-    request = ExtractionRequest(MemoryDocument(), messages, "t1")
-    document = apply_update(
-        MemoryDocument(), OfflineExtractor().extract(request), thread_id="t1", now=NOW
-    )
-    assert [fact.content for fact in document.facts] == ["User is allergic to lupin"]
+    turns = ("I'm allergic to kiwi and lupin.", "Just kidding about the kiwi.", "AI: Ha, okay.")
+    assert facts_of_one_update(*turns) == ["User is allergic to lupin"]
 
 
 @pytest.mark.parametrize(

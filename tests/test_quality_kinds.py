@@ -132,9 +132,20 @@ def facts_after(*said: str) -> list[str]:
 
 
 def said_in_one_update(*turns: str) -> list[str]:
-    """The candidate facts of one update holding ``turns`` in order: a turn starting with
-    "AI: " is the assistant's, any other the user's (followed by "Noted." when no assistant
-    turn follows it)."""
+    """The candidate facts of one update holding ``turns`` in order (:func:`_turns`)."""
+    return [c.content for c in OfflineExtractor.candidates(_turns(turns))]
+
+
+def facts_of_one_update(*turns: str) -> list[str]:
+    """The facts one update holding ``turns`` (:func:`_turns`) stores, from no memory: its
+    candidates once what they withdraw of each other is gone."""
+    request = ExtractionRequest(MemoryDocument(), _turns(turns), "t1")
+    return [fact.content for fact in OfflineExtractor().extract(request).new_facts]
+
+
+def _turns(turns: tuple[str, ...]) -> list[AIMessage | HumanMessage]:
+    """The messages of ``turns``: a turn starting with "AI: " is the assistant's, any other
+    the user's (followed by "Noted." when no assistant turn follows it)."""
     messages: list[AIMessage | HumanMessage] = []
     for i, turn in enumerate(turns):
         if turn.startswith("AI: "):
@@ -143,7 +154,7 @@ def said_in_one_update(*turns: str) -> list[str]:
         messages.append(HumanMessage(turn))
         if not turns[i + 1 : i + 2] or not turns[i + 1].startswith("AI: "):
             messages.append(AIMessage("Noted."))
-    return [c.content for c in OfflineExtractor.candidates(messages)]
+    return messages
 
 
 def kept_after(first: str, later: str) -> bool:

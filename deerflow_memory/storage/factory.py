@@ -34,7 +34,12 @@ from deerflow_memory.config import SQLITE_FILE_NAME, MemoryConfig, redact_secret
 from deerflow_memory.config.secrets import dsn_secret_words, redact_path
 from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError, install_hint
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.sqlite_read_only import open_read_only, unwritable
+from deerflow_memory.storage.sqlite_read_only import (
+    holds_data,
+    open_read_only,
+    unwritable,
+    unwritable_said,
+)
 from deerflow_memory.storage.store import DEFAULT_NAMESPACE_PREFIX, StoreMemoryStorage
 from deerflow_memory.storage.store_locks import FlockDocumentLock
 from deerflow_memory.storage.update_locks import HAS_FLOCK, FlockUpdateLocks, poll_flock
@@ -72,14 +77,12 @@ def _empty_database_file(path: Path) -> bool:
         found = os.stat(db)
     except OSError:  # not there, or not to be looked at: opening it says which
         return False
-    if not stat.S_ISREG(found.st_mode) or found.st_size:
-        return False
-    try:  # a log's frames would be the database then
-        return os.stat(f"{db}-wal").st_size == 0
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
+    # (a log's frames would be the database then; it sits beside the file a link points to)
+    return (
+        stat.S_ISREG(found.st_mode)
+        and not found.st_size
+        and not holds_data(f"{os.path.realpath(db)}-wal")
+    )
 
 
 def _holds_nothing_yet(path: Path) -> bool:
@@ -99,9 +102,7 @@ def _open_sqlite(path: Path, prefix: Sequence[str], *, write: bool = True) -> St
         if not write:
             return open_read_only(db, prefix, why)
         # (said before SQLite fails on the first save, or an outbox loses its records)
-        raise StorageError(
-            f"cannot write SQLite memory database {db}: {why}; it can be read, not changed"
-        )
+        raise StorageError(unwritable_said(db, why))
     try:
         db.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(db), check_same_thread=False, isolation_level=None)
@@ -149,7 +150,7 @@ def _cannot(db: Path, what: str, error: BaseException) -> str:
         return f"cannot {what} SQLite memory database {db}: {error}"
     if not os.path.isfile(db):  # (nothing there to read)
         return f"cannot make SQLite memory database {db}: {why}"
-    return f"cannot write SQLite memory database {db}: {why}; it can be read, not changed"
+    return unwritable_said(db, why)
 
 
 def _check_is_database(conn: sqlite3.Connection) -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 from deerflow_memory.errors import StorageError
 from deerflow_memory.storage.store import StoreMemoryStorage
 
-__all__ = ["open_read_only", "unwritable"]
+__all__ = ["holds_data", "open_read_only", "unwritable", "unwritable_said"]
 
 
 def unwritable(db: Path) -> str | None:
@@ -45,6 +45,12 @@ def unwritable(db: Path) -> str | None:
     if locks.is_dir() and not os.access(locks, os.W_OK | os.X_OK):
         return f"its lock folder {locks} is not writable"
     return None
+
+
+def unwritable_said(db: Path, why: str) -> str:
+    """The error a writer gets for the database ``db`` it cannot write (``why``: see
+    :func:`unwritable`)."""
+    return f"cannot write SQLite memory database {db}: {why}; it can be read, not changed"
 
 
 def open_read_only(db: Path, prefix: Sequence[str], why: str) -> StoreMemoryStorage:
@@ -87,9 +93,9 @@ def _connect_read_only(db: Path) -> sqlite3.Connection:
     them would show what was never stored, or hide what was).
     """
     real = Path(os.path.realpath(db))
-    if _holds_data(f"{real}-journal"):
+    if holds_data(f"{real}-journal"):
         raise StorageError("a rollback journal beside it holds a write not finished")
-    if not _holds_data(f"{real}-wal"):
+    if not holds_data(f"{real}-wal"):
         return _opened(f"{real.as_uri()}?immutable=1")
     if not os.path.exists(f"{real}-shm"):
         raise StorageError("its write-ahead log holds data that cannot be read without writing")
@@ -108,8 +114,9 @@ def _opened(uri: str) -> sqlite3.Connection:
     return conn
 
 
-def _holds_data(path: str) -> bool:
-    """Whether the file ``path`` (a log or journal beside a database) may hold data."""
+def holds_data(path: str) -> bool:
+    """Whether the file ``path`` (a log or journal beside a database) may hold data: it is
+    there and not empty, or it cannot be looked at."""
     try:
         return os.stat(path).st_size > 0
     except FileNotFoundError:

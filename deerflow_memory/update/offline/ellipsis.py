@@ -620,7 +620,7 @@ _ZH_SLIP = ("说错了", "我说错了", "不对", "抱歉", "不好意思", "�
 _EN_MY_SLIP = re.compile(r"oops|whoops|my bad", _I)
 _ZH_OWN_SLIP_MARKS = ("说错了", "口误", "搞错了")  # (the user's own slip, not an answer's)
 _ZH_MEANT_SOMEONE = re.compile(
-    r"(?P<lead>(?:(?:说错了|我说错了|不对|抱歉|不好意思|对不起|口误|我搞错了|搞错了|哦|其实)[，,]?\s*)*)"
+    rf"(?P<lead>(?:(?:{'|'.join(_ZH_SLIP)}|我搞错了|哦)[，,]?\s*)*)"
     r"(?:(?P<mean>我是说|我说的是|我指的是|我的意思是|我讲的是|说的是|是)[，,]?"
     r"|(?P<not_me>不是我)[，,]\s*(?:是|而是)?"
     # "过敏的是我外甥", "对虾过敏的其实是我儿子": what was said first, the person after
@@ -662,14 +662,20 @@ class Theirs:
     clause: str
     """What they say of them in full, to be read in place of the words ("My son is allergic to
     peanuts", "我儿子对花生过敏"), or ``""`` when said short ("I mean my son is")."""
-    negative: bool | None
-    """Said short with a verb: whether it is negated ("my dad doesn't"); else ``None``."""
     aux: str = ""
-    """Said short with a verb: the verb, case-folded ("is", "doesn't", "was"); else ``""``."""
+    """Said short with a verb: the verb, case-folded, with "not" if said ("is", "doesn't",
+    "is not", "was"); else ``""``."""
     reaction: str = ""
     """Said of a reaction alone ("It's my son who's allergic", "过敏的是我外甥"): the reaction's
     word ("allerg", "intoleran", "sensitiv", "过敏", "不耐受", "敏感"; "any" for "the one"):
     the user's last need of that reaction is theirs, nothing else."""
+
+    @property
+    def negative(self) -> bool | None:
+        """Said short with a verb: whether it is negated ("my dad doesn't"); else ``None``."""
+        if not self.aux:
+            return None
+        return self.aux.endswith(("n't", " not")) or self.aux == "cannot"
 
 
 def theirs(text: str) -> Theirs | None:
@@ -704,23 +710,21 @@ def theirs(text: str) -> Theirs | None:
     if not zh and not rest and (said_first := m["not_me_who"]):
         # "It's not me who's allergic, it's my son": as "It's my son who's allergic"
         if _EN_BARE.fullmatch(said_first.removeprefix(" who").removeprefix(" that")):
-            return Theirs("", None, reaction=_reaction_in(said_first))
+            return Theirs("", reaction=_reaction_in(said_first))
         clause = f"{m['who']}{said_first}"
-        return Theirs(clause[:1].upper() + clause[1:], None)
+        return Theirs(clause[:1].upper() + clause[1:])
     if zh:
         said = rest or cleft or ""  # ("过敏的是我外甥": what the cleft says, said short)
         if not said or said in _ZH_SHORT:
-            return Theirs("", None)
+            return Theirs("")
         if said in _ZH_BARE:
-            return Theirs("", None, reaction=_reaction_in(said))
+            return Theirs("", reaction=_reaction_in(said))
     elif not rest:
-        return Theirs("", None)
+        return Theirs("")
     elif _EN_BARE.fullmatch(rest):
-        return Theirs("", None, reaction=_reaction_in(rest))
+        return Theirs("", reaction=_reaction_in(rest))
     elif (short := _EN_SHORT.fullmatch(rest)) is not None:
-        aux = short["aux"].casefold()
-        negative = bool(short["not"]) or aux.endswith("n't") or aux == "cannot"
-        return Theirs("", negative, aux)
+        return Theirs("", short["aux"].casefold() + (" not" if short["not"] else ""))
     if not (said_so or own_slip or cleft):
         return None  # "Actually, my son is allergic to eggs" may tell of him besides
     if not (said_so or cleft) and not (
@@ -735,7 +739,7 @@ def theirs(text: str) -> Theirs | None:
     clause = text[m.start("who") : m.end("rest")] if rest else m["who"]
     if zh and cleft:
         clause += cleft
-    return Theirs(clause[:1].upper() + clause[1:], None)
+    return Theirs(clause[:1].upper() + clause[1:])
 
 
 _REACTIONS = re.compile(r"allerg|intoleran|sensitiv|过敏|不耐受|敏感", _I)

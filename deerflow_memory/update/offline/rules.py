@@ -128,6 +128,8 @@ class Candidate:
 
 
 # Animals one keeps (not a food): "I can't have cats" is no diet.
+# What comes between the items of a list: ", ", " and ", ", and ".
+_LISTED_EN = r"(?:,\s*(?:and\s+)?|\s+and\s+)"
 _PETS_EN = r"(?:cats?|kittens?|dogs?|puppies|puppy|horses?|bees?|wasps?|pets?|birds?|rabbits?|hamsters?|animals?|parrots?)\b"
 
 
@@ -548,7 +550,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _need(rf"^I {ADV_EN}(?:take|use|need) (?P<v>{MEDICATION_EN})\b.*$", C.CONTEXT, 0.9),
     # a list of drugs whose first is known only by its ending, a later one by name ("I take
     # lisinopril, metformin and insulin"; "I take lisinopril" alone is no need: attacker 311)
-    _need(rf"^I {ADV_EN}(?:take|use) (?P<v>{DRUG_NAME_EN}(?:(?:,\s*|\s+and\s+|,\s*and\s+)[\w-]+){{0,4}}?(?:,\s*|\s+and\s+|,\s*and\s+)(?:{MEDICATION_EN})\b.*)$", C.CONTEXT, 0.9),
+    _need(rf"^I {ADV_EN}(?:take|use) (?P<v>{DRUG_NAME_EN}(?:{_LISTED_EN}[\w-]+){{0,4}}?{_LISTED_EN}(?:{MEDICATION_EN})\b.*)$", C.CONTEXT, 0.9),
     _need(rf"^I {ADV_EN}take (?P<v>[\w -]{{2,40}}?) (?:daily |every day |every morning |every night )?(?:for|to (?:manage|control|treat)) my (?:\w+ )?(?:{CONDITION_EN}|heart|blood pressure|thyroid|cholesterol|pain|back|joints|sleep|blood sugar)$", C.CONTEXT, 0.9),
     _need(rf"^my (?P<v>{BODY_EN}) (?:is|are|has been|have been|'s) {ADV_EN}(?:(?:a bit|quite|pretty|really|very|too|always|a little)\s+)*{BODY_STATE_EN}\b.*$", C.CONTEXT, 0.9),
     # reactions: "Penicillin gives me hives", "I get a rash from nickel", "I react badly to codeine"

@@ -64,6 +64,7 @@ from deerflow_memory.update.offline.retractions import (
     retraction_frame,
     said_alone,
     says_need,
+    singular,
     things_left,
     things_of,
     withdrawal_of,
@@ -2910,6 +2911,7 @@ _SAID_WILL = re.compile(r"\b(?:will|won't|would|wouldn't)\b", _I)
 def _agrees(aux: str, sentence: str) -> bool:
     """Whether the verb ``aux`` said short ("is", "does", "was") can stand for what
     ``sentence`` said: the same kind of verb, at the same time."""
+    aux = aux.split()[0]  # ("is not": "is")
     past = aux in ("was", "were", "did", "had", "wasn't", "weren't", "didn't", "hadn't")
     if past != (_SAID_IN_PAST.search(sentence) is not None):
         return False
@@ -2954,7 +2956,7 @@ def _named(clause: str, thing: str, listed: Iterable[str] = ()) -> bool:
     words = thing.split()
     if not words:
         return False
-    stem = words[-1].rstrip("s") or words[-1]
+    stem = singular(words[-1])
     return re.search(rf"(?<!\w){re.escape(stem)}(?:e?s)?(?!\w)", clause) is not None
 
 

@@ -54,9 +54,10 @@ ADV_EN = (
 # Words that open examples of what came before ("allergic to nuts, like almonds", "对坚果
 # 过敏，比如杏仁"): the examples belong to that clause, not a statement of their own.
 # Words that take back what was just said: "just kidding", "jk", "开玩笑的", "骗你的".
+TAKEN_BACK_ZH = r"(?:开玩笑的?|开个玩笑|逗你(?:玩)?的|骗你的)"
 TAKEN_BACK = (
     r"(?:(?:I'?m\s+)?just\s+(?:kidding|joking)|jk|j/k|kidding|only\s+joking|"
-    r"开玩笑的?|开个玩笑|逗你(?:玩)?的|骗你的)"
+    rf"{TAKEN_BACK_ZH})"
 )
 FOR_EXAMPLE_EN = r"(?:like|such as|including|especially|particularly|e\.g\.)"
 FOR_EXAMPLE_ZH = r"(?:比如说?|比方说?|例如|譬如|诸如|包括|好比|像是?)"
