@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_quality_kinds import facts_after
+from tests.test_quality_kinds import facts_after, said_in_one_update
 
 
 @pytest.mark.parametrize(
@@ -105,3 +105,42 @@ def test_wait_before_someone_elses_need_is_no_correction() -> None:
 )
 def test_not_me_who_it_is_someone_else(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+# Attacker 322 (bad input against 58c1706 and before).
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm allergic to wasps. Actually, my niece is. Sorry, I mean my niece is. So am I.",
+        "I'm allergic to wasps. I mean my niece is. I mean my niece is. I'm allergic too.",
+    ],
+)
+def test_a_correction_said_twice_still_lets_the_need_come_back(said: str) -> None:
+    # the second one moved nothing and forgot what the first had moved: "So am I." lost it
+    assert facts_after(said) == ["User is allergic to wasps"]
+    assert facts_after(said.rsplit(". ", 1)[0] + ".") == []  # (without "So am I." it goes)
+
+
+def test_across_messages_a_correction_said_twice_still_lets_the_need_come_back() -> None:
+    said = ("I'm allergic to wasps.", "I mean my niece is.", "I mean my niece is.")
+    assert said_in_one_update(*said, "So am I.") == ["User is allergic to wasps"]
+    assert said_in_one_update(*said) == []
+
+
+def test_never_again_is_no_while() -> None:
+    assert (
+        facts_after("I take atenolol.", "I stopped taking atenolol. I'll never take it again.")
+        == []
+    )
+
+
+def test_many_untils_are_read_in_linear_time() -> None:
+    # "until " x 16,000 before "I was": each "until" looked ahead to the end (2.2 s); bounded,
+    # the search is linear. (A count, not a time: the look-ahead reads at most 80 characters.)
+    from deerflow_memory.update.offline.text import _FOR_A_WHILE
+
+    text = "I'm allergic to wasps. " + "until " * 2000 + "I was"
+    assert _FOR_A_WHILE.search(text) is not None  # (an "until" far from "I was" still counts)
+    assert _FOR_A_WHILE.search("I stopped it until I was 12") is None

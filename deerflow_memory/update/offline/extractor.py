@@ -291,17 +291,19 @@ class OfflineExtractor:
                 if me_too_alone(text):
                     last_said, said_before, last_text, reply = restore, None, text, ""
                     continue
-            whose = theirs(text) if last_said and _only_acknowledges(reply) else None
+            whose = theirs(text) if (last_said or restore) and _only_acknowledges(reply) else None
             kept = still_the_users(last_said, last_text, whose) if whose is not None else None
             if whose is not None and not (whose.clause and kept == last_said):
                 # "I don't have asthma anymore." and then "Sorry, I meant my mom.": what the
                 # message before said is hers (a need it withdrew stands again); words in full
                 # that name nothing of it are read as said ("Wait, my son is here.")
+                moved: list[Candidate] = []
                 if kept is not None:
-                    theirs_before = [c for c in last_said if all(c is not k for k in kept)]
+                    moved = [c for c in last_said if all(c is not k for k in kept)]
                     found = [c for c in found if all(c is not s for s in last_said)] + kept
-                    if popped is not None and theirs_before:  # ("Not anymore." withdrew it)
+                    if popped is not None and moved:  # ("Not anymore." withdrew it)
                         found.append(popped)
+                theirs_before = moved or restore  # (said twice: the first one's stays)
                 last_said = candidates_from_text(whose.clause) if whose.clause else []
                 found += last_said
                 said_before, last_text, reply = None, text, ""

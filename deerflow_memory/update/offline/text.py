@@ -627,13 +627,13 @@ _ZH_NOT_FOR_GOOD = re.compile(
 _FOR_A_WHILE = re.compile(
     # (not "Until the pandemic I was": a time gone by; not "while I'm thinking of it")
     r"\b(?:(?:until|till|til)\b(?!\s+(?:last|recently|(?:19|20)\d\d)\b)"
-    r"(?![^.!?,]*\b(?:I was|I did|I had|I used|came|was|were|got|went)\b)"
+    r"(?![^.!?,]{0,80}\b(?:I was|I did|I had|I used|came|was|were|got|went)\b)"
     r"|while (?:I'm|I am) (?:pregnant|breastfeeding|nursing|recovering|away|travell?ing|in hospital)"
     r"|during (?:the|my) (?:pregnancy|surgery|operation|procedure|treatment|recovery|fast|trip)"
     r"|before|pending|temporar(?:y|ily)|for now|for the time being"
     r"|for (?:a|one|two|three|four|a few|a couple of|the next|\d+) (?:\w+ )?(?:days?|weeks?|months?)"
     r"|(?:a|one|two|three|four|a few|a couple of|\d+) (?:days?|weeks?|months?|fortnight)(?! ago)"
-    r"|(?:a|short|little) (?:break|pause)|restart\w*|resum\w*|back on|again|next (?:week|month|year))\b"
+    r"|(?:a|short|little) (?:break|pause)|restart\w*|resum\w*|back on|next (?:week|month|year))\b"
     r"|暂时|先停|先不|停几天|停[一两三几\d]+(?:天|周|个?星期|个?月)|手术|复查|检查|期间"
     r"|(?<!不)(?<!不用)再(?:吃|用)|等[^。！？]{0,12}再"
     r"|过几天|一阵子|一段时间",
@@ -3081,9 +3081,13 @@ def candidates_from_text(text: str) -> list[Candidate]:
             kept = still_the_users(found[scope:], sentence_before, whose)
             # ("Wait, my son is here." names nothing the user said: read as it is said)
             if not (whose.clause and found[scope:] and kept == found[scope:]):
+                moved = []
                 if kept is not None:
-                    theirs_before = [c for c in found[scope:] if all(c is not k for k in kept)]
+                    moved = [c for c in found[scope:] if all(c is not k for k in kept)]
                     found[scope:] = kept
+                # (said again, "…I mean my son is. I mean my son is.", it moves nothing more:
+                # what the first moved may still come back, "So am I.")
+                theirs_before = moved or restore
                 previous, sentence_before, added = len(found), "", False
                 if not whose.clause:
                     continue
