@@ -27,6 +27,9 @@ KIN_EN = (
     r"girlfriend|boyfriend|sons?|daughters?|kids?|child|children|bab(?:y|ies)|toddler|"
     r"brothers?|sisters?|siblings?|grandmother|grandma|grandfather|grandpa|grandparents?|"
     r"grand?dad|granny|grand(?:son|daughter|child|kid)s?|aunt|uncle|cousins?|nephew|niece|friends?|roommate|"
-    r"colleagues?|coworkers?|boss|neighbou?rs?|family"
+    r"colleagues?|coworkers?|boss|neighbou?rs?|family|"
+    # what people call them in chat ("my hubby", "my MIL", "my bf"); the short ones whole
+    r"hubby|hubbie|wifey|missus|other half|mummy|mama|nana|nanna|kiddos?|twins|bestie|"
+    r"(?:bff|bf|gf|mil|fil|sil|bil)(?![\w-])"
 )
 """A regex alternation (no group) of the English words, lower case, plurals included."""

@@ -271,7 +271,7 @@ def added_to(addition: str, said_before: str, need: Candidate) -> Candidate | No
 # that speak of what the user said ("I meant", "我是说", "说错了") put it right: "No, chicken"
 # after "Would you like beef?" answers the assistant.
 _EN_INSTEAD = re.compile(
-    r"(?P<lead>(?:(?:sorry|oops|whoops|my bad|wait|er+m*|um+|uh+|actually)[,.!]?\s+"
+    r"(?P<lead>(?:(?:sorry|oops|whoops|my bad|scratch that|correction|wait|er+m*|um+|uh+|actually)[,.:!]?\s+"
     r"|no(?:[,.!]\s*|\s+wait[,.!]?\s+))*)"
     r"(?:(?:(?P<own>I mean|I meant(?: to say)?)|(?P<say>make that|or rather)),?\s+)?(?:to\s+)?"
     r"(?P<it>it(?:'s|\s+is|\s+was)\s+)?"
@@ -279,8 +279,10 @@ _EN_INSTEAD = re.compile(
     r"(?:,?\s+not\s+(?P<not>[A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*){0,3}?))?\s*[.!]*",
     _I,
 )
-_EN_MARKS_INSTEAD = re.compile(r"sorry|oops|whoops|my bad|no\b|wait", _I)
-_EN_OWN_SLIP = re.compile(r"oops|whoops|my bad|wait", _I)  # (not "no" or "sorry": answers)
+_EN_MARKS_INSTEAD = re.compile(r"sorry|oops|whoops|my bad|scratch that|correction|no\b|wait", _I)
+_EN_OWN_SLIP = re.compile(r"oops|whoops|my bad|scratch that|correction|wait", _I)
+# Words that, like "I mean", say the thing before was wrong: "Scratch that, cashews."
+_EN_SAYS_WRONG = re.compile(r"scratch that|correction", _I)  # (not "no" or "sorry": answers)
 _ZH_INSTEAD = re.compile(
     r"(?P<lead>(?:不对|不是|说错了|我说错了|抱歉|不好意思|对不起|哦)?)[，,]?\s*"
     r"(?:(?P<own>我是说|我的意思是)|(?P<say>应该是)|(?P<actually>其实是)|是)(?:对)?"
@@ -330,7 +332,8 @@ def said_instead(text: str, zh: bool) -> Meant | None:
         return None
     thing = thing if thing.isupper() and len(thing) <= 4 else thing.lower()  # "MSG"
     own = bool(m["own"] or _EN_OWN_SLIP.search(m["lead"]))  # "No wait, …", "Oops, …"
-    return Meant(thing, bool(m["own"] or m["say"] or m["not"]), own, m["not"])
+    wrong = bool(m["own"] or m["say"] or m["not"] or _EN_SAYS_WRONG.search(m["lead"]))
+    return Meant(thing, wrong, own, m["not"])
 
 
 def split_instead(sentence: str, zh: bool) -> tuple[str, Meant] | None:
@@ -584,8 +587,13 @@ def split_me_too(sentence: str, zh: bool) -> tuple[str, str] | None:
 # still in it ("I mean my son too", "…my son and me", "my sister can't either", "我是说我儿子
 # 也是"). A name or a pet counts only with "not me" ("Sorry, I meant Tylenol is" puts a thing
 # right, "I mean, Max is" may be the dog one is allergic to).
-_EN_SLIP = r"(?:sorry|oops|whoops|my bad|wait|no|nope|actually|er+m*|um+|uh+)[,.!]?\s+"
-_EN_SLIP_MARK = re.compile(r"sorry|oops|whoops|my bad|wait|\bno\b|nope|actually", _I)
+_EN_SLIP = (
+    r"(?:sorry|oops|whoops|my bad|scratch that|correction|wait|no|nope|actually|er+m*|um+|uh+)"
+    r"[,.:!]?\s+"
+)
+_EN_SLIP_MARK = re.compile(
+    r"sorry|oops|whoops|my bad|scratch that|correction|wait|\bno\b|nope|actually", _I
+)
 _EN_AUX = (
     r"(?:is|was|are|were|does|did|do|has|had|have|can|will|would|isn't|wasn't|aren't|doesn't|"
     r"didn't|don't|hasn't|hadn't|can't|cannot|won't|wouldn't)"
@@ -617,7 +625,7 @@ _EN_USER_IN_IT = re.compile(
 )
 _ZH_SLIP = ("说错了", "我说错了", "不对", "抱歉", "不好意思", "对不起", "口误", "搞错了", "其实")
 # (not "wait", which as often opens a remark: "Wait, my son is diabetic too")
-_EN_MY_SLIP = re.compile(r"oops|whoops|my bad", _I)
+_EN_MY_SLIP = re.compile(r"oops|whoops|my bad|scratch that|correction", _I)
 _ZH_OWN_SLIP_MARKS = ("说错了", "口误", "搞错了")  # (the user's own slip, not an answer's)
 _ZH_MEANT_SOMEONE = re.compile(
     rf"(?P<lead>(?:(?:{'|'.join(_ZH_SLIP)}|我搞错了|哦)[，,]?\s*)*)"

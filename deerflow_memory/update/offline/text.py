@@ -130,10 +130,23 @@ _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』|‘[^’\n]*’")
 # (spaces before ">", no line break: "\s*" from each line start of a run of breaks was quadratic)
 _QUOTE_LINE = re.compile(r"^[^\S\n]*>.*$", re.MULTILINE)
-# Emoji and pictographs: "我对尘螨过敏😷" says the same without them.
+# Emoji and pictographs: "我对尘螨过敏😷" says the same without them. One where a word
+# must stand, after a possessive, an article or a preposition, is that word and stays:
+# "My 🐱 is allergic to fish" lost its subject and stored the cat's allergy as the
+# user's, and "I'm allergic to 🥜 and shellfish" stored "allergic to and shellfish".
+_EMOJI_CHARS = "\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3"
 _EMOJI = re.compile(
-    "[\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3]+"
+    r"(?P<word>\b(?:my|your|his|her|its|our|their|the|an?|to|of|with|and|or) ?)"
+    f"(?P<emoji>[{_EMOJI_CHARS}]+)|[{_EMOJI_CHARS}]+",
+    _I,
 )
+
+
+def _emoji_said(match: re.Match[str]) -> str:
+    word = match["word"]
+    return " " if word is None else f"{word.rstrip()} {match['emoji']}"
+
+
 # A terminator takes the closing brackets after it: "(I'm vegan.) Also…" ends at ".)".
 # So does a closing bracket before "I…" or "My…": "(I'm vegan) I live in Oslo."
 _I_FORMS = "I|I'm|I've|I'd|I'll"  # the user as a subject, in the patterns below
@@ -1138,7 +1151,7 @@ def _prepare(text: str) -> str:
     text = _TOLD_AFTER.sub(r"\g<who> says \g<said>", text)
     text = _WRAPPED.sub(lambda m: f"{m['end'] or ''} ", text)
     text = _QUOTED.sub(" ", text)
-    text = _EMOJI.sub(" ", text)
+    text = _EMOJI.sub(_emoji_said, text)
     text = _EMOTICON.sub(".", text)  # a face ends what it follows, like a full stop
     # A run of brackets says nothing, and each opener left open was closed in the fact
     # ("…peanuts " + "(" * 20000 stored 40,028 characters: attacker 283)
@@ -2542,10 +2555,12 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
 
 # --- correction frames -------------------------------------------------------------------------
 
+# Y never starts with "not": "It's not me who's allergic, it's my son, it's not me who…"
+# (said twice) is no "Y, not X"; it stored a 41,000-character clarification (attacker 322).
 # fmt: off
 _EN_REPLACE_FRAMES = (
-    re.compile(r"^(?:no,?\s*)?I (?:said|meant|wrote|typed|asked for|asked about|was talking about|was referring to)\s+(?P<y>.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>.+)$", _I),
-    re.compile(r"^(?:no,?\s*)?(?:it's|it is|that's|that is|it was)\s+(?P<y>.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>.+)$", _I),
+    re.compile(r"^(?:no,?\s*)?I (?:said|meant|wrote|typed|asked for|asked about|was talking about|was referring to)\s+(?!not\b)(?P<y>.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>.+)$", _I),
+    re.compile(r"^(?:no,?\s*)?(?:it's|it is|that's|that is|it was)\s+(?!not\b)(?P<y>.+?),?\s+(?:and\s+|but\s+)?not\s+(?P<x>.+)$", _I),
     re.compile(r"^not\s+(?P<x>.+?),(?!\s*(?:so|and|because|which|please)\b)\s*(?:but\s+|it's\s+|it is\s+|it was\s+|rather\s+)?(?P<y>.+)$", _I),
 )
 # fmt: on
