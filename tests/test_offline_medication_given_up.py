@@ -83,3 +83,33 @@ def test_stopped_taking_is_a_medications_stop(told: str, later: str) -> None:
     stored = facts_after(told)
     assert stored != []
     assert facts_after(told, later) == stored
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        ("我在吃华法林。", "我把华法林停了。"),
+        ("我每天吃布洛芬。", "医生让我把布洛芬停掉了。"),
+        ("我在吃奥美拉唑。", "我已经不吃奥美拉唑了。"),
+        ("我在用胰岛素。", "我现在不用胰岛素了。"),
+        ("我在吃舍曲林。", "我已经不再服用舍曲林了。"),
+    ],
+)
+def test_a_chinese_medication_given_up_by_its_names_ending_is_withdrawn(
+    told: str, later: str
+) -> None:
+    assert facts_after(told, later) == []
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        # an allergy or a limit stays when the thing is given up
+        ("我对阿莫西林过敏。", "我把阿莫西林停了。"),
+        ("我不能吃布洛芬。", "我已经不吃布洛芬了。"),
+        # no drug is named
+        ("我在吃华法林。", "我把车停了。"),
+    ],
+)
+def test_what_a_chinese_stop_does_not_name_stays(told: str, later: str) -> None:
+    assert facts_after(told, later) == facts_after(told) != []
