@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_quality_kinds import facts_after
+from tests.test_quality_kinds import facts_after, facts_of_one_update
 
 
 @pytest.mark.parametrize(
@@ -113,3 +113,40 @@ def test_a_chinese_medication_given_up_by_its_names_ending_is_withdrawn(
 )
 def test_what_a_chinese_stop_does_not_name_stays(told: str, later: str) -> None:
     assert facts_after(told, later) == facts_after(told) != []
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        ["AI: Noted.", "Only for ten days, until the operation."],
+        ["Just for a fortnight."],
+        ["AI: Okay.", "Temporarily, my cardiologist wants a break."],
+        ["AI: Got it.", "I'm restarting after the holidays."],
+    ],
+)
+def test_a_stop_said_for_a_while_in_the_next_message_keeps_the_medication(
+    later: list[str],
+) -> None:
+    turns = ["I take atenolol every morning.", "I stopped taking atenolol.", *later]
+    assert "User takes atenolol every morning" in facts_of_one_update(*turns)
+
+
+def test_a_while_word_later_in_the_next_message_or_two_messages_on_keeps_nothing() -> None:
+    said = ["I take atenolol every morning.", "I stopped taking atenolol."]
+    assert facts_of_one_update(*said, "I moved to Hull. Before that I lived in Goole.") == [
+        "User moved to Hull"
+    ]
+    assert facts_of_one_update(*said, "Thanks.", "Just for a fortnight.") == []
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "我把华法林停了，做完胃镜再吃。",
+        "我把华法林停了，就这几天。",
+        "医生让我停用华法林了，等拆线再说。",
+    ],
+)
+def test_a_chinese_stop_for_a_while_keeps_the_medication_and_stores_no_when(later: str) -> None:
+    # "做完胃镜再吃" says when the medication starts again: no fact of its own
+    assert facts_after("我在吃华法林。", later) == ["用户在吃华法林"]

@@ -89,6 +89,7 @@ from deerflow_memory.update.offline.rules import (
 )
 from deerflow_memory.update.offline.text import (
     candidates_from_text,
+    for_a_while,
     restated,
     restated_need,
     still_the_users,
@@ -285,6 +286,9 @@ class OfflineExtractor:
                     found = [c for c in found if c is not withdrawal] + ([popped] if popped else [])
                     last_said, said_before, last_text, reply = [], None, text, ""
                     continue
+            if (stops := [c for c in last_said if c.medication_stopped]) and for_a_while(text):
+                # "I stopped taking warfarin." and then "Just for a week.": it is taken still
+                found = [c for c in found if all(c is not s for s in stops)]
             restore, theirs_before = theirs_before, []
             if restore and me_as_well(text):
                 found += restore  # "…I mean my son is." and then "So am I.": the user's too

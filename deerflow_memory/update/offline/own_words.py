@@ -459,7 +459,16 @@ def implied_own_words(clause: str) -> Candidate | None:
     text = clause.strip()
     if not text or text.startswith("我") or _ZH_NOT_THE_USER.search(text):
         return None
+    if _ZH_WHEN_AGAIN.search(text):
+        return None
     return own_words("我" + text, zh=True)
+
+
+# When something starts again, or how long only: "手术后再吃", "等复查完再说", "只是手术前几天"
+# say of what was said before that it is for a while, no fact of their own.
+_ZH_WHEN_AGAIN = re.compile(
+    r"再(?:吃|用|喝|说|开始|看)(?:吧|了|呢)?$|^(?:只是|就|只)[^，,]{0,12}(?:几天|几周|一阵子?|一段时间)$"
+)
 
 
 # "type 1 diabetic, so …", "Left-handed, so …": a description of the user that

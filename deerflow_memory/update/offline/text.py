@@ -120,7 +120,7 @@ from deerflow_memory.update.offline.vocabulary import (
 from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import LINE_BREAKS, without_invisible
 
-__all__ = ["candidates_from_text", "restated", "restated_need"]
+__all__ = ["candidates_from_text", "for_a_while", "restated", "restated_need"]
 
 _I = re.IGNORECASE
 
@@ -649,9 +649,23 @@ _FOR_A_WHILE = re.compile(
     r"|(?:a|short|little) (?:break|pause)|restart\w*|resum\w*|back on|next (?:week|month|year))\b"
     r"|暂时|先停|先不|停几天|停[一两三几\d]+(?:天|周|个?星期|个?月)|手术|复查|检查|期间"
     r"|(?<!不)(?<!不用)再(?:吃|用)|等[^。！？]{0,12}再"
-    r"|过几天|一阵子|一段时间",
+    r"|过几天|这几天|这阵子|一阵子|一段时间",
     re.IGNORECASE,
 )
+_FIRST_SENTENCE = re.compile(r"[^.!?。！？\n]*")
+
+
+def for_a_while(message: str) -> bool:
+    """Whether ``message`` opens by saying a stop is for a while only ("Just for a week.",
+    "Until the surgery, then I restart.", "手术后再吃。"): said in the user's next message
+    after "I stopped taking warfarin.", the medication stays (see :data:`_FOR_A_WHILE`)."""
+    first = _FIRST_SENTENCE.match(message.lstrip())
+    return first is not None and _FOR_A_WHILE.search(first[0][:_CONTEXT_MOST]) is not None
+
+
+_CONTEXT_MOST = 400  # characters of a first sentence read for a while-word
+
+
 # (after a comma: "…foods I don't know", "…the band Hopefully" end a fact with such words)
 _HEDGE_AFTER_EN = re.compile(
     rf",\s*\b{_EN_HEDGE}[\s.!?~…]*$"
@@ -1161,7 +1175,26 @@ def _prepare(text: str) -> str:
     # One space for any run of spaces: the patterns' "\s*X" tried each position of a
     # long run (40,000 spaces in one sentence held the updater for 68 s).
     text = _SPACE_RUN.sub(" ", text)
+    if ";" in text:
+        text = _SEMICOLON_LIST.sub(lambda m: m[0].replace(";", ","), text)
     return _run_ons_apart(text.replace("’", "'").replace("‘", "'"))
+
+
+# A list written with semicolons ("I'm allergic to peanuts; shellfish; and sesame", "Meds:
+# ramipril; rosuvastatin; warfarin") is one sentence: its semicolons are commas. Two to eight
+# items after the first, or one after "and"/"or", each a few words with no subject of its
+# own, ending the sentence ("I'm vegan; my wife isn't" and "I'm vegan; love it." stay two).
+# ("…; pecans too; and also to pistachios" are sentences of their own, read as such).
+_SEMICOLON_AFTER = (
+    r"\s*;\s*(?!(?:I|I'm|I've|my|we|he|she|they|it|it's|you|this|that|there|his|her|our|their)\b"
+    r"|[^;.!?\n]*\b(?:too|also|as well|either|neither)\b)"
+)
+_SEMICOLON_ITEM = r"[^\s;.!?\n]+(?:[^\S\n]+[^\s;.!?\n]+){0,3}"
+_SEMICOLON_LIST = re.compile(
+    rf"(?:{_SEMICOLON_AFTER}{_SEMICOLON_ITEM}){{2,8}}(?=\s*(?:[.!?\n]|$))"
+    rf"|{_SEMICOLON_AFTER}(?=(?:and|or)\s+{_SEMICOLON_ITEM}\s*(?:[.!?\n]|$))",
+    _I,
+)
 
 
 # A message typed without stops ("i live in leeds i work at a bank", "i like thai food my
@@ -2171,6 +2204,22 @@ _EN_OWN_HABIT = re.compile(
 )
 
 
+def _need_list(parts: list[str], at: int, merged: str) -> tuple[str, int] | None:
+    """``merged`` (a clause and the item ``parts[at]``) with the next few items of its list,
+    and the index of the last one, when only then does the clause say a need; else None."""
+    for j in range(at + 2, min(len(parts), at + 10), 2):
+        item = parts[j].strip()
+        if not _A_THING_MORE.fullmatch(_ADDING.sub("", item).strip()):
+            return None
+        merged = f"{merged}{parts[j - 1]}{item}"
+        if len(merged) > _MAX_CLAUSE:
+            return None
+        said = match_clause(_en_normalise(merged), False)
+        if said is not None and said.constraint:
+            return merged, j
+    return None
+
+
 def _owned(clause: str, zh: bool) -> bool:
     """Whether a clause without "I"/"我" first is still the user's statement or retraction."""
     return match_clause(clause, zh) is not None or match_retraction(clause, zh) is not None
@@ -2332,7 +2381,10 @@ def _clauses(
     mine = mine and (zh or _EN_ANOTHER_PERSON.search(sentence) is None)
     examples = False
     separator = ""
+    joined_upto = -1  # parts already joined to a clause ahead of their turn
     for i, part in enumerate(parts):
+        if i <= joined_upto:
+            continue
         if i % 2:
             separator += part
             continue
@@ -2475,6 +2527,10 @@ def _clauses(
                 or (examples and _zh_need_with_examples(_zh_normalise(merged)) is not None)
             ):
                 clauses[-1][0] = merged
+            elif not zh and clauses[-1][1] == _SELF and (whole := _need_list(parts, i, merged)):
+                # "I take lisinopril, rosuvastatin, and aspirin": a list that says the need
+                # only once its last item is in (the middle items were dropped)
+                clauses[-1][0], joined_upto = whole
         else:
             clauses.append([fragment, None])
     result: list[tuple[str, str | None]] = []
