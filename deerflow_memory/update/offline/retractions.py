@@ -78,6 +78,8 @@ AGO_EN = r"(?: (?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter
 # Iceland); "the marathon plan" / "thing" / "diet" name no kind of their own: "marathon".
 _PLAN_EN = r"(?:(?P<head>trip|holiday|vacation|move|course|wedding|visit|journey)|plan|plans|idea|goal|diet|thing)"
 _EMPLOYER_SLOTS = ("employer", "workplace")
+_PARTNER_EN = r"boyfriend|girlfriend|partner|fianc[eé]e?|bf|gf"
+_PARTNER_ZH = r"男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻"
 
 # Someone else's, said short or without the apostrophe ("my moms egg allergy", "my bf's"),
 # and a kind of allergy that names no thing ("my seasonal allergy is gone").
@@ -95,6 +97,9 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I {ADV_EN}no longer (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+)$", _I),
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I),
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
+    # "I broke up with my boyfriend", "My girlfriend and I split up": the partner goes
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:broke|broken|split) up with (?:my )?(?P<v>{_PARTNER_EN}){AGO_EN}$", _I),
+    re.compile(rf"^my (?P<v>{_PARTNER_EN}) and I (?:have )?(?:broke|broken|split) up{AGO_EN}$", _I),
     # "I outgrew my kiwi allergy" (a need only: "I outgrew my jeans" is said as it is)
     re.compile(rf"^I (?:outgrew|grew out of) (?P<v>[\w' -]{{1,60}}?(?:allerg(?:y|ies)|intolerance|sensitivity|asthma|eczema))(?: (?:as a (?:kid|child|teen(?:ager)?|baby)|in (?:my teens|childhood|high school)|when I was (?:\w+ ?){{1,3}}|finally|eventually|completely)|{AGO_EN})?$", _I),
     # "I never said I was vegan": what is denied goes ("I never told you I'm allergic to
@@ -115,7 +120,9 @@ _ZH_RETRACTIONS = (
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)(?:住在|住|生活在|待在|在)(?P<v>.+?)(?:住|生活|工作|上班|读书|上学)?了$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)(?P<v>吃素)了$"),
     # "我早就不追剧了", "我现在不抽烟了": a habit given up; the object is what is withdrawn.
-    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在|好久|很久)*(?:不再|不|没再)(?P<v>(?:吃|喝|抽|玩|打|养|开|追|看|用|练|弹|跑|去|做|戴|穿)[\u4e00-\u9fffA-Za-z]{{1,8}}?)了$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在|好久|很久)*(?:不再|不|没再)(?P<v>(?:吃|喝|抽|玩|打|养|开|追|看|用|练|弹|跑|去|做|戴|穿|学)[\u4e00-\u9fffA-Za-z]{{1,8}}?|减肥|健身|节食|备孕|考研|加班|熬夜)了$"),
+    # "我跟男朋友分手了", "我和对象分了": the partner goes
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?:跟|和)(?P<v>{_PARTNER_ZH})分(?:手)?了$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?P<left>离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*对(?P<a>.+?)(?:已经|早就|现在|都|也)*(?:不再|不)(?P<k>过敏|敏感)了$"),
     # "我不再对花生过敏了", "我的花生过敏已经好了": the need named as it is said

@@ -146,6 +146,10 @@ _CLAUSE_END = re.compile(r"[,;:.!?]|\s(?:and|but|so|where|which|who|while|becaus
 _ZH_WITH = re.compile(
     rf"^我(?:和|跟|与)(?:我的?)?(?P<who>{KIN_ZH})(?:一起)?(?P<rest>.+)$|^我们(?:一家|家|俩|两个|夫妻|全家)?(?P<rest2>(?:现在|目前|已经|刚|一直)*(?:住在|住|租|买了|搬到|搬去|养了).+)$"
 )
+# Parting is no thing done together: "My girlfriend and I split up" is "I split up with my
+# girlfriend", "我跟男朋友分手了" stays as said (both withdraw the partner).
+_EN_PARTED = re.compile(r"^(?:have |'ve )?(?P<verb>broke|broken|split) up(?P<rest>.*)$", _I)
+_ZH_PARTED = re.compile(r"^(?:已经|早就|刚)*(?:分手|分了|离婚)")
 _EN_FREQUENCY_FIRST = re.compile(
     r"^(?P<f>(?:every|each|most) (?:day|morning|evening|night|week|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"days|mornings|evenings|nights|weekends|weekdays)|on (?:weekends|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days)|"
@@ -162,7 +166,7 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
     to work" → ("I cycle to work most mornings", "").
     """
     if zh:
-        if m := _ZH_WITH.match(sentence):
+        if (m := _ZH_WITH.match(sentence)) and not _ZH_PARTED.match(m["rest"] or ""):
             rest = m["rest"] or m["rest2"]
             return "我" + rest, f"（和{m['who']}一起）" if m["who"] else ""
         return sentence, ""
@@ -170,6 +174,8 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
         return f"{m['rest']} {m['f'].lower()}", ""
     sentence = _EN_DIET_PLURAL.sub(r"\g<diet>", sentence)
     if m := _EN_WITH.match(sentence):
+        if m["who"] and (parted := _EN_PARTED.match(m["rest"])):
+            return f"I {parted['verb']} up with my {m['who']}{parted['rest']}", ""
         words = m["rest"].split(" ")
         if _EN_TOGETHER.search(" ".join(w for w in words if w.casefold() not in _BOTH)):
             return f"We {m['rest']}", ""  # said of the two: no fact of the user's alone

@@ -1028,6 +1028,44 @@ _EN_STILL_ALONE = re.compile(
 _ZH_NOW_CHANGED = re.compile(
     r"^(?P<now>(?:我)?(?:现在|如今|目前)(?:又|也|开始|改成|改为)?[\u4e00-\u9fff]{2,12}?)了$"
 )
+# "我不在腾讯工作了，现在在美团": where the user is now, said without the verb of the place
+# given up, which it takes ("我现在在美团工作"); "…不住在上海了，现在在杭州" likewise.
+_ZH_NOW_AT = re.compile(r"^(?:我)?(?:现在|如今|目前)(?:改)?在(?P<at>[^，,了]{2,12})$")
+_ZH_LEFT_PLACE = re.compile(
+    r"不(?:再)?(?P<live>住)?在[^，,]{1,20}?(?P<verb>工作|上班|上学|读书|住)?了$"
+)
+
+
+# "I don't work at Acme anymore, I'm at Globex now": an employer, said after the one left.
+_EN_LEFT_WORK = re.compile(r"\b(?:don't|do not|no longer) work (?:at|for) ", _I)
+_EN_NOW_AT = re.compile(
+    r"^(?:now,? )?I'm (?:now )?(?P<prep>at|with) (?P<at>(?-i:[A-Z][\w&.'-]*)(?: (?-i:[A-Z][\w&.'-]*)){0,3})"
+    r"(?: now| these days| instead)?$",
+    _I,
+)
+
+
+def _zh_now_said(fragment: str, before: str) -> str | None:
+    """What the user is or does now, said after a clause that withdraws what they were (a
+    rule's retraction), with the subject it dropped; else ``None``."""
+    before = _zh_normalise(before)
+    if (changed := _ZH_NOW_CHANGED.match(fragment)) is not None:
+        was = match_clause(before, True)
+        now_said = "我" + changed["now"].removeprefix("我")
+        return now_said if was and was.retract and match_clause(now_said, True) else None
+    if (
+        (now := _ZH_NOW_AT.match(fragment))
+        and (left := _ZH_LEFT_PLACE.search(before))
+        and match_retraction(before, True) is not None
+    ):
+        verb = "住" if left["live"] else left["verb"] or "住"  # ("不在北京了": not there)
+        if verb in ("上学", "读书"):
+            return None  # (a school is no workplace)
+        now_said = f"我现在住在{now['at']}" if verb == "住" else f"我现在在{now['at']}{verb}"
+        return now_said if match_clause(now_said, True) else None
+    return None
+
+
 # (not "I'm a 素食者": an English opening before a Chinese noun is read as Chinese)
 _EN_OPENING = re.compile(
     r"\s*(?:I am|I'm|I've|I'd|my|My|I(?! am\b))\s+"
@@ -2407,12 +2445,17 @@ def _clauses(
             zh
             and clauses
             and clauses[-1][1] == _SELF
-            and (changed := _ZH_NOW_CHANGED.match(fragment))
-            and (was := match_clause(_zh_normalise(clauses[-1][0] or ""), True))
-            and was.retract
-            and match_clause(now_said := "我" + changed["now"].removeprefix("我"), True)
+            and (now_said := _zh_now_said(fragment, clauses[-1][0] or ""))
         ):
             fragment = now_said  # with the subject it dropped
+        if (
+            not zh
+            and clauses
+            and clauses[-1][1] == _SELF
+            and (at := _EN_NOW_AT.match(fragment))
+            and _EN_LEFT_WORK.search(clauses[-1][0] or "")
+        ):
+            fragment = f"I work {at['prep']} {at['at']}"  # "…anymore, I'm at Meta now"
         was_told = False
         if told and (said := _told_need(fragment, zh)) is not None:
             fragment, was_told = said, True  # "My allergist said I'm allergic to…": a need

@@ -1,0 +1,106 @@
+"""What the user was, given up, and what they are now, in Chinese and English.
+
+Before:
+- "我不在腾讯工作了，现在在美团。" withdrew the old employer and stored nothing of the new
+  one ("现在在美团" has no verb of its own), nor did "…, I'm at Meta now." in English.
+- "我后来转行做了程序员", "我转做后端了" and "我在上海住了五年了" stored nothing.
+- "我跟男朋友分手了" was read as something done with the boyfriend ("我分手了") and
+  withdrew nothing; "I broke up with my boyfriend" and "My girlfriend and I split up"
+  withdrew nothing either (the latter stored "User splits up … (with their girlfriend)").
+- "我现在不减肥了" and "我不学吉他了" withdrew nothing.
+
+Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_quality_kinds import facts_after
+
+
+@pytest.mark.parametrize(
+    ("told", "later", "stored"),
+    [
+        ("我在京东工作。", "我不在京东工作了，现在在小米。", ["用户现在在小米工作"]),
+        ("我在华为上班。", "我已经不在华为上班了，目前在比亚迪。", ["用户现在在比亚迪上班"]),
+        ("我住在南京。", "我不住在南京了，现在在苏州。", ["用户住在苏州"]),
+        (
+            "I work at Initech.",
+            "I don't work at Initech anymore, I'm at Hooli now.",
+            ["User works at Hooli"],
+        ),
+        (
+            "I work for Initech.",
+            "I no longer work for Initech, now I'm with Hooli.",
+            ["User works with Hooli"],
+        ),
+    ],
+)
+def test_the_place_given_up_goes_and_the_new_one_is_stored(
+    told: str, later: str, stored: list[str]
+) -> None:
+    assert facts_after(told, later) == stored
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        # a school is no workplace, and "at home" names no employer
+        ("我在复旦读书。", "我不在复旦读书了，现在在交大。"),
+        ("I work at Initech.", "I don't work at Initech anymore, I'm at home now."),
+    ],
+)
+def test_no_new_place_is_made_up(told: str, later: str) -> None:
+    assert facts_after(told, later) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("我在厦门住了三年了。", ["用户住在厦门"]),
+        ("我在西安生活了十几年。", ["用户住在西安"]),
+        (
+            "我本科学的是化学，后来转行做了设计师。",
+            ["用户本科学的是化学", "用户后来转行做了设计师"],
+        ),
+    ],
+)
+def test_a_home_of_years_and_a_new_job_are_stored(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+def test_a_new_job_takes_the_old_ones_place() -> None:
+    assert facts_after("我是会计。", "我去年改行当了厨师。") == ["用户去年改行当了厨师"]
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        ("我有女朋友。", "我跟女朋友分手了。"),
+        ("我有对象。", "我和对象分了。"),
+        ("I have a boyfriend.", "I broke up with my boyfriend."),
+        ("I have a girlfriend.", "My girlfriend and I split up in March."),
+    ],
+)
+def test_a_partner_parted_from_is_withdrawn(told: str, later: str) -> None:
+    assert facts_after(told, later) == []
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        ("我在减肥。", "我现在不减肥了。"),
+        ("我在学钢琴。", "我不学钢琴了。"),
+        ("我每天健身。", "我已经不健身了。"),
+    ],
+)
+def test_a_chinese_pursuit_given_up_is_withdrawn(told: str, later: str) -> None:
+    assert facts_after(told, later) == []
+
+
+def test_what_is_done_together_is_still_read_as_the_users() -> None:
+    assert facts_after("我和老公刚搬到无锡。") == ["用户住在无锡（和老公一起）"]
+    assert facts_after("My husband and I live in Cork.") == [
+        "User lives in Cork (with their husband)"
+    ]
