@@ -104,3 +104,52 @@ def test_what_is_done_together_is_still_read_as_the_users() -> None:
     assert facts_after("My husband and I live in Cork.") == [
         "User lives in Cork (with their husband)"
     ]
+
+
+@pytest.mark.parametrize(
+    ("told", "later", "stored"),
+    [
+        ("我每天早上喝咖啡。", "我戒了咖啡。", ["用户戒了咖啡"]),
+        ("我每天喝奶茶。", "我最近戒奶茶了。", ["用户最近戒奶茶了"]),
+        ("我在学钢琴。", "钢琴我不学了。", []),
+        ("我在学法语。", "法语我早就放弃了。", []),
+        ("我每天喝咖啡。", "咖啡我已经戒了。", ["用户已经戒了咖啡"]),
+    ],
+)
+def test_a_habit_quit_or_a_thing_given_up_said_first_goes(
+    told: str, later: str, stored: list[str]
+) -> None:
+    assert facts_after(told, later) == stored
+
+
+@pytest.mark.parametrize("said", ["今天我不吃了。", "晚饭我不吃了。"])
+def test_a_time_or_a_meal_said_first_is_no_habit(said: str) -> None:
+    assert facts_after("我喜欢吃晚饭前散步。", said) == ["用户喜欢吃晚饭前散步"]
+
+
+@pytest.mark.parametrize(
+    ("told", "later", "stored"),
+    [
+        ("I'm a student.", "I graduated in June.", ["User graduated in June"]),
+        ("我是学生。", "我已经毕业了。", ["用户已经毕业了"]),
+        ("我是研究生。", "我研究生毕业了。", ["用户研究生毕业了"]),
+        ("我是会计。", "我不做会计了。", []),
+        ("我是老师。", "我已经不当老师了。", []),
+        ("I work at Initech.", "I switched jobs last month.", ["User switched jobs last month"]),
+        ("我在京东工作。", "我跳槽了。", ["用户跳槽了"]),
+    ],
+)
+def test_a_study_or_a_job_over_goes(told: str, later: str, stored: list[str]) -> None:
+    assert facts_after(told, later) == stored
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        ("I tutor students in physics.", "I graduated in June."),
+        ("我教学生画画。", "我毕业了。"),
+        ("I'm a nurse.", "I graduated in June."),
+    ],
+)
+def test_graduating_keeps_what_is_no_study_of_the_users(told: str, later: str) -> None:
+    assert facts_after(told)[0] in facts_after(told, later)

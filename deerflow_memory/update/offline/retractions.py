@@ -46,6 +46,7 @@ from deerflow_memory.update.offline.vocabulary import (
     KIN_ZH,
     MEDICATION_NAME_EN,
     NEED_THING_EN,
+    PROF_ZH,
     SINCE_WHEN_EN,
     TAKEN_BACK,
     TAKEN_BACK_ZH,
@@ -112,13 +113,15 @@ _EN_WITHDRAWALS = (
     # "my peanut allergy is gone", "my lactose intolerance went away"
     re.compile(rf"^my (?!.*\b(?:{KIN_EN}|{_KIN_SAID_SHORT})s?\b|{_NO_ONE_THING}\b)(?P<of>[\w -]{{1,40}}?) (?P<kind>allergy|intolerance|sensitivity) (?:(?:is|'s|has|seems) (?:now |finally |completely |totally )?(?:gone|over|cured|resolved|cleared up|disappeared|gone away)|(?:finally |completely )?(?:went away|cleared up|disappeared|resolved))$", _I),
 )
-_EN_JOB_LOST = re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|lost|resigned from|walked out of) my job{AGO_EN}$|^I(?:'ve| have)? {ADV_EN}(?:resigned|got laid off|was laid off|got fired|was let go|been laid off){AGO_EN}$", _I)
+_EN_JOB_LOST = re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|lost|resigned from|walked out of) my job{AGO_EN}$|^I(?:'ve| have)? {ADV_EN}(?:resigned|got laid off|was laid off|got fired|was let go|been laid off|changed jobs|switched jobs){AGO_EN}$", _I)
 
 _ZH_RETRACTIONS = (
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再是|不是|不当)(?:一个|一名|个|名)?(?P<v>.+?)了$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*不再是(?:一个|一名|个|名)?(?P<v>.+)$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)(?:住在|住|生活在|待在|在)(?P<v>.+?)(?:住|生活|工作|上班|读书|上学)?了$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再|不)(?P<v>吃素)了$"),
+    # "我不做程序员了", "我已经不当老师了": a job given up
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*不(?:再)?(?:做|当|干)(?:一名|一个|个|名)?(?P<v>{PROF_ZH})了$"),
     # "我早就不追剧了", "我现在不抽烟了": a habit given up; the object is what is withdrawn.
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在|好久|很久)*(?:不再|不|没再)(?P<v>(?:吃|喝|抽|玩|打|养|开|追|看|用|练|弹|跑|去|做|戴|穿|学)[\u4e00-\u9fffA-Za-z]{{1,8}}?|减肥|健身|节食|备孕|考研|加班|熬夜)了$"),
     # "我跟男朋友分手了", "我和对象分了": the partner goes
@@ -185,7 +188,14 @@ _ZH_MEDICATION_STOPPED = (
     # "我已经不吃二甲双胍了", "我现在不用胰岛素了"
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|现在)*(?:不吃|不用|不服用)(?P<v>{_ZH_DRUG})了$"),
 )
-_ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?P<v>辞职|离职|被裁员?|被辞退|失业)了$")
+_ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?P<v>辞职|离职|被裁员?|被辞退|失业|换工作|跳槽)了$|^我{ADV_ZH}(?:已经|早就|刚)*(?P<v2>换了工作|换了份工作|跳槽了)$")
+# Graduated: "I graduated last year", "我研究生毕业了" (the user is a student no more; the
+# statement stays, and a fact of being a student goes)
+_EN_GRADUATED = re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:graduated|finished (?:uni|university|college|school|my degree|my studies))(?: from [\w' -]{{1,40}})?{AGO_EN}$", _I)
+_ZH_GRADUATED = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚|今年|去年)*(?P<of>大学|研究生|硕士|博士|本科|高中)?毕业了$")
+# (only a fact that says the user is that student goes: "User tutors students", "用户教学生
+#数学" stay)
+_ZH_STUDENT_OF = {"大学": "大学生", "研究生": "研究生", "硕士": "硕士生", "博士": "博士生", "本科": "本科生", "高中": "高中生"}
 # fmt: on
 # Words of a retraction that stand for the same thing in stored facts ("吃素" ~ "素食者").
 _RETRACT_STEMS = {"素食者": "素", "素食主义者": "素", "吃素": "素", "素食": "素"}
@@ -561,8 +571,12 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
     job = (_ZH_JOB_LOST if zh else _EN_JOB_LOST).match(clause)
     if job is not None:
         content = zh_statement(clause) if zh else en_statement(clause)
-        lost = job.groupdict().get("v") or "job"
+        lost = job.groupdict().get("v") or job.groupdict().get("v2") or "job"
         return Candidate(content, C.CONTEXT, 0.9, retract=lost, retract_slots=_EMPLOYER_SLOTS)
+    if graduated := (_ZH_GRADUATED if zh else _EN_GRADUATED).match(clause):
+        content = zh_statement(clause) if zh else en_statement(clause)
+        student = "是" + _ZH_STUDENT_OF.get(graduated["of"] or "", "学生") if zh else "student"
+        return Candidate(content, C.CONTEXT, 0.9, retract=student, retract_whole=True)
     patterns = _ZH_RETRACTIONS + _ZH_WITHDRAWALS if zh else _EN_RETRACTIONS + _EN_WITHDRAWALS
     said_wrong = _ZH_SAID_WRONG if zh else _EN_SAID_WRONG
     stopped = _ZH_MEDICATION_STOPPED if zh else _EN_MEDICATION_STOPPED

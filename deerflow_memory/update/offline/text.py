@@ -652,6 +652,31 @@ _FOR_A_WHILE = re.compile(
     r"|过几天|这几天|这阵子|一阵子|一段时间",
     re.IGNORECASE,
 )
+# A thing given up, said first: "吉他我不学了", "咖啡我已经戒了", "日语我放弃了" (not a time or
+# a meal: "今天我不吃了", "晚饭我不吃了" say no habit).
+_ZH_TOPIC_FIRST = re.compile(
+    r"^(?P<obj>(?!今天|明天|昨天|现在|以后|这次|下次|这|那|[早午晚]?饭|[早午晚]餐|他|她|它|你|我)"
+    r"[\u4e00-\u9fffA-Za-z]{1,8}?)我(?P<adv>(?:已经|早就|现在|也|都)*)"
+    r"(?P<verb>不(?:再)?(?:学|喝|吃|抽|玩|打|练|弹|追|看|用|做)|戒(?:掉)?|放弃)了$"
+)
+
+
+def _zh_said_in_order(first: re.Match[str]) -> str:
+    verb = first["verb"]
+    if verb.startswith("不"):
+        return f"我{first['adv']}{verb}{first['obj']}了"
+    return f"我{first['adv']}{verb.removesuffix('掉')}了{first['obj']}"
+
+
+# A habit quit, as the rules state it ("用户戒了咖啡", "用户已经把奶茶戒掉了").
+_ZH_QUIT = re.compile(
+    r"^用户(?:已经|早就|现在|终于|最近)*(?:把)?戒(?:了|掉了|掉)?"
+    r"(?P<x>咖啡|奶茶|可乐|碳酸饮料|饮料|茶|酒|烟|糖|甜食|零食|夜宵|宵夜)(?:戒掉)?了?$"
+)
+_ZH_HABIT_VERB = {
+    "烟": "抽",
+    **dict.fromkeys(("咖啡", "奶茶", "可乐", "碳酸饮料", "饮料", "茶", "酒"), "喝"),
+}
 _FIRST_SENTENCE = re.compile(r"[^.!?。！？\n]*")
 
 
@@ -2466,6 +2491,8 @@ def _clauses(
             hedged, fragment = said != fragment, _as_statement(said)  # "Being vegan": "I'm vegan"
         # (a Chinese cleft after a clause: "我儿子没事，是我对虾过敏")
         fragment = _zh_normalise(_cleft(fragment, True)) if zh else _en_normalise(fragment)
+        if zh and (first := _ZH_TOPIC_FIRST.match(fragment)):
+            fragment = _zh_said_in_order(first)  # "吉他我不学了": "我不学吉他了"
         sep, separator = separator, ""
         # an item of examples: opening with "比如…", or after one and "、"
         examples = zh and ((examples and "、" in sep) or _ZH_FOR_EXAMPLE.match(raw) is not None)
@@ -3312,6 +3339,14 @@ def candidates_from_text(text: str) -> list[Candidate]:
         found = [c for c in found if not (c.retract and says_need(c.retract))]
     if _FOR_A_WHILE.search(text):  # "…off warfarin. Just for a week.": no stop for good
         found = [c for c in found if not c.medication_stopped]
+    # "我戒了咖啡": the need is stored, and the habit given up for it goes ("用户每天喝咖啡")
+    found += [
+        Candidate(
+            "", FactCategory.CONTEXT, 0.9, retract=f"{_ZH_HABIT_VERB.get(m['x'], '吃')}{m['x']}"
+        )
+        for c in found
+        if (m := _ZH_QUIT.match(c.content)) is not None
+    ]
     no_dislike = {  # "Jazz isn't my thing, it's my life": no dislike of jazz
         f"user does not like {mine['what'].strip().casefold()}"
         for mine in _SOMEONE_ELSES.finditer(text)
