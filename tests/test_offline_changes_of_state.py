@@ -153,3 +153,43 @@ def test_a_study_or_a_job_over_goes(told: str, later: str, stored: list[str]) ->
 )
 def test_graduating_keeps_what_is_no_study_of_the_users(told: str, later: str) -> None:
     assert facts_after(told)[0] in facts_after(told, later)
+
+
+@pytest.mark.parametrize(
+    ("told", "later", "stored"),
+    [
+        ("I'm single.", "I got engaged in May.", ["User got engaged in May"]),
+        ("I'm married.", "I got divorced last year.", ["User got divorced last year"]),
+        ("I'm a plumber.", "I retired last year.", ["User retired last year"]),
+        ("I'm a nurse.", "I've just retired from nursing.", ["User has just retired from nursing"]),
+        ("I drink cola every day.", "I've cut out cola.", []),
+        ("I'm on a paleo diet.", "I'm done with paleo.", []),
+        ("I use Eclipse.", "I switched from Eclipse to IntelliJ.", ["User switched to IntelliJ"]),
+        ("I have a hamster.", "My hamster died last week.", []),
+        ("I'm pregnant.", "I had the baby last week.", []),
+        ("我怀孕了。", "宝宝出生了。", []),
+        ("我养了一只兔子。", "我的兔子上个月死了。", []),
+    ],
+)
+def test_a_change_of_state_takes_the_old_ones_place(
+    told: str, later: str, stored: list[str]
+) -> None:
+    assert facts_after(told, later) == stored
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        # a pet gone is no allergy over
+        ("I'm allergic to hamsters.", "My hamster died last week."),
+        # "done with" a medication may be frustration (attacker 305)
+        ("I take metformin.", "I'm done with metformin!"),
+    ],
+)
+def test_what_a_change_does_not_end_stays(told: str, later: str) -> None:
+    assert facts_after(told)[0] in facts_after(told, later)
+
+
+def test_a_move_from_one_place_to_another_is_read_as_a_move() -> None:
+    stored = facts_after("I live in Derby.", "I moved from Derby to Leicester last year.")
+    assert stored == ["User moved from Derby to Leicester last year"]

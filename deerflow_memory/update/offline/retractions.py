@@ -38,6 +38,7 @@ from deerflow_memory.update.offline.rules import (
     zh_statement,
 )
 from deerflow_memory.update.offline.vocabulary import (
+    AGO_EN,
     ALLERGEN_EN,
     CJK,
     CONDITION_EN,
@@ -73,8 +74,6 @@ _I = re.IGNORECASE
 C = FactCategory
 
 _ANYMORE_EN = r"(?:anymore|any more|any longer|these days|now|after all)"  # ("…not allergic to X after all": it was never so)
-# When a thing ended, said after it ("…last year", "…in June", "…back in 2022"): optional.
-AGO_EN = r"(?: (?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter)| (?:a few |a couple of |a |an |\w+ )?(?:years?|months?|weeks?) ago| recently| a while ago| long ago| (?:in|back in|at the (?:end|start|beginning) of|in (?:early|late|mid-?)) ?(?:the )?(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|(?:19|20)\d\d)(?: (?:19|20)\d\d)?)?"
 # What a plan is: "the Iceland trip" withdraws "Iceland trip" (the trip, not every fact about
 # Iceland); "the marathon plan" / "thing" / "diet" name no kind of their own: "marathon".
 _PLAN_EN = r"(?:(?P<head>trip|holiday|vacation|move|course|wedding|visit|journey)|plan|plans|idea|goal|diet|thing)"
@@ -96,8 +95,17 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I {ADV_EN}(?:don't|do not) (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
     re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
     re.compile(rf"^I {ADV_EN}no longer (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+)$", _I),
-    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I),
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|cut out|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I),
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
+    # "I'm done with keto", "I'm through with Duolingo" (not of a medication: "I'm done with
+    # warfarin!" may be frustration, attacker 305)
+    re.compile(rf"^I'm {ADV_EN}(?:done|through|finished) with (?:the |my |an? )?(?!(?:{MEDICATION_NAME_EN})\b)(?P<v>[\w' -]{{2,40}}?)(?: {_ANYMORE_EN}| for good|{AGO_EN})$", _I),
+    # "I switched from VS Code to Neovim": the one left goes (what it became is said below)
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:switched|changed|gone|went) (?:over )?from (?P<v>[\w.+#' -]{{1,30}}?) to (?P<to>[\w.+#' -]{{1,30}}?){AGO_EN}$", _I),
+    # "My cat passed away", "Our dog died last year": the pet goes (only "has a cat" itself)
+    re.compile(rf"^(?:my|our) (?:\w+ )?(?P<pet>cat|dog|rabbit|hamster|parrot|puppy|kitten|horse) (?:(?:sadly|recently|just) )?(?:passed away|died|passed|had to be put down|was put down){AGO_EN}$", _I),
+    # "I had the baby last week", "I gave birth": the pregnancy is over
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:had (?:the|my|our) bab(?:y|ies)|gave birth|given birth|had twins)(?P<birth>){AGO_EN}$", _I),
     # "I broke up with my boyfriend", "My girlfriend and I split up": the partner goes
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:broke|broken|split) up with (?:my )?(?P<v>{_PARTNER_EN}){AGO_EN}$", _I),
     re.compile(rf"^my (?P<v>{_PARTNER_EN}) and I (?:have )?(?:broke|broken|split) up{AGO_EN}$", _I),
@@ -124,6 +132,10 @@ _ZH_RETRACTIONS = (
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*不(?:再)?(?:做|当|干)(?:一名|一个|个|名)?(?P<v>{PROF_ZH})了$"),
     # "我早就不追剧了", "我现在不抽烟了": a habit given up; the object is what is withdrawn.
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在|好久|很久)*(?:不再|不|没再)(?P<v>(?:吃|喝|抽|玩|打|养|开|追|看|用|练|弹|跑|去|做|戴|穿|学)[\u4e00-\u9fffA-Za-z]{{1,8}}?|减肥|健身|节食|备孕|考研|加班|熬夜)了$"),
+    # "我生了", "宝宝出生了", "我已经生完了": the pregnancy is over
+    re.compile(r"^(?:我)?(?:已经|刚|上周|上个月)*(?:生了|生完了|生完孩子了|生宝宝了|(?:宝宝|孩子)(?:已经|刚)?出生了)(?P<birth>)$"),
+    # "我的猫去世了", "我家狗狗去年走了": the pet goes
+    re.compile(r"^我(?:的|家的?)(?P<pet>猫|狗|猫咪|狗狗|兔子|仓鼠|鹦鹉)(?:去年|上周|上个月|前几天|已经|刚)*(?:去世了|死了|走了|不在了)$"),
     # "我跟男朋友分手了", "我和对象分了": the partner goes
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?:跟|和)(?P<v>{_PARTNER_ZH})分(?:手)?了$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?P<left>离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
@@ -593,6 +605,12 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
             # "我对猫不过敏了" withdraws "对猫过敏", not every fact that mentions a cat.
             if groups.get("kind"):  # "my lactose intolerance went away": as a need is stored
                 raw = _NEED_AS_STORED[m["kind"].casefold()].format(m["of"])
+            elif groups.get("birth") is not None:
+                raw = "怀孕" if zh else "pregnant"
+            elif groups.get("pet"):
+                return Candidate(
+                    "", C.CONTEXT, 0.9, retract=_PET_HAD[zh].format(m["pet"]), retract_whole=True
+                )
             else:
                 raw = f"对{groups['a']}{groups['k']}" if groups.get("a") else m["v"]
             if groups.get("head"):  # "scrap the Iceland trip": the trip is what goes
@@ -603,7 +621,7 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
             if value is None:
                 return None
             return Candidate(
-                "",
+                f"User switched to {m['to']}" if groups.get("to") else "",
                 C.CONTEXT,
                 0.9,
                 retract=value,
@@ -615,6 +633,8 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
     return None
 
 
+# A pet gone: only the fact of having it goes ("has a cat"), not "is allergic to cats".
+_PET_HAD = {False: "has a {}", True: "养了一只{}"}
 _NEED_AS_STORED = {
     "allergy": "allergic to {}",
     "intolerance": "{} intolerant",

@@ -30,6 +30,7 @@ from deerflow_memory.models import FactCategory, says_nothing
 from deerflow_memory.update.offline.vocabulary import (
     ADV_EN,
     ADV_ZH,
+    AGO_EN,
     BODY_EN,
     BODY_PART_ZH,
     BODY_STATE_EN,
@@ -601,6 +602,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     # family, pets, marital status
     _r(rf"^I have (?P<v>{NUM_EN} (?:(?:young|little|small|grown|grown-up|teenage|adult|baby|twin|new|lovely|beautiful|adopted|older|younger|big|elder)\s+)*(?:kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby|grandchildren|grandkids|twins|toddlers?|teenagers?|wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|brothers?|sisters?|siblings?|dogs?|cats?|puppy|puppies|kittens?|pets?|parrot|rabbit|hamster)\b.*)$", C.CONTEXT, 0.9),
     _r(r"^I'm (?:happily |recently |newly )?(?P<v>married|divorced|single|engaged|widowed|separated)(?: (?:to|with) .+)?$", C.CONTEXT, 0.9, "marital"),
+    # "I got married last month", "We got engaged": the new status takes the old one's place
+    _r(rf"^I (?:just |finally |recently )?(?:got|have got|'ve got|have gotten) (?P<v>married|divorced|engaged|separated)(?: (?:to|from) [\w' -]{{1,40}})?{AGO_EN}$", C.CONTEXT, 0.9, "marital"),
     _r(r"^I'm (?:a |an )?(?:proud |single |new |first-time |working |full-time |busy )*(?P<v>mom|mum|mother|dad|father|parent|grandmother|grandfather|grandma|grandpa)(?: of .+)?$", C.CONTEXT, 0.9),
     # ("20 weeks pregnant", "pregnant with twins", "breastfeeding": what to eat and take follows)
     _r(r"^I'm (?:(?:about |almost |nearly |over )?(?:\d{1,2}|a few|a couple of|[a-z]+) (?:weeks?|months?) )?"
@@ -618,6 +621,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I (?:currently |now )?work as (?:an? |the )?(?P<v>.+)$", C.CONTEXT, 0.9, "job"),
     _r(rf"^I'm (?:now |currently )?(?!(?:an? |the )?(?:(?:really|pretty|very|such an?|quite|total|complete) )?(?:terrible|bad|awful|lousy|horrible|mediocre|natural|born|wannabe|frustrated|aspiring|amateur|failed|crap|rubbish|worse)\b)(?!.*\b(?:at heart|in another life|in my dreams)$)(?:an? |the )?(?!not\b|no\b|never\b)(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?(?:\s+(?:at|for|in|on|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
     _r(r"^I'm (?:now |currently )?(?P<v>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|mum|dad|parent)|a homemaker)(?: (?:right now|at the moment|for now|these days))?(?: and (?:job hunting|looking for work|looking for a job))?$", C.CONTEXT, 0.9, "job"),
+    # "I retired last year", "I've just retired from teaching": the job before is over
+    _r(rf"^I(?:'ve| have)? (?:just |finally |recently )?(?P<v>retired)(?: from (?:teaching|nursing|the (?:army|navy|police|force|civil service)|my job|work|[\w' -]{{1,30}}))?{AGO_EN}$", C.CONTEXT, 0.9, "job"),
     _was(r"^I used to (?:be|work as) (?:an? |the )?(?P<v>[^,;]+)$", C.CONTEXT, 0.85),
     # "I used to work at Acme", "I used to smoke", "I used to love jazz": the habit or place
     # with its verb is withdrawn ("works at Acme", "smokes", "loves jazz"), not every

@@ -403,3 +403,6 @@ ILLNESS_FIRST_ZH = (
     r"石淋|贾第虫"
 )
 """Illnesses said first that start like a name ("高血压不能吃太咸")."""
+
+# When a thing ended, said after it ("…last year", "…in June", "…back in 2022"): optional.
+AGO_EN = r"(?: (?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter)| (?:a few |a couple of |a |an |\w+ )?(?:years?|months?|weeks?) ago| recently| a while ago| long ago| (?:in|back in|at the (?:end|start|beginning) of|in (?:early|late|mid-?)) ?(?:the )?(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|(?:19|20)\d\d)(?: (?:19|20)\d\d)?)?"
