@@ -28,13 +28,28 @@ from tests.test_quality_kinds import facts_after, facts_of_one_update
         ("My 👧 is allergic to sesame.", []),
         ("Our 🐕 is lactose intolerant.", []),
         ("I'm allergic to 🦐 and walnuts.", ["User is allergic to 🦐 and walnuts"]),
-        ("I adore my 🐈 more than anything.", ["User adores their 🐈 more than anything"]),
+        ("I adore my 🐈.", ["User adores their 🐈"]),
         # decoration after a word stays out, as before
         ("I'm pescatarian 🐟.", ["User is pescatarian"]),
         ("我对尘螨过敏🤧", ["用户对尘螨过敏"]),
     ],
 )
 def test_an_emoji_where_a_word_stands_is_that_word(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # before a word that is no verb or joining word, an emoji decorates (attacker 331)
+        ("My 🌟 nurse says I'm anaemic.", ["User is anaemic"]),
+        ("Also 🙈 and 🙈 I'm allergic to kiwi.", ["User is allergic to kiwi"]),
+        ("My 📋 allergies: kiwi, sesame", ["User is allergic to kiwi, sesame"]),
+        ("My 💕 wife and I are pescatarian.", ["User is pescatarian (with their wife)"]),
+        ("I'm vegan and 🌿 I don't drink milk.", ["User is vegan", "User does not drink milk"]),
+    ],
+)
+def test_an_emoji_before_another_word_decorates(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
 
 

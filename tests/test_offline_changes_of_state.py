@@ -193,3 +193,27 @@ def test_what_a_change_does_not_end_stays(told: str, later: str) -> None:
 def test_a_move_from_one_place_to_another_is_read_as_a_move() -> None:
     stored = facts_after("I live in Derby.", "I moved from Derby to Leicester last year.")
     assert stored == ["User moved from Derby to Leicester last year"]
+
+
+@pytest.mark.parametrize(
+    ("told", "later", "stored"),
+    [
+        # what is given up, with the subject dropped after a clause of the user's
+        ("我每周踢足球。", "我脚踝扭伤了，不踢足球了。", []),
+        ("我喜欢吃辣。", "我胃不好，不吃辣了。", ["用户胃不好"]),
+        # a plan given up, the place said first
+        ("我计划明年去冰岛。", "冰岛不去了。", []),
+        # a job search over
+        ("我在找工作。", "我找到工作了。", ["用户找到工作了"]),
+        ("我在找工作。", "我终于找到了一份工作。", ["用户终于找到了一份工作"]),
+    ],
+)
+def test_chinese_said_short_or_said_first_is_read_as_given_up(
+    told: str, later: str, stored: list[str]
+) -> None:
+    assert facts_after(told, later) == stored
+
+
+@pytest.mark.parametrize("said", ["今天不去了。", "他不去了。", "明天的会不去了。"])
+def test_no_one_and_no_time_is_given_up_for_the_user(said: str) -> None:
+    assert facts_after("我计划明年去冰岛。", said) == ["用户计划明年去冰岛"]

@@ -7,7 +7,7 @@ and the offline extractor tells the user's own facts from theirs ("我女儿对�
 
 from __future__ import annotations
 
-__all__ = ["KIN_EN", "KIN_ZH"]
+__all__ = ["KIN_EN", "KIN_EN_CHAT", "KIN_EN_OWNED", "KIN_ZH"]
 
 KIN_ZH = (
     r"妈妈|妈|爸爸|爸|母亲|父亲|老婆|老公|妻子|丈夫|太太|先生|爱人|对象|男朋友|女朋友|男友|女友|儿子|"
@@ -27,9 +27,18 @@ KIN_EN = (
     r"girlfriend|boyfriend|sons?|daughters?|kids?|child|children|bab(?:y|ies)|toddler|"
     r"brothers?|sisters?|siblings?|grandmother|grandma|grandfather|grandpa|grandparents?|"
     r"grand?dad|granny|grand(?:son|daughter|child|kid)s?|aunt|uncle|cousins?|nephew|niece|friends?|roommate|"
-    r"colleagues?|coworkers?|boss|neighbou?rs?|family|"
-    # what people call them in chat ("my hubby", "my MIL", "my bf"); the short ones whole
-    r"hubby|hubbie|wifey|missus|other half|mummy|mama|nana|nanna|kiddos?|twins|bestie|"
-    r"(?:bff|bf|gf|mil|fil|sil|bil)(?![\w-])"
+    r"colleagues?|coworkers?|boss|neighbou?rs?|family"
 )
 """A regex alternation (no group) of the English words, lower case, plurals included."""
+
+KIN_EN_CHAT = (
+    r"hubby|hubbie|hubs|wifey|missus|other half|mummy|mama|mam|nana|nanna|gran|kiddos?|"
+    r"twins?|bestie|bff|bub|(?-i:bf|gf|MIL|FIL|SIL|BIL|SO|DH|DW|DS|DD)(?![\w-])"
+)
+"""What chat calls them ("my hubby", "my MIL", "my bf"): people only after "my" or "our".
+
+Anywhere else they are other words ("GF" is gluten-free on a form, "the Twins game",
+"Mama Mia"), so they are not in :data:`KIN_EN`; read them through :data:`KIN_EN_OWNED`."""
+
+KIN_EN_OWNED = f"{KIN_EN_CHAT}|{KIN_EN}"
+"""The English words to read right after a possessive ("my", "our", "your"): both lists."""

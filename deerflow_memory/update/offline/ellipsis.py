@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
+from deerflow_memory.capture.kin import KIN_EN, KIN_EN_CHAT, KIN_EN_OWNED, KIN_ZH
 from deerflow_memory.update.offline.rules import Candidate, base_form
 from deerflow_memory.update.offline.vocabulary import (
     CJK,
@@ -435,6 +435,7 @@ _ZH_ME_TOO = re.compile(
 # "nobody", "everyone" or a word of the same kind.
 _EN_SOMEONE = (
     rf"(?:(?:(?:my|our)\s+)?(?:(?:older|younger|little|big|eldest|youngest|oldest|best|twin)\s+)?(?:{KIN_EN})"
+    rf"|(?:my|our)\s+(?:{KIN_EN_CHAT})"
     r"|(?!(?:No|Every|Some|Any)(?:body|one)\b|It\b|This\b|That\b|There\b|People\b|Most\b|Many\b|"
     r"Some\b|All\b|Few\b|Nothing\b|Everything\b|Something\b|I\b)(?-i:[A-Z][a-z]{1,20}))"
 )
@@ -442,7 +443,7 @@ _EN_SOMEONE = (
 # name, so "I" and the user's own words never start it.
 _EN_SOMEONE_NEEDS = re.compile(
     rf"(?=my\s|our\s|(?-i:[A-Z]))(?:both\s+)?{_EN_SOMEONE}(?:(?:\s*,\s*|\s+and\s+|\s*&\s*){_EN_SOMEONE}){{0,3}}"
-    r"(?:\s+both)?\s+(?:(?P<be>is|are)|(?P<has>has|have)|(?P<cant>can't|cannot|can not)|(?P<dont>doesn't|does not|don't|do not)"
+    r"(?:\s+both)?(?:\s+|(?=['’]s\s))(?:(?P<be>is|are|['’]s)|(?P<has>has|have)|(?P<cant>can't|cannot|can not)|(?P<dont>doesn't|does not|don't|do not)"
     r"|(?P<reacts>reacts|react)|(?P<never>never)\s+(?P<verb>eats?|drinks?|touch(?:es)?|has|have|takes?|consumes?|smokes?|uses?))"
     r"(?:\s+(?P<rest>[^,;]{1,60}?))?[.!]*",
     _I,
@@ -611,7 +612,7 @@ _EN_MEANT_SOMEONE = re.compile(
     # "It's my son who's allergic", "it was my wife who is": the person said first
     r"(?P<cleft>(?:it's|it’s|it is|it was)\s+)?"
     r"(?P<who>(?:my|our)\s+(?:(?:older|younger|little|big|eldest|youngest|oldest|best|twin)\s+)?"
-    rf"(?!family\b)(?:{KIN_EN})\b(?:\s+(?!(?:{_EN_NOT_A_NAME})\b)(?-i:[A-Z][a-z]{{1,20}})\b)?|he\b|she\b|him\b|her\b"
+    rf"(?!family\b)(?:{KIN_EN_OWNED})\b(?:\s+(?!(?:{_EN_NOT_A_NAME})\b)(?-i:[A-Z][a-z]{{1,20}})\b)?|he\b|she\b|him\b|her\b"
     rf"|(?P<name>(?:my|our)\s+(?:dog|cat|puppy|kitten|pet)\b|(?!(?:{_EN_NOT_A_NAME})\b)(?-i:[A-Z][a-z]{{1,20}})\b))"
     r"(?(cleft)(?:\s+(?:who|that)(?=\s|['’]s\s))?)"
     r"(?P<rest>(?:\s+|['’]s\s+)[^.!?]{1,100}?)??(?P<not_me_after>,?\s+not me)?[.!]*",

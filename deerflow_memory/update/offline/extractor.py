@@ -38,7 +38,7 @@ from typing import ClassVar
 from langchain_core.messages import AIMessage, HumanMessage
 
 from deerflow_memory.arguments import expect_items
-from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
+from deerflow_memory.capture.kin import KIN_EN_OWNED, KIN_ZH
 from deerflow_memory.capture.messages import message_text, strip_upload_blocks
 from deerflow_memory.errors import InvalidMessagesError
 from deerflow_memory.models import (
@@ -289,6 +289,12 @@ class OfflineExtractor:
             if (stops := [c for c in last_said if c.medication_stopped]) and for_a_while(text):
                 # "I stopped taking warfarin." and then "Just for a week.": it is taken still
                 found = [c for c in found if all(c is not s for s in stops)]
+            gone = [c for c in last_said if c.retract is not None]
+            if gone and WITHDRAWAL_UNDONE.fullmatch(text):
+                # "I'm not vegan anymore." and then "Just kidding!": nothing is over
+                found = [c for c in found if all(c is not g for g in gone)]
+                last_said, said_before, last_text, reply = [], None, text, ""
+                continue
             restore, theirs_before = theirs_before, []
             if restore and me_as_well(text):
                 found += restore  # "…I mean my son is." and then "So am I.": the user's too
@@ -421,7 +427,7 @@ def _put_right(
 # an acknowledgement: a wrong need is the safer error than a lost one. "Me too" also answers
 # the assistant's own wish ("I hope she's okay! Anything else?", "我也很喜欢花生！").
 _ASKS_ANOTHER_TURN = re.compile(
-    rf"\b(?:who|whom|whose)\b[^.!?]{{0,80}}\?|\byour (?:{KIN_EN})\b[^.!?]{{0,80}}\?"
+    rf"\b(?:who|whom|whose)\b[^.!?]{{0,80}}\?|\byour (?:{KIN_EN_OWNED})\b[^.!?]{{0,80}}\?"
     r"|\b(?:what|which)\b[^.!?]{0,60}\b(?:eat|eats|ate|eating|drink|drinks|drank|have for|had for|"
     r"like|love|enjoy|prefer)\b[^.!?]{0,60}\?"
     rf"|谁[^。！？?]{{0,30}}[？?]|你的?(?:{KIN_ZH})[^。！？?]{{0,30}}[？?]"

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from deerflow_memory.capture.kin import KIN_EN
+from deerflow_memory.capture.kin import KIN_EN, KIN_EN_OWNED
 from deerflow_memory.update.offline.ellipsis import zh_things
 from deerflow_memory.update.offline.vocabulary import (
     ACCESS_FIELD_EN,
@@ -73,7 +73,7 @@ _PROFILE_EN = (
 _NAMES_SOMEONE = re.compile(
     r"\s*(?:(?:here's|here\s+is|this\s+is)\s+)?"
     r"(?:(?:(?:some\s+)?(?:notes|facts|info|details|things)\s+)?(?:about|on)\s+|for\s+)?"
-    rf"(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})(?:'s?)?(?:\s+(?-i:[A-Z][a-z]+))?"
+    rf"(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN_OWNED})(?:'s?)?(?:\s+(?-i:[A-Z][a-z]+))?"
     rf"(?:\s+(?:{_PROFILE_EN}))?\s*[:：]\s*"
     rf"|\s*(?:给|关于|下面是|以下是|这是)?我的?(?!家人|家里人)(?:{KIN_ZH})(?:的)?"
     r"(?:情况|信息|资料|饮食|过敏|病历|忌口|病史)?\s*[:：]?\s*",
@@ -88,7 +88,7 @@ _THEIRS_HEAD = re.compile(
 _KIN_ANY = re.compile(rf"\b(?:{KIN_EN})\b|(?:{KIN_ZH})", _I)
 _ZH_FOR_THEM = re.compile(rf"(?:帮|替)我的?(?:{KIN_ZH})")  # (not "给我老婆看的": to show her)
 # Someone of the user's named anywhere (a question about them is theirs).
-_KIN_IN = re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{KIN_EN})\b|(?:{KIN_ZH})", _I)
+_KIN_IN = re.compile(rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:{KIN_EN_OWNED})\b|(?:{KIN_ZH})", _I)
 # A heading of the user's own after theirs: "My allergies:", "My own:", "As for me:".
 _MINE_HEAD = re.compile(
     rf"\s*(?:my|as\s+for\s+me|for\s+me|me)\b(?!\s+(?:[\w-]+\s+)?(?:{KIN_EN})\b)|\s*(?:我自己|本人|我的(?!(?:{KIN_ZH})))",
@@ -105,7 +105,7 @@ _THEIRS_LINE = re.compile(
 )
 # An item about them, after which the items without a subject are theirs too.
 _ABOUT_SOMEONE_ELSE = re.compile(
-    rf"\s*(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN})\b(?!\s*[:：])|\s*我的?(?!家人|家里人)(?:{KIN_ZH})(?![:：])",
+    rf"\s*(?:my|our)\s+(?:[\w-]+\s+)?(?!family\b|household\b)(?:{KIN_EN_OWNED})\b(?!\s*[:：])|\s*我的?(?!家人|家里人)(?:{KIN_ZH})(?![:：])",
     _I,
 )
 # A heading of the user's own: "Me:", "About me:", "A bit about myself:", "I am:", "本人：", "我：".

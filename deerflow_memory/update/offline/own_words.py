@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from deerflow_memory.capture.kin import KIN_EN
+from deerflow_memory.capture.kin import KIN_EN_OWNED
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.rules import (
     Candidate,
@@ -336,7 +336,7 @@ def own_words(clause: str, zh: bool) -> Candidate | None:
 # --- about the user without "I" ----------------------------------------------------------------
 
 _EN_PEOPLE = (
-    rf"{KIN_EN}|manager|roommates?|flatmates?|teacher|doctor|team|dog|cat|pets?|client|"
+    rf"{KIN_EN_OWNED}|manager|roommates?|flatmates?|teacher|doctor|team|dog|cat|pets?|client|"
     r"customers?|students?"
 )
 _EN_MY_THING = re.compile(
@@ -459,15 +459,22 @@ def implied_own_words(clause: str) -> Candidate | None:
     text = clause.strip()
     if not text or text.startswith("我") or _ZH_NOT_THE_USER.search(text):
         return None
-    if _ZH_WHEN_AGAIN.search(text):
+    if when_again(text):
         return None
     return own_words("我" + text, zh=True)
 
 
-# When something starts again, or how long only: "手术后再吃", "等复查完再说", "只是手术前几天"
-# say of what was said before that it is for a while, no fact of their own.
+def when_again(clause: str) -> bool:
+    """Whether a Chinese clause only says when something starts again or for how long
+    ("手术后再吃", "等复查完再说", "只是手术前几天", "拔牙前停五天"): no fact of its own."""
+    return _ZH_WHEN_AGAIN.search(clause.strip()) is not None
+
+
+# When something starts again, or how long only: "手术后再吃", "等复查完再说", "只是手术前几天",
+# "拔牙前停五天" say of what was said before that it is for a while, no fact of their own.
 _ZH_WHEN_AGAIN = re.compile(
     r"再(?:吃|用|喝|说|开始|看)(?:吧|了|呢)?$|^(?:只是|就|只)[^，,]{0,12}(?:几天|几周|一阵子?|一段时间)$"
+    r"|停[一二两三四五六七八九十几\d]+(?:天|周|个?星期|个?月)$"  # "拔牙前停五天"
 )
 
 

@@ -131,7 +131,7 @@ _ZH_RETRACTIONS = (
     # "我不做程序员了", "我已经不当老师了": a job given up
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*不(?:再)?(?:做|当|干)(?:一名|一个|个|名)?(?P<v>{PROF_ZH})了$"),
     # "我早就不追剧了", "我现在不抽烟了": a habit given up; the object is what is withdrawn.
-    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在|好久|很久)*(?:不再|不|没再)(?P<v>(?:吃|喝|抽|玩|打|养|开|追|看|用|练|弹|跑|去|做|戴|穿|学)[\u4e00-\u9fffA-Za-z]{{1,8}}?|减肥|健身|节食|备孕|考研|加班|熬夜)了$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在|好久|很久)*(?:不再|不|没再)(?P<v>(?:吃|喝|抽|玩|打|踢|骑|游|爬|听|画|拍|唱|跳|写|养|开|追|看|用|练|弹|跑|去|做|戴|穿|学)[\u4e00-\u9fffA-Za-z]{{1,8}}?|减肥|健身|节食|备孕|考研|加班|熬夜)了$"),
     # "我生了", "宝宝出生了", "我已经生完了": the pregnancy is over
     re.compile(r"^(?:我)?(?:已经|刚|上周|上个月)*(?:生了|生完了|生完孩子了|生宝宝了|(?:宝宝|孩子)(?:已经|刚)?出生了)(?P<birth>)$"),
     # "我的猫去世了", "我家狗狗去年走了": the pet goes
@@ -201,6 +201,7 @@ _ZH_MEDICATION_STOPPED = (
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|现在)*(?:不吃|不用|不服用)(?P<v>{_ZH_DRUG})了$"),
 )
 _ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?P<v>辞职|离职|被裁员?|被辞退|失业|换工作|跳槽)了$|^我{ADV_ZH}(?:已经|早就|刚)*(?P<v2>换了工作|换了份工作|跳槽了)$")
+_ZH_JOB_FOUND = re.compile(rf"^我{ADV_ZH}(?:已经|终于|刚|总算)*找到(?:了)?(?:新|一份|份)?(?:新)?工作了?$")
 # Graduated: "I graduated last year", "我研究生毕业了" (the user is a student no more; the
 # statement stays, and a fact of being a student goes)
 _EN_GRADUATED = re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:graduated|finished (?:uni|university|college|school|my degree|my studies))(?: from [\w' -]{{1,40}})?{AGO_EN}$", _I)
@@ -585,6 +586,8 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
         content = zh_statement(clause) if zh else en_statement(clause)
         lost = job.groupdict().get("v") or job.groupdict().get("v2") or "job"
         return Candidate(content, C.CONTEXT, 0.9, retract=lost, retract_slots=_EMPLOYER_SLOTS)
+    if zh and _ZH_JOB_FOUND.match(clause):  # "我找到工作了": the search is over
+        return Candidate(zh_statement(clause), C.CONTEXT, 0.9, retract="找工作")
     if graduated := (_ZH_GRADUATED if zh else _EN_GRADUATED).match(clause):
         content = zh_statement(clause) if zh else en_statement(clause)
         student = "是" + _ZH_STUDENT_OF.get(graduated["of"] or "", "学生") if zh else "student"

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from deerflow_memory.arguments import expect_text
-from deerflow_memory.capture.kin import KIN_EN
+from deerflow_memory.capture.kin import KIN_EN, KIN_EN_OWNED
 from deerflow_memory.models import FactCategory
 from deerflow_memory.update.offline.ellipsis import (
     Meant,
@@ -55,6 +55,7 @@ from deerflow_memory.update.offline.own_words import (
     implied_own_words,
     own_words,
     said_of_user,
+    when_again,
 )
 from deerflow_memory.update.offline.retractions import (
     NO_LONGER_ALONE,
@@ -102,6 +103,7 @@ from deerflow_memory.update.offline.vocabulary import (
     CONDITION_ZH,
     DIET_EN,
     DIET_FIELD_EN,
+    EMOJI_THING,
     FOR_EXAMPLE_ZH,
     KIN_ZH,
     ME_ZH,
@@ -130,20 +132,26 @@ _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.DOTALL)
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』|‘[^’\n]*’")
 # (spaces before ">", no line break: "\s*" from each line start of a run of breaks was quadratic)
 _QUOTE_LINE = re.compile(r"^[^\S\n]*>.*$", re.MULTILINE)
-# Emoji and pictographs: "我对尘螨过敏😷" says the same without them. One where a word
-# must stand, after a possessive, an article or a preposition, is that word and stays:
-# "My 🐱 is allergic to fish" lost its subject and stored the cat's allergy as the
-# user's, and "I'm allergic to 🥜 and shellfish" stored "allergic to and shellfish".
+# Emoji and pictographs: "我对尘螨过敏😷" says the same without them. One that stands for a
+# thing (a food, an animal, a person, an object; not a face, a hand or a symbol), after a
+# possessive, an article, a preposition or a verb of eating or avoiding and before a verb,
+# a joining word or the end, is that thing and stays: "My 🐱 is allergic to fish" lost its
+# subject and stored the cat's allergy as the user's, and "I'm allergic to 🦐 and walnuts"
+# stored "allergic to and walnuts". Anywhere else it decorates ("My ✨ doctor says…", "and
+# 😅 I'm…", "…shellfish and 😂": attacker 331).
 _EMOJI_CHARS = "\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3"
 _EMOJI = re.compile(
-    r"(?P<word>\b(?:my|your|his|her|its|our|their|the|an?|to|of|with|and|or) ?)"
-    f"(?P<emoji>[{_EMOJI_CHARS}]+)|[{_EMOJI_CHARS}]+",
+    r"(?:(?P<owner>\b(?:my|your|his|her|its|our|their|the|an?) ?)"
+    r"|(?P<joined>\b(?:to|of|with|and|or|eat|drink|avoid|no) ?))"
+    f"(?P<emoji>[{EMOJI_THING}][{_EMOJI_CHARS}]*)"
+    r"(?=\s*(?:[.,;:!?]|$|(?:is|are|was|were|has|have|had|'s|too|also|and|or)\b))"
+    f"|[{_EMOJI_CHARS}]+",
     _I,
 )
 
 
 def _emoji_said(match: re.Match[str]) -> str:
-    word = match["word"]
+    word = match["owner"] or match["joined"]
     return " " if word is None else f"{word.rstrip()} {match['emoji']}"
 
 
@@ -637,6 +645,7 @@ _ZH_NOT_FOR_GOOD = re.compile(
 # 阿司匹林，手术后再吃". The stop withdraws nothing then (a need kept is the safer error); only
 # a medication stopped is read so (attacker 318: "I'm not vegan anymore. Until the pandemic I
 # was." and "我不住在北京了，等结果出来再告诉你" are over for good).
+_HOW_MANY = r"a|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|several|\d+"
 _FOR_A_WHILE = re.compile(
     # (not "Until the pandemic I was": a time gone by; not "while I'm thinking of it")
     r"\b(?:(?:until|till|til)\b(?!\s+(?:last|recently|(?:19|20)\d\d)\b)"
@@ -644,20 +653,23 @@ _FOR_A_WHILE = re.compile(
     r"|while (?:I'm|I am) (?:pregnant|breastfeeding|nursing|recovering|away|travell?ing|in hospital)"
     r"|during (?:the|my) (?:pregnancy|surgery|operation|procedure|treatment|recovery|fast|trip)"
     r"|before|pending|temporar(?:y|ily)|for now|for the time being"
-    r"|for (?:a|one|two|three|four|a few|a couple of|the next|\d+) (?:\w+ )?(?:days?|weeks?|months?)"
-    r"|(?:a|one|two|three|four|a few|a couple of|\d+) (?:days?|weeks?|months?|fortnight)(?! ago)"
-    r"|(?:a|short|little) (?:break|pause)|restart\w*|resum\w*|back on|next (?:week|month|year))\b"
-    r"|暂时|先停|先不|停几天|停[一两三几\d]+(?:天|周|个?星期|个?月)|手术|复查|检查|期间"
+    rf"|for (?:{_HOW_MANY}|the next) (?:\w+ )?(?:days?|weeks?|months?)"
+    rf"|(?:{_HOW_MANY}) (?:days?|weeks?|months?|fortnight)(?! ago)"
+    r"|(?:a|short|little) (?:break|pause)|restart\w*|resum\w*|back on|next (?:week|month|year)"
+    r"|this (?:week|month)|over the weekend"
+    r"|for (?:my|the|an?) (?:\w+ )?(?:surgery|operation|procedure|extraction|scan|test|colonoscopy|"
+    r"endoscopy|biopsy|dental work|tooth extraction))\b"
+    r"|暂时|先停|先不|停几天|停[一二两三四五六七八九十几\d]+(?:天|周|个?星期|个?月)|手术|复查|检查|期间|拔牙|胃镜|肠镜|体检"
     r"|(?<!不)(?<!不用)再(?:吃|用)|等[^。！？]{0,12}再"
     r"|过几天|这几天|这阵子|一阵子|一段时间",
     re.IGNORECASE,
 )
-# A thing given up, said first: "吉他我不学了", "咖啡我已经戒了", "日语我放弃了" (not a time or
-# a meal: "今天我不吃了", "晚饭我不吃了" say no habit).
+# A thing given up, said first: "吉他我不学了", "咖啡我已经戒了", "日语我放弃了", "日本不去了"
+# (not a time or a meal: "今天我不吃了", "晚饭我不吃了" say no habit).
 _ZH_TOPIC_FIRST = re.compile(
     r"^(?P<obj>(?!今天|明天|昨天|现在|以后|这次|下次|这|那|[早午晚]?饭|[早午晚]餐|他|她|它|你|我)"
-    r"[\u4e00-\u9fffA-Za-z]{1,8}?)我(?P<adv>(?:已经|早就|现在|也|都)*)"
-    r"(?P<verb>不(?:再)?(?:学|喝|吃|抽|玩|打|练|弹|追|看|用|做)|戒(?:掉)?|放弃)了$"
+    r"[\u4e00-\u9fffA-Za-z]{1,8}?)(?:我|(?=不去))(?P<adv>(?:已经|早就|现在|也|都)*)"
+    r"(?P<verb>不(?:再)?(?:学|喝|吃|抽|玩|打|练|弹|追|看|用|做|去)|戒(?:掉)?|放弃)了$"
 )
 
 
@@ -905,6 +917,12 @@ _EN_SHORT_TERM = re.compile(
     r"next week|right now|at the moment|later today|for now)\b",
     _I,
 )
+# (of those, the words of a day or a week: a need said of them is no need of the user's)
+_EN_A_MOMENT = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|time)|"
+    r"next week|later today)\b",
+    _I,
+)
 _ZH_SHORT_TERM = re.compile(
     r"今天|今晚|明天|后天|昨天|今早|下周|下星期|下礼拜|这周|本周|这个周末|这周末|待会|一会儿|马上|现在就|刚才|"
     r"刚刚|此刻|这次|这一次|这趟"
@@ -920,7 +938,9 @@ _EN_TAIL_WORDS = (
     "vs"  # a short form left at the end: "I can't eat gluten vs." says "gluten"
 )
 _EN_TRAILING = (
-    re.compile(rf"(?:(?:{_EN_TAIL_WORDS[::-1]})[\s,]+)+", _I),
+    # (and a joining word left at the end, in lower case: "I'm coeliac and 💪" once the
+    # emoji goes; not "the OR", "My name is Or"; written reversed, as the words are)
+    re.compile(rf"(?:(?:{_EN_TAIL_WORDS[::-1]}|(?-i:dna|ro|tub))[\s,]+)+", _I),
     re.compile(r"[\s,.;:!~…]+"),
 )
 _ZH_TRAILING = (
@@ -1239,25 +1259,33 @@ def _prepare(text: str) -> str:
     # long run (40,000 spaces in one sentence held the updater for 68 s).
     text = _SPACE_RUN.sub(" ", text)
     if ";" in text:
-        text = _SEMICOLON_LIST.sub(lambda m: m[0].replace(";", ","), text)
+        text = _SEMICOLON_RUN.sub(_semicolon_list, text)
     return _run_ons_apart(text.replace("’", "'").replace("‘", "'"))
 
 
 # A list written with semicolons ("I'm allergic to peanuts; shellfish; and sesame", "Meds:
 # ramipril; rosuvastatin; warfarin") is one sentence: its semicolons are commas. Two to eight
-# items after the first, or one after "and"/"or", each a few words with no subject of its
-# own, ending the sentence ("I'm vegan; my wife isn't" and "I'm vegan; love it." stay two).
-# ("…; pecans too; and also to pistachios" are sentences of their own, read as such).
-_SEMICOLON_AFTER = (
-    r"\s*;\s*(?!(?:I|I'm|I've|my|we|he|she|they|it|it's|you|this|that|there|his|her|our|their)\b"
-    r"|[^;.!?\n]*\b(?:too|also|as well|either|neither)\b)"
-)
-_SEMICOLON_ITEM = r"[^\s;.!?\n]+(?:[^\S\n]+[^\s;.!?\n]+){0,3}"
-_SEMICOLON_LIST = re.compile(
-    rf"(?:{_SEMICOLON_AFTER}{_SEMICOLON_ITEM}){{2,8}}(?=\s*(?:[.!?\n]|$))"
-    rf"|{_SEMICOLON_AFTER}(?=(?:and|or)\s+{_SEMICOLON_ITEM}\s*(?:[.!?\n]|$))",
+# items after the first, or one after "and"/"or", ending the sentence, each a thing a need is
+# of with a word or two before it at most. Anything else stays as said: "I'm vegan; my wife
+# isn't", "…; pecans too; …", "I take warfarin; dad aspirin", "…peanuts; Sarah shellfish"
+# (attacker 331). Read run by run, each item once (a regex over the run was quadratic).
+_SEMICOLON_RUN = re.compile(r"[^.!?\n;]*(?:;[^.!?\n;]*)+")
+_SEMICOLON_ITEM = re.compile(
+    rf"(?:(?:and|or)\s+)?(?:(?-i:[a-z-]+)\s+){{0,2}}?"
+    rf"(?:{NEED_THING_EN}|{MEDICATION_NAME_EN}|{SUPPLEMENT_EN})(?:e?s)?",
     _I,
 )
+_SEMICOLON_NOT_AN_ITEM = re.compile(rf"\b(?:{KIN_EN_OWNED}|dog|cat)\b", _I)
+
+
+def _semicolon_list(run: re.Match[str]) -> str:
+    head, *items = run[0].split(";")
+    said = [item.strip() for item in items]
+    if not (2 <= len(said) <= 8 or (len(said) == 1 and re.match(r"(?:and|or)\s", said[0], _I))):
+        return run[0]
+    if all(_SEMICOLON_ITEM.fullmatch(i) and not _SEMICOLON_NOT_AN_ITEM.search(i) for i in said):
+        return ",".join([head, *items])
+    return run[0]
 
 
 # A message typed without stops ("i live in leeds i work at a bank", "i like thai food my
@@ -1817,6 +1845,9 @@ def _implied(fragment: str, zh: bool) -> str | None:
         candidate = match_clause(clause, zh)
         if candidate is not None and candidate.slot not in ("name", "surname"):
             return clause if candidate.constraint or not example else None
+        # what the user gave up, with "I" dropped: "我膝盖受伤了，不打篮球了"
+        if not example and (gone := match_retraction(clause, zh)) is not None and gone.retract:
+            return clause
     return None
 
 
@@ -1891,7 +1922,7 @@ _OTHERS_IN_MESSAGE = re.compile(
 # "我女儿的入园登记", "帮我老公填个表" (not "My colleague recommended this place", "Hiking with
 # my dad", "Booking for my husband and me": the user's own field there, kept).
 _THEIRS_WHO = (  # (not "my family", which the user is one of)
-    rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?!family\b|household\b)(?:{KIN_EN}|{_KIN_MORE_EN}|guest"
+    rf"(?:my|our)\s+(?:[\w-]+\s+){{0,2}}?(?!family\b|household\b)(?:{KIN_EN_OWNED}|{_KIN_MORE_EN}|guest"
     r"|patient|client|student)(?:\s+(?-i:[A-Z][a-z]+))?"  # "my son Tom"
 )
 _RECORD = (
@@ -2092,8 +2123,8 @@ _EN_ANOTHER_PERSON = re.compile(
     # who the need is of, said after it or for it: "Diabetic, my dad.", "Allergic to peanuts:
     # my son.", "…not me, my son", "For my daughter: …", "…, says my sister"; not one said
     # beside it ("Vegan, like my mom", "Allergic to peanuts, my son is too")
-    rf"\bnot me\b|\b(?:for|says|said)\s+(?:my|his|her|our)\s+(?:\w+\s+)?(?:{KIN_EN}|roommate|flatmate)\b"
-    rf"|(?:^|[,;:—–-])\s*(?:my|his|her|our)\s+(?:\w+\s+)?(?:{KIN_EN}|dog|cat|roommate|flatmate)\W*$",
+    rf"\bnot me\b|\b(?:for|says|said)\s+(?:my|his|her|our)\s+(?:\w+\s+)?(?:{KIN_EN_OWNED}|roommate|flatmate)\b"
+    rf"|(?:^|[,;:—–-])\s*(?:my|his|her|our)\s+(?:\w+\s+)?(?:{KIN_EN_OWNED}|dog|cat|roommate|flatmate)\W*$",
     _I,
 )
 # …or what the user's need keeps them from, after it ("I'm pregnant, so no raw fish").
@@ -2277,10 +2308,15 @@ def _need_list(parts: list[str], at: int, merged: str) -> tuple[str, int] | None
         merged = f"{merged}{parts[j - 1]}{item}"
         if len(merged) > _MAX_CLAUSE:
             return None
+        if not _A_NEED_ITEM.search(item):
+            continue  # (only a thing a need is of can make it one: no rule read for the rest)
         said = match_clause(_en_normalise(merged), False)
         if said is not None and said.constraint:
             return merged, j
     return None
+
+
+_A_NEED_ITEM = re.compile(rf"\b(?:{NEED_THING_EN}|{MEDICATION_NAME_EN})", _I)
 
 
 def _owned(clause: str, zh: bool) -> bool:
@@ -2500,6 +2536,8 @@ def _clauses(
             continue
         if zh and _ZH_HOW_LONG.fullmatch(fragment):
             continue  # "我吃素，已经五年了" / "我不吃素了，已经三年了": how long, no fact
+        if zh and clauses and when_again(fragment):
+            continue  # "在吃华法林，手术后再吃": when it starts again, joined to nothing
         subject = _subject(fragment, zh)
         if (
             subject is None
@@ -2625,8 +2663,8 @@ _JOKING = re.compile(rf"{TAKEN_BACK}|\b(?:lol|lmao|haha|not really)\b", _I)
 # An aside saying who else it is not true of: "I'm allergic to cats (not my wife)", "I'm
 # vegan (my husband isn't)". It says nothing of the user: it goes, the fact stays.
 _EN_NOT_THEM_ASIDE = re.compile(
-    rf"\s*[(（]\s*(?:but\s+|though\s+)?(?:not (?:my|his|her|their|our)\s+(?:{KIN_EN})|not (?:him|her|them)"
-    rf"|(?:my|his|her|their|our)\s+(?:{KIN_EN})\s+(?:isn't|is not|doesn't|does not"
+    rf"\s*[(（]\s*(?:but\s+|though\s+)?(?:not (?:my|his|her|their|our)\s+(?:{KIN_EN_OWNED})|not (?:him|her|them)"
+    rf"|(?:my|his|her|their|our)\s+(?:{KIN_EN_OWNED})\s+(?:isn't|is not|doesn't|does not"
     r"|aren't|are not|can't|cannot|don't|do not|wasn't|won't))\s*[.!]?\s*[)）]\s*$",
     _I,
 )
@@ -2638,7 +2676,14 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
     if subject == _SELF and (retraction := match_retraction(clause, zh)) is not None:
         return retraction
     if (_ZH_SHORT_TERM if zh else _EN_SHORT_TERM).search(clause):
-        return None
+        # a need so for now is a need now ("I take warfarin for now", "I'm on insulin at
+        # the moment": a need kept is the safer error); anything else said of a moment goes
+        now = (
+            None
+            if zh or subject != _SELF or _EN_A_MOMENT.search(clause)
+            else match_clause(clause, zh)
+        )
+        return now if now is not None and now.constraint else None
     if subject == _TOLD:
         told = match_clause(clause, zh)
         return told if told is not None and told.constraint and told.retract is None else None
@@ -3007,11 +3052,13 @@ def still_the_users(said: list[Candidate], sentence: str, whose: Theirs) -> list
             return None
         if whose.aux and not _agrees(whose.aux, sentence):
             return None  # "I'm diabetic. Actually, my dad was.": another time, no correction
-        # the last fact, unless the last clause was someone else's already ("我对花生过敏，我老
-        # 婆吃素，我是说我老婆": the wife's diet was hers, the peanuts stay) or it is a need of
-        # several clauses or things ("I'm vegan and allergic to peanuts. I mean my son is.")
-        last = _LAST_CLAUSE.split(sentence)[-1]
-        if not said or _SOMEONE_IN_IT.search(last):
+        # the last fact, unless someone else is named in the sentence ("我对花生过敏，我老婆
+        # 吃素，我是说我老婆": the wife's diet was hers; "My son is allergic to penicillin and
+        # I'm allergic to sulfa. Scratch that, my daughter is." may put the son right, attacker
+        # 331: which is meant cannot be told, and a need kept is the safer error) or it is a
+        # need of several clauses or things ("I'm vegan and allergic to peanuts. I mean my son
+        # is.")
+        if not said or _SOMEONE_IN_IT.search(sentence):
             return said
         need = said[-1].constraint or says_need(said[-1].content)
         return said if need and len(_LAST_CLAUSE.split(said[-1].content)) > 1 else said[:-1]
@@ -3071,7 +3118,7 @@ def _agrees(aux: str, sentence: str) -> bool:
 # and who besides the user a clause may speak of.
 _LAST_CLAUSE = re.compile(r"[,;，；、]|\b(?:and|but|plus)\b|而且|并且|但是?", _I)
 _SOMEONE_IN_IT = re.compile(
-    rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN_EN})\b|\b(?:he|she)\b|{KIN_ZH}|[他她]", _I
+    rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN_EN_OWNED})\b|\b(?:he|she)\b|{KIN_ZH}|[他她]", _I
 )
 
 

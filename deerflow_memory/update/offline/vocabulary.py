@@ -406,3 +406,10 @@ ILLNESS_FIRST_ZH = (
 
 # When a thing ended, said after it ("…last year", "…in June", "…back in 2022"): optional.
 AGO_EN = r"(?: (?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter)| (?:a few |a couple of |a |an |\w+ )?(?:years?|months?|weeks?) ago| recently| a while ago| long ago| (?:in|back in|at the (?:end|start|beginning) of|in (?:early|late|mid-?)) ?(?:the )?(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|(?:19|20)\d\d)(?: (?:19|20)\d\d)?)?"
+
+# Emoji that stand for a thing (a plant or a food, an animal, a person, an object), as a
+# character class's ranges; not a face, a hand or a symbol.
+EMOJI_THING = (
+    "\U0001f330-\U0001f43f\U0001f466-\U0001f4a9\U0001f4ab-\U0001f4ff"
+    "\U0001f950-\U0001f9af\U0001f9c0-\U0001f9ff\u2615"
+)
