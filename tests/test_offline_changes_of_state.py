@@ -162,8 +162,6 @@ def test_graduating_keeps_what_is_no_study_of_the_users(told: str, later: str) -
         ("I'm married.", "I got divorced last year.", ["User got divorced last year"]),
         ("I'm a plumber.", "I retired last year.", ["User retired last year"]),
         ("I'm a nurse.", "I've just retired from nursing.", ["User has just retired from nursing"]),
-        ("I drink cola every day.", "I've cut out cola.", []),
-        ("I'm on a paleo diet.", "I'm done with paleo.", []),
         ("I use Eclipse.", "I switched from Eclipse to IntelliJ.", ["User switched to IntelliJ"]),
         ("I have a hamster.", "My hamster died last week.", []),
         ("I'm pregnant.", "I had the baby last week.", []),
@@ -182,8 +180,10 @@ def test_a_change_of_state_takes_the_old_ones_place(
     [
         # a pet gone is no allergy over
         ("I'm allergic to hamsters.", "My hamster died last week."),
-        # "done with" a medication may be frustration (attacker 305)
+        # "done with" a medication may be frustration (attacker 305), and "cut out" is a diet
         ("I take metformin.", "I'm done with metformin!"),
+        ("I take Zoloft.", "I'm done with Zoloft."),
+        ("I'm allergic to walnuts.", "I've cut out walnuts."),
     ],
 )
 def test_what_a_change_does_not_end_stays(told: str, later: str) -> None:

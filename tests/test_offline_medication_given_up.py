@@ -150,3 +150,11 @@ def test_a_while_word_later_in_the_next_message_or_two_messages_on_keeps_nothing
 def test_a_chinese_stop_for_a_while_keeps_the_medication_and_stores_no_when(later: str) -> None:
     # "做完胃镜再吃" says when the medication starts again: no fact of its own
     assert facts_after("我在吃华法林。", later) == ["用户在吃华法林"]
+
+
+def test_a_chinese_stop_of_a_drug_named_otherwise_for_a_while_keeps_it() -> None:
+    # 左甲状腺素 ends in none of the drug endings the stops read first: the plain "不吃…了"
+    # withdrew it whatever the while said (attackers 317/318's corpus, after this stop's lists)
+    told = "我在吃左甲状腺素。"
+    assert facts_after(told, "我现在不吃左甲状腺素了，下周复查完再说。") == ["用户在吃左甲状腺素"]
+    assert facts_after(told, "我现在不吃左甲状腺素了。") == []

@@ -95,11 +95,8 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I {ADV_EN}(?:don't|do not) (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
     re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
     re.compile(rf"^I {ADV_EN}no longer (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+)$", _I),
-    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|cut out|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I),
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I),
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
-    # "I'm done with keto", "I'm through with Duolingo" (not of a medication: "I'm done with
-    # warfarin!" may be frustration, attacker 305)
-    re.compile(rf"^I'm {ADV_EN}(?:done|through|finished) with (?:the |my |an? )?(?!(?:{MEDICATION_NAME_EN})\b)(?P<v>[\w' -]{{2,40}}?)(?: {_ANYMORE_EN}| for good|{AGO_EN})$", _I),
     # "I switched from VS Code to Neovim": the one left goes (what it became is said below)
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:switched|changed|gone|went) (?:over )?from (?P<v>[\w.+#' -]{{1,30}}?) to (?P<to>[\w.+#' -]{{1,30}}?){AGO_EN}$", _I),
     # "My cat passed away", "Our dog died last year": the pet goes (only "has a cat" itself)
@@ -188,10 +185,11 @@ _EN_MEDICATION_STOPPED = (
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:stopped|quit) (?:taking |using )?(?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
     re.compile(rf"^(?:my |the )?(?:doctor|gp|physician|psychiatrist|cardiologist|endocrinologist|neurologist|rheumatologist|specialist) (?:took|has taken|'s taken) me off (?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
 )
-# A Chinese drug name by its ending: 二甲双胍, 阿司匹林, 华法林, 布洛芬, 阿莫西林, 奥美拉唑, 舍曲林.
+# A Chinese drug name by its ending: 二甲双胍, 阿司匹林, 华法林, 布洛芬, 阿莫西林, 奥美拉唑, 舍曲林,
+# 左甲状腺素, 氯吡格雷 (or a few by name: 优甲乐, 泼尼松, 头孢).
 _ZH_DRUG = (
     r"[\u4e00-\u9fff]{0,8}?(?:药|胰岛素|激素|维生素|胶囊|胍|匹林|法林|洛芬|西林|霉素|沙星|拉唑|替丁|"
-    r"曲林|地平|他汀|洛尔|沙坦|普利|西汀)"
+    r"曲林|地平|他汀|洛尔|沙坦|普利|西汀|甲状腺素|优甲乐|泼尼松|头孢|格雷|褪黑素|钙片)"
 )
 _ZH_MEDICATION_STOPPED = (
     re.compile(rf"^(?:我{ADV_ZH}|医生(?:已经)?(?:让|叫)我)(?:已经|早就|早已|现在)*(?:停了|停掉了|停用了|停用|不再吃|不再用|不再服用)(?P<v>{_ZH_DRUG})了?$"),

@@ -920,7 +920,7 @@ _EN_SHORT_TERM = re.compile(
 # (of those, the words of a day or a week: a need said of them is no need of the user's)
 _EN_A_MOMENT = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|time)|"
-    r"next week|later today)\b",
+    r"next week|later today|anymore|any more|no longer)\b",  # (nor a need over "for now")
     _I,
 )
 _ZH_SHORT_TERM = re.compile(
