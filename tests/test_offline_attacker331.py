@@ -178,3 +178,16 @@ def test_so_am_i_after_someone_elses_need_said_with_s(said: str, stored: list[st
 def test_when_it_starts_again_is_joined_to_nothing(said: str, stored: list[str]) -> None:
     # (it was joined to the clause before, which then read as "when again" and was dropped)
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Morning 🌞 I'm allergic to kiwi.", ["User is allergic to kiwi"]),
+        ("Hiya 👋 I take insulin.", ["User takes insulin"]),
+        ("Phew 😮‍💨 My allergies: kiwi, sesame", ["User is allergic to kiwi, sesame"]),
+    ],
+)
+def test_an_emoji_before_i_or_my_ends_what_it_follows(said: str, stored: list[str]) -> None:
+    # (a greeting and the need were one sentence no rule read)
+    assert facts_after(said) == stored

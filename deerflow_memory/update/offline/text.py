@@ -145,14 +145,17 @@ _EMOJI = re.compile(
     r"|(?P<joined>\b(?:to|of|with|and|or|eat|drink|avoid|no) ?))"
     f"(?P<emoji>[{EMOJI_THING}][{_EMOJI_CHARS}]*)"
     r"(?=\s*(?:[.,;:!?]|$|(?:is|are|was|were|has|have|had|'s|too|also|and|or)\b))"
-    f"|[{_EMOJI_CHARS}]+",
+    f"|[{_EMOJI_CHARS}]+(?P<ends>(?=\\s*(?-i:I|I'm|I've|I'd|My)\\b))?",
     _I,
 )
 
 
 def _emoji_said(match: re.Match[str]) -> str:
     word = match["owner"] or match["joined"]
-    return " " if word is None else f"{word.rstrip()} {match['emoji']}"
+    if word is not None:
+        return f"{word.rstrip()} {match['emoji']}"
+    # before "I…" or "My…" it ends what it follows: "Hey there 👋 I'm vegan"
+    return ". " if match["ends"] is not None else " "
 
 
 # A terminator takes the closing brackets after it: "(I'm vegan.) Also…" ends at ".)".
