@@ -35,6 +35,7 @@ from deerflow_memory.config.secrets import dsn_secret_words, redact_path
 from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError, install_hint
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.sqlite_read_only import (
+    check_special_files,
     holds_data,
     open_read_only,
     unwritable,
@@ -98,6 +99,7 @@ def _open_sqlite(path: Path, prefix: Sequence[str], *, write: bool = True) -> St
     from langgraph.store.sqlite import SqliteStore
 
     db = sqlite_path(path)
+    check_special_files(db)  # (a named pipe would be waited on forever)
     if os.path.isfile(db) and (why := unwritable(db)) is not None:
         if not write:
             return open_read_only(db, prefix, why)
@@ -304,6 +306,8 @@ def open_storage(
     database this process cannot write (a read-only folder or mount) is opened
     read-only, without its setup lock; a writer there gets ``StorageError`` saying so.
     """
+    if config.storage == "sqlite":  # (before anything is looked at: a pipe is waited on)
+        check_special_files(sqlite_path(config.storage_path))
     if create or config.storage != "sqlite" or not _holds_nothing_yet(config.storage_path):
         storage = build_storage(config, store=store, namespace_prefix=namespace_prefix, write=write)
     else:

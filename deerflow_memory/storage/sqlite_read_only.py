@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
@@ -21,7 +22,69 @@ from pathlib import Path
 from deerflow_memory.errors import StorageError
 from deerflow_memory.storage.store import StoreMemoryStorage
 
-__all__ = ["holds_data", "open_read_only", "unwritable", "unwritable_said"]
+__all__ = [
+    "check_special_files",
+    "holds_data",
+    "open_read_only",
+    "unwritable",
+    "unwritable_said",
+]
+
+# The files SQLite opens beside a database (its rollback journal, write-ahead log and
+# shared-memory index), by suffix.
+_BESIDE = ("-journal", "-wal", "-shm")
+
+
+def _kind(mode: int) -> str | None:
+    """What a file of ``mode`` is, in words, when it is no regular file (else None)."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def check_special_files(db: Path) -> None:
+    """Refuse, before SQLite opens anything, a database path ``db`` or a file SQLite
+    keeps beside it (``-journal``, ``-wal``, ``-shm``, beside the file a link points to)
+    that is there but no regular file: a named pipe (opening or reading it waits
+    forever for a writer), a folder, a socket, a device. Also a ``.locks`` beside it
+    that is no folder. Nothing is made, opened or changed; a path not there, or one
+    that cannot be looked at, is left to opening (which says what is wrong).
+
+    Raises:
+        StorageError: naming the path and what it is.
+    """
+    real = os.path.realpath(db)
+    places = [(str(db), f"SQLite memory database {db}")]
+    places += [
+        (f"{real}{end}", f"{real}{end}, beside SQLite memory database {db},") for end in _BESIDE
+    ]
+    for path, said in places:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            continue
+        kind = _kind(mode)
+        if kind is not None:
+            raise StorageError(f"{said} is {kind}, not a file; nothing was opened")
+    locks = f"{db}.locks"
+    try:
+        mode = os.stat(locks).st_mode
+    except OSError:
+        return
+    if not stat.S_ISDIR(mode):
+        kind = _kind(mode) or "a file"
+        raise StorageError(
+            f"{locks}, the lock folder of SQLite memory database {db}, is {kind}, not a "
+            "folder; nothing was opened"
+        )
 
 
 def unwritable(db: Path) -> str | None:
