@@ -59,7 +59,7 @@ from deerflow_memory.models import (
 )
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
-from deerflow_memory.storage.factory import open_storage, sqlite_path
+from deerflow_memory.storage.factory import open_storage, sqlite_path, tables_of_another_program
 from deerflow_memory.storage.names import MAPPED_MARK, of_memory, storage_name, validate_name
 from deerflow_memory.storage.stats import MemoryStats
 from deerflow_memory.terminal import (
@@ -435,7 +435,24 @@ def _nothing_stored(
             f"no memory is stored {scope} in {_where(config, None)}; "
             f"{_first(tenants, 'tenant')} (pass --tenant NAME)"
         )
-    return f"no memory is stored in {_where(config, tenant)} (check --root or the storage settings)"
+    return (
+        f"no memory is stored in {_where(config, tenant)}{_of_another_program(config)} "
+        "(check --root or the storage settings)"
+    )
+
+
+def _of_another_program(config: MemoryConfig) -> str:
+    """What a SQLite database holding tables but no memory is, said after "no memory is
+    stored in …" (a look left it as it was); else nothing."""
+    if config.storage != "sqlite":
+        return ""
+    tables = tables_of_another_program(config.storage_path)
+    if not tables:
+        return ""
+    return (
+        ": this SQLite database holds no deerflow_memory data, only tables of another "
+        f"program ({_listed(tables, 5)}); nothing was written to it"
+    )
 
 
 def _holds_nothing(storage: MemoryStorage) -> bool:
@@ -583,7 +600,9 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
             for tenant in tenants:
                 console.file.write(f"{tenant}\n")
         if not tenants:
-            raise CommandFailed(f"no tenant is stored in {_where(config, None)}")
+            raise CommandFailed(
+                f"no tenant is stored in {_where(config, None)}{_of_another_program(config)}"
+            )
         return 0
     config = _config(args)
     with _storage(args, config) as storage:

@@ -36,6 +36,7 @@ from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageE
 from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.sqlite_read_only import (
     check_special_files,
+    connect_read_only,
     holds_data,
     open_read_only,
     unwritable,
@@ -45,7 +46,13 @@ from deerflow_memory.storage.store import DEFAULT_NAMESPACE_PREFIX, StoreMemoryS
 from deerflow_memory.storage.store_locks import FlockDocumentLock
 from deerflow_memory.storage.update_locks import HAS_FLOCK, FlockUpdateLocks, poll_flock
 
-__all__ = ["POSTGRES_INSTALL_HINT", "build_storage", "open_storage", "sqlite_path"]
+__all__ = [
+    "POSTGRES_INSTALL_HINT",
+    "build_storage",
+    "open_storage",
+    "sqlite_path",
+    "tables_of_another_program",
+]
 
 POSTGRES_INSTALL_HINT = install_hint("postgres")
 
@@ -88,8 +95,47 @@ def _empty_database_file(path: Path) -> bool:
 
 def _holds_nothing_yet(path: Path) -> bool:
     """Whether the SQLite database of ``storage_path`` holds nothing and may be stood in for
-    by an empty store when only looked at: not there yet, or an empty file."""
-    return _could_be_made(path) or _empty_database_file(path)
+    by an empty store when only looked at: not there yet, an empty file, or a database
+    without the store's table (another program's, or one with no table at all)."""
+    return (
+        _could_be_made(path)
+        or _empty_database_file(path)
+        or _tables_without_store(path) is not None
+    )
+
+
+def _tables_without_store(path: Path) -> list[str] | None:
+    """The tables of the SQLite database of ``storage_path`` (sorted) when none of them is
+    the store's (``store``), so it holds no memory: another program's database (a
+    LangGraph checkpointer's, an app's) or one without tables. None when it has the
+    store's table, or cannot be read without writing (a journal holding an unfinished
+    write, a file that is no database: opening it as usual says what is wrong).
+
+    Read as :func:`~deerflow_memory.storage.sqlite_read_only.open_read_only` reads:
+    nothing is written into the file or made beside it.
+    """
+    db = sqlite_path(path)
+    try:
+        if not stat.S_ISREG(os.stat(db).st_mode):
+            return None
+        conn = connect_read_only(db)
+    except (OSError, sqlite3.Error, StorageError):
+        return None
+    try:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+    names = sorted(str(name) for (name,) in rows)
+    return None if "store" in names else [n for n in names if not n.startswith("sqlite_")]
+
+
+def tables_of_another_program(path: Path) -> list[str]:
+    """The tables of the SQLite database of ``storage_path`` when it holds tables but no
+    memory (none is the store's): a database of another program, looked at by mistake or
+    shared with one (LangGraph's checkpointer). Empty otherwise. Reads only."""
+    return _tables_without_store(path) or []
 
 
 def _open_sqlite(path: Path, prefix: Sequence[str], *, write: bool = True) -> StoreMemoryStorage:
@@ -297,14 +343,16 @@ def open_storage(
     A store passed in is not closed: its owner (e.g. the LangGraph server) keeps it.
     With ``create=False``, a SQLite database file that is not there yet (nothing at
     its path, a folder above it) is not made, nor its folder or ``.locks`` folder,
-    and an empty file (0 bytes, no write-ahead log) is not set up: an empty
-    in-memory store stands in for it, so a look at a mistyped path or an empty
-    file writes nothing (what is written to that stand-in is lost). A path that cannot be a
-    database (under a file, a dangling link) is opened as usual, which raises
-    ``StorageError``. Other backends are opened as usual (the file backend makes no
-    folder until it saves). With ``write=False`` (the caller only reads), a SQLite
-    database this process cannot write (a read-only folder or mount) is opened
-    read-only, without its setup lock; a writer there gets ``StorageError`` saying so.
+    and an empty file (0 bytes, no write-ahead log) or a database without the store's
+    table (another program's, e.g. LangGraph's checkpointer's alone) is not set up: an
+    empty in-memory store stands in for it, so a look at a mistyped path, an empty
+    file or another program's database writes nothing (what is written to that stand-in
+    is lost). A path that cannot be a database (under a file, a dangling link) is
+    opened as usual, which raises ``StorageError``. Other backends are opened as usual
+    (the file backend makes no folder until it saves). With ``write=False`` (the
+    caller only reads), a SQLite database this process cannot write (a read-only
+    folder or mount) is opened read-only, without its setup lock; a writer there gets
+    ``StorageError`` saying so.
     """
     if config.storage == "sqlite":  # (before anything is looked at: a pipe is waited on)
         check_special_files(sqlite_path(config.storage_path))

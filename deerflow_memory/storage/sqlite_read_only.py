@@ -24,6 +24,7 @@ from deerflow_memory.storage.store import StoreMemoryStorage
 
 __all__ = [
     "check_special_files",
+    "connect_read_only",
     "holds_data",
     "open_read_only",
     "unwritable",
@@ -128,7 +129,7 @@ def open_read_only(db: Path, prefix: Sequence[str], why: str) -> StoreMemoryStor
 
     resources = ExitStack()
     try:
-        conn = _connect_read_only(db)
+        conn = connect_read_only(db)
         resources.callback(conn.close)
         store = SqliteStore(conn)
         _check_set_up(conn, len(store.MIGRATIONS))
@@ -143,7 +144,7 @@ def open_read_only(db: Path, prefix: Sequence[str], why: str) -> StoreMemoryStor
     return StoreMemoryStorage(store, prefix, resources=resources, document_lock=None)
 
 
-def _connect_read_only(db: Path) -> sqlite3.Connection:
+def connect_read_only(db: Path) -> sqlite3.Connection:
     """A connection to ``db`` that reads it and makes nothing beside it.
 
     SQLite's read-only mode still makes the ``-wal`` and ``-shm`` files of a database in
