@@ -77,3 +77,30 @@ def is_operational(error: BaseException) -> bool:
 def _named(error: BaseException, name: str) -> bool:
     """True when ``error``'s class or a base class is called ``name`` (no driver imported)."""
     return any(cls.__name__ == name for cls in type(error).__mro__)
+
+
+# SQLite's result codes for a file whose pages do not make a database (a page torn or
+# overwritten, a header that is not SQLite's): no retry or other query can read past it.
+_DAMAGED_CODES = frozenset({"SQLITE_CORRUPT", "SQLITE_NOTADB"})
+_DAMAGED_WORDS = ("database disk image is malformed", "file is not a database")
+
+
+def damaged_database_error(error: BaseException) -> BaseException | None:
+    """The SQLite error in ``error``'s chain saying the database file is damaged
+    ("database disk image is malformed"), else None (no driver imported)."""
+    for seen in error_chain(error):
+        if not _named(seen, "DatabaseError"):
+            continue
+        code = getattr(seen, "sqlite_errorname", None)
+        if code in _DAMAGED_CODES or (code is None and any(w in str(seen) for w in _DAMAGED_WORDS)):
+            return seen
+    return None
+
+
+def damaged_said(database: str, error: BaseException) -> str:
+    """The error line for a damaged SQLite ``database`` (its file, as said: "SQLite memory
+    database /x/memory.sqlite"), ``error`` being SQLite's."""
+    return (
+        f"{database} is damaged ({error}): restore it from a backup, or recover what it "
+        "holds with the sqlite3 shell (.recover)"
+    )

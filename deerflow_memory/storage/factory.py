@@ -34,6 +34,7 @@ from deerflow_memory.config import SQLITE_FILE_NAME, MemoryConfig, redact_secret
 from deerflow_memory.config.secrets import dsn_secret_words, redact_path
 from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError, install_hint
 from deerflow_memory.storage.base import MemoryStorage
+from deerflow_memory.storage.closed import damaged_database_error, damaged_said
 from deerflow_memory.storage.sqlite_read_only import (
     check_special_files,
     connect_read_only,
@@ -190,6 +191,8 @@ def _open_sqlite(path: Path, prefix: Sequence[str], *, write: bool = True) -> St
 def _cannot(db: Path, what: str, error: BaseException) -> str:
     """Why the database ``db`` could not be opened or set up: that it cannot be written
     here, when so (then reading it works, changing it does not), else the error."""
+    if (damaged := damaged_database_error(error)) is not None and "malformed" in str(damaged):
+        return damaged_said(f"SQLite memory database {db}", damaged)
     why = unwritable(db)
     not_a_database = isinstance(error, sqlite3.DatabaseError) and not isinstance(
         error, sqlite3.OperationalError

@@ -75,15 +75,8 @@ def sqlite_lock_folder(store: BaseStore) -> str | None:
     ``storage.factory``). None for other stores, an in-memory or temporary
     database, or a connection that cannot be asked (a warning then).
     """
-    names = {klass.__name__ for klass in type(store).__mro__}
-    conn: Any = getattr(store, "conn", None)
-    if "SqliteStore" not in names or not isinstance(conn, sqlite3.Connection):
-        return None
-    lock = getattr(store, "lock", None)  # SqliteStore's guard of its connection
     try:
-        guard = lock if isinstance(lock, AbstractContextManager) else contextlib.nullcontext()
-        with guard:
-            rows = conn.execute("PRAGMA database_list").fetchall()
+        database = sqlite_database_file(store)
     except (sqlite3.Error, ValueError) as e:  # closed, or bound to another thread
         logger.warning(
             "cannot find the database file of %s (%s): its update locks and dead-letter "
@@ -92,5 +85,24 @@ def sqlite_lock_folder(store: BaseStore) -> str | None:
             e,
         )
         return None
+    return f"{database}.locks" if database else None
+
+
+def sqlite_database_file(store: object) -> str | None:
+    """The file of a LangGraph ``SqliteStore``'s database, else None (other stores, an
+    in-memory or temporary database).
+
+    Raises:
+        sqlite3.Error, ValueError: its connection cannot be asked (closed, or bound to
+            another thread).
+    """
+    names = {klass.__name__ for klass in type(store).__mro__}
+    conn: Any = getattr(store, "conn", None)
+    if "SqliteStore" not in names or not isinstance(conn, sqlite3.Connection):
+        return None
+    lock = getattr(store, "lock", None)  # SqliteStore's guard of its connection
+    guard = lock if isinstance(lock, AbstractContextManager) else contextlib.nullcontext()
+    with guard:
+        rows = conn.execute("PRAGMA database_list").fetchall()
     files = [row[2] for row in rows if row[1] == "main"]
-    return f"{files[0]}.locks" if files and files[0] else None
+    return str(files[0]) if files and files[0] else None

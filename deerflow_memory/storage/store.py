@@ -56,6 +56,7 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
+import sqlite3
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
@@ -102,7 +103,12 @@ from deerflow_memory.storage.base import (
     tombstone,
     validate_name,
 )
-from deerflow_memory.storage.closed import is_operational, is_store_closed
+from deerflow_memory.storage.closed import (
+    damaged_database_error,
+    damaged_said,
+    is_operational,
+    is_store_closed,
+)
 from deerflow_memory.storage.dead_letters import (
     DeadLetter,
     UnreadableDeadLetter,
@@ -110,7 +116,11 @@ from deerflow_memory.storage.dead_letters import (
     readable_letters,
 )
 from deerflow_memory.storage.names import storage_name
-from deerflow_memory.storage.shared_locks import shared_update_locks, sqlite_lock_folder
+from deerflow_memory.storage.shared_locks import (
+    shared_update_locks,
+    sqlite_database_file,
+    sqlite_lock_folder,
+)
 from deerflow_memory.storage.store_locks import (
     DocumentLock,
     DocumentLocks,
@@ -280,6 +290,19 @@ class _SameObject:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _SameObject) and other.held is self.held
+
+
+def _damaged_said(store: object, error: BaseException) -> str:
+    """The error for a store whose SQLite database file is damaged (``error``, SQLite's),
+    naming the file where it can be asked."""
+    try:
+        where = sqlite_database_file(store)
+    except (sqlite3.Error, ValueError):
+        where = None
+    named = (
+        f"SQLite memory database {where}" if where else f"the database of {type(store).__name__}"
+    )
+    return damaged_said(named, error)
 
 
 def _check_arguments(
@@ -498,6 +521,8 @@ class StoreMemoryStorage(MemoryStorage):
                 f"{type(self.store).__name__} is closed ({type(error).__name__}: {error}); "
                 "close the MemoryService before the store it writes to"
             )
+        if (damaged := damaged_database_error(error)) is not None:  # the file, not a row
+            return StorageError(_damaged_said(self.store, damaged))
         # Reading one document (``ns``), a ValueError is a stored value that does not
         # decode (a damaged JSON row): that document is corrupt, the store is fine.
         # SqliteStore wraps every failed query in a ValueError: a locked database is not that.
