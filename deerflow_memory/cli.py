@@ -53,6 +53,7 @@ from deerflow_memory.models import (
     FactCategory,
     MemoryDocument,
     SourceType,
+    SupersededFact,
     replace_surrogates,
     says_nothing,
     stored_timestamp,
@@ -151,16 +152,20 @@ def _config(args: argparse.Namespace) -> MemoryConfig:
 
 
 @contextmanager
-def _storage(args: argparse.Namespace, config: MemoryConfig) -> Iterator[MemoryStorage]:
+def _storage(
+    args: argparse.Namespace, config: MemoryConfig, *, look: bool = False
+) -> Iterator[MemoryStorage]:
     """The storage of ``config`` seen from ``--tenant`` (itself without one).
 
     Only the commands that add memory make a SQLite database that does not exist
     yet, or set up an empty database file; the others look at an empty stand-in (a
     mistyped path is not created, an empty file not written). The commands that
-    only read open a database they cannot write (a read-only folder) read-only.
+    only read open a database they cannot write (a read-only folder) read-only, and so
+    does a ``look`` of a command that changes memory, which finds out first whether
+    there is anything to change (then "nothing to delete" is said, not "cannot write").
     """
-    creates = args.command in _CREATING
-    writes = args.command not in _ONLY_READING
+    creates = args.command in _CREATING and not look
+    writes = args.command not in _ONLY_READING and not look
     with open_storage(config, create=creates, write=writes) as storage:
         yield storage.scoped(getattr(args, "tenant", None))
 
@@ -930,7 +935,7 @@ def _nothing_deleted(why: str) -> str:
 def _cmd_clear(args: argparse.Namespace, console: Console) -> int:
     whose = f"{args.user!r} ({args.agent or 'default agent'})"
     config = _config(args)
-    with _storage(args, config) as storage:
+    with _storage(args, config, look=True) as storage:
         nothing = _nothing_to_clear(storage, config, args)
     if nothing is not None:  # "nothing to do": status 1, as show and export say
         raise CommandFailed(_nothing_deleted(nothing))
@@ -1043,32 +1048,22 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
             status=2,
         )
     config = _config(args)
+
+    def delete(document: MemoryDocument) -> tuple[MemoryDocument, SupersededFact]:
+        return delete_fact(document, args.fact_id, max_superseded_facts=config.max_superseded_facts)
+
+    # Looked for first, read only: a fact or user not there is "nothing to do", also where
+    # the storage cannot be written (not "cannot write").
+    with _storage(args, config, look=True) as storage:
+        try:
+            delete(storage.load(args.user, args.agent))
+        except FactNotFoundError as e:
+            _no_fact_to_forget(storage, config, args, e)
     with _storage(args, config) as storage:
         try:
-            saved, gone = save_edit(
-                storage,
-                args.user,
-                args.agent,
-                lambda document: delete_fact(
-                    document, args.fact_id, max_superseded_facts=config.max_superseded_facts
-                ),
-            )
-        except FactNotFoundError as e:  # "nothing to do" (status 1), like an unknown user
-            document = storage.load(args.user, args.agent)
-            if _no_memory_in(document):
-                raise CommandFailed(
-                    _no_memory(storage, config, args.user, args.agent, args.tenant)
-                ) from e
-            # Nothing nearer to go on: perhaps the id is of another user's fact.
-            hinted = e.near or e.text_of or e.text_in or e.in_history
-            owner = None if hinted else _owner_of(storage, args.fact_id, args.user, args.agent)
-            if owner is not None:
-                raise CommandFailed(
-                    f"no current fact with id {args.fact_id[:80]!r} in the memory of user "
-                    f"{args.user!r}; it is a fact of user {_quoted(owner)} (pass --user with "
-                    "that id)"
-                ) from e
-            raise CommandFailed(str(e)) from e
+            saved, gone = save_edit(storage, args.user, args.agent, delete)
+        except FactNotFoundError as e:  # (deleted by another process meanwhile)
+            _no_fact_to_forget(storage, config, args, e)
     unsafe = unsafe_to_store(gone.content)
     if unsafe:  # the model no longer reads it; the history still holds it
         _print_error(
@@ -1084,6 +1079,26 @@ def _cmd_forget(args: argparse.Namespace, console: Console) -> int:
         )
     )
     return 0
+
+
+def _no_fact_to_forget(
+    storage: MemoryStorage, config: MemoryConfig, args: argparse.Namespace, e: FactNotFoundError
+) -> NoReturn:
+    """Say that ``forget`` has nothing to delete ("nothing to do", status 1), like an unknown
+    user: whose memory is missing, or whose fact the id is, or what is near it."""
+    document = storage.load(args.user, args.agent)
+    if _no_memory_in(document):
+        raise CommandFailed(_no_memory(storage, config, args.user, args.agent, args.tenant)) from e
+    # Nothing nearer to go on: perhaps the id is of another user's fact.
+    hinted = e.near or e.text_of or e.text_in or e.in_history
+    owner = None if hinted else _owner_of(storage, args.fact_id, args.user, args.agent)
+    if owner is not None:
+        raise CommandFailed(
+            f"no current fact with id {args.fact_id[:80]!r} in the memory of user "
+            f"{args.user!r}; it is a fact of user {_quoted(owner)} (pass --user with "
+            "that id)"
+        ) from e
+    raise CommandFailed(str(e)) from e
 
 
 # Other memories looked through for the owner of a fact id not found (each is one read).
@@ -1277,7 +1292,7 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
     from deerflow_memory.update.updater import UpdateStatus
 
     config = _config(args)
-    with _storage(args, config) as storage:  # before the service, which makes its folders
+    with _storage(args, config, look=True) as storage:  # before the service makes its folders
         if _holds_nothing(storage):
             raise CommandFailed(_nothing_stored(config, args.tenant))
         # Letters named by id are checked by id (below), which says whose they are.
