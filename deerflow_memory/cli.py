@@ -24,6 +24,7 @@ for scripts).
 from __future__ import annotations
 
 import argparse
+import errno
 import io
 import json
 import os
@@ -46,7 +47,7 @@ from deerflow_memory import __version__
 from deerflow_memory.config import MemoryConfig, check_path, load_config, redact_secrets
 from deerflow_memory.config.messages import did_you_mean
 from deerflow_memory.config.secrets import redact_path
-from deerflow_memory.errors import DeerflowMemoryError, FactNotFoundError
+from deerflow_memory.errors import DeerflowMemoryError, FactNotFoundError, StorageError
 from deerflow_memory.models import (
     CONFIDENCE_RULE,
     Fact,
@@ -166,8 +167,65 @@ def _storage(
     """
     creates = args.command in _CREATING and not look
     writes = args.command not in _ONLY_READING and not look
+    tenant = getattr(args, "tenant", None)
+    if writes:
+        _check_file_root_writable(config, tenant)
     with open_storage(config, create=creates, write=writes) as storage:
-        yield storage.scoped(getattr(args, "tenant", None))
+        try:
+            yield storage.scoped(tenant)
+        except OSError as e:
+            if not writes or (said := _file_write_refused(config, e)) is None:
+                raise
+            raise StorageError(said) from e
+
+
+# What a folder or file of the file backend that cannot be written fails with: no
+# permission, an immutable file (EPERM, as root), a read-only mount.
+_NOT_WRITABLE = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+
+
+def _file_root(config: MemoryConfig, tenant: str | None) -> Path:
+    """The folder the file backend of ``config`` writes ``tenant``'s memory under."""
+    root = Path(os.path.abspath(config.storage_path))
+    return root if tenant is None else root / "tenants" / storage_name(tenant)
+
+
+def _file_unwritable_said(config: MemoryConfig, path: str, why: str) -> str:
+    root = os.path.abspath(config.storage_path)
+    name = os.path.basename(path)
+    if name.startswith(".") and name.endswith(".tmp"):  # (a save's temp file: its folder)
+        path = os.path.dirname(path)
+    what = "the folder" if path == root else redact_path(path)
+    return (
+        f"cannot write file memory storage {redact_path(root)}: {what} {why}; "
+        "it can be read, not changed"
+    )
+
+
+def _check_file_root_writable(config: MemoryConfig, tenant: str | None) -> None:
+    """Refuse, before anything is written, a change to a file-backend memory whose folder
+    (or the nearest one above it that exists, where it would be made) this process
+    cannot write: a read-only folder or mount. A change needs it (its outbox, locks and
+    fence key live there, new users' folders are made there)."""
+    if config.storage != "file":
+        return
+    folder = _file_root(config, tenant)
+    while not os.path.lexists(folder) and folder != folder.parent:
+        folder = folder.parent
+    if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+        raise StorageError(_file_unwritable_said(config, str(folder), "is not writable"))
+
+
+def _file_write_refused(config: MemoryConfig, error: OSError) -> str | None:
+    """The line for a change to a file-backend memory that the system refused to write
+    (a folder or file inside it that is read-only), else None."""
+    if config.storage != "file" or error.errno not in _NOT_WRITABLE or not error.filename:
+        return None
+    path = os.path.abspath(os.fsdecode(error.filename))
+    root = os.path.abspath(config.storage_path)
+    if os.path.commonpath([path, root]) != root:
+        return None
+    return _file_unwritable_said(config, path, f"cannot be written ({error.strerror})")
 
 
 _CREATING = frozenset({"demo", "import", "remember"})  # the commands that add memory
@@ -258,6 +316,7 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
     output, console = console, (make_console(GuardedOutput(sys.stderr)) if args.json else console)
     script = DEMO_SCRIPT[args.lang]
     config = _config(args)
+    _check_file_root_writable(config, args.tenant)
     with MemoryService(config, register_atexit=False) as memory:
         # First line: which path runs, before anything can fail on it.
         console.print(
@@ -1304,6 +1363,7 @@ def _cmd_retry(args: argparse.Namespace, console: Console) -> int:
         )
         if unknown:
             raise CommandFailed(unknown)
+    _check_file_root_writable(config, args.tenant)
     with MemoryService(config, register_atexit=False) as memory:
         scoped = memory.for_tenant(args.tenant)
         if args.id:
