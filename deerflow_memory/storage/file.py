@@ -854,16 +854,18 @@ class FileMemoryStorage(MemoryStorage):
         yield from ((user_id, agent_name) for user_id, agent_name, _ in self._stored())
 
     def _stored(self) -> list[tuple[str, str | None, Path]]:
-        """Each stored key and its ``memory.json`` (a regular file), sorted."""
+        """Each stored key and its ``memory.json``, sorted. One that is no regular file (a
+        named pipe, a folder, a link) is there too: loading it says what it is, where
+        skipping it would hide a user's memory from ``list`` and ``stats``."""
         found: list[tuple[str, str | None, Path]] = []
         users = self.inside(self._root / "users")  # in a view: a linked users/ is refused
         for user_folder, user_id in _valid_subfolders(users):
             user_dir = users / user_folder
-            if _is_regular(user_dir / DOCUMENT_FILE):
+            if os.path.lexists(user_dir / DOCUMENT_FILE):
                 found.append((user_id, None, user_dir / DOCUMENT_FILE))
             for agent_folder, agent_name in _valid_subfolders(user_dir / "agents"):
                 path = user_dir / "agents" / agent_folder / DOCUMENT_FILE
-                if _is_regular(path):
+                if os.path.lexists(path):
                     found.append((user_id, agent_name, path))
         return sorted(found, key=lambda key: (key[0], key[1] or ""))
 
