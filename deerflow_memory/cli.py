@@ -30,6 +30,7 @@ import json
 import os
 import re
 import signal
+import stat
 import sys
 import traceback
 import unicodedata
@@ -63,6 +64,7 @@ from deerflow_memory.storage.base import MemoryStorage
 from deerflow_memory.storage.dead_letters import DeadLetter, UnreadableDeadLetter
 from deerflow_memory.storage.factory import open_storage, sqlite_path, tables_of_another_program
 from deerflow_memory.storage.names import MAPPED_MARK, of_memory, storage_name, validate_name
+from deerflow_memory.storage.sqlite_read_only import kind_of
 from deerflow_memory.storage.stats import MemoryStats
 from deerflow_memory.terminal import (
     GuardedOutput,
@@ -168,6 +170,7 @@ def _storage(
     creates = args.command in _CREATING and not look
     writes = args.command not in _ONLY_READING and not look
     tenant = getattr(args, "tenant", None)
+    _check_file_layout(config, tenant, writes=args.command not in _ONLY_READING)
     if writes:
         _check_file_root_writable(config, tenant)
     with open_storage(config, create=creates, write=writes) as storage:
@@ -200,6 +203,42 @@ def _file_unwritable_said(config: MemoryConfig, path: str, why: str) -> str:
         f"cannot write file memory storage {redact_path(root)}: {what} {why}; "
         "it can be read, not changed"
     )
+
+
+# The folders of a file root (see storage/file.py), and its one file.
+_LAYOUT_FOLDERS = ("users", "tenants", "dead_letters", "locks", "outbox")
+_LAYOUT_FILES = ("fence.key",)
+
+
+def _check_file_layout(config: MemoryConfig, tenant: str | None, *, writes: bool) -> None:
+    """Refuse a file root (and a ``tenant``'s folder in it) where one of its folders is a
+    named pipe, a file, a socket or a device, or its ``fence.key`` is no regular file:
+    "Not a directory", "File exists", or (``users``) no memory listed at all, said instead
+    as what is wrong where. Reads only. A look (not ``writes``) is refused only for
+    ``users`` and ``tenants``, which hide the memory; the others it reads around (a
+    ``dead_letters`` that is a file leaves show's usual answer)."""
+    if config.storage != "file":
+        return
+    folders = _LAYOUT_FOLDERS if writes else _LAYOUT_FOLDERS[:2]
+    files = _LAYOUT_FILES if writes else ()
+    roots = [Path(os.path.abspath(config.storage_path))]
+    if tenant is not None:
+        roots.append(_file_root(config, tenant))
+    for root in roots:
+        for name, folder in [*((n, True) for n in folders), *((n, False) for n in files)]:
+            path = root / name
+            try:
+                mode = os.stat(path).st_mode  # (users/ and tenants/ may be links to folders)
+            except OSError:
+                continue
+            kind = "a file" if folder and stat.S_ISREG(mode) else kind_of(mode)
+            if (folder and stat.S_ISDIR(mode)) or (not folder and kind is None):
+                continue
+            where = redact_path(os.path.abspath(config.storage_path))
+            raise StorageError(
+                f"file memory storage {where}: {redact_path(str(path))} is {kind}, not a "
+                f"{'folder' if folder else 'file'}; move it away (nothing was read or written)"
+            )
 
 
 def _check_file_root_writable(config: MemoryConfig, tenant: str | None) -> None:
@@ -316,6 +355,7 @@ def _cmd_demo(args: argparse.Namespace, console: Console) -> int:
     output, console = console, (make_console(GuardedOutput(sys.stderr)) if args.json else console)
     script = DEMO_SCRIPT[args.lang]
     config = _config(args)
+    _check_file_layout(config, args.tenant, writes=True)
     _check_file_root_writable(config, args.tenant)
     with MemoryService(config, register_atexit=False) as memory:
         # First line: which path runs, before anything can fail on it.

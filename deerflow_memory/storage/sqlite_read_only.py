@@ -27,6 +27,7 @@ __all__ = [
     "check_special_files",
     "connect_read_only",
     "holds_data",
+    "kind_of",
     "open_read_only",
     "unwritable",
     "unwritable_said",
@@ -37,7 +38,7 @@ __all__ = [
 _BESIDE = ("-journal", "-wal", "-shm")
 
 
-def _kind(mode: int) -> str | None:
+def kind_of(mode: int) -> str | None:
     """What a file of ``mode`` is, in words, when it is no regular file (else None)."""
     if stat.S_ISREG(mode):
         return None
@@ -73,7 +74,7 @@ def check_special_files(db: Path) -> None:
             mode = os.stat(path).st_mode
         except OSError:
             continue
-        kind = _kind(mode)
+        kind = kind_of(mode)
         if kind is not None:
             raise StorageError(f"{said} is {kind}, not a file; nothing was opened")
     locks = f"{db}.locks"
@@ -82,7 +83,7 @@ def check_special_files(db: Path) -> None:
     except OSError:
         return
     if not stat.S_ISDIR(mode):
-        kind = _kind(mode) or "a file"
+        kind = kind_of(mode) or "a file"
         raise StorageError(
             f"{locks}, the lock folder of SQLite memory database {db}, is {kind}, not a "
             "folder; nothing was opened"
