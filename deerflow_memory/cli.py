@@ -1129,7 +1129,12 @@ def _note_new_memory(
             "note",
         )
     else:  # the first memory of all there: perhaps the root was mistyped
-        _print_error(f"no memory was stored in {where}; {what} starts it", "note")
+        beside = ""
+        if config.storage == "sqlite" and (
+            tables := tables_of_another_program(config.storage_path, beside_the_store=True)
+        ):  # (another program's database, or one shared with LangGraph's checkpointer)
+            beside = f" (beside the tables of another program there: {_listed(tables, 5)})"
+        _print_error(f"no memory was stored in {where}; {what} starts it{beside}", "note")
 
 
 def _fact_said(fact_id: str, content: str, unsafe: bool) -> str:

@@ -99,6 +99,7 @@ def test_remember_sets_the_store_up_beside_a_langgraph_checkpointer(
     assert not any(name == "store" for _, name in _schema(database))
     status, _, err = run(capsys, "--config", str(config), "remember", "--user", "ann", "Rows")
     assert status == 0, err
+    assert "beside the tables of another program there: checkpoint" in err
     names = {name for _, name in _schema(database)}
     assert {"checkpoints", "writes", "store"} <= names
     status, out, _ = run(capsys, "--config", str(config), "show", "--user", "ann")
@@ -115,3 +116,26 @@ def test_a_database_of_the_store_without_memory_is_not_called_another_programs(
     status, _, err = run(capsys, "--config", str(config), "list")
     assert status == 1 and "no memory is stored" in err
     assert "another program" not in err
+
+
+def test_remember_into_another_programs_database_notes_the_tables_it_went_beside(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database = tmp_path / "garden.db"
+    _garden_database(database)
+    config = sqlite_config(tmp_path, database)
+    status, _, err = run(capsys, "--config", str(config), "remember", "--user", "ann", "Weeds")
+    assert status == 0
+    note = err.splitlines()
+    assert len(note) == 1 and note[0].startswith("deerflow-memory: note: ")
+    assert "beside the tables of another program there: plantings" in note[0]
+    conn = sqlite3.connect(database)
+    try:
+        assert conn.execute("SELECT bed, crop FROM plantings").fetchall() == [("north", "leeks")]
+    finally:
+        conn.close()
+    # a memory database of our own has nothing else to note
+    ours = tmp_path / "ours" / "mem.sqlite"
+    config = sqlite_config(tmp_path, ours)
+    status, _, err = run(capsys, "--config", str(config), "remember", "--user", "ann", "Weeds")
+    assert status == 0 and "another program" not in err

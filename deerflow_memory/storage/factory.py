@@ -132,11 +132,31 @@ def _tables_without_store(path: Path) -> list[str] | None:
     return None if "store" in names else [n for n in names if not n.startswith("sqlite_")]
 
 
-def tables_of_another_program(path: Path) -> list[str]:
+# The tables LangGraph's SqliteStore makes (its migrations, its vector index).
+_STORE_TABLES = frozenset({"store", "store_migrations", "store_vectors", "vector_migrations"})
+
+
+def tables_of_another_program(path: Path, *, beside_the_store: bool = False) -> list[str]:
     """The tables of the SQLite database of ``storage_path`` when it holds tables but no
     memory (none is the store's): a database of another program, looked at by mistake or
-    shared with one (LangGraph's checkpointer). Empty otherwise. Reads only."""
-    return _tables_without_store(path) or []
+    shared with one (LangGraph's checkpointer). Empty otherwise. With
+    ``beside_the_store``, the tables other than the store's in any database (what the
+    store was set up beside). Reads only."""
+    if not beside_the_store:
+        return _tables_without_store(path) or []
+    db = sqlite_path(path)
+    try:
+        conn = connect_read_only(db)
+    except (OSError, sqlite3.Error, StorageError):
+        return []
+    try:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    except sqlite3.Error:
+        return []
+    finally:
+        conn.close()
+    names = sorted(str(name) for (name,) in rows)
+    return [n for n in names if n not in _STORE_TABLES and not n.startswith("sqlite_")]
 
 
 def _open_sqlite(path: Path, prefix: Sequence[str], *, write: bool = True) -> StoreMemoryStorage:
