@@ -131,14 +131,24 @@ def test_a_named_pipe_at_the_database_or_beside_it_is_refused_without_waiting(
     assert _snapshot(tmp_path) == before  # nothing made, nothing removed, nothing written
 
 
-@pytest.mark.parametrize("argv", [LOOKS[0], WRITERS[0]], ids=lambda a: a[0])
-@pytest.mark.parametrize("kind", ["folder", "socket", "device"])
-@pytest.mark.parametrize("end", BESIDE, ids=lambda e: e or "database")
+# (a folder given as the database is no case: it holds memory.sqlite, storage_path's rule)
+ODD_CASES = [
+    (end, kind, argv)
+    for end in BESIDE
+    for kind in ("folder", "socket", "device")
+    for argv in (LOOKS[0], WRITERS[0])
+    if not (kind == "folder" and end == "")
+]
+
+
+@pytest.mark.parametrize(
+    ("end", "kind", "argv"),
+    ODD_CASES,
+    ids=[f"{e or 'database'}-{k}-{a[0]}" for e, k, a in ODD_CASES],
+)
 def test_a_folder_socket_or_device_at_the_database_or_beside_it_is_refused(
     end: str, kind: str, argv: tuple[str, ...], tmp_path: Path
 ) -> None:
-    if kind == "folder" and end == "":
-        pytest.skip("a folder given as the database holds memory.sqlite (storage_path's rule)")
     make, words = KINDS[kind]
     config, database = _database_with_ann(tmp_path)
     odd = Path(f"{database}{end}")

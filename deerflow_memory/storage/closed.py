@@ -104,3 +104,13 @@ def damaged_said(database: str, error: BaseException) -> str:
         f"{database} is damaged ({error}): restore it from a backup, or recover what it "
         "holds with the sqlite3 shell (.recover)"
     )
+
+
+def damaged_file_said(db: object, error: BaseException) -> str | None:
+    """The error line for opening the SQLite memory database file ``db`` when ``error``
+    says its pages are damaged ("database disk image is malformed"), else None (a file
+    that is no database at all is said where it is opened)."""
+    damaged = damaged_database_error(error)
+    if damaged is None or "malformed" not in str(damaged):
+        return None
+    return damaged_said(f"SQLite memory database {db}", damaged)

@@ -34,7 +34,7 @@ from deerflow_memory.config import SQLITE_FILE_NAME, MemoryConfig, redact_secret
 from deerflow_memory.config.secrets import dsn_secret_words, redact_path
 from deerflow_memory.errors import ConfigError, MissingDependencyError, StorageError, install_hint
 from deerflow_memory.storage.base import MemoryStorage
-from deerflow_memory.storage.closed import damaged_database_error, damaged_said
+from deerflow_memory.storage.closed import damaged_file_said
 from deerflow_memory.storage.sqlite_read_only import (
     check_special_files,
     connect_read_only,
@@ -105,16 +105,12 @@ def _holds_nothing_yet(path: Path) -> bool:
     )
 
 
-def _tables_without_store(path: Path) -> list[str] | None:
-    """The tables of the SQLite database of ``storage_path`` (sorted) when none of them is
-    the store's (``store``), so it holds no memory: another program's database (a
-    LangGraph checkpointer's, an app's) or one without tables. None when it has the
-    store's table, or cannot be read without writing (a journal holding an unfinished
-    write, a file that is no database: opening it as usual says what is wrong).
-
-    Read as :func:`~deerflow_memory.storage.sqlite_read_only.open_read_only` reads:
-    nothing is written into the file or made beside it.
-    """
+def _table_names(path: Path) -> list[str] | None:
+    """The tables of the SQLite database of ``storage_path``, sorted (SQLite's own left
+    out); None when it is no regular file or cannot be read without writing (a journal
+    holding an unfinished write, a file that is no database: opening it as usual says
+    what is wrong). Read as :func:`~deerflow_memory.storage.sqlite_read_only.open_read_only`
+    reads: nothing is written into the file or made beside it."""
     db = sqlite_path(path)
     try:
         if not stat.S_ISREG(os.stat(db).st_mode):
@@ -128,8 +124,16 @@ def _tables_without_store(path: Path) -> list[str] | None:
         return None
     finally:
         conn.close()
-    names = sorted(str(name) for (name,) in rows)
-    return None if "store" in names else [n for n in names if not n.startswith("sqlite_")]
+    return sorted(name for (name,) in rows if not str(name).startswith("sqlite_"))
+
+
+def _tables_without_store(path: Path) -> list[str] | None:
+    """The tables of the SQLite database of ``storage_path`` when none of them is the
+    store's (``store``), so it holds no memory: another program's database (a LangGraph
+    checkpointer's, an app's) or one without tables. None when it has the store's table
+    or cannot be read (see :func:`_table_names`)."""
+    names = _table_names(path)
+    return None if names is None or "store" in names else names
 
 
 # The tables LangGraph's SqliteStore makes (its migrations, its vector index).
@@ -144,19 +148,7 @@ def tables_of_another_program(path: Path, *, beside_the_store: bool = False) -> 
     store was set up beside). Reads only."""
     if not beside_the_store:
         return _tables_without_store(path) or []
-    db = sqlite_path(path)
-    try:
-        conn = connect_read_only(db)
-    except (OSError, sqlite3.Error, StorageError):
-        return []
-    try:
-        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    except sqlite3.Error:
-        return []
-    finally:
-        conn.close()
-    names = sorted(str(name) for (name,) in rows)
-    return [n for n in names if n not in _STORE_TABLES and not n.startswith("sqlite_")]
+    return [n for n in _table_names(path) or [] if n not in _STORE_TABLES]
 
 
 def _open_sqlite(path: Path, prefix: Sequence[str], *, write: bool = True) -> StoreMemoryStorage:
@@ -211,8 +203,8 @@ def _open_sqlite(path: Path, prefix: Sequence[str], *, write: bool = True) -> St
 def _cannot(db: Path, what: str, error: BaseException) -> str:
     """Why the database ``db`` could not be opened or set up: that it cannot be written
     here, when so (then reading it works, changing it does not), else the error."""
-    if (damaged := damaged_database_error(error)) is not None and "malformed" in str(damaged):
-        return damaged_said(f"SQLite memory database {db}", damaged)
+    if (damaged := damaged_file_said(db, error)) is not None:
+        return damaged
     why = unwritable(db)
     not_a_database = isinstance(error, sqlite3.DatabaseError) and not isinstance(
         error, sqlite3.OperationalError

@@ -20,7 +20,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from deerflow_memory.errors import StorageError
-from deerflow_memory.storage.closed import damaged_database_error, damaged_said
+from deerflow_memory.storage.closed import damaged_file_said
 from deerflow_memory.storage.store import StoreMemoryStorage
 
 __all__ = [
@@ -137,8 +137,8 @@ def open_read_only(db: Path, prefix: Sequence[str], why: str) -> StoreMemoryStor
         _check_set_up(conn, len(store.MIGRATIONS))
     except sqlite3.Error as e:
         resources.close()
-        if (damaged := damaged_database_error(e)) is not None and "malformed" in str(damaged):
-            raise StorageError(damaged_said(f"SQLite memory database {db}", damaged)) from e
+        if (damaged := damaged_file_said(db, e)) is not None:
+            raise StorageError(damaged) from e
         raise StorageError(f"cannot read SQLite memory database {db} ({why}): {e}") from e
     except StorageError as e:
         resources.close()
