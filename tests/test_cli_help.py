@@ -58,3 +58,19 @@ def test_version_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0 and capsys.readouterr().out.strip().endswith(__version__)
+
+
+def test_python_dash_m_runs_the_same_command_line() -> None:
+    import subprocess
+    import sys
+
+    from deerflow_memory import __version__
+
+    done = subprocess.run(
+        [sys.executable, "-m", "deerflow_memory", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout.strip() == f"deerflow-memory {__version__}"
