@@ -1272,7 +1272,8 @@ def _prepare(text: str) -> str:
 # of with a word or two before it at most. Anything else stays as said: "I'm vegan; my wife
 # isn't", "…; pecans too; …", "I take warfarin; dad aspirin", "…peanuts; Sarah shellfish"
 # (attacker 331). Read run by run, each item once (a regex over the run was quadratic).
-_SEMICOLON_RUN = re.compile(r"[^.!?\n;]*(?:;[^.!?\n;]*)+")
+# (from a sentence's start only: tried at every place of a long sentence, it was quadratic)
+_SEMICOLON_RUN = re.compile(r"(?:^|(?<=[.!?\n]))[^.!?\n;]*(?:;[^.!?\n;]*)+")
 _SEMICOLON_ITEM = re.compile(
     rf"(?:(?:and|or)\s+)?(?:(?-i:[a-z-]+)\s+){{0,2}}?"
     rf"(?:{NEED_THING_EN}|{MEDICATION_NAME_EN}|{SUPPLEMENT_EN})(?:e?s)?",
