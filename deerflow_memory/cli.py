@@ -210,16 +210,24 @@ _LAYOUT_FOLDERS = ("users", "tenants", "dead_letters", "locks", "outbox")
 _LAYOUT_FILES = ("fence.key",)
 
 
-def _check_file_layout(config: MemoryConfig, tenant: str | None, *, writes: bool) -> None:
+def _check_file_layout(
+    config: MemoryConfig, tenant: str | None, *, writes: bool, tenants: bool = False
+) -> None:
     """Refuse a file root (and a ``tenant``'s folder in it) where one of its folders is a
     named pipe, a file, a socket or a device, or its ``fence.key`` is no regular file:
     "Not a directory", "File exists", or (``users``) no memory listed at all, said instead
     as what is wrong where. Reads only. A look (not ``writes``) is refused only for
     ``users`` and ``tenants``, which hide the memory; the others it reads around (a
-    ``dead_letters`` that is a file leaves show's usual answer)."""
+    ``dead_letters`` that is a file leaves show's usual answer). ``tenants/`` counts only
+    for a tenant's memory or a list of ``tenants`` (attacker 334: a pipe there refused
+    every command on the memory without a tenant)."""
     if config.storage != "file":
         return
-    folders = _LAYOUT_FOLDERS if writes else _LAYOUT_FOLDERS[:2]
+    folders = [
+        name
+        for name in (_LAYOUT_FOLDERS if writes else _LAYOUT_FOLDERS[:2])
+        if name != "tenants" or tenant is not None or tenants
+    ]
     files = _LAYOUT_FILES if writes else ()
     roots = [Path(os.path.abspath(config.storage_path))]
     if tenant is not None:
@@ -696,6 +704,7 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
         from deerflow_memory.storage.tenants import stored_tenants
 
         config = _config(args)
+        _check_file_layout(config, None, writes=False, tenants=True)
         with open_storage(config, create=False, write=False) as storage:
             tenants = list(stored_tenants(storage))
         if args.json:

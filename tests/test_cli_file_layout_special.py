@@ -81,3 +81,20 @@ def test_a_tenants_dead_letters_that_is_a_pipe_is_named(
     status, _, err = run(capsys, *tenant, "retry")
     assert_one_error_line(status, err, f"{odd} is a named pipe (FIFO), not a folder")
     assert status == 2
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("show", "--user", "ann"), ("list",), ("stats",), ("remember", "--user", "ann", "Knits")],
+)
+def test_a_tenants_path_that_is_a_pipe_leaves_the_memory_without_a_tenant_alone(
+    argv: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attacker 334: a pipe at tenants/ refused every command, also on ann's own memory
+    root = tmp_path / "mem"
+    assert run(capsys, "--root", str(root), "remember", "--user", "ann", "Sketches")[0] == 0
+    os.mkfifo(root / "tenants")
+    assert run(capsys, "--root", str(root), *argv)[0] == 0
+    status, _, err = run(capsys, "--root", str(root), "list", "--tenants")
+    assert_one_error_line(status, err, f"{root / 'tenants'} is a named pipe (FIFO), not a folder")
+    assert status == 2

@@ -139,3 +139,69 @@ def test_remember_into_another_programs_database_notes_the_tables_it_went_beside
     config = sqlite_config(tmp_path, ours)
     status, _, err = run(capsys, "--config", str(config), "remember", "--user", "ann", "Weeds")
     assert status == 0 and "another program" not in err
+
+
+def test_a_look_at_a_database_whose_store_table_is_another_programs_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attacker 334: only the table's name was asked; an app's own "store" table got
+    # LangGraph's migrations table, WAL mode and a .locks folder, then "no such column"
+    folder = tmp_path / "shop"
+    folder.mkdir()
+    database = folder / "shop.db"
+    conn = sqlite3.connect(database)
+    conn.execute("CREATE TABLE store (sku TEXT PRIMARY KEY, shelf TEXT)")
+    conn.execute("INSERT INTO store VALUES ('kettle', 'B4')")
+    conn.commit()
+    conn.close()
+    config = sqlite_config(tmp_path, database)
+    schema, before = _schema(database), _state(folder)
+    status, _, err = run(capsys, "--config", str(config), "show", "--user", "ann")
+    assert_one_error_line(status, err, "no deerflow_memory data", "store (not LangGraph's)")
+    assert status == 1
+    assert _state(folder) == before and _schema(database) == schema
+
+
+def test_a_look_at_another_programs_database_left_mid_write_does_not_set_the_store_up(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # attacker 334: a hot rollback journal made the read-only look fail, and the writable
+    # open that followed set the store up in it (tables, WAL mode, .locks). SQLite's own
+    # recovery (rolling the unfinished write back) is all that is written now.
+    import subprocess
+    import sys
+
+    folder = tmp_path / "garden"
+    folder.mkdir()
+    database = folder / "garden.db"
+    conn = sqlite3.connect(database)
+    conn.execute("PRAGMA page_size=1024")
+    conn.execute("CREATE TABLE plantings (bed TEXT, crop TEXT)")
+    conn.executemany(
+        "INSERT INTO plantings VALUES (?, ?)", [(str(i), "x" * 200) for i in range(300)]
+    )
+    conn.commit()
+    conn.close()
+    crash = (
+        "import os, sqlite3, sys\n"
+        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('PRAGMA cache_size=5'); c.execute('BEGIN')\n"
+        "c.execute(\"UPDATE plantings SET crop = 'y' || crop\")\n"
+        "os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", crash, str(database)], check=True, timeout=60)
+    assert (folder / "garden.db-journal").stat().st_size > 0  # a hot journal is left
+    config = sqlite_config(tmp_path, database)
+    status, _, err = run(capsys, "--config", str(config), "show", "--user", "ann")
+    assert_one_error_line(status, err, "no deerflow_memory data", "plantings")
+    assert status == 1
+    assert _schema(database) == [("table", "plantings")]
+    assert not (folder / "garden.db.locks").exists()
+    conn = sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("delete",)
+        assert conn.execute("SELECT count(*) FROM plantings WHERE crop LIKE 'y%'").fetchone() == (
+            0,
+        )
+    finally:
+        conn.close()

@@ -107,24 +107,41 @@ def _holds_nothing_yet(path: Path) -> bool:
 
 def _table_names(path: Path) -> list[str] | None:
     """The tables of the SQLite database of ``storage_path``, sorted (SQLite's own left
-    out); None when it is no regular file or cannot be read without writing (a journal
-    holding an unfinished write, a file that is no database: opening it as usual says
-    what is wrong). Read as :func:`~deerflow_memory.storage.sqlite_read_only.open_read_only`
-    reads: nothing is written into the file or made beside it."""
+    out), with a ``store`` table of another program's (one without LangGraph's
+    ``prefix`` column: attacker 334) named ``store (not LangGraph's)``; None when it is no
+    regular file or cannot be read (a file that is no database: opening it as usual says
+    what is wrong).
+
+    Read as :func:`~deerflow_memory.storage.sqlite_read_only.open_read_only` reads:
+    nothing is written into the file or made beside it. A database left mid-write (a hot
+    rollback journal, a write-ahead log without its index) cannot be read so: it is read
+    through an ordinary connection, whose first read finishes what SQLite must (rolling the
+    unfinished write back, making the index), as any reader of it would, and no more
+    (attacker 334: it was set up as ours instead, tables, WAL mode and lock folder).
+    """
     db = sqlite_path(path)
     try:
         if not stat.S_ISREG(os.stat(db).st_mode):
             return None
         conn = connect_read_only(db)
     except (OSError, sqlite3.Error, StorageError):
-        return None
+        try:
+            conn = sqlite3.connect(f"{Path(db).resolve().as_uri()}?mode=rw", uri=True, timeout=5)
+        except (OSError, sqlite3.Error, ValueError):
+            return None
     try:
-        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
     except sqlite3.Error:
         return None
     finally:
         conn.close()
-    return sorted(name for (name,) in rows if not str(name).startswith("sqlite_"))
+    names = []
+    for name, sql in rows:
+        if str(name).startswith("sqlite_"):
+            continue
+        ours = name != "store" or "prefix" in str(sql or "").casefold()
+        names.append(str(name) if ours else "store (not LangGraph's)")
+    return sorted(names)
 
 
 def _tables_without_store(path: Path) -> list[str] | None:
