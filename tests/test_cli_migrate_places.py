@@ -41,7 +41,7 @@ def test_a_source_holding_only_a_cleared_memory_still_migrates(
     target = f"file:{tmp_path}/t"
     status, out, err = run(capsys, "migrate", "--from", f"file:{root}", "--to", target)
     assert status == 0, err
-    assert "1 documents (0 facts) copied" in out
+    assert "1 document (0 facts) copied" in out
 
 
 @pytest.mark.parametrize(

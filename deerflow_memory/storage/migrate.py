@@ -125,7 +125,8 @@ class MigrationReport:
     def summary(self) -> str:
         """One line for a CLI."""
         return (
-            f"{self.documents_copied} documents ({self.facts_copied} facts) copied, "
+            f"{_counted(self.documents_copied, 'document')} "
+            f"({_counted(self.facts_copied, 'fact')}) copied, "
             f"{self.verified} verified, {len(self.skipped)} skipped (already in target"
             + (
                 f"; {len(self.skipped_different)} of them differ from the source there, "
@@ -333,3 +334,8 @@ def _copy(
     # The user's words not learned yet: failed updates, and those waiting to run.
     copy_dead_letters(source, target, overwrite, report, label, cleared=frozenset(cleared))
     copy_pending_updates(source, target, report, label, cleared=frozenset(cleared))
+
+
+def _counted(n: int, thing: str) -> str:
+    """ "1 document", "3 documents" (the report's counts, said right for one)."""
+    return f"{n} {thing}" if n == 1 else f"{n} {thing}s"
