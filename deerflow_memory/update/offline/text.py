@@ -2320,6 +2320,7 @@ def _need_list(parts: list[str], at: int, merged: str) -> tuple[str, int] | None
     return None
 
 
+_LIST_TRIES = 3  # looks ahead a sentence ("candesartan, " x 7,000 made 28,000 rule reads)
 _A_NEED_ITEM = re.compile(rf"\b(?:{NEED_THING_EN}|{MEDICATION_NAME_EN})", _I)
 
 
@@ -2485,6 +2486,7 @@ def _clauses(
     examples = False
     separator = ""
     joined_upto = -1  # parts already joined to a clause ahead of their turn
+    list_tries = 0  # (looks ahead for a need's list: a few a sentence, not one per item)
     for i, part in enumerate(parts):
         if i <= joined_upto:
             continue
@@ -2639,7 +2641,12 @@ def _clauses(
                 or (examples and _zh_need_with_examples(_zh_normalise(merged)) is not None)
             ):
                 clauses[-1][0] = merged
-            elif not zh and clauses[-1][1] == _SELF and (whole := _need_list(parts, i, merged)):
+            elif (
+                not zh
+                and clauses[-1][1] == _SELF
+                and (list_tries := list_tries + 1) <= _LIST_TRIES
+                and (whole := _need_list(parts, i, merged))
+            ):
                 # "I take lisinopril, rosuvastatin, and aspirin": a list that says the need
                 # only once its last item is in (the middle items were dropped)
                 clauses[-1][0], joined_upto = whole
