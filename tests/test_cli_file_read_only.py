@@ -14,14 +14,7 @@ import pytest
 
 from tests.test_cli_errors import assert_one_error_line, run
 from tests.test_cli_sqlite_places import not_writable
-
-LOOKS = [
-    ("show", "--user", "ann"),
-    ("export", "--user", "ann"),
-    ("list",),
-    ("stats",),
-    ("pending",),
-]
+from tests.test_cli_sqlite_special_files import LOOKS
 
 
 def _root_of_ann(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, str, Path]:

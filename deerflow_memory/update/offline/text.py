@@ -693,6 +693,7 @@ _ZH_HABIT_VERB = {
     **dict.fromkeys(("咖啡", "奶茶", "可乐", "碳酸饮料", "饮料", "茶", "酒"), "喝"),
 }
 _FIRST_SENTENCE = re.compile(r"[^.!?。！？\n]*")
+_FIRST_SENTENCE_MOST = 400  # characters of it read for a while-word
 
 
 def for_a_while(message: str) -> bool:
@@ -700,10 +701,7 @@ def for_a_while(message: str) -> bool:
     "Until the surgery, then I restart.", "手术后再吃。"): said in the user's next message
     after "I stopped taking warfarin.", the medication stays (see :data:`_FOR_A_WHILE`)."""
     first = _FIRST_SENTENCE.match(message.lstrip())
-    return first is not None and _FOR_A_WHILE.search(first[0][:_CONTEXT_MOST]) is not None
-
-
-_CONTEXT_MOST = 400  # characters of a first sentence read for a while-word
+    return first is not None and _FOR_A_WHILE.search(first[0][:_FIRST_SENTENCE_MOST]) is not None
 
 
 # (after a comma: "…foods I don't know", "…the band Hopefully" end a fact with such words)
@@ -915,17 +913,14 @@ _EN_QUESTION_START = re.compile(
     r"where|when|who|whom|which|may|might)\b(?!['’]t\b)",
     _I,
 )
-_EN_SHORT_TERM = re.compile(
-    r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|time)|"
-    r"next week|right now|at the moment|later today|for now)\b",
-    _I,
+# A day or a week: a need said of one is no need of the user's (a need "for now" is one now).
+_EN_A_DAY = (
+    r"today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|time)|"
+    r"next week|later today"
 )
-# (of those, the words of a day or a week: a need said of them is no need of the user's)
-_EN_A_MOMENT = re.compile(
-    r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|time)|"
-    r"next week|later today|anymore|any more|no longer)\b",  # (nor a need over "for now")
-    _I,
-)
+_EN_SHORT_TERM = re.compile(rf"\b(?:{_EN_A_DAY}|right now|at the moment|for now)\b", _I)
+# (nor is a need over "for now": "I don't eat vegan anymore for now")
+_EN_A_MOMENT = re.compile(rf"\b(?:{_EN_A_DAY}|anymore|any more|no longer)\b", _I)
 _ZH_SHORT_TERM = re.compile(
     r"今天|今晚|明天|后天|昨天|今早|下周|下星期|下礼拜|这周|本周|这个周末|这周末|待会|一会儿|马上|现在就|刚才|"
     r"刚刚|此刻|这次|这一次|这趟"
