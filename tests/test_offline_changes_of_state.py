@@ -217,3 +217,18 @@ def test_chinese_said_short_or_said_first_is_read_as_given_up(
 @pytest.mark.parametrize("said", ["今天不去了。", "他不去了。", "明天的会不去了。"])
 def test_no_one_and_no_time_is_given_up_for_the_user(said: str) -> None:
     assert facts_after("我计划明年去冰岛。", said) == ["用户计划明年去冰岛"]
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        ("I'm pregnant.", "I had the baby yesterday."),
+        ("I work at Globex.", "I quit my job last night."),
+        ("I play squash.", "I gave up squash today."),
+        ("I live in Hove.", "I moved out of Hove on Saturday."),
+        ("I play squash.", "I gave up squash three days ago."),
+    ],
+)
+def test_a_change_said_with_the_day_it_happened(told: str, later: str) -> None:
+    # "…yesterday", "…on Saturday" were read as part of what ended: nothing was withdrawn
+    assert told.split()[-1].rstrip(".") not in " ".join(facts_after(told, later))

@@ -22,16 +22,29 @@ from deerflow_memory.errors import InvalidMessagesError
 from deerflow_memory.models import MemoryDocument, MemoryUpdate
 from deerflow_memory.storage.file import FileMemoryStorage
 from deerflow_memory.update.extraction import ExtractionRequest
+from deerflow_memory.update.merges import IsConstraint, flagged_constraint
 from deerflow_memory.update.offline.extractor import OfflineExtractor
 from deerflow_memory.update.queue import UpdateJob
 from deerflow_memory.update.updater import MemoryUpdater, UpdateStatus
 
 
-def _said_in_turns(tmp_path: Path, *said: str, config: MemoryConfig | None = None) -> list[str]:
+def _said_in_turns(
+    tmp_path: Path,
+    *said: str,
+    config: MemoryConfig | None = None,
+    is_constraint: IsConstraint = flagged_constraint,
+) -> list[str]:
     """The stored facts once each message was said in its own turn of one thread, each
-    turn saved by its own update, as debounced updates of a LangGraph thread are."""
+    turn saved by its own update, as debounced updates of a LangGraph thread are (the
+    service passes the updater ``inject.constraints.is_constraint`` as its need test)."""
     storage = FileMemoryStorage(tmp_path)
-    updater = MemoryUpdater(storage, OfflineExtractor(), config, now=lambda: "2026-12-01T09:00:00Z")
+    updater = MemoryUpdater(
+        storage,
+        OfflineExtractor(),
+        config,
+        now=lambda: "2026-12-01T09:00:00Z",
+        is_constraint=is_constraint,
+    )
     thread: list[BaseMessage] = []
     for i, text in enumerate(said):
         thread += [HumanMessage(text, id=f"h{i}"), AIMessage("Noted.", id=f"a{i}")]

@@ -63,6 +63,7 @@ from deerflow_memory.update.offline.ellipsis import (
     theirs,
 )
 from deerflow_memory.update.offline.expiry import with_time_frames
+from deerflow_memory.update.offline.joined import joined_parts
 from deerflow_memory.update.offline.retractions import (
     AGO_EN,
     NO_LONGER_ALONE,
@@ -198,10 +199,34 @@ def _substitute(text: str, old: str, new: str) -> str:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """One statement of a fact that joins several with "and" (:func:`joined_parts`)."""
+
+    content: str
+    slot: tuple[str, str] | None
+    need: bool  # by its wording alone (:func:`_part_is_need`)
+
+
+def _parts_of(content: str, is_constraint: Callable[[Fact], bool] | None) -> tuple[_Part, ...]:
+    """The statements ``content`` joins; () for a fact of one."""
+    parts = joined_parts(content)
+    if len(parts) == 1:
+        return ()
+    return tuple(_Part(p, slot_of(p), _part_is_need(p, is_constraint)) for p in parts)
+
+
 @dataclass(slots=True)
 class _Stored:
     fact: Fact
     slot: tuple[str, str] | None
+    parts: tuple[_Part, ...] = ()
+
+    def slots(self) -> list[tuple[str, str]]:
+        """The slots the fact fills: its parts' when it joins several statements."""
+        if self.parts:
+            return [part.slot for part in self.parts if part.slot is not None]
+        return [self.slot] if self.slot is not None else []
 
 
 class OfflineExtractor:
@@ -607,7 +632,9 @@ def _build_update(
     document: MemoryDocument,
     is_constraint: Callable[[Fact], bool] | None = None,
 ) -> MemoryUpdate:
-    stored = [_Stored(f, slot_of(f.content)) for f in document.facts]
+    stored = [
+        _Stored(f, slot_of(f.content), _parts_of(f.content, is_constraint)) for f in document.facts
+    ]
     removals: dict[str, str] = {}
 
     # A message that repeats its corrections thousands of times is read in linear time,
@@ -669,6 +696,13 @@ def _build_update(
             if not kept[key].constraint:
                 del kept[key]
 
+    def keep_the_rest(item: _Stored, gone: Iterable[_Part]) -> None:
+        """The statements of the joined ``item`` other than ``gone`` stand on their own."""
+        for part in item.parts:
+            key = fact_key(part.content)
+            if part not in gone and key not in kept and key not in stored_by_key:
+                kept[key] = _standing(item.fact, part.content, part.need)
+
     for candidate in new:
         # First, before it supersedes anything: whichever rule wrote it (a correction
         # rewrites content after the clause was checked), no secret is stored.
@@ -694,26 +728,38 @@ def _build_update(
                 )
         if (ended := _habit_ended(candidate.content)) is not None:
             for item in stored:  # "I quit drinking coffee": "…drinks coffee every morning"
-                if ended.search(item.fact.content) and not _is_need(item.fact, is_constraint):
-                    removals.setdefault(
-                        item.fact.id, f"superseded by a newer user statement: {candidate.content}"
-                    )
+                if item.fact.id in removals:
+                    continue
+                reason = f"superseded by a newer user statement: {candidate.content}"
+                if item.parts:  # "…drinks coffee every morning and takes insulin"
+                    gone = [p for p in item.parts if ended.search(p.content)]
+                    if gone and not any(p.need for p in gone):
+                        removals[item.fact.id] = reason
+                        keep_the_rest(item, gone)
+                elif ended.search(item.fact.content) and not _is_need(item.fact, is_constraint):
+                    removals[item.fact.id] = reason
         superseded: list[Fact] = []
         if candidate.slot is not None:
             same_slot = [
                 s
                 for s in stored
-                if s.slot is not None and s.slot[0] == candidate.slot and s.fact.id not in removals
+                if s.fact.id not in removals and any(sl[0] == candidate.slot for sl in s.slots())
             ]
-            same = [s for s in same_slot if s.slot is not None and s.slot[1] == candidate.value]
+            same = [s for s in same_slot if (candidate.slot, candidate.value) in s.slots()]
             if same and not (candidate.slot.startswith("taste:") and says_which(candidate.content)):
                 continue  # same value in other words: already known
             for s in same_slot:  # (the same taste with other examples stands beside it)
-                if s not in same:
-                    removals[s.fact.id] = (
-                        f"superseded by a newer user statement: {candidate.content}"
-                    )
+                if s in same:
+                    continue
+                removals[s.fact.id] = f"superseded by a newer user statement: {candidate.content}"
+                if not s.parts:
                     superseded.append(s.fact)
+                    continue
+                # "User is single and allergic to penicillin", then "I got married": the
+                # allergy stands, a fact of its own
+                gone = [p for p in s.parts if p.slot is not None and p.slot[0] == candidate.slot]
+                superseded += [s.fact.model_copy(update={"content": p.content}) for p in gone]
+                keep_the_rest(s, gone)
         _mark_correction(candidate, superseded)
         drop_wrong(candidate)
         kept[key] = candidate
@@ -882,13 +928,29 @@ def _retract(
             content, lambda one: withdrawn(one, None, True) and names_whole_thing(retracted, one)
         )
 
-    still: list[Candidate] = []  # the needs of several things stored, for what is left
+    def parts_left(content: str, parts: Sequence[_Part], need: bool) -> list[_Part]:
+        # The statements of a joined fact that stand when others of it are withdrawn ("User
+        # works at a hospital and has asthma", then "I switched jobs": "User has asthma");
+        # [] when none is or all are, or when the need it says is said by no part alone.
+        if need and not any(part.need for part in parts):
+            return []
+        if not any(p.slot is not None and p.slot[0] in slots for p in parts) and not (
+            named and any(names_retracted(content[_subject_end(content) :], w) for w in each)
+        ):
+            return []  # (no part is named, nor fills a slot withdrawn: the quick answer)
+        left = [p for p in parts if not withdrawn(p.content, p.slot[0] if p.slot else None, p.need)]
+        return left if 0 < len(left) < len(parts) else []
+
+    still: list[Candidate] = []  # what is left of the stored facts withdrawn in part
     for item in stored:
         slot = item.slot[0] if item.slot else None
         if item.fact.id in removals:
             continue
         need = _is_need(item.fact, is_constraint)
-        if withdrawn(item.fact.content, slot, need):
+        if item.parts and (split := parts_left(item.fact.content, item.parts, need)):
+            removals[item.fact.id] = reason
+            still += [_standing(item.fact, p.content, p.need) for p in split]
+        elif withdrawn(item.fact.content, slot, need):
             removals[item.fact.id] = reason
         elif need and (left := left_of(item.fact.content)) is not None:
             removals[item.fact.id] = reason
@@ -898,6 +960,11 @@ def _retract(
             ]
     standing: list[Candidate] = []
     for candidate in new:
+        parts = _parts_of(candidate.content, is_constraint)
+        if parts and (split := parts_left(candidate.content, parts, candidate.constraint)):
+            # "I'm pregnant and take insulin. I had the baby yesterday."
+            standing += [_standing(candidate, p.content, p.need) for p in split]
+            continue
         if withdrawn(candidate.content, candidate.slot, candidate.constraint):
             continue
         if candidate.constraint and (left := left_of(candidate.content)) is not None:
@@ -949,6 +1016,29 @@ _CONTRAST = re.compile(r"(?:, not |，不是)[^,，]+$")
 
 def _without_contrast(content: str) -> str:
     return _CONTRAST.sub("", content)
+
+
+def _part_is_need(part: str, is_constraint: Callable[[Fact], bool] | None) -> bool:
+    """:func:`_is_need` of one statement of a joined fact, read by its wording alone."""
+    if says_need(part):
+        return True
+    return is_constraint is not None and is_constraint(_A_PART.model_copy(update={"content": part}))
+
+
+_A_PART = Fact(id="part", content="part")  # (copied, not validated, for each joined stored fact)
+
+
+def _standing(source: Fact | Candidate, content: str, constraint: bool) -> Candidate:
+    """A statement of ``source`` (a joined fact's part, a fact put back) as a candidate."""
+    slot = slot_of(content)
+    return Candidate(
+        content,
+        source.category,
+        source.confidence,
+        slot[0] if slot else None,
+        slot[1] if slot else None,
+        constraint=constraint,
+    )
 
 
 def _is_need(fact: Fact, is_constraint: Callable[[Fact], bool] | None) -> bool:

@@ -2676,6 +2676,13 @@ _EN_NOT_THEM_ASIDE = re.compile(
 )
 
 
+# Two short descriptions of the user joined ("I'm diabetic and vegan"): no rule reads them
+# together, so each is read as said alone (lowercase words only: not "I'm Ann and Bo's mum").
+_EN_TWO_DESCRIPTIONS = re.compile(
+    r"^(?P<i>I'm|I am) (?P<a>[a-z][\w-]*(?: [a-z][\w-]*)?) and (?P<b>[a-z][\w-]*(?: [a-z][\w-]*)?)$"
+)
+
+
 def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate | None:
     if subject == _SELF and not zh:
         clause = _EN_NOT_THEM_ASIDE.sub("", clause)
@@ -3816,6 +3823,23 @@ def _sentence_candidates(
     clauses = _clauses(sentence, zh, told=told, mine=mine)
     for clause, subject in clauses:
         if (candidate := _clause_candidate(clause, subject, zh)) is not None:
+            said = [candidate]
+        elif (
+            subject == _SELF
+            and not zh
+            and (two := _EN_TWO_DESCRIPTIONS.match(clause))
+            and not {two["a"].casefold(), two["b"].casefold()} <= _PLANT_DIET_WORDS
+        ):
+            # "I'm diabetic and vegan", "I'm pregnant and vegan": each said on its own
+            # (not two plant diets, which one ends with the other: _each_diet)
+            said = [
+                c
+                for each in (two["a"], two["b"])
+                if (c := _clause_candidate(f"{two['i']} {each}", _SELF, zh)) is not None
+            ]
+        else:
+            continue
+        for candidate in said:
             candidate.marker = marker
             found.append(candidate)
     if not zh and clauses and clauses[0][1] is None and not found:

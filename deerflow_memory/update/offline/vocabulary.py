@@ -404,8 +404,8 @@ ILLNESS_FIRST_ZH = (
 )
 """Illnesses said first that start like a name ("高血压不能吃太咸")."""
 
-# When a thing ended, said after it ("…last year", "…in June", "…back in 2022"): optional.
-AGO_EN = r"(?: (?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter)| (?:a few |a couple of |a |an |\w+ )?(?:years?|months?|weeks?) ago| recently| a while ago| long ago| (?:in|back in|at the (?:end|start|beginning) of|in (?:early|late|mid-?)) ?(?:the )?(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|(?:19|20)\d\d)(?: (?:19|20)\d\d)?)?"
+# When a thing ended, said after it ("…last year", "…yesterday", "…in June", "…back in 2022"): optional.
+AGO_EN = r"(?: (?:last|this) (?:year|month|week|spring|summer|autumn|fall|winter|night|morning)| yesterday| today| the other day| on (?:mon|tues|wednes|thurs|fri|satur|sun)day| (?:a few |a couple of |a |an |\w+ )?(?:years?|months?|weeks?|days?) ago| recently| a while ago| long ago| (?:in|back in|at the (?:end|start|beginning) of|in (?:early|late|mid-?)) ?(?:the )?(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|(?:19|20)\d\d)(?: (?:19|20)\d\d)?)?"
 
 # Emoji that stand for a thing (a plant or a food, an animal, a person, an object), as a
 # character class's ranges; not a face, a hand or a symbol.
