@@ -263,6 +263,7 @@ class OfflineExtractor:
             stated nothing new.
         """
         candidates = self.candidates(request.messages, context=request.context_messages)
+        candidates = _withdrawal_taken_back(request) + candidates
         return with_time_frames(
             _build_update(candidates, request.document, request.is_constraint), request.today
         )
@@ -915,11 +916,7 @@ def _retract(
             return retraction.wrong_value is None and names_need(what, said)
         return True
 
-    # The user's words stand in the removal reason, unless they hold a secret or an
-    # instruction: the fact still goes, under a reason that does not repeat them.
-    reason = "retracted by the user"
-    if not unsafe_to_store(retracted):
-        reason += f": no longer {retracted}"
+    reason = _retraction_reason(retracted)
 
     def left_of(content: str) -> list[str] | None:
         # What a need of several things still says, one fact per thing, when some of them
@@ -972,6 +969,37 @@ def _retract(
         else:
             standing.append(candidate)
     return standing + still
+
+
+def _retraction_reason(retracted: str) -> str:
+    """The removal reason of a fact withdrawn by "no longer ``retracted``". The user's words
+    stand in it, unless they hold a secret or an instruction: the fact still goes, under a
+    reason that does not repeat them."""
+    if unsafe_to_store(retracted):
+        return "retracted by the user"
+    return f"retracted by the user: no longer {retracted}"
+
+
+def _withdrawal_taken_back(request: ExtractionRequest) -> list[Candidate]:
+    """The facts the user's message before this update withdrew, when this update's first
+    message takes that back: "I'm not vegan anymore." saved, then "Just kidding!"; "I
+    stopped taking warfarin." saved, then "Only for a week." (a stop only). They come back
+    from the document's superseded facts, as statements of this update; within one update
+    :meth:`OfflineExtractor.candidates` does the same."""
+    before = _last_human_text(request.context_messages)
+    first = next((m for m in request.messages if isinstance(m, HumanMessage)), None)
+    if not before or first is None:
+        return []
+    text = strip_upload_blocks(message_text(first))
+    gone = [c for c in candidates_from_text(before) if c.retract is not None]
+    if gone and not WITHDRAWAL_UNDONE.fullmatch(text):
+        gone = [c for c in gone if c.medication_stopped] if for_a_while(text) else []
+    reasons = {_retraction_reason(c.retract or "") for c in gone}
+    taken = [f for f in request.document.superseded_facts if f.reason in reasons]
+    if not taken:
+        return []
+    when = taken[-1].superseded_at  # (the newest: one the message before withdrew)
+    return [_standing(f, f.content, f.constraint) for f in taken if f.superseded_at == when]
 
 
 # Words that go with a tie and name nothing more ("in", "at", "the", "of", "now").

@@ -354,7 +354,9 @@ _EN_TO_ME = re.compile(
     r"bring|book|buy|order|recommend|suggest|list|translate|thanks?|please|pls|can|could|would|"
     r"will|do|does|did|don't|just|also|remember|note|keep|wake|walk|guide|take|put|leave|"
     r"forgive|excuse|pardon|sorry|hi|hey|hello|ok|okay|well|so|and|but|or|maybe|perhaps|"
-    r"said|says|asked|asks|told|tells|replied|wrote|according)\b)"
+    r"said|says|asked|asks|told|tells|replied|wrote|according|"
+    # when or how long only: "Only until my surgery.", "Till my next scan."
+    r"only|until|till|til|unless|before|after|during|once)\b)"
     # a subject and a verb at least before "me"/"my": "schedule my workouts" is a request
     r"[a-z][\w'-]*(?:\s+[\w'-]+){1,3}\s+(?:\w+\s+){0,4}?(?:me|my)\b",
     _I,
@@ -473,7 +475,10 @@ def when_again(clause: str) -> bool:
 # When something starts again, or how long only: "手术后再吃", "等复查完再说", "只是手术前几天",
 # "拔牙前停五天" say of what was said before that it is for a while, no fact of their own.
 _ZH_WHEN_AGAIN = re.compile(
-    r"再(?:吃|用|喝|说|开始|看)(?:吧|了|呢)?$|^(?:只是|就|只)[^，,]{0,12}(?:几天|几周|一阵子?|一段时间)$"
+    r"(?:再|重新)(?:吃|用|喝|说|开始|看)(?:吧|了|呢)?$"
+    # "下周恢复", "恢复服用" (not "还在恢复": getting well)
+    r"|(?:下(?:周|个?星期|个?月)|明天|后天|过几天|之后|以后|再)恢复(?:吃|用|服用)?(?:吧|呢)?$"
+    r"|恢复(?:吃|用|服用)(?:吧|呢)?$|^(?:只是|就|只)[^，,]{0,12}(?:几天|几周|一阵子?|一段时间)$"
     r"|停[一二两三四五六七八九十几\d]+(?:天|周|个?星期|个?月)$"  # "拔牙前停五天"
 )
 
