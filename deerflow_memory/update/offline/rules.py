@@ -549,6 +549,9 @@ _EN_RULES: tuple[_Rule, ...] = (
     _need(rf"^I {ADV_EN}(?:suffer from|was diagnosed with|got diagnosed with) (?P<v>.+)$", C.CONTEXT, 0.9),
     _need(rf"^I'm {ADV_EN}(?:on|taking) (?P<v>{MEDICATION_EN})\b.*$", C.CONTEXT, 0.9),
     _need(rf"^I {ADV_EN}(?:take|use|need) (?P<v>{MEDICATION_EN})\b.*$", C.CONTEXT, 0.9),
+    # "I'm on lisinopril", "I'm currently on sertraline 50mg": a drug known by its ending
+    # ("I'm on" says a treatment, where "I take" alone may not: attacker 311)
+    _need(rf"^I'm {ADV_EN}on (?P<v>{DRUG_NAME_EN})(?: (?:daily|every day|every morning|every night|twice a day))?$", C.CONTEXT, 0.85),
     # a list of drugs whose first is known only by its ending, a later one by name ("I take
     # lisinopril, metformin and insulin"; "I take lisinopril" alone is no need: attacker 311)
     _need(rf"^I {ADV_EN}(?:take|use) (?P<v>{DRUG_NAME_EN}(?:{_LISTED_EN}[\w-]+){{0,4}}?{_LISTED_EN}(?:{MEDICATION_EN})\b.*)$", C.CONTEXT, 0.9),
@@ -606,7 +609,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I (?:just |finally |recently )?(?:got|have got|'ve got|have gotten) (?P<v>married|divorced|engaged|separated)(?: (?:to|from) [\w' -]{{1,40}})?{AGO_EN}$", C.CONTEXT, 0.9, "marital"),
     _r(r"^I'm (?:a |an )?(?:proud |single |new |first-time |working |full-time |busy )*(?P<v>mom|mum|mother|dad|father|parent|grandmother|grandfather|grandma|grandpa)(?: of .+)?$", C.CONTEXT, 0.9),
     # ("20 weeks pregnant", "pregnant with twins", "breastfeeding": what to eat and take follows)
-    _r(r"^I'm (?:(?:about |almost |nearly |over )?(?:\d{1,2}|a few|a couple of|[a-z]+) (?:weeks?|months?) )?"
+    _r(r"^I'm (?:(?:currently|now|still|also) )?(?:(?:about |almost |nearly |over )?(?:\d{1,2}|a few|a couple of|[a-z]+) (?:weeks?|months?) )?"
        r"(?P<v>pregnant|expecting a baby|breastfeeding|nursing(?= (?:my|our) (?:baby|newborn|infant|son|daughter|little one)$))"
        r"(?: (?:with (?:twins|triplets|(?:my|our) (?:first|second|third|fourth) (?:child|baby|kid))|(?:my|our) (?:baby|newborn|infant|son|daughter|little one)|again|right now|now|at the moment|currently))?$", C.CONTEXT, 0.9),
     # knowledge and skills

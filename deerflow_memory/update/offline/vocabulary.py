@@ -48,7 +48,7 @@ NUM_EN = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d+)"
 ADVERBS_AT_MOST = 8
 ADV_EN = (
     r"(?:(?:really|also|just|absolutely|truly|genuinely|definitely|totally|especially|particularly|"
-    r"kind of|kinda|do|still|honestly|simply|generally|mostly|very much|actually|now|strongly|strictly|"
+    r"kind of|kinda|do|still|honestly|simply|generally|mostly|very much|actually|now|currently|presently|strongly|strictly|"
     rf"deeply|seriously|completely|entirely|extremely|thoroughly|intensely|very|so)\s+){{0,{ADVERBS_AT_MOST}}}"
 )
 # Words that open examples of what came before ("allergic to nuts, like almonds", "对坚果
