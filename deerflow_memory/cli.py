@@ -170,7 +170,9 @@ def _storage(
     creates = args.command in _CREATING and not look
     writes = args.command not in _ONLY_READING and not look
     tenant = getattr(args, "tenant", None)
-    _check_file_layout(config, tenant, writes=args.command not in _ONLY_READING)
+    _check_file_layout(
+        config, tenant, writes=args.command not in _ONLY_READING, letters=args.command == "pending"
+    )
     if writes:
         _check_file_root_writable(config, tenant)
     with open_storage(config, create=creates, write=writes) as storage:
@@ -211,7 +213,12 @@ _LAYOUT_FILES = ("fence.key",)
 
 
 def _check_file_layout(
-    config: MemoryConfig, tenant: str | None, *, writes: bool, tenants: bool = False
+    config: MemoryConfig,
+    tenant: str | None,
+    *,
+    writes: bool,
+    tenants: bool = False,
+    letters: bool = False,
 ) -> None:
     """Refuse a file root (and a ``tenant``'s folder in it) where one of its folders is a
     named pipe, a file, a socket or a device, or its ``fence.key`` is no regular file:
@@ -220,12 +227,15 @@ def _check_file_layout(
     ``users`` and ``tenants``, which hide the memory; the others it reads around (a
     ``dead_letters`` that is a file leaves show's usual answer). ``tenants/`` counts only
     for a tenant's memory or a list of ``tenants`` (attacker 334: a pipe there refused
-    every command on the memory without a tenant)."""
+    every command on the memory without a tenant). A look at failed and waiting updates
+    (``letters``: pending) reads ``dead_letters`` and ``outbox`` too: a file there said
+    "Not a directory", a pipe "no failed memory updates"."""
     if config.storage != "file":
         return
+    looked_at = ("users", "tenants", *(("dead_letters", "outbox") if letters else ()))
     folders = [
         name
-        for name in (_LAYOUT_FOLDERS if writes else _LAYOUT_FOLDERS[:2])
+        for name in (_LAYOUT_FOLDERS if writes else looked_at)
         if name != "tenants" or tenant is not None or tenants
     ]
     files = _LAYOUT_FILES if writes else ()
