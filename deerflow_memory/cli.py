@@ -573,7 +573,7 @@ def _of_another_program(config: MemoryConfig) -> str:
         return ""
     return (
         ": this SQLite database holds no deerflow_memory data, only tables of another "
-        f"program ({_listed(tables, 5)}); nothing was written to it"
+        f"program ({_listed(tables, 5)}); deerflow_memory wrote nothing to it"
     )
 
 

@@ -193,7 +193,9 @@ def test_a_look_at_another_programs_database_left_mid_write_does_not_set_the_sto
     assert (folder / "garden.db-journal").stat().st_size > 0  # a hot journal is left
     config = sqlite_config(tmp_path, database)
     status, _, err = run(capsys, "--config", str(config), "show", "--user", "ann")
-    assert_one_error_line(status, err, "no deerflow_memory data", "plantings")
+    assert_one_error_line(
+        status, err, "no deerflow_memory data", "plantings", "deerflow_memory wrote nothing"
+    )
     assert status == 1
     assert _schema(database) == [("table", "plantings")]
     assert not (folder / "garden.db.locks").exists()
