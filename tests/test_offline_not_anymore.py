@@ -105,7 +105,18 @@ def test_what_was_so_once_is_still_withdrawn_whole() -> None:
 
 @pytest.mark.parametrize(
     "said",
-    ["I outgrew it", "I got over him", "I sold it yesterday", "I recovered from that", "I beat it"],
+    [
+        "I outgrew it",
+        "I got over him",
+        "I sold it yesterday",
+        "I recovered from that",
+        "I beat it",
+        # (stored "User stopped both", "User quit them all" before)
+        "I stopped both.",
+        "I quit them all.",
+        "I gave up all of them.",
+        "I dropped the latter.",
+    ],
 )
 def test_a_clause_whose_only_object_refers_back_is_no_fact(said: str) -> None:
     assert facts_after(said) == []

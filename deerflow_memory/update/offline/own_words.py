@@ -98,7 +98,8 @@ _EN_FEELING = (
 # it", "I got over him", "I recovered from that": alone it says nothing one could store ("User
 # outgrew it"); what it refers to is read with the sentence before (retractions.withdrawal_of).
 _EN_REFERS_BACK = re.compile(
-    r"^(?:\S+\s+){1,4}(?:it|that|this|them|him|her|these|those)"
+    r"^(?:\S+\s+){1,4}(?:it|that|this|them|him|her|these|those|both|both of them|them all"
+    r"|all of them|(?:the )?(?:former|latter)|either|neither|either of them|neither of them)"
     r"(?:\s+(?:too|again|already|now|then|anyway|finally|completely|entirely|recently|yesterday"
     r"|today|lol|haha|a\s+lot|so\s+much|at\s+last))*$",
     _I,
