@@ -32,9 +32,11 @@ from deerflow_memory.update.offline.vocabulary import (
     CONDITION_EN,
     CONDITION_SUFFIX_ZH,
     CONDITION_ZH,
+    DRUG_NAME_ZH,
     FOR_EXAMPLE_EN,
     FOR_EXAMPLE_ZH,
     ILLNESS_FIRST_ZH,
+    MEDICATION_NAME_EN,
     NEED_THING_EN,
     PERSON_ZH,
     SYMPTOM_ZH,
@@ -75,7 +77,8 @@ _EN_MORE = re.compile(
 # A thing one reacts to or leaves out, as the vocabulary knows it, or a list of them ("peanuts
 # and shrimp"): any other word may be a name ("tom too"), a time ("tonight either"), a mood,
 # a condition or chat, which were stored as allergies when only names were refused.
-_EN_KNOWN = re.compile(rf"(?:{NEED_THING_EN})", _I)
+# (a medication too: "I take insulin. Sorry, I meant metformin.")
+_EN_KNOWN = re.compile(rf"(?:{NEED_THING_EN}|{MEDICATION_NAME_EN})", _I)
 _EN_AND = re.compile(r"\s+(?:and|or|&)\s+", _I)
 
 # "还有虾", "以及芒果", "另外还有猫毛": a marker, then a short thing (see zh_things); or the
@@ -99,6 +102,7 @@ _ZH_KNOWN = re.compile(
     r"羊|牛|鸡|鸭|鹅|猪|兔|蚕|鸽|猫咪|狗狗)"
     # …with what such words take after them: "贝类", "桃子", "麸质", "猫毛", "花生油", "奶制品"
     r"(?:类|子|质|毛|皮|屑|粉|汁|酱|油|片|干|仁|蜊|制品)?$"
+    rf"|^{DRUG_NAME_ZH}$"  # (a drug: "我对华法林过敏，不对，是利伐沙班")
 )
 # …and not a word that only ends like one ("结果", "笨蛋", "吹牛"), a number of them ("两只
 # 狗": pets), nor a person, a condition or a symptom
@@ -121,6 +125,14 @@ _BEFORE_A_THING = re.compile(
     r"|对$|(?:不|不能|不可以|不敢|没法|受不了|吃不了)(?:吃|喝|碰|沾)$",
     _I,
 )
+# …or a medication's ("User takes insulin", "用户在吃华法林"): only a medication may take
+# its place ("I take insulin. Sorry, I meant metformin.", not "…I meant daily.").
+_BEFORE_A_MEDICATION = re.compile(
+    r"\b(?:takes|is taking|is on|injects) $|(?:在吃|在用|在服用|在打|吃|服用)$", _I
+)
+_A_MEDICATION = re.compile(rf"{MEDICATION_NAME_EN}|{DRUG_NAME_ZH}", _I)
+_ANOTHER_ITEM = re.compile(r"\s*(?:,|、|和|及|\band\b|&|\+)", _I)
+_ITEMS = re.compile(r"\s*(?:,\s*(?:and\s+)?|、|和|及|\band\b|&|\+)\s*", _I)
 _AFTER_A_THING = re.compile(
     r" (?:allergy|allergies|intolerance|intolerant|sensitivity)\b|过敏|不耐|敏感", _I
 )
@@ -243,7 +255,13 @@ def need_of(need: Candidate, thing: str) -> Candidate | None:
     if at < 0 or folded.find(value.casefold(), at + 1) >= 0:
         return None
     before, after = need.content[:at], need.content[at + len(value) :]
-    if not (_BEFORE_A_THING.search(before) or _AFTER_A_THING.match(after)):
+    medications = _ITEMS.split(value.strip())
+    if _BEFORE_A_MEDICATION.search(before) and all(map(_A_MEDICATION.fullmatch, medications)):
+        if not _A_MEDICATION.fullmatch(thing):
+            return None
+        if len(medications) > 1 or _ANOTHER_ITEM.match(after):
+            after = ""  # "takes metformin and insulin", "…, I mean lisinopril": lisinopril
+    elif not (_BEFORE_A_THING.search(before) or _AFTER_A_THING.match(after)):
         return None  # "User is vegan", "User uses a wheelchair": no thing to add one to
     # (what the need says after a comma is of its own thing: "…对坚果过敏，比如杏仁")
     content = before + thing + _AFTER_A_COMMA.sub("", after)
@@ -402,7 +420,11 @@ def put_right(need: Candidate, meant: Meant) -> tuple[Candidate, bool] | None:
     if meant.not_of is not None and meant.not_of.casefold() != (need.value or "").casefold():
         return None  # "…, not walnuts" after a need of peanuts: of something else
     value = need.value or ""
-    one = _LAST_ITEM.sub("", value) == value
+    # (a medication rule's value is the first of its list: "takes metformin and insulin")
+    listed = _ANOTHER_ITEM.match(
+        need.content[need.content.casefold().find(value.casefold()) + len(value) :]
+    )
+    one = _LAST_ITEM.sub("", value) == value and not listed
     kind = _KIND_OF_THINGS.fullmatch(value.strip()) is not None
     return said, meant.wrong and one and (
         not kind or _OF_NO_KIND.fullmatch(meant.thing) is not None

@@ -43,6 +43,7 @@ from deerflow_memory.update.offline.vocabulary import (
     CJK,
     CONDITION_EN,
     CONDITION_ZH,
+    DRUG_NAME_ZH,
     FOR_EXAMPLE_EN,
     KIN_ZH,
     MEDICATION_NAME_EN,
@@ -185,18 +186,12 @@ _EN_MEDICATION_STOPPED = (
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:stopped|quit) (?:taking |using )?(?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
     re.compile(rf"^(?:my |the )?(?:doctor|gp|physician|psychiatrist|cardiologist|endocrinologist|neurologist|rheumatologist|specialist) (?:took|has taken|'s taken) me off (?:my )?(?P<v>{MEDICATION_NAME_EN}){AGO_EN}$", _I),
 )
-# A Chinese drug name by its ending: 二甲双胍, 阿司匹林, 华法林, 布洛芬, 阿莫西林, 奥美拉唑, 舍曲林,
-# 左甲状腺素, 氯吡格雷 (or a few by name: 优甲乐, 泼尼松, 头孢).
-_ZH_DRUG = (
-    r"[\u4e00-\u9fff]{0,8}?(?:药|胰岛素|激素|维生素|胶囊|胍|匹林|法林|洛芬|西林|霉素|沙星|拉唑|替丁|"
-    r"曲林|地平|他汀|洛尔|沙坦|普利|西汀|甲状腺素|优甲乐|泼尼松|头孢|格雷|褪黑素|钙片|沙班|鲁肽)"
-)
 _ZH_MEDICATION_STOPPED = (
-    re.compile(rf"^(?:我{ADV_ZH}|医生(?:已经)?(?:让|叫)我)(?:已经|早就|早已|现在)*(?:停了|停掉了|停用了|停用|不再吃|不再用|不再服用)(?P<v>{_ZH_DRUG})了?$"),
+    re.compile(rf"^(?:我{ADV_ZH}|医生(?:已经)?(?:让|叫)我)(?:已经|早就|早已|现在)*(?:停了|停掉了|停用了|停用|不再吃|不再用|不再服用)(?P<v>{DRUG_NAME_ZH})了?$"),
     # "我把华法林停了", "医生让我把布洛芬停掉了"
-    re.compile(rf"^(?:我{ADV_ZH}|医生(?:已经)?(?:让|叫)我)(?:已经|早就|早已|现在)*把(?P<v>{_ZH_DRUG})(?:给)?(?:停了|停掉了|停用了|断了)$"),
+    re.compile(rf"^(?:我{ADV_ZH}|医生(?:已经)?(?:让|叫)我)(?:已经|早就|早已|现在)*把(?P<v>{DRUG_NAME_ZH})(?:给)?(?:停了|停掉了|停用了|断了)$"),
     # "我已经不吃二甲双胍了", "我现在不用胰岛素了"
-    re.compile(rf"^我{ADV_ZH}(?:已经|早就|现在)*(?:不吃|不用|不服用)(?P<v>{_ZH_DRUG})了$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|现在)*(?:不吃|不用|不服用)(?P<v>{DRUG_NAME_ZH})了$"),
 )
 _ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?P<v>辞职|离职|被裁员?|被辞退|失业|换工作|跳槽)了$|^我{ADV_ZH}(?:已经|早就|刚)*(?P<v2>换了工作|换了份工作|跳槽了)$")
 _ZH_JOB_FOUND = re.compile(rf"^我{ADV_ZH}(?:已经|终于|刚|总算)*找到(?:了)?(?:新|一份|份)?(?:新)?工作了?$")

@@ -167,6 +167,12 @@ DRUG_NAME_EN = (
     r"traline|alopram|faxine)"
     r"(?:\s+\d+(?:\.\d+)?\s*(?:mg|mcg|µg|g|ml|iu|units?))?"
 )
+# A Chinese drug name by its ending: 二甲双胍, 阿司匹林, 华法林, 布洛芬, 阿莫西林, 奥美拉唑, 舍曲林,
+# 左甲状腺素, 氯吡格雷 (or a few by name: 优甲乐, 泼尼松, 头孢).
+DRUG_NAME_ZH = (
+    r"[\u4e00-\u9fff]{0,8}?(?:药|胰岛素|激素|维生素|胶囊|胍|匹林|法林|洛芬|西林|霉素|沙星|拉唑|替丁|"
+    r"曲林|地平|他汀|洛尔|沙坦|普利|西汀|甲状腺素|优甲乐|泼尼松|头孢|格雷|褪黑素|钙片|沙班|鲁肽)"
+)
 # A supplement: an item of a medication field ("Meds: metformin, fish oil"), though "I take
 # iron" alone is no medical need.
 SUPPLEMENT_EN = (
