@@ -33,11 +33,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import ClassVar
 
 from langchain_core.messages import AIMessage, HumanMessage
 
 from deerflow_memory.arguments import expect_items
+from deerflow_memory.caching import TextCache
 from deerflow_memory.capture.kin import KIN_EN_OWNED, KIN_ZH
 from deerflow_memory.capture.messages import message_text, strip_upload_blocks
 from deerflow_memory.errors import InvalidMessagesError
@@ -199,21 +201,35 @@ def _substitute(text: str, old: str, new: str) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass
 class _Part:
     """One statement of a fact that joins several with "and" (:func:`joined_parts`)."""
 
     content: str
     slot: tuple[str, str] | None
-    need: bool  # by its wording alone (:func:`_part_is_need`)
+    is_constraint: Callable[[Fact], bool] | None
+
+    @cached_property
+    def need(self) -> bool:
+        """By its wording alone (:func:`_part_is_need`): read only for a part a change
+        touches (most updates touch none)."""
+        return _part_is_need(self.content, self.is_constraint)
 
 
 def _parts_of(content: str, is_constraint: Callable[[Fact], bool] | None) -> tuple[_Part, ...]:
     """The statements ``content`` joins; () for a fact of one."""
-    parts = joined_parts(content)
-    if len(parts) == 1:
+    if " and " not in content:
         return ()
-    return tuple(_Part(p, slot_of(p), _part_is_need(p, is_constraint)) for p in parts)
+    return tuple(_Part(p, slot, is_constraint) for p, slot in _parts_and_slots(content))
+
+
+def _compute_parts(content: str) -> tuple[tuple[str, tuple[str, str] | None], ...]:
+    parts = joined_parts(content)
+    return () if len(parts) == 1 else tuple((p, slot_of(p)) for p in parts)
+
+
+# (a document's facts are read again on every update of it)
+_parts_and_slots = TextCache(_compute_parts, max_entries=16_384, max_chars=2_000_000)
 
 
 @dataclass(slots=True)
@@ -221,12 +237,16 @@ class _Stored:
     fact: Fact
     slot: tuple[str, str] | None
     parts: tuple[_Part, ...] = ()
+    # the slots the fact fills (its parts' when it joins several statements), and their names
+    slots: tuple[tuple[str, str], ...] = ()
+    slot_names: frozenset[str] = frozenset()
 
-    def slots(self) -> list[tuple[str, str]]:
-        """The slots the fact fills: its parts' when it joins several statements."""
+    def __post_init__(self) -> None:
         if self.parts:
-            return [part.slot for part in self.parts if part.slot is not None]
-        return [self.slot] if self.slot is not None else []
+            self.slots = tuple(part.slot for part in self.parts if part.slot is not None)
+        elif self.slot is not None:
+            self.slots = (self.slot,)
+        self.slot_names = frozenset(slot for slot, _ in self.slots)
 
 
 class OfflineExtractor:
@@ -742,11 +762,9 @@ def _build_update(
         superseded: list[Fact] = []
         if candidate.slot is not None:
             same_slot = [
-                s
-                for s in stored
-                if s.fact.id not in removals and any(sl[0] == candidate.slot for sl in s.slots())
+                s for s in stored if candidate.slot in s.slot_names and s.fact.id not in removals
             ]
-            same = [s for s in same_slot if (candidate.slot, candidate.value) in s.slots()]
+            same = [s for s in same_slot if (candidate.slot, candidate.value) in s.slots]
             if same and not (candidate.slot.startswith("taste:") and says_which(candidate.content)):
                 continue  # same value in other words: already known
             for s in same_slot:  # (the same taste with other examples stands beside it)
@@ -892,11 +910,18 @@ def _retract(
     def withdrawn(content: str, slot: str | None, constraint: bool) -> bool:
         return any(withdrawn_by(what, content, slot, constraint) for what in each)
 
+    named_in: dict[tuple[str, str], bool] = {}  # names_retracted, once a fact (and part)
+
+    def names(said: str, what: str) -> bool:
+        if (known := named_in.get((said, what))) is None:
+            known = named_in[said, what] = names_retracted(said, what)
+        return known
+
     def withdrawn_by(what: str, content: str, slot: str | None, constraint: bool) -> bool:
         said = content[_subject_end(content) :]
         if (
             not named
-            or not names_retracted(said, what)
+            or not names(said, what)
             or (retraction.retract_present and not _only_a_tie(said, what))
         ):
             return slot in slots and not constraint
@@ -932,7 +957,7 @@ def _retract(
         if need and not any(part.need for part in parts):
             return []
         if not any(p.slot is not None and p.slot[0] in slots for p in parts) and not (
-            named and any(names_retracted(content[_subject_end(content) :], w) for w in each)
+            named and any(names(content[_subject_end(content) :], w) for w in each)
         ):
             return []  # (no part is named, nor fills a slot withdrawn: the quick answer)
         left = [p for p in parts if not withdrawn(p.content, p.slot[0] if p.slot else None, p.need)]
@@ -986,14 +1011,17 @@ def _withdrawal_taken_back(request: ExtractionRequest) -> list[Candidate]:
     stopped taking warfarin." saved, then "Only for a week." (a stop only). They come back
     from the document's superseded facts, as statements of this update; within one update
     :meth:`OfflineExtractor.candidates` does the same."""
-    before = _last_human_text(request.context_messages)
     first = next((m for m in request.messages if isinstance(m, HumanMessage)), None)
-    if not before or first is None:
+    if first is None or not request.document.superseded_facts:
         return []
     text = strip_upload_blocks(message_text(first))
-    gone = [c for c in candidates_from_text(before) if c.retract is not None]
-    if gone and not WITHDRAWAL_UNDONE.fullmatch(text):
-        gone = [c for c in gone if c.medication_stopped] if for_a_while(text) else []
+    undone = WITHDRAWAL_UNDONE.fullmatch(text) is not None
+    if not undone and not for_a_while(text):
+        return []  # (the message before is read only then)
+    before = _last_human_text(request.context_messages)
+    gone = [c for c in candidates_from_text(before) if c.retract is not None] if before else []
+    if not undone:
+        gone = [c for c in gone if c.medication_stopped]
     reasons = {_retraction_reason(c.retract or "") for c in gone}
     taken = [f for f in request.document.superseded_facts if f.reason in reasons]
     if not taken:

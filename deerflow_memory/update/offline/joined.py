@@ -14,7 +14,6 @@ Chinese facts are not split: the extractor stores a Chinese clause as a fact of 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 # How a second statement about the user opens after "and": a verb of the third person
 # ("…and has asthma", "…and still takes insulin"), or one the extractor left as said ("User
@@ -59,7 +58,6 @@ def joined_parts(content: str) -> tuple[str, ...]:
     return _parts(content[len(_SUBJECT) :])
 
 
-@lru_cache(maxsize=4096)
 def _parts(said: str) -> tuple[str, ...]:
     for joiner in _AND.finditer(said):
         left, right = said[: joiner.start()].strip(), said[joiner.end() :].strip()
