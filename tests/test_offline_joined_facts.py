@@ -143,3 +143,29 @@ def test_a_habit_given_up_ends_only_its_own_part() -> None:
 def test_two_descriptions_joined_are_each_read(said: str, stored: list[str]) -> None:
     # "I'm diabetic and vegan" matched no rule as a whole and stored nothing, two needs lost
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # "I'm" is left out after the first description and a comma: the rest was dropped
+        (
+            "I'm 41, epileptic and vegan.",
+            ["User is 41 years old", "User is epileptic", "User is vegan"],
+        ),
+        (
+            "I'm divorced, coeliac and pregnant.",
+            ["User is divorced", "User is coeliac", "User is pregnant"],
+        ),
+        (
+            "I'm a welder, diabetic and live in Hull.",
+            ["User is a welder", "User is diabetic and lives in Hull"],
+        ),
+        # …not a clause of its own, nor a list of a need's things, nor a mood
+        ("I'm a single dad, so evenings are chaotic.", ["User is a single dad"]),
+        ("I'm allergic to kiwi, lupin and sesame.", ["User is allergic to kiwi, lupin and sesame"]),
+        ("I'm sleepy, hungry and cold.", []),
+    ],
+)
+def test_descriptions_listed_after_a_comma_are_each_read(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

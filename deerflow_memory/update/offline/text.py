@@ -2591,6 +2591,14 @@ def _clauses(
             and (implied := _implied(fragment, zh)) is not None
         ):
             clauses.append([implied, _SELF])
+        elif (
+            not zh
+            and mine
+            and clauses
+            and clauses[-1][1] == _SELF
+            and (described := _described_more(fragment, clauses[-1][0] or "")) is not None
+        ):
+            clauses.append([described, _SELF])  # "I'm single, vegan and allergic to nuts"
         elif zh and _ZH_SOMEONE_ELSE.match(fragment):
             clauses.append([fragment, _OTHER])  # "…，是我儿子过敏": not joined to the user's
         elif (
@@ -2677,10 +2685,57 @@ _EN_NOT_THEM_ASIDE = re.compile(
 )
 
 
-# Two short descriptions of the user joined ("I'm diabetic and vegan"): no rule reads them
-# together, so each is read as said alone (lowercase words only: not "I'm Ann and Bo's mum").
+# Two short descriptions of the user joined ("I'm diabetic and vegan", "I'm vegan and
+# allergic to nuts"): no rule reads them together, so each is read as said alone (lowercase
+# words only: not "I'm Ann and Bo's mum"); the second may say what the user does ("…and live
+# in Leeds", see _EN_DROPPED_VERB).
+_EN_DESCRIPTION = r"[a-z][\w-]*(?: [\w-]+){0,3}"
 _EN_TWO_DESCRIPTIONS = re.compile(
-    r"^(?P<i>I'm|I am) (?P<a>[a-z][\w-]*(?: [a-z][\w-]*)?) and (?P<b>[a-z][\w-]*(?: [a-z][\w-]*)?)$"
+    rf"^(?P<i>I'm|I am) (?P<a>{_EN_DESCRIPTION}) and (?P<b>{_EN_DESCRIPTION})$"
+)
+# …said after a description and a comma, with "I'm" left out: "I'm single, vegan and
+# allergic to nuts", "I'm 34, diabetic and vegan"
+_EN_MORE_DESCRIPTIONS = re.compile(rf"{_EN_DESCRIPTION}(?: and {_EN_DESCRIPTION})?")
+
+
+def _described_more(fragment: str, before: str) -> str | None:
+    """``fragment`` as "I'm …" when it goes on the description of the clause ``before``
+    ("I'm single", then "vegan and allergic to nuts") and so read says something (not
+    "…, like rugby", "…, so evenings are hectic")."""
+    if not (_EN_I_AM.match(before) and _EN_MORE_DESCRIPTIONS.fullmatch(fragment)):
+        return None
+    if _EN_OWN_VERB.search(fragment):
+        return None  # a clause of its own: "…, so evenings are pretty hectic"
+    said = f"I'm {fragment}"
+    return said if _clause_candidate(said, _SELF, False) or _descriptions(said) else None
+
+
+def _descriptions(clause: str) -> list[Candidate]:
+    """The candidates of two short descriptions joined ("I'm diabetic and vegan"), each
+    read as said alone (not two plant diets, which one ends with the other: _each_diet)."""
+    two = _EN_TWO_DESCRIPTIONS.match(clause)
+    if two is None or {two["a"].casefold(), two["b"].casefold()} <= _PLANT_DIET_WORDS:
+        return []
+    return [
+        c
+        for each in (two["a"], two["b"])
+        if (
+            c := _clause_candidate(
+                f"I {each}" if _EN_DROPPED_VERB.match(each) else f"{two['i']} {each}", _SELF, False
+            )
+        )
+        is not None
+    ]
+
+
+# (a description with no preposition: not "I'm allergic to peanuts", whose list goes on)
+_EN_OWN_VERB = re.compile(
+    r"\b(?:is|are|was|were|am|be|been|being|has|have|had|do|does|did|will|would|can|could"
+    r"|should|may|might|must|'s|'re|'ve|'ll|'d)\b",
+    _I,
+)
+_EN_I_AM = re.compile(
+    r"^(?:I'm|I am) (?!(?:\S+ ){0,3}(?:to|of|in|at|on|for|from|with|about|by)\b)[^,]+$"
 )
 
 
@@ -3825,21 +3880,8 @@ def _sentence_candidates(
     for clause, subject in clauses:
         if (candidate := _clause_candidate(clause, subject, zh)) is not None:
             said = [candidate]
-        elif (
-            subject == _SELF
-            and not zh
-            and (two := _EN_TWO_DESCRIPTIONS.match(clause))
-            and not {two["a"].casefold(), two["b"].casefold()} <= _PLANT_DIET_WORDS
-        ):
-            # "I'm diabetic and vegan", "I'm pregnant and vegan": each said on its own
-            # (not two plant diets, which one ends with the other: _each_diet)
-            said = [
-                c
-                for each in (two["a"], two["b"])
-                if (c := _clause_candidate(f"{two['i']} {each}", _SELF, zh)) is not None
-            ]
-        else:
-            continue
+        else:  # "I'm diabetic and vegan", "I'm pregnant and vegan": each said on its own
+            said = _descriptions(clause) if subject == _SELF and not zh else []
         for candidate in said:
             candidate.marker = marker
             found.append(candidate)
