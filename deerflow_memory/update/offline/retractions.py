@@ -770,7 +770,7 @@ NO_LONGER_ALONE = re.compile(
 # What says "not anymore" just said was not meant ("I'm allergic to peanuts. Not anymore.
 # Just kidding!", "…I wish!", "…Wait, yes I am.", "…现在好了。开玩笑的"): the need stands.
 WITHDRAWAL_UNDONE = re.compile(
-    r"[\s(（—–-]*(?:(?:lol|haha|wait|oh|no|nah|ok(?:ay)?|哈{2,})[,!.，]?\s*)*"
+    r"[\s(（—–-]*(?:(?:lol|haha|wait|oh|no|nah|ok(?:ay)?|哈{2,}+)[,!.，]?\s*)*"
     rf"(?:{TAKEN_BACK}|I\s+wish|if\s+only|yes|yeah|yep|我倒希望(?:是)?|要是就好了|怎么可能|才怪)"
     r"(?:[\s,，]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am|我还是\w{0,4}))?"
     r"[\s)）.!！。~～]*",
