@@ -5,6 +5,10 @@ Attacker 337 against e5b2569 and 48223d0:
 - A run of "哈" after a withdrawal ("I stopped taking warfarin." then "哈哈…哈，我在北京工作。")
   was read in exponential time by WITHDRAWAL_UNDONE (34 of them: 2.5 s, every 1.6 times as
   long for one more); since 48223d0 also as the first message of the next update.
+- The statements left of a joined fact ("User works at a bank and lives in Leeds", then "I
+  quit my job": "User lives in Leeds") were read as said anew: they superseded what the
+  same update said ("I moved to York. I quit my job." kept Leeds, lost York) and stood
+  beside it ("I got married. I moved to York." kept Leeds beside York).
 
 Sentences are this project's own.
 """
@@ -14,8 +18,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.test_offline_context import _said_in_turns
-from tests.test_quality_kinds import facts_of_one_update
+from tests.test_quality_kinds import facts_after, facts_of_one_update
 
 
 def test_a_run_of_laughter_after_a_withdrawal_is_read_in_linear_time(tmp_path: Path) -> None:
@@ -25,3 +31,48 @@ def test_a_run_of_laughter_after_a_withdrawal_is_read_in_linear_time(tmp_path: P
     said = ("I take warfarin.", "I stopped taking warfarin.", f"{laugh}，我在北京工作。")
     assert _said_in_turns(tmp_path, *said) == ["用户在北京工作"]
     assert time.perf_counter() - started < 5
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # the rest of a joined fact does not outlive what the same update says
+        (
+            ("I work at a bank and live in Leeds.", "I moved to York. I quit my job."),
+            ["User quit their job", "User moved to York"],
+        ),
+        (
+            ("I live in Leeds and take warfarin.", "I moved to York. I stopped taking warfarin."),
+            ["User moved to York"],
+        ),
+        (
+            ("I am single and take warfarin.", "I got married. I stopped taking warfarin."),
+            ["User got married"],
+        ),
+        (
+            ("I am single and live in Leeds.", "I got married. I moved to York."),
+            ["User got married", "User moved to York"],
+        ),
+        (
+            ("I am single and live in Leeds.", "I moved to York. I got married."),
+            ["User moved to York", "User got married"],
+        ),
+        (
+            ("I work at a bank and live in Leeds.", "I moved to York. I work at Tesco now."),
+            ["User moved to York", "User works at Tesco now"],
+        ),
+        # …and what is left still stands when nothing else is said of it
+        (
+            ("I work at a bank and live in Leeds.", "I quit my job."),
+            ["User lives in Leeds", "User quit their job"],
+        ),
+        (
+            ("I am single and allergic to penicillin.", "I got married."),
+            ["User is allergic to penicillin", "User got married"],
+        ),
+    ],
+)
+def test_what_is_left_of_a_joined_fact_gives_way_to_what_is_said(
+    said: tuple[str, ...], stored: list[str]
+) -> None:
+    assert sorted(facts_after(*said)) == sorted(stored)

@@ -686,7 +686,10 @@ def _build_update(
         if len(new) > compact_at:
             new = _last_of_each(new)
             compact_at = 2 * len(new) + _COMPACT_FROM
-    new = _latest_per_slot(new)
+    # what is left of a stored fact gives way to what this update says of its slot ("I moved to
+    # York. I quit my job." when "User works at a bank and lives in Leeds" is stored)
+    said_slots = {c.slot for c in new if c.slot is not None and not c.remnant}
+    new = _latest_per_slot([c for c in new if not (c.remnant and c.slot in said_slots)])
 
     kept: dict[str, Candidate] = {}  # by fact_key, in the order they were said
     # Stored facts by text: one said again after a correction removed it stays.
@@ -717,12 +720,24 @@ def _build_update(
             if not kept[key].constraint:
                 del kept[key]
 
+    def slot_filled(slot: str, but: _Stored | None = None) -> bool:
+        """Whether a stored fact still standing (other than ``but``) fills ``slot``."""
+        return any(
+            s is not but and s.fact.id not in removals and slot in s.slot_names for s in stored
+        )
+
     def keep_the_rest(item: _Stored, gone: Iterable[_Part]) -> None:
-        """The statements of the joined ``item`` other than ``gone`` stand on their own."""
+        """The statements of the joined ``item`` other than ``gone`` stand on their own, but
+        for one of a slot this update says or another stored fact fills."""
         for part in item.parts:
             key = fact_key(part.content)
-            if part not in gone and key not in kept and key not in stored_by_key:
-                kept[key] = _standing(item.fact, part.content, part.need)
+            if part in gone or key in kept or key in stored_by_key:
+                continue
+            if part.slot is not None and (
+                part.slot[0] in said_slots or slot_filled(part.slot[0], item)
+            ):
+                continue
+            kept[key] = _standing(item.fact, part.content, part.need)
 
     for candidate in new:
         # First, before it supersedes anything: whichever rule wrote it (a correction
@@ -764,6 +779,8 @@ def _build_update(
             same_slot = [
                 s for s in stored if candidate.slot in s.slot_names and s.fact.id not in removals
             ]
+            if candidate.remnant and same_slot:
+                continue  # (what is left of a fact supersedes none)
             same = [s for s in same_slot if (candidate.slot, candidate.value) in s.slots]
             if same and not (candidate.slot.startswith("taste:") and says_which(candidate.content)):
                 continue  # same value in other words: already known
@@ -985,7 +1002,7 @@ def _retract(
         parts = _parts_of(candidate.content, is_constraint)
         if parts and (split := parts_left(candidate.content, parts, candidate.constraint)):
             # "I'm pregnant and take insulin. I had the baby yesterday."
-            standing += [_standing(candidate, p.content, p.need) for p in split]
+            standing += [_standing(candidate, p.content, p.need, remnant=False) for p in split]
             continue
         if withdrawn(candidate.content, candidate.slot, candidate.constraint):
             continue
@@ -1027,7 +1044,11 @@ def _withdrawal_taken_back(request: ExtractionRequest) -> list[Candidate]:
     if not taken:
         return []
     when = taken[-1].superseded_at  # (the newest: one the message before withdrew)
-    return [_standing(f, f.content, f.constraint) for f in taken if f.superseded_at == when]
+    return [
+        _standing(f, f.content, f.constraint, remnant=False)
+        for f in taken
+        if f.superseded_at == when
+    ]
 
 
 # Words that go with a tie and name nothing more ("in", "at", "the", "of", "now").
@@ -1084,8 +1105,11 @@ def _part_is_need(part: str, is_constraint: Callable[[Fact], bool] | None) -> bo
 _A_PART = Fact(id="part", content="part")  # (copied, not validated, for each joined stored fact)
 
 
-def _standing(source: Fact | Candidate, content: str, constraint: bool) -> Candidate:
-    """A statement of ``source`` (a joined fact's part, a fact put back) as a candidate."""
+def _standing(
+    source: Fact | Candidate, content: str, constraint: bool, *, remnant: bool = True
+) -> Candidate:
+    """A statement of ``source`` (a joined fact's part, a fact put back) as a candidate:
+    a ``remnant`` when it is what is left of a stored fact (see :attr:`Candidate.remnant`)."""
     slot = slot_of(content)
     return Candidate(
         content,
@@ -1094,6 +1118,7 @@ def _standing(source: Fact | Candidate, content: str, constraint: bool) -> Candi
         slot[0] if slot else None,
         slot[1] if slot else None,
         constraint=constraint,
+        remnant=remnant,
     )
 
 
