@@ -9,6 +9,8 @@ Attacker 337 against e5b2569 and 48223d0:
   quit my job": "User lives in Leeds") were read as said anew: they superseded what the
   same update said ("I moved to York. I quit my job." kept Leeds, lost York) and stood
   beside it ("I got married. I moved to York." kept Leeds beside York).
+- "I take warfarin and work at a bank.", "I stopped taking warfarin.", "Just kidding!": the
+  joined fact put back was dropped as known (its job was stored), and the warfarin lost.
 
 Sentences are this project's own.
 """
@@ -19,7 +21,12 @@ import time
 from pathlib import Path
 
 import pytest
+from langchain_core.messages import AIMessage, HumanMessage
 
+from deerflow_memory.inject.constraints import is_constraint
+from deerflow_memory.models import Fact, MemoryDocument
+from deerflow_memory.update.extraction import ExtractionRequest
+from deerflow_memory.update.offline.extractor import OfflineExtractor
 from tests.test_offline_context import _said_in_turns
 from tests.test_quality_kinds import facts_after, facts_of_one_update
 
@@ -76,3 +83,28 @@ def test_what_is_left_of_a_joined_fact_gives_way_to_what_is_said(
     said: tuple[str, ...], stored: list[str]
 ) -> None:
     assert sorted(facts_after(*said)) == sorted(stored)
+
+
+def test_a_joined_fact_taken_back_comes_back_whole(tmp_path: Path) -> None:
+    said = ("I take warfarin and work at a bank.", "I stopped taking warfarin.")
+    assert _said_in_turns(tmp_path, *said, is_constraint=is_constraint) == ["User works at a bank"]
+    back = _said_in_turns(tmp_path / "b", *said, "Just kidding!", is_constraint=is_constraint)
+    assert sorted(back) == ["User takes warfarin", "User works at a bank"]
+    said = ("I am vegan and allergic to soy.", "I am not vegan anymore.", "Just kidding!")
+    back = _said_in_turns(tmp_path / "c", *said, is_constraint=is_constraint)
+    assert sorted(back) == ["User is allergic to soy", "User is vegan"]
+
+
+def test_what_is_left_of_a_joined_fact_supersedes_no_stored_fact() -> None:
+    # a document written before e5b2569 may hold a joined Leeds fact beside a later York
+    document = MemoryDocument(
+        facts=(
+            Fact(content="User works at a bank and lives in Leeds"),
+            Fact(content="User lives in York"),
+        )
+    )
+    request = ExtractionRequest(document, [HumanMessage("I quit my job."), AIMessage("Ok.")], "t")
+    update = OfflineExtractor().extract(request)
+    assert [f.content for f in update.new_facts] == ["User quit their job"]
+    gone = {document.facts[0].id}
+    assert {r.id for r in update.facts_to_remove} == gone

@@ -1044,11 +1044,17 @@ def _withdrawal_taken_back(request: ExtractionRequest) -> list[Candidate]:
     if not taken:
         return []
     when = taken[-1].superseded_at  # (the newest: one the message before withdrew)
-    return [
-        _standing(f, f.content, f.constraint, remnant=False)
-        for f in taken
-        if f.superseded_at == when
-    ]
+    back: list[Candidate] = []
+    for fact in (f for f in taken if f.superseded_at == when):
+        # a joined fact comes back as its statements: those that stood on are known, the
+        # others are put back ("User takes warfarin and works at a bank", "I stopped taking
+        # warfarin" kept the job: put back whole, it was dropped as known, with the warfarin)
+        if len(parts := joined_parts(fact.content)) == 1:
+            back.append(_standing(fact, fact.content, fact.constraint, remnant=False))
+            continue
+        need = request.is_constraint
+        back += [_standing(fact, p, _part_is_need(p, need), remnant=False) for p in parts]
+    return back
 
 
 # Words that go with a tie and name nothing more ("in", "at", "the", "of", "now").
