@@ -108,3 +108,24 @@ def test_what_is_left_of_a_joined_fact_supersedes_no_stored_fact() -> None:
     assert [f.content for f in update.new_facts] == ["User quit their job"]
     gone = {document.facts[0].id}
     assert {r.id for r in update.facts_to_remove} == gone
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "我把二甲双胍停了，血糖已经恢复。",
+        "我不吃阿司匹林了，肝功能还没恢复。",
+        "我把阿司匹林停了，慢慢恢复吧。",
+    ],
+)
+def test_a_chinese_stop_said_with_getting_well_withdraws_the_medication(later: str) -> None:
+    # "恢复" of the body or a reading is no restart (48223d0 kept the medication)
+    drug = "二甲双胍" if "二甲双胍" in later else "阿司匹林"
+    assert facts_after(f"我在吃{drug}。", later) == [f for f in facts_after(later) if drug not in f]
+
+
+@pytest.mark.parametrize(
+    "later", ["我把阿司匹林停了，医生说月底恢复。", "我停了阿司匹林，下周恢复服用。"]
+)
+def test_a_chinese_stop_said_to_resume_at_a_time_keeps_the_medication(later: str) -> None:
+    assert "用户在吃阿司匹林" in facts_after("我在吃阿司匹林。", later)
