@@ -129,3 +129,32 @@ def test_a_chinese_stop_said_with_getting_well_withdraws_the_medication(later: s
 )
 def test_a_chinese_stop_said_to_resume_at_a_time_keeps_the_medication(later: str) -> None:
     assert "用户在吃阿司匹林" in facts_after("我在吃阿司匹林。", later)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # the second verb left as said ("…and inject insulin") is a statement of its own
+        (
+            ("I live in Leeds and inject insulin daily.", "I moved to York."),
+            ["User injects insulin daily", "User moved to York"],
+        ),
+        (
+            ("I live in Leeds and suffer from migraines.", "I moved to York."),
+            ["User suffers from migraines", "User moved to York"],
+        ),
+        (
+            ("I work at Acme and rely on insulin.", "I quit my job."),
+            ["User relies on insulin", "User quit their job"],
+        ),
+        (("I work at Acme and play golf.", "I quit golf."), ["User works at Acme"]),
+        (
+            ("I have a dog and am allergic to peanuts.", "My dog died on Sunday."),
+            ["User is allergic to peanuts"],
+        ),
+    ],
+)
+def test_a_second_verb_left_as_said_is_a_statement_of_its_own(
+    said: tuple[str, ...], stored: list[str]
+) -> None:
+    assert sorted(facts_after(*said)) == sorted(stored)

@@ -24,10 +24,18 @@ _VERB = re.compile(
     r"|eats|drinks|can(?:not|'t)?|does(?:n't| not)|suffers|studies|teaches|owns|speaks|injects"
     r"|carries|relies|attends|goes|plays|runs|loves|likes|hates|prefers|enjoys|gets|stays|was"
     r"|had)\b|(?P<base>have|take|use|need|work|live|follow|avoid|wear|keep|eat|drink|study"
-    r"|teach|own|speak)\b)",
+    r"|teach|own|speak|inject|suffer|rely|attend|go|play|love|like|hate|prefer|enjoy"
+    r"|am)\b(?=\s+\w))",  # (with what it does: not the game of "…likes chess and go")
     re.IGNORECASE,
 )
-_THIRD_PERSON = {"have": "has", "study": "studies", "teach": "teaches"}
+_THIRD_PERSON = {
+    "have": "has",
+    "study": "studies",
+    "teach": "teaches",
+    "rely": "relies",
+    "go": "goes",
+    "am": "is",  # "User has a dog and am allergic to peanuts"
+}
 # A short description after "is", with no preposition ("is single", "is a nurse", "is lactose
 # intolerant"; not "is allergic to peanuts", whose "and" may list the things of the need).
 _DESCRIPTION = re.compile(
