@@ -158,3 +158,16 @@ def test_a_second_verb_left_as_said_is_a_statement_of_its_own(
     said: tuple[str, ...], stored: list[str]
 ) -> None:
     assert sorted(facts_after(*said)) == sorted(stored)
+
+
+@pytest.mark.parametrize(
+    ("said", "word"),
+    [
+        ("Once a month migraines knock me out.", "migraines"),
+        ("After spicy food heartburn keeps me awake.", "heartburn"),
+        ("During my period chocolate helps me.", "chocolate"),
+    ],
+)
+def test_a_time_before_what_happens_to_the_user_keeps_it(said: str, word: str) -> None:
+    # (48223d0 read "once", "after", "during" as a time alone, like "Only until my surgery.")
+    assert any(word in fact for fact in facts_after(said))

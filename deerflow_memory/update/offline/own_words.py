@@ -356,8 +356,9 @@ _EN_TO_ME = re.compile(
     r"will|do|does|did|don't|just|also|remember|note|keep|wake|walk|guide|take|put|leave|"
     r"forgive|excuse|pardon|sorry|hi|hey|hello|ok|okay|well|so|and|but|or|maybe|perhaps|"
     r"said|says|asked|asks|told|tells|replied|wrote|according|"
-    # when or how long only: "Only until my surgery.", "Till my next scan."
-    r"only|until|till|til|unless|before|after|during|once)\b)"
+    # how long only: "Only until my surgery.", "Till my next scan." (not "Once a month
+    # migraines knock me out": a time before what happens to the user)
+    r"only|until|till|til)\b)"
     # a subject and a verb at least before "me"/"my": "schedule my workouts" is a request
     r"[a-z][\w'-]*(?:\s+[\w'-]+){1,3}\s+(?:\w+\s+){0,4}?(?:me|my)\b",
     _I,
