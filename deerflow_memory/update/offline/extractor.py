@@ -720,10 +720,17 @@ def _build_update(
             if not kept[key].constraint:
                 del kept[key]
 
+    holders: dict[str, list[_Stored]] = {}  # the stored facts filling each slot
+    for item in stored:
+        for name in item.slot_names:
+            holders.setdefault(name, []).append(item)
+
     def slot_filled(slot: str, but: _Stored | None = None) -> bool:
         """Whether a stored fact still standing (other than ``but``) fills ``slot``."""
+        # (the last first: facts of a slot go in stored order, so one standing is found at
+        # once, not after all those gone: 10,000 joined facts of one slot took 5.7 s)
         return any(
-            s is not but and s.fact.id not in removals and slot in s.slot_names for s in stored
+            s is not but and s.fact.id not in removals for s in reversed(holders.get(slot, ()))
         )
 
     def keep_the_rest(item: _Stored, gone: Iterable[_Part]) -> None:
