@@ -171,3 +171,18 @@ def test_a_second_verb_left_as_said_is_a_statement_of_its_own(
 def test_a_time_before_what_happens_to_the_user_keeps_it(said: str, word: str) -> None:
     # (48223d0 read "once", "after", "during" as a time alone, like "Only until my surgery.")
     assert any(word in fact for fact in facts_after(said))
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        "I have been on holiday for two weeks.",  # a statement of its own
+        "Before we continue, can you list my diet rules?",  # a question
+    ],
+)
+def test_a_new_update_opening_with_a_while_word_puts_back_no_stop(
+    tmp_path: Path, first: str
+) -> None:
+    said = ("I take warfarin.", "I stopped taking warfarin.", first)
+    stored = _said_in_turns(tmp_path, *said, is_constraint=is_constraint)
+    assert not any("warfarin" in fact for fact in stored)

@@ -1040,7 +1040,7 @@ def _withdrawal_taken_back(request: ExtractionRequest) -> list[Candidate]:
         return []
     text = strip_upload_blocks(message_text(first))
     undone = WITHDRAWAL_UNDONE.fullmatch(text) is not None
-    if not undone and not for_a_while(text):
+    if not undone and not (for_a_while(text) and _says_a_while_only(text)):
         return []  # (the message before is read only then)
     before = _last_human_text(request.context_messages)
     gone = [c for c in candidates_from_text(before) if c.retract is not None] if before else []
@@ -1062,6 +1062,20 @@ def _withdrawal_taken_back(request: ExtractionRequest) -> list[Candidate]:
         need = request.is_constraint
         back += [_standing(fact, p, _part_is_need(p, need), remnant=False) for p in parts]
     return back
+
+
+_OPENING_SENTENCE = re.compile(r"[^.!?。！？\n]*[.!?。！？]?")
+
+
+def _says_a_while_only(message: str) -> bool:
+    """Whether the first sentence of ``message``, the first of an update, answers the stop
+    said before it ("Just for a week.", "Only until my surgery.", "下周恢复。"): no question,
+    no statement of its own. A new update may open with anything: "Next week I start at
+    Tesco.", "I've been on holiday for two weeks.", "Before we go on, what can I cook?",
+    "我下个月要去体检。" put back the medication stopped the update before (48223d0)."""
+    first = _OPENING_SENTENCE.match(message.lstrip())
+    said = first[0].strip() if first else ""
+    return not said.endswith(("?", "？")) and not candidates_from_text(said)
 
 
 # Words that go with a tie and name nothing more ("in", "at", "the", "of", "now").
