@@ -11,8 +11,12 @@ I said about walnuts"). Sentences are this project's own.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from deerflow_memory.inject.constraints import is_constraint
+from tests.test_offline_context import _said_in_turns
 from tests.test_quality_kinds import facts_after, facts_of_one_update
 
 
@@ -158,3 +162,21 @@ def test_a_chinese_stop_of_a_drug_named_otherwise_for_a_while_keeps_it() -> None
     told = "我在吃左甲状腺素。"
     assert facts_after(told, "我现在不吃左甲状腺素了，下周复查完再说。") == ["用户在吃左甲状腺素"]
     assert facts_after(told, "我现在不吃左甲状腺素了。") == []
+
+
+@pytest.mark.parametrize(
+    ("told", "later"),
+    [
+        ("我在吃氯吡格雷。", "我把氯吡格雷停了。"),
+        ("我每天吃二甲双胍。", "我不吃二甲双胍了。"),
+        ("我每天打胰岛素。", "我现在不用胰岛素了。"),
+    ],
+)
+def test_a_chinese_stop_withdraws_the_medication_with_the_services_need_test(
+    tmp_path: Path, told: str, later: str
+) -> None:
+    # The service's need test reads "用户在吃氯吡格雷" as a need, which goes only when the
+    # stop names it: "在吃" was read as part of what the need is of, so it never was
+    # (attacker 337). Without that test the stop withdrew it all along.
+    assert _said_in_turns(tmp_path, told, is_constraint=is_constraint) != []
+    assert _said_in_turns(tmp_path / "later", told, later, is_constraint=is_constraint) == []

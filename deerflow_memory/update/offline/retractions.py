@@ -225,6 +225,9 @@ _NEED_WORDS_EN = frozenset(("allergic", "allergy", "allergies", "severely", "sev
 _NEED_WORDS_ZH = re.compile(
     r"患有|罹患|患了|得了|对|过敏|敏感|不耐受|严重|非常|特别|很|有点|有|是|用户|我|的|饮食|限制|忌口|病|症|问题"
 )
+# How a medication need is lived, said first in the fact ("在吃华法林", "每天打胰岛素"): a stop
+# that names the drug ("我把华法林停了") names the need, as "takes" is left out in English.
+_NEED_VERBS_ZH = re.compile(r"^(?:正在|一直在|一直|每天|长期|现在|在)*(?:吃|服用|服|用|打|注射)")
 
 
 def no_target(value: str) -> bool:
@@ -262,7 +265,7 @@ def names_need(value: str, need: str) -> bool:
         return bool(named) and (
             (_NEED_KINDS_ZH.search(value) is not None and not listed)
             or value in _RETRACT_STEMS.values()  # "吃素" → "素" for "素食主义者"
-            or _NEED_WORDS_ZH.sub("", need).strip() in named
+            or _NEED_VERBS_ZH.sub("", _NEED_WORDS_ZH.sub("", need).strip()) in named
         )
     named_words = {
         w for w in re.findall(r"\w+", value) if w not in _NEED_WORDS_EN and w not in _JOINERS
