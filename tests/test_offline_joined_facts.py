@@ -24,6 +24,8 @@ from tests.test_quality_kinds import facts_after
 
 # (told, later, what stays, what goes)
 CHANGES = [
+    # (the pen is the user's need: said beside an allergy it is one need with it)
+    ("I live in Hove and carry an EpiPen.", "I moved to Bath.", "User carries an EpiPen", "Hove"),
     (
         "I work at a library and have epilepsy.",
         "I changed jobs.",

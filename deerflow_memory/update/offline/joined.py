@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from deerflow_memory.update.offline.retractions import says_need
+
 # How a second statement about the user opens after "and": a verb of the third person
 # ("…and has asthma", "…and still takes insulin"), or one the extractor left as said ("User
 # lives in Leeds and work at Acme").
@@ -24,12 +26,13 @@ _VERB = re.compile(
     r"|eats|drinks|can(?:not|'t)?|does(?:n't| not)|suffers|studies|teaches|owns|speaks|injects"
     r"|carries|relies|attends|goes|plays|runs|loves|likes|hates|prefers|enjoys|gets|stays|was"
     r"|had)\b|(?P<base>have|take|use|need|work|live|follow|avoid|wear|keep|eat|drink|study"
-    r"|teach|own|speak|inject|suffer|rely|attend|go|play|love|like|hate|prefer|enjoy"
+    r"|teach|own|speak|inject|suffer|rely|attend|go|play|love|like|hate|prefer|enjoy|carry"
     r"|am)\b(?=\s+\w))",  # (with what it does: not the game of "…likes chess and go")
     re.IGNORECASE,
 )
 _THIRD_PERSON = {
     "have": "has",
+    "carry": "carries",
     "study": "studies",
     "teach": "teaches",
     "rely": "relies",
@@ -77,6 +80,8 @@ def _parts(said: str) -> tuple[str, ...]:
                 continue
             right = f"is {right}"  # "is single and allergic to X": "is allergic to X"
         elif base := verb["base"]:
+            if base.casefold() == "carry" and says_need(left):
+                continue  # "allergic to sesame and carry an EpiPen": one need, with its pen
             said_so = _THIRD_PERSON.get(base.casefold(), f"{base}s")
             right = f"{verb['adverb']}{said_so}{right[verb.end() :]}"
         return (_SUBJECT + left, *_parts(right))
