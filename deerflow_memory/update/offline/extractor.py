@@ -978,12 +978,12 @@ def _retract(
         # The statements of a joined fact that stand when others of it are withdrawn ("User
         # works at a hospital and has asthma", then "I switched jobs": "User has asthma");
         # [] when none is or all are, or when the need it says is said by no part alone.
-        if need and not any(part.need for part in parts):
-            return []
         if not any(p.slot is not None and p.slot[0] in slots for p in parts) and not (
             named and any(names(content[_subject_end(content) :], w) for w in each)
         ):
             return []  # (no part is named, nor fills a slot withdrawn: the quick answer)
+        if need and not any(part.need for part in parts):
+            return []
         left = [p for p in parts if not withdrawn(p.content, p.slot[0] if p.slot else None, p.need)]
         return left if 0 < len(left) < len(parts) else []
 
