@@ -42,3 +42,11 @@ def test_a_medication_put_right_in_the_next_update_is_added_beside_it(tmp_path: 
     # (a need put right in a later update is kept beside the one meant, as an allergy is)
     said = ("I take warfarin.", "Sorry, I meant apixaban.")
     assert _said_in_turns(tmp_path, *said) == ["User takes warfarin", "User takes apixaban"]
+
+
+def test_a_chinese_medication_is_a_need_put_right_as_one(tmp_path: Path) -> None:
+    # "我在吃氯吡格雷" was read in the user's own words, no need: "说错了，是阿哌沙班" put
+    # nothing right and stored "用户是阿哌沙班"
+    said = ("我在吃氯吡格雷。", "说错了，是阿哌沙班。")
+    assert facts_of_one_update(*said) == ["用户在吃阿哌沙班"]
+    assert _said_in_turns(tmp_path, *said) == ["用户在吃氯吡格雷", "用户在吃阿哌沙班"]

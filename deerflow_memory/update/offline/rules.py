@@ -42,6 +42,7 @@ from deerflow_memory.update.offline.vocabulary import (
     CONDITION_SUFFIX_ZH,
     DIET_EN,
     DRUG_NAME_EN,
+    DRUG_NAME_ZH,
     FASTING_EN,
     FOR_EXAMPLE_EN,
     GOAL_VERBS_EN,
@@ -732,6 +733,9 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _need(rf"^我{ADV_ZH}(?:有|患有|得了|得过)(?P<v>(?:一型|二型|1型|2型)?糖尿病|高血压|哮喘|癫痫|心脏病|痛风|肾病|乳糜泻|胃病|偏头痛|关节炎|听力障碍|视力障碍|残疾)$", C.CONTEXT, 0.95),
     _need(rf"^我{ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?P<v>糖尿病人|糖尿病患者|色盲|盲人|聋人|残疾人|孕妇|视障人士|听障人士)$", C.CONTEXT, 0.95),
     _need(rf"^我{ADV_ZH}(?:需要|要|得)?(?:坐|用|戴|使用)(?P<v>轮椅|助听器|拐杖|胰岛素)$", C.CONTEXT, 0.95),
+    # a medication taken: "我在吃华法林", "我每天打胰岛素", "我一直服用二甲双胍" (not a supplement:
+    # "我在吃维生素", as "I take iron" alone is no need)
+    _need(rf"^我{ADV_ZH}(?:一直|每天|长期|现在)*(?:在|正在)?(?:吃|服用|打|注射)(?!维生素|钙片|褪黑素|药$)(?P<v>{DRUG_NAME_ZH})$", C.CONTEXT, 0.9),
     # conditions: "我是哮喘患者", "我有慢性咽炎", "我腰椎不好", "我近视很深", "偏头痛是我的老毛病了"
     _need(rf"^我{ADV_ZH}是(?:一名|一个|一位|个|名)?(?P<v>[\u4e00-\u9fff]{{1,8}}?)(?:患者|病人|病患)$", C.CONTEXT, 0.9),
     _need(rf"^我{ADV_ZH}(?:有|患有|得了|得过|患了|查出了?|确诊了?|被诊断(?:出|为)了?)(?:很|比较|挺)?(?:严重的|轻微的|轻度|重度|中度|慢性|急性|过敏性)?(?![点些一个])(?=[\u4e00-\u9fff]{{2}})(?P<v>[\u4e00-\u9fff]{{0,6}}?{CONDITION_SUFFIX_ZH})$", C.CONTEXT, 0.9),
