@@ -1204,8 +1204,10 @@ def _substitute_value(content: str, value: str, wrong: str) -> str:
 def _user_update(
     document: MemoryDocument, stored: list[_Stored], removals: dict[str, str], kept: list[Candidate]
 ) -> UserUpdate:
-    """Refresh personal/work context when a name, location, job… fact changed."""
+    """Refresh personal/work context when a name, location, job… fact changed or went."""
     changed = {c.slot for c in kept if c.slot is not None}
+    # (a fact of the section withdrawn: "Work: User works at a bakery." outlived it)
+    changed.update(name for s in stored if s.fact.id in removals for name in s.slot_names)
     # Slot → fact text; stored facts first so that this conversation's statements win.
     by_slot: dict[str, str] = {}
     for s in stored:
@@ -1214,11 +1216,21 @@ def _user_update(
     for c in kept:
         if c.slot is not None:
             by_slot[c.slot] = c.content
+    by_slot_gone: dict[str, str] = {}
+    for s in stored:
+        if s.slot is not None and s.fact.id in removals and not s.parts:
+            by_slot_gone.setdefault(s.slot[0], s.fact.content)
 
     def section(slots: tuple[str, ...], current: str) -> SectionUpdate | None:
         if not changed.intersection(slots):
             return None
         summary = " ".join(_sentence(by_slot[s]) for s in slots if s in by_slot)
+        if not summary:  # its facts all withdrawn: what the user said instead ("…changed jobs")
+            ended = [c.content for c in kept if c.content and set(c.retract_slots) & set(slots)]
+            summary = " ".join(_sentence(content) for content in ended)
+        if not summary:  # …or that they hold no longer ("User no longer works at a bakery.")
+            gone = [by_slot_gone[s] for s in slots if s in by_slot_gone]
+            summary = " ".join(_sentence(_held_no_longer(content)) for content in gone)
         if not summary or summary == current:
             return None
         return SectionUpdate(summary=summary, should_update=True)
@@ -1227,6 +1239,24 @@ def _user_update(
         personal_context=section(_PERSONAL_SLOTS, document.user.personal_context.summary),
         work_context=section(_WORK_SLOTS, document.user.work_context.summary),
     )
+
+
+# How a fact of a slot says what the user is or does: "User works at…", "User is…", "用户在…"
+_EN_SLOT_VERB = re.compile(r"^User (?:(?P<is>is|'s) |(?P<verb>[a-z]+s) )", re.I)
+
+
+def _held_no_longer(content: str) -> str:
+    """A slot's fact said to hold no longer: "User works at Acme" → "User no longer works at
+    Acme", "User is a nurse" → "User is no longer a nurse", "用户在北京工作" → "用户已不再在北京
+    工作"; as it is when it reads otherwise."""
+    if content.startswith("用户"):
+        return f"用户已不再{content[2:]}"
+    m = _EN_SLOT_VERB.match(content)
+    if m is None:
+        return content
+    if m["is"]:
+        return f"User is no longer {content[m.end() :]}"
+    return f"User no longer {content[5:]}"
 
 
 def _sentence(text: str) -> str:
