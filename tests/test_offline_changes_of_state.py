@@ -232,3 +232,17 @@ def test_no_one_and_no_time_is_given_up_for_the_user(said: str) -> None:
 def test_a_change_said_with_the_day_it_happened(told: str, later: str) -> None:
     # "…yesterday", "…on Saturday" were read as part of what ended: nothing was withdrawn
     assert told.split()[-1].rstrip(".") not in " ".join(facts_after(told, later))
+
+
+def test_that_job_left_is_the_job_and_a_new_job_is_no_home() -> None:
+    # (newcomer 338: "I left that job." withdrew nothing; "I moved to a new job at a clinic"
+    # was a new home, "User moved to a new job at a clinic", superseding where the user lives)
+    assert "User works at a chandlery" not in facts_after(
+        "I work at a chandlery.", "I left that job."
+    )
+    assert "User lives in Penzance" in facts_after(
+        "I live in Penzance.", "I moved to a new job at a vet clinic."
+    )
+    assert "User lives in Penzance" in facts_after(
+        "I live in Penzance.", "I moved to the night shift."
+    )

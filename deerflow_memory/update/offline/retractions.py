@@ -119,7 +119,7 @@ _EN_WITHDRAWALS = (
     # "my peanut allergy is gone", "my lactose intolerance went away"
     re.compile(rf"^my (?!.*\b(?:{KIN_EN}|{_KIN_SAID_SHORT})s?\b|{_NO_ONE_THING}\b)(?P<of>[\w -]{{1,40}}?) (?P<kind>allergy|intolerance|sensitivity) (?:(?:is|'s|has|seems) (?:now |finally |completely |totally )?(?:gone|over|cured|resolved|cleared up|disappeared|gone away)|(?:finally |completely )?(?:went away|cleared up|disappeared|resolved))$", _I),
 )
-_EN_JOB_LOST = re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|lost|resigned from|walked out of) my job{AGO_EN}$|^I(?:'ve| have)? {ADV_EN}(?:resigned|got laid off|was laid off|got fired|was let go|been laid off|changed jobs|switched jobs){AGO_EN}$", _I)
+_EN_JOB_LOST = re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|left|lost|resigned from|walked out of) (?:my|that|the|this) (?:old )?job{AGO_EN}$|^I(?:'ve| have)? {ADV_EN}(?:resigned|got laid off|was laid off|got fired|was let go|been laid off|changed jobs|switched jobs){AGO_EN}$", _I)
 
 _ZH_RETRACTIONS = (
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?:不再是|不是|不当)(?:一个|一名|个|名)?(?P<v>.+?)了$"),

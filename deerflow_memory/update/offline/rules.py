@@ -644,7 +644,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     # where the user lives and comes from
     _r(rf"^I {ADV_EN}(?:currently |now )?(?:live|reside) in (?!{NOT_A_PLACE_EN})(?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     _r(rf"^I'm (?:currently |now )?(?:based|living|located|residing|settled) (?:in|out of) (?!{NOT_A_PLACE_EN})(?P<v>.+)$", C.CONTEXT, 0.9, "location"),
-    _r(r"^I (?:just |recently )?(?:moved|relocated) to (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
+    # (not "I moved to a new job at a clinic", "…to the night shift": no place to live)
+    _r(r"^I (?:just |recently )?(?:moved|relocated) to (?!(?:an? |the |my )?(?:new |different |another )?(?:job|role|position|team|department|company|shift|night shift|day shift|school|class|grade|plan|version|tier)\b)(?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     _r(r"^I (?:just |recently )?(?:moved|relocated) from (?:[\w' -]{1,40}?) to (?P<v>.+)$", C.CONTEXT, 0.9, "location"),
     # "…used to live in Berlin, now I'm in Madrid" (text.py reads "now" so only after a past
     # home of the user's): where the user lives now ("I'm back home in Cork" may be a visit)
