@@ -131,6 +131,21 @@ _BEFORE_A_MEDICATION = re.compile(
     r"\b(?:takes|is taking|is on|injects) $|(?:在吃|在用|在服用|在打|吃|服用)$", _I
 )
 _A_MEDICATION = re.compile(rf"{MEDICATION_NAME_EN}|{DRUG_NAME_ZH}", _I)
+_A_NEED_THING = re.compile(NEED_THING_EN, _I)
+
+
+def only_a_medication(thing: str) -> bool:
+    """Whether ``thing`` is a medication and nothing one is known to react to or leave out
+    ("apixaban", "insulin", "利伐沙班"; not "aspirin", "penicillin", "青霉素"): it may put right
+    a medication, or an allergy to a drug beside it (the drug it names may be of a
+    medication said before: "I take warfarin. I'm allergic to penicillin. I mean apixaban.")."""
+    return bool(
+        _A_MEDICATION.fullmatch(thing)
+        and not _A_NEED_THING.fullmatch(thing)
+        and not _OF_NO_KIND.fullmatch(thing)
+    )
+
+
 _ANOTHER_ITEM = re.compile(r"\s*(?:,|、|和|及|\band\b|&|\+)", _I)
 _ITEMS = re.compile(r"\s*(?:,\s*(?:and\s+)?|、|和|及|\band\b|&|\+)\s*", _I)
 _AFTER_A_THING = re.compile(
@@ -263,6 +278,8 @@ def need_of(need: Candidate, thing: str) -> Candidate | None:
             after = ""  # "takes metformin and insulin", "…, I mean lisinopril": lisinopril
     elif not (_BEFORE_A_THING.search(before) or _AFTER_A_THING.match(after)):
         return None  # "User is vegan", "User uses a wheelchair": no thing to add one to
+    elif only_a_medication(thing) and not _A_MEDICATION.fullmatch(value.strip()):
+        return None  # "allergic to nuts", then "I meant apixaban": of a medication, if any
     # (what the need says after a comma is of its own thing: "…对坚果过敏，比如杏仁")
     content = before + thing + _AFTER_A_COMMA.sub("", after)
     return dataclasses.replace(need, content=content, value=thing)
@@ -426,7 +443,11 @@ def put_right(need: Candidate, meant: Meant) -> tuple[Candidate, bool] | None:
     )
     one = _LAST_ITEM.sub("", value) == value and not listed
     kind = _KIND_OF_THINGS.fullmatch(value.strip()) is not None
-    return said, meant.wrong and one and (
+    # (a drug allergy put right by a medication alone stays: which need was wrong is not said)
+    drug = only_a_medication(meant.thing) and not _BEFORE_A_MEDICATION.search(
+        need.content[: need.content.casefold().find(value.casefold())]
+    )
+    return said, meant.wrong and one and not drug and (
         not kind or _OF_NO_KIND.fullmatch(meant.thing) is not None
     )
 

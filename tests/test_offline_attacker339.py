@@ -1,0 +1,51 @@
+"""Attacker 339: what e09343b and 17fcbfa let through.
+
+e09343b read a medication after "I meant" as a thing one reacts to, so it put right an
+allergy or a food need said last: "I take warfarin. I'm allergic to penicillin." then "I mean
+rivaroxaban." lost the penicillin allergy; "I can't eat gluten." then "I meant metformin."
+stored "User cannot eat metformin" and lost the gluten. Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_quality_kinds import facts_of_one_update
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # the drug meant may be of the medication said first: the allergy stays
+        (
+            ("I'm on warfarin. I'm allergic to penicillin.", "I mean rivaroxaban."),
+            [
+                "User is on warfarin",
+                "User is allergic to penicillin",
+                "User is allergic to rivaroxaban",
+            ],
+        ),
+        (
+            ("我在吃华法林，对青霉素过敏。", "不对，是利伐沙班。"),
+            ["用户在吃华法林", "用户对青霉素过敏", "用户对利伐沙班过敏"],
+        ),
+        # a medication puts right no need of a food
+        (("I'm allergic to peanuts.", "Sorry, I meant insulin."), ["User is allergic to peanuts"]),
+        (("I can't eat gluten.", "I meant metformin."), ["User cannot eat gluten"]),
+        (
+            ("I take warfarin. I'm allergic to shellfish.", "Sorry, I meant apixaban."),
+            ["User takes warfarin", "User is allergic to shellfish"],
+        ),
+        # as before: a drug one is known to react to puts an allergy right; a medication a
+        # medication
+        (
+            ("I'm allergic to penicillin.", "I meant amoxicillin."),
+            ["User is allergic to amoxicillin"],
+        ),
+        (("I take warfarin.", "Sorry, I meant apixaban."), ["User takes apixaban"]),
+    ],
+)
+def test_a_medication_meant_puts_right_no_allergy_in_its_place(
+    said: tuple[str, ...], stored: list[str]
+) -> None:
+    assert facts_of_one_update(*said) == stored
