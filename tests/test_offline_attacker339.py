@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_quality_kinds import facts_of_one_update
+from tests.test_quality_kinds import facts_after, facts_of_one_update
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,30 @@ def test_a_medication_meant_puts_right_no_allergy_in_its_place(
     said: tuple[str, ...], stored: list[str]
 ) -> None:
     assert facts_of_one_update(*said) == stored
+
+
+# 17fcbfa read a list after "I'm <description>," as the user's: someone else's needs and
+# what the user is not, or was, were stored as the user's.
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I'm married, husband diabetic and allergic to shellfish.", ["User is married"]),
+        ("I'm vegetarian, wife vegan and son allergic to nuts.", ["User is vegetarian"]),
+        ("I'm a vet, dogs allergic to chicken.", ["User is a vet"]),
+        ("I'm okay, the kids vegan and gluten free.", []),
+        ("I'm retired, formerly vegan and diabetic.", ["User is retired"]),
+        ("I'm single, no kids and vegan.", ["User is single"]),
+        ("I'm no longer single, vegan and diabetic.", []),
+        # as 17fcbfa reads them
+        (
+            "I'm single, vegan and allergic to nuts.",
+            ["User is single", "User is vegan and allergic to nuts"],
+        ),
+        (
+            "I'm a nurse, currently pregnant and vegan.",
+            ["User is a nurse", "User is currently pregnant and vegan"],
+        ),
+    ],
+)
+def test_a_list_after_a_description_is_the_users_only(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored

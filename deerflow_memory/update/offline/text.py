@@ -2708,6 +2708,8 @@ def _described_more(fragment: str, before: str) -> str | None:
         return None
     if _EN_OWN_VERB.search(fragment):
         return None  # a clause of its own: "…, so evenings are pretty hectic"
+    if _EN_NOT_MORE_OF_ME.search(fragment) or _EN_NOT_SO.match(before):
+        return None  # "I'm married, kids vegan and …", "I'm no longer single, vegan and …"
     said = f"I'm {fragment}"
     return said if _clause_candidate(said, _SELF, False) or _descriptions(said) else None
 
@@ -2736,6 +2738,20 @@ _EN_OWN_VERB = re.compile(
     r"|should|may|might|must|'s|'re|'ve|'ll|'d)\b",
     _I,
 )
+# An item of such a list that is of someone else ("I'm married, husband diabetic and allergic
+# to shellfish", "I'm a vet, dogs allergic to chicken") or says what the user is not, was or
+# may be ("…, formerly vegan", "…, not vegan and diabetic anymore", "…, kinda diabetic").
+_EN_NOT_MORE_OF_ME = re.compile(
+    r"(?:^|\band )(?:(?:my|our|the|his|her|their)\s+)?(?:wife|husband|partner|spouse|kids?|"
+    r"sons?|daughters?|child|children|baby|babies|mom|mum|mother|dad|father|parents?|brothers?|"
+    r"sisters?|siblings?|twins?|boyfriend|girlfriend|fianc[eé]e?|family|friends?|roommates?|"
+    r"flatmates?|boss|colleagues?|patients?|students?|clients?|customers?|guests?|dogs?|cats?|"
+    rf"pets?|everyone|everybody|both|all|{_KIN_MORE_EN}|not|no|never|formerly|former|ex|"
+    r"previously|once|used|hardly|barely|kinda|kind|sort|sorta|maybe|perhaps|possibly|"
+    r"probably|almost|nearly|half|pretending|hypothetically|supposedly)\b|\bany ?more\b",
+    _I,
+)
+_EN_NOT_SO = re.compile(r"^(?:I'm|I am) (?:not|no|never)\b", _I)
 _EN_I_AM = re.compile(
     r"^(?:I'm|I am) (?!(?:\S+ ){0,3}(?:to|of|in|at|on|for|from|with|about|by)\b)[^,]+$"
 )
