@@ -63,6 +63,10 @@ def test_a_medication_meant_puts_right_no_allergy_in_its_place(
         ("I'm retired, formerly vegan and diabetic.", ["User is retired"]),
         ("I'm single, no kids and vegan.", ["User is single"]),
         ("I'm no longer single, vegan and diabetic.", []),
+        # each item read alone must say something of the user
+        ("I'm a dietitian, vegan and diabetic clients mostly.", ["User is a dietitian"]),
+        ("I'm a cook, vegan dishes and gluten free baking.", ["User is a cook"]),
+        ("I'm back, coffee in hand and ready.", []),
         # as 17fcbfa reads them
         (
             "I'm single, vegan and allergic to nuts.",

@@ -2710,6 +2710,12 @@ def _described_more(fragment: str, before: str) -> str | None:
         return None  # a clause of its own: "…, so evenings are pretty hectic"
     if _EN_NOT_MORE_OF_ME.search(fragment) or _EN_NOT_SO.match(before):
         return None  # "I'm married, kids vegan and …", "I'm no longer single, vegan and …"
+    # each item says something of the user read alone (not "…, coffee in hand and ready",
+    # "I'm a dietitian, vegan and diabetic clients mostly")
+    for item in re.split(r" and ", fragment):
+        alone = f"I {item}" if _EN_DROPPED_VERB.match(item) else f"I'm {item}"
+        if _clause_candidate(alone, _SELF, False) is None:
+            return None
     said = f"I'm {fragment}"
     return said if _clause_candidate(said, _SELF, False) or _descriptions(said) else None
 
