@@ -80,3 +80,29 @@ def test_a_medication_meant_puts_right_no_allergy_in_its_place(
 )
 def test_a_list_after_a_description_is_the_users_only(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+# "I'm A and allergic to X, Y and Z": the list after the second description was dropped
+# (before d6b9f8f too), keeping the allergy to X only.
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        (
+            "I'm vegan and allergic to kiwi, mango and eggs.",
+            ["User is vegan and allergic to kiwi, mango and eggs"],
+        ),
+        (
+            "I'm 34, diabetic and on insulin, metformin and aspirin.",
+            ["User is 34 years old", "User is diabetic and on insulin, metformin and aspirin"],
+        ),
+    ],
+)
+def test_a_need_listed_after_a_second_description_keeps_its_list(
+    said: str, stored: list[str]
+) -> None:
+    assert facts_after(said) == stored
+
+
+def test_the_list_stays_when_the_first_description_ends() -> None:
+    said = ("I'm vegan and allergic to kiwi, mango and eggs.", "I'm not vegan anymore.")
+    assert facts_after(*said) == ["User is allergic to kiwi, mango and eggs"]

@@ -2645,6 +2645,7 @@ def _clauses(
                 clauses[-1][1] != _SELF
                 or _owned(_zh_normalise(merged) if zh else _en_normalise(merged), zh)
                 or (examples and _zh_need_with_examples(_zh_normalise(merged)) is not None)
+                or (not zh and _description_goes_on(clauses[-1][0] or "", f"{sep}{raw}"))
             ):
                 clauses[-1][0] = merged
             elif (
@@ -2698,6 +2699,14 @@ _EN_TWO_DESCRIPTIONS = re.compile(
 # …said after a description and a comma, with "I'm" left out: "I'm single, vegan and
 # allergic to nuts", "I'm 34, diabetic and vegan"
 _EN_MORE_DESCRIPTIONS = re.compile(rf"{_EN_DESCRIPTION}(?: and {_EN_DESCRIPTION})?")
+
+
+def _description_goes_on(clause: str, more: str) -> bool:
+    """Whether ``more`` goes on the list of the last of two descriptions ``clause`` joins
+    ("I'm vegan and allergic to kiwi", then ", mango and eggs"): the whole clause says no
+    statement the rules read, but its last description so continued does."""
+    two = _EN_TWO_DESCRIPTIONS.match(clause)
+    return two is not None and _owned(_en_normalise(f"{two['i']} {two['b']}{more}"), False)
 
 
 def _described_more(fragment: str, before: str) -> str | None:
