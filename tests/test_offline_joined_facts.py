@@ -171,3 +171,18 @@ def test_two_descriptions_joined_are_each_read(said: str, stored: list[str]) -> 
 )
 def test_descriptions_listed_after_a_comma_are_each_read(said: str, stored: list[str]) -> None:
     assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # (attacker 339: the whole clause was stored, "User is vegan and hubby allergic to nuts")
+        ("I'm vegetarian and hubby allergic to cashews.", ["User is vegetarian"]),
+        ("I'm coeliac and both kids diabetic.", ["User is coeliac"]),
+        ("I'm pescatarian and the twins vegan.", ["User is pescatarian"]),
+    ],
+)
+def test_a_second_description_of_someone_else_is_not_the_users(
+    said: str, stored: list[str]
+) -> None:
+    assert facts_after(said) == stored

@@ -3911,6 +3911,13 @@ def _sentence_candidates(
     found = []
     clauses = _clauses(sentence, zh, told=told, mine=mine)
     for clause, subject in clauses:
+        if (
+            subject == _SELF
+            and not zh
+            and (two := _EN_TWO_DESCRIPTIONS.match(clause))
+            and _EN_NOT_MORE_OF_ME.match(two["b"])
+        ):
+            clause = f"{two['i']} {two['a']}"  # "I'm vegan and hubby allergic to nuts": hers
         if (candidate := _clause_candidate(clause, subject, zh)) is not None:
             said = [candidate]
         else:  # "I'm diabetic and vegan", "I'm pregnant and vegan": each said on its own
