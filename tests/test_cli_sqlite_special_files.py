@@ -115,20 +115,29 @@ def _assert_refused(status: int, err: str, path: Path, words: str) -> None:
     assert "Traceback" not in err
 
 
+def _assert_odd_file_refused(
+    tmp_path: Path, end: str, make: Callable[[Path], None], words: str, argv: tuple[str, ...]
+) -> None:
+    """``make`` puts an odd file at ann's database (``end`` "") or beside it (its
+    ``-journal``, ``-wal``, ``-shm``): the command is refused, saying ``words`` of it, and
+    nothing is made, removed or written."""
+    config, database = _database_with_ann(tmp_path)
+    odd = Path(f"{database}{end}")
+    if end == "":
+        database.unlink()
+    make(odd)
+    before = _snapshot(tmp_path)
+    status, _, err = cli(config, *argv)
+    _assert_refused(status, err, odd, words)
+    assert _snapshot(tmp_path) == before
+
+
 @pytest.mark.parametrize("argv", [*LOOKS[::2], *WRITERS[:3]], ids=lambda a: a[0])
 @pytest.mark.parametrize("end", BESIDE, ids=lambda e: e or "database")
 def test_a_named_pipe_at_the_database_or_beside_it_is_refused_without_waiting(
     end: str, argv: tuple[str, ...], tmp_path: Path
 ) -> None:
-    config, database = _database_with_ann(tmp_path)
-    pipe = Path(f"{database}{end}")
-    if end == "":
-        database.unlink()
-    _pipe(pipe)
-    before = _snapshot(tmp_path)
-    status, _, err = cli(config, *argv)
-    _assert_refused(status, err, pipe, "named pipe")
-    assert _snapshot(tmp_path) == before  # nothing made, nothing removed, nothing written
+    _assert_odd_file_refused(tmp_path, end, *KINDS["pipe"], argv)
 
 
 # (a folder given as the database is no case: it holds memory.sqlite, storage_path's rule)
@@ -149,16 +158,7 @@ ODD_CASES = [
 def test_a_folder_socket_or_device_at_the_database_or_beside_it_is_refused(
     end: str, kind: str, argv: tuple[str, ...], tmp_path: Path
 ) -> None:
-    make, words = KINDS[kind]
-    config, database = _database_with_ann(tmp_path)
-    odd = Path(f"{database}{end}")
-    if end == "":
-        database.unlink()
-    make(odd)
-    before = _snapshot(tmp_path)
-    status, _, err = cli(config, *argv)
-    _assert_refused(status, err, odd, words)
-    assert _snapshot(tmp_path) == before
+    _assert_odd_file_refused(tmp_path, end, *KINDS[kind], argv)
 
 
 def test_a_pipe_where_no_database_is_yet_is_refused_and_nothing_is_made(tmp_path: Path) -> None:

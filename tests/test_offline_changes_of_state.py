@@ -231,7 +231,9 @@ def test_no_one_and_no_time_is_given_up_for_the_user(said: str) -> None:
 )
 def test_a_change_said_with_the_day_it_happened(told: str, later: str) -> None:
     # "…yesterday", "…on Saturday" were read as part of what ended: nothing was withdrawn
-    assert told.split()[-1].rstrip(".") not in " ".join(facts_after(told, later))
+    what = told.split()[-1].rstrip(".")
+    assert what in " ".join(facts_after(told))  # (stored first, so its absence says it went)
+    assert what not in " ".join(facts_after(told, later))
 
 
 def test_that_job_left_is_the_job_and_a_new_job_is_no_home() -> None:

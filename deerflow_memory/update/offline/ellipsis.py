@@ -437,16 +437,13 @@ def put_right(need: Candidate, meant: Meant) -> tuple[Candidate, bool] | None:
     if meant.not_of is not None and meant.not_of.casefold() != (need.value or "").casefold():
         return None  # "…, not walnuts" after a need of peanuts: of something else
     value = need.value or ""
+    at = need.content.casefold().find(value.casefold())  # (need_of found it there once)
+    before, after = need.content[:at], need.content[at + len(value) :]
     # (a medication rule's value is the first of its list: "takes metformin and insulin")
-    listed = _ANOTHER_ITEM.match(
-        need.content[need.content.casefold().find(value.casefold()) + len(value) :]
-    )
-    one = _LAST_ITEM.sub("", value) == value and not listed
+    one = _LAST_ITEM.sub("", value) == value and not _ANOTHER_ITEM.match(after)
     kind = _KIND_OF_THINGS.fullmatch(value.strip()) is not None
     # (a drug allergy put right by a medication alone stays: which need was wrong is not said)
-    drug = only_a_medication(meant.thing) and not _BEFORE_A_MEDICATION.search(
-        need.content[: need.content.casefold().find(value.casefold())]
-    )
+    drug = only_a_medication(meant.thing) and not _BEFORE_A_MEDICATION.search(before)
     return said, meant.wrong and one and not drug and (
         not kind or _OF_NO_KIND.fullmatch(meant.thing) is not None
     )

@@ -1056,11 +1056,10 @@ def _withdrawal_taken_back(request: ExtractionRequest) -> list[Candidate]:
         # a joined fact comes back as its statements: those that stood on are known, the
         # others are put back ("User takes warfarin and works at a bank", "I stopped taking
         # warfarin" kept the job: put back whole, it was dropped as known, with the warfarin)
-        if len(parts := joined_parts(fact.content)) == 1:
+        if not (parts := _parts_of(fact.content, request.is_constraint)):
             back.append(_standing(fact, fact.content, fact.constraint, remnant=False))
             continue
-        need = request.is_constraint
-        back += [_standing(fact, p, _part_is_need(p, need), remnant=False) for p in parts]
+        back += [_standing(fact, p.content, p.need, remnant=False) for p in parts]
     return back
 
 

@@ -2721,7 +2721,7 @@ def _described_more(fragment: str, before: str) -> str | None:
         return None  # "I'm married, kids vegan and …", "I'm no longer single, vegan and …"
     # each item says something of the user read alone (not "…, coffee in hand and ready",
     # "I'm a dietitian, vegan and diabetic clients mostly")
-    for item in re.split(r" and ", fragment):
+    for item in fragment.split(" and "):
         alone = f"I {item}" if _EN_DROPPED_VERB.match(item) else f"I'm {item}"
         if _clause_candidate(alone, _SELF, False) is None:
             return None
