@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from deerflow_memory.capture.kin import KIN_EN, KIN_ZH
+from deerflow_memory.capture.kin import KIN_EN, KIN_EN_CHAT, KIN_ZH
 from deerflow_memory.capture.slot_words import CN_DIGITS
 from deerflow_memory.models import Fact, MemoryUpdate, Rejection, SourceType
 from deerflow_memory.update.consolidate import Similarity, fact_similarity, keeper_of
@@ -80,7 +80,11 @@ _NUMBER = re.compile(
     r"(?=型|级|期|度|岁|次|片|粒|颗|毫克|克|毫升|升|个|天|周|年|月|小时|分钟|杯|瓶|支|针|单位|mg|ml)",
     re.IGNORECASE,
 )
-_KIN = re.compile(rf"\b(?:{KIN_EN})\b|{KIN_ZH}", re.IGNORECASE)
+# (what chat calls them, "hubby", "MIL", only after a possessive: "User's hubby", "my bf")
+_KIN = re.compile(
+    rf"\b({KIN_EN})\b|\b(?:my|our|your|his|her|their|user's|users')\s+({KIN_EN_CHAT})|({KIN_ZH})",
+    re.IGNORECASE,
+)
 
 
 def _zh_number(text: str) -> str:
@@ -118,7 +122,8 @@ _SAME_PEOPLE = {
 def _people(text: str) -> set[str]:
     """The kin words of ``text`` (lower case, a final "s" dropped, one word per kin): whom it
     is about."""
-    people = (word.lower().removesuffix("s") for word in _KIN.findall(text))
+    words = ("".join(found) for found in _KIN.findall(text))  # (one group of three is set)
+    people = (word.lower().removesuffix("s") for word in words)
     return {_SAME_PEOPLE.get(word, word) for word in people}
 
 
