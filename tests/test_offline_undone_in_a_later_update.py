@@ -16,7 +16,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
+from deerflow_memory.inject.constraints import is_constraint
+from deerflow_memory.storage.file import FileMemoryStorage
+from deerflow_memory.update.offline.extractor import OfflineExtractor
+from deerflow_memory.update.queue import UpdateJob
+from deerflow_memory.update.updater import MemoryUpdater
 from tests.test_offline_context import _said_in_turns
 from tests.test_quality_kinds import facts_after
 
@@ -99,3 +105,31 @@ def test_a_chinese_stop_said_with_being_well_again_withdraws_it(later: str) -> N
 )
 def test_when_or_how_long_alone_is_no_fact(said: str) -> None:
     assert facts_after(said) == []
+
+
+def test_a_stop_that_removed_nothing_puts_nothing_back(tmp_path: Path) -> None:
+    # attacker 340: the last stop found nothing to remove, and "Just kidding!" put back what
+    # an older stop of the same drug removed, a joined fact whose job then took the place of
+    # the current one (each update a day apart, as in a real thread)
+    days = iter(range(1, 20))
+    storage = FileMemoryStorage(tmp_path)
+    updater = MemoryUpdater(
+        storage,
+        OfflineExtractor(),
+        now=lambda: f"2026-12-{next(days):02d}T09:00:00Z",
+        is_constraint=is_constraint,
+    )
+    thread: list[BaseMessage] = []
+    said = (
+        "I take apixaban and work at Initech.",
+        "I stopped taking apixaban.",
+        "I work at Hooli now.",
+        "I stopped taking apixaban.",
+        "Just kidding!",
+    )
+    for i, text in enumerate(said):
+        thread += [HumanMessage(text, id=f"h{i}"), AIMessage("Noted.", id=f"a{i}")]
+        updater.update(UpdateJob("t1", "alice", None, tuple(thread)))
+    after = [fact.content for fact in storage.load("alice").facts]
+    assert "User works at Hooli now" in after
+    assert not any("Initech" in fact or "apixaban" in fact for fact in after)

@@ -1047,12 +1047,14 @@ def _withdrawal_taken_back(request: ExtractionRequest) -> list[Candidate]:
     if not undone:
         gone = [c for c in gone if c.medication_stopped]
     reasons = {_retraction_reason(c.retract or "") for c in gone}
-    taken = [f for f in request.document.superseded_facts if f.reason in reasons]
-    if not taken:
-        return []
-    when = taken[-1].superseded_at  # (the newest: one the message before withdrew)
+    # only what the last save removed, when it is that withdrawal's: a stop that found nothing
+    # to remove puts nothing back, not an older removal of the same reason (attacker 340:
+    # "Just kidding!" brought back a job and a town months old, over the current ones)
+    when = request.document.last_updated
     back: list[Candidate] = []
-    for fact in (f for f in taken if f.superseded_at == when):
+    for fact in request.document.superseded_facts:
+        if fact.superseded_at != when or fact.reason not in reasons:
+            continue
         # a joined fact comes back as its statements: those that stood on are known, the
         # others are put back ("User takes warfarin and works at a bank", "I stopped taking
         # warfarin" kept the job: put back whole, it was dropped as known, with the warfarin)
