@@ -195,3 +195,19 @@ def test_the_database_is_used_again_once_the_pipe_is_gone(tmp_path: Path) -> Non
     status, out, err = cli(config, "show", "--user", "ann")
     assert status == 0, err
     assert "Grows tomatoes" in out and "Keeps bees" not in out
+
+
+@pytest.mark.parametrize("argv", [LOOKS[0], ("list",)], ids=lambda a: a[0])
+def test_a_database_path_that_links_to_itself_is_one_typed_error(
+    argv: tuple[str, ...], tmp_path: Path
+) -> None:
+    # attacker 340: a look read the tables through Path.resolve(), whose RuntimeError on a
+    # link loop came out as "error: RuntimeError: Symlink loop…", exit 1
+    database = tmp_path / "db" / "mem.sqlite"
+    database.parent.mkdir()
+    database.symlink_to(database.name)
+    config = sqlite_config(tmp_path, database)
+    status, _, err = cli(config, *argv)
+    assert status == 2, err
+    assert len(err.splitlines()) == 1 and "RuntimeError" not in err, err
+    assert "cannot open SQLite memory database" in err

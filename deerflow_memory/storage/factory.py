@@ -127,7 +127,7 @@ def _table_names(path: Path) -> list[str] | None:
     except (OSError, sqlite3.Error, StorageError):
         try:
             conn = sqlite3.connect(f"{Path(db).resolve().as_uri()}?mode=rw", uri=True, timeout=5)
-        except (OSError, sqlite3.Error, ValueError):
+        except (OSError, sqlite3.Error, ValueError, RuntimeError):  # (a link loop: RuntimeError)
             return None
     try:
         rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall()
