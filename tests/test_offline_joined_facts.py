@@ -62,7 +62,7 @@ CHANGES = [
 
 @pytest.mark.parametrize(("told", "later", "stays", "goes"), CHANGES)
 def test_a_change_ends_only_its_own_part(told: str, later: str, stays: str, goes: str) -> None:
-    assert len(facts_after(told)) == 1  # said as one fact
+    assert any(goes in fact for fact in facts_after(told))  # (stored first, joined or apart)
     after = facts_after(told, later)
     assert stays in after
     assert not any(goes in fact for fact in after)
@@ -161,7 +161,7 @@ def test_two_descriptions_joined_are_each_read(said: str, stored: list[str]) -> 
         ),
         (
             "I'm a welder, diabetic and live in Hull.",
-            ["User is a welder", "User is diabetic and lives in Hull"],
+            ["User is a welder", "User is diabetic", "User lives in Hull"],
         ),
         # …not a clause of its own, nor a list of a need's things, nor a mood
         ("I'm a single dad, so evenings are chaotic.", ["User is a single dad"]),

@@ -266,10 +266,10 @@ def test_across_messages_only_what_is_theirs_goes(
         # said in full the other way round: a contrast
         ("I can't drink milk. Not me, my wife drinks milk daily.", ["User cannot drink milk"]),
         ("我不吃羊肉。不是我，是我老婆吃羊肉。", ["用户不吃羊肉"]),
-        # one fact of two needs: kept whole (a need kept is the safer error)
+        # two needs said with one "I'm": both kept (a need kept is the safer error)
         (
             "I'm vegetarian and allergic to kiwi. I mean my niece is.",
-            ["User is vegetarian and allergic to kiwi"],
+            ["User is vegetarian", "User is allergic to kiwi"],
         ),
         # 我说的是/我指的是 + what is no need: no fact
         ("我说的是我老家的菜。", []),

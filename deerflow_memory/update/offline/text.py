@@ -2693,8 +2693,12 @@ _EN_NOT_THEM_ASIDE = re.compile(
 # words only: not "I'm Ann and Bo's mum"); the second may say what the user does ("…and live
 # in Leeds", see _EN_DROPPED_VERB).
 _EN_DESCRIPTION = r"[a-z][\w-]*(?: [\w-]+){0,3}"
+# (the second may end on a list of what it is of: "…and allergic to peanuts, kiwi and soy")
+_EN_LISTED = (
+    r"(?: (?:and|or) [\w'-]+(?: [\w'-]+){0,2})?(?:,\s+(?:(?:and|or)\s+)?[\w'-]+(?: [\w'-]+){0,3})*"
+)
 _EN_TWO_DESCRIPTIONS = re.compile(
-    rf"^(?P<i>I'm|I am) (?P<a>{_EN_DESCRIPTION}) and (?P<b>{_EN_DESCRIPTION})$"
+    rf"^(?P<i>I'm|I am) (?P<a>{_EN_DESCRIPTION}) and (?P<b>{_EN_DESCRIPTION}{_EN_LISTED})$"
 )
 # …said after a description and a comma, with "I'm" left out: "I'm single, vegan and
 # allergic to nuts", "I'm 34, diabetic and vegan"
@@ -2733,18 +2737,31 @@ def _descriptions(clause: str) -> list[Candidate]:
     """The candidates of two short descriptions joined ("I'm diabetic and vegan"), each
     read as said alone (not two plant diets, which one ends with the other: _each_diet)."""
     two = _EN_TWO_DESCRIPTIONS.match(clause)
-    if two is None or {two["a"].casefold(), two["b"].casefold()} <= _PLANT_DIET_WORDS:
+    if (
+        two is None
+        or {
+            two["a"].split(" ", 1)[0].casefold(),
+            two["b"].split(" ", 1)[0].casefold(),
+        }
+        <= _PLANT_DIET_WORDS
+    ):
         return []
-    return [
-        c
-        for each in (two["a"], two["b"])
-        if (
-            c := _clause_candidate(
-                f"I {each}" if _EN_DROPPED_VERB.match(each) else f"{two['i']} {each}", _SELF, False
-            )
-        )
-        is not None
-    ]
+    said = [c for each in (two["a"], two["b"]) if (c := _description(two["i"], each)) is not None]
+    keys = {(_key_of(c) or c.content).casefold().replace("-", " ") for c in said}
+    return said[:1] if len(keys) < len(said) else said  # ("nut free and nut-free": one)
+
+
+def _description(i_am: str, each: str) -> Candidate | None:
+    """One of two descriptions joined, read as said alone: "I'm <each>", or "I <each>" when it
+    says what the user does ("…and live in Leeds", "…and take warfarin", "…and have asthma")."""
+    if _EN_DROPPED_VERB.match(each):
+        return _clause_candidate(f"I {each}", _SELF, False)
+    said = _clause_candidate(f"{i_am} {each}", _SELF, False)
+    if said is None or said.confidence <= OWN_WORDS_CONFIDENCE:
+        done = _clause_candidate(f"I {each}", _SELF, False)
+        if done is not None and done.confidence > OWN_WORDS_CONFIDENCE:
+            return done
+    return said
 
 
 # (a description with no preposition: not "I'm allergic to peanuts", whose list goes on)
@@ -3163,7 +3180,10 @@ def still_the_users(said: list[Candidate], sentence: str, whose: Theirs) -> list
         if not said or _SOMEONE_IN_IT.search(sentence):
             return said
         need = said[-1].constraint or says_need(said[-1].content)
-        return said if need and len(_LAST_CLAUSE.split(said[-1].content)) > 1 else said[:-1]
+        joined = len(_LAST_CLAUSE.split(said[-1].content)) > 1 or (
+            len(said) > 1 and _EN_TWO_DESCRIPTIONS.match(_en_normalise(sentence.rstrip(" .!")))
+        )  # (two descriptions said with one "I'm": each a fact, one statement)
+        return said if need and joined else said[:-1]
     if _negated(whose.clause) != _negated(sentence):
         return None  # "I can't eat gluten. Not me, my sister eats it all the time."
     named = whose.clause.casefold()
@@ -3918,10 +3938,23 @@ def _sentence_candidates(
             and _EN_NOT_MORE_OF_ME.match(two["b"])
         ):
             clause = f"{two['i']} {two['a']}"  # "I'm vegan and hubby allergic to nuts": hers
-        if (candidate := _clause_candidate(clause, subject, zh)) is not None:
+        candidate = _clause_candidate(clause, subject, zh)
+        # "I'm diabetic and vegan", "I'm pregnant and vegan": each said on its own; so too
+        # when only the own-words fallback read them together ("I'm vegan and allergic to
+        # nuts" is a diet and a need, each a rule's)
+        each = (
+            _descriptions(clause)
+            if subject == _SELF
+            and not zh
+            and (candidate is None or candidate.confidence <= OWN_WORDS_CONFIDENCE)
+            else []
+        )
+        if candidate is None or (
+            len(each) == 2 and all(one.confidence > OWN_WORDS_CONFIDENCE for one in each)
+        ):
+            said = each
+        else:
             said = [candidate]
-        else:  # "I'm diabetic and vegan", "I'm pregnant and vegan": each said on its own
-            said = _descriptions(clause) if subject == _SELF and not zh else []
         for candidate in said:
             candidate.marker = marker
             found.append(candidate)
