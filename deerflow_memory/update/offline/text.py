@@ -2977,6 +2977,27 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
     return [_correction(candidate, m["x"], marker, zh)]
 
 
+# A time said before "I" ("Now I live in Oslo", "These days I work at a school", "Currently
+# I'm vegan"): the rules read "I" first, so it is said after the subject as the rules read it
+# ("I now live…", "I currently work…", "I'm recently married"); what only the own-words
+# fallback reads so ("Now I want pizza", "Now I have a question") is a moment, no fact.
+_EN_TIME_FIRST = re.compile(
+    r"^(?P<adv>now|currently|presently|these days|nowadays|at present|at the moment|right now"
+    r"|recently|lately)\s*,?\s+(?P<i>I(?:['’]m| am|['’]ve| have)?)\s+(?P<rest>\S.*)$",
+    _I,
+)
+_EN_TIME_SAID_AS = {"now": "now", "recently": "recently", "lately": "recently"}
+
+
+def _time_after_subject(sentence: str) -> str | None:
+    """``sentence`` with the time said first after its "I" (see :data:`_EN_TIME_FIRST`), or
+    ``None`` when it opens with none."""
+    if (first := _EN_TIME_FIRST.match(sentence)) is None:
+        return None
+    adverb = _EN_TIME_SAID_AS.get(first["adv"].casefold(), "currently")
+    return f"{first['i']} {adverb} {first['rest']}"
+
+
 # --- entry point ---------------------------------------------------------------------------------
 
 
@@ -3573,6 +3594,8 @@ def _read_into(
         # "I'm allergic to 花生": an English sentence with a Chinese word in it
         zh = zh and _EN_OPENING.match(outside) is None
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
+    timed = None if zh else _time_after_subject(sentence)
+    sentence = timed or sentence
     field = (_zh_said_as_field if zh else _said_as_field)(sentence, health)  # "Allergies: …"
     if field != sentence and not needs:
         return  # a field of someone else's needs ("My son's form.\nAllergies: peanuts")
@@ -3646,6 +3669,12 @@ def _read_into(
             or candidate.confidence <= OWN_WORDS_CONFIDENCE
         ):
             continue  # "I hate Mondays lol": a mood
+        if (
+            timed
+            and candidate.confidence <= OWN_WORDS_CONFIDENCE
+            and not _diets_given_up(candidate.content, zh, found)
+        ):
+            continue  # "Now I want pizza": a moment (but "Now I eat meat" ends a diet)
         if terminator == _ASIDE_END and candidate.confidence <= OWN_WORDS_CONFIDENCE:
             continue  # "(I'm the one in red)", "(I'm making it for my mom)": chat
         if others and candidate.content:
@@ -3716,8 +3745,10 @@ _MEAT_EN = (
 _EN_EATS_MEAT_NOW = re.compile(
     # begun: "User has started eating fish", "User went back to eating meat"
     rf"^User (?:has |had )?(?:started|begun|gone back to|went back to) eating {_MEAT_EN}"
-    # or said to hold now: "User eats meat now", "User now eats chicken again"
-    rf"|^User (?:now )?eats {_MEAT_EN}(?=.*\b(?:now|again|these days|nowadays)\b)",
+    # or said to hold now: "User eats meat now", "User now eats chicken", "User currently
+    # eats fish again"
+    rf"|^User (?:now|currently) eats {_MEAT_EN}"
+    rf"|^User eats {_MEAT_EN}(?=.*\b(?:now|again|these days|nowadays)\b)",
     _I,
 )
 _ZH_EATS_MEAT_NOW = re.compile(

@@ -1,0 +1,72 @@
+"""A time said before "I" ("Now I live in Oslo", "These days I work at a school").
+
+Before: the rules read a statement from its "I", so a sentence opening with a time word
+stored nothing: a move or a new job was lost and the old home or job stayed, "Now I'm
+allergic to cats" lost a need, and "Now I'm not vegan anymore" left the diet standing.
+Now the time is said after the subject, as the rules read it ("I now live…", "I currently
+work…"); what only the own-words fallback reads so is a moment, no fact. Also: "User now
+eats meat" ends a vegetarian diet (the "now" before the verb was not seen as one).
+
+Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_quality_kinds import facts_after
+
+
+@pytest.mark.parametrize(
+    ("before", "later", "kept", "gone"),
+    [
+        ("I live in Derby.", "Now I live in Tromsø.", "Tromsø", "Derby"),
+        ("I work at a garage.", "These days I work at a nursery.", "nursery", "garage"),
+        ("I live in Perth.", "Currently, I live in Hobart.", "Hobart", "Perth"),
+        ("I work as a courier.", "Nowadays I work as a florist.", "florist", "courier"),
+        ("I live in Cork.", "At the moment I live in Galway.", "Galway", "Cork"),
+    ],
+)
+def test_a_new_home_or_job_said_after_a_time_replaces_the_old(
+    before: str, later: str, kept: str, gone: str
+) -> None:
+    after = facts_after(before, later)
+    assert any(kept in fact for fact in after)
+    assert not any(gone in fact for fact in after)
+
+
+@pytest.mark.parametrize(
+    ("said", "thing"),
+    [
+        ("Now I am allergic to latex.", "latex"),
+        ("These days I'm allergic to plums and apricots.", "plums and apricots"),
+        ("Currently I'm on warfarin.", "warfarin"),
+    ],
+)
+def test_a_need_said_after_a_time_is_stored(said: str, thing: str) -> None:
+    assert any(thing in fact for fact in facts_after(said))
+
+
+@pytest.mark.parametrize(
+    ("before", "later"),
+    [
+        ("I'm vegan.", "Now I'm not vegan anymore."),
+        ("I'm allergic to oats.", "These days I'm not allergic to oats anymore."),
+        ("I'm vegetarian.", "Now I eat chicken."),
+        ("I'm vegetarian.", "I now eat fish."),
+    ],
+)
+def test_a_need_ended_after_a_time_is_withdrawn(before: str, later: str) -> None:
+    word = before.removeprefix("I'm ").removeprefix("allergic to ").rstrip(".")
+    assert any(word in fact for fact in facts_after(before))
+    assert not any(
+        f"is {word}" in fact or f"to {word}" in fact for fact in facts_after(before, later)
+    )
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Now I want noodles.", "Now I have a question.", "Right now I'm in Lisbon.", "Now I get it."],
+)
+def test_a_moment_after_a_time_is_no_fact(said: str) -> None:
+    assert facts_after(said) == []
