@@ -314,6 +314,15 @@ _EN_INSTEAD = re.compile(
     r"(?:,?\s+not\s+(?P<not>[A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*){0,3}?))?\s*[.!]*",
     _I,
 )
+# Words that are no thing one reacts to or leaves out ("Me, not my son", "Both, not just
+# peanuts", "Tuesday, not today")
+_EN_NO_THING = re.compile(
+    r"\b(?:I|me|my|mine|you|your|he|him|his|she|her|hers|we|us|our|they|them|their|it|its|"
+    r"this|that|these|those|both|all|none|neither|either|just|only|some|any|yes|no|today|"
+    r"tomorrow|yesterday|now|then|here|there|mondays?|tuesdays?|wednesdays?|thursdays?|"
+    r"fridays?|saturdays?|sundays?|allergic|intolerant|sensitive)\b",
+    _I,
+)
 _EN_MARKS_INSTEAD = re.compile(r"sorry|oops|whoops|my bad|scratch that|correction|no\b|wait", _I)
 _EN_OWN_SLIP = re.compile(r"oops|whoops|my bad|scratch that|correction|wait", _I)
 # Words that, like "I mean", say the thing before was wrong: "Scratch that, cashews."
@@ -363,7 +372,9 @@ def said_instead(text: str, zh: bool) -> Meant | None:
     if m["it"] and not m["not"]:
         return None  # "Actually it's amoxicillin" alone may be of anything
     thing = m["thing"]
-    if not all(_EN_KNOWN.fullmatch(t) for t in _EN_AND.split(thing)):
+    known = all(_EN_KNOWN.fullmatch(t) for t in _EN_AND.split(thing))
+    # (a thing no table knows, "Apricots, not plums": only against the need's thing named)
+    if not known and (m["not"] is None or _EN_NO_THING.search(thing)):
         return None
     thing = thing if thing.isupper() and len(thing) <= 4 else thing.lower()  # "MSG"
     own = bool(m["own"] or _EN_OWN_SLIP.search(m["lead"]))  # "No wait, …", "Oops, …"
@@ -387,16 +398,24 @@ def split_instead(sentence: str, zh: bool) -> tuple[str, Meant] | None:
 
 
 def instead_of(
-    correction: str, said_before: str, need: Candidate, *, next_message: bool = False
+    correction: str,
+    said_before: str,
+    need: Candidate,
+    *,
+    next_message: bool = False,
+    named: bool = False,
 ) -> tuple[Candidate, bool] | None:
     """``need`` said of the thing ``correction`` says it was meant of ("Sorry, I meant
     cashews."), and whether it takes ``need``'s place (see :func:`put_right`), when ``need``
     is what the last clause of ``said_before`` says; else ``None``. With ``next_message``
     (``said_before`` is the message before, a reply between them), only a correction in the
-    user's own words counts (see :class:`Meant`)."""
+    user's own words counts (see :class:`Meant`), or with ``named`` (the reply asked
+    nothing), one that names the need's thing as the wrong one ("Pecans, not walnuts.")."""
     zh = CJK.search(correction) is not None
     meant = said_instead(correction, zh)
-    if meant is None or (next_message and not meant.own_words):
+    if meant is None or (
+        next_message and not (meant.own_words or (named and meant.not_of is not None))
+    ):
         return None
     return put_right(need, meant) if said_last(said_before, need, zh) else None
 

@@ -452,10 +452,14 @@ def _put_right(
     I meant pecans.", "Sorry, I meant I'm allergic to pecans."), and whether it takes its
     place; ``None`` when ``text`` puts nothing right in the user's own words. After an
     assistant's ``reply`` that only acknowledged, any correction of the thing is of the
-    need ("Sorry, amoxicillin, not penicillin."); after one that asks, only words of what
-    the user said ("Pecans, not walnuts." answers "Walnut or pecan cookies?")."""
+    need ("Sorry, amoxicillin, not penicillin."); after one that says more but asks nothing
+    ("Noted, no walnuts for you."), one that names the need's thing as the wrong one too
+    ("Pecans, not walnuts."); after one that asks, only words of what the user said
+    ("Pecans, not walnuts." answers "Walnut or pecan cookies?")."""
     acknowledged = _only_acknowledges(reply)
-    if (meant := instead_of(text, said_before, need, next_message=not acknowledged)) is not None:
+    asks = "?" in reply or "？" in reply
+    meant = instead_of(text, said_before, need, next_message=not acknowledged, named=not asks)
+    if meant is not None:
         return meant
     again = restated(text)
     zh = _CJK.search(text) is not None
