@@ -26,7 +26,7 @@ import dataclasses
 import re
 
 from deerflow_memory.capture.kin import KIN_EN, KIN_EN_CHAT, KIN_EN_OWNED, KIN_ZH
-from deerflow_memory.update.offline.rules import Candidate, base_form
+from deerflow_memory.update.offline.rules import Candidate, base_form, normalise_value
 from deerflow_memory.update.offline.vocabulary import (
     CJK,
     CONDITION_EN,
@@ -466,6 +466,65 @@ def put_right(need: Candidate, meant: Meant) -> tuple[Candidate, bool] | None:
     return said, meant.wrong and one and not drug and (
         not kind or _OF_NO_KIND.fullmatch(meant.thing) is not None
     )
+
+
+# The slots whose one value a short correction may put right ("I live in Leeds." and then
+# "York, not Leeds.", "Sorry, I meant Aldi.", "不对，是上海")
+_VALUE_SLOTS = frozenset(("location", "employer", "workplace", "job", "name"))
+
+
+_ARTICLE_BEFORE = re.compile(r" an? $")
+
+
+def value_put_right(
+    correction: str, said_before: str, said: Candidate, *, asked: bool = False
+) -> Candidate | None:
+    """``said`` (a home, workplace, job or name: :data:`_VALUE_SLOTS`, what the last clause of
+    ``said_before`` says) with the value ``correction`` says was meant, marked as a
+    correction of its own value; ``None`` when ``correction`` is no such correction. It
+    must name ``said``'s value as the wrong one ("York, not Leeds.", "不是北京，是上海") or be
+    in the user's own words ("Sorry, I meant York.", "Make that Aldi.", "我是说上海"); with
+    ``asked`` (a reply between them asked something, which "York, not Leeds" may answer),
+    only the latter. The meant value may be no need's thing nor a word that names none ("Me,
+    not Leeds")."""
+    value = said.value
+    if (
+        said.slot not in _VALUE_SLOTS
+        or not value
+        or said.retract is not None
+        or said.wrong_value is not None
+        or said.replace is not None
+        or len(correction) > _ADDITION_AT_MOST
+    ):
+        return None
+    zh = CJK.search(correction) is not None
+    if zh:
+        m = _ZH_INSTEAD.fullmatch(correction.strip())
+        if m is None or zh_things(m["thing"]):
+            return None
+        own = bool(m["own"] or m["say"]) or m["lead"] in (*_ZH_OWN_SLIP, "不对")
+    else:
+        m = _EN_INSTEAD.fullmatch(correction.strip())
+        if m is None or _EN_NO_THING.search(m["thing"]) or _EN_KNOWN.fullmatch(m["thing"]):
+            return None
+        own = bool(m["own"] or m["say"] or _EN_OWN_SLIP.search(m["lead"]))
+    named = m["not"] is not None and normalise_value(m["not"]) == normalise_value(value)
+    if m["not"] is not None and not named:
+        return None  # "York, not Hull" after Leeds: of something else
+    if not (own or (named and not asked)) or not said_last(said_before, said, zh):
+        return None
+    folded = said.content.casefold()
+    at = folded.find(value.casefold())
+    if at < 0 or folded.find(value.casefold(), at + 1) >= 0:
+        return None
+    was, thing = said.content[at : at + len(value)], m["thing"]
+    if was[:1].isupper() and thing.islower():  # "york, not leeds", "new jersey, not…"
+        thing = " ".join(word[:1].upper() + word[1:] for word in thing.split(" "))
+    before = _ARTICLE_BEFORE.sub(
+        lambda a: f" {'an' if thing[:1].casefold() in 'aeiou' else 'a'} ", said.content[:at]
+    )  # "a plumber", then "Oops, electrician": "an electrician"
+    content = before + thing + said.content[at + len(value) :]
+    return dataclasses.replace(said, content=content, value=normalise_value(thing), wrong_value=was)
 
 
 # --- someone's need, and "me too" ------------------------------------------------------------

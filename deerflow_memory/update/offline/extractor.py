@@ -63,6 +63,7 @@ from deerflow_memory.update.offline.ellipsis import (
     said_last,
     same_need,
     theirs,
+    value_put_right,
 )
 from deerflow_memory.update.offline.expiry import with_time_frames
 from deerflow_memory.update.offline.joined import joined_parts
@@ -464,7 +465,9 @@ def _put_right(
     again = restated(text)
     zh = _CJK.search(text) is not None
     if again is None or not said_last(said_before, need, zh):
-        return None
+        # "I live in Leeds." and then "York, not Leeds.", "Sorry, I meant York."
+        value = value_put_right(text, said_before, need, asked=asks)
+        return None if value is None else (value, True)
     return restated_need(again, need)
 
 

@@ -45,6 +45,7 @@ from deerflow_memory.update.offline.ellipsis import (
     split_one_more,
     theirs,
     theirs_after,
+    value_put_right,
     zh_things,
 )
 from deerflow_memory.update.offline.lists import REMARK_OVER, lists_read
@@ -3468,6 +3469,9 @@ def candidates_from_text(text: str) -> list[Candidate]:
         if last is not None and (meant := instead_of(raw, sentence_before, last)) is not None:
             # "I'm allergic to peanuts. Sorry, I meant cashews.": the need was of cashews
             said_again(*meant, raw)
+            continue
+        if last is not None and (value := value_put_right(raw, sentence_before, last)):
+            said_again(value, True, raw)  # "I live in Leeds. York, not Leeds."
             continue
         if not asked:
             # "My wife is allergic to eggs. Me too.", "…, and so am I", "我老婆对鸡蛋过敏，我也是":
