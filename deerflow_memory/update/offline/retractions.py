@@ -776,6 +776,8 @@ WITHDRAWAL_UNDONE = re.compile(
     r"[\s(（—–-]*(?:(?:lol|haha|wait|oh|no|nah|ok(?:ay)?|哈{2,}+)[,!.，]?\s*)*"
     rf"(?:{TAKEN_BACK}|I\s+wish|if\s+only|yes|yeah|yep|我倒希望(?:是)?|要是就好了|怎么可能|才怪)"
     r"(?:[\s,，]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am|我还是\w{0,4}))?"
+    # (a laugh after it: "Just kidding 😂", "jk lol", "开玩笑的哈哈哈")
+    r"(?:[\s,，!.]*+(?:lol|lmao|ha(?:ha)++|he(?:he)++|哈{2,}+|[😂🤣😅😆😄😁😜😝😛😉🙃😹]\ufe0f?))*+"
     r"[\s)）.!！。~～]*",
     _I,
 )
