@@ -68,6 +68,7 @@ from deerflow_memory.update.offline.vocabulary import (
     SYMPTOM_ZH,
     TRAIT_EN,
     TRAIT_ZH,
+    WORKPLACE_EN,
 )
 
 __all__ = [
@@ -637,6 +638,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     # fact naming Acme or jazz. Not "I used to think/say…" (an opinion or the chat).
     _no_longer(r"^I used to (?P<v>(?!(?:be|think|believe|say|tell|ask|wonder|feel like|get|it|them|this|that)\b)[a-z]+(?: (?:(?! (?:but|and|now|though|until|till)\b)[^,;])+)?)$"),
     _r(rf"^I (?:currently |now )?work (?:at|for) (?!(?:an? |my |the )?(?:boss|manager|guy|man|woman|person|people|someone|somebody|client|customer)s?\b)(?!{NOT_AN_EMPLOYER_EN})(?P<v>(?:(?!\b(?:who|whom|which|that)\b).)+)$", C.CONTEXT, 0.9, "employer"),
+    # "I work in a bakery": a workplace, as "at a bakery" is (not "in IT", "in London")
+    _r(rf"^I (?:currently |now )?work in (?P<v>(?:an? |the ){WORKPLACE_EN})(?: (?:now|these days|currently))?$", C.CONTEXT, 0.9, "employer"),
     _r(r"^I (?:currently |now )?work in (?P<v>.+)$", C.CONTEXT, 0.85),
     _r(r"^I (?:currently |now |mostly |usually )?work (?P<v>(?:from home|remotely|remote|part-time|full-time|night shifts?|nights|freelance)\b.*)$", C.CONTEXT, 0.85),
     _r(r"^my (?:job|profession|occupation|role|job title|title) is (?P<v>.+)$", C.CONTEXT, 0.9, "job"),
@@ -1300,6 +1303,10 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:来自|老家(?:是|在)|出生(?:在|于))(?P<v>[^，。；,]+)|是(?P<v2>[\u4e00-\u9fff]{2,6}?)人$",
         ),
         ("employer", r"\bworks (?:at|for)\s+(?P<v>[^,.;]+)"),
+        (
+            "employer",
+            rf"\bworks in (?P<v>(?:an? |the ){WORKPLACE_EN})(?= (?:now|these days|currently)\b|[,.;]|$)",
+        ),
         ("workplace", r"在(?P<v>[^，。；,]{2,20}?)(?:工作|上班|任职)"),
         ("job", r"\b(?:works as|is employed as)\s+(?:an?\s+|the\s+)?(?P<v>[^,.;]+)"),
         ("job", rf"\bis (?:an?|the) (?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?\b"),

@@ -91,6 +91,17 @@ NOT_AN_EMPLOYER_EN = (
     r"(?:pace|speed|rate|rhythm|desk|computer|laptop|standing desk|nights?|weekends?|it|this|that)"
     rf"{_SAYING_ENDS})"
 )
+# A place of work said after "work in a…" ("I work in a bakery", "…in an office"): an
+# employer, as "work at a bakery" is (not "work in a team", "…in IT", "…in London")
+WORKPLACE_EN = (
+    r"(?:[\w'-]+ ){0,2}?(?:bakery|bank|hospital|school|shop|store|restaurant|caf[eé]|cafe|"
+    r"factory|office|warehouse|lab|laboratory|library|pharmacy|hotel|bar|pub|clinic|garage|"
+    r"nursery|care home|nursing home|supermarket|salon|kitchen|call cent(?:re|er)|gym|museum|"
+    r"bookshop|bookstore|butcher's|deli|brewery|studio|agency|startup|firm|mine|mill|farm|"
+    r"vineyard|prison|court|university|college|kindergarten|daycare|dental practice|practice|"
+    r"surgery|vet's|veterinary practice|zoo|theatre|theater|cinema|airport|station|port|"
+    r"shipyard|bakehouse|canteen|hostel|hospice|church|mosque|temple|synagogue)"
+)
 NOT_NAMES = frozenset(
     """fine good ok okay sorry back here there home ready done busy tired hungry happy sad sure
     glad new old single married american british english chinese japanese korean french german

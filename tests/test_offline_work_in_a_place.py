@@ -1,0 +1,52 @@
+""" "I work in a bakery" is a workplace, as "I work at a bakery" is.
+
+Before: "work in…" filled no slot, so "I work in a bakery." and then "I work at a bank now."
+kept both jobs (the old one shown on every turn), and "I changed jobs." left the bakery. Now
+a place of work after "work in a/an/the" (a bakery, a school, an office, a care home…) is the
+employer slot; a field or a town ("in IT", "in London", "in a team of five") is not.
+
+Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from deerflow_memory.update.offline.rules import slot_of
+from tests.test_offline_context import _said_in_turns
+
+
+@pytest.mark.parametrize(
+    ("before", "later", "now"),
+    [
+        ("I work in a bakery.", "I work at Barclays now.", "User works at Barclays now"),
+        ("I work at Boots.", "I work in a care home now.", "User works in a care home now"),
+        ("I work in a school.", "I work in a pharmacy now.", "User works in a pharmacy now"),
+    ],
+)
+def test_a_new_workplace_replaces_one_said_with_in(
+    tmp_path: Path, before: str, later: str, now: str
+) -> None:
+    assert _said_in_turns(tmp_path, before, later) == [now]
+
+
+def test_a_job_change_ends_a_workplace_said_with_in(tmp_path: Path) -> None:
+    after = _said_in_turns(tmp_path, "I work in a garage and have eczema.", "I changed jobs.")
+    assert "User has eczema" in after
+    assert not any("garage" in fact for fact in after)
+
+
+@pytest.mark.parametrize(
+    ("fact", "slot"),
+    [
+        ("User works in a bakery", ("employer", "bakery")),
+        ("User works in an office now", ("employer", "office")),
+        ("User works in IT", None),
+        ("User works in London", None),
+        ("User works in a team of five", None),
+    ],
+)
+def test_the_slot_of_a_stored_fact(fact: str, slot: tuple[str, str] | None) -> None:
+    assert slot_of(fact) == slot
