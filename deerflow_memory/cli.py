@@ -229,7 +229,8 @@ def _check_file_layout(
     for a tenant's memory or a list of ``tenants`` (attacker 334: a pipe there refused
     every command on the memory without a tenant). A look at failed and waiting updates
     (``letters``: pending) reads ``dead_letters`` and ``outbox`` too: a file there said
-    "Not a directory", a pipe "no failed memory updates"."""
+    "Not a directory", a pipe "no failed memory updates". A link that leads back to itself
+    is refused wherever it is (it hid what it stands for as if nothing were stored)."""
     if config.storage != "file":
         return
     looked_at = ("users", "tenants", *(("dead_letters", "outbox") if letters else ()))
@@ -243,15 +244,23 @@ def _check_file_layout(
     if tenant is not None:
         roots.append(_file_root(config, tenant))
     for root in roots:
+        try:
+            os.stat(root)
+        except OSError:
+            continue  # (not made yet, or a link to itself: the storage names it)
         for name, folder in [*((n, True) for n in folders), *((n, False) for n in files)]:
             path = root / name
+            kind: str | None
             try:
                 mode = os.stat(path).st_mode  # (users/ and tenants/ may be links to folders)
-            except OSError:
-                continue
-            kind = "a file" if folder and stat.S_ISREG(mode) else kind_of(mode)
-            if (folder and stat.S_ISDIR(mode)) or (not folder and kind is None):
-                continue
+            except OSError as error:
+                if error.errno != errno.ELOOP:
+                    continue  # (missing: nothing stored there yet)
+                kind = "a link that leads back to itself"
+            else:
+                kind = "a file" if folder and stat.S_ISREG(mode) else kind_of(mode)
+                if (folder and stat.S_ISDIR(mode)) or (not folder and kind is None):
+                    continue
             where = redact_path(os.path.abspath(config.storage_path))
             raise StorageError(
                 f"file memory storage {where}: {redact_path(str(path))} is {kind}, not a "

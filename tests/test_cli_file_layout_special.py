@@ -1,5 +1,6 @@
-"""A named pipe or a plain file where a folder of a file root should be (``users``,
-``dead_letters``, ``outbox``, ``locks``, ``tenants``) or a pipe as its ``fence.key``.
+"""A named pipe, a plain file or a link to itself where a folder of a file root should be
+(``users``, ``dead_letters``, ``outbox``, ``locks``, ``tenants``) or a pipe as its
+``fence.key``.
 The CLI said raw OS errors ("Not a directory: …/users/a/memory.json", "File exists:
 …/outbox") or, for ``users``, that no memory was stored there at all; now every command
 says which path is what, in one line, exit 2, and reads or writes nothing."""
@@ -33,6 +34,12 @@ ODD = [
     ("outbox", "pipe", "is a named pipe (FIFO), not a folder"),
     ("locks", "pipe", "is a named pipe (FIFO), not a folder"),
     ("fence.key", "pipe", "is a named pipe (FIFO), not a file"),
+    # a link to itself: the OS error was taken for a folder not made yet (pending said "no
+    # memory is stored" beside an outbox so linked; list, no user)
+    ("users", "loop", "is a link that leads back to itself, not a folder"),
+    ("dead_letters", "loop", "is a link that leads back to itself, not a folder"),
+    ("outbox", "loop", "is a link that leads back to itself, not a folder"),
+    ("locks", "loop", "is a link that leads back to itself, not a folder"),
 ]
 LOOKS = ("show", "list", "stats", "pending")
 # (a look reads around all but users/: a dead_letters that is a file leaves show's answer;
@@ -67,6 +74,8 @@ def test_a_layout_folder_that_is_no_folder_is_named(
         odd.unlink()
     if kind == "pipe":
         os.mkfifo(odd)
+    elif kind == "loop":
+        odd.symlink_to(odd.name)
     else:
         odd.write_text("not a folder\n", "utf-8")
     before = sorted(p.name for p in root.rglob("*"))
@@ -106,3 +115,17 @@ def test_a_tenants_path_that_is_a_pipe_leaves_the_memory_without_a_tenant_alone(
     status, _, err = run(capsys, "--root", str(root), "list", "--tenants")
     assert_one_error_line(status, err, f"{root / 'tenants'} is a named pipe (FIFO), not a folder")
     assert status == 2
+
+
+@pytest.mark.parametrize("argv", [*COMMANDS, ("export", "--user", "ann")])
+def test_a_root_that_links_to_itself_is_one_error(
+    argv: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (it was "error: RuntimeError: Symlink loop from …", exit 1; FileMemoryStorage raised
+    # RuntimeError)
+    root = tmp_path / "mem"
+    root.symlink_to(root.name)
+    status, _, err = run(capsys, "--root", str(root), *argv)
+    assert_one_error_line(status, err, f"storage root {str(root)!r} cannot be followed")
+    assert status == 2
+    assert [p.name for p in tmp_path.iterdir()] == ["mem"]

@@ -87,7 +87,12 @@ from pydantic import ValidationError
 
 from deerflow_memory.caching import BudgetCache, CacheBudget
 from deerflow_memory.config import check_path
-from deerflow_memory.errors import CorruptMemoryError, InvalidNameError, RevisionConflictError
+from deerflow_memory.errors import (
+    ConfigError,
+    CorruptMemoryError,
+    InvalidNameError,
+    RevisionConflictError,
+)
 from deerflow_memory.logs import package_logger
 from deerflow_memory.models import (
     ExtractionWatermark,
@@ -269,12 +274,17 @@ class FileMemoryStorage(MemoryStorage):
 
         Raises:
             ConfigError: ``root`` is not a path (a ``str`` or ``os.PathLike``), is
-                empty or holds a control character (NUL, ``\\x01``...), or
+                empty or holds a control character (NUL, ``\\x01``...), is a link
+                that leads back to itself, or
                 ``max_cached_documents`` or ``max_cached_facts`` is negative or
                 not an int.
         """
         check_cache_bounds(max_cached_documents, max_cached_facts)
-        self._root = check_path(root, "storage root").resolve()
+        given = check_path(root, "storage root")
+        try:
+            self._root = given.resolve()
+        except (RuntimeError, OSError) as error:  # (a link loop: RuntimeError before 3.13)
+            raise ConfigError(f"storage root {str(given)!r} cannot be followed: {error}") from None
         self._max_cached = max_cached_documents
         self._max_cached_facts = max_cached_facts
         self._journal = journal
