@@ -323,6 +323,16 @@ _EN_NO_THING = re.compile(
     r"fridays?|saturdays?|sundays?|allergic|intolerant|sensitive)\b",
     _I,
 )
+# ...nor is a word that says how the user feels or how sure they are ("Definitely not plums",
+# "Seriously, not plums", "Thanks, not plums", "Lol, not plums"), nor someone named
+# ("Grandma, not plums"): the need is confirmed or answered, not put right
+_EN_NO_THING_SAID = re.compile(
+    rf"\b(?:(?!(?:jelly|belly|lily|holly)\b)\w+ly|please|pls|thanks?|thx|ta|cheers|lol|lmao|haha\w*|hehe\w*|wow|ugh|oh|ah|"
+    rf"ok(?:ay)?|alright|right|great|good|fine|cool|nice|sure|yeah|yep|yup|nope|exactly|"
+    rf"correct|perfect|true|indeed|agreed|seriously|really|ever|never|still|even|also|"
+    rf"too|again|always|well|{KIN_EN})\b",
+    _I,
+)
 _EN_MARKS_INSTEAD = re.compile(r"sorry|oops|whoops|my bad|scratch that|correction|no\b|wait", _I)
 _EN_OWN_SLIP = re.compile(r"oops|whoops|my bad|scratch that|correction|wait", _I)
 # Words that, like "I mean", say the thing before was wrong: "Scratch that, cashews."
@@ -373,8 +383,14 @@ def said_instead(text: str, zh: bool) -> Meant | None:
         return None  # "Actually it's amoxicillin" alone may be of anything
     thing = m["thing"]
     known = all(_EN_KNOWN.fullmatch(t) for t in _EN_AND.split(thing))
-    # (a thing no table knows, "Apricots, not plums": only against the need's thing named)
-    if not known and (m["not"] is None or _EN_NO_THING.search(thing)):
+    # (a thing no table knows, "Apricots, not plums": only against the need's thing named,
+    # after a comma: "Definitely not plums" says the need again)
+    if not known and (
+        m["not"] is None
+        or not text[m.end("thing") : m.start("not")].startswith(",")
+        or _EN_NO_THING.search(thing)
+        or _EN_NO_THING_SAID.search(thing)
+    ):
         return None
     thing = thing if thing.isupper() and len(thing) <= 4 else thing.lower()  # "MSG"
     own = bool(m["own"] or _EN_OWN_SLIP.search(m["lead"]))  # "No wait, …", "Oops, …"

@@ -446,6 +446,17 @@ def _only_acknowledges(reply: str) -> bool:
     return len(sentences) <= 3 and all(_ACKNOWLEDGES.fullmatch(s) for s in sentences)
 
 
+# A reply that asks for a choice without a question mark: "I'll swap the walnuts for another
+# nut.", "Tell me what to use instead.", "Let me know which you'd like.", "我换成别的" ("Pecans,
+# not walnuts." then answers it)
+_INVITES_A_CHOICE = re.compile(
+    r"\b(?:instead|replac\w*|swap\w*|substitut\w*|switch\w*|exchang\w*|something else|"
+    r"another|other|alternatives?|let me know|tell me|which|choose|pick|prefer\w*|"
+    r"suggest\w*|options?|choices?)\b|换|替|别的|其他|哪|还是",
+    re.I,
+)
+
+
 def _put_right(
     text: str, said_before: str, need: Candidate, reply: str
 ) -> tuple[Candidate, bool] | None:
@@ -458,7 +469,7 @@ def _put_right(
     ("Pecans, not walnuts."); after one that asks, only words of what the user said
     ("Pecans, not walnuts." answers "Walnut or pecan cookies?")."""
     acknowledged = _only_acknowledges(reply)
-    asks = "?" in reply or "？" in reply
+    asks = "?" in reply or "？" in reply or _INVITES_A_CHOICE.search(reply) is not None
     meant = instead_of(text, said_before, need, next_message=not acknowledged, named=not asks)
     if meant is not None:
         return meant

@@ -3677,8 +3677,11 @@ def _read_into(
             timed
             and candidate.confidence <= OWN_WORDS_CONFIDENCE
             and not _diets_given_up(candidate.content, zh, found)
+            and not says_need(candidate.content)
         ):
-            continue  # "Now I want pizza": a moment (but "Now I eat meat" ends a diet)
+            # "Now I want pizza": a moment (but "Now I eat meat" ends a diet, and "Recently I
+            # found out my son is allergic to eggs" keeps his need as said before)
+            continue
         if terminator == _ASIDE_END and candidate.confidence <= OWN_WORDS_CONFIDENCE:
             continue  # "(I'm the one in red)", "(I'm making it for my mom)": chat
         if others and candidate.content:
@@ -3746,12 +3749,18 @@ _MEAT_EN = (
     r"(?:meat|fish|chicken|beef|pork|seafood|lamb|poultry)\b"
     r"(?![\s-]*(?:[\w'-]+[\s-]+){0,2}(?:substitutes?|alternatives?|analogues?|replacements?|free\b))"
 )
+# (the meat itself, not a thing named after it: "User now eats fish oil capsules", "…chicken
+# flavoured crisps")
+_MEAT_ITSELF_EN = (
+    r"(?=\s*$|\s*[,.;:!]|\s+(?:again|now|too|as well|sometimes|occasionally|regularly|daily|"
+    r"every|on|at|when|once|and|or|with|but|for|these days|nowadays|at times|if|since)\b)"
+)
 _EN_EATS_MEAT_NOW = re.compile(
     # begun: "User has started eating fish", "User went back to eating meat"
     rf"^User (?:has |had )?(?:started|begun|gone back to|went back to) eating {_MEAT_EN}"
     # or said to hold now: "User eats meat now", "User now eats chicken", "User currently
     # eats fish again"
-    rf"|^User (?:now|currently) eats {_MEAT_EN}"
+    rf"|^User (?:now|currently) eats {_MEAT_EN}{_MEAT_ITSELF_EN}"
     rf"|^User eats {_MEAT_EN}(?=.*\b(?:now|again|these days|nowadays)\b)",
     _I,
 )
