@@ -85,3 +85,24 @@ def test_meat_itself_said_after_a_time_still_ends_the_diet() -> None:
 def test_someone_elses_need_said_after_a_time_is_no_moment() -> None:
     stored = facts_after("Recently I found out my daughter is allergic to eggs.")
     assert any("daughter is allergic to eggs" in fact for fact in stored)
+
+
+@pytest.mark.parametrize(
+    ("said", "listed"),
+    [
+        (
+            "I'm vegan and allergic to nuts, eggs, and soy.",
+            "User is allergic to nuts, eggs, and soy",
+        ),
+        (
+            "I'm pregnant and allergic to cats, dogs, horses, and dust.",
+            "User is allergic to cats, dogs, horses, and dust",
+        ),
+    ],
+)
+def test_the_last_item_after_a_comma_and_is_kept_after_two_descriptions(
+    said: str, listed: str
+) -> None:
+    # (b9e3eb4 kept a list after the second description whole only without the comma
+    # before "and")
+    assert listed in facts_after(said)

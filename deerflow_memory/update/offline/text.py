@@ -2280,6 +2280,16 @@ def _list_goes_on(clause: list[str | None], merged: str, zh: bool) -> bool:
         return True
     clean = _zh_normalise if zh else _en_normalise
     said = match_clause(clean(before), zh)
+    if said is None and not zh and len(two := _descriptions(clean(before))) == 2:
+        # "I'm vegan and allergic to nuts, eggs" + ", and soy": one thing more of the second
+        # description (see _descriptions)
+        now_two = _descriptions(clean(merged))
+        said, now = two[-1], (now_two[-1] if len(now_two) == 2 else None)
+        return (
+            bool(said.constraint)  # (a need's list: "…and love hiking, cycling" is a taste)
+            and now is not None
+            and (now.constraint, now.category) == (said.constraint, said.category)
+        )
     if said is None and (gone := match_retraction(clean(before), zh)) is not None:
         # "I'm no longer allergic to peanuts, eggs" + ", and milk": the need withdrawn is
         # of one thing more (the milk allergy stayed)
