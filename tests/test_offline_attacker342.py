@@ -106,3 +106,24 @@ def test_the_last_item_after_a_comma_and_is_kept_after_two_descriptions(
     # (b9e3eb4 kept a list after the second description whole only without the comma
     # before "and")
     assert listed in facts_after(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "need"),
+    [
+        # (6cd17e4 said these "I have now asthma", "I now need a wheelchair": no rule read
+        # them, and the own-words reading was dropped as a moment)
+        ("Now I have asthma.", "asthma"),
+        ("These days I have diabetes.", "diabetes"),
+        ("Now I've got a nut allergy.", "nut allergy"),
+        ("Now I need a wheelchair.", "wheelchair"),
+        ("These days I wear hearing aids.", "hearing aids"),
+    ],
+)
+def test_a_need_had_or_needed_after_a_time_is_stored(said: str, need: str) -> None:
+    assert any(need in fact for fact in facts_after(said))
+
+
+def test_meat_begun_after_a_time_ends_the_diet() -> None:
+    after = facts_after("I'm vegetarian.", "Now I've started eating meat again.")
+    assert "User is vegetarian" not in after

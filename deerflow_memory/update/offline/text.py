@@ -3006,7 +3006,25 @@ def _time_after_subject(sentence: str) -> str | None:
     if (first := _EN_TIME_FIRST.match(sentence)) is None:
         return None
     adverb = _EN_TIME_SAID_AS.get(first["adv"].casefold(), "currently")
-    return f"{first['i']} {adverb} {first['rest']}"
+    said = f"{first['i']} {adverb} {first['rest']}"
+    # The rules read some statements only with the time after the verb or at the end: "Now I
+    # have asthma" is "I now have asthma" (not "I have now asthma"), "Now I need a wheelchair"
+    # is "I need a wheelchair now"; the first of these a rule reads is taken
+    ways = [said]
+    if first["i"][1:].strip().casefold() in ("have", "'ve", "’ve"):
+        ways.append(f"I {adverb} have {first['rest']}")
+    one = _EN_ONE_CLAUSE_TIMED.fullmatch(first["rest"])
+    if adverb != "recently" and one is not None:
+        ways.append(f"{first['i']} {one['said']} now{one['end']}")
+    return next((way for way in ways if match_clause(_en_normalise(way), False)), said)
+
+
+# (a statement of one clause, its end marks apart: "need a wheelchair" + ".")
+_EN_ONE_CLAUSE_TIMED = re.compile(
+    r"(?P<said>(?:(?![,;:]| and | but | because | so | or | though | if | when ).)+?)"
+    r"(?P<end>[.!…]*)",
+    _I,
+)
 
 
 # --- entry point ---------------------------------------------------------------------------------
@@ -3767,7 +3785,8 @@ _MEAT_ITSELF_EN = (
 )
 _EN_EATS_MEAT_NOW = re.compile(
     # begun: "User has started eating fish", "User went back to eating meat"
-    rf"^User (?:has |had )?(?:started|begun|gone back to|went back to) eating {_MEAT_EN}"
+    rf"^User (?:has |had )?(?:now |recently |just )?(?:started|begun|gone back to|went back to)"
+    rf" eating {_MEAT_EN}"
     # or said to hold now: "User eats meat now", "User now eats chicken", "User currently
     # eats fish again"
     rf"|^User (?:now|currently) eats {_MEAT_EN}{_MEAT_ITSELF_EN}"
