@@ -72,8 +72,10 @@ def test_a_half_english_chinese_clause_only_by_a_rule(said: str, stored: list[st
         ("I'm a 护士 and 我住在青岛", ["用户是护士", "用户住在青岛"]),
         ("I'm a dentist, 我养了两只猫", ["User is a dentist", "用户养了两只猫"]),
         ("I love 我的家乡", ["User loves 我的家乡"]),  # an object, no clause
-        # a Chinese title inside an English sentence: no clause of the user's
-        ("I'm a translator, and 我住在杭州 is my favourite book", ["User is a translator"]),
+        # a Chinese title inside an English sentence: a favourite, no clause of the user's
+        ("I'm a translator, and 我住在杭州 is my favourite book", [
+            "User is a translator", "User's favourite book is 我住在杭州",
+        ]),
     ],
 )  # fmt: skip
 def test_a_chinese_noun_then_an_english_clause_are_each_read(said: str, stored: list[str]) -> None:

@@ -160,7 +160,10 @@ _EN_PASSING = re.compile(
     r"|divorced|switched|converted|emigrated|immigrated|enrolled|qualified|transferred|remarried)"
     r"(?!\s+(?:my|their|his|her|our|the|them|it|this|that|off)\b)"
     r"|started (?:a |my |their )?(?:new )?(?:job|role|position|school|university|college|degree|course"
-    r"|programme|program|business|company))\b)\w+ed\b"
+    r"|programme|program|business|company)"
+    # (a skill taken up: "I recently started learning Spanish", "…taking cello lessons")
+    r"|started (?:learning|studying|practi[cs]ing|training (?:for|as|in)|taking (?:\w+ )?"
+    r"(?:lessons|classes|courses?)))\b)\w+ed\b"
     r"|\b(?:yesterday|last night|earlier today|just now|a minute ago|an hour ago|this morning|this afternoon|this evening|today|tonight|tomorrow|right now|at the moment)\b"
     # a joke or an aside
     r"|\b(?:lol|lmao|rofl|haha\w*|jk|ugh|omg|smh)\b|[😂🤣😅😭🙄😩😤]",

@@ -347,6 +347,13 @@ def _lower_first(word: str) -> str:
     return word[:1].lower() + word[1:] if word[1:2].islower() else word
 
 
+def _favourite_first(m: re.Match[str], _clause: str) -> str:
+    """ "Paris is my favourite city" → "User's favourite city is Paris" (the name as said,
+    but for an article: "The Beatles are…" → "…is the Beatles")."""
+    value = re.sub(r"^(?:The|A|An) ", lambda a: a.group().lower(), m["v"])
+    return f"User's favourite {m['k']} is {value}"
+
+
 def _reaction(m: re.Match[str], clause: str) -> str:
     """ "Strawberries make my lips swell" → "User reacts to strawberries: they make their lips swell"."""
     thing = m["v"].strip()
@@ -622,14 +629,15 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I'm {ADV_EN}(?:a |an )?(?:complete |total |absolute |relative )?(?:beginner|novice|newbie|new|expert|proficient|fluent|experienced|familiar|comfortable|good|great|bad|terrible|rusty|self-taught) (?:at|in|with|to) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(r"^I (?:can )?speak (?P<v>.+)$", C.KNOWLEDGE, 0.9),
     _r(r"^I'm a native (?P<v>[\w-]+) speaker$", C.KNOWLEDGE, 0.9),
+    _r(r"^my (?:mother tongue|native (?:language|tongue)|first language) is (?P<v>[\w-]+(?: [\w-]+)?)$", C.KNOWLEDGE, 0.9, None, _render("User's native language is {v}")),
     _r(r"^I(?:'ve| have) (?:been )?\w+ing (?P<v>.+?) for (?:over |more than |about |almost |nearly )?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|many|several|a few) (?:years?|decades?)$", C.KNOWLEDGE, 0.85),
     _r(r"^I have (?:over |more than |about |nearly )?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|many|several) years? of (?:\w+ )?experience (?:in|with|as) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(r"^I'm (?:currently |now )?(?:learning|studying) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(r"^I know (?P<v>.+?) (?:well|fluently|very well|inside out|pretty well)$", C.KNOWLEDGE, 0.85),
     # work
     _r(r"^I (?:currently |now )?work as (?:an? |the )?(?P<v>.+)$", C.CONTEXT, 0.9, "job"),
-    _r(rf"^I'm (?:now |currently )?(?!(?:an? |the )?(?:(?:really|pretty|very|such an?|quite|total|complete) )?(?:terrible|bad|awful|lousy|horrible|mediocre|natural|born|wannabe|frustrated|aspiring|amateur|failed|crap|rubbish|worse)\b)(?!.*\b(?:at heart|in another life|in my dreams)$)(?:an? |the )?(?!not\b|no\b|never\b)(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?(?:\s+(?:at|for|in|on|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
-    _r(r"^I'm (?:now |currently )?(?P<v>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|mum|dad|parent)|a homemaker)(?: (?:right now|at the moment|for now|these days))?(?: and (?:job hunting|looking for work|looking for a job))?$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^I'm (?:now |currently )?(?!(?:an? |the )?(?:(?:really|pretty|very|such an?|quite|total|complete) )?(?:terrible|bad|awful|lousy|horrible|mediocre|natural|born|wannabe|frustrated|aspiring|amateur|failed|crap|rubbish|worse)\b)(?!.*\b(?:at heart|in another life|in my dreams)$)(?:an? |the )?(?!not\b|no\b|never\b)(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?(?:\s+(?:now|these days|nowadays))?(?:\s+(?:at|for|in|on|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
+    _r(r"^I'm (?:now |currently )?(?P<v>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|mum|dad|parent)|a homemaker)(?: (?:right now|at the moment|for now|these days|now|nowadays))?(?: and (?:job hunting|looking for work|looking for a job))?$", C.CONTEXT, 0.9, "job"),
     # "I retired last year", "I've just retired from teaching": the job before is over
     _r(rf"^I(?:'ve| have)? (?:just |finally |recently )?(?P<v>retired)(?: from (?:teaching|nursing|the (?:army|navy|police|force|civil service)|my job|work|[\w' -]{{1,30}}))?{AGO_EN}$", C.CONTEXT, 0.9, "job"),
     _was(r"^I used to (?:be|work as) (?:an? |the )?(?P<v>[^,;]+)$", C.CONTEXT, 0.85),
@@ -665,6 +673,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I {ADV_EN}(?:like|love|enjoy|adore|prefer|appreciate) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+", None, _not_in_jest),
     _r(r"^I'd (?:much )?rather (?!not (?:say|answer|share|discuss|talk about it|get into it|go into it)\b)(?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(r"^my (?:all-time |absolute )?favou?rite (?P<k>[\w' -]+?) (?:is|are) (?P<v>.+)$", C.PREFERENCE, 0.9, "fav"),
+    # …said the other way round: "Hiking is my favourite hobby", "Blue is my all-time favorite colour"
+    _r(r"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your|my|his|her|their|our|the one)\b)(?P<v>[\w'’ -]{2,40}?) (?:is|are) (?:definitely |probably |still |easily |by far )?my (?:all-time |absolute |most )?favou?rite (?P<k>[\w' -]{2,30}?)(?: (?:of all(?: time)?|ever|in the world|by far|now|these days|nowadays))?$", C.PREFERENCE, 0.9, "fav", _favourite_first),
     # "Sci-fi is my jam", "board games are my thing": a taste said of the thing
     _r(rf"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your)\b)(?P<v>[\w'’ -]{{2,40}}?) (?:is|are) {ADV_EN}(?:totally |kind of |kinda )?my (?:jam|thing|go-to|guilty pleasure|happy place|comfort food)$", C.PREFERENCE, 0.9, "taste+", lambda m, _clause: f"User loves {_lower_first(m['v'])}"),
     # …and its reverse: "Jazz isn't really my thing these days", "opera is not my cup of tea"
@@ -1316,6 +1326,12 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
     )
 )
+_FAVOURITE_PATTERNS = (
+    re.compile(
+        r"^user's (?:all-time |absolute )?favou?rite (?P<k>[\w' -]+?) (?:is|are) (?P<v>.+)$", _I
+    ),
+    re.compile(r"^用户最喜欢的(?P<k>.{1,8}?)是(?P<v>.+)$"),
+)
 _TASTE_PATTERNS = (
     re.compile(
         r"^(?:the )?user (?:really |also |absolutely )*(?P<p>likes|loves|enjoys|adores|prefers|dislikes|hates|does not like|doesn't like|cannot stand|detests) (?P<v>.+)$",
@@ -1345,6 +1361,9 @@ def slot_of(content: str) -> tuple[str, str] | None:
             value = m.group("v") or m.groupdict().get("v2") or ""
             if value.strip():
                 return slot, normalise_value(value)
+    for pattern in _FAVOURITE_PATTERNS:  # ("fav:city": one favourite of each kind)
+        if m := pattern.match(content.strip().rstrip(".。")):
+            return f"fav:{normalise_value(m['k'])}", normalise_value(m["v"])
     for pattern in _TASTE_PATTERNS:
         if m := pattern.match(content.strip().rstrip(".。")):
             polarity = "-" if m["p"].casefold() in _NEGATIVE_TASTE else "+"
