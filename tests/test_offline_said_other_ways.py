@@ -7,7 +7,10 @@ city"); a mother tongue ("My mother tongue is Polish"); a skill just taken up ("
 started learning Spanish": the own-words reading took "recently started…" for an errand
 done today, unlike "I recently took up…"). And a favourite said again of the same kind
 ("My favourite city is Rome." then "My favourite city is Lisbon.") kept both: a stored
-favourite now fills the slot of its kind.
+favourite now fills the slot of its kind. "我在腾讯工作了五年" (a workplace with how long)
+stored nothing, and "I'm allergic to both cats and dogs" stored the cats only: "dogs" was
+taken for someone else's description, as "hubby" in "I'm vegan and hubby allergic to nuts"
+is (only a clause no rule reads whole is so split).
 
 Sentences are this project's own.
 """
@@ -89,3 +92,28 @@ def test_a_skill_just_taken_up_is_stored(said: str) -> None:
 @pytest.mark.parametrize("said", ["I just started cooking lunch.", "I just started the kettle."])
 def test_an_errand_just_started_is_no_fact(said: str) -> None:
     assert candidates_from_text(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I'm allergic to both cats and dogs.", ["User is allergic to both cats and dogs"]),
+        ("I'm allergic to horses and dogs both.", ["User is allergic to horses and dogs both"]),
+        # (someone else's description after "and" still goes)
+        ("I'm pescatarian and hubby allergic to kiwi.", ["User is pescatarian"]),
+    ],
+)
+def test_a_need_of_two_things_with_a_pet_last_is_one_need(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("我在上海工作了五年。", "用户在上海工作了五年"),
+        ("我在医院上班快十年了。", "用户在医院上班快十年了"),
+    ],
+)
+def test_a_chinese_workplace_said_with_how_long(said: str, stored: str) -> None:
+    assert facts_after(said) == [stored]
+    assert facts_after(said, "我在银行工作。") == ["用户在银行工作"]

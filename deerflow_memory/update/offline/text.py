@@ -4004,14 +4004,18 @@ def _sentence_candidates(
     found = []
     clauses = _clauses(sentence, zh, told=told, mine=mine)
     for clause, subject in clauses:
+        candidate = _clause_candidate(clause, subject, zh)
         if (
             subject == _SELF
             and not zh
+            and (candidate is None or candidate.confidence <= OWN_WORDS_CONFIDENCE)
             and (two := _EN_TWO_DESCRIPTIONS.match(clause))
             and _EN_NOT_MORE_OF_ME.match(two["b"])
         ):
-            clause = f"{two['i']} {two['a']}"  # "I'm vegan and hubby allergic to nuts": hers
-        candidate = _clause_candidate(clause, subject, zh)
+            # "I'm vegan and hubby allergic to nuts": hers (but "I'm allergic to both cats
+            # and dogs", read whole by a rule, is one need of two things)
+            clause = f"{two['i']} {two['a']}"
+            candidate = _clause_candidate(clause, subject, zh)
         # "I'm diabetic and vegan", "I'm pregnant and vegan": each said on its own; so too
         # when only the own-words fallback read them together ("I'm vegan and allergic to
         # nuts" is a diet and a need, each a rule's)
