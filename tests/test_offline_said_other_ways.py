@@ -10,7 +10,7 @@ done today, unlike "I recently took up…"). And a favourite said again of the s
 favourite now fills the slot of its kind. "我在腾讯工作了五年" (a workplace with how long)
 stored nothing, and "I'm allergic to both cats and dogs" stored the cats only: "dogs" was
 taken for someone else's description, as "hubby" in "I'm vegan and hubby allergic to nuts"
-is (only a clause no rule reads whole is so split).
+is (only a clause no rule reads whole is so split). "I don't do dairy" was no need.
 
 Sentences are this project's own.
 """
@@ -117,3 +117,21 @@ def test_a_need_of_two_things_with_a_pet_last_is_one_need(said: str, stored: lis
 def test_a_chinese_workplace_said_with_how_long(said: str, stored: str) -> None:
     assert facts_after(said) == [stored]
     assert facts_after(said, "我在银行工作。") == ["用户在银行工作"]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I don't do gluten.", "User avoids gluten"),
+        ("I don't really do eggs or dairy.", "User avoids eggs or dairy"),
+        ("I don't do shellfish either.", "User avoids shellfish"),
+    ],
+)
+def test_a_food_left_out_said_casually_is_a_need(said: str, stored: str) -> None:
+    (candidate,) = candidates_from_text(said)
+    assert (candidate.content, candidate.constraint) == (stored, True)
+
+
+@pytest.mark.parametrize("said", ["I don't do mornings.", "I don't do small talk."])
+def test_what_is_no_food_left_out_is_no_need(said: str) -> None:
+    assert not any(c.constraint for c in candidates_from_text(said))

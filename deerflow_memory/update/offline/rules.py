@@ -580,6 +580,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _need(r"^I (?:have|get) (?:an? )?(?:(?:bad|severe|allergic|terrible|awful|nasty|serious|skin)\s+)+reactions? to (?P<v>.+)$", C.CONTEXT, 0.9),
     _need(r"^I have (?P<v>celiac|coeliac)(?: disease)?$", C.CONTEXT, 0.95),
     _need(rf"^I {ADV_EN}(?:don't|never|can't|won't|no longer) (?:eat|drink|consume|touch|handle|tolerate|digest) (?P<v>.+)$", C.PREFERENCE, 0.95),
+    # "I don't do dairy", "I don't really do gluten": a food left out, said casually
+    _need(rf"^I (?:don't|do not) {ADV_EN}do (?P<v>(?:{NEED_THING_EN})(?:(?:,\s*(?:and |or )?|\s+(?:and|or)\s+)(?:{NEED_THING_EN}))*)(?: (?:at all|either|as well|too))?$", C.PREFERENCE, 0.9, None, _render("User avoids {v}")),
     # "Shellfish is off limits for me", "Peanuts are a no-go for me": "User avoids shellfish"
     _need(rf"^(?P<v>(?:{NEED_THING_EN})(?:(?:,\s*(?:and |or )?|\s+(?:and|or)\s+)(?:{NEED_THING_EN}))*) (?:is|are|'s) {ADV_EN}(?:strictly |totally |completely )?(?:off[- ]limits|an? (?:hard |big )?no[- ]go|forbidden|not allowed|out of the question|off the (?:menu|table)) for me$", C.PREFERENCE, 0.9, None, lambda m, _c: f"User avoids {_lower_first(m['v'].strip())}"),
     # "I can't have dairy": of a thing one eats or reacts to only ("I can't have pets" is no
