@@ -819,7 +819,7 @@ def test_what_follows_a_statement_does_not_rewrite_it(said: str, stored: list[st
         ("My M.A. is in history.", ["User's M.A. is in history"]),
         (
             "I avoid oats, spelt etc. since I'm coeliac.",
-            ["User avoids oats, spelt etc. since they're coeliac"],
+            ["User avoids oats, spelt etc", "User is coeliac"],
         ),
         ("I take my inhaler at 9 p.m. if I cough.", []),
         # "Otherwise" and "Obviously" open what is not a plain statement: no lead-ins

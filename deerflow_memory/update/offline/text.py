@@ -957,7 +957,12 @@ _EN_CLAUSE_SPLIT = re.compile(
     # "I'm vegan and avoid animal products": a second verb of the same subject
     r"|\s+(?=(?:and|so)\s+(?:(?:also|strictly|always|never|only|completely|totally)\s+)?"
     r"(?:avoid|don't|do not|can't|cannot|never|only|eat|drink|stay away|steer clear|keep away|"
-    r"follow|use|need|watch|limit|cut out|have to avoid|must avoid)\b))",
+    r"follow|use|need|watch|limit|cut out|have to avoid|must avoid)\b)"
+    # a need given as the reason, or after a dash: "I need a recipe without nuts because I'm
+    # allergic to nuts", "Please leave out the shrimp - I'm allergic to it"
+    r"|\s+(?:because|since|as|cause|'cause|coz|cos)\s+(?=I(?:'m| am)\s+(?:\w+\s+)?"
+    r"(?:allergic|intolerant|coeliac|celiac|diabetic|vegan|vegetarian|pescatarian|pregnant)\b)"
+    r"|\s+[-–—]+\s+(?=I(?:'m|'ve| am| have)?\s))",
     _I,
 )
 # A space splits Chinese clauses between Chinese words or before "我"; around an English
@@ -1262,7 +1267,51 @@ def _prepare(text: str) -> str:
     text = _SPACE_RUN.sub(" ", text)
     if ";" in text:
         text = _SEMICOLON_RUN.sub(_semicolon_list, text)
-    return _run_ons_apart(text.replace("’", "'").replace("‘", "'"))
+    text = text.replace("’", "'").replace("‘", "'")
+    return _run_ons_apart(_reaction_of_left_out(text) if _REACTS.search(text) else text)
+
+
+# "No nuts please, I'm allergic.", "Hold the shrimp - I'm allergic to it.", "I need a
+# recipe without sesame because I'm allergic.": a reaction said bare, of the thing the
+# request just left out; it is said of that thing ("I'm allergic to nuts"), so the rules
+# read the need (said bare, it stored nothing)
+_REACTS = re.compile(r"\b(?:allergic|intolerant)\b", _I)
+_EN_BARE_REACTION = re.compile(
+    r"\b(?P<head>(?:I'm|I am|Im) (?:(?:very|severely|deathly|really|super|highly|so|quite|badly|"
+    r"mildly|seriously) )?(?:allergic|intolerant))(?: to (?:it|them|that|those|these|this|both))?"
+    r"(?=\s*(?:[.!,;)~]|\b(?:lol|haha|btw|tbh|though|sadly)\b|$))",
+    _I,
+)
+_EN_REQUEST_LEAVES_OUT = re.compile(
+    r"\b(?:no|without|avoid(?:ing)?|leave (?:out|off)|leaving out|hold|skip|minus|exclud(?:e|ing)|"
+    r"free of|nothing with)\s+(?:the |any |all )?"
+    rf"(?P<x>(?:{NEED_THING_EN})(?:(?:,\s*(?:and |or )?|\s+(?:and|or)\s+)(?:{NEED_THING_EN}))*)\b"
+    rf"|\b(?P<free>{NEED_THING_EN})[- ]free\b",
+    _I,
+)
+_LEFT_OUT_LOOKS_BACK = 200  # characters: the sentence before, at most
+_SAID_AS_MANY = frozenset(("nut", "peanut", "tree nut", "egg", "cashew", "almond", "walnut"))
+_LEFT_OUT_STOP = re.compile(r"[.!?\n]")
+
+
+def _reaction_of_left_out(text: str) -> str:
+    """``text`` with each reaction said bare after a request that left a thing out said of
+    that thing (see :data:`_EN_BARE_REACTION`): looked for in the clause or the sentence
+    before only, at most :data:`_LEFT_OUT_LOOKS_BACK` characters back."""
+    parts: list[str] = []
+    done = 0
+    for bare in _EN_BARE_REACTION.finditer(text):
+        window = text[max(done, bare.start() - _LEFT_OUT_LOOKS_BACK) : bare.start()]
+        ends = [m.start() for m in _LEFT_OUT_STOP.finditer(window.rstrip())]
+        window = window[ends[-2] + 1 :] if len(ends) > 1 else window  # (this or the one before)
+        left = next(reversed(list(_EN_REQUEST_LEAVES_OUT.finditer(window))), None)
+        if left is None:
+            continue
+        thing = (left["x"] or left["free"]).lower()
+        thing += "s" if thing in _SAID_AS_MANY else ""  # "nut-free": "allergic to nuts"
+        parts += [text[done : bare.start()], f"{bare['head']} to {thing}"]
+        done = bare.end()
+    return "".join(parts) + text[done:] if parts else text
 
 
 # A list written with semicolons ("I'm allergic to peanuts; shellfish; and sesame", "Meds:

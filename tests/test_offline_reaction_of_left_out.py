@@ -1,0 +1,73 @@
+"""A reaction said bare after a request that leaves a thing out ("No nuts please, I'm allergic.").
+
+Before, each of these stored nothing, the allergy lost: "I'm allergic" says no thing, and the
+request before it ("No nuts please", "Hold the shrimp", "without sesame") is no statement of
+the user's. Now the reaction is read of the thing the request just left out, in the same
+sentence or the one before. And a need given as a reason ("…because I'm allergic to nuts") or
+after a dash ("… - I'm allergic to shrimp") is a clause of its own: after a request it stored
+nothing, after a statement it was stored inside it ("User carries an EpiPen because they're
+allergic to bee stings", no need of its own).
+
+Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from deerflow_memory.update.offline.text import candidates_from_text
+
+
+def _needs(said: str) -> list[str]:
+    return [c.content for c in candidates_from_text(said) if c.constraint]
+
+
+@pytest.mark.parametrize(
+    ("said", "need"),
+    [
+        ("No cashews please, I'm allergic.", "User is allergic to cashews"),
+        ("Could you hold the prawns? I'm allergic.", "User is allergic to prawns"),
+        ("Leave out the sesame - I'm allergic to it.", "User is allergic to sesame"),
+        (
+            "A curry without peanuts, because I'm severely allergic.",
+            "User is severely allergic to peanuts",
+        ),
+        ("Skip the milk. I'm intolerant.", "User is intolerant to milk"),
+        ("Make it nut-free, I'm allergic.", "User is allergic to nuts"),
+    ],
+)
+def test_a_bare_reaction_is_of_the_thing_left_out(said: str, need: str) -> None:
+    assert _needs(said) == [need]
+
+
+@pytest.mark.parametrize(
+    ("said", "need"),
+    [
+        (
+            "I need a salad without walnuts because I'm allergic to walnuts.",
+            "User is allergic to walnuts",
+        ),
+        ("I carry antihistamines because I'm allergic to wasps.", "User is allergic to wasps"),
+        ("I skip bread since I'm coeliac.", "User is coeliac"),
+    ],
+)
+def test_a_need_given_as_a_reason_is_a_need_of_its_own(said: str, need: str) -> None:
+    assert need in _needs(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm allergic.",  # no thing anywhere
+        "No worries. I'm allergic.",  # nothing left out
+        "No problem, I'm allergic to mornings lol.",  # a thing said, no need
+        "No nuts for the party. My son is allergic.",  # someone else's
+    ],
+)
+def test_no_thing_left_out_no_need(said: str) -> None:
+    assert _needs(said) == []
+
+
+def test_a_thing_left_out_two_sentences_back_is_not_read() -> None:
+    said = "No cashews in the starter. The main is fish. I'm allergic."
+    assert "User is allergic to cashews" not in _needs(said)
