@@ -2,7 +2,7 @@
 
 Before, each of these stored nothing, the allergy lost: "I'm allergic" says no thing, and the
 request before it ("No nuts please", "Hold the shrimp", "without sesame") is no statement of
-the user's. Now the reaction is read of the thing the request just left out, in the same
+the user's ("别放芝麻，我过敏" alike). Now the reaction is read of the thing the request just left out, in the same
 sentence or the one before. And a need given as a reason ("…because I'm allergic to nuts") or
 after a dash ("… - I'm allergic to shrimp") is a clause of its own: after a request it stored
 nothing, after a statement it was stored inside it ("User carries an EpiPen because they're
@@ -34,6 +34,8 @@ def _needs(said: str) -> list[str]:
         ),
         ("Skip the milk. I'm intolerant.", "User is intolerant to milk"),
         ("Make it nut-free, I'm allergic.", "User is allergic to nuts"),
+        ("别放芝麻，我过敏。", "用户对芝麻过敏"),
+        ("推荐个汤，不要虾，我严重过敏。", "用户对虾过敏"),
     ],
 )
 def test_a_bare_reaction_is_of_the_thing_left_out(said: str, need: str) -> None:
@@ -62,6 +64,7 @@ def test_a_need_given_as_a_reason_is_a_need_of_its_own(said: str, need: str) -> 
         "No worries. I'm allergic.",  # nothing left out
         "No problem, I'm allergic to mornings lol.",  # a thing said, no need
         "No nuts for the party. My son is allergic.",  # someone else's
+        "不要客气，我过敏。",  # no thing left out
     ],
 )
 def test_no_thing_left_out_no_need(said: str) -> None:

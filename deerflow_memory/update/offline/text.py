@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
 
 from deerflow_memory.arguments import expect_text
 from deerflow_memory.capture.kin import KIN_EN, KIN_EN_OWNED
@@ -1275,7 +1275,7 @@ def _prepare(text: str) -> str:
 # recipe without sesame because I'm allergic.": a reaction said bare, of the thing the
 # request just left out; it is said of that thing ("I'm allergic to nuts"), so the rules
 # read the need (said bare, it stored nothing)
-_REACTS = re.compile(r"\b(?:allergic|intolerant)\b", _I)
+_REACTS = re.compile(r"\b(?:allergic|intolerant)\b|过敏", _I)
 _EN_BARE_REACTION = re.compile(
     r"\b(?P<head>(?:I'm|I am|Im) (?:(?:very|severely|deathly|really|super|highly|so|quite|badly|"
     r"mildly|seriously) )?(?:allergic|intolerant))(?: to (?:it|them|that|those|these|this|both))?"
@@ -1294,24 +1294,69 @@ _SAID_AS_MANY = frozenset(("nut", "peanut", "tree nut", "egg", "cashew", "almond
 _LEFT_OUT_STOP = re.compile(r"[.!?\n]")
 
 
+# …and in Chinese: "不要放花生，我过敏", "别放香菜，我过敏"
+_ZH_BARE_REACTION = re.compile(
+    r"(?P<head>我)(?:有点|很|严重|非常|会)?过敏(?=\s*(?:[。！!，,~～]|$))"
+)
+_ZH_REQUEST_LEAVES_OUT = re.compile(
+    r"(?:不要|别|不|免|去掉|不用|少)(?:放|加|搁|要)?(?P<x>[\u4e00-\u9fff、和]{1,12}?)(?=\s*[，,。！!；;]|$)"
+)
+
+
 def _reaction_of_left_out(text: str) -> str:
     """``text`` with each reaction said bare after a request that left a thing out said of
-    that thing (see :data:`_EN_BARE_REACTION`): looked for in the clause or the sentence
-    before only, at most :data:`_LEFT_OUT_LOOKS_BACK` characters back."""
-    parts: list[str] = []
-    done = 0
-    for bare in _EN_BARE_REACTION.finditer(text):
-        window = text[max(done, bare.start() - _LEFT_OUT_LOOKS_BACK) : bare.start()]
-        ends = [m.start() for m in _LEFT_OUT_STOP.finditer(window.rstrip())]
-        window = window[ends[-2] + 1 :] if len(ends) > 1 else window  # (this or the one before)
-        left = next(reversed(list(_EN_REQUEST_LEAVES_OUT.finditer(window))), None)
-        if left is None:
-            continue
-        thing = (left["x"] or left["free"]).lower()
-        thing += "s" if thing in _SAID_AS_MANY else ""  # "nut-free": "allergic to nuts"
-        parts += [text[done : bare.start()], f"{bare['head']} to {thing}"]
-        done = bare.end()
-    return "".join(parts) + text[done:] if parts else text
+    that thing (see :data:`_EN_BARE_REACTION`, :data:`_ZH_BARE_REACTION`): looked for in
+    the clause or the sentence before only, at most :data:`_LEFT_OUT_LOOKS_BACK`
+    characters back."""
+    text = _EN_REACTION_LEFT_OUT.reading(text)
+    return _ZH_REACTION_LEFT_OUT.reading(text) if "过敏" in text else text
+
+
+@dataclass(frozen=True)
+class _LeftOut:
+    """How one language says a bare reaction, a request leaving a thing out, and the reaction
+    said of that thing."""
+
+    bare: re.Pattern[str]
+    request: re.Pattern[str]
+    stops: re.Pattern[str]
+    said_of: Callable[[re.Match[str], str], str]
+    thing: Callable[[re.Match[str]], str | None]
+
+    def reading(self, text: str) -> str:
+        parts: list[str] = []
+        done = 0
+        for bare in self.bare.finditer(text):
+            window = text[max(done, bare.start() - _LEFT_OUT_LOOKS_BACK) : bare.start()]
+            ends = [m.start() for m in self.stops.finditer(window.rstrip())]
+            window = window[ends[-2] + 1 :] if len(ends) > 1 else window  # (this or the one before)
+            left = next(reversed(list(self.request.finditer(window))), None)
+            if left is None or (thing := self.thing(left)) is None:
+                continue
+            parts += [text[done : bare.start()], self.said_of(bare, thing)]
+            done = bare.end()
+        return "".join(parts) + text[done:] if parts else text
+
+
+def _en_thing_left_out(left: re.Match[str]) -> str:
+    thing = (left["x"] or left["free"]).lower()
+    return thing + "s" if thing in _SAID_AS_MANY else thing  # "nut-free": "allergic to nuts"
+
+
+_EN_REACTION_LEFT_OUT = _LeftOut(
+    _EN_BARE_REACTION,
+    _EN_REQUEST_LEAVES_OUT,
+    _LEFT_OUT_STOP,
+    lambda bare, thing: f"{bare['head']} to {thing}",
+    _en_thing_left_out,
+)
+_ZH_REACTION_LEFT_OUT = _LeftOut(
+    _ZH_BARE_REACTION,
+    _ZH_REQUEST_LEAVES_OUT,
+    re.compile(r"[。！？!?\n]"),
+    lambda bare, thing: f"我对{thing}过敏",
+    lambda left: left["x"] if zh_things(left["x"]) else None,
+)
 
 
 # A list written with semicolons ("I'm allergic to peanuts; shellfish; and sesame", "Meds:
