@@ -26,7 +26,7 @@ import dataclasses
 import re
 
 from deerflow_memory.capture.kin import KIN_EN, KIN_EN_CHAT, KIN_EN_OWNED, KIN_ZH
-from deerflow_memory.update.offline.rules import Candidate, base_form, normalise_value
+from deerflow_memory.update.offline.rules import Candidate, base_form, normalise_value, slot_of
 from deerflow_memory.update.offline.vocabulary import (
     CJK,
     CONDITION_EN,
@@ -490,6 +490,19 @@ _VALUE_SLOTS = frozenset(("location", "employer", "workplace", "job", "name"))
 
 
 _ARTICLE_BEFORE = re.compile(r" an? $")
+# Words of the chat that name no home, workplace, job or name ("Oops, sorry.", "Wait a sec.",
+# "Scratch that, never mind.", "Make that two.", "Oops, typo."): the user only reacts
+# (attacker 343: "Oops, sorry." after "I live in Leeds." stored "User lives in Sorry")
+_EN_NO_VALUE = re.compile(
+    r"\b(?:sorry|soz|typo|mistake|never\s*mind|nvm|hold on|hang on|sec|second|moment|minute|"
+    r"min|what|huh|nothing|anything|everything|something|whatever|lmao|rofl|omg|wrong|"
+    r"autocorrect|auto-correct|kidding|joking|jk|ignore|"
+    r"one|two|three|four|five|six|seven|eight|nine|ten|dozen|hundred|\d+)\b",
+    _I,
+)
+# After a reply asking something, "I mean Headingley" ("Which part of Leeds?"), "Make that
+# two", "Wait, …" may answer it: only a slip said as one puts the value right then
+_EN_OWN_SLIP_ASKED = re.compile(r"oops|whoops|my bad|scratch that|correction", _I)
 
 
 def value_put_right(
@@ -521,9 +534,21 @@ def value_put_right(
         own = bool(m["own"] or m["say"]) or m["lead"] in (*_ZH_OWN_SLIP, "不对")
     else:
         m = _EN_INSTEAD.fullmatch(correction.strip())
-        if m is None or _EN_NO_THING.search(m["thing"]) or _EN_KNOWN.fullmatch(m["thing"]):
+        if (
+            m is None
+            or _EN_NO_THING.search(m["thing"])
+            or _EN_NO_THING_SAID.search(m["thing"])
+            or _EN_NO_VALUE.search(m["thing"])
+            or _EN_KNOWN.fullmatch(m["thing"])
+        ):
             return None
-        own = bool(m["own"] or m["say"] or _EN_OWN_SLIP.search(m["lead"]))
+        if asked:  # ("I mean Headingley." after "Which part of Leeds?": an answer)
+            own = bool(
+                (m["own"] and m["own"].casefold().startswith("i meant"))
+                or _EN_OWN_SLIP_ASKED.search(m["lead"])
+            )
+        else:
+            own = bool(m["own"] or m["say"] or _EN_OWN_SLIP.search(m["lead"]))
     named = m["not"] is not None and normalise_value(m["not"]) == normalise_value(value)
     if m["not"] is not None and not named:
         return None  # "York, not Hull" after Leeds: of something else
@@ -535,11 +560,15 @@ def value_put_right(
         return None
     was, thing = said.content[at : at + len(value)], m["thing"]
     if was[:1].isupper() and thing.islower():  # "york, not leeds", "new jersey, not…"
+        if not zh and correction != correction.lower():
+            return None  # a lowercase word after a capital one names no place ("Oops, typo.")
         thing = " ".join(word[:1].upper() + word[1:] for word in thing.split(" "))
     before = _ARTICLE_BEFORE.sub(
         lambda a: f" {'an' if thing[:1].casefold() in 'aeiou' else 'a'} ", said.content[:at]
     )  # "a plumber", then "Oops, electrician": "an electrician"
     content = before + thing + said.content[at + len(value) :]
+    if said.slot == "job" and (slot_of(content) or ("", ""))[0] != "job":
+        return None  # "I'm a plumber." and then "Oops, typo.": no job is said
     return dataclasses.replace(said, content=content, value=normalise_value(thing), wrong_value=was)
 
 

@@ -772,12 +772,18 @@ NO_LONGER_ALONE = re.compile(
 )
 # What says "not anymore" just said was not meant ("I'm allergic to peanuts. Not anymore.
 # Just kidding!", "…I wish!", "…Wait, yes I am.", "…现在好了。开玩笑的"): the need stands.
+_LAUGHS = (
+    r"(?:[\s,，!.]*+(?:lol|lmao|ha(?:ha)++|he(?:he)++|哈{2,}+|[😂🤣😅😆😄😁😜😝😛😉🙃😹]\ufe0f?))*+"
+)
 WITHDRAWAL_UNDONE = re.compile(
     r"[\s(（—–-]*(?:(?:lol|haha|wait|oh|no|nah|ok(?:ay)?|哈{2,}+)[,!.，]?\s*)*"
-    rf"(?:{TAKEN_BACK}|I\s+wish|if\s+only|yes|yeah|yep|我倒希望(?:是)?|要是就好了|怎么可能|才怪)"
+    rf"(?:(?:{TAKEN_BACK}|I\s+wish|if\s+only|我倒希望(?:是)?|要是就好了|怎么可能|才怪)"
     r"(?:[\s,，]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am|我还是\w{0,4}))?"
-    # (a laugh after it: "Just kidding 😂", "jk lol", "开玩笑的哈哈哈")
-    r"(?:[\s,，!.]*+(?:lol|lmao|ha(?:ha)++|he(?:he)++|哈{2,}+|[😂🤣😅😆😄😁😜😝😛😉🙃😹]\ufe0f?))*+"
+    # (a laugh after it: "Just kidding 😂", "jk lol", "开玩笑的哈哈哈"; not after a bare "yes",
+    # which with a laugh answers a question: "Is that a big change?" "Yep lol", attacker 343)
+    rf"{_LAUGHS}"
+    r"|(?:yes|yeah|yep)(?:[\s,，]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am)"
+    rf"{_LAUGHS})?)"
     r"[\s)）.!！。~～]*",
     _I,
 )

@@ -545,6 +545,11 @@ def _about_answers(m: re.Match[str]) -> bool:
 _ZH_INSTRUCTION = "用户的长期要求："
 
 # fmt: off
+# "the" before a place of work names one only with a word of its own ("the village school",
+# "the local bakery"): "I now work in the office", "I work in the kitchen", "…the same office"
+# say where in the employer's (attacker 343: "I work at Barclays." and then "I now work in the
+# office." lost Barclays)
+_THE_NAMED_PLACE = r"the (?!(?:same|main|head|back|front|other|home|new|old) )(?=[\w'-]+ )"
 _EN_RULES: tuple[_Rule, ...] = (
     # allergies, intolerances, diet: safety-relevant, highest confidence
     _need(rf"^I'm {ADV_EN}(?:(?:very|severely|highly|deathly|seriously|quite|mildly|slightly)\s+)*allergic to (?!(?:mondays?|homework|people|mornings?|meetings?|adulting|responsibility|effort|small talk|work(?!\s+\w))\b)(?P<v>.+)$", C.CONTEXT, 0.95),
@@ -648,8 +653,9 @@ _EN_RULES: tuple[_Rule, ...] = (
     # fact naming Acme or jazz. Not "I used to think/say…" (an opinion or the chat).
     _no_longer(r"^I used to (?P<v>(?!(?:be|think|believe|say|tell|ask|wonder|feel like|get|it|them|this|that)\b)[a-z]+(?: (?:(?! (?:but|and|now|though|until|till)\b)[^,;])+)?)$"),
     _r(rf"^I (?:currently |now )?work (?:at|for) (?!(?:an? |my |the )?(?:boss|manager|guy|man|woman|person|people|someone|somebody|client|customer)s?\b)(?!{NOT_AN_EMPLOYER_EN})(?P<v>(?:(?!\b(?:who|whom|which|that)\b).)+)$", C.CONTEXT, 0.9, "employer"),
-    # "I work in a bakery": a workplace, as "at a bakery" is (not "in IT", "in London")
-    _r(rf"^I (?:currently |now )?work in (?P<v>(?:an? |the ){WORKPLACE_EN})(?: (?:now|these days|currently))?$", C.CONTEXT, 0.9, "employer"),
+    # "I work in a bakery": a workplace, as "at a bakery" is (not "in IT", "in London"; nor
+    # "in the office", "in the kitchen": a part of the employer's, said by itself)
+    _r(rf"^I (?:currently |now )?work in (?P<v>(?:an? |{_THE_NAMED_PLACE}){WORKPLACE_EN})(?: (?:now|these days|currently))?$", C.CONTEXT, 0.9, "employer"),
     _r(r"^I (?:currently |now )?work in (?P<v>.+)$", C.CONTEXT, 0.85),
     _r(r"^I (?:currently |now |mostly |usually )?work (?P<v>(?:from home|remotely|remote|part-time|full-time|night shifts?|nights|freelance)\b.*)$", C.CONTEXT, 0.85),
     _r(r"^my (?:job|profession|occupation|role|job title|title) is (?P<v>.+)$", C.CONTEXT, 0.9, "job"),
@@ -1319,7 +1325,7 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("employer", r"\bworks (?:at|for)\s+(?P<v>[^,.;]+)"),
         (
             "employer",
-            rf"\bworks in (?P<v>(?:an? |the ){WORKPLACE_EN})(?= (?:now|these days|currently)\b|[,.;]|$)",
+            rf"\bworks in (?P<v>(?:an? |{_THE_NAMED_PLACE}){WORKPLACE_EN})(?= (?:now|these days|currently)\b|[,.;]|$)",
         ),
         ("workplace", r"在(?P<v>[^，。；,]{2,20}?)(?:工作|上班|任职)"),
         ("job", r"\b(?:works as|is employed as)\s+(?:an?\s+|the\s+)?(?P<v>[^,.;]+)"),
