@@ -80,3 +80,60 @@ def test_a_laughing_yes_answers_and_the_withdrawal_stands(answer: str) -> None:
 def test_kidding_with_a_laugh_still_takes_it_back() -> None:
     turns = ("I'm vegetarian.", "I'm not vegetarian anymore.", "AI: Is that a big change?")
     assert facts_of_one_update(*turns, "Just kidding lol") == ["User is vegetarian"]
+
+
+@pytest.mark.parametrize(
+    ("said", "reply"),
+    [
+        ("我住在绍兴。", "我是说真的"),
+        ("我住在绍兴。", "应该是吧"),
+        ("我住在绍兴。", "不对，是我的错"),
+        ("我住在绍兴。", "不对，是开玩笑的"),
+        ("我叫阿强。", "我是说真的。"),
+    ],
+)
+def test_a_chinese_reaction_puts_no_value_right(said: str, reply: str) -> None:
+    assert facts_of_one_update(said, "AI: 好的。", reply) == facts_of_one_update(said)
+    assert facts_of_one_update(f"{said}{reply}") == facts_of_one_update(said)
+
+
+def test_a_chinese_answer_to_a_question_puts_no_value_right() -> None:
+    turns = ("我住在绍兴。", "AI: 你最喜欢绍兴哪里？", "我是说鲁迅故里")
+    assert "用户住在绍兴" in facts_of_one_update(*turns)
+
+
+def test_a_chinese_slip_put_right_still_counts() -> None:
+    assert facts_of_one_update("我住在绍兴。", "AI: 好的。", "不对，是宁波。") == ["用户住在宁波"]
+
+
+@pytest.mark.parametrize(
+    ("employer", "kind"),
+    [
+        ("I work for Tesco.", "I work in a warehouse."),
+        ("I work at Barclays.", "I work in an office in Canary Wharf."),
+        ("I work for the NHS.", "I work in a hospital."),
+    ],
+)
+def test_a_kind_of_place_said_after_an_employer_keeps_the_employer(
+    employer: str, kind: str
+) -> None:
+    assert facts_after(employer, kind)[0] == facts_after(employer)[0]
+    assert facts_of_one_update(f"{employer} {kind}")[0] == facts_after(employer)[0]
+
+
+def test_a_kind_of_place_said_as_a_change_still_replaces_the_employer() -> None:
+    assert facts_after("I work for Tesco.", "I work in a warehouse now.") == [
+        "User works in a warehouse now"
+    ]
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "I work in a bakery in Leeds.",
+        "I work in a hospital as a porter.",
+        "I work in a shop part-time.",
+    ],
+)
+def test_a_place_worked_in_with_more_said_is_replaced_by_a_new_employer(before: str) -> None:
+    assert facts_after(before, "I work at Tesco now.") == ["User works at Tesco now"]

@@ -500,6 +500,12 @@ _EN_NO_VALUE = re.compile(
     r"one|two|three|four|five|six|seven|eight|nine|ten|dozen|hundred|\d+)\b",
     _I,
 )
+# ...nor in Chinese: a particle, a pronoun or a word of how sure or sorry the user is ("我是说
+# 真的" is "I mean it", "应该是吧", "不对，是我的错", "不对，是开玩笑的")
+_ZH_NO_VALUE = re.compile(
+    r"[吧吗呢啊呀哦嘛啦了的么]$|^(?:我|你|他|她|它|咱|这|那|哪|谁|什么|怎么|一)|真的|假的|玩笑|错|对|样|"
+    r"没|不|算了|随便|好像|可能|大概|肯定|当然"
+)
 # After a reply asking something, "I mean Headingley" ("Which part of Leeds?"), "Make that
 # two", "Wait, …" may answer it: only a slip said as one puts the value right then
 _EN_OWN_SLIP_ASKED = re.compile(r"oops|whoops|my bad|scratch that|correction", _I)
@@ -529,9 +535,12 @@ def value_put_right(
     zh = CJK.search(correction) is not None
     if zh:
         m = _ZH_INSTEAD.fullmatch(correction.strip())
-        if m is None or zh_things(m["thing"]):
+        if m is None or zh_things(m["thing"]) or _ZH_NO_VALUE.search(m["thing"]):
             return None
-        own = bool(m["own"] or m["say"]) or m["lead"] in (*_ZH_OWN_SLIP, "不对")
+        if asked:  # ("我是说西湖" after "你最喜欢杭州哪里？": an answer)
+            own = m["lead"] in _ZH_OWN_SLIP
+        else:
+            own = bool(m["own"] or m["say"]) or m["lead"] in (*_ZH_OWN_SLIP, "不对")
     else:
         m = _EN_INSTEAD.fullmatch(correction.strip())
         if (

@@ -562,6 +562,35 @@ def _last_human_text(messages: Sequence[object]) -> str:
     return ""
 
 
+# A kind of place worked in, said with no change ("User works in an office", "…in a
+# warehouse near Leeds"): it says what the employer named is like, not that it changed
+# (attacker 343: "I work for Tesco. I work in a warehouse." lost Tesco). Said as a change
+# ("…in a care home now") it replaces the employer as any workplace does.
+_KIND_OF_PLACE = re.compile(r"\bworks (?:in|at) an? ")
+_CHANGED = re.compile(r"\b(?:now|these days|currently|anymore|any more)\b", re.I)
+
+
+def _a_kind_of_place(content: str) -> bool:
+    """Whether ``content`` says only the kind of place the user works in (see above)."""
+    return _KIND_OF_PLACE.search(content) is not None and _CHANGED.search(content) is None
+
+
+def _kinds_beside_names(candidates: list[Candidate]) -> list[Candidate]:
+    """``candidates`` with a kind of place worked in said after an employer named (in
+    this update) kept beside it, out of the employer slot: "I work at Barclays. I work in
+    an office." keeps both (:func:`_latest_per_slot` kept only the office)."""
+    kept: list[Candidate] = []
+    named = False  # (an employer named before: a kind said first is replaced as before)
+    for c in candidates:
+        if c.slot == "employer" and not c.remnant:
+            if not _a_kind_of_place(c.content):
+                named = True
+            elif named:
+                c = replace(c, slot=None, value=None)
+        kept.append(c)
+    return kept
+
+
 def _latest_per_slot(candidates: Iterable[Candidate]) -> list[Candidate]:
     """Keep, for each single-valued slot, only the last statement of the conversation."""
     return _last_of_each(candidates, lambda c: c.slot)
@@ -707,7 +736,8 @@ def _build_update(
     # what is left of a stored fact gives way to what this update says of its slot ("I moved to
     # York. I quit my job." when "User works at a bank and lives in Leeds" is stored)
     said_slots = {c.slot for c in new if c.slot is not None and not c.remnant}
-    new = _latest_per_slot([c for c in new if not (c.remnant and c.slot in said_slots)])
+    new = _kinds_beside_names([c for c in new if not (c.remnant and c.slot in said_slots)])
+    new = _latest_per_slot(new)
 
     kept: dict[str, Candidate] = {}  # by fact_key, in the order they were said
     # Stored facts by text: one said again after a correction removed it stays.
@@ -810,8 +840,10 @@ def _build_update(
             if same and not (candidate.slot.startswith("taste:") and says_which(candidate.content)):
                 continue  # same value in other words: already known
             for s in same_slot:  # (the same taste with other examples stands beside it)
-                if s in same:
-                    continue
+                if s in same or (
+                    _a_kind_of_place(candidate.content) and not _a_kind_of_place(s.fact.content)
+                ):
+                    continue  # ("User works at Barclays" stands beside "…in an office")
                 removals[s.fact.id] = f"superseded by a newer user statement: {candidate.content}"
                 if not s.parts:
                     superseded.append(s.fact)

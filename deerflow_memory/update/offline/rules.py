@@ -69,6 +69,7 @@ from deerflow_memory.update.offline.vocabulary import (
     TRAIT_EN,
     TRAIT_ZH,
     WORKPLACE_EN,
+    WORKPLACE_NOUN_EN,
 )
 
 __all__ = [
@@ -549,7 +550,10 @@ _ZH_INSTRUCTION = "用户的长期要求："
 # "the local bakery"): "I now work in the office", "I work in the kitchen", "…the same office"
 # say where in the employer's (attacker 343: "I work at Barclays." and then "I now work in the
 # office." lost Barclays)
-_THE_NAMED_PLACE = r"the (?!(?:same|main|head|back|front|other|home|new|old) )(?=[\w'-]+ )"
+_THE_NAMED_PLACE = rf"the (?!(?:same|main|head|back|front|other|home|new|old) )(?!{WORKPLACE_NOUN_EN}\b)"
+# What may follow the place: where it is, the job done there, the hours ("I work in a bakery
+# in Leeds", "…in a hospital as a nurse", "…in a shop part-time"), as after "work at"
+_WORKPLACE_TAIL = r"(?:now|these days|currently|(?:in|near|on|as|part-time|full-time)\b[^,;]*)"
 _EN_RULES: tuple[_Rule, ...] = (
     # allergies, intolerances, diet: safety-relevant, highest confidence
     _need(rf"^I'm {ADV_EN}(?:(?:very|severely|highly|deathly|seriously|quite|mildly|slightly)\s+)*allergic to (?!(?:mondays?|homework|people|mornings?|meetings?|adulting|responsibility|effort|small talk|work(?!\s+\w))\b)(?P<v>.+)$", C.CONTEXT, 0.95),
@@ -655,7 +659,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I (?:currently |now )?work (?:at|for) (?!(?:an? |my |the )?(?:boss|manager|guy|man|woman|person|people|someone|somebody|client|customer)s?\b)(?!{NOT_AN_EMPLOYER_EN})(?P<v>(?:(?!\b(?:who|whom|which|that)\b).)+)$", C.CONTEXT, 0.9, "employer"),
     # "I work in a bakery": a workplace, as "at a bakery" is (not "in IT", "in London"; nor
     # "in the office", "in the kitchen": a part of the employer's, said by itself)
-    _r(rf"^I (?:currently |now )?work in (?P<v>(?:an? |{_THE_NAMED_PLACE}){WORKPLACE_EN})(?: (?:now|these days|currently))?$", C.CONTEXT, 0.9, "employer"),
+    _r(rf"^I (?:currently |now )?work in (?P<v>(?:an? |{_THE_NAMED_PLACE}){WORKPLACE_EN})(?: {_WORKPLACE_TAIL})?$", C.CONTEXT, 0.9, "employer"),
     _r(r"^I (?:currently |now )?work in (?P<v>.+)$", C.CONTEXT, 0.85),
     _r(r"^I (?:currently |now |mostly |usually )?work (?P<v>(?:from home|remotely|remote|part-time|full-time|night shifts?|nights|freelance)\b.*)$", C.CONTEXT, 0.85),
     _r(r"^my (?:job|profession|occupation|role|job title|title) is (?P<v>.+)$", C.CONTEXT, 0.9, "job"),
@@ -1325,7 +1329,7 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("employer", r"\bworks (?:at|for)\s+(?P<v>[^,.;]+)"),
         (
             "employer",
-            rf"\bworks in (?P<v>(?:an? |{_THE_NAMED_PLACE}){WORKPLACE_EN})(?= (?:now|these days|currently)\b|[,.;]|$)",
+            rf"\bworks in (?P<v>(?:an? |{_THE_NAMED_PLACE}){WORKPLACE_EN})(?= (?:now|these days|currently|in|near|on|as|part-time|full-time)\b|[,.;]|$)",
         ),
         ("workplace", r"在(?P<v>[^，。；,]{2,20}?)(?:工作|上班|任职)"),
         ("job", r"\b(?:works as|is employed as)\s+(?:an?\s+|the\s+)?(?P<v>[^,.;]+)"),

@@ -93,8 +93,8 @@ NOT_AN_EMPLOYER_EN = (
 )
 # A place of work said after "work in a…" ("I work in a bakery", "…in an office"): an
 # employer, as "work at a bakery" is (not "work in a team", "…in IT", "…in London")
-WORKPLACE_EN = (
-    r"(?:[\w'-]+ ){0,2}?(?:bakery|bank|hospital|school|shop|store|restaurant|caf[eé]|cafe|"
+WORKPLACE_NOUN_EN = (
+    r"(?:bakery|bank|hospital|school|shop|store|restaurant|caf[eé]|cafe|"
     r"factory|office|warehouse|lab|laboratory|library|pharmacy|hotel|bar|pub|clinic|garage|"
     r"nursery|care home|nursing home|supermarket|salon|kitchen|call cent(?:re|er)|gym|museum|"
     r"bookshop|bookstore|butcher's|deli|brewery|studio|agency|startup|firm|mine|mill|farm|"
@@ -102,6 +102,7 @@ WORKPLACE_EN = (
     r"surgery|vet's|veterinary practice|zoo|theatre|theater|cinema|airport|station|port|"
     r"shipyard|bakehouse|canteen|hostel|hospice|church|mosque|temple|synagogue)"
 )
+WORKPLACE_EN = rf"(?:[\w'-]+ ){{0,2}}?{WORKPLACE_NOUN_EN}"
 NOT_NAMES = frozenset(
     """fine good ok okay sorry back here there home ready done busy tired hungry happy sad sure
     glad new old single married american british english chinese japanese korean french german
