@@ -772,12 +772,14 @@ NO_LONGER_ALONE = re.compile(
 )
 # What says "not anymore" just said was not meant ("I'm allergic to peanuts. Not anymore.
 # Just kidding!", "…I wish!", "…Wait, yes I am.", "…现在好了。开玩笑的"): the need stands.
+# (laughs and laughing faces: "lol", "lolol", "lmfao", "hahah", "xD", ":P", ";)", "😂", "🤪")
 _LAUGHS = (
-    r"(?:[\s,，!.]*+(?:lol|lmao|ha(?:ha)++|he(?:he)++|哈{2,}+|[😂🤣😅😆😄😁😜😝😛😉🙃😹]\ufe0f?))*+"
+    r"(?:[\s,，!.]*+(?:lo(?:lo)*+l|lmf?ao++|a?ha(?:ha)++h?|he(?:he)++h?|x++d++|[:;=]-?[)pPdD3]++|"
+    r"哈{2,}+|[😂🤣😅😆😄😁😜😝😛😉🙃😹😀😃😊🙂😏🤪🤭😬😇]\ufe0f?))*+"
 )
 WITHDRAWAL_UNDONE = re.compile(
     r"[\s(（—–-]*(?:(?:lol|haha|wait|oh|no|nah|ok(?:ay)?|哈{2,}+)[,!.，]?\s*)*"
-    rf"(?:(?:{TAKEN_BACK}|I\s+wish|if\s+only|我倒希望(?:是)?|要是就好了|怎么可能|才怪)"
+    rf"(?:(?:{TAKEN_BACK}|I\s+wish|if\s+only|我倒希望(?:是)?|要是就好了|怎么可能|才怪){_LAUGHS}"
     r"(?:[\s,，]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am|我还是\w{0,4}))?"
     # (a laugh after it: "Just kidding 😂", "jk lol", "开玩笑的哈哈哈"; not after a bare "yes",
     # which with a laugh answers a question: "Is that a big change?" "Yep lol", attacker 343)
