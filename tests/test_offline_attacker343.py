@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import pytest
 
+from deerflow_memory.update.offline.retractions import WITHDRAWAL_UNDONE
 from tests.test_quality_kinds import facts_after, facts_of_one_update
 
 
@@ -137,3 +138,36 @@ def test_a_kind_of_place_said_as_a_change_still_replaces_the_employer() -> None:
 )
 def test_a_place_worked_in_with_more_said_is_replaced_by_a_new_employer(before: str) -> None:
     assert facts_after(before, "I work at Tesco now.") == ["User works at Tesco now"]
+
+
+@pytest.mark.parametrize(
+    "back",
+    ["jk xD", "Just kidding :P", "Kidding 🤪", "jk lmfao", "jk hahah", "Kidding 😂 I still am"],
+)
+def test_taken_back_with_any_laugh(back: str) -> None:
+    turns = ("I'm vegetarian.", "I'm not vegetarian anymore.", "AI: Is that a big change?")
+    assert facts_of_one_update(*turns, back) == ["User is vegetarian"]
+
+
+def test_many_laughs_are_read_in_linear_time() -> None:
+    for text in (
+        "jk" + " xD" * 20_000 + "?",
+        "jk" + " :P" * 20_000 + "?",
+        "jk" + " hahah" * 20_000 + "?",
+    ):
+        assert WITHDRAWAL_UNDONE.fullmatch(text) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "correction", "stored"),
+    [
+        ("I'm a welder.", "Oops, a plumber.", "User is a plumber"),
+        ("I'm a welder.", "Oops, an electrician.", "User is an electrician"),
+        ("I work at Boots.", "Oops, at Superdrug.", "User works at Superdrug"),
+        ("I live in Ripon.", "Sorry, I meant in Thirsk.", "User lives in Thirsk"),
+    ],
+)
+def test_the_word_before_the_value_is_not_said_twice(
+    said: str, correction: str, stored: str
+) -> None:
+    assert facts_of_one_update(said, "AI: Noted.", correction) == [stored]

@@ -490,6 +490,8 @@ _VALUE_SLOTS = frozenset(("location", "employer", "workplace", "job", "name"))
 
 
 _ARTICLE_BEFORE = re.compile(r" an? $")
+_ARTICLE_FIRST = re.compile(r"an?\s+", _I)
+_PREP_FIRST = re.compile(r"(in|at|for|from|with|as|on|near)\s+", _I)
 # Words of the chat that name no home, workplace, job or name ("Oops, sorry.", "Wait a sec.",
 # "Scratch that, never mind.", "Make that two.", "Oops, typo."): the user only reacts
 # (attacker 343: "Oops, sorry." after "I live in Leeds." stored "User lives in Sorry")
@@ -568,6 +570,14 @@ def value_put_right(
     if at < 0 or folded.find(value.casefold(), at + 1) >= 0:
         return None
     was, thing = said.content[at : at + len(value)], m["thing"]
+    # "Oops, in York." after "User lives in Leeds", "Oops, a midwife." after "User is a
+    # nurse": the word said before the value is not said twice ("lives in in York")
+    if (prep := _PREP_FIRST.match(thing)) and said.content[:at].casefold().endswith(
+        f" {prep[1].casefold()} "
+    ):
+        thing = thing[prep.end() :]
+    if (article := _ARTICLE_FIRST.match(thing)) and _ARTICLE_BEFORE.search(said.content[:at]):
+        thing = thing[article.end() :]
     if was[:1].isupper() and thing.islower():  # "york, not leeds", "new jersey, not…"
         if not zh and correction != correction.lower():
             return None  # a lowercase word after a capital one names no place ("Oops, typo.")
