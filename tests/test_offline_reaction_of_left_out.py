@@ -1,12 +1,12 @@
 """A reaction said bare after a request that leaves a thing out ("No nuts please, I'm allergic.").
 
-Before, each of these stored nothing, the allergy lost: "I'm allergic" says no thing, and the
-request before it ("No nuts please", "Hold the shrimp", "without sesame") is no statement of
-the user's ("别放芝麻，我过敏" alike). Now the reaction is read of the thing the request just left out, in the same
-sentence or the one before. And a need given as a reason ("…because I'm allergic to nuts") or
-after a dash ("… - I'm allergic to shrimp") is a clause of its own: after a request it stored
-nothing, after a statement it was stored inside it ("User carries an EpiPen because they're
-allergic to bee stings", no need of its own).
+Before, each of these stored nothing, the allergy lost: "I'm allergic" says no thing, and
+the request before it ("No nuts please", "Hold the shrimp", "without sesame") is no
+statement of the user's ("别放芝麻，我过敏" alike). Now the reaction is read of the thing the
+request just left out, in the same sentence or the one before. And a need given as a reason
+("…because I'm allergic to nuts") or after a dash ("… - I'm allergic to shrimp") is a clause
+of its own: after a request it stored nothing, after a statement it was stored inside it
+("User carries an EpiPen because they're allergic to bee stings", no need of its own).
 
 Sentences are this project's own.
 """
