@@ -129,3 +129,25 @@ def test_a_root_that_links_to_itself_is_one_error(
     assert_one_error_line(status, err, f"storage root {str(root)!r} cannot be followed")
     assert status == 2
     assert [p.name for p in tmp_path.iterdir()] == ["mem"]
+
+
+@pytest.mark.parametrize("kind", ["loop", "file"])
+@pytest.mark.parametrize("argv", [("clear", "--user", "ann", "--yes"), ("show", "--user", "ann")])
+def test_a_users_folder_that_is_no_folder_is_named_and_never_said_deleted(
+    kind: str, argv: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (clear said "deleted the memory of 'ann'", exit 0, and deleted nothing; show blamed
+    # users/ann/memory.json: attacker 343)
+    root = tmp_path / "mem"
+    assert run(capsys, "--root", str(root), "remember", "--user", "ann", "Sketches")[0] == 0
+    folder = root / "users" / "ann"
+    shutil.rmtree(folder)
+    if kind == "loop":
+        folder.symlink_to(folder.name)
+    else:
+        folder.write_text("not a folder\n", "utf-8")
+    status, out, err = run(capsys, "--root", str(root), *argv)
+    assert_one_error_line(status, err, f"{folder}: is ")
+    assert status == 2
+    assert "deleted" not in out
+    assert os.path.lexists(folder)

@@ -721,6 +721,8 @@ class FileMemoryStorage(MemoryStorage):
 
         Raises:
             InvalidNameError: unsafe ``user_id`` or ``agent_name``.
+            CorruptMemoryError: the user's folder is no folder (a link to itself, a file):
+                nothing is deleted, and nothing said to be.
         """
         return self._leave_tombstone(user_id, agent_name, (), cleared=False)
 
@@ -747,6 +749,8 @@ class FileMemoryStorage(MemoryStorage):
         path = self.path_for(user_id, agent_name)
         key = (user_id, agent_name)
         if not path.parent.is_dir():
+            if os.path.lexists(path.parent):  # (a link to itself, a file: nothing is deleted)
+                raise CorruptMemoryError(path.parent, "is not a folder (a link or a file)")
             if not marks:
                 self._forget(key)
                 return False
@@ -1231,6 +1235,11 @@ def _open_regular(path: str | Path) -> int:
     try:
         fd = os.open(path, _READ_FLAGS)
     except OSError as e:
+        folder = os.path.dirname(path)
+        if e.errno in (errno.ELOOP, errno.ENOTDIR) and not os.path.isdir(folder):
+            # (users/ann linked to itself, or a file there: the folder is wrong, not the file)
+            what = "a link that leads back to itself" if os.path.islink(folder) else "a file"
+            raise CorruptMemoryError(folder, f"is {what}, not a folder") from None
         if e.errno in (errno.ELOOP, errno.EMLINK):
             raise CorruptMemoryError(
                 path, "is a symbolic link; memory files must be real files (refused)"
