@@ -5,7 +5,8 @@ stored nothing: a move or a new job was lost and the old home or job stayed, "No
 allergic to cats" lost a need, and "Now I'm not vegan anymore" left the diet standing.
 Now the time is said after the subject, as the rules read it ("I now live…", "I currently
 work…"); what only the own-words fallback reads so is a moment, no fact. Also: "User now
-eats meat" ends a vegetarian diet (the "now" before the verb was not seen as one).
+eats meat" ends a vegetarian diet (the "now" before the verb was not seen as one). The same
+in Chinese ("现在我住在厦门", "现在我对榴莲过敏"; "现在我想吃火锅" is a moment).
 
 Sentences are this project's own.
 """
@@ -69,4 +70,28 @@ def test_a_need_ended_after_a_time_is_withdrawn(before: str, later: str) -> None
     ["Now I want noodles.", "Now I have a question.", "Right now I'm in Lisbon.", "Now I get it."],
 )
 def test_a_moment_after_a_time_is_no_fact(said: str) -> None:
+    assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("before", "later", "kept", "gone"),
+    [
+        ("我住在南京。", "现在我住在厦门。", "厦门", "南京"),
+        ("我在京东工作。", "目前我在美团工作。", "美团", "京东"),
+    ],
+)
+def test_a_chinese_time_said_before_me_is_read_too(
+    before: str, later: str, kept: str, gone: str
+) -> None:
+    after = facts_after(before, later)
+    assert any(kept in fact for fact in after)
+    assert not any(gone in fact for fact in after)
+
+
+def test_a_chinese_need_said_after_a_time_is_stored() -> None:
+    assert facts_after("现在我对榴莲过敏。") == ["用户对榴莲过敏"]
+
+
+@pytest.mark.parametrize("said", ["现在我想吃火锅。", "现在我们住在厦门。"])
+def test_a_chinese_moment_or_someone_else_after_a_time_is_no_fact(said: str) -> None:
     assert facts_after(said) == []

@@ -3121,6 +3121,13 @@ _EN_ONE_CLAUSE_TIMED = re.compile(
 )
 
 
+# …and in Chinese: "现在我住在上海", "目前我在腾讯工作", "现在我对芒果过敏", "最近我在学游泳"
+_ZH_TIME_FIRST = re.compile(
+    r"^(?P<time>现在|目前|如今|最近|近来|这几年|这些年|这段时间|这阵子|今年开始|从今年开始|去年开始|"
+    r"从去年开始|今年|去年)[，,]?\s*我(?!们)"
+)
+
+
 # --- entry point ---------------------------------------------------------------------------------
 
 
@@ -3720,8 +3727,12 @@ def _read_into(
         # "I'm allergic to 花生": an English sentence with a Chinese word in it
         zh = zh and _EN_OPENING.match(outside) is None
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
-    timed = None if zh else _time_after_subject(sentence)
-    sentence = timed or sentence
+    if zh:  # ("现在我住在上海": "我现在住在上海", as the rules read it)
+        sentence = _ZH_TIME_FIRST.sub(r"我\g<time>", sentence)
+        timed = None
+    else:
+        timed = _time_after_subject(sentence)
+        sentence = timed or sentence
     field = (_zh_said_as_field if zh else _said_as_field)(sentence, health)  # "Allergies: …"
     if field != sentence and not needs:
         return  # a field of someone else's needs ("My son's form.\nAllergies: peanuts")
