@@ -50,3 +50,23 @@ def test_a_job_change_ends_a_workplace_said_with_in(tmp_path: Path) -> None:
 )
 def test_the_slot_of_a_stored_fact(fact: str, slot: tuple[str, str] | None) -> None:
     assert slot_of(fact) == slot
+
+
+@pytest.mark.parametrize(
+    ("before", "later", "now"),
+    [
+        ("I work at Boots.", "I'm working at Greggs now.", "User is working at Greggs now"),
+        ("I'm working at Boots.", "I work at Greggs now.", "User works at Greggs now"),
+        ("I work at Boots.", "I'm working in a nursery now.", "User is working in a nursery now"),
+    ],
+)
+def test_a_workplace_said_as_going_on_is_the_employer(
+    tmp_path: Path, before: str, later: str, now: str
+) -> None:
+    # ("I'm working at Tesco" stored nothing: attacker 343 named "I'm working in a bakery")
+    assert _said_in_turns(tmp_path, before, later) == [now]
+
+
+@pytest.mark.parametrize("said", ["I'm working at home today.", "I'm working at the moment."])
+def test_working_at_home_or_at_the_moment_is_no_employer(tmp_path: Path, said: str) -> None:
+    assert _said_in_turns(tmp_path, "I work at Boots.", said) == ["User works at Boots"]

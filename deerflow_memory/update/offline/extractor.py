@@ -566,7 +566,7 @@ def _last_human_text(messages: Sequence[object]) -> str:
 # warehouse near Leeds"): it says what the employer named is like, not that it changed
 # (attacker 343: "I work for Tesco. I work in a warehouse." lost Tesco). Said as a change
 # ("…in a care home now") it replaces the employer as any workplace does.
-_KIND_OF_PLACE = re.compile(r"\bworks (?:in|at) an? ")
+_KIND_OF_PLACE = re.compile(r"\b(?:works|is working) (?:in|at) an? ")
 _CHANGED = re.compile(r"\b(?:now|these days|currently|anymore|any more)\b", re.I)
 
 

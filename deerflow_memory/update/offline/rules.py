@@ -660,6 +660,10 @@ _EN_RULES: tuple[_Rule, ...] = (
     # "I work in a bakery": a workplace, as "at a bakery" is (not "in IT", "in London"; nor
     # "in the office", "in the kitchen": a part of the employer's, said by itself)
     _r(rf"^I (?:currently |now )?work in (?P<v>(?:an? |{_THE_NAMED_PLACE}){WORKPLACE_EN})(?: {_WORKPLACE_TAIL})?$", C.CONTEXT, 0.9, "employer"),
+    # …said as going on: "I'm working at Tesco", "I'm currently working for the NHS", "I'm
+    # working in a bakery" (not "…at home", "…at the moment": NOT_AN_EMPLOYER_EN)
+    _r(rf"^I'm (?:currently |now )?working (?:at|for) (?!(?:an? |my |the )?(?:boss|manager|guy|man|woman|person|people|someone|somebody|client|customer|home|the moment|moment|it|this|that)s?\b)(?!{NOT_AN_EMPLOYER_EN})(?P<v>(?:(?!\b(?:who|whom|which|that)\b).)+)$", C.CONTEXT, 0.9, "employer"),
+    _r(rf"^I'm (?:currently |now )?working in (?P<v>(?:an? |{_THE_NAMED_PLACE}){WORKPLACE_EN})(?: {_WORKPLACE_TAIL})?$", C.CONTEXT, 0.9, "employer"),
     _r(r"^I (?:currently |now )?work in (?P<v>.+)$", C.CONTEXT, 0.85),
     _r(r"^I (?:currently |now |mostly |usually )?work (?P<v>(?:from home|remotely|remote|part-time|full-time|night shifts?|nights|freelance)\b.*)$", C.CONTEXT, 0.85),
     _r(r"^my (?:job|profession|occupation|role|job title|title) is (?P<v>.+)$", C.CONTEXT, 0.9, "job"),
@@ -1326,10 +1330,10 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "origin",
             r"(?:来自|老家(?:是|在)|出生(?:在|于))(?P<v>[^，。；,]+)|是(?P<v2>[\u4e00-\u9fff]{2,6}?)人$",
         ),
-        ("employer", r"\bworks (?:at|for)\s+(?P<v>[^,.;]+)"),
+        ("employer", r"\b(?:works|is (?:currently |now )?working) (?:at|for)\s+(?P<v>[^,.;]+)"),
         (
             "employer",
-            rf"\bworks in (?P<v>(?:an? |{_THE_NAMED_PLACE}){WORKPLACE_EN})(?= (?:now|these days|currently|in|near|on|as|part-time|full-time)\b|[,.;]|$)",
+            rf"\b(?:works|is (?:currently |now )?working) in (?P<v>(?:an? |{_THE_NAMED_PLACE}){WORKPLACE_EN})(?= (?:now|these days|currently|in|near|on|as|part-time|full-time)\b|[,.;]|$)",
         ),
         ("workplace", r"在(?P<v>[^，。；,]{2,20}?)(?:工作|上班|任职)"),
         ("job", r"\b(?:works as|is employed as)\s+(?:an?\s+|the\s+)?(?P<v>[^,.;]+)"),
