@@ -95,3 +95,24 @@ def test_a_chinese_need_said_after_a_time_is_stored() -> None:
 @pytest.mark.parametrize("said", ["现在我想吃火锅。", "现在我们住在厦门。"])
 def test_a_chinese_moment_or_someone_else_after_a_time_is_no_fact(said: str) -> None:
     assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("before", "later", "kept", "gone"),
+    [
+        ("I work at a bakery.", "I changed jobs, now I work at a library.", "library", "bakery"),
+        ("I live in Derby.", "I moved, now I live in Tromsø.", "Tromsø", "Derby"),
+    ],
+)
+def test_now_after_a_change_just_said_is_read(
+    before: str, later: str, kept: str, gone: str
+) -> None:
+    # (after "I changed jobs," the new job was lost: only a past tense opened "now I…")
+    after = facts_after(before, later)
+    assert any(kept in fact for fact in after)
+    assert not any(gone in fact for fact in after)
+
+
+def test_someone_elses_need_with_an_apostrophe_is_not_the_users() -> None:
+    # ("I'm vegan and hubby's allergic to nuts" was stored whole as the user's: attacker 340)
+    assert facts_after("I'm pescatarian and hubby's allergic to kiwi.") == ["User is pescatarian"]

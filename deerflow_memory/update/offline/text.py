@@ -1049,7 +1049,12 @@ _EN_NOW_VAGUE = re.compile(  # "now I work in IT" is a field, not "it"
 _EN_AWAY = re.compile(
     r"\b(?:visit(?:ing)?|trip|holiday|vacation|conference|temporar(?:y|ily)|for now)\b", _I
 )
-_EN_PAST = re.compile(r"\b(?:used to|was|were|had|lived|grew up|before|previously|until)\b", _I)
+# (or a change just said: "I changed jobs, now I work at a school", "I quit, now I freelance")
+_EN_PAST = re.compile(
+    r"\b(?:used to|was|were|had|lived|grew up|before|previously|until|changed|switched|quit|"
+    r"left|moved|retired|stopped|graduated|finished|gave up)\b",
+    _I,
+)
 _EN_PAST_HOME = re.compile(r"\b(?:used to live|was living|lived|grew up|was based)\b", _I)
 # What the user used to be, said to hold still ("…，现在还是", "…，至今如此", "and I still
 # am"): the past statement withdraws nothing then.
@@ -2797,7 +2802,7 @@ _EN_NOT_THEM_ASIDE = re.compile(
 # allergic to nuts"): no rule reads them together, so each is read as said alone (lowercase
 # words only: not "I'm Ann and Bo's mum"); the second may say what the user does ("…and live
 # in Leeds", see _EN_DROPPED_VERB).
-_EN_DESCRIPTION = r"[a-z][\w-]*(?: [\w-]+){0,3}"
+_EN_DESCRIPTION = r"[a-z][\w'-]*(?: [\w'-]+){0,3}"
 # (the second may end on a list of what it is of: "…and allergic to peanuts, kiwi and soy")
 _EN_LISTED = (
     r"(?: (?:and|or) [\w'-]+(?: [\w'-]+){0,2})?(?:,\s+(?:(?:and|or)\s+)?[\w'-]+(?: [\w'-]+){0,3})*"
