@@ -126,6 +126,7 @@ from deerflow_memory.storage.journal import (
     replay,
 )
 from deerflow_memory.storage.names import is_mapped, storage_name
+from deerflow_memory.storage.sqlite_read_only import kind_of
 from deerflow_memory.storage.update_locks import FlockUpdateLocks
 from deerflow_memory.storage.views import EmptyView, TenantViews
 
@@ -1225,6 +1226,15 @@ _READ_FLAGS = (
 )
 
 
+def _kind(folder: str) -> str:
+    """What ``folder`` is in words when it is no folder: "a file", "a named pipe (FIFO)"
+    (a pipe or a socket there was called a file, attacker 345)."""
+    try:
+        return kind_of(os.lstat(folder).st_mode) or "a file"
+    except OSError:
+        return "a file"
+
+
 def _open_regular(path: str | Path) -> int:
     """A read descriptor of ``path``, a regular file (not a symlink, FIFO, device, socket).
 
@@ -1238,7 +1248,7 @@ def _open_regular(path: str | Path) -> int:
         folder = os.path.dirname(path)
         if e.errno in (errno.ELOOP, errno.ENOTDIR) and not os.path.isdir(folder):
             # (users/ann linked to itself, or a file there: the folder is wrong, not the file)
-            what = "a link that leads back to itself" if os.path.islink(folder) else "a file"
+            what = "a link that leads back to itself" if os.path.islink(folder) else _kind(folder)
             raise CorruptMemoryError(folder, f"is {what}, not a folder") from None
         if e.errno in (errno.ELOOP, errno.EMLINK):
             raise CorruptMemoryError(

@@ -99,6 +99,7 @@ from deerflow_memory.update.offline.text import (
     still_the_users,
 )
 from deerflow_memory.update.unsafe import unsafe_to_store
+from deerflow_memory.update.validate import without_invisible
 
 __all__ = ["OfflineExtractor", "fact_key"]
 
@@ -328,7 +329,7 @@ class OfflineExtractor:
             popped = None
             if undo is not None:
                 (withdrawal, popped), undo = undo, None
-                if WITHDRAWAL_UNDONE.fullmatch(text):
+                if _undoes_withdrawal(text):
                     # "Not anymore." and then "Just kidding!": the need stands
                     found = [c for c in found if c is not withdrawal] + ([popped] if popped else [])
                     last_said, said_before, last_text, reply = [], None, text, ""
@@ -337,7 +338,7 @@ class OfflineExtractor:
                 # "I stopped taking warfarin." and then "Just for a week.": it is taken still
                 found = [c for c in found if all(c is not s for s in stops)]
             gone = [c for c in last_said if c.retract is not None]
-            if gone and WITHDRAWAL_UNDONE.fullmatch(text):
+            if gone and _undoes_withdrawal(text):
                 # "I'm not vegan anymore." and then "Just kidding!": nothing is over
                 found = [c for c in found if all(c is not g for g in gone)]
                 last_said, said_before, last_text, reply = [], None, text, ""
@@ -1079,6 +1080,13 @@ def _retraction_reason(retracted: str) -> str:
     return f"retracted by the user: no longer {retracted}"
 
 
+def _undoes_withdrawal(text: str) -> bool:
+    """Whether ``text`` takes back a withdrawal just said ("Just kidding 😂"), read as it
+    would be stored: a zero-width space, a NUL or a bidi mark in it ("jk\u200b xD") hides
+    nothing (attacker 345)."""
+    return WITHDRAWAL_UNDONE.fullmatch(without_invisible(text)) is not None
+
+
 def _withdrawal_taken_back(request: ExtractionRequest) -> list[Candidate]:
     """The facts the user's message before this update withdrew, when this update's first
     message takes that back: "I'm not vegan anymore." saved, then "Just kidding!"; "I
@@ -1089,7 +1097,7 @@ def _withdrawal_taken_back(request: ExtractionRequest) -> list[Candidate]:
     if first is None or not request.document.superseded_facts:
         return []
     text = strip_upload_blocks(message_text(first))
-    undone = WITHDRAWAL_UNDONE.fullmatch(text) is not None
+    undone = _undoes_withdrawal(text)
     if not undone and not (for_a_while(text) and _says_a_while_only(text)):
         return []  # (the message before is read only then)
     before = _last_human_text(request.context_messages)

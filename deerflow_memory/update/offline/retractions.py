@@ -780,11 +780,12 @@ _LAUGHS = (
 WITHDRAWAL_UNDONE = re.compile(
     r"[\s(（—–-]*(?:(?:lol|haha|wait|oh|no|nah|ok(?:ay)?|哈{2,}+)[,!.，]?\s*)*"
     rf"(?:(?:{TAKEN_BACK}|I\s+wish|if\s+only|我倒希望(?:是)?|要是就好了|怎么可能|才怪){_LAUGHS}"
-    r"(?:[\s,，]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am|我还是\w{0,4}))?"
+    # ("Just kidding! I still am.": after a mark ending the words taking it back too)
+    r"(?:[\s,，!.！。~～]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am|我还是\w{0,4}))?"
     # (a laugh after it: "Just kidding 😂", "jk lol", "开玩笑的哈哈哈"; not after a bare "yes",
     # which with a laugh answers a question: "Is that a big change?" "Yep lol", attacker 343)
     rf"{_LAUGHS}"
-    r"|(?:yes|yeah|yep)(?:[\s,，]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am)"
+    r"|(?:yes|yeah|yep)(?:[\s,，!.！。~～]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am)"
     rf"{_LAUGHS})?)"
     r"[\s)）.!！。~～]*",
     _I,

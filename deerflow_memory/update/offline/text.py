@@ -1338,7 +1338,10 @@ class _LeftOut:
             left = next(reversed(list(self.request.finditer(window))), None)
             if left is None or (thing := self.thing(left)) is None:
                 continue
-            parts += [text[done : bare.start()], self.said_of(bare, thing)]
+            said = self.said_of(bare, thing)
+            if not any(c.islower() for c in bare.group()):
+                said = said.upper()  # ("NO NUTS PLEASE, I'M ALLERGIC": all of it shouted)
+            parts += [text[done : bare.start()], said]
             done = bare.end()
         return "".join(parts) + text[done:] if parts else text
 
@@ -1723,8 +1726,13 @@ _PLACE_POINTED_THEN_NAMED = re.compile(
 )
 
 
+def _shouted(text: str) -> bool:
+    """Whether ``text`` is said in capitals only ("I'M ALLERGIC TO IT")."""
+    return not any(c.islower() for c in text) and sum(c.isalpha() for c in text) > 3
+
+
 def _en_normalise(clause: str) -> str:
-    if not any(c.islower() for c in clause) and sum(c.isalpha() for c in clause) > 3:
+    if _shouted(clause):
         clause = clause.lower()  # "I'M ALLERGIC TO IT": shouted, read as said ("…to it")
     clause = re.sub(r"^i\b", "I", clause)
     clause = re.sub(r"^(?:im|Im|IM|[iI] m)\b|^(?:iam|Iam)\b(?= [a-z])", "I'm", clause)
@@ -3115,7 +3123,9 @@ def _time_after_subject(sentence: str) -> str | None:
     one = _EN_ONE_CLAUSE_TIMED.fullmatch(first["rest"])
     if adverb != "recently" and one is not None:
         ways.append(f"{first['i']} {one['said']} now{one['end']}")
-    return next((way for way in ways if match_clause(_en_normalise(way), False)), said)
+    if _shouted(sentence):  # ("NOW I LIVE IN OSLO": the words put in are shouted too)
+        ways = [way.upper() for way in ways]
+    return next((way for way in ways if match_clause(_en_normalise(way), False)), ways[0])
 
 
 # (a statement of one clause, its end marks apart: "need a wheelchair" + ".")
