@@ -468,7 +468,9 @@ def _put_right(
     need ("Sorry, amoxicillin, not penicillin."); after one that says more but asks nothing
     ("Noted, no walnuts for you."), one that names the need's thing as the wrong one too
     ("Pecans, not walnuts."); after one that asks, only words of what the user said
-    ("Pecans, not walnuts." answers "Walnut or pecan cookies?")."""
+    ("Pecans, not walnuts." answers "Walnut or pecan cookies?"). ``text`` is read as it
+    would be stored ("Y\u200bork, not Leeds." puts York right: attacker 345)."""
+    text = without_invisible(text)
     acknowledged = _only_acknowledges(reply)
     asks = "?" in reply or "？" in reply or _INVITES_A_CHOICE.search(reply) is not None
     meant = instead_of(text, said_before, need, next_message=not acknowledged, named=not asks)

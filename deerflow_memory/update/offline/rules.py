@@ -355,6 +355,25 @@ def _favourite_first(m: re.Match[str], _clause: str) -> str:
     return f"User's favourite {m['k']} is {value}"
 
 
+# Words that make what is said before "is my favourite …" a clause, not a thing named: "I
+# think pizza", "Not sure which", "Idk what", "Everyone knows blue" (attacker 345: each was
+# stored as the favourite, and put the one stored before away); nor a kind that goes on
+# ("Pizza is my favourite food and sushi is my second")
+_NOT_A_FAVOURITE_NAMED = re.compile(
+    r"\b(?:I|I'm|think|thought|guess|bet|know|knows|knew|wonder|say|says|said|sure|idk|dunno|"
+    r"what|which|who|whom|whose|whatever|whichever|not|is|are|was|were|am|my|but|and so)\b",
+    _I,
+)
+
+
+def _a_favourite_named(m: re.Match[str]) -> bool:
+    """ "Hiking is my favourite hobby": a thing named and one kind (see
+    :data:`_NOT_A_FAVOURITE_NAMED`)."""
+    return _NOT_A_FAVOURITE_NAMED.search(m["v"]) is None and (
+        _NOT_A_FAVOURITE_NAMED.search(m["k"]) is None
+    )
+
+
 def _reaction(m: re.Match[str], clause: str) -> str:
     """ "Strawberries make my lips swell" → "User reacts to strawberries: they make their lips swell"."""
     thing = m["v"].strip()
@@ -554,6 +573,12 @@ _THE_NAMED_PLACE = rf"the (?!(?:same|main|head|back|front|other|home|new|old) )(
 # What may follow the place: where it is, the job done there, the hours ("I work in a bakery
 # in Leeds", "…in a hospital as a nurse", "…in a shop part-time"), as after "work at"
 _WORKPLACE_TAIL = r"(?:now|these days|currently|(?:in|near|on|as|part-time|full-time)\b[^,;]*)"
+# Where one works that names no workplace: at home, abroad, out of town, online ("我在家里上班
+# 快一年了", "我在国外工作了三年": attacker 345, each put the employer said before away)
+_ZH_NO_WORKPLACE = (
+    r"(?:(?:自己)?(?:家里?|家中)|国外|海外|外地|外面|老家|本地|当地|线上|网上|远程)"
+    r"(?:工作|上班|任职|实习|打工)"
+)
 _EN_RULES: tuple[_Rule, ...] = (
     # allergies, intolerances, diet: safety-relevant, highest confidence
     _need(rf"^I'm {ADV_EN}(?:(?:very|severely|highly|deathly|seriously|quite|mildly|slightly)\s+)*allergic to (?!(?:mondays?|homework|people|mornings?|meetings?|adulting|responsibility|effort|small talk|work(?!\s+\w))\b)(?P<v>.+)$", C.CONTEXT, 0.95),
@@ -690,7 +715,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I'd (?:much )?rather (?!not (?:say|answer|share|discuss|talk about it|get into it|go into it)\b)(?P<v>.+)$", C.PREFERENCE, 0.9),
     _r(r"^my (?:all-time |absolute )?favou?rite (?P<k>[\w' -]+?) (?:is|are) (?P<v>.+)$", C.PREFERENCE, 0.9, "fav"),
     # …said the other way round: "Hiking is my favourite hobby", "Blue is my all-time favorite colour"
-    _r(r"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your|my|his|her|their|our|the one)\b)(?P<v>[\w'’ -]{2,40}?) (?:is|are) (?:definitely |probably |still |easily |by far )?my (?:all-time |absolute |most )?favou?rite (?P<k>[\w' -]{2,30}?)(?: (?:of all(?: time)?|ever|in the world|by far|now|these days|nowadays))?$", C.PREFERENCE, 0.9, "fav", _favourite_first),
+    _r(r"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your|my|his|her|their|our|the one)\b)(?P<v>[\w'’ -]{2,40}?) (?:is|are) (?:definitely |probably |still |easily |by far )?my (?:all-time |absolute |most )?favou?rite (?P<k>[\w' -]{2,30}?)(?: (?:of all(?: time)?|ever|in the world|by far|now|these days|nowadays))?$", C.PREFERENCE, 0.9, "fav", _favourite_first, _a_favourite_named),
     # "Sci-fi is my jam", "board games are my thing": a taste said of the thing
     _r(rf"^(?!(?:it|this|that|these|those|which|what|there|here|he|she|they|you|your)\b)(?P<v>[\w'’ -]{{2,40}}?) (?:is|are) {ADV_EN}(?:totally |kind of |kinda )?my (?:jam|thing|go-to|guilty pleasure|happy place|comfort food)$", C.PREFERENCE, 0.9, "taste+", lambda m, _clause: f"User loves {_lower_first(m['v'])}"),
     # …and its reverse: "Jazz isn't really my thing these days", "opera is not my cup of tea"
@@ -801,9 +826,9 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _r(rf"^我{ADV_ZH}(?:是|当)(?:一名|一个|一位|个|名)?(?P<v>.{{0,10}}?(?:{PROF_ZH}))$", C.CONTEXT, 0.9, "job"),
     # a new job: "我后来转行做了程序员", "我转做后端了", "我去年改行当了老师"
     _r(rf"^我{ADV_ZH}(?:后来|去年|今年)?(?:转行|转岗|改行|转|改)(?:做|当|成)了?(?:一名|一个|一位|个|名)?(?P<v>.{{0,10}}?(?:{PROF_ZH}))了?$", C.CONTEXT, 0.9, "job"),
-    _r(rf"^我{ADV_ZH}在(?P<v>.{{2,20}}?)(?:工作|上班|任职|实习|打工)$", C.CONTEXT, 0.9, "workplace"),
+    _r(rf"^我{ADV_ZH}在(?!{_ZH_NO_WORKPLACE})(?P<v>.{{2,20}}?)(?:工作|上班|任职|实习|打工)$", C.CONTEXT, 0.9, "workplace"),
     # "我在腾讯工作了五年", "我在医院上班快十年了": the workplace, said with how long
-    _r(rf"^我{ADV_ZH}在(?P<v>[^，,了]{{2,20}}?)(?:工作|上班|任职)了?(?:快|将近|差不多|有)?[一二两三四五六七八九十几\d多半]{{1,4}}(?:个)?(?:年|个月|月)(?:多)?了?$", C.CONTEXT, 0.9, "workplace"),
+    _r(rf"^我{ADV_ZH}在(?!{_ZH_NO_WORKPLACE})(?P<v>[^，,了]{{2,20}}?)(?:工作|上班|任职)了?(?:快|将近|差不多|有)?[一二两三四五六七八九十几\d多半]{{1,4}}(?:个)?(?:年|个月|月)(?:多)?了?$", C.CONTEXT, 0.9, "workplace"),
     _r(rf"^我{ADV_ZH}(?:是)?(?:做|搞|干|负责)(?P<v>{PROF_ZH})(?:的|工作|这行|这一行|方面)?$", C.CONTEXT, 0.9, "job"),
     _r(rf"^我{ADV_ZH}(?:是)?(?:做|搞|干)(?P<v>.{{1,12}}?)(?:工作)?的$", C.CONTEXT, 0.9, "job"),
     _r(rf"^我{ADV_ZH}是(?:一个|一名|个|名)?(?P<v>{TRAIT_ZH})$", C.CONTEXT, 0.85),
@@ -1335,7 +1360,7 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "employer",
             rf"\b(?:works|is (?:currently |now )?working) in (?P<v>(?:an? |{_THE_NAMED_PLACE}){WORKPLACE_EN})(?= (?:now|these days|currently|in|near|on|as|part-time|full-time)\b|[,.;]|$)",
         ),
-        ("workplace", r"在(?P<v>[^，。；,]{2,20}?)(?:工作|上班|任职)"),
+        ("workplace", rf"在(?!{_ZH_NO_WORKPLACE})(?P<v>[^，。；,]{{2,20}}?)(?:工作|上班|任职)"),
         ("job", r"\b(?:works as|is employed as)\s+(?:an?\s+|the\s+)?(?P<v>[^,.;]+)"),
         ("job", rf"\bis (?:an?|the) (?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?\b"),
         (

@@ -1299,12 +1299,13 @@ _SAID_AS_MANY = frozenset(("nut", "peanut", "tree nut", "egg", "cashew", "almond
 _LEFT_OUT_STOP = re.compile(r"[.!?\n]")
 
 
-# …and in Chinese: "不要放花生，我过敏", "别放香菜，我过敏"
+# …and in Chinese: "不要放花生，我过敏", "别放香菜，我过敏" (also with a space between, not a
+# mark: "别加香菜 我很过敏" stored "用户对很过敏", attacker 345)
 _ZH_BARE_REACTION = re.compile(
     r"(?P<head>我)(?:有点|很|严重|非常|会)?过敏(?=\s*(?:[。！!，,~～]|$))"
 )
 _ZH_REQUEST_LEAVES_OUT = re.compile(
-    r"(?:不要|别|不|免|去掉|不用|少)(?:放|加|搁|要)?(?P<x>[\u4e00-\u9fff、和]{1,12}?)(?=\s*[，,。！!；;]|$)"
+    r"(?:不要|别|不|免|去掉|不用|少)(?:放|加|搁|要)?(?P<x>[\u4e00-\u9fff、和]{1,12}?)(?=\s*(?:[，,。！!；;]|$))"
 )
 
 
@@ -1341,9 +1342,25 @@ class _LeftOut:
             said = self.said_of(bare, thing)
             if not any(c.islower() for c in bare.group()):
                 said = said.upper()  # ("NO NUTS PLEASE, I'M ALLERGIC": all of it shouted)
-            parts += [text[done : bare.start()], said]
+            before = text[done : bare.start()]
+            if _RUN_ON_REQUEST.search(before):
+                before = f"{before.rstrip()}, "  # ("No nuts please I'm allergic": a clause)
+            elif _ZH_RUN_ON_REQUEST.search(before):
+                before = f"{before.rstrip()}，"  # ("别放芝麻我过敏", "别放芝麻 我过敏")
+            parts += [before, said]
             done = bare.end()
         return "".join(parts) + text[done:] if parts else text
+
+
+# A request typed straight on into the reaction, with no mark between ("No nuts please I'm
+# allergic", "no nuts pls im allergic"): read as with a comma (attacker 345: nothing was
+# stored), but not after a word that joins it ("…because I'm allergic")
+_ZH_RUN_ON_REQUEST = re.compile(r"[\u4e00-\u9fff][^\S\n]*$")
+_RUN_ON_REQUEST = re.compile(
+    r"(?<![\w'’])(?!(?:because|cause|cuz|coz|cos|bc|since|as|and|but|so|or|if|that|though)\s+$)"
+    r"[\w'’]+[^\S\n]+$",
+    _I,
+)
 
 
 def _en_thing_left_out(left: re.Match[str]) -> str:
@@ -3120,9 +3137,11 @@ def _time_after_subject(sentence: str) -> str | None:
     ways = [said]
     if first["i"][1:].strip().casefold() in ("have", "'ve", "’ve"):
         ways.append(f"I {adverb} have {first['rest']}")
-    one = _EN_ONE_CLAUSE_TIMED.fullmatch(first["rest"])
-    if adverb != "recently" and one is not None:
-        ways.append(f"{first['i']} {one['said']} now{one['end']}")
+    # (its end marks apart first: matched in the pattern, a run of them was tried from each
+    # of its marks, quadratic: "Now I need a wheelchair" + "." * 20_000 + "x", attacker 345)
+    said_only = first["rest"].rstrip(".!…")
+    if adverb != "recently" and _EN_ONE_CLAUSE_TIMED.fullmatch(said_only):
+        ways.append(f"{first['i']} {said_only} now{first['rest'][len(said_only) :]}")
     if _shouted(sentence):  # ("NOW I LIVE IN OSLO": the words put in are shouted too)
         ways = [way.upper() for way in ways]
     return next((way for way in ways if match_clause(_en_normalise(way), False)), ways[0])
@@ -3130,9 +3149,7 @@ def _time_after_subject(sentence: str) -> str | None:
 
 # (a statement of one clause, its end marks apart: "need a wheelchair" + ".")
 _EN_ONE_CLAUSE_TIMED = re.compile(
-    r"(?P<said>(?:(?![,;:]| and | but | because | so | or | though | if | when ).)+?)"
-    r"(?P<end>[.!…]*)",
-    _I,
+    r"(?:(?![,;:]| and | but | because | so | or | though | if | when ).)+", _I
 )
 
 
