@@ -773,18 +773,23 @@ NO_LONGER_ALONE = re.compile(
 # What says "not anymore" just said was not meant ("I'm allergic to peanuts. Not anymore.
 # Just kidding!", "…I wish!", "…Wait, yes I am.", "…现在好了。开玩笑的"): the need stands.
 # (laughs and laughing faces: "lol", "lolol", "lmfao", "hahah", "xD", ":P", ";)", "😂", "🤪")
+# (each laugh is read whole, never as two: "hahaha" is one, so a run of them is read one way
+# only, in linear time, with no possessive quantifier: Python 3.11.2's possessive repeats
+# kept what a failed repeat had read, and "Jk, I still am." took nothing back there)
 _LAUGHS = (
-    r"(?:[\s,，!.]*+(?:lo(?:lo)*+l|lmf?ao++|a?ha(?:ha)++h?|he(?:he)++h?|x++d++|[:;=]-?[)pPdD3]++|"
-    r"哈{2,}+|[😂🤣😅😆😄😁😜😝😛😉🙃😹😀😃😊🙂😏🤪🤭😬😇]\ufe0f?))*+"
+    r"(?:[\s,，!.]*(?:l(?:ol)+(?![ol])|lmf?ao+(?!o)|a?(?:ha)+h?(?![ah])|(?:he)+h?(?![eh])|"
+    r"x+d+(?![xd])|[:;=]-?[)pPdD3]+(?![)pPdD3])|哈{2,}(?!哈)|"
+    r"[😂🤣😅😆😄😁😜😝😛😉🙃😹😀😃😊🙂😏🤪🤭😬😇]\ufe0f?))*"
 )
 WITHDRAWAL_UNDONE = re.compile(
     r"[\s(（—–-]*(?:(?:lol|haha|wait|oh|no|nah|ok(?:ay)?|哈{2,}+)[,!.，]?\s*)*"
-    rf"(?:(?:{TAKEN_BACK}|I\s+wish|if\s+only|我倒希望(?:是)?|要是就好了|怎么可能|才怪){_LAUGHS}"
-    # ("Just kidding! I still am.": after a mark ending the words taking it back too)
-    r"(?:[\s,，!.！。~～]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am|我还是\w{0,4}))?"
     # (a laugh after it: "Just kidding 😂", "jk lol", "开玩笑的哈哈哈"; not after a bare "yes",
     # which with a laugh answers a question: "Is that a big change?" "Yep lol", attacker 343)
-    rf"{_LAUGHS}"
+    rf"(?:(?:{TAKEN_BACK}|I\s+wish|if\s+only|我倒希望(?:是)?|要是就好了|怎么可能|才怪){_LAUGHS}"
+    # ("Just kidding! I still am.": after a mark ending the words taking it back too; the
+    # laughs after it are read there only, so each run of them is read one way)
+    r"(?:[\s,，!.！。~～]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am|我还是\w{0,4})"
+    rf"{_LAUGHS})?"
     r"|(?:yes|yeah|yep)(?:[\s,，!.！。~～]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am)"
     rf"{_LAUGHS})?)"
     r"[\s)）.!！。~～]*",
