@@ -70,3 +70,15 @@ def test_a_workplace_said_as_going_on_is_the_employer(
 @pytest.mark.parametrize("said", ["I'm working at home today.", "I'm working at the moment."])
 def test_working_at_home_or_at_the_moment_is_no_employer(tmp_path: Path, said: str) -> None:
     assert _said_in_turns(tmp_path, "I work at Boots.", said) == ["User works at Boots"]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I work in a mine.", "User works in a mine"),
+        ("I work at the copper mine.", "User works at the copper mine"),
+    ],
+)
+def test_a_mine_worked_in_is_no_pronoun(tmp_path: Path, said: str, stored: str) -> None:
+    # ("User works in a theirs": the pronoun swap read the pit as "mine", attacker 345)
+    assert _said_in_turns(tmp_path, said) == [stored]

@@ -919,6 +919,9 @@ _EED_VERBS = frozenset(
     "need feed bleed breed proceed succeed exceed speed heed weed seed embed".split()  # noqa: SIM905
 )
 _EN_PRONOUNS = re.compile(r"\b(?:my|me|myself|mine|I'm|I've|I was|I)\b")
+_A_MINE = re.compile(
+    r"\b(?:an?|the|coal|gold|silver|salt|tin|copper|diamond|open-pit|land) $", re.I
+)
 _EN_PRONOUN_SWAP = {
     "I was": "they were",
     "my": "their",
@@ -997,6 +1000,8 @@ def swap_pronouns(text: str) -> str:
         word = m.group()
         if word in ("I", "I was") and _numeral_i(text, m):
             return word
+        if word == "mine" and _A_MINE.search(text, 0, m.start()):
+            return word  # "works in a mine", "the coal mine": the pit, no pronoun (attacker 345)
         return _EN_PRONOUN_SWAP[word]
 
     return _EN_PRONOUNS.sub(swap, text)
