@@ -333,8 +333,18 @@ _EN_NO_THING_SAID = re.compile(
     rf"too|again|always|well|{KIN_EN})\b",
     _I,
 )
+
+
+def _names_no_thing(words: str) -> bool:
+    """Whether ``words`` are no thing one reacts to, leaves out or lives in: a pronoun, a
+    time, a reaction word, how sure or glad the user is, someone named (see
+    :data:`_EN_NO_THING`, :data:`_EN_NO_THING_SAID`)."""
+    return _EN_NO_THING.search(words) is not None or _EN_NO_THING_SAID.search(words) is not None
+
+
 _EN_MARKS_INSTEAD = re.compile(r"sorry|oops|whoops|my bad|scratch that|correction|no\b|wait", _I)
-_EN_OWN_SLIP = re.compile(r"oops|whoops|my bad|scratch that|correction|wait", _I)
+_EN_SLIPS = r"oops|whoops|my bad|scratch that|correction"  # the user's own slip, said as one
+_EN_OWN_SLIP = re.compile(rf"{_EN_SLIPS}|wait", _I)
 # Words that, like "I mean", say the thing before was wrong: "Scratch that, cashews."
 _EN_SAYS_WRONG = re.compile(r"scratch that|correction", _I)  # (not "no" or "sorry": answers)
 _ZH_INSTEAD = re.compile(
@@ -388,8 +398,7 @@ def said_instead(text: str, zh: bool) -> Meant | None:
     if not known and (
         m["not"] is None
         or not text[m.end("thing") : m.start("not")].startswith(",")
-        or _EN_NO_THING.search(thing)
-        or _EN_NO_THING_SAID.search(thing)
+        or _names_no_thing(thing)
     ):
         return None
     thing = thing if thing.isupper() and len(thing) <= 4 else thing.lower()  # "MSG"
@@ -510,7 +519,7 @@ _ZH_NO_VALUE = re.compile(
 )
 # After a reply asking something, "I mean Headingley" ("Which part of Leeds?"), "Make that
 # two", "Wait, …" may answer it: only a slip said as one puts the value right then
-_EN_OWN_SLIP_ASKED = re.compile(r"oops|whoops|my bad|scratch that|correction", _I)
+_EN_OWN_SLIP_ASKED = re.compile(_EN_SLIPS, _I)
 
 
 def value_put_right(
@@ -547,8 +556,7 @@ def value_put_right(
         m = _EN_INSTEAD.fullmatch(correction.strip())
         if (
             m is None
-            or _EN_NO_THING.search(m["thing"])
-            or _EN_NO_THING_SAID.search(m["thing"])
+            or _names_no_thing(m["thing"])
             or _EN_NO_VALUE.search(m["thing"])
             or _EN_KNOWN.fullmatch(m["thing"])
         ):

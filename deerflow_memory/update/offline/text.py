@@ -1328,6 +1328,10 @@ class _LeftOut:
     stops: re.Pattern[str]
     said_of: Callable[[re.Match[str], str], str]
     thing: Callable[[re.Match[str]], str | None]
+    run_on: re.Pattern[str]
+    """A request typed straight on into the reaction, with no mark between: read as with
+    :attr:`comma` ("No nuts please I'm allergic", "别放芝麻我过敏")."""
+    comma: str
 
     def reading(self, text: str) -> str:
         parts: list[str] = []
@@ -1340,13 +1344,11 @@ class _LeftOut:
             if left is None or (thing := self.thing(left)) is None:
                 continue
             said = self.said_of(bare, thing)
-            if not any(c.islower() for c in bare.group()):
+            if _shouted(bare.group()):
                 said = said.upper()  # ("NO NUTS PLEASE, I'M ALLERGIC": all of it shouted)
             before = text[done : bare.start()]
-            if _RUN_ON_REQUEST.search(before):
-                before = f"{before.rstrip()}, "  # ("No nuts please I'm allergic": a clause)
-            elif _ZH_RUN_ON_REQUEST.search(before):
-                before = f"{before.rstrip()}，"  # ("别放芝麻我过敏", "别放芝麻 我过敏")
+            if self.run_on.search(before):
+                before = before.rstrip() + self.comma
             parts += [before, said]
             done = bare.end()
         return "".join(parts) + text[done:] if parts else text
@@ -1374,6 +1376,8 @@ _EN_REACTION_LEFT_OUT = _LeftOut(
     _LEFT_OUT_STOP,
     lambda bare, thing: f"{bare['head']} to {thing}",
     _en_thing_left_out,
+    _RUN_ON_REQUEST,
+    ", ",
 )
 _ZH_REACTION_LEFT_OUT = _LeftOut(
     _ZH_BARE_REACTION,
@@ -1381,6 +1385,8 @@ _ZH_REACTION_LEFT_OUT = _LeftOut(
     re.compile(r"[。！？!?\n]"),
     lambda bare, thing: f"我对{thing}过敏",
     lambda left: left["x"] if zh_things(left["x"]) else None,
+    _ZH_RUN_ON_REQUEST,
+    "，",
 )
 
 
