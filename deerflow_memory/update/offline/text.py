@@ -1328,10 +1328,10 @@ class _LeftOut:
     stops: re.Pattern[str]
     said_of: Callable[[re.Match[str], str], str]
     thing: Callable[[re.Match[str]], str | None]
-    run_on: re.Pattern[str]
+    run_on: tuple[tuple[re.Pattern[str], str], ...]
     """A request typed straight on into the reaction, with no mark between: read as with
-    :attr:`comma` ("No nuts please I'm allergic", "别放芝麻我过敏")."""
-    comma: str
+    the comma paired with the first pattern that matches ("No nuts please I'm allergic",
+    "别放芝麻我过敏"; either language's, as text mixes them: "别放花生！I mean 我过敏")."""
 
     def reading(self, text: str) -> str:
         parts: list[str] = []
@@ -1347,8 +1347,9 @@ class _LeftOut:
             if _shouted(bare.group()):
                 said = said.upper()  # ("NO NUTS PLEASE, I'M ALLERGIC": all of it shouted)
             before = text[done : bare.start()]
-            if self.run_on.search(before):
-                before = before.rstrip() + self.comma
+            comma = next((c for run_on, c in self.run_on if run_on.search(before)), None)
+            if comma is not None:
+                before = before.rstrip() + comma
             parts += [before, said]
             done = bare.end()
         return "".join(parts) + text[done:] if parts else text
@@ -1376,8 +1377,7 @@ _EN_REACTION_LEFT_OUT = _LeftOut(
     _LEFT_OUT_STOP,
     lambda bare, thing: f"{bare['head']} to {thing}",
     _en_thing_left_out,
-    _RUN_ON_REQUEST,
-    ", ",
+    ((_RUN_ON_REQUEST, ", "), (_ZH_RUN_ON_REQUEST, "，")),
 )
 _ZH_REACTION_LEFT_OUT = _LeftOut(
     _ZH_BARE_REACTION,
@@ -1385,8 +1385,7 @@ _ZH_REACTION_LEFT_OUT = _LeftOut(
     re.compile(r"[。！？!?\n]"),
     lambda bare, thing: f"我对{thing}过敏",
     lambda left: left["x"] if zh_things(left["x"]) else None,
-    _ZH_RUN_ON_REQUEST,
-    "，",
+    ((_RUN_ON_REQUEST, ", "), (_ZH_RUN_ON_REQUEST, "，")),
 )
 
 
