@@ -1000,7 +1000,9 @@ def swap_pronouns(text: str) -> str:
         word = m.group()
         if word in ("I", "I was") and _numeral_i(text, m):
             return word
-        if word == "mine" and _A_MINE.search(text, 0, m.start()):
+        # (the words before it only: searched from the start, each "mine" read all the text
+        # before it again, quadratic in a run of them; no word before a mine is that long)
+        if word == "mine" and _A_MINE.search(text, max(0, m.start() - 16), m.start()):
             return word  # "works in a mine", "the coal mine": the pit, no pronoun (attacker 345)
         return _EN_PRONOUN_SWAP[word]
 
