@@ -92,3 +92,76 @@ def test_a_chinese_moment_or_someone_else_after_a_time_is_no_fact(said: str) -> 
 def test_someone_elses_need_with_an_apostrophe_is_not_the_users() -> None:
     # ("I'm vegan and hubby's allergic to nuts" was stored whole as the user's: attacker 340)
     assert facts_after("I'm pescatarian and hubby's allergic to kiwi.") == ["User is pescatarian"]
+
+
+# "Recently"/"lately", or a span ("Since last year", "For two years now", "As of March")
+# said first stored nothing, and "Now I follow a low-sodium diet" was dropped as a moment:
+# only an allergy's words kept a timed statement that the own-words fallback read.
+@pytest.mark.parametrize(
+    ("said", "thing"),
+    [
+        ("Recently I have epilepsy.", "epilepsy"),
+        ("Lately I have gout.", "gout"),
+        ("Recently I've been diagnosed with lupus.", "lupus"),
+        ("Since last spring I have tinnitus.", "tinnitus"),
+        ("Ever since 2018 I've had psoriasis.", "psoriasis"),
+        ("Since March I'm vegetarian.", "vegetarian"),
+        ("For a couple of years now I'm kosher.", "kosher"),
+        ("As of this month I'm pescatarian.", "pescatarian"),
+        ("Now I follow a low-FODMAP diet.", "low-FODMAP diet"),
+        ("These days I avoid nightshades.", "nightshades"),
+        ("Currently I take levothyroxine.", "levothyroxine"),
+        ("Nowadays I wear hearing aids.", "hearing aids"),
+    ],
+)
+def test_a_need_after_recently_or_a_span_is_stored(said: str, thing: str) -> None:
+    assert any(thing in fact for fact in facts_after(said))
+
+
+@pytest.mark.parametrize(
+    ("before", "later", "kept", "gone"),
+    [
+        ("I live in Bath.", "Since June I live in Truro.", "Truro", "Bath"),
+        ("I live in Bath.", "As of 2025 I live in Penzance.", "Penzance", "Bath"),
+        ("I live in Bath.", "Lately I live in Exeter.", "Exeter", "Bath"),
+        ("I work at a pharmacy.", "For a few weeks now I work at a vet.", "vet", "pharmacy"),
+    ],
+)
+def test_a_new_home_or_job_after_a_span_replaces_the_old(
+    before: str, later: str, kept: str, gone: str
+) -> None:
+    after = facts_after(before, later)
+    assert any(kept in fact for fact in after)
+    assert not any(gone in fact for fact in after)
+
+
+def test_a_span_said_first_is_kept_with_the_fact() -> None:
+    assert facts_after("Since last winter I have eczema.") == ["User has eczema since last winter"]
+    assert facts_after("For three years now I've been learning Welsh.") == [
+        "User has been learning Welsh for three years now"
+    ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Recently I watched a silly film.",
+        "Lately I have a question about my visa.",
+        "Now I have a headache.",
+        "Lately I feel sleepy.",
+    ],
+)
+def test_a_moment_after_recently_is_no_fact(said: str) -> None:
+    assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # "since" giving a reason is no span ("Since I'm vegan…" was read as before)
+        ("Since I'm vegan, no gelatin please.", "User is vegan"),
+        ("Since I have asthma, keep me away from smoke.", "User has asthma"),
+    ],
+)
+def test_since_giving_a_reason_is_no_time(said: str, fact: str) -> None:
+    assert any(stored.startswith(fact) for stored in facts_after(said))

@@ -95,6 +95,7 @@ from deerflow_memory.update.offline.vocabulary import (
     ALLERGEN_EN,
     BODY_EN,
     CJK,
+    CONDITION_EN,
     CONDITION_FIELD_EN,
     CONDITION_FIELD_ZH,
     CONDITION_ITEM_EN,
@@ -3120,36 +3121,63 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
 # A time said before "I" ("Now I live in Oslo", "These days I work at a school", "Currently
 # I'm vegan"): the rules read "I" first, so it is said after the subject as the rules read it
 # ("I now live…", "I currently work…", "I'm recently married"); what only the own-words
-# fallback reads so ("Now I want pizza", "Now I have a question") is a moment, no fact.
+# fallback reads so ("Now I want pizza", "Now I have a question") is a moment, no fact. A
+# span said first ("Since last year I have asthma", "For two years now I've been vegan") is
+# said after the clause ("I have asthma since last year"); a span, "recently" or "lately"
+# may also be left out when no rule reads the clause with it ("Recently I have asthma").
 _EN_TIME_FIRST = re.compile(
-    r"^(?P<adv>now|currently|presently|these days|nowadays|at present|at the moment|right now"
-    r"|recently|lately)\s*,?\s+(?P<i>I(?:['’]m| am|['’]ve| have)?)\s+(?P<rest>\S.*)$",
+    r"^(?:(?P<adv>now|currently|presently|these days|nowadays|at present|at the moment|right now"
+    rf"|recently|lately)|(?P<span>(?:ever )?since {SINCE_WHEN_EN}|as of {SINCE_WHEN_EN}"
+    r"|for (?:the (?:past|last) )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}"
+    r"|a few|a couple of|several|many) (?:years?|months?|weeks?)(?: now)?"
+    r"|(?:over|in|for) the (?:past|last) (?:few |couple of )?(?:years?|months?|weeks?)))"
+    r"\s*,?\s+(?P<i>I(?:['’]m| am|['’]ve| have)?)\s+(?P<rest>\S.*)$",
     _I,
 )
 _EN_TIME_SAID_AS = {"now": "now", "recently": "recently", "lately": "recently"}
 
 
-def _time_after_subject(sentence: str) -> str | None:
-    """``sentence`` with the time said first after its "I" (see :data:`_EN_TIME_FIRST`), or
-    ``None`` when it opens with none."""
+def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
+    """``sentence`` with the time said first after its "I" (see :data:`_EN_TIME_FIRST`) and
+    whether that time may be a moment (not a span), or ``None`` when it opens with none."""
     if (first := _EN_TIME_FIRST.match(sentence)) is None:
         return None
-    adverb = _EN_TIME_SAID_AS.get(first["adv"].casefold(), "currently")
-    said = f"{first['i']} {adverb} {first['rest']}"
-    # The rules read some statements only with the time after the verb or at the end: "Now I
-    # have asthma" is "I now have asthma" (not "I have now asthma"), "Now I need a wheelchair"
-    # is "I need a wheelchair now"; the first of these a rule reads is taken
-    ways = [said]
-    if first["i"][1:].strip().casefold() in ("have", "'ve", "’ve"):
-        ways.append(f"I {adverb} have {first['rest']}")
     # (its end marks apart first: matched in the pattern, a run of them was tried from each
     # of its marks, quadratic: "Now I need a wheelchair" + "." * 20_000 + "x", attacker 345)
     said_only = first["rest"].rstrip(".!…")
-    if adverb != "recently" and _EN_ONE_CLAUSE_TIMED.fullmatch(said_only):
-        ways.append(f"{first['i']} {said_only} now{first['rest'][len(said_only) :]}")
+    end = first["rest"][len(said_only) :]
+    one_clause = _EN_ONE_CLAUSE_TIMED.fullmatch(said_only) is not None
+    left_out = f"{first['i']} {first['rest']}"
+    if (span := first["span"]) is not None:
+        ways = [f"{first['i']} {said_only} {span[0].lower()}{span[1:]}{end}"] if one_clause else []
+        ways.append(left_out)
+    else:
+        adverb = _EN_TIME_SAID_AS.get(first["adv"].casefold(), "currently")
+        ways = [f"{first['i']} {adverb} {first['rest']}"]
+        # The rules read some statements only with the time after the verb or at the end: "Now
+        # I have asthma" is "I now have asthma" (not "I have now asthma"), "Now I need a
+        # wheelchair" is "I need a wheelchair now"; the first of these a rule reads is taken
+        if first["i"][1:].strip().casefold() in ("have", "'ve", "’ve"):
+            ways.append(f"I {adverb} have {first['rest']}")
+        if adverb == "recently":
+            ways.append(left_out)  # (not "now": "Now I want pizza" is no "I want pizza")
+        elif one_clause:
+            ways.append(f"{first['i']} {said_only} now{end}")
     if _shouted(sentence):  # ("NOW I LIVE IN OSLO": the words put in are shouted too)
         ways = [way.upper() for way in ways]
-    return next((way for way in ways if match_clause(_en_normalise(way), False)), ways[0])
+    said = next((way for way in ways if match_clause(_en_normalise(way), False)), ways[0])
+    return said, span is None
+
+
+# What a time said first leaves a fact although only the own-words fallback reads it: a
+# condition had, a diet, or a way of living with a need ("Now I follow a low-sodium diet",
+# "Recently I've been diagnosed with diabetes", "Lately I take an inhaler")
+_LASTING_EN = re.compile(
+    rf"\b(?:has|have|had|with|from) (?:{CONDITION_EN})\b|\b(?:{DIET_EN})\b"
+    r"|^User (?:\w+ )?(?:follows|eats|avoids|takes|uses|wears|keeps|sticks to|drinks"
+    r"|has been diagnosed|got diagnosed|was diagnosed)\b",
+    _I,
+)
 
 
 # (a statement of one clause, its end marks apart: "need a wheelchair" + ".")
@@ -3766,10 +3794,11 @@ def _read_into(
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
     if zh:  # ("现在我住在上海": "我现在住在上海", as the rules read it)
         sentence = _ZH_TIME_FIRST.sub(r"我\g<time>", sentence)
-        timed = None
+        timed = False
+    elif (time_first := _time_after_subject(sentence)) is not None:
+        sentence, timed = time_first
     else:
-        timed = _time_after_subject(sentence)
-        sentence = timed or sentence
+        timed = False
     field = (_zh_said_as_field if zh else _said_as_field)(sentence, health)  # "Allergies: …"
     if field != sentence and not needs:
         return  # a field of someone else's needs ("My son's form.\nAllergies: peanuts")
@@ -3848,6 +3877,7 @@ def _read_into(
             and candidate.confidence <= OWN_WORDS_CONFIDENCE
             and not _diets_given_up(candidate.content, zh, found)
             and not says_need(candidate.content)
+            and _LASTING_EN.search(candidate.content) is None
         ):
             # "Now I want pizza": a moment (but "Now I eat meat" ends a diet, and "Recently I
             # found out my son is allergic to eggs" keeps his need as said before)
