@@ -74,3 +74,39 @@ def test_no_thing_left_out_no_need(said: str) -> None:
 def test_a_thing_left_out_two_sentences_back_is_not_read() -> None:
     said = "No cashews in the starter. The main is fish. I'm allergic."
     assert "User is allergic to cashews" not in _needs(said)
+
+
+# Three forms that stored nothing (attacker 345, found after the reading above): a colon
+# after the request, more things after "them", and a clause of the user's after the reaction.
+@pytest.mark.parametrize(
+    ("said", "need"),
+    [
+        ("No walnuts please: I'm allergic.", "User is allergic to walnuts"),
+        ("Hold the aioli: I'm allergic to garlic.", "User is allergic to garlic"),
+        ("Skip the cream: I'm intolerant to lactose.", "User is intolerant to lactose"),
+        ("No pecans, I'm allergic to them and kiwi.", "User is allergic to pecans and kiwi"),
+        (
+            "Without mussels please, I'm allergic to them, clams and squid.",
+            "User is allergic to mussels, clams and squid",
+        ),
+        ("No lobster, I'm allergic to it and I hate crab anyway.", "User is allergic to lobster"),
+        ("No celery, I'm allergic and my son is too.", "User is allergic to celery"),
+    ],
+)
+def test_a_reaction_after_a_colon_with_more_things_or_a_clause_is_read(
+    said: str, need: str
+) -> None:
+    assert need in _needs(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a colon after a request parts it from the user's statement, not after a label
+        ("No meat on mine: I'm pescatarian.", ["User is pescatarian"]),
+        ("Allergies: I have none", []),
+        ("Quoted: I am a pilot.", []),
+    ],
+)
+def test_a_colon_after_a_request_parts_two_clauses(said: str, stored: list[str]) -> None:
+    assert [c.content for c in candidates_from_text(said)] == stored

@@ -1274,7 +1274,20 @@ def _prepare(text: str) -> str:
     if ";" in text:
         text = _SEMICOLON_RUN.sub(_semicolon_list, text)
     text = text.replace("’", "'").replace("‘", "'")
+    if ":" in text:
+        text = _REQUEST_THEN_COLON.sub(r"\g<request>, ", text)
     return _run_ons_apart(_reaction_of_left_out(text) if _REACTS.search(text) else text)
+
+
+# A request, a colon, then what the user says of themself ("Hold the mayo: I'm allergic to
+# eggs", "No cheese on mine: I'm vegan"): the colon parts two clauses as a comma does (the
+# statement was lost with the request); not a label ("Allergies: I have none", "Said: I…")
+_REQUEST_THEN_COLON = re.compile(
+    r"(?:^|(?<=[.!?\n])\s*)(?P<request>(?:please\s+|pls\s+)?(?:no|hold|skip|leave|without|don't|do not"
+    r"|make|go easy on|easy on|nothing with|cut|keep|avoid)\b[^:.!?\n]{0,80}?)[^\S\n]*:[^\S\n]+"
+    r"(?=I(?:'m| am|'ve| have)?\s)",
+    _I,
+)
 
 
 # "No nuts please, I'm allergic.", "Hold the shrimp - I'm allergic to it.", "I need a
@@ -1284,8 +1297,12 @@ def _prepare(text: str) -> str:
 _REACTS = re.compile(r"\b(?:allergic|intolerant)\b|过敏", _I)
 _EN_BARE_REACTION = re.compile(
     r"\b(?P<head>(?:I'm|I am|Im) (?:(?:very|severely|deathly|really|super|highly|so|quite|badly|"
-    r"mildly|seriously) )?(?:allergic|intolerant))(?: to (?:it|them|that|those|these|this|both))?"
-    r"(?=\s*(?:[.!,;)~]|\b(?:lol|haha|btw|tbh|though|sadly)\b|$))",
+    r"mildly|seriously) )?(?:allergic|intolerant))(?: to (?:it|them|that|those|these|this|both)"
+    # (and more things after it: "…, I'm allergic to them and eggs")
+    rf"(?P<more>(?:,? (?:and|or|plus|as well as)|,) (?:{NEED_THING_EN})"
+    rf"(?:(?:,? (?:and|or)|,) (?:{NEED_THING_EN}))*)?)?"
+    r"(?=\s*(?:[.!,;)~]|\b(?:lol|haha|btw|tbh|though|sadly)\b|$)"
+    r"|\s+(?:and|but|so|plus)\s+(?:I|I'm|I've|my|it's)\s)",  # ("…and I hate squid")
     _I,
 )
 _EN_REQUEST_LEAVES_OUT = re.compile(
@@ -1376,7 +1393,7 @@ _EN_REACTION_LEFT_OUT = _LeftOut(
     _EN_BARE_REACTION,
     _EN_REQUEST_LEAVES_OUT,
     _LEFT_OUT_STOP,
-    lambda bare, thing: f"{bare['head']} to {thing}",
+    lambda bare, thing: f"{bare['head']} to {thing}{bare['more'] or ''}",
     _en_thing_left_out,
     ((_RUN_ON_REQUEST, ", "), (_ZH_RUN_ON_REQUEST, "，")),
 )
@@ -1971,6 +1988,8 @@ def _implied(fragment: str, zh: bool) -> str | None:
         return None
     if not zh and _A_PILL_FIRST.match(fragment):
         return None  # "I take metformin, fish oil and melatonin": no "I fish oil"
+    if not zh and _THINGS_ONLY.fullmatch(fragment):
+        return None  # "I'm allergic to nuts, fish and milk": no "I fish and milk"
     for prefix in ("我",) if zh else ("I ", "I'm "):
         if prefix == "I " and no_verb_after_adverbs(fragment):
             continue  # "…, mostly sushi": no "I mostly sushi"
@@ -1988,6 +2007,10 @@ _ZH_FOR_EXAMPLE = re.compile(FOR_EXAMPLE_ZH)
 _A_SUPPLEMENT_FIRST = re.compile(rf"(?:{SUPPLEMENT_EN})\b", _I)
 # ("…, atorvastatin and metformin daily": no "I atorvastatin" either)
 _A_PILL_FIRST = re.compile(rf"(?:{SUPPLEMENT_EN}|{MEDICATION_NAME_EN})\b", _I)
+# (things a need names, and nothing else: "fish and milk", "fish, or squid", "duck")
+_THINGS_ONLY = re.compile(
+    rf"(?:(?:and|or) )?(?:{NEED_THING_EN})(?:(?:,? (?:and|or)|,) (?:{NEED_THING_EN}))*[.!]*", _I
+)
 _ZH_BARE_CONDITION = re.compile(rf"\s*(?:和|及|还有)?{CONDITION_ZH}\s*")
 # A need's examples after it: "…，比如杏仁和腰果", "…，像虾和蟹" (things only: "…，比如昨天吃了
 # 虾就住院了" is a story, "…，像我爸一样" someone else)
