@@ -329,7 +329,7 @@ class OfflineExtractor:
             popped = None
             if undo is not None:
                 (withdrawal, popped), undo = undo, None
-                if _undoes_withdrawal(text):
+                if _undoes_withdrawal(text, reply):
                     # "Not anymore." and then "Just kidding!": the need stands
                     found = [c for c in found if c is not withdrawal] + ([popped] if popped else [])
                     last_said, said_before, last_text, reply = [], None, text, ""
@@ -338,7 +338,7 @@ class OfflineExtractor:
                 # "I stopped taking warfarin." and then "Just for a week.": it is taken still
                 found = [c for c in found if all(c is not s for s in stops)]
             gone = [c for c in last_said if c.retract is not None]
-            if gone and _undoes_withdrawal(text):
+            if gone and _undoes_withdrawal(text, reply):
                 # "I'm not vegan anymore." and then "Just kidding!": nothing is over
                 found = [c for c in found if all(c is not g for g in gone)]
                 last_said, said_before, last_text, reply = [], None, text, ""
@@ -1082,11 +1082,22 @@ def _retraction_reason(retracted: str) -> str:
     return f"retracted by the user: no longer {retracted}"
 
 
-def _undoes_withdrawal(text: str) -> bool:
+def _undoes_withdrawal(text: str, reply: str) -> bool:
     """Whether ``text`` takes back a withdrawal just said ("Just kidding 😂"), read as it
     would be stored: a zero-width space, a NUL or a bidi mark in it ("jk\u200b xD") hides
-    nothing (attacker 345)."""
-    return WITHDRAWAL_UNDONE.fullmatch(without_invisible(text)) is not None
+    nothing (attacker 345). After an assistant's ``reply`` that asks something, a "yes" or
+    an "I wish" answers it ("Do you still avoid dairy?" "Yes."), taking nothing back."""
+    text = without_invisible(text)
+    if WITHDRAWAL_UNDONE.fullmatch(text) is None:
+        return False
+    return not (_ASKS_SOMETHING.search(reply) and _AN_ANSWER.match(text))
+
+
+_ASKS_SOMETHING = re.compile(r"[?？]|吗")
+_AN_ANSWER = re.compile(
+    r"[\s(（—–-]*(?:(?:lol|haha|wait|oh|ok(?:ay)?)[,!.，]?\s*)*(?:yes|yeah|yep|I\s+wish|if\s+only)\b",
+    re.I,
+)
 
 
 def _withdrawal_taken_back(request: ExtractionRequest) -> list[Candidate]:
@@ -1099,7 +1110,7 @@ def _withdrawal_taken_back(request: ExtractionRequest) -> list[Candidate]:
     if first is None or not request.document.superseded_facts:
         return []
     text = strip_upload_blocks(message_text(first))
-    undone = _undoes_withdrawal(text)
+    undone = _undoes_withdrawal(text, _reply_after(request.context_messages))
     if not undone and not (for_a_while(text) and _says_a_while_only(text)):
         return []  # (the message before is read only then)
     before = _last_human_text(request.context_messages)
