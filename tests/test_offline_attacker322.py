@@ -27,7 +27,8 @@ from tests.test_quality_kinds import facts_after, facts_of_one_update
         ("My 🐈 is allergic to chicken.", []),
         ("My 👧 is allergic to sesame.", []),
         ("Our 🐕 is lactose intolerant.", []),
-        ("I'm allergic to 🦐 and walnuts.", ["User is allergic to 🦐 and walnuts"]),
+        # (a thing a need may name is said as its word: tests/test_offline_emoji_things.py)
+        ("I'm allergic to 🦐 and walnuts.", ["User is allergic to shrimp and walnuts"]),
         ("I adore my 🐈.", ["User adores their 🐈"]),
         # decoration after a word stays out, as before
         ("I'm pescatarian 🐟.", ["User is pescatarian"]),

@@ -143,7 +143,7 @@ def test_a_chinese_stop_for_a_procedure_keeps_the_medication(later: str) -> None
             "My 👶 and I are both lactose intolerant.",
             ["User is lactose intolerant (with their 👶)"],
         ),
-        ("I avoid 🥩 and 🐟.", ["User avoids 🥩 and 🐟"]),
+        ("I avoid 🥩 and 🐟.", ["User avoids meat and fish"]),  # (said as their words)
         ("I'm allergic to the 🐝 and the 🐜.", ["User is allergic to the 🐝 and the 🐜"]),
         # a face, a hand or a symbol is no thing
         ("I'm coeliac and 💪", ["User is coeliac"]),

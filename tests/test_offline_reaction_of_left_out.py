@@ -110,3 +110,17 @@ def test_a_reaction_after_a_colon_with_more_things_or_a_clause_is_read(
 )
 def test_a_colon_after_a_request_parts_two_clauses(said: str, stored: list[str]) -> None:
     assert [c.content for c in candidates_from_text(said)] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # the request itself is no fact of the user's ("用户不要放花生" was stored beside the need)
+        ("不要放腰果，我过敏。", ["用户对腰果过敏"]),
+        ("给我做个汤，不要加虾，我过敏。", ["用户对虾过敏"]),
+        ("少放盐，我有痛风。", ["用户有痛风"]),
+        ("不要搁葱。", []),
+    ],
+)
+def test_a_chinese_request_for_the_dish_is_no_fact(said: str, stored: list[str]) -> None:
+    assert [c.content for c in candidates_from_text(said)] == stored

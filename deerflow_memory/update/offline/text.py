@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
@@ -144,20 +145,41 @@ _QUOTE_LINE = re.compile(r"^[^\S\n]*>.*$", re.MULTILINE)
 _EMOJI_CHARS = "\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3"
 _EMOJI = re.compile(
     r"(?:(?P<owner>\b(?:my|your|his|her|its|our|their|the|an?) ?)"
-    r"|(?P<joined>\b(?:to|of|with|and|or|eat|drink|avoid|no) ?))"
+    r"|(?P<joined>\b(?:to|of|with|and|or|eat|drink|avoid|no|like|love|hate|enjoy|prefer) ?))"
     f"(?P<emoji>[{EMOJI_THING}][{_EMOJI_CHARS}]*)"
-    r"(?=\s*(?:[.,;:!?]|$|(?:is|are|was|were|has|have|had|'s|too|also|and|or)\b))"
+    r"(?=\s*(?:[.,;:!?]|$|(?:is|are|was|were|has|have|had|'s|too|also|and|or|please|pls)\b))"
     f"|[{_EMOJI_CHARS}]+(?P<ends>(?=\\s*(?-i:I|I'm|I've|I'd|My)\\b))?",
     _I,
 )
 
 
 def _emoji_said(match: re.Match[str]) -> str:
-    word = match["owner"] or match["joined"]
+    if (joined := match["joined"]) is not None and (thing := _thing_drawn(match["emoji"][0])):
+        return f"{joined.rstrip()} {thing}"  # "allergic to 🥜": "allergic to peanuts"
+    word = match["owner"] or joined
     if word is not None:
         return f"{word.rstrip()} {match['emoji']}"
     # before "I…" or "My…" it ends what it follows: "Hey there 👋 I'm vegan"
     return ". " if match["ends"] is not None else " "
+
+
+_NEED_THING = re.compile(NEED_THING_EN, _I)
+
+
+@functools.lru_cache(maxsize=256)
+def _thing_drawn(emoji: str) -> str | None:
+    """The thing a need may name that ``emoji`` draws, by a word of its Unicode name read
+    from its end ("PEANUTS", "GLASS OF MILK": milk, "CAT FACE": cat), or ``None``."""
+    words = unicodedata.name(emoji, "").casefold().split()
+    for word in reversed(words):
+        if _NEED_THING.fullmatch(word):  # ("🐱": "allergic to cats")
+            return f"{word}s" if word in _DRAWN_AS_MANY else word
+        if _NEED_THING.fullmatch(many := f"{word}s"):  # ("🌰": "chestnuts")
+            return many
+    return None
+
+
+_DRAWN_AS_MANY = frozenset(("egg", "cat", "dog", "crab", "horse"))
 
 
 # A terminator takes the closing brackets after it: "(I'm vegan.) Also…" ends at ".)".
