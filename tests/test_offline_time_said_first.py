@@ -165,3 +165,29 @@ def test_a_moment_after_recently_is_no_fact(said: str) -> None:
 )
 def test_since_giving_a_reason_is_no_time(said: str, fact: str) -> None:
     assert any(stored.startswith(fact) for stored in facts_after(said))
+
+
+# "Now I'm married", "I'm divorced now", "I'm single again" stored nothing (the marital
+# rule read no time word), so a change of status kept the old one.
+@pytest.mark.parametrize(
+    ("before", "later", "kept", "gone"),
+    [
+        ("I'm engaged.", "Now I'm married.", "married", "engaged"),
+        ("I'm married.", "I'm separated now.", "separated", "married"),
+        ("I'm divorced.", "Currently I'm engaged to Priya.", "engaged", "divorced"),
+        ("I'm married.", "I'm single again.", "single", "married"),
+    ],
+)
+def test_a_marital_status_said_with_a_time_replaces_the_old(
+    before: str, later: str, kept: str, gone: str
+) -> None:
+    after = facts_after(before, later)
+    assert any(kept in fact for fact in after)
+    assert not any(gone in fact for fact in after)
+
+
+def test_a_status_and_a_need_said_after_a_time_are_each_a_fact() -> None:
+    assert facts_after("Now I'm married and allergic to hamsters.") == [
+        "User is now married",
+        "User is allergic to hamsters",
+    ]

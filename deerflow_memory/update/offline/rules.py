@@ -653,7 +653,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I (?:just |recently )?turned (?P<v>\d{1,3})(?: (?:years?|yrs?)(?: old)?)?$", C.CONTEXT, 0.9, "age", _render("User is {v} years old"), _an_age),
     # family, pets, marital status
     _r(rf"^I have (?P<v>{NUM_EN} (?:(?:young|little|small|grown|grown-up|teenage|adult|baby|twin|new|lovely|beautiful|adopted|older|younger|big|elder)\s+)*(?:kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby|grandchildren|grandkids|twins|toddlers?|teenagers?|wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|brothers?|sisters?|siblings?|dogs?|cats?|puppy|puppies|kittens?|pets?|parrot|rabbit|hamster)\b.*)$", C.CONTEXT, 0.9),
-    _r(r"^I'm (?:happily |recently |newly )?(?P<v>married|divorced|single|engaged|widowed|separated)(?: (?:to|with) .+)?$", C.CONTEXT, 0.9, "marital"),
+    _r(r"^I'm (?:(?:happily|recently|newly|now|currently|officially) )?(?P<v>married|divorced|single|engaged|widowed|separated)(?: (?:to|with) .+?)?(?: now| again| these days)?$", C.CONTEXT, 0.9, "marital"),
     # "I got married last month", "We got engaged": the new status takes the old one's place
     _r(rf"^I (?:just |finally |recently )?(?:got|have got|'ve got|have gotten) (?P<v>married|divorced|engaged|separated)(?: (?:to|from) [\w' -]{{1,40}})?{AGO_EN}$", C.CONTEXT, 0.9, "marital"),
     _r(r"^I'm (?:a |an )?(?:proud |single |new |first-time |working |full-time |busy )*(?P<v>mom|mum|mother|dad|father|parent|grandmother|grandfather|grandma|grandpa)(?: of .+)?$", C.CONTEXT, 0.9),
@@ -1343,7 +1343,7 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "marital",
-            r"\bis (?:happily |recently )?(?P<v>married|divorced|single|engaged|widowed|separated)\b",
+            r"\bis (?:(?:happily|recently|newly|now|currently|officially) )?(?P<v>married|divorced|single|engaged|widowed|separated)\b",
         ),
         ("marital", r"(?P<v>已婚|未婚|单身|结婚|离婚|订婚)"),
         (

@@ -1298,7 +1298,27 @@ def _prepare(text: str) -> str:
     text = text.replace("’", "'").replace("‘", "'")
     if ":" in text:
         text = _REQUEST_THEN_COLON.sub(r"\g<request>, ", text)
+    if _DIET_SHORT.search(text):
+        text = _DESCRIBED.sub(_diets_said_in_full, text)
     return _run_ons_apart(_reaction_of_left_out(text) if _REACTS.search(text) else text)
+
+
+# Diets said short among the user's descriptions: "I'm GF", "I'm vegan and GF", "I'm GF,
+# DF and NF" (nothing was stored, the other descriptions lost with them); not elsewhere
+# ("my GF is vegan" is a girlfriend)
+_DIET_SHORT = re.compile(r"\b(?:GF|DF|NF)\b", _I)
+_DIET_SAID_SHORT = {"gf": "gluten-free", "df": "dairy-free", "nf": "nut-free"}
+_DESCRIBED = re.compile(
+    r"\b(?P<i>(?:I'm|I am|Im) (?:(?:strictly|fully|mostly|also|totally|now|both) )?)"
+    r"(?P<items>[\w-]+(?:(?:,? and |, | & )[\w-]+){0,5})(?![\w'-])",
+    _I,
+)
+_ITEM = re.compile(r"[\w-]+")
+
+
+def _diets_said_in_full(described: re.Match[str]) -> str:
+    items = _ITEM.sub(lambda m: _DIET_SAID_SHORT.get(m[0].casefold(), m[0]), described["items"])
+    return described["i"] + items
 
 
 # A request, a colon, then what the user says of themself ("Hold the mayo: I'm allergic to
