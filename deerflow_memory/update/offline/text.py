@@ -1297,7 +1297,9 @@ def _prepare(text: str) -> str:
         text = _SEMICOLON_RUN.sub(_semicolon_list, text)
     text = text.replace("’", "'").replace("‘", "'")
     if ":" in text:
-        text = _REQUEST_THEN_COLON.sub(r"\g<request>, ", text)
+        text = _REQUEST_THEN_COLON.sub(r"\g<lead>\g<request>, ", text)
+    if "：" in text:
+        text = _ZH_REQUEST_THEN_COLON.sub(r"\g<lead>\g<request>，", text)
     if _DIET_SHORT.search(text):
         text = _DESCRIBED.sub(_diets_said_in_full, text)
     return _run_ons_apart(_reaction_of_left_out(text) if _REACTS.search(text) else text)
@@ -1325,10 +1327,22 @@ def _diets_said_in_full(described: re.Match[str]) -> str:
 # eggs", "No cheese on mine: I'm vegan"): the colon parts two clauses as a comma does (the
 # statement was lost with the request); not a label ("Allergies: I have none", "Said: I…")
 _REQUEST_THEN_COLON = re.compile(
-    r"(?:^|(?<=[.!?\n])\s*)(?P<request>(?:please\s+|pls\s+)?(?:no|hold|skip|leave|without|don't|do not"
+    # (the space before kept; a run of line breaks is not tried from each: attacker 348)
+    r"(?:^|(?<=[.!?\n]))(?P<lead>[^\S\n]*)"
+    r"(?P<request>(?:please\s+|pls\s+)?(?:no|hold|skip|leave|without|don't|do not"
     r"|make|go easy on|easy on|nothing with|cut|keep|avoid)\b[^:.!?\n]{0,80}?)[^\S\n]*:[^\S\n]+"
     r"(?=I(?:'m| am|'ve| have)?\s)",
     _I,
+)
+
+
+# …and in Chinese, or a note ("别放虾：我对海鲜过敏", "注意：我对鸡蛋过敏": a clause without a
+# mark before "我" was one clause of no one's, the need lost; attacker 348)
+_ZH_REQUEST_THEN_COLON = re.compile(
+    r"(?:^|(?<=[。！？!?\n]))(?P<lead>[^\S\n]*)"
+    r"(?P<request>请?(?:不要|别|不用|不加|少放|少加|免|去掉|勿|注意|备注|补充|提醒(?:一下)?)"
+    r"[^：:。！？!?\n]{0,20}?)[^\S\n]*：[^\S\n]*"
+    rf"(?={ME_ZH})"
 )
 
 
@@ -1343,8 +1357,10 @@ _EN_BARE_REACTION = re.compile(
     # (and more things after it: "…, I'm allergic to them and eggs")
     rf"(?P<more>(?:,? (?:and|or|plus|as well as)|,) (?:{NEED_THING_EN})"
     rf"(?:(?:,? (?:and|or)|,) (?:{NEED_THING_EN}))*)?)?"
-    r"(?=\s*(?:[.!,;)~]|\b(?:lol|haha|btw|tbh|though|sadly)\b|$)"
-    r"|\s+(?:and|but|so|plus)\s+(?:I|I'm|I've|my|it's)\s)",  # ("…and I hate squid")
+    # ("…allergic to them too", "…to it as well": attacker 348)
+    r"(?=\s*(?:[.!,;)~]|\b(?:lol|haha|btw|tbh|though|sadly|too|as well)\b|$)"
+    # ("…and I hate squid"; "…and it's a shame" is a remark, said apart: attacker 348)
+    r"|\s+(?:and|but|so|plus)\s+(?:I|I'm|I've|my|(?P<remark>it's|that's|it is|that is))\s)",
     _I,
 )
 _EN_REQUEST_LEAVES_OUT = re.compile(
@@ -1435,7 +1451,9 @@ _EN_REACTION_LEFT_OUT = _LeftOut(
     _EN_BARE_REACTION,
     _EN_REQUEST_LEAVES_OUT,
     _LEFT_OUT_STOP,
-    lambda bare, thing: f"{bare['head']} to {thing}{bare['more'] or ''}",
+    lambda bare, thing: (
+        f"{bare['head']} to {thing}{bare['more'] or ''}{',' if bare['remark'] else ''}"
+    ),
     _en_thing_left_out,
     ((_RUN_ON_REQUEST, ", "), (_ZH_RUN_ON_REQUEST, "，")),
 )
@@ -2013,7 +2031,7 @@ _ZH_SOMEONE_ELSE = re.compile(
 )  # "…，是我儿子过敏", "喜欢猫的是我女儿"
 
 
-def _implied(fragment: str, zh: bool) -> str | None:
+def _implied(fragment: str, zh: bool, before: str = "") -> str | None:
     """The fragment with the user as implied subject, when that makes a known statement.
 
     A bare name never does: "I get it, Jon." addresses Jon, it does not name the user.
@@ -2030,8 +2048,14 @@ def _implied(fragment: str, zh: bool) -> str | None:
         return None
     if not zh and _A_PILL_FIRST.match(fragment):
         return None  # "I take metformin, fish oil and melatonin": no "I fish oil"
-    if not zh and _THINGS_ONLY.fullmatch(fragment):
-        return None  # "I'm allergic to nuts, fish and milk": no "I fish and milk"
+    if (
+        not zh
+        and _THINGS_ONLY.fullmatch(fragment)
+        and _A_THING_LAST.search(before.rstrip(" ,.!")) is not None
+    ):
+        # "I'm allergic to nuts, fish and milk": no "I fish and milk" (but "I garden, and
+        # fish" names no thing before it: the user fishes, attacker 348)
+        return None
     for prefix in ("我",) if zh else ("I ", "I'm "):
         if prefix == "I " and no_verb_after_adverbs(fragment):
             continue  # "…, mostly sushi": no "I mostly sushi"
@@ -2050,6 +2074,7 @@ _A_SUPPLEMENT_FIRST = re.compile(rf"(?:{SUPPLEMENT_EN})\b", _I)
 # ("…, atorvastatin and metformin daily": no "I atorvastatin" either)
 _A_PILL_FIRST = re.compile(rf"(?:{SUPPLEMENT_EN}|{MEDICATION_NAME_EN})\b", _I)
 # (things a need names, and nothing else: "fish and milk", "fish, or squid", "duck")
+_A_THING_LAST = re.compile(rf"\b(?:{NEED_THING_EN})$", _I)  # (the clause before ends a list)
 _THINGS_ONLY = re.compile(
     rf"(?:(?:and|or) )?(?:{NEED_THING_EN})(?:(?:,? (?:and|or)|,) (?:{NEED_THING_EN}))*[.!]*", _I
 )
@@ -2796,7 +2821,8 @@ def _clauses(
             # (a bare condition after a clause: "我有个朋友有胃炎、痛风" is the friend's; the
             # user's own lists are said each with the verb: _ZH_CONDITIONS)
             and not (zh and clauses and _ZH_BARE_CONDITION.fullmatch(fragment))
-            and (implied := _implied(fragment, zh)) is not None
+            and (implied := _implied(fragment, zh, clauses[-1][0] or "" if clauses else ""))
+            is not None
         ):
             clauses.append([implied, _SELF])
         elif (
@@ -3213,6 +3239,7 @@ def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
     end = first["rest"][len(said_only) :]
     one_clause = _EN_ONE_CLAUSE_TIMED.fullmatch(said_only) is not None
     left_out = f"{first['i']} {first['rest']}"
+    unread = 0  # (the way taken when no rule reads any)
     if (span := first["span"]) is not None:
         ways = [f"{first['i']} {said_only} {span[0].lower()}{span[1:]}{end}"] if one_clause else []
         ways.append(left_out)
@@ -3226,12 +3253,38 @@ def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
             ways.append(f"I {adverb} have {first['rest']}")
         if adverb == "recently":
             ways.append(left_out)  # (not "now": "Now I want pizza" is no "I want pizza")
+            # (and said so when no rule reads any "…been…": the own-words fallback reads
+            # "Recently I've been taking metformin" as "I've been taking metformin", not as
+            # "I've recently been…"; "Recently I found out my son is…" as said)
+            if first["rest"].casefold().startswith("been "):
+                unread = len(ways) - 1
         elif one_clause:
             ways.append(f"{first['i']} {said_only} now{end}")
     if _shouted(sentence):  # ("NOW I LIVE IN OSLO": the words put in are shouted too)
         ways = [way.upper() for way in ways]
-    said = next((way for way in ways if match_clause(_en_normalise(way), False)), ways[0])
-    return said, span is None
+    said = next((way for way in ways if match_clause(_en_normalise(way), False)), None)
+    if said is None:
+        # a withdrawal read with the time left out ("Lately I don't take insulin anymore",
+        # "Since May I don't take insulin anymore": the rules read none with the time in it)
+        said = next(
+            (way for way in ways if match_retraction(_en_normalise(way), False) is not None),
+            ways[unread],
+        )
+    # (a span of weeks may be a moment too: "For two weeks I've had the flu", "Since last
+    # week I've been coughing" are no lasting facts, attacker 348)
+    return said, span is None or _WEEKS.search(span) is not None
+
+
+_WEEKS = re.compile(r"\bweeks?\b", _I)
+
+
+# What one uses or wears to live with a need ("Nowadays I wear hearing aids").
+_AID_EN = (
+    r"(?:wheelchair|hearing aids?|glasses|contact lenses|contacts|(?:walking )?(?:cane|stick|frame)"
+    r"|walker|rollator|crutches|inhalers?|cpap(?: machine)?|brace|insulin pump|mobility scooter"
+    r"|prosthetic(?: \w+)?|splint|compression (?:socks|stockings)|orthotics|screen reader"
+    r"|guide dog|cochlear implants?|epipen)"
+)
 
 
 # What a time said first leaves a fact although only the own-words fallback reads it: a
@@ -3239,10 +3292,20 @@ def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
 # "Recently I've been diagnosed with diabetes", "Lately I take an inhaler")
 _LASTING_EN = re.compile(
     rf"\b(?:has|have|had|with|from) (?:{CONDITION_EN})\b|\b(?:{DIET_EN})\b"
-    r"|^User (?:\w+ )?(?:follows|eats|avoids|takes|uses|wears|keeps|sticks to|drinks"
-    r"|has been diagnosed|got diagnosed|was diagnosed)\b",
+    r"|^User (?:\w+ )?(?:avoids|has been diagnosed|got diagnosed|was diagnosed)\b"
+    # (a habit verb only with what a need is lived with: "Now I take a nap", "Now I eat
+    # dinner", "At the moment I take a break" are moments, attacker 348)
+    r"|^User (?:\w+ )?(?:follows|sticks to|keeps to|is on) (?:an? |the |their )?(?:[\w-]+ ){0,2}diet\b"
+    r"|^User (?:\w+ )?(?:eats|drinks) (?:only|no|mostly|less|little|nothing but)\b"
+    rf"|^User (?:\w+ ){{0,2}}(?:takes|taking|uses|using|wears|wearing|needs|on)"
+    rf" (?:an? |the |their )?(?:[\w-]+ )?"
+    rf"(?:{MEDICATION_NAME_EN}|{SUPPLEMENT_EN}|{_AID_EN})\b",
     _I,
 )
+
+
+# (…but not when it says the user has not: "Now I don't have asthma" is no condition had)
+_NOT_SO_EN = re.compile(r"\b(?:not|no longer|never|without)\b", _I)
 
 
 # (a statement of one clause, its end marks apart: "need a wheelchair" + ".")
@@ -3942,7 +4005,10 @@ def _read_into(
             and candidate.confidence <= OWN_WORDS_CONFIDENCE
             and not _diets_given_up(candidate.content, zh, found)
             and not says_need(candidate.content)
-            and _LASTING_EN.search(candidate.content) is None
+            and (
+                _LASTING_EN.search(candidate.content) is None
+                or _NOT_SO_EN.search(candidate.content) is not None
+            )
         ):
             # "Now I want pizza": a moment (but "Now I eat meat" ends a diet, and "Recently I
             # found out my son is allergic to eggs" keeps his need as said before)
