@@ -11,7 +11,8 @@
 - "…allergic to it and it's expensive" stored the remark with the need.
 - "…allergic to them too" stored nothing; a span of weeks kept moments ("For two weeks
   I've had the flu"); "Recently I've been taking metformin" stored nothing; a Chinese request
-  or note then "：" ("别放虾：我对海鲜过敏", "注意：我对鸡蛋过敏") lost the need.
+  or note then "：" ("别放虾：我对海鲜过敏", "注意：我对鸡蛋过敏") lost the need; "Since I
+  was a student, I can't afford it" (a reason) was read as a time.
 - "I garden, and fish." lost the hobby: a thing-word alone after a clause that names no thing
   is no item of a list.
 
@@ -168,3 +169,14 @@ def test_a_chinese_colon_before_someone_else_or_a_speaker_stores_nothing(said: s
 
 def test_chinese_line_breaks_before_a_colon_are_read_in_linear_time() -> None:
     candidates_from_text("别放虾" + "\n" * 30_000 + "：我对海鲜过敏。" + "。注意" * 5_000)
+
+
+@pytest.mark.parametrize(
+    "said", ["Since I was a student, I can't afford it.", "Since I was a student I got a discount."]
+)
+def test_since_i_was_a_student_giving_a_reason_is_no_time(said: str) -> None:
+    assert facts_after(said) == []
+
+
+def test_since_i_was_a_student_before_a_perfect_is_a_time() -> None:
+    assert any("vegan" in fact for fact in facts_after("Since I was a student I've been vegan."))

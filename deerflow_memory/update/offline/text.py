@@ -3233,6 +3233,12 @@ def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
     whether that time may be a moment (not a span), or ``None`` when it opens with none."""
     if (first := _EN_TIME_FIRST.match(sentence)) is None:
         return None
+    if (
+        first["span"] is not None
+        and _A_REASON_SPAN.match(first["span"])
+        and not first["i"].casefold().endswith(("'ve", "’ve", " have"))
+    ):
+        return None  # "Since I was a student, I can't afford it": a reason (attacker 348)
     # (its end marks apart first: matched in the pattern, a run of them was tried from each
     # of its marks, quadratic: "Now I need a wheelchair" + "." * 20_000 + "x", attacker 345)
     said_only = first["rest"].rstrip(".!…")
@@ -3276,6 +3282,8 @@ def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
 
 
 _WEEKS = re.compile(r"\bweeks?\b", _I)
+# (a span that may be a reason: "since I was a student" is a time only before "I've…")
+_A_REASON_SPAN = re.compile(r"(?:ever )?since I was (?:a )?student", _I)
 
 
 # What one uses or wears to live with a need ("Nowadays I wear hearing aids").
