@@ -124,3 +124,23 @@ def test_a_colon_after_a_request_parts_two_clauses(said: str, stored: list[str])
 )
 def test_a_chinese_request_for_the_dish_is_no_fact(said: str, stored: list[str]) -> None:
     assert [c.content for c in candidates_from_text(said)] == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "need"),
+    [
+        # attacker 348's forms: a request said with "don't add", an ellipsis between, more
+        # things after "and also", and another's clause or a remark after the reaction
+        ("Don't add walnuts, I'm allergic.", "User is allergic to walnuts"),
+        ("Do not put celery in it, I'm allergic.", "User is allergic to celery"),
+        ("No sesame... I'm allergic.", "User is allergic to sesame"),
+        ("No mango, I'm allergic to it and also kiwi.", "User is allergic to mango and also kiwi"),
+        ("No prawns, I'm allergic to them and so is my daughter.", "User is allergic to prawns"),
+        ("No lupin, I'm allergic to it and she's allergic to soy.", "User is allergic to lupin"),
+        ("No squid, I'm allergic to it and it makes me itch.", "User is allergic to squid"),
+    ],
+)
+def test_more_requests_and_what_follows_the_reaction(said: str, need: str) -> None:
+    stored = [c.content for c in candidates_from_text(said)]
+    assert need in stored
+    assert not any("she's" in fact or "so is" in fact for fact in stored)

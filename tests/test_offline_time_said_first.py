@@ -191,3 +191,35 @@ def test_a_status_and_a_need_said_after_a_time_are_each_a_fact() -> None:
         "User is now married",
         "User is allergic to hamsters",
     ]
+
+
+# Spans and times that still stored nothing after d44fd55 (attacker 348's list): "For years",
+# "Since then", "Since the accident", "As of today", "From now on"; in Chinese "这两年",
+# "从三月起", "从小".
+@pytest.mark.parametrize(
+    ("said", "thing"),
+    [
+        ("For decades I've had psoriasis.", "psoriasis"),
+        ("For a long while I've been pescatarian.", "pescatarian"),
+        ("Since then I have tinnitus.", "tinnitus"),
+        ("Since my stroke I use a walking frame.", "walking frame"),
+        ("As of today I'm teetotal.", "teetotal"),
+        ("From now on I'm vegetarian.", "vegetarian"),
+        ("这两年我一直吃素。", "吃素"),
+        ("从小我就对芒果过敏。", "芒果"),
+    ],
+)
+def test_more_spans_said_first_keep_the_fact(said: str, thing: str) -> None:
+    assert any(thing in fact for fact in facts_after(said))
+
+
+def test_a_new_home_from_today_replaces_the_old() -> None:
+    after = facts_after("I live in Bath.", "As of today I live in Wells.")
+    assert any("Wells" in fact for fact in after)
+    assert not any("Bath" in fact for fact in after)
+
+
+def test_a_new_chinese_home_from_a_month_on_replaces_the_old() -> None:
+    after = facts_after("我住在南京。", "从三月起我住在杭州。")
+    assert any("杭州" in fact for fact in after)
+    assert not any("南京" in fact for fact in after)

@@ -937,7 +937,7 @@ _ZH_CLAUSE_BREAK = re.compile(r"[，,；;：:]")
 # "Can't stand cilantro" starts with "can" but asks nothing ("can't" is a word of its own).
 _EN_QUESTION_START = re.compile(
     r"^(?:do|does|did|can|could|would|will|should|shall|is|are|am|was|were|have|has|what|how|why|"
-    r"where|when|who|whom|which|may|might)\b(?!['’]t\b)",
+    r"where|when|who|whom|which|may|might)\b(?!['’]t\b| not\b)",  # ("Do not add salt, I'm…")
     _I,
 )
 # A day or a week: a need said of one is no need of the user's (a need "for now" is one now).
@@ -1355,24 +1355,26 @@ _EN_BARE_REACTION = re.compile(
     r"\b(?P<head>(?:I'm|I am|Im) (?:(?:very|severely|deathly|really|super|highly|so|quite|badly|"
     r"mildly|seriously) )?(?:allergic|intolerant))(?: to (?:it|them|that|those|these|this|both)"
     # (and more things after it: "…, I'm allergic to them and eggs")
-    rf"(?P<more>(?:,? (?:and|or|plus|as well as)|,) (?:{NEED_THING_EN})"
+    rf"(?P<more>(?:,? (?:and also|and|or|plus|as well as)|,) (?:{NEED_THING_EN})"
     rf"(?:(?:,? (?:and|or)|,) (?:{NEED_THING_EN}))*)?)?"
     # ("…allergic to them too", "…to it as well": attacker 348)
     r"(?=\s*(?:[.!,;)~]|\b(?:lol|haha|btw|tbh|though|sadly|too|as well)\b|$)"
     # ("…and I hate squid"; "…and it's a shame" is a remark, said apart: attacker 348)
-    r"|\s+(?:and|but|so|plus)\s+(?:I|I'm|I've|my|(?P<remark>it's|that's|it is|that is))\s)",
+    r"|\s+(?:and|but|so|plus)\s+(?:I|I'm|I've|I'd|my|(?P<remark>it's|that's|it is|that is|it"
+    r"|so (?:is|are|does|do)|he|she|he's|she's|they|they're|we|we're))\s)",
     _I,
 )
 _EN_REQUEST_LEAVES_OUT = re.compile(
     r"\b(?:no|without|avoid(?:ing)?|leave (?:out|off)|leaving out|hold|skip|minus|exclud(?:e|ing)|"
-    r"free of|nothing with)\s+(?:the |any |all )?"
+    r"free of|nothing with|(?:don't|do not|never) (?:add|put|use|include|serve|give me))\s+"
+    r"(?:the |any |all )?"
     rf"(?P<x>(?:{NEED_THING_EN})(?:(?:,\s*(?:and |or )?|\s+(?:and|or)\s+)(?:{NEED_THING_EN}))*)\b"
     rf"|\b(?P<free>{NEED_THING_EN})[- ]free\b",
     _I,
 )
 _LEFT_OUT_LOOKS_BACK = 200  # characters: the sentence before, at most
 _SAID_AS_MANY = frozenset(("nut", "peanut", "tree nut", "egg", "cashew", "almond", "walnut"))
-_LEFT_OUT_STOP = re.compile(r"[.!?\n]")
+_LEFT_OUT_STOP = re.compile(r"[.!?\n]+")  # (a run is one stop: "No nuts... I'm allergic")
 
 
 # …and in Chinese: "不要放花生，我过敏", "别放香菜，我过敏" (also with a space between, not a
@@ -3218,14 +3220,20 @@ def _correction_frame(sentence: str, zh: bool, marker: bool) -> list[Candidate] 
 # may also be left out when no rule reads the clause with it ("Recently I have asthma").
 _EN_TIME_FIRST = re.compile(
     r"^(?:(?P<adv>now|currently|presently|these days|nowadays|at present|at the moment|right now"
-    rf"|recently|lately)|(?P<span>(?:ever )?since {SINCE_WHEN_EN}|as of {SINCE_WHEN_EN}"
+    r"|recently|lately|as of (?:now|today)|from now on|starting (?:today|now))"
+    rf"|(?P<span>(?:ever )?since (?:{SINCE_WHEN_EN}|then|forever|last (?:christmas|easter)"
+    r"|(?:the|my) (?:accident|surgery|operation|diagnosis|injury|stroke|transplant|pregnancy"
+    rf"|divorce|pandemic|crash|fall|heart attack))|as of {SINCE_WHEN_EN}"
+    r"|for (?:years|ages|decades|a long time|a while|a long while|some time)(?: now)?"
     r"|for (?:the (?:past|last) )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}"
     r"|a few|a couple of|several|many) (?:years?|months?|weeks?)(?: now)?"
     r"|(?:over|in|for) the (?:past|last) (?:few |couple of )?(?:years?|months?|weeks?)))"
     r"\s*,?\s+(?P<i>I(?:['’]m| am|['’]ve| have)?)\s+(?P<rest>\S.*)$",
     _I,
 )
-_EN_TIME_SAID_AS = {"now": "now", "recently": "recently", "lately": "recently"}
+_EN_TIME_SAID_AS = {"now": "now", "recently": "recently", "lately": "recently"} | dict.fromkeys(
+    ("as of now", "as of today", "from now on", "starting today", "starting now"), "now"
+)
 
 
 def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
@@ -3324,8 +3332,8 @@ _EN_ONE_CLAUSE_TIMED = re.compile(
 
 # …and in Chinese: "现在我住在上海", "目前我在腾讯工作", "现在我对芒果过敏", "最近我在学游泳"
 _ZH_TIME_FIRST = re.compile(
-    r"^(?P<time>现在|目前|如今|最近|近来|这几年|这些年|这段时间|这阵子|今年开始|从今年开始|去年开始|"
-    r"从去年开始|今年|去年)[，,]?\s*我(?!们)"
+    r"^(?P<time>现在|目前|如今|最近|近来|这几年|这些年|这两年|近几年|近年来|这段时间|这阵子|今年开始|"
+    r"从今年开始|去年开始|从去年开始|今年|去年|从小|从[^，,。！？我]{1,6}(?:起|开始))[，,]?\s*我(?!们)"
 )
 
 
