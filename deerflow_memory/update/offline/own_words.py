@@ -363,7 +363,10 @@ _EN_TO_ME = re.compile(
     # migraines knock me out": a time before what happens to the user)
     r"only|until|till|til)\b)"
     # a subject and a verb at least before "me"/"my": "schedule my workouts" is a request
-    r"[a-z][\w'-]*(?:\s+[\w'-]+){1,3}\s+(?:\w+\s+){0,4}?(?:me|my)\b",
+    # (not "I" among them: "For a moment I thought I lost my keys" is a statement the rules
+    # read or none; nor "my" before someone: "Since 2019 my son has asthma" is his)
+    r"[a-z][\w'-]*(?:\s+(?!I\b)[\w'-]+){1,3}\s+(?:(?!I\b)\w+\s+){0,4}?"
+    rf"(?:me\b|my\b(?!\s+(?:{_EN_PEOPLE})\b))",
     _I,
 )
 # "Coffee makes me happy": a feeling, not a fact ("…make me claustrophobic" is one).

@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from deerflow_memory.capture.kin import KIN_EN_OWNED
 from deerflow_memory.models import FactCategory, says_nothing
 from deerflow_memory.update.offline.vocabulary import (
     ADV_EN,
@@ -605,7 +606,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _need(rf"^I {ADV_EN}take (?P<v>[\w -]{{2,40}}?) (?:daily |every day |every morning |every night )?(?:for|to (?:manage|control|treat)) my (?:\w+ )?(?:{CONDITION_EN}|heart|blood pressure|thyroid|cholesterol|pain|back|joints|sleep|blood sugar)$", C.CONTEXT, 0.9),
     _need(rf"^my (?P<v>{BODY_EN}) (?:is|are|has been|have been|'s) {ADV_EN}(?:(?:a bit|quite|pretty|really|very|too|always|a little)\s+)*{BODY_STATE_EN}\b.*$", C.CONTEXT, 0.9),
     # reactions: "Penicillin gives me hives", "I get a rash from nickel", "I react badly to codeine"
-    _need(rf"^(?P<v>[\w' -]{{2,40}}?) (?:(?:always|usually|really|just|sometimes|tends? to|can)\s+)*(?:makes?|gives?|brings?(?: me)? out in|leaves?) (?:me|my(?: \w+){{1,2}}?) (?:out in )?(?P<s>{SYMPTOM_EN})\b.*$", C.CONTEXT, 0.9, None, _reaction, _reactor),
+    _need(rf"^(?P<v>[\w' -]{{2,40}}?) (?:(?:always|usually|really|just|sometimes|tends? to|can)\s+)*(?:makes?|gives?|brings?(?: me)? out in|leaves?) (?:me|my(?! (?:{KIN_EN_OWNED}|friends?|dog|cat|pets?)\b)(?: \w+){{1,2}}?) (?:out in )?(?P<s>{SYMPTOM_EN})\b.*$", C.CONTEXT, 0.9, None, _reaction, _reactor),
     _need(r"^(?P<v>[\w' -]{2,40}?) (?:(?:always|usually|really|just|sometimes|tends? to|can)\s+)*(?:triggers?|sets? off|aggravates?|worsens?|upsets?|irritates?|messes (?:up|with)|wrecks?) my (?:asthma|eczema|migraines?|allergies|hay fever|ibs|reflux|psoriasis|rosacea|sinuses|stomach|gut|skin|digestion|throat|tummy)\b.*$", C.CONTEXT, 0.9, None, _reaction, _reactor),
     _need(r"^(?P<v>[\w' -]{2,40}?) (?:(?:doesn't|don't|does not|do not) agree|disagrees?) with me$", C.CONTEXT, 0.9, None, _reaction, _reactor),
     _need(rf"^I {ADV_EN}(?:get|develop|come out in|break out in|break out with) (?P<s>{SYMPTOM_EN})(?: (?:on|all over) my \w+)? (?:from|after|around|with|when(?:ever)? I (?:eat|drink|touch|use|have|take|wear|smell|am around|'m around)|after (?:eating|drinking|touching|using|having|taking|wearing)) (?P<v>.+)$", C.CONTEXT, 0.9),

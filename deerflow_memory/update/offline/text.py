@@ -3331,6 +3331,9 @@ _EN_ONE_CLAUSE_TIMED = re.compile(
 
 
 # …and in Chinese: "现在我住在上海", "目前我在腾讯工作", "现在我对芒果过敏", "最近我在学游泳"
+# (the times said first that may be a moment: what only the own-words fallback reads after
+# them is none of the user's facts, "现在我吃晚饭", as in English)
+_ZH_MOMENT_TIMES = frozenset(("现在", "目前", "如今"))
 _ZH_TIME_FIRST = re.compile(
     r"^(?P<time>现在|目前|如今|最近|近来|这几年|这些年|这两年|近几年|近年来|这段时间|这阵子|今年开始|"
     r"从今年开始|去年开始|从去年开始|今年|去年|从小|从[^，,。！？我]{1,6}(?:起|开始))[，,]?\s*我(?!们)"
@@ -3937,8 +3940,9 @@ def _read_into(
         zh = zh and _EN_OPENING.match(outside) is None
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
     if zh:  # ("现在我住在上海": "我现在住在上海", as the rules read it)
+        first = _ZH_TIME_FIRST.match(sentence)
+        timed = first is not None and first["time"] in _ZH_MOMENT_TIMES  # ("现在我有个问题")
         sentence = _ZH_TIME_FIRST.sub(r"我\g<time>", sentence)
-        timed = False
     elif (time_first := _time_after_subject(sentence)) is not None:
         sentence, timed = time_first
     else:
