@@ -223,3 +223,19 @@ def test_a_new_chinese_home_from_a_month_on_replaces_the_old() -> None:
     after = facts_after("我住在南京。", "从三月起我住在杭州。")
     assert any("杭州" in fact for fact in after)
     assert not any("南京" in fact for fact in after)
+
+
+@pytest.mark.parametrize(
+    ("before", "later", "gone"),
+    [
+        # a withdrawal after a span is read with the span left out (the span kept, "User
+        # eats meat" stood beside "User no longer eats meat as of 2024", and "Since last
+        # month I no longer live in Paris" withdrew nothing: attacker 348)
+        ("I eat pork.", "As of 2025 I no longer eat pork.", "User eats pork"),
+        ("I live in Nantes.", "Since last month I no longer live in Nantes.", "Nantes"),
+        ("I'm keto.", "For a few months now I'm not keto anymore.", "keto"),
+    ],
+)
+def test_a_withdrawal_after_a_span_withdraws(before: str, later: str, gone: str) -> None:
+    assert any(gone in fact for fact in facts_after(before))
+    assert not any(gone in fact for fact in facts_after(before, later))

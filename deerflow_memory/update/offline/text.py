@@ -3255,7 +3255,10 @@ def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
     left_out = f"{first['i']} {first['rest']}"
     unread = 0  # (the way taken when no rule reads any)
     if (span := first["span"]) is not None:
-        ways = [f"{first['i']} {said_only} {span[0].lower()}{span[1:]}{end}"] if one_clause else []
+        # (a withdrawal is read with the time left out: "As of 2024 I no longer eat meat" kept
+        # "User eats meat" beside "…no longer eats meat as of 2024")
+        timed_too = one_clause and _WITHDRAWN_EN.search(said_only) is None
+        ways = [f"{first['i']} {said_only} {span[0].lower()}{span[1:]}{end}"] if timed_too else []
         ways.append(left_out)
     else:
         adverb = _EN_TIME_SAID_AS.get(first["adv"].casefold(), "currently")
@@ -3290,6 +3293,9 @@ def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
 
 
 _WEEKS = re.compile(r"\bweeks?\b", _I)
+_WITHDRAWN_EN = re.compile(
+    r"\b(?:no longer|any ?more|stopped|quit|gave up|have given up|'ve given up)\b", _I
+)
 # (a span that may be a reason: "since I was a student" is a time only before "I've…")
 _A_REASON_SPAN = re.compile(r"(?:ever )?since I was (?:a )?student", _I)
 
