@@ -1090,10 +1090,25 @@ def _undoes_withdrawal(text: str, reply: str) -> bool:
     text = without_invisible(text)
     if WITHDRAWAL_UNDONE.fullmatch(text) is None:
         return False
-    return not (_ASKS_SOMETHING.search(reply) and _AN_ANSWER.match(text))
+    if not (_ASKS_SOMETHING.search(reply) and _AN_ANSWER.match(text)):
+        return True
+    if (again := _SAID_AGAIN.search(text)) is None:
+        return False  # a bare "yes" answers the question
+    # "Yes I am" answers an "Are you…?", "Yes I do" a "Do you…?", "Yes, I'm still vegan" a
+    # question of what is still so ("Do you still avoid dairy?"); after another question
+    # ("Anything else?", "You're not vegan anymore?") it says the need again
+    if again["still"] or again["s"]:
+        return _ASKS_STILL.search(reply) is None
+    return (_ASKS_ARE if again["am"] else _ASKS_DO).search(reply) is None
 
 
 _ASKS_SOMETHING = re.compile(r"[?？]|吗")
+_SAID_AGAIN = re.compile(
+    r"\bI\s+(?P<s>still\s+)?(?:(?P<am>am)|do)\b|\b(?P<still>I'm\s+still|still\s+am)\b", re.I
+)
+_ASKS_ARE = re.compile(r"\b(?:are|aren't)\s+you\b|\byou(?:'re|\s+are)\b[^.!?]*\?", re.I)
+_ASKS_STILL = re.compile(r"\bstill\b", re.I)
+_ASKS_DO = re.compile(r"\b(?:do|does|did|don't|didn't)\s+you\b", re.I)
 _AN_ANSWER = re.compile(
     r"[\s(（—–-]*(?:(?:lol|haha|wait|oh|ok(?:ay)?)[,!.，]?\s*)*(?:yes|yeah|yep|I\s+wish|if\s+only)\b",
     re.I,

@@ -145,7 +145,9 @@ _QUOTE_LINE = re.compile(r"^[^\S\n]*>.*$", re.MULTILINE)
 _EMOJI_CHARS = "\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3"
 _EMOJI = re.compile(
     r"(?:(?P<owner>\b(?:my|your|his|her|its|our|their|the|an?) ?)"
-    r"|(?P<joined>\b(?:to|of|with|and|or|eat|drink|avoid|no|like|love|hate|enjoy|prefer) ?))"
+    r"|(?P<joined>\b(?:to|of|with|and|or|eat|drink|avoid|no|like|love|hate|enjoy|prefer) ?"
+    # (a comma after an emoji lists another: "allergic to 🍤, 🦀 and 🦞")
+    f"|(?<=[{_EMOJI_CHARS}]),\\s?))"
     f"(?P<emoji>[{EMOJI_THING}][{_EMOJI_CHARS}]*)"
     r"(?=\s*(?:[.,;:!?]|$|(?:is|are|was|were|has|have|had|'s|too|also|and|or|please|pls)\b))"
     f"|[{_EMOJI_CHARS}]+(?P<ends>(?=\\s*(?-i:I|I'm|I've|I'd|My)\\b))?",
@@ -154,7 +156,16 @@ _EMOJI = re.compile(
 
 
 def _emoji_said(match: re.Match[str]) -> str:
-    if (joined := match["joined"]) is not None and (thing := _thing_drawn(match["emoji"][0])):
+    joined = match["joined"]
+    if (
+        joined is not None
+        and joined[0] == ","
+        and not _LISTED_BEFORE.search(
+            match.string, max(0, match.start() - _LISTED_LOOKS_BACK), match.start()
+        )
+    ):
+        return ", "  # not a list after "to": "allergic to: 🥜, 🦐" is read as before
+    if joined is not None and (thing := _thing_drawn(match["emoji"][0])):
         return f"{joined.rstrip()} {thing}"  # "allergic to 🥜": "allergic to peanuts"
     word = match["owner"] or joined
     if word is not None:
@@ -164,12 +175,21 @@ def _emoji_said(match: re.Match[str]) -> str:
 
 
 _NEED_THING = re.compile(NEED_THING_EN, _I)
+# (what a comma lists after: "to 🍤", "to 🍤, 🦀"; read back a short way only)
+_LISTED_BEFORE = re.compile(
+    r"\b(?:to|of|with|and|or|eat|drink|avoid|no|like|love|hate|enjoy|prefer) ?"
+    f"[{EMOJI_THING}][{_EMOJI_CHARS}]*(?:,\\s?[{EMOJI_THING}][{_EMOJI_CHARS}]*)*$",
+    _I,
+)
+_LISTED_LOOKS_BACK = 80  # characters
 
 
 @functools.lru_cache(maxsize=256)
 def _thing_drawn(emoji: str) -> str | None:
     """The thing a need may name that ``emoji`` draws, by a word of its Unicode name read
     from its end ("PEANUTS", "GLASS OF MILK": milk, "CAT FACE": cat), or ``None``."""
+    if emoji in _DRAWS_ANOTHER:
+        return None
     words = unicodedata.name(emoji, "").casefold().split()
     for word in reversed(words):
         if _NEED_THING.fullmatch(word):  # ("🐱": "allergic to cats")
@@ -180,6 +200,12 @@ def _thing_drawn(emoji: str) -> str | None:
 
 
 _DRAWN_AS_MANY = frozenset(("egg", "cat", "dog", "crab", "horse"))
+# Emoji whose name holds a thing's word but that draw (or are said for) another: fishing (🎣),
+# a sport or ride (🏇, 🎠), a colour (🧡, 📙), ice cream, not cream (🍦, 🍨), wheat or hay
+# fever as often as rice (🌾): attacker 349
+_DRAWS_ANOTHER = frozenset(
+    "\U0001f3a3\U0001f3c7\U0001f3a0\U0001f9e1\U0001f4d9\U0001f366\U0001f368\U0001f33e"
+)
 
 
 # A terminator takes the closing brackets after it: "(I'm vegan.) Also…" ends at ".)".
@@ -1312,7 +1338,11 @@ _DIET_SHORT = re.compile(r"\b(?:GF|DF|NF)\b", _I)
 _DIET_SAID_SHORT = {"gf": "gluten-free", "df": "dairy-free", "nf": "nut-free"}
 _DESCRIBED = re.compile(
     r"\b(?P<i>(?:I'm|I am|Im) (?:(?:strictly|fully|mostly|also|totally|now|both) )?)"
-    r"(?P<items>[\w-]+(?:(?:,? and |, | & )[\w-]+){0,5})(?![\w'-])",
+    r"(?P<items>[\w-]+(?:(?:,? and |, | & )[\w-]+){0,5})(?![\w'-])"
+    # (the descriptions end there: not "I'm busy, GF wants to visit", "I'm home and GF is
+    # cooking", where GF is a girlfriend doing something: attacker 349)
+    r"(?=\s*(?:[.!?,;:()\n~-]|$|\b(?:too|now|lol|haha|also|since|because|bc|but|though|and|"
+    r"so|btw|as well|for|these days|again|anyway|tbh|actually|mostly|diet)\b))",
     _I,
 )
 _ITEM = re.compile(r"[\w-]+")
@@ -1355,13 +1385,14 @@ _EN_BARE_REACTION = re.compile(
     r"\b(?P<head>(?:I'm|I am|Im) (?:(?:very|severely|deathly|really|super|highly|so|quite|badly|"
     r"mildly|seriously) )?(?:allergic|intolerant))(?: to (?:it|them|that|those|these|this|both)"
     # (and more things after it: "…, I'm allergic to them and eggs")
-    rf"(?P<more>(?:,? (?:and also|and|or|plus|as well as)|,) (?:{NEED_THING_EN})"
+    # ("…allergic to it and to peanuts": attacker 349)
+    rf"(?P<more>(?:,? (?:and also|and|or|plus|as well as)|,) (?:to )?(?:{NEED_THING_EN})"
     rf"(?:(?:,? (?:and|or)|,) (?:{NEED_THING_EN}))*)?)?"
     # ("…allergic to them too", "…to it as well": attacker 348)
     r"(?=\s*(?:[.!,;)~]|\b(?:lol|haha|btw|tbh|though|sadly|too|as well)\b|$)"
     # ("…and I hate squid"; "…and it's a shame" is a remark, said apart: attacker 348)
     r"|\s+(?:and|but|so|plus)\s+(?:I|I'm|I've|I'd|my|(?P<remark>it's|that's|it is|that is|it"
-    r"|so (?:is|are|does|do)|he|she|he's|she's|they|they're|we|we're))\s)",
+    r"|so (?:is|are|does|do)|so's|he|she|he's|she's|they|they're|we|we're))\s)",
     _I,
 )
 _EN_REQUEST_LEAVES_OUT = re.compile(
@@ -3342,7 +3373,10 @@ _EN_ONE_CLAUSE_TIMED = re.compile(
 _ZH_MOMENT_TIMES = frozenset(("现在", "目前", "如今"))
 _ZH_TIME_FIRST = re.compile(
     r"^(?P<time>现在|目前|如今|最近|近来|这几年|这些年|这两年|近几年|近年来|这段时间|这阵子|今年开始|"
-    r"从今年开始|去年开始|从去年开始|今年|去年|从小|从[^，,。！？我]{1,6}(?:起|开始))[，,]?\s*我(?!们)"
+    r"从今年开始|去年开始|从去年开始|今年|去年|从小|从(?!明|下|后|未来|将来)[^，,。！？我]{1,6}(?:起|开始))"
+    # (the user, not "我们", "我妹妹", "我的狗": "从小我妹妹对花生过敏" is the sister's; not a time
+    # to come: "从下个月开始我住在上海" is no home yet)
+    rf"[，,]?\s*我(?!们|的|家|{KIN_ZH})"
 )
 
 
