@@ -33,9 +33,22 @@ from tests.test_quality_kinds import facts_after
         # past tense opened "now I…")
         ("I work at a bakery.", "I changed jobs, now I work at a library.", "library", "bakery"),
         ("I live in Derby.", "I moved, now I live in Tromsø.", "Tromsø", "Derby"),
+        # after a span said first, "lately" or "as of today" (d44fd55, 07102fd)
+        ("I live in Bath.", "Since June I live in Truro.", "Truro", "Bath"),
+        ("I live in Bath.", "As of 2025 I live in Penzance.", "Penzance", "Bath"),
+        ("I live in Bath.", "Lately I live in Exeter.", "Exeter", "Bath"),
+        ("I work at a pharmacy.", "For a few weeks now I work at a vet.", "vet", "pharmacy"),
+        ("I live in Bath.", "As of today I live in Wells.", "Wells", "Bath"),
+        ("我住在南京。", "从三月起我住在杭州。", "杭州", "南京"),
+        # a marital status said with a time ("Now I'm married", "I'm single again" stored
+        # nothing: the marital rule read no time word, so the old status stayed)
+        ("I'm engaged.", "Now I'm married.", "married", "engaged"),
+        ("I'm married.", "I'm separated now.", "separated", "married"),
+        ("I'm divorced.", "Currently I'm engaged to Priya.", "engaged", "divorced"),
+        ("I'm married.", "I'm single again.", "single", "married"),
     ],
 )
-def test_a_new_home_or_job_said_after_a_time_replaces_the_old(
+def test_a_new_value_said_after_a_time_replaces_the_old(
     before: str, later: str, kept: str, gone: str
 ) -> None:
     after = facts_after(before, later)
@@ -112,27 +125,19 @@ def test_someone_elses_need_with_an_apostrophe_is_not_the_users() -> None:
         ("These days I avoid nightshades.", "nightshades"),
         ("Currently I take levothyroxine.", "levothyroxine"),
         ("Nowadays I wear hearing aids.", "hearing aids"),
+        # spans and times that still stored nothing after d44fd55 (attacker 348's list)
+        ("For decades I've had psoriasis.", "psoriasis"),
+        ("For a long while I've been pescatarian.", "pescatarian"),
+        ("Since then I have tinnitus.", "tinnitus"),
+        ("Since my stroke I use a walking frame.", "walking frame"),
+        ("As of today I'm teetotal.", "teetotal"),
+        ("From now on I'm vegetarian.", "vegetarian"),
+        ("这两年我一直吃素。", "吃素"),
+        ("从小我就对芒果过敏。", "芒果"),
     ],
 )
 def test_a_need_after_recently_or_a_span_is_stored(said: str, thing: str) -> None:
     assert any(thing in fact for fact in facts_after(said))
-
-
-@pytest.mark.parametrize(
-    ("before", "later", "kept", "gone"),
-    [
-        ("I live in Bath.", "Since June I live in Truro.", "Truro", "Bath"),
-        ("I live in Bath.", "As of 2025 I live in Penzance.", "Penzance", "Bath"),
-        ("I live in Bath.", "Lately I live in Exeter.", "Exeter", "Bath"),
-        ("I work at a pharmacy.", "For a few weeks now I work at a vet.", "vet", "pharmacy"),
-    ],
-)
-def test_a_new_home_or_job_after_a_span_replaces_the_old(
-    before: str, later: str, kept: str, gone: str
-) -> None:
-    after = facts_after(before, later)
-    assert any(kept in fact for fact in after)
-    assert not any(gone in fact for fact in after)
 
 
 def test_a_span_said_first_is_kept_with_the_fact() -> None:
@@ -167,62 +172,11 @@ def test_since_giving_a_reason_is_no_time(said: str, fact: str) -> None:
     assert any(stored.startswith(fact) for stored in facts_after(said))
 
 
-# "Now I'm married", "I'm divorced now", "I'm single again" stored nothing (the marital
-# rule read no time word), so a change of status kept the old one.
-@pytest.mark.parametrize(
-    ("before", "later", "kept", "gone"),
-    [
-        ("I'm engaged.", "Now I'm married.", "married", "engaged"),
-        ("I'm married.", "I'm separated now.", "separated", "married"),
-        ("I'm divorced.", "Currently I'm engaged to Priya.", "engaged", "divorced"),
-        ("I'm married.", "I'm single again.", "single", "married"),
-    ],
-)
-def test_a_marital_status_said_with_a_time_replaces_the_old(
-    before: str, later: str, kept: str, gone: str
-) -> None:
-    after = facts_after(before, later)
-    assert any(kept in fact for fact in after)
-    assert not any(gone in fact for fact in after)
-
-
 def test_a_status_and_a_need_said_after_a_time_are_each_a_fact() -> None:
     assert facts_after("Now I'm married and allergic to hamsters.") == [
         "User is now married",
         "User is allergic to hamsters",
     ]
-
-
-# Spans and times that still stored nothing after d44fd55 (attacker 348's list): "For years",
-# "Since then", "Since the accident", "As of today", "From now on"; in Chinese "这两年",
-# "从三月起", "从小".
-@pytest.mark.parametrize(
-    ("said", "thing"),
-    [
-        ("For decades I've had psoriasis.", "psoriasis"),
-        ("For a long while I've been pescatarian.", "pescatarian"),
-        ("Since then I have tinnitus.", "tinnitus"),
-        ("Since my stroke I use a walking frame.", "walking frame"),
-        ("As of today I'm teetotal.", "teetotal"),
-        ("From now on I'm vegetarian.", "vegetarian"),
-        ("这两年我一直吃素。", "吃素"),
-        ("从小我就对芒果过敏。", "芒果"),
-    ],
-)
-def test_more_spans_said_first_keep_the_fact(said: str, thing: str) -> None:
-    assert any(thing in fact for fact in facts_after(said))
-
-
-def test_a_new_home_from_today_replaces_the_old() -> None:
-    after = facts_after("I live in Bath.", "As of today I live in Wells.")
-    assert any("Wells" in fact for fact in after)
-    assert not any("Bath" in fact for fact in after)
-
-
-def test_a_new_chinese_home_from_a_month_on_replaces_the_old() -> None:
-    after = facts_after("我住在南京。", "从三月起我住在杭州。")
-    assert any("杭州" in fact for fact in after)
-    assert not any("南京" in fact for fact in after)
 
 
 @pytest.mark.parametrize(

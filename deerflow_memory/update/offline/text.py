@@ -174,7 +174,6 @@ def _emoji_said(match: re.Match[str]) -> str:
     return ". " if match["ends"] is not None else " "
 
 
-_NEED_THING = re.compile(NEED_THING_EN, _I)
 # (what a comma lists after: "to 🍤", "to 🍤, 🦀"; read back a short way only)
 _LISTED_BEFORE = re.compile(
     r"\b(?:to|of|with|and|or|eat|drink|avoid|no|like|love|hate|enjoy|prefer) ?"
@@ -192,9 +191,9 @@ def _thing_drawn(emoji: str) -> str | None:
         return None
     words = unicodedata.name(emoji, "").casefold().split()
     for word in reversed(words):
-        if _NEED_THING.fullmatch(word):  # ("🐱": "allergic to cats")
+        if _KNOWN_THING.match(word):  # ("🐱": "allergic to cats")
             return f"{word}s" if word in _DRAWN_AS_MANY else word
-        if _NEED_THING.fullmatch(many := f"{word}s"):  # ("🌰": "chestnuts")
+        if _KNOWN_THING.match(many := f"{word}s"):  # ("🌰": "chestnuts")
             return many
     return None
 
