@@ -193,3 +193,18 @@ def test_a_status_and_a_need_said_after_a_time_are_each_a_fact() -> None:
 def test_a_withdrawal_after_a_span_withdraws(before: str, later: str, gone: str) -> None:
     assert any(gone in fact for fact in facts_after(before))
     assert not any(gone in fact for fact in facts_after(before, later))
+
+
+@pytest.mark.parametrize(
+    ("before", "later", "gone"),
+    [
+        # a habit said over with its verb and thing ("I stopped smoking cigars" withdrew
+        # nothing: the verb stayed in the thing withdrawn, "smoking cigars")
+        ("I smoke cigarillos.", "I stopped smoking cigarillos.", "cigarillos"),
+        ("I vape menthol pods.", "I quit vaping menthol pods.", "menthol"),
+        ("I play squash.", "Since June I've stopped playing squash.", "squash"),
+    ],
+)
+def test_a_habit_stopped_with_its_verb_is_withdrawn(before: str, later: str, gone: str) -> None:
+    assert any(gone in fact for fact in facts_after(before))
+    assert not any(gone in fact for fact in facts_after(before, later))

@@ -207,7 +207,8 @@ _ZH_STUDENT_OF = {"大学": "大学生", "研究生": "研究生", "硕士": "�
 _RETRACT_STEMS = {"素食者": "素", "素食主义者": "素", "吃素": "素", "素食": "素"}
 # "I'm no longer on a keto diet" withdraws "keto"; "I gave up on learning the piano", "piano".
 _EN_VALUE_EDGES = re.compile(
-    r"^(?:(?:on|into|doing|following|using|taking|learning|playing|being|a fan of|going to|going|attending|"
+    r"^(?:(?:on|into|doing|following|using|taking|learning|playing|smoking|drinking|eating|vaping|being|"
+    r"a fan of|going to|going|attending|"
     r"visiting|watching|listening to|seeing)\s+(?:an?\s+|the\s+|my\s+)?)+|\s+diet$",
     _I,
 )
