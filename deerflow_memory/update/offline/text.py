@@ -1321,7 +1321,7 @@ def _prepare(text: str) -> str:
     if ";" in text:
         text = _SEMICOLON_RUN.sub(_semicolon_list, text)
     text = text.replace("’", "'").replace("‘", "'")
-    if ":" in text:
+    if ":" in text or "：" in text:
         text = _REQUEST_THEN_COLON.sub(r"\g<lead>\g<request>, ", text)
     if "：" in text:
         text = _ZH_REQUEST_THEN_COLON.sub(r"\g<lead>\g<request>，", text)
@@ -1337,7 +1337,7 @@ _DIET_SHORT = re.compile(r"\b(?:GF|DF|NF)\b", _I)
 _DIET_SAID_SHORT = {"gf": "gluten-free", "df": "dairy-free", "nf": "nut-free"}
 _DESCRIBED = re.compile(
     r"\b(?P<i>(?:I'm|I am|Im) (?:(?:strictly|fully|mostly|also|totally|now|both) )?)"
-    r"(?P<items>[\w-]+(?:(?:,? and |, | & )[\w-]+){0,5})(?![\w'-])"
+    r"(?P<items>[\w-]+(?:(?:,? and |, | & | ?/ ?)[\w-]+){0,5})(?![\w'-])"
     # (the descriptions end there: not "I'm busy, GF wants to visit", "I'm home and GF is
     # cooking", where GF is a girlfriend doing something: attacker 349)
     r"(?=\s*(?:[.!?,;:()\n~-]|$|\b(?:too|now|lol|haha|also|since|because|bc|but|though|and|"
@@ -1349,7 +1349,13 @@ _ITEM = re.compile(r"[\w-]+")
 
 def _diets_said_in_full(described: re.Match[str]) -> str:
     items = _ITEM.sub(lambda m: _DIET_SAID_SHORT.get(m[0].casefold(), m[0]), described["items"])
-    return described["i"] + items
+    if items == described["items"]:
+        return described.group()  # (no diet said short among them: "I'm happy/sad" as said)
+    # (a slash lists them too: "I'm GF/DF/NF" stored nothing, helper 351)
+    return described["i"] + _SLASH.sub(", ", items)
+
+
+_SLASH = re.compile(r" ?/ ?")
 
 
 # A request, a colon, then what the user says of themself ("Hold the mayo: I'm allergic to
@@ -1359,8 +1365,10 @@ _REQUEST_THEN_COLON = re.compile(
     # (the space before kept; a run of line breaks is not tried from each: attacker 348)
     r"(?:^|(?<=[.!?\n]))(?P<lead>[^\S\n]*)"
     r"(?P<request>(?:please\s+|pls\s+)?(?:no|hold|skip|leave|without|don't|do not"
-    r"|make|go easy on|easy on|nothing with|cut|keep|avoid)\b[^:.!?\n]{0,80}?)[^\S\n]*:[^\S\n]+"
-    r"(?=I(?:'m| am|'ve| have)?\s)",
+    r"|make|go easy on|easy on|nothing with|cut|keep|avoid)\b[^:：.!?\n]{0,80}?)[^\S\n]*"
+    # (a full-width colon, a run of them, or none of a space or a line break after:
+    # "No nuts：I'm allergic", "No sesame:: I'm allergic", "No nuts:\nI'm allergic": helper 351)
+    r"[:：]+\s*(?=I(?:'m| am|'ve| have)?\s)",
     _I,
 )
 
@@ -1388,7 +1396,8 @@ _EN_BARE_REACTION = re.compile(
     rf"(?P<more>(?:,? (?:and also|and|or|plus|as well as)|,) (?:to )?(?:{NEED_THING_EN})"
     rf"(?:(?:,? (?:and|or)|,) (?:{NEED_THING_EN}))*)?)?"
     # ("…allergic to them too", "…to it as well": attacker 348)
-    r"(?=\s*(?:[.!,;)~]|\b(?:lol|haha|btw|tbh|though|sadly|too|as well)\b|$)"
+    # (or a line break: "No shrimp, I'm allergic\nThanks for checking": helper 351)
+    r"(?=\s*(?:[.!,;)~\n]|\b(?:lol|haha|btw|tbh|though|sadly|too|as well)\b|$)"
     # ("…and I hate squid"; "…and it's a shame" is a remark, said apart: attacker 348)
     r"|\s+(?:and|but|so|plus)\s+(?:I|I'm|I've|I'd|my|(?P<remark>it's|that's|it is|that is|it"
     r"|so (?:is|are|does|do)|so's|he|she|he's|she's|they|they're|we|we're))\s)",
