@@ -974,7 +974,9 @@ _EN_SHORT_TERM = re.compile(rf"\b(?:{_EN_A_DAY}|right now|at the moment|for now)
 # (nor is a need over "for now": "I don't eat vegan anymore for now")
 _EN_A_MOMENT = re.compile(rf"\b(?:{_EN_A_DAY}|anymore|any more|no longer)\b", _I)
 _ZH_SHORT_TERM = re.compile(
-    r"今天|今晚|明天|后天|昨天|今早|下周|下星期|下礼拜|这周|本周|这个周末|这周末|待会|一会儿|马上|现在就|刚才|"
+    # (not "从今天起/开始", from today on: "从今天起我吃素" lost the diet, as "As of today I'm
+    # vegan" did not: helper 351)
+    r"(?<!从)今天|从今天(?!起|开始)|今晚|明天|后天|昨天|今早|下周|下星期|下礼拜|这周|本周|这个周末|这周末|待会|一会儿|马上|现在就|刚才|"
     r"刚刚|此刻|这次|这一次|这趟"
 )
 # What a clause may end with that is not part of its fact: words of the moment ("too",
@@ -1400,7 +1402,10 @@ _EN_BARE_REACTION = re.compile(
     r"(?=\s*(?:[.!,;)~\n]|\b(?:lol|haha|btw|tbh|though|sadly|too|as well)\b|$)"
     # ("…and I hate squid"; "…and it's a shame" is a remark, said apart: attacker 348)
     r"|\s+(?:and|but|so|plus)\s+(?:I|I'm|I've|I'd|my|(?P<remark>it's|that's|it is|that is|it"
-    r"|so (?:is|are|does|do)|so's|he|she|he's|she's|they|they're|we|we're))\s)",
+    r"|so (?:is|are|does|do)|so's|he|she|he's|she's|they|they're|we|we're))\s"
+    # (or a thing more said on: "…allergic to them and kiwi fruit", "…to them & kiwi (bad)",
+    # left as said after the thing left out: both needs were lost, helper 351)
+    rf"|\s+(?:and|&|plus|or)\s+(?:to )?(?:{NEED_THING_EN})\b)",
     _I,
 )
 _EN_REQUEST_LEAVES_OUT = re.compile(
