@@ -93,7 +93,10 @@ def test_today_alone_is_still_a_day(said: str) -> None:
             "Skip the prawns, I'm allergic to them and kiwi fruit.",
             "User is allergic to prawns and kiwi fruit",
         ),
-        ("Hold the walnuts, I'm allergic to them & sesame.", "User is allergic to walnuts & sesame"),
+        (
+            "Hold the walnuts, I'm allergic to them & sesame.",
+            "User is allergic to walnuts & sesame",
+        ),
         (
             "No lobster please, I'm allergic to it and mango (badly).",
             "User is allergic to lobster and mango (badly)",
