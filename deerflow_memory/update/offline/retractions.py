@@ -793,7 +793,9 @@ WITHDRAWAL_UNDONE = re.compile(
     rf"{_LAUGHS})?"
     r"|(?:yes|yeah|yep)(?:[\s,，!.！。~～]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am)"
     rf"{_LAUGHS})?)"
-    r"[\s)）.!！。~～]*",
+    r"[\s)）.!！。~～]*"
+    # (a thanks after it: "Yes I am. Thanks", "Just kidding, thanks!": helper 351)
+    r"(?:[,，]?\s*(?:thanks?(?: you)?|thx|ty|cheers|谢谢)[\s.!！。~～]*)?",
     _I,
 )
 # What joins a clause to another: "not anymore" after a sentence of two clauses ("I'm allergic

@@ -1292,6 +1292,17 @@ _TOLD_AFTER = re.compile(
 _NUL_BREAK = re.compile(r"\x00+(?=[A-Z\-*•]|我|本人)")
 
 
+# Stars of markdown emphasis next to a word ("**I'm vegan**", "I'm *vegan*": nothing was
+# stored, and "allergic to **peanuts**" kept the stars); not a star between spaces ("5 * 3")
+_EMPHASIS = re.compile(r"(?<![\w*])\*{1,3}(?=[^\s*])|(?<=[^\s*])\*{1,3}(?![\w*])")
+# Full-width ASCII letters and digits as the ASCII ones (NFKC's mapping of these only: the
+# full-width marks Chinese is written with stay)
+_FULL_WIDTH_ASCII = {
+    code: code - 0xFEE0
+    for code in (*range(0xFF10, 0xFF1A), *range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B))
+}
+
+
 def _prepare(text: str) -> str:
     # read as stored ("so\u00adba" is "soba"); a NUL before what starts a line parts two as a
     # line break does ("I'm vegan.\x00I live in Ghent" was one garbled fact; "pea\x00nuts" stays)
@@ -1307,6 +1318,9 @@ def _prepare(text: str) -> str:
     if _PRODUCT_LABEL.search(text):
         text = _LABEL_ALLERGENS.sub("Contains", text)
     text = lists_read(_zh_unwrapped(text))  # (a bulleted line is no line that goes on)
+    if "*" in text:  # markdown emphasis says the same without its stars ("**I'm vegan**")
+        text = _EMPHASIS.sub("", text)
+    text = text.translate(_FULL_WIDTH_ASCII)  # ("Ｉ'm ＧＦ": the letters typed full-width)
     text = _TOLD_AFTER.sub(r"\g<who> says \g<said>", text)
     text = _WRAPPED.sub(lambda m: f"{m['end'] or ''} ", text)
     text = _QUOTED.sub(" ", text)
@@ -1418,7 +1432,8 @@ _EN_REQUEST_LEAVES_OUT = re.compile(
 )
 _LEFT_OUT_LOOKS_BACK = 200  # characters: the sentence before, at most
 _SAID_AS_MANY = frozenset(("nut", "peanut", "tree nut", "egg", "cashew", "almond", "walnut"))
-_LEFT_OUT_STOP = re.compile(r"[.!?\n]+")  # (a run is one stop: "No nuts... I'm allergic")
+# (a run is one stop, spaced or not: "No nuts... I'm allergic", "No sesame. . . I'm allergic")
+_LEFT_OUT_STOP = re.compile(r"[.!?\n](?:[^\S\n]*[.!?\n])*")
 
 
 # …and in Chinese: "不要放花生，我过敏", "别放香菜，我过敏" (also with a space between, not a
@@ -3272,7 +3287,7 @@ _EN_TIME_FIRST = re.compile(
     r"|for (?:the (?:past|last) )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}"
     r"|a few|a couple of|several|many) (?:years?|months?|weeks?)(?: now)?"
     r"|(?:over|in|for) the (?:past|last) (?:few |couple of )?(?:years?|months?|weeks?)))"
-    r"\s*,?\s+(?P<i>I(?:['’]m| am|['’]ve| have)?)\s+(?P<rest>\S.*)$",
+    r"\s*[,，:]?\s+(?P<i>I(?:['’]m| am|['’]ve| have)?)\s+(?P<rest>\S.*)$",
     _I,
 )
 _EN_TIME_SAID_AS = {"now": "now", "recently": "recently", "lately": "recently"} | dict.fromkeys(
@@ -3302,7 +3317,8 @@ def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
         # (a withdrawal is read with the time left out: "As of 2024 I no longer eat meat" kept
         # "User eats meat" beside "…no longer eats meat as of 2024")
         timed_too = one_clause and _WITHDRAWN_EN.search(said_only) is None
-        ways = [f"{first['i']} {said_only} {span[0].lower()}{span[1:]}{end}"] if timed_too else []
+        said_after = span.lower() if span.isupper() else f"{span[0].lower()}{span[1:]}"
+        ways = [f"{first['i']} {said_only} {said_after}{end}"] if timed_too else []
         ways.append(left_out)
     else:
         adverb = _EN_TIME_SAID_AS.get(first["adv"].casefold(), "currently")
@@ -3389,7 +3405,7 @@ _ZH_TIME_FIRST = re.compile(
     r"从今年开始|去年开始|从去年开始|今年|去年|从小|从(?!明|下|后|未来|将来)[^，,。！？我]{1,6}(?:起|开始))"
     # (the user, not "我们", "我妹妹", "我的狗": "从小我妹妹对花生过敏" is the sister's; not a time
     # to come: "从下个月开始我住在上海" is no home yet)
-    rf"[，,]?\s*我(?!们|的|家|{KIN_ZH})"
+    rf"[，,：:]?\s*我(?!们|的|家|{KIN_ZH})"
 )
 
 
