@@ -41,3 +41,16 @@ def test_a_drawn_taste_keeps_every_thing() -> None:
 def test_a_drawn_pet_before_a_verb_is_still_someone_else() -> None:
     # (the owner's emoji stays the subject: the cat's need is not the user's)
     assert not any("allergic" in fact for fact in facts_after("My 🐶 is allergic to chicken."))
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a drawn thing with more said after it (the emoji was dropped as decoration, which
+        # left "User has been allergic to for years": attacker 349)
+        ("I've been allergic to 🦐 since I was nine.", "User has been allergic to shrimp"),
+        ("I avoid 🥛 most days.", "User avoids milk most days"),
+    ],
+)
+def test_a_drawn_thing_with_more_after_it_is_said(said: str, stored: str) -> None:
+    assert any(fact.startswith(stored) for fact in facts_after(said))

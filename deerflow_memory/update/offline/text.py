@@ -143,14 +143,20 @@ _QUOTE_LINE = re.compile(r"^[^\S\n]*>.*$", re.MULTILINE)
 # stored "allergic to and walnuts". Anywhere else it decorates ("My ✨ doctor says…", "and
 # 😅 I'm…", "…shellfish and 😂": attacker 331).
 _EMOJI_CHARS = "\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3"
+_BEFORE_I = r"(?=\s*(?-i:I|I'm|I've|I'd|My)\b)"
+_THING_ENDS = (
+    r"(?=\s*(?:[.,;:!?]|$|(?:is|are|was|were|has|have|had|'s|too|also|and|or|please|pls)\b))"
+)
 _EMOJI = re.compile(
     r"(?:(?P<owner>\b(?:my|your|his|her|its|our|their|the|an?) ?)"
     r"|(?P<joined>\b(?:to|of|with|and|or|eat|drink|avoid|no|like|love|hate|enjoy|prefer) ?"
     # (a comma after an emoji lists another: "allergic to 🍤, 🦀 and 🦞")
     f"|(?<=[{_EMOJI_CHARS}]),\\s?))"
     f"(?P<emoji>[{EMOJI_THING}][{_EMOJI_CHARS}]*)"
-    r"(?=\s*(?:[.,;:!?]|$|(?:is|are|was|were|has|have|had|'s|too|also|and|or|please|pls)\b))"
-    f"|[{_EMOJI_CHARS}]+(?P<ends>(?=\\s*(?-i:I|I'm|I've|I'd|My)\\b))?",
+    # (what may follow a thing: after an owner it must, after a joining word it may not, and
+    # then only a thing drawn is said: "allergic to 🥜 for years" lost the peanuts)
+    f"(?(owner){_THING_ENDS}|(?P<fits>{_THING_ENDS})?)"
+    f"|[{_EMOJI_CHARS}]+(?P<ends>{_BEFORE_I})?",
     _I,
 )
 
@@ -167,6 +173,9 @@ def _emoji_said(match: re.Match[str]) -> str:
         return ", "  # not a list after "to": "allergic to: 🥜, 🦐" is read as before
     if joined is not None and (thing := _thing_drawn(match["emoji"][0])):
         return f"{joined.rstrip()} {thing}"  # "allergic to 🥜": "allergic to peanuts"
+    if joined is not None and match["fits"] is None:  # no thing said: the emoji decorates
+        ends = _ENDS_HERE.match(match.string, match.end()) is not None
+        return f"{joined.rstrip()}{'. ' if ends else ' '}"
     word = match["owner"] or joined
     if word is not None:
         return f"{word.rstrip()} {match['emoji']}"
@@ -174,6 +183,7 @@ def _emoji_said(match: re.Match[str]) -> str:
     return ". " if match["ends"] is not None else " "
 
 
+_ENDS_HERE = re.compile(_BEFORE_I)
 # (what a comma lists after: "to 🍤", "to 🍤, 🦀"; read back a short way only)
 _LISTED_BEFORE = re.compile(
     r"\b(?:to|of|with|and|or|eat|drink|avoid|no|like|love|hate|enjoy|prefer) ?"
