@@ -67,7 +67,7 @@ USED = textwrap.dedent(
     """
 )
 # The main thread ends in ONE long sleep: only a signal the kernel gives it ends it.
-ASLEEP = USED + 'print("ready", flush=True)\ntime.sleep(60)\n'
+ASLEEP = USED + 'print("ready", flush=True)\ntime.sleep(600)\n'
 # The main thread blocks SIGTERM for a moment, as glibc does while it creates a
 # thread, and signals its own process: no other thread may take the signal, so it
 # stays pending (and the handler, which would run at the next bytecode if one had,
@@ -81,7 +81,7 @@ BLOCKED = USED + textwrap.dedent(
         shared = next(int(line.split()[1], 16) for line in status if line.startswith("ShdPnd:"))
     print("pending" if shared & (1 << (signal.SIGTERM - 1)) else "taken", flush=True)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
-    time.sleep(60)
+    time.sleep(600)
     """
 )
 
@@ -129,9 +129,10 @@ def test_sigterm_ends_one_long_sleep_of_the_main_thread_and_drains(tmp_path: Pat
             assert child.stdout.readline().strip() == "ready", child.communicate()[1][-2000:]
             open_at_signal[child.pid] = _open_threads(child.pid)
             child.send_signal(signal.SIGTERM)
-        # Before the 60 s sleep would end by itself (the margin is for a loaded machine: 15 s
-        # ran out once while other jobs held both cores).
-        codes = [child.wait(timeout=45) for child in children]
+        # Long before the 600 s sleep would end by itself: a child the signal did not wake
+        # runs into the timeout, one it woke is done after its drain however loaded the
+        # machine (15 s, then 45 s, ran out while other jobs held both cores).
+        codes = [child.wait(timeout=300) for child in children]
     finally:
         for child in children:
             if child.poll() is None:
@@ -146,7 +147,7 @@ def test_sigterm_ends_one_long_sleep_of_the_main_thread_and_drains(tmp_path: Pat
 def test_while_the_main_thread_blocks_sigterm_no_other_thread_takes_it(tmp_path: Path) -> None:
     child = _start(BLOCKED, tmp_path)
     try:
-        out, err = child.communicate(timeout=60)
+        out, err = child.communicate(timeout=300)  # (long before the sleep ends by itself)
     finally:
         if child.poll() is None:
             child.kill()
