@@ -98,6 +98,7 @@ DEMO_USER = "demo-traveller"
 DEMO_THREADS = ("demo-session-1", "demo-session-2")
 # Threads whose facts count as the demo's own (session-N: demos before 2026-12).
 _DEMO_SOURCES = frozenset({*DEMO_THREADS, "session-1", "session-2"})
+_DEFAULT_AGENT = "(default agent)"  # how every command shows the agent of no name
 
 
 DESCRIPTION = """\
@@ -668,7 +669,7 @@ def _no_memory(
         others = sorted(f"agent {_shown(a)}" if a else "the default agent" for a in names)
         kept = _kept(len(letters), f" of theirs for {', '.join(others[:3])}")
     stored = list(storage.list_documents())
-    agents = sorted(a or "(default agent)" for u, a in stored if u == user)
+    agents = sorted(a or _DEFAULT_AGENT for u, a in stored if u == user)
     if agents:  # the user is there, under other agents: name those
         kept = f"; {kept}" if kept else ""
         return f"no memory for {whose} in {_where(config, tenant)}{kept}; {_first(agents, 'agent')}"
@@ -713,7 +714,7 @@ def _no_agent(storage: MemoryStorage, config: MemoryConfig, agent: str, tenant: 
     stored = list(storage.list_documents())
     if not stored:
         return _nothing_stored(config, tenant)
-    agents = sorted({a or "(default agent)" for _, a in stored})
+    agents = sorted({a or _DEFAULT_AGENT for _, a in stored})
     return f"no memory of agent {agent!r} in {_where(config, tenant)}; {_first(agents, 'agent')}"
 
 
@@ -746,7 +747,7 @@ def _cmd_list(args: argparse.Namespace, console: Console) -> int:
     else:
         for user_id, agent_name in documents:
             # Written as is: tab-separated for scripts (rich would expand the tab).
-            console.file.write(f"{user_id}\t{agent_name or '(default agent)'}\n")
+            console.file.write(f"{user_id}\t{agent_name or _DEFAULT_AGENT}\n")
     if nothing is not None:  # a mistyped --root must not look like "no users yet" without a word
         raise CommandFailed(nothing)
     return 0
@@ -824,11 +825,13 @@ def _cmd_stats(args: argparse.Namespace, console: Console) -> int:
         table.add_column(column)
     for s in stats:
         if s.error:
-            table.add_row(Text(s.user_id), Text(s.agent_name or "-"), Text(f"error: {s.error}"))
+            table.add_row(
+                Text(s.user_id), Text(s.agent_name or _DEFAULT_AGENT), Text(f"error: {s.error}")
+            )
             continue
         table.add_row(
             Text(s.user_id),
-            Text(s.agent_name or "-"),
+            Text(s.agent_name or _DEFAULT_AGENT),
             str(s.facts),
             Text(", ".join(f"{k} {v}" for k, v in s.by_category.items()) or "-"),
             f"{s.never_injected} ({s.never_injected_share:.0%})",
@@ -1407,7 +1410,7 @@ def _cmd_pending(args: argparse.Namespace, console: Console) -> int:
         table.add_row(
             x.id,
             Text(x.user_id),
-            Text(x.agent_name or "-"),
+            Text(x.agent_name or _DEFAULT_AGENT),
             Text(x.thread_id),
             str(x.attempts),
             x.last_attempt_at,

@@ -124,3 +124,14 @@ def test_export_onto_a_folder_names_the_path_once(
     status, _, err = run(capsys, "--root", str(root), "export", "--user", "ann", "-o", folder)
     assert_one_error_line(status, err, f"cannot write {folder}: ")
     assert err.count(folder) == 1 and status == 2
+
+
+def test_stats_names_the_default_agent_as_list_and_show_do(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # (stats showed "-" where list and show say "(default agent)": newcomer 350)
+    status, out, _ = run(capsys, "--root", str(root), "stats")
+    assert status == 0
+    assert "(default agent)" in out and "ann" in out
+    status, out, _ = run(capsys, "--root", str(root), "list")
+    assert status == 0 and "(default agent)" in out
