@@ -1429,7 +1429,14 @@ _EN_BARE_REACTION = re.compile(
     r"|so (?:is|are|does|do)|so's|he|she|he's|she's|they|they're|we|we're))\s"
     # (or a thing more said on: "…allergic to them and kiwi fruit", "…to them & kiwi (bad)",
     # left as said after the thing left out: both needs were lost, helper 351)
-    rf"|\s+(?:and|&|plus|or)\s+(?:to )?(?:{NEED_THING_EN})\b)",
+    rf"|\s+(?:and|&|plus|or)\s+(?:to )?(?:{NEED_THING_EN})\b"
+    # (the things end the clause, a word such as "fruit" at most after them: not "…to them and
+    # eggs are fine", "…and milk is okay", where the thing said on is no need: helper 352)
+    rf"(?:(?:\s*,|\s+(?:and|&|or))\s+(?:{NEED_THING_EN})\b)*(?:[^\S\n]+[\w-]+)?"
+    r"(?=\s*(?:[.!,;()~\n]|\b(?:lol|haha|btw|tbh|though|sadly|too|as well|also)\b|$))"
+    # (a thing said on with a verb of its own is a remark, said apart: "…and eggs are fine")
+    rf"|\s+(?:and|but|&|plus)\s+(?P<thing_remark>(?:{NEED_THING_EN})\s+(?:is|are|was|were|isn't"
+    r"|aren't|seems?|makes?|gives?|does|do|doesn't|don't|'s)\b))",
     _I,
 )
 _EN_REQUEST_LEAVES_OUT = re.compile(
@@ -1523,7 +1530,8 @@ _EN_REACTION_LEFT_OUT = _LeftOut(
     _EN_REQUEST_LEAVES_OUT,
     _LEFT_OUT_STOP,
     lambda bare, thing: (
-        f"{bare['head']} to {thing}{bare['more'] or ''}{',' if bare['remark'] else ''}"
+        f"{bare['head']} to {thing}{bare['more'] or ''}"
+        f"{',' if bare['remark'] or bare['thing_remark'] else ''}"
     ),
     _en_thing_left_out,
     ((_RUN_ON_REQUEST, ", "), (_ZH_RUN_ON_REQUEST, "，")),

@@ -1,0 +1,46 @@
+"""Forms next to helper 351's bare reaction with a thing more said on (helper 352). Sentences
+are this project's own.
+
+- "No prawns, I'm allergic to them and eggs are fine though" was read as a need for the
+  eggs too ("User is allergic to prawns and eggs are fine"): the thing said on with a verb
+  of its own is a remark said apart, not a second need.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_quality_kinds import facts_after
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Hold the crab, I'm allergic to it and eggs are fine though.", "User is allergic to crab"),
+        ("No squid please, I'm allergic to it and milk is okay.", "User is allergic to squid"),
+        (
+            "Skip the cashews, I'm allergic to them and oats are fine.",
+            "User is allergic to cashews",
+        ),
+    ],
+)
+def test_a_thing_said_on_with_its_own_verb_is_no_second_need(said: str, stored: str) -> None:
+    assert facts_after(said) == [stored]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        (
+            "Hold the crab, I'm allergic to it and kiwi fruit.",
+            "User is allergic to crab and kiwi fruit",
+        ),
+        ("No squid, I'm allergic to it, peanuts and sesame too.", None),
+        ("Skip the cashews, I'm allergic to them & mango (mildly).", None),
+    ],
+)
+def test_things_said_on_to_the_end_are_still_needs(said: str, stored: str | None) -> None:
+    facts = facts_after(said)
+    assert facts and all("allergic" in f for f in facts), facts
+    if stored is not None:
+        assert facts == [stored]
