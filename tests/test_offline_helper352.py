@@ -4,6 +4,9 @@ are this project's own.
 - "No prawns, I'm allergic to them and eggs are fine though" was read as a need for the
   eggs too ("User is allergic to prawns and eggs are fine"): the thing said on with a verb
   of its own is a remark said apart, not a second need.
+- An emoji before a name ("I live with 🐱 Miso and 🐶 Rex") was said as its word since the
+  emoji after a joining word is said however the sentence goes on ("…with cats Miso and
+  dogs Rex"); before a name it draws the name's kind and decorates, as it did before.
 """
 
 from __future__ import annotations
@@ -44,3 +47,20 @@ def test_things_said_on_to_the_end_are_still_needs(said: str, stored: str | None
     assert facts and all("allergic" in f for f in facts), facts
     if stored is not None:
         assert facts == [stored]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I share a flat with 🐱 Pippa and 🐶 Otto.", "User shares a flat with Pippa and Otto"),
+        ("I walk to work with 🐶 Biscuit.", "User walks to work with Biscuit"),
+    ],
+)
+def test_an_emoji_before_a_name_draws_its_kind_and_decorates(said: str, stored: str) -> None:
+    assert facts_after(said) == [stored]
+
+
+def test_an_emoji_thing_said_on_after_a_joining_word_is_still_said() -> None:
+    assert facts_after("I go hiking with 🐶 every weekend.") == [
+        "User goes hiking with dogs every weekend"
+    ]

@@ -171,6 +171,14 @@ def _emoji_said(match: re.Match[str]) -> str:
         )
     ):
         return ", "  # not a list after "to": "allergic to: 🥜, 🦐" is read as before
+    if (
+        joined is not None
+        and match["fits"] is None
+        and _NAMED_AFTER.match(match.string, match.end())
+    ):
+        # (before a name it draws the name's kind: "with 🐱 Miso" stored "with cats Miso",
+        # helper 352)
+        return f"{joined.rstrip()} "
     if joined is not None and (thing := _thing_drawn(match["emoji"][0])):
         return f"{joined.rstrip()} {thing}"  # "allergic to 🥜": "allergic to peanuts"
     if joined is not None and match["fits"] is None:  # no thing said: the emoji decorates
@@ -184,6 +192,7 @@ def _emoji_said(match: re.Match[str]) -> str:
 
 
 _ENDS_HERE = re.compile(_BEFORE_I)
+_NAMED_AFTER = re.compile(r"[^\S\n]*(?!I\b)[A-Z][a-z]+\b")  # (a name: "with 🐶 Rex")
 # (what a comma lists after: "to 🍤", "to 🍤, 🦀"; read back a short way only)
 _LISTED_BEFORE = re.compile(
     r"\b(?:to|of|with|and|or|eat|drink|avoid|no|like|love|hate|enjoy|prefer) ?"
