@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_quality_kinds import facts_after
+from tests.test_quality_kinds import facts_after, facts_of_one_update
 
 
 @pytest.mark.parametrize(
@@ -64,3 +64,21 @@ def test_an_emoji_thing_said_on_after_a_joining_word_is_still_said() -> None:
     assert facts_after("I go hiking with 🐶 every weekend.") == [
         "User goes hiking with dogs every weekend"
     ]
+
+
+@pytest.mark.parametrize(
+    ("fact", "withdrawn", "thanks"),
+    [
+        ("I'm allergic to kiwi.", "I'm not allergic to kiwi anymore.", "Yes, thanks"),
+        ("I live in Turin.", "I moved out of Turin.", "yeah. thank you!"),
+    ],
+)
+def test_a_bare_yes_with_thanks_takes_no_withdrawal_back(
+    fact: str, withdrawn: str, thanks: str
+) -> None:
+    assert facts_of_one_update(fact, withdrawn, thanks) == []
+
+
+def test_yes_i_am_with_thanks_still_takes_it_back() -> None:
+    said = ("I'm allergic to kiwi.", "I'm not allergic to kiwi anymore.", "Yes I am. Thanks")
+    assert facts_of_one_update(*said) == ["User is allergic to kiwi"]

@@ -791,11 +791,13 @@ WITHDRAWAL_UNDONE = re.compile(
     # laughs after it are read there only, so each run of them is read one way)
     r"(?:[\s,，!.！。~～]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am|我还是\w{0,4})"
     rf"{_LAUGHS})?"
-    r"|(?:yes|yeah|yep)(?:[\s,，!.！。~～]+(?:I\s+(?:still\s+)?(?:am|do)|I'm\s+still\s+\w+|still\s+am)"
-    rf"{_LAUGHS})?)"
+    r"|(?P<yes>yes|yeah|yep)(?P<yes_said>[\s,，!.！。~～]+(?:I\s+(?:still\s+)?(?:am|do)"
+    rf"|I'm\s+still\s+\w+|still\s+am){_LAUGHS})?)"
     r"[\s)）.!！。~～]*"
-    # (a thanks after it: "Yes I am. Thanks", "Just kidding, thanks!": helper 351)
-    r"(?:[,，]?\s*(?:thanks?(?: you)?|thx|ty|cheers|谢谢)[\s.!！。~～]*)?",
+    # (a thanks after it: "Yes I am. Thanks", "Just kidding, thanks!": helper 351; not after
+    # a bare "yes", where it thanks for what was noted: "Yes, thanks" took the withdrawal back,
+    # helper 352)
+    r"(?:(?(yes)(?(yes_said)|(?!)))[,，]?\s*(?:thanks?(?: you)?|thx|ty|cheers|谢谢)[\s.!！。~～]*)?",
     _I,
 )
 # What joins a clause to another: "not anymore" after a sentence of two clauses ("I'm allergic
