@@ -46,3 +46,17 @@ def test_a_star_between_spaces_is_no_emphasis() -> None:
 def test_taking_it_back_with_thanks_still_counts(back: str) -> None:
     turns = ("I'm paleo.", "I'm not paleo anymore.", "AI: Got it. Anything else?")
     assert facts_of_one_update(*turns, back) == ["User is paleo"]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # an action between stars is no word of the statement ("I'm vegan *laughs*" lost the
+        # diet once the stars of emphasis were taken off: helper 352)
+        ("I'm pescatarian *laughs*", ["User is pescatarian"]),
+        ("I live in Turin *waves*", ["User lives in Turin"]),
+        ("*sighs* I'm coeliac.", ["User is coeliac"]),
+    ],
+)
+def test_an_action_between_stars_is_left_out(said: str, stored: list[str]) -> None:
+    assert [c.content for c in candidates_from_text(said)] == stored

@@ -1313,6 +1313,12 @@ _NUL_BREAK = re.compile(r"\x00+(?=[A-Z\-*•]|我|本人)")
 
 # Stars of markdown emphasis next to a word ("**I'm vegan**", "I'm *vegan*": nothing was
 # stored, and "allergic to **peanuts**" kept the stars); not a star between spaces ("5 * 3")
+# …but an action between stars is none of what is said ("I'm vegan *laughs*": helper 352)
+_STARRED_ACTION = re.compile(
+    r"\*(?:laugh|sigh|shrug|cr(?:y|ie)|wave|smile|grin|wink|nod|giggle|blushe|facepalm|sob|hug"
+    r"|cough|gasp|groan|yawn)s?\*",
+    _I,
+)
 _EMPHASIS = re.compile(r"(?<![\w*])\*{1,3}(?=[^\s*])|(?<=[^\s*])\*{1,3}(?![\w*])")
 # Full-width ASCII letters and digits as the ASCII ones (NFKC's mapping of these only: the
 # full-width marks Chinese is written with stay)
@@ -1338,7 +1344,7 @@ def _prepare(text: str) -> str:
         text = _LABEL_ALLERGENS.sub("Contains", text)
     text = lists_read(_zh_unwrapped(text))  # (a bulleted line is no line that goes on)
     if "*" in text:  # markdown emphasis says the same without its stars ("**I'm vegan**")
-        text = _EMPHASIS.sub("", text)
+        text = _EMPHASIS.sub("", _STARRED_ACTION.sub(" ", text))
     text = text.translate(_FULL_WIDTH_ASCII)  # ("Ｉ'm ＧＦ": the letters typed full-width)
     text = _TOLD_AFTER.sub(r"\g<who> says \g<said>", text)
     text = _WRAPPED.sub(lambda m: f"{m['end'] or ''} ", text)
