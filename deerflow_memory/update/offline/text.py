@@ -144,12 +144,15 @@ _QUOTE_LINE = re.compile(r"^[^\S\n]*>.*$", re.MULTILINE)
 # 😅 I'm…", "…shellfish and 😂": attacker 331).
 _EMOJI_CHARS = "\U0001f000-\U0001faff\u2600-\u27bf\u2b00-\u2bff\u2300-\u23ff\ufe0f\u200d\u20e3"
 _BEFORE_I = r"(?=\s*(?-i:I|I'm|I've|I'd|My)\b)"
+# (the words after which an emoji stands for a thing: a preposition, a joining word, a verb
+# of eating, avoiding or liking)
+_EMOJI_JOINERS = "to|of|with|and|or|eat|drink|avoid|no|like|love|hate|enjoy|prefer"
 _THING_ENDS = (
     r"(?=\s*(?:[.,;:!?]|$|(?:is|are|was|were|has|have|had|'s|too|also|and|or|please|pls)\b))"
 )
 _EMOJI = re.compile(
     r"(?:(?P<owner>\b(?:my|your|his|her|its|our|their|the|an?) ?)"
-    r"|(?P<joined>\b(?:to|of|with|and|or|eat|drink|avoid|no|like|love|hate|enjoy|prefer) ?"
+    rf"|(?P<joined>\b(?:{_EMOJI_JOINERS}) ?"
     # (a comma after an emoji lists another: "allergic to 🍤, 🦀 and 🦞")
     f"|(?<=[{_EMOJI_CHARS}]),\\s?))"
     f"(?P<emoji>[{EMOJI_THING}][{_EMOJI_CHARS}]*)"
@@ -195,7 +198,7 @@ _ENDS_HERE = re.compile(_BEFORE_I)
 _NAMED_AFTER = re.compile(r"[^\S\n]*(?!I\b)[A-Z][a-z]+\b")  # (a name: "with 🐶 Rex")
 # (what a comma lists after: "to 🍤", "to 🍤, 🦀"; read back a short way only)
 _LISTED_BEFORE = re.compile(
-    r"\b(?:to|of|with|and|or|eat|drink|avoid|no|like|love|hate|enjoy|prefer) ?"
+    rf"\b(?:{_EMOJI_JOINERS}) ?"
     f"[{EMOJI_THING}][{_EMOJI_CHARS}]*(?:,\\s?[{EMOJI_THING}][{_EMOJI_CHARS}]*)*$",
     _I,
 )
@@ -4042,9 +4045,10 @@ def _read_into(
         zh = zh and _EN_OPENING.match(outside) is None
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
     if zh:  # ("现在我住在上海": "我现在住在上海", as the rules read it)
-        first = _ZH_TIME_FIRST.match(sentence)
-        timed = first is not None and first["time"] in _ZH_MOMENT_TIMES  # ("现在我有个问题")
-        sentence = _ZH_TIME_FIRST.sub(r"我\g<time>", sentence)
+        timed = False
+        if (first := _ZH_TIME_FIRST.match(sentence)) is not None:
+            timed = first["time"] in _ZH_MOMENT_TIMES  # ("现在我有个问题": a moment)
+            sentence = f"我{first['time']}{sentence[first.end() :]}"
     elif (time_first := _time_after_subject(sentence)) is not None:
         sentence, timed = time_first
     else:
