@@ -237,7 +237,8 @@ def test_what_only_a_person_does_after_the_users_clause_is_no_order(
 
 def test_an_order_after_the_users_clause_stays_an_order() -> None:
     said = [content for content, _ in _said("I'm Hindu, never suggest beef dishes")]
-    assert said == ["User's standing instruction: never suggest beef dishes"]
+    # (the faith is read too since the "I'm …" rules know it: test_offline_i_am_described)
+    assert said == ["User is Hindu", "User's standing instruction: never suggest beef dishes"]
 
 
 @pytest.mark.parametrize(

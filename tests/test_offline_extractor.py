@@ -198,7 +198,6 @@ NEGATIVES: list[str] = [
     "我明天要去北京",
     # look-alikes
     "call me back later",
-    "I'm Chinese",
     "I'm tired",
     "Never mind",
     "我叫了外卖",

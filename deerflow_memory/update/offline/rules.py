@@ -41,6 +41,7 @@ from deerflow_memory.update.offline.vocabulary import (
     CONDITION_EN,
     CONDITION_NAME_ZH,
     CONDITION_SUFFIX_ZH,
+    DEMONYM_EN,
     DIET_EN,
     DRUG_NAME_EN,
     DRUG_NAME_ZH,
@@ -252,7 +253,26 @@ def _proper_name(match: re.Match[str]) -> bool:
         and all(w[:1].isupper() for w in words)
         and not any(w.casefold() in NOT_NAMES or _NO_NAME_WORD.fullmatch(w) for w in words)
         and not words[-1].casefold().endswith(("ese", "ish", "ian"))
+        and not _HERITAGE.fullmatch(match["v"])  # "I'm Korean-American"
     )
+
+
+_HERITAGE = re.compile(rf"{DEMONYM_EN}(?:[- ]{DEMONYM_EN})*", _I)
+
+
+# What a fear or an interest is not about when it is said of the chat or of one event ("I'm
+# interested in your opinion", "…in what you think", "I'm scared of the results"): refused,
+# so the own-words fallback does not keep it either.
+_OF_THE_MOMENT = re.compile(
+    r"(?:your|you|what|how|why|whether|if|it|this|that|these|those|them|him|her|hearing|knowing|"
+    r"seeing|reading more|learning more|the (?:answer|price|details?|results?|outcome|offer|deal|"
+    r"options?|exam|test|interview|meeting))\b",
+    _I,
+)
+
+
+def _not_of_the_moment(match: re.Match[str]) -> bool:
+    return not _OF_THE_MOMENT.match(match["v"])
 
 
 def _place_name(match: re.Match[str]) -> bool:
@@ -663,7 +683,7 @@ _EN_RULES: tuple[_Rule, ...] = (
        r"(?P<v>pregnant|expecting a baby|breastfeeding|nursing(?= (?:my|our) (?:baby|newborn|infant|son|daughter|little one)$))"
        r"(?: (?:with (?:twins|triplets|(?:my|our) (?:first|second|third|fourth) (?:child|baby|kid))|(?:my|our) (?:baby|newborn|infant|son|daughter|little one)|again|right now|now|at the moment|currently))?$", C.CONTEXT, 0.9),
     # knowledge and skills
-    _r(rf"^I'm {ADV_EN}(?:a |an )?(?:complete |total |absolute |relative )?(?:beginner|novice|newbie|new|expert|proficient|fluent|experienced|familiar|comfortable|good|great|bad|terrible|rusty|self-taught) (?:at|in|with|to) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^I'm {ADV_EN}(?:not (?:very |that |too |so |really |particularly |great |all that )?)?(?:a |an )?(?:complete |total |absolute |relative )?(?:beginner|novice|newbie|new|expert|proficient|fluent|experienced|familiar|comfortable|good|great|bad|terrible|rusty|self-taught) (?:at|in|with|to) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(r"^I (?:can )?speak (?P<v>.+)$", C.KNOWLEDGE, 0.9),
     _r(r"^I'm a native (?P<v>[\w-]+) speaker$", C.KNOWLEDGE, 0.9),
     _r(r"^my (?:mother tongue|native (?:language|tongue)|first language) is (?P<v>[\w-]+(?: [\w-]+)?)$", C.KNOWLEDGE, 0.9, None, _render("User's native language is {v}")),
@@ -704,13 +724,19 @@ _EN_RULES: tuple[_Rule, ...] = (
     # home of the user's): where the user lives now ("I'm back home in Cork" may be a visit)
     _r(r"^I'm now (?:back )?(?:home )?in (?P<v>[\w'-]+(?: [\w'-]+){0,3})$", C.CONTEXT, 0.9, "location", _render("User lives in {v}"), _proper_name),
     _r(r"^I'm (?:originally )?from (?P<v>.+)$", C.CONTEXT, 0.9, "origin", None, _place_name),
+    # a heritage: "I'm half Korean", "I'm Mexican-American", "I'm Irish on my mum's side"
+    _r(rf"^I'm {ADV_EN}(?:(?:half|part|partly|a quarter|one quarter|proudly|fully|100%) )?(?P<v>{DEMONYM_EN}(?:[- ]{DEMONYM_EN})?(?:(?:,| and)(?: half| part)? {DEMONYM_EN})*)(?: (?:by (?:birth|blood|heritage|descent)|on my (?:mum|mom|mother|dad|father)'s side))?$", C.CONTEXT, 0.85),
     _r(r"^I (?:grew up|was born and raised|was raised) in (?P<v>.+)$", C.CONTEXT, 0.9, "origin"),
     _r(r"^I was born in (?P<v>.+)$", C.CONTEXT, 0.9),
     # preferences
     _r(rf"^I'm {ADV_EN}(?:a (?:big |huge |great |massive )?fan of|into|passionate about|fond of|crazy about|obsessed with|a lover of|keen on) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
+    # (not "interested in your thoughts", "…in what you think", "…in hearing more": the chat)
+    _r(rf"^I'm {ADV_EN}(?:(?:quite|pretty|more|most|deeply|keenly|super) )?interested in (?P<v>.+)$", C.PREFERENCE, 0.85, "taste+", None, _not_of_the_moment),
     _r(rf"^I {ADV_EN}(?:don't|can't|won't) {ADV_EN}(?:like|stand|bear|enjoy|love|care for) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _not_a_gripe),
     _r(rf"^I {ADV_EN}(?:hate|dislike|detest|loathe|despise) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _not_a_gripe),
-    _r(rf"^I'm {ADV_EN}not (?:really |that |very |too |so |much )?(?:a (?:big |huge |great )?fan of|into|keen on|fond of|a lover of) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
+    _r(rf"^I'm {ADV_EN}not (?:really |that |very |too |so |much |at all |particularly )?(?:a (?:big |huge |great )?fan of|into|keen on|fond of|a lover of|interested in) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _not_of_the_moment),
+    # a fear: "I'm terrified of heights", "I'm scared of dogs" (not "…of it", "…of what happens")
+    _r(rf"^I'm {ADV_EN}(?:(?:deathly|terribly|pretty|quite|a (?:little|bit)|kind of|kinda|super|always been) )?(?:afraid|scared|terrified|frightened|petrified|fearful) of (?P<v>.+)$", C.CONTEXT, 0.85, None, None, _not_of_the_moment),
     _r(r"^I'm not (?:really |much of )?an? (?P<v>morning|night|people|cat|dog|beach|city|outdoors|party|winter|summer) person(?: at all)?$", C.PREFERENCE, 0.9),
     _r(rf"^I {ADV_EN}(?:like|love|enjoy|adore|prefer|appreciate) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+", None, _not_in_jest),
     _r(r"^I'd (?:much )?rather (?!not (?:say|answer|share|discuss|talk about it|get into it|go into it)\b)(?P<v>.+)$", C.PREFERENCE, 0.9),
@@ -732,6 +758,9 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I(?:'d| would) {ADV_EN}like to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _not_a_task),
     _r(rf"^I'm {ADV_EN}trying to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _an_effort),
     _r(rf"^I'm {ADV_EN}(?:training|studying|revising|cramming|practi[cs]ing|getting ready|gearing up) for (?P<v>.+)$", C.GOAL, 0.85, None, None, _not_a_task),
+    # a search that lasts: "I'm looking for a new job", "I'm house hunting" (not "…for a place to eat")
+    _r(rf"^I'm {ADV_EN}(?:(?:actively|still) )?(?:looking|searching|hunting) for (?P<v>(?:an? |my |our )?(?:new |better |bigger |smaller |cheaper |permanent |part-time |full-time |remote |first |second |proper |steady )*(?:job|apartment|flat|house|home|place to live|roommate|flatmate|partner|position|role|internship|career|work|girlfriend|boyfriend|wife|husband)\b.*)$", C.GOAL, 0.8),
+    _r(rf"^I'm {ADV_EN}(?:(?:actively|still) )?(?P<v>(?:job|house|home|apartment|flat)[- ]hunting\b.*)$", C.GOAL, 0.8),
     _r(rf"^I'm {ADV_EN}working on (?:my|improving my|getting) (?!(?:code|project|pr|branch|app|script|repo|bug|ticket|report|slides|homework|essay|laptop|computer|car)\b)(?P<v>.+)$", C.GOAL, 0.8),
     _r(rf"^I(?:'m| am) {ADV_EN}planning (?P<v>(?:a|an|my|our) (?:[\w-]+ )?(?:trip|vacation|holiday|journey|visit|move|wedding|sabbatical)\b.*)$", C.GOAL, 0.85),
     # habits

@@ -343,7 +343,9 @@ _EN_PREFACE = re.compile(
     r"since|because|'?cause|cuz|given that|seeing (?:as|that)|now that)"
     r"(?: that)?\s*[,:—–-]?\s+(?=(?:I'm|I am|I have|I've|I can't|I cannot|I don't|I do not)\b)|"
     r"(?:the thing (?:about me |with me )?is|(?:some )?background|(?:for |some |quick )?context|fun fact|"
-    r"(?:a (?:bit|little) )?about me)(?: that)?\s*[,:—–-]?\s+(?=(?:I|I'm|I've|I'd|my)\b))",
+    r"(?:a (?:bit|little) )?about me)(?: that)?\s*[,:—–-]?\s+(?=(?:I|I'm|I've|I'd|my)\b)|"
+    # a regret said before what follows, no fear: "I'm afraid I can't make it", "I'm afraid I'm vegan"
+    r"(?:I'm|I am) afraid(?: that)?\s*,?\s+(?=(?:I|I'm|I've|I'd|I'll|my|we|it|this|that|there|you)\b))",
     _I,
 )
 # The main clause after a lead clause without a comma ("Because I'm vegan I need B12"): the
@@ -995,6 +997,8 @@ _EN_A_DAY = (
 _EN_SHORT_TERM = re.compile(rf"\b(?:{_EN_A_DAY}|right now|at the moment|for now)\b", _I)
 # (nor is a need over "for now": "I don't eat vegan anymore for now")
 _EN_A_MOMENT = re.compile(rf"\b(?:{_EN_A_DAY}|anymore|any more|no longer)\b", _I)
+_EN_NOW_SAID = re.compile(r",?\s*\b(?:right now|at the moment|for now)\b", _I)
+_STATE_SLOTS = frozenset({"job", "employer", "location", "marital"})
 _ZH_SHORT_TERM = re.compile(
     # (not "从今天起/开始", from today on: "从今天起我吃素" lost the diet, as "As of today I'm
     # vegan" did not: helper 351)
@@ -3126,12 +3130,16 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
     if (_ZH_SHORT_TERM if zh else _EN_SHORT_TERM).search(clause):
         # a need so for now is a need now ("I take warfarin for now", "I'm on insulin at
         # the moment": a need kept is the safer error); anything else said of a moment goes
-        now = (
-            None
-            if zh or subject != _SELF or _EN_A_MOMENT.search(clause)
-            else match_clause(clause, zh)
-        )
-        return now if now is not None and now.constraint else None
+        if zh or subject != _SELF or _EN_A_MOMENT.search(clause):
+            return None
+        if (now := match_clause(clause, zh)) is not None and now.constraint:
+            return now
+        # …and so is where one lives or works, or one's status, "at the moment" ("I'm
+        # between jobs right now", "I live in Leeds for now"), or a need the rules read
+        # only without those words ("I'm vegan right now"): the value now
+        now = match_clause(_EN_NOW_SAID.sub("", clause), zh)
+        keep = now is not None and (now.constraint or now.slot in _STATE_SLOTS)
+        return now if keep else None
     if subject == _TOLD:
         told = match_clause(clause, zh)
         return told if told is not None and told.constraint and told.retract is None else None

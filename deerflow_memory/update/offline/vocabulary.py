@@ -338,7 +338,27 @@ TRAIT_EN = (
     r"an extrovert|an ambivert|introverted|extroverted|a night owl|an early bird|an early riser|a light sleeper|"
     r"a heavy sleeper|a smoker|a non-smoker|an ex-smoker|a non-drinker|a homeowner|an immigrant|"
     r"a (?:first|second|third)-generation immigrant|an expat|a (?:military )?veteran|bilingual|trilingual|"
-    r"multilingual|an empty nester|a caregiver|a carer|an atheist|a christian|a muslim|a buddhist|a hindu|a jew)"
+    r"multilingual|an empty nester|a caregiver|a carer|an atheist|a christian|a muslim|a buddhist|a hindu|a jew|"
+    # a faith said by its adjective: "I'm Catholic", "I'm a practising Muslim" (what is eaten follows)
+    r"(?:an? )?(?:devout |practi[cs]ing |observant |lapsed |non-practi[cs]ing |born-again |orthodox )?"
+    r"(?:catholic|christian|muslim|jewish|hindu|buddhist|sikh|jain|mormon|atheist|agnostic|protestant|"
+    r"baptist|methodist|lutheran|anglican|evangelical|presbyterian|pentecostal|quaker|taoist|pagan))"
+)
+# Nationalities and heritages said with "I'm …" ("I'm half Korean", "I'm Mexican-American"):
+# a word a name could be too ("Christian", "Dan") is not one of them.
+DEMONYM_EN = (
+    r"(?:american|british|english|scottish|welsh|irish|canadian|mexican|brazilian|argentine|argentinian|"
+    r"chilean|colombian|peruvian|venezuelan|cuban|puerto rican|dominican|jamaican|haitian|french|german|"
+    r"italian|spanish|portuguese|dutch|belgian|swiss|austrian|swedish|norwegian|danish|finnish|icelandic|"
+    r"polish|czech|slovak|hungarian|romanian|bulgarian|greek|turkish|serbian|croatian|bosnian|albanian|"
+    r"ukrainian|russian|belarusian|lithuanian|latvian|estonian|armenian|georgian|iranian|persian|iraqi|"
+    r"syrian|lebanese|israeli|palestinian|jordanian|egyptian|moroccan|algerian|tunisian|libyan|saudi|"
+    r"emirati|yemeni|afghan|pakistani|indian|bangladeshi|sri lankan|nepali|nepalese|chinese|taiwanese|"
+    r"japanese|korean|mongolian|vietnamese|thai|cambodian|laotian|burmese|filipino|filipina|malaysian|"
+    r"singaporean|indonesian|australian|new zealander|nigerian|ghanaian|kenyan|ethiopian|somali|"
+    r"sudanese|ugandan|tanzanian|rwandan|south african|zimbabwean|congolese|senegalese|cameroonian|"
+    r"hispanic|latino|latina|latinx|asian|african|european|arab|caribbean|native american|indigenous|"
+    r"biracial|mixed-race|mixed race)"
 )
 # "I'm a morning person": not an evaluation of oneself ("I'm a good person").
 JUDGEMENT_EN = (
