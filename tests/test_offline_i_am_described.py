@@ -122,3 +122,68 @@ def test_a_need_said_right_now_is_a_need() -> None:
 def test_an_interest_given_up_replaces_the_interest() -> None:
     after = facts_after("I'm interested in astrology.", "I'm not interested in astrology anymore.")
     assert "User is interested in astrology" not in after
+
+
+# --- said without capitals, a service, a school to come, a build ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a user who types no capitals comes from a place all the same
+        ("i am from oregon.", "User is from oregon"),
+        (
+            "im from a tiny fishing village in cornwall",
+            "User is from a tiny fishing village in cornwall",
+        ),
+        # …and a place of origin need not start with its name
+        ("I'm from a small mining town in Wales.", "User is from a small mining town in Wales"),
+        ("I'm from the countryside.", "User is from the countryside"),
+        # a service one belongs to
+        ("i am in the navy.", "User is in the navy"),
+        (
+            "I'm serving in the air force as a mechanic.",
+            "User is serving in the air force as a mechanic",
+        ),
+        # a school to come
+        ("i am going to college next fall.", "User is going to college next fall"),
+        ("I'm starting nursing school in January.", "User is starting nursing school in January"),
+        # a build and a height
+        ("i am very tall.", "User is very tall"),
+        ("I'm a little overweight.", "User is a little overweight"),
+        ("I'm 5'9.", "User is 5'9 tall"),
+        ("I'm 182 cm tall.", "User is 182 cm tall"),
+    ],
+)
+def test_more_of_what_the_user_is_is_stored(said: str, stored: str) -> None:
+    assert facts_after(said) == [stored]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "i'm from work",
+        "I'm from the support team.",
+        "I'm from HR.",
+        "im from the future lol",
+        "I'm short on time.",
+        "I'm going to school tomorrow.",
+    ],
+)
+def test_a_workplace_a_joke_or_a_moment_is_not(said: str) -> None:
+    assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("before", "later", "kept", "gone"),
+    [
+        ("I'm in the army.", "I work as a plumber now.", "plumber", "army"),
+        ("I'm 5'7.", "Sorry, I'm 5'8.", "5'8", "5'7"),
+    ],
+)
+def test_a_new_job_or_height_replaces_the_old(
+    before: str, later: str, kept: str, gone: str
+) -> None:
+    after = facts_after(before, later)
+    assert any(kept in fact for fact in after)
+    assert not any(gone in fact for fact in after)

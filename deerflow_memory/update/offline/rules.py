@@ -276,9 +276,52 @@ def _not_of_the_moment(match: re.Match[str]) -> bool:
 
 
 def _place_name(match: re.Match[str]) -> bool:
-    """ "from Canada", "from the UK" — not "from the team at Acme"."""
-    words = re.sub(r"^the\s+", "", match["v"], flags=_I).split()
-    return bool(words) and words[0][:1].isupper()
+    """ "from Canada", "from the UK", "from a small town in Ohio", and "from texas" when the
+    user writes no capitals at all — not "from the team at Acme", "from work", "from HR"."""
+    value = match["v"]
+    if _NOT_AN_ORIGIN.match(value):
+        return False
+    words = re.sub(r"^the\s+", "", value, flags=_I).split()
+    return bool(words) and (
+        words[0][:1].isupper()
+        or _written_without_capitals(match.string)
+        or bool(_AN_ORIGIN_NOUN.match(value))
+    )
+
+
+# A service one belongs to as one's work: "I'm in the army".
+_SERVICE_EN = (
+    r"army|navy|air force|marines|marine corps|military|national guard|coast guard|reserves|police|"
+    r"police force|fire service|fire brigade|merchant navy|raf|royal navy|peace corps"
+)
+
+
+def _written_without_capitals(clause: str) -> bool:
+    """No capital letter but the "I" the reading may have put back ("i'm from texas")."""
+    mine = _THE_I.sub("", clause)
+    return mine == mine.lower()
+
+
+_THE_I = re.compile(r"\bI\b")
+
+
+# What follows "I'm from" that is no place one comes from: a workplace, a team, a time.
+_NOT_AN_ORIGIN = re.compile(
+    r"(?:work|home|school|here|there|hr|it|sales|marketing|support|accounting|finance|legal|"
+    r"your|you|out of town|the (?:team|office|company|department|future|past|support|sales|other|"
+    r"same|bank|hospital|school|store|shop|agency|council|government|club|group|committee)|"
+    r"an? (?:company|agency|team|startup|firm|bank|vendor|client|customer|recruiter|school|"
+    r"charity|hospital|different (?:team|department|company)))\b",
+    _I,
+)
+# "from a small town", "from a farm in Iowa", "from the countryside": where one grew up
+_AN_ORIGIN_NOUN = re.compile(
+    r"(?:an? |the )(?:(?:small|tiny|little|big|large|rural|remote|coastal|quiet|sleepy|mountain|"
+    r"fishing|farming|mining|border|college|seaside|island|[\w-]+-speaking) ){0,2}"
+    r"(?:town|village|city|island|farm|suburb|suburbs|countryside|coast|desert|mountains|"
+    r"valley|reservation|kibbutz|region|province|state|country|place)\b",
+    _I,
+)
 
 
 _ZH_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2}
@@ -682,6 +725,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I'm (?:(?:currently|now|still|also) )?(?:(?:about |almost |nearly |over )?(?:\d{1,2}|a few|a couple of|[a-z]+) (?:weeks?|months?) )?"
        r"(?P<v>pregnant|expecting a baby|breastfeeding|nursing(?= (?:my|our) (?:baby|newborn|infant|son|daughter|little one)$))"
        r"(?: (?:with (?:twins|triplets|(?:my|our) (?:first|second|third|fourth) (?:child|baby|kid))|(?:my|our) (?:baby|newborn|infant|son|daughter|little one)|again|right now|now|at the moment|currently))?$", C.CONTEXT, 0.9),
+    # height: "I'm 6'2", "I'm 5 ft 4", "I'm 170 cm tall"
+    _r(r"^I'm (?:about |around |only |just |almost |nearly |over )?(?P<v>\d(?:'|’| ?(?:ft|feet|foot))(?: ?\d{1,2}(?:\"|”|''| ?(?:in|inches))?)?|\d{3} ?cm)(?: tall)?$", C.CONTEXT, 0.9, "height", _render("User is {v} tall")),
     # knowledge and skills
     _r(rf"^I'm {ADV_EN}(?:not (?:very |that |too |so |really |particularly |great |all that )?)?(?:a |an )?(?:complete |total |absolute |relative )?(?:beginner|novice|newbie|new|expert|proficient|fluent|experienced|familiar|comfortable|good|great|bad|terrible|rusty|self-taught) (?:at|in|with|to) (?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(r"^I (?:can )?speak (?P<v>.+)$", C.KNOWLEDGE, 0.9),
@@ -694,6 +739,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     # work
     _r(r"^I (?:currently |now )?work as (?:an? |the )?(?P<v>.+)$", C.CONTEXT, 0.9, "job"),
     _r(rf"^I'm (?:now |currently )?(?!(?:an? |the )?(?:(?:really|pretty|very|such an?|quite|total|complete) )?(?:terrible|bad|awful|lousy|horrible|mediocre|natural|born|wannabe|frustrated|aspiring|amateur|failed|crap|rubbish|worse)\b)(?!.*\b(?:at heart|in another life|in my dreams)$)(?:an? |the )?(?!not\b|no\b|never\b)(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?(?:\s+(?:now|these days|nowadays))?(?:\s+(?:at|for|in|on|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
+    # a service one belongs to: "I'm in the army", "I'm serving in the navy" (not "…in the police station")
+    _r(rf"^I'm (?:now |currently |still )?(?:serving )?in the (?P<v>{_SERVICE_EN})(?: (?:now|reserves|as an? [\w -]{{1,30}}|for [\w ]{{1,20}}))?$", C.CONTEXT, 0.9, "job"),
     _r(r"^I'm (?:now |currently )?(?P<v>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|mum|dad|parent)|a homemaker)(?: (?:right now|at the moment|for now|these days|now|nowadays))?(?: and (?:job hunting|looking for work|looking for a job))?$", C.CONTEXT, 0.9, "job"),
     # "I retired last year", "I've just retired from teaching": the job before is over
     _r(rf"^I(?:'ve| have)? (?:just |finally |recently )?(?P<v>retired)(?: from (?:teaching|nursing|the (?:army|navy|police|force|civil service)|my job|work|[\w' -]{{1,30}}))?{AGO_EN}$", C.CONTEXT, 0.9, "job"),
@@ -758,6 +805,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I(?:'d| would) {ADV_EN}like to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _not_a_task),
     _r(rf"^I'm {ADV_EN}trying to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _an_effort),
     _r(rf"^I'm {ADV_EN}(?:training|studying|revising|cramming|practi[cs]ing|getting ready|gearing up) for (?P<v>.+)$", C.GOAL, 0.85, None, None, _not_a_task),
+    # a school to come: "I'm going to college next year", "I'm starting law school in the fall"
+    _r(rf"^I'm {ADV_EN}(?:going|starting|heading|going back|returning|off|applying|about to start) (?:to )?(?P<v>(?:college|university|uni|grad school|graduate school|law school|med school|medical school|nursing school|art school|culinary school|film school|community college|business school|dental school|vet school|seminary)\b.*)$", C.GOAL, 0.8),
     # a search that lasts: "I'm looking for a new job", "I'm house hunting" (not "…for a place to eat")
     _r(rf"^I'm {ADV_EN}(?:(?:actively|still) )?(?:looking|searching|hunting) for (?P<v>(?:an? |my |our )?(?:new |better |bigger |smaller |cheaper |permanent |part-time |full-time |remote |first |second |proper |steady )*(?:job|apartment|flat|house|home|place to live|roommate|flatmate|partner|position|role|internship|career|work|girlfriend|boyfriend|wife|husband)\b.*)$", C.GOAL, 0.8),
     _r(rf"^I'm {ADV_EN}(?:(?:actively|still) )?(?P<v>(?:job|house|home|apartment|flat)[- ]hunting\b.*)$", C.GOAL, 0.8),
@@ -1399,6 +1448,11 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("workplace", rf"在(?!{_ZH_NO_WORKPLACE})(?P<v>[^，。；,]{{2,20}}?)(?:工作|上班|任职)"),
         ("job", r"\b(?:works as|is employed as)\s+(?:an?\s+|the\s+)?(?P<v>[^,.;]+)"),
+        ("job", rf"^user is (?:now |currently |still )?(?:serving )?in the (?P<v>{_SERVICE_EN})\b"),
+        (
+            "height",
+            r"^user is (?P<v>(?:about |around |only |just |almost |nearly |over )?\d[^,;]{0,14}?) tall\.?$",
+        ),
         ("job", rf"\bis (?:an?|the) (?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?\b"),
         (
             "job",

@@ -339,6 +339,8 @@ TRAIT_EN = (
     r"a heavy sleeper|a smoker|a non-smoker|an ex-smoker|a non-drinker|a homeowner|an immigrant|"
     r"a (?:first|second|third)-generation immigrant|an expat|a (?:military )?veteran|bilingual|trilingual|"
     r"multilingual|an empty nester|a caregiver|a carer|an atheist|a christian|a muslim|a buddhist|a hindu|a jew|"
+    # a build one lives with ("I'm very tall", "I'm overweight": what fits and what to eat follow)
+    r"(?:a (?:bit|little) |slightly |quite |pretty |rather |severely |very )?(?:tall|short|petite|overweight|underweight|obese)|"
     # a faith said by its adjective: "I'm Catholic", "I'm a practising Muslim" (what is eaten follows)
     r"(?:an? )?(?:devout |practi[cs]ing |observant |lapsed |non-practi[cs]ing |born-again |orthodox )?"
     r"(?:catholic|christian|muslim|jewish|hindu|buddhist|sikh|jain|mormon|atheist|agnostic|protestant|"
