@@ -187,3 +187,40 @@ def test_a_new_job_or_height_replaces_the_old(
     after = facts_after(before, later)
     assert any(kept in fact for fact in after)
     assert not any(gone in fact for fact in after)
+
+
+# --- "I'm a/an …" in a few words ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I'm a bookworm.", "User is a bookworm"),
+        ("I'm a keen gardener.", "User is a keen gardener"),
+        ("i'm a night nurse", "User is a night nurse"),
+        ("I'm a big reader, mostly thrillers.", "User is a big reader"),
+        ("I'm an avid birdwatcher.", "User is an avid birdwatcher"),
+        ("I'm a Capricorn.", "User is a Capricorn"),
+    ],
+)
+def test_a_short_description_of_the_user_is_stored(said: str, stored: str) -> None:
+    assert facts_after(said) == [stored]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm a bit sleepy.",
+        "I'm a little lost here.",
+        "I'm a lot calmer now.",
+        "I'm a fan.",
+        "I'm a real person.",
+        "I'm an idiot.",
+        "I'm a total mess.",
+        "I'm a few minutes late.",
+        "I'm three blocks away.",
+        "I'm a long way from home.",
+    ],
+)
+def test_a_degree_a_jest_or_a_distance_is_no_description(said: str) -> None:
+    assert facts_after(said) == []

@@ -87,7 +87,8 @@ def test_a_chinese_noun_then_an_english_clause_are_each_read(said: str, stored: 
     [
         # attacker 58: an English sentence with Chinese words stays English
         ("I live in 杭州 but I work in 上海", ["User lives in 杭州", "User works in 上海"]),
-        ("I'm a 厨师, not a 服务员", []),
+        # (stored whole since a short "I'm a …" reaches the own-words fallback, uncut)
+        ("I'm a 厨师, not a 服务员", ["User is a 厨师, not 服务员"]),
     ],
 )
 def test_an_english_sentence_with_chinese_words_is_not_cut(said: str, stored: list[str]) -> None:

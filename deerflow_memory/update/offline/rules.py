@@ -296,6 +296,11 @@ _SERVICE_EN = (
 )
 
 
+def _no_fact(_match: re.Match[str]) -> bool:
+    """The check of a rule that only knows a shape to refuse (see :func:`refused`)."""
+    return False
+
+
 def _written_without_capitals(clause: str) -> bool:
     """No capital letter but the "I" the reading may have put back ("i'm from texas")."""
     mine = _THE_I.sub("", clause)
@@ -705,7 +710,11 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I(?:'m called| go by) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _proper_name),
     _r(r"^(?:everyone|everybody|people|my friends|friends) calls? me (?P<v>.+)$", C.CONTEXT, 0.9, "nickname", _render("User goes by {v}"), _proper_name),
     _r(r"^(?:(?:you can|please|just)\s+)*call me (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User likes to be called {v}"), _proper_name),
-    _r(r"^I'm (?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
+    _r(r"^I'm (?!an? )(?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
+    # "I'm a foodie", "I'm a perfectionist" go on to the own-words fallback, but not a degree
+    # of a passing state, a half-said "I'm a fan", or what the chat partner is ("I'm a bit
+    # tired", "I'm a lot better now", "I'm a human"), nor a name called in jest ("I'm an idiot")
+    _r(r"^I'm (?P<v>an? (?:(?:complete|total|absolute|real|proper|right|bit of an?) )?(?:lot|bit|little|tad|fan|bot|robot|human|human being|real person|person|ai|machine|chatbot|language model|idiot|moron|fool|dummy|genius|mess|wreck|disaster|happy camper|nobody|loser|jerk|dork|clown)(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, None, None, _no_fact),
     # a condition said by its short form: "I'm T1D", "I'm ADHD" (not "I'm ADD" of "add")
     _need(r"^I'm (?P<v>(?-i:T[12]D|ADHD|AuDHD|OCD|PTSD|C-?PTSD|BPD|ASD|PCOS|IBS|COPD|GERD|POTS|EDS|MCAS|HIV\+?))$", C.CONTEXT, 0.9, None, _render("User has {v}")),
     # instructions addressed to the assistant, said with "I want you to…"
