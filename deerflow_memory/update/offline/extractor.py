@@ -905,7 +905,14 @@ def _denials_of(content: str) -> tuple[str, ...]:
         return ()
     verb, obj = _PRESENT.get(m["verb"].casefold(), m["verb"]), m["obj"]
     base = base_form(verb)
-    return (f"User does not {base}{obj}", f"User never {verb}{obj}", f"User no longer {verb}{obj}")
+    # …and the habit said given up: "User gave up meat", "User quit smoking"
+    given_up = obj if obj else " " + (base[:-1] if base.endswith("e") else base) + "ing"
+    return (
+        f"User does not {base}{obj}",
+        f"User never {verb}{obj}",
+        f"User no longer {verb}{obj}",
+        *(f"User {done}{given_up}" for done in ("gave up", "has given up", "quit", "cut out")),
+    )
 
 
 # A habit of eating or drinking something that the user has given up ("User quit drinking

@@ -109,7 +109,7 @@ _EN_PASSING = re.compile(
     r"^I (?:didn't|did not|have (?:an? )?(?:cold|flu|fever|meeting|appointment|call|exam|test|date|interview)\b)|"
     r"^I'm (?:preparing|making|cooking|having|eating|grabbing) (?:\w+ )?(?:dinner|lunch|breakfast|brunch|supper|a snack)\b|"
     # an errand of the moment: "I stopped the container", "I have an idea", "I'm working on a fix"
-    r"^I\s+(?:just\s+)?(?:\w+ed|ran|did|made|got|put|set|sent|wrote|built|broke|took|left|lost|found|began|read|saw|went)\s+(?:the|this|that|it|these|those)\b|"
+    r"^I\s+(?:just\s+)?(?:\w+ed|ran|did|made|got|put|set|sent|wrote|built|broke|took|left|lost|found|began|read|saw|went|gave up(?: on)?)\s+(?:the|this|that|it|these|those)\b|"
     r"^I\s+(?:have|'ve got|have got|got)\s+(?:a|an|another|one more|some|no|a lot of|lots of|so much|too much)\s+(?:\w+\s+)?(?:idea|ideas|question|questions|meeting|meetings|problem|problems|issue|issues|call|calls|deadline|deadlines|errand|errands|work|homework|email|emails|cold|headache|fever|bug|bugs|time|minutes?|hours?|plans?|appointment|interview|exam|test|presentation|task|tasks|update|suggestion|request|favou?r)\b|"
     r"^I(?:'m| am)\s+(?:(?:currently|still|just|now)\s+)*working on\s+(?!\w+ing\b)|"
     rf"^I(?:'m| am)\s+(?:(?:so|really|very|kinda|kind of|a bit|a little|pretty|quite|totally|just|still|not|too|"

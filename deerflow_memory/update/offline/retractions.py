@@ -88,6 +88,15 @@ _KIN_SAID_SHORT = r"bf|gf|hubby|bestie|sis|bro|roomie|mum|mom|ma|pa|babys?|kids?
 _NO_ONE_THING = r"(?:food|skin|seasonal|drug|medication|environmental|spring|summer|hay ?fever)"
 
 # fmt: off
+_EN_GAVE_UP = re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I)
+# What is eaten, drunk or smoked: given up, it is said too ("User gave up sugar"), not only
+# withdrawn ("I gave up the choir" withdraws "sings in a choir" and says no more)
+_CONSUMED_EN = re.compile(
+    rf"(?:{NEED_THING_EN}|salt|sweets|carbs|fried food|processed food|junk food|fast food|smoking|"
+    r"drinking|vaping|alcohol|booze|caffeine|soda|fizzy drinks|energy drinks|cigarettes|cigars|"
+    r"nicotine|weed|cannabis|chocolate|candy|snacking|dairy|gluten|meat and dairy)",
+    _I,
+)
 # Clauses whose subject is the user.
 _EN_RETRACTIONS = (
     re.compile(rf"^I'm {ADV_EN}no longer (?:an? |the )?(?P<v>.+?)(?: {_ANYMORE_EN})?$", _I),
@@ -96,7 +105,7 @@ _EN_RETRACTIONS = (
     re.compile(rf"^I {ADV_EN}(?:don't|do not) (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
     re.compile(rf"^I {ADV_EN}(?:no longer|don't|do not) (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+?)(?: {_ANYMORE_EN})$", _I),
     re.compile(rf"^I {ADV_EN}no longer (?:have|own|play|use|drive|keep|do|follow) (?:an? |the |my )?(?P<v>.+)$", _I),
-    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I),
+    _EN_GAVE_UP,
     re.compile(r"^I(?:'ve| have)? (?:gone off|got tired of|gotten tired of|fallen out of love with|fell out of love with|grown out of|outgrown) (?P<v>.+)$", _I),
     # "I switched from VS Code to Neovim": the one left goes (what it became is said below)
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:switched|changed|gone|went) (?:over )?from (?P<v>[\w.+#' -]{{1,30}}?) to (?P<to>[\w.+#' -]{{1,30}}?){AGO_EN}$", _I),
@@ -620,8 +629,14 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
             value = _withdrawn(raw, zh)
             if value is None:
                 return None
+            if groups.get("to"):
+                said = f"User switched to {m['to']}"
+            elif pattern is _EN_GAVE_UP and _CONSUMED_EN.fullmatch(m["v"]):
+                said = en_statement(clause)
+            else:
+                said = ""
             return Candidate(
-                f"User switched to {m['to']}" if groups.get("to") else "",
+                said,
                 C.CONTEXT,
                 0.9,
                 retract=value,

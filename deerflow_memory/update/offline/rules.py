@@ -296,6 +296,21 @@ _SERVICE_EN = (
 )
 
 
+def _a_life_change(match: re.Match[str]) -> bool:
+    """ "moving to Leeds", not "moving to the next question", "…to a new desk"."""
+    return not _NO_PLACE_TO_MOVE_TO.match(match["v"])
+
+
+_NO_PLACE_TO_MOVE_TO = re.compile(
+    r"(?:moving|relocating|emigrating) to (?:(?:(?:the|a|an|my|our|your) (?:next|other|new|different|"
+    r"same)|another) (?!(?:[\w-]+ )?(?:city|town|country|state|flat|apartment|house|home|place|area|"
+    r"neighbou?rhood|village|island|continent|part of)\b)|(?:the |a |an |my |our |your )?(?:topic|"
+    r"question|step|section|chapter|part|page|slide|room|desk|seat|table|bed|couch|sofa|kitchen|"
+    r"office|point|issue)\b)",
+    _I,
+)
+
+
 def _no_fact(_match: re.Match[str]) -> bool:
     """The check of a rule that only knows a shape to refuse (see :func:`refused`)."""
     return False
@@ -710,11 +725,11 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I(?:'m called| go by) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _proper_name),
     _r(r"^(?:everyone|everybody|people|my friends|friends) calls? me (?P<v>.+)$", C.CONTEXT, 0.9, "nickname", _render("User goes by {v}"), _proper_name),
     _r(r"^(?:(?:you can|please|just)\s+)*call me (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User likes to be called {v}"), _proper_name),
-    _r(r"^I'm (?!an? )(?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
+    _r(r"^I'm (?!(?:now |currently |still |also |actually )?an? )(?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
     # "I'm a foodie", "I'm a perfectionist" go on to the own-words fallback, but not a degree
     # of a passing state, a half-said "I'm a fan", or what the chat partner is ("I'm a bit
     # tired", "I'm a lot better now", "I'm a human"), nor a name called in jest ("I'm an idiot")
-    _r(r"^I'm (?P<v>an? (?:(?:complete|total|absolute|real|proper|right|bit of an?) )?(?:lot|bit|little|tad|fan|bot|robot|human|human being|real person|person|ai|machine|chatbot|language model|idiot|moron|fool|dummy|genius|mess|wreck|disaster|happy camper|nobody|loser|jerk|dork|clown)(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, None, None, _no_fact),
+    _r(r"^I'm (?:(?:now|currently|still|also|actually) )?(?P<v>an? (?:(?:complete|total|absolute|real|proper|right|bit of an?) )?(?:lot|bit|little|tad|fan|bot|robot|human|human being|real person|person|ai|machine|chatbot|language model|idiot|moron|fool|dummy|genius|mess|wreck|disaster|happy camper|nobody|loser|jerk|dork|clown)(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, None, None, _no_fact),
     # a condition said by its short form: "I'm T1D", "I'm ADHD" (not "I'm ADD" of "add")
     _need(r"^I'm (?P<v>(?-i:T[12]D|ADHD|AuDHD|OCD|PTSD|C-?PTSD|BPD|ASD|PCOS|IBS|COPD|GERD|POTS|EDS|MCAS|HIV\+?))$", C.CONTEXT, 0.9, None, _render("User has {v}")),
     # instructions addressed to the assistant, said with "I want you to…"
@@ -814,6 +829,9 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I(?:'d| would) {ADV_EN}like to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _not_a_task),
     _r(rf"^I'm {ADV_EN}trying to (?P<v>(?:{GOAL_VERBS_EN})\b.*)$", C.GOAL, 0.85, None, None, _an_effort),
     _r(rf"^I'm {ADV_EN}(?:training|studying|revising|cramming|practi[cs]ing|getting ready|gearing up) for (?P<v>.+)$", C.GOAL, 0.85, None, None, _not_a_task),
+    # a change of life to come: "I'm retiring next year", "I'm graduating in May", "I'm moving
+    # to Leeds next week" (read with its day too: text.py)
+    _r(rf"^I'm {ADV_EN}(?:(?:finally|officially|soon|about to be) )?(?P<v>(?:retiring|graduating|getting (?:married|divorced|engaged)|having (?:a baby|twins|our (?:first|second|third) (?:child|baby))|expecting (?:a baby|twins|our (?:first|second|third) (?:child|baby))|starting (?:a|my) new (?:job|role|position)|changing (?:jobs|careers)|going back to (?:work|school|college|uni(?:versity)?)|(?:moving|relocating|emigrating) to [\w' -]{{2,40}}?)(?:(?: (?:next|this|in|on|at the end of|by|after|before|soon|later|early|late|tomorrow|today|tonight)\b.*)|(?: to [\w -]{{2,30}}))?)$", C.GOAL, 0.8, None, None, _a_life_change),
     # a school to come: "I'm going to college next year", "I'm starting law school in the fall"
     _r(rf"^I'm {ADV_EN}(?:going|starting|heading|going back|returning|off|applying|about to start) (?:to )?(?P<v>(?:college|university|uni|grad school|graduate school|law school|med school|medical school|nursing school|art school|culinary school|film school|community college|business school|dental school|vet school|seminary)\b.*)$", C.GOAL, 0.8),
     # a search that lasts: "I'm looking for a new job", "I'm house hunting" (not "…for a place to eat")

@@ -408,7 +408,8 @@ _EN_LEFT_OUT = (
     r"smoking|drinking|red meat)"
 )
 _EN_LEAVE_OUT = (
-    r"(?=(?:avoid|stay away from|cut out|cut down on|limit|reduce|give up|quit|stop eating|stop drinking|"
+    r"(?=(?:avoid|stay away from|steer clear of|keep off|lay off|go easy on|cut out|cut (?:down|back) on|"
+    r"eat less|drink less|limit|reduce|give up|quit|stop eating|stop drinking|"
     rf"not eat|not drink)\s+(?:any\s+|all\s+)?{_EN_LEFT_OUT}\b)"
 )
 # …or forbade it: "My doctor won't let me eat sugar", "The doctor banned me from caffeine",
@@ -997,6 +998,12 @@ _EN_A_DAY = (
 _EN_SHORT_TERM = re.compile(rf"\b(?:{_EN_A_DAY}|right now|at the moment|for now)\b", _I)
 # (nor is a need over "for now": "I don't eat vegan anymore for now")
 _EN_A_MOMENT = re.compile(rf"\b(?:{_EN_A_DAY}|anymore|any more|no longer)\b", _I)
+_EN_LIFE_CHANGE = re.compile(
+    r"^I'm (?:\w+ )?(?:retiring|graduating|getting (?:married|divorced|engaged)|having a baby|"
+    r"starting (?:a|my) new (?:job|role|position)|changing (?:jobs|careers)|moving to|relocating to|"
+    r"emigrating to)\b",
+    _I,
+)
 _EN_NOW_SAID = re.compile(r",?\s*\b(?:right now|at the moment|for now)\b", _I)
 _STATE_SLOTS = frozenset({"job", "employer", "location", "marital"})
 _ZH_SHORT_TERM = re.compile(
@@ -1128,7 +1135,8 @@ _EN_AWAY = re.compile(
 # (or a change just said: "I changed jobs, now I work at a school", "I quit, now I freelance")
 _EN_PAST = re.compile(
     r"\b(?:used to|was|were|had|lived|grew up|before|previously|until|changed|switched|quit|"
-    r"left|moved|retired|stopped|graduated|finished|gave up)\b",
+    r"left|moved|retired|stopped|graduated|finished|gave up|worked|studied|taught|trained|served|"
+    r"owned|managed|dated|ago|last (?:year|month)|back (?:then|in))\b",
     _I,
 )
 _EN_PAST_HOME = re.compile(r"\b(?:used to live|was living|lived|grew up|was based)\b", _I)
@@ -3127,6 +3135,13 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
         clause = _EN_NOT_THEM_ASIDE.sub("", clause)
     if subject == _SELF and (retraction := match_retraction(clause, zh)) is not None:
         return retraction
+    if (
+        not zh
+        and subject == _SELF
+        and _EN_LIFE_CHANGE.match(clause)
+        and (change := match_clause(clause, zh)) is not None
+    ):
+        return change  # "I'm moving to Leeds next week": a life to come, not a moment
     if (_ZH_SHORT_TERM if zh else _EN_SHORT_TERM).search(clause):
         # a need so for now is a need now ("I take warfarin for now", "I'm on insulin at
         # the moment": a need kept is the safer error); anything else said of a moment goes
@@ -3330,7 +3345,11 @@ _EN_TIME_FIRST = re.compile(
     r"|for (?:years|ages|decades|a long time|a while|a long while|some time)(?: now)?"
     r"|for (?:the (?:past|last) )?(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}"
     r"|a few|a couple of|several|many) (?:years?|months?|weeks?)(?: now)?"
-    r"|(?:over|in|for) the (?:past|last) (?:few |couple of )?(?:years?|months?|weeks?)))"
+    r"|(?:over|in|for) the (?:past|last) (?:few |couple of )?(?:years?|months?|weeks?))"
+    # a past time: "Two years ago I moved to Bergen", "Last spring I got married", "In 2019 I…"
+    r"|(?P<past>(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}|a few|a couple of"
+    r"|several|many) (?:years?|months?|weeks?) ago|last (?:year|month|spring|summer|autumn|fall"
+    r"|winter|christmas)|(?:back )?in (?:19|20)\d\d|earlier this (?:year|month)))"
     r"\s*[,，:]?\s+(?P<i>I(?:['’]m| am|['’]ve| have)?)\s+(?P<rest>\S.*)$",
     _I,
 )
@@ -3357,7 +3376,7 @@ def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
     one_clause = _EN_ONE_CLAUSE_TIMED.fullmatch(said_only) is not None
     left_out = f"{first['i']} {first['rest']}"
     unread = 0  # (the way taken when no rule reads any)
-    if (span := first["span"]) is not None:
+    if (span := first["span"] or first["past"]) is not None:
         # (a withdrawal is read with the time left out: "As of 2024 I no longer eat meat" kept
         # "User eats meat" beside "…no longer eats meat as of 2024")
         timed_too = one_clause and _WITHDRAWN_EN.search(said_only) is None
