@@ -254,7 +254,26 @@ def _proper_name(match: re.Match[str]) -> bool:
         and not any(w.casefold() in NOT_NAMES or _NO_NAME_WORD.fullmatch(w) for w in words)
         and not words[-1].casefold().endswith(("ese", "ish", "ian"))
         and not _HERITAGE.fullmatch(match["v"])  # "I'm Korean-American"
+        # (nor a heritage joined to a word: "I'm Australian-born", "I'm Dutch-speaking")
+        and not any(_HERITAGE.fullmatch(part) for part in re.split(r"[-\s]+", match["v"]))
     )
+
+
+# What a lasting search is said with ("a bigger flat", "my first job") and what may follow it:
+# the end, or a place, a time, a reason or a wish ("…near the river", "…in Leeds", "…, any
+# tips?"), never another noun ("work boots") nor "for my cat".
+_SOUGHT_ADJ = (
+    r"(?:new |better |bigger |smaller |cheaper |permanent |part-time |full-time |remote |first |"
+    r"second |proper |steady |good |decent |stable |nice |long-term |life )"
+)
+_SOUGHT_ENDS = (
+    r"$|[,;:!?.]|\s+(?:in|near|around|close|closer|nearer|within|outside|with|that|which|where|"
+    r"abroad|somewhere|nearby|again|after|before|by|from|starting|since|so|because|but|and|or|"
+    r"at (?!(?:the|my|a) (?:moment|weekend)\b)|on|as|to (?:rent|buy|share|start)|lol|haha|too|now|"
+    r"currently|still|for (?:me|us|myself|ourselves|next|this|the (?:next|coming|summer|autumn|"
+    r"fall|winter|spring|family|kids|two of us)|a (?:while|few|couple)|months|weeks|years|ages|"
+    r"when))\b"
+)
 
 
 _HERITAGE = re.compile(rf"{DEMONYM_EN}(?:[- ]{DEMONYM_EN})*", _I)
@@ -271,8 +290,32 @@ _OF_THE_MOMENT = re.compile(
 )
 
 
+# …nor of what the user asks for or buys in the chat ("I'm interested in a refund", "…in a
+# demo", "…in more details", "…in buying one", "…in the job you posted", "…in any of those",
+# "…in trying it"): a request of the moment, no interest (helper 355).
+_ASKED_FOR = re.compile(
+    r"(?:(?:an?|the|more|some|any|further|additional|a free|a full|a quick)\s+)?"
+    r"(?:refunds?|quotes?|quotations?|demos?|demonstrations?|trials?|discounts?|coupons?|"
+    r"subscriptions?|memberships?|upgrades?|plans?|packages?|pricing|prices?|estimates?|"
+    r"appointments?|bookings?|reservations?|answers?|repl(?:y|ies)|responses?|info|information|"
+    r"details?|specifics|updates?|explanations?|examples?|links?|samples?|copies|copy|position|"
+    r"vacancy|opening|listing|call ?backs?|consultations?|one|ones|any|some|either|neither|both|"
+    r"none|all)"
+    r"(?=[\s.!?,]*$|\s+(?:please|then|now|too|from you|of (?:them|those|these|you|your)|"
+    r"(?:for|on|about) (?:the|this|that|these|those|it|my|a|an|one)\b))"
+    r"|(?:buying|purchasing|ordering|booking|renting|getting|signing up|subscribing|upgrading|"
+    r"applying|joining|attending|finding out|hearing|seeing|knowing|discussing|talking|chatting)\b"
+    r"|.*\b(?:you|your|yours)\b|.*\b(?:it|this|that|these|those|them|one)[.!?]*$",
+    _I,
+)
+
+
 def _not_of_the_moment(match: re.Match[str]) -> bool:
     return not _OF_THE_MOMENT.match(match["v"])
+
+
+def _an_interest(match: re.Match[str]) -> bool:
+    return _not_of_the_moment(match) and not _ASKED_FOR.match(match["v"])
 
 
 def _place_name(match: re.Match[str]) -> bool:
@@ -796,16 +839,16 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I'm now (?:back )?(?:home )?in (?P<v>[\w'-]+(?: [\w'-]+){0,3})$", C.CONTEXT, 0.9, "location", _render("User lives in {v}"), _proper_name),
     _r(r"^I'm (?:originally )?from (?P<v>.+)$", C.CONTEXT, 0.9, "origin", None, _place_name),
     # a heritage: "I'm half Korean", "I'm Mexican-American", "I'm Irish on my mum's side"
-    _r(rf"^I'm {ADV_EN}(?:(?:half|part|partly|a quarter|one quarter|proudly|fully|100%) )?(?P<v>{DEMONYM_EN}(?:[- ]{DEMONYM_EN})?(?:(?:,| and)(?: half| part)? {DEMONYM_EN})*)(?: (?:by (?:birth|blood|heritage|descent)|on my (?:mum|mom|mother|dad|father)'s side))?$", C.CONTEXT, 0.85),
+    _r(rf"^I'm {ADV_EN}(?:(?:half|part|partly|a quarter|one quarter|proudly|fully|100%)[- ])?(?P<v>{DEMONYM_EN}(?:[- ]{DEMONYM_EN})?(?:(?:,| and)(?: half| part)? {DEMONYM_EN})*(?:-born)?)(?: (?:by (?:birth|blood|heritage|descent)|on my (?:mum|mom|mother|dad|father)'s side))?$", C.CONTEXT, 0.85),
     _r(r"^I (?:grew up|was born and raised|was raised) in (?P<v>.+)$", C.CONTEXT, 0.9, "origin"),
     _r(r"^I was born in (?P<v>.+)$", C.CONTEXT, 0.9),
     # preferences
     _r(rf"^I'm {ADV_EN}(?:a (?:big |huge |great |massive )?fan of|into|passionate about|fond of|crazy about|obsessed with|a lover of|keen on) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste+"),
     # (not "interested in your thoughts", "…in what you think", "…in hearing more": the chat)
-    _r(rf"^I'm {ADV_EN}(?:(?:quite|pretty|more|most|deeply|keenly|super) )?interested in (?P<v>.+)$", C.PREFERENCE, 0.85, "taste+", None, _not_of_the_moment),
+    _r(rf"^I'm {ADV_EN}(?:(?:quite|pretty|more|most|deeply|keenly|super) )?interested in (?P<v>.+)$", C.PREFERENCE, 0.85, "taste+", None, _an_interest),
     _r(rf"^I {ADV_EN}(?:don't|can't|won't) {ADV_EN}(?:like|stand|bear|enjoy|love|care for) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _not_a_gripe),
     _r(rf"^I {ADV_EN}(?:hate|dislike|detest|loathe|despise) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _not_a_gripe),
-    _r(rf"^I'm {ADV_EN}not (?:really |that |very |too |so |much |at all |particularly )?(?:a (?:big |huge |great )?fan of|into|keen on|fond of|a lover of|interested in) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _not_of_the_moment),
+    _r(rf"^I'm {ADV_EN}not (?:really |that |very |too |so |much |at all |particularly )?(?:a (?:big |huge |great )?fan of|into|keen on|fond of|a lover of|interested in) (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-", None, _an_interest),
     # a fear: "I'm terrified of heights", "I'm scared of dogs" (not "…of it", "…of what happens")
     _r(rf"^I'm {ADV_EN}(?:(?:deathly|terribly|pretty|quite|a (?:little|bit)|kind of|kinda|super|always been) )?(?:afraid|scared|terrified|frightened|petrified|fearful) of (?P<v>.+)$", C.CONTEXT, 0.85, None, None, _not_of_the_moment),
     _r(r"^I'm not (?:really |much of )?an? (?P<v>morning|night|people|cat|dog|beach|city|outdoors|party|winter|summer) person(?: at all)?$", C.PREFERENCE, 0.9),
@@ -835,7 +878,10 @@ _EN_RULES: tuple[_Rule, ...] = (
     # a school to come: "I'm going to college next year", "I'm starting law school in the fall"
     _r(rf"^I'm {ADV_EN}(?:going|starting|heading|going back|returning|off|applying|about to start) (?:to )?(?P<v>(?:college|university|uni|grad school|graduate school|law school|med school|medical school|nursing school|art school|culinary school|film school|community college|business school|dental school|vet school|seminary)\b.*)$", C.GOAL, 0.8),
     # a search that lasts: "I'm looking for a new job", "I'm house hunting" (not "…for a place to eat")
-    _r(rf"^I'm {ADV_EN}(?:(?:actively|still) )?(?:looking|searching|hunting) for (?P<v>(?:an? |my |our )?(?:new |better |bigger |smaller |cheaper |permanent |part-time |full-time |remote |first |second |proper |steady )*(?:job|apartment|flat|house|home|place to live|roommate|flatmate|partner|position|role|internship|career|work|girlfriend|boyfriend|wife|husband)\b.*)$", C.GOAL, 0.8),
+    # (the thing sought is the last word of its noun, so not "work shoes", "a house plant", "a
+    # flat white", "job interview tips"; not one sought for another, "a new home for my cat";
+    # a partner is not "my wife": helper 355)
+    _r(rf"^I'm {ADV_EN}(?:(?:actively|still) )?(?:looking|searching|hunting) for (?P<v>(?:(?:an? |my |our )?{_SOUGHT_ADJ}*(?:job|apartment|flat|house|home|place to live|position|role|internship|career|work)|(?:an? )?{_SOUGHT_ADJ}*(?:roommate|flatmate|partner|girlfriend|boyfriend|wife|husband))(?={_SOUGHT_ENDS}).*)$", C.GOAL, 0.8),
     _r(rf"^I'm {ADV_EN}(?:(?:actively|still) )?(?P<v>(?:job|house|home|apartment|flat)[- ]hunting\b.*)$", C.GOAL, 0.8),
     _r(rf"^I'm {ADV_EN}working on (?:my|improving my|getting) (?!(?:code|project|pr|branch|app|script|repo|bug|ticket|report|slides|homework|essay|laptop|computer|car)\b)(?P<v>.+)$", C.GOAL, 0.8),
     _r(rf"^I(?:'m| am) {ADV_EN}planning (?P<v>(?:a|an|my|our) (?:[\w-]+ )?(?:trip|vacation|holiday|journey|visit|move|wedding|sabbatical)\b.*)$", C.GOAL, 0.85),

@@ -104,9 +104,11 @@ from deerflow_memory.update.offline.vocabulary import (
     CONDITION_NAME_ZH,
     CONDITION_ONE_ZH,
     CONDITION_ZH,
+    DEMONYM_EN,
     DIET_EN,
     DIET_FIELD_EN,
     EMOJI_THING,
+    FAITH_EN,
     FOR_EXAMPLE_ZH,
     KIN_ZH,
     ME_ZH,
@@ -345,7 +347,7 @@ _EN_PREFACE = re.compile(
     r"(?:the thing (?:about me |with me )?is|(?:some )?background|(?:for |some |quick )?context|fun fact|"
     r"(?:a (?:bit|little) )?about me)(?: that)?\s*[,:—–-]?\s+(?=(?:I|I'm|I've|I'd|my)\b)|"
     # a regret said before what follows, no fear: "I'm afraid I can't make it", "I'm afraid I'm vegan"
-    r"(?:I'm|I am) afraid(?: that)?\s*,?\s+(?=(?:I|I'm|I've|I'd|I'll|my|we|it|this|that|there|you)\b))",
+    r"(?:I'm|I am|Im) afraid(?: that)?\s*,?\s+(?=(?:I|I'm|I've|I'd|I'll|im|ive|my|we|it|this|that|there|you)\b))",
     _I,
 )
 # The main clause after a lead clause without a comma ("Because I'm vegan I need B12"): the
@@ -1006,6 +1008,12 @@ _EN_LIFE_CHANGE = re.compile(
 )
 _EN_NOW_SAID = re.compile(r",?\s*\b(?:right now|at the moment|for now)\b", _I)
 _STATE_SLOTS = frozenset({"job", "employer", "location", "marital"})
+# A search that lasts said "right now" is a search still ("I'm looking for a job right now",
+# "I'm flat hunting at the moment"): the goal is kept as a state is (helper 355).
+_EN_SEARCH_SAID = re.compile(
+    r"^I'm (?:\w+ )?(?:(?:looking|searching|hunting) for|(?:job|house|home|apartment|flat)[- ]hunting)\b",
+    _I,
+)
 _ZH_SHORT_TERM = re.compile(
     # (not "从今天起/开始", from today on: "从今天起我吃素" lost the diet, as "As of today I'm
     # vegan" did not: helper 351)
@@ -3033,7 +3041,9 @@ _EN_NOT_THEM_ASIDE = re.compile(
 # allergic to nuts"): no rule reads them together, so each is read as said alone (lowercase
 # words only: not "I'm Ann and Bo's mum"); the second may say what the user does ("…and live
 # in Leeds", see _EN_DROPPED_VERB).
-_EN_DESCRIPTION = r"[a-z][\w'-]*(?: [\w'-]+){0,3}"
+# (a heritage or a faith is written with a capital: "I'm Chinese and vegetarian", "I'm Catholic
+# and vegetarian" lost the diet: helper 355)
+_EN_DESCRIPTION = rf"(?:[a-z]|(?=(?i:{DEMONYM_EN}|{FAITH_EN})\b)[A-Z])[\w'-]*(?: [\w'-]+){{0,3}}"
 # (the second may end on a list of what it is of: "…and allergic to peanuts, kiwi and soy")
 _EN_LISTED = (
     r"(?: (?:and|or) [\w'-]+(?: [\w'-]+){0,2})?(?:,\s+(?:(?:and|or)\s+)?[\w'-]+(?: [\w'-]+){0,3})*"
@@ -3153,7 +3163,11 @@ def _clause_candidate(clause: str, subject: str | None, zh: bool) -> Candidate |
         # between jobs right now", "I live in Leeds for now"), or a need the rules read
         # only without those words ("I'm vegan right now"): the value now
         now = match_clause(_EN_NOW_SAID.sub("", clause), zh)
-        keep = now is not None and (now.constraint or now.slot in _STATE_SLOTS)
+        keep = now is not None and (
+            now.constraint
+            or now.slot in _STATE_SLOTS
+            or (now.category is FactCategory.GOAL and _EN_SEARCH_SAID.match(clause) is not None)
+        )
         return now if keep else None
     if subject == _TOLD:
         told = match_clause(clause, zh)

@@ -88,8 +88,12 @@ NOT_A_PLACE_EN = (
 # "I work at my own pace", "I work at a desk": how or where, no employer (capitalised, a
 # company's name: "Pace Logistics").
 NOT_AN_EMPLOYER_EN = (
-    r"(?:(?:my own |a \w+ |an \w+ |their own |your own |a |the )?(?=(?-i:[a-z]))"
-    r"(?:pace|speed|rate|rhythm|desk|computer|laptop|standing desk|nights?|weekends?|it|this|that)"
+    r"(?:(?:my own |a \w+ |an \w+ |their own |your own |a |an |the |my |our |full )?(?=(?-i:[a-z]))"
+    r"(?:pace|speed|rate|rhythm|desk|computer|laptop|standing desk|nights?|weekends?|it|this|that|"
+    # where one sits, not who one works for ("I'm working at my desk right now", "…at the
+    # kitchen table", "…at full capacity", "…at my parents' place"): helper 355
+    r"(?:front |reception |kitchen |dining )?(?:desk|table)|office|home office|capacity|tilt|"
+    r"(?:\w+'s |\w+s' )?(?:place|house|flat|apartment))"
     rf"{_SAYING_ENDS})"
 )
 # A place of work said after "work in a…" ("I work in a bakery", "…in an office"): an
@@ -332,6 +336,11 @@ NUTRIENT_ZH = (
 
 # --- background ----------------------------------------------------------------------------
 
+# A faith by its adjective ("Catholic", "Sikh").
+FAITH_EN = (
+    r"(?:catholic|christian|muslim|jewish|hindu|buddhist|sikh|jain|mormon|atheist|agnostic|protestant|"
+    r"baptist|methodist|lutheran|anglican|evangelical|presbyterian|pentecostal|quaker|taoist|pagan)"
+)
 # Lasting traits said with "I'm …" / "我是…".
 TRAIT_EN = (
     r"(?:left-handed|right-handed|ambidextrous|an only child|an? (?:identical |fraternal )?twin|an introvert|"
@@ -343,8 +352,7 @@ TRAIT_EN = (
     r"(?:a (?:bit|little) |slightly |quite |pretty |rather |severely |very )?(?:tall|short|petite|overweight|underweight|obese)|"
     # a faith said by its adjective: "I'm Catholic", "I'm a practising Muslim" (what is eaten follows)
     r"(?:an? )?(?:devout |practi[cs]ing |observant |lapsed |non-practi[cs]ing |born-again |orthodox )?"
-    r"(?:catholic|christian|muslim|jewish|hindu|buddhist|sikh|jain|mormon|atheist|agnostic|protestant|"
-    r"baptist|methodist|lutheran|anglican|evangelical|presbyterian|pentecostal|quaker|taoist|pagan))"
+    rf"{FAITH_EN})"
 )
 # Nationalities and heritages said with "I'm …" ("I'm half Korean", "I'm Mexican-American"):
 # a word a name could be too ("Christian", "Dan") is not one of them.
