@@ -136,3 +136,22 @@ def test_a_need_after_a_capitalised_description_is_kept(said: str, stored: list[
 def test_a_regret_without_apostrophes_is_no_fear(said: str, stored: str) -> None:
     """ "im afraid im allergic to kiwi" stored "User is afraid im allergic to kiwi"."""
     assert facts_after(said) == [stored]
+
+
+@pytest.mark.parametrize("faith", ["Sikh", "Quaker", "Methodist", "Agnostic", "Mormon"])
+def test_a_faith_alone_is_no_name(faith: str) -> None:
+    """ "I'm Quaker." stored "User's name is Quaker"."""
+    assert facts_after(f"I'm {faith}.") == [f"User is {faith}"]
+
+
+def test_a_name_is_still_a_name() -> None:
+    assert facts_after("I'm Rowan.") == ["User's name is Rowan"]
+
+
+def test_a_negated_deed_after_a_description_is_no_description() -> None:
+    """ "I'm Sikh and don't cut my hair" stored "User is don't cut their hair"."""
+    assert facts_after("I'm Jain and don't eat root vegetables.") == [
+        "User is Jain",
+        "User does not eat root vegetables",
+    ]
+    assert not any("is don't" in fact for fact in facts_after("I'm Sikh and don't shave."))

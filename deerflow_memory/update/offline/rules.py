@@ -45,6 +45,7 @@ from deerflow_memory.update.offline.vocabulary import (
     DIET_EN,
     DRUG_NAME_EN,
     DRUG_NAME_ZH,
+    FAITH_EN,
     FASTING_EN,
     FOR_EXAMPLE_EN,
     GOAL_VERBS_EN,
@@ -256,6 +257,8 @@ def _proper_name(match: re.Match[str]) -> bool:
         and not _HERITAGE.fullmatch(match["v"])  # "I'm Korean-American"
         # (nor a heritage joined to a word: "I'm Australian-born", "I'm Dutch-speaking")
         and not any(_HERITAGE.fullmatch(part) for part in re.split(r"[-\s]+", match["v"]))
+        # (nor a faith: "I'm Sikh", "I'm Quaker" were the user's name)
+        and not _FAITH.fullmatch(match["v"])
     )
 
 
@@ -276,6 +279,7 @@ _SOUGHT_ENDS = (
 )
 
 
+_FAITH = re.compile(rf"{FAITH_EN}|orthodox", _I)
 _HERITAGE = re.compile(rf"{DEMONYM_EN}(?:[- ]{DEMONYM_EN})*", _I)
 
 

@@ -2496,6 +2496,12 @@ _EN_NO_LONGER_DOING = re.compile(
 # …and "I" before a verb of where or how one lives ("moved to Toronto", "run a small
 # bakery", "grew up in Cork"): a verb that tells a life, with a place or an object of
 # one's own; or of what one cannot eat ("can't eat gluten").
+# …or a verb said with its negation ("I'm Sikh and don't cut my hair"): "I don't…", never
+# "User is don't cut their hair" (helper 355).
+_EN_DONE_NOT = re.compile(
+    r"^(?:don'?t|do not|never|can'?t|cannot|won'?t|didn'?t|rarely|always|usually)\s+(?!(?:been|be)\b)[a-z]",
+    _I,
+)
 _EN_DROPPED_VERB = re.compile(
     r"^(?:(?:just |recently )?(?:moved|relocated) (?:to|from|here|back)|grew up (?:in|on|near)|was born in|"
     r"live (?:in|on|near|with|alone)|work (?:as|at|in|for|from)|run (?:a|an|my|our)|"
@@ -3070,6 +3076,8 @@ def _described_more(fragment: str, before: str) -> str | None:
     "…, like rugby", "…, so evenings are hectic")."""
     if not (_EN_I_AM.match(before) and _EN_MORE_DESCRIPTIONS.fullmatch(fragment)):
         return None
+    if _EN_DONE_NOT.match(fragment):  # "I'm Sikh and don't cut my hair": "I don't…"
+        return f"I {fragment}" if _clause_candidate(f"I {fragment}", _SELF, False) else None
     if _EN_OWN_VERB.search(fragment):
         return None  # a clause of its own: "…, so evenings are pretty hectic"
     if _EN_NOT_MORE_OF_ME.search(fragment) or _EN_NOT_SO.match(before):
@@ -3105,7 +3113,7 @@ def _descriptions(clause: str) -> list[Candidate]:
 def _description(i_am: str, each: str) -> Candidate | None:
     """One of two descriptions joined, read as said alone: "I'm <each>", or "I <each>" when it
     says what the user does ("…and live in Leeds", "…and take warfarin", "…and have asthma")."""
-    if _EN_DROPPED_VERB.match(each):
+    if _EN_DROPPED_VERB.match(each) or _EN_DONE_NOT.match(each):
         return _clause_candidate(f"I {each}", _SELF, False)
     said = _clause_candidate(f"{i_am} {each}", _SELF, False)
     if said is None or said.confidence <= OWN_WORDS_CONFIDENCE:
