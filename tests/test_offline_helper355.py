@@ -155,3 +155,16 @@ def test_a_negated_deed_after_a_description_is_no_description() -> None:
         "User does not eat root vegetables",
     ]
     assert not any("is don't" in fact for fact in facts_after("I'm Sikh and don't shave."))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "In my novel, I'm Icelandic.",
+        "In the game, I'm Quaker.",
+        "In my screenplay, I'm gluten-free.",
+    ],
+)
+def test_what_the_user_is_in_a_scene_is_not_theirs(said: str) -> None:
+    """A scene cast without "a …" ("In my novel, I'm Icelandic.") was the user's own."""
+    assert facts_after(said) == []

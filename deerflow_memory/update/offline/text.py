@@ -3539,9 +3539,13 @@ _FRAME = re.compile(
     # (spaces after a stop, but no run of line breaks: searched from each of them, "\s*" was
     # quadratic, 2.6 s at 10k line breaks; a later line starts where its break ends)
     r"(?:^\s*|(?<=[.!?。！？\n])[^\S\n]*)(?="
-    r"(?:in (?:my|our) (?:story|novel|script|screenplay|game|dream|campaign|fanfic|world),\s*"
-    r"|(?:let['’]s )?pretend(?: that)? )"
-    r"(?:I['’]m|I am|we['’]re|we are) (?:an? |the )[\w'’-]+(?: [\w'’-]+){0,3}[.!](?:\s|$)"
+    # (in a scene set first, what the user is need not be "a …": "In my novel, I'm vegan.",
+    # "In the game, I'm Catholic." were the user's own: helper 355)
+    r"(?:in (?:(?:my|our) (?:world|dream)|(?:my|our|the|this) (?:story|novel|script|screenplay|game|"
+    r"campaign|fanfic)),\s*"
+    r"(?:I['’]m|I am|we['’]re|we are) (?:an? |the )?"
+    r"|(?:let['’]s )?pretend(?: that)? (?:I['’]m|I am|we['’]re|we are) (?:an? |the ))"
+    r"[\w'’-]+(?: [\w'’-]+){0,3}[.!](?:\s|$)"
     r"|假装我是[^，,。！？!?\s]{1,8}[。！]"
     r"|在我的(?:小说|故事|剧本|游戏|梦)里)",
     _I,
