@@ -43,6 +43,7 @@ from deerflow_memory.update.offline.vocabulary import (
     CJK,
     CONDITION_EN,
     CONDITION_ZH,
+    CONSUMED_EN,
     DRUG_NAME_ZH,
     FOR_EXAMPLE_EN,
     KIN_ZH,
@@ -91,12 +92,7 @@ _NO_ONE_THING = r"(?:food|skin|seasonal|drug|medication|environmental|spring|sum
 _EN_GAVE_UP = re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I)
 # What is eaten, drunk or smoked: given up, it is said too ("User gave up sugar"), not only
 # withdrawn ("I gave up the choir" withdraws "sings in a choir" and says no more)
-_CONSUMED_EN = re.compile(
-    rf"(?:{NEED_THING_EN}|salt|sweets|carbs|fried food|processed food|junk food|fast food|smoking|"
-    r"drinking|vaping|alcohol|booze|caffeine|soda|fizzy drinks|energy drinks|cigarettes|cigars|"
-    r"nicotine|weed|cannabis|chocolate|candy|snacking|dairy|gluten|meat and dairy)",
-    _I,
-)
+_CONSUMED = re.compile(CONSUMED_EN, _I)
 # Clauses whose subject is the user.
 _EN_RETRACTIONS = (
     re.compile(rf"^I'm {ADV_EN}no longer (?:an? |the )?(?P<v>.+?)(?: {_ANYMORE_EN})?$", _I),
@@ -631,7 +627,7 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
                 return None
             if groups.get("to"):
                 said = f"User switched to {m['to']}"
-            elif pattern is _EN_GAVE_UP and _CONSUMED_EN.fullmatch(m["v"]):
+            elif pattern is _EN_GAVE_UP and _CONSUMED.fullmatch(m["v"]):
                 said = en_statement(clause)
             else:
                 said = ""

@@ -41,6 +41,7 @@ from deerflow_memory.update.offline.vocabulary import (
     CONDITION_EN,
     CONDITION_NAME_ZH,
     CONDITION_SUFFIX_ZH,
+    CONSUMED_EN,
     DEMONYM_EN,
     DIET_EN,
     DRUG_NAME_EN,
@@ -55,6 +56,7 @@ from deerflow_memory.update.offline.vocabulary import (
     KIN_ZH,
     MEAL_TIME_ZH,
     MEDICATION_EN,
+    MEDICATION_NAME_EN,
     NAME_ZH,
     NEED_THING_EN,
     NOT_A_PLACE_EN,
@@ -728,6 +730,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _need(r"^I have (?:an? )?(?:(?:severe|mild|serious|bad|strong|life-threatening|deadly|slight|food|known|real)\s+)*allerg(?:y|ies) to (?P<v>.+)$", C.CONTEXT, 0.95),
     _need(rf"^I'm {ADV_EN}(?:(?:very|highly|extremely|quite|a bit|slightly|super|really)\s+)*(?:sensitive|intolerant|hypersensitive) to (?P<v>.+)$", C.CONTEXT, 0.95),
     _need(r"^I have (?:an? )?(?:(?:strong|real|deep|severe|mild|slight|serious)\s+)*(?:intolerance|sensitivity) to (?P<v>.+)$", C.CONTEXT, 0.95),
+    # what the user stays off: "I'm avoiding gluten", "I'm off carbs", "I'm staying away from dairy"
+    _need(rf"^I'm {ADV_EN}(?:(?:strictly|completely|totally|trying to stay|mostly|still) )?(?:off|avoiding|staying off|staying away from|keeping off|laying off|steering clear of|cutting out|going without|eliminating) (?:of )?(?:all |any )?(?!(?:{MEDICATION_NAME_EN})\b)(?P<v>{CONSUMED_EN})(?: (?:completely|entirely|altogether|these days|now|for (?:health|medical) reasons|for my [\w -]{{2,20}}|on doctor's orders))?$", C.PREFERENCE, 0.9, None, _render("User avoids {v}")),
     _r(r"^I have (?:an? )?(?:(?:strong|real|deep|severe|mild|slight|serious|total)\s+)*aversion to (?P<v>.+)$", C.PREFERENCE, 0.9, "taste-"),
     _need(rf"^I'm {ADV_EN}(?:(?:a|an|very|quite|a bit|slightly|badly|severely)\s+)*(?P<v>{STATE_EN})$", C.CONTEXT, 0.95),
     _need(rf"^I {ADV_EN}(?:have|suffer from|live with|was diagnosed with|got diagnosed with) (?P<v>(?:type [12] |gestational )?diabetes|asthma|epilepsy|celiac disease|coeliac disease|high blood pressure|hypertension|a heart condition|heart disease|ibs|crohn's(?: disease)?|migraines|arthritis|adhd|dyslexia|a disability|limited mobility|a bad back|gout|kidney disease|low vision|hearing loss|tinnitus|a pacemaker|a nut allergy|a peanut allergy|a shellfish allergy|an egg allergy|a gluten intolerance|acid reflux|gerd|sleep apnea)\b.*$", C.CONTEXT, 0.95),
@@ -1220,6 +1224,12 @@ _AND_VERBS_IF_FOLLOWED = frozenset(
     """work play run travel study train walk ride hike climb paint cook coach commute practise
     practice visit lead use watch love read drink""".split()  # noqa: SIM905
 )
+# A pastime verb said right after another verb ("I fish and sail", "I swim and hike").
+_PASTIMES = frozenset(HOBBY_VERBS_EN.removeprefix("(?:").removesuffix(")").split("|")) | {
+    "hike",
+    "camp",
+    "read",
+}
 _VERB_FOLLOWED = re.compile(
     r"\s+(?:at|in|on|for|from|as|with|to|a|an|the|my|their|his|her|every|daily|weekly|nights"
     r"|weekends|part-time|full-time|remotely|twice|once|most|some|two|three)\b",
@@ -1255,6 +1265,7 @@ def _verbs_after_and(said: str, *, after_past: bool = False) -> str:
         if not (
             verb in _AND_VERBS
             or (verb in _AND_VERBS_IF_FOLLOWED and _VERB_FOLLOWED.match(said, m.end()))
+            or (m.start() == 0 and verb in _PASTIMES)  # "I fish and sail": two pastimes
         ) or _BARE_BEFORE.search(said, 0, m.start()):
             return m.group()
         if _LIST_OF_THINGS.search(said, 0, m.end()):
@@ -1263,7 +1274,8 @@ def _verbs_after_and(said: str, *, after_past: bool = False) -> str:
             return m.group()
         return f"{m['and']} {m['adv'] or ''}{_third_person_verb(m['verb'])}"
 
-    return _AND_VERB.sub(third, said) if " and " in said or " but " in said else said
+    spaced = f" {said}"  # ("and sail" after the first verb: "I fish and sail")
+    return _AND_VERB.sub(third, said) if " and " in spaced or " but " in spaced else said
 
 
 def no_verb_after_adverbs(fragment: str) -> bool:

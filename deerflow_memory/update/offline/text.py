@@ -2165,6 +2165,8 @@ def _implied(fragment: str, zh: bool, before: str = "") -> str | None:
         return None
     if not zh and _A_PILL_FIRST.match(fragment):
         return None  # "I take metformin, fish oil and melatonin": no "I fish oil"
+    if not zh and _EN_NOUN_SUBJECT.match(fragment):
+        return None  # "I'm pescatarian, so fish is fine": a thing said of, no "I fish"
     if (
         not zh
         and _THINGS_ONLY.fullmatch(fragment)
@@ -2187,6 +2189,12 @@ def _implied(fragment: str, zh: bool, before: str = "") -> str | None:
 
 
 _ZH_FOR_EXAMPLE = re.compile(FOR_EXAMPLE_ZH)
+# A fragment whose first word or two are the subject of "is"/"are" ("fish is fine", "red
+# meat is out"): a thing the user speaks of, not a verb the user does.
+_EN_NOUN_SUBJECT = re.compile(
+    r"^(?:so |but |and )?[\w'-]+(?: [\w'-]+)?\s+(?:is|are|was|were|isn't|aren't|wasn't|weren't)\b",
+    _I,
+)
 _A_SUPPLEMENT_FIRST = re.compile(rf"(?:{SUPPLEMENT_EN})\b", _I)
 # ("…, atorvastatin and metformin daily": no "I atorvastatin" either)
 _A_PILL_FIRST = re.compile(rf"(?:{SUPPLEMENT_EN}|{MEDICATION_NAME_EN})\b", _I)
@@ -3306,7 +3314,8 @@ def _correction(candidate: Candidate, wrong: str, marker: bool, zh: bool) -> Can
         candidate.category, candidate.confidence = FactCategory.CORRECTION, 0.95
         candidate.wrong_value = wrong
     else:  # "I like tea, not coffee": a contrast, kept in the fact
-        candidate.content += ("，不是" if zh else ", not ") + wrong
+        # (in the third person: "…at home, not when they go out")
+        candidate.content += "，不是" + wrong if zh else ", not " + swap_pronouns(wrong)
     return candidate
 
 

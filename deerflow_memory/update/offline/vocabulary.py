@@ -326,6 +326,13 @@ SINCE_WHEN_EN = (
     r"|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}) (?:years?|months?) ago)"
 )
 FASTING_EN = r"(?:(?:intermittent |alternate[- ]day |16:8 |water |dry )?fasting|whole30|low[- ]carb|low[- ]fodmap|keto|paleo)"
+# What is eaten, drunk or smoked, that one gives up or stays off ("I gave up sugar", "I'm off
+# carbs", "I'm avoiding gluten").
+CONSUMED_EN = (
+    rf"(?:{NEED_THING_EN}|salt|sweets|carbs|fried food|processed food|junk food|fast food|smoking|"
+    r"drinking|vaping|alcohol|booze|caffeine|soda|fizzy drinks|energy drinks|cigarettes|cigars|"
+    r"nicotine|weed|cannabis|chocolate|candy|snacking|dairy|gluten|meat and dairy)"
+)
 # "我晚上不吃主食": when a diet rule holds.
 MEAL_TIME_ZH = r"(?:早上|早晨|中午|晚上|夜里|睡前|饭后|空腹|周末|工作日|平时|每天|天天|早餐|早饭|午饭|午餐|晚饭|晚餐)"
 # "我在控糖": what one cuts down on.
