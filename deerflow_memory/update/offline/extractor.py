@@ -887,8 +887,8 @@ _HOLDS_NOW = re.compile(
 )
 # …or said as begun again: "User started eating pork again" ("eating" → "eats")
 _BEGUN_AGAIN = re.compile(
-    r"^User (?:has )?(?:started|begun|began|is) (?P<verb>eating|drinking)"
-    rf"(?P<obj>(?: [\w'-]+){{1,4}}?) again(?: {NOW_WORDS})?$",
+    r"^User (?:has )?(?:started|begun|began|is) (?P<verb>eating|drinking|smoking|vaping)"
+    rf"(?P<obj>(?: [\w'-]+){{0,4}}?) again(?: {NOW_WORDS})?$",
     re.I,
 )
 
@@ -924,7 +924,14 @@ _ENDED = re.compile(
     rf"(?P<obj>[\w' -]{{2,40}}?){AGO_EN}$",
     re.I,
 )
-_PRESENT = {"eating": "eats", "drinking": "drinks", "eats": "eats", "drinks": "drinks"}
+_PRESENT = {
+    "eating": "eats",
+    "drinking": "drinks",
+    "smoking": "smokes",
+    "vaping": "vapes",
+    "eats": "eats",
+    "drinks": "drinks",
+}
 # Words between the verb and the thing in a habit ("drinks two cups of coffee", "has iced tea").
 _AMOUNT = (
     r"(?: (?:an?|some|\d+|one|two|three|four|five|a few|several|lots of|a lot of"

@@ -130,8 +130,10 @@ _EN_PASSING = re.compile(
     # how far or how late: "I'm a few minutes late", "I'm two stops away", "I'm a long way from home"
     r"|^I(?:'m| am)\s+(?:(?:just|only|already|still|running|now)\s+)*(?:an?|a few|a couple(?: of)?|\d+|few|some|"
     r"one|two|three|four|five|ten|fifteen|twenty|thirty)\s+(?:\w+\s+)?(?:minutes?|mins?|hours?|hrs?|days?|"
-    r"weeks?|seconds?|secs?|blocks?|miles?|km|kilometres?|kilometers?|steps?|stops?|way)\s+"
-    r"(?:late|early|away|behind|ahead|out|off|from\b.*)$"
+    r"weeks?|seconds?|secs?|blocks?|miles?|km|kilometres?|kilometers?|metres?|meters?|m|yards?|ft|feet|"
+    r"foot|steps?|stops?|way)\s+"
+    # (and on what: "I'm a day late on rent", "I'm a week behind with work")
+    r"(?:(?:late|early|away|behind|ahead|out|off)(?:\s+(?:on|with|for)\s.*)?|from\b.*)$"
     # where the user is right now: "I'm at the airport", "I'm on the train"
     r"|^I(?:'m| am)\s+(?:(?:currently|just|still|now|already)\s+)*(?:at (?:the )?(?:airport|station|gym|office|"
     r"doctor'?s?|dentist'?s?|store|shop|mall|hospital|library|park|beach|bus stop|supermarket|bank|caf[eé]|"

@@ -92,7 +92,10 @@ _NO_ONE_THING = r"(?:food|skin|seasonal|drug|medication|environmental|spring|sum
 _EN_GAVE_UP = re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:quit|(?P<left>left|moved (?:away )?(?:from|out of)(?![^,]*\sto\s))|gave up|given up|stopped(?= \w+ing\b)|dropped|abandoned)(?: on)? (?!eating\b|drinking\b|consuming\b)(?:my job at |my job as |the |an? )?(?P<v>.+?){AGO_EN}$", _I)
 # What is eaten, drunk or smoked: given up, it is said too ("User gave up sugar"), not only
 # withdrawn ("I gave up the choir" withdraws "sings in a choir" and says no more)
-_CONSUMED = re.compile(CONSUMED_EN, _I)
+# (one or a list: "I gave up smoking and drinking", "I quit alcohol, sugar and caffeine")
+_CONSUMED = re.compile(
+    rf"{CONSUMED_EN}(?:(?:\s*,\s*(?:and\s+|or\s+|&\s+)?|\s+(?:and|or|&)\s+){CONSUMED_EN})*", _I
+)
 # Clauses whose subject is the user.
 _EN_RETRACTIONS = (
     re.compile(rf"^I'm {ADV_EN}no longer (?:an? |the )?(?P<v>.+?)(?: {_ANYMORE_EN})?$", _I),

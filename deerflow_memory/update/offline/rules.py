@@ -328,14 +328,19 @@ def _place_name(match: re.Match[str]) -> bool:
     """ "from Canada", "from the UK", "from a small town in Ohio", and "from texas" when the
     user writes no capitals at all — not "from the team at Acme", "from work", "from HR"."""
     value = match["v"]
-    if _NOT_AN_ORIGIN.match(value):
+    if _NOT_AN_ORIGIN.match(value) or _A_PLACE_OF_WORK.search(value):
         return False
+    if _AN_ORIGIN_NOUN.match(value):
+        return True
     words = re.sub(r"^the\s+", "", value, flags=_I).split()
-    return bool(words) and (
-        words[0][:1].isupper()
-        or _written_without_capitals(match.string)
-        or bool(_AN_ORIGIN_NOUN.match(value))
-    )
+    if not words:
+        return False
+    if words[0][:1].isupper():
+        return True
+    # a name written without capitals is a bare name ("from texas", "from new york"): the
+    # clause of a user who does write capitals looks the same once past its "I", so what
+    # opens with "a", "the", "my" ("from the marketing team", "from a big family") is none
+    return _written_without_capitals(match.string) and not _NO_BARE_NAME.match(value)
 
 
 # A service one belongs to as one's work: "I'm in the army".
@@ -355,7 +360,20 @@ _NO_PLACE_TO_MOVE_TO = re.compile(
     r"same)|another) (?!(?:[\w-]+ )?(?:city|town|country|state|flat|apartment|house|home|place|area|"
     r"neighbou?rhood|village|island|continent|part of)\b)|(?:the |a |an |my |our |your )?(?:topic|"
     r"question|step|section|chapter|part|page|slide|room|desk|seat|table|bed|couch|sofa|kitchen|"
-    r"office|point|issue)\b)",
+    r"office|point|issue)\b"
+    # a place in the room, a plan, a tool or its version: "…to the front of the line", "…to the
+    # cloud", "…to plan B", "…to Python 3 next week", "…to a new phone plan", "…to v2"
+    r"|(?:the )?(?:front|back|end|top|bottom|middle|head|side|left|right|window|aisle|corner|"
+    r"cloud|gym|car|stage|garden|bedroom|bathroom|living room|lounge|porch|balcony|basement|"
+    r"attic|garage|waiting room|lobby|queue|line)\b"
+    r"|plan [a-z]\b|version \d|v\d"
+    r"|[\w.+#-]+ \d+(?:\.\d+)*\b(?! (?:weeks?|days?|months?|years?)\b)"
+    r"|(?:a |an |the |my )?(?:new |different |cheaper |better )?(?:phone|mobile|data|payment|pricing|"
+    r"subscription|insurance|energy|broadband|meal) ?(?:plan|provider|tariff|contract|bank|app|"
+    r"platform|system|server|tool|stack|framework|library|branch|tab|window|account)\b"
+    # …or stays a few nights: "I'm moving to my parents' place for the weekend"
+    r"|.*\bfor (?:(?:the|a|one|two|a few|a couple of) (?:night|nights|weekend|day|days|week)|(?:a|the|my) "
+    r"(?:conference|trip|holiday|vacation|wedding|meeting|visit|workshop|festival|concert|match))\b)",
     _I,
 )
 
@@ -399,7 +417,23 @@ _AN_ORIGIN_NOUN = re.compile(
     r"(?:an? |the )(?:(?:small|tiny|little|big|large|rural|remote|coastal|quiet|sleepy|mountain|"
     r"fishing|farming|mining|border|college|seaside|island|[\w-]+-speaking) ){0,2}"
     r"(?:town|village|city|island|farm|suburb|suburbs|countryside|coast|desert|mountains|"
-    r"valley|reservation|kibbutz|region|province|state|country|place)\b",
+    r"valley|reservation|kibbutz|region|province|state|country|place)"
+    # …said to its end or on to where it is, not "from the state department"
+    r"(?=$|\s+(?:in|of|near|outside|on|by|called|named|up|down|north|south|east|west|just|where|"
+    r"that|not far|close to|an hour|about|around)\b)",
+    _I,
+)
+# A team, desk or office one speaks for: "from the marketing team", "from ikea customer service"
+_A_PLACE_OF_WORK = re.compile(
+    r"\b(?:team|department|dept|office|service|services|desk|helpdesk|council|newspaper|paper|"
+    r"company|agency|firm|committee|division|branch|headquarters|hq|staff|crew|board|unit|lab|"
+    r"ministry|bureau|support|phone|laptop|computer|account)\b",
+    _I,
+)
+# What a bare lowercase name never opens with: "from a …", "from the …", "from my …"
+_NO_BARE_NAME = re.compile(
+    r"(?:the|an?|my|our|your|their|his|her|its|this|that|these|those|some|any|around|over|all|out|"
+    r"nowhere|everywhere|somewhere|anywhere|far|way|back|down|up|mars|another|outer space)\b",
     _I,
 )
 
@@ -791,7 +825,16 @@ _EN_RULES: tuple[_Rule, ...] = (
     # "I'm a foodie", "I'm a perfectionist" go on to the own-words fallback, but not a degree
     # of a passing state, a half-said "I'm a fan", or what the chat partner is ("I'm a bit
     # tired", "I'm a lot better now", "I'm a human"), nor a name called in jest ("I'm an idiot")
-    _r(r"^I'm (?:(?:now|currently|still|also|actually) )?(?P<v>an? (?:(?:complete|total|absolute|real|proper|right|bit of an?) )?(?:lot|bit|little|tad|fan|bot|robot|human|human being|real person|person|ai|machine|chatbot|language model|idiot|moron|fool|dummy|genius|mess|wreck|disaster|happy camper|nobody|loser|jerk|dork|clown)(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, None, None, _no_fact),
+    # (a degree goes on to any state, "I'm a tiny bit nervous", "I'm a bit under the weather",
+    # but "a bit of a foodie" is one; the partner's "person", "a mess", "an idiot" are said
+    # alone or of the moment: "I'm a person with diabetes", "I'm a mess with money" are facts;
+    # "I'm a yes", "I'm a test message" answer the chat)
+    _r(r"^I'm (?:(?:now|currently|still|also|actually|just|such) )?(?P<v>an? (?:"
+       r"(?:tiny |teeny |wee |little )?(?:lot|bit|little|tad|touch)(?! of an? )(?! like\b)(?! person\b)(?: .+)?"
+       r"|(?:(?:big|huge|massive|great|total|die-hard|long-?time|loyal|real) )?fan(?: of (?:yours|you|this|that|it|the idea|your work))?"
+       r"|(?:(?:complete|total|absolute|real|proper|right|bit of an?|actual|living|regular|little) )?(?:bot|robot|human|human being|real person|person|ai|machine|chatbot|language model|idiot|moron|fool|dummy|genius|mess|wreck|disaster|happy camper|nobody|loser|jerk|dork|clown)"
+       r"|(?:yes|no|maybe|go|no-go|ok|okay|test|test message|question|sure thing|done deal)"
+       r")(?: (?:today|tonight|right now|now|at the moment|lately|again|too|here|lol|haha|honestly|though|sometimes|tbh))*)$", C.CONTEXT, 0.9, None, None, _no_fact),
     # a condition said by its short form: "I'm T1D", "I'm ADHD" (not "I'm ADD" of "add")
     _need(r"^I'm (?P<v>(?-i:T[12]D|ADHD|AuDHD|OCD|PTSD|C-?PTSD|BPD|ASD|PCOS|IBS|COPD|GERD|POTS|EDS|MCAS|HIV\+?))$", C.CONTEXT, 0.9, None, _render("User has {v}")),
     # instructions addressed to the assistant, said with "I want you to…"

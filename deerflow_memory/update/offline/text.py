@@ -3402,7 +3402,9 @@ def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
         return None  # "Since I was a student, I can't afford it": a reason (attacker 348)
     # (its end marks apart first: matched in the pattern, a run of them was tried from each
     # of its marks, quadratic: "Now I need a wheelchair" + "." * 20_000 + "x", attacker 345)
-    said_only = first["rest"].rstrip(".!…")
+    # (and a word of the moment at its end stays at the end: "Two years ago I moved to Bergen
+    # lol" is "I moved to Bergen two years ago lol", not "…to Bergen lol two years ago")
+    said_only = without_ending(first["rest"], _EN_TRAILING)
     end = first["rest"][len(said_only) :]
     one_clause = _EN_ONE_CLAUSE_TIMED.fullmatch(said_only) is not None
     left_out = f"{first['i']} {first['rest']}"
