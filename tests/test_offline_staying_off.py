@@ -62,3 +62,21 @@ def test_a_contrast_kept_in_a_fact_is_in_the_third_person() -> None:
     assert facts_after("I drink wine but not when I'm driving.") == [
         "User drinks wine, not when they're driving"
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a need said with "need to"/"have to": a rule reads it, so a "lol" after it does not
+        # drop it as a mood (the own-words reading did, helper 356)
+        ("I need to avoid salt lol", "User needs to avoid salt"),
+        ("I have to cut back on sugar lol", "User has to cut back on sugar"),
+        ("My doctor told me to cut back on caffeine lol", "User needs to cut back on caffeine"),
+    ],
+)
+def test_a_need_said_with_lol_is_still_a_need(said: str, stored: str) -> None:
+    assert facts_after(said) == [stored]
+
+
+def test_an_errand_at_a_college_is_no_goal() -> None:
+    assert facts_after("I'm going to college to collect my daughter.") == []
