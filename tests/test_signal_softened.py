@@ -68,3 +68,59 @@ def test_a_doubt_asked_of_something_else_is_neither() -> None:
     assert (
         verdict("Anything else?", "The date looks wrong on my ticket, can you check?") == "neither"
     )
+
+
+# --- a doubt under an approval's words, a case that does not fit, and in Chinese -------------
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("The deadline is Friday.", "Hmm, I don't think that's correct."),
+        ("Use the ctrl+alt+del trick.", "That's for Windows, I'm on a Mac."),
+        ("Here is the 2019 syllabus.", "That's the old version, I need this year's."),
+        ("Mercury retrograde affects your email.", "That's not even a thing."),
+        ("北京的人口是八百万。", "这个数据有问题。"),
+        ("步骤如下：一、打开；二、保存。", "你漏了一步。"),
+        ("会议定在周二。", "不是吧，应该是周三。"),
+        ("结果是 56。", "你再看看，好像不太对。"),
+        ("这里是链接：example.cn", "你给的链接打不开。"),
+        ("据说喝咖啡会长高。", "哪有这回事。"),
+    ],
+)
+def test_more_corrections_are_read(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("Restart the router first.", "Cheers, that's sorted it."),
+        ("Here's the cheat sheet.", "This is gold."),
+        ("The answer is 12.", "Bang on."),
+        ("I've resized the images.", "Super, thanks!"),
+        ("可以先做预算表。", "这个建议不错。"),
+        ("已经帮你改好了。", "666"),
+        ("总结如下：……", "赞！"),
+    ],
+)
+def test_more_approvals_are_read(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "approval"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("Would you like the spicy one?", "I don't think that's right for me, I'll pass."),
+        ("Is this okay?", "Not sure that's right."),
+        ("Which one is it for?", "That's for my cousin, I'm on a budget though."),
+        ("有什么可以帮你？", "我的代码有问题，帮我看看。"),
+        ("还有别的吗？", "我对这个不太感兴趣。"),
+        ("你觉得呢？", "他说得不太对，你觉得呢？"),
+        ("我提醒过你了。", "你忘了吗？"),
+        ("这个方案怎么样？", "这个建议不错吗？"),
+        ("有什么忌口？", "我不对海鲜过敏。"),
+    ],
+)
+def test_more_near_misses_are_neither(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "neither"
