@@ -85,6 +85,60 @@ def test_a_chinese_query_sharing_no_word_retrieves_the_fact_of_its_topic_first()
     assert relevant(ZH_DOC, query) == [HIKING_ZH.content, LAPTOP_ZH.content]
 
 
+# Words the lexicon lacked (a car, a race, a leg, a wedding's, a dog's breed, a gig's) and the
+# topics of getting around and of sight and hearing: each query shares no word with the fact it
+# finds among the first two of its memory (one language per memory, as a user's is).
+BRIDGED_EN = MemoryDocument(
+    facts=(
+        fact("Uses a wheelchair", id="fact_wheelchair"),
+        fact("Is colorblind", id="fact_colorblind"),
+        fact("Drives an electric hatchback", id="fact_car"),
+        fact("Has a bad knee", id="fact_knee"),
+        fact("Plays bass in a covers band", id="fact_band"),
+        fact("Got engaged in spring", id="fact_engaged"),
+        fact("Has a beagle", id="fact_dog"),
+        fact("Writes Rust in Neovim", id="fact_editor_en"),
+    )
+)
+BRIDGED_ZH = MemoryDocument(
+    facts=(
+        fact("坐轮椅", id="fact_wheelchair_zh"),
+        fact("是色盲", id="fact_colorblind_zh"),
+        fact("在攒钱买房", id="fact_house_zh"),
+        fact("养了一只柯基", id="fact_corgi_zh"),
+        fact("喜欢爵士乐", id="fact_jazz_zh"),
+    )
+)
+
+
+@pytest.mark.parametrize(
+    ("document", "query", "found"),
+    [
+        (BRIDGED_EN, "is the theatre step-free with a ramp", "Uses a wheelchair"),
+        (BRIDGED_EN, "pick a palette for my slides, which hues work", "Is colorblind"),
+        (
+            BRIDGED_EN,
+            "where can I park and charge near the station",
+            "Drives an electric hatchback",
+        ),
+        (BRIDGED_EN, "stretches for a sore leg after a race", "Has a bad knee"),
+        (BRIDGED_EN, "tips for my next gig", "Plays bass in a covers band"),
+        (BRIDGED_EN, "ideas for the honeymoon", "Got engaged in spring"),
+        (BRIDGED_EN, "where to walk a pup", "Has a beagle"),
+        (BRIDGED_ZH, "这个景点有电梯吗", "坐轮椅"),
+        (BRIDGED_ZH, "海报适合用什么字体", "是色盲"),
+        (BRIDGED_ZH, "首付要准备多少", "在攒钱买房"),
+        (BRIDGED_ZH, "金毛和哪些狗合得来", "养了一只柯基"),
+    ],
+)
+def test_common_words_and_the_access_topics_bridge_a_query(
+    document: MemoryDocument, query: str, found: str
+) -> None:
+    facts = {f.content: f for f in document.facts}
+    assert not set(tokenize(query)) & set(tokenize(facts[found].content))
+    assert found in ranked(document, query)[:2]
+
+
 def test_full_width_and_inflected_words_find_their_topic() -> None:
     assert relevant(EN_DOC, "ＤＩＮＮＥＲ ｐａｒｔｉｅｓ?") == [CUISINE.content]
     assert relevant(EN_DOC, "cooking for guests") == [CUISINE.content]

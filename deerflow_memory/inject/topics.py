@@ -6,11 +6,12 @@ with "喜欢爬山", "plan a dinner menu" with "Is vegetarian". Without an
 embedder, this module bridges such pairs through a few broad topics of a
 person's life.
 
-**The lexicon** is ``deerflow_memory/inject/data/topics.txt``: 14 topics
+**The lexicon** is ``deerflow_memory/inject/data/topics.txt``: 16 topics
 (food and diet, travel, health, work, family and home, pets, sport, outdoors
 and hobbies, music/books/films, tech, money and shopping, learning and
-languages, schedule, friends and occasions), each with the English words and
-Chinese words (one or two characters) that point to it, ~1,140 terms
+languages, schedule, friends and occasions, getting around, sight and
+hearing), each with the English words and
+Chinese words (one or two characters) that point to it, ~1,300 terms
 written by hand from general knowledge of these domains, not fitted to any
 test or benchmark table. A word sits under one topic, or two when it truly
 bridges them ("allergic": food and health). English words are stemmed by the
