@@ -56,7 +56,9 @@ def fact(
     )
 
 
-PRETZEL = fact("Keeps salted pretzels in the desk drawer", id="fact_pretzel")
+# (no word of a topic: "salted" is food since the lexicon knows salt, and the embedder test
+# below needs a fact lexical retrieval cannot reach)
+PRETZEL = fact("Keeps pretzels in the desk drawer", id="fact_pretzel")
 FISHING_ZH = fact("周末喜欢去海边钓鱼", id="fact_fishing_zh")
 SAX = fact("Plays saxophone in a jazz trio", id="fact_sax")
 JOB = fact("Works as a backend engineer on payment systems", id="fact_job")

@@ -98,6 +98,10 @@ BRIDGED_EN = MemoryDocument(
         fact("Got engaged in spring", id="fact_engaged"),
         fact("Has a beagle", id="fact_dog"),
         fact("Writes Rust in Neovim", id="fact_editor_en"),
+        fact("Volunteers at an animal shelter", id="fact_shelter"),
+        fact("Has asthma", id="fact_asthma"),
+        fact("Shares a flat with two housemates", id="fact_housemates"),
+        fact("Is three years sober", id="fact_sober"),
     )
 )
 BRIDGED_ZH = MemoryDocument(
@@ -125,6 +129,10 @@ BRIDGED_ZH = MemoryDocument(
         (BRIDGED_EN, "tips for my next gig", "Plays bass in a covers band"),
         (BRIDGED_EN, "ideas for the honeymoon", "Got engaged in spring"),
         (BRIDGED_EN, "where to walk a pup", "Has a beagle"),
+        (BRIDGED_EN, "how can I help stray kittens", "Volunteers at an animal shelter"),
+        (BRIDGED_EN, "cold air makes me wheeze", "Has asthma"),
+        (BRIDGED_EN, "how to split the utility bills fairly", "Shares a flat with two housemates"),
+        (BRIDGED_EN, "a mocktail to order at the party", "Is three years sober"),
         (BRIDGED_ZH, "这个景点有电梯吗", "坐轮椅"),
         (BRIDGED_ZH, "海报适合用什么字体", "是色盲"),
         (BRIDGED_ZH, "首付要准备多少", "在攒钱买房"),
