@@ -333,6 +333,16 @@ CONSUMED_EN = (
     r"drinking|vaping|alcohol|booze|caffeine|soda|fizzy drinks|energy drinks|cigarettes|cigars|"
     r"nicotine|weed|cannabis|chocolate|candy|snacking|dairy|gluten|meat and dairy)"
 )
+# A list of them ("gluten, dairy and soy"), none a medicine ("I'm off sugar and insulin"): each
+# one held once found (an atomic group), so a list that fails at its end is not tried again
+# split another way ("meat and dairy" is one thing or two).
+CONSUMED_LIST_EN = (
+    rf"(?!(?:{MEDICATION_NAME_EN})\b)(?>{CONSUMED_EN}\b)"
+    rf"(?:(?:,? (?:and|or|&)|,) (?!(?:{MEDICATION_NAME_EN})\b)(?>{CONSUMED_EN}\b))*"
+)
+# For what of the user's own a diet is kept ("I'm off dairy for my skin"), not another's ("for
+# my daughter") nor a day to come ("for my wedding").
+FOR_OWN_HEALTH_EN = rf"for my (?:(?:own )?health|weight|diet|teeth|{BODY_EN}|{CONDITION_EN})"
 # "我晚上不吃主食": when a diet rule holds.
 MEAL_TIME_ZH = r"(?:早上|早晨|中午|晚上|夜里|睡前|饭后|空腹|周末|工作日|平时|每天|天天|早餐|早饭|午饭|午餐|晚饭|晚餐)"
 # "我在控糖": what one cuts down on.
