@@ -1,9 +1,12 @@
-"""Helper 358: lists and reasons after what the user stays off.
+"""Helper 358: lists and reasons after what the user stays off; Chinese fears, lessons and a
+change of work read too widely.
 
 Before: "I'm avoiding dairy and sugar lol" and "I need to avoid salt and sugar lol" stored
 nothing and "I'm avoiding gluten, dairy and soy" only "User avoids gluten" (the rules knew one
 thing, not a list); "I'm off carbs for my son" stored "User avoids carbs" (a reason for
-another person dropped).
+another person dropped); "我怕下雨", "我怕感冒了" (a worry of the moment), "我现在有点晕车" (how
+the user feels now), "我开始学坏了", "我开始学你了" (a result, an imitation) and "我想换工作服"
+(clothes changed) were stored.
 
 Sentences are this project's own.
 """
@@ -50,3 +53,37 @@ def test_a_reason_of_the_users_own_health_is_still_dropped() -> None:
     assert facts_after("I need to stay off sugar for my teeth lol") == [
         "User needs to stay off sugar for their teeth"
     ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "我怕下雨",
+        "我怕感冒了",
+        "我怕钱不够",
+        "我怕错过",
+        "我现在有点晕车",
+        "我刚晕船",
+        "我开始学坏了",
+        "我开始学会了",
+        "我开始学你了",
+        "我想换工作服",
+        "我想换个城市的照片",
+    ],
+)
+def test_a_moment_a_result_or_a_request_is_no_lasting_fact(said: str) -> None:
+    assert facts_after(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("我特别怕蜘蛛", "用户特别怕蜘蛛"),
+        ("我也晕船", "用户晕船"),
+        ("我开始学会计了", "用户开始学会计了"),
+        ("我想换个工作试试", "用户想换个工作试试"),
+        ("我一直想换行业", "用户一直想换行业"),
+    ],
+)
+def test_fears_lessons_and_changes_of_work_are_still_read(said: str, stored: str) -> None:
+    assert facts_after(said) == [stored]
