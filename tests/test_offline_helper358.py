@@ -87,3 +87,19 @@ def test_a_moment_a_result_or_a_request_is_no_lasting_fact(said: str) -> None:
 )
 def test_fears_lessons_and_changes_of_work_are_still_read(said: str, stored: str) -> None:
     assert facts_after(said) == [stored]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I garden and cook.", "User gardens and cooks"),
+        ("i box and run lol", "User boxes and runs"),
+        ("I teach and coach.", "User teaches and coaches"),
+    ],
+)
+def test_a_second_verb_said_last_is_in_the_third_person(said: str, stored: str) -> None:
+    assert facts_after(said) == [stored]
+
+
+def test_a_thing_after_a_taste_stays_a_thing() -> None:
+    assert facts_after("I like football and travel.") == ["User likes football and travel"]

@@ -1320,9 +1320,12 @@ def _verbs_after_and(said: str, *, after_past: bool = False) -> str:
 
     def third(m: re.Match[str]) -> str:
         verb = m["verb"]
+        # (said alone after the first verb, a verb that is a noun as often is a verb too: "I
+        # garden and cook", "I box and run")
+        alone = m.start() == 0 and not said[m.end() :].strip()
         if not (
             verb in _AND_VERBS
-            or (verb in _AND_VERBS_IF_FOLLOWED and _VERB_FOLLOWED.match(said, m.end()))
+            or (verb in _AND_VERBS_IF_FOLLOWED and (alone or _VERB_FOLLOWED.match(said, m.end())))
             or (m.start() == 0 and verb in _PASTIMES)  # "I fish and sail": two pastimes
         ) or _BARE_BEFORE.search(said, 0, m.start()):
             return m.group()
