@@ -13,6 +13,8 @@ _SETS = (
     "correction_patterns.txt",
     "reinforcement_patterns.txt",
     "agreement_patterns.txt",
+    "statement_correction_patterns.txt",
+    "statement_reinforcement_patterns.txt",
     "correction_guards.txt",
     "reinforcement_guards.txt",
 )

@@ -223,6 +223,8 @@ def test_the_fast_path_never_changes_the_answer_of_the_patterns(parts: list[str]
         "correction_patterns.txt",
         "reinforcement_patterns.txt",
         "agreement_patterns.txt",
+        "statement_correction_patterns.txt",
+        "statement_reinforcement_patterns.txt",
         "correction_guards.txt",
         "reinforcement_guards.txt",
     ):
@@ -247,6 +249,8 @@ _SIGNAL_FILES = (
     "reinforcement_guards.txt",
     "reinforcement_patterns.txt",
     "agreement_patterns.txt",
+    "statement_correction_patterns.txt",
+    "statement_reinforcement_patterns.txt",
 )
 
 

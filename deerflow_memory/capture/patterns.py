@@ -249,7 +249,7 @@ class PatternSet:
 class GateScan:
     """The gates of several :class:`PatternSet` found in one pass over a text.
 
-    A user's turn is read by five sets (the correction and reinforcement
+    A user's turn is read by several sets (the correction and reinforcement
     patterns, their guards, the agreements): one Aho-Corasick pass finds all
     their gate strings, where a pass per set cost about a microsecond and a
     half each on the capture node's path.

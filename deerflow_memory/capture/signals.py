@@ -14,6 +14,10 @@ The rules are data in ``deerflow_memory/capture/data/`` (one regular
 expression per line, ``#`` comments, matched case-insensitively and per line):
 
 - ``correction_patterns.txt``: the user says the assistant got it wrong;
+- ``statement_correction_patterns.txt``: the same, of what the assistant stated or
+  gave ("Close, but it's 42", "That's the old version", "好像不太对"): read only
+  after a reply that states or gives something, not one that only asks ("How does
+  it fit?" - "It doesn't look right on me" answers it);
 - ``correction_guards.txt``: spans that are no correction ("我作业做错了": the
   user's own mistake) — blanked before the correction patterns run;
 - ``reinforcement_patterns.txt``: the user approves the assistant's work;
@@ -21,6 +25,9 @@ expression per line, ``#`` comments, matched case-insensitively and per line):
   an approval, except when the reply was a read-back asking the user to
   confirm details (``readback_patterns.txt``, matched on the reply's end):
   then the user answers a question and approves nothing;
+- ``statement_reinforcement_patterns.txt``: a bare approval ("Super, thanks!",
+  "666", "赞！"), read only after a reply that states or gives something ("How
+  are you?" - "Super, thanks!" answers it);
 - ``reinforcement_guards.txt``: praise of something else ("perfect weather
   today", "味道很好") — blanked before the reinforcement patterns run.
 
@@ -124,6 +131,8 @@ _ZH_NOT_Y = re.compile(
     re.MULTILINE,  # per line, as the English one and the pattern files
 )
 _CJK = re.compile(r"[\u3400-\u9fff]")
+# Where a reply's sentences end (after the mark): "Done. Anything else?" is two.
+_REPLY_SENTENCES = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n+")
 # ", not long after", ", not to mention": idioms, not "X, not Y".
 _NOT_IDIOM = re.compile(
     r"\s*(?:long (?:after|before|ago|since)|to mention|to say|only|just|yet|quite|necessarily|"
@@ -201,6 +210,17 @@ def _no_then_statement(text: str, reply: str) -> bool:
     rest = text[match.end() :].strip()
     words = len(rest.split()) if not _CJK.search(rest) else len(rest) // 2
     return words >= 2 and _NO_POLITE.match(rest) is None
+
+
+def _states(reply: str) -> bool:
+    """True when the assistant's ``reply`` states or gives something, not only asks.
+
+    "Here is the 2019 syllabus. Anything else?" gave a syllabus; "How does the
+    jacket fit?" and "你最近好吗？" only ask, and "It doesn't look right on me" or
+    "身体好像不太对" answers them.
+    """
+    sentences = [s for s in _REPLY_SENTENCES.split(reply.strip()) if s.strip()]
+    return bool(sentences) and not all(s.rstrip().endswith(("?", "？")) for s in sentences)
 
 
 def _x_not_y(text: str, reply: str) -> bool:
@@ -373,6 +393,12 @@ class SignalDetector:
         self._correction = PatternSet(
             "correction", (*load_pattern_file("correction_patterns.txt"), *extra_correction)
         )
+        self._statement_correction = PatternSet(
+            "statement correction", load_pattern_file("statement_correction_patterns.txt")
+        )
+        self._statement_reinforcement = PatternSet(
+            "statement reinforcement", load_pattern_file("statement_reinforcement_patterns.txt")
+        )
         self._correction_guards = PatternSet(
             "correction guard", load_pattern_file("correction_guards.txt")
         )
@@ -392,6 +418,8 @@ class SignalDetector:
             self._reinforcement_guards,
             self._reinforcement,
             self._agreement,
+            self._statement_correction,
+            self._statement_reinforcement,
         )
         self._verdicts: dict[tuple[str, str], tuple[bool, bool]] = {}
         self._verdict_chars = 0  # characters of the keys kept
@@ -448,7 +476,13 @@ class SignalDetector:
         if guarded is not text:  # a blanked span may join words into a gate string
             text, low = guarded, guarded.lower()
             patterns = self._correction._candidates(low)
+            stated = self._statement_correction._candidates(low)
+        else:
+            stated = opened[5]
         if self._correction.search(text, low, patterns) or _x_not_y(text, reply):
+            return True
+        # "Close, but it's 42", "好像不太对": of what the reply stated or gave, not an answer
+        if stated and self._statement_correction.search(text, low, stated) and _states(reply):
             return True
         if piece == 0 and _no_then_statement(original, reply):  # "No, …" opens the turn
             return True
@@ -466,8 +500,13 @@ class SignalDetector:
             text, low = guarded, guarded.lower()
             patterns = self._reinforcement._candidates(low)
             agreements = self._agreement._candidates(low)
+            stated = self._statement_reinforcement._candidates(low)
+        else:
+            stated = opened[6]
         if self._reinforcement.search(text, low, patterns):
             return True
+        if stated and self._statement_reinforcement.search(text, low, stated) and _states(reply):
+            return True  # "Super, thanks!", "666": of what the reply gave, not an answer
         if not self._agreement.search(text, low, agreements):
             return False
         # "Yes, that's right" to "…for Thursday at 7, is that correct?" answers a question.
