@@ -103,3 +103,61 @@ def test_what_was_given_working_is_no_failure(assistant: str, user: str) -> None
 def test_what_the_assistant_gave_is_still_read(assistant: str, user: str) -> None:
     want = "approval" if user in {"Super, thanks!", "666", "You were bang on!"} else "correction"
     assert verdict(assistant, user) == want
+
+
+# --- more of the same kinds, said otherwise (missed before) --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("The invoice total is $412.", "Hmm, I'm not sure that's right."),
+        ("The answer is 41.", "Almost, it's 42."),
+        ("The answer is 41.", "Nearly! It's 42 though."),
+        ("答案是 41。", "差一点，是42。"),
+        ("Here's the parser.", "This errors out on line 3."),
+        ("Here's the parser.", "Getting a KeyError with your snippet."),
+        ("Docs are at example.org/guide", "The link 404s."),
+        ("Press ctrl+alt+del.", "That's a Windows shortcut, I use a Mac."),
+        ("Here is the 2019 timetable.", "That info is out of date."),
+        ("北京的人口是八百万。", "这数据不准吧。"),
+        ("北京的人口是八百万。", "数字好像有出入。"),
+        ("步骤如下：一、打开；二、保存。", "少了一步吧"),
+        ("步骤如下：一、打开；二、保存；三、关闭。", "第二步漏掉了。"),
+        ("这是下载链接：example.cn/a", "链接失效了。"),
+    ],
+)
+def test_more_corrections_of_what_was_given(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("Here's the patch.", "That fix works!"),
+        ("Here's the patch.", "You're a genius."),
+        ("写好了。", "牛！"),
+        ("可以先按时间线梳理。", "这个思路很清晰"),
+    ],
+)
+def test_more_approvals_of_what_was_given(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "approval"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("Is the total right?", "Not sure that's right."),
+        ("The spicy one is popular.", "I'm not sure that's right for me."),
+        ("How's the project going?", "Almost, it's nearly done."),
+        ("Does the new version work?", "That fix works?"),
+        ("My neighbour tried it too.", "That fix worked for my neighbour."),
+        ("What's wrong?", "I got a KeyError with the script from my colleague."),
+        ("Buses run hourly.", "The timetable is out of date at the stop, when is the next one?"),
+        ("你的报告怎么样了？", "数据好像有出入，我再核对一下。"),
+        ("你做到哪一步了？", "少了一步，还在弄。"),
+        ("你觉得这部电影怎么样？", "牛！"),
+    ],
+)
+def test_their_near_misses_stay_neither(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "neither"
