@@ -161,3 +161,18 @@ def test_more_approvals_of_what_was_given(assistant: str, user: str) -> None:
 )
 def test_their_near_misses_stay_neither(assistant: str, user: str) -> None:
     assert verdict(assistant, user) == "neither"
+
+
+def test_praise_taken_back_is_a_correction() -> None:
+    assert verdict("Here's the result.", "Great answer... not.") == "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("What should my review say?", "Great explanation of the plot, weak ending."),
+        ("Which part should I quote?", "Good summary of the risks, the rest is weak."),
+    ],
+)
+def test_praise_answering_a_question_is_no_approval(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "neither"
