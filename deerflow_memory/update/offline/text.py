@@ -357,10 +357,18 @@ _EN_MAIN_CLAUSE = re.compile(r"\s(?:I|I'm|I've|I'd)\s")
 # "Being gluten intolerant, which beers…" → "I'm gluten intolerant" (not "Being honest, …").
 _EN_BEING = re.compile(
     r"^being (?!(?:honest|fair|realistic|serious|frank|careful|practical|sure|safe|here|there|"
-    r"able|told|asked|so|such|that|this|it|the|my|your|his|her|their|our|with|in|on|at|from|for|"
+    r"able|told|asked|so|such|that|this|it|the|my|your|his|her|their|our|with|in|on|at|"
+    r"from(?!\s+(?-i:[A-Z]))|for|"
     r"like|as|too|very|really|quite|just|new|late|early|stuck|away|busy|nice|kind|polite|"
     r"curious|lazy|bored|tired|cheap|smart|clever|stupid|silly|picky)\b)(?=\S+(?:\s+\S+){0,5}$)"
     r"(?!.*\b(?:is|are|was|were|has|have|can|will|would|makes?|feels?|sucks)\b)",  # "Being a parent is hard"
+    _I,
+)
+# A lead clause naming what the user lives with: "With my bad back, what chair…" → "I have a bad
+# back", "With my asthma, is it safe…" → "I have asthma" (not "With my budget, …").
+_EN_WITH_MY = re.compile(
+    r"^with my (?P<what>(?P<part>(?:(?:bad|weak|injured|sore|dodgy|bum|broken|stiff|arthritic|"
+    rf"herniated|slipped|torn|dodgy|fragile|sensitive|weak) )+(?:{BODY_EN}))|(?:{CONDITION_EN}))$",
     _I,
 )
 # "As someone who doesn't drive, how…" → "I don't drive"; "As a person with ADHD" → "I have ADHD".
@@ -589,6 +597,9 @@ def _as_statement(fragment: str) -> str:
         return plain
     if _EN_BEING.match(fragment):
         return "I'm " + fragment[6:]
+    if (with_mine := _EN_WITH_MY.match(fragment)) is not None:  # "With my bad back, …"
+        one = with_mine["part"] and not with_mine["what"].endswith("s")  # ("bad knees")
+        return f"I have {'a ' if one else ''}{with_mine['what']}"
     if (one := _EN_AS_ONE.match(fragment)) is None:
         return fragment
     rest = fragment[one.end() :]
@@ -3057,7 +3068,10 @@ _EN_NOT_THEM_ASIDE = re.compile(
 # in Leeds", see _EN_DROPPED_VERB).
 # (a heritage or a faith is written with a capital: "I'm Chinese and vegetarian", "I'm Catholic
 # and vegetarian" lost the diet: helper 355)
-_EN_DESCRIPTION = rf"(?:[a-z]|(?=(?i:{DEMONYM_EN}|{FAITH_EN})\b)[A-Z])[\w'-]*(?: [\w'-]+){{0,3}}"
+# (…or an age: "I'm 67 and recently retired" stored one fact and no age)
+_EN_DESCRIPTION = (
+    rf"(?:[a-z]|\d{{1,3}}\b|(?=(?i:{DEMONYM_EN}|{FAITH_EN})\b)[A-Z])[\w'-]*(?: [\w'-]+){{0,3}}"
+)
 # (the second may end on a list of what it is of: "…and allergic to peanuts, kiwi and soy")
 _EN_LISTED = (
     r"(?: (?:and|or) [\w'-]+(?: [\w'-]+){0,2})?(?:,\s+(?:(?:and|or)\s+)?[\w'-]+(?: [\w'-]+){0,3})*"
