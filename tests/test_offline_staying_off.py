@@ -80,3 +80,30 @@ def test_a_need_said_with_lol_is_still_a_need(said: str, stored: str) -> None:
 
 def test_an_errand_at_a_college_is_no_goal() -> None:
     assert facts_after("I'm going to college to collect my daughter.") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # a need said as what the user may not have
+        ("I'm not allowed to have caffeine.", ["User is not allowed to have caffeine"]),
+        ("I'm not supposed to eat salt or sugar.", ["User is not supposed to eat salt or sugar"]),
+        # a run of "no …" ended by one "for me": each is the user's (only the last was read)
+        (
+            "No pork, no shellfish, no alcohol for me.",
+            ["User avoids pork", "User avoids shellfish", "User avoids alcohol"],
+        ),
+        # a reaction said with "jittery"
+        ("Espresso makes me jittery.", ["User reacts to espresso: it makes them jittery"]),
+    ],
+)
+def test_more_ways_of_saying_a_need(said: str, stored: list[str]) -> None:
+    assert facts_after(said) == stored
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I'm not allowed to take ibuprofen.", "No problem, no worries for me.", "No, no, not for me."],
+)
+def test_a_medicine_or_a_polite_no_is_no_diet(said: str) -> None:
+    assert not any("avoids" in f or "allowed" in f for f in facts_after(said))

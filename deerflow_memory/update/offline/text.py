@@ -3463,6 +3463,12 @@ def _time_after_subject(sentence: str) -> tuple[str, bool] | None:
 
 
 _WEEKS = re.compile(r"\bweeks?\b", _I)
+# A run of "no …" items ended by one "… for me" ("No dairy, no gluten, no soy for me").
+_EN_NO_LIST_FOR_ME = re.compile(
+    r"^(?P<items>(?:no [\w' -]{2,30}?,\s*(?:and\s+)?)+)(?P<last>no [\w' -]{2,30}? for me\b.*)$", _I
+)
+_EN_NO_ITEM = re.compile(r"(?P<item>no [\w' -]{2,30}?)(?=,)", _I)
+
 _WITHDRAWN_EN = re.compile(
     r"\b(?:no longer|any ?more|stopped|quit|gave up|have given up|'ve given up)\b", _I
 )
@@ -4121,6 +4127,10 @@ def _read_into(
         zh = CJK.search(outside) is not None  # "…peanuts (花生)": English
         # "I'm allergic to 花生": an English sentence with a Chinese word in it
         zh = zh and _EN_OPENING.match(outside) is None
+    if not zh and (listed := _EN_NO_LIST_FOR_ME.match(raw.strip())) is not None:
+        # "No dairy, no gluten, no refined sugar for me": each "no …" is for the user (read
+        # before the lead-ins: the first "No" is no answer to anything)
+        raw = _EN_NO_ITEM.sub(r"\g<item> for me", listed["items"]) + listed["last"]
     sentence, marker, remember = _strip_leadins(raw.strip(), zh)
     if zh:  # ("现在我住在上海": "我现在住在上海", as the rules read it)
         timed = False

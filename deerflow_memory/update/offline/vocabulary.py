@@ -139,6 +139,7 @@ SYMPTOM_EN = (
     r"sick|ill|nauseous|queasy|throw up|vomit|bloated|gassy|(?:stomach |tummy )?(?:cramps|pains?)|(?:a )?tummy ?aches?|diarrh(?:o)?ea|the runs|(?:a )?stomach ?aches?|"
     r"(?:an )?upset stomach|heartburn|reflux|indigestion|(?:a )?migraines?|(?:a )?headaches?|break out|breakouts|"
     r"acne|eczema|flare(?: up|-ups?)?|tingl(?:e|y|ing)|burn|blotchy|welts|blisters|dizzy|palpitations|"
+    r"jittery|shaky|lightheaded|light-headed|"
     r"(?:an? )?(?:allergic |bad )?reactions?|water|run)"
 )
 SYMPTOM_ZH = (
