@@ -131,6 +131,14 @@ def facts_after(*said: str) -> list[str]:
     return [fact.content for fact in document.facts]
 
 
+def replaced(before: str, later: str, kept: str, gone: str) -> list[str]:
+    """The facts after ``before`` then ``later``, checked to hold ``kept`` and no ``gone``."""
+    after = facts_after(before, later)
+    assert any(kept in fact for fact in after), after
+    assert not any(gone in fact for fact in after), after
+    return after
+
+
 def said_in_one_update(*turns: str) -> list[str]:
     """The candidate facts of one update holding ``turns`` in order (:func:`_turns`)."""
     return [c.content for c in OfflineExtractor.candidates(_turns(turns))]
