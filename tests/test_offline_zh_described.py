@@ -48,3 +48,11 @@ def test_what_the_user_fears_learns_or_wants_is_stored(said: str, stored: str) -
 )
 def test_a_worry_of_the_moment_or_a_request_is_not(said: str) -> None:
     assert facts_after(said) == []
+
+
+@pytest.mark.parametrize("left", ["我从美团辞职了。", "我从京东离职了。"])
+def test_leaving_a_named_employer_ends_the_job(left: str) -> None:
+    # ("我从X辞职了" kept "用户在美团工作": only "我辞职了" ended the job)
+    after = facts_after("我在美团工作。" if "美团" in left else "我在京东工作。", left)
+    assert not any("工作" in fact for fact in after), after
+    assert after and "职了" in after[0]

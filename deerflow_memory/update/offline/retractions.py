@@ -201,7 +201,7 @@ _ZH_MEDICATION_STOPPED = (
     # "我已经不吃二甲双胍了", "我现在不用胰岛素了"
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|现在)*(?:不吃|不用|不服用)(?P<v>{DRUG_NAME_ZH})了$"),
 )
-_ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?P<v>辞职|离职|被裁员?|被辞退|失业|换工作|跳槽)了$|^我{ADV_ZH}(?:已经|早就|刚)*(?P<v2>换了工作|换了份工作|跳槽了)$")
+_ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?:从(?!小|前|来|此|今)[^，,。的]{{1,20}}?)?(?P<v>辞职|离职|被裁员?|被辞退|失业|换工作|跳槽)了$|^我{ADV_ZH}(?:已经|早就|刚)*(?P<v2>换了工作|换了份工作|跳槽了)$")
 _ZH_JOB_FOUND = re.compile(rf"^我{ADV_ZH}(?:已经|终于|刚|总算)*找到(?:了)?(?:新|一份|份)?(?:新)?工作了?$")
 # Graduated: "I graduated last year", "我研究生毕业了" (the user is a student no more; the
 # statement stays, and a fact of being a student goes)
