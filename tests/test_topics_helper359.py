@@ -1,0 +1,75 @@
+"""Topic lexicon (helper 359): false bridges of ambiguous words, and bridges a diet needs."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from deerflow_memory.config import RetrievalConfig
+from deerflow_memory.inject.lexical import tokenize
+from deerflow_memory.inject.retrieval import select_relevant_facts
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument
+
+NOW = datetime(2025, 7, 1, tzinfo=UTC)
+
+
+def fact(content: str) -> Fact:
+    return Fact(
+        content=content,
+        category=FactCategory.PREFERENCE,
+        confidence=0.8,
+        created_at="2025-06-30T10:00:00Z",
+    )
+
+
+def ranked(facts: tuple[str, ...], query: str) -> list[str]:
+    """Every candidate, best first."""
+    document = MemoryDocument(facts=tuple(fact(c) for c in facts))
+    result = select_relevant_facts(
+        document,
+        query,
+        now=NOW,
+        guaranteed_categories=(),
+        guarantee_constraints=False,
+        config=RetrievalConfig(top_k=5),
+    )
+    return [s.fact.content for s in result.scored]
+
+
+def shares_no_word(query: str, content: str) -> bool:
+    return not set(tokenize(query)) & set(tokenize(content))
+
+
+def test_a_search_engine_is_no_trip() -> None:
+    facts = ("Commutes by train to Glasgow", "Drives an old Volvo estate", "Keeps bees")
+    query = "How do search engines index pages?"
+    assert all(shares_no_word(query, c) for c in facts)
+    assert ranked(facts, query) == []
+
+
+def test_a_lab_is_no_school() -> None:
+    facts = ("Daughter is in third grade", "Keeps bees", "Collects vinyl")
+    query = "Safety rules for the lab"
+    assert ranked(facts, query) == []
+
+
+def test_salt_and_sugar_reach_what_a_diet_of_health_counts() -> None:
+    pressure = "Has high blood pressure"
+    diabetic = "Was diagnosed with diabetes last spring"
+    facts = (pressure, diabetic, "Keeps bees", "Collects vinyl", "Commutes by train to Glasgow")
+    query = "How much salt is fine in a stew?"
+    assert shares_no_word(query, pressure)
+    assert pressure in ranked(facts, query)
+    query = "Is brown sugar better than white?"
+    assert shares_no_word(query, diabetic)
+    assert diabetic in ranked(facts, query)
+
+
+def test_chinese_salt_kept_low_reaches_blood_pressure_and_utilities_a_shared_flat() -> None:
+    pressure = "血压一直偏高"
+    flat = "跟同学合租一套房"
+    facts = (pressure, flat, "喜欢养蜂", "收藏黑胶唱片")
+    assert pressure in ranked(facts, "想控盐，炒菜怎么调味")
+    assert pressure in ranked(facts, "低糖的早餐有哪些")
+    assert flat in ranked(facts, "这个月水电费好贵")
+    # a lone 糖 or 盐 is any dish's (糖醋, 盐焗): no health of its own
+    assert pressure not in ranked(facts, "糖醋排骨怎么做")
