@@ -73,3 +73,17 @@ def test_chinese_salt_kept_low_reaches_blood_pressure_and_utilities_a_shared_fla
     assert flat in ranked(facts, "这个月水电费好贵")
     # a lone 糖 or 盐 is any dish's (糖醋, 盐焗): no health of its own
     assert pressure not in ranked(facts, "糖醋排骨怎么做")
+
+
+def test_code_words_are_no_dog_and_no_trip() -> None:
+    facts = ("Has a border collie", "Drives a Tesla", "Keeps bees")
+    assert ranked(facts, "Why does my fetch() call hang?") == []
+    assert ranked(facts, "How do I map over a list in Python?") == []
+
+
+def test_an_obstacle_or_an_action_plan_is_no_wheelchair() -> None:
+    wheelchair = "出门要坐轮椅"
+    facts = (wheelchair, "喜欢养蜂", "收藏黑胶唱片")
+    assert wheelchair not in ranked(facts, "制定一个行动计划")
+    assert wheelchair not in ranked(facts, "怎么克服社交障碍")
+    assert wheelchair in ranked(facts, "博物馆有无障碍通道吗")
