@@ -371,6 +371,13 @@ _EN_WITH_MY = re.compile(
     rf"herniated|slipped|torn|dodgy|fragile|sensitive|weak) )+(?:{BODY_EN}))|(?:{CONDITION_EN}))$",
     _I,
 )
+# …said with "a" when it ends on one part of the body ("a bad hip", "a herniated disc"), not on
+# what has none ("bad hearing", "sensitive skin", "bad knees"; helper 359).
+_EN_ONE_PART = re.compile(
+    r"\s(?:back|knee|hip|ankle|wrist|shoulder|neck|heart|stomach|liver|gut|disc|foot|leg|arm|"
+    r"elbow|spine|joint|kidney|lung|eye|ear|bladder|immune system|thyroid)$",
+    _I,
+)
 # "As someone who doesn't drive, how…" → "I don't drive"; "As a person with ADHD" → "I have ADHD".
 _EN_AS_ONE = re.compile(
     r"^as (?:someone|somebody|a person|one|a (?:guy|woman|man|girl|mom|mum|dad|parent)) "
@@ -598,8 +605,8 @@ def _as_statement(fragment: str) -> str:
     if _EN_BEING.match(fragment):
         return "I'm " + fragment[6:]
     if (with_mine := _EN_WITH_MY.match(fragment)) is not None:  # "With my bad back, …"
-        one = with_mine["part"] and not with_mine["what"].endswith("s")  # ("bad knees")
-        return f"I have {'a ' if one else ''}{with_mine['what']}"
+        a_part = _EN_ONE_PART.search(with_mine["what"]) is not None  # not "bad knees"
+        return f"I have {'a ' if a_part else ''}{with_mine['what']}"
     if (one := _EN_AS_ONE.match(fragment)) is None:
         return fragment
     rest = fragment[one.end() :]
