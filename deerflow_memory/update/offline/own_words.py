@@ -307,6 +307,29 @@ def _category(clause: str) -> FactCategory:
     return FactCategory.CONTEXT
 
 
+# "I'm 5 minutes late and stressed", "I'm 100 and done with this bug", "I'm 3 and 0 this season":
+# a number and what no rule read (helper 359; "I'm 80 and still working" is kept)
+_EN_BARE_NUMBER = re.compile(r"\d+(?:\s+(?:this|that|in|on|at|for|so|after|against)\b|$)", _I)
+_EN_NUMBER_AND = re.compile(r"^I(?:'m| am) (?P<a>\d[\w'%-]*(?: [\w'%-]+){0,3}?) and (?P<b>.+)$", _I)
+
+
+def _a_number_and_a_moment(text: str) -> bool:
+    """Whether ``text`` joins a number and a moment, a score or a passing state: the first half
+    said alone is passing ("I'm 5 minutes late and stressed"), or it is a bare number and the
+    second is passing or a number too ("I'm 100 and done with this bug", "I'm 3 and 0 this
+    season")."""
+    joined = _EN_NUMBER_AND.match(text)
+    if joined is None:
+        return False
+    if _EN_PASSING.search(f"I'm {joined['a']}"):  # "5 minutes late"
+        return True
+    # a bare number: an age at most ("I'm 3 weeks postpartum and exhausted" is kept)
+    return joined["a"].isdigit() and (
+        _EN_BARE_NUMBER.match(joined["b"]) is not None
+        or bool(_EN_PASSING.search(f"I'm {joined['b']}"))
+    )
+
+
 def own_words(clause: str, zh: bool) -> Candidate | None:
     """A fact in the user's words from a clause about them that no rule matched, or None.
 
@@ -339,6 +362,8 @@ def own_words(clause: str, zh: bool) -> Candidate | None:
         if not _MIN_EN_WORDS <= words <= _MAX_EN_WORDS or not _EN_SUBJECT.match(text):
             return None
         if _EN_PASSING.search(text) or _EN_CUT.search(text) or _EN_REFERS_BACK.match(text):
+            return None
+        if _a_number_and_a_moment(text):
             return None
         content = en_statement(text)
     return Candidate(content, _category(text), OWN_WORDS_CONFIDENCE)
