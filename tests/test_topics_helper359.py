@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from deerflow_memory.config import RetrievalConfig
 from deerflow_memory.inject.lexical import tokenize
 from deerflow_memory.inject.retrieval import select_relevant_facts
+from deerflow_memory.inject.topics import default_lexicon
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument
 
 NOW = datetime(2025, 7, 1, tzinfo=UTC)
@@ -87,3 +90,11 @@ def test_an_obstacle_or_an_action_plan_is_no_wheelchair() -> None:
     assert wheelchair not in ranked(facts, "制定一个行动计划")
     assert wheelchair not in ranked(facts, "怎么克服社交障碍")
     assert wheelchair in ranked(facts, "博物馆有无障碍通道吗")
+
+
+@pytest.mark.parametrize("word", ["购物车", "arm"])
+def test_a_word_of_another_sense_is_no_topic(word: str) -> None:
+    # (a shopping cart is no car, an ARM laptop no arm: both bridged to the wrong facts)
+    lexicon = default_lexicon()
+    assert "travel" not in lexicon.topics_of(tokenize(word))
+    assert "health" not in lexicon.topics_of(tokenize(word))
