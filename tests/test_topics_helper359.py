@@ -2,40 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
-from deerflow_memory.config import RetrievalConfig
 from deerflow_memory.inject.lexical import tokenize
-from deerflow_memory.inject.retrieval import select_relevant_facts
 from deerflow_memory.inject.topics import default_lexicon
-from deerflow_memory.models import Fact, FactCategory, MemoryDocument
-
-NOW = datetime(2025, 7, 1, tzinfo=UTC)
-
-
-def fact(content: str) -> Fact:
-    return Fact(
-        content=content,
-        category=FactCategory.PREFERENCE,
-        confidence=0.8,
-        created_at="2025-06-30T10:00:00Z",
-    )
+from deerflow_memory.models import MemoryDocument
+from tests import test_topics
 
 
 def ranked(facts: tuple[str, ...], query: str) -> list[str]:
-    """Every candidate, best first."""
-    document = MemoryDocument(facts=tuple(fact(c) for c in facts))
-    result = select_relevant_facts(
-        document,
-        query,
-        now=NOW,
-        guaranteed_categories=(),
-        guarantee_constraints=False,
-        config=RetrievalConfig(top_k=5),
-    )
-    return [s.fact.content for s in result.scored]
+    """Every candidate among ``facts``, best first (:func:`tests.test_topics.ranked`)."""
+    document = MemoryDocument(facts=tuple(test_topics.fact(c) for c in facts))
+    return test_topics.ranked(document, query)
 
 
 def shares_no_word(query: str, content: str) -> bool:
