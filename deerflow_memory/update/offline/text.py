@@ -368,7 +368,7 @@ _EN_BEING = re.compile(
 # back", "With my asthma, is it safe…" → "I have asthma" (not "With my budget, …").
 _EN_WITH_MY = re.compile(
     r"^with my (?P<what>(?P<part>(?:(?:bad|weak|injured|sore|dodgy|bum|broken|stiff|arthritic|"
-    rf"herniated|slipped|torn|dodgy|fragile|sensitive|weak) )+(?:{BODY_EN}))|(?:{CONDITION_EN}))$",
+    rf"herniated|slipped|torn|fragile|sensitive) )+(?:{BODY_EN}))|(?:{CONDITION_EN}))$",
     _I,
 )
 # …said with "a" when it ends on one part of the body ("a bad hip", "a herniated disc"), not on
@@ -1015,7 +1015,8 @@ _EN_A_DAY = (
     r"today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend|time)|"
     r"next week|later today"
 )
-_EN_SHORT_TERM = re.compile(rf"\b(?:{_EN_A_DAY}|right now|at the moment|for now)\b", _I)
+_EN_FOR_NOW = r"right now|at the moment|for now"
+_EN_SHORT_TERM = re.compile(rf"\b(?:{_EN_A_DAY}|{_EN_FOR_NOW})\b", _I)
 # (nor is a need over "for now": "I don't eat vegan anymore for now")
 _EN_A_MOMENT = re.compile(rf"\b(?:{_EN_A_DAY}|anymore|any more|no longer)\b", _I)
 _EN_LIFE_CHANGE = re.compile(
@@ -1024,7 +1025,7 @@ _EN_LIFE_CHANGE = re.compile(
     r"emigrating to)\b",
     _I,
 )
-_EN_NOW_SAID = re.compile(r",?\s*\b(?:right now|at the moment|for now)\b", _I)
+_EN_NOW_SAID = re.compile(rf",?\s*\b(?:{_EN_FOR_NOW})\b", _I)
 _STATE_SLOTS = frozenset({"job", "employer", "location", "marital"})
 # A search that lasts said "right now" is a search still ("I'm looking for a job right now",
 # "I'm flat hunting at the moment"): the goal is kept as a state is (helper 355).
