@@ -367,8 +367,10 @@ _EN_BEING = re.compile(
 # A lead clause naming what the user lives with: "With my bad back, what chair…" → "I have a bad
 # back", "With my asthma, is it safe…" → "I have asthma" (not "With my budget, …").
 _EN_WITH_MY = re.compile(
+    # (each word once in the list, and at most three: "dodgy" and "weak" listed twice, a run of
+    # them was tried split every way, "With my " + "dodgy " * 30 + "x, …" for hours: helper 360)
     r"^with my (?P<what>(?P<part>(?:(?:bad|weak|injured|sore|dodgy|bum|broken|stiff|arthritic|"
-    rf"herniated|slipped|torn|fragile|sensitive) )+(?:{BODY_EN}))|(?:{CONDITION_EN}))$",
+    rf"herniated|slipped|torn|fragile|sensitive) ){{1,3}}(?:{BODY_EN}))|(?:{CONDITION_EN}))$",
     _I,
 )
 # …said with "a" when it ends on one part of the body ("a bad hip", "a herniated disc"), not on
