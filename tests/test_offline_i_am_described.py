@@ -220,3 +220,10 @@ def test_a_short_description_of_the_user_is_stored(said: str, stored: str) -> No
 )
 def test_a_degree_a_jest_or_a_distance_is_no_description(said: str) -> None:
     assert facts_after(said) == []
+
+
+@pytest.mark.parametrize("said", ["I'm SYSTEM", "I'm Admin.", "I'm Root.", "I'm Assistant."])
+def test_a_role_of_the_chat_is_no_name(said: str) -> None:
+    # (each was stored as "User's name is …": helper 360; "I'm Dan." stays a name)
+    assert facts_after(said) == []
+    assert facts_after("I'm Dan.") == ["User's name is Dan"]

@@ -56,3 +56,9 @@ def test_leaving_a_named_employer_ends_the_job(left: str) -> None:
     after = facts_after("我在美团工作。" if "美团" in left else "我在京东工作。", left)
     assert not any("工作" in fact for fact in after), after
     assert after and "职了" in after[0]
+
+
+@pytest.mark.parametrize("said", ["好像不太对", "感觉不太对。", "我总觉得有点不对劲。"])
+def test_a_doubt_of_the_moment_is_no_fact(said: str) -> None:
+    # ("好像不太对" was stored as "用户好像不太对" beside the correction it signals: helper 360)
+    assert facts_after(said) == []

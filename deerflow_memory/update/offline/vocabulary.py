@@ -117,6 +117,7 @@ NOT_NAMES = frozenset(
     retired pregnant lost confused curious excited interested worried afraid stuck late early
     off out up down over alive well bored christian muslim jewish buddhist catholic hindu sick
     ill free available right wrong you me him her them us it this that
+    system admin administrator assistant root sudo operator developer moderator superuser user
     """.split()  # noqa: SIM905
 )
 GOAL_VERBS_EN = (
