@@ -52,6 +52,7 @@ from deerflow_memory.update.offline.vocabulary import (
     FOR_OWN_HEALTH_EN,
     GOAL_VERBS_EN,
     GRIPES_EN,
+    HOBBY_VERB_WORDS_EN,
     HOBBY_VERBS_EN,
     JUDGEMENT_EN,
     KIN_ZH,
@@ -417,12 +418,12 @@ _THE_I = re.compile(r"\bI\b")
 
 
 # What follows "I'm from" that is no place one comes from: a workplace, a team, a time.
+# (a team, an office, a company anywhere in it: _A_PLACE_OF_WORK)
 _NOT_AN_ORIGIN = re.compile(
-    r"(?:work|home|school|here|there|hr|it|sales|marketing|support|accounting|finance|legal|"
-    r"your|you|out of town|the (?:team|office|company|department|future|past|support|sales|other|"
-    r"same|bank|hospital|school|store|shop|agency|council|government|club|group|committee)|"
-    r"an? (?:company|agency|team|startup|firm|bank|vendor|client|customer|recruiter|school|"
-    r"charity|hospital|different (?:team|department|company)))\b",
+    r"(?:work|home|school|here|there|hr|it|sales|marketing|accounting|finance|legal|"
+    r"your|you|out of town|the (?:future|past|sales|other|same|bank|hospital|school|store|shop|"
+    r"government|club|group)|an? (?:startup|bank|vendor|client|customer|recruiter|school|"
+    r"charity|hospital))\b",
     _I,
 )
 # "from a small town", "from a farm in Iowa", "from the countryside": where one grew up
@@ -1285,11 +1286,7 @@ _AND_VERBS_IF_FOLLOWED = frozenset(
     practice visit lead use watch love read drink""".split()  # noqa: SIM905
 )
 # A pastime verb said right after another verb ("I fish and sail", "I swim and hike").
-_PASTIMES = frozenset(HOBBY_VERBS_EN.removeprefix("(?:").removesuffix(")").split("|")) | {
-    "hike",
-    "camp",
-    "read",
-}
+_PASTIMES = frozenset((*HOBBY_VERB_WORDS_EN, "camp", "read"))
 _VERB_FOLLOWED = re.compile(
     r"\s+(?:at|in|on|for|from|as|with|to|a|an|the|my|their|his|her|every|daily|weekly|nights"
     r"|weekends|part-time|full-time|remotely|twice|once|most|some|two|three)\b",

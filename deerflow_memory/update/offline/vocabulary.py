@@ -402,10 +402,12 @@ TRAIT_ZH = (
 )
 # Pastimes said in the present tense ("I sing in a choir"); "run", "write", "drive" are left out:
 # "I run the tests", "I write the report" are tasks, not pastimes.
-HOBBY_VERBS_EN = (
-    r"(?:play|sing|paint|draw|knit|crochet|sew|garden|surf|climb|boulder|cycle|swim|hike|skate|ski|snowboard|"
-    r"dance|bake|brew|fish|sail|row|box|volunteer|coach|meditate|jog|kayak|skateboard|golf)"
+_HOBBIES = (
+    "play sing paint draw knit crochet sew garden surf climb boulder cycle swim hike skate ski "
+    "snowboard dance bake brew fish sail row box volunteer coach meditate jog kayak skateboard golf"
 )
+HOBBY_VERB_WORDS_EN = tuple(_HOBBIES.split())
+HOBBY_VERBS_EN = "(?:" + "|".join(HOBBY_VERB_WORDS_EN) + ")"
 # Nuisances nobody loves but in jest: "Oh great, I just love waiting in line for hours" is
 # sarcasm, no taste to keep.
 NUISANCES_EN = (
