@@ -1286,7 +1286,7 @@ _AND_VERBS_IF_FOLLOWED = frozenset(
     practice visit lead use watch love read drink""".split()  # noqa: SIM905
 )
 # A pastime verb said right after another verb ("I fish and sail", "I swim and hike").
-_PASTIMES = frozenset((*HOBBY_VERB_WORDS_EN, "camp", "read"))
+_PASTIMES = frozenset((*HOBBY_VERB_WORDS_EN, "read"))
 _VERB_FOLLOWED = re.compile(
     r"\s+(?:at|in|on|for|from|as|with|to|a|an|the|my|their|his|her|every|daily|weekly|nights"
     r"|weekends|part-time|full-time|remotely|twice|once|most|some|two|three)\b",

@@ -404,7 +404,8 @@ TRAIT_ZH = (
 # "I run the tests", "I write the report" are tasks, not pastimes.
 _HOBBIES = (
     "play sing paint draw knit crochet sew garden surf climb boulder cycle swim hike skate ski "
-    "snowboard dance bake brew fish sail row box volunteer coach meditate jog kayak skateboard golf"
+    "snowboard dance bake brew fish sail row box volunteer coach meditate jog kayak skateboard golf "
+    "camp"
 )
 HOBBY_VERB_WORDS_EN = tuple(_HOBBIES.split())
 HOBBY_VERBS_EN = "(?:" + "|".join(HOBBY_VERB_WORDS_EN) + ")"

@@ -1,0 +1,45 @@
+"""Camping said among other pastimes, or alone (helper 363).
+
+Before: "camp" was a second pastime only right after another verb ("I hike and camp"): the
+last item of a list with a comma before "and" ("I swim, hike, and camp.") was left with no
+subject and dropped, and "I camp." stored nothing. Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+from deerflow_memory.update.offline.extractor import OfflineExtractor
+
+
+def _stored(said: str) -> list[str]:
+    messages = [HumanMessage(said), AIMessage("Noted.")]
+    return [c.content for c in OfflineExtractor.candidates(messages)]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I swim, hike, and camp.", ["User swims", "User hikes", "User camps"]),
+        ("I kayak, and camp", ["User kayaks", "User camps"]),
+        ("I camp.", ["User camps"]),
+        # (unchanged: right after another verb, and with more said)
+        ("I hike and camp", ["User hikes and camps"]),
+        ("I swim, hike and camp", ["User swims", "User hikes and camps"]),
+    ],
+)
+def test_camping_is_kept_wherever_it_stands(said: str, stored: list[str]) -> None:
+    assert _stored(said) == stored
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I swim, hike, and camp\u0000.",
+        "I swim,\u200f hike, and camp.",
+        "I swim\uff0c hike\uff0c and camp\u3002",
+    ],
+)
+def test_hostile_spellings_of_the_list_raise_nothing(said: str) -> None:
+    assert all(isinstance(fact, str) for fact in _stored(said))
