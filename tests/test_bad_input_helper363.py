@@ -43,3 +43,16 @@ def test_camping_is_kept_wherever_it_stands(said: str, stored: list[str]) -> Non
 )
 def test_hostile_spellings_of_the_list_raise_nothing(said: str) -> None:
     assert all(isinstance(fact, str) for fact in _stored(said))
+
+
+# Before: only ' ’ ‘ were apostrophes. "Iʼm from Canada" (U+02BC, a modifier letter some
+# keyboards type) stored nothing; "I＇m from Canada" (full width), "I´m", "I′m" and "I`m"
+# stored the sentence as said ("User: I＇m from Canada").
+@pytest.mark.parametrize("mark", ["\u02bc", "\uff07", "\u00b4", "\u2032", "`"])
+def test_an_apostrophe_typed_another_way_is_one(mark: str) -> None:
+    assert _stored(f"I{mark}m from Canada.") == ["User is from Canada"]
+    assert _stored(f"I don{mark}t eat pork.") == _stored("I don't eat pork.")
+
+
+def test_a_name_after_a_modifier_apostrophe_is_kept() -> None:
+    assert _stored("I\u02bcm Dan.") == ["User's name is Dan"]
