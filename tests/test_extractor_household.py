@@ -1,4 +1,5 @@
-"""What a household eats and how its children learn, said with "we", is the user's too."""
+"""What a household eats, where it lives and moves, its children, pets and outings, said with
+"we", is the user's too; what a team or a company does with "we" is not."""
 
 from __future__ import annotations
 
@@ -15,6 +16,22 @@ STATED = [
     ("we never eat shellfish", "never eats shellfish"),
     ("We homeschool our two boys, which maths books work?", "homeschools their two boys"),
     ("We rent our flat in Leeds", "rents their flat in Leeds"),  # the household's "our"
+    # where it lives and moves, its children and pets, a wedding or a trip, its outings
+    ("We just moved into a two-bed flat in Salford.", "moved into a two-bed flat in Salford"),
+    ("We relocated to Lyon in 2021.", "relocated to Lyon in 2021"),
+    ("We're moving back to Cork in the spring.", "is moving back to Cork in the spring"),
+    ("We live near the river, so flooding worries me.", "lives near the river"),
+    ("we live with my in-laws", "lives with their in-laws"),
+    ("We live on a houseboat.", "lives on a houseboat"),
+    ("We have a newborn, so sleep is scarce.", "has a newborn"),
+    ("We have two 5-year-olds.", "has two 5-year-olds"),
+    ("We adopted two kittens from the shelter.", "adopted two kittens from the shelter"),
+    ("We rescued a greyhound last spring.", "rescued a greyhound last spring"),
+    ("We had our second baby in August!", "had their second baby in August"),
+    ("We're getting married in Porto next June.", "is getting married in Porto next June"),
+    ("We're planning our honeymoon to Bali.", "is planning their honeymoon to Bali"),
+    ("We go kayaking most weekends.", "goes kayaking most weekends"),
+    ("We go to the mosque on Fridays.", "goes to the mosque on Fridays"),
 ]
 NOTHING = [
     "We don't eat out much",
@@ -23,6 +40,15 @@ NOTHING = [
     "We're going vegetarian for a week lol",
     "We are vegan-curious",
     "We don't eat lunch together at work",
+    # a team's or a company's "we", or an event of the moment
+    "We got a new client last week.",
+    "We had a long meeting about the roadmap.",
+    "We had a great time in Rome.",
+    "We're moving to the next sprint.",
+    "We go live on Monday.",
+    "We adopted a new framework for code review.",
+    "We rescued the project in the last week.",
+    "We're planning a release for Friday.",
 ]
 
 

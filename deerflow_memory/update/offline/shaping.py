@@ -108,10 +108,24 @@ _EN_WITH = re.compile(
 _BOTH = frozenset(("both", "all"))
 _EN_WE = re.compile(
     r"^we(?P<rest>(?:'ve| have)? (?:(?:just|recently|currently|now|both|still|already)\s+)*"
-    r"(?:live in (?!(?:an? |the )?(?:\w+ )?(?:world|society|times?|age|era|bubble|simulation)\b)|moved to |"
+    r"(?:live in (?!(?:an? |the )?(?:\w+ )?(?:world|society|times?|age|era|bubble|simulation)\b)|"
+    r"live (?:near|on|by|with|outside|close to|next to) |(?:moved|relocated) (?:back )?(?:in)?to |"
+    r"are (?:moving|relocating) (?:back )?to |"
     r"(?:rent|own|bought|share) (?:an? |our )?(?:[\w-]+ ){0,2}(?:flat|apartment|house|home|place|condo|studio|cottage)\b|"
     r"have (?:an?|one|two|three|four|\d+) (?:[\w-]+ )?(?:kids?|children|sons?|daughters?|dogs?|cats?|pets?|puppy|"
-    r"kitten|baby|babies|grandchildren|twins)\b|got married|are expecting|"
+    r"kitten|baby|babies|grandchildren|twins|newborn|toddlers?|teenagers?|\d+-year-olds?)\b|"
+    # a pet or a baby come home, a wedding or a trip ahead, an outing the household makes
+    r"got (?:an?|two|three|\d+|another) (?:new )?(?:[\w-]+ )?(?:puppy|puppies|kittens?|"
+    r"dogs?|cats?|rabbits?|bunny|hamsters?|guinea pigs?|parrots?|horses?|pets?)\b|"
+    # (an animal or a child of any name: "adopted a greyhound"; not a team's "adopted a new
+    # framework", "rescued the project")
+    r"(?:adopted|rescued) (?:an?|two|three|\d+|another) (?!(?:[\w-]+ ){0,3}(?:approach|policy|"
+    r"framework|strategy|process|tool|standard|workflow|method|system|model|plan|project|library|stack|"
+    r"practice|rule|stance|position|format|language|version|tech|technology)s?\b)[a-z-]+\b|"
+    r"had (?:a|our|another) (?:(?:first|second|third|new) )?(?:baby|son|daughter|child)\b|had twins\b|"
+    r"are getting married\b|are planning (?:a|our) (?:[\w-]+ )?(?:trip|holiday|vacation|honeymoon|wedding)\b|"
+    r"go (?:camping|hiking|skiing|fishing|sailing|kayaking|surfing|to church|to mass|to the mosque|to temple"
+    r"|to synagogue)\b|got married|are expecting|"
     # what the household eats: "We don't eat pork", "we keep kosher", "We eat plant-based"
     r"(?:don't|do not|never) eat (?!(?:out|at|in|before|after|until|much|late|early|there|here|"
     r"together|with|breakfast|lunch|dinner|anything|that|this|it)\b)\w|keep kosher\b|"
