@@ -31,6 +31,30 @@ def test_an_irregular_past_tense_is_not_given_a_present_ending(said: str, fact: 
 @pytest.mark.parametrize(
     ("said", "fact"),
     [
+        ("I read Moby-Dick in 2018.", "User read Moby-Dick in 2018"),
+        ("I hurt my ankle skiing last winter.", "User hurt their ankle skiing last winter"),
+        ("I cut out caffeine two years ago.", "User cut out caffeine two years ago"),
+        ("I set up a bakery back in 2015.", "User set up a bakery back in 2015"),
+        ("I put on weight when I was at uni.", "User put on weight when they were at uni"),
+        ("I split from my band as a teenager.", "User split from their band as a teenager"),
+    ],
+)
+def test_a_verb_whose_past_is_its_present_said_with_a_past_time_is_the_past(
+    said: str, fact: str
+) -> None:
+    assert _contents(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I read two novels a month.", "User reads two novels a month"),
+        ("I cut my own hair.", "User cuts their own hair"),
+        # (the past time of a second clause is not the first verb's)
+        (
+            "I read every night and last year finished 40 books.",
+            "User reads every night and last year finished 40 books",
+        ),
         ("I sing in a gospel choir.", "User sings in a gospel choir"),
         ("I fix old radios as a hobby.", "User fixes old radios as a hobby"),
     ],

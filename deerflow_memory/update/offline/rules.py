@@ -1150,6 +1150,19 @@ _EN_PAST = frozenset(
     misunderstood foresaw undid
     """.split()  # noqa: SIM905
 )
+# Verbs whose past is their present ("read", "cut", "hurt"): said with a time gone by ("I read
+# Dune in 2019", "I hurt my knee last year") they are the past and stay as said.
+_SAME_IN_PAST = frozenset(
+    "read cut hurt put set hit let shut spread beat burst cast split bet fit upset shed".split()  # noqa: SIM905
+)
+_A_PAST_TIME = re.compile(
+    r"\b(?:yesterday|ago|last (?:night|week|weekend|month|year|summer|winter|spring|autumn|fall|"
+    r"time|term|semester|season|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|the other day|"
+    r"earlier (?:today|this (?:week|month|year))|back (?:in|then|when)|in (?:19|20)\d\d\b|"
+    r"when I was|as a (?:kid|child|teen|teenager|student))",
+    re.IGNORECASE,
+)
+_NEXT_CLAUSE = re.compile(r"[,;]|\s(?:and|but|so|because|while|now)\s", re.IGNORECASE)
 # Verbs in the present that end in "ed" ("I need…" → "User needs…", not "User need…").
 _EED_VERBS = frozenset(
     "need feed bleed breed proceed succeed exceed speed heed weed seed embed".split()  # noqa: SIM905
@@ -1383,9 +1396,12 @@ def en_statement(clause: str) -> str:
     if words[i].casefold() in ("kind", "sort") and i + 2 < len(words):  # "kind of like"
         i += 2
     verb = words[i]
-    words[i] = _third_person_verb(verb)
     low = verb.casefold()
-    past = low in _EN_PAST or (low.endswith("ed") and low not in _EED_VERBS)
+    # (the time of this verb, before a second clause: not "I read every night and last year…")
+    own = _NEXT_CLAUSE.split(clause, maxsplit=1)[0]
+    said_past = low in _SAME_IN_PAST and _A_PAST_TIME.search(own) is not None
+    words[i] = verb if said_past else _third_person_verb(verb)
+    past = said_past or low in _EN_PAST or (low.endswith("ed") and low not in _EED_VERBS)
     rest = swap_pronouns(" ".join(words[i + 1 :]))
     if low not in _TASTE_VERBS:  # "I enjoy hiking and travel": two things enjoyed
         rest = _verbs_after_and(rest, after_past=past)
