@@ -183,14 +183,22 @@ _ZH_PASSING = re.compile(
     # a doubt of the moment, said of the answer or of how one feels: "好像不太对", "感觉不对劲"
     r"|^(?:我)?(?:好像|感觉|似乎|总觉得|觉得)?(?:有点|有些)?不(?:太|大|怎么)?对(?:劲)?(?:啊|呀|吧|了)?$"
     r"|^我的?(?:心情|情绪|状态|精神)|准备(?:早饭|午饭|晚饭|早餐|午餐|晚餐|夜宵)"
+    # not used to what is not said: "我还不太熟悉", "我还在适应" ("我不习惯北方的冬天" says it)
+    r"|^我(?:还|也)?(?:不太|不怎么|不是很|没|不)(?:熟悉|习惯|适应)(?:呢|啊|了)?$|^我还在(?:适应|熟悉)"
     # a state of these days, not of the person: "我最近压力大", "这几天睡不好"
     r"|最近|这几天|这阵子|这段时间|近来|这两天|这周|截止|deadline|ddl"
     r"|^我(?:也|还|就|都)?(?:觉得|认为|猜|估计|想问|想知道|问一下|问问|说|刚|刚才|刚刚|在想|不知道|不懂|不明白|不太懂|同意|明白|知道了|记得|忘了|看到|听说|试了|试过|发现|看了|读了|以为|确定|希望你|需要你|要你|请你|求你)"
-    r"|^我(?:想|要|需要|得)?(?:要|买|找|订|点|看|听|查|问|写|做)?(?:一个|一份|一些|一下|一点|点|个|份)"
+    r"|^我(?:想|要|需要|得)?(?:要|买|找|订|点|看|听|查|问|写|做)?"
+    # ("我一个人住", "我个子不高" say what the user is: not with a want or an errand before)
+    r"(?:一个(?!人)|一份|一些|一下|一点|点|个(?![子头])|份)"
+    r"|^我(?:想|要|需要|得|买|找|订|点|看|听|查|问|写|做)(?:一个人|个[子头])"
     r"|^我(?:想|要|会|将|打算|准备)|^我(?:现在|目前|这会儿)想"
     # what the user is not or did once: "我不是素食者", "我叫了外卖", "我住院了"
-    # (了 after a span of time is a state that lasts: "失眠好几年了", "怀孕五个月了")
+    # (了 after a span of time is a state that lasts: "失眠好几年了", "怀孕五个月了"; and so is
+    # 了 before years or months: "我做了五年销售", "我带了三年高三")
     r"|^我(?:不是|没有|没)|(?<!年)(?<!月)(?<!周)(?<!天)(?<!岁)(?<!久)了"
+    r"(?!(?:快|将近|差不多|整整|好|很多|好多)?[一二两三四五六七八九十几半多\d]*(?:个)?多?(?:年|个月)的?"
+    r"[\u4e00-\u9fff]|一辈子)"  # (what was done so long: not "我等了三个月")
     # the conversation itself: "我喜欢你的建议"
     r"|你|您"
     r"|^我(?:马上|待会|一会儿|等下|等会|这就|现在就|明天|今晚|今天|昨天|昨晚|刚)"
@@ -468,7 +476,7 @@ def said_of_user(clause: str, zh: bool) -> Candidate | None:
 # A Chinese clause without a subject is the user's unless it starts like a request, a
 # question or a remark about something else ("帮我…", "这个…", "天气…"), or talks to "你".
 _ZH_NOT_THE_USER = re.compile(
-    r"^(?:这|那|它|他|她|大家|别人|有人|人家|天气|今天|明天|昨天|现在|最近|刚才|什么|怎么|为什么|"
+    r"^(?:这|那|它|他|她|大家|别人|有人|人家|用户|天气|今天|明天|昨天|现在|最近|刚才|什么|怎么|为什么|"
     r"哪|谁|多少|几|是否|帮|给|请|推荐|告诉|写|翻译|解释|介绍|查|找|算|列|总结|分析|设计|生成|"
     r"比较|说说|讲讲|看看|来|再|把|让|叫|问|麻烦|求|能不能|可不可以|有没有|好的|好吧|谢谢|"
     r"哈哈|嗯|哦|啊|对|是的|不用|没事|没关系|加油|晚安|早安|订|讲|做个|发|打开|关掉|换|改|加|删|买|点|"
@@ -494,6 +502,20 @@ _ZH_NOT_THE_USER = re.compile(
 )
 
 
+# A detail of the clause before, not the user: how far or how long ("…，走路十分钟", "…，单程
+# 一个小时", "…，离市区挺远的"), what is around ("…，路上堵得厉害", "…，附近没有地铁"), or
+# getting used to what was just said ("刚搬到深圳，还不太熟悉"). Joined to a clause that still
+# says something (see text._clauses), else dropped; never "用户走路十分钟".
+_ZH_DETAIL_OF_BEFORE = re.compile(
+    r"(?:走路|步行|开车|骑车|坐地铁|坐公交|坐车|打车|单程|来回|往返|通勤|车程|路程|路上)?"
+    r"(?:大概|大约|差不多|要|得|需要|只要|就|才|也就)?[一二两三四五六七八九十半几\d]+(?:个)?多?"
+    r"(?:分钟|小时|钟头|公里|站|里路?)"
+    r"|离\S{1,8}?(?:很|挺|比较|有点|有些|太|特别|非常|不太?|蛮|超)?(?:远|近)"
+    r"|(?:路上|附近|周围|周边|楼下|隔壁|当地|本地)"
+    r"|还?(?:不太|不怎么|不是很|没|不)(?:熟悉|习惯|适应)(?:呢|啊|了)?$|还在(?:适应|熟悉)"
+)
+
+
 def implied_own_words(clause: str) -> Candidate | None:
     """A Chinese clause with no subject, taken as the user's (Chinese drops "我" freely).
 
@@ -503,6 +525,8 @@ def implied_own_words(clause: str) -> Candidate | None:
     """
     text = clause.strip()
     if not text or text.startswith("我") or _ZH_NOT_THE_USER.search(text):
+        return None
+    if _ZH_DETAIL_OF_BEFORE.match(text):
         return None
     if when_again(text):
         return None

@@ -159,11 +159,18 @@ _MY = {"our": "my", "ours": "mine", "ourselves": "myself"}
 _CLAUSE_END = re.compile(r"[,;:.!?]|\s(?:and|but|so|where|which|who|while|because)\b", _I)
 _ZH_WITH = re.compile(
     rf"^我(?:和|跟|与)(?:我的?)?(?P<who>{KIN_ZH})(?:一起)?(?P<rest>.+)$|^我们(?:一家|家|俩|两个|夫妻|全家)?(?P<rest2>(?:现在|目前|已经|刚|一直)*(?:住在|住|租|买了|搬到|搬去|养了).+)$"
+    # what a household (not a team: "我们都喜欢用Python") eats: "我们全家都喜欢吃辣", "我们家不吃猪肉"
+    r"|^我们(?:一家人?|家里?人?|全家人?)(?:都|也|一直)*(?P<rest3>(?:不吃|不喝|爱吃|喜欢吃|不爱吃|不能吃).+|吃素.*)$"
 )
 # Parting is no thing done together: "My girlfriend and I split up" is "I split up with my
 # girlfriend", "我跟男朋友分手了" stays as said (both withdraw the partner).
 _EN_PARTED = re.compile(r"^(?:have |'ve )?(?P<verb>broke|broken|split) up(?P<rest>.*)$", _I)
 _ZH_PARTED = re.compile(r"^(?:已经|早就|刚)*(?:分手|分了|离婚)")
+# Living together is said of the two ("我和父母住在一起", "我跟室友合租"): kept as said, no
+# "我住在一起".
+_ZH_TOGETHER = re.compile(
+    r"^(?:现在|目前|一直|还)*(?:(?:住|生活)在一起|一起(?:住|生活)|合租|同住|同居|(?:住|生活)$)"
+)
 _EN_FREQUENCY_FIRST = re.compile(
     r"^(?P<f>(?:every|each|most) (?:day|morning|evening|night|week|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"days|mornings|evenings|nights|weekends|weekdays)|on (?:weekends|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days)|"
@@ -180,8 +187,12 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
     to work" → ("I cycle to work most mornings", "").
     """
     if zh:
-        if (m := _ZH_WITH.match(sentence)) and not _ZH_PARTED.match(m["rest"] or ""):
-            rest = m["rest"] or m["rest2"]
+        if (
+            (m := _ZH_WITH.match(sentence))
+            and not _ZH_PARTED.match(m["rest"] or "")
+            and not _ZH_TOGETHER.match(m["rest"] or "")
+        ):
+            rest = m["rest"] or m["rest2"] or m["rest3"]
             return "我" + rest, f"（和{m['who']}一起）" if m["who"] else ""
         return sentence, ""
     if m := _EN_FREQUENCY_FIRST.match(sentence):
