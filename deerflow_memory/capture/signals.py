@@ -31,12 +31,15 @@ expression per line, ``#`` comments, matched case-insensitively and per line):
 - ``reinforcement_guards.txt``: praise of something else ("perfect weather
   today", "味道很好") — blanked before the reinforcement patterns run.
 
-Two rules are code: "X, not Y" / "X，不是Y" is a correction when the reply
+Three rules are code: "X, not Y" / "X，不是Y" is a correction when the reply
 said Y, or when it is a request after a statement ("Make it Wednesday, not
-Monday") — not when it answers a question or states the user's taste; and a
+Monday") — not when it answers a question or states the user's taste; a
 short reply that is mostly one value of a type the reply stated, with another
 value ("A: Your train is at 9:40. — U: 9:14, actually", "A: 会议定在周二。—
-U: 周三"), is a correction (:mod:`deerflow_memory.capture.slots`).
+U: 周三"), is a correction (:mod:`deerflow_memory.capture.slots`); and so is a
+short statement that says one of the reply's again with another complement
+("A: The tower is in Lyon. — U: It's in Paris.", "A: 他是美国人。— U: 他是加拿大人。",
+:mod:`deerflow_memory.capture.restated`).
 ``MemoryConfig.correction_patterns`` / ``reinforcement_patterns`` extend
 the packaged patterns; an invalid one raises
 :class:`~deerflow_memory.errors.ConfigError` naming it when the detector is
@@ -57,6 +60,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from deerflow_memory.arguments import expect_items
 from deerflow_memory.capture.messages import check_messages, message_text, turn_kind
 from deerflow_memory.capture.patterns import FLAGS, GateScan, PatternSet
+from deerflow_memory.capture.restated import restated_correction
 from deerflow_memory.capture.slots import slot_correction
 from deerflow_memory.errors import ConfigError
 from deerflow_memory.models import without_invisible
@@ -486,8 +490,12 @@ class SignalDetector:
             return True
         if piece == 0 and _no_then_statement(original, reply):  # "No, …" opens the turn
             return True
-        # "A: Your train is at 9:40. — U: 9:14, actually": a bare value put right.
-        return pieces == 1 and slot_correction(original, reply)  # it reads short turns only
+        # "A: Your train is at 9:40. — U: 9:14, actually": a bare value put right; "A: The
+        # tower is in Lyon. — U: It's in Paris.": a statement said again, another complement.
+        # (both read short turns only)
+        return pieces == 1 and (
+            slot_correction(original, reply) or restated_correction(original, reply)
+        )
 
     def _reinforces(self, text: str, low: str, reply: str, opened: _Opened) -> bool:
         """Whether ``text`` (a turn or a piece of one) approves ``reply``.

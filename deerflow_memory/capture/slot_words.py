@@ -104,12 +104,12 @@ NOT_NAMES = frozenset(
     split_words(
         """i it its it's that that's this the a an no not yes yep yeah yup nope actually sorry oh ok
         okay hi hey hello thanks thank please wait well so and but or also my your our we you he
-        she they here there sure great good nice perfect done booked sent set i've i'm i'd we're
-        you're let let's what when where which who why how is are was were do does did can could
-        would should will shall may might must just only then now today tomorrow tonight yesterday
-        hmm um uh ah dear mr mrs ms dr mister miss sir madam as if for to in on at of with from by
-        about after before all any some every each one two three four five six seven eight nine
-        ten"""
+        his her their she they here there sure great good nice perfect done booked sent set i've
+        i'm i'd we're you're let let's what when where which who why how is are was were do does
+        did can could would should will shall may might must just only then now today tomorrow
+        tonight yesterday hmm um uh ah dear mr mrs ms dr mister miss sir madam as if for to in on
+        at of with from by about after before all any some every each one two three four five six
+        seven eight nine ten"""
     )
 )
 ZH_NOT_SURNAMES = frozenset("的了是在找和跟给与位个看叫请问这那哪该当把被让去来要有没好新老小女男")

@@ -131,7 +131,9 @@ _NAME = re.compile(r"[A-Z](?<![\w'’][A-Z])[a-z]+(?:[-'’][A-Z]?[a-z]+)?(?![\w
 _EN_FILLER_PHRASES = re.compile(
     r"\b(?:I (?:already |just |literally |clearly )?(?:said|told you|asked for|asked|meant|wanted|"
     r"need(?:ed)?|want)|it(?:'s|’s| is| was) supposed to be|it should be|should be|make it|"
-    r"change it to|with (?:an?|two|double) [a-z](?:['’]?s)?|spelled|spelt)\b",
+    r"change it to|with (?:an?|two|double) [a-z](?:['’]?s)?|spelled|spelt|"
+    r"(?:his|her|their|my|the) (?:first |last )?name(?:['’]s| is)|"
+    r"(?:he|she)(?:['’]s| is) called)\b",
     re.IGNORECASE,
 )
 _ZH_FILLER = re.compile(
@@ -151,7 +153,8 @@ _BARE_WORDS = (
     | frozenset(
         split_words(
             """st nd rd th am pm o'clock o’clock already literally clearly make change should be
-            supposed with two double spelled spelt needed"""
+            supposed with two double spelled spelt needed his her their my name first last
+            called"""
         )
     )
 )

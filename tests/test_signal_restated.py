@@ -1,0 +1,133 @@
+"""A statement of the reply said again with another complement corrects it; so do verdicts
+on an answer said plainly ("Still wrong.", "That doesn't answer my question", "It's still not
+working", "还是不行", "That's way too long"); a bare strong praise or "That works" approves.
+
+Before: "It's in Paris." after "The Eiffel Tower is in Lyon.", "They're mutable." after
+"Python lists are immutable.", "他是加拿大人。" after "他是美国人。" were no correction, nor
+"Still wrong." or "Please re-read my question."; "Awesome!" and "That works." no approval.
+Their near misses (a remark of another shape, words only added, a question, the user's own
+thing, an acknowledgement such as "Cool" or "Cool, thanks") stay neither.
+
+Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from deerflow_memory.capture.restated import restated_correction
+from tests.test_signal_kinds import verdict
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        # the same subject (or a pronoun for it) and verb, another complement
+        ("The Colosseum is in Naples.", "It's in Rome."),
+        ("Rust strings are immutable by default.", "They're mutable."),
+        ("That method returns a dict.", "It returns a list."),
+        ("The pharmacy closes at 6.", "It closes at 8 on Fridays."),
+        ("A marathon is 40 km long.", "A marathon is about 42 km."),
+        ("The largest city in Canada is Vancouver.", "It's Toronto."),
+        ("Your cleaning is with Dr. Okafor on Monday.", "It's with Dr. Mensah."),
+        ("The backup is stored on the D drive.", "No, it's stored on the E drive."),
+        ("这座桥在城东。", "它在城西。"),
+        ("他是德国人。", "他是奥地利人。"),
+        ("字符串是可变的。", "字符串是不可变的。"),
+    ],
+)
+def test_a_statement_said_again_with_another_complement_corrects(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("Your flight is at 9.", "It is delayed."),  # another shape: news, not a value put right
+        ("Lisbon is lovely in May.", "It is crowded though."),
+        ("The gallery opens at 10.", "It opens at 10 on weekdays."),  # words only added
+        ("The gallery opens at 10.", "It opens at 10."),  # said again
+        ("Take the tram, it is cheaper.", "It is slower."),  # a counterpoint
+        ("The soup takes 20 minutes.", "It takes me longer."),  # the user's own
+        ("The bakery is on Mill Road.", "It is on my way home."),
+        ("The bakery is on Mill Road.", "Is it on Mill Lane?"),  # a question
+        ("The bakery is on Mill Road.", "Maybe it's on Mill Lane."),  # a hedge
+        ("The bakery is on Mill Road.", "It's also on Mill Lane."),  # an addition
+        ("这个办法是最省钱的。", "这是个好主意。"),  # 这: a judgement, no restatement
+        ("他是德国人。", "他是我的同事。"),  # the user's own
+        ("会议在三楼。", "会议在三楼吗？"),
+    ],
+)
+def test_a_remark_of_another_shape_or_words_only_added_correct_nothing(
+    assistant: str, user: str
+) -> None:
+    assert not restated_correction(user, assistant)
+    assert verdict(assistant, user) != "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("The answer is 17.", "Still wrong."),
+        ("The answer is 17.", "Wrong again!"),
+        ("It was built in 1889.", "Not quite."),
+        ("Here are three tips for sleeping better.", "That doesn't answer my question."),
+        ("Here is an overview of the tax rules.", "Please re-read my question."),
+        ("The total is $310.", "The math is wrong."),
+        ("Here are two hotels near the beach.", "I asked for three hotels, you gave me two."),
+        ("Replace line 4 with `return x`.", "It's still not working."),
+        ("把第二行改成 return x 就行。", "还是不行。"),
+        ("Here's a 900-word cover letter.", "That's way too long."),
+        ("Try the lamb kebab or the beef stew.", "Stop suggesting meat dishes."),
+        ("Booked for Friday.", "You must mean Saturday."),
+        ("Your report is due Tuesday.", "Wednesday, I think you mean."),
+        ("Done: I sent the file to Ana.", "You keep making the same mistake."),
+        ("Sure, I'll email Steven.", "His name is Stephen."),
+    ],
+)
+def test_a_verdict_on_the_answer_said_plainly_corrects(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("Is the code still not working?", "It's still not working."),  # an answer
+        ("How long should the letter be?", "That's way too long."),
+        ("Here is the plan.", "My laptop is still not working, any idea?"),  # the user's own
+        ("Here is the plan.", "I know what you mean."),
+        ("Here is the plan.", "Stop by the café on your way."),
+        ("Here is the plan.", "The date is wrong on my ticket, how do I fix it?"),
+    ],
+)
+def test_their_near_misses_are_no_correction(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) != "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("Here's the rewritten intro.", "Awesome!"),
+        ("I've made the chart taller.", "Wow, brilliant!"),
+        ("We could meet at 5 instead.", "That works."),
+        ("Moved the call to Thursday.", "Okay, that works for me, thanks."),
+        ("改好了，再试一下。", "可以了！"),
+    ],
+)
+def test_a_bare_praise_or_that_works_approves(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "approval"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("I've sent the invite to Priya.", "Cool"),  # an acknowledgement
+        ("I've sent the invite to Priya.", "Cool, thanks."),
+        ("How are you today?", "Awesome!"),  # an answer to a question
+        ("Would Tuesday work?", "That works."),
+        ("It runs on Linux and macOS.", "That works on Windows?"),
+        ("改好了。", "可以了吗？"),
+    ],
+)
+def test_an_acknowledgement_or_an_answer_approves_nothing(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) != "approval"
