@@ -104,6 +104,12 @@ _EN_REFERS_BACK = re.compile(
     r"|today|lol|haha|a\s+lot|so\s+much|at\s+last))*$",
     _I,
 )
+# A title (a capital and small letters: "The Wire", "Dune"; not "TV", nor a site or an app read or
+# watched for a moment, nor one said with "now")
+_A_TITLE = (
+    r"(?!(?:reddit|twitter|netflix|youtube|tiktok|instagram|facebook|slack|gmail|the news)\b)"
+    r"(?-i:[A-Z][a-z])(?!\w*\s+(?:right now|now|today|tonight)\b)"
+)
 _EN_PASSING = re.compile(
     # a state of the moment: "I'm so tired", "I'm not sure", "I'm at work"
     r"^I (?:didn't|did not|have (?:an? )?(?:cold|flu|fever|meeting|appointment|call|exam|test|date|interview)\b)|"
@@ -126,7 +132,14 @@ _EN_PASSING = re.compile(
     r"|^I\s+(?:(?:really|just|also|still|urgently)\s+)*(?:need|want|require)\s+(?:a|an|some|the|your|you|to (?:know|ask|find|get|see|buy|book|order|write|make|create|check|send|print|fix|understand|figure|learn how|talk|"
     # an errand of the day: "I need to email my landlord", "I need to finish this report by 5pm"
     r"email|call|text|reply|respond|submit|pay|draft|renew|pick up|drop off|fill out))\b"
-    r"|^I(?:'m| am)\s+(?:(?:just|still|currently|now)\s+)*(?:looking for|searching for|trying to (?:figure|understand|decide|find|get|work out|remember)|asking|wondering|curious|about to|going to|gonna|planning to (?:call|send|buy|order|book|go)|getting ready|heading|leaving|off to|writing to|calling|texting|reading|watching|using (?:this|your|it))\b"
+    r"|^I(?:'m| am)\s+(?:(?:just|still|currently|now)\s+)*(?:looking for|searching for|trying to (?:figure|understand|decide|find|get|work out|remember)|asking|wondering|curious|about to|going to|gonna|planning to (?:call|send|buy|order|book|go)|getting ready|heading|leaving|off to|writing to|calling|texting|"
+    # (a book or a series the user is in the middle of is no moment: "I'm reading a novel about
+    # Stoicism", "I'm currently watching The Wire")
+    r"reading(?!\s+(?:(?:a|an) (?:(?:new|great|good|long|fascinating|brilliant) )?(?:book|novel|memoir|"
+    rf"biography|series|trilogy|saga|collection)\b|{_A_TITLE}))|"
+    r"watching(?!\s+(?:(?:a|an|the) (?:(?:new|great|good|long) )?(?:series|show|sitcom|anime|drama|"
+    rf"documentary series)\b|{_A_TITLE}))|"
+    r"using (?:this|your|it))\b"
     # how far or how late: "I'm a few minutes late", "I'm two stops away", "I'm a long way from home"
     r"|^I(?:'m| am)\s+(?:(?:just|only|already|still|running|now)\s+)*(?:an?|a few|a couple(?: of)?|\d+|few|some|"
     r"one|two|three|four|five|ten|fifteen|twenty|thirty)\s+(?:\w+\s+)?(?:minutes?|mins?|hours?|hrs?|days?|"

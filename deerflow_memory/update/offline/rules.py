@@ -74,6 +74,7 @@ from deerflow_memory.update.offline.vocabulary import (
     SYMPTOM_ZH,
     TRAIT_EN,
     TRAIT_ZH,
+    TRIED_EN,
     WORKPLACE_EN,
     WORKPLACE_NOUN_EN,
 )
@@ -508,6 +509,21 @@ def _zh_age(match: re.Match[str], _clause: str) -> str:
     return f"用户{match['t'] or ''}{match['v']}岁"
 
 
+# What was seen, read, heard or tried once (TRIED_EN), then liked or not ("I watched X last
+# night and loved it"): a named work or place, not a pronoun or a thing of the moment.
+_A_WORK_EN = (
+    r"(?!(?:it|that|this|them|those|these|him|her|the (?:news|game|match|video|episode|email|doc|docs"
+    r"|message|report))\b)[\w'’:&.-]+(?: [\w'’:&.-]+){0,6}?"
+)
+_WHEN_TRIED_EN = (
+    r"(?: (?:last (?:night|week|weekend|month|year|summer|spring|autumn|fall|winter|time)|yesterday"
+    r"|the other (?:day|night)"
+    r"|this (?:morning|afternoon|evening|week|weekend)|over the (?:weekend|holidays)|recently|on "
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:a (?:few|couple of) |two |three )?(?:days|weeks)"
+    r" ago|for the first time|in (?:one|a single) (?:sitting|weekend|night)))?"
+)
+
+
 def _render(template: str) -> Render:
     return lambda m, _clause: template.format(**m.groupdict())
 
@@ -832,6 +848,10 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I {ADV_EN}(?:watch|limit|cut back on|cut out|cut down on|stay off|keep away from) (?:my )?(?P<v>(?!it\b|this\b|that\b|you\b|the (?:news|game|show|movie)\b).+)$", C.PREFERENCE, 0.85),
     _r(rf"^I {ADV_EN}(?:avoid|stay away from|steer clear of) (?P<v>.+)$", C.PREFERENCE, 0.9),
     # what the user reads, and a wish for some day
+    # a work seen, read or heard, then the taste of it: "I watched Oppenheimer last night and
+    # loved it" is "User loved Oppenheimer" (the watching was a moment, the taste is not)
+    _r(rf"^I {TRIED_EN} (?P<v>{_A_WORK_EN}){_WHEN_TRIED_EN},? and (?:I )?{ADV_EN}(?:(?:really|absolutely|totally|honestly) )?(?P<t>loved|liked|enjoyed|adored) (?:it|them|every (?:minute|second|page|bit) of it)$", C.PREFERENCE, 0.85, "taste+", _render("User {t} {v}")),
+    _r(rf"^I {TRIED_EN} (?P<v>{_A_WORK_EN}){_WHEN_TRIED_EN},? and (?:I )?{ADV_EN}(?:(?:really|absolutely|totally|honestly) )?(?P<t>hated|disliked|loathed) (?:it|them|every (?:minute|second|page|bit) of it)$", C.PREFERENCE, 0.85, "taste-", _render("User {t} {v}")),
     _r(r"^I (?:mostly |mainly |usually |mostly just )?read (?!(?:(?:mostly|mainly|a lot of|lots of|mostly just) )?(?:your|the|this|that|it|an?|my|his|her|their|those|these|about|up|somewhere|online|in|on)\b)(?:mostly |mainly |a lot of |lots of |mostly just )?(?P<v>[\w' -]{3,60})$", C.BEHAVIOR, 0.85),
     _r(r"^I'd (?:really )?(?:like|love) to (?!.*\b(?:answer|reply|response|this|that|it|working|back|sleep|pizza|him|her|them|you|your|bug)\b)(?P<v>.+?),? (?:eventually|someday|some day|one day|in the future|in a few years|before I (?:die|turn \d+))$", C.GOAL, 0.85),
     # name
@@ -839,7 +859,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I(?:'m called| go by) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _proper_name),
     _r(r"^(?:everyone|everybody|people|my friends|friends) calls? me (?P<v>.+)$", C.CONTEXT, 0.9, "nickname", _render("User goes by {v}"), _proper_name),
     _r(r"^(?:(?:you can|please|just)\s+)*call me (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User likes to be called {v}"), _proper_name),
-    _r(r"^I'm (?!(?:now |currently |still |also |actually )?an? )(?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
+    # (not a book or a series being read or watched: "I'm watching Succession" goes on)
+    _r(r"^I'm (?!(?:now |currently |still |also |actually )?an? )(?!(?:(?:now|currently|still|also|actually|just) )?(?:re)?(?:reading|watching) )(?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
     # "I'm a foodie", "I'm a perfectionist" go on to the own-words fallback, but not a degree
     # of a passing state, a half-said "I'm a fan", or what the chat partner is ("I'm a bit
     # tired", "I'm a lot better now", "I'm a human"), nor a name called in jest ("I'm an idiot")
@@ -862,6 +883,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I'm (?:now |only |already |just )?(?P<v>\d{1,3})(?: ?(?:years?|yrs?)(?: old)?| ?(?:yo|y/o|y\.o\.))?(?: now)?$", C.CONTEXT, 0.9, "age", _render("User is {v} years old"), _an_age),
     _r(r"^I'm an? (?P<v>\d{1,3})[- ]years?[- ]old(?: [\w-]+){0,2}$", C.CONTEXT, 0.9, "age", None, _an_age),
     _r(r"^I (?:just |recently )?turned (?P<v>\d{1,3})(?: (?:years?|yrs?)(?: old)?)?$", C.CONTEXT, 0.9, "age", _render("User is {v} years old"), _an_age),
+    # an age said as a decade: "I'm in my mid-thirties", "I'm in my early 20s"
+    _r(r"^I'm (?:now |still )?in my (?P<v>(?:(?:early|mid|late)[- ]?)?(?:teens|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties|[2-9]0['’]?s))(?: now)?$", C.CONTEXT, 0.9, "age", _render("User is in their {v}")),
     # family, pets, marital status
     _r(rf"^I have (?P<v>{NUM_EN} (?:(?:young|little|small|grown|grown-up|teenage|adult|baby|twin|new|lovely|beautiful|adopted|older|younger|big|elder)\s+)*(?:kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby|grandchildren|grandkids|twins|toddlers?|teenagers?|wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|brothers?|sisters?|siblings?|dogs?|cats?|puppy|puppies|kittens?|pets?|parrot|rabbit|hamster)\b.*)$", C.CONTEXT, 0.9),
     _r(r"^I'm (?:(?:happily|recently|newly|now|currently|officially) )?(?P<v>married|divorced|single|engaged|widowed|separated)(?: (?:to|with) .+?)?(?: now| again| these days)?$", C.CONTEXT, 0.9, "marital"),

@@ -123,6 +123,7 @@ from deerflow_memory.update.offline.vocabulary import (
     SYMPTOM_EN,
     SYMPTOM_ZH,
     TAKEN_BACK,
+    TRIED_EN,
 )
 from deerflow_memory.update.unsafe import unsafe_to_store
 from deerflow_memory.update.validate import LINE_BREAKS, without_invisible
@@ -2588,6 +2589,26 @@ _EN_LIKE_CONTRARY = re.compile(
 )
 
 
+# "I visited Porto last spring, and loved every minute of it": the taste of what the clause
+# before named, said after a comma; read with that clause (rules.py, "then the taste of it").
+_EN_TASTE_OF_IT = re.compile(
+    r",\s*(?=and (?:I )?(?:(?:really|absolutely|totally|honestly|just) )?(?:loved|liked|enjoyed"
+    r"|adored|hated|disliked|loathed) (?:it|them|every (?:minute|second|page|bit) of it)\W*$)",
+    _I,
+)
+
+
+_EN_TRIED = re.compile(rf"I {TRIED_EN}\b", _I)
+
+
+def _taste_of_it_joined(sentence: str) -> str:
+    """``sentence`` without the comma before a closing "and loved it" (see _EN_TASTE_OF_IT),
+    when it opens with a work or a place tried ("I watched…", "I visited…")."""
+    if "," not in sentence or _EN_TRIED.match(sentence) is None:
+        return sentence
+    return _EN_TASTE_OF_IT.sub(" ", sentence, count=1)
+
+
 def _like_said_against(sentence: str) -> str:
     """``sentence`` with "…, like X though" read as "…, but like X" (a taste said against
     the clause before), unless that clause states a need: "I don't eat pork, like bacon
@@ -4207,7 +4228,7 @@ def _read_into(
     if not zh:
         # "…, like dogs though" is a taste said against the clause before, not its example:
         # read as "…, but like dogs" before the ending word goes with normalising
-        sentence = _en_normalise(_like_said_against(sentence))
+        sentence = _en_normalise(_taste_of_it_joined(_like_said_against(sentence)))
     sentence, others = with_others(sentence, zh)
     still = (_ZH_STILL if zh else _EN_STILL).search(sentence) is not None and not (
         _ZH_SOMEONE_NAMED if zh else _EN_SOMEONE_NAMED

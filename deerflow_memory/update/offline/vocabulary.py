@@ -409,6 +409,12 @@ _HOBBIES = (
 )
 HOBBY_VERB_WORDS_EN = tuple(_HOBBIES.split())
 HOBBY_VERBS_EN = "(?:" + "|".join(HOBBY_VERB_WORDS_EN) + ")"
+# A work or a place seen, read, heard or tried once ("I watched Parasite…", "I tried the ramen
+# bar…"), which a taste of it may follow ("…and loved it").
+TRIED_EN = (
+    r"(?:just |finally |recently |also )?(?:watched|saw|read|finished(?: reading| watching)?|tried"
+    r"|visited|listened to|played|binged|binge-watched|went to|ate at)"
+)
 # Nuisances nobody loves but in jest: "Oh great, I just love waiting in line for hours" is
 # sarcasm, no taste to keep.
 NUISANCES_EN = (
