@@ -32,6 +32,12 @@ STATED = [
     ("We're planning our honeymoon to Bali.", "is planning their honeymoon to Bali"),
     ("We go kayaking most weekends.", "goes kayaking most weekends"),
     ("We go to the mosque on Fridays.", "goes to the mosque on Fridays"),
+    # (helper 364) a pet of any breed, a frequency before the outing, a street lived on
+    ("We rescued two whippets from a breeder.", "rescued two whippets from a breeder"),
+    ("We got our first cat in May.", "got their first cat in May"),
+    ("We usually go sailing in July.", "usually goes sailing in July"),
+    ("We live on Mill Lane.", "lives on Mill Lane"),
+    ("We live with two lodgers.", "lives with two lodgers"),
 ]
 NOTHING = [
     "We don't eat out much",
@@ -49,6 +55,22 @@ NOTHING = [
     "We adopted a new framework for code review.",
     "We rescued the project in the last week.",
     "We're planning a release for Friday.",
+    # (helper 364) what a team adopts, rescues, moves to, lives on or plans, and its outings
+    "We adopted an event-driven architecture.",
+    "We adopted a new ticketing tool for support.",
+    "We adopted a monorepo last quarter.",
+    "We rescued a key account from churning.",
+    "We're moving to Kubernetes next quarter.",
+    "We moved into production on Tuesday.",
+    "We relocated to a larger office downtown.",
+    "We live on coffee during release week.",
+    "We live with tech debt in the billing service.",
+    "We live by the rule that main is always green.",
+    "We are planning a team trip to Prague.",
+    "We're planning a business trip to Oslo.",
+    "We're planning a holiday party for the staff.",
+    "We had a baby shower for our manager.",
+    "We go hiking as a team twice a year.",
 ]
 
 

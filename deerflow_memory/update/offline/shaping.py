@@ -106,26 +106,57 @@ _EN_WITH = re.compile(
 )
 # ("My son and I are both allergic…", "…and I both love jazz": "I'm allergic…", "I love…")
 _BOTH = frozenset(("both", "all"))
+# (where a team or a company moves is not a home: "We're moving to Kubernetes", "We moved into
+# production", "We relocated to a bigger office")
+_WORK_PLACE = (
+    r"(?!(?:the |a |an |our |their )?(?:new |next |bigger |smaller |larger |shared )?(?:cloud|production|prod|"
+    r"staging|kubernetes|k8s|aws|azure|gcp|microservices?|serverless|postgres\w*|mysql|mongo\w*|"
+    r"python|java|rust|golang|typescript|react|linux|slack|jira|github|gitlab|sprint|phase|stage|"
+    r"release|version|quarter|round|milestone|offices?|headquarters|hq|campus|coworking|co-working|"
+    r"platform|system|stack|framework|vendor|provider|remote|hybrid|agile|scrum|(?:four|4|three|3)-day)\b)"
+)
+# a pet or a child of any breed or age ("adopted a greyhound", "rescued two lurchers")
+_PET_OR_CHILD = (
+    r"(?:dogs?|pupp(?:y|ies)|cats?|kittens?|kitty|rabbits?|bunn(?:y|ies)|hamsters?|guinea pigs?|"
+    r"parrots?|birds?|budgies?|horses?|pon(?:y|ies)|donkeys?|goats?|chickens?|hens?|ferrets?|"
+    r"tortoises?|turtles?|pets?|strays?|mutts?|greyhounds?|lurchers?|whippets?|labs?|labradors?|"
+    r"retrievers?|terriers?|beagles?|poodles?|spaniels?|collies?|husk(?:y|ies)|shepherds?|pugs?|"
+    r"corgis?|dachshunds?|chihuahuas?|pit ?bulls?|boxers?|tabb(?:y|ies)|kids?|child|children|bab(?:y|ies)|"
+    r"sons?|daughters?|boys?|girls?|twins|siblings|toddlers?|teens?|teenagers?)(?![\w-])"
+)
 _EN_WE = re.compile(
-    r"^we(?P<rest>(?:'ve| have)? (?:(?:just|recently|currently|now|both|still|already)\s+)*"
+    r"^we(?P<rest>(?:'ve| have)? (?:(?:just|recently|currently|now|both|still|already|usually|often|"
+    r"sometimes|always|also|regularly|normally|occasionally)\s+)*"
     r"(?:live in (?!(?:an? |the )?(?:\w+ )?(?:world|society|times?|age|era|bubble|simulation)\b)|"
-    r"live (?:near|on|by|with|outside|close to|next to) |(?:moved|relocated) (?:back )?(?:in)?to |"
-    r"are (?:moving|relocating) (?:back )?to |"
+    # (not how a team gets by: "We live on coffee", "We live with technical debt", "We live by
+    # the motto…")
+    r"live (?:near|outside|close to|next to) |"
+    r"live on (?:(?:a|an|the) (?!(?:edge|shoestring|budget|tight budget|prayer|dime)\b)|(?-i:[A-Z0-9]))|"
+    r"live by (?:the|a) (?!(?:motto|rules?|book|principles?|code|creed|mantra|philosophy|sword|clock|"
+    r"numbers|data)\b)|"
+    r"live with (?:(?:my|our|his|her|their|a|an|two|three|\d+) |(?-i:[A-Z])|(?:roommates|flatmates|"
+    r"housemates|friends|family|relatives|in-laws|parents|grandparents)\b)|"
+    r"(?:moved|relocated) (?:back )?(?:in)?to " + _WORK_PLACE + r"|"
+    r"are (?:moving|relocating) (?:back )?to " + _WORK_PLACE + r"|"
     r"(?:rent|own|bought|share) (?:an? |our )?(?:[\w-]+ ){0,2}(?:flat|apartment|house|home|place|condo|studio|cottage)\b|"
     r"have (?:an?|one|two|three|four|\d+) (?:[\w-]+ )?(?:kids?|children|sons?|daughters?|dogs?|cats?|pets?|puppy|"
     r"kitten|baby|babies|grandchildren|twins|newborn|toddlers?|teenagers?|\d+-year-olds?)\b|"
     # a pet or a baby come home, a wedding or a trip ahead, an outing the household makes
-    r"got (?:an?|two|three|\d+|another) (?:new )?(?:[\w-]+ )?(?:puppy|puppies|kittens?|"
+    r"got (?:an?|two|three|\d+|another|our) (?:first |new )?(?:[\w-]+ )?(?:puppy|puppies|kittens?|"
     r"dogs?|cats?|rabbits?|bunny|hamsters?|guinea pigs?|parrots?|horses?|pets?)\b|"
-    # (an animal or a child of any name: "adopted a greyhound"; not a team's "adopted a new
-    # framework", "rescued the project")
-    r"(?:adopted|rescued) (?:an?|two|three|\d+|another) (?!(?:[\w-]+ ){0,3}(?:approach|policy|"
-    r"framework|strategy|process|tool|standard|workflow|method|system|model|plan|project|library|stack|"
-    r"practice|rule|stance|position|format|language|version|tech|technology)s?\b)[a-z-]+\b|"
-    r"had (?:a|our|another) (?:(?:first|second|third|new) )?(?:baby|son|daughter|child)\b|had twins\b|"
-    r"are getting married\b|are planning (?:a|our) (?:[\w-]+ )?(?:trip|holiday|vacation|honeymoon|wedding)\b|"
+    # (a pet or a child, not a team's "adopted a new framework", "rescued a client")
+    r"(?:adopted|rescued) (?:an?|two|three|\d+|another|our) (?:[\w-]+ ){0,2}" + _PET_OR_CHILD + r"|"
+    r"had (?:a|our|another) (?:(?:first|second|third|new) )?(?:baby|son|daughter|child)"
+    r"(?![\w-]| (?:shower|boom|steps?|monitor|sitter)\b)|had twins\b|"
+    # (not a team's or a school's: "a team trip", "a business trip", "a holiday party")
+    r"are getting married\b|are planning (?:a|our) (?!(?:team|company|business|work|sales|field|school|"
+    r"class|office|offsite|client|corporate|staff|department|hackathon|conference|product|launch|"
+    r"training|research|study|board)\b)(?:[\w-]+ )?(?:trip|holiday|vacation|honeymoon|wedding)"
+    r"(?![\w-]| (?:party|parties|sale|campaign|schedule|rota|calendar|policy|promotion|menu|cards?|"
+    r"event|bonus|hours|coverage|freeze|release|launch|special)\b)|"
     r"go (?:camping|hiking|skiing|fishing|sailing|kayaking|surfing|to church|to mass|to the mosque|to temple"
-    r"|to synagogue)\b|got married|are expecting|"
+    r"|to synagogue)\b(?! (?:as a (?:team|company|class|group of colleagues)|with (?:the |my |our )?"
+    r"(?:team|colleagues|coworkers|co-workers|clients|company|office|class|students))\b)|got married|are expecting|"
     # what the household eats: "We don't eat pork", "we keep kosher", "We eat plant-based"
     r"(?:don't|do not|never) eat (?!(?:out|at|in|before|after|until|much|late|early|there|here|"
     r"together|with|breakfast|lunch|dinner|anything|that|this|it)\b)\w|keep kosher\b|"
