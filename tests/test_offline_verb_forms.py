@@ -37,6 +37,13 @@ def test_an_irregular_past_tense_is_not_given_a_present_ending(said: str, fact: 
         ("I set up a bakery back in 2015.", "User set up a bakery back in 2015"),
         ("I put on weight when I was at uni.", "User put on weight when they were at uni"),
         ("I split from my band as a teenager.", "User split from their band as a teenager"),
+        # (helper 364) other times gone by, and "a while" that is no second clause
+        ("I read Ulysses a while ago.", "User read Ulysses a while ago"),
+        ("I cut my hair short a few years back.", "User cut their hair short a few years back"),
+        ("I hurt my shoulder in my twenties.", "User hurt their shoulder in their twenties"),
+        ("I read Beloved last October.", "User read Beloved last October"),
+        ("I set a personal best in the 90s.", "User set a personal best in the 90s"),
+        ("I cut ties with my old band recently.", "User cut ties with their old band recently"),
     ],
 )
 def test_a_verb_whose_past_is_its_present_said_with_a_past_time_is_the_past(
@@ -50,6 +57,11 @@ def test_a_verb_whose_past_is_its_present_said_with_a_past_time_is_the_past(
     [
         ("I read two novels a month.", "User reads two novels a month"),
         ("I cut my own hair.", "User cuts their own hair"),
+        # (helper 364) a habit kept since a time gone by is the present
+        (
+            "I hit the pool every day since last spring.",
+            "User hits the pool every day since last spring",
+        ),
         # (the past time of a second clause is not the first verb's)
         (
             "I read every night and last year finished 40 books.",

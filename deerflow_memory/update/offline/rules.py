@@ -1183,12 +1183,18 @@ _SAME_IN_PAST = frozenset(
 )
 _A_PAST_TIME = re.compile(
     r"\b(?:yesterday|ago|last (?:night|week|weekend|month|year|summer|winter|spring|autumn|fall|"
-    r"time|term|semester|season|(?:mon|tues|wednes|thurs|fri|satur|sun)day)|the other day|"
-    r"earlier (?:today|this (?:week|month|year))|back (?:in|then|when)|in (?:19|20)\d\d\b|"
-    r"when I was|as a (?:kid|child|teen|teenager|student))",
+    r"time|term|semester|season|(?:mon|tues|wednes|thurs|fri|satur|sun)day|christmas|easter|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december)|"
+    r"the other day|the (?:year|month|week) before last|(?:years|months|weeks|a while|a (?:few|couple"
+    r" of) (?:years|months|weeks)) back|in (?:the |my |our )?(?:'|19|20)?\d0'?s\b|in my (?:teens|"
+    r"twenties|thirties|forties|fifties|sixties)|recently|earlier (?:today|this (?:week|month|year))|"
+    r"back (?:in|then|when)|in (?:19|20)\d\d\b|when I was|as a (?:kid|child|teen|teenager|student))",
     re.IGNORECASE,
 )
-_NEXT_CLAUSE = re.compile(r"[,;]|\s(?:and|but|so|because|while|now)\s", re.IGNORECASE)
+# A time a habit started is no time gone by: "I hit the gym every day since last year".
+_SINCE = re.compile(r"\b(?:ever )?since\b", re.IGNORECASE)
+# ("a while ago" is a time, not a second clause)
+_NEXT_CLAUSE = re.compile(r"[,;]|\s(?:and|but|so|because|(?<!\ba )while|now)\s", re.IGNORECASE)
 # Verbs in the present that end in "ed" ("I need…" → "User needs…", not "User need…").
 _EED_VERBS = frozenset(
     "need feed bleed breed proceed succeed exceed speed heed weed seed embed".split()  # noqa: SIM905
@@ -1425,7 +1431,9 @@ def en_statement(clause: str) -> str:
     low = verb.casefold()
     # (the time of this verb, before a second clause: not "I read every night and last year…")
     own = _NEXT_CLAUSE.split(clause, maxsplit=1)[0]
-    said_past = low in _SAME_IN_PAST and _A_PAST_TIME.search(own) is not None
+    said_past = (
+        low in _SAME_IN_PAST and _A_PAST_TIME.search(own) is not None and not _SINCE.search(own)
+    )
     words[i] = verb if said_past else _third_person_verb(verb)
     past = said_past or low in _EN_PAST or (low.endswith("ed") and low not in _EED_VERBS)
     rest = swap_pronouns(" ".join(words[i + 1 :]))
