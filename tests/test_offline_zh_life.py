@@ -50,6 +50,14 @@ def test_it_is_stored(said: str, fact: str) -> None:
         "我要一个人去旅行。",  # a plan for once
         "我们都喜欢用Go。",  # a team's "we"
         "我不太熟悉。",  # used to what?
+        # (helper 364) alone for once, or an errand or a wait so long
+        "我一个人去的。",
+        "我一个人在家好无聊。",
+        "我一个人搞不定。",
+        "我请了一个月假。",
+        "我打了一个月针。",
+        "我拖了一年多。",
+        "我等了半年多的签证。",
     ],
 )
 def test_nothing_is_stored(said: str) -> None:
@@ -61,6 +69,18 @@ def test_nothing_is_stored(said: str) -> None:
     [
         ("我每天骑车上学，来回四十分钟。", "用户每天骑车上学，来回四十分钟", "用户来回四十分钟"),
         ("我住在新区，离老城区有点远。", "用户住在新区，离老城区有点远", "用户离老城区有点远"),
+        # (helper 364) how far said as how long, and how the place is reached
+        (
+            "我住在城西，离学校走路五分钟。",
+            "用户住在城西，离学校走路五分钟",
+            "用户离学校走路五分钟",
+        ),
+        (
+            "我住在城北，离医院开车半小时。",
+            "用户住在城北，离医院开车半小时",
+            "用户离医院开车半小时",
+        ),
+        ("我住在镇上，交通不太方便。", "用户住在镇上，交通不太方便", "用户交通不太方便"),
     ],
 )
 def test_how_far_or_how_long_stays_with_the_clause_before(
