@@ -197,10 +197,11 @@ _ZH_WITH = re.compile(
 # girlfriend", "我跟男朋友分手了" stays as said (both withdraw the partner).
 _EN_PARTED = re.compile(r"^(?:have |'ve )?(?P<verb>broke|broken|split) up(?P<rest>.*)$", _I)
 _ZH_PARTED = re.compile(r"^(?:已经|早就|刚)*(?:分手|分了|离婚)")
-# Living together is said of the two ("我和父母住在一起", "我跟室友合租"): kept as said, no
-# "我住在一起".
+# Living together is said of the two ("我和父母住在一起", "我跟室友合租", "我跟姐姐在一起住",
+# "我和爸妈住一块"): kept as said, no "我住在一起".
 _ZH_TOGETHER = re.compile(
-    r"^(?:现在|目前|一直|还)*(?:(?:住|生活)在一起|一起(?:住|生活)|合租|同住|同居|(?:住|生活)$)"
+    r"^(?:现在|目前|一直|还)*(?:(?:住|生活)(?:在)?一(?:起|块)|(?:在)?一(?:起|块)(?:住|生活)|合租|同住|同居|"
+    r"(?:住|生活)$)"
 )
 _EN_FREQUENCY_FIRST = re.compile(
     r"^(?P<f>(?:every|each|most) (?:day|morning|evening|night|week|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
