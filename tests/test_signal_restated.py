@@ -131,3 +131,51 @@ def test_a_bare_praise_or_that_works_approves(assistant: str, user: str) -> None
 )
 def test_an_acknowledgement_or_an_answer_approves_nothing(assistant: str, user: str) -> None:
     assert verdict(assistant, user) != "approval"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("《静夜思》是王维写的。", "是李白写的"),  # the subject left out
+        ("比赛在周六。", "是周日"),
+        ("已经把文件发给王老师了。", "发错人了"),
+        ("结果是58。", "再算一遍"),
+        ("这是译文：He is tall.", "翻译得不准确"),
+        ("建议你每天游泳两小时。", "太多了"),
+    ],
+)
+def test_a_chinese_verdict_or_a_value_said_again_corrects(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("《静夜思》是李白写的。", "是这样"),  # agreement
+        ("《静夜思》是李白写的。", "是李白写的"),  # said again
+        ("比赛在周六。", "是真的吗"),
+        ("你的方案太复杂了吗？", "太多了"),  # an answer to a question
+        ("已经发给王老师了。", "我发错人了，刚才那封别管"),  # the user's own slip
+        ("这是你要的总结。", "我再看看"),
+    ],
+)
+def test_chinese_agreement_a_question_or_the_users_own_slip_corrects_nothing(
+    assistant: str, user: str
+) -> None:
+    assert verdict(assistant, user) != "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("推荐你周末去植物园。", "好主意！"),
+        ("这是整理好的时间表。", "很清楚"),
+        ("已经订好了。", "棒！"),
+    ],
+)
+def test_a_chinese_bare_praise_approves(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "approval"
+
+
+def test_a_chinese_bare_praise_answering_a_question_approves_nothing() -> None:
+    assert verdict("你觉得哪个好？", "棒！") != "approval"

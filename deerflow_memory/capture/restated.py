@@ -17,8 +17,8 @@ bare values).
 - English: its verb (its second to fourth word) is a word of a statement of the reply
   (the reply's first 800 characters, its sentences that are no question), with the same
   subject before it (the same last word, or a pronoun: it, they, he, she, this, that);
-  Chinese: "X是Y", "X在Y", "X有Y", "X叫Y" whose X (or 他/她/它/这/那) is said before the same
-  verb in the reply;
+  Chinese: "X是Y", "X在Y", "X有Y", "X叫Y" whose X (or 他/她/它) is said before the same verb
+  in the reply, or "是Y" with X left out ("是李白写的"; not "是这样", "是真的": agreement);
 - what follows differs, by shape: after the same preposition or article another word
   ("in Paris" / "in Lyon", "a tuple" / "a list"), another number ("about 8 km" / "10 km"),
   a word and its negation ("mutable" / "immutable by default"), one name for another
@@ -72,6 +72,11 @@ _NEGATED = re.compile(r"^(?:un|in|im|il|ir|non|dis)-?")
 _ZH_STATEMENT = re.compile(
     r"^(?:(?:不是|不对|其实|是)[，,]?\s*)?(?P<s>[\u4e00-\u9fffA-Za-z0-9]{1,8}?)"
     r"(?P<v>是|在|有|叫)(?P<c>[^，,。！!？?\s]{1,12}?)[。！!啊呀哦]*$"
+)
+# The subject left out: "是杜甫写的" after "这首诗是李白写的" (not "是这样", "是对的", "是真的":
+# agreement)
+_ZH_BARE_IS = re.compile(
+    r"^(?:不是[，,]?\s*)?是(?!这|那|对|真|的|啊|吧|么|呀|哦|嘛)(?P<c>[^，,。！!？?\s]{1,12}?)[。！!啊呀哦]*$"
 )
 _ZH_NOT_RESTATED = re.compile(r"吧|吗|呢|么|也|还|可能|也许|大概|或者|别|我|你|和|跟")
 _ZH_PRONOUNS = frozenset("他她它")  # (not 这/那: "这是个好办法" judges, it puts nothing right)
@@ -179,17 +184,31 @@ def _zh_negation(stated: str, complement: str) -> bool:
 
 
 def _zh_restated(text: str, reply: str) -> bool:
+    if _ZH_NOT_RESTATED.search(text):
+        return False
+    if (bare := _ZH_BARE_IS.match(text)) is not None:
+        return _zh_another_complement("", "是", bare["c"].rstrip("的了"), reply)
     match = _ZH_STATEMENT.match(text)
-    if match is None or _ZH_NOT_RESTATED.search(text):
+    if match is None:
         return False
     subject, verb, complement = match["s"], match["v"], match["c"].rstrip("的了")
-    if not complement or subject[-1] in "不没都":  # "他不是美国人": a denial, no restatement
+    if subject[-1] in "不没都":  # "他不是美国人": a denial, no restatement
         return False
+    return _zh_another_complement(subject, verb, complement, reply)
+
+
+def _zh_another_complement(subject: str, verb: str, complement: str, reply: str) -> bool:
+    """Whether a statement of ``reply`` has ``verb`` after ``subject`` (any subject when it is
+    "" or a pronoun) with a complement other than ``complement``."""
+    if not complement:
+        return False
+    anyone = not subject or subject in _ZH_PRONOUNS
     for sentence in _statements(reply):
-        at = sentence.find(verb)
+        at = sentence.find(verb)  # (each verb is one character)
         while at > 0:
             before = sentence[:at]
-            if before.endswith(subject) or (subject in _ZH_PRONOUNS and _CJK.search(before)):
+            said_of_it = _CJK.search(before) is not None if anyone else before.endswith(subject)
+            if said_of_it:
                 end = _ZH_COMPLEMENT_END.search(sentence, at + 1)
                 stated = sentence[at + 1 : end.start() if end else len(sentence)].rstrip("的了")
                 if stated and (
