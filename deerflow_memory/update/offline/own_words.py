@@ -165,6 +165,10 @@ _EN_PASSING = re.compile(
     # a verb with nothing after it, standing for one said before: "…and I still do", "I am too"
     r"|^I(?:'m)?\s+(?:still\s+|also\s+)?(?:do|does|did|am|was|have|had|can|will)"
     r"(?:\s+(?:too|as well|now|again|sometimes|occasionally|(?:on|at|in|every|most|some)\s+\w+(?:\s+\w+)?))?$"
+    # a count of what was named before ("What plants are safe for cats? I have two."): no fact
+    # without it
+    r"|^I (?:have|'ve got|have got|own|got)\s+(?:just |only )?(?:one|two|three|four|five|six|seven|"
+    r"eight|nine|ten|a couple|a few|several|\d+)(?:\s+(?:of (?:them|those|these)|too|as well|now))?$"
     # a single event, past or to come
     r"|^I(?:'ll| will|'m gonna| shall)\b|^I just (?:got back|came back|got home|woke up|landed|arrived)\b"
     r"|^I just (?:had|ate|drank) (?:the|a|an|my|some) (?:\w+ ){0,3}?(?:coffee|tea|lunch|dinner|breakfast|"

@@ -638,6 +638,47 @@ _EN_STANDING_ASK = re.compile(
 _EN_AUXILIARY_FIRST = re.compile(r"\s*(?:do|does|did|would|will|can|could|should|might)\b", _I)
 
 
+# A trip or a move the user's question takes as known: "What should I pack for my trip to
+# Norway next month?" → "I'm planning a trip to Norway next month" (a named place only: not
+# "my trip to the shops", "my move to the new server").
+_EN_MY_PLAN_TO = re.compile(
+    r"\bmy (?:upcoming |next |first |big |long |short |(?:[\w-]+-(?:day|week|month)|week-long|"
+    r"month-long|weekend|summer|winter|family|solo|road|ski|business|work) )?"
+    r"(?P<kind>trip|vacation|holiday|honeymoon|visit|move|relocation) to "
+    r"(?P<place>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+){0,2})"
+    r"(?P<when> (?:next (?:week|weekend|month|year|summer|spring|fall|autumn|winter)|this (?:summer|"
+    r"spring|fall|autumn|winter|weekend|month|year)|in (?:(?-i:[A-Z])[a-z]+|the (?:spring|summer|fall|"
+    r"autumn|winter)|(?:two|three|four|a few|\d+) (?:days|weeks|months))|tomorrow))?",
+    _I,
+)
+_MOVES = frozenset(("move", "relocation"))
+# …not one gone by: "Do you think my trip to Rome was too short?", "…after my trip to Oslo last May"
+_EN_GONE_BY = re.compile(r"\b(?:was|were|went|did|had|last|ago|after|since|back from)\b", _I)
+
+
+# …and in Chinese, said first: "我去日本旅游要带什么？" → "我去日本旅游" (a trip, a stay abroad
+# or a work trip; not "我去公园玩": an outing)
+_ZH_PLAN_FIRST = re.compile(
+    r"^我(?:下个?月|下周|明年|今年|年底|月底|暑假|寒假|国庆|春节|五一|十一)?(?:要|准备|打算|计划|想)?去"
+    r"[\u4e00-\u9fffA-Za-z]{1,8}?(?:旅游|旅行|度假|出差|留学|度蜜月|自驾游?)"
+)
+
+
+def _plan_asked(sentence: str, zh: bool) -> str:
+    """The trip or move a question takes as known ("" when it names none): see _EN_MY_PLAN_TO
+    and _ZH_PLAN_FIRST."""
+    if zh:
+        return plan.group() if (plan := _ZH_PLAN_FIRST.match(sentence)) is not None else ""
+    if "my " not in sentence.casefold() or (plan := _EN_MY_PLAN_TO.search(sentence)) is None:
+        return ""
+    if _EN_GONE_BY.search(sentence):
+        return ""
+    when = plan["when"] or ""
+    if plan["kind"].casefold() in _MOVES:
+        return f"I'm moving to {plan['place']}{when}"
+    return f"I'm planning a {plan['kind'].casefold()} to {plan['place']}{when}"
+
+
 def _described_like_me(sentence: str) -> str:
     """What a question says the user is by "… like me" ("" when it says nothing so)."""
     if (
@@ -4202,6 +4243,10 @@ def _read_into(
         asked, sentence = sentence, before_question(sentence, zh)
         if not zh and (described := _described_like_me(asked)):
             sentence = f"{sentence}, {described}" if sentence else described
+        if not sentence and (planned := _plan_asked(asked, zh)):
+            sentence = planned  # (a question opening with a statement keeps that statement)
+        elif not zh and (planned := _plan_asked(asked, zh)):
+            sentence = f"{sentence}. {planned}"
     if not sentence:
         return
     needs_only = False
