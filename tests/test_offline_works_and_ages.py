@@ -94,3 +94,32 @@ def test_a_taste_after_a_comma_joins_only_a_work_or_place_tried() -> None:
     assert [c for c, _ in _facts("I'm allergic to horses, and hated it.")] == [
         "User is allergic to horses"
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I'm Gen X.", "User is Gen X"),  # refused as a name before
+        ("I'm technically a zoomer.", "User is technically a zoomer"),
+        ("我是80后。", "用户是80后"),
+        ("我算00后。", "用户算00后"),
+    ],
+)
+def test_a_generation_is_the_age(said: str, fact: str) -> None:
+    assert (fact, "age") in _facts(said)
+
+
+def test_the_year_animal_is_stored_and_a_name_like_a_generation_is_still_a_name() -> None:
+    assert [c for c, _ in _facts("我属兔的。")] == ["用户属兔的"]
+    assert ("User's name is Genna", "name") in _facts("I'm Genna.")
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("我是研一新生，学的是化学。", "用户学的是化学"),  # was read as learning "的是化学"
+        ("我学的是会计。", "用户学的是会计"),
+    ],
+)
+def test_what_the_user_studies_said_as_xue_de_shi_is_kept(said: str, fact: str) -> None:
+    assert fact in [c for c, _ in _facts(said)]

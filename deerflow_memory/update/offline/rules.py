@@ -859,6 +859,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I(?:'m called| go by) (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User's name is {v}"), _proper_name),
     _r(r"^(?:everyone|everybody|people|my friends|friends) calls? me (?P<v>.+)$", C.CONTEXT, 0.9, "nickname", _render("User goes by {v}"), _proper_name),
     _r(r"^(?:(?:you can|please|just)\s+)*call me (?P<v>.+)$", C.CONTEXT, 0.95, "name", _render("User likes to be called {v}"), _proper_name),
+    # a generation: "I'm Gen Z", "I'm a millennial" (no name: "Gen Z")
+    _r(r"^I'm (?:(?:a|an|also|technically|basically) )*(?P<v>(?-i:Gen(?:eration)?)[ -]?(?:[XYZ]|Alpha)|gen(?:eration)?[ -]?(?:[xyz]|alpha)|millennial|zoomer|(?:baby )?boomer|xennial)$", C.CONTEXT, 0.9, "age"),
     # (not a book or a series being read or watched: "I'm watching Succession" goes on)
     _r(r"^I'm (?!(?:now |currently |still |also |actually )?an? )(?!(?:(?:now|currently|still|also|actually|just) )?(?:re)?(?:reading|watching) )(?P<v>[\w'-]+(?: [\w'-]+){0,2})$", C.CONTEXT, 0.9, "name", _render("User's name is {v}"), _proper_name),
     # "I'm a foodie", "I'm a perfectionist" go on to the own-words fallback, but not a degree
@@ -1057,6 +1059,9 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _need(r"^(?P<v>[\u4e00-\u9fff]{2,8}?)是我的(?:多年的|长期的)?老?(?:毛病|问题|病)了?$", C.CONTEXT, 0.9, None, _render("用户有{v}的老毛病")),
     # age: "我34岁", "我今年是28岁了", "我已经六十岁了"
     _r(r"^我(?P<t>今年|现在|已经|都)?是?(?P<v>\d{1,3}|[一二两三四五六七八九十百]{1,4})(?:周)?岁了?$", C.CONTEXT, 0.9, "age", _zh_age, _an_age),
+    # the decade of birth, or its animal: "我是90后", "我属龙"
+    _r(r"^我(?:是|算)?(?P<v>[5-9]0后|[01]0后|[五六七八九]零后)(?:的)?$", C.CONTEXT, 0.9, "age"),
+    _r(rf"^我{ADV_ZH}属(?P<v>鼠|牛|虎|兔|龙|蛇|马|羊|猴|鸡|狗|猪)(?:的)?$", C.CONTEXT, 0.9),
     _r(rf"^我{ADV_ZH}叫(?![了过着做他她你它人车])(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
     _r(rf"^我的名字(?:是|叫)(?P<v>{NAME_ZH})$", C.CONTEXT, 0.95, "name", _render("用户叫{v}")),
     _r(rf"^(?:大家|朋友们?|别人|身边的人|同事们?)(?:都|一般|平时)*(?:叫|喊)我(?P<v>{NAME_ZH})$", C.CONTEXT, 0.9, "nickname", _render("大家叫用户{v}"), _zh_nickname),
@@ -1069,7 +1074,7 @@ _ZH_RULES: tuple[_Rule, ...] = (
     _r(rf"^我{ADV_ZH}是(?:一个|一位|个|名)?(?:.{{1,3}}个孩子的)?(?P<v>妈妈|爸爸|母亲|父亲|宝妈|宝爸|单亲妈妈|单亲爸爸|全职妈妈|全职爸爸|家庭主妇)$", C.CONTEXT, 0.9),
     _r(rf"^我{ADV_ZH}(?:是)?(?:一个|一名|个|名)?(?!不|没)(?P<v>.{{1,12}}?)(?:新手|小白|初学者|菜鸟|专家|老手|高手|门外汉)$", C.KNOWLEDGE, 0.85),
     _r(rf"^我{ADV_ZH}(?:会说|会讲|能说|熟悉|精通|擅长|掌握了?|懂得?|会(?=[弹拉吹画写游唱跳编开]))(?P<v>.+)$", C.KNOWLEDGE, 0.85),
-    _r(rf"^我{ADV_ZH}(?:正在|在|最近在)?(?:学习|学)了?(?!到|会|过|着|习惯|校|院|生)(?P<v>.+)$", C.KNOWLEDGE, 0.85),
+    _r(rf"^我{ADV_ZH}(?:正在|在|最近在)?(?:学习|学)了?(?!到|会|过|着|习惯|校|院|生|的)(?P<v>.+)$", C.KNOWLEDGE, 0.85),
     _r(rf"^我{ADV_ZH}有(?P<v>(?:\d+|[一二两三四五六七八九十几多]+)年(?:多)?的?.+?经验)$", C.KNOWLEDGE, 0.85),
     # what the user used to be or do ("我以前吃素", "我之前是程序员", "我曾经对鸡蛋过敏"): it
     # stands as said and withdraws the present fact, as "I used to be…" does (text.py keeps
