@@ -123,3 +123,55 @@ def test_the_year_animal_is_stored_and_a_name_like_a_generation_is_still_a_name(
 )
 def test_what_the_user_studies_said_as_xue_de_shi_is_kept(said: str, fact: str) -> None:
     assert fact in [c for c, _ in _facts(said)]
+
+
+# --- helper 365: the user's own, someone's thing, a thing of the moment ---------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "wrong"),
+    [
+        ("I visited my aunt last weekend and loved it.", "User loved my aunt"),
+        ("I watched my nephew's school play and loved it.", "User loved my nephew's school play"),
+        ("I tried to repaint the fence and hated it.", "User hated to repaint the fence"),
+        ("I went to a baptism on Sunday and loved it.", "User loved a baptism"),
+        ("I read the essay you suggested and loved it.", "User loved the essay you suggested"),
+    ],
+)
+def test_the_users_own_a_thing_tried_to_do_or_one_of_a_kind_is_no_taste(
+    said: str, wrong: str
+) -> None:
+    assert not any(content.startswith(wrong) for content, _ in _facts(said))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm watching Priya's hamster.",  # someone's pet minded
+        "I'm watching Leo for my neighbour.",  # a child minded
+        "I'm reading Marco's cover letter.",  # someone's writing
+        "I'm watching Saturday's final.",
+        "I'm watching Arsenal play Spurs.",  # a match of the moment
+        "I'm reading Django docs.",
+        "I'm reading Wikipedia.",
+        "I'm reading Chapter 7.",
+        "I'm watching Nvidia stock.",
+        "I'm reading French news.",
+    ],
+)
+def test_someones_thing_a_match_or_writing_of_the_moment_is_not_in_progress(said: str) -> None:
+    assert not any("reading" in c or "watching" in c for c, _ in _facts(said)), _facts(said)
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I'm reading Charlotte's Web to my son.", "User is reading Charlotte's Web"),
+        ("I'm watching Grey's Anatomy again.", "User is watching Grey's Anatomy"),
+        ("I'm watching Dune for the second time.", "User is watching Dune"),
+        ("I watched Amélie last weekend and adored it.", "User adored Amélie"),
+    ],
+)
+def test_a_title_with_a_possessive_or_said_again_is_still_kept(said: str, fact: str) -> None:
+    contents = [content for content, _ in _facts(said)]
+    assert any(content.startswith(fact) for content in contents), contents

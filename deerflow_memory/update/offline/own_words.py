@@ -107,8 +107,16 @@ _EN_REFERS_BACK = re.compile(
 # A title (a capital and small letters: "The Wire", "Dune"; not "TV", nor a site or an app read or
 # watched for a moment, nor one said with "now")
 _A_TITLE = (
-    r"(?!(?:reddit|twitter|netflix|youtube|tiktok|instagram|facebook|slack|gmail|the news)\b)"
+    r"(?!(?:reddit|twitter|netflix|youtube|tiktok|instagram|facebook|slack|gmail|the news"
+    r"|wikipedia|kindle|hulu|twitch|medium|chapter|page|section)\b)"
     r"(?-i:[A-Z][a-z])(?!\w*\s+(?:right now|now|today|tonight)\b)"
+    # (not someone's thing: "Tom's dog", "Sarah's essay", "Monday's game"; "Grey's Anatomy" is
+    # a title; nor a person minded or a match: "Emma for my sister", "Chelsea play Arsenal";
+    # nor writing of the moment: "Python docs", "Spanish news", "Twitch streams")
+    r"(?!\w*['’]s\s+(?-i:[a-z]))(?!\w*\s+(?:(?:for|while) (?:my|our|his|her|their|a friend|the "
+    r"neighbou?rs?)|play|playing|vs|against)\b)"
+    r"(?!(?:[\w'’-]+\s+){0,3}(?:docs|documentation|articles?|news|streams?|messages?|emails?"
+    r"|posts?|threads?|comments?|reviews?|policy|policies|terms|stocks?|shares?|prices?|closely)\b)"
 )
 _EN_PASSING = re.compile(
     # a state of the moment: "I'm so tired", "I'm not sure", "I'm at work"

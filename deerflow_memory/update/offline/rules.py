@@ -513,7 +513,12 @@ def _zh_age(match: re.Match[str], _clause: str) -> str:
 # night and loved it"): a named work or place, not a pronoun or a thing of the moment.
 _A_WORK_EN = (
     r"(?!(?:it|that|this|them|those|these|him|her|the (?:news|game|match|video|episode|email|doc|docs"
-    r"|message|report))\b)[\w'’:&.-]+(?: [\w'’:&.-]+){0,6}?"
+    r"|message|report))\b)"
+    # (not the user's own or someone of theirs: "my grandma", "my daughter's recital"; not a
+    # thing tried to do: "tried to fix the sink"; not one of a kind once: "a wedding"; not
+    # what the assistant gave: "the podcast you recommended")
+    r"(?!(?:my|our|your|to|a|an)\b)(?!(?:[\w'’:&.-]+ ){0,6}(?:you|your)\b)"
+    r"[\w'’:&.-]+(?: [\w'’:&.-]+){0,6}?"
 )
 _WHEN_TRIED_EN = (
     r"(?: (?:last (?:night|week|weekend|month|year|summer|spring|autumn|fall|winter|time)|yesterday"
