@@ -24,6 +24,7 @@ from tests.test_signal_kinds import verdict
     [
         # the same subject (or a pronoun for it) and verb, another complement
         ("The Colosseum is in Naples.", "It's in Rome."),
+        ("The flat is in the old town and it is quiet.", "It's in the new town."),
         ("Rust strings are immutable by default.", "They're mutable."),
         ("That method returns a dict.", "It returns a list."),
         ("The pharmacy closes at 6.", "It closes at 8 on Fridays."),
@@ -179,3 +180,98 @@ def test_a_chinese_bare_praise_approves(assistant: str, user: str) -> None:
 
 def test_a_chinese_bare_praise_answering_a_question_approves_nothing() -> None:
     assert verdict("你觉得哪个好？", "棒！") != "approval"
+
+
+# --- a remark of another kind said with the reply's verb (helper 365) ---------------------
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        # another kind of phrase after the same preposition or article
+        ("The museum is in the old town.", "It's in a lovely building."),
+        ("The museum is in the old town.", "It is in walking distance."),
+        ("The store is on Main Street.", "It is on sale this week."),
+        ("Your order is on the way.", "It is on the table now."),
+        ("The car is in the garage.", "It is in great shape."),
+        ("The book is by Tolstoy.", "It is by the window."),
+        ("The app runs on Android.", "It runs on battery."),
+        ("Python is a great language.", "It is a joy."),
+        ("He is a famous painter.", "He is a great guy."),
+        ("She is the CEO of Acme.", "She is the best."),
+        ("The movie is about a lost dog.", "It is about two hours long."),
+        ("The meeting is at 3 pm.", "It is at risk."),
+        # a number after other words: another thing counted
+        ("The bridge was built in 1930.", "It was painted in 1990."),
+        ("The meeting is in room 5.", "It is in 10 minutes."),
+        # another subject, the same auxiliary
+        ("The cat is sleeping on the sofa.", "The dog is sleeping on the bed."),
+        # Chinese: news, a description, an addition, another person, a verb inside a word
+        ("这家店在市中心。", "它在装修。"),
+        ("小明在学校。", "小明在吃饭。"),
+        ("他在北京工作。", "他在休假。"),
+        ("他是德国人。", "他是个好人。"),
+        ("他是德国人。", "他是工程师。"),
+        ("她有两个孩子。", "她有一只猫。"),
+        ("公司有五十个员工。", "公司有食堂。"),
+        ("北京是中国的首都。", "北京是个好地方。"),
+        ("他是医生。", "她是护士。"),
+        ("他现在在开会。", "他在出差。"),
+        ("这本书是鲁迅写的。", "这本书是绝版的。"),
+    ],
+)
+def test_a_remark_of_another_kind_with_the_same_verb_corrects_nothing(
+    assistant: str, user: str
+) -> None:
+    assert not restated_correction(user, assistant)
+    assert verdict(assistant, user) != "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("The dog is in the garden.", "He is in the kitchen."),
+        ("The ferry leaves from pier 3.", "It leaves from pier 7."),
+        ("Your dentist is Dr. Lund.", "It's Dr. Berg."),
+        ("The file is saved on the C drive.", "It is saved on the F drive."),
+        ("The cat is sleeping on the sofa.", "It is sleeping on the bed."),
+        ("The lake is 12 km long.", "It is roughly 15 km long."),
+        ("会议在三楼。", "会议在五楼。"),
+        ("她有两个孩子。", "她有三个孩子。"),
+        ("这道菜是辣的。", "这道菜是甜的。"),
+        ("他住的城市是北京。", "他住的城市是上海。"),
+    ],
+)
+def test_the_same_kind_of_value_put_right_still_corrects(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("The sale ends Friday.", "It's still the same price as last week."),
+        ("Try restarting the router.", "It's still the same router I had in 2015."),
+        ("I booked you a table.", "I asked for a table for four, and you booked it, thanks!"),
+        ("Your total is $45.", "The total is wrong on my receipt from the shop."),
+        ("The price is $20.", "The price was wrong on the website yesterday, but fine now."),
+        ("Here are the numbers.", "The numbers are off the charts!"),
+        ("Here's the plan.", "Stop using plastic bags is my new year goal."),
+        ("Here's the draft.", "I think you mean well."),
+        ("这是你要的菜谱。", "还是有问题想问你。"),
+    ],
+)
+def test_a_verdict_word_said_of_something_else_corrects_nothing(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) != "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user"),
+    [
+        ("Restart the service and try again.", "Still the same error."),
+        ("Restart the service and try again.", "It's still the same."),
+        ("The total is $45.", "The total is wrong again."),
+        ("The total is $45.", "The math is off, it should be $54."),
+    ],
+)
+def test_the_verdict_on_the_answer_still_corrects(assistant: str, user: str) -> None:
+    assert verdict(assistant, user) == "correction"
