@@ -57,6 +57,37 @@ def test_a_statement_said_again_with_another_complement_corrects(assistant: str,
         ("这个办法是最省钱的。", "这是个好主意。"),  # 这: a judgement, no restatement
         ("他是德国人。", "他是我的同事。"),  # the user's own
         ("会议在三楼。", "会议在三楼吗？"),
+        # a remark of another kind said with the reply's verb (helper 365)
+        # another kind of phrase after the same preposition or article
+        ("The museum is in the old town.", "It's in a lovely building."),
+        ("The museum is in the old town.", "It is in walking distance."),
+        ("The store is on Main Street.", "It is on sale this week."),
+        ("Your order is on the way.", "It is on the table now."),
+        ("The car is in the garage.", "It is in great shape."),
+        ("The book is by Tolstoy.", "It is by the window."),
+        ("The app runs on Android.", "It runs on battery."),
+        ("Python is a great language.", "It is a joy."),
+        ("He is a famous painter.", "He is a great guy."),
+        ("She is the CEO of Acme.", "She is the best."),
+        ("The movie is about a lost dog.", "It is about two hours long."),
+        ("The meeting is at 3 pm.", "It is at risk."),
+        # a number after other words: another thing counted
+        ("The bridge was built in 1930.", "It was painted in 1990."),
+        ("The meeting is in room 5.", "It is in 10 minutes."),
+        # another subject, the same auxiliary
+        ("The cat is sleeping on the sofa.", "The dog is sleeping on the bed."),
+        # Chinese: news, a description, an addition, another person, a verb inside a word
+        ("这家店在市中心。", "它在装修。"),
+        ("小明在学校。", "小明在吃饭。"),
+        ("他在北京工作。", "他在休假。"),
+        ("他是德国人。", "他是个好人。"),
+        ("他是德国人。", "他是工程师。"),
+        ("她有两个孩子。", "她有一只猫。"),
+        ("公司有五十个员工。", "公司有食堂。"),
+        ("北京是中国的首都。", "北京是个好地方。"),
+        ("他是医生。", "她是护士。"),
+        ("他现在在开会。", "他在出差。"),
+        ("这本书是鲁迅写的。", "这本书是绝版的。"),
     ],
 )
 def test_a_remark_of_another_shape_or_words_only_added_correct_nothing(
@@ -180,51 +211,6 @@ def test_a_chinese_bare_praise_approves(assistant: str, user: str) -> None:
 
 def test_a_chinese_bare_praise_answering_a_question_approves_nothing() -> None:
     assert verdict("你觉得哪个好？", "棒！") != "approval"
-
-
-# --- a remark of another kind said with the reply's verb (helper 365) ---------------------
-
-
-@pytest.mark.parametrize(
-    ("assistant", "user"),
-    [
-        # another kind of phrase after the same preposition or article
-        ("The museum is in the old town.", "It's in a lovely building."),
-        ("The museum is in the old town.", "It is in walking distance."),
-        ("The store is on Main Street.", "It is on sale this week."),
-        ("Your order is on the way.", "It is on the table now."),
-        ("The car is in the garage.", "It is in great shape."),
-        ("The book is by Tolstoy.", "It is by the window."),
-        ("The app runs on Android.", "It runs on battery."),
-        ("Python is a great language.", "It is a joy."),
-        ("He is a famous painter.", "He is a great guy."),
-        ("She is the CEO of Acme.", "She is the best."),
-        ("The movie is about a lost dog.", "It is about two hours long."),
-        ("The meeting is at 3 pm.", "It is at risk."),
-        # a number after other words: another thing counted
-        ("The bridge was built in 1930.", "It was painted in 1990."),
-        ("The meeting is in room 5.", "It is in 10 minutes."),
-        # another subject, the same auxiliary
-        ("The cat is sleeping on the sofa.", "The dog is sleeping on the bed."),
-        # Chinese: news, a description, an addition, another person, a verb inside a word
-        ("这家店在市中心。", "它在装修。"),
-        ("小明在学校。", "小明在吃饭。"),
-        ("他在北京工作。", "他在休假。"),
-        ("他是德国人。", "他是个好人。"),
-        ("他是德国人。", "他是工程师。"),
-        ("她有两个孩子。", "她有一只猫。"),
-        ("公司有五十个员工。", "公司有食堂。"),
-        ("北京是中国的首都。", "北京是个好地方。"),
-        ("他是医生。", "她是护士。"),
-        ("他现在在开会。", "他在出差。"),
-        ("这本书是鲁迅写的。", "这本书是绝版的。"),
-    ],
-)
-def test_a_remark_of_another_kind_with_the_same_verb_corrects_nothing(
-    assistant: str, user: str
-) -> None:
-    assert not restated_correction(user, assistant)
-    assert verdict(assistant, user) != "correction"
 
 
 @pytest.mark.parametrize(
