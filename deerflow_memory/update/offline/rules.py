@@ -529,6 +529,15 @@ _WHEN_TRIED_EN = (
 )
 
 
+def _taste_of_tried(tastes: str) -> str:
+    """The pattern of a work or place tried, then ``tastes`` ("loved|liked") of it."""
+    return (
+        rf"^I {TRIED_EN} (?P<v>{_A_WORK_EN}){_WHEN_TRIED_EN},? and (?:I )?{ADV_EN}"
+        rf"(?:(?:really|absolutely|totally|honestly) )?(?P<t>{tastes}) "
+        r"(?:it|them|every (?:minute|second|page|bit) of it)$"
+    )
+
+
 def _render(template: str) -> Render:
     return lambda m, _clause: template.format(**m.groupdict())
 
@@ -855,8 +864,8 @@ _EN_RULES: tuple[_Rule, ...] = (
     # what the user reads, and a wish for some day
     # a work seen, read or heard, then the taste of it: "I watched Oppenheimer last night and
     # loved it" is "User loved Oppenheimer" (the watching was a moment, the taste is not)
-    _r(rf"^I {TRIED_EN} (?P<v>{_A_WORK_EN}){_WHEN_TRIED_EN},? and (?:I )?{ADV_EN}(?:(?:really|absolutely|totally|honestly) )?(?P<t>loved|liked|enjoyed|adored) (?:it|them|every (?:minute|second|page|bit) of it)$", C.PREFERENCE, 0.85, "taste+", _render("User {t} {v}")),
-    _r(rf"^I {TRIED_EN} (?P<v>{_A_WORK_EN}){_WHEN_TRIED_EN},? and (?:I )?{ADV_EN}(?:(?:really|absolutely|totally|honestly) )?(?P<t>hated|disliked|loathed) (?:it|them|every (?:minute|second|page|bit) of it)$", C.PREFERENCE, 0.85, "taste-", _render("User {t} {v}")),
+    _r(_taste_of_tried("loved|liked|enjoyed|adored"), C.PREFERENCE, 0.85, "taste+", _render("User {t} {v}")),
+    _r(_taste_of_tried("hated|disliked|loathed"), C.PREFERENCE, 0.85, "taste-", _render("User {t} {v}")),
     _r(r"^I (?:mostly |mainly |usually |mostly just )?read (?!(?:(?:mostly|mainly|a lot of|lots of|mostly just) )?(?:your|the|this|that|it|an?|my|his|her|their|those|these|about|up|somewhere|online|in|on)\b)(?:mostly |mainly |a lot of |lots of |mostly just )?(?P<v>[\w' -]{3,60})$", C.BEHAVIOR, 0.85),
     _r(r"^I'd (?:really )?(?:like|love) to (?!.*\b(?:answer|reply|response|this|that|it|working|back|sleep|pizza|him|her|them|you|your|bug)\b)(?P<v>.+?),? (?:eventually|someday|some day|one day|in the future|in a few years|before I (?:die|turn \d+))$", C.GOAL, 0.85),
     # name

@@ -4243,10 +4243,9 @@ def _read_into(
         asked, sentence = sentence, before_question(sentence, zh)
         if not zh and (described := _described_like_me(asked)):
             sentence = f"{sentence}, {described}" if sentence else described
-        if not sentence and (planned := _plan_asked(asked, zh)):
-            sentence = planned  # (a question opening with a statement keeps that statement)
-        elif not zh and (planned := _plan_asked(asked, zh)):
-            sentence = f"{sentence}. {planned}"
+        # (a Chinese question opening with a statement has said the trip already)
+        if (planned := _plan_asked(asked, zh)) and not (zh and sentence):
+            sentence = f"{sentence}. {planned}" if sentence else planned
     if not sentence:
         return
     needs_only = False
