@@ -588,7 +588,14 @@ def _without_preface(text: str) -> str:
 
 # A bare "I'm 8" is an age unless the message asks for another number: a size, a level, a
 # score ("Dress size? I'm 8", "On a scale of 1 to 10, I'm 7", "Pain level? I'm 6").
-_AGE_WORD = re.compile(r"\b(?:years?|yrs?|yo|y/o|y\.o\.|old|turned|age)\b|岁", re.IGNORECASE)
+# (an age said as a decade or a generation is no other number: "I'm in my early 50s. How do I
+# ease back pain?", "I'm Gen X. What level…", "我是80后")
+_AGE_WORD = re.compile(
+    r"\b(?:years?|yrs?|yo|y/o|y\.o\.|old|turned|age)\b|岁|\bin my (?:(?:early|mid|late)[- ]?)?"
+    r"(?:teens|\w+ties|[1-9]0['’]?s)\b|\bgen(?:eration)?[ -]?(?:[xyz]|alpha)\b|"
+    r"\b(?:millennial|zoomer|(?:baby )?boomer|xennial)s?\b|\d0后|[五六七八九零]零后",
+    re.IGNORECASE,
+)
 _NOT_AN_AGE = re.compile(
     r"\b(?:size|level|scale|score|rate|rating|rank|number|pain|out of|points?|place|grade|floor|"
     r"seat|room|table|shoe|dress|ring|jersey|weight|height|handicap)\b|/\s*10\b",
@@ -596,9 +603,11 @@ _NOT_AN_AGE = re.compile(
 )
 
 
-def _not_an_age(sentence: str, message: str) -> bool:
-    """Whether a bare number the sentence gives as the user's is some other number."""
-    return _AGE_WORD.search(sentence) is None and _NOT_AN_AGE.search(message) is not None
+def _not_an_age(sentence: str, asks_a_number: Callable[[], bool]) -> bool:
+    """Whether a bare number the sentence gives as the user's is some other number
+    (``asks_a_number``: whether the message names one, looked for once per message: each
+    age said would read the whole message again, N² time on a long one)."""
+    return _AGE_WORD.search(sentence) is None and asks_a_number()
 
 
 def _as_statement(fragment: str) -> str:
@@ -1885,6 +1894,9 @@ def _opens_aside(sentence: str) -> bool:
     return any(c in _OPENING for c in body) and _depth(body) > 0
 
 
+_GENERATION_BEFORE = re.compile(r"(?<![\w'’-])gen(?:eration)?[ -]$", re.IGNORECASE)
+
+
 def _ends_sentence(text: str, at: int) -> bool:
     """Whether the full stop at ``text[at]`` ends a sentence, not an abbreviation or initial.
 
@@ -1920,6 +1932,12 @@ def _ends_sentence(text: str, at: int) -> bool:
         after[0].isupper() and after.casefold() in _CAPITAL_OPENERS
     ):
         return True
+    if (
+        initial
+        and after[0].isupper()
+        and _GENERATION_BEFORE.search(text, max(0, start - 12), start)
+    ):
+        return True  # a generation's letter is no initial: "I'm Gen Z. Any tips…"
     if not (after[0].isupper() and len(following) > 1):
         return False
     verb = following[1]
@@ -3959,6 +3977,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
     # a condition, medication or accessibility field is read only in a message naming no one
     # else, no pet and no story, case or quiz ("My son saw the GP. Diagnosis: …")
     health = _OTHERS_IN_MESSAGE.search(text) is None
+    # a bare number is no age where the message asks for a size, a level, a score (_NOT_AN_AGE)
+    asks_a_number = functools.cache(lambda: _NOT_AN_AGE.search(text) is not None)
     # an allergy or diet field is theirs after a sentence that heads their record ("My son's
     # intake form.\nAllergies: peanuts")
     their_record = False
@@ -4115,7 +4135,14 @@ def candidates_from_text(text: str) -> list[Candidate]:
         for reading, said_so in enumerate(readings):
             before = {repr(c) for c in found[previous:]} if reading else None
             _read_into(
-                found, said_so, terminator, text, before, told=told, health=health, needs=needs
+                found,
+                said_so,
+                terminator,
+                asks_a_number,
+                before,
+                told=told,
+                health=health,
+                needs=needs,
             )
         if (
             denied is not None
@@ -4180,15 +4207,16 @@ def _read_into(
     found: list[Candidate],
     raw: str,
     terminator: str,
-    text: str,
+    asks_a_number: Callable[[], bool],
     before: set[str] | None,
     *,
     told: bool = True,
     health: bool = True,
     needs: bool = True,
 ) -> None:
-    """Add to ``found`` the candidates of one sentence ``raw`` of the message ``text``
-    (ended by ``terminator``), but none whose ``repr`` is in ``before`` (what an earlier
+    """Add to ``found`` the candidates of one sentence ``raw`` of a message (ended by
+    ``terminator``; ``asks_a_number``: whether the message asks for a number that is no age,
+    :func:`_not_an_age`), but none whose ``repr`` is in ``before`` (what an earlier
     reading of the same sentence found, :func:`_each_diet`). With ``told``, a need a doctor
     told the user of is read (:func:`_told_need`); with ``health``, a condition, medication
     or accessibility field (the message names no one else: :data:`_OTHERS_IN_MESSAGE`); with
@@ -4286,8 +4314,10 @@ def _read_into(
         mine=zh or _EN_ANOTHER_PERSON.search(raw) is None,  # ("For my daughter: allergic to…")
     )
     not_so = _NOT_SO_AFTER.search(raw) is not None  # "…is gone, yeah right"
+    # (looked for once in the sentence, however many ages it says)
+    no_age = functools.cache(lambda: joking or _not_an_age(raw, asks_a_number))
     for candidate in _still_so(said, "do") if still else said:
-        if candidate.slot == "age" and (joking or _not_an_age(raw, text)):
+        if candidate.slot == "age" and no_age():
             continue  # "Lol I'm 12", "Shoe size? I'm 44"
         if vented and (
             (candidate.slot or "").startswith("taste:")

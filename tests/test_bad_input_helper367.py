@@ -1,0 +1,102 @@
+"""Bad input on the rules added since 06f3450 (helper 367).
+
+An age read from a sentence was checked against the whole message for a number that is no
+age ("Shoe size? I'm 44"), and the sentence for an age word, once per age found: a long
+message saying an age many times took N² time. The ages added since (a decade: "I'm in my
+late forties", a generation: "I'm Gen X", "我是80后") made more sentences end so: 16,000
+characters of "I'm in my late forties " took 5.6 s, 32,000 of "我是80后，" 13 s (a 160,000
+character message minutes). Both are now looked for once, in the message and in the sentence.
+
+An age said as a decade or a generation was refused as another number wherever the message
+named a size, a level, a pain or a seat ("I'm in my early 50s. How do I reduce back pain?",
+"I'm in my sixties. Which seat should I book?" stored nothing): only a bare number may be one.
+And "I'm Gen Z. Any tips for saving money?" stored nothing: the generation's letter was read as
+a name's initial ("Mary J. Blige"), the two sentences as one question.
+
+Each call runs in a child process given a minute (a hang guard, not a speed figure): one
+regular expression search holds the interpreter's lock until it ends, so a thread could not be
+waited for. Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from deerflow_memory.update.offline.text import candidates_from_text
+
+
+def finishes(code: str) -> str:
+    """What ``code`` prints, run in a child process given a minute."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("hung on a long message")
+    return done.stdout.strip()
+
+
+def contents(text: str) -> list[str]:
+    return [c.content for c in candidates_from_text(text) if c.content]
+
+
+@pytest.mark.parametrize(
+    ("piece", "fact"),
+    [
+        ("I'm in my late forties. ", "User is in their late forties"),
+        ("I'm in my early 30s and ", "User is in their early 30s"),
+        ("I'm Gen X. ", "User is Gen X"),
+        ("我是80后，", "用户是80后"),
+        ("I'm 40. ", "User is 40 years old"),
+    ],
+)
+def test_a_long_message_saying_an_age_again_and_again_ends(piece: str, fact: str) -> None:
+    code = (
+        "from deerflow_memory.update.offline.text import candidates_from_text\n"
+        f"said = {piece!r} * {120_000 // len(piece)}\n"
+        "found = {c.content for c in candidates_from_text(said) if c.content}\n"
+        "print(sorted(found))"
+    )
+    assert finishes(code) == repr([fact])
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        # (unchanged: the age is kept, and refused where the message asks for another number)
+        ("I'm in my late forties.", ["User is in their late forties"]),
+        ("Shoe size? I'm 44.", []),
+        ("I'm 8 years old. What shoe size?", ["User is 8 years old"]),
+        ("我是90后，鞋码多少合适？", ["用户是90后"]),
+    ],
+)
+def test_an_age_is_read_as_before(said: str, stored: list[str]) -> None:
+    assert contents(said) == stored
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("I'm in my early 50s. How do I reduce back pain?", ["User is in their early 50s"]),
+        (
+            "I'm in my sixties. Which seat should I book on a long flight?",
+            ["User is in their sixties"],
+        ),
+        ("I'm in my late forties. What size should I get?", ["User is in their late forties"]),
+        ("I'm a millennial. Rate my outfit out of 10?", ["User is a millennial"]),
+        ("Dress size? I'm 8. I'm in my early 30s.", ["User is in their early 30s"]),
+        ("I'm Gen Z. Any tips for saving money?", ["User is Gen Z"]),
+        ("I'm Gen X. What level of Spanish class suits me?", ["User is Gen X"]),
+        ("I'm Gen-Z. What should I eat?", ["User is Gen-Z"]),
+        ("I'm generation Y. Any tips?", ["User is generation Y"]),
+        # (unchanged: a bare number where another number is asked for, a name's initial)
+        ("Pain level? I'm 6.", []),
+        ("My friend Morgen Z. Smith is vegan.", []),
+        ("I'm Gen Z. I love memes.", ["User is Gen Z", "User loves memes"]),
+    ],
+)
+def test_an_age_said_as_a_decade_or_a_generation_is_kept(said: str, stored: list[str]) -> None:
+    assert contents(said) == stored
