@@ -13,6 +13,10 @@ named a size, a level, a pain or a seat ("I'm in my early 50s. How do I reduce b
 And "I'm Gen Z. Any tips for saving money?" stored nothing: the generation's letter was read as
 a name's initial ("Mary J. Blige"), the two sentences as one question.
 
+A statement said again with another complement after a reply holding a capital "İ" (its
+lower case is two characters: "İstanbul") was read at the wrong place of the reply: "It's in
+Rome." after "İİİ İİİ. The museum is in Naples." corrected nothing.
+
 Each call runs in a child process given a minute (a hang guard, not a speed figure): one
 regular expression search holds the interpreter's lock until it ends, so a thread could not be
 waited for. Sentences are this project's own.
@@ -25,6 +29,8 @@ import sys
 
 import pytest
 
+from deerflow_memory.capture.restated import restated_correction
+from deerflow_memory.capture.signals import SignalDetector
 from deerflow_memory.update.offline.text import candidates_from_text
 
 
@@ -100,3 +106,22 @@ def test_an_age_is_read_as_before(said: str, stored: list[str]) -> None:
 )
 def test_an_age_said_as_a_decade_or_a_generation_is_kept(said: str, stored: list[str]) -> None:
     assert contents(said) == stored
+
+
+@pytest.mark.parametrize(
+    "before", ["İİİ İİİ. ", "İ" * 40 + ". ", "We met in İzmir, İstanbul and İznik. "]
+)
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        ("The museum is in Naples.", "It's in Rome."),
+        ("Python lists are immutable.", "They're mutable."),
+        ("The capital is Sydney.", "It's Canberra."),
+    ],
+)
+def test_a_reply_holding_a_dotted_capital_i_is_read_where_it_says_it(
+    before: str, reply: str, said: str
+) -> None:
+    assert restated_correction(said, reply)
+    assert restated_correction(said, before + reply)
+    assert SignalDetector().classify(said, before + reply).correction

@@ -185,7 +185,7 @@ def _spots(verb: str, user: list[str], user_as: list[str], reply: str) -> list[i
     number = any(_NUMBER.match(w) for w in user)
     frame = user[0] in _FRAME_WORDS and len(user) > 1
     head = reply[:_MAX_REPLY_CHARS]
-    low = head.lower()
+    low = _lower_in_place(head)
     # one word: a name for a name, or a word and its negation (the bare word is in the reply)
     negated = _NEGATED.match(user[0])
     single = len(user) == 1 and (
@@ -218,6 +218,15 @@ def _spots(verb: str, user: list[str], user_as: list[str], reply: str) -> list[i
                     found.append(at)
             at = low.find(form, at + 1)
     return found
+
+
+def _lower_in_place(text: str) -> str:
+    """``text`` in lower case, each character where it was: a character whose lower case is
+    longer ("İ" → "i̇") stays as it is, so an offset in one is the same place in the other."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(lower if len(lower := char.lower()) == 1 else char for char in text)
 
 
 # A subject ending with the same auxiliary on both sides is compared without it ("It is stored
