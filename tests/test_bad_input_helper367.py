@@ -17,6 +17,11 @@ A statement said again with another complement after a reply holding a capital "
 lower case is two characters: "İstanbul") was read at the wrong place of the reply: "It's in
 Rome." after "İİİ İİİ. The museum is in Naples." corrected nothing.
 
+Three words the topic lexicon gained put common words of other topics under theirs: "latte"
+is "late" once stemmed ("I'm running late" brought the food facts), "in-law" holds "law" ("my
+in-laws" was work), and "reception" under travel put "User's wedding reception is in June"
+first for "What should I pack?", above the trip. They are gone (retrieval figures the same).
+
 Each call runs in a child process given a minute (a hang guard, not a speed figure): one
 regular expression search holds the interpreter's lock until it ends, so a thread could not be
 waited for. Sentences are this project's own.
@@ -26,11 +31,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from datetime import UTC, datetime
 
 import pytest
 
 from deerflow_memory.capture.restated import restated_correction
 from deerflow_memory.capture.signals import SignalDetector
+from deerflow_memory.config import RetrievalConfig
+from deerflow_memory.inject.lexical import tokenize
+from deerflow_memory.inject.retrieval import select_relevant_facts
+from deerflow_memory.inject.topics import default_lexicon
+from deerflow_memory.models import Fact, FactCategory, MemoryDocument
 from deerflow_memory.update.offline.text import candidates_from_text
 
 
@@ -125,3 +136,57 @@ def test_a_reply_holding_a_dotted_capital_i_is_read_where_it_says_it(
     assert restated_correction(said, reply)
     assert restated_correction(said, before + reply)
     assert SignalDetector().classify(said, before + reply).correction
+
+
+@pytest.mark.parametrize(
+    ("query", "topics"),
+    [
+        ("I'll be late", ("schedule",)),
+        ("I'm running late", ("schedule", "sport")),
+        ("My in-laws are visiting", ()),
+        ("my mother-in-law", ("family",)),
+        ("Where is the reception?", ("social",)),  # (a wedding's, as before)
+        ("a lawsuit against my landlord", ("family", "work")),
+    ],
+)
+def test_a_common_word_is_under_its_own_topic_only(query: str, topics: tuple[str, ...]) -> None:
+    assert default_lexicon().topics_of(tokenize(query)) == topics
+
+
+def test_a_trip_ranks_first_for_a_packing_question() -> None:
+    said = [
+        "User's wedding reception is in June",
+        "User is planning a trip to Norway next month",
+        "User loves sourdough bread",
+    ]
+    document = MemoryDocument(
+        facts=[
+            Fact(
+                content=content,
+                category=FactCategory.PREFERENCE,
+                confidence=0.8,
+                created_at="2025-06-30T10:00:00Z",
+            )
+            for content in said
+        ]
+    )
+    result = select_relevant_facts(
+        document,
+        "What should I pack?",
+        now=datetime(2025, 7, 1, tzinfo=UTC),
+        guaranteed_categories=(),
+        guarantee_constraints=False,
+        config=RetrievalConfig(top_k=20),
+    )
+    assert [s.fact.content for s in result.scored] == [
+        "User is planning a trip to Norway next month"
+    ]
+    late = select_relevant_facts(
+        document,
+        "I'm running late, what should I do?",
+        now=datetime(2025, 7, 1, tzinfo=UTC),
+        guaranteed_categories=(),
+        guarantee_constraints=False,
+        config=RetrievalConfig(top_k=20),
+    )
+    assert [s.fact.content for s in late.scored] == []
