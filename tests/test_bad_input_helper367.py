@@ -17,6 +17,10 @@ A statement said again with another complement after a reply holding a capital "
 lower case is two characters: "İstanbul") was read at the wrong place of the reply: "It's in
 Rome." after "İİİ İİİ. The museum is in Naples." corrected nothing.
 
+And a statement said again with an apostrophe typed another way ("Itʼs in Rome.", "It＇s in
+Rome.") or a Chinese one with an emoji after or before it ("它在城西。😅") corrected nothing: the
+contraction was not read, the emoji ended the statement.
+
 Three words the topic lexicon gained put common words of other topics under theirs: "latte"
 is "late" once stemmed ("I'm running late" brought the food facts), "in-law" holds "law" ("my
 in-laws" was work), and "reception" under travel put "User's wedding reception is in June"
@@ -190,3 +194,37 @@ def test_a_trip_ranks_first_for_a_packing_question() -> None:
         config=RetrievalConfig(top_k=20),
     )
     assert [s.fact.content for s in late.scored] == []
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        ("The museum is in Naples.", "Itʼs in Rome."),
+        ("The museum is in Naples.", "It＇s in Rome."),
+        ("The capital is Sydney.", "Itʼs Canberra."),
+        ("Python lists are immutable.", "Theyʼre mutable."),
+        ("这座桥在城东。", "它在城西。😅"),
+        ("这座桥在城东。", "它在城西🇨🇳"),
+        ("这座桥在城东。", "👉它在城西。"),
+        ("《静夜思》是王维写的。", "是李白写的～"),
+        ("《静夜思》是王维写的。", "是李白写的🙂"),
+    ],
+)
+def test_a_restatement_typed_with_odd_marks_still_corrects(reply: str, said: str) -> None:
+    assert restated_correction(said, reply)
+    assert SignalDetector().classify(said, reply).correction
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        # (unchanged: agreement, a question, a denial)
+        ("这座桥在城东。", "是这样😅"),
+        ("这座桥在城东。", "它在城西吗😅"),
+        ("《静夜思》是王维写的。", "是真的🙂"),
+        ("The museum is in Naples.", "It isnʼt in Rome."),
+        ("The museum is in Naples.", "😀"),
+    ],
+)
+def test_odd_marks_make_no_restatement_of_what_is_none(reply: str, said: str) -> None:
+    assert not restated_correction(said, reply)

@@ -43,6 +43,7 @@ only the sentences where the verb is said with a complement a rule could compare
 from __future__ import annotations
 
 import re
+import unicodedata
 
 __all__ = ["restated_correction"]
 
@@ -62,6 +63,10 @@ _SENTENCES = re.compile(
     re.I,
 )
 _CONTRACTED = re.compile(r"\b(it|he|she|that|this|there)['’]s\b|\b(they|we|you)['’]re\b", re.I)
+# An apostrophe typed another way ("Itʼs", "It＇s", "It´s"), read as the extractor reads it.
+_OTHER_APOSTROPHE = re.compile(
+    r"(?<=[A-Za-z])[\u02bc\uff07\u00b4\u2032`](?=(?:t|s|m|d|re|ve|ll)\b)"
+)
 _OPENING = re.compile(r"^(?:(?:no+|nope|actually|well|um+|erm+|uh+|oh|hmm+)[,.!]*\s+)+", re.I)
 _CLOSING = re.compile(r"[,\s]+(?:actually|in fact|mate|lol)\s*[.!]*\s*$", re.I)
 _WORDS = re.compile(r"\$?\d+(?:[,.:]\d+)*%?|[a-z]+(?:['’-][a-z]+)*", re.I)
@@ -142,6 +147,8 @@ def _en_words(text: str) -> list[str]:
 
 
 def _en_restated(text: str, reply: str) -> bool:
+    text = _OTHER_APOSTROPHE.sub("'", text)
+    reply = _OTHER_APOSTROPHE.sub("'", reply[:_MAX_REPLY_CHARS])  # (one character for one)
     said = _CLOSING.sub("", _OPENING.sub("", text)).rstrip(" .!")
     said_as = _en_words(said)
     words = [w.casefold() for w in said_as]
@@ -340,6 +347,7 @@ def _zh_same_kind(stated: str, complement: str) -> bool:
 
 
 def _zh_restated(text: str, reply: str) -> bool:
+    text = _without_edge_symbols(text)  # "它在城西。😅"
     if _ZH_NOT_RESTATED.search(text):
         return False
     if (bare := _ZH_BARE_IS.match(text)) is not None:
@@ -351,6 +359,21 @@ def _zh_restated(text: str, reply: str) -> bool:
     if subject[-1] in "不没都":  # "他不是美国人": a denial, no restatement
         return False
     return _zh_another_complement(subject, verb, complement, reply)
+
+
+def _without_edge_symbols(text: str) -> str:
+    """``text`` without the emoji, symbols and spaces it opens or ends with ("它在城西😅",
+    "👉是李白写的～")."""
+    start, end = 0, len(text)
+    while end and _a_symbol(text[end - 1]):
+        end -= 1
+    while start < end and _a_symbol(text[start]):
+        start += 1
+    return text[start:end]
+
+
+def _a_symbol(char: str) -> bool:
+    return unicodedata.category(char)[0] in "SZ" or char in "\u200d\ufe0f"
 
 
 def _zh_another_complement(subject: str, verb: str, complement: str, reply: str) -> bool:
