@@ -21,6 +21,9 @@ And a statement said again with an apostrophe typed another way ("Itʼs in Rome.
 Rome.") or a Chinese one with an emoji after or before it ("它在城西。😅") corrected nothing: the
 contraction was not read, the emoji ended the statement.
 
+A trip asked about to a place whose name opens with an abbreviation stored the abbreviation:
+"What should I pack for my trip to St. Lucia next month?" was "User is planning a trip to St".
+
 Three words the topic lexicon gained put common words of other topics under theirs: "latte"
 is "late" once stemmed ("I'm running late" brought the food facts), "in-law" holds "law" ("my
 in-laws" was work), and "reception" under travel put "User's wedding reception is in June"
@@ -228,3 +231,32 @@ def test_a_restatement_typed_with_odd_marks_still_corrects(reply: str, said: str
 )
 def test_odd_marks_make_no_restatement_of_what_is_none(reply: str, said: str) -> None:
     assert not restated_correction(said, reply)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        (
+            "What should I pack for my trip to St. Lucia next month?",
+            ["User is planning a trip to St. Lucia next month"],
+        ),
+        (
+            "Any tips for my move to St. Petersburg in March?",
+            ["User is moving to St. Petersburg in March"],
+        ),
+        (
+            "Any tips for my honeymoon to Ft. Lauderdale next summer?",
+            ["User is planning a honeymoon to Ft. Lauderdale next summer"],
+        ),
+        # (unchanged)
+        ("Any tips for my trip to St Ives?", ["User is planning a trip to St Ives"]),
+        (
+            "What should I pack for my trip to Norway next month?",
+            ["User is planning a trip to Norway next month"],
+        ),
+    ],
+)
+def test_a_trip_to_a_place_named_with_an_abbreviation_keeps_the_name(
+    said: str, stored: list[str]
+) -> None:
+    assert contents(said) == stored

@@ -654,7 +654,8 @@ _EN_MY_PLAN_TO = re.compile(
     r"\bmy (?:upcoming |next |first |big |long |short |(?:[\w-]+-(?:day|week|month)|week-long|"
     r"month-long|weekend|summer|winter|family|solo|road|ski|business|work) )?"
     r"(?P<kind>trip|vacation|holiday|honeymoon|visit|move|relocation) to "
-    r"(?P<place>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+){0,2})"
+    # (a saint's or a mountain's abbreviation opens the name: "St. Lucia", "Mt. Fuji")
+    r"(?P<place>(?:(?-i:St|Mt|Ft|Pt|Ste)\. ?)?(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+){0,2})"
     r"(?P<when> (?:next (?:week|weekend|month|year|summer|spring|fall|autumn|winter)|this (?:summer|"
     r"spring|fall|autumn|winter|weekend|month|year)|in (?:(?-i:[A-Z])[a-z]+|the (?:spring|summer|fall|"
     r"autumn|winter)|(?:two|three|four|a few|\d+) (?:days|weeks|months))|tomorrow))?",
