@@ -21,6 +21,10 @@ And a statement said again with an apostrophe typed another way ("Itʼs in Rome.
 Rome.") or a Chinese one with an emoji after or before it ("它在城西。😅") corrected nothing: the
 contraction was not read, the emoji ended the statement.
 
+The verdicts added since (and those before) read only ' and ’ as apostrophes: "Thatʼs way too
+long", "It＇s still not working", "I didnʼt say that" (U+02BC, U+FF07) corrected nothing,
+"Thatʼs perfect, thanks!" approved nothing; the signals now read them as the extractor does.
+
 A trip asked about to a place whose name opens with an abbreviation stored the abbreviation:
 "What should I pack for my trip to St. Lucia next month?" was "User is planning a trip to St".
 
@@ -260,3 +264,22 @@ def test_a_trip_to_a_place_named_with_an_abbreviation_keeps_the_name(
     said: str, stored: list[str]
 ) -> None:
     assert contents(said) == stored
+
+
+@pytest.mark.parametrize("mark", ["\u02bc", "\uff07", "\u00b4", "\u2032"])
+@pytest.mark.parametrize(
+    ("said", "correction", "reinforcement"),
+    [
+        ("That's way too long", True, False),
+        ("It's still not working", True, False),
+        ("I didn't say that", True, False),
+        ("That's perfect, thanks!", False, True),
+        ("It's a museum in Rome.", False, False),
+    ],
+)
+def test_a_verdict_typed_with_another_apostrophe_reads_as_typed_plainly(
+    mark: str, said: str, correction: bool, reinforcement: bool
+) -> None:
+    reply = "The museum opens at 9 on weekdays and the tickets cost 12 euros."
+    signals = SignalDetector().classify(said.replace("'", mark), reply)
+    assert (signals.correction, signals.reinforcement) == (correction, reinforcement)

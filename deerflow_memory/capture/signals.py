@@ -111,6 +111,7 @@ _ODD_SPACE = re.compile(r"[^\S ]|  ")  # whitespace that collapsing would change
 _SENTENCE_ENDS = (". ", "! ", "? ", "; ", "。", "！", "？", "；")
 _SENTENCE_MARKS = ".!?;。！？；"
 _SEAM = "\u2060"
+_OTHER_APOSTROPHE = re.compile(r"(?<=[A-Za-z])[\u02bc\uff07\u00b4\u2032](?=(?:t|s|m|d|re|ve|ll)\b)")
 _OPENING_MARKS = f"{_SEAM}{_SENTENCE_MARKS} "  # what a piece may open with, then a space
 
 _Opened = Sequence[Sequence[re.Pattern[str]]]
@@ -304,7 +305,9 @@ def _pieces(text: str) -> list[str]:
 
 
 def _collapse(text: str) -> str:
-    text = without_invisible(text)
+    # an apostrophe typed another way reads as one ("Thatʼs way too long", "It＇s still not
+    # working"): one character for one, as the extractor reads them
+    text = _OTHER_APOSTROPHE.sub("’", without_invisible(text))
     if _ODD_SPACE.search(text) is None:  # most turns: only single spaces (the capture path)
         return text
     text = _SPACES_RUN.sub(" ", text)
