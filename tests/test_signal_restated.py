@@ -261,3 +261,23 @@ def test_a_verdict_word_said_of_something_else_corrects_nothing(assistant: str, 
 )
 def test_the_verdict_on_the_answer_still_corrects(assistant: str, user: str) -> None:
     assert verdict(assistant, user) == "correction"
+
+
+@pytest.mark.parametrize(
+    ("assistant", "user", "expected"),
+    [
+        ("Here's the new logo.", "Awesome! 🎉", "approval"),
+        ("I've moved the call to 4.", "That works!! 🙏", "approval"),
+        ("推荐你周末去植物园。", "好主意😄", "approval"),
+        ("这是整理好的时间表。", "很清楚👌", "approval"),
+        ("The answer is 41.", "Not quite 🤔", "correction"),
+        ("写好了。", "太长了😅", "correction"),
+    ],
+)
+def test_an_emoji_after_a_bare_verdict_keeps_it(assistant: str, user: str, expected: str) -> None:
+    assert verdict(assistant, user) == expected
+
+
+@pytest.mark.parametrize("user", ["Awesome 🙄", "很清楚🙃"])
+def test_an_emoji_of_sarcasm_after_praise_approves_nothing(user: str) -> None:
+    assert verdict("Here's the new logo.", user) != "approval"
