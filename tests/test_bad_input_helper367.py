@@ -40,8 +40,6 @@ waited for. Sentences are this project's own.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from datetime import UTC, datetime
 
 import pytest
@@ -53,22 +51,7 @@ from deerflow_memory.inject.lexical import tokenize
 from deerflow_memory.inject.retrieval import select_relevant_facts
 from deerflow_memory.inject.topics import default_lexicon
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument
-from deerflow_memory.update.offline.text import candidates_from_text
-
-
-def finishes(code: str) -> str:
-    """What ``code`` prints, run in a child process given a minute."""
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail("hung on a long message")
-    return done.stdout.strip()
-
-
-def contents(text: str) -> list[str]:
-    return [c.content for c in candidates_from_text(text) if c.content]
+from tests.test_bad_input_helper360 import contents, finishes
 
 
 @pytest.mark.parametrize(
