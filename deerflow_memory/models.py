@@ -81,6 +81,7 @@ __all__ = [
     "unique_fact_ids",
     "utc_now_iso",
     "validate_name",
+    "with_plain_apostrophes",
     "without_invisible",
 ]
 
@@ -291,6 +292,25 @@ _IDLE_JOINERS = re.compile(
     "^[\u200c\u200d]|[\u200c\u200d]$|(?<=\\s)[\u200c\u200d]|[\u200c\u200d](?=\\s)"
     "|(?<=[\x00-\u024f])[\u200c\u200d](?=[\x00-\u024f])"
 )
+
+
+# An apostrophe typed as another mark inside a contraction ("Iʼm", "It＇s", "don´t", "I′ve",
+# "it`s"): the modifier letter U+02BC, a full-width one, an acute accent, a prime, a backtick.
+_OTHER_APOSTROPHE = re.compile(
+    r"(?<=[A-Za-z])[\u02bc\uff07\u00b4\u2032`](?=(?:t|s|m|d|re|ve|ll)\b)"
+)
+
+
+def with_plain_apostrophes(text: str, mark: str = "'") -> str:
+    """``text`` with ``mark`` for each apostrophe typed as another mark inside a contraction
+    ("Iʼm from Canada" → "I'm from Canada"), one character for one (offsets stay).
+
+    For readers of raw text (the offline extractor, the signals), which read "I'm" and
+    "I’m" only. A text with neither a non-ASCII character nor a backtick is returned as is.
+    """
+    if text.isascii() and "`" not in text:
+        return text
+    return _OTHER_APOSTROPHE.sub(mark, text)
 
 
 def without_invisible(text: str) -> str:

@@ -40,18 +40,15 @@ waited for. Sentences are this project's own.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 
 from deerflow_memory.capture.restated import restated_correction
 from deerflow_memory.capture.signals import SignalDetector
-from deerflow_memory.config import RetrievalConfig
 from deerflow_memory.inject.lexical import tokenize
-from deerflow_memory.inject.retrieval import select_relevant_facts
 from deerflow_memory.inject.topics import default_lexicon
 from deerflow_memory.models import Fact, FactCategory, MemoryDocument
 from tests.test_bad_input_helper360 import contents, finishes
+from tests.test_topics import ranked
 
 
 @pytest.mark.parametrize(
@@ -164,26 +161,10 @@ def test_a_trip_ranks_first_for_a_packing_question() -> None:
             for content in said
         ]
     )
-    result = select_relevant_facts(
-        document,
-        "What should I pack?",
-        now=datetime(2025, 7, 1, tzinfo=UTC),
-        guaranteed_categories=(),
-        guarantee_constraints=False,
-        config=RetrievalConfig(top_k=20),
-    )
-    assert [s.fact.content for s in result.scored] == [
+    assert ranked(document, "What should I pack?") == [
         "User is planning a trip to Norway next month"
     ]
-    late = select_relevant_facts(
-        document,
-        "I'm running late, what should I do?",
-        now=datetime(2025, 7, 1, tzinfo=UTC),
-        guaranteed_categories=(),
-        guarantee_constraints=False,
-        config=RetrievalConfig(top_k=20),
-    )
-    assert [s.fact.content for s in late.scored] == []
+    assert ranked(document, "I'm running late, what should I do?") == []
 
 
 @pytest.mark.parametrize(

@@ -45,6 +45,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from deerflow_memory.models import with_plain_apostrophes
+
 __all__ = ["restated_correction"]
 
 _MAX_CHARS = 80
@@ -63,10 +65,6 @@ _SENTENCES = re.compile(
     re.I,
 )
 _CONTRACTED = re.compile(r"\b(it|he|she|that|this|there)['’]s\b|\b(they|we|you)['’]re\b", re.I)
-# An apostrophe typed another way ("Itʼs", "It＇s", "It´s"), read as the extractor reads it.
-_OTHER_APOSTROPHE = re.compile(
-    r"(?<=[A-Za-z])[\u02bc\uff07\u00b4\u2032`](?=(?:t|s|m|d|re|ve|ll)\b)"
-)
 _OPENING = re.compile(r"^(?:(?:no+|nope|actually|well|um+|erm+|uh+|oh|hmm+)[,.!]*\s+)+", re.I)
 _CLOSING = re.compile(r"[,\s]+(?:actually|in fact|mate|lol)\s*[.!]*\s*$", re.I)
 _WORDS = re.compile(r"\$?\d+(?:[,.:]\d+)*%?|[a-z]+(?:['’-][a-z]+)*", re.I)
@@ -147,8 +145,9 @@ def _en_words(text: str) -> list[str]:
 
 
 def _en_restated(text: str, reply: str) -> bool:
-    text = _OTHER_APOSTROPHE.sub("'", text)
-    reply = _OTHER_APOSTROPHE.sub("'", reply[:_MAX_REPLY_CHARS])  # (one character for one)
+    # (an apostrophe typed another way, "Itʼs", "It＇s", reads as one)
+    text = with_plain_apostrophes(text)
+    reply = with_plain_apostrophes(reply[:_MAX_REPLY_CHARS])  # (one character for one)
     said = _CLOSING.sub("", _OPENING.sub("", text)).rstrip(" .!")
     said_as = _en_words(said)
     words = [w.casefold() for w in said_as]

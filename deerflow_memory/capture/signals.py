@@ -63,7 +63,7 @@ from deerflow_memory.capture.patterns import FLAGS, GateScan, PatternSet
 from deerflow_memory.capture.restated import restated_correction
 from deerflow_memory.capture.slots import slot_correction
 from deerflow_memory.errors import ConfigError
-from deerflow_memory.models import without_invisible
+from deerflow_memory.models import with_plain_apostrophes, without_invisible
 
 if TYPE_CHECKING:
     from deerflow_memory.config import MemoryConfig
@@ -111,7 +111,6 @@ _ODD_SPACE = re.compile(r"[^\S ]|  ")  # whitespace that collapsing would change
 _SENTENCE_ENDS = (". ", "! ", "? ", "; ", "。", "！", "？", "；")
 _SENTENCE_MARKS = ".!?;。！？；"
 _SEAM = "\u2060"
-_OTHER_APOSTROPHE = re.compile(r"(?<=[A-Za-z])[\u02bc\uff07\u00b4\u2032](?=(?:t|s|m|d|re|ve|ll)\b)")
 _OPENING_MARKS = f"{_SEAM}{_SENTENCE_MARKS} "  # what a piece may open with, then a space
 
 _Opened = Sequence[Sequence[re.Pattern[str]]]
@@ -307,7 +306,7 @@ def _pieces(text: str) -> list[str]:
 def _collapse(text: str) -> str:
     # an apostrophe typed another way reads as one ("Thatʼs way too long", "It＇s still not
     # working"): one character for one, as the extractor reads them
-    text = _OTHER_APOSTROPHE.sub("’", without_invisible(text))
+    text = with_plain_apostrophes(without_invisible(text), "’")
     if _ODD_SPACE.search(text) is None:  # most turns: only single spaces (the capture path)
         return text
     text = _SPACES_RUN.sub(" ", text)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 
 from deerflow_memory.arguments import expect_text
 from deerflow_memory.capture.kin import KIN_EN, KIN_EN_OWNED
-from deerflow_memory.models import FactCategory
+from deerflow_memory.models import FactCategory, with_plain_apostrophes
 from deerflow_memory.update.offline.ellipsis import (
     Meant,
     Theirs,
@@ -1392,11 +1392,6 @@ def _unread_in_cjk(m: re.Match[str]) -> str:
 
 # …between a word and the end of a contraction ("don\ufffdt", "I\ufffdve", "Sam\ufffds")
 _UNREAD_APOSTROPHE = re.compile(r"(?<=[A-Za-z])\ufffd(?=(?:t|s|m|d|re|ve|ll)\b)")
-# An apostrophe typed as another mark: the modifier letter U+02BC, a full-width one, an acute
-# accent, a prime or a backtick ("Iʼm from Canada" stored nothing: helper 363)
-_OTHER_APOSTROPHE = re.compile(
-    r"(?<=[A-Za-z])[\u02bc\uff07\u00b4\u2032`](?=(?:t|s|m|d|re|ve|ll)\b)"
-)
 
 
 # Who told it, said after the need: "I'm allergic to sesame, says the allergist" is read as
@@ -1462,7 +1457,8 @@ def _prepare(text: str) -> str:
     text = _SPACE_RUN.sub(" ", text)
     if ";" in text:
         text = _SEMICOLON_RUN.sub(_semicolon_list, text)
-    text = _OTHER_APOSTROPHE.sub("'", text.replace("’", "'").replace("‘", "'"))
+    # (an apostrophe typed as another mark too: "Iʼm from Canada" stored nothing, helper 363)
+    text = with_plain_apostrophes(text.replace("’", "'").replace("‘", "'"))
     if ":" in text or "：" in text:
         text = _REQUEST_THEN_COLON.sub(r"\g<lead>\g<request>, ", text)
     if "：" in text:
