@@ -280,8 +280,10 @@ def _pieces(text: str) -> list[str]:
     line breaks in a short turn no longer meets a pattern's nested quantifiers.
     """
     if len(text) <= _LONG_TURN:
-        if text.isascii() and text.isprintable() and "  " not in text:
-            return [text]  # most turns: nothing to remove or collapse
+        # most turns: nothing to remove or collapse, no backtick typed for an apostrophe
+        # ("That`s wrong" reads as "That’s wrong", as in a longer or non-ASCII turn)
+        if text.isascii() and text.isprintable() and "  " not in text and "`" not in text:
+            return [text]
         return [_collapse(text)]
     collapsed = None
     if len(text) > 4 * _END_CHARS:  # read the ends only, without collapsing the middle
