@@ -7,8 +7,14 @@ when something else in the turn sent it through ``_collapse``: "That`s wrong" co
 nothing, while "That`s wrong – sent from my phone" (an en dash) or the same words in a turn
 over 200 characters did. The verdict of a turn hung on a character elsewhere in it.
 
-A code span is read as typed: only a pronoun quoted as code right before "s", "re" or "ll"
-("`that`s wrong") reads as a contraction, as the extractor reads it.
+The offline extractor took two backticks typed for apostrophes on one line for a code span and
+dropped what was between them: "I`m allergic to peanuts and I don`t eat pork" stored only
+"User ts eat pork" (the allergy lost), "I`m vegan. I`m allergic to peanuts." lost the diet. A
+code span now opens only at a backtick that is no apostrophe typed as one (after a letter, before
+a contraction's end); "use `df`" is still code.
+
+In the signals a code span is read as typed: only a pronoun quoted as code right before "s",
+"re" or "ll" ("`that`s wrong") reads as a contraction, as the extractor reads it.
 Sentences are this project's own.
 """
 
@@ -20,6 +26,7 @@ import pytest
 
 from deerflow_memory.capture.signals import SignalDetector
 from deerflow_memory.models import with_plain_apostrophes
+from deerflow_memory.update.offline.text import candidates_from_text
 
 _REPLY = "The museum opens at 9 on weekdays and the tickets cost 12 euros."
 _LONG = (
@@ -79,3 +86,25 @@ def test_the_apostrophes_are_replaced_one_character_for_one() -> None:
             assert len(plain) == len(text)
             changed = [(a, b) for a, b in zip(text, plain, strict=True) if a != b]
             assert all(a in marks and b == mark for a, b in changed)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        (
+            "I`m allergic to peanuts and I don`t eat pork",
+            ["User is allergic to peanuts", "User does not eat pork"],
+        ),
+        ("I`m vegan. I`m allergic to peanuts.", ["User is vegan", "User is allergic to peanuts"]),
+        ("I`m from Canada and I`m a nurse", ["User is from Canada", "User is a nurse"]),
+        (
+            "I`m allergic to shellfish; I`ve got two cats",
+            ["User is allergic to shellfish", "User has two cats"],
+        ),
+        # a code span is still dropped, beside an apostrophe typed as a backtick
+        ("I`m vegan. Use `pd.read_csv` for the file.", ["User is vegan"]),
+        ("I`m a nurse and I use `vim`", ["User is a nurse"]),
+    ],
+)
+def test_two_backticks_for_apostrophes_are_no_code_span(said: str, stored: list[str]) -> None:
+    assert [c.content for c in candidates_from_text(said)] == stored
