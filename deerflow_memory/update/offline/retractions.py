@@ -49,6 +49,7 @@ from deerflow_memory.update.offline.vocabulary import (
     KIN_ZH,
     MEDICATION_NAME_EN,
     NEED_THING_EN,
+    PERSON_ZH,
     PROF_ZH,
     SINCE_WHEN_EN,
     TAKEN_BACK,
@@ -82,6 +83,12 @@ _PLAN_EN = r"(?:(?P<head>trip|holiday|vacation|move|course|wedding|visit|journey
 _EMPLOYER_SLOTS = ("employer", "workplace")
 _PARTNER_EN = r"boyfriend|girlfriend|partner|fianc[eé]e?|bf|gf"
 _PARTNER_ZH = r"男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻"
+_SPOUSE_EN = r"wife|husband|spouse|hubby|wifey"
+_SPOUSE_ZH = r"老公|老婆|丈夫|妻子|爱人|媳妇|配偶"
+# Someone parted from by name: "I broke up with Anna", "我和小美分手了" (a capital in English;
+# in Chinese a surname's name or "小…"/"阿…", never "他"/"她", who name no one: the partner)
+_NAME_EN = r"(?-i:[A-Z][a-z]+)"
+_NAME_ZH = rf"{PERSON_ZH}|[小阿][\u4e00-\u9fff]"
 
 # Someone else's, said short or without the apostrophe ("my moms egg allergy", "my bf's"),
 # and a kind of allergy that names no thing ("my seasonal allergy is gone").
@@ -106,8 +113,26 @@ def _consumed(value: str) -> bool:
     return all(_CONSUMED.fullmatch(item) for item in _CONSUMED_JOIN.split(value))
 
 
+_EN_PARTINGS = (
+    # "I broke up with my boyfriend", "My girlfriend and I split up", "I dumped Anna", "My
+    # boyfriend left me": the partner goes, by any word for one (retract "partner" of a
+    # parting that names no one: "We broke up", "We split up last week")
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:(?:broke|broken|split) up with|dumped|ditched) (?:(?:my )?(?P<v>{_PARTNER_EN}|{_SPOUSE_EN})|(?P<name>{_NAME_EN})){AGO_EN}$", _I),
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}left (?:my )?(?P<v>{_PARTNER_EN}){AGO_EN}$", _I),
+    re.compile(rf"^(?:my (?P<v>{_PARTNER_EN})|(?P<name>{_NAME_EN})) and I (?:have )?(?:broke|broken|split) up{AGO_EN}$", _I),
+    re.compile(rf"^(?:my (?P<v>{_PARTNER_EN})|(?P<name>{_NAME_EN})) (?:has )?{ADV_EN}(?:dumped|left|ditched|broke up with|broken up with|split up with) me{AGO_EN}$", _I),
+    re.compile(rf"^we(?:'ve| have)? {ADV_EN}(?:(?:broke|broken|split) up|split|called off (?:the|our) engagement)(?: for good)?(?P<partner>){AGO_EN}$", _I),
+)
+_ZH_PARTINGS = (
+    # "我跟男朋友分手了", "我和对象分了", "我和小美分手了", "我们分手了": the partner goes
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?:跟|和)(?:(?P<v>{_PARTNER_ZH})|(?P<name>{_NAME_ZH})|(?:他|她)(?P<partner>))分(?:手)?了$"),
+    re.compile(rf"^我们(?:俩|两个)?{ADV_ZH}(?:已经|早就|刚)*分(?:手)?了(?P<partner>)$"),
+)
+_PARTINGS = frozenset((*_EN_PARTINGS, *_ZH_PARTINGS))
+
 # Clauses whose subject is the user.
 _EN_RETRACTIONS = (
+    *_EN_PARTINGS,  # (before "I left X", which is a place left: "I left my boyfriend")
     re.compile(rf"^I'm {ADV_EN}no longer (?:an? |the )?(?P<v>.+?)(?: {_ANYMORE_EN})?$", _I),
     re.compile(rf"^I'm {ADV_EN}not (?:an? |the )?(?P<v>.+?) {_ANYMORE_EN}$", _I),
     re.compile(rf"^I {ADV_EN}no longer (?:live|reside|work|study|stay) (?:in|at|for|as|with) (?:an? |the )?(?P<v>.+)$", _I),
@@ -122,9 +147,6 @@ _EN_RETRACTIONS = (
     re.compile(rf"^(?:my|our) (?:\w+ )?(?P<pet>cat|dog|rabbit|hamster|parrot|puppy|kitten|horse) (?:(?:sadly|recently|just) )?(?:passed away|died|passed|had to be put down|was put down){AGO_EN}$", _I),
     # "I had the baby last week", "I gave birth": the pregnancy is over
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:had (?:the|my|our) bab(?:y|ies)|gave birth|given birth|had twins)(?P<birth>){AGO_EN}$", _I),
-    # "I broke up with my boyfriend", "My girlfriend and I split up": the partner goes
-    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:broke|broken|split) up with (?:my )?(?P<v>{_PARTNER_EN}){AGO_EN}$", _I),
-    re.compile(rf"^my (?P<v>{_PARTNER_EN}) and I (?:have )?(?:broke|broken|split) up{AGO_EN}$", _I),
     # "I outgrew my kiwi allergy" (a need only: "I outgrew my jeans" is said as it is)
     re.compile(rf"^I (?:outgrew|grew out of) (?P<v>[\w' -]{{1,60}}?(?:allerg(?:y|ies)|intolerance|sensitivity|asthma|eczema))(?: (?:as a (?:kid|child|teen(?:ager)?|baby)|in (?:my teens|childhood|high school)|when I was (?:\w+ ?){{1,3}}|finally|eventually|completely)|{AGO_EN})?$", _I),
     # "I never said I was vegan": what is denied goes ("I never told you I'm allergic to
@@ -152,8 +174,7 @@ _ZH_RETRACTIONS = (
     re.compile(r"^(?:我)?(?:已经|刚|上周|上个月)*(?:生了|生完了|生完孩子了|生宝宝了|(?:宝宝|孩子)(?:已经|刚)?出生了)(?P<birth>)$"),
     # "我的猫去世了", "我家狗狗去年走了": the pet goes
     re.compile(r"^我(?:的|家的?)(?P<pet>猫|狗|猫咪|狗狗|兔子|仓鼠|鹦鹉)(?:去年|上周|上个月|前几天|已经|刚)*(?:去世了|死了|走了|不在了)$"),
-    # "我跟男朋友分手了", "我和对象分了": the partner goes
-    re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?:跟|和)(?P<v>{_PARTNER_ZH})分(?:手)?了$"),
+    *_ZH_PARTINGS,
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*(?P<left>离开|辞职离开|搬离|搬出)了?(?P<v>.+?)了?$"),
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|早已|现在)*对(?P<a>.+?)(?:已经|早就|现在|都|也)*(?:不再|不)(?P<k>过敏|敏感)了$"),
     # "我不再对花生过敏了", "我的花生过敏已经好了": the need named as it is said
@@ -212,6 +233,11 @@ _ZH_MEDICATION_STOPPED = (
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|现在)*(?:不吃|不用|不服用)(?P<v>{DRUG_NAME_ZH})了$"),
 )
 _ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?:从(?!小|前|来|此|今)[^，,。的]{{1,20}}?)?(?P<v>辞职|离职|被裁员?|被辞退|失业|换工作|跳槽)了$|^我{ADV_ZH}(?:已经|早就|刚)*(?P<v2>换了工作|换了份工作|跳槽了)$")
+# A marriage ended: "I got divorced", "We separated last year", "My husband left me", "我们离婚
+# 了", "我跟老公离婚了". Said as the marital status ("User got divorced"), which supersedes the
+# one stored, and the spouse goes, by any word for one ("User has a wife named Sara").
+_EN_DIVORCED = re.compile(rf"^(?:I|we)(?:'ve| have)? {ADV_EN}(?:got|gotten) (?P<how>divorced|separated)(?: from (?:my )?(?:{_SPOUSE_EN}|{_NAME_EN}))?(?P<when>{AGO_EN})$|^(?:I(?:'ve| have)? {ADV_EN}(?:divorced|(?P<left>left|separated from)) (?:my )?(?:{_SPOUSE_EN})|my (?:{_SPOUSE_EN}) (?:has )?{ADV_EN}(?:(?P<left2>left)|divorced) me|we(?:'ve| have)? {ADV_EN}(?P<how2>divorced|separated))(?P<when2>{AGO_EN})$", _I)
+_ZH_DIVORCED = re.compile(rf"^我(?:们|们俩)?{ADV_ZH}(?:(?:跟|和)(?:{_SPOUSE_ZH}|{_NAME_ZH}|他|她))?离婚了$")
 _ZH_JOB_FOUND = re.compile(rf"^我{ADV_ZH}(?:已经|终于|刚|总算)*找到(?:了)?(?:新|一份|份)?(?:新)?工作了?$")
 # Graduated: "I graduated last year", "我研究生毕业了" (the user is a student no more; the
 # statement stays, and a fact of being a student goes)
@@ -469,8 +495,13 @@ _KINDS_EN = (
     "wedding weddings marry marries marrying married marriage",
     "course courses class classes lesson lessons",
     "use uses using used",
+    # (a partner or a spouse parted from: "We broke up" withdraws "has a girlfriend named Anna")
+    "partner partners boyfriend boyfriends girlfriend girlfriends fiance fiancee fiancé bf gf",
+    "spouse spouses wife wives husband husbands hubby wifey",
 )
-_KIND_OF_TERM = {t: kind for kind, words in enumerate(_KINDS_EN) for t in terms(words)}
+_KIND_OF_TERM = {  # (not the "e" that "fiancée" leaves)
+    t: kind for kind, words in enumerate(_KINDS_EN) for t in terms(words) if len(t) > 1
+}
 # Words of a retraction that name no kind of thing: "Paris trip plans" is the Paris trip.
 _GENERIC_TERMS = terms("plan plans planning planned idea ideas goal goals thing things stuff")
 # The same in Chinese, longest first (a value is cut at them): travel, moving house, a
@@ -482,6 +513,8 @@ _KINDS_ZH = tuple(
         "搬家|搬到|搬去|搬迁|搬回|迁居|移居|搬",
         "婚礼|结婚|婚",
         "培训班|课程|上课|培训|课",
+        "男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻",
+        "老公|老婆|丈夫|妻子|爱人|媳妇|配偶",
     )
 )
 _CUT_ZH = re.compile("|".join(p.pattern for p in _KINDS_ZH) + "|那次|这次|那个|这个|的")
@@ -607,6 +640,16 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
         content = zh_statement(clause) if zh else en_statement(clause)
         student = "是" + _ZH_STUDENT_OF.get(graduated["of"] or "", "学生") if zh else "student"
         return Candidate(content, C.CONTEXT, 0.9, retract=student, retract_whole=True)
+    if (ended := (_ZH_DIVORCED if zh else _EN_DIVORCED).match(clause)) is not None:
+        if zh:
+            status = match_clause("我离婚了", True)
+        else:
+            apart = ended["left"] or ended["left2"] or ended["how"] or ended["how2"] or ""
+            how = "divorced" if apart.casefold() in ("", "divorced") else "separated"
+            status = match_clause(f"I got {how}{ended['when'] or ended['when2'] or ''}", False)
+        if status is not None:
+            status.retract, status.parting = _SPOUSE[zh], True
+            return status
     patterns = _ZH_RETRACTIONS + _ZH_WITHDRAWALS if zh else _EN_RETRACTIONS + _EN_WITHDRAWALS
     said_wrong = _ZH_SAID_WRONG if zh else _EN_SAID_WRONG
     stopped = _ZH_MEDICATION_STOPPED if zh else _EN_MEDICATION_STOPPED
@@ -625,12 +668,18 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
                 raw = _NEED_AS_STORED[m["kind"].casefold()].format(m["of"])
             elif groups.get("birth") is not None:
                 raw = "怀孕" if zh else "pregnant"
+            elif groups.get("partner") is not None:  # "We broke up": whoever the partner is
+                raw = _PARTNER[zh]
             elif groups.get("pet"):
                 return Candidate(
                     "", C.CONTEXT, 0.9, retract=_PET_HAD[zh].format(m["pet"]), retract_whole=True
                 )
             else:
-                raw = f"对{groups['a']}{groups['k']}" if groups.get("a") else m["v"]
+                raw = (
+                    f"对{groups['a']}{groups['k']}"
+                    if groups.get("a")
+                    else groups.get("v") or groups["name"]
+                )
             if groups.get("head"):  # "scrap the Iceland trip": the trip is what goes
                 raw = f"{raw} {groups['head']}"
             if no_target(normalise_value(raw)):  # "I'm no longer a user": withdraws nothing
@@ -653,10 +702,14 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
                 retract_said=pattern in said_wrong,
                 retract_whole=pattern in stopped,
                 medication_stopped=pattern in stopped,
+                parting=pattern in _PARTINGS,
             )
     return None
 
 
+# Words for a partner or a spouse whatever the word said: a kind in _KINDS_EN / _KINDS_ZH.
+_PARTNER = {False: "partner", True: "对象"}
+_SPOUSE = {False: "spouse", True: "配偶"}
 # A pet gone: only the fact of having it goes ("has a cat"), not "is allergic to cats".
 _PET_HAD = {False: "has a {}", True: "养了一只{}"}
 _NEED_AS_STORED = {

@@ -136,6 +136,10 @@ class Candidate:
     # a medication given up ("I don't take metformin anymore", "我已经停了阿司匹林"): a word of
     # a while anywhere in the message ("…until the surgery", "Just for a week.") keeps it
     medication_stopped: bool = False
+    # a partner or a spouse parted from ("We broke up", "I got divorced"): a word of being
+    # together again anywhere in the message ("…but we got back together", "后来又复合了")
+    # keeps them
+    parting: bool = False
     # what is left of a stored fact withdrawn in part ("User works at a bank and lives in
     # Leeds", then "I quit my job": "User lives in Leeds"): no news, it supersedes nothing and
     # gives way to what is said or stored of its slot

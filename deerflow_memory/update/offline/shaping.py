@@ -194,8 +194,13 @@ _ZH_WITH = re.compile(
     r"|^我们(?:一家人?|家里?人?|全家人?)(?:都|也|一直)*(?P<rest3>(?:不吃|不喝|爱吃|喜欢吃|不爱吃|不能吃).+|吃素.*)$"
 )
 # Parting is no thing done together: "My girlfriend and I split up" is "I split up with my
-# girlfriend", "我跟男朋友分手了" stays as said (both withdraw the partner).
-_EN_PARTED = re.compile(r"^(?:have |'ve )?(?P<verb>broke|broken|split) up(?P<rest>.*)$", _I)
+# girlfriend", "Tom and I got divorced" is "I got divorced from Tom"; "我跟男朋友分手了" stays as
+# said (each withdraws the partner or the spouse).
+_EN_PARTED = re.compile(
+    r"^(?:have |'ve )?(?:(?P<verb>broke|broken|split) up|(?:got |have got |'ve got )?(?P<how>divorced|separated))"
+    r"(?P<rest>.*)$",
+    _I,
+)
 _ZH_PARTED = re.compile(r"^(?:已经|早就|刚)*(?:分手|分了|离婚)")
 # Living together is said of the two ("我和父母住在一起", "我跟室友合租", "我跟姐姐在一起住",
 # "我和爸妈住一块"): kept as said, no "我住在一起".
@@ -231,8 +236,11 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
         return f"{m['rest']} {m['f'].lower()}", ""
     sentence = _EN_DIET_PLURAL.sub(r"\g<diet>", sentence)
     if m := _EN_WITH.match(sentence):
-        if m["who"] and (parted := _EN_PARTED.match(m["rest"])):
-            return f"I {parted['verb']} up with my {m['who']}{parted['rest']}", ""
+        if parted := _EN_PARTED.match(m["rest"]):
+            whom = f"my {m['who']}" if m["who"] else m["name"]
+            if parted["how"]:
+                return f"I got {parted['how']} from {whom}{parted['rest']}", ""
+            return f"I {parted['verb']} up with {whom}{parted['rest']}", ""
         words = m["rest"].split(" ")
         if _EN_TOGETHER.search(" ".join(w for w in words if w.casefold() not in _BOTH)):
             return f"We {m['rest']}", ""  # said of the two: no fact of the user's alone

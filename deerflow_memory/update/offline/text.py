@@ -3735,6 +3735,14 @@ _NEED_BACK = re.compile(
     r"|\bback again\b|\bflared up again\b|\brelapsed\b|复发|又回来|又犯|又开始过敏|又过敏|又有了",
     _I,
 )
+# Together again after a parting: "…but we got back together", "we made up", "we're giving it
+# another go", "我们又复合了", "后来和好了".
+_TOGETHER_AGAIN = re.compile(
+    r"\b(?:back together|got back with|getting back with|made up|reconciled|reunited|remarried|"
+    r"gave it another (?:go|try|shot)|giving it another (?:go|try|shot)|called off the divorce)\b"
+    r"|复合|和好|又在一起|重新在一起|没离成|没分成",
+    _I,
+)
 _ENDED_HERE = re.compile(
     r"User (?:has )?(?:stopped|quit|given up|gave up|cut out) |用户(?:戒|不再)"
 )
@@ -4166,6 +4174,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
         found = [c for c in found if not (c.retract and says_need(c.retract))]
     if _FOR_A_WHILE.search(text):  # "…off warfarin. Just for a week.": no stop for good
         found = [c for c in found if not c.medication_stopped]
+    if _TOGETHER_AGAIN.search(text):  # "We broke up, but we're back together": no parting
+        found = [c for c in found if not c.parting]
     # "我戒了咖啡": the need is stored, and the habit given up for it goes ("用户每天喝咖啡")
     found += [
         Candidate(

@@ -1,0 +1,88 @@
+"""A partner or a spouse parted from, said as a couple, by name or without a word for them.
+
+"I broke up with my boyfriend" withdrew the stored boyfriend, but "We broke up", "Anna and I
+split up", "I dumped Anna", "My girlfriend left me", "我们分手了", "我和小美分手了" kept the
+partner, "Tom and I split up" stored "User split up (with Tom)", a partner named another word
+("has a partner", then "…with my girlfriend") stayed, and a marriage ended ("We got
+divorced", "My husband left me", "我们离婚了", "我跟老公离婚了") kept the spouse, or stored
+nothing. Together again in the same message, nothing is parted from. Sentences are this
+project's own.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_quality_kinds import facts_after
+
+
+@pytest.mark.parametrize(
+    ("before", "parting"),
+    [
+        ("I have a girlfriend named Anna.", "We broke up last week."),
+        ("I have a girlfriend named Anna.", "We split up."),
+        ("I have a girlfriend named Anna.", "We've split up for good."),
+        ("I have a girlfriend named Anna.", "Anna and I broke up."),
+        ("I have a girlfriend named Anna.", "I broke up with Anna."),
+        ("I have a girlfriend named Anna.", "I dumped Anna last month."),
+        ("I have a girlfriend named Anna.", "Anna dumped me."),
+        ("I have a boyfriend.", "My boyfriend dumped me."),
+        ("I have a boyfriend.", "I left my boyfriend."),
+        ("I have a partner named Sam.", "I broke up with my girlfriend."),
+        ("I have a fiancé.", "We called off our engagement."),
+        ("我有个女朋友叫小美。", "我们分手了。"),
+        ("我有个女朋友叫小美。", "我和小美分手了。"),
+        ("我有个女朋友叫小美。", "我跟她分手了。"),
+        ("我有个男朋友。", "我们俩已经分手了。"),
+    ],
+)
+def test_a_partner_parted_from_goes(before: str, parting: str) -> None:
+    assert facts_after(before, parting) == []
+
+
+@pytest.mark.parametrize(
+    ("before", "ended", "status"),
+    [
+        ("I have a wife named Sara.", "We got divorced last year.", "User got divorced last year"),
+        ("I'm married to Tom.", "My husband and I got divorced.", "User got divorced"),
+        ("I'm married to Tom.", "Tom and I separated last year.", "User got separated last year"),
+        ("I'm married to Sara.", "My wife left me.", "User got separated"),
+        ("I'm married to Tom.", "I divorced my husband.", "User got divorced"),
+        ("I have a husband.", "I got divorced.", "User got divorced"),
+        ("我有老公。", "我们离婚了。", "用户离婚了"),
+        ("我有老公。", "我跟老公离婚了。", "用户离婚了"),
+    ],
+)
+def test_a_marriage_ended_is_said_and_the_spouse_goes(before: str, ended: str, status: str) -> None:
+    assert facts_after(before, ended) == [status]
+
+
+@pytest.mark.parametrize(
+    ("before", "later"),
+    [
+        # together again in the same message
+        ("I have a girlfriend named Anna.", "We broke up last year but got back together."),
+        ("I have a girlfriend named Anna.", "We broke up in May, but we're back together now."),
+        ("我有个女朋友叫小美。", "我们分手了，后来又复合了。"),
+        ("I'm married to Tom.", "We separated in May but reconciled."),
+        # someone else's parting, or a team's "we", or no parting at all
+        ("I have a girlfriend named Anna.", "My sister and her boyfriend broke up."),
+        ("I have a girlfriend named Anna.", "The band broke up."),
+        ("I have a girlfriend named Anna.", "We broke up the monolith last year."),
+        ("I have a girlfriend named Anna.", "We split the bill."),
+        ("I have a girlfriend named Anna.", "We split up into two teams."),
+        ("I have a girlfriend named Anna.", "I left my girlfriend a note."),
+        ("I have a girlfriend named Anna.", "We almost broke up last year."),
+        ("I have a girlfriend named Anna.", "We never broke up."),
+        ("I have a girlfriend named Anna.", "If we broke up, I'd be sad."),
+        ("I have a girlfriend named Anna.", "Did we break up?"),
+        ("I'm married to Tom.", "My parents got divorced."),
+        ("I'm married to Tom.", "We almost got divorced."),
+        ("我有个女朋友叫小美。", "我们差点分手了。"),
+        ("我有个女朋友叫小美。", "我朋友和她男朋友分手了。"),
+        ("我有个女朋友叫小美。", "我和小李分手了。"),
+        ("我有老公。", "我爸妈离婚了。"),
+    ],
+)
+def test_no_parting_of_the_users_keeps_the_partner(before: str, later: str) -> None:
+    assert facts_after(before, later) == facts_after(before)
