@@ -101,9 +101,11 @@ def test_the_apostrophes_are_replaced_one_character_for_one() -> None:
             "I`m allergic to shellfish; I`ve got two cats",
             ["User is allergic to shellfish", "User has two cats"],
         ),
-        # a code span is still dropped, beside an apostrophe typed as a backtick
+        # a code span is still read as code beside an apostrophe typed as a backtick (a name
+        # in it is the name: tests/test_offline_code_spans.py)
         ("I`m vegan. Use `pd.read_csv` for the file.", ["User is vegan"]),
-        ("I`m a nurse and I use `vim`", ["User is a nurse"]),
+        ("I`m a nurse and I use `vim`", ["User is a nurse", "User uses vim"]),
+        ("I`m a nurse and I run `vim -u NONE`", ["User is a nurse"]),
     ],
 )
 def test_two_backticks_for_apostrophes_are_no_code_span(said: str, stored: list[str]) -> None:

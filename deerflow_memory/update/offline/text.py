@@ -137,6 +137,20 @@ _I = re.IGNORECASE
 # (a code span opens at a backtick that is no apostrophe typed as one: "I`m allergic to peanuts
 # and I don`t eat pork" is no span from "`m" to "n`", read as "I'm … don't" further on)
 _CODE = re.compile(r"```.*?```|(?!(?<=[A-Za-z])`(?:t|s|m|d|re|ve|ll)\b)`[^`\n]*`", re.DOTALL)
+# A name said as code is the name ("I use `pandas` every day", "My editor is `neovim`"); any
+# other code (a command, an expression, a block) is a hole, and no fact is read across it (it
+# was cut out: "I always run `black .` before commits" stored "User always runs before commits").
+_CODE_NAME = re.compile(r"`(?P<name>(?=[^`]*[A-Za-z])[\w.+#@/:~-]{1,40})`")
+_HOLE = "\ue000"  # (a private-use character: no word, no mark, in no rule)
+
+
+def _code_said(code: re.Match[str]) -> str:
+    if code.group() == "``":  # (no code: the ends of a span typed with two, "``memory``")
+        return " "
+    name = _CODE_NAME.fullmatch(code.group())
+    return name["name"] if name is not None else f" {_HOLE} "
+
+
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』|‘[^’\n]*’")
 # (spaces before ">", no line break: "\s*" from each line start of a run of breaks was quadratic)
 _QUOTE_LINE = re.compile(r"^[^\S\n]*>.*$", re.MULTILINE)
@@ -1436,7 +1450,7 @@ def _prepare(text: str) -> str:
         text = _UNREAD_APOSTROPHE.sub("'", _UNREAD_IN_CJK.sub(_unread_in_cjk, text))
         text = text.replace("\ufffd", " ")
     # "\r", U+2028 and the other line separators end a line as "\n" does (not a space).
-    text = _CODE.sub(" ", LINE_BREAKS.sub("\n", text))
+    text = _CODE.sub(_code_said, LINE_BREAKS.sub("\n", text))
     text = _QUOTE_LINE.sub(" ", text)
     if _PRODUCT_LABEL.search(text):
         text = _LABEL_ALLERGENS.sub("Contains", text)
@@ -4176,6 +4190,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
         found = [c for c in found if not c.medication_stopped]
     if _TOGETHER_AGAIN.search(text):  # "We broke up, but we're back together": no parting
         found = [c for c in found if not c.parting]
+    if "`" in text:  # (what was read across code cut out)
+        found = [c for c in found if _HOLE not in c.content and _HOLE not in (c.retract or "")]
     # "我戒了咖啡": the need is stored, and the habit given up for it goes ("用户每天喝咖啡")
     found += [
         Candidate(
