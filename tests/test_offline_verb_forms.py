@@ -44,6 +44,16 @@ def test_an_irregular_past_tense_is_not_given_a_present_ending(said: str, fact: 
         ("I read Beloved last October.", "User read Beloved last October"),
         ("I set a personal best in the 90s.", "User set a personal best in the 90s"),
         ("I cut ties with my old band recently.", "User cut ties with their old band recently"),
+        # a stage of life gone by
+        ("I read Middlemarch in college.", "User read Middlemarch in college"),
+        ("I set up a chess club in high school.", "User set up a chess club in high school"),
+        ("I put on ten pounds during lockdown.", "User put on ten pounds during lockdown"),
+        ("I hurt my wrist in childhood.", "User hurt their wrist in childhood"),
+        ("I read Ulysses as an undergrad.", "User read Ulysses as an undergrad"),
+        (
+            "I hurt my back when I worked in a warehouse.",
+            "User hurt their back when they worked in a warehouse",
+        ),
     ],
 )
 def test_a_verb_whose_past_is_its_present_said_with_a_past_time_is_the_past(

@@ -1213,7 +1213,11 @@ _A_PAST_TIME = re.compile(
     r"the other day|the (?:year|month|week) before last|(?:years|months|weeks|a while|a (?:few|couple"
     r" of) (?:years|months|weeks)) back|in (?:the |my |our )?(?:'|19|20)?\d0'?s\b|in my (?:teens|"
     r"twenties|thirties|forties|fifties|sixties)|recently|earlier (?:today|this (?:week|month|year))|"
-    r"back (?:in|then|when)|in (?:19|20)\d\d\b|when I was|as a (?:kid|child|teen|teenager|student))",
+    r"back (?:in|then|when)|in (?:19|20)\d\d\b|when I (?:was|lived|worked|studied)|as an? (?:kid|child|teen|"
+    r"teenager|student|grad student|undergrad)|"
+    # (a stage of life gone by: "I read Dune in college", "I cut my hair this morning")
+    r"(?:in|during) (?:college|uni|university|high school|secondary school|middle school|grad school|"
+    r"my youth|childhood|lockdown|the pandemic)|this (?:morning|afternoon)(?! and every\b))",
     re.IGNORECASE,
 )
 # A time a habit started is no time gone by: "I hit the gym every day since last year".
