@@ -1642,13 +1642,19 @@ def match_instruction(clause: str, zh: bool) -> Candidate | None:
 _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (slot, re.compile(p, _I))
     for slot, p in (
+        # the user's own name, not one the user gives ("User has a son named Leo": telling
+        # a name withdrew the son)
         (
             "name",
-            r"\b(?:name is|named|likes to be called|prefers to be called|is called)\s+(?P<v>[^,.;]+)",
+            r"^(?:the )?user(?:'s (?:full |first |real |given )?name is| is (?:named|called)"
+            r"| (?:likes|prefers|wants|asks) to be called)\s+(?P<v>[^,.;]+)",
         ),
         # a second name others use goes beside the name: "my name is X but everyone calls me Y"
         ("nickname", r"\bgoes by\s+(?P<v>[^,.;]+)|^大家叫用户(?P<v2>[^，。；,]+)"),
-        ("name", r"(?:名字(?:是|叫)|名叫|希望被称呼为|^(?:该)?用户叫)(?P<v>[^，。；,]+)"),
+        (
+            "name",
+            r"^(?:该)?用户(?:的名字(?:是|叫)|名字(?:是|叫)|名叫|希望被称呼为|叫)(?P<v>[^，。；,]+)",
+        ),
         ("surname", r"^(?:该)?用户姓(?P<v>[\u4e00-\u9fff]{1,2})"),
         # the user's age, not someone's ("User's son is 12 years old" fills no slot)
         (
@@ -1731,10 +1737,27 @@ _NEGATIVE_TASTE = (
 )
 
 
+# A fact whose words before its slot's are someone else's ("User's mother lives in Ohio", "User
+# has a son who works at Google", "用户的妈妈住在上海", "用户有个女儿在北京工作"): that slot is
+# theirs, not the user's (telling where the user lives withdrew the mother's home).
+_SOMEONE_ELSES_EN = re.compile(
+    rf"^(?:the )?user's\b|\b(?:{KIN_EN_OWNED}|dogs?|cats?|pets?)(?:,)?\s+(?:who|whose|that|which)\b",
+    _I,
+)
+_SOMEONE_ELSES_ZH = re.compile(rf"^(?:该)?用户(?:的|有(?:个|一个|两个|三个)?)?(?:{KIN_ZH})")
+
+
+def _someone_elses(before: str) -> bool:
+    return bool(before) and bool(
+        _SOMEONE_ELSES_EN.search(before) or _SOMEONE_ELSES_ZH.match(before)
+    )
+
+
 def slot_of(content: str) -> tuple[str, str] | None:
-    """``(slot, normalised value)`` of a stored fact's text, when it fills a single-valued slot."""
+    """``(slot, normalised value)`` of a stored fact's text, when it fills a single-valued slot
+    of the user's (not of someone the fact names first: "User's mother lives in Ohio")."""
     for slot, pattern in _SLOT_PATTERNS:
-        if m := pattern.search(content):
+        if (m := pattern.search(content)) and not _someone_elses(content[: m.start()]):
             value = m.group("v") or m.groupdict().get("v2") or ""
             if value.strip():
                 return slot, normalise_value(value)
