@@ -73,6 +73,7 @@ from deerflow_memory.update.offline.retractions import (
     WITHDRAWAL_UNDONE,
     names_need,
     names_only,
+    names_parted,
     names_retracted,
     names_whole_thing,
     need_things,
@@ -1005,7 +1006,8 @@ def _retract(
 
     def names(said: str, what: str) -> bool:
         if (known := named_in.get((said, what))) is None:
-            known = named_in[said, what] = names_retracted(said, what)
+            named_as = names_parted if retraction.parting else names_retracted
+            known = named_in[said, what] = named_as(said, what)
         return known
 
     def withdrawn_by(what: str, content: str, slot: str | None, constraint: bool) -> bool:

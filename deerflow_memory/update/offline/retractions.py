@@ -63,6 +63,7 @@ __all__ = [
     "match_retraction",
     "names_need",
     "names_only",
+    "names_parted",
     "names_retracted",
     "no_target",
     "reaction_or_limit",
@@ -117,7 +118,11 @@ _EN_PARTINGS = (
     # "I broke up with my boyfriend", "My girlfriend and I split up", "I dumped Anna", "My
     # boyfriend left me": the partner goes, by any word for one (retract "partner" of a
     # parting that names no one: "We broke up", "We split up last week")
-    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:(?:broke|broken|split) up with|dumped|ditched) (?:(?:my )?(?P<v>{_PARTNER_EN}|{_SPOUSE_EN})|(?P<name>{_NAME_EN})){AGO_EN}$", _I),
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:(?:broke|broken|split) up with|dumped|ditched) (?:(?:my )?(?P<v>{_PARTNER_EN}|{_SPOUSE_EN})|(?-i:her|him)(?P<partner>)|(?P<name>{_NAME_EN})){AGO_EN}$", _I),
+    # "She dumped me", "He broke up with me" (not "She left me": anyone may have left), "We're
+    # no longer together"
+    re.compile(rf"^(?:she|he) (?:has )?{ADV_EN}(?:dumped|ditched|broke up with|broken up with|split up with) me(?P<partner>){AGO_EN}$", _I),
+    re.compile(rf"^we(?:'re| are) {ADV_EN}(?:no longer together|not together (?:anymore|any more))(?P<partner>)$", _I),
     re.compile(rf"^I(?:'ve| have)? {ADV_EN}left (?:my )?(?P<v>{_PARTNER_EN}){AGO_EN}$", _I),
     re.compile(rf"^(?:my (?P<v>{_PARTNER_EN})|(?P<name>{_NAME_EN})) and I (?:have )?(?:broke|broken|split) up{AGO_EN}$", _I),
     re.compile(rf"^(?:my (?P<v>{_PARTNER_EN})|(?P<name>{_NAME_EN})) (?:has )?{ADV_EN}(?:dumped|left|ditched|broke up with|broken up with|split up with) me{AGO_EN}$", _I),
@@ -127,6 +132,11 @@ _ZH_PARTINGS = (
     # "我跟男朋友分手了", "我和对象分了", "我和小美分手了", "我们分手了": the partner goes
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?:跟|和)(?:(?P<v>{_PARTNER_ZH})|(?P<name>{_NAME_ZH})|(?:他|她)(?P<partner>))分(?:手)?了$"),
     re.compile(rf"^我们(?:俩|两个)?{ADV_ZH}(?:已经|早就|刚)*分(?:手)?了(?P<partner>)$"),
+    # "我被甩了", "我被男朋友甩了", "她把我甩了"
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*被(?:他|她)?甩了(?P<partner>)$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*被(?:(?P<v>{_PARTNER_ZH})|(?P<name>{_NAME_ZH}))甩了$"),
+    re.compile(r"^(?:他|她)(?:已经|早就|刚)*把我甩了(?P<partner>)$"),
+    re.compile(rf"^(?:我?(?P<v>{_PARTNER_ZH})|(?P<name>{_NAME_ZH}))(?:已经|早就|刚)*把我甩了$"),
 )
 _PARTINGS = frozenset((*_EN_PARTINGS, *_ZH_PARTINGS))
 
@@ -495,13 +505,8 @@ _KINDS_EN = (
     "wedding weddings marry marries marrying married marriage",
     "course courses class classes lesson lessons",
     "use uses using used",
-    # (a partner or a spouse parted from: "We broke up" withdraws "has a girlfriend named Anna")
-    "partner partners boyfriend boyfriends girlfriend girlfriends fiance fiancee fiancé bf gf",
-    "spouse spouses wife wives husband husbands hubby wifey",
 )
-_KIND_OF_TERM = {  # (not the "e" that "fiancée" leaves)
-    t: kind for kind, words in enumerate(_KINDS_EN) for t in terms(words) if len(t) > 1
-}
+_KIND_OF_TERM = {t: kind for kind, words in enumerate(_KINDS_EN) for t in terms(words)}
 # Words of a retraction that name no kind of thing: "Paris trip plans" is the Paris trip.
 _GENERIC_TERMS = terms("plan plans planning planned idea ideas goal goals thing things stuff")
 # The same in Chinese, longest first (a value is cut at them): travel, moving house, a
@@ -513,8 +518,6 @@ _KINDS_ZH = tuple(
         "搬家|搬到|搬去|搬迁|搬回|迁居|移居|搬",
         "婚礼|结婚|婚",
         "培训班|课程|上课|培训|课",
-        "男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻",
-        "老公|老婆|丈夫|妻子|爱人|媳妇|配偶",
     )
 )
 _CUT_ZH = re.compile("|".join(p.pattern for p in _KINDS_ZH) + "|那次|这次|那个|这个|的")
@@ -559,6 +562,47 @@ def names_retracted(text: str, what: str) -> bool:
     have = _retraction_terms(text)
     kinds = {_KIND_OF_TERM[t] for t in have if t in _KIND_OF_TERM}
     return all(t in have or _KIND_OF_TERM.get(t, -1) in kinds for t in wanted)
+
+
+# A partner or a spouse parted from ("We broke up", "I got divorced", "I dumped my bf") is the
+# user's own, by any word for one: "has a girlfriend named Anna", "lives with their
+# boyfriend", "'s wife is a nurse", "有个女朋友", "和男朋友住在一起"; not one who is none or
+# no more ("is a partner at a law firm", "their business partner", "their ex-wife", "is
+# looking for a girlfriend", "研究对象", "在找对象", "前男友"). Only a parting names them so:
+# "I'm not a partner anymore" names no girlfriend.
+_PARTNER_WORDS = {
+    False: (_PARTNER_EN, _SPOUSE_EN),
+    True: (_PARTNER_ZH, _SPOUSE_ZH),
+}
+_OWN_ADJ_EN = (
+    r"(?:(?:new|current|lovely|wonderful|amazing|loving|supportive|sweet|beautiful|serious|"
+    r"live-in|long-distance|long distance|older|younger) )?"
+)
+_OWN_EN = r"(?:^'s|\b(?:their|(?:has|have|had|with|and) an?|(?:engaged|married) to (?:an?|their))) "
+_WANTING_EN = re.compile(
+    r"\b(?:look(?:s|ing)? for|wants?|wanted|hop(?:e|es|ing)|wish(?:es)?|find|finding|meet|"
+    r"meeting|seek(?:s|ing)?|dream(?:s|ing)? of|would like|'d like|single)\b",
+    _I,
+)
+_OWN_ZH = r"(?:^|的|有|和|跟|与|同|个|位)(?:新|现任|现在的)?"
+_WANTING_ZH = re.compile(r"找|想要|想有|希望有|盼|单身")
+
+
+def names_parted(text: str, what: str) -> bool:
+    """Whether a fact's ``text`` (after its subject) is about the partner or spouse a parting
+    withdraws: by any word of the kind of ``what`` when it is a word for one, and then only
+    as the user's own (not "a partner at a law firm", "their ex-wife", "在找对象"); else
+    (a name: "I dumped Anna") as :func:`names_retracted`."""
+    zh = CJK.search(what) is not None
+    for words in _PARTNER_WORDS[zh]:
+        if re.fullmatch(words, what, _I) is None:
+            continue
+        if zh:
+            own = re.search(f"{_OWN_ZH}(?:{words})", text)
+            return own is not None and _WANTING_ZH.search(text[: own.start() + 1]) is None
+        own = re.search(rf"{_OWN_EN}{_OWN_ADJ_EN}(?:{words})(?![\w-]| in crime)", text, _I)
+        return own is not None and _WANTING_EN.search(text[: own.start()]) is None
+    return names_retracted(text, what)
 
 
 # What a fact may say beside the retracted words and still be only about them ("follows a

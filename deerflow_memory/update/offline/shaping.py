@@ -202,6 +202,16 @@ _EN_PARTED = re.compile(
     _I,
 )
 _ZH_PARTED = re.compile(r"^(?:已经|早就|刚)*(?:分手|分了|离婚)")
+# (a marriage ends with a spouse or a partner, and maybe a when: not "My business partner and
+# I separated", "Tom and I got separated in the crowd")
+_EN_WED = re.compile(
+    r"wife|husband|spouse|hubby|wifey|partner|boyfriend|girlfriend|fianc[eé]e?|bf|gf", _I
+)
+_EN_WHEN = re.compile(
+    r"(?: (?:last \w+|this (?:year|month|week)|in (?:\d{4}|(?-i:[A-Z][a-z]+))|(?:\w+ ){1,2}ago"
+    r"|recently|yesterday|for good))*",
+    _I,
+)
 # Living together is said of the two ("我和父母住在一起", "我跟室友合租", "我跟姐姐在一起住",
 # "我和爸妈住一块"): kept as said, no "我住在一起".
 _ZH_TOGETHER = re.compile(
@@ -238,9 +248,12 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
     if m := _EN_WITH.match(sentence):
         if parted := _EN_PARTED.match(m["rest"]):
             whom = f"my {m['who']}" if m["who"] else m["name"]
-            if parted["how"]:
+            if not parted["how"]:
+                return f"I {parted['verb']} up with {whom}{parted['rest']}", ""
+            if (not m["who"] or _EN_WED.fullmatch(m["who"])) and _EN_WHEN.fullmatch(
+                parted["rest"].rstrip(".!")
+            ):
                 return f"I got {parted['how']} from {whom}{parted['rest']}", ""
-            return f"I {parted['verb']} up with {whom}{parted['rest']}", ""
         words = m["rest"].split(" ")
         if _EN_TOGETHER.search(" ".join(w for w in words if w.casefold() not in _BOTH)):
             return f"We {m['rest']}", ""  # said of the two: no fact of the user's alone

@@ -3750,11 +3750,20 @@ _NEED_BACK = re.compile(
     _I,
 )
 # Together again after a parting: "…but we got back together", "we made up", "we're giving it
-# another go", "我们又复合了", "后来和好了".
+# another go", "我们又复合了", "后来和好了". (Not a story made up, a mind made up, a bike put
+# back together, old friends reunited with, a parent remarried, "我和同事和好了".)
+_PARTNER_ANY = r"boyfriend|girlfriend|partner|fianc[eé]e?|bf|gf|wife|husband|spouse|hubby|wifey"
+_PARTNER_ANY_ZH = r"男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻|老公|老婆|丈夫|妻子|爱人|媳妇"
 _TOGETHER_AGAIN = re.compile(
-    r"\b(?:back together|got back with|getting back with|made up|reconciled|reunited|remarried|"
+    r"\b(?:(?:are|'re|were|was|is|got|get|getting|be|been|now|went|came) back together|"
+    r"got back with|getting back with|reconciled|"
+    rf"made up(?=\s*(?:$|[.,;:!?)]|with (?:each other|him|her|them|(?:my |our )?(?:{_PARTNER_ANY})"
+    r"|(?-i:[A-Z]))|(?:again|and|but|since|after|later|now|in the end|eventually)\b))|"
+    rf"reunited(?! with (?!each other|him\b|her\b|them\b|(?:my |our )?(?:{_PARTNER_ANY})\b"
+    r"|(?-i:[A-Z])))|(?:we|we've|we have|we got|and I|and I got) remarried|remarried each other|"
     r"gave it another (?:go|try|shot)|giving it another (?:go|try|shot)|called off the divorce)\b"
-    r"|复合|和好|又在一起|重新在一起|没离成|没分成",
+    rf"|复合|(?:后来|又|已经|终于|我们|我俩|咱们|咱俩|(?:跟|和)(?:他|她|{_PARTNER_ANY_ZH}))和好"
+    r"|又在一起|重新在一起|没离成|没分成",
     _I,
 )
 _ENDED_HERE = re.compile(
