@@ -148,7 +148,10 @@ def _code_said(code: re.Match[str]) -> str:
     if code.group() == "``":  # (no code: the ends of a span typed with two, "``memory``")
         return " "
     name = _CODE_NAME.fullmatch(code.group())
-    return name["name"] if name is not None else f" {_HOLE} "
+    if name is None:
+        return f" {_HOLE} "
+    # (two names typed back to back are two words: "`vim``emacs`" is no "vimemacs")
+    return name["name"] + " " if code.string.startswith("`", code.end()) else name["name"]
 
 
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」|『[^』\n]*』|‘[^’\n]*’")
@@ -1450,6 +1453,9 @@ def _prepare(text: str) -> str:
         text = _UNREAD_APOSTROPHE.sub("'", _UNREAD_IN_CJK.sub(_unread_in_cjk, text))
         text = text.replace("\ufffd", " ")
     # "\r", U+2028 and the other line separators end a line as "\n" does (not a space).
+    # (the mark of a hole typed by the user is no hole, nor kept: "I live in Oslo\ue000")
+    if _HOLE in text:
+        text = text.replace(_HOLE, " ")
     text = _CODE.sub(_code_said, LINE_BREAKS.sub("\n", text))
     text = _QUOTE_LINE.sub(" ", text)
     if _PRODUCT_LABEL.search(text):
