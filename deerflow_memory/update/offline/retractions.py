@@ -49,9 +49,13 @@ from deerflow_memory.update.offline.vocabulary import (
     KIN_ZH,
     MEDICATION_NAME_EN,
     NEED_THING_EN,
+    PARTNER_EN,
+    PARTNER_ZH,
     PERSON_ZH,
     PROF_ZH,
     SINCE_WHEN_EN,
+    SPOUSE_EN,
+    SPOUSE_ZH,
     TAKEN_BACK,
     TAKEN_BACK_ZH,
 )
@@ -82,10 +86,6 @@ _ANYMORE_EN = r"(?:anymore|any more|any longer|these days|now|after all)"  # ("�
 # Iceland); "the marathon plan" / "thing" / "diet" name no kind of their own: "marathon".
 _PLAN_EN = r"(?:(?P<head>trip|holiday|vacation|move|course|wedding|visit|journey)|plan|plans|idea|goal|diet|thing)"
 _EMPLOYER_SLOTS = ("employer", "workplace")
-_PARTNER_EN = r"boyfriend|girlfriend|partner|fianc[eé]e?|bf|gf"
-_PARTNER_ZH = r"男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻"
-_SPOUSE_EN = r"wife|husband|spouse|hubby|wifey"
-_SPOUSE_ZH = r"老公|老婆|丈夫|妻子|爱人|媳妇|配偶"
 # Someone parted from by name: "I broke up with Anna", "我和小美分手了" (a capital in English;
 # in Chinese a surname's name or "小…"/"阿…", never "他"/"她", who name no one: the partner)
 _NAME_EN = r"(?-i:[A-Z][a-z]+)"
@@ -118,25 +118,25 @@ _EN_PARTINGS = (
     # "I broke up with my boyfriend", "My girlfriend and I split up", "I dumped Anna", "My
     # boyfriend left me": the partner goes, by any word for one (retract "partner" of a
     # parting that names no one: "We broke up", "We split up last week")
-    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:(?:broke|broken|split) up with|dumped|ditched) (?:(?:my )?(?P<v>{_PARTNER_EN}|{_SPOUSE_EN})|(?-i:her|him)(?P<partner>)|(?P<name>{_NAME_EN})){AGO_EN}$", _I),
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:(?:broke|broken|split) up with|dumped|ditched) (?:(?:my )?(?P<v>{PARTNER_EN}|{SPOUSE_EN})|(?-i:her|him)(?P<partner>)|(?P<name>{_NAME_EN})){AGO_EN}$", _I),
     # "She dumped me", "He broke up with me" (not "She left me": anyone may have left), "We're
     # no longer together"
     re.compile(rf"^(?:she|he) (?:has )?{ADV_EN}(?:dumped|ditched|broke up with|broken up with|split up with) me(?P<partner>){AGO_EN}$", _I),
     re.compile(rf"^we(?:'re| are) {ADV_EN}(?:no longer together|not together (?:anymore|any more))(?P<partner>)$", _I),
-    re.compile(rf"^I(?:'ve| have)? {ADV_EN}left (?:my )?(?P<v>{_PARTNER_EN}){AGO_EN}$", _I),
-    re.compile(rf"^(?:my (?P<v>{_PARTNER_EN})|(?P<name>{_NAME_EN})) and I (?:have )?(?:broke|broken|split) up{AGO_EN}$", _I),
-    re.compile(rf"^(?:my (?P<v>{_PARTNER_EN})|(?P<name>{_NAME_EN})) (?:has )?{ADV_EN}(?:dumped|left|ditched|broke up with|broken up with|split up with) me{AGO_EN}$", _I),
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}left (?:my )?(?P<v>{PARTNER_EN}){AGO_EN}$", _I),
+    re.compile(rf"^(?:my (?P<v>{PARTNER_EN})|(?P<name>{_NAME_EN})) and I (?:have )?(?:broke|broken|split) up{AGO_EN}$", _I),
+    re.compile(rf"^(?:my (?P<v>{PARTNER_EN})|(?P<name>{_NAME_EN})) (?:has )?{ADV_EN}(?:dumped|left|ditched|broke up with|broken up with|split up with) me{AGO_EN}$", _I),
     re.compile(rf"^we(?:'ve| have)? {ADV_EN}(?:(?:broke|broken|split) up|split|called off (?:the|our) engagement)(?: for good)?(?P<partner>){AGO_EN}$", _I),
 )
 _ZH_PARTINGS = (
     # "我跟男朋友分手了", "我和对象分了", "我和小美分手了", "我们分手了": the partner goes
-    re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?:跟|和)(?:(?P<v>{_PARTNER_ZH})|(?P<name>{_NAME_ZH})|(?:他|她)(?P<partner>))分(?:手)?了$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?:跟|和)(?:(?P<v>{PARTNER_ZH})|(?P<name>{_NAME_ZH})|(?:他|她)(?P<partner>))分(?:手)?了$"),
     re.compile(rf"^我们(?:俩|两个)?{ADV_ZH}(?:已经|早就|刚)*分(?:手)?了(?P<partner>)$"),
     # "我被甩了", "我被男朋友甩了", "她把我甩了"
     re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*被(?:他|她)?甩了(?P<partner>)$"),
-    re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*被(?:(?P<v>{_PARTNER_ZH})|(?P<name>{_NAME_ZH}))甩了$"),
+    re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*被(?:(?P<v>{PARTNER_ZH})|(?P<name>{_NAME_ZH}))甩了$"),
     re.compile(r"^(?:他|她)(?:已经|早就|刚)*把我甩了(?P<partner>)$"),
-    re.compile(rf"^(?:我?(?P<v>{_PARTNER_ZH})|(?P<name>{_NAME_ZH}))(?:已经|早就|刚)*把我甩了$"),
+    re.compile(rf"^(?:我?(?P<v>{PARTNER_ZH})|(?P<name>{_NAME_ZH}))(?:已经|早就|刚)*把我甩了$"),
 )
 _PARTINGS = frozenset((*_EN_PARTINGS, *_ZH_PARTINGS))
 
@@ -246,8 +246,8 @@ _ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?:从(?!小|前|
 # A marriage ended: "I got divorced", "We separated last year", "My husband left me", "我们离婚
 # 了", "我跟老公离婚了". Said as the marital status ("User got divorced"), which supersedes the
 # one stored, and the spouse goes, by any word for one ("User has a wife named Sara").
-_EN_DIVORCED = re.compile(rf"^(?:I|we)(?:'ve| have)? {ADV_EN}(?:got|gotten) (?P<how>divorced|separated)(?: from (?:my )?(?:{_SPOUSE_EN}|{_NAME_EN}))?(?P<when>{AGO_EN})$|^(?:I(?:'ve| have)? {ADV_EN}(?:divorced|(?P<left>left|separated from)) (?:my )?(?:{_SPOUSE_EN})|my (?:{_SPOUSE_EN}) (?:has )?{ADV_EN}(?:(?P<left2>left)|divorced) me|we(?:'ve| have)? {ADV_EN}(?P<how2>divorced|separated))(?P<when2>{AGO_EN})$", _I)
-_ZH_DIVORCED = re.compile(rf"^我(?:们|们俩)?{ADV_ZH}(?:(?:跟|和)(?:{_SPOUSE_ZH}|{_NAME_ZH}|他|她))?离婚了$")
+_EN_DIVORCED = re.compile(rf"^(?:I|we)(?:'ve| have)? {ADV_EN}(?:got|gotten) (?P<how>divorced|separated)(?: from (?:my )?(?:{SPOUSE_EN}|{_NAME_EN}))?(?P<when>{AGO_EN})$|^(?:I(?:'ve| have)? {ADV_EN}(?:divorced|(?P<left>left|separated from)) (?:my )?(?:{SPOUSE_EN})|my (?:{SPOUSE_EN}) (?:has )?{ADV_EN}(?:(?P<left2>left)|divorced) me|we(?:'ve| have)? {ADV_EN}(?P<how2>divorced|separated))(?P<when2>{AGO_EN})$", _I)
+_ZH_DIVORCED = re.compile(rf"^我(?:们|们俩)?{ADV_ZH}(?:(?:跟|和)(?:{SPOUSE_ZH}|{_NAME_ZH}|他|她))?离婚了$")
 _ZH_JOB_FOUND = re.compile(rf"^我{ADV_ZH}(?:已经|终于|刚|总算)*找到(?:了)?(?:新|一份|份)?(?:新)?工作了?$")
 # Graduated: "I graduated last year", "我研究生毕业了" (the user is a student no more; the
 # statement stays, and a fact of being a student goes)
@@ -571,8 +571,8 @@ def names_retracted(text: str, what: str) -> bool:
 # looking for a girlfriend", "研究对象", "在找对象", "前男友"). Only a parting names them so:
 # "I'm not a partner anymore" names no girlfriend.
 _PARTNER_WORDS = {
-    False: (_PARTNER_EN, _SPOUSE_EN),
-    True: (_PARTNER_ZH, _SPOUSE_ZH),
+    False: (PARTNER_EN, SPOUSE_EN),
+    True: (PARTNER_ZH, SPOUSE_ZH),
 }
 _OWN_ADJ_EN = (
     r"(?:(?:new|current|lovely|wonderful|amazing|loving|supportive|sweet|beautiful|serious|"

@@ -117,8 +117,12 @@ from deerflow_memory.update.offline.vocabulary import (
     MEDICATION_NAME_EN,
     NEED_FIELD_BEFORE_EN,
     NEED_THING_EN,
+    PARTNER_EN,
+    PARTNER_ZH,
     PERSON_ZH,
     SINCE_WHEN_EN,
+    SPOUSE_EN,
+    SPOUSE_ZH,
     SUPPLEMENT_EN,
     SYMPTOM_EN,
     SYMPTOM_ZH,
@@ -3758,8 +3762,8 @@ _NEED_BACK = re.compile(
 # Together again after a parting: "…but we got back together", "we made up", "we're giving it
 # another go", "我们又复合了", "后来和好了". (Not a story made up, a mind made up, a bike put
 # back together, old friends reunited with, a parent remarried, "我和同事和好了".)
-_PARTNER_ANY = r"boyfriend|girlfriend|partner|fianc[eé]e?|bf|gf|wife|husband|spouse|hubby|wifey"
-_PARTNER_ANY_ZH = r"男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻|老公|老婆|丈夫|妻子|爱人|媳妇"
+_PARTNER_ANY = f"{PARTNER_EN}|{SPOUSE_EN}"
+_PARTNER_ANY_ZH = f"{PARTNER_ZH}|{SPOUSE_ZH}"
 _TOGETHER_AGAIN = re.compile(
     r"\b(?:(?:are|'re|were|was|is|got|get|getting|be|been|now|went|came) back together|"
     r"got back with|getting back with|reconciled|"

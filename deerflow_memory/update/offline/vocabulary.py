@@ -16,6 +16,12 @@ import re
 from deerflow_memory.capture.kin import KIN_ZH as KIN_ZH  # re-exported; the gate reads it too
 
 ME_ZH = rf"我(?!的?(?:{KIN_ZH}))"  # the user, not "我妈", "我的儿子"
+# A partner and a spouse, each word for one (a parting withdraws either, whatever word the
+# fact said it with: offline.retractions)
+PARTNER_EN = r"boyfriend|girlfriend|partner|fianc[eé]e?|bf|gf"
+SPOUSE_EN = r"wife|husband|spouse|hubby|wifey"
+PARTNER_ZH = r"男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻"
+SPOUSE_ZH = r"老公|老婆|丈夫|妻子|爱人|媳妇|配偶"
 
 PROF_EN = (
     r"engineer|developer|programmer|coder|designer|teacher|professor|lecturer|doctor|physician|"
