@@ -51,6 +51,11 @@ def test_a_partner_parted_from_goes(before: str, parting: str) -> None:
         ("I have a husband.", "I got divorced.", "User got divorced"),
         ("我有老公。", "我们离婚了。", "用户离婚了"),
         ("我有老公。", "我跟老公离婚了。", "用户离婚了"),
+        # said as a state, or in Chinese as living apart
+        ("I'm married to Tom.", "We're divorced now.", "User is divorced"),
+        ("I have a wife.", "We are separated.", "User is separated"),
+        ("我有老公。", "我们分居了。", "用户和配偶分居了"),
+        ("我有老公。", "我和老公分开了。", "用户和配偶分居了"),
     ],
 )
 def test_a_marriage_ended_is_said_and_the_spouse_goes(before: str, ended: str, status: str) -> None:
@@ -82,7 +87,21 @@ def test_a_marriage_ended_is_said_and_the_spouse_goes(before: str, ended: str, s
         ("我有个女朋友叫小美。", "我朋友和她男朋友分手了。"),
         ("我有个女朋友叫小美。", "我和小李分手了。"),
         ("我有老公。", "我爸妈离婚了。"),
+        ("I'm married to Tom.", "We're separated by three time zones."),
+        ("我有老公。", "我和老公分开住。"),
     ],
 )
 def test_no_parting_of_the_users_keeps_the_partner(before: str, later: str) -> None:
     assert facts_after(before, later) == facts_after(before)
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "I got separated from my group on the hike.",
+        "I got separated from the tour in Rome.",
+        "I got divorced from reality a long time ago.",
+    ],
+)
+def test_separated_from_no_spouse_is_no_marital_status(later: str) -> None:
+    assert "User is married to Tom" in facts_after("I'm married to Tom.", later)

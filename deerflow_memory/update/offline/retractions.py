@@ -246,8 +246,8 @@ _ZH_JOB_LOST = re.compile(rf"^我{ADV_ZH}(?:已经|早就|刚)*(?:从(?!小|前|
 # A marriage ended: "I got divorced", "We separated last year", "My husband left me", "我们离婚
 # 了", "我跟老公离婚了". Said as the marital status ("User got divorced"), which supersedes the
 # one stored, and the spouse goes, by any word for one ("User has a wife named Sara").
-_EN_DIVORCED = re.compile(rf"^(?:I|we)(?:'ve| have)? {ADV_EN}(?:got|gotten) (?P<how>divorced|separated)(?: from (?:my )?(?:{SPOUSE_EN}|{_NAME_EN}))?(?P<when>{AGO_EN})$|^(?:I(?:'ve| have)? {ADV_EN}(?:divorced|(?P<left>left|separated from)) (?:my )?(?:{SPOUSE_EN})|my (?:{SPOUSE_EN}) (?:has )?{ADV_EN}(?:(?P<left2>left)|divorced) me|we(?:'ve| have)? {ADV_EN}(?P<how2>divorced|separated))(?P<when2>{AGO_EN})$", _I)
-_ZH_DIVORCED = re.compile(rf"^我(?:们|们俩)?{ADV_ZH}(?:(?:跟|和)(?:{SPOUSE_ZH}|{_NAME_ZH}|他|她))?离婚了$")
+_EN_DIVORCED = re.compile(rf"^(?:I|we)(?:'ve| have)? {ADV_EN}(?:got|gotten) (?P<how>divorced|separated)(?: from (?:my )?(?:{SPOUSE_EN}|{_NAME_EN}))?(?P<when>{AGO_EN})$|^(?:I(?:'ve| have)? {ADV_EN}(?:divorced|(?P<left>left|separated from)) (?:my )?(?:{SPOUSE_EN})|my (?:{SPOUSE_EN}) (?:has )?{ADV_EN}(?:(?P<left2>left)|divorced) me|we(?:'ve| have)? {ADV_EN}(?P<how2>divorced|separated))(?P<when2>{AGO_EN})$|^we(?:'re| are) {ADV_EN}(?P<now>divorced|separated)(?: now)?$", _I)
+_ZH_DIVORCED = re.compile(rf"^我(?:们|们俩)?{ADV_ZH}(?:(?:跟|和)(?:{SPOUSE_ZH}|{_NAME_ZH}|他|她))?(?P<how>离婚|分居)了$|^我{ADV_ZH}(?:跟|和)(?:{SPOUSE_ZH})分开了$")
 _ZH_JOB_FOUND = re.compile(rf"^我{ADV_ZH}(?:已经|终于|刚|总算)*找到(?:了)?(?:新|一份|份)?(?:新)?工作了?$")
 # Graduated: "I graduated last year", "我研究生毕业了" (the user is a student no more; the
 # statement stays, and a fact of being a student goes)
@@ -686,7 +686,13 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
         return Candidate(content, C.CONTEXT, 0.9, retract=student, retract_whole=True)
     if (ended := (_ZH_DIVORCED if zh else _EN_DIVORCED).match(clause)) is not None:
         if zh:
-            status = match_clause("我离婚了", True)
+            status = (
+                match_clause("我离婚了", True)
+                if ended["how"] == "离婚"
+                else Candidate("用户和配偶分居了", C.CONTEXT, 0.9, "marital", "分居")
+            )
+        elif ended["now"]:  # "We're divorced now": as "I'm divorced" is
+            status = match_clause(f"I'm {ended['now']}", False)
         else:
             apart = ended["left"] or ended["left2"] or ended["how"] or ended["how2"] or ""
             how = "divorced" if apart.casefold() in ("", "divorced") else "separated"

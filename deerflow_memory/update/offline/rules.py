@@ -66,9 +66,11 @@ from deerflow_memory.update.offline.vocabulary import (
     NUISANCES_EN,
     NUM_EN,
     NUTRIENT_ZH,
+    PARTNER_EN,
     PROF_EN,
     PROF_ZH,
     SINCE_WHEN_EN,
+    SPOUSE_EN,
     STATE_EN,
     SYMPTOM_EN,
     SYMPTOM_ZH,
@@ -909,7 +911,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(rf"^I have (?P<v>{NUM_EN} (?:(?:young|little|small|grown|grown-up|teenage|adult|baby|twin|new|lovely|beautiful|adopted|older|younger|big|elder)\s+)*(?:kids?|children|child|sons?|daughters?|boys?|girls?|babies|baby|grandchildren|grandkids|twins|toddlers?|teenagers?|wife|husband|partner|spouse|fianc[ée]e?|girlfriend|boyfriend|brothers?|sisters?|siblings?|dogs?|cats?|puppy|puppies|kittens?|pets?|parrot|rabbit|hamster)\b.*)$", C.CONTEXT, 0.9),
     _r(r"^I'm (?:(?:happily|recently|newly|now|currently|officially) )?(?P<v>married|divorced|single|engaged|widowed|separated)(?: (?:to|with) .+?)?(?: now| again| these days)?$", C.CONTEXT, 0.9, "marital"),
     # "I got married last month", "We got engaged": the new status takes the old one's place
-    _r(rf"^I (?:just |finally |recently )?(?:got|have got|'ve got|have gotten) (?P<v>married|divorced|engaged|separated)(?: (?:to|from) [\w' -]{{1,40}})?{AGO_EN}$", C.CONTEXT, 0.9, "marital"),
+    _r(rf"^I (?:just |finally |recently )?(?:got|have got|'ve got|have gotten) (?P<v>married|divorced|engaged|separated)(?:(?<=married|engaged) to [\w' -]{{1,40}}|(?:(?<=divorced)|(?<=separated)) from (?:(?:my|their) (?:ex-?)?(?:{SPOUSE_EN}|{PARTNER_EN})|(?-i:[A-Z][\w'-]*(?: [A-Z][\w'-]*){{0,2}})))?{AGO_EN}$", C.CONTEXT, 0.9, "marital"),
     _r(r"^I'm (?:a |an )?(?:proud |single |new |first-time |working |full-time |busy )*(?P<v>mom|mum|mother|dad|father|parent|grandmother|grandfather|grandma|grandpa)(?: of .+)?$", C.CONTEXT, 0.9),
     # ("20 weeks pregnant", "pregnant with twins", "breastfeeding": what to eat and take follows)
     _r(r"^I'm (?:(?:currently|now|still|also) )?(?:(?:about |almost |nearly |over )?(?:\d{1,2}|a few|a couple of|[a-z]+) (?:weeks?|months?) )?"
@@ -1673,7 +1675,7 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "marital",
             r"\bis (?:(?:happily|recently|newly|now|currently|officially) )?(?P<v>married|divorced|single|engaged|widowed|separated)\b",
         ),
-        ("marital", r"(?P<v>已婚|未婚|单身|结婚|离婚|订婚)"),
+        ("marital", r"(?P<v>已婚|未婚|单身|结婚|离婚|订婚|分居)"),
         (
             "location",
             r"\b(?:lives|living|based|resides|residing|located|settled|moved|relocated)\s+(?:in|out of|to)\s+(?P<v>[^,.;]+)",

@@ -201,7 +201,7 @@ _EN_PARTED = re.compile(
     r"(?P<rest>.*)$",
     _I,
 )
-_ZH_PARTED = re.compile(r"^(?:已经|早就|刚)*(?:分手|分了|离婚)")
+_ZH_PARTED = re.compile(r"^(?:已经|早就|刚)*(?:分手|分了|离婚|分居|分开了)")
 # (a marriage ends with a spouse or a partner, and maybe a when: not "My business partner and
 # I separated", "Tom and I got separated in the crowd")
 _EN_WED = re.compile(f"{SPOUSE_EN}|{PARTNER_EN}", _I)
