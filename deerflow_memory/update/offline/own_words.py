@@ -202,6 +202,7 @@ _EN_PASSING = re.compile(
     _I,
 )
 _TWO_EN_WORDS = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
+_LATIN_OBJECT = re.compile(r"(?:用|写|学|玩|练|喜欢|爱)\s*[A-Za-z]")
 _ZH_PASSING = re.compile(
     r"^我(?:今天|现在|真的|真|好|很|太|超|特别|有点|有些|快|都)*(?:累|困|饿|渴|烦|无聊|开心|高兴|难过|伤心|郁闷|紧张|激动|生气|着急|崩溃|懵|晕|忙|闲)(?:了|啊|呀|死了|坏了|极了)?$"
     r"|烦死|累死|困死|饿死|气死|笑死|崩溃了|无语|哈哈|呜呜|[😂🤣😅😭🙄😩😤]"
@@ -387,7 +388,9 @@ def own_words(clause: str, zh: bool) -> Candidate | None:
     if _never(text):
         return None
     if zh:
-        chars = len(CJK.findall(text))
+        # (a name in Latin letters that is used, written, learnt or played counts as three
+        # characters: "我用Mac", "我一直用iPhone", "主要写Java")
+        chars = len(CJK.findall(text)) + 3 * len(_LATIN_OBJECT.findall(text))
         if not _MIN_ZH_CHARS <= chars <= _MAX_ZH_CHARS or _ZH_PASSING.search(text):
             return None
         if _TWO_EN_WORDS.search(text):  # "我30岁 and just started 健身": half English, garbled
@@ -503,6 +506,10 @@ def said_of_user(clause: str, zh: bool) -> Candidate | None:
 
 # A Chinese clause without a subject is the user's unless it starts like a request, a
 # question or a remark about something else ("帮我…", "这个…", "天气…"), or talks to "你".
+_ZH_NOW_WHERE = re.compile(
+    r"^(?:现在|目前|如今)(?=住在|搬到|在读|读研|读博|上大学|读大学|"
+    r"在[^，,。？！?]{1,12}?(?:读书|念书|读研|读博|读大学|上大学|上学|上班|工作|实习|生活|定居|教书))"
+)
 _ZH_NOT_THE_USER = re.compile(
     r"^(?:这|那|它|他|她|大家|别人|有人|人家|用户|天气|今天|明天|昨天|现在|最近|刚才|什么|怎么|为什么|"
     r"哪|谁|多少|几|是否|帮|给|请|推荐|告诉|写|翻译|解释|介绍|查|找|算|列|总结|分析|设计|生成|"
@@ -555,7 +562,11 @@ def implied_own_words(clause: str) -> Candidate | None:
     to "你"; then the guards of :func:`own_words` apply.
     """
     text = clause.strip()
-    if not text or text.startswith("我") or _ZH_NOT_THE_USER.search(text):
+    # ("…，现在在北京读研", "…，目前住在杭州": where the user is now, said after their past;
+    # "现在" otherwise opens a remark on the moment: "现在几点", "现在在下雨")
+    now = _ZH_NOW_WHERE.match(text)
+    rest = text[now.end() :] if now is not None else text
+    if not text or text.startswith("我") or _ZH_NOT_THE_USER.search(rest):
         return None
     if _ZH_DETAIL_OF_BEFORE.match(text):
         return None

@@ -1163,7 +1163,9 @@ _ZH_CONJ = re.compile(
     r"^(?:而且|并且|但是|可是|但(?!愿)|同时|另外|不过(?!敏)|然后|也|还(?!有[，,])|其实(?:是(?=对|我))?|而(?=我))+"
 )
 _ZH_HOW_LONG = re.compile(
-    r"(?:已经|都|快)?[\d一二三四五六七八九十两几多半]+(?:年|个月|天|周|星期)(?:多)?了?"
+    # (with the verb of what was said before: "我在自学吉他，刚学了三个月", "…，已经练了两年了")
+    r"(?:已经|都|快|刚|才|刚刚)?(?:[学练做干用玩跑住写弹教读开养吃戒]了(?:有)?)?"
+    r"[\d一二三四五六七八九十两几多半]+(?:年|个月|天|周|星期)(?:多)?了?"
 )
 # A time frame said alone before its comma ("Going forward, please use metric units",
 # "从现在开始，回答简短一点"): the order after it is joined to it, for good.
