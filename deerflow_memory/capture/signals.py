@@ -60,6 +60,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from deerflow_memory.arguments import expect_items
 from deerflow_memory.capture.messages import check_messages, message_text, turn_kind
 from deerflow_memory.capture.patterns import FLAGS, GateScan, PatternSet
+from deerflow_memory.capture.premise import premise_denied
 from deerflow_memory.capture.restated import restated_correction
 from deerflow_memory.capture.slots import slot_correction
 from deerflow_memory.errors import ConfigError
@@ -497,8 +498,11 @@ class SignalDetector:
         # "A: Your train is at 9:40. — U: 9:14, actually": a bare value put right; "A: The
         # tower is in Lyon. — U: It's in Paris.": a statement said again, another complement.
         # (both read short turns only)
+        # "A: Plug in the blue cable. — U: There's no blue cable.": a premise denied.
         return pieces == 1 and (
-            slot_correction(original, reply) or restated_correction(original, reply)
+            slot_correction(original, reply)
+            or restated_correction(original, reply)
+            or (premise_denied(original, reply) and _states(reply))
         )
 
     def _reinforces(self, text: str, low: str, reply: str, opened: _Opened) -> bool:
