@@ -32,6 +32,9 @@ from tests.test_signal_kinds import verdict
         ("The largest city in Canada is Vancouver.", "It's Toronto."),
         ("Your cleaning is with Dr. Okafor on Monday.", "It's with Dr. Mensah."),
         ("The backup is stored on the D drive.", "No, it's stored on the E drive."),
+        # a "though" at its end softens it, and it still puts the reply right
+        ("Rust strings are immutable by default.", "They're mutable though."),
+        ("The Colosseum is in Naples.", "It's in Rome though."),
         ("这座桥在城东。", "它在城西。"),
         ("他是德国人。", "他是奥地利人。"),
         ("字符串是可变的。", "字符串是不可变的。"),
@@ -88,6 +91,9 @@ def test_a_statement_said_again_with_another_complement_corrects(assistant: str,
         ("他是医生。", "她是护士。"),
         ("他现在在开会。", "他在出差。"),
         ("这本书是鲁迅写的。", "这本书是绝版的。"),
+        # a "though" at the end of a remark of another shape
+        ("The hotel is expensive.", "It's cheap though."),
+        ("The museum opens at 9.", "It opens at 9 on weekdays though."),
     ],
 )
 def test_a_remark_of_another_shape_or_words_only_added_correct_nothing(

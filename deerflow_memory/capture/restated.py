@@ -12,8 +12,8 @@ bare values).
 
 - the user's turn is one short statement (at most 80 characters, 24 with Chinese; at most
   10 English words), no question, no hedge or addition ("maybe", "I think", "too",
-  "also", "though", "吧", "吗", "也"), no denial ("isn't", "他不是"), and not about the user
-  ("I", "my", "我");
+  "also", "吧", "吗", "也"; a "though" only at its end: "They're mutable though"), no denial
+  ("isn't", "他不是"), and not about the user ("I", "my", "我");
 - English: its verb (its second to fourth word) is a word of a statement of the reply
   (the reply's first 800 characters, its sentences that are no question), with the same
   subject before it (the same last word, or a pronoun: it, they, he, she, this, that; an
@@ -66,7 +66,7 @@ _SENTENCES = re.compile(
 )
 _CONTRACTED = re.compile(r"\b(it|he|she|that|this|there)['’]s\b|\b(they|we|you)['’]re\b", re.I)
 _OPENING = re.compile(r"^(?:(?:no+|nope|actually|well|um+|erm+|uh+|oh|hmm+)[,.!]*\s+)+", re.I)
-_CLOSING = re.compile(r"[,\s]+(?:actually|in fact|mate|lol)\s*[.!]*\s*$", re.I)
+_CLOSING = re.compile(r"[,\s]+(?:actually|in fact|mate|lol|though)\s*[.!]*\s*$", re.I)
 _WORDS = re.compile(r"\$?\d+(?:[,.:]\d+)*%?|[a-z]+(?:['’-][a-z]+)*", re.I)
 _NUMBER = re.compile(r"\$?\d")
 # A hedge, an addition, a negation, the user themselves, a join of two clauses: no restatement.
