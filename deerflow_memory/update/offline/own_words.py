@@ -155,6 +155,17 @@ _EN_PASSING = re.compile(
     r"foot|steps?|stops?|way)\s+"
     # (and on what: "I'm a day late on rent", "I'm a week behind with work")
     r"(?:(?:late|early|away|behind|ahead|out|off)(?:\s+(?:on|with|for)\s.*)?|from\b.*)$"
+    # what the user is doing this minute: "I'm looking at the menu", "I'm sitting in a cafe",
+    # "I'm waiting for the bus" (not "sitting on the board": a role), leaving the chat ("I need
+    # to go now"), a meal eaten ("I had pasta for dinner"; "I have oatmeal for breakfast" goes on)
+    r"|^I(?:'m| am)\s+(?:(?:just|still|currently|now|already)\s+)*(?:looking at|sitting (?:in|at|on)"
+    r"(?! (?:the|a|an) (?:\w+ )?(?:board|committee|council|panel|jury)\b)|standing (?:in|at|on)|"
+    r"lying (?:in|on)|waiting (?:for|on) (?:the|a|my|our) (?:bus|train|tram|taxi|cab|uber|ride|"
+    r"flight|plane|food|order|pizza|delivery|kettle|coffee|call|reply|table|elevator|lift)\b)"
+    r"|^I\s+(?:really\s+|just\s+)?(?:need|have|got|gotta)\s+(?:to\s+)?(?:go|run|leave|head out|sign off|"
+    r"log off|get going)(?:\s+now)?\s*$"
+    r"|^I\s+(?:just\s+)?(?:had|ate)\s+(?:\S+\s+){1,5}?for (?:breakfast|lunch|dinner|supper|brunch)"
+    r"(?:\s+(?:today|tonight|yesterday|last night|earlier))?\s*$"
     # where the user is right now: "I'm at the airport", "I'm on the train"
     r"|^I(?:'m| am)\s+(?:(?:currently|just|still|now|already)\s+)*(?:at (?:the )?(?:airport|station|gym|office|"
     r"doctor'?s?|dentist'?s?|store|shop|mall|hospital|library|park|beach|bus stop|supermarket|bank|caf[eé]|"
