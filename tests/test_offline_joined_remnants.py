@@ -17,7 +17,6 @@ Sentences are this project's own.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -27,17 +26,21 @@ from deerflow_memory.inject.constraints import is_constraint
 from deerflow_memory.models import Fact, MemoryDocument
 from deerflow_memory.update.extraction import ExtractionRequest
 from deerflow_memory.update.offline.extractor import OfflineExtractor
+from tests.test_bad_input_helper360 import finishes
 from tests.test_offline_context import _said_in_turns
 from tests.test_quality_kinds import facts_after, facts_of_one_update
 
 
 def test_a_run_of_laughter_after_a_withdrawal_is_read_in_linear_time(tmp_path: Path) -> None:
-    laugh = "哈" * 40  # (40: 40 s before)
-    started = time.perf_counter()
+    laugh = "哈" * 40  # (40: 40 s before; the child process below is given a minute for 400)
     assert facts_of_one_update("I'm not vegan anymore.", f"{laugh}，好吧") == []
     said = ("I take warfarin.", "I stopped taking warfarin.", f"{laugh}，我在北京工作。")
     assert _said_in_turns(tmp_path, *said) == ["用户在北京工作"]
-    assert time.perf_counter() - started < 5
+    code = (
+        "from tests.test_quality_kinds import facts_of_one_update\n"
+        "print(facts_of_one_update(\"I'm not vegan anymore.\", '哈' * 400 + '，好吧'))"
+    )
+    assert finishes(code) == "[]"
 
 
 @pytest.mark.parametrize(
