@@ -1641,6 +1641,7 @@ def match_instruction(clause: str, zh: bool) -> Candidate | None:
 
 # --- recognising slots in stored facts (any wording, either language) ---------------------
 
+_OWN_NOW = r"(?:(?:current|present|new|main|primary|usual|permanent|actual) )?"
 _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (slot, re.compile(p, _I))
     for slot, p in (
@@ -1680,19 +1681,41 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "location",
             r"\b(?:lives|living|based|resides|residing|located|settled|moved|relocated)\s+(?:in|out of|to)\s+(?P<v>[^,.;]+)",
         ),
+        # the user's home said by the memory model of the home or of the household ("User's
+        # home is in Leeds", "User and their wife live in Leeds", "User lives with their wife
+        # in Leeds")
         (
             "location",
-            r"(?:住在|居住在|生活在|定居在|定居于|坐标|家在|搬到了?|常驻)(?P<v>[^，。；,]+)",
+            rf"^(?:the )?user's {_OWN_NOW}(?:(?:home|residence|home base|base) is (?:now |currently )?"
+            r"(?:located |based )?in |(?:city|town|location|city of residence) is (?:now |currently )?"
+            r"(?:in )?)(?P<v>[^,.;]+)"
+            rf"|^(?:the )?user and (?:their |his |her )?(?:{KIN_EN_OWNED}|roommates?|flatmates?"
+            r"|housemates?)(?: \(?(?-i:[A-Z])[\w'-]*\)?)? (?:currently |now |still )?live in "
+            r"(?P<v2>[^,.;]+)"
+            rf"|\blives with (?:their |his |her |a |an |two |three )?(?:[\w-]+ )?(?:{KIN_EN_OWNED}"
+            r"|roommates?|flatmates?|housemates?)(?: \(?(?-i:[A-Z])[\w'-]*\)?)? in (?P<v3>[^,.;]+)",
+        ),
+        (
+            "location",
+            # (not "老家在", where the user is from)
+            r"(?:住在|居住在|生活在|定居在|定居于|坐标|(?<!老)家在|搬到了?|常驻)(?P<v>[^，。；,]+)",
         ),
         (
             "origin",
-            r"\b(?:is (?:originally )?from|grew up in|was raised in|comes from)\s+(?P<v>[^,.;]+)",
+            r"\b(?:is (?:originally )?from|grew up in|was raised in|comes from)\s+(?P<v>[^,.;]+)"
+            r"|^(?:the )?user's (?:home ?town|place of birth|birthplace) is (?P<v2>[^,.;]+)",
         ),
         (
             "origin",
             r"(?:来自|老家(?:是|在)|出生(?:在|于))(?P<v>[^，。；,]+)|是(?P<v2>[\u4e00-\u9fff]{2,6}?)人$",
         ),
         ("employer", r"\b(?:works|is (?:currently |now )?working) (?:at|for)\s+(?P<v>[^,.;]+)"),
+        ("employer", rf"^(?:the )?user's {_OWN_NOW}employer is (?P<v>[^,.;]+)"),
+        (
+            "job",
+            rf"^(?:the )?user's {_OWN_NOW}(?:job title|occupation|profession) is "
+            r"(?:an? |the )?(?P<v>[^,.;]+)",
+        ),
         (
             "employer",
             rf"\b(?:works|is (?:currently |now )?working) in (?P<v>(?:an? |{_THE_NAMED_PLACE}){WORKPLACE_EN})(?= (?:now|these days|currently|in|near|on|as|part-time|full-time)\b|[,.;]|$)",
@@ -1749,18 +1772,60 @@ _SOMEONE_ELSES_EN = re.compile(
 _SOMEONE_ELSES_ZH = re.compile(rf"^(?:该)?用户(?:的|有(?:个|一个|两个|三个)?)?(?:{KIN_ZH})")
 
 
-def _someone_elses(before: str) -> bool:
-    return bool(before) and bool(
-        _SOMEONE_ELSES_EN.search(before) or _SOMEONE_ELSES_ZH.match(before)
+# ...but the user's own home, job or status ("User's marital status is married", "User's home
+# is in Leeds") and the user as a parent ("User is a father who works at Google") are the user's.
+_USERS_OWN_EN = re.compile(
+    r"^(?:the )?user's (?:(?:current|present|new|main|primary|usual|permanent|actual|official"
+    r"|full-time|day) )*(?:home|residence|address|location|city|town|base|job|occupation"
+    r"|profession|role|position|title|career|line of work|employer|workplace|marital status"
+    r"|relationship status|status|age|name)\b",
+    _I,
+)
+_USER_IS_KIN = re.compile(
+    rf"^(?:the )?user is (?:an? |the )?(?:[\w-]+ ){{0,3}}?(?:{KIN_EN_OWNED})\b", _I
+)
+# Someone else named before the slot's words, without "who": "User has a son, Leo, who lives in
+# Ohio", "User has a brother named Tom who…", "User has a sister living in Ohio", "User is dating
+# Anna, who lives in Paris".
+_SOMEONE_NAMED_EN = re.compile(
+    rf"\b(?:{KIN_EN_OWNED}|dogs?|cats?|pets?),? (?:(?:named|called) )?(?-i:[A-Z])[\w'-]*,?\s+"
+    r"(?:who|whose|that|which)\b"
+    r"|\b(?:dating|seeing|engaged to|married to|in love with)\s+(?-i:[A-Z])[\w'-]*"
+    r"(?: (?-i:[A-Z])[\w'-]*)?,?\s+(?:who|whose|that)\b",
+    _I,
+)
+_KIN_LAST_EN = re.compile(
+    rf"\b(?:{KIN_EN_OWNED}|dogs?|cats?|pets?)(?:,? (?:(?:named|called) )?(?-i:[A-Z])[\w'-]*)?,?\s*$",
+    _I,
+)
+_PARTICIPLE = re.compile(r"(?:living|residing|based|located|settled|working)\b", _I)
+
+
+def _someone_elses(before: str, slot_words: str = "") -> bool:
+    if not before:
+        return False
+    if _SOMEONE_ELSES_ZH.match(before):
+        return True
+    if _USERS_OWN_EN.match(before):
+        return False
+    if own := _USER_IS_KIN.match(before):  # (the user is that parent: "…a father who works")
+        before = before[own.end() :]
+    return bool(
+        _SOMEONE_ELSES_EN.search(before)
+        or _SOMEONE_NAMED_EN.search(before)
+        or (_PARTICIPLE.match(slot_words) and _KIN_LAST_EN.search(before))
     )
 
 
 def slot_of(content: str) -> tuple[str, str] | None:
     """``(slot, normalised value)`` of a stored fact's text, when it fills a single-valued slot
     of the user's (not of someone the fact names first: "User's mother lives in Ohio")."""
+    content = content.replace("\u2019", "'")  # ("User’s mother lives in Ohio")
     for slot, pattern in _SLOT_PATTERNS:
-        if (m := pattern.search(content)) and not _someone_elses(content[: m.start()]):
-            value = m.group("v") or m.groupdict().get("v2") or ""
+        if (m := pattern.search(content)) and not _someone_elses(
+            content[: m.start()], content[m.start() :]
+        ):
+            value = m.group("v") or m.groupdict().get("v2") or m.groupdict().get("v3") or ""
             if value.strip():
                 return slot, normalise_value(value)
     for pattern in _FAVOURITE_PATTERNS:  # ("fav:city": one favourite of each kind)
