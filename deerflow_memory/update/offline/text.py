@@ -3781,6 +3781,12 @@ _TOGETHER_AGAIN = re.compile(
 _ENDED_HERE = re.compile(
     r"User (?:has )?(?:stopped|quit|given up|gave up|cut out) |用户(?:戒|不再)"
 )
+# Parted for a while ("我和老公分开了，他去出差了", "…，我先回家了", "在机场分开了"): "分开" is
+# a marriage ended only without a reason of the day ("分居", "离婚" stay a marriage ended).
+_ZH_APART_FOR_NOW = re.compile(
+    r"(?:他|她|我|老公|老婆|丈夫|妻子|先生|太太|爱人)(?:先|要|得|又)?(?:去|回|出(?!轨))"
+    r"|出差|上班|开会|加班|旅行|旅游|出门|回家|逛街|买|机场|车站|商场|超市|一会|一下|几天|暂时|临时|走散"
+)
 
 
 # A need said again in full after "I meant" ("Sorry, I meant I'm allergic to pecans", "说错了，
@@ -4211,6 +4217,8 @@ def candidates_from_text(text: str) -> list[Candidate]:
         found = [c for c in found if not c.medication_stopped]
     if _TOGETHER_AGAIN.search(text):  # "We broke up, but we're back together": no parting
         found = [c for c in found if not c.parting]
+    if "分开" in text and not re.search("分居|离婚", text) and _ZH_APART_FOR_NOW.search(text):
+        found = [c for c in found if not c.parting]  # "我和老公分开了，他去出差了"
     if "`" in text:  # (what was read across code cut out)
         found = [c for c in found if _HOLE not in c.content and _HOLE not in (c.retract or "")]
     # "我戒了咖啡": the need is stored, and the habit given up for it goes ("用户每天喝咖啡")
