@@ -213,7 +213,15 @@ _EN_PASSING = re.compile(
     _I,
 )
 _TWO_EN_WORDS = re.compile(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}")
-_LATIN_OBJECT = re.compile(r"(?:用|写|学|玩|练|喜欢|爱)\s*[A-Za-z]")
+# (a name of two letters or more, or C or R, ending the word: not a chat word, "我用ok", "我喜欢
+# lol", a letter, "我用x", nor code, "我用print(1)", "我用a=1")
+_LATIN_OBJECT = re.compile(
+    r"(?:用|写|学|玩|练|喜欢|爱)\s*"
+    r"(?!(?:ok|OK|Ok|okay|lol|lmao|it|you|u|me|the|this|that|bugs?|apps?|APP|App|haha\w*|hh+|xd|XD"
+    r"|emm+|hmm+)"
+    r"(?![A-Za-z]))"
+    r"(?:[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[CR])(?![A-Za-z0-9_(=\[{<])"
+)
 _ZH_PASSING = re.compile(
     r"^我(?:今天|现在|真的|真|好|很|太|超|特别|有点|有些|快|都)*(?:累|困|饿|渴|烦|无聊|开心|高兴|难过|伤心|郁闷|紧张|激动|生气|着急|崩溃|懵|晕|忙|闲)(?:了|啊|呀|死了|坏了|极了)?$"
     r"|烦死|累死|困死|饿死|气死|笑死|崩溃了|无语|哈哈|呜呜|[😂🤣😅😭🙄😩😤]"

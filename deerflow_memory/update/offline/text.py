@@ -1164,7 +1164,7 @@ _ZH_CONJ = re.compile(
 )
 _ZH_HOW_LONG = re.compile(
     # (with the verb of what was said before: "我在自学吉他，刚学了三个月", "…，已经练了两年了")
-    r"(?:已经|都|快|刚|才|刚刚)?(?:[学练做干用玩跑住写弹教读开养吃戒]了(?:有)?)?"
+    r"(?:已经|都|快|刚|才|刚刚)?(?P<verb>[学练做干用玩跑住写弹教读开养吃戒]了(?:有)?)?"
     r"[\d一二三四五六七八九十两几多半]+(?:年|个月|天|周|星期)(?:多)?了?"
 )
 # A time frame said alone before its comma ("Going forward, please use metric units",
@@ -3031,8 +3031,22 @@ def _clauses(
         examples = zh and ((examples and "、" in sep) or _ZH_FOR_EXAMPLE.match(raw) is not None)
         if not fragment or _INTERJECTION.fullmatch(fragment):
             continue
-        if zh and _ZH_HOW_LONG.fullmatch(fragment):
-            continue  # "我吃素，已经五年了" / "我不吃素了，已经三年了": how long, no fact
+        if zh and (how_long := _ZH_HOW_LONG.fullmatch(fragment)):
+            # "我吃素，已经五年了" / "我不吃素了，已经三年了": how long, no fact; with its verb it
+            # stays with the fact it is of, as before ("我住在北京，住了十年了")
+            if (
+                how_long["verb"]
+                and clauses
+                and clauses[-1][1] == _SELF
+                and len(merged := f"{clauses[-1][0]}{sep}{raw}") <= _MAX_CLAUSE
+                and _owned(_zh_normalise(merged), zh)
+                # (not after a retraction or a habit quit: "我戒烟了，戒了两年了" withdraws the
+                # smoking)
+                and "戒" not in (clauses[-1][0] or "")
+                and match_retraction(_zh_normalise(clauses[-1][0] or ""), zh) is None
+            ):
+                clauses[-1][0] = merged
+            continue
         if zh and clauses and when_again(fragment):
             continue  # "在吃华法林，手术后再吃": when it starts again, joined to nothing
         subject = _subject(fragment, zh)
