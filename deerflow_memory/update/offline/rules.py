@@ -930,7 +930,7 @@ _EN_RULES: tuple[_Rule, ...] = (
     _r(r"^I know (?P<v>.+?) (?:well|fluently|very well|inside out|pretty well)$", C.KNOWLEDGE, 0.85),
     # work
     _r(r"^I (?:currently |now )?work as (?:an? |the )?(?P<v>.+)$", C.CONTEXT, 0.9, "job"),
-    _r(rf"^I'm (?:now |currently )?(?!(?:an? |the )?(?:(?:really|pretty|very|such an?|quite|total|complete) )?(?:terrible|bad|awful|lousy|horrible|mediocre|natural|born|wannabe|frustrated|aspiring|amateur|failed|crap|rubbish|worse)\b)(?!.*\b(?:at heart|in another life|in my dreams)$)(?:an? |the )?(?!not\b|no\b|never\b)(?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?(?:\s+(?:now|these days|nowadays))?(?:\s+(?:at|for|in|on|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
+    _r(rf"^I'm (?:now |currently )?(?!(?:an? |the )?(?:(?:really|pretty|very|such an?|quite|total|complete) )?(?:terrible|bad|awful|lousy|horrible|mediocre|natural|born|wannabe|frustrated|aspiring|amateur|failed|crap|rubbish|worse)\b)(?!.*\b(?:at heart|in another life|in my dreams)$)(?:an? |the )?(?!not\b|no\b|never\b)(?P<v>(?:(?!(?:of|to|for|with)\b)[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?(?:\s+(?:now|these days|nowadays))?(?:\s+(?:at|for|in|on|with|from|of|by)\s+.+)?$", C.CONTEXT, 0.9, "job"),
     # a service one belongs to: "I'm in the army", "I'm serving in the navy" (not "…in the police station")
     _r(rf"^I'm (?:now |currently |still )?(?:serving )?in the (?P<v>{_SERVICE_EN})(?: (?:now|reserves|as an? [\w -]{{1,30}}|for [\w ]{{1,20}}))?$", C.CONTEXT, 0.9, "job"),
     _r(r"^I'm (?:now |currently )?(?P<v>retired|unemployed|self-employed|between jobs|a stay-at-home (?:mom|mum|dad|parent)|a homemaker)(?: (?:right now|at the moment|for now|these days|now|nowadays))?(?: and (?:job hunting|looking for work|looking for a job))?$", C.CONTEXT, 0.9, "job"),
@@ -1674,7 +1674,8 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "marital",
-            r"\bis (?:(?:happily|recently|newly|now|currently|officially) )?(?P<v>married|divorced|single|engaged|widowed|separated)\b",
+            # (not "…is separated by an ocean", "…by five years")
+            r"\bis (?:(?:happily|recently|newly|now|currently|officially) )?(?P<v>married|divorced|single|engaged|widowed|separated)\b(?! by\b)",
         ),
         ("marital", r"(?P<v>已婚|未婚|单身|结婚|离婚|订婚|分居)"),
         (
@@ -1727,7 +1728,10 @@ _SLOT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "height",
             r"^user is (?P<v>(?:about |around |only |just |almost |nearly |over )?\d[^,;]{0,14}?) tall\.?$",
         ),
-        ("job", rf"\bis (?:an?|the) (?P<v>(?:[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?\b"),
+        (
+            "job",
+            rf"\bis (?:an?|the) (?P<v>(?:(?!(?:of|to|for|with)\b)[\w+#./'-]+\s+){{0,3}}?(?:{PROF_EN}))s?\b",
+        ),
         (
             "job",
             rf"(?:职业是|工作是|是(?:一名|一个|一位|个|名)?)(?P<v>[^，。；,]{{0,10}}?(?:{PROF_ZH}))",
