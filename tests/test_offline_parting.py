@@ -105,3 +105,10 @@ def test_no_parting_of_the_users_keeps_the_partner(before: str, later: str) -> N
 )
 def test_separated_from_no_spouse_is_no_marital_status(later: str) -> None:
     assert "User is married to Tom" in facts_after("I'm married to Tom.", later)
+
+
+def test_a_parting_after_a_retraction_of_the_same_word_still_parts() -> None:
+    """ "I'm no longer a partner" withdrew "partner" first; the parting's "partner" after it
+    was taken for the same withdrawal done, and the girlfriend stayed."""
+    said = "I'm a partner at Deloitte and I have a girlfriend named Anna."
+    assert facts_after(said, "I'm no longer a partner. We broke up.") == []

@@ -726,7 +726,12 @@ def _build_update(
         if candidate.replace is not None:
             _resolve_replacement(candidate, new, stored, removals, is_constraint)
         elif candidate.retract is not None or candidate.retract_slots:
-            what = (candidate.retract, candidate.retract_slots, candidate.wrong_value is None)
+            what = (
+                candidate.retract,
+                candidate.retract_slots,
+                candidate.wrong_value is None,
+                candidate.parting,  # (a parting names its facts its own way: names_parted)
+            )
             done = what in withdrawn_from_stored
             withdrawn_from_stored.add(what)
             new = _retract(candidate, new, [] if done else stored, removals, is_constraint)
