@@ -757,7 +757,8 @@ def match_retraction(clause: str, zh: bool) -> Candidate | None:
     return None
 
 
-# Words for a partner or a spouse whatever the word said: a kind in _KINDS_EN / _KINDS_ZH.
+# What a parting withdraws when it names no one: a partner or a spouse, by any word for one
+# (names_parted reads them)
 _PARTNER = {False: "partner", True: "对象"}
 _SPOUSE = {False: "spouse", True: "配偶"}
 # A pet gone: only the fact of having it goes ("has a cat"), not "is allergic to cats".
