@@ -112,3 +112,38 @@ def test_a_parting_after_a_retraction_of_the_same_word_still_parts() -> None:
     was taken for the same withdrawal done, and the girlfriend stayed."""
     said = "I'm a partner at Deloitte and I have a girlfriend named Anna."
     assert facts_after(said, "I'm no longer a partner. We broke up.") == []
+
+
+@pytest.mark.parametrize(
+    ("before", "later", "left"),
+    [
+        (
+            "I have a girlfriend named Anna and a dog named Rex.",
+            "We broke up last week.",
+            ["User has a dog named Rex"],
+        ),
+        (
+            "I live in Oslo with my girlfriend Anna.",
+            "We broke up last week.",
+            ["User lives in Oslo"],
+        ),
+        (
+            "I moved to Lisbon with my wife.",
+            "My wife left me.",
+            ["User moved to Lisbon", "User got separated"],
+        ),
+        (
+            "I have a wife and two kids.",
+            "We got divorced.",
+            ["User has two kids", "User got divorced"],
+        ),
+        ("I have a girlfriend named Anna.", "Anna and I are no longer together.", []),
+        ("I have a boyfriend.", "My boyfriend and I are not together anymore.", []),
+    ],
+)
+def test_what_a_fact_says_beside_the_partner_stays(
+    before: str, later: str, left: list[str]
+) -> None:
+    """A fact of the partner and of more lost the more with the partner (newcomer 372: the
+    home in Oslo, the dog Rex)."""
+    assert facts_after(before, later) == left

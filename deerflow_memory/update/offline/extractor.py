@@ -83,6 +83,7 @@ from deerflow_memory.update.offline.retractions import (
     says_need,
     things_left,
     withdrawal_of,
+    without_partner,
 )
 from deerflow_memory.update.offline.rules import (
     NOW_WORDS,
@@ -1072,6 +1073,9 @@ def _retract(
             still += [_standing(item.fact, p.content, p.need) for p in split]
         elif withdrawn(item.fact.content, slot, need):
             removals[item.fact.id] = reason
+            # ("User lives in Oslo with their girlfriend Anna", then "We broke up": the home stays)
+            if retraction.parting and (rest := without_partner(item.fact.content)) is not None:
+                still.append(_standing(item.fact, rest, need))
         elif need and (left := left_of(item.fact.content)) is not None:
             removals[item.fact.id] = reason
             fact = item.fact
@@ -1086,6 +1090,8 @@ def _retract(
             standing += [_standing(candidate, p.content, p.need, remnant=False) for p in split]
             continue
         if withdrawn(candidate.content, candidate.slot, candidate.constraint):
+            if retraction.parting and (rest := without_partner(candidate.content)) is not None:
+                standing.append(_standing(candidate, rest, candidate.constraint, remnant=False))
             continue
         if candidate.constraint and (left := left_of(candidate.content)) is not None:
             standing += [replace(candidate, content=one, value=None) for one in left]

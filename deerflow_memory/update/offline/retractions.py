@@ -76,6 +76,7 @@ __all__ = [
     "says_need",
     "singular",
     "withdrawal_of",
+    "without_partner",
 ]
 
 _I = re.IGNORECASE
@@ -603,6 +604,41 @@ def names_parted(text: str, what: str) -> bool:
         own = re.search(rf"{_OWN_EN}{_OWN_ADJ_EN}(?:{words})(?![\w-]| in crime)", text, _I)
         return own is not None and _WANTING_EN.search(text[: own.start()]) is None
     return names_retracted(text, what)
+
+
+# What is left of a fact once the partner or the spouse a parting withdraws is taken out of it:
+# "…lives in Oslo with their girlfriend Anna" → "…lives in Oslo", "…has a girlfriend named
+# Anna and a dog named Rex" → "…has a dog named Rex" (the home, the dog were lost with her).
+_NAMED_EN = r"(?:(?:,\s*)?(?:named|called) )?(?:(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)?"
+_WITH_PARTNER_EN = re.compile(
+    rf"\s+(?:together )?with (?:their|his|her|my) {_OWN_ADJ_EN}(?:{PARTNER_EN}|{SPOUSE_EN})\b"
+    rf"(?:,? {_NAMED_EN})?(?=\s*(?:[,.;]|$))",
+    _I,
+)
+_HAS_PARTNER_FIRST_EN = re.compile(
+    rf"^(?P<has>(?:User )?(?:has|had) )an? {_OWN_ADJ_EN}(?:{PARTNER_EN}|{SPOUSE_EN})(?: {_NAMED_EN})?"
+    r",? and (?P<rest>\S.*)$",
+    _I,
+)
+_HAD_NEXT = re.compile(r"(?:an?|one|two|three|four|\d+|some)\b", _I)
+_HAS_PARTNER_LAST_EN = re.compile(
+    rf",? and an? {_OWN_ADJ_EN}(?:{PARTNER_EN}|{SPOUSE_EN})(?: {_NAMED_EN})?\s*[.]?$", _I
+)
+
+
+def without_partner(content: str) -> str | None:
+    """``content`` with the user's partner or spouse taken out, when the fact says more than
+    them ("User lives in Oslo with their girlfriend Anna" → "User lives in Oslo"); ``None``
+    when it is only of them, or of another shape (then it goes whole)."""
+    if (first := _HAS_PARTNER_FIRST_EN.match(content)) is not None:
+        # (what else is had: "…and a dog named Rex", not "…and loves hiking")
+        had = _HAD_NEXT.match(first["rest"]) is not None
+        return f"{first['has']}{first['rest']}" if had else None
+    for pattern in (_WITH_PARTNER_EN, _HAS_PARTNER_LAST_EN):
+        left = pattern.sub("", content, count=1)
+        if left != content and len(left.split()) >= 3:
+            return left
+    return None
 
 
 # What a fact may say beside the retracted words and still be only about them ("follows a

@@ -201,6 +201,9 @@ _EN_PARTED = re.compile(
     r"(?P<rest>.*)$",
     _I,
 )
+_EN_APART = re.compile(
+    r"^(?:are|'re) (?:no longer together|not together (?:anymore|any more))[.!]*$", _I
+)
 _ZH_PARTED = re.compile(r"^(?:已经|早就|刚)*(?:分手|分了|离婚|分居|分开了)")
 # (a marriage ends with a spouse or a partner, and maybe a when: not "My business partner and
 # I separated", "Tom and I got separated in the crowd")
@@ -244,8 +247,10 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
         return f"{m['rest']} {m['f'].lower()}", ""
     sentence = _EN_DIET_PLURAL.sub(r"\g<diet>", sentence)
     if m := _EN_WITH.match(sentence):
+        whom = f"my {m['who']}" if m["who"] else m["name"]
+        if _EN_APART.match(m["rest"]):  # "Anna and I are no longer together": a parting
+            return f"I broke up with {whom}", ""
         if parted := _EN_PARTED.match(m["rest"]):
-            whom = f"my {m['who']}" if m["who"] else m["name"]
             if not parted["how"]:
                 return f"I {parted['verb']} up with {whom}{parted['rest']}", ""
             if (not m["who"] or _EN_WED.fullmatch(m["who"])) and _EN_WHEN.fullmatch(
