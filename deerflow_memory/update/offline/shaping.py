@@ -210,7 +210,7 @@ _ZH_PARTED = re.compile(r"^(?:已经|早就|刚)*(?:分手|分了|离婚|分居|
 _EN_WED = re.compile(f"{SPOUSE_EN}|{PARTNER_EN}", _I)
 _EN_WHEN = re.compile(
     r"(?: (?:last \w+|this (?:year|month|week)|in (?:\d{4}|(?-i:[A-Z][a-z]+))|(?:\w+ ){1,2}ago"
-    r"|recently|yesterday|for good))*",
+    r"|recently|yesterday|for good))*+",  # (a when read is read once: "last ago" is both)
     _I,
 )
 # Living together is said of the two ("我和父母住在一起", "我跟室友合租", "我跟姐姐在一起住",

@@ -1,0 +1,47 @@
+"""Bad input on f00fc3a (helper 373): what changed since dc3aba0.
+
+"Tom and I got divorced" is read as "I got divorced from Tom" only when what follows is a when
+(shaping._EN_WHEN: "last year", "two years ago", "in 2019"). Each when was a repetition of
+overlapping choices ("last \\w+" and "(\\w+ ){1,2}ago" both read "last ago"; "(\\w+ ){1,2}ago"
+reads "ago ago" and "ago ago ago"), so a tail of such words that did not end as a when was tried
+every way: "My wife and I got divorced" + " ago" * 60 + " x." (269 characters) took 5 s, and
+each further "ago ago" about four times longer. A when read is now never read again another way.
+Sentences are this project's own.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from deerflow_memory.update.offline.text import candidates_from_text
+from tests.test_quality_kinds import facts_after
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "My wife and I got divorced" + " ago" * 80 + " x.",
+        "My wife and I got divorced" + " last ago" * 40 + " x.",
+        "Tom and I separated" + " last ago" * 40 + " soon",
+        "My husband and I got separated" + " this year ago" * 30 + " again",
+    ],
+)
+def test_a_tail_of_when_words_is_read_at_once(said: str) -> None:
+    started = time.perf_counter()
+    candidates_from_text(said)
+    assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("My wife and I got divorced last year.", "User got divorced"),
+        ("Tom and I got divorced two years ago.", "User got divorced"),
+        ("My husband and I separated in 2019.", "separated"),
+        ("My wife and I got divorced ten years ago last week.", "User got divorced"),
+    ],
+)
+def test_a_when_after_a_marriage_ended_still_reads(said: str, stored: str) -> None:
+    assert any(stored in fact for fact in facts_after(said)), facts_after(said)
