@@ -45,3 +45,32 @@ def test_a_tail_of_when_words_is_read_at_once(said: str) -> None:
 )
 def test_a_when_after_a_marriage_ended_still_reads(said: str, stored: str) -> None:
     assert any(stored in fact for fact in facts_after(said)), facts_after(said)
+
+
+# premise.premise_denied (new in this range): a curly apostrophe, as phones type it, read only
+# the backtick and the other marks of models.with_plain_apostrophes, not U+2019: "There’s no
+# oven" denied nothing "There's no oven" denied. And a thing said in Chinese may be one Latin
+# letter, found anywhere in the reply: "我没有a" was a correction of any English reply.
+_REPLY = "Bake it in the oven for 20 minutes, then plug in a cable."
+
+
+@pytest.mark.parametrize(
+    "said", ["There\u2019s no oven.", "I don\u2019t have an oven.", "There isn\u2019t a cable."]
+)
+def test_a_curly_apostrophe_denies_a_premise(said: str) -> None:
+    from deerflow_memory.capture.signals import SignalDetector
+
+    assert SignalDetector().classify(said, _REPLY).correction
+
+
+@pytest.mark.parametrize("said", ["我没有a", "我没有i", "我家没有e", "我没有en"])
+def test_a_latin_letter_is_no_thing_of_the_reply(said: str) -> None:
+    from deerflow_memory.capture.signals import SignalDetector
+
+    assert not SignalDetector().classify(said, _REPLY).correction
+
+
+def test_a_latin_name_said_in_chinese_still_denies() -> None:
+    from deerflow_memory.capture.signals import SignalDetector
+
+    assert SignalDetector().classify("我家没有oven", _REPLY).correction

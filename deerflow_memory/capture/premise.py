@@ -57,6 +57,7 @@ _ZH_NO_THING = re.compile(
     r"^(?:问题|意见|想法|疑问|关系|事|事情|时间|什么|别的|其他|了|办法|兴趣|必要)"
 )
 _EN_WORDS = re.compile(r"[a-z][a-z-]*", re.I)
+_LATIN = re.compile(r"[A-Za-z]+")
 
 
 def premise_denied(text: str, reply: str) -> bool:
@@ -77,8 +78,15 @@ def premise_denied(text: str, reply: str) -> bool:
         if len(text) > _MAX_CHINESE_CHARS or (m := _ZH_DENIED.match(text)) is None:
             return False
         thing = m["x"]
+        if _LATIN.fullmatch(thing):  # (a name of two letters or more, a word of the reply:
+            # "我没有a", "我没有en" deny nothing of "Bake it in the oven")
+            return len(thing) > 1 and thing.casefold() in {
+                w.casefold() for w in _EN_WORDS.findall(reply)
+            }
         return _ZH_NO_THING.match(thing) is None and thing in reply
-    if len(text) > _MAX_CHARS or (m := _EN_DENIED.match(with_plain_apostrophes(text))) is None:
+    # (a curly apostrophe, as phones type it: "There’s no oven")
+    plain = with_plain_apostrophes(text.replace("’", "'"))
+    if len(text) > _MAX_CHARS or (m := _EN_DENIED.match(plain)) is None:
         return False
     words = m["x"].split()
     if words[-1].casefold() in _EN_NO_THING or words[0].casefold() in _EN_NO_THING:
