@@ -74,3 +74,24 @@ def test_a_latin_name_said_in_chinese_still_denies() -> None:
     from deerflow_memory.capture.signals import SignalDetector
 
     assert SignalDetector().classify("我家没有oven", _REPLY).correction
+
+
+# Code cut out of a message is a hole no fact is read across (text._HOLE, new in this range).
+# A hole before what the user says of their own lost it: "`rm -rf /` I'm vegan." stored nothing
+# (it stored "User is vegan" before the hole).
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("`rm -rf /` I'm vegan.", "User is vegan"),
+        ("Here is my config: `{a: 1}` I live in Berlin btw", "User lives in Berlin"),
+        ("I always run `black .` I live in Oslo", "User lives in Oslo"),
+        ("Use `x = 1` I\u2019m vegan", "User is vegan"),
+        ("`npm i` 我住在北京", "用户住在北京"),
+    ],
+)
+def test_code_before_the_users_words_keeps_them(said: str, stored: str) -> None:
+    assert stored in [c.content for c in candidates_from_text(said)]
+
+
+def test_code_cut_out_still_holds_no_fact() -> None:
+    assert candidates_from_text("I always run `black .` before commits") == []

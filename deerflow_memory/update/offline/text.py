@@ -146,6 +146,9 @@ _CODE = re.compile(r"```.*?```|(?!(?<=[A-Za-z])`(?:t|s|m|d|re|ve|ll)\b)`[^`\n]*`
 # was cut out: "I always run `black .` before commits" stored "User always runs before commits").
 _CODE_NAME = re.compile(r"`(?P<name>(?=[^`]*[A-Za-z])[\w.+#@/:~-]{1,40})`")
 _HOLE = "\ue000"  # (a private-use character: no word, no mark, in no rule)
+# (code before the user says something of their own ends what it follows: "`rm -rf /` I'm
+# vegan", "Here's my config: `{a: 1}` I live in Berlin" lost the diet, the home)
+_HOLE_THEN_OWN = re.compile(rf"{_HOLE}(?=\s*(?:(?-i:I)(?:['’](?:m|ve|d|ll))?\b|(?-i:My)\b|我))")
 
 
 def _code_said(code: re.Match[str]) -> str:
@@ -1463,6 +1466,8 @@ def _prepare(text: str) -> str:
     if _HOLE in text:
         text = text.replace(_HOLE, " ")
     text = _CODE.sub(_code_said, LINE_BREAKS.sub("\n", text))
+    if _HOLE in text:
+        text = _HOLE_THEN_OWN.sub(f"{_HOLE}\n", text)
     text = _QUOTE_LINE.sub(" ", text)
     if _PRODUCT_LABEL.search(text):
         text = _LABEL_ALLERGENS.sub("Contains", text)
