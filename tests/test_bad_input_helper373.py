@@ -95,3 +95,12 @@ def test_code_before_the_users_words_keeps_them(said: str, stored: str) -> None:
 
 def test_code_cut_out_still_holds_no_fact() -> None:
     assert candidates_from_text("I always run `black .` before commits") == []
+
+
+# A partner parted from by name (retractions._NAME_EN, new in this range) was an ASCII name
+# only: "I dumped Zoë" kept "User has a girlfriend named Zoë" and stored "User dumped Zoë".
+@pytest.mark.parametrize("name", ["Zoë", "Łucja", "José", "Åsa"])
+@pytest.mark.parametrize("parting", ["I dumped {}", "{} and I broke up", "{} dumped me"])
+def test_a_partner_named_with_another_alphabet_is_parted_from(name: str, parting: str) -> None:
+    after = facts_after(f"I have a girlfriend named {name}.", parting.format(name))
+    assert not any("girlfriend" in fact for fact in after), after

@@ -89,7 +89,8 @@ _PLAN_EN = r"(?:(?P<head>trip|holiday|vacation|move|course|wedding|visit|journey
 _EMPLOYER_SLOTS = ("employer", "workplace")
 # Someone parted from by name: "I broke up with Anna", "我和小美分手了" (a capital in English;
 # in Chinese a surname's name or "小…"/"阿…", never "他"/"她", who name no one: the partner)
-_NAME_EN = r"(?-i:[A-Z][a-z]+)"
+# (a name with a letter of another Latin alphabet too: "I dumped Zoë", "I dumped Łucja")
+_NAME_EN = r"(?-i:[A-ZÀ-ÖØ-ÞİŁŚŠŻŽČĆŘŐŰ][a-zß-öø-ÿā-ž]+)"
 _NAME_ZH = rf"{PERSON_ZH}|[小阿][\u4e00-\u9fff]"
 
 # Someone else's, said short or without the apostrophe ("my moms egg allergy", "my bf's"),

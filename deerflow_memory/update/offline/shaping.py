@@ -102,7 +102,7 @@ def venting(sentence: str, zh: bool) -> bool:
 # --- who else the sentence is about: "My wife and I live in Leeds" -----------------------------
 
 _EN_WITH = re.compile(
-    rf"^(?:[Mm]y (?P<who>(?:[\w-]+ ){{0,2}}?(?:{KIN_EN_OWNED}|flatmate|dog|cat)|[{EMOJI_THING}]\S*)|(?P<name>[A-Z][a-z]+)) and I (?P<rest>.+)$"
+    rf"^(?:[Mm]y (?P<who>(?:[\w-]+ ){{0,2}}?(?:{KIN_EN_OWNED}|flatmate|dog|cat)|[{EMOJI_THING}]\S*)|(?P<name>[A-ZÀ-ÖØ-ÞİŁŚŠŻŽČĆŘŐŰ][a-zß-öø-ÿā-ž]+)) and I (?P<rest>.+)$"
 )
 # ("My son and I are both allergic…", "…and I both love jazz": "I'm allergic…", "I love…")
 _BOTH = frozenset(("both", "all"))
