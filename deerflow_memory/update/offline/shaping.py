@@ -208,11 +208,26 @@ _ZH_PARTED = re.compile(r"^(?:已经|早就|刚)*(?:分手|分了|离婚|分居|
 # (a marriage ends with a spouse or a partner, and maybe a when: not "My business partner and
 # I separated", "Tom and I got separated in the crowd")
 _EN_WED = re.compile(f"{SPOUSE_EN}|{PARTNER_EN}", _I)
-_EN_WHEN = re.compile(
-    r"(?: (?:last \w+|this (?:year|month|week)|in (?:\d{4}|(?-i:[A-Z][a-z]+))|(?:\w+ ){1,2}ago"
-    r"|recently|yesterday|for good))*+",  # (a when read is read once: "last ago" is both)
+_A_WHEN = re.compile(
+    r" (?:last \w+|this (?:year|month|week)|in (?:\d{4}|(?-i:[A-Z][a-z]+))|(?:\w+ ){1,2}ago"
+    r"|recently|yesterday|for good)",
     _I,
 )
+
+
+def _only_when(said: str) -> bool:
+    """Whether ``said`` is nothing but times ("", " last year", " two years ago"), each read
+    once from where the one before ended: a repeat of overlapping ways to say "when" matched
+    as one pattern tried every split ("got divorced" + " ago" * 60 took seconds, helper 373)."""
+    at = 0
+    while at < len(said):
+        when = _A_WHEN.match(said, at)
+        if when is None:
+            return False
+        at = when.end()
+    return True
+
+
 # Living together is said of the two ("我和父母住在一起", "我跟室友合租", "我跟姐姐在一起住",
 # "我和爸妈住一块"): kept as said, no "我住在一起".
 _ZH_TOGETHER = re.compile(
@@ -253,7 +268,7 @@ def with_others(sentence: str, zh: bool) -> tuple[str, str]:
         if parted := _EN_PARTED.match(m["rest"]):
             if not parted["how"]:
                 return f"I {parted['verb']} up with {whom}{parted['rest']}", ""
-            if (not m["who"] or _EN_WED.fullmatch(m["who"])) and _EN_WHEN.fullmatch(
+            if (not m["who"] or _EN_WED.fullmatch(m["who"])) and _only_when(
                 parted["rest"].rstrip(".!")
             ):
                 return f"I got {parted['how']} from {whom}{parted['rest']}", ""
