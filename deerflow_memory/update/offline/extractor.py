@@ -84,6 +84,7 @@ from deerflow_memory.update.offline.retractions import (
     things_left,
     withdrawal_of,
     without_partner,
+    without_thing,
 )
 from deerflow_memory.update.offline.rules import (
     NOW_WORDS,
@@ -1062,6 +1063,12 @@ def _retract(
         left = [p for p in parts if not withdrawn(p.content, p.slot[0] if p.slot else None, p.need)]
         return left if 0 < len(left) < len(parts) else []
 
+    def _left_beside(content: str, *, joined: bool) -> str | None:
+        if retraction.parting:
+            return without_partner(content)
+        # (a list of things of one verb, not statements joined: "works at a bank and lives…")
+        return without_thing(content, retracted) if named and not joined else None
+
     still: list[Candidate] = []  # what is left of the stored facts withdrawn in part
     for item in stored:
         slot = item.slot[0] if item.slot else None
@@ -1073,8 +1080,10 @@ def _retract(
             still += [_standing(item.fact, p.content, p.need) for p in split]
         elif withdrawn(item.fact.content, slot, need):
             removals[item.fact.id] = reason
-            # ("User lives in Oslo with their girlfriend Anna", then "We broke up": the home stays)
-            if retraction.parting and (rest := without_partner(item.fact.content)) is not None:
+            # what the fact says beside what is withdrawn stays: "User lives in Oslo with their
+            # girlfriend Anna", then "We broke up"; "User plays tennis and chess", then "I don't
+            # play tennis anymore"
+            if (rest := _left_beside(item.fact.content, joined=bool(item.parts))) is not None:
                 still.append(_standing(item.fact, rest, need))
         elif need and (left := left_of(item.fact.content)) is not None:
             removals[item.fact.id] = reason

@@ -77,6 +77,7 @@ __all__ = [
     "singular",
     "withdrawal_of",
     "without_partner",
+    "without_thing",
 ]
 
 _I = re.IGNORECASE
@@ -640,6 +641,39 @@ def without_partner(content: str) -> str | None:
         if left != content and len(left.split()) >= 3:
             return left
     return None
+
+
+# A fact of one verb and a list of things ("User plays tennis and chess", "User uses pandas,
+# numpy and polars at work"): one thing withdrawn, the others stay ("I don't play tennis
+# anymore" lost the chess). Each thing is at most three words; a need is never read so.
+_THING = r"[\w'-]+(?: [\w'-]+){0,2}?"
+_LIST_FACT_EN = re.compile(
+    rf"^(?P<head>User (?:(?:really|also|mostly|often|usually|regularly) )?[a-z]+s )"
+    rf"(?P<items>{_THING}(?:, {_THING}){{0,6}},? and {_THING})"
+    r"(?P<tail> (?:at work|at home|every day|daily|a lot|on weekends|for fun|for work))?$"
+)
+_LIST_JOIN_EN = re.compile(r",? and |, ")
+_NO_THING_FIRST = re.compile(
+    r"(?:at|in|on|for|to|with|from|by|of|as|about|into|is|are|was|has|have|had|does|not|no|never)\b"
+    r"|[a-z]+s (?:at|in|on|for|to|with|from|by|as|a|an|the|their|his|her)\b"
+)
+
+
+def without_thing(content: str, what: str) -> str | None:
+    """``content`` without the one thing of its list that ``what`` names ("User plays tennis
+    and chess", "tennis" → "User plays chess"); ``None`` when it is no such list, or
+    ``what`` names none or more than one of its things (then it goes whole, as before)."""
+    if (m := _LIST_FACT_EN.match(content)) is None or says_need(content):
+        return None
+    things = _LIST_JOIN_EN.split(m["items"])
+    if any(_NO_THING_FIRST.match(t) for t in things):  # ("works at a bank and lives in Leeds")
+        return None
+    named = [t for t in things if names_retracted(t, what)]
+    if len(named) != 1 or len(things) < 2:
+        return None
+    left = [t for t in things if t is not named[0]]
+    said = left[0] if len(left) == 1 else f"{', '.join(left[:-1])} and {left[-1]}"
+    return f"{m['head']}{said}{m['tail'] or ''}"
 
 
 # What a fact may say beside the retracted words and still be only about them ("follows a
