@@ -44,6 +44,7 @@ from deerflow_memory.update.offline.vocabulary import (
     CONDITION_EN,
     CONDITION_ZH,
     CONSUMED_EN,
+    COUPLE_EN,
     DRUG_NAME_ZH,
     FOR_EXAMPLE_EN,
     KIN_ZH,
@@ -121,7 +122,7 @@ _EN_PARTINGS = (
     # "I broke up with my boyfriend", "My girlfriend and I split up", "I dumped Anna", "My
     # boyfriend left me": the partner goes, by any word for one (retract "partner" of a
     # parting that names no one: "We broke up", "We split up last week")
-    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:(?:broke|broken|split) up with|dumped|ditched) (?:(?:my )?(?P<v>{PARTNER_EN}|{SPOUSE_EN})|(?-i:her|him)(?P<partner>)|(?P<name>{_NAME_EN})){AGO_EN}$", _I),
+    re.compile(rf"^I(?:'ve| have)? {ADV_EN}(?:(?:broke|broken|split) up with|dumped|ditched) (?:(?:my )?(?P<v>{COUPLE_EN})|(?-i:her|him)(?P<partner>)|(?P<name>{_NAME_EN})){AGO_EN}$", _I),
     # "She dumped me", "He broke up with me" (not "She left me": anyone may have left), "We're
     # no longer together"
     re.compile(rf"^(?:she|he) (?:has )?{ADV_EN}(?:dumped|ditched|broke up with|broken up with|split up with) me(?P<partner>){AGO_EN}$", _I),
@@ -573,10 +574,6 @@ def names_retracted(text: str, what: str) -> bool:
 # no more ("is a partner at a law firm", "their business partner", "their ex-wife", "is
 # looking for a girlfriend", "研究对象", "在找对象", "前男友"). Only a parting names them so:
 # "I'm not a partner anymore" names no girlfriend.
-_PARTNER_WORDS = {
-    False: (PARTNER_EN, SPOUSE_EN),
-    True: (PARTNER_ZH, SPOUSE_ZH),
-}
 _OWN_ADJ_EN = (
     r"(?:(?:new|current|lovely|wonderful|amazing|loving|supportive|sweet|beautiful|serious|"
     r"live-in|long-distance|long distance|older|younger) )?"
@@ -589,6 +586,20 @@ _WANTING_EN = re.compile(
 )
 _OWN_ZH = r"(?:^|的|有|和|跟|与|同|个|位)(?:新|现任|现在的)?"
 _WANTING_ZH = re.compile(r"找|想要|想有|希望有|盼|单身")
+# For each kind (a partner, a spouse) in each language: the words for one, and the same as the
+# user's own in a fact.
+_PARTNER_KINDS = {
+    zh: tuple(
+        (
+            re.compile(words, _I),
+            re.compile(f"{_OWN_ZH}(?:{words})")
+            if zh
+            else re.compile(rf"{_OWN_EN}{_OWN_ADJ_EN}(?:{words})(?![\w-]| in crime)", _I),
+        )
+        for words in kinds
+    )
+    for zh, kinds in ((False, (PARTNER_EN, SPOUSE_EN)), (True, (PARTNER_ZH, SPOUSE_ZH)))
+}
 
 
 def names_parted(text: str, what: str) -> bool:
@@ -597,14 +608,13 @@ def names_parted(text: str, what: str) -> bool:
     as the user's own (not "a partner at a law firm", "their ex-wife", "在找对象"); else
     (a name: "I dumped Anna") as :func:`names_retracted`."""
     zh = CJK.search(what) is not None
-    for words in _PARTNER_WORDS[zh]:
-        if re.fullmatch(words, what, _I) is None:
+    for words, own_words in _PARTNER_KINDS[zh]:
+        if words.fullmatch(what) is None:
             continue
-        if zh:
-            own = re.search(f"{_OWN_ZH}(?:{words})", text)
-            return own is not None and _WANTING_ZH.search(text[: own.start() + 1]) is None
-        own = re.search(rf"{_OWN_EN}{_OWN_ADJ_EN}(?:{words})(?![\w-]| in crime)", text, _I)
-        return own is not None and _WANTING_EN.search(text[: own.start()]) is None
+        if (own := own_words.search(text)) is None:
+            return False
+        wanting, before = (_WANTING_ZH, own.start() + 1) if zh else (_WANTING_EN, own.start())
+        return wanting.search(text[:before]) is None
     return names_retracted(text, what)
 
 
@@ -613,18 +623,18 @@ def names_parted(text: str, what: str) -> bool:
 # Anna and a dog named Rex" → "…has a dog named Rex" (the home, the dog were lost with her).
 _NAMED_EN = r"(?:(?:,\s*)?(?:named|called) )?(?:(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)?)?"
 _WITH_PARTNER_EN = re.compile(
-    rf"\s+(?:together )?with (?:their|his|her|my) {_OWN_ADJ_EN}(?:{PARTNER_EN}|{SPOUSE_EN})\b"
+    rf"\s+(?:together )?with (?:their|his|her|my) {_OWN_ADJ_EN}(?:{COUPLE_EN})\b"
     rf"(?:,? {_NAMED_EN})?(?=\s*(?:[,.;]|$))",
     _I,
 )
 _HAS_PARTNER_FIRST_EN = re.compile(
-    rf"^(?P<has>(?:User )?(?:has|had) )an? {_OWN_ADJ_EN}(?:{PARTNER_EN}|{SPOUSE_EN})(?: {_NAMED_EN})?"
+    rf"^(?P<has>(?:User )?(?:has|had) )an? {_OWN_ADJ_EN}(?:{COUPLE_EN})(?: {_NAMED_EN})?"
     r",? and (?P<rest>\S.*)$",
     _I,
 )
 _HAD_NEXT = re.compile(r"(?:an?|one|two|three|four|\d+|some)\b", _I)
 _HAS_PARTNER_LAST_EN = re.compile(
-    rf",? and an? {_OWN_ADJ_EN}(?:{PARTNER_EN}|{SPOUSE_EN})(?: {_NAMED_EN})?\s*[.]?$", _I
+    rf",? and an? {_OWN_ADJ_EN}(?:{COUPLE_EN})(?: {_NAMED_EN})?\s*[.]?$", _I
 )
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from deerflow_memory.capture.kin import KIN_EN_OWNED
-from deerflow_memory.update.offline.vocabulary import EMOJI_THING, KIN_ZH, PARTNER_EN, SPOUSE_EN
+from deerflow_memory.update.offline.vocabulary import COUPLE_EN, EMOJI_THING, KIN_ZH
 
 __all__ = ["ZH_QUESTION", "before_question", "venting", "with_others", "without_ending"]
 
@@ -207,7 +207,7 @@ _EN_APART = re.compile(
 _ZH_PARTED = re.compile(r"^(?:已经|早就|刚)*(?:分手|分了|离婚|分居|分开了)")
 # (a marriage ends with a spouse or a partner, and maybe a when: not "My business partner and
 # I separated", "Tom and I got separated in the crowd")
-_EN_WED = re.compile(f"{SPOUSE_EN}|{PARTNER_EN}", _I)
+_EN_WED = re.compile(COUPLE_EN, _I)
 _A_WHEN = re.compile(
     r" (?:last \w+|this (?:year|month|week)|in (?:\d{4}|(?-i:[A-Z][a-z]+))|(?:\w+ ){1,2}ago"
     r"|recently|yesterday|for good)",

@@ -104,6 +104,8 @@ from deerflow_memory.update.offline.vocabulary import (
     CONDITION_NAME_ZH,
     CONDITION_ONE_ZH,
     CONDITION_ZH,
+    COUPLE_EN,
+    COUPLE_ZH,
     DEMONYM_EN,
     DIET_EN,
     DIET_FIELD_EN,
@@ -117,12 +119,8 @@ from deerflow_memory.update.offline.vocabulary import (
     MEDICATION_NAME_EN,
     NEED_FIELD_BEFORE_EN,
     NEED_THING_EN,
-    PARTNER_EN,
-    PARTNER_ZH,
     PERSON_ZH,
     SINCE_WHEN_EN,
-    SPOUSE_EN,
-    SPOUSE_ZH,
     SUPPLEMENT_EN,
     SYMPTOM_EN,
     SYMPTOM_ZH,
@@ -3783,17 +3781,15 @@ _NEED_BACK = re.compile(
 # Together again after a parting: "…but we got back together", "we made up", "we're giving it
 # another go", "我们又复合了", "后来和好了". (Not a story made up, a mind made up, a bike put
 # back together, old friends reunited with, a parent remarried, "我和同事和好了".)
-_PARTNER_ANY = f"{PARTNER_EN}|{SPOUSE_EN}"
-_PARTNER_ANY_ZH = f"{PARTNER_ZH}|{SPOUSE_ZH}"
 _TOGETHER_AGAIN = re.compile(
     r"\b(?:(?:are|'re|were|was|is|got|get|getting|be|been|now|went|came) back together|"
     r"got back with|getting back with|reconciled|"
-    rf"made up(?=\s*(?:$|[.,;:!?)]|with (?:each other|him|her|them|(?:my |our )?(?:{_PARTNER_ANY})"
+    rf"made up(?=\s*(?:$|[.,;:!?)]|with (?:each other|him|her|them|(?:my |our )?(?:{COUPLE_EN})"
     r"|(?-i:[A-Z]))|(?:again|and|but|since|after|later|now|in the end|eventually)\b))|"
-    rf"reunited(?! with (?!each other|him\b|her\b|them\b|(?:my |our )?(?:{_PARTNER_ANY})\b"
+    rf"reunited(?! with (?!each other|him\b|her\b|them\b|(?:my |our )?(?:{COUPLE_EN})\b"
     r"|(?-i:[A-Z])))|(?:we|we've|we have|we got|and I|and I got) remarried|remarried each other|"
     r"gave it another (?:go|try|shot)|giving it another (?:go|try|shot)|called off the divorce)\b"
-    rf"|复合|(?:后来|又|已经|终于|我们|我俩|咱们|咱俩|(?:跟|和)(?:他|她|{_PARTNER_ANY_ZH}))和好"
+    rf"|复合|(?:后来|又|已经|终于|我们|我俩|咱们|咱俩|(?:跟|和)(?:他|她|{COUPLE_ZH}))和好"
     r"|又在一起|重新在一起|没离成|没分成",
     _I,
 )

@@ -22,6 +22,8 @@ PARTNER_EN = r"boyfriend|girlfriend|partner|fianc[eé]e?|bf|gf"
 SPOUSE_EN = r"wife|husband|spouse|hubby|wifey"
 PARTNER_ZH = r"男朋友|女朋友|男友|女友|对象|未婚夫|未婚妻"
 SPOUSE_ZH = r"老公|老婆|丈夫|妻子|爱人|媳妇|配偶"
+COUPLE_EN = f"{PARTNER_EN}|{SPOUSE_EN}"  # either
+COUPLE_ZH = f"{PARTNER_ZH}|{SPOUSE_ZH}"
 
 PROF_EN = (
     r"engineer|developer|programmer|coder|designer|teacher|professor|lecturer|doctor|physician|"
