@@ -147,3 +147,15 @@ def test_what_a_fact_says_beside_the_partner_stays(
     """A fact of the partner and of more lost the more with the partner (newcomer 372: the
     home in Oslo, the dog Rex)."""
     assert facts_after(before, later) == left
+
+
+@pytest.mark.parametrize(
+    ("before", "later"),
+    [
+        ("I work at a bank with Anna.", "I broke up with Anna."),
+        ("My best friend Anna lives in Paris.", "Anna dumped me."),
+    ],
+)
+def test_a_name_parted_from_withdraws_only_her_as_partner(before: str, later: str) -> None:
+    """A name parted from took every fact that named her (helper 375)."""
+    assert facts_after(before, later) == facts_after(before)

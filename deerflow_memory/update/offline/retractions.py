@@ -615,7 +615,11 @@ def names_parted(text: str, what: str) -> bool:
             return False
         wanting, before = (_WANTING_ZH, own.start() + 1) if zh else (_WANTING_EN, own.start())
         return wanting.search(text[:before]) is None
-    return names_retracted(text, what)
+    # a name ("I broke up with Anna"): a fact of her as the user's partner or spouse, not "works
+    # at a bank with Anna", "best friend Anna lives in Paris" (helper 375)
+    return names_retracted(text, what) and any(
+        own_words.search(text) for _, own_words in _PARTNER_KINDS[zh]
+    )
 
 
 # What is left of a fact once the partner or the spouse a parting withdraws is taken out of it:
